@@ -1,0 +1,27 @@
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+// TEST_TYPE picks the suite: unit (pure functions, sandbox and client black-box tests),
+// integration:http (boots Medusa with medusaIntegrationTestRunner against the sandbox).
+module.exports = {
+  transform: {
+    "^.+\\.[jt]sx?$": [
+      "@swc/jest",
+      { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true }, target: "es2022" } },
+    ],
+  },
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+  setupFiles: ["./integration-tests/setup.js"],
+  globalSetup: "./integration-tests/global-setup.js",
+  globalTeardown: "./integration-tests/global-teardown.js",
+}
+
+if (process.env.TEST_TYPE === "integration:http") {
+  module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
+} else if (process.env.TEST_TYPE === "integration:modules") {
+  module.exports.testMatch = ["**/src/modules/*/__tests__/**/*.[jt]s"]
+} else if (process.env.TEST_TYPE === "unit") {
+  module.exports.testMatch = ["**/src/**/*.test.[jt]s?(x)", "**/bench/**/*.test.[jt]s"]
+}

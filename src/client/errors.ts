@@ -1,0 +1,99 @@
+import type { ErrorDetail, OperationId } from "../contract"
+
+export type SalesTaxErrorCode = "http" | "timeout" | "network" | "validation" | "response_validation"
+
+export interface SalesTaxErrorInit {
+  operation: OperationId
+  status: number | null
+  title: string
+  detail?: string
+  errors?: ErrorDetail[]
+  retryable: boolean
+  code: SalesTaxErrorCode
+  /** Attempts made before giving up (1 when not retried). */
+  attempts?: number
+}
+
+/**
+ * Every failure of the client is one of these, built only from safe fields: no request config,
+ * no headers, no underlying axios error (those carry the API key), no cause chain.
+ */
+export class SalesTaxError extends Error {
+  override name = "SalesTaxError"
+  readonly operation: OperationId
+  readonly status: number | null
+  readonly title: string
+  readonly detail?: string
+  readonly errors: ErrorDetail[]
+  readonly retryable: boolean
+  readonly code: SalesTaxErrorCode
+  readonly attempts: number
+
+  constructor(init: SalesTaxErrorInit) {
+    const msg = `${init.operation}: ${init.status !== null ? `${init.status} ` : ""}${init.title}${init.detail ? ` - ${init.detail}` : ""}${
+      init.errors && init.errors.length
+        ? ` (${init.errors.slice(0, 5).map((e) => `${e.location}: ${e.message}`).join("; ")}${init.errors.length > 5 ? `; +${init.errors.length - 5} more` : ""})`
+        : ""
+    }`
+    super(msg)
+    this.operation = init.operation
+    this.status = init.status
+    this.title = init.title
+    if (init.detail !== undefined) this.detail = init.detail
+    this.errors = init.errors ?? []
+    this.retryable = init.retryable
+    this.code = init.code
+    this.attempts = init.attempts ?? 1
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      operation: this.operation,
+      status: this.status,
+      title: this.title,
+      detail: this.detail,
+      errors: this.errors,
+      retryable: this.retryable,
+      code: this.code,
+      attempts: this.attempts,
+    }
+  }
+}
+
+export function isSalesTaxError(e: unknown): e is SalesTaxError {
+  return e instanceof SalesTaxError
+}
+
+export const REDACTED = "[REDACTED]"
+
+/**
+ * Returns a function that replaces every occurrence of the secrets (API key; also URL user-info
+ * passwords) in strings, deeply in arrays and plain objects. Used on everything that leaves the
+ * client in an error or a hook: server-sent details and values too, since a server may echo input.
+ */
+export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(value: T) => T {
+  const list = secrets.filter((s): s is string => typeof s === "string" && s.length > 0).sort((a, b) => b.length - a.length)
+  const redactString = (s: string): string => {
+    let out = s
+    for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
+    // user:password@ in URLs
+    out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
+    return out
+  }
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") return redactString(v)
+    if (depth > 20 || v === null || typeof v !== "object") return v
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1))
+    const proto = Object.getPrototypeOf(v)
+    if (proto !== Object.prototype && proto !== null) return v
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      // header-like keys never travel, whatever their value
+      out[k] = /^(x-api-key|apikey|api_key|authorization)$/i.test(k) ? REDACTED : walk(x, depth + 1)
+    }
+    return out
+  }
+  return <T>(value: T): T => walk(value, 0) as T
+}

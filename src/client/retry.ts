@@ -1,0 +1,106 @@
+import type { OperationId } from "../contract"
+
+/** How many times and for how long a call is retried. */
+export interface RetryPolicy {
+  /** Attempts in all, the first one included (1 = never retry). */
+  maxAttempts: number
+  /** Backoff cap of the first retry; doubles each retry. */
+  baseDelayMs: number
+  /** Upper bound of one computed backoff (a longer Retry-After is still honoured, within maxElapsedMs). */
+  maxDelayMs: number
+  /** Bound on the whole call: attempts, waits and the per-attempt timeouts together. */
+  maxElapsedMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<Omit<RetryPolicy, "maxElapsedMs">> = Object.freeze({
+  maxAttempts: 4,
+  baseDelayMs: 200,
+  maxDelayMs: 5_000,
+})
+
+/** Default total-time bound: the checkout path and background work differ. */
+export const DEFAULT_MAX_ELAPSED_MS = { foreground: 10_000, background: 60_000 } as const
+
+/** Statuses after which repeating the same request can help. */
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
+
+/**
+ * Whether an operation may be repeated after a given failure.
+ * - reads, voids, disables, the completedDate update, cart upserts, TIC search and address
+ *   verification are idempotent: every retryable failure retries;
+ * - createOrder / cartToOrder retry too: a repeat that meets "orderId already exists" is
+ *   reconciled by the client (GET and compare), so an order is never filed twice;
+ * - refundOrder always carries an idempotency key, so the service replays instead of refunding twice;
+ * - createCertificate has no idempotency key and the service assigns the id: it is retried only
+ *   when the service certainly did not process it (429, or the connection was refused).
+ */
+export type FailureKind = { kind: "status"; status: number } | { kind: "timeout" } | { kind: "network"; connectRefused: boolean }
+
+export function isRetryable(operation: OperationId, failure: FailureKind): boolean {
+  if (operation === "createCertificate") {
+    if (failure.kind === "status") return failure.status === 429
+    return failure.kind === "network" && failure.connectRefused
+  }
+  if (failure.kind === "status") return RETRYABLE_STATUSES.has(failure.status)
+  return true
+}
+
+/**
+ * Exponential backoff with "equal jitter": the cap doubles per retry (base * 2^(retry-1), at most
+ * maxDelayMs) and the wait is drawn uniformly from [cap/2, cap]. Half the cap is always waited,
+ * so a retry storm still spreads, and no wait is ever 0.
+ * @param retry 1 for the first retry (after attempt 1), 2 for the second...
+ * @param random a number in [0, 1) (injectable for tests)
+ */
+export function backoffDelay(retry: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, random: number = Math.random()): number {
+  const exp = Math.min(Math.max(retry - 1, 0), 30)
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** exp)
+  const r = Math.min(Math.max(random, 0), 1)
+  return Math.round(cap / 2 + (cap / 2) * r)
+}
+
+/**
+ * Parses a Retry-After header: delta-seconds ("120", "1.5" tolerated) or an HTTP date
+ * ("Wed, 21 Oct 2026 07:28:00 GMT"). Returns milliseconds to wait (0 for a date in the past), or
+ * undefined when absent or unparseable.
+ */
+export function parseRetryAfter(value: string | string[] | number | undefined | null, now: number = Date.now()): number | undefined {
+  if (value === undefined || value === null) return undefined
+  if (Array.isArray(value)) value = value[0]
+  if (value === undefined) return undefined
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined
+  const s = value.trim()
+  if (s === "") return undefined
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000)
+  if (/^-/.test(s)) return undefined
+  // an HTTP date must name a day or month: refuse bare numbers-with-garbage that Date.parse accepts
+  if (!/[A-Za-z]{3}/.test(s)) return undefined
+  const t = Date.parse(s)
+  if (Number.isNaN(t)) return undefined
+  return Math.max(0, t - now)
+}
+
+/**
+ * The wait before the next attempt: the jittered backoff, or the server's Retry-After when that
+ * is longer (never earlier than the server asked).
+ */
+export function nextDelay(retry: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, retryAfterMs: number | undefined, random?: number): number {
+  const b = backoffDelay(retry, policy, random)
+  return retryAfterMs !== undefined ? Math.max(b, retryAfterMs) : b
+}
+
+export function resolvePolicy(retry: Partial<RetryPolicy> | false | undefined, background: boolean): RetryPolicy {
+  const maxElapsedDefault = background ? DEFAULT_MAX_ELAPSED_MS.background : DEFAULT_MAX_ELAPSED_MS.foreground
+  if (retry === false) return { ...DEFAULT_RETRY_POLICY, maxAttempts: 1, maxElapsedMs: maxElapsedDefault }
+  const p: RetryPolicy = {
+    maxAttempts: retry?.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
+    baseDelayMs: retry?.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+    maxDelayMs: retry?.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    maxElapsedMs: retry?.maxElapsedMs ?? maxElapsedDefault,
+  }
+  for (const [k, v] of Object.entries(p)) {
+    if (!Number.isFinite(v) || v < 0) throw new TypeError(`retry.${k} must be a finite number >= 0`)
+  }
+  if (p.maxAttempts < 1 || !Number.isInteger(p.maxAttempts)) throw new TypeError("retry.maxAttempts must be an integer >= 1")
+  return p
+}

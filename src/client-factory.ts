@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto"
+import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
+import type { PluginOptions } from "./options"
+
+const clients = new Map<string, SalesTaxClient>()
+
+type ClientOptionBits = Pick<PluginOptions, "baseUrl" | "apiKey" | "connectionId"> &
+  Partial<Pick<PluginOptions, "timeoutMs" | "backgroundTimeoutMs">>
+
+/** Key of an option set; the API key enters only hashed. */
+function keyOf(o: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): string {
+  const h = createHash("sha256")
+  h.update(JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null]))
+  h.update("\0")
+  h.update(o.apiKey)
+  return h.digest("hex")
+}
+
+/**
+ * One SalesTaxClient per option set (base URL, connection, key, timeouts), shared by the tax
+ * provider, the filing workflows and the admin routes of one app. `extra` may set retry/onAttempt
+ * (onAttempt does not enter the key: the first caller's wins).
+ */
+export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): SalesTaxClient {
+  const key = keyOf(options, extra)
+  let c = clients.get(key)
+  if (!c) {
+    c = new SalesTaxClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      connectionId: options.connectionId,
+      timeoutMs: options.timeoutMs,
+      backgroundTimeoutMs: options.backgroundTimeoutMs,
+      ...extra,
+    })
+    clients.set(key, c)
+  }
+  return c
+}
+
+/** Test helper: forget every client (e.g. between sandboxes on different ports). */
+export function clearSalesTaxClients(): void {
+  clients.clear()
+}

@@ -1,0 +1,129 @@
+import { z } from "zod"
+import { Address } from "./contract"
+import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./providers/sales-tax/constants"
+
+/**
+ * Options of the plugin AND of the tax provider (the same object is passed to both: see
+ * docs/provider.md). Validated at boot: a bad option stops Medusa with a message that names it.
+ */
+export const PluginOptionsSchema = z
+  .object({
+    connectionId: z
+      .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
+      .min(36, "connectionId must be at least 36 characters"),
+    apiKey: z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty"),
+    baseUrl: z
+      .url({ error: "baseUrl must be an absolute http(s) URL such as https://api.example.com" })
+      .refine((u) => /^https?:\/\//i.test(u), { error: "baseUrl must start with http:// or https://" })
+      .transform((u) => u.replace(/\/+$/, "")),
+    origin: Address,
+    defaultTic: z.number().int().nonnegative("defaultTic must be a non-negative integer TIC").default(DEFAULT_TIC),
+    shippingTic: z.number().int().nonnegative("shippingTic must be a non-negative integer TIC").default(DEFAULT_SHIPPING_TIC),
+    failurePolicy: z
+      .enum(["block", "fallback"], { error: 'failurePolicy must be "block" or "fallback"' })
+      .default("fallback"),
+    /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
+    fallbackRate: z.number().min(0, "fallbackRate is a percentage between 0 and 100").max(100, "fallbackRate is a percentage between 0 and 100").optional(),
+    timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
+    backgroundTimeoutMs: z.number().int().positive("backgroundTimeoutMs must be a positive integer (milliseconds)").default(20000),
+    cacheTtlSeconds: z.number().int().nonnegative("cacheTtlSeconds must be 0 (no cache) or more").default(300),
+    completionMode: z
+      .enum(["placed", "captured", "fulfilled"], { error: 'completionMode must be "placed", "captured" or "fulfilled"' })
+      .default("placed"),
+    filing: z
+      .object({ maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8) })
+      .loose()
+      .default({ maxAttempts: 8 }),
+    /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
+     *  calling the service for `halfOpenAfterMs`, then lets one probe through. */
+    circuitBreaker: z
+      .object({
+        failures: z.number().int().min(1).default(5),
+        halfOpenAfterMs: z.number().int().min(100).default(30000),
+      })
+      .default({ failures: 5, halfOpenAfterMs: 30000 }),
+  })
+  // other parts of the plugin may read further keys (admin, filing): keep them
+  .loose()
+
+export type PluginOptionsInput = z.input<typeof PluginOptionsSchema>
+export type PluginOptions = z.output<typeof PluginOptionsSchema>
+
+export class PluginOptionsError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`medusa-sales-tax: invalid options:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
+    this.name = "PluginOptionsError"
+  }
+}
+
+/** Validates raw options (throws PluginOptionsError naming each bad option; never echoes the apiKey). */
+export function resolvePluginOptions(raw: unknown): PluginOptions {
+  const parsed = PluginOptionsSchema.safeParse(raw ?? {})
+  if (parsed.success) return parsed.data
+  const problems = parsed.error.issues.map((iss) => {
+    const path = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[")
+    return `${path || "(options)"}: ${iss.message}`
+  })
+  throw new PluginOptionsError(problems)
+}
+
+/** Marker: the package name as listed in `plugins` of medusa-config. */
+export const PLUGIN_NAME = "medusa-sales-tax"
+
+interface ContainerLike {
+  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
+}
+interface ConfigModuleLike {
+  plugins?: Array<string | { resolve: string; options?: Record<string, unknown> }>
+  modules?: Record<string, unknown>
+}
+
+function isOurPlugin(resolve: string): boolean {
+  return resolve === PLUGIN_NAME || resolve.endsWith(`/${PLUGIN_NAME}`) || resolve.includes(`/node_modules/${PLUGIN_NAME}/`)
+}
+
+function isOurProvider(resolve: unknown): boolean {
+  return typeof resolve === "string" && /(^|\/)(providers\/)?sales-tax\/?$|medusa-sales-tax\/providers\/sales-tax/.test(resolve)
+}
+
+/**
+ * Finds the raw options in a config module: the `medusa-sales-tax` entry of `plugins`, else the
+ * options of our tax provider in the Tax Module's `providers` (so an app, or the package's own test
+ * config, that only registers the provider still works).
+ */
+export function findRawPluginOptions(config: ConfigModuleLike): unknown {
+  for (const p of config.plugins ?? []) {
+    if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
+  }
+  const modules = config.modules ?? {}
+  for (const mod of Object.values(modules)) {
+    const m = mod as { resolve?: string; options?: { providers?: Array<{ resolve?: unknown; options?: unknown }> } }
+    for (const prov of m?.options?.providers ?? []) {
+      if (isOurProvider(prov.resolve)) return prov.options ?? {}
+    }
+  }
+  return undefined
+}
+
+const resolvedCache = new WeakMap<object, PluginOptions>()
+
+/** Plugin options from the app's `configModule` (resolved and validated once per config). */
+export function getPluginOptions(container: ContainerLike): PluginOptions {
+  const config = container.resolve<ConfigModuleLike>("configModule")
+  const hit = resolvedCache.get(config)
+  if (hit) return hit
+  const raw = findRawPluginOptions(config)
+  if (raw === undefined) {
+    throw new PluginOptionsError([
+      `no options found: add { resolve: "${PLUGIN_NAME}", options } to plugins in medusa-config (or register the sales-tax tax provider with its options)`,
+    ])
+  }
+  const opts = resolvePluginOptions(raw)
+  resolvedCache.set(config, opts)
+  return opts
+}
+
+/** Options with the API key masked, for logs and admin screens. */
+export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> & { apiKey: string } {
+  return { ...o, apiKey: "****" }
+}

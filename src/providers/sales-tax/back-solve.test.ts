@@ -1,0 +1,132 @@
+import fc from "fast-check"
+import { decorateCartTotals } from "@medusajs/framework/utils"
+import BigNumber from "bignumber.js"
+import { backSolveRate, float32Shortest, float32Step } from "./back-solve"
+
+/** What the service does (per the contract): amount = round-half-up to the cent of price × quantity × rate. */
+function serviceAmount(price: BigNumber.Value, quantity: number, rate: BigNumber.Value): BigNumber {
+  return new BigNumber(price).times(quantity).times(rate).decimalPlaces(2, BigNumber.ROUND_HALF_UP)
+}
+
+/** What PostgreSQL's `real` column does to a rate on its way in and out. */
+function throughFloat4(rate: number): number {
+  return Number(float32Shortest(rate))
+}
+
+const cents = (min: number, max: number) => fc.integer({ min, max }).map((c) => c / 100)
+// combined rates as the service knows them: 0 (exempt item/state) or up to ~12 % with up to 6 decimals
+const serviceRate = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(0) },
+  { weight: 6, arbitrary: fc.integer({ min: 1, max: 120000 }).map((r) => r / 1_000_000) },
+)
+
+const lineArb = fc
+  .record({
+    unitCents: fc.integer({ min: 1, max: 500_000 }), // $0.01 .. $5,000
+    quantity: fc.integer({ min: 1, max: 50 }),
+    discountShare: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1, noNaN: true })),
+    rate: serviceRate,
+  })
+  .map(({ unitCents, quantity, discountShare, rate }) => {
+    const unit = unitCents / 100
+    const gross = new BigNumber(unit).times(quantity)
+    // a discount in cents (Medusa's promotions can also produce fractions of a cent: allow both)
+    const discount = gross.times(discountShare).decimalPlaces(discountShare > 0.5 ? 4 : 2, BigNumber.ROUND_DOWN)
+    return { unit, quantity, discount: discount.toNumber(), rate }
+  })
+
+const shippingArb = fc.record({ amount: cents(0, 50_000), discountCents: fc.integer({ min: 0, max: 1000 }), rate: serviceRate })
+
+describe("backSolveRate", () => {
+  it("float32Shortest reads back as the same float4 and is never longer than 9 digits", () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), (x) => {
+        const s = float32Shortest(x)
+        expect(Math.fround(Number(s))).toBe(Math.fround(x))
+        expect(new BigNumber(s).sd()).toBeLessThanOrEqual(9)
+      }),
+    )
+    expect(float32Step(1, 1)).toBeGreaterThan(1)
+    expect(float32Step(1, -1)).toBeLessThan(1)
+  })
+
+  it("zero amount → rate 0; zero taxable → the display rate; exact on the contract's example", () => {
+    expect(backSolveRate({ taxable: 10, amount: 0 }).rate).toBe(0)
+    expect(backSolveRate({ taxable: 0, amount: 0, displayRatePct: 9.025 }).rate).toBe(9.025)
+    // 10.75 × 1.5 at 9.025 % → 1.46 (contract example)
+    const r = backSolveRate({ taxable: new BigNumber(10.75).times(1.5), amount: 1.46 })
+    expect(r.exact).toBe(true)
+    expect(new BigNumber(16.125).times(r.rate).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(1.46)
+  })
+
+  it("Medusa's own cart totals (decorateCartTotals) land on the service's amounts to the cent, thousands of random carts", () => {
+    let lines = 0
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 8 }), fc.array(shippingArb, { maxLength: 2 }), (items, ships) => {
+        // the service cart: net unit price as sent by build-service-cart (net ÷ quantity)
+        const serviceAmounts = items.map((it) => {
+          const net = new BigNumber(it.unit).times(it.quantity).minus(it.discount)
+          return serviceAmount(net.div(it.quantity).decimalPlaces(6, BigNumber.ROUND_HALF_UP), it.quantity, it.rate)
+        })
+        const shipAmounts = ships.map((s) => {
+          const net = BigNumber.max(0, new BigNumber(s.amount).minus(s.discountCents / 100))
+          return serviceAmount(net, 1, s.rate)
+        })
+        const cart = {
+          id: "cart_1",
+          currency_code: "usd",
+          region: { automatic_taxes: true },
+          items: items.map((it, i) => {
+            const taxable = new BigNumber(it.unit).times(it.quantity).minus(it.discount)
+            const rate = throughFloat4(backSolveRate({ taxable, amount: serviceAmounts[i], displayRatePct: it.rate * 100 }).rate)
+            return {
+              id: `item_${i}`,
+              unit_price: it.unit,
+              quantity: it.quantity,
+              is_tax_inclusive: false,
+              adjustments: it.discount > 0 ? [{ amount: it.discount, is_tax_inclusive: false }] : [],
+              tax_lines: [{ rate, code: "sales-tax" }],
+            }
+          }),
+          shipping_methods: ships.map((s, i) => {
+            const discount = Math.min(s.discountCents / 100, s.amount)
+            const taxable = new BigNumber(s.amount).minus(discount)
+            const rate = throughFloat4(backSolveRate({ taxable, amount: shipAmounts[i] }).rate)
+            return {
+              id: `sm_${i}`,
+              amount: s.amount,
+              is_tax_inclusive: false,
+              adjustments: discount > 0 ? [{ amount: discount, is_tax_inclusive: false }] : [],
+              tax_lines: [{ rate, code: "sales-tax" }],
+            }
+          }),
+        }
+        const totals = decorateCartTotals(cart as never) as unknown as {
+          tax_total: { numeric: number }
+          items: Array<{ tax_total: { numeric: number } }>
+          shipping_methods: Array<{ tax_total: { numeric: number } }>
+        }
+        totals.items.forEach((it, i) => {
+          lines++
+          expect(new BigNumber(it.tax_total.numeric).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(serviceAmounts[i].toNumber())
+        })
+        totals.shipping_methods.forEach((sm, i) => {
+          expect(new BigNumber(sm.tax_total.numeric).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(shipAmounts[i].toNumber())
+        })
+        const expectedTotal = BigNumber.sum(0, ...serviceAmounts, ...shipAmounts)
+        expect(new BigNumber(totals.tax_total.numeric).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(expectedTotal.toNumber())
+      }),
+      { numRuns: 2000 },
+    )
+    expect(lines).toBeGreaterThan(5000)
+  })
+
+  it("rounding rates to 2 places (what the anchors do) would drift: the property test is not vacuous", () => {
+    // 19.99 at 8.875 % = 1.774... → 1.77; a 2-place rate 8.88 gives 1.775 → 1.78
+    const taxable = 19.99
+    const amount = serviceAmount(19.99, 1, 0.08875).toNumber()
+    expect(new BigNumber(taxable).times(8.88).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).not.toBe(amount)
+    const r = backSolveRate({ taxable, amount })
+    expect(new BigNumber(taxable).times(r.rate).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(amount)
+  })
+})

@@ -1,0 +1,104 @@
+import BigNumber from "bignumber.js"
+import { dec, type DecLike } from "../../money"
+
+/**
+ * Rate back-solving: the service answers a tax AMOUNT per line (cents, computed from its
+ * unrounded rate); Medusa takes a RATE (percentage) per tax line and computes
+ * `taxable × rate / 100` itself, unrounded (utils/totals: calculateTaxTotal). We hand Medusa the
+ * rate that lands Medusa's own product on the service's amount, so that Medusa's line tax
+ * rounded to the cent IS the service's amount.
+ *
+ * Storage matters: the cart module keeps tax line rates in a PostgreSQL `real` column (float4, about
+ * 7 significant digits) and reads them back as the shortest decimal that round-trips the float4.
+ * So the rate is chosen among float4 values (the float4 nearest the exact quotient and its
+ * neighbours), written as that shortest decimal: what Medusa stores and reads back is exactly the
+ * number we return, and its product with the taxable amount is checked in decimal arithmetic.
+ */
+
+const f32buf = new DataView(new ArrayBuffer(4))
+
+/** Shortest decimal string that reads back as the same float4 (what PostgreSQL prints for `real`). */
+export function float32Shortest(x: number): string {
+  const f = Math.fround(x)
+  if (f === 0) return "0"
+  if (!Number.isFinite(f)) throw new RangeError(`not a finite float4: ${x}`)
+  for (let p = 1; p <= 9; p++) {
+    const s = f.toPrecision(p)
+    if (Math.fround(Number(s)) === f) return String(Number(s))
+  }
+  return String(f)
+}
+
+/** The float4 `steps` representable values away from `x` (x must be a float4). */
+export function float32Step(x: number, steps: number): number {
+  f32buf.setFloat32(0, x)
+  let bits = f32buf.getInt32(0)
+  // positive floats only (rates are >= 0): the bit pattern is monotonic
+  bits += steps
+  if (bits < 0) return 0
+  f32buf.setInt32(0, bits)
+  return f32buf.getFloat32(0)
+}
+
+/** Medusa's tax for one line, as its totals code computes it: taxable × rate / 100, unrounded. */
+export function medusaTax(taxable: DecLike, ratePct: DecLike): BigNumber {
+  return dec(taxable).times(dec(ratePct).div(100))
+}
+
+function roundHalfUpCents(v: BigNumber): BigNumber {
+  return v.decimalPlaces(2, BigNumber.ROUND_HALF_UP)
+}
+
+export interface BackSolveInput {
+  /** What Medusa will tax for this line: unit_price × quantity − discounts (tax-exclusive prices). */
+  taxable: DecLike
+  /** The service's tax amount for this line (dollars, on the cent). */
+  amount: DecLike
+  /** Rate (percentage) to show when the taxable amount is 0 (any rate yields 0 tax). */
+  displayRatePct?: number
+}
+
+export interface BackSolveResult {
+  /** Percentage for Medusa's tax line. */
+  rate: number
+  /** Medusa's unrounded tax with that rate. */
+  medusaAmount: string
+  /** true when Medusa's tax rounded half-up to the cent equals the service's amount. */
+  exact: boolean
+}
+
+/**
+ * Picks the rate (percentage, representable as float4) whose product with `taxable` is closest to
+ * `amount`, among the float4 values around amount×100/taxable, and reports whether it rounds to
+ * the amount (it does for any line under about a million dollars; larger lines fall back to the
+ * closest double, which only the order's numeric columns would keep exactly).
+ */
+export function backSolveRate({ taxable, amount, displayRatePct = 0 }: BackSolveInput): BackSolveResult {
+  const t = dec(taxable)
+  const a = dec(amount)
+  if (t.lte(0)) {
+    return { rate: t.isZero() ? displayRatePct : 0, medusaAmount: "0", exact: a.isZero() }
+  }
+  if (a.isZero()) return { rate: 0, medusaAmount: "0", exact: true }
+  if (a.isNegative()) {
+    const r = a.times(100).div(t).toNumber()
+    const prod = medusaTax(t, r)
+    return { rate: r, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
+  }
+
+  const exactRate = a.times(100).div(t)
+  const f0 = Math.fround(exactRate.toNumber())
+  let best: { rate: number; err: BigNumber; prod: BigNumber } | undefined
+  for (let s = -4; s <= 4; s++) {
+    const cand = Number(float32Shortest(float32Step(f0, s)))
+    const prod = medusaTax(t, cand)
+    const err = prod.minus(a).abs()
+    if (roundHalfUpCents(prod).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err, prod }
+  }
+  if (best) return { rate: best.rate, medusaAmount: best.prod.toString(), exact: true }
+
+  // beyond float4 resolution: the closest double (exact where the rate is kept in a numeric column)
+  const d = exactRate.toNumber()
+  const prod = medusaTax(t, d)
+  return { rate: d, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
+}

@@ -1,0 +1,46 @@
+import { model } from "@medusajs/framework/utils"
+import { FilingRefund } from "./filing-refund"
+
+/**
+ * One row per filed Medusa order (kind "order") or per exchange whose new items are filed as an
+ * order of their own (kind "exchange"). order_id is the orderId used at the service.
+ */
+export const FilingRecord = model
+  .define("sales_tax_filing_record", {
+    id: model.id({ prefix: "stfil" }).primaryKey(),
+    order_id: model.text(),
+    kind: model.enum(["order", "exchange"]).default("order"),
+    parent_order_id: model.text().nullable(),
+    cart_id: model.text().nullable(),
+    customer_id: model.text().nullable(),
+    state: model
+      .enum(["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped"])
+      .default("pending"),
+    /** "cart" (carts/orders after an equal re-quote) or "direct" (orders with the charged tax). */
+    filing_path: model.enum(["cart", "direct"]).nullable(),
+    completion_mode: model.enum(["placed", "captured", "fulfilled"]).default("placed"),
+    /** Snapshot of what is filed: lines as charged, addresses, currency (see FilingSnapshot). */
+    snapshot: model.json().nullable(),
+    charged_tax: model.bigNumber().nullable(),
+    filed_tax: model.bigNumber().nullable(),
+    requoted_tax: model.bigNumber().nullable(),
+    /** requoted - charged, when the re-quote differed (the filed amount is the charged one). */
+    tax_difference: model.bigNumber().nullable(),
+    filed_at: model.dateTime().nullable(),
+    /** Intent: the order is complete for the service as of this instant (capture / fulfilment). */
+    completion_requested_at: model.dateTime().nullable(),
+    /** The completedDate the service holds (null while completed=false). */
+    completed_at: model.dateTime().nullable(),
+    /** Intent: the order was canceled in Medusa. */
+    cancel_requested_at: model.dateTime().nullable(),
+    voided_at: model.dateTime().nullable(),
+    attempts: model.number().default(0),
+    next_attempt_at: model.dateTime().nullable(),
+    last_error: model.text().nullable(),
+    last_step: model.text().nullable(),
+    refunds: model.hasMany(() => FilingRefund, { mappedBy: "record" }),
+  })
+  .indexes([
+    { on: ["order_id"], unique: true, where: "deleted_at IS NULL" },
+    { on: ["state", "next_attempt_at"], where: "deleted_at IS NULL" },
+  ])

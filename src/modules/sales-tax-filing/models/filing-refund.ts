@@ -1,0 +1,25 @@
+import { model } from "@medusajs/framework/utils"
+import { FilingRecord } from "./filing-record"
+
+/**
+ * One refund sent (or to be sent) to the service for a filed order. idempotency_key is derived
+ * from Medusa ids (return id, claim id, exchange id, `cancel:<order id>`) and is unique.
+ */
+export const FilingRefund = model
+  .define("sales_tax_filing_refund", {
+    id: model.id({ prefix: "stref" }).primaryKey(),
+    order_id: model.text(),
+    source_type: model.enum(["return", "claim", "exchange", "cancel"]),
+    source_id: model.text(),
+    idempotency_key: model.text(),
+    /** [{ itemId, quantity }] */
+    items: model.json(),
+    state: model.enum(["pending", "refunded", "superseded", "failed"]).default("pending"),
+    refunded_tax: model.bigNumber().nullable(),
+    returned_at: model.dateTime().nullable(),
+    refunded_at: model.dateTime().nullable(),
+    attempts: model.number().default(0),
+    last_error: model.text().nullable(),
+    record: model.belongsTo(() => FilingRecord, { mappedBy: "refunds" }),
+  })
+  .indexes([{ on: ["idempotency_key"], unique: true, where: "deleted_at IS NULL" }])

@@ -1,0 +1,136 @@
+import type { Address } from "../../contract"
+
+export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
+
+export const FILING_STATES = [
+  "pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped",
+] as const
+export type FilingState = (typeof FILING_STATES)[number]
+export type CompletionMode = "placed" | "captured" | "fulfilled"
+export type RefundSource = "return" | "claim" | "exchange" | "cancel"
+export type RefundState = "pending" | "refunded" | "superseded" | "failed"
+
+/** One line of a Medusa order as charged: the unit price the tax was computed on and its tax. */
+export interface FilingLine {
+  index: number
+  /** Medusa order line item id, or shipping method id (kind "shipping"). */
+  itemId: string
+  kind: "item" | "shipping"
+  /** unit price in dollars (after discounts), as sent to the service */
+  price: number
+  quantity: number
+  tic: number | null
+  productId?: string | null
+  /** tax charged to the shopper for the whole line, rounded to the cent */
+  chargedTax: number
+  /** combined rate charged, a fraction (0.0903) */
+  chargedRate: number
+  /** true when a tax line of this line carries the provider's fallback code */
+  fallback: boolean
+}
+
+/** What is filed for one order: everything the service calls need, without personal data. */
+export interface FilingSnapshot {
+  orderId: string
+  kind: "order" | "exchange"
+  parentOrderId?: string | null
+  cartId: string | null
+  /** abstract customer id: Medusa customer id, or a stable `guest_<cart or order id>` */
+  customerId: string
+  currencyCode: string
+  /** ISO date-time the order was placed */
+  placedAt: string
+  origin: Address
+  destination: Address
+  exemptionId?: string | null
+  lines: FilingLine[]
+}
+
+export interface RefundItem { itemId: string; quantity: number }
+
+export interface FilingRefundDTO {
+  id: string
+  order_id: string
+  source_type: RefundSource
+  source_id: string
+  idempotency_key: string
+  items: RefundItem[]
+  state: RefundState
+  refunded_tax: number | null
+  returned_at: Date | null
+  refunded_at: Date | null
+  attempts: number
+  last_error: string | null
+  record_id?: string
+  created_at?: Date
+}
+
+export interface FilingRecordDTO {
+  id: string
+  order_id: string
+  kind: "order" | "exchange"
+  parent_order_id: string | null
+  cart_id: string | null
+  customer_id: string | null
+  state: FilingState
+  filing_path: "cart" | "direct" | null
+  completion_mode: CompletionMode
+  snapshot: FilingSnapshot | null
+  charged_tax: number | null
+  filed_tax: number | null
+  requoted_tax: number | null
+  tax_difference: number | null
+  filed_at: Date | null
+  completion_requested_at: Date | null
+  completed_at: Date | null
+  cancel_requested_at: Date | null
+  voided_at: Date | null
+  attempts: number
+  next_attempt_at: Date | null
+  last_error: string | null
+  last_step: string | null
+  refunds?: FilingRefundDTO[]
+  created_at?: Date
+  updated_at?: Date
+}
+
+export type RecordPatch = Partial<Omit<FilingRecordDTO, "id" | "refunds" | "created_at" | "updated_at">>
+export type RefundPatch = Partial<Pick<FilingRefundDTO, "state" | "refunded_tax" | "refunded_at" | "attempts" | "last_error" | "items">>
+
+export interface NewRecord {
+  order_id: string
+  kind: "order" | "exchange"
+  parent_order_id?: string | null
+  cart_id: string | null
+  customer_id: string | null
+  completion_mode: CompletionMode
+  snapshot: FilingSnapshot | null
+  charged_tax: number | null
+  state?: FilingState
+  last_error?: string | null
+  next_attempt_at: Date | null
+}
+
+export interface NewRefund {
+  order_id: string
+  source_type: RefundSource
+  source_id: string
+  idempotency_key: string
+  items: RefundItem[]
+  returned_at: Date | null
+}
+
+/**
+ * Persistence the filing processor needs. The module service implements it over PostgreSQL;
+ * tests may use the in-memory one. Creation is idempotent: an existing row (unique order_id /
+ * idempotency_key) is returned unchanged.
+ */
+export interface FilingStore {
+  findRecord(orderId: string): Promise<FilingRecordDTO | null>
+  ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }>
+  patchRecord(id: string, patch: RecordPatch): Promise<void>
+  ensureRefund(recordId: string, input: NewRefund): Promise<{ refund: FilingRefundDTO; created: boolean }>
+  patchRefund(id: string, patch: RefundPatch): Promise<void>
+  /** order ids of records with work due at or before `now` */
+  listDue(now: Date, limit: number): Promise<string[]>
+}

@@ -1,0 +1,133 @@
+/**
+ * Where quotes are kept between Medusa's calls: an in-process TTL map by default (bounded, oldest
+ * evicted first: a plain Map keeps insertion order, so no dependency is needed), or Medusa's
+ * Caching Module when the host makes it reachable from the Tax Module (see docs/provider.md).
+ * In front of either: single-flight, so concurrent misses for the same key share one call.
+ */
+export interface QuoteStore<V> {
+  get(key: string): Promise<V | undefined>
+  set(key: string, value: V, ttlSeconds: number): Promise<void>
+}
+
+export class MemoryStore<V> implements QuoteStore<V> {
+  readonly #map = new Map<string, { value: V; expires: number }>()
+  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now) {}
+
+  async get(key: string): Promise<V | undefined> {
+    return this.getSync(key)
+  }
+  getSync(key: string): V | undefined {
+    const e = this.#map.get(key)
+    if (!e) return undefined
+    if (e.expires <= this.now()) {
+      this.#map.delete(key)
+      return undefined
+    }
+    return e.value
+  }
+  async set(key: string, value: V, ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return
+    this.#map.delete(key)
+    this.#map.set(key, { value, expires: this.now() + ttlSeconds * 1000 })
+    while (this.#map.size > this.maxEntries) {
+      const oldest = this.#map.keys().next().value
+      if (oldest === undefined) break
+      this.#map.delete(oldest)
+    }
+  }
+  get size(): number {
+    return this.#map.size
+  }
+  clear(): void {
+    this.#map.clear()
+  }
+}
+
+/** Medusa Caching Module (`caching`, 2.11+) as a store. Errors of the cache never fail a quote. */
+export interface CachingModuleLike {
+  get(args: { key: string }): Promise<unknown>
+  set(args: { key: string; data: unknown; ttl?: number }): Promise<unknown>
+}
+/** Deprecated Cache Module (`cache`). */
+export interface CacheModuleLike {
+  get<T>(key: string): Promise<T | null>
+  set(key: string, data: unknown, ttl?: number): Promise<void>
+}
+
+export class MedusaCachingStore<V> implements QuoteStore<V> {
+  constructor(private readonly caching: CachingModuleLike, private readonly prefix = "sales-tax:quote:") {}
+  async get(key: string): Promise<V | undefined> {
+    try {
+      const v = await this.caching.get({ key: this.prefix + key })
+      return (v ?? undefined) as V | undefined
+    } catch {
+      return undefined
+    }
+  }
+  async set(key: string, value: V, ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return
+    try {
+      await this.caching.set({ key: this.prefix + key, data: value as unknown, ttl: ttlSeconds })
+    } catch {
+      /* a cache write failure only costs a later call */
+    }
+  }
+}
+
+export class MedusaCacheStore<V> implements QuoteStore<V> {
+  constructor(private readonly cache: CacheModuleLike, private readonly prefix = "sales-tax:quote:") {}
+  async get(key: string): Promise<V | undefined> {
+    try {
+      return ((await this.cache.get<V>(this.prefix + key)) ?? undefined) as V | undefined
+    } catch {
+      return undefined
+    }
+  }
+  async set(key: string, value: V, ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return
+    try {
+      await this.cache.set(this.prefix + key, value, ttlSeconds)
+    } catch {
+      /* ignore */
+    }
+  }
+}
+
+/** Concurrent calls with the same key share one promise; it is forgotten once settled. */
+export class SingleFlight<V> {
+  readonly #inflight = new Map<string, Promise<V>>()
+  do(key: string, fn: () => Promise<V>): Promise<V> {
+    const existing = this.#inflight.get(key)
+    if (existing) return existing
+    const p = (async () => {
+      try {
+        return await fn()
+      } finally {
+        this.#inflight.delete(key)
+      }
+    })()
+    this.#inflight.set(key, p)
+    return p
+  }
+  get size(): number {
+    return this.#inflight.size
+  }
+}
+
+/** get → single-flight miss → set. `hit` tells whether the value came from the store. */
+export class QuoteCache<V> {
+  readonly flight = new SingleFlight<{ value: V; hit: boolean }>()
+  constructor(public store: QuoteStore<V>, public ttlSeconds: number) {}
+
+  async getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    if (this.ttlSeconds > 0) {
+      const v = await this.store.get(key)
+      if (v !== undefined) return { value: v, hit: true }
+    }
+    return this.flight.do(key, async () => {
+      const value = await load()
+      await this.store.set(key, value, this.ttlSeconds)
+      return { value, hit: false }
+    })
+  }
+}

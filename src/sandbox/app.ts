@@ -143,7 +143,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       ? { level: "info", redact: { paths: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.body.apiKey"], censor: "[redacted]" } }
       : false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
     frameworkErrors: (err, _req, reply) => {
       const status = (err as { statusCode?: number }).statusCode ?? 400

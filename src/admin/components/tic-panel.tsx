@@ -1,0 +1,181 @@
+import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
+import { AdminApiError, api, errorMessage } from "../lib/api"
+import type { AdminTicResponse, AdminTicSearchResponse, TicInfo, TicSource, TicTargetType } from "../lib/types"
+import { useLoad } from "../lib/use-load"
+
+const SOURCE_TEXT: Record<TicSource, string> = {
+  product: "set on this product",
+  product_type: "from the product type",
+  product_category: "from a category",
+  default: "the store default",
+}
+
+const TITLES: Record<TicTargetType, string> = {
+  product: "Sales tax code (TIC)",
+  "product-type": "Default sales tax code (TIC) for this type",
+  "product-category": "Default sales tax code (TIC) for this category",
+}
+
+export function ticText(t: TicInfo | null | undefined): string {
+  if (!t) return "none"
+  return t.label ? `${t.ticId} · ${t.label}` : String(t.ticId)
+}
+
+export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
+  const path = `/admin/sales-tax/tics/${type}/${encodeURIComponent(id)}`
+  const { data, error, loading, reload } = useLoad(() => api<AdminTicResponse>(path), [path])
+  const [query, setQuery] = useState("")
+  const [searching, setSearching] = useState(false)
+  const [search, setSearch] = useState<AdminTicSearchResponse | null>(null)
+  const [searchError, setSearchError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+
+  const runSearch = async (cursor?: string) => {
+    if (!query.trim()) {
+      setSearchError("Type what the product is, e.g. “cotton t-shirt”")
+      return
+    }
+    setSearching(true)
+    setSearchError(null)
+    try {
+      const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", {
+        method: "POST",
+        body: { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) },
+      })
+      setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
+    } catch (e) {
+      setSearchError(e instanceof AdminApiError && e.errors[0] ? e.errors[0].message : errorMessage(e))
+    } finally {
+      setSearching(false)
+    }
+  }
+
+  const save = async (tic: number | null) => {
+    setSaving(true)
+    try {
+      if (tic === null) await api(path, { method: "DELETE" })
+      else await api(path, { method: "POST", body: { tic } })
+      toast.success(tic === null ? "TIC cleared" : `TIC ${tic} saved`)
+      setSearch(null)
+      setQuery("")
+      await reload()
+    } catch (e) {
+      toast.error(errorMessage(e))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Container className="divide-y p-0" data-testid={`sales-tax-tic-${type}`}>
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">{TITLES[type]}</Heading>
+        {data?.assigned ? (
+          <Button size="small" variant="secondary" isLoading={saving} onClick={() => save(null)} data-testid="tic-clear">
+            Clear
+          </Button>
+        ) : null}
+      </div>
+      <div className="flex flex-col gap-y-2 px-6 py-4">
+        {loading && !data ? <Text size="small" className="text-ui-fg-subtle">Loading…</Text> : null}
+        {error ? <Text size="small" className="text-ui-fg-error">{error}</Text> : null}
+        {data ? (
+          <>
+            <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
+              <Text size="small" weight="plus">Taxed as</Text>
+              <Badge size="2xsmall" color={data.resolved.source === "default" ? "orange" : "green"} data-testid="tic-resolved-code">
+                {data.resolved.tic.ticId}
+              </Badge>
+              <Text size="small">{data.resolved.tic.label ?? "unknown code"}</Text>
+            </div>
+            <Text size="small" className="text-ui-fg-subtle" data-testid="tic-source">
+              Source: {SOURCE_TEXT[data.resolved.source]}
+              {data.resolved.source === "product_type" && data.chain.productType?.name ? ` “${data.chain.productType.name}”` : ""}
+              {data.resolved.source === "product_category"
+                ? ` “${data.chain.categories?.find((c) => c.id === data.resolved.sourceId)?.name ?? data.resolved.sourceId}”`
+                : ""}
+            </Text>
+            {type === "product" ? (
+              <div className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 pt-1">
+                <Text size="xsmall" className="text-ui-fg-muted">Product</Text>
+                <Text size="xsmall" className="text-ui-fg-subtle" data-testid="tic-chain-product">{ticText(data.chain.product)}</Text>
+                <Text size="xsmall" className="text-ui-fg-muted">Type</Text>
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {data.chain.productType ? `${data.chain.productType.name ?? data.chain.productType.id}: ${ticText(data.chain.productType.tic)}` : "no type"}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted">Categories</Text>
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {data.chain.categories && data.chain.categories.length
+                    ? data.chain.categories.map((c) => `${c.name ?? c.id}: ${ticText(c.tic)}`).join("; ")
+                    : "none"}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted">Default</Text>
+                <Text size="xsmall" className="text-ui-fg-subtle">{ticText(data.chain.default)}</Text>
+              </div>
+            ) : (
+              <Text size="xsmall" className="text-ui-fg-subtle">
+                Products without their own TIC use this code{type === "product-category" ? " (when their type has none)" : ""}. Store default: {ticText(data.chain.default)}.
+              </Text>
+            )}
+          </>
+        ) : null}
+      </div>
+      <div className="flex flex-col gap-y-2 px-6 py-4">
+        <form
+          className="flex gap-x-2"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void runSearch()
+          }}
+        >
+          <Input
+            size="small"
+            placeholder="Search TICs: e.g. children's clothing"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="tic-search-input"
+            aria-label="Search TICs"
+          />
+          <Button size="small" variant="secondary" type="submit" isLoading={searching} data-testid="tic-search-button">
+            Search
+          </Button>
+        </form>
+        {searchError ? <Text size="xsmall" className="text-ui-fg-error" data-testid="tic-search-error">{searchError}</Text> : null}
+        {search ? (
+          <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
+            {search.results.length === 0 ? (
+              <Text size="small" className="px-3 py-2 text-ui-fg-subtle">No TIC matches “{search.query}”.</Text>
+            ) : null}
+            {search.results.map((r) => (
+              <div key={r.ticId} className="flex items-center justify-between gap-x-3 px-3 py-2" data-testid={`tic-result-${r.ticId}`}>
+                <div className="min-w-0">
+                  <Text size="small" weight="plus" className="truncate">
+                    {r.ticId} · {r.label}
+                  </Text>
+                  <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">{r.description}</Text>
+                </div>
+                <Button
+                  size="small"
+                  variant="secondary"
+                  disabled={saving || data?.assigned?.ticId === r.ticId}
+                  onClick={() => save(r.ticId)}
+                  data-testid={`tic-use-${r.ticId}`}
+                >
+                  {data?.assigned?.ticId === r.ticId ? "Current" : "Use"}
+                </Button>
+              </div>
+            ))}
+            {search.nextCursor ? (
+              <div className="px-3 py-2">
+                <Button size="small" variant="transparent" isLoading={searching} onClick={() => runSearch(search.nextCursor ?? undefined)}>
+                  More results
+                </Button>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </Container>
+  )
+}

@@ -1,0 +1,90 @@
+// Response shapes of the plugin's admin routes (src/api/admin/sales-tax/**), shared by the routes
+// and the widgets. Type-only: nothing here runs.
+import type { CertificateRecord, HealthResponse, TicResult } from "../../contract"
+
+export type TicTargetType = "product" | "product-type" | "product-category"
+export type TicSource = "product" | "product_type" | "product_category" | "default"
+
+export interface TicInfo {
+  ticId: number
+  /** Label from the TIC catalogue; null when the code is not in it. */
+  label: string | null
+}
+
+export interface TicTargetRef {
+  id: string
+  name: string | null
+  tic: TicInfo | null
+  /** Category whose TIC this one inherits (nearest ancestor with a TIC), when not its own. */
+  inheritedFrom?: string
+}
+
+export interface AdminTicResponse {
+  target: { type: TicTargetType; id: string; name: string | null }
+  /** The TIC assigned to this target itself (null: none). */
+  assigned: TicInfo | null
+  /** What this target's items are taxed as, and which level it came from. */
+  resolved: { tic: TicInfo; source: TicSource; sourceId: string | null }
+  /** Every level that was considered (products only carry productType and categories). */
+  chain: {
+    product?: TicInfo | null
+    productType?: TicTargetRef | null
+    categories?: TicTargetRef[]
+    default: TicInfo
+  }
+}
+
+export interface AdminTicSearchResponse {
+  query: string
+  results: TicResult[]
+  nextCursor: string | null
+}
+
+export interface AdminCertificatesResponse {
+  customer: { id: string; name: string | null; email: string | null; companyName: string | null }
+  certificates: CertificateRecord[]
+}
+
+export interface AdminCertificateResponse {
+  certificate: CertificateRecord
+}
+
+export interface CheckResult<T> {
+  ok: boolean
+  durationMs: number
+  result?: T
+  error?: string
+  status?: number | null
+}
+
+export interface FailureSummary {
+  id: string
+  orderId: string | null
+  state: string | null
+  lastError: string | null
+  attempts: number | null
+  updatedAt: string | null
+}
+
+export interface AdminSettingsResponse {
+  connection: {
+    health: CheckResult<HealthResponse>
+    ping: CheckResult<{ message: string }>
+  }
+  /** The options in force, the API key redacted. */
+  options: Record<string, unknown> | null
+  optionsError?: string
+  coverage: {
+    totalProducts: number
+    bySource: Record<TicSource, number>
+    defaultTic: TicInfo
+    /** Products whose TIC falls back to the default (at most `limit`). */
+    fallingBack: { id: string; title: string | null }[]
+    truncated: boolean
+  }
+  failures: {
+    available: boolean
+    items: FailureSummary[]
+    error?: string
+  }
+}

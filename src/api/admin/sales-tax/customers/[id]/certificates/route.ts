@@ -1,0 +1,55 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { CertificateRecord } from "../../../../../../contract"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../../admin/lib/types"
+import { bodyOf, handle, notFound, salesTaxClient } from "../../../helpers"
+import { queryOf } from "../../../tic-routes"
+import { AdminCreateCertificateBody } from "../../../validators"
+
+type Scope = MedusaRequest["scope"]
+
+async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
+  const { data } = await queryOf(scope).graph({
+    entity: "customer",
+    fields: ["id", "email", "first_name", "last_name", "company_name"],
+    filters: { id },
+  })
+  const c = data[0] as { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
+  if (!c) return null
+  const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
+  return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
+}
+
+/** Most recent first; active before disabled. */
+function order(list: CertificateRecord[]): CertificateRecord[] {
+  return [...list].sort((a, b) => {
+    if (!a.disabledAt !== !b.disabledAt) return a.disabledAt ? 1 : -1
+    return b.createdDate.localeCompare(a.createdDate)
+  })
+}
+
+/**
+ * GET /admin/sales-tax/customers/:id/certificates: the customer's exemption certificates at the
+ * service (customerId = the Medusa customer id), active and disabled.
+ */
+export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const id = req.params.id!
+  const customer = await loadCustomer(req.scope, id)
+  if (!customer) return notFound(res, "Customer", id)
+  const client = salesTaxClient(req.scope)
+  const all: CertificateRecord[] = []
+  for (const disabled of [false, true]) {
+    for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
+  }
+  const out: AdminCertificatesResponse = { customer, certificates: order(all) }
+  res.json(out)
+})
+
+/** POST /admin/sales-tax/customers/:id/certificates: creates a certificate for the customer (body = the service's request without customerId). */
+export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const id = req.params.id!
+  const body = bodyOf(req, AdminCreateCertificateBody)
+  if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
+  const certificate = await salesTaxClient(req.scope).createCertificate({ ...body, customerId: id })
+  const out: AdminCertificateResponse = { certificate }
+  res.status(201).json(out)
+})

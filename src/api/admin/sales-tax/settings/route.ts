@@ -1,0 +1,140 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { HealthResponse, PingResponse } from "../../../../contract"
+import { SalesTaxError } from "../../../../client"
+import { redactOptions } from "../../../../options"
+import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
+import { categoryTics, resolveTic } from "../../../../providers/sales-tax/tic-resolution"
+import type { AdminSettingsResponse, CheckResult, FailureSummary, TicSource } from "../../../../admin/lib/types"
+import { handle, pluginOptions, salesTaxClient, ticInfo } from "../helpers"
+import { ancestry, queryOf, type TicAssignments } from "../tic-routes"
+import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
+
+type Scope = MedusaRequest["scope"]
+
+const PAGE = 500
+const MAX_PRODUCTS = 10_000
+const LIST_FALLING_BACK = 50
+const RECENT_FAILURES = 10
+
+async function check<T>(fn: () => Promise<T>): Promise<CheckResult<T>> {
+  const t0 = Date.now()
+  try {
+    const result = await fn()
+    return { ok: true, durationMs: Date.now() - t0, result }
+  } catch (e) {
+    const err = e instanceof SalesTaxError ? e : null
+    return {
+      ok: false,
+      durationMs: Date.now() - t0,
+      status: err ? err.status : null,
+      error: err ? err.message : "unexpected error",
+    }
+  }
+}
+
+async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettingsResponse["coverage"]> {
+  const query = queryOf(scope)
+  const svc = scope.resolve<TicAssignments>(SALES_TAX_MODULE)
+  const products: { id: string; title: string | null; typeId: string | null; categories: { id: string; mpath: string | null }[] }[] = []
+  let truncated = false
+  for (let skip = 0; ; skip += PAGE) {
+    const { data } = await query.graph({
+      entity: "product",
+      fields: ["id", "title", "type_id", "categories.id", "categories.mpath"],
+      pagination: { take: PAGE, skip },
+    })
+    for (const p of data as { id: string; title?: string | null; type_id?: string | null; categories?: { id: string; mpath?: string | null }[] | null }[]) {
+      const categories = (p.categories ?? []).map((c) => ({ id: c.id, mpath: c.mpath ?? null }))
+      products.push({ id: p.id, title: p.title ?? null, typeId: p.type_id ?? null, categories })
+    }
+    if (data.length < PAGE) break
+    if (products.length >= MAX_PRODUCTS) {
+      truncated = true
+      break
+    }
+  }
+  const uniq = (xs: string[]) => [...new Set(xs)]
+  const [own, types, cats]: Record<string, number>[] = await Promise.all([
+    products.length ? svc.getTics("product", products.map((p) => p.id)) : {},
+    svc.getTics("product_type", uniq(products.flatMap((p) => (p.typeId ? [p.typeId] : [])))),
+    svc.getTics("product_category", uniq(products.flatMap((p) => p.categories.flatMap(ancestry)))),
+  ])
+  const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
+  const fallingBack: { id: string; title: string | null }[] = []
+  for (const p of products) {
+    const r = resolveTic({
+      product: own![p.id],
+      productType: p.typeId ? types![p.typeId] : undefined,
+      categories: categoryTics(p.categories, cats!),
+      defaultTic,
+    })
+    bySource[r.source]++
+    if (r.source === "default" && fallingBack.length < LIST_FALLING_BACK) fallingBack.push({ id: p.id, title: p.title })
+  }
+  return {
+    totalProducts: products.length,
+    bySource,
+    defaultTic: ticInfo(defaultTic),
+    fallingBack,
+    truncated: truncated || bySource.default > fallingBack.length,
+  }
+}
+
+interface FilingRow {
+  id: string
+  order_id?: string | null
+  state?: string | null
+  last_error?: string | null
+  attempts?: number | null
+  updated_at?: Date | string | null
+}
+type Lister = (filters: Record<string, unknown>, config: Record<string, unknown>) => Promise<FilingRow[]>
+
+async function failures(scope: Scope): Promise<AdminSettingsResponse["failures"]> {
+  let svc: Record<string, unknown>
+  try {
+    svc = scope.resolve<Record<string, unknown>>(SALES_TAX_FILING_MODULE)
+  } catch {
+    return { available: false, items: [], error: "the filing module is not registered" }
+  }
+  const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null)
+  const items: FailureSummary[] = []
+  const config = { take: RECENT_FAILURES, order: { updated_at: "DESC" } }
+  const records = svc.listFilingRecords as Lister | undefined
+  const refunds = svc.listFilingRefunds as Lister | undefined
+  if (typeof records === "function") {
+    for (const r of await records.call(svc, { state: "failed" }, config)) {
+      items.push({ id: r.id, orderId: r.order_id ?? null, state: r.state ?? null, lastError: r.last_error ?? null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+    }
+  }
+  if (typeof refunds === "function") {
+    for (const r of await refunds.call(svc, { state: "failed" }, config)) {
+      items.push({ id: r.id, orderId: r.order_id ?? null, state: `refund ${r.state ?? ""}`.trim(), lastError: r.last_error ?? null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+    }
+  }
+  items.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""))
+  return { available: typeof records === "function", items: items.slice(0, RECENT_FAILURES) }
+}
+
+/**
+ * GET /admin/sales-tax/settings: connection health (health + ping), the options in force with the
+ * API key redacted, TIC coverage (products that fall back to the default TIC), recent failures of
+ * the filing.
+ */
+export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const options = pluginOptions(req.scope)
+  const client = salesTaxClient(req.scope)
+  const [health, ping, cov, fail] = await Promise.all([
+    check<HealthResponse>(() => client.health()),
+    check<PingResponse>(() => client.ping()),
+    coverage(req.scope, options.defaultTic),
+    failures(req.scope).catch((e: unknown) => ({ available: false, items: [], error: e instanceof Error ? e.message : "unexpected error" })),
+  ])
+  const out: AdminSettingsResponse = {
+    connection: { health, ping },
+    options: redactOptions(options) as unknown as Record<string, unknown>,
+    coverage: cov,
+    failures: fail,
+  }
+  res.json(out)
+})

@@ -1,0 +1,4 @@
+import { ticRoutes } from "../../../tic-routes"
+
+/** The product-category's TIC: GET resolved TIC + source, POST { tic } sets it, DELETE clears it. */
+export const { GET, POST, DELETE } = ticRoutes("product-category")

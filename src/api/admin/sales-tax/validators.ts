@@ -1,0 +1,41 @@
+// zod bodies of the plugin's admin routes (validated by validateAndTransformBody, see middlewares.ts).
+import { z } from "zod"
+import { CreateCertificateRequest, TicSearchRequest } from "../../../contract"
+import { getTic } from "../../../sandbox/tic"
+
+function knownTic(tic: number): boolean {
+  try {
+    return getTic(tic) !== undefined
+  } catch {
+    return true // catalogue unavailable: let the service be the judge
+  }
+}
+
+/** POST /admin/sales-tax/tics/{target}/:id */
+export const AdminSetTicBody = z.object({
+  tic: z
+    .number({ error: "tic must be a number (a Taxability Information Code)" })
+    .int("tic must be an integer")
+    .min(0, "tic must be 0 or a positive TIC")
+    .refine(knownTic, { error: (iss) => `${String(iss.input)} is not a known TIC: pick one from the search` }),
+})
+export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
+
+/** POST /admin/sales-tax/tics/search: the service's search body (query, limit 1-100, cursor). */
+export const AdminTicSearchBody = TicSearchRequest
+export type AdminTicSearchBody = z.infer<typeof AdminTicSearchBody>
+
+/**
+ * POST /admin/sales-tax/customers/:id/certificates: the service's certificate request without
+ * customerId (the path's customer). The request's cross-field rules (description for "Other",
+ * states listed once) are checked by running the full schema.
+ */
+export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ customerId: true }).superRefine((value, ctx) => {
+  const full = CreateCertificateRequest.safeParse({ ...value, customerId: "placeholder" })
+  if (full.success) return
+  for (const iss of full.error.issues) {
+    if (iss.code !== "custom") continue
+    ctx.addIssue({ code: "custom", path: iss.path, message: iss.message, input: (iss as { input?: unknown }).input })
+  }
+})
+export type AdminCreateCertificateBody = z.infer<typeof AdminCreateCertificateBody>

@@ -1,0 +1,22 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { issuesToErrors } from "../../../../contract"
+import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
+import { ListFilingsQuery, filingView } from "./validators"
+
+/** GET /admin/sales-tax/filings?state=failed&order_id=&limit=50&offset=0: filing records, newest first. */
+export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
+  const parsed = ListFilingsQuery.safeParse(req.query ?? {})
+  if (!parsed.success) {
+    const errors = issuesToErrors("query", parsed.error, req.query)
+    res.status(400).json({ type: "invalid_data", message: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors })
+    return
+  }
+  const { state, order_id, limit, offset } = parsed.data
+  const svc = req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService
+  const [rows, count] = await svc.listAndCountFilingRecords(
+    { ...(state ? { state } : {}), ...(order_id ? { order_id } : {}) },
+    { relations: ["refunds"], take: limit, skip: offset, order: { created_at: "DESC" } },
+  )
+  res.json({ filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>)), count, limit, offset })
+}

@@ -1,0 +1,21 @@
+import { z } from "zod"
+import { FILING_STATES } from "../../../../modules/sales-tax-filing/types"
+
+export const ListFilingsQuery = z.object({
+  state: z.enum(FILING_STATES).optional(),
+  order_id: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+})
+
+export const FilingParams = z.object({ orderId: z.string().min(1).max(100) })
+
+/** A record as the admin sees it (the snapshot keeps no personal data; nothing secret is stored). */
+export function filingView(r: Record<string, unknown>) {
+  const { raw_charged_tax, raw_filed_tax, raw_requoted_tax, raw_tax_difference, ...rest } = r as Record<string, unknown>
+  void raw_charged_tax; void raw_filed_tax; void raw_requoted_tax; void raw_tax_difference
+  const refunds = Array.isArray(rest.refunds)
+    ? (rest.refunds as Record<string, unknown>[]).map(({ raw_refunded_tax, ...x }) => (void raw_refunded_tax, x))
+    : rest.refunds
+  return { ...rest, refunds }
+}

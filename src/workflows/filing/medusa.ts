@@ -1,0 +1,281 @@
+/**
+ * Medusa side of filing: reads orders, returns, claims and exchanges with Query and turns them
+ * into FilingSnapshots / refund intents; builds the FilingProcessor from the app container
+ * (filing module as store, the shared client, the Locking Module).
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { dec, roundCents, roundTo, sum } from "../../money"
+import { getPluginOptions, type PluginOptions } from "../../options"
+import { getSalesTaxClient } from "../../client-factory"
+import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../providers/sales-tax/constants"
+import {
+  itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination,
+} from "../../providers/sales-tax/build-service-cart"
+import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
+import {
+  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingLine, type FilingSnapshot, type FilingStore, type NewRecord,
+  type RefundItem,
+} from "../../modules/sales-tax-filing/types"
+import { FilingProcessor, newRecordFor, type FilingClient, type RefundIntent } from "./processor"
+
+type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
+
+function query(container: MedusaContainer): Query {
+  return container.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
+}
+
+const str = (v: unknown): string => (v === null || v === undefined ? "0" : typeof v === "object" && v && "value" in (v as object) ? String((v as { value: unknown }).value) : String(v))
+
+// ---------------------------------------------------------------------------------------------
+// TICs (product → type → category → default, as the provider resolves them at checkout)
+// ---------------------------------------------------------------------------------------------
+
+interface TicAssignments { getTics(targetType: string, ids: string[]): Promise<Record<string, number>> }
+
+async function ticsForProducts(container: MedusaContainer, productIds: string[], defaultTic: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  if (!productIds.length) return out
+  let svc: TicAssignments | undefined
+  try {
+    svc = container.resolve("salesTax", { allowUnregistered: true }) as TicAssignments | undefined
+  } catch {
+    svc = undefined
+  }
+  if (!svc?.getTics) {
+    for (const id of productIds) out.set(id, defaultTic)
+    return out
+  }
+  const { data: products } = await query(container).graph({
+    entity: "product",
+    fields: ["id", "type_id", "categories.id", "categories.mpath"],
+    filters: { id: productIds },
+  })
+  const typeIds = [...new Set(products.map((p) => p.type_id).filter(Boolean))] as string[]
+  const cats = products.flatMap((p) => (p.categories ?? []) as { id: string; mpath?: string }[])
+  const catIds = [...new Set(cats.flatMap((c) => (c.mpath ? c.mpath.split(".") : [c.id])).filter(Boolean))]
+  const [byProduct, byType, byCat] = await Promise.all([
+    svc.getTics("product", productIds),
+    typeIds.length ? svc.getTics("product_type", typeIds) : Promise.resolve({} as Record<string, number>),
+    catIds.length ? svc.getTics("product_category", catIds) : Promise.resolve({} as Record<string, number>),
+  ])
+  for (const p of products) {
+    out.set(p.id, resolveTic({
+      product: byProduct[p.id],
+      productType: p.type_id ? byType[p.type_id] : null,
+      categories: categoryTics(p.categories ?? [], byCat),
+      defaultTic,
+    }).tic)
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+// ---------------------------------------------------------------------------------------------
+
+const ORDER_FIELDS = [
+  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status",
+  "cart.id",
+  "shipping_address.address_1", "shipping_address.address_2", "shipping_address.city",
+  "shipping_address.province_code", "shipping_address.postal_code", "shipping_address.country_code",
+  "items.id", "items.quantity", "items.unit_price", "items.product_id", "items.is_tax_inclusive",
+  "items.subtotal", "items.discount_subtotal", "items.discount_total", "items.tax_total",
+  "items.tax_lines.rate", "items.tax_lines.code", "items.adjustments.amount",
+  "shipping_methods.id", "shipping_methods.amount", "shipping_methods.subtotal", "shipping_methods.discount_subtotal",
+  "shipping_methods.tax_total", "shipping_methods.tax_lines.rate", "shipping_methods.tax_lines.code",
+  "shipping_methods.claim_id", "shipping_methods.exchange_id", "shipping_methods.return_id",
+  "claims.additional_items.item_id", "exchanges.id", "exchanges.additional_items.item_id",
+  "fulfillments.created_at", "payment_collections.payments.captured_at",
+]
+
+export async function loadOrder(container: MedusaContainer, orderId: string): Promise<any | null> {
+  const { data } = await query(container).graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
+  return data[0] ?? null
+}
+
+function rateOf(taxLines: { rate?: unknown; code?: string }[] | undefined): number {
+  return roundTo(sum((taxLines ?? []).map((t) => dec(str(t.rate)))).div(100), 4)
+}
+function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
+  return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
+}
+
+/**
+ * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
+ * items); otherwise items added by claims and exchanges are left out (they are not the order
+ * the shopper paid at checkout). Null when there is no US destination to file for.
+ */
+export async function buildSnapshot(
+  container: MedusaContainer,
+  order: any,
+  options: PluginOptions,
+  scope: { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] },
+): Promise<{ snapshot: FilingSnapshot | null; reason?: string }> {
+  const dest = taxableDestination(order.shipping_address)
+  if (!dest.address) return { snapshot: null, reason: `not filed: destination ${dest.reason}` }
+  const added = new Set<string>([
+    ...(order.claims ?? []).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)),
+    ...(order.exchanges ?? []).flatMap((x: any) => (x.additional_items ?? []).map((i: any) => i.item_id)),
+  ])
+  const items = (order.items ?? []).filter((it: any) =>
+    scope.kind === "exchange" ? scope.itemIds.includes(it.id) : !added.has(it.id),
+  ).filter((it: any) => dec(str(it.quantity)).gt(0))
+  const tics = await ticsForProducts(container, [...new Set(items.map((i: any) => i.product_id).filter(Boolean))] as string[], options.defaultTic)
+  const lines: FilingLine[] = []
+  for (const it of items) {
+    const discount = str(it.discount_subtotal ?? sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString())
+    const taxable = itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
+    lines.push({
+      index: lines.length,
+      itemId: it.id,
+      kind: "item",
+      price: netUnitPrice(taxable, str(it.quantity)),
+      quantity: dec(str(it.quantity)).toNumber(),
+      tic: it.product_id ? tics.get(it.product_id) ?? options.defaultTic : options.defaultTic,
+      productId: it.product_id ?? null,
+      chargedTax: roundCents(str(it.tax_total)),
+      chargedRate: rateOf(it.tax_lines),
+      fallback: hasFallback(it.tax_lines),
+    })
+  }
+  const shipping = (order.shipping_methods ?? []).filter((sm: any) =>
+    scope.kind === "exchange" ? sm.exchange_id === scope.exchangeId : !sm.claim_id && !sm.exchange_id && !sm.return_id,
+  )
+  for (const sm of shipping) {
+    lines.push({
+      index: lines.length,
+      itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
+      kind: "shipping",
+      price: shippingTaxable({ amount: str(sm.amount), discount: str(sm.discount_subtotal) }).toNumber(),
+      quantity: 1,
+      tic: options.shippingTic,
+      chargedTax: roundCents(str(sm.tax_total)),
+      chargedRate: rateOf(sm.tax_lines),
+      fallback: hasFallback(sm.tax_lines),
+    })
+  }
+  if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
+  const cartId: string | null = scope.kind === "order" ? order.cart?.id ?? null : null
+  const orderId = scope.kind === "order" ? order.id : scope.exchangeId
+  return {
+    snapshot: {
+      orderId,
+      kind: scope.kind,
+      parentOrderId: scope.kind === "exchange" ? order.id : null,
+      cartId,
+      customerId: serviceCustomerId(order.customer_id, cartId ?? order.id),
+      currencyCode: String(order.currency_code).toUpperCase(),
+      placedAt: new Date(order.created_at).toISOString(),
+      origin: options.origin,
+      destination: dest.address,
+      lines,
+    },
+  }
+}
+
+export async function orderRecordInput(container: MedusaContainer, orderId: string, options: PluginOptions): Promise<{ record: NewRecord; order: any }> {
+  const order = await loadOrder(container, orderId)
+  if (!order) throw new Error(`order ${orderId} not found`)
+  const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "order" })
+  return { record: newRecordFor(orderId, snapshot, options.completionMode as CompletionMode, new Date(), reason), order }
+}
+
+/** When the order became complete for the service under the configured mode (null: not yet). */
+export function completionInstant(order: any, mode: CompletionMode): Date | null {
+  if (mode === "captured") {
+    const t = (order.payment_collections ?? []).flatMap((pc: any) => pc.payments ?? []).map((p: any) => p.captured_at).filter(Boolean)
+    return t.length ? new Date(t.map((x: any) => new Date(x).getTime()).sort()[0]) : null
+  }
+  if (mode === "fulfilled") {
+    const t = (order.fulfillments ?? []).map((f: any) => f.created_at).filter(Boolean)
+    return t.length ? new Date(t.map((x: any) => new Date(x).getTime()).sort()[0]) : null
+  }
+  return null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Returns, claims, exchanges
+// ---------------------------------------------------------------------------------------------
+
+export interface RefundTarget { orderId: string; intent: RefundIntent }
+
+function items(list: any[] | undefined, qty: (i: any) => unknown): RefundItem[] {
+  return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: dec(str(qty(i))).toNumber() })).filter((i) => i.quantity > 0)
+}
+
+/** A received return: its received quantities. A return that belongs to a claim or an exchange
+ *  maps to that claim's / exchange's refund (same key), so it is refunded once. */
+export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
+  const { data } = await query(container).graph({
+    entity: "return",
+    fields: ["id", "order_id", "claim_id", "exchange_id", "received_at", "items.item_id", "items.quantity", "items.received_quantity"],
+    filters: { id: returnId },
+  })
+  const r = data[0]
+  if (!r) return null
+  if (r.claim_id) return claimRefund(container, r.claim_id)
+  if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
+  return {
+    orderId: r.order_id,
+    intent: { source: "return", sourceId: r.id, items: items(r.items, (i) => i.received_quantity), returnedAt: r.received_at ? new Date(r.received_at) : new Date() },
+  }
+}
+
+export async function claimRefund(container: MedusaContainer, claimId: string): Promise<RefundTarget | null> {
+  const { data } = await query(container).graph({
+    entity: "order_claim",
+    fields: ["id", "order_id", "created_at", "canceled_at", "claim_items.item_id", "claim_items.quantity", "return.items.item_id", "return.items.quantity"],
+    filters: { id: claimId },
+  })
+  const c = data[0]
+  if (!c || c.canceled_at) return null
+  const returned = items(c.return?.items, (i) => i.quantity)
+  return {
+    orderId: c.order_id,
+    intent: { source: "claim", sourceId: c.id, items: returned.length ? returned : items(c.claim_items, (i) => i.quantity), returnedAt: new Date(c.created_at) },
+  }
+}
+
+export async function exchangeRefund(container: MedusaContainer, exchangeId: string): Promise<RefundTarget | null> {
+  const x = await loadExchange(container, exchangeId)
+  if (!x) return null
+  return {
+    orderId: x.order_id,
+    intent: { source: "exchange", sourceId: x.id, items: items(x.return?.items, (i) => i.quantity), returnedAt: new Date(x.created_at) },
+  }
+}
+
+export async function loadExchange(container: MedusaContainer, exchangeId: string): Promise<any | null> {
+  const { data } = await query(container).graph({
+    entity: "order_exchange",
+    fields: ["id", "order_id", "created_at", "canceled_at", "additional_items.item_id", "additional_items.quantity", "return.items.item_id", "return.items.quantity"],
+    filters: { id: exchangeId },
+  })
+  const x = data[0]
+  return x && !x.canceled_at ? x : null
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processor from the container
+// ---------------------------------------------------------------------------------------------
+
+interface Locking { execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T> }
+
+export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
+  const options = getPluginOptions(container)
+  const store = container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore
+  const locking = container.resolve(Modules.LOCKING) as unknown as Locking
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { info(m: string): void; warn(m: string): void; error(m: string): void }
+  return new FilingProcessor({
+    store,
+    client: overrides.client ?? getSalesTaxClient(options).background(),
+    lock: (key, fn) => locking.execute(key, fn, { timeout: 120 }),
+    now: overrides.now,
+    maxAttempts: options.filing.maxAttempts,
+    secrets: [options.apiKey],
+    logger,
+  })
+}
+
+export { getPluginOptions }

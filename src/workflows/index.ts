@@ -1,0 +1,2 @@
+// Package export "medusa-sales-tax/workflows".
+export * from "./filing"

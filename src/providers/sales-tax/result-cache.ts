@@ -35,6 +35,9 @@ export class MemoryStore<V> implements QuoteStore<V> {
       this.#map.delete(oldest)
     }
   }
+  delete(key: string): void {
+    this.#map.delete(key)
+  }
   get size(): number {
     return this.#map.size
   }

@@ -1,0 +1,79 @@
+/**
+ * A small consecutive-failure circuit breaker for the checkout path (cockatiel, the installed
+ * library, is ESM-only and cannot be required by Medusa's CommonJS build on Node 20, so this is
+ * written out; it is ~50 lines and tested beside).
+ *
+ * closed → (`failures` consecutive counted failures) → open: calls fail at once with
+ * BrokenCircuitError, nobody waits on a down service → after `halfOpenAfterMs` → half-open: ONE
+ * probe goes through (others still fail fast); success closes, failure re-opens.
+ */
+export class BrokenCircuitError extends Error {
+  override name = "BrokenCircuitError"
+  constructor() {
+    super("circuit open: the Sales Tax Service failed repeatedly; not calling it until the next probe")
+  }
+}
+
+export type BreakerState = "closed" | "open" | "half-open"
+
+export interface BreakerOptions {
+  failures: number
+  halfOpenAfterMs: number
+  /** Which errors count as failures (others pass through and reset nothing). */
+  isFailure?: (err: unknown) => boolean
+  now?: () => number
+}
+
+export class CircuitBreaker {
+  #state: BreakerState = "closed"
+  #consecutive = 0
+  #openedAt = 0
+  #probing = false
+  readonly #opts: Required<BreakerOptions>
+
+  constructor(opts: BreakerOptions) {
+    this.#opts = { isFailure: () => true, now: Date.now, ...opts }
+  }
+
+  get state(): BreakerState {
+    if (this.#state === "open" && this.#opts.now() - this.#openedAt >= this.#opts.halfOpenAfterMs) return "half-open"
+    return this.#state
+  }
+
+  async execute<T>(fn: () => Promise<T>): Promise<T> {
+    const state = this.state
+    if (state === "open") throw new BrokenCircuitError()
+    const probe = state === "half-open"
+    if (probe) {
+      if (this.#probing) throw new BrokenCircuitError()
+      this.#probing = true
+    }
+    try {
+      const v = await fn()
+      this.#consecutive = 0
+      this.#state = "closed"
+      return v
+    } catch (err) {
+      if (this.#opts.isFailure(err)) {
+        this.#consecutive++
+        if (probe || this.#consecutive >= this.#opts.failures) {
+          this.#state = "open"
+          this.#openedAt = this.#opts.now()
+        }
+      } else if (probe) {
+        // the service answered (a 4xx): it is up
+        this.#state = "closed"
+        this.#consecutive = 0
+      }
+      throw err
+    } finally {
+      if (probe) this.#probing = false
+    }
+  }
+
+  reset(): void {
+    this.#state = "closed"
+    this.#consecutive = 0
+    this.#probing = false
+  }
+}

@@ -2,7 +2,7 @@ import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import { randomUUID } from "node:crypto"
 import { z } from "zod"
 import {
-  OPERATIONS, Problem, issuesToErrors, locate,
+  OPERATIONS, ErrorDetail as ErrorDetailSchema, issuesToErrors, locate,
   type Address, type CalculateCartsRequest, type CalculateCartsResponse, type CartOut, type CartToOrderRequest,
   type CertificateList, type CertificateRecord, type CreateCertificateRequest, type CreateOrderRequest,
   type ErrorDetail, type HealthResponse, type OperationId, type OrderRecord, type PingResponse, type RefundRecord,
@@ -471,12 +471,17 @@ export class SalesTaxClient {
     let detail: string | undefined
     let errors: ErrorDetail[] = []
     try {
-      const body: unknown = JSON.parse(res.data)
-      const p = Problem.partial().safeParse(body)
-      if (p.success) {
-        if (p.data.title) title = p.data.title
-        detail = p.data.detail
-        errors = p.data.errors ?? []
+      // lenient: take what is well-formed, so one odd error entry does not hide the rest
+      const body = JSON.parse(res.data) as Record<string, unknown> | null
+      if (body && typeof body === "object") {
+        if (typeof body.title === "string" && body.title) title = body.title
+        if (typeof body.detail === "string") detail = body.detail
+        if (Array.isArray(body.errors)) {
+          errors = body.errors.flatMap((e) => {
+            const d = ErrorDetailSchema.safeParse(e)
+            return d.success ? [d.data] : []
+          })
+        }
       }
     } catch {
       // not JSON: keep the status line

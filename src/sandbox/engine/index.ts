@@ -154,7 +154,7 @@ function exactLine(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: R
   if (!j || j.noSalesTax) return none("exempt")
   if (exemptStates?.has(j.state)) return none("exempt")
 
-  const pct = (p: BigNumber.Value) => dec(p).div(100)
+  const pct = (p: BigNumber.Value) => dec(p).shiftedBy(-2) // percent -> fraction, exact
   const combined = pct(j.combinedRate)
   const rule = ruleFor(j.state, category)
   let taxable: BigNumber

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import MiniSearch from "minisearch"
 import type { TicResult } from "../../contract"
 import { TIC_CATALOG } from "./data/tic-catalog"
-import { GROUP_LABELS, INDEX_KEYWORDS, QUERY_EXPANSIONS, STOP_WORDS } from "./synonyms"
+import { GROUP_LABELS, INDEX_KEYWORDS, NICHE_QUALIFIERS, QUERY_EXPANSIONS, STOP_WORDS } from "./synonyms"
 
 export interface TicEntry { ticId: number; label: string; description: string; groupId: number }
 
@@ -46,6 +46,10 @@ const ENTRIES: readonly TicEntry[] = TIC_CATALOG.map((t) => ({
   groupId: groupOf(t.TICID),
 }))
 const BY_ID = new Map<number, TicEntry>(ENTRIES.map((e) => [e.ticId, e]))
+/** ticId -> the niche qualifiers (NICHE_QUALIFIERS keys) its label carries. */
+const NICHE_OF = new Map<number, string[]>(
+  ENTRIES.map((e) => [e.ticId, Object.keys(NICHE_QUALIFIERS).filter((k) => NICHE_QUALIFIERS[k].pattern.test(e.label))]),
+)
 
 const GROUPS: readonly { groupId: number; description: string }[] = [...new Set(ENTRIES.map((e) => e.groupId))]
   .sort((a, b) => a - b)
@@ -145,6 +149,8 @@ interface Ranked { ticId: number; score: number }
 function rankAll(query: string): Ranked[] {
   const terms = expandQuery(query)
   const originals = new Set(tokenize(query))
+  // Niche variants (animal use, sales to hospitals, free samples, resale...) count less unless the query asks for them.
+  const asked = new Set(Object.keys(NICHE_QUALIFIERS).filter((k) => NICHE_QUALIFIERS[k].askedBy.some((w) => originals.has(w))))
   const out: Ranked[] = []
   // A query that is a TIC number puts that TIC first.
   const asId = query.trim()
@@ -160,6 +166,11 @@ function rankAll(query: string): Ranked[] {
     prefix: (term) => originals.has(term) && term.length >= 4,
     fuzzy: (term) => (originals.has(term) && term.length >= 6 ? 0.2 : false),
     weights: { prefix: 0.3, fuzzy: 0.2 },
+    boostDocument: (id) => {
+      let f = 1
+      for (const k of NICHE_OF.get(id as number) ?? []) if (!asked.has(k)) f *= NICHE_QUALIFIERS[k].factor
+      return f
+    },
   })
   for (const h of hits) if (h.id !== out[0]?.ticId) out.push({ ticId: h.id as number, score: h.score })
   // Normalize to 0..1 against the best text score; the exact-id hit (if any) scores 1.

@@ -94,3 +94,16 @@ export const GROUP_LABELS: Readonly<Record<number, string>> = {
   96000: "Household supplies and personal care",
   99000: "Marketplace, fees and reporting codes",
 }
+
+/**
+ * Qualifiers that make a TIC a niche variant of a common one ("Insulin for animal use with a
+ * prescription" next to "... for human use ..."). A TIC whose label matches `pattern` has its
+ * score multiplied by `factor`, unless the query contains one of `askedBy` (normalized terms).
+ */
+export const NICHE_QUALIFIERS: Readonly<Record<string, { pattern: RegExp; factor: number; askedBy: readonly string[] }>> = {
+  animal: { pattern: /\banimal|veterinar/i, factor: 0.8, askedBy: ["animal", "pet", "vet", "veterinary", "dog", "cat"] },
+  institution: { pattern: /\bto (hospitals|other medical facilities|veterinary hospitals)/i, factor: 0.8, askedBy: ["hospital", "facility", "clinic"] },
+  sample: { pattern: /\bfree samples?\b/i, factor: 0.8, askedBy: ["free", "sample"] },
+  resale: { pattern: /\bother than the end user\b/i, factor: 0.8, askedBy: ["resale", "reseller", "wholesale"] },
+  payer: { pattern: /\b(medicare|medicaid)\b/i, factor: 0.9, askedBy: ["medicare", "medicaid"] },
+}

@@ -1,0 +1,218 @@
+/**
+ * The plugin's tax-line context handler, WITHOUT registering it (importing this file has no side
+ * effect). `tax-line-context.ts` beside it registers the handler on Medusa's workflows; a host app
+ * that needs its own context adds it with `addTaxLineContextHandler`, or (when it disabled our
+ * registration) registers `composeTaxLineContext(salesTaxTaxLineContext, its own)` itself.
+ */
+import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
+import { StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { CONTEXT_KEY } from "../../providers/sales-tax/constants"
+import type { CartSnapshotInput } from "../../providers/sales-tax/context"
+import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
+import { findRawPluginOptions, resolvePluginOptions } from "../../options"
+import { DEFAULT_TIC } from "../../providers/sales-tax/constants"
+
+export type TaxLineContext = Record<string, unknown>
+/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
+export type TaxLineContextHandler = (input: any, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
+
+type Query = {
+  graph(args: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: any[] }>
+}
+
+interface TicService {
+  getTics(targetType: "product" | "product_type" | "product_category", ids: string[]): Promise<Record<string, number>>
+}
+
+function dec(v: unknown): string {
+  if (v === null || v === undefined) return "0"
+  return MathBN.convert(v as never).toString()
+}
+
+function sumAdjustments(adjs: any[] | null | undefined): { total: string; taxInclusive: boolean } {
+  let t = MathBN.convert(0)
+  let incl = false
+  for (const a of adjs ?? []) {
+    if (a?.amount === null || a?.amount === undefined) continue
+    t = t.plus(MathBN.convert(a.amount))
+    if (a.is_tax_inclusive) incl = true
+  }
+  return { total: t.toString(), taxInclusive: incl }
+}
+
+function defaultTicOf(container: MedusaContainer): number {
+  try {
+    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as never
+    const raw = findRawPluginOptions(config)
+    return raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
+  } catch {
+    return DEFAULT_TIC
+  }
+}
+
+/** TIC per product id, resolved product → type → category (nearest ancestor) → default. */
+export async function resolveProductTics(container: MedusaContainer, productIds: string[]): Promise<Record<string, { tic: number; source: string }>> {
+  const defaultTic = defaultTicOf(container)
+  const out: Record<string, { tic: number; source: string }> = {}
+  const ids = [...new Set(productIds.filter(Boolean))]
+  if (!ids.length) return out
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
+  let tics: TicService | undefined
+  try {
+    tics = container.resolve("salesTax") as TicService
+  } catch {
+    tics = undefined
+  }
+  const { data: products } = await query.graph({
+    entity: "product",
+    fields: ["id", "type_id", "categories.id", "categories.mpath"],
+    filters: { id: ids },
+  })
+  const typeIds = products.map((p) => p.type_id).filter(Boolean)
+  const catIds = new Set<string>()
+  for (const p of products) for (const c of p.categories ?? []) for (const id of String(c.mpath ?? c.id).split(".")) if (id) catIds.add(id)
+  const [byProduct, byType, byCategory] = tics
+    ? await Promise.all([tics.getTics("product", ids), tics.getTics("product_type", typeIds), tics.getTics("product_category", [...catIds])])
+    : [{}, {}, {}]
+  for (const p of products) {
+    const r = resolveTic({
+      product: (byProduct as Record<string, number>)[p.id] ?? null,
+      productType: p.type_id ? (byType as Record<string, number>)[p.type_id] ?? null : null,
+      categories: categoryTics(p.categories ?? [], byCategory),
+      defaultTic,
+    })
+    out[p.id] = r
+  }
+  return out
+}
+
+/** The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs). */
+export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: [
+      "id", "currency_code", "customer_id",
+      "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
+      "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
+      "shipping_methods.id", "shipping_methods.shipping_option_id", "shipping_methods.amount", "shipping_methods.is_tax_inclusive",
+      "shipping_methods.adjustments.amount", "shipping_methods.adjustments.is_tax_inclusive",
+    ],
+    filters: { id: cartId },
+  })
+  const cart = data[0]
+  if (!cart) return undefined
+  return snapshotFromEntity(container, cart, cart.customer_id)
+}
+
+/** Same for an order (order edits, exchanges: updateOrderTaxLinesWorkflow). */
+export async function buildOrderSnapshot(container: MedusaContainer, orderId: string, items?: any[], shippingMethods?: any[]): Promise<CartSnapshotInput | undefined> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
+  const { data } = await query.graph({
+    entity: "order",
+    fields: [
+      "id", "currency_code", "customer_id",
+      "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
+      "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
+      "shipping_methods.id", "shipping_methods.shipping_option_id", "shipping_methods.amount", "shipping_methods.is_tax_inclusive",
+      "shipping_methods.adjustments.amount", "shipping_methods.adjustments.is_tax_inclusive",
+    ],
+    filters: { id: orderId },
+  })
+  const order = data[0]
+  if (!order) return undefined
+  // the workflow may pass items/shipping not yet on the order (an edit's new lines): include them
+  const known = new Set((order.items ?? []).map((i: any) => i.id))
+  for (const it of items ?? []) if (it?.id && !known.has(it.id)) (order.items ??= []).push(it)
+  const knownSm = new Set((order.shipping_methods ?? []).map((s: any) => s.id))
+  for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
+  return snapshotFromEntity(container, order, order.customer_id)
+}
+
+async function snapshotFromEntity(container: MedusaContainer, e: any, customerId: string | null | undefined): Promise<CartSnapshotInput> {
+  const items = (e.items ?? []).filter((i: any) => !i.is_giftcard)
+  const tics = await resolveProductTics(container, items.map((i: any) => i.product_id).filter(Boolean))
+  const defaultTic = defaultTicOf(container)
+  return {
+    v: 1,
+    cart_id: e.id,
+    customer_id: customerId ?? null,
+    currency_code: e.currency_code,
+    items: items.map((i: any) => {
+      const adj = sumAdjustments(i.adjustments)
+      const t = i.product_id ? tics[i.product_id] : undefined
+      return {
+        id: i.id,
+        product_id: i.product_id ?? null,
+        variant_id: i.variant_id ?? null,
+        quantity: dec(i.quantity),
+        unit_price: dec(i.unit_price),
+        discount: adj.total,
+        is_tax_inclusive: !!i.is_tax_inclusive,
+        has_tax_inclusive_discount: adj.taxInclusive,
+        tic: t?.tic ?? defaultTic,
+        tic_source: t?.source ?? "default",
+      }
+    }),
+    shipping_methods: (e.shipping_methods ?? []).map((s: any) => {
+      const adj = sumAdjustments(s.adjustments)
+      return {
+        id: s.id,
+        shipping_option_id: s.shipping_option_id ?? null,
+        amount: dec(s.amount),
+        discount: adj.total,
+        is_tax_inclusive: !!s.is_tax_inclusive,
+        has_tax_inclusive_discount: adj.taxInclusive,
+      }
+    }),
+    source: "hook",
+  }
+}
+
+function unwrap(v: unknown): TaxLineContext {
+  if (v instanceof StepResponse) return ((v as unknown as { output?: unknown }).output ?? {}) as TaxLineContext
+  if (v && typeof v === "object" && "__type" in (v as object) && "output" in (v as object)) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
+  return (v ?? {}) as TaxLineContext
+}
+
+/**
+ * The plugin's setTaxLineContext handler for the cart workflows (input `{ cart }`) and the order
+ * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
+ */
+export async function salesTaxTaxLineContext(input: any, { container }: { container: MedusaContainer }): Promise<StepResponse<TaxLineContext>> {
+  let snapshot: CartSnapshotInput | undefined
+  if (input?.cart?.id) snapshot = await buildCartSnapshot(container, input.cart.id)
+  else if (input?.order?.id) snapshot = await buildOrderSnapshot(container, input.order.id, input.items, input.shipping_methods)
+  return new StepResponse(snapshot ? { [CONTEXT_KEY]: snapshot } : {})
+}
+
+/**
+ * One handler out of several: each runs with the same input, their results are merged (later
+ * handlers win on key clashes, except `sales_tax`, which stays the plugin's).
+ */
+export function composeTaxLineContext(...handlers: TaxLineContextHandler[]): (input: any, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
+  return async (input, ctx) => {
+    const results = await Promise.all(handlers.map(async (h) => unwrap(await h(input, ctx))))
+    const merged: TaxLineContext = {}
+    let ours: unknown
+    for (const r of results) {
+      Object.assign(merged, r)
+      if (r && CONTEXT_KEY in r && ours === undefined) ours = r[CONTEXT_KEY]
+    }
+    if (ours !== undefined) merged[CONTEXT_KEY] = ours
+    return new StepResponse(merged)
+  }
+}
+
+/** Handlers added by the host app; the plugin's registered handler runs them too. */
+const extraHandlers: TaxLineContextHandler[] = []
+
+/** Lets a host app add its own tax-line context without registering the hook (which can have one handler only). */
+export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
+  extraHandlers.push(handler)
+}
+
+/** What the plugin registers: its own handler composed with the host's added ones. */
+export const registeredTaxLineContext = (input: any, ctx: { container: MedusaContainer }) =>
+  composeTaxLineContext(salesTaxTaxLineContext, ...extraHandlers)(input, ctx)

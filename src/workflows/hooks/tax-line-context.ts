@@ -1,0 +1,28 @@
+/**
+ * Registers the plugin's tax-line context handler on Medusa's three setTaxLineContext hooks
+ * (loaded by Medusa from the plugin's src/workflows). Medusa allows ONE handler per hook per app:
+ * - to add your own context, call `addTaxLineContextHandler(fn)` (from
+ *   "medusa-sales-tax/workflows/hooks/tax-line-context-handler") instead of registering the hook;
+ * - or set MEDUSA_SALES_TAX_REGISTER_HOOKS=false and register
+ *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
+ */
+import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
+import { registeredTaxLineContext } from "./tax-line-context-handler"
+
+function register(name: string, fn: () => void): void {
+  try {
+    fn()
+  } catch (e) {
+    // eslint-disable-next-line no-console
+    console.warn(
+      `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${(e as Error).message}). ` +
+        `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,
+    )
+  }
+}
+
+if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
+  register("updateTaxLinesWorkflow", () => updateTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
+  register("upsertTaxLinesWorkflow", () => upsertTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
+  register("updateOrderTaxLinesWorkflow", () => updateOrderTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
+}

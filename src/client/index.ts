@@ -121,6 +121,7 @@ export class SalesTaxClient {
   readonly #background: boolean
   readonly #redact: <T>(v: T) => T
   readonly #onAttempt: ((info: AttemptInfo) => void) | undefined
+  #backgroundClient: SalesTaxClient | undefined
 
   constructor(options: SalesTaxClientOptions, mode?: typeof BACKGROUND) {
     const checked = OptionsSchema.safeParse(options)
@@ -150,7 +151,8 @@ export class SalesTaxClient {
 
   /** The same client (same connection, key, hook) with the background timeout and time budget. */
   background(): SalesTaxClient {
-    return this.#background ? this : new SalesTaxClient(this.#options, BACKGROUND)
+    if (this.#background) return this
+    return (this.#backgroundClient ??= new SalesTaxClient(this.#options, BACKGROUND))
   }
 
   /** The effective settings (no key). */

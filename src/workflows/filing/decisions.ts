@@ -24,12 +24,6 @@ export function lockKey(orderId: string): string {
   return `sales-tax-filing:${orderId}`
 }
 
-/** Stable abstract customer id: the Medusa customer id, else derived from the cart / order id. Never an e-mail. */
-export function stableCustomerId(customerId: string | null | undefined, cartId: string | null | undefined, orderId: string): string {
-  if (customerId && !customerId.includes("@")) return customerId.slice(0, 50)
-  return `guest_${cartId ?? orderId}`.slice(0, 50)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Re-quote and comparison
 // ---------------------------------------------------------------------------------------------

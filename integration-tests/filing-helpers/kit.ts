@@ -1,0 +1,76 @@
+/**
+ * Test kit for filing: a sandbox control client and snapshots "as charged at checkout" (the charged
+ * tax per line is what the service quoted for the cart, as the provider would have charged it).
+ */
+import type { Address, OperationId } from "../../src/contract"
+import type { SalesTaxClient } from "../../src/client"
+import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
+
+export const API_KEY = "sk_test_filing_0123456789-SECRET"
+export const CONNECTION_ID = "22222222-3333-4444-8555-666666666666"
+
+export const ORIGIN: Address = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" }
+export const DESTINATION: Address = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012", countryCode: "US" }
+
+export function controls(url: string, apiKey = API_KEY) {
+  async function call(method: string, path: string, body?: unknown): Promise<any> {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+    return res.status === 204 ? undefined : res.json()
+  }
+  return {
+    call,
+    reset: () => call("POST", "/_sandbox/reset"),
+    setClock: (now: Date) => call("PUT", "/_sandbox/clock", { now: now.toISOString() }),
+    realClock: () => call("DELETE", "/_sandbox/clock"),
+    fault: (spec: {
+      operation: OperationId | "*"; status?: number; delayMs?: number; retryAfter?: string; probability?: number
+      count?: number; drop?: boolean; phase?: "before" | "after"
+    }) => call("POST", "/_sandbox/faults", spec) as Promise<{ id: string }>,
+    clearFaults: () => call("DELETE", "/_sandbox/faults"),
+    counts: async (): Promise<Record<string, number>> => (await call("GET", "/_sandbox/counts")).counts,
+    resetCounts: () => call("DELETE", "/_sandbox/counts"),
+  }
+}
+
+export interface LineSpec { price: number; quantity: number; tic?: number; shipping?: boolean }
+
+/**
+ * Quotes `lines` as the checkout would (POST carts with cartId) and returns the order snapshot
+ * with the quoted tax as the charged tax. `adjust` may change a line's charged tax afterwards.
+ */
+export async function chargedSnapshot(
+  client: SalesTaxClient,
+  ids: { orderId: string; cartId: string | null; customerId?: string },
+  lines: LineSpec[],
+  opts: { destination?: Address; placedAt?: Date } = {},
+): Promise<FilingSnapshot> {
+  const cartId = ids.cartId ?? `quote_${ids.orderId}`
+  const lineItems = lines.map((l, i) => ({
+    index: i,
+    itemId: l.shipping ? `shipping:sm_${ids.orderId}_${i}` : `ordli_${ids.orderId}_${i}`,
+    price: l.price,
+    quantity: l.quantity,
+    tic: l.tic ?? (l.shipping ? 11010 : 0),
+  }))
+  const quote = await client.calculateCarts({
+    items: [{
+      cartId, customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50), currency: { currencyCode: "USD" },
+      origin: ORIGIN, destination: opts.destination ?? DESTINATION, lineItems,
+    }],
+  })
+  const quoted = quote.items[0]!.lineItems
+  const fl: FilingLine[] = lineItems.map((li, i) => ({
+    index: li.index, itemId: li.itemId, kind: lines[i]!.shipping ? "shipping" : "item", price: li.price, quantity: li.quantity,
+    tic: li.tic, chargedTax: quoted[i]!.tax.amount, chargedRate: quoted[i]!.tax.rate, fallback: false,
+  }))
+  return {
+    orderId: ids.orderId, kind: "order", cartId: ids.cartId, customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50),
+    currencyCode: "USD", placedAt: (opts.placedAt ?? new Date(Date.now() - 1000)).toISOString(),
+    origin: ORIGIN, destination: opts.destination ?? DESTINATION, lines: fl,
+  }
+}

@@ -87,7 +87,7 @@ const NO_STRIP = /(ss|us|is|ics|ous)$/
 /** Lower-case, singular form of a word; null for a stop word. */
 export function normalizeTerm(word: string): string | null {
   const w = word.toLowerCase()
-  if (!w || STOP_WORDS.has(w)) return null
+  if (!w || STOP_WORDS.has(w) || /^[a-z]$/.test(w)) return null // stop words and stray letters ("children's" -> children, s)
   if (IRREGULAR[w]) return IRREGULAR[w]
   if (w.length > 4 && w.endsWith("ies")) return w.slice(0, -3) + "y"
   if (w.length > 4 && /(ches|shes|xes|sses)$/.test(w)) return w.slice(0, -2)
@@ -98,6 +98,8 @@ export function normalizeTerm(word: string): string | null {
 /** Splits text into normalized terms. Negations are folded into one term ("without a prescription", "non-prescription" -> "nonprescription"). */
 export function tokenize(text: string): string[] {
   const t = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "") // fold diacritics: "crème" -> "creme"
     .toLowerCase()
     .replace(/\bover[-\s]the[-\s]counter\b/g, " otc ")
     .replace(/\be[-\s]?books?\b/g, " ebook ")
@@ -146,7 +148,25 @@ export function expandQuery(query: string): Map<string, number> {
 
 interface Ranked { ticId: number; score: number }
 
+/** Small LRU of ranked lists, so paging through one query ranks it once. */
+const RANK_CACHE = new Map<string, Ranked[]>()
+const RANK_CACHE_SIZE = 200
+
 function rankAll(query: string): Ranked[] {
+  const key = query.trim().toLowerCase()
+  const hit = RANK_CACHE.get(key)
+  if (hit) {
+    RANK_CACHE.delete(key)
+    RANK_CACHE.set(key, hit)
+    return hit
+  }
+  const ranked = rankUncached(query)
+  RANK_CACHE.set(key, ranked)
+  if (RANK_CACHE.size > RANK_CACHE_SIZE) RANK_CACHE.delete(RANK_CACHE.keys().next().value as string)
+  return ranked
+}
+
+function rankUncached(query: string): Ranked[] {
   const terms = expandQuery(query)
   const originals = new Set(tokenize(query))
   // Niche variants (animal use, sales to hospitals, free samples, resale...) count less unless the query asks for them.

@@ -69,6 +69,11 @@ describe("natural-language ranking", () => {
     expect(rx).toContain(51020)
     expect(rx.indexOf(51020)).toBeLessThan(rx.indexOf(51010) === -1 ? Infinity : rx.indexOf(51010))
   })
+  it("folds case, accents and plurals the same way for the catalogue and the query", () => {
+    expect(tokenize("Crème BRÛLÉE")).toEqual(["creme", "brulee"])
+    expect(tokenize("Jackets, Charges & Children's e-books")).toEqual(["jacket", "charge", "child", "ebook"])
+    expect(top("SHIPPING CHARGES", 1)).toEqual(top("shipping charge", 1))
+  })
   it("expansions weigh less than the words typed", () => {
     const q = expandQuery("ebook")
     expect(q.get("ebook")).toBe(1)

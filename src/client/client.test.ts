@@ -300,9 +300,9 @@ describe("retries", () => {
   })
 
   it("a timeout (answer slower than timeoutMs) is retried", async () => {
-    const { client, attempts } = makeClient({ timeoutMs: 200 })
+    const { client, attempts } = makeClient({ timeoutMs: 600 })
     await client.calculateCarts(cartBody("cart-timeout"))
-    await fault({ operation: "getCart", delayMs: 1000, count: 1 })
+    await fault({ operation: "getCart", delayMs: 1500, count: 1 })
     const cart = await client.getCart("cart-timeout")
     expect(cart.cartId).toBe("cart-timeout")
     const gets = attempts.filter((a) => a.operation === "getCart")
@@ -378,13 +378,13 @@ describe("retries", () => {
   })
 
   it("certificate creation (no idempotency at the service) is not retried after a 500 or a timeout, but is after a 429", async () => {
-    const { client } = makeClient({ timeoutMs: 200 })
+    const { client } = makeClient({ timeoutMs: 600 })
     await fault({ operation: "createCertificate", status: 500, count: 1 })
     const e500 = await failure(client.createCertificate(certificateBody("cus_c1")))
     expect([e500.status, e500.attempts, e500.retryable]).toEqual([500, 1, false])
     expect((await counts()).createCertificate).toBe(1)
 
-    await fault({ operation: "createCertificate", delayMs: 400, count: 1 })
+    await fault({ operation: "createCertificate", delayMs: 1200, count: 1 })
     const eto = await failure(client.createCertificate(certificateBody("cus_c1")))
     expect([eto.code, eto.attempts, eto.retryable]).toEqual(["timeout", 1, false])
     await control("DELETE", "/_sandbox/counts")
@@ -398,8 +398,8 @@ describe("retries", () => {
   })
 
   it("background() uses the longer timeout", async () => {
-    const { client } = makeClient({ timeoutMs: 150, backgroundTimeoutMs: 3000, retry: false })
-    await fault({ operation: "ping", delayMs: 400 })
+    const { client } = makeClient({ timeoutMs: 300, backgroundTimeoutMs: 3000, retry: false })
+    await fault({ operation: "ping", delayMs: 900 })
     expect((await failure(client.ping())).code).toBe("timeout")
     const bg = client.background()
     expect(bg.settings.timeoutMs).toBe(3000)
@@ -448,8 +448,8 @@ describe("idempotent creation", () => {
   })
 
   it("createOrder with an answer slower than the timeout: one order in the end", async () => {
-    const { client } = makeClient({ timeoutMs: 250 })
-    await fault({ operation: "createOrder", phase: "after", delayMs: 600, count: 1 })
+    const { client } = makeClient({ timeoutMs: 600 })
+    await fault({ operation: "createOrder", phase: "after", delayMs: 1300, count: 1 })
     const { order } = await client.createOrder(orderBody("ord-slow"))
     expect(order.orderId).toBe("ord-slow")
     expect((await client.getOrder("ord-slow")).lineItems).toHaveLength(2)
@@ -516,9 +516,9 @@ describe("refunds", () => {
   it.each([
     ["a 503 after the write", { status: 503 }],
     ["a dropped connection after the write", { drop: true }],
-    ["an answer slower than the timeout", { delayMs: 600 }],
+    ["an answer slower than the timeout", { delayMs: 1300 }],
   ])("with %s: retried under the same key, exactly one refund recorded", async (_label, f) => {
-    const { client, attempts } = makeClient({ timeoutMs: 250 })
+    const { client, attempts } = makeClient({ timeoutMs: 600 })
     await client.createOrder(orderBody("ord-ref-lost"))
     await fault({ operation: "refundOrder", phase: "after", count: 1, ...f })
     const r = await client.refundOrder("ord-ref-lost", { items: [{ itemId: "sku-1", quantity: 2 }], idempotencyKey: "ret_123" })

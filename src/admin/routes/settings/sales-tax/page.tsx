@@ -1,0 +1,191 @@
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { ReceiptPercent } from "@medusajs/icons"
+import { Badge, Button, Container, Heading, Table, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
+import { Link } from "react-router-dom"
+import { api, errorMessage } from "../../../lib/api"
+import type { AdminSettingsResponse, TicSource } from "../../../lib/types"
+import { useLoad } from "../../../lib/use-load"
+import { ticText } from "../../../components/tic-panel"
+
+const SOURCE_LABEL: Record<TicSource, string> = {
+  product: "Own TIC",
+  product_type: "From product type",
+  product_category: "From category",
+  default: "Falling back to the default",
+}
+
+function flatten(obj: Record<string, unknown>, prefix = ""): [string, string][] {
+  const out: [string, string][] = []
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k
+    if (v && typeof v === "object" && !Array.isArray(v)) out.push(...flatten(v as Record<string, unknown>, key))
+    else out.push([key, v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v)])
+  }
+  return out
+}
+
+function Section({ title, children, testId, action }: { title: string; children: React.ReactNode; testId: string; action?: React.ReactNode }) {
+  return (
+    <Container className="divide-y p-0" data-testid={testId}>
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">{title}</Heading>
+        {action}
+      </div>
+      {children}
+    </Container>
+  )
+}
+
+/** Settings → Sales Tax: connection health, options in force (key redacted), TIC coverage, recent failures. */
+const SalesTaxSettingsPage = () => {
+  const { data, error, loading, reload } = useLoad(() => api<AdminSettingsResponse>("/admin/sales-tax/settings"), [])
+  const [retrying, setRetrying] = useState<string | null>(null)
+
+  const retry = async (orderId: string) => {
+    setRetrying(orderId)
+    try {
+      const out = await api<{ filing: { state: string; last_error: string | null } }>(`/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`, { method: "POST" })
+      if (out.filing.state === "failed") toast.error(`Still failing: ${out.filing.last_error ?? ""}`)
+      else toast.success(`Order ${orderId}: ${out.filing.state.replace(/_/g, " ")}`)
+      await reload()
+    } catch (e) {
+      toast.error(errorMessage(e))
+    } finally {
+      setRetrying(null)
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-y-3" data-testid="sales-tax-settings">
+      <Container className="flex items-center justify-between px-6 py-4">
+        <div>
+          <Heading level="h1">Sales Tax</Heading>
+          <Text size="small" className="text-ui-fg-subtle">Connection to the Sales Tax Service, TIC coverage and filing failures.</Text>
+        </div>
+        <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
+          Refresh
+        </Button>
+      </Container>
+      {error ? (
+        <Container className="px-6 py-4">
+          <Text size="small" className="text-ui-fg-error">{error}</Text>
+        </Container>
+      ) : null}
+      {data ? (
+        <>
+          <Section title="Connection" testId="settings-connection">
+            <div className="grid grid-cols-[160px_1fr] gap-y-2 px-6 py-4">
+              <Text size="small" weight="plus">Health</Text>
+              <div className="flex flex-wrap items-center gap-2" data-testid="settings-health">
+                <Badge size="2xsmall" color={data.connection.health.ok && data.connection.health.result?.status === "pass" ? "green" : data.connection.health.ok ? "orange" : "red"}>
+                  {data.connection.health.ok ? data.connection.health.result?.status ?? "ok" : "unreachable"}
+                </Badge>
+                {data.connection.health.result?.components.map((c) => (
+                  <Badge key={c.type} size="2xsmall" color={c.status === "pass" ? "green" : "orange"}>
+                    {c.type}: {c.status}
+                  </Badge>
+                ))}
+                <Text size="xsmall" className="text-ui-fg-muted">{data.connection.health.durationMs} ms</Text>
+                {data.connection.health.error ? <Text size="xsmall" className="text-ui-fg-error">{data.connection.health.error}</Text> : null}
+              </div>
+              <Text size="small" weight="plus">Credentials (ping)</Text>
+              <div className="flex flex-wrap items-center gap-2" data-testid="settings-ping">
+                <Badge size="2xsmall" color={data.connection.ping.ok ? "green" : "red"}>{data.connection.ping.ok ? "valid" : "failing"}</Badge>
+                <Text size="xsmall" className="text-ui-fg-subtle">{data.connection.ping.ok ? data.connection.ping.result?.message : data.connection.ping.error}</Text>
+                <Text size="xsmall" className="text-ui-fg-muted">{data.connection.ping.durationMs} ms</Text>
+              </div>
+            </div>
+          </Section>
+
+          <Section title="Options in force" testId="settings-options">
+            <div className="grid grid-cols-[220px_1fr] gap-y-1 px-6 py-4">
+              {data.options
+                ? flatten(data.options).map(([k, v]) => (
+                    <div key={k} className="contents">
+                      <Text size="xsmall" className="font-mono text-ui-fg-subtle">{k}</Text>
+                      <Text size="xsmall" className="font-mono break-all" data-testid={`option-${k}`}>{v}</Text>
+                    </div>
+                  ))
+                : <Text size="small" className="text-ui-fg-error">{data.optionsError}</Text>}
+            </div>
+          </Section>
+
+          <Section title="TIC coverage" testId="settings-coverage">
+            <div className="flex flex-wrap gap-3 px-6 py-4">
+              {(Object.keys(SOURCE_LABEL) as TicSource[]).map((s) => (
+                <div key={s} className="flex min-w-[140px] flex-col rounded-md border px-3 py-2" data-testid={`coverage-${s}`}>
+                  <Text size="xsmall" className="text-ui-fg-subtle">{SOURCE_LABEL[s]}</Text>
+                  <Text size="large" weight="plus">{data.coverage.bySource[s]}</Text>
+                </div>
+              ))}
+            </div>
+            <div className="px-6 py-4">
+              <Text size="small" className="text-ui-fg-subtle">
+                {data.coverage.totalProducts} products. Default TIC: {ticText(data.coverage.defaultTic)}.
+              </Text>
+              {data.coverage.fallingBack.length ? (
+                <ul className="mt-2 flex flex-col gap-y-1" data-testid="coverage-falling-back">
+                  {data.coverage.fallingBack.map((p) => (
+                    <li key={p.id}>
+                      <Link to={`/products/${p.id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
+                        {p.title ?? p.id}
+                      </Link>
+                    </li>
+                  ))}
+                  {data.coverage.truncated ? <Text size="xsmall" className="text-ui-fg-muted">…and more</Text> : null}
+                </ul>
+              ) : (
+                <Text size="small" className="mt-2">Every product has a TIC of its own, its type's or a category's.</Text>
+              )}
+            </div>
+          </Section>
+
+          <Section title="Recent filing failures" testId="settings-failures">
+            {!data.failures.available ? (
+              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">{data.failures.error ?? "Filing is not available."}</Text>
+            ) : data.failures.items.length === 0 ? (
+              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">No failures.</Text>
+            ) : (
+              <Table>
+                <Table.Header>
+                  <Table.Row>
+                    <Table.HeaderCell>Order</Table.HeaderCell>
+                    <Table.HeaderCell>State</Table.HeaderCell>
+                    <Table.HeaderCell>Last error</Table.HeaderCell>
+                    <Table.HeaderCell>When</Table.HeaderCell>
+                    <Table.HeaderCell />
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {data.failures.items.map((f) => (
+                    <Table.Row key={f.id} data-testid={`failure-${f.orderId}`}>
+                      <Table.Cell>
+                        {f.orderId ? (
+                          <Link to={`/orders/${f.orderId}`} className="text-ui-fg-interactive txt-compact-small hover:underline">{f.orderId}</Link>
+                        ) : "—"}
+                      </Table.Cell>
+                      <Table.Cell><Badge size="2xsmall" color="red">{f.state}</Badge></Table.Cell>
+                      <Table.Cell><Text size="xsmall" className="max-w-[320px] break-words">{f.lastError}</Text></Table.Cell>
+                      <Table.Cell><Text size="xsmall">{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Text></Table.Cell>
+                      <Table.Cell className="text-right">
+                        {f.orderId ? (
+                          <Button size="small" variant="transparent" isLoading={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
+                            Retry
+                          </Button>
+                        ) : null}
+                      </Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </Table>
+            )}
+          </Section>
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+export const config = defineRouteConfig({ label: "Sales Tax", icon: ReceiptPercent })
+export default SalesTaxSettingsPage

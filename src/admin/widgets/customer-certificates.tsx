@@ -1,0 +1,354 @@
+import { defineWidgetConfig } from "@medusajs/admin-sdk"
+import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
+import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Table, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
+import { useState } from "react"
+import { BUSINESS_TYPES, CreateCertificateRequest, EXEMPTION_REASONS, US_STATES, type CertificateRecord } from "../../contract"
+import { Field } from "../components/field"
+import { AdminApiError, api, errorMessage } from "../lib/api"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../lib/types"
+import { useLoad } from "../lib/use-load"
+
+/** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
+export function humanize(s: string): string {
+  const words = s.replace(/_/g, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+interface StateRow {
+  abbreviation: string
+  identificationNumber: string
+}
+
+interface FormState {
+  customerName: string
+  line1: string
+  line2: string
+  city: string
+  state: string
+  zip: string
+  reason: string
+  reasonDescription: string
+  customerBusinessType: string
+  customerBusinessDescription: string
+  states: StateRow[]
+  singlePurchase: boolean
+}
+
+function emptyForm(name: string): FormState {
+  return {
+    customerName: name,
+    line1: "",
+    line2: "",
+    city: "",
+    state: "",
+    zip: "",
+    reason: "",
+    reasonDescription: "",
+    customerBusinessType: "",
+    customerBusinessDescription: "",
+    states: [{ abbreviation: "", identificationNumber: "" }],
+    singlePurchase: false,
+  }
+}
+
+/** The request body (without customerId) as the admin route takes it. */
+export function toBody(f: FormState) {
+  return {
+    customerName: f.customerName.trim(),
+    address: {
+      line1: f.line1.trim(),
+      ...(f.line2.trim() ? { line2: f.line2.trim() } : {}),
+      city: f.city.trim(),
+      state: f.state,
+      zip: f.zip.trim(),
+    },
+    reason: f.reason,
+    ...(f.reasonDescription.trim() ? { reasonDescription: f.reasonDescription.trim() } : {}),
+    customerBusinessType: f.customerBusinessType,
+    ...(f.customerBusinessDescription.trim() ? { customerBusinessDescription: f.customerBusinessDescription.trim() } : {}),
+    states: f.states.map((s) => ({
+      abbreviation: s.abbreviation,
+      ...(s.identificationNumber.trim() ? { identificationNumber: s.identificationNumber.trim() } : {}),
+    })),
+    singlePurchase: f.singlePurchase,
+  }
+}
+
+const REQUIRED_MESSAGES: Record<string, string> = {
+  customerName: "Enter the name on the certificate",
+  "address.line1": "Enter the street address",
+  "address.city": "Enter the city",
+  "address.state": "Pick the state",
+  reason: "Pick the reason for the exemption",
+  customerBusinessType: "Pick the business type",
+}
+
+/** Field messages keyed like `address.zip`, `states[0].abbreviation`, from the same schema the service uses. */
+export function validate(customerId: string, f: FormState): Record<string, string> {
+  const parsed = CreateCertificateRequest.safeParse({ ...toBody(f), customerId })
+  const out: Record<string, string> = {}
+  if (parsed.success) return out
+  for (const iss of parsed.error.issues) {
+    const key = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
+    if (out[key]) continue
+    const blank = (iss as { input?: unknown }).input === "" || (iss as { input?: unknown }).input === undefined
+    out[key] = blank && REQUIRED_MESSAGES[key] ? REQUIRED_MESSAGES[key]! : key.startsWith("states[") && key.endsWith("abbreviation") && blank ? "Pick a state" : iss.message
+  }
+  return out
+}
+
+function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCertificatesResponse["customer"]; onCreated: () => void }) {
+  const [open, setOpen] = useState(false)
+  const defaultName = customer.companyName || customer.name || ""
+  const [form, setForm] = useState<FormState>(() => emptyForm(defaultName))
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [submitting, setSubmitting] = useState(false)
+  const [formError, setFormError] = useState<string | null>(null)
+  const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }))
+  const setRow = (i: number, patch: Partial<StateRow>) =>
+    setForm((f) => ({ ...f, states: f.states.map((s, j) => (j === i ? { ...s, ...patch } : s)) }))
+
+  const submit = async () => {
+    const v = validate(customer.id, form)
+    setErrors(v)
+    setFormError(null)
+    if (Object.keys(v).length) return
+    setSubmitting(true)
+    try {
+      await api<AdminCertificateResponse>(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates`, {
+        method: "POST",
+        body: toBody(form),
+      })
+      toast.success("Exemption certificate created")
+      setOpen(false)
+      setForm(emptyForm(defaultName))
+      onCreated()
+    } catch (e) {
+      if (e instanceof AdminApiError && e.errors.length) {
+        setErrors(e.fieldErrors())
+        setFormError(e.message)
+      } else setFormError(errorMessage(e))
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  const sel = (name: string, value: string, onChange: (v: string) => void, options: readonly string[], placeholder: string, label = humanize) => (
+    <Select value={value || undefined} onValueChange={onChange}>
+      <Select.Trigger id={`st-${name}`} data-testid={`select-${name}`} aria-invalid={!!errors[name]}>
+        <Select.Value placeholder={placeholder} />
+      </Select.Trigger>
+      <Select.Content>
+        {options.map((o) => (
+          <Select.Item key={o} value={o}>
+            {label(o)}
+          </Select.Item>
+        ))}
+      </Select.Content>
+    </Select>
+  )
+
+  return (
+    <Drawer open={open} onOpenChange={setOpen}>
+      <Drawer.Trigger asChild>
+        <Button size="small" variant="secondary" data-testid="certificate-add">
+          Add certificate
+        </Button>
+      </Drawer.Trigger>
+      <Drawer.Content data-testid="certificate-drawer">
+        <Drawer.Header>
+          <Drawer.Title>New exemption certificate</Drawer.Title>
+        </Drawer.Header>
+        <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
+          <Field label="Name on the certificate" name="customerName" error={errors.customerName}>
+            <Input id="st-customerName" size="small" value={form.customerName} onChange={(e) => set("customerName", e.target.value)} aria-invalid={!!errors.customerName} />
+          </Field>
+          <Field label="Address line 1" name="address.line1" error={errors["address.line1"]}>
+            <Input id="st-address.line1" size="small" value={form.line1} onChange={(e) => set("line1", e.target.value)} aria-invalid={!!errors["address.line1"]} />
+          </Field>
+          <Field label="Address line 2 (optional)" name="address.line2" error={errors["address.line2"]}>
+            <Input id="st-address.line2" size="small" value={form.line2} onChange={(e) => set("line2", e.target.value)} />
+          </Field>
+          <div className="grid grid-cols-3 gap-x-3">
+            <Field label="City" name="address.city" error={errors["address.city"]}>
+              <Input id="st-address.city" size="small" value={form.city} onChange={(e) => set("city", e.target.value)} aria-invalid={!!errors["address.city"]} />
+            </Field>
+            <Field label="State" name="address.state" error={errors["address.state"]}>
+              {sel("address.state", form.state, (v) => set("state", v), US_STATES, "State", (s) => s)}
+            </Field>
+            <Field label="ZIP" name="address.zip" error={errors["address.zip"]}>
+              <Input id="st-address.zip" size="small" placeholder="94105" value={form.zip} onChange={(e) => set("zip", e.target.value)} aria-invalid={!!errors["address.zip"]} />
+            </Field>
+          </div>
+          <Field label="Reason for exemption" name="reason" error={errors.reason}>
+            {sel("reason", form.reason, (v) => set("reason", v), EXEMPTION_REASONS, "Choose a reason")}
+          </Field>
+          <Field label="Reason description" name="reasonDescription" error={errors.reasonDescription} hint="Required when the reason is Other">
+            <Textarea id="st-reasonDescription" value={form.reasonDescription} onChange={(e) => set("reasonDescription", e.target.value)} />
+          </Field>
+          <Field label="Business type" name="customerBusinessType" error={errors.customerBusinessType}>
+            {sel("customerBusinessType", form.customerBusinessType, (v) => set("customerBusinessType", v), BUSINESS_TYPES, "Choose a business type")}
+          </Field>
+          <Field
+            label="Business description"
+            name="customerBusinessDescription"
+            error={errors.customerBusinessDescription}
+            hint="Required when the business type is Other"
+          >
+            <Textarea id="st-customerBusinessDescription" value={form.customerBusinessDescription} onChange={(e) => set("customerBusinessDescription", e.target.value)} />
+          </Field>
+          <div className="flex flex-col gap-y-2">
+            <Label size="xsmall" weight="plus">States where the exemption applies</Label>
+            {errors.states ? <Text size="xsmall" className="text-ui-fg-error" data-testid="error-states">{errors.states}</Text> : null}
+            {form.states.map((row, i) => (
+              <div key={i} className="grid grid-cols-[1fr_2fr_auto] items-start gap-x-2" data-testid={`state-row-${i}`}>
+                <Field label={`State ${i + 1}`} name={`states[${i}].abbreviation`} error={errors[`states[${i}].abbreviation`]}>
+                  {sel(`states[${i}].abbreviation`, row.abbreviation, (v) => setRow(i, { abbreviation: v }), US_STATES, "State", (s) => s)}
+                </Field>
+                <Field label="Identification number (optional)" name={`states[${i}].identificationNumber`} error={errors[`states[${i}].identificationNumber`]}>
+                  <Input
+                    id={`st-states[${i}].identificationNumber`}
+                    size="small"
+                    value={row.identificationNumber}
+                    onChange={(e) => setRow(i, { identificationNumber: e.target.value })}
+                  />
+                </Field>
+                <Button
+                  size="small"
+                  variant="transparent"
+                  className="mt-5"
+                  disabled={form.states.length === 1}
+                  onClick={() => set("states", form.states.filter((_, j) => j !== i))}
+                >
+                  Remove
+                </Button>
+              </div>
+            ))}
+            <div>
+              <Button
+                size="small"
+                variant="secondary"
+                data-testid="state-add"
+                onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}
+              >
+                Add state
+              </Button>
+            </div>
+          </div>
+          <div className="flex items-center gap-x-2">
+            <Checkbox id="st-singlePurchase" checked={form.singlePurchase} onCheckedChange={(v) => set("singlePurchase", v === true)} />
+            <Label htmlFor="st-singlePurchase" size="small">Single purchase only</Label>
+          </div>
+          {formError ? <Text size="small" className="text-ui-fg-error" data-testid="certificate-form-error">{formError}</Text> : null}
+        </Drawer.Body>
+        <Drawer.Footer>
+          <Drawer.Close asChild>
+            <Button size="small" variant="secondary">Cancel</Button>
+          </Drawer.Close>
+          <Button size="small" isLoading={submitting} onClick={submit} data-testid="certificate-save">
+            Save certificate
+          </Button>
+        </Drawer.Footer>
+      </Drawer.Content>
+    </Drawer>
+  )
+}
+
+function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: () => void }) {
+  const prompt = usePrompt()
+  const [busy, setBusy] = useState(false)
+  const disable = async () => {
+    const ok = await prompt({
+      title: "Disable this certificate?",
+      description: `Orders will be taxed in ${c.states.map((s) => s.abbreviation).join(", ")} again. The certificate stays on record as disabled.`,
+      confirmText: "Disable",
+      cancelText: "Cancel",
+    })
+    if (!ok) return
+    setBusy(true)
+    try {
+      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}`, { method: "DELETE" })
+      toast.success("Certificate disabled")
+      onDisabled()
+    } catch (e) {
+      toast.error(errorMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={c.disabledAt ? "disabled" : "active"}>
+      <Table.Cell>
+        <Text size="small" weight="plus">{c.states.map((s) => s.abbreviation).join(", ")}</Text>
+        <Text size="xsmall" className="text-ui-fg-subtle">{c.customerName}</Text>
+      </Table.Cell>
+      <Table.Cell>
+        <Text size="small">{humanize(c.reason)}</Text>
+        <Text size="xsmall" className="text-ui-fg-subtle">{humanize(c.customerBusinessType)}</Text>
+      </Table.Cell>
+      <Table.Cell>
+        <Text size="xsmall">{new Date(c.createdDate).toLocaleDateString()}</Text>
+      </Table.Cell>
+      <Table.Cell>
+        {c.disabledAt ? (
+          <Badge size="2xsmall" color="grey">Disabled</Badge>
+        ) : (
+          <Badge size="2xsmall" color="green">Active</Badge>
+        )}
+      </Table.Cell>
+      <Table.Cell className="text-right">
+        {c.disabledAt ? null : (
+          <Button size="small" variant="transparent" isLoading={busy} onClick={disable} data-testid="certificate-disable">
+            Disable
+          </Button>
+        )}
+      </Table.Cell>
+    </Table.Row>
+  )
+}
+
+/** Customer page: exemption certificates at the Sales Tax Service, create and disable. */
+const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) => {
+  const path = `/admin/sales-tax/customers/${encodeURIComponent(data.id)}/certificates`
+  const { data: res, error, loading, reload } = useLoad(() => api<AdminCertificatesResponse>(path), [path])
+  const active = res?.certificates.filter((c) => !c.disabledAt).length ?? 0
+  return (
+    <Container className="divide-y p-0" data-testid="sales-tax-certificates">
+      <div className="flex items-center justify-between px-6 py-4">
+        <div>
+          <Heading level="h2">Tax exemption certificates</Heading>
+          <Text size="small" className="text-ui-fg-subtle">
+            {res ? `${active} active, ${res.certificates.length - active} disabled` : "Certificates held at the Sales Tax Service"}
+          </Text>
+        </div>
+        {res ? <CreateCertificateDrawer customer={res.customer} onCreated={reload} /> : null}
+      </div>
+      {loading && !res ? <Text size="small" className="px-6 py-4 text-ui-fg-subtle">Loading…</Text> : null}
+      {error ? <Text size="small" className="px-6 py-4 text-ui-fg-error">{error}</Text> : null}
+      {res && res.certificates.length === 0 ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">This customer has no exemption certificate.</Text>
+      ) : null}
+      {res && res.certificates.length > 0 ? (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>States</Table.HeaderCell>
+              <Table.HeaderCell>Reason / business</Table.HeaderCell>
+              <Table.HeaderCell>Created</Table.HeaderCell>
+              <Table.HeaderCell>Status</Table.HeaderCell>
+              <Table.HeaderCell />
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {res.certificates.map((c) => (
+              <CertificateRow key={c.certificateId} c={c} onDisabled={reload} />
+            ))}
+          </Table.Body>
+        </Table>
+      ) : null}
+    </Container>
+  )
+}
+
+export const config = defineWidgetConfig({ zone: "customer.details.after", id: "medusa-sales-tax:customer-certificates" })
+export default CustomerCertificatesWidget

@@ -1,0 +1,199 @@
+import { defineWidgetConfig } from "@medusajs/admin-sdk"
+import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
+import { Badge, Button, Container, Copy, Heading, Table, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
+import { AdminApiError, api, errorMessage } from "../lib/api"
+import { useLoad } from "../lib/use-load"
+
+/** The filing record as GET /admin/sales-tax/filings/:orderId answers it (FILING's route). */
+export interface FilingRefundView {
+  id: string
+  source_type: string
+  source_id: string
+  idempotency_key: string
+  items: { itemId: string; quantity: number }[]
+  state: string
+  refunded_tax: number | string | null
+  returned_at: string | null
+  refunded_at: string | null
+  attempts: number
+  last_error: string | null
+}
+export interface FilingView {
+  id: string
+  order_id: string
+  kind: string
+  cart_id: string | null
+  state: string
+  filing_path: string | null
+  completion_mode: string
+  charged_tax: number | string | null
+  filed_tax: number | string | null
+  tax_difference: number | string | null
+  filed_at: string | null
+  completed_at: string | null
+  voided_at: string | null
+  attempts: number
+  next_attempt_at: string | null
+  last_error: string | null
+  last_step: string | null
+  refunds?: FilingRefundView[]
+}
+
+const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" | "purple"> = {
+  pending: "orange",
+  filed: "blue",
+  completed: "green",
+  partially_refunded: "purple",
+  refunded: "purple",
+  voided: "grey",
+  failed: "red",
+  skipped: "grey",
+  superseded: "grey",
+}
+
+export function stateLabel(s: string): string {
+  return s.replace(/_/g, " ")
+}
+
+function money(v: number | string | null | undefined): string {
+  if (v === null || v === undefined || v === "") return "—"
+  const n = typeof v === "number" ? v : Number(v)
+  return Number.isFinite(n) ? `$${n.toFixed(2)}` : String(v)
+}
+
+function when(v: string | null | undefined): string {
+  return v ? new Date(v).toLocaleString() : "—"
+}
+
+/** Failed work a retry can restart: the record itself, or one of its refunds. */
+export function hasFailedWork(f: FilingView): boolean {
+  return f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
+}
+
+function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
+      <Text size="small" weight="plus" className="text-ui-fg-subtle">{label}</Text>
+      <div className="min-w-0 break-words text-right" data-testid={testId}>
+        {typeof children === "string" ? <Text size="small">{children}</Text> : children}
+      </div>
+    </div>
+  )
+}
+
+/** Order page: the sales-tax filing record (state, service order id, completion, refunds, last error) and a retry button. */
+const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
+  const path = `/admin/sales-tax/filings/${encodeURIComponent(data.id)}`
+  const { data: res, error, loading, reload } = useLoad(async () => {
+    try {
+      return await api<{ filing: FilingView }>(path)
+    } catch (e) {
+      if (e instanceof AdminApiError && e.status === 404) return { filing: null }
+      throw e
+    }
+  }, [path])
+  const [retrying, setRetrying] = useState(false)
+  const f = res?.filing ?? null
+
+  const retry = async () => {
+    setRetrying(true)
+    try {
+      const out = await api<{ filing: FilingView }>(`${path}/retry`, { method: "POST" })
+      if (hasFailedWork(out.filing)) toast.error(`Retry failed: ${out.filing.last_error ?? "see the record"}`)
+      else toast.success(`Filing ${stateLabel(out.filing.state)}`)
+      await reload()
+    } catch (e) {
+      toast.error(errorMessage(e))
+    } finally {
+      setRetrying(false)
+    }
+  }
+
+  return (
+    <Container className="divide-y p-0" data-testid="sales-tax-filing">
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">Sales tax filing</Heading>
+        <div className="flex items-center gap-x-2">
+          {f ? (
+            <Badge size="2xsmall" color={STATE_COLOR[f.state] ?? "grey"} data-testid="filing-state">
+              {stateLabel(f.state)}
+            </Badge>
+          ) : null}
+          {f && (hasFailedWork(f) || f.last_error) ? (
+            <Button size="small" variant="secondary" isLoading={retrying} onClick={retry} data-testid="filing-retry">
+              Retry
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      {loading && !res ? <Text size="small" className="px-6 py-4 text-ui-fg-subtle">Loading…</Text> : null}
+      {error ? <Text size="small" className="px-6 py-4 text-ui-fg-error">{error}</Text> : null}
+      {res && !f ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="filing-none">
+          No filing record for this order yet.
+        </Text>
+      ) : null}
+      {f ? (
+        <div className="py-2">
+          <Row label="Service order id" testId="filing-order-id">
+            <div className="flex items-center justify-end gap-x-1">
+              <Text size="small" className="font-mono">{f.order_id}</Text>
+              <Copy content={f.order_id} />
+            </div>
+          </Row>
+          <Row label="Filed as">{f.filing_path === "cart" ? "cart → order" : f.filing_path === "direct" ? "order with charged tax" : "—"}</Row>
+          <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
+          {f.tax_difference !== null && Number(f.tax_difference) !== 0 ? <Row label="Difference at filing">{money(f.tax_difference)}</Row> : null}
+          <Row label="Filed at">{when(f.filed_at)}</Row>
+          <Row label="Completed date" testId="filing-completed">{when(f.completed_at)}</Row>
+          <Row label={`Completion (${f.completion_mode})`}>{f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion"}</Row>
+          <Row label="Attempts">{`${f.attempts}${f.next_attempt_at ? ` · next ${when(f.next_attempt_at)}` : ""}`}</Row>
+          {f.last_error ? (
+            <Row label={`Last error${f.last_step ? ` (${f.last_step})` : ""}`} testId="filing-last-error">
+              <Text size="small" className="text-ui-fg-error">{f.last_error}</Text>
+            </Row>
+          ) : null}
+        </div>
+      ) : null}
+      {f && (f.refunds ?? []).length > 0 ? (
+        <div data-testid="filing-refunds">
+          <Text size="small" weight="plus" className="px-6 pt-3">Refunds</Text>
+          <Table>
+            <Table.Header>
+              <Table.Row>
+                <Table.HeaderCell>Key</Table.HeaderCell>
+                <Table.HeaderCell>Items</Table.HeaderCell>
+                <Table.HeaderCell>Tax</Table.HeaderCell>
+                <Table.HeaderCell>State</Table.HeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {(f.refunds ?? []).map((r) => (
+                <Table.Row key={r.id} data-testid={`filing-refund-${r.idempotency_key}`}>
+                  <Table.Cell>
+                    <Text size="xsmall" className="font-mono">{r.idempotency_key}</Text>
+                    <Text size="xsmall" className="text-ui-fg-subtle">{r.source_type}</Text>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Text size="xsmall">{r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}</Text>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Text size="xsmall">{money(r.refunded_tax)}</Text>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>{stateLabel(r.state)}</Badge>
+                    {r.last_error ? <Text size="xsmall" className="text-ui-fg-error">{r.last_error}</Text> : null}
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table>
+        </div>
+      ) : null}
+    </Container>
+  )
+}
+
+export const config = defineWidgetConfig({ zone: "order.details.side.after", id: "medusa-sales-tax:order-filing" })
+export default OrderFilingWidget

@@ -10,7 +10,7 @@ import { SandboxClock } from "./clock"
 import { ConnectionRegistry, type SandboxConnection } from "./connections"
 import { ClockBodySchema, FaultSpecSchema, SandboxControls, type Fault } from "./controls"
 import { SandboxDomain } from "./domain"
-import { SandboxError, problem } from "./problem"
+import { SandboxError, problem, statusTitle } from "./problem"
 import { SandboxStore } from "./store"
 
 export const DEFAULT_API_KEY = "sandbox-key"
@@ -145,6 +145,14 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
     return503OnClosing: true,
+    // malformed HTTP (unparsable request line, bad headers): answer a problem and close
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return void socket.destroy()
+      const code = (err as { code?: string }).code
+      const status = code === "HPE_HEADER_OVERFLOW" ? 431 : 400
+      const body = JSON.stringify(problem(status, "malformed HTTP request"))
+      socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+    },
     frameworkErrors: (err, _req, reply) => {
       const status = (err as { statusCode?: number }).statusCode ?? 400
       void sendProblem(reply, new SandboxError(status >= 400 && status < 500 ? status : 400, err.message))

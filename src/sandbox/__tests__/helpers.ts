@@ -59,8 +59,10 @@ export function rawRequest(
   headers: Record<string, string>,
   payload?: string | Buffer,
 ): Promise<Omit<Res, "body">> {
+  const h: Record<string, string> = { ...headers }
+  if (payload !== undefined) h["content-length"] = String(Buffer.byteLength(payload))
   return new Promise((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent }, (res) => {
+    const req = http.request({ host: "127.0.0.1", port, method, path, headers: h, agent }, (res) => {
       const chunks: Buffer[] = []
       res.on("data", (c: Buffer) => chunks.push(c))
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Res["headers"], raw: Buffer.concat(chunks).toString("utf8") }))

@@ -6,6 +6,7 @@
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import util from "node:util"
+import fc from "fast-check"
 import { SalesTaxClient, SalesTaxError, type AttemptInfo } from "./index"
 
 const KEY = "stub_key_0123456789_SECRET"
@@ -183,4 +184,72 @@ it("reads problem bodies leniently: well-formed error entries survive a malforme
   expect(err.title).toBe("Unprocessable Entity")
   expect(err.detail).toBe("bad")
   expect(err.errors).toEqual([{ location: "body.zip", message: "unknown ZIP", value: "00000" }])
+})
+
+describe("retry decisions over status sequences (property)", () => {
+  const RETRY = new Set([429, 500, 502, 503, 504])
+  const status = fc.constantFrom(200, 400, 401, 403, 404, 409, 422, 429, 500, 502, 503, 504)
+
+  it("an idempotent call stops at the first success or non-retryable status, or after maxAttempts", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(status, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), async (seq, maxAttempts) => {
+        seen = []
+        let i = 0
+        answer = () => {
+          const st = seq[Math.min(i++, seq.length - 1)]!
+          return st === 200
+            ? { status: 200, body: JSON.stringify({ message: "pong" }) }
+            : { status: st, body: JSON.stringify({ title: "x", status: st }) }
+        }
+        const c = new SalesTaxClient({ baseUrl: base, apiKey: KEY, connectionId: CID, retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 1 } })
+        let expected = 0
+        let outcome: number = 0
+        for (let n = 0; n < maxAttempts; n++) {
+          const st = seq[Math.min(n, seq.length - 1)]!
+          expected++
+          outcome = st
+          if (!RETRY.has(st)) break
+        }
+        let got: number
+        try {
+          await c.ping()
+          got = 200
+        } catch (e) {
+          got = (e as SalesTaxError).status!
+          expect((e as SalesTaxError).attempts).toBe(expected)
+          expect((e as SalesTaxError).retryable).toBe(RETRY.has(got))
+        }
+        expect(got).toBe(outcome)
+        expect(seen).toHaveLength(expected)
+      }),
+      { numRuns: 60 },
+    )
+  })
+
+  it("certificate creation repeats only after 429", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(status, { minLength: 1, maxLength: 4 }), async (seq) => {
+        seen = []
+        let i = 0
+        answer = () => {
+          const st = seq[Math.min(i++, seq.length - 1)]!
+          return { status: st, body: JSON.stringify({ title: "x", status: st }) }
+        }
+        const c = new SalesTaxClient({ baseUrl: base, apiKey: KEY, connectionId: CID, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 1 } })
+        await c
+          .createCertificate({
+            customerId: "c1", customerName: "A", address: { line1: "a", city: "b", state: "WA", zip: "98101" },
+            reason: "Resale", customerBusinessType: "RetailTrade", states: [{ abbreviation: "WA" }],
+          })
+          .catch(() => undefined)
+        let expected = 0
+        for (let n = 0; n < 4; n++) {
+          expected++
+          if (seq[Math.min(n, seq.length - 1)] !== 429) break
+        }
+        expect(seen).toHaveLength(expected)
+      }),
+      { numRuns: 40 },
+    )
+  })
 })

@@ -414,6 +414,22 @@ describe("retries", () => {
       },
     })
     expect((await client.ping()).message).toBeTruthy()
+    const rejections: unknown[] = []
+    const onRejection = (r: unknown) => rejections.push(r)
+    process.on("unhandledRejection", onRejection)
+    try {
+      const asyncHook = new SalesTaxClient({
+        baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID,
+        onAttempt: async () => {
+          throw new Error("broken async hook")
+        },
+      })
+      expect((await asyncHook.ping()).message).toBeTruthy()
+      await new Promise((r) => setTimeout(r, 20))
+      expect(rejections).toEqual([])
+    } finally {
+      process.off("unhandledRejection", onRejection)
+    }
   })
 })
 

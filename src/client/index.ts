@@ -507,7 +507,9 @@ export class SalesTaxClient {
   #emit(info: AttemptInfo): void {
     if (!this.#onAttempt) return
     try {
-      this.#onAttempt(this.#redact(info))
+      const r: unknown = this.#onAttempt(this.#redact(info))
+      // an async hook that rejects must not become an unhandled rejection
+      if (r && typeof (r as Promise<unknown>).then === "function") (r as Promise<unknown>).then(undefined, () => undefined)
     } catch {
       // a broken hook must not change the outcome of a call
     }

@@ -110,7 +110,7 @@ const request = fc
     const headers: Record<string, string> = {}
     if (r.key) headers["x-api-key"] = r.key
     if (body !== undefined && r.contentType) headers["content-type"] = r.contentType
-    return { method, url, headers, body }
+    return { method, url, headers, body, def: r.methodOverride ? null : r.def }
   })
 
 function records(): number {
@@ -130,6 +130,11 @@ describe("fuzz", () => {
           snapshot = s.store.snapshot()
         }
         const r = await rawRequest(s.port, req.method, req.url, req.headers, req.body)
+        // a success of the operation addressed answers its contract's response shape
+        if (req.def && r.status === req.def.status && req.def.response) {
+          const parsed = req.def.response.safeParse(JSON.parse(r.raw))
+          expect(parsed.success ? null : { url: req.url, issues: parsed.error.issues.slice(0, 3) }).toBeNull()
+        }
         if (process.env.FUZZ_DEBUG) console.log(JSON.stringify(req), r.status, r.headers["content-type"], r.raw.slice(0, 200))
         sent++
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1)

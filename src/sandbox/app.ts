@@ -89,8 +89,9 @@ function loadV1Plugin(): SandboxPlugin | null {
   return typeof fn === "function" ? fn : null
 }
 
-function fastifyPath(p: string): string {
-  return p
+/** The URL with the values of apiKey-like query parameters replaced (for logs). */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&](?:api[-_]?key|apiloginid|key|token)=)[^&#]*/gi, "$1[redacted]")
 }
 
 /** The API key of a request: X-API-KEY, or Authorization: Bearer <key>. */
@@ -140,7 +141,14 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
 
   const app = Fastify({
     logger: options.logger
-      ? { level: "info", redact: { paths: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.body.apiKey"], censor: "[redacted]" } }
+      ? {
+          level: "info",
+          redact: { paths: ["req.headers.authorization", 'req.headers["x-api-key"]', "req.body.apiKey"], censor: "[redacted]" },
+          serializers: {
+            // legacy clients put apiKey in the query string: never log it
+            req: (req: { method?: string; url?: string }) => ({ method: req.method, url: redactUrl(req.url ?? "") }),
+          },
+        }
       : false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { maxParamLength: 1000 },
@@ -314,7 +322,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
   for (const def of Object.values(OPERATIONS)) {
     app.route({
       method: def.method,
-      url: fastifyPath(def.path),
+      url: def.path,
       handler: async (req, reply) => {
         controls.count(def.id)
         const fault = controls.take(def.id)

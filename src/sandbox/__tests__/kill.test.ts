@@ -123,4 +123,28 @@ describe("kill -9 under writes", () => {
       expect(err).toMatch(/^sales-tax-sandbox: /)
     }
   }, 60_000)
+
+  it("with --log, request logs never contain an API key (header, Bearer or query string)", async () => {
+    const secret = "log-secret-key-98765"
+    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/sandbox/cli.ts"), "--port", "0", "--log", "--api-key", secret], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+    children.push(child)
+    let out = ""
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()))
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()))
+    const port = await new Promise<number>((res) => {
+      const t = setInterval(() => {
+        const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+        if (m) { clearInterval(t); res(Number(m[1])) }
+      }, 10)
+    })
+    expect((await rawRequest(port, "GET", `${C}/ping`, { "x-api-key": secret })).status).toBe(200)
+    expect((await rawRequest(port, "GET", `${C}/ping`, { authorization: `Bearer ${secret}` })).status).toBe(200)
+    expect((await rawRequest(port, "GET", `/tax/health?apiKey=${secret}`, {})).status).toBe(200)
+    expect((await rawRequest(port, "GET", `${C}/ping`, { "x-api-key": `${secret}-wrong` })).status).toBe(401)
+    const exited = new Promise((r) => child.on("exit", r))
+    child.kill("SIGTERM")
+    await exited
+    expect(out).toMatch(/incoming request|request completed/)
+    expect(out).not.toContain(secret)
+  }, 60_000)
 })

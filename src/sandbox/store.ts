@@ -26,8 +26,8 @@ interface JournalLine {
  * in the middle of a write, never acknowledged) is dropped and truncated away. A bad line in the
  * middle of the file is corruption and makes `open` throw.
  *
- * Records are treated as immutable values: callers never mutate what they get, they `commit` a
- * new value.
+ * Records are immutable values (deep-frozen when stored): callers never mutate what they get,
+ * they `commit` a new value.
  */
 export class SandboxStore {
   private data = new Map<CollectionName, Map<string, Map<string, unknown>>>()
@@ -153,7 +153,7 @@ export class SandboxStore {
       if (o.op === "put") {
         let m = byConn.get(o.conn)
         if (!m) byConn.set(o.conn, (m = new Map()))
-        m.set(o.id, o.value)
+        m.set(o.id, deepFreeze(o.value))
       } else {
         const m = byConn.get(o.conn)
         if (m) {
@@ -163,4 +163,12 @@ export class SandboxStore {
       }
     }
   }
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+    Object.freeze(v)
+    for (const x of Object.values(v as object)) deepFreeze(x)
+  }
+  return v
 }

@@ -82,7 +82,9 @@ export class SandboxStore {
       }
       this.replayed = count
     }
+    const created = !existsSync(this.journalPath)
     this.fd = openSync(this.journalPath, "a+")
+    if (created) fsyncDir(dataDir)
     const size = existsSync(this.journalPath) ? readFileSync(this.journalPath).length : 0
     if (size !== goodBytes) ftruncateSync(this.fd, goodBytes)
     if (goodBytes > 0 && readFileSync(this.journalPath)[goodBytes - 1] !== 0x0a) writeSync(this.fd, "\n")
@@ -171,4 +173,17 @@ function deepFreeze<T>(v: T): T {
     for (const x of Object.values(v as object)) deepFreeze(x)
   }
   return v
+}
+
+/** Makes a newly created file's directory entry durable (best effort: not every platform allows it). */
+function fsyncDir(dir: string): void {
+  let fd: number | null = null
+  try {
+    fd = openSync(dir, "r")
+    fsyncSync(fd)
+  } catch {
+    // e.g. Windows cannot open directories; the file's own fsync still applies
+  } finally {
+    if (fd !== null) closeSync(fd)
+  }
 }

@@ -87,13 +87,10 @@ const V3_TO_V1: Record<string, string> = {
 
 /** `body.items[0].lineItems[1].price` → `cartItems[1].Price` (custom map first, then V3_TO_V1). */
 export function v1Location(location: string, custom: Record<string, string> = {}): string {
-  let loc = location.replace(/^(body|path|query)\.?/, "").replace(/^items\[\d+\]\.?/, "")
-  for (const [from, to] of Object.entries(custom)) {
-    if (loc === from || loc.startsWith(from + ".") || loc.startsWith(from + "[")) {
-      loc = to + loc.slice(from.length)
-      break
-    }
-  }
+  let loc = location.replace(/^(body|path|query)\.?/, "")
+  const hit = Object.entries(custom).find(([from]) => loc === from || loc.startsWith(from + ".") || loc.startsWith(from + "["))
+  if (hit) loc = hit[1] + loc.slice(hit[0].length)
+  else loc = loc.replace(/^items\[\d+\]\.?/, "") // a cart of POST carts: its fields are the v1 top level
   return loc
     .split(".")
     .map((seg) => seg.replace(/^([A-Za-z0-9]+)/, (name) => V3_TO_V1[name] ?? name))
@@ -293,7 +290,7 @@ function lookup(env: OpEnv, input: z.output<typeof S.LookupRequest>, useDate?: s
     const id = existing ? existing.certificateId : domain.createCertificate(conn, inline).certificateId
     req.items[0]!.exemption = { exemptionId: id }
   }
-  const res = domainCall(() => domain.calculateCarts(conn, req), {}, { "exemption.exemptionId": "exemptCert.CertificateID" })
+  const res = domainCall(() => domain.calculateCarts(conn, req))
   const out = res.items[0]!
   const exemptStates = new Set<string>()
   if (out.exemption.exemptionId) {

@@ -70,6 +70,15 @@ function styleOf(req: FastifyRequest): OpStyle {
   return (op && findOperation(op)?.style) || "standard"
 }
 
+/** `?apiKey=secret` (any case of the name) → `?apiKey=[redacted]`. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]apikey=)[^&#]*/gi, "$1[redacted]")
+}
+
+function serializeRequest(req: FastifyRequest): Record<string, unknown> {
+  return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip }
+}
+
 const asText = (v: unknown): string | undefined =>
   typeof v === "string" ? v.trim() : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
 
@@ -140,6 +149,7 @@ export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext
   }
 
   for (const url of ["/1.0/:service/:operation", "/1.0/:service/:operation/"]) {
-    app.route({ method: ["POST", "GET", "PUT", "PATCH", "DELETE"], url, handler })
+    // the request log line shows the URL: hide an apiKey sent in the query string
+    app.route({ method: ["POST", "GET", "PUT", "PATCH", "DELETE"], url, handler, logSerializers: { req: serializeRequest } })
   }
 }

@@ -25,7 +25,17 @@ function query(container: MedusaContainer): Query {
   return container.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
 }
 
-const str = (v: unknown): string => (v === null || v === undefined ? "0" : typeof v === "object" && v && "value" in (v as object) ? String((v as { value: unknown }).value) : String(v))
+/** A Medusa amount (number, string, BigNumber instance or raw { value }) as a decimal string. */
+export function str(v: unknown): string {
+  if (v === null || v === undefined) return "0"
+  if (typeof v === "number" || typeof v === "string") return String(v)
+  const o = v as { raw?: { value?: unknown }; value?: unknown; numeric?: unknown; toJSON?: () => unknown }
+  if (o.raw && o.raw.value !== undefined) return String(o.raw.value)
+  if (o.value !== undefined && (typeof o.value === "string" || typeof o.value === "number")) return String(o.value)
+  if (typeof o.numeric === "number") return String(o.numeric)
+  if (typeof o.toJSON === "function") return String(o.toJSON())
+  return String(v)
+}
 
 // ---------------------------------------------------------------------------------------------
 // TICs (product → type → category → default, as the provider resolves them at checkout)
@@ -75,17 +85,14 @@ async function ticsForProducts(container: MedusaContainer, productIds: string[],
 // ---------------------------------------------------------------------------------------------
 
 const ORDER_FIELDS = [
-  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status",
+  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status", "tax_total", "total",
   "cart.id",
-  "shipping_address.address_1", "shipping_address.address_2", "shipping_address.city",
-  "shipping_address.province_code", "shipping_address.postal_code", "shipping_address.country_code",
-  "items.id", "items.quantity", "items.unit_price", "items.product_id", "items.is_tax_inclusive",
-  "items.subtotal", "items.discount_subtotal", "items.discount_total", "items.tax_total",
-  "items.tax_lines.rate", "items.tax_lines.code", "items.adjustments.amount",
-  "shipping_methods.id", "shipping_methods.amount", "shipping_methods.subtotal", "shipping_methods.discount_subtotal",
-  "shipping_methods.tax_total", "shipping_methods.tax_lines.rate", "shipping_methods.tax_lines.code",
-  "shipping_methods.claim_id", "shipping_methods.exchange_id", "shipping_methods.return_id",
-  "claims.additional_items.item_id", "exchanges.id", "exchanges.additional_items.item_id",
+  "shipping_address.*",
+  "items.*", "items.tax_lines.*", "items.adjustments.*",
+  "items.subtotal", "items.discount_subtotal", "items.tax_total", "items.total",
+  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal", "shipping_methods.discount_subtotal", "shipping_methods.tax_total",
+  "claims.id", "claims.additional_items.item_id", "exchanges.id", "exchanges.additional_items.item_id",
   "fulfillments.created_at", "payment_collections.payments.captured_at",
 ]
 
@@ -96,6 +103,11 @@ export async function loadOrder(container: MedusaContainer, orderId: string): Pr
 
 function rateOf(taxLines: { rate?: unknown; code?: string }[] | undefined): number {
   return roundTo(sum((taxLines ?? []).map((t) => dec(str(t.rate)))).div(100), 4)
+}
+/** The TIC the provider charged the line under (it keeps it in the tax line's data). */
+function chargedTic(taxLines: { data?: { tic?: unknown } | null }[] | undefined): number | null {
+  const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
+  return typeof t === "number" ? t : null
 }
 function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
   return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
@@ -112,7 +124,8 @@ export async function buildSnapshot(
   options: PluginOptions,
   scope: { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] },
 ): Promise<{ snapshot: FilingSnapshot | null; reason?: string }> {
-  const dest = taxableDestination(order.shipping_address)
+  const a = order.shipping_address
+  const dest = taxableDestination(a ? { ...a, province_code: a.province_code ?? a.province } : a)
   if (!dest.address) return { snapshot: null, reason: `not filed: destination ${dest.reason}` }
   const added = new Set<string>([
     ...(order.claims ?? []).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)),
@@ -121,7 +134,8 @@ export async function buildSnapshot(
   const items = (order.items ?? []).filter((it: any) =>
     scope.kind === "exchange" ? scope.itemIds.includes(it.id) : !added.has(it.id),
   ).filter((it: any) => dec(str(it.quantity)).gt(0))
-  const tics = await ticsForProducts(container, [...new Set(items.map((i: any) => i.product_id).filter(Boolean))] as string[], options.defaultTic)
+  const unresolved = items.filter((i: any) => chargedTic(i.tax_lines) === null).map((i: any) => i.product_id).filter(Boolean)
+  const tics = await ticsForProducts(container, [...new Set(unresolved)] as string[], options.defaultTic)
   const lines: FilingLine[] = []
   for (const it of items) {
     const discount = str(it.discount_subtotal ?? sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString())
@@ -132,7 +146,7 @@ export async function buildSnapshot(
       kind: "item",
       price: netUnitPrice(taxable, str(it.quantity)),
       quantity: dec(str(it.quantity)).toNumber(),
-      tic: it.product_id ? tics.get(it.product_id) ?? options.defaultTic : options.defaultTic,
+      tic: chargedTic(it.tax_lines) ?? (it.product_id ? tics.get(it.product_id) ?? options.defaultTic : options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: roundCents(str(it.tax_total)),
       chargedRate: rateOf(it.tax_lines),
@@ -140,7 +154,9 @@ export async function buildSnapshot(
     })
   }
   const shipping = (order.shipping_methods ?? []).filter((sm: any) =>
-    scope.kind === "exchange" ? sm.exchange_id === scope.exchangeId : !sm.claim_id && !sm.exchange_id && !sm.return_id,
+    scope.kind === "exchange"
+      ? (sm.detail?.exchange_id ?? sm.exchange_id) === scope.exchangeId
+      : !(sm.detail?.claim_id ?? sm.claim_id) && !(sm.detail?.exchange_id ?? sm.exchange_id) && !(sm.detail?.return_id ?? sm.return_id),
   )
   for (const sm of shipping) {
     lines.push({

@@ -1,7 +1,9 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
 import { ADDRESSES, Checkout, cents, createShopper, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
 
 jest.setTimeout(120_000)
 
@@ -46,9 +48,11 @@ medusaIntegrationTestRunner({
   env: st.env,
   testSuite: ({ api, getContainer }) => {
     let store: SeededStore
+    const provider = () => (getContainer().resolve(Modules.TAX) as any).getProvider(SALES_TAX_PROVIDER_ID) as SalesTaxProviderService
     beforeEach(async () => {
       store = await seedStore(getContainer())
       await st.sandbox.reset()
+      provider().breaker.reset()
     })
 
     it("a full store-API checkout charges, per line, exactly the sandbox's tax (items and shipping in one service cart)", async () => {
@@ -76,6 +80,155 @@ medusaIntegrationTestRunner({
       const order = await co.complete()
       const { data } = await api.get(`/store/orders/${order.id}?fields=*items,*items.tax_lines,tax_total,*shipping_methods`, { headers: { "x-publishable-api-key": store.publishableKey } }).catch(() => ({ data: { order } }))
       expect(cents(data.order.tax_total)).toBe(cents(svcTotal.toNumber()))
+    })
+
+    it("shipping is a service line with TIC 11010, taxed per state (Kentucky yes, California no)", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await co.setAddress(ADDRESSES.louisville)
+      let cart = await co.addShipping()
+      await expectLinesMatchService(cart)
+      expect(cents(cart.shipping_methods[0].tax_total)).toBeGreaterThan(0)
+      expect(cart.shipping_methods[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+
+      cart = await co.setAddress(ADDRESSES.sanFrancisco)
+      await expectLinesMatchService(cart)
+      expect(cents(cart.shipping_methods[0].tax_total)).toBe(0)
+      expect(cents(cart.items[0].tax_total)).toBeGreaterThan(0)
+    })
+
+    it("clothing in Pennsylvania pays zero (TIC from the product and from its type); other goods are taxed", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.shirt.variantId, 2)
+      await co.addItem(store.products.jacket.variantId, 1)
+      await co.addItem(store.products.general.variantId, 1)
+      const cart = await co.setAddress(ADDRESSES.philadelphia)
+      const svc = await expectLinesMatchService(cart)
+      const item = (v: string) => cart.items.find((i: any) => i.variant_id === v)
+      const tic = (id: string) => svc.lineItems.find((l) => l.itemId === id)!.tic
+      expect(tic(item(store.products.shirt.variantId).id)).toBe(20010)
+      expect(tic(item(store.products.jacket.variantId).id)).toBe(20010)
+      expect(cents(item(store.products.shirt.variantId).tax_total)).toBe(0)
+      expect(cents(item(store.products.jacket.variantId).tax_total)).toBe(0)
+      expect(cents(item(store.products.general.variantId).tax_total)).toBeGreaterThan(0)
+    })
+
+    it("a customer with an active certificate for the destination state pays zero; the cart carries its exemptionId", async () => {
+      const shopper = await createShopper(api, store, "buyer@example.com")
+      const cert = await st.sandbox.client.createCertificate({
+        customerId: shopper.customerId,
+        customerName: "Buyer Inc",
+        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+        reason: "Resale",
+        customerBusinessType: "RetailTrade",
+        states: [{ abbreviation: "MN" }],
+      })
+      const co = new Checkout(api, store, shopper.token)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 2)
+      await co.setAddress(ADDRESSES.minneapolis, "buyer@example.com")
+      let cart = await co.addShipping()
+      const svc = await expectLinesMatchService(cart)
+      expect(svc.customerId).toBe(shopper.customerId)
+      expect(svc.exemption.exemptionId).toBe(cert.certificateId)
+      expect(cents(cart.tax_total)).toBe(0)
+      expect(cart.items[0].tax_lines[0]?.code ?? TAX_LINE_CODE_EXEMPT).toBe(TAX_LINE_CODE_EXEMPT)
+
+      // the certificate covers Minnesota only: Kentucky is taxed
+      cart = await co.setAddress(ADDRESSES.louisville, "buyer@example.com")
+      const svcKy = await expectLinesMatchService(cart)
+      expect(svcKy.exemption.exemptionId).toBeNull()
+      expect(cents(cart.tax_total)).toBeGreaterThan(0)
+    })
+
+    it("POST carts calls (the sandbox's own counts) equal the distinct taxable cart states of a scripted checkout", async () => {
+      await st.sandbox.resetCounts()
+      const calls = async () => (await st.sandbox.counts()).calculateCarts ?? 0
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      // no ZIP yet: the address cannot be taxed, no call
+      const noZip = { ...ADDRESSES.minneapolis, postal_code: "" }
+      await co.setAddress(noZip)
+      expect(await calls()).toBe(0)
+
+      await co.setAddress(ADDRESSES.minneapolis) // state 1
+      await co.get()
+      await co.get()
+      await co.calculateTaxes() // same state: Medusa recomputes, the cache answers
+      await co.setAddress(ADDRESSES.minneapolis) // same state again
+      expect(await calls()).toBe(1)
+
+      await co.addItem(store.products.coffee.variantId, 3) // state 2
+      const cart = await co.addShipping() // state 3: items and shipping asked separately, one call
+      await co.calculateTaxes()
+      expect(await calls()).toBe(3)
+      await expectLinesMatchService(cart)
+      const line = cart.items.find((i: any) => i.variant_id === store.products.coffee.variantId)
+      await co.setQuantity(line.id, 1) // state 4
+      expect(await calls()).toBe(4)
+    })
+
+    it("outage under failurePolicy fallback: the region's rates, lines marked SALES_TAX_FALLBACK; the breaker stops calling a down service", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await st.sandbox.fault({ operation: "calculateCarts", status: 503 })
+      await st.sandbox.resetCounts()
+      let cart = await co.setAddress(ADDRESSES.minneapolis)
+      expect(cart.items[0].tax_lines).toHaveLength(1)
+      expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
+      expect(cart.items[0].tax_lines[0].rate).toBe(store.regionDefaultRate)
+      expect(cents(cart.items[0].tax_total)).toBe(cents(new BigNumber(store.products.general.price).times(store.regionDefaultRate).div(100).toNumber()))
+
+      // 3 failing quotes open the circuit (failures: 3); then no request reaches the service
+      cart = await co.addShipping()
+      await co.addItem(store.products.coffee.variantId, 1)
+      expect(provider().breaker.state).toBe("open")
+      const before = (await st.sandbox.counts()).calculateCarts ?? 0
+      cart = await co.addItem(store.products.general.variantId, 1)
+      expect((await st.sandbox.counts()).calculateCarts ?? 0).toBe(before)
+      expect(cart.shipping_methods[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
+
+      // the service is back and the breaker probes again: real tax
+      await st.sandbox.clearFaults()
+      provider().breaker.reset()
+      cart = await co.calculateTaxes()
+      await expectLinesMatchService(cart)
+      expect(cart.items.every((i: any) => i.tax_lines[0].code === TAX_LINE_CODE)).toBe(true)
+    })
+
+    it("a slow service is cut at the checkout timeout and the cart still updates (fallback)", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await st.sandbox.fault({ operation: "calculateCarts", delayMs: 8000 })
+      const cart = await co.setAddress(ADDRESSES.minneapolis)
+      expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
+      await st.sandbox.clearFaults()
+    })
+
+    it("store route: verify-address suggests the postal spelling and locates a bad ZIP", async () => {
+      const h = { headers: { "x-publishable-api-key": store.publishableKey } }
+      const ok = await api.post("/store/sales-tax/verify-address", { address_1: "350 S 5th St", city: "minneapolis", province: "mn", postal_code: "55415" }, h)
+      expect(ok.status).toBe(200)
+      expect(ok.data.valid).toBe(true)
+      expect(ok.data.address.province).toBe("MN")
+      expect(ok.data.address.city.toLowerCase()).toBe("minneapolis")
+      const bad = await api
+        .post("/store/sales-tax/verify-address", { address_1: "1 Main St", city: "Minneapolis", province: "MN", postal_code: "99999" }, h)
+        .catch((e: any) => e.response)
+      expect(bad.status).toBe(422)
+      expect(bad.data.valid).toBe(false)
+      expect(bad.data.errors.map((e: any) => e.field)).toContain("postal_code")
+      const malformed = await api.post("/store/sales-tax/verify-address", { city: "X", province: "MN", postal_code: "12" }, h).catch((e: any) => e.response)
+      expect(malformed.status).toBe(422)
+      expect(malformed.data.errors[0].field).toBe("postal_code")
+      const noKey = await api.post("/store/sales-tax/verify-address", { city: "X" }).catch((e: any) => e.response)
+      expect(noKey.status).toBeGreaterThanOrEqual(400)
+      expect(noKey.status).toBeLessThan(500)
     })
   },
 })

@@ -32,7 +32,12 @@ export class CircuitBreaker {
   readonly #opts: Required<BreakerOptions>
 
   constructor(opts: BreakerOptions) {
-    this.#opts = { isFailure: () => true, now: Date.now, ...opts }
+    this.#opts = {
+      failures: opts.failures,
+      halfOpenAfterMs: opts.halfOpenAfterMs,
+      isFailure: opts.isFailure ?? (() => true),
+      now: opts.now ?? Date.now,
+    }
   }
 
   get state(): BreakerState {
@@ -69,6 +74,11 @@ export class CircuitBreaker {
     } finally {
       if (probe) this.#probing = false
     }
+  }
+
+  /** Consecutive counted failures so far (for stats and tests). */
+  get consecutiveFailures(): number {
+    return this.#consecutive
   }
 
   reset(): void {

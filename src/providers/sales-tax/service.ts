@@ -230,8 +230,11 @@ export class SalesTaxProviderService implements ITaxProvider {
 
   /** One quote per distinct cart state: cache → single-flight → circuit breaker → POST carts. */
   async quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
+    // the certificate lookup fails fast while the circuit is open, but does not close it: only
+    // POST carts decides whether the service is back (a cached or cheap list answering says little)
+    if (this.breaker.state === "open") throw new BrokenCircuitError()
     const exemptionId = snapshot.customer_id?.startsWith("cus_")
-      ? await this.breaker.execute(() => findExemption(this.client, snapshot.customer_id as string, destination.state, this.options.cacheTtlSeconds))
+      ? await findExemption(this.client, snapshot.customer_id, destination.state, this.options.cacheTtlSeconds)
       : null
     const cart = buildServiceCart({
       snapshot, origin: this.options.origin, destination, shippingTic: this.options.shippingTic, defaultTic: this.options.defaultTic, exemptionId,

@@ -1,0 +1,123 @@
+import { startSandbox, type RunningSandbox } from "../../sandbox"
+import { clearSalesTaxClients } from "../../client-factory"
+import { CONTEXT_KEY, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK, BLOCK_ERROR_MESSAGE } from "./constants"
+import { SalesTaxProviderService } from "./service"
+import type { CartSnapshotInput } from "./context"
+
+const KEY = "sk_unit_provider_key_0123456789"
+const CONN = "33333333-4444-4555-8666-777777777777"
+let sb: RunningSandbox
+
+async function ctl(method: string, path: string, body?: unknown) {
+  const r = await fetch(`${sb.url}${path}`, { method, headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined })
+  return r.status === 204 ? undefined : r.json()
+}
+const calls = async () => ((await ctl("GET", "/_sandbox/counts")) as { counts: Record<string, number> }).counts.calculateCarts ?? 0
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, apiKey: KEY, connectionId: CONN })
+})
+afterAll(async () => {
+  await sb.close()
+})
+beforeEach(async () => {
+  clearSalesTaxClients()
+  await ctl("POST", "/_sandbox/reset")
+})
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} }
+function provider(over: Record<string, unknown> = {}) {
+  return new SalesTaxProviderService({ logger: silent as never }, {
+    connectionId: CONN, apiKey: KEY, baseUrl: sb.url,
+    origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+    timeoutMs: 1000,
+    ...over,
+  })
+}
+
+const snapshot = (cartId: string, qty = 2): CartSnapshotInput => ({
+  v: 1, cart_id: cartId, customer_id: null, currency_code: "usd",
+  items: [{ id: "item_a", quantity: String(qty), unit_price: "10.75", discount: "0", tic: 0 }],
+  shipping_methods: [{ id: "sm_1", amount: "8", discount: "0" }],
+})
+const ctx = (snap: CartSnapshotInput, zip = "55415", state = "MN") => ({
+  address: { country_code: "us", province_code: state, postal_code: zip, city: "Minneapolis", address_1: "350 S 5th St" },
+  additional_context: { [CONTEXT_KEY]: snap },
+}) as never
+const items = [{ line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" }, rates: [{ rate: 5, code: "US", name: "US" }] }] as never
+const ships = [{ shipping_line: { id: "sm_1", shipping_option_id: "so", unit_price: 8, currency_code: "usd" }, rates: [{ rate: 5, code: "US", name: "US" }] }] as never
+
+describe("SalesTaxProviderService against the sandbox", () => {
+  it("items and shipping asked separately (as Medusa does) cost one POST carts; the rates land on the service's amounts", async () => {
+    const p = provider()
+    const s = snapshot("cart_unit_1")
+    const itemLines = await p.getTaxLines(items, [], ctx(s))
+    const shipLines = await p.getTaxLines([], ships, ctx(s))
+    expect(await calls()).toBe(1)
+    const svc = (await ctl("GET", `/tax/connections/${CONN}/carts/cart_unit_1`)) as { lineItems: { itemId: string; tax: { amount: number } }[] }
+    const amount = svc.lineItems.find((l) => l.itemId === "item_a")!.tax.amount
+    expect(itemLines).toHaveLength(1)
+    expect(itemLines[0].code).toBe(TAX_LINE_CODE)
+    expect(Math.round(21.5 * itemLines[0].rate)).toBe(Math.round(amount * 100))
+    expect(shipLines.every((l) => "shipping_line_id" in l)).toBe(true)
+    // a different state of the same cart: one more call; back to the first: cached
+    await p.getTaxLines(items, [], ctx(snapshot("cart_unit_1", 3)))
+    await p.getTaxLines(items, [], ctx(s))
+    expect(await calls()).toBe(2)
+  })
+
+  it("concurrent identical requests share one call", async () => {
+    const p = provider()
+    const s = snapshot("cart_unit_2")
+    await Promise.all([p.getTaxLines(items, [], ctx(s)), p.getTaxLines(items, [], ctx(s)), p.getTaxLines([], ships, ctx(s))])
+    expect(await calls()).toBe(1)
+  })
+
+  it("no call for a destination that cannot be taxed", async () => {
+    const p = provider()
+    const s = snapshot("cart_unit_3")
+    expect(await p.getTaxLines(items, ships, { address: { country_code: "ca", province_code: "on", postal_code: "M5H 2N2" } } as never)).toEqual([])
+    expect(await p.getTaxLines(items, ships, ctx(s, ""))).toEqual([])
+    expect(await calls()).toBe(0)
+  })
+
+  it("fallback: region rates with the fallback code; the breaker opens after N failures and stops calling", async () => {
+    const p = provider({ circuitBreaker: { failures: 2, halfOpenAfterMs: 60_000 } })
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })
+    const l1 = await p.getTaxLines(items, [], ctx(snapshot("cart_unit_4")))
+    expect(l1).toEqual([expect.objectContaining({ rate: 5, code: TAX_LINE_CODE_FALLBACK, line_item_id: "item_a" })])
+    await p.getTaxLines(items, [], ctx(snapshot("cart_unit_4", 3)))
+    expect(p.breaker.state).toBe("open")
+    const before = await calls()
+    const l3 = await p.getTaxLines(items, [], ctx(snapshot("cart_unit_4", 4)))
+    expect(l3[0].code).toBe(TAX_LINE_CODE_FALLBACK)
+    expect(await calls()).toBe(before)
+    const fixed = await provider({ fallbackRate: 7.5 }).getTaxLines(items, [], ctx(snapshot("cart_unit_5")))
+    expect(fixed).toEqual([expect.objectContaining({ rate: 7.5, code: TAX_LINE_CODE_FALLBACK })])
+  })
+
+  it("block: a clear shopper-facing error, without the API key", async () => {
+    const p = provider({ failurePolicy: "block" })
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 500 })
+    const err = await p.getTaxLines(items, [], ctx(snapshot("cart_unit_6"))).catch((e) => e)
+    expect(err.message).toBe(BLOCK_ERROR_MESSAGE)
+    expect(JSON.stringify(err)).not.toContain(KEY)
+  })
+
+  it("refuses tax-inclusive prices with a clear error", async () => {
+    const p = provider()
+    const s = snapshot("cart_unit_7")
+    s.items[0].is_tax_inclusive = true
+    await expect(p.getTaxLines(items, [], ctx(s))).rejects.toThrow(/Tax-inclusive/)
+  })
+
+  it("validates options at boot with messages that name the option", () => {
+    expect(() => SalesTaxProviderService.validateOptions({ apiKey: "k" })).toThrow(/connectionId/)
+    expect(() => SalesTaxProviderService.validateOptions({ connectionId: CONN, apiKey: KEY, baseUrl: "ftp://x", origin: { line1: "", city: "", state: "California", zip: "1" } })).toThrow(/baseUrl[\s\S]*origin\.state[\s\S]*origin\.zip/)
+    try {
+      SalesTaxProviderService.validateOptions({ connectionId: "short", apiKey: KEY, baseUrl: "http://x" })
+    } catch (e) {
+      expect((e as Error).message).not.toContain(KEY)
+    }
+  })
+})

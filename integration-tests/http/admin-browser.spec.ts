@@ -1,0 +1,231 @@
+/**
+ * Browser tests of the admin extensions: a Medusa app with the admin on and the plugin installed
+ * (integration-tests/browser/harness.ts), the sandbox in-process, Debian's chromium through
+ * playwright-core. Logs in, sets a product's (and a product type's) TIC through search, adds a
+ * certificate (after seeing the field validation messages) and disables it, sees an order's failed
+ * filing record and retries it, and opens the settings page. Writes docs/screenshots/*.png.
+ * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
+ * runner (which forces the admin off).
+ */
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core"
+import { SalesTaxClient } from "../../src/client"
+import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, ROOT, SANDBOX_CONNECTION, SANDBOX_KEY, startBrowserApp, type BrowserApp } from "../browser/harness"
+
+jest.setTimeout(900_000)
+
+const SHOTS = join(ROOT, "docs/screenshots")
+const UI_TIMEOUT = 30_000
+
+describe("admin extensions in a browser", () => {
+  let app: BrowserApp
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let service: SalesTaxClient
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    app = await startBrowserApp()
+    service = new SalesTaxClient({ baseUrl: app.sandbox.url, apiKey: SANDBOX_KEY, connectionId: SANDBOX_CONNECTION, retry: false })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    })
+    context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
+    context.setDefaultTimeout(UI_TIMEOUT)
+    page = await context.newPage()
+  })
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined)
+    await browser?.close().catch(() => undefined)
+    await app?.close()
+  })
+
+  /** The admin API as the logged-in browser sees it (session cookie). */
+  async function adminGet(path: string): Promise<any> {
+    const r = await page.request.get(`${app.url}${path}`)
+    expect(r.status()).toBe(200)
+    return r.json()
+  }
+
+  async function shot(locator: Locator, name: string) {
+    await locator.scrollIntoViewIfNeeded()
+    await locator.screenshot({ path: join(SHOTS, name), animations: "disabled" })
+  }
+
+  async function pickOption(trigger: Locator, name: string) {
+    await trigger.click()
+    await page.getByRole("option", { name, exact: true }).click()
+  }
+
+  it("logs in to the admin", async () => {
+    await page.goto(`${app.adminUrl}/login`)
+    await page.locator('input[name="email"]').fill(ADMIN_EMAIL)
+    await page.locator('input[name="password"]').fill(ADMIN_PASSWORD)
+    await page.getByRole("button", { name: /continue/i }).click()
+    await page.waitForURL((u) => !u.pathname.endsWith("/login"), { timeout: UI_TIMEOUT })
+    expect(new URL(page.url()).pathname).not.toMatch(/login/)
+  })
+
+  it("product widget: shows the default TIC, sets the product's TIC through the service's search, then shows it as the product's own", async () => {
+    const { productId } = app.seeded
+    await page.goto(`${app.adminUrl}/products/${productId}`)
+    const widget = page.getByTestId("sales-tax-tic-product")
+    await expect(widget.getByTestId("tic-source")).toBeVisibleText(/store default/)
+
+    const searchesBefore = await countOf("searchTics")
+    await widget.getByTestId("tic-search-input").fill("t-shirt clothing")
+    await widget.getByTestId("tic-search-button").click()
+    const first = widget.locator('[data-testid^="tic-result-"]').first()
+    await first.waitFor()
+    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
+    expect(Number.isInteger(chosen)).toBe(true)
+    expect(await countOf("searchTics")).toBeGreaterThan(searchesBefore)
+    await shot(widget, "product-tic-search.png")
+
+    await first.getByRole("button", { name: "Use" }).click()
+    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    await expect(widget.getByTestId("tic-source")).toBeVisibleText(/set on this product/)
+    await shot(widget, "product-tic.png")
+
+    const stored = await adminGet(`/admin/sales-tax/tics/product/${productId}`)
+    expect(stored.resolved).toMatchObject({ source: "product", tic: { ticId: chosen } })
+    expect(stored.assigned.ticId).toBe(chosen)
+  })
+
+  it("product type widget: sets the type's default TIC; after clearing the product's own, the product resolves to the type's", async () => {
+    const { productTypeId, productId } = app.seeded
+    await page.goto(`${app.adminUrl}/settings/product-types/${productTypeId}`)
+    const widget = page.getByTestId("sales-tax-tic-product-type")
+    await widget.getByTestId("tic-search-input").fill("clothing")
+    await widget.getByTestId("tic-search-button").click()
+    const first = widget.locator('[data-testid^="tic-result-"]').first()
+    await first.waitFor()
+    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
+    await first.getByRole("button", { name: "Use" }).click()
+    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    await shot(widget, "product-type-tic.png")
+
+    await page.goto(`${app.adminUrl}/products/${productId}`)
+    const pw = page.getByTestId("sales-tax-tic-product")
+    await pw.getByTestId("tic-clear").click()
+    await expect(pw.getByTestId("tic-source")).toBeVisibleText(/from the product type/)
+    await expect(pw.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    const stored = await adminGet(`/admin/sales-tax/tics/product/${productId}`)
+    expect(stored.resolved).toMatchObject({ source: "product_type", sourceId: productTypeId, tic: { ticId: chosen } })
+    expect(stored.assigned).toBeNull()
+  })
+
+  it("customer widget: shows field validation messages, creates a certificate at the service, then disables it", async () => {
+    const { customerId } = app.seeded
+    await page.goto(`${app.adminUrl}/customers/${customerId}`)
+    const widget = page.getByTestId("sales-tax-certificates")
+    await widget.getByTestId("certificate-add").click()
+    const drawer = page.getByTestId("certificate-drawer")
+    await drawer.waitFor()
+    await drawer.getByTestId("certificate-save").click()
+    for (const f of ["address.line1", "address.city", "address.state", "reason", "customerBusinessType", "states[0].abbreviation"]) {
+      await drawer.getByTestId(`error-${f}`).waitFor()
+    }
+    await drawer.locator("#st-address\\.zip").fill("981")
+    await drawer.getByTestId("certificate-save").click()
+    await expect(drawer.getByTestId("error-address.zip")).toBeVisibleText(/5 digits/)
+    await drawer.screenshot({ path: join(SHOTS, "certificate-validation.png"), animations: "disabled" })
+    expect((await service.listCertificates({ customerId })).items).toHaveLength(0)
+
+    await drawer.locator("#st-address\\.line1").fill("500 Pine St")
+    await drawer.locator("#st-address\\.city").fill("Seattle")
+    await pickOption(drawer.getByTestId("select-address.state"), "WA")
+    await drawer.locator("#st-address\\.zip").fill("98101")
+    await pickOption(drawer.getByTestId("select-reason"), "Resale")
+    await pickOption(drawer.getByTestId("select-customerBusinessType"), "Wholesale trade")
+    await pickOption(drawer.getByTestId("select-states[0].abbreviation"), "WA")
+    await drawer.locator("#st-states\\[0\\]\\.identificationNumber").fill("603-123-456")
+    await drawer.getByTestId("certificate-save").click()
+    await drawer.waitFor({ state: "detached" })
+
+    const row = widget.locator('[data-status="active"]')
+    await row.waitFor()
+    const atService = await service.listCertificates({ customerId })
+    expect(atService.items).toHaveLength(1)
+    expect(atService.items[0]).toMatchObject({ customerName: "Acme Wholesale LLC", reason: "Resale", customerBusinessType: "WholesaleTrade", disabledAt: null })
+    expect(atService.items[0]!.states).toEqual([{ abbreviation: "WA", identificationNumber: "603-123-456" }])
+    await shot(widget, "customer-certificates.png")
+
+    await row.getByTestId("certificate-disable").click()
+    await page.getByRole("alertdialog").getByRole("button", { name: "Disable" }).click()
+    await widget.locator('[data-status="disabled"]').waitFor()
+    expect(await widget.locator('[data-status="active"]').count()).toBe(0)
+    const after = await service.getCertificate(atService.items[0]!.certificateId)
+    expect(after.disabledAt).not.toBeNull()
+    await shot(widget, "customer-certificates-disabled.png")
+  })
+
+  it("order widget: shows the failed filing record, retries it, and the order is then at the service", async () => {
+    const { orderId } = app.seeded
+    await expect(service.getOrder(orderId)).rejects.toMatchObject({ status: 404 })
+    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    const widget = page.getByTestId("sales-tax-filing")
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/failed/)
+    await expect(widget.getByTestId("filing-last-error")).toBeVisibleText(/503/)
+    await expect(widget.getByTestId("filing-order-id")).toBeVisibleText(new RegExp(orderId))
+    await shot(widget, "order-filing-failed.png")
+
+    await widget.getByTestId("filing-retry").click()
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^(filed|completed)$/, 60_000)
+    const filed = await service.getOrder(orderId)
+    expect(filed.orderId).toBe(orderId)
+    const record = await adminGet(`/admin/sales-tax/filings/${orderId}`)
+    expect(["filed", "completed"]).toContain(record.filing.state)
+    await shot(widget, "order-filing.png")
+  })
+
+  it("settings page: connection health and ping, options with the key redacted, TIC coverage", async () => {
+    await page.goto(`${app.adminUrl}/settings/sales-tax`)
+    const root = page.getByTestId("sales-tax-settings")
+    await expect(root.getByTestId("settings-ping")).toBeVisibleText(/valid/)
+    await expect(root.getByTestId("option-apiKey")).toBeVisibleText(/^\*+$/)
+    expect(await page.content()).not.toContain(SANDBOX_KEY)
+    const coverage = await adminGet("/admin/sales-tax/settings")
+    expect(coverage.coverage.totalProducts).toBe(1)
+    await expect(root.getByTestId("coverage-product_type")).toBeVisibleText(/1/)
+    await page.screenshot({ path: join(SHOTS, "settings.png"), fullPage: true, animations: "disabled" })
+  })
+
+  async function countOf(op: string): Promise<number> {
+    const r = await fetch(`${app.sandbox.url}/_sandbox/counts`, { headers: { "x-api-key": SANDBOX_KEY } })
+    return ((await r.json()) as { counts: Record<string, number> }).counts[op] ?? 0
+  }
+})
+
+// A small matcher: waits until the locator is visible and its text matches.
+expect.extend({
+  async toBeVisibleText(received: Locator, re: RegExp, timeout = UI_TIMEOUT) {
+    const deadline = Date.now() + timeout
+    let last = ""
+    while (Date.now() < deadline) {
+      try {
+        if (await received.isVisible()) {
+          last = ((await received.textContent()) ?? "").trim()
+          if (re.test(last)) return { pass: true, message: () => `text ${JSON.stringify(last)} matches ${re}` }
+        }
+      } catch {
+        /* detached while re-rendering */
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    return { pass: false, message: () => `expected text matching ${re}, last seen ${JSON.stringify(last)}` }
+  },
+})
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace jest {
+    interface Matchers<R> {
+      toBeVisibleText(re: RegExp, timeout?: number): Promise<R>
+    }
+  }
+}

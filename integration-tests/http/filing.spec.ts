@@ -8,14 +8,21 @@ import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox, type SeededStore } 
 import {
   adminAuth, adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
 } from "../filing-helpers/medusa"
-import { processDueFilingsWorkflow } from "../../src/workflows/filing/workflows"
+import { Modules } from "@medusajs/framework/utils"
+import { processDueFilings } from "../../src/workflows/filing/handlers"
+import {
+  processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
+} from "../../src/workflows/filing/workflows"
 
 jest.setTimeout(120_000)
 
-const env = useSalesTaxSandbox({ filing: { maxAttempts: 5 } })
+// a short background timeout so that injected delays time out quickly
+const env = useSalesTaxSandbox({ filing: { maxAttempts: 5 }, backgroundTimeoutMs: 1500 })
 
 /** Medusa's charged tax of a line (unrounded BigNumber) to the cent. */
 const charged = (v: unknown) => roundCents(typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v))
+
+const orderTax = (o: { lineItems: { tax: { amount: number } }[] }) => roundCents(sum(o.lineItems.map((l) => l.tax.amount)))
 
 medusaIntegrationTestRunner({
   env: env.env,
@@ -58,6 +65,173 @@ medusaIntegrationTestRunner({
       expect(rec.charged_tax).toBe(total)
       expect(rec.filing_path).toBe("cart")
       expect(svc.completedDate).not.toBeNull()
+    })
+
+    /** Fulfils every item (Medusa only returns fulfilled items). */
+    async function fulfilAll(orderId: string) {
+      const o = await adminOrder(api, auth, orderId)
+      await fulfil(api, auth, orderId, o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })))
+      return o
+    }
+
+    const serviceRefunds = async (orderId: string) => (await env.sandbox.client.getOrder(orderId, { expandRefunds: true })).refunds ?? []
+    const qtyOf = (refund: { items: { itemId: string; quantity: number }[] }, itemId: string) =>
+      Math.abs(refund.items.find((i) => i.itemId === itemId)?.quantity ?? 0)
+
+    it("order.canceled before the cutoff: the order is voided at the service", async () => {
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      await api.post(`/admin/orders/${order.id}/cancel`, {}, auth)
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "voided", "voided")
+      await expect(env.sandbox.client.getOrder(order.id)).rejects.toMatchObject({ status: 404 })
+      expect((await env.sandbox.counts()).voidOrder).toBe(1)
+    })
+
+    it("order.canceled after the cutoff (sandbox clock): the whole order is refunded under cancel:<order id>", async () => {
+      const { order } = await placeOrder()
+      const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      await env.sandbox.setClock(new Date(Date.now() + 70 * 86_400_000))
+      await api.post(`/admin/orders/${order.id}/cancel`, {}, auth)
+      const done = await waitForFiling(getContainer(), order.id, (r) => r.state === "refunded", "refunded")
+      const refunds = await serviceRefunds(order.id)
+      expect(refunds).toHaveLength(1)
+      expect(refunds[0]!.idempotencyKey).toBe(`cancel:${order.id}`)
+      expect(roundCents(sum(refunds[0]!.items.map((i) => Math.abs(i.tax.amount))))).toBe(rec.charged_tax)
+      expect(done.refunds?.[0]?.refunded_tax).toBe(rec.charged_tax)
+    })
+
+    it("two partial returns: exactly the returned items and quantities, one refund per return", async () => {
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const o = await fulfilAll(order.id)
+      const lamp = o.items.find((i: any) => i.quantity === 3)
+      const shirt = o.items.find((i: any) => i.quantity === 2)
+      const r1 = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 1 }])
+      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.source_id === r1 && x.state === "refunded"), "first refund")
+      const r2 = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 1 }, { id: shirt.id, quantity: 2 }])
+      const rec = await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).filter((x) => x.state === "refunded").length === 2, "two refunds")
+      expect(rec.state).toBe("partially_refunded")
+      const refunds = await serviceRefunds(order.id)
+      expect(refunds.map((r) => r.idempotencyKey).sort()).toEqual([r1, r2].sort())
+      const a = refunds.find((r) => r.idempotencyKey === r1)!
+      const b = refunds.find((r) => r.idempotencyKey === r2)!
+      expect([qtyOf(a, lamp.id), qtyOf(a, shirt.id)]).toEqual([1, 0])
+      expect([qtyOf(b, lamp.id), qtyOf(b, shirt.id)]).toEqual([1, 2])
+      // the refunded tax is the charged tax of what came back
+      const lampTax = charged(lamp.tax_total), shirtTax = charged(shirt.tax_total)
+      expect(roundCents(sum(b.items.map((i) => Math.abs(i.tax.amount))))).toBe(roundCents(dec(lampTax).div(3).plus(shirtTax)))
+    })
+
+    it("a claim refunds the claimed items (key = claim id); its return arriving later adds nothing", async () => {
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const o = await fulfilAll(order.id)
+      const shirt = o.items.find((i: any) => i.quantity === 2)
+      const claimId = await claim(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
+      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === claimId && x.state === "refunded"), "claim refund")
+      const refunds = await serviceRefunds(order.id)
+      expect(refunds).toHaveLength(1)
+      expect(refunds[0]!.idempotencyKey).toBe(claimId)
+      expect(qtyOf(refunds[0]!, shirt.id)).toBe(1)
+    })
+
+    it("an exchange: returned items refunded (key = exchange id), new items filed as an order of their own", async () => {
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const o = await fulfilAll(order.id)
+      const lamp = o.items.find((i: any) => i.quantity === 3)
+      const exchangeId = await exchange(api, auth, order.id, [{ id: lamp.id, quantity: 1 }], [{ variant_id: store.products.jacket.variantId, quantity: 1 }])
+      const xrec = await waitForFiling(getContainer(), exchangeId, (r) => r.state === "completed", "exchange filed")
+      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === exchangeId && x.state === "refunded"), "exchange refund")
+      const svcX = await env.sandbox.client.getOrder(exchangeId)
+      expect(svcX.lineItems.filter((l) => !l.itemId.startsWith("shipping:"))).toHaveLength(1)
+      expect(svcX.lineItems[0]!.tic).toBe(store.products.jacket.tic)
+      expect(orderTax(svcX)).toBe(xrec.charged_tax)
+      // the new item's charged tax, as Medusa holds it
+      const after = await adminOrder(api, auth, order.id)
+      const jacket = after.items.find((i: any) => i.variant_id === store.products.jacket.variantId)
+      expect(svcX.lineItems.find((l) => l.itemId === jacket.id)?.tax.amount).toBe(charged(jacket.tax_total))
+      const refunds = await serviceRefunds(order.id)
+      expect(refunds.map((r) => [r.idempotencyKey, qtyOf(r, lamp.id)])).toEqual([[exchangeId, 1]])
+      // the original filing is untouched by the exchange's new item
+      expect((await env.sandbox.client.getOrder(order.id)).lineItems.some((l) => l.itemId === jacket.id)).toBe(false)
+    })
+
+    it("duplicated events (sequential and concurrent): one filing and one refund per return", async () => {
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const bus = getContainer().resolve(Modules.EVENT_BUS) as any
+      await Promise.all([1, 2, 3].map(() => bus.emit({ name: "order.placed", data: { id: order.id } })))
+      await syncOrderFilingWorkflow(getContainer()).run({ input: { orderId: order.id } })
+      const o = await fulfilAll(order.id)
+      const lamp = o.items.find((i: any) => i.quantity === 3)
+      const retId = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
+      await Promise.all([
+        bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } }),
+        bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } }),
+        returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: retId } }),
+        returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: retId } }),
+      ])
+      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refund")
+      const c = await env.sandbox.counts()
+      expect((c.cartToOrder ?? 0) + (c.createOrder ?? 0)).toBe(1)
+      const refunds = await serviceRefunds(order.id)
+      expect(refunds).toHaveLength(1)
+      expect(qtyOf(refunds[0]!, lamp.id)).toBe(2)
+      const rec = await filingStore(getContainer()).findRecord(order.id)
+      expect(rec?.refunds).toHaveLength(1)
+    })
+
+    it.each([
+      ["HTTP 500", { status: 500 }],
+      ["HTTP 503", { status: 503, retryAfter: "1" }],
+      ["HTTP 429", { status: 429, retryAfter: "1" }],
+      ["timeouts", { delayMs: 4_000 }],
+    ])("injected %s: recorded as failed, healed by the retry job", async (_n, spec) => {
+      // the checkout itself is not faulted: the faults start once the cart is ready
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.setAddress(ADDRESSES.sanFrancisco)
+      await co.addItem(store.products.general.variantId, 1)
+      await co.addShipping()
+      await env.sandbox.fault({ operation: "cartToOrder", ...spec })
+      await env.sandbox.fault({ operation: "createOrder", ...spec })
+      const order = await co.complete()
+      const failed = await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed", 90_000)
+      expect(failed.attempts).toBeGreaterThanOrEqual(1)
+      expect(failed.next_attempt_at).not.toBeNull()
+      expect(failed.last_error).not.toContain(env.sandbox.apiKey)
+      await env.sandbox.clearFaults()
+      // the job's run once the attempt is due (the clock of the processor is moved, not the test's)
+      const later = new Date(new Date(failed.next_attempt_at!).getTime() + 1000)
+      await processDueFilings(getContainer(), 100, { now: () => later })
+      const healed = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      expect(healed.filed_tax).toBe(healed.charged_tax)
+      expect(orderTax(await env.sandbox.client.getOrder(order.id))).toBe(healed.charged_tax)
+    })
+
+    it("the retry job workflow and the admin routes: list, get, retry on demand", async () => {
+      await env.sandbox.fault({ operation: "cartToOrder", status: 500 })
+      const { order } = await placeOrder()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed", 60_000)
+      const list = await api.get(`/admin/sales-tax/filings?state=failed`, auth)
+      expect(list.data.filings.map((f: any) => f.order_id)).toContain(order.id)
+      const bad = await api.get(`/admin/sales-tax/filings?state=nonsense`, auth).catch((e: any) => e.response)
+      expect(bad.status).toBe(400)
+      expect(bad.data.errors[0].location).toBe("query.state")
+      const one = await api.get(`/admin/sales-tax/filings/${order.id}`, auth)
+      expect(one.data.filing.state).toBe("failed")
+      expect(JSON.stringify(one.data)).not.toContain(env.sandbox.apiKey)
+      const missing = await api.post(`/admin/sales-tax/filings/order_nope/retry`, {}, auth).catch((e: any) => e.response)
+      expect(missing.status).toBe(404)
+      const unauth = await api.post(`/admin/sales-tax/filings/${order.id}/retry`, {}).catch((e: any) => e.response)
+      expect(unauth.status).toBe(401)
+      // the job before the attempt is due changes nothing
+      await processDueFilingsWorkflow(getContainer()).run({ input: {} })
+      await env.sandbox.clearFaults()
+      const retried = await api.post(`/admin/sales-tax/filings/${order.id}/retry`, {}, auth)
+      expect(retried.data.filing.state).toBe("completed")
+      expect(retried.data.filing.attempts).toBe(0)
     })
   },
 })

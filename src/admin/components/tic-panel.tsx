@@ -97,7 +97,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                 : ""}
             </Text>
             {type === "product" ? (
-              <div className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 pt-1">
+              <div className="grid gap-x-3 gap-y-1 pt-1" style={{ gridTemplateColumns: "auto 1fr" }}>
                 <Text size="xsmall" className="text-ui-fg-muted">Product</Text>
                 <Text size="xsmall" className="text-ui-fg-subtle" data-testid="tic-chain-product">{ticText(data.chain.product)}</Text>
                 <Text size="xsmall" className="text-ui-fg-muted">Type</Text>
@@ -153,7 +153,9 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                   <Text size="small" weight="plus" className="truncate">
                     {r.ticId} · {r.label}
                   </Text>
-                  <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">{r.description}</Text>
+                  {r.description && r.description !== r.label ? (
+                    <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">{r.description}</Text>
+                  ) : null}
                 </div>
                 <Button
                   size="small"

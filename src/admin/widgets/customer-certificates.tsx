@@ -87,6 +87,10 @@ const REQUIRED_MESSAGES: Record<string, string> = {
 export function validate(customerId: string, f: FormState): Record<string, string> {
   const parsed = CreateCertificateRequest.safeParse({ ...toBody(f), customerId })
   const out: Record<string, string> = {}
+  // the service's Address accepts empty strings; a certificate needs a real address
+  if (!f.customerName.trim()) out.customerName = REQUIRED_MESSAGES.customerName!
+  if (!f.line1.trim()) out["address.line1"] = REQUIRED_MESSAGES["address.line1"]!
+  if (!f.city.trim()) out["address.city"] = REQUIRED_MESSAGES["address.city"]!
   if (parsed.success) return out
   for (const iss of parsed.error.issues) {
     const key = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
@@ -201,7 +205,7 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
             <Label size="xsmall" weight="plus">States where the exemption applies</Label>
             {errors.states ? <Text size="xsmall" className="text-ui-fg-error" data-testid="error-states">{errors.states}</Text> : null}
             {form.states.map((row, i) => (
-              <div key={i} className="grid grid-cols-[1fr_2fr_auto] items-start gap-x-2" data-testid={`state-row-${i}`}>
+              <div key={i} className="grid items-start gap-x-2" style={{ gridTemplateColumns: "1fr 2fr auto" }} data-testid={`state-row-${i}`}>
                 <Field label={`State ${i + 1}`} name={`states[${i}].abbreviation`} error={errors[`states[${i}].abbreviation`]}>
                   {sel(`states[${i}].abbreviation`, row.abbreviation, (v) => setRow(i, { abbreviation: v }), US_STATES, "State", (s) => s)}
                 </Field>

@@ -31,6 +31,12 @@ export type AdminTicSearchBody = z.infer<typeof AdminTicSearchBody>
  * states listed once) are checked by running the full schema.
  */
 export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ customerId: true }).superRefine((value, ctx) => {
+  // the service's Address accepts empty strings: a certificate needs a real street and city
+  for (const k of ["line1", "city"] as const) {
+    if (typeof value.address?.[k] === "string" && !value.address[k].trim()) {
+      ctx.addIssue({ code: "custom", path: ["address", k], message: `address.${k} is required`, input: value.address[k] })
+    }
+  }
   const full = CreateCertificateRequest.safeParse({ ...value, customerId: "placeholder" })
   if (full.success) return
   for (const iss of full.error.issues) {

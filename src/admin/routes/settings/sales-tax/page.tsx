@@ -1,7 +1,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ReceiptPercent } from "@medusajs/icons"
 import { Badge, Button, Container, Heading, Table, Text, toast } from "@medusajs/ui"
-import { useState } from "react"
+import { Fragment, useState } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../../../lib/api"
 import type { AdminSettingsResponse, TicSource } from "../../../lib/types"
@@ -75,7 +75,7 @@ const SalesTaxSettingsPage = () => {
       {data ? (
         <>
           <Section title="Connection" testId="settings-connection">
-            <div className="grid grid-cols-[160px_1fr] gap-y-2 px-6 py-4">
+            <div className="grid items-center gap-x-4 gap-y-3 px-6 py-4" style={{ gridTemplateColumns: "180px 1fr" }}>
               <Text size="small" weight="plus">Health</Text>
               <div className="flex flex-wrap items-center gap-2" data-testid="settings-health">
                 <Badge size="2xsmall" color={data.connection.health.ok && data.connection.health.result?.status === "pass" ? "green" : data.connection.health.ok ? "orange" : "red"}>
@@ -99,13 +99,13 @@ const SalesTaxSettingsPage = () => {
           </Section>
 
           <Section title="Options in force" testId="settings-options">
-            <div className="grid grid-cols-[220px_1fr] gap-y-1 px-6 py-4">
+            <div className="grid gap-x-4 gap-y-1 px-6 py-4" style={{ gridTemplateColumns: "240px 1fr" }}>
               {data.options
                 ? flatten(data.options).map(([k, v]) => (
-                    <div key={k} className="contents">
+                    <Fragment key={k}>
                       <Text size="xsmall" className="font-mono text-ui-fg-subtle">{k}</Text>
                       <Text size="xsmall" className="font-mono break-all" data-testid={`option-${k}`}>{v}</Text>
-                    </div>
+                    </Fragment>
                   ))
                 : <Text size="small" className="text-ui-fg-error">{data.optionsError}</Text>}
             </div>
@@ -114,7 +114,7 @@ const SalesTaxSettingsPage = () => {
           <Section title="TIC coverage" testId="settings-coverage">
             <div className="flex flex-wrap gap-3 px-6 py-4">
               {(Object.keys(SOURCE_LABEL) as TicSource[]).map((s) => (
-                <div key={s} className="flex min-w-[140px] flex-col rounded-md border px-3 py-2" data-testid={`coverage-${s}`}>
+                <div key={s} className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 160 }} data-testid={`coverage-${s}`}>
                   <Text size="xsmall" className="text-ui-fg-subtle">{SOURCE_LABEL[s]}</Text>
                   <Text size="large" weight="plus">{data.coverage.bySource[s]}</Text>
                 </div>
@@ -166,7 +166,7 @@ const SalesTaxSettingsPage = () => {
                         ) : "—"}
                       </Table.Cell>
                       <Table.Cell><Badge size="2xsmall" color="red">{f.state}</Badge></Table.Cell>
-                      <Table.Cell><Text size="xsmall" className="max-w-[320px] break-words">{f.lastError}</Text></Table.Cell>
+                      <Table.Cell><Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>{f.lastError}</Text></Table.Cell>
                       <Table.Cell><Text size="xsmall">{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Text></Table.Cell>
                       <Table.Cell className="text-right">
                         {f.orderId ? (

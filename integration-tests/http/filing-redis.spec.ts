@@ -1,0 +1,104 @@
+/**
+ * Exactly once with Medusa's Redis modules: event bus (@medusajs/event-bus-redis), workflow engine
+ * (@medusajs/workflow-engine-redis) and locking (@medusajs/locking-redis) on 127.0.0.1:6379.
+ * The same events delivered several times, concurrently, give one filing and one refund per return.
+ * Skipped, with a message, when Redis does not answer.
+ */
+import net from "node:net"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
+import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox } from "../helpers"
+import { adminAuth, adminOrder, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
+
+jest.setTimeout(180_000)
+
+const REDIS_URL = process.env.FILING_TEST_REDIS_URL ?? "redis://127.0.0.1:6379"
+
+function redisAnswers(url: string): Promise<boolean> {
+  const u = new URL(url)
+  return new Promise((resolve) => {
+    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) })
+    const done = (ok: boolean) => { s.destroy(); resolve(ok) }
+    s.setTimeout(1000, () => done(false))
+    s.once("error", () => done(false))
+    s.once("connect", () => s.write("PING\r\n"))
+    s.once("data", (d) => done(d.toString().startsWith("+PONG")))
+  })
+}
+
+// decided before jest collects the tests (top-level await is not available in CJS test files)
+const redisUp: boolean = require("node:child_process").spawnSync(process.execPath, ["-e", `
+  const s = require("net").connect({ host: ${JSON.stringify(new URL(REDIS_URL).hostname)}, port: ${Number(new URL(REDIS_URL).port || 6379)} });
+  s.setTimeout(1000, () => process.exit(1)); s.on("error", () => process.exit(1));
+  s.on("connect", () => s.write("PING\\r\\n")); s.on("data", (d) => process.exit(String(d).startsWith("+PONG") ? 0 : 1));
+`]).status === 0
+
+if (!redisUp) {
+  describe("filing with Redis event bus, workflow engine and locking", () => {
+    it.skip(`skipped: Redis does not answer at ${REDIS_URL}`, () => undefined)
+  })
+} else {
+  const env = useSalesTaxSandbox()
+  const ns = `filing-test-${process.pid}`
+
+  medusaIntegrationTestRunner({
+    env: env.env,
+    hooks: {
+      // the runner reads medusa-config.ts; the Redis modules are added to that config here
+      beforeServerStart: async (container) => {
+        expect(await redisAnswers(REDIS_URL)).toBe(true)
+        const cfg = container.resolve("configModule") as any
+        cfg.projectConfig.redisUrl = REDIS_URL
+        cfg.modules = {
+          ...cfg.modules,
+          [Modules.EVENT_BUS]: { resolve: "@medusajs/event-bus-redis", options: { redisUrl: REDIS_URL, queueName: `${ns}-events` } },
+          [Modules.WORKFLOW_ENGINE]: { resolve: "@medusajs/workflow-engine-redis", options: { redis: { redisUrl: REDIS_URL, queueName: `${ns}-wf`, jobQueueName: `${ns}-jobs` } } },
+          [Modules.LOCKING]: {
+            resolve: "@medusajs/medusa/locking",
+            options: { providers: [{ resolve: "@medusajs/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl: REDIS_URL, namespace: `${ns}:` } }] },
+          },
+        }
+      },
+    },
+    testSuite: ({ api, getContainer }) => {
+      it("runs on the Redis modules, and duplicated concurrent events give one filing and one refund per return", async () => {
+        const container = getContainer()
+        expect((container.resolve(Modules.EVENT_BUS) as any).constructor.name).toMatch(/Redis/i)
+        // the Redis engine's service holds its Redis disconnect handler; the in-memory one has none
+        expect(typeof (container.resolve(Modules.WORKFLOW_ENGINE) as any).redisDisconnectHandler_).toBe("function")
+        expect(String((container.resolve(Modules.LOCKING) as any).defaultProviderId)).toMatch(/redis/i)
+        await env.sandbox.reset()
+        const store = await seedStore(container)
+        const auth = await adminAuth(container)
+        const co = new Checkout(api, store)
+        await co.create()
+        await co.setAddress(ADDRESSES.minneapolis)
+        await co.addItem(store.products.general.variantId, 3)
+        await co.addItem(store.products.coffee.variantId, 2)
+        await co.addShipping()
+        const order = await co.complete()
+        const bus = container.resolve(Modules.EVENT_BUS) as any
+        // order.placed delivered again five times, concurrently with the first delivery
+        await Promise.all(Array.from({ length: 5 }, () => bus.emit({ name: "order.placed", data: { id: order.id } })))
+        const rec = await waitForFiling(container, order.id, (r) => r.state === "completed", "completed", 90_000)
+        const o = await adminOrder(api, auth, order.id)
+        await fulfil(api, auth, order.id, o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })))
+        const lamp = o.items.find((i: any) => i.quantity === 3)
+        const retId = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
+        await Promise.all(Array.from({ length: 4 }, () => bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } })))
+        await waitForFiling(container, order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refunded", 90_000)
+        // let every duplicate delivery finish before counting
+        await new Promise((r) => setTimeout(r, 3000))
+        await waitForFiling(container, order.id, (r) => r.next_attempt_at === null, "settled", 30_000)
+        const c = await env.sandbox.counts()
+        expect((c.cartToOrder ?? 0) + (c.createOrder ?? 0)).toBe(1)
+        const svc = await env.sandbox.client.getOrder(order.id, { expandRefunds: true })
+        expect(svc.refunds).toHaveLength(1)
+        expect(svc.refunds![0]!.idempotencyKey).toBe(retId)
+        expect(Math.abs(svc.refunds![0]!.items.find((i) => i.itemId === lamp.id)!.quantity)).toBe(2)
+        expect((await filingStore(container).findRecord(order.id))?.refunds).toHaveLength(1)
+        expect(rec.filed_tax).toBe(rec.charged_tax)
+      })
+    },
+  })
+}

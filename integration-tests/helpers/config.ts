@@ -7,6 +7,14 @@
 import type { PluginOptionsInput } from "../../src/options"
 import { startTestSandbox, type TestSandbox } from "./sandbox"
 
+/**
+ * @medusajs/test-utils turns SSL ON for every database URL whose host is not literally
+ * "localhost" (medusa-test-runner-utils/config.js), and neither the machine's PostgreSQL nor the
+ * embedded one speaks SSL: with DB_HOST=127.0.0.1 (global-setup's default) Medusa cannot connect.
+ * Importing these helpers switches a loopback DB_HOST to "localhost" before the runner is built.
+ */
+if (process.env.DB_HOST === "127.0.0.1" || process.env.DB_HOST === "::1") process.env.DB_HOST = "localhost"
+
 export type SalesTaxOverrides = Partial<Omit<PluginOptionsInput, "baseUrl" | "apiKey" | "connectionId">>
 
 /** Environment for medusa-config.ts: connection to `sandbox` plus option overrides. */

@@ -1,5 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
+import { createPromotionsWorkflow } from "@medusajs/core-flows"
 import BigNumber from "bignumber.js"
 import { ADDRESSES, Checkout, cents, createShopper, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
@@ -23,7 +24,8 @@ async function expectLinesMatchService(cart: any) {
     const s = byId.get(item.id)
     expect(s).toBeDefined()
     expect(cents(item.tax_total)).toBe(cents(s!.tax.amount))
-    const taxable = new BigNumber(item.unit_price).times(item.quantity)
+    const discount = (item.adjustments ?? []).reduce((a: BigNumber, x: any) => a.plus(x.amount), new BigNumber(0))
+    const taxable = new BigNumber(item.unit_price).times(item.quantity).minus(discount)
     if (s!.tax.amount > 0) {
       expect(item.tax_lines).toHaveLength(1)
       expect(item.tax_lines[0].code).toBe(TAX_LINE_CODE)
@@ -80,6 +82,38 @@ medusaIntegrationTestRunner({
       const order = await co.complete()
       const { data } = await api.get(`/store/orders/${order.id}?fields=*items,*items.tax_lines,tax_total,*shipping_methods`, { headers: { "x-publishable-api-key": store.publishableKey } }).catch(() => ({ data: { order } }))
       expect(cents(data.order.tax_total)).toBe(cents(svcTotal.toNumber()))
+    })
+
+    it("a promotion code: the service taxes the discounted price and Medusa's line tax still equals it to the cent", async () => {
+      await createPromotionsWorkflow(getContainer()).run({
+        input: {
+          promotionsData: [{
+            code: "FIFTEEN",
+            type: "standard",
+            status: "active",
+            is_automatic: false,
+            application_method: { type: "percentage", target_type: "items", allocation: "across", value: 15, currency_code: "usd" },
+          } as never],
+        },
+      })
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 3)
+      await co.setAddress(ADDRESSES.minneapolis)
+      await co.addShipping()
+      const r = await api.post(`/store/carts/${co.cartId}/promotions?fields=${"id,tax_total,*items,*items.tax_lines,*items.adjustments,*shipping_methods,*shipping_methods.tax_lines"}`, { promo_codes: ["FIFTEEN"] }, { headers: { "x-publishable-api-key": store.publishableKey } })
+      const cart = r.data.cart
+      const item = cart.items[0]
+      expect(item.adjustments.length).toBeGreaterThan(0)
+      const discount = item.adjustments.reduce((a: BigNumber, x: any) => a.plus(x.amount), new BigNumber(0))
+      expect(discount.toNumber()).toBeGreaterThan(0)
+      const svc = await expectLinesMatchService(cart)
+      // the service saw the net price (unit price less the discount per unit)
+      const sent = svc.lineItems.find((l) => l.itemId === item.id)!
+      expect(new BigNumber(sent.price).times(sent.quantity).toFixed(2)).toBe(new BigNumber(item.unit_price).times(item.quantity).minus(discount).toFixed(2))
+      // and the refreshed cart's tax is what the storefront shows next time too
+      const again = await co.get()
+      expect(cents(again.tax_total)).toBe(cents(cart.tax_total))
     })
 
     it("shipping is a service line with TIC 11010, taxed per state (Kentucky yes, California no)", async () => {

@@ -1,0 +1,50 @@
+import { findRawPluginOptions, getPluginOptions, PluginOptionsError, redactOptions, resolvePluginOptions } from "./options"
+
+const valid = {
+  connectionId: "00000000-0000-4000-8000-000000000000",
+  apiKey: "sk_live_SECRET_abcdef",
+  baseUrl: "https://api.example.com/",
+  origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+}
+
+describe("plugin options", () => {
+  it("applies the documented defaults", () => {
+    const o = resolvePluginOptions(valid)
+    expect(o).toMatchObject({
+      baseUrl: "https://api.example.com",
+      defaultTic: 0, shippingTic: 11010, failurePolicy: "fallback", timeoutMs: 3000, backgroundTimeoutMs: 20000,
+      cacheTtlSeconds: 300, completionMode: "placed", filing: { maxAttempts: 8 }, circuitBreaker: { failures: 5, halfOpenAfterMs: 30000 },
+    })
+    expect(o.fallbackRate).toBeUndefined()
+  })
+
+  it("names every bad option, never echoes the key", () => {
+    let err: unknown
+    try {
+      resolvePluginOptions({ ...valid, connectionId: "short", failurePolicy: "ignore", fallbackRate: 120, apiKey: "sk_live_SECRET_abcdef", origin: { ...valid.origin, state: "Washington" } })
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(PluginOptionsError)
+    const msg = (err as Error).message
+    expect(msg).toMatch(/connectionId: connectionId must be at least 36/)
+    expect(msg).toMatch(/failurePolicy: failurePolicy must be "block" or "fallback"/)
+    expect(msg).toMatch(/fallbackRate/)
+    expect(msg).toMatch(/origin\.state/)
+    expect(msg).not.toContain("sk_live_SECRET_abcdef")
+    expect(() => resolvePluginOptions(undefined)).toThrow(/apiKey is required/)
+    expect(redactOptions(resolvePluginOptions(valid)).apiKey).toBe("****")
+  })
+
+  it("finds the options in plugins, else in the tax provider's registration", () => {
+    expect(findRawPluginOptions({ plugins: [{ resolve: "medusa-sales-tax", options: { a: 1 } }] })).toEqual({ a: 1 })
+    const fromProvider = { modules: { tax: { resolve: "@medusajs/medusa/tax", options: { providers: [{ resolve: "medusa-sales-tax/providers/sales-tax", options: valid }] } } } }
+    expect(findRawPluginOptions(fromProvider)).toBe(valid)
+    expect(findRawPluginOptions({ modules: [{ resolve: "@medusajs/medusa/tax", options: { providers: [{ resolve: "./src/providers/sales-tax", options: valid }] } }] as never })).toBe(valid)
+    expect(findRawPluginOptions({ plugins: [] })).toBeUndefined()
+    const config = { plugins: [{ resolve: "medusa-sales-tax", options: valid }] }
+    const container = { resolve: () => config as never }
+    expect(getPluginOptions(container).shippingTic).toBe(11010)
+    expect(() => getPluginOptions({ resolve: () => ({}) as never })).toThrow(/no options found/)
+  })
+})

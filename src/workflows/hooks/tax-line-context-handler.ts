@@ -182,8 +182,19 @@ function unwrap(v: unknown): TaxLineContext {
  */
 export async function salesTaxTaxLineContext(input: any, { container }: { container: MedusaContainer }): Promise<StepResponse<TaxLineContext>> {
   let snapshot: CartSnapshotInput | undefined
-  if (input?.cart?.id) snapshot = await buildCartSnapshot(container, input.cart.id)
-  else if (input?.order?.id) snapshot = await buildOrderSnapshot(container, input.order.id, input.items, input.shipping_methods)
+  try {
+    if (input?.cart?.id) snapshot = await buildCartSnapshot(container, input.cart.id)
+    else if (input?.order?.id) snapshot = await buildOrderSnapshot(container, input.order.id, input.items, input.shipping_methods)
+  } catch (e) {
+    // never break a cart or order flow over the context: the provider then quotes from the lines
+    // Medusa hands it (no discounts seen) and logs that it did
+    try {
+      const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
+      logger.warn(`sales-tax: tax-line context could not be built (${(e as Error)?.message ?? e})`)
+    } catch {
+      /* no logger */
+    }
+  }
   return new StepResponse(snapshot ? { [CONTEXT_KEY]: snapshot } : {})
 }
 

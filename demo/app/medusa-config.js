@@ -1,0 +1,48 @@
+// The demo store's configuration: what a merchant adds to an existing Medusa 2.21 store to install
+// medusa-sales-tax: the plugin (its modules, workflows, subscribers, jobs, admin routes and
+// widgets) and its tax provider in the Tax Module, with ONE options object for both.
+// `npm run demo` sets the environment below; it points at the in-process sandbox of the service.
+// (Plain JavaScript so that Medusa's CLI loads it without a TypeScript loader.)
+const { defineConfig, loadEnv } = require("@medusajs/framework/utils")
+
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+/** Plugin options (validated at boot; every option and its default: docs/provider.md). */
+const salesTax = {
+  baseUrl: process.env.SALES_TAX_BASE_URL,
+  apiKey: process.env.SALES_TAX_API_KEY,
+  connectionId: process.env.SALES_TAX_CONNECTION_ID,
+  // where the goods ship from
+  origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+  // the demo wants the service's tax or a loud failure, never an estimate
+  failurePolicy: "block",
+  completionMode: "placed",
+}
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: process.env.STORE_CORS || "*",
+      adminCors: process.env.ADMIN_CORS || "*",
+      authCors: process.env.AUTH_CORS || "*",
+      jwtSecret: process.env.JWT_SECRET || "demo-jwt-secret",
+      cookieSecret: process.env.COOKIE_SECRET || "demo-cookie-secret",
+    },
+  },
+  // the admin is built and served only by `npm run demo -- --serve`
+  admin: {
+    disable: process.env.DEMO_ADMIN !== "1",
+    path: "/app",
+    backendUrl: "/",
+  },
+  plugins: [{ resolve: "medusa-sales-tax", options: salesTax }],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/tax",
+      options: {
+        providers: [{ resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options: salesTax }],
+      },
+    },
+  ],
+})

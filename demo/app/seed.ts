@@ -1,0 +1,236 @@
+/**
+ * Seeds the demo store (run by `npm run demo` as `medusa exec ./seed.ts`, after the migrations),
+ * through Medusa's own workflows and modules, as a merchant's seed script would:
+ *  - the store in USD; a sales channel "Demo webshop" with a publishable key
+ *  - a region "United States" (automatic taxes, system payment provider) and a US tax region whose
+ *    provider is the plugin's (tp_sales-tax_sales-tax)
+ *  - a Seattle warehouse with a US fulfillment set and a flat "Standard" shipping option
+ *  - products whose TICs sit at each level the plugin resolves (product, type, category, default)
+ *  - an admin user (for `--serve`) and a secret API key (for the demo's admin calls)
+ * and writes what the demo needs to the JSON file named by DEMO_SEED_OUT.
+ */
+import { writeFileSync } from "node:fs"
+import type { ExecArgs } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import {
+  createApiKeysWorkflow,
+  createProductCategoriesWorkflow,
+  createProductTypesWorkflow,
+  createProductsWorkflow,
+  createRegionsWorkflow,
+  createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
+  createTaxRegionsWorkflow,
+  createUsersWorkflow,
+  linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
+  updateStoresWorkflow,
+} from "@medusajs/medusa/core-flows"
+
+/** Medusa stores tax providers as tp_<identifier>_<id>; the plugin's identifier and our id are "sales-tax". */
+const PROVIDER_ID = "tp_sales-tax_sales-tax"
+/** Key of the plugin's TIC-assignment module (SALES_TAX_MODULE). */
+const SALES_TAX_MODULE = "salesTax"
+
+export type ProductKey = "lamp" | "tshirt" | "jacket" | "coffee" | "giftcard"
+
+export interface DemoProduct {
+  id: string
+  variantId: string
+  title: string
+  /** unit price, USD, tax-exclusive */
+  price: number
+  /** the TIC the plugin should resolve, and where it is assigned */
+  tic: number
+  ticSource: "product" | "product_type" | "product_category" | "default"
+  category: string
+}
+
+export interface DemoSeed {
+  regionId: string
+  salesChannelId: string
+  publishableKey: string
+  secretKey: string
+  shippingOptionId: string
+  shippingPrice: number
+  admin: { email: string; password: string }
+  products: Record<ProductKey, DemoProduct>
+}
+
+interface TicService {
+  setTic(targetType: string, targetId: string, tic: number | null): Promise<unknown>
+}
+
+export default async function seedDemoStore({ container }: ExecArgs): Promise<void> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  const fulfillment = container.resolve(Modules.FULFILLMENT)
+  const storeModule = container.resolve(Modules.STORE)
+  const auth = container.resolve(Modules.AUTH)
+  const out = process.env.DEMO_SEED_OUT
+  if (!out) throw new Error("DEMO_SEED_OUT is not set (this script is run by `npm run demo`)")
+  const adminEmail = process.env.DEMO_ADMIN_EMAIL || "admin@example.com"
+  const adminPassword = process.env.DEMO_ADMIN_PASSWORD || "supersecret"
+  const shippingPrice = 8
+
+  logger.info("demo seed: store, sales channel, keys")
+  const { result: [salesChannel] } = await createSalesChannelsWorkflow(container).run({
+    input: { salesChannelsData: [{ name: "Demo webshop" }] },
+  })
+  const [store] = await storeModule.listStores({}, { take: 1 })
+  await updateStoresWorkflow(container).run({
+    input: {
+      selector: { id: store.id },
+      update: {
+        supported_currencies: [{ currency_code: "usd", is_default: true }],
+        default_sales_channel_id: salesChannel.id,
+      },
+    },
+  })
+  const { result: [publishable] } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "Demo webshop", type: "publishable", created_by: "demo" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: publishable.id, add: [salesChannel.id] } })
+  const { result: [secret] } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "npm run demo", type: "secret", created_by: "demo" }] },
+  })
+
+  logger.info("demo seed: region and tax region on the sales-tax provider")
+  const { result: [region] } = await createRegionsWorkflow(container).run({
+    input: {
+      regions: [{
+        name: "United States",
+        currency_code: "usd",
+        countries: ["us"],
+        automatic_taxes: true,
+        payment_providers: ["pp_system_default"],
+      }],
+    },
+  })
+  await createTaxRegionsWorkflow(container).run({
+    input: [{ country_code: "us", provider_id: PROVIDER_ID }],
+  })
+  await updateStoresWorkflow(container).run({
+    input: { selector: { id: store.id }, update: { default_region_id: region.id } },
+  })
+
+  logger.info("demo seed: warehouse, fulfillment and shipping option")
+  const { result: [location] } = await createStockLocationsWorkflow(container).run({
+    input: {
+      locations: [{
+        name: "Seattle warehouse",
+        address: { address_1: "400 Broad St", city: "Seattle", country_code: "us", province: "WA", postal_code: "98109" },
+      }],
+    },
+  })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
+  })
+  const { result: [profile] } = await createShippingProfilesWorkflow(container).run({
+    input: { data: [{ name: "Default", type: "default" }] },
+  })
+  const fset = await fulfillment.createFulfillmentSets({
+    name: "US shipping",
+    type: "shipping",
+    service_zones: [{ name: "United States", geo_zones: [{ type: "country", country_code: "us" }] }],
+  })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id },
+  })
+  const { result: [option] } = await createShippingOptionsWorkflow(container).run({
+    input: [{
+      name: "Standard",
+      price_type: "flat",
+      provider_id: "manual_manual",
+      service_zone_id: fset.service_zones[0].id,
+      shipping_profile_id: profile.id,
+      type: { label: "Standard", description: "3-5 days", code: "standard" },
+      prices: [{ currency_code: "usd", amount: shippingPrice }, { region_id: region.id, amount: shippingPrice }],
+      rules: [
+        { attribute: "enabled_in_store", value: "true", operator: "eq" },
+        { attribute: "is_return", value: "false", operator: "eq" },
+      ],
+    }],
+  })
+
+  logger.info("demo seed: catalogue with TICs")
+  const { result: [apparel] } = await createProductTypesWorkflow(container).run({
+    input: { product_types: [{ value: "Apparel" }] },
+  })
+  const { result: [food] } = await createProductCategoriesWorkflow(container).run({
+    input: { product_categories: [{ name: "Food", is_active: true }] },
+  })
+  const { result: [groceries] } = await createProductCategoriesWorkflow(container).run({
+    input: { product_categories: [{ name: "Groceries", is_active: true, parent_category_id: food.id }] },
+  })
+  const product = (title: string, handle: string, price: number, extra: Record<string, unknown> = {}) => ({
+    title,
+    handle,
+    status: "published" as const,
+    shipping_profile_id: profile.id,
+    sales_channels: [{ id: salesChannel.id }],
+    options: [{ title: "Size", values: ["One size"] }],
+    variants: [{
+      title: "One size",
+      sku: handle.toUpperCase(),
+      options: { Size: "One size" },
+      manage_inventory: false,
+      prices: [{ currency_code: "usd", amount: price }],
+    }],
+    ...extra,
+  })
+  const prices: Record<ProductKey, number> = { lamp: 49.99, tshirt: 29.95, jacket: 120, coffee: 14.5, giftcard: 50 }
+  const { result: products } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        product("Desk lamp", "desk-lamp", prices.lamp),
+        product("T-shirt", "t-shirt", prices.tshirt),
+        product("Rain jacket", "rain-jacket", prices.jacket, { type_id: apparel.id }),
+        product("Coffee beans", "coffee-beans", prices.coffee, { category_ids: [groceries.id] }),
+        product("Gift card", "gift-card", prices.giftcard),
+      ],
+    },
+  })
+  const byHandle = (h: string) => {
+    const p = products.find((x) => x.handle === h)
+    if (!p || !p.variants?.[0]) throw new Error(`seeded product ${h} not found`)
+    return { id: p.id, variantId: p.variants[0].id, title: p.title }
+  }
+
+  // TIC assignments (what the admin's TIC widgets do): product, type, category; the lamp has none
+  const tics = container.resolve<TicService>(SALES_TAX_MODULE)
+  await tics.setTic("product", byHandle("t-shirt").id, 20010) // Clothing
+  await tics.setTic("product", byHandle("gift-card").id, 10005) // Gift cards
+  await tics.setTic("product_type", apparel.id, 20010) // every "Apparel" product is clothing
+  await tics.setTic("product_category", food.id, 40030) // Food for home consumption; "Groceries" inherits it
+
+  logger.info("demo seed: admin user")
+  const { result: [user] } = await createUsersWorkflow(container).run({ input: { users: [{ email: adminEmail }] } })
+  const { authIdentity, error } = await auth.register("emailpass", { body: { email: adminEmail, password: adminPassword } })
+  if (error || !authIdentity) throw new Error(`could not register the admin user: ${error ?? "no identity"}`)
+  await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: user.id } })
+
+  const seed: DemoSeed = {
+    regionId: region.id,
+    salesChannelId: salesChannel.id,
+    publishableKey: publishable.token,
+    secretKey: secret.token,
+    shippingOptionId: option.id,
+    shippingPrice,
+    admin: { email: adminEmail, password: adminPassword },
+    products: {
+      lamp: { ...byHandle("desk-lamp"), price: prices.lamp, tic: 0, ticSource: "default", category: "general goods" },
+      tshirt: { ...byHandle("t-shirt"), price: prices.tshirt, tic: 20010, ticSource: "product", category: "clothing" },
+      jacket: { ...byHandle("rain-jacket"), price: prices.jacket, tic: 20010, ticSource: "product_type", category: "clothing" },
+      coffee: { ...byHandle("coffee-beans"), price: prices.coffee, tic: 40030, ticSource: "product_category", category: "groceries" },
+      giftcard: { ...byHandle("gift-card"), price: prices.giftcard, tic: 10005, ticSource: "product", category: "gift card" },
+    },
+  }
+  writeFileSync(out, JSON.stringify(seed, null, 2))
+  logger.info(`demo seed: done (${out})`)
+}

@@ -1,0 +1,157 @@
+/**
+ * The demo store's Medusa side, driven through Medusa's own CLI as a merchant would:
+ * `medusa db:migrate`, `medusa exec ./seed.ts`, `medusa build` (admin, only for --serve) and
+ * `medusa start`, in demo/app (where plugin-install.ts put the plugin into node_modules).
+ * The CLI runs under plain node (no TypeScript loader: one costs a third more time on every boot),
+ * so the app's medusa-config is JavaScript and seed.ts is transpiled before `medusa exec`.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import ts from "typescript"
+import { join, relative } from "node:path"
+import { logTail, onShutdown, runLogged, spawnLogged } from "./processes"
+import { DemoError } from "./ui"
+
+export const REPO_ROOT = join(__dirname, "..", "..")
+export const APP_DIR = join(REPO_ROOT, "demo", "app")
+export const DATA_DIR = join(REPO_ROOT, "demo", ".data")
+export const LOG_DIR = join(DATA_DIR, "logs")
+
+function resolveFrom(id: string): string {
+  try {
+    return require.resolve(id, { paths: [REPO_ROOT] })
+  } catch {
+    throw new DemoError(`cannot find ${id}`, "run `npm install` in the repository first (the demo uses its dev dependencies)")
+  }
+}
+
+/** node node_modules/@medusajs/cli/cli.js ... (what `npx medusa ...` runs) */
+function medusaCommand(args: string[]): [string, string[]] {
+  const cli = join(resolveFrom("@medusajs/cli/package.json"), "..", "cli.js")
+  return [process.execPath, [cli, ...args]]
+}
+
+export interface AppEnv {
+  databaseUrl: string
+  salesTaxBaseUrl: string
+  salesTaxApiKey: string
+  salesTaxConnectionId: string
+  admin: boolean
+  adminEmail: string
+  adminPassword: string
+}
+
+function appEnv(e: AppEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: e.databaseUrl,
+    SALES_TAX_BASE_URL: e.salesTaxBaseUrl,
+    SALES_TAX_API_KEY: e.salesTaxApiKey,
+    SALES_TAX_CONNECTION_ID: e.salesTaxConnectionId,
+    DEMO_ADMIN: e.admin ? "1" : "0",
+    DEMO_ADMIN_EMAIL: e.adminEmail,
+    DEMO_ADMIN_PASSWORD: e.adminPassword,
+    MEDUSA_DISABLE_TELEMETRY: "true",
+    // `medusa start` defaults to "production" (session cookies for HTTPS only) and "development"
+    // serves the admin through Vite instead of its build: "demo" is neither
+    NODE_ENV: process.env.DEMO_NODE_ENV || "demo",
+    ...extra,
+  }
+  // the demo store gets its own Redis-less setup: never a host's REDIS_URL or PORT
+  delete env.REDIS_URL
+  delete env.PORT
+  return env
+}
+
+export async function migrate(e: AppEnv): Promise<void> {
+  const [cmd, args] = medusaCommand(["db:migrate"])
+  await runLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile: join(LOG_DIR, "medusa-migrate.log"), timeoutMs: 300_000, label: "medusa db:migrate" })
+}
+
+/** demo/app/seed.ts -> demo/.data/seed.js (CommonJS, the app's compiler options). */
+function compileSeed(): string {
+  const source = join(APP_DIR, "seed.ts")
+  const out = join(DATA_DIR, "seed.js")
+  const r = ts.transpileModule(readFileSync(source, "utf8"), {
+    fileName: source,
+    compilerOptions: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
+  })
+  mkdirSync(DATA_DIR, { recursive: true })
+  writeFileSync(out, r.outputText)
+  return out
+}
+
+export async function seed(e: AppEnv, outFile: string): Promise<void> {
+  rmSync(outFile, { force: true })
+  const [cmd, args] = medusaCommand(["exec", compileSeed()])
+  await runLogged(cmd, args, {
+    cwd: APP_DIR, env: appEnv(e, { DEMO_SEED_OUT: outFile }), logFile: join(LOG_DIR, "medusa-seed.log"), timeoutMs: 180_000, label: "medusa exec seed.ts",
+  })
+  if (!existsSync(outFile)) throw new DemoError("the seed script ended without writing its result", undefined, join(LOG_DIR, "medusa-seed.log"))
+}
+
+/**
+ * `medusa build --admin-only` of the demo app: the dashboard with the plugin's widgets and
+ * settings page, into demo/app/.medusa/admin; `medusa start` serves demo/app/public/admin, a
+ * link to it (the backend needs no build: the app has no sources of its own).
+ */
+export async function buildAdmin(e: AppEnv): Promise<void> {
+  const [cmd, args] = medusaCommand(["build", "--admin-only"])
+  const logFile = join(LOG_DIR, "medusa-build.log")
+  rmSync(logFile, { force: true })
+  const built = join(APP_DIR, ".medusa", "admin")
+  rmSync(built, { recursive: true, force: true })
+  try {
+    await runLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile, timeoutMs: 420_000, label: "medusa build --admin-only" })
+  } catch (err) {
+    if (!existsSync(join(built, "index.html"))) throw err
+  }
+  if (!existsSync(join(built, "index.html"))) throw new DemoError("the admin build wrote no index.html", undefined, logFile, logTail(logFile))
+  const pub = join(APP_DIR, "public")
+  rmSync(pub, { recursive: true, force: true })
+  mkdirSync(pub, { recursive: true })
+  symlinkSync(relative(pub, built), join(pub, "admin"), "dir")
+}
+
+export interface RunningStore {
+  url: string
+  port: number
+  logFile: string
+}
+
+/** `medusa start` on `port`; resolves once GET /health answers 200. */
+export async function startStore(e: AppEnv, port: number): Promise<RunningStore> {
+  const [cmd, args] = medusaCommand(["start", "--port", String(port)])
+  const logFile = join(LOG_DIR, "medusa-server.log")
+  rmSync(logFile, { force: true })
+  const p = spawnLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile, label: `medusa start --port ${port}` })
+  onShutdown("Medusa server", p.stop)
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 180_000
+  let exited: number | null | undefined
+  void p.exited.then((c) => (exited = c))
+  while (Date.now() < deadline) {
+    if (exited !== undefined) {
+      const tail = logTail(logFile, 20)
+      const optionsProblem = /invalid options/.test(tail)
+      const inUse = /EADDRINUSE/.test(tail)
+      throw new DemoError(
+        `the Medusa server stopped while starting (exit code ${exited})`,
+        optionsProblem
+          ? "the plugin options in demo/app/medusa-config.ts are invalid: each problem is named above"
+          : inUse
+            ? `port ${port} was taken meanwhile: pass --port <another port>`
+            : "read the log: a module or plugin failed to load",
+        logFile,
+        tail,
+      )
+    }
+    try {
+      const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
+      if (r.status === 200) return { url, port, logFile }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500))
+  }
+  throw new DemoError("the Medusa server did not answer /health within 180 s", "the machine may be overloaded; read the log", logFile, logTail(logFile))
+}

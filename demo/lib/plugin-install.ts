@@ -1,0 +1,100 @@
+/**
+ * Installs the plugin from this checkout into the demo store as npm would install the published
+ * package: demo/app/node_modules/medusa-sales-tax/ with the package.json and the compiled
+ * `.medusa/server/src` that the package's `exports` point at.
+ *
+ * Why not `medusa plugin:build` + a symlink: that build writes the repository's shared
+ * `.medusa/server` (other work in the checkout rebuilds and empties it at any time) and
+ * type-checks the whole project (more than a minute on two cores). Here every `src/` file is
+ * transpiled with the repository's own compiler options (TypeScript's transpileModule, the same
+ * CommonJS output; type errors are the typecheck's and the tests' business), and the admin
+ * extensions are bundled by Medusa's own admin bundler (what plugin:build runs) only for --serve.
+ */
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join, relative } from "node:path"
+import ts from "typescript"
+import { APP_DIR, REPO_ROOT } from "./medusa"
+import { DemoError } from "./ui"
+
+export const INSTALLED_PLUGIN = join(APP_DIR, "node_modules", "medusa-sales-tax")
+const OUT = join(INSTALLED_PLUGIN, ".medusa", "server")
+
+/** Source files of the backend: src/** without tests and without the admin (bundled separately). */
+function backendSources(): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) {
+        if (e.name === "__tests__" || e.name === "node_modules" || p === join(REPO_ROOT, "src", "admin")) continue
+        walk(p)
+      } else if (/\.tsx?$/.test(e.name) && !/\.(test|spec)\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) {
+        out.push(p)
+      }
+    }
+  }
+  walk(join(REPO_ROOT, "src"))
+  return out
+}
+
+function compilerOptions(): ts.CompilerOptions {
+  const file = join(REPO_ROOT, "tsconfig.json")
+  const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new DemoError(`tsconfig.json cannot be read: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
+    },
+  })
+  if (!parsed) throw new DemoError("tsconfig.json cannot be read")
+  return { ...parsed.options, noEmit: false, declaration: false, sourceMap: false, inlineSourceMap: true, inlineSources: false }
+}
+
+export interface InstallResult {
+  files: number
+  admin: boolean
+}
+
+export async function installPlugin(opts: { admin: boolean }): Promise<InstallResult> {
+  // an npm-made symlink (npm install in demo/app) or an earlier install: replace it
+  if (existsSync(INSTALLED_PLUGIN) || isLink(INSTALLED_PLUGIN)) rmSync(INSTALLED_PLUGIN, { recursive: true, force: true })
+  mkdirSync(OUT, { recursive: true })
+  cpSync(join(REPO_ROOT, "package.json"), join(INSTALLED_PLUGIN, "package.json"))
+
+  const options = compilerOptions()
+  const failures: string[] = []
+  const files = backendSources()
+  for (const file of files) {
+    const rel = relative(REPO_ROOT, file)
+    const r = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: options, fileName: file, reportDiagnostics: true })
+    const syntax = (r.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error)
+    if (syntax.length) failures.push(`${rel}: ${ts.flattenDiagnosticMessageText(syntax[0].messageText, " ")}`)
+    const target = join(OUT, rel.replace(/\.tsx?$/, ".js"))
+    mkdirSync(dirname(target), { recursive: true })
+    writeFileSync(target, r.outputText)
+  }
+  if (failures.length) {
+    throw new DemoError(`the plugin's sources do not compile (${failures.length} file(s))`, "fix the syntax errors above (npm run typecheck shows them too)", undefined, failures.slice(0, 8).join("\n"))
+  }
+
+  if (opts.admin) {
+    const bundler = await import("@medusajs/admin-bundler")
+    const env = process.env.NODE_ENV
+    try {
+      await bundler.plugin({ root: REPO_ROOT, outDir: OUT })
+    } catch (e) {
+      throw new DemoError(`the plugin's admin extensions did not bundle: ${(e as Error).message}`, "fix src/admin (the admin bundler's message is above)")
+    } finally {
+      if (env === undefined) delete process.env.NODE_ENV
+      else process.env.NODE_ENV = env
+    }
+  }
+  return { files: files.length, admin: opts.admin }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink()
+  } catch {
+    return false
+  }
+}

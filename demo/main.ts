@@ -1,0 +1,270 @@
+/**
+ * `npm run demo`: the plugin's main job in one command (docs/demo.md).
+ *   sandbox of the Sales Tax Service (in process) + PostgreSQL (DATABASE_URL or embedded)
+ *   -> a Medusa store with the plugin (demo/app: migrations, seed) -> storefront checkouts into
+ *   several states -> per order: tax charged (Medusa) vs tax filed (the service)
+ *   -> a partial return (refund), a cancellation (void), an exempt checkout -> summary.
+ * Exit code 0 only when every check holds. `--serve` keeps the store and its admin running.
+ */
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join, relative } from "node:path"
+import { parseArgs } from "node:util"
+import { SalesTaxClient } from "../src/client"
+import { dec, roundCents, sum } from "../src/money"
+import { startSandbox } from "../src/sandbox"
+import type { DemoSeed } from "./app/seed"
+import { startDatabase } from "./lib/database"
+import { APP_DIR, DATA_DIR, LOG_DIR, REPO_ROOT, buildAdmin, migrate, seed as seedStore, startStore } from "./lib/medusa"
+import { INSTALLED_PLUGIN, installPlugin } from "./lib/plugin-install"
+import { assertPortFree, freePort, onShutdown, shutdown } from "./lib/processes"
+import { printOrderTable, printSummary, type Check } from "./lib/report"
+import {
+  CANCEL_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
+  createExemptCustomer, filedOrder, fulfilAll, makeCtx, returnItems, waitForFiling, type Comparison, type FilingView, type PlacedOrder,
+} from "./lib/scenario"
+import { DemoError, bold, dim, errorBlock, green, info, line, red, step } from "./lib/ui"
+
+const USAGE = `Usage: npm run demo [-- options]
+
+  --serve              keep the store, its admin and the sandbox running after the demo (Ctrl-C stops)
+  --port <n>           Medusa's port (default: a free port; 9000 with --serve)
+  --sandbox-port <n>   the sandbox's port (default: a free port)
+  -h, --help           this text
+
+Environment:
+  DATABASE_URL         a PostgreSQL server to use (the demo creates a fresh database
+                       "medusa_sales_tax_demo" on it); unset = an embedded PostgreSQL`
+
+/** The sandbox's default connection (docs/sandbox.md); the store is configured with it. */
+const SANDBOX_API_KEY = "sandbox-key"
+const SANDBOX_CONNECTION_ID = "00000000-0000-4000-8000-000000000000"
+const SHIPPING_TIC = 11010
+
+interface Flags {
+  serve: boolean
+  port?: number
+  sandboxPort?: number
+}
+
+function parseFlags(argv: string[]): Flags | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      serve: { type: "boolean", default: false },
+      port: { type: "string" },
+      "sandbox-port": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  })
+  if (values.help) return "help"
+  const port = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined
+    const n = Number(v)
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`--${name} must be a port number between 1 and 65535 (got "${v}")`)
+    return n
+  }
+  return { serve: values.serve ?? false, port: port("port", values.port), sandboxPort: port("sandbox-port", values["sandbox-port"]) }
+}
+
+function preflight(): void {
+  const major = Number(process.versions.node.split(".")[0])
+  if (major < 20) throw new DemoError(`Node.js ${process.versions.node} is too old`, "use Node.js 20 or newer (Medusa 2.21 needs it)")
+  try {
+    require.resolve("@medusajs/medusa/package.json", { paths: [REPO_ROOT] })
+  } catch {
+    throw new DemoError("the dependencies are not installed", "run `npm install` in the repository, then `npm run demo`")
+  }
+}
+
+const rel = (p: string) => relative(process.cwd(), p) || "."
+
+export async function main(argv: string[]): Promise<void> {
+  const t0 = Date.now()
+  let flags: Flags | "help"
+  try {
+    flags = parseFlags(argv)
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}\n`)
+    process.exit(2)
+  }
+  if (flags === "help") {
+    line(USAGE)
+    return
+  }
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    line()
+    line(dim(`${signal}: stopping the store, the sandbox and the database ...`))
+    void shutdown().then(() => process.exit(signal === "SIGINT" ? 130 : 143))
+  }
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+
+  let ok = false
+  try {
+    ok = await run(flags, t0)
+  } catch (e) {
+    line()
+    errorBlock(e)
+    ok = false
+  }
+  if (!stopping) {
+    await shutdown()
+    process.exit(ok ? 0 : 1)
+  }
+}
+
+async function run(flags: Flags, t0: number): Promise<boolean> {
+  preflight()
+  line(bold("medusa-sales-tax demo"))
+  line(dim("A Medusa 2.21 store with the plugin, against the embedded sandbox of the Sales Tax Service."))
+  line()
+  mkdirSync(LOG_DIR, { recursive: true })
+
+  // ports first: a busy port is the most common thing a user can fix
+  const medusaPort = flags.port ?? (flags.serve ? 9000 : await freePort())
+  await assertPortFree(medusaPort, "the Medusa server", "--port")
+  if (flags.sandboxPort !== undefined) await assertPortFree(flags.sandboxPort, "the sandbox", "--sandbox-port")
+
+  await step(`Plugin install from this checkout (compiled into ${rel(INSTALLED_PLUGIN)}${flags.serve ? ", admin extensions bundled" : ""})`,
+    () => installPlugin({ admin: flags.serve }), (r) => `${r.files} files`)
+
+  const sandbox = await step("Sales Tax Service sandbox (in process)", async () => {
+    const sb = await startSandbox({ port: flags.sandboxPort ?? 0, host: "127.0.0.1", apiKey: SANDBOX_API_KEY, connectionId: SANDBOX_CONNECTION_ID })
+    onShutdown("sandbox", () => sb.close())
+    return sb
+  }, (sb) => sb.url)
+
+  const pgLog = join(LOG_DIR, "postgres.log")
+  const db = await step(process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PostgreSQL (embedded)", () =>
+    startDatabase((s) => appendFileSync(pgLog, s.endsWith("\n") ? s : `${s}\n`)), (d) => d.display)
+
+  const appEnv = {
+    databaseUrl: db.url,
+    salesTaxBaseUrl: sandbox.url,
+    salesTaxApiKey: SANDBOX_API_KEY,
+    salesTaxConnectionId: SANDBOX_CONNECTION_ID,
+    admin: flags.serve,
+    adminEmail: "admin@example.com",
+    adminPassword: "supersecret",
+  }
+  await step("Migrations (medusa db:migrate, with the plugin's modules)", () => migrate(appEnv))
+  const seedFile = join(DATA_DIR, "seed.json")
+  await step("Seed (medusa exec seed.ts: region, tax region on the provider, shipping, products with TICs)", () => seedStore(appEnv, seedFile))
+  const seed = JSON.parse(readFileSync(seedFile, "utf8")) as DemoSeed
+  for (const p of Object.values(seed.products)) {
+    info(dim(`${p.title.padEnd(13)} $${p.price.toFixed(2).padStart(6)}  TIC ${String(p.tic).padEnd(5)} ${p.category} (${p.ticSource === "default" ? "no TIC assigned: the default" : `assigned on the ${p.ticSource.replace("product_", "product ")}`})`))
+  }
+  if (flags.serve) await step("Admin build (medusa build, with the plugin's widgets)", () => buildAdmin(appEnv))
+  const store = await step("Medusa server (medusa start)", () => startStore(appEnv, medusaPort), (s) => s.url)
+
+  // --------------------------------------------------------------------------------------------
+  const service = new SalesTaxClient({ baseUrl: sandbox.url, apiKey: SANDBOX_API_KEY, connectionId: SANDBOX_CONNECTION_ID })
+  const ctx = makeCtx(store.url, seed, service)
+  const checks: Check[] = []
+
+  const exempt = await step(`Exempt customer with a certificate for ${EXEMPT_STATE} (store API + the plugin's admin route)`, () => createExemptCustomer(ctx),
+    (r) => `${r.customerId}, certificate ${r.certificate.certificateId}`)
+
+  const placed: PlacedOrder[] = []
+  await step(`Storefront checkouts through @medusajs/js-sdk (${PLAN.length} orders)`, async () => {
+    for (const p of PLAN) placed.push(await checkout(ctx, p, p.shopper === "exempt" ? exempt : undefined))
+  }, () => placed.map((p) => `#${p.displayId} ${p.plan.address.province}`).join(", "))
+
+  const filings = new Map<string, FilingView>()
+  await step("Filing (order.placed -> the plugin files each order at the service)", async () => {
+    for (const p of placed) filings.set(p.orderId, await waitForFiling(ctx, p.orderId, (f) => f.state === "filed" || f.state === "completed", "filed"))
+  })
+
+  const comparisons = new Map<string, Comparison>()
+  for (const p of placed) {
+    const charged = await chargedOrder(ctx, p.orderId)
+    const filed = await filedOrder(ctx, p.orderId)
+    if (!filed) {
+      checks.push({ what: `order #${p.displayId} (${p.plan.label}) is at the service`, ok: false, detail: "GET /tax/orders answered 404" })
+      continue
+    }
+    writeFileSync(join(LOG_DIR, `order-${p.displayId}.json`), JSON.stringify({ planned: p.plan, charged, filed }, null, 2))
+    const cmp = compare(ctx, charged, filed, SHIPPING_TIC)
+    comparisons.set(p.orderId, cmp)
+    printOrderTable(`Order #${p.displayId}  ${p.plan.label}  ${p.plan.address.postal_code}`, `${p.orderId}: ${p.plan.note}`, cmp, filed, filings.get(p.orderId))
+    checks.push({
+      what: `order #${p.displayId} ${p.plan.label}: tax charged ${cmp.chargedTotal.toFixed(2)} = tax filed ${cmp.filedTotal.toFixed(2)}, line by line, TICs as assigned`,
+      ok: cmp.ok,
+      detail: cmp.problems.join("; ") || undefined,
+    })
+    if (p.plan.shopper === "exempt") {
+      const zero = cmp.chargedTotal === 0 && cmp.filedTotal === 0
+      const certified = filed.exemption?.exemptionId === exempt.certificate.certificateId
+      checks.push({
+        what: `exempt checkout: 0.00 charged and 0.00 filed under certificate ${exempt.certificate.certificateId}`,
+        ok: zero && certified,
+        detail: zero && certified ? undefined : `charged ${cmp.chargedTotal.toFixed(2)}, filed ${cmp.filedTotal.toFixed(2)}, exemption at the service ${filed.exemption?.exemptionId ?? "none"}`,
+      })
+    }
+  }
+
+  // partial return ------------------------------------------------------------------------------
+  const ret = placed[RETURN_ORDER]
+  const retCmp = comparisons.get(ret.orderId)
+  const returned = retCmp?.lines.find((l) => l.title === seed.products[RETURN_PRODUCT].title)
+  if (!retCmp || !returned?.chargedLineId || !returned.serviceItemId || returned.charged === null) {
+    checks.push({ what: "partial return: refund at the service", ok: false, detail: "the order to return from was not filed" })
+  } else {
+    const charged = await chargedOrder(ctx, ret.orderId)
+    const returnId = await step(`Partial return of order #${ret.displayId}: ${returned.quantity} x ${returned.title} (fulfil, request, receive)`, async () => {
+      await fulfilAll(ctx, ret.orderId, charged)
+      return returnItems(ctx, ret.orderId, [{ id: returned.chargedLineId!, quantity: returned.quantity }])
+    }, (id) => id)
+    await step("Refund (order.return_received -> the plugin refunds the returned item at the service)", () =>
+      waitForFiling(ctx, ret.orderId, (f) => (f.refunds ?? []).some((r) => r.source_id === returnId && r.state === "refunded"), "refunded"))
+    const filed = await filedOrder(ctx, ret.orderId)
+    const refundLines = (filed?.refunds ?? []).flatMap((r) => r.items).filter((i) => i.itemId === returned.serviceItemId)
+    const refundedQty = sum(refundLines.map((i) => dec(i.quantity))).toNumber()
+    const refundedTax = roundCents(sum(refundLines.map((i) => dec(i.tax.amount).abs())))
+    const good = refundLines.length > 0 && refundedQty === returned.quantity && refundedTax === returned.charged
+    line()
+    line(bold(`Return ${returnId} on order #${ret.displayId}`))
+    line(`  ${returned.title} x ${returned.quantity}: tax charged ${returned.charged.toFixed(2)}, tax refunded at the service ${refundedTax.toFixed(2)} (quantity ${refundedQty})  ${good ? green("OK") : red("MISMATCH")}`)
+    const netFiled = roundCents(dec(retCmp.filedTotal).minus(refundedTax))
+    const netCharged = roundCents(dec(retCmp.chargedTotal).minus(returned.charged))
+    line(`  net tax of the order: charged ${netCharged.toFixed(2)}, filed ${netFiled.toFixed(2)}  ${netFiled === netCharged ? green("OK") : red("MISMATCH")}`)
+    checks.push({
+      what: `partial return: ${returned.title} x ${returned.quantity} refunded at the service (${refundedTax.toFixed(2)} tax = ${returned.charged.toFixed(2)} charged); net ${netFiled.toFixed(2)} filed = ${netCharged.toFixed(2)} charged`,
+      ok: good && netFiled === netCharged,
+      detail: good ? undefined : `refund lines at the service: ${JSON.stringify(refundLines.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: i.tax.amount })))}`,
+    })
+  }
+
+  // cancellation --------------------------------------------------------------------------------
+  const can = placed[CANCEL_ORDER]
+  await step(`Cancellation of order #${can.displayId} (${can.plan.label}) through the admin API`, () => cancelOrder(ctx, can.orderId))
+  await step("Void (order.canceled -> the plugin voids the order at the service)", () =>
+    waitForFiling(ctx, can.orderId, (f) => f.state === "voided", "voided"))
+  const afterVoid = await filedOrder(ctx, can.orderId)
+  line()
+  line(bold(`Cancellation of order #${can.displayId}`))
+  line(`  GET /tax/orders/${can.orderId} at the service: ${afterVoid ? red(`still there (${afterVoid.lineItems.length} lines)`) : green("404, voided")}`)
+  checks.push({ what: `cancellation: order #${can.displayId} voided at the service (GET answers 404)`, ok: afterVoid === null })
+
+  const passed = printSummary(checks, Date.now() - t0)
+
+  if (flags.serve) {
+    const adminUrl = `http://localhost:${store.port}/app`
+    const adminUp = await fetch(adminUrl).then((r) => r.status === 200).catch(() => false)
+    line()
+    line(bold("The store keeps running. Ctrl-C stops the store, the sandbox and the database."))
+    info(`Admin      ${adminUrl}   login ${appEnv.adminEmail} / ${appEnv.adminPassword}${adminUp ? "" : red("  (the admin did not answer: see the server log)")}`)
+    info(`Store API  http://localhost:${store.port}/store   publishable key ${seed.publishableKey}`)
+    info(`Sandbox    ${sandbox.url}   connection ${SANDBOX_CONNECTION_ID} (the sandbox's default key, docs/sandbox.md)`)
+    info(`Database   ${db.display}`)
+    info(`Logs       ${rel(LOG_DIR)}/   app ${rel(APP_DIR)}`)
+    info(dim("In the admin: Orders (the Sales tax filing widget), Customers > Hillside Elementary School (certificates), Products (TICs), Settings > Sales Tax."))
+    await new Promise<never>(() => undefined)
+  }
+  return passed
+}
+

@@ -1,0 +1,47 @@
+/**
+ * Completion mode "fulfilled": filed at placement with completed=false; the first fulfilment sets
+ * completedDate (PATCH); a second fulfilment changes nothing.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox } from "../helpers"
+import { adminAuth, adminOrder, fulfil, waitForFiling } from "../filing-helpers/medusa"
+
+jest.setTimeout(120_000)
+
+const env = useSalesTaxSandbox({ completionMode: "fulfilled" })
+
+medusaIntegrationTestRunner({
+  env: env.env,
+  testSuite: ({ api, getContainer }) => {
+    it("fulfilled: completed at the first fulfilment, once", async () => {
+      await env.sandbox.reset()
+      const store = await seedStore(getContainer())
+      const auth = await adminAuth(getContainer())
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.setAddress(ADDRESSES.sanFrancisco)
+      await co.addItem(store.products.general.variantId, 2)
+      await co.addItem(store.products.shirt.variantId, 1)
+      await co.addShipping()
+      const order = await co.complete()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "filed", "filed")
+      expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBeNull()
+
+      const o = await adminOrder(api, auth, order.id)
+      const lamp = o.items.find((i: any) => i.quantity === 2)
+      const shirt = o.items.find((i: any) => i.quantity === 1)
+      await fulfil(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
+      const done = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const svc = await env.sandbox.client.getOrder(order.id)
+      expect(svc.completedDate).not.toBeNull()
+      expect(new Date(svc.completedDate!).toISOString()).toBe(new Date(done.completed_at!).toISOString())
+
+      await fulfil(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
+      // the second fulfilment's event is handled (record settles again) without another PATCH
+      await new Promise((r) => setTimeout(r, 2000))
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed" && r.next_attempt_at === null, "settled")
+      expect((await env.sandbox.counts()).updateOrder).toBe(1)
+      expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBe(svc.completedDate)
+    })
+  },
+})

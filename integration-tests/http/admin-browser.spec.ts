@@ -189,10 +189,15 @@ describe("admin extensions in a browser", () => {
     await expect(root.getByTestId("settings-ping")).toBeVisibleText(/valid/)
     await expect(root.getByTestId("option-apiKey")).toBeVisibleText(/^\*+$/)
     expect(await page.content()).not.toContain(SANDBOX_KEY)
+    expect(await page.content()).not.toMatch(/postgres(ql)?:\/\//)
     const coverage = await adminGet("/admin/sales-tax/settings")
     expect(coverage.coverage.totalProducts).toBe(1)
     await expect(root.getByTestId("coverage-product_type")).toBeVisibleText(/1/)
-    await page.screenshot({ path: join(SHOTS, "settings.png"), fullPage: true, animations: "disabled" })
+    // the settings layout scrolls inside its own container: a tall viewport shows the whole page
+    await page.setViewportSize({ width: 1440, height: 1700 })
+    await root.getByTestId("settings-failures").waitFor()
+    await page.screenshot({ path: join(SHOTS, "settings.png"), animations: "disabled" })
+    await page.setViewportSize({ width: 1440, height: 1000 })
   })
 
   async function countOf(op: string): Promise<number> {

@@ -251,6 +251,9 @@ medusaIntegrationTestRunner({
       expect(r.data.options.apiKey).not.toBe(TEST_API_KEY)
       expect(r.data.options.connectionId).toBe(st.sandbox.connectionId)
       expect(r.data.options.baseUrl).toBe(st.sandbox.url)
+      // only the plugin's own options: nothing Medusa adds (database URL) is shown
+      expect(Object.keys(r.data.options)).not.toContain("database")
+      expect(JSON.stringify(r.data)).not.toMatch(/postgres(ql)?:\/\//)
       // one seeded product per level
       const expected = { product: 0, product_type: 0, product_category: 0, default: 0 } as Record<string, number>
       for (const p of Object.values(store.products)) expected[p.ticSource]!++

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { HealthResponse, PingResponse } from "../../../../contract"
 import { SalesTaxError } from "../../../../client"
-import { redactOptions } from "../../../../options"
+import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../../../options"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import { categoryTics, resolveTic } from "../../../../providers/sales-tax/tic-resolution"
 import type { AdminSettingsResponse, CheckResult, FailureSummary, TicSource } from "../../../../admin/lib/types"
@@ -15,6 +15,17 @@ const PAGE = 500
 const MAX_PRODUCTS = 10_000
 const LIST_FALLING_BACK = 50
 const RECENT_FAILURES = 10
+
+/**
+ * The plugin's own options only: Medusa adds keys of its own to a plugin's options (the database
+ * URL among them, which may carry a password), and the schema keeps unknown keys. The API key is
+ * masked.
+ */
+export function displayedOptions(o: PluginOptions): Record<string, unknown> {
+  const known = new Set(Object.keys(PluginOptionsSchema.shape))
+  const redacted = redactOptions(o) as unknown as Record<string, unknown>
+  return Object.fromEntries(Object.entries(redacted).filter(([k]) => known.has(k)))
+}
 
 async function check<T>(fn: () => Promise<T>): Promise<CheckResult<T>> {
   const t0 = Date.now()
@@ -132,7 +143,7 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   ])
   const out: AdminSettingsResponse = {
     connection: { health, ping },
-    options: redactOptions(options) as unknown as Record<string, unknown>,
+    options: displayedOptions(options),
     coverage: cov,
     failures: fail,
   }

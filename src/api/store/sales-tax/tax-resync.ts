@@ -25,8 +25,18 @@ function cartIdOf(req: MedusaRequest): string | undefined {
   return m?.[1]
 }
 
-async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<void> {
+/** Only carts the provider quotes: automatic taxes and a US shipping address. */
+async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
+  const { data } = await query.graph({ entity: "cart", fields: ["id", "region.automatic_taxes", "shipping_address.country_code"], filters: { id: cartId } })
+  const c = data[0]
+  return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
+}
+
+async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<boolean> {
+  if (!(await isUsTaxedCart(scope, cartId))) return false
   await updateTaxLinesWorkflow(scope).run({ input: { cart_id: cartId } })
+  return true
 }
 
 async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
@@ -51,7 +61,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     handled = true
     const fields = (req as unknown as { queryConfig?: { fields?: string[] } }).queryConfig?.fields
     refreshTaxLines(req.scope, b.cart.id)
-      .then(() => refetchCart(req.scope, b.cart!.id!, fields))
+      .then((refreshed) => (refreshed ? refetchCart(req.scope, b.cart!.id!, fields) : undefined))
       .then(
         (cart) => original(cart ? { ...b, cart } : body),
         (err: unknown) => {

@@ -238,7 +238,7 @@ medusaIntegrationTestRunner({
       const co = new Checkout(api, store)
       await co.create()
       await co.addItem(store.products.general.variantId, 1)
-      await st.sandbox.fault({ operation: "calculateCarts", delayMs: 8000 })
+      await st.sandbox.fault({ operation: "calculateCarts", delayMs: 2500 })
       const cart = await co.setAddress(ADDRESSES.minneapolis)
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
       await st.sandbox.clearFaults()

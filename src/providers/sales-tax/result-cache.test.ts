@@ -1,4 +1,4 @@
-import { MemoryStore, QuoteCache, SingleFlight } from "./result-cache"
+import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, SingleFlight } from "./result-cache"
 
 describe("result cache", () => {
   it("MemoryStore expires entries after their TTL and evicts the oldest past maxEntries", async () => {
@@ -50,5 +50,27 @@ describe("result cache", () => {
     await nc.getOrLoad("k", load)
     await nc.getOrLoad("k", load)
     expect(loads).toBe(3)
+  })
+
+  it("Medusa's Caching Module and Cache Module as stores: prefixed keys, TTL passed on, errors swallowed", async () => {
+    const kv = new Map<string, { data: unknown; ttl?: number }>()
+    const caching = {
+      get: async ({ key }: { key: string }) => kv.get(key)?.data ?? null,
+      set: async ({ key, data, ttl }: { key: string; data: unknown; ttl?: number }) => void kv.set(key, { data, ttl }),
+    }
+    const store = new MedusaCachingStore<{ a: number }>(caching)
+    await store.set("h1", { a: 1 }, 300)
+    expect(kv.get("sales-tax:quote:h1")).toEqual({ data: { a: 1 }, ttl: 300 })
+    expect(await store.get("h1")).toEqual({ a: 1 })
+    expect(await store.get("nope")).toBeUndefined()
+    const broken = new MedusaCachingStore({ get: async () => { throw new Error("redis down") }, set: async () => { throw new Error("redis down") } })
+    await expect(broken.get("x")).resolves.toBeUndefined()
+    await expect(broken.set("x", 1, 10)).resolves.toBeUndefined()
+
+    const legacy = new Map<string, unknown>()
+    const cache = new MedusaCacheStore<number>({ get: async <T>(k: string) => (legacy.get(k) as T) ?? null, set: async (k: string, d: unknown) => void legacy.set(k, d) })
+    await cache.set("h2", 5, 60)
+    expect(await cache.get("h2")).toBe(5)
+    expect([...legacy.keys()]).toEqual(["sales-tax:quote:h2"])
   })
 })

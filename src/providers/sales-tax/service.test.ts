@@ -111,6 +111,19 @@ describe("SalesTaxProviderService against the sandbox", () => {
     await expect(p.getTaxLines(items, [], ctx(s))).rejects.toThrow(/Tax-inclusive/)
   })
 
+  it("uses Medusa's Caching Module when the Tax Module can resolve it (shared between instances)", async () => {
+    const kv = new Map<string, unknown>()
+    const caching = { get: async ({ key }: { key: string }) => kv.get(key) ?? null, set: async ({ key, data }: { key: string; data: unknown }) => void kv.set(key, data) }
+    const opts = { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" } }
+    const a = new SalesTaxProviderService({ logger: silent as never, caching }, opts)
+    const b = new SalesTaxProviderService({ logger: silent as never, caching }, opts)
+    const s = snapshot("cart_unit_8")
+    await a.getTaxLines(items, [], ctx(s))
+    await b.getTaxLines(items, [], ctx(s))
+    expect(await calls()).toBe(1)
+    expect([...kv.keys()].every((k) => k.startsWith("sales-tax:quote:"))).toBe(true)
+  })
+
   it("validates options at boot with messages that name the option", () => {
     expect(() => SalesTaxProviderService.validateOptions({ apiKey: "k" })).toThrow(/connectionId/)
     expect(() => SalesTaxProviderService.validateOptions({ connectionId: CONN, apiKey: KEY, baseUrl: "ftp://x", origin: { line1: "", city: "", state: "California", zip: "1" } })).toThrow(/baseUrl[\s\S]*origin\.state[\s\S]*origin\.zip/)

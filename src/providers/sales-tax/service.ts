@@ -60,6 +60,7 @@ function tryResolve<T>(cradle: Deps, key: string): T | undefined {
 export function isOutage(err: unknown): boolean {
   if (err instanceof BrokenCircuitError) return true
   if (!isSalesTaxError(err)) return true // unexpected: treat as an outage, never as a shopper error
+  if (err.code === "validation") return false // refused by the client before sending: not the service's fault
   if (err.code === "timeout" || err.code === "network" || err.code === "response_validation") return true
   return err.status === null || err.status >= 500 || err.status === 429 || err.status === 401 || err.status === 403
 }

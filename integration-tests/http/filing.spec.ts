@@ -155,6 +155,14 @@ medusaIntegrationTestRunner({
       expect(refunds.map((r) => [r.idempotencyKey, qtyOf(r, lamp.id)])).toEqual([[exchangeId, 1]])
       // the original filing is untouched by the exchange's new item
       expect((await env.sandbox.client.getOrder(order.id)).lineItems.some((l) => l.itemId === jacket.id)).toBe(false)
+
+      // returning the item that came with the exchange refunds it on the exchange's own filing
+      await fulfil(api, auth, order.id, [{ id: jacket.id, quantity: 1 }])
+      const retId = await returnAndReceive(api, auth, order.id, [{ id: jacket.id, quantity: 1 }])
+      await waitForFiling(getContainer(), exchangeId, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "exchange item refunded")
+      const xRefunds = await serviceRefunds(exchangeId)
+      expect(xRefunds.map((r) => [r.idempotencyKey, qtyOf(r, jacket.id)])).toEqual([[`${retId}:${exchangeId}`, 1]])
+      expect(await serviceRefunds(order.id)).toHaveLength(1)
     })
 
     it("duplicated events (sequential and concurrent): one filing and one refund per return", async () => {

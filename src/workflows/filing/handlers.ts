@@ -5,7 +5,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { FilingRecordDTO, CompletionMode } from "../../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore, type CompletionMode } from "../../modules/sales-tax-filing/types"
 import {
   buildSnapshot, claimRefund, completionInstant, exchangeRefund, filingProcessor, getPluginOptions, loadExchange,
   loadOrder, orderRecordInput, returnRefund, type RefundTarget,
@@ -46,8 +46,34 @@ async function refundTarget(container: MedusaContainer, target: RefundTarget | n
   return result(target.orderId, await p.refund(record, target.intent))
 }
 
-export function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}) {
-  return returnRefund(container, returnId).then((t) => refundTarget(container, t, deps))
+/**
+ * A received return: the items of the original order are refunded on its record (key = return
+ * id); items that came with an exchange are refunded on that exchange's own record
+ * (key = `<return id>:<exchange id>`).
+ */
+export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+  const target = await returnRefund(container, returnId)
+  if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
+  const order = await loadOrder(container, target.orderId)
+  const exchangeIds: string[] = (order?.exchanges ?? []).map((x: any) => x.id)
+  let rest = target.intent.items
+  for (const exchangeId of exchangeIds) {
+    const exItems = new Set<string>(
+      ((order.exchanges ?? []).find((x: any) => x.id === exchangeId)?.additional_items ?? []).map((i: any) => i.item_id),
+    )
+    const mine = rest.filter((i) => exItems.has(i.itemId))
+    if (!mine.length) continue
+    rest = rest.filter((i) => !exItems.has(i.itemId))
+    await onExchangeCreated(container, exchangeId, deps) // files the exchange first if it is not yet
+    const store = container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore
+    const rec = await store.findRecord(exchangeId)
+    if (!rec?.snapshot) continue
+    await filingProcessor(container, deps).refund(
+      newRecordFor(exchangeId, rec.snapshot, "placed", new Date()),
+      { ...target.intent, sourceId: `${returnId}:${exchangeId}`, items: mine },
+    )
+  }
+  return refundTarget(container, { orderId: target.orderId, intent: { ...target.intent, items: rest } }, deps)
 }
 
 export function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}) {

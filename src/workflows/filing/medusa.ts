@@ -92,13 +92,20 @@ const ORDER_FIELDS = [
   "items.subtotal", "items.discount_subtotal", "items.tax_total", "items.total",
   "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
   "shipping_methods.subtotal", "shipping_methods.discount_subtotal", "shipping_methods.tax_total",
-  "claims.id", "claims.additional_items.item_id", "exchanges.id", "exchanges.additional_items.item_id",
   "fulfillments.created_at", "payment_collections.payments.captured_at",
 ]
 
+/** The order with its claims and exchanges (the order entity has no relation to them: queried apart). */
 export async function loadOrder(container: MedusaContainer, orderId: string): Promise<any | null> {
-  const { data } = await query(container).graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } })
-  return data[0] ?? null
+  const q = query(container)
+  const [{ data }, claims, exchanges] = await Promise.all([
+    q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } }),
+    q.graph({ entity: "order_claim", fields: ["id", "canceled_at", "additional_items.item_id"], filters: { order_id: orderId } }),
+    q.graph({ entity: "order_exchange", fields: ["id", "canceled_at", "additional_items.item_id"], filters: { order_id: orderId } }),
+  ])
+  const order = data[0]
+  if (!order) return null
+  return { ...order, claims: claims.data, exchanges: exchanges.data }
 }
 
 function rateOf(taxLines: { rate?: unknown; code?: string }[] | undefined): number {

@@ -167,7 +167,13 @@ describe("admin extensions in a browser", () => {
   it("order widget: shows the failed filing record, retries it, and the order is then at the service", async () => {
     const { orderId } = app.seeded
     await expect(service.getOrder(orderId)).rejects.toMatchObject({ status: 404 })
-    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    // the settings page lists it among the recent failures, linked to the order
+    await page.goto(`${app.adminUrl}/settings/sales-tax`)
+    const failures = page.getByTestId("settings-failures")
+    await expect(failures.getByTestId(`failure-${orderId}`)).toBeVisibleText(/503/)
+    await shot(failures, "settings-failures.png")
+    await failures.getByTestId(`failure-${orderId}`).getByRole("link", { name: orderId }).click()
+    await page.waitForURL((u) => u.pathname.endsWith(`/orders/${orderId}`))
     const widget = page.getByTestId("sales-tax-filing")
     await expect(widget.getByTestId("filing-state")).toBeVisibleText(/failed/)
     await expect(widget.getByTestId("filing-last-error")).toBeVisibleText(/503/)

@@ -174,6 +174,15 @@ medusaIntegrationTestRunner({
       expect(JSON.stringify(r.data)).not.toContain(TEST_API_KEY)
       await st.sandbox.clearFaults()
       expect((await api.post("/admin/sales-tax/tics/search", { query: "shirt" }, auth)).status).toBe(200)
+      // credentials refused by the service: the merchant's configuration, not the admin user's
+      await st.sandbox.fault({ operation: "listCertificates", status: 401 })
+      const customers = getContainer().resolve(Modules.CUSTOMER) as any
+      const [customer] = await customers.createCustomers([{ email: "c@example.com" }])
+      const refused = await api.get(`/admin/sales-tax/customers/${customer.id}/certificates`, auth)
+      expect(refused.status).toBe(502)
+      expect(refused.data).toMatchObject({ type: "unexpected_state", code: "sales_tax_credentials" })
+      expect(JSON.stringify(refused.data)).not.toContain(TEST_API_KEY)
+      await st.sandbox.clearFaults()
     })
 
     it("creates, lists and disables a customer's exemption certificate at the service", async () => {

@@ -2,104 +2,12 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Table, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
 import { useState } from "react"
-import { BUSINESS_TYPES, CreateCertificateRequest, EXEMPTION_REASONS, US_STATES, type CertificateRecord } from "../../contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, type CertificateRecord } from "../../contract"
+import { emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
 import { Field } from "../components/field"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import type { AdminCertificateResponse, AdminCertificatesResponse } from "../lib/types"
 import { useLoad } from "../lib/use-load"
-
-/** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
-export function humanize(s: string): string {
-  const words = s.replace(/_/g, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
-  return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
-interface StateRow {
-  abbreviation: string
-  identificationNumber: string
-}
-
-interface FormState {
-  customerName: string
-  line1: string
-  line2: string
-  city: string
-  state: string
-  zip: string
-  reason: string
-  reasonDescription: string
-  customerBusinessType: string
-  customerBusinessDescription: string
-  states: StateRow[]
-  singlePurchase: boolean
-}
-
-function emptyForm(name: string): FormState {
-  return {
-    customerName: name,
-    line1: "",
-    line2: "",
-    city: "",
-    state: "",
-    zip: "",
-    reason: "",
-    reasonDescription: "",
-    customerBusinessType: "",
-    customerBusinessDescription: "",
-    states: [{ abbreviation: "", identificationNumber: "" }],
-    singlePurchase: false,
-  }
-}
-
-/** The request body (without customerId) as the admin route takes it. */
-export function toBody(f: FormState) {
-  return {
-    customerName: f.customerName.trim(),
-    address: {
-      line1: f.line1.trim(),
-      ...(f.line2.trim() ? { line2: f.line2.trim() } : {}),
-      city: f.city.trim(),
-      state: f.state,
-      zip: f.zip.trim(),
-    },
-    reason: f.reason,
-    ...(f.reasonDescription.trim() ? { reasonDescription: f.reasonDescription.trim() } : {}),
-    customerBusinessType: f.customerBusinessType,
-    ...(f.customerBusinessDescription.trim() ? { customerBusinessDescription: f.customerBusinessDescription.trim() } : {}),
-    states: f.states.map((s) => ({
-      abbreviation: s.abbreviation,
-      ...(s.identificationNumber.trim() ? { identificationNumber: s.identificationNumber.trim() } : {}),
-    })),
-    singlePurchase: f.singlePurchase,
-  }
-}
-
-const REQUIRED_MESSAGES: Record<string, string> = {
-  customerName: "Enter the name on the certificate",
-  "address.line1": "Enter the street address",
-  "address.city": "Enter the city",
-  "address.state": "Pick the state",
-  reason: "Pick the reason for the exemption",
-  customerBusinessType: "Pick the business type",
-}
-
-/** Field messages keyed like `address.zip`, `states[0].abbreviation`, from the same schema the service uses. */
-export function validate(customerId: string, f: FormState): Record<string, string> {
-  const parsed = CreateCertificateRequest.safeParse({ ...toBody(f), customerId })
-  const out: Record<string, string> = {}
-  // the service's Address accepts empty strings; a certificate needs a real address
-  if (!f.customerName.trim()) out.customerName = REQUIRED_MESSAGES.customerName!
-  if (!f.line1.trim()) out["address.line1"] = REQUIRED_MESSAGES["address.line1"]!
-  if (!f.city.trim()) out["address.city"] = REQUIRED_MESSAGES["address.city"]!
-  if (parsed.success) return out
-  for (const iss of parsed.error.issues) {
-    const key = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
-    if (out[key]) continue
-    const blank = (iss as { input?: unknown }).input === "" || (iss as { input?: unknown }).input === undefined
-    out[key] = blank && REQUIRED_MESSAGES[key] ? REQUIRED_MESSAGES[key]! : key.startsWith("states[") && key.endsWith("abbreviation") && blank ? "Pick a state" : iss.message
-  }
-  return out
-}
 
 function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCertificatesResponse["customer"]; onCreated: () => void }) {
   const [open, setOpen] = useState(false)

@@ -22,7 +22,7 @@ import {
   CANCEL_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
   createExemptCustomer, filedOrder, fulfilAll, makeCtx, returnItems, waitForFiling, type Comparison, type FilingView, type PlacedOrder,
 } from "./lib/scenario"
-import { DemoError, bold, dim, errorBlock, green, info, line, red, step } from "./lib/ui"
+import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"
 
 const USAGE = `Usage: npm run demo [-- options]
 
@@ -33,7 +33,8 @@ const USAGE = `Usage: npm run demo [-- options]
 
 Environment:
   DATABASE_URL         a PostgreSQL server to use (the demo creates a fresh database
-                       "medusa_sales_tax_demo" on it); unset = an embedded PostgreSQL`
+                       "medusa_sales_tax_demo" on it); unset = an embedded PostgreSQL
+  DEMO_TIMEOUT_SECONDS bound of the whole run without --serve (default 600)`
 
 /** The sandbox's default connection (docs/sandbox.md); the store is configured with it. */
 const SANDBOX_API_KEY = "sandbox-key"
@@ -78,6 +79,7 @@ function preflight(): void {
 }
 
 const rel = (p: string) => relative(process.cwd(), p) || "."
+let watchdog: NodeJS.Timeout | undefined
 
 export async function main(argv: string[]): Promise<void> {
   const t0 = Date.now()
@@ -98,10 +100,24 @@ export async function main(argv: string[]): Promise<void> {
     stopping = true
     line()
     line(dim(`${signal}: stopping the store, the sandbox and the database ...`))
-    void shutdown().then(() => process.exit(signal === "SIGINT" ? 130 : 143))
+    mute()
+    void shutdown().then(() => process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143))
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
+  process.on("SIGHUP", stop)
+
+  // the whole run is bounded: a hung step (an overloaded machine, a stuck service) ends the demo
+  const limitS = Number(process.env.DEMO_TIMEOUT_SECONDS || 600)
+  watchdog = setTimeout(() => {
+    if (stopping) return
+    stopping = true
+    line()
+    errorBlock(new DemoError(`the demo did not finish within ${limitS} s`, "the logs under demo/.data/logs show the step that hung; DEMO_TIMEOUT_SECONDS raises the limit"))
+    mute()
+    void shutdown().then(() => process.exit(1))
+  }, limitS * 1000)
+  watchdog.unref()
 
   let ok = false
   try {
@@ -111,6 +127,7 @@ export async function main(argv: string[]): Promise<void> {
     errorBlock(e)
     ok = false
   }
+  clearTimeout(watchdog)
   if (!stopping) {
     await shutdown()
     process.exit(ok ? 0 : 1)
@@ -258,6 +275,7 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   const passed = printSummary(checks, Date.now() - t0)
 
   if (flags.serve) {
+    clearTimeout(watchdog)
     const adminUrl = `http://localhost:${store.port}/app`
     const adminUp = await fetch(adminUrl).then((r) => r.status === 200).catch(() => false)
     line()

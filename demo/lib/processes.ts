@@ -84,7 +84,9 @@ export function spawnLogged(cmd: string, args: string[], o: Omit<RunOptions, "ti
   mkdirSync(dirname(o.logFile), { recursive: true })
   const log = createWriteStream(o.logFile, { flags: "a" })
   log.write(`\n$ ${o.label}  (${new Date().toISOString()})\n`)
-  const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"] })
+  // its own process group: Medusa's CLI starts children of its own (db:migrate runs
+  // db:migrate:scripts), and stop() must end the whole tree
+  const child = spawn(cmd, args, { cwd: o.cwd, env: o.env, stdio: ["ignore", "pipe", "pipe"], detached: true })
   child.stdout?.pipe(log, { end: false })
   child.stderr?.pipe(log, { end: false })
   const exited = new Promise<number | null>((resolve) => {
@@ -97,12 +99,20 @@ export function spawnLogged(cmd: string, args: string[], o: Omit<RunOptions, "ti
       resolve(code)
     })
   })
+  const signalTree = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig)
+    } catch {
+      // the group is gone already
+    }
+  }
   const stop = async () => {
+    // only while the leader runs: after its exit the group id could in theory be reused
     if (child.exitCode !== null || child.signalCode !== null) return
-    child.kill("SIGTERM")
-    const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 8000).unref())])
-    if (!killed) {
-      child.kill("SIGKILL")
+    signalTree("SIGTERM")
+    const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 8000).unref())])
+    if (!ended) {
+      signalTree("SIGKILL")
       await exited
     }
   }

@@ -19,8 +19,14 @@ export class DemoError extends Error {
   }
 }
 
+let muted = false
+/** After a stop (Ctrl-C, time limit) the steps that fail because of it print nothing. */
+export function mute(): void {
+  muted = true
+}
+
 export function line(s = ""): void {
-  process.stdout.write(`${s}\n`)
+  if (!muted) process.stdout.write(`${s}\n`)
 }
 
 function seconds(ms: number): string {

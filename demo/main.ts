@@ -199,6 +199,12 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   const comparisons = new Map<string, Comparison>()
   for (const p of placed) {
     const charged = await chargedOrder(ctx, p.orderId)
+    // the plan's order of lines (Medusa returns them in no fixed order), shipping last
+    const rank = (productId: string | null) => {
+      const i = p.plan.items.findIndex((it) => seed.products[it.product].id === productId)
+      return i < 0 ? p.plan.items.length : i
+    }
+    charged.lines.sort((a, b) => (a.kind === b.kind ? rank(a.productId) - rank(b.productId) : a.kind === "item" ? -1 : 1))
     const filed = await filedOrder(ctx, p.orderId)
     if (!filed) {
       checks.push({ what: `order #${p.displayId} (${p.plan.label}) is at the service`, ok: false, detail: "GET /tax/orders answered 404" })

@@ -49,6 +49,6 @@ export function printSummary(checks: Check[], elapsedMs: number): boolean {
   line()
   line(ok
     ? green(bold(`PASS: tax charged equals tax filed for every order, and every step did what it should (${(elapsedMs / 1000).toFixed(0)} s)`))
-    : red(bold(`FAIL: ${checks.filter((c) => !c.ok).length} of ${checks.length} checks failed`)))
+    : red(bold(`FAIL: ${checks.filter((c) => !c.ok).length} of ${checks.length} checks failed (${(elapsedMs / 1000).toFixed(0)} s)`)))
   return ok
 }

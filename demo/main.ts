@@ -6,7 +6,7 @@
  *   -> a partial return (refund), a cancellation (void), an exempt checkout -> summary.
  * Exit code 0 only when every check holds. `--serve` keeps the store and its admin running.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parseArgs } from "node:util"
 import { SalesTaxClient } from "../src/client"
@@ -139,6 +139,8 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   line(bold("medusa-sales-tax demo"))
   line(dim("A Medusa 2.21 store with the plugin, against the embedded sandbox of the Sales Tax Service."))
   line()
+  // this run's logs only
+  rmSync(LOG_DIR, { recursive: true, force: true })
   mkdirSync(LOG_DIR, { recursive: true })
 
   // ports first: a busy port is the most common thing a user can fix

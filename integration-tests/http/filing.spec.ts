@@ -17,7 +17,7 @@ import {
 jest.setTimeout(120_000)
 
 // a short background timeout so that injected delays time out quickly
-const env = useSalesTaxSandbox({ filing: { maxAttempts: 5 }, backgroundTimeoutMs: 1500 })
+const env = useSalesTaxSandbox({ filing: { maxAttempts: 5 }, backgroundTimeoutMs: 3000 })
 
 /** Medusa's charged tax of a line (unrounded BigNumber) to the cent. */
 const charged = (v: unknown) => roundCents(typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v))
@@ -181,8 +181,15 @@ medusaIntegrationTestRunner({
         returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: retId } }),
       ])
       await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refund")
+      // one filing: the order exists once, was never voided and re-filed, carries the charged tax.
+      // (The request count may exceed 1 when an attempt timed out on a loaded machine: the client's
+      // retry then finds the order already created and reconciles it.)
       const c = await env.sandbox.counts()
-      expect((c.cartToOrder ?? 0) + (c.createOrder ?? 0)).toBe(1)
+      expect(c.voidOrder ?? 0).toBe(0)
+      expect(c.createOrder ?? 0).toBe(0)
+      const rec0 = await filingStore(getContainer()).findRecord(order.id)
+      expect(rec0?.filing_path).toBe("cart")
+      expect(orderTax(await env.sandbox.client.getOrder(order.id))).toBe(rec0?.charged_tax)
       const refunds = await serviceRefunds(order.id)
       expect(refunds).toHaveLength(1)
       expect(qtyOf(refunds[0]!, lamp.id)).toBe(2)
@@ -194,7 +201,7 @@ medusaIntegrationTestRunner({
       ["HTTP 500", { status: 500 }],
       ["HTTP 503", { status: 503, retryAfter: "1" }],
       ["HTTP 429", { status: 429, retryAfter: "1" }],
-      ["timeouts", { delayMs: 4_000 }],
+      ["timeouts", { delayMs: 8_000 }],
     ])("injected %s: recorded as failed, healed by the retry job", async (_n, spec) => {
       // the checkout itself is not faulted: the faults start once the cart is ready
       const co = new Checkout(api, store)

@@ -129,10 +129,21 @@ medusaIntegrationTestRunner({
       const shirt = o.items.find((i: any) => i.quantity === 2)
       const claimId = await claim(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
       await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === claimId && x.state === "refunded"), "claim refund")
+      // the claim's return is received later: order.return_received maps to the claim's key
+      const q = getContainer().resolve("query") as any
+      const { data: [c] } = await q.graph({ entity: "order_claim", fields: ["id", "return_id"], filters: { id: claimId } })
+      expect(c.return_id).toBeTruthy()
+      await api.post(`/admin/returns/${c.return_id}/receive`, {}, auth)
+      await api.post(`/admin/returns/${c.return_id}/receive-items`, { items: [{ id: shirt.id, quantity: 1 }] }, auth)
+      await api.post(`/admin/returns/${c.return_id}/receive/confirm`, {}, auth)
+      const counts0 = (await env.sandbox.counts()).refundOrder
+      await returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: c.return_id } })
       const refunds = await serviceRefunds(order.id)
       expect(refunds).toHaveLength(1)
       expect(refunds[0]!.idempotencyKey).toBe(claimId)
       expect(qtyOf(refunds[0]!, shirt.id)).toBe(1)
+      expect((await env.sandbox.counts()).refundOrder).toBe(counts0)
+      expect((await filingStore(getContainer()).findRecord(order.id))?.refunds).toHaveLength(1)
     })
 
     it("an exchange: returned items refunded (key = exchange id), new items filed as an order of their own", async () => {

@@ -119,6 +119,26 @@ describe("admin extensions in a browser", () => {
     expect(stored.assigned).toBeNull()
   })
 
+  it("category widget: sets the category's default TIC through search; the product keeps its type's (type before category)", async () => {
+    const { categoryId, productId, productTypeId } = app.seeded
+    await page.goto(`${app.adminUrl}/categories/${categoryId}`)
+    const widget = page.getByTestId("sales-tax-tic-product-category")
+    await expect(widget.getByTestId("tic-source")).toBeVisibleText(/store default/)
+    await widget.getByTestId("tic-search-input").fill("shirts")
+    await widget.getByTestId("tic-search-button").click()
+    const first = widget.locator('[data-testid^="tic-result-"]').first()
+    await first.waitFor()
+    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
+    await first.getByRole("button", { name: "Use" }).click()
+    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    await shot(widget, "product-category-tic.png")
+    const cat = await adminGet(`/admin/sales-tax/tics/product-category/${categoryId}`)
+    expect(cat.resolved).toMatchObject({ source: "product_category", tic: { ticId: chosen } })
+    const product = await adminGet(`/admin/sales-tax/tics/product/${productId}`)
+    expect(product.resolved).toMatchObject({ source: "product_type", sourceId: productTypeId })
+    expect(product.chain.categories).toEqual([expect.objectContaining({ id: categoryId, tic: expect.objectContaining({ ticId: chosen }) })])
+  })
+
   it("customer widget: shows field validation messages, creates a certificate at the service, then disables it", async () => {
     const { customerId } = app.seeded
     await page.goto(`${app.adminUrl}/customers/${customerId}`)

@@ -13,8 +13,8 @@ const SOURCE_TEXT: Record<TicSource, string> = {
 
 const TITLES: Record<TicTargetType, string> = {
   product: "Sales tax code (TIC)",
-  "product-type": "Default sales tax code (TIC) for this type",
-  "product-category": "Default sales tax code (TIC) for this category",
+  "product-type": "Default TIC for this type",
+  "product-category": "Default TIC for this category",
 }
 
 export function ticText(t: TicInfo | null | undefined): string {
@@ -90,9 +90,14 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
               <Text size="small">{data.resolved.tic.label ?? "unknown code"}</Text>
             </div>
             <Text size="small" className="text-ui-fg-subtle" data-testid="tic-source">
-              Source: {SOURCE_TEXT[data.resolved.source]}
-              {data.resolved.source === "product_type" && data.chain.productType?.name ? ` “${data.chain.productType.name}”` : ""}
-              {data.resolved.source === "product_category"
+              Source:{" "}
+              {type !== "product"
+                ? data.resolved.source === "default"
+                  ? SOURCE_TEXT.default
+                  : `set on this ${type === "product-type" ? "type" : "category"}`
+                : SOURCE_TEXT[data.resolved.source]}
+              {type === "product" && data.resolved.source === "product_type" && data.chain.productType?.name ? ` “${data.chain.productType.name}”` : ""}
+              {type === "product" && data.resolved.source === "product_category"
                 ? ` “${data.chain.categories?.find((c) => c.id === data.resolved.sourceId)?.name ?? data.resolved.sourceId}”`
                 : ""}
             </Text>

@@ -4,7 +4,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { dec, roundCents, sum } from "../../src/money"
-import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { ADDRESSES, Checkout, createShopper, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import {
   adminAuth, adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
 } from "../filing-helpers/medusa"
@@ -65,6 +65,45 @@ medusaIntegrationTestRunner({
       expect(rec.charged_tax).toBe(total)
       expect(rec.filing_path).toBe("cart")
       expect(svc.completedDate).not.toBeNull()
+    })
+
+    it("an exempt customer's order: re-quoted and filed via carts/orders under the certificate, with zero tax", async () => {
+      const shopper = await createShopper(api, store, "exempt-buyer@example.com")
+      const cert = await env.sandbox.client.createCertificate({
+        customerId: shopper.customerId,
+        customerName: "Buyer Inc",
+        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+        reason: "Resale",
+        customerBusinessType: "RetailTrade",
+        states: [{ abbreviation: "MN" }],
+      })
+      const co = new Checkout(api, store, shopper.token)
+      await co.create()
+      await co.setAddress(ADDRESSES.minneapolis, "exempt-buyer@example.com")
+      await co.addItem(store.products.general.variantId, 3)
+      await co.addShipping()
+      await env.sandbox.resetCounts()
+      const order = await co.complete()
+      const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const counts = await env.sandbox.counts()
+      expect(rec.filing_path).toBe("cart")
+      expect(rec.charged_tax).toBe(0)
+      expect(rec.filed_tax).toBe(0)
+      expect(rec.tax_difference).toBe(0)
+      expect(rec.snapshot?.exemptionId).toBe(cert.certificateId)
+      // carts/orders, not a direct POST orders
+      expect(counts.cartToOrder ?? 0).toBeGreaterThanOrEqual(1)
+      expect(counts.createOrder ?? 0).toBe(0)
+      const svc = await env.sandbox.client.getOrder(order.id)
+      expect(svc.customerId).toBe(shopper.customerId)
+      expect(svc.exemption.exemptionId).toBe(cert.certificateId)
+      expect(orderTax(svc)).toBe(0)
+      // the same order without the certificate would have been taxed (Minneapolis): the exemption is what makes it 0
+      const plain = await env.sandbox.client.calculateCarts({
+        items: [{ customerId: svc.customerId, currency: svc.currency, origin: svc.origin, destination: svc.destination,
+          lineItems: svc.lineItems.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic })) }],
+      })
+      expect(orderTax(plain.items[0]!)).toBeGreaterThan(0)
     })
 
     /** Fulfils every item (Medusa only returns fulfilled items). */

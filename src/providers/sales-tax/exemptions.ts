@@ -28,11 +28,19 @@ export async function activeCertificates(client: SalesTaxClient, customerId: str
   })
 }
 
-/** The id of the customer's active certificate covering `state`, or null. */
-export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
-  const certs = await activeCertificates(client, customerId, ttlSeconds)
+/** Pure: the oldest active certificate (no `disabledAt`) whose states include `state`, or null. */
+export function pickExemption(certs: readonly Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt">[], state: string): string | null {
+  const st = state.toUpperCase()
   const match = certs
-    .filter((c) => c.states.some((s) => s.abbreviation.toUpperCase() === state))
-    .sort((a, b) => (a.createdDate < b.createdDate ? -1 : 1))[0]
+    .filter((c) => !c.disabledAt && c.states.some((s) => s.abbreviation.toUpperCase() === st))
+    .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
   return match?.certificateId ?? null
+}
+
+/**
+ * The id of the customer's active certificate covering `state`, or null. Used by the provider at
+ * checkout AND by filing (the re-quote and the filed order carry the same certificate).
+ */
+export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
+  return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
 }

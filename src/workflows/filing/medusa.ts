@@ -13,6 +13,7 @@ import {
   itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination,
 } from "../../providers/sales-tax/build-service-cart"
 import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
+import { findExemption } from "../../providers/sales-tax/exemptions"
 import {
   SALES_TAX_FILING_MODULE, type CompletionMode, type FilingLine, type FilingSnapshot, type FilingStore, type NewRecord,
   type RefundItem,
@@ -116,6 +117,38 @@ function chargedTic(taxLines: { data?: { tic?: unknown } | null }[] | undefined)
   const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
   return typeof t === "number" ? t : null
 }
+/** Pure: the certificate the provider charged the lines under (it keeps it in the tax lines' `data.exemption_id`). */
+export function chargedExemption(lines: { tax_lines?: { data?: { exemption_id?: unknown } | null }[] | null }[]): string | null {
+  for (const l of lines) {
+    for (const t of l.tax_lines ?? []) {
+      const id = t.data?.exemption_id
+      if (typeof id === "string" && id.length) return id
+    }
+  }
+  return null
+}
+
+/**
+ * The exemption certificate the order is filed under: the customer's active certificate for the
+ * destination state, by the provider's own lookup (`findExemption`, same certificate cache and
+ * TTL). When that lookup finds none or fails (service down at filing), the certificate the
+ * provider recorded on the charged tax lines. Guests (no `cus_` id) have none.
+ */
+export async function snapshotExemption(
+  lookup: (customerId: string, state: string) => Promise<string | null>,
+  customerId: string | null | undefined,
+  state: string,
+  chargedLines: Parameters<typeof chargedExemption>[0],
+): Promise<string | null> {
+  const charged = chargedExemption(chargedLines)
+  if (!customerId?.startsWith("cus_")) return charged
+  try {
+    return (await lookup(customerId, state)) ?? charged
+  } catch {
+    return charged
+  }
+}
+
 function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
   return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
 }
@@ -179,6 +212,11 @@ export async function buildSnapshot(
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
+  const client = getSalesTaxClient(options).background()
+  const exemptionId = await snapshotExemption(
+    (customerId, state) => findExemption(client, customerId, state, options.cacheTtlSeconds),
+    order.customer_id, dest.address.state, [...items, ...shipping],
+  )
   const cartId: string | null = scope.kind === "order" ? order.cart?.id ?? null : null
   const orderId = scope.kind === "order" ? order.id : scope.exchangeId
   return {
@@ -192,6 +230,7 @@ export async function buildSnapshot(
       placedAt: new Date(order.created_at).toISOString(),
       origin: options.origin,
       destination: dest.address,
+      exemptionId,
       lines,
     },
   }

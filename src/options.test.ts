@@ -34,6 +34,10 @@ describe("plugin options", () => {
     expect(msg).not.toContain("sk_live_SECRET_abcdef")
     expect(() => resolvePluginOptions(undefined)).toThrow(/apiKey is required/)
     expect(redactOptions(resolvePluginOptions(valid)).apiKey).toBe("****")
+    // Medusa adds `database` (with a client URL that may hold a password) to plugin options
+    const withDb = redactOptions(resolvePluginOptions({ ...valid, database: { clientUrl: "postgres://u:db-secret@h/db" } }))
+    expect(JSON.stringify(withDb)).not.toContain("db-secret")
+    expect(withDb.connectionId).toBe(valid.connectionId)
   })
 
   it("finds the options in plugins, else in the tax provider's registration", () => {

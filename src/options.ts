@@ -125,5 +125,10 @@ export function getPluginOptions(container: ContainerLike): PluginOptions {
 
 /** Options with the API key masked, for logs and admin screens. */
 export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> & { apiKey: string } {
-  return { ...o, apiKey: "****" }
+  // Only the plugin's own options: Medusa adds keys of its own to plugin options (e.g. `database`
+  // with a client URL that can hold the database password), and unknown keys are kept by the
+  // schema, so anything not declared here is left out rather than risked.
+  const known = new Set(Object.keys(PluginOptionsSchema.shape))
+  const own = Object.fromEntries(Object.entries(o).filter(([k]) => known.has(k))) as PluginOptions
+  return { ...own, apiKey: "****" }
 }

@@ -9,6 +9,7 @@ import {
   adminAuth, adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
 } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
+import { TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
 import { processDueFilings } from "../../src/workflows/filing/handlers"
 import {
   processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
@@ -201,6 +202,21 @@ medusaIntegrationTestRunner({
       const after = await adminOrder(api, auth, order.id)
       const jacket = after.items.find((i: any) => i.variant_id === store.products.jacket.variantId)
       expect(svcX.lineItems.find((l) => l.itemId === jacket.id)?.tax.amount).toBe(charged(jacket.tax_total))
+      // the new item is taxed by the service like a cart item: clothing is taxed in California, and
+      // Medusa charged exactly the sandbox's own quote for that item (one jacket, its TIC, SF)
+      const jx = (await api.get(`/admin/orders/${order.id}?fields=items.id,items.unit_price,items.tax_lines.code`, auth))
+        .data.order.items.find((i: any) => i.id === jacket.id)
+      expect(Number(jacket.quantity)).toBe(1)
+      expect(jx.tax_lines.map((t: any) => t.code)).toEqual([TAX_LINE_CODE])
+      const quote = await env.sandbox.client.calculateCarts({
+        items: [{ customerId: svcX.customerId, currency: svcX.currency, origin: svcX.origin, destination: svcX.destination,
+          lineItems: [{ index: 0, itemId: "jacket", price: Number(jx.unit_price), quantity: 1, tic: store.products.jacket.tic }] }],
+      })
+      const quoted = quote.items[0]!.lineItems[0]!.tax.amount
+      expect(quoted).toBeGreaterThan(0)
+      expect(charged(jacket.tax_total)).toBe(quoted)
+      expect(xrec.charged_tax).toBeGreaterThanOrEqual(quoted)
+      expect(xrec.filed_tax).toBe(xrec.charged_tax)
       const refunds = await serviceRefunds(order.id)
       expect(refunds.map((r) => [r.idempotencyKey, qtyOf(r, lamp.id)])).toEqual([[exchangeId, 1]])
       // the original filing is untouched by the exchange's new item

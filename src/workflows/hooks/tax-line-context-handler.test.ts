@@ -1,5 +1,9 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
-import { composeTaxLineContext } from "./tax-line-context-handler"
+import { composeTaxLineContext, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
+import { buildServiceCart } from "../../providers/sales-tax/build-service-cart"
+import { CartSnapshot } from "../../providers/sales-tax/context"
+
+const ADDR = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
 
 const ctx = { container: {} as never }
 
@@ -26,5 +30,49 @@ describe("composeTaxLineContext", () => {
   it("handlers returning nothing contribute nothing", async () => {
     const out = await composeTaxLineContext(async () => undefined, () => ({ a: 1 }))({}, ctx)
     expect((out as unknown as { output: unknown }).output).toEqual({ a: 1 })
+  })
+})
+
+describe("order snapshot: lines the order workflow passes before they are on the order", () => {
+  // Medusa 2.21: an exchange's / edit's new line is read from order_line_item, which has no quantity
+  const order = {
+    id: "order_1", currency_code: "usd", customer_id: "cus_1",
+    items: [{ id: "ordli_old", product_id: "prod_1", quantity: 3, unit_price: 10, adjustments: [] }],
+    shipping_methods: [],
+  }
+  const container = {
+    resolve(key: string) {
+      if (key === "query") {
+        return { graph: async (q: { entity: string }) => ({ data: q.entity === "order" ? [structuredClone(order)] : [] }) }
+      }
+      throw new Error(`not registered: ${key}`)
+    },
+  } as never
+
+  const snapshotOf = async (items: unknown[]) => {
+    const out = await salesTaxTaxLineContext({ order: { id: "order_1" }, items, shipping_methods: [] }, { container })
+    return (out as unknown as { output: { sales_tax: { items: { id: string; quantity: string; unit_price: string }[] } } }).output.sales_tax
+  }
+
+  it("a new line without a quantity is quoted for one unit (not 0, which left it untaxed)", async () => {
+    const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 89.99 }])
+    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([["ordli_old", "3", "10"], ["ordli_new", "1", "89.99"]])
+    // and the provider's service cart keeps it (a quantity-0 line would be dropped)
+    const cart = buildServiceCart({
+      snapshot: CartSnapshot.parse(snap), origin: ADDR, destination: ADDR, shippingTic: 11010, defaultTic: 0, exemptionId: null,
+    })
+    expect(cart.lineItems.find((l) => l.itemId === "ordli_new")).toMatchObject({ quantity: 1, price: 89.99 })
+  })
+
+  it("a quantity the workflow does give is kept; lines already on the order are not duplicated", async () => {
+    const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 5, quantity: 4 }, { id: "ordli_old", quantity: 99 }])
+    expect(snap.items.map((i) => [i.id, i.quantity])).toEqual([["ordli_old", "3"], ["ordli_new", "4"]])
+  })
+
+  it("newLineForSnapshot: missing, null or 0 → 1", () => {
+    expect(newLineForSnapshot({ id: "a" } as { id: string; quantity?: unknown }).quantity).toBe(1)
+    expect(newLineForSnapshot({ id: "a", quantity: null }).quantity).toBe(1)
+    expect(newLineForSnapshot({ id: "a", quantity: 0 }).quantity).toBe(1)
+    expect(newLineForSnapshot({ id: "a", quantity: "2" }).quantity).toBe("2")
   })
 })

@@ -106,6 +106,23 @@ export async function buildCartSnapshot(container: MedusaContainer, cartId: stri
   return snapshotFromEntity(container, cart, cart.customer_id)
 }
 
+/**
+ * A line the order workflow passes that is not on the order yet. In Medusa 2.21 the quantity of
+ * an order line lives on `order_item`, not on `order_line_item`: `updateOrderTaxLinesWorkflow`
+ * reads the new lines of an exchange (`orderExchangeAddNewItemWorkflow`) or an order edit
+ * (`orderEditAddNewItemWorkflow`) from `order_line_item`, so they reach the hook WITHOUT a
+ * quantity, and their `order_item` (with the quantity) is only written when the change is
+ * confirmed, after the tax step. Without a quantity the line was quoted as quantity 0, left out
+ * of the service cart, and got no tax line: 0 tax. Such a line is quoted for ONE unit. Medusa
+ * keeps only the rate of a tax line and applies it to the line's quantity itself, so the
+ * per-unit rate is exactly what it needs (to the cent for one unit; see docs/provider.md).
+ */
+export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T & { quantity: unknown } {
+  const q = item.quantity
+  const known = q !== null && q !== undefined && MathBN.convert(q as never).gt(0)
+  return { ...item, quantity: known ? q : 1 }
+}
+
 /** Same for an order (order edits, exchanges: updateOrderTaxLinesWorkflow). */
 export async function buildOrderSnapshot(container: MedusaContainer, orderId: string, items?: any[], shippingMethods?: any[]): Promise<CartSnapshotInput | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
@@ -122,9 +139,10 @@ export async function buildOrderSnapshot(container: MedusaContainer, orderId: st
   })
   const order = data[0]
   if (!order) return undefined
-  // the workflow may pass items/shipping not yet on the order (an edit's new lines): include them
+  // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
+  // lines): include them, with a quantity (see newLineForSnapshot)
   const known = new Set((order.items ?? []).map((i: any) => i.id))
-  for (const it of items ?? []) if (it?.id && !known.has(it.id)) (order.items ??= []).push(it)
+  for (const it of items ?? []) if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot(it))
   const knownSm = new Set((order.shipping_methods ?? []).map((s: any) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
   return snapshotFromEntity(container, order, order.customer_id)

@@ -5,6 +5,7 @@
 import type { Address, OperationId } from "../../src/contract"
 import type { SalesTaxClient } from "../../src/client"
 import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
+import { sandboxCaller } from "../helpers/sandbox"
 
 export const API_KEY = "sk_test_filing_0123456789-SECRET"
 export const CONNECTION_ID = "22222222-3333-4444-8555-666666666666"
@@ -13,15 +14,7 @@ export const ORIGIN: Address = { line1: "1 Market St", city: "San Francisco", st
 export const DESTINATION: Address = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012", countryCode: "US" }
 
 export function controls(url: string, apiKey = API_KEY) {
-  async function call(method: string, path: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-    return res.status === 204 ? undefined : res.json()
-  }
+  const call = sandboxCaller(url, apiKey)
   return {
     call,
     reset: () => call("POST", "/_sandbox/reset"),

@@ -37,13 +37,14 @@ export interface TestSandbox {
   close(): Promise<void>
 }
 
-/** Starts the sandbox on 127.0.0.1:<ephemeral> with a test key and connection. */
-export async function startTestSandbox(opts: { apiKey?: string; connectionId?: string } = {}): Promise<TestSandbox> {
-  const apiKey = opts.apiKey ?? TEST_API_KEY
-  const connectionId = opts.connectionId ?? TEST_CONNECTION_ID
-  const running = await startSandbox({ port: 0, host: "127.0.0.1", apiKey, connectionId })
-  const url = running.url
-  async function call(method: string, path: string, body?: unknown): Promise<any> {
+export type SandboxCall = (method: string, path: string, body?: unknown) => Promise<any>
+
+/**
+ * A JSON caller for the sandbox at `url` with `apiKey` (for its /_sandbox controls): throws on a
+ * non-2xx status with the body, returns undefined for 204 and the parsed JSON otherwise.
+ */
+export function sandboxCaller(url: string, apiKey: string): SandboxCall {
+  return async function call(method, path, body) {
     const res = await fetch(`${url}${path}`, {
       method,
       headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -52,6 +53,15 @@ export async function startTestSandbox(opts: { apiKey?: string; connectionId?: s
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
     return res.status === 204 ? undefined : res.json()
   }
+}
+
+/** Starts the sandbox on 127.0.0.1:<ephemeral> with a test key and connection. */
+export async function startTestSandbox(opts: { apiKey?: string; connectionId?: string } = {}): Promise<TestSandbox> {
+  const apiKey = opts.apiKey ?? TEST_API_KEY
+  const connectionId = opts.connectionId ?? TEST_CONNECTION_ID
+  const running = await startSandbox({ port: 0, host: "127.0.0.1", apiKey, connectionId })
+  const url = running.url
+  const call = sandboxCaller(url, apiKey)
   return {
     url,
     apiKey,

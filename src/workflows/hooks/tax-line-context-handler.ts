@@ -87,11 +87,14 @@ export async function resolveProductTics(container: MedusaContainer, productIds:
   return out
 }
 
-/** The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs). */
-export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
+/**
+ * Reads a cart or an order with the fields the provider needs (lines, shipping methods, their
+ * adjustments and tax-inclusive flags); undefined when there is none with that id.
+ */
+async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<any | undefined> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
   const { data } = await query.graph({
-    entity: "cart",
+    entity,
     fields: [
       "id", "currency_code", "customer_id",
       "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
@@ -99,9 +102,14 @@ export async function buildCartSnapshot(container: MedusaContainer, cartId: stri
       "shipping_methods.id", "shipping_methods.shipping_option_id", "shipping_methods.amount", "shipping_methods.is_tax_inclusive",
       "shipping_methods.adjustments.amount", "shipping_methods.adjustments.is_tax_inclusive",
     ],
-    filters: { id: cartId },
+    filters: { id },
   })
-  const cart = data[0]
+  return data[0]
+}
+
+/** The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs). */
+export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
+  const cart = await readTaxedEntity(container, "cart", cartId)
   if (!cart) return undefined
   return snapshotFromEntity(container, cart, cart.customer_id)
 }
@@ -125,19 +133,7 @@ export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T
 
 /** Same for an order (order edits, exchanges: updateOrderTaxLinesWorkflow). */
 export async function buildOrderSnapshot(container: MedusaContainer, orderId: string, items?: any[], shippingMethods?: any[]): Promise<CartSnapshotInput | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
-  const { data } = await query.graph({
-    entity: "order",
-    fields: [
-      "id", "currency_code", "customer_id",
-      "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
-      "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
-      "shipping_methods.id", "shipping_methods.shipping_option_id", "shipping_methods.amount", "shipping_methods.is_tax_inclusive",
-      "shipping_methods.adjustments.amount", "shipping_methods.adjustments.is_tax_inclusive",
-    ],
-    filters: { id: orderId },
-  })
-  const order = data[0]
+  const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
   // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
   // lines): include them, with a quantity (see newLineForSnapshot)

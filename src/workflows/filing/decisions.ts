@@ -28,15 +28,20 @@ export function lockKey(orderId: string): string {
 // Re-quote and comparison
 // ---------------------------------------------------------------------------------------------
 
-export function serviceLineItems(lines: FilingLine[]) {
-  return lines.map((l) => ({
+/** A filing line as a service line item (no tax). */
+export function serviceLineItem(l: FilingLine) {
+  return {
     index: l.index,
     itemId: l.itemId,
     price: l.price,
     quantity: l.quantity,
     tic: l.tic,
     ...(l.productId ? { productId: l.productId } : {}),
-  }))
+  }
+}
+
+export function serviceLineItems(lines: FilingLine[]) {
+  return lines.map(serviceLineItem)
 }
 
 /** The service cart that re-quotes an order's lines as charged (cartId = Medusa cart id). */
@@ -132,12 +137,7 @@ export function directOrderRequest(s: FilingSnapshot, completion: Completion, tr
     origin: s.origin,
     destination: s.destination,
     lineItems: s.lines.map((l) => ({
-      index: l.index,
-      itemId: l.itemId,
-      price: l.price,
-      quantity: l.quantity,
-      tic: l.tic,
-      ...(l.productId ? { productId: l.productId } : {}),
+      ...serviceLineItem(l),
       tax: { amount: roundCents(l.chargedTax), rate: roundTo(l.chargedRate, 4) },
     })),
     ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),

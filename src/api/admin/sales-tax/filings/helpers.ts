@@ -1,0 +1,31 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
+import { FilingParams, filingView } from "./validators"
+
+/**
+ * The `:orderId` of a filing route with the filing module: answers 400 (and returns undefined)
+ * when the id is not 1 to 100 characters.
+ */
+export function filingRouteContext(
+  req: MedusaRequest,
+  res: MedusaResponse,
+): { orderId: string; svc: SalesTaxFilingModuleService } | undefined {
+  const p = FilingParams.safeParse(req.params)
+  if (!p.success) {
+    res.status(400).json({ type: "invalid_data", message: "orderId must be 1 to 100 characters" })
+    return undefined
+  }
+  return { orderId: p.data.orderId, svc: req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService }
+}
+
+/** The 404 of a filing route. */
+export function filingNotFound(res: MedusaResponse, orderId: string): void {
+  res.status(404).json({ type: "not_found", message: `No filing record for ${orderId}` })
+}
+
+/** The filing record of `orderId` with its refunds, as the admin sees it; undefined when none. */
+export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: string) {
+  const [rec] = await svc.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
+  return rec ? filingView(rec as unknown as Record<string, unknown>) : undefined
+}

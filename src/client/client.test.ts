@@ -7,6 +7,7 @@ import util from "node:util"
 import { startSandbox, type RunningSandbox } from "../sandbox"
 import type { Address, CalculateCartsRequest, CreateCertificateRequest, CreateOrderRequest, OperationId } from "../contract"
 import { SalesTaxClient, SalesTaxError, type AttemptInfo, type SalesTaxClientOptions } from "./index"
+import { failure } from "./__tests__/failure"
 
 const API_KEY = "sk_test_9f8e7d6c5b4a-VERY-SECRET"
 const CONNECTION_ID = "11111111-2222-4333-8444-555555555555"
@@ -69,15 +70,6 @@ function makeClient(over: Partial<SalesTaxClientOptions> = {}): { client: SalesT
   return { client, attempts, at }
 }
 
-async function failure(p: Promise<unknown>): Promise<SalesTaxError> {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(SalesTaxError)
-    return e as SalesTaxError
-  }
-  throw new Error("expected the call to fail")
-}
 
 const SEATTLE: Address = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const ORIGIN: Address = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }

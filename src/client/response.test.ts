@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import util from "node:util"
 import fc from "fast-check"
 import { SalesTaxClient, SalesTaxError, type AttemptInfo } from "./index"
+import { failure } from "./__tests__/failure"
 
 const KEY = "stub_key_0123456789_SECRET"
 const CID = "00000000-0000-4000-8000-000000000000"
@@ -43,15 +44,6 @@ function client(attempts: AttemptInfo[] = []) {
   return new SalesTaxClient({ baseUrl: `${base}/`, apiKey: KEY, connectionId: CID, retry: { baseDelayMs: 1, maxDelayMs: 2 }, onAttempt: (i) => attempts.push(i) })
 }
 
-async function failure(p: Promise<unknown>): Promise<SalesTaxError> {
-  try {
-    await p
-  } catch (e) {
-    expect(e).toBeInstanceOf(SalesTaxError)
-    return e as SalesTaxError
-  }
-  throw new Error("expected a failure")
-}
 
 it("sends the key as X-API-KEY on authenticated operations, not on health, and builds the path from the contract", async () => {
   answer = (req) =>

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { OPERATIONS, type OperationDef } from "../../contract"
 import { COLLECTIONS } from "../store"
-import { C, CONN, CONN_B, KEY, KEY_B, SEATTLE, call, cart, certBody, makeSandbox, orderBody, rawRequest, type TestSandbox } from "./helpers"
+import { C, CONN, CONN_B, KEY, KEY_B, SEATTLE, call, cart, certBody, jsonPaths, makeSandbox, orderBody, rawRequest, type TestSandbox } from "./helpers"
 
 /**
  * Property-based fuzzing of every v3 route: at least 10,000 random and malformed requests.
@@ -40,13 +40,6 @@ function template(def: OperationDef): unknown {
   }
 }
 
-/** Every path inside a JSON value, for mutations. */
-function paths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  const out: (string | number)[][] = [prefix]
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...prefix, i])))
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...prefix, k]))
-  return out
-}
 function mutate(v: unknown, path: (string | number)[], replacement: unknown, remove: boolean): unknown {
   if (path.length === 0) return replacement
   const copy: any = Array.isArray(v) ? [...v] : { ...(v as object) }
@@ -98,7 +91,7 @@ const request = fc
     switch (r.bodyKind) {
       case "template": body = JSON.stringify(t); break
       case "mutated": {
-        const ps = paths(t)
+        const ps = jsonPaths(t)
         body = JSON.stringify(mutate(t, ps[r.pathPick % ps.length]!, r.replacement, r.remove))
         break
       }

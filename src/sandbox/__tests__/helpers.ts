@@ -127,3 +127,11 @@ export async function setClock(s: TestSandbox, iso: string): Promise<void> {
   const r = await call(s, "PUT", "/_sandbox/clock", { body: { now: iso } })
   if (r.status !== 200) throw new Error(`clock: ${r.status} ${r.raw}`)
 }
+
+/** Every path inside a JSON value (the root as []), for mutations in the fuzz tests (v3 and v1). */
+export function jsonPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  const out: (string | number)[][] = [prefix]
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...jsonPaths(x, [...prefix, i])))
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push(...jsonPaths(x, [...prefix, k]))
+  return out
+}

@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { INTERNAL } from "./index"
 import { OPERATION_NAMES } from "./operations"
+import { jsonPaths } from "../__tests__/helpers"
 import { CRED, KEY, LOGIN, ORIGIN, SEATTLE, detail, formBody, lookupBody, makeV1Sandbox, ok, request, v1, type V1Sandbox } from "./__tests__/helpers"
 
 /**
@@ -50,13 +51,6 @@ function template(op: string): Record<string, unknown> {
   }
 }
 
-/** Every path inside a JSON value. */
-function paths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
-  const out: (string | number)[][] = [prefix]
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...paths(x, [...prefix, i])))
-  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) out.push(...paths(x, [...prefix, k]))
-  return out
-}
 function mutate(v: unknown, path: (string | number)[], replacement: unknown, remove: boolean): unknown {
   if (path.length === 0) return remove ? {} : replacement
   const copy: any = Array.isArray(v) ? [...v] : v && typeof v === "object" ? { ...(v as object) } : {}
@@ -115,7 +109,7 @@ it("answers a few thousand fuzzed requests over the 18 operations with HTTP 200 
       if (++runs % 150 === 0) await seed()
       let body: unknown = template(r.op)
       for (const m of r.mutations) {
-        const ps = paths(body)
+        const ps = jsonPaths(body)
         body = mutate(body, ps[m.pick % ps.length]!, m.value, m.remove)
       }
       let query = ""

@@ -5,8 +5,11 @@
  * - seed.ts        seedStore(container): region + tax region on the provider, channel, key,
  *                  shipping, products with TICs at each level
  * - storefront.ts  Checkout (store-API steps), createShopper, ADDRESSES, CART_FIELDS, cents()
+ * - scenarios.ts   freshCheckoutStore / freshFilingStore (per-test set-up), createExemptShopper,
+ *                  placeOrder (checkout to an order), salesTaxProvider(container)
  */
 export * from "./sandbox"
 export * from "./config"
 export * from "./seed"
 export * from "./storefront"
+export * from "./scenarios"

@@ -1,8 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Modules } from "@medusajs/framework/utils"
-import { ADDRESSES, Checkout, cents, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { BLOCK_ERROR_MESSAGE, SALES_TAX_PROVIDER_ID, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
-import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
+import { ADDRESSES, Checkout, cents, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
 
 jest.setTimeout(120_000)
 
@@ -12,11 +10,9 @@ medusaIntegrationTestRunner({
   env: st.env,
   testSuite: ({ api, getContainer }) => {
     let store: SeededStore
-    const provider = () => (getContainer().resolve(Modules.TAX) as any).getProvider(SALES_TAX_PROVIDER_ID) as SalesTaxProviderService
+    const provider = () => salesTaxProvider(getContainer())
     beforeEach(async () => {
-      store = await seedStore(getContainer())
-      await st.sandbox.reset()
-      provider().breaker.reset()
+      store = await freshCheckoutStore(getContainer(), st.sandbox)
     })
 
     it("outage under failurePolicy block: the cart update fails with a clear shopper-facing message, completion is refused, and the cart works again once the service is back", async () => {

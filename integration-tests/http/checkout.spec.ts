@@ -1,10 +1,8 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Modules } from "@medusajs/framework/utils"
 import { createPromotionsWorkflow } from "@medusajs/core-flows"
 import BigNumber from "bignumber.js"
-import { ADDRESSES, Checkout, cents, createShopper, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
-import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
+import { ADDRESSES, Checkout, cents, createExemptShopper, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
 
 jest.setTimeout(120_000)
 
@@ -50,11 +48,9 @@ medusaIntegrationTestRunner({
   env: st.env,
   testSuite: ({ api, getContainer }) => {
     let store: SeededStore
-    const provider = () => (getContainer().resolve(Modules.TAX) as any).getProvider(SALES_TAX_PROVIDER_ID) as SalesTaxProviderService
+    const provider = () => salesTaxProvider(getContainer())
     beforeEach(async () => {
-      store = await seedStore(getContainer())
-      await st.sandbox.reset()
-      provider().breaker.reset()
+      store = await freshCheckoutStore(getContainer(), st.sandbox)
     })
 
     it("a full store-API checkout charges, per line, exactly the sandbox's tax (items and shipping in one service cart)", async () => {
@@ -150,15 +146,7 @@ medusaIntegrationTestRunner({
     })
 
     it("a customer with an active certificate for the destination state pays zero; the cart carries its exemptionId", async () => {
-      const shopper = await createShopper(api, store, "buyer@example.com")
-      const cert = await st.sandbox.client.createCertificate({
-        customerId: shopper.customerId,
-        customerName: "Buyer Inc",
-        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
-        reason: "Resale",
-        customerBusinessType: "RetailTrade",
-        states: [{ abbreviation: "MN" }],
-      })
+      const { shopper, cert } = await createExemptShopper(api, store, st.sandbox, "buyer@example.com")
       const co = new Checkout(api, store, shopper.token)
       await co.create()
       await co.addItem(store.products.general.variantId, 2)

@@ -4,8 +4,8 @@
  * filing-fulfilled.spec.ts: the mode is an app option, one app boot per mode.)
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox } from "../helpers"
-import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
+import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
+import { adminOrder, waitForFiling } from "../filing-helpers/medusa"
 
 jest.setTimeout(120_000)
 
@@ -15,15 +15,8 @@ medusaIntegrationTestRunner({
   env: env.env,
   testSuite: ({ api, getContainer }) => {
     it("captured: filed with completed=false at placement, completedDate = the capture time", async () => {
-      await env.sandbox.reset()
-      const store = await seedStore(getContainer())
-      const auth = await adminAuth(getContainer())
-      const co = new Checkout(api, store)
-      await co.create()
-      await co.setAddress(ADDRESSES.philadelphia)
-      await co.addItem(store.products.general.variantId, 2)
-      await co.addShipping()
-      const order = await co.complete()
+      const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
+      const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [[store.products.general.variantId, 2]])
       const filed = await waitForFiling(getContainer(), order.id, (r) => r.state === "filed", "filed")
       expect(filed.completed_at).toBeNull()
       expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBeNull()

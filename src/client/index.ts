@@ -11,8 +11,10 @@ import {
 import { SalesTaxError, makeRedactor, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, resolvePolicy, type FailureKind, type RetryPolicy } from "./retry"
 import { diffCartToOrder, diffCreateOrder } from "./compare"
+import { buildPath } from "./path"
 
 export { SalesTaxError, isSalesTaxError, REDACTED, type SalesTaxErrorCode } from "./errors"
+export { buildPath, segmentProblem } from "./path"
 export { DEFAULT_RETRY_POLICY, DEFAULT_MAX_ELAPSED_MS, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, isRetryable, type RetryPolicy } from "./retry"
 
 /** One attempt of one operation, reported to `onAttempt`. Never holds headers, bodies or the key. */
@@ -340,14 +342,19 @@ export class SalesTaxClient {
       const r = op.body.safeParse(input.body)
       if (!r.success) errors.push(...issuesToErrors("body", r.error, input.body))
     }
-    if (errors.length) {
+    // every parameter is one encoded segment; empty and dot segments are refused (never resolved by the URL parser)
+    const built = buildPath(op.path, params)
+    if ("errors" in built) {
+      for (const e of built.errors) if (!errors.some((x) => x.location === e.location)) errors.push(e)
+    }
+    if (errors.length || !("path" in built)) {
       throw new SalesTaxError({
         operation, status: null, title: "Invalid request", detail: "the request was not sent: it does not match the service's schema",
         errors: this.#redact(errors), retryable: false, code: "validation", attempts: 0,
       })
     }
 
-    const path = op.path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""))
+    const path = built.path
     const started = Date.now()
     const deadline = started + this.#policy.maxElapsedMs
     for (let attempt = 1; ; attempt++) {

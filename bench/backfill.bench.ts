@@ -1,0 +1,167 @@
+/**
+ * npm run bench:backfill — the backfill core (src/backfill/core.ts: batches of historical order
+ * snapshots → POST orders + POST orders/refunds, bounded concurrency) against the sandbox
+ * started in this process on an ephemeral port, through the real SalesTaxClient over loopback HTTP.
+ *
+ * Prints orders/s (the target is ≥ 500 on a 2-core machine) and the process RSS at the start,
+ * along the way and at the end. Orders are generated batch by batch (nothing kept), the ledger
+ * keeps counters only, so what grows is the sandbox's own store of filed orders (it is the
+ * service): the bench reports that store's size beside the RSS. A rerun of the first orders then
+ * shows that nothing is filed twice (every order answered "already existed", every refund replayed).
+ *
+ *   BENCH_ORDERS (20000)  BENCH_BATCH (500)  BENCH_CONCURRENCY (32)  BENCH_RERUN (1000)
+ */
+import { Worker, isMainThread, parentPort } from "node:worker_threads"
+import { startSandbox } from "../src/sandbox"
+import { SalesTaxClient } from "../src/client"
+import { roundCents } from "../src/money"
+import type { FilingLine, FilingSnapshot } from "../src/modules/sales-tax-filing/types"
+import { backfillRunner, type BackfillLedger, type BackfillOrder } from "../src/backfill/core"
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000)
+const BATCH = Number(process.env.BENCH_BATCH ?? 500)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const RERUN = Math.min(ORDERS, Number(process.env.BENCH_RERUN ?? 1000))
+const API_KEY = "sk_bench_backfill_0123456789-SECRET"
+const CONNECTION_ID = "44444444-5555-4666-8777-888888888888"
+
+const ORIGIN = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
+const DESTS = [
+  { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012" },
+  { line1: "350 5th Ave", city: "New York", state: "NY", zip: "10118" },
+  { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
+]
+const RATES = [0.095, 0.08875, 0.1035]
+
+/** The i-th synthetic historical order (deterministic): 1–3 items + shipping, every 5th with a return. */
+function order(i: number): BackfillOrder {
+  const id = `order_bench_${String(i).padStart(7, "0")}`
+  const d = i % DESTS.length
+  const placed = new Date(Date.UTC(2026, 0, 1) + i * 60_000)
+  const lines: FilingLine[] = []
+  const n = 1 + (i % 3)
+  for (let k = 0; k < n; k++) {
+    const price = 5 + ((i * 7 + k * 13) % 200) + 0.99
+    const quantity = 1 + ((i + k) % 3)
+    lines.push({
+      index: k, itemId: `ordli_${id}_${k}`, kind: "item", price, quantity, tic: 0,
+      chargedTax: roundCents(price * quantity * RATES[d]!), chargedRate: RATES[d]!, fallback: false,
+    })
+  }
+  lines.push({ index: n, itemId: `shipping:sm_${id}`, kind: "shipping", price: 9.95, quantity: 1, tic: 11010, chargedTax: roundCents(9.95 * RATES[d]!), chargedRate: RATES[d]!, fallback: false })
+  const snapshot: FilingSnapshot = {
+    orderId: id, kind: "order", cartId: `cart_${id}`, customerId: `cus_bench_${i % 997}`, currencyCode: "USD",
+    placedAt: placed.toISOString(), origin: ORIGIN, destination: DESTS[d]!, lines,
+  }
+  const refunds = i % 5 === 0
+    ? [{ key: `ret_${id}`, items: [{ itemId: lines[0]!.itemId, quantity: 1 }], returnedAt: new Date(placed.getTime() + 86_400_000 * 3).toISOString() }]
+    : []
+  return { snapshot, completedAt: placed.toISOString(), refunds }
+}
+
+function* batches(from: number, to: number): Generator<BackfillOrder[]> {
+  for (let i = from; i < to; i += BATCH) {
+    const b: BackfillOrder[] = []
+    for (let k = i; k < Math.min(to, i + BATCH); k++) b.push(order(k))
+    yield b
+  }
+}
+
+const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`
+function memory() {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const m = process.memoryUsage()
+  return { rss: m.rss, heapUsed: m.heapUsed }
+}
+
+/**
+ * The sandbox runs in a worker thread of this process (its own event loop on the second core;
+ * the same process, so its memory is in the RSS printed): the client side and the service side
+ * do not share one JavaScript thread.
+ */
+async function sandboxThread(): Promise<{ url: string; stored: () => Promise<number>; close: () => Promise<void> }> {
+  const w = new Worker(__filename, { execArgv: ["--require", require.resolve("tsx/cjs")] })
+  const pending = new Map<string, (v: any) => void>()
+  w.on("message", (m: { type: string; value: unknown }) => pending.get(m.type)?.(m.value))
+  const ask = <T>(type: string, answer: string) => new Promise<T>((resolve, reject) => {
+    pending.set(answer, resolve)
+    w.once("error", reject)
+    if (type) w.postMessage(type)
+  })
+  const url = await ask<string>("", "url")
+  return {
+    url,
+    stored: () => ask<number>("stored", "stored"),
+    close: async () => { await ask("close", "closed"); await w.terminate() },
+  }
+}
+
+if (!isMainThread) {
+  void startSandbox({ port: 0, host: "127.0.0.1", apiKey: API_KEY, connectionId: CONNECTION_ID, logger: false } as never).then((sb) => {
+    parentPort!.postMessage({ type: "url", value: sb.url })
+    parentPort!.on("message", async (m: string) => {
+      if (m === "stored") parentPort!.postMessage({ type: "stored", value: sb.sandbox.store.list("orders").length })
+      if (m === "close") { await sb.close(); parentPort!.postMessage({ type: "closed", value: true }) }
+    })
+  })
+}
+
+async function main() {
+  const sb = await sandboxThread()
+  const client = new SalesTaxClient({ baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID })
+  const stored = sb.stored
+  let recorded = 0
+  const ledger: BackfillLedger = {
+    filed: async () => new Set<string>(), // the service's duplicate answers make a rerun safe
+    record: async () => void recorded++,
+  }
+  const runner = backfillRunner({ client, ledger, concurrency: CONCURRENCY, secrets: [API_KEY] })
+  try {
+    // warm-up (JIT, sockets), not counted
+    await runner.runBatch([...batches(ORDERS, ORDERS + 200)].flat())
+    const start = memory()
+    console.log(`backfill bench: ${ORDERS} orders, batches of ${BATCH}, ${CONCURRENCY} in flight, sandbox ${sb.url}`)
+    console.log(`RSS at start: ${mb(start.rss)} (heap used ${mb(start.heapUsed)})`)
+    const t0 = process.hrtime.bigint()
+    let done = 0, refunds = 0, failed = 0
+    const samples: string[] = []
+    for (const b of batches(0, ORDERS)) {
+      const out = await runner.runBatch(b)
+      done += out.filed
+      refunds += out.refunds
+      failed += out.failed.length
+      if (out.failed.length) console.log(`  failed: ${out.failed.slice(0, 3).map((f) => `${f.orderId}: ${f.error}`).join("; ")}`)
+      if (done % 5000 < BATCH) {
+        const m = memory()
+        samples.push(`${done}: RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}`)
+        process.stdout.write(`  ${done} orders, RSS ${mb(m.rss)}, heap used ${mb(m.heapUsed)}\n`)
+      }
+    }
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+    const end = memory()
+    const rate = done / seconds
+    console.log(`filed ${done} orders and ${refunds} refunds in ${seconds.toFixed(2)} s → ${rate.toFixed(0)} orders/s (${((done + refunds) / seconds).toFixed(0)} service writes/s); failed ${failed}`)
+    console.log(`RSS at end: ${mb(end.rss)} (heap used ${mb(end.heapUsed)}); RSS change ${mb(end.rss - start.rss)} over ${done} orders`)
+    console.log(`orders held by the in-process sandbox (the service's own data, in this process): ${await stored()}`)
+
+    // rerun of the first orders: nothing new at the service
+    const t1 = process.hrtime.bigint()
+    let again = 0, already = 0, rerunRefunds = 0
+    for (const b of batches(0, RERUN)) {
+      const out = await runner.runBatch(b)
+      again += out.filed
+      already += out.alreadyAtService
+      rerunRefunds += out.refunds
+      failed += out.failed.length
+    }
+    const s1 = Number(process.hrtime.bigint() - t1) / 1e9
+    console.log(`rerun of ${RERUN} orders: ${already} of ${again} already at the service, ${rerunRefunds} refunds replayed by key, ${(again / s1).toFixed(0)} orders/s`)
+    const ok = rate >= 500 && failed === 0 && already === RERUN
+    console.log(JSON.stringify({ orders: done, refunds, seconds: Number(seconds.toFixed(2)), ordersPerSecond: Math.round(rate), rssStartMB: Number((start.rss / 1048576).toFixed(1)), rssEndMB: Number((end.rss / 1048576).toFixed(1)), heapStartMB: Number((start.heapUsed / 1048576).toFixed(1)), heapEndMB: Number((end.heapUsed / 1048576).toFixed(1)), failed, rerunAlreadyAtService: already, target: ">= 500 orders/s", met: ok }))
+    process.exitCode = ok ? 0 : 1
+  } finally {
+    await sb.close()
+  }
+}
+
+if (isMainThread) void main()

@@ -4,7 +4,7 @@ import type {
   CertificateList, CertificateRecord, CreateCertificateRequest, CreateOrderRequest, ErrorDetail, ExemptionIn,
   ExemptionOut, LineItemOut, ListCertificatesQuery, OrderRecord, RefundRecord, RefundRequest, TicSearchResponse,
 } from "../contract"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum } from "./money"
 import { quoteLines } from "./engine"
 import { InvalidCursorError, searchTics as searchTicIndex } from "./tic"
 import { verifyAddress as verifyPostalAddress } from "./address"

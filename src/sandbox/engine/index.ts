@@ -5,11 +5,13 @@
  * Rounding rule (the service's): per line, amount = round-half-up to the cent of
  * (taxable part of price x quantity) x UNROUNDED rate; the reported rate is the rate applied to
  * the taxable part, as a fraction rounded to 4 places (9.025% -> 0.0903).
+ *
+ * Arithmetic is exact decimal on scaled BigInts (../decimal.ts); the table's decimal strings are
+ * parsed once and kept (see docs/sandbox.md, "Where the time went").
  */
-import type BigNumber from "bignumber.js"
 import type { Address, CartLineItemIn, LineItemOut } from "../../contract"
 import { US_STATES, US_ZIP_RE } from "../../contract"
-import { dec, roundCents, roundTo } from "../../money"
+import { abs, add, cmp, fromNumber, isNegative, isZero, mul, neg, parseDecimal, roundToNumber, shift, sub, toDecimalString, type Decimal } from "../decimal"
 import { LOCAL_OVERRIDES, type LocalOverride } from "./data/local-overrides"
 import { STATE_RATES, type StateRateRow } from "./data/states"
 import { CATEGORIES, TAXABILITY, type Category, type CategoryTable, type TaxRule } from "./data/taxability"
@@ -53,6 +55,19 @@ for (const c of CATEGORIES) if (!TABLES.has(c)) throw new Error(`sandbox tax dat
 
 const US_STATE_SET = new Set<string>(US_STATES)
 
+/** The table's decimal strings, parsed once. */
+const PARSED = new Map<string, Decimal>()
+function D(text: string): Decimal {
+  let d = PARSED.get(text)
+  if (!d) PARSED.set(text, (d = parseDecimal(text)))
+  return d
+}
+/** percent text -> fraction, exact */
+const pct = (text: string): Decimal => shift(D(text), 2)
+
+/** Jurisdictions by state + ZIP prefix (a small, bounded set: 51 states x 1000 prefixes at most). */
+const JURISDICTIONS = new Map<string, Readonly<Jurisdiction>>()
+
 /** True when the sandbox computes tax for this destination (US state/DC with a valid ZIP); else all lines get 0. */
 export function isTaxableDestination(addr: Address): boolean {
   if (addr.countryCode && addr.countryCode !== "US") return false
@@ -85,6 +100,15 @@ export interface Jurisdiction {
 export function jurisdictionFor(addr: Address): Jurisdiction | null {
   if (!isTaxableDestination(addr)) return null
   const state = addr.state.trim().toUpperCase()
+  const key = state + addr.zip.trim().slice(0, 3)
+  const hit = JURISDICTIONS.get(key)
+  if (hit !== undefined) return hit
+  const j = Object.freeze(computeJurisdiction(state, addr))
+  JURISDICTIONS.set(key, j)
+  return j
+}
+
+function computeJurisdiction(state: string, addr: Address): Jurisdiction {
   const row = STATES.get(state)!
   const o = OVERRIDES.get(addr.zip.trim().slice(0, 3))
   const override = o && o.state === state ? o : undefined
@@ -93,7 +117,7 @@ export function jurisdictionFor(addr: Address): Jurisdiction | null {
     state,
     stateRate: row.base,
     localRate,
-    combinedRate: dec(row.base).plus(localRate).toString(),
+    combinedRate: toDecimalString(add(D(row.base), D(localRate))),
     noSalesTax: !!row.noSalesTax,
     place: override?.place ?? null,
     clothingLocalExempt: !!override?.clothingLocalExempt,
@@ -138,62 +162,76 @@ export interface ExactLineTax {
 
 const ZERO = "0"
 
-function exactLine(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: ReadonlySet<string> | undefined): ExactLineTax {
-  const category = categoryOfTic(line.tic)
-  const price = dec(line.price)
-  const qty = dec(line.quantity)
-  const base: Omit<ExactLineTax, "rule" | "taxableBase" | "rate" | "amount"> = {
-    index: line.index,
-    itemId: line.itemId,
-    price: line.price,
-    quantity: line.quantity,
-    tic: line.tic ?? null,
-    category,
-  }
-  const none = (kind: TaxRule["kind"]): ExactLineTax => ({ ...base, rule: kind, taxableBase: ZERO, rate: ZERO, amount: ZERO })
-  if (!j || j.noSalesTax) return none("exempt")
-  if (exemptStates?.has(j.state)) return none("exempt")
+interface ExactLine {
+  category: Category
+  rule: TaxRule["kind"]
+  taxable: Decimal | null
+  rate: Decimal | null
+}
 
-  const pct = (p: BigNumber.Value) => dec(p).shiftedBy(-2) // percent -> fraction, exact
-  const combined = pct(j.combinedRate)
+const NONE = (kind: TaxRule["kind"], category: Category): ExactLine => ({ category, rule: kind, taxable: null, rate: null })
+
+/** The taxable part and the unrounded rate of one line (null when nothing is taxed). */
+function exactParts(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: ReadonlySet<string> | undefined): ExactLine {
+  const category = categoryOfTic(line.tic)
+  if (!j || j.noSalesTax) return NONE("exempt", category)
+  if (exemptStates?.has(j.state)) return NONE("exempt", category)
   const rule = ruleFor(j.state, category)
-  let taxable: BigNumber
-  let rate: BigNumber
+  if (rule.kind === "exempt") return NONE("exempt", category)
+  const price = fromNumber(line.price)
+  const qty = fromNumber(line.quantity)
+  const combined = pct(j.combinedRate)
+  let taxable: Decimal
+  let rate: Decimal
   switch (rule.kind) {
-    case "exempt":
-      return none("exempt")
     case "taxable":
-      taxable = price.times(qty)
+      taxable = mul(price, qty)
       rate = combined
       break
     case "reducedRate":
-      taxable = price.times(qty)
-      rate = pct(dec(rule.stateRate).plus(rule.localApplies ? j.localRate : 0))
+      taxable = mul(price, qty)
+      rate = rule.localApplies ? shift(add(D(rule.stateRate), D(j.localRate)), 2) : pct(rule.stateRate)
       break
     case "taxableFraction":
-      taxable = price.times(qty).times(rule.fraction)
+      taxable = mul(mul(price, qty), D(rule.fraction))
       rate = combined
       break
     case "exemptUpTo": {
       // Per unit: the part of the unit price above the threshold is taxable (sign kept for credits).
-      const above = price.abs().minus(rule.amount)
-      if (above.lte(0)) return none(rule.kind)
-      taxable = above.times(price.isNegative() ? -1 : 1).times(qty)
+      const above = sub(abs(price), D(rule.amount))
+      if (above.n <= 0n) return NONE(rule.kind, category)
+      taxable = mul(isNegative(price) ? neg(above) : above, qty)
       rate = combined
       break
     }
     case "stateExemptBelow":
-      taxable = price.times(qty)
-      if (price.abs().lt(rule.amount)) {
-        if (j.clothingLocalExempt || dec(j.localRate).isZero()) return none(rule.kind)
+      taxable = mul(price, qty)
+      if (cmp(abs(price), D(rule.amount)) < 0) {
+        if (j.clothingLocalExempt || isZero(D(j.localRate))) return NONE(rule.kind, category)
         rate = pct(j.localRate)
       } else {
         rate = combined
       }
       break
   }
-  if (rate.isZero() || taxable.isZero()) return none(rule.kind)
-  return { ...base, rule: rule.kind, taxableBase: taxable.toString(), rate: rate.toString(), amount: taxable.times(rate).toString() }
+  if (isZero(rate) || isZero(taxable)) return NONE(rule.kind, category)
+  return { category, rule: rule.kind, taxable, rate }
+}
+
+function exactLine(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: ReadonlySet<string> | undefined): ExactLineTax {
+  const p = exactParts(line, j, exemptStates)
+  return {
+    index: line.index,
+    itemId: line.itemId,
+    price: line.price,
+    quantity: line.quantity,
+    tic: line.tic ?? null,
+    category: p.category,
+    rule: p.rule,
+    taxableBase: p.taxable ? toDecimalString(p.taxable) : ZERO,
+    rate: p.rate ? toDecimalString(p.rate) : ZERO,
+    amount: p.taxable && p.rate ? toDecimalString(mul(p.taxable, p.rate)) : ZERO,
+  }
 }
 
 /** Exact per-line taxes (unrounded), one per input line, same order. */
@@ -202,21 +240,22 @@ export function quoteLinesExact(input: QuoteInput): ExactLineTax[] {
   return input.lineItems.map((l) => exactLine(l, j, input.exemptStates))
 }
 
-/** Avoids -0 in JSON-facing numbers. */
-const noNegZero = (n: number) => (n === 0 ? 0 : n)
-
 /**
  * One output line per input line, same order, index, itemId, price, quantity, tic (null when absent).
  * tax.amount = round-half-up to the cent of (taxable part of price*quantity) * UNROUNDED combined rate;
  * tax.rate = the combined rate as a fraction rounded to 4 places (0.0903 for 9.025%).
  */
 export function quoteLines(input: QuoteInput): LineItemOut[] {
-  return quoteLinesExact(input).map((e) => ({
-    index: e.index,
-    itemId: e.itemId,
-    price: e.price,
-    quantity: e.quantity,
-    tic: e.tic,
-    tax: { amount: noNegZero(roundCents(e.amount)), rate: noNegZero(roundTo(e.rate, 4)) },
-  }))
+  const j = jurisdictionFor(input.destination)
+  return input.lineItems.map((l) => {
+    const p = exactParts(l, j, input.exemptStates)
+    return {
+      index: l.index,
+      itemId: l.itemId,
+      price: l.price,
+      quantity: l.quantity,
+      tic: l.tic ?? null,
+      tax: p.taxable && p.rate ? { amount: roundToNumber(mul(p.taxable, p.rate), 2), rate: roundToNumber(p.rate, 4) } : { amount: 0, rate: 0 },
+    }
+  })
 }

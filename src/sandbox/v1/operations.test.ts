@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { dec } from "../../money"
+import { dec } from "../money"
 import { jurisdictionFor } from "../engine"
 import {
   CONN, CRED, KEY, ORIGIN, PHILLY, PORTLAND, SEATTLE, SEATTLE_V3, detail, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3,

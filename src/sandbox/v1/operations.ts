@@ -10,7 +10,7 @@ import {
   BUSINESS_TYPES, CalculateCartsRequest, issuesToErrors, CreateCertificateRequest, CreateOrderRequest, EXEMPTION_REASONS,
   type Address, type CartLineItemIn, type CertificateRecord, type ErrorDetail, type RefundRequest,
 } from "../../contract"
-import { dec, roundCents } from "../../money"
+import { dec, roundCents } from "../money"
 import type { SandboxContext } from "../app"
 import type { SandboxConnection } from "../connections"
 import { quoteLinesExact } from "../engine"

@@ -1,0 +1,198 @@
+/**
+ * Backfill, Medusa side: pages through the orders placed in a date range, turns each into a
+ * BackfillOrder (the same snapshot the live filing takes: lines as charged, addresses, TICs,
+ * exemption; its real completion date; its received returns as refunds keyed by return id), runs
+ * the core, and writes a filing record for each order filed (with the filing module's own
+ * ensureRecord / patchRecord / ensureRefund / patchRefund). The filing records are the ledger: an
+ * order that has one is skipped (the live filing, the retry job and the sweep own it).
+ *
+ * Used by the exec script (src/scripts/backfill-sales-tax.ts) and the admin action
+ * (POST /admin/sales-tax/backfill).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { getSalesTaxClient } from "../client-factory"
+import { dec } from "../money"
+import { getPluginOptions, type PluginOptions } from "../options"
+import {
+  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingStore, type RefundItem,
+} from "../modules/sales-tax-filing/types"
+import { deriveState } from "../workflows/filing/decisions"
+import { buildSnapshot, completionInstant, str } from "../workflows/filing/medusa"
+import { newRecordFor } from "../workflows/filing/processor"
+import {
+  addBatch, backfillRunner, newProgress, type BackfillLedger, type BackfillOrder, type BackfillProgress, type BackfilledOrder,
+} from "./core"
+
+type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[]; metadata?: { count?: number } }> }
+
+const ORDER_FIELDS = [
+  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status",
+  "cart.id",
+  "shipping_address.*",
+  "items.*", "items.tax_lines.*", "items.adjustments.*",
+  "items.subtotal", "items.discount_subtotal", "items.tax_total", "items.total",
+  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal", "shipping_methods.discount_subtotal", "shipping_methods.tax_total",
+  "fulfillments.created_at", "payment_collections.payments.captured_at",
+]
+
+export interface BackfillRange { from: Date; to: Date }
+
+export interface BackfillRunOptions extends BackfillRange {
+  batchSize?: number
+  concurrency?: number
+  onProgress?: (p: BackfillProgress) => void
+  /** stop early (the admin's cancel); checked between batches */
+  shouldStop?: () => boolean
+}
+
+function query(container: MedusaContainer): Query {
+  return container.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
+}
+
+const rangeFilter = (r: BackfillRange) => ({ created_at: { $gte: r.from.toISOString(), $lt: r.to.toISOString() } })
+
+/** Orders placed in [from, to). */
+export async function countOrders(container: MedusaContainer, r: BackfillRange): Promise<number> {
+  const { metadata } = await query(container).graph({ entity: "order", fields: ["id"], filters: rangeFilter(r), pagination: { skip: 0, take: 1 } })
+  return metadata?.count ?? 0
+}
+
+/** The received quantities of an order's plain returns (not a claim's or an exchange's). */
+function returnRefunds(returns: any[]): Map<string, BackfillOrder["refunds"]> {
+  const m = new Map<string, BackfillOrder["refunds"]>()
+  for (const r of returns) {
+    if (r.claim_id || r.exchange_id || r.canceled_at) continue
+    const items: RefundItem[] = (r.items ?? [])
+      .map((i: any) => ({ itemId: i.item_id, quantity: dec(str(i.received_quantity)).toNumber() }))
+      .filter((i: RefundItem) => i.quantity > 0)
+    if (!items.length) continue
+    const list = m.get(r.order_id) ?? []
+    list.push({ key: r.id, items, returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null })
+    m.set(r.order_id, list)
+  }
+  for (const list of m.values()) list.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
+  return m
+}
+
+/** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
+export async function loadBackfillPage(
+  container: MedusaContainer, options: PluginOptions, ids: string[],
+): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[] }> {
+  if (!ids.length) return { orders: [], notFiled: [] }
+  const q = query(container)
+  const [{ data: orders }, claims, exchanges, returns] = await Promise.all([
+    q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
+    q.graph({ entity: "order_claim", fields: ["id", "order_id", "additional_items.item_id"], filters: { order_id: ids } }),
+    q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.item_id"], filters: { order_id: ids } }),
+    q.graph({
+      entity: "return",
+      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "items.item_id", "items.received_quantity"],
+      filters: { order_id: ids },
+    }),
+  ])
+  const refunds = returnRefunds(returns.data)
+  const mode = options.completionMode as CompletionMode
+  const out: BackfillOrder[] = []
+  const notFiled: { orderId: string; reason: string }[] = []
+  for (const o of orders) {
+    if (o.canceled_at || o.status === "canceled") {
+      notFiled.push({ orderId: o.id, reason: "canceled: nothing to file" })
+      continue
+    }
+    const order = {
+      ...o,
+      claims: claims.data.filter((c: any) => c.order_id === o.id),
+      exchanges: exchanges.data.filter((x: any) => x.order_id === o.id),
+    }
+    const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "order" })
+    if (!snapshot) {
+      notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
+      continue
+    }
+    const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
+    out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: refunds.get(o.id) ?? [] })
+  }
+  return { orders: out, notFiled }
+}
+
+/** The filing records as the backfill's ledger. */
+export function recordLedger(container: MedusaContainer, mode: CompletionMode): BackfillLedger {
+  const store = container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore & {
+    listFilingRecords(f: Record<string, unknown>, c: Record<string, unknown>): Promise<{ order_id: string }[]>
+  }
+  return {
+    async filed(orderIds) {
+      const rows = await store.listFilingRecords({ order_id: orderIds }, { select: ["order_id"], take: orderIds.length + 1 })
+      return new Set(rows.map((r) => r.order_id))
+    },
+    async record(done: BackfilledOrder) {
+      const s = done.order.snapshot
+      const now = new Date()
+      // no next attempt: the retry job must not pick the record up half-written
+      const { record, created } = await store.ensureRecord({ ...newRecordFor(s.orderId, s, mode, now), next_attempt_at: null })
+      if (!created) return // the live filing made it meanwhile: it owns the record
+      const completedAt = done.completedDate ? new Date(done.completedDate) : null
+      for (const r of done.refunds) {
+        const { refund } = await store.ensureRefund(record.id, {
+          order_id: s.orderId, source_type: "return", source_id: r.key, idempotency_key: r.key, items: r.items,
+          returned_at: r.returnedAt ? new Date(r.returnedAt) : null,
+        })
+        await store.patchRefund(refund.id, { state: "refunded", refunded_tax: r.refundedTax, refunded_at: now })
+      }
+      const patch = {
+        filed_at: now, filing_path: "direct" as const, filed_tax: done.filedTax, completed_at: completedAt,
+        completion_requested_at: mode === "placed" ? null : completedAt, last_step: "backfill", attempts: 0,
+        next_attempt_at: null, last_error: null,
+      }
+      const fresh = (await store.findRecord(s.orderId))!
+      const state = deriveState({ ...fresh, ...patch }, fresh.refunds ?? [], false)
+      await store.patchRecord(record.id, { ...patch, state })
+    },
+  }
+}
+
+/**
+ * Files every order placed in [from, to) that has no filing record yet. Pages of `batchSize`
+ * (default 200) ordered by creation; the next page is read while the current one is at the
+ * service. Returns the final progress (also given to `onProgress` after each page).
+ */
+export async function runBackfill(container: MedusaContainer, opts: BackfillRunOptions): Promise<BackfillProgress> {
+  const options = getPluginOptions(container)
+  const mode = options.completionMode as CompletionMode
+  const batchSize = opts.batchSize ?? 200
+  const total = await countOrders(container, opts)
+  let progress = newProgress(total, new Date())
+  opts.onProgress?.(progress)
+  const runner = backfillRunner({
+    client: getSalesTaxClient(options).background(),
+    ledger: recordLedger(container, mode),
+    concurrency: opts.concurrency ?? 8,
+    secrets: [options.apiKey],
+  })
+  const q = query(container)
+  const page = async (skip: number) => {
+    const { data } = await q.graph({
+      entity: "order", fields: ["id"], filters: rangeFilter(opts),
+      pagination: { skip, take: batchSize, order: { created_at: "ASC", id: "ASC" } },
+    })
+    const ids = data.map((o) => o.id as string)
+    return { ids, ...(await loadBackfillPage(container, options, ids)) }
+  }
+  let skip = 0
+  let next = page(skip)
+  for (;;) {
+    const cur = await next
+    if (!cur.ids.length) break
+    skip += cur.ids.length
+    next = cur.ids.length < batchSize || opts.shouldStop?.() ? Promise.resolve({ ids: [], orders: [], notFiled: [] }) : page(skip)
+    const out = await runner.runBatch(cur.orders)
+    out.skipped += cur.notFiled.length
+    progress = addBatch(progress, out, new Date())
+    opts.onProgress?.(progress)
+  }
+  progress = { ...progress, finishedAt: new Date().toISOString(), etaSeconds: null }
+  opts.onProgress?.(progress)
+  return progress
+}

@@ -1,0 +1,55 @@
+/**
+ * The backfill's date range, validated with zod at each edge (command line and admin route):
+ * `from` and `to` as YYYY-MM-DD (UTC days, both included), `from` not after `to`.
+ */
+import { parseArgs } from "node:util"
+import { z } from "zod"
+
+const Day = z
+  .string({ error: "must be a date YYYY-MM-DD" })
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a calendar date")
+
+export const BackfillRangeInput = z
+  .object({
+    from: Day,
+    to: Day,
+    batch_size: z.coerce.number().int().min(1).max(1000).optional(),
+    concurrency: z.coerce.number().int().min(1).max(64).optional(),
+  })
+  .refine((v) => v.from <= v.to, { path: ["to"], message: "must not be before from" })
+export type BackfillRangeInput = z.infer<typeof BackfillRangeInput>
+
+/** [from 00:00 UTC, the day after `to` 00:00 UTC). */
+export function rangeOf(v: Pick<BackfillRangeInput, "from" | "to">): { from: Date; to: Date } {
+  const to = new Date(`${v.to}T00:00:00Z`)
+  return { from: new Date(`${v.from}T00:00:00Z`), to: new Date(to.getTime() + 86_400_000) }
+}
+
+export const USAGE =
+  "usage: npx medusa exec <path to>/backfill-sales-tax.js --from YYYY-MM-DD --to YYYY-MM-DD [--batch-size 200] [--concurrency 8]"
+
+/** The exec script's arguments (`medusa exec file ...args`): --from, --to, --batch-size, --concurrency. */
+export function parseBackfillArgs(args: string[]): { ok: true; value: BackfillRangeInput } | { ok: false; errors: string[] } {
+  let values: Record<string, string | undefined>
+  try {
+    values = parseArgs({
+      args: args.filter((a) => a !== "--"),
+      options: { from: { type: "string" }, to: { type: "string" }, "batch-size": { type: "string" }, concurrency: { type: "string" } },
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, string | undefined>
+  } catch (e) {
+    return { ok: false, errors: [(e as Error).message, USAGE] }
+  }
+  const parsed = BackfillRangeInput.safeParse({
+    from: values.from, to: values.to, batch_size: values["batch-size"], concurrency: values.concurrency,
+  })
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: [...parsed.error.issues.map((i) => `--${String(i.path[0] ?? "").replace("_", "-")}: ${i.message}`), USAGE],
+    }
+  }
+  return { ok: true, value: parsed.data }
+}

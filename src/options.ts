@@ -24,6 +24,13 @@ export const PluginOptionsSchema = z
       .default("fallback"),
     /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
     fallbackRate: z.number().min(0, "fallbackRate is a percentage between 0 and 100").max(100, "fallbackRate is a percentage between 0 and 100").optional(),
+    /** Per-state percentages ({ TX: 8.25 }) used under "fallback" when no last-known rate exists; before `fallbackRate`. */
+    fallbackRates: z
+      .record(
+        z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)"),
+        z.number().min(0, "fallbackRates values are percentages between 0 and 100").max(100, "fallbackRates values are percentages between 0 and 100"),
+      )
+      .optional(),
     timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
     backgroundTimeoutMs: z.number().int().positive("backgroundTimeoutMs must be a positive integer (milliseconds)").default(20000),
     cacheTtlSeconds: z.number().int().nonnegative("cacheTtlSeconds must be 0 (no cache) or more").default(300),

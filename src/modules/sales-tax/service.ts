@@ -1,5 +1,7 @@
 import { MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
+import { LastKnownRate } from "./models/last-known-rate"
+import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 
 export type TicTargetType = "product" | "product_type" | "product_category"
 export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
@@ -11,9 +13,45 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
 }
 
 /**
- * TIC assignments (module `salesTax`). Generated CRUD: listTicAssignments, createTicAssignments, ...
+ * TIC assignments and last-known rates (module `salesTax`). Generated CRUD: listTicAssignments,
+ * createTicAssignments, listLastKnownRates, ...
  */
-export class SalesTaxModuleService extends MedusaService({ TicAssignment }) {
+export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate }) implements RateMemory {
+  constructor(...args: any[]) {
+    super(...args)
+    // the tax provider (in the Tax Module's container) reaches the table through this registration
+    registerRateMemory(this)
+  }
+
+  /** Upserts the effective rate per (zip, tic). Best effort: a concurrent insert of the same key is skipped. */
+  async rememberRates(rows: KnownRate[]): Promise<void> {
+    if (!rows.length) return
+    const zips = [...new Set(rows.map((r) => r.zip))]
+    const existing = await this.listLastKnownRates({ zip: zips, tic: [...new Set(rows.map((r) => r.tic))] }, { take: null as unknown as number })
+    const byKey = new Map(existing.map((e) => [`${e.zip}|${e.tic}`, e]))
+    const updates = [] as { id: string; rate: string; quoted_at: Date }[]
+    const creates = [] as { zip: string; tic: number; rate: string; quoted_at: Date }[]
+    for (const r of rows) {
+      const e = byKey.get(`${r.zip}|${r.tic}`)
+      if (e) updates.push({ id: e.id, rate: r.rate, quoted_at: r.quotedAt })
+      else creates.push({ zip: r.zip, tic: r.tic, rate: r.rate, quoted_at: r.quotedAt })
+    }
+    if (updates.length) await this.updateLastKnownRates(updates)
+    for (const c of creates) {
+      try {
+        await this.createLastKnownRates(c)
+      } catch {
+        /* created meanwhile by another quote: its rate is as recent */
+      }
+    }
+  }
+
+  async knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]> {
+    if (!tics.length) return []
+    const rows = await this.listLastKnownRates({ zip, tic: [...new Set(tics)], quoted_at: { $gte: since } } as never, { take: null as unknown as number })
+    return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at as unknown as string) }))
+  }
+
   /** Sets (or with null clears) the TIC of one target. */
   async setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<{ target_type: TicTargetType; target_id: string; tic: number | null }> {
     checkTarget(targetType)

@@ -37,6 +37,14 @@ export const CartSnapshot = z.object({
   /** Medusa cart (or order) id: becomes the service cartId. */
   cart_id: z.string().min(1),
   customer_id: z.string().nullish(),
+  /**
+   * The customer whose exemption certificates may be applied, set by the hook ONLY when the
+   * request is authenticated as the cart's customer (or an admin works on the customer's draft
+   * order / exempt order): see src/workflows/hooks/request-actor.ts. Absent: taxed as a guest.
+   */
+  exemption_customer_id: z.string().nullish(),
+  /** Why `exemption_customer_id` was trusted (recorded on the tax lines). */
+  exemption_basis: z.enum(["authenticated_customer", "admin_order", "admin_draft_order"]).nullish(),
   currency_code: z.string().min(3),
   items: z.array(SnapshotItem),
   shipping_methods: z.array(SnapshotShipping).default([]),

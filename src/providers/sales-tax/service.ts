@@ -22,8 +22,11 @@ import {
 } from "./constants"
 import { CartSnapshot, type SnapshotItem } from "./context"
 import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, type CacheModuleLike, type CachingModuleLike, type QuoteStore } from "./result-cache"
-import { certificateCache, findExemption } from "./exemptions"
+import { activeCertificates, CachingCertificateStore, certificateCache, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "./exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
+import type { CertificateRecord } from "../../contract"
+import { effectiveRatePct, freshestByTic, InMemoryRateMemory, LAST_KNOWN_MAX_AGE_MS, registeredRateMemory, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
@@ -31,6 +34,10 @@ type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 export interface Quote {
   hash: string
   exemptionId: string | null
+  /** Why the certificate was applied (the snapshot's verified identity), or null. */
+  exemptionBasis?: string | null
+  /** The customer the certificate was applied for. */
+  exemptCustomerId?: string | null
   lines: Record<string, { amount: number; rate: number; tic: number | null }>
 }
 
@@ -41,6 +48,10 @@ export interface ProviderStats {
   cacheHits: number
   fallbacks: number
   skippedNoAddress: number
+  /** Certificates the service refused at quote time (dropped from the quote). */
+  refusedCertificates: number
+  /** Duration of the slowest quote (ms), certificate lookup included. */
+  slowestQuoteMs: number
 }
 
 interface Deps {
@@ -81,9 +92,16 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly client: SalesTaxClient
   readonly cache: QuoteCache<Quote>
   readonly breaker: CircuitBreaker
-  readonly stats: ProviderStats = { getTaxLines: 0, serviceCalls: 0, cacheHits: 0, fallbacks: 0, skippedNoAddress: 0 }
+  readonly stats: ProviderStats = { getTaxLines: 0, serviceCalls: 0, cacheHits: 0, fallbacks: 0, skippedNoAddress: 0, refusedCertificates: 0, slowestQuoteMs: 0 }
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
+  readonly certificateStore: QuoteStore<CertificateRecord[]>
+  /** Certificates the service refused, not offered again until the TTL passes (id → until). */
+  readonly #refused = new Map<string, number>()
   #warnedNoHook = false
+  #warnedNoRateMemory = false
+  #localRates: InMemoryRateMemory | undefined
+  /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
+  readonly bootCheck: Promise<string | null>
 
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
@@ -98,6 +116,52 @@ export class SalesTaxProviderService implements ITaxProvider {
       halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
       isFailure: isOutage,
     })
+    const caching = tryResolve<CachingModuleLike>(cradle, "caching")
+    this.certificateStore = caching && typeof caching.get === "function" && typeof caching.set === "function" ? new CachingCertificateStore(caching) : certificateCache
+    this.bootCheck = new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage(cradle).then(resolve, () => resolve(null))))
+  }
+
+  /**
+   * At boot, under "fallback": the US states for which an outage would find nothing configured
+   * (no `fallbackRates` entry, no `fallbackRate`, no default rate in a US tax region). One warning
+   * names them and the option to set: for those states an outage falls back to last-known rates
+   * only, and a ZIP never quoted is refused (as under "block").
+   */
+  protected async checkFallbackCoverage(cradle: Deps): Promise<string | null> {
+    if (this.options.failurePolicy !== "fallback") return null
+    let regionStates: { all: boolean; states: string[] } | undefined
+    try {
+      const rates = tryResolve<{ list(f: unknown, c: unknown): Promise<any[]> }>(cradle, "taxRateService")
+      if (rates) {
+        const list = await rates.list({ is_default: true }, { relations: ["tax_region"] })
+        const us = list.filter((r) => r?.rate !== null && r?.rate !== undefined && String(r?.tax_region?.country_code ?? "").toLowerCase() === "us")
+        regionStates = {
+          all: us.some((r) => !r.tax_region?.province_code),
+          states: us.map((r) => String(r.tax_region?.province_code ?? "").toUpperCase().replace(/^US-/, "")).filter(Boolean),
+        }
+      }
+    } catch {
+      regionStates = undefined
+    }
+    const gaps = fallbackGaps(this.options, regionStates)
+    if (!gaps.length) return null
+    const msg =
+      `sales-tax: failurePolicy "fallback" has no rate to fall back on for ${gaps.length === US_STATES.length ? "any US state" : gaps.join(", ")}` +
+      `${regionStates ? "" : " (the tax regions' rates could not be read)"}: during an outage such carts get the last-known rate of their ZIP, ` +
+      `and a ZIP never quoted is refused as under "block". Set the option \`fallbackRates\` (per state, e.g. { TX: 8.25 }) or \`fallbackRate\`, or give the US tax region a default rate.`
+    this.logger.warn(msg)
+    return msg
+  }
+
+  /** The database-backed rate memory (module salesTax), else an in-process one. */
+  protected rateMemory(): RateMemory {
+    const m = registeredRateMemory()
+    if (m) return m
+    if (!this.#warnedNoRateMemory) {
+      this.#warnedNoRateMemory = true
+      this.logger.warn("sales-tax: the salesTax module is not loaded: last-known rates are kept in process only (add the plugin to `plugins`)")
+    }
+    return (this.#localRates ??= new InMemoryRateMemory())
   }
 
   protected pickStore(cradle: Deps): QuoteStore<Quote> {
@@ -129,10 +193,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.refuseTaxInclusive(snapshot)
 
     let quote: Quote
+    const started = Date.now()
     try {
       quote = await this.quote(snapshot, dest.address)
     } catch (err) {
-      return this.onFailure(err, itemLines, shippingLines)
+      return this.onFailure(err, snapshot, dest.address, itemLines, shippingLines)
+    } finally {
+      this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
 
     const lines: TaxLine[] = []
@@ -165,7 +232,11 @@ export class SalesTaxProviderService implements ITaxProvider {
       code: isExemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
       name: isExemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
       provider_id: this.getIdentifier(),
-      data: { amount: q.amount, service_rate: q.rate, tic: q.tic, cart_hash: quote.hash, exemption_id: quote.exemptionId },
+      data: {
+        amount: q.amount, service_rate: q.rate, tic: q.tic, cart_hash: quote.hash, exemption_id: quote.exemptionId,
+        // why the line is exempt: the certificate and the verified identity it was applied for
+        ...(quote.exemptionId ? { exemption_basis: quote.exemptionBasis ?? null, exempt_customer_id: quote.exemptCustomerId ?? null } : {}),
+      },
     }
   }
 
@@ -229,22 +300,84 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
-  /** One quote per distinct cart state: cache → single-flight → circuit breaker → POST carts. */
+  /**
+   * One quote per distinct cart state: (certificates →) cache → single-flight → breaker → POST
+   * carts. `timeoutMs` bounds the whole quote, the certificate lookup included, and both service
+   * calls go through the circuit breaker. While the breaker is open, cached answers (certificate
+   * list, quote of the same cart state) are still served; only calls fail fast.
+   */
   async quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
-    // the certificate lookup fails fast while the circuit is open, but does not close it: only
-    // POST carts decides whether the service is back (a cached or cheap list answering says little)
-    if (this.breaker.state === "open") throw new BrokenCircuitError()
-    const exemptionId = snapshot.customer_id?.startsWith("cus_")
-      ? await findExemption(this.client, snapshot.customer_id, destination.state, this.options.cacheTtlSeconds)
-      : null
+    const deadline = Date.now() + this.options.timeoutMs
+    const guard = <T>(fn: () => Promise<T>): Promise<T> => this.breaker.execute(() => withDeadline(fn, deadline - Date.now()))
+    // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
+    const exemptFor = snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
+    let exemptionId: string | null = null
+    if (exemptFor) {
+      const certs = await withDeadline(
+        () => activeCertificates(this.client, exemptFor, this.options.cacheTtlSeconds, { store: this.certificateStore, guard }),
+        deadline - Date.now(),
+      )
+      exemptionId = pickExemption(certs, destination.state, this.refusedNow())
+    }
+    try {
+      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard)
+    } catch (err) {
+      if (!exemptionId || !refusesCertificate(err)) throw err
+      // the service refused the certificate (disabled, wrong state, unknown): tax the cart
+      // normally, never an outage; say so once per certificate and forget the cached list
+      this.stats.refusedCertificates++
+      const first = !this.#refused.has(exemptionId)
+      this.#refused.set(exemptionId, Date.now() + Math.max(this.options.cacheTtlSeconds, 60) * 1000)
+      if (first) {
+        const why = isSalesTaxError(err) ? err.errors.map((e) => e.message).join("; ") : String(err)
+        this.logger.warn(`sales-tax: the service refused exemption certificate ${exemptionId} of customer ${exemptFor} (${why}); the cart is taxed without it`)
+      }
+      // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
+      await invalidateCustomerCertificates(exemptFor!)
+      return this.quoteWith(snapshot, destination, null, exemptFor, guard)
+    }
+  }
+
+  protected refusedNow(): Set<string> {
+    const now = Date.now()
+    for (const [id, until] of this.#refused) if (until <= now) this.#refused.delete(id)
+    return new Set(this.#refused.keys())
+  }
+
+  protected async quoteWith(
+    snapshot: CartSnapshot, destination: Address, exemptionId: string | null, exemptFor: string | null,
+    guard: <T>(fn: () => Promise<T>) => Promise<T>,
+  ): Promise<Quote> {
     const cart = buildServiceCart({
       snapshot, origin: this.options.origin, destination, shippingTic: this.options.shippingTic, defaultTic: this.options.defaultTic, exemptionId,
     })
-    if (!cart.lineItems.length) return { hash: "", exemptionId, lines: {} }
+    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
+    if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
     const hash = cartHash(cart, this.options.connectionId)
-    const { value, hit } = await this.cache.getOrLoad(hash, () => this.breaker.execute(() => this.callService(cart, hash, exemptionId)))
+    const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId)))
     if (hit) this.stats.cacheHits++
-    return value
+    else if (!exemptionId) void this.remember(cart, value, destination)
+    return { ...value, ...basis }
+  }
+
+  /** Records the effective rate per TIC of a successful, non-exempt quote (best effort, never awaited by the shopper). */
+  protected async remember(cart: CartIn, q: Quote, destination: Address): Promise<void> {
+    const rows: KnownRate[] = []
+    const now = new Date()
+    for (const li of cart.lineItems) {
+      const got = q.lines[li.itemId]
+      if (!got || got.tic === null && li.tic === undefined) continue
+      const rate = effectiveRatePct(dec(li.price).times(li.quantity), got.amount)
+      if (rate === null) continue
+      rows.push({ zip: zipKey(destination.zip), tic: got.tic ?? li.tic!, rate, quotedAt: now })
+    }
+    // one row per TIC: the last line wins (same TIC, same ZIP: the same rate up to rounding)
+    const byTic = new Map(rows.map((r) => [r.tic, r]))
+    try {
+      await this.rateMemory().rememberRates([...byTic.values()])
+    } catch (e) {
+      this.logger.debug?.(`sales-tax: last-known rates not recorded (${(e as Error)?.message ?? e})`)
+    }
   }
 
   protected async callService(cart: CartIn, hash: string, exemptionId: string | null): Promise<Quote> {
@@ -256,7 +389,10 @@ export class SalesTaxProviderService implements ITaxProvider {
     return { hash, exemptionId, lines }
   }
 
-  protected onFailure(err: unknown, itemLines: ItemTaxCalculationLine[], shippingLines: ShippingTaxCalculationLine[]): TaxLine[] {
+  protected async onFailure(
+    err: unknown, snapshot: CartSnapshot, destination: Address,
+    itemLines: ItemTaxCalculationLine[], shippingLines: ShippingTaxCalculationLine[],
+  ): Promise<TaxLine[]> {
     if (!isOutage(err) && isSalesTaxError(err)) {
       const located = err.errors.filter((e) => /destination/.test(e.location))
       if (located.length) {
@@ -268,23 +404,53 @@ export class SalesTaxProviderService implements ITaxProvider {
       }
     }
     const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
-    if (this.options.failurePolicy === "block") {
-      this.logger.warn(`sales-tax: service unavailable (${why}); failurePolicy "block" refuses the cart update`)
+    const block = (detail: string): never => {
+      this.logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
     }
-    this.stats.fallbacks++
-    this.logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be re-quoted at filing`)
-    const fb = (rates: { id?: string; rate?: number | null; code?: string | null; name?: string }[]) => {
-      if (this.options.fallbackRate !== undefined || !rates.length) {
-        return [{ rate: this.options.fallbackRate ?? 0, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK }]
-      }
-      return rates.map((r) => ({ rate: r.rate ?? 0, code: TAX_LINE_CODE_FALLBACK, name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}` }))
+    if (this.options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
+
+    // fallback, in order: last-known rate of the ZIP and TIC (30 days) → fallbackRates[state] /
+    // fallbackRate → the region's own rates → nothing: refuse as "block" (never a silent 0 %)
+    const zip = zipKey(destination.zip)
+    const ticOf = new Map<string, number>(snapshot.items.map((i) => [i.id, i.tic ?? this.options.defaultTic]))
+    const tics = [...new Set([...itemLines.map((l) => ticOf.get(l.line_item.id) ?? this.options.defaultTic), ...(shippingLines.length ? [this.options.shippingTic] : [])])]
+    let known = new Map<number, KnownRate>()
+    try {
+      const now = new Date()
+      known = freshestByTic(await this.rateMemory().knownRates(zip, tics, new Date(now.getTime() - LAST_KNOWN_MAX_AGE_MS)), now)
+    } catch (e) {
+      this.logger.warn(`sales-tax: last-known rates could not be read (${(e as Error)?.message ?? e})`)
     }
-    const data = { fallback: true, reason: why.slice(0, 200) }
-    return [
-      ...itemLines.flatMap((l) => fb(l.rates).map((r) => ({ ...r, provider_id: this.getIdentifier(), data, line_item_id: l.line_item.id }))),
-      ...shippingLines.flatMap((l) => fb(l.rates).map((r) => ({ ...r, provider_id: this.getIdentifier(), data, shipping_line_id: l.shipping_line.id }))),
-    ]
+    const configured = this.options.fallbackRates?.[destination.state.toUpperCase()] ?? this.options.fallbackRate
+    type Rate = { rate: number; code: string; name: string; source: string }
+    const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null => {
+      const k = known.get(tic)
+      if (k) return [{ rate: Number(k.rate), code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "last_known" }]
+      if (configured !== undefined) return [{ rate: configured, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "option" }]
+      const region = rates.filter((r) => r.rate !== null && r.rate !== undefined)
+      if (region.length) return region.map((r) => ({ rate: r.rate!, code: TAX_LINE_CODE_FALLBACK, name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}`, source: "region" }))
+      return null
+    }
+    const out: TaxLine[] = []
+    const missing: string[] = []
+    const line = (r: Rate) => ({ rate: r.rate, code: r.code, name: r.name, provider_id: this.getIdentifier(), data: { fallback: true, fallback_source: r.source, reason: why.slice(0, 200) } })
+    for (const l of itemLines) {
+      const rates = pick(ticOf.get(l.line_item.id) ?? this.options.defaultTic, l.rates)
+      if (!rates) missing.push(l.line_item.id)
+      else out.push(...rates.map((r) => ({ ...line(r), line_item_id: l.line_item.id })))
+    }
+    for (const l of shippingLines) {
+      const rates = pick(this.options.shippingTic, l.rates)
+      if (!rates) missing.push(l.shipping_line.id)
+      else out.push(...rates.map((r) => ({ ...line(r), shipping_line_id: l.shipping_line.id })))
+    }
+    if (missing.length) {
+      return block(`failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`)
+    }
+    this.stats.fallbacks++
+    this.logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
+    return out
   }
 }
 

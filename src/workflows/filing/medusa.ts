@@ -13,12 +13,14 @@ import {
   itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination,
 } from "../../providers/sales-tax/build-service-cart"
 import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
-import { findExemption } from "../../providers/sales-tax/exemptions"
+import { checkoutExemption } from "../../providers/sales-tax/exemption-snapshot"
 import {
   SALES_TAX_FILING_MODULE, type CompletionMode, type FilingLine, type FilingSnapshot, type FilingStore, type NewRecord,
   type RefundItem,
 } from "../../modules/sales-tax-filing/types"
+export type { RefundItem }
 import { FilingProcessor, newRecordFor, type FilingClient, type RefundIntent } from "./processor"
+import { childOrderId, taxShare } from "./decisions"
 
 type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
 
@@ -153,6 +155,12 @@ function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
   return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
 }
 
+/** The Medusa order itself, or the new items of one of its exchanges or claims (filed as orders of their own). */
+export type SnapshotScope =
+  | { kind: "order" }
+  | { kind: "exchange"; exchangeId: string; itemIds: string[] }
+  | { kind: "claim"; claimId: string; itemIds: string[] }
+
 /**
  * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
  * items); otherwise items added by claims and exchanges are left out (they are not the order
@@ -162,7 +170,7 @@ export async function buildSnapshot(
   container: MedusaContainer,
   order: any,
   options: PluginOptions,
-  scope: { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] },
+  scope: SnapshotScope,
 ): Promise<{ snapshot: FilingSnapshot | null; reason?: string }> {
   const a = order.shipping_address
   const dest = taxableDestination(a ? { ...a, province_code: a.province_code ?? a.province } : a)
@@ -172,7 +180,7 @@ export async function buildSnapshot(
     ...(order.exchanges ?? []).flatMap((x: any) => (x.additional_items ?? []).map((i: any) => i.item_id)),
   ])
   const items = (order.items ?? []).filter((it: any) =>
-    scope.kind === "exchange" ? scope.itemIds.includes(it.id) : !added.has(it.id),
+    scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id),
   ).filter((it: any) => dec(str(it.quantity)).gt(0))
   const unresolved = items.filter((i: any) => chargedTic(i.tax_lines) === null).map((i: any) => i.product_id).filter(Boolean)
   const tics = await ticsForProducts(container, [...new Set(unresolved)] as string[], options.defaultTic)
@@ -196,7 +204,9 @@ export async function buildSnapshot(
   const shipping = (order.shipping_methods ?? []).filter((sm: any) =>
     scope.kind === "exchange"
       ? (sm.detail?.exchange_id ?? sm.exchange_id) === scope.exchangeId
-      : !(sm.detail?.claim_id ?? sm.claim_id) && !(sm.detail?.exchange_id ?? sm.exchange_id) && !(sm.detail?.return_id ?? sm.return_id),
+      : scope.kind === "claim"
+        ? (sm.detail?.claim_id ?? sm.claim_id) === scope.claimId
+        : !(sm.detail?.claim_id ?? sm.claim_id) && !(sm.detail?.exchange_id ?? sm.exchange_id) && !(sm.detail?.return_id ?? sm.return_id),
   )
   for (const sm of shipping) {
     lines.push({
@@ -212,18 +222,15 @@ export async function buildSnapshot(
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
-  const client = getSalesTaxClient(options).background()
-  const exemptionId = await snapshotExemption(
-    (customerId, state) => findExemption(client, customerId, state, options.cacheTtlSeconds),
-    order.customer_id, dest.address.state, [...items, ...shipping],
-  )
+  // the certificate applied at checkout (recorded on the charged lines), never a new lookup
+  const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? order.cart?.id ?? null : null
-  const orderId = scope.kind === "order" ? order.id : scope.exchangeId
+  const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
   return {
     snapshot: {
       orderId,
       kind: scope.kind,
-      parentOrderId: scope.kind === "exchange" ? order.id : null,
+      parentOrderId: scope.kind === "order" ? null : order.id,
       cartId,
       customerId: serviceCustomerId(order.customer_id, cartId ?? order.id),
       currencyCode: String(order.currency_code).toUpperCase(),
@@ -271,32 +278,77 @@ function items(list: any[] | undefined, qty: (i: any) => unknown): RefundItem[] 
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
   const { data } = await query(container).graph({
     entity: "return",
-    fields: ["id", "order_id", "claim_id", "exchange_id", "received_at", "items.item_id", "items.quantity", "items.received_quantity"],
+    fields: ["id", "order_id", "claim_id", "exchange_id", "received_at", "metadata", "items.item_id", "items.quantity", "items.received_quantity"],
     filters: { id: returnId },
   })
   const r = data[0]
   if (!r) return null
   if (r.claim_id) return claimRefund(container, r.claim_id)
   if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
+  const received = items(r.items, (i) => i.received_quantity)
+  // a return that refunds shipping (metadata refund_shipping: true) refunds the shipping lines' tax too
+  if (refundsShipping(r.metadata)) {
+    const { data: [o] } = await query(container).graph({ entity: "order", fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"], filters: { id: r.order_id } })
+    for (const sm of o?.shipping_methods ?? []) {
+      if (sm.detail?.return_id || sm.detail?.claim_id || sm.detail?.exchange_id) continue
+      received.push({ itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`, quantity: 1 })
+    }
+  }
   return {
     orderId: r.order_id,
-    intent: { source: "return", sourceId: r.id, items: items(r.items, (i) => i.received_quantity), returnedAt: r.received_at ? new Date(r.received_at) : new Date() },
+    intent: { source: "return", sourceId: r.id, items: received, returnedAt: r.received_at ? new Date(r.received_at) : new Date() },
   }
 }
 
-export async function claimRefund(container: MedusaContainer, claimId: string): Promise<RefundTarget | null> {
+/** Pure: a return refunds the order's shipping when its metadata says so (`refund_shipping: true`). */
+export function refundsShipping(metadata: unknown): boolean {
+  const m = metadata as Record<string, unknown> | null | undefined
+  return m?.refund_shipping === true || m?.refund_shipping === "true"
+}
+
+export interface LoadedClaim {
+  id: string
+  order_id: string
+  type: "refund" | "replace"
+  created_at: string
+  /** the claimed units: the claim's return items, else its claim items */
+  claimed: RefundItem[]
+  /** the replacement (outbound) items */
+  additionalItemIds: string[]
+}
+
+export async function loadClaim(container: MedusaContainer, claimId: string): Promise<LoadedClaim | null> {
   const { data } = await query(container).graph({
     entity: "order_claim",
-    fields: ["id", "order_id", "created_at", "canceled_at", "claim_items.item_id", "claim_items.quantity", "return.items.item_id", "return.items.quantity"],
+    fields: [
+      "id", "type", "order_id", "created_at", "canceled_at", "claim_items.item_id", "claim_items.quantity",
+      "additional_items.item_id", "additional_items.quantity", "return.items.item_id", "return.items.quantity",
+    ],
     filters: { id: claimId },
   })
   const c = data[0]
   if (!c || c.canceled_at) return null
   const returned = items(c.return?.items, (i) => i.quantity)
   return {
-    orderId: c.order_id,
-    intent: { source: "claim", sourceId: c.id, items: returned.length ? returned : items(c.claim_items, (i) => i.quantity), returnedAt: new Date(c.created_at) },
+    id: c.id, order_id: c.order_id, type: c.type === "replace" ? "replace" : "refund", created_at: c.created_at,
+    claimed: returned.length ? returned : items(c.claim_items, (i) => i.quantity),
+    additionalItemIds: (c.additional_items ?? []).map((i: any) => i.item_id),
   }
+}
+
+/** A refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
+export async function claimRefund(container: MedusaContainer, claimId: string): Promise<RefundTarget | null> {
+  const c = await loadClaim(container, claimId)
+  if (!c || c.type === "replace") return null
+  return { orderId: c.order_id, intent: { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) } }
+}
+
+/** The tax of the claimed units as Medusa charged them (each line's share, rounded half-up to the cent). */
+export function claimedTax(order: any, claimed: RefundItem[]): number {
+  return roundCents(sum(claimed.map((c) => {
+    const it = (order.items ?? []).find((i: any) => i.id === c.itemId)
+    return it ? taxShare(roundCents(str(it.tax_total)), c.quantity, dec(str(it.quantity)).toNumber()) : 0
+  })))
 }
 
 export async function exchangeRefund(container: MedusaContainer, exchangeId: string): Promise<RefundTarget | null> {

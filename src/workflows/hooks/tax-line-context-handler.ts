@@ -12,6 +12,7 @@ import type { CartSnapshotInput } from "../../providers/sales-tax/context"
 import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../providers/sales-tax/constants"
+import { currentActor, exemptionIdentity } from "./request-actor"
 
 export type TaxLineContext = Record<string, unknown>
 /** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
@@ -96,6 +97,8 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
   const { data } = await query.graph({
     entity,
     fields: [
+      // who may be exempt (see request-actor.ts): orders only
+      ...(entity === "order" ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code"] : []),
       "id", "currency_code", "customer_id",
       "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
       "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
@@ -111,7 +114,16 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
 export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
   const cart = await readTaxedEntity(container, "cart", cartId)
   if (!cart) return undefined
-  return snapshotFromEntity(container, cart, cart.customer_id)
+  return { ...(await snapshotFromEntity(container, cart, cart.customer_id)), ...exemptionFields(exemptionIdentity("cart", cart, currentActor())) }
+}
+
+function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSnapshotInput, "exemption_customer_id" | "exemption_basis"> {
+  return id ? { exemption_customer_id: id.customerId, exemption_basis: id.basis } : {}
+}
+
+/** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
+export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<string, unknown> | null }[] | null }[] | null }): boolean {
+  return (order.items ?? []).some((i) => (i.tax_lines ?? []).some((t) => typeof t.data?.exemption_id === "string" && typeof t.data?.exemption_basis === "string"))
 }
 
 /**
@@ -141,7 +153,8 @@ export async function buildOrderSnapshot(container: MedusaContainer, orderId: st
   for (const it of items ?? []) if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot(it))
   const knownSm = new Set((order.shipping_methods ?? []).map((s: any) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
-  return snapshotFromEntity(container, order, order.customer_id)
+  const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor())
+  return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
 }
 
 async function snapshotFromEntity(container: MedusaContainer, e: any, customerId: string | null | undefined): Promise<CartSnapshotInput> {

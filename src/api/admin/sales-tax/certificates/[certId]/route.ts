@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { AdminCertificateResponse } from "../../../../../admin/lib/types"
 import { handle, salesTaxClient } from "../../helpers"
+import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
 
 /** GET /admin/sales-tax/certificates/:certId: one certificate from the service. */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
@@ -18,6 +19,8 @@ export const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => 
   const id = req.params.certId!
   await client.disableCertificate(id)
   const certificate = await client.getCertificate(id)
+  // a disabled certificate stops exempting at the customer's next cart refresh (every instance)
+  await invalidateCustomerCertificates(certificate.customerId, req.scope)
   const out: AdminCertificateResponse = { certificate }
   res.json(out)
 })

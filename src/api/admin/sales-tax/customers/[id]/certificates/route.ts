@@ -4,6 +4,7 @@ import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../
 import { bodyOf, handle, notFound, salesTaxClient } from "../../../helpers"
 import { queryOf } from "../../../tic-routes"
 import { AdminCreateCertificateBody } from "../../../validators"
+import { invalidateCustomerCertificates } from "../../../../../../providers/sales-tax/exemptions"
 
 type Scope = MedusaRequest["scope"]
 
@@ -50,6 +51,8 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const body = bodyOf(req, AdminCreateCertificateBody)
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await salesTaxClient(req.scope).createCertificate({ ...body, customerId: id })
+  // the new certificate applies from the customer's next cart refresh (every instance)
+  await invalidateCustomerCertificates(id, req.scope)
   const out: AdminCertificateResponse = { certificate }
   res.status(201).json(out)
 })

@@ -1,0 +1,79 @@
+/**
+ * Who the current HTTP request is authenticated as, for the tax-line hooks.
+ *
+ * Medusa hands the setTaxLineContext hooks only `{ cart }` / `{ order }`: nothing about the
+ * request. A cart's `customer_id` does not prove who is shopping (Medusa attaches a registered
+ * customer to an anonymous cart by e-mail alone), so the plugin's request middleware
+ * (src/api/store/sales-tax/request-actor.ts) runs every store-cart and admin request inside an
+ * AsyncLocalStorage scope that holds the request's `auth_context` as Medusa's own authentication
+ * middleware set it. Nothing a client sends (body, metadata, headers other than the credentials
+ * Medusa verified) reaches this scope. Outside a request (jobs, subscribers, scripts) there is no
+ * actor: no exemption is applied there.
+ *
+ * The storage lives on `globalThis` under a registered symbol so that the middleware and the hook
+ * share it even if the plugin's files are loaded twice (source and build).
+ */
+import { AsyncLocalStorage } from "node:async_hooks"
+
+export interface RequestActor {
+  /** "customer" (store), "user" (admin), or another Medusa actor type. */
+  actorType: string
+  actorId: string
+}
+
+/** What the scope holds: a getter, read when the hook runs (after Medusa's authentication). */
+export interface RequestScope {
+  actor(): RequestActor | null
+}
+
+const KEY = Symbol.for("medusa-sales-tax/request-actor")
+type Holder = { [KEY]?: AsyncLocalStorage<RequestScope> }
+
+export function actorStorage(): AsyncLocalStorage<RequestScope> {
+  const g = globalThis as Holder
+  return (g[KEY] ??= new AsyncLocalStorage<RequestScope>())
+}
+
+/** The authenticated actor of the request being served, or null (no request, or anonymous). */
+export function currentActor(): RequestActor | null {
+  return actorStorage().getStore()?.actor() ?? null
+}
+
+/** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */
+export function runAsActor<T>(actor: RequestActor | null, fn: () => T): T {
+  return actorStorage().run({ actor: () => actor }, fn)
+}
+
+/** Pure: the actor of a Medusa `auth_context` (null when anonymous or incomplete). */
+export function actorOf(authContext: unknown): RequestActor | null {
+  const a = authContext as { actor_type?: unknown; actor_id?: unknown } | null | undefined
+  if (!a || typeof a.actor_type !== "string" || typeof a.actor_id !== "string" || !a.actor_id) return null
+  return { actorType: a.actor_type, actorId: a.actor_id }
+}
+
+/** Why a certificate may be applied to a cart or an order: recorded on the tax lines. */
+export type ExemptionBasis = "authenticated_customer" | "admin_order" | "admin_draft_order"
+
+/**
+ * Pure: the customer a certificate may be looked up for, and why; null when the cart must be
+ * taxed as a guest's.
+ * - cart: the request is authenticated as a customer AND that customer is the cart's customer.
+ * - order (order edits, exchanges, claims, draft orders: admin routes): the request is an admin
+ *   user's, the order's customer is a registered account, and the order is a draft order or was
+ *   itself checked out under a verified exemption (its tax lines say so).
+ */
+export function exemptionIdentity(
+  kind: "cart" | "order",
+  entity: { customer_id?: string | null; is_draft_order?: boolean | null; customer?: { has_account?: boolean | null } | null; checkedOutExempt?: boolean },
+  actor: RequestActor | null,
+): { customerId: string; basis: ExemptionBasis } | null {
+  const customerId = entity.customer_id
+  if (!customerId || !actor) return null
+  if (kind === "cart") {
+    return actor.actorType === "customer" && actor.actorId === customerId ? { customerId, basis: "authenticated_customer" } : null
+  }
+  if (actor.actorType !== "user" || entity.customer?.has_account !== true) return null
+  if (entity.is_draft_order) return { customerId, basis: "admin_draft_order" }
+  if (entity.checkedOutExempt) return { customerId, basis: "admin_order" }
+  return null
+}

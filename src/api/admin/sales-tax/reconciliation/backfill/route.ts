@@ -1,0 +1,25 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { BackfillRangeInput } from "../../../../../backfill/range"
+import { currentBackfill, startBackfill } from "../../../../../backfill/jobs"
+import { parseOr400 } from "../validators"
+
+/** GET /admin/sales-tax/reconciliation/backfill: the running (or last) backfill of this server and its progress. */
+export const GET = async (_req: MedusaRequest, res: MedusaResponse) => {
+  res.json({ backfill: currentBackfill() })
+}
+
+/**
+ * POST /admin/sales-tax/reconciliation/backfill { from, to, batch_size?, concurrency? } (days
+ * YYYY-MM-DD, both included): starts filing the orders placed in the range that have no filing
+ * record; answers 202 with the job; 409 while one is running. Progress: GET this route.
+ */
+export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
+  const body = parseOr400(req, res, BackfillRangeInput, "body")
+  if (!body) return
+  const started = startBackfill(req.scope, body)
+  if (!started.ok) {
+    res.status(409).json({ type: "conflict", message: "A backfill is already running on this server", backfill: started.job })
+    return
+  }
+  res.status(202).json({ backfill: started.job })
+}

@@ -1,0 +1,21 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { fixOrder, orderRow } from "../../../../../reconciliation/medusa"
+import { FixBody, parseOr400, rowView } from "../validators"
+
+/**
+ * POST /admin/sales-tax/reconciliation/fix { order_id }: the one-click fix. Runs the filing
+ * workflows for the order (file if never filed, retry what failed, refund what was returned;
+ * each keyed by Medusa ids, so a second click adds nothing) and answers the order's row as it is
+ * afterwards (a service failure shows in `row.reason` / `row.detail`, not as an HTTP error).
+ */
+export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
+  const body = parseOr400(req, res, FixBody, "body")
+  if (!body) return
+  const before = await orderRow(req.scope, body.order_id)
+  if (!before) {
+    res.status(404).json({ type: "not_found", message: `Order with id: ${body.order_id} was not found` })
+    return
+  }
+  await fixOrder(req.scope, body.order_id)
+  res.json({ row: rowView((await orderRow(req.scope, body.order_id))!) })
+}

@@ -1,0 +1,57 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { MONTH_RE, money, type MonthReport, type OrderRow } from "../../../../reconciliation/compute"
+import { sendZodError } from "../helpers"
+
+export const MonthQuery = z.object({
+  month: z.string({ error: "month is required, as YYYY-MM" }).regex(MONTH_RE, "month must be YYYY-MM (e.g. 2026-10)"),
+})
+
+export const FixBody = z.object({ order_id: z.string().min(1, "order_id is required").max(100) })
+
+/** Parses `schema` from the request's query or body; on failure answers 400 with located errors and returns undefined. */
+export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z.ZodType<T>, part: "query" | "body"): T | undefined {
+  const input = part === "query" ? req.query ?? {} : req.body ?? {}
+  const parsed = schema.safeParse(input)
+  if (!parsed.success) {
+    sendZodError(res, parsed.error, input, part)
+    return undefined
+  }
+  return parsed.data
+}
+
+/** An order's row as the admin sees it: amounts in dollars, exact ("12.34"). */
+export function rowView(r: OrderRow) {
+  return {
+    order_id: r.orderId,
+    display_id: r.displayId,
+    created_at: r.createdAt,
+    filing_state: r.state,
+    charged: money(r.chargedCents),
+    filed: money(r.filedCents),
+    refunded_to_customer: money(r.customerRefundedCents),
+    refunded_at_service: money(r.serviceRefundedCents),
+    difference: money(r.differenceCents),
+    reason: r.reason,
+    detail: r.detail,
+  }
+}
+
+export const MAX_DIFFERENCES = 500
+
+export function reportView(r: MonthReport) {
+  return {
+    month: r.month,
+    summary: {
+      orders: r.orders,
+      charged: money(r.chargedCents),
+      filed: money(r.filedCents),
+      refunded_to_customers: money(r.customerRefundedCents),
+      refunded_at_service: money(r.serviceRefundedCents),
+      difference: money(r.differenceCents),
+    },
+    differences: r.differences.slice(0, MAX_DIFFERENCES).map(rowView),
+    differences_count: r.differences.length,
+    truncated: r.differences.length > MAX_DIFFERENCES,
+  }
+}

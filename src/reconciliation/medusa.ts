@@ -1,0 +1,176 @@
+/**
+ * Reconciliation, Medusa side: reads a month's orders (tax per line as charged, returns, claims,
+ * exchanges) and the filing records that belong to them, hands both to the pure computation
+ * (./compute.ts), and fixes one order through the filing workflows that already exist.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { dec } from "../money"
+import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
+import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
+import { str } from "../workflows/filing/medusa"
+import {
+  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, retryFilingWorkflow, returnReceivedFilingWorkflow,
+  syncOrderFilingWorkflow,
+} from "../workflows/filing/workflows"
+import {
+  cents, monthRange, reconcileMonth, reconcileOrder, recordsByOrder, type CustomerRefund, type MonthReport, type OrderFacts,
+  type OrderRow, type RecordFacts,
+} from "./compute"
+
+type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
+type RecordLister = {
+  listFilingRecords(filters: Record<string, unknown>, config: Record<string, unknown>): Promise<Record<string, unknown>[]>
+}
+
+const query = (c: MedusaContainer) => c.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
+const PAGE = 500
+
+const ORDER_FIELDS = [
+  "id", "display_id", "created_at", "canceled_at", "status",
+  "items.id", "items.quantity", "items.tax_total",
+  "shipping_methods.*", "shipping_methods.tax_total",
+]
+
+const qty = (v: unknown) => dec(str(v)).toNumber()
+
+/** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
+export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
+  if (!ids.length) return []
+  const q = query(container)
+  const [{ data: orders }, { data: returns }, { data: claims }, { data: exchanges }] = await Promise.all([
+    q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
+    q.graph({
+      entity: "return",
+      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "items.item_id", "items.received_quantity"],
+      filters: { order_id: ids },
+    }),
+    q.graph({
+      entity: "order_claim",
+      fields: ["id", "order_id", "type", "canceled_at", "created_at", "claim_items.item_id", "claim_items.quantity", "additional_items.item_id"],
+      filters: { order_id: ids },
+    }),
+    q.graph({
+      entity: "order_exchange",
+      fields: ["id", "order_id", "canceled_at", "created_at", "return.items.item_id", "return.items.quantity"],
+      filters: { order_id: ids },
+    }),
+  ])
+  return orders.map((o): OrderFacts => {
+    const mine = <T extends { order_id: string; canceled_at?: unknown }>(xs: T[]) => xs.filter((x) => x.order_id === o.id && !x.canceled_at)
+    // a claim's replacement items are given, not sold: no tax charged to the customer for them
+    const replacement = new Set(mine(claims).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)))
+    const lines = [
+      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: cents(str(i.tax_total)), quantity: qty(i.quantity) })),
+      ...(o.shipping_methods ?? [])
+        .filter((s: any) => !(s.detail?.claim_id ?? s.claim_id) && !(s.detail?.return_id ?? s.return_id))
+        .map((s: any) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
+    ]
+    const refunds: CustomerRefund[] = [
+      ...mine(returns).filter((r: any) => !r.claim_id && !r.exchange_id).map((r: any) => ({
+        key: r.id, at: r.received_at ? new Date(r.received_at).toISOString() : null,
+        items: (r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
+      })),
+      ...mine(claims).filter((c: any) => c.type === "refund").map((c: any) => ({
+        key: c.id, at: new Date(c.created_at).toISOString(),
+        items: (c.claim_items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+      })),
+      ...mine(exchanges).map((x: any) => ({
+        key: x.id, at: new Date(x.created_at).toISOString(),
+        items: (x.return?.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+      })),
+    ]
+    return {
+      orderId: o.id,
+      displayId: o.display_id ?? null,
+      createdAt: new Date(o.created_at).toISOString(),
+      canceled: Boolean(o.canceled_at) || o.status === "canceled",
+      lines,
+      refunds,
+    }
+  })
+}
+
+function recordFacts(r: Record<string, any>): RecordFacts {
+  return {
+    orderId: r.order_id,
+    parentOrderId: r.parent_order_id ?? null,
+    state: r.state,
+    filed: Boolean(r.filed_at),
+    filedCents: Math.abs(cents(str(r.filed_tax))),
+    voided: Boolean(r.voided_at) || r.state === "voided",
+    lastError: r.last_error ?? null,
+    refunds: (r.refunds ?? []).map((x: any) => ({ key: x.idempotency_key, state: x.state, refundedCents: Math.abs(cents(str(x.refunded_tax))) })),
+  }
+}
+
+/** The filing records of `orderIds` and of their children (exchange, edit, claim, credit records). */
+export async function loadRecordFacts(container: MedusaContainer, orderIds: string[]): Promise<RecordFacts[]> {
+  if (!orderIds.length) return []
+  const svc = container.resolve(SALES_TAX_FILING_MODULE) as unknown as RecordLister
+  const cfg = { relations: ["refunds"], take: null }
+  const [own, children] = await Promise.all([
+    svc.listFilingRecords({ order_id: orderIds }, cfg),
+    svc.listFilingRecords({ parent_order_id: orderIds }, cfg),
+  ])
+  const seen = new Set<string>()
+  return [...own, ...children].filter((r) => (seen.has(r.id as string) ? false : (seen.add(r.id as string), true))).map(recordFacts)
+}
+
+/** The month's report (orders placed in the month, UTC). */
+export async function monthReport(container: MedusaContainer, month: string): Promise<MonthReport> {
+  const { from, to } = monthRange(month)
+  const q = query(container)
+  const orders: OrderFacts[] = []
+  const records: RecordFacts[] = []
+  for (let skip = 0; ; skip += PAGE) {
+    const { data } = await q.graph({
+      entity: "order", fields: ["id"],
+      filters: { created_at: { $gte: from.toISOString(), $lt: to.toISOString() } },
+      pagination: { skip, take: PAGE, order: { created_at: "ASC", id: "ASC" } },
+    })
+    const ids = data.map((o) => o.id as string)
+    if (!ids.length) break
+    const [o, r] = await Promise.all([loadOrderFacts(container, ids), loadRecordFacts(container, ids)])
+    orders.push(...o)
+    records.push(...r)
+    if (ids.length < PAGE) break
+  }
+  return reconcileMonth(month, orders, records)
+}
+
+/** One order's row (after a fix). Null when Medusa has no such order. */
+export async function orderRow(container: MedusaContainer, orderId: string): Promise<OrderRow | null> {
+  const [o] = await loadOrderFacts(container, [orderId])
+  if (!o) return null
+  const records = await loadRecordFacts(container, [orderId])
+  return reconcileOrder(o, recordsByOrder(records).get(orderId) ?? [])
+}
+
+/**
+ * The one-click fix: runs the existing filing workflows for the order, each idempotent (keys and
+ * ids from Medusa ids): sync (file if never filed, completion, cancellation), retry of every
+ * failed or pending record of the order and its children, and the refund of every received
+ * return, refund claim and exchange (a refund already at the service is replayed by its key).
+ */
+export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
+  const q = query(container)
+  await syncOrderFilingWorkflow(container).run({ input: { orderId } })
+  const [{ data: returns }, { data: claims }, { data: exchanges }] = await Promise.all([
+    q.graph({ entity: "return", fields: ["id", "claim_id", "exchange_id", "canceled_at", "received_at"], filters: { order_id: orderId } }),
+    q.graph({ entity: "order_claim", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
+    q.graph({ entity: "order_exchange", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
+  ])
+  for (const r of returns) {
+    if (!r.canceled_at && r.received_at && !r.claim_id && !r.exchange_id) {
+      await returnReceivedFilingWorkflow(container).run({ input: { returnId: r.id } })
+    }
+  }
+  for (const c of claims) if (!c.canceled_at) await claimCreatedFilingWorkflow(container).run({ input: { claimId: c.id } })
+  for (const x of exchanges) if (!x.canceled_at) await exchangeCreatedFilingWorkflow(container).run({ input: { exchangeId: x.id } })
+  for (const r of await loadRecordFacts(container, [orderId])) {
+    if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped")) {
+      await retryFilingWorkflow(container).run({ input: { orderId: r.orderId } })
+    }
+  }
+}

@@ -1,41 +1,204 @@
 #!/usr/bin/env node
-// `npm test`: every suite, one after the other, then one closing line "N passed, N failed".
-//   unit              src/**/*.test.ts: pure functions, the sandbox and the client (black box)
-//   integration:http  integration-tests/http/**/*.spec.ts: Medusa booted by medusaIntegrationTestRunner
-// Pass suite names to run only some: `npm test -- unit`.
-import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync, existsSync, rmSync } from "node:fs"
+// `npm test`: provisions what the suites need, runs every suite one after the other, then prints one
+// closing line "N passed, N failed, N skipped". A skipped test is a failure: a test that cannot run
+// must say so.
+//   unit              src/**/*.test.ts, bench/*.test.ts, scripts/*.test.ts: pure functions, the
+//                     sandbox, the client (black box), the embedded PostgreSQL launcher
+//   integration:http  integration-tests/http/**/*.spec.ts: Medusa booted by medusaIntegrationTestRunner,
+//                     the browser test, the two-instance cluster test
+// Pass suite names to run only some: `npm test -- unit`; other arguments go to jest
+// (`npm test -- integration:http integration-tests/http/checkout.spec.ts`).
+//
+// Provisioned for integration:http when missing (as root through apt-get; otherwise one line naming
+// the command to run, and exit 1):
+//   PostgreSQL  the server at DB_HOST:DB_PORT (default localhost:5432), else an embedded one
+//   Redis       a redis-server of our own on a free port for the run (TEST_REDIS_URL overrides)
+//   Chromium    Debian's chromium (CHROMIUM_PATH overrides)
+import { spawn, spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
+import net from "node:net"
 import { join } from "node:path"
 
+const require = createRequire(import.meta.url)
 const SUITES = {
   unit: { env: { TEST_TYPE: "unit" }, args: ["--maxWorkers=2"] },
-  "integration:http": { env: { TEST_TYPE: "integration:http" }, args: ["--runInBand"] },
+  "integration:http": { env: { TEST_TYPE: "integration:http" }, args: ["--maxWorkers=2"], provision: true },
 }
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"))
-const extra = process.argv.slice(2).filter((a) => a.startsWith("-"))
-const names = wanted.length ? wanted : Object.keys(SUITES)
+const args = process.argv.slice(2)
+const wanted = args.filter((a) => Object.hasOwn(SUITES, a))
+const extra = args.filter((a) => !Object.hasOwn(SUITES, a))
+// paths without a suite name pick their suite: integration-tests/… → integration:http, else unit
+const paths = extra.filter((a) => !a.startsWith("-"))
+const names = wanted.length
+  ? wanted
+  : paths.length
+    ? [...new Set(paths.map((p) => (p.includes("integration-tests") ? "integration:http" : "unit")))]
+    : Object.keys(SUITES)
 const outDir = join(process.cwd(), ".tmp")
 mkdirSync(outDir, { recursive: true })
+const isRoot = process.getuid?.() === 0
+const cleanups = []
 
-let passed = 0, failed = 0, skipped = 0, broken = false
-for (const name of names) {
-  const suite = SUITES[name]
-  if (!suite) { console.error(`unknown suite ${name}`); process.exit(2) }
-  const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
-  rmSync(out, { force: true })
-  console.log(`\n=== ${name} ===`)
-  const r = spawnSync(
-    process.execPath,
-    ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--passWithNoTests", "--json", `--outputFile=${out}`, ...suite.args, ...extra],
-    { stdio: "inherit", env: { ...process.env, ...suite.env } },
-  )
-  if (!existsSync(out)) { broken = true; console.error(`suite ${name} produced no results (exit ${r.status})`); continue }
-  const res = JSON.parse(readFileSync(out, "utf8"))
-  passed += res.numPassedTests; failed += res.numFailedTests; skipped += res.numPendingTests + res.numTodoTests
-  // suites that failed to run (syntax errors, failing hooks) count as failures
-  const suiteErrors = res.testResults.filter((t) => t.status === "failed" && t.assertionResults.every((a) => a.status !== "failed")).length
-  failed += suiteErrors
-  if (r.status !== 0 && res.numFailedTests === 0 && suiteErrors === 0) broken = true
+function fail(line) {
+  console.error(`\n[tests] ${line}`)
+  process.exitCode = 1
+  throw Object.assign(new Error(line), { reported: true })
 }
-console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
-process.exit(failed > 0 || broken ? 1 : 0)
+
+function answers(host, port, timeoutMs = 1500) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port })
+    const done = (ok) => {
+      s.destroy()
+      resolve(ok)
+    }
+    s.setTimeout(timeoutMs, () => done(false))
+    s.once("connect", () => done(true))
+    s.once("error", () => done(false))
+  })
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+function which(cmd) {
+  return spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null
+}
+
+let aptUpdated = false
+/** Installs Debian packages as root; otherwise fails with the one command to run. */
+function aptInstall(pkg, what) {
+  if (!isRoot) fail(`${what} is missing: run "sudo apt-get install -y ${pkg}", then npm test again`)
+  console.log(`[tests] ${what} is missing: apt-get install -y ${pkg}`)
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
+  if (!aptUpdated) {
+    const u = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env })
+    if (u.status !== 0) fail(`apt-get update failed (exit ${u.status}); install ${pkg} by hand`)
+    aptUpdated = true
+  }
+  const r = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", pkg], { stdio: ["ignore", "ignore", "inherit"], env })
+  if (r.status !== 0) fail(`apt-get install ${pkg} failed (exit ${r.status}); install it by hand`)
+}
+
+async function provisionPostgres(env) {
+  const host = process.env.DB_HOST || "localhost"
+  const port = Number(process.env.DB_PORT || 5432)
+  if (await answers(host === "localhost" ? "127.0.0.1" : host, port)) return `PostgreSQL at ${host}:${port}`
+  const { startEmbeddedPostgres } = require("./embedded-postgres.cjs")
+  let pg
+  try {
+    pg = await startEmbeddedPostgres()
+  } catch (e) {
+    fail(e.message)
+  }
+  cleanups.push(() => pg.stop())
+  Object.assign(env, { DB_HOST: "localhost", DB_PORT: String(pg.port), DB_USERNAME: pg.user, DB_PASSWORD: pg.password })
+  return `embedded PostgreSQL on 127.0.0.1:${pg.port} (nothing answered at ${host}:${port})`
+}
+
+async function provisionRedis(env) {
+  if (process.env.TEST_REDIS_URL) return `Redis at ${process.env.TEST_REDIS_URL}`
+  if (!which("redis-server")) aptInstall("redis-server", "redis-server")
+  const bin = which("redis-server")
+  if (!bin) fail(`redis-server is still missing after apt-get install redis-server`)
+  const port = await freePort()
+  const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], {
+    stdio: "ignore",
+  })
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once("exit", resolve)
+        child.kill("SIGTERM")
+      }),
+  )
+  process.once("exit", () => child.kill("SIGKILL"))
+  const deadline = Date.now() + 15_000
+  while (!(await answers("127.0.0.1", port, 500))) {
+    if (child.exitCode !== null || Date.now() > deadline) fail(`redis-server did not start on 127.0.0.1:${port}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  env.TEST_REDIS_URL = `redis://127.0.0.1:${port}`
+  return `redis-server of this run on 127.0.0.1:${port}`
+}
+
+function provisionChromium(env) {
+  const path = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
+  if (!existsSync(path)) {
+    if (process.env.CHROMIUM_PATH) fail(`CHROMIUM_PATH=${path} does not exist`)
+    aptInstall("chromium", "Debian's chromium (admin browser test)")
+  }
+  env.CHROMIUM_PATH = path
+  return `chromium at ${path}`
+}
+
+async function main() {
+  const env = { ...process.env }
+  // one id per `npm test`: the browser and cluster tests build their Medusa app once per run
+  env.SALES_TAX_TEST_RUN = env.SALES_TAX_TEST_RUN || `${process.pid}-${Date.now().toString(36)}`
+  if (names.some((n) => SUITES[n].provision)) {
+    const what = [provisionChromium(env), await provisionRedis(env), await provisionPostgres(env)]
+    console.log(`[tests] using ${what.join("; ")}`)
+  }
+  let passed = 0
+  let failed = 0
+  let skipped = 0
+  let broken = false
+  for (const name of names) {
+    const suite = SUITES[name]
+    const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
+    rmSync(out, { force: true })
+    console.log(`\n=== ${name} ===`)
+    const started = Date.now()
+    const r = await new Promise((resolve) => {
+      const child = spawn(
+        process.execPath,
+        ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--json", `--outputFile=${out}`, ...suite.args, ...extra],
+        { stdio: "inherit", env: { ...env, ...suite.env } },
+      )
+      child.once("exit", (status) => resolve({ status }))
+    })
+    if (!existsSync(out)) {
+      broken = true
+      console.error(`suite ${name} produced no results (exit ${r.status})`)
+      continue
+    }
+    const res = JSON.parse(readFileSync(out, "utf8"))
+    passed += res.numPassedTests
+    failed += res.numFailedTests
+    skipped += res.numPendingTests + res.numTodoTests
+    // suites that failed to run (syntax errors, failing hooks) count as failures
+    const suiteErrors = res.testResults.filter((t) => t.status === "failed" && t.assertionResults.every((a) => a.status !== "failed")).length
+    failed += suiteErrors
+    if (res.numTotalTests === 0) {
+      broken = true
+      console.error(`suite ${name} ran no test`)
+    }
+    if (r.status !== 0 && res.numFailedTests === 0 && suiteErrors === 0) broken = true
+    console.log(`[tests] ${name}: ${Math.round((Date.now() - started) / 1000)} s`)
+  }
+  if (skipped > 0) console.error(`\n[tests] ${skipped} test(s) skipped: a test that cannot run must fail, not skip`)
+  console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
+  process.exitCode = failed > 0 || skipped > 0 || broken ? 1 : 0
+}
+
+try {
+  await main()
+} catch (e) {
+  if (!e.reported) {
+    console.error(e)
+    process.exitCode = 1
+  }
+} finally {
+  for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined)
+}

@@ -19,9 +19,39 @@ const salesTax = {
   completionMode: "placed",
 }
 
+// Growing past one machine (README "Production topology"): with DEMO_REDIS_URL set, the store runs
+// on Medusa's Redis event bus, workflow engine, locking and caching modules, so several instances
+// (`medusa start` with MEDUSA_WORKER_MODE shared | server | worker) share one database and one
+// queue. The cluster test (integration-tests/cluster) starts two this way.
+const redisUrl = process.env.DEMO_REDIS_URL
+const ns = process.env.DEMO_REDIS_NAMESPACE || "medusa-sales-tax-demo"
+const redisModules = redisUrl
+  ? [
+      { resolve: "@medusajs/medusa/event-bus-redis", options: { redisUrl, queueName: `${ns}-events` } },
+      {
+        resolve: "@medusajs/medusa/workflow-engine-redis",
+        options: { redis: { redisUrl, queueName: `${ns}-workflows`, jobQueueName: `${ns}-jobs` } },
+      },
+      {
+        resolve: "@medusajs/medusa/locking",
+        options: {
+          providers: [{ resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl, namespace: `${ns}:` } }],
+        },
+      },
+      {
+        resolve: "@medusajs/medusa/caching",
+        options: {
+          providers: [{ resolve: "@medusajs/medusa/caching-redis", id: "caching-redis", is_default: true, options: { redisUrl, prefix: `${ns}:` } }],
+        },
+      },
+    ]
+  : []
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
+    redisUrl,
+    workerMode: process.env.MEDUSA_WORKER_MODE || "shared",
     http: {
       storeCors: process.env.STORE_CORS || "*",
       adminCors: process.env.ADMIN_CORS || "*",
@@ -36,8 +66,10 @@ module.exports = defineConfig({
     path: "/app",
     backendUrl: "/",
   },
+  featureFlags: redisUrl ? { caching: true } : {},
   plugins: [{ resolve: "medusa-sales-tax", options: salesTax }],
   modules: [
+    ...redisModules,
     {
       resolve: "@medusajs/medusa/tax",
       options: {

@@ -118,13 +118,21 @@ export interface RunningStore {
   logFile: string
 }
 
+export interface StartOptions {
+  /** names the log file (medusa-<name>.log) and the shutdown step; default "server" */
+  name?: string
+  /** more environment for this instance (e.g. DEMO_REDIS_URL, MEDUSA_WORKER_MODE) */
+  env?: Record<string, string>
+}
+
 /** `medusa start` on `port`; resolves once GET /health answers 200. */
-export async function startStore(e: AppEnv, port: number): Promise<RunningStore> {
+export async function startStore(e: AppEnv, port: number, o: StartOptions = {}): Promise<RunningStore & { kill(): void; exited: Promise<number | null> }> {
+  const name = o.name ?? "server"
   const [cmd, args] = medusaCommand(["start", "--port", String(port)])
-  const logFile = join(LOG_DIR, "medusa-server.log")
+  const logFile = join(LOG_DIR, `medusa-${name}.log`)
   rmSync(logFile, { force: true })
-  const p = spawnLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile, label: `medusa start --port ${port}` })
-  onShutdown("Medusa server", p.stop)
+  const p = spawnLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e, o.env), logFile, label: `medusa start --port ${port}` })
+  onShutdown(`Medusa ${name}`, p.stop)
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 180_000
   let exited: number | null | undefined
@@ -147,7 +155,7 @@ export async function startStore(e: AppEnv, port: number): Promise<RunningStore>
     }
     try {
       const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
-      if (r.status === 200) return { url, port, logFile }
+      if (r.status === 200) return { url, port, logFile, kill: p.kill, exited: p.exited }
     } catch {
       // not listening yet
     }

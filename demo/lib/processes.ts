@@ -77,6 +77,8 @@ export interface Spawned {
   child: ChildProcess
   exited: Promise<number | null>
   stop(): Promise<void>
+  /** SIGKILL to the whole process tree, at once (a crash, for the cluster test) */
+  kill(): void
 }
 
 /** Starts a command with its output appended to a log file; stop() = SIGTERM, then SIGKILL. */
@@ -116,7 +118,7 @@ export function spawnLogged(cmd: string, args: string[], o: Omit<RunOptions, "ti
       await exited
     }
   }
-  return { child, exited, stop }
+  return { child, exited, stop, kill: () => signalTree("SIGKILL") }
 }
 
 /** Runs a command to its end; a non-zero exit or a timeout is a DemoError naming the log. */

@@ -127,17 +127,31 @@ export interface ExemptCustomer {
   certificate: CertificateRecord
 }
 
-/** Registers a B2B customer through the store API and gives it a certificate through the plugin's admin route. */
-export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
+const EXEMPT_EMAIL = "purchasing@hillside-elementary.example"
+const EXEMPT_PASSWORD = "demo-password-123"
+
+/** A store SDK on `storeUrl` logged in as the exempt customer (any instance of the store accepts it). */
+export async function loginExemptCustomer(ctx: Ctx, storeUrl = ctx.storeUrl): Promise<Medusa> {
+  const sdk = storeSdk({ ...ctx, storeUrl })
+  await call("log the customer in", () => sdk.auth.login("customer", "emailpass", { email: EXEMPT_EMAIL, password: EXEMPT_PASSWORD }))
+  return sdk
+}
+
+/** Registers a B2B customer through the store API and logs it in (no certificate yet). */
+export async function registerExemptCustomer(ctx: Ctx): Promise<Omit<ExemptCustomer, "certificate">> {
   const sdk = storeSdk(ctx)
-  const email = "purchasing@hillside-elementary.example"
-  const password = "demo-password-123"
-  await call("register the customer", () => sdk.auth.register("customer", "emailpass", { email, password }))
+  const email = EXEMPT_EMAIL
+  await call("register the customer", () => sdk.auth.register("customer", "emailpass", { email, password: EXEMPT_PASSWORD }))
   const { customer } = await call("create the customer", () =>
     sdk.store.customer.create({ email, first_name: "Pat", last_name: "Principal", company_name: "Hillside Elementary School" }))
-  await call("log the customer in", () => sdk.auth.login("customer", "emailpass", { email, password }))
+  await call("log the customer in", () => sdk.auth.login("customer", "emailpass", { email, password: EXEMPT_PASSWORD }))
+  return { sdk, customerId: customer.id, email }
+}
+
+/** Gives the customer a certificate for EXEMPT_STATE through the plugin's admin route. */
+export async function addExemptCertificate(ctx: Ctx, customerId: string): Promise<CertificateRecord> {
   const { certificate } = await call("create the exemption certificate (POST /admin/sales-tax/customers/:id/certificates)", () =>
-    ctx.admin.client.fetch<{ certificate: CertificateRecord }>(`/admin/sales-tax/customers/${customer.id}/certificates`, {
+    ctx.admin.client.fetch<{ certificate: CertificateRecord }>(`/admin/sales-tax/customers/${customerId}/certificates`, {
       method: "POST",
       body: {
         customerName: "Hillside Elementary School",
@@ -147,7 +161,13 @@ export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
         states: [{ abbreviation: EXEMPT_STATE, identificationNumber: "1-74-0001234-5" }],
       },
     }))
-  return { sdk, customerId: customer.id, email, certificate }
+  return certificate
+}
+
+/** Registers a B2B customer through the store API and gives it a certificate through the plugin's admin route. */
+export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
+  const customer = await registerExemptCustomer(ctx)
+  return { ...customer, certificate: await addExemptCertificate(ctx, customer.customerId) }
 }
 
 export interface PlacedOrder {
@@ -158,7 +178,7 @@ export interface PlacedOrder {
 }
 
 /** A storefront checkout: cart, items, address, shipping, system payment, complete. */
-export async function checkout(ctx: Ctx, plan: PlannedOrder, exempt?: ExemptCustomer): Promise<PlacedOrder> {
+export async function checkout(ctx: Ctx, plan: PlannedOrder, exempt?: { sdk?: Medusa; email: string }): Promise<PlacedOrder> {
   const sdk = exempt?.sdk ?? storeSdk(ctx)
   const email = exempt?.email ?? "sam.shopper@example.com"
   const where = `checkout to ${plan.label}`

@@ -24,6 +24,8 @@ const SERVER_DIR = join(APP_DIR, ".medusa/server")
 const CLI = join(ROOT, "node_modules/@medusajs/cli/cli.js")
 export const LOG_DIR = join(ROOT, ".tmp/browser")
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
+/** where screenshots go: git-ignored unless UPDATE_SCREENSHOTS=1 refreshes the README's (docs/screenshots) */
+export const SCREENSHOTS = join(ROOT, process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : ".tmp/screenshots")
 
 export const ADMIN_EMAIL = "admin@sales-tax.test"
 export const ADMIN_PASSWORD = "browser-test-password-1"

@@ -3,7 +3,8 @@
  * (integration-tests/browser/harness.ts), the sandbox in-process, Debian's chromium through
  * playwright-core. Logs in, sets a product's (and a product type's) TIC through search, adds a
  * certificate (after seeing the field validation messages) and disables it, sees an order's failed
- * filing record and retries it, and opens the settings page. Writes docs/screenshots/*.png.
+ * filing record and retries it, and opens the settings page. Writes its screenshots to the git-ignored
+ * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
  * runner (which forces the admin off).
  */
@@ -11,11 +12,10 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core"
 import { SalesTaxClient } from "../../src/client"
-import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, ROOT, SANDBOX_CONNECTION, SANDBOX_KEY, startBrowserApp, type BrowserApp } from "../browser/harness"
+import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, SANDBOX_CONNECTION, SANDBOX_KEY, SCREENSHOTS as SHOTS, startBrowserApp, type BrowserApp } from "../browser/harness"
 
 jest.setTimeout(900_000)
 
-const SHOTS = join(ROOT, "docs/screenshots")
 const UI_TIMEOUT = 30_000
 
 describe("admin extensions in a browser", () => {

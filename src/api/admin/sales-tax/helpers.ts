@@ -5,10 +5,11 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
 import { issuesToErrors, type ErrorDetail } from "../../../contract"
 import { SalesTaxError, type SalesTaxClient } from "../../../client"
-import { getSalesTaxClient } from "../../../client-factory"
+import { getBackgroundClient } from "../../../client-factory"
 import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../../../options"
 import { getTic } from "../../../sandbox/tic"
 import type { TicInfo } from "../../../admin/lib/types"
+import { excerpt } from "./input-guard"
 
 type Scope = MedusaRequest["scope"]
 
@@ -16,8 +17,39 @@ export function pluginOptions(scope: Scope): PluginOptions {
   return getPluginOptions(scope as unknown as Parameters<typeof getPluginOptions>[0])
 }
 
+/**
+ * The client of the admin routes: admin work is background work, so each attempt may take
+ * `backgroundTimeoutMs` (default 20 s; the checkout's `timeoutMs` is for shoppers).
+ */
 export function salesTaxClient(scope: Scope): SalesTaxClient {
-  return getSalesTaxClient(pluginOptions(scope))
+  return getBackgroundClient(pluginOptions(scope))
+}
+
+/**
+ * A service-side text as an admin may see it: the connection id, the service's base URL and its
+ * paths (`/tax/...`) are replaced, the API key too. Service details such as "no route GET
+ * /tax/connections/<id>/" become "no route GET [service path]".
+ */
+export function scrubServiceText(text: string, o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey">): string {
+  let out = text
+  for (const [secret, mark] of [
+    [o.apiKey, "[redacted]"],
+    [o.baseUrl, "[service]"],
+    [o.connectionId, "[connection]"],
+    [encodeURIComponent(o.connectionId), "[connection]"],
+  ] as const) {
+    if (secret && out.includes(secret)) out = out.split(secret).join(mark)
+  }
+  return out.replace(/(^|[^\w.~%-])\/(?:tax|_sandbox|1\.0)\/[^\s"')]*/g, "$1[service path]")
+}
+
+/** The admin-facing copy of a service error's text (scrubbed), safe when options are unreadable. */
+export function serviceText(scope: Scope, text: string): string {
+  try {
+    return scrubServiceText(text, pluginOptions(scope))
+  } catch {
+    return text.replace(/\/(?:tax|_sandbox|1\.0)\/\S*/g, "[service path]")
+  }
 }
 
 export function ticInfo(ticId: number): TicInfo {
@@ -44,7 +76,8 @@ export function sendError(
 
 /** Located zod errors in Medusa's invalid_data format (400). */
 export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
-  const errors = issuesToErrors(part, error, input)
+  // the offending value is echoed as a short excerpt only (a nested input is summarized)
+  const errors = issuesToErrors(part, error, input).map((e) => ({ ...e, value: excerpt(e.value) }))
   sendError(
     res,
     400,
@@ -60,14 +93,15 @@ export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unkn
  * located errors; 404 → 404 not_found; bad credentials → 502; unavailable (429, 5xx, timeout,
  * network) → 503. The client's messages are already free of the API key.
  */
-export function sendServiceError(res: MedusaResponse, e: SalesTaxError): void {
-  const errors = e.errors ?? []
+export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (t: string) => string = (t) => t): void {
+  const errors = (e.errors ?? []).map((x) => ({ location: scrub(x.location), message: scrub(x.message), ...("value" in x ? { value: excerpt(x.value) } : {}) }))
   if (e.code === "validation" || e.status === 400 || e.status === 422) {
-    sendError(res, 400, MedusaError.Types.INVALID_DATA, e.detail || e.title || "The Sales Tax Service rejected the request", errors)
+    sendError(res, 400, MedusaError.Types.INVALID_DATA, scrub(e.detail || e.title || "The Sales Tax Service rejected the request"), errors)
     return
   }
   if (e.status === 404) {
-    sendError(res, 404, MedusaError.Types.NOT_FOUND, e.detail || "Not found at the Sales Tax Service")
+    // the service's 404 text names its own path (and so the connection): not shown
+    sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
     return
   }
   if (e.status === 401 || e.status === 403) {
@@ -99,7 +133,7 @@ export function handle(fn: Handler): Handler {
     try {
       await fn(req, res)
     } catch (e) {
-      if (e instanceof SalesTaxError) return sendServiceError(res, e)
+      if (e instanceof SalesTaxError) return sendServiceError(res, e, (t) => serviceText(req.scope, t))
       if (e instanceof PluginOptionsError) {
         return sendError(res, 500, MedusaError.Types.UNEXPECTED_STATE, e.message, undefined, "sales_tax_options")
       }

@@ -1,11 +1,16 @@
-// Route middlewares of the plugin's admin routes (body validation). src/api/middlewares.ts spreads
+// Route middlewares of the plugin's admin routes. src/api/middlewares.ts spreads
 // `adminSalesTaxMiddlewares` into its routes. Authentication: every /admin/* route is behind
-// Medusa's admin authentication already (session, bearer or secret API key).
+// Medusa's admin authentication already (session, bearer or secret API key), which runs first.
+// Then, in this order: the body size limit (Medusa's JSON parser, 413), the hostile-input guard
+// (path, query, body depth and control characters: 400), the id shape of each path parameter
+// (400), the route's zod body (400 with located errors).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import { validateAndTransformBody } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
 import { sendZodError } from "./helpers"
+import { validateParams, type IdShape } from "./id-shapes"
+import { hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
 
 /**
@@ -26,10 +31,26 @@ export function validateBodyLocated(schema: z.ZodType) {
   }
 }
 
-const TIC_TARGETS = ["product", "product-type", "product-category"] as const
+const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<string, IdShape>
 
 export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
-  ...TIC_TARGETS.map(
+  // every route under /admin/sales-tax (all methods): body size, then the hostile-input guard
+  { matcher: "/admin/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.adminBodySize } },
+  { matcher: "/admin/sales-tax", middlewares: [hostileInputGuard] },
+  // ids by shape, on the exact routes (method-bound, so routes added beside these are not caught)
+  ...Object.entries(TIC_TARGETS).map(
+    ([t, shape]): MiddlewareRoute => ({
+      matcher: `/admin/sales-tax/tics/${t}/:id`,
+      methods: ["GET", "POST", "DELETE"],
+      middlewares: [validateParams({ id: shape })],
+    }),
+  ),
+  { matcher: "/admin/sales-tax/customers/:id/certificates", methods: ["GET", "POST"], middlewares: [validateParams({ id: "customer" })] },
+  { matcher: "/admin/sales-tax/certificates/:certId", methods: ["GET", "DELETE"], middlewares: [validateParams({ certId: "certificate" })] },
+  { matcher: "/admin/sales-tax/filings/:orderId", methods: ["GET"], middlewares: [validateParams({ orderId: "filingOrder" })] },
+  { matcher: "/admin/sales-tax/filings/:orderId/retry", methods: ["POST"], middlewares: [validateParams({ orderId: "filingOrder" })] },
+  // zod bodies
+  ...Object.keys(TIC_TARGETS).map(
     (t): MiddlewareRoute => ({
       matcher: `/admin/sales-tax/tics/${t}/:id`,
       method: ["POST"],

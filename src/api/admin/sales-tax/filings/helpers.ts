@@ -2,21 +2,26 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
 import { FilingParams, filingView } from "./validators"
+import { sendZodError, serviceText } from "../helpers"
 
 /**
- * The `:orderId` of a filing route with the filing module: answers 400 (and returns undefined)
- * when the id is not 1 to 100 characters.
+ * The `:orderId` of a filing route with the filing module: answers 400 with a located error (and
+ * returns undefined) when it is not an order id (order_…, or oexc_… / claim_… for their own filings).
  */
 export function filingRouteContext(
   req: MedusaRequest,
   res: MedusaResponse,
-): { orderId: string; svc: SalesTaxFilingModuleService } | undefined {
+): { orderId: string; svc: SalesTaxFilingModuleService; scrub: (text: string) => string } | undefined {
   const p = FilingParams.safeParse(req.params)
   if (!p.success) {
-    res.status(400).json({ type: "invalid_data", message: "orderId must be 1 to 100 characters" })
+    sendZodError(res, p.error, req.params, "path")
     return undefined
   }
-  return { orderId: p.data.orderId, svc: req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService }
+  return {
+    orderId: p.data.orderId,
+    svc: req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService,
+    scrub: (t: string) => serviceText(req.scope, t),
+  }
 }
 
 /** The 404 of a filing route. */
@@ -25,7 +30,7 @@ export function filingNotFound(res: MedusaResponse, orderId: string): void {
 }
 
 /** The filing record of `orderId` with its refunds, as the admin sees it; undefined when none. */
-export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: string) {
+export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: string, scrub?: (text: string) => string) {
   const [rec] = await svc.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
-  return rec ? filingView(rec as unknown as Record<string, unknown>) : undefined
+  return rec ? filingView(rec as unknown as Record<string, unknown>, scrub) : undefined
 }

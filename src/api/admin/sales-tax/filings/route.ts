@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { issuesToErrors } from "../../../../contract"
+import { sendZodError, serviceText } from "../helpers"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
 import { ListFilingsQuery, filingView } from "./validators"
@@ -8,8 +8,7 @@ import { ListFilingsQuery, filingView } from "./validators"
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const parsed = ListFilingsQuery.safeParse(req.query ?? {})
   if (!parsed.success) {
-    const errors = issuesToErrors("query", parsed.error, req.query)
-    res.status(400).json({ type: "invalid_data", message: errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors })
+    sendZodError(res, parsed.error, req.query, "query")
     return
   }
   const { state, order_id, limit, offset } = parsed.data
@@ -18,5 +17,5 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
     { ...(state ? { state } : {}), ...(order_id ? { order_id } : {}) },
     { relations: ["refunds"], take: limit, skip: offset, order: { created_at: "DESC" } },
   )
-  res.json({ filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>)), count, limit, offset })
+  res.json({ filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>, (t) => serviceText(req.scope, t))), count, limit, offset })
 }

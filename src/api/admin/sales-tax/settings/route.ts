@@ -5,7 +5,7 @@ import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../..
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import { categoryTics, resolveTic } from "../../../../providers/sales-tax/tic-resolution"
 import type { AdminSettingsResponse, CheckResult, FailureSummary, TicSource } from "../../../../admin/lib/types"
-import { handle, pluginOptions, salesTaxClient, ticInfo } from "../helpers"
+import { handle, pluginOptions, salesTaxClient, serviceText, ticInfo } from "../helpers"
 import { ancestry, queryOf, type TicAssignments } from "../tic-routes"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 
@@ -27,7 +27,7 @@ export function displayedOptions(o: PluginOptions): Record<string, unknown> {
   return Object.fromEntries(Object.entries(redacted).filter(([k]) => known.has(k)))
 }
 
-async function check<T>(fn: () => Promise<T>): Promise<CheckResult<T>> {
+async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
   const t0 = Date.now()
   try {
     const result = await fn()
@@ -38,7 +38,7 @@ async function check<T>(fn: () => Promise<T>): Promise<CheckResult<T>> {
       ok: false,
       durationMs: Date.now() - t0,
       status: err ? err.status : null,
-      error: err ? err.message : "unexpected error",
+      error: err ? scrub(err.message) : "unexpected error",
     }
   }
 }
@@ -101,7 +101,7 @@ interface FilingRow {
 }
 type Lister = (filters: Record<string, unknown>, config: Record<string, unknown>) => Promise<FilingRow[]>
 
-async function failures(scope: Scope): Promise<AdminSettingsResponse["failures"]> {
+async function failures(scope: Scope, scrub: (text: string) => string): Promise<AdminSettingsResponse["failures"]> {
   let svc: Record<string, unknown>
   try {
     svc = scope.resolve<Record<string, unknown>>(SALES_TAX_FILING_MODULE)
@@ -115,12 +115,12 @@ async function failures(scope: Scope): Promise<AdminSettingsResponse["failures"]
   const refunds = svc.listFilingRefunds as Lister | undefined
   if (typeof records === "function") {
     for (const r of await records.call(svc, { state: "failed" }, config)) {
-      items.push({ id: r.id, orderId: r.order_id ?? null, state: r.state ?? null, lastError: r.last_error ?? null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+      items.push({ id: r.id, orderId: r.order_id ?? null, state: r.state ?? null, lastError: r.last_error ? scrub(r.last_error) : null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
     }
   }
   if (typeof refunds === "function") {
     for (const r of await refunds.call(svc, { state: "failed" }, config)) {
-      items.push({ id: r.id, orderId: r.order_id ?? null, state: `refund ${r.state ?? ""}`.trim(), lastError: r.last_error ?? null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+      items.push({ id: r.id, orderId: r.order_id ?? null, state: `refund ${r.state ?? ""}`.trim(), lastError: r.last_error ? scrub(r.last_error) : null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
     }
   }
   items.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""))
@@ -135,11 +135,12 @@ async function failures(scope: Scope): Promise<AdminSettingsResponse["failures"]
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)
   const client = salesTaxClient(req.scope)
+  const scrub = (t: string) => serviceText(req.scope, t)
   const [health, ping, cov, fail] = await Promise.all([
-    check<HealthResponse>(() => client.health()),
-    check<PingResponse>(() => client.ping()),
+    check<HealthResponse>(() => client.health(), scrub),
+    check<PingResponse>(() => client.ping(), scrub),
     coverage(req.scope, options.defaultTic),
-    failures(req.scope).catch((e: unknown) => ({ available: false, items: [], error: e instanceof Error ? e.message : "unexpected error" })),
+    failures(req.scope, scrub).catch((e: unknown) => ({ available: false, items: [], error: e instanceof Error ? e.message : "unexpected error" })),
   ])
   const out: AdminSettingsResponse = {
     connection: { health, ping },

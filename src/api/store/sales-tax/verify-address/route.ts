@@ -1,25 +1,32 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { isSalesTaxError } from "../../../../client"
-import { getSalesTaxClient } from "../../../../client-factory"
-import { getPluginOptions } from "../../../../options"
+import { getCheckoutClient } from "../../../../client-factory"
+import type { ErrorDetail } from "../../../../contract"
+import { getPluginOptions, type PluginOptions } from "../../../../options"
 import { normalizeState, normalizeZip } from "../../../../providers/sales-tax/build-service-cart"
+import { excerpt } from "../../../admin/sales-tax/input-guard"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Limited, type Verdict } from "./limits"
 
 /**
  * POST /store/sales-tax/verify-address — the storefront's address step.
- * Body (Medusa address names): { address_1, address_2?, city, province, postal_code, country_code? }.
+ * Body (Medusa address names): { address_1, address_2?, city, province, postal_code, country_code?, cart_id? }.
  * 200 { valid: true, address, changed, changes[] }: the address as the postal service spells it
  *     (city, state upper-case, ZIP+4 when known), to offer as a suggested correction.
- * 422 { valid: false, message, errors: [{ field, message, value }] }: unknown ZIP, ZIP/state mismatch.
+ * 422 { valid: false, message, errors: [{ field, location, message, value }] }: unknown ZIP, ZIP/state mismatch.
  * 400 { message, errors } for a malformed body or a non-US address; 503 when the service is unavailable.
+ * 429 with Retry-After past `verifyAddressRateLimit` requests a minute (default 20) per client and per cart.
+ * The service's verdict per normalized address is cached for 24 h (limits.ts).
  */
 export const VerifyAddressBody = z.object({
   address_1: z.string().trim().max(100).default(""),
   address_2: z.string().trim().max(100).nullish(),
   city: z.string().trim().min(1, "city is required").max(100),
-  province: z.string().trim().min(1, "province (state) is required"),
-  postal_code: z.string().trim().min(1, "postal_code is required"),
-  country_code: z.string().trim().toLowerCase().default("us"),
+  province: z.string().trim().min(1, "province (state) is required").max(50),
+  postal_code: z.string().trim().min(1, "postal_code is required").max(20),
+  country_code: z.string().trim().toLowerCase().max(2, "country_code must be a two-letter code").default("us"),
+  /** The storefront's cart: the rate limit then applies per cart as well. */
+  cart_id: z.string().regex(/^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/, "cart_id must be a cart id (cart_…)").optional(),
 })
 export type VerifyAddressBody = z.infer<typeof VerifyAddressBody>
 
@@ -30,58 +37,113 @@ function fieldOf(location: string): string {
   return FIELD[last] ?? (last || "address")
 }
 
+function located(field: string, message: string, value: unknown) {
+  return { field, location: `body.${field}`, message, value: excerpt(value) }
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = body
+  for (const k of path) {
+    if (cur === null || typeof cur !== "object") return undefined
+    cur = (cur as Record<PropertyKey, unknown>)[k]
+  }
+  return cur
+}
+
+function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
+  res.setHeader("Retry-After", String(l.retryAfterSeconds))
+  res.status(429).json({
+    type: "too_many_requests",
+    code: "sales_tax_rate_limited",
+    message: `Too many address verifications for this ${l.scope === "cart" ? "cart" : "client"} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`,
+  })
+}
+
+function rateLimitOf(options: PluginOptions): number {
+  const v = (options as { verifyAddressRateLimit?: unknown }).verifyAddressRateLimit
+  return typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : DEFAULT_VERIFY_ADDRESS_RATE_LIMIT
+}
+
+/** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
+async function askService(options: PluginOptions, address: { line1: string; line2?: string; city: string; state: string; zip: string }): Promise<Verdict> {
+  try {
+    return { kind: "verified", address: await getCheckoutClient(options).verifyAddress(address) }
+  } catch (e) {
+    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422) && e.errors.length) return { kind: "invalid", errors: e.errors }
+    throw e
+  }
+}
+
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const options = getPluginOptions(req.scope)
+  const perMinute = rateLimitOf(options)
+  const guard = verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
+
+  // every request counts against the client's budget, well-formed or not
+  const byClient = await guard.take("client", req.ip || req.socket?.remoteAddress || "unknown")
+  if (!byClient.ok) return tooMany(res, byClient, perMinute)
+
   const parsed = VerifyAddressBody.safeParse(req.body ?? {})
   if (!parsed.success) {
     res.status(400).json({
       type: "invalid_data",
-      message: "Invalid address",
-      errors: parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message, value: (req.body as any)?.[String(i.path[0])] })),
+      message: `Invalid address: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}`,
+      errors: parsed.error.issues.map((i) => located(i.path.join(".") || "body", i.message, valueAt(req.body, i.path))),
     })
     return
   }
   const b = parsed.data
+  if (b.cart_id) {
+    const byCart = await guard.take("cart", b.cart_id)
+    if (!byCart.ok) return tooMany(res, byCart, perMinute)
+  }
   if (b.country_code !== "us") {
-    res.status(400).json({ type: "invalid_data", message: "Only US addresses can be verified", errors: [{ field: "country_code", message: "must be us", value: b.country_code }] })
+    res.status(400).json({ type: "invalid_data", message: "Only US addresses can be verified", errors: [located("country_code", "must be us", b.country_code)] })
     return
   }
   const state = normalizeState(b.province)
   const zip = normalizeZip(b.postal_code)
   const errors = [
-    ...(state ? [] : [{ field: "province", message: "must be a two-letter US state code (e.g. CA)", value: b.province }]),
-    ...(zip ? [] : [{ field: "postal_code", message: "must be a 5-digit ZIP, optionally with +4 (94105 or 94105-1234)", value: b.postal_code }]),
+    ...(state ? [] : [located("province", "must be a two-letter US state code (e.g. CA)", b.province)]),
+    ...(zip ? [] : [located("postal_code", "must be a 5-digit ZIP, optionally with +4 (94105 or 94105-1234)", b.postal_code)]),
   ]
   if (errors.length || !state || !zip) {
     res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors })
     return
   }
-  const options = getPluginOptions(req.scope)
-  const client = getSalesTaxClient(options, { retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: options.timeoutMs } })
+  const request = { line1: b.address_1, line2: b.address_2 ?? undefined, city: b.city, state, zip }
+  let verdict: Verdict
   try {
-    const out = await client.verifyAddress({ line1: b.address_1, line2: b.address_2 ?? undefined, city: b.city, state, zip })
-    const address = {
-      address_1: out.line1,
-      address_2: out.line2 ?? b.address_2 ?? null,
-      city: out.city,
-      province: out.state,
-      postal_code: out.zip,
-      country_code: "us",
-    }
-    const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => {
-      const before = k === "province" ? b.province : b[k]
-      return String(before ?? "") !== String(address[k] ?? "")
+    verdict = (await guard.verdict(addressKey(request), () => askService(options, request))).verdict
+  } catch {
+    res.status(503).json({
+      type: "unavailable",
+      code: "sales_tax_unavailable",
+      message: "Address verification is unavailable right now; you can continue with the address as entered.",
     })
-    res.status(200).json({ valid: true, address, changed: changes.length > 0, changes })
-  } catch (e) {
-    if (isSalesTaxError(e) && e.status !== null && e.status >= 400 && e.status < 500 && e.errors.length && e.status !== 401 && e.status !== 403) {
-      res.status(422).json({
-        valid: false,
-        type: "invalid_data",
-        message: "The address could not be verified",
-        errors: e.errors.map((x) => ({ field: fieldOf(x.location), message: x.message, value: x.value })),
-      })
-      return
-    }
-    res.status(503).json({ type: "unavailable", message: "Address verification is unavailable right now; you can continue with the address as entered." })
+    return
   }
+  if (verdict.kind === "invalid") {
+    res.status(422).json({
+      valid: false,
+      type: "invalid_data",
+      message: "The address could not be verified",
+      errors: verdict.errors.map((x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)),
+    })
+    return
+  }
+  const out = verdict.address
+  const address = {
+    address_1: out.line1,
+    address_2: out.line2 ?? b.address_2 ?? null,
+    city: out.city,
+    province: out.state,
+    postal_code: out.zip,
+    country_code: "us",
+  }
+  const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => {
+    const before = k === "province" ? b.province : b[k]
+    return String(before ?? "") !== String(address[k] ?? "")
+  })
+  res.status(200).json({ valid: true, address, changed: changes.length > 0, changes })
 }

@@ -5,7 +5,7 @@ import { filingNotFound, filingRouteContext, readFilingView } from "../helpers"
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const ctx = filingRouteContext(req, res)
   if (!ctx) return
-  const filing = await readFilingView(ctx.svc, ctx.orderId)
+  const filing = await readFilingView(ctx.svc, ctx.orderId, ctx.scrub)
   if (!filing) {
     filingNotFound(res, ctx.orderId)
     return

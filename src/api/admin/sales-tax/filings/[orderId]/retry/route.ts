@@ -16,5 +16,5 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
     return
   }
   await retryFilingWorkflow(req.scope).run({ input: { orderId: ctx.orderId } })
-  res.json({ filing: await readFilingView(ctx.svc, ctx.orderId) })
+  res.json({ filing: await readFilingView(ctx.svc, ctx.orderId, ctx.scrub) })
 }

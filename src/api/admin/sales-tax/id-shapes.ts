@@ -1,0 +1,52 @@
+// Shapes of the ids in the plugin's paths and queries. An id that cannot be one of ours is a 400
+// with a located error before any database query or service call (a NUL reaching PostgreSQL was a
+// 500; `..` reaching the client was a path traversal at the service).
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { z } from "zod"
+import { excerpt } from "./input-guard"
+
+/** A Medusa id: `<prefix>_` then letters, digits and underscores (ULIDs in practice), 1-64 of them. */
+function medusaId(prefixes: readonly string[], what: string) {
+  const re = new RegExp(`^(?:${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}$`)
+  const shown = prefixes.map((p) => `${p}_…`).join(" or ")
+  return z.string({ error: `must be ${what} (${shown})` }).regex(re, `must be ${what} (${shown})`)
+}
+
+export const ID_SHAPES = {
+  product: medusaId(["prod"], "a product id"),
+  productType: medusaId(["ptyp"], "a product type id"),
+  productCategory: medusaId(["pcat"], "a product category id"),
+  customer: medusaId(["cus"], "a customer id"),
+  /** A filing record is keyed by the order id, or the exchange's (or claim's) id for their own filings. */
+  filingOrder: medusaId(["order", "oexc", "claim"], "an order id"),
+  /** Certificates are the service's: UUIDs. */
+  certificate: z
+    .string({ error: "must be a certificate id (a UUID)" })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a certificate id (a UUID)"),
+} as const
+
+export type IdShape = keyof typeof ID_SHAPES
+
+/** Checks one path parameter against a shape; the located error or undefined. */
+export function checkParam(name: string, value: unknown, shape: IdShape): { location: string; message: string; value: unknown } | undefined {
+  const r = ID_SHAPES[shape].safeParse(value)
+  if (r.success) return undefined
+  return { location: `path.${name}`, message: `${name} ${r.error.issues[0]?.message ?? "is not valid"}`, value: excerpt(value) }
+}
+
+/**
+ * Route middleware: each named path parameter must have its shape, else 400 invalid_data with
+ * the located error (nothing is looked up).
+ */
+export function validateParams(shapes: Record<string, IdShape>) {
+  return (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void => {
+    for (const [name, shape] of Object.entries(shapes)) {
+      const problem = checkParam(name, req.params?.[name], shape)
+      if (problem) {
+        res.status(400).json({ type: "invalid_data", message: `Invalid request: ${problem.message}`, errors: [problem] })
+        return
+      }
+    }
+    next()
+  }
+}

@@ -1,0 +1,83 @@
+// Rate limits and the answer cache of POST /store/sales-tax/verify-address (public: anyone with
+// the publishable key can call it, and each miss is a call to the paid service).
+// - rate-limiter-flexible: a fixed window of 60 s per key, in process memory (one budget per
+//   Medusa instance); keys are the client (its IP as Medusa sees it, trusting one proxy hop) and,
+//   when the storefront sends one, the cart.
+// - lru-cache: the service's verdict per normalized address for 24 h (at most 10,000 addresses);
+//   concurrent requests for one address share one service call (lru-cache's fetch).
+import { createHash } from "node:crypto"
+import { LRUCache } from "lru-cache"
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
+import type { Address, ErrorDetail } from "../../../../contract"
+
+export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
+export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
+
+/** What the service said about one address: its normalized form, or why it cannot be verified. */
+export type Verdict = { kind: "verified"; address: Address } | { kind: "invalid"; errors: ErrorDetail[] }
+
+const tidy = (s: string | null | undefined) => (s ?? "").trim().replace(/\s+/g, " ")
+
+/**
+ * The cache key of an address: lines and city trimmed with inner whitespace collapsed (their case
+ * is kept: the service echoes the lines as given), the state and ZIP in the canonical form the
+ * route already sends. Hashed, so the key holds no personal data in clear.
+ */
+export function addressKey(a: Pick<Address, "line1" | "city" | "state" | "zip"> & { line2?: string | null }): string {
+  const parts = [tidy(a.line1), tidy(a.line2), tidy(a.city), tidy(a.state).toUpperCase(), tidy(a.zip)]
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex")
+}
+
+export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "client" | "cart" }
+
+export class VerifyAddressGuard {
+  readonly perMinute: number
+  readonly #client: RateLimiterMemory
+  readonly #cart: RateLimiterMemory
+  readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
+
+  constructor(perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT) {
+    this.perMinute = perMinute
+    this.#client = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:client" })
+    this.#cart = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:cart" })
+    this.#cache = new LRUCache<string, Verdict, () => Promise<Verdict>>({
+      max: VERIFY_ADDRESS_CACHE.max,
+      ttl: VERIFY_ADDRESS_CACHE.ttlMs,
+      // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
+      fetchMethod: (_key, _stale, { context }) => context(),
+    })
+  }
+
+  /** Takes one request from the budget of `key` (client or cart); refused with the seconds to wait. */
+  async take(scope: "client" | "cart", key: string): Promise<Limited> {
+    try {
+      await (scope === "client" ? this.#client : this.#cart).consume(key, 1)
+      return { ok: true }
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return { ok: false, scope, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) }
+      throw e
+    }
+  }
+
+  /** The verdict for `key`: from the cache, or from `verify()` (once for concurrent callers) and then cached. */
+  async verdict(key: string, verify: () => Promise<Verdict>): Promise<{ verdict: Verdict; cached: boolean }> {
+    const cached = this.#cache.get(key)
+    if (cached) return { verdict: cached, cached: true }
+    const v = await this.#cache.fetch(key, { context: verify })
+    if (!v) throw new Error("verify-address: no verdict")
+    return { verdict: v, cached: false }
+  }
+}
+
+const guards = new Map<string, VerifyAddressGuard>()
+
+/** One guard per service connection and limit (an app has one; tests may boot several). */
+export function verifyAddressGuard(scopeKey: string, perMinute: number): VerifyAddressGuard {
+  const key = `${scopeKey}|${perMinute}`
+  let g = guards.get(key)
+  if (!g) {
+    g = new VerifyAddressGuard(perMinute)
+    guards.set(key, g)
+  }
+  return g
+}

@@ -41,6 +41,12 @@ export const PluginOptionsSchema = z
       .object({ maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8) })
       .loose()
       .default({ maxAttempts: 8 }),
+    /** POST /store/sales-tax/verify-address: requests a minute per client and per cart (429 beyond). */
+    verifyAddressRateLimit: z
+      .number()
+      .int("verifyAddressRateLimit must be an integer (requests a minute)")
+      .min(1, "verifyAddressRateLimit must be at least 1")
+      .default(20),
     /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
      *  calling the service for `halfOpenAfterMs`, then lets one probe through. */
     circuitBreaker: z

@@ -41,6 +41,18 @@ export const PluginOptionsSchema = z
       .object({ maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8) })
       .loose()
       .default({ maxAttempts: 8 }),
+    /** Refunds without a return (payment.refunded, admin refunds): "ignore" shows them as not filed in
+     *  the admin (a button files one as a credit); "credit" files each as a standalone credit at once. */
+    manualRefunds: z
+      .enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' })
+      .default("ignore"),
+    /** The lost-event sweep: how often it runs (minutes, across all instances) and how far back it looks (days). */
+    sweep: z
+      .object({
+        everyMinutes: z.number().int().min(1, "sweep.everyMinutes must be at least 1").max(1440, "sweep.everyMinutes must be at most 1440").default(15),
+        days: z.number().int().min(1, "sweep.days must be at least 1").max(366, "sweep.days must be at most 366").default(35),
+      })
+      .default({ everyMinutes: 15, days: 35 }),
     /** POST /store/sales-tax/verify-address: requests a minute per client and per cart (429 beyond). */
     verifyAddressRateLimit: z
       .number()

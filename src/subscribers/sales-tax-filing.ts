@@ -1,49 +1,43 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import {
-  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, paymentCapturedFilingWorkflow,
-  returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
+  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, orderEditedFilingWorkflow, paymentCapturedFilingWorkflow,
+  paymentRefundedFilingWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 
 type Payload = { id?: string; order_id?: string; return_id?: string; claim_id?: string; exchange_id?: string }
 
-/**
- * Filing subscriber: only starts the filing workflows (they are idempotent; a failure is recorded
- * on the filing record and retried by the sales-tax-filing-retry job).
- */
-export default async function salesTaxFilingSubscriber({ event, container }: SubscriberArgs<Payload>) {
-  const d = event.data ?? {}
-  switch (event.name) {
-    case "order.placed":
-    case "order.canceled":
-    case "order.fulfillment_created": {
-      const orderId = event.name === "order.fulfillment_created" ? d.order_id : d.id
-      if (orderId) await syncOrderFilingWorkflow(container).run({ input: { orderId } })
-      return
-    }
-    case "payment.captured":
-      if (d.id) await paymentCapturedFilingWorkflow(container).run({ input: { paymentId: d.id } })
-      return
-    case "order.return_received":
-      if (d.return_id) await returnReceivedFilingWorkflow(container).run({ input: { returnId: d.return_id } })
-      return
-    case "order.claim_created":
-      if (d.claim_id) await claimCreatedFilingWorkflow(container).run({ input: { claimId: d.claim_id } })
-      return
-    case "order.exchange_created":
-      if (d.exchange_id) await exchangeCreatedFilingWorkflow(container).run({ input: { exchangeId: d.exchange_id } })
-      return
+/** Starts the event's workflow with the id it needs (none when the payload lacks it). */
+type Start = (container: MedusaContainer, d: Payload) => Promise<unknown> | undefined
+
+const byId = (run: (c: MedusaContainer, id: string) => Promise<unknown>, pick: (d: Payload) => string | undefined): Start =>
+  (c, d) => {
+    const id = pick(d)
+    return id ? run(c, id) : undefined
   }
+
+/**
+ * One Medusa event → one filing workflow. The workflows are idempotent (every service write is
+ * keyed by Medusa ids); a failure is kept on the filing record and retried by the retry job; an
+ * event that never arrives is made up for by the sweep job.
+ */
+export const FILING_EVENTS: Record<string, Start> = {
+  "order.placed": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.id),
+  "order.canceled": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.id),
+  "order.fulfillment_created": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.order_id),
+  "payment.captured": byId((c, paymentId) => paymentCapturedFilingWorkflow(c).run({ input: { paymentId } }), (d) => d.id),
+  "payment.refunded": byId((c, paymentId) => paymentRefundedFilingWorkflow(c).run({ input: { paymentId } }), (d) => d.id),
+  "order.return_received": byId((c, returnId) => returnReceivedFilingWorkflow(c).run({ input: { returnId } }), (d) => d.return_id),
+  "order.claim_created": byId((c, claimId) => claimCreatedFilingWorkflow(c).run({ input: { claimId } }), (d) => d.claim_id),
+  "order.exchange_created": byId((c, exchangeId) => exchangeCreatedFilingWorkflow(c).run({ input: { exchangeId } }), (d) => d.exchange_id),
+  "order-edit.confirmed": byId((c, orderId) => orderEditedFilingWorkflow(c).run({ input: { orderId } }), (d) => d.order_id),
+}
+
+export default async function salesTaxFilingSubscriber({ event, container }: SubscriberArgs<Payload>) {
+  await FILING_EVENTS[event.name]?.(container, event.data ?? {})
 }
 
 export const config: SubscriberConfig = {
-  event: [
-    "order.placed",
-    "order.canceled",
-    "order.fulfillment_created",
-    "payment.captured",
-    "order.return_received",
-    "order.claim_created",
-    "order.exchange_created",
-  ],
+  event: Object.keys(FILING_EVENTS),
   context: { subscriberId: "sales-tax-filing" },
 }

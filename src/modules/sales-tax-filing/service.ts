@@ -96,6 +96,11 @@ export default class SalesTaxFilingModuleService
     await this.updateFilingRefunds({ id, ...patch } as never)
   }
 
+  async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
+    const rows = await this.listFilingRecords({ parent_order_id: orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
+    return rows.map((r) => toRecord(r as unknown as Record<string, unknown>))
+  }
+
   async listDue(now: Date, limit: number): Promise<string[]> {
     const rows = await this.listFilingRecords(
       { next_attempt_at: { $lte: now } } as never,

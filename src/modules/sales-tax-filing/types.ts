@@ -7,7 +7,16 @@ export const FILING_STATES = [
 ] as const
 export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
-export type RefundSource = "return" | "claim" | "exchange" | "cancel"
+export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
+/**
+ * What a record files at the service: the Medusa order itself ("order"), an exchange's new items
+ * ("exchange", orderId = exchange id), the lines an order edit added or changed after the void
+ * cutoff ("edit", orderId = edit id), what the customer pays for a replace claim's replacement
+ * ("claim", orderId = claim id), or a standalone credit for a refund without a return ("credit",
+ * orderId = `credit_<refund id>`). Every kind but "order" has `parent_order_id` = the Medusa order.
+ */
+export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
+export type FilingKind = (typeof FILING_KINDS)[number]
 export type RefundState = "pending" | "refunded" | "superseded" | "failed"
 
 /** One line of a Medusa order as charged: the unit price the tax was computed on and its tax. */
@@ -32,7 +41,7 @@ export interface FilingLine {
 /** What is filed for one order: everything the service calls need, without personal data. */
 export interface FilingSnapshot {
   orderId: string
-  kind: "order" | "exchange"
+  kind: FilingKind
   parentOrderId?: string | null
   cartId: string | null
   /** abstract customer id: Medusa customer id, or a stable `guest_<cart or order id>` */
@@ -44,9 +53,32 @@ export interface FilingSnapshot {
   destination: Address
   exemptionId?: string | null
   lines: FilingLine[]
+  /** a replace claim: the replacement's tax, the claimed units' tax it replaces, what is filed */
+  claim?: { type: "refund" | "replace"; replacementTax: number; claimedTax: number; chargedTax: number } | null
+  /** a credit: the Medusa refund it files and its amount */
+  credit?: { refundId: string; amount: number } | null
 }
 
-export interface RefundItem { itemId: string; quantity: number }
+export interface RefundItem {
+  itemId: string
+  quantity: number
+  /** tax the service refunded for this item (written once the refund succeeded) */
+  tax?: number
+}
+
+/** An order edit as the filing record keeps it (on the Medusa order's own record). */
+export interface EditIntent {
+  /** the order change id of the edit (`ordch_…`) */
+  id: string
+  /** pending → applied (or superseded when the order was canceled first) */
+  state: "pending" | "applied" | "superseded"
+  /** how it was filed: the order voided and filed again whole, or refunds + an order of its own */
+  mode?: "refile" | "supplement" | "none"
+  /** when the edit was confirmed (the supplement's transaction date) */
+  at: string
+  /** the order's lines as Medusa charges them after the edit */
+  lines: FilingLine[]
+}
 
 export interface FilingRefundDTO {
   id: string
@@ -68,7 +100,7 @@ export interface FilingRefundDTO {
 export interface FilingRecordDTO {
   id: string
   order_id: string
-  kind: "order" | "exchange"
+  kind: FilingKind
   parent_order_id: string | null
   cart_id: string | null
   customer_id: string | null
@@ -89,6 +121,10 @@ export interface FilingRecordDTO {
   next_attempt_at: Date | null
   last_error: string | null
   last_step: string | null
+  /** times the order was voided and filed again whole for an edit */
+  revision?: number
+  /** order edits of this order (kind "order" only) */
+  edits?: EditIntent[] | null
   refunds?: FilingRefundDTO[]
   created_at?: Date
   updated_at?: Date
@@ -99,7 +135,7 @@ export type RefundPatch = Partial<Pick<FilingRefundDTO, "state" | "refunded_tax"
 
 export interface NewRecord {
   order_id: string
-  kind: "order" | "exchange"
+  kind: FilingKind
   parent_order_id?: string | null
   cart_id: string | null
   customer_id: string | null
@@ -133,4 +169,6 @@ export interface FilingStore {
   patchRefund(id: string, patch: RefundPatch): Promise<void>
   /** order ids of records with work due at or before `now` */
   listDue(now: Date, limit: number): Promise<string[]>
+  /** the records whose parent_order_id is `orderId` (exchanges, edits, claims, credits), oldest first */
+  listChildren(orderId: string): Promise<FilingRecordDTO[]>
 }

@@ -36,7 +36,7 @@ export class MemoryFilingStore implements FilingStore {
       charged_tax: input.charged_tax, filed_tax: null, requoted_tax: null, tax_difference: null,
       filed_at: null, completion_requested_at: null, completed_at: null, cancel_requested_at: null, voided_at: null,
       attempts: 0, next_attempt_at: input.next_attempt_at, last_error: input.last_error ?? null, last_step: null,
-      created_at: now, updated_at: now,
+      revision: 0, edits: null, created_at: new Date(now.getTime() + this.records.size / 1000), updated_at: now,
     }
     this.records.set(rec.id, rec)
     return { record: clone({ ...rec, refunds: [] }), created: true }
@@ -68,6 +68,14 @@ export class MemoryFilingStore implements FilingStore {
     const r = this.refunds.get(id)
     if (!r) throw new Error(`no refund ${id}`)
     this.refunds.set(id, { ...r, ...clone(patch) })
+  }
+
+  async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
+    const out: FilingRecordDTO[] = []
+    const kids = [...this.records.values()].filter((r) => r.parent_order_id === orderId)
+      .sort((a, b) => (a.created_at?.getTime() ?? 0) - (b.created_at?.getTime() ?? 0))
+    for (const r of kids) out.push((await this.findRecord(r.order_id))!)
+    return out
   }
 
   async listDue(now: Date, limit: number): Promise<string[]> {

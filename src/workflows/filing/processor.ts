@@ -10,13 +10,13 @@ import type {
   RefundRecord, RefundRequest, UpdateOrderRequest,
 } from "../../contract"
 import type {
-  CompletionMode, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, FilingStore, NewRecord, RecordPatch,
-  RefundItem, RefundSource,
+  CompletionMode, EditIntent, FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, FilingStore, NewRecord,
+  RecordPatch, RefundItem, RefundSource,
 } from "../../modules/sales-tax-filing/types"
 import {
-  BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, chargedTotal, compareLines, completionAtFiling,
-  deriveState, directOrderRequest, isRetryable, lockKey, mustFileDirect, normalizeRefundItems,
-  orderTaxTotal, refundKey, refundTaxTotal, remainingItems, requoteRequest, sanitizeError, toIso,
+  BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, chargedTotal, childOrderId, childRefundKey, compareLines,
+  completionAtFiling, deriveState, directOrderRequest, isRetryable, lockKey, mustFileDirect, orderTaxTotal,
+  planEdit, refundKey, refundTaxTotal, remainingItems, requoteRequest, routeRefund, sanitizeError, toIso,
 } from "./decisions"
 import { dec } from "../../money"
 
@@ -52,7 +52,7 @@ export interface FilingProcessorDeps {
 }
 
 export interface RefundIntent {
-  source: Exclude<RefundSource, "cancel">
+  source: Exclude<RefundSource, "cancel" | "edit">
   sourceId: string
   items: RefundItem[]
   returnedAt?: Date | null
@@ -70,6 +70,14 @@ function statusOf(err: unknown): number | null {
 }
 
 /** Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped" record. */
+/** An order edit to file: the order change id, when it was confirmed, the order's lines after it. */
+export interface EditInput { id: string; at: Date; lines: FilingLine[] }
+
+/** A retryable "not yet": work that waits for other work of the same order (a pending refund). */
+class WaitError extends Error {
+  readonly retryable = true
+}
+
 export function newRecordFor(
   orderId: string,
   snapshot: FilingSnapshot | null,
@@ -107,7 +115,7 @@ export class FilingProcessor {
 
   /** order.placed (and exchanges' new items): file the order. */
   fileOrder(record: NewRecord): Promise<FilingRecordDTO | null> {
-    return this.locked(record.order_id, async () => {
+    return this.locked(rootOf(record), async () => {
       await this.deps.store.ensureRecord(record)
       return this.run(record.order_id)
     })
@@ -115,7 +123,7 @@ export class FilingProcessor {
 
   /** Payment captured / first fulfilment: complete the order at the service as of `at`. */
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
-    return this.locked(record.order_id, async () => {
+    return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.deps.store.ensureRecord(record)
       if (!rec.completion_requested_at && rec.state !== "skipped") {
         await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.now() })
@@ -126,39 +134,79 @@ export class FilingProcessor {
 
   /** order.canceled: void (before the cutoff / while not completed), else refund what is left. */
   cancelOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
-    return this.locked(record.order_id, async () => {
+    return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.deps.store.ensureRecord(record)
-      if (!rec.cancel_requested_at && rec.state !== "skipped") {
-        await this.deps.store.patchRecord(rec.id, { cancel_requested_at: at, next_attempt_at: this.now() })
+      // the order's edits' own orders go with it (voided, or refunded after the cutoff)
+      const family = [rec, ...(rec.kind === "order" ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit") : [])]
+      for (const r of family) {
+        if (!r.cancel_requested_at && r.state !== "skipped") {
+          await this.deps.store.patchRecord(r.id, { cancel_requested_at: at, next_attempt_at: this.now() })
+        }
+      }
+      for (const r of family.slice(1)) await this.run(r.order_id)
+      return this.run(record.order_id)
+    })
+  }
+
+  /**
+   * order-edit.confirmed: records the edit on the order's record (once per edit id) and files it:
+   * before the void cutoff an order with no refunds is voided and filed again whole; otherwise the
+   * changed lines' remaining quantities are refunded (key = edit id) and the changed and added
+   * lines filed as an order of their own (orderId = edit id).
+   */
+  editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
+    return this.locked(rootOf(record), async () => {
+      const { record: rec } = await this.deps.store.ensureRecord(record)
+      if (rec.state === "skipped" || !rec.snapshot) return rec
+      const edits = rec.edits ?? []
+      if (!edits.some((e) => e.id === edit.id)) {
+        const intent: EditIntent = { id: edit.id, state: "pending", at: edit.at.toISOString(), lines: edit.lines }
+        await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.now() })
       }
       return this.run(record.order_id)
     })
   }
 
-  /** A received return, a claim's or an exchange's returned items: refund exactly those. */
+  /**
+   * A received return, a claim's or an exchange's returned items: refund exactly those. Each item
+   * is refunded on the record that holds it (the order, an edit's, an exchange's or a claim's own
+   * order); on a record other than the order's the key is `<source key>:<record order id>`.
+   */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
-    return this.locked(record.order_id, async () => {
+    return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.deps.store.ensureRecord(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
-      const items = normalizeRefundItems(intent.items, rec.snapshot.lines)
-      if (items.length) {
-        const { created } = await this.deps.store.ensureRefund(rec.id, {
-          order_id: rec.order_id,
+      const root = rec.parent_order_id ?? rec.order_id
+      const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)
+      const family = [...(rootRec ? [rootRec] : []), ...(await this.deps.store.listChildren(root))]
+        .filter((r) => r.snapshot && r.state !== "skipped" && r.kind !== "credit")
+      const key = refundKey(intent.source, intent.sourceId)
+      // a refund already recorded under this key (redelivery) is not routed again
+      const known = new Set(family.flatMap((r) => (r.refunds ?? []).map((x) => x.idempotency_key)))
+      const touched: string[] = []
+      const pending = family.filter((r) => !known.has(childRefundKey(key, r.order_id, root)))
+      const already = family.length !== pending.length
+      for (const part of already ? [] : routeRefund(intent.items, pending)) {
+        const home = family.find((r) => r.order_id === part.orderId)!
+        const { created } = await this.deps.store.ensureRefund(home.id, {
+          order_id: home.order_id,
           source_type: intent.source,
           source_id: intent.sourceId,
-          idempotency_key: refundKey(intent.source, intent.sourceId),
-          items,
+          idempotency_key: childRefundKey(key, home.order_id, root),
+          items: part.items,
           returned_at: intent.returnedAt ?? null,
         })
-        if (created) await this.deps.store.patchRecord(rec.id, { next_attempt_at: this.now() })
+        if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.now() })
+        touched.push(home.order_id)
       }
+      for (const id of touched) if (id !== record.order_id) await this.run(id)
       return this.run(record.order_id)
     })
   }
 
   /** Admin retry: forget the attempt count and process now. */
-  retry(orderId: string): Promise<FilingRecordDTO | null> {
-    return this.locked(orderId, async () => {
+  async retry(orderId: string): Promise<FilingRecordDTO | null> {
+    return this.locked(await this.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
       if (!rec) return null
       await this.deps.store.patchRecord(rec.id, { attempts: 0, next_attempt_at: this.now() })
@@ -167,8 +215,8 @@ export class FilingProcessor {
   }
 
   /** Processes one record (no new intent). */
-  process(orderId: string): Promise<FilingRecordDTO | null> {
-    return this.locked(orderId, () => this.run(orderId))
+  async process(orderId: string): Promise<FilingRecordDTO | null> {
+    return this.locked(await this.rootId(orderId), () => this.run(orderId))
   }
 
   /** The scheduled job: every record whose next attempt is due. */
@@ -188,8 +236,14 @@ export class FilingProcessor {
 
   // -------------------------------------------------------------------------------------------
 
-  private locked<T>(orderId: string, fn: () => Promise<T>): Promise<T> {
-    return this.deps.lock(lockKey(orderId), fn)
+  /** All records of one Medusa order (its own, its edits', exchanges', claims', credits') share one lock. */
+  private locked<T>(rootOrderId: string, fn: () => Promise<T>): Promise<T> {
+    return this.deps.lock(lockKey(rootOrderId), fn)
+  }
+
+  private async rootId(orderId: string): Promise<string> {
+    const rec = await this.deps.store.findRecord(orderId)
+    return rec?.parent_order_id ?? orderId
   }
 
   private async reload(orderId: string): Promise<FilingRecordDTO> {
@@ -261,22 +315,13 @@ export class FilingProcessor {
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      for (const r of sortRefunds(refunds)) {
-        if (r.state === "refunded" || r.state === "superseded") continue
-        if (rec.voided_at) {
-          await store.patchRefund(r.id, { state: "superseded" })
-          continue
-        }
-        if (!rec.filed_at) continue
-        refundInFlight = r
-        const res = await client.refundOrder(orderId, {
-          items: r.items,
-          idempotencyKey: r.idempotency_key,
-          ...(r.returned_at ? { returnedDate: toIso(r.returned_at) } : {}),
-        })
-        await store.patchRefund(r.id, {
-          state: "refunded", refunded_tax: refundTaxTotal(res.refunds), refunded_at: this.now(), last_error: null,
-        })
+      rec = await this.sendRefunds(rec, refunds, (r) => { refundInFlight = r })
+      refundInFlight = null
+
+      // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
+      step = "edit"
+      if (rec.kind === "order" && (rec.edits ?? []).some((e) => e.state === "pending")) {
+        rec = await this.applyEdits(await this.reload(orderId), (r) => { refundInFlight = r })
         refundInFlight = null
       }
 
@@ -287,6 +332,102 @@ export class FilingProcessor {
     } catch (err) {
       return this.fail(orderId, step, err, refundInFlight)
     }
+  }
+
+  /** Sends every refund row not sent yet (in the order they were recorded); keeps each item's refunded tax. */
+  private async sendRefunds(
+    rec: FilingRecordDTO, refunds: FilingRefundDTO[], inFlight: (r: FilingRefundDTO | null) => void,
+  ): Promise<FilingRecordDTO> {
+    const { client, store } = this.deps
+    for (const r of sortRefunds(refunds)) {
+      if (r.state === "refunded" || r.state === "superseded") continue
+      if (rec.voided_at) {
+        await store.patchRefund(r.id, { state: "superseded" })
+        continue
+      }
+      if (!rec.filed_at) continue
+      inFlight(r)
+      const res = await client.refundOrder(rec.order_id, {
+        items: r.items.map(({ itemId, quantity }) => ({ itemId, quantity })),
+        idempotencyKey: r.idempotency_key,
+        ...(r.returned_at ? { returnedDate: toIso(r.returned_at) } : {}),
+      })
+      const taxOf = new Map<string, number>()
+      for (const it of res.refunds.flatMap((x) => x.items)) {
+        taxOf.set(it.itemId, dec(taxOf.get(it.itemId) ?? 0).plus(Math.abs(it.tax.amount)).toNumber())
+      }
+      await store.patchRefund(r.id, {
+        state: "refunded", refunded_tax: refundTaxTotal(res.refunds), refunded_at: this.now(), last_error: null,
+        items: r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: taxOf.get(i.itemId) ?? 0 })),
+      })
+      inFlight(null)
+    }
+    return rec
+  }
+
+  /** Files the pending edits of an order's own record, oldest first. */
+  private async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
+    const { client, store } = this.deps
+    for (const edit of rec.edits ?? []) {
+      if (edit.state !== "pending") continue
+      const setEdit = async (patch: Partial<EditIntent>, more: RecordPatch = {}) => {
+        const edits = (rec.edits ?? []).map((e) => (e.id === edit.id ? { ...e, ...patch } : e))
+        rec = await this.patch(rec, { edits, ...more })
+      }
+      if (rec.voided_at || rec.cancel_requested_at) {
+        await setEdit({ state: "superseded" })
+        continue
+      }
+      if (!rec.filed_at) throw new WaitError(`edit ${edit.id}: the order is not filed yet`)
+      const children = (await store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" && !c.voided_at)
+      const plan = planEdit(edit.lines, [rec, ...children])
+      if (plan.blocked) throw new WaitError(`edit ${edit.id}: waiting for a refund of this order to be sent`)
+      if (!plan.changed) {
+        await setEdit({ state: "applied", mode: "none" })
+        continue
+      }
+      if (plan.refileLines) {
+        // before the void cutoff: void and file the order again, whole, with what Medusa charges now
+        let voided = false
+        try {
+          await client.voidOrder(rec.order_id)
+          voided = true
+        } catch (e) {
+          if (statusOf(e) === 404) voided = true
+          else if (statusOf(e) !== 422) throw e
+        }
+        if (voided) {
+          const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: plan.refileLines }
+          await setEdit({ state: "applied", mode: "refile" }, {
+            snapshot, charged_tax: chargedTotal(snapshot.lines), filed_at: null, filing_path: null,
+            completed_at: null, revision: (rec.revision ?? 0) + 1, last_step: "file",
+          })
+          rec = await this.file(rec, snapshot)
+          continue
+        }
+      }
+      // after the cutoff (or with refunds on the order): move the changed lines whole
+      for (const part of plan.refunds) {
+        const home = part.orderId === rec.order_id ? rec : children.find((c) => c.order_id === part.orderId)!
+        await store.ensureRefund(home.id, {
+          order_id: home.order_id, source_type: "edit", source_id: edit.id,
+          idempotency_key: childRefundKey(edit.id, home.order_id, rec.order_id), items: part.items, returned_at: new Date(edit.at),
+        })
+      }
+      const supplementId = childOrderId(edit.id)
+      if (plan.supplement.length) {
+        const snapshot: FilingSnapshot = {
+          ...rec.snapshot!, orderId: supplementId, kind: "edit", parentOrderId: rec.order_id, cartId: null,
+          placedAt: edit.at, lines: plan.supplement,
+        }
+        await store.ensureRecord(newRecordFor(supplementId, snapshot, "placed", this.now()))
+      }
+      await setEdit({ state: "applied", mode: "supplement" })
+      rec = await this.sendRefunds(rec, (await this.reload(rec.order_id)).refunds ?? [], inFlight)
+      for (const part of plan.refunds) if (part.orderId !== rec.order_id) await this.run(part.orderId)
+      if (plan.supplement.length) await this.run(supplementId)
+    }
+    return rec
   }
 
   private async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
@@ -359,6 +500,10 @@ export class FilingProcessor {
     )
     return { ...rec, ...patch }
   }
+}
+
+function rootOf(record: Pick<NewRecord, "order_id" | "parent_order_id">): string {
+  return record.parent_order_id ?? record.order_id
 }
 
 function sortRefunds(refunds: FilingRefundDTO[]): FilingRefundDTO[] {

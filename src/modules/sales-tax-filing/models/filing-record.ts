@@ -9,7 +9,7 @@ export const FilingRecord = model
   .define("sales_tax_filing_record", {
     id: model.id({ prefix: "stfil" }).primaryKey(),
     order_id: model.text(),
-    kind: model.enum(["order", "exchange"]).default("order"),
+    kind: model.enum(["order", "exchange", "edit", "claim", "credit"]).default("order"),
     parent_order_id: model.text().nullable(),
     cart_id: model.text().nullable(),
     customer_id: model.text().nullable(),
@@ -38,9 +38,14 @@ export const FilingRecord = model
     next_attempt_at: model.dateTime().nullable(),
     last_error: model.text().nullable(),
     last_step: model.text().nullable(),
+    /** Times the order was voided and filed again whole for an edit (before the void cutoff). */
+    revision: model.number().default(0),
+    /** Order edits of this order: [{ id, state, mode, at, lines }] (see EditIntent). */
+    edits: model.json().nullable(),
     refunds: model.hasMany(() => FilingRefund, { mappedBy: "record" }),
   })
   .indexes([
     { on: ["order_id"], unique: true, where: "deleted_at IS NULL" },
     { on: ["state", "next_attempt_at"], where: "deleted_at IS NULL" },
+    { on: ["parent_order_id"], where: "deleted_at IS NULL" },
   ])

@@ -9,7 +9,7 @@ export const FilingRefund = model
   .define("sales_tax_filing_refund", {
     id: model.id({ prefix: "stref" }).primaryKey(),
     order_id: model.text(),
-    source_type: model.enum(["return", "claim", "exchange", "cancel"]),
+    source_type: model.enum(["return", "claim", "exchange", "cancel", "edit"]),
     source_id: model.text(),
     idempotency_key: model.text(),
     /** [{ itemId, quantity }] */

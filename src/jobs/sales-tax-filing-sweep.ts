@@ -1,0 +1,35 @@
+import { randomUUID } from "node:crypto"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { getPluginOptions } from "../options"
+import { sweepFilingsWorkflow } from "../workflows/filing/workflows"
+
+export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
+
+interface Locking { acquire(keys: string | string[], args?: { ownerId?: string; expire?: number }): Promise<void> }
+
+/**
+ * The lost-event sweep. Ticks every minute on every instance; one sweep runs per
+ * `sweep.everyMinutes` across all of them: the tick that takes the slot lock (Medusa's Locking
+ * Module, `@medusajs/locking-redis` across processes) runs it, and the lock is left to expire,
+ * which opens the next slot. Orders are then processed under their own filing locks.
+ */
+export default async function salesTaxFilingSweepJob(container: MedusaContainer) {
+  const options = getPluginOptions(container)
+  const locking = container.resolve(Modules.LOCKING) as unknown as Locking
+  try {
+    await locking.acquire(SWEEP_SLOT_KEY, { ownerId: `sweep-${randomUUID()}`, expire: options.sweep.everyMinutes * 60 })
+  } catch {
+    return // another instance (or an earlier tick) holds this slot
+  }
+  const { result } = await sweepFilingsWorkflow(container).run({ input: { days: options.sweep.days } })
+  if (result.broughtInLine.length) {
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { info(m: string): void }
+    logger.info(`sales-tax filing sweep: ${result.checked} orders checked, ${result.broughtInLine.length} brought in line`)
+  }
+}
+
+export const config = {
+  name: "sales-tax-filing-sweep",
+  schedule: "* * * * *",
+}

@@ -8,10 +8,12 @@ import {
 } from "../contract"
 import { SandboxClock } from "./clock"
 import { ConnectionRegistry, type SandboxConnection } from "./connections"
-import { ClockBodySchema, FaultSpecSchema, SandboxControls, type Fault } from "./controls"
+import { ClockBodySchema, FaultSpecSchema, SandboxControls } from "./controls"
 import { SandboxDomain } from "./domain"
+import { applyFault, sendProblem } from "./faults"
 import { SandboxError, problem, statusTitle } from "./problem"
 import { SandboxStore } from "./store"
+import { accountConnections } from "./v1/accounts"
 
 export const DEFAULT_API_KEY = "sandbox-key"
 export const DEFAULT_CONNECTION_ID = "00000000-0000-4000-8000-000000000000"
@@ -107,11 +109,6 @@ export function apiKeyOf(req: FastifyRequest): string | undefined {
   return undefined
 }
 
-function sendProblem(reply: FastifyReply, err: SandboxError): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
-  return reply.code(err.status).type("application/problem+json").send(err.toProblem())
-}
-
 function parse<S extends z.ZodType>(schema: S, part: "body" | "path" | "query", input: unknown): z.output<S> {
   const r = schema.safeParse(input)
   if (!r.success) {
@@ -121,19 +118,20 @@ function parse<S extends z.ZodType>(schema: S, part: "body" | "path" | "query", 
   return r.data
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
 /**
  * Builds the sandbox Fastify app (not listening): v3 routes from OPERATIONS, the /_sandbox test
  * controls, the problem+json error handling, and the legacy v1 plugin when present.
  */
 export async function buildSandboxApp(options: SandboxOptions = {}, extras: BuildExtras = {}): Promise<SandboxApp> {
-  const connections = new ConnectionRegistry(connectionsFromOptions(options))
-  for (const c of connections.all()) {
+  const configured = connectionsFromOptions(options)
+  for (const c of configured) {
     if (c.connectionId.length < 36) throw new Error(`connectionId must be at least 36 characters (got ${c.connectionId.length})`)
     if (!c.apiKey) throw new Error("apiKey must not be empty")
   }
-  const store = new SandboxStore(options.dataDir)
+  // one registry for v3 and v1: the configured connections and the accounts created at run time
+  const opened: { store?: SandboxStore } = {}
+  const connections = new ConnectionRegistry(configured, () => (opened.store ? accountConnections(opened.store) : []))
+  const store = (opened.store = new SandboxStore(options.dataDir))
   const clock = new SandboxClock()
   const controls = new SandboxControls()
   const domain = new SandboxDomain(store, clock)
@@ -299,24 +297,6 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       body = parse(def.body, "body", raw)
     }
     return handlers[def.id]({ params, query, body, granted, key })
-  }
-
-  async function applyFault(f: Fault, req: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    if (f.delayMs) await sleep(f.delayMs)
-    if (f.drop) {
-      reply.hijack()
-      const sock = req.raw.socket as { destroy?: () => void } | undefined
-      if (sock && typeof sock.destroy === "function") sock.destroy()
-      else reply.raw.destroy()
-      return true
-    }
-    if (f.status !== undefined) {
-      const headers: Record<string, string> = {}
-      if (f.retryAfter) headers["retry-after"] = f.retryAfter
-      await sendProblem(reply, new SandboxError(f.status, `injected fault (${f.operation})`, [], headers))
-      return true
-    }
-    return false
   }
 
   for (const def of Object.values(OPERATIONS)) {

@@ -6,14 +6,20 @@ export interface SandboxConnection {
 }
 
 /**
- * The connections the sandbox knows and the keys bound to them. A key grants exactly the
- * connections it was configured for (normally one); it never reads another connection's data.
+ * The connections the sandbox knows and the keys bound to them: ONE registry for v3 and v1. A key
+ * grants exactly the connections it was configured for (normally one); it never reads another
+ * connection's data. Besides the configured connections (fixed at start), `created` supplies the
+ * connections made at run time (v1 CreatePlatformAccount, kept in the store): they are v3
+ * connections too (their key works on their connectionId path).
  */
 export class ConnectionRegistry {
   private readonly list: SandboxConnection[]
   private readonly byKey = new Map<string, SandboxConnection[]>()
 
-  constructor(connections: SandboxConnection[]) {
+  constructor(
+    connections: SandboxConnection[],
+    private readonly created: () => readonly SandboxConnection[] = () => [],
+  ) {
     const seen = new Set<string>()
     this.list = []
     for (const c of connections) {
@@ -26,6 +32,7 @@ export class ConnectionRegistry {
     }
   }
 
+  /** The configured connections (not those created at run time). */
   all(): SandboxConnection[] {
     return this.list.map((c) => ({ ...c }))
   }
@@ -33,7 +40,9 @@ export class ConnectionRegistry {
   /** Connections granted to an API key (empty when the key is unknown). */
   forApiKey(apiKey: string | undefined | null): SandboxConnection[] {
     if (!apiKey) return []
-    return this.byKey.get(apiKey) ?? []
+    const configured = this.byKey.get(apiKey)
+    if (configured) return configured
+    return this.created().filter((c) => c.apiKey === apiKey)
   }
 
   /** Whether `apiKey` grants `connectionId`. */
@@ -44,11 +53,13 @@ export class ConnectionRegistry {
   /** Legacy v1 credentials (apiLoginID + apiKey) → the connection, or undefined. */
   forLogin(apiLoginId: string | undefined | null, apiKey: string | undefined | null): SandboxConnection | undefined {
     if (!apiLoginId || !apiKey) return undefined
-    return this.list.find((c) => c.apiKey === apiKey && c.apiLoginId.toLowerCase() === String(apiLoginId).toLowerCase())
+    const login = String(apiLoginId).toLowerCase()
+    const match = (c: SandboxConnection) => c.apiKey === apiKey && c.apiLoginId.toLowerCase() === login
+    return this.list.find(match) ?? this.created().find(match)
   }
 
   get(connectionId: string): SandboxConnection | undefined {
-    return this.list.find((c) => c.connectionId === connectionId)
+    return this.list.find((c) => c.connectionId === connectionId) ?? this.created().find((c) => c.connectionId === connectionId)
   }
 }
 

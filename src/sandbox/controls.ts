@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto"
 import { z } from "zod"
 import { DateTime as IsoDateTime, OPERATION_IDS, type OperationId } from "../contract"
+import { V1_CONTROL_KEYS, type V1ControlKey } from "./v1/names"
+
+/** What counts and faults are keyed by: a v3 operation id, or "v1.<Operation>" for a legacy call. */
+export type ControlKey = OperationId | V1ControlKey
+export const CONTROL_KEYS: readonly ControlKey[] = [...OPERATION_IDS, ...V1_CONTROL_KEYS]
 
 /** POST /_sandbox/faults body. */
 export const FaultSpecSchema = z
   .object({
-    operation: z.enum([...OPERATION_IDS, "*"] as [OperationId | "*", ...(OperationId | "*")[]]),
+    operation: z.enum(["*", ...CONTROL_KEYS] as [ControlKey | "*", ...(ControlKey | "*")[]]),
     status: z.number().int().min(400, "status must be 400..599").max(599, "status must be 400..599").optional(),
     delayMs: z.number().int().min(0).max(600_000).optional(),
     retryAfter: z.string().min(1).max(100).optional(),
@@ -30,12 +35,13 @@ export interface Fault extends FaultSpec {
 export const ClockBodySchema = z.object({ now: IsoDateTime })
 
 /**
- * Test controls: injected faults per operation and request counts per operation. Pure state; the
- * HTTP layer applies the faults.
+ * Test controls: injected faults per operation and request counts per operation, for the v3
+ * operations (their ids) and the legacy v1 operations ("v1.Lookup", ...). Pure state; the HTTP
+ * layers (v3 routes, v1 plugin) apply the faults.
  */
 export class SandboxControls {
   private faults: Fault[] = []
-  private readonly requestCounts = new Map<OperationId, number>()
+  private readonly requestCounts = new Map<ControlKey, number>()
   /** Random source for `probability` (replaceable in tests). */
   random: () => number = Math.random
 
@@ -60,7 +66,8 @@ export class SandboxControls {
    * The fault that fires for this request, if any: the first fault (in creation order) for the
    * operation or "*" whose probability draw succeeds. Consumes one of its `count`.
    */
-  take(operation: OperationId): Fault | undefined {
+  take(operation: ControlKey): Fault | undefined {
+    if (this.faults.length === 0) return undefined
     for (const f of this.faults) {
       if (f.operation !== "*" && f.operation !== operation) continue
       if (f.probability < 1 && !(this.random() < f.probability)) continue
@@ -73,12 +80,12 @@ export class SandboxControls {
     return undefined
   }
 
-  count(operation: OperationId): void {
+  count(operation: ControlKey): void {
     this.requestCounts.set(operation, (this.requestCounts.get(operation) ?? 0) + 1)
   }
-  counts(): Record<OperationId, number> {
-    const out = {} as Record<OperationId, number>
-    for (const id of OPERATION_IDS) out[id] = this.requestCounts.get(id) ?? 0
+  counts(): Record<ControlKey, number> {
+    const out = {} as Record<ControlKey, number>
+    for (const id of CONTROL_KEYS) out[id] = this.requestCounts.get(id) ?? 0
     return out
   }
   resetCounts(): void {

@@ -53,6 +53,12 @@ export interface RefundOutcome {
 /** Where an input came from, for located errors ("body", "body.items[0]", ...). */
 type Loc = string
 
+/** Options of the legacy v1 layer. */
+export interface LineRules {
+  /** Accept the same itemId on several lines (told apart by index), as v1 does. v3 refuses it. */
+  repeatedItemIds?: boolean
+}
+
 function iso(d: Date | string): string {
   return (typeof d === "string" ? new Date(d) : d).toISOString()
 }
@@ -81,14 +87,14 @@ export class SandboxDomain {
   // -------------------------------------------------------------------------------------------
 
   /** Computes tax for each cart and stores (upserts) it under its cartId (generated when absent). */
-  calculateCarts(connectionId: string, req: CalculateCartsRequest): CalculateCartsResponse {
+  calculateCarts(connectionId: string, req: CalculateCartsRequest, rules: LineRules = {}): CalculateCartsResponse {
     const now = this.now()
     const transactionDate = req.transactionDate ? iso(req.transactionDate) : iso(now)
     const errors: ErrorDetail[] = []
     const items: CartOut[] = []
     req.items.forEach((cart, i) => {
       const loc = `body.items[${i}]`
-      const lineErrors = checkLines(cart.lineItems, `${loc}.lineItems`)
+      const lineErrors = checkLines(cart.lineItems, `${loc}.lineItems`, rules)
       errors.push(...lineErrors)
       const ex = this.resolveExemption(connectionId, cart.customerId, cart.destination, cart.exemption, loc, errors)
       if (lineErrors.length || !ex) return
@@ -172,9 +178,10 @@ export class SandboxDomain {
     connectionId: string,
     req: CreateOrderRequest,
     addressAutocomplete: "none" | "origin" | "destination" | "all" = "none",
+    rules: LineRules = {},
   ): OrderRecord {
     const now = this.now()
-    const errors: ErrorDetail[] = checkLines(req.lineItems, "body.lineItems")
+    const errors: ErrorDetail[] = checkLines(req.lineItems, "body.lineItems", rules)
     let origin = req.origin
     let destination = req.destination
     if (addressAutocomplete === "origin" || addressAutocomplete === "all") origin = this.autocomplete(req.origin, "body.origin", errors)
@@ -316,6 +323,11 @@ export class SandboxDomain {
           it.cartItemIndex !== undefined
             ? lines.findIndex((l) => l.index === it.cartItemIndex && l.itemId === it.itemId)
             : lines.findIndex((l) => l.itemId === it.itemId)
+        if (li >= 0 && it.cartItemIndex === undefined && lines.some((l, k) => k !== li && l.itemId === it.itemId)) {
+          // an order recorded through v1 may carry one itemId on several lines: the index decides
+          errors.push({ location: `${loc}.cartItemIndex`, message: `item ${it.itemId} is on several lines of order ${orderId}: give cartItemIndex`, value: null })
+          return
+        }
         if (li < 0) {
           errors.push(
             it.cartItemIndex !== undefined
@@ -540,13 +552,13 @@ function completion(completed: boolean | undefined, completedDate: string | unde
 }
 
 /** Rules on line items beyond the schema: unique index and itemId, bounded price and quantity. */
-function checkLines(lines: ReadonlyArray<Pick<CartLineItemIn, "index" | "itemId" | "price" | "quantity">>, loc: Loc): ErrorDetail[] {
+function checkLines(lines: ReadonlyArray<Pick<CartLineItemIn, "index" | "itemId" | "price" | "quantity">>, loc: Loc, rules: LineRules = {}): ErrorDetail[] {
   const errors: ErrorDetail[] = []
   const idx = new Set<number>()
   const ids = new Set<string>()
   lines.forEach((l, i) => {
     if (idx.has(l.index)) errors.push({ location: `${loc}[${i}].index`, message: "index appears twice in lineItems", value: l.index })
-    if (ids.has(l.itemId)) errors.push({ location: `${loc}[${i}].itemId`, message: "itemId appears twice in lineItems", value: l.itemId })
+    if (!rules.repeatedItemIds && ids.has(l.itemId)) errors.push({ location: `${loc}[${i}].itemId`, message: "itemId appears twice in lineItems", value: l.itemId })
     idx.add(l.index)
     ids.add(l.itemId)
     if (Math.abs(l.price) > MAX_PRICE) errors.push({ location: `${loc}[${i}].price`, message: `price must be between -${MAX_PRICE} and ${MAX_PRICE}`, value: l.price })

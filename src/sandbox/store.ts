@@ -1,9 +1,10 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs"
-import { join } from "node:path"
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs"
+import { hostname } from "node:os"
+import { join, resolve } from "node:path"
 
 /** The collections the sandbox keeps, each keyed by (connectionId, id). */
-export type CollectionName = "carts" | "orders" | "certificates" | "voided"
-export const COLLECTIONS: readonly CollectionName[] = ["carts", "orders", "certificates", "voided"]
+export type CollectionName = "carts" | "orders" | "certificates" | "voided" | "accounts"
+export const COLLECTIONS: readonly CollectionName[] = ["carts", "orders", "certificates", "voided", "accounts"]
 
 /** One change; a commit is a list of changes applied (and journaled) atomically. */
 export type StoreOp =
@@ -12,6 +13,75 @@ export type StoreOp =
 
 /** The journal file inside the data directory. */
 export const JOURNAL_FILE = "journal.jsonl"
+/** The lock file inside the data directory: one sandbox per directory. */
+export const LOCK_FILE = "sandbox.lock"
+
+/** A second sandbox (another process, or another store in this one) on a data directory in use. */
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder | null,
+  ) {
+    const who = holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : "a lock file that could not be read"
+    super(
+      `data directory ${dataDir} is in use by another sandbox (${who}): stop that sandbox or use another --data-dir` +
+        ` (if no sandbox uses it any more, delete ${join(dataDir, LOCK_FILE)})`,
+    )
+    this.name = "DataDirLockedError"
+  }
+}
+
+interface LockHolder {
+  pid: number
+  host: string
+  since: string
+}
+
+function readHolder(path: string): LockHolder | null {
+  try {
+    const h = JSON.parse(readFileSync(path, "utf8")) as Partial<LockHolder>
+    return typeof h.pid === "number" && typeof h.host === "string" && typeof h.since === "string" ? (h as LockHolder) : null
+  } catch {
+    return null
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM"
+  }
+}
+
+/**
+ * Takes the data directory's lock: creates LOCK_FILE exclusively (O_EXCL) with this process's pid
+ * and host. A lock left by a process that is gone (kill -9, crash: same host, pid not running) or
+ * an unreadable one is taken over; a lock of a live process, or of another host (which cannot be
+ * checked), refuses with DataDirLockedError.
+ */
+function acquireLock(dataDir: string): string {
+  const path = join(dataDir, LOCK_FILE)
+  const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(path, JSON.stringify(me), { flag: "wx" })
+      return path
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") throw e
+    }
+    const holder = readHolder(path)
+    if (holder && (holder.host !== me.host || processAlive(holder.pid))) throw new DataDirLockedError(dataDir, holder)
+    rmSync(path, { force: true }) // stale: its process is gone (or the file is torn)
+  }
+  throw new DataDirLockedError(dataDir, readHolder(path))
+}
+
+function releaseLock(path: string): void {
+  const holder = readHolder(path)
+  if (holder && holder.pid === process.pid && holder.host === hostname()) rmSync(path, { force: true })
+}
 
 interface JournalLine {
   v: 1
@@ -36,17 +106,32 @@ export class SandboxStore {
   /** Number of commits replayed from the journal at open. */
   readonly replayed: number = 0
 
+  private lockPath: string | null = null
+
   constructor(dataDir?: string) {
     for (const c of COLLECTIONS) this.data.set(c, new Map())
     if (!dataDir) {
       this.journalPath = null
       return
     }
-    mkdirSync(dataDir, { recursive: true })
-    this.journalPath = join(dataDir, JOURNAL_FILE)
+    const dir = resolve(dataDir)
+    mkdirSync(dir, { recursive: true })
+    this.lockPath = acquireLock(dir)
+    this.journalPath = join(dir, JOURNAL_FILE)
+    try {
+      this.replayed = this.openJournal(dir, this.journalPath)
+    } catch (e) {
+      this.close()
+      throw e
+    }
+  }
+
+  /** Replays the journal, truncates a torn tail, opens it for appending; returns the commits replayed. */
+  private openJournal(dataDir: string, journalPath: string): number {
+    let replayed = 0
     let goodBytes = 0
-    if (existsSync(this.journalPath)) {
-      const buf = readFileSync(this.journalPath)
+    if (existsSync(journalPath)) {
+      const buf = readFileSync(journalPath)
       let start = 0
       let count = 0
       while (start < buf.length) {
@@ -65,7 +150,7 @@ export class SandboxStore {
           // corruption in the middle of the journal.
           const rest = nl === -1 ? Buffer.alloc(0) : buf.subarray(nl + 1)
           if (rest.toString("utf8").trim() !== "") {
-            throw new Error(`sandbox journal ${this.journalPath} is corrupt at byte ${start}`)
+            throw new Error(`sandbox journal ${journalPath} is corrupt at byte ${start}`)
           }
           if (parsed && nl === -1) {
             // complete JSON without its newline: the write made it, only "\n" is missing
@@ -80,15 +165,16 @@ export class SandboxStore {
         start = nl + 1
         goodBytes = start
       }
-      this.replayed = count
+      replayed = count
     }
-    const created = !existsSync(this.journalPath)
-    this.fd = openSync(this.journalPath, "a+")
+    const created = !existsSync(journalPath)
+    this.fd = openSync(journalPath, "a+")
     if (created) fsyncDir(dataDir)
-    const size = existsSync(this.journalPath) ? readFileSync(this.journalPath).length : 0
+    const size = existsSync(journalPath) ? readFileSync(journalPath).length : 0
     if (size !== goodBytes) ftruncateSync(this.fd, goodBytes)
-    if (goodBytes > 0 && readFileSync(this.journalPath)[goodBytes - 1] !== 0x0a) writeSync(this.fd, "\n")
+    if (goodBytes > 0 && readFileSync(journalPath)[goodBytes - 1] !== 0x0a) writeSync(this.fd, "\n")
     if (size !== goodBytes || goodBytes > 0) fsyncSync(this.fd)
+    return replayed
   }
 
   get persistent(): boolean {
@@ -145,6 +231,10 @@ export class SandboxStore {
     if (this.fd !== null) {
       closeSync(this.fd)
       this.fd = null
+    }
+    if (this.lockPath !== null) {
+      releaseLock(this.lockPath)
+      this.lockPath = null
     }
   }
 

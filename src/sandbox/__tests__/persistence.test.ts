@@ -1,7 +1,8 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { JOURNAL_FILE, SandboxStore } from "../store"
+import { spawn, spawnSync } from "node:child_process"
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { hostname, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { DataDirLockedError, JOURNAL_FILE, LOCK_FILE, SandboxStore } from "../store"
 import { C, call, certBody, makeSandbox, orderBody } from "./helpers"
 
 const dirs: string[] = []
@@ -85,5 +86,46 @@ describe("journal store", () => {
     const c = await makeSandbox({ dataDir: dir })
     expect((await call(c, "GET", `${C()}/orders/kept`)).status).toBe(404)
     await c.close()
+  })
+})
+
+describe("data directory lock: one sandbox per --data-dir", () => {
+  const ROOT = resolve(__dirname, "../../..")
+
+  it("refuses a second process on a directory in use with a clear error (the CLI exits 1), and frees it on close", async () => {
+    const dir = tmp()
+    const a = await makeSandbox({ dataDir: dir })
+    const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8"))
+    expect({ pid: lock.pid, host: lock.host }).toEqual({ pid: process.pid, host: hostname() })
+    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/sandbox/cli.ts"), "--port", "0", "--data-dir", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+    let err = ""
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
+    const code = await new Promise<number | null>((r) => child.on("exit", r))
+    expect(code).toBe(1)
+    expect(err).toContain(`sales-tax-sandbox: cannot start: data directory ${dir} is in use by another sandbox (pid ${process.pid} on ${hostname()}`)
+    expect(err).toContain("stop that sandbox or use another --data-dir")
+    // in process too: a second store on the directory is refused, the first one keeps working
+    expect(() => new SandboxStore(dir)).toThrow(DataDirLockedError)
+    expect((await call(a, "POST", `${C()}/orders`, { body: orderBody({ orderId: "still-mine" }) })).status).toBe(201)
+    await a.close()
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false)
+    const b = new SandboxStore(dir)
+    expect(b.replayed).toBe(1)
+    b.close()
+  }, 30_000)
+
+  it("takes over the lock left by a process that is gone (kill -9), and releases a lock taken by a store that fails to open", () => {
+    const dir = tmp()
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" })
+    const deadPid = Number(gone.stdout)
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: deadPid, host: hostname(), since: "2026-01-01T00:00:00.000Z" }))
+    const s = new SandboxStore(dir)
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8")).pid).toBe(process.pid)
+    s.close()
+    writeFileSync(join(dir, LOCK_FILE), "{torn") // a lock torn by a crash while writing it
+    new SandboxStore(dir).close()
+    writeFileSync(join(dir, JOURNAL_FILE), 'garbage\n{"v":1,"ops":[]}\n')
+    expect(() => new SandboxStore(dir)).toThrow(/corrupt/)
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false)
   })
 })

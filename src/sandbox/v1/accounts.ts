@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import type { SandboxConnection } from "../connections"
+import type { SandboxStore } from "../store"
 
 /** A business location of a platform account (GetLocations). */
 export interface V1LocationRecord {
@@ -24,13 +25,21 @@ export interface V1Account {
   locations: V1LocationRecord[]
 }
 
+/** Store collection "accounts", under this one pseudo-connection key. */
+export const ACCOUNTS_KEY = "platform"
+
+/** The connections of the platform accounts in the store (for the connection registry). */
+export function accountConnections(store: SandboxStore): SandboxConnection[] {
+  return store.list<V1Account>("accounts", [ACCOUNTS_KEY]).map((a) => a.connection)
+}
+
 /**
- * Platform accounts made by CreatePlatformAccount. They live in memory for the life of the
- * sandbox process (not in the journal, not cleared by /_sandbox/reset) and are usable through
- * version 1 only: the v3 connection registry is fixed at start (see docs/sandbox-v1.md).
+ * Platform accounts made by CreatePlatformAccount. Each is a connection of the one registry
+ * (usable through v1 with its login id and key, and through v3 with its key on its connectionId),
+ * kept in the store: journaled with --data-dir, cleared by /_sandbox/reset like other data.
  */
 export class V1Accounts {
-  private readonly accounts: V1Account[] = []
+  constructor(private readonly store: SandboxStore) {}
 
   create(name: string | null, locations: Omit<V1LocationRecord, "LocationID" | "Created">[], now: Date): V1Account {
     const created = now.toISOString()
@@ -44,17 +53,11 @@ export class V1Accounts {
       created,
       locations: locations.map((l, i) => ({ ...l, LocationID: i + 1, Created: created })),
     }
-    this.accounts.push(account)
+    this.store.commit([{ op: "put", coll: "accounts", conn: ACCOUNTS_KEY, id: account.connection.connectionId, value: account }])
     return account
   }
 
-  /** The account with these v1 credentials (login id compared case-insensitively), if any. */
-  forLogin(apiLoginId: string, apiKey: string): V1Account | undefined {
-    const login = apiLoginId.toLowerCase()
-    return this.accounts.find((a) => a.connection.apiKey === apiKey && a.connection.apiLoginId.toLowerCase() === login)
-  }
-
   forConnection(connectionId: string): V1Account | undefined {
-    return this.accounts.find((a) => a.connection.connectionId === connectionId)
+    return this.store.get<V1Account>("accounts", ACCOUNTS_KEY, connectionId)
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Legacy version 1 of the Sales Tax Service in the sandbox: POST /1.0/Service/{Operation} for the
- * 18 operations, on the same domain (engine + store) as version 3. Registered by the sandbox app
+ * Legacy version 1 of the Sales Tax Service in the sandbox: POST /1.0/{segment}/{Operation} for the
+ * 18 operations (the segment stands for the provider's name: `Service`, or any other single
+ * segment, any case), on the same domain (engine + store + connections) as version 3. Registered by the sandbox app
  * (src/sandbox/app.ts) in its own encapsulated Fastify context: the form-body and lenient JSON
  * parsers and the "always HTTP 200" error handler below apply to these routes only, so version 3
  * stays JSON-only with problem+json errors.
@@ -11,8 +12,10 @@ import formbody from "@fastify/formbody"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import type { SandboxContext } from "../app"
 import type { SandboxConnection } from "../connections"
+import { applyFault } from "../faults"
 import { SandboxError } from "../problem"
 import { V1Accounts } from "./accounts"
+import { v1ControlKey, type V1OperationName } from "./names"
 import { lowerKeys, looksLikeForm, parseFormBody, queryParam, type Bag } from "./normalize"
 import { OPERATION_NAMES, RT, V1Failure, findOperation, sandboxErrorMessages, zodMessages, type OpDef, type OpEnv, type OpResult, type OpStyle } from "./operations"
 
@@ -53,9 +56,12 @@ function messagesOf(style: OpStyle, level: number, messages: string[]): unknown[
   return style === "partner" ? messages : messages.map((Message) => ({ ResponseType: level, Message }))
 }
 
+/** The address fields every VerifyAddress answer carries (null when the address was not verified). */
+export const NO_ADDRESS = { Address1: null, Address2: null, City: null, State: null, Zip5: null, Zip4: null } as const
+
 /** The answer of a failed operation in the style of that operation. */
 export function failureBody(style: OpStyle, messages: string[], errNumber = "2"): Record<string, unknown> {
-  if (style === "verify") return { ErrNumber: errNumber, ErrDescription: messages.join("; ") }
+  if (style === "verify") return { ...NO_ADDRESS, ErrNumber: errNumber, ErrDescription: messages.join("; ") }
   return { ResponseType: RT.error, Messages: messagesOf(style, RT.error, messages) }
 }
 
@@ -83,7 +89,7 @@ const asText = (v: unknown): string | undefined =>
   typeof v === "string" ? v.trim() : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined
 
 export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext): Promise<void> {
-  const accounts = new V1Accounts()
+  const accounts = new V1Accounts(ctx.store)
 
   // Body parsers of this context only (the root accepts application/json alone).
   app.removeAllContentTypeParsers()
@@ -113,7 +119,7 @@ export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext
     const login = asText(body.apiloginid) ?? queryParam(query, "apiLoginID")
     const key = asText(body.apikey) ?? queryParam(query, "apiKey")
     if (!login || !key) return MISSING_CREDENTIALS
-    return ctx.connections.forLogin(login, key) ?? accounts.forLogin(login, key)?.connection ?? BAD_CREDENTIALS
+    return ctx.connections.forLogin(login, key) ?? BAD_CREDENTIALS
   }
 
   function execute(def: OpDef, rawBody: unknown, query: unknown): Record<string, unknown> {
@@ -137,18 +143,24 @@ export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext
   }
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const { service, operation } = req.params as { service: string; operation: string }
-    if (service.toLowerCase() !== "service") return reply.callNotFound()
+    // any single segment stands for the provider's name (real clients send theirs; the interface says Service)
+    const { operation } = req.params as { segment: string; operation: string }
     reply.code(200)
     const def = findOperation(operation)
     if (!def) {
       return failureBody("standard", [`unknown operation ${JSON.stringify(operation.slice(0, 60))}: one of ${OPERATION_NAMES.join(", ")}`])
     }
-    if (req.method !== "POST") return failureBody(def.style, [`${def.name} is called with POST`])
-    return execute(def, req.body, req.query)
+    // counted and faulted like a v3 operation, under "v1.<Operation>"
+    const key = v1ControlKey(def.name as V1OperationName)
+    ctx.controls.count(key)
+    const fault = ctx.controls.take(key)
+    if (fault && fault.phase === "before" && (await applyFault(fault, req, reply))) return reply
+    const body = req.method !== "POST" ? failureBody(def.style, [`${def.name} is called with POST`]) : execute(def, req.body, req.query)
+    if (fault && fault.phase === "after" && (await applyFault(fault, req, reply))) return reply
+    return body
   }
 
-  for (const url of ["/1.0/:service/:operation", "/1.0/:service/:operation/"]) {
+  for (const url of ["/1.0/:segment/:operation", "/1.0/:segment/:operation/"]) {
     // the request log line shows the URL: hide an apiKey sent in the query string
     app.route({ method: ["POST", "GET", "PUT", "PATCH", "DELETE"], url, handler, logSerializers: { req: serializeRequest } })
   }

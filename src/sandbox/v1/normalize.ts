@@ -63,7 +63,8 @@ export function splitFormKey(key: string): string[] {
 /**
  * Builds nested objects from flat form pairs (bracket and dot notation), e.g.
  * `cartItems[0][Price]=10&origin.City=Seattle`. Objects whose keys are all array indices become
- * arrays (in index order); `a[]=1&a[]=2` pushes; a repeated plain key becomes an array.
+ * arrays (in index order); `a[]=1&a[]=2` pushes; a repeated plain key becomes an array; a pair
+ * with an empty bracket followed by more segments (`a[][b]=1`) is dropped (see below).
  */
 export function expandForm(pairs: Iterable<[string, string]>): Bag {
   const root = bag()
@@ -72,6 +73,11 @@ export function expandForm(pairs: Iterable<[string, string]>): Bag {
     if (++count > 10_000) break
     const segs = splitFormKey(rawKey).slice(0, MAX_DEPTH)
     if (segs.some((s) => FORBIDDEN.has(s.toLowerCase()))) continue
+    // `cartItems[][Index]=0&cartItems[][ItemID]=1`: an empty bracket before more segments does not
+    // say which element a field belongs to. The real service did not read such pairs as items (a
+    // Returned sent so was a whole-order return): they are dropped. `a[]=1&a[]=2` (empty bracket
+    // last) still lists scalars.
+    if (segs.slice(1, -1).includes("")) continue
     let cur: Bag = root
     for (let i = 0; i < segs.length; i++) {
       let seg = segs[i]!

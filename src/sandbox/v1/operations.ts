@@ -15,6 +15,7 @@ import type { SandboxContext } from "../app"
 import type { SandboxConnection } from "../connections"
 import { quoteLinesExact } from "../engine"
 import { SandboxError } from "../problem"
+import { lookupZip } from "../address"
 import { allTics, ticGroups, ticsInGroup } from "../tic"
 import type { V1Accounts, V1LocationRecord } from "./accounts"
 import * as S from "./schemas"
@@ -60,8 +61,10 @@ export interface OpDef {
   run(env: OpEnv, input: any): OpResult
 }
 
-/** The Message of "return an order twice in whole" (the service's wording). */
+/** The Message of "return an order twice in whole" (the service's wording), before its order suffix. */
 export const WHOLE_RETURN_TWICE = "Cannot return the entire order because some items have already been returned"
+/** The whole Message, as the real service ends it: ` (OrderID : <orderId>)`. */
+export const wholeReturnTwice = (orderId: string) => `${WHOLE_RETURN_TWICE} (OrderID : ${orderId})`
 
 // ---------------------------------------------------------------------------------------------
 // Error translation (zod issues and version 3 locations → version 1 field names)
@@ -290,7 +293,7 @@ function lookup(env: OpEnv, input: z.output<typeof S.LookupRequest>, useDate?: s
     const id = existing ? existing.certificateId : domain.createCertificate(conn, inline).certificateId
     req.items[0]!.exemption = { exemptionId: id }
   }
-  const res = domainCall(() => domain.calculateCarts(conn, req))
+  const res = domainCall(() => domain.calculateCarts(conn, req, { repeatedItemIds: true }))
   const out = res.items[0]!
   const exemptStates = new Set<string>()
   if (out.exemption.exemptionId) {
@@ -353,7 +356,7 @@ function returned(env: OpEnv, input: z.output<typeof S.ReturnedRequest>, pro: bo
   const items = input.cartitems ?? []
   const whole = items.length === 0
   if ((order.refunds ?? []).length > 0) {
-    throw new V1Failure([whole ? WHOLE_RETURN_TWICE : `orderID ${input.orderid} already has a return: version 1 allows one return per order`])
+    throw new V1Failure([whole ? wholeReturnTwice(input.orderid) : `orderID ${input.orderid} already has a return: version 1 allows one return per order`])
   }
   const errors: string[] = []
   const refundItems: NonNullable<RefundRequest["items"]> = []
@@ -467,7 +470,7 @@ function addTransactions(env: OpEnv, input: z.output<typeof S.AddTransactionsReq
   const done: { CartID: string; OrderID: string }[] = []
   for (const p of planned) {
     try {
-      domain.createOrder(conn, p.req)
+      domain.createOrder(conn, p.req, "none", { repeatedItemIds: true })
     } catch (e) {
       if (!(e instanceof SandboxError)) throw e
       throw new V1Failure([
@@ -482,6 +485,41 @@ function addTransactions(env: OpEnv, input: z.output<typeof S.AddTransactionsReq
 }
 
 // ---------------------------------------------------------------------------------------------
+// VerifyAddress
+// ---------------------------------------------------------------------------------------------
+
+/** ErrNumber of VerifyAddress: verified, address not found, credentials, invalid request, nothing to process. */
+export const VERIFY_ERR = { ok: "0", credentials: "1", invalid: "2", notFound: "80040B1A", empty: "98" } as const
+export const UNABLE_TO_PROCESS = "Unable to process address"
+
+/**
+ * VerifyAddress as the real service answers: all fields empty → "98" "Unable to process address";
+ * the ZIP decides the state (a ZIP in another state than the one sent is not an error: the answer
+ * carries the ZIP's state, ErrNumber "0"); an unknown ZIP → "80040B1A". The answer always carries
+ * Address1, Address2, City, State, Zip5, Zip4 (null on error; see index.ts failureBody).
+ */
+function verifyAddressV1(env: OpEnv, a: z.output<typeof S.VerifyAddressRequest>): OpResult {
+  if (!a.address1 && !a.address2 && !a.city && !a.state && !a.zip5 && !a.zip4) throw new V1Failure([UNABLE_TO_PROCESS], VERIFY_ERR.empty)
+  if (!a.zip5) throw new V1Failure(["Zip5: is required to verify an address"], VERIFY_ERR.invalid)
+  const [z5, z4b] = a.zip5.split("-") as [string, string | undefined]
+  const z4 = a.zip4 ?? z4b
+  const found = lookupZip(z5)
+  if (!found) throw new V1Failure([`Zip5: ZIP code ${z5} is not a known US ZIP code`], VERIFY_ERR.notFound)
+  const address: Address = { line1: a.address1 ?? "", ...(a.address2 ? { line2: a.address2 } : {}), city: a.city ?? "", state: found.state, zip: z4 ? `${z5}-${z4}` : z5 }
+  let out: Address
+  try {
+    out = env.ctx.domain.verifyAddress(address)
+  } catch (e) {
+    if (e instanceof SandboxError) throw new V1Failure(detailMessages(e.errors).length ? detailMessages(e.errors) : [e.detail ?? e.title], VERIFY_ERR.notFound)
+    throw e
+  }
+  const [oz5, oz4] = out.zip.split("-") as [string, string | undefined]
+  return {
+    fields: { Address1: out.line1, Address2: out.line2 ?? null, City: out.city, State: out.state, Zip5: oz5, Zip4: oz4 ?? null, ErrNumber: VERIFY_ERR.ok, ErrDescription: null },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The table
 // ---------------------------------------------------------------------------------------------
 
@@ -489,27 +527,7 @@ const def = <S extends z.ZodType>(name: string, schema: S, run: (env: OpEnv, inp
 
 export const OPERATIONS_V1: readonly OpDef[] = [
   def("Ping", S.Empty, () => ({ fields: {} })),
-  def(
-    "VerifyAddress",
-    S.VerifyAddressRequest,
-    (env, a) => {
-      const [z5, z4b] = a.zip5.split("-") as [string, string | undefined]
-      const z4 = a.zip4 ?? z4b
-      const address: Address = { line1: a.address1 ?? "", ...(a.address2 ? { line2: a.address2 } : {}), city: a.city ?? "", state: a.state, zip: z4 ? `${z5}-${z4}` : z5 }
-      let out: Address
-      try {
-        out = env.ctx.domain.verifyAddress(address)
-      } catch (e) {
-        if (e instanceof SandboxError) throw new V1Failure(detailMessages(e.errors).length ? detailMessages(e.errors) : [e.detail ?? e.title], "80040B1A")
-        throw e
-      }
-      const [oz5, oz4] = out.zip.split("-") as [string, string | undefined]
-      return {
-        fields: { Address1: out.line1, Address2: out.line2 ?? null, City: out.city, State: out.state, Zip5: oz5, Zip4: oz4 ?? null, ErrNumber: "0", ErrDescription: null },
-      }
-    },
-    "verify",
-  ),
+  def("VerifyAddress", S.VerifyAddressRequest, verifyAddressV1, "verify"),
   def("Lookup", S.LookupRequest, (env, input) => lookup(env, input)),
   def("LookupForDate", S.LookupForDateRequest, (env, input) => lookup(env, input, input.usedate)),
   def("Authorized", S.AuthorizedRequest, (env, input) => authorize(env, input, false)),

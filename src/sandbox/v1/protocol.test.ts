@@ -220,9 +220,11 @@ describe("malformed requests (never a 5xx)", () => {
     expect(messages(g)[0]).toMatch(/POST/)
   })
 
-  it("a path outside /1.0/Service stays a 404 problem", async () => {
-    const r = await request(s.port, "POST", "/1.0/Elsewhere/Ping", { "content-type": "application/json" }, JSON.stringify(CRED))
-    expect(r.status).toBe(404)
-    expect(String(r.headers["content-type"])).toContain("application/problem+json")
+  it("a path that is not /1.0/{one segment}/{Operation} stays a 404 problem", async () => {
+    for (const p of ["/1.0/a/b/Ping", "/2.0/Service/Ping", "/1.0/Ping"]) {
+      const r = await request(s.port, "POST", p, { "content-type": "application/json" }, JSON.stringify(CRED))
+      expect({ p, status: r.status }).toEqual({ p, status: 404 })
+      expect(String(r.headers["content-type"])).toContain("application/problem+json")
+    }
   })
 })

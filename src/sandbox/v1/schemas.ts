@@ -161,16 +161,17 @@ export const LookupItem = z.object({
   qty: num.pipe(z.number().gt(0, "Qty must be greater than 0").max(MAX, `Qty must not exceed ${MAX}`)),
 })
 
+/**
+ * Lines are told apart by Index (unique per cart). The same ItemID may appear on several lines
+ * (real v1 clients send one line per shipment or per variant with the product's id).
+ */
 function uniqueLines(items: { index?: number; itemid: string }[], ctx: z.RefinementCtx): void {
   const idx = new Set<number>()
-  const ids = new Set<string>()
   items.forEach((it, i) => {
     if (it.index !== undefined) {
       if (idx.has(it.index)) ctx.addIssue({ code: "custom", path: [i, "index"], message: "Index appears twice in cartItems", input: it.index })
       idx.add(it.index)
     }
-    if (ids.has(it.itemid)) ctx.addIssue({ code: "custom", path: [i, "itemid"], message: "ItemID appears twice in cartItems", input: it.itemid })
-    ids.add(it.itemid)
   })
 }
 
@@ -259,12 +260,16 @@ export const DeleteExemptCertificateRequest = z.object({
   certificateid: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: "certificateID is required" }).min(1, "certificateID is required").max(100)),
 })
 
+/**
+ * VerifyAddress: every field optional here (all empty is its own answer, ErrNumber "98"); the
+ * State is any text (the ZIP decides the state); Zip5 is checked by the operation.
+ */
 export const VerifyAddressRequest = z.object({
   address1: opt(str(100)),
   address2: opt(str(100)),
   city: opt(str(100)),
-  state: v1State,
-  zip5: zip5,
+  state: opt(z.preprocess((v) => (typeof v === "string" ? v.trim().toUpperCase() : v), z.string({ error: "State must be text" }).max(50))),
+  zip5: opt(zip5),
   zip4: zip4,
 })
 

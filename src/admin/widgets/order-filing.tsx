@@ -37,8 +37,19 @@ export interface FilingView {
   next_attempt_at: string | null
   last_error: string | null
   last_step: string | null
+  revision?: number
+  edits?: { id: string; state: string; mode?: string; at: string }[] | null
+  snapshot?: { claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null } | null
   refunds?: FilingRefundView[]
 }
+
+/** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
+export interface LifecycleView {
+  children: FilingView[]
+  manual_refunds: { refundId: string; amount: number; unreturned: number; tax: number; creditId: string; createdAt: string; filing: string | null }[]
+}
+
+const KIND_LABEL: Record<string, string> = { exchange: "Exchange", edit: "Order edit", claim: "Replace claim", credit: "Credit" }
 
 const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" | "purple"> = {
   pending: "orange",
@@ -94,7 +105,29 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
     }
   }, [path])
   const [retrying, setRetrying] = useState(false)
+  const [crediting, setCrediting] = useState<string | null>(null)
   const f = res?.filing ?? null
+  const { data: life, reload: reloadLife } = useLoad(async () => {
+    try {
+      return await api<LifecycleView>(`${path}/lifecycle`)
+    } catch {
+      return null
+    }
+  }, [path])
+
+  const fileCredit = async (refundId: string) => {
+    setCrediting(refundId)
+    try {
+      const out = await api<{ filing: FilingView }>(`${path}/credits`, { method: "POST", body: { refund_id: refundId } })
+      if (hasFailedWork(out.filing)) toast.error(`Credit not filed yet: ${out.filing.last_error ?? "see the record"}`)
+      else toast.success("Refund filed as a credit")
+      await reloadLife()
+    } catch (e) {
+      toast.error(errorMessage(e))
+    } finally {
+      setCrediting(null)
+    }
+  }
 
   const retry = async () => {
     setRetrying(true)
@@ -149,6 +182,11 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
           <Row label="Completed date" testId="filing-completed">{when(f.completed_at)}</Row>
           <Row label={`Completion (${f.completion_mode})`}>{f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion"}</Row>
           <Row label="Attempts">{`${f.attempts}${f.next_attempt_at ? ` · next ${when(f.next_attempt_at)}` : ""}`}</Row>
+          {(f.edits ?? []).length ? (
+            <Row label="Order edits" testId="filing-edits">
+              {(f.edits ?? []).map((e) => `${e.id}: ${e.state}${e.mode ? ` (${e.mode === "refile" ? "voided and filed again" : e.mode === "supplement" ? "refunds + own order" : "no change"})` : ""}`).join("; ")}
+            </Row>
+          ) : null}
           {f.last_error ? (
             <Row label={`Last error${f.last_step ? ` (${f.last_step})` : ""}`} testId="filing-last-error">
               <Text size="small" className="text-ui-fg-error">{f.last_error}</Text>
@@ -189,6 +227,47 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
               ))}
             </Table.Body>
           </Table>
+        </div>
+      ) : null}
+      {life && life.children.length > 0 ? (
+        <div data-testid="filing-children" className="py-2">
+          <Text size="small" weight="plus" className="px-6 pt-1">Related filings</Text>
+          {life.children.map((c) => (
+            <Row key={c.id} label={`${KIND_LABEL[c.kind] ?? c.kind} ${c.order_id}`} testId={`filing-child-${c.order_id}`}>
+              <div className="flex flex-col items-end">
+                <Badge size="2xsmall" color={STATE_COLOR[c.state] ?? "grey"}>{stateLabel(c.state)}</Badge>
+                {c.snapshot?.claim ? (
+                  <Text size="xsmall" className="text-ui-fg-subtle">
+                    {`charged = replacement ${money(c.snapshot.claim.replacementTax)} − claimed ${money(c.snapshot.claim.claimedTax)} = ${money(c.snapshot.claim.chargedTax)}`}
+                  </Text>
+                ) : null}
+                {c.state === "skipped" && c.last_error ? <Text size="xsmall" className="text-ui-fg-subtle">{c.last_error}</Text> : null}
+                {c.state !== "skipped" ? <Text size="xsmall">{`charged ${money(c.charged_tax)} · filed ${money(c.filed_tax)}`}</Text> : null}
+              </div>
+            </Row>
+          ))}
+        </div>
+      ) : null}
+      {life && life.manual_refunds.length > 0 ? (
+        <div data-testid="filing-manual-refunds" className="py-2">
+          <Text size="small" weight="plus" className="px-6 pt-1">Refunds without a return</Text>
+          {life.manual_refunds.map((r) => (
+            <Row key={r.refundId} label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`} testId={`filing-manual-refund-${r.refundId}`}>
+              <div className="flex items-center justify-end gap-x-2">
+                <Text size="xsmall">{`tax ${money(r.tax)}`}</Text>
+                {r.filing ? (
+                  <Badge size="2xsmall" color={STATE_COLOR[r.filing] ?? "grey"}>{`credit ${stateLabel(r.filing)}`}</Badge>
+                ) : (
+                  <>
+                    <Badge size="2xsmall" color="orange">not filed</Badge>
+                    <Button size="small" variant="secondary" isLoading={crediting === r.refundId} onClick={() => fileCredit(r.refundId)} data-testid="filing-file-credit">
+                      File as credit
+                    </Button>
+                  </>
+                )}
+              </div>
+            </Row>
+          ))}
         </div>
       ) : null}
     </Container>

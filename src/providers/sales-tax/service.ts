@@ -27,6 +27,7 @@ import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
 import { effectiveRatePct, freshestByTic, InMemoryRateMemory, LAST_KNOWN_MAX_AGE_MS, registeredRateMemory, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
+import { markOutage, markServiceOk, quoteHealth } from "./health"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
@@ -118,6 +119,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     })
     const caching = tryResolve<CachingModuleLike>(cradle, "caching")
     this.certificateStore = caching && typeof caching.get === "function" && typeof caching.set === "function" ? new CachingCertificateStore(caching) : certificateCache
+    const health = quoteHealth()
+    health.policy = this.options.failurePolicy
+    health.probe = () => this.probe()
     this.bootCheck = new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage(cradle).then(resolve, () => resolve(null))))
   }
 
@@ -151,6 +155,26 @@ export class SalesTaxProviderService implements ITaxProvider {
       `and a ZIP never quoted is refused as under "block". Set the option \`fallbackRates\` (per state, e.g. { TX: 8.25 }) or \`fallbackRate\`, or give the US tax region a default rate.`
     this.logger.warn(msg)
     return msg
+  }
+
+  /**
+   * Is POST carts answering now? One tiny fixed cart (origin to origin, one unit at 1.00), through
+   * the breaker (an open circuit fails at once, without a call) and within timeoutMs. Used by the
+   * store middlewares under "block" before letting a cart change while an outage is on.
+   */
+  async probe(): Promise<void> {
+    const origin = this.options.origin
+    const cart: CartIn = {
+      cartId: "medusa-sales-tax-probe", customerId: "medusa-sales-tax-probe", currency: { currencyCode: "USD" },
+      origin, destination: origin, lineItems: [{ index: 0, itemId: "probe", price: 1, quantity: 1, tic: this.options.defaultTic }],
+    }
+    try {
+      await this.breaker.execute(() => withDeadline(() => this.client.calculateCarts({ items: [cart] }), this.options.timeoutMs))
+    } catch (e) {
+      if (isOutage(e)) markOutage()
+      throw e
+    }
+    markServiceOk()
   }
 
   /** The database-backed rate memory (module salesTax), else an in-process one. */
@@ -383,6 +407,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   protected async callService(cart: CartIn, hash: string, exemptionId: string | null): Promise<Quote> {
     this.stats.serviceCalls++
     const res = await this.client.calculateCarts({ items: [cart] })
+    markServiceOk()
     const out: CartOut | undefined = res.items[0]
     const lines: Quote["lines"] = {}
     for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic }
@@ -404,6 +429,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       }
     }
     const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
+    if (isOutage(err)) markOutage()
     const block = (detail: string): never => {
       this.logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)

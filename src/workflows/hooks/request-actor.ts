@@ -72,7 +72,8 @@ export function exemptionIdentity(
   if (kind === "cart") {
     return actor.actorType === "customer" && actor.actorId === customerId ? { customerId, basis: "authenticated_customer" } : null
   }
-  if (actor.actorType !== "user" || entity.customer?.has_account !== true) return null
+  // admin: a logged-in user or a secret API key
+  if ((actor.actorType !== "user" && actor.actorType !== "api-key") || entity.customer?.has_account !== true) return null
   if (entity.is_draft_order) return { customerId, basis: "admin_draft_order" }
   if (entity.checkedOutExempt) return { customerId, basis: "admin_order" }
   return null

@@ -10,11 +10,30 @@
  * cache (no service call); when it did, that new cart state gets its one POST carts.
  * Before POST /store/carts/:id/complete the same refresh runs, so an order is never placed on a
  * stale quote (and under failurePolicy "block" a down service refuses the completion).
+ *
+ * Block means block: when the refresh cannot compute tax (`sales_tax_unavailable`), the route's
+ * answer is replaced by that 400; never a 200 with stale or missing tax lines. While the
+ * provider is in an outage (a quote failed and no service call has succeeded since), every store
+ * cart request, reads included, first refreshes the cart's tax lines as the cart is now; when
+ * that fails it answers 400 before the route runs, so the cart is left as it was.
  */
-import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
+import { getHttpResponseFromError, type MedusaNextFunction, type MedusaRequest, type MedusaResponse, type MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { BLOCK_ERROR_CODE } from "../../../providers/sales-tax/constants"
+import { isDegraded, quoteHealth } from "../../../providers/sales-tax/health"
+import { BLOCK_ERROR_MESSAGE } from "../../../providers/sales-tax/constants"
+import { MedusaError } from "@medusajs/framework/utils"
+import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
+
+/** Whether an error is the provider's "tax cannot be computed" refusal. */
+export function isTaxUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; errors?: unknown[] } | null
+  if (e?.code === BLOCK_ERROR_CODE) return true
+  // a workflow may wrap the step's error
+  return Array.isArray(e?.errors) && e!.errors.some((x) => (x as { error?: { code?: unknown } })?.error?.code === BLOCK_ERROR_CODE)
+}
 
 const CART_RE = /^\/store\/carts\/([^/?#]+)/
 
@@ -67,12 +86,54 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
         (err: unknown) => {
           const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
           logger.warn(`sales-tax: tax lines of cart ${b.cart!.id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`)
-          original(body)
+          // never a 200 with stale tax lines: answer the refusal (or the address error) instead
+          const { statusCode, body: errBody } = getHttpResponseFromError(unwrapWorkflowError(err))
+          res.status(statusCode)
+          original(errBody)
         },
       )
     return res
   }
   next()
+}
+
+/** A workflow's thrown error may carry the step's error inside `errors[].error`. */
+function unwrapWorkflowError(err: unknown): unknown {
+  const e = err as { errors?: { error?: unknown }[] } | null
+  const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
+  return inner ?? err
+}
+
+/**
+ * Before a store cart request while the provider is in an outage (a quote failed, no service call
+ * has succeeded since):
+ * - a read (GET) refreshes the cart's tax lines as the cart is now: a fresh cached quote of the
+ *   same state serves it; refused → 400, never the stale or missing lines;
+ * - a change under "block": one probe of the service first (`probe`, through the breaker: no call
+ *   while the circuit is open); the service still down → 400 `sales_tax_unavailable` before the
+ *   route changes anything, so the cart is left as it was. Under "fallback" the change goes on
+ *   and gets fallback lines (or, with nothing to fall back on, the refusal after the route).
+ */
+export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  const cartId = cartIdOf(req)
+  if (!cartId || !isDegraded()) return next()
+  try {
+    if (req.method === "GET") {
+      await refreshTaxLines(req.scope, cartId)
+      return next()
+    }
+    const health = quoteHealth()
+    const toUs = String((req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "").toLowerCase() === "us"
+    if (health.policy !== "block" || !health.probe || !(toUs || (await isUsTaxedCart(req.scope, cartId)))) return next()
+    try {
+      await health.probe()
+    } catch {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
+    }
+    next()
+  } catch (e) {
+    next(unwrapWorkflowError(e))
+  }
 }
 
 /** Before completion: the tax lines are made to match the cart as it is now. */
@@ -88,11 +149,15 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
 }
 
 export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
-  { matcher: "/store/carts/:id", method: ["POST"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items", method: ["POST"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items/:line_id", method: ["POST", "DELETE"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/promotions", method: ["POST", "DELETE"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/shipping-methods", method: ["POST"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/customer", method: ["POST"], middlewares: [resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [refreshTaxLinesBeforeComplete] },
+  // who is shopping (store carts) or working on an order (admin): for exemptions
+  ...requestActorMiddlewares,
+  { matcher: "/store/carts/:id", method: ["GET"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
+  { matcher: "/store/carts/:id", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/line-items", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/line-items/:line_id", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/promotions", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/shipping-methods", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/customer", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
+  { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
 ]

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import MiniSearch from "minisearch"
 import type { TicResult } from "../../contract"
 import { TIC_CATALOG } from "./data/tic-catalog"
-import { GROUP_LABELS, INDEX_KEYWORDS, NICHE_QUALIFIERS, QUERY_EXPANSIONS, STOP_WORDS } from "./synonyms"
+import { GROUP_LABELS, INDEX_KEYWORDS, NICHE_QUALIFIERS, QUERY_EXPANSIONS, STOP_WORDS, WEAK_WORDS } from "./synonyms"
 
 export interface TicEntry { ticId: number; label: string; description: string; groupId: number }
 
@@ -81,15 +81,28 @@ export function ticsInGroup(groupId: number): TicEntry[] {
 // Text normalization (used for both the index and the queries)
 // ---------------------------------------------------------------------------------------------
 
-const IRREGULAR: Record<string, string> = { children: "child", feet: "foot", men: "man", women: "woman", teeth: "tooth", geese: "goose", mice: "mouse" }
+const IRREGULAR: Record<string, string> = {
+  children: "child", feet: "foot", men: "man", women: "woman", teeth: "tooth", geese: "goose", mice: "mouse",
+  // -ves plurals of -f/-fe words (gloves, sleeves, valves keep their e: they are not listed)
+  // words that end in s but are not plurals
+  saas: "saas", gas: "gas", news: "news", series: "series", species: "species", chassis: "chassis", lens: "lens", bus: "bus",
+  scarves: "scarf", knives: "knife", leaves: "leaf", shelves: "shelf", loaves: "loaf", halves: "half", wolves: "wolf", calves: "calf", wives: "wife", lives: "life",
+}
+/** -ie words whose plural is -ies ("movies" -> "movie", not "movy"). */
+const IE_WORDS = new Set(["movie", "cookie", "pie", "tie", "hoodie", "brownie", "smoothie", "selfie", "calorie", "zombie", "rookie", "beanie", "onesie", "lingerie", "goalie", "veggie", "bootie", "freebie", "sweetie", "prairie", "genie", "eerie", "necktie", "bowtie"])
 const NO_STRIP = /(ss|us|is|ics|ous)$/
 
-/** Lower-case, singular form of a word; null for a stop word. */
+/** Lower-case, singular form of a word; null for a stop word (or the plural of one: "items"). */
 export function normalizeTerm(word: string): string | null {
+  const n = singular(word)
+  return n === null || STOP_WORDS.has(n) ? null : n
+}
+
+function singular(word: string): string | null {
   const w = word.toLowerCase()
   if (!w || STOP_WORDS.has(w) || /^[a-z]$/.test(w)) return null // stop words and stray letters ("children's" -> children, s)
   if (IRREGULAR[w]) return IRREGULAR[w]
-  if (w.length > 4 && w.endsWith("ies")) return w.slice(0, -3) + "y"
+  if (w.length > 4 && w.endsWith("ies")) return IE_WORDS.has(w.slice(0, -1)) ? w.slice(0, -1) : w.slice(0, -3) + "y"
   if (w.length > 4 && /(ches|shes|xes|sses)$/.test(w)) return w.slice(0, -2)
   if (w.length > 3 && w.endsWith("s") && !NO_STRIP.test(w)) return w.slice(0, -1)
   return w
@@ -103,6 +116,9 @@ export function tokenize(text: string): string[] {
     .toLowerCase()
     .replace(/\bover[-\s]the[-\s]counter\b/g, " otc ")
     .replace(/\be[-\s]?books?\b/g, " ebook ")
+    .replace(/\bt[-\s]shirts?\b/g, " tshirt ")
+    .replace(/\bvideo[-\s]?games?\b/g, " videogame ")
+    .replace(/\bswim[-\s]?suits?\b/g, " swimsuit ")
     .replace(/\bwithout\s+(?:an?\s+|the\s+)?([a-z]+)/g, " non$1 ")
     .replace(/\bnon[-\s]([a-z]+)/g, " non$1 ")
   const out: string[] = []
@@ -132,16 +148,97 @@ function getIndex(): MiniSearch<Doc> {
   return ms
 }
 
+// ---------------------------------------------------------------------------------------------
+// Vocabulary and spelling
+// ---------------------------------------------------------------------------------------------
+
+let vocabulary: Set<string> | null = null
 /**
- * Query terms with their weights: the normalized query terms (weight 1) plus their expansions
- * from QUERY_EXPANSIONS (each with its table weight, never above an original term's).
+ * The known words: every normalized term of the catalogue labels and index keywords (they match
+ * documents) and every key of QUERY_EXPANSIONS (they expand to catalogue words). A query holding
+ * one of them never comes back empty (tested).
+ */
+export function knownWords(): ReadonlySet<string> {
+  if (vocabulary) return vocabulary
+  const v = new Set<string>()
+  for (const e of ENTRIES) for (const t of tokenize(e.label)) v.add(t)
+  for (const words of Object.values(INDEX_KEYWORDS)) for (const t of tokenize(words.join(" "))) v.add(t)
+  for (const k of Object.keys(QUERY_EXPANSIONS)) v.add(k)
+  vocabulary = v
+  return v
+}
+
+export function isKnownWord(word: string): boolean {
+  const t = tokenize(word)
+  return t.length > 0 && t.every((x) => knownWords().has(x))
+}
+
+let speller: MiniSearch<{ id: string }> | null = null
+/**
+ * The known word closest to a misspelled one ("shampo" -> "shampoo", "sneekers" -> "sneaker"),
+ * or null: MiniSearch's fuzzy (Levenshtein) matching over the vocabulary, at most 1 edit for
+ * words of 4-7 letters and 2 from 8 letters; the best-scoring (fewest edits, then shortest) wins.
+ */
+export function correctSpelling(term: string): string | null {
+  if (term.length < 4 || /\d/.test(term)) return null
+  if (knownWords().has(term)) return term
+  if (!speller) {
+    speller = new MiniSearch<{ id: string }>({ fields: ["id"], tokenize: (t) => [t], processTerm: (t) => t })
+    speller.addAll([...knownWords()].filter((w) => w.length >= 3).map((id) => ({ id })))
+  }
+  const maxEdits = term.length >= 8 ? 2 : 1
+  const hits = speller.search(term, { fuzzy: (t) => (t.length >= 8 ? 2 : 1), prefix: false })
+  let best: { word: string; edits: number } | null = null
+  for (const h of hits) {
+    const word = h.id as string
+    const edits = editDistance(term, word, maxEdits)
+    if (edits > maxEdits) continue
+    if (!best || edits < best.edits || (edits === best.edits && word.length < best.word.length)) best = { word, edits }
+  }
+  return best?.word ?? null
+}
+
+/** Levenshtein distance, stopping early above `max` (the candidates come from MiniSearch's fuzzy match). */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i]
+    let rowMin = i
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      rowMin = Math.min(rowMin, cur[j]!)
+    }
+    if (rowMin > max) return max + 1
+    prev = cur
+  }
+  return prev[b.length]!
+}
+
+/** Weight of a misspelled word's correction (a word the caller typed, read as the known word). */
+const CORRECTION_WEIGHT = 0.9
+
+/**
+ * Query terms with their weights: the normalized query terms (weight 1; WEAK_WORDS less), a
+ * misspelled word's correction (0.9), plus the expansions from QUERY_EXPANSIONS of each (each with
+ * its table weight times the word's, never above an original term's).
  */
 export function expandQuery(query: string): Map<string, number> {
   const terms = new Map<string, number>()
   const add = (term: string, w: number) => terms.set(term, Math.max(terms.get(term) ?? 0, w))
+  const expand = (t: string, weight: number) => {
+    add(t, weight)
+    for (const [x, w] of QUERY_EXPANSIONS[t] ?? []) for (const xt of tokenize(x)) add(xt, w * weight)
+  }
   for (const t of tokenize(query)) {
-    add(t, 1)
-    for (const [x, w] of QUERY_EXPANSIONS[t] ?? []) for (const xt of tokenize(x)) add(xt, w)
+    const weight = WEAK_WORDS[t] ?? 1
+    if (knownWords().has(t)) {
+      expand(t, weight)
+      continue
+    }
+    add(t, weight) // still searched as typed (MiniSearch's own prefix/fuzzy matching)
+    const fixed = correctSpelling(t)
+    if (fixed) expand(fixed, CORRECTION_WEIGHT * weight)
   }
   return terms
 }

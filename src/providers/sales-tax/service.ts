@@ -103,6 +103,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   #localRates: InMemoryRateMemory | undefined
   /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
   readonly bootCheck: Promise<string | null>
+  readonly #cradle: Deps
 
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
@@ -122,16 +123,19 @@ export class SalesTaxProviderService implements ITaxProvider {
     const health = quoteHealth()
     health.policy = this.options.failurePolicy
     health.probe = () => this.probe()
-    this.bootCheck = new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage(cradle).then(resolve, () => resolve(null))))
+    this.#cradle = cradle
+    this.bootCheck = new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))
   }
 
   /**
    * At boot, under "fallback": the US states for which an outage would find nothing configured
    * (no `fallbackRates` entry, no `fallbackRate`, no default rate in a US tax region). One warning
    * names them and the option to set: for those states an outage falls back to last-known rates
-   * only, and a ZIP never quoted is refused (as under "block").
+   * only, and a ZIP never quoted is refused (as under "block"). Runs once when Medusa creates the
+   * provider (at its first tax calculation after boot); callable again (tests, admin tooling).
    */
-  protected async checkFallbackCoverage(cradle: Deps): Promise<string | null> {
+  async checkFallbackCoverage(): Promise<string | null> {
+    const cradle = this.#cradle
     if (this.options.failurePolicy !== "fallback") return null
     let regionStates: { all: boolean; states: string[] } | undefined
     try {

@@ -5,13 +5,18 @@
  * The load generator is a small bounded one: N keep-alive connections on loopback, each sending
  * the next request as soon as the previous answer arrived, for a fixed duration after a warm-up.
  * Both servers run in this process, so the ratio (not the absolute figure) is the meaningful number.
- *   BENCH_SECONDS (default 5)  BENCH_CONNECTIONS (default 16)  BENCH_WARMUP_SECONDS (default 1)
+ * On a shared machine the load of other processes moves during a run: the two servers are measured
+ * in alternating rounds (sandbox, bare, bare, sandbox, ...) and the ratio of each round pair is
+ * printed with their median, so a burst of outside load hits both sides instead of one.
+ *   BENCH_SECONDS (default 3 per round and server)  BENCH_ROUNDS (default 4)
+ *   BENCH_CONNECTIONS (default 16)  BENCH_WARMUP_SECONDS (default 1)
  */
 import http from "node:http"
 import Fastify from "fastify"
 import { startSandbox, DEFAULT_API_KEY, DEFAULT_CONNECTION_ID } from "../src/sandbox"
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4))
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
 
@@ -33,6 +38,8 @@ interface Result {
   requests: number
   errors: number
   seconds: number
+  /** CPU time of this process (servers + load generator) during the round, µs */
+  cpuMicros: number
 }
 
 async function load(port: number, path: string, headers: Record<string, string>, seconds: number): Promise<Result> {
@@ -61,14 +68,16 @@ async function load(port: number, path: string, headers: Record<string, string>,
       req.end(payload)
     })
   const started = Date.now()
+  const cpu0 = process.cpuUsage()
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (Date.now() < end) await one()
     }),
   )
   const elapsed = (Date.now() - started) / 1000
+  const cpu = process.cpuUsage(cpu0)
   agent.destroy()
-  return { requests, errors, seconds: elapsed }
+  return { requests, errors, seconds: elapsed, cpuMicros: cpu.user + cpu.system }
 }
 
 async function main(): Promise<void> {
@@ -82,19 +91,44 @@ async function main(): Promise<void> {
 
   await load(sandbox.port, cartPath, auth, WARMUP)
   await load(barePort, "/json", {}, WARMUP)
-  const s = await load(sandbox.port, cartPath, auth, SECONDS)
-  const b = await load(barePort, "/json", {}, SECONDS)
+  const rounds: { s: Result; b: Result }[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    // alternate which server goes first, so a drift in outside load does not favour one side
+    if (r % 2 === 0) {
+      const s = await load(sandbox.port, cartPath, auth, SECONDS)
+      rounds.push({ s, b: await load(barePort, "/json", {}, SECONDS) })
+    } else {
+      const b = await load(barePort, "/json", {}, SECONDS)
+      rounds.push({ s: await load(sandbox.port, cartPath, auth, SECONDS), b })
+    }
+  }
   await sandbox.close()
   await bare.close()
 
-  const sRate = s.requests / s.seconds
-  const bRate = b.requests / b.seconds
+  const rate = (x: Result) => x.requests / x.seconds
   const fmt = (n: number) => n.toFixed(0).padStart(8)
-  console.log(`load: ${CONNECTIONS} keep-alive connections, ${SECONDS}s each after ${WARMUP}s warm-up, loopback`)
-  console.log(`sandbox 10-line cart calculations/s ${fmt(sRate)}   (${s.requests} ok, ${s.errors} errors)`)
-  console.log(`bare Fastify JSON route requests/s  ${fmt(bRate)}   (${b.requests} ok, ${b.errors} errors)`)
-  console.log(`ratio sandbox / bare                ${(sRate / bRate).toFixed(3).padStart(8)}`)
-  if (s.errors || b.errors) process.exitCode = 1
+  const median = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b)
+    return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2
+  }
+  console.log(`load: ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS}s per server after ${WARMUP}s warm-up, loopback`)
+  rounds.forEach((r, i) => {
+    console.log(`round ${i + 1}: sandbox ${fmt(rate(r.s))} carts/s   bare ${fmt(rate(r.b))} req/s   ratio ${(rate(r.s) / rate(r.b)).toFixed(3)}`)
+  })
+  const sAll = rounds.reduce((n, r) => n + r.s.requests, 0) / rounds.reduce((n, r) => n + r.s.seconds, 0)
+  const bAll = rounds.reduce((n, r) => n + r.b.requests, 0) / rounds.reduce((n, r) => n + r.b.seconds, 0)
+  const errors = rounds.reduce((n, r) => n + r.s.errors + r.b.errors, 0)
+  console.log(`sandbox 10-line cart calculations/s ${fmt(sAll)}   (${rounds.reduce((n, r) => n + r.s.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.s.errors, 0)} errors)`)
+  console.log(`bare Fastify JSON route requests/s  ${fmt(bAll)}   (${rounds.reduce((n, r) => n + r.b.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.b.errors, 0)} errors)`)
+  console.log(`ratio sandbox / bare (all rounds)   ${(sAll / bAll).toFixed(3).padStart(8)}`)
+  console.log(`ratio sandbox / bare (median round) ${median(rounds.map((r) => rate(r.s) / rate(r.b))).toFixed(3).padStart(8)}`)
+  // CPU time per request (this process: server + load generator) is far less sensitive to other
+  // processes' load than requests per second; its inverse ratio is the throughput ratio on an idle core.
+  const cpuPer = (xs: Result[]) => xs.reduce((n, x) => n + x.cpuMicros, 0) / xs.reduce((n, x) => n + x.requests, 0)
+  const cs = cpuPer(rounds.map((r) => r.s))
+  const cb = cpuPer(rounds.map((r) => r.b))
+  console.log(`CPU per request: sandbox ${cs.toFixed(0)} µs, bare ${cb.toFixed(0)} µs → ratio ${(cb / cs).toFixed(3)}`)
+  if (errors) process.exitCode = 1
 }
 
 void main()

@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
 import fc from "fast-check"
-import { add, cmp, decimal, fromNumber, mul, parseDecimal, roundHalfUp, roundToNumber, sub, sumDecimals, toDecimalString, toNumber } from "./decimal"
+import { add, cmp, decimal, fromNumber, mul, parseDecimal, productRoundedToNumber, roundHalfUp, roundToNumber, sub, sumDecimals, toDecimalString, toNumber } from "./decimal"
 
 const B = BigNumber.clone({ DECIMAL_PLACES: 60, ROUNDING_MODE: BigNumber.ROUND_HALF_UP, EXPONENTIAL_AT: 1e9 })
 const big = (d: ReturnType<typeof decimal>) => new B(toDecimalString(d))
@@ -60,5 +60,27 @@ describe("sandbox decimal (scaled BigInt) against bignumber.js", () => {
   it("sums exactly (0.1 + 0.2 is 0.3)", () => {
     expect(toNumber(sumDecimals([0.1, 0.2]))).toBe(0.3)
     expect(toDecimalString(sumDecimals(["1.005", 2, fromNumber(0.995)]))).toBe("4")
+  })
+})
+
+describe("productRoundedToNumber (the engine's number fast path)", () => {
+  const rate = fc.oneof(
+    fc.constantFrom("0.08875", "0.09025", "0.1025", "0.0625", "0.07", "0.04", "0.000001", "0"),
+    fc.integer({ min: 0, max: 200_000 }).map((n) => String(n / 1_000_000)),
+  )
+  it("equals the BigInt path and bignumber.js for prices, quantities and rates of every size", () => {
+    fc.assert(
+      fc.property(num, num, rate, fc.integer({ min: 0, max: 4 }), (x, y, r, places) => {
+        const z = parseDecimal(r)
+        const got = productRoundedToNumber(x, y, z, places)
+        const want = new B(x).times(y).times(r).dp(places, BigNumber.ROUND_HALF_UP).toNumber()
+        return Object.is(got, want === 0 ? 0 : want) && got === roundToNumber(mul(mul(fromNumber(x), fromNumber(y)), z), places)
+      }),
+      { numRuns: 5000 },
+    )
+    expect(productRoundedToNumber(10.75, 1.5, parseDecimal("0.09025"), 2)).toBe(1.46)
+    expect(productRoundedToNumber(100, 1, parseDecimal("0.06625"), 2)).toBe(6.63)
+    expect(productRoundedToNumber(-100, 1, parseDecimal("0.06625"), 2)).toBe(-6.63)
+    expect(Object.is(productRoundedToNumber(-0.001, 1, parseDecimal("0.05"), 2), 0)).toBe(true)
   })
 })

@@ -130,3 +130,50 @@ export function sumDecimals(values: Iterable<number | string | Decimal>): Decima
   for (const v of values) s = add(s, decimal(v))
   return s
 }
+
+// ---------------------------------------------------------------------------------------------
+// Number fast path (no BigInt allocation) for the per-line tax: exact while every intermediate
+// integer stays below 2^52, else the BigInt path above.
+// ---------------------------------------------------------------------------------------------
+
+const SAFE = 2 ** 52
+const POW10_NUM = Array.from({ length: 23 }, (_, i) => 10 ** i) // exact doubles up to 1e22
+
+/** [digits as an integer, scale] of a JS number's shortest text, when the digits are a safe integer. */
+function smallScaled(v: number): [number, number] | null {
+  if (Number.isInteger(v)) return Math.abs(v) < SAFE ? [v, 0] : null
+  const text = String(v)
+  const dot = text.indexOf(".")
+  if (dot < 0 || text.includes("e")) return null
+  const n = Number(text.slice(0, dot) + text.slice(dot + 1))
+  return Math.abs(n) < SAFE ? [n, text.length - dot - 1] : null
+}
+
+/**
+ * x × y × z rounded half away from zero to `places`, as a number — the same value as
+ * `roundToNumber(mul(mul(fromNumber(x), fromNumber(y)), z), places)`, computed on doubles holding
+ * exact integers when everything fits (the common case), else through BigInt.
+ */
+export function productRoundedToNumber(x: number, y: number, z: Decimal, places: number): number {
+  const a = smallScaled(x)
+  const b = a && smallScaled(y)
+  if (a && b && z.n > -9007199254740991n && z.n < 9007199254740991n) {
+    const zn = Number(z.n)
+    const ab = a[0] * b[0]
+    if (Math.abs(ab) < SAFE && Math.abs(ab * zn) < SAFE) {
+      const p = ab * zn // exact: a product of integers below 2^52
+      const scale = a[1] + b[1] + z.s
+      if (scale <= places) {
+        const up = p * POW10_NUM[places - scale]!
+        if (Math.abs(up) < SAFE && places <= 22) return up / POW10_NUM[places]! + 0
+      } else if (scale - places <= 22 && places <= 22) {
+        const d = POW10_NUM[scale - places]!
+        const r = p % d // exact on integers
+        let q = (p - r) / d // exact: p - r is a multiple of d
+        if (2 * Math.abs(r) >= d) q += p < 0 ? -1 : 1
+        return q / POW10_NUM[places]! + 0 // + 0: never -0
+      }
+    }
+  }
+  return roundToNumber(mul(mul(fromNumber(x), fromNumber(y)), z), places)
+}

@@ -89,7 +89,8 @@ export class SandboxDomain {
   /** Computes tax for each cart and stores (upserts) it under its cartId (generated when absent). */
   calculateCarts(connectionId: string, req: CalculateCartsRequest, rules: LineRules = {}): CalculateCartsResponse {
     const now = this.now()
-    const transactionDate = req.transactionDate ? iso(req.transactionDate) : iso(now)
+    const nowIso = iso(now)
+    const transactionDate = req.transactionDate ? iso(req.transactionDate) : nowIso
     const errors: ErrorDetail[] = []
     const items: CartOut[] = []
     req.items.forEach((cart, i) => {
@@ -103,7 +104,7 @@ export class SandboxDomain {
         destination: cart.destination,
         lineItems: cart.lineItems,
         exemptStates: ex.exemptStates,
-        date: new Date(transactionDate),
+        date: req.transactionDate ? new Date(transactionDate) : now,
       })
       items.push({
         cartId: cart.cartId ?? randomUUID(),
@@ -117,7 +118,7 @@ export class SandboxDomain {
       })
     })
     if (errors.length) throw unprocessable("the carts could not be calculated", errors)
-    const updatedDate = iso(now)
+    const updatedDate = nowIso
     this.store.commit(
       items.map((cart) => ({
         op: "put",

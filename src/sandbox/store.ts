@@ -258,9 +258,10 @@ export class SandboxStore {
 }
 
 function deepFreeze<T>(v: T): T {
-  if (v && typeof v === "object" && !Object.isFrozen(v)) {
+  if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
     Object.freeze(v)
-    for (const x of Object.values(v as object)) deepFreeze(x)
+    if (Array.isArray(v)) for (let i = 0; i < v.length; i++) deepFreeze(v[i])
+    else for (const k in v) deepFreeze((v as Record<string, unknown>)[k])
   }
   return v
 }

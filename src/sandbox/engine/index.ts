@@ -11,7 +11,7 @@
  */
 import type { Address, CartLineItemIn, LineItemOut } from "../../contract"
 import { US_STATES, US_ZIP_RE } from "../../contract"
-import { abs, add, cmp, fromNumber, isNegative, isZero, mul, neg, parseDecimal, roundToNumber, shift, sub, toDecimalString, type Decimal } from "../decimal"
+import { abs, add, cmp, fromNumber, isNegative, isZero, mul, neg, parseDecimal, productRoundedToNumber, roundToNumber, shift, sub, toDecimalString, type Decimal } from "../decimal"
 import { LOCAL_OVERRIDES, type LocalOverride } from "./data/local-overrides"
 import { STATE_RATES, type StateRateRow } from "./data/states"
 import { CATEGORIES, TAXABILITY, type Category, type CategoryTable, type TaxRule } from "./data/taxability"
@@ -62,8 +62,31 @@ function D(text: string): Decimal {
   if (!d) PARSED.set(text, (d = parseDecimal(text)))
   return d
 }
-/** percent text -> fraction, exact */
-const pct = (text: string): Decimal => shift(D(text), 2)
+/** percent text -> fraction, exact (kept: the same few rates come back on every line) */
+const PCT = new Map<string, Decimal>()
+function pct(text: string): Decimal {
+  let d = PCT.get(text)
+  if (!d) PCT.set(text, (d = shift(D(text), 2)))
+  return d
+}
+/** (a + b) percent -> fraction, exact, kept */
+const PCT_SUM = new Map<string, Decimal>()
+function pctSum(a: string, b: string): Decimal {
+  const key = a + "+" + b
+  let d = PCT_SUM.get(key)
+  if (!d) PCT_SUM.set(key, (d = shift(add(D(a), D(b)), 2)))
+  return d
+}
+/**
+ * A rate rounded to 4 places for the answer, kept per rate: every rate the engine applies is one
+ * of the kept Decimal objects above (a bounded set from the tables), so the map stays small.
+ */
+const RATE4 = new WeakMap<Decimal, number>()
+function rate4(rate: Decimal): number {
+  let r = RATE4.get(rate)
+  if (r === undefined) RATE4.set(rate, (r = roundToNumber(rate, 4)))
+  return r
+}
 
 /** Jurisdictions by state + ZIP prefix (a small, bounded set: 51 states x 1000 prefixes at most). */
 const JURISDICTIONS = new Map<string, Readonly<Jurisdiction>>()
@@ -180,6 +203,12 @@ function exactParts(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: 
   if (rule.kind === "exempt") return NONE("exempt", category)
   const price = fromNumber(line.price)
   const qty = fromNumber(line.quantity)
+  if (rule.kind === "taxable") {
+    // the common case: the combined rate on the whole line
+    const rate = pct(j.combinedRate)
+    const taxable = mul(price, qty)
+    return isZero(rate) || isZero(taxable) ? NONE(rule.kind, category) : { category, rule: rule.kind, taxable, rate }
+  }
   const combined = pct(j.combinedRate)
   let taxable: Decimal
   let rate: Decimal
@@ -190,7 +219,7 @@ function exactParts(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: 
       break
     case "reducedRate":
       taxable = mul(price, qty)
-      rate = rule.localApplies ? shift(add(D(rule.stateRate), D(j.localRate)), 2) : pct(rule.stateRate)
+      rate = rule.localApplies ? pctSum(rule.stateRate, j.localRate) : pct(rule.stateRate)
       break
     case "taxableFraction":
       taxable = mul(mul(price, qty), D(rule.fraction))
@@ -247,7 +276,17 @@ export function quoteLinesExact(input: QuoteInput): ExactLineTax[] {
  */
 export function quoteLines(input: QuoteInput): LineItemOut[] {
   const j = jurisdictionFor(input.destination)
+  const exempt = !j || j.noSalesTax || !!input.exemptStates?.has(j.state)
   return input.lineItems.map((l) => {
+    if (!exempt) {
+      const rule = ruleFor(j!.state, categoryOfTic(l.tic))
+      if (rule.kind === "taxable") {
+        // the common case, without allocating decimals: the combined rate on price × quantity
+        const rate = pct(j!.combinedRate)
+        const tax = isZero(rate) || l.price === 0 ? { amount: 0, rate: 0 } : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
+        return { index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? null, tax }
+      }
+    }
     const p = exactParts(l, j, input.exemptStates)
     return {
       index: l.index,
@@ -255,7 +294,7 @@ export function quoteLines(input: QuoteInput): LineItemOut[] {
       price: l.price,
       quantity: l.quantity,
       tic: l.tic ?? null,
-      tax: p.taxable && p.rate ? { amount: roundToNumber(mul(p.taxable, p.rate), 2), rate: roundToNumber(p.rate, 4) } : { amount: 0, rate: 0 },
+      tax: p.taxable && p.rate ? { amount: roundToNumber(mul(p.taxable, p.rate), 2), rate: rate4(p.rate) } : { amount: 0, rate: 0 },
     }
   })
 }

@@ -72,9 +72,6 @@ module.exports = defineConfig({
     ...redisModules,
     {
       resolve: "@medusajs/medusa/tax",
-      // the provider keeps its quote and certificate caches in the Caching Module when the Tax Module
-      // lists it: shared by every instance, and a certificate change is seen by all at once
-      ...(redisUrl ? { dependencies: ["caching"] } : {}),
       options: {
         providers: [{ resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options: salesTax }],
       },

@@ -17,7 +17,6 @@ import { APP_DIR, REPO_ROOT } from "./medusa"
 import { DemoError } from "./ui"
 
 export const INSTALLED_PLUGIN = join(APP_DIR, "node_modules", "medusa-sales-tax")
-const OUT = join(INSTALLED_PLUGIN, ".medusa", "server")
 
 /** Source files of the backend: src/** without tests and without the admin (bundled separately). */
 function backendSources(): string[] {
@@ -54,11 +53,17 @@ export interface InstallResult {
   admin: boolean
 }
 
-export async function installPlugin(opts: { admin: boolean }): Promise<InstallResult> {
-  // an npm-made symlink (npm install in demo/app) or an earlier install: replace it
-  if (existsSync(INSTALLED_PLUGIN) || isLink(INSTALLED_PLUGIN)) rmSync(INSTALLED_PLUGIN, { recursive: true, force: true })
-  mkdirSync(OUT, { recursive: true })
-  cpSync(join(REPO_ROOT, "package.json"), join(INSTALLED_PLUGIN, "package.json"))
+/**
+ * `appDir` (default demo/app) is the Medusa app to install into: the browser test installs into
+ * its own app the same way.
+ */
+export async function installPlugin(opts: { admin: boolean; appDir?: string }): Promise<InstallResult> {
+  const installed = opts.appDir ? join(opts.appDir, "node_modules", "medusa-sales-tax") : INSTALLED_PLUGIN
+  const out = join(installed, ".medusa", "server")
+  // an npm-made symlink (npm install in the app) or an earlier install: replace it
+  if (existsSync(installed) || isLink(installed)) rmSync(installed, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  cpSync(join(REPO_ROOT, "package.json"), join(installed, "package.json"))
 
   const options = compilerOptions()
   const failures: string[] = []
@@ -68,7 +73,7 @@ export async function installPlugin(opts: { admin: boolean }): Promise<InstallRe
     const r = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: options, fileName: file, reportDiagnostics: true })
     const syntax = (r.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error)
     if (syntax.length) failures.push(`${rel}: ${ts.flattenDiagnosticMessageText(syntax[0].messageText, " ")}`)
-    const target = join(OUT, rel.replace(/\.tsx?$/, ".js"))
+    const target = join(out, rel.replace(/\.tsx?$/, ".js"))
     mkdirSync(dirname(target), { recursive: true })
     writeFileSync(target, r.outputText)
   }
@@ -80,7 +85,7 @@ export async function installPlugin(opts: { admin: boolean }): Promise<InstallRe
     const bundler = await import("@medusajs/admin-bundler")
     const env = process.env.NODE_ENV
     try {
-      await bundler.plugin({ root: REPO_ROOT, outDir: OUT })
+      await bundler.plugin({ root: REPO_ROOT, outDir: out })
     } catch (e) {
       throw new DemoError(`the plugin's admin extensions did not bundle: ${(e as Error).message}`, "fix src/admin (the admin bundler's message is above)")
     } finally {

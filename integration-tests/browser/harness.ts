@@ -3,24 +3,26 @@
  * (integration-tests/browser/app), the sandbox in-process, Debian's chromium driven by
  * playwright-core.
  *
- *   1. `medusa plugin:build` at the repository root (→ .medusa/server, incl. the admin extensions)
- *   2. app/node_modules/medusa-sales-tax → symlink to the repository root; `medusa build` in app/
- *      (backend + admin dashboard with the plugin's widgets, → app/.medusa/server)
+ *   1. the plugin compiled into app/node_modules/medusa-sales-tax with its admin extensions bundled,
+ *      as the demo installs it (demo/lib/plugin-install.ts: TypeScript's transpileModule and
+ *      Medusa's admin bundler; type errors are `npm run typecheck`'s business)
+ *   2. `medusa build --admin-only` in app/ (the dashboard with the plugin's widgets → app/.medusa/admin)
  *   3. a fresh PostgreSQL database; `medusa db:migrate`, `medusa user`, `medusa exec` (seed)
- *   4. `medusa start` on a free port against the sandbox
+ *   4. `medusa start` in app/ on a free port against the sandbox
  * Every step is bounded in time; logs go to .tmp/browser/*.log. Set BROWSER_SKIP_BUILD=1 to reuse
  * the previous builds while working on the tests.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, lstatSync, createWriteStream } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, createWriteStream, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import { Client } from "pg"
+import ts from "typescript"
+import { installPlugin } from "../../demo/lib/plugin-install"
 import { startSandbox, type RunningSandbox } from "../../src/sandbox"
 
 export const ROOT = resolve(__dirname, "../..")
 export const APP_DIR = join(__dirname, "app")
-const SERVER_DIR = join(APP_DIR, ".medusa/server")
 const CLI = join(ROOT, "node_modules/@medusajs/cli/cli.js")
 export const LOG_DIR = join(ROOT, ".tmp/browser")
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
@@ -138,30 +140,29 @@ export async function startBrowserApp(): Promise<BrowserApp> {
   mkdirSync(LOG_DIR, { recursive: true })
   const baseEnv = { NODE_ENV: "test", MEDUSA_DISABLE_TELEMETRY: "true", DO_NOT_TRACK: "1" }
 
-  // 1 + 2: builds
-  const link = join(APP_DIR, "node_modules/medusa-sales-tax")
-  mkdirSync(join(APP_DIR, "node_modules"), { recursive: true })
-  let linked = false
-  try {
-    linked = lstatSync(link).isSymbolicLink()
-  } catch {
-    linked = false
+  // 1 + 2: the plugin installed into app/node_modules as npm would install the published package
+  // (its src/ compiled, its admin extensions bundled: demo/lib/plugin-install.ts), and the admin
+  // dashboard built with them. The backend needs no build: the app has no sources of its own.
+  const adminBuilt = join(APP_DIR, ".medusa/admin/index.html")
+  if (process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(adminBuilt)) {
+    await installPlugin({ admin: true, appDir: APP_DIR })
+    rmSync(join(APP_DIR, ".medusa/admin"), { recursive: true, force: true })
+    // `medusa build --admin-only` may exit 1 after writing the whole build (a type-check step of
+    // its own): the built index.html decides
+    await run("admin-build", [CLI, "build", "--admin-only"], APP_DIR, baseEnv, 420_000, () => existsSync(adminBuilt))
+    if (!existsSync(adminBuilt)) throw new Error("medusa build --admin-only wrote no index.html")
+    const pub = join(APP_DIR, "public")
+    rmSync(pub, { recursive: true, force: true })
+    mkdirSync(pub, { recursive: true })
+    symlinkSync("../.medusa/admin", join(pub, "admin"), "dir")
   }
-  if (!linked) {
-    rmSync(link, { recursive: true, force: true })
-    symlinkSync("../../../..", link, "dir")
-  }
-  if (process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(join(SERVER_DIR, "public/admin/index.html"))) {
-    // TypeScript errors anywhere in the package make plugin:build exit 1 although it emits every file
-    // (tsc without noEmitOnError); type errors are the typecheck's business, not this test's: accept
-    // that case when the admin extensions built.
-    await run("plugin-build", [CLI, "plugin:build"], ROOT, baseEnv, 180_000, (log) =>
-      /Plugin build completed with errors/.test(log) && /admin extensions build completed successfully/.test(log))
-    if (!existsSync(join(ROOT, ".medusa/server/src/admin/index.mjs"))) throw new Error("plugin:build produced no admin extensions")
-    await run("app-build", [CLI, "build"], APP_DIR, baseEnv, 300_000)
-  }
-  // the build compiles TypeScript only: the (JavaScript) config goes next to the built server
-  copyFileSync(join(APP_DIR, "medusa-config.js"), join(SERVER_DIR, "medusa-config.js"))
+  // the seed script, compiled as the demo compiles its own (CommonJS, run by `medusa exec`)
+  const seedJs = join(LOG_DIR, "seed-browser.js")
+  const seedSource = join(APP_DIR, "src/scripts/seed-browser.ts")
+  writeFileSync(seedJs, ts.transpileModule(readFileSync(seedSource, "utf8"), {
+    fileName: seedSource,
+    compilerOptions: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+  }).outputText)
 
   // 3: database, migrations, admin user, seed
   const db = `medusa_sales_tax_browser_${process.pid}_${Date.now().toString(36)}`
@@ -186,11 +187,11 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => undefined)
   }
   try {
-    await run("db-migrate", [CLI, "db:migrate"], SERVER_DIR, appEnv, 240_000)
-    await run("user", [CLI, "user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], SERVER_DIR, appEnv, 60_000)
+    await run("db-migrate", [CLI, "db:migrate"], APP_DIR, appEnv, 240_000)
+    await run("user", [CLI, "user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], APP_DIR, appEnv, 60_000)
     const seedOut = join(LOG_DIR, "seed.json")
     rmSync(seedOut, { force: true })
-    await run("seed", [CLI, "exec", "./src/scripts/seed-browser.js"], SERVER_DIR, { ...appEnv, BROWSER_SEED_OUT: seedOut }, 120_000)
+    await run("seed", [CLI, "exec", seedJs], APP_DIR, { ...appEnv, BROWSER_SEED_OUT: seedOut }, 120_000)
     const seeded = JSON.parse(readFileSync(seedOut, "utf8")) as Seeded
 
     // 4: start
@@ -198,7 +199,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     const logPath = join(LOG_DIR, "medusa-start.log")
     const log = createWriteStream(logPath)
     child = spawn(process.execPath, [CLI, "start"], {
-      cwd: SERVER_DIR,
+      cwd: APP_DIR,
       env: { ...process.env, ...appEnv, PORT: String(port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],
     })

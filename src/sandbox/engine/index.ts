@@ -213,10 +213,6 @@ function exactParts(line: CartLineItemIn, j: Jurisdiction | null, exemptStates: 
   let taxable: Decimal
   let rate: Decimal
   switch (rule.kind) {
-    case "taxable":
-      taxable = mul(price, qty)
-      rate = combined
-      break
     case "reducedRate":
       taxable = mul(price, qty)
       rate = rule.localApplies ? pctSum(rule.stateRate, j.localRate) : pct(rule.stateRate)

@@ -12,10 +12,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { getSalesTaxClient } from "../client-factory"
-import { dec } from "../money"
+import { dec, roundCents, sum } from "../money"
+import { itemTaxable, netUnitPrice } from "../providers/sales-tax/build-service-cart"
+import { chargedItemTax } from "../reconciliation/medusa"
 import { getPluginOptions, type PluginOptions } from "../options"
 import {
-  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingStore, type RefundItem,
+  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingSnapshot, type FilingStore, type RefundItem,
 } from "../modules/sales-tax-filing/types"
 import { deriveState } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, str } from "../workflows/filing/medusa"
@@ -26,8 +28,9 @@ import {
 
 type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[]; metadata?: { count?: number } }> }
 
+/** Medusa computes line totals (tax_total) only when order totals are asked for too. */
 const ORDER_FIELDS = [
-  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status",
+  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status", "tax_total", "total",
   "cart.id",
   "shipping_address.*",
   "items.*", "items.tax_lines.*", "items.adjustments.*",
@@ -76,6 +79,23 @@ function returnRefunds(returns: any[]): Map<string, BackfillOrder["refunds"]> {
   return m
 }
 
+/**
+ * Medusa 2.21 reports an order item's tax_total and discount for its CURRENT quantity (what was
+ * not returned): the snapshot of a past order with returns would file the net. Its item lines are
+ * set back to the whole quantity (price net of the whole discount, tax as charged at checkout);
+ * the returns are then filed as refunds.
+ */
+export function fullQuantityLines(snapshot: FilingSnapshot, items: any[]): void {
+  const byId = new Map(items.map((i) => [i.id, i]))
+  for (const l of snapshot.lines) {
+    const it = byId.get(l.itemId)
+    if (l.kind !== "item" || !it) continue
+    const discount = sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString()
+    l.price = netUnitPrice(itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount }), str(it.quantity))
+    l.chargedTax = roundCents(chargedItemTax(it))
+  }
+}
+
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
 export async function loadBackfillPage(
   container: MedusaContainer, options: PluginOptions, ids: string[],
@@ -111,6 +131,7 @@ export async function loadBackfillPage(
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue
     }
+    fullQuantityLines(snapshot, o.items ?? [])
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
     out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: refunds.get(o.id) ?? [] })
   }

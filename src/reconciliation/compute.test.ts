@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import {
-  cents, csvField, customerRefundedCents, lineRefundedCents, money, monthCsv, monthOf, monthRange, reconcileMonth,
+  cents, csvField, fullItemTax, customerRefundedCents, lineRefundedCents, money, monthCsv, monthOf, monthRange, reconcileMonth,
   reconcileOrder, type OrderFacts, type RecordFacts,
 } from "./compute"
 
@@ -44,6 +44,15 @@ describe("money and months", () => {
     expect(() => monthRange("2026-13")).toThrow(/YYYY-MM/)
     expect(monthOf("2026-10-31T23:59:59.999Z")).toBe("2026-10")
     expect(monthOf(new Date("2026-11-01T00:00:00Z"))).toBe("2026-11")
+  })
+})
+
+describe("fullItemTax: the tax charged for the whole quantity (Medusa's item tax_total shrinks after a return)", () => {
+  it("rate % × (unit price × quantity − adjustments), over every tax line, exact", () => {
+    // 3 × 49.99 at 6 %: 8.9982 → 9.00 charged; Medusa shows 6.00 once one unit came back
+    expect(cents(fullItemTax({ unitPrice: "49.99", quantity: 3, adjustments: [], rates: ["6"] }))).toBe(900)
+    expect(fullItemTax({ unitPrice: 10, quantity: 2, adjustments: ["1.5", "0.5"], rates: ["6", "1.25"] })).toBe("1.305")
+    expect(fullItemTax({ unitPrice: 10, quantity: 2, adjustments: [], rates: [] })).toBe("0")
   })
 })
 

@@ -35,6 +35,19 @@ export function money(c: number): string {
   return dec(c).div(100).toFixed(2)
 }
 
+/**
+ * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
+ * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
+ * exclusive. Needed because Medusa 2.21 reports an order item's `tax_total` for its CURRENT
+ * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
+ * was charged.
+ */
+export function fullItemTax(item: { unitPrice: DecLike; quantity: DecLike; adjustments: DecLike[]; rates: DecLike[] }): string {
+  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
+  const taxable = dec(item.unitPrice).times(item.quantity).minus(discount)
+  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------

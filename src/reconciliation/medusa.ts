@@ -14,7 +14,7 @@ import {
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 import {
-  cents, monthRange, reconcileMonth, reconcileOrder, recordsByOrder, type CustomerRefund, type MonthReport, type OrderFacts,
+  cents, fullItemTax, monthRange, reconcileMonth, reconcileOrder, recordsByOrder, type CustomerRefund, type MonthReport, type OrderFacts,
   type OrderRow, type RecordFacts,
 } from "./compute"
 
@@ -26,13 +26,24 @@ type RecordLister = {
 const query = (c: MedusaContainer) => c.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
 const PAGE = 500
 
+/** Medusa computes line totals (tax_total) only when order totals are asked for, with the lines' tax lines and adjustments. */
 const ORDER_FIELDS = [
-  "id", "display_id", "created_at", "canceled_at", "status",
-  "items.id", "items.quantity", "items.tax_total",
-  "shipping_methods.*", "shipping_methods.tax_total",
+  "id", "display_id", "created_at", "canceled_at", "status", "currency_code", "tax_total", "total",
+  "items.*", "items.tax_lines.*", "items.adjustments.*", "items.tax_total",
+  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*", "shipping_methods.tax_total",
 ]
 
 const qty = (v: unknown) => dec(str(v)).toNumber()
+
+/** An order item's tax for its whole quantity (its tax_total is for what was not returned). */
+export function chargedItemTax(i: any): string {
+  return fullItemTax({
+    unitPrice: str(i.unit_price),
+    quantity: str(i.quantity),
+    adjustments: (i.adjustments ?? []).map((a: any) => str(a.amount)),
+    rates: (i.tax_lines ?? []).map((t: any) => str(t.rate)),
+  })
+}
 
 /** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
 export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
@@ -61,7 +72,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     // a claim's replacement items are given, not sold: no tax charged to the customer for them
     const replacement = new Set(mine(claims).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)))
     const lines = [
-      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: cents(str(i.tax_total)), quantity: qty(i.quantity) })),
+      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: cents(chargedItemTax(i)), quantity: qty(i.quantity) })),
       ...(o.shipping_methods ?? [])
         .filter((s: any) => !(s.detail?.claim_id ?? s.claim_id) && !(s.detail?.return_id ?? s.return_id))
         .map((s: any) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),

@@ -1,0 +1,86 @@
+// Response shapes of /admin/sales-tax/reconciliation/** (type-only) and the CSV download.
+import { AdminApiError } from "../../../../lib/api"
+
+declare const __BACKEND_URL__: string | undefined
+
+export interface RowView {
+  order_id: string
+  display_id: number | null
+  created_at: string
+  filing_state: string
+  charged: string
+  filed: string
+  refunded_to_customer: string
+  refunded_at_service: string
+  difference: string
+  reason: string | null
+  detail: string | null
+}
+
+export interface MonthView {
+  month: string
+  summary: {
+    orders: number
+    charged: string
+    filed: string
+    refunded_to_customers: string
+    refunded_at_service: string
+    difference: string
+  }
+  differences: RowView[]
+  differences_count: number
+  truncated: boolean
+}
+
+export interface BackfillJob {
+  id: string
+  from: string
+  to: string
+  status: "running" | "done" | "failed"
+  error: string | null
+  progress: {
+    total: number
+    processed: number
+    filed: number
+    alreadyAtService: number
+    skipped: number
+    refunds: number
+    failed: number
+    errors: { orderId: string; error: string }[]
+    ordersPerSecond: number
+    etaSeconds: number | null
+  } | null
+}
+
+function backendUrl(): string {
+  try {
+    const url = typeof __BACKEND_URL__ !== "undefined" && __BACKEND_URL__ ? __BACKEND_URL__ : "/"
+    return url.endsWith("/") ? url.slice(0, -1) : url
+  } catch {
+    return ""
+  }
+}
+
+/** Fetches the month's CSV with the admin's session (or stored token) and saves it as a file. */
+export async function downloadCsv(month: string): Promise<void> {
+  let auth: Record<string, string> = {}
+  try {
+    const token = window.localStorage.getItem("medusa_auth_token")
+    if (token) auth = { authorization: `Bearer ${token}` }
+  } catch {
+    auth = {}
+  }
+  const res = await fetch(`${backendUrl()}/admin/sales-tax/reconciliation/csv?month=${encodeURIComponent(month)}`, {
+    credentials: "include",
+    headers: { accept: "text/csv", ...auth },
+  })
+  if (!res.ok) throw new AdminApiError(`CSV export failed with status ${res.status}`, res.status, undefined, [])
+  const blob = await res.blob()
+  const a = document.createElement("a")
+  a.href = URL.createObjectURL(blob)
+  a.download = `sales-tax-reconciliation-${month}.csv`
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000)
+}

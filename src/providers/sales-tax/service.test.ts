@@ -1,6 +1,6 @@
 import { startSandbox, type RunningSandbox } from "../../sandbox"
 import { clearSalesTaxClients } from "../../client-factory"
-import { CONTEXT_KEY, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK, BLOCK_ERROR_MESSAGE } from "./constants"
+import { CONTEXT_KEY, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, BLOCK_ERROR_MESSAGE } from "./constants"
 import { SalesTaxProviderService } from "./service"
 import type { CartSnapshotInput } from "./context"
 
@@ -127,10 +127,111 @@ describe("SalesTaxProviderService against the sandbox", () => {
   it("validates options at boot with messages that name the option", () => {
     expect(() => SalesTaxProviderService.validateOptions({ apiKey: "k" })).toThrow(/connectionId/)
     expect(() => SalesTaxProviderService.validateOptions({ connectionId: CONN, apiKey: KEY, baseUrl: "ftp://x", origin: { line1: "", city: "", state: "California", zip: "1" } })).toThrow(/baseUrl[\s\S]*origin\.state[\s\S]*origin\.zip/)
-    try {
-      SalesTaxProviderService.validateOptions({ connectionId: "short", apiKey: KEY, baseUrl: "http://x" })
-    } catch (e) {
-      expect((e as Error).message).not.toContain(KEY)
+    const err = thrownBy(() => SalesTaxProviderService.validateOptions({ connectionId: "short", apiKey: KEY, baseUrl: "http://x" }))
+    expect(err?.message).toMatch(/connectionId must be at least 36 characters/)
+    expect(err?.message).not.toContain(KEY)
+  })
+})
+
+function thrownBy(fn: () => unknown): Error | null {
+  try {
+    fn()
+    return null
+  } catch (e) {
+    return e as Error
+  }
+}
+
+describe("exemptions, deadline, breaker and fallback order", () => {
+  const MN = { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" }
+  async function certFor(customerId: string, states = ["MN"]) {
+    return (await ctl("POST", `/tax/connections/${CONN}/exemption-certificates`, {
+      customerId, customerName: "Buyer Inc", address: MN, reason: "Resale", customerBusinessType: "RetailTrade",
+      states: states.map((abbreviation) => ({ abbreviation })),
+    })) as { certificateId: string }
+  }
+  const verified = (cartId: string, customerId: string): CartSnapshotInput => ({ ...snapshot(cartId), customer_id: customerId, exemption_customer_id: customerId, exemption_basis: "authenticated_customer" })
+  const recording = () => {
+    const warns: string[] = []
+    return { warns, logger: { info() {}, debug() {}, error() {}, warn: (m: string) => void warns.push(m) } }
+  }
+  const lines = () => [{ line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" }, rates: [] }] as never
+
+  it("a certificate applies only to a verified identity; the exempt line records the certificate and why", async () => {
+    const cert = await certFor("cus_school")
+    const p = provider()
+    const guest = await p.getTaxLines(items, [], ctx({ ...snapshot("cart_ex_1"), customer_id: "cus_school" }))
+    expect(guest[0]).toMatchObject({ code: TAX_LINE_CODE })
+    expect(guest[0].rate).toBeGreaterThan(0)
+    const [exempt] = await p.getTaxLines(items, [], ctx(verified("cart_ex_1", "cus_school")))
+    expect(exempt).toMatchObject({ code: TAX_LINE_CODE_EXEMPT, rate: 0, data: { exemption_id: cert.certificateId, exemption_basis: "authenticated_customer", exempt_customer_id: "cus_school" } })
+  })
+
+  it("a certificate the service refuses is dropped from the quote: taxed normally, one warning, no outage", async () => {
+    const cert = await certFor("cus_refused")
+    const rec = recording()
+    const p = new SalesTaxProviderService({ logger: rec.logger as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN, failurePolicy: "block" })
+    expect((await p.getTaxLines(items, [], ctx(verified("cart_ex_2", "cus_refused"))))[0].code).toBe(TAX_LINE_CODE_EXEMPT)
+    await ctl("DELETE", `/tax/connections/${CONN}/exemption-certificates/${cert.certificateId}`) // behind the cached list's back
+    // new cart states (the first one's exempt quote is cached, as any quote of the same state)
+    const state = (qty: number) => ({ ...verified("cart_ex_2", "cus_refused"), items: [{ id: "item_a", quantity: String(qty), unit_price: "10.75", discount: "0", tic: 0 }] })
+    const a = await p.getTaxLines(items, [], ctx(state(3)))
+    const b = await p.getTaxLines(items, [], ctx(state(4)))
+    expect([a[0].code, b[0].code]).toEqual([TAX_LINE_CODE, TAX_LINE_CODE])
+    expect(rec.warns.filter((w) => w.includes(`refused exemption certificate ${cert.certificateId}`))).toHaveLength(1)
+    expect(p.stats.refusedCertificates).toBeGreaterThanOrEqual(1)
+  })
+
+  it("timeoutMs bounds the whole quote, certificate lookup included, and the lookup counts for the breaker", async () => {
+    await ctl("POST", "/_sandbox/faults", { operation: "listCertificates", delayMs: 3000 })
+    const p = provider({ timeoutMs: 400, failurePolicy: "block", circuitBreaker: { failures: 2, halfOpenAfterMs: 60_000 } })
+    for (const id of ["cart_to_1", "cart_to_2"]) {
+      const t0 = Date.now()
+      const err = await p.getTaxLines(items, [], ctx(verified(id, `cus_slow_${id}`))).then(() => null, (e: Error) => e)
+      expect(err?.message).toBe(BLOCK_ERROR_MESSAGE)
+      expect(Date.now() - t0).toBeLessThan(440)
     }
+    expect(p.breaker.state).toBe("open")
+    await ctl("DELETE", "/_sandbox/faults")
+  })
+
+  it("open breaker under block: a fresh cached quote of the same cart state is served, a new state is refused", async () => {
+    const p = provider({ failurePolicy: "block", circuitBreaker: { failures: 1, halfOpenAfterMs: 60_000 } })
+    const ok = await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1")))
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })
+    expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 5))).then(() => null, (e: Error) => e.message)).toBe(BLOCK_ERROR_MESSAGE)
+    expect(p.breaker.state).toBe("open")
+    expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1")))).toEqual(ok)
+    expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 6))).then(() => null, (e: Error) => e.message)).toBe(BLOCK_ERROR_MESSAGE)
+  })
+
+  it("fallback order: last-known rate of the ZIP and TIC → fallbackRates[state] → fallbackRate → region rates → refused", async () => {
+    const p = provider({ fallbackRates: { KY: 6 } })
+    await p.getTaxLines(items, [], ctx(snapshot("cart_fb_1")))
+    for (let i = 0; i < 50 && !(p as any).rateMemory().rows?.size; i++) await new Promise((r) => setTimeout(r, 10))
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })
+    const known = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_2", 1)))
+    expect(known[0]).toMatchObject({ code: TAX_LINE_CODE_FALLBACK, data: { fallback_source: "last_known" } })
+    expect(known[0].rate).toBeCloseTo(9.025, 2)
+    const ky = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_3"), "40202", "KY"))
+    expect(ky[0]).toMatchObject({ rate: 6, data: { fallback_source: "option" } })
+    const flat = await provider({ fallbackRate: 7 }).getTaxLines(lines(), [], ctx(snapshot("cart_fb_4"), "40202", "KY"))
+    expect(flat[0]).toMatchObject({ rate: 7, data: { fallback_source: "option" } })
+    const region = await p.getTaxLines(items, [], ctx(snapshot("cart_fb_5"), "94105", "CA"))
+    expect(region[0]).toMatchObject({ rate: 5, data: { fallback_source: "region" } })
+    const none = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_6"), "94105", "CA")).then(() => null, (e: Error) => e.message)
+    expect(none).toBe(BLOCK_ERROR_MESSAGE)
+  })
+
+  it("one warning at start when fallback has nothing for some US state, naming the option", async () => {
+    const rec = recording()
+    const base = { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN }
+    const p = new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, fallbackRates: { TX: 8.25 } })
+    const msg = await p.bootCheck
+    expect(msg).toMatch(/for AL, AK, .*WY.*`fallbackRates`/)
+    expect(msg).not.toMatch(/, TX,/)
+    expect(rec.warns.filter((w) => w === msg)).toHaveLength(1)
+    expect(await new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, fallbackRate: 7 }).bootCheck).toBeNull()
+    expect(await new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, failurePolicy: "block" }).bootCheck).toBeNull()
   })
 })

@@ -144,7 +144,7 @@ describe("fuzz", () => {
     )
     expect(sent).toBeGreaterThanOrEqual(10_000)
     // a healthy mix: successes and each class of rejection occurred
-    for (const st of [200, 400, 401, 403, 404, 415, 422]) expect([st, statuses.get(st) ?? 0]).toEqual([st, expect.any(Number)])
+    expect([200, 400, 401, 403, 404, 415, 422].filter((st) => !((statuses.get(st) ?? 0) > 0))).toEqual([])
     expect([...statuses.keys()].filter((k) => k >= 200 && k < 300).length).toBeGreaterThan(0)
     expect((await call(s, "GET", "/tax/health", { key: null })).status).toBe(200)
   }, 120_000)

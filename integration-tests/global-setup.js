@@ -3,18 +3,8 @@
 // one answers at DB_HOST:DB_PORT (default localhost:5432) it is used; otherwise an embedded
 // PostgreSQL (scripts/embedded-postgres.cjs) is started for the run and stopped by
 // global-teardown.js. Environment set here reaches the test workers, which jest starts after this.
-const net = require("net")
 const { startEmbeddedPostgres } = require("../scripts/embedded-postgres.cjs")
-
-function answers(host, port, timeoutMs = 1500) {
-  return new Promise((resolve) => {
-    const s = net.connect({ host, port })
-    const done = (ok) => { s.destroy(); resolve(ok) }
-    s.setTimeout(timeoutMs, () => done(false))
-    s.once("connect", () => done(true))
-    s.once("error", () => done(false))
-  })
-}
+const { answers } = require("../scripts/net.cjs")
 
 module.exports = async function globalSetup() {
   if (process.env.TEST_TYPE !== "integration:http" && process.env.NEED_PG !== "1") return

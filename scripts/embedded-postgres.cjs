@@ -13,9 +13,9 @@
 "use strict"
 const { spawn, execFileSync } = require("node:child_process")
 const fs = require("node:fs")
-const net = require("node:net")
 const os = require("node:os")
 const path = require("node:path")
+const { freePort } = require("./net.cjs")
 
 const USER = "postgres"
 const PASSWORD = "postgres"
@@ -89,17 +89,6 @@ function reachableBinaries(nativeDir, cacheRoot) {
     fs.rmSync(staging, { recursive: true, force: true }) // another process won the race
   }
   return cache
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 function alive(pid) {

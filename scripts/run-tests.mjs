@@ -17,10 +17,10 @@
 import { spawn, spawnSync } from "node:child_process"
 import { createRequire } from "node:module"
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
-import net from "node:net"
 import { join } from "node:path"
 
 const require = createRequire(import.meta.url)
+const { answers, freePort } = require("./net.cjs")
 const SUITES = {
   unit: { env: { TEST_TYPE: "unit" }, args: ["--maxWorkers=2"] },
   "integration:http": { env: { TEST_TYPE: "integration:http" }, args: ["--maxWorkers=2"], provision: true },
@@ -44,30 +44,6 @@ function fail(line) {
   console.error(`\n[tests] ${line}`)
   process.exitCode = 1
   throw Object.assign(new Error(line), { reported: true })
-}
-
-function answers(host, port, timeoutMs = 1500) {
-  return new Promise((resolve) => {
-    const s = net.connect({ host, port })
-    const done = (ok) => {
-      s.destroy()
-      resolve(ok)
-    }
-    s.setTimeout(timeoutMs, () => done(false))
-    s.once("connect", () => done(true))
-    s.once("error", () => done(false))
-  })
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 function which(cmd) {

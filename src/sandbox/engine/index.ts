@@ -266,6 +266,29 @@ export function quoteLinesExact(input: QuoteInput): ExactLineTax[] {
 }
 
 /**
+ * The rate of a rule that taxes the whole line (price × quantity) — as exactParts decides it —, null
+ * when such a rule taxes nothing here, undefined for the other rules (exactParts handles them).
+ */
+function wholeLineRate(rule: TaxRule, j: Jurisdiction, price: number): Decimal | null | undefined {
+  switch (rule.kind) {
+    case "exempt":
+      return null
+    case "taxable":
+      return pct(j.combinedRate)
+    case "reducedRate":
+      return rule.localApplies ? pctSum(rule.stateRate, j.localRate) : pct(rule.stateRate)
+    case "stateExemptBelow": {
+      // thresholds are whole dollars, exact as doubles: comparing the price's double is exact
+      if (!/^\d+$/.test(rule.amount)) return undefined
+      if (Math.abs(price) < Number(rule.amount)) return j.clothingLocalExempt || isZero(D(j.localRate)) ? null : pct(j.localRate)
+      return pct(j.combinedRate)
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
  * One output line per input line, same order, index, itemId, price, quantity, tic (null when absent).
  * tax.amount = round-half-up to the cent of (taxable part of price*quantity) * UNROUNDED combined rate;
  * tax.rate = the combined rate as a fraction rounded to 4 places (0.0903 for 9.025%).
@@ -275,11 +298,10 @@ export function quoteLines(input: QuoteInput): LineItemOut[] {
   const exempt = !j || j.noSalesTax || !!input.exemptStates?.has(j.state)
   return input.lineItems.map((l) => {
     if (!exempt) {
-      const rule = ruleFor(j!.state, categoryOfTic(l.tic))
-      if (rule.kind === "taxable") {
-        // the common case, without allocating decimals: the combined rate on price × quantity
-        const rate = pct(j!.combinedRate)
-        const tax = isZero(rate) || l.price === 0 ? { amount: 0, rate: 0 } : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
+      // the common rules tax the whole line (price × quantity) at one rate: no decimals allocated
+      const rate = wholeLineRate(ruleFor(j!.state, categoryOfTic(l.tic)), j!, l.price)
+      if (rate !== undefined) {
+        const tax = rate === null || isZero(rate) || l.price === 0 ? { amount: 0, rate: 0 } : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
         return { index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? null, tax }
       }
     }

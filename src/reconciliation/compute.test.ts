@@ -108,6 +108,14 @@ describe("reconcileOrder", () => {
     expect(reconcileOrder(o, [record({ refunds: [{ key: "ret_1", state: "pending", refundedCents: 33 }] })]).reason).toBe("refund_not_filed")
   })
 
+  it("a refund without a return: its tax part is refunded to the customer; filed as a credit it counts as refunded at the service", () => {
+    const o = order({ manualRefunds: [{ refundId: "ref_1", taxCents: 20 }] })
+    expect(reconcileOrder(o, [record()])).toMatchObject({ customerRefundedCents: 20, differenceCents: -20, reason: "refund_not_filed" })
+    const credit = record({ orderId: "credit_ref_1", parentOrderId: "order_1", kind: "credit", filedCents: 20 })
+    const m = reconcileMonth("2026-10", [o], [record(), credit])
+    expect(m.rows[0]).toMatchObject({ filedCents: 145, serviceRefundedCents: 20, differenceCents: 0, reason: null })
+  })
+
   it("a failed record is listed even when the amounts agree, with its last error", () => {
     const r = reconcileOrder(order(), [record({ state: "failed", lastError: "complete: HTTP 503" })])
     expect(r).toMatchObject({ differenceCents: 0, reason: "failed", detail: "complete: HTTP 503" })

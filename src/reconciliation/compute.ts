@@ -75,11 +75,15 @@ export interface OrderFacts {
   canceled: boolean
   lines: ChargedLine[]
   refunds: CustomerRefund[]
+  /** refunds without a return (payment refunds beyond what came back): the tax part of each */
+  manualRefunds?: { refundId: string; taxCents: number }[]
 }
 
 /** A filing record (the order's own, or one of its children: an exchange's order) as stored. */
 export interface RecordFacts {
   orderId: string
+  /** "credit": a standalone credit (a refund without a return filed): it counts as refunded at the service */
+  kind?: string
   /** the Medusa order the record belongs to (its own id, or parent_order_id for children) */
   parentOrderId: string | null
   state: string
@@ -125,6 +129,10 @@ function BigNumberMin(a: ReturnType<typeof dec>, b: ReturnType<typeof dec>) {
 export function customerRefundedCents(o: OrderFacts): number {
   const charged = sumCents(o.lines.map((l) => l.taxCents))
   if (o.canceled) return charged
+  return returnedCents(o) + sumCents((o.manualRefunds ?? []).map((m) => m.taxCents))
+}
+
+function returnedCents(o: OrderFacts): number {
   const sorted = [...o.refunds].sort((a, b) => (a.at ?? "").localeCompare(b.at ?? ""))
   let total = 0
   for (const l of o.lines) {
@@ -168,8 +176,10 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   const charged = sumCents(o.lines.map((l) => l.taxCents))
   const refundedToCustomer = customerRefundedCents(o)
   const live = records.filter((r) => !r.voided)
-  const filed = sumCents(live.filter((r) => r.filed).map((r) => r.filedCents))
+  const credits = live.filter((r) => r.kind === "credit")
+  const filed = sumCents(live.filter((r) => r.filed && r.kind !== "credit").map((r) => r.filedCents))
   const refundedAtService = sumCents(live.flatMap((r) => r.refunds.filter((x) => x.state === "refunded").map((x) => x.refundedCents)))
+    + sumCents(credits.filter((r) => r.filed).map((r) => r.filedCents))
   const diff = charged - refundedToCustomer - (filed - refundedAtService)
   const own = records.find((r) => r.orderId === o.orderId)
   const failed = records.find((r) => r.state === "failed")

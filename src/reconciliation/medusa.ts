@@ -9,8 +9,9 @@ import { dec } from "../money"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
 import { str } from "../workflows/filing/medusa"
+import { listManualRefunds } from "../workflows/filing/handlers"
 import {
-  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, retryFilingWorkflow, returnReceivedFilingWorkflow,
+  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, fileRefundAsCreditWorkflow, retryFilingWorkflow, returnReceivedFilingWorkflow,
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 import {
@@ -31,6 +32,7 @@ const ORDER_FIELDS = [
   "id", "display_id", "created_at", "canceled_at", "status", "currency_code", "tax_total", "total",
   "items.*", "items.tax_lines.*", "items.adjustments.*", "items.tax_total",
   "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*", "shipping_methods.tax_total",
+  "payment_collections.payments.refunds.id",
 ]
 
 const qty = (v: unknown) => dec(str(v)).toNumber()
@@ -67,12 +69,31 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       filters: { order_id: ids },
     }),
   ])
+  // refunds without a return, for the orders that have any payment refund (the filing's own reading)
+  const manual = new Map<string, { refundId: string; taxCents: number }[]>()
+  for (const o of orders) {
+    const refunded = (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length))
+    if (!refunded) continue
+    const list = await listManualRefunds(container, o.id)
+    manual.set(o.id, list.map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })))
+  }
   return orders.map((o): OrderFacts => {
     const mine = <T extends { order_id: string; canceled_at?: unknown }>(xs: T[]) => xs.filter((x) => x.order_id === o.id && !x.canceled_at)
     // a claim's replacement items are given, not sold: no tax charged to the customer for them
     const replacement = new Set(mine(claims).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)))
+    const itemTax = new Map<string, { cents: number; qty: number }>((o.items ?? []).map((i: any) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]))
+    // what the customer pays for a replace claim's replacement: its tax minus the claimed units' tax, never below 0
+    const claimLines = mine(claims).filter((c: any) => c.type === "replace").map((c: any) => {
+      const repl = (c.additional_items ?? []).reduce((t: number, i: any) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
+      const claimed = (c.claim_items ?? []).reduce((t: number, i: any) => {
+        const l = itemTax.get(i.item_id)
+        return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
+      }, 0)
+      return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
+    })
     const lines = [
-      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: cents(chargedItemTax(i)), quantity: qty(i.quantity) })),
+      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
+      ...claimLines,
       ...(o.shipping_methods ?? [])
         .filter((s: any) => !(s.detail?.claim_id ?? s.claim_id) && !(s.detail?.return_id ?? s.return_id))
         .map((s: any) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
@@ -93,6 +114,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     ]
     return {
       orderId: o.id,
+      manualRefunds: manual.get(o.id) ?? [],
       displayId: o.display_id ?? null,
       createdAt: new Date(o.created_at).toISOString(),
       canceled: Boolean(o.canceled_at) || o.status === "canceled",
@@ -105,6 +127,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
 function recordFacts(r: Record<string, any>): RecordFacts {
   return {
     orderId: r.order_id,
+    kind: r.kind,
     parentOrderId: r.parent_order_id ?? null,
     state: r.state,
     filed: Boolean(r.filed_at),
@@ -160,9 +183,10 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
 
 /**
  * The one-click fix: runs the existing filing workflows for the order, each idempotent (keys and
- * ids from Medusa ids): sync (file if never filed, completion, cancellation), retry of every
- * failed or pending record of the order and its children, and the refund of every received
- * return, refund claim and exchange (a refund already at the service is replayed by its key).
+ * ids from Medusa ids): sync (file if never filed, completion, cancellation), the refund of
+ * every received return, claim and exchange (a refund already at the service is replayed by its
+ * key), each refund without a return not filed yet as a credit, and a retry of every failed or
+ * pending record of the order and its children.
  */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
   const q = query(container)
@@ -179,6 +203,10 @@ export async function fixOrder(container: MedusaContainer, orderId: string): Pro
   }
   for (const c of claims) if (!c.canceled_at) await claimCreatedFilingWorkflow(container).run({ input: { claimId: c.id } })
   for (const x of exchanges) if (!x.canceled_at) await exchangeCreatedFilingWorkflow(container).run({ input: { exchangeId: x.id } })
+  // refunds without a return not filed yet: as standalone credits (the order widget's "File as credit")
+  for (const m of await listManualRefunds(container, orderId)) {
+    if (m.filing === null && m.tax > 0) await fileRefundAsCreditWorkflow(container).run({ input: { orderId, refundId: m.refundId } })
+  }
   for (const r of await loadRecordFacts(container, [orderId])) {
     if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped")) {
       await retryFilingWorkflow(container).run({ input: { orderId: r.orderId } })

@@ -52,7 +52,16 @@ export async function adminOrder(api: Api, auth: { headers: Record<string, strin
 }
 
 export async function fulfil(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]) {
-  return (await api.post(`/admin/orders/${orderId}/fulfillments`, { items }, auth)).data
+  try {
+    return (await api.post(`/admin/orders/${orderId}/fulfillments`, { items }, auth)).data
+  } catch (e: any) {
+    throw new Error(`fulfil ${orderId} ${JSON.stringify(items)}: ${e.response?.status} ${JSON.stringify(e.response?.data)}`)
+  }
+}
+
+/** Fulfils each item on its own (Medusa refuses one fulfilment mixing items with and without shipping). */
+export async function fulfilEach(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]) {
+  for (const i of items) if (i.quantity > 0) await fulfil(api, auth, orderId, [i])
 }
 
 /** Return requested and received in one go (emits order.return_received). */
@@ -82,4 +91,42 @@ export async function exchange(
   await api.post(`/admin/exchanges/${x.id}/outbound/items`, { items: outbound }, auth)
   await api.post(`/admin/exchanges/${x.id}/request`, {}, auth)
   return x.id
+}
+
+type Auth = { headers: Record<string, string> }
+
+/** An order edit through the admin API (create, add items, change quantities, request, confirm): the edit's id. */
+export async function editOrder(
+  api: Api, auth: Auth, orderId: string,
+  change: { add?: { variant_id: string; quantity: number }[]; update?: { id: string; quantity: number }[] },
+): Promise<string> {
+  const ed = (await api.post(`/admin/order-edits`, { order_id: orderId }, auth)).data.order_change
+  if (change.add?.length) await api.post(`/admin/order-edits/${orderId}/items`, { items: change.add }, auth)
+  for (const u of change.update ?? []) await api.post(`/admin/order-edits/${orderId}/items/item/${u.id}`, { quantity: u.quantity }, auth)
+  await api.post(`/admin/order-edits/${orderId}/request`, {}, auth)
+  await api.post(`/admin/order-edits/${orderId}/confirm`, {}, auth)
+  return ed.id
+}
+
+/** A claim of `type` for the claimed items (returned through the claim), with replacement items for a replace claim. */
+export async function typedClaim(
+  api: Api, auth: Auth, orderId: string, type: "refund" | "replace",
+  items: { id: string; quantity: number }[], replacement: { variant_id: string; quantity: number }[] = [],
+): Promise<string> {
+  const c = (await api.post(`/admin/claims`, { order_id: orderId, type }, auth)).data.claim
+  await api.post(`/admin/claims/${c.id}/inbound/items`, { items }, auth)
+  if (replacement.length) await api.post(`/admin/claims/${c.id}/outbound/items`, { items: replacement }, auth)
+  await api.post(`/admin/claims/${c.id}/request`, {}, auth)
+  return c.id
+}
+
+/** A return requested and received, with metadata (e.g. `{ refund_shipping: true }`): the return's id. */
+export async function returnWith(api: Api, auth: Auth, orderId: string, items: { id: string; quantity: number }[], metadata?: Record<string, unknown>): Promise<string> {
+  const ret = (await api.post(`/admin/returns`, { order_id: orderId, ...(metadata ? { metadata } : {}) }, auth)).data.return
+  await api.post(`/admin/returns/${ret.id}/request-items`, { items }, auth)
+  await api.post(`/admin/returns/${ret.id}/request`, {}, auth)
+  await api.post(`/admin/returns/${ret.id}/receive`, {}, auth)
+  await api.post(`/admin/returns/${ret.id}/receive-items`, { items }, auth)
+  await api.post(`/admin/returns/${ret.id}/receive/confirm`, {}, auth)
+  return ret.id
 }

@@ -1,5 +1,6 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import {
   claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, orderEditedFilingWorkflow, paymentCapturedFilingWorkflow,
   paymentRefundedFilingWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
@@ -34,7 +35,14 @@ export const FILING_EVENTS: Record<string, Start> = {
 }
 
 export default async function salesTaxFilingSubscriber({ event, container }: SubscriberArgs<Payload>) {
-  await FILING_EVENTS[event.name]?.(container, event.data ?? {})
+  try {
+    await FILING_EVENTS[event.name]?.(container, event.data ?? {})
+  } catch (e) {
+    // service failures are kept on the filing record; anything else is a bug worth a log line (the sweep retries)
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { error(m: string): void }
+    logger.error(`sales-tax filing: ${event.name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`)
+    throw e
+  }
 }
 
 export const config: SubscriberConfig = {

@@ -103,8 +103,8 @@ export async function loadOrder(container: MedusaContainer, orderId: string): Pr
   const q = query(container)
   const [{ data }, claims, exchanges] = await Promise.all([
     q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } }),
-    q.graph({ entity: "order_claim", fields: ["id", "canceled_at", "additional_items.item_id"], filters: { order_id: orderId } }),
-    q.graph({ entity: "order_exchange", fields: ["id", "canceled_at", "additional_items.item_id"], filters: { order_id: orderId } }),
+    q.graph({ entity: "order_claim", fields: ["id", "canceled_at", "additional_items.*"], filters: { order_id: orderId } }),
+    q.graph({ entity: "order_exchange", fields: ["id", "canceled_at", "additional_items.*"], filters: { order_id: orderId } }),
   ])
   const order = data[0]
   if (!order) return null
@@ -321,8 +321,8 @@ export async function loadClaim(container: MedusaContainer, claimId: string): Pr
   const { data } = await query(container).graph({
     entity: "order_claim",
     fields: [
-      "id", "type", "order_id", "created_at", "canceled_at", "claim_items.item_id", "claim_items.quantity",
-      "additional_items.item_id", "additional_items.quantity", "return.items.item_id", "return.items.quantity",
+      "id", "type", "order_id", "created_at", "canceled_at",
+      "additional_items.*", "claim_items.*", "return.items.item_id", "return.items.quantity",
     ],
     filters: { id: claimId },
   })

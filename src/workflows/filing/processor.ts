@@ -383,7 +383,7 @@ export class FilingProcessor {
       const plan = planEdit(edit.lines, [rec, ...children])
       if (plan.blocked) throw new WaitError(`edit ${edit.id}: waiting for a refund of this order to be sent`)
       if (!plan.changed) {
-        await setEdit({ state: "applied", mode: "none" })
+        await setEdit({ state: "applied", mode: edit.mode ?? "none" })
         continue
       }
       if (plan.refileLines) {
@@ -398,11 +398,14 @@ export class FilingProcessor {
         }
         if (voided) {
           const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: plan.refileLines }
-          await setEdit({ state: "applied", mode: "refile" }, {
+          // the edit stays pending (mode refile) until the new order is filed: a crash in between
+          // files it on the next run (step 1), and the edit then finds nothing left to change
+          await setEdit({ mode: "refile" }, {
             snapshot, charged_tax: chargedTotal(snapshot.lines), filed_at: null, filing_path: null,
             completed_at: null, revision: (rec.revision ?? 0) + 1, last_step: "file",
           })
           rec = await this.file(rec, snapshot)
+          await setEdit({ state: "applied" })
           continue
         }
       }

@@ -184,6 +184,36 @@ describe("admin extensions in a browser", () => {
     await shot(widget, "customer-certificates-disabled.png")
   })
 
+  it("reconciliation page: the month's figures, the failed order listed with its reason and Fix, a backfill that skips what has a record", async () => {
+    const { orderId } = app.seeded
+    const month = new Date().toISOString().slice(0, 7)
+    const report = await adminGet(`/admin/sales-tax/reconciliation?month=${month}`)
+    expect(report.summary.orders).toBe(1)
+    expect(report.differences.map((d: { order_id: string; reason: string }) => [d.order_id, d.reason])).toEqual([[orderId, "failed"]])
+    await page.setViewportSize({ width: 1440, height: 1400 })
+    await page.goto(`${app.adminUrl}/settings/sales-tax/reconciliation`)
+    const root = page.getByTestId("sales-tax-reconciliation")
+    await expect(root.getByTestId("recon-orders")).toBeVisibleText(/Orders\s*1$/)
+    await expect(root.getByTestId("recon-charged")).toBeVisibleText(new RegExp(`${report.summary.charged.replace(".", "\\.")}$`))
+    const row = root.getByTestId(`recon-row-${orderId}`)
+    await expect(row).toBeVisibleText(/Failed.*503 Service Unavailable/)
+    await expect(row.getByTestId(`recon-fix-${orderId}`)).toBeVisibleText(/^Fix$/)
+    await shot(root, "reconciliation.png")
+
+    // backfill today: the one order has a filing record, so it is skipped and nothing reaches the service
+    const writesBefore = (await countOf("createOrder")) + (await countOf("cartToOrder"))
+    const backfill = root.getByTestId("backfill")
+    const today = new Date().toISOString().slice(0, 10)
+    await backfill.getByTestId("backfill-from").fill(today)
+    await backfill.getByTestId("backfill-to").fill(today)
+    await backfill.getByTestId("backfill-start").click()
+    await expect(backfill.getByTestId("backfill-figures")).toBeVisibleText(/^1 \/ 1 orders .* filed 0 .* skipped 1 · failed 0$/)
+    await expect(backfill.getByTestId("backfill-progress").getByText("done", { exact: true })).toBeVisibleText(/^done$/)
+    expect((await countOf("createOrder")) + (await countOf("cartToOrder"))).toBe(writesBefore)
+    await shot(backfill, "reconciliation-backfill.png")
+    await page.setViewportSize({ width: 1440, height: 1000 })
+  })
+
   it("order widget: shows the failed filing record, retries it, and the order is then at the service", async () => {
     const { orderId } = app.seeded
     await expect(service.getOrder(orderId)).rejects.toMatchObject({ status: 404 })

@@ -206,7 +206,7 @@ describe("exemptions, deadline, breaker and fallback order", () => {
   })
 
   it("fallback order: last-known rate of the ZIP and TIC → fallbackRates[state] → fallbackRate → region rates → refused", async () => {
-    const p = provider({ fallbackRates: { KY: 6 } })
+    const p = provider({ fallbackRates: { KY: 6, MN: 1 } }) // MN has an option too: the last-known rate comes first
     await p.getTaxLines(items, [], ctx(snapshot("cart_fb_1")))
     for (let i = 0; i < 50 && !(p as any).rateMemory().rows?.size; i++) await new Promise((r) => setTimeout(r, 10))
     await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })

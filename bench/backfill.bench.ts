@@ -12,6 +12,8 @@
  *   BENCH_ORDERS (20000)  BENCH_BATCH (500)  BENCH_CONCURRENCY (32)  BENCH_RERUN (1000)
  */
 import { Worker, isMainThread, parentPort } from "node:worker_threads"
+import { performance, type EventLoopUtilization } from "node:perf_hooks"
+import os from "node:os"
 import { startSandbox } from "../src/sandbox"
 import { SalesTaxClient } from "../src/client"
 import { roundCents } from "../src/money"
@@ -79,7 +81,7 @@ function memory() {
  * the same process, so its memory is in the RSS printed): the client side and the service side
  * do not share one JavaScript thread.
  */
-async function sandboxThread(): Promise<{ url: string; stored: () => Promise<number>; close: () => Promise<void> }> {
+async function sandboxThread(): Promise<{ url: string; stored: () => Promise<number>; elu: () => Promise<EventLoopUtilization>; close: () => Promise<void> }> {
   const w = new Worker(__filename, { execArgv: ["--require", require.resolve("tsx/cjs")] })
   const pending = new Map<string, (v: any) => void>()
   w.on("message", (m: { type: string; value: unknown }) => pending.get(m.type)?.(m.value))
@@ -92,6 +94,7 @@ async function sandboxThread(): Promise<{ url: string; stored: () => Promise<num
   return {
     url,
     stored: () => ask<number>("stored", "stored"),
+    elu: () => ask<EventLoopUtilization>("elu", "elu"),
     close: async () => { await ask("close", "closed"); await w.terminate() },
   }
 }
@@ -101,6 +104,7 @@ if (!isMainThread) {
     parentPort!.postMessage({ type: "url", value: sb.url })
     parentPort!.on("message", async (m: string) => {
       if (m === "stored") parentPort!.postMessage({ type: "stored", value: sb.sandbox.store.list("orders").length })
+      if (m === "elu") parentPort!.postMessage({ type: "elu", value: performance.eventLoopUtilization() })
       if (m === "close") { await sb.close(); parentPort!.postMessage({ type: "closed", value: true }) }
     })
   })
@@ -123,6 +127,9 @@ async function main() {
     console.log(`backfill bench: ${ORDERS} orders, batches of ${BATCH}, ${CONCURRENCY} in flight, sandbox ${sb.url}`)
     console.log(`RSS at start: ${mb(start.rss)} (heap used ${mb(start.heapUsed)})`)
     const t0 = process.hrtime.bigint()
+    const cpu0 = process.cpuUsage()
+    const eluMain0 = performance.eventLoopUtilization()
+    const eluSandbox0 = await sb.elu()
     let done = 0, refunds = 0, failed = 0
     const samples: string[] = []
     for (const b of batches(0, ORDERS)) {
@@ -138,9 +145,14 @@ async function main() {
       }
     }
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+    const cpu = process.cpuUsage(cpu0)
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6
+    const eluMain = performance.eventLoopUtilization(eluMain0).utilization
+    const eluSandbox = performance.eventLoopUtilization(await sb.elu(), eluSandbox0).utilization
     const end = memory()
     const rate = done / seconds
     console.log(`filed ${done} orders and ${refunds} refunds in ${seconds.toFixed(2)} s → ${rate.toFixed(0)} orders/s (${((done + refunds) / seconds).toFixed(0)} service writes/s); failed ${failed}`)
+    console.log(`CPU: ${cpuSeconds.toFixed(1)} s for both threads (${(done / cpuSeconds).toFixed(0)} orders per CPU-second); event loop busy: backfill ${(eluMain * 100).toFixed(0)} %, sandbox ${(eluSandbox * 100).toFixed(0)} %; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`)
     console.log(`RSS at end: ${mb(end.rss)} (heap used ${mb(end.heapUsed)}); RSS change ${mb(end.rss - start.rss)} over ${done} orders`)
     console.log(`orders held by the in-process sandbox (the service's own data, in this process): ${await stored()}`)
 
@@ -157,7 +169,7 @@ async function main() {
     const s1 = Number(process.hrtime.bigint() - t1) / 1e9
     console.log(`rerun of ${RERUN} orders: ${already} of ${again} already at the service, ${rerunRefunds} refunds replayed by key, ${(again / s1).toFixed(0)} orders/s`)
     const ok = rate >= 500 && failed === 0 && already === RERUN
-    console.log(JSON.stringify({ orders: done, refunds, seconds: Number(seconds.toFixed(2)), ordersPerSecond: Math.round(rate), rssStartMB: Number((start.rss / 1048576).toFixed(1)), rssEndMB: Number((end.rss / 1048576).toFixed(1)), heapStartMB: Number((start.heapUsed / 1048576).toFixed(1)), heapEndMB: Number((end.heapUsed / 1048576).toFixed(1)), failed, rerunAlreadyAtService: already, target: ">= 500 orders/s", met: ok }))
+    console.log(JSON.stringify({ orders: done, refunds, seconds: Number(seconds.toFixed(2)), ordersPerSecond: Math.round(rate), ordersPerCpuSecond: Math.round(done / cpuSeconds), loadAverage: Number(os.loadavg()[0]!.toFixed(1)), rssStartMB: Number((start.rss / 1048576).toFixed(1)), rssEndMB: Number((end.rss / 1048576).toFixed(1)), heapStartMB: Number((start.heapUsed / 1048576).toFixed(1)), heapEndMB: Number((end.heapUsed / 1048576).toFixed(1)), failed, rerunAlreadyAtService: already, target: ">= 500 orders/s", met: ok }))
     process.exitCode = ok ? 0 : 1
   } finally {
     await sb.close()

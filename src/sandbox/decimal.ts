@@ -157,8 +157,8 @@ function smallScaled(v: number): [number, number] | null {
 export function productRoundedToNumber(x: number, y: number, z: Decimal, places: number): number {
   const a = smallScaled(x)
   const b = a && smallScaled(y)
-  if (a && b && z.n > -9007199254740991n && z.n < 9007199254740991n) {
-    const zn = Number(z.n)
+  const zn = Number(z.n)
+  if (a && b && Number.isSafeInteger(zn)) {
     const ab = a[0] * b[0]
     if (Math.abs(ab) < SAFE && Math.abs(ab * zn) < SAFE) {
       const p = ab * zn // exact: a product of integers below 2^52

@@ -13,7 +13,8 @@ const USAGE = `usage: sales-tax-sandbox [--port <n|0>] [--host <h>] [--api-key <
   --api-key         API key of the default connection (default ${DEFAULT_API_KEY})
   --connection-id   id of the default connection, at least 36 characters (default ${DEFAULT_CONNECTION_ID})
   --api-login-id    legacy v1 apiLoginID of the default connection (default ${DEFAULT_API_LOGIN_ID})
-  --data-dir        keep data in a journal in this directory (default: in memory only)
+  --data-dir        keep data in a journal in this directory, locked: one sandbox per directory
+                    (default: in memory only)
   --log             log requests (API keys redacted)
 Prints "listening on http://HOST:PORT" once ready; SIGINT/SIGTERM close it.`
 

@@ -46,6 +46,8 @@ export interface SoakFigures {
   refundsExpected: number
   refundsAtService: number
   voidsExpected: number
+  /** Canceled before any filing reached the service: nothing to void (not counted as voided). */
+  canceledBeforeFiling: number
   voidedAtService: number
   leftFailed: number
   elapsedMs: number
@@ -159,6 +161,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     await ctl.clearFaults()
     const verify = new SalesTaxClient({ baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID, retry: false })
     const voidedAt = (orderId: string) => !!sb.sandbox.store.get("voided", CONNECTION_ID, orderId)
+    let canceledBeforeFiling = 0
+    let voidsExpected = 0
+    for (const x of scenarios) if (x.cancel && (await store.findRecord(x.s.orderId))?.filed_at) voidsExpected++
     let lost = 0, duplicated = 0, amountMismatches = 0, refundMismatches = 0, refundsAtService = 0, voidedAtService = 0
     let filedTotal = dec(0), chargedTotal = dec(0)
     const refundsExpected = scenarios.reduce((n, x) => n + x.returns.length, 0)
@@ -168,8 +173,13 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       try {
         order = await verify.getOrder(s.orderId, { expandRefunds: true })
       } catch (e) {
-        // voided = the service filed it and then voided it (its void marker), not merely "not there"
-        if ((e as { status?: number }).status === 404 && cancel && voidedAt(s.orderId)) { voidedAtService++; continue }
+        if ((e as { status?: number }).status === 404 && cancel) {
+          // voided = the service filed it and then voided it (its void marker), not merely "not there";
+          // canceled before it ever reached the service = nothing to void (the record says so)
+          if (voidedAt(s.orderId)) { voidedAtService++; continue }
+          const rec = await store.findRecord(s.orderId)
+          if (rec && !rec.filed_at && rec.voided_at) { canceledBeforeFiling++; continue }
+        }
         lost++
         continue
       }
@@ -202,7 +212,8 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       lost, duplicated, amountMismatches, refundMismatches,
       filedTaxTotal: roundCents(filedTotal), chargedTaxTotal: roundCents(chargedTotal),
       refundsExpected, refundsAtService,
-      voidsExpected: scenarios.filter((x) => x.cancel).length, voidedAtService,
+      // voids expected: the canceled orders that reached the service (their record was filed)
+      voidsExpected: voidsExpected, voidedAtService, canceledBeforeFiling,
       leftFailed,
       elapsedMs: Date.now() - t0,
     }

@@ -12,7 +12,7 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt
 }
 const orders = arg("orders", process.env.LIFECYCLE_ORDERS ?? "100")
-const seed = arg("seed", process.env.LIFECYCLE_SEED ?? "42")
+const seed = arg("seed", process.env.LIFECYCLE_SEED ?? "388")
 const started = Date.now()
 console.log(`[lifecycle-soak] ${orders} orders, seed ${seed}`)
 const r = spawnSync(

@@ -141,6 +141,8 @@ export function directOrderRequest(s: FilingSnapshot, completion: Completion, tr
       tax: { amount: roundCents(l.chargedTax), rate: roundTo(l.chargedRate, 4) },
     })),
     ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),
+    // a refund without a return is a standalone credit (the service stores its amounts negative)
+    ...(s.kind === "credit" ? { kind: "credit" as const } : {}),
   }
 }
 

@@ -129,4 +129,58 @@ describe("backSolveRate", () => {
     const r = backSolveRate({ taxable, amount })
     expect(new BigNumber(taxable).times(r.rate).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()).toBe(amount)
   })
+
+  it("the double prefilter picks exactly the rate the all-decimal search picks (random and half-cent-edge lines)", () => {
+    /** The search as it was before the prefilter: every candidate compared in decimals. */
+    const reference = (taxable: BigNumber, amount: BigNumber) => {
+      const f0 = Math.fround(amount.times(100).div(taxable).toNumber())
+      let best: { rate: number; err: BigNumber } | undefined
+      for (let s = -4; s <= 4; s++) {
+        const cand = Number(float32Shortest(float32Step(f0, s)))
+        const prod = taxable.times(new BigNumber(cand).div(100))
+        const err = prod.minus(amount).abs()
+        if (prod.decimalPlaces(2, BigNumber.ROUND_HALF_UP).eq(amount) && (!best || err.lt(best.err))) best = { rate: cand, err }
+      }
+      return best?.rate ?? null
+    }
+    // a line of 1,200,004.00: 8.875 % gives exactly 106,500.355, a half cent; its float4 neighbours
+    // are more than a cent away. 106,500.36 is reached (half up) only by 8.875; 106,500.35 by none.
+    for (const amount of ["106500.36", "106500.35"]) {
+      const taxable = new BigNumber(1_200_004)
+      const ref = reference(taxable, new BigNumber(amount))
+      const got = backSolveRate({ taxable, amount })
+      expect(got.rate).toBe(ref ?? new BigNumber(amount).times(100).div(taxable).toNumber())
+      if (ref !== null) expect(got.exact).toBe(true)
+    }
+    expect(reference(new BigNumber(1_200_004), new BigNumber("106500.36"))).toBe(8.875)
+    let onEdge = 0
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200_000_000 }), // taxable in ten-thousandths: $0.0001 .. $20,000
+        fc.integer({ min: 1, max: 150_000 }), // rate in millionths
+        fc.integer({ min: -1, max: 1 }), // the amount off by a cent (often no candidate rounds to it)
+        fc.boolean(), // an amount chosen on a half-cent edge of the exact product
+        (t4, rate, off, edge) => {
+          const taxable = new BigNumber(t4).div(10_000)
+          const exact = taxable.times(rate).div(1_000_000)
+          let amount = exact.decimalPlaces(2, BigNumber.ROUND_HALF_UP).plus(off / 100)
+          if (edge) {
+            onEdge++
+            amount = exact.minus(0.005).decimalPlaces(2, BigNumber.ROUND_CEIL)
+          }
+          if (amount.lte(0)) return
+          const got = backSolveRate({ taxable, amount })
+          const ref = reference(taxable, amount)
+          // no float4 candidate rounds to the amount: both fall back to the closest double
+          if (ref === null) expect(got.rate).toBe(amount.times(100).div(taxable).toNumber())
+          else {
+            expect(got.rate).toBe(ref)
+            expect(got.exact).toBe(true)
+          }
+        },
+      ),
+      { numRuns: 4000 },
+    )
+    expect(onEdge).toBeGreaterThan(1000)
+  })
 })

@@ -11,7 +11,8 @@ import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
 import { str } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {
-  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, fileRefundAsCreditWorkflow, retryFilingWorkflow, returnReceivedFilingWorkflow,
+  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, fileRefundAsCreditWorkflow, orderEditedFilingWorkflow, retryFilingWorkflow,
+  returnReceivedFilingWorkflow,
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 import {
@@ -183,7 +184,8 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
 
 /**
  * The one-click fix: runs the existing filing workflows for the order, each idempotent (keys and
- * ids from Medusa ids): sync (file if never filed, completion, cancellation), the refund of
+ * ids from Medusa ids): sync (file if never filed, completion, cancellation), the order's
+ * confirmed edits not filed yet, the refund of
  * every received return, claim and exchange (a refund already at the service is replayed by its
  * key), each refund without a return not filed yet as a credit, and a retry of every failed or
  * pending record of the order and its children.
@@ -191,6 +193,8 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
   const q = query(container)
   await syncOrderFilingWorkflow(container).run({ input: { orderId } })
+  // confirmed order edits the record does not list yet
+  await orderEditedFilingWorkflow(container).run({ input: { orderId } })
   const [{ data: returns }, { data: claims }, { data: exchanges }] = await Promise.all([
     q.graph({ entity: "return", fields: ["id", "claim_id", "exchange_id", "canceled_at", "received_at"], filters: { order_id: orderId } }),
     q.graph({ entity: "order_claim", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),

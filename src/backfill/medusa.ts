@@ -19,7 +19,7 @@ import { getPluginOptions, type PluginOptions } from "../options"
 import {
   SALES_TAX_FILING_MODULE, type CompletionMode, type FilingSnapshot, type FilingStore, type RefundItem,
 } from "../modules/sales-tax-filing/types"
-import { deriveState } from "../workflows/filing/decisions"
+import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, str } from "../workflows/filing/medusa"
 import { newRecordFor } from "../workflows/filing/processor"
 import {
@@ -99,8 +99,8 @@ export function fullQuantityLines(snapshot: FilingSnapshot, items: any[]): void 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
 export async function loadBackfillPage(
   container: MedusaContainer, options: PluginOptions, ids: string[],
-): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[] }> {
-  if (!ids.length) return { orders: [], notFiled: [] }
+): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
+  if (!ids.length) return { orders: [], notFiled: [], failed: [] }
   const q = query(container)
   const [{ data: orders }, claims, exchanges, returns] = await Promise.all([
     q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
@@ -116,6 +116,7 @@ export async function loadBackfillPage(
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []
   const notFiled: { orderId: string; reason: string }[] = []
+  const failed: { orderId: string; error: string }[] = []
   for (const o of orders) {
     if (o.canceled_at || o.status === "canceled") {
       notFiled.push({ orderId: o.id, reason: "canceled: nothing to file" })
@@ -126,7 +127,15 @@ export async function loadBackfillPage(
       claims: claims.data.filter((c: any) => c.order_id === o.id),
       exchanges: exchanges.data.filter((x: any) => x.order_id === o.id),
     }
-    const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "order" })
+    let built: Awaited<ReturnType<typeof buildSnapshot>>
+    try {
+      built = await buildSnapshot(container, order, options, { kind: "order" })
+    } catch (e) {
+      // one order that cannot be read as charged does not stop the others; a rerun tries it again
+      failed.push({ orderId: o.id, error: sanitizeError(e, [options.apiKey]) })
+      continue
+    }
+    const { snapshot, reason } = built
     if (!snapshot) {
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue
@@ -135,7 +144,7 @@ export async function loadBackfillPage(
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
     out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: refunds.get(o.id) ?? [] })
   }
-  return { orders: out, notFiled }
+  return { orders: out, notFiled, failed }
 }
 
 /** The filing records as the backfill's ledger. */
@@ -201,15 +210,19 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     const ids = data.map((o) => o.id as string)
     return { ids, ...(await loadBackfillPage(container, options, ids)) }
   }
+  // the next page is read while the current one is at the service; its failure surfaces at its
+  // `await` below (the handler only keeps Node from calling it unhandled in the meantime)
+  const prefetch = <T>(p: Promise<T>) => (p.catch(() => undefined), p)
   let skip = 0
-  let next = page(skip)
+  let next = prefetch(page(skip))
   for (;;) {
     const cur = await next
     if (!cur.ids.length) break
     skip += cur.ids.length
-    next = cur.ids.length < batchSize || opts.shouldStop?.() ? Promise.resolve({ ids: [], orders: [], notFiled: [] }) : page(skip)
+    next = cur.ids.length < batchSize || opts.shouldStop?.() ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] }) : prefetch(page(skip))
     const out = await runner.runBatch(cur.orders)
     out.skipped += cur.notFiled.length
+    out.failed.push(...cur.failed)
     progress = addBatch(progress, out, new Date())
     opts.onProgress?.(progress)
   }

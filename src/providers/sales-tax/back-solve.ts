@@ -87,15 +87,31 @@ export function backSolveRate({ taxable, amount, displayRatePct = 0 }: BackSolve
     return { rate: r, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
   }
 
-  const exactRate = a.times(100).div(t)
-  const f0 = Math.fround(exactRate.toNumber())
+  const f0 = startingFloat4(t, a)
   const best = bestCandidate(t, a, f0)
   if (best !== null) return { rate: best, medusaAmount: medusaTax(t, best).toString(), exact: true }
 
   // beyond float4 resolution: the closest double (exact where the rate is kept in a numeric column)
-  const d = exactRate.toNumber()
+  const d = a.times(100).div(t).toNumber()
   const prod = medusaTax(t, d)
   return { rate: d, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
+}
+
+/**
+ * The float4 nearest amount×100/taxable, as `Math.fround` of the decimal quotient gives it. The
+ * quotient of the doubles (a few ulps off) rounds to the same float4 unless it lies next to the
+ * midpoint between two float4 values: only then is the 40-place decimal division made.
+ */
+function startingFloat4(t: BigNumber, a: BigNumber): number {
+  const q = (a.toNumber() * 100) / t.toNumber()
+  if (Number.isFinite(q) && q > 0) {
+    const f = Math.fround(q)
+    const tol = 1e-13 * q
+    const midLo = (f + float32Step(f, -1)) / 2
+    const midHi = (f + float32Step(f, 1)) / 2
+    if (f > 0 && Number.isFinite(f) && Math.abs(q - midLo) > tol && Math.abs(q - midHi) > tol) return f
+  }
+  return Math.fround(a.times(100).div(t).toNumber())
 }
 
 /**

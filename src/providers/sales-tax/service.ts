@@ -250,7 +250,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   protected line(taxable: ReturnType<typeof itemTaxable>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
-    const solved = backSolveRate({ taxable, amount: q.amount, displayRatePct: dec(q.rate).times(100).toNumber() })
+    // the display rate only matters when nothing is taxable (any rate gives 0 tax)
+    const solved = backSolveRate({ taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 })
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }
@@ -382,7 +383,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     const hash = cartHash(cart, this.options.connectionId)
     const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId)))
     if (hit) this.stats.cacheHits++
-    else if (!exemptionId) void this.remember(cart, value, destination)
+    // after the shopper's answer: the rate memory is best effort and never on the checkout path
+    else if (!exemptionId) setImmediate(() => void this.remember(cart, value, destination))
     return { ...value, ...basis }
   }
 

@@ -7,7 +7,7 @@
 //   - every JSON answer of these routes: `errors[].value` reduced to a short, non-nested excerpt
 //     (a deeply nested echo can no longer overflow the serializer) and the API key replaced.
 // The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
-import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../../../client/errors"
 import { getPluginOptions } from "../../../options"
 
@@ -170,26 +170,40 @@ export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
   const key = apiKeyOf(req)
   const redact = key ? makeRedactor([key]) : undefined
   ;(res as { json: (b: unknown) => MedusaResponse }).json = (body: unknown) => {
-    let out = res.statusCode >= 400 ? safeErrorBody(body) : body
-    if (redact) {
-      let text: string | undefined
-      try {
-        text = JSON.stringify(out)
-      } catch {
-        text = undefined
-      }
-      if (text === undefined || text.includes(key!)) out = redact(out)
+    const out = res.statusCode >= 400 ? safeErrorBody(body) : body
+    if (!redact) return original(out)
+    let text: string | undefined
+    try {
+      text = JSON.stringify(out)
+    } catch {
+      text = undefined
     }
-    return original(out)
+    if (text === undefined || text.includes(key!)) return original(redact(out))
+    // serialized once: send the text as res.json would
+    if (!res.get("Content-Type")) res.set("Content-Type", "application/json; charset=utf-8")
+    return res.send(text)
   }
 }
 
+/** The path prefixes of the plugin's own routes. */
+export const PLUGIN_ROUTE_PREFIXES = ["/admin/sales-tax", "/store/sales-tax"] as const
+
+/** Whether a raw request path is one of the plugin's routes (`/admin/sales-tax`, `/admin/sales-tax/...`). */
+export function isPluginPath(path: string): boolean {
+  return PLUGIN_ROUTE_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
+}
+
 /**
- * The middleware (registered for /admin/sales-tax and /store/sales-tax, all methods, before the
- * routes' own validation): answers 400 with a located error for hostile input, and guards the
- * answer of everything after it.
+ * The middleware: answers 400 with a located error for hostile input on the plugin's routes, and
+ * guards the answer of everything after it; any other path passes untouched. It is registered at
+ * "/" (see middlewares.ts) because Medusa's own wildcard middlewares (`/admin/*`) decode the path
+ * before a middleware mounted at /admin/sales-tax would run, and a broken %-encoding there is
+ * Express's URIError, which Medusa's error handler answers with 500. Medusa's authentication and
+ * publishable-key checks still run before it.
  */
 export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
+  if (!isPluginPath(path)) return next()
   guardAnswers(req, res)
   const problem = inspectRequest(req)
   if (problem) {
@@ -197,4 +211,26 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
     return
   }
   next()
+}
+
+const medusaErrorHandler = errorHandler()
+
+/**
+ * The app's error handler with one addition: a request to one of the plugin's routes whose raw
+ * path cannot be decoded (broken %-encoding) is answered 400 with a located error. Express fails
+ * to decode such a path in Medusa's own `/admin*` middleware, before any plugin middleware runs,
+ * and Medusa's handler answers that URIError with 500. Every other error, and every other path,
+ * goes to Medusa's handler unchanged. (An app that sets its own `errorHandler` replaces this one.)
+ */
+export function salesTaxErrorHandler(err: unknown, req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
+  if (!res.headersSent && isPluginPath(path)) {
+    const problem = inspectPath(path)
+    if (problem) {
+      guardAnswers(req, res)
+      res.status(400).json(problemBody(problem))
+      return
+    }
+  }
+  medusaErrorHandler(err, req, res, next)
 }

@@ -35,8 +35,10 @@ const TIC_TARGETS = { product: "product", "product-type": "productType", "produc
 
 export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   // every route under /admin/sales-tax (all methods): body size, then the hostile-input guard
+  // (mounted at "/" to run before Medusa's own wildcard middlewares; it passes other paths through,
+  // and covers /store/sales-tax too)
   { matcher: "/admin/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.adminBodySize } },
-  { matcher: "/admin/sales-tax", middlewares: [hostileInputGuard] },
+  { matcher: "/", middlewares: [hostileInputGuard] },
   // ids by shape, on the exact routes (method-bound, so routes added beside these are not caught)
   ...Object.entries(TIC_TARGETS).map(
     ([t, shape]): MiddlewareRoute => ({

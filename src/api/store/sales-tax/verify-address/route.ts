@@ -60,16 +60,22 @@ function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinu
 }
 
 function rateLimitOf(options: PluginOptions): number {
-  const v = (options as { verifyAddressRateLimit?: unknown }).verifyAddressRateLimit
+  const v: unknown = options.verifyAddressRateLimit
   return typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : DEFAULT_VERIFY_ADDRESS_RATE_LIMIT
 }
+
+class Refused extends Error {}
 
 /** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
 async function askService(options: PluginOptions, address: { line1: string; line2?: string; city: string; state: string; zip: string }): Promise<Verdict> {
   try {
     return { kind: "verified", address: await getCheckoutClient(options).verifyAddress(address) }
   } catch (e) {
-    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422) && e.errors.length) return { kind: "invalid", errors: e.errors }
+    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422)) {
+      if (e.errors.length) return { kind: "invalid", errors: e.errors }
+      // refused without saying where: answered, but not kept (it is not a verdict about the address)
+      throw new Refused(e.detail || e.title)
+    }
     throw e
   }
 }
@@ -115,7 +121,11 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
   let verdict: Verdict
   try {
     verdict = (await guard.verdict(addressKey(request), () => askService(options, request))).verdict
-  } catch {
+  } catch (e) {
+    if (e instanceof Refused) {
+      res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors: [located("address", "the service refused the address", undefined)] })
+      return
+    }
     res.status(503).json({
       type: "unavailable",
       code: "sales_tax_unavailable",

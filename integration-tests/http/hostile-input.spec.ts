@@ -1,0 +1,766 @@
+/**
+ * Hostile input on the plugin's own routes (issue 18), through Medusa with the sandbox (never a
+ * mock), on raw HTTP so paths reach Medusa exactly as written (`..`, `%00`, broken %-encoding):
+ * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
+ *   path, path traversal to the service, the checkout timeout on admin routes);
+ * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
+ * - a fast-check fuzz of all 19 routes (FUZZ_ROUTES_REQUESTS, default 5,000; `npm run
+ *   fuzz:routes` runs more) with and without auth and with service faults injected: no 5xx,
+ *   every 4xx JSON with a message, short non-nested error values, the API key never in an answer.
+ * One Medusa boot for the whole file.
+ */
+import http from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import fc from "fast-check"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules, generateJwtToken } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { adminAuth } from "../filing-helpers/medusa"
+import { seedStore, startTestSandbox, useSalesTaxSandbox, claimDataDir, TICS, type FaultSpec, type SeededStore } from "../helpers"
+import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
+import { INPUT_LIMITS } from "../../src/api/admin/sales-tax/input-guard"
+
+jest.setTimeout(240_000)
+
+// default timeouts on purpose: checkout 3 s, background (admin) 20 s; verify-address 20 a minute
+const st = useSalesTaxSandbox({})
+
+// ---------------------------------------------------------------------------------------------
+// raw HTTP to Medusa
+// ---------------------------------------------------------------------------------------------
+
+interface Answer {
+  status: number
+  headers: http.IncomingHttpHeaders
+  text: string
+  json: any
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
+afterAll(() => agent.destroy())
+
+function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
+  const u = new URL(base)
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path, agent, headers: { ...headers, ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          let json: unknown
+          try {
+            json = JSON.parse(text)
+          } catch {
+            json = undefined
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json })
+        })
+        res.on("error", reject)
+      },
+    )
+    req.on("error", reject)
+    req.setTimeout(90_000, () => req.destroy(new Error(`${method} ${path}: no answer in 90 s`)))
+    if (body !== undefined) req.write(body)
+    req.end()
+  })
+}
+
+const JSON_CT = { "content-type": "application/json" }
+
+function nestedJson(depth: number): string {
+  return '{"a":'.repeat(depth) + "1" + "}".repeat(depth)
+}
+
+/** Every error value of an answer is a short primitive (or absent). */
+function expectShortErrorValues(a: Answer) {
+  for (const e of (a.json?.errors ?? []) as { value?: unknown }[]) {
+    if (e.value === undefined || e.value === null) continue
+    expect(["string", "number", "boolean"]).toContain(typeof e.value)
+    if (typeof e.value === "string") expect(e.value.length).toBeLessThanOrEqual(INPUT_LIMITS.excerptLength + 1)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fixtures
+// ---------------------------------------------------------------------------------------------
+
+interface Fixture {
+  base: string
+  store: SeededStore
+  jwt: string
+  basic: string
+  /** connect.sid=… of an admin session */
+  cookie: string
+  customerId: string
+  certificateId: string
+  ids: Record<"product" | "productType" | "productCategory" | "customer" | "filingOrder" | "certificate", string[]>
+}
+
+async function fixture(container: MedusaContainer, base: string): Promise<Fixture> {
+  await st.sandbox.reset()
+  const store = await seedStore(container)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as any
+  const { data: products } = await query.graph({ entity: "product", fields: ["id", "type_id", "categories.id"] })
+  const customers = container.resolve(Modules.CUSTOMER) as any
+  const [customer] = await customers.createCustomers([{ email: "fuzz@example.com", first_name: "Fuzz" }])
+  const cert = await st.sandbox.client.createCertificate({
+    customerId: customer.id,
+    customerName: "Fuzz Inc",
+    address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+    reason: "Resale",
+    customerBusinessType: "RetailTrade",
+    states: [{ abbreviation: "MN" }],
+  })
+  const filing = container.resolve(SALES_TAX_FILING_MODULE) as any
+  await filing.ensureRecord({
+    order_id: "order_fuzz_failed", kind: "order", cart_id: null, customer_id: null, completion_mode: "placed",
+    snapshot: null, charged_tax: 1.23, state: "failed", last_error: "createOrder: 500 Internal Server Error", next_attempt_at: null,
+  })
+  const { projectConfig } = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as any
+  const users = container.resolve(Modules.USER) as any
+  const [user] = await users.createUsers([{ email: "fuzz-admin@example.com" }])
+  const jwt = generateJwtToken(
+    { actor_id: user.id, actor_type: "user", auth_identity_id: "authid_fuzz", app_metadata: { user_id: user.id } },
+    { secret: projectConfig.http.jwtSecret, expiresIn: "1d" },
+  )
+  const basic = (await adminAuth(container)).headers.authorization!
+  // a session cookie, as the admin dashboard uses (cheaper per request than verifying a JWT)
+  const session = await send(base, "POST", "/auth/session", { authorization: `Bearer ${jwt}` })
+  if (session.status !== 200) throw new Error(`POST /auth/session: ${session.status} ${session.text}`)
+  const cookie = String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0]!
+  const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))]
+  return {
+    base,
+    store,
+    jwt,
+    basic,
+    cookie,
+    customerId: customer.id,
+    certificateId: cert.certificateId,
+    ids: {
+      product: uniq(products.map((p: any) => p.id)),
+      productType: uniq(products.map((p: any) => p.type_id)),
+      productCategory: uniq(products.flatMap((p: any) => (p.categories ?? []).map((c: any) => c.id))),
+      customer: [customer.id],
+      filingOrder: ["order_fuzz_failed"],
+      certificate: [cert.certificateId],
+    },
+  }
+}
+
+const CERT_BODY = {
+  customerName: "Acme Wholesale LLC",
+  address: { line1: "500 Pine St", city: "Seattle", state: "WA", zip: "98101" },
+  reason: "Resale",
+  customerBusinessType: "WholesaleTrade",
+  states: [{ abbreviation: "WA", identificationNumber: "603-123-456" }],
+}
+const ADDRESS = { address_1: "350 S 5th St", city: "minneapolis", province: "mn", postal_code: "55415" }
+
+medusaIntegrationTestRunner({
+  env: st.env,
+  testSuite: ({ api, getContainer }) => {
+    let fx: Fixture
+    const base = () => (api as any).defaults.baseURL as string
+    // the database is restored before every test: each test seeds what it uses
+    const setup = async () => {
+      fx = await fixture(getContainer(), base())
+    }
+    const admin = () => ({ authorization: `Bearer ${fx.jwt}` })
+    const storeH = (ip = "198.51.100.1") => ({ "x-publishable-api-key": fx.store.publishableKey, "x-forwarded-for": ip })
+
+    // -------------------------------------------------------------------------------------------
+    // the report's cases
+    // -------------------------------------------------------------------------------------------
+
+    it("deeply nested JSON: 400 with a located error and a short excerpt on the five admin POST routes and the store route (was 500)", async () => {
+      await setup()
+      await st.sandbox.resetCounts()
+      const posts = [
+        `/admin/sales-tax/tics/product/${fx.ids.product[0]}`,
+        `/admin/sales-tax/tics/product-type/${fx.ids.productType[0]}`,
+        `/admin/sales-tax/tics/product-category/${fx.ids.productCategory[0]}`,
+        "/admin/sales-tax/tics/search",
+        `/admin/sales-tax/customers/${fx.customerId}/certificates`,
+      ]
+      const deep = nestedJson(10_000) // 60 kB: inside the admin routes' 64 kB, 10,000 levels deep
+      for (const p of posts) {
+        const r = await send(fx.base, "POST", p, { ...admin(), ...JSON_CT }, deep)
+        expect([p, r.status]).toEqual([p, 400])
+        expect(r.json.type).toBe("invalid_data")
+        expect(r.json.message).toMatch(/nested deeper than 10 levels/)
+        expect(r.json.errors[0].location).toMatch(/^body\.a\.a/)
+        expectShortErrorValues(r)
+        // one level past the limit, in a field the route knows
+        const eleven = await send(fx.base, "POST", p, { ...admin(), ...JSON_CT }, JSON.stringify({ tic: JSON.parse(nestedJson(10)) }))
+        expect(eleven.status).toBe(400)
+        expectShortErrorValues(eleven)
+        // nested within the limit but of the wrong type: the route's own located error, value summarized
+        const wrong = await send(fx.base, "POST", p, { ...admin(), ...JSON_CT }, JSON.stringify({ tic: JSON.parse(nestedJson(8)), query: [[[1]]], customerName: { a: { b: 1 } } }))
+        expect(wrong.status).toBe(400)
+        expect(wrong.json.errors.length).toBeGreaterThan(0)
+        expectShortErrorValues(wrong)
+      }
+      const store = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(), ...JSON_CT }, nestedJson(1_200))
+      expect(store.status).toBe(400)
+      expect(store.json.message).toMatch(/nested deeper/)
+      expectShortErrorValues(store)
+      const storeWrong = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(), ...JSON_CT }, JSON.stringify({ ...ADDRESS, city: JSON.parse(nestedJson(9)) }))
+      expect(storeWrong.status).toBe(400)
+      expect(storeWrong.json.errors[0]).toMatchObject({ field: "city", location: "body.city", value: "{object with 1 key}" })
+      // past the size limits: 413, JSON with a message
+      const big = await send(fx.base, "POST", "/admin/sales-tax/tics/search", { ...admin(), ...JSON_CT }, JSON.stringify({ query: "x".repeat(70_000) }))
+      expect(big.status).toBe(413)
+      expect(big.json.message).toEqual(expect.stringMatching(/too large/i))
+      const bigStore = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("198.51.100.2"), ...JSON_CT }, JSON.stringify({ ...ADDRESS, address_2: "x".repeat(9_000) }))
+      expect(bigStore.status).toBe(413)
+      // nothing reached the service
+      const counts = await st.sandbox.counts()
+      expect(counts.searchTics ?? 0).toBe(0)
+      expect(counts.createCertificate ?? 0).toBe(0)
+      expect(counts.verifyAddress ?? 0).toBe(0)
+    })
+
+    it("NUL and broken percent-encoding in queries and path parameters: 400 located, never PostgreSQL's error (was 500)", async () => {
+      await setup()
+      const q = await send(fx.base, "GET", "/admin/sales-tax/filings?order_id=%00", admin())
+      expect(q.status).toBe(400)
+      expect(q.json.errors[0]).toMatchObject({ location: "query.order_id", message: "must not contain control characters" })
+      const badQuery = await send(fx.base, "GET", "/admin/sales-tax/filings?order_id=order_1%27%3B--&limit=1e9", admin())
+      expect(badQuery.status).toBe(400)
+      expect(badQuery.json.errors.map((e: any) => e.location).sort()).toEqual(["query.limit", "query.order_id"])
+      const paths = [
+        ["GET", "/admin/sales-tax/filings/order_1%00"],
+        ["POST", "/admin/sales-tax/filings/order_1%00/retry"],
+        ["GET", "/admin/sales-tax/filings/%E0%A4%A"],
+        ["GET", "/admin/sales-tax/tics/product/prod_1%zz"],
+        ["DELETE", "/admin/sales-tax/tics/product-type/%00"],
+        ["GET", "/admin/sales-tax/customers/cus_1%0A/certificates"],
+        ["GET", "/admin/sales-tax/certificates/%C0%AF"],
+      ]
+      for (const [method, p] of paths) {
+        const r = await send(fx.base, method!, p!, admin())
+        expect([p, r.status]).toEqual([p, 400])
+        expect(r.json.errors[0].location).toMatch(/^path/)
+        expectShortErrorValues(r)
+      }
+      // well-encoded but not an id of ours: the shape check, before the database
+      const shape = await send(fx.base, "GET", `/admin/sales-tax/tics/product/${encodeURIComponent("prod_1' OR '1'='1")}`, admin())
+      expect(shape.status).toBe(400)
+      expect(shape.json.errors[0]).toMatchObject({ location: "path.id", message: "id must be a product id (prod_…)" })
+      expect((await send(fx.base, "GET", `/admin/sales-tax/filings/${fx.ids.filingOrder[0]}`, admin())).status).toBe(200)
+      expect((await send(fx.base, "GET", "/admin/sales-tax/filings/order_unknown1", admin())).status).toBe(404)
+    })
+
+    it("path parameters never travel to the service unencoded: `..` is refused before the client, and no answer names the connection or the service path", async () => {
+      await setup()
+      await st.sandbox.resetCounts()
+      for (const seg of ["..", "%2E%2E", ".", "%2e"]) {
+        for (const method of ["GET", "DELETE"]) {
+          const r = await send(fx.base, method, `/admin/sales-tax/certificates/${seg}`, admin())
+          expect([method, seg, r.status]).toEqual([method, seg, 400])
+          expect(r.text).not.toContain(st.sandbox.connectionId)
+          expect(r.text).not.toMatch(/\/tax\//)
+        }
+      }
+      // not a UUID: refused by shape; an encoded slash stays inside the segment
+      for (const seg of ["..%2Fping", "abc", "00000000-0000-4000-8000-00000000dead%2F.."]) {
+        const r = await send(fx.base, "GET", `/admin/sales-tax/certificates/${seg}`, admin())
+        expect(r.status).toBe(400)
+        expect(r.json.errors[0].location).toBe("path.certId")
+      }
+      const counts = await st.sandbox.counts()
+      for (const op of ["getCertificate", "disableCertificate", "ping", "health", "listCertificates"]) expect([op, (counts as any)[op] ?? 0]).toEqual([op, 0])
+      // a well-formed unknown certificate: the service's 404, without its path or the connection id
+      const nf = await send(fx.base, "GET", "/admin/sales-tax/certificates/00000000-0000-4000-8000-00000000dead", admin())
+      expect(nf.status).toBe(404)
+      expect(nf.json.message).toBe("Not found at the Sales Tax Service (getCertificate)")
+      expect(nf.text).not.toContain(st.sandbox.connectionId)
+      expect((await st.sandbox.counts()).getCertificate).toBe(1)
+      const ok = await send(fx.base, "GET", `/admin/sales-tax/certificates/${fx.certificateId}`, admin())
+      expect(ok.status).toBe(200)
+      expect(ok.json.certificate.certificateId).toBe(fx.certificateId)
+      // a service 404 that names its path (an unknown route there): the admin sees neither path nor connection
+      await st.sandbox.fault({ operation: "listCertificates", status: 404, count: 1 })
+      const listed = await send(fx.base, "GET", `/admin/sales-tax/customers/${fx.customerId}/certificates`, admin())
+      expect(listed.status).toBe(404)
+      expect(listed.text).not.toContain(st.sandbox.connectionId)
+      expect(listed.text).not.toMatch(/\/tax\//)
+      await st.sandbox.clearFaults()
+    })
+
+    it("admin work uses backgroundTimeoutMs: a service answering after 3.5 s serves the admin routes, while the store's verify-address keeps the 3 s checkout bound", async () => {
+      await setup()
+      await st.sandbox.fault({ operation: "searchTics", delayMs: 3500 })
+      await st.sandbox.fault({ operation: "listCertificates", delayMs: 3500 })
+      await st.sandbox.fault({ operation: "verifyAddress", delayMs: 3500 })
+      const t0 = Date.now()
+      const [search, certs, verify] = await Promise.all([
+        send(fx.base, "POST", "/admin/sales-tax/tics/search", { ...admin(), ...JSON_CT }, JSON.stringify({ query: "shirt", limit: 3 })),
+        send(fx.base, "GET", `/admin/sales-tax/customers/${fx.customerId}/certificates`, admin()),
+        (async () => {
+          const a = Date.now()
+          const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("198.51.100.3"), ...JSON_CT }, JSON.stringify(ADDRESS))
+          return { ...r, ms: Date.now() - a }
+        })(),
+      ])
+      await st.sandbox.clearFaults()
+      expect(search.status).toBe(200)
+      expect(search.json.results.length).toBeGreaterThan(0)
+      expect(certs.status).toBe(200)
+      expect(certs.json.certificates.map((c: any) => c.certificateId)).toEqual([fx.certificateId])
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(3500)
+      // checkout path: cut at timeoutMs (3 s), well before the service's answer
+      expect(verify.status).toBe(503)
+      expect(verify.json.message).toMatch(/unavailable/)
+      expect(verify.ms).toBeLessThan(3400)
+    })
+
+    it("auth stays first: admin routes 401 without an admin session, the store route 400 without a publishable key, whatever the body", async () => {
+      await setup()
+      const deep = nestedJson(5_000)
+      for (const h of [{}, { authorization: "Bearer nope" }, { authorization: "Basic bm9wZTo=" }] as Record<string, string>[]) {
+        const r = await send(fx.base, "POST", "/admin/sales-tax/tics/search", { ...h, ...JSON_CT }, deep)
+        expect(r.status).toBe(401)
+        expect(r.json.message).toEqual(expect.any(String))
+        expect((await send(fx.base, "GET", "/admin/sales-tax/certificates/..", h)).status).toBe(401)
+      }
+      for (const h of [{}, { "x-publishable-api-key": "pk_nope" }] as Record<string, string>[]) {
+        const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...h, ...JSON_CT }, JSON.stringify(ADDRESS))
+        expect(r.status).toBe(400)
+        expect(r.json.message).toEqual(expect.any(String))
+      }
+      // the secret API key (Basic) is an admin session too
+      expect((await send(fx.base, "GET", "/admin/sales-tax/filings", { authorization: fx.basic })).status).toBe(200)
+    })
+
+    // -------------------------------------------------------------------------------------------
+    // verify-address: rate limit and cache (issue 12)
+    // -------------------------------------------------------------------------------------------
+
+    it("verify-address: a repeated address is served from the cache (one service call), 429 with Retry-After past 20 a minute per client and per cart; bad input stays 400", async () => {
+      await setup()
+      await st.sandbox.resetCounts()
+      const ip = "203.0.113.7"
+      const addr = { ...ADDRESS, address_1: "100 Cache Test Ave" }
+      const answers: Answer[] = []
+      for (let i = 0; i < 19; i++) {
+        // spacing and state case vary: the same normalized address
+        const body = i % 2 ? { ...addr, address_1: ` 100  Cache Test Ave `, province: "MN" } : addr
+        answers.push(await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(ip), ...JSON_CT }, JSON.stringify(body)))
+      }
+      for (const a of answers) {
+        expect(a.status).toBe(200)
+        expect(a.json.address).toMatchObject({ address_1: "100 Cache Test Ave", province: "MN", postal_code: "55415" })
+      }
+      expect((await st.sandbox.counts()).verifyAddress).toBe(1)
+      // the 20th: still inside the budget, and bad input is a located 400
+      const bad = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(ip), ...JSON_CT }, JSON.stringify({ ...addr, city: 42 }))
+      expect(bad.status).toBe(400)
+      expect(bad.json.errors).toEqual([expect.objectContaining({ field: "city", location: "body.city", value: 42 })])
+      // the 21st of this client in the minute
+      const limited = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(ip), ...JSON_CT }, JSON.stringify(addr))
+      expect(limited.status).toBe(429)
+      const retryAfter = Number(limited.headers["retry-after"])
+      expect(retryAfter).toBeGreaterThanOrEqual(1)
+      expect(retryAfter).toBeLessThanOrEqual(60)
+      expect(limited.json).toMatchObject({ type: "too_many_requests", message: expect.stringMatching(/at most 20 a minute/) })
+      // another client is not limited, and gets the cached verdict
+      const other = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("203.0.113.8"), ...JSON_CT }, JSON.stringify(addr))
+      expect(other.status).toBe(200)
+      expect((await st.sandbox.counts()).verifyAddress).toBe(1)
+      // an unknown ZIP's 422 is a verdict too: cached
+      const unknown = { ...addr, postal_code: "99999" }
+      for (let i = 0; i < 2; i++) {
+        const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("203.0.113.9"), ...JSON_CT }, JSON.stringify(unknown))
+        expect(r.status).toBe(422)
+        expect(r.json.errors[0].field).toBe("postal_code")
+      }
+      expect((await st.sandbox.counts()).verifyAddress).toBe(2)
+      // per cart: 20 requests from 20 clients for one cart, the 21st refused
+      const cart = { ...addr, cart_id: "cart_01FUZZRATELIMIT" }
+      for (let i = 0; i < 20; i++) {
+        const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(`192.0.2.${i + 1}`), ...JSON_CT }, JSON.stringify(cart))
+        expect(r.status).toBe(200)
+      }
+      const cartLimited = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("192.0.2.99"), ...JSON_CT }, JSON.stringify(cart))
+      expect(cartLimited.status).toBe(429)
+      expect(cartLimited.json.message).toMatch(/for this cart/)
+      expect(Number(cartLimited.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+      const badCart = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("192.0.2.100"), ...JSON_CT }, JSON.stringify({ ...addr, cart_id: "../x" }))
+      expect(badCart.status).toBe(400)
+      expect(badCart.json.errors[0].location).toBe("body.cart_id")
+      expect((await st.sandbox.counts()).verifyAddress).toBe(2)
+    })
+
+    // -------------------------------------------------------------------------------------------
+    // the fuzz
+    // -------------------------------------------------------------------------------------------
+
+    it("fuzz: every route, with and without auth, with service faults: no 5xx, 4xx as JSON with a message, error values short, the key never answered", async () => {
+      await setup()
+      const total = Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000)
+      const batch = 20
+      const seed = process.env.FUZZ_ROUTES_SEED ? Number(process.env.FUZZ_ROUTES_SEED) : undefined
+      const key = st.sandbox.apiKey
+      const conn = st.sandbox.connectionId
+      const seen = new Map<string, number>()
+      const statuses = new Map<number, number>()
+      const timing = new Map<string, { n: number; ms: number; max: number }>()
+      let sent = 0
+
+      const arb = fuzzBatch(fx, key, batch)
+      const cpu0 = process.cpuUsage()
+      const wall0 = Date.now()
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ fault, requests }) => {
+          if (fault) await st.sandbox.fault(fault)
+          try {
+            const answers = await Promise.all(
+              requests.map(async (r) => {
+                const t0 = Date.now()
+                const a = await send(fx.base, r.method, r.path, r.headers, r.body)
+                const ms = Date.now() - t0
+                const t = timing.get(r.route) ?? { n: 0, ms: 0, max: 0 }
+                timing.set(r.route, { n: t.n + 1, ms: t.ms + ms, max: Math.max(t.max, ms) })
+                return a
+              }),
+            )
+            answers.forEach((a, i) => {
+              const r = requests[i]!
+              sent++
+              statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
+              seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
+              const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
+              if (a.status >= 500) throw new Error(`5xx: ${where}`)
+              if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
+              // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
+              if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                const want = r.route.startsWith("POST /store") ? 400 : 401
+                if (a.status !== want) throw new Error(`expected ${want} without auth: ${where}`)
+              }
+              if (a.status >= 400) {
+                if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
+                  throw new Error(`4xx without a JSON message: ${where}`)
+                }
+                // (the request's own input may be echoed in a short `value`; messages never carry a service path)
+                const messages = [a.json.message, ...((a.json.errors ?? []) as { message?: unknown }[]).map((e) => e?.message)].join("\n")
+                if (a.text.includes(conn) || /\/tax\//.test(messages)) throw new Error(`service path or connection in an error: ${where}`)
+                for (const e of (a.json.errors ?? []) as { value?: unknown }[]) {
+                  const v = e?.value
+                  if (v !== undefined && v !== null && (typeof v === "object" || (typeof v === "string" && v.length > INPUT_LIMITS.excerptLength + 1))) {
+                    throw new Error(`long or nested error value: ${where}`)
+                  }
+                }
+              }
+              // an id that cannot be ours is refused with a located 400 (by the path check, or by the
+              // guard's query/body check that runs before it), never looked up
+              if (r.auth === "ok" && r.badParam && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
+                  throw new Error(`a bad id was not refused: ${where}`)
+                }
+              }
+            })
+          } finally {
+            if (fault) await st.sandbox.clearFaults()
+          }
+        }),
+        {
+          numRuns: Math.ceil(total / batch),
+          ...(seed !== undefined ? { seed } : {}),
+          endOnFailure: true,
+          // a short failure: the first broken expectation with its request, and how to replay it
+          // (the default report prints the whole batch, bodies of 60 kB included)
+          asyncReporter: async (d) => {
+            if (!d.failed) return
+            const cause = d.errorInstance instanceof Error ? d.errorInstance.message : String(d.errorInstance)
+            throw new Error(`${cause.slice(0, 2000)}\n(replay: FUZZ_ROUTES_SEED=${d.seed}, path ${d.counterexamplePath})`)
+          },
+        },
+      )
+      expect(sent).toBeGreaterThanOrEqual(total)
+      // every route was hit with auth and without it
+      for (const r of ROUTES) {
+        for (const auth of ["ok", "none"]) expect([r.id, auth, (seen.get(`${r.id} ${auth}`) ?? 0) > 0]).toEqual([r.id, auth, true])
+      }
+      // and the service was really reached (not everything refused at the door)
+      const counts = await st.sandbox.counts()
+      for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"]) expect([op, (counts as any)[op] > 0]).toEqual([op, true])
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 20)
+      // eslint-disable-next-line no-console
+      if (process.env.FUZZ_ROUTES_VERBOSE) console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
+      // eslint-disable-next-line no-console
+      const cpu = process.cpuUsage(cpu0)
+      // eslint-disable-next-line no-console
+      console.log(`[fuzz:routes] cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms, wall ${Date.now() - wall0} ms`)
+      // eslint-disable-next-line no-console
+      console.log(`[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`)
+    })
+
+    it("test sandboxes never share a data directory", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "sales-tax-claim-"))
+      try {
+        const a = await startTestSandbox({ persist: dir })
+        await expect(startTestSandbox({ persist: dir })).rejects.toThrow(/already used by a running test sandbox/)
+        expect(() => claimDataDir(dir)).toThrow(/already used/)
+        await a.close()
+        // released on close: the next one may reopen it (a restart test)
+        const b = await startTestSandbox({ persist: dir })
+        await b.close()
+        // persist: true → a fresh directory each time, removed on close
+        const [c, d] = await Promise.all([startTestSandbox({ persist: true }), startTestSandbox({ persist: true })])
+        expect(c.dataDir).toEqual(expect.stringContaining("sales-tax-sandbox-"))
+        expect(c.dataDir).not.toBe(d.dataDir)
+        await Promise.all([c.close(), d.close()])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+  },
+})
+
+// ---------------------------------------------------------------------------------------------
+// fuzz arbitraries
+// ---------------------------------------------------------------------------------------------
+
+type IdKind = keyof Fixture["ids"]
+type BodyKind = "none" | "tic" | "search" | "cert" | "address"
+
+interface RouteDef {
+  id: string
+  method: "GET" | "POST" | "DELETE"
+  template: string
+  param?: [name: string, kind: IdKind]
+  body: BodyKind
+  query?: "filings"
+}
+
+const ROUTES: RouteDef[] = [
+  ...(["product", "product-type", "product-category"] as const).flatMap((t): RouteDef[] => {
+    const kind: IdKind = t === "product" ? "product" : t === "product-type" ? "productType" : "productCategory"
+    const template = `/admin/sales-tax/tics/${t}/:id`
+    return [
+      { id: `GET ${template}`, method: "GET", template, param: ["id", kind], body: "none" },
+      { id: `POST ${template}`, method: "POST", template, param: ["id", kind], body: "tic" },
+      { id: `DELETE ${template}`, method: "DELETE", template, param: ["id", kind], body: "none" },
+    ]
+  }),
+  { id: "POST /admin/sales-tax/tics/search", method: "POST", template: "/admin/sales-tax/tics/search", body: "search" },
+  { id: "GET /admin/sales-tax/customers/:id/certificates", method: "GET", template: "/admin/sales-tax/customers/:id/certificates", param: ["id", "customer"], body: "none" },
+  { id: "POST /admin/sales-tax/customers/:id/certificates", method: "POST", template: "/admin/sales-tax/customers/:id/certificates", param: ["id", "customer"], body: "cert" },
+  { id: "GET /admin/sales-tax/certificates/:certId", method: "GET", template: "/admin/sales-tax/certificates/:certId", param: ["certId", "certificate"], body: "none" },
+  { id: "DELETE /admin/sales-tax/certificates/:certId", method: "DELETE", template: "/admin/sales-tax/certificates/:certId", param: ["certId", "certificate"], body: "none" },
+  { id: "GET /admin/sales-tax/filings", method: "GET", template: "/admin/sales-tax/filings", body: "none", query: "filings" },
+  { id: "GET /admin/sales-tax/filings/:orderId", method: "GET", template: "/admin/sales-tax/filings/:orderId", param: ["orderId", "filingOrder"], body: "none" },
+  { id: "POST /admin/sales-tax/filings/:orderId/retry", method: "POST", template: "/admin/sales-tax/filings/:orderId/retry", param: ["orderId", "filingOrder"], body: "none" },
+  { id: "GET /admin/sales-tax/settings", method: "GET", template: "/admin/sales-tax/settings", body: "none" },
+  { id: "POST /store/sales-tax/verify-address", method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
+]
+
+const SHAPE: Record<IdKind, RegExp> = {
+  product: /^prod_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
+  productType: /^ptyp_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
+  productCategory: /^pcat_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
+  customer: /^cus_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
+  filingOrder: /^(order|oexc|claim)_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
+  certificate: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+}
+const PREFIX: Record<IdKind, string> = { product: "prod_", productType: "ptyp_", productCategory: "pcat_", customer: "cus_", filingOrder: "order_", certificate: "" }
+
+interface FuzzRequest {
+  route: string
+  method: string
+  path: string
+  headers: Record<string, string>
+  body?: string
+  bodyKind: string
+  auth: "ok" | "none" | "bogus"
+  badParam: boolean
+}
+
+/** Hostile strings: control characters, traversal, percent junk, SQL and JSON fragments, long and non-ASCII text, the API key. */
+const hostileStrings = new Map<string, fc.Arbitrary<string>>()
+function hostileString(apiKey: string): fc.Arbitrary<string> {
+  // one instance: the binary-string unit builds a reverse map of every code point once per instance
+  let a = hostileStrings.get(apiKey)
+  if (!a) hostileStrings.set(apiKey, (a = buildHostileString(apiKey)))
+  return a
+}
+
+function buildHostileString(apiKey: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom("..", ".", "...", "%", "%zz", "%00", "%E0%A4%A", "\u0000", "\u001f", "\u007f", "a\nb", "' OR '1'='1", '{"a":1}', "../../tax/health", "/", "?", "#", "\\", "null", "undefined", "NaN", "-1", "1e999", "__proto__", "constructor", "\ud800", "😀", "ß", apiKey),
+    fc.string({ maxLength: 40 }),
+    // any code points, lone surrogates included (fc.string's binary unit costs seconds to build)
+    fc.array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength: 20 }).map((cps) => String.fromCodePoint(...cps)),
+    // (an array joined: fc.string with a custom unit keeps a reverse mapping that costs more CPU than the request)
+    fc.array(fc.constantFrom(".", "%", "/", "0", "a", "\u0000", " ", "2", "E", "F"), { minLength: 1, maxLength: 12 }).map((a) => a.join("")),
+    fc.integer({ min: 1, max: 3000 }).map((n) => "x".repeat(n)),
+  )
+}
+
+function idArb(fx: Fixture, kind: IdKind, apiKey: string): fc.Arbitrary<string> {
+  const known = fx.ids[kind]
+  const alnum = fc.array(fc.constantFrom(..."0123456789ABCDEFGHJKMNPQRSTVWXYZ"), { minLength: 1, maxLength: 26 }).map((a) => a.join(""))
+  const shaped = kind === "certificate" ? fc.uuid() : alnum.map((s) => `${PREFIX[kind]}${s}`)
+  const otherKind = fc.constantFrom(...(Object.keys(fx.ids) as IdKind[]).filter((k) => k !== kind).flatMap((k) => fx.ids[k]))
+  // hostile values are most of the run (and the cheapest to answer); real and well-shaped ids reach the database and the service
+  return fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: shaped, weight: 1 }, { arbitrary: otherKind, weight: 1 }, { arbitrary: hostileString(apiKey), weight: 5 })
+}
+
+/** encodeURIComponent over the UTF-8 bytes (a lone surrogate becomes U+FFFD instead of a URIError). */
+function enc(s: string): string {
+  let out = ""
+  for (const b of Buffer.from(s, "utf8")) {
+    const c = String.fromCharCode(b)
+    out += /[A-Za-z0-9\-_.!~*'()]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, "0")}`
+  }
+  return out
+}
+
+function deepArb(): fc.Arbitrary<string> {
+  return fc.tuple(fc.integer({ min: 11, max: 4000 }), fc.boolean()).map(([d, arr]) => (arr ? "[".repeat(d) + "]".repeat(d) : nestedJson(d)))
+}
+
+function validBody(kind: BodyKind, fx: Fixture): unknown {
+  switch (kind) {
+    case "tic":
+      return { tic: TICS.clothing }
+    case "search":
+      return { query: "kids winter jacket", limit: 5 }
+    case "cert":
+      return CERT_BODY
+    case "address":
+      return ADDRESS
+    default:
+      return undefined
+  }
+}
+
+function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ text?: string; kind: string; ct?: string }> {
+  const json = (v: unknown, k: string) => ({ text: JSON.stringify(v), kind: k, ct: "application/json" })
+  const valid = validBody(kind, fx)
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    hostileString(apiKey),
+    fc.integer(),
+    fc.constantFrom(null, true, [], {}, 20010, -1, 1.5, 1e308),
+  )
+  const options: fc.WeightedArbitrary<{ text?: string; kind: string; ct?: string }>[] = [
+    { arbitrary: fc.constant({ kind: "none" }), weight: kind === "none" ? 30 : 5 },
+    // a JSON scalar at the top: Medusa's (strict) JSON parser refuses it before anything else, like malformed JSON
+    { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => json(v, v !== null && typeof v === "object" ? "random" : "malformed")), weight: 10 },
+    { arbitrary: deepArb().map((t) => ({ text: t, kind: "deep", ct: "application/json" })), weight: 5 },
+    {
+      arbitrary: fc.constantFrom('{"a":', "[1,2", "\u0000", '{"tic": 1e999999}', "{'a':1}", "", "undefined", '{"__proto__":{"x":1}}').map((t) => ({ text: t, kind: "malformed", ct: "application/json" })),
+      weight: 5,
+    },
+    {
+      arbitrary: fc.tuple(fc.string({ maxLength: 50 }), fc.constantFrom("text/plain", "application/x-www-form-urlencoded")).map(([t, ct]) => ({ text: t, kind: "text", ct })),
+      weight: 5,
+    },
+    { arbitrary: fc.constant({ text: JSON.stringify({ query: "y".repeat(70_000) }), kind: "huge", ct: "application/json" }), weight: 1 },
+  ]
+  if (valid !== undefined && typeof valid === "object" && valid !== null) {
+    const keys = Object.keys(valid as object)
+    options.push({ arbitrary: fc.constant(json(valid, "valid")), weight: 25 })
+    options.push({
+      arbitrary: fc.tuple(fc.constantFrom(...keys, "extra", "cart_id"), value).map(([k, v]) => json({ ...(valid as object), [k]: v }, "mutated")),
+      weight: 25,
+    })
+  }
+  return fc.oneof(...options)
+}
+
+function queryArb(route: RouteDef, fx: Fixture, apiKey: string): fc.Arbitrary<string> {
+  const val = fc.oneof(
+    hostileString(apiKey).map(enc),
+    fc.constantFrom("%00", "%zz", "%E0%A4%A", "1", "0", "-1", "200", "201", "1e9", "failed", "completed", ...fx.ids.filingOrder),
+  )
+  const key = route.query === "filings" ? fc.constantFrom("state", "order_id", "limit", "offset", "order_id[a]", "limit[]", "x") : fc.constantFrom("q", "fields", "x[y]", "%00", "limit")
+  return fc.array(fc.tuple(key, val), { maxLength: 4 }).map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join("&")}` : ""))
+}
+
+const IDEMPOTENT_OPS = ["ping", "health", "listCertificates", "getCertificate", "disableCertificate", "searchTics", "verifyAddress"] as const
+
+function faultArb(): fc.Arbitrary<FaultSpec | undefined> {
+  return fc.oneof<any>(
+    { arbitrary: fc.constant(undefined), weight: 4 },
+    // slow answers, well inside every timeout
+    { arbitrary: fc.integer({ min: 20, max: 250 }).map((delayMs) => ({ operation: "*", delayMs })), weight: 2 },
+    // one transient failure per batch: the client's retries absorb it
+    {
+      arbitrary: fc.tuple(fc.constantFrom(...IDEMPOTENT_OPS), fc.constantFrom(500, 502, 503, 504, 429)).map(([operation, status]) => ({ operation, status, retryAfter: "0", count: 1 })),
+      weight: 2,
+    },
+    { arbitrary: fc.constantFrom(...IDEMPOTENT_OPS).map((operation) => ({ operation, drop: true, count: 1 })), weight: 1 },
+    { arbitrary: fc.constant({ operation: "createCertificate", status: 429, retryAfter: "0", count: 1 }), weight: 1 },
+    // the service refusing: the admin sees a 4xx
+    {
+      arbitrary: fc.tuple(fc.constantFrom("getCertificate", "listCertificates", "searchTics", "disableCertificate", "createCertificate", "verifyAddress"), fc.constantFrom(400, 404, 422), fc.integer({ min: 1, max: 3 }))
+        .filter(([op, status]) => !(op === "verifyAddress" && status === 404))
+        .map(([operation, status, count]) => ({ operation, status, count })),
+      weight: 1,
+    },
+  ) as fc.Arbitrary<FaultSpec | undefined>
+}
+
+/**
+ * One arbitrary per route, built once (building arbitraries per sample, e.g. inside `chain`, cost
+ * more CPU than Medusa answering the request).
+ */
+function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
+  const paramArbs = new Map<IdKind, fc.Arbitrary<{ seg: string; bad: boolean }>>()
+  for (const kind of Object.keys(fx.ids) as IdKind[]) {
+    paramArbs.set(
+      kind,
+      fc.tuple(idArb(fx, kind, apiKey), fc.boolean()).map(([v, raw]) => ({ seg: raw && /^[\x21-\x7e]+$/.test(v) && !/[/?#]/.test(v) ? v : enc(v) || "%20", bad: !SHAPE[kind].test(v) })),
+    )
+  }
+  const bodyArbs = new Map<BodyKind, ReturnType<typeof bodyArb>>()
+  for (const kind of ["none", "tic", "search", "cert", "address"] as BodyKind[]) bodyArbs.set(kind, bodyArb(kind, fx, apiKey))
+  const filingsQuery = queryArb({ query: "filings" } as RouteDef, fx, apiKey)
+  const otherQuery = queryArb({} as RouteDef, fx, apiKey)
+  const auth = fc.oneof({ arbitrary: fc.constant("ok" as const), weight: 7 }, { arbitrary: fc.constant("none" as const), weight: 1 }, { arbitrary: fc.constant("bogus" as const), weight: 1 })
+  const basic = fc.integer({ min: 0, max: 29 })
+  const ip = fc.ipV4()
+  const perRoute = ROUTES.map((route) => {
+    const isStore = route.template.startsWith("/store")
+    const param = route.param ? paramArbs.get(route.param[1])! : fc.constant(undefined)
+    const query = route.query === "filings" ? filingsQuery : otherQuery
+    return fc.record({ param, auth, body: bodyArbs.get(route.body)!, query, basic, ip }).map(({ param, auth, body, query, basic, ip }): FuzzRequest => {
+      const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query
+      const headers: Record<string, string> = {}
+      if (isStore) {
+        if (auth === "ok") headers["x-publishable-api-key"] = fx.store.publishableKey
+        if (auth === "bogus") headers["x-publishable-api-key"] = "pk_bogus"
+        headers["x-forwarded-for"] = ip
+      } else {
+        // mostly the dashboard's session cookie; the JWT bearer and the secret API key (scrypt per request) now and then
+        if (auth === "ok") {
+          if (basic === 0) headers.authorization = fx.basic
+          else if (basic < 6) headers.authorization = `Bearer ${fx.jwt}`
+          else headers.cookie = fx.cookie
+        }
+        if (auth === "bogus") headers.authorization = basic % 2 ? "Bearer not-a-token" : "Basic bm9wZTo="
+      }
+      if (body.ct) headers["content-type"] = body.ct
+      // past the route's size limit, any body is Medusa's 413 before anything else
+      const limit = isStore ? 8 * 1024 : 64 * 1024
+      const bodyKind = body.text !== undefined && Buffer.byteLength(body.text) > limit ? "huge" : body.kind
+      return { route: route.id, method: route.method, path, headers, body: body.text, bodyKind, auth, badParam: !!param?.bad }
+    })
+  })
+  // every route, the settings page (about 35 ms of CPU a request: health, ping, coverage) and the store
+  // route (a database look-up of the publishable key first) less often
+  const weightOf = (r: RouteDef) => (r.template.endsWith("/settings") ? 1 : r.template.startsWith("/store") ? 2 : 3)
+  return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(ROUTES[i]!) })))
+}
+
+function fuzzBatch(fx: Fixture, apiKey: string, size: number) {
+  return fc.record({ fault: faultArb(), requests: fc.array(requestArb(fx, apiKey), { minLength: size, maxLength: size }) })
+}

@@ -100,8 +100,17 @@ describe("data directory lock: one sandbox per --data-dir", () => {
     const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/sandbox/cli.ts"), "--port", "0", "--data-dir", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
     let err = ""
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
-    const code = await new Promise<number | null>((r) => child.on("exit", r))
-    expect(code).toBe(1)
+    // it must exit; if it starts listening instead, stop it and fail (never leave it running)
+    const outcome = await new Promise<string>((r) => {
+      child.on("exit", (c) => r(`exit ${c}`))
+      child.stdout!.on("data", (d: Buffer) => {
+        if (d.toString().includes("listening on")) {
+          child.kill("SIGKILL")
+          r("listening")
+        }
+      })
+    })
+    expect(outcome).toBe("exit 1")
     expect(err).toContain(`sales-tax-sandbox: cannot start: data directory ${dir} is in use by another sandbox (pid ${process.pid} on ${hostname()}`)
     expect(err).toContain("stop that sandbox or use another --data-dir")
     // in process too: a second store on the directory is refused, the first one keeps working

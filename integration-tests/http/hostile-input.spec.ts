@@ -499,7 +499,7 @@ medusaIntegrationTestRunner({
       console.log(`[fuzz:routes] cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms, wall ${Date.now() - wall0} ms`)
       // eslint-disable-next-line no-console
       console.log(`[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`)
-    })
+    }, 240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 50)
 
     it("test sandboxes never share a data directory", async () => {
       const dir = mkdtempSync(join(tmpdir(), "sales-tax-claim-"))

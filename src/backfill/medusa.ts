@@ -20,7 +20,7 @@ import {
   SALES_TAX_FILING_MODULE, type CompletionMode, type FilingSnapshot, type FilingStore, type RefundItem,
 } from "../modules/sales-tax-filing/types"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
-import { buildSnapshot, completionInstant, str } from "../workflows/filing/medusa"
+import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
 import { newRecordFor } from "../workflows/filing/processor"
 import {
   addBatch, backfillRunner, newProgress, type BackfillLedger, type BackfillOrder, type BackfillProgress, type BackfilledOrder,
@@ -63,8 +63,10 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
 }
 
 /** The received quantities of an order's plain returns (not a claim's or an exchange's). */
-function returnRefunds(returns: any[]): Map<string, BackfillOrder["refunds"]> {
-  const m = new Map<string, BackfillOrder["refunds"]>()
+type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
+
+function returnRefunds(returns: any[]): Map<string, PastReturn[]> {
+  const m = new Map<string, PastReturn[]>()
   for (const r of returns) {
     if (r.claim_id || r.exchange_id || r.canceled_at) continue
     const items: RefundItem[] = (r.items ?? [])
@@ -72,7 +74,7 @@ function returnRefunds(returns: any[]): Map<string, BackfillOrder["refunds"]> {
       .filter((i: RefundItem) => i.quantity > 0)
     if (!items.length) continue
     const list = m.get(r.order_id) ?? []
-    list.push({ key: r.id, items, returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null })
+    list.push({ key: r.id, items, returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null, refundShipping: refundsShipping(r.metadata) })
     m.set(r.order_id, list)
   }
   for (const list of m.values()) list.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
@@ -108,7 +110,7 @@ export async function loadBackfillPage(
     q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.item_id"], filters: { order_id: ids } }),
     q.graph({
       entity: "return",
-      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "items.item_id", "items.received_quantity"],
+      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "metadata", "items.item_id", "items.received_quantity"],
       filters: { order_id: ids },
     }),
   ])
@@ -142,7 +144,10 @@ export async function loadBackfillPage(
     }
     fullQuantityLines(snapshot, o.items ?? [])
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
-    out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: refunds.get(o.id) ?? [] })
+    // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
+    const shipping = snapshot.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 }))
+    const past = (refunds.get(o.id) ?? []).map(({ refundShipping, ...r }) => ({ ...r, items: refundShipping ? [...r.items, ...shipping] : r.items }))
+    out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: past })
   }
   return { orders: out, notFiled, failed }
 }

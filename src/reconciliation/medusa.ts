@@ -8,7 +8,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { dec } from "../money"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
-import { str } from "../workflows/filing/medusa"
+import { refundsShipping, str } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {
   claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, fileRefundAsCreditWorkflow, orderEditedFilingWorkflow, retryFilingWorkflow,
@@ -56,7 +56,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
     q.graph({
       entity: "return",
-      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "items.item_id", "items.received_quantity"],
+      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "metadata", "items.item_id", "items.received_quantity"],
       filters: { order_id: ids },
     }),
     q.graph({
@@ -92,6 +92,9 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       }, 0)
       return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
     })
+    const orderShipping = (o.shipping_methods ?? [])
+      .filter((m: any) => !(m.detail?.claim_id ?? m.claim_id) && !(m.detail?.return_id ?? m.return_id) && !(m.detail?.exchange_id ?? m.exchange_id))
+      .map((m: any) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
     const lines = [
       ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
       ...claimLines,
@@ -102,7 +105,11 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     const refunds: CustomerRefund[] = [
       ...mine(returns).filter((r: any) => !r.claim_id && !r.exchange_id).map((r: any) => ({
         key: r.id, at: r.received_at ? new Date(r.received_at).toISOString() : null,
-        items: (r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
+        items: [
+          ...(r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
+          // a return that refunds shipping (metadata refund_shipping) gives the shipping's tax back too
+          ...(refundsShipping(r.metadata) ? orderShipping.map((id: string) => ({ itemId: id, quantity: 1 })) : []),
+        ],
       })),
       ...mine(claims).filter((c: any) => c.type === "refund").map((c: any) => ({
         key: c.id, at: new Date(c.created_at).toISOString(),

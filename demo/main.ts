@@ -17,10 +17,10 @@ import { startDatabase } from "./lib/database"
 import { APP_DIR, DATA_DIR, LOG_DIR, REPO_ROOT, buildAdmin, migrate, seed as seedStore, startStore } from "./lib/medusa"
 import { INSTALLED_PLUGIN, installPlugin } from "./lib/plugin-install"
 import { assertPortFree, freePort, onShutdown, shutdown } from "./lib/processes"
-import { printOrderTable, printSummary, type Check } from "./lib/report"
+import { printOrderTable, printReconciliation, printSummary, type Check } from "./lib/report"
 import {
   CANCEL_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
-  createExemptCustomer, filedOrder, fulfilAll, makeCtx, returnItems, waitForFiling, type Comparison, type FilingView, type PlacedOrder,
+  createExemptCustomer, filedOrder, fulfilAll, makeCtx, monthReconciliation, returnItems, waitForFiling, type Comparison, type FilingView, type PlacedOrder,
 } from "./lib/scenario"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"
 
@@ -279,6 +279,16 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   line(bold(`Cancellation of order #${can.displayId}`))
   line(`  GET /tax/orders/${can.orderId} at the service: ${afterVoid ? red(`still there (${afterVoid.lineItems.length} lines)`) : green("404, voided")}`)
   checks.push({ what: `cancellation: order #${can.displayId} voided at the service (GET answers 404)`, ok: afterVoid === null })
+
+  // the month's reconciliation ----------------------------------------------------------------
+  const month = new Date().toISOString().slice(0, 7)
+  const rec = await step(`Reconciliation of ${month} (GET /admin/sales-tax/reconciliation)`, () => monthReconciliation(ctx, month))
+  printReconciliation(rec)
+  checks.push({
+    what: `reconciliation of ${month}: ${rec.summary.orders} orders, net charged = net filed (charged ${rec.summary.charged} − refunded ${rec.summary.refunded_to_customers} = filed ${rec.summary.filed} − refunded ${rec.summary.refunded_at_service})`,
+    ok: rec.summary.difference === "0.00" && rec.differences_count === 0,
+    detail: rec.differences_count ? `${rec.differences_count} orders differ by ${rec.summary.difference}` : undefined,
+  })
 
   const passed = printSummary(checks, Date.now() - t0)
 

@@ -1,6 +1,6 @@
 /** The per-order tables and the closing summary. */
 import type { OrderRecord } from "../../src/contract"
-import type { Comparison, FilingView } from "./scenario"
+import type { Comparison, FilingView, ReconciliationView } from "./scenario"
 import { bold, dim, green, line, red, table } from "./ui"
 
 const money = (n: number | null) => (n === null ? "-" : n.toFixed(2))
@@ -33,6 +33,16 @@ export function printOrderTable(title: string, subtitle: string, cmp: Comparison
     line(dim(`  at the service: order ${filed.orderId}${filed.cartId ? ` (cart ${filed.cartId})` : ""}, ${filed.completedDate ? "completed" : "not completed"}${ex}`))
   }
   if (filing) line(dim(`  filing record: ${filing.state}, ${PATHS[filing.filing_path ?? ""] ?? `path ${filing.filing_path ?? "-"}`}`))
+}
+
+/** The month's figures (Settings → Sales Tax Reconciliation) and each order that differs. */
+export function printReconciliation(r: ReconciliationView): void {
+  line()
+  line(bold(`Reconciliation of ${r.month} (orders placed in the month)`))
+  const s = r.summary
+  const rows = [[String(s.orders), s.charged, s.refunded_to_customers, s.filed, s.refunded_at_service, s.difference, mark(s.difference === "0.00" && r.differences_count === 0)]]
+  for (const l of table(["Orders", "Tax charged", "Refunded to customers", "Tax filed", "Refunded at the service", "Difference", ""], rows, new Set([0, 1, 2, 3, 4, 5]))) line(`  ${l}`)
+  for (const d of r.differences) line(red(`  order #${d.display_id ?? d.order_id}: ${d.difference} (${d.reason}: ${d.detail ?? ""})`))
 }
 
 export interface Check {

@@ -388,3 +388,16 @@ export async function returnItems(ctx: Ctx, orderId: string, items: { id: string
 export async function cancelOrder(ctx: Ctx, orderId: string): Promise<void> {
   await call(`cancel order ${orderId}`, () => ctx.admin.admin.order.cancel(orderId))
 }
+
+/** The month's reconciliation as the admin page shows it (GET /admin/sales-tax/reconciliation). */
+export interface ReconciliationView {
+  month: string
+  summary: { orders: number; charged: string; filed: string; refunded_to_customers: string; refunded_at_service: string; difference: string }
+  differences: { order_id: string; display_id: number | null; difference: string; reason: string | null; detail: string | null }[]
+  differences_count: number
+}
+
+export async function monthReconciliation(ctx: Ctx, month: string): Promise<ReconciliationView> {
+  return call(`read the reconciliation of ${month}`, () =>
+    ctx.admin.client.fetch<ReconciliationView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`))
+}

@@ -296,7 +296,7 @@ medusaIntegrationTestRunner({
     it("admin work uses backgroundTimeoutMs: a service answering after 3.5 s serves the admin routes, while the store's verify-address keeps the 3 s checkout bound", async () => {
       await setup()
       await st.sandbox.fault({ operation: "searchTics", delayMs: 3500 })
-      await st.sandbox.fault({ operation: "listCertificates", delayMs: 3500 })
+      await st.sandbox.fault({ operation: "listCertificates", delayMs: 3500, count: 1 }) // the route lists twice (active, disabled)
       await st.sandbox.fault({ operation: "verifyAddress", delayMs: 3500 })
       const t0 = Date.now()
       const [search, certs, verify] = await Promise.all([
@@ -314,10 +314,12 @@ medusaIntegrationTestRunner({
       expect(certs.status).toBe(200)
       expect(certs.json.certificates.map((c: any) => c.certificateId)).toEqual([fx.certificateId])
       expect(Date.now() - t0).toBeGreaterThanOrEqual(3500)
-      // checkout path: cut at timeoutMs (3 s), well before the service's answer
+      // checkout path: cut at timeoutMs (3 s) — a 503, where waiting for the service would have given 200
+      // (the bound on the time leaves room for a loaded CI machine)
       expect(verify.status).toBe(503)
       expect(verify.json.message).toMatch(/unavailable/)
-      expect(verify.ms).toBeLessThan(3400)
+      expect(verify.ms).toBeGreaterThanOrEqual(2900)
+      expect(verify.ms).toBeLessThan(4500)
     })
 
     it("auth stays first: admin routes 401 without an admin session, the store route 400 without a publishable key, whatever the body", async () => {
@@ -490,7 +492,7 @@ medusaIntegrationTestRunner({
       // and the service was really reached (not everything refused at the door)
       const counts = await st.sandbox.counts()
       for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"]) expect([op, (counts as any)[op] > 0]).toEqual([op, true])
-      expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 20)
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
       // eslint-disable-next-line no-console
       if (process.env.FUZZ_ROUTES_VERBOSE) console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
       // eslint-disable-next-line no-console
@@ -609,7 +611,7 @@ function idArb(fx: Fixture, kind: IdKind, apiKey: string): fc.Arbitrary<string> 
   const shaped = kind === "certificate" ? fc.uuid() : alnum.map((s) => `${PREFIX[kind]}${s}`)
   const otherKind = fc.constantFrom(...(Object.keys(fx.ids) as IdKind[]).filter((k) => k !== kind).flatMap((k) => fx.ids[k]))
   // hostile values are most of the run (and the cheapest to answer); real and well-shaped ids reach the database and the service
-  return fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: shaped, weight: 1 }, { arbitrary: otherKind, weight: 1 }, { arbitrary: hostileString(apiKey), weight: 5 })
+  return fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: shaped, weight: 1 }, { arbitrary: otherKind, weight: 1 }, { arbitrary: hostileString(apiKey), weight: 7 })
 }
 
 /** encodeURIComponent over the UTF-8 bytes (a lone surrogate becomes U+FFFD instead of a URIError). */
@@ -667,7 +669,7 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
   ]
   if (valid !== undefined && typeof valid === "object" && valid !== null) {
     const keys = Object.keys(valid as object)
-    options.push({ arbitrary: fc.constant(json(valid, "valid")), weight: 25 })
+    options.push({ arbitrary: fc.constant(json(valid, "valid")), weight: 20 })
     options.push({
       arbitrary: fc.tuple(fc.constantFrom(...keys, "extra", "cart_id"), value).map(([k, v]) => json({ ...(valid as object), [k]: v }, "mutated")),
       weight: 25,
@@ -757,7 +759,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
   })
   // every route, the settings page (about 35 ms of CPU a request: health, ping, coverage) and the store
   // route (a database look-up of the publishable key first) less often
-  const weightOf = (r: RouteDef) => (r.template.endsWith("/settings") ? 1 : r.template.startsWith("/store") ? 2 : 3)
+  const weightOf = (r: RouteDef) => (r.template.endsWith("/settings") ? 1 : r.template.startsWith("/store") ? 3 : 5)
   return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(ROUTES[i]!) })))
 }
 

@@ -6,7 +6,8 @@
  *   1. the plugin compiled into app/node_modules/medusa-sales-tax with its admin extensions bundled,
  *      as the demo installs it (demo/lib/plugin-install.ts: TypeScript's transpileModule and
  *      Medusa's admin bundler; type errors are `npm run typecheck`'s business)
- *   2. `medusa build --admin-only` in app/ (the dashboard with the plugin's widgets → app/.medusa/admin)
+ *   2. `medusa build --admin-only` in app/ (the dashboard with the plugin's widgets → app/.medusa/admin),
+ *      running while step 3 migrates and seeds
  *   3. a fresh PostgreSQL database; `medusa db:migrate`, `medusa user`, `medusa exec` (seed)
  *   4. `medusa start` in app/ on a free port against the sandbox
  * Every step is bounded in time; logs go to .tmp/browser/*.log. Set BROWSER_SKIP_BUILD=1 to reuse
@@ -144,8 +145,11 @@ export async function startBrowserApp(): Promise<BrowserApp> {
   // (its src/ compiled, its admin extensions bundled: demo/lib/plugin-install.ts), and the admin
   // dashboard built with them. The backend needs no build: the app has no sources of its own.
   const adminBuilt = join(APP_DIR, ".medusa/admin/index.html")
-  if (process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(adminBuilt)) {
-    await installPlugin({ admin: true, appDir: APP_DIR })
+  const needBuild = process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(adminBuilt)
+  if (needBuild) await installPlugin({ admin: true, appDir: APP_DIR })
+  // the dashboard builds while the database is migrated and seeded (step 3): settled before step 4
+  const adminBuild: Promise<Error | null> = (async () => {
+    if (!needBuild) return
     rmSync(join(APP_DIR, ".medusa/admin"), { recursive: true, force: true })
     // `medusa build --admin-only` may exit 1 after writing the whole build (a type-check step of
     // its own): the built index.html decides
@@ -155,7 +159,10 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     rmSync(pub, { recursive: true, force: true })
     mkdirSync(pub, { recursive: true })
     symlinkSync("../.medusa/admin", join(pub, "admin"), "dir")
-  }
+  })().then(
+    () => null,
+    (e: Error) => e,
+  )
   // the seed script, compiled as the demo compiles its own (CommonJS, run by `medusa exec`)
   const seedJs = join(LOG_DIR, "seed-browser.js")
   const seedSource = join(APP_DIR, "src/scripts/seed-browser.ts")
@@ -193,6 +200,8 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     rmSync(seedOut, { force: true })
     await run("seed", [CLI, "exec", seedJs], APP_DIR, { ...appEnv, BROWSER_SEED_OUT: seedOut }, 120_000)
     const seeded = JSON.parse(readFileSync(seedOut, "utf8")) as Seeded
+    const buildError = await adminBuild
+    if (buildError) throw buildError
 
     // 4: start
     const port = await freePort()
@@ -209,6 +218,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     await waitForHealth(url, child, logPath, 120_000)
     return { url, adminUrl: `${url}/app`, sandbox, seeded, close }
   } catch (e) {
+    await adminBuild
     await close()
     throw e
   }

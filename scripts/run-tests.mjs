@@ -122,6 +122,9 @@ async function main() {
   const env = { ...process.env }
   // one id per `npm test`: the browser and cluster tests build their Medusa app once per run
   env.SALES_TAX_TEST_RUN = env.SALES_TAX_TEST_RUN || `${process.pid}-${Date.now().toString(36)}`
+  // the tests' databases are throwaway: their sessions do not wait for the WAL to reach the disk
+  // (a per-connection setting read by node-postgres from PGOPTIONS; the server's config is untouched)
+  env.PGOPTIONS = [env.PGOPTIONS, "-c synchronous_commit=off"].filter(Boolean).join(" ")
   if (names.some((n) => SUITES[n].provision)) {
     const what = [provisionChromium(env), await provisionRedis(env), await provisionPostgres(env)]
     console.log(`[tests] using ${what.join("; ")}`)

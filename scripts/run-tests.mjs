@@ -47,7 +47,7 @@ function fail(line) {
 }
 
 function which(cmd) {
-  return spawnSync("sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout.trim() || null
+  return spawnSync("/bin/sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout?.trim() || null
 }
 
 let aptUpdated = false

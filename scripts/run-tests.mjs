@@ -39,6 +39,8 @@ const outDir = join(process.cwd(), ".tmp")
 mkdirSync(outDir, { recursive: true })
 const isRoot = process.getuid?.() === 0
 const cleanups = []
+/** the jest run under way, stopped with us on a signal */
+let running = null
 
 function fail(line) {
   console.error(`\n[tests] ${line}`)
@@ -145,7 +147,11 @@ async function main() {
         ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--json", `--outputFile=${out}`, ...suite.args, ...extra],
         { stdio: "inherit", env: { ...env, ...suite.env } },
       )
-      child.once("exit", (status) => resolve({ status }))
+      running = child
+      child.once("exit", (status) => {
+        running = null
+        resolve({ status })
+      })
     })
     if (!existsSync(out)) {
       broken = true
@@ -169,6 +175,20 @@ async function main() {
   if (skipped > 0) console.error(`\n[tests] ${skipped} test(s) skipped: a test that cannot run must fail, not skip`)
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)
   process.exitCode = failed > 0 || skipped > 0 || broken ? 1 : 0
+}
+
+// Ctrl-C or a kill: stop what was provisioned (Redis, the embedded PostgreSQL) before leaving
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.once(sig, async () => {
+    if (running) {
+      const ended = new Promise((r) => running.once("exit", r))
+      running.kill("SIGTERM")
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 5000))])
+      running?.kill("SIGKILL")
+    }
+    for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined)
+    process.exit(130)
+  })
 }
 
 try {

@@ -7,7 +7,7 @@ const { startEmbeddedPostgres } = require("../scripts/embedded-postgres.cjs")
 const { answers } = require("../scripts/net.cjs")
 
 module.exports = async function globalSetup() {
-  if (process.env.TEST_TYPE !== "integration:http" && process.env.NEED_PG !== "1") return
+  if (!process.env.TEST_TYPE?.startsWith("integration:") && process.env.NEED_PG !== "1") return
   process.env.DB_HOST = process.env.DB_HOST || "localhost"
   process.env.DB_PORT = process.env.DB_PORT || "5432"
   process.env.DB_USERNAME = process.env.DB_USERNAME || "postgres"

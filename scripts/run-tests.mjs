@@ -16,14 +16,20 @@
 //   Chromium    Debian's chromium (CHROMIUM_PATH overrides)
 import { spawn, spawnSync } from "node:child_process"
 import { createRequire } from "node:module"
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 const require = createRequire(import.meta.url)
 const { answers, freePort } = require("./net.cjs")
 const SUITES = {
   unit: { env: { TEST_TYPE: "unit" }, args: ["--maxWorkers=2"] },
-  "integration:http": { env: { TEST_TYPE: "integration:http" }, args: ["--maxWorkers=2"], provision: true },
+  // Medusa's logger at "warn" (unless LOG_LEVEL says otherwise): the specs' info lines (every
+  // migration, every event) cost time to capture and bury the warnings and errors that matter
+  "integration:http": {
+    env: { TEST_TYPE: "integration:http", LOG_LEVEL: process.env.LOG_LEVEL || "warn" },
+    args: ["--maxWorkers=2"],
+    provision: true,
+  },
 }
 const args = process.argv.slice(2)
 const wanted = args.filter((a) => Object.hasOwn(SUITES, a))
@@ -120,6 +126,55 @@ function provisionChromium(env) {
   return `chromium at ${path}`
 }
 
+/**
+ * The migrated database every Medusa spec's database is cloned from (integration-tests/db-template.js):
+ * built when missing by a jest run of integration-tests/template/build.spec.ts, started beside the unit
+ * suite so that its ~15 s of CPU hide there. Resolves to the template's name, or null when the build
+ * failed (the specs then migrate their databases themselves, as without it; the log says why).
+ */
+async function prepareTemplate(env) {
+  const { templateName } = require("../integration-tests/db-template.js")
+  const name = templateName()
+  const { Client } = require("@medusajs/framework/pg")
+  const client = new Client({
+    host: env.DB_HOST === "localhost" || !env.DB_HOST ? "127.0.0.1" : env.DB_HOST,
+    port: Number(env.DB_PORT || 5432),
+    user: env.DB_USERNAME || "postgres",
+    password: env.DB_PASSWORD || undefined,
+    database: "postgres",
+  })
+  await client.connect()
+  let exists
+  try {
+    exists = (await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1
+  } finally {
+    await client.end()
+  }
+  if (exists) return name
+  const log = join(outDir, "template-build.log")
+  const started = Date.now()
+  const status = await new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--silent"],
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...env, TEST_TYPE: "integration:template" } },
+    )
+    const chunks = []
+    child.stdout.on("data", (c) => chunks.push(c))
+    child.stderr.on("data", (c) => chunks.push(c))
+    child.once("exit", (code) => {
+      writeFileSync(log, Buffer.concat(chunks))
+      resolve(code)
+    })
+  })
+  if (status !== 0) {
+    console.error(`[tests] building the database template failed (exit ${status}, see ${log}): the specs migrate their own databases`)
+    return null
+  }
+  console.log(`[tests] database template ${name} built in ${Math.round((Date.now() - started) / 1000)} s`)
+  return name
+}
+
 async function main() {
   const env = { ...process.env }
   // one id per `npm test`: the browser and cluster tests build their Medusa app once per run
@@ -131,6 +186,8 @@ async function main() {
     const what = [provisionChromium(env), await provisionRedis(env), await provisionPostgres(env)]
     console.log(`[tests] using ${what.join("; ")}`)
   }
+  // the template builds beside the unit suite; the integration suite waits for it
+  const template = names.includes("integration:http") ? prepareTemplate(env).catch((e) => (console.error(`[tests] database template: ${e.message}`), null)) : null
   let passed = 0
   let failed = 0
   let skipped = 0
@@ -139,6 +196,10 @@ async function main() {
     const suite = SUITES[name]
     const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
     rmSync(out, { force: true })
+    if (name === "integration:http") {
+      const t = await template
+      if (t) env.MEDUSA_SPEC_DB_TEMPLATE = t
+    }
     console.log(`\n=== ${name} ===`)
     const started = Date.now()
     const r = await new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { decorateCartTotals } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
-import { backSolveRate, float32Shortest, float32Step } from "./back-solve"
+import { backSolveRate, float32Shortest, float32Step, solvedRate } from "./back-solve"
 
 /** What the service does (per the contract): amount = round-half-up to the cent of price × quantity × rate. */
 function serviceAmount(price: BigNumber.Value, quantity: number, rate: BigNumber.Value): BigNumber {
@@ -182,5 +182,26 @@ describe("backSolveRate", () => {
       { numRuns: 4000 },
     )
     expect(onEdge).toBeGreaterThan(1000)
+  })
+  it("solvedRate (memoized, without Medusa's amount) gives backSolveRate's rate and exactness; float32Shortest's memo gives the computed string", () => {
+    const shortestRef = (x: number) => {
+      const f = Math.fround(x)
+      if (f === 0) return "0"
+      for (let p = 1; p <= 9; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return String(Number(f.toPrecision(p)))
+      return String(f)
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 2_000_000 }), fc.integer({ min: -100, max: 200_000 }), fc.constantFrom(0, 7.25), fc.boolean(), (t, a, display, twice) => {
+        const input = { taxable: new BigNumber(t).div(100), amount: a / 100, displayRatePct: display }
+        if (twice) solvedRate(input)
+        const want = backSolveRate(input)
+        expect(solvedRate(input)).toEqual({ rate: want.rate, exact: want.exact })
+      }),
+      { numRuns: 3000 },
+    )
+    fc.assert(fc.property(fc.float({ min: 0, max: 1000, noNaN: true }), (x) => {
+      expect(float32Shortest(x)).toBe(shortestRef(x))
+      expect(float32Shortest(x)).toBe(shortestRef(x))
+    }), { numRuns: 3000 })
   })
 })

@@ -17,16 +17,31 @@ import { dec, type DecLike } from "../../money"
 
 const f32buf = new DataView(new ArrayBuffer(4))
 
+/**
+ * Memo of float32Shortest by float4 value (the miss path asks for 9 candidates per line, up to 9
+ * toPrecision calls each; lines of the same rate share them). Bounded: cleared when full.
+ */
+const shortestMemo = new Map<number, string>()
+const SHORTEST_MEMO_MAX = 20_000
+
 /** Shortest decimal string that reads back as the same float4 (what PostgreSQL prints for `real`). */
 export function float32Shortest(x: number): string {
   const f = Math.fround(x)
   if (f === 0) return "0"
   if (!Number.isFinite(f)) throw new RangeError(`not a finite float4: ${x}`)
+  const memo = shortestMemo.get(f)
+  if (memo !== undefined) return memo
+  let out = String(f)
   for (let p = 1; p <= 9; p++) {
     const s = f.toPrecision(p)
-    if (Math.fround(Number(s)) === f) return String(Number(s))
+    if (Math.fround(Number(s)) === f) {
+      out = String(Number(s))
+      break
+    }
   }
-  return String(f)
+  if (shortestMemo.size >= SHORTEST_MEMO_MAX) shortestMemo.clear()
+  shortestMemo.set(f, out)
+  return out
 }
 
 /** The float4 `steps` representable values away from `x` (x must be a float4). */
@@ -74,7 +89,26 @@ export interface BackSolveResult {
  * the amount (it does for any line under about a million dollars; larger lines fall back to the
  * closest double, which only the order's numeric columns would keep exactly).
  */
-export function backSolveRate({ taxable, amount, displayRatePct = 0 }: BackSolveInput): BackSolveResult {
+export function backSolveRate(input: BackSolveInput): BackSolveResult {
+  return backSolve(input, true)
+}
+
+/** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
+export function solvedRate(input: BackSolveInput): { rate: number; exact: boolean } {
+  const key = `${String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
+  const memo = solvedMemo.get(key)
+  if (memo) return memo
+  const { rate, exact } = backSolve(input, false)
+  const out = Object.freeze({ rate, exact })
+  if (solvedMemo.size >= SOLVED_MEMO_MAX) solvedMemo.clear()
+  solvedMemo.set(key, out)
+  return out
+}
+/** Memo of solvedRate (a pure function of taxable, amount and display rate); cleared when full. */
+const solvedMemo = new Map<string, { readonly rate: number; readonly exact: boolean }>()
+const SOLVED_MEMO_MAX = 20_000
+
+function backSolve({ taxable, amount, displayRatePct = 0 }: BackSolveInput, withAmount: boolean): BackSolveResult {
   const t = dec(taxable)
   const a = dec(amount)
   if (t.lte(0)) {
@@ -89,7 +123,7 @@ export function backSolveRate({ taxable, amount, displayRatePct = 0 }: BackSolve
 
   const f0 = startingFloat4(t, a)
   const best = bestCandidate(t, a, f0)
-  if (best !== null) return { rate: best, medusaAmount: medusaTax(t, best).toString(), exact: true }
+  if (best !== null) return { rate: best, medusaAmount: withAmount ? medusaTax(t, best).toString() : "", exact: true }
 
   // beyond float4 resolution: the closest double (exact where the rate is kept in a numeric column)
   const d = a.times(100).div(t).toNumber()

@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { CartIn } from "../../contract"
-import { buildServiceCart, cartHash, normalizeState, normalizeZip, serviceCustomerId, taxableDestination } from "./build-service-cart"
+import BigNumber from "bignumber.js"
+import { buildServiceCart, canonicalCartJson, canonicalJson, cartHash, itemFigures, itemTaxable, netUnitPrice, normalizeState, normalizeZip, serviceCustomerId, shippingFigures, shippingTaxable, taxableDestination } from "./build-service-cart"
 import { CartSnapshot } from "./context"
 
 const origin = { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }
@@ -60,6 +61,64 @@ describe("buildServiceCart", () => {
     )
     expect(cartHash({ ...a, destination: { ...dest, zip: "94103" } }, "c")).not.toBe(cartHash(a, "c"))
     expect(cartHash(a, "other-connection")).not.toBe(cartHash(a, "c"))
+  })
+})
+
+describe("hot-path shortcuts give the same answers", () => {
+  /** canonicalJson as it was written first (filter, sort, map, join). */
+  const reference = (v: unknown): string => {
+    if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null"
+    if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`
+    const o = v as Record<string, unknown>
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`
+  }
+  const address = fc.record(
+    { line1: fc.string(), line2: fc.option(fc.string(), { nil: undefined }), city: fc.string(), state: fc.constantFrom("CA", "NY"), zip: fc.string(), countryCode: fc.constantFrom("US", undefined) },
+    { requiredKeys: ["line1", "city", "state", "zip"] },
+  )
+  const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e21, 1e-7, NaN, Infinity))
+  const cart = fc.record(
+    {
+      cartId: fc.string(), customerId: fc.string(), currency: fc.record({ currencyCode: fc.string() }), deliveredBySeller: fc.boolean(),
+      origin: address, destination: address, exemption: fc.record({ exemptionId: fc.option(fc.uuid()), isExempt: fc.option(fc.boolean()) }),
+      lineItems: fc.array(fc.record({ index: fc.nat(), itemId: fc.string(), price: num, quantity: num, tic: fc.option(fc.nat(), { nil: undefined }), productId: fc.option(fc.string()) }, { requiredKeys: ["index", "itemId", "price", "quantity"] })),
+    },
+    { requiredKeys: ["customerId", "currency", "origin", "destination", "lineItems"] },
+  )
+
+  it("canonicalJson and the cart serializer write what the first canonicalJson wrote (random carts, any key order, unknown keys)", () => {
+    fc.assert(
+      fc.property(cart, fc.boolean(), (c, shuffle) => {
+        const v = shuffle ? JSON.parse(JSON.stringify(c), function (this: unknown, _k, x) { return x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).reverse()) : x }) : c
+        expect(canonicalJson(v)).toBe(reference(v))
+        expect(canonicalCartJson(v)).toBe(reference(v))
+      }),
+      { numRuns: 500 },
+    )
+    fc.assert(fc.property(fc.anything(), (v) => expect(canonicalCartJson(v)).toBe(reference(v))), { numRuns: 500 })
+    // keys outside the cart's own are not dropped: the slow path takes them
+    expect(canonicalCartJson({ zz: 1, cartId: "a", extra: { b: 2, a: undefined } })).toBe('{"cartId":"a","extra":{"b":2},"zz":1}')
+    expect(canonicalCartJson({ cartId: new Date(0) })).toBe('{"cartId":{}}')
+  })
+
+  it("itemFigures / shippingFigures (memoized) equal the decimal arithmetic they stand for", () => {
+    const dec = (min: number, max: number, places: number) => fc.integer({ min, max }).map((n) => new BigNumber(n).shiftedBy(-places).toString())
+    fc.assert(
+      fc.property(dec(0, 100_000, 2), dec(-2, 50, 0), dec(0, 5_000, 2), fc.boolean(), (unit_price, quantity, discount, again) => {
+        const it = { unit_price, quantity, discount }
+        if (again) itemFigures(it)
+        const fig = itemFigures(it)
+        if (!new BigNumber(quantity).gt(0)) return expect(fig).toBeNull()
+        expect(fig!.taxable.toString()).toBe(itemTaxable(it).toString())
+        expect(fig!.quantity).toBe(Number(quantity))
+        expect(fig!.price).toBe(netUnitPrice(itemTaxable(it), quantity))
+        const sm = { amount: unit_price, discount }
+        expect(shippingFigures(sm).taxable.toString()).toBe(shippingTaxable(sm).toString())
+        expect(shippingFigures(sm).price).toBe(shippingTaxable(sm).toNumber())
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 

@@ -62,12 +62,46 @@ export function serviceCustomerId(customerId: string | null | undefined, cartId:
   return `guest_${createHash("sha256").update(cartId).digest("hex").slice(0, 32)}`
 }
 
+/**
+ * Memo of the decimal arithmetic per line (the same prices, quantities and discounts come back at
+ * every recalculation of a cart and across carts of the same catalogue). Values are immutable
+ * (BigNumber methods return new numbers); bounded: cleared when full.
+ */
+const lineMemo = new Map<string, { taxable: BigNumber; quantity: number; price: number } | null>()
+const LINE_MEMO_MAX = 20_000
+function memoSet<V>(m: Map<string, V>, k: string, v: V): V {
+  if (m.size >= LINE_MEMO_MAX) m.clear()
+  m.set(k, v)
+  return v
+}
+
 /** Medusa's taxable amount of an item: unit_price × quantity − discounts (never below 0). */
 export function itemTaxable(it: { unit_price: string; quantity: string; discount: string }): BigNumber {
   return BigNumber.max(0, dec(it.unit_price).times(it.quantity).minus(it.discount))
 }
 export function shippingTaxable(sm: { amount: string; discount: string }): BigNumber {
   return BigNumber.max(0, dec(sm.amount).minus(sm.discount))
+}
+
+/** An item's taxable amount, quantity and net unit price (null when quantity ≤ 0), memoized. */
+export function itemFigures(it: { unit_price: string; quantity: string; discount: string }): { taxable: BigNumber; quantity: number; price: number } | null {
+  const key = `i|${it.unit_price}|${it.quantity}|${it.discount}`
+  const got = lineMemo.get(key)
+  if (got !== undefined) return got
+  if (!dec(it.quantity).gt(0)) return memoSet(lineMemo, key, null)
+  const taxable = itemTaxable(it)
+  return memoSet(lineMemo, key, { taxable, quantity: dec(it.quantity).toNumber(), price: netUnitPrice(taxable, it.quantity) })
+}
+
+/** A shipping method's taxable amount, memoized. */
+export function shippingFigures(sm: { amount: string; discount: string }): { taxable: BigNumber; quantity: number; price: number } {
+  const key = `s|${sm.amount}|${sm.discount}`
+  const got = lineMemo.get(key)
+  if (got) return got
+  const taxable = shippingTaxable(sm)
+  const fig = { taxable, quantity: 1, price: taxable.toNumber() }
+  memoSet(lineMemo, key, fig)
+  return fig
 }
 
 /** Net unit price sent to the service: taxable ÷ quantity, to 6 decimals (exact whenever it divides). */
@@ -93,13 +127,13 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   const { snapshot: s } = input
   const lineItems: CartLineItemIn[] = []
   for (const it of s.items) {
-    if (!dec(it.quantity).gt(0)) continue
-    const qty = dec(it.quantity).toNumber()
+    const fig = itemFigures(it)
+    if (!fig) continue
     lineItems.push({
       index: lineItems.length,
       itemId: it.id,
-      price: netUnitPrice(itemTaxable(it), it.quantity),
-      quantity: qty,
+      price: fig.price,
+      quantity: fig.quantity,
       tic: it.tic ?? input.defaultTic,
       ...(it.product_id ? { productId: it.product_id } : {}),
     })
@@ -108,7 +142,7 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
     lineItems.push({
       index: lineItems.length,
       itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
-      price: shippingTaxable(sm).toNumber(),
+      price: shippingFigures(sm).price,
       quantity: 1,
       tic: input.shippingTic,
     })
@@ -126,14 +160,70 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
 
 /** Canonical JSON (sorted keys, undefined dropped) so equal carts hash equally. */
 export function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null"
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`
+  if (v === null || typeof v !== "object") {
+    // the common leaves written directly (what JSON.stringify writes for them)
+    if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null"
+    if (typeof v === "boolean") return v ? "true" : "false"
+    return JSON.stringify(v) ?? "null"
+  }
+  if (Array.isArray(v)) {
+    let out = "["
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + canonicalJson(v[i])
+    return out + "]"
+  }
   const o = v as Record<string, unknown>
-  const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort()
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(",")}}`
+  const keys = Object.keys(o).sort()
+  let out = "{"
+  let first = true
+  for (const k of keys) {
+    const x = o[k]
+    if (x === undefined) continue
+    out += (first ? "" : ",") + JSON.stringify(k) + ":" + canonicalJson(x)
+    first = false
+  }
+  return out + "}"
+}
+
+/**
+ * Every property name of a service cart (CartIn, its addresses, currency, exemption, line items),
+ * sorted: JSON.stringify with this list as replacer writes every object's keys in sorted order.
+ */
+const CART_KEYS = [
+  "cartId", "city", "countryCode", "currency", "currencyCode", "customerId", "deliveredBySeller", "destination", "exemption",
+  "exemptionId", "index", "isExempt", "itemId", "line1", "line2", "lineItems", "origin", "price", "productId", "quantity",
+  "state", "tic", "zip",
+].sort()
+const CART_KEY_SET = new Set(CART_KEYS)
+
+/** Whether `v` is plain JSON data (no toJSON, function, symbol, bigint) whose object keys are all in CART_KEY_SET. */
+function plainCartData(v: unknown): boolean {
+  if (v === null) return true
+  const t = typeof v
+  if (t === "string" || t === "number" || t === "boolean" || t === "undefined") return true
+  if (t !== "object") return false
+  if (Array.isArray(v)) {
+    for (const x of v) if (!plainCartData(x)) return false
+    return true
+  }
+  const proto = Object.getPrototypeOf(v)
+  if (proto !== Object.prototype && proto !== null) return false
+  for (const k in v as Record<string, unknown>) {
+    if (!Object.hasOwn(v as object, k)) return false
+    if (!CART_KEY_SET.has(k) || !plainCartData((v as Record<string, unknown>)[k])) return false
+  }
+  return true
+}
+
+/**
+ * canonicalJson of a cart: for plain cart data (the carts buildServiceCart makes), the native
+ * JSON.stringify with the sorted key list writes the same string much faster; anything else goes
+ * through canonicalJson.
+ */
+export function canonicalCartJson(cart: unknown): string {
+  return cart !== undefined && plainCartData(cart) ? JSON.stringify(cart, CART_KEYS) : canonicalJson(cart)
 }
 
 /** Hash of everything that moves tax: the service cart as sent, plus the connection. */
 export function cartHash(cart: CartIn, connectionId: string): string {
-  return createHash("sha256").update(connectionId).update("\0").update(canonicalJson(cart)).digest("hex")
+  return createHash("sha256").update(connectionId).update("\0").update(canonicalCartJson(cart)).digest("hex")
 }

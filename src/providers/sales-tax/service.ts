@@ -13,8 +13,8 @@ import { isSalesTaxError, type SalesTaxClient } from "../../client"
 import { getSalesTaxClient } from "../../client-factory"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { dec } from "../../money"
-import { backSolveRate } from "./back-solve"
-import { buildServiceCart, cartHash, itemTaxable, shippingTaxable, taxableDestination } from "./build-service-cart"
+import { solvedRate } from "./back-solve"
+import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "./build-service-cart"
 import {
   BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, CONTEXT_KEY, SALES_TAX_PROVIDER_IDENTIFIER, SHIPPING_ITEM_PREFIX,
   TAX_INCLUSIVE_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME,
@@ -66,6 +66,18 @@ function tryResolve<T>(cradle: Deps, key: string): T | undefined {
   } catch {
     return undefined
   }
+}
+
+/** effectiveRatePct(price × quantity, amount), memoized (the same lines come back across carts); cleared when full. */
+const ratePctMemo = new Map<string, string | null>()
+function lineRatePct(price: number, quantity: number, amount: number): string | null {
+  const key = `${price}|${quantity}|${amount}`
+  const got = ratePctMemo.get(key)
+  if (got !== undefined) return got
+  const rate = effectiveRatePct(dec(price).times(quantity), amount)
+  if (ratePctMemo.size >= 20_000) ratePctMemo.clear()
+  ratePctMemo.set(key, rate)
+  return rate
 }
 
 /** Whether a failure means "the service is not answering properly" (counts for the breaker and the policy). */
@@ -237,21 +249,21 @@ export class SalesTaxProviderService implements ITaxProvider {
       const it = items.get(l.line_item.id)
       const q = quote.lines[l.line_item.id]
       if (!it || !q) continue // quantity 0: no line
-      lines.push({ ...this.line(itemTaxable(it), q, exempt, quote), line_item_id: l.line_item.id })
+      lines.push({ ...this.line(itemFigures(it)?.taxable ?? itemTaxable(it), q, exempt, quote), line_item_id: l.line_item.id })
     }
     const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
     for (const l of shippingLines) {
       const sm = ships.get(l.shipping_line.id)
       const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${l.shipping_line.id}`]
       if (!sm || !q) continue
-      lines.push({ ...this.line(shippingTaxable(sm), q, exempt, quote), shipping_line_id: l.shipping_line.id })
+      lines.push({ ...this.line(shippingFigures(sm).taxable, q, exempt, quote), shipping_line_id: l.shipping_line.id })
     }
     return lines
   }
 
-  protected line(taxable: ReturnType<typeof itemTaxable>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+  protected line(taxable: ReturnType<typeof dec>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
     // the display rate only matters when nothing is taxable (any rate gives 0 tax)
-    const solved = backSolveRate({ taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 })
+    const solved = solvedRate({ taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 })
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }
@@ -392,12 +404,13 @@ export class SalesTaxProviderService implements ITaxProvider {
   protected async remember(cart: CartIn, q: Quote, destination: Address): Promise<void> {
     const rows: KnownRate[] = []
     const now = new Date()
+    const zip = zipKey(destination.zip)
     for (const li of cart.lineItems) {
       const got = q.lines[li.itemId]
       if (!got || got.tic === null && li.tic === undefined) continue
-      const rate = effectiveRatePct(dec(li.price).times(li.quantity), got.amount)
+      const rate = lineRatePct(li.price, li.quantity, got.amount)
       if (rate === null) continue
-      rows.push({ zip: zipKey(destination.zip), tic: got.tic ?? li.tic!, rate, quotedAt: now })
+      rows.push({ zip, tic: got.tic ?? li.tic!, rate, quotedAt: now })
     }
     // one row per TIC: the last line wins (same TIC, same ZIP: the same rate up to rounding)
     const byTic = new Map(rows.map((r) => [r.tic, r]))

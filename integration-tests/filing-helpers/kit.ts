@@ -6,6 +6,7 @@ import type { Address, OperationId } from "../../src/contract"
 import type { SalesTaxClient } from "../../src/client"
 import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
 import { sandboxCaller } from "../helpers/sandbox"
+import { getPluginOptions } from "../../src/options"
 
 export const API_KEY = "sk_test_filing_0123456789-SECRET"
 export const CONNECTION_ID = "22222222-3333-4444-8555-666666666666"
@@ -65,5 +66,19 @@ export async function chargedSnapshot(
     orderId: ids.orderId, kind: "order", cartId: ids.cartId, customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50),
     currencyCode: "USD", placedAt: (opts.placedAt ?? new Date(Date.now() - 1000)).toISOString(),
     origin: ORIGIN, destination: opts.destination ?? DESTINATION, lines: fl,
+  }
+}
+
+/**
+ * Sets the running app's `manualRefunds` option (the resolved options object Medusa's container
+ * hands every handler) and returns a function that puts the previous value back. Lets one Medusa
+ * boot test both modes: "credit" (payment.refunded files the credit) and "ignore" (the button).
+ */
+export function setManualRefunds(container: { resolve(key: string): unknown }, mode: "ignore" | "credit"): () => void {
+  const opts = getPluginOptions(container as Parameters<typeof getPluginOptions>[0])
+  const before = opts.manualRefunds
+  opts.manualRefunds = mode
+  return () => {
+    opts.manualRefunds = before
   }
 }

@@ -47,6 +47,7 @@ export async function adminOrder(api: Api, auth: { headers: Record<string, strin
   const fields = [
     "id", "status", "tax_total", "items.id", "items.quantity", "items.tax_total", "items.variant_id", "shipping_methods.id",
     "shipping_methods.tax_total", "payment_collections.id", "payment_collections.payments.id", "payment_collections.payments.captured_at",
+    "total", "credit_line_total", "payment_collections.payments.refunds.id", "payment_collections.payments.refunds.amount",
   ].join(",")
   return (await api.get(`/admin/orders/${orderId}?fields=${fields}`, auth)).data.order
 }

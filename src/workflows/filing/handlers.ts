@@ -181,7 +181,7 @@ export interface ManualRefund {
   amount: number
   /** the part of it not covered by returned items (what the customer got back without returning anything) */
   unreturned: number
-  /** the tax in that part: unreturned × order tax ÷ order total, to the cent */
+  /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent */
   tax: number
   /** the credit's orderId at the service */
   creditId: string
@@ -216,7 +216,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
   const [{ data: [order] }, { data: returns }, { data: claims }] = await Promise.all([
     q.graph({
       entity: "order",
-      fields: ["id", "tax_total", "total", "items.id", "items.quantity", "items.total",
+      fields: ["id", "tax_total", "total", "credit_line_total", "items.id", "items.quantity", "items.total",
         "payment_collections.payments.id", "payment_collections.payments.refunds.id", "payment_collections.payments.refunds.amount",
         "payment_collections.payments.refunds.created_at"],
       filters: { id: orderId },
@@ -245,7 +245,10 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     .sort((a: { createdAt: string }, b: { createdAt: string }) => a.createdAt.localeCompare(b.createdAt))
   const parts = unreturnedParts(refunds, owed.toNumber())
   const tax = dec(str(order.tax_total)).toNumber()
-  const total = dec(str(order.total)).toNumber()
+  // Medusa 2.21 books a refund beyond what the order owes as an order credit line, which lowers
+  // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
+  // depend on the refunds made so far
+  const total = dec(str(order.total)).plus(str(order.credit_line_total)).toNumber()
   const store = filingStore(container)
   const out: ManualRefund[] = []
   for (const r of refunds) {
@@ -330,7 +333,8 @@ export function missingFacts(
 
 /**
  * The sweep: orders placed in the last `days` days that have no filing record, or whose records
- * miss a Medusa fact, are brought in line through the same handlers the subscriber runs (every
+ * miss a Medusa fact (with `manualRefunds: "credit"`: also a refund without a return not filed as
+ * a credit yet), are brought in line through the same handlers the subscriber runs (every
  * step keyed by Medusa ids, so a sweep racing a late event files nothing twice).
  */
 export async function sweepOrders(container: MedusaContainer, opts: { days?: number; now?: Date; batch?: number } = {}, deps: HandlerDeps = {}): Promise<SweepOutcome> {
@@ -348,12 +352,18 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
     })
     if (!orders.length) break
     const ids = orders.map((o) => o.id)
-    const [{ data: returns }, { data: claims }, { data: exchanges }, { data: edits }] = await Promise.all([
+    const credits = options.manualRefunds === "credit"
+    const [{ data: returns }, { data: claims }, { data: exchanges }, { data: edits }, { data: paid }] = await Promise.all([
       q.graph({ entity: "return", fields: ["id", "order_id", "received_at", "claim_id", "exchange_id"], filters: { order_id: ids } }),
       q.graph({ entity: "order_claim", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
       q.graph({ entity: "order_exchange", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
       q.graph({ entity: "order_change", fields: ["id", "order_id"], filters: { order_id: ids, change_type: "edit", status: "confirmed" } }),
+      // with manualRefunds "credit", a refund without a return whose payment.refunded was lost is filed too
+      credits
+        ? q.graph({ entity: "order", fields: ["id", "payment_collections.payments.refunds.id"], filters: { id: ids } })
+        : Promise.resolve({ data: [] as any[] }),
     ])
+    const refunded = new Set(paid.filter((o) => (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length))).map((o) => o.id))
     for (const o of orders) {
       out.checked++
       const facts = {
@@ -365,12 +375,14 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
       }
       const rec = await store.findRecord(o.id)
       const missing = missingFacts(facts, rec, rec ? await store.listChildren(o.id) : [])
-      if (!missing.length) continue
+      const unfiledCredits = refunded.has(o.id) ? (await listManualRefunds(container, o.id)).filter((r) => !r.filing) : []
+      if (!missing.length && !unfiledCredits.length) continue
       await syncOrder(container, o.id, deps)
       if (facts.edits.length) await onOrderEdited(container, o.id, deps)
       for (const id of facts.returns) await onReturnReceived(container, id, deps)
       for (const id of facts.claims) await onClaimCreated(container, id, deps)
       for (const id of facts.exchanges) await onExchangeCreated(container, id, deps)
+      for (const r of unfiledCredits) await fileRefundAsCredit(container, o.id, r.refundId, deps)
       out.broughtInLine.push(o.id)
     }
     if (orders.length < batch) break

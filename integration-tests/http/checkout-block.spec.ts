@@ -1,6 +1,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { ADDRESSES, Checkout, cents, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { createPromotionsWorkflow } from "@medusajs/core-flows"
+import { ADDRESSES, Checkout, cents, createShopper, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
 
 jest.setTimeout(120_000)
@@ -22,14 +23,28 @@ medusaIntegrationTestRunner({
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       const { data: [c] } = await query.graph({
         entity: "cart",
-        fields: ["id", "email", "items.id", "items.quantity", "shipping_methods.id", "shipping_address.postal_code", "items.tax_lines.code", "items.tax_lines.rate"],
+        fields: [
+          "id", "email", "customer_id", "items.id", "items.quantity", "items.unit_price", "shipping_methods.id", "shipping_methods.amount",
+          "shipping_address.*", "billing_address.postal_code", "items.tax_lines.code", "items.tax_lines.rate", "shipping_methods.tax_lines.code",
+          "shipping_methods.tax_lines.rate", "items.adjustments.code", "items.adjustments.amount", "promotions.code",
+        ],
         filters: { id: cartId },
       })
+      const a = c.shipping_address ?? {}
       return {
-        items: (c.items ?? []).map((i: any) => `${i.id}x${i.quantity}`).sort(),
-        shipping: (c.shipping_methods ?? []).map((s: any) => s.id).sort(),
-        zip: c.shipping_address?.postal_code,
-        taxLines: (c.items ?? []).flatMap((i: any) => (i.tax_lines ?? []).map((t: any) => `${i.id}:${t.code}:${t.rate}`)).sort(),
+        email: c.email,
+        customer: c.customer_id,
+        items: (c.items ?? []).map((i: any) => `${i.id}x${i.quantity}@${i.unit_price}`).sort(),
+        shipping: (c.shipping_methods ?? []).map((s: any) => `${s.id}@${s.amount}`).sort(),
+        address: [a.address_1, a.city, a.province, a.postal_code, a.country_code].join("|"),
+        billingZip: c.billing_address?.postal_code,
+        zip: a.postal_code,
+        taxLines: [
+          ...(c.items ?? []).flatMap((i: any) => (i.tax_lines ?? []).map((t: any) => `${i.id}:${t.code}:${t.rate}`)),
+          ...(c.shipping_methods ?? []).flatMap((s: any) => (s.tax_lines ?? []).map((t: any) => `${s.id}:${t.code}:${t.rate}`)),
+        ].sort(),
+        adjustments: (c.items ?? []).flatMap((i: any) => (i.adjustments ?? []).map((x: any) => `${i.id}:${x.code}:${x.amount}`)).sort(),
+        promotions: (c.promotions ?? []).map((p: any) => p.code).sort(),
       }
     }
     const refused = (p: Promise<unknown>) => p.then((r) => ({ status: 200, data: r }) as any, (e: any) => e.response)
@@ -45,14 +60,16 @@ medusaIntegrationTestRunner({
       expect(taxBefore).toBeGreaterThan(0)
       const line = cart.items[0]
 
+      const beforeOutage = await stored(co.cartId)
       await st.sandbox.fault({ operation: "calculateCarts", status: 503 })
-      // the request that meets the outage first
+      // the request that meets the outage first (see the next test for every route)
       const first = await refused(co.addItem(store.products.coffee.variantId, 1))
       expect(first.status).toBe(400)
       expect(first.data.message).toBe(BLOCK_ERROR_MESSAGE)
       expect(first.data.code).toBe(BLOCK_ERROR_CODE)
       expect(JSON.stringify(first.data)).not.toContain(st.sandbox.apiKey)
       const asItWas = await stored(co.cartId)
+      expect(asItWas).toEqual(beforeOutage)
 
       const mutations: [string, () => Promise<unknown>][] = [
         ["add item", () => co.addItem(store.products.coffee.variantId, 1)],
@@ -90,6 +107,62 @@ medusaIntegrationTestRunner({
       }
       const order = await co.complete()
       expect(order.id).toMatch(/^order_/)
+    })
+
+    it("block outage: the request that discovers it leaves the cart exactly as it was, on every cart-mutating store route", async () => {
+      const code = `BLOCK${Date.now()}`
+      await createPromotionsWorkflow(getContainer()).run({
+        input: {
+          promotionsData: [{
+            code, type: "standard", status: "active", is_automatic: false,
+            application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: "usd" },
+          } as never],
+        },
+      })
+      const shopper = await createShopper(api, store, `block-${Date.now()}@example.com`)
+      const routes: [string, (co: Checkout, lineId: string) => Promise<unknown>, { promo?: boolean }?][] = [
+        ["POST line-items (new line)", (co) => co.addItem(store.products.coffee.variantId, 1)],
+        ["POST line-items (same variant)", (co) => co.addItem(store.products.general.variantId, 1)],
+        ["POST line-items/:id (quantity)", (co, lineId) => co.setQuantity(lineId, 3)],
+        ["DELETE line-items/:id", (co, lineId) => api.delete(`/store/carts/${co.cartId}/line-items/${lineId}`, h())],
+        ["POST carts/:id (address)", (co) => co.setAddress(ADDRESSES.louisville)],
+        ["POST carts/:id (e-mail)", (co) => api.post(`/store/carts/${co.cartId}`, { email: "someone-else@example.com" }, h())],
+        ["POST shipping-methods", (co) => co.addShipping()],
+        ["POST promotions", (co) => api.post(`/store/carts/${co.cartId}/promotions`, { promo_codes: [code] }, h())],
+        ["DELETE promotions", (co) => api.delete(`/store/carts/${co.cartId}/promotions`, { ...h(), data: { promo_codes: [code] } }), { promo: true }],
+        ["POST customer", (co) => api.post(`/store/carts/${co.cartId}/customer`, {}, { headers: { ...h().headers, authorization: `Bearer ${shopper.token}` } })],
+      ]
+      for (const [what, mutate, opts] of routes) {
+        await st.sandbox.clearFaults()
+        provider().breaker.reset()
+        const co = new Checkout(api, store)
+        await co.create()
+        const cart = await co.addItem(store.products.general.variantId, 2)
+        await co.setAddress(ADDRESSES.minneapolis)
+        if (opts?.promo) await api.post(`/store/carts/${co.cartId}/promotions`, { promo_codes: [code] }, h())
+        const quoted = await co.addShipping()
+        // the service answered just now: the next request is the one that discovers the outage
+        expect(cents(quoted.tax_total)).toBeGreaterThan(0)
+        const before = await stored(co.cartId)
+        if (opts?.promo) expect(before.promotions).toEqual([code])
+        await st.sandbox.fault({ operation: "calculateCarts", status: 503 })
+        const r = await refused(mutate(co, cart.items[0].id))
+        expect([what, r.status, r.data?.code]).toEqual([what, 400, BLOCK_ERROR_CODE])
+        expect([what, await stored(co.cartId)]).toEqual([what, before])
+      }
+      // POST taxes changes nothing but tax lines: the unchanged, quoted cart keeps its cached quote (never tax 0)
+      await st.sandbox.clearFaults()
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      const quoted = await co.setAddress(ADDRESSES.minneapolis)
+      const before = await stored(co.cartId)
+      await st.sandbox.fault({ operation: "calculateCarts", status: 503 })
+      const taxes = await co.calculateTaxes()
+      expect(cents(taxes.tax_total)).toBe(cents(quoted.tax_total))
+      expect(cents(taxes.tax_total)).toBeGreaterThan(0)
+      expect(await stored(co.cartId)).toEqual(before)
+      await st.sandbox.clearFaults()
     })
 
     it("open breaker + block: the cart state already quoted is served from the cache; a new state is refused without a call", async () => {

@@ -16,6 +16,10 @@
  * provider is in an outage (a quote failed and no service call has succeeded since), every store
  * cart request, reads included, first refreshes the cart's tax lines as the cart is now; when
  * that fails it answers 400 before the route runs, so the cart is left as it was.
+ * The one request that discovers the outage has already changed the cart when the quote fails
+ * (inside Medusa's workflow, whose compensation misses the address links, or in the refresh
+ * after the route): the cart as it was before that request is read first (`rememberCartState`)
+ * and put back before the 400 is answered (cart-restore.ts).
  */
 import { getHttpResponseFromError, type MedusaNextFunction, type MedusaRequest, type MedusaResponse, type MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -26,6 +30,7 @@ import { isDegraded, quoteHealth } from "../../../providers/sales-tax/health"
 import { BLOCK_ERROR_MESSAGE } from "../../../providers/sales-tax/constants"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
+import { readCartState, restoreCartState, type CartState } from "./cart-restore"
 
 /** Whether an error is the provider's "tax cannot be computed" refusal. */
 export function isTaxUnavailable(err: unknown): boolean {
@@ -65,28 +70,68 @@ async function refetchCart(scope: MedusaContainer, cartId: string, fields: strin
   return data[0]
 }
 
-/** After the route answered `{ cart }`: refresh the tax lines and answer with the refreshed cart. */
+/** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
+const cartBefore = new WeakMap<object, CartState>()
+
+/** Before a route that changes the cart: remember the cart as it is (one query). */
+export async function rememberCartState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  const cartId = cartIdOf(req)
+  if (!cartId) return next()
+  try {
+    const state = await readCartState(req.scope, cartId)
+    const toUs = String((req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "").toLowerCase() === "us"
+    if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
+    next()
+  } catch (e) {
+    next(e)
+  }
+}
+
+/** Puts the cart back as it was before this request (when remembered); never throws. */
+async function putBack(req: MedusaRequest): Promise<void> {
+  const before = cartBefore.get(req)
+  if (!before) return
+  cartBefore.delete(req)
+  try {
+    await restoreCartState(req.scope, before)
+  } catch (e) {
+    const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { error(m: string): void }
+    logger.error(`sales-tax: cart ${before.id} could not be restored after a refused change: ${(e as Error)?.message ?? e}`)
+  }
+}
+
+/**
+ * After the route answered `{ cart }` (`{ parent }` for a deleted line): refresh the tax lines
+ * and answer with the refreshed cart. A refusal, by the route (`sales_tax_unavailable` from
+ * Medusa's own tax step) or by the refresh, puts the cart back as it was before answering.
+ */
 export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
   const original = res.json.bind(res)
   let handled = false
   ;(res as { json: (body: unknown) => MedusaResponse }).json = (body: unknown) => {
-    const b = body as { cart?: { id?: string } } | undefined
-    if (handled || res.statusCode >= 400 || !b?.cart?.id) {
-      handled = true
-      return original(body)
-    }
+    if (handled) return original(body)
     handled = true
+    const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
+    if (res.statusCode >= 400) {
+      if (b?.code !== BLOCK_ERROR_CODE) return original(body)
+      void putBack(req).then(() => original(body))
+      return res
+    }
+    const key = b?.cart?.id ? "cart" : b?.parent?.id ? "parent" : undefined
+    if (!key) return original(body)
+    const id = b![key]!.id!
     const fields = (req as unknown as { queryConfig?: { fields?: string[] } }).queryConfig?.fields
-    refreshTaxLines(req.scope, b.cart.id)
-      .then((refreshed) => (refreshed ? refetchCart(req.scope, b.cart!.id!, fields) : undefined))
+    refreshTaxLines(req.scope, id)
+      .then((refreshed) => (refreshed ? refetchCart(req.scope, id, fields) : undefined))
       .then(
-        (cart) => original(cart ? { ...b, cart } : body),
-        (err: unknown) => {
+        (cart) => original(cart ? { ...b, [key]: cart } : body),
+        async (err: unknown) => {
           const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
-          logger.warn(`sales-tax: tax lines of cart ${b.cart!.id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`)
-          // never a 200 with stale tax lines: answer the refusal (or the address error) instead
+          logger.warn(`sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`)
+          // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
+          await putBack(req)
           const { statusCode, body: errBody } = getHttpResponseFromError(unwrapWorkflowError(err))
           res.status(statusCode)
           original(errBody)
@@ -152,12 +197,12 @@ export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
   // who is shopping (store carts) or working on an order (admin): for exemptions
   ...requestActorMiddlewares,
   { matcher: "/store/carts/:id", method: ["GET"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
-  { matcher: "/store/carts/:id", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items/:line_id", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/promotions", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/shipping-methods", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/customer", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/line-items", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/line-items/:line_id", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/promotions", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/shipping-methods", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  { matcher: "/store/carts/:id/customer", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
   { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
   { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
 ]

@@ -1,0 +1,190 @@
+/**
+ * "Block means block" for the one store request that discovers an outage.
+ *
+ * Medusa 2.21 rolls a failed cart workflow back through its steps' compensations, but not all of
+ * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
+ * (a new shipping address is a new row, and the cart keeps pointing at it), and routes that
+ * do not compute tax themselves (a line's quantity, deleting a line, promotions, the e-mail,
+ * the customer) have committed by the time the plugin refreshes the tax lines after them.
+ *
+ * So before a store route changes a US-taxed cart, the plugin reads the cart as it is (one query:
+ * `readCartState`); when that request ends in `sales_tax_unavailable`, `restoreCartState` puts
+ * the cart back: its own fields, its addresses (as content: the address row Medusa linked gets
+ * the old values back), its items and shipping methods (added rows
+ * deleted, removed rows restored from Medusa's soft delete, changed quantities and amounts set
+ * back), their adjustments and tax lines (as content: same codes, rates and amounts, new row ids),
+ * and its promotion links. A payment collection is then refreshed to the restored total (Medusa
+ * drops the payment sessions of a collection whose amount changed, as on any cart change).
+ * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
+ * workflows take). What the restore could not put back is logged as an error.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
+
+type Row = Record<string, any>
+
+export interface CartState {
+  id: string
+  /** Whether the provider quotes this cart (automatic taxes, a US shipping address). */
+  usTaxed: boolean
+  fields: Record<(typeof CART_COLUMNS)[number], unknown>
+  /** The addresses as content (Medusa may replace an address row: the content is what must come back). */
+  addresses: Record<(typeof ADDRESSES)[number], Row | null>
+  items: Row[]
+  shippingMethods: Row[]
+  promotionIds: string[]
+  hasPaymentCollection: boolean
+}
+
+const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
+const ADDRESSES = ["shipping_address", "billing_address"] as const
+const ADDRESS_COLUMNS = ["customer_id", "company", "first_name", "last_name", "address_1", "address_2", "city", "country_code", "province", "postal_code", "phone", "metadata"] as const
+const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
+const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
+
+const FIELDS = [
+  "id", ...CART_COLUMNS, "shipping_address.*", "billing_address.*", "region.automatic_taxes", "payment_collection.id", "promotions.id",
+  "items.id", "items.quantity", "items.unit_price", "items.is_custom_price", "items.tax_lines.*", "items.adjustments.*",
+  "shipping_methods.id", "shipping_methods.amount", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
+]
+
+function query(scope: MedusaContainer) {
+  return scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: Row[] }> }
+}
+
+/** The cart as it is now, or undefined when there is no such cart. */
+export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
+  const { data } = await query(scope).graph({ entity: "cart", fields: FIELDS, filters: { id: cartId } })
+  const c = data[0]
+  if (!c) return undefined
+  const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
+  return {
+    id: c.id,
+    usTaxed: c.region?.automatic_taxes !== false && String(c.shipping_address?.country_code ?? "").toLowerCase() === "us",
+    fields,
+    addresses: {
+      shipping_address: c.shipping_address ? pick(c.shipping_address, ["id", ...ADDRESS_COLUMNS]) : null,
+      billing_address: c.billing_address ? pick(c.billing_address, ["id", ...ADDRESS_COLUMNS]) : null,
+    },
+    items: c.items ?? [],
+    shippingMethods: c.shipping_methods ?? [],
+    promotionIds: (c.promotions ?? []).map((p: Row) => p?.id).filter(Boolean).sort(),
+    hasPaymentCollection: !!c.payment_collection?.id,
+  }
+}
+
+const pick = (r: Row, cols: readonly string[]) => Object.fromEntries(cols.map((k) => [k, r[k] ?? null]))
+const num = (v: unknown) => (v === null || v === undefined ? null : Number((v as { value?: unknown })?.value ?? v))
+/** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values). */
+function content(r: Row, cols: readonly string[], owner: string): string {
+  const p = pick(r, cols)
+  for (const k of ["rate", "amount"]) if (k in p) p[k] = num(p[k])
+  return JSON.stringify({ owner: r[owner], ...p })
+}
+const contentSet = (rows: Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
+/** What differs between two states (empty when the cart is as it was): for the test of the restore and the log. */
+export function cartStateDiff(before: CartState, now: CartState): string[] {
+  const out: string[] = []
+  for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)
+  const addr = (a: Row | null) => (a ? JSON.stringify(pick(a, ADDRESS_COLUMNS)) : null)
+  for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
+  const ids = (rows: Row[]) => rows.map((r) => `${r.id}x${num(r.quantity ?? r.amount)}`).sort()
+  if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
+  if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
+  const itemLines = (s: CartState) => contentSet(s.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...t, item_id: i.id }))), TAX_LINE_COLUMNS, "item_id")
+  const shipLines = (s: CartState) => contentSet(s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...t, shipping_method_id: m.id }))), TAX_LINE_COLUMNS, "shipping_method_id")
+  const itemAdj = (s: CartState) => contentSet(s.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...a, item_id: i.id }))), ADJUSTMENT_COLUMNS, "item_id")
+  const shipAdj = (s: CartState) => contentSet(s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...a, shipping_method_id: m.id }))), ADJUSTMENT_COLUMNS, "shipping_method_id")
+  if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
+  if (!sameSet(shipLines(before), shipLines(now))) out.push("shipping_methods.tax_lines")
+  if (!sameSet(itemAdj(before), itemAdj(now))) out.push("items.adjustments")
+  if (!sameSet(shipAdj(before), shipAdj(now))) out.push("shipping_methods.adjustments")
+  if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")
+  return out
+}
+
+/** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
+export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
+  const locking = scope.resolve(Modules.LOCKING) as { execute<T>(key: string, fn: () => Promise<T>, o?: { timeout?: number }): Promise<T> }
+  await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
+  const after = await readCartState(scope, before.id)
+  const left = after ? cartStateDiff(before, after) : ["cart"]
+  const logger = scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void; error(m: string): void }
+  if (left.length) logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
+  return left
+}
+
+async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promise<void> {
+  const now = await readCartState(scope, before.id)
+  if (!now) return
+  const diff = cartStateDiff(before, now)
+  if (!diff.length) return
+  const cart = scope.resolve(Modules.CART) as any
+  const cartId = before.id
+
+  // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what changed
+  const byId = (rows: Row[]) => new Map(rows.map((r) => [r.id as string, r]))
+  const [bi, ni, bs, ns] = [byId(before.items), byId(now.items), byId(before.shippingMethods), byId(now.shippingMethods)]
+  const addedItems = [...ni.keys()].filter((id) => !bi.has(id))
+  const removedItems = [...bi.keys()].filter((id) => !ni.has(id))
+  const changedItems = [...bi.values()].filter((b) => {
+    const n = ni.get(b.id)
+    return n && (num(n.quantity) !== num(b.quantity) || num(n.unit_price) !== num(b.unit_price) || !!n.is_custom_price !== !!b.is_custom_price)
+  })
+  if (addedItems.length) await cart.deleteLineItems(addedItems)
+  if (removedItems.length) await cart.restoreLineItems(removedItems)
+  if (changedItems.length) await cart.updateLineItems(changedItems.map((b) => ({ id: b.id, quantity: num(b.quantity), unit_price: num(b.unit_price), is_custom_price: !!b.is_custom_price })))
+  const addedShip = [...ns.keys()].filter((id) => !bs.has(id))
+  const removedShip = [...bs.keys()].filter((id) => !ns.has(id))
+  const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && num(ns.get(b.id)!.amount) !== num(b.amount))
+  if (addedShip.length) await cart.deleteShippingMethods(addedShip)
+  if (removedShip.length) await cart.restoreShippingMethods(removedShip)
+  if (changedShip.length) await cart.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: num(b.amount) })))
+
+  // derived rows, set back as content (new row ids)
+  if (diff.includes("items.adjustments") || removedItems.length) {
+    await cart.setLineItemAdjustments(cartId, before.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))))
+  }
+  if (diff.includes("shipping_methods.adjustments") || removedShip.length) {
+    await cart.setShippingMethodAdjustments(cartId, before.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id }))))
+  }
+  if (diff.includes("items.tax_lines") || removedItems.length) {
+    await cart.setLineItemTaxLines(cartId, before.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))))
+  }
+  if (diff.includes("shipping_methods.tax_lines") || removedShip.length) {
+    await cart.setShippingMethodTaxLines(cartId, before.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id }))))
+  }
+
+  // promotion links (cart ↔ promotion)
+  if (diff.includes("promotions")) {
+    const link = scope.resolve(ContainerRegistrationKeys.LINK) as { create(l: unknown[]): Promise<unknown>; dismiss(l: unknown[]): Promise<unknown> }
+    const entry = (promotion_id: string) => ({ [Modules.CART]: { cart_id: cartId }, [Modules.PROMOTION]: { promotion_id } })
+    const added = now.promotionIds.filter((p) => !before.promotionIds.includes(p))
+    const removed = before.promotionIds.filter((p) => !now.promotionIds.includes(p))
+    if (added.length) await link.dismiss(added.map(entry))
+    if (removed.length) await link.create(removed.map(entry))
+  }
+
+  // the cart's own fields, and its addresses as content: Medusa's compensation leaves the cart on
+  // the new address row, so that row gets the old content back (or is unlinked when there was none)
+  const update: Row = {}
+  for (const k of CART_COLUMNS) if (diff.includes(k)) update[k] = before.fields[k]
+  const addressRows: Row[] = []
+  for (const k of ADDRESSES) {
+    if (!diff.includes(k)) continue
+    const was = before.addresses[k]
+    const is = now.addresses[k]
+    if (!was) update[k] = null
+    else if (!is) update[k] = pick(was, ADDRESS_COLUMNS)
+    else addressRows.push({ id: is.id, ...pick(was, ADDRESS_COLUMNS) })
+  }
+  if (addressRows.length) await cart.updateAddresses(addressRows)
+  if (Object.keys(update).length) await cart.updateCarts([{ id: cartId, ...update }])
+
+  if (before.hasPaymentCollection || now.hasPaymentCollection) {
+    await refreshPaymentCollectionForCartWorkflow(scope).run({ input: { cart_id: cartId } })
+  }
+}

@@ -14,7 +14,7 @@
 //   PostgreSQL  the server at DB_HOST:DB_PORT (default localhost:5432), else an embedded one
 //   Redis       a redis-server of our own on a free port for the run (TEST_REDIS_URL overrides)
 //   Chromium    Debian's chromium (CHROMIUM_PATH overrides)
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -43,7 +43,6 @@ const names = wanted.length
     : Object.keys(SUITES)
 const outDir = join(process.cwd(), ".tmp")
 mkdirSync(outDir, { recursive: true })
-const isRoot = process.getuid?.() === 0
 const cleanups = []
 /** the jest run under way, stopped with us on a signal */
 let running = null
@@ -54,23 +53,16 @@ function fail(line) {
   throw Object.assign(new Error(line), { reported: true })
 }
 
-function which(cmd) {
-  return spawnSync("/bin/sh", ["-c", `command -v ${cmd}`], { encoding: "utf8" }).stdout?.trim() || null
-}
-
-let aptUpdated = false
-/** Installs Debian packages as root; otherwise fails with the one command to run. */
-function aptInstall(pkg, what) {
-  if (!isRoot) fail(`${what} is missing: run "sudo apt-get install -y ${pkg}", then npm test again`)
-  console.log(`[tests] ${what} is missing: apt-get install -y ${pkg}`)
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" }
-  if (!aptUpdated) {
-    const u = spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env })
-    if (u.status !== 0) fail(`apt-get update failed (exit ${u.status}); install ${pkg} by hand`)
-    aptUpdated = true
+const { provisioner, ProvisionError } = require("./provision.cjs")
+const provision = provisioner()
+/** a provisioning step; its ProvisionError is the run's one-line failure */
+function step(fn) {
+  try {
+    return fn()
+  } catch (e) {
+    if (e instanceof ProvisionError) fail(e.message)
+    throw e
   }
-  const r = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", pkg], { stdio: ["ignore", "ignore", "inherit"], env })
-  if (r.status !== 0) fail(`apt-get install ${pkg} failed (exit ${r.status}); install it by hand`)
 }
 
 async function provisionPostgres(env) {
@@ -91,9 +83,7 @@ async function provisionPostgres(env) {
 
 async function provisionRedis(env) {
   if (process.env.TEST_REDIS_URL) return `Redis at ${process.env.TEST_REDIS_URL}`
-  if (!which("redis-server")) aptInstall("redis-server", "redis-server")
-  const bin = which("redis-server")
-  if (!bin) fail(`redis-server is still missing after apt-get install redis-server`)
+  const bin = step(() => provision.redisServer())
   const port = await freePort()
   const child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no"], {
     stdio: "ignore",
@@ -117,13 +107,8 @@ async function provisionRedis(env) {
 }
 
 function provisionChromium(env) {
-  const path = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
-  if (!existsSync(path)) {
-    if (process.env.CHROMIUM_PATH) fail(`CHROMIUM_PATH=${path} does not exist`)
-    aptInstall("chromium", "Debian's chromium (admin browser test)")
-  }
-  env.CHROMIUM_PATH = path
-  return `chromium at ${path}`
+  env.CHROMIUM_PATH = step(() => provision.chromium(process.env.CHROMIUM_PATH))
+  return `chromium at ${env.CHROMIUM_PATH}`
 }
 
 /**

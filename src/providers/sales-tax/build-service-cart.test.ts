@@ -89,8 +89,9 @@ describe("hot-path shortcuts give the same answers", () => {
 
   it("canonicalJson and the cart serializer write what the first canonicalJson wrote (random carts, any key order, unknown keys)", () => {
     fc.assert(
-      fc.property(cart, fc.boolean(), (c, shuffle) => {
-        const v = shuffle ? JSON.parse(JSON.stringify(c), function (this: unknown, _k, x) { return x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).reverse()) : x }) : c
+      fc.property(cart, fc.constantFrom("as built", "reversed", "sorted"), (c, order) => {
+        const reorder = (f: (e: [string, unknown][]) => [string, unknown][]) => JSON.parse(JSON.stringify(c), function (this: unknown, _k, x) { return x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(f(Object.entries(x))) : x })
+        const v = order === "reversed" ? reorder((e) => e.reverse()) : order === "sorted" ? reorder((e) => e.sort(([a], [b]) => (a < b ? -1 : 1))) : c
         expect(canonicalJson(v)).toBe(reference(v))
         expect(canonicalCartJson(v)).toBe(reference(v))
       }),
@@ -100,6 +101,14 @@ describe("hot-path shortcuts give the same answers", () => {
     // keys outside the cart's own are not dropped: the slow path takes them
     expect(canonicalCartJson({ zz: 1, cartId: "a", extra: { b: 2, a: undefined } })).toBe('{"cartId":"a","extra":{"b":2},"zz":1}')
     expect(canonicalCartJson({ cartId: new Date(0) })).toBe('{"cartId":{}}')
+  })
+
+  it("buildServiceCart writes every key in sorted order (the cart hash's native path)", () => {
+    for (const exemptionId of [null, "6f1c0d2e-8a4b-4c3d-9e2f-1a2b3c4d5e6f"]) {
+      const c = buildServiceCart({ snapshot: snap(), origin, destination: { ...dest, line2: undefined, countryCode: "US" }, shippingTic: 11010, defaultTic: 0, exemptionId })
+      expect(JSON.stringify(c)).toBe(reference(c))
+      expect(canonicalCartJson(c)).toBe(JSON.stringify(c))
+    }
   })
 
   it("itemFigures / shippingFigures (memoized) equal the decimal arithmetic they stand for", () => {

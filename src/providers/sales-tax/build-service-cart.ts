@@ -59,8 +59,12 @@ export function taxableDestination(a: MedusaAddressLike | null | undefined): { a
 /** Customer id sent to the service: the Medusa customer id, else a stable non-personal id from the cart id. */
 export function serviceCustomerId(customerId: string | null | undefined, cartId: string): string {
   if (customerId && !customerId.includes("@") && customerId.length <= 50) return customerId
-  return `guest_${createHash("sha256").update(cartId).digest("hex").slice(0, 32)}`
+  // a cart's recalculations ask again and again: one hash per cart
+  const got = guestIds.get(cartId)
+  if (got) return got
+  return memoSet(guestIds, cartId, `guest_${createHash("sha256").update(cartId).digest("hex").slice(0, 32)}`)
 }
+const guestIds = new Map<string, string>()
 
 /**
  * Memo of the decimal arithmetic per line (the same prices, quantities and discounts come back at
@@ -126,17 +130,14 @@ export interface BuildCartInput {
 export function buildServiceCart(input: BuildCartInput): CartIn {
   const { snapshot: s } = input
   const lineItems: CartLineItemIn[] = []
+  // every object is written with its keys in sorted order: the cart hash then takes the native
+  // JSON.stringify path (see canonicalCartJson); the wire format is the same JSON
   for (const it of s.items) {
     const fig = itemFigures(it)
     if (!fig) continue
-    lineItems.push({
-      index: lineItems.length,
-      itemId: it.id,
-      price: fig.price,
-      quantity: fig.quantity,
-      tic: it.tic ?? input.defaultTic,
-      ...(it.product_id ? { productId: it.product_id } : {}),
-    })
+    lineItems.push(it.product_id
+      ? { index: lineItems.length, itemId: it.id, price: fig.price, productId: it.product_id, quantity: fig.quantity, tic: it.tic ?? input.defaultTic }
+      : { index: lineItems.length, itemId: it.id, price: fig.price, quantity: fig.quantity, tic: it.tic ?? input.defaultTic })
   }
   for (const sm of s.shipping_methods) {
     lineItems.push({
@@ -147,15 +148,21 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
       tic: input.shippingTic,
     })
   }
-  return {
-    cartId: s.cart_id.slice(0, 50),
-    customerId: serviceCustomerId(s.customer_id, s.cart_id),
-    currency: { currencyCode: s.currency_code.toUpperCase() },
-    origin: input.origin,
-    destination: input.destination,
-    ...(input.exemptionId ? { exemption: { exemptionId: input.exemptionId } } : {}),
-    lineItems,
-  }
+  const cartId = s.cart_id.slice(0, 50)
+  const currency = { currencyCode: s.currency_code.toUpperCase() }
+  const customerId = serviceCustomerId(s.customer_id, s.cart_id)
+  const destination = sortedKeys(input.destination)
+  const origin = sortedKeys(input.origin)
+  return input.exemptionId
+    ? { cartId, currency, customerId, destination, exemption: { exemptionId: input.exemptionId }, lineItems, origin }
+    : { cartId, currency, customerId, destination, lineItems, origin }
+}
+
+/** A copy of an address with its keys in sorted order. */
+function sortedKeys(a: Address): Address {
+  const out = {} as Record<string, unknown>
+  for (const k of Object.keys(a).sort()) out[k] = (a as Record<string, unknown>)[k]
+  return out as Address
 }
 
 /** Canonical JSON (sorted keys, undefined dropped) so equal carts hash equally. */
@@ -214,13 +221,31 @@ function plainCartData(v: unknown): boolean {
   return true
 }
 
+/** Whether every object in plain data `v` already lists its keys in sorted order. */
+function sortedPlain(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return true
+  if (Array.isArray(v)) {
+    for (const x of v) if (!sortedPlain(x)) return false
+    return true
+  }
+  let prev: string | undefined
+  for (const k in v as Record<string, unknown>) {
+    if (prev !== undefined && !(prev < k)) return false
+    if (!sortedPlain((v as Record<string, unknown>)[k])) return false
+    prev = k
+  }
+  return true
+}
+
 /**
  * canonicalJson of a cart: for plain cart data (the carts buildServiceCart makes), the native
- * JSON.stringify with the sorted key list writes the same string much faster; anything else goes
- * through canonicalJson.
+ * JSON.stringify writes the same string much faster (as is when every object already lists its keys
+ * in sorted order, as buildServiceCart writes them; else with the sorted key list); anything
+ * else goes through canonicalJson.
  */
 export function canonicalCartJson(cart: unknown): string {
-  return cart !== undefined && plainCartData(cart) ? JSON.stringify(cart, CART_KEYS) : canonicalJson(cart)
+  if (cart === undefined || !plainCartData(cart)) return canonicalJson(cart)
+  return sortedPlain(cart) ? JSON.stringify(cart) : JSON.stringify(cart, CART_KEYS)
 }
 
 /** Hash of everything that moves tax: the service cart as sent, plus the connection. */

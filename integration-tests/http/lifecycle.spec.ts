@@ -216,6 +216,10 @@ medusaIntegrationTestRunner({
       } finally {
         restore()
       }
+      // the month's reconciliation agrees: the replace claims (what the customer pays) and the credits balance
+      const month = new Date().toISOString().slice(0, 7)
+      const report = (await api.get(`/admin/sales-tax/reconciliation?month=${month}`, auth)).data
+      expect(report.differences.filter((d: { order_id: string }) => d.order_id === order.id)).toEqual([])
 
       // a refund claim: the claimed unit's tax, key = claim id
       const refundClaim = await typedClaim(api, auth, order.id, "refund", [{ id: lamp, quantity: 1 }])

@@ -106,8 +106,9 @@ export async function loadBackfillPage(
   const q = query(container)
   const [{ data: orders }, claims, exchanges, returns] = await Promise.all([
     q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
-    q.graph({ entity: "order_claim", fields: ["id", "order_id", "additional_items.item_id"], filters: { order_id: ids } }),
-    q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.item_id"], filters: { order_id: ids } }),
+    // additional_items.*: Medusa 2.21's Query answers additional_items.item_id alone with no items for claims
+    q.graph({ entity: "order_claim", fields: ["id", "order_id", "additional_items.*"], filters: { order_id: ids } }),
+    q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.*"], filters: { order_id: ids } }),
     q.graph({
       entity: "return",
       fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "metadata", "items.item_id", "items.received_quantity"],

@@ -48,6 +48,9 @@ export function chargedItemTax(i: any): string {
   })
 }
 
+/** A claim's claimed units: its return's items, else its claim items (the live filing's reading, `loadClaim`). */
+const claimedItems = (c: any): any[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
+
 /** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
 export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
   if (!ids.length) return []
@@ -61,7 +64,12 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     }),
     q.graph({
       entity: "order_claim",
-      fields: ["id", "order_id", "type", "canceled_at", "created_at", "claim_items.item_id", "claim_items.quantity", "additional_items.item_id"],
+      // additional_items.* (Medusa 2.21's Query answers additional_items.item_id alone with no items); the claimed
+      // units are the claim's return items, else its claim items (as the live filing reads them: loadClaim)
+      fields: [
+        "id", "order_id", "type", "canceled_at", "created_at", "claim_items.item_id", "claim_items.quantity", "additional_items.*",
+        "return.items.item_id", "return.items.quantity",
+      ],
       filters: { order_id: ids },
     }),
     q.graph({
@@ -86,7 +94,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     // what the customer pays for a replace claim's replacement: its tax minus the claimed units' tax, never below 0
     const claimLines = mine(claims).filter((c: any) => c.type === "replace").map((c: any) => {
       const repl = (c.additional_items ?? []).reduce((t: number, i: any) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
-      const claimed = (c.claim_items ?? []).reduce((t: number, i: any) => {
+      const claimed = claimedItems(c).reduce((t: number, i: any) => {
         const l = itemTax.get(i.item_id)
         return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
       }, 0)
@@ -113,7 +121,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       })),
       ...mine(claims).filter((c: any) => c.type === "refund").map((c: any) => ({
         key: c.id, at: new Date(c.created_at).toISOString(),
-        items: (c.claim_items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+        items: claimedItems(c).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
       })),
       ...mine(exchanges).map((x: any) => ({
         key: x.id, at: new Date(x.created_at).toISOString(),

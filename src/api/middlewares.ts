@@ -3,9 +3,10 @@ import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
 import { salesTaxErrorHandler } from "./admin/sales-tax/input-guard"
 import { storeSalesTaxMiddlewares } from "./store/sales-tax/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
+import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
 
 export default defineMiddlewares({
   // Medusa's own error handler, plus a 400 for undecodable paths of the plugin's routes (input-guard.ts)
   errorHandler: salesTaxErrorHandler,
-  routes: [...adminSalesTaxMiddlewares, ...storeSalesTaxGuardMiddlewares, ...storeSalesTaxMiddlewares],
+  routes: [...adminSalesTaxMiddlewares, ...storeSalesTaxGuardMiddlewares, ...storeCertificateMiddlewares, ...storeSalesTaxMiddlewares],
 })

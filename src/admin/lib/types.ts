@@ -40,9 +40,12 @@ export interface AdminTicSearchResponse {
   nextCursor: string | null
 }
 
+/** Who created a certificate through this store: the customer (storefront) or staff (admin); null when made elsewhere. */
+export type CertificateCreator = "customer" | "staff"
+
 export interface AdminCertificatesResponse {
   customer: { id: string; name: string | null; email: string | null; companyName: string | null }
-  certificates: CertificateRecord[]
+  certificates: (CertificateRecord & { createdBy: CertificateCreator | null })[]
 }
 
 export interface AdminCertificateResponse {

@@ -200,6 +200,11 @@ function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: (
       </Table.Cell>
       <Table.Cell>
         <Text size="xsmall">{new Date(c.createdDate).toLocaleDateString()}</Text>
+        {"createdBy" in c && c.createdBy ? (
+          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-created-by">
+            {c.createdBy === "customer" ? "by the customer" : "by staff"}
+          </Text>
+        ) : null}
       </Table.Cell>
       <Table.Cell>
         {c.disabledAt ? (

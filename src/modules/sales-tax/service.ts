@@ -1,7 +1,9 @@
 import { MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
+import { CertificateOrigin } from "./models/certificate-origin"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
+import { runProviderBootChecks } from "./boot-check"
 
 export type TicTargetType = "product" | "product_type" | "product_category"
 export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
@@ -13,14 +15,37 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
 }
 
 /**
- * TIC assignments and last-known rates (module `salesTax`). Generated CRUD: listTicAssignments,
- * createTicAssignments, listLastKnownRates, ...
+ * TIC assignments, last-known rates and who created each certificate (module `salesTax`).
+ * Generated CRUD: listTicAssignments, createTicAssignments, listLastKnownRates,
+ * listCertificateOrigins, ...
  */
-export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate }) implements RateMemory {
+export type CertificateCreator = "customer" | "staff"
+
+export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin }) implements RateMemory {
+  readonly #logger: { warn(m: string): void }
+
   constructor(...args: any[]) {
     super(...args)
     // the tax provider (in the Tax Module's container) reaches the table through this registration
     registerRateMemory(this)
+    let logger: { warn(m: string): void } | undefined
+    try {
+      logger = (args[0] as { logger?: { warn(m: string): void } } | undefined)?.logger
+    } catch {
+      logger = undefined // a container without a logger
+    }
+    this.#logger = logger ?? console
+  }
+
+  /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
+  __hooks = {
+    onApplicationStart: async (): Promise<void> => {
+      try {
+        await runProviderBootChecks(this.#logger)
+      } catch (e) {
+        this.#logger.warn(`sales-tax: the start-up checks could not run (${(e as Error)?.message ?? e})`)
+      }
+    },
   }
 
   /** Upserts the effective rate per (zip, tic). Best effort: a concurrent insert of the same key is skipped. */
@@ -79,6 +104,21 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
     const rows = await this.listTicAssignments({ target_type: targetType, target_id: uniq }, { take: null as unknown as number })
     const out: Record<string, number> = {}
     for (const r of rows) out[r.target_id] = r.tic
+    return out
+  }
+
+  /** Records who created a certificate made through this store (customer or staff, and their id). */
+  async recordCertificateOrigin(o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void> {
+    await this.createCertificateOrigins({ certificate_id: o.certificateId, customer_id: o.customerId, created_by: o.createdBy, actor_id: o.actorId })
+  }
+
+  /** Who created each of `certificateIds` ({ [certificateId]: "customer" | "staff" }; absent: made elsewhere). */
+  async certificateCreators(certificateIds: string[]): Promise<Record<string, CertificateCreator>> {
+    const ids = [...new Set(certificateIds.filter(Boolean))]
+    if (!ids.length) return {}
+    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null as unknown as number })
+    const out: Record<string, CertificateCreator> = {}
+    for (const r of rows) out[r.certificate_id] = r.created_by as CertificateCreator
     return out
   }
 }

@@ -8,9 +8,9 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute
 import { validateAndTransformBody } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
-import { sendZodError } from "./helpers"
+import { sendError, sendZodError } from "./helpers"
 import { validateParams, type IdShape } from "./id-shapes"
-import { hostileInputGuard, INPUT_LIMITS } from "./input-guard"
+import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
 
 /**
@@ -25,10 +25,29 @@ export function validateBodyLocated(schema: z.ZodType) {
       if (err instanceof MedusaError && err.type === MedusaError.Types.INVALID_DATA) {
         const parsed = schema.safeParse(req.body)
         if (!parsed.success) return sendZodError(res, parsed.error, req.body)
+        // Medusa's validator refuses fields the schema does not name ("Unrecognized fields: 'a', 'b'")
+        const unknown = unrecognizedFields(err.message)
+        if (unknown.length) {
+          const body = (req.body ?? {}) as Record<string, unknown>
+          return sendError(
+            res,
+            400,
+            MedusaError.Types.INVALID_DATA,
+            `Invalid request: ${unknown.map((f) => `${f}: not a field of this request`).join("; ")}`,
+            unknown.map((f) => ({ location: `body.${f}`, message: "not a field of this request", value: excerpt(body[f]) })),
+          )
+        }
       }
       return next(err as never)
     })
   }
+}
+
+/** The field names in Medusa's "Unrecognized fields: 'a', 'b'" message (empty for any other message). */
+export function unrecognizedFields(message: string): string[] {
+  const m = /^Invalid request: Unrecognized fields: (.*)$/.exec(message) ?? /^Unrecognized fields: (.*)$/.exec(message)
+  if (!m) return []
+  return [...m[1]!.matchAll(/'([^']{1,100})'/g)].map((x) => x[1]!)
 }
 
 const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<string, IdShape>

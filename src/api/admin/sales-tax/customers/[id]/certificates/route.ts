@@ -5,6 +5,7 @@ import { bodyOf, handle, notFound, salesTaxClient } from "../../../helpers"
 import { queryOf } from "../../../tic-routes"
 import { AdminCreateCertificateBody } from "../../../validators"
 import { invalidateCustomerCertificates } from "../../../../../../providers/sales-tax/exemptions"
+import { recordOrigin, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]
 
@@ -41,7 +42,8 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   for (const disabled of [false, true]) {
     for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
   }
-  const out: AdminCertificatesResponse = { customer, certificates: order(all) }
+  // with who created each one through this store ("customer" from the storefront, "staff" here)
+  const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, order(all)) }
   res.json(out)
 })
 
@@ -51,6 +53,8 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const body = bodyOf(req, AdminCreateCertificateBody)
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await salesTaxClient(req.scope).createCertificate({ ...body, customerId: id })
+  const staff = (req as unknown as { auth_context?: { actor_id?: string } }).auth_context?.actor_id ?? null
+  await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId: id, createdBy: "staff", actorId: staff })
   // the new certificate applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)
   const out: AdminCertificateResponse = { certificate }

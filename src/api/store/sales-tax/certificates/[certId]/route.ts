@@ -1,0 +1,32 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { isSalesTaxError } from "../../../../../client"
+import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
+import { handle, notFound, salesTaxClient } from "../../../../admin/sales-tax/helpers"
+import { customerOf, withCreators, withinBudget } from "../shopper"
+
+/**
+ * DELETE /store/sales-tax/certificates/:certId: the logged-in customer withdraws one of their own
+ * certificates (disabled at the service, kept with disabledAt); it stops exempting from the next
+ * cart refresh. Another customer's certificate, or an unknown one, answers 404 alike.
+ */
+export const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const customerId = customerOf(req)
+  if (!(await withinBudget(res, customerId))) return
+  const id = req.params.certId!
+  const client = salesTaxClient(req.scope)
+  let certificate
+  try {
+    certificate = await client.getCertificate(id)
+  } catch (e) {
+    if (isSalesTaxError(e) && e.status === 404) return notFound(res, "Certificate", id)
+    throw e
+  }
+  if (certificate.customerId !== customerId) return notFound(res, "Certificate", id)
+  if (!certificate.disabledAt) {
+    await client.disableCertificate(id)
+    certificate = await client.getCertificate(id)
+  }
+  await invalidateCustomerCertificates(customerId, req.scope)
+  const [out] = await withCreators(req.scope, [certificate])
+  res.json({ certificate: out })
+})

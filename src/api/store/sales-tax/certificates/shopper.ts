@@ -1,0 +1,70 @@
+// Shared pieces of the shopper certificate routes (/store/sales-tax/certificates*): who is asking,
+// their per-customer budget, and who created each certificate.
+//
+// Identity: Medusa's `authenticate("customer", ["session", "bearer"])` runs first (middlewares.ts),
+// so `req.auth_context` is verified; the customer is its actor_id and nothing the body says. A
+// certificate is the caller's when the service's record names that customer id; any other id
+// answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
+import type { CertificateRecord } from "../../../../contract"
+import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
+import type { CertificateCreator } from "../../../../modules/sales-tax/service"
+import { sendError } from "../../../admin/sales-tax/helpers"
+
+/** Requests a customer may make to the certificate routes per minute (all methods together). */
+export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
+
+/** The authenticated customer's id (the route's middleware guarantees one). */
+export function customerOf(req: MedusaRequest): string {
+  const a = (req as unknown as { auth_context?: { actor_type?: string; actor_id?: string } }).auth_context
+  if (a?.actor_type !== "customer" || !a.actor_id) {
+    throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
+  }
+  return a.actor_id
+}
+
+const limiters = new Map<number, RateLimiterMemory>()
+
+/** Takes one request from the customer's budget; false (and a 429 with Retry-After sent) past it. */
+export async function withinBudget(res: MedusaResponse, customerId: string, perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT): Promise<boolean> {
+  let limiter = limiters.get(perMinute)
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" })
+    limiters.set(perMinute, limiter)
+  }
+  try {
+    await limiter.consume(customerId, 1)
+    return true
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e
+    const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
+    res.setHeader("Retry-After", String(wait))
+    sendError(res, 429, "too_many_requests", `Too many certificate requests (at most ${perMinute} a minute); try again in ${wait} s`, undefined, "sales_tax_rate_limited")
+    return false
+  }
+}
+
+interface OriginStore {
+  recordCertificateOrigin(o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void>
+  certificateCreators(ids: string[]): Promise<Record<string, CertificateCreator>>
+}
+
+function origins(scope: MedusaRequest["scope"]): OriginStore | null {
+  try {
+    return scope.resolve<OriginStore>(SALES_TAX_MODULE)
+  } catch {
+    return null // the plugin's module is not loaded (plugin not in `plugins`): origins are not kept
+  }
+}
+
+export async function recordOrigin(scope: MedusaRequest["scope"], o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void> {
+  await origins(scope)?.recordCertificateOrigin(o)
+}
+
+/** Each certificate with `createdBy` ("customer" | "staff" | null when made outside this store). */
+export async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]): Promise<(C & { createdBy: CertificateCreator | null })[]> {
+  const by = (await origins(scope)?.certificateCreators(list.map((c) => c.certificateId))) ?? {}
+  return list.map((c) => ({ ...c, createdBy: by[c.certificateId] ?? null }))
+}

@@ -19,9 +19,11 @@ import { INSTALLED_PLUGIN, installPlugin } from "./lib/plugin-install"
 import { assertPortFree, freePort, onShutdown, shutdown } from "./lib/processes"
 import { printOrderTable, printReconciliation, printSummary, type Check } from "./lib/report"
 import {
-  CANCEL_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
-  createExemptCustomer, filedOrder, fulfilAll, makeCtx, monthReconciliation, returnItems, waitForFiling, type Comparison, type FilingView, type PlacedOrder,
+  CANCEL_ORDER, CLAIM_ORDER, EDIT_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
+  createExemptCustomer, editOrderAdd, filedOrder, fulfilAll, makeCtx, monthReconciliation, replaceClaim, returnItems, waitForFiling,
+  type Comparison, type FilingView, type PlacedOrder,
 } from "./lib/scenario"
+import { childOrderId } from "../src/workflows/filing/decisions"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"
 
 const USAGE = `Usage: npm run demo [-- options]
@@ -266,6 +268,61 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
       what: `partial return: ${returned.title} x ${returned.quantity} refunded at the service (${refundedTax.toFixed(2)} tax = ${returned.charged.toFixed(2)} charged); net ${netFiled.toFixed(2)} filed = ${netCharged.toFixed(2)} charged`,
       ok: good && netFiled === netCharged,
       detail: good ? undefined : `refund lines at the service: ${JSON.stringify(refundLines.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: i.tax.amount })))}`,
+    })
+  }
+
+  // order edit ----------------------------------------------------------------------------------
+  const ed = placed[EDIT_ORDER]
+  const lamp = seed.products.lamp
+  const beforeEdit = await chargedOrder(ctx, ed.orderId)
+  const editId = await step(`Order edit of order #${ed.displayId} (${ed.plan.label}): + 1 x ${lamp.title} (admin order edit, confirmed)`,
+    () => editOrderAdd(ctx, ed.orderId, [{ variant_id: lamp.variantId, quantity: 1 }]), (id) => id)
+  const edited = await step("Refile (order-edit.confirmed -> before the void cutoff the plugin voids the order and files it again whole)", () =>
+    waitForFiling(ctx, ed.orderId, (f) => (f.edits ?? []).some((e) => e.id === editId && e.state === "applied"), "edit applied"))
+  const afterEdit = await chargedOrder(ctx, ed.orderId)
+  const filedAfterEdit = await filedOrder(ctx, ed.orderId)
+  if (!filedAfterEdit) {
+    checks.push({ what: `order edit: order #${ed.displayId} is at the service after the edit`, ok: false, detail: "GET /tax/orders answered 404" })
+  } else {
+    const cmp = compare(ctx, afterEdit, filedAfterEdit, SHIPPING_TIC)
+    printOrderTable(`Order #${ed.displayId} after edit ${editId}`, `Medusa's tax ${beforeEdit.taxTotal.toFixed(2)} -> ${afterEdit.taxTotal.toFixed(2)}; the service holds the edited order`, cmp, filedAfterEdit, edited)
+    const mode = (edited.edits ?? []).find((e) => e.id === editId)?.mode ?? "?"
+    checks.push({
+      what: `order edit: order #${ed.displayId}'s tax ${beforeEdit.taxTotal.toFixed(2)} -> ${afterEdit.taxTotal.toFixed(2)} in Medusa; filed ${cmp.filedTotal.toFixed(2)} line by line (${mode})`,
+      ok: cmp.ok && afterEdit.taxTotal > beforeEdit.taxTotal && cmp.filedTotal === afterEdit.taxTotal,
+      detail: cmp.problems.join("; ") || undefined,
+    })
+  }
+
+  // replace claim -------------------------------------------------------------------------------
+  const cl = placed[CLAIM_ORDER]
+  const tshirt = seed.products.tshirt
+  const beforeClaim = await chargedOrder(ctx, cl.orderId)
+  const claimedLine = beforeClaim.lines.find((l) => l.kind === "item" && l.productId === tshirt.id)
+  if (!claimedLine) {
+    checks.push({ what: "replace claim: the order has a T-shirt to claim", ok: false })
+  } else {
+    const filedBefore = await filedOrder(ctx, cl.orderId)
+    const claimId = await step(`Replace claim on order #${cl.displayId} (${cl.plan.label}): 1 x ${tshirt.title} replaced by 1 x ${tshirt.title}`, async () => {
+      if (CLAIM_ORDER !== RETURN_ORDER) await fulfilAll(ctx, cl.orderId, beforeClaim) // the return step shipped its order already
+      return replaceClaim(ctx, cl.orderId, [{ id: claimedLine.id, quantity: 1 }], [{ variant_id: tshirt.variantId, quantity: 1 }])
+    }, (id) => id)
+    const claimRec = await step("Claim (order.claim_created -> a like-for-like replacement costs the customer no tax: nothing refunded, nothing filed)", () =>
+      waitForFiling(ctx, childOrderId(claimId), (f) => f.state === "skipped" || f.state === "completed", "claim recorded"))
+    const afterClaim = await chargedOrder(ctx, cl.orderId)
+    const filedAfter = await filedOrder(ctx, cl.orderId)
+    const atService = await filedOrder(ctx, childOrderId(claimId))
+    const refundedNow = (filedAfter?.refunds ?? []).length - (filedBefore?.refunds ?? []).length
+    line()
+    line(bold(`Replace claim ${claimId} on order #${cl.displayId}`))
+    line(`  Medusa's order tax ${beforeClaim.taxTotal.toFixed(2)} -> ${afterClaim.taxTotal.toFixed(2)} (Medusa taxes the replacement it adds to the order)`)
+    line(`  tax the customer pays for the replacement: 0.00 (replacement's tax minus the claimed unit's); filing record ${claimRec.state}: ${claimRec.last_error ?? ""}`)
+    line(`  at the service: ${refundedNow === 0 ? green("no refund") : red(`${refundedNow} refunds`)} on #${cl.displayId}, ${atService ? red("an order for the claim") : green("no order for the claim")}`)
+    const ok = claimRec.state === "skipped" && refundedNow === 0 && atService === null && afterClaim.taxTotal > beforeClaim.taxTotal
+    checks.push({
+      what: `replace claim: order #${cl.displayId}'s tax ${beforeClaim.taxTotal.toFixed(2)} -> ${afterClaim.taxTotal.toFixed(2)} in Medusa, the customer pays 0.00 more; nothing refunded or filed at the service`,
+      ok,
+      detail: ok ? undefined : `filing record ${claimRec.state}; ${refundedNow} new refunds; claim order at the service: ${atService ? "yes" : "no"}`,
     })
   }
 

@@ -87,6 +87,9 @@ export const PLAN: PlannedOrder[] = [
 export const RETURN_ORDER = 0
 export const RETURN_PRODUCT: ProductKey = "lamp"
 export const CANCEL_ORDER = 3
+/** Index in PLAN of the order that gets an order edit (a lamp added), and of the one with a replace claim (a T-shirt). */
+export const EDIT_ORDER = 2
+export const CLAIM_ORDER = 0
 
 // ------------------------------------------------------------------------------------------------
 // Medusa access
@@ -260,6 +263,8 @@ export interface FilingView {
   filing_path: string | null
   last_error: string | null
   refunds?: { source_type: string; source_id: string; state: string; refunded_tax: number | string | null; last_error: string | null }[]
+  edits?: { id: string; state: string; mode?: string }[] | null
+  kind?: string
 }
 
 export async function filingRecord(ctx: Ctx, orderId: string): Promise<FilingView | null> {
@@ -383,6 +388,26 @@ export async function returnItems(ctx: Ctx, orderId: string, items: { id: string
   await call("receive the returned item", () => ctx.admin.admin.return.receiveItems(ret.id, { items }))
   await call("confirm the receipt", () => ctx.admin.admin.return.confirmReceive(ret.id, {}))
   return ret.id
+}
+
+/** An order edit through the admin API (open, add items, request, confirm; emits order-edit.confirmed): the edit's id. */
+export async function editOrderAdd(ctx: Ctx, orderId: string, items: { variant_id: string; quantity: number }[]): Promise<string> {
+  const { order_change } = await call("open the order edit", () => ctx.admin.admin.orderEdit.initiateRequest({ order_id: orderId }))
+  await call("add the edit's items", () => ctx.admin.admin.orderEdit.addItems(orderId, { items }))
+  await call("request the edit", () => ctx.admin.admin.orderEdit.request(orderId))
+  await call("confirm the edit", () => ctx.admin.admin.orderEdit.confirm(orderId))
+  return order_change.id
+}
+
+/** A replace claim through the admin API (claimed items in, replacement out, confirmed; emits order.claim_created): the claim's id. */
+export async function replaceClaim(
+  ctx: Ctx, orderId: string, claimed: { id: string; quantity: number }[], replacement: { variant_id: string; quantity: number }[],
+): Promise<string> {
+  const { claim } = await call("open the claim", () => ctx.admin.admin.claim.create({ order_id: orderId, type: "replace" }))
+  await call("add the claimed item", () => ctx.admin.admin.claim.addInboundItems(claim.id, { items: claimed }))
+  await call("add the replacement", () => ctx.admin.admin.claim.addOutboundItems(claim.id, { items: replacement }))
+  await call("confirm the claim", () => ctx.admin.admin.claim.request(claim.id, {}))
+  return claim.id
 }
 
 export async function cancelOrder(ctx: Ctx, orderId: string): Promise<void> {

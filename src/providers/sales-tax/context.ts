@@ -53,3 +53,87 @@ export const CartSnapshot = z.object({
 })
 export type CartSnapshot = z.infer<typeof CartSnapshot>
 export type CartSnapshotInput = z.input<typeof CartSnapshot>
+
+const DECIMAL_RE = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i
+/** Thrown inside fastSnapshot when the input is not the plain common case: zod decides then. */
+const NOT_FAST = Symbol("not fast")
+const isPlain = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false
+  return Object.getPrototypeOf(v) === Object.prototype
+}
+const str = (v: unknown, min = 0): string => {
+  if (typeof v !== "string" || v.length < min) throw NOT_FAST
+  return v
+}
+const optStr = (v: unknown): string | null | undefined => (v === undefined || v === null ? v : str(v))
+const decimal = (v: unknown, dflt?: string): string => {
+  if (v === undefined && dflt !== undefined) return dflt
+  if (typeof v !== "string" && typeof v !== "number") throw NOT_FAST
+  const s = String(v)
+  if (!DECIMAL_RE.test(s)) throw NOT_FAST
+  return s
+}
+const bool = (v: unknown): boolean => {
+  if (v === undefined) return false
+  if (typeof v !== "boolean") throw NOT_FAST
+  return v
+}
+const optOf = <T extends string>(v: unknown, allowed: readonly T[]): T | null | undefined => {
+  if (v === undefined || v === null) return v
+  if (!allowed.includes(v as T)) throw NOT_FAST
+  return v as T
+}
+
+/** Copies the optional keys present in `v` (zod's output has a key exactly when the input has it). */
+function optional<T extends Record<string, unknown>>(out: T, v: Record<string, unknown>, keys: readonly string[], check: (x: unknown, k: string) => unknown): T {
+  for (const k of keys) if (k in v) (out as Record<string, unknown>)[k] = check(v[k], k)
+  return out
+}
+const ticValue = (tic: unknown) => {
+  if (!(tic === undefined || tic === null || (typeof tic === "number" && Number.isSafeInteger(tic) && tic >= 0))) throw NOT_FAST
+  return tic
+}
+
+function fastItem(v: unknown): SnapshotItem {
+  if (!isPlain(v)) throw NOT_FAST
+  const out = {
+    id: str(v.id), quantity: decimal(v.quantity), unit_price: decimal(v.unit_price), discount: decimal(v.discount, "0"),
+    is_tax_inclusive: bool(v.is_tax_inclusive), has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
+  }
+  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source"], (x, k) => (k === "tic" ? ticValue(x) : optStr(x))) as SnapshotItem
+}
+function fastShipping(v: unknown): SnapshotShipping {
+  if (!isPlain(v)) throw NOT_FAST
+  const out = {
+    id: str(v.id), amount: decimal(v.amount), discount: decimal(v.discount, "0"),
+    is_tax_inclusive: bool(v.is_tax_inclusive), has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
+  }
+  return optional(out, v, ["shipping_option_id"], optStr) as SnapshotShipping
+}
+const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
+function fastSnapshot(v: unknown): CartSnapshot {
+  if (!isPlain(v) || v.v !== 1 || !Array.isArray(v.items)) throw NOT_FAST
+  const ships = v.shipping_methods
+  if (!(ships === undefined || Array.isArray(ships))) throw NOT_FAST
+  if (!(v.source === undefined || v.source === "hook" || v.source === "lines")) throw NOT_FAST
+  const out = {
+    v: 1 as const, cart_id: str(v.cart_id, 1), currency_code: str(v.currency_code, 3),
+    items: v.items.map(fastItem), shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
+    source: (v.source ?? "hook") as "hook" | "lines",
+  }
+  return optional(out, v, ["customer_id", "exemption_customer_id", "exemption_basis"], (x, k) => (k === "exemption_basis" ? optOf(x, BASES) : optStr(x))) as CartSnapshot
+}
+
+/**
+ * CartSnapshot.safeParse with a fast path: a plain, well-formed snapshot (what the hooks write)
+ * is checked and copied by hand, to the same output; anything else — an error to report, an odd
+ * shape — is left to zod (property-tested against zod in context.test.ts).
+ */
+export function parseCartSnapshot(raw: unknown): ReturnType<typeof CartSnapshot.safeParse> {
+  try {
+    return { success: true, data: fastSnapshot(raw) } as ReturnType<typeof CartSnapshot.safeParse>
+  } catch {
+    // NOT_FAST, or anything odd on the way (a throwing getter): zod decides, and reports
+    return CartSnapshot.safeParse(raw)
+  }
+}

@@ -20,7 +20,7 @@ import {
   TAX_INCLUSIVE_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME,
   TAX_LINE_NAME_EXEMPT, TAX_LINE_NAME_FALLBACK,
 } from "./constants"
-import { CartSnapshot, type SnapshotItem } from "./context"
+import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
 import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, type CacheModuleLike, type CachingModuleLike, type QuoteStore } from "./result-cache"
 import { activeCertificates, CachingCertificateStore, certificateCache, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "./exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
@@ -284,7 +284,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** The cart as the hook described it; rebuilt from the lines when the hook is absent. */
   protected snapshotFor(itemLines: ItemTaxCalculationLine[], shippingLines: ShippingTaxCalculationLine[], context: TaxCalculationContext): CartSnapshot {
     const raw = (context.additional_context as Record<string, unknown> | undefined)?.[CONTEXT_KEY]
-    const parsed = raw === undefined ? undefined : CartSnapshot.safeParse(raw)
+    const parsed = raw === undefined ? undefined : parseCartSnapshot(raw)
     if (parsed?.success) {
       const snap = parsed.data
       // lines the hook did not see (a host calling the workflow with its own items): add them

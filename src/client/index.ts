@@ -33,6 +33,36 @@ export interface AttemptInfo {
   delayMs?: number
   /** The server's Retry-After, in milliseconds, when it sent one. */
   retryAfterMs?: number
+  /** The Medusa ids the call concerned, read from its path and body (the service's ids are Medusa's). */
+  ids?: CallIds
+  /** The error's title and code (absent on success). */
+  errorTitle?: string
+  errorCode?: SalesTaxErrorCode
+  /** Request and response bodies, only when the client's `attemptBodies` is on (they hold addresses). */
+  requestBody?: unknown
+  responseBody?: unknown
+}
+
+/** cartId / orderId of a call, and the idempotency key of a refund (the Medusa return, edit or claim id). */
+export interface CallIds {
+  cartId?: string
+  orderId?: string
+  refundKey?: string
+}
+
+/** Pure: the Medusa ids in a call's path parameters and body. */
+export function callIds(params: Record<string, string>, body: unknown): CallIds {
+  const b = (body && typeof body === "object" ? body : {}) as { cartId?: unknown; orderId?: unknown; idempotencyKey?: unknown; carts?: unknown }
+  const firstCart = Array.isArray(b.carts) ? (b.carts[0] as { cartId?: unknown } | undefined)?.cartId : undefined
+  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined)
+  const ids: CallIds = {}
+  const cartId = str(params.cartId) ?? str(b.cartId) ?? str(firstCart)
+  const orderId = str(params.orderId) ?? str(b.orderId)
+  const refundKey = str(b.idempotencyKey)
+  if (cartId) ids.cartId = cartId
+  if (orderId) ids.orderId = orderId
+  if (refundKey) ids.refundKey = refundKey
+  return ids
 }
 
 export interface SalesTaxClientOptions {
@@ -47,6 +77,8 @@ export interface SalesTaxClientOptions {
   retry?: Partial<RetryPolicy> | false
   /** Called after every attempt; exceptions it throws are ignored. */
   onAttempt?: (info: AttemptInfo) => void
+  /** Hand request and response bodies to `onAttempt` (default false: they hold customer addresses). */
+  attemptBodies?: boolean
 }
 
 /** List-certificates filters in their natural types (the client writes the query string). */
@@ -370,7 +402,11 @@ export class SalesTaxClient {
         const res = outcome.res
         const parsed = this.#parseResponse(operation, op.response, res)
         if (parsed.ok) {
-          this.#emit({ operation, attempt, status: res.status, durationMs, willRetry: false })
+          if (this.#onAttempt) {
+            const ok: AttemptInfo = { operation, attempt, status: res.status, durationMs, willRetry: false, ids: callIds(params, input.body) }
+            if (this.#options.attemptBodies) Object.assign(ok, { requestBody: input.body, responseBody: res.data })
+            this.#emit(ok)
+          }
           return { data: parsed.data as OperationResponses[Op], status: res.status, headers: flatHeaders(res.headers) }
         }
         err = parsed.error
@@ -394,7 +430,11 @@ export class SalesTaxClient {
         // no point in waiting past the budget: give up now instead
         if (Date.now() + delayMs >= deadline) willRetry = false
       }
-      const info: AttemptInfo = { operation, attempt, status: err.status, durationMs, error: err.message, willRetry }
+      const info: AttemptInfo = { operation, attempt, status: err.status, durationMs, error: err.message, willRetry, errorTitle: err.title, errorCode: err.code }
+      if (this.#onAttempt) {
+        info.ids = callIds(params, input.body)
+        if (this.#options.attemptBodies) Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
+      }
       if (willRetry) info.delayMs = delayMs
       if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
       this.#emit(info)

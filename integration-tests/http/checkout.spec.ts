@@ -5,10 +5,15 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { ADDRESSES, Checkout, cents, createExemptShopper, createShopper, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
 import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import { logger } from "@medusajs/framework/logger"
 
 jest.setTimeout(120_000)
 
 const st = useSalesTaxSandbox({ failurePolicy: "fallback", timeoutMs: 1500, circuitBreaker: { failures: 3, halfOpenAfterMs: 60_000 } })
+
+// Medusa's logger, watched from before the runner boots the app: the boot warning must be logged by then
+const loggerWarn = jest.spyOn(logger, "warn")
+const FALLBACK_GAP = /no rate to fall back on for/
 
 /** The sandbox's own answer for the cart (what it stored for cartId = Medusa cart id). */
 async function serviceCart(cartId: string) {
@@ -51,8 +56,22 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let store: SeededStore
     const provider = () => salesTaxProvider(getContainer())
+    /** The fallback warnings logged while Medusa booted (the runner's beforeAll), before any test, seed or cart. */
+    let bootWarnings: string[] = []
+    let cartsAtBoot = -1
+    beforeAll(async () => {
+      bootWarnings = loggerWarn.mock.calls.map(([m]) => String(m)).filter((m) => FALLBACK_GAP.test(m))
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+      cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
+    })
     beforeEach(async () => {
       store = await freshCheckoutStore(getContainer(), st.sandbox)
+    })
+
+    it("boot: with failurePolicy fallback and nothing to fall back on (no fallbackRates, no fallbackRate, no US tax region yet), one warning naming the option is logged at boot, before any cart exists", () => {
+      expect(cartsAtBoot).toBe(0)
+      expect(bootWarnings).toHaveLength(1)
+      expect(bootWarnings[0]).toMatch(/no rate to fall back on for any US state[\s\S]*`fallbackRates`[\s\S]*`fallbackRate`/)
     })
 
     it("a full store-API checkout charges, per line, exactly the sandbox's tax (items and shipping in one service cart)", async () => {
@@ -265,6 +284,44 @@ medusaIntegrationTestRunner({
       expect(cents(filedTax.toNumber())).toBe(cents(cart.tax_total))
     })
 
+    it("an admin-created draft order for the exempt customer is exempt in the certificate's state only (basis admin_draft_order); a guest store cart with that e-mail is taxed", async () => {
+      const email = "purchasing@example.com"
+      const { shopper, cert } = await createExemptShopper(api, store, st.sandbox, email)
+      const auth = await adminAuth(getContainer())
+      const draftOrder = async (address: typeof ADDRESSES.minneapolis) => {
+        const r = await api.post(`/admin/draft-orders`, {
+          customer_id: shopper.customerId, region_id: store.regionId, sales_channel_id: store.salesChannelId,
+          shipping_address: address, billing_address: address, items: [{ variant_id: store.products.general.variantId, quantity: 2 }],
+        }, auth)
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+        const { data: [o] } = await query.graph({
+          entity: "order", filters: { id: r.data.draft_order.id },
+          fields: ["id", "is_draft_order", "customer_id", "tax_total", "items.id", "items.tax_total", "items.tax_lines.code", "items.tax_lines.rate", "items.tax_lines.data"],
+        })
+        return o
+      }
+      // in the certificate's state (MN): exempt, and the lines say why
+      const mn = await draftOrder(ADDRESSES.minneapolis)
+      expect(mn.is_draft_order).toBe(true)
+      expect(mn.items[0].tax_lines).toHaveLength(1)
+      const line = mn.items[0].tax_lines[0]
+      expect([line.code, line.data.exemption_id, line.data.exemption_basis, line.data.exempt_customer_id]).toEqual([TAX_LINE_CODE_EXEMPT, cert.certificateId, "admin_draft_order", shopper.customerId])
+      expect(cents(mn.tax_total)).toBe(0)
+      // another state (KY): the MN certificate does not apply
+      const ky = await draftOrder(ADDRESSES.louisville)
+      expect(ky.items[0].tax_lines).toHaveLength(1)
+      expect(ky.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+      expect(ky.items[0].tax_lines[0].data.exemption_id).toBeNull()
+      expect(cents(ky.tax_total)).toBeGreaterThan(0)
+      // a guest store cart carrying the same e-mail, to the same MN address: taxed as a guest
+      const guest = new Checkout(api, store)
+      await guest.create()
+      await guest.addItem(store.products.general.variantId, 2)
+      const cart = await guest.setAddress(ADDRESSES.minneapolis, email)
+      expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+      expect(cents(cart.tax_total)).toBeGreaterThan(0)
+    })
+
     it("a certificate created in the admin exempts the next refresh; disabled in the admin, the next refresh is taxed and checkout completes", async () => {
       const shopper = await createShopper(api, store, "district@example.com")
       const auth = await adminAuth(getContainer())
@@ -313,13 +370,14 @@ medusaIntegrationTestRunner({
       expect(order.id).toMatch(/^order_/)
     })
 
-    it("fallback outage, no configured rate, a rate-less region: a ZIP quoted before gets its last-known rate, a ZIP never quoted is refused; the boot warning names the option", async () => {
+    it("fallback outage, no configured rate, a rate-less region: a ZIP quoted before gets its last-known rate, a ZIP never quoted is refused; the coverage check names the option", async () => {
       // the region loses its default rate
       const tax = getContainer().resolve(Modules.TAX) as any
       const rates = await tax.listTaxRates({ is_default: true })
       await tax.deleteTaxRates(rates.map((r: any) => r.id))
       // the start-up check (run when Medusa creates the provider) now finds nothing for any state: one warning naming the option
       const warn = jest.spyOn((provider() as any).logger, "warn")
+      warn.mockClear() // the logger is also watched from boot (see the first test)
       const warning = await provider().checkFallbackCoverage()
       expect(warning).toMatch(/no rate to fall back on for any US state[\s\S]*`fallbackRates`/)
       expect(warn.mock.calls.filter(([m]) => m === warning)).toHaveLength(1)

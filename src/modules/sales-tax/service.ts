@@ -2,6 +2,8 @@ import { MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
+import { CallLogEntry } from "./models/call-log"
+import { callLog, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
 
@@ -21,7 +23,7 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
  */
 export type CertificateCreator = "customer" | "staff"
 
-export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin }) implements RateMemory {
+export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry }) implements RateMemory, CallLogSink {
   readonly #logger: { warn(m: string): void }
 
   constructor(...args: any[]) {
@@ -35,6 +37,8 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
       logger = undefined // a container without a logger
     }
     this.#logger = logger ?? console
+    // the service-call log's buffer writes through this module (call-log.ts)
+    callLog.attach(this, (m) => this.#logger.warn(m))
   }
 
   /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
@@ -120,6 +124,19 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
     const out: Record<string, CertificateCreator> = {}
     for (const r of rows) out[r.certificate_id] = r.created_by as CertificateCreator
     return out
+  }
+
+  /** The service-call log: a batch of attempts (call-log.ts buffers them off the request path). */
+  async writeCallLog(rows: CallLogRow[]): Promise<void> {
+    if (rows.length) await this.createCallLogEntries(rows as never)
+  }
+
+  /** Deletes call-log entries older than `before` (for good: the log is not soft-deleted history). */
+  async pruneCallLog(before: Date): Promise<number> {
+    const old = await this.listCallLogEntries({ at: { $lt: before } } as never, { select: ["id"], take: null as unknown as number })
+    if (!old.length) return 0
+    await this.deleteCallLogEntries(old.map((o) => o.id))
+    return old.length
   }
 }
 

@@ -1,5 +1,5 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
-import { composeTaxLineContext, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
+import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
 import { buildServiceCart } from "../../providers/sales-tax/build-service-cart"
 import { CartSnapshot } from "../../providers/sales-tax/context"
 
@@ -74,5 +74,14 @@ describe("order snapshot: lines the order workflow passes before they are on the
     expect(newLineForSnapshot({ id: "a", quantity: null }).quantity).toBe(1)
     expect(newLineForSnapshot({ id: "a", quantity: 0 }).quantity).toBe(1)
     expect(newLineForSnapshot({ id: "a", quantity: "2" }).quantity).toBe("2")
+  })
+})
+
+describe("lineQuantity", () => {
+  it("a cart line's own quantity; an order line's from its order_item detail (query.graph gives an order line none)", () => {
+    expect(lineQuantity({ quantity: 3 })).toBe(3)
+    expect(lineQuantity({ detail: { quantity: 2 } })).toBe(2)
+    expect(lineQuantity({ quantity: 5, detail: { quantity: 2 } })).toBe(5)
+    expect(lineQuantity({})).toBeUndefined()
   })
 })

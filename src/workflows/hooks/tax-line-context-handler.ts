@@ -89,6 +89,20 @@ export async function resolveProductTics(container: MedusaContainer, productIds:
 }
 
 /**
+ * An order line's quantity. In Medusa 2.21 it lives on `order_item` (the order's `items`
+ * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
+ * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
+ * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order was
+ * quoted as quantity 0 and got no tax line.
+ */
+const ORDER_ITEM_QUANTITY = "items.detail.quantity"
+
+/** Pure: a cart line's quantity, or an order line's (from its `detail`, see ORDER_ITEM_QUANTITY). */
+export function lineQuantity(i: { quantity?: unknown; detail?: { quantity?: unknown } | null }): unknown {
+  return i.quantity ?? i.detail?.quantity
+}
+
+/**
  * Reads a cart or an order with the fields the provider needs (lines, shipping methods, their
  * adjustments and tax-inclusive flags); undefined when there is none with that id.
  */
@@ -98,7 +112,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
     entity,
     fields: [
       // who may be exempt (see request-actor.ts): orders only
-      ...(entity === "order" ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code"] : []),
+      ...(entity === "order" ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code", ORDER_ITEM_QUANTITY] : []),
       "id", "currency_code", "customer_id",
       "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
       "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
@@ -173,7 +187,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         id: i.id,
         product_id: i.product_id ?? null,
         variant_id: i.variant_id ?? null,
-        quantity: dec(i.quantity),
+        quantity: dec(lineQuantity(i)),
         unit_price: dec(i.unit_price),
         discount: adj.total,
         is_tax_inclusive: !!i.is_tax_inclusive,

@@ -108,8 +108,14 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
-  const locking = scope.resolve(Modules.LOCKING) as { execute<T>(key: string, fn: () => Promise<T>, o?: { timeout?: number }): Promise<T> }
-  await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
+  let locking: { execute<T>(key: string, fn: () => Promise<T>, o?: { timeout?: number }): Promise<T> } | undefined
+  try {
+    locking = scope.resolve(Modules.LOCKING)
+  } catch {
+    locking = undefined // no Locking Module registered: restore without the lock
+  }
+  if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
+  else await restoreUnlocked(scope, before)
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
   const logger = scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void; error(m: string): void }

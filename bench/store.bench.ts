@@ -1,0 +1,115 @@
+/**
+ * npm run bench:store — a cart mutation through Medusa's store API with the plugin's provider,
+ * against the same mutation on Medusa's system tax provider, in one Medusa app, one process, in
+ * interleaved rounds (machine load affects both sides alike). Not part of `npm test` (no test
+ * pattern matches it); run by `scripts/run-tests.mjs` (Postgres, Redis) as a jest file.
+ *
+ * The store: the seeded US region (tax region on the plugin's provider, the sandbox in process on
+ * an ephemeral port) and a Canada region in the same currency whose tax region uses `tp_system`.
+ * Each side: a cart with three items and an address; the measured mutation is a quantity change of
+ * its first line (POST /store/carts/:id/line-items/:line), a new quantity each time so that every
+ * plugin mutation is a new cart state (one POST carts to the service, no cache hit). Both carts go
+ * through the same Medusa workflows and the plugin's hooks; only the tax provider differs.
+ *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 6)
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { createRegionsWorkflow, createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { loadavg, cpus } from "node:os"
+import { performance } from "node:perf_hooks"
+import { ADDRESSES, Checkout, freshCheckoutStore, useSalesTaxSandbox } from "../integration-tests/helpers"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/providers/sales-tax/constants"
+
+jest.setTimeout(900_000)
+
+const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 4)
+const PER_ROUND = Number(process.env.BENCH_STORE_PER_ROUND ?? 6)
+const st = useSalesTaxSandbox()
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+medusaIntegrationTestRunner({
+  env: st.env,
+  testSuite: ({ api, getContainer }) => {
+    it("store cart mutation: plugin provider vs system provider (ratio printed)", async () => {
+      const load = loadavg()
+      const container = getContainer()
+      const store = await freshCheckoutStore(container, st.sandbox)
+      const { result: [canada] } = await createRegionsWorkflow(container).run({
+        input: { regions: [{ name: "Canada (system tax)", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] }] },
+      })
+      await createTaxRegionsWorkflow(container).run({
+        input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada default" } }],
+      })
+
+      const p = store.products
+      const setUp = async (regionId: string, address: (typeof ADDRESSES)[keyof typeof ADDRESSES]) => {
+        const co = new Checkout(api, { ...store, regionId })
+        await co.create()
+        await co.setAddress(address)
+        await co.addItem(p.general.variantId, 1)
+        await co.addItem(p.shirt.variantId, 1)
+        const cart = await co.addItem(p.coffee.variantId, 1)
+        return { co, lineId: cart.items.find((i: any) => i.variant_id === p.general.variantId).id as string }
+      }
+      const plugin = await setUp(store.regionId, ADDRESSES.minneapolis)
+      const system = await setUp(canada.id, ADDRESSES.toronto)
+
+      let qty = 1
+      const mutate = async (side: typeof plugin, out?: number[]) => {
+        qty++
+        const t = performance.now()
+        const cart = await side.co.setQuantity(side.lineId, qty)
+        out?.push(performance.now() - t)
+        return cart
+      }
+      // warm-up (JIT, connections, caches of Medusa's own)
+      for (let i = 0; i < 3; i++) {
+        await mutate(plugin)
+        await mutate(system)
+      }
+      await st.sandbox.resetCounts()
+
+      const pluginT: number[] = []
+      const systemT: number[] = []
+      const roundRatios: number[] = []
+      let lastPlugin: any
+      let lastSystem: any
+      for (let r = 0; r < ROUNDS; r++) {
+        const pr: number[] = []
+        const sr: number[] = []
+        for (let i = 0; i < PER_ROUND; i++) {
+          if ((r * PER_ROUND + i) % 2) {
+            lastSystem = await mutate(system, sr)
+            lastPlugin = await mutate(plugin, pr)
+          } else {
+            lastPlugin = await mutate(plugin, pr)
+            lastSystem = await mutate(system, sr)
+          }
+        }
+        pluginT.push(...pr)
+        systemT.push(...sr)
+        roundRatios.push(pct(pr, 50) / pct(sr, 50))
+      }
+      const counts = await st.sandbox.counts()
+      const n = ROUNDS * PER_ROUND
+
+      const sortedRounds = [...roundRatios].sort((a, b) => a - b)
+      const lines = [
+        `store bench (${ROUNDS} interleaved rounds × ${PER_ROUND} mutations per side; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores)`,
+        `  POST /store/carts/:id/line-items/:line, system provider (Canada)   p50 ${pct(systemT, 50).toFixed(2)} ms  p90 ${pct(systemT, 90).toFixed(2)} ms`,
+        `  same mutation, plugin provider (US, sandbox in process)         p50 ${pct(pluginT, 50).toFixed(2)} ms  p90 ${pct(pluginT, 90).toFixed(2)} ms  (${counts.calculateCarts} POST carts for ${n} mutations)`,
+        `  plugin / system (p50)                                          ${(pct(pluginT, 50) / pct(systemT, 50)).toFixed(2)}  (goal ≤ 1.15; per round ${sortedRounds.map((x) => x.toFixed(2)).join(" ")})`,
+      ]
+      process.stdout.write(`\n${lines.join("\n")}\n\n`)
+      // the two sides are what they claim: the plugin taxed the US cart (one service call per
+      // mutation, every one a new cart state), Medusa's system provider the Canadian one
+      expect(counts.calculateCarts).toBe(n)
+      const providers = (cart: any) => cart.items.map((i: any) => i.tax_lines.map((l: any) => l.provider_id).join("+"))
+      expect(providers(lastPlugin)).toEqual([SALES_TAX_PROVIDER_IDENTIFIER, SALES_TAX_PROVIDER_IDENTIFIER, SALES_TAX_PROVIDER_IDENTIFIER])
+      expect(providers(lastSystem)).toEqual(["system", "system", "system"])
+    })
+  },
+})

@@ -41,6 +41,8 @@ export interface Seeded {
   categoryId: string
   customerId: string
   orderId: string
+  /** an order placed 40 days ago with an edit, two replace claims and a refund without a return (not filed) */
+  lifecycle: { orderId: string; editId: string; likeClaimId: string; dearerClaimId: string; refundId: string }
 }
 
 export interface BrowserApp {

@@ -3,7 +3,8 @@
  * (integration-tests/browser/harness.ts), the sandbox in-process, Debian's chromium through
  * playwright-core. Logs in, sets a product's (and a product type's) TIC through search, adds a
  * certificate (after seeing the field validation messages) and disables it, sees an order's failed
- * filing record and retries it, and opens the settings page. Writes its screenshots to the git-ignored
+ * filing record and retries it, sees an order's lifecycle states (an edit, replace claims, a refund
+ * without a return not filed) and files the refund as a credit, and opens the settings page. Writes its screenshots to the git-ignored
  * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
  * runner (which forces the admin off).
@@ -237,6 +238,36 @@ describe("admin extensions in a browser", () => {
     const record = await adminGet(`/admin/sales-tax/filings/${orderId}`)
     expect(["filed", "completed"]).toContain(record.filing.state)
     await shot(widget, "order-filing.png")
+  })
+
+  it("order widget, lifecycle states: an applied edit, replace claims with what is charged, a refund without a return not filed; File as credit files it once", async () => {
+    const { orderId, editId, likeClaimId, dearerClaimId, refundId } = app.seeded.lifecycle
+    await page.setViewportSize({ width: 1440, height: 1600 })
+    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    const widget = page.getByTestId("sales-tax-filing")
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^completed$/)
+    await expect(widget.getByTestId("filing-edits")).toBeVisibleText(new RegExp(`^${editId}: applied \\(voided and filed again\\)$`))
+    await expect(widget.getByTestId(`filing-child-${likeClaimId}`))
+      .toBeVisibleText(/skipped.*charged = replacement \$2\.38 − claimed \$2\.38 = \$0\.00.*costs the customer no tax/)
+    await expect(widget.getByTestId(`filing-child-${dearerClaimId}`))
+      .toBeVisibleText(/completed.*charged = replacement \$11\.40 − claimed \$2\.38 = \$9\.02.*charged \$9\.02 · filed \$9\.02/)
+    // the refund: $5 of $54.75 with $4.75 tax → $0.43 of tax, not filed, with the button
+    const refund = widget.getByTestId(`filing-manual-refund-${refundId}`)
+    await expect(refund).toBeVisibleText(/^tax \$0\.43not filedFile as credit$/)
+    await expect(widget.getByText(/^\$5\.00 refunded /)).toBeVisibleText(/^\$5\.00 refunded \d/)
+    await shot(widget, "order-filing-lifecycle.png")
+
+    const writes = await countOf("createOrder")
+    await refund.getByTestId("filing-file-credit").click()
+    await expect(refund).toBeVisibleText(/^tax \$0\.43credit completed$/)
+    expect(await countOf("createOrder")).toBe(writes + 1)
+    const credit = await service.getOrder(`credit_${refundId}`)
+    expect([credit.kind, credit.lineItems.map((l) => [l.itemId, l.tax.amount])]).toEqual(["credit", [[`refund:${refundId}`, -0.43]]])
+    const life = await adminGet(`/admin/sales-tax/filings/${orderId}/lifecycle`)
+    expect(life.manual_refunds.map((r: { refundId: string; filing: string | null }) => [r.refundId, r.filing])).toEqual([[refundId, "completed"]])
+    await expect(widget.getByTestId(`filing-child-credit_${refundId}`)).toBeVisibleText(/^completed.*charged \$0\.43 · filed/)
+    await shot(widget, "order-filing-credit.png")
+    await page.setViewportSize({ width: 1440, height: 1000 })
   })
 
   it("settings page: connection health and ping, options with the key redacted, TIC coverage", async () => {

@@ -70,7 +70,7 @@ export function stateLabel(s: string): string {
 function money(v: number | string | null | undefined): string {
   if (v === null || v === undefined || v === "") return "—"
   const n = typeof v === "number" ? v : Number(v)
-  return Number.isFinite(n) ? `$${n.toFixed(2)}` : String(v)
+  return Number.isFinite(n) ? `${n < 0 ? "-" : ""}$${Math.abs(n).toFixed(2)}` : String(v)
 }
 
 function when(v: string | null | undefined): string {
@@ -85,7 +85,7 @@ export function hasFailedWork(f: FilingView): boolean {
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
-      <Text size="small" weight="plus" className="text-ui-fg-subtle">{label}</Text>
+      <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">{label}</Text>
       <div className="min-w-0 break-words text-right" data-testid={testId}>
         {typeof children === "string" ? <Text size="small">{children}</Text> : children}
       </div>

@@ -199,9 +199,16 @@ describe("backSolveRate", () => {
       }),
       { numRuns: 3000 },
     )
-    fc.assert(fc.property(fc.float({ min: 0, max: 1000, noNaN: true }), (x) => {
+    fc.assert(fc.property(fc.oneof(fc.float({ min: 0, max: 1000, noNaN: true }), fc.float({ min: 0, max: 2e7, noNaN: true }), fc.integer({ min: 1, max: 999_999 }).map((n) => n / 10_000)), (x) => {
       expect(float32Shortest(x)).toBe(shortestRef(x))
       expect(float32Shortest(x)).toBe(shortestRef(x))
-    }), { numRuns: 3000 })
+    }), { numRuns: 20_000 })
+    // powers of two (asymmetric float4 interval) and the edges of the bisected range, with neighbours
+    for (let k = -8; k <= 24; k++) {
+      for (let s = -3; s <= 3; s++) {
+        const x = float32Step(2 ** k, s)
+        expect(float32Shortest(x)).toBe(shortestRef(x))
+      }
+    }
   })
 })

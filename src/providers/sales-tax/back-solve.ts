@@ -32,11 +32,30 @@ export function float32Shortest(x: number): string {
   const memo = shortestMemo.get(f)
   if (memo !== undefined) return memo
   let out = String(f)
-  for (let p = 1; p <= 9; p++) {
-    const s = f.toPrecision(p)
-    if (Math.fround(Number(s)) === f) {
-      out = String(Number(s))
-      break
+  const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
+  f32buf.setFloat32(0, f)
+  if (f >= 1 && f < 4194304 && (f32buf.getUint32(0) & 0x7fffff) !== 0) {
+    // Here "p digits read back" is monotonic in p, so the smallest p is found by bisection (about
+    // 3 toPrecision calls instead of up to 9). Why: for f in [1, 2^22) and not a power of two, f's
+    // float4 rounding interval is symmetric (f ± ulp/2), and no decimal of at most 9 significant
+    // digits equals a float4 midpoint k·2^(e-24) (k odd: that needs q ≥ 24 - e fraction digits,
+    // more than such a decimal has) or lies within half a double ulp of one (the distance is at
+    // least 10^-q·2^(e-24) with q ≤ 8), so it reads back as f exactly when it lies within ulp/2 of
+    // f; toPrecision(p + 1) is at least as close to f as toPrecision(p). 9 digits always read back.
+    let lo = 1
+    let hi = 9
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (ok(mid)) hi = mid
+      else lo = mid + 1
+    }
+    out = String(Number(f.toPrecision(hi)))
+  } else {
+    for (let p = 1; p <= 9; p++) {
+      if (ok(p)) {
+        out = String(Number(f.toPrecision(p)))
+        break
+      }
     }
   }
   if (shortestMemo.size >= SHORTEST_MEMO_MAX) shortestMemo.clear()

@@ -93,7 +93,8 @@ export async function resolveProductTics(container: MedusaContainer, productIds:
  * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
  * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
  * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order was
- * quoted as quantity 0 and got no tax line.
+ * quoted as quantity 0 and got no tax line. Used when the workflow runs for the whole order
+ * (see buildOrderSnapshot).
  */
 const ORDER_ITEM_QUANTITY = "items.detail.quantity"
 
@@ -161,6 +162,11 @@ export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T
 export async function buildOrderSnapshot(container: MedusaContainer, orderId: string, items?: any[], shippingMethods?: any[]): Promise<CartSnapshotInput | undefined> {
   const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
+  // a run for some lines only (item_ids: an edit's, an exchange's or a claim's new lines; Medusa
+  // sets tax lines for those alone) quotes those lines, as before: the order's other lines are left
+  // out (no quantity). A run for the whole order (a draft order's creation) quotes every line at
+  // its quantity (ORDER_ITEM_QUANTITY).
+  if (items?.length) order.items = (order.items ?? []).map((i: any) => ({ ...i, quantity: undefined, detail: undefined }))
   // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
   // lines): include them, with a quantity (see newLineForSnapshot)
   const known = new Set((order.items ?? []).map((i: any) => i.id))

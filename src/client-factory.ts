@@ -2,19 +2,31 @@ import { createHash } from "node:crypto"
 import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
 import type { RetryPolicy } from "./client/retry"
 import type { PluginOptions } from "./options"
+import { callLog } from "./modules/sales-tax/call-log"
 
 const clients = new Map<string, SalesTaxClient>()
 
 type ClientOptionBits = Pick<PluginOptions, "baseUrl" | "apiKey" | "connectionId"> &
-  Partial<Pick<PluginOptions, "timeoutMs" | "backgroundTimeoutMs">>
+  Partial<Pick<PluginOptions, "timeoutMs" | "backgroundTimeoutMs" | "log">>
 
 /** Key of an option set; the API key enters only hashed. */
 function keyOf(o: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): string {
   const h = createHash("sha256")
-  h.update(JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null]))
+  h.update(JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null, o.log ?? null]))
   h.update("\0")
   h.update(o.apiKey)
   return h.digest("hex")
+}
+
+/**
+ * The service-call log (option `log`, on by default): each attempt goes to the process's buffer,
+ * written off the request path (modules/sales-tax/call-log.ts); bodies only with `log.bodies`.
+ */
+function logHook(o: ClientOptionBits): Partial<SalesTaxClientOptions> {
+  if (o.log && !o.log.enabled) return {}
+  if (o.log) callLog.retentionDays = o.log.retentionDays
+  const connectionId = o.connectionId
+  return { onAttempt: (info) => callLog.record(connectionId, info), attemptBodies: o.log?.bodies ?? false }
 }
 
 /**
@@ -32,6 +44,7 @@ export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<Sal
       connectionId: options.connectionId,
       timeoutMs: options.timeoutMs,
       backgroundTimeoutMs: options.backgroundTimeoutMs,
+      ...logHook(options),
       ...extra,
     })
     clients.set(key, c)

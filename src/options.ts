@@ -59,6 +59,15 @@ export const PluginOptionsSchema = z
       .int("verifyAddressRateLimit must be an integer (requests a minute)")
       .min(1, "verifyAddressRateLimit must be at least 1")
       .default(20),
+    /** The service-call log (Settings → Sales Tax → Activity): every call to the service, kept
+     *  `retentionDays`; request and response bodies (which hold customer addresses) only with `bodies`. */
+    log: z
+      .object({
+        enabled: z.boolean({ error: "log.enabled must be true or false" }).default(true),
+        bodies: z.boolean({ error: "log.bodies must be true or false" }).default(false),
+        retentionDays: z.number().int("log.retentionDays must be a whole number of days").min(1, "log.retentionDays must be at least 1").max(3650, "log.retentionDays must be at most 3650").default(14),
+      })
+      .default({ enabled: true, bodies: false, retentionDays: 14 }),
     /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
      *  calling the service for `halfOpenAfterMs`, then lets one probe through. */
     circuitBreaker: z

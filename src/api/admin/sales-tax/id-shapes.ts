@@ -19,6 +19,8 @@ export const ID_SHAPES = {
   customer: medusaId(["cus"], "a customer id"),
   /** A filing record is keyed by the order id, or the exchange's (or claim's) id for their own filings. */
   filingOrder: medusaId(["order", "oexc", "claim"], "an order id"),
+  /** An entry of the service-call log (Settings → Sales Tax → Activity). */
+  callLogEntry: medusaId(["stcl"], "an activity entry id"),
   /** Certificates are the service's: UUIDs. */
   certificate: z
     .string({ error: "must be a certificate id (a UUID)" })

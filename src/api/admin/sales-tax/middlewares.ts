@@ -69,6 +69,7 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/customers/:id/certificates", methods: ["GET", "POST"], middlewares: [validateParams({ id: "customer" })] },
   { matcher: "/admin/sales-tax/certificates/:certId", methods: ["GET", "DELETE"], middlewares: [validateParams({ certId: "certificate" })] },
   { matcher: "/admin/sales-tax/filings/:orderId", methods: ["GET"], middlewares: [validateParams({ orderId: "filingOrder" })] },
+  { matcher: "/admin/sales-tax/activity/:id", methods: ["GET"], middlewares: [validateParams({ id: "callLogEntry" })] },
   { matcher: "/admin/sales-tax/filings/:orderId/retry", methods: ["POST"], middlewares: [validateParams({ orderId: "filingOrder" })] },
   // zod bodies
   ...Object.keys(TIC_TARGETS).map(

@@ -63,9 +63,13 @@ const SalesTaxSettingsPage = () => {
           <Heading level="h1">Sales Tax</Heading>
           <Text size="small" className="text-ui-fg-subtle">Connection to the Sales Tax Service, TIC coverage and filing failures.</Text>
         </div>
-        <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
-          Refresh
-        </Button>
+        <div className="flex items-center gap-x-2">
+          <Link to="/settings/sales-tax/activity" className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid="settings-activity-link">Activity</Link>
+          <Link to="/settings/sales-tax/reconciliation" className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid="settings-reconciliation-link">Reconciliation</Link>
+          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
+            Refresh
+          </Button>
+        </div>
       </Container>
       {error ? (
         <Container className="px-6 py-4">

@@ -1,0 +1,72 @@
+// The service-call log as the admin reads it (Settings → Sales Tax → Activity): query validation
+// and the filters it becomes. The entries are written by modules/sales-tax/call-log.ts.
+import type { MedusaRequest } from "@medusajs/framework/http"
+import { z } from "zod"
+import { OPERATION_IDS } from "../../../../contract/operations"
+import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
+
+const boolish = z
+  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+  .transform((v) => v === "true" || v === "1")
+
+const medusaId = (prefixes: string[], what: string) =>
+  z.string().regex(new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}$`), `must be ${what} (${prefixes.map((p) => `${p}_…`).join(", ")})`)
+
+export const ActivityQuery = z
+  .object({
+    operation: z.enum(OPERATION_IDS, { error: `must be one of ${OPERATION_IDS.join(", ")}` }).optional(),
+    /** 2xx, 4xx, 5xx, or "none" (no answer: timeout or network error) */
+    status: z.enum(["2xx", "4xx", "5xx", "none"], { error: "must be 2xx, 4xx, 5xx or none" }).optional(),
+    /** the service's order id: a Medusa order's, or an exchange's or claim's own filing */
+    order_id: medusaId(["order", "oexc", "claim"], "an order id").optional(),
+    cart_id: medusaId(["cart"], "a cart id").optional(),
+    errors_only: boolish.optional(),
+    limit: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(50),
+    offset: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000").default(0),
+  })
+  .strict()
+export type ActivityQuery = z.infer<typeof ActivityQuery>
+
+/** Pure: the module filter of a query. */
+export function activityFilter(q: ActivityQuery): Record<string, unknown> {
+  const and: Record<string, unknown>[] = []
+  if (q.operation) and.push({ operation: q.operation })
+  if (q.order_id) and.push({ order_id: q.order_id })
+  if (q.cart_id) and.push({ cart_id: q.cart_id })
+  if (q.status === "none") and.push({ status: null })
+  else if (q.status) {
+    const from = Number(q.status[0]) * 100
+    and.push({ status: { $gte: from, $lt: from + 100 } })
+  }
+  if (q.errors_only) and.push({ $or: [{ status: null }, { status: { $gte: 400 } }, { error_code: { $ne: null } }] })
+  return and.length ? { $and: and } : {}
+}
+
+export interface ActivityEntry {
+  id: string
+  at: Date
+  operation: string
+  connection_id: string
+  status: number | null
+  latency_ms: number
+  attempt: number
+  cart_id: string | null
+  order_id: string | null
+  return_id: string | null
+  error_title: string | null
+  error_code: string | null
+  request_body?: Record<string, unknown> | null
+  response_body?: Record<string, unknown> | null
+}
+
+interface CallLogReader {
+  listAndCountCallLogEntries(filter: unknown, config: unknown): Promise<[ActivityEntry[], number]>
+}
+
+export function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
+  return scope.resolve<CallLogReader>(SALES_TAX_MODULE)
+}
+
+export const LIST_FIELDS = [
+  "id", "at", "operation", "connection_id", "status", "latency_ms", "attempt", "cart_id", "order_id", "return_id", "error_title", "error_code",
+] as const

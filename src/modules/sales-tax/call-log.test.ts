@@ -1,0 +1,95 @@
+import type { AttemptInfo } from "../../client"
+import { CallLogBuffer, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
+
+const attempt = (over: Partial<AttemptInfo> = {}): AttemptInfo => ({
+  operation: "calculateCarts", attempt: 1, status: 200, durationMs: 12.4, willRetry: false, ids: { cartId: "cart_1" }, ...over,
+})
+
+class MemorySink implements CallLogSink {
+  rows: CallLogRow[] = []
+  fail: Error | null = null
+  writes = 0
+  async writeCallLog(rows: CallLogRow[]): Promise<void> {
+    this.writes++
+    if (this.fail) throw this.fail
+    this.rows.push(...rows)
+  }
+  async pruneCallLog(before: Date): Promise<number> {
+    const n = this.rows.length
+    this.rows = this.rows.filter((r) => r.at >= before)
+    return n - this.rows.length
+  }
+}
+
+describe("the service-call log's buffer", () => {
+  it("a row holds the attempt's facts and ids; bodies only when the client handed them over", () => {
+    const at = new Date("2026-11-22T10:00:00Z")
+    expect(rowOf("conn-1", attempt({ status: null, errorTitle: "Timeout", errorCode: "timeout", ids: { orderId: "order_1", refundKey: "return_1" } }), at)).toEqual({
+      at, operation: "calculateCarts", connection_id: "conn-1", status: null, latency_ms: 12, attempt: 1,
+      cart_id: null, order_id: "order_1", return_id: "return_1", error_title: "Timeout", error_code: "timeout", request_body: null, response_body: null,
+    })
+    const withBodies = rowOf("conn-1", attempt({ requestBody: { carts: [] }, responseBody: [1, 2] }), at)
+    expect(withBodies.request_body).toEqual({ carts: [] })
+    expect(withBodies.response_body).toEqual({ value: [1, 2] })
+  })
+
+  it("record() never waits on the sink: rows are written later, in one batch", async () => {
+    const sink = new MemorySink()
+    const buf = new CallLogBuffer({ flushMs: 5 })
+    buf.attach(sink, () => undefined)
+    let resolveWrite!: () => void
+    sink.writeCallLog = async (rows) => {
+      await new Promise<void>((r) => (resolveWrite = r))
+      sink.rows.push(...rows)
+    }
+    buf.record("c", attempt())
+    buf.record("c", attempt({ attempt: 2 }))
+    expect(sink.rows).toHaveLength(0) // nothing written synchronously
+    const flushing = buf.flush()
+    expect(buf.pending).toBe(0)
+    resolveWrite()
+    await flushing
+    expect(sink.rows.map((r) => r.attempt)).toEqual([1, 2])
+  })
+
+  it("a failing sink: calls go on, the batch is dropped, ONE warning for the streak, writes resume by themselves", async () => {
+    const sink = new MemorySink()
+    const warnings: string[] = []
+    const buf = new CallLogBuffer({ flushMs: 1_000_000 })
+    buf.attach(sink, (m) => warnings.push(m))
+    sink.fail = new Error('relation "sales_tax_call_log" does not exist')
+    for (let i = 0; i < 3; i++) {
+      buf.record("c", attempt({ attempt: i + 1 }))
+      await buf.flush()
+    }
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(/could not be written \(relation "sales_tax_call_log" does not exist\); calls to the service go on/)
+    expect(buf.dropped).toBe(3)
+    sink.fail = null
+    buf.record("c", attempt({ attempt: 9 }))
+    await buf.flush()
+    expect(sink.rows.map((r) => r.attempt)).toEqual([9])
+    expect(warnings[1]).toBe("sales-tax: the service-call log is written again")
+  })
+
+  it("is bounded: past maxBuffered the oldest rows are dropped and counted", async () => {
+    const buf = new CallLogBuffer({ flushMs: 1_000_000, maxBuffered: 3 })
+    for (let i = 1; i <= 5; i++) buf.record("c", attempt({ attempt: i }))
+    const sink = new MemorySink()
+    buf.attach(sink, () => undefined)
+    await buf.flush()
+    expect(sink.rows.map((r) => r.attempt)).toEqual([3, 4, 5])
+    expect(buf.dropped).toBe(2)
+  })
+
+  it("prunes entries older than retentionDays", async () => {
+    const sink = new MemorySink()
+    const buf = new CallLogBuffer()
+    buf.attach(sink, () => undefined)
+    buf.retentionDays = 14
+    const now = new Date("2026-11-22T00:00:00Z")
+    sink.rows.push(rowOf("c", attempt({ attempt: 1 }), new Date("2026-11-07T00:00:00Z")), rowOf("c", attempt({ attempt: 2 }), new Date("2026-11-09T00:00:00Z")))
+    expect(await buf.prune(now)).toBe(1)
+    expect(sink.rows.map((r) => r.attempt)).toEqual([2])
+  })
+})

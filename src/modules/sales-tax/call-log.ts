@@ -1,0 +1,150 @@
+// The service-call log's writer: every attempt the client reports (client-factory.ts hands each
+// client an `onAttempt` that lands here) is buffered in memory and written by a timer, off the
+// request path: a checkout never waits on the log. The plugin's `salesTax` module registers itself
+// as the sink when Medusa builds it (service.ts); until then, or without it, entries are dropped.
+//
+// Failure-tolerant: when a write fails (the table is missing, the database is away) the batch is
+// dropped, ONE warning is logged for the whole failure streak, and writes resume by themselves on
+// the next flush that succeeds. The buffer is bounded (oldest dropped first).
+import type { AttemptInfo } from "../../client"
+
+export interface CallLogRow {
+  at: Date
+  operation: string
+  connection_id: string
+  status: number | null
+  latency_ms: number
+  attempt: number
+  cart_id: string | null
+  order_id: string | null
+  return_id: string | null
+  error_title: string | null
+  error_code: string | null
+  request_body: Record<string, unknown> | null
+  response_body: Record<string, unknown> | null
+}
+
+export interface CallLogSink {
+  writeCallLog(rows: CallLogRow[]): Promise<void>
+  /** Deletes entries older than `before`; returns how many. */
+  pruneCallLog(before: Date): Promise<number>
+}
+
+type Warn = (message: string) => void
+
+const asRecord = (v: unknown): Record<string, unknown> | null =>
+  v === undefined || v === null ? null : typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v }
+
+/** Pure: the row of one attempt. */
+export function rowOf(connectionId: string, info: AttemptInfo, at: Date): CallLogRow {
+  return {
+    at,
+    operation: info.operation,
+    connection_id: connectionId,
+    status: info.status,
+    latency_ms: Math.max(0, Math.round(info.durationMs)),
+    attempt: info.attempt,
+    cart_id: info.ids?.cartId ?? null,
+    order_id: info.ids?.orderId ?? null,
+    return_id: info.ids?.refundKey ?? null,
+    error_title: info.errorTitle ?? null,
+    error_code: info.errorCode ?? null,
+    request_body: asRecord(info.requestBody),
+    response_body: asRecord(info.responseBody),
+  }
+}
+
+export class CallLogBuffer {
+  readonly flushMs: number
+  readonly maxBuffered: number
+  #rows: CallLogRow[] = []
+  #sink: CallLogSink | null = null
+  #warn: Warn = (m) => console.warn(m)
+  #timer: NodeJS.Timeout | null = null
+  #failing = false
+  #flushing: Promise<void> | null = null
+  #lastPrune = 0
+  retentionDays = 14
+  /** entries dropped because the buffer was full or a write failed */
+  dropped = 0
+  written = 0
+
+  constructor(o: { flushMs?: number; maxBuffered?: number } = {}) {
+    this.flushMs = o.flushMs ?? 500
+    this.maxBuffered = o.maxBuffered ?? 5000
+  }
+
+  attach(sink: CallLogSink, warn?: Warn): void {
+    this.#sink = sink
+    if (warn) this.#warn = warn
+  }
+
+  detach(sink: CallLogSink): void {
+    if (this.#sink === sink) this.#sink = null
+  }
+
+  get pending(): number {
+    return this.#rows.length
+  }
+
+  /** Buffers one attempt; a flush is scheduled. Never throws, never waits. */
+  record(connectionId: string, info: AttemptInfo): void {
+    this.#rows.push(rowOf(connectionId, info, new Date()))
+    if (this.#rows.length > this.maxBuffered) {
+      const over = this.#rows.length - this.maxBuffered
+      this.#rows.splice(0, over)
+      this.dropped += over
+    }
+    if (!this.#timer) {
+      this.#timer = setTimeout(() => {
+        this.#timer = null
+        void this.flush()
+      }, this.flushMs)
+      this.#timer.unref?.()
+    }
+  }
+
+  /** Writes what is buffered (one write at a time); prunes at most once an hour. */
+  async flush(): Promise<void> {
+    if (this.#flushing) await this.#flushing
+    if (!this.#rows.length || !this.#sink) return
+    const sink = this.#sink
+    const batch = this.#rows.splice(0, this.#rows.length)
+    this.#flushing = (async () => {
+      try {
+        await sink.writeCallLog(batch)
+        this.written += batch.length
+        if (this.#failing) this.#warn(`sales-tax: the service-call log is written again`)
+        this.#failing = false
+        if (Date.now() - this.#lastPrune > 3_600_000) {
+          this.#lastPrune = Date.now()
+          await this.prune()
+        }
+      } catch (e) {
+        this.dropped += batch.length
+        if (!this.#failing) {
+          this.#failing = true
+          this.#warn(`sales-tax: the service-call log could not be written (${(e as Error)?.message ?? e}); calls to the service go on, their log entries are dropped until it can be written again`)
+        }
+      }
+    })()
+    try {
+      await this.#flushing
+    } finally {
+      this.#flushing = null
+    }
+  }
+
+  /** Deletes entries older than `retentionDays`. */
+  async prune(now = new Date()): Promise<number> {
+    if (!this.#sink) return 0
+    try {
+      return await this.#sink.pruneCallLog(new Date(now.getTime() - this.retentionDays * 86_400_000))
+    } catch {
+      return 0 // the next write's warning tells; pruning is retried within the hour
+    }
+  }
+}
+
+/** The process's one buffer (the provider, filing and the admin share the client factory). */
+export const callLog = new CallLogBuffer()

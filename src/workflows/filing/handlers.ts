@@ -313,7 +313,13 @@ export interface SweepOutcome { checked: number; broughtInLine: string[] }
  * confirmed edits, the cancellation) that its filing records do not show yet. Empty: in line.
  */
 export function missingFacts(
-  facts: { returns: string[]; claims: string[]; exchanges: string[]; edits: string[]; canceled: boolean },
+  facts: {
+    returns: string[]; claims: string[]; exchanges: string[]; edits: string[]; canceled: boolean
+    /** exchanges with returned items (they need their refund) and with new items (they need their own record); when
+     *  given, each is checked on its own, so an exchange whose refund went through but whose new items were never
+     *  filed (the handler died between the two) is found */
+    exchangeRefunds?: string[]; exchangeOrders?: string[]
+  },
   rec: FilingRecordDTO | null,
   children: FilingRecordDTO[],
 ): string[] {
@@ -326,7 +332,13 @@ export function missingFacts(
   if (facts.canceled && !rec.cancel_requested_at) out.push("cancellation")
   for (const r of facts.returns) if (!keys.has(r)) out.push(r)
   for (const c of facts.claims) if (!keys.has(c) && !kids.has(childOrderId(c))) out.push(c)
-  for (const x of facts.exchanges) if (!keys.has(x) && !kids.has(x)) out.push(x)
+  for (const x of facts.exchanges) {
+    const known = facts.exchangeRefunds !== undefined && facts.exchangeOrders !== undefined
+    const missing = known
+      ? (facts.exchangeRefunds!.includes(x) && !keys.has(x)) || (facts.exchangeOrders!.includes(x) && !kids.has(x))
+      : !keys.has(x) && !kids.has(x)
+    if (missing) out.push(x)
+  }
   for (const e of facts.edits) if (!edits.has(e)) out.push(e)
   return out
 }
@@ -356,7 +368,10 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
     const [{ data: returns }, { data: claims }, { data: exchanges }, { data: edits }, { data: paid }] = await Promise.all([
       q.graph({ entity: "return", fields: ["id", "order_id", "received_at", "claim_id", "exchange_id"], filters: { order_id: ids } }),
       q.graph({ entity: "order_claim", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
-      q.graph({ entity: "order_exchange", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
+      q.graph({
+        entity: "order_exchange", fields: ["id", "order_id", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
+        filters: { order_id: ids },
+      }),
       q.graph({ entity: "order_change", fields: ["id", "order_id"], filters: { order_id: ids, change_type: "edit", status: "confirmed" } }),
       // with manualRefunds "credit", a refund without a return whose payment.refunded was lost is filed too
       credits
@@ -370,6 +385,8 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
         returns: returns.filter((r) => r.order_id === o.id && r.received_at && !r.claim_id && !r.exchange_id).map((r) => r.id),
         claims: claims.filter((c) => c.order_id === o.id && !c.canceled_at).map((c) => c.id),
         exchanges: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at).map((x) => x.id),
+        exchangeRefunds: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i: any) => dec(str(i.quantity)).gt(0))).map((x) => x.id),
+        exchangeOrders: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0).map((x) => x.id),
         edits: edits.filter((e) => e.order_id === o.id).map((e) => e.id),
         canceled: Boolean(o.canceled_at) || o.status === "canceled",
       }

@@ -132,5 +132,16 @@ describe("ids, credits, sweep", () => {
     expect(missingFacts(facts, done, [{ order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO])).toEqual([])
     expect(missingFacts({ ...facts, canceled: true }, done, [{ order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO])).toEqual(["cancellation"])
   })
+  it("the sweep's missing facts: an exchange needs its refund and its own order, each when it has returned and new items", () => {
+    const r = { state: "completed", refunds: [], edits: [], cancel_requested_at: null } as unknown as FilingRecordDTO
+    const refunded = { ...r, refunds: [refund("exchange", [])].map((x) => ({ ...x, source_id: "exc_1" })) } as unknown as FilingRecordDTO
+    const child = { order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO
+    const both = { returns: [], claims: [], exchanges: ["exc_1"], edits: [], canceled: false, exchangeRefunds: ["exc_1"], exchangeOrders: ["exc_1"] }
+    expect(missingFacts(both, refunded, [])).toEqual(["exc_1"]) // refunded, new items never filed
+    expect(missingFacts(both, r, [child])).toEqual(["exc_1"]) // filed, refund never made
+    expect(missingFacts(both, refunded, [child])).toEqual([])
+    expect(missingFacts({ ...both, exchangeOrders: [] }, refunded, [])).toEqual([]) // no new items: the refund is all
+    expect(missingFacts({ ...both, exchangeRefunds: [] }, r, [child])).toEqual([]) // nothing sent back: the order is all
+  })
 })
 void sum

@@ -363,7 +363,7 @@ export async function exchangeRefund(container: MedusaContainer, exchangeId: str
 export async function loadExchange(container: MedusaContainer, exchangeId: string): Promise<any | null> {
   const { data } = await query(container).graph({
     entity: "order_exchange",
-    fields: ["id", "order_id", "created_at", "canceled_at", "additional_items.item_id", "additional_items.quantity", "return.items.item_id", "return.items.quantity"],
+    fields: ["id", "order_id", "created_at", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
     filters: { id: exchangeId },
   })
   const x = data[0]

@@ -183,7 +183,7 @@ describe("backSolveRate", () => {
     )
     expect(onEdge).toBeGreaterThan(1000)
   })
-  it("solvedRate (memoized, without Medusa's amount) gives backSolveRate's rate and exactness; float32Shortest's memo gives the computed string", () => {
+  it("solvedRate (memoized, without Medusa's amount) gives backSolveRate's rate and exactness; float32Shortest (bisected) gives the linear search's string", () => {
     const shortestRef = (x: number) => {
       const f = Math.fround(x)
       if (f === 0) return "0"

@@ -17,20 +17,11 @@ import { dec, type DecLike } from "../../money"
 
 const f32buf = new DataView(new ArrayBuffer(4))
 
-/**
- * Memo of float32Shortest by float4 value (the miss path asks for 9 candidates per line, up to 9
- * toPrecision calls each; lines of the same rate share them). Bounded: cleared when full.
- */
-const shortestMemo = new Map<number, string>()
-const SHORTEST_MEMO_MAX = 20_000
-
 /** Shortest decimal string that reads back as the same float4 (what PostgreSQL prints for `real`). */
 export function float32Shortest(x: number): string {
   const f = Math.fround(x)
   if (f === 0) return "0"
   if (!Number.isFinite(f)) throw new RangeError(`not a finite float4: ${x}`)
-  const memo = shortestMemo.get(f)
-  if (memo !== undefined) return memo
   let out = String(f)
   const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
   f32buf.setFloat32(0, f)
@@ -58,8 +49,6 @@ export function float32Shortest(x: number): string {
       }
     }
   }
-  if (shortestMemo.size >= SHORTEST_MEMO_MAX) shortestMemo.clear()
-  shortestMemo.set(f, out)
   return out
 }
 

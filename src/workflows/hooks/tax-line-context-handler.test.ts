@@ -37,7 +37,8 @@ describe("order snapshot: lines the order workflow passes before they are on the
   // Medusa 2.21: an exchange's / edit's new line is read from order_line_item, which has no quantity
   const order = {
     id: "order_1", currency_code: "usd", customer_id: "cus_1",
-    items: [{ id: "ordli_old", product_id: "prod_1", quantity: 3, unit_price: 10, adjustments: [] }],
+    // an order line's quantity is on its order_item (`detail`, read as items.detail.quantity)
+    items: [{ id: "ordli_old", product_id: "prod_1", detail: { quantity: 3 }, unit_price: 10, adjustments: [] }],
     shipping_methods: [],
   }
   const container = {
@@ -49,14 +50,15 @@ describe("order snapshot: lines the order workflow passes before they are on the
     },
   } as never
 
-  const snapshotOf = async (items: unknown[]) => {
+  const snapshotOf = async (items: unknown[] | undefined) => {
     const out = await salesTaxTaxLineContext({ order: { id: "order_1" }, items, shipping_methods: [] }, { container })
     return (out as unknown as { output: { sales_tax: { items: { id: string; quantity: string; unit_price: string }[] } } }).output.sales_tax
   }
 
   it("a new line without a quantity is quoted for one unit (not 0, which left it untaxed)", async () => {
     const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 89.99 }])
-    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([["ordli_old", "3", "10"], ["ordli_new", "1", "89.99"]])
+    // a run for some lines quotes those lines: the order's other lines are left out (quantity 0)
+    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([["ordli_old", "0", "10"], ["ordli_new", "1", "89.99"]])
     // and the provider's service cart keeps it (a quantity-0 line would be dropped)
     const cart = buildServiceCart({
       snapshot: CartSnapshot.parse(snap), origin: ADDR, destination: ADDR, shippingTic: 11010, defaultTic: 0, exemptionId: null,
@@ -66,7 +68,12 @@ describe("order snapshot: lines the order workflow passes before they are on the
 
   it("a quantity the workflow does give is kept; lines already on the order are not duplicated", async () => {
     const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 5, quantity: 4 }, { id: "ordli_old", quantity: 99 }])
-    expect(snap.items.map((i) => [i.id, i.quantity])).toEqual([["ordli_old", "3"], ["ordli_new", "4"]])
+    expect(snap.items.map((i) => [i.id, i.quantity])).toEqual([["ordli_old", "0"], ["ordli_new", "4"]])
+  })
+
+  it("a run over the whole order (a draft order's creation: no items passed) quotes every line at its order_item quantity", async () => {
+    const snap = await snapshotOf(undefined)
+    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([["ordli_old", "3", "10"]])
   })
 
   it("newLineForSnapshot: missing, null or 0 → 1", () => {

@@ -72,13 +72,13 @@ describe("the service-call log's buffer", () => {
     expect(warnings[1]).toBe("sales-tax: the service-call log is written again")
   })
 
-  it("is bounded: past maxBuffered the oldest rows are dropped and counted", async () => {
+  it("is bounded: past maxBuffered new rows are dropped and counted", async () => {
     const buf = new CallLogBuffer({ flushMs: 1_000_000, maxBuffered: 3 })
     for (let i = 1; i <= 5; i++) buf.record("c", attempt({ attempt: i }))
     const sink = new MemorySink()
     buf.attach(sink, () => undefined)
     await buf.flush()
-    expect(sink.rows.map((r) => r.attempt)).toEqual([3, 4, 5])
+    expect(sink.rows.map((r) => r.attempt)).toEqual([1, 2, 3])
     expect(buf.dropped).toBe(2)
   })
 

@@ -5,7 +5,7 @@
 //
 // Failure-tolerant: when a write fails (the table is missing, the database is away) the batch is
 // dropped, ONE warning is logged for the whole failure streak, and writes resume by themselves on
-// the next flush that succeeds. The buffer is bounded (oldest dropped first).
+// the next flush that succeeds. The buffer is bounded (when full, new entries are dropped and counted).
 import type { AttemptInfo } from "../../client"
 
 export interface CallLogRow {
@@ -89,12 +89,12 @@ export class CallLogBuffer {
 
   /** Buffers one attempt; a flush is scheduled. Never throws, never waits. */
   record(connectionId: string, info: AttemptInfo): void {
-    this.#rows.push(rowOf(connectionId, info, new Date()))
-    if (this.#rows.length > this.maxBuffered) {
-      const over = this.#rows.length - this.maxBuffered
-      this.#rows.splice(0, over)
-      this.dropped += over
+    // full (the sink is away or not attached yet): this entry is dropped and counted, in O(1)
+    if (this.#rows.length >= this.maxBuffered) {
+      this.dropped++
+      return
     }
+    this.#rows.push(rowOf(connectionId, info, new Date()))
     if (!this.#timer) {
       this.#timer = setTimeout(() => {
         this.#timer = null

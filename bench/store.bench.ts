@@ -16,8 +16,14 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createRegionsWorkflow, createTaxRegionsWorkflow } from "@medusajs/core-flows"
 import { loadavg, cpus } from "node:os"
 import { performance } from "node:perf_hooks"
+import { writeFileSync } from "node:fs"
 import { ADDRESSES, Checkout, freshCheckoutStore, useSalesTaxSandbox } from "../integration-tests/helpers"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/providers/sales-tax/constants"
+import { benchPhaseNow, benchPhaseRows, type PhaseRow } from "../src/api/store/sales-tax/tax-resync"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+
+// the plugin's store middlewares time their phases (remember, route, US check, refresh, refetch)
+process.env.SALES_TAX_BENCH_PHASES = "1"
 
 jest.setTimeout(900_000)
 
@@ -57,12 +63,26 @@ medusaIntegrationTestRunner({
       const plugin = await setUp(store.regionId, ADDRESSES.minneapolis)
       const system = await setUp(canada.id, ADDRESSES.toronto)
 
+      // SQL statements per mutation (knex's query event on Medusa's shared connection)
+      let sql = 0
+      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(e: string, f: (q?: { sql?: string }) => void): void }
+      // BENCH_STORE_SQL_LOG=<file>: the statements of each measured mutation, tagged with the plugin's phase
+      const sqlLog: string[] = []
+      let tag = ""
+      pg.on("query", (q?: { sql?: string }) => {
+        sql++
+        if (process.env.BENCH_STORE_SQL_LOG && tag) sqlLog.push(`${tag}\t${benchPhaseNow()}\t${String(q?.sql ?? "").slice(0, 160)}`)
+      })
+      const sqlPer = new Map<typeof plugin, number[]>()
       let qty = 1
       const mutate = async (side: typeof plugin, out?: number[]) => {
         qty++
+        const s0 = sql
+        tag = out ? `${side === plugin ? "plugin" : "system"} mutation ${qty}` : ""
         const t = performance.now()
         const cart = await side.co.setQuantity(side.lineId, qty)
         out?.push(performance.now() - t)
+        if (out) sqlPer.set(side, [...(sqlPer.get(side) ?? []), sql - s0])
         return cart
       }
       // warm-up (JIT, connections, caches of Medusa's own)
@@ -71,6 +91,7 @@ medusaIntegrationTestRunner({
         await mutate(system)
       }
       await st.sandbox.resetCounts()
+      benchPhaseRows().length = 0
 
       const pluginT: number[] = []
       const systemT: number[] = []
@@ -103,6 +124,14 @@ medusaIntegrationTestRunner({
         `  same mutation, plugin provider (US, sandbox in process)         p50 ${pct(pluginT, 50).toFixed(2)} ms  p90 ${pct(pluginT, 90).toFixed(2)} ms  (${counts.calculateCarts} POST carts for ${n} mutations)`,
         `  plugin / system (p50)                                          ${(pct(pluginT, 50) / pct(systemT, 50)).toFixed(2)}  (goal ≤ 1.15; per round ${sortedRounds.map((x) => x.toFixed(2)).join(" ")})`,
       ]
+      const phaseLine = (name: string, side: typeof plugin, cartId: string) => {
+        const rows = benchPhaseRows().filter((r) => r.cartId === cartId)
+        const keys = ["remember", "route", "usCheck", "refresh", "refetch"] as const
+        const med = (k: (typeof keys)[number]) => pct(rows.map((r: PhaseRow) => r[k]), 50).toFixed(1)
+        return `  ${name} phases p50 (ms, ${rows.length} rows): ${keys.map((k) => `${k} ${med(k)}`).join("  ")}  | SQL statements per mutation p50 ${pct(sqlPer.get(side) ?? [0], 50)}`
+      }
+      lines.push(phaseLine("system", system, system.co.cartId), phaseLine("plugin", plugin, plugin.co.cartId))
+      if (process.env.BENCH_STORE_SQL_LOG) writeFileSync(process.env.BENCH_STORE_SQL_LOG, sqlLog.join("\n"))
       process.stdout.write(`\n${lines.join("\n")}\n\n`)
       // the two sides are what they claim: the plugin taxed the US cart (one service call per
       // mutation, every one a new cart state), Medusa's system provider the Canadian one

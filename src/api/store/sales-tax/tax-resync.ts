@@ -32,6 +32,41 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
 import { readCartState, restoreCartState, type CartState } from "./cart-restore"
 
+/**
+ * Bench-only phase timings (`SALES_TAX_BENCH_PHASES=1`, set by bench/store.bench.ts): per store
+ * cart mutation, milliseconds spent in each of the plugin's phases, on `globalThis` under a
+ * registered symbol (the bench reads them). Off otherwise: one env read per request.
+ */
+export type PhaseRow = { cartId: string; path: string; remember: number; route: number; usCheck: number; refresh: number; refetch: number }
+const PHASES = Symbol.for("medusa-sales-tax/bench-phases")
+const phaseTimes = new WeakMap<object, PhaseRow & { t: number }>()
+const benchPhases = () => process.env.SALES_TAX_BENCH_PHASES === "1"
+export function benchPhaseRows(): PhaseRow[] {
+  return ((globalThis as Record<symbol, PhaseRow[]>)[PHASES] ??= [])
+}
+function phase(req: object, key: Exclude<keyof PhaseRow, "cartId" | "path">): void {
+  const row = phaseTimes.get(req)
+  if (!row) return
+  const now = performance.now()
+  row[key] += now - row.t
+  row.t = now
+  ;(globalThis as Record<symbol, string>)[PHASE_NOW] = `after ${key}`
+}
+/** The phase that ended last (for the bench's SQL log). */
+const PHASE_NOW = Symbol.for("medusa-sales-tax/bench-phase-now")
+export const benchPhaseNow = (): string => (globalThis as Record<symbol, string>)[PHASE_NOW] ?? ""
+function phaseStart(req: MedusaRequest, cartId: string): void {
+  if (!benchPhases() || phaseTimes.has(req)) return
+  phaseTimes.set(req, { cartId, path: `${req.method} ${req.path}`, remember: 0, route: 0, usCheck: 0, refresh: 0, refetch: 0, t: performance.now() })
+}
+function phaseEnd(req: object): void {
+  const row = phaseTimes.get(req)
+  if (!row) return
+  phaseTimes.delete(req)
+  const { t: _t, ...rest } = row
+  benchPhaseRows().push(rest)
+}
+
 /** Whether an error is the provider's "tax cannot be computed" refusal. */
 export function isTaxUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; errors?: unknown[] } | null
@@ -73,12 +108,21 @@ async function refetchCart(scope: MedusaContainer, cartId: string, fields: strin
 /** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
 const cartBefore = new WeakMap<object, CartState>()
 
+/**
+ * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
+ * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
+ * are as `rememberCartState` read them, so a cart read as US-taxed needs no second look.
+ */
+const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
+
 /** Before a route that changes the cart: remember the cart as it is (one query). */
 export async function rememberCartState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
+  phaseStart(req, cartId)
   try {
     const state = await readCartState(req.scope, cartId)
+    phase(req, "remember")
     const toUs = String((req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "").toLowerCase() === "us"
     if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
     next()
@@ -113,6 +157,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   ;(res as { json: (body: unknown) => MedusaResponse }).json = (body: unknown) => {
     if (handled) return original(body)
     handled = true
+    phase(req, "route")
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
       if (b?.code !== BLOCK_ERROR_CODE) return original(body)
@@ -123,10 +168,14 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     if (!key) return original(body)
     const id = b![key]!.id!
     const fields = (req as unknown as { queryConfig?: { fields?: string[] } }).queryConfig?.fields
-    refreshTaxLines(req.scope, id)
+    refreshAfterRoute(req, id)
       .then((refreshed) => (refreshed ? refetchCart(req.scope, id, fields) : undefined))
       .then(
-        (cart) => original(cart ? { ...b, [key]: cart } : body),
+        (cart) => {
+          phase(req, "refetch")
+          phaseEnd(req)
+          return original(cart ? { ...b, [key]: cart } : body)
+        },
         async (err: unknown) => {
           const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
           logger.warn(`sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`)
@@ -139,7 +188,22 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
       )
     return res
   }
+  phaseStart(req, cartId)
   next()
+}
+
+/** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
+async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<boolean> {
+  // read as US-taxed before a route that cannot change the destination or region: still US-taxed
+  // (and were it not, the refresh would only set Medusa's own lines again). Otherwise (not read,
+  // read as not US-taxed, or the route may have changed the address) the cart is read as it is now.
+  const knownUs = cartBefore.get(req)?.usTaxed === true && cartBefore.get(req)!.id === cartId && !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
+  const us = knownUs || (await isUsTaxedCart(req.scope, cartId))
+  phase(req, "usCheck")
+  if (!us) return false
+  await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  phase(req, "refresh")
+  return true
 }
 
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */

@@ -3,7 +3,8 @@
  * (integration-tests/browser/harness.ts), the sandbox in-process, Debian's chromium through
  * playwright-core. Logs in, sets a product's (and a product type's) TIC through search, adds a
  * certificate (after seeing the field validation messages) and disables it, sees an order's failed
- * filing record and retries it, sees an order's lifecycle states (an edit, replace claims, a refund
+ * filing record and retries it, follows its link to the service-call log (Activity page, filters,
+ * detail drawer), sees an order's lifecycle states (an edit, replace claims, a refund
  * without a return not filed) and files the refund as a credit, and opens the settings page. Writes its screenshots to the git-ignored
  * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
@@ -238,6 +239,39 @@ describe("admin extensions in a browser", () => {
     const record = await adminGet(`/admin/sales-tax/filings/${orderId}`)
     expect(["filed", "completed"]).toContain(record.filing.state)
     await shot(widget, "order-filing.png")
+  })
+
+  it("activity page: the order's service calls from its widget's link, filters, the detail drawer; never the key", async () => {
+    const { orderId } = app.seeded
+    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    await page.getByTestId("sales-tax-filing").getByTestId("filing-activity-link").click()
+    await page.waitForURL((u) => u.pathname.endsWith("/settings/sales-tax/activity") && u.searchParams.get("order_id") === orderId)
+    const root = page.getByTestId("sales-tax-activity")
+    // the retry of the previous test wrote the order at the service: its calls are logged with the order id
+    const logged = await adminGet(`/admin/sales-tax/activity?order_id=${orderId}`)
+    expect(logged.count).toBeGreaterThanOrEqual(1)
+    expect(logged.entries.every((e: { order_id: string }) => e.order_id === orderId)).toBe(true)
+    expect(logged.entries.some((e: { status: number | null }) => e.status !== null && e.status >= 200 && e.status < 300)).toBe(true)
+    await expect(root.getByTestId("activity-count")).toBeVisibleText(new RegExp(`of ${logged.count} calls$`))
+    const first = logged.entries[0] as { id: string; operation: string }
+    await root.getByTestId(`activity-${first.id}`).click()
+    const drawer = page.getByTestId("activity-detail")
+    await expect(drawer).toBeVisibleText(new RegExp(first.operation))
+    await expect(drawer.getByTestId("activity-request-body")).toBeVisibleText(/Not kept/)
+    await drawer.screenshot({ path: join(SHOTS, "activity-detail.png"), animations: "disabled" })
+    await page.keyboard.press("Escape")
+    // every call of the app (the admin's TIC searches, certificates, quotes), then errors only
+    await page.goto(`${app.adminUrl}/settings/sales-tax/activity`)
+    const all = await adminGet("/admin/sales-tax/activity")
+    await expect(root.getByTestId("activity-count")).toBeVisibleText(new RegExp(`of ${all.count} calls$`))
+    // the settings layout scrolls inside its own container: a tall viewport shows the whole page
+    await page.setViewportSize({ width: 1440, height: 1500 })
+    await page.screenshot({ path: join(SHOTS, "activity.png"), animations: "disabled" })
+    await page.setViewportSize({ width: 1440, height: 1000 })
+    const errors = await adminGet("/admin/sales-tax/activity?errors_only=true")
+    await root.getByTestId("activity-errors-only").click()
+    await expect(root.getByTestId(errors.count ? "activity-count" : "activity-none")).toBeVisibleText(errors.count ? new RegExp(`of ${errors.count} calls$`) : /No call/)
+    expect(await page.content()).not.toContain(SANDBOX_KEY)
   })
 
   it("order widget, lifecycle states: an applied edit, replace claims with what is charged, a refund without a return not filed; File as credit files it once", async () => {

@@ -2,6 +2,7 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Container, Copy, Heading, Table, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
+import { Link } from "react-router-dom"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import { useLoad } from "../lib/use-load"
 
@@ -148,6 +149,13 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
       <div className="flex items-center justify-between px-6 py-4">
         <Heading level="h2">Sales tax filing</Heading>
         <div className="flex items-center gap-x-2">
+          <Link
+            to={`/settings/sales-tax/activity?order_id=${encodeURIComponent(data.id)}`}
+            className="text-ui-fg-interactive txt-compact-small hover:underline"
+            data-testid="filing-activity-link"
+          >
+            Service calls
+          </Link>
           {f ? (
             <Badge size="2xsmall" color={STATE_COLOR[f.state] ?? "grey"} data-testid="filing-state">
               {stateLabel(f.state)}

@@ -149,12 +149,10 @@ medusaIntegrationTestRunner({
 
     it("asks the service whether a TIC exists; while the service is down it saves any integer ≥ 0 with a warning", async () => {
       const url = `/admin/sales-tax/tics/product/${store.products.general.id}`
-      await st.sandbox.resetCounts()
       const known = await api.post(url, { tic: TICS.clothing }, auth)
       expect(known.status).toBe(200)
       expect(known.data.warning).toBeUndefined()
       expect(known.data.assigned).toEqual({ ticId: TICS.clothing, label: "Clothing" })
-      expect((await st.sandbox.counts()).searchTics).toBeGreaterThanOrEqual(1)
 
       await st.sandbox.fault({ operation: "searchTics", status: 503, retryAfter: "0", count: 100 })
       try {

@@ -1,7 +1,8 @@
 /**
  * What `npm pack` ships, per package of the workspace:
  *   medusa-sales-tax (the plugin, root)      its files, and that production code needs only its
- *                                             runtime dependencies: none of the sandbox's
+ *                                             runtime dependencies: none of the sandbox's; a store
+ *                                             installing its tarball gets none of them (npm ls)
  *   @medusa-sales-tax/contract               compiled JS + .d.ts, no sources, no tests
  *   @medusa-sales-tax/sandbox                the same, and its bin starts from the installed tarball
  * The contract and sandbox tarballs are packed for real (their prepack compiles them) and installed
@@ -145,6 +146,31 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
   it("each declares what its compiled code imports", () => {
     expect(undeclared("packages/contract/src", manifest("packages/contract"))).toEqual([])
     expect(undeclared("packages/sandbox/src", manifest("packages/sandbox"))).toEqual([])
+  })
+
+  it("a store that installs the plugin's tarball (with the contract's) has none of the sandbox's packages", () => {
+    // the plugin packed as is (its compiled .medusa/server is not needed for the dependency tree);
+    // peers (Medusa, React) are the store's own and left out here
+    const [plugin] = packJson(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir]))
+    const store = join(dir, "plugin-store")
+    spawnSync("mkdir", ["-p", store])
+    writeFileSync(join(store, "package.json"), JSON.stringify({ name: "plugin-store", version: "1.0.0", private: true }))
+    const contract = packs.find((p) => p.name === "@medusa-sales-tax/contract")!
+    npm(["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts", "--legacy-peer-deps", join(dir, contract.filename), join(dir, plugin!.filename)], store)
+    // npm ls exits 1 for the peers left out: accept exactly those
+    const ls = spawnSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: store, encoding: "utf8" })
+    const missing = [...ls.stderr.matchAll(/missing: (\S+)@[^,]+, required by/g)].map((m) => m[1]!)
+    expect(missing.filter((m) => !Object.hasOwn(manifest(".").peerDependencies ?? {}, m))).toEqual([])
+    expect(ls.status === 0 || missing.length > 0).toBe(true)
+    const tree = ls.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((p) => relative(store, p))
+    expect(tree).toContain(join("node_modules", "medusa-sales-tax"))
+    expect(tree).toContain(join("node_modules", "@medusa-sales-tax", "contract"))
+    expect(tree).toContain(join("node_modules", "axios"))
+    const names = tree.map((p) => p.split("node_modules/").pop()!)
+    expect(names.filter((n) => SANDBOX_ONLY.includes(n))).toEqual([])
   })
 
   it("installed from the tarballs, `sales-tax-sandbox --port 0` starts and answers", async () => {

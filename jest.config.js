@@ -12,8 +12,14 @@ module.exports = {
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  // the workspace packages (packages/*) run from their TypeScript sources, no build needed
+  moduleNameMapper: {
+    "^@medusa-sales-tax/contract$": "<rootDir>/packages/contract/src/index.ts",
+    "^@medusa-sales-tax/contract/money$": "<rootDir>/packages/contract/src/money.ts",
+    "^@medusa-sales-tax/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
+  },
   // built copies of the browser-test and demo apps must not shadow the sources
-  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/integration-tests/browser/app/", "<rootDir>/demo/app/"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/packages/[^/]+/dist/", "<rootDir>/.medusa/", "<rootDir>/integration-tests/browser/app/", "<rootDir>/demo/app/"],
   setupFiles: ["./integration-tests/setup.js"],
   globalSetup: "./integration-tests/global-setup.js",
   globalTeardown: "./integration-tests/global-teardown.js",

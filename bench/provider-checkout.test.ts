@@ -3,7 +3,7 @@
  * distinct cart state, no certificate list for a guest (nor for a cart that only names a
  * registered customer), one per logged-in registered customer per cache period.
  */
-import { startSandbox, type RunningSandbox } from "../src/sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { clearSalesTaxClients } from "../src/client-factory"
 import { SalesTaxProviderService } from "../src/providers/sales-tax/service"
 import { certificateCache } from "../src/providers/sales-tax/exemptions"

@@ -15,7 +15,7 @@
 import { performance } from "node:perf_hooks"
 import { Worker, isMainThread, parentPort } from "node:worker_threads"
 import { loadavg } from "node:os"
-import { startSandbox } from "../src/sandbox"
+import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../src/client"
 import { SalesTaxProviderService } from "../src/providers/sales-tax/service"
 import { buildServiceCart } from "../src/providers/sales-tax/build-service-cart"

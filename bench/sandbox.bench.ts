@@ -13,7 +13,7 @@
  */
 import http from "node:http"
 import Fastify from "fastify"
-import { startSandbox, DEFAULT_API_KEY, DEFAULT_CONNECTION_ID } from "../src/sandbox"
+import { startSandbox, DEFAULT_API_KEY, DEFAULT_CONNECTION_ID } from "@medusa-sales-tax/sandbox"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4))

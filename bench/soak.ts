@@ -15,7 +15,7 @@
  *   npm run soak -- --orders 200
  * bench/soak.test.ts runs the same 1,000 orders inside `npm test` (SOAK_ORDERS overrides).
  */
-import { startSandbox } from "../src/sandbox"
+import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient, type AttemptInfo } from "../src/client"
 import { dec, roundCents, sum } from "../src/money"
 import type { FilingSnapshot } from "../src/modules/sales-tax-filing/types"

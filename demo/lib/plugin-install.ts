@@ -1,7 +1,8 @@
 /**
  * Installs the plugin from this checkout into the demo store as npm would install the published
  * package: demo/app/node_modules/medusa-sales-tax/ with the package.json and the compiled
- * `.medusa/server/src` that the package's `exports` point at.
+ * `.medusa/server/src` that the package's `exports` point at, and beside it the workspace package
+ * it depends on at runtime (@medusa-sales-tax/contract: package.json and compiled `dist/`).
  *
  * Why not `medusa plugin:build` + a symlink: that build writes the repository's shared
  * `.medusa/server` (other work in the checkout rebuilds and empties it at any time) and
@@ -17,9 +18,11 @@ import { APP_DIR, REPO_ROOT } from "./medusa"
 import { DemoError } from "./ui"
 
 export const INSTALLED_PLUGIN = join(APP_DIR, "node_modules", "medusa-sales-tax")
+/** Workspace packages the plugin needs at runtime, installed compiled beside it (packages/<dir>). */
+const RUNTIME_PACKAGES = [{ name: "@medusa-sales-tax/contract", dir: "contract" }]
 
 /** Source files of the backend: src/** without tests and without the admin (bundled separately). */
-function backendSources(): string[] {
+function backendSources(root = join(REPO_ROOT, "src")): string[] {
   const out: string[] = []
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -32,8 +35,23 @@ function backendSources(): string[] {
       }
     }
   }
-  walk(join(REPO_ROOT, "src"))
+  walk(root)
   return out
+}
+
+/** Transpiles `files` (under `fromDir`) to `toDir`, same relative paths, `.js`; returns the failures. */
+function transpileInto(files: string[], fromDir: string, toDir: string, options: ts.CompilerOptions): string[] {
+  const failures: string[] = []
+  for (const file of files) {
+    const rel = relative(fromDir, file)
+    const r = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: options, fileName: file, reportDiagnostics: true })
+    const syntax = (r.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error)
+    if (syntax.length) failures.push(`${relative(REPO_ROOT, file)}: ${ts.flattenDiagnosticMessageText(syntax[0].messageText, " ")}`)
+    const target = join(toDir, rel.replace(/\.tsx?$/, ".js"))
+    mkdirSync(dirname(target), { recursive: true })
+    writeFileSync(target, r.outputText)
+  }
+  return failures
 }
 
 function compilerOptions(): ts.CompilerOptions {
@@ -66,16 +84,17 @@ export async function installPlugin(opts: { admin: boolean; appDir?: string }): 
   cpSync(join(REPO_ROOT, "package.json"), join(installed, "package.json"))
 
   const options = compilerOptions()
-  const failures: string[] = []
   const files = backendSources()
-  for (const file of files) {
-    const rel = relative(REPO_ROOT, file)
-    const r = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: options, fileName: file, reportDiagnostics: true })
-    const syntax = (r.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error)
-    if (syntax.length) failures.push(`${rel}: ${ts.flattenDiagnosticMessageText(syntax[0].messageText, " ")}`)
-    const target = join(out, rel.replace(/\.tsx?$/, ".js"))
-    mkdirSync(dirname(target), { recursive: true })
-    writeFileSync(target, r.outputText)
+  const failures = transpileInto(files, REPO_ROOT, out, options)
+  // the workspace packages the plugin depends on, as npm would install them: package.json + dist/
+  const modules = join(installed, "..")
+  for (const pkg of RUNTIME_PACKAGES) {
+    const dest = join(modules, ...pkg.name.split("/"))
+    if (existsSync(dest) || isLink(dest)) rmSync(dest, { recursive: true, force: true })
+    mkdirSync(dest, { recursive: true })
+    cpSync(join(REPO_ROOT, "packages", pkg.dir, "package.json"), join(dest, "package.json"))
+    const src = join(REPO_ROOT, "packages", pkg.dir, "src")
+    failures.push(...transpileInto(backendSources(src), src, join(dest, "dist"), options))
   }
   if (failures.length) {
     throw new DemoError(`the plugin's sources do not compile (${failures.length} file(s))`, "fix the syntax errors above (npm run typecheck shows them too)", undefined, failures.slice(0, 8).join("\n"))

@@ -20,7 +20,7 @@ import { join, resolve } from "node:path"
 import { Client } from "pg"
 import ts from "typescript"
 import { installPlugin } from "../../demo/lib/plugin-install"
-import { startSandbox, type RunningSandbox } from "../../src/sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 
 export const ROOT = resolve(__dirname, "../..")
 export const APP_DIR = join(__dirname, "app")

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startSandbox, type RunningSandbox } from "../../src/sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../../src/client"
 import type { OperationId } from "../../src/contract"
 

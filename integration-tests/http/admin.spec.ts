@@ -147,6 +147,31 @@ medusaIntegrationTestRunner({
       expect(await svc.getTics("product", [store.products.general.id])).toEqual({})
     })
 
+    it("asks the service whether a TIC exists; while the service is down it saves any integer ≥ 0 with a warning", async () => {
+      const url = `/admin/sales-tax/tics/product/${store.products.general.id}`
+      const known = await api.post(url, { tic: TICS.clothing }, auth)
+      expect(known.status).toBe(200)
+      expect(known.data.warning).toBeUndefined()
+      expect(known.data.assigned).toEqual({ ticId: TICS.clothing, label: "Clothing" })
+
+      await st.sandbox.fault({ operation: "searchTics", status: 503, retryAfter: "0", count: 100 })
+      try {
+        const unverified = await api.post(url, { tic: 777777 }, auth)
+        expect(unverified.status).toBe(200)
+        expect(unverified.data.assigned).toEqual({ ticId: 777777, label: null })
+        expect(unverified.data.warning).toMatch(/could not be reached/)
+      } finally {
+        await st.sandbox.clearFaults()
+      }
+      // the service is back: 777777 is not one of its TICs
+      const refused = await api.post(url, { tic: 777777 }, auth)
+      expect(refused.status).toBe(400)
+      expect(refused.data.errors[0].location).toBe("body.tic")
+      const svc = getContainer().resolve(SALES_TAX_MODULE) as any
+      expect(await svc.getTics("product", [store.products.general.id])).toEqual({ [store.products.general.id]: 777777 })
+      await api.delete(url, auth)
+    })
+
     it("searches TICs through the service and validates the search body", async () => {
       await st.sandbox.resetCounts()
       const r = await api.post("/admin/sales-tax/tics/search", { query: "clothing", limit: 5 }, auth)

@@ -3,7 +3,7 @@
  * dates and charged tax, returns refunded under their keys, and a rerun that adds nothing
  * (proved by what the service holds and its request counts).
  */
-import { startSandbox, type RunningSandbox } from "../sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../client"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { addBatch, backfillOrderRequest, backfillRunner, newProgress, type BackfillLedger, type BackfillOrder, type BackfilledOrder } from "./core"

@@ -4,7 +4,7 @@
  * /_sandbox/counts and from the service's own records (GET order ?expand=refunds).
  */
 import util from "node:util"
-import { startSandbox, type RunningSandbox } from "../sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import type { Address, CalculateCartsRequest, CreateCertificateRequest, CreateOrderRequest, OperationId } from "../contract"
 import { SalesTaxClient, SalesTaxError, type AttemptInfo, type SalesTaxClientOptions } from "./index"
 import { failure } from "./__tests__/failure"

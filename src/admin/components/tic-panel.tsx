@@ -1,7 +1,7 @@
 import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminTicResponse, AdminTicSearchResponse, TicInfo, TicSource, TicTargetType } from "../lib/types"
+import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../lib/types"
 import { useLoad } from "../lib/use-load"
 
 const SOURCE_TEXT: Record<TicSource, string> = {
@@ -54,9 +54,15 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const save = async (tic: number | null) => {
     setSaving(true)
     try {
-      if (tic === null) await api(path, { method: "DELETE" })
-      else await api(path, { method: "POST", body: { tic } })
-      toast.success(tic === null ? "TIC cleared" : `TIC ${tic} saved`)
+      if (tic === null) {
+        await api(path, { method: "DELETE" })
+        toast.success("TIC cleared")
+      } else {
+        const saved = await api<AdminTicSetResponse>(path, { method: "POST", body: { tic } })
+        // the service could not check the TIC: saved unverified, the admin is told
+        if (saved.warning) toast.warning(`TIC ${tic} saved unverified`, { description: saved.warning })
+        else toast.success(`TIC ${tic} saved`)
+      }
       setSearch(null)
       setQuery("")
       await reload()

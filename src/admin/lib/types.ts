@@ -7,7 +7,7 @@ export type TicSource = "product" | "product_type" | "product_category" | "defau
 
 export interface TicInfo {
   ticId: number
-  /** Label from the TIC catalogue; null when the code is not in it. */
+  /** Label from the Sales Tax Service; null when it does not know the code or cannot be asked. */
   label: string | null
 }
 
@@ -32,6 +32,12 @@ export interface AdminTicResponse {
     categories?: TicTargetRef[]
     default: TicInfo
   }
+}
+
+/** POST /admin/sales-tax/tics/{target}/:id: the new state, and a warning when the TIC is unverified. */
+export interface AdminTicSetResponse extends AdminTicResponse {
+  /** Set when the Sales Tax Service could not be asked whether it knows the TIC (saved anyway). */
+  warning?: string
 }
 
 export interface AdminTicSearchResponse {

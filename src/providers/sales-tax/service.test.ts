@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox } from "../../sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { clearSalesTaxClients } from "../../client-factory"
 import { CONTEXT_KEY, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, BLOCK_ERROR_MESSAGE } from "./constants"
 import { SalesTaxProviderService } from "./service"

@@ -3,7 +3,7 @@
  * and lock. What the service holds is read back from the service (GET order ?expand=refunds) and
  * from the sandbox's request counts.
  */
-import { startSandbox, type RunningSandbox } from "../../sandbox"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../../client"
 import { dec, roundCents, sum } from "../../money"
 import type { CompletionMode, FilingSnapshot } from "../../modules/sales-tax-filing/types"

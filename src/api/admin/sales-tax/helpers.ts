@@ -7,9 +7,9 @@ import { issuesToErrors, type ErrorDetail } from "../../../contract"
 import { SalesTaxError, type SalesTaxClient } from "../../../client"
 import { getBackgroundClient } from "../../../client-factory"
 import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../../../options"
-import { getTic } from "../../../sandbox/tic"
 import type { TicInfo } from "../../../admin/lib/types"
 import { excerpt } from "./input-guard"
+import { ticLabel } from "./tic-lookup"
 
 type Scope = MedusaRequest["scope"]
 
@@ -52,14 +52,9 @@ export function serviceText(scope: Scope, text: string): string {
   }
 }
 
-export function ticInfo(ticId: number): TicInfo {
-  let label: string | null = null
-  try {
-    label = getTic(ticId)?.label ?? null
-  } catch {
-    label = null
-  }
-  return { ticId, label }
+/** A TIC with the service's label (null when the service does not know it or cannot be asked). */
+export async function ticInfo(scope: Scope, ticId: number): Promise<TicInfo> {
+  return { ticId, label: await ticLabel(pluginOptions(scope), ticId) }
 }
 
 /** Medusa's error body ({ type, message }, as its error handler writes it) plus located errors. */

@@ -1,10 +1,11 @@
 // GET / POST / DELETE /admin/sales-tax/tics/{product|product-type|product-category}/:id
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { AdminTicResponse, TicSource, TicTargetRef, TicTargetType } from "../../../admin/lib/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../../../admin/lib/types"
 import { SALES_TAX_MODULE } from "../../../modules/sales-tax"
 import { categoryTics, resolveTic } from "../../../providers/sales-tax/tic-resolution"
-import { bodyOf, handle, notFound, pluginOptions, ticInfo } from "./helpers"
+import { bodyOf, handle, notFound, pluginOptions, sendError, ticInfo } from "./helpers"
+import { lookupTic, TIC_UNVERIFIED_WARNING } from "./tic-lookup"
 import { AdminSetTicBody } from "./validators"
 
 type ModelTarget = "product" | "product_type" | "product_category"
@@ -85,7 +86,16 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const defaultTic = pluginOptions(scope).defaultTic
   const svc = ticService(scope)
   const own = (await svc.getTics(MODEL_TARGET[type], [id]))[id]
-  const assigned = own === undefined || own === null ? null : ticInfo(own)
+  // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
+  // ticInfo never rejects: a label it cannot get is null)
+  const infos = new Map<number, Promise<TicInfo>>()
+  const info = (tic: number) => {
+    let p = infos.get(tic)
+    if (!p) infos.set(tic, (p = ticInfo(scope, tic)))
+    return p
+  }
+  void info(defaultTic)
+  const assigned = own === undefined || own === null ? null : await info(own)
 
   if (type !== "product") {
     const t = target as { id: string; name: string | null }
@@ -93,8 +103,8 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
     return {
       target: { type, id, name: t.name },
       assigned,
-      resolved: { tic: assigned ?? ticInfo(defaultTic), source, sourceId: assigned ? id : null },
-      chain: { default: ticInfo(defaultTic) },
+      resolved: { tic: assigned ?? (await info(defaultTic)), source, sourceId: assigned ? id : null },
+      chain: { default: await info(defaultTic) },
     }
   }
 
@@ -103,13 +113,16 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   // a category without a TIC inherits its nearest ancestor's (as the provider resolves it)
   const chainIds = [...new Set(p.categories.flatMap((c) => ancestry(c)))]
   const catTics = chainIds.length ? await svc.getTics("product_category", chainIds) : {}
+  for (const t of [...Object.values(typeTics), ...Object.values(catTics)]) void info(t)
   const productType: TicTargetRef | null = p.type
-    ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? ticInfo(typeTics[p.type.id]!) : null }
+    ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? await info(typeTics[p.type.id]!) : null }
     : null
-  const categories: TicTargetRef[] = p.categories.map((c) => {
-    const from = nearestWithTic(c, catTics)
-    return { id: c.id, name: c.name ?? null, tic: from ? ticInfo(catTics[from]!) : null, ...(from && from !== c.id ? { inheritedFrom: from } : {}) }
-  })
+  const categories: TicTargetRef[] = await Promise.all(
+    p.categories.map(async (c) => {
+      const from = nearestWithTic(c, catTics)
+      return { id: c.id, name: c.name ?? null, tic: from ? await info(catTics[from]!) : null, ...(from && from !== c.id ? { inheritedFrom: from } : {}) }
+    }),
+  )
   const r = resolveTic({
     product: own ?? undefined,
     productType: productType?.tic?.ticId,
@@ -123,11 +136,12 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
     const c = [...p.categories].sort(mostSpecificFirst).find((x) => catTics[nearestWithTic(x, catTics) ?? ""] === r.tic)
     sourceId = c ? nearestWithTic(c, catTics) : null
   }
+  await Promise.all(infos.values()) // no lookup outlives the answer
   return {
     target: { type, id, name: p.title },
     assigned,
-    resolved: { tic: ticInfo(r.tic), source: r.source, sourceId },
-    chain: { product: assigned, productType, categories, default: ticInfo(defaultTic) },
+    resolved: { tic: await info(r.tic), source: r.source, sourceId },
+    chain: { product: assigned, productType, categories, default: await info(defaultTic) },
   }
 }
 
@@ -144,8 +158,16 @@ export function ticRoutes(type: TicTargetType) {
     const id = req.params.id!
     const body = bodyOf(req, AdminSetTicBody)
     if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
+    // the service is the judge of TICs; when it cannot be asked, any integer >= 0 is saved with a warning
+    const lookup = await lookupTic(pluginOptions(req.scope), body.tic)
+    if (lookup.status === "unknown") {
+      const message = `${body.tic} is not a known TIC at the Sales Tax Service: pick one from the search`
+      return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: tic: ${message}`, [{ location: "body.tic", message, value: body.tic }])
+    }
     await ticService(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
-    res.json(await describeTic(req.scope, type, id))
+    const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!
+    if (lookup.status === "unverified") out.warning = TIC_UNVERIFIED_WARNING
+    res.json(out)
   })
   const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const id = req.params.id!

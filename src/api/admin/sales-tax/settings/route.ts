@@ -85,7 +85,7 @@ async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettings
   return {
     totalProducts: products.length,
     bySource,
-    defaultTic: ticInfo(defaultTic),
+    defaultTic: await ticInfo(scope, defaultTic),
     fallingBack,
     truncated: truncated || bySource.default > fallingBack.length,
   }

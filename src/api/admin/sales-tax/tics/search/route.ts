@@ -1,12 +1,14 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { AdminTicSearchResponse } from "../../../../../admin/lib/types"
-import { bodyOf, handle, salesTaxClient } from "../../helpers"
+import { bodyOf, handle, pluginOptions, salesTaxClient } from "../../helpers"
+import { rememberTics } from "../../tic-lookup"
 import { AdminTicSearchBody } from "../../validators"
 
 /** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const body = bodyOf(req, AdminTicSearchBody)
   const r = await salesTaxClient(req.scope).searchTics(body)
+  rememberTics(pluginOptions(req.scope), r.results) // the admin sets TICs picked from these
   const out: AdminTicSearchResponse = { query: r.query, results: r.results, nextCursor: r.nextCursor }
   res.json(out)
 })

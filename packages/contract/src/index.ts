@@ -1,0 +1,4 @@
+export * from "./common"
+export * from "./v3"
+export * from "./operations"
+export * from "./errors"

@@ -1,0 +1,219 @@
+/**
+ * What `npm pack` ships, per package of the workspace:
+ *   medusa-sales-tax (the plugin, root)      its files, and that production code needs only its
+ *                                             runtime dependencies: none of the sandbox's; a store
+ *                                             installing its tarball gets none of them (npm ls)
+ *   @medusa-sales-tax/contract               compiled JS + .d.ts, no sources, no tests
+ *   @medusa-sales-tax/sandbox                the same, and its bin starts from the installed tarball
+ * The contract and sandbox tarballs are packed for real (their prepack compiles them) and installed
+ * into a temporary store from the tarballs (registry packages from npm's cache when present).
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { builtinModules } from "node:module"
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, relative } from "node:path"
+
+jest.setTimeout(240_000)
+
+const ROOT = join(__dirname, "..")
+/** the sandbox's runtime dependencies, which the plugin must not carry */
+const SANDBOX_ONLY = ["fastify", "@fastify/formbody", "luxon", "minisearch", "zipcodes", "@medusa-sales-tax/sandbox"]
+
+interface Manifest {
+  name: string
+  dependencies?: Record<string, string>
+  devDependencies?: Record<string, string>
+  peerDependencies?: Record<string, string>
+  bin?: Record<string, string>
+}
+interface PackResult {
+  name: string
+  filename: string
+  files: { path: string }[]
+}
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(ROOT, dir, "package.json"), "utf8")) as Manifest
+}
+
+function npm(args: string[], cwd = ROOT): string {
+  const r = spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" } })
+  if (r.status !== 0) throw new Error(`npm ${args.join(" ")} exited ${r.status}\n${r.stderr}`)
+  return r.stdout
+}
+
+/** The JSON of `npm pack --json` (npm prints its lifecycle scripts' output before it). */
+function packJson(stdout: string): PackResult[] {
+  const at = stdout.search(/^\[/m)
+  return JSON.parse(stdout.slice(at)) as PackResult[]
+}
+
+/** Bare package names imported by the non-test .ts/.tsx files under `dir`. */
+function importedPackages(dir: string): Map<string, string> {
+  const out = new Map<string, string>()
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) {
+        if (e.name !== "__tests__" && e.name !== "node_modules") walk(p)
+        continue
+      }
+      if (!/\.tsx?$/.test(e.name) || /\.(test|spec)\.tsx?$/.test(e.name) || e.name.endsWith(".d.ts")) continue
+      // the test fake of filing is excluded from the plugin's files (package.json "files")
+      if (e.name.startsWith("memory-store.")) continue
+      const src = readFileSync(p, "utf8")
+      for (const m of src.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+["']([^"'.][^"']*)["']|(?:import|require)\(\s*["']([^"'.][^"']*)["']\s*\)|^import\s+["']([^"'.][^"']*)["']/gm)) {
+        const spec = m[1] ?? m[2] ?? m[3]!
+        const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!
+        if (spec.startsWith("node:") || builtinModules.includes(name)) continue
+        if (!out.has(name)) out.set(name, relative(ROOT, p))
+      }
+    }
+  }
+  walk(join(ROOT, dir))
+  return out
+}
+
+/**
+ * Imported by the plugin, provided by the Medusa app it runs in (not declared, as before this
+ * test): @medusajs/core-flows is a dependency of @medusajs/medusa, react-router-dom the admin
+ * dashboard's.
+ */
+const FROM_MEDUSA_APP = ["@medusajs/core-flows", "react-router-dom"]
+
+/** Imports of production code not covered by the package's dependencies (or peers). */
+function undeclared(dir: string, m: Manifest, provided: string[] = []): string[] {
+  const declared = new Set([...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {}), ...provided])
+  return [...importedPackages(dir)].filter(([name]) => !declared.has(name)).map(([name, file]) => `${name} (${file})`)
+}
+
+describe("the plugin medusa-sales-tax", () => {
+  const plugin = manifest(".")
+
+  it("has none of the sandbox's packages among its runtime dependencies; the sandbox is a dev dependency", () => {
+    expect(Object.keys(plugin.dependencies ?? {}).filter((d) => SANDBOX_ONLY.includes(d))).toEqual([])
+    expect(Object.keys(plugin.dependencies ?? {})).toContain("@medusa-sales-tax/contract")
+    expect(Object.keys(plugin.devDependencies ?? {})).toContain("@medusa-sales-tax/sandbox")
+    expect(plugin.bin).toBeUndefined()
+  })
+
+  it("production code (src/, tests excluded) imports only its dependencies and peers, never the sandbox", () => {
+    expect(undeclared("src", plugin, FROM_MEDUSA_APP)).toEqual([])
+    const sandboxImports = [...importedPackages("src")].filter(([name]) => SANDBOX_ONLY.includes(name))
+    expect(sandboxImports).toEqual([])
+  })
+
+  it("packs no sandbox, bin or workspace package", () => {
+    const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"]))
+    const paths = r!.files.map((f) => f.path)
+    expect(paths).toContain("package.json")
+    expect(paths).toContain("README.md")
+    expect(paths.filter((p) => /(^|\/)sandbox\/|^bin\/|^packages\/|(^|\/)node_modules\//.test(p))).toEqual([])
+  })
+})
+
+describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
+  let dir: string
+  let packs: PackResult[]
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "sales-tax-pack-"))
+    packs = packJson(npm(["pack", "--json", "--pack-destination", dir, "-w", "@medusa-sales-tax/contract", "-w", "@medusa-sales-tax/sandbox"]))
+  })
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  const filesOf = (name: string) => packs.find((p) => p.name === name)!.files.map((f) => f.path)
+
+  it("the contract ships compiled JS and declarations of its index and money helpers, nothing else", () => {
+    const files = filesOf("@medusa-sales-tax/contract")
+    for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/money.js", "dist/money.d.ts", "dist/operations.js"]) expect(files).toContain(f)
+    expect(files.filter((f) => !/^(package\.json|README\.md|dist\/.*\.(js|d\.ts))$/.test(f))).toEqual([])
+    expect(files.filter((f) => /\.test\./.test(f))).toEqual([])
+  })
+
+  it("the sandbox ships its bin, compiled JS and declarations (engine, TIC catalogue, v1), no tests", () => {
+    const files = filesOf("@medusa-sales-tax/sandbox")
+    for (const f of ["bin/sales-tax-sandbox.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/tic/data/tic-catalog.js", "dist/engine/index.js", "dist/v1/index.js"]) {
+      expect(files).toContain(f)
+    }
+    expect(files.filter((f) => !/^(package\.json|README\.md|bin\/sales-tax-sandbox\.js|dist\/.*\.(js|d\.ts))$/.test(f))).toEqual([])
+    expect(files.filter((f) => /\.test\.|__tests__/.test(f))).toEqual([])
+  })
+
+  it("each declares what its compiled code imports", () => {
+    expect(undeclared("packages/contract/src", manifest("packages/contract"))).toEqual([])
+    expect(undeclared("packages/sandbox/src", manifest("packages/sandbox"))).toEqual([])
+  })
+
+  it("a store that installs the plugin's tarball (with the contract's) has none of the sandbox's packages", () => {
+    // the plugin packed as is (its compiled .medusa/server is not needed for the dependency tree);
+    // peers (Medusa, React) are the store's own and left out here
+    const [plugin] = packJson(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir]))
+    const store = join(dir, "plugin-store")
+    spawnSync("mkdir", ["-p", store])
+    writeFileSync(join(store, "package.json"), JSON.stringify({ name: "plugin-store", version: "1.0.0", private: true }))
+    const contract = packs.find((p) => p.name === "@medusa-sales-tax/contract")!
+    npm(["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts", "--legacy-peer-deps", join(dir, contract.filename), join(dir, plugin!.filename)], store)
+    // npm ls exits 1 for the peers left out: accept exactly those
+    const ls = spawnSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: store, encoding: "utf8" })
+    const missing = [...ls.stderr.matchAll(/missing: (\S+)@[^,]+, required by/g)].map((m) => m[1]!)
+    expect(missing.filter((m) => !Object.hasOwn(manifest(".").peerDependencies ?? {}, m))).toEqual([])
+    expect(ls.status === 0 || missing.length > 0).toBe(true)
+    const tree = ls.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((p) => relative(store, p))
+    expect(tree).toContain(join("node_modules", "medusa-sales-tax"))
+    expect(tree).toContain(join("node_modules", "@medusa-sales-tax", "contract"))
+    expect(tree).toContain(join("node_modules", "axios"))
+    const names = tree.map((p) => p.split("node_modules/").pop()!)
+    expect(names.filter((n) => SANDBOX_ONLY.includes(n))).toEqual([])
+  })
+
+  it("installed from the tarballs, `sales-tax-sandbox --port 0` starts and answers", async () => {
+    const store = join(dir, "store")
+    spawnSync("mkdir", ["-p", store])
+    writeFileSync(join(store, "package.json"), JSON.stringify({ name: "store", version: "1.0.0", private: true }))
+    const tarballs = packs.map((p) => join(dir, p.filename))
+    npm(["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts", ...tarballs], store)
+    const ls = JSON.parse(npm(["ls", "--omit=dev", "--all", "--json"], store)) as { dependencies?: Record<string, unknown> }
+    expect(Object.keys(ls.dependencies ?? {}).sort()).toEqual(["@medusa-sales-tax/contract", "@medusa-sales-tax/sandbox"])
+    const bin = join(store, "node_modules", ".bin", "sales-tax-sandbox")
+    expect(existsSync(bin)).toBe(true)
+
+    // from the store, not the checkout: no tsx, no sources, only what the tarballs hold
+    const child = spawn(bin, ["--port", "0", "--api-key", "sk_pack_test_key_0123456789"], { cwd: store, stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    child.stdout!.on("data", (c: Buffer) => (out += c.toString("utf8")))
+    child.stderr!.on("data", (c: Buffer) => (out += c.toString("utf8")))
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const t = setInterval(() => {
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+          if (m) {
+            clearInterval(t)
+            resolve(m[1]!)
+          }
+        }, 20)
+        child.on("exit", (code) => {
+          clearInterval(t)
+          reject(new Error(`sales-tax-sandbox exited ${code}: ${out}`))
+        })
+      })
+      const health = await fetch(`${url}/tax/health`)
+      expect(health.status).toBe(200)
+      const search = await fetch(`${url}/tax/tic/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": "sk_pack_test_key_0123456789" },
+        body: JSON.stringify({ query: "20010", limit: 1 }),
+      })
+      expect(search.status).toBe(200)
+      expect(((await search.json()) as { results: { ticId: number }[] }).results[0]!.ticId).toBe(20010)
+    } finally {
+      child.kill("SIGTERM")
+    }
+  })
+})

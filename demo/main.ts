@@ -20,7 +20,7 @@ import { assertPortFree, freePort, onShutdown, shutdown } from "./lib/processes"
 import { printOrderTable, printReconciliation, printSummary, type Check } from "./lib/report"
 import {
   CANCEL_ORDER, CLAIM_ORDER, EDIT_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
-  createExemptCustomer, editOrderAdd, filedOrder, fulfilAll, makeCtx, monthReconciliation, replaceClaim, returnItems, waitForFiling,
+  activity, certificateCreators, createExemptCustomer, editOrderAdd, filedOrder, fulfilAll, makeCtx, monthReconciliation, replaceClaim, returnItems, waitForFiling,
   type Comparison, type FilingView, type PlacedOrder,
 } from "./lib/scenario"
 import { childOrderId } from "../src/workflows/filing/decisions"
@@ -187,8 +187,14 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   const ctx = makeCtx(store.url, seed, service)
   const checks: Check[] = []
 
-  const exempt = await step(`Exempt customer with a certificate for ${EXEMPT_STATE} (store API + the plugin's admin route)`, () => createExemptCustomer(ctx),
+  const exempt = await step(`Exempt customer who submits its own certificate for ${EXEMPT_STATE} from the storefront (POST /store/sales-tax/certificates)`, () => createExemptCustomer(ctx),
     (r) => `${r.customerId}, certificate ${r.certificate.certificateId}`)
+  const creators = await certificateCreators(ctx, exempt.customerId)
+  checks.push({
+    what: `shopper certificate: created at the service for the logged-in customer; the admin shows it as created by the customer`,
+    ok: creators[exempt.certificate.certificateId] === "customer",
+    detail: creators[exempt.certificate.certificateId] === "customer" ? undefined : `the admin lists it as created by ${creators[exempt.certificate.certificateId] ?? "nobody known"}`,
+  })
 
   const placed: PlacedOrder[] = []
   await step(`Storefront checkouts through @medusajs/js-sdk (${PLAN.length} orders)`, async () => {
@@ -347,6 +353,21 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     detail: rec.differences_count ? `${rec.differences_count} orders differ by ${rec.summary.difference}` : undefined,
   })
 
+  // the service-call log (Settings → Sales Tax → Activity) ---------------------------------------
+  const log = await step("Service-call log (GET /admin/sales-tax/activity)", () => activity(ctx), (r) => `${r.count} calls`)
+  const unlogged: string[] = []
+  for (const p of placed) if ((await activity(ctx, `order_id=${p.orderId}`)).count === 0) unlogged.push(`#${p.displayId}`)
+  const byOp = new Map<string, number>()
+  for (const e of log.entries) byOp.set(e.operation, (byOp.get(e.operation) ?? 0) + 1)
+  line()
+  line(bold("Service-call log (Settings → Sales Tax → Activity)"))
+  line(`  ${log.count} calls to the service; the latest ${log.entries.length}: ${[...byOp].map(([op, n]) => `${op} ${n}`).join(", ")}`)
+  checks.push({
+    what: `service-call log: every order's calls logged under its id (${placed.length} orders, ${log.count} calls in all)`,
+    ok: unlogged.length === 0 && log.count > 0,
+    detail: unlogged.length ? `no logged call for ${unlogged.join(", ")}` : undefined,
+  })
+
   const passed = printSummary(checks, Date.now() - t0)
 
   if (flags.serve) {
@@ -360,7 +381,7 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     info(`Sandbox    ${sandbox.url}   connection ${SANDBOX_CONNECTION_ID} (the sandbox's default key, docs/sandbox.md)`)
     info(`Database   ${db.display}`)
     info(`Logs       ${rel(LOG_DIR)}/   app ${rel(APP_DIR)}`)
-    info(dim("In the admin: Orders (the Sales tax filing widget), Customers > Hillside Elementary School (certificates), Products (TICs), Settings > Sales Tax."))
+    info(dim("In the admin: Orders (the Sales tax filing widget), Customers > Hillside Elementary School (certificates, created by the customer), Products (TICs), Settings > Sales Tax (Activity, Reconciliation)."))
     await new Promise<never>(() => undefined)
   }
   return passed

@@ -167,10 +167,48 @@ export async function addExemptCertificate(ctx: Ctx, customerId: string): Promis
   return certificate
 }
 
-/** Registers a B2B customer through the store API and gives it a certificate through the plugin's admin route. */
+/**
+ * The logged-in customer submits its own certificate from the storefront
+ * (POST /store/sales-tax/certificates: the customer is the login, never the body).
+ */
+export async function submitShopperCertificate(sdk: Medusa): Promise<CertificateRecord & { createdBy: string | null }> {
+  const { certificate } = await call("submit the exemption certificate from the storefront (POST /store/sales-tax/certificates)", () =>
+    sdk.client.fetch<{ certificate: CertificateRecord & { createdBy: string | null } }>("/store/sales-tax/certificates", {
+      method: "POST",
+      body: {
+        customerName: "Hillside Elementary School",
+        address: { line1: "1100 Congress Ave", city: "Austin", state: EXEMPT_STATE, zip: "78701" },
+        reason: "EducationalOrganization",
+        customerBusinessType: "EducationAndHealthCareServices",
+        states: [{ abbreviation: EXEMPT_STATE, identificationNumber: "1-74-0001234-5" }],
+      },
+    }))
+  return certificate
+}
+
+/** Registers a B2B customer through the store API; the customer submits its certificate from the storefront. */
 export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
   const customer = await registerExemptCustomer(ctx)
-  return { ...customer, certificate: await addExemptCertificate(ctx, customer.customerId) }
+  return { ...customer, certificate: await submitShopperCertificate(customer.sdk) }
+}
+
+/** Who created each of the customer's certificates, as the admin's customer widget shows it. */
+export async function certificateCreators(ctx: Ctx, customerId: string): Promise<Record<string, string | null>> {
+  const r = await call("list the customer's certificates (GET /admin/sales-tax/customers/:id/certificates)", () =>
+    ctx.admin.client.fetch<{ certificates: { certificateId: string; createdBy: string | null }[] }>(`/admin/sales-tax/customers/${customerId}/certificates`))
+  return Object.fromEntries(r.certificates.map((c) => [c.certificateId, c.createdBy]))
+}
+
+export interface ActivityEntry {
+  operation: string
+  status: number | null
+  order_id: string | null
+}
+
+/** The service-call log (Settings → Sales Tax → Activity): one page, filtered. */
+export async function activity(ctx: Ctx, query = ""): Promise<{ entries: ActivityEntry[]; count: number }> {
+  return call("read the service-call log (GET /admin/sales-tax/activity)", () =>
+    ctx.admin.client.fetch<{ entries: ActivityEntry[]; count: number }>(`/admin/sales-tax/activity?limit=100${query ? `&${query}` : ""}`))
 }
 
 export interface PlacedOrder {

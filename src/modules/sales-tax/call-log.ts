@@ -70,7 +70,7 @@ export class CallLogBuffer {
   written = 0
 
   constructor(o: { flushMs?: number; maxBuffered?: number } = {}) {
-    this.flushMs = o.flushMs ?? 500
+    this.flushMs = o.flushMs ?? 2000
     this.maxBuffered = o.maxBuffered ?? 5000
   }
 

@@ -12,6 +12,7 @@
  * Raw, miss and cold-miss calls rotate which goes first, so all see the same machine load.
  *   BENCH_ITERATIONS (default 300)
  */
+import { cpus } from "node:os"
 import { performance } from "node:perf_hooks"
 import { Worker, isMainThread, parentPort } from "node:worker_threads"
 import { loadavg } from "node:os"
@@ -151,7 +152,7 @@ async function main() {
 
     const missP50 = pct(miss, 50)
     const rawP50 = pct(rawT, 50)
-    console.log(`provider bench (${N} iterations, sandbox in a worker thread on ${sb.url}; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${require("node:os").cpus().length} cores)`)
+    console.log(`provider bench (${N} iterations, sandbox in a worker thread on ${sb.url}; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores)`)
     console.log(`  raw POST carts (5 items + shipping)       p50 ${fmt(rawP50)}  p99 ${fmt(pct(rawT, 99))}`)
     console.log(`  getTaxLines, cache miss (items+shipping)  p50 ${fmt(missP50)}  p99 ${fmt(pct(miss, 99))}  (${missesCalled - 50} service calls for ${N} misses and ${N} cold misses)`)
     console.log(`  miss / raw (p50)                          ${(missP50 / rawP50).toFixed(2)}  (goal ≤ 1.10)`)

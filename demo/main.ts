@@ -121,7 +121,7 @@ export async function main(argv: string[]): Promise<void> {
   }, limitS * 1000)
   watchdog.unref()
 
-  let ok = false
+  let ok: boolean
   try {
     ok = await run(flags, t0)
   } catch (e) {

@@ -56,7 +56,7 @@ export async function fulfil(api: Api, auth: { headers: Record<string, string> }
   try {
     return (await api.post(`/admin/orders/${orderId}/fulfillments`, { items }, auth)).data
   } catch (e: any) {
-    throw new Error(`fulfil ${orderId} ${JSON.stringify(items)}: ${e.response?.status} ${JSON.stringify(e.response?.data)}`)
+    throw new Error(`fulfil ${orderId} ${JSON.stringify(items)}: ${e.response?.status} ${JSON.stringify(e.response?.data)}`, { cause: e })
   }
 }
 

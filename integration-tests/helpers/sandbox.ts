@@ -90,7 +90,7 @@ export function claimDataDir(dir: string): () => void {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
       const pid = Number(readFileSync(lock, "utf8"))
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new Error(`sandbox data dir ${real} is already used by a running test sandbox (pid ${pid})`)
+        throw new Error(`sandbox data dir ${real} is already used by a running test sandbox (pid ${pid})`, { cause: e })
       }
       unlinkSync(lock) // left by a process that is gone
     }

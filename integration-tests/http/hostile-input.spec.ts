@@ -493,13 +493,13 @@ medusaIntegrationTestRunner({
       const counts = await st.sandbox.counts()
       for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"]) expect([op, (counts as any)[op] > 0]).toEqual([op, true])
       expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
-      // eslint-disable-next-line no-console
+       
       if (process.env.FUZZ_ROUTES_VERBOSE) console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
-      // eslint-disable-next-line no-console
+       
       const cpu = process.cpuUsage(cpu0)
-      // eslint-disable-next-line no-console
+       
       console.log(`[fuzz:routes] cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms, wall ${Date.now() - wall0} ms`)
-      // eslint-disable-next-line no-console
+       
       console.log(`[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`)
     }, 240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 50)
 
@@ -628,7 +628,7 @@ function deepArb(): fc.Arbitrary<string> {
   return fc.tuple(fc.integer({ min: 11, max: 4000 }), fc.boolean()).map(([d, arr]) => (arr ? "[".repeat(d) + "]".repeat(d) : nestedJson(d)))
 }
 
-function validBody(kind: BodyKind, fx: Fixture): unknown {
+function validBody(kind: BodyKind, _fx: Fixture): unknown {
   switch (kind) {
     case "tic":
       return { tic: TICS.clothing }

@@ -184,7 +184,7 @@ medusaIntegrationTestRunner({
       expect((await api.get(`/admin/sales-tax/filings/${order.id}/lifecycle`, auth)).data.manual_refunds[0].filing).toBe("completed")
 
       // manualRefunds "credit": payment.refunded (Medusa's event and a duplicate) files the refund as a credit by itself, once
-      let autoId = "", lostId = ""
+      let autoId: string, lostId: string
       const restore = setManualRefunds(getContainer(), "credit")
       try {
         const bus = getContainer().resolve(Modules.EVENT_BUS) as any

@@ -6,7 +6,7 @@
 import util from "node:util"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import type { Address, CalculateCartsRequest, CreateCertificateRequest, CreateOrderRequest, OperationId } from "../contract"
-import { SalesTaxClient, SalesTaxError, type AttemptInfo, type SalesTaxClientOptions } from "./index"
+import { SalesTaxClient, type AttemptInfo, type SalesTaxClientOptions } from "./index"
 import { failure } from "./__tests__/failure"
 
 const API_KEY = "sk_test_9f8e7d6c5b4a-VERY-SECRET"

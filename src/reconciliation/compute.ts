@@ -113,7 +113,6 @@ export function lineRefundedCents(taxCents: number, quantity: number, refundedQu
     if (part.lte(0)) continue
     if (next.gte(quantity)) {
       total = taxCents
-      qty = next
       break
     }
     total += dec(taxCents).times(part).div(quantity).decimalPlaces(0, Dec.ROUND_HALF_UP).toNumber()

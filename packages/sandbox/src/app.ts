@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify"
 import type { z } from "zod"
 import {
   API_KEY_HEADER, OPERATIONS, SERVICE_WARNING_HEADER, issuesToErrors,

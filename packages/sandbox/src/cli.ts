@@ -55,7 +55,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       },
     }).values
   } catch (e) {
-    throw new Error((e as Error).message)
+    throw new Error((e as Error).message, { cause: e })
   }
   const r = ArgsSchema.safeParse(values)
   if (!r.success) throw new Error(r.error.issues.map((i) => i.message).join("; "))

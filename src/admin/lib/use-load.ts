@@ -21,7 +21,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
     } finally {
       if (mine === seq.current) setLoading(false)
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // the caller's deps decide when to load again (as useEffect's own list)
   }, deps)
   useEffect(() => {
     void run()

@@ -13,7 +13,7 @@ function register(name: string, fn: () => void): void {
   try {
     fn()
   } catch (e) {
-    // eslint-disable-next-line no-console
+     
     console.warn(
       `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${(e as Error).message}). ` +
         `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { dec } from "../money"
 import { jurisdictionFor } from "../engine"
 import {
-  CONN, CRED, KEY, ORIGIN, PHILLY, PORTLAND, SEATTLE, SEATTLE_V3, detail, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3,
+  CONN, KEY, ORIGIN, PHILLY, PORTLAND, SEATTLE, SEATTLE_V3, detail, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3,
   type Res, type V1Sandbox,
 } from "./__tests__/helpers"
 import { wholeReturnTwice } from "./operations"

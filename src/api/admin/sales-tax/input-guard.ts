@@ -23,8 +23,10 @@ export const INPUT_LIMITS = {
 } as const
 
 /** C0 controls and DEL: never in a path or query value. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/
 /** In body strings, tab, line feed and carriage return are text; the other controls are not. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const BODY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 export interface InputProblem {
@@ -43,6 +45,7 @@ export function excerpt(value: unknown, max: number = INPUT_LIMITS.excerptLength
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
   if (typeof value === "boolean") return value
   if (typeof value === "string") {
+    // eslint-disable-next-line no-control-regex -- control characters are replaced in echoed values
     const clean = value.replace(/[\u0000-\u001f\u007f]/g, "\ufffd")
     return clean.length > max ? `${clean.slice(0, max)}…` : clean
   }

@@ -134,6 +134,6 @@ export default async function seed({ container }: ExecArgs) {
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
   }
   if (process.env.BROWSER_SEED_OUT) writeFileSync(process.env.BROWSER_SEED_OUT, JSON.stringify(out))
-  // eslint-disable-next-line no-console
+   
   console.log(`BROWSER_SEED ${JSON.stringify(out)}`)
 }

@@ -1,6 +1,6 @@
 // GENERATED from ../shared/data/tic-catalog.json (694 TICs, [{ TICID, Description }]); do not edit by hand.
 // Bundled so the sandbox ships its catalogue; regenerate with the snippet in docs/sandbox-engine.md.
-/* eslint-disable */
+ 
 export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Description: string }> = [
   { TICID: 0, Description: "Uncategorized" },
   { TICID: 10000, Description: "Administrative" },

@@ -5,10 +5,7 @@ loadEnv("test", process.cwd())
 // integration:http (boots Medusa with medusaIntegrationTestRunner against the sandbox).
 module.exports = {
   transform: {
-    "^.+\\.[jt]sx?$": [
-      "@swc/jest",
-      { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true }, target: "es2022" } },
-    ],
+    "^.+\\.[jt]sx?$": ["@swc/jest", { jsc: { parser: { syntax: "typescript", decorators: true, tsx: true }, target: "es2022" } }],
   },
   testEnvironment: "node",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
@@ -19,7 +16,13 @@ module.exports = {
     "^@medusa-sales-tax/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
   },
   // built copies of the browser-test and demo apps must not shadow the sources
-  modulePathIgnorePatterns: ["dist/", "<rootDir>/packages/[^/]+/dist/", "<rootDir>/.medusa/", "<rootDir>/integration-tests/browser/app/", "<rootDir>/demo/app/"],
+  modulePathIgnorePatterns: [
+    "dist/",
+    "<rootDir>/packages/[^/]+/dist/",
+    "<rootDir>/.medusa/",
+    "<rootDir>/integration-tests/browser/app/",
+    "<rootDir>/demo/app/",
+  ],
   setupFiles: ["./integration-tests/setup.js"],
   globalSetup: "./integration-tests/global-setup.js",
   globalTeardown: "./integration-tests/global-teardown.js",

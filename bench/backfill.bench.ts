@@ -48,18 +48,49 @@ function order(i: number): BackfillOrder {
     const price = 5 + ((i * 7 + k * 13) % 200) + 0.99
     const quantity = 1 + ((i + k) % 3)
     lines.push({
-      index: k, itemId: `ordli_${id}_${k}`, kind: "item", price, quantity, tic: 0,
-      chargedTax: roundCents(price * quantity * RATES[d]!), chargedRate: RATES[d]!, fallback: false,
+      index: k,
+      itemId: `ordli_${id}_${k}`,
+      kind: "item",
+      price,
+      quantity,
+      tic: 0,
+      chargedTax: roundCents(price * quantity * RATES[d]!),
+      chargedRate: RATES[d]!,
+      fallback: false,
     })
   }
-  lines.push({ index: n, itemId: `shipping:sm_${id}`, kind: "shipping", price: 9.95, quantity: 1, tic: 11010, chargedTax: roundCents(9.95 * RATES[d]!), chargedRate: RATES[d]!, fallback: false })
+  lines.push({
+    index: n,
+    itemId: `shipping:sm_${id}`,
+    kind: "shipping",
+    price: 9.95,
+    quantity: 1,
+    tic: 11010,
+    chargedTax: roundCents(9.95 * RATES[d]!),
+    chargedRate: RATES[d]!,
+    fallback: false,
+  })
   const snapshot: FilingSnapshot = {
-    orderId: id, kind: "order", cartId: `cart_${id}`, customerId: `cus_bench_${i % 997}`, currencyCode: "USD",
-    placedAt: placed.toISOString(), origin: ORIGIN, destination: DESTS[d]!, lines,
+    orderId: id,
+    kind: "order",
+    cartId: `cart_${id}`,
+    customerId: `cus_bench_${i % 997}`,
+    currencyCode: "USD",
+    placedAt: placed.toISOString(),
+    origin: ORIGIN,
+    destination: DESTS[d]!,
+    lines,
   }
-  const refunds = i % 5 === 0
-    ? [{ key: `ret_${id}`, items: [{ itemId: lines[0]!.itemId, quantity: 1 }], returnedAt: new Date(placed.getTime() + 86_400_000 * 3).toISOString() }]
-    : []
+  const refunds =
+    i % 5 === 0
+      ? [
+          {
+            key: `ret_${id}`,
+            items: [{ itemId: lines[0]!.itemId, quantity: 1 }],
+            returnedAt: new Date(placed.getTime() + 86_400_000 * 3).toISOString(),
+          },
+        ]
+      : []
   return { snapshot, completedAt: placed.toISOString(), refunds }
 }
 
@@ -86,22 +117,32 @@ function memory() {
  * the same process, so its memory is in the RSS printed): the client side and the service side
  * do not share one JavaScript thread.
  */
-async function sandboxThread(): Promise<{ url: string; stored: () => Promise<number>; elu: () => Promise<EventLoopUtilization>; heap: () => Promise<number>; close: () => Promise<void> }> {
+async function sandboxThread(): Promise<{
+  url: string
+  stored: () => Promise<number>
+  elu: () => Promise<EventLoopUtilization>
+  heap: () => Promise<number>
+  close: () => Promise<void>
+}> {
   const w = new Worker(__filename, { execArgv: ["--require", require.resolve("tsx/cjs")] })
   const pending = new Map<string, (v: any) => void>()
   w.on("message", (m: { type: string; value: unknown }) => pending.get(m.type)?.(m.value))
-  const ask = <T>(type: string, answer: string) => new Promise<T>((resolve, reject) => {
-    pending.set(answer, resolve)
-    w.once("error", reject)
-    if (type) w.postMessage(type)
-  })
+  const ask = <T>(type: string, answer: string) =>
+    new Promise<T>((resolve, reject) => {
+      pending.set(answer, resolve)
+      w.once("error", reject)
+      if (type) w.postMessage(type)
+    })
   const url = await ask<string>("", "url")
   return {
     url,
     stored: () => ask<number>("stored", "stored"),
     elu: () => ask<EventLoopUtilization>("elu", "elu"),
     heap: () => ask<number>("heap", "heap"),
-    close: async () => { await ask("close", "closed"); await w.terminate() },
+    close: async () => {
+      await ask("close", "closed")
+      await w.terminate()
+    },
   }
 }
 
@@ -115,7 +156,10 @@ if (!isMainThread) {
         gc()
         parentPort!.postMessage({ type: "heap", value: process.memoryUsage().heapUsed })
       }
-      if (m === "close") { await sb.close(); parentPort!.postMessage({ type: "closed", value: true }) }
+      if (m === "close") {
+        await sb.close()
+        parentPort!.postMessage({ type: "closed", value: true })
+      }
     })
   })
 }
@@ -141,14 +185,22 @@ async function main() {
     const cpu0 = process.cpuUsage()
     const eluMain0 = performance.eventLoopUtilization()
     const eluSandbox0 = await sb.elu()
-    let done = 0, refunds = 0, failed = 0
+    let done = 0,
+      refunds = 0,
+      failed = 0
     const samples: string[] = []
     for (const b of batches(0, ORDERS)) {
       const out = await runner.runBatch(b)
       done += out.filed
       refunds += out.refunds
       failed += out.failed.length
-      if (out.failed.length) console.log(`  failed: ${out.failed.slice(0, 3).map((f) => `${f.orderId}: ${f.error}`).join("; ")}`)
+      if (out.failed.length)
+        console.log(
+          `  failed: ${out.failed
+            .slice(0, 3)
+            .map((f) => `${f.orderId}: ${f.error}`)
+            .join("; ")}`,
+        )
       if (done % 5000 < BATCH) {
         const m = memory()
         samples.push(`${done}: RSS ${mb(m.rss)}, heap ${mb(m.heapUsed)}`)
@@ -163,14 +215,22 @@ async function main() {
     const end = memory()
     const sandboxHeap1 = await sb.heap()
     const rate = done / seconds
-    console.log(`filed ${done} orders and ${refunds} refunds in ${seconds.toFixed(2)} s → ${rate.toFixed(0)} orders/s (${((done + refunds) / seconds).toFixed(0)} service writes/s); failed ${failed}`)
-    console.log(`CPU: ${cpuSeconds.toFixed(1)} s for both threads (${(done / cpuSeconds).toFixed(0)} orders per CPU-second); event loop busy: backfill ${(eluMain * 100).toFixed(0)} %, sandbox ${(eluSandbox * 100).toFixed(0)} %; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`)
-    console.log(`RSS at end: ${mb(end.rss)} (heap used: backfill thread ${mb(end.heapUsed)}, sandbox thread ${mb(sandboxHeap1)}); RSS change ${mb(end.rss - start.rss)} over ${done} orders, of which the sandbox's stored orders ${mb(sandboxHeap1 - sandboxHeap0)}`)
+    console.log(
+      `filed ${done} orders and ${refunds} refunds in ${seconds.toFixed(2)} s → ${rate.toFixed(0)} orders/s (${((done + refunds) / seconds).toFixed(0)} service writes/s); failed ${failed}`,
+    )
+    console.log(
+      `CPU: ${cpuSeconds.toFixed(1)} s for both threads (${(done / cpuSeconds).toFixed(0)} orders per CPU-second); event loop busy: backfill ${(eluMain * 100).toFixed(0)} %, sandbox ${(eluSandbox * 100).toFixed(0)} %; load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    )
+    console.log(
+      `RSS at end: ${mb(end.rss)} (heap used: backfill thread ${mb(end.heapUsed)}, sandbox thread ${mb(sandboxHeap1)}); RSS change ${mb(end.rss - start.rss)} over ${done} orders, of which the sandbox's stored orders ${mb(sandboxHeap1 - sandboxHeap0)}`,
+    )
     console.log(`orders held by the in-process sandbox (the service's own data, in this process): ${await stored()}`)
 
     // rerun of the first orders: nothing new at the service
     const t1 = process.hrtime.bigint()
-    let again = 0, already = 0, rerunRefunds = 0
+    let again = 0,
+      already = 0,
+      rerunRefunds = 0
     for (const b of batches(0, RERUN)) {
       const out = await runner.runBatch(b)
       again += out.filed
@@ -179,9 +239,29 @@ async function main() {
       failed += out.failed.length
     }
     const s1 = Number(process.hrtime.bigint() - t1) / 1e9
-    console.log(`rerun of ${RERUN} orders: ${already} of ${again} already at the service, ${rerunRefunds} refunds replayed by key, ${(again / s1).toFixed(0)} orders/s`)
+    console.log(
+      `rerun of ${RERUN} orders: ${already} of ${again} already at the service, ${rerunRefunds} refunds replayed by key, ${(again / s1).toFixed(0)} orders/s`,
+    )
     const ok = rate >= 500 && failed === 0 && already === RERUN
-    console.log(JSON.stringify({ orders: done, refunds, seconds: Number(seconds.toFixed(2)), ordersPerSecond: Math.round(rate), ordersPerCpuSecond: Math.round(done / cpuSeconds), loadAverage: Number(os.loadavg()[0]!.toFixed(1)), rssStartMB: Number((start.rss / 1048576).toFixed(1)), rssEndMB: Number((end.rss / 1048576).toFixed(1)), backfillHeapStartMB: Number((start.heapUsed / 1048576).toFixed(1)), backfillHeapEndMB: Number((end.heapUsed / 1048576).toFixed(1)), sandboxHeapGrowthMB: Number(((sandboxHeap1 - sandboxHeap0) / 1048576).toFixed(1)), failed, rerunAlreadyAtService: already, target: ">= 500 orders/s", met: ok }))
+    console.log(
+      JSON.stringify({
+        orders: done,
+        refunds,
+        seconds: Number(seconds.toFixed(2)),
+        ordersPerSecond: Math.round(rate),
+        ordersPerCpuSecond: Math.round(done / cpuSeconds),
+        loadAverage: Number(os.loadavg()[0]!.toFixed(1)),
+        rssStartMB: Number((start.rss / 1048576).toFixed(1)),
+        rssEndMB: Number((end.rss / 1048576).toFixed(1)),
+        backfillHeapStartMB: Number((start.heapUsed / 1048576).toFixed(1)),
+        backfillHeapEndMB: Number((end.heapUsed / 1048576).toFixed(1)),
+        sandboxHeapGrowthMB: Number(((sandboxHeap1 - sandboxHeap0) / 1048576).toFixed(1)),
+        failed,
+        rerunAlreadyAtService: already,
+        target: ">= 500 orders/s",
+        met: ok,
+      }),
+    )
     process.exitCode = ok ? 0 : 1
   } finally {
     await sb.close()

@@ -11,21 +11,48 @@ import { CONTEXT_KEY } from "../src/providers/sales-tax/constants"
 import type { CartSnapshotInput } from "../src/providers/sales-tax/context"
 import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/workflows/hooks/request-actor"
 
-export const CHECKOUT_ADDRESS = { country_code: "us", province_code: "NY", postal_code: "10118", city: "New York", address_1: "350 5th Ave" }
+export const CHECKOUT_ADDRESS = {
+  country_code: "us",
+  province_code: "NY",
+  postal_code: "10118",
+  city: "New York",
+  address_1: "350 5th Ave",
+}
 
 /** A cart of `nItems` lines (5 lines + shipping is the bench's miss cart). */
-export function benchSnapshot(cartId: string, nItems: number, withShipping = true, qtyBump = 0, customerId: string | null = null): CartSnapshotInput {
+export function benchSnapshot(
+  cartId: string,
+  nItems: number,
+  withShipping = true,
+  qtyBump = 0,
+  customerId: string | null = null,
+): CartSnapshotInput {
   return {
     v: 1,
     cart_id: cartId,
     customer_id: customerId,
     currency_code: "usd",
-    items: Array.from({ length: nItems }, (_, i) => ({ id: `item_${i}`, product_id: `prod_${i}`, quantity: String(1 + (i % 3) + qtyBump), unit_price: (9.99 + i).toFixed(2), discount: i === 1 ? "1.5" : "0", tic: i % 2 ? 20010 : 0 })),
+    items: Array.from({ length: nItems }, (_, i) => ({
+      id: `item_${i}`,
+      product_id: `prod_${i}`,
+      quantity: String(1 + (i % 3) + qtyBump),
+      unit_price: (9.99 + i).toFixed(2),
+      discount: i === 1 ? "1.5" : "0",
+      tic: i % 2 ? 20010 : 0,
+    })),
     shipping_methods: withShipping ? [{ id: "sm_1", amount: "8", discount: "0" }] : [],
   }
 }
-export const itemLines = (s: CartSnapshotInput) => s.items.map((i) => ({ line_item: { id: i.id, product_id: i.product_id, quantity: Number(i.quantity), unit_price: Number(i.unit_price), currency_code: "usd" }, rates: [] })) as never
-export const shipLines = (s: CartSnapshotInput) => (s.shipping_methods ?? []).map((m) => ({ shipping_line: { id: m.id, shipping_option_id: "so_1", unit_price: Number(m.amount), currency_code: "usd" }, rates: [] })) as never
+export const itemLines = (s: CartSnapshotInput) =>
+  s.items.map((i) => ({
+    line_item: { id: i.id, product_id: i.product_id, quantity: Number(i.quantity), unit_price: Number(i.unit_price), currency_code: "usd" },
+    rates: [],
+  })) as never
+export const shipLines = (s: CartSnapshotInput) =>
+  (s.shipping_methods ?? []).map((m) => ({
+    shipping_line: { id: m.id, shipping_option_id: "so_1", unit_price: Number(m.amount), currency_code: "usd" },
+    rates: [],
+  })) as never
 export const taxContext = (s: CartSnapshotInput) => ({ address: CHECKOUT_ADDRESS, additional_context: { [CONTEXT_KEY]: s } }) as never
 
 /** What the hook adds for the request's actor (cart rule of exemptionIdentity). */

@@ -15,7 +15,11 @@ const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "9810
 let sb: RunningSandbox
 
 const api = async (method: string, path: string, body?: unknown) => {
-  const r = await fetch(`${sb.url}${path}`, { method, headers: { "x-api-key": KEY, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined })
+  const r = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: { "x-api-key": KEY, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return r.status === 204 ? undefined : r.json()
 }
 const counts = async () => ((await api("GET", "/_sandbox/counts")) as { counts: Record<string, number> }).counts
@@ -34,7 +38,12 @@ it("scripted checkout: one POST carts per distinct cart state; certificate lists
   const provider = new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin })
   const cus = "cus_checkout_counts"
   await api("POST", `/tax/connections/${CONN}/exemption-certificates`, {
-    customerId: cus, customerName: "Counts Buyer Inc", address: origin, reason: "Resale", customerBusinessType: "RetailTrade", states: [{ abbreviation: "TX" }],
+    customerId: cus,
+    customerName: "Counts Buyer Inc",
+    address: origin,
+    reason: "Resale",
+    customerBusinessType: "RetailTrade",
+    states: [{ abbreviation: "TX" }],
   })
   const logged = { actorType: "customer", actorId: cus }
 

@@ -49,10 +49,11 @@ if (!isMainThread) {
 
 async function sandboxThread(): Promise<{ url: string; close: () => Promise<void> }> {
   const w = new Worker(__filename, { execArgv: ["--require", require.resolve("tsx/cjs")] })
-  const next = () => new Promise<string>((resolve, reject) => {
-    w.once("message", resolve)
-    w.once("error", reject)
-  })
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      w.once("message", resolve)
+      w.once("error", reject)
+    })
   const url = await next()
   return {
     url,
@@ -68,13 +69,15 @@ async function sandboxThread(): Promise<{ url: string; close: () => Promise<void
 async function main() {
   const load = loadavg()
   const sb = await sandboxThread()
-  const api = (path: string, init: RequestInit = {}) => fetch(`${sb.url}${path}`, { ...init, headers: { "x-api-key": KEY, "content-type": "application/json", ...(init.headers ?? {}) } })
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${sb.url}${path}`, { ...init, headers: { "x-api-key": KEY, "content-type": "application/json", ...(init.headers ?? {}) } })
   const counts = async () => ((await (await api("/_sandbox/counts")).json()) as { counts: Record<string, number> }).counts
   try {
     const silent = { info() {}, warn() {}, error() {}, debug() {} }
     const provider = new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin })
     const raw = new SalesTaxClient({ baseUrl: sb.url, apiKey: KEY, connectionId: CONN, retry: false })
-    const rawCart = (id: string) => buildServiceCart({ snapshot: CartSnapshot.parse(snapshot(id, 5)), origin, destination, shippingTic: 11010, defaultTic: 0 })
+    const rawCart = (id: string) =>
+      buildServiceCart({ snapshot: CartSnapshot.parse(snapshot(id, 5)), origin, destination, shippingTic: 11010, defaultTic: 0 })
 
     // warm-up (JIT, keep-alive sockets)
     for (let i = 0; i < 50; i++) {
@@ -141,27 +144,63 @@ async function main() {
     const cus = "cus_bench_registered"
     await api(`/tax/connections/${CONN}/exemption-certificates`, {
       method: "POST",
-      body: JSON.stringify({ customerId: cus, customerName: "Bench Buyer Inc", address: origin, reason: "Resale", customerBusinessType: "RetailTrade", states: [{ abbreviation: "TX" }] }),
+      body: JSON.stringify({
+        customerId: cus,
+        customerName: "Bench Buyer Inc",
+        address: origin,
+        reason: "Resale",
+        customerBusinessType: "RetailTrade",
+        states: [{ abbreviation: "TX" }],
+      }),
     })
     const runs = [
       ["guest", await scriptedCheckout(provider, { cartId: "checkout_guest", customerId: null, actor: null, counts })],
-      ["logged-in registered customer", await scriptedCheckout(provider, { cartId: "checkout_registered_1", customerId: cus, actor: { actorType: "customer", actorId: cus }, counts })],
-      ["same customer, 2nd cart, same cache period", await scriptedCheckout(provider, { cartId: "checkout_registered_2", customerId: cus, actor: { actorType: "customer", actorId: cus }, counts })],
-      ["cart naming that customer, not logged in", await scriptedCheckout(provider, { cartId: "checkout_unverified", customerId: cus, actor: null, counts })],
+      [
+        "logged-in registered customer",
+        await scriptedCheckout(provider, {
+          cartId: "checkout_registered_1",
+          customerId: cus,
+          actor: { actorType: "customer", actorId: cus },
+          counts,
+        }),
+      ],
+      [
+        "same customer, 2nd cart, same cache period",
+        await scriptedCheckout(provider, {
+          cartId: "checkout_registered_2",
+          customerId: cus,
+          actor: { actorType: "customer", actorId: cus },
+          counts,
+        }),
+      ],
+      [
+        "cart naming that customer, not logged in",
+        await scriptedCheckout(provider, { cartId: "checkout_unverified", customerId: cus, actor: null, counts }),
+      ],
     ] as const
 
     const missP50 = pct(miss, 50)
     const rawP50 = pct(rawT, 50)
-    console.log(`provider bench (${N} iterations, sandbox in a worker thread on ${sb.url}; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores)`)
+    console.log(
+      `provider bench (${N} iterations, sandbox in a worker thread on ${sb.url}; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores)`,
+    )
     console.log(`  raw POST carts (5 items + shipping)       p50 ${fmt(rawP50)}  p99 ${fmt(pct(rawT, 99))}`)
-    console.log(`  getTaxLines, cache miss (items+shipping)  p50 ${fmt(missP50)}  p99 ${fmt(pct(miss, 99))}  (${missesCalled - 50} service calls for ${N} misses and ${N} cold misses)`)
+    console.log(
+      `  getTaxLines, cache miss (items+shipping)  p50 ${fmt(missP50)}  p99 ${fmt(pct(miss, 99))}  (${missesCalled - 50} service calls for ${N} misses and ${N} cold misses)`,
+    )
     console.log(`  miss / raw (p50)                          ${(missP50 / rawP50).toFixed(2)}  (goal ≤ 1.10)`)
     console.log(`  cold miss (prices never seen) / raw (p50) ${(pct(cold, 50) / rawP50).toFixed(2)}  (p50 ${fmt(pct(cold, 50))})`)
-    console.log(`  bench thread busy per call (p50)          raw ${fmt(pct(rawBusy, 50))}  miss ${fmt(pct(missBusy, 50))}  → the provider's own work ≈ ${fmt(pct(missBusy, 50) - pct(rawBusy, 50))}`)
+    console.log(
+      `  bench thread busy per call (p50)          raw ${fmt(pct(rawBusy, 50))}  miss ${fmt(pct(missBusy, 50))}  → the provider's own work ≈ ${fmt(pct(missBusy, 50) - pct(rawBusy, 50))}`,
+    )
     console.log(`  getTaxLines, cache hit                    p50 ${fmt(pct(hit, 50))}  p99 ${fmt(pct(hit, 99))}  (goal p50 ≤ 0.2 ms)`)
     for (const [who, r] of runs) {
-      console.log(`  scripted checkout, ${who}: ${r.steps} steps, ${r.getTaxLinesCalls} getTaxLines calls, ${r.distinctStates} distinct cart states`)
-      console.log(`    POST carts ${r.postCarts} (${(r.postCarts / r.distinctStates).toFixed(2)} per distinct cart state), certificate lists ${r.certificateLists}`)
+      console.log(
+        `  scripted checkout, ${who}: ${r.steps} steps, ${r.getTaxLinesCalls} getTaxLines calls, ${r.distinctStates} distinct cart states`,
+      )
+      console.log(
+        `    POST carts ${r.postCarts} (${(r.postCarts / r.distinctStates).toFixed(2)} per distinct cart state), certificate lists ${r.certificateLists}`,
+      )
     }
   } finally {
     await sb.close()

@@ -29,7 +29,13 @@ const body = JSON.stringify({
       currency: { currencyCode: "USD" },
       origin: address("1 Main St", "Seattle", "WA", "98101"),
       destination: address("350 5th Ave", "New York", "NY", "10118"),
-      lineItems: Array.from({ length: 10 }, (_, i) => ({ index: i, itemId: `sku-${i}`, price: 9.99 + i, quantity: 1 + (i % 3), tic: i % 2 === 0 ? 0 : 20010 })),
+      lineItems: Array.from({ length: 10 }, (_, i) => ({
+        index: i,
+        itemId: `sku-${i}`,
+        price: 9.99 + i,
+        quantity: 1 + (i % 3),
+        tic: i % 2 === 0 ? 0 : 20010,
+      })),
     },
   ],
 })
@@ -51,7 +57,14 @@ async function load(port: number, path: string, headers: Record<string, string>,
   const one = () =>
     new Promise<void>((resolve) => {
       const req = http.request(
-        { host: "127.0.0.1", port, method: "POST", path, agent, headers: { ...headers, "content-type": "application/json", "content-length": String(payload.length) } },
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path,
+          agent,
+          headers: { ...headers, "content-type": "application/json", "content-length": String(payload.length) },
+        },
         (res) => {
           res.resume()
           res.on("end", () => {
@@ -113,15 +126,25 @@ async function main(): Promise<void> {
   }
   console.log(`load: ${CONNECTIONS} keep-alive connections, ${ROUNDS} rounds of ${SECONDS}s per server after ${WARMUP}s warm-up, loopback`)
   rounds.forEach((r, i) => {
-    console.log(`round ${i + 1}: sandbox ${fmt(rate(r.s))} carts/s   bare ${fmt(rate(r.b))} req/s   ratio ${(rate(r.s) / rate(r.b)).toFixed(3)}`)
+    console.log(
+      `round ${i + 1}: sandbox ${fmt(rate(r.s))} carts/s   bare ${fmt(rate(r.b))} req/s   ratio ${(rate(r.s) / rate(r.b)).toFixed(3)}`,
+    )
   })
   const sAll = rounds.reduce((n, r) => n + r.s.requests, 0) / rounds.reduce((n, r) => n + r.s.seconds, 0)
   const bAll = rounds.reduce((n, r) => n + r.b.requests, 0) / rounds.reduce((n, r) => n + r.b.seconds, 0)
   const errors = rounds.reduce((n, r) => n + r.s.errors + r.b.errors, 0)
-  console.log(`sandbox 10-line cart calculations/s ${fmt(sAll)}   (${rounds.reduce((n, r) => n + r.s.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.s.errors, 0)} errors)`)
-  console.log(`bare Fastify JSON route requests/s  ${fmt(bAll)}   (${rounds.reduce((n, r) => n + r.b.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.b.errors, 0)} errors)`)
+  console.log(
+    `sandbox 10-line cart calculations/s ${fmt(sAll)}   (${rounds.reduce((n, r) => n + r.s.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.s.errors, 0)} errors)`,
+  )
+  console.log(
+    `bare Fastify JSON route requests/s  ${fmt(bAll)}   (${rounds.reduce((n, r) => n + r.b.requests, 0)} ok, ${rounds.reduce((n, r) => n + r.b.errors, 0)} errors)`,
+  )
   console.log(`ratio sandbox / bare (all rounds)   ${(sAll / bAll).toFixed(3).padStart(8)}`)
-  console.log(`ratio sandbox / bare (median round) ${median(rounds.map((r) => rate(r.s) / rate(r.b))).toFixed(3).padStart(8)}`)
+  console.log(
+    `ratio sandbox / bare (median round) ${median(rounds.map((r) => rate(r.s) / rate(r.b)))
+      .toFixed(3)
+      .padStart(8)}`,
+  )
   // CPU time per request (this process: server + load generator) is far less sensitive to other
   // processes' load than requests per second; its inverse ratio is the throughput ratio on an idle core.
   const cpuPer = (xs: Result[]) => xs.reduce((n, x) => n + x.cpuMicros, 0) / xs.reduce((n, x) => n + x.requests, 0)

@@ -23,7 +23,12 @@ import { MemoryFilingStore, memoryLock } from "../src/workflows/filing/memory-st
 import { FilingProcessor, newRecordFor, type RefundIntent } from "../src/workflows/filing/processor"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../integration-tests/filing-helpers/kit"
 
-export interface SoakOptions { orders: number; concurrency?: number; seed?: number; log?: (m: string) => void }
+export interface SoakOptions {
+  orders: number
+  concurrency?: number
+  seed?: number
+  log?: (m: string) => void
+}
 
 export interface SoakFigures {
   orders: number
@@ -65,7 +70,11 @@ function rng(seed: number) {
   }
 }
 
-interface Scenario { s: FilingSnapshot; returns: RefundIntent[]; cancel: boolean }
+interface Scenario {
+  s: FilingSnapshot
+  returns: RefundIntent[]
+  cancel: boolean
+}
 
 export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
   const log = opts.log ?? (() => undefined)
@@ -76,7 +85,10 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     const random = rng(opts.seed ?? 20261121)
     const attempts: AttemptInfo[] = []
     const client = new SalesTaxClient({
-      baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID, timeoutMs: 5000,
+      baseUrl: sb.url,
+      apiKey: API_KEY,
+      connectionId: CONNECTION_ID,
+      timeoutMs: 5000,
       // no client-side retries: every injected failure reaches the filing record and the retry job
       retry: false,
       onAttempt: (a) => attempts.push(a),
@@ -95,7 +107,12 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       return patch(id, data)
     }
     const p = new FilingProcessor({
-      store, client, lock: memoryLock(), maxAttempts: 8, now: () => now, secrets: [API_KEY],
+      store,
+      client,
+      lock: memoryLock(),
+      maxAttempts: 8,
+      now: () => now,
+      secrets: [API_KEY],
       backoff: { baseMs: 30_000, maxMs: 3_600_000 },
     })
 
@@ -115,8 +132,20 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       const r = random()
       const cancel = r < 0.1
       const returns: RefundIntent[] = []
-      if (!cancel && r < 0.5) returns.push({ source: "return", sourceId: `return_${orderId}_a`, items: [{ itemId: s.lines[0]!.itemId, quantity: 1 }], returnedAt: new Date() })
-      if (!cancel && r < 0.2) returns.push({ source: "return", sourceId: `return_${orderId}_b`, items: [{ itemId: s.lines[1]!.itemId, quantity: 1 }], returnedAt: new Date() })
+      if (!cancel && r < 0.5)
+        returns.push({
+          source: "return",
+          sourceId: `return_${orderId}_a`,
+          items: [{ itemId: s.lines[0]!.itemId, quantity: 1 }],
+          returnedAt: new Date(),
+        })
+      if (!cancel && r < 0.2)
+        returns.push({
+          source: "return",
+          sourceId: `return_${orderId}_b`,
+          items: [{ itemId: s.lines[1]!.itemId, quantity: 1 }],
+          returnedAt: new Date(),
+        })
       scenarios.push({ s, returns, cancel })
     }
     log(`quoted ${scenarios.length} orders in ${Date.now() - t0} ms`)
@@ -136,12 +165,14 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     }
     const conc = opts.concurrency ?? 16
     for (let b = 0; b < scenarios.length; b += conc) {
-      await Promise.all(scenarios.slice(b, b + conc).map(async ({ s, returns, cancel }) => {
-        const rec = newRecordFor(s.orderId, s, "placed", now)
-        await twice(() => p.fileOrder(rec))
-        for (const ret of returns) await twice(() => p.refund(rec, ret))
-        if (cancel) await twice(() => p.cancelOrder(rec, now))
-      }))
+      await Promise.all(
+        scenarios.slice(b, b + conc).map(async ({ s, returns, cancel }) => {
+          const rec = newRecordFor(s.orderId, s, "placed", now)
+          await twice(() => p.fileOrder(rec))
+          for (const ret of returns) await twice(() => p.refund(rec, ret))
+          if (cancel) await twice(() => p.cancelOrder(rec, now))
+        }),
+      )
       if ((b / conc) % 10 === 0) log(`delivered ${Math.min(b + conc, scenarios.length)} / ${scenarios.length}`)
     }
 
@@ -164,8 +195,14 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
     let canceledBeforeFiling = 0
     let voidsExpected = 0
     for (const x of scenarios) if (x.cancel && (await store.findRecord(x.s.orderId))?.filed_at) voidsExpected++
-    let lost = 0, duplicated = 0, amountMismatches = 0, refundMismatches = 0, refundsAtService = 0, voidedAtService = 0
-    let filedTotal = dec(0), chargedTotal = dec(0)
+    let lost = 0,
+      duplicated = 0,
+      amountMismatches = 0,
+      refundMismatches = 0,
+      refundsAtService = 0,
+      voidedAtService = 0
+    let filedTotal = dec(0),
+      chargedTotal = dec(0)
     const refundsExpected = scenarios.reduce((n, x) => n + x.returns.length, 0)
     for (const { s, returns, cancel } of scenarios) {
       const charged = roundCents(sum(s.lines.map((l) => l.chargedTax)))
@@ -176,25 +213,38 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
         if ((e as { status?: number }).status === 404 && cancel) {
           // voided = the service filed it and then voided it (its void marker), not merely "not there";
           // canceled before it ever reached the service = nothing to void (the record says so)
-          if (voidedAt(s.orderId)) { voidedAtService++; continue }
+          if (voidedAt(s.orderId)) {
+            voidedAtService++
+            continue
+          }
           const rec = await store.findRecord(s.orderId)
-          if (rec && !rec.filed_at && rec.voided_at) { canceledBeforeFiling++; continue }
+          if (rec && !rec.filed_at && rec.voided_at) {
+            canceledBeforeFiling++
+            continue
+          }
         }
         lost++
         continue
       }
-      if (cancel) { lost++; continue } // should have been voided
+      if (cancel) {
+        lost++
+        continue
+      } // should have been voided
       const filed = roundCents(sum(order.lineItems.map((l) => l.tax.amount)))
       filedTotal = filedTotal.plus(filed)
       chargedTotal = chargedTotal.plus(charged)
-      if (filed !== charged || s.lines.some((l) => order.lineItems.find((x) => x.itemId === l.itemId)?.tax.amount !== l.chargedTax)) amountMismatches++
+      if (filed !== charged || s.lines.some((l) => order.lineItems.find((x) => x.itemId === l.itemId)?.tax.amount !== l.chargedTax))
+        amountMismatches++
       const refunds = order.refunds ?? []
       refundsAtService += refunds.length
       const keys = refunds.map((r) => r.idempotencyKey)
       if (new Set(keys).size !== keys.length || refunds.length > returns.length) duplicated++
       for (const ret of returns) {
         const got = refunds.filter((r) => r.idempotencyKey === ret.sourceId)
-        if (got.length === 0) { lost++; continue }
+        if (got.length === 0) {
+          lost++
+          continue
+        }
         const q = (id: string) => Math.abs(got[0]!.items.find((i) => i.itemId === id)?.quantity ?? 0)
         if (!ret.items.every((i) => q(i.itemId) === i.quantity) || got[0]!.items.length !== ret.items.length) refundMismatches++
       }
@@ -209,11 +259,18 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
       observedFailureRate: Math.round(observed * 1000) / 1000,
       recordsThatFailedOnce: everFailed.size,
       retryJobRounds: rounds,
-      lost, duplicated, amountMismatches, refundMismatches,
-      filedTaxTotal: roundCents(filedTotal), chargedTaxTotal: roundCents(chargedTotal),
-      refundsExpected, refundsAtService,
+      lost,
+      duplicated,
+      amountMismatches,
+      refundMismatches,
+      filedTaxTotal: roundCents(filedTotal),
+      chargedTaxTotal: roundCents(chargedTotal),
+      refundsExpected,
+      refundsAtService,
       // voids expected: the canceled orders that reached the service (their record was filed)
-      voidsExpected: voidsExpected, voidedAtService, canceledBeforeFiling,
+      voidsExpected: voidsExpected,
+      voidedAtService,
+      canceledBeforeFiling,
       leftFailed,
       elapsedMs: Date.now() - t0,
     }
@@ -225,12 +282,15 @@ export async function runSoak(opts: SoakOptions): Promise<SoakFigures> {
 if (require.main === module) {
   const i = process.argv.indexOf("--orders")
   const orders = i > 0 ? Number(process.argv[i + 1]) : 1000
-  runSoak({ orders, log: (m) => console.error(m) }).then((f) => {
-    console.log(JSON.stringify(f, null, 2))
-    const ok = f.lost === 0 && f.duplicated === 0 && f.amountMismatches === 0 && f.refundMismatches === 0 && f.leftFailed === 0
-    process.exit(ok ? 0 : 1)
-  }, (e) => {
-    console.error(e)
-    process.exit(2)
-  })
+  runSoak({ orders, log: (m) => console.error(m) }).then(
+    (f) => {
+      console.log(JSON.stringify(f, null, 2))
+      const ok = f.lost === 0 && f.duplicated === 0 && f.amountMismatches === 0 && f.refundMismatches === 0 && f.leftFailed === 0
+      process.exit(ok ? 0 : 1)
+    },
+    (e) => {
+      console.error(e)
+      process.exit(2)
+    },
+  )
 }

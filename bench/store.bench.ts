@@ -43,11 +43,25 @@ medusaIntegrationTestRunner({
       const load = loadavg()
       const container = getContainer()
       const store = await freshCheckoutStore(container, st.sandbox)
-      const { result: [canada] } = await createRegionsWorkflow(container).run({
-        input: { regions: [{ name: "Canada (system tax)", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] }] },
+      const {
+        result: [canada],
+      } = await createRegionsWorkflow(container).run({
+        input: {
+          regions: [
+            {
+              name: "Canada (system tax)",
+              currency_code: "usd",
+              countries: ["ca"],
+              automatic_taxes: true,
+              payment_providers: ["pp_system_default"],
+            },
+          ],
+        },
       })
       await createTaxRegionsWorkflow(container).run({
-        input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada default" } }],
+        input: [
+          { country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada default" } },
+        ],
       })
 
       const p = store.products
@@ -127,7 +141,11 @@ medusaIntegrationTestRunner({
       const phaseLine = (name: string, side: typeof plugin, cartId: string) => {
         const rows = benchPhaseRows().filter((r) => r.cartId === cartId)
         const keys = ["remember", "route", "usCheck", "refresh", "refetch"] as const
-        const med = (k: (typeof keys)[number]) => pct(rows.map((r: PhaseRow) => r[k]), 50).toFixed(1)
+        const med = (k: (typeof keys)[number]) =>
+          pct(
+            rows.map((r: PhaseRow) => r[k]),
+            50,
+          ).toFixed(1)
         return `  ${name} phases p50 (ms, ${rows.length} rows): ${keys.map((k) => `${k} ${med(k)}`).join("  ")}  | SQL statements per mutation p50 ${pct(sqlPer.get(side) ?? [0], 50)}`
       }
       lines.push(phaseLine("system", system, system.co.cartId), phaseLine("plugin", plugin, plugin.co.cartId))

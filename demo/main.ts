@@ -19,9 +19,31 @@ import { INSTALLED_PLUGIN, installPlugin } from "./lib/plugin-install"
 import { assertPortFree, freePort, onShutdown, shutdown } from "./lib/processes"
 import { printOrderTable, printReconciliation, printSummary, type Check } from "./lib/report"
 import {
-  CANCEL_ORDER, CLAIM_ORDER, EDIT_ORDER, EXEMPT_STATE, PLAN, RETURN_ORDER, RETURN_PRODUCT, cancelOrder, chargedOrder, checkout, compare,
-  activity, certificateCreators, createExemptCustomer, editOrderAdd, filedOrder, fulfilAll, makeCtx, monthReconciliation, replaceClaim, returnItems, waitForFiling,
-  type Comparison, type FilingView, type PlacedOrder,
+  CANCEL_ORDER,
+  CLAIM_ORDER,
+  EDIT_ORDER,
+  EXEMPT_STATE,
+  PLAN,
+  RETURN_ORDER,
+  RETURN_PRODUCT,
+  cancelOrder,
+  chargedOrder,
+  checkout,
+  compare,
+  activity,
+  certificateCreators,
+  createExemptCustomer,
+  editOrderAdd,
+  filedOrder,
+  fulfilAll,
+  makeCtx,
+  monthReconciliation,
+  replaceClaim,
+  returnItems,
+  waitForFiling,
+  type Comparison,
+  type FilingView,
+  type PlacedOrder,
 } from "./lib/scenario"
 import { childOrderId } from "../src/workflows/filing/decisions"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"
@@ -115,7 +137,12 @@ export async function main(argv: string[]): Promise<void> {
     if (stopping) return
     stopping = true
     line()
-    errorBlock(new DemoError(`the demo did not finish within ${limitS} s`, "the logs under demo/.data/logs show the step that hung; DEMO_TIMEOUT_SECONDS raises the limit"))
+    errorBlock(
+      new DemoError(
+        `the demo did not finish within ${limitS} s`,
+        "the logs under demo/.data/logs show the step that hung; DEMO_TIMEOUT_SECONDS raises the limit",
+      ),
+    )
     mute()
     void shutdown().then(() => process.exit(1))
   }, limitS * 1000)
@@ -150,18 +177,33 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   await assertPortFree(medusaPort, "the Medusa server", "--port")
   if (flags.sandboxPort !== undefined) await assertPortFree(flags.sandboxPort, "the sandbox", "--sandbox-port")
 
-  await step(`Plugin install from this checkout (compiled into ${rel(INSTALLED_PLUGIN)}${flags.serve ? ", admin extensions bundled" : ""})`,
-    () => installPlugin({ admin: flags.serve }), (r) => `${r.files} files`)
+  await step(
+    `Plugin install from this checkout (compiled into ${rel(INSTALLED_PLUGIN)}${flags.serve ? ", admin extensions bundled" : ""})`,
+    () => installPlugin({ admin: flags.serve }),
+    (r) => `${r.files} files`,
+  )
 
-  const sandbox = await step("Sales Tax Service sandbox (in process)", async () => {
-    const sb = await startSandbox({ port: flags.sandboxPort ?? 0, host: "127.0.0.1", apiKey: SANDBOX_API_KEY, connectionId: SANDBOX_CONNECTION_ID })
-    onShutdown("sandbox", () => sb.close())
-    return sb
-  }, (sb) => sb.url)
+  const sandbox = await step(
+    "Sales Tax Service sandbox (in process)",
+    async () => {
+      const sb = await startSandbox({
+        port: flags.sandboxPort ?? 0,
+        host: "127.0.0.1",
+        apiKey: SANDBOX_API_KEY,
+        connectionId: SANDBOX_CONNECTION_ID,
+      })
+      onShutdown("sandbox", () => sb.close())
+      return sb
+    },
+    (sb) => sb.url,
+  )
 
   const pgLog = join(LOG_DIR, "postgres.log")
-  const db = await step(process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PostgreSQL (embedded)", () =>
-    startDatabase((s) => appendFileSync(pgLog, s.endsWith("\n") ? s : `${s}\n`)), (d) => d.display)
+  const db = await step(
+    process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PostgreSQL (embedded)",
+    () => startDatabase((s) => appendFileSync(pgLog, s.endsWith("\n") ? s : `${s}\n`)),
+    (d) => d.display,
+  )
 
   const appEnv = {
     databaseUrl: db.url,
@@ -174,36 +216,57 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   }
   await step("Migrations (medusa db:migrate, with the plugin's modules)", () => migrate(appEnv))
   const seedFile = join(DATA_DIR, "seed.json")
-  await step("Seed (medusa exec seed.ts: region, tax region on the provider, shipping, products with TICs)", () => seedStore(appEnv, seedFile))
+  await step("Seed (medusa exec seed.ts: region, tax region on the provider, shipping, products with TICs)", () =>
+    seedStore(appEnv, seedFile),
+  )
   const seed = JSON.parse(readFileSync(seedFile, "utf8")) as DemoSeed
   for (const p of Object.values(seed.products)) {
-    info(dim(`${p.title.padEnd(13)} $${p.price.toFixed(2).padStart(6)}  TIC ${String(p.tic).padEnd(5)} ${p.category} (${p.ticSource === "default" ? "no TIC assigned: the default" : `assigned on the ${p.ticSource.replace("product_", "product ")}`})`))
+    info(
+      dim(
+        `${p.title.padEnd(13)} $${p.price.toFixed(2).padStart(6)}  TIC ${String(p.tic).padEnd(5)} ${p.category} (${p.ticSource === "default" ? "no TIC assigned: the default" : `assigned on the ${p.ticSource.replace("product_", "product ")}`})`,
+      ),
+    )
   }
   if (flags.serve) await step("Admin build (medusa build --admin-only, with the plugin's widgets)", () => buildAdmin(appEnv))
-  const store = await step("Medusa server (medusa start)", () => startStore(appEnv, medusaPort), (s) => s.url)
+  const store = await step(
+    "Medusa server (medusa start)",
+    () => startStore(appEnv, medusaPort),
+    (s) => s.url,
+  )
 
   // --------------------------------------------------------------------------------------------
   const service = new SalesTaxClient({ baseUrl: sandbox.url, apiKey: SANDBOX_API_KEY, connectionId: SANDBOX_CONNECTION_ID })
   const ctx = makeCtx(store.url, seed, service)
   const checks: Check[] = []
 
-  const exempt = await step(`Exempt customer who submits its own certificate for ${EXEMPT_STATE} from the storefront (POST /store/sales-tax/certificates)`, () => createExemptCustomer(ctx),
-    (r) => `${r.customerId}, certificate ${r.certificate.certificateId}`)
+  const exempt = await step(
+    `Exempt customer who submits its own certificate for ${EXEMPT_STATE} from the storefront (POST /store/sales-tax/certificates)`,
+    () => createExemptCustomer(ctx),
+    (r) => `${r.customerId}, certificate ${r.certificate.certificateId}`,
+  )
   const creators = await certificateCreators(ctx, exempt.customerId)
   checks.push({
     what: `shopper certificate: created at the service for the logged-in customer; the admin shows it as created by the customer`,
     ok: creators[exempt.certificate.certificateId] === "customer",
-    detail: creators[exempt.certificate.certificateId] === "customer" ? undefined : `the admin lists it as created by ${creators[exempt.certificate.certificateId] ?? "nobody known"}`,
+    detail:
+      creators[exempt.certificate.certificateId] === "customer"
+        ? undefined
+        : `the admin lists it as created by ${creators[exempt.certificate.certificateId] ?? "nobody known"}`,
   })
 
   const placed: PlacedOrder[] = []
-  await step(`Storefront checkouts through @medusajs/js-sdk (${PLAN.length} orders)`, async () => {
-    for (const p of PLAN) placed.push(await checkout(ctx, p, p.shopper === "exempt" ? exempt : undefined))
-  }, () => placed.map((p) => `#${p.displayId} ${p.plan.address.province}`).join(", "))
+  await step(
+    `Storefront checkouts through @medusajs/js-sdk (${PLAN.length} orders)`,
+    async () => {
+      for (const p of PLAN) placed.push(await checkout(ctx, p, p.shopper === "exempt" ? exempt : undefined))
+    },
+    () => placed.map((p) => `#${p.displayId} ${p.plan.address.province}`).join(", "),
+  )
 
   const filings = new Map<string, FilingView>()
   await step("Filing (order.placed -> the plugin files each order at the service)", async () => {
-    for (const p of placed) filings.set(p.orderId, await waitForFiling(ctx, p.orderId, (f) => f.state === "filed" || f.state === "completed", "filed"))
+    for (const p of placed)
+      filings.set(p.orderId, await waitForFiling(ctx, p.orderId, (f) => f.state === "filed" || f.state === "completed", "filed"))
   })
 
   const comparisons = new Map<string, Comparison>()
@@ -223,7 +286,13 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     writeFileSync(join(LOG_DIR, `order-${p.displayId}.json`), JSON.stringify({ planned: p.plan, charged, filed }, null, 2))
     const cmp = compare(ctx, charged, filed, SHIPPING_TIC)
     comparisons.set(p.orderId, cmp)
-    printOrderTable(`Order #${p.displayId}  ${p.plan.label}  ${p.plan.address.postal_code}`, `${p.orderId}: ${p.plan.note}`, cmp, filed, filings.get(p.orderId))
+    printOrderTable(
+      `Order #${p.displayId}  ${p.plan.label}  ${p.plan.address.postal_code}`,
+      `${p.orderId}: ${p.plan.note}`,
+      cmp,
+      filed,
+      filings.get(p.orderId),
+    )
     checks.push({
       what: `order #${p.displayId} ${p.plan.label}: tax charged ${cmp.chargedTotal.toFixed(2)} = tax filed ${cmp.filedTotal.toFixed(2)}, line by line, TICs as assigned`,
       ok: cmp.ok,
@@ -240,7 +309,10 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
       checks.push({
         what: `exempt order filed under the customer's certificate ${exempt.certificate.certificateId}`,
         ok: underCert === exempt.certificate.certificateId,
-        detail: underCert === exempt.certificate.certificateId ? undefined : `the service's order carries ${underCert ? `exemption ${underCert}` : "no exemption"}: a 0.00 tax order without its certificate does not hold up in an audit`,
+        detail:
+          underCert === exempt.certificate.certificateId
+            ? undefined
+            : `the service's order carries ${underCert ? `exemption ${underCert}` : "no exemption"}: a 0.00 tax order without its certificate does not hold up in an audit`,
       })
     }
   }
@@ -253,12 +325,17 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     checks.push({ what: "partial return: refund at the service", ok: false, detail: "the order to return from was not filed" })
   } else {
     const charged = await chargedOrder(ctx, ret.orderId)
-    const returnId = await step(`Partial return of order #${ret.displayId}: ${returned.quantity} x ${returned.title} (fulfil, request, receive)`, async () => {
-      await fulfilAll(ctx, ret.orderId, charged)
-      return returnItems(ctx, ret.orderId, [{ id: returned.chargedLineId!, quantity: returned.quantity }])
-    }, (id) => id)
+    const returnId = await step(
+      `Partial return of order #${ret.displayId}: ${returned.quantity} x ${returned.title} (fulfil, request, receive)`,
+      async () => {
+        await fulfilAll(ctx, ret.orderId, charged)
+        return returnItems(ctx, ret.orderId, [{ id: returned.chargedLineId!, quantity: returned.quantity }])
+      },
+      (id) => id,
+    )
     await step("Refund (order.return_received -> the plugin refunds the returned item at the service)", () =>
-      waitForFiling(ctx, ret.orderId, (f) => (f.refunds ?? []).some((r) => r.source_id === returnId && r.state === "refunded"), "refunded"))
+      waitForFiling(ctx, ret.orderId, (f) => (f.refunds ?? []).some((r) => r.source_id === returnId && r.state === "refunded"), "refunded"),
+    )
     const filed = await filedOrder(ctx, ret.orderId)
     const refundLines = (filed?.refunds ?? []).flatMap((r) => r.items).filter((i) => i.itemId === returned.serviceItemId)
     const refundedQty = sum(refundLines.map((i) => dec(i.quantity))).toNumber()
@@ -266,14 +343,20 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     const good = refundLines.length > 0 && refundedQty === returned.quantity && refundedTax === returned.charged
     line()
     line(bold(`Return ${returnId} on order #${ret.displayId}`))
-    line(`  ${returned.title} x ${returned.quantity}: tax charged ${returned.charged.toFixed(2)}, tax refunded at the service ${refundedTax.toFixed(2)} (quantity ${refundedQty})  ${good ? green("OK") : red("MISMATCH")}`)
+    line(
+      `  ${returned.title} x ${returned.quantity}: tax charged ${returned.charged.toFixed(2)}, tax refunded at the service ${refundedTax.toFixed(2)} (quantity ${refundedQty})  ${good ? green("OK") : red("MISMATCH")}`,
+    )
     const netFiled = roundCents(dec(retCmp.filedTotal).minus(refundedTax))
     const netCharged = roundCents(dec(retCmp.chargedTotal).minus(returned.charged))
-    line(`  net tax of the order: charged ${netCharged.toFixed(2)}, filed ${netFiled.toFixed(2)}  ${netFiled === netCharged ? green("OK") : red("MISMATCH")}`)
+    line(
+      `  net tax of the order: charged ${netCharged.toFixed(2)}, filed ${netFiled.toFixed(2)}  ${netFiled === netCharged ? green("OK") : red("MISMATCH")}`,
+    )
     checks.push({
       what: `partial return: ${returned.title} x ${returned.quantity} refunded at the service (${refundedTax.toFixed(2)} tax = ${returned.charged.toFixed(2)} charged); net ${netFiled.toFixed(2)} filed = ${netCharged.toFixed(2)} charged`,
       ok: good && netFiled === netCharged,
-      detail: good ? undefined : `refund lines at the service: ${JSON.stringify(refundLines.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: i.tax.amount })))}`,
+      detail: good
+        ? undefined
+        : `refund lines at the service: ${JSON.stringify(refundLines.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: i.tax.amount })))}`,
     })
   }
 
@@ -281,17 +364,32 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   const ed = placed[EDIT_ORDER]
   const lamp = seed.products.lamp
   const beforeEdit = await chargedOrder(ctx, ed.orderId)
-  const editId = await step(`Order edit of order #${ed.displayId} (${ed.plan.label}): + 1 x ${lamp.title} (admin order edit, confirmed)`,
-    () => editOrderAdd(ctx, ed.orderId, [{ variant_id: lamp.variantId, quantity: 1 }]), (id) => id)
-  const edited = await step("Refile (order-edit.confirmed -> before the void cutoff the plugin voids the order and files it again whole)", () =>
-    waitForFiling(ctx, ed.orderId, (f) => (f.edits ?? []).some((e) => e.id === editId && e.state === "applied"), "edit applied"))
+  const editId = await step(
+    `Order edit of order #${ed.displayId} (${ed.plan.label}): + 1 x ${lamp.title} (admin order edit, confirmed)`,
+    () => editOrderAdd(ctx, ed.orderId, [{ variant_id: lamp.variantId, quantity: 1 }]),
+    (id) => id,
+  )
+  const edited = await step(
+    "Refile (order-edit.confirmed -> before the void cutoff the plugin voids the order and files it again whole)",
+    () => waitForFiling(ctx, ed.orderId, (f) => (f.edits ?? []).some((e) => e.id === editId && e.state === "applied"), "edit applied"),
+  )
   const afterEdit = await chargedOrder(ctx, ed.orderId)
   const filedAfterEdit = await filedOrder(ctx, ed.orderId)
   if (!filedAfterEdit) {
-    checks.push({ what: `order edit: order #${ed.displayId} is at the service after the edit`, ok: false, detail: "GET /tax/orders answered 404" })
+    checks.push({
+      what: `order edit: order #${ed.displayId} is at the service after the edit`,
+      ok: false,
+      detail: "GET /tax/orders answered 404",
+    })
   } else {
     const cmp = compare(ctx, afterEdit, filedAfterEdit, SHIPPING_TIC)
-    printOrderTable(`Order #${ed.displayId} after edit ${editId}`, `Medusa's tax ${beforeEdit.taxTotal.toFixed(2)} -> ${afterEdit.taxTotal.toFixed(2)}; the service holds the edited order`, cmp, filedAfterEdit, edited)
+    printOrderTable(
+      `Order #${ed.displayId} after edit ${editId}`,
+      `Medusa's tax ${beforeEdit.taxTotal.toFixed(2)} -> ${afterEdit.taxTotal.toFixed(2)}; the service holds the edited order`,
+      cmp,
+      filedAfterEdit,
+      edited,
+    )
     const mode = (edited.edits ?? []).find((e) => e.id === editId)?.mode ?? "?"
     checks.push({
       what: `order edit: order #${ed.displayId}'s tax ${beforeEdit.taxTotal.toFixed(2)} -> ${afterEdit.taxTotal.toFixed(2)} in Medusa; filed ${cmp.filedTotal.toFixed(2)} line by line (${mode})`,
@@ -309,26 +407,40 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     checks.push({ what: "replace claim: the order has a T-shirt to claim", ok: false })
   } else {
     const filedBefore = await filedOrder(ctx, cl.orderId)
-    const claimId = await step(`Replace claim on order #${cl.displayId} (${cl.plan.label}): 1 x ${tshirt.title} replaced by 1 x ${tshirt.title}`, async () => {
-      if (CLAIM_ORDER !== RETURN_ORDER) await fulfilAll(ctx, cl.orderId, beforeClaim) // the return step shipped its order already
-      return replaceClaim(ctx, cl.orderId, [{ id: claimedLine.id, quantity: 1 }], [{ variant_id: tshirt.variantId, quantity: 1 }])
-    }, (id) => id)
-    const claimRec = await step("Claim (order.claim_created -> a like-for-like replacement costs the customer no tax: nothing refunded, nothing filed)", () =>
-      waitForFiling(ctx, childOrderId(claimId), (f) => f.state === "skipped" || f.state === "completed", "claim recorded"))
+    const claimId = await step(
+      `Replace claim on order #${cl.displayId} (${cl.plan.label}): 1 x ${tshirt.title} replaced by 1 x ${tshirt.title}`,
+      async () => {
+        if (CLAIM_ORDER !== RETURN_ORDER) await fulfilAll(ctx, cl.orderId, beforeClaim) // the return step shipped its order already
+        return replaceClaim(ctx, cl.orderId, [{ id: claimedLine.id, quantity: 1 }], [{ variant_id: tshirt.variantId, quantity: 1 }])
+      },
+      (id) => id,
+    )
+    const claimRec = await step(
+      "Claim (order.claim_created -> a like-for-like replacement costs the customer no tax: nothing refunded, nothing filed)",
+      () => waitForFiling(ctx, childOrderId(claimId), (f) => f.state === "skipped" || f.state === "completed", "claim recorded"),
+    )
     const afterClaim = await chargedOrder(ctx, cl.orderId)
     const filedAfter = await filedOrder(ctx, cl.orderId)
     const atService = await filedOrder(ctx, childOrderId(claimId))
     const refundedNow = (filedAfter?.refunds ?? []).length - (filedBefore?.refunds ?? []).length
     line()
     line(bold(`Replace claim ${claimId} on order #${cl.displayId}`))
-    line(`  Medusa's order tax ${beforeClaim.taxTotal.toFixed(2)} -> ${afterClaim.taxTotal.toFixed(2)} (Medusa taxes the replacement it adds to the order)`)
-    line(`  tax the customer pays for the replacement: 0.00 (replacement's tax minus the claimed unit's); filing record ${claimRec.state}: ${claimRec.last_error ?? ""}`)
-    line(`  at the service: ${refundedNow === 0 ? green("no refund") : red(`${refundedNow} refunds`)} on #${cl.displayId}, ${atService ? red("an order for the claim") : green("no order for the claim")}`)
+    line(
+      `  Medusa's order tax ${beforeClaim.taxTotal.toFixed(2)} -> ${afterClaim.taxTotal.toFixed(2)} (Medusa taxes the replacement it adds to the order)`,
+    )
+    line(
+      `  tax the customer pays for the replacement: 0.00 (replacement's tax minus the claimed unit's); filing record ${claimRec.state}: ${claimRec.last_error ?? ""}`,
+    )
+    line(
+      `  at the service: ${refundedNow === 0 ? green("no refund") : red(`${refundedNow} refunds`)} on #${cl.displayId}, ${atService ? red("an order for the claim") : green("no order for the claim")}`,
+    )
     const ok = claimRec.state === "skipped" && refundedNow === 0 && atService === null && afterClaim.taxTotal > beforeClaim.taxTotal
     checks.push({
       what: `replace claim: order #${cl.displayId}'s tax ${beforeClaim.taxTotal.toFixed(2)} -> ${afterClaim.taxTotal.toFixed(2)} in Medusa, the customer pays 0.00 more; nothing refunded or filed at the service`,
       ok,
-      detail: ok ? undefined : `filing record ${claimRec.state}; ${refundedNow} new refunds; claim order at the service: ${atService ? "yes" : "no"}`,
+      detail: ok
+        ? undefined
+        : `filing record ${claimRec.state}; ${refundedNow} new refunds; claim order at the service: ${atService ? "yes" : "no"}`,
     })
   }
 
@@ -336,11 +448,14 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   const can = placed[CANCEL_ORDER]
   await step(`Cancellation of order #${can.displayId} (${can.plan.label}) through the admin API`, () => cancelOrder(ctx, can.orderId))
   await step("Void (order.canceled -> the plugin voids the order at the service)", () =>
-    waitForFiling(ctx, can.orderId, (f) => f.state === "voided", "voided"))
+    waitForFiling(ctx, can.orderId, (f) => f.state === "voided", "voided"),
+  )
   const afterVoid = await filedOrder(ctx, can.orderId)
   line()
   line(bold(`Cancellation of order #${can.displayId}`))
-  line(`  GET /tax/orders/${can.orderId} at the service: ${afterVoid ? red(`still there (${afterVoid.lineItems.length} lines)`) : green("404, voided")}`)
+  line(
+    `  GET /tax/orders/${can.orderId} at the service: ${afterVoid ? red(`still there (${afterVoid.lineItems.length} lines)`) : green("404, voided")}`,
+  )
   checks.push({ what: `cancellation: order #${can.displayId} voided at the service (GET answers 404)`, ok: afterVoid === null })
 
   // the month's reconciliation ----------------------------------------------------------------
@@ -354,7 +469,11 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   })
 
   // the service-call log (Settings → Sales Tax → Activity) ---------------------------------------
-  const log = await step("Service-call log (GET /admin/sales-tax/activity)", () => activity(ctx), (r) => `${r.count} calls`)
+  const log = await step(
+    "Service-call log (GET /admin/sales-tax/activity)",
+    () => activity(ctx),
+    (r) => `${r.count} calls`,
+  )
   const unlogged: string[] = []
   for (const p of placed) if ((await activity(ctx, `order_id=${p.orderId}`)).count === 0) unlogged.push(`#${p.displayId}`)
   const byOp = new Map<string, number>()
@@ -373,17 +492,24 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
   if (flags.serve) {
     clearTimeout(watchdog)
     const adminUrl = `http://localhost:${store.port}/app`
-    const adminUp = await fetch(adminUrl).then((r) => r.status === 200).catch(() => false)
+    const adminUp = await fetch(adminUrl)
+      .then((r) => r.status === 200)
+      .catch(() => false)
     line()
     line(bold("The store keeps running. Ctrl-C stops the store, the sandbox and the database."))
-    info(`Admin      ${adminUrl}   login ${appEnv.adminEmail} / ${appEnv.adminPassword}${adminUp ? "" : red("  (the admin did not answer: see the server log)")}`)
+    info(
+      `Admin      ${adminUrl}   login ${appEnv.adminEmail} / ${appEnv.adminPassword}${adminUp ? "" : red("  (the admin did not answer: see the server log)")}`,
+    )
     info(`Store API  http://localhost:${store.port}/store   publishable key ${seed.publishableKey}`)
     info(`Sandbox    ${sandbox.url}   connection ${SANDBOX_CONNECTION_ID} (the sandbox's default key, docs/sandbox.md)`)
     info(`Database   ${db.display}`)
     info(`Logs       ${rel(LOG_DIR)}/   app ${rel(APP_DIR)}`)
-    info(dim("In the admin: Orders (the Sales tax filing widget), Customers > Hillside Elementary School (certificates, created by the customer), Products (TICs), Settings > Sales Tax (Activity, Reconciliation)."))
+    info(
+      dim(
+        "In the admin: Orders (the Sales tax filing widget), Customers > Hillside Elementary School (certificates, created by the customer), Products (TICs), Settings > Sales Tax (Activity, Reconciliation).",
+      ),
+    )
     await new Promise<never>(() => undefined)
   }
   return passed
 }
-

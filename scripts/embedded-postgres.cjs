@@ -62,7 +62,9 @@ function postgresUser() {
       execFileSync("useradd", ["--system", "-g", USER, "--no-create-home", USER], { stdio: "ignore" })
       return { uid: idOf("-u"), gid: idOf("-g") }
     } catch (e) {
-      throw new EmbeddedPostgresError(`could not create the "${USER}" system user PostgreSQL must run as when started by root (${e.message.split("\n")[0]})`)
+      throw new EmbeddedPostgresError(
+        `could not create the "${USER}" system user PostgreSQL must run as when started by root (${e.message.split("\n")[0]})`,
+      )
     }
   }
 }
@@ -159,7 +161,20 @@ async function startEmbeddedPostgres({ onLog = () => {}, port, nativeDir, binCac
     const chosen = port || (await freePort())
     const child = spawn(
       path.join(bin, "bin", "postgres"),
-      ["-D", dataDir, "-p", String(chosen), "-c", "listen_addresses=localhost", "-c", `unix_socket_directories=${runDir}`, "-c", "max_connections=200", "-c", "fsync=off"],
+      [
+        "-D",
+        dataDir,
+        "-p",
+        String(chosen),
+        "-c",
+        "listen_addresses=localhost",
+        "-c",
+        `unix_socket_directories=${runDir}`,
+        "-c",
+        "max_connections=200",
+        "-c",
+        "fsync=off",
+      ],
       { ...ids, env, cwd: runDir, stdio: ["ignore", "pipe", "pipe"] },
     )
     await new Promise((resolve, reject) => {

@@ -53,7 +53,10 @@ for (const [path, meta] of Object.entries(pkgs)) {
   }
 }
 if (process.argv.includes("--check")) {
-  if (added.length) { console.error(`package-lock.json lacks ${added.length} platform entries; run node scripts/lockfile-platform-stubs.mjs`); process.exit(1) }
+  if (added.length) {
+    console.error(`package-lock.json lacks ${added.length} platform entries; run node scripts/lockfile-platform-stubs.mjs`)
+    process.exit(1)
+  }
   process.exit(0)
 }
 if (added.length) {

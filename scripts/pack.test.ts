@@ -38,7 +38,11 @@ function manifest(dir: string): Manifest {
 }
 
 function npm(args: string[], cwd = ROOT): string {
-  const r = spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" } })
+  const r = spawnSync("npm", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" },
+  })
   if (r.status !== 0) throw new Error(`npm ${args.join(" ")} exited ${r.status}\n${r.stderr}`)
   return r.stdout
 }
@@ -63,7 +67,9 @@ function importedPackages(dir: string): Map<string, string> {
       // the test fake of filing is excluded from the plugin's files (package.json "files")
       if (e.name.startsWith("memory-store.")) continue
       const src = readFileSync(p, "utf8")
-      for (const m of src.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+["']([^"'.][^"']*)["']|(?:import|require)\(\s*["']([^"'.][^"']*)["']\s*\)|^import\s+["']([^"'.][^"']*)["']/gm)) {
+      for (const m of src.matchAll(
+        /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+["']([^"'.][^"']*)["']|(?:import|require)\(\s*["']([^"'.][^"']*)["']\s*\)|^import\s+["']([^"'.][^"']*)["']/gm,
+      )) {
         const spec = m[1] ?? m[2] ?? m[3]!
         const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!
         if (spec.startsWith("node:") || builtinModules.includes(name)) continue
@@ -119,7 +125,9 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "sales-tax-pack-"))
-    packs = packJson(npm(["pack", "--json", "--pack-destination", dir, "-w", "@medusa-sales-tax/contract", "-w", "@medusa-sales-tax/sandbox"]))
+    packs = packJson(
+      npm(["pack", "--json", "--pack-destination", dir, "-w", "@medusa-sales-tax/contract", "-w", "@medusa-sales-tax/sandbox"]),
+    )
   })
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true })
@@ -129,14 +137,31 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
 
   it("the contract ships compiled JS and declarations of its index and money helpers, nothing else", () => {
     const files = filesOf("@medusa-sales-tax/contract")
-    for (const f of ["package.json", "README.md", "dist/index.js", "dist/index.d.ts", "dist/money.js", "dist/money.d.ts", "dist/operations.js"]) expect(files).toContain(f)
+    for (const f of [
+      "package.json",
+      "README.md",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/money.js",
+      "dist/money.d.ts",
+      "dist/operations.js",
+    ])
+      expect(files).toContain(f)
     expect(files.filter((f) => !/^(package\.json|README\.md|dist\/.*\.(js|d\.ts))$/.test(f))).toEqual([])
     expect(files.filter((f) => /\.test\./.test(f))).toEqual([])
   })
 
   it("the sandbox ships its bin, compiled JS and declarations (engine, TIC catalogue, v1), no tests", () => {
     const files = filesOf("@medusa-sales-tax/sandbox")
-    for (const f of ["bin/sales-tax-sandbox.js", "dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/tic/data/tic-catalog.js", "dist/engine/index.js", "dist/v1/index.js"]) {
+    for (const f of [
+      "bin/sales-tax-sandbox.js",
+      "dist/cli.js",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/tic/data/tic-catalog.js",
+      "dist/engine/index.js",
+      "dist/v1/index.js",
+    ]) {
       expect(files).toContain(f)
     }
     expect(files.filter((f) => !/^(package\.json|README\.md|bin\/sales-tax-sandbox\.js|dist\/.*\.(js|d\.ts))$/.test(f))).toEqual([])
@@ -156,7 +181,18 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
     spawnSync("mkdir", ["-p", store])
     writeFileSync(join(store, "package.json"), JSON.stringify({ name: "plugin-store", version: "1.0.0", private: true }))
     const contract = packs.find((p) => p.name === "@medusa-sales-tax/contract")!
-    npm(["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts", "--legacy-peer-deps", join(dir, contract.filename), join(dir, plugin!.filename)], store)
+    npm(
+      [
+        "install",
+        "--prefer-offline",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--legacy-peer-deps",
+        join(dir, contract.filename),
+        join(dir, plugin!.filename),
+      ],
+      store,
+    )
     // npm ls exits 1 for the peers left out: accept exactly those
     const ls = spawnSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], { cwd: store, encoding: "utf8" })
     const missing = [...ls.stderr.matchAll(/missing: (\S+)@[^,]+, required by/g)].map((m) => m[1]!)

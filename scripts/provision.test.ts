@@ -34,7 +34,9 @@ describe("provisioning for npm test", () => {
   it("as another user, a missing redis-server fails at once with the one command to run", () => {
     const { sys, runs } = fakeMachine({ root: false })
     const p = provisioner(sys)
-    expect(() => p.redisServer()).toThrow(new ProvisionError('redis-server is missing: run "sudo apt-get install -y redis-server", then npm test again'))
+    expect(() => p.redisServer()).toThrow(
+      new ProvisionError('redis-server is missing: run "sudo apt-get install -y redis-server", then npm test again'),
+    )
     expect(runs).toEqual([])
   })
 
@@ -47,7 +49,10 @@ describe("provisioning for npm test", () => {
   })
 
   it("as root, installs what is missing through apt-get, updating the package lists once", () => {
-    const { sys, runs } = fakeMachine({ root: true, aptInstalls: { "redis-server": "/usr/bin/redis-server", chromium: "/usr/bin/chromium" } })
+    const { sys, runs } = fakeMachine({
+      root: true,
+      aptInstalls: { "redis-server": "/usr/bin/redis-server", chromium: "/usr/bin/chromium" },
+    })
     const p = provisioner(sys)
     expect(p.chromium()).toBe("/usr/bin/chromium")
     expect(p.redisServer()).toBe("/usr/bin/redis-server")
@@ -68,7 +73,9 @@ describe("provisioning for npm test", () => {
 
   it("a failing apt-get is one line saying what to install by hand", () => {
     const { sys } = fakeMachine({ root: true, aptFails: true })
-    expect(() => provisioner(sys).redisServer()).toThrow(new ProvisionError("apt-get update failed (exit 100); install redis-server by hand"))
+    expect(() => provisioner(sys).redisServer()).toThrow(
+      new ProvisionError("apt-get update failed (exit 100); install redis-server by hand"),
+    )
   })
 
   it("CHROMIUM_PATH that does not exist is named, and nothing is installed", () => {

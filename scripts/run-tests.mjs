@@ -139,11 +139,10 @@ async function prepareTemplate(env) {
   const log = join(outDir, "template-build.log")
   const started = Date.now()
   const status = await new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--silent"],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...env, TEST_TYPE: "integration:template" } },
-    )
+    const child = spawn(process.execPath, ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--silent"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...env, TEST_TYPE: "integration:template" },
+    })
     const chunks = []
     child.stdout.on("data", (c) => chunks.push(c))
     child.stderr.on("data", (c) => chunks.push(c))
@@ -172,7 +171,9 @@ async function main() {
     console.log(`[tests] using ${what.join("; ")}`)
   }
   // the template builds beside the unit suite; the integration suite waits for it
-  const template = names.includes("integration:http") ? prepareTemplate(env).catch((e) => (console.error(`[tests] database template: ${e.message}`), null)) : null
+  const template = names.includes("integration:http")
+    ? prepareTemplate(env).catch((e) => (console.error(`[tests] database template: ${e.message}`), null))
+    : null
   let passed = 0
   let failed = 0
   let skipped = 0
@@ -190,7 +191,15 @@ async function main() {
     const r = await new Promise((resolve) => {
       const child = spawn(
         process.execPath,
-        ["--experimental-vm-modules", "node_modules/jest/bin/jest.js", "--forceExit", "--json", `--outputFile=${out}`, ...suite.args, ...extra],
+        [
+          "--experimental-vm-modules",
+          "node_modules/jest/bin/jest.js",
+          "--forceExit",
+          "--json",
+          `--outputFile=${out}`,
+          ...suite.args,
+          ...extra,
+        ],
         { stdio: "inherit", env: { ...env, ...suite.env } },
       )
       running = child
@@ -209,7 +218,9 @@ async function main() {
     failed += res.numFailedTests
     skipped += res.numPendingTests + res.numTodoTests
     // suites that failed to run (syntax errors, failing hooks) count as failures
-    const suiteErrors = res.testResults.filter((t) => t.status === "failed" && t.assertionResults.every((a) => a.status !== "failed")).length
+    const suiteErrors = res.testResults.filter(
+      (t) => t.status === "failed" && t.assertionResults.every((a) => a.status !== "failed"),
+    ).length
     failed += suiteErrors
     if (res.numTotalTests === 0) {
       broken = true

@@ -23,6 +23,8 @@ describe("client factory: one client per path, each with its own time bounds", (
     expect(getBackgroundClient(o)).toBe(getBackgroundClient({ ...o }))
     expect(getBackgroundClient(o)).not.toBe(getCheckoutClient(o))
     // what the provider builds by hand (src/providers/sales-tax/service.ts) is the checkout client
-    expect(getSalesTaxClient(o, { retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: 2500 } })).toBe(getCheckoutClient(o))
+    expect(getSalesTaxClient(o, { retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: 2500 } })).toBe(
+      getCheckoutClient(o),
+    )
   })
 })

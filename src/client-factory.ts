@@ -12,7 +12,9 @@ type ClientOptionBits = Pick<PluginOptions, "baseUrl" | "apiKey" | "connectionId
 /** Key of an option set; the API key enters only hashed. */
 function keyOf(o: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): string {
   const h = createHash("sha256")
-  h.update(JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null, o.log ?? null]))
+  h.update(
+    JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null, o.log ?? null]),
+  )
   h.update("\0")
   h.update(o.apiKey)
   return h.digest("hex")

@@ -12,8 +12,15 @@ describe("plugin options", () => {
     const o = resolvePluginOptions(valid)
     expect(o).toMatchObject({
       baseUrl: "https://api.example.com",
-      defaultTic: 0, shippingTic: 11010, failurePolicy: "fallback", timeoutMs: 3000, backgroundTimeoutMs: 20000,
-      cacheTtlSeconds: 300, completionMode: "placed", filing: { maxAttempts: 8 }, circuitBreaker: { failures: 5, halfOpenAfterMs: 30000 },
+      defaultTic: 0,
+      shippingTic: 11010,
+      failurePolicy: "fallback",
+      timeoutMs: 3000,
+      backgroundTimeoutMs: 20000,
+      cacheTtlSeconds: 300,
+      completionMode: "placed",
+      filing: { maxAttempts: 8 },
+      circuitBreaker: { failures: 5, halfOpenAfterMs: 30000 },
     })
     expect(o.fallbackRate).toBeUndefined()
   })
@@ -21,7 +28,14 @@ describe("plugin options", () => {
   it("names every bad option, never echoes the key", () => {
     let err: unknown
     try {
-      resolvePluginOptions({ ...valid, connectionId: "short", failurePolicy: "ignore", fallbackRate: 120, apiKey: "sk_live_SECRET_abcdef", origin: { ...valid.origin, state: "Washington" } })
+      resolvePluginOptions({
+        ...valid,
+        connectionId: "short",
+        failurePolicy: "ignore",
+        fallbackRate: 120,
+        apiKey: "sk_live_SECRET_abcdef",
+        origin: { ...valid.origin, state: "Washington" },
+      })
     } catch (e) {
       err = e
     }
@@ -42,9 +56,22 @@ describe("plugin options", () => {
 
   it("finds the options in plugins, else in the tax provider's registration", () => {
     expect(findRawPluginOptions({ plugins: [{ resolve: "medusa-sales-tax", options: { a: 1 } }] })).toEqual({ a: 1 })
-    const fromProvider = { modules: { tax: { resolve: "@medusajs/medusa/tax", options: { providers: [{ resolve: "medusa-sales-tax/providers/sales-tax", options: valid }] } } } }
+    const fromProvider = {
+      modules: {
+        tax: {
+          resolve: "@medusajs/medusa/tax",
+          options: { providers: [{ resolve: "medusa-sales-tax/providers/sales-tax", options: valid }] },
+        },
+      },
+    }
     expect(findRawPluginOptions(fromProvider)).toBe(valid)
-    expect(findRawPluginOptions({ modules: [{ resolve: "@medusajs/medusa/tax", options: { providers: [{ resolve: "./src/providers/sales-tax", options: valid }] } }] as never })).toBe(valid)
+    expect(
+      findRawPluginOptions({
+        modules: [
+          { resolve: "@medusajs/medusa/tax", options: { providers: [{ resolve: "./src/providers/sales-tax", options: valid }] } },
+        ] as never,
+      }),
+    ).toBe(valid)
     expect(findRawPluginOptions({ plugins: [] })).toBeUndefined()
     const config = { plugins: [{ resolve: "medusa-sales-tax", options: valid }] }
     const container = { resolve: () => config as never }

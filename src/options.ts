@@ -19,16 +19,21 @@ export const PluginOptionsSchema = z
     origin: Address,
     defaultTic: z.number().int().nonnegative("defaultTic must be a non-negative integer TIC").default(DEFAULT_TIC),
     shippingTic: z.number().int().nonnegative("shippingTic must be a non-negative integer TIC").default(DEFAULT_SHIPPING_TIC),
-    failurePolicy: z
-      .enum(["block", "fallback"], { error: 'failurePolicy must be "block" or "fallback"' })
-      .default("fallback"),
+    failurePolicy: z.enum(["block", "fallback"], { error: 'failurePolicy must be "block" or "fallback"' }).default("fallback"),
     /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
-    fallbackRate: z.number().min(0, "fallbackRate is a percentage between 0 and 100").max(100, "fallbackRate is a percentage between 0 and 100").optional(),
+    fallbackRate: z
+      .number()
+      .min(0, "fallbackRate is a percentage between 0 and 100")
+      .max(100, "fallbackRate is a percentage between 0 and 100")
+      .optional(),
     /** Per-state percentages ({ TX: 8.25 }) used under "fallback" when no last-known rate exists; before `fallbackRate`. */
     fallbackRates: z
       .record(
         z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)"),
-        z.number().min(0, "fallbackRates values are percentages between 0 and 100").max(100, "fallbackRates values are percentages between 0 and 100"),
+        z
+          .number()
+          .min(0, "fallbackRates values are percentages between 0 and 100")
+          .max(100, "fallbackRates values are percentages between 0 and 100"),
       )
       .optional(),
     timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
@@ -43,13 +48,16 @@ export const PluginOptionsSchema = z
       .default({ maxAttempts: 8 }),
     /** Refunds without a return (payment.refunded, admin refunds): "ignore" shows them as not filed in
      *  the admin (a button files one as a credit); "credit" files each as a standalone credit at once. */
-    manualRefunds: z
-      .enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' })
-      .default("ignore"),
+    manualRefunds: z.enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' }).default("ignore"),
     /** The lost-event sweep: how often it runs (minutes, across all instances) and how far back it looks (days). */
     sweep: z
       .object({
-        everyMinutes: z.number().int().min(1, "sweep.everyMinutes must be at least 1").max(1440, "sweep.everyMinutes must be at most 1440").default(15),
+        everyMinutes: z
+          .number()
+          .int()
+          .min(1, "sweep.everyMinutes must be at least 1")
+          .max(1440, "sweep.everyMinutes must be at most 1440")
+          .default(15),
         days: z.number().int().min(1, "sweep.days must be at least 1").max(366, "sweep.days must be at most 366").default(35),
       })
       .default({ everyMinutes: 15, days: 35 }),
@@ -65,7 +73,12 @@ export const PluginOptionsSchema = z
       .object({
         enabled: z.boolean({ error: "log.enabled must be true or false" }).default(true),
         bodies: z.boolean({ error: "log.bodies must be true or false" }).default(false),
-        retentionDays: z.number().int("log.retentionDays must be a whole number of days").min(1, "log.retentionDays must be at least 1").max(3650, "log.retentionDays must be at most 3650").default(14),
+        retentionDays: z
+          .number()
+          .int("log.retentionDays must be a whole number of days")
+          .min(1, "log.retentionDays must be at least 1")
+          .max(3650, "log.retentionDays must be at most 3650")
+          .default(14),
       })
       .default({ enabled: true, bodies: false, retentionDays: 14 }),
     /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
@@ -95,7 +108,10 @@ export function resolvePluginOptions(raw: unknown): PluginOptions {
   const parsed = PluginOptionsSchema.safeParse(raw ?? {})
   if (parsed.success) return parsed.data
   const problems = parsed.error.issues.map((iss) => {
-    const path = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[")
+    const path = iss.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+      .join(".")
+      .replace(/\.\[/g, "[")
     return `${path || "(options)"}: ${iss.message}`
   })
   throw new PluginOptionsError(problems)

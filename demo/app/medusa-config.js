@@ -35,13 +35,22 @@ const redisModules = redisUrl
       {
         resolve: "@medusajs/medusa/locking",
         options: {
-          providers: [{ resolve: "@medusajs/medusa/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl, namespace: `${ns}:` } }],
+          providers: [
+            {
+              resolve: "@medusajs/medusa/locking-redis",
+              id: "locking-redis",
+              is_default: true,
+              options: { redisUrl, namespace: `${ns}:` },
+            },
+          ],
         },
       },
       {
         resolve: "@medusajs/medusa/caching",
         options: {
-          providers: [{ resolve: "@medusajs/medusa/caching-redis", id: "caching-redis", is_default: true, options: { redisUrl, prefix: `${ns}:` } }],
+          providers: [
+            { resolve: "@medusajs/medusa/caching-redis", id: "caching-redis", is_default: true, options: { redisUrl, prefix: `${ns}:` } },
+          ],
         },
       },
     ]

@@ -76,7 +76,9 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
   const shippingPrice = 8
 
   logger.info("demo seed: store, sales channel, keys")
-  const { result: [salesChannel] } = await createSalesChannelsWorkflow(container).run({
+  const {
+    result: [salesChannel],
+  } = await createSalesChannelsWorkflow(container).run({
     input: { salesChannelsData: [{ name: "Demo webshop" }] },
   })
   const [store] = await storeModule.listStores({}, { take: 1 })
@@ -89,24 +91,32 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
       },
     },
   })
-  const { result: [publishable] } = await createApiKeysWorkflow(container).run({
+  const {
+    result: [publishable],
+  } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "Demo webshop", type: "publishable", created_by: "demo" }] },
   })
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: publishable.id, add: [salesChannel.id] } })
-  const { result: [secret] } = await createApiKeysWorkflow(container).run({
+  const {
+    result: [secret],
+  } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "npm run demo", type: "secret", created_by: "demo" }] },
   })
 
   logger.info("demo seed: region and tax region on the sales-tax provider")
-  const { result: [region] } = await createRegionsWorkflow(container).run({
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
     input: {
-      regions: [{
-        name: "United States",
-        currency_code: "usd",
-        countries: ["us"],
-        automatic_taxes: true,
-        payment_providers: ["pp_system_default"],
-      }],
+      regions: [
+        {
+          name: "United States",
+          currency_code: "usd",
+          countries: ["us"],
+          automatic_taxes: true,
+          payment_providers: ["pp_system_default"],
+        },
+      ],
     },
   })
   await createTaxRegionsWorkflow(container).run({
@@ -117,12 +127,16 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
   })
 
   logger.info("demo seed: warehouse, fulfillment and shipping option")
-  const { result: [location] } = await createStockLocationsWorkflow(container).run({
+  const {
+    result: [location],
+  } = await createStockLocationsWorkflow(container).run({
     input: {
-      locations: [{
-        name: "Seattle warehouse",
-        address: { address_1: "400 Broad St", city: "Seattle", country_code: "us", province: "WA", postal_code: "98109" },
-      }],
+      locations: [
+        {
+          name: "Seattle warehouse",
+          address: { address_1: "400 Broad St", city: "Seattle", country_code: "us", province: "WA", postal_code: "98109" },
+        },
+      ],
     },
   })
   await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
@@ -130,7 +144,9 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
     [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
   })
-  const { result: [profile] } = await createShippingProfilesWorkflow(container).run({
+  const {
+    result: [profile],
+  } = await createShippingProfilesWorkflow(container).run({
     input: { data: [{ name: "Default", type: "default" }] },
   })
   const fset = await fulfillment.createFulfillmentSets({
@@ -142,30 +158,43 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
     [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id },
   })
-  const { result: [option] } = await createShippingOptionsWorkflow(container).run({
-    input: [{
-      name: "Standard",
-      price_type: "flat",
-      provider_id: "manual_manual",
-      service_zone_id: fset.service_zones[0].id,
-      shipping_profile_id: profile.id,
-      type: { label: "Standard", description: "3-5 days", code: "standard" },
-      prices: [{ currency_code: "usd", amount: shippingPrice }, { region_id: region.id, amount: shippingPrice }],
-      rules: [
-        { attribute: "enabled_in_store", value: "true", operator: "eq" },
-        { attribute: "is_return", value: "false", operator: "eq" },
-      ],
-    }],
+  const {
+    result: [option],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Standard",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fset.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Standard", description: "3-5 days", code: "standard" },
+        prices: [
+          { currency_code: "usd", amount: shippingPrice },
+          { region_id: region.id, amount: shippingPrice },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
   })
 
   logger.info("demo seed: catalogue with TICs")
-  const { result: [apparel] } = await createProductTypesWorkflow(container).run({
+  const {
+    result: [apparel],
+  } = await createProductTypesWorkflow(container).run({
     input: { product_types: [{ value: "Apparel" }] },
   })
-  const { result: [food] } = await createProductCategoriesWorkflow(container).run({
+  const {
+    result: [food],
+  } = await createProductCategoriesWorkflow(container).run({
     input: { product_categories: [{ name: "Food", is_active: true }] },
   })
-  const { result: [groceries] } = await createProductCategoriesWorkflow(container).run({
+  const {
+    result: [groceries],
+  } = await createProductCategoriesWorkflow(container).run({
     input: { product_categories: [{ name: "Groceries", is_active: true, parent_category_id: food.id }] },
   })
   const product = (title: string, handle: string, price: number, extra: Record<string, unknown> = {}) => ({
@@ -175,13 +204,15 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     shipping_profile_id: profile.id,
     sales_channels: [{ id: salesChannel.id }],
     options: [{ title: "Size", values: ["One size"] }],
-    variants: [{
-      title: "One size",
-      sku: handle.toUpperCase(),
-      options: { Size: "One size" },
-      manage_inventory: false,
-      prices: [{ currency_code: "usd", amount: price }],
-    }],
+    variants: [
+      {
+        title: "One size",
+        sku: handle.toUpperCase(),
+        options: { Size: "One size" },
+        manage_inventory: false,
+        prices: [{ currency_code: "usd", amount: price }],
+      },
+    ],
     ...extra,
   })
   const prices: Record<ProductKey, number> = { lamp: 49.99, tshirt: 29.95, jacket: 120, coffee: 14.5, giftcard: 50 }
@@ -210,7 +241,9 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
   await tics.setTic("product_category", food.id, 40030) // Food for home consumption; "Groceries" inherits it
 
   logger.info("demo seed: admin user")
-  const { result: [user] } = await createUsersWorkflow(container).run({ input: { users: [{ email: adminEmail }] } })
+  const {
+    result: [user],
+  } = await createUsersWorkflow(container).run({ input: { users: [{ email: adminEmail }] } })
   const { authIdentity, error } = await auth.register("emailpass", { body: { email: adminEmail, password: adminPassword } })
   if (error || !authIdentity) throw new Error(`could not register the admin user: ${error ?? "no identity"}`)
   await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: user.id } })

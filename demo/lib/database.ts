@@ -57,7 +57,9 @@ async function recreate(adminUrl: string, name: string): Promise<void> {
     const err = e as Error & { code?: string }
     throw new DemoError(
       `cannot create the database "${name}" on the DATABASE_URL server: ${err.message}`,
-      err.code === "42501" ? "give the role CREATEDB (ALTER ROLE <user> CREATEDB), or unset DATABASE_URL to use an embedded PostgreSQL" : undefined,
+      err.code === "42501"
+        ? "give the role CREATEDB (ALTER ROLE <user> CREATEDB), or unset DATABASE_URL to use an embedded PostgreSQL"
+        : undefined,
     )
   } finally {
     await client.end().catch(() => undefined)
@@ -71,10 +73,14 @@ async function fromUrl(raw: string): Promise<DemoDatabase> {
     u = new URL(raw)
     if (!/^postgres(ql)?:$/.test(u.protocol)) throw new Error("protocol")
   } catch {
-    throw new DemoError("DATABASE_URL is not a postgres:// URL", "use the form postgres://user:password@host:5432/postgres, or unset it to use an embedded PostgreSQL")
+    throw new DemoError(
+      "DATABASE_URL is not a postgres:// URL",
+      "use the form postgres://user:password@host:5432/postgres, or unset it to use an embedded PostgreSQL",
+    )
   }
   const maintenance = new URL(u.toString())
-  if (!maintenance.pathname || maintenance.pathname === "/" || maintenance.pathname === `/${DEMO_DATABASE}`) maintenance.pathname = "/postgres"
+  if (!maintenance.pathname || maintenance.pathname === "/" || maintenance.pathname === `/${DEMO_DATABASE}`)
+    maintenance.pathname = "/postgres"
   await recreate(maintenance.toString(), DEMO_DATABASE)
   const demo = new URL(u.toString())
   demo.pathname = `/${DEMO_DATABASE}`
@@ -89,7 +95,12 @@ async function embedded(logLine: (s: string) => void): Promise<DemoDatabase> {
   } catch (e) {
     const err = e as Error
     // the launcher's message is one line: why, and what to do (set DATABASE_URL)
-    throw new DemoError(err.message, err.name === "EmbeddedPostgresError" ? undefined : "set DATABASE_URL to a PostgreSQL server you run (postgres://user:password@host:5432/postgres)")
+    throw new DemoError(
+      err.message,
+      err.name === "EmbeddedPostgresError"
+        ? undefined
+        : "set DATABASE_URL to a PostgreSQL server you run (postgres://user:password@host:5432/postgres)",
+    )
   }
   onShutdown("embedded PostgreSQL", () => pg.stop())
   const url = `postgres://${pg.user}:${pg.password}@127.0.0.1:${pg.port}/${DEMO_DATABASE}`

@@ -64,7 +64,13 @@ function appEnv(e: AppEnv, extra: Record<string, string> = {}): NodeJS.ProcessEn
 
 export async function migrate(e: AppEnv): Promise<void> {
   const [cmd, args] = medusaCommand(["db:migrate"])
-  await runLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile: join(LOG_DIR, "medusa-migrate.log"), timeoutMs: 300_000, label: "medusa db:migrate" })
+  await runLogged(cmd, args, {
+    cwd: APP_DIR,
+    env: appEnv(e),
+    logFile: join(LOG_DIR, "medusa-migrate.log"),
+    timeoutMs: 300_000,
+    label: "medusa db:migrate",
+  })
 }
 
 /** demo/app/seed.ts -> demo/.data/seed.js (CommonJS, the app's compiler options). */
@@ -73,7 +79,13 @@ function compileSeed(): string {
   const out = join(DATA_DIR, "seed.js")
   const r = ts.transpileModule(readFileSync(source, "utf8"), {
     fileName: source,
-    compilerOptions: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022, esModuleInterop: true, inlineSourceMap: true },
+    compilerOptions: {
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+      inlineSourceMap: true,
+    },
   })
   mkdirSync(DATA_DIR, { recursive: true })
   writeFileSync(out, r.outputText)
@@ -84,9 +96,14 @@ export async function seed(e: AppEnv, outFile: string): Promise<void> {
   rmSync(outFile, { force: true })
   const [cmd, args] = medusaCommand(["exec", compileSeed()])
   await runLogged(cmd, args, {
-    cwd: APP_DIR, env: appEnv(e, { DEMO_SEED_OUT: outFile }), logFile: join(LOG_DIR, "medusa-seed.log"), timeoutMs: 180_000, label: "medusa exec seed.ts",
+    cwd: APP_DIR,
+    env: appEnv(e, { DEMO_SEED_OUT: outFile }),
+    logFile: join(LOG_DIR, "medusa-seed.log"),
+    timeoutMs: 180_000,
+    label: "medusa exec seed.ts",
   })
-  if (!existsSync(outFile)) throw new DemoError("the seed script ended without writing its result", undefined, join(LOG_DIR, "medusa-seed.log"))
+  if (!existsSync(outFile))
+    throw new DemoError("the seed script ended without writing its result", undefined, join(LOG_DIR, "medusa-seed.log"))
 }
 
 /**
@@ -105,7 +122,8 @@ export async function buildAdmin(e: AppEnv): Promise<void> {
   } catch (err) {
     if (!existsSync(join(built, "index.html"))) throw err
   }
-  if (!existsSync(join(built, "index.html"))) throw new DemoError("the admin build wrote no index.html", undefined, logFile, logTail(logFile))
+  if (!existsSync(join(built, "index.html")))
+    throw new DemoError("the admin build wrote no index.html", undefined, logFile, logTail(logFile))
   const pub = join(APP_DIR, "public")
   rmSync(pub, { recursive: true, force: true })
   mkdirSync(pub, { recursive: true })
@@ -126,7 +144,11 @@ export interface StartOptions {
 }
 
 /** `medusa start` on `port`; resolves once GET /health answers 200. */
-export async function startStore(e: AppEnv, port: number, o: StartOptions = {}): Promise<RunningStore & { kill(): void; exited: Promise<number | null> }> {
+export async function startStore(
+  e: AppEnv,
+  port: number,
+  o: StartOptions = {},
+): Promise<RunningStore & { kill(): void; exited: Promise<number | null> }> {
   const name = o.name ?? "server"
   const [cmd, args] = medusaCommand(["start", "--port", String(port)])
   const logFile = join(LOG_DIR, `medusa-${name}.log`)
@@ -161,5 +183,10 @@ export async function startStore(e: AppEnv, port: number, o: StartOptions = {}):
     }
     await new Promise((r) => setTimeout(r, 500))
   }
-  throw new DemoError("the Medusa server did not answer /health within 180 s", "the machine may be overloaded; read the log", logFile, logTail(logFile))
+  throw new DemoError(
+    "the Medusa server did not answer /health within 180 s",
+    "the machine may be overloaded; read the log",
+    logFile,
+    logTail(logFile),
+  )
 }

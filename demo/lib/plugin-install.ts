@@ -56,12 +56,16 @@ function transpileInto(files: string[], fromDir: string, toDir: string, options:
 
 function compilerOptions(): ts.CompilerOptions {
   const file = join(REPO_ROOT, "tsconfig.json")
-  const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new DemoError(`tsconfig.json cannot be read: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    file,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new DemoError(`tsconfig.json cannot be read: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`)
+      },
     },
-  })
+  )
   if (!parsed) throw new DemoError("tsconfig.json cannot be read")
   return { ...parsed.options, noEmit: false, declaration: false, sourceMap: false, inlineSourceMap: true, inlineSources: false }
 }
@@ -97,7 +101,12 @@ export async function installPlugin(opts: { admin: boolean; appDir?: string }): 
     failures.push(...transpileInto(backendSources(src), src, join(dest, "dist"), options))
   }
   if (failures.length) {
-    throw new DemoError(`the plugin's sources do not compile (${failures.length} file(s))`, "fix the syntax errors above (npm run typecheck shows them too)", undefined, failures.slice(0, 8).join("\n"))
+    throw new DemoError(
+      `the plugin's sources do not compile (${failures.length} file(s))`,
+      "fix the syntax errors above (npm run typecheck shows them too)",
+      undefined,
+      failures.slice(0, 8).join("\n"),
+    )
   }
 
   if (opts.admin) {
@@ -106,7 +115,10 @@ export async function installPlugin(opts: { admin: boolean; appDir?: string }): 
     try {
       await bundler.plugin({ root: REPO_ROOT, outDir: out })
     } catch (e) {
-      throw new DemoError(`the plugin's admin extensions did not bundle: ${(e as Error).message}`, "fix src/admin (the admin bundler's message is above)")
+      throw new DemoError(
+        `the plugin's admin extensions did not bundle: ${(e as Error).message}`,
+        "fix src/admin (the admin bundler's message is above)",
+      )
     } finally {
       if (env === undefined) delete process.env.NODE_ENV
       else process.env.NODE_ENV = env

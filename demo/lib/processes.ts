@@ -22,10 +22,7 @@ export function shutdown(): Promise<void> {
   shuttingDown = (async () => {
     while (cleanups.length) {
       const c = cleanups.pop()!
-      await Promise.race([
-        c.run().catch(() => undefined),
-        new Promise<void>((r) => setTimeout(r, 15_000).unref()),
-      ])
+      await Promise.race([c.run().catch(() => undefined), new Promise<void>((r) => setTimeout(r, 15_000).unref())])
     }
   })()
   return shuttingDown
@@ -52,12 +49,14 @@ export function assertPortFree(port: number, what: string, flag: string): Promis
     s.unref()
     s.once("error", (e: NodeJS.ErrnoException) => {
       const why = e.code === "EADDRINUSE" ? "is already in use" : e.code === "EACCES" ? "needs privileges" : `cannot be used (${e.code})`
-      reject(new DemoError(
-        `port ${port} for ${what} ${why}`,
-        e.code === "EADDRINUSE"
-          ? `stop the program that listens on ${port} (\`ss -ltnp | grep :${port}\` or \`lsof -i :${port}\` shows it), or pass ${flag} <another port>`
-          : `pass ${flag} with a port above 1024`,
-      ))
+      reject(
+        new DemoError(
+          `port ${port} for ${what} ${why}`,
+          e.code === "EADDRINUSE"
+            ? `stop the program that listens on ${port} (\`ss -ltnp | grep :${port}\` or \`lsof -i :${port}\` shows it), or pass ${flag} <another port>`
+            : `pass ${flag} with a port above 1024`,
+        ),
+      )
     })
     s.listen(port, () => s.close(() => resolve()))
   })
@@ -134,7 +133,12 @@ export async function runLogged(cmd: string, args: string[], o: RunOptions): Pro
   clearTimeout(timer)
   if (r === "timeout") {
     await p.stop()
-    throw new DemoError(`${o.label} did not finish within ${Math.round(o.timeoutMs / 1000)} s`, "the machine may be overloaded; run the demo again, or read the log for where it stopped", o.logFile, logTail(o.logFile))
+    throw new DemoError(
+      `${o.label} did not finish within ${Math.round(o.timeoutMs / 1000)} s`,
+      "the machine may be overloaded; run the demo again, or read the log for where it stopped",
+      o.logFile,
+      logTail(o.logFile),
+    )
   }
   if (r !== 0) {
     throw new DemoError(`${o.label} failed (exit code ${r})`, undefined, o.logFile, logTail(o.logFile))
@@ -153,7 +157,8 @@ export function logTail(file: string, n = 14): string {
   lines.forEach((l, i) => {
     if (l.startsWith("$ ")) start = i
   })
-  const noise = /ts-node|Cannot find module 'ts-node'|requireStack|MODULE_NOT_FOUND|cjs\/loader|node:internal|^\s*at |^\s*[{}\]]\s*$|^\s*code:|Require stack|\/cli\.js'?\s*$|npm warn|DeprecationWarning|--trace-deprecation/
+  const noise =
+    /ts-node|Cannot find module 'ts-node'|requireStack|MODULE_NOT_FOUND|cjs\/loader|node:internal|^\s*at |^\s*[{}\]]\s*$|^\s*code:|Require stack|\/cli\.js'?\s*$|npm warn|DeprecationWarning|--trace-deprecation/
   return lines
     .slice(start + 1)
     .filter((l) => l.trim() && !noise.test(l))

@@ -32,7 +32,13 @@ export interface PlannedOrder {
 }
 
 const addr = (address_1: string, city: string, province: string, postal_code: string): ShopperAddress => ({
-  first_name: "Sam", last_name: "Shopper", address_1, city, province, postal_code, country_code: "us",
+  first_name: "Sam",
+  last_name: "Shopper",
+  address_1,
+  city,
+  province,
+  postal_code,
+  country_code: "us",
 })
 
 export const EXEMPT_STATE = "TX"
@@ -42,42 +48,69 @@ export const PLAN: PlannedOrder[] = [
   {
     label: "Seattle, WA",
     address: addr("1301 2nd Ave", "Seattle", "WA", "98101"),
-    items: [{ product: "tshirt", quantity: 2 }, { product: "lamp", quantity: 1 }, { product: "giftcard", quantity: 1 }],
+    items: [
+      { product: "tshirt", quantity: 2 },
+      { product: "lamp", quantity: 1 },
+      { product: "giftcard", quantity: 1 },
+    ],
     shopper: "guest",
     note: "clothing taxed in WA; a gift card is never taxed; later: the lamp is returned",
   },
   {
     label: "Philadelphia, PA",
     address: addr("1500 Market St", "Philadelphia", "PA", "19102"),
-    items: [{ product: "tshirt", quantity: 1 }, { product: "jacket", quantity: 1 }, { product: "coffee", quantity: 2 }],
+    items: [
+      { product: "tshirt", quantity: 1 },
+      { product: "jacket", quantity: 1 },
+      { product: "coffee", quantity: 2 },
+    ],
     shopper: "guest",
     note: "PA exempts clothing and groceries; shipping is taxed",
   },
   {
     label: "New York, NY",
     address: addr("20 W 34th St", "New York", "NY", "10001"),
-    items: [{ product: "tshirt", quantity: 1 }, { product: "jacket", quantity: 1 }, { product: "lamp", quantity: 1 }],
+    items: [
+      { product: "tshirt", quantity: 1 },
+      { product: "jacket", quantity: 1 },
+      { product: "lamp", quantity: 1 },
+    ],
     shopper: "guest",
     note: "NY clothing under $110 an item is exempt in New York City; the $120 jacket is taxed",
   },
   {
     label: "Minneapolis, MN",
     address: addr("350 S 5th St", "Minneapolis", "MN", "55415"),
-    items: [{ product: "lamp", quantity: 1 }, { product: "coffee", quantity: 1 }],
+    items: [
+      { product: "lamp", quantity: 1 },
+      { product: "coffee", quantity: 1 },
+    ],
     shopper: "guest",
     note: "later: cancelled, so the service voids it",
   },
   {
     label: "Austin, TX",
     address: addr("1100 Congress Ave", "Austin", "TX", "78701"),
-    items: [{ product: "lamp", quantity: 2 }, { product: "tshirt", quantity: 1 }, { product: "giftcard", quantity: 1 }],
+    items: [
+      { product: "lamp", quantity: 2 },
+      { product: "tshirt", quantity: 1 },
+      { product: "giftcard", quantity: 1 },
+    ],
     shopper: "guest",
     note: "TX taxes clothing; shipping is not taxed",
   },
   {
     label: "Austin, TX (exempt customer)",
-    address: { ...addr("1100 Congress Ave", "Austin", "TX", "78701"), first_name: "Pat", last_name: "Principal", company: "Hillside Elementary School" },
-    items: [{ product: "lamp", quantity: 3 }, { product: "tshirt", quantity: 2 }],
+    address: {
+      ...addr("1100 Congress Ave", "Austin", "TX", "78701"),
+      first_name: "Pat",
+      last_name: "Principal",
+      company: "Hillside Elementary School",
+    },
+    items: [
+      { product: "lamp", quantity: 3 },
+      { product: "tshirt", quantity: 2 },
+    ],
     shopper: "exempt",
     note: `the customer holds an exemption certificate for ${EXEMPT_STATE}`,
   },
@@ -107,7 +140,11 @@ export function makeCtx(storeUrl: string, seed: DemoSeed, service: SalesTaxClien
 }
 
 function storeSdk(ctx: Ctx): Medusa {
-  return new Medusa({ baseUrl: ctx.storeUrl, publishableKey: ctx.seed.publishableKey, auth: { type: "jwt", jwtTokenStorageMethod: "memory" } })
+  return new Medusa({
+    baseUrl: ctx.storeUrl,
+    publishableKey: ctx.seed.publishableKey,
+    auth: { type: "jwt", jwtTokenStorageMethod: "memory" },
+  })
 }
 
 /** Wraps a store/admin call so that a failure names the step and Medusa's message. */
@@ -146,7 +183,8 @@ export async function registerExemptCustomer(ctx: Ctx): Promise<Omit<ExemptCusto
   const email = EXEMPT_EMAIL
   await call("register the customer", () => sdk.auth.register("customer", "emailpass", { email, password: EXEMPT_PASSWORD }))
   const { customer } = await call("create the customer", () =>
-    sdk.store.customer.create({ email, first_name: "Pat", last_name: "Principal", company_name: "Hillside Elementary School" }))
+    sdk.store.customer.create({ email, first_name: "Pat", last_name: "Principal", company_name: "Hillside Elementary School" }),
+  )
   await call("log the customer in", () => sdk.auth.login("customer", "emailpass", { email, password: EXEMPT_PASSWORD }))
   return { sdk, customerId: customer.id, email }
 }
@@ -163,7 +201,8 @@ export async function addExemptCertificate(ctx: Ctx, customerId: string): Promis
         customerBusinessType: "EducationAndHealthCareServices",
         states: [{ abbreviation: EXEMPT_STATE, identificationNumber: "1-74-0001234-5" }],
       },
-    }))
+    }),
+  )
   return certificate
 }
 
@@ -182,7 +221,8 @@ export async function submitShopperCertificate(sdk: Medusa): Promise<Certificate
         customerBusinessType: "EducationAndHealthCareServices",
         states: [{ abbreviation: EXEMPT_STATE, identificationNumber: "1-74-0001234-5" }],
       },
-    }))
+    }),
+  )
   return certificate
 }
 
@@ -195,7 +235,10 @@ export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
 /** Who created each of the customer's certificates, as the admin's customer widget shows it. */
 export async function certificateCreators(ctx: Ctx, customerId: string): Promise<Record<string, string | null>> {
   const r = await call("list the customer's certificates (GET /admin/sales-tax/customers/:id/certificates)", () =>
-    ctx.admin.client.fetch<{ certificates: { certificateId: string; createdBy: string | null }[] }>(`/admin/sales-tax/customers/${customerId}/certificates`))
+    ctx.admin.client.fetch<{ certificates: { certificateId: string; createdBy: string | null }[] }>(
+      `/admin/sales-tax/customers/${customerId}/certificates`,
+    ),
+  )
   return Object.fromEntries(r.certificates.map((c) => [c.certificateId, c.createdBy]))
 }
 
@@ -208,7 +251,8 @@ export interface ActivityEntry {
 /** The service-call log (Settings → Sales Tax → Activity): one page, filtered. */
 export async function activity(ctx: Ctx, query = ""): Promise<{ entries: ActivityEntry[]; count: number }> {
   return call("read the service-call log (GET /admin/sales-tax/activity)", () =>
-    ctx.admin.client.fetch<{ entries: ActivityEntry[]; count: number }>(`/admin/sales-tax/activity?limit=100${query ? `&${query}` : ""}`))
+    ctx.admin.client.fetch<{ entries: ActivityEntry[]; count: number }>(`/admin/sales-tax/activity?limit=100${query ? `&${query}` : ""}`),
+  )
 }
 
 export interface PlacedOrder {
@@ -226,14 +270,18 @@ export async function checkout(ctx: Ctx, plan: PlannedOrder, exempt?: { sdk?: Me
   const { cart } = await call(`${where}: create the cart`, () => sdk.store.cart.create({ region_id: ctx.seed.regionId, email }))
   for (const it of plan.items) {
     await call(`${where}: add ${it.product}`, () =>
-      sdk.store.cart.createLineItem(cart.id, { variant_id: ctx.seed.products[it.product].variantId, quantity: it.quantity }))
+      sdk.store.cart.createLineItem(cart.id, { variant_id: ctx.seed.products[it.product].variantId, quantity: it.quantity }),
+    )
   }
   await call(`${where}: set the address`, () =>
-    sdk.store.cart.update(cart.id, { email, shipping_address: plan.address, billing_address: plan.address }))
+    sdk.store.cart.update(cart.id, { email, shipping_address: plan.address, billing_address: plan.address }),
+  )
   const { cart: withShipping } = await call(`${where}: add shipping`, () =>
-    sdk.store.cart.addShippingMethod(cart.id, { option_id: ctx.seed.shippingOptionId }))
+    sdk.store.cart.addShippingMethod(cart.id, { option_id: ctx.seed.shippingOptionId }),
+  )
   await call(`${where}: payment session`, () =>
-    sdk.store.payment.initiatePaymentSession(withShipping, { provider_id: "pp_system_default" }))
+    sdk.store.payment.initiatePaymentSession(withShipping, { provider_id: "pp_system_default" }),
+  )
   const res = await call(`${where}: complete the cart`, () => sdk.store.cart.complete(cart.id))
   if (res.type !== "order") throw new DemoError(`${where}: the cart was not completed: ${res.error?.message ?? "unknown reason"}`)
   return { plan, cartId: cart.id, orderId: res.order.id, displayId: Number(res.order.display_id) }
@@ -265,11 +313,22 @@ type Num = number | string | { toString(): string } | null | undefined
 const cents = (v: Num) => roundCents(dec(v == null ? 0 : String(v)))
 
 export async function chargedOrder(ctx: Ctx, orderId: string): Promise<ChargedOrder> {
-  const fields = "id,status,tax_total,item_tax_total,shipping_tax_total,total,*items,*items.tax_lines,*shipping_methods,*shipping_methods.tax_lines"
+  const fields =
+    "id,status,tax_total,item_tax_total,shipping_tax_total,total,*items,*items.tax_lines,*shipping_methods,*shipping_methods.tax_lines"
   const { order } = await call(`read order ${orderId}`, () => ctx.admin.admin.order.retrieve(orderId, { fields }))
   const o = order as unknown as {
-    id: string; status: string; tax_total: Num
-    items: { id: string; title: string; product_title?: string | null; product_id?: string | null; unit_price: Num; quantity: Num; tax_total: Num }[]
+    id: string
+    status: string
+    tax_total: Num
+    items: {
+      id: string
+      title: string
+      product_title?: string | null
+      product_id?: string | null
+      unit_price: Num
+      quantity: Num
+      tax_total: Num
+    }[]
     shipping_methods: { id: string; name: string; amount: Num; tax_total: Num }[]
   }
   const lines: ChargedLine[] = [
@@ -315,7 +374,13 @@ export async function filingRecord(ctx: Ctx, orderId: string): Promise<FilingVie
 }
 
 /** Polls the plugin's filing record (GET /admin/sales-tax/filings/:id) until `done`; "failed" ends it early. */
-export async function waitForFiling(ctx: Ctx, orderId: string, done: (f: FilingView) => boolean, what: string, timeoutMs = 60_000): Promise<FilingView> {
+export async function waitForFiling(
+  ctx: Ctx,
+  orderId: string,
+  done: (f: FilingView) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<FilingView> {
   const deadline = Date.now() + timeoutMs
   let last: FilingView | null = null
   while (Date.now() < deadline) {
@@ -379,11 +444,24 @@ export function compare(ctx: Ctx, charged: ChargedOrder, filed: OrderRecord, shi
   const problems: string[] = []
   const productTic = new Map(Object.values(ctx.seed.products).map((p) => [p.id, p.tic]))
   for (const c of charged.lines) {
-    const idx = unused.findIndex((l) =>
-      (c.kind === "shipping") === isShipping(l) && dec(l.price).eq(dec(c.unitPrice)) && dec(l.quantity).eq(c.quantity))
-    const expectedTic = c.kind === "shipping" ? shippingTic : c.productId ? productTic.get(c.productId) ?? null : null
+    const idx = unused.findIndex(
+      (l) => (c.kind === "shipping") === isShipping(l) && dec(l.price).eq(dec(c.unitPrice)) && dec(l.quantity).eq(c.quantity),
+    )
+    const expectedTic = c.kind === "shipping" ? shippingTic : c.productId ? (productTic.get(c.productId) ?? null) : null
     if (idx < 0) {
-      lines.push({ title: c.title, quantity: c.quantity, unitPrice: c.unitPrice, expectedTic, tic: null, rate: null, charged: c.tax, filed: null, ok: false, problem: "not filed", chargedLineId: c.id })
+      lines.push({
+        title: c.title,
+        quantity: c.quantity,
+        unitPrice: c.unitPrice,
+        expectedTic,
+        tic: null,
+        rate: null,
+        charged: c.tax,
+        filed: null,
+        ok: false,
+        problem: "not filed",
+        chargedLineId: c.id,
+      })
       problems.push(`${c.title}: no matching line at the service`)
       continue
     }
@@ -394,16 +472,38 @@ export function compare(ctx: Ctx, charged: ChargedOrder, filed: OrderRecord, shi
     const problem = !ticOk ? `TIC ${s.tic} sent, ${expectedTic} expected` : ok ? undefined : "charged ≠ filed"
     if (problem) problems.push(`${c.title}: ${problem}`)
     lines.push({
-      title: c.title, quantity: c.quantity, unitPrice: c.unitPrice, expectedTic, tic: s.tic, rate: s.tax.rate,
-      charged: c.tax, filed: filedTax, ok, problem, serviceItemId: s.itemId, chargedLineId: c.id,
+      title: c.title,
+      quantity: c.quantity,
+      unitPrice: c.unitPrice,
+      expectedTic,
+      tic: s.tic,
+      rate: s.tax.rate,
+      charged: c.tax,
+      filed: filedTax,
+      ok,
+      problem,
+      serviceItemId: s.itemId,
+      chargedLineId: c.id,
     })
   }
   for (const s of unused) {
-    lines.push({ title: `(service line ${s.itemId})`, quantity: s.quantity, unitPrice: dec(s.price).toFixed(2), expectedTic: null, tic: s.tic, rate: s.tax.rate, charged: null, filed: roundCents(dec(s.tax.amount)), ok: false, problem: "not in the Medusa order" })
+    lines.push({
+      title: `(service line ${s.itemId})`,
+      quantity: s.quantity,
+      unitPrice: dec(s.price).toFixed(2),
+      expectedTic: null,
+      tic: s.tic,
+      rate: s.tax.rate,
+      charged: null,
+      filed: roundCents(dec(s.tax.amount)),
+      ok: false,
+      problem: "not in the Medusa order",
+    })
     problems.push(`service line ${s.itemId} has no Medusa line`)
   }
   const filedTotal = roundCents(sum(filed.lineItems.map((l) => dec(l.tax.amount))))
-  if (!dec(filedTotal).eq(dec(charged.taxTotal))) problems.push(`order tax: charged ${charged.taxTotal.toFixed(2)}, filed ${filedTotal.toFixed(2)}`)
+  if (!dec(filedTotal).eq(dec(charged.taxTotal)))
+    problems.push(`order tax: charged ${charged.taxTotal.toFixed(2)}, filed ${filedTotal.toFixed(2)}`)
   return { lines, chargedTotal: charged.taxTotal, filedTotal, ok: problems.length === 0, problems }
 }
 
@@ -439,7 +539,10 @@ export async function editOrderAdd(ctx: Ctx, orderId: string, items: { variant_i
 
 /** A replace claim through the admin API (claimed items in, replacement out, confirmed; emits order.claim_created): the claim's id. */
 export async function replaceClaim(
-  ctx: Ctx, orderId: string, claimed: { id: string; quantity: number }[], replacement: { variant_id: string; quantity: number }[],
+  ctx: Ctx,
+  orderId: string,
+  claimed: { id: string; quantity: number }[],
+  replacement: { variant_id: string; quantity: number }[],
 ): Promise<string> {
   const { claim } = await call("open the claim", () => ctx.admin.admin.claim.create({ order_id: orderId, type: "replace" }))
   await call("add the claimed item", () => ctx.admin.admin.claim.addInboundItems(claim.id, { items: claimed }))
@@ -455,12 +558,20 @@ export async function cancelOrder(ctx: Ctx, orderId: string): Promise<void> {
 /** The month's reconciliation as the admin page shows it (GET /admin/sales-tax/reconciliation). */
 export interface ReconciliationView {
   month: string
-  summary: { orders: number; charged: string; filed: string; refunded_to_customers: string; refunded_at_service: string; difference: string }
+  summary: {
+    orders: number
+    charged: string
+    filed: string
+    refunded_to_customers: string
+    refunded_at_service: string
+    difference: string
+  }
   differences: { order_id: string; display_id: number | null; difference: string; reason: string | null; detail: string | null }[]
   differences_count: number
 }
 
 export async function monthReconciliation(ctx: Ctx, month: string): Promise<ReconciliationView> {
   return call(`read the reconciliation of ${month}`, () =>
-    ctx.admin.client.fetch<ReconciliationView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`))
+    ctx.admin.client.fetch<ReconciliationView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`),
+  )
 }

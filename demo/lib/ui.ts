@@ -13,7 +13,12 @@ export const cyan = wrap("36")
 
 /** An expected failure: printed as the message and the hint, without a stack trace. */
 export class DemoError extends Error {
-  constructor(message: string, public readonly hint?: string, public readonly logFile?: string, public readonly details?: string) {
+  constructor(
+    message: string,
+    public readonly hint?: string,
+    public readonly logFile?: string,
+    public readonly details?: string,
+  ) {
     super(message)
     this.name = "DemoError"
   }

@@ -68,7 +68,14 @@ function freePort(): Promise<number> {
  * Runs a command to completion within `timeoutMs`, output to .tmp/browser/<name>.log.
  * `accept(log)` may accept a non-zero exit.
  */
-function run(name: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number, accept?: (log: string) => boolean): Promise<void> {
+function run(
+  name: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  accept?: (log: string) => boolean,
+): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true })
   const logPath = join(LOG_DIR, `${name}.log`)
   const log = createWriteStream(logPath)
@@ -168,10 +175,18 @@ export async function startBrowserApp(): Promise<BrowserApp> {
   // the seed script, compiled as the demo compiles its own (CommonJS, run by `medusa exec`)
   const seedJs = join(LOG_DIR, "seed-browser.js")
   const seedSource = join(APP_DIR, "src/scripts/seed-browser.ts")
-  writeFileSync(seedJs, ts.transpileModule(readFileSync(seedSource, "utf8"), {
-    fileName: seedSource,
-    compilerOptions: { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-  }).outputText)
+  writeFileSync(
+    seedJs,
+    ts.transpileModule(readFileSync(seedSource, "utf8"), {
+      fileName: seedSource,
+      compilerOptions: {
+        module: ts.ModuleKind.Node16,
+        moduleResolution: ts.ModuleResolutionKind.Node16,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+      },
+    }).outputText,
+  )
 
   // 3: database, migrations, admin user, seed
   const db = `medusa_sales_tax_browser_${process.pid}_${Date.now().toString(36)}`

@@ -127,7 +127,8 @@ async function guestCheckout(ctx: Ctx, plan: PlannedOrder, email: string): Promi
   const { cart: withShipping } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: ctx.seed.shippingOptionId })
   await sdk.store.payment.initiatePaymentSession(withShipping, { provider_id: "pp_system_default" })
   const res = await sdk.store.cart.complete(cart.id)
-  if (res.type !== "order") throw new Error(`checkout to ${plan.label}: the cart was not completed: ${res.error?.message ?? "unknown reason"}`)
+  if (res.type !== "order")
+    throw new Error(`checkout to ${plan.label}: the cart was not completed: ${res.error?.message ?? "unknown reason"}`)
   return {
     orderId: res.order.id,
     taxTotal: Number(res.order.tax_total),
@@ -219,7 +220,10 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
           report.placed.push({ orderId: placed.orderId, instance, taxTotal: placed.taxTotal })
           if (i % 5 === 0) {
             await ctx.admin.admin.order.createFulfillment(placed.orderId, { items: placed.items })
-            report.returned.push({ orderId: placed.orderId, returnId: await returnItems(ctx, placed.orderId, [{ id: placed.items[0]!.id, quantity: 1 }]) })
+            report.returned.push({
+              orderId: placed.orderId,
+              returnId: await returnItems(ctx, placed.orderId, [{ id: placed.items[0]!.id, quantity: 1 }]),
+            })
           } else if (i % 7 === 0) {
             await cancelOrder(ctx, placed.orderId)
             report.cancelled.push(placed.orderId)
@@ -265,7 +269,10 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
       const held = await serviceOrder(sandbox, p.orderId)
       if (!held) continue
       report.filed.add(p.orderId)
-      report.refunds.set(p.orderId, (held.refunds ?? []).map((r) => r.idempotencyKey ?? "(no key)"))
+      report.refunds.set(
+        p.orderId,
+        (held.refunds ?? []).map((r) => r.idempotencyKey ?? "(no key)"),
+      )
       // charged = filed for the orders without after-sale changes (the lifecycle spec covers the rest)
       if (returnedIds.has(p.orderId)) continue
       const filed = held.lineItems.reduce((s, l) => s + cents(Number(l.tax.amount)), 0)

@@ -22,8 +22,14 @@ export function controls(url: string, apiKey = API_KEY) {
     setClock: (now: Date) => call("PUT", "/_sandbox/clock", { now: now.toISOString() }),
     realClock: () => call("DELETE", "/_sandbox/clock"),
     fault: (spec: {
-      operation: OperationId | "*"; status?: number; delayMs?: number; retryAfter?: string; probability?: number
-      count?: number; drop?: boolean; phase?: "before" | "after"
+      operation: OperationId | "*"
+      status?: number
+      delayMs?: number
+      retryAfter?: string
+      probability?: number
+      count?: number
+      drop?: boolean
+      phase?: "before" | "after"
     }) => call("POST", "/_sandbox/faults", spec) as Promise<{ id: string }>,
     clearFaults: () => call("DELETE", "/_sandbox/faults"),
     counts: async (): Promise<Record<string, number>> => (await call("GET", "/_sandbox/counts")).counts,
@@ -31,7 +37,12 @@ export function controls(url: string, apiKey = API_KEY) {
   }
 }
 
-export interface LineSpec { price: number; quantity: number; tic?: number; shipping?: boolean }
+export interface LineSpec {
+  price: number
+  quantity: number
+  tic?: number
+  shipping?: boolean
+}
 
 /**
  * Quotes `lines` as the checkout would (POST carts with cartId) and returns the order snapshot
@@ -52,20 +63,39 @@ export async function chargedSnapshot(
     tic: l.tic ?? (l.shipping ? 11010 : 0),
   }))
   const quote = await client.calculateCarts({
-    items: [{
-      cartId, customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50), currency: { currencyCode: "USD" },
-      origin: ORIGIN, destination: opts.destination ?? DESTINATION, lineItems,
-    }],
+    items: [
+      {
+        cartId,
+        customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50),
+        currency: { currencyCode: "USD" },
+        origin: ORIGIN,
+        destination: opts.destination ?? DESTINATION,
+        lineItems,
+      },
+    ],
   })
   const quoted = quote.items[0]!.lineItems
   const fl: FilingLine[] = lineItems.map((li, i) => ({
-    index: li.index, itemId: li.itemId, kind: lines[i]!.shipping ? "shipping" : "item", price: li.price, quantity: li.quantity,
-    tic: li.tic, chargedTax: quoted[i]!.tax.amount, chargedRate: quoted[i]!.tax.rate, fallback: false,
+    index: li.index,
+    itemId: li.itemId,
+    kind: lines[i]!.shipping ? "shipping" : "item",
+    price: li.price,
+    quantity: li.quantity,
+    tic: li.tic,
+    chargedTax: quoted[i]!.tax.amount,
+    chargedRate: quoted[i]!.tax.rate,
+    fallback: false,
   }))
   return {
-    orderId: ids.orderId, kind: "order", cartId: ids.cartId, customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50),
-    currencyCode: "USD", placedAt: (opts.placedAt ?? new Date(Date.now() - 1000)).toISOString(),
-    origin: ORIGIN, destination: opts.destination ?? DESTINATION, lines: fl,
+    orderId: ids.orderId,
+    kind: "order",
+    cartId: ids.cartId,
+    customerId: ids.customerId ?? `cus_${ids.orderId}`.slice(0, 50),
+    currencyCode: "USD",
+    placedAt: (opts.placedAt ?? new Date(Date.now() - 1000)).toISOString(),
+    origin: ORIGIN,
+    destination: opts.destination ?? DESTINATION,
+    lines: fl,
   }
 }
 

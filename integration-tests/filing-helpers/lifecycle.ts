@@ -8,7 +8,13 @@ import { dec, roundCents, sum } from "../../src/money"
 import type { SalesTaxClient } from "../../src/client"
 
 /** One line's "home" basis: quantity and tax it is filed with, and what was refunded of it there. */
-export interface ModelLine { q: number; a: number; rq: number; rt: number; voided?: boolean }
+export interface ModelLine {
+  q: number
+  a: number
+  rq: number
+  rt: number
+  voided?: boolean
+}
 
 export class LifecycleModel {
   readonly lines = new Map<string, ModelLine>()
@@ -67,7 +73,8 @@ export function lineDiffs(expected: Map<string, number>, actual: Map<string, num
   const ids = new Set([...expected.keys(), ...actual.keys()])
   const out: string[] = []
   for (const id of ids) {
-    const e = expected.get(id) ?? 0, a = actual.get(id) ?? 0
+    const e = expected.get(id) ?? 0,
+      a = actual.get(id) ?? 0
     if (!dec(e).eq(a)) out.push(`${id}: charged ${e.toFixed(2)}, filed ${a.toFixed(2)}`)
   }
   return out

@@ -14,7 +14,9 @@ type Api = {
 }
 
 export async function adminAuth(container: MedusaContainer): Promise<{ headers: Record<string, string> }> {
-  const { result: [key] } = await createApiKeysWorkflow(container).run({
+  const {
+    result: [key],
+  } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "filing tests", type: "secret", created_by: "test" }] },
   })
   return { headers: { authorization: `Basic ${Buffer.from(`${(key as any).token}:`).toString("base64")}` } }
@@ -45,14 +47,32 @@ export async function waitForFiling(
 
 export async function adminOrder(api: Api, auth: { headers: Record<string, string> }, orderId: string): Promise<any> {
   const fields = [
-    "id", "status", "tax_total", "items.id", "items.quantity", "items.tax_total", "items.variant_id", "shipping_methods.id",
-    "shipping_methods.tax_total", "payment_collections.id", "payment_collections.payments.id", "payment_collections.payments.captured_at",
-    "total", "credit_line_total", "payment_collections.payments.refunds.id", "payment_collections.payments.refunds.amount",
+    "id",
+    "status",
+    "tax_total",
+    "items.id",
+    "items.quantity",
+    "items.tax_total",
+    "items.variant_id",
+    "shipping_methods.id",
+    "shipping_methods.tax_total",
+    "payment_collections.id",
+    "payment_collections.payments.id",
+    "payment_collections.payments.captured_at",
+    "total",
+    "credit_line_total",
+    "payment_collections.payments.refunds.id",
+    "payment_collections.payments.refunds.amount",
   ].join(",")
   return (await api.get(`/admin/orders/${orderId}?fields=${fields}`, auth)).data.order
 }
 
-export async function fulfil(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]) {
+export async function fulfil(
+  api: Api,
+  auth: { headers: Record<string, string> },
+  orderId: string,
+  items: { id: string; quantity: number }[],
+) {
   try {
     return (await api.post(`/admin/orders/${orderId}/fulfillments`, { items }, auth)).data
   } catch (e: any) {
@@ -61,12 +81,22 @@ export async function fulfil(api: Api, auth: { headers: Record<string, string> }
 }
 
 /** Fulfils each item on its own (Medusa refuses one fulfilment mixing items with and without shipping). */
-export async function fulfilEach(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]) {
+export async function fulfilEach(
+  api: Api,
+  auth: { headers: Record<string, string> },
+  orderId: string,
+  items: { id: string; quantity: number }[],
+) {
   for (const i of items) if (i.quantity > 0) await fulfil(api, auth, orderId, [i])
 }
 
 /** Return requested and received in one go (emits order.return_received). */
-export async function returnAndReceive(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]): Promise<string> {
+export async function returnAndReceive(
+  api: Api,
+  auth: { headers: Record<string, string> },
+  orderId: string,
+  items: { id: string; quantity: number }[],
+): Promise<string> {
   const ret = (await api.post(`/admin/returns`, { order_id: orderId }, auth)).data.return
   await api.post(`/admin/returns/${ret.id}/request-items`, { items }, auth)
   await api.post(`/admin/returns/${ret.id}/request`, {}, auth)
@@ -76,7 +106,12 @@ export async function returnAndReceive(api: Api, auth: { headers: Record<string,
   return ret.id
 }
 
-export async function claim(api: Api, auth: { headers: Record<string, string> }, orderId: string, items: { id: string; quantity: number }[]): Promise<string> {
+export async function claim(
+  api: Api,
+  auth: { headers: Record<string, string> },
+  orderId: string,
+  items: { id: string; quantity: number }[],
+): Promise<string> {
   const c = (await api.post(`/admin/claims`, { order_id: orderId, type: "refund" }, auth)).data.claim
   await api.post(`/admin/claims/${c.id}/inbound/items`, { items }, auth)
   await api.post(`/admin/claims/${c.id}/request`, {}, auth)
@@ -84,8 +119,11 @@ export async function claim(api: Api, auth: { headers: Record<string, string> },
 }
 
 export async function exchange(
-  api: Api, auth: { headers: Record<string, string> }, orderId: string,
-  inbound: { id: string; quantity: number }[], outbound: { variant_id: string; quantity: number }[],
+  api: Api,
+  auth: { headers: Record<string, string> },
+  orderId: string,
+  inbound: { id: string; quantity: number }[],
+  outbound: { variant_id: string; quantity: number }[],
 ): Promise<string> {
   const x = (await api.post(`/admin/exchanges`, { order_id: orderId }, auth)).data.exchange
   await api.post(`/admin/exchanges/${x.id}/inbound/items`, { items: inbound }, auth)
@@ -98,7 +136,9 @@ type Auth = { headers: Record<string, string> }
 
 /** An order edit through the admin API (create, add items, change quantities, request, confirm): the edit's id. */
 export async function editOrder(
-  api: Api, auth: Auth, orderId: string,
+  api: Api,
+  auth: Auth,
+  orderId: string,
   change: { add?: { variant_id: string; quantity: number }[]; update?: { id: string; quantity: number }[] },
 ): Promise<string> {
   const ed = (await api.post(`/admin/order-edits`, { order_id: orderId }, auth)).data.order_change
@@ -111,8 +151,12 @@ export async function editOrder(
 
 /** A claim of `type` for the claimed items (returned through the claim), with replacement items for a replace claim. */
 export async function typedClaim(
-  api: Api, auth: Auth, orderId: string, type: "refund" | "replace",
-  items: { id: string; quantity: number }[], replacement: { variant_id: string; quantity: number }[] = [],
+  api: Api,
+  auth: Auth,
+  orderId: string,
+  type: "refund" | "replace",
+  items: { id: string; quantity: number }[],
+  replacement: { variant_id: string; quantity: number }[] = [],
 ): Promise<string> {
   const c = (await api.post(`/admin/claims`, { order_id: orderId, type }, auth)).data.claim
   await api.post(`/admin/claims/${c.id}/inbound/items`, { items }, auth)
@@ -122,7 +166,13 @@ export async function typedClaim(
 }
 
 /** A return requested and received, with metadata (e.g. `{ refund_shipping: true }`): the return's id. */
-export async function returnWith(api: Api, auth: Auth, orderId: string, items: { id: string; quantity: number }[], metadata?: Record<string, unknown>): Promise<string> {
+export async function returnWith(
+  api: Api,
+  auth: Auth,
+  orderId: string,
+  items: { id: string; quantity: number }[],
+  metadata?: Record<string, unknown>,
+): Promise<string> {
   const ret = (await api.post(`/admin/returns`, { order_id: orderId, ...(metadata ? { metadata } : {}) }, auth)).data.return
   await api.post(`/admin/returns/${ret.id}/request-items`, { items }, auth)
   await api.post(`/admin/returns/${ret.id}/request`, {}, auth)

@@ -18,7 +18,10 @@ if (process.env.DB_HOST === "127.0.0.1" || process.env.DB_HOST === "::1") proces
 export type SalesTaxOverrides = Partial<Omit<PluginOptionsInput, "baseUrl" | "apiKey" | "connectionId">>
 
 /** Environment for medusa-config.ts: connection to `sandbox` plus option overrides. */
-export function salesTaxEnv(sandbox: Pick<TestSandbox, "url" | "apiKey" | "connectionId">, overrides: SalesTaxOverrides = {}): Record<string, string> {
+export function salesTaxEnv(
+  sandbox: Pick<TestSandbox, "url" | "apiKey" | "connectionId">,
+  overrides: SalesTaxOverrides = {},
+): Record<string, string> {
   return {
     SALES_TAX_BASE_URL: sandbox.url,
     SALES_TAX_API_KEY: sandbox.apiKey,

@@ -121,7 +121,7 @@ export async function startTestSandbox(opts: StartTestSandboxOptions = {}): Prom
   let cleanup = () => {}
   if (opts.persist) {
     const temp = opts.persist === true
-    dataDir = temp ? mkdtempSync(join(tmpdir(), "sales-tax-sandbox-")) : opts.persist as string
+    dataDir = temp ? mkdtempSync(join(tmpdir(), "sales-tax-sandbox-")) : (opts.persist as string)
     const release = claimDataDir(dataDir)
     cleanup = () => {
       release()

@@ -72,34 +72,58 @@ export async function seedStore(container: MedusaContainer, opts: SeedOptions = 
   const regionDefaultRate = opts.regionDefaultRate ?? 5
   const prices = { general: 49.99, shirt: 29.95, jacket: 120, coffee: 14.5, ...opts.prices }
 
-  const { result: [salesChannel] } = await createSalesChannelsWorkflow(container).run({
+  const {
+    result: [salesChannel],
+  } = await createSalesChannelsWorkflow(container).run({
     input: { salesChannelsData: [{ name: "Webshop" }] },
   })
-  const { result: [apiKey] } = await createApiKeysWorkflow(container).run({
+  const {
+    result: [apiKey],
+  } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "Webshop", type: "publishable", created_by: "test" }] },
   })
   await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: apiKey.id, add: [salesChannel.id] } })
 
-  const { result: [region] } = await createRegionsWorkflow(container).run({
+  const {
+    result: [region],
+  } = await createRegionsWorkflow(container).run({
     input: {
-      regions: [{ name: "United States", currency_code: "usd", countries: ["us"], automatic_taxes: true, payment_providers: ["pp_system_default"] }],
+      regions: [
+        { name: "United States", currency_code: "usd", countries: ["us"], automatic_taxes: true, payment_providers: ["pp_system_default"] },
+      ],
     },
   })
   await createTaxRegionsWorkflow(container).run({
-    input: [{
-      country_code: "us",
-      provider_id: SALES_TAX_PROVIDER_ID,
-      default_tax_rate: { rate: regionDefaultRate, code: "US-DEFAULT", name: "US default (fallback)" },
-    }],
+    input: [
+      {
+        country_code: "us",
+        provider_id: SALES_TAX_PROVIDER_ID,
+        default_tax_rate: { rate: regionDefaultRate, code: "US-DEFAULT", name: "US default (fallback)" },
+      },
+    ],
   })
 
-  const { result: [location] } = await createStockLocationsWorkflow(container).run({
-    input: { locations: [{ name: "Seattle warehouse", address: { address_1: "400 Broad St", city: "Seattle", country_code: "us", province: "WA", postal_code: "98109" } }] },
+  const {
+    result: [location],
+  } = await createStockLocationsWorkflow(container).run({
+    input: {
+      locations: [
+        {
+          name: "Seattle warehouse",
+          address: { address_1: "400 Broad St", city: "Seattle", country_code: "us", province: "WA", postal_code: "98109" },
+        },
+      ],
+    },
   })
   await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannel.id] } })
-  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: location.id }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
+  })
 
-  const { result: [profile] } = await createShippingProfilesWorkflow(container).run({
+  const {
+    result: [profile],
+  } = await createShippingProfilesWorkflow(container).run({
     input: { data: [{ name: "Default", type: "default" }] },
   })
   const fset = await fulfillment.createFulfillmentSets({
@@ -107,26 +131,42 @@ export async function seedStore(container: MedusaContainer, opts: SeedOptions = 
     type: "shipping",
     service_zones: [{ name: "US", geo_zones: [{ type: "country", country_code: "us" }] }],
   })
-  await link.create({ [Modules.STOCK_LOCATION]: { stock_location_id: location.id }, [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id } })
-  const { result: [option] } = await createShippingOptionsWorkflow(container).run({
-    input: [{
-      name: "Standard",
-      price_type: "flat",
-      provider_id: "manual_manual",
-      service_zone_id: fset.service_zones[0].id,
-      shipping_profile_id: profile.id,
-      type: { label: "Standard", description: "3-5 days", code: "standard" },
-      prices: [{ currency_code: "usd", amount: shippingPrice }, { region_id: region.id, amount: shippingPrice }],
-      rules: [
-        { attribute: "enabled_in_store", value: "true", operator: "eq" },
-        { attribute: "is_return", value: "false", operator: "eq" },
-      ],
-    }],
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id },
+  })
+  const {
+    result: [option],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Standard",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fset.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Standard", description: "3-5 days", code: "standard" },
+        prices: [
+          { currency_code: "usd", amount: shippingPrice },
+          { region_id: region.id, amount: shippingPrice },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
   })
 
-  const { result: [apparel] } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
-  const { result: [food] } = await createProductCategoriesWorkflow(container).run({ input: { product_categories: [{ name: "Food", is_active: true }] } })
-  const { result: [groceries] } = await createProductCategoriesWorkflow(container).run({
+  const {
+    result: [apparel],
+  } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
+  const {
+    result: [food],
+  } = await createProductCategoriesWorkflow(container).run({ input: { product_categories: [{ name: "Food", is_active: true }] } })
+  const {
+    result: [groceries],
+  } = await createProductCategoriesWorkflow(container).run({
     input: { product_categories: [{ name: "Groceries", is_active: true, parent_category_id: food.id }] },
   })
 

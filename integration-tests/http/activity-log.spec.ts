@@ -53,7 +53,13 @@ medusaIntegrationTestRunner({
       const quotes = await activity(`cart_id=${cartId}&operation=calculateCarts`)
       expect(quotes.count).toBeGreaterThanOrEqual(1)
       for (const e of quotes.entries) {
-        expect(e).toMatchObject({ operation: "calculateCarts", status: 200, cart_id: cartId, attempt: 1, connection_id: st.sandbox.connectionId })
+        expect(e).toMatchObject({
+          operation: "calculateCarts",
+          status: 200,
+          cart_id: cartId,
+          attempt: 1,
+          connection_id: st.sandbox.connectionId,
+        })
       }
       const filing = await activity(`order_id=${order.id}`)
       expect(filing.entries.map((e) => e.operation)).toContain("cartToOrder")

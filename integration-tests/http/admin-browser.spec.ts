@@ -14,7 +14,16 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core"
 import { SalesTaxClient } from "../../src/client"
-import { ADMIN_EMAIL, ADMIN_PASSWORD, CHROMIUM, SANDBOX_CONNECTION, SANDBOX_KEY, SCREENSHOTS as SHOTS, startBrowserApp, type BrowserApp } from "../browser/harness"
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  CHROMIUM,
+  SANDBOX_CONNECTION,
+  SANDBOX_KEY,
+  SCREENSHOTS as SHOTS,
+  startBrowserApp,
+  type BrowserApp,
+} from "../browser/harness"
 
 jest.setTimeout(900_000)
 
@@ -33,7 +42,16 @@ describe("admin extensions in a browser", () => {
     service = new SalesTaxClient({ baseUrl: app.sandbox.url, apiKey: SANDBOX_KEY, connectionId: SANDBOX_CONNECTION, retry: false })
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+      ],
     })
     context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
     context.setDefaultTimeout(UI_TIMEOUT)
@@ -173,7 +191,12 @@ describe("admin extensions in a browser", () => {
     await row.waitFor()
     const atService = await service.listCertificates({ customerId })
     expect(atService.items).toHaveLength(1)
-    expect(atService.items[0]).toMatchObject({ customerName: "Acme Wholesale LLC", reason: "Resale", customerBusinessType: "WholesaleTrade", disabledAt: null })
+    expect(atService.items[0]).toMatchObject({
+      customerName: "Acme Wholesale LLC",
+      reason: "Resale",
+      customerBusinessType: "WholesaleTrade",
+      disabledAt: null,
+    })
     expect(atService.items[0]!.states).toEqual([{ abbreviation: "WA", identificationNumber: "603-123-456" }])
     await shot(widget, "customer-certificates.png")
 
@@ -270,7 +293,9 @@ describe("admin extensions in a browser", () => {
     await page.setViewportSize({ width: 1440, height: 1000 })
     const errors = await adminGet("/admin/sales-tax/activity?errors_only=true")
     await root.getByTestId("activity-errors-only").click()
-    await expect(root.getByTestId(errors.count ? "activity-count" : "activity-none")).toBeVisibleText(errors.count ? new RegExp(`of ${errors.count} calls$`) : /No call/)
+    await expect(root.getByTestId(errors.count ? "activity-count" : "activity-none")).toBeVisibleText(
+      errors.count ? new RegExp(`of ${errors.count} calls$`) : /No call/,
+    )
     expect(await page.content()).not.toContain(SANDBOX_KEY)
   })
 
@@ -281,10 +306,12 @@ describe("admin extensions in a browser", () => {
     const widget = page.getByTestId("sales-tax-filing")
     await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^completed$/)
     await expect(widget.getByTestId("filing-edits")).toBeVisibleText(new RegExp(`^${editId}: applied \\(voided and filed again\\)$`))
-    await expect(widget.getByTestId(`filing-child-${likeClaimId}`))
-      .toBeVisibleText(/skipped.*charged = replacement \$2\.38 − claimed \$2\.38 = \$0\.00.*costs the customer no tax/)
-    await expect(widget.getByTestId(`filing-child-${dearerClaimId}`))
-      .toBeVisibleText(/completed.*charged = replacement \$11\.40 − claimed \$2\.38 = \$9\.02.*charged \$9\.02 · filed \$9\.02/)
+    await expect(widget.getByTestId(`filing-child-${likeClaimId}`)).toBeVisibleText(
+      /skipped.*charged = replacement \$2\.38 − claimed \$2\.38 = \$0\.00.*costs the customer no tax/,
+    )
+    await expect(widget.getByTestId(`filing-child-${dearerClaimId}`)).toBeVisibleText(
+      /completed.*charged = replacement \$11\.40 − claimed \$2\.38 = \$9\.02.*charged \$9\.02 · filed \$9\.02/,
+    )
     // the refund: $5 of $54.75 with $4.75 tax → $0.43 of tax, not filed, with the button
     const refund = widget.getByTestId(`filing-manual-refund-${refundId}`)
     await expect(refund).toBeVisibleText(/^tax \$0\.43not filedFile as credit$/)
@@ -298,7 +325,9 @@ describe("admin extensions in a browser", () => {
     const credit = await service.getOrder(`credit_${refundId}`)
     expect([credit.kind, credit.lineItems.map((l) => [l.itemId, l.tax.amount])]).toEqual(["credit", [[`refund:${refundId}`, -0.43]]])
     const life = await adminGet(`/admin/sales-tax/filings/${orderId}/lifecycle`)
-    expect(life.manual_refunds.map((r: { refundId: string; filing: string | null }) => [r.refundId, r.filing])).toEqual([[refundId, "completed"]])
+    expect(life.manual_refunds.map((r: { refundId: string; filing: string | null }) => [r.refundId, r.filing])).toEqual([
+      [refundId, "completed"],
+    ])
     await expect(widget.getByTestId(`filing-child-credit_${refundId}`)).toBeVisibleText(/^completed.*charged \$0\.43 · filed/)
     await shot(widget, "order-filing-credit.png")
     await page.setViewportSize({ width: 1440, height: 1000 })

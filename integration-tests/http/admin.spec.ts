@@ -18,7 +18,9 @@ const st = useSalesTaxSandbox({ timeoutMs: 1500 })
 const ok = { validateStatus: () => true }
 
 async function adminHeaders(container: MedusaContainer) {
-  const { result: [key] } = await createApiKeysWorkflow(container).run({
+  const {
+    result: [key],
+  } = await createApiKeysWorkflow(container).run({
     input: { api_keys: [{ title: "admin route tests", type: "secret", created_by: "test" }] },
   })
   return { headers: { authorization: `Basic ${Buffer.from(`${(key as { token: string }).token}:`).toString("base64")}` }, ...ok }
@@ -46,7 +48,13 @@ medusaIntegrationTestRunner({
 
     async function productRefs(productId: string) {
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
-      const { data: [p] } = await query.graph({ entity: "product", fields: ["id", "type_id", "categories.id", "categories.parent_category_id"], filters: { id: productId } })
+      const {
+        data: [p],
+      } = await query.graph({
+        entity: "product",
+        fields: ["id", "type_id", "categories.id", "categories.parent_category_id"],
+        filters: { id: productId },
+      })
       return p as { id: string; type_id: string | null; categories: { id: string; parent_category_id: string | null }[] }
     }
 
@@ -62,10 +70,12 @@ medusaIntegrationTestRunner({
         ["get", "/admin/sales-tax/settings"],
       ]
       for (const [method, url, body] of calls) {
-        const plain = method === "get" || method === "delete" ? await (api as any)[method](url, ok) : await (api as any)[method](url, body, ok)
+        const plain =
+          method === "get" || method === "delete" ? await (api as any)[method](url, ok) : await (api as any)[method](url, body, ok)
         expect([method, url, plain.status]).toEqual([method, url, 401])
         const bogus = { headers: { authorization: "Bearer not-a-token" }, ...ok }
-        const r = method === "get" || method === "delete" ? await (api as any)[method](url, bogus) : await (api as any)[method](url, body, bogus)
+        const r =
+          method === "get" || method === "delete" ? await (api as any)[method](url, bogus) : await (api as any)[method](url, body, bogus)
         expect([method, url, r.status]).toEqual([method, url, 401])
       }
       // nothing reached the service
@@ -212,7 +222,9 @@ medusaIntegrationTestRunner({
 
     it("creates, lists and disables a customer's exemption certificate at the service", async () => {
       const customers = getContainer().resolve(Modules.CUSTOMER) as any
-      const [customer] = await customers.createCustomers([{ email: "buyer@example.com", first_name: "Ada", last_name: "Buyer", company_name: "Acme" }])
+      const [customer] = await customers.createCustomers([
+        { email: "buyer@example.com", first_name: "Ada", last_name: "Buyer", company_name: "Acme" },
+      ])
       const url = `/admin/sales-tax/customers/${customer.id}/certificates`
       expect((await api.get(url, auth)).data.certificates).toEqual([])
 
@@ -273,8 +285,16 @@ medusaIntegrationTestRunner({
     it("summarizes the settings: health and ping, options with the key redacted, TIC coverage, recent failures", async () => {
       const filing = getContainer().resolve(SALES_TAX_FILING_MODULE) as any
       await filing.ensureRecord({
-        order_id: "order_failed_1", kind: "order", cart_id: null, customer_id: null, completion_mode: "placed",
-        snapshot: null, charged_tax: 1.23, state: "failed", last_error: "createOrder: 500 Internal Server Error", next_attempt_at: null,
+        order_id: "order_failed_1",
+        kind: "order",
+        cart_id: null,
+        customer_id: null,
+        completion_mode: "placed",
+        snapshot: null,
+        charged_tax: 1.23,
+        state: "failed",
+        last_error: "createOrder: 500 Internal Server Error",
+        next_attempt_at: null,
       })
       const r = await api.get("/admin/sales-tax/settings", auth)
       expect(r.status).toBe(200)
@@ -295,7 +315,9 @@ medusaIntegrationTestRunner({
       expect(r.data.coverage.totalProducts).toBe(Object.keys(store.products).length)
       expect(r.data.coverage.fallingBack.map((p: any) => p.id)).toEqual([store.products.general.id])
       expect(r.data.failures.available).toBe(true)
-      expect(r.data.failures.items).toEqual([expect.objectContaining({ orderId: "order_failed_1", lastError: expect.stringContaining("500") })])
+      expect(r.data.failures.items).toEqual([
+        expect.objectContaining({ orderId: "order_failed_1", lastError: expect.stringContaining("500") }),
+      ])
 
       // bad credentials: the page still answers, with ping failing
       await st.sandbox.fault({ operation: "ping", status: 401 })

@@ -1,7 +1,16 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createPromotionsWorkflow } from "@medusajs/core-flows"
-import { ADDRESSES, Checkout, cents, createShopper, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import {
+  ADDRESSES,
+  Checkout,
+  cents,
+  createShopper,
+  freshCheckoutStore,
+  salesTaxProvider,
+  useSalesTaxSandbox,
+  type SeededStore,
+} from "../helpers"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
 
 jest.setTimeout(120_000)
@@ -21,12 +30,28 @@ medusaIntegrationTestRunner({
     /** The cart as stored (read server-side, not through the store routes under test). */
     async function stored(cartId: string) {
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
-      const { data: [c] } = await query.graph({
+      const {
+        data: [c],
+      } = await query.graph({
         entity: "cart",
         fields: [
-          "id", "email", "customer_id", "items.id", "items.quantity", "items.unit_price", "shipping_methods.id", "shipping_methods.amount",
-          "shipping_address.*", "billing_address.postal_code", "items.tax_lines.code", "items.tax_lines.rate", "shipping_methods.tax_lines.code",
-          "shipping_methods.tax_lines.rate", "items.adjustments.code", "items.adjustments.amount", "promotions.code",
+          "id",
+          "email",
+          "customer_id",
+          "items.id",
+          "items.quantity",
+          "items.unit_price",
+          "shipping_methods.id",
+          "shipping_methods.amount",
+          "shipping_address.*",
+          "billing_address.postal_code",
+          "items.tax_lines.code",
+          "items.tax_lines.rate",
+          "shipping_methods.tax_lines.code",
+          "shipping_methods.tax_lines.rate",
+          "items.adjustments.code",
+          "items.adjustments.amount",
+          "promotions.code",
         ],
         filters: { id: cartId },
       })
@@ -47,7 +72,11 @@ medusaIntegrationTestRunner({
         promotions: (c.promotions ?? []).map((p: any) => p.code).sort(),
       }
     }
-    const refused = (p: Promise<unknown>) => p.then((r) => ({ status: 200, data: r }) as any, (e: any) => e.response)
+    const refused = (p: Promise<unknown>) =>
+      p.then(
+        (r) => ({ status: 200, data: r }) as any,
+        (e: any) => e.response,
+      )
 
     it("block outage: every store cart mutation answers 400 sales_tax_unavailable and leaves the cart as it was; no cart response carries tax 0; completion refused; all works again once the service is back", async () => {
       const co = new Checkout(api, store)
@@ -90,7 +119,11 @@ medusaIntegrationTestRunner({
       expect(read.status === 400 || cents(read.data.tax_total) > 0).toBe(true)
 
       const pc = await api.post(`/store/payment-collections`, { cart_id: co.cartId }, h())
-      await api.post(`/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" }, h())
+      await api.post(
+        `/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+        { provider_id: "pp_system_default" },
+        h(),
+      )
       // the unchanged cart still has a fresh cached quote; once that has expired, completion is refused
       ;(provider().cache.store as any).clear()
       const completion = await refused(api.post(`/store/carts/${co.cartId}/complete`, {}, h()))
@@ -113,10 +146,15 @@ medusaIntegrationTestRunner({
       const code = `BLOCK${Date.now()}`
       await createPromotionsWorkflow(getContainer()).run({
         input: {
-          promotionsData: [{
-            code, type: "standard", status: "active", is_automatic: false,
-            application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: "usd" },
-          } as never],
+          promotionsData: [
+            {
+              code,
+              type: "standard",
+              status: "active",
+              is_automatic: false,
+              application_method: { type: "percentage", target_type: "items", allocation: "across", value: 10, currency_code: "usd" },
+            } as never,
+          ],
         },
       })
       const shopper = await createShopper(api, store, `block-${Date.now()}@example.com`)
@@ -129,8 +167,16 @@ medusaIntegrationTestRunner({
         ["POST carts/:id (e-mail)", (co) => api.post(`/store/carts/${co.cartId}`, { email: "someone-else@example.com" }, h())],
         ["POST shipping-methods", (co) => co.addShipping()],
         ["POST promotions", (co) => api.post(`/store/carts/${co.cartId}/promotions`, { promo_codes: [code] }, h())],
-        ["DELETE promotions", (co) => api.delete(`/store/carts/${co.cartId}/promotions`, { ...h(), data: { promo_codes: [code] } }), { promo: true }],
-        ["POST customer", (co) => api.post(`/store/carts/${co.cartId}/customer`, {}, { headers: { ...h().headers, authorization: `Bearer ${shopper.token}` } })],
+        [
+          "DELETE promotions",
+          (co) => api.delete(`/store/carts/${co.cartId}/promotions`, { ...h(), data: { promo_codes: [code] } }),
+          { promo: true },
+        ],
+        [
+          "POST customer",
+          (co) =>
+            api.post(`/store/carts/${co.cartId}/customer`, {}, { headers: { ...h().headers, authorization: `Bearer ${shopper.token}` } }),
+        ],
       ]
       for (const [what, mutate, opts] of routes) {
         await st.sandbox.clearFaults()

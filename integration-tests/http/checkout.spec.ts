@@ -2,7 +2,17 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createPromotionsWorkflow } from "@medusajs/core-flows"
 import BigNumber from "bignumber.js"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { ADDRESSES, Checkout, cents, createExemptShopper, createShopper, freshCheckoutStore, salesTaxProvider, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import {
+  ADDRESSES,
+  Checkout,
+  cents,
+  createExemptShopper,
+  createShopper,
+  freshCheckoutStore,
+  salesTaxProvider,
+  useSalesTaxSandbox,
+  type SeededStore,
+} from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
 import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
 import { logger } from "@medusajs/framework/logger"
@@ -105,13 +115,15 @@ medusaIntegrationTestRunner({
     it("a promotion code: the service taxes the discounted price and Medusa's line tax still equals it to the cent", async () => {
       await createPromotionsWorkflow(getContainer()).run({
         input: {
-          promotionsData: [{
-            code: "FIFTEEN",
-            type: "standard",
-            status: "active",
-            is_automatic: false,
-            application_method: { type: "percentage", target_type: "items", allocation: "across", value: 15, currency_code: "usd" },
-          } as never],
+          promotionsData: [
+            {
+              code: "FIFTEEN",
+              type: "standard",
+              status: "active",
+              is_automatic: false,
+              application_method: { type: "percentage", target_type: "items", allocation: "across", value: 15, currency_code: "usd" },
+            } as never,
+          ],
         },
       })
       const co = new Checkout(api, store)
@@ -119,7 +131,11 @@ medusaIntegrationTestRunner({
       await co.addItem(store.products.general.variantId, 3)
       await co.setAddress(ADDRESSES.minneapolis)
       await co.addShipping()
-      const r = await api.post(`/store/carts/${co.cartId}/promotions?fields=${"id,tax_total,*items,*items.tax_lines,*items.adjustments,*shipping_methods,*shipping_methods.tax_lines"}`, { promo_codes: ["FIFTEEN"] }, { headers: { "x-publishable-api-key": store.publishableKey } })
+      const r = await api.post(
+        `/store/carts/${co.cartId}/promotions?fields=${"id,tax_total,*items,*items.tax_lines,*items.adjustments,*shipping_methods,*shipping_methods.tax_lines"}`,
+        { promo_codes: ["FIFTEEN"] },
+        { headers: { "x-publishable-api-key": store.publishableKey } },
+      )
       const cart = r.data.cart
       const item = cart.items[0]
       expect(item.adjustments.length).toBeGreaterThan(0)
@@ -128,7 +144,9 @@ medusaIntegrationTestRunner({
       const svc = await expectLinesMatchService(cart)
       // the service saw the net price (unit price less the discount per unit)
       const sent = svc.lineItems.find((l) => l.itemId === item.id)!
-      expect(new BigNumber(sent.price).times(sent.quantity).toFixed(2)).toBe(new BigNumber(item.unit_price).times(item.quantity).minus(discount).toFixed(2))
+      expect(new BigNumber(sent.price).times(sent.quantity).toFixed(2)).toBe(
+        new BigNumber(item.unit_price).times(item.quantity).minus(discount).toFixed(2),
+      )
       // and the refreshed cart's tax is what the storefront shows next time too
       const again = await co.get()
       expect(cents(again.tax_total)).toBe(cents(cart.tax_total))
@@ -184,7 +202,9 @@ medusaIntegrationTestRunner({
         expect(line.tax_lines[0].code).toBe(TAX_LINE_CODE_EXEMPT)
       }
       expect(cart.items[0].tax_lines[0].data).toMatchObject({
-        exemption_id: cert.certificateId, exemption_basis: "authenticated_customer", exempt_customer_id: shopper.customerId,
+        exemption_id: cert.certificateId,
+        exemption_basis: "authenticated_customer",
+        exempt_customer_id: shopper.customerId,
       })
 
       // the certificate covers Minnesota only: Kentucky is taxed
@@ -232,7 +252,9 @@ medusaIntegrationTestRunner({
       expect(cart.items[0].tax_lines).toHaveLength(1)
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
       expect(cart.items[0].tax_lines[0].rate).toBe(store.regionDefaultRate)
-      expect(cents(cart.items[0].tax_total)).toBe(cents(new BigNumber(store.products.general.price).times(store.regionDefaultRate).div(100).toNumber()))
+      expect(cents(cart.items[0].tax_total)).toBe(
+        cents(new BigNumber(store.products.general.price).times(store.regionDefaultRate).div(100).toNumber()),
+      )
 
       // 3 failing quotes open the circuit (failures: 3); then no request reaches the service
       await co.addShipping()
@@ -270,7 +292,9 @@ medusaIntegrationTestRunner({
       const cart = await co.addShipping()
       // Medusa attached the registered customer by e-mail alone: the case this guards
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
-      const { data: [attached] } = await query.graph({ entity: "cart", fields: ["customer_id", "customer.has_account"], filters: { id: co.cartId } })
+      const {
+        data: [attached],
+      } = await query.graph({ entity: "cart", fields: ["customer_id", "customer.has_account"], filters: { id: co.cartId } })
       expect(attached).toMatchObject({ customer_id: shopper.customerId, customer: { has_account: true } })
       const svc = await expectLinesMatchService(cart)
       expect(svc.exemption.exemptionId).toBeNull()
@@ -289,14 +313,35 @@ medusaIntegrationTestRunner({
       const { shopper, cert } = await createExemptShopper(api, store, st.sandbox, email)
       const auth = await adminAuth(getContainer())
       const draftOrder = async (address: typeof ADDRESSES.minneapolis) => {
-        const r = await api.post(`/admin/draft-orders`, {
-          customer_id: shopper.customerId, region_id: store.regionId, sales_channel_id: store.salesChannelId,
-          shipping_address: address, billing_address: address, items: [{ variant_id: store.products.general.variantId, quantity: 2 }],
-        }, auth)
+        const r = await api.post(
+          `/admin/draft-orders`,
+          {
+            customer_id: shopper.customerId,
+            region_id: store.regionId,
+            sales_channel_id: store.salesChannelId,
+            shipping_address: address,
+            billing_address: address,
+            items: [{ variant_id: store.products.general.variantId, quantity: 2 }],
+          },
+          auth,
+        )
         const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
-        const { data: [o] } = await query.graph({
-          entity: "order", filters: { id: r.data.draft_order.id },
-          fields: ["id", "is_draft_order", "customer_id", "tax_total", "items.id", "items.tax_total", "items.tax_lines.code", "items.tax_lines.rate", "items.tax_lines.data"],
+        const {
+          data: [o],
+        } = await query.graph({
+          entity: "order",
+          filters: { id: r.data.draft_order.id },
+          fields: [
+            "id",
+            "is_draft_order",
+            "customer_id",
+            "tax_total",
+            "items.id",
+            "items.tax_total",
+            "items.tax_lines.code",
+            "items.tax_lines.rate",
+            "items.tax_lines.data",
+          ],
         })
         return o
       }
@@ -305,7 +350,12 @@ medusaIntegrationTestRunner({
       expect(mn.is_draft_order).toBe(true)
       expect(mn.items[0].tax_lines).toHaveLength(1)
       const line = mn.items[0].tax_lines[0]
-      expect([line.code, line.data.exemption_id, line.data.exemption_basis, line.data.exempt_customer_id]).toEqual([TAX_LINE_CODE_EXEMPT, cert.certificateId, "admin_draft_order", shopper.customerId])
+      expect([line.code, line.data.exemption_id, line.data.exemption_basis, line.data.exempt_customer_id]).toEqual([
+        TAX_LINE_CODE_EXEMPT,
+        cert.certificateId,
+        "admin_draft_order",
+        shopper.customerId,
+      ])
       expect(cents(mn.tax_total)).toBe(0)
       // another state (KY): the MN certificate does not apply
       const ky = await draftOrder(ADDRESSES.louisville)
@@ -332,10 +382,17 @@ medusaIntegrationTestRunner({
       let cart = await co.addShipping()
       expect(cents(cart.tax_total)).toBeGreaterThan(0) // no certificate yet (and the empty list is now cached)
 
-      const created = await api.post(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, {
-        customerName: "District 1", address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
-        reason: "EducationalOrganization", customerBusinessType: "Government", states: [{ abbreviation: "MN" }],
-      }, auth)
+      const created = await api.post(
+        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
+        {
+          customerName: "District 1",
+          address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+          reason: "EducationalOrganization",
+          customerBusinessType: "Government",
+          states: [{ abbreviation: "MN" }],
+        },
+        auth,
+      )
       expect(created.status).toBe(201)
       cart = await co.calculateTaxes()
       expect(cents(cart.tax_total)).toBe(0)
@@ -389,7 +446,8 @@ medusaIntegrationTestRunner({
       const lineRate = new BigNumber(quoted.items[0].tax_total).div(store.products.general.price).times(100)
       // the quote's effective rate is kept in the plugin's module (database): wait for it
       const salesTax = getContainer().resolve("salesTax") as any
-      for (let i = 0; i < 100 && !(await salesTax.knownRates("55415", [0], new Date(0))).length; i++) await new Promise((r) => setTimeout(r, 50))
+      for (let i = 0; i < 100 && !(await salesTax.knownRates("55415", [0], new Date(0))).length; i++)
+        await new Promise((r) => setTimeout(r, 50))
       const [known] = await salesTax.knownRates("55415", [0], new Date(0))
       expect(new BigNumber(known.rate).minus(lineRate).abs().toNumber()).toBeLessThan(0.01)
 
@@ -407,7 +465,10 @@ medusaIntegrationTestRunner({
       const never = new Checkout(api, store)
       await never.create()
       await never.addItem(store.products.general.variantId, 1)
-      const refused = await never.setAddress(ADDRESSES.louisville).then(() => undefined, (e: any) => e.response)
+      const refused = await never.setAddress(ADDRESSES.louisville).then(
+        () => undefined,
+        (e: any) => e.response,
+      )
       expect(refused?.status).toBe(400)
       expect(refused.data.code).toBe(BLOCK_ERROR_CODE)
       await st.sandbox.clearFaults()
@@ -430,13 +491,17 @@ medusaIntegrationTestRunner({
       expect(await st.sandbox.counts()).toEqual(before) // open: no call at all
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
       expect(provider().stats.slowestQuoteMs).toBeLessThanOrEqual(1500 * 1.1)
-      expect((before.listCertificates ?? 0)).toBe(3)
+      expect(before.listCertificates ?? 0).toBe(3)
       await st.sandbox.clearFaults()
     })
 
     it("store route: verify-address suggests the postal spelling and locates a bad ZIP", async () => {
       const h = { headers: { "x-publishable-api-key": store.publishableKey } }
-      const ok = await api.post("/store/sales-tax/verify-address", { address_1: "350 S 5th St", city: "minneapolis", province: "mn", postal_code: "55415" }, h)
+      const ok = await api.post(
+        "/store/sales-tax/verify-address",
+        { address_1: "350 S 5th St", city: "minneapolis", province: "mn", postal_code: "55415" },
+        h,
+      )
       expect(ok.status).toBe(200)
       expect(ok.data.valid).toBe(true)
       expect(ok.data.address.province).toBe("MN")
@@ -447,7 +512,9 @@ medusaIntegrationTestRunner({
       expect(bad.status).toBe(422)
       expect(bad.data.valid).toBe(false)
       expect(bad.data.errors.map((e: any) => e.field)).toContain("postal_code")
-      const malformed = await api.post("/store/sales-tax/verify-address", { city: "X", province: "MN", postal_code: "12" }, h).catch((e: any) => e.response)
+      const malformed = await api
+        .post("/store/sales-tax/verify-address", { city: "X", province: "MN", postal_code: "12" }, h)
+        .catch((e: any) => e.response)
       expect(malformed.status).toBe(422)
       expect(malformed.data.errors[0].field).toBe("postal_code")
       const noKey = await api.post("/store/sales-tax/verify-address", { city: "X" }).catch((e: any) => e.response)

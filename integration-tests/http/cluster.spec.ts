@@ -18,7 +18,11 @@ describe("two instances on Redis", () => {
   beforeAll(async () => {
     const redisUrl = process.env.TEST_REDIS_URL
     if (!redisUrl) throw new Error("TEST_REDIS_URL is not set: run through `npm test`, which starts a redis-server for the run")
-    r = await runCluster({ orders: ORDERS, redisUrl, log: (l) => process.stdout.write(`[cluster] ${new Date().toISOString().slice(11, 19)} ${l}\n`) })
+    r = await runCluster({
+      orders: ORDERS,
+      redisUrl,
+      log: (l) => process.stdout.write(`[cluster] ${new Date().toISOString().slice(11, 19)} ${l}\n`),
+    })
   })
 
   it("placed the orders on both instances, with returns and cancellations", () => {

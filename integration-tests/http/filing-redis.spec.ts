@@ -19,7 +19,10 @@ function redisAnswers(url: string): Promise<boolean> {
   const u = new URL(url)
   return new Promise((resolve) => {
     const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) })
-    const done = (ok: boolean) => { s.destroy(); resolve(ok) }
+    const done = (ok: boolean) => {
+      s.destroy()
+      resolve(ok)
+    }
     s.setTimeout(1000, () => done(false))
     s.once("error", () => done(false))
     s.once("connect", () => s.write("PING\r\n"))
@@ -36,16 +39,29 @@ function redisAnswers(url: string): Promise<boolean> {
     hooks: {
       // the runner reads medusa-config.ts; the Redis modules are added to that config here
       beforeServerStart: async (container) => {
-        if (!(await redisAnswers(REDIS_URL))) throw new Error(`Redis does not answer at ${REDIS_URL} (npm test starts one; a direct jest run needs TEST_REDIS_URL)`)
+        if (!(await redisAnswers(REDIS_URL)))
+          throw new Error(`Redis does not answer at ${REDIS_URL} (npm test starts one; a direct jest run needs TEST_REDIS_URL)`)
         const cfg = container.resolve("configModule") as any
         cfg.projectConfig.redisUrl = REDIS_URL
         cfg.modules = {
           ...cfg.modules,
           [Modules.EVENT_BUS]: { resolve: "@medusajs/event-bus-redis", options: { redisUrl: REDIS_URL, queueName: `${ns}-events` } },
-          [Modules.WORKFLOW_ENGINE]: { resolve: "@medusajs/workflow-engine-redis", options: { redis: { redisUrl: REDIS_URL, queueName: `${ns}-wf`, jobQueueName: `${ns}-jobs` } } },
+          [Modules.WORKFLOW_ENGINE]: {
+            resolve: "@medusajs/workflow-engine-redis",
+            options: { redis: { redisUrl: REDIS_URL, queueName: `${ns}-wf`, jobQueueName: `${ns}-jobs` } },
+          },
           [Modules.LOCKING]: {
             resolve: "@medusajs/medusa/locking",
-            options: { providers: [{ resolve: "@medusajs/locking-redis", id: "locking-redis", is_default: true, options: { redisUrl: REDIS_URL, namespace: `${ns}:` } }] },
+            options: {
+              providers: [
+                {
+                  resolve: "@medusajs/locking-redis",
+                  id: "locking-redis",
+                  is_default: true,
+                  options: { redisUrl: REDIS_URL, namespace: `${ns}:` },
+                },
+              ],
+            },
           },
         }
       },
@@ -67,10 +83,17 @@ function redisAnswers(url: string): Promise<boolean> {
         await Promise.all(Array.from({ length: 5 }, () => bus.emit({ name: "order.placed", data: { id: order.id } })))
         const rec = await waitForFiling(container, order.id, (r) => r.state === "completed", "completed", 90_000)
         const o = await adminOrder(api, auth, order.id)
-        await fulfil(api, auth, order.id, o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })))
+        await fulfil(
+          api,
+          auth,
+          order.id,
+          o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })),
+        )
         const lamp = o.items.find((i: any) => i.quantity === 3)
         const retId = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
-        await Promise.all(Array.from({ length: 4 }, () => bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } })))
+        await Promise.all(
+          Array.from({ length: 4 }, () => bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } })),
+        )
         await waitForFiling(container, order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refunded", 90_000)
         // let every duplicate delivery finish before counting
         await new Promise((r) => setTimeout(r, 3000))

@@ -5,17 +5,19 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { dec, roundCents, sum } from "../../src/money"
 import {
-  ADDRESSES, Checkout, createExemptShopper, freshFilingStore, placeOrder as checkoutOrder, useSalesTaxSandbox, type SeededStore,
+  ADDRESSES,
+  Checkout,
+  createExemptShopper,
+  freshFilingStore,
+  placeOrder as checkoutOrder,
+  useSalesTaxSandbox,
+  type SeededStore,
 } from "../helpers"
-import {
-  adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling,
-} from "../filing-helpers/medusa"
+import { adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
 import { TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
 import { processDueFilings } from "../../src/workflows/filing/handlers"
-import {
-  processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
-} from "../../src/workflows/filing/workflows"
+import { processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow } from "../../src/workflows/filing/workflows"
 
 jest.setTimeout(120_000)
 
@@ -23,7 +25,8 @@ jest.setTimeout(120_000)
 const env = useSalesTaxSandbox({ filing: { maxAttempts: 5 }, backgroundTimeoutMs: 3000 })
 
 /** Medusa's charged tax of a line (unrounded BigNumber) to the cent. */
-const charged = (v: unknown) => roundCents(typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v))
+const charged = (v: unknown) =>
+  roundCents(typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v))
 
 const orderTax = (o: { lineItems: { tax: { amount: number } }[] }) => roundCents(sum(o.lineItems.map((l) => l.tax.amount)))
 
@@ -38,7 +41,10 @@ medusaIntegrationTestRunner({
     })
 
     function placeOrder(address = ADDRESSES.sanFrancisco): Promise<{ order: any; cartId: string }> {
-      return checkoutOrder(api, store, address, [[store.products.general.variantId, 3], [store.products.shirt.variantId, 2]])
+      return checkoutOrder(api, store, address, [
+        [store.products.general.variantId, 3],
+        [store.products.shirt.variantId, 2],
+      ])
     }
 
     it("order.placed: filed under the Medusa order id from the Medusa cart, with the tax the shopper paid", async () => {
@@ -86,8 +92,15 @@ medusaIntegrationTestRunner({
       expect(orderTax(svc)).toBe(0)
       // the same order without the certificate would have been taxed (Minneapolis): the exemption is what makes it 0
       const plain = await env.sandbox.client.calculateCarts({
-        items: [{ customerId: svc.customerId, currency: svc.currency, origin: svc.origin, destination: svc.destination,
-          lineItems: svc.lineItems.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic })) }],
+        items: [
+          {
+            customerId: svc.customerId,
+            currency: svc.currency,
+            origin: svc.origin,
+            destination: svc.destination,
+            lineItems: svc.lineItems.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic })),
+          },
+        ],
       })
       expect(orderTax(plain.items[0]!)).toBeGreaterThan(0)
     })
@@ -95,7 +108,12 @@ medusaIntegrationTestRunner({
     /** Fulfils every item (Medusa only returns fulfilled items). */
     async function fulfilAll(orderId: string) {
       const o = await adminOrder(api, auth, orderId)
-      await fulfil(api, auth, orderId, o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })))
+      await fulfil(
+        api,
+        auth,
+        orderId,
+        o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })),
+      )
       return o
     }
 
@@ -132,9 +150,22 @@ medusaIntegrationTestRunner({
       const lamp = o.items.find((i: any) => i.quantity === 3)
       const shirt = o.items.find((i: any) => i.quantity === 2)
       const r1 = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 1 }])
-      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.source_id === r1 && x.state === "refunded"), "first refund")
-      const r2 = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 1 }, { id: shirt.id, quantity: 2 }])
-      const rec = await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).filter((x) => x.state === "refunded").length === 2, "two refunds")
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((x) => x.source_id === r1 && x.state === "refunded"),
+        "first refund",
+      )
+      const r2 = await returnAndReceive(api, auth, order.id, [
+        { id: lamp.id, quantity: 1 },
+        { id: shirt.id, quantity: 2 },
+      ])
+      const rec = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).filter((x) => x.state === "refunded").length === 2,
+        "two refunds",
+      )
       expect(rec.state).toBe("partially_refunded")
       const refunds = await serviceRefunds(order.id)
       expect(refunds.map((r) => r.idempotencyKey).sort()).toEqual([r1, r2].sort())
@@ -143,7 +174,8 @@ medusaIntegrationTestRunner({
       expect([qtyOf(a, lamp.id), qtyOf(a, shirt.id)]).toEqual([1, 0])
       expect([qtyOf(b, lamp.id), qtyOf(b, shirt.id)]).toEqual([1, 2])
       // the refunded tax is the charged tax of what came back
-      const lampTax = charged(lamp.tax_total), shirtTax = charged(shirt.tax_total)
+      const lampTax = charged(lamp.tax_total),
+        shirtTax = charged(shirt.tax_total)
       expect(roundCents(sum(b.items.map((i) => Math.abs(i.tax.amount))))).toBe(roundCents(dec(lampTax).div(3).plus(shirtTax)))
     })
 
@@ -153,10 +185,17 @@ medusaIntegrationTestRunner({
       const o = await fulfilAll(order.id)
       const shirt = o.items.find((i: any) => i.quantity === 2)
       const claimId = await claim(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
-      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === claimId && x.state === "refunded"), "claim refund")
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((x) => x.idempotency_key === claimId && x.state === "refunded"),
+        "claim refund",
+      )
       // the claim's return is received later: order.return_received maps to the claim's key
       const q = getContainer().resolve("query") as any
-      const { data: [c] } = await q.graph({ entity: "order_claim", fields: ["id", "return_id"], filters: { id: claimId } })
+      const {
+        data: [c],
+      } = await q.graph({ entity: "order_claim", fields: ["id", "return_id"], filters: { id: claimId } })
       expect(c.return_id).toBeTruthy()
       await api.post(`/admin/returns/${c.return_id}/receive`, {}, auth)
       await api.post(`/admin/returns/${c.return_id}/receive-items`, { items: [{ id: shirt.id, quantity: 1 }] }, auth)
@@ -176,9 +215,20 @@ medusaIntegrationTestRunner({
       await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
       const o = await fulfilAll(order.id)
       const lamp = o.items.find((i: any) => i.quantity === 3)
-      const exchangeId = await exchange(api, auth, order.id, [{ id: lamp.id, quantity: 1 }], [{ variant_id: store.products.jacket.variantId, quantity: 1 }])
+      const exchangeId = await exchange(
+        api,
+        auth,
+        order.id,
+        [{ id: lamp.id, quantity: 1 }],
+        [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+      )
       const xrec = await waitForFiling(getContainer(), exchangeId, (r) => r.state === "completed", "exchange filed")
-      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === exchangeId && x.state === "refunded"), "exchange refund")
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((x) => x.idempotency_key === exchangeId && x.state === "refunded"),
+        "exchange refund",
+      )
       const svcX = await env.sandbox.client.getOrder(exchangeId)
       expect(svcX.lineItems.filter((l) => !l.itemId.startsWith("shipping:"))).toHaveLength(1)
       expect(svcX.lineItems[0]!.tic).toBe(store.products.jacket.tic)
@@ -189,13 +239,21 @@ medusaIntegrationTestRunner({
       expect(svcX.lineItems.find((l) => l.itemId === jacket.id)?.tax.amount).toBe(charged(jacket.tax_total))
       // the new item is taxed by the service like a cart item: clothing is taxed in California, and
       // Medusa charged exactly the sandbox's own quote for that item (one jacket, its TIC, SF)
-      const jx = (await api.get(`/admin/orders/${order.id}?fields=items.id,items.unit_price,items.tax_lines.code`, auth))
-        .data.order.items.find((i: any) => i.id === jacket.id)
+      const jx = (
+        await api.get(`/admin/orders/${order.id}?fields=items.id,items.unit_price,items.tax_lines.code`, auth)
+      ).data.order.items.find((i: any) => i.id === jacket.id)
       expect(Number(jacket.quantity)).toBe(1)
       expect(jx.tax_lines.map((t: any) => t.code)).toEqual([TAX_LINE_CODE])
       const quote = await env.sandbox.client.calculateCarts({
-        items: [{ customerId: svcX.customerId, currency: svcX.currency, origin: svcX.origin, destination: svcX.destination,
-          lineItems: [{ index: 0, itemId: "jacket", price: Number(jx.unit_price), quantity: 1, tic: store.products.jacket.tic }] }],
+        items: [
+          {
+            customerId: svcX.customerId,
+            currency: svcX.currency,
+            origin: svcX.origin,
+            destination: svcX.destination,
+            lineItems: [{ index: 0, itemId: "jacket", price: Number(jx.unit_price), quantity: 1, tic: store.products.jacket.tic }],
+          },
+        ],
       })
       const quoted = quote.items[0]!.lineItems[0]!.tax.amount
       expect(quoted).toBeGreaterThan(0)
@@ -210,7 +268,12 @@ medusaIntegrationTestRunner({
       // returning the item that came with the exchange refunds it on the exchange's own filing
       await fulfil(api, auth, order.id, [{ id: jacket.id, quantity: 1 }])
       const retId = await returnAndReceive(api, auth, order.id, [{ id: jacket.id, quantity: 1 }])
-      await waitForFiling(getContainer(), exchangeId, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "exchange item refunded")
+      await waitForFiling(
+        getContainer(),
+        exchangeId,
+        (r) => (r.refunds ?? []).some((x) => x.state === "refunded"),
+        "exchange item refunded",
+      )
       const xRefunds = await serviceRefunds(exchangeId)
       expect(xRefunds.map((r) => [r.idempotencyKey, qtyOf(r, jacket.id)])).toEqual([[`${retId}:${exchangeId}`, 1]])
       expect(await serviceRefunds(order.id)).toHaveLength(1)
@@ -236,8 +299,13 @@ medusaIntegrationTestRunner({
       // sandbox was reset before the test, and this test places one order), whatever the
       // redeliveries: 3 extra order.placed + a direct run, 4 deliveries of the return
       const c = await env.sandbox.counts()
-      expect({ cartToOrder: c.cartToOrder, createOrder: c.createOrder, voidOrder: c.voidOrder, refundOrder: c.refundOrder, updateOrder: c.updateOrder })
-        .toEqual({ cartToOrder: 1, createOrder: 0, voidOrder: 0, refundOrder: 1, updateOrder: 0 })
+      expect({
+        cartToOrder: c.cartToOrder,
+        createOrder: c.createOrder,
+        voidOrder: c.voidOrder,
+        refundOrder: c.refundOrder,
+        updateOrder: c.updateOrder,
+      }).toEqual({ cartToOrder: 1, createOrder: 0, voidOrder: 0, refundOrder: 1, updateOrder: 0 })
       const rec0 = await filingStore(getContainer()).findRecord(order.id)
       expect(rec0?.filing_path).toBe("cart")
       expect(orderTax(await env.sandbox.client.getOrder(order.id))).toBe(rec0?.charged_tax)

@@ -45,7 +45,14 @@ function send(base: string, method: string, path: string, headers: Record<string
   const u = new URL(base)
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, method, path, agent, headers: { ...headers, ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body !== undefined ? { "content-length": String(Buffer.byteLength(body)) } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on("data", (c: Buffer) => chunks.push(c))
@@ -117,8 +124,16 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
   })
   const filing = container.resolve(SALES_TAX_FILING_MODULE) as any
   await filing.ensureRecord({
-    order_id: "order_fuzz_failed", kind: "order", cart_id: null, customer_id: null, completion_mode: "placed",
-    snapshot: null, charged_tax: 1.23, state: "failed", last_error: "createOrder: 500 Internal Server Error", next_attempt_at: null,
+    order_id: "order_fuzz_failed",
+    kind: "order",
+    cart_id: null,
+    customer_id: null,
+    completion_mode: "placed",
+    snapshot: null,
+    charged_tax: 1.23,
+    state: "failed",
+    last_error: "createOrder: 500 Internal Server Error",
+    next_attempt_at: null,
   })
   const { projectConfig } = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as any
   const users = container.resolve(Modules.USER) as any
@@ -200,7 +215,13 @@ medusaIntegrationTestRunner({
         expect(eleven.status).toBe(400)
         expectShortErrorValues(eleven)
         // nested within the limit but of the wrong type: the route's own located error, value summarized
-        const wrong = await send(fx.base, "POST", p, { ...admin(), ...JSON_CT }, JSON.stringify({ tic: JSON.parse(nestedJson(8)), query: [[[1]]], customerName: { a: { b: 1 } } }))
+        const wrong = await send(
+          fx.base,
+          "POST",
+          p,
+          { ...admin(), ...JSON_CT },
+          JSON.stringify({ tic: JSON.parse(nestedJson(8)), query: [[[1]]], customerName: { a: { b: 1 } } }),
+        )
         expect(wrong.status).toBe(400)
         expect(wrong.json.errors.length).toBeGreaterThan(0)
         expectShortErrorValues(wrong)
@@ -209,14 +230,32 @@ medusaIntegrationTestRunner({
       expect(store.status).toBe(400)
       expect(store.json.message).toMatch(/nested deeper/)
       expectShortErrorValues(store)
-      const storeWrong = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(), ...JSON_CT }, JSON.stringify({ ...ADDRESS, city: JSON.parse(nestedJson(9)) }))
+      const storeWrong = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH(), ...JSON_CT },
+        JSON.stringify({ ...ADDRESS, city: JSON.parse(nestedJson(9)) }),
+      )
       expect(storeWrong.status).toBe(400)
       expect(storeWrong.json.errors[0]).toMatchObject({ field: "city", location: "body.city", value: "{object with 1 key}" })
       // past the size limits: 413, JSON with a message
-      const big = await send(fx.base, "POST", "/admin/sales-tax/tics/search", { ...admin(), ...JSON_CT }, JSON.stringify({ query: "x".repeat(70_000) }))
+      const big = await send(
+        fx.base,
+        "POST",
+        "/admin/sales-tax/tics/search",
+        { ...admin(), ...JSON_CT },
+        JSON.stringify({ query: "x".repeat(70_000) }),
+      )
       expect(big.status).toBe(413)
       expect(big.json.message).toEqual(expect.stringMatching(/too large/i))
-      const bigStore = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("198.51.100.2"), ...JSON_CT }, JSON.stringify({ ...ADDRESS, address_2: "x".repeat(9_000) }))
+      const bigStore = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH("198.51.100.2"), ...JSON_CT },
+        JSON.stringify({ ...ADDRESS, address_2: "x".repeat(9_000) }),
+      )
       expect(bigStore.status).toBe(413)
       // nothing reached the service
       const counts = await st.sandbox.counts()
@@ -274,7 +313,8 @@ medusaIntegrationTestRunner({
         expect(r.json.errors[0].location).toBe("path.certId")
       }
       const counts = await st.sandbox.counts()
-      for (const op of ["getCertificate", "disableCertificate", "ping", "health", "listCertificates"]) expect([op, (counts as any)[op] ?? 0]).toEqual([op, 0])
+      for (const op of ["getCertificate", "disableCertificate", "ping", "health", "listCertificates"])
+        expect([op, (counts as any)[op] ?? 0]).toEqual([op, 0])
       // a well-formed unknown certificate: the service's 404, without its path or the connection id
       const nf = await send(fx.base, "GET", "/admin/sales-tax/certificates/00000000-0000-4000-8000-00000000dead", admin())
       expect(nf.status).toBe(404)
@@ -304,7 +344,13 @@ medusaIntegrationTestRunner({
         send(fx.base, "GET", `/admin/sales-tax/customers/${fx.customerId}/certificates`, admin()),
         (async () => {
           const a = Date.now()
-          const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("198.51.100.3"), ...JSON_CT }, JSON.stringify(ADDRESS))
+          const r = await send(
+            fx.base,
+            "POST",
+            "/store/sales-tax/verify-address",
+            { ...storeH("198.51.100.3"), ...JSON_CT },
+            JSON.stringify(ADDRESS),
+          )
           return { ...r, ms: Date.now() - a }
         })(),
       ])
@@ -361,7 +407,13 @@ medusaIntegrationTestRunner({
       }
       expect((await st.sandbox.counts()).verifyAddress).toBe(1)
       // the 20th: still inside the budget, and bad input is a located 400
-      const bad = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(ip), ...JSON_CT }, JSON.stringify({ ...addr, city: 42 }))
+      const bad = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH(ip), ...JSON_CT },
+        JSON.stringify({ ...addr, city: 42 }),
+      )
       expect(bad.status).toBe(400)
       expect(bad.json.errors).toEqual([expect.objectContaining({ field: "city", location: "body.city", value: 42 })])
       // the 21st of this client in the minute
@@ -372,13 +424,25 @@ medusaIntegrationTestRunner({
       expect(retryAfter).toBeLessThanOrEqual(60)
       expect(limited.json).toMatchObject({ type: "too_many_requests", message: expect.stringMatching(/at most 20 a minute/) })
       // another client is not limited, and gets the cached verdict
-      const other = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("203.0.113.8"), ...JSON_CT }, JSON.stringify(addr))
+      const other = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH("203.0.113.8"), ...JSON_CT },
+        JSON.stringify(addr),
+      )
       expect(other.status).toBe(200)
       expect((await st.sandbox.counts()).verifyAddress).toBe(1)
       // an unknown ZIP's 422 is a verdict too: cached
       const unknown = { ...addr, postal_code: "99999" }
       for (let i = 0; i < 2; i++) {
-        const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("203.0.113.9"), ...JSON_CT }, JSON.stringify(unknown))
+        const r = await send(
+          fx.base,
+          "POST",
+          "/store/sales-tax/verify-address",
+          { ...storeH("203.0.113.9"), ...JSON_CT },
+          JSON.stringify(unknown),
+        )
         expect(r.status).toBe(422)
         expect(r.json.errors[0].field).toBe("postal_code")
       }
@@ -386,14 +450,32 @@ medusaIntegrationTestRunner({
       // per cart: 20 requests from 20 clients for one cart, the 21st refused
       const cart = { ...addr, cart_id: "cart_01FUZZRATELIMIT" }
       for (let i = 0; i < 20; i++) {
-        const r = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH(`192.0.2.${i + 1}`), ...JSON_CT }, JSON.stringify(cart))
+        const r = await send(
+          fx.base,
+          "POST",
+          "/store/sales-tax/verify-address",
+          { ...storeH(`192.0.2.${i + 1}`), ...JSON_CT },
+          JSON.stringify(cart),
+        )
         expect(r.status).toBe(200)
       }
-      const cartLimited = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("192.0.2.99"), ...JSON_CT }, JSON.stringify(cart))
+      const cartLimited = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH("192.0.2.99"), ...JSON_CT },
+        JSON.stringify(cart),
+      )
       expect(cartLimited.status).toBe(429)
       expect(cartLimited.json.message).toMatch(/for this cart/)
       expect(Number(cartLimited.headers["retry-after"])).toBeGreaterThanOrEqual(1)
-      const badCart = await send(fx.base, "POST", "/store/sales-tax/verify-address", { ...storeH("192.0.2.100"), ...JSON_CT }, JSON.stringify({ ...addr, cart_id: "../x" }))
+      const badCart = await send(
+        fx.base,
+        "POST",
+        "/store/sales-tax/verify-address",
+        { ...storeH("192.0.2.100"), ...JSON_CT },
+        JSON.stringify({ ...addr, cart_id: "../x" }),
+      )
       expect(badCart.status).toBe(400)
       expect(badCart.json.errors[0].location).toBe("body.cart_id")
       expect((await st.sandbox.counts()).verifyAddress).toBe(2)
@@ -403,105 +485,117 @@ medusaIntegrationTestRunner({
     // the fuzz
     // -------------------------------------------------------------------------------------------
 
-    it("fuzz: every route, with and without auth, with service faults: no 5xx, 4xx as JSON with a message, error values short, the key never answered", async () => {
-      await setup()
-      const total = Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000)
-      const batch = 20
-      const seed = process.env.FUZZ_ROUTES_SEED ? Number(process.env.FUZZ_ROUTES_SEED) : undefined
-      const key = st.sandbox.apiKey
-      const conn = st.sandbox.connectionId
-      const seen = new Map<string, number>()
-      const statuses = new Map<number, number>()
-      const timing = new Map<string, { n: number; ms: number; max: number }>()
-      let sent = 0
+    it(
+      "fuzz: every route, with and without auth, with service faults: no 5xx, 4xx as JSON with a message, error values short, the key never answered",
+      async () => {
+        await setup()
+        const total = Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000)
+        const batch = 20
+        const seed = process.env.FUZZ_ROUTES_SEED ? Number(process.env.FUZZ_ROUTES_SEED) : undefined
+        const key = st.sandbox.apiKey
+        const conn = st.sandbox.connectionId
+        const seen = new Map<string, number>()
+        const statuses = new Map<number, number>()
+        const timing = new Map<string, { n: number; ms: number; max: number }>()
+        let sent = 0
 
-      const arb = fuzzBatch(fx, key, batch)
-      const cpu0 = process.cpuUsage()
-      const wall0 = Date.now()
-      await fc.assert(
-        fc.asyncProperty(arb, async ({ fault, requests }) => {
-          if (fault) await st.sandbox.fault(fault)
-          try {
-            const answers = await Promise.all(
-              requests.map(async (r) => {
-                const t0 = Date.now()
-                const a = await send(fx.base, r.method, r.path, r.headers, r.body)
-                const ms = Date.now() - t0
-                const t = timing.get(r.route) ?? { n: 0, ms: 0, max: 0 }
-                timing.set(r.route, { n: t.n + 1, ms: t.ms + ms, max: Math.max(t.max, ms) })
-                return a
-              }),
-            )
-            answers.forEach((a, i) => {
-              const r = requests[i]!
-              sent++
-              statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
-              seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
-              const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
-              if (a.status >= 500) throw new Error(`5xx: ${where}`)
-              if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
-              // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
-              if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
-                const want = r.route.startsWith("POST /store") ? 400 : 401
-                if (a.status !== want) throw new Error(`expected ${want} without auth: ${where}`)
-              }
-              if (a.status >= 400) {
-                if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
-                  throw new Error(`4xx without a JSON message: ${where}`)
+        const arb = fuzzBatch(fx, key, batch)
+        const cpu0 = process.cpuUsage()
+        const wall0 = Date.now()
+        await fc.assert(
+          fc.asyncProperty(arb, async ({ fault, requests }) => {
+            if (fault) await st.sandbox.fault(fault)
+            try {
+              const answers = await Promise.all(
+                requests.map(async (r) => {
+                  const t0 = Date.now()
+                  const a = await send(fx.base, r.method, r.path, r.headers, r.body)
+                  const ms = Date.now() - t0
+                  const t = timing.get(r.route) ?? { n: 0, ms: 0, max: 0 }
+                  timing.set(r.route, { n: t.n + 1, ms: t.ms + ms, max: Math.max(t.max, ms) })
+                  return a
+                }),
+              )
+              answers.forEach((a, i) => {
+                const r = requests[i]!
+                sent++
+                statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
+                seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
+                const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
+                if (a.status >= 500) throw new Error(`5xx: ${where}`)
+                if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
+                // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
+                if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                  const want = r.route.startsWith("POST /store") ? 400 : 401
+                  if (a.status !== want) throw new Error(`expected ${want} without auth: ${where}`)
                 }
-                // (the request's own input may be echoed in a short `value`; messages never carry a service path)
-                const messages = [a.json.message, ...((a.json.errors ?? []) as { message?: unknown }[]).map((e) => e?.message)].join("\n")
-                if (a.text.includes(conn) || /\/tax\//.test(messages)) throw new Error(`service path or connection in an error: ${where}`)
-                for (const e of (a.json.errors ?? []) as { value?: unknown }[]) {
-                  const v = e?.value
-                  if (v !== undefined && v !== null && (typeof v === "object" || (typeof v === "string" && v.length > INPUT_LIMITS.excerptLength + 1))) {
-                    throw new Error(`long or nested error value: ${where}`)
+                if (a.status >= 400) {
+                  if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
+                    throw new Error(`4xx without a JSON message: ${where}`)
+                  }
+                  // (the request's own input may be echoed in a short `value`; messages never carry a service path)
+                  const messages = [a.json.message, ...((a.json.errors ?? []) as { message?: unknown }[]).map((e) => e?.message)].join("\n")
+                  if (a.text.includes(conn) || /\/tax\//.test(messages)) throw new Error(`service path or connection in an error: ${where}`)
+                  for (const e of (a.json.errors ?? []) as { value?: unknown }[]) {
+                    const v = e?.value
+                    if (
+                      v !== undefined &&
+                      v !== null &&
+                      (typeof v === "object" || (typeof v === "string" && v.length > INPUT_LIMITS.excerptLength + 1))
+                    ) {
+                      throw new Error(`long or nested error value: ${where}`)
+                    }
                   }
                 }
-              }
-              // an id that cannot be ours is refused with a located 400 (by the path check, or by the
-              // guard's query/body check that runs before it), never looked up
-              if (r.auth === "ok" && r.badParam && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
-                if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
-                  throw new Error(`a bad id was not refused: ${where}`)
+                // an id that cannot be ours is refused with a located 400 (by the path check, or by the
+                // guard's query/body check that runs before it), never looked up
+                if (r.auth === "ok" && r.badParam && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                  if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
+                    throw new Error(`a bad id was not refused: ${where}`)
+                  }
                 }
-              }
-            })
-          } finally {
-            if (fault) await st.sandbox.clearFaults()
-          }
-        }),
-        {
-          numRuns: Math.ceil(total / batch),
-          ...(seed !== undefined ? { seed } : {}),
-          endOnFailure: true,
-          // a short failure: the first broken expectation with its request, and how to replay it
-          // (the default report prints the whole batch, bodies of 60 kB included)
-          asyncReporter: async (d) => {
-            if (!d.failed) return
-            const cause = d.errorInstance instanceof Error ? d.errorInstance.message : String(d.errorInstance)
-            throw new Error(`${cause.slice(0, 2000)}\n(replay: FUZZ_ROUTES_SEED=${d.seed}, path ${d.counterexamplePath})`)
+              })
+            } finally {
+              if (fault) await st.sandbox.clearFaults()
+            }
+          }),
+          {
+            numRuns: Math.ceil(total / batch),
+            ...(seed !== undefined ? { seed } : {}),
+            endOnFailure: true,
+            // a short failure: the first broken expectation with its request, and how to replay it
+            // (the default report prints the whole batch, bodies of 60 kB included)
+            asyncReporter: async (d) => {
+              if (!d.failed) return
+              const cause = d.errorInstance instanceof Error ? d.errorInstance.message : String(d.errorInstance)
+              throw new Error(`${cause.slice(0, 2000)}\n(replay: FUZZ_ROUTES_SEED=${d.seed}, path ${d.counterexamplePath})`)
+            },
           },
-        },
-      )
-      expect(sent).toBeGreaterThanOrEqual(total)
-      // every route was hit with auth and without it
-      for (const r of ROUTES) {
-        for (const auth of ["ok", "none"]) expect([r.id, auth, (seen.get(`${r.id} ${auth}`) ?? 0) > 0]).toEqual([r.id, auth, true])
-      }
-      // and the service was really reached (not everything refused at the door)
-      const counts = await st.sandbox.counts()
-      for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"]) expect([op, (counts as any)[op] > 0]).toEqual([op, true])
-      expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
-       
-      if (process.env.FUZZ_ROUTES_VERBOSE) console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
-       
-      const cpu = process.cpuUsage(cpu0)
-       
-      console.log(`[fuzz:routes] cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms, wall ${Date.now() - wall0} ms`)
-       
-      console.log(`[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`)
-    }, 240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 50)
+        )
+        expect(sent).toBeGreaterThanOrEqual(total)
+        // every route was hit with auth and without it
+        for (const r of ROUTES) {
+          for (const auth of ["ok", "none"]) expect([r.id, auth, (seen.get(`${r.id} ${auth}`) ?? 0) > 0]).toEqual([r.id, auth, true])
+        }
+        // and the service was really reached (not everything refused at the door)
+        const counts = await st.sandbox.counts()
+        for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"])
+          expect([op, (counts as any)[op] > 0]).toEqual([op, true])
+        expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
+
+        if (process.env.FUZZ_ROUTES_VERBOSE)
+          console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
+
+        const cpu = process.cpuUsage(cpu0)
+
+        console.log(`[fuzz:routes] cpu ${Math.round((cpu.user + cpu.system) / 1000)} ms, wall ${Date.now() - wall0} ms`)
+
+        console.log(
+          `[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
+        )
+      },
+      240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 50,
+    )
 
     it("test sandboxes never share a data directory", async () => {
       const dir = mkdtempSync(join(tmpdir(), "sales-tax-claim-"))
@@ -552,13 +646,49 @@ const ROUTES: RouteDef[] = [
     ]
   }),
   { id: "POST /admin/sales-tax/tics/search", method: "POST", template: "/admin/sales-tax/tics/search", body: "search" },
-  { id: "GET /admin/sales-tax/customers/:id/certificates", method: "GET", template: "/admin/sales-tax/customers/:id/certificates", param: ["id", "customer"], body: "none" },
-  { id: "POST /admin/sales-tax/customers/:id/certificates", method: "POST", template: "/admin/sales-tax/customers/:id/certificates", param: ["id", "customer"], body: "cert" },
-  { id: "GET /admin/sales-tax/certificates/:certId", method: "GET", template: "/admin/sales-tax/certificates/:certId", param: ["certId", "certificate"], body: "none" },
-  { id: "DELETE /admin/sales-tax/certificates/:certId", method: "DELETE", template: "/admin/sales-tax/certificates/:certId", param: ["certId", "certificate"], body: "none" },
+  {
+    id: "GET /admin/sales-tax/customers/:id/certificates",
+    method: "GET",
+    template: "/admin/sales-tax/customers/:id/certificates",
+    param: ["id", "customer"],
+    body: "none",
+  },
+  {
+    id: "POST /admin/sales-tax/customers/:id/certificates",
+    method: "POST",
+    template: "/admin/sales-tax/customers/:id/certificates",
+    param: ["id", "customer"],
+    body: "cert",
+  },
+  {
+    id: "GET /admin/sales-tax/certificates/:certId",
+    method: "GET",
+    template: "/admin/sales-tax/certificates/:certId",
+    param: ["certId", "certificate"],
+    body: "none",
+  },
+  {
+    id: "DELETE /admin/sales-tax/certificates/:certId",
+    method: "DELETE",
+    template: "/admin/sales-tax/certificates/:certId",
+    param: ["certId", "certificate"],
+    body: "none",
+  },
   { id: "GET /admin/sales-tax/filings", method: "GET", template: "/admin/sales-tax/filings", body: "none", query: "filings" },
-  { id: "GET /admin/sales-tax/filings/:orderId", method: "GET", template: "/admin/sales-tax/filings/:orderId", param: ["orderId", "filingOrder"], body: "none" },
-  { id: "POST /admin/sales-tax/filings/:orderId/retry", method: "POST", template: "/admin/sales-tax/filings/:orderId/retry", param: ["orderId", "filingOrder"], body: "none" },
+  {
+    id: "GET /admin/sales-tax/filings/:orderId",
+    method: "GET",
+    template: "/admin/sales-tax/filings/:orderId",
+    param: ["orderId", "filingOrder"],
+    body: "none",
+  },
+  {
+    id: "POST /admin/sales-tax/filings/:orderId/retry",
+    method: "POST",
+    template: "/admin/sales-tax/filings/:orderId/retry",
+    param: ["orderId", "filingOrder"],
+    body: "none",
+  },
   { id: "GET /admin/sales-tax/settings", method: "GET", template: "/admin/sales-tax/settings", body: "none" },
   { id: "POST /store/sales-tax/verify-address", method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
 ]
@@ -571,7 +701,14 @@ const SHAPE: Record<IdKind, RegExp> = {
   filingOrder: /^(order|oexc|claim)_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
   certificate: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
 }
-const PREFIX: Record<IdKind, string> = { product: "prod_", productType: "ptyp_", productCategory: "pcat_", customer: "cus_", filingOrder: "order_", certificate: "" }
+const PREFIX: Record<IdKind, string> = {
+  product: "prod_",
+  productType: "ptyp_",
+  productCategory: "pcat_",
+  customer: "cus_",
+  filingOrder: "order_",
+  certificate: "",
+}
 
 interface FuzzRequest {
   route: string
@@ -595,12 +732,44 @@ function hostileString(apiKey: string): fc.Arbitrary<string> {
 
 function buildHostileString(apiKey: string): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.constantFrom("..", ".", "...", "%", "%zz", "%00", "%E0%A4%A", "\u0000", "\u001f", "\u007f", "a\nb", "' OR '1'='1", '{"a":1}', "../../tax/health", "/", "?", "#", "\\", "null", "undefined", "NaN", "-1", "1e999", "__proto__", "constructor", "\ud800", "😀", "ß", apiKey),
+    fc.constantFrom(
+      "..",
+      ".",
+      "...",
+      "%",
+      "%zz",
+      "%00",
+      "%E0%A4%A",
+      "\u0000",
+      "\u001f",
+      "\u007f",
+      "a\nb",
+      "' OR '1'='1",
+      '{"a":1}',
+      "../../tax/health",
+      "/",
+      "?",
+      "#",
+      "\\",
+      "null",
+      "undefined",
+      "NaN",
+      "-1",
+      "1e999",
+      "__proto__",
+      "constructor",
+      "\ud800",
+      "😀",
+      "ß",
+      apiKey,
+    ),
     fc.string({ maxLength: 40 }),
     // any code points, lone surrogates included (fc.string's binary unit costs seconds to build)
     fc.array(fc.integer({ min: 0, max: 0x10ffff }), { maxLength: 20 }).map((cps) => String.fromCodePoint(...cps)),
     // (an array joined: fc.string with a custom unit keeps a reverse mapping that costs more CPU than the request)
-    fc.array(fc.constantFrom(".", "%", "/", "0", "a", "\u0000", " ", "2", "E", "F"), { minLength: 1, maxLength: 12 }).map((a) => a.join("")),
+    fc
+      .array(fc.constantFrom(".", "%", "/", "0", "a", "\u0000", " ", "2", "E", "F"), { minLength: 1, maxLength: 12 })
+      .map((a) => a.join("")),
     fc.integer({ min: 1, max: 3000 }).map((n) => "x".repeat(n)),
   )
 }
@@ -611,7 +780,12 @@ function idArb(fx: Fixture, kind: IdKind, apiKey: string): fc.Arbitrary<string> 
   const shaped = kind === "certificate" ? fc.uuid() : alnum.map((s) => `${PREFIX[kind]}${s}`)
   const otherKind = fc.constantFrom(...(Object.keys(fx.ids) as IdKind[]).filter((k) => k !== kind).flatMap((k) => fx.ids[k]))
   // hostile values are most of the run (and the cheapest to answer); real and well-shaped ids reach the database and the service
-  return fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, { arbitrary: shaped, weight: 1 }, { arbitrary: otherKind, weight: 1 }, { arbitrary: hostileString(apiKey), weight: 7 })
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...known), weight: 2 },
+    { arbitrary: shaped, weight: 1 },
+    { arbitrary: otherKind, weight: 1 },
+    { arbitrary: hostileString(apiKey), weight: 7 },
+  )
 }
 
 /** encodeURIComponent over the UTF-8 bytes (a lone surrogate becomes U+FFFD instead of a URIError). */
@@ -655,14 +829,21 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
   const options: fc.WeightedArbitrary<{ text?: string; kind: string; ct?: string }>[] = [
     { arbitrary: fc.constant({ kind: "none" }), weight: kind === "none" ? 30 : 5 },
     // a JSON scalar at the top: Medusa's (strict) JSON parser refuses it before anything else, like malformed JSON
-    { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => json(v, v !== null && typeof v === "object" ? "random" : "malformed")), weight: 10 },
+    {
+      arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => json(v, v !== null && typeof v === "object" ? "random" : "malformed")),
+      weight: 10,
+    },
     { arbitrary: deepArb().map((t) => ({ text: t, kind: "deep", ct: "application/json" })), weight: 5 },
     {
-      arbitrary: fc.constantFrom('{"a":', "[1,2", "\u0000", '{"tic": 1e999999}', "{'a':1}", "", "undefined", '{"__proto__":{"x":1}}').map((t) => ({ text: t, kind: "malformed", ct: "application/json" })),
+      arbitrary: fc
+        .constantFrom('{"a":', "[1,2", "\u0000", '{"tic": 1e999999}', "{'a':1}", "", "undefined", '{"__proto__":{"x":1}}')
+        .map((t) => ({ text: t, kind: "malformed", ct: "application/json" })),
       weight: 5,
     },
     {
-      arbitrary: fc.tuple(fc.string({ maxLength: 50 }), fc.constantFrom("text/plain", "application/x-www-form-urlencoded")).map(([t, ct]) => ({ text: t, kind: "text", ct })),
+      arbitrary: fc
+        .tuple(fc.string({ maxLength: 50 }), fc.constantFrom("text/plain", "application/x-www-form-urlencoded"))
+        .map(([t, ct]) => ({ text: t, kind: "text", ct })),
       weight: 5,
     },
     { arbitrary: fc.constant({ text: JSON.stringify({ query: "y".repeat(70_000) }), kind: "huge", ct: "application/json" }), weight: 1 },
@@ -671,7 +852,9 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
     const keys = Object.keys(valid as object)
     options.push({ arbitrary: fc.constant(json(valid, "valid")), weight: 20 })
     options.push({
-      arbitrary: fc.tuple(fc.constantFrom(...keys, "extra", "cart_id"), value).map(([k, v]) => json({ ...(valid as object), [k]: v }, "mutated")),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...keys, "extra", "cart_id"), value)
+        .map(([k, v]) => json({ ...(valid as object), [k]: v }, "mutated")),
       weight: 25,
     })
   }
@@ -683,11 +866,22 @@ function queryArb(route: RouteDef, fx: Fixture, apiKey: string): fc.Arbitrary<st
     hostileString(apiKey).map(enc),
     fc.constantFrom("%00", "%zz", "%E0%A4%A", "1", "0", "-1", "200", "201", "1e9", "failed", "completed", ...fx.ids.filingOrder),
   )
-  const key = route.query === "filings" ? fc.constantFrom("state", "order_id", "limit", "offset", "order_id[a]", "limit[]", "x") : fc.constantFrom("q", "fields", "x[y]", "%00", "limit")
+  const key =
+    route.query === "filings"
+      ? fc.constantFrom("state", "order_id", "limit", "offset", "order_id[a]", "limit[]", "x")
+      : fc.constantFrom("q", "fields", "x[y]", "%00", "limit")
   return fc.array(fc.tuple(key, val), { maxLength: 4 }).map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join("&")}` : ""))
 }
 
-const IDEMPOTENT_OPS = ["ping", "health", "listCertificates", "getCertificate", "disableCertificate", "searchTics", "verifyAddress"] as const
+const IDEMPOTENT_OPS = [
+  "ping",
+  "health",
+  "listCertificates",
+  "getCertificate",
+  "disableCertificate",
+  "searchTics",
+  "verifyAddress",
+] as const
 
 function faultArb(): fc.Arbitrary<FaultSpec | undefined> {
   return fc.oneof<any>(
@@ -696,14 +890,21 @@ function faultArb(): fc.Arbitrary<FaultSpec | undefined> {
     { arbitrary: fc.integer({ min: 20, max: 250 }).map((delayMs) => ({ operation: "*", delayMs })), weight: 2 },
     // one transient failure per batch: the client's retries absorb it
     {
-      arbitrary: fc.tuple(fc.constantFrom(...IDEMPOTENT_OPS), fc.constantFrom(500, 502, 503, 504, 429)).map(([operation, status]) => ({ operation, status, retryAfter: "0", count: 1 })),
+      arbitrary: fc
+        .tuple(fc.constantFrom(...IDEMPOTENT_OPS), fc.constantFrom(500, 502, 503, 504, 429))
+        .map(([operation, status]) => ({ operation, status, retryAfter: "0", count: 1 })),
       weight: 2,
     },
     { arbitrary: fc.constantFrom(...IDEMPOTENT_OPS).map((operation) => ({ operation, drop: true, count: 1 })), weight: 1 },
     { arbitrary: fc.constant({ operation: "createCertificate", status: 429, retryAfter: "0", count: 1 }), weight: 1 },
     // the service refusing: the admin sees a 4xx
     {
-      arbitrary: fc.tuple(fc.constantFrom("getCertificate", "listCertificates", "searchTics", "disableCertificate", "createCertificate", "verifyAddress"), fc.constantFrom(400, 404, 422), fc.integer({ min: 1, max: 3 }))
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("getCertificate", "listCertificates", "searchTics", "disableCertificate", "createCertificate", "verifyAddress"),
+          fc.constantFrom(400, 404, 422),
+          fc.integer({ min: 1, max: 3 }),
+        )
         .filter(([op, status]) => !(op === "verifyAddress" && status === 404))
         .map(([operation, status, count]) => ({ operation, status, count })),
       weight: 1,
@@ -720,42 +921,50 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
   for (const kind of Object.keys(fx.ids) as IdKind[]) {
     paramArbs.set(
       kind,
-      fc.tuple(idArb(fx, kind, apiKey), fc.boolean()).map(([v, raw]) => ({ seg: raw && /^[\x21-\x7e]+$/.test(v) && !/[/?#]/.test(v) ? v : enc(v) || "%20", bad: !SHAPE[kind].test(v) })),
+      fc
+        .tuple(idArb(fx, kind, apiKey), fc.boolean())
+        .map(([v, raw]) => ({ seg: raw && /^[\x21-\x7e]+$/.test(v) && !/[/?#]/.test(v) ? v : enc(v) || "%20", bad: !SHAPE[kind].test(v) })),
     )
   }
   const bodyArbs = new Map<BodyKind, ReturnType<typeof bodyArb>>()
   for (const kind of ["none", "tic", "search", "cert", "address"] as BodyKind[]) bodyArbs.set(kind, bodyArb(kind, fx, apiKey))
   const filingsQuery = queryArb({ query: "filings" } as RouteDef, fx, apiKey)
   const otherQuery = queryArb({} as RouteDef, fx, apiKey)
-  const auth = fc.oneof({ arbitrary: fc.constant("ok" as const), weight: 7 }, { arbitrary: fc.constant("none" as const), weight: 1 }, { arbitrary: fc.constant("bogus" as const), weight: 1 })
+  const auth = fc.oneof(
+    { arbitrary: fc.constant("ok" as const), weight: 7 },
+    { arbitrary: fc.constant("none" as const), weight: 1 },
+    { arbitrary: fc.constant("bogus" as const), weight: 1 },
+  )
   const basic = fc.integer({ min: 0, max: 29 })
   const ip = fc.ipV4()
   const perRoute = ROUTES.map((route) => {
     const isStore = route.template.startsWith("/store")
     const param = route.param ? paramArbs.get(route.param[1])! : fc.constant(undefined)
     const query = route.query === "filings" ? filingsQuery : otherQuery
-    return fc.record({ param, auth, body: bodyArbs.get(route.body)!, query, basic, ip }).map(({ param, auth, body, query, basic, ip }): FuzzRequest => {
-      const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query
-      const headers: Record<string, string> = {}
-      if (isStore) {
-        if (auth === "ok") headers["x-publishable-api-key"] = fx.store.publishableKey
-        if (auth === "bogus") headers["x-publishable-api-key"] = "pk_bogus"
-        headers["x-forwarded-for"] = ip
-      } else {
-        // mostly the dashboard's session cookie; the JWT bearer and the secret API key (scrypt per request) now and then
-        if (auth === "ok") {
-          if (basic === 0) headers.authorization = fx.basic
-          else if (basic < 6) headers.authorization = `Bearer ${fx.jwt}`
-          else headers.cookie = fx.cookie
+    return fc
+      .record({ param, auth, body: bodyArbs.get(route.body)!, query, basic, ip })
+      .map(({ param, auth, body, query, basic, ip }): FuzzRequest => {
+        const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query
+        const headers: Record<string, string> = {}
+        if (isStore) {
+          if (auth === "ok") headers["x-publishable-api-key"] = fx.store.publishableKey
+          if (auth === "bogus") headers["x-publishable-api-key"] = "pk_bogus"
+          headers["x-forwarded-for"] = ip
+        } else {
+          // mostly the dashboard's session cookie; the JWT bearer and the secret API key (scrypt per request) now and then
+          if (auth === "ok") {
+            if (basic === 0) headers.authorization = fx.basic
+            else if (basic < 6) headers.authorization = `Bearer ${fx.jwt}`
+            else headers.cookie = fx.cookie
+          }
+          if (auth === "bogus") headers.authorization = basic % 2 ? "Bearer not-a-token" : "Basic bm9wZTo="
         }
-        if (auth === "bogus") headers.authorization = basic % 2 ? "Bearer not-a-token" : "Basic bm9wZTo="
-      }
-      if (body.ct) headers["content-type"] = body.ct
-      // past the route's size limit, any body is Medusa's 413 before anything else
-      const limit = isStore ? 8 * 1024 : 64 * 1024
-      const bodyKind = body.text !== undefined && Buffer.byteLength(body.text) > limit ? "huge" : body.kind
-      return { route: route.id, method: route.method, path, headers, body: body.text, bodyKind, auth, badParam: !!param?.bad }
-    })
+        if (body.ct) headers["content-type"] = body.ct
+        // past the route's size limit, any body is Medusa's 413 before anything else
+        const limit = isStore ? 8 * 1024 : 64 * 1024
+        const bodyKind = body.text !== undefined && Buffer.byteLength(body.text) > limit ? "huge" : body.kind
+        return { route: route.id, method: route.method, path, headers, body: body.text, bodyKind, auth, badParam: !!param?.bad }
+      })
   })
   // every route, the settings page (about 35 ms of CPU a request: health, ping, coverage) and the store
   // route (a database look-up of the publishable key first) less often

@@ -11,7 +11,16 @@ import { Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
 import { dec, roundCents } from "../../src/money"
 import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { adminOrder, editOrder, exchange, filingStore, fulfilEach as fulfil, returnWith, typedClaim, waitForFiling } from "../filing-helpers/medusa"
+import {
+  adminOrder,
+  editOrder,
+  exchange,
+  filingStore,
+  fulfilEach as fulfil,
+  returnWith,
+  typedClaim,
+  waitForFiling,
+} from "../filing-helpers/medusa"
 import { setManualRefunds } from "../filing-helpers/kit"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
 import { creditOrderId, processDueFilings, sweepOrders } from "../../src/workflows/filing/handlers"
@@ -23,7 +32,7 @@ jest.setTimeout(Math.max(600_000, ORDERS * 60_000))
 
 const env = useSalesTaxSandbox({ filing: { maxAttempts: 50 } })
 
-const raw = (v: unknown) => typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v)
+const raw = (v: unknown) => (typeof v === "object" && v !== null && "value" in (v as object) ? String((v as any).value) : String(v))
 const cents = (v: unknown) => roundCents(raw(v))
 const settled = (r: { state: string; refunds?: { state: string }[] }) =>
   !["pending", "failed"].includes(r.state) && (r.refunds ?? []).every((x) => x.state === "refunded" || x.state === "superseded")
@@ -39,9 +48,16 @@ medusaIntegrationTestRunner({
     })
 
     const place = async (address = ADDRESSES.louisville) =>
-      (await placeOrder(api, store, address, [[store.products.general.variantId, 3], [store.products.shirt.variantId, 2]])).order
-    const serviceOrderIds = async (orderId: string) =>
-      [orderId, ...(await filingStore(getContainer()).listChildren(orderId)).map((c) => c.order_id)]
+      (
+        await placeOrder(api, store, address, [
+          [store.products.general.variantId, 3],
+          [store.products.shirt.variantId, 2],
+        ])
+      ).order
+    const serviceOrderIds = async (orderId: string) => [
+      orderId,
+      ...(await filingStore(getContainer()).listChildren(orderId)).map((c) => c.order_id),
+    ]
     /** Medusa's lines (items and shipping) as charged now: id → { q, a }. */
     async function charged(orderId: string) {
       const o = await adminOrder(api, auth, orderId)
@@ -51,7 +67,9 @@ medusaIntegrationTestRunner({
       return m
     }
     const refundIdsOf = async (orderId: string): Promise<string[]> =>
-      (await adminOrder(api, auth, orderId)).payment_collections.flatMap((pc: any) => pc.payments.flatMap((p: any) => (p.refunds ?? []).map((r: any) => r.id as string)))
+      (await adminOrder(api, auth, orderId)).payment_collections.flatMap((pc: any) =>
+        pc.payments.flatMap((p: any) => (p.refunds ?? []).map((r: any) => r.id as string)),
+      )
     /** The admin refunds `amount` of the payment (no return): the new refund's id. */
     async function refundPayment(orderId: string, paymentId: string, amount: number): Promise<string> {
       const known = new Set(await refundIdsOf(orderId))
@@ -64,7 +82,11 @@ medusaIntegrationTestRunner({
     /** The tax in a refund without a return, by docs/filing.md's rule: amount × order tax ÷ order total before credit lines
      *  (Medusa books a refund beyond what the order owes as a credit line, which lowers `total`). */
     const creditTax = (o: { tax_total: unknown; total: unknown; credit_line_total: unknown }, amount: number) =>
-      roundCents(dec(amount).times(raw(o.tax_total)).div(dec(raw(o.total)).plus(raw(o.credit_line_total ?? 0))))
+      roundCents(
+        dec(amount)
+          .times(raw(o.tax_total))
+          .div(dec(raw(o.total)).plus(raw(o.credit_line_total ?? 0))),
+      )
     /** Runs the retry job (clock moved past every due attempt) until nothing is due, then the sweep. */
     async function catchUp() {
       for (let i = 0; i < 60; i++) {
@@ -81,31 +103,53 @@ medusaIntegrationTestRunner({
       const before = await charged(order.id)
       const lamp = [...before.entries()].find(([, l]) => l.q === 3)![0]
       await env.sandbox.resetCounts()
-      const editId = await editOrder(api, auth, order.id, { add: [{ variant_id: store.products.jacket.variantId, quantity: 1 }], update: [{ id: lamp, quantity: 4 }] })
+      const editId = await editOrder(api, auth, order.id, {
+        add: [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+        update: [{ id: lamp, quantity: 4 }],
+      })
       const now = await charged(order.id)
       const nowTotal = total(new Map([...now].map(([k, v]) => [k, v.a])))
-      const rec = await waitForFiling(getContainer(), order.id, (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied") && r.filed_tax === nowTotal, "edit applied")
+      const rec = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied") && r.filed_tax === nowTotal,
+        "edit applied",
+      )
       expect(rec.edits?.find((e) => e.id === editId)?.mode).toBe("refile")
       expect(rec.revision).toBe(1)
       expect(now.size).toBe(before.size + 1)
       const svc = await env.sandbox.client.getOrder(order.id)
-      expect(svc.lineItems.map((l) => [l.itemId, l.quantity, l.tax.amount]).sort()).toEqual([...now].map(([id, l]) => [id, l.q, l.a]).sort())
+      expect(svc.lineItems.map((l) => [l.itemId, l.quantity, l.tax.amount]).sort()).toEqual(
+        [...now].map(([id, l]) => [id, l.q, l.a]).sort(),
+      )
       const c = await env.sandbox.counts()
       expect([c.voidOrder, c.createOrder, c.cartToOrder, c.refundOrder]).toEqual([1, 1, 0, 0])
 
       // a return with refund_shipping: the shipping line's tax is refunded with the item (Kentucky taxes shipping)
       const ship = [...now.keys()].find((k) => k.startsWith("shipping:"))!
       expect(now.get(ship)!.a).toBeGreaterThan(0)
-      await fulfil(api, auth, order.id, [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })))
+      await fulfil(
+        api,
+        auth,
+        order.id,
+        [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+      )
       const [shirt] = [...now.entries()].find(([, l]) => l.variant === store.products.shirt.variantId)!
       const plain = await returnWith(api, auth, order.id, [{ id: shirt, quantity: 1 }])
       const withShipping = await returnWith(api, auth, order.id, [{ id: shirt, quantity: 1 }], { refund_shipping: true })
-      await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).filter((x) => x.state === "refunded").length === 2, "two refunds")
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).filter((x) => x.state === "refunded").length === 2,
+        "two refunds",
+      )
       const refunds = (await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []
       const byKey = new Map(refunds.map((r) => [r.idempotencyKey, r.items.map((i) => i.itemId).sort()]))
       expect(byKey.get(plain)).toEqual([shirt])
       expect(byKey.get(withShipping)).toEqual([ship, shirt].sort())
-      expect(Math.abs(refunds.find((r) => r.idempotencyKey === withShipping)!.items.find((i) => i.itemId === ship)!.tax.amount)).toBe(now.get(ship)!.a)
+      expect(Math.abs(refunds.find((r) => r.idempotencyKey === withShipping)!.items.find((i) => i.itemId === ship)!.tax.amount)).toBe(
+        now.get(ship)!.a,
+      )
 
       // everything is in line: the sweep sends nothing
       const c1 = await env.sandbox.counts()
@@ -120,8 +164,16 @@ medusaIntegrationTestRunner({
       const lamp = [...before.entries()].find(([, l]) => l.q === 3)![0]
       await env.sandbox.setClock(new Date(Date.now() + 70 * 86_400_000))
       await env.sandbox.resetCounts()
-      const editId = await editOrder(api, auth, order.id, { add: [{ variant_id: store.products.jacket.variantId, quantity: 1 }], update: [{ id: lamp, quantity: 5 }] })
-      const rec = await waitForFiling(getContainer(), order.id, (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied") && settled(r), "edit applied")
+      const editId = await editOrder(api, auth, order.id, {
+        add: [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+        update: [{ id: lamp, quantity: 5 }],
+      })
+      const rec = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied") && settled(r),
+        "edit applied",
+      )
       expect(rec.edits?.find((e) => e.id === editId)?.mode).toBe("supplement")
       await waitForFiling(getContainer(), editId, (r) => r.state === "completed", "edit's order filed")
       const refund = (await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []
@@ -134,9 +186,19 @@ medusaIntegrationTestRunner({
       expect(lineDiffs(expected, await netFiled(env.sandbox.client, await serviceOrderIds(order.id)))).toEqual([])
       const c = await env.sandbox.counts()
       expect([c.voidOrder, c.createOrder, c.refundOrder]).toEqual([1, 1, 1]) // the void was tried first and refused (422)
-      await fulfil(api, auth, order.id, [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })))
+      await fulfil(
+        api,
+        auth,
+        order.id,
+        [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+      )
       const ret = await returnWith(api, auth, order.id, [{ id: lamp, quantity: 2 }])
-      await waitForFiling(getContainer(), editId, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === `${ret}:${editId}` && x.state === "refunded"), "return on the edit's order")
+      await waitForFiling(
+        getContainer(),
+        editId,
+        (r) => (r.refunds ?? []).some((x) => x.idempotency_key === `${ret}:${editId}` && x.state === "refunded"),
+        "return on the edit's order",
+      )
       expect(((await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []).length).toBe(1)
     })
 
@@ -147,19 +209,38 @@ medusaIntegrationTestRunner({
       const captured = await api.post(`/admin/payments/${pay.id}/capture`, {}, auth).catch((e: any) => e.response)
       expect([captured.status, captured.data?.message]).toEqual([200, undefined])
       const o = await charged(order.id)
-      await fulfil(api, auth, order.id, [...o.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })))
+      await fulfil(
+        api,
+        auth,
+        order.id,
+        [...o.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+      )
       const [shirt, s] = [...o.entries()].find(([, l]) => l.variant === store.products.shirt.variantId)!
       const [lamp] = [...o.entries()].find(([, l]) => l.variant === store.products.general.variantId)!
       const shirtShare = roundCents(dec(s.a).div(2))
       await env.sandbox.resetCounts()
       // like for like: no refund, nothing filed
-      const same = await typedClaim(api, auth, order.id, "replace", [{ id: shirt, quantity: 1 }], [{ variant_id: store.products.shirt.variantId, quantity: 1 }])
+      const same = await typedClaim(
+        api,
+        auth,
+        order.id,
+        "replace",
+        [{ id: shirt, quantity: 1 }],
+        [{ variant_id: store.products.shirt.variantId, quantity: 1 }],
+      )
       const skipped = await waitForFiling(getContainer(), same, (r) => r.state === "skipped", "replace claim recorded")
       expect([skipped.kind, skipped.parent_order_id]).toEqual(["claim", order.id])
       expect(skipped.last_error).toContain("no tax")
       await expect(env.sandbox.client.getOrder(same)).rejects.toMatchObject({ status: 404 })
       // a dearer replacement (shirt → jacket): the jacket's tax minus the shirt unit's
-      const dearer = await typedClaim(api, auth, order.id, "replace", [{ id: shirt, quantity: 1 }], [{ variant_id: store.products.jacket.variantId, quantity: 1 }])
+      const dearer = await typedClaim(
+        api,
+        auth,
+        order.id,
+        "replace",
+        [{ id: shirt, quantity: 1 }],
+        [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+      )
       const rec = await waitForFiling(getContainer(), dearer, (r) => r.state === "completed", "replacement filed")
       const after = await charged(order.id)
       const [, jacket] = [...after.entries()].find(([, l]) => l.variant === store.products.jacket.variantId)!
@@ -192,14 +273,21 @@ medusaIntegrationTestRunner({
         const ord = await adminOrder(api, auth, order.id)
         autoId = await refundPayment(order.id, pay.id, 3)
         await bus.emit({ name: "payment.refunded", data: { id: pay.id } })
-        const auto = await waitForFiling(getContainer(), creditOrderId(autoId), (r) => r.state === "completed", "credit filed by payment.refunded")
+        const auto = await waitForFiling(
+          getContainer(),
+          creditOrderId(autoId),
+          (r) => r.state === "completed",
+          "credit filed by payment.refunded",
+        )
         expect([auto.kind, auto.parent_order_id]).toEqual(["credit", order.id])
         const svcAuto = await env.sandbox.client.getOrder(auto.order_id)
         expect([svcAuto.kind, svcAuto.lineItems.map((l) => l.tax.amount)]).toEqual(["credit", [-creditTax(ord, 3)]])
         expect(creditTax(ord, 3)).toBeGreaterThan(0)
         // its payment.refunded lost (the subscriber is off while the admin refunds): the sweep files the credit, once
         const emitter = bus.eventEmitter_ as import("node:events").EventEmitter
-        const ours = emitter.listeners("payment.refunded").find((l: any) => l.subscriberId === "sales-tax-filing") as (...a: unknown[]) => void
+        const ours = emitter.listeners("payment.refunded").find((l: any) => l.subscriberId === "sales-tax-filing") as (
+          ...a: unknown[]
+        ) => void
         expect(typeof ours).toBe("function")
         emitter.off("payment.refunded", ours)
         try {
@@ -223,18 +311,30 @@ medusaIntegrationTestRunner({
 
       // a refund claim: the claimed unit's tax, key = claim id
       const refundClaim = await typedClaim(api, auth, order.id, "refund", [{ id: lamp, quantity: 1 }])
-      const main = await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.idempotency_key === refundClaim && x.state === "refunded"), "refund claim")
+      const main = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((x) => x.idempotency_key === refundClaim && x.state === "refunded"),
+        "refund claim",
+      )
       const refunds = (await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []
-      expect(refunds.map((r) => [r.idempotencyKey, r.items.map((i) => [i.itemId, Math.abs(i.quantity)])])).toEqual([[refundClaim, [[lamp, 1]]]])
+      expect(refunds.map((r) => [r.idempotencyKey, r.items.map((i) => [i.itemId, Math.abs(i.quantity)])])).toEqual([
+        [refundClaim, [[lamp, 1]]],
+      ])
       expect(main.refunds?.[0]?.refunded_tax).toBe(roundCents(dec(o.get(lamp)!.a).div(3)))
       const counts = await env.sandbox.counts()
       expect([counts.refundOrder, counts.createOrder]).toEqual([1, 4]) // the dearer replacement and three credits
       // the widget's data: the claim and credit records
       const life = (await api.get(`/admin/sales-tax/filings/${order.id}/lifecycle`, auth)).data
-      expect(life.children.map((c: any) => [c.order_id, c.kind, c.state]).sort())
-        .toEqual([[dearer, "claim", "completed"], [same, "claim", "skipped"], [credit.order_id, "credit", "completed"],
-          [creditOrderId(autoId), "credit", "completed"], [creditOrderId(lostId), "credit", "completed"]].sort())
-
+      expect(life.children.map((c: any) => [c.order_id, c.kind, c.state]).sort()).toEqual(
+        [
+          [dearer, "claim", "completed"],
+          [same, "claim", "skipped"],
+          [credit.order_id, "credit", "completed"],
+          [creditOrderId(autoId), "credit", "completed"],
+          [creditOrderId(lostId), "credit", "completed"],
+        ].sort(),
+      )
     })
 
     it("the sweep files orders whose order.placed was lost; two sweeps at once (two instances) file each once; a second run changes nothing", async () => {
@@ -269,15 +369,32 @@ medusaIntegrationTestRunner({
     it(`property: ${ORDERS} random lifecycles, every event twice, ~10 % service faults, the sweep at the end: net filed = net charged per line, no duplicate write`, async () => {
       const bus = getContainer().resolve(Modules.EVENT_BUS) as any
       type Op = "return" | "refundClaim" | "replaceClaim" | "exchange" | "editAdd" | "editQty" | "manualCredit" | "manualButton" | "cancel"
-      const opArb = fc.constantFrom<Op>("return", "refundClaim", "replaceClaim", "exchange", "editAdd", "editQty", "manualCredit", "manualButton")
+      const opArb = fc.constantFrom<Op>(
+        "return",
+        "refundClaim",
+        "replaceClaim",
+        "exchange",
+        "editAdd",
+        "editQty",
+        "manualCredit",
+        "manualButton",
+      )
       // refunds without a return come first in a life: one made after a return would pay that return back (docs/filing.md), not be a credit
       const manual = (o: Op) => o === "manualCredit" || o === "manualButton"
       const lifeArb = fc.oneof(
         { weight: 1, arbitrary: fc.constant<Op[]>(["cancel"]) },
-        { weight: 6, arbitrary: fc.array(opArb, { minLength: 1, maxLength: 3 }).map((ops) => [...ops.filter(manual), ...ops.filter((o) => !manual(o))]) },
+        {
+          weight: 6,
+          arbitrary: fc
+            .array(opArb, { minLength: 1, maxLength: 3 })
+            .map((ops) => [...ops.filter(manual), ...ops.filter((o) => !manual(o))]),
+        },
       )
       // the default seed's 3 lives cover every operation but cancel and the refund claim (their focused tests are above and in filing.spec)
-      const lives = fc.sample(fc.record({ ops: lifeArb, afterCutoff: fc.boolean() }), { numRuns: ORDERS, seed: Number(process.env.LIFECYCLE_SEED ?? 3547) })
+      const lives = fc.sample(fc.record({ ops: lifeArb, afterCutoff: fc.boolean() }), {
+        numRuns: ORDERS,
+        seed: Number(process.env.LIFECYCLE_SEED ?? 3547),
+      })
       console.log(`lifecycles: ${lives.map((l) => `${l.ops.join("+")}${l.afterCutoff ? " (after the cutoff)" : ""}`).join("; ")}`)
       const twice = (name: string, data: Record<string, unknown>) => bus.emit({ name, data })
       const models = new Map<string, LifecycleModel>()
@@ -285,7 +402,11 @@ medusaIntegrationTestRunner({
       await env.sandbox.resetCounts()
       const fired = new Map<string, number>()
       const harvestFaults = async () => {
-        const list = (await env.sandbox.call("GET", "/_sandbox/faults")).faults as { operation: string; remaining?: number; count?: number }[]
+        const list = (await env.sandbox.call("GET", "/_sandbox/faults")).faults as {
+          operation: string
+          remaining?: number
+          count?: number
+        }[]
         for (const f of list) fired.set(f.operation, (fired.get(f.operation) ?? 0) + (f.count ?? 0) - (f.remaining ?? 0))
         await env.sandbox.clearFaults()
       }
@@ -316,11 +437,18 @@ medusaIntegrationTestRunner({
           const captured = await api.post(`/admin/payments/${pay.id}/capture`, {}, auth).catch((e: any) => e.response)
           expect([captured.status, captured.data?.message]).toEqual([200, undefined])
         }
-        await fulfil(api, auth, order.id, [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })))
+        await fulfil(
+          api,
+          auth,
+          order.id,
+          [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+        )
         const returned = new Map<string, number>()
         const left = (id: string) => lines.get(id)!.q - (returned.get(id) ?? 0)
         for (const op of life.ops) {
-          const items = [...lines.entries()].filter(([k, l]) => !k.startsWith("shipping:") && l.q - (returned.get(k) ?? 0) > 0 && l.variant !== store.products.jacket.variantId)
+          const items = [...lines.entries()].filter(
+            ([k, l]) => !k.startsWith("shipping:") && l.q - (returned.get(k) ?? 0) > 0 && l.variant !== store.products.jacket.variantId,
+          )
           if (manual(op)) {
             // a refund without a return: "credit" files it through payment.refunded, "ignore" shows it not filed until the button
             const o = await adminOrder(api, auth, order.id)
@@ -335,9 +463,13 @@ medusaIntegrationTestRunner({
                 await waitForFiling(getContainer(), creditOrderId(refundId), () => true, "credit recorded by payment.refunded")
               } else {
                 const listed = (await api.get(`/admin/sales-tax/filings/${order.id}/lifecycle`, auth)).data.manual_refunds
-                expect(listed.filter((r: any) => r.refundId === refundId).map((r: any) => [r.unreturned, r.filing])).toEqual([[amount, null]])
+                expect(listed.filter((r: any) => r.refundId === refundId).map((r: any) => [r.unreturned, r.filing])).toEqual([
+                  [amount, null],
+                ])
                 for (let click = 0; click < 2; click++) {
-                  const res = await api.post(`/admin/sales-tax/filings/${order.id}/credits`, { refund_id: refundId }, auth).catch((e: any) => e.response)
+                  const res = await api
+                    .post(`/admin/sales-tax/filings/${order.id}/credits`, { refund_id: refundId }, auth)
+                    .catch((e: any) => e.response)
                   expect([res.status, res.data.filing?.order_id]).toEqual([200, creditOrderId(refundId)])
                 }
               }
@@ -359,7 +491,14 @@ medusaIntegrationTestRunner({
             model.refund(id, 1)
           } else if (op === "replaceClaim" && items.length) {
             const [id, l] = items[0]!
-            const claimId = await typedClaim(api, auth, order.id, "replace", [{ id, quantity: 1 }], [{ variant_id: l.variant!, quantity: 1 }])
+            const claimId = await typedClaim(
+              api,
+              auth,
+              order.id,
+              "replace",
+              [{ id, quantity: 1 }],
+              [{ variant_id: l.variant!, quantity: 1 }],
+            )
             await twice("order.claim_created", { order_id: order.id, claim_id: claimId })
             returned.set(id, (returned.get(id) ?? 0) + 1) // the claimed unit cannot be claimed again; nothing charged or filed for it
             const after = await charged(order.id)
@@ -372,7 +511,13 @@ medusaIntegrationTestRunner({
             lines = after
           } else if (op === "exchange" && items.length) {
             const [id] = items[0]!
-            const exchangeId = await exchange(api, auth, order.id, [{ id, quantity: 1 }], [{ variant_id: store.products.jacket.variantId, quantity: 1 }])
+            const exchangeId = await exchange(
+              api,
+              auth,
+              order.id,
+              [{ id, quantity: 1 }],
+              [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+            )
             await twice("order.exchange_created", { order_id: order.id, exchange_id: exchangeId })
             returned.set(id, (returned.get(id) ?? 0) + 1)
             model.refund(id, 1) // the unit sent back: refunded under the exchange's id
@@ -385,9 +530,10 @@ medusaIntegrationTestRunner({
             lines = after
           } else if (op === "editAdd" || op === "editQty") {
             const target = items.find(([k]) => left(k) > 0)
-            const change = op === "editAdd" || !target
-              ? { add: [{ variant_id: store.products.shirt.variantId, quantity: 1 }] }
-              : { update: [{ id: target[0], quantity: target[1].q + 1 }] }
+            const change =
+              op === "editAdd" || !target
+                ? { add: [{ variant_id: store.products.shirt.variantId, quantity: 1 }] }
+                : { update: [{ id: target[0], quantity: target[1].q + 1 }] }
             await editOrder(api, auth, order.id, change)
             await twice("order-edit.confirmed", { order_id: order.id })
             const after = await charged(order.id)
@@ -397,7 +543,13 @@ medusaIntegrationTestRunner({
               model.edit(nid, nl.q, nl.a)
             }
             const fresh = [...after.entries()].filter(([k]) => !lines.has(k) && !k.startsWith("shipping:"))
-            if (fresh.length) await fulfil(api, auth, order.id, fresh.map(([id, l]) => ({ id, quantity: l.q })))
+            if (fresh.length)
+              await fulfil(
+                api,
+                auth,
+                order.id,
+                fresh.map(([id, l]) => ({ id, quantity: l.q })),
+              )
             lines = after
           }
         }
@@ -422,7 +574,8 @@ medusaIntegrationTestRunner({
       expect(problems).toEqual([])
       // no duplicate write: every write request beyond the distinct writes was caused by an injected fault
       const counts = await env.sandbox.counts()
-      let filings = 0, refunds = 0
+      let filings = 0,
+        refunds = 0
       for (const orderId of models.keys()) {
         for (const id of await serviceOrderIds(orderId)) {
           const r = await filingStore(getContainer()).findRecord(id)

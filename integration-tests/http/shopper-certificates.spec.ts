@@ -6,7 +6,16 @@
  * once withdrawn, the admin shows who created each one, and the routes are rate-limited per customer.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ADDRESSES, Checkout, cents, createShopper, freshCheckoutStore, storeHeaders, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import {
+  ADDRESSES,
+  Checkout,
+  cents,
+  createShopper,
+  freshCheckoutStore,
+  storeHeaders,
+  useSalesTaxSandbox,
+  type SeededStore,
+} from "../helpers"
 import { adminAuth } from "../filing-helpers/medusa"
 import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/providers/sales-tax/constants"
 import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
@@ -39,7 +48,11 @@ medusaIntegrationTestRunner({
       const owner = await createShopper(api, store, "owner@example.com")
       const list = await api.get("/store/sales-tax/certificates", as())
       expect(list.status).toBe(401)
-      const create = await api.post("/store/sales-tax/certificates", { ...MN_CERTIFICATE, customerId: owner.customerId, email: "owner@example.com" }, as())
+      const create = await api.post(
+        "/store/sales-tax/certificates",
+        { ...MN_CERTIFICATE, customerId: owner.customerId, email: "owner@example.com" },
+        as(),
+      )
       expect(create.status).toBe(401)
       const withdraw = await api.delete("/store/sales-tax/certificates/00000000-0000-4000-8000-000000000000", as())
       expect(withdraw.status).toBe(401)
@@ -50,7 +63,11 @@ medusaIntegrationTestRunner({
     it("the body is validated as the admin form's: located 400s, nothing created; a customerId in the body is refused at that field", async () => {
       const a = await createShopper(api, store, "a@example.com")
       const b = await createShopper(api, store, "b@example.com")
-      const bad = await api.post("/store/sales-tax/certificates", { ...MN_CERTIFICATE, reason: "Other", states: [], address: { ...MN_CERTIFICATE.address, zip: "5541" } }, as(a.token))
+      const bad = await api.post(
+        "/store/sales-tax/certificates",
+        { ...MN_CERTIFICATE, reason: "Other", states: [], address: { ...MN_CERTIFICATE.address, zip: "5541" } },
+        as(a.token),
+      )
       expect(bad.status).toBe(400)
       const locations = (bad.data.errors as { location: string }[]).map((e) => e.location)
       expect(locations).toEqual(expect.arrayContaining(["body.states", "body.address.zip"]))
@@ -110,10 +127,16 @@ medusaIntegrationTestRunner({
       expect(cart.items[0].tax_lines[0].data.exemption_id).toBe(id)
 
       const auth = await adminAuth(getContainer())
-      const staffMade = await api.post(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, { ...MN_CERTIFICATE, states: [{ abbreviation: "WI" }] }, auth)
+      const staffMade = await api.post(
+        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
+        { ...MN_CERTIFICATE, states: [{ abbreviation: "WI" }] },
+        auth,
+      )
       expect(staffMade.status).toBe(201)
       const adminList = await api.get(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, auth)
-      const by = Object.fromEntries(adminList.data.certificates.map((c: { certificateId: string; createdBy: string }) => [c.certificateId, c.createdBy]))
+      const by = Object.fromEntries(
+        adminList.data.certificates.map((c: { certificateId: string; createdBy: string }) => [c.certificateId, c.createdBy]),
+      )
       expect(by).toEqual({ [id]: "customer", [staffMade.data.certificate.certificateId]: "staff" })
 
       const withdrawn = await api.delete(`/store/sales-tax/certificates/${id}`, as(shopper.token))
@@ -130,7 +153,8 @@ medusaIntegrationTestRunner({
       const busy = await createShopper(api, store, "busy@example.com")
       const other = await createShopper(api, store, "other@example.com")
       const statuses: number[] = []
-      for (let i = 0; i < SHOPPER_CERTIFICATE_RATE_LIMIT; i++) statuses.push((await api.get("/store/sales-tax/certificates", as(busy.token))).status)
+      for (let i = 0; i < SHOPPER_CERTIFICATE_RATE_LIMIT; i++)
+        statuses.push((await api.get("/store/sales-tax/certificates", as(busy.token))).status)
       expect(statuses.every((s) => s === 200)).toBe(true)
       const over = await api.get("/store/sales-tax/certificates", as(busy.token))
       expect(over.status).toBe(429)

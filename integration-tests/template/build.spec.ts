@@ -38,7 +38,9 @@ medusaIntegrationTestRunner({
   testSuite: () => {
     it("copies the freshly migrated database as the template and drops older templates", async () => {
       await postgres(async (client) => {
-        const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${TEMPLATE_PREFIX}%`])
+        const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
+          `${TEMPLATE_PREFIX}%`,
+        ])
         for (const { datname } of rows) {
           if (datname === template || datname.includes("_src")) continue
           await client.query(`DROP DATABASE IF EXISTS "${datname}"`)

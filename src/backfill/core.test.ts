@@ -6,7 +6,15 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../client"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
-import { addBatch, backfillOrderRequest, backfillRunner, newProgress, type BackfillLedger, type BackfillOrder, type BackfilledOrder } from "./core"
+import {
+  addBatch,
+  backfillOrderRequest,
+  backfillRunner,
+  newProgress,
+  type BackfillLedger,
+  type BackfillOrder,
+  type BackfilledOrder,
+} from "./core"
 
 let sb: RunningSandbox
 let client: SalesTaxClient
@@ -28,13 +36,21 @@ const completed = "2026-03-16T10:00:00.000Z"
 async function historical(n: number, withReturn: (i: number) => boolean): Promise<BackfillOrder[]> {
   const out: BackfillOrder[] = []
   for (let i = 0; i < n; i++) {
-    const s = await chargedSnapshot(client, { orderId: `order_hist_${i}`, cartId: `cart_hist_${i}` }, [
-      { price: 20, quantity: 3 }, { price: 9.5, quantity: 1, shipping: true },
-    ], { placedAt: placed })
+    const s = await chargedSnapshot(
+      client,
+      { orderId: `order_hist_${i}`, cartId: `cart_hist_${i}` },
+      [
+        { price: 20, quantity: 3 },
+        { price: 9.5, quantity: 1, shipping: true },
+      ],
+      { placedAt: placed },
+    )
     out.push({
       snapshot: s,
       completedAt: completed,
-      refunds: withReturn(i) ? [{ key: `ret_hist_${i}`, items: [{ itemId: s.lines[0]!.itemId, quantity: 2 }], returnedAt: "2026-04-02T00:00:00.000Z" }] : [],
+      refunds: withReturn(i)
+        ? [{ key: `ret_hist_${i}`, items: [{ itemId: s.lines[0]!.itemId, quantity: 2 }], returnedAt: "2026-04-02T00:00:00.000Z" }]
+        : [],
     })
   }
   return out
@@ -116,7 +132,20 @@ describe("backfill progress", () => {
   it("counts, rate and ETA from the elapsed time", () => {
     const t0 = new Date("2026-01-01T00:00:00Z")
     let p = newProgress(1000, t0)
-    p = addBatch(p, { filed: 180, alreadyAtService: 5, skipped: 15, refunds: 30, failed: [{ orderId: "o1", error: "x" }] }, new Date(t0.getTime() + 2000))
-    expect(p).toMatchObject({ processed: 196, filed: 180, skipped: 15, failed: 1, refunds: 30, ordersPerSecond: 98, etaSeconds: 8, errors: [{ orderId: "o1", error: "x" }] })
+    p = addBatch(
+      p,
+      { filed: 180, alreadyAtService: 5, skipped: 15, refunds: 30, failed: [{ orderId: "o1", error: "x" }] },
+      new Date(t0.getTime() + 2000),
+    )
+    expect(p).toMatchObject({
+      processed: 196,
+      filed: 180,
+      skipped: 15,
+      failed: 1,
+      refunds: 30,
+      ordersPerSecond: 98,
+      etaSeconds: 8,
+      errors: [{ orderId: "o1", error: "x" }],
+    })
   })
 })

@@ -30,7 +30,13 @@ export interface BackfillOrder {
   refunds: BackfillRefund[]
 }
 
-export interface BackfilledRefund { key: string; items: RefundItem[]; refundedTax: number; replayed: boolean; returnedAt: string | null }
+export interface BackfilledRefund {
+  key: string
+  items: RefundItem[]
+  refundedTax: number
+  replayed: boolean
+  returnedAt: string | null
+}
 
 export interface BackfilledOrder {
   order: BackfillOrder
@@ -98,9 +104,21 @@ export function backfillRunner(deps: {
         idempotencyKey: r.key,
         ...(r.returnedAt ? { returnedDate: r.returnedAt } : {}),
       })
-      refunds.push({ key: r.key, items: r.items, refundedTax: Math.abs(refundTaxTotal(res.refunds)), replayed: res.replayed, returnedAt: r.returnedAt })
+      refunds.push({
+        key: r.key,
+        items: r.items,
+        refundedTax: Math.abs(refundTaxTotal(res.refunds)),
+        replayed: res.replayed,
+        returnedAt: r.returnedAt,
+      })
     }
-    await deps.ledger.record({ order: o, filedTax: orderTaxTotal(order), completedDate: order.completedDate ?? null, alreadyExisted, refunds })
+    await deps.ledger.record({
+      order: o,
+      filedTax: orderTaxTotal(order),
+      completedDate: order.completedDate ?? null,
+      alreadyExisted,
+      refunds,
+    })
     return { alreadyExisted, refunds: refunds.length }
   }
 
@@ -108,22 +126,24 @@ export function backfillRunner(deps: {
     async runBatch(batch) {
       const out: BatchOutcome = { filed: 0, alreadyAtService: 0, skipped: 0, refunds: 0, failed: [] }
       const done = await deps.ledger.filed(batch.map((o) => o.snapshot.orderId))
-      await Promise.all(batch.map((o) => {
-        if (done.has(o.snapshot.orderId)) {
-          out.skipped++
-          return undefined
-        }
-        return limit(async () => {
-          try {
-            const r = await fileOne(o)
-            out.filed++
-            if (r.alreadyExisted) out.alreadyAtService++
-            out.refunds += r.refunds
-          } catch (e) {
-            out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.secrets ?? []) })
+      await Promise.all(
+        batch.map((o) => {
+          if (done.has(o.snapshot.orderId)) {
+            out.skipped++
+            return undefined
           }
-        })
-      }))
+          return limit(async () => {
+            try {
+              const r = await fileOne(o)
+              out.filed++
+              if (r.alreadyExisted) out.alreadyAtService++
+              out.refunds += r.refunds
+            } catch (e) {
+              out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.secrets ?? []) })
+            }
+          })
+        }),
+      )
       return out
     },
   }
@@ -152,8 +172,18 @@ export interface BackfillProgress {
 
 export function newProgress(total: number, now: Date): BackfillProgress {
   return {
-    total, processed: 0, filed: 0, alreadyAtService: 0, skipped: 0, refunds: 0, failed: 0, errors: [],
-    startedAt: now.toISOString(), finishedAt: null, ordersPerSecond: 0, etaSeconds: null,
+    total,
+    processed: 0,
+    filed: 0,
+    alreadyAtService: 0,
+    skipped: 0,
+    refunds: 0,
+    failed: 0,
+    errors: [],
+    startedAt: now.toISOString(),
+    finishedAt: null,
+    ordersPerSecond: 0,
+    etaSeconds: null,
   }
 }
 

@@ -27,7 +27,10 @@ export function currentBackfill(): BackfillJob | null {
   return current ? { ...current } : null
 }
 
-export function startBackfill(container: MedusaContainer, input: BackfillRangeInput): { ok: true; job: BackfillJob } | { ok: false; job: BackfillJob } {
+export function startBackfill(
+  container: MedusaContainer,
+  input: BackfillRangeInput,
+): { ok: true; job: BackfillJob } | { ok: false; job: BackfillJob } {
   if (current?.status === "running") return { ok: false, job: { ...current } }
   const job: BackfillJob = { id: `stbf_${randomUUID()}`, from: input.from, to: input.to, status: "running", progress: null, error: null }
   current = job
@@ -45,7 +48,11 @@ export function startBackfill(container: MedusaContainer, input: BackfillRangeIn
     },
     (e) => {
       let secret: string | undefined
-      try { secret = getPluginOptions(container).apiKey } catch { secret = undefined }
+      try {
+        secret = getPluginOptions(container).apiKey
+      } catch {
+        secret = undefined
+      }
       job.error = sanitizeError(e, [secret])
       job.status = "failed"
       logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${job.error}`)

@@ -17,30 +17,60 @@ import { itemTaxable, netUnitPrice } from "../providers/sales-tax/build-service-
 import { chargedItemTax } from "../reconciliation/medusa"
 import { getPluginOptions, type PluginOptions } from "../options"
 import {
-  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingSnapshot, type FilingStore, type RefundItem,
+  SALES_TAX_FILING_MODULE,
+  type CompletionMode,
+  type FilingSnapshot,
+  type FilingStore,
+  type RefundItem,
 } from "../modules/sales-tax-filing/types"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
 import { newRecordFor } from "../workflows/filing/processor"
 import {
-  addBatch, backfillRunner, newProgress, type BackfillLedger, type BackfillOrder, type BackfillProgress, type BackfilledOrder,
+  addBatch,
+  backfillRunner,
+  newProgress,
+  type BackfillLedger,
+  type BackfillOrder,
+  type BackfillProgress,
+  type BackfilledOrder,
 } from "./core"
 
 type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[]; metadata?: { count?: number } }> }
 
 /** Medusa computes line totals (tax_total) only when order totals are asked for too. */
 const ORDER_FIELDS = [
-  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status", "tax_total", "total",
+  "id",
+  "created_at",
+  "currency_code",
+  "customer_id",
+  "canceled_at",
+  "status",
+  "tax_total",
+  "total",
   "cart.id",
   "shipping_address.*",
-  "items.*", "items.tax_lines.*", "items.adjustments.*",
-  "items.subtotal", "items.discount_subtotal", "items.tax_total", "items.total",
-  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal", "shipping_methods.discount_subtotal", "shipping_methods.tax_total",
-  "fulfillments.created_at", "payment_collections.payments.captured_at",
+  "items.*",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "items.subtotal",
+  "items.discount_subtotal",
+  "items.tax_total",
+  "items.total",
+  "shipping_methods.*",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal",
+  "shipping_methods.discount_subtotal",
+  "shipping_methods.tax_total",
+  "fulfillments.created_at",
+  "payment_collections.payments.captured_at",
 ]
 
-export interface BackfillRange { from: Date; to: Date }
+export interface BackfillRange {
+  from: Date
+  to: Date
+}
 
 export interface BackfillRunOptions extends BackfillRange {
   batchSize?: number
@@ -58,7 +88,12 @@ const rangeFilter = (r: BackfillRange) => ({ created_at: { $gte: r.from.toISOStr
 
 /** Orders placed in [from, to). */
 export async function countOrders(container: MedusaContainer, r: BackfillRange): Promise<number> {
-  const { metadata } = await query(container).graph({ entity: "order", fields: ["id"], filters: rangeFilter(r), pagination: { skip: 0, take: 1 } })
+  const { metadata } = await query(container).graph({
+    entity: "order",
+    fields: ["id"],
+    filters: rangeFilter(r),
+    pagination: { skip: 0, take: 1 },
+  })
   return metadata?.count ?? 0
 }
 
@@ -74,7 +109,12 @@ function returnRefunds(returns: any[]): Map<string, PastReturn[]> {
       .filter((i: RefundItem) => i.quantity > 0)
     if (!items.length) continue
     const list = m.get(r.order_id) ?? []
-    list.push({ key: r.id, items, returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null, refundShipping: refundsShipping(r.metadata) })
+    list.push({
+      key: r.id,
+      items,
+      returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
+      refundShipping: refundsShipping(r.metadata),
+    })
     m.set(r.order_id, list)
   }
   for (const list of m.values()) list.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
@@ -100,7 +140,9 @@ export function fullQuantityLines(snapshot: FilingSnapshot, items: any[]): void 
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
 export async function loadBackfillPage(
-  container: MedusaContainer, options: PluginOptions, ids: string[],
+  container: MedusaContainer,
+  options: PluginOptions,
+  ids: string[],
 ): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
   if (!ids.length) return { orders: [], notFiled: [], failed: [] }
   const q = query(container)
@@ -111,7 +153,17 @@ export async function loadBackfillPage(
     q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.*"], filters: { order_id: ids } }),
     q.graph({
       entity: "return",
-      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "metadata", "items.item_id", "items.received_quantity"],
+      fields: [
+        "id",
+        "order_id",
+        "claim_id",
+        "exchange_id",
+        "canceled_at",
+        "received_at",
+        "metadata",
+        "items.item_id",
+        "items.received_quantity",
+      ],
       filters: { order_id: ids },
     }),
   ])
@@ -147,7 +199,10 @@ export async function loadBackfillPage(
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
     // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
     const shipping = snapshot.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 }))
-    const past = (refunds.get(o.id) ?? []).map(({ refundShipping, ...r }) => ({ ...r, items: refundShipping ? [...r.items, ...shipping] : r.items }))
+    const past = (refunds.get(o.id) ?? []).map(({ refundShipping, ...r }) => ({
+      ...r,
+      items: refundShipping ? [...r.items, ...shipping] : r.items,
+    }))
     out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: past })
   }
   return { orders: out, notFiled, failed }
@@ -172,15 +227,25 @@ export function recordLedger(container: MedusaContainer, mode: CompletionMode): 
       const completedAt = done.completedDate ? new Date(done.completedDate) : null
       for (const r of done.refunds) {
         const { refund } = await store.ensureRefund(record.id, {
-          order_id: s.orderId, source_type: "return", source_id: r.key, idempotency_key: r.key, items: r.items,
+          order_id: s.orderId,
+          source_type: "return",
+          source_id: r.key,
+          idempotency_key: r.key,
+          items: r.items,
           returned_at: r.returnedAt ? new Date(r.returnedAt) : null,
         })
         await store.patchRefund(refund.id, { state: "refunded", refunded_tax: r.refundedTax, refunded_at: now })
       }
       const patch = {
-        filed_at: now, filing_path: "direct" as const, filed_tax: done.filedTax, completed_at: completedAt,
-        completion_requested_at: mode === "placed" ? null : completedAt, last_step: "backfill", attempts: 0,
-        next_attempt_at: null, last_error: null,
+        filed_at: now,
+        filing_path: "direct" as const,
+        filed_tax: done.filedTax,
+        completed_at: completedAt,
+        completion_requested_at: mode === "placed" ? null : completedAt,
+        last_step: "backfill",
+        attempts: 0,
+        next_attempt_at: null,
+        last_error: null,
       }
       const fresh = (await store.findRecord(s.orderId))!
       const state = deriveState({ ...fresh, ...patch }, fresh.refunds ?? [], false)
@@ -210,7 +275,9 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
   const q = query(container)
   const page = async (skip: number) => {
     const { data } = await q.graph({
-      entity: "order", fields: ["id"], filters: rangeFilter(opts),
+      entity: "order",
+      fields: ["id"],
+      filters: rangeFilter(opts),
       pagination: { skip, take: batchSize, order: { created_at: "ASC", id: "ASC" } },
     })
     const ids = data.map((o) => o.id as string)
@@ -225,7 +292,10 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     const cur = await next
     if (!cur.ids.length) break
     skip += cur.ids.length
-    next = cur.ids.length < batchSize || opts.shouldStop?.() ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] }) : prefetch(page(skip))
+    next =
+      cur.ids.length < batchSize || opts.shouldStop?.()
+        ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] })
+        : prefetch(page(skip))
     const out = await runner.runBatch(cur.orders)
     out.skipped += cur.notFiled.length
     out.failed.push(...cur.failed)

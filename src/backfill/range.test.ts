@@ -4,7 +4,10 @@ describe("backfill range", () => {
   it("parses --from/--to (inclusive days) and the tuning flags", () => {
     const r = parseBackfillArgs(["--from", "2026-01-01", "--to", "2026-06-30", "--batch-size", "100", "--concurrency", "4"])
     expect(r).toEqual({ ok: true, value: { from: "2026-01-01", to: "2026-06-30", batch_size: 100, concurrency: 4 } })
-    expect(rangeOf({ from: "2026-01-01", to: "2026-06-30" })).toEqual({ from: new Date("2026-01-01T00:00:00Z"), to: new Date("2026-07-01T00:00:00Z") })
+    expect(rangeOf({ from: "2026-01-01", to: "2026-06-30" })).toEqual({
+      from: new Date("2026-01-01T00:00:00Z"),
+      to: new Date("2026-07-01T00:00:00Z"),
+    })
   })
 
   it("names the flag that is wrong", () => {

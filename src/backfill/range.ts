@@ -8,7 +8,10 @@ import { z } from "zod"
 const Day = z
   .string({ error: "must be a date YYYY-MM-DD" })
   .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a calendar date")
+  .refine(
+    (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    "is not a calendar date",
+  )
 
 export const BackfillRangeInput = z
   .object({
@@ -43,7 +46,10 @@ export function parseBackfillArgs(args: string[]): { ok: true; value: BackfillRa
     return { ok: false, errors: [(e as Error).message, USAGE] }
   }
   const parsed = BackfillRangeInput.safeParse({
-    from: values.from, to: values.to, batch_size: values["batch-size"], concurrency: values.concurrency,
+    from: values.from,
+    to: values.to,
+    batch_size: values["batch-size"],
+    concurrency: values.concurrency,
   })
   if (!parsed.success) {
     return {

@@ -70,11 +70,16 @@ function makeClient(over: Partial<SalesTaxClientOptions> = {}): { client: SalesT
   return { client, attempts, at }
 }
 
-
 const SEATTLE: Address = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const ORIGIN: Address = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
 
-function cartBody(cartId: string, lines = [{ itemId: "sku-1", price: 10.75, quantity: 2 }, { itemId: "sku-2", price: 5, quantity: 1 }]): CalculateCartsRequest {
+function cartBody(
+  cartId: string,
+  lines = [
+    { itemId: "sku-1", price: 10.75, quantity: 2 },
+    { itemId: "sku-2", price: 5, quantity: 1 },
+  ],
+): CalculateCartsRequest {
   return {
     items: [
       {
@@ -89,7 +94,13 @@ function cartBody(cartId: string, lines = [{ itemId: "sku-1", price: 10.75, quan
   }
 }
 
-function orderBody(orderId: string, lines = [{ itemId: "sku-1", price: 20, quantity: 3 }, { itemId: "sku-2", price: 4.5, quantity: 1 }]): CreateOrderRequest {
+function orderBody(
+  orderId: string,
+  lines = [
+    { itemId: "sku-1", price: 20, quantity: 3 },
+    { itemId: "sku-2", price: 4.5, quantity: 1 },
+  ],
+): CreateOrderRequest {
   return {
     orderId,
     customerId: "cus_1",
@@ -253,7 +264,10 @@ describe("retries", () => {
     await fault({ operation: "calculateCarts", status: 429, retryAfter: "1", count: 1 })
     const res = await client.calculateCarts(cartBody("cart-429"))
     expect(res.items[0]!.cartId).toBe("cart-429")
-    expect(attempts.map((a) => [a.attempt, a.status, a.willRetry])).toEqual([[1, 429, true], [2, 200, false]])
+    expect(attempts.map((a) => [a.attempt, a.status, a.willRetry])).toEqual([
+      [1, 429, true],
+      [2, 200, false],
+    ])
     expect(attempts[0]!.retryAfterMs).toBe(1000)
     expect(attempts[0]!.delayMs).toBeGreaterThanOrEqual(1000)
     // the second attempt started no earlier than Retry-After after the first ended
@@ -371,7 +385,10 @@ describe("retries", () => {
   })
 
   it("bounded total time: slow answers stop at the budget, not at maxAttempts", async () => {
-    const { client, attempts } = makeClient({ timeoutMs: 250, retry: { maxAttempts: 50, baseDelayMs: 5, maxDelayMs: 10, maxElapsedMs: 700 } })
+    const { client, attempts } = makeClient({
+      timeoutMs: 250,
+      retry: { maxAttempts: 50, baseDelayMs: 5, maxDelayMs: 10, maxElapsedMs: 700 },
+    })
     await fault({ operation: "ping", delayMs: 1000 })
     const err = await failure(client.ping())
     expect(err.code).toBe("timeout")
@@ -420,7 +437,9 @@ describe("retries", () => {
 
   it("an exception in the hook does not change the outcome", async () => {
     const client = new SalesTaxClient({
-      baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID,
+      baseUrl: sb.url,
+      apiKey: API_KEY,
+      connectionId: CONNECTION_ID,
       onAttempt: () => {
         throw new Error("broken hook")
       },
@@ -431,7 +450,9 @@ describe("retries", () => {
     process.on("unhandledRejection", onRejection)
     try {
       const asyncHook = new SalesTaxClient({
-        baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID,
+        baseUrl: sb.url,
+        apiKey: API_KEY,
+        connectionId: CONNECTION_ID,
         onAttempt: async () => {
           throw new Error("broken async hook")
         },
@@ -469,7 +490,10 @@ describe("idempotent creation", () => {
     const c = await counts()
     expect(c.createOrder).toBe(2)
     expect(c.getOrder).toBe(1)
-    expect(attempts.filter((a) => a.operation === "createOrder").map((a) => a.status)).toEqual([(f as { status?: number }).status ?? null, 400])
+    expect(attempts.filter((a) => a.operation === "createOrder").map((a) => a.status)).toEqual([
+      (f as { status?: number }).status ?? null,
+      400,
+    ])
     // one order: a further identical call is also "already existed", never a second filing
     expect((await client.createOrder(body)).alreadyExisted).toBe(true)
     expect((await ordersOf(client, "ord-lost")).orderId).toBe("ord-lost")
@@ -486,7 +510,10 @@ describe("idempotent creation", () => {
   it("an orderId taken by a different order is a non-retryable conflict, with located differences", async () => {
     const { client } = makeClient()
     await client.createOrder(orderBody("ord-taken"))
-    const other = orderBody("ord-taken", [{ itemId: "sku-1", price: 20, quantity: 4 }, { itemId: "sku-2", price: 4.5, quantity: 1 }])
+    const other = orderBody("ord-taken", [
+      { itemId: "sku-1", price: 20, quantity: 4 },
+      { itemId: "sku-2", price: 4.5, quantity: 1 },
+    ])
     const err = await failure(client.createOrder(other))
     expect(err.status).toBe(409)
     expect(err.retryable).toBe(false)

@@ -4,10 +4,17 @@ import { diffCartToOrder, diffCreateOrder, diffLines } from "./compare"
 
 const addr = { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }
 
-function request(lines: { itemId: string; price: number; quantity: number }[], extra: Partial<CreateOrderRequest> = {}): CreateOrderRequest {
+function request(
+  lines: { itemId: string; price: number; quantity: number }[],
+  extra: Partial<CreateOrderRequest> = {},
+): CreateOrderRequest {
   return {
-    orderId: "ord_1", customerId: "cus_1", transactionDate: "2026-01-05T10:00:00Z", currency: { currencyCode: "USD" },
-    origin: addr, destination: addr,
+    orderId: "ord_1",
+    customerId: "cus_1",
+    transactionDate: "2026-01-05T10:00:00Z",
+    currency: { currencyCode: "USD" },
+    origin: addr,
+    destination: addr,
     lineItems: lines.map((l, index) => ({ index, ...l, tic: 0, tax: { amount: 0, rate: 0 } })),
     ...extra,
   }
@@ -15,11 +22,29 @@ function request(lines: { itemId: string; price: number; quantity: number }[], e
 
 function record(req: CreateOrderRequest, over: Partial<OrderRecord> = {}): OrderRecord {
   return {
-    connectionId: "00000000-0000-4000-8000-000000000000", orderId: req.orderId, cartId: req.cartId ?? null, customerId: req.customerId,
-    transactionDate: req.transactionDate, completedDate: null, origin: addr, destination: addr, currency: req.currency,
-    lineItems: req.lineItems.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? null, tax: l.tax })),
-    channel: null, deliveredBySeller: false, excludeFromFiling: false, exemption: { exemptionId: null, isExempt: null },
-    kind: req.kind ?? "order", ...over,
+    connectionId: "00000000-0000-4000-8000-000000000000",
+    orderId: req.orderId,
+    cartId: req.cartId ?? null,
+    customerId: req.customerId,
+    transactionDate: req.transactionDate,
+    completedDate: null,
+    origin: addr,
+    destination: addr,
+    currency: req.currency,
+    lineItems: req.lineItems.map((l) => ({
+      index: l.index,
+      itemId: l.itemId,
+      price: l.price,
+      quantity: l.quantity,
+      tic: l.tic ?? null,
+      tax: l.tax,
+    })),
+    channel: null,
+    deliveredBySeller: false,
+    excludeFromFiling: false,
+    exemption: { exemptionId: null, isExempt: null },
+    kind: req.kind ?? "order",
+    ...over,
   }
 }
 
@@ -42,7 +67,7 @@ describe("diffCreateOrder", () => {
   it("treats 19.9 and 19.90 (and float noise-free decimals) as equal", () => {
     const req = request([{ itemId: "a", price: 19.9, quantity: 2 }])
     const rec = record(req)
-    rec.lineItems[0]!.price = 19.90
+    rec.lineItems[0]!.price = 19.9
     expect(diffCreateOrder(req, rec)).toEqual([])
   })
 
@@ -69,7 +94,20 @@ describe("diffCreateOrder", () => {
 
   it("reports a different line count, cartId, customerId or kind", () => {
     const req = request([{ itemId: "a", price: 1, quantity: 1 }], { cartId: "cart_1" })
-    expect(diffCreateOrder(req, record(request([{ itemId: "a", price: 1, quantity: 1 }, { itemId: "b", price: 1, quantity: 1 }], { cartId: "cart_1" }))).map((d) => d.location)).toEqual(["body.lineItems"])
+    expect(
+      diffCreateOrder(
+        req,
+        record(
+          request(
+            [
+              { itemId: "a", price: 1, quantity: 1 },
+              { itemId: "b", price: 1, quantity: 1 },
+            ],
+            { cartId: "cart_1" },
+          ),
+        ),
+      ).map((d) => d.location),
+    ).toEqual(["body.lineItems"])
     expect(diffCreateOrder(req, record(req, { cartId: "cart_2" })).map((d) => d.location)).toEqual(["body.cartId"])
     expect(diffCreateOrder(req, record(req, { customerId: "cus_2" })).map((d) => d.location)).toEqual(["body.customerId"])
     expect(diffCreateOrder(req, record(req, { kind: "credit" })).map((d) => d.location)).toContain("body.kind")
@@ -85,7 +123,16 @@ describe("diffCreateOrder", () => {
 
 describe("diffCartToOrder", () => {
   const req = request([{ itemId: "a", price: 3, quantity: 1 }], { cartId: "cart_1" })
-  const cart = { cartId: "cart_1", customerId: "cus_1", currency: { currencyCode: "USD" }, deliveredBySeller: false, origin: addr, destination: addr, exemption: { exemptionId: null, isExempt: null }, lineItems: record(req).lineItems }
+  const cart = {
+    cartId: "cart_1",
+    customerId: "cus_1",
+    currency: { currencyCode: "USD" },
+    deliveredBySeller: false,
+    origin: addr,
+    destination: addr,
+    exemption: { exemptionId: null, isExempt: null },
+    lineItems: record(req).lineItems,
+  }
 
   it("accepts the order made from the same cart", () => {
     expect(diffCartToOrder({ cartId: "cart_1", orderId: "ord_1" }, record(req), cart)).toEqual([])
@@ -95,7 +142,9 @@ describe("diffCartToOrder", () => {
   it("rejects an order from another cart, or a cart changed since", () => {
     expect(diffCartToOrder({ cartId: "cart_9", orderId: "ord_1" }, record(req), undefined).map((d) => d.location)).toEqual(["body.cartId"])
     const changed = { ...cart, lineItems: [{ ...cart.lineItems[0]!, quantity: 5 }] }
-    expect(diffCartToOrder({ cartId: "cart_1", orderId: "ord_1" }, record(req), changed).map((d) => d.location)).toEqual(["cart.lineItems[0].quantity"])
+    expect(diffCartToOrder({ cartId: "cart_1", orderId: "ord_1" }, record(req), changed).map((d) => d.location)).toEqual([
+      "cart.lineItems[0].quantity",
+    ])
   })
 })
 
@@ -103,7 +152,8 @@ describe("diffLines", () => {
   it("is empty exactly when the lines are equal", () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 5 }), fc.array(line, { maxLength: 5 }), (a, b) => {
-        const same = a.length === b.length && a.every((x, i) => x.itemId === b[i]!.itemId && x.price === b[i]!.price && x.quantity === b[i]!.quantity)
+        const same =
+          a.length === b.length && a.every((x, i) => x.itemId === b[i]!.itemId && x.price === b[i]!.price && x.quantity === b[i]!.quantity)
         expect(diffLines(a, b, "l").length === 0).toBe(same)
       }),
     )

@@ -38,9 +38,13 @@ describe("makeRedactor", () => {
 
 describe("SalesTaxError", () => {
   const err = new SalesTaxError({
-    operation: "calculateCarts", status: 422, title: "Unprocessable Entity", detail: "bad state",
+    operation: "calculateCarts",
+    status: 422,
+    title: "Unprocessable Entity",
+    detail: "bad state",
     errors: [{ location: "body.items[0].destination.state", message: "state must be two letters", value: "California" }],
-    retryable: false, code: "http",
+    retryable: false,
+    code: "http",
   })
 
   it("carries the fields and a message naming the operation, status and locations", () => {
@@ -61,7 +65,11 @@ describe("SalesTaxError", () => {
 
   it("shortens the message when there are many errors", () => {
     const many = new SalesTaxError({
-      operation: "createOrder", status: null, title: "Invalid request", retryable: false, code: "validation",
+      operation: "createOrder",
+      status: null,
+      title: "Invalid request",
+      retryable: false,
+      code: "validation",
       errors: Array.from({ length: 9 }, (_, i) => ({ location: `body.lineItems[${i}].price`, message: "bad" })),
     })
     expect(many.message).toContain("+4 more")

@@ -32,7 +32,10 @@ export class SalesTaxError extends Error {
   constructor(init: SalesTaxErrorInit) {
     const msg = `${init.operation}: ${init.status !== null ? `${init.status} ` : ""}${init.title}${init.detail ? ` - ${init.detail}` : ""}${
       init.errors && init.errors.length
-        ? ` (${init.errors.slice(0, 5).map((e) => `${e.location}: ${e.message}`).join("; ")}${init.errors.length > 5 ? `; +${init.errors.length - 5} more` : ""})`
+        ? ` (${init.errors
+            .slice(0, 5)
+            .map((e) => `${e.location}: ${e.message}`)
+            .join("; ")}${init.errors.length > 5 ? `; +${init.errors.length - 5} more` : ""})`
         : ""
     }`
     super(msg)

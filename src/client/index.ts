@@ -2,11 +2,29 @@ import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import { randomUUID } from "node:crypto"
 import { z } from "zod"
 import {
-  OPERATIONS, ErrorDetail as ErrorDetailSchema, issuesToErrors, locate,
-  type Address, type CalculateCartsRequest, type CalculateCartsResponse, type CartOut, type CartToOrderRequest,
-  type CertificateList, type CertificateRecord, type CreateCertificateRequest, type CreateOrderRequest,
-  type ErrorDetail, type HealthResponse, type OperationId, type OrderRecord, type PingResponse, type RefundRecord,
-  type RefundRequest, type TicResult, type TicSearchResponse, type UpdateOrderRequest,
+  OPERATIONS,
+  ErrorDetail as ErrorDetailSchema,
+  issuesToErrors,
+  locate,
+  type Address,
+  type CalculateCartsRequest,
+  type CalculateCartsResponse,
+  type CartOut,
+  type CartToOrderRequest,
+  type CertificateList,
+  type CertificateRecord,
+  type CreateCertificateRequest,
+  type CreateOrderRequest,
+  type ErrorDetail,
+  type HealthResponse,
+  type OperationId,
+  type OrderRecord,
+  type PingResponse,
+  type RefundRecord,
+  type RefundRequest,
+  type TicResult,
+  type TicSearchResponse,
+  type UpdateOrderRequest,
 } from "../contract"
 import { SalesTaxError, makeRedactor, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, resolvePolicy, type FailureKind, type RetryPolicy } from "./retry"
@@ -15,7 +33,15 @@ import { buildPath } from "./path"
 
 export { SalesTaxError, isSalesTaxError, REDACTED, type SalesTaxErrorCode } from "./errors"
 export { buildPath, segmentProblem } from "./path"
-export { DEFAULT_RETRY_POLICY, DEFAULT_MAX_ELAPSED_MS, RETRYABLE_STATUSES, backoffDelay, parseRetryAfter, isRetryable, type RetryPolicy } from "./retry"
+export {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_MAX_ELAPSED_MS,
+  RETRYABLE_STATUSES,
+  backoffDelay,
+  parseRetryAfter,
+  isRetryable,
+  type RetryPolicy,
+} from "./retry"
 
 /** One attempt of one operation, reported to `onAttempt`. Never holds headers, bodies or the key. */
 export interface AttemptInfo {
@@ -52,7 +78,12 @@ export interface CallIds {
 
 /** Pure: the Medusa ids in a call's path parameters and body. */
 export function callIds(params: Record<string, string>, body: unknown): CallIds {
-  const b = (body && typeof body === "object" ? body : {}) as { cartId?: unknown; orderId?: unknown; idempotencyKey?: unknown; items?: unknown }
+  const b = (body && typeof body === "object" ? body : {}) as {
+    cartId?: unknown
+    orderId?: unknown
+    idempotencyKey?: unknown
+    items?: unknown
+  }
   // POST carts: { items: [cart, …] } (a cart per origin of one Medusa cart: the first names it)
   const firstCart = Array.isArray(b.items) ? (b.items[0] as { cartId?: unknown } | undefined)?.cartId : undefined
   const str = (v: unknown) => (typeof v === "string" && v ? v : undefined)
@@ -121,7 +152,11 @@ export interface CallInput {
   body?: unknown
 }
 
-export interface CallResult<T> { data: T; status: number; headers: Record<string, string> }
+export interface CallResult<T> {
+  data: T
+  status: number
+  headers: Record<string, string>
+}
 
 const OptionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
@@ -138,9 +173,7 @@ const BACKGROUND = Symbol("background")
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-type Outcome =
-  | { ok: true; res: AxiosResponse<string> }
-  | { ok: false; failure: FailureKind; message: string }
+type Outcome = { ok: true; res: AxiosResponse<string> } | { ok: false; failure: FailureKind; message: string }
 
 /**
  * Typed client of the Sales Tax Service v3. Every operation is built from the wire contract's
@@ -162,14 +195,16 @@ export class SalesTaxClient {
     const checked = OptionsSchema.safeParse(options)
     if (!checked.success) {
       // messages only: never the input values (one of them is the key)
-      throw new TypeError(`invalid SalesTaxClient options: ${checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`)
+      throw new TypeError(
+        `invalid SalesTaxClient options: ${checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+      )
     }
     this.#options = options
     this.#background = mode === BACKGROUND
     this.#connectionId = options.connectionId
     this.#timeoutMs = this.#background
-      ? options.backgroundTimeoutMs ?? DEFAULT_BACKGROUND_TIMEOUT_MS
-      : options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+      ? (options.backgroundTimeoutMs ?? DEFAULT_BACKGROUND_TIMEOUT_MS)
+      : (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
     this.#policy = resolvePolicy(options.retry, this.#background)
     this.#redact = makeRedactor([options.apiKey])
     this.#onAttempt = options.onAttempt
@@ -192,7 +227,13 @@ export class SalesTaxClient {
 
   /** The effective settings (no key). */
   get settings(): { baseUrl: string; connectionId: string; timeoutMs: number; retry: RetryPolicy; background: boolean } {
-    return { baseUrl: this.#redact(this.#options.baseUrl), connectionId: this.#connectionId, timeoutMs: this.#timeoutMs, retry: { ...this.#policy }, background: this.#background }
+    return {
+      baseUrl: this.#redact(this.#options.baseUrl),
+      connectionId: this.#connectionId,
+      timeoutMs: this.#timeoutMs,
+      retry: { ...this.#policy },
+      background: this.#background,
+    }
   }
 
   // -------------------------------------------------------------------------------------------
@@ -293,7 +334,7 @@ export class SalesTaxClient {
   }
 
   async listCertificates(query: Partial<ListCertificatesInput> = {}): Promise<CertificateList> {
-    const connectionId = query.connectionId === undefined ? this.#connectionId : query.connectionId ?? undefined
+    const connectionId = query.connectionId === undefined ? this.#connectionId : (query.connectionId ?? undefined)
     return (
       await this.call("listCertificates", {
         query: {
@@ -382,8 +423,14 @@ export class SalesTaxClient {
     }
     if (errors.length || !("path" in built)) {
       throw new SalesTaxError({
-        operation, status: null, title: "Invalid request", detail: "the request was not sent: it does not match the service's schema",
-        errors: this.#redact(errors), retryable: false, code: "validation", attempts: 0,
+        operation,
+        status: null,
+        title: "Invalid request",
+        detail: "the request was not sent: it does not match the service's schema",
+        errors: this.#redact(errors),
+        retryable: false,
+        code: "validation",
+        attempts: 0,
       })
     }
 
@@ -404,7 +451,14 @@ export class SalesTaxClient {
         const parsed = this.#parseResponse(operation, op.response, res)
         if (parsed.ok) {
           if (this.#onAttempt) {
-            const ok: AttemptInfo = { operation, attempt, status: res.status, durationMs, willRetry: false, ids: callIds(params, input.body) }
+            const ok: AttemptInfo = {
+              operation,
+              attempt,
+              status: res.status,
+              durationMs,
+              willRetry: false,
+              ids: callIds(params, input.body),
+            }
             if (this.#options.attemptBodies) Object.assign(ok, { requestBody: input.body, responseBody: res.data })
             this.#emit(ok)
           }
@@ -418,7 +472,10 @@ export class SalesTaxClient {
       } else {
         const code: SalesTaxErrorCode = outcome.failure.kind === "timeout" ? "timeout" : "network"
         err = new SalesTaxError({
-          operation, status: null, code, retryable: isRetryable(operation, outcome.failure),
+          operation,
+          status: null,
+          code,
+          retryable: isRetryable(operation, outcome.failure),
           title: code === "timeout" ? "Timeout" : "Network error",
           detail: this.#redact(outcome.message),
         })
@@ -431,18 +488,34 @@ export class SalesTaxClient {
         // no point in waiting past the budget: give up now instead
         if (Date.now() + delayMs >= deadline) willRetry = false
       }
-      const info: AttemptInfo = { operation, attempt, status: err.status, durationMs, error: err.message, willRetry, errorTitle: err.title, errorCode: err.code }
+      const info: AttemptInfo = {
+        operation,
+        attempt,
+        status: err.status,
+        durationMs,
+        error: err.message,
+        willRetry,
+        errorTitle: err.title,
+        errorCode: err.code,
+      }
       if (this.#onAttempt) {
         info.ids = callIds(params, input.body)
-        if (this.#options.attemptBodies) Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
+        if (this.#options.attemptBodies)
+          Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
       }
       if (willRetry) info.delayMs = delayMs
       if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
       this.#emit(info)
       if (!willRetry) {
         throw new SalesTaxError({
-          operation, status: err.status, title: err.title, detail: err.detail, errors: err.errors,
-          retryable: err.retryable, code: err.code, attempts: attempt,
+          operation,
+          status: err.status,
+          title: err.title,
+          detail: err.detail,
+          errors: err.errors,
+          retryable: err.retryable,
+          code: err.code,
+          attempts: attempt,
         })
       }
       await sleep(delayMs!)
@@ -453,7 +526,14 @@ export class SalesTaxClient {
   // Internals
   // -------------------------------------------------------------------------------------------
 
-  async #send(method: string, url: string, query: Record<string, string>, body: unknown, auth: boolean, timeoutMs: number): Promise<Outcome> {
+  async #send(
+    method: string,
+    url: string,
+    query: Record<string, string>,
+    body: unknown,
+    auth: boolean,
+    timeoutMs: number,
+  ): Promise<Outcome> {
     const controller = new AbortController()
     let timedOut = false
     const timer = setTimeout(() => {
@@ -475,7 +555,7 @@ export class SalesTaxClient {
       return { ok: true, res }
     } catch (e) {
       // the axios error holds config.headers (the key): keep only its code and a redacted message
-      const code = typeof (e as { code?: unknown })?.code === "string" ? ((e as { code: string }).code) : undefined
+      const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : undefined
       const message = e instanceof Error ? e.message : String(e)
       if (timedOut || code === "ETIMEDOUT" || code === "ECONNABORTED") {
         return { ok: false, failure: { kind: "timeout" }, message: `no answer within ${timeoutMs} ms` }
@@ -498,7 +578,15 @@ export class SalesTaxClient {
     if (!schema || res.status === 204) return { ok: true, data: undefined }
     const bad = (detail: string, errors: ErrorDetail[] = []) => ({
       ok: false as const,
-      error: new SalesTaxError({ operation, status: res.status, title: "Invalid response", detail, errors: this.#redact(errors), retryable: false, code: "response_validation" }),
+      error: new SalesTaxError({
+        operation,
+        status: res.status,
+        title: "Invalid response",
+        detail,
+        errors: this.#redact(errors),
+        retryable: false,
+        code: "response_validation",
+      }),
     })
     let json: unknown
     try {
@@ -537,8 +625,13 @@ export class SalesTaxClient {
       // not JSON: keep the status line
     }
     return new SalesTaxError({
-      operation, status: res.status, title: this.#redact(title), detail: detail === undefined ? undefined : this.#redact(detail),
-      errors: this.#redact(errors), retryable, code: "http",
+      operation,
+      status: res.status,
+      title: this.#redact(title),
+      detail: detail === undefined ? undefined : this.#redact(detail),
+      errors: this.#redact(errors),
+      retryable,
+      code: "http",
     })
   }
 
@@ -583,14 +676,25 @@ export function isDuplicateOrder(err: unknown): err is SalesTaxError {
 
 function conflict(operation: OperationId, orderId: string, errors: ErrorDetail[], redact: <T>(v: T) => T): SalesTaxError {
   return new SalesTaxError({
-    operation, status: 409, code: "http", retryable: false, title: "Conflict",
+    operation,
+    status: 409,
+    code: "http",
+    retryable: false,
+    title: "Conflict",
     detail: redact(`an order ${JSON.stringify(orderId)} already exists at the service and differs from this request`),
     errors: redact(errors),
   })
 }
 
 function cursorLoop(operation: OperationId): SalesTaxError {
-  return new SalesTaxError({ operation, status: null, code: "response_validation", retryable: false, title: "Invalid response", detail: "the service returned a cursor it had already returned" })
+  return new SalesTaxError({
+    operation,
+    status: null,
+    code: "response_validation",
+    retryable: false,
+    title: "Invalid response",
+    detail: "the service returned a cursor it had already returned",
+  })
 }
 
 function headerOf(headers: AxiosResponse["headers"], name: string): string | undefined {

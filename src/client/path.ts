@@ -6,7 +6,10 @@ import type { ErrorDetail } from "../contract"
  * path), and a value that a URL parser would drop or resolve — empty, `.` or `..` — is refused
  * before anything is sent (`GET certificates/..` would otherwise reach `/tax/connections/<id>/`).
  */
-export function buildPath(template: string, params: Readonly<Record<string, string | undefined>>): { path: string } | { errors: ErrorDetail[] } {
+export function buildPath(
+  template: string,
+  params: Readonly<Record<string, string | undefined>>,
+): { path: string } | { errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = []
   const path = template.replace(/:([A-Za-z]+)/g, (_, name: string) => {
     const value = params[name] ?? ""

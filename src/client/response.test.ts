@@ -41,9 +41,14 @@ beforeEach(() => {
 })
 
 function client(attempts: AttemptInfo[] = []) {
-  return new SalesTaxClient({ baseUrl: `${base}/`, apiKey: KEY, connectionId: CID, retry: { baseDelayMs: 1, maxDelayMs: 2 }, onAttempt: (i) => attempts.push(i) })
+  return new SalesTaxClient({
+    baseUrl: `${base}/`,
+    apiKey: KEY,
+    connectionId: CID,
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    onAttempt: (i) => attempts.push(i),
+  })
 }
-
 
 it("sends the key as X-API-KEY on authenticated operations, not on health, and builds the path from the contract", async () => {
   answer = (req) =>
@@ -69,11 +74,15 @@ it("a missing required field is a response_validation error with its location, n
   const attempts: AttemptInfo[] = []
   const err = await failure(
     client(attempts).calculateCarts({
-      items: [{
-        customerId: "c1", currency: { currencyCode: "USD" },
-        origin: { line1: "a", city: "b", state: "WA", zip: "98101" }, destination: { line1: "a", city: "b", state: "WA", zip: "98101" },
-        lineItems: [{ index: 0, itemId: "i", price: 1, quantity: 1 }],
-      }],
+      items: [
+        {
+          customerId: "c1",
+          currency: { currencyCode: "USD" },
+          origin: { line1: "a", city: "b", state: "WA", zip: "98101" },
+          destination: { line1: "a", city: "b", state: "WA", zip: "98101" },
+          lineItems: [{ index: 0, itemId: "i", price: 1, quantity: 1 }],
+        },
+      ],
     }),
   )
   expect(err.code).toBe("response_validation")
@@ -132,7 +141,12 @@ it("does not follow redirects (the key must not travel to another host)", async 
 it("refund sends the generated key in the body and reads 200 as a replay", async () => {
   answer = (_req, body) => {
     const key = (JSON.parse(body) as { idempotencyKey: string }).idempotencyKey
-    return { status: 200, body: JSON.stringify([{ idempotencyKey: key, connectionId: CID, createdDate: "2026-01-01T00:00:00Z", returnedDate: null, items: [] }]) }
+    return {
+      status: 200,
+      body: JSON.stringify([
+        { idempotencyKey: key, connectionId: CID, createdDate: "2026-01-01T00:00:00Z", returnedDate: null, items: [] },
+      ]),
+    }
   }
   const r = await client().refundOrder("o1", {})
   expect(JSON.parse(seen[0]!.body).idempotencyKey).toBe(r.idempotencyKey)
@@ -157,11 +171,16 @@ it("writes list filters as query strings and defaults the connection filter to i
 })
 
 it("a cursor that comes back again stops the iterator with an error instead of looping", async () => {
-  answer = () => ({ status: 200, body: JSON.stringify({ query: "x", results: [{ ticId: 1, label: "a", description: "a", score: 1, rank: 1 }], nextCursor: "same" }) })
+  answer = () => ({
+    status: 200,
+    body: JSON.stringify({ query: "x", results: [{ ticId: 1, label: "a", description: "a", score: 1, rank: 1 }], nextCursor: "same" }),
+  })
   const got: number[] = []
-  const err = await failure((async () => {
-    for await (const t of client().tics("x", 1)) got.push(t.ticId)
-  })())
+  const err = await failure(
+    (async () => {
+      for await (const t of client().tics("x", 1)) got.push(t.ticId)
+    })(),
+  )
   expect(err.code).toBe("response_validation")
   expect(got.length).toBe(2)
 })
@@ -170,7 +189,12 @@ it("reads problem bodies leniently: well-formed error entries survive a malforme
   answer = () => ({
     status: 422,
     headers: { "content-type": "application/problem+json" },
-    body: JSON.stringify({ title: "Unprocessable Entity", status: 422, detail: "bad", errors: [{ oops: 1 }, { location: "body.zip", message: "unknown ZIP", value: "00000" }] }),
+    body: JSON.stringify({
+      title: "Unprocessable Entity",
+      status: 422,
+      detail: "bad",
+      errors: [{ oops: 1 }, { location: "body.zip", message: "unknown ZIP", value: "00000" }],
+    }),
   })
   const err = await failure(client().verifyAddress({ line1: "a", city: "b", state: "WA", zip: "00000" }))
   expect(err.title).toBe("Unprocessable Entity")
@@ -193,7 +217,12 @@ describe("retry decisions over status sequences (property)", () => {
             ? { status: 200, body: JSON.stringify({ message: "pong" }) }
             : { status: st, body: JSON.stringify({ title: "x", status: st }) }
         }
-        const c = new SalesTaxClient({ baseUrl: base, apiKey: KEY, connectionId: CID, retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 1 } })
+        const c = new SalesTaxClient({
+          baseUrl: base,
+          apiKey: KEY,
+          connectionId: CID,
+          retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 1 },
+        })
         let expected = 0
         let outcome: number = 0
         for (let n = 0; n < maxAttempts; n++) {
@@ -227,11 +256,20 @@ describe("retry decisions over status sequences (property)", () => {
           const st = seq[Math.min(i++, seq.length - 1)]!
           return { status: st, body: JSON.stringify({ title: "x", status: st }) }
         }
-        const c = new SalesTaxClient({ baseUrl: base, apiKey: KEY, connectionId: CID, retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 1 } })
+        const c = new SalesTaxClient({
+          baseUrl: base,
+          apiKey: KEY,
+          connectionId: CID,
+          retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 1 },
+        })
         await c
           .createCertificate({
-            customerId: "c1", customerName: "A", address: { line1: "a", city: "b", state: "WA", zip: "98101" },
-            reason: "Resale", customerBusinessType: "RetailTrade", states: [{ abbreviation: "WA" }],
+            customerId: "c1",
+            customerName: "A",
+            address: { line1: "a", city: "b", state: "WA", zip: "98101" },
+            reason: "Resale",
+            customerBusinessType: "RetailTrade",
+            states: [{ abbreviation: "WA" }],
           })
           .catch(() => undefined)
         let expected = 0

@@ -52,7 +52,11 @@ export function isRetryable(operation: OperationId, failure: FailureKind): boole
  * @param retry 1 for the first retry (after attempt 1), 2 for the second...
  * @param random a number in [0, 1) (injectable for tests)
  */
-export function backoffDelay(retry: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, random: number = Math.random()): number {
+export function backoffDelay(
+  retry: number,
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
+  random: number = Math.random(),
+): number {
   const exp = Math.min(Math.max(retry - 1, 0), 30)
   const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** exp)
   const r = Math.min(Math.max(random, 0), 1)
@@ -84,7 +88,12 @@ export function parseRetryAfter(value: string | string[] | number | undefined | 
  * The wait before the next attempt: the jittered backoff, or the server's Retry-After when that
  * is longer (never earlier than the server asked).
  */
-export function nextDelay(retry: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, retryAfterMs: number | undefined, random?: number): number {
+export function nextDelay(
+  retry: number,
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
+  retryAfterMs: number | undefined,
+  random?: number,
+): number {
   const b = backoffDelay(retry, policy, random)
   return retryAfterMs !== undefined ? Math.max(b, retryAfterMs) : b
 }

@@ -6,7 +6,9 @@ import { sweepFilingsWorkflow } from "../workflows/filing/workflows"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
-interface Locking { acquire(keys: string | string[], args?: { ownerId?: string; expire?: number }): Promise<void> }
+interface Locking {
+  acquire(keys: string | string[], args?: { ownerId?: string; expire?: number }): Promise<void>
+}
 
 /**
  * The lost-event sweep. Ticks every minute on every instance; one sweep runs per

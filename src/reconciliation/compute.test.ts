@@ -1,7 +1,18 @@
 import fc from "fast-check"
 import {
-  cents, csvField, fullItemTax, customerRefundedCents, lineRefundedCents, money, monthCsv, monthOf, monthRange, reconcileMonth,
-  reconcileOrder, type OrderFacts, type RecordFacts,
+  cents,
+  csvField,
+  fullItemTax,
+  customerRefundedCents,
+  lineRefundedCents,
+  money,
+  monthCsv,
+  monthOf,
+  monthRange,
+  reconcileMonth,
+  reconcileOrder,
+  type OrderFacts,
+  type RecordFacts,
 } from "./compute"
 
 const order = (over: Partial<OrderFacts> = {}): OrderFacts => ({
@@ -66,24 +77,37 @@ describe("tax refunded to customers, rounded as the service does", () => {
   })
 
   it("property: never above the line's tax, and a full return gives exactly the line's tax", () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 1, max: 20 }), fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 8 }),
-      (tax, qty, parts) => {
-        const r = lineRefundedCents(tax, qty, parts)
-        expect(r).toBeGreaterThanOrEqual(0)
-        expect(r).toBeLessThanOrEqual(tax)
-        if (parts.reduce((a, b) => a + b, 0) >= qty) expect(r).toBe(tax)
-        expect(Number.isInteger(r)).toBe(true)
-      },
-    ))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 8 }),
+        (tax, qty, parts) => {
+          const r = lineRefundedCents(tax, qty, parts)
+          expect(r).toBeGreaterThanOrEqual(0)
+          expect(r).toBeLessThanOrEqual(tax)
+          if (parts.reduce((a, b) => a + b, 0) >= qty) expect(r).toBe(tax)
+          expect(Number.isInteger(r)).toBe(true)
+        },
+      ),
+    )
   })
 
   it("a canceled order refunded the customer everything; returns are applied in the order they happened", () => {
     expect(customerRefundedCents(order({ canceled: true }))).toBe(145)
-    const o = order({ refunds: [
-      { key: "ret_2", at: "2026-10-09T00:00:00Z", items: [{ itemId: "ordli_a", quantity: 2 }] },
-      { key: "ret_1", at: "2026-10-08T00:00:00Z", items: [{ itemId: "ordli_a", quantity: 1 }, { itemId: "shipping:sm_1", quantity: 1 }] },
-    ] })
+    const o = order({
+      refunds: [
+        { key: "ret_2", at: "2026-10-09T00:00:00Z", items: [{ itemId: "ordli_a", quantity: 2 }] },
+        {
+          key: "ret_1",
+          at: "2026-10-08T00:00:00Z",
+          items: [
+            { itemId: "ordli_a", quantity: 1 },
+            { itemId: "shipping:sm_1", quantity: 1 },
+          ],
+        },
+      ],
+    })
     expect(customerRefundedCents(o)).toBe(145)
   })
 })
@@ -101,11 +125,18 @@ describe("reconcileOrder", () => {
 
   it("a return refunded to the customer but not at the service: refund_not_filed", () => {
     const o = order({ refunds: [{ key: "ret_1", at: null, items: [{ itemId: "ordli_a", quantity: 1 }] }] })
-    expect(reconcileOrder(o, [record()])).toMatchObject({ customerRefundedCents: 33, serviceRefundedCents: 0, differenceCents: -33, reason: "refund_not_filed" })
+    expect(reconcileOrder(o, [record()])).toMatchObject({
+      customerRefundedCents: 33,
+      serviceRefundedCents: 0,
+      differenceCents: -33,
+      reason: "refund_not_filed",
+    })
     const done = reconcileOrder(o, [record({ refunds: [{ key: "ret_1", state: "refunded", refundedCents: 33 }] })])
     expect(done).toMatchObject({ serviceRefundedCents: 33, differenceCents: 0, reason: null })
     // a pending refund row does not count as refunded
-    expect(reconcileOrder(o, [record({ refunds: [{ key: "ret_1", state: "pending", refundedCents: 33 }] })]).reason).toBe("refund_not_filed")
+    expect(reconcileOrder(o, [record({ refunds: [{ key: "ret_1", state: "pending", refundedCents: 33 }] })]).reason).toBe(
+      "refund_not_filed",
+    )
   })
 
   it("a refund without a return: its tax part is refunded to the customer; filed as a credit it counts as refunded at the service", () => {
@@ -123,7 +154,11 @@ describe("reconcileOrder", () => {
 
   it("filed ≠ charged (an edit raised the tax): amount_mismatch; a canceled, voided order balances", () => {
     expect(reconcileOrder(order(), [record({ filedCents: 120 })])).toMatchObject({ differenceCents: 25, reason: "amount_mismatch" })
-    expect(reconcileOrder(order({ canceled: true }), [record({ voided: true, state: "voided" })])).toMatchObject({ differenceCents: 0, reason: null, filedCents: 0 })
+    expect(reconcileOrder(order({ canceled: true }), [record({ voided: true, state: "voided" })])).toMatchObject({
+      differenceCents: 0,
+      reason: null,
+      filedCents: 0,
+    })
   })
 
   it("an exchange's own record (parent = the order) counts towards the order", () => {
@@ -150,8 +185,12 @@ describe("reconcileMonth and CSV", () => {
   it("CSV: header, one row per order, a total; fields escaped, formulas defused, negatives kept", () => {
     const m = reconcileMonth("2026-10", orders, records)
     const csv = monthCsv(m).split("\r\n")
-    expect(csv[0]).toBe("order_id,display_id,created_at,filing_state,tax_charged,tax_filed,tax_refunded_to_customer,tax_refunded_at_service,difference,reason,detail")
-    expect(csv[2]).toMatch(/^order_2,2,2026-10-20T00:00:00Z,none,1\.45,0\.00,0\.00,0\.00,1\.45,not_filed,"Not filed: the order has no filing record \(event lost, or placed before filing started\)"$/)
+    expect(csv[0]).toBe(
+      "order_id,display_id,created_at,filing_state,tax_charged,tax_filed,tax_refunded_to_customer,tax_refunded_at_service,difference,reason,detail",
+    )
+    expect(csv[2]).toMatch(
+      /^order_2,2,2026-10-20T00:00:00Z,none,1\.45,0\.00,0\.00,0\.00,1\.45,not_filed,"Not filed: the order has no filing record \(event lost, or placed before filing started\)"$/,
+    )
     expect(csv[3]).toBe("TOTAL,2,2026-10,,2.90,1.45,0.00,0.00,1.45,,1 differences")
     expect(csv).toHaveLength(5)
     expect(csvField('say "hi", ok')).toBe('"say ""hi"", ok"')

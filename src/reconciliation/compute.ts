@@ -177,8 +177,9 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   const live = records.filter((r) => !r.voided)
   const credits = live.filter((r) => r.kind === "credit")
   const filed = sumCents(live.filter((r) => r.filed && r.kind !== "credit").map((r) => r.filedCents))
-  const refundedAtService = sumCents(live.flatMap((r) => r.refunds.filter((x) => x.state === "refunded").map((x) => x.refundedCents)))
-    + sumCents(credits.filter((r) => r.filed).map((r) => r.filedCents))
+  const refundedAtService =
+    sumCents(live.flatMap((r) => r.refunds.filter((x) => x.state === "refunded").map((x) => x.refundedCents))) +
+    sumCents(credits.filter((r) => r.filed).map((r) => r.filedCents))
   const diff = charged - refundedToCustomer - (filed - refundedAtService)
   const own = records.find((r) => r.orderId === o.orderId)
   const failed = records.find((r) => r.state === "failed")
@@ -267,8 +268,17 @@ export function reconcileMonth(month: string, orders: OrderFacts[], records: Rec
 // ---------------------------------------------------------------------------------------------
 
 export const CSV_HEADER = [
-  "order_id", "display_id", "created_at", "filing_state", "tax_charged", "tax_filed", "tax_refunded_to_customer",
-  "tax_refunded_at_service", "difference", "reason", "detail",
+  "order_id",
+  "display_id",
+  "created_at",
+  "filing_state",
+  "tax_charged",
+  "tax_filed",
+  "tax_refunded_to_customer",
+  "tax_refunded_at_service",
+  "difference",
+  "reason",
+  "detail",
 ] as const
 
 /** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; a leading =,+,-,@ is defused for spreadsheets. */
@@ -282,14 +292,40 @@ export function csvField(v: string | number | null): string {
 export function monthCsv(r: MonthReport): string {
   const lines = [CSV_HEADER.join(",")]
   for (const x of r.rows) {
-    lines.push([
-      x.orderId, x.displayId, x.createdAt, x.state, money(x.chargedCents), money(x.filedCents), money(x.customerRefundedCents),
-      money(x.serviceRefundedCents), money(x.differenceCents), x.reason, x.detail,
-    ].map(csvField).join(","))
+    lines.push(
+      [
+        x.orderId,
+        x.displayId,
+        x.createdAt,
+        x.state,
+        money(x.chargedCents),
+        money(x.filedCents),
+        money(x.customerRefundedCents),
+        money(x.serviceRefundedCents),
+        money(x.differenceCents),
+        x.reason,
+        x.detail,
+      ]
+        .map(csvField)
+        .join(","),
+    )
   }
-  lines.push([
-    "TOTAL", r.orders, r.month, "", money(r.chargedCents), money(r.filedCents), money(r.customerRefundedCents),
-    money(r.serviceRefundedCents), money(r.differenceCents), "", `${r.differences.length} differences`,
-  ].map(csvField).join(","))
+  lines.push(
+    [
+      "TOTAL",
+      r.orders,
+      r.month,
+      "",
+      money(r.chargedCents),
+      money(r.filedCents),
+      money(r.customerRefundedCents),
+      money(r.serviceRefundedCents),
+      money(r.differenceCents),
+      "",
+      `${r.differences.length} differences`,
+    ]
+      .map(csvField)
+      .join(","),
+  )
   return lines.join("\r\n") + "\r\n"
 }

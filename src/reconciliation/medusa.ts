@@ -11,13 +11,26 @@ import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
 import { refundsShipping, str } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {
-  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, fileRefundAsCreditWorkflow, orderEditedFilingWorkflow, retryFilingWorkflow,
+  claimCreatedFilingWorkflow,
+  exchangeCreatedFilingWorkflow,
+  fileRefundAsCreditWorkflow,
+  orderEditedFilingWorkflow,
+  retryFilingWorkflow,
   returnReceivedFilingWorkflow,
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 import {
-  cents, fullItemTax, monthRange, reconcileMonth, reconcileOrder, recordsByOrder, type CustomerRefund, type MonthReport, type OrderFacts,
-  type OrderRow, type RecordFacts,
+  cents,
+  fullItemTax,
+  monthRange,
+  reconcileMonth,
+  reconcileOrder,
+  recordsByOrder,
+  type CustomerRefund,
+  type MonthReport,
+  type OrderFacts,
+  type OrderRow,
+  type RecordFacts,
 } from "./compute"
 
 type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
@@ -30,9 +43,22 @@ const PAGE = 500
 
 /** Medusa computes line totals (tax_total) only when order totals are asked for, with the lines' tax lines and adjustments. */
 const ORDER_FIELDS = [
-  "id", "display_id", "created_at", "canceled_at", "status", "currency_code", "tax_total", "total",
-  "items.*", "items.tax_lines.*", "items.adjustments.*", "items.tax_total",
-  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*", "shipping_methods.tax_total",
+  "id",
+  "display_id",
+  "created_at",
+  "canceled_at",
+  "status",
+  "currency_code",
+  "tax_total",
+  "total",
+  "items.*",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "items.tax_total",
+  "shipping_methods.*",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+  "shipping_methods.tax_total",
   "payment_collections.payments.refunds.id",
 ]
 
@@ -59,7 +85,17 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
     q.graph({
       entity: "return",
-      fields: ["id", "order_id", "claim_id", "exchange_id", "canceled_at", "received_at", "metadata", "items.item_id", "items.received_quantity"],
+      fields: [
+        "id",
+        "order_id",
+        "claim_id",
+        "exchange_id",
+        "canceled_at",
+        "received_at",
+        "metadata",
+        "items.item_id",
+        "items.received_quantity",
+      ],
       filters: { order_id: ids },
     }),
     q.graph({
@@ -67,8 +103,16 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       // additional_items.* (Medusa 2.21's Query answers additional_items.item_id alone with no items); the claimed
       // units are the claim's return items, else its claim items (as the live filing reads them: loadClaim)
       fields: [
-        "id", "order_id", "type", "canceled_at", "created_at", "claim_items.item_id", "claim_items.quantity", "additional_items.*",
-        "return.items.item_id", "return.items.quantity",
+        "id",
+        "order_id",
+        "type",
+        "canceled_at",
+        "created_at",
+        "claim_items.item_id",
+        "claim_items.quantity",
+        "additional_items.*",
+        "return.items.item_id",
+        "return.items.quantity",
       ],
       filters: { order_id: ids },
     }),
@@ -84,47 +128,66 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     const refunded = (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length))
     if (!refunded) continue
     const list = await listManualRefunds(container, o.id)
-    manual.set(o.id, list.map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })))
+    manual.set(
+      o.id,
+      list.map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })),
+    )
   }
   return orders.map((o): OrderFacts => {
     const mine = <T extends { order_id: string; canceled_at?: unknown }>(xs: T[]) => xs.filter((x) => x.order_id === o.id && !x.canceled_at)
     // a claim's replacement items are given, not sold: no tax charged to the customer for them
     const replacement = new Set(mine(claims).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)))
-    const itemTax = new Map<string, { cents: number; qty: number }>((o.items ?? []).map((i: any) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]))
+    const itemTax = new Map<string, { cents: number; qty: number }>(
+      (o.items ?? []).map((i: any) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]),
+    )
     // what the customer pays for a replace claim's replacement: its tax minus the claimed units' tax, never below 0
-    const claimLines = mine(claims).filter((c: any) => c.type === "replace").map((c: any) => {
-      const repl = (c.additional_items ?? []).reduce((t: number, i: any) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
-      const claimed = claimedItems(c).reduce((t: number, i: any) => {
-        const l = itemTax.get(i.item_id)
-        return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
-      }, 0)
-      return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
-    })
+    const claimLines = mine(claims)
+      .filter((c: any) => c.type === "replace")
+      .map((c: any) => {
+        const repl = (c.additional_items ?? []).reduce((t: number, i: any) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
+        const claimed = claimedItems(c).reduce((t: number, i: any) => {
+          const l = itemTax.get(i.item_id)
+          return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
+        }, 0)
+        return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
+      })
     const orderShipping = (o.shipping_methods ?? [])
-      .filter((m: any) => !(m.detail?.claim_id ?? m.claim_id) && !(m.detail?.return_id ?? m.return_id) && !(m.detail?.exchange_id ?? m.exchange_id))
+      .filter(
+        (m: any) =>
+          !(m.detail?.claim_id ?? m.claim_id) && !(m.detail?.return_id ?? m.return_id) && !(m.detail?.exchange_id ?? m.exchange_id),
+      )
       .map((m: any) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
     const lines = [
-      ...(o.items ?? []).filter((i: any) => !replacement.has(i.id)).map((i: any) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
+      ...(o.items ?? [])
+        .filter((i: any) => !replacement.has(i.id))
+        .map((i: any) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
       ...claimLines,
       ...(o.shipping_methods ?? [])
         .filter((s: any) => !(s.detail?.claim_id ?? s.claim_id) && !(s.detail?.return_id ?? s.return_id))
         .map((s: any) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
     ]
     const refunds: CustomerRefund[] = [
-      ...mine(returns).filter((r: any) => !r.claim_id && !r.exchange_id).map((r: any) => ({
-        key: r.id, at: r.received_at ? new Date(r.received_at).toISOString() : null,
-        items: [
-          ...(r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
-          // a return that refunds shipping (metadata refund_shipping) gives the shipping's tax back too
-          ...(refundsShipping(r.metadata) ? orderShipping.map((id: string) => ({ itemId: id, quantity: 1 })) : []),
-        ],
-      })),
-      ...mine(claims).filter((c: any) => c.type === "refund").map((c: any) => ({
-        key: c.id, at: new Date(c.created_at).toISOString(),
-        items: claimedItems(c).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
-      })),
+      ...mine(returns)
+        .filter((r: any) => !r.claim_id && !r.exchange_id)
+        .map((r: any) => ({
+          key: r.id,
+          at: r.received_at ? new Date(r.received_at).toISOString() : null,
+          items: [
+            ...(r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
+            // a return that refunds shipping (metadata refund_shipping) gives the shipping's tax back too
+            ...(refundsShipping(r.metadata) ? orderShipping.map((id: string) => ({ itemId: id, quantity: 1 })) : []),
+          ],
+        })),
+      ...mine(claims)
+        .filter((c: any) => c.type === "refund")
+        .map((c: any) => ({
+          key: c.id,
+          at: new Date(c.created_at).toISOString(),
+          items: claimedItems(c).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+        })),
       ...mine(exchanges).map((x: any) => ({
-        key: x.id, at: new Date(x.created_at).toISOString(),
+        key: x.id,
+        at: new Date(x.created_at).toISOString(),
         items: (x.return?.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
       })),
     ]
@@ -150,7 +213,11 @@ function recordFacts(r: Record<string, any>): RecordFacts {
     filedCents: Math.abs(cents(str(r.filed_tax))),
     voided: Boolean(r.voided_at) || r.state === "voided",
     lastError: r.last_error ?? null,
-    refunds: (r.refunds ?? []).map((x: any) => ({ key: x.idempotency_key, state: x.state, refundedCents: Math.abs(cents(str(x.refunded_tax))) })),
+    refunds: (r.refunds ?? []).map((x: any) => ({
+      key: x.idempotency_key,
+      state: x.state,
+      refundedCents: Math.abs(cents(str(x.refunded_tax))),
+    })),
   }
 }
 
@@ -175,7 +242,8 @@ export async function monthReport(container: MedusaContainer, month: string): Pr
   const records: RecordFacts[] = []
   for (let skip = 0; ; skip += PAGE) {
     const { data } = await q.graph({
-      entity: "order", fields: ["id"],
+      entity: "order",
+      fields: ["id"],
       filters: { created_at: { $gte: from.toISOString(), $lt: to.toISOString() } },
       pagination: { skip, take: PAGE, order: { created_at: "ASC", id: "ASC" } },
     })

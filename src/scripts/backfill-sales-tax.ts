@@ -26,7 +26,8 @@ export default async function backfillSalesTax({ container, args }: ExecArgs) {
   const { from, to, batch_size, concurrency } = parsed.value
   const bar = new cliProgress.SingleBar(
     {
-      format: "sales-tax backfill |{bar}| {value}/{total} orders | {rate} orders/s | ETA {eta_formatted} | filed {filed}, skipped {skipped}, failed {failed}",
+      format:
+        "sales-tax backfill |{bar}| {value}/{total} orders | {rate} orders/s | ETA {eta_formatted} | filed {filed}, skipped {skipped}, failed {failed}",
       hideCursor: true,
       etaBuffer: 50,
       noTTYOutput: true,

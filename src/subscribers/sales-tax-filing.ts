@@ -2,8 +2,13 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import {
-  claimCreatedFilingWorkflow, exchangeCreatedFilingWorkflow, orderEditedFilingWorkflow, paymentCapturedFilingWorkflow,
-  paymentRefundedFilingWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow,
+  claimCreatedFilingWorkflow,
+  exchangeCreatedFilingWorkflow,
+  orderEditedFilingWorkflow,
+  paymentCapturedFilingWorkflow,
+  paymentRefundedFilingWorkflow,
+  returnReceivedFilingWorkflow,
+  syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
 
 type Payload = { id?: string; order_id?: string; return_id?: string; claim_id?: string; exchange_id?: string }
@@ -11,7 +16,8 @@ type Payload = { id?: string; order_id?: string; return_id?: string; claim_id?: 
 /** Starts the event's workflow with the id it needs (none when the payload lacks it). */
 type Start = (container: MedusaContainer, d: Payload) => Promise<unknown> | undefined
 
-const byId = (run: (c: MedusaContainer, id: string) => Promise<unknown>, pick: (d: Payload) => string | undefined): Start =>
+const byId =
+  (run: (c: MedusaContainer, id: string) => Promise<unknown>, pick: (d: Payload) => string | undefined): Start =>
   (c, d) => {
     const id = pick(d)
     return id ? run(c, id) : undefined
@@ -23,15 +29,42 @@ const byId = (run: (c: MedusaContainer, id: string) => Promise<unknown>, pick: (
  * event that never arrives is made up for by the sweep job.
  */
 export const FILING_EVENTS: Record<string, Start> = {
-  "order.placed": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.id),
-  "order.canceled": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.id),
-  "order.fulfillment_created": byId((c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }), (d) => d.order_id),
-  "payment.captured": byId((c, paymentId) => paymentCapturedFilingWorkflow(c).run({ input: { paymentId } }), (d) => d.id),
-  "payment.refunded": byId((c, paymentId) => paymentRefundedFilingWorkflow(c).run({ input: { paymentId } }), (d) => d.id),
-  "order.return_received": byId((c, returnId) => returnReceivedFilingWorkflow(c).run({ input: { returnId } }), (d) => d.return_id),
-  "order.claim_created": byId((c, claimId) => claimCreatedFilingWorkflow(c).run({ input: { claimId } }), (d) => d.claim_id),
-  "order.exchange_created": byId((c, exchangeId) => exchangeCreatedFilingWorkflow(c).run({ input: { exchangeId } }), (d) => d.exchange_id),
-  "order-edit.confirmed": byId((c, orderId) => orderEditedFilingWorkflow(c).run({ input: { orderId } }), (d) => d.order_id),
+  "order.placed": byId(
+    (c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }),
+    (d) => d.id,
+  ),
+  "order.canceled": byId(
+    (c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }),
+    (d) => d.id,
+  ),
+  "order.fulfillment_created": byId(
+    (c, orderId) => syncOrderFilingWorkflow(c).run({ input: { orderId } }),
+    (d) => d.order_id,
+  ),
+  "payment.captured": byId(
+    (c, paymentId) => paymentCapturedFilingWorkflow(c).run({ input: { paymentId } }),
+    (d) => d.id,
+  ),
+  "payment.refunded": byId(
+    (c, paymentId) => paymentRefundedFilingWorkflow(c).run({ input: { paymentId } }),
+    (d) => d.id,
+  ),
+  "order.return_received": byId(
+    (c, returnId) => returnReceivedFilingWorkflow(c).run({ input: { returnId } }),
+    (d) => d.return_id,
+  ),
+  "order.claim_created": byId(
+    (c, claimId) => claimCreatedFilingWorkflow(c).run({ input: { claimId } }),
+    (d) => d.claim_id,
+  ),
+  "order.exchange_created": byId(
+    (c, exchangeId) => exchangeCreatedFilingWorkflow(c).run({ input: { exchangeId } }),
+    (d) => d.exchange_id,
+  ),
+  "order-edit.confirmed": byId(
+    (c, orderId) => orderEditedFilingWorkflow(c).run({ input: { orderId } }),
+    (d) => d.order_id,
+  ),
 }
 
 export default async function salesTaxFilingSubscriber({ event, container }: SubscriberArgs<Payload>) {
@@ -40,7 +73,7 @@ export default async function salesTaxFilingSubscriber({ event, container }: Sub
   } catch (e) {
     // service failures are kept on the filing record; anything else is a bug worth a log line (the sweep retries)
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { error(m: string): void }
-    logger.error(`sales-tax filing: ${event.name} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`)
+    logger.error(`sales-tax filing: ${event.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
     throw e
   }
 }

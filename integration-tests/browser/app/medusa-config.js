@@ -34,9 +34,10 @@ module.exports = defineConfig({
     {
       resolve: "@medusajs/medusa/tax",
       options: {
-        providers: process.env.SALES_TAX_WITH_PROVIDER === "0"
-          ? []
-          : [{ resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options: salesTaxOptions }],
+        providers:
+          process.env.SALES_TAX_WITH_PROVIDER === "0"
+            ? []
+            : [{ resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options: salesTaxOptions }],
       },
     },
   ],

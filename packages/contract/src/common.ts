@@ -2,29 +2,72 @@ import { z } from "zod"
 
 /** US states + DC as the service accepts them (two-letter USPS abbreviations). */
 export const US_STATES = [
-  "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL", "IN", "IA",
-  "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM",
-  "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA",
-  "WV", "WI", "WY",
+  "AL",
+  "AK",
+  "AZ",
+  "AR",
+  "CA",
+  "CO",
+  "CT",
+  "DE",
+  "DC",
+  "FL",
+  "GA",
+  "HI",
+  "ID",
+  "IL",
+  "IN",
+  "IA",
+  "KS",
+  "KY",
+  "LA",
+  "ME",
+  "MD",
+  "MA",
+  "MI",
+  "MN",
+  "MS",
+  "MO",
+  "MT",
+  "NE",
+  "NV",
+  "NH",
+  "NJ",
+  "NM",
+  "NY",
+  "NC",
+  "ND",
+  "OH",
+  "OK",
+  "OR",
+  "PA",
+  "RI",
+  "SC",
+  "SD",
+  "TN",
+  "TX",
+  "UT",
+  "VT",
+  "VA",
+  "WA",
+  "WV",
+  "WI",
+  "WY",
 ] as const
 /** US territories with ZIP codes (accepted as destinations; the service taxes none of them). */
 export const US_TERRITORIES = ["PR", "VI", "GU", "AS", "MP"] as const
-export const CA_PROVINCES = [
-  "AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT",
-] as const
+export const CA_PROVINCES = ["AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"] as const
 
 export type UsState = (typeof US_STATES)[number]
 
 const STATE_SET = new Set<string>([...US_STATES, ...US_TERRITORIES, ...CA_PROVINCES])
 
-export const StateCode = z
-  .string()
-  .refine((s) => STATE_SET.has(s), {
-    error: (iss) =>
-      typeof iss.input === "string" && iss.input.length > 2
-        ? "state must be a two-character abbreviation (full state names are rejected)"
-        : "state must be a two-character state or province abbreviation in upper case",
-  })
+export const StateCode = z.string().refine((s) => STATE_SET.has(s), {
+  error: (iss) =>
+    typeof iss.input === "string" && iss.input.length > 2
+      ? "state must be a two-character abbreviation (full state names are rejected)"
+      : "state must be a two-character state or province abbreviation in upper case",
+})
 
 export const US_ZIP_RE = /^\d{5}(-\d{4})?$/
 export const CA_POSTAL_RE = /^[A-Za-z]\d[A-Za-z] ?\d[A-Za-z]\d$/
@@ -56,7 +99,9 @@ export const Address = z
   })
 export type Address = z.infer<typeof Address>
 
-export const Currency = z.object({ currencyCode: z.string().regex(/^[A-Z]{3}$/, "currencyCode must be a 3-letter ISO 4217 code in upper case") })
+export const Currency = z.object({
+  currencyCode: z.string().regex(/^[A-Z]{3}$/, "currencyCode must be a 3-letter ISO 4217 code in upper case"),
+})
 export type Currency = z.infer<typeof Currency>
 
 export const DateTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time (e.g. 2026-01-31T12:00:00Z)" })

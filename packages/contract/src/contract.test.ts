@@ -2,7 +2,17 @@ import { Address, CalculateCartsRequest, issuesToErrors, OPERATIONS, OPERATION_I
 
 describe("wire contract", () => {
   it("rejects a full state name with a located error", () => {
-    const body = { items: [{ customerId: "c1", currency: { currencyCode: "USD" }, origin: { line1: "1 A St", city: "X", state: "WA", zip: "98101" }, destination: { line1: "1 B St", city: "Y", state: "California", zip: "9410" }, lineItems: [{ index: 0, itemId: "a", price: 1, quantity: 1 }] }] }
+    const body = {
+      items: [
+        {
+          customerId: "c1",
+          currency: { currencyCode: "USD" },
+          origin: { line1: "1 A St", city: "X", state: "WA", zip: "98101" },
+          destination: { line1: "1 B St", city: "Y", state: "California", zip: "9410" },
+          lineItems: [{ index: 0, itemId: "a", price: 1, quantity: 1 }],
+        },
+      ],
+    }
     const r = CalculateCartsRequest.safeParse(body)
     expect(r.success).toBe(false)
     const errors = issuesToErrors("body", r.error!, body)

@@ -1,7 +1,18 @@
 import { z } from "zod"
 import {
-  Address, CartId, ConnectionId, Currency, CustomerId, DateTime, OrderId, Price, Quantity,
-  QueryBool, QueryInt, StateCode, Tax,
+  Address,
+  CartId,
+  ConnectionId,
+  Currency,
+  CustomerId,
+  DateTime,
+  OrderId,
+  Price,
+  Quantity,
+  QueryBool,
+  QueryInt,
+  StateCode,
+  Tax,
 } from "./common"
 
 // ---------------------------------------------------------------------------------------------
@@ -83,13 +94,12 @@ export type CalculateCartsResponse = z.infer<typeof CalculateCartsResponse>
 // Orders
 // ---------------------------------------------------------------------------------------------
 
-export const CartToOrderRequest = z
-  .object({
-    cartId: CartId,
-    orderId: OrderId,
-    completed: z.boolean(),
-    completedDate: DateTime.optional(),
-  })
+export const CartToOrderRequest = z.object({
+  cartId: CartId,
+  orderId: OrderId,
+  completed: z.boolean(),
+  completedDate: DateTime.optional(),
+})
 export type CartToOrderRequest = z.infer<typeof CartToOrderRequest>
 
 export const OrderLineItemIn = CartLineItemIn.extend({ tax: Tax })
@@ -186,16 +196,41 @@ export type OrderRecord = z.infer<typeof OrderRecord>
 // ---------------------------------------------------------------------------------------------
 
 export const EXEMPTION_REASONS = [
-  "FederalGovernment", "StateOrLocalGovernment", "TribalGovernment", "ForeignDiplomat",
-  "CharitableOrganization", "EducationalOrganization", "ReligiousOrganization", "Resale",
-  "AgriculturalProduction", "IndustrialProductionOrManufacturing", "DirectPayPermit", "DirectMail", "Other",
+  "FederalGovernment",
+  "StateOrLocalGovernment",
+  "TribalGovernment",
+  "ForeignDiplomat",
+  "CharitableOrganization",
+  "EducationalOrganization",
+  "ReligiousOrganization",
+  "Resale",
+  "AgriculturalProduction",
+  "IndustrialProductionOrManufacturing",
+  "DirectPayPermit",
+  "DirectMail",
+  "Other",
 ] as const
 export const BUSINESS_TYPES = [
-  "AccommodationAndFoodServices", "AgriculturalForestryFishingHunting", "Construction",
-  "FinanceAndInsurance", "InformationPublishingAndCommunications", "Manufacturing", "Mining",
-  "RealEstate", "RentalAndLeasing", "RetailTrade", "TransportationAndWarehousing", "Utilities",
-  "WholesaleTrade", "BusinessServices", "ProfessionalServices", "EducationAndHealthCareServices",
-  "NonprofitOrganization", "Government", "NotABusiness", "Other",
+  "AccommodationAndFoodServices",
+  "AgriculturalForestryFishingHunting",
+  "Construction",
+  "FinanceAndInsurance",
+  "InformationPublishingAndCommunications",
+  "Manufacturing",
+  "Mining",
+  "RealEstate",
+  "RentalAndLeasing",
+  "RetailTrade",
+  "TransportationAndWarehousing",
+  "Utilities",
+  "WholesaleTrade",
+  "BusinessServices",
+  "ProfessionalServices",
+  "EducationAndHealthCareServices",
+  "NonprofitOrganization",
+  "Government",
+  "NotABusiness",
+  "Other",
 ] as const
 export const ExemptionReason = z.enum(EXEMPTION_REASONS)
 /** Accepts the version 1 spellings with underscores too (Agricultural_Forestry_Fishing_Hunting). */
@@ -223,10 +258,20 @@ export const CreateCertificateRequest = z
   })
   .superRefine((c, ctx) => {
     if (c.reason === "Other" && !c.reasonDescription) {
-      ctx.addIssue({ code: "custom", path: ["reasonDescription"], message: "reasonDescription is required when reason is Other", input: c.reasonDescription })
+      ctx.addIssue({
+        code: "custom",
+        path: ["reasonDescription"],
+        message: "reasonDescription is required when reason is Other",
+        input: c.reasonDescription,
+      })
     }
     if (c.customerBusinessType === "Other" && !c.customerBusinessDescription) {
-      ctx.addIssue({ code: "custom", path: ["customerBusinessDescription"], message: "customerBusinessDescription is required when customerBusinessType is Other", input: c.customerBusinessDescription })
+      ctx.addIssue({
+        code: "custom",
+        path: ["customerBusinessDescription"],
+        message: "customerBusinessDescription is required when customerBusinessType is Other",
+        input: c.customerBusinessDescription,
+      })
     }
     const seen = new Set<string>()
     c.states.forEach((s, i) => {

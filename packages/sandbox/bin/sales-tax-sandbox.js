@@ -45,7 +45,9 @@ if (useCompiled()) {
     if (existsSync(compiled)) {
       cli = require(compiled)
     } else {
-      process.stderr.write("sales-tax-sandbox: no compiled build (dist/) and tsx is not installed; run `npm run build` in the sandbox package first\n")
+      process.stderr.write(
+        "sales-tax-sandbox: no compiled build (dist/) and tsx is not installed; run `npm run build` in the sandbox package first\n",
+      )
       process.exit(1)
     }
   }

@@ -1,10 +1,22 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify"
 import type { z } from "zod"
 import {
-  API_KEY_HEADER, OPERATIONS, SERVICE_WARNING_HEADER, issuesToErrors,
-  type CalculateCartsRequest, type CartToOrderRequest, type CreateCertificateRequest, type CreateOrderRequest,
-  type ErrorDetail, type ListCertificatesQuery, type OperationDef, type OperationId, type RefundRequest,
-  type TicSearchRequest, type UpdateOrderRequest, type Address,
+  API_KEY_HEADER,
+  OPERATIONS,
+  SERVICE_WARNING_HEADER,
+  issuesToErrors,
+  type CalculateCartsRequest,
+  type CartToOrderRequest,
+  type CreateCertificateRequest,
+  type CreateOrderRequest,
+  type ErrorDetail,
+  type ListCertificatesQuery,
+  type OperationDef,
+  type OperationId,
+  type RefundRequest,
+  type TicSearchRequest,
+  type UpdateOrderRequest,
+  type Address,
 } from "@medusa-sales-tax/contract"
 import { SandboxClock } from "./clock"
 import { ConnectionRegistry, type SandboxConnection } from "./connections"
@@ -72,7 +84,11 @@ export function connectionsFromOptions(o: SandboxOptions): SandboxConnection[] {
     apiKey: o.apiKey ?? DEFAULT_API_KEY,
     apiLoginId: o.apiLoginId ?? DEFAULT_API_LOGIN_ID,
   }
-  const extra = (o.connections ?? []).map((c) => ({ connectionId: c.connectionId, apiKey: c.apiKey, apiLoginId: c.apiLoginId ?? c.connectionId }))
+  const extra = (o.connections ?? []).map((c) => ({
+    connectionId: c.connectionId,
+    apiKey: c.apiKey,
+    apiLoginId: c.apiLoginId ?? c.connectionId,
+  }))
   return [first, ...extra]
 }
 
@@ -158,7 +174,9 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       const code = (err as { code?: string }).code
       const status = code === "HPE_HEADER_OVERFLOW" ? 431 : 400
       const body = JSON.stringify(problem(status, "malformed HTTP request"))
-      socket.end(`HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+      socket.end(
+        `HTTP/1.1 ${status} ${statusTitle(status)}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      )
     },
     frameworkErrors: (err, _req, reply) => {
       const status = (err as { statusCode?: number }).statusCode ?? 400
@@ -182,11 +200,17 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     const status = typeof e.statusCode === "number" ? e.statusCode : 500
     if (status >= 400 && status < 500) {
       const detail =
-        e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? "the body is not valid JSON"
-        : e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ? `unsupported content type ${JSON.stringify(req.headers["content-type"] ?? "")}: send application/json`
-        : e.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `the body is larger than ${options.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`
-        : e.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" ? "Content-Length does not match the body"
-        : status === 400 ? "malformed request" : undefined
+        e.code === "FST_ERR_CTP_INVALID_JSON_BODY"
+          ? "the body is not valid JSON"
+          : e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+            ? `unsupported content type ${JSON.stringify(req.headers["content-type"] ?? "")}: send application/json`
+            : e.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+              ? `the body is larger than ${options.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`
+              : e.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH"
+                ? "Content-Length does not match the body"
+                : status === 400
+                  ? "malformed request"
+                  : undefined
       const errors: ErrorDetail[] = e.code === "FST_ERR_CTP_INVALID_JSON_BODY" ? [{ location: "body", message: "not valid JSON" }] : []
       return sendProblem(reply, new SandboxError(status, detail, errors))
     }
@@ -219,7 +243,10 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     headers?: Record<string, string>
   }
 
-  const handlers: Record<OperationId, (a: { params: any; query: any; body: any; granted: SandboxConnection[]; key: string | undefined }) => Outcome> = {
+  const handlers: Record<
+    OperationId,
+    (a: { params: any; query: any; body: any; granted: SandboxConnection[]; key: string | undefined }) => Outcome
+  > = {
     health: () => ({
       status: 200,
       body: {
@@ -230,10 +257,16 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
         ],
       },
     }),
-    calculateCarts: ({ params, body }) => ({ status: 200, body: domain.calculateCarts(params.connectionId, body as CalculateCartsRequest) }),
+    calculateCarts: ({ params, body }) => ({
+      status: 200,
+      body: domain.calculateCarts(params.connectionId, body as CalculateCartsRequest),
+    }),
     cartToOrder: ({ params, body }) => ({ status: 201, body: domain.cartToOrder(params.connectionId, body as CartToOrderRequest) }),
     getCart: ({ params }) => ({ status: 200, body: domain.getCart(params.connectionId, params.cartId) }),
-    createCertificate: ({ params, body }) => ({ status: 201, body: domain.createCertificate(params.connectionId, body as CreateCertificateRequest) }),
+    createCertificate: ({ params, body }) => ({
+      status: 201,
+      body: domain.createCertificate(params.connectionId, body as CreateCertificateRequest),
+    }),
     getCertificate: ({ params }) => ({ status: 200, body: domain.getCertificate(params.connectionId, params.id) }),
     disableCertificate: ({ params }) => {
       domain.disableCertificate(params.connectionId, params.id)
@@ -244,13 +277,18 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       let conns = granted.map((c) => c.connectionId)
       if (q.connectionId !== undefined) {
         if (!conns.includes(q.connectionId)) {
-          throw new SandboxError(403, "the API key does not grant this connection", [{ location: "query.connectionId", message: "connection not granted to this API key", value: q.connectionId }])
+          throw new SandboxError(403, "the API key does not grant this connection", [
+            { location: "query.connectionId", message: "connection not granted to this API key", value: q.connectionId },
+          ])
         }
         conns = [q.connectionId]
       }
       return { status: 200, body: domain.listCertificates(conns, q) }
     },
-    createOrder: ({ params, query, body }) => ({ status: 201, body: domain.createOrder(params.connectionId, body as CreateOrderRequest, query.addressAutocomplete) }),
+    createOrder: ({ params, query, body }) => ({
+      status: 201,
+      body: domain.createOrder(params.connectionId, body as CreateOrderRequest, query.addressAutocomplete),
+    }),
     getOrder: ({ params, query }) => {
       const expand = typeof query.expand === "string" && query.expand.split(",").some((f: string) => f.trim() === "refunds")
       return { status: 200, body: domain.getOrder(params.connectionId, params.orderId, expand) }
@@ -259,11 +297,15 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       domain.voidOrder(params.connectionId, params.orderId)
       return { status: 204 }
     },
-    updateOrder: ({ params, body }) => ({ status: 200, body: domain.updateOrder(params.connectionId, params.orderId, (body as UpdateOrderRequest).completedDate) }),
+    updateOrder: ({ params, body }) => ({
+      status: 200,
+      body: domain.updateOrder(params.connectionId, params.orderId, (body as UpdateOrderRequest).completedDate),
+    }),
     refundOrder: ({ params, body }) => {
       const r = domain.refundOrder(params.connectionId, params.orderId, body as RefundRequest)
       const headers: Record<string, string> = {}
-      if (r.withoutKey) headers[SERVICE_WARNING_HEADER] = "Refund created without an idempotencyKey; send one so that retries cannot refund twice"
+      if (r.withoutKey)
+        headers[SERVICE_WARNING_HEADER] = "Refund created without an idempotencyKey; send one so that retries cannot refund twice"
       return { status: r.replayed ? 200 : 201, body: r.refunds, headers }
     },
     ping: () => ({ status: 200, body: { message: "pong" } }),
@@ -279,7 +321,10 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     let granted: SandboxConnection[] = []
     if (def.auth) {
       key = apiKeyOf(req)
-      if (!key) throw new SandboxError(401, "missing API key: send it in the X-API-KEY header (or Authorization: Bearer)", [], { "www-authenticate": "Bearer" })
+      if (!key)
+        throw new SandboxError(401, "missing API key: send it in the X-API-KEY header (or Authorization: Bearer)", [], {
+          "www-authenticate": "Bearer",
+        })
       granted = connections.forApiKey(key)
       if (granted.length === 0) throw new SandboxError(401, "invalid API key", [], { "www-authenticate": "Bearer" })
     }
@@ -287,14 +332,17 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     if (def.auth && typeof (params as { connectionId?: unknown }).connectionId === "string") {
       const cid = (params as { connectionId: string }).connectionId
       if (!granted.some((c) => c.connectionId === cid)) {
-        throw new SandboxError(403, "the API key does not grant this connection", [{ location: "path.connectionId", message: "connection not granted to this API key", value: cid }])
+        throw new SandboxError(403, "the API key does not grant this connection", [
+          { location: "path.connectionId", message: "connection not granted to this API key", value: cid },
+        ])
       }
     }
     const query = def.query ? parse(def.query, "query", req.query ?? {}) : {}
     let body: unknown = undefined
     if (def.body) {
       const raw = req.body === undefined || req.body === null ? (def.id === "refundOrder" ? {} : req.body) : req.body
-      if (raw === undefined) throw new SandboxError(422, "a JSON body is required", [{ location: "body", message: "required", value: null }])
+      if (raw === undefined)
+        throw new SandboxError(422, "a JSON body is required", [{ location: "body", message: "required", value: null }])
       // POST carts, the hot path: a plain valid request skips zod (same value, see fast-carts.ts)
       body = (def.id === "calculateCarts" ? fastCalculateCartsRequest(raw) : undefined) ?? parse(def.body, "body", raw)
     }

@@ -1,6 +1,20 @@
 import BigNumber from "bignumber.js"
 import fc from "fast-check"
-import { add, cmp, decimal, fromNumber, mul, parseDecimal, productRoundedToNumber, roundHalfUp, roundToNumber, sub, sumDecimals, toDecimalString, toNumber } from "./decimal"
+import {
+  add,
+  cmp,
+  decimal,
+  fromNumber,
+  mul,
+  parseDecimal,
+  productRoundedToNumber,
+  roundHalfUp,
+  roundToNumber,
+  sub,
+  sumDecimals,
+  toDecimalString,
+  toNumber,
+} from "./decimal"
 
 const B = BigNumber.clone({ DECIMAL_PLACES: 60, ROUNDING_MODE: BigNumber.ROUND_HALF_UP, EXPONENTIAL_AT: 1e9 })
 const big = (d: ReturnType<typeof decimal>) => new B(toDecimalString(d))
@@ -16,7 +30,10 @@ const num = fc.oneof(
 
 describe("sandbox decimal (scaled BigInt) against bignumber.js", () => {
   it("reads a JS number as bignumber.js reads it (its shortest round-trip text)", () => {
-    fc.assert(fc.property(num, (v) => big(fromNumber(v)).eq(new B(v))), { numRuns: 3000 })
+    fc.assert(
+      fc.property(num, (v) => big(fromNumber(v)).eq(new B(v))),
+      { numRuns: 3000 },
+    )
     expect(toDecimalString(fromNumber(9.99))).toBe("9.99")
     expect(toDecimalString(fromNumber(-0.000001))).toBe("-0.000001")
     expect(toDecimalString(fromNumber(1e21))).toBe("1000000000000000000000")

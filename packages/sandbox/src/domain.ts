@@ -1,8 +1,24 @@
 import { randomUUID } from "node:crypto"
 import type {
-  Address, CalculateCartsRequest, CalculateCartsResponse, CartLineItemIn, CartOut, CartToOrderRequest,
-  CertificateList, CertificateRecord, CreateCertificateRequest, CreateOrderRequest, ErrorDetail, ExemptionIn,
-  ExemptionOut, LineItemOut, ListCertificatesQuery, OrderRecord, RefundRecord, RefundRequest, TicSearchResponse,
+  Address,
+  CalculateCartsRequest,
+  CalculateCartsResponse,
+  CartLineItemIn,
+  CartOut,
+  CartToOrderRequest,
+  CertificateList,
+  CertificateRecord,
+  CreateCertificateRequest,
+  CreateOrderRequest,
+  ErrorDetail,
+  ExemptionIn,
+  ExemptionOut,
+  LineItemOut,
+  ListCertificatesQuery,
+  OrderRecord,
+  RefundRecord,
+  RefundRequest,
+  TicSearchResponse,
 } from "@medusa-sales-tax/contract"
 import { dec, roundCents, sum } from "./money"
 import { quoteLines } from "./engine"
@@ -186,7 +202,8 @@ export class SandboxDomain {
     let origin = req.origin
     let destination = req.destination
     if (addressAutocomplete === "origin" || addressAutocomplete === "all") origin = this.autocomplete(req.origin, "body.origin", errors)
-    if (addressAutocomplete === "destination" || addressAutocomplete === "all") destination = this.autocomplete(req.destination, "body.destination", errors)
+    if (addressAutocomplete === "destination" || addressAutocomplete === "all")
+      destination = this.autocomplete(req.destination, "body.destination", errors)
     const ex = this.resolveExemption(connectionId, req.customerId, destination, req.exemption, "body", errors)
     let completedDate: string | null = null
     try {
@@ -257,9 +274,10 @@ export class SandboxDomain {
     }
     if (!canVoid(stored.order, now)) {
       const cutoff = voidCutoff(new Date(stored.order.completedDate!))
-      throw unprocessable(`order ${orderId} can no longer be voided: its void cutoff was ${cutoff.toISOString()} (12:00 AM Eastern on the 10th of the month after its completedDate); refund it instead`, [
-        { location: "path.orderId", message: "the void cutoff has passed", value: orderId },
-      ])
+      throw unprocessable(
+        `order ${orderId} can no longer be voided: its void cutoff was ${cutoff.toISOString()} (12:00 AM Eastern on the 10th of the month after its completedDate); refund it instead`,
+        [{ location: "path.orderId", message: "the void cutoff has passed", value: orderId }],
+      )
     }
     this.store.commit([
       { op: "del", coll: "orders", conn: connectionId, id: orderId },
@@ -290,7 +308,9 @@ export class SandboxDomain {
       if (prior) return { refunds: [prior], replayed: true, withoutKey: false }
     }
     if (stored.order.kind === "credit") {
-      throw unprocessable(`order ${orderId} is a credit and cannot be refunded`, [{ location: "path.orderId", message: "a credit cannot be refunded", value: orderId }])
+      throw unprocessable(`order ${orderId} is a credit and cannot be refunded`, [
+        { location: "path.orderId", message: "a credit cannot be refunded", value: orderId },
+      ])
     }
     const lines = stored.order.lineItems
     const refundedQty = new Map<number, ReturnType<typeof dec>>()
@@ -315,7 +335,9 @@ export class SandboxDomain {
         if (rest.gt(0)) wanted.set(li, rest)
       })
       if (wanted.size === 0) {
-        throw unprocessable(`order ${orderId} is already fully refunded`, [{ location: "body.items", message: "nothing left to refund on this order", value: req.items ?? null }])
+        throw unprocessable(`order ${orderId} is already fully refunded`, [
+          { location: "body.items", message: "nothing left to refund on this order", value: req.items ?? null },
+        ])
       }
     } else {
       req.items.forEach((it, i) => {
@@ -326,13 +348,21 @@ export class SandboxDomain {
             : lines.findIndex((l) => l.itemId === it.itemId)
         if (li >= 0 && it.cartItemIndex === undefined && lines.some((l, k) => k !== li && l.itemId === it.itemId)) {
           // an order recorded through v1 may carry one itemId on several lines: the index decides
-          errors.push({ location: `${loc}.cartItemIndex`, message: `item ${it.itemId} is on several lines of order ${orderId}: give cartItemIndex`, value: null })
+          errors.push({
+            location: `${loc}.cartItemIndex`,
+            message: `item ${it.itemId} is on several lines of order ${orderId}: give cartItemIndex`,
+            value: null,
+          })
           return
         }
         if (li < 0) {
           errors.push(
             it.cartItemIndex !== undefined
-              ? { location: `${loc}.cartItemIndex`, message: `no line with index ${it.cartItemIndex} and itemId ${it.itemId} on order ${orderId}`, value: it.cartItemIndex }
+              ? {
+                  location: `${loc}.cartItemIndex`,
+                  message: `no line with index ${it.cartItemIndex} and itemId ${it.itemId} on order ${orderId}`,
+                  value: it.cartItemIndex,
+                }
               : { location: `${loc}.itemId`, message: `item ${it.itemId} is not on order ${orderId}`, value: it.itemId },
           )
           return
@@ -359,7 +389,14 @@ export class SandboxDomain {
         const amount = after.eq(line.quantity)
           ? dec(line.tax.amount).minus(refundedTax.get(li)!).toNumber()
           : roundCents(dec(line.tax.amount).times(q).div(line.quantity))
-        return { index: line.index, itemId: line.itemId, price: line.price, quantity: q.toNumber(), tic: line.tic, tax: { amount, rate: line.tax.rate } }
+        return {
+          index: line.index,
+          itemId: line.itemId,
+          price: line.price,
+          quantity: q.toNumber(),
+          tic: line.tic,
+          tax: { amount, rate: line.tax.rate },
+        }
       })
     const record: RefundRecord = {
       idempotencyKey: key,
@@ -369,7 +406,13 @@ export class SandboxDomain {
       items,
     }
     this.store.commit([
-      { op: "put", coll: "orders", conn: connectionId, id: orderId, value: { ...stored, refunds: [...stored.refunds, record] } satisfies StoredOrder },
+      {
+        op: "put",
+        coll: "orders",
+        conn: connectionId,
+        id: orderId,
+        value: { ...stored, refunds: [...stored.refunds, record] } satisfies StoredOrder,
+      },
     ])
     return { refunds: [record], replayed: false, withoutKey: key === null }
   }
@@ -390,7 +433,11 @@ export class SandboxDomain {
       reasonDescription: req.reasonDescription ?? null,
       customerBusinessType: req.customerBusinessType,
       customerBusinessDescription: req.customerBusinessDescription ?? null,
-      states: req.states.map((s) => (s.identificationNumber === undefined ? { abbreviation: s.abbreviation } : { abbreviation: s.abbreviation, identificationNumber: s.identificationNumber })),
+      states: req.states.map((s) =>
+        s.identificationNumber === undefined
+          ? { abbreviation: s.abbreviation }
+          : { abbreviation: s.abbreviation, identificationNumber: s.identificationNumber },
+      ),
       singlePurchase: req.singlePurchase ?? false,
       createdDate: iso(now),
       disabledAt: null,
@@ -409,7 +456,15 @@ export class SandboxDomain {
   disableCertificate(connectionId: string, id: string): void {
     const rec = this.getCertificate(connectionId, id)
     if (rec.disabledAt) return
-    this.store.commit([{ op: "put", coll: "certificates", conn: connectionId, id, value: { ...rec, disabledAt: iso(this.now()) } satisfies CertificateRecord }])
+    this.store.commit([
+      {
+        op: "put",
+        coll: "certificates",
+        conn: connectionId,
+        id,
+        value: { ...rec, disabledAt: iso(this.now()) } satisfies CertificateRecord,
+      },
+    ])
   }
 
   /**
@@ -425,7 +480,9 @@ export class SandboxDomain {
     if (q.cursor !== undefined) {
       const c = decodeCursor(q.cursor)
       if (!c || c.s !== q.sortBy || c.a !== q.ascending) {
-        throw unprocessable("invalid cursor", [{ location: "query.cursor", message: "cursor is not one this listing returned (or sortBy/ascending changed)", value: q.cursor }])
+        throw unprocessable("invalid cursor", [
+          { location: "query.cursor", message: "cursor is not one this listing returned (or sortBy/ascending changed)", value: q.cursor },
+        ])
       }
       after = c.k
     }
@@ -450,7 +507,9 @@ export class SandboxDomain {
       return { query, results: r.results, nextCursor: r.nextCursor }
     } catch (e) {
       if (e instanceof InvalidCursorError) {
-        throw unprocessable("invalid cursor", [{ location: "body.cursor", message: "cursor is not one this search returned", value: cursor }])
+        throw unprocessable("invalid cursor", [
+          { location: "body.cursor", message: "cursor is not one this search returned", value: cursor },
+        ])
       }
       throw e
     }
@@ -477,7 +536,9 @@ export class SandboxDomain {
 
   private assertOrderIdFree(connectionId: string, orderId: string): void {
     if (this.store.get<StoredOrder>("orders", connectionId, orderId)) {
-      throw badRequest(`an order with orderId ${orderId} already exists`, [{ location: "body.orderId", message: "duplicate orderId", value: orderId }])
+      throw badRequest(`an order with orderId ${orderId} already exists`, [
+        { location: "body.orderId", message: "duplicate orderId", value: orderId },
+      ])
     }
   }
 
@@ -523,13 +584,18 @@ export class SandboxDomain {
         return null
       }
       const covers = cert.states.some((s) => s.abbreviation === state)
-      return { out: { exemptionId: cert.certificateId, isExempt: exemption.isExempt ?? null, flag: null }, exemptStates: covers ? new Set([state]) : new Set() }
+      return {
+        out: { exemptionId: cert.certificateId, isExempt: exemption.isExempt ?? null, flag: null },
+        exemptStates: covers ? new Set([state]) : new Set(),
+      }
     }
     if (exemption.isExempt) {
       const match = this.store
         .list<CertificateRecord>("certificates", [connectionId])
         .filter((c) => !c.disabledAt && c.customerId === customerId && c.states.some((s) => s.abbreviation === state))
-        .sort((a, b) => (a.createdDate < b.createdDate ? 1 : a.createdDate > b.createdDate ? -1 : a.certificateId < b.certificateId ? 1 : -1))[0]
+        .sort((a, b) =>
+          a.createdDate < b.createdDate ? 1 : a.createdDate > b.createdDate ? -1 : a.certificateId < b.certificateId ? 1 : -1,
+        )[0]
       if (match) return { out: { exemptionId: match.certificateId, isExempt: true, flag: null }, exemptStates: new Set([state]) }
       return { out: { exemptionId: null, isExempt: true, flag: EXEMPT_NO_CERTIFICATE }, exemptStates: new Set([state]) }
     }
@@ -541,11 +607,19 @@ export class SandboxDomain {
 function completion(completed: boolean | undefined, completedDate: string | undefined, now: Date, loc: Loc): string | null {
   if (completedDate !== undefined) {
     if (completed === false) {
-      throw unprocessable("completed is false but a completedDate was given", [{ location: `${loc}.completedDate`, message: "completedDate must be omitted while completed is false", value: completedDate }])
+      throw unprocessable("completed is false but a completedDate was given", [
+        { location: `${loc}.completedDate`, message: "completedDate must be omitted while completed is false", value: completedDate },
+      ])
     }
     const d = new Date(completedDate)
     if (d.getTime() > now.getTime()) {
-      throw unprocessable("completedDate is in the future", [{ location: `${loc}.completedDate`, message: `completedDate must be at or before the request time (${now.toISOString()})`, value: completedDate }])
+      throw unprocessable("completedDate is in the future", [
+        {
+          location: `${loc}.completedDate`,
+          message: `completedDate must be at or before the request time (${now.toISOString()})`,
+          value: completedDate,
+        },
+      ])
     }
     return d.toISOString()
   }
@@ -553,17 +627,24 @@ function completion(completed: boolean | undefined, completedDate: string | unde
 }
 
 /** Rules on line items beyond the schema: unique index and itemId, bounded price and quantity. */
-function checkLines(lines: ReadonlyArray<Pick<CartLineItemIn, "index" | "itemId" | "price" | "quantity">>, loc: Loc, rules: LineRules = {}): ErrorDetail[] {
+function checkLines(
+  lines: ReadonlyArray<Pick<CartLineItemIn, "index" | "itemId" | "price" | "quantity">>,
+  loc: Loc,
+  rules: LineRules = {},
+): ErrorDetail[] {
   const errors: ErrorDetail[] = []
   const idx = new Set<number>()
   const ids = new Set<string>()
   lines.forEach((l, i) => {
     if (idx.has(l.index)) errors.push({ location: `${loc}[${i}].index`, message: "index appears twice in lineItems", value: l.index })
-    if (!rules.repeatedItemIds && ids.has(l.itemId)) errors.push({ location: `${loc}[${i}].itemId`, message: "itemId appears twice in lineItems", value: l.itemId })
+    if (!rules.repeatedItemIds && ids.has(l.itemId))
+      errors.push({ location: `${loc}[${i}].itemId`, message: "itemId appears twice in lineItems", value: l.itemId })
     idx.add(l.index)
     ids.add(l.itemId)
-    if (Math.abs(l.price) > MAX_PRICE) errors.push({ location: `${loc}[${i}].price`, message: `price must be between -${MAX_PRICE} and ${MAX_PRICE}`, value: l.price })
-    if (l.quantity > MAX_QUANTITY) errors.push({ location: `${loc}[${i}].quantity`, message: `quantity must not exceed ${MAX_QUANTITY}`, value: l.quantity })
+    if (Math.abs(l.price) > MAX_PRICE)
+      errors.push({ location: `${loc}[${i}].price`, message: `price must be between -${MAX_PRICE} and ${MAX_PRICE}`, value: l.price })
+    if (l.quantity > MAX_QUANTITY)
+      errors.push({ location: `${loc}[${i}].quantity`, message: `quantity must not exceed ${MAX_QUANTITY}`, value: l.quantity })
   })
   return errors
 }
@@ -583,11 +664,15 @@ function decodeCursor(s: string): CursorData | null {
     if (!/^[A-Za-z0-9_-]+$/.test(s)) return null
     const c = JSON.parse(Buffer.from(s, "base64url").toString("utf8")) as unknown
     if (
-      c && typeof c === "object" &&
-      typeof (c as CursorData).s === "string" && typeof (c as CursorData).a === "boolean" &&
-      Array.isArray((c as CursorData).k) && (c as CursorData).k.length === 2 &&
+      c &&
+      typeof c === "object" &&
+      typeof (c as CursorData).s === "string" &&
+      typeof (c as CursorData).a === "boolean" &&
+      Array.isArray((c as CursorData).k) &&
+      (c as CursorData).k.length === 2 &&
       (c as CursorData).k.every((x) => typeof x === "string")
-    ) return c as CursorData
+    )
+      return c as CursorData
     return null
   } catch {
     return null

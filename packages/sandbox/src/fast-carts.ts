@@ -9,7 +9,16 @@
  * zod's located errors. `fast-carts.test.ts` checks on random requests, valid and broken, that
  * whenever this function accepts, zod accepts and yields a deep-equal, byte-identical value.
  */
-import { CA_POSTAL_RE, CA_PROVINCES, US_STATES, US_TERRITORIES, US_ZIP_RE, type Address, type CalculateCartsRequest, type CartLineItemIn } from "@medusa-sales-tax/contract"
+import {
+  CA_POSTAL_RE,
+  CA_PROVINCES,
+  US_STATES,
+  US_TERRITORIES,
+  US_ZIP_RE,
+  type Address,
+  type CalculateCartsRequest,
+  type CartLineItemIn,
+} from "@medusa-sales-tax/contract"
 
 const STATES = new Set<string>([...US_STATES, ...US_TERRITORIES, ...CA_PROVINCES])
 
@@ -26,7 +35,8 @@ const ADDRESS_KEYS = new Set(["line1", "line2", "city", "state", "zip", "country
 function address(v: unknown): Address | undefined {
   if (!isObj(v) || !onlyKeys(v, ADDRESS_KEYS)) return undefined
   const { line1, line2, city, state, zip, countryCode } = v
-  if (!str(line1, 0, 100) || !str(city, 0, 100) || typeof state !== "string" || !STATES.has(state) || typeof zip !== "string") return undefined
+  if (!str(line1, 0, 100) || !str(city, 0, 100) || typeof state !== "string" || !STATES.has(state) || typeof zip !== "string")
+    return undefined
   if (line2 !== undefined && line2 !== null && !str(line2, 0, 100)) return undefined
   if (countryCode !== undefined && countryCode !== "US" && countryCode !== "CA") return undefined
   if (!(countryCode === "CA" ? CA_POSTAL_RE : US_ZIP_RE).test(zip)) return undefined
@@ -64,7 +74,13 @@ function cart(v: unknown): CartIn | undefined {
   const { cartId, customerId, currency, deliveredBySeller, lineItems } = v
   if (cartId !== undefined && !str(cartId, 1, 50)) return undefined
   if (!str(customerId, 1, 50) || customerId.includes("@")) return undefined
-  if (!isObj(currency) || !onlyKeys(currency, CURRENCY_KEYS) || typeof currency.currencyCode !== "string" || !CURRENCY_RE.test(currency.currencyCode)) return undefined
+  if (
+    !isObj(currency) ||
+    !onlyKeys(currency, CURRENCY_KEYS) ||
+    typeof currency.currencyCode !== "string" ||
+    !CURRENCY_RE.test(currency.currencyCode)
+  )
+    return undefined
   if (deliveredBySeller !== undefined && typeof deliveredBySeller !== "boolean") return undefined
   const origin = address(v.origin)
   const destination = origin && address(v.destination)

@@ -1,8 +1,13 @@
 import { buildSandboxApp, type BuildExtras, type SandboxApp, type SandboxOptions } from "./app"
 
 export {
-  buildSandboxApp, connectionsFromOptions, apiKeyOf,
-  DEFAULT_API_KEY, DEFAULT_API_LOGIN_ID, DEFAULT_CONNECTION_ID, DEFAULT_BODY_LIMIT,
+  buildSandboxApp,
+  connectionsFromOptions,
+  apiKeyOf,
+  DEFAULT_API_KEY,
+  DEFAULT_API_LOGIN_ID,
+  DEFAULT_CONNECTION_ID,
+  DEFAULT_BODY_LIMIT,
 } from "./app"
 export type { SandboxOptions, SandboxContext, SandboxPlugin, BuildExtras, SandboxApp } from "./app"
 export { SandboxDomain, EXEMPT_NO_CERTIFICATE } from "./domain"

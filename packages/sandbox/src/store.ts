@@ -1,4 +1,15 @@
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs"
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs"
 import { hostname } from "node:os"
 import { join, resolve } from "node:path"
 
@@ -222,7 +233,9 @@ export class SandboxStore {
     const out: Record<string, [string, [string, unknown][]][]> = {}
     for (const c of COLLECTIONS) {
       const byConn = this.data.get(c)!
-      out[c] = [...byConn.keys()].sort().map((conn) => [conn, [...byConn.get(conn)!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
+      out[c] = [...byConn.keys()]
+        .sort()
+        .map((conn) => [conn, [...byConn.get(conn)!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))])
     }
     return JSON.stringify(out)
   }

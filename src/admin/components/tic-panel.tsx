@@ -84,12 +84,22 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
         ) : null}
       </div>
       <div className="flex flex-col gap-y-2 px-6 py-4">
-        {loading && !data ? <Text size="small" className="text-ui-fg-subtle">Loading…</Text> : null}
-        {error ? <Text size="small" className="text-ui-fg-error">{error}</Text> : null}
+        {loading && !data ? (
+          <Text size="small" className="text-ui-fg-subtle">
+            Loading…
+          </Text>
+        ) : null}
+        {error ? (
+          <Text size="small" className="text-ui-fg-error">
+            {error}
+          </Text>
+        ) : null}
         {data ? (
           <>
             <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
-              <Text size="small" weight="plus">Taxed as</Text>
+              <Text size="small" weight="plus">
+                Taxed as
+              </Text>
               <Badge size="2xsmall" color={data.resolved.source === "default" ? "orange" : "green"} data-testid="tic-resolved-code">
                 {data.resolved.tic.ticId}
               </Badge>
@@ -102,31 +112,48 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                   ? SOURCE_TEXT.default
                   : `set on this ${type === "product-type" ? "type" : "category"}`
                 : SOURCE_TEXT[data.resolved.source]}
-              {type === "product" && data.resolved.source === "product_type" && data.chain.productType?.name ? ` “${data.chain.productType.name}”` : ""}
+              {type === "product" && data.resolved.source === "product_type" && data.chain.productType?.name
+                ? ` “${data.chain.productType.name}”`
+                : ""}
               {type === "product" && data.resolved.source === "product_category"
                 ? ` “${data.chain.categories?.find((c) => c.id === data.resolved.sourceId)?.name ?? data.resolved.sourceId}”`
                 : ""}
             </Text>
             {type === "product" ? (
               <div className="grid gap-x-3 gap-y-1 pt-1" style={{ gridTemplateColumns: "auto 1fr" }}>
-                <Text size="xsmall" className="text-ui-fg-muted">Product</Text>
-                <Text size="xsmall" className="text-ui-fg-subtle" data-testid="tic-chain-product">{ticText(data.chain.product)}</Text>
-                <Text size="xsmall" className="text-ui-fg-muted">Type</Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {data.chain.productType ? `${data.chain.productType.name ?? data.chain.productType.id}: ${ticText(data.chain.productType.tic)}` : "no type"}
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  Product
                 </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">Categories</Text>
+                <Text size="xsmall" className="text-ui-fg-subtle" data-testid="tic-chain-product">
+                  {ticText(data.chain.product)}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  Type
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {data.chain.productType
+                    ? `${data.chain.productType.name ?? data.chain.productType.id}: ${ticText(data.chain.productType.tic)}`
+                    : "no type"}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  Categories
+                </Text>
                 <Text size="xsmall" className="text-ui-fg-subtle">
                   {data.chain.categories && data.chain.categories.length
                     ? data.chain.categories.map((c) => `${c.name ?? c.id}: ${ticText(c.tic)}`).join("; ")
                     : "none"}
                 </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">Default</Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">{ticText(data.chain.default)}</Text>
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  Default
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {ticText(data.chain.default)}
+                </Text>
               </div>
             ) : (
               <Text size="xsmall" className="text-ui-fg-subtle">
-                Products without their own TIC use this code{type === "product-category" ? " (when their type has none)" : ""}. Store default: {ticText(data.chain.default)}.
+                Products without their own TIC use this code{type === "product-category" ? " (when their type has none)" : ""}. Store
+                default: {ticText(data.chain.default)}.
               </Text>
             )}
           </>
@@ -152,11 +179,17 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             Search
           </Button>
         </form>
-        {searchError ? <Text size="xsmall" className="text-ui-fg-error" data-testid="tic-search-error">{searchError}</Text> : null}
+        {searchError ? (
+          <Text size="xsmall" className="text-ui-fg-error" data-testid="tic-search-error">
+            {searchError}
+          </Text>
+        ) : null}
         {search ? (
           <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
             {search.results.length === 0 ? (
-              <Text size="small" className="px-3 py-2 text-ui-fg-subtle">No TIC matches “{search.query}”.</Text>
+              <Text size="small" className="px-3 py-2 text-ui-fg-subtle">
+                No TIC matches “{search.query}”.
+              </Text>
             ) : null}
             {search.results.map((r) => (
               <div key={r.ticId} className="flex items-center justify-between gap-x-3 px-3 py-2" data-testid={`tic-result-${r.ticId}`}>
@@ -165,7 +198,9 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                     {r.ticId} · {r.label}
                   </Text>
                   {r.description && r.description !== r.label ? (
-                    <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">{r.description}</Text>
+                    <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">
+                      {r.description}
+                    </Text>
                   ) : null}
                 </div>
                 <Button

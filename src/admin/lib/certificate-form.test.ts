@@ -35,7 +35,9 @@ const formArb: fc.Arbitrary<FormState> = fc.record({
   reasonDescription: text,
   customerBusinessType: fc.constantFrom("", ...BUSINESS_TYPES),
   customerBusinessDescription: text,
-  states: fc.array(fc.record({ abbreviation: fc.constantFrom("", "CA", "WA", "NY", "California"), identificationNumber: text }), { maxLength: 3 }),
+  states: fc.array(fc.record({ abbreviation: fc.constantFrom("", "CA", "WA", "NY", "California"), identificationNumber: text }), {
+    maxLength: 3,
+  }),
   singlePurchase: fc.boolean(),
 })
 
@@ -58,7 +60,16 @@ describe("certificate form", () => {
   it("an empty form names every required field in the words shown to the merchant", () => {
     const v = validate(CUSTOMER, emptyForm(""))
     expect(Object.keys(v).sort()).toEqual(
-      ["address.city", "address.line1", "address.state", "address.zip", "customerBusinessType", "customerName", "reason", "states[0].abbreviation"].sort(),
+      [
+        "address.city",
+        "address.line1",
+        "address.state",
+        "address.zip",
+        "customerBusinessType",
+        "customerName",
+        "reason",
+        "states[0].abbreviation",
+      ].sort(),
     )
     expect(v["address.state"]).toBe("Pick the state")
     expect(v["states[0].abbreviation"]).toBe("Pick a state")
@@ -69,7 +80,10 @@ describe("certificate form", () => {
       ...validForm,
       reason: "Other",
       customerBusinessType: "Other",
-      states: [{ abbreviation: "WA", identificationNumber: "" }, { abbreviation: "WA", identificationNumber: "" }],
+      states: [
+        { abbreviation: "WA", identificationNumber: "" },
+        { abbreviation: "WA", identificationNumber: "" },
+      ],
     })
     expect(Object.keys(v).sort()).toEqual(["customerBusinessDescription", "reasonDescription", "states[1].abbreviation"])
   })

@@ -4,7 +4,10 @@ import { CreateCertificateRequest } from "../../contract"
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
 export function humanize(s: string): string {
-  const words = s.replace(/_/g, "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+  const words = s
+    .replace(/_/g, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
@@ -87,11 +90,18 @@ export function validate(customerId: string, f: FormState): Record<string, strin
   if (!f.city.trim()) out["address.city"] = REQUIRED_MESSAGES["address.city"]!
   if (parsed.success) return out
   for (const iss of parsed.error.issues) {
-    const key = iss.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "")
+    const key = iss.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "")
     if (out[key]) continue
     const blank = (iss as { input?: unknown }).input === "" || (iss as { input?: unknown }).input === undefined
-    out[key] = blank && REQUIRED_MESSAGES[key] ? REQUIRED_MESSAGES[key]! : key.startsWith("states[") && key.endsWith("abbreviation") && blank ? "Pick a state" : iss.message
+    out[key] =
+      blank && REQUIRED_MESSAGES[key]
+        ? REQUIRED_MESSAGES[key]!
+        : key.startsWith("states[") && key.endsWith("abbreviation") && blank
+          ? "Pick a state"
+          : iss.message
   }
   return out
 }
-

@@ -1,6 +1,21 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Table, Text, Textarea, toast, usePrompt } from "@medusajs/ui"
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Container,
+  Drawer,
+  Heading,
+  Input,
+  Label,
+  Select,
+  Table,
+  Text,
+  Textarea,
+  toast,
+  usePrompt,
+} from "@medusajs/ui"
 import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, type CertificateRecord } from "../../contract"
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
@@ -45,7 +60,14 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
     }
   }
 
-  const sel = (name: string, value: string, onChange: (v: string) => void, options: readonly string[], placeholder: string, label = humanize) => (
+  const sel = (
+    name: string,
+    value: string,
+    onChange: (v: string) => void,
+    options: readonly string[],
+    placeholder: string,
+    label = humanize,
+  ) => (
     <Select value={value || undefined} onValueChange={onChange}>
       <Select.Trigger id={`st-${name}`} data-testid={`select-${name}`} aria-invalid={!!errors[name]}>
         <Select.Value placeholder={placeholder} />
@@ -73,33 +95,76 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
           <Field label="Name on the certificate" name="customerName" error={errors.customerName}>
-            <Input id="st-customerName" size="small" value={form.customerName} onChange={(e) => set("customerName", e.target.value)} aria-invalid={!!errors.customerName} />
+            <Input
+              id="st-customerName"
+              size="small"
+              value={form.customerName}
+              onChange={(e) => set("customerName", e.target.value)}
+              aria-invalid={!!errors.customerName}
+            />
           </Field>
           <Field label="Address line 1" name="address.line1" error={errors["address.line1"]}>
-            <Input id="st-address.line1" size="small" value={form.line1} onChange={(e) => set("line1", e.target.value)} aria-invalid={!!errors["address.line1"]} />
+            <Input
+              id="st-address.line1"
+              size="small"
+              value={form.line1}
+              onChange={(e) => set("line1", e.target.value)}
+              aria-invalid={!!errors["address.line1"]}
+            />
           </Field>
           <Field label="Address line 2 (optional)" name="address.line2" error={errors["address.line2"]}>
             <Input id="st-address.line2" size="small" value={form.line2} onChange={(e) => set("line2", e.target.value)} />
           </Field>
           <div className="grid grid-cols-3 gap-x-3">
             <Field label="City" name="address.city" error={errors["address.city"]}>
-              <Input id="st-address.city" size="small" value={form.city} onChange={(e) => set("city", e.target.value)} aria-invalid={!!errors["address.city"]} />
+              <Input
+                id="st-address.city"
+                size="small"
+                value={form.city}
+                onChange={(e) => set("city", e.target.value)}
+                aria-invalid={!!errors["address.city"]}
+              />
             </Field>
             <Field label="State" name="address.state" error={errors["address.state"]}>
-              {sel("address.state", form.state, (v) => set("state", v), US_STATES, "State", (s) => s)}
+              {sel(
+                "address.state",
+                form.state,
+                (v) => set("state", v),
+                US_STATES,
+                "State",
+                (s) => s,
+              )}
             </Field>
             <Field label="ZIP" name="address.zip" error={errors["address.zip"]}>
-              <Input id="st-address.zip" size="small" placeholder="94105" value={form.zip} onChange={(e) => set("zip", e.target.value)} aria-invalid={!!errors["address.zip"]} />
+              <Input
+                id="st-address.zip"
+                size="small"
+                placeholder="94105"
+                value={form.zip}
+                onChange={(e) => set("zip", e.target.value)}
+                aria-invalid={!!errors["address.zip"]}
+              />
             </Field>
           </div>
           <Field label="Reason for exemption" name="reason" error={errors.reason}>
             {sel("reason", form.reason, (v) => set("reason", v), EXEMPTION_REASONS, "Choose a reason")}
           </Field>
-          <Field label="Reason description" name="reasonDescription" error={errors.reasonDescription} hint="Required when the reason is Other">
+          <Field
+            label="Reason description"
+            name="reasonDescription"
+            error={errors.reasonDescription}
+            hint="Required when the reason is Other"
+          >
             <Textarea id="st-reasonDescription" value={form.reasonDescription} onChange={(e) => set("reasonDescription", e.target.value)} />
           </Field>
           <Field label="Business type" name="customerBusinessType" error={errors.customerBusinessType}>
-            {sel("customerBusinessType", form.customerBusinessType, (v) => set("customerBusinessType", v), BUSINESS_TYPES, "Choose a business type")}
+            {sel(
+              "customerBusinessType",
+              form.customerBusinessType,
+              (v) => set("customerBusinessType", v),
+              BUSINESS_TYPES,
+              "Choose a business type",
+            )}
           </Field>
           <Field
             label="Business description"
@@ -107,17 +172,43 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
             error={errors.customerBusinessDescription}
             hint="Required when the business type is Other"
           >
-            <Textarea id="st-customerBusinessDescription" value={form.customerBusinessDescription} onChange={(e) => set("customerBusinessDescription", e.target.value)} />
+            <Textarea
+              id="st-customerBusinessDescription"
+              value={form.customerBusinessDescription}
+              onChange={(e) => set("customerBusinessDescription", e.target.value)}
+            />
           </Field>
           <div className="flex flex-col gap-y-2">
-            <Label size="xsmall" weight="plus">States where the exemption applies</Label>
-            {errors.states ? <Text size="xsmall" className="text-ui-fg-error" data-testid="error-states">{errors.states}</Text> : null}
+            <Label size="xsmall" weight="plus">
+              States where the exemption applies
+            </Label>
+            {errors.states ? (
+              <Text size="xsmall" className="text-ui-fg-error" data-testid="error-states">
+                {errors.states}
+              </Text>
+            ) : null}
             {form.states.map((row, i) => (
-              <div key={i} className="grid items-start gap-x-2" style={{ gridTemplateColumns: "1fr 2fr auto" }} data-testid={`state-row-${i}`}>
+              <div
+                key={i}
+                className="grid items-start gap-x-2"
+                style={{ gridTemplateColumns: "1fr 2fr auto" }}
+                data-testid={`state-row-${i}`}
+              >
                 <Field label={`State ${i + 1}`} name={`states[${i}].abbreviation`} error={errors[`states[${i}].abbreviation`]}>
-                  {sel(`states[${i}].abbreviation`, row.abbreviation, (v) => setRow(i, { abbreviation: v }), US_STATES, "State", (s) => s)}
+                  {sel(
+                    `states[${i}].abbreviation`,
+                    row.abbreviation,
+                    (v) => setRow(i, { abbreviation: v }),
+                    US_STATES,
+                    "State",
+                    (s) => s,
+                  )}
                 </Field>
-                <Field label="Identification number (optional)" name={`states[${i}].identificationNumber`} error={errors[`states[${i}].identificationNumber`]}>
+                <Field
+                  label="Identification number (optional)"
+                  name={`states[${i}].identificationNumber`}
+                  error={errors[`states[${i}].identificationNumber`]}
+                >
                   <Input
                     id={`st-states[${i}].identificationNumber`}
                     size="small"
@@ -130,7 +221,12 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
                   variant="transparent"
                   className="mt-5"
                   disabled={form.states.length === 1}
-                  onClick={() => set("states", form.states.filter((_, j) => j !== i))}
+                  onClick={() =>
+                    set(
+                      "states",
+                      form.states.filter((_, j) => j !== i),
+                    )
+                  }
                 >
                   Remove
                 </Button>
@@ -149,13 +245,21 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
           </div>
           <div className="flex items-center gap-x-2">
             <Checkbox id="st-singlePurchase" checked={form.singlePurchase} onCheckedChange={(v) => set("singlePurchase", v === true)} />
-            <Label htmlFor="st-singlePurchase" size="small">Single purchase only</Label>
+            <Label htmlFor="st-singlePurchase" size="small">
+              Single purchase only
+            </Label>
           </div>
-          {formError ? <Text size="small" className="text-ui-fg-error" data-testid="certificate-form-error">{formError}</Text> : null}
+          {formError ? (
+            <Text size="small" className="text-ui-fg-error" data-testid="certificate-form-error">
+              {formError}
+            </Text>
+          ) : null}
         </Drawer.Body>
         <Drawer.Footer>
           <Drawer.Close asChild>
-            <Button size="small" variant="secondary">Cancel</Button>
+            <Button size="small" variant="secondary">
+              Cancel
+            </Button>
           </Drawer.Close>
           <Button size="small" isLoading={submitting} onClick={submit} data-testid="certificate-save">
             Save certificate
@@ -191,12 +295,18 @@ function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: (
   return (
     <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={c.disabledAt ? "disabled" : "active"}>
       <Table.Cell>
-        <Text size="small" weight="plus">{c.states.map((s) => s.abbreviation).join(", ")}</Text>
-        <Text size="xsmall" className="text-ui-fg-subtle">{c.customerName}</Text>
+        <Text size="small" weight="plus">
+          {c.states.map((s) => s.abbreviation).join(", ")}
+        </Text>
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          {c.customerName}
+        </Text>
       </Table.Cell>
       <Table.Cell>
         <Text size="small">{humanize(c.reason)}</Text>
-        <Text size="xsmall" className="text-ui-fg-subtle">{humanize(c.customerBusinessType)}</Text>
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          {humanize(c.customerBusinessType)}
+        </Text>
       </Table.Cell>
       <Table.Cell>
         <Text size="xsmall">{new Date(c.createdDate).toLocaleDateString()}</Text>
@@ -208,9 +318,13 @@ function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: (
       </Table.Cell>
       <Table.Cell>
         {c.disabledAt ? (
-          <Badge size="2xsmall" color="grey">Disabled</Badge>
+          <Badge size="2xsmall" color="grey">
+            Disabled
+          </Badge>
         ) : (
-          <Badge size="2xsmall" color="green">Active</Badge>
+          <Badge size="2xsmall" color="green">
+            Active
+          </Badge>
         )}
       </Table.Cell>
       <Table.Cell className="text-right">
@@ -240,10 +354,20 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
         </div>
         {res ? <CreateCertificateDrawer customer={res.customer} onCreated={reload} /> : null}
       </div>
-      {loading && !res ? <Text size="small" className="px-6 py-4 text-ui-fg-subtle">Loading…</Text> : null}
-      {error ? <Text size="small" className="px-6 py-4 text-ui-fg-error">{error}</Text> : null}
+      {loading && !res ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+          Loading…
+        </Text>
+      ) : null}
+      {error ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-error">
+          {error}
+        </Text>
+      ) : null}
       {res && res.certificates.length === 0 ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">This customer has no exemption certificate.</Text>
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+          This customer has no exemption certificate.
+        </Text>
       ) : null}
       {res && res.certificates.length > 0 ? (
         <Table>

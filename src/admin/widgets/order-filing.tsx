@@ -47,7 +47,15 @@ export interface FilingView {
 /** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
 export interface LifecycleView {
   children: FilingView[]
-  manual_refunds: { refundId: string; amount: number; unreturned: number; tax: number; creditId: string; createdAt: string; filing: string | null }[]
+  manual_refunds: {
+    refundId: string
+    amount: number
+    unreturned: number
+    tax: number
+    creditId: string
+    createdAt: string
+    filing: string | null
+  }[]
 }
 
 const KIND_LABEL: Record<string, string> = { exchange: "Exchange", edit: "Order edit", claim: "Replace claim", credit: "Credit" }
@@ -86,7 +94,9 @@ export function hasFailedWork(f: FilingView): boolean {
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
-      <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">{label}</Text>
+      <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">
+        {label}
+      </Text>
       <div className="min-w-0 break-words text-right" data-testid={testId}>
         {typeof children === "string" ? <Text size="small">{children}</Text> : children}
       </div>
@@ -97,7 +107,12 @@ function Row({ label, children, testId }: { label: string; children: React.React
 /** Order page: the sales-tax filing record (state, service order id, completion, refunds, last error) and a retry button. */
 const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
   const path = `/admin/sales-tax/filings/${encodeURIComponent(data.id)}`
-  const { data: res, error, loading, reload } = useLoad(async () => {
+  const {
+    data: res,
+    error,
+    loading,
+    reload,
+  } = useLoad(async () => {
     try {
       return await api<{ filing: FilingView }>(path)
     } catch (e) {
@@ -168,8 +183,16 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
           ) : null}
         </div>
       </div>
-      {loading && !res ? <Text size="small" className="px-6 py-4 text-ui-fg-subtle">Loading…</Text> : null}
-      {error ? <Text size="small" className="px-6 py-4 text-ui-fg-error">{error}</Text> : null}
+      {loading && !res ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+          Loading…
+        </Text>
+      ) : null}
+      {error ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-error">
+          {error}
+        </Text>
+      ) : null}
       {res && !f ? (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="filing-none">
           No filing record for this order yet.
@@ -179,32 +202,51 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
         <div className="py-2">
           <Row label="Service order id" testId="filing-order-id">
             <div className="flex items-center justify-end gap-x-1">
-              <Text size="small" className="font-mono">{f.order_id}</Text>
+              <Text size="small" className="font-mono">
+                {f.order_id}
+              </Text>
               <Copy content={f.order_id} />
             </div>
           </Row>
-          <Row label="Filed as">{f.filing_path === "cart" ? "cart → order" : f.filing_path === "direct" ? "order with charged tax" : "—"}</Row>
+          <Row label="Filed as">
+            {f.filing_path === "cart" ? "cart → order" : f.filing_path === "direct" ? "order with charged tax" : "—"}
+          </Row>
           <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
-          {f.tax_difference !== null && Number(f.tax_difference) !== 0 ? <Row label="Difference at filing">{money(f.tax_difference)}</Row> : null}
+          {f.tax_difference !== null && Number(f.tax_difference) !== 0 ? (
+            <Row label="Difference at filing">{money(f.tax_difference)}</Row>
+          ) : null}
           <Row label="Filed at">{when(f.filed_at)}</Row>
-          <Row label="Completed date" testId="filing-completed">{when(f.completed_at)}</Row>
-          <Row label={`Completion (${f.completion_mode})`}>{f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion"}</Row>
+          <Row label="Completed date" testId="filing-completed">
+            {when(f.completed_at)}
+          </Row>
+          <Row label={`Completion (${f.completion_mode})`}>
+            {f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion"}
+          </Row>
           <Row label="Attempts">{`${f.attempts}${f.next_attempt_at ? ` · next ${when(f.next_attempt_at)}` : ""}`}</Row>
           {(f.edits ?? []).length ? (
             <Row label="Order edits" testId="filing-edits">
-              {(f.edits ?? []).map((e) => `${e.id}: ${e.state}${e.mode ? ` (${e.mode === "refile" ? "voided and filed again" : e.mode === "supplement" ? "refunds + own order" : "no change"})` : ""}`).join("; ")}
+              {(f.edits ?? [])
+                .map(
+                  (e) =>
+                    `${e.id}: ${e.state}${e.mode ? ` (${e.mode === "refile" ? "voided and filed again" : e.mode === "supplement" ? "refunds + own order" : "no change"})` : ""}`,
+                )
+                .join("; ")}
             </Row>
           ) : null}
           {f.last_error ? (
             <Row label={`Last error${f.last_step ? ` (${f.last_step})` : ""}`} testId="filing-last-error">
-              <Text size="small" className="text-ui-fg-error">{f.last_error}</Text>
+              <Text size="small" className="text-ui-fg-error">
+                {f.last_error}
+              </Text>
             </Row>
           ) : null}
         </div>
       ) : null}
       {f && (f.refunds ?? []).length > 0 ? (
         <div data-testid="filing-refunds">
-          <Text size="small" weight="plus" className="px-6 pt-3">Refunds</Text>
+          <Text size="small" weight="plus" className="px-6 pt-3">
+            Refunds
+          </Text>
           <Table>
             <Table.Header>
               <Table.Row>
@@ -218,18 +260,30 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
               {(f.refunds ?? []).map((r) => (
                 <Table.Row key={r.id} data-testid={`filing-refund-${r.idempotency_key}`}>
                   <Table.Cell>
-                    <Text size="xsmall" className="font-mono">{r.idempotency_key}</Text>
-                    <Text size="xsmall" className="text-ui-fg-subtle">{r.source_type}</Text>
+                    <Text size="xsmall" className="font-mono">
+                      {r.idempotency_key}
+                    </Text>
+                    <Text size="xsmall" className="text-ui-fg-subtle">
+                      {r.source_type}
+                    </Text>
                   </Table.Cell>
                   <Table.Cell>
-                    <Text size="xsmall">{r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}</Text>
+                    <Text size="xsmall">
+                      {r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}
+                    </Text>
                   </Table.Cell>
                   <Table.Cell>
                     <Text size="xsmall">{money(r.refunded_tax)}</Text>
                   </Table.Cell>
                   <Table.Cell>
-                    <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>{stateLabel(r.state)}</Badge>
-                    {r.last_error ? <Text size="xsmall" className="text-ui-fg-error">{r.last_error}</Text> : null}
+                    <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>
+                      {stateLabel(r.state)}
+                    </Badge>
+                    {r.last_error ? (
+                      <Text size="xsmall" className="text-ui-fg-error">
+                        {r.last_error}
+                      </Text>
+                    ) : null}
                   </Table.Cell>
                 </Table.Row>
               ))}
@@ -239,18 +293,28 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
       ) : null}
       {life && life.children.length > 0 ? (
         <div data-testid="filing-children" className="py-2">
-          <Text size="small" weight="plus" className="px-6 pt-1">Related filings</Text>
+          <Text size="small" weight="plus" className="px-6 pt-1">
+            Related filings
+          </Text>
           {life.children.map((c) => (
             <Row key={c.id} label={`${KIND_LABEL[c.kind] ?? c.kind} ${c.order_id}`} testId={`filing-child-${c.order_id}`}>
               <div className="flex flex-col items-end">
-                <Badge size="2xsmall" color={STATE_COLOR[c.state] ?? "grey"}>{stateLabel(c.state)}</Badge>
+                <Badge size="2xsmall" color={STATE_COLOR[c.state] ?? "grey"}>
+                  {stateLabel(c.state)}
+                </Badge>
                 {c.snapshot?.claim ? (
                   <Text size="xsmall" className="text-ui-fg-subtle">
                     {`charged = replacement ${money(c.snapshot.claim.replacementTax)} − claimed ${money(c.snapshot.claim.claimedTax)} = ${money(c.snapshot.claim.chargedTax)}`}
                   </Text>
                 ) : null}
-                {c.state === "skipped" && c.last_error ? <Text size="xsmall" className="text-ui-fg-subtle">{c.last_error}</Text> : null}
-                {c.state !== "skipped" ? <Text size="xsmall">{`charged ${money(c.charged_tax)} · filed ${money(c.filed_tax)}`}</Text> : null}
+                {c.state === "skipped" && c.last_error ? (
+                  <Text size="xsmall" className="text-ui-fg-subtle">
+                    {c.last_error}
+                  </Text>
+                ) : null}
+                {c.state !== "skipped" ? (
+                  <Text size="xsmall">{`charged ${money(c.charged_tax)} · filed ${money(c.filed_tax)}`}</Text>
+                ) : null}
               </div>
             </Row>
           ))}
@@ -258,17 +322,31 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
       ) : null}
       {life && life.manual_refunds.length > 0 ? (
         <div data-testid="filing-manual-refunds" className="py-2">
-          <Text size="small" weight="plus" className="px-6 pt-1">Refunds without a return</Text>
+          <Text size="small" weight="plus" className="px-6 pt-1">
+            Refunds without a return
+          </Text>
           {life.manual_refunds.map((r) => (
-            <Row key={r.refundId} label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`} testId={`filing-manual-refund-${r.refundId}`}>
+            <Row
+              key={r.refundId}
+              label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`}
+              testId={`filing-manual-refund-${r.refundId}`}
+            >
               <div className="flex items-center justify-end gap-x-2">
                 <Text size="xsmall">{`tax ${money(r.tax)}`}</Text>
                 {r.filing ? (
                   <Badge size="2xsmall" color={STATE_COLOR[r.filing] ?? "grey"}>{`credit ${stateLabel(r.filing)}`}</Badge>
                 ) : (
                   <>
-                    <Badge size="2xsmall" color="orange">not filed</Badge>
-                    <Button size="small" variant="secondary" isLoading={crediting === r.refundId} onClick={() => fileCredit(r.refundId)} data-testid="filing-file-credit">
+                    <Badge size="2xsmall" color="orange">
+                      not filed
+                    </Badge>
+                    <Button
+                      size="small"
+                      variant="secondary"
+                      isLoading={crediting === r.refundId}
+                      onClick={() => fileCredit(r.refundId)}
+                      data-testid="filing-file-credit"
+                    >
                       File as credit
                     </Button>
                   </>

@@ -3,9 +3,7 @@ import type { AdminProductCategory, DetailWidgetProps } from "@medusajs/framewor
 import { TicPanel } from "../components/tic-panel"
 
 /** Category page: the default TIC for products in this category. */
-const ProductCategoryTicWidget = ({ data }: DetailWidgetProps<AdminProductCategory>) => (
-  <TicPanel type="product-category" id={data.id} />
-)
+const ProductCategoryTicWidget = ({ data }: DetailWidgetProps<AdminProductCategory>) => <TicPanel type="product-category" id={data.id} />
 
 export const config = defineWidgetConfig({ zone: "product_category.details.side.after", id: "medusa-sales-tax:product-category-tic" })
 export default ProductCategoryTicWidget

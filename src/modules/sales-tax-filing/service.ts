@@ -1,17 +1,11 @@
 import { MedusaService } from "@medusajs/framework/utils"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
-import type {
-  FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch,
-} from "./types"
+import type { FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch } from "./types"
 
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { type?: string; code?: string; message?: string }
-  return (
-    err?.type === "duplicate_error" ||
-    err?.code === "23505" ||
-    /already exists|duplicate key|unique/i.test(err?.message ?? "")
-  )
+  return err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
 }
 
 function num(v: unknown): number | null {
@@ -46,10 +40,7 @@ function toRecord(r: Record<string, unknown>): FilingRecordDTO {
  * Filing records (one per filed order) and their refunds, in the plugin's own tables.
  * Implements FilingStore for the filing processor on top of the generated CRUD.
  */
-export default class SalesTaxFilingModuleService
-  extends MedusaService({ FilingRecord, FilingRefund })
-  implements FilingStore
-{
+export default class SalesTaxFilingModuleService extends MedusaService({ FilingRecord, FilingRefund }) implements FilingStore {
   async findRecord(orderId: string): Promise<FilingRecordDTO | null> {
     const [rec] = await this.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
     return rec ? toRecord(rec as unknown as Record<string, unknown>) : null
@@ -102,10 +93,11 @@ export default class SalesTaxFilingModuleService
   }
 
   async listDue(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.listFilingRecords(
-      { next_attempt_at: { $lte: now } } as never,
-      { select: ["order_id", "next_attempt_at"], take: limit, order: { next_attempt_at: "ASC" } },
-    )
+    const rows = await this.listFilingRecords({ next_attempt_at: { $lte: now } } as never, {
+      select: ["order_id", "next_attempt_at"],
+      take: limit,
+      order: { next_attempt_at: "ASC" },
+    })
     return rows.map((r) => (r as unknown as { order_id: string }).order_id)
   }
 }

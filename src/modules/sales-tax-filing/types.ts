@@ -2,9 +2,7 @@ import type { Address } from "../../contract"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 
-export const FILING_STATES = [
-  "pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped",
-] as const
+export const FILING_STATES = ["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped"] as const
 export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
 export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"

@@ -2,7 +2,13 @@ import type { AttemptInfo } from "../../client"
 import { CallLogBuffer, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
 
 const attempt = (over: Partial<AttemptInfo> = {}): AttemptInfo => ({
-  operation: "calculateCarts", attempt: 1, status: 200, durationMs: 12.4, willRetry: false, ids: { cartId: "cart_1" }, ...over,
+  operation: "calculateCarts",
+  attempt: 1,
+  status: 200,
+  durationMs: 12.4,
+  willRetry: false,
+  ids: { cartId: "cart_1" },
+  ...over,
 })
 
 class MemorySink implements CallLogSink {
@@ -24,9 +30,26 @@ class MemorySink implements CallLogSink {
 describe("the service-call log's buffer", () => {
   it("a row holds the attempt's facts and ids; bodies only when the client handed them over", () => {
     const at = new Date("2026-11-22T10:00:00Z")
-    expect(rowOf("conn-1", attempt({ status: null, errorTitle: "Timeout", errorCode: "timeout", ids: { orderId: "order_1", refundKey: "return_1" } }), at)).toEqual({
-      at, operation: "calculateCarts", connection_id: "conn-1", status: null, latency_ms: 12, attempt: 1,
-      cart_id: null, order_id: "order_1", return_id: "return_1", error_title: "Timeout", error_code: "timeout", request_body: null, response_body: null,
+    expect(
+      rowOf(
+        "conn-1",
+        attempt({ status: null, errorTitle: "Timeout", errorCode: "timeout", ids: { orderId: "order_1", refundKey: "return_1" } }),
+        at,
+      ),
+    ).toEqual({
+      at,
+      operation: "calculateCarts",
+      connection_id: "conn-1",
+      status: null,
+      latency_ms: 12,
+      attempt: 1,
+      cart_id: null,
+      order_id: "order_1",
+      return_id: "return_1",
+      error_title: "Timeout",
+      error_code: "timeout",
+      request_body: null,
+      response_body: null,
     })
     const withBodies = rowOf("conn-1", attempt({ requestBody: { carts: [] }, responseBody: [1, 2] }), at)
     expect(withBodies.request_body).toEqual({ carts: [] })
@@ -88,7 +111,10 @@ describe("the service-call log's buffer", () => {
     buf.attach(sink, () => undefined)
     buf.retentionDays = 14
     const now = new Date("2026-11-22T00:00:00Z")
-    sink.rows.push(rowOf("c", attempt({ attempt: 1 }), new Date("2026-11-07T00:00:00Z")), rowOf("c", attempt({ attempt: 2 }), new Date("2026-11-09T00:00:00Z")))
+    sink.rows.push(
+      rowOf("c", attempt({ attempt: 1 }), new Date("2026-11-07T00:00:00Z")),
+      rowOf("c", attempt({ attempt: 2 }), new Date("2026-11-09T00:00:00Z")),
+    )
     expect(await buf.prune(now)).toBe(1)
     expect(sink.rows.map((r) => r.attempt)).toEqual([2])
   })

@@ -124,7 +124,9 @@ export class CallLogBuffer {
         this.dropped += batch.length
         if (!this.#failing) {
           this.#failing = true
-          this.#warn(`sales-tax: the service-call log could not be written (${(e as Error)?.message ?? e}); calls to the service go on, their log entries are dropped until it can be written again`)
+          this.#warn(
+            `sales-tax: the service-call log could not be written (${(e as Error)?.message ?? e}); calls to the service go on, their log entries are dropped until it can be written again`,
+          )
         }
       }
     })()

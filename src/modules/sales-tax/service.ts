@@ -23,7 +23,10 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
  */
 export type CertificateCreator = "customer" | "staff"
 
-export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry }) implements RateMemory, CallLogSink {
+export class SalesTaxModuleService
+  extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry })
+  implements RateMemory, CallLogSink
+{
   readonly #logger: { warn(m: string): void }
 
   constructor(...args: any[]) {
@@ -56,7 +59,10 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
   async rememberRates(rows: KnownRate[]): Promise<void> {
     if (!rows.length) return
     const zips = [...new Set(rows.map((r) => r.zip))]
-    const existing = await this.listLastKnownRates({ zip: zips, tic: [...new Set(rows.map((r) => r.tic))] }, { take: null as unknown as number })
+    const existing = await this.listLastKnownRates(
+      { zip: zips, tic: [...new Set(rows.map((r) => r.tic))] },
+      { take: null as unknown as number },
+    )
     const byKey = new Map(existing.map((e) => [`${e.zip}|${e.tic}`, e]))
     const updates = [] as { id: string; rate: string; quoted_at: Date }[]
     const creates = [] as { zip: string; tic: number; rate: string; quoted_at: Date }[]
@@ -77,12 +83,18 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
 
   async knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]> {
     if (!tics.length) return []
-    const rows = await this.listLastKnownRates({ zip, tic: [...new Set(tics)], quoted_at: { $gte: since } } as never, { take: null as unknown as number })
+    const rows = await this.listLastKnownRates({ zip, tic: [...new Set(tics)], quoted_at: { $gte: since } } as never, {
+      take: null as unknown as number,
+    })
     return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at as unknown as string) }))
   }
 
   /** Sets (or with null clears) the TIC of one target. */
-  async setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<{ target_type: TicTargetType; target_id: string; tic: number | null }> {
+  async setTic(
+    targetType: TicTargetType,
+    targetId: string,
+    tic: number | null,
+  ): Promise<{ target_type: TicTargetType; target_id: string; tic: number | null }> {
     checkTarget(targetType)
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
@@ -112,8 +124,18 @@ export class SalesTaxModuleService extends MedusaService({ TicAssignment, LastKn
   }
 
   /** Records who created a certificate made through this store (customer or staff, and their id). */
-  async recordCertificateOrigin(o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void> {
-    await this.createCertificateOrigins({ certificate_id: o.certificateId, customer_id: o.customerId, created_by: o.createdBy, actor_id: o.actorId })
+  async recordCertificateOrigin(o: {
+    certificateId: string
+    customerId: string
+    createdBy: CertificateCreator
+    actorId: string | null
+  }): Promise<void> {
+    await this.createCertificateOrigins({
+      certificate_id: o.certificateId,
+      customer_id: o.customerId,
+      created_by: o.createdBy,
+      actor_id: o.actorId,
+    })
   }
 
   /** Who created each of `certificateIds` ({ [certificateId]: "customer" | "staff" }; absent: made elsewhere). */

@@ -1,7 +1,21 @@
 import fc from "fast-check"
 import { CartIn } from "../../contract"
 import BigNumber from "bignumber.js"
-import { buildServiceCart, canonicalCartJson, canonicalJson, cartHash, itemFigures, itemTaxable, netUnitPrice, normalizeState, normalizeZip, serviceCustomerId, shippingFigures, shippingTaxable, taxableDestination } from "./build-service-cart"
+import {
+  buildServiceCart,
+  canonicalCartJson,
+  canonicalJson,
+  cartHash,
+  itemFigures,
+  itemTaxable,
+  netUnitPrice,
+  normalizeState,
+  normalizeZip,
+  serviceCustomerId,
+  shippingFigures,
+  shippingTaxable,
+  taxableDestination,
+} from "./build-service-cart"
 import { CartSnapshot } from "./context"
 
 const origin = { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }
@@ -38,7 +52,14 @@ describe("buildServiceCart", () => {
   })
 
   it("sends the exemption id and a non-personal customer id for guests", () => {
-    const cart = buildServiceCart({ snapshot: snap({ customer_id: null }), origin, destination: dest, shippingTic: 11010, defaultTic: 0, exemptionId: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b" })
+    const cart = buildServiceCart({
+      snapshot: snap({ customer_id: null }),
+      origin,
+      destination: dest,
+      shippingTic: 11010,
+      defaultTic: 0,
+      exemptionId: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
+    })
     expect(cart.exemption).toEqual({ exemptionId: "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b" })
     expect(cart.customerId).toMatch(/^guest_[0-9a-f]{32}$/)
     expect(cart.customerId).toBe(serviceCustomerId(undefined, "cart_01ABC"))
@@ -48,7 +69,15 @@ describe("buildServiceCart", () => {
   it("hash: equal carts hash equally whatever the key order; any change that moves tax changes it", () => {
     const a = buildServiceCart({ snapshot: snap(), origin, destination: dest, shippingTic: 11010, defaultTic: 0 })
     const reverseKeys = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reverseKeys) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) : v
+      Array.isArray(v)
+        ? v.map(reverseKeys)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reverseKeys(x)]),
+            )
+          : v
     const b = reverseKeys(a) as typeof a
     expect(JSON.stringify(b)).not.toBe(JSON.stringify(a))
     expect(cartHash(a, "c")).toBe(cartHash(b, "c"))
@@ -70,19 +99,45 @@ describe("hot-path shortcuts give the same answers", () => {
     if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null"
     if (Array.isArray(v)) return `[${v.map(reference).join(",")}]`
     const o = v as Record<string, unknown>
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort()
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
     return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(o[k])}`).join(",")}}`
   }
   const address = fc.record(
-    { line1: fc.string(), line2: fc.option(fc.string(), { nil: undefined }), city: fc.string(), state: fc.constantFrom("CA", "NY"), zip: fc.string(), countryCode: fc.constantFrom("US", undefined) },
+    {
+      line1: fc.string(),
+      line2: fc.option(fc.string(), { nil: undefined }),
+      city: fc.string(),
+      state: fc.constantFrom("CA", "NY"),
+      zip: fc.string(),
+      countryCode: fc.constantFrom("US", undefined),
+    },
     { requiredKeys: ["line1", "city", "state", "zip"] },
   )
   const num = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, 1e21, 1e-7, NaN, Infinity))
   const cart = fc.record(
     {
-      cartId: fc.string(), customerId: fc.string(), currency: fc.record({ currencyCode: fc.string() }), deliveredBySeller: fc.boolean(),
-      origin: address, destination: address, exemption: fc.record({ exemptionId: fc.option(fc.uuid()), isExempt: fc.option(fc.boolean()) }),
-      lineItems: fc.array(fc.record({ index: fc.nat(), itemId: fc.string(), price: num, quantity: num, tic: fc.option(fc.nat(), { nil: undefined }), productId: fc.option(fc.string()) }, { requiredKeys: ["index", "itemId", "price", "quantity"] })),
+      cartId: fc.string(),
+      customerId: fc.string(),
+      currency: fc.record({ currencyCode: fc.string() }),
+      deliveredBySeller: fc.boolean(),
+      origin: address,
+      destination: address,
+      exemption: fc.record({ exemptionId: fc.option(fc.uuid()), isExempt: fc.option(fc.boolean()) }),
+      lineItems: fc.array(
+        fc.record(
+          {
+            index: fc.nat(),
+            itemId: fc.string(),
+            price: num,
+            quantity: num,
+            tic: fc.option(fc.nat(), { nil: undefined }),
+            productId: fc.option(fc.string()),
+          },
+          { requiredKeys: ["index", "itemId", "price", "quantity"] },
+        ),
+      ),
     },
     { requiredKeys: ["customerId", "currency", "origin", "destination", "lineItems"] },
   )
@@ -90,14 +145,25 @@ describe("hot-path shortcuts give the same answers", () => {
   it("canonicalJson and the cart serializer write what the first canonicalJson wrote (random carts, any key order, unknown keys)", () => {
     fc.assert(
       fc.property(cart, fc.constantFrom("as built", "reversed", "sorted"), (c, order) => {
-        const reorder = (f: (e: [string, unknown][]) => [string, unknown][]) => JSON.parse(JSON.stringify(c), function (this: unknown, _k, x) { return x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(f(Object.entries(x))) : x })
-        const v = order === "reversed" ? reorder((e) => e.reverse()) : order === "sorted" ? reorder((e) => e.sort(([a], [b]) => (a < b ? -1 : 1))) : c
+        const reorder = (f: (e: [string, unknown][]) => [string, unknown][]) =>
+          JSON.parse(JSON.stringify(c), function (this: unknown, _k, x) {
+            return x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(f(Object.entries(x))) : x
+          })
+        const v =
+          order === "reversed"
+            ? reorder((e) => e.reverse())
+            : order === "sorted"
+              ? reorder((e) => e.sort(([a], [b]) => (a < b ? -1 : 1)))
+              : c
         expect(canonicalJson(v)).toBe(reference(v))
         expect(canonicalCartJson(v)).toBe(reference(v))
       }),
       { numRuns: 500 },
     )
-    fc.assert(fc.property(fc.anything(), (v) => expect(canonicalCartJson(v)).toBe(reference(v))), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.anything(), (v) => expect(canonicalCartJson(v)).toBe(reference(v))),
+      { numRuns: 500 },
+    )
     // keys outside the cart's own are not dropped: the slow path takes them
     expect(canonicalCartJson({ zz: 1, cartId: "a", extra: { b: 2, a: undefined } })).toBe('{"cartId":"a","extra":{"b":2},"zz":1}')
     expect(canonicalCartJson({ cartId: new Date(0) })).toBe('{"cartId":{}}')
@@ -105,14 +171,22 @@ describe("hot-path shortcuts give the same answers", () => {
 
   it("buildServiceCart writes every key in sorted order (the cart hash's native path)", () => {
     for (const exemptionId of [null, "6f1c0d2e-8a4b-4c3d-9e2f-1a2b3c4d5e6f"]) {
-      const c = buildServiceCart({ snapshot: snap(), origin, destination: { ...dest, line2: undefined, countryCode: "US" }, shippingTic: 11010, defaultTic: 0, exemptionId })
+      const c = buildServiceCart({
+        snapshot: snap(),
+        origin,
+        destination: { ...dest, line2: undefined, countryCode: "US" },
+        shippingTic: 11010,
+        defaultTic: 0,
+        exemptionId,
+      })
       expect(JSON.stringify(c)).toBe(reference(c))
       expect(canonicalCartJson(c)).toBe(JSON.stringify(c))
     }
   })
 
   it("itemFigures / shippingFigures (memoized) equal the decimal arithmetic they stand for", () => {
-    const dec = (min: number, max: number, places: number) => fc.integer({ min, max }).map((n) => new BigNumber(n).shiftedBy(-places).toString())
+    const dec = (min: number, max: number, places: number) =>
+      fc.integer({ min, max }).map((n) => new BigNumber(n).shiftedBy(-places).toString())
     fc.assert(
       fc.property(dec(0, 100_000, 2), dec(-2, 50, 0), dec(0, 5_000, 2), fc.boolean(), (unit_price, quantity, discount, again) => {
         const it = { unit_price, quantity, discount }
@@ -135,9 +209,18 @@ describe("destination checks", () => {
   it("US with a state and a ZIP only", () => {
     expect(taxableDestination({ country_code: "us", province_code: "us-ca", postal_code: "94105" }).address?.state).toBe("CA")
     expect(taxableDestination({ country_code: "US", province_code: "ny", postal_code: "100011234" }).address?.zip).toBe("10001-1234")
-    expect(taxableDestination({ country_code: "ca", province_code: "on", postal_code: "K1A 0B1" })).toEqual({ address: null, reason: "not_us" })
-    expect(taxableDestination({ country_code: "us", province_code: null, postal_code: "94105" })).toEqual({ address: null, reason: "no_state" })
-    expect(taxableDestination({ country_code: "us", province_code: "CA", postal_code: "9410" })).toEqual({ address: null, reason: "no_zip" })
+    expect(taxableDestination({ country_code: "ca", province_code: "on", postal_code: "K1A 0B1" })).toEqual({
+      address: null,
+      reason: "not_us",
+    })
+    expect(taxableDestination({ country_code: "us", province_code: null, postal_code: "94105" })).toEqual({
+      address: null,
+      reason: "no_state",
+    })
+    expect(taxableDestination({ country_code: "us", province_code: "CA", postal_code: "9410" })).toEqual({
+      address: null,
+      reason: "no_zip",
+    })
     expect(taxableDestination(undefined)).toEqual({ address: null, reason: "not_us" })
     expect(normalizeState("California")).toBeNull()
     expect(normalizeZip("94105 1234")).toBe("94105-1234")

@@ -38,7 +38,9 @@ export function normalizeZip(zip: string | null | undefined): string | null {
  * The destination when tax can be computed for it (US, a state or DC, a ZIP), else null with why.
  * No service call is made for a null destination.
  */
-export function taxableDestination(a: MedusaAddressLike | null | undefined): { address: Address } | { address: null; reason: "not_us" | "no_state" | "no_zip" } {
+export function taxableDestination(
+  a: MedusaAddressLike | null | undefined,
+): { address: Address } | { address: null; reason: "not_us" | "no_state" | "no_zip" } {
   if (!a || (a.country_code ?? "").toLowerCase() !== "us") return { address: null, reason: "not_us" }
   const state = normalizeState(a.province_code)
   if (!state) return { address: null, reason: "no_state" }
@@ -88,7 +90,11 @@ export function shippingTaxable(sm: { amount: string; discount: string }): BigNu
 }
 
 /** An item's taxable amount, quantity and net unit price (null when quantity ≤ 0), memoized. */
-export function itemFigures(it: { unit_price: string; quantity: string; discount: string }): { taxable: BigNumber; quantity: number; price: number } | null {
+export function itemFigures(it: {
+  unit_price: string
+  quantity: string
+  discount: string
+}): { taxable: BigNumber; quantity: number; price: number } | null {
   const key = `i|${it.unit_price}|${it.quantity}|${it.discount}`
   const got = lineMemo.get(key)
   if (got !== undefined) return got
@@ -135,9 +141,18 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   for (const it of s.items) {
     const fig = itemFigures(it)
     if (!fig) continue
-    lineItems.push(it.product_id
-      ? { index: lineItems.length, itemId: it.id, price: fig.price, productId: it.product_id, quantity: fig.quantity, tic: it.tic ?? input.defaultTic }
-      : { index: lineItems.length, itemId: it.id, price: fig.price, quantity: fig.quantity, tic: it.tic ?? input.defaultTic })
+    lineItems.push(
+      it.product_id
+        ? {
+            index: lineItems.length,
+            itemId: it.id,
+            price: fig.price,
+            productId: it.product_id,
+            quantity: fig.quantity,
+            tic: it.tic ?? input.defaultTic,
+          }
+        : { index: lineItems.length, itemId: it.id, price: fig.price, quantity: fig.quantity, tic: it.tic ?? input.defaultTic },
+    )
   }
   for (const sm of s.shipping_methods) {
     lineItems.push({
@@ -196,9 +211,29 @@ export function canonicalJson(v: unknown): string {
  * sorted: JSON.stringify with this list as replacer writes every object's keys in sorted order.
  */
 const CART_KEYS = [
-  "cartId", "city", "countryCode", "currency", "currencyCode", "customerId", "deliveredBySeller", "destination", "exemption",
-  "exemptionId", "index", "isExempt", "itemId", "line1", "line2", "lineItems", "origin", "price", "productId", "quantity",
-  "state", "tic", "zip",
+  "cartId",
+  "city",
+  "countryCode",
+  "currency",
+  "currencyCode",
+  "customerId",
+  "deliveredBySeller",
+  "destination",
+  "exemption",
+  "exemptionId",
+  "index",
+  "isExempt",
+  "itemId",
+  "line1",
+  "line2",
+  "lineItems",
+  "origin",
+  "price",
+  "productId",
+  "quantity",
+  "state",
+  "tic",
+  "zip",
 ].sort()
 const CART_KEY_SET = new Set(CART_KEYS)
 

@@ -45,7 +45,11 @@ describe("CircuitBreaker", () => {
 
   it("works with the default clock and failure test (options left out)", async () => {
     const b = new CircuitBreaker({ failures: 1, halfOpenAfterMs: 60_000 })
-    await expect(b.execute(async () => { throw new Error("down") })).rejects.toThrow("down")
+    await expect(
+      b.execute(async () => {
+        throw new Error("down")
+      }),
+    ).rejects.toThrow("down")
     expect(b.state).toBe("open")
     await expect(b.execute(async () => 1)).rejects.toBeInstanceOf(BrokenCircuitError)
   })

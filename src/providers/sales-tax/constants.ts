@@ -37,7 +37,6 @@ export const DEFAULT_SHIPPING_TIC = 11010
 
 /** Error code on the MedusaError thrown under failurePolicy "block". */
 export const BLOCK_ERROR_CODE = "sales_tax_unavailable"
-export const BLOCK_ERROR_MESSAGE =
-  "We could not calculate sales tax for your order right now. Please try again in a moment."
+export const BLOCK_ERROR_MESSAGE = "We could not calculate sales tax for your order right now. Please try again in a moment."
 /** Error code when a US cart has tax-inclusive prices (refused, see docs/provider.md). */
 export const TAX_INCLUSIVE_ERROR_CODE = "sales_tax_tax_inclusive_unsupported"

@@ -4,7 +4,10 @@ import { z } from "zod"
  * What the tax-line context hooks put under `additional_context.sales_tax`: the whole cart as far
  * as tax is concerned. Amounts are decimal strings (Medusa's BigNumber values, exactly).
  */
-const Decimal = z.union([z.string(), z.number()]).transform((v) => String(v)).pipe(z.string().regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, "must be a decimal number"))
+const Decimal = z
+  .union([z.string(), z.number()])
+  .transform((v) => String(v))
+  .pipe(z.string().regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, "must be a decimal number"))
 
 export const SnapshotItem = z.object({
   id: z.string(),
@@ -85,7 +88,12 @@ const optOf = <T extends string>(v: unknown, allowed: readonly T[]): T | null | 
 }
 
 /** Copies the optional keys present in `v` (zod's output has a key exactly when the input has it). */
-function optional<T extends Record<string, unknown>>(out: T, v: Record<string, unknown>, keys: readonly string[], check: (x: unknown, k: string) => unknown): T {
+function optional<T extends Record<string, unknown>>(
+  out: T,
+  v: Record<string, unknown>,
+  keys: readonly string[],
+  check: (x: unknown, k: string) => unknown,
+): T {
   for (const k of keys) if (k in v) (out as Record<string, unknown>)[k] = check(v[k], k)
   return out
 }
@@ -97,16 +105,25 @@ const ticValue = (tic: unknown) => {
 function fastItem(v: unknown): SnapshotItem {
   if (!isPlain(v)) throw NOT_FAST
   const out = {
-    id: str(v.id), quantity: decimal(v.quantity), unit_price: decimal(v.unit_price), discount: decimal(v.discount, "0"),
-    is_tax_inclusive: bool(v.is_tax_inclusive), has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
+    id: str(v.id),
+    quantity: decimal(v.quantity),
+    unit_price: decimal(v.unit_price),
+    discount: decimal(v.discount, "0"),
+    is_tax_inclusive: bool(v.is_tax_inclusive),
+    has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source"], (x, k) => (k === "tic" ? ticValue(x) : optStr(x))) as SnapshotItem
+  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source"], (x, k) =>
+    k === "tic" ? ticValue(x) : optStr(x),
+  ) as SnapshotItem
 }
 function fastShipping(v: unknown): SnapshotShipping {
   if (!isPlain(v)) throw NOT_FAST
   const out = {
-    id: str(v.id), amount: decimal(v.amount), discount: decimal(v.discount, "0"),
-    is_tax_inclusive: bool(v.is_tax_inclusive), has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
+    id: str(v.id),
+    amount: decimal(v.amount),
+    discount: decimal(v.discount, "0"),
+    is_tax_inclusive: bool(v.is_tax_inclusive),
+    has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
   return optional(out, v, ["shipping_option_id"], optStr) as SnapshotShipping
 }
@@ -117,11 +134,16 @@ function fastSnapshot(v: unknown): CartSnapshot {
   if (!(ships === undefined || Array.isArray(ships))) throw NOT_FAST
   if (!(v.source === undefined || v.source === "hook" || v.source === "lines")) throw NOT_FAST
   const out = {
-    v: 1 as const, cart_id: str(v.cart_id, 1), currency_code: str(v.currency_code, 3),
-    items: v.items.map(fastItem), shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
+    v: 1 as const,
+    cart_id: str(v.cart_id, 1),
+    currency_code: str(v.currency_code, 3),
+    items: v.items.map(fastItem),
+    shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  return optional(out, v, ["customer_id", "exemption_customer_id", "exemption_basis"], (x, k) => (k === "exemption_basis" ? optOf(x, BASES) : optStr(x))) as CartSnapshot
+  return optional(out, v, ["customer_id", "exemption_customer_id", "exemption_basis"], (x, k) =>
+    k === "exemption_basis" ? optOf(x, BASES) : optStr(x),
+  ) as CartSnapshot
 }
 
 /**

@@ -23,7 +23,11 @@ export function checkoutExemption(lines: readonly { tax_lines?: readonly Charged
       if (typeof id === "string" && id.length) {
         const basis = t.data?.exemption_basis
         const customer = t.data?.exempt_customer_id
-        return { exemptionId: id, basis: typeof basis === "string" ? basis : null, customerId: typeof customer === "string" ? customer : null }
+        return {
+          exemptionId: id,
+          basis: typeof basis === "string" ? basis : null,
+          customerId: typeof customer === "string" ? customer : null,
+        }
       }
     }
   }

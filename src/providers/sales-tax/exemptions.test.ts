@@ -2,7 +2,10 @@
 import { pickExemption } from "./exemptions"
 
 const cert = (certificateId: string, states: string[], createdDate: string, disabledAt: string | null = null) => ({
-  certificateId, createdDate, disabledAt, states: states.map((abbreviation) => ({ abbreviation })),
+  certificateId,
+  createdDate,
+  disabledAt,
+  states: states.map((abbreviation) => ({ abbreviation })),
 })
 
 describe("pickExemption", () => {

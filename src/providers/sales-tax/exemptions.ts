@@ -30,7 +30,10 @@ interface ScopeLike {
  * and in Medusa's Caching Module when the app has one (so every instance sees the change).
  * Never throws: a cache that cannot be cleared expires with its TTL; the error is returned.
  */
-export async function invalidateCustomerCertificates(customerId?: string, scope?: ScopeLike): Promise<{ cachingCleared: boolean; error?: string }> {
+export async function invalidateCustomerCertificates(
+  customerId?: string,
+  scope?: ScopeLike,
+): Promise<{ cachingCleared: boolean; error?: string }> {
   if (customerId === undefined) certificateCache.clear()
   else certificateCache.delete(customerId)
   if (!scope || customerId === undefined) return { cachingCleared: false }

@@ -8,9 +8,13 @@ import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax
 describe("fallbackGaps", () => {
   it("lists the states with no option and no region rate; nothing under block, with fallbackRate or a country-wide rate", () => {
     expect(fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: undefined })).toEqual([...US_STATES])
-    expect(fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: { TX: 8.25 } }, { all: false, states: ["CA"] })).toEqual(US_STATES.filter((s) => s !== "TX" && s !== "CA"))
+    expect(
+      fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: { TX: 8.25 } }, { all: false, states: ["CA"] }),
+    ).toEqual(US_STATES.filter((s) => s !== "TX" && s !== "CA"))
     expect(fallbackGaps({ failurePolicy: "fallback", fallbackRate: 7, fallbackRates: undefined })).toEqual([])
-    expect(fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: undefined }, { all: true, states: [] })).toEqual([])
+    expect(
+      fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: undefined }, { all: true, states: [] }),
+    ).toEqual([])
     expect(fallbackGaps({ failurePolicy: "block", fallbackRate: undefined, fallbackRates: undefined })).toEqual([])
   })
 })
@@ -46,7 +50,10 @@ describe("refusesCertificate", () => {
 
 describe("checkoutExemption", () => {
   it("the certificate recorded on the charged lines, with why; null when none", () => {
-    const lines = [{ tax_lines: [{ data: { exemption_id: null } }] }, { tax_lines: [{ data: { exemption_id: "c1", exemption_basis: "authenticated_customer", exempt_customer_id: "cus_1" } }] }]
+    const lines = [
+      { tax_lines: [{ data: { exemption_id: null } }] },
+      { tax_lines: [{ data: { exemption_id: "c1", exemption_basis: "authenticated_customer", exempt_customer_id: "cus_1" } }] },
+    ]
     expect(checkoutExemption(lines)).toEqual({ exemptionId: "c1", basis: "authenticated_customer", customerId: "cus_1" })
     expect(checkoutExemption([{ tax_lines: [{ data: { exemption_id: null } }] }, { tax_lines: null }])).toBeNull()
   })
@@ -61,11 +68,14 @@ describe("last-known rates", () => {
   it("the newest row per TIC within 30 days", () => {
     const now = new Date("2026-11-22T00:00:00Z")
     const d = (days: number) => new Date(now.getTime() - days * 86400_000)
-    const got = freshestByTic([
-      { zip: "55415", tic: 0, rate: "9", quotedAt: d(2) },
-      { zip: "55415", tic: 0, rate: "9.5", quotedAt: d(1) },
-      { zip: "55415", tic: 20010, rate: "9", quotedAt: d(31) },
-    ], now)
+    const got = freshestByTic(
+      [
+        { zip: "55415", tic: 0, rate: "9", quotedAt: d(2) },
+        { zip: "55415", tic: 0, rate: "9.5", quotedAt: d(1) },
+        { zip: "55415", tic: 20010, rate: "9", quotedAt: d(31) },
+      ],
+      now,
+    )
     expect(got.get(0)?.rate).toBe("9.5")
     expect(got.has(20010)).toBe(false)
   })

@@ -63,12 +63,22 @@ describe("result cache", () => {
     expect(kv.get("sales-tax:quote:h1")).toEqual({ data: { a: 1 }, ttl: 300 })
     expect(await store.get("h1")).toEqual({ a: 1 })
     expect(await store.get("nope")).toBeUndefined()
-    const broken = new MedusaCachingStore({ get: async () => { throw new Error("redis down") }, set: async () => { throw new Error("redis down") } })
+    const broken = new MedusaCachingStore({
+      get: async () => {
+        throw new Error("redis down")
+      },
+      set: async () => {
+        throw new Error("redis down")
+      },
+    })
     await expect(broken.get("x")).resolves.toBeUndefined()
     await expect(broken.set("x", 1, 10)).resolves.toBeUndefined()
 
     const legacy = new Map<string, unknown>()
-    const cache = new MedusaCacheStore<number>({ get: async <T>(k: string) => (legacy.get(k) as T) ?? null, set: async (k: string, d: unknown) => void legacy.set(k, d) })
+    const cache = new MedusaCacheStore<number>({
+      get: async <T>(k: string) => (legacy.get(k) as T) ?? null,
+      set: async (k: string, d: unknown) => void legacy.set(k, d),
+    })
     await cache.set("h2", 5, 60)
     expect(await cache.get("h2")).toBe(5)
     expect([...legacy.keys()]).toEqual(["sales-tax:quote:h2"])

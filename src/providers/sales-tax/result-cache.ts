@@ -11,7 +11,10 @@ export interface QuoteStore<V> {
 
 export class MemoryStore<V> implements QuoteStore<V> {
   readonly #map = new Map<string, { value: V; expires: number }>()
-  constructor(private readonly maxEntries = 5000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly maxEntries = 5000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async get(key: string): Promise<V | undefined> {
     return this.getSync(key)
@@ -58,7 +61,10 @@ export interface CacheModuleLike {
 }
 
 export class MedusaCachingStore<V> implements QuoteStore<V> {
-  constructor(private readonly caching: CachingModuleLike, private readonly prefix = "sales-tax:quote:") {}
+  constructor(
+    private readonly caching: CachingModuleLike,
+    private readonly prefix = "sales-tax:quote:",
+  ) {}
   async get(key: string): Promise<V | undefined> {
     try {
       const v = await this.caching.get({ key: this.prefix + key })
@@ -78,7 +84,10 @@ export class MedusaCachingStore<V> implements QuoteStore<V> {
 }
 
 export class MedusaCacheStore<V> implements QuoteStore<V> {
-  constructor(private readonly cache: CacheModuleLike, private readonly prefix = "sales-tax:quote:") {}
+  constructor(
+    private readonly cache: CacheModuleLike,
+    private readonly prefix = "sales-tax:quote:",
+  ) {}
   async get(key: string): Promise<V | undefined> {
     try {
       return ((await this.cache.get<V>(this.prefix + key)) ?? undefined) as V | undefined
@@ -120,7 +129,10 @@ export class SingleFlight<V> {
 /** get → single-flight miss → set. `hit` tells whether the value came from the store. */
 export class QuoteCache<V> {
   readonly flight = new SingleFlight<{ value: V; hit: boolean }>()
-  constructor(public store: QuoteStore<V>, public ttlSeconds: number) {}
+  constructor(
+    public store: QuoteStore<V>,
+    public ttlSeconds: number,
+  ) {}
 
   async getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
     if (this.ttlSeconds > 0) {

@@ -9,7 +9,11 @@ const CONN = "33333333-4444-4555-8666-777777777777"
 let sb: RunningSandbox
 
 async function ctl(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${sb.url}${path}`, { method, headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined })
+  const r = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return r.status === 204 ? undefined : r.json()
 }
 const calls = async () => ((await ctl("GET", "/_sandbox/counts")) as { counts: Record<string, number> }).counts.calculateCarts ?? 0
@@ -27,25 +31,44 @@ beforeEach(async () => {
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} }
 function provider(over: Record<string, unknown> = {}) {
-  return new SalesTaxProviderService({ logger: silent as never }, {
-    connectionId: CONN, apiKey: KEY, baseUrl: sb.url,
-    origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
-    timeoutMs: 1000,
-    ...over,
-  })
+  return new SalesTaxProviderService(
+    { logger: silent as never },
+    {
+      connectionId: CONN,
+      apiKey: KEY,
+      baseUrl: sb.url,
+      origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+      timeoutMs: 1000,
+      ...over,
+    },
+  )
 }
 
 const snapshot = (cartId: string, qty = 2): CartSnapshotInput => ({
-  v: 1, cart_id: cartId, customer_id: null, currency_code: "usd",
+  v: 1,
+  cart_id: cartId,
+  customer_id: null,
+  currency_code: "usd",
   items: [{ id: "item_a", quantity: String(qty), unit_price: "10.75", discount: "0", tic: 0 }],
   shipping_methods: [{ id: "sm_1", amount: "8", discount: "0" }],
 })
-const ctx = (snap: CartSnapshotInput, zip = "55415", state = "MN") => ({
-  address: { country_code: "us", province_code: state, postal_code: zip, city: "Minneapolis", address_1: "350 S 5th St" },
-  additional_context: { [CONTEXT_KEY]: snap },
-}) as never
-const items = [{ line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" }, rates: [{ rate: 5, code: "US", name: "US" }] }] as never
-const ships = [{ shipping_line: { id: "sm_1", shipping_option_id: "so", unit_price: 8, currency_code: "usd" }, rates: [{ rate: 5, code: "US", name: "US" }] }] as never
+const ctx = (snap: CartSnapshotInput, zip = "55415", state = "MN") =>
+  ({
+    address: { country_code: "us", province_code: state, postal_code: zip, city: "Minneapolis", address_1: "350 S 5th St" },
+    additional_context: { [CONTEXT_KEY]: snap },
+  }) as never
+const items = [
+  {
+    line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" },
+    rates: [{ rate: 5, code: "US", name: "US" }],
+  },
+] as never
+const ships = [
+  {
+    shipping_line: { id: "sm_1", shipping_option_id: "so", unit_price: 8, currency_code: "usd" },
+    rates: [{ rate: 5, code: "US", name: "US" }],
+  },
+] as never
 
 describe("SalesTaxProviderService against the sandbox", () => {
   it("items and shipping asked separately (as Medusa does) cost one POST carts; the rates land on the service's amounts", async () => {
@@ -54,7 +77,9 @@ describe("SalesTaxProviderService against the sandbox", () => {
     const itemLines = await p.getTaxLines(items, [], ctx(s))
     const shipLines = await p.getTaxLines([], ships, ctx(s))
     expect(await calls()).toBe(1)
-    const svc = (await ctl("GET", `/tax/connections/${CONN}/carts/cart_unit_1`)) as { lineItems: { itemId: string; tax: { amount: number } }[] }
+    const svc = (await ctl("GET", `/tax/connections/${CONN}/carts/cart_unit_1`)) as {
+      lineItems: { itemId: string; tax: { amount: number } }[]
+    }
     const amount = svc.lineItems.find((l) => l.itemId === "item_a")!.tax.amount
     expect(itemLines).toHaveLength(1)
     expect(itemLines[0].code).toBe(TAX_LINE_CODE)
@@ -76,7 +101,9 @@ describe("SalesTaxProviderService against the sandbox", () => {
   it("no call for a destination that cannot be taxed", async () => {
     const p = provider()
     const s = snapshot("cart_unit_3")
-    expect(await p.getTaxLines(items, ships, { address: { country_code: "ca", province_code: "on", postal_code: "M5H 2N2" } } as never)).toEqual([])
+    expect(
+      await p.getTaxLines(items, ships, { address: { country_code: "ca", province_code: "on", postal_code: "M5H 2N2" } } as never),
+    ).toEqual([])
     expect(await p.getTaxLines(items, ships, ctx(s, ""))).toEqual([])
     expect(await calls()).toBe(0)
   })
@@ -113,8 +140,16 @@ describe("SalesTaxProviderService against the sandbox", () => {
 
   it("uses Medusa's Caching Module when the Tax Module can resolve it (shared between instances)", async () => {
     const kv = new Map<string, unknown>()
-    const caching = { get: async ({ key }: { key: string }) => kv.get(key) ?? null, set: async ({ key, data }: { key: string; data: unknown }) => void kv.set(key, data) }
-    const opts = { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" } }
+    const caching = {
+      get: async ({ key }: { key: string }) => kv.get(key) ?? null,
+      set: async ({ key, data }: { key: string; data: unknown }) => void kv.set(key, data),
+    }
+    const opts = {
+      connectionId: CONN,
+      apiKey: KEY,
+      baseUrl: sb.url,
+      origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+    }
     const a = new SalesTaxProviderService({ logger: silent as never, caching }, opts)
     const b = new SalesTaxProviderService({ logger: silent as never, caching }, opts)
     const s = snapshot("cart_unit_8")
@@ -126,7 +161,14 @@ describe("SalesTaxProviderService against the sandbox", () => {
 
   it("validates options at boot with messages that name the option", () => {
     expect(() => SalesTaxProviderService.validateOptions({ apiKey: "k" })).toThrow(/connectionId/)
-    expect(() => SalesTaxProviderService.validateOptions({ connectionId: CONN, apiKey: KEY, baseUrl: "ftp://x", origin: { line1: "", city: "", state: "California", zip: "1" } })).toThrow(/baseUrl[\s\S]*origin\.state[\s\S]*origin\.zip/)
+    expect(() =>
+      SalesTaxProviderService.validateOptions({
+        connectionId: CONN,
+        apiKey: KEY,
+        baseUrl: "ftp://x",
+        origin: { line1: "", city: "", state: "California", zip: "1" },
+      }),
+    ).toThrow(/baseUrl[\s\S]*origin\.state[\s\S]*origin\.zip/)
     const err = thrownBy(() => SalesTaxProviderService.validateOptions({ connectionId: "short", apiKey: KEY, baseUrl: "http://x" }))
     expect(err?.message).toMatch(/connectionId must be at least 36 characters/)
     expect(err?.message).not.toContain(KEY)
@@ -146,16 +188,26 @@ describe("exemptions, deadline, breaker and fallback order", () => {
   const MN = { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" }
   async function certFor(customerId: string, states = ["MN"]) {
     return (await ctl("POST", `/tax/connections/${CONN}/exemption-certificates`, {
-      customerId, customerName: "Buyer Inc", address: MN, reason: "Resale", customerBusinessType: "RetailTrade",
+      customerId,
+      customerName: "Buyer Inc",
+      address: MN,
+      reason: "Resale",
+      customerBusinessType: "RetailTrade",
       states: states.map((abbreviation) => ({ abbreviation })),
     })) as { certificateId: string }
   }
-  const verified = (cartId: string, customerId: string): CartSnapshotInput => ({ ...snapshot(cartId), customer_id: customerId, exemption_customer_id: customerId, exemption_basis: "authenticated_customer" })
+  const verified = (cartId: string, customerId: string): CartSnapshotInput => ({
+    ...snapshot(cartId),
+    customer_id: customerId,
+    exemption_customer_id: customerId,
+    exemption_basis: "authenticated_customer",
+  })
   const recording = () => {
     const warns: string[] = []
     return { warns, logger: { info() {}, debug() {}, error() {}, warn: (m: string) => void warns.push(m) } }
   }
-  const lines = () => [{ line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" }, rates: [] }] as never
+  const lines = () =>
+    [{ line_item: { id: "item_a", product_id: "p", quantity: 2, unit_price: 10.75, currency_code: "usd" }, rates: [] }] as never
 
   it("a certificate applies only to a verified identity; the exempt line records the certificate and why", async () => {
     const cert = await certFor("cus_school")
@@ -164,17 +216,27 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     expect(guest[0]).toMatchObject({ code: TAX_LINE_CODE })
     expect(guest[0].rate).toBeGreaterThan(0)
     const [exempt] = await p.getTaxLines(items, [], ctx(verified("cart_ex_1", "cus_school")))
-    expect(exempt).toMatchObject({ code: TAX_LINE_CODE_EXEMPT, rate: 0, data: { exemption_id: cert.certificateId, exemption_basis: "authenticated_customer", exempt_customer_id: "cus_school" } })
+    expect(exempt).toMatchObject({
+      code: TAX_LINE_CODE_EXEMPT,
+      rate: 0,
+      data: { exemption_id: cert.certificateId, exemption_basis: "authenticated_customer", exempt_customer_id: "cus_school" },
+    })
   })
 
   it("a certificate the service refuses is dropped from the quote: taxed normally, one warning, no outage", async () => {
     const cert = await certFor("cus_refused")
     const rec = recording()
-    const p = new SalesTaxProviderService({ logger: rec.logger as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN, failurePolicy: "block" })
+    const p = new SalesTaxProviderService(
+      { logger: rec.logger as never },
+      { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN, failurePolicy: "block" },
+    )
     expect((await p.getTaxLines(items, [], ctx(verified("cart_ex_2", "cus_refused"))))[0].code).toBe(TAX_LINE_CODE_EXEMPT)
     await ctl("DELETE", `/tax/connections/${CONN}/exemption-certificates/${cert.certificateId}`) // behind the cached list's back
     // new cart states (the first one's exempt quote is cached, as any quote of the same state)
-    const state = (qty: number) => ({ ...verified("cart_ex_2", "cus_refused"), items: [{ id: "item_a", quantity: String(qty), unit_price: "10.75", discount: "0", tic: 0 }] })
+    const state = (qty: number) => ({
+      ...verified("cart_ex_2", "cus_refused"),
+      items: [{ id: "item_a", quantity: String(qty), unit_price: "10.75", discount: "0", tic: 0 }],
+    })
     const a = await p.getTaxLines(items, [], ctx(state(3)))
     const b = await p.getTaxLines(items, [], ctx(state(4)))
     expect([a[0].code, b[0].code]).toEqual([TAX_LINE_CODE, TAX_LINE_CODE])
@@ -187,7 +249,10 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     const p = provider({ timeoutMs: 400, failurePolicy: "block", circuitBreaker: { failures: 2, halfOpenAfterMs: 60_000 } })
     for (const id of ["cart_to_1", "cart_to_2"]) {
       const t0 = Date.now()
-      const err = await p.getTaxLines(items, [], ctx(verified(id, `cus_slow_${id}`))).then(() => null, (e: Error) => e)
+      const err = await p.getTaxLines(items, [], ctx(verified(id, `cus_slow_${id}`))).then(
+        () => null,
+        (e: Error) => e,
+      )
       expect(err?.message).toBe(BLOCK_ERROR_MESSAGE)
       expect(Date.now() - t0).toBeLessThan(440)
     }
@@ -199,10 +264,20 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     const p = provider({ failurePolicy: "block", circuitBreaker: { failures: 1, halfOpenAfterMs: 60_000 } })
     const ok = await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1")))
     await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })
-    expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 5))).then(() => null, (e: Error) => e.message)).toBe(BLOCK_ERROR_MESSAGE)
+    expect(
+      await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 5))).then(
+        () => null,
+        (e: Error) => e.message,
+      ),
+    ).toBe(BLOCK_ERROR_MESSAGE)
     expect(p.breaker.state).toBe("open")
     expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1")))).toEqual(ok)
-    expect(await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 6))).then(() => null, (e: Error) => e.message)).toBe(BLOCK_ERROR_MESSAGE)
+    expect(
+      await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1", 6))).then(
+        () => null,
+        (e: Error) => e.message,
+      ),
+    ).toBe(BLOCK_ERROR_MESSAGE)
   })
 
   it("fallback order: last-known rate of the ZIP and TIC → fallbackRates[state] → fallbackRate → region rates → refused", async () => {
@@ -219,7 +294,10 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     expect(flat[0]).toMatchObject({ rate: 7, data: { fallback_source: "option" } })
     const region = await p.getTaxLines(items, [], ctx(snapshot("cart_fb_5"), "94105", "CA"))
     expect(region[0]).toMatchObject({ rate: 5, data: { fallback_source: "region" } })
-    const none = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_6"), "94105", "CA")).then(() => null, (e: Error) => e.message)
+    const none = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_6"), "94105", "CA")).then(
+      () => null,
+      (e: Error) => e.message,
+    )
     expect(none).toBe(BLOCK_ERROR_MESSAGE)
   })
 

@@ -16,16 +16,49 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "./build-service-cart"
 import {
-  BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, CONTEXT_KEY, SALES_TAX_PROVIDER_IDENTIFIER, SHIPPING_ITEM_PREFIX,
-  TAX_INCLUSIVE_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME,
-  TAX_LINE_NAME_EXEMPT, TAX_LINE_NAME_FALLBACK,
+  BLOCK_ERROR_CODE,
+  BLOCK_ERROR_MESSAGE,
+  CONTEXT_KEY,
+  SALES_TAX_PROVIDER_IDENTIFIER,
+  SHIPPING_ITEM_PREFIX,
+  TAX_INCLUSIVE_ERROR_CODE,
+  TAX_LINE_CODE,
+  TAX_LINE_CODE_EXEMPT,
+  TAX_LINE_CODE_FALLBACK,
+  TAX_LINE_NAME,
+  TAX_LINE_NAME_EXEMPT,
+  TAX_LINE_NAME_FALLBACK,
 } from "./constants"
 import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
-import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, type CacheModuleLike, type CachingModuleLike, type QuoteStore } from "./result-cache"
-import { activeCertificates, CachingCertificateStore, certificateCache, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "./exemptions"
+import {
+  MedusaCacheStore,
+  MedusaCachingStore,
+  MemoryStore,
+  QuoteCache,
+  type CacheModuleLike,
+  type CachingModuleLike,
+  type QuoteStore,
+} from "./result-cache"
+import {
+  activeCertificates,
+  CachingCertificateStore,
+  certificateCache,
+  invalidateCustomerCertificates,
+  pickExemption,
+  refusesCertificate,
+} from "./exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
-import { effectiveRatePct, freshestByTic, InMemoryRateMemory, LAST_KNOWN_MAX_AGE_MS, registeredRateMemory, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import {
+  effectiveRatePct,
+  freshestByTic,
+  InMemoryRateMemory,
+  LAST_KNOWN_MAX_AGE_MS,
+  registeredRateMemory,
+  zipKey,
+  type KnownRate,
+  type RateMemory,
+} from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
 import { markOutage, markServiceOk, quoteHealth } from "./health"
 
@@ -105,7 +138,15 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly client: SalesTaxClient
   readonly cache: QuoteCache<Quote>
   readonly breaker: CircuitBreaker
-  readonly stats: ProviderStats = { getTaxLines: 0, serviceCalls: 0, cacheHits: 0, fallbacks: 0, skippedNoAddress: 0, refusedCertificates: 0, slowestQuoteMs: 0 }
+  readonly stats: ProviderStats = {
+    getTaxLines: 0,
+    serviceCalls: 0,
+    cacheHits: 0,
+    fallbacks: 0,
+    skippedNoAddress: 0,
+    refusedCertificates: 0,
+    slowestQuoteMs: 0,
+  }
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
   readonly certificateStore: QuoteStore<CertificateRecord[]>
   /** Certificates the service refused, not offered again until the TTL passes (id → until). */
@@ -131,12 +172,17 @@ export class SalesTaxProviderService implements ITaxProvider {
       isFailure: isOutage,
     })
     const caching = tryResolve<CachingModuleLike>(cradle, "caching")
-    this.certificateStore = caching && typeof caching.get === "function" && typeof caching.set === "function" ? new CachingCertificateStore(caching) : certificateCache
+    this.certificateStore =
+      caching && typeof caching.get === "function" && typeof caching.set === "function"
+        ? new CachingCertificateStore(caching)
+        : certificateCache
     const health = quoteHealth()
     health.policy = this.options.failurePolicy
     health.probe = () => this.probe()
     this.#cradle = cradle
-    this.bootCheck = new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))
+    this.bootCheck = new Promise<string | null>((resolve) =>
+      setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))),
+    )
   }
 
   /**
@@ -154,10 +200,18 @@ export class SalesTaxProviderService implements ITaxProvider {
       const rates = tryResolve<{ list(f: unknown, c: unknown): Promise<any[]> }>(cradle, "taxRateService")
       if (rates) {
         const list = await rates.list({ is_default: true }, { relations: ["tax_region"] })
-        const us = list.filter((r) => r?.rate !== null && r?.rate !== undefined && String(r?.tax_region?.country_code ?? "").toLowerCase() === "us")
+        const us = list.filter(
+          (r) => r?.rate !== null && r?.rate !== undefined && String(r?.tax_region?.country_code ?? "").toLowerCase() === "us",
+        )
         regionStates = {
           all: us.some((r) => !r.tax_region?.province_code),
-          states: us.map((r) => String(r.tax_region?.province_code ?? "").toUpperCase().replace(/^US-/, "")).filter(Boolean),
+          states: us
+            .map((r) =>
+              String(r.tax_region?.province_code ?? "")
+                .toUpperCase()
+                .replace(/^US-/, ""),
+            )
+            .filter(Boolean),
         }
       }
     } catch {
@@ -181,8 +235,12 @@ export class SalesTaxProviderService implements ITaxProvider {
   async probe(): Promise<void> {
     const origin = this.options.origin
     const cart: CartIn = {
-      cartId: "medusa-sales-tax-probe", customerId: "medusa-sales-tax-probe", currency: { currencyCode: "USD" },
-      origin, destination: origin, lineItems: [{ index: 0, itemId: "probe", price: 1, quantity: 1, tic: this.options.defaultTic }],
+      cartId: "medusa-sales-tax-probe",
+      customerId: "medusa-sales-tax-probe",
+      currency: { currencyCode: "USD" },
+      origin,
+      destination: origin,
+      lineItems: [{ index: 0, itemId: "probe", price: 1, quantity: 1, tic: this.options.defaultTic }],
     }
     try {
       await this.breaker.execute(() => withDeadline(() => this.client.calculateCarts({ items: [cart] }), this.options.timeoutMs))
@@ -199,7 +257,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (m) return m
     if (!this.#warnedNoRateMemory) {
       this.#warnedNoRateMemory = true
-      this.logger.warn("sales-tax: the salesTax module is not loaded: last-known rates are kept in process only (add the plugin to `plugins`)")
+      this.logger.warn(
+        "sales-tax: the salesTax module is not loaded: last-known rates are kept in process only (add the plugin to `plugins`)",
+      )
     }
     return (this.#localRates ??= new InMemoryRateMemory())
   }
@@ -274,7 +334,11 @@ export class SalesTaxProviderService implements ITaxProvider {
       name: isExemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
       provider_id: this.getIdentifier(),
       data: {
-        amount: q.amount, service_rate: q.rate, tic: q.tic, cart_hash: quote.hash, exemption_id: quote.exemptionId,
+        amount: q.amount,
+        service_rate: q.rate,
+        tic: q.tic,
+        cart_hash: quote.hash,
+        exemption_id: quote.exemptionId,
         // why the line is exempt: the certificate and the verified identity it was applied for
         ...(quote.exemptionId ? { exemption_basis: quote.exemptionBasis ?? null, exempt_customer_id: quote.exemptCustomerId ?? null } : {}),
       },
@@ -282,7 +346,11 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   /** The cart as the hook described it; rebuilt from the lines when the hook is absent. */
-  protected snapshotFor(itemLines: ItemTaxCalculationLine[], shippingLines: ShippingTaxCalculationLine[], context: TaxCalculationContext): CartSnapshot {
+  protected snapshotFor(
+    itemLines: ItemTaxCalculationLine[],
+    shippingLines: ShippingTaxCalculationLine[],
+    context: TaxCalculationContext,
+  ): CartSnapshot {
     const raw = (context.additional_context as Record<string, unknown> | undefined)?.[CONTEXT_KEY]
     const parsed = raw === undefined ? undefined : parseCartSnapshot(raw)
     if (parsed?.success) {
@@ -292,7 +360,15 @@ export class SalesTaxProviderService implements ITaxProvider {
       for (const l of itemLines) if (!known.has(l.line_item.id)) snap.items.push(this.itemFromLine(l))
       const knownShip = new Set(snap.shipping_methods.map((s) => s.id))
       for (const l of shippingLines) {
-        if (!knownShip.has(l.shipping_line.id)) snap.shipping_methods.push({ id: l.shipping_line.id, shipping_option_id: l.shipping_line.shipping_option_id, amount: String(l.shipping_line.unit_price ?? 0), discount: "0", is_tax_inclusive: false, has_tax_inclusive_discount: false })
+        if (!knownShip.has(l.shipping_line.id))
+          snap.shipping_methods.push({
+            id: l.shipping_line.id,
+            shipping_option_id: l.shipping_line.shipping_option_id,
+            amount: String(l.shipping_line.unit_price ?? 0),
+            discount: "0",
+            is_tax_inclusive: false,
+            has_tax_inclusive_discount: false,
+          })
       }
       return snap
     }
@@ -304,7 +380,12 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
     const ids = [...itemLines.map((l) => l.line_item.id), ...shippingLines.map((l) => l.shipping_line.id)].sort()
     const shipping = (context.shipping_methods ?? []).map((m) => ({
-      id: m.id, shipping_option_id: m.shipping_option_id, amount: String(m.amount ?? 0), discount: "0", is_tax_inclusive: false, has_tax_inclusive_discount: false,
+      id: m.id,
+      shipping_option_id: m.shipping_option_id,
+      amount: String(m.amount ?? 0),
+      discount: "0",
+      is_tax_inclusive: false,
+      has_tax_inclusive_discount: false,
     }))
     return {
       v: 1,
@@ -369,7 +450,9 @@ export class SalesTaxProviderService implements ITaxProvider {
       this.#refused.set(exemptionId, Date.now() + Math.max(this.options.cacheTtlSeconds, 60) * 1000)
       if (first) {
         const why = isSalesTaxError(err) ? err.errors.map((e) => e.message).join("; ") : String(err)
-        this.logger.warn(`sales-tax: the service refused exemption certificate ${exemptionId} of customer ${exemptFor} (${why}); the cart is taxed without it`)
+        this.logger.warn(
+          `sales-tax: the service refused exemption certificate ${exemptionId} of customer ${exemptFor} (${why}); the cart is taxed without it`,
+        )
       }
       // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
       await invalidateCustomerCertificates(exemptFor!)
@@ -384,11 +467,19 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   protected async quoteWith(
-    snapshot: CartSnapshot, destination: Address, exemptionId: string | null, exemptFor: string | null,
+    snapshot: CartSnapshot,
+    destination: Address,
+    exemptionId: string | null,
+    exemptFor: string | null,
     guard: <T>(fn: () => Promise<T>) => Promise<T>,
   ): Promise<Quote> {
     const cart = buildServiceCart({
-      snapshot, origin: this.options.origin, destination, shippingTic: this.options.shippingTic, defaultTic: this.options.defaultTic, exemptionId,
+      snapshot,
+      origin: this.options.origin,
+      destination,
+      shippingTic: this.options.shippingTic,
+      defaultTic: this.options.defaultTic,
+      exemptionId,
     })
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
     if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
@@ -407,7 +498,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     const zip = zipKey(destination.zip)
     for (const li of cart.lineItems) {
       const got = q.lines[li.itemId]
-      if (!got || got.tic === null && li.tic === undefined) continue
+      if (!got || (got.tic === null && li.tic === undefined)) continue
       const rate = lineRatePct(li.price, li.quantity, got.amount)
       if (rate === null) continue
       rows.push({ zip, tic: got.tic ?? li.tic!, rate, quotedAt: now })
@@ -432,8 +523,11 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   protected async onFailure(
-    err: unknown, snapshot: CartSnapshot, destination: Address,
-    itemLines: ItemTaxCalculationLine[], shippingLines: ShippingTaxCalculationLine[],
+    err: unknown,
+    snapshot: CartSnapshot,
+    destination: Address,
+    itemLines: ItemTaxCalculationLine[],
+    shippingLines: ShippingTaxCalculationLine[],
   ): Promise<TaxLine[]> {
     if (!isOutage(err) && isSalesTaxError(err)) {
       const located = err.errors.filter((e) => /destination/.test(e.location))
@@ -457,7 +551,12 @@ export class SalesTaxProviderService implements ITaxProvider {
     // fallbackRate → the region's own rates → nothing: refuse as "block" (never a silent 0 %)
     const zip = zipKey(destination.zip)
     const ticOf = new Map<string, number>(snapshot.items.map((i) => [i.id, i.tic ?? this.options.defaultTic]))
-    const tics = [...new Set([...itemLines.map((l) => ticOf.get(l.line_item.id) ?? this.options.defaultTic), ...(shippingLines.length ? [this.options.shippingTic] : [])])]
+    const tics = [
+      ...new Set([
+        ...itemLines.map((l) => ticOf.get(l.line_item.id) ?? this.options.defaultTic),
+        ...(shippingLines.length ? [this.options.shippingTic] : []),
+      ]),
+    ]
     let known = new Map<number, KnownRate>()
     try {
       const now = new Date()
@@ -470,14 +569,27 @@ export class SalesTaxProviderService implements ITaxProvider {
     const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null => {
       const k = known.get(tic)
       if (k) return [{ rate: Number(k.rate), code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "last_known" }]
-      if (configured !== undefined) return [{ rate: configured, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "option" }]
+      if (configured !== undefined)
+        return [{ rate: configured, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "option" }]
       const region = rates.filter((r) => r.rate !== null && r.rate !== undefined)
-      if (region.length) return region.map((r) => ({ rate: r.rate!, code: TAX_LINE_CODE_FALLBACK, name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}`, source: "region" }))
+      if (region.length)
+        return region.map((r) => ({
+          rate: r.rate!,
+          code: TAX_LINE_CODE_FALLBACK,
+          name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}`,
+          source: "region",
+        }))
       return null
     }
     const out: TaxLine[] = []
     const missing: string[] = []
-    const line = (r: Rate) => ({ rate: r.rate, code: r.code, name: r.name, provider_id: this.getIdentifier(), data: { fallback: true, fallback_source: r.source, reason: why.slice(0, 200) } })
+    const line = (r: Rate) => ({
+      rate: r.rate,
+      code: r.code,
+      name: r.name,
+      provider_id: this.getIdentifier(),
+      data: { fallback: true, fallback_source: r.source, reason: why.slice(0, 200) },
+    })
     for (const l of itemLines) {
       const rates = pick(ticOf.get(l.line_item.id) ?? this.options.defaultTic, l.rates)
       if (!rates) missing.push(l.line_item.id)
@@ -489,7 +601,9 @@ export class SalesTaxProviderService implements ITaxProvider {
       else out.push(...rates.map((r) => ({ ...line(r), shipping_line_id: l.shipping_line.id })))
     }
     if (missing.length) {
-      return block(`failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`)
+      return block(
+        `failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`,
+      )
     }
     this.stats.fallbacks++
     this.logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)

@@ -5,8 +5,14 @@ const ticOrNull = fc.option(fc.integer({ min: 0, max: 99999 }), { nil: null })
 
 describe("resolveTic", () => {
   it("product → product type → category → default", () => {
-    expect(resolveTic({ product: 20010, productType: 30070, categories: [40030], defaultTic: 0 })).toEqual({ tic: 20010, source: "product" })
-    expect(resolveTic({ product: null, productType: 30070, categories: [40030], defaultTic: 0 })).toEqual({ tic: 30070, source: "product_type" })
+    expect(resolveTic({ product: 20010, productType: 30070, categories: [40030], defaultTic: 0 })).toEqual({
+      tic: 20010,
+      source: "product",
+    })
+    expect(resolveTic({ product: null, productType: 30070, categories: [40030], defaultTic: 0 })).toEqual({
+      tic: 30070,
+      source: "product_type",
+    })
     expect(resolveTic({ productType: null, categories: [null, 40030], defaultTic: 0 })).toEqual({ tic: 40030, source: "product_category" })
     expect(resolveTic({ categories: [], defaultTic: 11000 })).toEqual({ tic: 11000, source: "default" })
     // 0 is a real TIC (general goods), not "absent"

@@ -36,7 +36,7 @@ export interface CategoryLike {
  * TIC of itself or its nearest ancestor that has one.
  */
 export function categoryTics(categories: ReadonlyArray<CategoryLike>, ticsById: Readonly<Record<string, number>>): Array<number | null> {
-  const withPath = categories.map((c) => ({ id: c.id, path: (c.mpath ? c.mpath.split(".").filter(Boolean) : [c.id]) }))
+  const withPath = categories.map((c) => ({ id: c.id, path: c.mpath ? c.mpath.split(".").filter(Boolean) : [c.id] }))
   withPath.sort((a, b) => b.path.length - a.path.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   return withPath.map(({ id, path }) => {
     const chain = path[path.length - 1] === id ? path : [...path, id]

@@ -2,70 +2,110 @@ import fc from "fast-check"
 import { dec, roundCents, sum } from "../../money"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import {
-  backoffDelayMs, compareLines, completionAtFiling, deriveState, directOrderRequest, isRetryable, normalizeRefundItems,
-  refundKey, remainingItems, sanitizeError,
+  backoffDelayMs,
+  compareLines,
+  completionAtFiling,
+  deriveState,
+  directOrderRequest,
+  isRetryable,
+  normalizeRefundItems,
+  refundKey,
+  remainingItems,
+  sanitizeError,
 } from "./decisions"
 
 const line = (i: number, tax: number, qty = 2): FilingLine => ({
-  index: i, itemId: `it_${i}`, kind: "item", price: 10, quantity: qty, tic: 0, chargedTax: tax, chargedRate: 0.0725, fallback: false,
+  index: i,
+  itemId: `it_${i}`,
+  kind: "item",
+  price: 10,
+  quantity: qty,
+  tic: 0,
+  chargedTax: tax,
+  chargedRate: 0.0725,
+  fallback: false,
 })
-const quoted = (l: FilingLine, tax: number) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic, tax: { amount: tax, rate: 0.0725 } })
+const quoted = (l: FilingLine, tax: number) => ({
+  index: l.index,
+  itemId: l.itemId,
+  price: l.price,
+  quantity: l.quantity,
+  tic: l.tic,
+  tax: { amount: tax, rate: 0.0725 },
+})
 
 describe("compareLines", () => {
   it("equal exactly when every line matches to the cent (property)", () => {
-    fc.assert(fc.property(
-      fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 8 }),
-      fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 8, maxLength: 8 }),
-      (cents, deltas) => {
-        const lines = cents.map((c, i) => line(i, c / 100))
-        const q = lines.map((l, i) => quoted(l, (cents[i]! + deltas[i]!) / 100))
-        const cmp = compareLines(lines, q)
-        const allSame = lines.every((_, i) => deltas[i] === 0)
-        expect(cmp.equal).toBe(allSame)
-        const d = sum(lines.map((_, i) => deltas[i]!)).div(100)
-        expect(cmp.difference).toBe(roundCents(d))
-        expect(cmp.chargedTotal).toBe(roundCents(sum(cents).div(100)))
-      },
-    ))
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 100_000 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 8, maxLength: 8 }),
+        (cents, deltas) => {
+          const lines = cents.map((c, i) => line(i, c / 100))
+          const q = lines.map((l, i) => quoted(l, (cents[i]! + deltas[i]!) / 100))
+          const cmp = compareLines(lines, q)
+          const allSame = lines.every((_, i) => deltas[i] === 0)
+          expect(cmp.equal).toBe(allSame)
+          const d = sum(lines.map((_, i) => deltas[i]!)).div(100)
+          expect(cmp.difference).toBe(roundCents(d))
+          expect(cmp.chargedTotal).toBe(roundCents(sum(cents).div(100)))
+        },
+      ),
+    )
   })
 
   it("a re-quote missing a line, or with an extra one, is never equal", () => {
     const lines = [line(0, 1.23), line(1, 0.5)]
     expect(compareLines(lines, [quoted(lines[0]!, 1.23)]).equal).toBe(false)
     expect(compareLines(lines, [...lines.map((l) => quoted(l, l.chargedTax)), { ...quoted(lines[0]!, 0), itemId: "x" }]).equal).toBe(false)
-    expect(compareLines(lines, lines.map((l) => quoted(l, l.chargedTax))).equal).toBe(true)
+    expect(
+      compareLines(
+        lines,
+        lines.map((l) => quoted(l, l.chargedTax)),
+      ).equal,
+    ).toBe(true)
   })
 })
 
 describe("refund quantities", () => {
   it("remaining = original - refunded, never negative, and refunding it leaves nothing (property)", () => {
-    fc.assert(fc.property(
-      fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }),
-      fc.array(fc.tuple(fc.nat(4), fc.integer({ min: 1, max: 9 })), { maxLength: 6 }),
-      (qtys, returns) => {
-        const lines = qtys.map((q, i) => line(i, 1, q))
-        const left = new Map(lines.map((l) => [l.itemId, l.quantity]))
-        const refunds = [] as { state: "refunded"; items: { itemId: string; quantity: number }[] }[]
-        for (const [i, q] of returns) {
-          const id = `it_${i % lines.length}`
-          const take = Math.min(q, left.get(id)!)
-          if (take <= 0) continue
-          left.set(id, left.get(id)! - take)
-          refunds.push({ state: "refunded", items: [{ itemId: id, quantity: take }] })
-        }
-        const rem = remainingItems(lines, refunds)
-        for (const r of rem) expect(r.quantity).toBe(left.get(r.itemId))
-        expect(rem.every((r) => r.quantity > 0)).toBe(true)
-        expect(remainingItems(lines, [...refunds, { state: "refunded", items: rem }])).toEqual([])
-      },
-    ))
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.tuple(fc.nat(4), fc.integer({ min: 1, max: 9 })), { maxLength: 6 }),
+        (qtys, returns) => {
+          const lines = qtys.map((q, i) => line(i, 1, q))
+          const left = new Map(lines.map((l) => [l.itemId, l.quantity]))
+          const refunds = [] as { state: "refunded"; items: { itemId: string; quantity: number }[] }[]
+          for (const [i, q] of returns) {
+            const id = `it_${i % lines.length}`
+            const take = Math.min(q, left.get(id)!)
+            if (take <= 0) continue
+            left.set(id, left.get(id)! - take)
+            refunds.push({ state: "refunded", items: [{ itemId: id, quantity: take }] })
+          }
+          const rem = remainingItems(lines, refunds)
+          for (const r of rem) expect(r.quantity).toBe(left.get(r.itemId))
+          expect(rem.every((r) => r.quantity > 0)).toBe(true)
+          expect(remainingItems(lines, [...refunds, { state: "refunded", items: rem }])).toEqual([])
+        },
+      ),
+    )
   })
 
   it("normalizeRefundItems merges duplicates and drops unknown items and zero quantities", () => {
     const lines = [line(0, 1), line(1, 1)]
-    expect(normalizeRefundItems([
-      { itemId: "it_0", quantity: 1 }, { itemId: "it_0", quantity: 1 }, { itemId: "zz", quantity: 3 }, { itemId: "it_1", quantity: 0 },
-    ], lines)).toEqual([{ itemId: "it_0", quantity: 2 }])
+    expect(
+      normalizeRefundItems(
+        [
+          { itemId: "it_0", quantity: 1 },
+          { itemId: "it_0", quantity: 1 },
+          { itemId: "zz", quantity: 3 },
+          { itemId: "it_1", quantity: 0 },
+        ],
+        lines,
+      ),
+    ).toEqual([{ itemId: "it_0", quantity: 2 }])
   })
 })
 
@@ -77,8 +117,24 @@ describe("deriveState", () => {
     expect(deriveState(base, [], false)).toBe("pending")
     expect(deriveState({ ...base, filed_at: d }, [], false)).toBe("filed")
     expect(deriveState({ ...base, filed_at: d, completed_at: d }, [], false)).toBe("completed")
-    expect(deriveState({ ...base, filed_at: d }, [{ state: "refunded", items: [{ itemId: "it_0", quantity: 1 }] }], false)).toBe("partially_refunded")
-    expect(deriveState({ ...base, filed_at: d }, [{ state: "refunded", items: [{ itemId: "it_0", quantity: 2 }, { itemId: "it_1", quantity: 1 }] }], false)).toBe("refunded")
+    expect(deriveState({ ...base, filed_at: d }, [{ state: "refunded", items: [{ itemId: "it_0", quantity: 1 }] }], false)).toBe(
+      "partially_refunded",
+    )
+    expect(
+      deriveState(
+        { ...base, filed_at: d },
+        [
+          {
+            state: "refunded",
+            items: [
+              { itemId: "it_0", quantity: 2 },
+              { itemId: "it_1", quantity: 1 },
+            ],
+          },
+        ],
+        false,
+      ),
+    ).toBe("refunded")
     expect(deriveState({ ...base, filed_at: d }, [{ state: "pending", items: [{ itemId: "it_0", quantity: 2 }] }], false)).toBe("filed")
     expect(deriveState({ ...base, filed_at: d, voided_at: d }, [], false)).toBe("voided")
     expect(deriveState({ ...base, filed_at: d }, [], true)).toBe("failed")
@@ -87,12 +143,27 @@ describe("deriveState", () => {
 })
 
 describe("completion and direct orders", () => {
-  const s = { orderId: "order_1", cartId: "cart_1", customerId: "cus_1", currencyCode: "usd", placedAt: "2026-01-02T03:04:05.000Z", origin: {}, destination: {}, lines: [line(0, 1.456)] } as unknown as FilingSnapshot
+  const s = {
+    orderId: "order_1",
+    cartId: "cart_1",
+    customerId: "cus_1",
+    currencyCode: "usd",
+    placedAt: "2026-01-02T03:04:05.000Z",
+    origin: {},
+    destination: {},
+    lines: [line(0, 1.456)],
+  } as unknown as FilingSnapshot
   it("placed completes at placement; captured/fulfilled wait for the intent", () => {
-    expect(completionAtFiling({ completion_mode: "placed", completion_requested_at: null }, s)).toEqual({ completed: true, completedDate: s.placedAt })
+    expect(completionAtFiling({ completion_mode: "placed", completion_requested_at: null }, s)).toEqual({
+      completed: true,
+      completedDate: s.placedAt,
+    })
     expect(completionAtFiling({ completion_mode: "captured", completion_requested_at: null }, s)).toEqual({ completed: false })
     const at = new Date("2026-01-03T00:00:00Z")
-    expect(completionAtFiling({ completion_mode: "fulfilled", completion_requested_at: at }, s)).toEqual({ completed: true, completedDate: at.toISOString() })
+    expect(completionAtFiling({ completion_mode: "fulfilled", completion_requested_at: at }, s)).toEqual({
+      completed: true,
+      completedDate: at.toISOString(),
+    })
   })
   it("the direct order states the charged tax per line, to the cent", () => {
     const o = directOrderRequest(s, { completed: false }, s.placedAt)
@@ -121,13 +192,15 @@ describe("keys, customers, errors, backoff", () => {
     expect(isRetryable({ status: 500, retryable: false })).toBe(false)
   })
   it("backoff stays within [d/2, d] of the capped exponential (property)", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, r) => {
-      const policy = { baseMs: 1000, maxMs: 60_000 }
-      const d = Math.min(policy.maxMs, policy.baseMs * 2 ** (n - 1))
-      const v = backoffDelayMs(n, policy, () => r)
-      expect(v).toBeGreaterThanOrEqual(Math.floor(d / 2))
-      expect(v).toBeLessThanOrEqual(d)
-      expect(dec(v).isInteger()).toBe(true)
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, r) => {
+        const policy = { baseMs: 1000, maxMs: 60_000 }
+        const d = Math.min(policy.maxMs, policy.baseMs * 2 ** (n - 1))
+        const v = backoffDelayMs(n, policy, () => r)
+        expect(v).toBeGreaterThanOrEqual(Math.floor(d / 2))
+        expect(v).toBeLessThanOrEqual(d)
+        expect(dec(v).isInteger()).toBe(true)
+      }),
+    )
   })
 })

@@ -2,12 +2,16 @@
  * Pure decisions of the filing lifecycle: no I/O, no clock (callers pass `now`). The processor
  * (processor.ts) performs the service calls these decide on.
  */
-import type {
-  CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord,
-} from "../../contract"
+import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../../contract"
 import { dec, roundCents, roundTo, sum } from "../../money"
 import type {
-  FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, FilingState, RefundItem, RefundSource,
+  FilingLine,
+  FilingRecordDTO,
+  FilingRefundDTO,
+  FilingSnapshot,
+  FilingState,
+  RefundItem,
+  RefundSource,
 } from "../../modules/sales-tax-filing/types"
 
 // ---------------------------------------------------------------------------------------------
@@ -100,7 +104,7 @@ export function compareLines(lines: FilingLine[], quoted: LineItemOut[]): Compar
     chargedTotal: charged,
     quotedTotal,
     difference: roundCents(dec(quotedTotal).minus(charged)),
-    ...(equal ? {} : { reason: sameLines ? "amount" as const : "line_mismatch" as const }),
+    ...(equal ? {} : { reason: sameLines ? ("amount" as const) : ("line_mismatch" as const) }),
   }
 }
 
@@ -115,10 +119,16 @@ export function mustFileDirect(s: FilingSnapshot): "fallback" | "no_cart" | null
 // Completion
 // ---------------------------------------------------------------------------------------------
 
-export interface Completion { completed: boolean; completedDate?: string }
+export interface Completion {
+  completed: boolean
+  completedDate?: string
+}
 
 /** What to tell the service about completion when the order is filed. */
-export function completionAtFiling(rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">, s: FilingSnapshot): Completion {
+export function completionAtFiling(
+  rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">,
+  s: FilingSnapshot,
+): Completion {
   if (rec.completion_mode === "placed") return { completed: true, completedDate: s.placedAt }
   if (rec.completion_requested_at) return { completed: true, completedDate: toIso(rec.completion_requested_at) }
   return { completed: false }
@@ -132,7 +142,7 @@ export function directOrderRequest(s: FilingSnapshot, completion: Completion, tr
     customerId: s.customerId,
     transactionDate,
     completed: completion.completed,
-    completedDate: completion.completed ? completion.completedDate ?? null : null,
+    completedDate: completion.completed ? (completion.completedDate ?? null) : null,
     currency: { currencyCode: s.currencyCode.toUpperCase() },
     origin: s.origin,
     destination: s.destination,
@@ -163,7 +173,13 @@ export function refundedQuantities(refunds: Pick<FilingRefundDTO, "state" | "ite
   const m = new Map<string, number>()
   for (const r of refunds) {
     if (r.state !== "refunded") continue
-    for (const i of r.items) m.set(i.itemId, dec(m.get(i.itemId) ?? 0).plus(i.quantity).toNumber())
+    for (const i of r.items)
+      m.set(
+        i.itemId,
+        dec(m.get(i.itemId) ?? 0)
+          .plus(i.quantity)
+          .toNumber(),
+      )
   }
   return m
 }
@@ -172,7 +188,12 @@ export function refundedQuantities(refunds: Pick<FilingRefundDTO, "state" | "ite
 export function remainingItems(lines: FilingLine[], refunds: Pick<FilingRefundDTO, "state" | "items">[]): RefundItem[] {
   const done = refundedQuantities(refunds)
   return lines
-    .map((l) => ({ itemId: l.itemId, quantity: dec(l.quantity).minus(done.get(l.itemId) ?? 0).toNumber() }))
+    .map((l) => ({
+      itemId: l.itemId,
+      quantity: dec(l.quantity)
+        .minus(done.get(l.itemId) ?? 0)
+        .toNumber(),
+    }))
     .filter((i) => i.quantity > 0)
 }
 
@@ -182,7 +203,12 @@ export function normalizeRefundItems(items: RefundItem[], lines: FilingLine[]): 
   const m = new Map<string, number>()
   for (const i of items) {
     if (!known.has(i.itemId) || !(i.quantity > 0)) continue
-    m.set(i.itemId, dec(m.get(i.itemId) ?? 0).plus(i.quantity).toNumber())
+    m.set(
+      i.itemId,
+      dec(m.get(i.itemId) ?? 0)
+        .plus(i.quantity)
+        .toNumber(),
+    )
   }
   return [...m.entries()].map(([itemId, quantity]) => ({ itemId, quantity }))
 }
@@ -214,7 +240,10 @@ export function deriveState(
 // Retries
 // ---------------------------------------------------------------------------------------------
 
-export interface BackoffPolicy { baseMs: number; maxMs: number }
+export interface BackoffPolicy {
+  baseMs: number
+  maxMs: number
+}
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 30_000, maxMs: 3_600_000 }
 
 /** Exponential backoff with full jitter in [d/2, d]: attempt 1 → ~base, doubling, capped at max. */
@@ -223,7 +252,14 @@ export function backoffDelayMs(attempts: number, policy: BackoffPolicy = DEFAULT
   return Math.round(exp / 2 + (exp / 2) * random())
 }
 
-export interface ErrorLike { status?: number | null; retryable?: boolean; code?: string; message?: string; title?: string; detail?: string }
+export interface ErrorLike {
+  status?: number | null
+  retryable?: boolean
+  code?: string
+  message?: string
+  title?: string
+  detail?: string
+}
 
 /** Errors worth retrying later: network, timeouts, 408, 429 and 5xx. */
 export function isRetryable(err: unknown): boolean {
@@ -239,7 +275,7 @@ export function sanitizeError(err: unknown, secrets: (string | undefined | null)
   const e = err as ErrorLike & { errors?: { location: string; message: string }[] }
   let text: string
   if (e && typeof e === "object" && ("status" in e || "title" in e)) {
-    const parts = [e.status != null ? `HTTP ${e.status}` : e.code ?? "error", e.title, e.detail ?? e.message]
+    const parts = [e.status != null ? `HTTP ${e.status}` : (e.code ?? "error"), e.title, e.detail ?? e.message]
     if (Array.isArray(e.errors) && e.errors.length) parts.push(e.errors.map((x) => `${x.location}: ${x.message}`).join("; "))
     text = parts.filter(Boolean).join(" - ")
   } else {
@@ -266,9 +302,13 @@ type FamilyRecord = Pick<FilingRecordDTO, "order_id" | "snapshot" | "refunds" | 
 export function remainingOn(rec: FamilyRecord, itemId: string): number {
   const line = rec.snapshot?.lines.find((l) => l.itemId === itemId)
   if (!line || rec.voided_at) return 0
-  const used = (rec.refunds ?? []).filter((r) => r.state !== "superseded")
-    .flatMap((r) => r.items).filter((i) => i.itemId === itemId)
-  return dec(line.quantity).minus(sum(used.map((i) => i.quantity))).toNumber()
+  const used = (rec.refunds ?? [])
+    .filter((r) => r.state !== "superseded")
+    .flatMap((r) => r.items)
+    .filter((i) => i.itemId === itemId)
+  return dec(line.quantity)
+    .minus(sum(used.map((i) => i.quantity)))
+    .toNumber()
 }
 
 /**
@@ -289,12 +329,18 @@ export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orde
       const take = q.gt(avail) ? avail : q
       left.get(rec.order_id)!.set(it.itemId, dec(taken).plus(take).toNumber())
       const m = out.get(rec.order_id) ?? new Map<string, number>()
-      m.set(it.itemId, dec(m.get(it.itemId) ?? 0).plus(take).toNumber())
+      m.set(
+        it.itemId,
+        dec(m.get(it.itemId) ?? 0)
+          .plus(take)
+          .toNumber(),
+      )
       out.set(rec.order_id, m)
       q = q.minus(take)
     }
   }
-  return family.filter((r) => out.has(r.order_id))
+  return family
+    .filter((r) => out.has(r.order_id))
     .map((r) => ({ orderId: r.order_id, items: [...out.get(r.order_id)!.entries()].map(([itemId, quantity]) => ({ itemId, quantity })) }))
 }
 
@@ -331,7 +377,9 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[]): EditPlan {
   const supplement: FilingLine[] = []
   for (const id of ids) {
     const lines = live.flatMap((r) => r.snapshot!.lines.filter((l) => l.itemId === id))
-    const mine = rows.flatMap((r) => r.items.filter((i) => i.itemId === id).map((i) => ({ ...i, source: (r as FilingRefundDTO).source_type })))
+    const mine = rows.flatMap((r) =>
+      r.items.filter((i) => i.itemId === id).map((i) => ({ ...i, source: (r as FilingRefundDTO).source_type })),
+    )
     const filedQ = dec(sum(lines.map((l) => l.quantity))).minus(sum(mine.map((i) => i.quantity)))
     const filedT = dec(sum(lines.map((l) => l.chargedTax))).minus(sum(mine.map((i) => i.tax ?? 0)))
     const cust = mine.filter((i) => CUSTOMER_REFUND_SOURCES.has(i.source))
@@ -348,7 +396,10 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[]): EditPlan {
   const refileLines = own ? now.filter((l) => l.quantity > 0).map((l, index) => ({ ...l, index })) : null
   const moved = [...changed.map((l) => l.itemId), ...removed]
   const refunds = live
-    .map((r) => ({ orderId: r.order_id, items: moved.map((itemId) => ({ itemId, quantity: remainingOn(r, itemId) })).filter((i) => i.quantity > 0) }))
+    .map((r) => ({
+      orderId: r.order_id,
+      items: moved.map((itemId) => ({ itemId, quantity: remainingOn(r, itemId) })).filter((i) => i.quantity > 0),
+    }))
     .filter((r) => r.items.length)
   return { changed: true, blocked: false, refileLines, refunds, supplement }
 }

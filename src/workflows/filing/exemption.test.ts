@@ -29,9 +29,27 @@ describe("snapshotExemption", () => {
     expect(await snapshotExemption(async () => null, "cus_1", "MN", taxedLines)).toBeNull()
   })
   it("the lookup fails or finds none: the certificate recorded on the charged lines", async () => {
-    expect(await snapshotExemption(async () => { throw new Error("503") }, "cus_1", "MN", exemptLines)).toBe(CERT)
+    expect(
+      await snapshotExemption(
+        async () => {
+          throw new Error("503")
+        },
+        "cus_1",
+        "MN",
+        exemptLines,
+      ),
+    ).toBe(CERT)
     expect(await snapshotExemption(async () => null, "cus_1", "MN", exemptLines)).toBe(CERT)
-    expect(await snapshotExemption(async () => { throw new Error("503") }, "cus_1", "MN", taxedLines)).toBeNull()
+    expect(
+      await snapshotExemption(
+        async () => {
+          throw new Error("503")
+        },
+        "cus_1",
+        "MN",
+        taxedLines,
+      ),
+    ).toBeNull()
   })
   it("no lookup without a Medusa customer id", async () => {
     const lookup = jest.fn(async () => "x")
@@ -42,16 +60,35 @@ describe("snapshotExemption", () => {
 
 describe("the snapshot's exemption reaches the service", () => {
   const snap: FilingSnapshot = {
-    orderId: "order_1", kind: "order", cartId: "cart_1", customerId: "cus_1", currencyCode: "usd",
+    orderId: "order_1",
+    kind: "order",
+    cartId: "cart_1",
+    customerId: "cus_1",
+    currencyCode: "usd",
     placedAt: "2026-11-21T10:00:00.000Z",
     origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
     destination: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
     exemptionId: CERT,
-    lines: [{ index: 0, itemId: "item_1", kind: "item", price: 10, quantity: 2, tic: 0, productId: null, chargedTax: 0, chargedRate: 0, fallback: false }],
+    lines: [
+      {
+        index: 0,
+        itemId: "item_1",
+        kind: "item",
+        price: 10,
+        quantity: 2,
+        tic: 0,
+        productId: null,
+        chargedTax: 0,
+        chargedRate: 0,
+        fallback: false,
+      },
+    ],
   }
   it("re-quote and direct order carry exemption.exemptionId; none without", () => {
     expect(requoteRequest(snap).items[0]!.exemption).toEqual({ exemptionId: CERT })
-    expect(directOrderRequest(snap, { completed: true, completedDate: snap.placedAt }, snap.placedAt).exemption).toEqual({ exemptionId: CERT })
+    expect(directOrderRequest(snap, { completed: true, completedDate: snap.placedAt }, snap.placedAt).exemption).toEqual({
+      exemptionId: CERT,
+    })
     expect(requoteRequest({ ...snap, exemptionId: null }).items[0]!.exemption).toBeUndefined()
   })
 })

@@ -7,20 +7,41 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore, type CompletionMode } from "../../modules/sales-tax-filing/types"
 import {
-  buildSnapshot, claimRefund, claimedTax, completionInstant, exchangeRefund, filingProcessor, getPluginOptions, loadClaim,
-  loadExchange, loadOrder, orderRecordInput, returnRefund, str, type RefundTarget,
+  buildSnapshot,
+  claimRefund,
+  claimedTax,
+  completionInstant,
+  exchangeRefund,
+  filingProcessor,
+  getPluginOptions,
+  loadClaim,
+  loadExchange,
+  loadOrder,
+  orderRecordInput,
+  returnRefund,
+  str,
+  type RefundTarget,
 } from "./medusa"
 import { newRecordFor, type FilingClient, type ProcessOutcome } from "./processor"
 import { chargedTotal, childOrderId, refundTaxPart, replacementCharge } from "./decisions"
 import { roundCents, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 
-export interface HandlerDeps { client?: FilingClient; now?: () => Date }
+export interface HandlerDeps {
+  client?: FilingClient
+  now?: () => Date
+}
 
-export interface FilingResult { orderId: string; state: string | null; lastError?: string | null }
+export interface FilingResult {
+  orderId: string
+  state: string | null
+  lastError?: string | null
+}
 
 const result = (orderId: string, rec: FilingRecordDTO | null): FilingResult => ({
-  orderId, state: rec?.state ?? null, lastError: rec?.last_error ?? null,
+  orderId,
+  state: rec?.state ?? null,
+  lastError: rec?.last_error ?? null,
 })
 
 /** Files the order and brings completion and cancellation in line with what Medusa holds. */
@@ -95,7 +116,9 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
     const paid = [...replacementCharge(items, credit), ...shipping].map((l, index) => ({ ...l, index }))
     const replacementTax = chargedTotal(items)
     snap = {
-      ...snapshot, placedAt: new Date(c.created_at).toISOString(), lines: paid,
+      ...snapshot,
+      placedAt: new Date(c.created_at).toISOString(),
+      lines: paid,
       claim: { type: "replace", replacementTax, claimedTax: credit, chargedTax: chargedTotal(paid) },
     }
     if (!paid.length || chargedTotal(paid) === 0) {
@@ -154,7 +177,11 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   return out
 }
 
-export async function onPaymentCaptured(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+export async function onPaymentCaptured(
+  container: MedusaContainer,
+  paymentId: string,
+  deps: HandlerDeps = {},
+): Promise<FilingResult | null> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
   const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_collection.order.id"], filters: { id: paymentId } })
   const orderId = data[0]?.payment_collection?.order?.id
@@ -213,16 +240,40 @@ export function creditOrderId(refundId: string): string {
 /** The order's refunds and which of them (in part) came without a return. */
 export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
   const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const [{ data: [order] }, { data: returns }, { data: claims }] = await Promise.all([
+  const [
+    {
+      data: [order],
+    },
+    { data: returns },
+    { data: claims },
+  ] = await Promise.all([
     q.graph({
       entity: "order",
-      fields: ["id", "tax_total", "total", "credit_line_total", "items.id", "items.quantity", "items.total",
-        "payment_collections.payments.id", "payment_collections.payments.refunds.id", "payment_collections.payments.refunds.amount",
-        "payment_collections.payments.refunds.created_at"],
+      fields: [
+        "id",
+        "tax_total",
+        "total",
+        "credit_line_total",
+        "items.id",
+        "items.quantity",
+        "items.total",
+        "payment_collections.payments.id",
+        "payment_collections.payments.refunds.id",
+        "payment_collections.payments.refunds.amount",
+        "payment_collections.payments.refunds.created_at",
+      ],
       filters: { id: orderId },
     }),
-    q.graph({ entity: "return", fields: ["id", "claim_id", "exchange_id", "items.item_id", "items.received_quantity"], filters: { order_id: orderId } }),
-    q.graph({ entity: "order_claim", fields: ["id", "type", "canceled_at", "return.items.item_id", "return.items.quantity", "claim_items.item_id", "claim_items.quantity"], filters: { order_id: orderId } }),
+    q.graph({
+      entity: "return",
+      fields: ["id", "claim_id", "exchange_id", "items.item_id", "items.received_quantity"],
+      filters: { order_id: orderId },
+    }),
+    q.graph({
+      entity: "order_claim",
+      fields: ["id", "type", "canceled_at", "return.items.item_id", "return.items.quantity", "claim_items.item_id", "claim_items.quantity"],
+      filters: { order_id: orderId },
+    }),
   ])
   if (!order) return []
   const unit = (itemId: string) => {
@@ -240,8 +291,17 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     const list = (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
     for (const i of list) owed = owed.plus(unit(i.item_id).times(str(i.quantity)))
   }
-  const refunds = (order.payment_collections ?? []).flatMap((pc: any) => (pc.payments ?? []).flatMap((p: any) =>
-    (p.refunds ?? []).map((r: any) => ({ id: r.id as string, paymentId: p.id as string, amount: dec(str(r.amount)).toNumber(), createdAt: new Date(r.created_at).toISOString() }))))
+  const refunds = (order.payment_collections ?? [])
+    .flatMap((pc: any) =>
+      (pc.payments ?? []).flatMap((p: any) =>
+        (p.refunds ?? []).map((r: any) => ({
+          id: r.id as string,
+          paymentId: p.id as string,
+          amount: dec(str(r.amount)).toNumber(),
+          createdAt: new Date(r.created_at).toISOString(),
+        })),
+      ),
+    )
     .sort((a: { createdAt: string }, b: { createdAt: string }) => a.createdAt.localeCompare(b.createdAt))
   const parts = unreturnedParts(refunds, owed.toNumber())
   const tax = dec(str(order.tax_total)).toNumber()
@@ -256,14 +316,27 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     if (!(unreturned > 0)) continue
     const creditId = creditOrderId(r.id)
     const rec = await store.findRecord(creditId)
-    out.push({ refundId: r.id, paymentId: r.paymentId, createdAt: r.createdAt, amount: r.amount, unreturned,
-      tax: refundTaxPart(unreturned, tax, total), creditId, filing: rec?.state ?? null })
+    out.push({
+      refundId: r.id,
+      paymentId: r.paymentId,
+      createdAt: r.createdAt,
+      amount: r.amount,
+      unreturned,
+      tax: refundTaxPart(unreturned, tax, total),
+      creditId,
+      filing: rec?.state ?? null,
+    })
   }
   return out
 }
 
 /** Files one refund without a return as a standalone credit (orderId = `credit_<refund id>`). */
-export async function fileRefundAsCredit(container: MedusaContainer, orderId: string, refundId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+export async function fileRefundAsCredit(
+  container: MedusaContainer,
+  orderId: string,
+  refundId: string,
+  deps: HandlerDeps = {},
+): Promise<FilingResult | null> {
   const refund = (await listManualRefunds(container, orderId)).find((r) => r.refundId === refundId)
   if (!refund) return null
   const options = getPluginOptions(container)
@@ -271,17 +344,34 @@ export async function fileRefundAsCredit(container: MedusaContainer, orderId: st
   if (!record.snapshot) return result(refund.creditId, null)
   const base = record.snapshot
   const snapshot: FilingSnapshot = {
-    ...base, orderId: refund.creditId, kind: "credit", parentOrderId: orderId, cartId: null, placedAt: refund.createdAt,
+    ...base,
+    orderId: refund.creditId,
+    kind: "credit",
+    parentOrderId: orderId,
+    cartId: null,
+    placedAt: refund.createdAt,
     exemptionId: base.exemptionId ?? null,
-    lines: [{
-      index: 0, itemId: `refund:${refund.refundId}`, kind: "item", price: roundCents(dec(refund.unreturned).minus(refund.tax)),
-      quantity: 1, tic: options.defaultTic, chargedTax: refund.tax,
-      chargedRate: refund.unreturned - refund.tax > 0 ? Number(dec(refund.tax).div(dec(refund.unreturned).minus(refund.tax)).toFixed(4)) : 0,
-      fallback: false,
-    }],
+    lines: [
+      {
+        index: 0,
+        itemId: `refund:${refund.refundId}`,
+        kind: "item",
+        price: roundCents(dec(refund.unreturned).minus(refund.tax)),
+        quantity: 1,
+        tic: options.defaultTic,
+        chargedTax: refund.tax,
+        chargedRate:
+          refund.unreturned - refund.tax > 0 ? Number(dec(refund.tax).div(dec(refund.unreturned).minus(refund.tax)).toFixed(4)) : 0,
+        fallback: false,
+      },
+    ],
     credit: { refundId: refund.refundId, amount: refund.unreturned },
   }
-  const rec = await filingProcessor(container, deps).fileOrder({ ...newRecordFor(refund.creditId, snapshot, "placed", new Date()), kind: "credit", parent_order_id: orderId })
+  const rec = await filingProcessor(container, deps).fileOrder({
+    ...newRecordFor(refund.creditId, snapshot, "placed", new Date()),
+    kind: "credit",
+    parent_order_id: orderId,
+  })
   return result(refund.creditId, rec)
 }
 
@@ -306,7 +396,10 @@ export async function onPaymentRefunded(container: MedusaContainer, paymentId: s
 // The lost-event sweep
 // ---------------------------------------------------------------------------------------------
 
-export interface SweepOutcome { checked: number; broughtInLine: string[] }
+export interface SweepOutcome {
+  checked: number
+  broughtInLine: string[]
+}
 
 /**
  * Pure: the Medusa facts about an order that move tax (received returns, claims, exchanges,
@@ -314,11 +407,16 @@ export interface SweepOutcome { checked: number; broughtInLine: string[] }
  */
 export function missingFacts(
   facts: {
-    returns: string[]; claims: string[]; exchanges: string[]; edits: string[]; canceled: boolean
+    returns: string[]
+    claims: string[]
+    exchanges: string[]
+    edits: string[]
+    canceled: boolean
     /** exchanges with returned items (they need their refund) and with new items (they need their own record); when
      *  given, each is checked on its own, so an exchange whose refund went through but whose new items were never
      *  filed (the handler died between the two) is found */
-    exchangeRefunds?: string[]; exchangeOrders?: string[]
+    exchangeRefunds?: string[]
+    exchangeOrders?: string[]
   },
   rec: FilingRecordDTO | null,
   children: FilingRecordDTO[],
@@ -349,7 +447,11 @@ export function missingFacts(
  * a credit yet), are brought in line through the same handlers the subscriber runs (every
  * step keyed by Medusa ids, so a sweep racing a late event files nothing twice).
  */
-export async function sweepOrders(container: MedusaContainer, opts: { days?: number; now?: Date; batch?: number } = {}, deps: HandlerDeps = {}): Promise<SweepOutcome> {
+export async function sweepOrders(
+  container: MedusaContainer,
+  opts: { days?: number; now?: Date; batch?: number } = {},
+  deps: HandlerDeps = {},
+): Promise<SweepOutcome> {
   const options = getPluginOptions(container)
   const days = opts.days ?? options.sweep.days
   const since = new Date((opts.now ?? new Date()).getTime() - days * 86_400_000)
@@ -359,7 +461,9 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
   const out: SweepOutcome = { checked: 0, broughtInLine: [] }
   for (let skip = 0; ; skip += batch) {
     const { data: orders } = await q.graph({
-      entity: "order", fields: ["id", "canceled_at", "status"], filters: { created_at: { $gte: since } },
+      entity: "order",
+      fields: ["id", "canceled_at", "status"],
+      filters: { created_at: { $gte: since } },
       pagination: { skip, take: batch, order: { created_at: "ASC" } },
     })
     if (!orders.length) break
@@ -369,7 +473,8 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
       q.graph({ entity: "return", fields: ["id", "order_id", "received_at", "claim_id", "exchange_id"], filters: { order_id: ids } }),
       q.graph({ entity: "order_claim", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
       q.graph({
-        entity: "order_exchange", fields: ["id", "order_id", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
+        entity: "order_exchange",
+        fields: ["id", "order_id", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
         filters: { order_id: ids },
       }),
       q.graph({ entity: "order_change", fields: ["id", "order_id"], filters: { order_id: ids, change_type: "edit", status: "confirmed" } }),
@@ -378,15 +483,23 @@ export async function sweepOrders(container: MedusaContainer, opts: { days?: num
         ? q.graph({ entity: "order", fields: ["id", "payment_collections.payments.refunds.id"], filters: { id: ids } })
         : Promise.resolve({ data: [] as any[] }),
     ])
-    const refunded = new Set(paid.filter((o) => (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length))).map((o) => o.id))
+    const refunded = new Set(
+      paid
+        .filter((o) => (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length)))
+        .map((o) => o.id),
+    )
     for (const o of orders) {
       out.checked++
       const facts = {
         returns: returns.filter((r) => r.order_id === o.id && r.received_at && !r.claim_id && !r.exchange_id).map((r) => r.id),
         claims: claims.filter((c) => c.order_id === o.id && !c.canceled_at).map((c) => c.id),
         exchanges: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at).map((x) => x.id),
-        exchangeRefunds: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i: any) => dec(str(i.quantity)).gt(0))).map((x) => x.id),
-        exchangeOrders: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0).map((x) => x.id),
+        exchangeRefunds: exchanges
+          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i: any) => dec(str(i.quantity)).gt(0)))
+          .map((x) => x.id),
+        exchangeOrders: exchanges
+          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0)
+          .map((x) => x.id),
         edits: edits.filter((e) => e.order_id === o.id).map((e) => e.id),
         canceled: Boolean(o.canceled_at) || o.status === "canceled",
       }

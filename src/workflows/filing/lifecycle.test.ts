@@ -10,19 +10,50 @@ import { missingFacts, unreturnedParts } from "./handlers"
 import { refundsShipping } from "./medusa"
 
 const L = (itemId: string, quantity: number, chargedTax: number): FilingLine => ({
-  index: 0, itemId, kind: "item", price: 10, quantity, tic: 0, chargedTax, chargedRate: 0.07, fallback: false,
+  index: 0,
+  itemId,
+  kind: "item",
+  price: 10,
+  quantity,
+  tic: 0,
+  chargedTax,
+  chargedRate: 0.07,
+  fallback: false,
 })
 const snap = (orderId: string, lines: FilingLine[]): FilingSnapshot => ({
-  orderId, kind: "order", cartId: null, customerId: "cus_1", currencyCode: "USD", placedAt: "2026-01-01T00:00:00.000Z",
-  origin: { line1: "a", city: "b", state: "CA", zip: "94105" }, destination: { line1: "a", city: "b", state: "CA", zip: "94105" },
+  orderId,
+  kind: "order",
+  cartId: null,
+  customerId: "cus_1",
+  currencyCode: "USD",
+  placedAt: "2026-01-01T00:00:00.000Z",
+  origin: { line1: "a", city: "b", state: "CA", zip: "94105" },
+  destination: { line1: "a", city: "b", state: "CA", zip: "94105" },
   lines: lines.map((l, index) => ({ ...l, index })),
 })
-const refund = (source: FilingRefundDTO["source_type"], items: { itemId: string; quantity: number; tax?: number }[], state: FilingRefundDTO["state"] = "refunded"): FilingRefundDTO => ({
-  id: `r_${Math.random()}`, order_id: "o", source_type: source, source_id: "s", idempotency_key: `k_${Math.random()}`, items, state,
-  refunded_tax: null, returned_at: null, refunded_at: null, attempts: 0, last_error: null,
+const refund = (
+  source: FilingRefundDTO["source_type"],
+  items: { itemId: string; quantity: number; tax?: number }[],
+  state: FilingRefundDTO["state"] = "refunded",
+): FilingRefundDTO => ({
+  id: `r_${Math.random()}`,
+  order_id: "o",
+  source_type: source,
+  source_id: "s",
+  idempotency_key: `k_${Math.random()}`,
+  items,
+  state,
+  refunded_tax: null,
+  returned_at: null,
+  refunded_at: null,
+  attempts: 0,
+  last_error: null,
 })
 const rec = (orderId: string, lines: FilingLine[], refunds: FilingRefundDTO[] = []) =>
-  ({ order_id: orderId, snapshot: snap(orderId, lines), refunds, voided_at: null }) as Pick<FilingRecordDTO, "order_id" | "snapshot" | "refunds" | "voided_at">
+  ({ order_id: orderId, snapshot: snap(orderId, lines), refunds, voided_at: null }) as Pick<
+    FilingRecordDTO,
+    "order_id" | "snapshot" | "refunds" | "voided_at"
+  >
 
 describe("planEdit", () => {
   it("nothing changed: no plan", () => {
@@ -33,7 +64,10 @@ describe("planEdit", () => {
   it("an order with no refunds is refiled whole with Medusa's lines", () => {
     const p = planEdit([L("a", 3, 2.1), L("b", 1, 0.7)], [rec("o", [L("a", 2, 1.4)])])
     expect(p.changed).toBe(true)
-    expect(p.refileLines?.map((l) => [l.itemId, l.quantity, l.chargedTax, l.index])).toEqual([["a", 3, 2.1, 0], ["b", 1, 0.7, 1]])
+    expect(p.refileLines?.map((l) => [l.itemId, l.quantity, l.chargedTax, l.index])).toEqual([
+      ["a", 3, 2.1, 0],
+      ["b", 1, 0.7, 1],
+    ])
   })
 
   it("after a return: the changed line is moved whole, net of the customer's refund; untouched lines stay", () => {
@@ -41,7 +75,10 @@ describe("planEdit", () => {
     const p = planEdit([L("a", 5, 1.67), L("c", 1, 0.5), L("b", 1, 0.7)], family)
     expect(p.refileLines).toBeNull()
     expect(p.refunds).toEqual([{ orderId: "o", items: [{ itemId: "a", quantity: 2 }] }])
-    expect(p.supplement.map((l) => [l.itemId, l.quantity, l.chargedTax])).toEqual([["a", 4, 1.34], ["b", 1, 0.7]])
+    expect(p.supplement.map((l) => [l.itemId, l.quantity, l.chargedTax])).toEqual([
+      ["a", 4, 1.34],
+      ["b", 1, 0.7],
+    ])
   })
 
   it("a removed line's remaining quantity is refunded and nothing is filed for it", () => {
@@ -57,35 +94,57 @@ describe("planEdit", () => {
   })
 
   it("property: after refunding the plan and filing the supplement, filed = charged per line, to the cent", () => {
-    fc.assert(fc.property(
-      fc.array(fc.record({ q: fc.integer({ min: 1, max: 6 }), cents: fc.integer({ min: 0, max: 5000 }), ret: fc.integer({ min: 0, max: 6 }),
-        newQ: fc.integer({ min: 0, max: 8 }), newCents: fc.integer({ min: 0, max: 8000 }) }), { minLength: 1, maxLength: 4 }),
-      (spec) => {
-        const lines = spec.map((s, i) => L(`i${i}`, s.q, s.cents / 100))
-        const rets = spec.map((s, i) => ({ itemId: `i${i}`, quantity: Math.min(s.ret, s.q), tax: taxShare(s.cents / 100, Math.min(s.ret, s.q), s.q) })).filter((r) => r.quantity > 0)
-        const family = [rec("o", lines, rets.length ? [refund("return", rets)] : [])]
-        // an edit changes a line's quantity (Medusa recomputes its tax at about the same unit rate), or leaves it as it was
-        const now = spec.map((s, i) => {
-          const ret = Math.min(s.ret, s.q)
-          if (s.newQ === 0) return L(`i${i}`, s.q, s.cents / 100)
-          const q = ret + s.newQ
-          return L(`i${i}`, q, roundCents(dec(s.cents).times(q).div(s.q).div(100).plus((s.newCents % 7) / 100)))
-        })
-        const p = planEdit(now, family)
-        // apply the plan: the refunded remainder takes exactly the tax left on the line (the service's rule)
-        const net = new Map<string, number>()
-        for (const l of lines) {
-          const r = rets.find((x) => x.itemId === l.itemId)
-          net.set(l.itemId, roundCents(dec(l.chargedTax).minus(r?.tax ?? 0)))
-        }
-        for (const part of p.refunds) for (const i of part.items) net.set(i.itemId, 0)
-        for (const s of p.supplement) net.set(s.itemId, roundCents(dec(net.get(s.itemId) ?? 0).plus(s.chargedTax)))
-        for (const l of now) {
-          const r = rets.find((x) => x.itemId === l.itemId)
-          expect([l.itemId, net.get(l.itemId) ?? 0]).toEqual([l.itemId, roundCents(dec(l.chargedTax).minus(r?.tax ?? 0))])
-        }
-      },
-    ))
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            q: fc.integer({ min: 1, max: 6 }),
+            cents: fc.integer({ min: 0, max: 5000 }),
+            ret: fc.integer({ min: 0, max: 6 }),
+            newQ: fc.integer({ min: 0, max: 8 }),
+            newCents: fc.integer({ min: 0, max: 8000 }),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        (spec) => {
+          const lines = spec.map((s, i) => L(`i${i}`, s.q, s.cents / 100))
+          const rets = spec
+            .map((s, i) => ({ itemId: `i${i}`, quantity: Math.min(s.ret, s.q), tax: taxShare(s.cents / 100, Math.min(s.ret, s.q), s.q) }))
+            .filter((r) => r.quantity > 0)
+          const family = [rec("o", lines, rets.length ? [refund("return", rets)] : [])]
+          // an edit changes a line's quantity (Medusa recomputes its tax at about the same unit rate), or leaves it as it was
+          const now = spec.map((s, i) => {
+            const ret = Math.min(s.ret, s.q)
+            if (s.newQ === 0) return L(`i${i}`, s.q, s.cents / 100)
+            const q = ret + s.newQ
+            return L(
+              `i${i}`,
+              q,
+              roundCents(
+                dec(s.cents)
+                  .times(q)
+                  .div(s.q)
+                  .div(100)
+                  .plus((s.newCents % 7) / 100),
+              ),
+            )
+          })
+          const p = planEdit(now, family)
+          // apply the plan: the refunded remainder takes exactly the tax left on the line (the service's rule)
+          const net = new Map<string, number>()
+          for (const l of lines) {
+            const r = rets.find((x) => x.itemId === l.itemId)
+            net.set(l.itemId, roundCents(dec(l.chargedTax).minus(r?.tax ?? 0)))
+          }
+          for (const part of p.refunds) for (const i of part.items) net.set(i.itemId, 0)
+          for (const s of p.supplement) net.set(s.itemId, roundCents(dec(net.get(s.itemId) ?? 0).plus(s.chargedTax)))
+          for (const l of now) {
+            const r = rets.find((x) => x.itemId === l.itemId)
+            expect([l.itemId, net.get(l.itemId) ?? 0]).toEqual([l.itemId, roundCents(dec(l.chargedTax).minus(r?.tax ?? 0))])
+          }
+        },
+      ),
+    )
   })
 })
 
@@ -94,8 +153,19 @@ describe("routeRefund", () => {
     const main = rec("o", [L("a", 3, 1), L("b", 1, 1)], [refund("edit", [{ itemId: "a", quantity: 3 }])])
     const edit = rec("ordch_1", [L("a", 5, 2)])
     expect(remainingOn(main, "a")).toBe(0)
-    expect(routeRefund([{ itemId: "a", quantity: 2 }, { itemId: "b", quantity: 1 }, { itemId: "zz", quantity: 1 }], [main, edit]))
-      .toEqual([{ orderId: "o", items: [{ itemId: "b", quantity: 1 }] }, { orderId: "ordch_1", items: [{ itemId: "a", quantity: 2 }] }])
+    expect(
+      routeRefund(
+        [
+          { itemId: "a", quantity: 2 },
+          { itemId: "b", quantity: 1 },
+          { itemId: "zz", quantity: 1 },
+        ],
+        [main, edit],
+      ),
+    ).toEqual([
+      { orderId: "o", items: [{ itemId: "b", quantity: 1 }] },
+      { orderId: "ordch_1", items: [{ itemId: "a", quantity: 2 }] },
+    ])
   })
 })
 
@@ -112,31 +182,62 @@ describe("replace claims", () => {
 describe("ids, credits, sweep", () => {
   it("child order ids fit the 50-character limit and stay distinct", () => {
     expect(childOrderId("ordch_01M81ZEBRD9GG8XSRCSHM0DRZY")).toBe("ordch_01M81ZEBRD9GG8XSRCSHM0DRZY")
-    const a = childOrderId(`credit_${"x".repeat(60)}a`), b = childOrderId(`credit_${"x".repeat(60)}b`)
+    const a = childOrderId(`credit_${"x".repeat(60)}a`),
+      b = childOrderId(`credit_${"x".repeat(60)}b`)
     expect(a.length).toBeLessThanOrEqual(50)
     expect(a).not.toBe(b)
   })
   it("refunds first pay back what came back; the rest is a refund without a return", () => {
-    expect([...unreturnedParts([{ id: "r1", amount: 30 }, { id: "r2", amount: 10 }], 35).entries()]).toEqual([["r1", 0], ["r2", 5]])
+    expect([
+      ...unreturnedParts(
+        [
+          { id: "r1", amount: 30 },
+          { id: "r2", amount: 10 },
+        ],
+        35,
+      ).entries(),
+    ]).toEqual([
+      ["r1", 0],
+      ["r2", 5],
+    ])
     expect([...unreturnedParts([{ id: "r1", amount: 5 }], 0).entries()]).toEqual([["r1", 5]])
   })
   it("a return refunds shipping only when its metadata says so", () => {
-    expect([refundsShipping({ refund_shipping: true }), refundsShipping({ refund_shipping: "true" }), refundsShipping({}), refundsShipping(null)]).toEqual([true, true, false, false])
+    expect([
+      refundsShipping({ refund_shipping: true }),
+      refundsShipping({ refund_shipping: "true" }),
+      refundsShipping({}),
+      refundsShipping(null),
+    ]).toEqual([true, true, false, false])
   })
   it("the sweep's missing facts: no record, a return, an edit, a cancellation; nothing once recorded", () => {
     const facts = { returns: ["ret_1"], claims: [], exchanges: ["exc_1"], edits: ["ordch_1"], canceled: false }
     expect(missingFacts(facts, null, [])).toEqual(["no filing record"])
     const r = { state: "completed", refunds: [], edits: [], cancel_requested_at: null } as unknown as FilingRecordDTO
     expect(missingFacts(facts, r, [])).toEqual(["ret_1", "exc_1", "ordch_1"])
-    const done = { ...r, refunds: [refund("return", [])].map((x) => ({ ...x, source_id: "ret_1" })), edits: [{ id: "ordch_1", state: "applied", at: "", lines: [] }] } as unknown as FilingRecordDTO
+    const done = {
+      ...r,
+      refunds: [refund("return", [])].map((x) => ({ ...x, source_id: "ret_1" })),
+      edits: [{ id: "ordch_1", state: "applied", at: "", lines: [] }],
+    } as unknown as FilingRecordDTO
     expect(missingFacts(facts, done, [{ order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO])).toEqual([])
-    expect(missingFacts({ ...facts, canceled: true }, done, [{ order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO])).toEqual(["cancellation"])
+    expect(missingFacts({ ...facts, canceled: true }, done, [{ order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO])).toEqual([
+      "cancellation",
+    ])
   })
   it("the sweep's missing facts: an exchange needs its refund and its own order, each when it has returned and new items", () => {
     const r = { state: "completed", refunds: [], edits: [], cancel_requested_at: null } as unknown as FilingRecordDTO
     const refunded = { ...r, refunds: [refund("exchange", [])].map((x) => ({ ...x, source_id: "exc_1" })) } as unknown as FilingRecordDTO
     const child = { order_id: "exc_1", refunds: [] } as unknown as FilingRecordDTO
-    const both = { returns: [], claims: [], exchanges: ["exc_1"], edits: [], canceled: false, exchangeRefunds: ["exc_1"], exchangeOrders: ["exc_1"] }
+    const both = {
+      returns: [],
+      claims: [],
+      exchanges: ["exc_1"],
+      edits: [],
+      canceled: false,
+      exchangeRefunds: ["exc_1"],
+      exchangeOrders: ["exc_1"],
+    }
     expect(missingFacts(both, refunded, [])).toEqual(["exc_1"]) // refunded, new items never filed
     expect(missingFacts(both, r, [child])).toEqual(["exc_1"]) // filed, refund never made
     expect(missingFacts(both, refunded, [child])).toEqual([])

@@ -10,12 +10,21 @@ import { getPluginOptions, type PluginOptions } from "../../options"
 import { getSalesTaxClient } from "../../client-factory"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../providers/sales-tax/constants"
 import {
-  itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination,
+  itemTaxable,
+  netUnitPrice,
+  serviceCustomerId,
+  shippingTaxable,
+  taxableDestination,
 } from "../../providers/sales-tax/build-service-cart"
 import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
 import { checkoutExemption } from "../../providers/sales-tax/exemption-snapshot"
 import {
-  SALES_TAX_FILING_MODULE, type CompletionMode, type FilingLine, type FilingSnapshot, type FilingStore, type NewRecord,
+  SALES_TAX_FILING_MODULE,
+  type CompletionMode,
+  type FilingLine,
+  type FilingSnapshot,
+  type FilingStore,
+  type NewRecord,
   type RefundItem,
 } from "../../modules/sales-tax-filing/types"
 export type { RefundItem }
@@ -44,7 +53,9 @@ export function str(v: unknown): string {
 // TICs (product → type → category → default, as the provider resolves them at checkout)
 // ---------------------------------------------------------------------------------------------
 
-interface TicAssignments { getTics(targetType: string, ids: string[]): Promise<Record<string, number>> }
+interface TicAssignments {
+  getTics(targetType: string, ids: string[]): Promise<Record<string, number>>
+}
 
 async function ticsForProducts(container: MedusaContainer, productIds: string[], defaultTic: number): Promise<Map<string, number>> {
   const out = new Map<string, number>()
@@ -73,12 +84,15 @@ async function ticsForProducts(container: MedusaContainer, productIds: string[],
     catIds.length ? svc.getTics("product_category", catIds) : Promise.resolve({} as Record<string, number>),
   ])
   for (const p of products) {
-    out.set(p.id, resolveTic({
-      product: byProduct[p.id],
-      productType: p.type_id ? byType[p.type_id] : null,
-      categories: categoryTics(p.categories ?? [], byCat),
-      defaultTic,
-    }).tic)
+    out.set(
+      p.id,
+      resolveTic({
+        product: byProduct[p.id],
+        productType: p.type_id ? byType[p.type_id] : null,
+        categories: categoryTics(p.categories ?? [], byCat),
+        defaultTic,
+      }).tic,
+    )
   }
   return out
 }
@@ -88,14 +102,31 @@ async function ticsForProducts(container: MedusaContainer, productIds: string[],
 // ---------------------------------------------------------------------------------------------
 
 const ORDER_FIELDS = [
-  "id", "created_at", "currency_code", "customer_id", "canceled_at", "status", "tax_total", "total",
+  "id",
+  "created_at",
+  "currency_code",
+  "customer_id",
+  "canceled_at",
+  "status",
+  "tax_total",
+  "total",
   "cart.id",
   "shipping_address.*",
-  "items.*", "items.tax_lines.*", "items.adjustments.*",
-  "items.subtotal", "items.discount_subtotal", "items.tax_total", "items.total",
-  "shipping_methods.*", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal", "shipping_methods.discount_subtotal", "shipping_methods.tax_total",
-  "fulfillments.created_at", "payment_collections.payments.captured_at",
+  "items.*",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "items.subtotal",
+  "items.discount_subtotal",
+  "items.tax_total",
+  "items.total",
+  "shipping_methods.*",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal",
+  "shipping_methods.discount_subtotal",
+  "shipping_methods.tax_total",
+  "fulfillments.created_at",
+  "payment_collections.payments.captured_at",
 ]
 
 /** The order with its claims and exchanges (the order entity has no relation to them: queried apart). */
@@ -157,9 +188,7 @@ function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
 
 /** The Medusa order itself, or the new items of one of its exchanges or claims (filed as orders of their own). */
 export type SnapshotScope =
-  | { kind: "order" }
-  | { kind: "exchange"; exchangeId: string; itemIds: string[] }
-  | { kind: "claim"; claimId: string; itemIds: string[] }
+  { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] } | { kind: "claim"; claimId: string; itemIds: string[] }
 
 /**
  * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
@@ -179,10 +208,13 @@ export async function buildSnapshot(
     ...(order.claims ?? []).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)),
     ...(order.exchanges ?? []).flatMap((x: any) => (x.additional_items ?? []).map((i: any) => i.item_id)),
   ])
-  const items = (order.items ?? []).filter((it: any) =>
-    scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id),
-  ).filter((it: any) => dec(str(it.quantity)).gt(0))
-  const unresolved = items.filter((i: any) => chargedTic(i.tax_lines) === null).map((i: any) => i.product_id).filter(Boolean)
+  const items = (order.items ?? [])
+    .filter((it: any) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
+    .filter((it: any) => dec(str(it.quantity)).gt(0))
+  const unresolved = items
+    .filter((i: any) => chargedTic(i.tax_lines) === null)
+    .map((i: any) => i.product_id)
+    .filter(Boolean)
   const tics = await ticsForProducts(container, [...new Set(unresolved)] as string[], options.defaultTic)
   const lines: FilingLine[] = []
   for (const it of items) {
@@ -194,7 +226,7 @@ export async function buildSnapshot(
       kind: "item",
       price: netUnitPrice(taxable, str(it.quantity)),
       quantity: dec(str(it.quantity)).toNumber(),
-      tic: chargedTic(it.tax_lines) ?? (it.product_id ? tics.get(it.product_id) ?? options.defaultTic : options.defaultTic),
+      tic: chargedTic(it.tax_lines) ?? (it.product_id ? (tics.get(it.product_id) ?? options.defaultTic) : options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: roundCents(str(it.tax_total)),
       chargedRate: rateOf(it.tax_lines),
@@ -224,7 +256,7 @@ export async function buildSnapshot(
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
   // the certificate applied at checkout (recorded on the charged lines), never a new lookup
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
-  const cartId: string | null = scope.kind === "order" ? order.cart?.id ?? null : null
+  const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
   return {
     snapshot: {
@@ -243,7 +275,11 @@ export async function buildSnapshot(
   }
 }
 
-export async function orderRecordInput(container: MedusaContainer, orderId: string, options: PluginOptions): Promise<{ record: NewRecord; order: any }> {
+export async function orderRecordInput(
+  container: MedusaContainer,
+  orderId: string,
+  options: PluginOptions,
+): Promise<{ record: NewRecord; order: any }> {
   const order = await loadOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
   const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "order" })
@@ -253,7 +289,10 @@ export async function orderRecordInput(container: MedusaContainer, orderId: stri
 /** When the order became complete for the service under the configured mode (null: not yet). */
 export function completionInstant(order: any, mode: CompletionMode): Date | null {
   if (mode === "captured") {
-    const t = (order.payment_collections ?? []).flatMap((pc: any) => pc.payments ?? []).map((p: any) => p.captured_at).filter(Boolean)
+    const t = (order.payment_collections ?? [])
+      .flatMap((pc: any) => pc.payments ?? [])
+      .map((p: any) => p.captured_at)
+      .filter(Boolean)
     return t.length ? new Date(t.map((x: any) => new Date(x).getTime()).sort()[0]) : null
   }
   if (mode === "fulfilled") {
@@ -267,7 +306,10 @@ export function completionInstant(order: any, mode: CompletionMode): Date | null
 // Returns, claims, exchanges
 // ---------------------------------------------------------------------------------------------
 
-export interface RefundTarget { orderId: string; intent: RefundIntent }
+export interface RefundTarget {
+  orderId: string
+  intent: RefundIntent
+}
 
 function items(list: any[] | undefined, qty: (i: any) => unknown): RefundItem[] {
   return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: dec(str(qty(i))).toNumber() })).filter((i) => i.quantity > 0)
@@ -278,7 +320,17 @@ function items(list: any[] | undefined, qty: (i: any) => unknown): RefundItem[] 
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
   const { data } = await query(container).graph({
     entity: "return",
-    fields: ["id", "order_id", "claim_id", "exchange_id", "received_at", "metadata", "items.item_id", "items.quantity", "items.received_quantity"],
+    fields: [
+      "id",
+      "order_id",
+      "claim_id",
+      "exchange_id",
+      "received_at",
+      "metadata",
+      "items.item_id",
+      "items.quantity",
+      "items.received_quantity",
+    ],
     filters: { id: returnId },
   })
   const r = data[0]
@@ -288,7 +340,13 @@ export async function returnRefund(container: MedusaContainer, returnId: string)
   const received = items(r.items, (i) => i.received_quantity)
   // a return that refunds shipping (metadata refund_shipping: true) refunds the shipping lines' tax too
   if (refundsShipping(r.metadata)) {
-    const { data: [o] } = await query(container).graph({ entity: "order", fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"], filters: { id: r.order_id } })
+    const {
+      data: [o],
+    } = await query(container).graph({
+      entity: "order",
+      fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"],
+      filters: { id: r.order_id },
+    })
     for (const sm of o?.shipping_methods ?? []) {
       if (sm.detail?.return_id || sm.detail?.claim_id || sm.detail?.exchange_id) continue
       received.push({ itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`, quantity: 1 })
@@ -321,8 +379,15 @@ export async function loadClaim(container: MedusaContainer, claimId: string): Pr
   const { data } = await query(container).graph({
     entity: "order_claim",
     fields: [
-      "id", "type", "order_id", "created_at", "canceled_at",
-      "additional_items.*", "claim_items.*", "return.items.item_id", "return.items.quantity",
+      "id",
+      "type",
+      "order_id",
+      "created_at",
+      "canceled_at",
+      "additional_items.*",
+      "claim_items.*",
+      "return.items.item_id",
+      "return.items.quantity",
     ],
     filters: { id: claimId },
   })
@@ -330,7 +395,10 @@ export async function loadClaim(container: MedusaContainer, claimId: string): Pr
   if (!c || c.canceled_at) return null
   const returned = items(c.return?.items, (i) => i.quantity)
   return {
-    id: c.id, order_id: c.order_id, type: c.type === "replace" ? "replace" : "refund", created_at: c.created_at,
+    id: c.id,
+    order_id: c.order_id,
+    type: c.type === "replace" ? "replace" : "refund",
+    created_at: c.created_at,
     claimed: returned.length ? returned : items(c.claim_items, (i) => i.quantity),
     additionalItemIds: (c.additional_items ?? []).map((i: any) => i.item_id),
   }
@@ -345,10 +413,14 @@ export async function claimRefund(container: MedusaContainer, claimId: string): 
 
 /** The tax of the claimed units as Medusa charged them (each line's share, rounded half-up to the cent). */
 export function claimedTax(order: any, claimed: RefundItem[]): number {
-  return roundCents(sum(claimed.map((c) => {
-    const it = (order.items ?? []).find((i: any) => i.id === c.itemId)
-    return it ? taxShare(roundCents(str(it.tax_total)), c.quantity, dec(str(it.quantity)).toNumber()) : 0
-  })))
+  return roundCents(
+    sum(
+      claimed.map((c) => {
+        const it = (order.items ?? []).find((i: any) => i.id === c.itemId)
+        return it ? taxShare(roundCents(str(it.tax_total)), c.quantity, dec(str(it.quantity)).toNumber()) : 0
+      }),
+    ),
+  )
 }
 
 export async function exchangeRefund(container: MedusaContainer, exchangeId: string): Promise<RefundTarget | null> {
@@ -374,13 +446,19 @@ export async function loadExchange(container: MedusaContainer, exchangeId: strin
 // Processor from the container
 // ---------------------------------------------------------------------------------------------
 
-interface Locking { execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T> }
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
 
 export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
   const options = getPluginOptions(container)
   const store = container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore
   const locking = container.resolve(Modules.LOCKING) as unknown as Locking
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { info(m: string): void; warn(m: string): void; error(m: string): void }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as {
+    info(m: string): void
+    warn(m: string): void
+    error(m: string): void
+  }
   return new FilingProcessor({
     store,
     client: overrides.client ?? getSalesTaxClient(options).background(),

@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto"
 import type {
-  FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch,
+  FilingRecordDTO,
+  FilingRefundDTO,
+  FilingStore,
+  NewRecord,
+  NewRefund,
+  RecordPatch,
+  RefundPatch,
 } from "../../modules/sales-tax-filing/types"
 
 const clone = <T>(v: T): T => structuredClone(v)
@@ -30,13 +36,32 @@ export class MemoryFilingStore implements FilingStore {
     const now = new Date()
     const rec: FilingRecordDTO = {
       id: `stfil_${randomUUID()}`,
-      order_id: input.order_id, kind: input.kind, parent_order_id: input.parent_order_id ?? null,
-      cart_id: input.cart_id, customer_id: input.customer_id, state: input.state ?? "pending",
-      filing_path: null, completion_mode: input.completion_mode, snapshot: clone(input.snapshot),
-      charged_tax: input.charged_tax, filed_tax: null, requoted_tax: null, tax_difference: null,
-      filed_at: null, completion_requested_at: null, completed_at: null, cancel_requested_at: null, voided_at: null,
-      attempts: 0, next_attempt_at: input.next_attempt_at, last_error: input.last_error ?? null, last_step: null,
-      revision: 0, edits: null, created_at: new Date(now.getTime() + this.records.size / 1000), updated_at: now,
+      order_id: input.order_id,
+      kind: input.kind,
+      parent_order_id: input.parent_order_id ?? null,
+      cart_id: input.cart_id,
+      customer_id: input.customer_id,
+      state: input.state ?? "pending",
+      filing_path: null,
+      completion_mode: input.completion_mode,
+      snapshot: clone(input.snapshot),
+      charged_tax: input.charged_tax,
+      filed_tax: null,
+      requoted_tax: null,
+      tax_difference: null,
+      filed_at: null,
+      completion_requested_at: null,
+      completed_at: null,
+      cancel_requested_at: null,
+      voided_at: null,
+      attempts: 0,
+      next_attempt_at: input.next_attempt_at,
+      last_error: input.last_error ?? null,
+      last_step: null,
+      revision: 0,
+      edits: null,
+      created_at: new Date(now.getTime() + this.records.size / 1000),
+      updated_at: now,
     }
     this.records.set(rec.id, rec)
     return { record: clone({ ...rec, refunds: [] }), created: true }
@@ -54,9 +79,19 @@ export class MemoryFilingStore implements FilingStore {
     if (existing) return { refund: clone(existing), created: false }
     this.beforeWrite?.("ensureRefund")
     const ref: FilingRefundDTO = {
-      id: `stref_${randomUUID()}`, record_id: recordId, order_id: input.order_id, source_type: input.source_type,
-      source_id: input.source_id, idempotency_key: input.idempotency_key, items: clone(input.items), state: "pending",
-      refunded_tax: null, returned_at: input.returned_at, refunded_at: null, attempts: 0, last_error: null,
+      id: `stref_${randomUUID()}`,
+      record_id: recordId,
+      order_id: input.order_id,
+      source_type: input.source_type,
+      source_id: input.source_id,
+      idempotency_key: input.idempotency_key,
+      items: clone(input.items),
+      state: "pending",
+      refunded_tax: null,
+      returned_at: input.returned_at,
+      refunded_at: null,
+      attempts: 0,
+      last_error: null,
       created_at: new Date(Date.now() + this.refunds.size / 1000),
     }
     this.refunds.set(ref.id, ref)
@@ -72,7 +107,8 @@ export class MemoryFilingStore implements FilingStore {
 
   async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
     const out: FilingRecordDTO[] = []
-    const kids = [...this.records.values()].filter((r) => r.parent_order_id === orderId)
+    const kids = [...this.records.values()]
+      .filter((r) => r.parent_order_id === orderId)
       .sort((a, b) => (a.created_at?.getTime() ?? 0) - (b.created_at?.getTime() ?? 0))
     for (const r of kids) out.push((await this.findRecord(r.order_id))!)
     return out
@@ -93,9 +129,14 @@ export function memoryLock(): <T>(key: string, fn: () => Promise<T>) => Promise<
   return <T>(key: string, fn: () => Promise<T>): Promise<T> => {
     const prev = tails.get(key) ?? Promise.resolve()
     const run = prev.then(fn, fn)
-    const tail = run.then(() => undefined, () => undefined)
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    )
     tails.set(key, tail)
-    void tail.then(() => { if (tails.get(key) === tail) tails.delete(key) })
+    void tail.then(() => {
+      if (tails.get(key) === tail) tails.delete(key)
+    })
     return run
   }
 }

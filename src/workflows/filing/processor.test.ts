@@ -28,7 +28,10 @@ beforeEach(async () => {
 
 function client(retry: false | { maxAttempts: number } = { maxAttempts: 3 }) {
   return new SalesTaxClient({
-    baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID, timeoutMs: 2000,
+    baseUrl: sb.url,
+    apiKey: API_KEY,
+    connectionId: CONNECTION_ID,
+    timeoutMs: 2000,
     retry: retry === false ? false : { ...retry, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 5000 },
   })
 }
@@ -37,7 +40,12 @@ function setup(opts: { retry?: false | { maxAttempts: number }; maxAttempts?: nu
   const store = new MemoryFilingStore()
   const c = client(opts.retry ?? { maxAttempts: 3 })
   const p = new FilingProcessor({
-    store, client: c, lock: memoryLock(), maxAttempts: opts.maxAttempts ?? 5, now: opts.now, secrets: [API_KEY],
+    store,
+    client: c,
+    lock: memoryLock(),
+    maxAttempts: opts.maxAttempts ?? 5,
+    now: opts.now,
+    secrets: [API_KEY],
     backoff: { baseMs: 1000, maxMs: 60_000 },
   })
   return { store, client: c, p }
@@ -186,7 +194,8 @@ describe("cancellation", () => {
     const r = await p.cancelOrder(rec(s), new Date())
     expect(r?.state).toBe("refunded")
     const order = await c.getOrder(s.orderId, { expandRefunds: true })
-    const qty = (id: string) => sum(order.refunds!.flatMap((x) => x.items.filter((i) => i.itemId === id).map((i) => Math.abs(i.quantity)))).toNumber()
+    const qty = (id: string) =>
+      sum(order.refunds!.flatMap((x) => x.items.filter((i) => i.itemId === id).map((i) => Math.abs(i.quantity)))).toNumber()
     s.lines.forEach((l) => expect(qty(l.itemId)).toBe(l.quantity))
   })
 
@@ -210,14 +219,26 @@ describe("refunds", () => {
     const s = await chargedSnapshot(c, ids(), LINES)
     await p.fileOrder(rec(s))
     const ret1 = { source: "return" as const, sourceId: `return_A_${s.orderId}`, items: [{ itemId: s.lines[0]!.itemId, quantity: 2 }] }
-    const ret2 = { source: "return" as const, sourceId: `return_B_${s.orderId}`, items: [{ itemId: s.lines[0]!.itemId, quantity: 1 }, { itemId: s.lines[1]!.itemId, quantity: 1 }] }
+    const ret2 = {
+      source: "return" as const,
+      sourceId: `return_B_${s.orderId}`,
+      items: [
+        { itemId: s.lines[0]!.itemId, quantity: 1 },
+        { itemId: s.lines[1]!.itemId, quantity: 1 },
+      ],
+    }
     const a = await p.refund(rec(s), ret1)
     expect(a?.state).toBe("partially_refunded")
     await Promise.all([p.refund(rec(s), ret2), p.refund(rec(s), ret2), p.refund(rec(s), ret1)])
     const order = await c.getOrder(s.orderId, { expandRefunds: true })
     expect(order.refunds?.map((r) => r.idempotencyKey).sort()).toEqual([ret1.sourceId, ret2.sourceId].sort())
     const r2 = order.refunds!.find((r) => r.idempotencyKey === ret2.sourceId)!
-    expect(r2.items.map((i) => [i.itemId, Math.abs(i.quantity)]).sort()).toEqual([[s.lines[0]!.itemId, 1], [s.lines[1]!.itemId, 1]].sort())
+    expect(r2.items.map((i) => [i.itemId, Math.abs(i.quantity)]).sort()).toEqual(
+      [
+        [s.lines[0]!.itemId, 1],
+        [s.lines[1]!.itemId, 1],
+      ].sort(),
+    )
     const stored = await store.findRecord(s.orderId)
     expect(stored?.refunds?.map((r) => r.state)).toEqual(["refunded", "refunded"])
     expect(stored?.state).toBe("partially_refunded")
@@ -280,7 +301,10 @@ describe("exactly once", () => {
     await p.fileOrder(rec(s))
     let refundCalled = false
     store.beforeWrite = (what) => {
-      if (what === "patchRefund" || (refundCalled && what === "patchRecord")) { refundCalled = true; throw new Error("process killed") }
+      if (what === "patchRefund" || (refundCalled && what === "patchRecord")) {
+        refundCalled = true
+        throw new Error("process killed")
+      }
     }
     const intent = { source: "claim" as const, sourceId: `claim_${s.orderId}`, items: [{ itemId: s.lines[1]!.itemId, quantity: 2 }] }
     await expect(p.refund(rec(s), intent)).rejects.toThrow("process killed")
@@ -343,7 +367,7 @@ describe("retries", () => {
     for (let i = 0; i < 5 && r?.next_attempt_at; i++) {
       now = new Date(r.next_attempt_at.getTime() + 1)
       await p.processDue()
-      r = (await p.process(s.orderId)) // idempotent look at the record
+      r = await p.process(s.orderId) // idempotent look at the record
       now = new Date(now.getTime())
     }
     expect(r?.state).toBe("failed")

@@ -6,17 +6,51 @@
  * ask the service first ("already done" is reconciled, not failed).
  */
 import type {
-  CalculateCartsRequest, CalculateCartsResponse, CartToOrderRequest, CreateOrderRequest, OrderRecord,
-  RefundRecord, RefundRequest, UpdateOrderRequest,
+  CalculateCartsRequest,
+  CalculateCartsResponse,
+  CartToOrderRequest,
+  CreateOrderRequest,
+  OrderRecord,
+  RefundRecord,
+  RefundRequest,
+  UpdateOrderRequest,
 } from "../../contract"
 import type {
-  CompletionMode, EditIntent, FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, FilingStore, NewRecord,
-  RecordPatch, RefundItem, RefundSource,
+  CompletionMode,
+  EditIntent,
+  FilingLine,
+  FilingRecordDTO,
+  FilingRefundDTO,
+  FilingSnapshot,
+  FilingStore,
+  NewRecord,
+  RecordPatch,
+  RefundItem,
+  RefundSource,
 } from "../../modules/sales-tax-filing/types"
 import {
-  BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, chargedTotal, childOrderId, childRefundKey, compareLines,
-  completionAtFiling, deriveState, directOrderRequest, isRetryable, lockKey, mustFileDirect, orderTaxTotal,
-  planEdit, refundKey, refundTaxTotal, remainingItems, requoteRequest, routeRefund, sanitizeError, toIso,
+  BackoffPolicy,
+  DEFAULT_BACKOFF,
+  backoffDelayMs,
+  chargedTotal,
+  childOrderId,
+  childRefundKey,
+  compareLines,
+  completionAtFiling,
+  deriveState,
+  directOrderRequest,
+  isRetryable,
+  lockKey,
+  mustFileDirect,
+  orderTaxTotal,
+  planEdit,
+  refundKey,
+  refundTaxTotal,
+  remainingItems,
+  requoteRequest,
+  routeRefund,
+  sanitizeError,
+  toIso,
 } from "./decisions"
 import { dec } from "../../money"
 
@@ -71,7 +105,11 @@ function statusOf(err: unknown): number | null {
 
 /** Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped" record. */
 /** An order edit to file: the order change id, when it was confirmed, the order's lines after it. */
-export interface EditInput { id: string; at: Date; lines: FilingLine[] }
+export interface EditInput {
+  id: string
+  at: Date
+  lines: FilingLine[]
+}
 
 /** A retryable "not yet": work that waits for other work of the same order (a pending refund). */
 class WaitError extends Error {
@@ -137,7 +175,10 @@ export class FilingProcessor {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.deps.store.ensureRecord(record)
       // the order's edits' own orders go with it (voided, or refunded after the cutoff)
-      const family = [rec, ...(rec.kind === "order" ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit") : [])]
+      const family = [
+        rec,
+        ...(rec.kind === "order" ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit") : []),
+      ]
       for (const r of family) {
         if (!r.cancel_requested_at && r.state !== "skipped") {
           await this.deps.store.patchRecord(r.id, { cancel_requested_at: at, next_attempt_at: this.now() })
@@ -178,8 +219,9 @@ export class FilingProcessor {
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const root = rec.parent_order_id ?? rec.order_id
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)
-      const family = [...(rootRec ? [rootRec] : []), ...(await this.deps.store.listChildren(root))]
-        .filter((r) => r.snapshot && r.state !== "skipped" && r.kind !== "credit")
+      const family = [...(rootRec ? [rootRec] : []), ...(await this.deps.store.listChildren(root))].filter(
+        (r) => r.snapshot && r.state !== "skipped" && r.kind !== "credit",
+      )
       const key = refundKey(intent.source, intent.sourceId)
       // a refund already recorded under this key (redelivery) is not routed again
       const known = new Set(family.flatMap((r) => (r.refunds ?? []).map((x) => x.idempotency_key)))
@@ -286,7 +328,10 @@ export class FilingProcessor {
       step = "complete"
       if (rec.filed_at && !rec.voided_at && !rec.completed_at && rec.completion_requested_at) {
         const o = await client.updateOrder(orderId, { completedDate: toIso(rec.completion_requested_at) })
-        rec = await this.patch(rec, { completed_at: o.completedDate ? new Date(o.completedDate) : rec.completion_requested_at, last_step: step })
+        rec = await this.patch(rec, {
+          completed_at: o.completedDate ? new Date(o.completedDate) : rec.completion_requested_at,
+          last_step: step,
+        })
       }
 
       // 3. Cancellation: void, or (after the cutoff) refund whatever is left under cancel:<order id>
@@ -304,8 +349,12 @@ export class FilingProcessor {
             const items = remainingItems(s.lines, refunds)
             if (items.length) {
               await store.ensureRefund(rec.id, {
-                order_id: orderId, source_type: "cancel", source_id: orderId,
-                idempotency_key: refundKey("cancel", orderId), items, returned_at: rec.cancel_requested_at,
+                order_id: orderId,
+                source_type: "cancel",
+                source_id: orderId,
+                idempotency_key: refundKey("cancel", orderId),
+                items,
+                returned_at: rec.cancel_requested_at,
               })
             }
             refunds = (await this.reload(orderId)).refunds ?? []
@@ -315,13 +364,17 @@ export class FilingProcessor {
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      rec = await this.sendRefunds(rec, refunds, (r) => { refundInFlight = r })
+      rec = await this.sendRefunds(rec, refunds, (r) => {
+        refundInFlight = r
+      })
       refundInFlight = null
 
       // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
       step = "edit"
       if (rec.kind === "order" && (rec.edits ?? []).some((e) => e.state === "pending")) {
-        rec = await this.applyEdits(await this.reload(orderId), (r) => { refundInFlight = r })
+        rec = await this.applyEdits(await this.reload(orderId), (r) => {
+          refundInFlight = r
+        })
         refundInFlight = null
       }
 
@@ -336,7 +389,9 @@ export class FilingProcessor {
 
   /** Sends every refund row not sent yet (in the order they were recorded); keeps each item's refunded tax. */
   private async sendRefunds(
-    rec: FilingRecordDTO, refunds: FilingRefundDTO[], inFlight: (r: FilingRefundDTO | null) => void,
+    rec: FilingRecordDTO,
+    refunds: FilingRefundDTO[],
+    inFlight: (r: FilingRefundDTO | null) => void,
   ): Promise<FilingRecordDTO> {
     const { client, store } = this.deps
     for (const r of sortRefunds(refunds)) {
@@ -354,10 +409,18 @@ export class FilingProcessor {
       })
       const taxOf = new Map<string, number>()
       for (const it of res.refunds.flatMap((x) => x.items)) {
-        taxOf.set(it.itemId, dec(taxOf.get(it.itemId) ?? 0).plus(Math.abs(it.tax.amount)).toNumber())
+        taxOf.set(
+          it.itemId,
+          dec(taxOf.get(it.itemId) ?? 0)
+            .plus(Math.abs(it.tax.amount))
+            .toNumber(),
+        )
       }
       await store.patchRefund(r.id, {
-        state: "refunded", refunded_tax: refundTaxTotal(res.refunds), refunded_at: this.now(), last_error: null,
+        state: "refunded",
+        refunded_tax: refundTaxTotal(res.refunds),
+        refunded_at: this.now(),
+        last_error: null,
         items: r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: taxOf.get(i.itemId) ?? 0 })),
       })
       inFlight(null)
@@ -400,10 +463,18 @@ export class FilingProcessor {
           const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: plan.refileLines }
           // the edit stays pending (mode refile) until the new order is filed: a crash in between
           // files it on the next run (step 1), and the edit then finds nothing left to change
-          await setEdit({ mode: "refile" }, {
-            snapshot, charged_tax: chargedTotal(snapshot.lines), filed_at: null, filing_path: null,
-            completed_at: null, revision: (rec.revision ?? 0) + 1, last_step: "file",
-          })
+          await setEdit(
+            { mode: "refile" },
+            {
+              snapshot,
+              charged_tax: chargedTotal(snapshot.lines),
+              filed_at: null,
+              filing_path: null,
+              completed_at: null,
+              revision: (rec.revision ?? 0) + 1,
+              last_step: "file",
+            },
+          )
           rec = await this.file(rec, snapshot)
           await setEdit({ state: "applied" })
           continue
@@ -413,15 +484,24 @@ export class FilingProcessor {
       for (const part of plan.refunds) {
         const home = part.orderId === rec.order_id ? rec : children.find((c) => c.order_id === part.orderId)!
         await store.ensureRefund(home.id, {
-          order_id: home.order_id, source_type: "edit", source_id: edit.id,
-          idempotency_key: childRefundKey(edit.id, home.order_id, rec.order_id), items: part.items, returned_at: new Date(edit.at),
+          order_id: home.order_id,
+          source_type: "edit",
+          source_id: edit.id,
+          idempotency_key: childRefundKey(edit.id, home.order_id, rec.order_id),
+          items: part.items,
+          returned_at: new Date(edit.at),
         })
       }
       const supplementId = childOrderId(edit.id)
       if (plan.supplement.length) {
         const snapshot: FilingSnapshot = {
-          ...rec.snapshot!, orderId: supplementId, kind: "edit", parentOrderId: rec.order_id, cartId: null,
-          placedAt: edit.at, lines: plan.supplement,
+          ...rec.snapshot!,
+          orderId: supplementId,
+          kind: "edit",
+          parentOrderId: rec.order_id,
+          cartId: null,
+          placedAt: edit.at,
+          lines: plan.supplement,
         }
         await store.ensureRecord(newRecordFor(supplementId, snapshot, "placed", this.now()))
       }
@@ -463,7 +543,10 @@ export class FilingProcessor {
   }
 
   private async markFiled(
-    rec: FilingRecordDTO, order: OrderRecord, path: "cart" | "direct", cmp: ReturnType<typeof compareLines> | null,
+    rec: FilingRecordDTO,
+    order: OrderRecord,
+    path: "cart" | "direct",
+    cmp: ReturnType<typeof compareLines> | null,
   ): Promise<FilingRecordDTO> {
     return this.patch(rec, {
       filed_at: this.now(),
@@ -495,7 +578,10 @@ export class FilingProcessor {
     const next = again ? new Date(this.now().getTime() + backoffDelayMs(attempts, this.backoff)) : null
     if (refund) await store.patchRefund(refund.id, { state: "failed", attempts: refund.attempts + 1, last_error: message })
     const patch: RecordPatch = {
-      state: "failed", attempts, next_attempt_at: next, last_error: `${step}: ${message}`,
+      state: "failed",
+      attempts,
+      next_attempt_at: next,
+      last_error: `${step}: ${message}`,
     }
     await store.patchRecord(rec.id, patch)
     this.deps.logger?.warn(

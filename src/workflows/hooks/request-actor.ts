@@ -64,7 +64,12 @@ export type ExemptionBasis = "authenticated_customer" | "admin_order" | "admin_d
  */
 export function exemptionIdentity(
   kind: "cart" | "order",
-  entity: { customer_id?: string | null; is_draft_order?: boolean | null; customer?: { has_account?: boolean | null } | null; checkedOutExempt?: boolean },
+  entity: {
+    customer_id?: string | null
+    is_draft_order?: boolean | null
+    customer?: { has_account?: boolean | null } | null
+    checkedOutExempt?: boolean
+  },
   actor: RequestActor | null,
 ): { customerId: string; basis: ExemptionBasis } | null {
   const customerId = entity.customer_id

@@ -28,7 +28,10 @@ describe("composeTaxLineContext", () => {
   })
 
   it("handlers returning nothing contribute nothing", async () => {
-    const out = await composeTaxLineContext(async () => undefined, () => ({ a: 1 }))({}, ctx)
+    const out = await composeTaxLineContext(
+      async () => undefined,
+      () => ({ a: 1 }),
+    )({}, ctx)
     expect((out as unknown as { output: unknown }).output).toEqual({ a: 1 })
   })
 })
@@ -36,7 +39,9 @@ describe("composeTaxLineContext", () => {
 describe("order snapshot: lines the order workflow passes before they are on the order", () => {
   // Medusa 2.21: an exchange's / edit's new line is read from order_line_item, which has no quantity
   const order = {
-    id: "order_1", currency_code: "usd", customer_id: "cus_1",
+    id: "order_1",
+    currency_code: "usd",
+    customer_id: "cus_1",
     // an order line's quantity is on its order_item (`detail`, read as items.detail.quantity)
     items: [{ id: "ordli_old", product_id: "prod_1", detail: { quantity: 3 }, unit_price: 10, adjustments: [] }],
     shipping_methods: [],
@@ -58,17 +63,31 @@ describe("order snapshot: lines the order workflow passes before they are on the
   it("a new line without a quantity is quoted for one unit (not 0, which left it untaxed)", async () => {
     const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 89.99 }])
     // a run for some lines quotes those lines: the order's other lines are left out (quantity 0)
-    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([["ordli_old", "0", "10"], ["ordli_new", "1", "89.99"]])
+    expect(snap.items.map((i) => [i.id, i.quantity, i.unit_price])).toEqual([
+      ["ordli_old", "0", "10"],
+      ["ordli_new", "1", "89.99"],
+    ])
     // and the provider's service cart keeps it (a quantity-0 line would be dropped)
     const cart = buildServiceCart({
-      snapshot: CartSnapshot.parse(snap), origin: ADDR, destination: ADDR, shippingTic: 11010, defaultTic: 0, exemptionId: null,
+      snapshot: CartSnapshot.parse(snap),
+      origin: ADDR,
+      destination: ADDR,
+      shippingTic: 11010,
+      defaultTic: 0,
+      exemptionId: null,
     })
     expect(cart.lineItems.find((l) => l.itemId === "ordli_new")).toMatchObject({ quantity: 1, price: 89.99 })
   })
 
   it("a quantity the workflow does give is kept; lines already on the order are not duplicated", async () => {
-    const snap = await snapshotOf([{ id: "ordli_new", product_id: "prod_2", unit_price: 5, quantity: 4 }, { id: "ordli_old", quantity: 99 }])
-    expect(snap.items.map((i) => [i.id, i.quantity])).toEqual([["ordli_old", "0"], ["ordli_new", "4"]])
+    const snap = await snapshotOf([
+      { id: "ordli_new", product_id: "prod_2", unit_price: 5, quantity: 4 },
+      { id: "ordli_old", quantity: 99 },
+    ])
+    expect(snap.items.map((i) => [i.id, i.quantity])).toEqual([
+      ["ordli_old", "0"],
+      ["ordli_new", "4"],
+    ])
   })
 
   it("a run over the whole order (a draft order's creation: no items passed) quotes every line at its order_item quantity", async () => {

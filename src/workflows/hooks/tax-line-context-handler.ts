@@ -53,7 +53,10 @@ function defaultTicOf(container: MedusaContainer): number {
 }
 
 /** TIC per product id, resolved product → type → category (nearest ancestor) → default. */
-export async function resolveProductTics(container: MedusaContainer, productIds: string[]): Promise<Record<string, { tic: number; source: string }>> {
+export async function resolveProductTics(
+  container: MedusaContainer,
+  productIds: string[],
+): Promise<Record<string, { tic: number; source: string }>> {
   const defaultTic = defaultTicOf(container)
   const out: Record<string, { tic: number; source: string }> = {}
   const ids = [...new Set(productIds.filter(Boolean))]
@@ -74,12 +77,16 @@ export async function resolveProductTics(container: MedusaContainer, productIds:
   const catIds = new Set<string>()
   for (const p of products) for (const c of p.categories ?? []) for (const id of String(c.mpath ?? c.id).split(".")) if (id) catIds.add(id)
   const [byProduct, byType, byCategory] = tics
-    ? await Promise.all([tics.getTics("product", ids), tics.getTics("product_type", typeIds), tics.getTics("product_category", [...catIds])])
+    ? await Promise.all([
+        tics.getTics("product", ids),
+        tics.getTics("product_type", typeIds),
+        tics.getTics("product_category", [...catIds]),
+      ])
     : [{}, {}, {}]
   for (const p of products) {
     const r = resolveTic({
       product: (byProduct as Record<string, number>)[p.id] ?? null,
-      productType: p.type_id ? (byType as Record<string, number>)[p.type_id] ?? null : null,
+      productType: p.type_id ? ((byType as Record<string, number>)[p.type_id] ?? null) : null,
       categories: categoryTics(p.categories ?? [], byCategory),
       defaultTic,
     })
@@ -113,12 +120,27 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
     entity,
     fields: [
       // who may be exempt (see request-actor.ts): orders only
-      ...(entity === "order" ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code", ORDER_ITEM_QUANTITY] : []),
-      "id", "currency_code", "customer_id",
-      "items.id", "items.product_id", "items.variant_id", "items.quantity", "items.unit_price", "items.is_tax_inclusive",
-      "items.is_giftcard", "items.adjustments.amount", "items.adjustments.is_tax_inclusive",
-      "shipping_methods.id", "shipping_methods.shipping_option_id", "shipping_methods.amount", "shipping_methods.is_tax_inclusive",
-      "shipping_methods.adjustments.amount", "shipping_methods.adjustments.is_tax_inclusive",
+      ...(entity === "order"
+        ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code", ORDER_ITEM_QUANTITY]
+        : []),
+      "id",
+      "currency_code",
+      "customer_id",
+      "items.id",
+      "items.product_id",
+      "items.variant_id",
+      "items.quantity",
+      "items.unit_price",
+      "items.is_tax_inclusive",
+      "items.is_giftcard",
+      "items.adjustments.amount",
+      "items.adjustments.is_tax_inclusive",
+      "shipping_methods.id",
+      "shipping_methods.shipping_option_id",
+      "shipping_methods.amount",
+      "shipping_methods.is_tax_inclusive",
+      "shipping_methods.adjustments.amount",
+      "shipping_methods.adjustments.is_tax_inclusive",
     ],
     filters: { id },
   })
@@ -129,7 +151,10 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
 export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
   const cart = await readTaxedEntity(container, "cart", cartId)
   if (!cart) return undefined
-  return { ...(await snapshotFromEntity(container, cart, cart.customer_id)), ...exemptionFields(exemptionIdentity("cart", cart, currentActor())) }
+  return {
+    ...(await snapshotFromEntity(container, cart, cart.customer_id)),
+    ...exemptionFields(exemptionIdentity("cart", cart, currentActor())),
+  }
 }
 
 function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSnapshotInput, "exemption_customer_id" | "exemption_basis"> {
@@ -138,7 +163,9 @@ function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSna
 
 /** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
 export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<string, unknown> | null }[] | null }[] | null }): boolean {
-  return (order.items ?? []).some((i) => (i.tax_lines ?? []).some((t) => typeof t.data?.exemption_id === "string" && typeof t.data?.exemption_basis === "string"))
+  return (order.items ?? []).some((i) =>
+    (i.tax_lines ?? []).some((t) => typeof t.data?.exemption_id === "string" && typeof t.data?.exemption_basis === "string"),
+  )
 }
 
 /**
@@ -159,7 +186,12 @@ export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T
 }
 
 /** Same for an order (order edits, exchanges: updateOrderTaxLinesWorkflow). */
-export async function buildOrderSnapshot(container: MedusaContainer, orderId: string, items?: any[], shippingMethods?: any[]): Promise<CartSnapshotInput | undefined> {
+export async function buildOrderSnapshot(
+  container: MedusaContainer,
+  orderId: string,
+  items?: any[],
+  shippingMethods?: any[],
+): Promise<CartSnapshotInput | undefined> {
   const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
   // a run for some lines only (item_ids: an edit's, an exchange's or a claim's new lines; Medusa
@@ -219,7 +251,8 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
 
 function unwrap(v: unknown): TaxLineContext {
   if (v instanceof StepResponse) return ((v as unknown as { output?: unknown }).output ?? {}) as TaxLineContext
-  if (v && typeof v === "object" && "__type" in (v as object) && "output" in (v as object)) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
+  if (v && typeof v === "object" && "__type" in (v as object) && "output" in (v as object))
+    return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
   return (v ?? {}) as TaxLineContext
 }
 
@@ -227,7 +260,10 @@ function unwrap(v: unknown): TaxLineContext {
  * The plugin's setTaxLineContext handler for the cart workflows (input `{ cart }`) and the order
  * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
  */
-export async function salesTaxTaxLineContext(input: any, { container }: { container: MedusaContainer }): Promise<StepResponse<TaxLineContext>> {
+export async function salesTaxTaxLineContext(
+  input: any,
+  { container }: { container: MedusaContainer },
+): Promise<StepResponse<TaxLineContext>> {
   let snapshot: CartSnapshotInput | undefined
   try {
     if (input?.cart?.id) snapshot = await buildCartSnapshot(container, input.cart.id)
@@ -249,7 +285,9 @@ export async function salesTaxTaxLineContext(input: any, { container }: { contai
  * One handler out of several: each runs with the same input, their results are merged (later
  * handlers win on key clashes, except `sales_tax`, which stays the plugin's).
  */
-export function composeTaxLineContext(...handlers: TaxLineContextHandler[]): (input: any, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
+export function composeTaxLineContext(
+  ...handlers: TaxLineContextHandler[]
+): (input: any, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
   return async (input, ctx) => {
     const results = await Promise.all(handlers.map(async (h) => unwrap(await h(input, ctx))))
     const merged: TaxLineContext = {}

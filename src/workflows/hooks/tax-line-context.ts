@@ -13,7 +13,6 @@ function register(name: string, fn: () => void): void {
   try {
     fn()
   } catch (e) {
-     
     console.warn(
       `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${(e as Error).message}). ` +
         `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,

@@ -18,10 +18,20 @@ describe("auth", () => {
 
   it("a missing key is 401 problem on every authenticated operation", async () => {
     const urls: [string, string][] = [
-      ["GET", `${C()}/ping`], ["POST", `${C()}/carts`], ["GET", `${C()}/carts/x`], ["POST", `${C()}/carts/orders`],
-      ["POST", `${C()}/orders`], ["GET", `${C()}/orders/o`], ["PATCH", `${C()}/orders/o`], ["DELETE", `${C()}/orders/o`],
-      ["POST", `${C()}/orders/refunds/o`], ["POST", `${C()}/exemption-certificates`], ["GET", `${C()}/exemption-certificates/i`],
-      ["DELETE", `${C()}/exemption-certificates/i`], ["GET", "/tax/exemption-certificates"], ["POST", "/tax/tic/search"],
+      ["GET", `${C()}/ping`],
+      ["POST", `${C()}/carts`],
+      ["GET", `${C()}/carts/x`],
+      ["POST", `${C()}/carts/orders`],
+      ["POST", `${C()}/orders`],
+      ["GET", `${C()}/orders/o`],
+      ["PATCH", `${C()}/orders/o`],
+      ["DELETE", `${C()}/orders/o`],
+      ["POST", `${C()}/orders/refunds/o`],
+      ["POST", `${C()}/exemption-certificates`],
+      ["GET", `${C()}/exemption-certificates/i`],
+      ["DELETE", `${C()}/exemption-certificates/i`],
+      ["GET", "/tax/exemption-certificates"],
+      ["POST", "/tax/tic/search"],
       ["POST", "/tax/verify-address"],
     ]
     for (const [m, u] of urls) {

@@ -75,7 +75,15 @@ describe("carts", () => {
       [cart({ cartId: "x".repeat(51) }), "body.items[0].cartId"],
       [cart({ cartId: "" }), "body.items[0].cartId"],
       [cart({ customerId: "someone@example.com" }), "body.items[0].customerId"],
-      [cart({ lineItems: [{ index: 0, itemId: "a", price: 1, quantity: 1 }, { index: 1, itemId: "a", price: 1, quantity: 1 }] }), "body.items[0].lineItems[1].itemId"],
+      [
+        cart({
+          lineItems: [
+            { index: 0, itemId: "a", price: 1, quantity: 1 },
+            { index: 1, itemId: "a", price: 1, quantity: 1 },
+          ],
+        }),
+        "body.items[0].lineItems[1].itemId",
+      ],
       [cart({ lineItems: [{ index: 0, itemId: "a", price: 1, quantity: 0 }] }), "body.items[0].lineItems[0].quantity"],
       [cart({ lineItems: [{ index: 0, itemId: "a", price: 1e300, quantity: 1 }] }), "body.items[0].lineItems[0].price"],
     ]
@@ -102,7 +110,9 @@ describe("carts", () => {
   describe("exemptions", () => {
     let certWa: string
     beforeAll(async () => {
-      const c = await call(s, "POST", `${C()}/exemption-certificates`, { body: certBody({ customerId: "exempt-cust", states: [{ abbreviation: "WA" }] }) })
+      const c = await call(s, "POST", `${C()}/exemption-certificates`, {
+        body: certBody({ customerId: "exempt-cust", states: [{ abbreviation: "WA" }] }),
+      })
       certWa = c.body.certificateId
     })
 
@@ -126,7 +136,10 @@ describe("carts", () => {
     })
 
     it('isExempt without a matching certificate is flagged "Exempt--No certificate"', async () => {
-      for (const c of [cart({ customerId: "other-cust", exemption: { isExempt: true } }), cart({ customerId: "exempt-cust", destination: NYC, exemption: { isExempt: true } })]) {
+      for (const c of [
+        cart({ customerId: "other-cust", exemption: { isExempt: true } }),
+        cart({ customerId: "exempt-cust", destination: NYC, exemption: { isExempt: true } }),
+      ]) {
         const r = await post([c])
         expect(r.body.items[0].exemption).toMatchObject({ exemptionId: null, isExempt: true, flag: "Exempt--No certificate" })
       }
@@ -167,21 +180,31 @@ describe("carts", () => {
     it("completed false leaves completedDate null; completedDate at or before now is kept; after now is 422", async () => {
       await setClock(s, "2026-03-05T15:00:00Z")
       await post([cart({ cartId: "to-order-2" })])
-      const deferred = await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "to-order-2", orderId: "deferred", completed: false } })
+      const deferred = await call(s, "POST", `${C()}/carts/orders`, {
+        body: { cartId: "to-order-2", orderId: "deferred", completed: false },
+      })
       expect(deferred.body.completedDate).toBeNull()
-      const exact = await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "to-order-2", orderId: "exact-now", completed: true, completedDate: "2026-03-05T10:00:00-05:00" } })
+      const exact = await call(s, "POST", `${C()}/carts/orders`, {
+        body: { cartId: "to-order-2", orderId: "exact-now", completed: true, completedDate: "2026-03-05T10:00:00-05:00" },
+      })
       expect(exact.status).toBe(201)
       expect(exact.body.completedDate).toBe("2026-03-05T15:00:00.000Z")
-      const future = await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "to-order-2", orderId: "future", completed: true, completedDate: "2026-03-05T15:00:00.001Z" } })
+      const future = await call(s, "POST", `${C()}/carts/orders`, {
+        body: { cartId: "to-order-2", orderId: "future", completed: true, completedDate: "2026-03-05T15:00:00.001Z" },
+      })
       expect(future.status).toBe(422)
       expect(future.body.errors[0].location).toBe("body.completedDate")
       expect((await call(s, "GET", `${C()}/orders/future`)).status).toBe(404)
     })
 
     it("unknown cart is 404, duplicate orderId is 400", async () => {
-      expect((await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "no-such-cart", orderId: "x1", completed: true } })).status).toBe(404)
+      expect(
+        (await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "no-such-cart", orderId: "x1", completed: true } })).status,
+      ).toBe(404)
       await post([cart({ cartId: "dup-cart" })])
-      expect((await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "dup-cart", orderId: "dup-o", completed: true } })).status).toBe(201)
+      expect(
+        (await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "dup-cart", orderId: "dup-o", completed: true } })).status,
+      ).toBe(201)
       const dup = await call(s, "POST", `${C()}/carts/orders`, { body: { cartId: "dup-cart", orderId: "dup-o", completed: true } })
       expect(dup.status).toBe(400)
       expect(dup.body.errors[0].location).toBe("body.orderId")

@@ -31,7 +31,14 @@ describe("exemption certificates", () => {
     const c = await createCert({ reasonDescription: "resale of goods", customerBusinessType: "Agricultural_Forestry_Fishing_Hunting" })
     expect(c.status).toBe(201)
     const rec = CertificateRecord.parse(c.body)
-    expect(rec).toMatchObject({ connectionId: CONN, customerId: "cust-1", disabledAt: null, singlePurchase: false, createdDate: "2026-02-01T10:00:00.000Z", customerBusinessType: "AgriculturalForestryFishingHunting" })
+    expect(rec).toMatchObject({
+      connectionId: CONN,
+      customerId: "cust-1",
+      disabledAt: null,
+      singlePurchase: false,
+      createdDate: "2026-02-01T10:00:00.000Z",
+      customerBusinessType: "AgriculturalForestryFishingHunting",
+    })
     expect(rec.certificateId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect((await call(s, "GET", `${C()}/exemption-certificates/${rec.certificateId}`)).body).toEqual(c.body)
     await setClock(s, "2026-02-02T10:00:00Z")
@@ -98,7 +105,10 @@ describe("exemption certificates", () => {
       expect(await listAll("&sortBy=createdDate&ascending=true", limit)).toEqual(byDate)
       expect(await listAll("&sortBy=createdDate", limit)).toEqual([...byDate].reverse())
     }
-    const pagers = created.filter((c) => c.customerId === "pager").map((c) => c.id).sort()
+    const pagers = created
+      .filter((c) => c.customerId === "pager")
+      .map((c) => c.id)
+      .sort()
     expect(await listAll("&ascending=true&customerId=pager", 2)).toEqual(pagers)
     expect(await listAll(`&ascending=true&connectionId=${CONN}`, 50)).toEqual(byId)
 
@@ -109,9 +119,16 @@ describe("exemption certificates", () => {
 
   it("limit 0..100, booleans, sortBy and cursor are validated (422 at query.*)", async () => {
     for (const [q, loc] of [
-      ["?limit=101", "query.limit"], ["?limit=-1", "query.limit"], ["?limit=abc", "query.limit"], ["?limit=1.5", "query.limit"],
-      ["?ascending=yes", "query.ascending"], ["?disabled=1", "query.disabled"], ["?sortBy=name", "query.sortBy"],
-      ["?connectionId=short", "query.connectionId"], ["?cursor=%%%", "query.cursor"], ["?cursor=eyJ4IjoxfQ", "query.cursor"],
+      ["?limit=101", "query.limit"],
+      ["?limit=-1", "query.limit"],
+      ["?limit=abc", "query.limit"],
+      ["?limit=1.5", "query.limit"],
+      ["?ascending=yes", "query.ascending"],
+      ["?disabled=1", "query.disabled"],
+      ["?sortBy=name", "query.sortBy"],
+      ["?connectionId=short", "query.connectionId"],
+      ["?cursor=%%%", "query.cursor"],
+      ["?cursor=eyJ4IjoxfQ", "query.cursor"],
     ] as const) {
       const r = await list(q)
       expect([q, r.status]).toEqual([q, 422])

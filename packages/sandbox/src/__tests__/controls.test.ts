@@ -74,9 +74,15 @@ describe("faults", () => {
   it("a delay-only fault holds the answer (a later request overtakes it) and then answers normally", async () => {
     await fault({ operation: "ping", delayMs: 300, count: 1 })
     const order: string[] = []
-    const delayed = ping().then((r) => { order.push("ping"); return r })
+    const delayed = ping().then((r) => {
+      order.push("ping")
+      return r
+    })
     await new Promise((r) => setTimeout(r, 20))
-    const quick = call(s, "GET", "/tax/health", { key: null }).then((r) => { order.push("health"); return r })
+    const quick = call(s, "GET", "/tax/health", { key: null }).then((r) => {
+      order.push("health")
+      return r
+    })
     const [d, q] = await Promise.all([delayed, quick])
     expect([d.status, q.status]).toEqual([200, 200])
     expect(d.body).toEqual({ message: "pong" })
@@ -95,15 +101,26 @@ describe("faults", () => {
     expect(r.status).toBe(500)
     expect((await call(s, "GET", `${C()}/orders/lost-1`)).status).toBe(200)
     await fault({ operation: "refundOrder", drop: true, phase: "after", count: 1 })
-    const d = await call(s, "POST", `${C()}/orders/refunds/lost-1`, { body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "lost" } })
+    const d = await call(s, "POST", `${C()}/orders/refunds/lost-1`, {
+      body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "lost" },
+    })
     expect(d.status).toBe(-1)
     // the retry with the same key finds the refund already recorded
-    const retry = await call(s, "POST", `${C()}/orders/refunds/lost-1`, { body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "lost" } })
+    const retry = await call(s, "POST", `${C()}/orders/refunds/lost-1`, {
+      body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "lost" },
+    })
     expect(retry.status).toBe(200)
   })
 
   it("invalid fault specs are 422", async () => {
-    for (const spec of [{ operation: "nope", status: 500 }, { operation: "ping" }, { operation: "ping", status: 200 }, { operation: "ping", status: 500, probability: 2 }, { operation: "ping", status: 500, count: 0 }, { operation: "ping", drop: true, phase: "during" }]) {
+    for (const spec of [
+      { operation: "nope", status: 500 },
+      { operation: "ping" },
+      { operation: "ping", status: 200 },
+      { operation: "ping", status: 500, probability: 2 },
+      { operation: "ping", status: 500, count: 0 },
+      { operation: "ping", drop: true, phase: "during" },
+    ]) {
       expect((await fault(spec)).status).toBe(422)
     }
   })

@@ -20,7 +20,10 @@ describe("bad input never yields a 5xx", () => {
     const r = await call(s, "POST", `${C()}/carts`, { rawBody: '{"items": [', headers: { "content-type": "application/json" } })
     expectProblem(r, 400)
     expect(r.body.errors[0].location).toBe("body")
-    expectProblem(await call(s, "POST", `${C()}/carts`, { rawBody: '{"__proto__": {"x": 1}}', headers: { "content-type": "application/json" } }), 400)
+    expectProblem(
+      await call(s, "POST", `${C()}/carts`, { rawBody: '{"__proto__": {"x": 1}}', headers: { "content-type": "application/json" } }),
+      400,
+    )
   })
 
   it("a JSON value of the wrong shape is 422", async () => {
@@ -36,11 +39,17 @@ describe("bad input never yields a 5xx", () => {
   })
 
   it("a content type other than JSON is 415", async () => {
-    expectProblem(await call(s, "POST", `${C()}/carts`, { rawBody: "items=1", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415)
+    expectProblem(
+      await call(s, "POST", `${C()}/carts`, { rawBody: "items=1", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+    )
     expectProblem(await call(s, "POST", `${C()}/carts`, { rawBody: "hello", headers: { "content-type": "text/plain" } }), 415)
     expectProblem(await call(s, "POST", `${C()}/carts`, { rawBody: "<a/>", headers: { "content-type": "application/xml" } }), 415)
     // charset parameters are fine
-    const ok = await call(s, "POST", `${C()}/carts`, { rawBody: JSON.stringify({ items: [cart()] }), headers: { "content-type": "application/json; charset=utf-8" } })
+    const ok = await call(s, "POST", `${C()}/carts`, {
+      rawBody: JSON.stringify({ items: [cart()] }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    })
     expect(ok.status).toBe(200)
   })
 

@@ -1,7 +1,22 @@
 import fc from "fast-check"
 import { OPERATIONS, type OperationDef } from "@medusa-sales-tax/contract"
 import { COLLECTIONS } from "../store"
-import { C, CONN, CONN_B, KEY, KEY_B, SEATTLE, call, cart, certBody, jsonPaths, makeSandbox, orderBody, rawRequest, type TestSandbox } from "./helpers"
+import {
+  C,
+  CONN,
+  CONN_B,
+  KEY,
+  KEY_B,
+  SEATTLE,
+  call,
+  cart,
+  certBody,
+  jsonPaths,
+  makeSandbox,
+  orderBody,
+  rawRequest,
+  type TestSandbox,
+} from "./helpers"
 
 /**
  * Property-based fuzzing of every v3 route: at least 10,000 random and malformed requests.
@@ -28,15 +43,24 @@ async function seed(): Promise<void> {
 
 function template(def: OperationDef): unknown {
   switch (def.id) {
-    case "calculateCarts": return { items: [cart({ cartId: CART_ID })] }
-    case "cartToOrder": return { cartId: CART_ID, orderId: "fz-new", completed: true }
-    case "createCertificate": return certBody()
-    case "createOrder": return orderBody({ orderId: "fz-new-order" })
-    case "updateOrder": return { completedDate: "2026-01-16T00:00:00Z" }
-    case "refundOrder": return { items: [{ itemId: "b", quantity: 1 }], idempotencyKey: "fz" }
-    case "searchTics": return { query: "clothing", limit: 5 }
-    case "verifyAddress": return SEATTLE
-    default: return undefined
+    case "calculateCarts":
+      return { items: [cart({ cartId: CART_ID })] }
+    case "cartToOrder":
+      return { cartId: CART_ID, orderId: "fz-new", completed: true }
+    case "createCertificate":
+      return certBody()
+    case "createOrder":
+      return orderBody({ orderId: "fz-new-order" })
+    case "updateOrder":
+      return { completedDate: "2026-01-16T00:00:00Z" }
+    case "refundOrder":
+      return { items: [{ itemId: "b", quantity: 1 }], idempotencyKey: "fz" }
+    case "searchTics":
+      return { query: "clothing", limit: 5 }
+    case "verifyAddress":
+      return SEATTLE
+    default:
+      return undefined
   }
 }
 
@@ -54,11 +78,28 @@ function mutate(v: unknown, path: (string | number)[], replacement: unknown, rem
 const weird = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.constantFrom("", "x".repeat(51), "x".repeat(300), "..", "%", "%00", "%2F", "null", "undefined", "__proto__", "constructor", "-1", "1e999"),
+  fc.constantFrom(
+    "",
+    "x".repeat(51),
+    "x".repeat(300),
+    "..",
+    "%",
+    "%00",
+    "%2F",
+    "null",
+    "undefined",
+    "__proto__",
+    "constructor",
+    "-1",
+    "1e999",
+  ),
 )
 const segment = (name: string) =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.constant(name === "connectionId" ? CONN : name === "cartId" ? CART_ID : name === "orderId" ? ORDER_ID : "__cert__") },
+    {
+      weight: 5,
+      arbitrary: fc.constant(name === "connectionId" ? CONN : name === "cartId" ? CART_ID : name === "orderId" ? ORDER_ID : "__cert__"),
+    },
     { weight: 1, arbitrary: fc.constantFrom(CONN_B, "11111111-1111-4111-8111-11111111111", "0".repeat(36), "0".repeat(1200)) },
     { weight: 3, arbitrary: weird.map((w) => (w === "%" || w === "%00" || w === "%2F" ? w : encodeURIComponent(w))) },
   )
@@ -69,9 +110,34 @@ const request = fc
     def: fc.constantFrom(...defs),
     methodOverride: fc.option(fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"), { freq: 8 }),
     segs: fc.record({ connectionId: segment("connectionId"), cartId: segment("cartId"), orderId: segment("orderId"), id: segment("id") }),
-    query: fc.array(fc.tuple(fc.constantFrom("limit", "cursor", "ascending", "sortBy", "customerId", "disabled", "connectionId", "expand", "addressAutocomplete", "zz"), weird), { maxLength: 4 }),
+    query: fc.array(
+      fc.tuple(
+        fc.constantFrom(
+          "limit",
+          "cursor",
+          "ascending",
+          "sortBy",
+          "customerId",
+          "disabled",
+          "connectionId",
+          "expand",
+          "addressAutocomplete",
+          "zz",
+        ),
+        weird,
+      ),
+      { maxLength: 4 },
+    ),
     key: fc.constantFrom<string | null>(KEY, KEY, KEY, KEY, KEY, KEY_B, null, "wrong-key"),
-    contentType: fc.constantFrom<string | null>("application/json", "application/json", "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", null),
+    contentType: fc.constantFrom<string | null>(
+      "application/json",
+      "application/json",
+      "application/json",
+      "application/json; charset=utf-8",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      null,
+    ),
     bodyKind: fc.constantFrom("template", "mutated", "mutated", "mutated", "json", "garbage", "truncated", "none"),
     replacement: fc.jsonValue({ maxDepth: 2 }),
     remove: fc.boolean(),
@@ -89,16 +155,27 @@ const request = fc
     const t = template(r.def) ?? { any: "thing" }
     let body: string | undefined
     switch (r.bodyKind) {
-      case "template": body = JSON.stringify(t); break
+      case "template":
+        body = JSON.stringify(t)
+        break
       case "mutated": {
         const ps = jsonPaths(t)
         body = JSON.stringify(mutate(t, ps[r.pathPick % ps.length]!, r.replacement, r.remove))
         break
       }
-      case "json": body = JSON.stringify(r.replacement); break
-      case "garbage": body = r.garbage; break
-      case "truncated": { const j = JSON.stringify(t); body = j.slice(0, r.cut % j.length); break }
-      case "none": body = undefined
+      case "json":
+        body = JSON.stringify(r.replacement)
+        break
+      case "garbage":
+        body = r.garbage
+        break
+      case "truncated": {
+        const j = JSON.stringify(t)
+        body = j.slice(0, r.cut % j.length)
+        break
+      }
+      case "none":
+        body = undefined
     }
     const headers: Record<string, string> = {}
     if (r.key) headers["x-api-key"] = r.key

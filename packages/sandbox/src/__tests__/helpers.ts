@@ -17,7 +17,15 @@ export interface TestSandbox extends SandboxApp {
 
 export async function makeSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
   const r: RunningSandbox = await startSandbox({ connections: [{ connectionId: CONN_B, apiKey: KEY_B }], ...opts }, { loadV1: false })
-  return { ...r.sandbox, url: r.url, port: r.port, close: async () => { await r.close(); agent.destroy() } }
+  return {
+    ...r.sandbox,
+    url: r.url,
+    port: r.port,
+    close: async () => {
+      await r.close()
+      agent.destroy()
+    },
+  }
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
@@ -65,7 +73,9 @@ export function rawRequest(
     const req = http.request({ host: "127.0.0.1", port, method, path, headers: h, agent }, (res) => {
       const chunks: Buffer[] = []
       res.on("data", (c: Buffer) => chunks.push(c))
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Res["headers"], raw: Buffer.concat(chunks).toString("utf8") }))
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Res["headers"], raw: Buffer.concat(chunks).toString("utf8") }),
+      )
       res.on("error", () => resolve({ status: -1, headers: {}, raw: "" }))
     })
     req.on("error", () => resolve({ status: -1, headers: {}, raw: "" }))

@@ -56,14 +56,26 @@ describe("kill -9 under writes", () => {
     const worker = async (w: number) => {
       while (!stop) {
         const id = `k-${w}-${seq++}`
-        const o = await rawRequest(first.port, "POST", `${C}/orders`, h, JSON.stringify(orderBody({ orderId: id, completedDate: undefined, completed: false })))
+        const o = await rawRequest(
+          first.port,
+          "POST",
+          `${C}/orders`,
+          h,
+          JSON.stringify(orderBody({ orderId: id, completedDate: undefined, completed: false })),
+        )
         if (o.status === -1) return
         if (o.status === 201) ackedOrders.push(id)
         const c = await rawRequest(first.port, "POST", `${C}/exemption-certificates`, h, JSON.stringify(certBody({ customerId: id })))
         if (c.status === -1) return
         if (c.status === 201) ackedCerts.push(JSON.parse(c.raw).certificateId)
         if (o.status === 201 && seq % 3 === 0) {
-          const r = await rawRequest(first.port, "POST", `${C}/orders/refunds/${id}`, h, JSON.stringify({ items: [{ itemId: "a", quantity: 1 }], idempotencyKey: `rk-${id}` }))
+          const r = await rawRequest(
+            first.port,
+            "POST",
+            `${C}/orders/refunds/${id}`,
+            h,
+            JSON.stringify({ items: [{ itemId: "a", quantity: 1 }], idempotencyKey: `rk-${id}` }),
+          )
           if (r.status === -1) return
           if (r.status === 201) ackedRefunds.push([id, `rk-${id}`])
         } else if (o.status === 201 && seq % 5 === 0) {
@@ -115,7 +127,10 @@ describe("kill -9 under writes", () => {
 
   it("the CLI rejects bad arguments with exit code 2 and a message", async () => {
     for (const args of [["--port", "70000"], ["--connection-id", "short"], ["--nope"], ["--port"]]) {
-      const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+      const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), ...args], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      })
       let err = ""
       child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
       const code = await new Promise((r) => child.on("exit", r))
@@ -126,7 +141,11 @@ describe("kill -9 under writes", () => {
 
   it("with --log, request logs never contain an API key (header, Bearer or query string)", async () => {
     const secret = "log-secret-key-98765"
-    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--log", "--api-key", secret], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(
+      process.execPath,
+      ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--log", "--api-key", secret],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    )
     children.push(child)
     let out = ""
     child.stdout!.on("data", (d: Buffer) => (out += d.toString()))
@@ -134,7 +153,10 @@ describe("kill -9 under writes", () => {
     const port = await new Promise<number>((res) => {
       const t = setInterval(() => {
         const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
-        if (m) { clearInterval(t); res(Number(m[1])) }
+        if (m) {
+          clearInterval(t)
+          res(Number(m[1]))
+        }
       }, 10)
     })
     expect((await rawRequest(port, "GET", `${C}/ping`, { "x-api-key": secret })).status).toBe(200)

@@ -19,7 +19,14 @@ describe("create / get / update orders", () => {
     const r = await create({ orderId: "o-basic", channel: "amazon", deliveredBySeller: true })
     expect(r.status).toBe(201)
     const o = OrderRecord.parse(r.body)
-    expect(o).toMatchObject({ orderId: "o-basic", kind: "order", channel: "amazon", deliveredBySeller: true, excludeFromFiling: false, completedDate: "2026-01-15T12:00:00.000Z" })
+    expect(o).toMatchObject({
+      orderId: "o-basic",
+      kind: "order",
+      channel: "amazon",
+      deliveredBySeller: true,
+      excludeFromFiling: false,
+      completedDate: "2026-01-15T12:00:00.000Z",
+    })
     expect(o.lineItems.map((l) => l.tax)).toEqual(orderBody().lineItems.map((l) => l.tax))
     expect(r.body.refunds).toBeUndefined()
     const g = await get("o-basic")
@@ -95,7 +102,10 @@ describe("create / get / update orders", () => {
     expect([all.body.origin.city, all.body.destination.city]).toEqual(["Seattle", "Seattle"])
     const none = await create({ orderId: "o-auto-none", destination: messy })
     expect(none.body.destination.city).toBe("seattle")
-    const unknownZip = await create({ orderId: "o-auto-bad", destination: { ...SEATTLE, zip: "00000" } }, "?addressAutocomplete=destination")
+    const unknownZip = await create(
+      { orderId: "o-auto-bad", destination: { ...SEATTLE, zip: "00000" } },
+      "?addressAutocomplete=destination",
+    )
     expect(unknownZip.status).toBe(422)
     expect(unknownZip.body.errors[0].location).toBe("body.destination.zip")
     expect((await create({ orderId: "o-auto-x" }, "?addressAutocomplete=everything")).status).toBe(422)
@@ -114,7 +124,9 @@ describe("void", () => {
     const again = await create({ orderId: "v-1" })
     expect(again.status).toBe(201)
     expect((await get("v-1", "?expand=refunds")).body.refunds).toEqual([])
-    const r = await call(s, "POST", `${C()}/orders/refunds/v-1`, { body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "k-v1" } })
+    const r = await call(s, "POST", `${C()}/orders/refunds/v-1`, {
+      body: { items: [{ itemId: "a", quantity: 1 }], idempotencyKey: "k-v1" },
+    })
     expect(r.status).toBe(201)
     expect((await del("never-existed")).status).toBe(404)
   })

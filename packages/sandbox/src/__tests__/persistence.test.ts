@@ -24,9 +24,15 @@ describe("journal store", () => {
   it("replays every commit after reopening, deletions included", () => {
     const dir = tmp()
     const a = new SandboxStore(dir)
-    a.commit([{ op: "put", coll: "orders", conn: "c", id: "1", value: { v: 1 } }, { op: "put", coll: "carts", conn: "c", id: "k", value: { v: 2 } }])
+    a.commit([
+      { op: "put", coll: "orders", conn: "c", id: "1", value: { v: 1 } },
+      { op: "put", coll: "carts", conn: "c", id: "k", value: { v: 2 } },
+    ])
     a.commit([{ op: "put", coll: "orders", conn: "c", id: "2", value: { v: 3 } }])
-    a.commit([{ op: "del", coll: "orders", conn: "c", id: "1" }, { op: "put", coll: "voided", conn: "c", id: "1", value: { orderId: "1" } }])
+    a.commit([
+      { op: "del", coll: "orders", conn: "c", id: "1" },
+      { op: "put", coll: "voided", conn: "c", id: "1", value: { orderId: "1" } },
+    ])
     const image = a.snapshot()
     a.close()
     const b = new SandboxStore(dir)
@@ -97,7 +103,11 @@ describe("data directory lock: one sandbox per --data-dir", () => {
     const a = await makeSandbox({ dataDir: dir })
     const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), "utf8"))
     expect({ pid: lock.pid, host: lock.host }).toEqual({ pid: process.pid, host: hostname() })
-    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--data-dir", dir], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(
+      process.execPath,
+      ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--data-dir", dir],
+      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+    )
     let err = ""
     child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
     // it must exit; if it starts listening instead, stop it and fail (never leave it running)
@@ -111,7 +121,9 @@ describe("data directory lock: one sandbox per --data-dir", () => {
       })
     })
     expect(outcome).toBe("exit 1")
-    expect(err).toContain(`sales-tax-sandbox: cannot start: data directory ${dir} is in use by another sandbox (pid ${process.pid} on ${hostname()}`)
+    expect(err).toContain(
+      `sales-tax-sandbox: cannot start: data directory ${dir} is in use by another sandbox (pid ${process.pid} on ${hostname()}`,
+    )
     expect(err).toContain("stop that sandbox or use another --data-dir")
     // in process too: a second store on the directory is refused, the first one keeps working
     expect(() => new SandboxStore(dir)).toThrow(DataDirLockedError)

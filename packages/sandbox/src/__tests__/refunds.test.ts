@@ -21,7 +21,9 @@ describe("refunds", () => {
     expect(r.status).toBe(201)
     const recs = RefundResponse.parse(r.body)
     expect(recs).toHaveLength(1)
-    expect(recs[0]!.items).toEqual([{ index: 1, itemId: "b", price: 5, quantity: 2, tic: 0, tax: { amount: halfUp(new BigNumber(3.55).times(2).div(7)), rate: 0.1014 } }])
+    expect(recs[0]!.items).toEqual([
+      { index: 1, itemId: "b", price: 5, quantity: 2, tic: 0, tax: { amount: halfUp(new BigNumber(3.55).times(2).div(7)), rate: 0.1014 } },
+    ])
     expect(r.headers["x-service-warning"]).toBeUndefined()
     const o = await call(s, "GET", `${C()}/orders/r-1?expand=refunds`)
     expect(o.body.refunds).toEqual(recs)
@@ -55,7 +57,10 @@ describe("refunds", () => {
     expect(part.status).toBe(201)
     const rest = await refund("r-whole")
     expect(rest.status).toBe(201)
-    expect(rest.body[0].items.map((i: any) => [i.itemId, i.quantity])).toEqual([["a", 2], ["b", 7]])
+    expect(rest.body[0].items.map((i: any) => [i.itemId, i.quantity])).toEqual([
+      ["a", 2],
+      ["b", 7],
+    ])
     // the exact remainder: the line's refunds sum to its tax
     const aTax = new BigNumber(part.body[0].items[0].tax.amount).plus(rest.body[0].items[0].tax.amount)
     expect(aTax.toNumber()).toBe(1)
@@ -75,7 +80,12 @@ describe("refunds", () => {
     expect(over.body.errors[0]).toMatchObject({ location: "body.items[0].quantity", value: 4 })
     expect((await refund("r-over", { items: [{ itemId: "a", quantity: 2 }] })).status).toBe(201)
     // 2 of 3 refunded; 2 more in two entries of one request exceeds the original
-    const split = await refund("r-over", { items: [{ itemId: "a", quantity: 1 }, { itemId: "a", quantity: 1 }] })
+    const split = await refund("r-over", {
+      items: [
+        { itemId: "a", quantity: 1 },
+        { itemId: "a", quantity: 1 },
+      ],
+    })
     expect(split.status).toBe(422)
     const o = await call(s, "GET", `${C()}/orders/r-over?expand=refunds`)
     expect(o.body.refunds).toHaveLength(1)
@@ -106,7 +116,10 @@ describe("refunds", () => {
         async (qty, taxCents, chunks) => {
           const orderId = `prop-${n++}`
           const tax = taxCents / 100
-          const created = await create({ orderId, lineItems: [{ index: 0, itemId: "x", price: 1, quantity: qty, tic: 0, tax: { amount: tax, rate: 0.1 } }] })
+          const created = await create({
+            orderId,
+            lineItems: [{ index: 0, itemId: "x", price: 1, quantity: qty, tic: 0, tax: { amount: tax, rate: 0.1 } }],
+          })
           expect(created.status).toBe(201)
           let refundedQty = 0
           let refundedTax = new BigNumber(0)

@@ -1,7 +1,13 @@
 import { Address as AddressSchema, type Address } from "@medusa-sales-tax/contract"
 import { lookupZip, verifyAddress } from "."
 
-const us = (city: string, state: string, zip: string, extra: Partial<Address> = {}): Address => ({ line1: "1 Main St", city, state, zip, ...extra })
+const us = (city: string, state: string, zip: string, extra: Partial<Address> = {}): Address => ({
+  line1: "1 Main St",
+  city,
+  state,
+  zip,
+  ...extra,
+})
 
 describe("verifyAddress (US)", () => {
   it("normalizes the city to the postal spelling and case for a known ZIP", () => {
@@ -14,12 +20,18 @@ describe("verifyAddress (US)", () => {
   })
   it("keeps ZIP+4 and tidies lines and state case", () => {
     const r = verifyAddress({ line1: "  350   Fifth Ave ", line2: " Suite  100 ", city: "new york", state: "ny", zip: "10118-0110" })
-    expect(r).toEqual({ ok: true, address: { line1: "350 Fifth Ave", line2: "Suite 100", city: "New York", state: "NY", zip: "10118-0110" } })
+    expect(r).toEqual({
+      ok: true,
+      address: { line1: "350 Fifth Ave", line2: "Suite 100", city: "New York", state: "NY", zip: "10118-0110" },
+    })
     if (r.ok) expect(() => AddressSchema.parse(r.address)).not.toThrow()
   })
   it("keeps line2 null and countryCode when given", () => {
     const r = verifyAddress(us("x", "DC", "20001", { line2: null, countryCode: "US" }))
-    expect(r).toEqual({ ok: true, address: { line1: "1 Main St", line2: null, city: "Washington", state: "DC", zip: "20001", countryCode: "US" } })
+    expect(r).toEqual({
+      ok: true,
+      address: { line1: "1 Main St", line2: null, city: "Washington", state: "DC", zip: "20001", countryCode: "US" },
+    })
   })
   it("an unknown ZIP is an error located on zip", () => {
     const r = verifyAddress(us("Nowhere", "NY", "00000"))

@@ -16,16 +16,23 @@ import type { Address } from "@medusa-sales-tax/contract"
 import { CA_POSTAL_RE, US_ZIP_RE } from "@medusa-sales-tax/contract"
 
 export type VerifyField = "zip" | "state" | "city"
-export type VerifyResult =
-  | { ok: true; address: Address }
-  | { ok: false; errors: { field: VerifyField; message: string; value: unknown }[] }
+export type VerifyResult = { ok: true; address: Address } | { ok: false; errors: { field: VerifyField; message: string; value: unknown }[] }
 
 /** Full province names as the `zipcodes` Canadian data spells them, to their abbreviations. */
 const PROVINCES: Record<string, string> = {
-  Alberta: "AB", "British Columbia": "BC", Manitoba: "MB", "New Brunswick": "NB",
-  "Newfoundland and Labrador": "NL", "Nova Scotia": "NS", "Northwest Territory": "NT",
-  "Nunavut Territory": "NU", Ontario: "ON", "Prince Edward Island": "PE", Quebec: "QC",
-  Saskatchewan: "SK", Yukon: "YT",
+  Alberta: "AB",
+  "British Columbia": "BC",
+  Manitoba: "MB",
+  "New Brunswick": "NB",
+  "Newfoundland and Labrador": "NL",
+  "Nova Scotia": "NS",
+  "Northwest Territory": "NT",
+  "Nunavut Territory": "NU",
+  Ontario: "ON",
+  "Prince Edward Island": "PE",
+  Quebec: "QC",
+  Saskatchewan: "SK",
+  Yukon: "YT",
 }
 
 /** Postal city and state of a US 5-digit ZIP, or undefined when the ZIP is not in the database. */
@@ -50,7 +57,16 @@ export function verifyAddress(addr: Address): VerifyResult {
   if (addr.countryCode === "CA") return verifyCanadian(addr, state, zip)
 
   if (!US_ZIP_RE.test(zip)) {
-    return { ok: false, errors: [{ field: "zip", message: "zip must be 5 digits, optionally followed by a hyphen and 4 digits (NNNNN or NNNNN-NNNN)", value: addr.zip }] }
+    return {
+      ok: false,
+      errors: [
+        {
+          field: "zip",
+          message: "zip must be 5 digits, optionally followed by a hyphen and 4 digits (NNNNN or NNNNN-NNNN)",
+          value: addr.zip,
+        },
+      ],
+    }
   }
   const found = lookupZip(zip.slice(0, 5))
   if (!found) {
@@ -76,7 +92,10 @@ function verifyCanadian(addr: Address, province: string, postal: string): Verify
   const z = zipcodes.lookup(fsa)
   const found = z && z.country === "Canada" ? PROVINCES[z.state] : undefined
   if (!found) {
-    return { ok: false, errors: [{ field: "zip", message: `postal code area ${fsa} is not a known Canadian forward sortation area`, value: addr.zip }] }
+    return {
+      ok: false,
+      errors: [{ field: "zip", message: `postal code area ${fsa} is not a known Canadian forward sortation area`, value: addr.zip }],
+    }
   }
   if (found !== province) {
     return { ok: false, errors: [{ field: "zip", message: `postal code area ${fsa} is in ${found}, not in ${province}`, value: addr.zip }] }

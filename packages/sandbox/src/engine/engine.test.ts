@@ -27,7 +27,13 @@ const SAN_DIEGO = addr("CA", "92101", "San Diego")
 const ALBANY = addr("NY", "12207", "Albany")
 
 let n = 0
-const line = (price: number, tic?: number | null, quantity = 1): CartLineItemIn => ({ index: n, itemId: `item-${n++}`, price, quantity, tic })
+const line = (price: number, tic?: number | null, quantity = 1): CartLineItemIn => ({
+  index: n,
+  itemId: `item-${n++}`,
+  price,
+  quantity,
+  tic,
+})
 const quote1 = (destination: Address, l: CartLineItemIn, exemptStates?: ReadonlySet<string>) =>
   quoteLines({ origin: ORIGIN, destination, lineItems: [l], exemptStates })[0].tax
 
@@ -158,12 +164,35 @@ describe("exemptions and destinations", () => {
 })
 
 describe("property: amounts are whole cents, non-negative, consistent, and lines keep order and ids", () => {
-  const DESTS = [MINNEAPOLIS, INDIANAPOLIS, BOSTON, PROVIDENCE, NEWARK, NYC, CHICAGO, HOUSTON, PORTLAND_OR, SAN_DIEGO, ALBANY,
-    addr("AL", "35203"), addr("LA", "70112"), addr("CO", "80202"), addr("WA", "98101"), addr("AK", "99501"), addr("TN", "37203")]
+  const DESTS = [
+    MINNEAPOLIS,
+    INDIANAPOLIS,
+    BOSTON,
+    PROVIDENCE,
+    NEWARK,
+    NYC,
+    CHICAGO,
+    HOUSTON,
+    PORTLAND_OR,
+    SAN_DIEGO,
+    ALBANY,
+    addr("AL", "35203"),
+    addr("LA", "70112"),
+    addr("CO", "80202"),
+    addr("WA", "98101"),
+    addr("AK", "99501"),
+    addr("TN", "37203"),
+  ]
   const TICS = [undefined, null, 0, 11010, 10005, 20010, 40030, 41000, 51010, 51020, 31000, 30070, 92100, 123456]
   const price = fc.integer({ min: 0, max: 5_000_000 }).map((c) => c / 100)
-  const quantity = fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 1000 }).map((q) => q / 100))
-  const lines = fc.array(fc.record({ price, quantity, tic: fc.constantFrom(...TICS), itemId: fc.string({ minLength: 1, maxLength: 20 }) }), { minLength: 1, maxLength: 12 })
+  const quantity = fc.oneof(
+    fc.integer({ min: 1, max: 50 }),
+    fc.integer({ min: 1, max: 1000 }).map((q) => q / 100),
+  )
+  const lines = fc.array(
+    fc.record({ price, quantity, tic: fc.constantFrom(...TICS), itemId: fc.string({ minLength: 1, maxLength: 20 }) }),
+    { minLength: 1, maxLength: 12 },
+  )
 
   it("holds for random carts", () => {
     fc.assert(
@@ -175,15 +204,27 @@ describe("property: amounts are whole cents, non-negative, consistent, and lines
         const j = jurisdictionFor(destination)
         // Collect violations and assert once per run (thousands of expect() calls are slow).
         const problems: string[] = []
-        const check = (ok: boolean, what: string) => { if (!ok) problems.push(what) }
+        const check = (ok: boolean, what: string) => {
+          if (!ok) problems.push(what)
+        }
         const r2 = (v: BigNumber) => v.dp(2, BigNumber.ROUND_HALF_UP).toNumber()
         check(out.length === lineItems.length, "one output line per input line")
         out.forEach((o, i) => {
           const inLine = lineItems[i]
           const at = `line ${i}`
-          check(o.index === inLine.index && o.itemId === inLine.itemId && o.price === inLine.price && o.quantity === inLine.quantity && o.tic === (inLine.tic ?? null), `${at}: identity and order kept`)
+          check(
+            o.index === inLine.index &&
+              o.itemId === inLine.itemId &&
+              o.price === inLine.price &&
+              o.quantity === inLine.quantity &&
+              o.tic === (inLine.tic ?? null),
+            `${at}: identity and order kept`,
+          )
           check(new BigNumber(o.tax.amount).times(100).isInteger(), `${at}: whole cents (${o.tax.amount})`)
-          check(o.tax.amount >= 0 && o.tax.rate >= 0 && o.tax.rate < 0.2, `${at}: non-negative, plausible (${o.tax.amount} @ ${o.tax.rate})`)
+          check(
+            o.tax.amount >= 0 && o.tax.rate >= 0 && o.tax.rate < 0.2,
+            `${at}: non-negative, plausible (${o.tax.amount} @ ${o.tax.rate})`,
+          )
           // rounding of the exact result, recomputed here with bignumber
           const e = exact[i]
           check(o.tax.amount === r2(new BigNumber(e.taxableBase).times(e.rate)), `${at}: amount = roundCents(base x unrounded rate)`)
@@ -195,8 +236,13 @@ describe("property: amounts are whole cents, non-negative, consistent, and lines
             check(o.tax.amount === r2(expected), `${at}: general goods at the combined rate (${o.tax.amount} vs ${expected.toString()})`)
           }
           // never more tax than the full combined rate on the whole line
-          if (j) check(o.tax.amount <= r2(new BigNumber(inLine.price).times(inLine.quantity).times(j.combinedRate).div(100)), `${at}: at most the combined rate`)
-          if (!j || j.noSalesTax || (exemptMN && j.state === "MN")) check(o.tax.amount === 0 && o.tax.rate === 0, `${at}: zero where nothing is taxed`)
+          if (j)
+            check(
+              o.tax.amount <= r2(new BigNumber(inLine.price).times(inLine.quantity).times(j.combinedRate).div(100)),
+              `${at}: at most the combined rate`,
+            )
+          if (!j || j.noSalesTax || (exemptMN && j.state === "MN"))
+            check(o.tax.amount === 0 && o.tax.rate === 0, `${at}: zero where nothing is taxed`)
         })
         expect(problems).toEqual([])
       }),
@@ -213,13 +259,18 @@ describe("data tables", () => {
       expect(r.localSource.length).toBeGreaterThan(10)
       expect(new BigNumber(r.base).isFinite() && new BigNumber(r.local).isFinite()).toBe(true)
     }
-    expect(STATE_RATES.filter((r) => r.noSalesTax).map((r) => r.state).sort()).toEqual(["DE", "MT", "NH", "OR"])
+    expect(
+      STATE_RATES.filter((r) => r.noSalesTax)
+        .map((r) => r.state)
+        .sort(),
+    ).toEqual(["DE", "MT", "NH", "OR"])
   })
   it("every category TIC exists in the bundled catalogue and every rule names its source", () => {
     const catalogue = new Set(allTics().map((t) => t.ticId))
     expect(TAXABILITY.map((t) => t.category).sort()).toEqual([...CATEGORIES].sort())
     for (const t of TAXABILITY) {
-      for (const tic of t.tics) expect({ category: t.category, tic, known: catalogue.has(tic) }).toEqual({ category: t.category, tic, known: true })
+      for (const tic of t.tics)
+        expect({ category: t.category, tic, known: catalogue.has(tic) }).toEqual({ category: t.category, tic, known: true })
       for (const rule of [t.default, ...Object.values(t.states)]) expect(rule.source.length).toBeGreaterThan(10)
       for (const s of Object.keys(t.states)) expect(US_STATES).toContain(s)
     }

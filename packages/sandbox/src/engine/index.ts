@@ -11,7 +11,23 @@
  */
 import type { Address, CartLineItemIn, LineItemOut } from "@medusa-sales-tax/contract"
 import { US_STATES, US_ZIP_RE } from "@medusa-sales-tax/contract"
-import { abs, add, cmp, fromNumber, isNegative, isZero, mul, neg, parseDecimal, productRoundedToNumber, roundToNumber, shift, sub, toDecimalString, type Decimal } from "../decimal"
+import {
+  abs,
+  add,
+  cmp,
+  fromNumber,
+  isNegative,
+  isZero,
+  mul,
+  neg,
+  parseDecimal,
+  productRoundedToNumber,
+  roundToNumber,
+  shift,
+  sub,
+  toDecimalString,
+  type Decimal,
+} from "../decimal"
 import { LOCAL_OVERRIDES, type LocalOverride } from "./data/local-overrides"
 import { STATE_RATES, type StateRateRow } from "./data/states"
 import { CATEGORIES, TAXABILITY, type Category, type CategoryTable, type TaxRule } from "./data/taxability"
@@ -301,7 +317,10 @@ export function quoteLines(input: QuoteInput): LineItemOut[] {
       // the common rules tax the whole line (price × quantity) at one rate: no decimals allocated
       const rate = wholeLineRate(ruleFor(j!.state, categoryOfTic(l.tic)), j!, l.price)
       if (rate !== undefined) {
-        const tax = rate === null || isZero(rate) || l.price === 0 ? { amount: 0, rate: 0 } : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
+        const tax =
+          rate === null || isZero(rate) || l.price === 0
+            ? { amount: 0, rate: 0 }
+            : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
         return { index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? null, tax }
       }
     }

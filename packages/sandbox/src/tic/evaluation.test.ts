@@ -21,7 +21,8 @@ describe("TIC search evaluation (top 3)", () => {
     const queries = [...DEV_SET, ...HELD_OUT_SET].map((e) => e.query.toLowerCase())
     expect(new Set(queries).size).toBe(queries.length)
     const catalogue = new Set(allTics().map((t) => t.ticId))
-    for (const e of [...DEV_SET, ...HELD_OUT_SET]) for (const id of e.acceptable) expect({ query: e.query, id, known: catalogue.has(id) }).toEqual({ query: e.query, id, known: true })
+    for (const e of [...DEV_SET, ...HELD_OUT_SET])
+      for (const id of e.acceptable) expect({ query: e.query, id, known: catalogue.has(id) }).toEqual({ query: e.query, id, known: true })
   })
 
   it("development set: at least 97 % of the merchant queries have an acceptable TIC in the top 3", () => {
@@ -44,7 +45,8 @@ describe("never an empty result for a query with a known word", () => {
     for (const words of Object.values(INDEX_KEYWORDS)) for (const w of tokenize(words.join(" "))) indexed.add(w)
     for (const [key, exps] of Object.entries(QUERY_EXPANSIONS)) {
       expect({ key, normalized: tokenize(key) }).toEqual({ key, normalized: [key] }) // keys are normalized terms
-      for (const [words] of exps) for (const w of tokenize(words)) expect({ key, w, indexed: indexed.has(w) }).toEqual({ key, w, indexed: true })
+      for (const [words] of exps)
+        for (const w of tokenize(words)) expect({ key, w, indexed: indexed.has(w) }).toEqual({ key, w, indexed: true })
     }
     const empty = [...knownWords()].filter((w) => searchTics(w, 1).results.length === 0)
     expect(empty).toEqual([])
@@ -68,7 +70,12 @@ describe("never an empty result for a query with a known word", () => {
   })
 
   it("two product kinds joined by a conjunction find both", () => {
-    for (const [query, a, b] of [["coffee and tea", 90408, 90409], ["beer & wine", 90300, 90300], ["shampoo or toothpaste", 96130, 96132], ["candy plus soda", 40010, 40050]] as const) {
+    for (const [query, a, b] of [
+      ["coffee and tea", 90408, 90409],
+      ["beer & wine", 90300, 90300],
+      ["shampoo or toothpaste", 96130, 96132],
+      ["candy plus soda", 40010, 40050],
+    ] as const) {
       const ids = searchTics(query, 10).results.map((r) => r.ticId)
       expect({ query, a: ids.includes(a), b: ids.includes(b) }).toEqual({ query, a: true, b: true })
     }

@@ -13,7 +13,12 @@ import type { TicResult } from "@medusa-sales-tax/contract"
 import { TIC_CATALOG } from "./data/tic-catalog"
 import { GROUP_LABELS, INDEX_KEYWORDS, NICHE_QUALIFIERS, QUERY_EXPANSIONS, STOP_WORDS, WEAK_WORDS } from "./synonyms"
 
-export interface TicEntry { ticId: number; label: string; description: string; groupId: number }
+export interface TicEntry {
+  ticId: number
+  label: string
+  description: string
+  groupId: number
+}
 
 export class InvalidCursorError extends Error {
   constructor(message = "cursor is not valid for this query") {
@@ -37,7 +42,11 @@ export function groupOf(ticId: number): number {
 }
 
 /** The catalogue's description cleaned for display: trimmed, an "Appendix E" artefact removed. */
-const clean = (s: string) => s.replace(/Appendix E$/, "").trim().replace(/\s+/g, " ")
+const clean = (s: string) =>
+  s
+    .replace(/Appendix E$/, "")
+    .trim()
+    .replace(/\s+/g, " ")
 
 const ENTRIES: readonly TicEntry[] = TIC_CATALOG.map((t) => ({
   ticId: t.TICID,
@@ -82,14 +91,61 @@ export function ticsInGroup(groupId: number): TicEntry[] {
 // ---------------------------------------------------------------------------------------------
 
 const IRREGULAR: Record<string, string> = {
-  children: "child", feet: "foot", men: "man", women: "woman", teeth: "tooth", geese: "goose", mice: "mouse",
+  children: "child",
+  feet: "foot",
+  men: "man",
+  women: "woman",
+  teeth: "tooth",
+  geese: "goose",
+  mice: "mouse",
   // -ves plurals of -f/-fe words (gloves, sleeves, valves keep their e: they are not listed)
   // words that end in s but are not plurals
-  saas: "saas", gas: "gas", news: "news", series: "series", species: "species", chassis: "chassis", lens: "lens", bus: "bus",
-  scarves: "scarf", knives: "knife", leaves: "leaf", shelves: "shelf", loaves: "loaf", halves: "half", wolves: "wolf", calves: "calf", wives: "wife", lives: "life",
+  saas: "saas",
+  gas: "gas",
+  news: "news",
+  series: "series",
+  species: "species",
+  chassis: "chassis",
+  lens: "lens",
+  bus: "bus",
+  scarves: "scarf",
+  knives: "knife",
+  leaves: "leaf",
+  shelves: "shelf",
+  loaves: "loaf",
+  halves: "half",
+  wolves: "wolf",
+  calves: "calf",
+  wives: "wife",
+  lives: "life",
 }
 /** -ie words whose plural is -ies ("movies" -> "movie", not "movy"). */
-const IE_WORDS = new Set(["movie", "cookie", "pie", "tie", "hoodie", "brownie", "smoothie", "selfie", "calorie", "zombie", "rookie", "beanie", "onesie", "lingerie", "goalie", "veggie", "bootie", "freebie", "sweetie", "prairie", "genie", "eerie", "necktie", "bowtie"])
+const IE_WORDS = new Set([
+  "movie",
+  "cookie",
+  "pie",
+  "tie",
+  "hoodie",
+  "brownie",
+  "smoothie",
+  "selfie",
+  "calorie",
+  "zombie",
+  "rookie",
+  "beanie",
+  "onesie",
+  "lingerie",
+  "goalie",
+  "veggie",
+  "bootie",
+  "freebie",
+  "sweetie",
+  "prairie",
+  "genie",
+  "eerie",
+  "necktie",
+  "bowtie",
+])
 const NO_STRIP = /(ss|us|is|ics|ous)$/
 
 /** Lower-case, singular form of a word; null for a stop word (or the plural of one: "items"). */
@@ -133,7 +189,11 @@ export function tokenize(text: string): string[] {
 // Index
 // ---------------------------------------------------------------------------------------------
 
-interface Doc { id: number; label: string; keywords: string }
+interface Doc {
+  id: number
+  label: string
+  keywords: string
+}
 
 let index: MiniSearch<Doc> | null = null
 function getIndex(): MiniSearch<Doc> {
@@ -243,7 +303,10 @@ export function expandQuery(query: string): Map<string, number> {
   return terms
 }
 
-interface Ranked { ticId: number; score: number }
+interface Ranked {
+  ticId: number
+  score: number
+}
 
 /** Small LRU of ranked lists, so paging through one query ranks it once. */
 const RANK_CACHE = new Map<string, Ranked[]>()
@@ -301,7 +364,11 @@ function rankUncached(query: string): Ranked[] {
 // Cursor
 // ---------------------------------------------------------------------------------------------
 
-const queryKey = (query: string) => createHash("sha256").update(tokenize(query).join(" ") + "\u0000" + query.trim().toLowerCase()).digest("base64url").slice(0, 16)
+const queryKey = (query: string) =>
+  createHash("sha256")
+    .update(tokenize(query).join(" ") + "\u0000" + query.trim().toLowerCase())
+    .digest("base64url")
+    .slice(0, 16)
 
 function encodeCursor(query: string, offset: number): string {
   return Buffer.from(JSON.stringify({ v: 1, o: offset, q: queryKey(query) }), "utf8").toString("base64url")

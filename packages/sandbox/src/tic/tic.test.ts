@@ -137,12 +137,22 @@ describe("limit and cursor paging", () => {
   it("the page size may change between pages", () => {
     const p1 = searchTics("software", 5)
     const p2 = searchTics("software", 10, p1.nextCursor!)
-    expect(p2.results.map((r) => r.ticId)).toEqual(searchTics("software", 15).results.slice(5).map((r) => r.ticId))
+    expect(p2.results.map((r) => r.ticId)).toEqual(
+      searchTics("software", 15)
+        .results.slice(5)
+        .map((r) => r.ticId),
+    )
   })
   it("rejects garbage cursors and cursors of another query", () => {
     const c = searchTics("software", 5).nextCursor!
     expect(() => searchTics("clothing", 5, c)).toThrow(InvalidCursorError)
-    for (const bad of ["!!!", "garbage", Buffer.from("{\"v\":1}").toString("base64url"), Buffer.from(JSON.stringify({ v: 1, o: -3, q: "x" })).toString("base64url"), c.slice(0, -2)]) {
+    for (const bad of [
+      "!!!",
+      "garbage",
+      Buffer.from('{"v":1}').toString("base64url"),
+      Buffer.from(JSON.stringify({ v: 1, o: -3, q: "x" })).toString("base64url"),
+      c.slice(0, -2),
+    ]) {
       expect(() => searchTics("software", 5, bad)).toThrow(InvalidCursorError)
     }
     // a forged cursor past the end

@@ -18,10 +18,14 @@ it("redactUrl hides apiKey query parameters in any case", () => {
 it("serves v1 with the --api-login-id login and keeps the key out of the log", async () => {
   const key = "cli-secret-key-7d1e"
   const login = "CLI-LOGIN-42"
-  const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--log", "--api-key", key, "--api-login-id", login], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  const child = spawn(
+    process.execPath,
+    ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "0", "--log", "--api-key", key, "--api-login-id", login],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  )
   let out = ""
   child.stdout!.on("data", (c: Buffer) => (out += c.toString("utf8")))
   child.stderr!.on("data", (c: Buffer) => (out += c.toString("utf8")))
@@ -39,11 +43,29 @@ it("serves v1 with the --api-login-id login and keeps the key out of the log", a
         reject(new Error(`CLI exited ${code}: ${out}`))
       })
     })
-    const good = await request(port, "POST", `/1.0/Service/Ping?apiKey=${key}`, { "content-type": "application/json" }, JSON.stringify({ apiLoginID: login.toLowerCase() }))
+    const good = await request(
+      port,
+      "POST",
+      `/1.0/Service/Ping?apiKey=${key}`,
+      { "content-type": "application/json" },
+      JSON.stringify({ apiLoginID: login.toLowerCase() }),
+    )
     expect(good.body).toEqual({ ResponseType: 3, Messages: [] })
-    const body = await request(port, "POST", "/1.0/Service/Ping", { "content-type": "application/json" }, JSON.stringify({ apiLoginID: login, apiKey: key }))
+    const body = await request(
+      port,
+      "POST",
+      "/1.0/Service/Ping",
+      { "content-type": "application/json" },
+      JSON.stringify({ apiLoginID: login, apiKey: key }),
+    )
     expect(body.body).toEqual({ ResponseType: 3, Messages: [] })
-    const defaultLogin = await request(port, "POST", "/1.0/Service/Ping", { "content-type": "application/json" }, JSON.stringify({ apiLoginID: "sandbox-login", apiKey: key }))
+    const defaultLogin = await request(
+      port,
+      "POST",
+      "/1.0/Service/Ping",
+      { "content-type": "application/json" },
+      JSON.stringify({ apiLoginID: "sandbox-login", apiKey: key }),
+    )
     expect(defaultLogin.body.ResponseType).toBe(0)
     await new Promise((r) => setTimeout(r, 200)) // let the log lines flush
     expect(out).toContain("/1.0/Service/Ping?apiKey=[redacted]")

@@ -2,7 +2,21 @@ import fc from "fast-check"
 import { INTERNAL } from "./index"
 import { OPERATION_NAMES } from "./operations"
 import { jsonPaths } from "../__tests__/helpers"
-import { CRED, KEY, LOGIN, ORIGIN, SEATTLE, detail, formBody, lookupBody, makeV1Sandbox, ok, request, v1, type V1Sandbox } from "./__tests__/helpers"
+import {
+  CRED,
+  KEY,
+  LOGIN,
+  ORIGIN,
+  SEATTLE,
+  detail,
+  formBody,
+  lookupBody,
+  makeV1Sandbox,
+  ok,
+  request,
+  v1,
+  type V1Sandbox,
+} from "./__tests__/helpers"
 
 /**
  * Property-based fuzzing of the 18 version 1 operations: a few thousand random and malformed
@@ -33,21 +47,38 @@ async function seed(): Promise<void> {
 function template(op: string): Record<string, unknown> {
   const item = { Index: 0, ItemID: "sku-1", TIC: 0, Price: 10.75, Qty: 1 }
   switch (op) {
-    case "VerifyAddress": return { ...SEATTLE }
-    case "Lookup": return lookupBody({ cartID: "fz-cart-2", exemptCert: { CertificateID: certId } })
-    case "LookupForDate": return lookupBody({ cartID: "fz-new-cart", useDate: "2026-01-15" })
-    case "Authorized": return { customerID: "cust-1", cartID: "fz-cart-2", orderID: "fz-new-order", dateAuthorized: "2026-01-15T00:00:00Z" }
-    case "AuthorizedWithCapture": return { customerID: "cust-1", cartID: "fz-cart-2", orderID: "fz-new-order-2", dateCaptured: "2026-01-15T00:00:00Z" }
-    case "Captured": return { orderID: "fz-auth" }
-    case "Returned": return { orderID: "fz-order", returnedDate: "2026-01-20", cartItems: [item] }
-    case "ReturnedPro": return { orderID: "fz-order", cartItems: [{ ...item, Qty: -1 }] }
-    case "AddExemptCertificate": return { customerID: "cust-1", exemptCert: { Detail: detail() } }
-    case "GetExemptCertificates": return { customerID: "cust-1" }
-    case "DeleteExemptCertificate": return { certificateID: certId }
-    case "GetTICsByGroup": return { ticGroup: 20000 }
-    case "CreatePlatformAccount": return { Name: "Shop", Locations: [{ Name: "HQ", ...ORIGIN, PrimaryBusinessAddress: true }] }
-    case "AddTransactions": return { transactions: [{ orderID: "fz-tx", customerID: "c", origin: ORIGIN, destination: SEATTLE, cartItems: [{ ...item, Rate: 0.1 }] }] }
-    default: return {}
+    case "VerifyAddress":
+      return { ...SEATTLE }
+    case "Lookup":
+      return lookupBody({ cartID: "fz-cart-2", exemptCert: { CertificateID: certId } })
+    case "LookupForDate":
+      return lookupBody({ cartID: "fz-new-cart", useDate: "2026-01-15" })
+    case "Authorized":
+      return { customerID: "cust-1", cartID: "fz-cart-2", orderID: "fz-new-order", dateAuthorized: "2026-01-15T00:00:00Z" }
+    case "AuthorizedWithCapture":
+      return { customerID: "cust-1", cartID: "fz-cart-2", orderID: "fz-new-order-2", dateCaptured: "2026-01-15T00:00:00Z" }
+    case "Captured":
+      return { orderID: "fz-auth" }
+    case "Returned":
+      return { orderID: "fz-order", returnedDate: "2026-01-20", cartItems: [item] }
+    case "ReturnedPro":
+      return { orderID: "fz-order", cartItems: [{ ...item, Qty: -1 }] }
+    case "AddExemptCertificate":
+      return { customerID: "cust-1", exemptCert: { Detail: detail() } }
+    case "GetExemptCertificates":
+      return { customerID: "cust-1" }
+    case "DeleteExemptCertificate":
+      return { certificateID: certId }
+    case "GetTICsByGroup":
+      return { ticGroup: 20000 }
+    case "CreatePlatformAccount":
+      return { Name: "Shop", Locations: [{ Name: "HQ", ...ORIGIN, PrimaryBusinessAddress: true }] }
+    case "AddTransactions":
+      return {
+        transactions: [{ orderID: "fz-tx", customerID: "c", origin: ORIGIN, destination: SEATTLE, cartItems: [{ ...item, Rate: 0.1 }] }],
+      }
+    default:
+      return {}
   }
 }
 
@@ -77,7 +108,27 @@ const weird = fc.oneof(
   fc.double(),
   fc.boolean(),
   fc.constant(null),
-  fc.constantFrom("", " ", "00000", "0000", "false", "TRUE", "-1", "1e309", "NaN", "Infinity", "2026-02-31", "/Date(0)/", "2026-01-15T10:00:00", "wa", "98109", "<x/>", "__proto__", "x".repeat(300), "a@b.c"),
+  fc.constantFrom(
+    "",
+    " ",
+    "00000",
+    "0000",
+    "false",
+    "TRUE",
+    "-1",
+    "1e309",
+    "NaN",
+    "Infinity",
+    "2026-02-31",
+    "/Date(0)/",
+    "2026-01-15T10:00:00",
+    "wa",
+    "98109",
+    "<x/>",
+    "__proto__",
+    "x".repeat(300),
+    "a@b.c",
+  ),
   fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 }),
   fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxKeys: 3 }),
 )
@@ -86,7 +137,10 @@ const mutation = fc.record({ pick: fc.nat(), value: weird, remove: fc.boolean() 
 
 type Encoding = "json" | "form" | "text" | "none" | "truncated" | "raw"
 const requestArb = fc.record({
-  op: fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...OPERATION_NAMES) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }).map((x) => encodeURIComponent(x)) }),
+  op: fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...OPERATION_NAMES) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }).map((x) => encodeURIComponent(x)) },
+  ),
   opCase: fc.constantFrom(0, 1, 2),
   keyCase: fc.constantFrom(0, 0, 1, 2),
   cred: fc.constantFrom("body", "body", "body", "query", "wrong", "missing", "numbers"),
@@ -114,23 +168,46 @@ it("answers a few thousand fuzzed requests over the 18 operations with HTTP 200 
       }
       let query = ""
       const credBody =
-        r.cred === "body" ? CRED
-        : r.cred === "wrong" ? { apiLoginID: LOGIN, apiKey: "wrong" }
-        : r.cred === "numbers" ? { apiLoginID: 123, apiKey: 456 }
-        : r.cred === "query" ? { apiLoginID: LOGIN }
-        : {}
+        r.cred === "body"
+          ? CRED
+          : r.cred === "wrong"
+            ? { apiLoginID: LOGIN, apiKey: "wrong" }
+            : r.cred === "numbers"
+              ? { apiLoginID: 123, apiKey: 456 }
+              : r.cred === "query"
+                ? { apiLoginID: LOGIN }
+                : {}
       if (r.cred === "query") query = `?apiKey=${KEY}`
       if (body && typeof body === "object" && !Array.isArray(body)) body = { ...credBody, ...(body as object) }
       body = recase(body, r.keyCase)
       let payload: string | Buffer | undefined
       const headers: Record<string, string> = {}
       switch (r.encoding) {
-        case "json": payload = JSON.stringify(body); headers["content-type"] = "application/json"; break
-        case "form": payload = body && typeof body === "object" && !Array.isArray(body) ? formBody(body as Record<string, unknown>) : String(body); headers["content-type"] = "application/x-www-form-urlencoded"; break
-        case "text": payload = JSON.stringify(body); headers["content-type"] = "text/plain"; break
-        case "none": payload = body && typeof body === "object" && !Array.isArray(body) ? formBody(body as Record<string, unknown>) : undefined; break
-        case "truncated": { const t = JSON.stringify(body) ?? ""; payload = t.slice(0, r.cut % (t.length + 1)); headers["content-type"] = "application/json"; break }
-        case "raw": payload = Buffer.from(r.raw); headers["content-type"] = "application/octet-stream"; break
+        case "json":
+          payload = JSON.stringify(body)
+          headers["content-type"] = "application/json"
+          break
+        case "form":
+          payload = body && typeof body === "object" && !Array.isArray(body) ? formBody(body as Record<string, unknown>) : String(body)
+          headers["content-type"] = "application/x-www-form-urlencoded"
+          break
+        case "text":
+          payload = JSON.stringify(body)
+          headers["content-type"] = "text/plain"
+          break
+        case "none":
+          payload = body && typeof body === "object" && !Array.isArray(body) ? formBody(body as Record<string, unknown>) : undefined
+          break
+        case "truncated": {
+          const t = JSON.stringify(body) ?? ""
+          payload = t.slice(0, r.cut % (t.length + 1))
+          headers["content-type"] = "application/json"
+          break
+        }
+        case "raw":
+          payload = Buffer.from(r.raw)
+          headers["content-type"] = "application/octet-stream"
+          break
       }
       const before = s.run.sandbox.store.snapshot()
       const path = `/1.0/Service/${caseOp(r.op, r.opCase)}${query}`

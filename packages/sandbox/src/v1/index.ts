@@ -17,7 +17,18 @@ import { SandboxError } from "../problem"
 import { V1Accounts } from "./accounts"
 import { v1ControlKey, type V1OperationName } from "./names"
 import { lowerKeys, looksLikeForm, parseFormBody, queryParam, type Bag } from "./normalize"
-import { OPERATION_NAMES, RT, V1Failure, findOperation, sandboxErrorMessages, zodMessages, type OpDef, type OpEnv, type OpResult, type OpStyle } from "./operations"
+import {
+  OPERATION_NAMES,
+  RT,
+  V1Failure,
+  findOperation,
+  sandboxErrorMessages,
+  zodMessages,
+  type OpDef,
+  type OpEnv,
+  type OpResult,
+  type OpStyle,
+} from "./operations"
 
 export { OPERATIONS_V1, OPERATION_NAMES, WHOLE_RETURN_TWICE, findOperation } from "./operations"
 export { V1Accounts } from "./accounts"
@@ -46,7 +57,8 @@ function parseJsonText(text: string): unknown {
 function parseOther(contentType: string | undefined, text: string): unknown {
   if (text.trim() === "") return undefined
   const t = text.trimStart()
-  if (/xml/i.test(contentType ?? "") || t.startsWith("<")) return new Malformed("SOAP/XML bodies are not supported by the sandbox: send JSON or form-encoded bodies")
+  if (/xml/i.test(contentType ?? "") || t.startsWith("<"))
+    return new Malformed("SOAP/XML bodies are not supported by the sandbox: send JSON or form-encoded bodies")
   if (t.startsWith("{") || t.startsWith("[")) return parseJsonText(text)
   if (looksLikeForm(text)) return lowerKeys(parseFormBody(text))
   return new Malformed("the body is neither JSON nor form-encoded")

@@ -1,8 +1,23 @@
 /** The 18 version 1 operations (the service's spelling), in the interface's order. */
 export const V1_OPERATION_NAMES = [
-  "Ping", "VerifyAddress", "Lookup", "LookupForDate", "Authorized", "Captured", "AuthorizedWithCapture",
-  "Returned", "ReturnedPro", "AddExemptCertificate", "GetExemptCertificates", "DeleteExemptCertificate",
-  "GetTICs", "GetTICGroups", "GetTICsByGroup", "CreatePlatformAccount", "GetLocations", "AddTransactions",
+  "Ping",
+  "VerifyAddress",
+  "Lookup",
+  "LookupForDate",
+  "Authorized",
+  "Captured",
+  "AuthorizedWithCapture",
+  "Returned",
+  "ReturnedPro",
+  "AddExemptCertificate",
+  "GetExemptCertificates",
+  "DeleteExemptCertificate",
+  "GetTICs",
+  "GetTICGroups",
+  "GetTICsByGroup",
+  "CreatePlatformAccount",
+  "GetLocations",
+  "AddTransactions",
 ] as const
 export type V1OperationName = (typeof V1_OPERATION_NAMES)[number]
 

@@ -2,8 +2,23 @@ import { readFileSync } from "node:fs"
 import { dec } from "../money"
 import { jurisdictionFor } from "../engine"
 import {
-  CONN, KEY, ORIGIN, PHILLY, PORTLAND, SEATTLE, SEATTLE_V3, detail, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3,
-  type Res, type V1Sandbox,
+  CONN,
+  KEY,
+  ORIGIN,
+  PHILLY,
+  PORTLAND,
+  SEATTLE,
+  SEATTLE_V3,
+  detail,
+  lookupBody,
+  makeV1Sandbox,
+  messages,
+  ok,
+  request,
+  v1,
+  v3,
+  type Res,
+  type V1Sandbox,
 } from "./__tests__/helpers"
 import { wholeReturnTwice } from "./operations"
 
@@ -20,7 +35,8 @@ beforeEach(async () => {
   await request(s.port, "POST", "/_sandbox/reset", { "x-api-key": KEY })
 })
 
-const setClock = (iso: string) => request(s.port, "PUT", "/_sandbox/clock", { "x-api-key": KEY, "content-type": "application/json" }, JSON.stringify({ now: iso }))
+const setClock = (iso: string) =>
+  request(s.port, "PUT", "/_sandbox/clock", { "x-api-key": KEY, "content-type": "application/json" }, JSON.stringify({ now: iso }))
 
 function expectError(r: Res, pattern?: RegExp | string) {
   expect(r.status).toBe(200)
@@ -68,7 +84,10 @@ describe("Lookup and LookupForDate", () => {
     expect(cart.cartId).toBe("cart-1")
     expect(cart.customerId).toBe("cust-1")
     expect(cart.destination).toEqual(SEATTLE_V3)
-    expect(cart.lineItems.map((l: any) => [l.index, l.itemId, l.price, l.quantity])).toEqual([[0, "sku-1", 10.75, 1.5], [1, "sku-2", 20, 2]])
+    expect(cart.lineItems.map((l: any) => [l.index, l.itemId, l.price, l.quantity])).toEqual([
+      [0, "sku-1", 10.75, 1.5],
+      [1, "sku-2", 20, 2],
+    ])
     cart.lineItems.forEach((l: any, i: number) => {
       expect(l.tax.amount).toBe(dec(r.body.CartItemsResponse[i].TaxAmount).decimalPlaces(2, 4).toNumber())
     })
@@ -85,7 +104,19 @@ describe("Lookup and LookupForDate", () => {
   })
 
   it("applies taxability: clothing in Pennsylvania and anything in Oregon are 0", async () => {
-    const pa = ok(await v1(s, "Lookup", lookupBody({ destination: PHILLY, cartItems: [{ Index: 0, ItemID: "shirt", TIC: 20010, Price: 30, Qty: 1 }, { Index: 1, ItemID: "lamp", TIC: 0, Price: 30, Qty: 1 }] })))
+    const pa = ok(
+      await v1(
+        s,
+        "Lookup",
+        lookupBody({
+          destination: PHILLY,
+          cartItems: [
+            { Index: 0, ItemID: "shirt", TIC: 20010, Price: 30, Qty: 1 },
+            { Index: 1, ItemID: "lamp", TIC: 0, Price: 30, Qty: 1 },
+          ],
+        }),
+      ),
+    )
     expect(pa.body.CartItemsResponse[0].TaxAmount).toBe(0)
     expect(pa.body.CartItemsResponse[1].TaxAmount).toBe(expectedTax({ state: "PA", zip: "19106" }, 30, 1))
     const or = ok(await v1(s, "Lookup", lookupBody({ cartID: "or", destination: PORTLAND })))
@@ -101,7 +132,19 @@ describe("Lookup and LookupForDate", () => {
   })
 
   it("rejects duplicate Index or ItemID and no items", async () => {
-    expectError(await v1(s, "Lookup", lookupBody({ cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1 }, { Index: 0, ItemID: "b", Price: 1, Qty: 1 }] })), /Index/)
+    expectError(
+      await v1(
+        s,
+        "Lookup",
+        lookupBody({
+          cartItems: [
+            { Index: 0, ItemID: "a", Price: 1, Qty: 1 },
+            { Index: 0, ItemID: "b", Price: 1, Qty: 1 },
+          ],
+        }),
+      ),
+      /Index/,
+    )
     expectError(await v1(s, "Lookup", lookupBody({ cartItems: [] })), /cartItems/)
     expectError(await v1(s, "Lookup", lookupBody({ customerID: undefined })), /customerID/)
   })
@@ -111,7 +154,15 @@ describe("Authorized, Captured, AuthorizedWithCapture", () => {
   it("AuthorizedWithCapture makes an order version 3 reads, completedDate = dateCaptured", async () => {
     await setClock("2026-03-20T12:00:00Z")
     ok(await v1(s, "Lookup", lookupBody()))
-    ok(await v1(s, "AuthorizedWithCapture", { customerID: "cust-1", cartID: "cart-1", orderID: "ord-1", dateAuthorized: "2026-03-19T10:00:00Z", dateCaptured: "2026-03-19T11:00:00Z" }))
+    ok(
+      await v1(s, "AuthorizedWithCapture", {
+        customerID: "cust-1",
+        cartID: "cart-1",
+        orderID: "ord-1",
+        dateAuthorized: "2026-03-19T10:00:00Z",
+        dateCaptured: "2026-03-19T11:00:00Z",
+      }),
+    )
     const order = (await v3(s, "GET", "/orders/ord-1")).body
     expect(order.orderId).toBe("ord-1")
     expect(order.cartId).toBe("cart-1")
@@ -138,8 +189,11 @@ describe("Authorized, Captured, AuthorizedWithCapture", () => {
 
   it("works on a cart made with version 3 POST carts", async () => {
     const cart = {
-      cartId: "v3-cart", customerId: "cust-9", currency: { currencyCode: "USD" },
-      origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }, destination: SEATTLE_V3,
+      cartId: "v3-cart",
+      customerId: "cust-9",
+      currency: { currencyCode: "USD" },
+      origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
+      destination: SEATTLE_V3,
       lineItems: [{ index: 0, itemId: "a", price: 12, quantity: 1, tic: 0 }],
     }
     expect((await v3(s, "POST", "/carts", { items: [cart] })).status).toBe(200)
@@ -169,8 +223,19 @@ describe("Authorized, Captured, AuthorizedWithCapture", () => {
   it("refuses a dateCaptured in the future or before dateAuthorized", async () => {
     await setClock("2026-03-20T12:00:00Z")
     ok(await v1(s, "Lookup", lookupBody()))
-    expectError(await v1(s, "AuthorizedWithCapture", { cartID: "cart-1", orderID: "f", dateCaptured: "2026-03-21T00:00:00Z" }), /dateCaptured/)
-    expectError(await v1(s, "AuthorizedWithCapture", { cartID: "cart-1", orderID: "f", dateAuthorized: "2026-03-19T00:00:00Z", dateCaptured: "2026-03-18T00:00:00Z" }), /dateCaptured/)
+    expectError(
+      await v1(s, "AuthorizedWithCapture", { cartID: "cart-1", orderID: "f", dateCaptured: "2026-03-21T00:00:00Z" }),
+      /dateCaptured/,
+    )
+    expectError(
+      await v1(s, "AuthorizedWithCapture", {
+        cartID: "cart-1",
+        orderID: "f",
+        dateAuthorized: "2026-03-19T00:00:00Z",
+        dateCaptured: "2026-03-18T00:00:00Z",
+      }),
+      /dateCaptured/,
+    )
     ok(await v1(s, "Authorized", { cartID: "cart-1", orderID: "g" }))
     expectError(await v1(s, "Captured", { orderID: "g", dateCaptured: "2026-04-01" }), /dateCaptured/)
     expect((await v3(s, "GET", "/orders/f")).status).toBe(404)
@@ -194,7 +259,9 @@ describe("Returned and ReturnedPro", () => {
     expect(rs).toHaveLength(1)
     expect(rs[0].returnedDate).toBe("2026-01-20T00:00:00.000Z")
     const order = (await v3(s, "GET", "/orders/o")).body
-    expect(rs[0].items.map((i: any) => [i.itemId, i.quantity, i.tax.amount])).toEqual(order.lineItems.map((l: any) => [l.itemId, l.quantity, l.tax.amount]))
+    expect(rs[0].items.map((i: any) => [i.itemId, i.quantity, i.tax.amount])).toEqual(
+      order.lineItems.map((l: any) => [l.itemId, l.quantity, l.tax.amount]),
+    )
   })
 
   it("a partial return refunds the given quantities", async () => {
@@ -232,7 +299,9 @@ describe("Returned and ReturnedPro", () => {
     await lookupAndCapture("c", "o")
     ok(await v1(s, "Returned", { orderID: "o", cartItems: [{ ItemID: "sku-2", Qty: 1 }] }))
     expect((await v3(s, "POST", "/orders/refunds/o", { items: [{ itemId: "sku-2", quantity: 1 }], idempotencyKey: "k1" })).status).toBe(201)
-    expect((await v3(s, "POST", "/orders/refunds/o", { items: [{ itemId: "sku-1", quantity: 0.5 }], idempotencyKey: "k2" })).status).toBe(201)
+    expect((await v3(s, "POST", "/orders/refunds/o", { items: [{ itemId: "sku-1", quantity: 0.5 }], idempotencyKey: "k2" })).status).toBe(
+      201,
+    )
     expect(await refunds("o")).toHaveLength(3)
   })
 
@@ -277,7 +346,13 @@ describe("exemption certificates", () => {
     expect(list[0].CertificateID).toBe(id)
     const d = list[0].Detail
     expect(d.ExemptStates).toEqual([{ StateAbbr: "WA", ReasonForExemption: "Resale", IdentificationNumber: "WA-123" }])
-    expect([d.PurchaserFirstName, d.PurchaserLastName, d.PurchaserCity, d.PurchaserState, d.PurchaserZip]).toEqual(["Ada", "Lovelace", "Seattle", "WA", "98109"])
+    expect([d.PurchaserFirstName, d.PurchaserLastName, d.PurchaserCity, d.PurchaserState, d.PurchaserZip]).toEqual([
+      "Ada",
+      "Lovelace",
+      "Seattle",
+      "WA",
+      "98109",
+    ])
     expect(d.PurchaserExemptionReason).toBe("Resale")
     expect(d.PurchaserBusinessType).toBe("RetailTrade")
     const c = (await v3(s, "GET", `/exemption-certificates/${id}`)).body
@@ -287,10 +362,18 @@ describe("exemption certificates", () => {
   })
 
   it("accepts version 1 spellings (underscored business type, legacy reason names, numeric ZIP)", async () => {
-    const r = ok(await v1(s, "AddExemptCertificate", {
-      customerID: "gov",
-      exemptCert: { Detail: detail({ PurchaserBusinessType: "Agricultural_Forestry_Fishing_Hunting", PurchaserExemptionReason: "FederalGovernmentDepartment", PurchaserZip: 98109 }) },
-    }))
+    const r = ok(
+      await v1(s, "AddExemptCertificate", {
+        customerID: "gov",
+        exemptCert: {
+          Detail: detail({
+            PurchaserBusinessType: "Agricultural_Forestry_Fishing_Hunting",
+            PurchaserExemptionReason: "FederalGovernmentDepartment",
+            PurchaserZip: 98109,
+          }),
+        },
+      }),
+    )
     const c = (await v3(s, "GET", `/exemption-certificates/${r.body.CertificateID}`)).body
     expect(c.customerBusinessType).toBe("AgriculturalForestryFishingHunting")
     expect(c.reason).toBe("FederalGovernment")
@@ -298,10 +381,28 @@ describe("exemption certificates", () => {
   })
 
   it("rejects a Detail without states, reason or a valid purchaser address, naming the field", async () => {
-    expectError(await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ ExemptStates: [] }) } }), /ExemptStates/)
-    expectError(await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ PurchaserExemptionReason: undefined, ExemptStates: [{ StateAbbr: "WA" }] }) } }), /PurchaserExemptionReason/)
-    expectError(await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ PurchaserZip: "abc" }) } }), /PurchaserZip/)
-    expectError(await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ PurchaserExemptionReason: "Other", PurchaserExemptionReasonValue: undefined }) } }), /PurchaserExemptionReasonValue/)
+    expectError(
+      await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ ExemptStates: [] }) } }),
+      /ExemptStates/,
+    )
+    expectError(
+      await v1(s, "AddExemptCertificate", {
+        customerID: "c",
+        exemptCert: { Detail: detail({ PurchaserExemptionReason: undefined, ExemptStates: [{ StateAbbr: "WA" }] }) },
+      }),
+      /PurchaserExemptionReason/,
+    )
+    expectError(
+      await v1(s, "AddExemptCertificate", { customerID: "c", exemptCert: { Detail: detail({ PurchaserZip: "abc" }) } }),
+      /PurchaserZip/,
+    )
+    expectError(
+      await v1(s, "AddExemptCertificate", {
+        customerID: "c",
+        exemptCert: { Detail: detail({ PurchaserExemptionReason: "Other", PurchaserExemptionReasonValue: undefined }) },
+      }),
+      /PurchaserExemptionReasonValue/,
+    )
     expectError(await v1(s, "AddExemptCertificate", { customerID: "c" }), /exemptCert/)
   })
 
@@ -320,7 +421,10 @@ describe("exemption certificates", () => {
   it("Lookup refuses another customer's, a deleted or an unknown certificate", async () => {
     const id = ok(await v1(s, "AddExemptCertificate", { customerID: "cust-1", exemptCert: { Detail: detail() } })).body.CertificateID
     expectError(await v1(s, "Lookup", lookupBody({ customerID: "cust-2", exemptCert: { CertificateID: id } })), /exemptCert\.CertificateID/)
-    expectError(await v1(s, "Lookup", lookupBody({ exemptCert: { CertificateID: "00000000-0000-4000-8000-0000000000aa" } })), /exemptCert\.CertificateID/)
+    expectError(
+      await v1(s, "Lookup", lookupBody({ exemptCert: { CertificateID: "00000000-0000-4000-8000-0000000000aa" } })),
+      /exemptCert\.CertificateID/,
+    )
     ok(await v1(s, "DeleteExemptCertificate", { certificateID: id }))
     expectError(await v1(s, "Lookup", lookupBody({ exemptCert: { CertificateID: id } })), /exemptCert\.CertificateID/)
   })
@@ -384,7 +488,16 @@ describe("VerifyAddress", () => {
   it("returns the postal city, upper-case state, ErrNumber 0 and no ResponseType", async () => {
     const r = await v1(s, "VerifyAddress", { Address1: "400 Broad St", City: "seatle", State: "wa", Zip5: "98109", Zip4: 4312 })
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ Address1: "400 Broad St", Address2: null, City: "Seattle", State: "WA", Zip5: "98109", Zip4: "4312", ErrNumber: "0", ErrDescription: null })
+    expect(r.body).toEqual({
+      Address1: "400 Broad St",
+      Address2: null,
+      City: "Seattle",
+      State: "WA",
+      Zip5: "98109",
+      Zip4: "4312",
+      ErrNumber: "0",
+      ErrDescription: null,
+    })
     expect(r.body).not.toHaveProperty("ResponseType")
   })
 
@@ -399,7 +512,16 @@ describe("VerifyAddress", () => {
     expect(a.body.ErrNumber).not.toBe("0")
     expect(a.body.ErrDescription).toMatch(/00000/)
     const c = await v1(s, "VerifyAddress", { Address1: "x" })
-    expect(c.body).toEqual({ Address1: null, Address2: null, City: null, State: null, Zip5: null, Zip4: null, ErrNumber: "2", ErrDescription: expect.stringMatching(/Zip5/) })
+    expect(c.body).toEqual({
+      Address1: null,
+      Address2: null,
+      City: null,
+      State: null,
+      Zip5: null,
+      Zip4: null,
+      ErrNumber: "2",
+      ErrDescription: expect.stringMatching(/Zip5/),
+    })
   })
 })
 
@@ -415,22 +537,38 @@ describe("platform partner operations", () => {
     const locs = ok(await v1(s, "GetLocations", {}, { cred })).body
     expect(locs.Messages).toEqual([])
     expect(locs.Locations).toHaveLength(1)
-    expect(locs.Locations[0]).toMatchObject({ Name: "HQ", City: "Seattle", State: "WA", Zip5: 98101, PrimaryBusinessAddress: true, LocationID: 1 })
+    expect(locs.Locations[0]).toMatchObject({
+      Name: "HQ",
+      City: "Seattle",
+      State: "WA",
+      Zip5: 98101,
+      PrimaryBusinessAddress: true,
+      LocationID: 1,
+    })
     expect(ok(await v1(s, "GetLocations")).body.Locations).toEqual([])
   })
 
   it("AddTransactions records orders (tax = Tax, or Price × Qty × Rate to the cent) that version 3 reads", async () => {
     await setClock("2026-05-10T12:00:00Z")
-    const r = ok(await v1(s, "AddTransactions", {
-      transactions: [
-        {
-          orderID: "up-1", customerID: "c1", dateCaptured: "2026-05-01T10:00:00Z", dateTransaction: "2026-04-30T09:00:00Z",
-          origin: ORIGIN, destination: SEATTLE,
-          cartItems: [{ Index: 0, ItemID: "a", Price: 10.75, Qty: 3, Rate: 0.1025, TIC: 0 }, { Index: 1, ItemID: "b", Price: 5, Qty: 1, Rate: 0.1, Tax: 0.49 }],
-        },
-        { customerID: "c2", origin: ORIGIN, destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "z", Price: 1, Qty: 1, Rate: "0" }] },
-      ],
-    }))
+    const r = ok(
+      await v1(s, "AddTransactions", {
+        transactions: [
+          {
+            orderID: "up-1",
+            customerID: "c1",
+            dateCaptured: "2026-05-01T10:00:00Z",
+            dateTransaction: "2026-04-30T09:00:00Z",
+            origin: ORIGIN,
+            destination: SEATTLE,
+            cartItems: [
+              { Index: 0, ItemID: "a", Price: 10.75, Qty: 3, Rate: 0.1025, TIC: 0 },
+              { Index: 1, ItemID: "b", Price: 5, Qty: 1, Rate: 0.1, Tax: 0.49 },
+            ],
+          },
+          { customerID: "c2", origin: ORIGIN, destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "z", Price: 1, Qty: 1, Rate: "0" }] },
+        ],
+      }),
+    )
     expect(r.body.Transactions).toHaveLength(2)
     expect(r.body.Transactions[0]).toEqual({ CartID: expect.any(String), OrderID: "up-1" })
     const issued = r.body.Transactions[1]
@@ -446,18 +584,50 @@ describe("platform partner operations", () => {
   it("AddTransactions defaults the origin to the account's primary location", async () => {
     const acc = ok(await v1(s, "CreatePlatformAccount", { Locations: [location] })).body
     const cred = { apiLoginID: acc.NewAccountApiLoginID, apiKey: acc.NewAccountApiKey }
-    ok(await v1(s, "AddTransactions", { transactions: [{ orderID: "p1", destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }] }] }, { cred }))
-    expectError(await v1(s, "AddTransactions", { transactions: [{ orderID: "p2", destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }] }] }), /origin/)
+    ok(
+      await v1(
+        s,
+        "AddTransactions",
+        { transactions: [{ orderID: "p1", destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }] }] },
+        { cred },
+      ),
+    )
+    expectError(
+      await v1(s, "AddTransactions", {
+        transactions: [{ orderID: "p2", destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }] }],
+      }),
+      /origin/,
+    )
   })
 
   it("AddTransactions is all or nothing on validation: a bad transaction records none", async () => {
-    const good = { orderID: "g1", customerID: "c", origin: ORIGIN, destination: SEATTLE, cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }] }
+    const good = {
+      orderID: "g1",
+      customerID: "c",
+      origin: ORIGIN,
+      destination: SEATTLE,
+      cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }],
+    }
     const before = s.run.sandbox.store.snapshot()
     expectError(await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g1" }] }), /appears twice/)
-    expectError(await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g2", cartItems: [] }] }), /transactions\[1\]\.cartItems/)
-    expectError(await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g3", destination: undefined }] }), /transactions\[1\]\.destination/)
-    expectError(await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g4", cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 8.25 }] }] }), /Rate/)
-    expectError(await v1(s, "AddTransactions", { transactions: Array.from({ length: 26 }, (_, i) => ({ ...good, orderID: `m${i}` })) }), /25/)
+    expectError(
+      await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g2", cartItems: [] }] }),
+      /transactions\[1\]\.cartItems/,
+    )
+    expectError(
+      await v1(s, "AddTransactions", { transactions: [good, { ...good, orderID: "g3", destination: undefined }] }),
+      /transactions\[1\]\.destination/,
+    )
+    expectError(
+      await v1(s, "AddTransactions", {
+        transactions: [good, { ...good, orderID: "g4", cartItems: [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 8.25 }] }],
+      }),
+      /Rate/,
+    )
+    expectError(
+      await v1(s, "AddTransactions", { transactions: Array.from({ length: 26 }, (_, i) => ({ ...good, orderID: `m${i}` })) }),
+      /25/,
+    )
     expectError(await v1(s, "AddTransactions", { transactions: [] }), /transactions/)
     expect(s.run.sandbox.store.snapshot()).toBe(before)
     ok(await v1(s, "AddTransactions", { transactions: [good] }))

@@ -7,8 +7,17 @@
 import { randomUUID } from "node:crypto"
 import { z } from "zod"
 import {
-  BUSINESS_TYPES, CalculateCartsRequest, issuesToErrors, CreateCertificateRequest, CreateOrderRequest, EXEMPTION_REASONS,
-  type Address, type CartLineItemIn, type CertificateRecord, type ErrorDetail, type RefundRequest,
+  BUSINESS_TYPES,
+  CalculateCartsRequest,
+  issuesToErrors,
+  CreateCertificateRequest,
+  CreateOrderRequest,
+  EXEMPTION_REASONS,
+  type Address,
+  type CartLineItemIn,
+  type CertificateRecord,
+  type ErrorDetail,
+  type RefundRequest,
 } from "@medusa-sales-tax/contract"
 import { dec, roundCents } from "../money"
 import type { SandboxContext } from "../app"
@@ -80,12 +89,32 @@ export function zodMessages(err: z.ZodError, prefix = ""): string[] {
 
 /** Version 3 field names (segments of a located error) → version 1 names. */
 const V3_TO_V1: Record<string, string> = {
-  lineItems: "cartItems", price: "Price", quantity: "Qty", itemId: "ItemID", index: "Index", tic: "TIC",
-  customerId: "customerID", cartId: "cartID", orderId: "orderID", line1: "Address1", line2: "Address2",
-  city: "City", state: "State", zip: "Zip5", completedDate: "dateCaptured", transactionDate: "dateTransaction",
-  cartItemIndex: "Index", items: "cartItems", deliveredBySeller: "deliveredBySeller", tax: "Tax", rate: "Rate",
-  exemption: "exemptCert", exemptionId: "CertificateID", returnedDate: "returnedDate",
-  abbreviation: "StateAbbr", identificationNumber: "IdentificationNumber",
+  lineItems: "cartItems",
+  price: "Price",
+  quantity: "Qty",
+  itemId: "ItemID",
+  index: "Index",
+  tic: "TIC",
+  customerId: "customerID",
+  cartId: "cartID",
+  orderId: "orderID",
+  line1: "Address1",
+  line2: "Address2",
+  city: "City",
+  state: "State",
+  zip: "Zip5",
+  completedDate: "dateCaptured",
+  transactionDate: "dateTransaction",
+  cartItemIndex: "Index",
+  items: "cartItems",
+  deliveredBySeller: "deliveredBySeller",
+  tax: "Tax",
+  rate: "Rate",
+  exemption: "exemptCert",
+  exemptionId: "CertificateID",
+  returnedDate: "returnedDate",
+  abbreviation: "StateAbbr",
+  identificationNumber: "IdentificationNumber",
 }
 
 /** `body.items[0].lineItems[1].price` → `cartItems[1].Price` (custom map first, then V3_TO_V1). */
@@ -220,7 +249,11 @@ export function certificateToV1(c: CertificateRecord): { CertificateID: string; 
   return {
     CertificateID: c.certificateId,
     Detail: {
-      ExemptStates: c.states.map((s) => ({ StateAbbr: s.abbreviation, ReasonForExemption: c.reason, IdentificationNumber: s.identificationNumber ?? null })),
+      ExemptStates: c.states.map((s) => ({
+        StateAbbr: s.abbreviation,
+        ReasonForExemption: c.reason,
+        IdentificationNumber: s.identificationNumber ?? null,
+      })),
       SinglePurchase: c.singlePurchase,
       SinglePurchaseOrderNumber: null,
       PurchaserFirstName: sp < 0 ? c.customerName : c.customerName.slice(0, sp),
@@ -243,11 +276,31 @@ export function certificateToV1(c: CertificateRecord): { CertificateID: string; 
 
 /** The same certificate content (ignoring id, dates)? Used to reuse an inline Lookup Detail. */
 function sameCertificate(c: CertificateRecord, r: CreateCertificateRequest): boolean {
-  const pick = (x: { customerId: string; customerName: string; address: Address; reason: string; reasonDescription?: string | null; customerBusinessType: string; customerBusinessDescription?: string | null; states: { abbreviation: string; identificationNumber?: string }[]; singlePurchase?: boolean }) =>
+  const pick = (x: {
+    customerId: string
+    customerName: string
+    address: Address
+    reason: string
+    reasonDescription?: string | null
+    customerBusinessType: string
+    customerBusinessDescription?: string | null
+    states: { abbreviation: string; identificationNumber?: string }[]
+    singlePurchase?: boolean
+  }) =>
     JSON.stringify([
-      x.customerId, x.customerName, x.address.line1, x.address.line2 ?? null, x.address.city, x.address.state, x.address.zip,
-      x.reason, x.reasonDescription ?? null, x.customerBusinessType, x.customerBusinessDescription ?? null,
-      x.states.map((s) => [s.abbreviation, s.identificationNumber ?? null]), x.singlePurchase ?? false,
+      x.customerId,
+      x.customerName,
+      x.address.line1,
+      x.address.line2 ?? null,
+      x.address.city,
+      x.address.state,
+      x.address.zip,
+      x.reason,
+      x.reasonDescription ?? null,
+      x.customerBusinessType,
+      x.customerBusinessDescription ?? null,
+      x.states.map((s) => [s.abbreviation, s.identificationNumber ?? null]),
+      x.singlePurchase ?? false,
     ])
   return pick(c) === pick(r)
 }
@@ -257,7 +310,14 @@ function activeCertificates(env: OpEnv, customerId: string): CertificateRecord[]
   const out: CertificateRecord[] = []
   let cursor: string | undefined
   for (;;) {
-    const page = env.ctx.domain.listCertificates([env.conn.connectionId], { limit: 100, ascending: true, sortBy: "createdDate", customerId, disabled: false, ...(cursor ? { cursor } : {}) })
+    const page = env.ctx.domain.listCertificates([env.conn.connectionId], {
+      limit: 100,
+      ascending: true,
+      sortBy: "createdDate",
+      customerId,
+      disabled: false,
+      ...(cursor ? { cursor } : {}),
+    })
     out.push(...page.items)
     if (!page.nextCursor) return out
     cursor = page.nextCursor
@@ -271,7 +331,13 @@ function activeCertificates(env: OpEnv, customerId: string): CertificateRecord[]
 function lookup(env: OpEnv, input: z.output<typeof S.LookupRequest>, useDate?: string): OpResult {
   const { domain } = env.ctx
   const conn = env.conn.connectionId
-  const lineItems: CartLineItemIn[] = input.cartitems.map((i) => ({ index: i.index, itemId: i.itemid, price: i.price, quantity: i.qty, tic: i.tic ?? 0 }))
+  const lineItems: CartLineItemIn[] = input.cartitems.map((i) => ({
+    index: i.index,
+    itemId: i.itemid,
+    price: i.price,
+    quantity: i.qty,
+    tic: i.tic ?? 0,
+  }))
   let exemptionId: string | undefined
   let inline: CreateCertificateRequest | undefined
   if (input.exemptcert?.certificateid) exemptionId = input.exemptcert.certificateid
@@ -287,7 +353,11 @@ function lookup(env: OpEnv, input: z.output<typeof S.LookupRequest>, useDate?: s
     lineItems,
     ...(exemptionId ? { exemption: { exemptionId } } : {}),
   }
-  const req = parseV3(CalculateCartsRequest, { items: [cart], ...(useDate ? { transactionDate: useDate } : {}) }, { transactionDate: "useDate" })
+  const req = parseV3(
+    CalculateCartsRequest,
+    { items: [cart], ...(useDate ? { transactionDate: useDate } : {}) },
+    { transactionDate: "useDate" },
+  )
   if (inline) {
     const existing = activeCertificates(env, input.customerid).find((c) => sameCertificate(c, inline!))
     const id = existing ? existing.certificateId : domain.createCertificate(conn, inline).certificateId
@@ -329,7 +399,13 @@ function authorize(env: OpEnv, input: z.output<typeof S.AuthorizedWithCaptureReq
     throw new V1Failure([`dateCaptured: must be at or before the request time (${now.toISOString()})`])
   }
   domainCall(
-    () => domain.cartToOrder(conn, { cartId: input.cartid, orderId: input.orderid, completed: capture, ...(capture && input.datecaptured ? { completedDate: input.datecaptured } : {}) }),
+    () =>
+      domain.cartToOrder(conn, {
+        cartId: input.cartid,
+        orderId: input.orderid,
+        completed: capture,
+        ...(capture && input.datecaptured ? { completedDate: input.datecaptured } : {}),
+      }),
     { 400: `orderID ${input.orderid} already exists: an order is authorized once` },
   )
   return { fields: {} }
@@ -338,7 +414,9 @@ function authorize(env: OpEnv, input: z.output<typeof S.AuthorizedWithCaptureReq
 function captured(env: OpEnv, input: z.output<typeof S.CapturedRequest>): OpResult {
   const { domain } = env.ctx
   const conn = env.conn.connectionId
-  const order = domainCall(() => domain.getOrder(conn, input.orderid), { 404: `orderID ${input.orderid} has not been authorized: call Authorized before Captured` })
+  const order = domainCall(() => domain.getOrder(conn, input.orderid), {
+    404: `orderID ${input.orderid} has not been authorized: call Authorized before Captured`,
+  })
   if (order.completedDate !== null) throw new V1Failure([`orderID ${input.orderid} has already been captured`])
   const now = domain.now()
   const at = input.datecaptured ?? now.toISOString()
@@ -356,7 +434,9 @@ function returned(env: OpEnv, input: z.output<typeof S.ReturnedRequest>, pro: bo
   const items = input.cartitems ?? []
   const whole = items.length === 0
   if ((order.refunds ?? []).length > 0) {
-    throw new V1Failure([whole ? wholeReturnTwice(input.orderid) : `orderID ${input.orderid} already has a return: version 1 allows one return per order`])
+    throw new V1Failure([
+      whole ? wholeReturnTwice(input.orderid) : `orderID ${input.orderid} already has a return: version 1 allows one return per order`,
+    ])
   }
   const errors: string[] = []
   const refundItems: NonNullable<RefundRequest["items"]> = []
@@ -374,7 +454,10 @@ function returned(env: OpEnv, input: z.output<typeof S.ReturnedRequest>, pro: bo
     refundItems.push({ itemId: it.itemid, quantity: Math.abs(it.qty), ...(it.index !== undefined ? { cartItemIndex: it.index } : {}) })
   })
   if (errors.length) throw new V1Failure(errors)
-  const req: RefundRequest = { ...(whole ? {} : { items: refundItems }), ...(input.returneddate ? { returnedDate: input.returneddate } : {}) }
+  const req: RefundRequest = {
+    ...(whole ? {} : { items: refundItems }),
+    ...(input.returneddate ? { returnedDate: input.returneddate } : {}),
+  }
   domainCall(() => domain.refundOrder(conn, input.orderid, req), {}, { items: "cartItems" })
   return { fields: {} }
 }
@@ -505,17 +588,33 @@ function verifyAddressV1(env: OpEnv, a: z.output<typeof S.VerifyAddressRequest>)
   const z4 = a.zip4 ?? z4b
   const found = lookupZip(z5)
   if (!found) throw new V1Failure([`Zip5: ZIP code ${z5} is not a known US ZIP code`], VERIFY_ERR.notFound)
-  const address: Address = { line1: a.address1 ?? "", ...(a.address2 ? { line2: a.address2 } : {}), city: a.city ?? "", state: found.state, zip: z4 ? `${z5}-${z4}` : z5 }
+  const address: Address = {
+    line1: a.address1 ?? "",
+    ...(a.address2 ? { line2: a.address2 } : {}),
+    city: a.city ?? "",
+    state: found.state,
+    zip: z4 ? `${z5}-${z4}` : z5,
+  }
   let out: Address
   try {
     out = env.ctx.domain.verifyAddress(address)
   } catch (e) {
-    if (e instanceof SandboxError) throw new V1Failure(detailMessages(e.errors).length ? detailMessages(e.errors) : [e.detail ?? e.title], VERIFY_ERR.notFound)
+    if (e instanceof SandboxError)
+      throw new V1Failure(detailMessages(e.errors).length ? detailMessages(e.errors) : [e.detail ?? e.title], VERIFY_ERR.notFound)
     throw e
   }
   const [oz5, oz4] = out.zip.split("-") as [string, string | undefined]
   return {
-    fields: { Address1: out.line1, Address2: out.line2 ?? null, City: out.city, State: out.state, Zip5: oz5, Zip4: oz4 ?? null, ErrNumber: VERIFY_ERR.ok, ErrDescription: null },
+    fields: {
+      Address1: out.line1,
+      Address2: out.line2 ?? null,
+      City: out.city,
+      State: out.state,
+      Zip5: oz5,
+      Zip4: oz4 ?? null,
+      ErrNumber: VERIFY_ERR.ok,
+      ErrDescription: null,
+    },
   }
 }
 
@@ -523,7 +622,12 @@ function verifyAddressV1(env: OpEnv, a: z.output<typeof S.VerifyAddressRequest>)
 // The table
 // ---------------------------------------------------------------------------------------------
 
-const def = <S extends z.ZodType>(name: string, schema: S, run: (env: OpEnv, input: z.output<S>) => OpResult, style: OpStyle = "standard"): OpDef => ({ name, style, schema, run })
+const def = <S extends z.ZodType>(
+  name: string,
+  schema: S,
+  run: (env: OpEnv, input: z.output<S>) => OpResult,
+  style: OpStyle = "standard",
+): OpDef => ({ name, style, schema, run })
 
 export const OPERATIONS_V1: readonly OpDef[] = [
   def("Ping", S.Empty, () => ({ fields: {} })),
@@ -545,15 +649,20 @@ export const OPERATIONS_V1: readonly OpDef[] = [
   })),
   def("DeleteExemptCertificate", S.DeleteExemptCertificateRequest, (env, input) => {
     const { domain } = env.ctx
-    const cert = domainCall(() => domain.getCertificate(env.conn.connectionId, input.certificateid), { 404: `certificateID ${input.certificateid} not found` })
+    const cert = domainCall(() => domain.getCertificate(env.conn.connectionId, input.certificateid), {
+      404: `certificateID ${input.certificateid} not found`,
+    })
     if (cert.disabledAt) return { fields: {}, level: RT.warning, messages: [`certificateID ${input.certificateid} was already deleted`] }
     domain.disableCertificate(env.conn.connectionId, input.certificateid)
     return { fields: {} }
   }),
   def("GetTICs", S.Empty, () => ({ fields: { TICs: allTics().map((t) => ({ TICID: t.ticId, Description: t.description })) } })),
-  def("GetTICGroups", S.Empty, () => ({ fields: { TICGroups: ticGroups().map((g) => ({ GroupID: g.groupId, Description: g.description })) } })),
+  def("GetTICGroups", S.Empty, () => ({
+    fields: { TICGroups: ticGroups().map((g) => ({ GroupID: g.groupId, Description: g.description })) },
+  })),
   def("GetTICsByGroup", S.GetTICsByGroupRequest, (_env, input) => {
-    if (!ticGroups().some((g) => g.groupId === input.ticgroup)) throw new V1Failure([`ticGroup: ${input.ticgroup} is not a TIC group (see GetTICGroups)`])
+    if (!ticGroups().some((g) => g.groupId === input.ticgroup))
+      throw new V1Failure([`ticGroup: ${input.ticgroup} is not a TIC group (see GetTICGroups)`])
     return { fields: { TICs: ticsInGroup(input.ticgroup).map((t) => ({ TICID: t.ticId, Description: t.description })) } }
   }),
   def(

@@ -1,5 +1,21 @@
 import {
-  CONN, CONN_B, CRED, CRED_B, KEY, KEY_B, LOGIN, ORIGIN, SEATTLE, formBody, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3,
+  CONN,
+  CONN_B,
+  CRED,
+  CRED_B,
+  KEY,
+  KEY_B,
+  LOGIN,
+  ORIGIN,
+  SEATTLE,
+  formBody,
+  lookupBody,
+  makeV1Sandbox,
+  messages,
+  ok,
+  request,
+  v1,
+  v3,
   type V1Sandbox,
 } from "./__tests__/helpers"
 
@@ -37,7 +53,13 @@ describe("credentials", () => {
 
   it("answers ResponseType 0 with a message for a wrong key, a wrong login, missing credentials — without echoing the key", async () => {
     const secret = "not-the-key-5f2c9a"
-    for (const cred of [{ apiLoginID: LOGIN, apiKey: secret }, { apiLoginID: "someone-else", apiKey: KEY }, { apiLoginID: LOGIN }, { apiKey: KEY }, {}]) {
+    for (const cred of [
+      { apiLoginID: LOGIN, apiKey: secret },
+      { apiLoginID: "someone-else", apiKey: KEY },
+      { apiLoginID: LOGIN },
+      { apiKey: KEY },
+      {},
+    ]) {
       const r = await v1(s, "Ping", {}, { cred })
       expectError(r)
       expect(messages(r).join(" ")).toMatch(/apiLoginID|apiKey/)
@@ -65,9 +87,25 @@ describe("credentials", () => {
   })
 
   it("checks credentials on every operation", async () => {
-    const ops = ["Ping", "Lookup", "LookupForDate", "Authorized", "Captured", "AuthorizedWithCapture", "Returned", "ReturnedPro",
-      "AddExemptCertificate", "GetExemptCertificates", "DeleteExemptCertificate", "GetTICs", "GetTICGroups", "GetTICsByGroup",
-      "CreatePlatformAccount", "GetLocations", "AddTransactions"]
+    const ops = [
+      "Ping",
+      "Lookup",
+      "LookupForDate",
+      "Authorized",
+      "Captured",
+      "AuthorizedWithCapture",
+      "Returned",
+      "ReturnedPro",
+      "AddExemptCertificate",
+      "GetExemptCertificates",
+      "DeleteExemptCertificate",
+      "GetTICs",
+      "GetTICGroups",
+      "GetTICsByGroup",
+      "CreatePlatformAccount",
+      "GetLocations",
+      "AddTransactions",
+    ]
     for (const op of ops) expectError(await v1(s, op, { ticGroup: 20000 }, { cred: { apiLoginID: LOGIN, apiKey: "bad" } }))
     // VerifyAddress answers in its own shape: ErrNumber / ErrDescription
     const r = await v1(s, "VerifyAddress", SEATTLE, { cred: { apiLoginID: LOGIN, apiKey: "bad" } })
@@ -95,7 +133,10 @@ describe("paths, keys and encodings", () => {
 
   it("accepts keys in any letter case", async () => {
     const body = {
-      APILOGINID: LOGIN, ApiKey: KEY, CustomerId: "c", CARTID: "case-cart",
+      APILOGINID: LOGIN,
+      ApiKey: KEY,
+      CustomerId: "c",
+      CARTID: "case-cart",
       Origin: { address1: "1 Main St", CITY: "Seattle", state: "WA", zip5: "98101" },
       DESTINATION: { ADDRESS1: "400 Broad St", city: "Seattle", STATE: "WA", ZIP5: "98109" },
       CartItems: [{ index: 0, itemid: "x", tic: 0, price: 10, QTY: 1 }],
@@ -111,7 +152,10 @@ describe("paths, keys and encodings", () => {
       deliveredBySeller: "false",
       origin: { ...ORIGIN, Zip5: 98101, Zip4: "0000" },
       destination: { ...SEATTLE, State: "wa", Zip4: "" },
-      cartItems: [{ Index: "0", ItemID: 123, TIC: "00000", Price: "10.75", Qty: "1.5" }, { Index: "1", ItemID: "b", TIC: "0", Price: "20", Qty: "2" }],
+      cartItems: [
+        { Index: "0", ItemID: 123, TIC: "00000", Price: "10.75", Qty: "1.5" },
+        { Index: "1", ItemID: "b", TIC: "0", Price: "20", Qty: "2" },
+      ],
     })
     const numbers = lookupBody({ cartID: "num-cart" })
     const a = ok(await v1(s, "Lookup", strings)).body
@@ -138,8 +182,19 @@ describe("paths, keys and encodings", () => {
     expect(r.status).toBe(200)
     expect(r.body.ResponseType).toBe(3)
     expect(r.body.CartItemsResponse).toEqual(json.CartItemsResponse)
-    const dotted = "apiLoginID=" + LOGIN + "&apiKey=" + KEY + "&customerID=c&origin.Address1=1&origin.State=WA&origin.Zip5=98101&destination.State=WA&destination.Zip5=98109&cartItems[0].Index=0&cartItems[0].ItemID=a&cartItems[0].Price=10&cartItems[0].Qty=1"
-    const d = await request(s.port, "POST", "/1.0/Service/Lookup", { "content-type": "application/x-www-form-urlencoded; charset=utf-8" }, dotted)
+    const dotted =
+      "apiLoginID=" +
+      LOGIN +
+      "&apiKey=" +
+      KEY +
+      "&customerID=c&origin.Address1=1&origin.State=WA&origin.Zip5=98101&destination.State=WA&destination.Zip5=98109&cartItems[0].Index=0&cartItems[0].ItemID=a&cartItems[0].Price=10&cartItems[0].Qty=1"
+    const d = await request(
+      s.port,
+      "POST",
+      "/1.0/Service/Lookup",
+      { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+      dotted,
+    )
     expect(d.body.ResponseType).toBe(3)
     expect(d.body.CartItemsResponse).toHaveLength(1)
   })
@@ -157,19 +212,26 @@ describe("paths, keys and encodings", () => {
   })
 
   it("keeps version 3 JSON-only while version 1 is loaded", async () => {
-    const r = await request(s.port, "POST", `/tax/connections/${CONN}/carts`, { "x-api-key": KEY, "content-type": "application/x-www-form-urlencoded" }, "items=1")
+    const r = await request(
+      s.port,
+      "POST",
+      `/tax/connections/${CONN}/carts`,
+      { "x-api-key": KEY, "content-type": "application/x-www-form-urlencoded" },
+      "items=1",
+    )
     expect(r.status).toBe(415)
     expect(String(r.headers["content-type"])).toContain("application/problem+json")
   })
 })
 
 describe("malformed requests (never a 5xx)", () => {
-  const post = (body: string | Buffer, ct = "application/json", op = "Lookup") => request(s.port, "POST", `/1.0/Service/${op}`, { "content-type": ct }, body)
+  const post = (body: string | Buffer, ct = "application/json", op = "Lookup") =>
+    request(s.port, "POST", `/1.0/Service/${op}`, { "content-type": ct }, body)
 
   it.each([
-    ["invalid JSON", "{\"apiLoginID\": ", "application/json"],
+    ["invalid JSON", '{"apiLoginID": ', "application/json"],
     ["a JSON array", "[1,2,3]", "application/json"],
-    ["a JSON string", "\"hello\"", "application/json"],
+    ["a JSON string", '"hello"', "application/json"],
     ["JSON null", "null", "application/json"],
     ["SOAP/XML", "<soap:Envelope><soap:Body/></soap:Envelope>", "text/xml"],
     ["binary noise", Buffer.from([0, 255, 1, 254, 128, 10]), "application/octet-stream"],
@@ -206,7 +268,11 @@ describe("malformed requests (never a 5xx)", () => {
     const r = await post(`{"__proto__": {"polluted": true}, "apiLoginID": "${LOGIN}", "apiKey": "${KEY}"}`, "application/json", "Ping")
     expect(r.body.ResponseType).toBe(3)
     expect(({} as any).polluted).toBeUndefined()
-    const f = await post(`__proto__[polluted]=1&constructor[prototype][polluted]=1&apiLoginID=${LOGIN}&apiKey=${KEY}`, "application/x-www-form-urlencoded", "Ping")
+    const f = await post(
+      `__proto__[polluted]=1&constructor[prototype][polluted]=1&apiLoginID=${LOGIN}&apiKey=${KEY}`,
+      "application/x-www-form-urlencoded",
+      "Ping",
+    )
     expect(f.body.ResponseType).toBe(3)
     expect(({} as any).polluted).toBeUndefined()
   })

@@ -1,4 +1,20 @@
-import { formBody, KEY, ORIGIN, SEATTLE, lookupBody, makeV1Sandbox, messages, ok, request, v1, v3, CRED, CONN, type Res, type V1Sandbox } from "./__tests__/helpers"
+import {
+  formBody,
+  KEY,
+  ORIGIN,
+  SEATTLE,
+  lookupBody,
+  makeV1Sandbox,
+  messages,
+  ok,
+  request,
+  v1,
+  v3,
+  CRED,
+  CONN,
+  type Res,
+  type V1Sandbox,
+} from "./__tests__/helpers"
 
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -23,9 +39,16 @@ beforeEach(async () => {
 const json = { "content-type": "application/json" }
 const post = (path: string, body: Record<string, unknown>) => request(s.port, "POST", path, json, JSON.stringify({ ...CRED, ...body }))
 const control = (method: string, path: string, body?: unknown) =>
-  request(s.port, method, `/_sandbox${path}`, { "x-api-key": KEY, ...(body === undefined ? {} : json) }, body === undefined ? undefined : JSON.stringify(body))
+  request(
+    s.port,
+    method,
+    `/_sandbox${path}`,
+    { "x-api-key": KEY, ...(body === undefined ? {} : json) },
+    body === undefined ? undefined : JSON.stringify(body),
+  )
 const counts = async (): Promise<Record<string, number>> => (await control("GET", "/counts")).body.counts
-const refunds = async (orderId: string, key = KEY, conn = CONN) => (await v3(s, "GET", `/orders/${orderId}?expand=refunds`, undefined, conn, key)).body.refunds
+const refunds = async (orderId: string, key = KEY, conn = CONN) =>
+  (await v3(s, "GET", `/orders/${orderId}?expand=refunds`, undefined, conn, key)).body.refunds
 
 function expectError(r: Res, pattern: RegExp | string) {
   expect(r.status).toBe(200)
@@ -61,7 +84,11 @@ describe("repeated ItemIDs, told apart by Index", () => {
     expect(b).toBeCloseTo(a * 6, 10) // 30 × 2 vs 10 × 1 at one rate
     ok(await v1(s, "AuthorizedWithCapture", { customerID: "cust-1", cartID: "rep", orderID: "rep-o" }))
     const order = (await v3(s, "GET", "/orders/rep-o")).body
-    expect(order.lineItems.map((l: { index: number; itemId: string }) => [l.index, l.itemId])).toEqual([[0, "sku-1"], [1, "sku-1"], [2, "sku-2"]])
+    expect(order.lineItems.map((l: { index: number; itemId: string }) => [l.index, l.itemId])).toEqual([
+      [0, "sku-1"],
+      [1, "sku-1"],
+      [2, "sku-2"],
+    ])
     ok(await v1(s, "Returned", { orderID: "rep-o", cartItems: [{ Index: 1, ItemID: "sku-1", Qty: 1 }] }))
     const [refund] = await refunds("rep-o")
     expect(refund.items.map((i: { index: number; quantity: number }) => [i.index, i.quantity])).toEqual([[1, 1]])
@@ -71,17 +98,38 @@ describe("repeated ItemIDs, told apart by Index", () => {
   it("a return naming a repeated ItemID without Index is refused, naming Index; a repeated Index is refused", async () => {
     ok(await v1(s, "Lookup", lookupBody({ cartID: "rep2", cartItems: items })))
     ok(await v1(s, "AuthorizedWithCapture", { customerID: "cust-1", cartID: "rep2", orderID: "rep2-o" }))
-    expectError(await v1(s, "Returned", { orderID: "rep2-o", cartItems: [{ ItemID: "sku-1", Qty: 1 }] }), /cartItems\[0\]\.Index: item sku-1 is on several lines/)
+    expectError(
+      await v1(s, "Returned", { orderID: "rep2-o", cartItems: [{ ItemID: "sku-1", Qty: 1 }] }),
+      /cartItems\[0\]\.Index: item sku-1 is on several lines/,
+    )
     expect(await refunds("rep2-o")).toEqual([])
-    expectError(await v1(s, "Lookup", lookupBody({ cartItems: [items[0], { ...items[1], Index: 0 }] })), /cartItems\[1\]\.Index: Index appears twice/)
+    expectError(
+      await v1(s, "Lookup", lookupBody({ cartItems: [items[0], { ...items[1], Index: 0 }] })),
+      /cartItems\[1\]\.Index: Index appears twice/,
+    )
   })
 
   it("AddTransactions accepts repeated ItemIDs; version 3 still refuses them in its own carts", async () => {
-    const cartItems = [{ Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 }, { Index: 1, ItemID: "a", Price: 2, Qty: 1, Rate: 0.1 }]
-    ok(await v1(s, "AddTransactions", { transactions: [{ orderID: "t-rep", customerID: "c", origin: ORIGIN, destination: SEATTLE, cartItems }] }))
+    const cartItems = [
+      { Index: 0, ItemID: "a", Price: 1, Qty: 1, Rate: 0.1 },
+      { Index: 1, ItemID: "a", Price: 2, Qty: 1, Rate: 0.1 },
+    ]
+    ok(
+      await v1(s, "AddTransactions", {
+        transactions: [{ orderID: "t-rep", customerID: "c", origin: ORIGIN, destination: SEATTLE, cartItems }],
+      }),
+    )
     expect((await v3(s, "GET", "/orders/t-rep")).body.lineItems).toHaveLength(2)
-    const v3cart = { customerId: "c", currency: { currencyCode: "USD" }, origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }, destination: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
-      lineItems: [{ index: 0, itemId: "a", price: 1, quantity: 1 }, { index: 1, itemId: "a", price: 1, quantity: 1 }] }
+    const v3cart = {
+      customerId: "c",
+      currency: { currencyCode: "USD" },
+      origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
+      destination: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
+      lineItems: [
+        { index: 0, itemId: "a", price: 1, quantity: 1 },
+        { index: 1, itemId: "a", price: 1, quantity: 1 },
+      ],
+    }
     const r = await v3(s, "POST", "/carts", { items: [v3cart] })
     expect(r.status).toBe(422)
     expect(r.body.errors[0].location).toBe("body.items[0].lineItems[1].itemId")
@@ -89,27 +137,58 @@ describe("repeated ItemIDs, told apart by Index", () => {
 })
 
 describe("form bodies with empty-bracket arrays", () => {
-  const form = (pairs: [string, string][]) => new URLSearchParams([["apiLoginID", CRED.apiLoginID], ["apiKey", CRED.apiKey], ...pairs]).toString()
+  const form = (pairs: [string, string][]) =>
+    new URLSearchParams([["apiLoginID", CRED.apiLoginID], ["apiKey", CRED.apiKey], ...pairs]).toString()
   const formHeaders = { "content-type": "application/x-www-form-urlencoded" }
 
   it("Returned with cartItems[][…] pairs is a whole-order return, as the real service answered", async () => {
     ok(await v1(s, "Lookup", lookupBody({ cartID: "f" })))
     ok(await v1(s, "AuthorizedWithCapture", { customerID: "cust-1", cartID: "f", orderID: "f-o" }))
-    const body = form([["orderID", "f-o"], ["cartItems[][Index]", "0"], ["cartItems[][ItemID]", "sku-1"], ["cartItems[][Qty]", "1"]])
+    const body = form([
+      ["orderID", "f-o"],
+      ["cartItems[][Index]", "0"],
+      ["cartItems[][ItemID]", "sku-1"],
+      ["cartItems[][Qty]", "1"],
+    ])
     const r = await request(s.port, "POST", "/1.0/Service/Returned", formHeaders, body)
     expect(r.body).toEqual({ ResponseType: 3, Messages: [] })
     const [refund] = await refunds("f-o")
     // every line, every unit: sku-1 × 1.5 and sku-2 × 2 (lookupBody), not sku-1 × 1
-    expect(refund.items.map((i: { itemId: string; quantity: number }) => [i.itemId, i.quantity])).toEqual([["sku-1", 1.5], ["sku-2", 2]])
+    expect(refund.items.map((i: { itemId: string; quantity: number }) => [i.itemId, i.quantity])).toEqual([
+      ["sku-1", 1.5],
+      ["sku-2", 2],
+    ])
   })
 
   it("indexed brackets still list items, and a Lookup with only empty-bracket items has none", async () => {
     ok(await v1(s, "Lookup", lookupBody({ cartID: "f2" })))
     ok(await v1(s, "AuthorizedWithCapture", { customerID: "cust-1", cartID: "f2", orderID: "f2-o" }))
-    ok(await request(s.port, "POST", "/1.0/Service/Returned", formHeaders, formBody({ ...CRED, orderID: "f2-o", cartItems: [{ Index: 1, ItemID: "sku-2", Qty: 1 }] })))
-    expect((await refunds("f2-o"))[0].items.map((i: { itemId: string; quantity: number }) => [i.itemId, i.quantity])).toEqual([["sku-2", 1]])
-    const lookup = form([["customerID", "c"], ["origin[Address1]", "1 Main St"], ["origin[City]", "Seattle"], ["origin[State]", "WA"], ["origin[Zip5]", "98101"],
-      ["destination[Address1]", "1 Main St"], ["destination[State]", "WA"], ["destination[Zip5]", "98101"], ["cartItems[][Index]", "0"], ["cartItems[][ItemID]", "a"], ["cartItems[][Price]", "1"], ["cartItems[][Qty]", "1"]])
+    ok(
+      await request(
+        s.port,
+        "POST",
+        "/1.0/Service/Returned",
+        formHeaders,
+        formBody({ ...CRED, orderID: "f2-o", cartItems: [{ Index: 1, ItemID: "sku-2", Qty: 1 }] }),
+      ),
+    )
+    expect((await refunds("f2-o"))[0].items.map((i: { itemId: string; quantity: number }) => [i.itemId, i.quantity])).toEqual([
+      ["sku-2", 1],
+    ])
+    const lookup = form([
+      ["customerID", "c"],
+      ["origin[Address1]", "1 Main St"],
+      ["origin[City]", "Seattle"],
+      ["origin[State]", "WA"],
+      ["origin[Zip5]", "98101"],
+      ["destination[Address1]", "1 Main St"],
+      ["destination[State]", "WA"],
+      ["destination[Zip5]", "98101"],
+      ["cartItems[][Index]", "0"],
+      ["cartItems[][ItemID]", "a"],
+      ["cartItems[][Price]", "1"],
+      ["cartItems[][Qty]", "1"],
+    ])
     expectError(await request(s.port, "POST", "/1.0/Service/Lookup", formHeaders, lookup), /cartItems: /)
   })
 })
@@ -122,7 +201,9 @@ describe("the service's messages", () => {
     const r = await v1(s, "Returned", { orderID: "ORD-77" })
     expect(r.body).toEqual({
       ResponseType: 0,
-      Messages: [{ ResponseType: 0, Message: "Cannot return the entire order because some items have already been returned (OrderID : ORD-77)" }],
+      Messages: [
+        { ResponseType: 0, Message: "Cannot return the entire order because some items have already been returned (OrderID : ORD-77)" },
+      ],
     })
   })
 })
@@ -139,7 +220,16 @@ describe("VerifyAddress answers", () => {
 
   it("a ZIP in another state than the one sent: the ZIP wins, ErrNumber 0", async () => {
     const r = await v1(s, "VerifyAddress", { Address1: "350 5th Ave", City: "Seattle", State: "WA", Zip5: "10118" })
-    expect(r.body).toEqual({ Address1: "350 5th Ave", Address2: null, City: "New York", State: "NY", Zip5: "10118", Zip4: null, ErrNumber: "0", ErrDescription: null })
+    expect(r.body).toEqual({
+      Address1: "350 5th Ave",
+      Address2: null,
+      City: "New York",
+      State: "NY",
+      Zip5: "10118",
+      Zip4: null,
+      ErrNumber: "0",
+      ErrDescription: null,
+    })
   })
 
   it("errors carry the six fields null beside ErrNumber and ErrDescription (unknown ZIP, credentials)", async () => {
@@ -157,7 +247,12 @@ describe("/_sandbox counts and faults apply to v1 calls", () => {
     await v1(s, "Lookup", lookupBody())
     await v1(s, "Lookup", { bad: true })
     const c = await counts()
-    expect({ ping: c["v1.Ping"], lookup: c["v1.Lookup"], returned: c["v1.Returned"], v3: c.calculateCarts }).toEqual({ ping: 2, lookup: 2, returned: 0, v3: 0 })
+    expect({ ping: c["v1.Ping"], lookup: c["v1.Lookup"], returned: c["v1.Returned"], v3: c.calculateCarts }).toEqual({
+      ping: 2,
+      lookup: 2,
+      returned: 0,
+      v3: 0,
+    })
     expect((await control("DELETE", "/counts")).status).toBe(204)
     expect((await counts())["v1.Ping"]).toBe(0)
   })
@@ -197,7 +292,11 @@ describe("/_sandbox counts and faults apply to v1 calls", () => {
 describe("one connection registry: a v1 account is a v3 connection", () => {
   async function account() {
     const a = ok(await v1(s, "CreatePlatformAccount", { Name: "Shop" })).body
-    return { conn: a.NewAccountConnectionID as string, key: a.NewAccountApiKey as string, cred: { apiLoginID: a.NewAccountApiLoginID, apiKey: a.NewAccountApiKey } }
+    return {
+      conn: a.NewAccountConnectionID as string,
+      key: a.NewAccountApiKey as string,
+      cred: { apiLoginID: a.NewAccountApiLoginID, apiKey: a.NewAccountApiKey },
+    }
   }
 
   it("an order made through v1 is read through v3 with the account's key, and not with another key", async () => {
@@ -215,10 +314,18 @@ describe("one connection registry: a v1 account is a v3 connection", () => {
 
   it("an order made through v3 on the account's connection is returned through v1 with its credentials", async () => {
     const acc = await account()
-    const cart = { cartId: "v3-cart", customerId: "c", currency: { currencyCode: "USD" }, origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
-      destination: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }, lineItems: [{ index: 0, itemId: "a", price: 10, quantity: 1 }] }
+    const cart = {
+      cartId: "v3-cart",
+      customerId: "c",
+      currency: { currencyCode: "USD" },
+      origin: { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" },
+      destination: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+      lineItems: [{ index: 0, itemId: "a", price: 10, quantity: 1 }],
+    }
     expect((await v3(s, "POST", "/carts", { items: [cart] }, acc.conn, acc.key)).status).toBe(200)
-    expect((await v3(s, "POST", "/carts/orders", { cartId: "v3-cart", orderId: "v3-order", completed: true }, acc.conn, acc.key)).status).toBe(201)
+    expect(
+      (await v3(s, "POST", "/carts/orders", { cartId: "v3-cart", orderId: "v3-order", completed: true }, acc.conn, acc.key)).status,
+    ).toBe(201)
     ok(await v1(s, "Returned", { orderID: "v3-order" }, { cred: acc.cred }))
     expect(await refunds("v3-order", acc.key, acc.conn)).toHaveLength(1)
     expectError(await v1(s, "Returned", { orderID: "v3-order" }), /not found/) // the default connection has no such order
@@ -233,9 +340,17 @@ describe("one connection registry: a v1 account is a v3 connection", () => {
       await first.close()
       const again = await startSandbox({ dataDir: dir })
       try {
-        const ping3 = await request(again.port, "GET", `/tax/connections/${a.NewAccountConnectionID}/ping`, { "x-api-key": a.NewAccountApiKey })
+        const ping3 = await request(again.port, "GET", `/tax/connections/${a.NewAccountConnectionID}/ping`, {
+          "x-api-key": a.NewAccountApiKey,
+        })
         expect(ping3.status).toBe(200)
-        const ping1 = await request(again.port, "POST", "/1.0/Service/Ping", json, JSON.stringify({ apiLoginID: a.NewAccountApiLoginID, apiKey: a.NewAccountApiKey }))
+        const ping1 = await request(
+          again.port,
+          "POST",
+          "/1.0/Service/Ping",
+          json,
+          JSON.stringify({ apiLoginID: a.NewAccountApiLoginID, apiKey: a.NewAccountApiKey }),
+        )
         expect(ping1.body).toEqual({ ResponseType: 3, Messages: [] })
       } finally {
         await again.close()

@@ -24,19 +24,26 @@ export const num = z.preprocess(
 /** Integer, or an integer string ("00000" → 0). */
 export const int = z.preprocess(
   (v) => (typeof v === "string" && /^[-+]?\d+$/.test(v.trim()) ? Number(v.trim()) : v),
-  z.number({ error: "must be an integer" }).int("must be an integer").min(-2147483648, "must be a 32-bit integer").max(2147483647, "must be a 32-bit integer"),
+  z
+    .number({ error: "must be an integer" })
+    .int("must be an integer")
+    .min(-2147483648, "must be a 32-bit integer")
+    .max(2147483647, "must be a 32-bit integer"),
 )
 /** Boolean, or "true"/"false"/"1"/"0" in any case, or 1/0. */
-export const bool = z.preprocess((v) => {
-  if (typeof v === "string") {
-    const s = v.trim().toLowerCase()
-    if (s === "true" || s === "1") return true
-    if (s === "false" || s === "0") return false
-  }
-  if (v === 1) return true
-  if (v === 0) return false
-  return v
-}, z.boolean({ error: 'must be a boolean (true/false, "true"/"false")' }))
+export const bool = z.preprocess(
+  (v) => {
+    if (typeof v === "string") {
+      const s = v.trim().toLowerCase()
+      if (s === "true" || s === "1") return true
+      if (s === "false" || s === "0") return false
+    }
+    if (v === 1) return true
+    if (v === 0) return false
+    return v
+  },
+  z.boolean({ error: 'must be a boolean (true/false, "true"/"false")' }),
+)
 /** String; a finite number is taken as its decimal text. Trimmed. */
 export const str = (max = 255) =>
   z.preprocess(
@@ -54,66 +61,86 @@ export const opt = <T extends z.ZodType>(s: T) => z.preprocess(blank, s.optional
 
 /** A single object where an array is expected is taken as a one-element array. */
 export const list = <T extends z.ZodType>(item: T, refine: (a: z.ZodArray<T>) => z.ZodType = (a) => a) =>
-  z.preprocess((v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? [v] : v), refine(z.array(item, { error: "must be a list" })) as z.ZodArray<T>)
+  z.preprocess(
+    (v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? [v] : v),
+    refine(z.array(item, { error: "must be a list" })) as z.ZodArray<T>,
+  )
 
 /**
  * Version 1 dates: ISO 8601 date-times (an offset-less one is read as UTC), plain dates
  * (midnight UTC), and the .NET JSON form `/Date(1736942400000)/`. Output: ISO string (UTC).
  */
-export const v1Date = z.preprocess((v) => {
-  if (typeof v !== "string") return v
-  const s = v.trim()
-  const net = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/.exec(s)
-  if (net) return new Date(Number(net[1])).toISOString()
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(s)
-  if (!m) return v
-  const [, y, mo, d, h = "00", mi = "00", sec = "00", frac = "", tz = "Z"] = m
-  const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4)}${tz.toUpperCase() === "Z" ? "Z" : tz.includes(":") ? tz : tz.slice(0, 3) + ":" + tz.slice(3)}`
-  const t = Date.parse(iso)
-  if (!Number.isFinite(t)) return v
-  // reject rolled-over dates such as 2026-02-31
-  const back = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)))
-  if (back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d)) return v
-  return new Date(t).toISOString()
-}, z.iso.datetime({ offset: true, error: "must be a date or date-time (ISO 8601, e.g. 2026-01-31T12:00:00Z)" }))
+export const v1Date = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v
+    const s = v.trim()
+    const net = /^\/Date\((-?\d+)([+-]\d{4})?\)\/$/.exec(s)
+    if (net) return new Date(Number(net[1])).toISOString()
+    const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(s)
+    if (!m) return v
+    const [, y, mo, d, h = "00", mi = "00", sec = "00", frac = "", tz = "Z"] = m
+    const iso = `${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4)}${tz.toUpperCase() === "Z" ? "Z" : tz.includes(":") ? tz : tz.slice(0, 3) + ":" + tz.slice(3)}`
+    const t = Date.parse(iso)
+    if (!Number.isFinite(t)) return v
+    // reject rolled-over dates such as 2026-02-31
+    const back = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)))
+    if (back.getUTCMonth() !== Number(mo) - 1 || back.getUTCDate() !== Number(d)) return v
+    return new Date(t).toISOString()
+  },
+  z.iso.datetime({ offset: true, error: "must be a date or date-time (ISO 8601, e.g. 2026-01-31T12:00:00Z)" }),
+)
 
 /** 5-digit ZIP; a number gets its leading zeros back (2134 → "02134"); "98109-1234" keeps both parts. */
-const zip5 = z.preprocess((v) => {
-  if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 99999) return String(v).padStart(5, "0")
-  if (typeof v === "string") {
-    const s = v.trim()
-    if (/^\d{1,4}$/.test(s)) return s.padStart(5, "0")
-    return s
-  }
-  return v
-}, z.string({ error: "Zip5 is required" }).regex(/^\d{5}(-\d{4})?$/, "Zip5 must be a 5-digit ZIP code"))
+const zip5 = z.preprocess(
+  (v) => {
+    if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 99999) return String(v).padStart(5, "0")
+    if (typeof v === "string") {
+      const s = v.trim()
+      if (/^\d{1,4}$/.test(s)) return s.padStart(5, "0")
+      return s
+    }
+    return v
+  },
+  z.string({ error: "Zip5 is required" }).regex(/^\d{5}(-\d{4})?$/, "Zip5 must be a 5-digit ZIP code"),
+)
 
 /** 4-digit ZIP extension; 0, "0000", "" and null mean none. */
-const zip4 = z.preprocess((v) => {
-  if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 9999) return v === 0 ? undefined : String(v).padStart(4, "0")
-  if (typeof v === "string") {
-    const s = v.trim()
-    if (s === "" || /^0{1,4}$/.test(s)) return undefined
-    return /^\d{1,3}$/.test(s) ? s.padStart(4, "0") : s
-  }
-  return v === null ? undefined : v
-}, z.string().regex(/^\d{4}$/, "Zip4 must be 4 digits").optional())
+const zip4 = z.preprocess(
+  (v) => {
+    if (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 9999) return v === 0 ? undefined : String(v).padStart(4, "0")
+    if (typeof v === "string") {
+      const s = v.trim()
+      if (s === "" || /^0{1,4}$/.test(s)) return undefined
+      return /^\d{1,3}$/.test(s) ? s.padStart(4, "0") : s
+    }
+    return v === null ? undefined : v
+  },
+  z
+    .string()
+    .regex(/^\d{4}$/, "Zip4 must be 4 digits")
+    .optional(),
+)
 
 export const v1State = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-  z.string({ error: "State is required" }).refine((s) => V1_STATES.includes(s), { error: "State must be one of the version 1 allowed values (two-letter abbreviation of a US state or DC)" }),
+  z.string({ error: "State is required" }).refine((s) => V1_STATES.includes(s), {
+    error: "State must be one of the version 1 allowed values (two-letter abbreviation of a US state or DC)",
+  }),
 )
 
 /** Version 1 address → { line1, line2?, city, state, zip } (version 3 Address). */
 export const V1Address = z
-  .object({
-    address1: opt(str(100)),
-    address2: opt(str(100)),
-    city: opt(str(100)),
-    state: v1State,
-    zip5: zip5,
-    zip4: zip4,
-  }, { error: "must be an address object { Address1, Address2, City, State, Zip5, Zip4 }" })
+  .object(
+    {
+      address1: opt(str(100)),
+      address2: opt(str(100)),
+      city: opt(str(100)),
+      state: v1State,
+      zip5: zip5,
+      zip4: zip4,
+    },
+    { error: "must be an address object { Address1, Address2, City, State, Zip5, Zip4 }" },
+  )
   .transform((a) => {
     const [z5, z4fromZip5] = a.zip5.split("-") as [string, string | undefined]
     const z4 = a.zip4 ?? z4fromZip5
@@ -169,7 +196,8 @@ function uniqueLines(items: { index?: number; itemid: string }[], ctx: z.Refinem
   const idx = new Set<number>()
   items.forEach((it, i) => {
     if (it.index !== undefined) {
-      if (idx.has(it.index)) ctx.addIssue({ code: "custom", path: [i, "index"], message: "Index appears twice in cartItems", input: it.index })
+      if (idx.has(it.index))
+        ctx.addIssue({ code: "custom", path: [i, "index"], message: "Index appears twice in cartItems", input: it.index })
       idx.add(it.index)
     }
   })
@@ -211,7 +239,9 @@ export type CertificateDetail = z.output<typeof CertificateDetail>
 
 /** Lookup's exemptCert: a certificate id (string or { CertificateID }) or a full { Detail }. */
 export const LookupExemptCert = z.union([
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.uuid("exemptCert must be a certificate id (UUID) or an object")).transform((id) => ({ certificateid: id, detail: undefined })),
+  z
+    .preprocess((v) => (typeof v === "string" ? v.trim() : v), z.uuid("exemptCert must be a certificate id (UUID) or an object"))
+    .transform((id) => ({ certificateid: id, detail: undefined })),
   z.object({
     certificateid: opt(z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.uuid("CertificateID must be a UUID"))),
     detail: opt(CertificateDetail),
@@ -257,7 +287,10 @@ export const AddExemptCertificateRequest = z.object({
 })
 export const GetExemptCertificatesRequest = z.object({ customerid: V1CustomerId })
 export const DeleteExemptCertificateRequest = z.object({
-  certificateid: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: "certificateID is required" }).min(1, "certificateID is required").max(100)),
+  certificateid: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ error: "certificateID is required" }).min(1, "certificateID is required").max(100),
+  ),
 })
 
 /**
@@ -319,27 +352,72 @@ export const Transaction = z.object({
 /** At most 25 transactions a call. */
 export const MAX_TRANSACTIONS = 25
 export const AddTransactionsRequest = z.object({
-  transactions: list(Transaction, (a) => a.min(1, "transactions needs at least one transaction").max(MAX_TRANSACTIONS, `at most ${MAX_TRANSACTIONS} transactions a call`)),
+  transactions: list(Transaction, (a) =>
+    a.min(1, "transactions needs at least one transaction").max(MAX_TRANSACTIONS, `at most ${MAX_TRANSACTIONS} transactions a call`),
+  ),
 })
 
 export const Empty = z.object({})
 
 /** Display names of the lower-case keys (for messages): v1 spelling. */
 export const DISPLAY: Record<string, string> = {
-  apiloginid: "apiLoginID", apikey: "apiKey", customerid: "customerID", cartid: "cartID", orderid: "orderID",
-  cartitems: "cartItems", index: "Index", itemid: "ItemID", tic: "TIC", price: "Price", qty: "Qty", rate: "Rate", tax: "Tax",
-  origin: "origin", destination: "destination", address1: "Address1", address2: "Address2", city: "City", state: "State",
-  zip5: "Zip5", zip4: "Zip4", deliveredbyseller: "deliveredBySeller", exemptcert: "exemptCert", certificateid: "CertificateID",
-  detail: "Detail", exemptstates: "ExemptStates", stateabbr: "StateAbbr", reasonforexemption: "ReasonForExemption",
-  identificationnumber: "IdentificationNumber", singlepurchase: "SinglePurchase", singlepurchaseordernumber: "SinglePurchaseOrderNumber",
-  purchaserfirstname: "PurchaserFirstName", purchaserlastname: "PurchaserLastName", purchasertitle: "PurchaserTitle",
-  purchaseraddress1: "PurchaserAddress1", purchaseraddress2: "PurchaserAddress2", purchasercity: "PurchaserCity",
-  purchaserstate: "PurchaserState", purchaserzip: "PurchaserZip", purchasertaxid: "PurchaserTaxID", taxtype: "TaxType",
-  idnumber: "IDNumber", stateofissue: "StateOfIssue", purchaserbusinesstype: "PurchaserBusinessType",
-  purchaserbusinesstypeothervalue: "PurchaserBusinessTypeOtherValue", purchaserexemptionreason: "PurchaserExemptionReason",
-  purchaserexemptionreasonvalue: "PurchaserExemptionReasonValue", usedate: "useDate", dateauthorized: "dateAuthorized",
-  datecaptured: "dateCaptured", datetransaction: "dateTransaction", returneddate: "returnedDate", ticgroup: "ticGroup",
-  transactions: "transactions", locations: "Locations", name: "Name", mailingaddress: "MailingAddress",
+  apiloginid: "apiLoginID",
+  apikey: "apiKey",
+  customerid: "customerID",
+  cartid: "cartID",
+  orderid: "orderID",
+  cartitems: "cartItems",
+  index: "Index",
+  itemid: "ItemID",
+  tic: "TIC",
+  price: "Price",
+  qty: "Qty",
+  rate: "Rate",
+  tax: "Tax",
+  origin: "origin",
+  destination: "destination",
+  address1: "Address1",
+  address2: "Address2",
+  city: "City",
+  state: "State",
+  zip5: "Zip5",
+  zip4: "Zip4",
+  deliveredbyseller: "deliveredBySeller",
+  exemptcert: "exemptCert",
+  certificateid: "CertificateID",
+  detail: "Detail",
+  exemptstates: "ExemptStates",
+  stateabbr: "StateAbbr",
+  reasonforexemption: "ReasonForExemption",
+  identificationnumber: "IdentificationNumber",
+  singlepurchase: "SinglePurchase",
+  singlepurchaseordernumber: "SinglePurchaseOrderNumber",
+  purchaserfirstname: "PurchaserFirstName",
+  purchaserlastname: "PurchaserLastName",
+  purchasertitle: "PurchaserTitle",
+  purchaseraddress1: "PurchaserAddress1",
+  purchaseraddress2: "PurchaserAddress2",
+  purchasercity: "PurchaserCity",
+  purchaserstate: "PurchaserState",
+  purchaserzip: "PurchaserZip",
+  purchasertaxid: "PurchaserTaxID",
+  taxtype: "TaxType",
+  idnumber: "IDNumber",
+  stateofissue: "StateOfIssue",
+  purchaserbusinesstype: "PurchaserBusinessType",
+  purchaserbusinesstypeothervalue: "PurchaserBusinessTypeOtherValue",
+  purchaserexemptionreason: "PurchaserExemptionReason",
+  purchaserexemptionreasonvalue: "PurchaserExemptionReasonValue",
+  usedate: "useDate",
+  dateauthorized: "dateAuthorized",
+  datecaptured: "dateCaptured",
+  datetransaction: "dateTransaction",
+  returneddate: "returnedDate",
+  ticgroup: "ticGroup",
+  transactions: "transactions",
+  locations: "Locations",
+  name: "Name",
+  mailingaddress: "MailingAddress",
   primarybusinessaddress: "PrimaryBusinessAddress",
 }
 

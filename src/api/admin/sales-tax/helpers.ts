@@ -58,14 +58,7 @@ export async function ticInfo(scope: Scope, ticId: number): Promise<TicInfo> {
 }
 
 /** Medusa's error body ({ type, message }, as its error handler writes it) plus located errors. */
-export function sendError(
-  res: MedusaResponse,
-  status: number,
-  type: string,
-  message: string,
-  errors?: ErrorDetail[],
-  code?: string,
-): void {
+export function sendError(res: MedusaResponse, status: number, type: string, message: string, errors?: ErrorDetail[], code?: string): void {
   res.status(status).json({ type, message, ...(code ? { code } : {}), ...(errors && errors.length ? { errors } : {}) })
 }
 
@@ -77,7 +70,10 @@ export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unkn
     res,
     400,
     MedusaError.Types.INVALID_DATA,
-    `Invalid request: ${errors.slice(0, 3).map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`).join("; ")}`,
+    `Invalid request: ${errors
+      .slice(0, 3)
+      .map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`)
+      .join("; ")}`,
     errors,
   )
 }
@@ -89,7 +85,11 @@ export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unkn
  * network) → 503. The client's messages are already free of the API key.
  */
 export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (t: string) => string = (t) => t): void {
-  const errors = (e.errors ?? []).map((x) => ({ location: scrub(x.location), message: scrub(x.message), ...("value" in x ? { value: excerpt(x.value) } : {}) }))
+  const errors = (e.errors ?? []).map((x) => ({
+    location: scrub(x.location),
+    message: scrub(x.message),
+    ...("value" in x ? { value: excerpt(x.value) } : {}),
+  }))
   if (e.code === "validation" || e.status === 400 || e.status === 422) {
     sendError(res, 400, MedusaError.Types.INVALID_DATA, scrub(e.detail || e.title || "The Sales Tax Service rejected the request"), errors)
     return

@@ -30,7 +30,11 @@ export const ID_SHAPES = {
 export type IdShape = keyof typeof ID_SHAPES
 
 /** Checks one path parameter against a shape; the located error or undefined. */
-export function checkParam(name: string, value: unknown, shape: IdShape): { location: string; message: string; value: unknown } | undefined {
+export function checkParam(
+  name: string,
+  value: unknown,
+  shape: IdShape,
+): { location: string; message: string; value: unknown } | undefined {
   const r = ID_SHAPES[shape].safeParse(value)
   if (r.success) return undefined
   return { location: `path.${name}`, message: `${name} ${r.error.issues[0]?.message ?? "is not valid"}`, value: excerpt(value) }

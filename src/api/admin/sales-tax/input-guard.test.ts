@@ -37,7 +37,11 @@ describe("inspectTree", () => {
   })
 
   it("refuses control characters in strings and keys; tab/newline allowed in bodies only", () => {
-    expect(inspectTree({ a: ["ok", "b\u0000ad"] }, "body")).toEqual({ location: "body.a[1]", message: "must not contain control characters", value: "b\ufffdad" })
+    expect(inspectTree({ a: ["ok", "b\u0000ad"] }, "body")).toEqual({
+      location: "body.a[1]",
+      message: "must not contain control characters",
+      value: "b\ufffdad",
+    })
     expect(inspectTree({ ["k\u0001"]: 1 }, "body")?.message).toMatch(/key must not contain/)
     expect(inspectTree({ note: "line1\nline2\tx\r" }, "body")).toBeUndefined()
     expect(inspectTree({ order_id: "\u0000" }, "query")).toMatchObject({ location: "query.order_id" })

@@ -70,7 +70,11 @@ function join(location: string, key: string | number): string {
  * object is depth 1), or where a string or key holds a forbidden control character. Iterative:
  * no input, however deep, can overflow the stack here.
  */
-export function inspectTree(value: unknown, part: "body" | "query", maxDepth: number = INPUT_LIMITS.maxBodyDepth): InputProblem | undefined {
+export function inspectTree(
+  value: unknown,
+  part: "body" | "query",
+  maxDepth: number = INPUT_LIMITS.maxBodyDepth,
+): InputProblem | undefined {
   const forbidden = part === "body" ? BODY_CONTROL : CONTROL
   const stack: { v: unknown; depth: number; loc: string }[] = [{ v: value, depth: 0, loc: part }]
   while (stack.length) {
@@ -112,7 +116,8 @@ export function inspectPath(originalUrl: string): InputProblem | undefined {
       return { location: "path", message: "is not valid percent-encoding", value: excerpt(seg) }
     }
     if (CONTROL.test(decoded)) return { location: "path", message: "must not contain control characters", value: excerpt(decoded) }
-    if (decoded === "." || decoded === "..") return { location: "path", message: "must not contain a dot segment (. or ..)", value: decoded }
+    if (decoded === "." || decoded === "..")
+      return { location: "path", message: "must not contain a dot segment (. or ..)", value: decoded }
   }
   return undefined
 }

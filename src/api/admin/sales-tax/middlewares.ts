@@ -50,7 +50,10 @@ export function unrecognizedFields(message: string): string[] {
   return [...m[1]!.matchAll(/'([^']{1,100})'/g)].map((x) => x[1]!)
 }
 
-const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<string, IdShape>
+const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<
+  string,
+  IdShape
+>
 
 export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   // every route under /admin/sales-tax (all methods): body size, then the hostile-input guard
@@ -59,26 +62,26 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.adminBodySize } },
   { matcher: "/", middlewares: [hostileInputGuard] },
   // ids by shape, on the exact routes (method-bound, so routes added beside these are not caught)
-  ...Object.entries(TIC_TARGETS).map(
-    ([t, shape]): MiddlewareRoute => ({
-      matcher: `/admin/sales-tax/tics/${t}/:id`,
-      methods: ["GET", "POST", "DELETE"],
-      middlewares: [validateParams({ id: shape })],
-    }),
-  ),
+  ...Object.entries(TIC_TARGETS).map(([t, shape]): MiddlewareRoute => ({
+    matcher: `/admin/sales-tax/tics/${t}/:id`,
+    methods: ["GET", "POST", "DELETE"],
+    middlewares: [validateParams({ id: shape })],
+  })),
   { matcher: "/admin/sales-tax/customers/:id/certificates", methods: ["GET", "POST"], middlewares: [validateParams({ id: "customer" })] },
-  { matcher: "/admin/sales-tax/certificates/:certId", methods: ["GET", "DELETE"], middlewares: [validateParams({ certId: "certificate" })] },
+  {
+    matcher: "/admin/sales-tax/certificates/:certId",
+    methods: ["GET", "DELETE"],
+    middlewares: [validateParams({ certId: "certificate" })],
+  },
   { matcher: "/admin/sales-tax/filings/:orderId", methods: ["GET"], middlewares: [validateParams({ orderId: "filingOrder" })] },
   { matcher: "/admin/sales-tax/activity/:id", methods: ["GET"], middlewares: [validateParams({ id: "callLogEntry" })] },
   { matcher: "/admin/sales-tax/filings/:orderId/retry", methods: ["POST"], middlewares: [validateParams({ orderId: "filingOrder" })] },
   // zod bodies
-  ...Object.keys(TIC_TARGETS).map(
-    (t): MiddlewareRoute => ({
-      matcher: `/admin/sales-tax/tics/${t}/:id`,
-      method: ["POST"],
-      middlewares: [validateBodyLocated(AdminSetTicBody)],
-    }),
-  ),
+  ...Object.keys(TIC_TARGETS).map((t): MiddlewareRoute => ({
+    matcher: `/admin/sales-tax/tics/${t}/:id`,
+    method: ["POST"],
+    middlewares: [validateBodyLocated(AdminSetTicBody)],
+  })),
   { matcher: "/admin/sales-tax/tics/search", method: ["POST"], middlewares: [validateBodyLocated(AdminTicSearchBody)] },
   {
     matcher: "/admin/sales-tax/customers/:id/certificates",

@@ -12,7 +12,11 @@ let sb: RunningSandbox
 let options: PluginOptions
 
 async function ctl(method: string, path: string, body?: unknown) {
-  const r = await fetch(`${sb.url}${path}`, { method, headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined })
+  const r = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: { "x-api-key": KEY, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
   return r.status === 204 ? undefined : r.json()
 }
 const searches = async () => ((await ctl("GET", "/_sandbox/counts")) as { counts: Record<string, number> }).counts.searchTics ?? 0
@@ -34,7 +38,9 @@ describe("lookupTic: the service is the judge of TICs", () => {
   it("knows a TIC the service's search returns, with the service's label, and asks once while cached", async () => {
     const first = await lookupTic(options, 20010)
     expect(first.status).toBe("known")
-    const searched = (await ctl("POST", `/tax/tic/search`, { query: "20010", limit: 10 })) as { results: { ticId: number; label: string }[] }
+    const searched = (await ctl("POST", `/tax/tic/search`, { query: "20010", limit: 10 })) as {
+      results: { ticId: number; label: string }[]
+    }
     const label = searched.results.find((r) => r.ticId === 20010)!.label
     expect(first).toEqual({ status: "known", ticId: 20010, label })
     await ctl("POST", "/_sandbox/reset")
@@ -79,7 +85,13 @@ describe("lookupTic: the service is the judge of TICs", () => {
   })
 
   it("passes other service failures on (bad credentials are not 'the service is down')", async () => {
-    const wrong = resolvePluginOptions({ apiKey: "sk_wrong_key_0123456789abcdef", connectionId: CONN, baseUrl: sb.url, timeoutMs: 2000, origin: ORIGIN })
+    const wrong = resolvePluginOptions({
+      apiKey: "sk_wrong_key_0123456789abcdef",
+      connectionId: CONN,
+      baseUrl: sb.url,
+      timeoutMs: 2000,
+      origin: ORIGIN,
+    })
     await expect(lookupTic(wrong, 20010)).rejects.toMatchObject({ name: "SalesTaxError", status: 401 })
   })
 })

@@ -46,7 +46,10 @@ function keyOf(o: Scope, ticId: number): string {
 
 /** The service could not answer (network, timeout, 429, 5xx): not a verdict on the TIC. */
 export function serviceUnavailable(e: unknown): e is SalesTaxError {
-  return e instanceof SalesTaxError && (e.code === "timeout" || e.code === "network" || e.status === 429 || (e.status !== null && e.status >= 500))
+  return (
+    e instanceof SalesTaxError &&
+    (e.code === "timeout" || e.code === "network" || e.status === 429 || (e.status !== null && e.status >= 500))
+  )
 }
 
 /**

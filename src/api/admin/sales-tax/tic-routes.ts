@@ -27,7 +27,12 @@ function ticService(scope: Scope): TicAssignments {
 }
 
 interface Query {
-  graph(args: { entity: string; fields: string[]; filters?: Record<string, unknown>; pagination?: { take?: number; skip?: number } }): Promise<{
+  graph(args: {
+    entity: string
+    fields: string[]
+    filters?: Record<string, unknown>
+    pagination?: { take?: number; skip?: number }
+  }): Promise<{
     data: Record<string, unknown>[]
     metadata?: { count?: number }
   }>
@@ -120,7 +125,12 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const categories: TicTargetRef[] = await Promise.all(
     p.categories.map(async (c) => {
       const from = nearestWithTic(c, catTics)
-      return { id: c.id, name: c.name ?? null, tic: from ? await info(catTics[from]!) : null, ...(from && from !== c.id ? { inheritedFrom: from } : {}) }
+      return {
+        id: c.id,
+        name: c.name ?? null,
+        tic: from ? await info(catTics[from]!) : null,
+        ...(from && from !== c.id ? { inheritedFrom: from } : {}),
+      }
     }),
   )
   const r = resolveTic({
@@ -162,7 +172,9 @@ export function ticRoutes(type: TicTargetType) {
     const lookup = await lookupTic(pluginOptions(req.scope), body.tic)
     if (lookup.status === "unknown") {
       const message = `${body.tic} is not a known TIC at the Sales Tax Service: pick one from the search`
-      return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: tic: ${message}`, [{ location: "body.tic", message, value: body.tic }])
+      return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: tic: ${message}`, [
+        { location: "body.tic", message, value: body.tic },
+      ])
     }
     await ticService(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
     const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!

@@ -39,14 +39,41 @@ export interface CartState {
 
 const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
 const ADDRESSES = ["shipping_address", "billing_address"] as const
-const ADDRESS_COLUMNS = ["customer_id", "company", "first_name", "last_name", "address_1", "address_2", "city", "country_code", "province", "postal_code", "phone", "metadata"] as const
+const ADDRESS_COLUMNS = [
+  "customer_id",
+  "company",
+  "first_name",
+  "last_name",
+  "address_1",
+  "address_2",
+  "city",
+  "country_code",
+  "province",
+  "postal_code",
+  "phone",
+  "metadata",
+] as const
 const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
 const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
 
 const FIELDS = [
-  "id", ...CART_COLUMNS, "shipping_address.*", "billing_address.*", "region.automatic_taxes", "payment_collection.id", "promotions.id",
-  "items.id", "items.quantity", "items.unit_price", "items.is_custom_price", "items.tax_lines.*", "items.adjustments.*",
-  "shipping_methods.id", "shipping_methods.amount", "shipping_methods.tax_lines.*", "shipping_methods.adjustments.*",
+  "id",
+  ...CART_COLUMNS,
+  "shipping_address.*",
+  "billing_address.*",
+  "region.automatic_taxes",
+  "payment_collection.id",
+  "promotions.id",
+  "items.id",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_custom_price",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "shipping_methods.id",
+  "shipping_methods.amount",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
 ]
 
 function query(scope: MedusaContainer) {
@@ -69,7 +96,10 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
     },
     items: c.items ?? [],
     shippingMethods: c.shipping_methods ?? [],
-    promotionIds: (c.promotions ?? []).map((p: Row) => p?.id).filter(Boolean).sort(),
+    promotionIds: (c.promotions ?? [])
+      .map((p: Row) => p?.id)
+      .filter(Boolean)
+      .sort(),
     hasPaymentCollection: !!c.payment_collection?.id,
   }
 }
@@ -94,10 +124,30 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   const ids = (rows: Row[]) => rows.map((r) => `${r.id}x${num(r.quantity ?? r.amount)}`).sort()
   if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
   if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
-  const itemLines = (s: CartState) => contentSet(s.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...t, item_id: i.id }))), TAX_LINE_COLUMNS, "item_id")
-  const shipLines = (s: CartState) => contentSet(s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...t, shipping_method_id: m.id }))), TAX_LINE_COLUMNS, "shipping_method_id")
-  const itemAdj = (s: CartState) => contentSet(s.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...a, item_id: i.id }))), ADJUSTMENT_COLUMNS, "item_id")
-  const shipAdj = (s: CartState) => contentSet(s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...a, shipping_method_id: m.id }))), ADJUSTMENT_COLUMNS, "shipping_method_id")
+  const itemLines = (s: CartState) =>
+    contentSet(
+      s.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...t, item_id: i.id }))),
+      TAX_LINE_COLUMNS,
+      "item_id",
+    )
+  const shipLines = (s: CartState) =>
+    contentSet(
+      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...t, shipping_method_id: m.id }))),
+      TAX_LINE_COLUMNS,
+      "shipping_method_id",
+    )
+  const itemAdj = (s: CartState) =>
+    contentSet(
+      s.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...a, item_id: i.id }))),
+      ADJUSTMENT_COLUMNS,
+      "item_id",
+    )
+  const shipAdj = (s: CartState) =>
+    contentSet(
+      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...a, shipping_method_id: m.id }))),
+      ADJUSTMENT_COLUMNS,
+      "shipping_method_id",
+    )
   if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
   if (!sameSet(shipLines(before), shipLines(now))) out.push("shipping_methods.tax_lines")
   if (!sameSet(itemAdj(before), itemAdj(now))) out.push("items.adjustments")
@@ -119,7 +169,8 @@ export async function restoreCartState(scope: MedusaContainer, before: CartState
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
   const logger = scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void; error(m: string): void }
-  if (left.length) logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
+  if (left.length)
+    logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
   return left
 }
 
@@ -138,11 +189,21 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
   const removedItems = [...bi.keys()].filter((id) => !ni.has(id))
   const changedItems = [...bi.values()].filter((b) => {
     const n = ni.get(b.id)
-    return n && (num(n.quantity) !== num(b.quantity) || num(n.unit_price) !== num(b.unit_price) || !!n.is_custom_price !== !!b.is_custom_price)
+    return (
+      n && (num(n.quantity) !== num(b.quantity) || num(n.unit_price) !== num(b.unit_price) || !!n.is_custom_price !== !!b.is_custom_price)
+    )
   })
   if (addedItems.length) await cart.deleteLineItems(addedItems)
   if (removedItems.length) await cart.restoreLineItems(removedItems)
-  if (changedItems.length) await cart.updateLineItems(changedItems.map((b) => ({ id: b.id, quantity: num(b.quantity), unit_price: num(b.unit_price), is_custom_price: !!b.is_custom_price })))
+  if (changedItems.length)
+    await cart.updateLineItems(
+      changedItems.map((b) => ({
+        id: b.id,
+        quantity: num(b.quantity),
+        unit_price: num(b.unit_price),
+        is_custom_price: !!b.is_custom_price,
+      })),
+    )
   const addedShip = [...ns.keys()].filter((id) => !bs.has(id))
   const removedShip = [...bs.keys()].filter((id) => !ns.has(id))
   const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && num(ns.get(b.id)!.amount) !== num(b.amount))
@@ -152,21 +213,40 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
 
   // derived rows, set back as content (new row ids)
   if (diff.includes("items.adjustments") || removedItems.length) {
-    await cart.setLineItemAdjustments(cartId, before.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))))
+    await cart.setLineItemAdjustments(
+      cartId,
+      before.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))),
+    )
   }
   if (diff.includes("shipping_methods.adjustments") || removedShip.length) {
-    await cart.setShippingMethodAdjustments(cartId, before.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id }))))
+    await cart.setShippingMethodAdjustments(
+      cartId,
+      before.shippingMethods.flatMap((m) =>
+        (m.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
+      ),
+    )
   }
   if (diff.includes("items.tax_lines") || removedItems.length) {
-    await cart.setLineItemTaxLines(cartId, before.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))))
+    await cart.setLineItemTaxLines(
+      cartId,
+      before.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))),
+    )
   }
   if (diff.includes("shipping_methods.tax_lines") || removedShip.length) {
-    await cart.setShippingMethodTaxLines(cartId, before.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id }))))
+    await cart.setShippingMethodTaxLines(
+      cartId,
+      before.shippingMethods.flatMap((m) =>
+        (m.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id })),
+      ),
+    )
   }
 
   // promotion links (cart ↔ promotion)
   if (diff.includes("promotions")) {
-    const link = scope.resolve(ContainerRegistrationKeys.LINK) as { create(l: unknown[]): Promise<unknown>; dismiss(l: unknown[]): Promise<unknown> }
+    const link = scope.resolve(ContainerRegistrationKeys.LINK) as {
+      create(l: unknown[]): Promise<unknown>
+      dismiss(l: unknown[]): Promise<unknown>
+    }
     const entry = (promotion_id: string) => ({ [Modules.CART]: { cart_id: cartId }, [Modules.PROMOTION]: { promotion_id } })
     const added = now.promotionIds.filter((p) => !before.promotionIds.includes(p))
     const removed = before.promotionIds.filter((p) => !now.promotionIds.includes(p))

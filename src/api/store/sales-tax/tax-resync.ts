@@ -21,7 +21,13 @@
  * after the route): the cart as it was before that request is read first (`rememberCartState`)
  * and put back before the 400 is answered (cart-restore.ts).
  */
-import { getHttpResponseFromError, type MedusaNextFunction, type MedusaRequest, type MedusaResponse, type MiddlewareRoute } from "@medusajs/framework/http"
+import {
+  getHttpResponseFromError,
+  type MedusaNextFunction,
+  type MedusaRequest,
+  type MedusaResponse,
+  type MiddlewareRoute,
+} from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { updateTaxLinesWorkflow } from "@medusajs/core-flows"
@@ -57,7 +63,16 @@ const PHASE_NOW = Symbol.for("medusa-sales-tax/bench-phase-now")
 export const benchPhaseNow = (): string => (globalThis as Record<symbol, string>)[PHASE_NOW] ?? ""
 function phaseStart(req: MedusaRequest, cartId: string): void {
   if (!benchPhases() || phaseTimes.has(req)) return
-  phaseTimes.set(req, { cartId, path: `${req.method} ${req.path}`, remember: 0, route: 0, usCheck: 0, refresh: 0, refetch: 0, t: performance.now() })
+  phaseTimes.set(req, {
+    cartId,
+    path: `${req.method} ${req.path}`,
+    remember: 0,
+    route: 0,
+    usCheck: 0,
+    refresh: 0,
+    refetch: 0,
+    t: performance.now(),
+  })
 }
 function phaseEnd(req: object): void {
   const row = phaseTimes.get(req)
@@ -87,7 +102,11 @@ function cartIdOf(req: MedusaRequest): string | undefined {
 /** Only carts the provider quotes: automatic taxes and a US shipping address. */
 async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
   const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
-  const { data } = await query.graph({ entity: "cart", fields: ["id", "region.automatic_taxes", "shipping_address.country_code"], filters: { id: cartId } })
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: ["id", "region.automatic_taxes", "shipping_address.country_code"],
+    filters: { id: cartId },
+  })
   const c = data[0]
   return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
@@ -123,7 +142,10 @@ export async function rememberCartState(req: MedusaRequest, _res: MedusaResponse
   try {
     const state = await readCartState(req.scope, cartId)
     phase(req, "remember")
-    const toUs = String((req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "").toLowerCase() === "us"
+    const toUs =
+      String(
+        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
+      ).toLowerCase() === "us"
     if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
     next()
   } catch (e) {
@@ -178,7 +200,9 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
         },
         async (err: unknown) => {
           const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
-          logger.warn(`sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`)
+          logger.warn(
+            `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
+          )
           // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
           await putBack(req)
           const { statusCode, body: errBody } = getHttpResponseFromError(unwrapWorkflowError(err))
@@ -197,7 +221,10 @@ async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<bo
   // read as US-taxed before a route that cannot change the destination or region: still US-taxed
   // (and were it not, the refresh would only set Medusa's own lines again). Otherwise (not read,
   // read as not US-taxed, or the route may have changed the address) the cart is read as it is now.
-  const knownUs = cartBefore.get(req)?.usTaxed === true && cartBefore.get(req)!.id === cartId && !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
+  const knownUs =
+    cartBefore.get(req)?.usTaxed === true &&
+    cartBefore.get(req)!.id === cartId &&
+    !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
   const us = knownUs || (await isUsTaxedCart(req.scope, cartId))
   phase(req, "usCheck")
   if (!us) return false
@@ -232,7 +259,10 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
       return next()
     }
     const health = quoteHealth()
-    const toUs = String((req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "").toLowerCase() === "us"
+    const toUs =
+      String(
+        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
+      ).toLowerCase() === "us"
     if (health.policy !== "block" || !health.probe || !(toUs || (await isUsTaxedCart(req.scope, cartId)))) return next()
     try {
       await health.probe()
@@ -261,12 +291,36 @@ export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
   // who is shopping (store carts) or working on an order (admin): for exemptions
   ...requestActorMiddlewares,
   { matcher: "/store/carts/:id", method: ["GET"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
-  { matcher: "/store/carts/:id", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/line-items/:line_id", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/promotions", method: ["POST", "DELETE"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/shipping-methods", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
-  { matcher: "/store/carts/:id/customer", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter] },
+  {
+    matcher: "/store/carts/:id",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/line-items",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/line-items/:line_id",
+    method: ["POST", "DELETE"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/promotions",
+    method: ["POST", "DELETE"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/shipping-methods",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/customer",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
   { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
   { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
 ]

@@ -36,9 +36,15 @@ export class Migration20261121170000 extends Migration {
       "deleted_at" timestamptz null,
       constraint "sales_tax_filing_record_pkey" primary key ("id")
     );`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_order_id_unique" ON "sales_tax_filing_record" ("order_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_state_next_attempt_at" ON "sales_tax_filing_record" ("state", "next_attempt_at") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_deleted_at" ON "sales_tax_filing_record" ("deleted_at") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_order_id_unique" ON "sales_tax_filing_record" ("order_id") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_state_next_attempt_at" ON "sales_tax_filing_record" ("state", "next_attempt_at") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_deleted_at" ON "sales_tax_filing_record" ("deleted_at") WHERE deleted_at IS NULL;`,
+    )
 
     this.addSql(`create table if not exists "sales_tax_filing_refund" (
       "id" text not null,
@@ -60,10 +66,18 @@ export class Migration20261121170000 extends Migration {
       "deleted_at" timestamptz null,
       constraint "sales_tax_filing_refund_pkey" primary key ("id")
     );`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_idempotency_key_unique" ON "sales_tax_filing_refund" ("idempotency_key") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_record_id" ON "sales_tax_filing_refund" ("record_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_deleted_at" ON "sales_tax_filing_refund" ("deleted_at") WHERE deleted_at IS NULL;`)
-    this.addSql(`alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_record_id_foreign" foreign key ("record_id") references "sales_tax_filing_record" ("id") on update cascade on delete cascade;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_idempotency_key_unique" ON "sales_tax_filing_refund" ("idempotency_key") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_record_id" ON "sales_tax_filing_refund" ("record_id") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_refund_deleted_at" ON "sales_tax_filing_refund" ("deleted_at") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_record_id_foreign" foreign key ("record_id") references "sales_tax_filing_record" ("id") on update cascade on delete cascade;`,
+    )
   }
 
   override async down(): Promise<void> {

@@ -7,12 +7,18 @@ import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 export class Migration20261122170000 extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table if exists "sales_tax_filing_record" drop constraint if exists "sales_tax_filing_record_kind_check";`)
-    this.addSql(`alter table if exists "sales_tax_filing_record" add constraint "sales_tax_filing_record_kind_check" check ("kind" in ('order', 'exchange', 'edit', 'claim', 'credit'));`)
+    this.addSql(
+      `alter table if exists "sales_tax_filing_record" add constraint "sales_tax_filing_record_kind_check" check ("kind" in ('order', 'exchange', 'edit', 'claim', 'credit'));`,
+    )
     this.addSql(`alter table if exists "sales_tax_filing_record" add column if not exists "revision" integer not null default 0;`)
     this.addSql(`alter table if exists "sales_tax_filing_record" add column if not exists "edits" jsonb null;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_parent_order_id" ON "sales_tax_filing_record" ("parent_order_id") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_filing_record_parent_order_id" ON "sales_tax_filing_record" ("parent_order_id") WHERE deleted_at IS NULL;`,
+    )
     this.addSql(`alter table if exists "sales_tax_filing_refund" drop constraint if exists "sales_tax_filing_refund_source_type_check";`)
-    this.addSql(`alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_source_type_check" check ("source_type" in ('return', 'claim', 'exchange', 'cancel', 'edit'));`)
+    this.addSql(
+      `alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_source_type_check" check ("source_type" in ('return', 'claim', 'exchange', 'cancel', 'edit'));`,
+    )
   }
 
   override async down(): Promise<void> {
@@ -20,8 +26,12 @@ export class Migration20261122170000 extends Migration {
     this.addSql(`alter table if exists "sales_tax_filing_record" drop column if exists "edits";`)
     this.addSql(`alter table if exists "sales_tax_filing_record" drop column if exists "revision";`)
     this.addSql(`alter table if exists "sales_tax_filing_record" drop constraint if exists "sales_tax_filing_record_kind_check";`)
-    this.addSql(`alter table if exists "sales_tax_filing_record" add constraint "sales_tax_filing_record_kind_check" check ("kind" in ('order', 'exchange'));`)
+    this.addSql(
+      `alter table if exists "sales_tax_filing_record" add constraint "sales_tax_filing_record_kind_check" check ("kind" in ('order', 'exchange'));`,
+    )
     this.addSql(`alter table if exists "sales_tax_filing_refund" drop constraint if exists "sales_tax_filing_refund_source_type_check";`)
-    this.addSql(`alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_source_type_check" check ("source_type" in ('return', 'claim', 'exchange', 'cancel'));`)
+    this.addSql(
+      `alter table if exists "sales_tax_filing_refund" add constraint "sales_tax_filing_refund_source_type_check" check ("source_type" in ('return', 'claim', 'exchange', 'cancel'));`,
+    )
   }
 }

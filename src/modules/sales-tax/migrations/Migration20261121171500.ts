@@ -13,7 +13,9 @@ export class Migration20261121171500 extends Migration {
       "deleted_at" timestamptz null,
       constraint "tic_assignment_pkey" primary key ("id")
     );`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_tic_assignment_target_type_target_id_unique" ON "tic_assignment" ("target_type", "target_id") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_tic_assignment_target_type_target_id_unique" ON "tic_assignment" ("target_type", "target_id") WHERE deleted_at IS NULL;`,
+    )
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_tic_assignment_deleted_at" ON "tic_assignment" ("deleted_at") WHERE deleted_at IS NULL;`)
   }
 

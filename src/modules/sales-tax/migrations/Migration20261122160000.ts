@@ -14,8 +14,12 @@ export class Migration20261122160000 extends Migration {
       "deleted_at" timestamptz null,
       constraint "sales_tax_last_known_rate_pkey" primary key ("id")
     );`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_last_known_rate_zip_tic_unique" ON "sales_tax_last_known_rate" ("zip", "tic") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_last_known_rate_deleted_at" ON "sales_tax_last_known_rate" ("deleted_at") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_last_known_rate_zip_tic_unique" ON "sales_tax_last_known_rate" ("zip", "tic") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_last_known_rate_deleted_at" ON "sales_tax_last_known_rate" ("deleted_at") WHERE deleted_at IS NULL;`,
+    )
   }
 
   override async down(): Promise<void> {

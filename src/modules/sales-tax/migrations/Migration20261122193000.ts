@@ -14,9 +14,15 @@ export class Migration20261122193000 extends Migration {
       "deleted_at" timestamptz null,
       constraint "sales_tax_certificate_origin_pkey" primary key ("id")
     );`)
-    this.addSql(`CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_certificate_id_unique" ON "sales_tax_certificate_origin" ("certificate_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_customer_id" ON "sales_tax_certificate_origin" ("customer_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_deleted_at" ON "sales_tax_certificate_origin" ("deleted_at") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE UNIQUE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_certificate_id_unique" ON "sales_tax_certificate_origin" ("certificate_id") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_customer_id" ON "sales_tax_certificate_origin" ("customer_id") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_certificate_origin_deleted_at" ON "sales_tax_certificate_origin" ("deleted_at") WHERE deleted_at IS NULL;`,
+    )
   }
 
   override async down(): Promise<void> {

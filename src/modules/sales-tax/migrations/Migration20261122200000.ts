@@ -24,9 +24,15 @@ export class Migration20261122200000 extends Migration {
       constraint "sales_tax_call_log_pkey" primary key ("id")
     );`)
     this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_at" ON "sales_tax_call_log" ("at") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_order_id" ON "sales_tax_call_log" ("order_id") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_operation_at" ON "sales_tax_call_log" ("operation", "at") WHERE deleted_at IS NULL;`)
-    this.addSql(`CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_deleted_at" ON "sales_tax_call_log" ("deleted_at") WHERE deleted_at IS NULL;`)
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_order_id" ON "sales_tax_call_log" ("order_id") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_operation_at" ON "sales_tax_call_log" ("operation", "at") WHERE deleted_at IS NULL;`,
+    )
+    this.addSql(
+      `CREATE INDEX IF NOT EXISTS "IDX_sales_tax_call_log_deleted_at" ON "sales_tax_call_log" ("deleted_at") WHERE deleted_at IS NULL;`,
+    )
   }
 
   override async down(): Promise<void> {

@@ -11,8 +11,6 @@ export const TicAssignment = model
     target_id: model.text(),
     tic: model.number(),
   })
-  .indexes([
-    { on: ["target_type", "target_id"], unique: true, where: "deleted_at IS NULL" },
-  ])
+  .indexes([{ on: ["target_type", "target_id"], unique: true, where: "deleted_at IS NULL" }])
 
 export default TicAssignment

@@ -6,6 +6,9 @@ const step = createStep("sales-tax-file-refund-as-credit-step", async (input: { 
   return new StepResponse(await fileRefundAsCredit(container, input.orderId, input.refundId))
 })
 
-export const fileRefundAsCreditWorkflow = createWorkflow("sales-tax-file-refund-as-credit", (input: { orderId: string; refundId: string }) => {
-  return new WorkflowResponse(step(input))
-})
+export const fileRefundAsCreditWorkflow = createWorkflow(
+  "sales-tax-file-refund-as-credit",
+  (input: { orderId: string; refundId: string }) => {
+    return new WorkflowResponse(step(input))
+  },
+)

@@ -12,20 +12,28 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductCategoriesWorkflow, createProductTypesWorkflow, createProductsWorkflow } from "@medusajs/core-flows"
 
 export default async function seed({ container }: ExecArgs) {
-  const { result: [type] } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
-  const { result: [category] } = await createProductCategoriesWorkflow(container).run({
+  const {
+    result: [type],
+  } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
+  const {
+    result: [category],
+  } = await createProductCategoriesWorkflow(container).run({
     input: { product_categories: [{ name: "Shirts", is_active: true }] },
   })
-  const { result: [product] } = await createProductsWorkflow(container).run({
+  const {
+    result: [product],
+  } = await createProductsWorkflow(container).run({
     input: {
-      products: [{
-        title: "Organic cotton T-shirt",
-        status: "published",
-        type_id: type!.id,
-        category_ids: [category!.id],
-        options: [{ title: "Size", values: ["M"] }],
-        variants: [{ title: "M", options: { Size: "M" }, prices: [{ amount: 25, currency_code: "usd" }], manage_inventory: false }],
-      }],
+      products: [
+        {
+          title: "Organic cotton T-shirt",
+          status: "published",
+          type_id: type!.id,
+          category_ids: [category!.id],
+          options: [{ title: "Size", values: ["M"] }],
+          variants: [{ title: "M", options: { Size: "M" }, prices: [{ amount: 25, currency_code: "usd" }], manage_inventory: false }],
+        },
+      ],
     },
   })
 
@@ -39,15 +47,27 @@ export default async function seed({ container }: ExecArgs) {
 
   const orderModule = container.resolve(Modules.ORDER) as any
   const destination = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012", countryCode: "US" }
-  const [order] = await orderModule.createOrders([{
-    currency_code: "usd",
-    email: "buyer@acme.test",
-    customer_id: customer.id,
-    region_id: region.id,
-    status: "pending",
-    items: [{ title: "Organic cotton T-shirt", product_title: "Organic cotton T-shirt", quantity: 2, unit_price: 25, product_id: product!.id }],
-    shipping_address: { first_name: "Ada", last_name: "Lovelace", address_1: destination.line1, city: destination.city, province: "ca", postal_code: destination.zip, country_code: "us" },
-  }])
+  const [order] = await orderModule.createOrders([
+    {
+      currency_code: "usd",
+      email: "buyer@acme.test",
+      customer_id: customer.id,
+      region_id: region.id,
+      status: "pending",
+      items: [
+        { title: "Organic cotton T-shirt", product_title: "Organic cotton T-shirt", quantity: 2, unit_price: 25, product_id: product!.id },
+      ],
+      shipping_address: {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        address_1: destination.line1,
+        city: destination.city,
+        province: "ca",
+        postal_code: destination.zip,
+        country_code: "us",
+      },
+    },
+  ])
   const full = await orderModule.retrieveOrder(order.id, { relations: ["items"] })
   const line = full.items[0]
 
@@ -72,68 +92,153 @@ export default async function seed({ container }: ExecArgs) {
       placedAt,
       origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
       destination,
-      lines: [{ index: 0, itemId: line.id, kind: "item", price: 25, quantity: 2, tic: 0, productId: product!.id, chargedTax: 4.75, chargedRate: 0.095, fallback: false }],
+      lines: [
+        {
+          index: 0,
+          itemId: line.id,
+          kind: "item",
+          price: 25,
+          quantity: 2,
+          tic: 0,
+          productId: product!.id,
+          chargedTax: 4.75,
+          chargedRate: 0.095,
+          fallback: false,
+        },
+      ],
     },
   })
   // the lifecycle order: 2 shirts at $25 with CA's 9.5 % ($4.75 tax), paid $54.75, $5 refunded without a return
   const placed2 = new Date(Date.now() - 40 * 86_400_000)
-  const [order2] = await orderModule.createOrders([{
-    currency_code: "usd",
-    email: "buyer@acme.test",
-    customer_id: customer.id,
-    region_id: region.id,
-    status: "pending",
-    created_at: placed2,
-    items: [{
-      title: "Organic cotton T-shirt", product_title: "Organic cotton T-shirt", quantity: 2, unit_price: 25, product_id: product!.id,
-      tax_lines: [{ code: "SALES_TAX", rate: 9.5, description: "Sales tax" }],
-    }],
-    shipping_address: { first_name: "Ada", last_name: "Lovelace", address_1: destination.line1, city: destination.city, province: "ca", postal_code: destination.zip, country_code: "us" },
-  }])
+  const [order2] = await orderModule.createOrders([
+    {
+      currency_code: "usd",
+      email: "buyer@acme.test",
+      customer_id: customer.id,
+      region_id: region.id,
+      status: "pending",
+      created_at: placed2,
+      items: [
+        {
+          title: "Organic cotton T-shirt",
+          product_title: "Organic cotton T-shirt",
+          quantity: 2,
+          unit_price: 25,
+          product_id: product!.id,
+          tax_lines: [{ code: "SALES_TAX", rate: 9.5, description: "Sales tax" }],
+        },
+      ],
+      shipping_address: {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        address_1: destination.line1,
+        city: destination.city,
+        province: "ca",
+        postal_code: destination.zip,
+        country_code: "us",
+      },
+    },
+  ])
   const full2 = await orderModule.retrieveOrder(order2.id, { relations: ["items"] })
   const line2 = full2.items[0]
   const paymentModule = container.resolve(Modules.PAYMENT) as any
   const [collection] = await paymentModule.createPaymentCollections([{ currency_code: "usd", amount: 54.75 }])
   const link = container.resolve(ContainerRegistrationKeys.LINK) as any
   await link.create({ [Modules.ORDER]: { order_id: order2.id }, [Modules.PAYMENT]: { payment_collection_id: collection.id } })
-  const session = await paymentModule.createPaymentSession(collection.id, { provider_id: "pp_system_default", amount: 54.75, currency_code: "usd", data: {} })
+  const session = await paymentModule.createPaymentSession(collection.id, {
+    provider_id: "pp_system_default",
+    amount: 54.75,
+    currency_code: "usd",
+    data: {},
+  })
   const payment = await paymentModule.authorizePaymentSession(session.id, {})
   await paymentModule.capturePayment({ payment_id: payment.id, amount: 54.75 })
   const refunded = await paymentModule.refundPayment({ payment_id: payment.id, amount: 5 })
   const refundId: string = (refunded.refunds ?? []).map((r: any) => r.id)[0]
 
   const snapshot2 = {
-    orderId: order2.id, kind: "order", cartId: null, customerId: customer.id, currencyCode: "USD", placedAt: placed2.toISOString(),
-    origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" }, destination,
-    lines: [{ index: 0, itemId: line2.id, kind: "item", price: 25, quantity: 2, tic: 0, productId: product!.id, chargedTax: 4.75, chargedRate: 0.095, fallback: false }],
+    orderId: order2.id,
+    kind: "order",
+    cartId: null,
+    customerId: customer.id,
+    currencyCode: "USD",
+    placedAt: placed2.toISOString(),
+    origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
+    destination,
+    lines: [
+      {
+        index: 0,
+        itemId: line2.id,
+        kind: "item",
+        price: 25,
+        quantity: 2,
+        tic: 0,
+        productId: product!.id,
+        chargedTax: 4.75,
+        chargedRate: 0.095,
+        fallback: false,
+      },
+    ],
   }
   const editId = "ordch_01BROWSEREDIT0000000000000"
   const { record: rec2 } = await filing.ensureRecord({
-    order_id: order2.id, kind: "order", cart_id: null, customer_id: customer.id, completion_mode: "placed",
-    charged_tax: 4.75, state: "completed", next_attempt_at: null, snapshot: snapshot2,
+    order_id: order2.id,
+    kind: "order",
+    cart_id: null,
+    customer_id: customer.id,
+    completion_mode: "placed",
+    charged_tax: 4.75,
+    state: "completed",
+    next_attempt_at: null,
+    snapshot: snapshot2,
   })
   await filing.patchRecord(rec2.id, {
-    filed_tax: 4.75, filing_path: "direct", filed_at: placed2, completed_at: placed2, revision: 1,
+    filed_tax: 4.75,
+    filing_path: "direct",
+    filed_at: placed2,
+    completed_at: placed2,
+    revision: 1,
     edits: [{ id: editId, state: "applied", mode: "refile", at: new Date(placed2.getTime() + 3_600_000).toISOString() }],
   })
-  const claim = (id: string, state: string, c: { replacementTax: number; claimedTax: number; chargedTax: number }, lastError: string | null) =>
+  const claim = (
+    id: string,
+    state: string,
+    c: { replacementTax: number; claimedTax: number; chargedTax: number },
+    lastError: string | null,
+  ) =>
     filing.ensureRecord({
-      order_id: id, kind: "claim", parent_order_id: order2.id, cart_id: null, customer_id: customer.id, completion_mode: "placed",
-      charged_tax: c.chargedTax, state, last_error: lastError, next_attempt_at: null,
+      order_id: id,
+      kind: "claim",
+      parent_order_id: order2.id,
+      cart_id: null,
+      customer_id: customer.id,
+      completion_mode: "placed",
+      charged_tax: c.chargedTax,
+      state,
+      last_error: lastError,
+      next_attempt_at: null,
       snapshot: { ...snapshot2, orderId: id, kind: "claim", parentOrderId: order2.id, claim: { type: "replace", ...c } },
     })
   const likeClaimId = "claim_01BROWSERLIKE00000000000000"
   const dearerClaimId = "claim_01BROWSERDEARER000000000000"
-  await claim(likeClaimId, "skipped", { replacementTax: 2.38, claimedTax: 2.38, chargedTax: 0 },
-    "not filed: the replacement costs the customer no tax (replacement 2.38, claimed items 2.38)")
+  await claim(
+    likeClaimId,
+    "skipped",
+    { replacementTax: 2.38, claimedTax: 2.38, chargedTax: 0 },
+    "not filed: the replacement costs the customer no tax (replacement 2.38, claimed items 2.38)",
+  )
   const { record: dearer } = await claim(dearerClaimId, "completed", { replacementTax: 11.4, claimedTax: 2.38, chargedTax: 9.02 }, null)
   await filing.patchRecord(dearer.id, { filed_tax: 9.02, filing_path: "direct", filed_at: placed2, completed_at: placed2 })
 
   const out = {
-    productId: product!.id, productTypeId: type!.id, categoryId: category!.id, customerId: customer.id, orderId: order.id,
+    productId: product!.id,
+    productTypeId: type!.id,
+    categoryId: category!.id,
+    customerId: customer.id,
+    orderId: order.id,
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
   }
   if (process.env.BROWSER_SEED_OUT) writeFileSync(process.env.BROWSER_SEED_OUT, JSON.stringify(out))
-   
+
   console.log(`BROWSER_SEED ${JSON.stringify(out)}`)
 }

@@ -12,8 +12,16 @@
  */
 
 export const CATEGORIES = [
-  "general", "shipping", "giftCard", "clothing", "groceries", "preparedFood",
-  "otcDrugs", "rxDrugs", "digitalGoods", "saas",
+  "general",
+  "shipping",
+  "giftCard",
+  "clothing",
+  "groceries",
+  "preparedFood",
+  "otcDrugs",
+  "rxDrugs",
+  "digitalGoods",
+  "saas",
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 
@@ -53,13 +61,16 @@ export interface CategoryTable {
 const taxable = (source: string): TaxRule => ({ kind: "taxable", source })
 const exempt = (source: string): TaxRule => ({ kind: "exempt", source })
 const each = (codes: string, rule: TaxRule): Record<string, TaxRule> =>
-  Object.fromEntries(codes.split(/\s+/).filter(Boolean).map((s) => [s, rule]))
+  Object.fromEntries(
+    codes
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((s) => [s, rule]),
+  )
 
 // Digital goods: the whole 31xxx "Products Transferred Electronically" family plus digital textbooks.
 // Listed explicitly so the category is reviewable; the test checks each one exists in the catalogue.
-const DIGITAL_TICS = [
-  31000, 31035, 31040, 31050, 31060, 31065, 31070, 31080, 31090, 31095, 31099, 31100, 31110, 31120, 31125, 32000,
-]
+const DIGITAL_TICS = [31000, 31035, 31040, 31050, 31060, 31065, 31070, 31080, 31090, 31095, 31099, 31100, 31110, 31120, 31125, 32000]
 
 export const TAXABILITY: readonly CategoryTable[] = [
   {
@@ -76,7 +87,9 @@ export const TAXABILITY: readonly CategoryTable[] = [
     default: exempt("sandbox simplification: separately stated delivery charges by common carrier are not taxed in this state"),
     states: each(
       "AR CT DC GA HI IN KS KY MN MS NE NJ NM NY NC ND OH PA RI SC SD TN TX VT WA WV WI",
-      taxable("sandbox simplification: delivery charges are part of the taxable sales price in this state (state revenue department guidance on shipping and handling)"),
+      taxable(
+        "sandbox simplification: delivery charges are part of the taxable sales price in this state (state revenue department guidance on shipping and handling)",
+      ),
     ),
   },
   {
@@ -92,10 +105,26 @@ export const TAXABILITY: readonly CategoryTable[] = [
     tics: [20000, 20010, 20130, 92008, 92062],
     default: taxable("clothing is part of the general sales tax base in this state"),
     states: {
-      ...each("MN NJ PA VT", exempt("clothing exemption (MN Stat. 297A.67 subd. 8; NJ N.J.S.A. 54:32B-8.4; PA 72 P.S. 7204(26); VT 32 V.S.A. 9741(45))")),
-      MA: { kind: "exemptUpTo", amount: "175", source: "Massachusetts DOR, 830 CMR 64H.6.4: clothing exempt up to $175 per item, tax on the amount above" },
-      RI: { kind: "exemptUpTo", amount: "250", source: "Rhode Island Division of Taxation, R.I.G.L. 44-18-30(27): clothing exempt up to $250 per item, tax on the amount above" },
-      NY: { kind: "stateExemptBelow", amount: "110", source: "NYS Tax Law 1115(a)(30): clothing and footwear under $110 per item exempt from the 4% state tax; local tax where the locality does not exempt it" },
+      ...each(
+        "MN NJ PA VT",
+        exempt("clothing exemption (MN Stat. 297A.67 subd. 8; NJ N.J.S.A. 54:32B-8.4; PA 72 P.S. 7204(26); VT 32 V.S.A. 9741(45))"),
+      ),
+      MA: {
+        kind: "exemptUpTo",
+        amount: "175",
+        source: "Massachusetts DOR, 830 CMR 64H.6.4: clothing exempt up to $175 per item, tax on the amount above",
+      },
+      RI: {
+        kind: "exemptUpTo",
+        amount: "250",
+        source: "Rhode Island Division of Taxation, R.I.G.L. 44-18-30(27): clothing exempt up to $250 per item, tax on the amount above",
+      },
+      NY: {
+        kind: "stateExemptBelow",
+        amount: "110",
+        source:
+          "NYS Tax Law 1115(a)(30): clothing and footwear under $110 per item exempt from the 4% state tax; local tax where the locality does not exempt it",
+      },
     },
   },
   {
@@ -105,15 +134,60 @@ export const TAXABILITY: readonly CategoryTable[] = [
     default: exempt("food for home consumption exempt from state and local sales tax"),
     states: {
       ...each("HI ID SD", taxable("groceries taxed at the full rate (credits or refunds for residents ignored)")),
-      AL: { kind: "reducedRate", stateRate: "3", localApplies: true, source: "Alabama Act 2023-554: state rate on food 3% from 1 September 2024; local taxes apply" },
-      AR: { kind: "reducedRate", stateRate: "0.125", localApplies: true, source: "Arkansas DFA: state rate on food and food ingredients 0.125%; local taxes apply" },
-      IL: { kind: "reducedRate", stateRate: "1", localApplies: false, source: "Illinois Department of Revenue: qualifying food 1% (sandbox: flat 1%, no other local taxes)" },
-      KS: { kind: "reducedRate", stateRate: "0", localApplies: true, source: "Kansas Department of Revenue: state rate on food 0% from 1 January 2025; local taxes still apply" },
-      MO: { kind: "reducedRate", stateRate: "1.225", localApplies: true, source: "Missouri Department of Revenue: state rate on food 1.225%; local taxes apply" },
-      MS: { kind: "reducedRate", stateRate: "5", localApplies: true, source: "Mississippi Department of Revenue: groceries 5% from 1 July 2025" },
-      TN: { kind: "reducedRate", stateRate: "4", localApplies: true, source: "Tennessee Department of Revenue: food and food ingredients 4% state; local taxes apply" },
-      UT: { kind: "reducedRate", stateRate: "3", localApplies: false, source: "Utah State Tax Commission: food 3% combined (1.75% state + 1.25% local)" },
-      VA: { kind: "reducedRate", stateRate: "1", localApplies: false, source: "Virginia Department of Taxation: food for home consumption 1% (local only) from 1 January 2023" },
+      AL: {
+        kind: "reducedRate",
+        stateRate: "3",
+        localApplies: true,
+        source: "Alabama Act 2023-554: state rate on food 3% from 1 September 2024; local taxes apply",
+      },
+      AR: {
+        kind: "reducedRate",
+        stateRate: "0.125",
+        localApplies: true,
+        source: "Arkansas DFA: state rate on food and food ingredients 0.125%; local taxes apply",
+      },
+      IL: {
+        kind: "reducedRate",
+        stateRate: "1",
+        localApplies: false,
+        source: "Illinois Department of Revenue: qualifying food 1% (sandbox: flat 1%, no other local taxes)",
+      },
+      KS: {
+        kind: "reducedRate",
+        stateRate: "0",
+        localApplies: true,
+        source: "Kansas Department of Revenue: state rate on food 0% from 1 January 2025; local taxes still apply",
+      },
+      MO: {
+        kind: "reducedRate",
+        stateRate: "1.225",
+        localApplies: true,
+        source: "Missouri Department of Revenue: state rate on food 1.225%; local taxes apply",
+      },
+      MS: {
+        kind: "reducedRate",
+        stateRate: "5",
+        localApplies: true,
+        source: "Mississippi Department of Revenue: groceries 5% from 1 July 2025",
+      },
+      TN: {
+        kind: "reducedRate",
+        stateRate: "4",
+        localApplies: true,
+        source: "Tennessee Department of Revenue: food and food ingredients 4% state; local taxes apply",
+      },
+      UT: {
+        kind: "reducedRate",
+        stateRate: "3",
+        localApplies: false,
+        source: "Utah State Tax Commission: food 3% combined (1.75% state + 1.25% local)",
+      },
+      VA: {
+        kind: "reducedRate",
+        stateRate: "1",
+        localApplies: false,
+        source: "Virginia Department of Taxation: food for home consumption 1% (local only) from 1 January 2023",
+      },
     },
   },
   {
@@ -129,8 +203,16 @@ export const TAXABILITY: readonly CategoryTable[] = [
     tics: [51010, 51130],
     default: taxable("non-prescription drugs are part of the general sales tax base in this state"),
     states: {
-      ...each("CT DC FL MD MN NJ NY PA TX VT VA", exempt("non-prescription drugs / medicines exempt (state revenue department drug exemption)")),
-      IL: { kind: "reducedRate", stateRate: "1", localApplies: false, source: "Illinois Department of Revenue: drugs and medicines 1% (sandbox: flat 1%)" },
+      ...each(
+        "CT DC FL MD MN NJ NY PA TX VT VA",
+        exempt("non-prescription drugs / medicines exempt (state revenue department drug exemption)"),
+      ),
+      IL: {
+        kind: "reducedRate",
+        stateRate: "1",
+        localApplies: false,
+        source: "Illinois Department of Revenue: drugs and medicines 1% (sandbox: flat 1%)",
+      },
     },
   },
   {
@@ -139,7 +221,12 @@ export const TAXABILITY: readonly CategoryTable[] = [
     tics: [51020, 51060, 51140],
     default: exempt("prescription drugs exempt in every state"),
     states: {
-      IL: { kind: "reducedRate", stateRate: "1", localApplies: false, source: "Illinois Department of Revenue: prescription drugs 1% (sandbox: flat 1%)" },
+      IL: {
+        kind: "reducedRate",
+        stateRate: "1",
+        localApplies: false,
+        source: "Illinois Department of Revenue: prescription drugs 1% (sandbox: flat 1%)",
+      },
     },
   },
   {
@@ -158,9 +245,16 @@ export const TAXABILITY: readonly CategoryTable[] = [
     tics: [30070, 93205, 93206],
     default: exempt("remotely accessed software is not a taxable sale in this state"),
     states: {
-      ...each("AZ DC HI IA KY LA MA MD MS NM NY OH PA RI SC SD TN UT WA WV", taxable("remotely accessed prewritten software is taxable (state revenue department SaaS guidance)")),
+      ...each(
+        "AZ DC HI IA KY LA MA MD MS NM NY OH PA RI SC SD TN UT WA WV",
+        taxable("remotely accessed prewritten software is taxable (state revenue department SaaS guidance)"),
+      ),
       CT: { kind: "reducedRate", stateRate: "1", localApplies: false, source: "Connecticut DRS: computer and data processing services 1%" },
-      TX: { kind: "taxableFraction", fraction: "0.8", source: "Texas Comptroller: data processing services, 20% of the charge exempt (Tax Code 151.351)" },
+      TX: {
+        kind: "taxableFraction",
+        fraction: "0.8",
+        source: "Texas Comptroller: data processing services, 20% of the charge exempt (Tax Code 151.351)",
+      },
     },
   },
 ]

@@ -1,12 +1,15 @@
 // GENERATED from ../shared/data/tic-catalog.json (694 TICs, [{ TICID, Description }]); do not edit by hand.
 // Bundled so the sandbox ships its catalogue; regenerate with the snippet in docs/sandbox-engine.md.
- 
+
 export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Description: string }> = [
   { TICID: 0, Description: "Uncategorized" },
   { TICID: 10000, Description: "Administrative" },
   { TICID: 10001, Description: "Shipping" },
   { TICID: 10005, Description: "Gift card" },
-  { TICID: 10010, Description: "Charges by the seller for any services necessary to complete the sale other than delivery and installation" },
+  {
+    TICID: 10010,
+    Description: "Charges by the seller for any services necessary to complete the sale other than delivery and installation",
+  },
   { TICID: 10011, Description: "Credit card processing or transaction fee" },
   { TICID: 10040, Description: "Installation charges" },
   { TICID: 10060, Description: "Value of trade-in " },
@@ -18,14 +21,21 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 10070, Description: "Telecommunication nonrecurring charges" },
   { TICID: 10080, Description: "Employee discounts that are reimbursed by a third party on sales of motor vehicles." },
   { TICID: 10085, Description: "Manufacturer rebates on motor vehicles." },
-  { TICID: 10090, Description: "All coupons issued by a manufacturer, supplier, or distributor of a product(s) that entitle the purchaser to a reduction in sales price and allowed by the seller who is reimbursed by the manufacturer, supplier or distributor." },
+  {
+    TICID: 10090,
+    Description:
+      "All coupons issued by a manufacturer, supplier, or distributor of a product(s) that entitle the purchaser to a reduction in sales price and allowed by the seller who is reimbursed by the manufacturer, supplier or distributor.",
+  },
   { TICID: 11000, Description: "Handling, crating, packing, preparation for mailing or delivery, and similar charges" },
   { TICID: 11010, Description: "Transportation, shipping, postage, and similar charges" },
   { TICID: 11011, Description: "Transportation, shipping, postage, and similar charges by USPS" },
   { TICID: 11012, Description: "Transportation, shipping, postage, with pick-up option" },
   { TICID: 11013, Description: "Transportation, shipping, postage, and similar charges where the charge is marked up." },
   { TICID: 11014, Description: "Inbound freight" },
-  { TICID: 11015, Description: "Delivery charges involving or related to the sale of electricity, natural gas, or artificial gas by a utility" },
+  {
+    TICID: 11015,
+    Description: "Delivery charges involving or related to the sale of electricity, natural gas, or artificial gas by a utility",
+  },
   { TICID: 11020, Description: "Handling, crating, packing, preparation for mailing or delivery, and similar charges for direct mail " },
   { TICID: 11021, Description: "Transportation, shipping, and similar charges for direct mail" },
   { TICID: 11022, Description: "Postage for direct mail" },
@@ -178,7 +188,10 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 30000, Description: "Computers, Electronics, and Appliances" },
   { TICID: 30015, Description: "Non-prewritten (custom) computer software" },
   { TICID: 30025, Description: "Non-prewritten (custom) computer software delivered electronically" },
-  { TICID: 30035, Description: "Non-prewritten (custom) computer software delivered via load and leave Mandatory computer software maintenance contracts" },
+  {
+    TICID: 30035,
+    Description: "Non-prewritten (custom) computer software delivered via load and leave Mandatory computer software maintenance contracts",
+  },
   { TICID: 30040, Description: "Prewritten computer software" },
   { TICID: 30050, Description: "Prewritten computer software delivered electronically" },
   { TICID: 30060, Description: "Prewritten computer software delivered via load and leave" },
@@ -186,25 +199,100 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 30100, Description: "Computer" },
   { TICID: 30101, Description: "Bulk sales of computers" },
   { TICID: 30200, Description: "Mandatory computer software maintenance contracts with respect to prewritten computer software" },
-  { TICID: 30210, Description: "Mandatory computer software maintenance contracts with respect to prewritten computer software which is delivered electronically" },
-  { TICID: 30220, Description: "Mandatory computer software maintenance contracts with respect to prewritten computer software which is delivered via load and leave" },
-  { TICID: 30230, Description: "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) computer software" },
-  { TICID: 30240, Description: "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) software which is delivered electronically" },
-  { TICID: 30250, Description: "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) software which is delivered via load and leave" },
-  { TICID: 30300, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades with respect to the software" },
-  { TICID: 30310, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades delivered electronically with respect to the software" },
-  { TICID: 30320, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades delivered via load and leave with respect to the software" },
-  { TICID: 30330, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades with respect to the software" },
-  { TICID: 30340, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades delivered electronically with respect to the software" },
-  { TICID: 30350, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades delivered via load and leave with respect to the software" },
-  { TICID: 30360, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide support services to the software" },
-  { TICID: 30370, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that provide updates or upgrades and support services to the softwareAppendix E" },
-  { TICID: 30380, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that provide updates or upgrades delivered electronically and support services to the software" },
-  { TICID: 30390, Description: "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software provide updates or upgrades delivered via load and leave and support services to the software" },
-  { TICID: 30400, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates or upgrades and support services to the software" },
-  { TICID: 30410, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates and upgrades delivered electronically and support services to the software" },
-  { TICID: 30420, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates and upgrades delivered via load and leave and support services to the software" },
-  { TICID: 30430, Description: "Optional computer software maintenance contracts with respect to prewritten computer software that only provide support services to the software" },
+  {
+    TICID: 30210,
+    Description:
+      "Mandatory computer software maintenance contracts with respect to prewritten computer software which is delivered electronically",
+  },
+  {
+    TICID: 30220,
+    Description:
+      "Mandatory computer software maintenance contracts with respect to prewritten computer software which is delivered via load and leave",
+  },
+  {
+    TICID: 30230,
+    Description: "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) computer software",
+  },
+  {
+    TICID: 30240,
+    Description:
+      "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) software which is delivered electronically",
+  },
+  {
+    TICID: 30250,
+    Description:
+      "Mandatory computer software maintenance contracts with respect to non-prewritten (custom) software which is delivered via load and leave",
+  },
+  {
+    TICID: 30300,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades with respect to the software",
+  },
+  {
+    TICID: 30310,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades delivered electronically with respect to the software",
+  },
+  {
+    TICID: 30320,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that only provide updates or upgrades delivered via load and leave with respect to the software",
+  },
+  {
+    TICID: 30330,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades with respect to the software",
+  },
+  {
+    TICID: 30340,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades delivered electronically with respect to the software",
+  },
+  {
+    TICID: 30350,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide updates or upgrades delivered via load and leave with respect to the software",
+  },
+  {
+    TICID: 30360,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that only provide support services to the software",
+  },
+  {
+    TICID: 30370,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that provide updates or upgrades and support services to the softwareAppendix E",
+  },
+  {
+    TICID: 30380,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software that provide updates or upgrades delivered electronically and support services to the software",
+  },
+  {
+    TICID: 30390,
+    Description:
+      "Optional computer software maintenance contracts with respect to non-prewritten (custom) computer software provide updates or upgrades delivered via load and leave and support services to the software",
+  },
+  {
+    TICID: 30400,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates or upgrades and support services to the software",
+  },
+  {
+    TICID: 30410,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates and upgrades delivered electronically and support services to the software",
+  },
+  {
+    TICID: 30420,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that provide updates and upgrades delivered via load and leave and support services to the software",
+  },
+  {
+    TICID: 30430,
+    Description:
+      "Optional computer software maintenance contracts with respect to prewritten computer software that only provide support services to the software",
+  },
   { TICID: 31000, Description: "Products Transferred Electronically" },
   { TICID: 31035, Description: "Audio-Visual Works" },
   { TICID: 31040, Description: "Digital Audio Visual Works (with rights for permanent use)" },
@@ -235,22 +323,53 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 40080, Description: "Gift basket with only food, or only food and candy, candy is 50% or less but greater than 10%" },
   { TICID: 40081, Description: "Gift basket with only food, or only food and candy, candy is 10% or less" },
   { TICID: 40082, Description: "Gift basket with only food, or only food and candy, candy is more than 50%" },
-  { TICID: 40083, Description: "Gift basket with food, candy, and non-food items, food is less than 50%, candy is less than 90%, non-food items are greater than 10% but less than 50%" },
-  { TICID: 40084, Description: "Gift basket with food, candy, and non-food items, food is less than 50%, candy is between 1-99%, non-food items are 10% or less" },
-  { TICID: 40085, Description: "Gift basket with food, candy, and non-food items, food is greater than 75%, candy is less than 25%, non-food items are 10% or less" },
-  { TICID: 40086, Description: "Gift basket with food, candy, and non-food items, food is 90% or more, candy is less than 10%, non-food items are less than 10%" },
+  {
+    TICID: 40083,
+    Description:
+      "Gift basket with food, candy, and non-food items, food is less than 50%, candy is less than 90%, non-food items are greater than 10% but less than 50%",
+  },
+  {
+    TICID: 40084,
+    Description:
+      "Gift basket with food, candy, and non-food items, food is less than 50%, candy is between 1-99%, non-food items are 10% or less",
+  },
+  {
+    TICID: 40085,
+    Description:
+      "Gift basket with food, candy, and non-food items, food is greater than 75%, candy is less than 25%, non-food items are 10% or less",
+  },
+  {
+    TICID: 40086,
+    Description:
+      "Gift basket with food, candy, and non-food items, food is 90% or more, candy is less than 10%, non-food items are less than 10%",
+  },
   { TICID: 40087, Description: "Gift basket with popcorn and candy, popcorn is 50% or more but less than 90%" },
   { TICID: 40088, Description: "Gift basket with popcorn or candy, candy is 50% or more" },
   { TICID: 40089, Description: "Gift basket with food and non-food items, food is 90% or more" },
   { TICID: 40090, Description: "Gift basket with food and non-food items, food is more than 50% but less than 90%" },
   { TICID: 41000, Description: "Prepared Food" },
-  { TICID: 41010, Description: "Food sold without eating utensils provided by the seller whose primary NAICS classification is manufacturing in sector 311, except subsector 3118 (bakeries)" },
-  { TICID: 41020, Description: "Food sold without eating utensils provided by the seller in an unheated state by weight or volume as a single item" },
+  {
+    TICID: 41010,
+    Description:
+      "Food sold without eating utensils provided by the seller whose primary NAICS classification is manufacturing in sector 311, except subsector 3118 (bakeries)",
+  },
+  {
+    TICID: 41020,
+    Description: "Food sold without eating utensils provided by the seller in an unheated state by weight or volume as a single item",
+  },
   { TICID: 41025, Description: "Deli Meats & Seafood" },
-  { TICID: 41030, Description: "Bakery items sold without eating utensils provided by the seller, including bread, rolls, buns, biscuits, bagels, croissants, pastries, donuts, Danish, cakes, tortes, pies, tarts, muffins, bars, cookies, tortillas " },
+  {
+    TICID: 41030,
+    Description:
+      "Bakery items sold without eating utensils provided by the seller, including bread, rolls, buns, biscuits, bagels, croissants, pastries, donuts, Danish, cakes, tortes, pies, tarts, muffins, bars, cookies, tortillas ",
+  },
   { TICID: 41040, Description: "Prpared uncooked food" },
   { TICID: 41041, Description: "Prepared food that can only be consumed off-premises" },
-  { TICID: 41045, Description: "Bottled water, candy, dietary supplements, soft drinks and items considered prepared food when utensils are made availabe to the customer" },
+  {
+    TICID: 41045,
+    Description:
+      "Bottled water, candy, dietary supplements, soft drinks and items considered prepared food when utensils are made availabe to the customer",
+  },
   { TICID: 50000, Description: "Medical Related" },
   { TICID: 51000, Description: "Drugs/Pharmaceuticals" },
   { TICID: 51001, Description: "Human use" },
@@ -375,9 +494,15 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 52515, Description: "Breast pump collection and storage supplies, not for home use, without a prescription" },
   { TICID: 52516, Description: "Breast pump collection and storage supplies, not for home use, with a prescription" },
   { TICID: 52517, Description: "Breast pump collection and storage supplies, not for home use, with a prescription, paid by Medicare" },
-  { TICID: 52518, Description: "Breast pump collection and storage supplies, not for home use, with a prescription, reimbursed by Medicare" },
+  {
+    TICID: 52518,
+    Description: "Breast pump collection and storage supplies, not for home use, with a prescription, reimbursed by Medicare",
+  },
   { TICID: 52519, Description: "Breast pump collection and storage supplies, not for home use, with a prescription, paid for by Medicaid" },
-  { TICID: 52520, Description: "Breast pump collection and storage supplies, not for home use, with a prescription, reimbursed by Medicaid" },
+  {
+    TICID: 52520,
+    Description: "Breast pump collection and storage supplies, not for home use, with a prescription, reimbursed by Medicaid",
+  },
   { TICID: 52521, Description: "Breast pump collection and storage supplies, for home use, without a prescription" },
   { TICID: 52522, Description: "Breast pump collection and storage supplies, for home use, with a prescription" },
   { TICID: 52523, Description: "Breast pump collection and storage supplies, for home use, with a prescription, paid for by Medicare" },
@@ -677,8 +802,14 @@ export const TIC_CATALOG: ReadonlyArray<{ readonly TICID: number; readonly Descr
   { TICID: 96100, Description: "Common Household Supplies" },
   { TICID: 96101, Description: "Disposable Household Paper Products" },
   { TICID: 96102, Description: "Toilet Tissue" },
-  { TICID: 96103, Description: "Laundry detergent and supplies: powder, liquid, or pod detergent; fabric softener; dryer sheets; stain removers; bleach" },
-  { TICID: 96104, Description: "Dish soap and detergents, including powder, liquid, or pod detergents or rinse agents that can be used in dishwashers" },
+  {
+    TICID: 96103,
+    Description: "Laundry detergent and supplies: powder, liquid, or pod detergent; fabric softener; dryer sheets; stain removers; bleach",
+  },
+  {
+    TICID: 96104,
+    Description: "Dish soap and detergents, including powder, liquid, or pod detergents or rinse agents that can be used in dishwashers",
+  },
   { TICID: 96105, Description: "Cleaning or disinfecting wipes and sprays, hand sanitizer" },
   { TICID: 96106, Description: "Trash bags" },
   { TICID: 96130, Description: "Shampoo (non-medicated)" },

@@ -29,7 +29,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
 
 export async function makeV1Sandbox(): Promise<V1Sandbox> {
   const run = await startSandbox({ connections: [{ connectionId: CONN_B, apiKey: KEY_B, apiLoginId: LOGIN_B }] })
-  return { run, url: run.url, port: run.port, close: async () => { await run.close(); agent.destroy() } }
+  return {
+    run,
+    url: run.url,
+    port: run.port,
+    close: async () => {
+      await run.close()
+      agent.destroy()
+    },
+  }
 }
 
 export interface Res {
@@ -40,7 +48,13 @@ export interface Res {
 }
 
 /** A raw HTTP request; status -1 when the socket is dropped. */
-export function request(port: number, method: string, path: string, headers: Record<string, string>, payload?: string | Buffer): Promise<Res> {
+export function request(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string | Buffer,
+): Promise<Res> {
   const h: Record<string, string> = { ...headers }
   if (payload !== undefined) h["content-length"] = String(Buffer.byteLength(payload))
   return new Promise((resolve) => {
@@ -66,7 +80,12 @@ export function request(port: number, method: string, path: string, headers: Rec
 }
 
 /** POST a v1 operation with a JSON body (credentials of the default connection unless given). */
-export function v1(s: V1Sandbox, op: string, body: Record<string, unknown> = {}, opts: { cred?: Record<string, unknown> | null; query?: string } = {}): Promise<Res> {
+export function v1(
+  s: V1Sandbox,
+  op: string,
+  body: Record<string, unknown> = {},
+  opts: { cred?: Record<string, unknown> | null; query?: string } = {},
+): Promise<Res> {
   const payload = JSON.stringify({ ...(opts.cred === null ? {} : (opts.cred ?? CRED)), ...body })
   return request(s.port, "POST", `/1.0/Service/${op}${opts.query ?? ""}`, { "content-type": "application/json" }, payload)
 }
@@ -128,4 +147,5 @@ export function ok(r: Res): Res {
 }
 
 /** The Message texts of a v1 answer. */
-export const messages = (r: Res): string[] => (r.body?.Messages ?? []).map((m: { Message?: string } | string) => (typeof m === "string" ? m : m.Message))
+export const messages = (r: Res): string[] =>
+  (r.body?.Messages ?? []).map((m: { Message?: string } | string) => (typeof m === "string" ? m : m.Message))

@@ -25,7 +25,17 @@ function flatten(obj: Record<string, unknown>, prefix = ""): [string, string][] 
   return out
 }
 
-function Section({ title, children, testId, action }: { title: string; children: React.ReactNode; testId: string; action?: React.ReactNode }) {
+function Section({
+  title,
+  children,
+  testId,
+  action,
+}: {
+  title: string
+  children: React.ReactNode
+  testId: string
+  action?: React.ReactNode
+}) {
   return (
     <Container className="divide-y p-0" data-testid={testId}>
       <div className="flex items-center justify-between px-6 py-4">
@@ -45,7 +55,10 @@ const SalesTaxSettingsPage = () => {
   const retry = async (orderId: string) => {
     setRetrying(orderId)
     try {
-      const out = await api<{ filing: { state: string; last_error: string | null } }>(`/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`, { method: "POST" })
+      const out = await api<{ filing: { state: string; last_error: string | null } }>(
+        `/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`,
+        { method: "POST" },
+      )
       if (out.filing.state === "failed") toast.error(`Still failing: ${out.filing.last_error ?? ""}`)
       else toast.success(`Order ${orderId}: ${out.filing.state.replace(/_/g, " ")}`)
       await reload()
@@ -61,11 +74,25 @@ const SalesTaxSettingsPage = () => {
       <Container className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h1">Sales Tax</Heading>
-          <Text size="small" className="text-ui-fg-subtle">Connection to the Sales Tax Service, TIC coverage and filing failures.</Text>
+          <Text size="small" className="text-ui-fg-subtle">
+            Connection to the Sales Tax Service, TIC coverage and filing failures.
+          </Text>
         </div>
         <div className="flex items-center gap-x-2">
-          <Link to="/settings/sales-tax/activity" className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid="settings-activity-link">Activity</Link>
-          <Link to="/settings/sales-tax/reconciliation" className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid="settings-reconciliation-link">Reconciliation</Link>
+          <Link
+            to="/settings/sales-tax/activity"
+            className="text-ui-fg-interactive txt-compact-small hover:underline"
+            data-testid="settings-activity-link"
+          >
+            Activity
+          </Link>
+          <Link
+            to="/settings/sales-tax/reconciliation"
+            className="text-ui-fg-interactive txt-compact-small hover:underline"
+            data-testid="settings-reconciliation-link"
+          >
+            Reconciliation
+          </Link>
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
             Refresh
           </Button>
@@ -73,45 +100,80 @@ const SalesTaxSettingsPage = () => {
       </Container>
       {error ? (
         <Container className="px-6 py-4">
-          <Text size="small" className="text-ui-fg-error">{error}</Text>
+          <Text size="small" className="text-ui-fg-error">
+            {error}
+          </Text>
         </Container>
       ) : null}
       {data ? (
         <>
           <Section title="Connection" testId="settings-connection">
             <div className="grid items-center gap-x-4 gap-y-3 px-6 py-4" style={{ gridTemplateColumns: "180px 1fr" }}>
-              <Text size="small" weight="plus">Health</Text>
+              <Text size="small" weight="plus">
+                Health
+              </Text>
               <div className="flex flex-wrap items-center gap-2" data-testid="settings-health">
-                <Badge size="2xsmall" color={data.connection.health.ok && data.connection.health.result?.status === "pass" ? "green" : data.connection.health.ok ? "orange" : "red"}>
-                  {data.connection.health.ok ? data.connection.health.result?.status ?? "ok" : "unreachable"}
+                <Badge
+                  size="2xsmall"
+                  color={
+                    data.connection.health.ok && data.connection.health.result?.status === "pass"
+                      ? "green"
+                      : data.connection.health.ok
+                        ? "orange"
+                        : "red"
+                  }
+                >
+                  {data.connection.health.ok ? (data.connection.health.result?.status ?? "ok") : "unreachable"}
                 </Badge>
                 {data.connection.health.result?.components.map((c) => (
                   <Badge key={c.type} size="2xsmall" color={c.status === "pass" ? "green" : "orange"}>
                     {c.type}: {c.status}
                   </Badge>
                 ))}
-                <Text size="xsmall" className="text-ui-fg-muted">{data.connection.health.durationMs} ms</Text>
-                {data.connection.health.error ? <Text size="xsmall" className="text-ui-fg-error">{data.connection.health.error}</Text> : null}
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  {data.connection.health.durationMs} ms
+                </Text>
+                {data.connection.health.error ? (
+                  <Text size="xsmall" className="text-ui-fg-error">
+                    {data.connection.health.error}
+                  </Text>
+                ) : null}
               </div>
-              <Text size="small" weight="plus">Credentials (ping)</Text>
+              <Text size="small" weight="plus">
+                Credentials (ping)
+              </Text>
               <div className="flex flex-wrap items-center gap-2" data-testid="settings-ping">
-                <Badge size="2xsmall" color={data.connection.ping.ok ? "green" : "red"}>{data.connection.ping.ok ? "valid" : "failing"}</Badge>
-                <Text size="xsmall" className="text-ui-fg-subtle">{data.connection.ping.ok ? data.connection.ping.result?.message : data.connection.ping.error}</Text>
-                <Text size="xsmall" className="text-ui-fg-muted">{data.connection.ping.durationMs} ms</Text>
+                <Badge size="2xsmall" color={data.connection.ping.ok ? "green" : "red"}>
+                  {data.connection.ping.ok ? "valid" : "failing"}
+                </Badge>
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {data.connection.ping.ok ? data.connection.ping.result?.message : data.connection.ping.error}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted">
+                  {data.connection.ping.durationMs} ms
+                </Text>
               </div>
             </div>
           </Section>
 
           <Section title="Options in force" testId="settings-options">
             <div className="grid gap-x-4 gap-y-1 px-6 py-4" style={{ gridTemplateColumns: "240px 1fr" }}>
-              {data.options
-                ? flatten(data.options).map(([k, v]) => (
-                    <Fragment key={k}>
-                      <Text size="xsmall" className="font-mono text-ui-fg-subtle">{k}</Text>
-                      <Text size="xsmall" className="font-mono break-all" data-testid={`option-${k}`}>{v}</Text>
-                    </Fragment>
-                  ))
-                : <Text size="small" className="text-ui-fg-error">{data.optionsError}</Text>}
+              {data.options ? (
+                flatten(data.options).map(([k, v]) => (
+                  <Fragment key={k}>
+                    <Text size="xsmall" className="font-mono text-ui-fg-subtle">
+                      {k}
+                    </Text>
+                    <Text size="xsmall" className="font-mono break-all" data-testid={`option-${k}`}>
+                      {v}
+                    </Text>
+                  </Fragment>
+                ))
+              ) : (
+                <Text size="small" className="text-ui-fg-error">
+                  {data.optionsError}
+                </Text>
+              )}
             </div>
           </Section>
 
@@ -119,8 +181,12 @@ const SalesTaxSettingsPage = () => {
             <div className="flex flex-wrap gap-3 px-6 py-4">
               {(Object.keys(SOURCE_LABEL) as TicSource[]).map((s) => (
                 <div key={s} className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 160 }} data-testid={`coverage-${s}`}>
-                  <Text size="xsmall" className="text-ui-fg-subtle">{SOURCE_LABEL[s]}</Text>
-                  <Text size="large" weight="plus">{data.coverage.bySource[s]}</Text>
+                  <Text size="xsmall" className="text-ui-fg-subtle">
+                    {SOURCE_LABEL[s]}
+                  </Text>
+                  <Text size="large" weight="plus">
+                    {data.coverage.bySource[s]}
+                  </Text>
                 </div>
               ))}
             </div>
@@ -137,19 +203,29 @@ const SalesTaxSettingsPage = () => {
                       </Link>
                     </li>
                   ))}
-                  {data.coverage.truncated ? <Text size="xsmall" className="text-ui-fg-muted">…and more</Text> : null}
+                  {data.coverage.truncated ? (
+                    <Text size="xsmall" className="text-ui-fg-muted">
+                      …and more
+                    </Text>
+                  ) : null}
                 </ul>
               ) : (
-                <Text size="small" className="mt-2">Every product has a TIC of its own, its type's or a category's.</Text>
+                <Text size="small" className="mt-2">
+                  Every product has a TIC of its own, its type's or a category's.
+                </Text>
               )}
             </div>
           </Section>
 
           <Section title="Recent filing failures" testId="settings-failures">
             {!data.failures.available ? (
-              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">{data.failures.error ?? "Filing is not available."}</Text>
+              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+                {data.failures.error ?? "Filing is not available."}
+              </Text>
             ) : data.failures.items.length === 0 ? (
-              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">No failures.</Text>
+              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
+                No failures.
+              </Text>
             ) : (
               <Table>
                 <Table.Header>
@@ -166,12 +242,26 @@ const SalesTaxSettingsPage = () => {
                     <Table.Row key={f.id} data-testid={`failure-${f.orderId}`}>
                       <Table.Cell>
                         {f.orderId ? (
-                          <Link to={`/orders/${f.orderId}`} className="text-ui-fg-interactive txt-compact-small hover:underline">{f.orderId}</Link>
-                        ) : "—"}
+                          <Link to={`/orders/${f.orderId}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
+                            {f.orderId}
+                          </Link>
+                        ) : (
+                          "—"
+                        )}
                       </Table.Cell>
-                      <Table.Cell><Badge size="2xsmall" color="red">{f.state}</Badge></Table.Cell>
-                      <Table.Cell><Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>{f.lastError}</Text></Table.Cell>
-                      <Table.Cell><Text size="xsmall">{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Text></Table.Cell>
+                      <Table.Cell>
+                        <Badge size="2xsmall" color="red">
+                          {f.state}
+                        </Badge>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
+                          {f.lastError}
+                        </Text>
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="xsmall">{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Text>
+                      </Table.Cell>
                       <Table.Cell className="text-right">
                         {f.orderId ? (
                           <Button size="small" variant="transparent" isLoading={retrying === f.orderId} onClick={() => retry(f.orderId!)}>

@@ -5,12 +5,15 @@ import { z } from "zod"
 import { OPERATION_IDS } from "../../../../contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 
-const boolish = z
-  .enum(["true", "false", "1", "0"], { error: "must be true or false" })
-  .transform((v) => v === "true" || v === "1")
+const boolish = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1")
 
 const medusaId = (prefixes: string[], what: string) =>
-  z.string().regex(new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}$`), `must be ${what} (${prefixes.map((p) => `${p}_…`).join(", ")})`)
+  z
+    .string()
+    .regex(
+      new RegExp(`^(${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}$`),
+      `must be ${what} (${prefixes.map((p) => `${p}_…`).join(", ")})`,
+    )
 
 export const ActivityQuery = z
   .object({
@@ -21,8 +24,18 @@ export const ActivityQuery = z
     order_id: medusaId(["order", "oexc", "claim"], "an order id").optional(),
     cart_id: medusaId(["cart"], "a cart id").optional(),
     errors_only: boolish.optional(),
-    limit: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(50),
-    offset: z.coerce.number({ error: "must be a number" }).int("must be an integer").min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000").default(0),
+    limit: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be an integer")
+      .min(1, "must be between 1 and 100")
+      .max(100, "must be between 1 and 100")
+      .default(50),
+    offset: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be an integer")
+      .min(0, "must be 0 or more")
+      .max(1_000_000, "must be at most 1000000")
+      .default(0),
   })
   .strict()
 export type ActivityQuery = z.infer<typeof ActivityQuery>
@@ -68,5 +81,16 @@ export function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
 }
 
 export const LIST_FIELDS = [
-  "id", "at", "operation", "connection_id", "status", "latency_ms", "attempt", "cart_id", "order_id", "return_id", "error_title", "error_code",
+  "id",
+  "at",
+  "operation",
+  "connection_id",
+  "status",
+  "latency_ms",
+  "attempt",
+  "cart_id",
+  "order_id",
+  "return_id",
+  "error_title",
+  "error_code",
 ] as const

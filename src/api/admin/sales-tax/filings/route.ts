@@ -17,5 +17,10 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
     { ...(state ? { state } : {}), ...(order_id ? { order_id } : {}) },
     { relations: ["refunds"], take: limit, skip: offset, order: { created_at: "DESC" } },
   )
-  res.json({ filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>, (t) => serviceText(req.scope, t))), count, limit, offset })
+  res.json({
+    filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>, (t) => serviceText(req.scope, t))),
+    count,
+    limit,
+    offset,
+  })
 }

@@ -11,7 +11,7 @@ export const FixBody = z.object({ order_id: z.string().min(1, "order_id is requi
 
 /** Parses `schema` from the request's query or body; on failure answers 400 with located errors and returns undefined. */
 export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z.ZodType<T>, part: "query" | "body"): T | undefined {
-  const input = part === "query" ? req.query ?? {} : req.body ?? {}
+  const input = part === "query" ? (req.query ?? {}) : (req.body ?? {})
   const parsed = schema.safeParse(input)
   if (!parsed.success) {
     sendZodError(res, parsed.error, input, part)

@@ -54,7 +54,12 @@ async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettings
       fields: ["id", "title", "type_id", "categories.id", "categories.mpath"],
       pagination: { take: PAGE, skip },
     })
-    for (const p of data as { id: string; title?: string | null; type_id?: string | null; categories?: { id: string; mpath?: string | null }[] | null }[]) {
+    for (const p of data as {
+      id: string
+      title?: string | null
+      type_id?: string | null
+      categories?: { id: string; mpath?: string | null }[] | null
+    }[]) {
       const categories = (p.categories ?? []).map((c) => ({ id: c.id, mpath: c.mpath ?? null }))
       products.push({ id: p.id, title: p.title ?? null, typeId: p.type_id ?? null, categories })
     }
@@ -66,7 +71,12 @@ async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettings
   }
   const uniq = (xs: string[]) => [...new Set(xs)]
   const [own, types, cats]: Record<string, number>[] = await Promise.all([
-    products.length ? svc.getTics("product", products.map((p) => p.id)) : {},
+    products.length
+      ? svc.getTics(
+          "product",
+          products.map((p) => p.id),
+        )
+      : {},
     svc.getTics("product_type", uniq(products.flatMap((p) => (p.typeId ? [p.typeId] : [])))),
     svc.getTics("product_category", uniq(products.flatMap((p) => p.categories.flatMap(ancestry)))),
   ])
@@ -115,12 +125,26 @@ async function failures(scope: Scope, scrub: (text: string) => string): Promise<
   const refunds = svc.listFilingRefunds as Lister | undefined
   if (typeof records === "function") {
     for (const r of await records.call(svc, { state: "failed" }, config)) {
-      items.push({ id: r.id, orderId: r.order_id ?? null, state: r.state ?? null, lastError: r.last_error ? scrub(r.last_error) : null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+      items.push({
+        id: r.id,
+        orderId: r.order_id ?? null,
+        state: r.state ?? null,
+        lastError: r.last_error ? scrub(r.last_error) : null,
+        attempts: r.attempts ?? null,
+        updatedAt: iso(r.updated_at),
+      })
     }
   }
   if (typeof refunds === "function") {
     for (const r of await refunds.call(svc, { state: "failed" }, config)) {
-      items.push({ id: r.id, orderId: r.order_id ?? null, state: `refund ${r.state ?? ""}`.trim(), lastError: r.last_error ? scrub(r.last_error) : null, attempts: r.attempts ?? null, updatedAt: iso(r.updated_at) })
+      items.push({
+        id: r.id,
+        orderId: r.order_id ?? null,
+        state: `refund ${r.state ?? ""}`.trim(),
+        lastError: r.last_error ? scrub(r.last_error) : null,
+        attempts: r.attempts ?? null,
+        updatedAt: iso(r.updated_at),
+      })
     }
   }
   items.sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""))
@@ -140,7 +164,11 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     check<HealthResponse>(() => client.health(), scrub),
     check<PingResponse>(() => client.ping(), scrub),
     coverage(req.scope, options.defaultTic),
-    failures(req.scope, scrub).catch((e: unknown) => ({ available: false, items: [], error: e instanceof Error ? e.message : "unexpected error" })),
+    failures(req.scope, scrub).catch((e: unknown) => ({
+      available: false,
+      items: [],
+      error: e instanceof Error ? e.message : "unexpected error",
+    })),
   ])
   const out: AdminSettingsResponse = {
     connection: { health, ping },

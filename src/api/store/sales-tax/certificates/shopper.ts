@@ -41,13 +41,25 @@ export async function withinBudget(res: MedusaResponse, customerId: string, perM
     if (!(e instanceof RateLimiterRes)) throw e
     const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
     res.setHeader("Retry-After", String(wait))
-    sendError(res, 429, "too_many_requests", `Too many certificate requests (at most ${perMinute} a minute); try again in ${wait} s`, undefined, "sales_tax_rate_limited")
+    sendError(
+      res,
+      429,
+      "too_many_requests",
+      `Too many certificate requests (at most ${perMinute} a minute); try again in ${wait} s`,
+      undefined,
+      "sales_tax_rate_limited",
+    )
     return false
   }
 }
 
 interface OriginStore {
-  recordCertificateOrigin(o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void>
+  recordCertificateOrigin(o: {
+    certificateId: string
+    customerId: string
+    createdBy: CertificateCreator
+    actorId: string | null
+  }): Promise<void>
   certificateCreators(ids: string[]): Promise<Record<string, CertificateCreator>>
 }
 
@@ -59,12 +71,18 @@ function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   }
 }
 
-export async function recordOrigin(scope: MedusaRequest["scope"], o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null }): Promise<void> {
+export async function recordOrigin(
+  scope: MedusaRequest["scope"],
+  o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null },
+): Promise<void> {
   await origins(scope)?.recordCertificateOrigin(o)
 }
 
 /** Each certificate with `createdBy` ("customer" | "staff" | null when made outside this store). */
-export async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]): Promise<(C & { createdBy: CertificateCreator | null })[]> {
+export async function withCreators<C extends CertificateRecord>(
+  scope: MedusaRequest["scope"],
+  list: C[],
+): Promise<(C & { createdBy: CertificateCreator | null })[]> {
   const by = (await origins(scope)?.certificateCreators(list.map((c) => c.certificateId))) ?? {}
   return list.map((c) => ({ ...c, createdBy: by[c.certificateId] ?? null }))
 }

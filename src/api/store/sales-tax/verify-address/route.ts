@@ -26,14 +26,21 @@ export const VerifyAddressBody = z.object({
   postal_code: z.string().trim().min(1, "postal_code is required").max(20),
   country_code: z.string().trim().toLowerCase().max(2, "country_code must be a two-letter code").default("us"),
   /** The storefront's cart: the rate limit then applies per cart as well. */
-  cart_id: z.string().regex(/^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/, "cart_id must be a cart id (cart_…)").optional(),
+  cart_id: z
+    .string()
+    .regex(/^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/, "cart_id must be a cart id (cart_…)")
+    .optional(),
 })
 export type VerifyAddressBody = z.infer<typeof VerifyAddressBody>
 
 const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
 
 function fieldOf(location: string): string {
-  const last = location.replace(/^body\.?/, "").split(".").pop() ?? ""
+  const last =
+    location
+      .replace(/^body\.?/, "")
+      .split(".")
+      .pop() ?? ""
   return FIELD[last] ?? (last || "address")
 }
 
@@ -67,7 +74,10 @@ function rateLimitOf(options: PluginOptions): number {
 class Refused extends Error {}
 
 /** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
-async function askService(options: PluginOptions, address: { line1: string; line2?: string; city: string; state: string; zip: string }): Promise<Verdict> {
+async function askService(
+  options: PluginOptions,
+  address: { line1: string; line2?: string; city: string; state: string; zip: string },
+): Promise<Verdict> {
   try {
     return { kind: "verified", address: await getCheckoutClient(options).verifyAddress(address) }
   } catch (e) {
@@ -93,7 +103,10 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
   if (!parsed.success) {
     res.status(400).json({
       type: "invalid_data",
-      message: `Invalid address: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ")}`,
+      message: `Invalid address: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
+        .join("; ")}`,
       errors: parsed.error.issues.map((i) => located(i.path.join(".") || "body", i.message, valueAt(req.body, i.path))),
     })
     return
@@ -104,7 +117,11 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
     if (!byCart.ok) return tooMany(res, byCart, perMinute)
   }
   if (b.country_code !== "us") {
-    res.status(400).json({ type: "invalid_data", message: "Only US addresses can be verified", errors: [located("country_code", "must be us", b.country_code)] })
+    res.status(400).json({
+      type: "invalid_data",
+      message: "Only US addresses can be verified",
+      errors: [located("country_code", "must be us", b.country_code)],
+    })
     return
   }
   const state = normalizeState(b.province)
@@ -123,7 +140,12 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
     verdict = (await guard.verdict(addressKey(request), () => askService(options, request))).verdict
   } catch (e) {
     if (e instanceof Refused) {
-      res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors: [located("address", "the service refused the address", undefined)] })
+      res.status(422).json({
+        valid: false,
+        type: "invalid_data",
+        message: "The address could not be verified",
+        errors: [located("address", "the service refused the address", undefined)],
+      })
       return
     }
     res.status(503).json({

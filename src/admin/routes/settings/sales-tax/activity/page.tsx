@@ -23,15 +23,38 @@ interface Entry {
 }
 
 const OPERATIONS = [
-  "calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder",
-  "createCertificate", "getCertificate", "disableCertificate", "listCertificates", "searchTics", "verifyAddress", "ping", "health",
+  "calculateCarts",
+  "getCart",
+  "cartToOrder",
+  "createOrder",
+  "getOrder",
+  "updateOrder",
+  "voidOrder",
+  "refundOrder",
+  "createCertificate",
+  "getCertificate",
+  "disableCertificate",
+  "listCertificates",
+  "searchTics",
+  "verifyAddress",
+  "ping",
+  "health",
 ]
 const PAGE = 25
 
 function statusBadge(e: Entry) {
-  if (e.status === null) return <Badge size="2xsmall" color="red">{e.error_code ?? "no answer"}</Badge>
+  if (e.status === null)
+    return (
+      <Badge size="2xsmall" color="red">
+        {e.error_code ?? "no answer"}
+      </Badge>
+    )
   const color = e.status < 300 ? "green" : e.status < 500 ? "orange" : "red"
-  return <Badge size="2xsmall" color={color}>{e.status}</Badge>
+  return (
+    <Badge size="2xsmall" color={color}>
+      {e.status}
+    </Badge>
+  )
 }
 
 function Detail({ id, onClose }: { id: string; onClose: () => void }) {
@@ -39,8 +62,12 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
   const e = data?.entry
   const row = (label: string, value: React.ReactNode) => (
     <div className="flex justify-between gap-x-4 py-1">
-      <Text size="small" className="text-ui-fg-subtle">{label}</Text>
-      <Text size="small" className="text-right">{value ?? "—"}</Text>
+      <Text size="small" className="text-ui-fg-subtle">
+        {label}
+      </Text>
+      <Text size="small" className="text-right">
+        {value ?? "—"}
+      </Text>
     </div>
   )
   return (
@@ -50,7 +77,11 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
           <Drawer.Title>{e ? `${e.operation} · attempt ${e.attempt}` : "Service call"}</Drawer.Title>
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-2 overflow-auto">
-          {error ? <Text size="small" className="text-ui-fg-error">{error}</Text> : null}
+          {error ? (
+            <Text size="small" className="text-ui-fg-error">
+              {error}
+            </Text>
+          ) : null}
           {e ? (
             <>
               {row("Time", new Date(e.at).toLocaleString())}
@@ -58,14 +89,25 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
               {row("Latency", `${e.latency_ms} ms`)}
               {row("Connection", e.connection_id)}
               {row("Cart", e.cart_id)}
-              {row("Order", e.order_id ? <Link to={`/orders/${e.order_id}`} className="text-ui-fg-interactive hover:underline">{e.order_id}</Link> : null)}
+              {row(
+                "Order",
+                e.order_id ? (
+                  <Link to={`/orders/${e.order_id}`} className="text-ui-fg-interactive hover:underline">
+                    {e.order_id}
+                  </Link>
+                ) : null,
+              )}
               {row("Refund key (return, edit or claim)", e.return_id)}
               {row("Error", e.error_title ? `${e.error_title}${e.error_code ? ` (${e.error_code})` : ""}` : null)}
-              <Heading level="h3" className="pt-2">Request body</Heading>
+              <Heading level="h3" className="pt-2">
+                Request body
+              </Heading>
               <pre className="txt-compact-xsmall bg-ui-bg-subtle overflow-auto rounded p-2" data-testid="activity-request-body">
                 {e.request_body ? JSON.stringify(e.request_body, null, 2) : "Not kept (set the plugin option log.bodies to keep bodies)"}
               </pre>
-              <Heading level="h3" className="pt-2">Response body</Heading>
+              <Heading level="h3" className="pt-2">
+                Response body
+              </Heading>
               <pre className="txt-compact-xsmall bg-ui-bg-subtle overflow-auto rounded p-2">
                 {e.response_body ? JSON.stringify(e.response_body, null, 2) : "Not kept"}
               </pre>
@@ -102,24 +144,33 @@ const ActivityPage = () => {
         <div>
           <Heading level="h1">Sales Tax activity</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's retention period.
+            Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's
+            retention period.
           </Text>
         </div>
         <div className="flex flex-wrap items-end gap-x-2 gap-y-2">
           <div className="flex flex-col gap-y-1">
             <Label size="small">Operation</Label>
             <Select size="small" value={params.get("operation") ?? "all"} onValueChange={(v) => set("operation", v === "all" ? null : v)}>
-              <Select.Trigger data-testid="activity-operation"><Select.Value /></Select.Trigger>
+              <Select.Trigger data-testid="activity-operation">
+                <Select.Value />
+              </Select.Trigger>
               <Select.Content>
                 <Select.Item value="all">All operations</Select.Item>
-                {OPERATIONS.map((o) => <Select.Item key={o} value={o}>{o}</Select.Item>)}
+                {OPERATIONS.map((o) => (
+                  <Select.Item key={o} value={o}>
+                    {o}
+                  </Select.Item>
+                ))}
               </Select.Content>
             </Select>
           </div>
           <div className="flex flex-col gap-y-1">
             <Label size="small">Status</Label>
             <Select size="small" value={params.get("status") ?? "all"} onValueChange={(v) => set("status", v === "all" ? null : v)}>
-              <Select.Trigger data-testid="activity-status"><Select.Value /></Select.Trigger>
+              <Select.Trigger data-testid="activity-status">
+                <Select.Value />
+              </Select.Trigger>
               <Select.Content>
                 <Select.Item value="all">Any status</Select.Item>
                 <Select.Item value="2xx">2xx</Select.Item>
@@ -130,24 +181,49 @@ const ActivityPage = () => {
             </Select>
           </div>
           <div className="flex flex-col gap-y-1">
-            <Label size="small" htmlFor="activity-order">Order id</Label>
-            <Input id="activity-order" size="small" placeholder="order_…" value={orderInput} data-testid="activity-order"
-              onChange={(e) => setOrderInput(e.target.value)} onBlur={() => set("order_id", orderInput.trim() || null)}
-              onKeyDown={(e) => e.key === "Enter" && set("order_id", orderInput.trim() || null)} />
+            <Label size="small" htmlFor="activity-order">
+              Order id
+            </Label>
+            <Input
+              id="activity-order"
+              size="small"
+              placeholder="order_…"
+              value={orderInput}
+              data-testid="activity-order"
+              onChange={(e) => setOrderInput(e.target.value)}
+              onBlur={() => set("order_id", orderInput.trim() || null)}
+              onKeyDown={(e) => e.key === "Enter" && set("order_id", orderInput.trim() || null)}
+            />
           </div>
           <div className="flex items-center gap-x-2 pb-1">
-            <Checkbox id="activity-errors" checked={params.get("errors_only") === "true"} data-testid="activity-errors-only"
-              onCheckedChange={(c) => set("errors_only", c === true ? "true" : null)} />
-            <Label size="small" htmlFor="activity-errors">Errors only</Label>
+            <Checkbox
+              id="activity-errors"
+              checked={params.get("errors_only") === "true"}
+              data-testid="activity-errors-only"
+              onCheckedChange={(c) => set("errors_only", c === true ? "true" : null)}
+            />
+            <Label size="small" htmlFor="activity-errors">
+              Errors only
+            </Label>
           </div>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>Refresh</Button>
+          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
+            Refresh
+          </Button>
         </div>
       </Container>
-      {error ? <Container className="px-6 py-4"><Text size="small" className="text-ui-fg-error">{error}</Text></Container> : null}
+      {error ? (
+        <Container className="px-6 py-4">
+          <Text size="small" className="text-ui-fg-error">
+            {error}
+          </Text>
+        </Container>
+      ) : null}
       {data ? (
         <Container className="divide-y p-0">
           {data.entries.length === 0 ? (
-            <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="activity-none">No call matches these filters.</Text>
+            <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="activity-none">
+              No call matches these filters.
+            </Text>
           ) : (
             <Table>
               <Table.Header>
@@ -164,13 +240,29 @@ const ActivityPage = () => {
               <Table.Body>
                 {data.entries.map((e) => (
                   <Table.Row key={e.id} className="cursor-pointer" onClick={() => setOpen(e.id)} data-testid={`activity-${e.id}`}>
-                    <Table.Cell><Text size="xsmall">{new Date(e.at).toLocaleString()}</Text></Table.Cell>
-                    <Table.Cell><Text size="small" weight="plus">{e.operation}</Text></Table.Cell>
+                    <Table.Cell>
+                      <Text size="xsmall">{new Date(e.at).toLocaleString()}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="small" weight="plus">
+                        {e.operation}
+                      </Text>
+                    </Table.Cell>
                     <Table.Cell>{statusBadge(e)}</Table.Cell>
-                    <Table.Cell><Text size="xsmall">{e.latency_ms} ms</Text></Table.Cell>
-                    <Table.Cell><Text size="xsmall">{e.attempt}</Text></Table.Cell>
-                    <Table.Cell><Text size="xsmall">{e.order_id ?? e.cart_id ?? "—"}</Text></Table.Cell>
-                    <Table.Cell><Text size="xsmall" className="text-ui-fg-error">{e.error_title ?? ""}</Text></Table.Cell>
+                    <Table.Cell>
+                      <Text size="xsmall">{e.latency_ms} ms</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="xsmall">{e.attempt}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="xsmall">{e.order_id ?? e.cart_id ?? "—"}</Text>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Text size="xsmall" className="text-ui-fg-error">
+                        {e.error_title ?? ""}
+                      </Text>
+                    </Table.Cell>
                   </Table.Row>
                 ))}
               </Table.Body>
@@ -181,8 +273,23 @@ const ActivityPage = () => {
               {data.count === 0 ? "0 calls" : `${offset + 1}–${offset + data.entries.length} of ${data.count} calls`}
             </Text>
             <div className="flex gap-x-2">
-              <Button size="small" variant="secondary" disabled={offset === 0} onClick={() => set("offset", String(Math.max(0, offset - PAGE)))}>Previous</Button>
-              <Button size="small" variant="secondary" disabled={offset + PAGE >= data.count} onClick={() => set("offset", String(offset + PAGE))} data-testid="activity-next">Next</Button>
+              <Button
+                size="small"
+                variant="secondary"
+                disabled={offset === 0}
+                onClick={() => set("offset", String(Math.max(0, offset - PAGE)))}
+              >
+                Previous
+              </Button>
+              <Button
+                size="small"
+                variant="secondary"
+                disabled={offset + PAGE >= data.count}
+                onClick={() => set("offset", String(offset + PAGE))}
+                data-testid="activity-next"
+              >
+                Next
+              </Button>
             </div>
           </div>
         </Container>

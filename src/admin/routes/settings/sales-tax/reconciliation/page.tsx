@@ -22,8 +22,12 @@ function thisMonth(): string {
 function Figure({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) {
   return (
     <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
-      <Text size="xsmall" className="text-ui-fg-subtle">{label}</Text>
-      <Text size="large" weight="plus" className={tone === "error" ? "text-ui-fg-error" : undefined}>{value}</Text>
+      <Text size="xsmall" className="text-ui-fg-subtle">
+        {label}
+      </Text>
+      <Text size="large" weight="plus" className={tone === "error" ? "text-ui-fg-error" : undefined}>
+        {value}
+      </Text>
     </div>
   )
 }
@@ -43,7 +47,10 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
   const [starting, setStarting] = useState(false)
 
   useEffect(() => {
-    void api<{ backfill: BackfillJob | null }>("/admin/sales-tax/reconciliation/backfill").then((r) => setJob(r.backfill), () => undefined)
+    void api<{ backfill: BackfillJob | null }>("/admin/sales-tax/reconciliation/backfill").then(
+      (r) => setJob(r.backfill),
+      () => undefined,
+    )
   }, [])
   useEffect(() => {
     if (job?.status !== "running") return
@@ -81,45 +88,90 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
       <div className="px-6 py-4">
         <Heading level="h2">Backfill past orders</Heading>
         <Text size="small" className="text-ui-fg-subtle">
-          Files the orders placed in the range that have no filing record: each with the date it was completed and the tax
-          that was charged, its returns as refunds. Safe to run again: what is filed is skipped.
+          Files the orders placed in the range that have no filing record: each with the date it was completed and the tax that was charged,
+          its returns as refunds. Safe to run again: what is filed is skipped.
         </Text>
       </div>
       <div className="flex flex-wrap items-end gap-4 px-6 py-4">
         <div className="flex flex-col gap-y-1">
-          <Label size="small" htmlFor="backfill-from">From</Label>
-          <Input id="backfill-from" type="date" size="small" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="backfill-from" />
-          {errors.from ? <Text size="xsmall" className="text-ui-fg-error">{errors.from}</Text> : null}
+          <Label size="small" htmlFor="backfill-from">
+            From
+          </Label>
+          <Input
+            id="backfill-from"
+            type="date"
+            size="small"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            data-testid="backfill-from"
+          />
+          {errors.from ? (
+            <Text size="xsmall" className="text-ui-fg-error">
+              {errors.from}
+            </Text>
+          ) : null}
         </div>
         <div className="flex flex-col gap-y-1">
-          <Label size="small" htmlFor="backfill-to">To (included)</Label>
+          <Label size="small" htmlFor="backfill-to">
+            To (included)
+          </Label>
           <Input id="backfill-to" type="date" size="small" value={to} onChange={(e) => setTo(e.target.value)} data-testid="backfill-to" />
-          {errors.to ? <Text size="xsmall" className="text-ui-fg-error" data-testid="backfill-to-error">{errors.to}</Text> : null}
+          {errors.to ? (
+            <Text size="xsmall" className="text-ui-fg-error" data-testid="backfill-to-error">
+              {errors.to}
+            </Text>
+          ) : null}
         </div>
-        <Button size="small" variant="secondary" isLoading={starting} disabled={job?.status === "running"} onClick={start} data-testid="backfill-start">
+        <Button
+          size="small"
+          variant="secondary"
+          isLoading={starting}
+          disabled={job?.status === "running"}
+          onClick={start}
+          data-testid="backfill-start"
+        >
           Start backfill
         </Button>
       </div>
       {job ? (
         <div className="flex flex-col gap-y-2 px-6 py-4" data-testid="backfill-progress" data-status={job.status}>
           <div className="flex items-center gap-x-2">
-            <Badge size="2xsmall" color={job.status === "done" ? "green" : job.status === "failed" ? "red" : "blue"}>{job.status}</Badge>
-            <Text size="small">{job.from} → {job.to}</Text>
+            <Badge size="2xsmall" color={job.status === "done" ? "green" : job.status === "failed" ? "red" : "blue"}>
+              {job.status}
+            </Badge>
+            <Text size="small">
+              {job.from} → {job.to}
+            </Text>
           </div>
-          <div className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+          <div
+            className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
+            role="progressbar"
+            aria-valuenow={pct}
+            aria-valuemin={0}
+            aria-valuemax={100}
+          >
             <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
           </div>
           {p ? (
             <Text size="small" data-testid="backfill-figures">
               {p.processed} / {p.total} orders · {p.ordersPerSecond} orders/s · ETA {eta(p.etaSeconds)} · filed {p.filed}
-              {p.alreadyAtService ? ` (${p.alreadyAtService} already at the service)` : ""} · refunds {p.refunds} · skipped {p.skipped} · failed {p.failed}
+              {p.alreadyAtService ? ` (${p.alreadyAtService} already at the service)` : ""} · refunds {p.refunds} · skipped {p.skipped} ·
+              failed {p.failed}
             </Text>
           ) : null}
-          {job.error ? <Text size="small" className="text-ui-fg-error">{job.error}</Text> : null}
+          {job.error ? (
+            <Text size="small" className="text-ui-fg-error">
+              {job.error}
+            </Text>
+          ) : null}
           {p?.errors.length ? (
             <ul className="flex flex-col gap-y-1">
               {p.errors.map((e) => (
-                <li key={e.orderId}><Text size="xsmall" className="text-ui-fg-error">{e.orderId}: {e.error}</Text></li>
+                <li key={e.orderId}>
+                  <Text size="xsmall" className="text-ui-fg-error">
+                    {e.orderId}: {e.error}
+                  </Text>
+                </li>
               ))}
             </ul>
           ) : null}
@@ -132,7 +184,10 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
 /** Settings → Sales Tax → Reconciliation: a month's tax charged against tax filed, each difference with a fix; CSV; backfill. */
 const ReconciliationPage = () => {
   const [month, setMonth] = useState(thisMonth())
-  const { data, error, loading, reload } = useLoad(() => api<MonthView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`), [month])
+  const { data, error, loading, reload } = useLoad(
+    () => api<MonthView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`),
+    [month],
+  )
   const [fixing, setFixing] = useState<string | null>(null)
   const [exporting, setExporting] = useState(false)
 
@@ -172,15 +227,32 @@ const ReconciliationPage = () => {
         </div>
         <div className="flex items-end gap-x-2">
           <div className="flex flex-col gap-y-1">
-            <Label size="small" htmlFor="recon-month">Month</Label>
-            <Input id="recon-month" type="month" size="small" value={month} onChange={(e) => e.target.value && setMonth(e.target.value)} data-testid="recon-month" />
+            <Label size="small" htmlFor="recon-month">
+              Month
+            </Label>
+            <Input
+              id="recon-month"
+              type="month"
+              size="small"
+              value={month}
+              onChange={(e) => e.target.value && setMonth(e.target.value)}
+              data-testid="recon-month"
+            />
           </div>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="recon-refresh">Refresh</Button>
-          <Button size="small" variant="secondary" isLoading={exporting} onClick={exportCsv} data-testid="recon-csv">Export CSV</Button>
+          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="recon-refresh">
+            Refresh
+          </Button>
+          <Button size="small" variant="secondary" isLoading={exporting} onClick={exportCsv} data-testid="recon-csv">
+            Export CSV
+          </Button>
         </div>
       </Container>
       {error ? (
-        <Container className="px-6 py-4"><Text size="small" className="text-ui-fg-error">{error}</Text></Container>
+        <Container className="px-6 py-4">
+          <Text size="small" className="text-ui-fg-error">
+            {error}
+          </Text>
+        </Container>
       ) : null}
       {data ? (
         <>
@@ -190,14 +262,21 @@ const ReconciliationPage = () => {
             <Figure label="Tax filed" value={data.summary.filed} testId="recon-filed" />
             <Figure label="Refunded to customers" value={data.summary.refunded_to_customers} testId="recon-refunded-customers" />
             <Figure label="Refunded at the service" value={data.summary.refunded_at_service} testId="recon-refunded-service" />
-            <Figure label="Difference (net charged − net filed)" value={data.summary.difference} testId="recon-difference" tone={data.summary.difference !== "0.00" ? "error" : undefined} />
+            <Figure
+              label="Difference (net charged − net filed)"
+              value={data.summary.difference}
+              testId="recon-difference"
+              tone={data.summary.difference !== "0.00" ? "error" : undefined}
+            />
           </Container>
           <Container className="divide-y p-0" data-testid="recon-differences">
             <div className="px-6 py-4">
               <Heading level="h2">Differences ({data.differences_count})</Heading>
             </div>
             {data.differences.length === 0 ? (
-              <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="recon-none">Every order of the month is filed as charged.</Text>
+              <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="recon-none">
+                Every order of the month is filed as charged.
+              </Text>
             ) : (
               <Table>
                 <Table.Header>
@@ -220,19 +299,39 @@ const ReconciliationPage = () => {
                           {r.display_id ? `#${r.display_id}` : r.order_id}
                         </Link>
                       </Table.Cell>
-                      <Table.Cell><Text size="xsmall">{new Date(r.created_at).toLocaleString()}</Text></Table.Cell>
+                      <Table.Cell>
+                        <Text size="xsmall">{new Date(r.created_at).toLocaleString()}</Text>
+                      </Table.Cell>
                       <Table.Cell>{r.charged}</Table.Cell>
                       <Table.Cell>{r.filed}</Table.Cell>
-                      <Table.Cell>{r.refunded_to_customer} / {r.refunded_at_service}</Table.Cell>
-                      <Table.Cell><Text size="small" weight="plus">{r.difference}</Text></Table.Cell>
+                      <Table.Cell>
+                        {r.refunded_to_customer} / {r.refunded_at_service}
+                      </Table.Cell>
+                      <Table.Cell>
+                        <Text size="small" weight="plus">
+                          {r.difference}
+                        </Text>
+                      </Table.Cell>
                       <Table.Cell>
                         <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
-                          {r.reason ? <Badge size="2xsmall" color={REASON[r.reason]?.color ?? "grey"}>{REASON[r.reason]?.label ?? r.reason}</Badge> : null}
-                          <Text size="xsmall" className="break-words text-ui-fg-subtle">{r.detail}</Text>
+                          {r.reason ? (
+                            <Badge size="2xsmall" color={REASON[r.reason]?.color ?? "grey"}>
+                              {REASON[r.reason]?.label ?? r.reason}
+                            </Badge>
+                          ) : null}
+                          <Text size="xsmall" className="break-words text-ui-fg-subtle">
+                            {r.detail}
+                          </Text>
                         </div>
                       </Table.Cell>
                       <Table.Cell className="text-right">
-                        <Button size="small" variant="secondary" isLoading={fixing === r.order_id} onClick={() => fix(r)} data-testid={`recon-fix-${r.order_id}`}>
+                        <Button
+                          size="small"
+                          variant="secondary"
+                          isLoading={fixing === r.order_id}
+                          onClick={() => fix(r)}
+                          data-testid={`recon-fix-${r.order_id}`}
+                        >
                           Fix
                         </Button>
                       </Table.Cell>
@@ -241,7 +340,11 @@ const ReconciliationPage = () => {
                 </Table.Body>
               </Table>
             )}
-            {data.truncated ? <Text size="xsmall" className="px-6 py-2 text-ui-fg-muted">Showing the largest {data.differences.length}; the CSV has every order.</Text> : null}
+            {data.truncated ? (
+              <Text size="xsmall" className="px-6 py-2 text-ui-fg-muted">
+                Showing the largest {data.differences.length}; the CSV has every order.
+              </Text>
+            ) : null}
           </Container>
         </>
       ) : null}

@@ -15,7 +15,8 @@ async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificates
     fields: ["id", "email", "first_name", "last_name", "company_name"],
     filters: { id },
   })
-  const c = data[0] as { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
+  const c = data[0] as
+    { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
   if (!c) return null
   const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }

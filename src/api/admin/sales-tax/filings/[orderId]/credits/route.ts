@@ -24,7 +24,9 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   }
   const refund = (await listManualRefunds(req.scope, ctx.orderId)).find((r) => r.refundId === body.data.refund_id)
   if (!refund) {
-    res.status(404).json({ type: "not_found", message: `Order ${ctx.orderId} has no refund without a return with id ${body.data.refund_id}` })
+    res
+      .status(404)
+      .json({ type: "not_found", message: `Order ${ctx.orderId} has no refund without a return with id ${body.data.refund_id}` })
     return
   }
   await fileRefundAsCreditWorkflow(req.scope).run({ input: { orderId: ctx.orderId, refundId: refund.refundId } })

@@ -271,7 +271,12 @@ describe("admin extensions in a browser", () => {
     await page.waitForURL((u) => u.pathname.endsWith("/settings/sales-tax/activity") && u.searchParams.get("order_id") === orderId)
     const root = page.getByTestId("sales-tax-activity")
     // the retry of the previous test wrote the order at the service: its calls are logged with the order id
-    const logged = await adminGet(`/admin/sales-tax/activity?order_id=${orderId}`)
+    // (the app writes its log every 2 s, off the request path)
+    let logged = await adminGet(`/admin/sales-tax/activity?order_id=${orderId}`)
+    for (let i = 0; i < 50 && logged.count === 0; i++) {
+      await new Promise((r) => setTimeout(r, 200))
+      logged = await adminGet(`/admin/sales-tax/activity?order_id=${orderId}`)
+    }
     expect(logged.count).toBeGreaterThanOrEqual(1)
     expect(logged.entries.every((e: { order_id: string }) => e.order_id === orderId)).toBe(true)
     expect(logged.entries.some((e: { status: number | null }) => e.status !== null && e.status >= 200 && e.status < 300)).toBe(true)

@@ -97,3 +97,21 @@ export interface AdminSettingsResponse {
     error?: string
   }
 }
+
+/** One call to the Sales Tax Service as GET /admin/sales-tax/activity answers it (the call log's row, dates as JSON). */
+export interface ActivityEntryView {
+  id: string
+  at: string
+  operation: string
+  connection_id: string
+  status: number | null
+  latency_ms: number
+  attempt: number
+  cart_id: string | null
+  order_id: string | null
+  return_id: string | null
+  error_title: string | null
+  error_code: string | null
+  request_body?: unknown
+  response_body?: unknown
+}

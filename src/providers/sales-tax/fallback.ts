@@ -1,60 +1,9 @@
 /** Pure helpers of the outage path: coverage of the fallback options, and one deadline per quote. */
 import type { PluginOptions } from "../../options"
+import { US_STATES } from "../../contract"
 
-/** The 50 states and DC (the destinations the service taxes). */
-export const US_STATES = [
-  "AL",
-  "AK",
-  "AZ",
-  "AR",
-  "CA",
-  "CO",
-  "CT",
-  "DE",
-  "DC",
-  "FL",
-  "GA",
-  "HI",
-  "ID",
-  "IL",
-  "IN",
-  "IA",
-  "KS",
-  "KY",
-  "LA",
-  "ME",
-  "MD",
-  "MA",
-  "MI",
-  "MN",
-  "MS",
-  "MO",
-  "MT",
-  "NE",
-  "NV",
-  "NH",
-  "NJ",
-  "NM",
-  "NY",
-  "NC",
-  "ND",
-  "OH",
-  "OK",
-  "OR",
-  "PA",
-  "RI",
-  "SC",
-  "SD",
-  "TN",
-  "TX",
-  "UT",
-  "VT",
-  "VA",
-  "WA",
-  "WV",
-  "WI",
-  "WY",
-] as const
+/** The 50 states and DC (the destinations the service taxes): the contract's list. */
+export { US_STATES }
 
 /**
  * Pure: the US states for which "fallback" has nothing configured: no `fallbackRates` entry, no

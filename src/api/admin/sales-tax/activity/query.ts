@@ -4,6 +4,7 @@ import type { MedusaRequest } from "@medusajs/framework/http"
 import { z } from "zod"
 import { OPERATION_IDS } from "../../../../contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
+import type { CallLogRow } from "../../../../modules/sales-tax/call-log"
 
 const boolish = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1")
 
@@ -55,22 +56,8 @@ export function activityFilter(q: ActivityQuery): Record<string, unknown> {
   return and.length ? { $and: and } : {}
 }
 
-export interface ActivityEntry {
-  id: string
-  at: Date
-  operation: string
-  connection_id: string
-  status: number | null
-  latency_ms: number
-  attempt: number
-  cart_id: string | null
-  order_id: string | null
-  return_id: string | null
-  error_title: string | null
-  error_code: string | null
-  request_body?: Record<string, unknown> | null
-  response_body?: Record<string, unknown> | null
-}
+/** An entry as the module lists it: the row the writer stored, with its id. */
+export type ActivityEntry = CallLogRow & { id: string }
 
 interface CallLogReader {
   listAndCountCallLogEntries(filter: unknown, config: unknown): Promise<[ActivityEntry[], number]>

@@ -2,25 +2,8 @@ import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Sele
 import { useState } from "react"
 import { Link, useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
+import type { ActivityEntryView as Entry } from "../../../../lib/types"
 import { useLoad } from "../../../../lib/use-load"
-
-/** One call to the Sales Tax Service as GET /admin/sales-tax/activity answers it. */
-interface Entry {
-  id: string
-  at: string
-  operation: string
-  connection_id: string
-  status: number | null
-  latency_ms: number
-  attempt: number
-  cart_id: string | null
-  order_id: string | null
-  return_id: string | null
-  error_title: string | null
-  error_code: string | null
-  request_body?: unknown
-  response_body?: unknown
-}
 
 const OPERATIONS = [
   "calculateCarts",

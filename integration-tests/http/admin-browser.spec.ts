@@ -278,6 +278,8 @@ describe("admin extensions in a browser", () => {
       logged = await adminGet(`/admin/sales-tax/activity?order_id=${orderId}`)
     }
     expect(logged.count).toBeGreaterThanOrEqual(1)
+    // the page may have loaded before that flush: load it again
+    await page.reload()
     expect(logged.entries.every((e: { order_id: string }) => e.order_id === orderId)).toBe(true)
     expect(logged.entries.some((e: { status: number | null }) => e.status !== null && e.status >= 200 && e.status < 300)).toBe(true)
     await expect(root.getByTestId("activity-count")).toBeVisibleText(new RegExp(`of ${logged.count} calls$`))

@@ -90,6 +90,13 @@ medusaIntegrationTestRunner({
 
       const all = await activity(`cart_id=${cartId}`)
       expect(all.count).toBe(fives.count + twos.count)
+      // another cart's calls are not this cart's
+      const other = await placeOrder(api, store, ADDRESSES.minneapolis, [[store.products.general.variantId, 3]])
+      const mine = await activity(`cart_id=${cartId}`)
+      expect(mine.count).toBe(all.count)
+      expect(mine.entries.every((e) => e.cart_id === cartId)).toBe(true)
+      expect((await activity(`cart_id=${other.cartId}`)).entries.every((e) => e.cart_id === other.cartId)).toBe(true)
+      expect((await activity("")).count).toBeGreaterThan(all.count)
       const page1 = await activity(`cart_id=${cartId}&limit=1&offset=0`)
       const page2 = await activity(`cart_id=${cartId}&limit=1&offset=1`)
       expect(page1.entries).toHaveLength(1)

@@ -1,0 +1,253 @@
+import BigNumber from "bignumber.js"
+import { MathBN } from "@medusajs/framework/utils"
+import { dec, type DecLike } from "../../money"
+import { float32Shortest, float32Step } from "./back-solve"
+
+/**
+ * Tax-inclusive prices (issue 17). The service only knows net prices: it answers the tax of a net
+ * line. A tax-inclusive line shows the shopper a gross G (unit price × quantity − tax-inclusive
+ * discounts) that must be split into a net N and a tax T with
+ *
+ *     N + T = G   and   T = the service's tax on N (to the cent),
+ *
+ * so that Medusa's inclusive total is G, its tax is T, and the filed line (net N, tax T) is what the
+ * shopper paid. Medusa computes an inclusive line from the RATE r of its tax lines:
+ * subtotal = G / (1 + r), tax = subtotal × r (utils/totals/line-item, unrounded), total = G. So the
+ * provider (1) finds N by quoting the service (`resolveInclusive`) and (2) hands Medusa the float4
+ * rate whose inclusive tax on G rounds to T (`backSolveInclusiveRate`).
+ *
+ * Finding N (at most 3 service calls per inclusive cart state; every line of the cart is quoted
+ * together, exclusive lines at their net as usual):
+ *  1. quote the inclusive lines at their gross G: the answer gives each line's rate;
+ *  2. quote at the net derived from it, N = G / (1 + rate) on the cent: closes almost every line;
+ *  3. one re-quote, only for a line whose net moved a rule: a per-item threshold crossed (New York
+ *     clothing under $110: the net is under the threshold while the gross is above it) or a rate
+ *     the first answer did not pin down to the cent.
+ * A line the service calls exempt at its gross (tax 0) closes at call 1 (N = G).
+ *
+ * No net may exist: N + tax(N) jumps by 2 cents where tax(N) steps up a cent, so one cent value of G
+ * in each step has no split (0.16 at 10 %: 0.15 + 0.02 = 0.17, 0.14 + 0.01 = 0.15). Then the pair
+ * with N + T below G by one cent is kept: the shopper still pays G, Medusa shows tax T, and the
+ * order is filed with net G − T and tax T as charged (the filing's re-quote sees the service's own
+ * tax on G − T differ by a cent and files the charged tax, recording the difference). Likewise a
+ * line whose rules have no consistent split (a threshold that flips with the net) after the 3 calls.
+ */
+
+/** One inclusive line as the resolution needs it. */
+export interface InclusiveLine {
+  /** The service cart's itemId. */
+  itemId: string
+  /** What the shopper pays for the line, tax included (dollars, cents; Medusa's unit_price × quantity − inclusive discounts). */
+  gross: DecLike
+}
+
+/** The service's answer for one line: tax amount (cents) and reported rate (fraction, 4 places). */
+export interface LineAnswer {
+  amount: number
+  rate: number
+}
+
+/** What a line resolves to. */
+export interface InclusiveSplit {
+  /** The net the service was last asked for this line (dollars). */
+  net: string
+  /** The tax Medusa charges (the service's tax on `net`). */
+  amount: number
+  /** The service's reported rate at `net`. */
+  rate: number
+  /** G − net − amount: 0 when the split is exact; ±0.01 (one cent) where no net exists. */
+  residual: string
+  /** Service calls it took (1..3). */
+  calls: number
+}
+
+const CENT = new BigNumber("0.01")
+const toCents = (v: BigNumber) => v.decimalPlaces(2, BigNumber.ROUND_HALF_UP)
+
+/**
+ * The line's rate as a fraction, as precisely as one answer tells it: the reported rate is rounded
+ * to 4 places (±0.00005); when the whole line is taxed at one rate, amount ÷ net pins it to
+ * ±0.005 ÷ net as well. Returns the middle of what both allow and whether the line looks taxed
+ * whole at one rate (`whole`), else the reported rate (a threshold rule taxes only part of the net).
+ */
+export function rateEstimate(net: DecLike, a: LineAnswer): { rate: BigNumber; lo: BigNumber; hi: BigNumber; whole: boolean } {
+  const n = dec(net)
+  const r = dec(a.rate)
+  if (n.lte(0) || a.amount === 0) return { rate: r, lo: r, hi: r, whole: a.amount === 0 && r.isZero() }
+  const lo = BigNumber.max(r.minus("0.00005"), dec(a.amount).minus("0.005").div(n))
+  const hi = BigNumber.min(r.plus("0.00005"), dec(a.amount).plus("0.005").div(n))
+  if (lo.gt(hi)) return { rate: r, lo: r, hi: r, whole: false }
+  return { rate: lo.plus(hi).div(2), lo, hi, whole: true }
+}
+
+/** The service's rounding: half-up to the cent. */
+export function serviceTax(net: DecLike, rate: DecLike): BigNumber {
+  return toCents(dec(net).times(rate))
+}
+
+/**
+ * The next net to quote for a line, from the last answer at `net` (null: none better, the line is
+ * closed or no net on the cent can close it). For a line taxed whole at one rate, the net on the
+ * cent nearest G ÷ (1 + rate) whose predicted tax closes (null when the prediction is certain that
+ * none does: a gap); otherwise a Newton step with the reported rate as the slope.
+ */
+export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber | null {
+  const g = dec(gross)
+  const n = dec(net)
+  const residual = g.minus(n).minus(a.amount)
+  if (residual.isZero()) return null
+  const est = rateEstimate(n, a)
+  const clamp = (x: BigNumber) => BigNumber.min(g, BigNumber.max(0, x))
+  if (est.whole) {
+    const x0 = toCents(g.div(est.rate.plus(1)))
+    // candidates around G / (1 + rate): a net closes for sure when every rate still possible rounds its tax to G − net
+    const cands = [0, -1, 1, -2, 2].map((k) => clamp(x0.plus(CENT.times(k))))
+    for (const x of cands) {
+      const lo = serviceTax(x, est.lo)
+      const hi = serviceTax(x, est.hi)
+      if (lo.eq(hi) && x.plus(lo).eq(g)) return x.eq(n) ? null : x
+    }
+    // some candidate might close for a rate in the interval: quote the most likely one, once
+    for (const x of cands) {
+      const t = serviceTax(x, est.rate)
+      if (x.plus(t).eq(g) && !x.eq(n)) return x
+    }
+    // a gap: no net closes. Ask for the net one cent short (N + T = G − 0.01), the split charged then
+    const short = cands.find((x) => x.plus(serviceTax(x, est.rate)).eq(g.minus(CENT)))
+    return short && !short.eq(n) ? short : null
+  }
+  // a rule taxing part of the line (threshold): Newton step with the reported rate as the slope
+  const x = clamp(toCents(n.plus(residual.div(est.rate.plus(1)))))
+  return x.eq(n) ? null : x
+}
+
+/**
+ * Among the answers a line got, the split to charge: an exact one; else the one with N + T closest
+ * below G (the shopper is never charged more tax than the service computes on a net within the
+ * price); else the closest.
+ */
+export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: LineAnswer }[], calls: number): InclusiveSplit {
+  if (!tried.length) throw new Error("chooseSplit: no answer")
+  const g = dec(gross)
+  const scored = tried.map((t) => ({ ...t, residual: g.minus(t.net).minus(t.answer.amount) }))
+  const rank = (r: BigNumber): [number, number] => [r.isNegative() ? 1 : 0, r.abs().toNumber()]
+  scored.sort((a, b) => {
+    const [ax, ay] = rank(a.residual)
+    const [bx, by] = rank(b.residual)
+    return ax - bx || ay - by
+  })
+  const best = scored[0]
+  return { net: best.net.toString(), amount: best.answer.amount, rate: best.answer.rate, residual: best.residual.toString(), calls }
+}
+
+/** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */
+export const MAX_INCLUSIVE_CALLS = 3
+
+/**
+ * Resolves the net of every inclusive line with `quote` (one call = the whole service cart with the
+ * given nets for the inclusive lines; it answers per itemId). Returns the split of each line and
+ * the last answer (exclusive lines are the same in every call).
+ */
+export async function resolveInclusive(
+  lines: InclusiveLine[],
+  quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
+): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; lastNets: Map<string, BigNumber>; calls: number }> {
+  const gross = new Map(lines.map((l) => [l.itemId, dec(l.gross)]))
+  const tried = new Map<string, { net: BigNumber; answer: LineAnswer }[]>(lines.map((l) => [l.itemId, []]))
+  let nets = new Map(gross)
+  let last = new Map<string, LineAnswer>()
+  let lastNets = nets
+  let calls = 0
+  while (calls < MAX_INCLUSIVE_CALLS) {
+    last = await quote(nets)
+    lastNets = nets
+    calls++
+    let moved = false
+    const next = new Map(nets)
+    for (const [id, g] of gross) {
+      const a = last.get(id)
+      if (!a) continue
+      const n = nets.get(id)!
+      const list = tried.get(id)!
+      if (!list.some((t) => t.net.eq(n))) list.push({ net: n, answer: a })
+      if (g.minus(n).minus(a.amount).isZero()) continue
+      const x = nextNet(g, n, a)
+      if (x && !list.some((t) => t.net.eq(x))) {
+        next.set(id, x)
+        moved = true
+      }
+    }
+    if (!moved) break
+    nets = next
+  }
+  const splits = new Map<string, InclusiveSplit>()
+  for (const [id, g] of gross) {
+    const list = tried.get(id)!
+    if (list.length) splits.set(id, chooseSplit(g, list, calls))
+  }
+  return { splits, last, lastNets, calls }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rate handed to Medusa
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Medusa's tax of a tax-inclusive line at `ratePct`, as utils/totals computes it (MathBN, unrounded):
+ * subtotal = unit_price × quantity ÷ (1 + r); tax-inclusive adjustments ÷ (1 + r), per item × quantity;
+ * tax = (subtotal − adjustments) × r. For a shipping method: quantity 1.
+ */
+export function medusaInclusiveTax(input: {
+  gross: DecLike
+  inclusiveDiscount?: DecLike
+  quantity?: DecLike
+  ratePct: DecLike
+}): BigNumber {
+  const r = MathBN.div(String(input.ratePct), 100)
+  const onePlus = MathBN.add(1, r)
+  const subtotal = MathBN.div(String(input.gross), onePlus)
+  const q = String(input.quantity ?? 1)
+  const adj = MathBN.mult(MathBN.div(MathBN.div(String(input.inclusiveDiscount ?? 0), onePlus), q), q)
+  return new BigNumber(MathBN.mult(MathBN.sub(subtotal, adj), r).toString())
+}
+
+export interface InclusiveRate {
+  rate: number
+  /** true when Medusa's inclusive tax at `rate`, rounded half-up to the cent, is the amount. */
+  exact: boolean
+}
+
+/**
+ * The rate (percentage, a float4 as the `real` column keeps it) whose Medusa inclusive tax rounds to
+ * `amount`: around amount × 100 ÷ (shown − amount), the candidate closest to the amount. `price` is
+ * unit_price × quantity and `inclusiveDiscount` the line's tax-inclusive adjustments (shown = price −
+ * discount).
+ */
+export function backSolveInclusiveRate(input: {
+  price: DecLike
+  inclusiveDiscount?: DecLike
+  quantity?: DecLike
+  amount: DecLike
+  displayRatePct?: number
+}): InclusiveRate {
+  const price = dec(input.price)
+  const disc = dec(input.inclusiveDiscount ?? 0)
+  const shown = price.minus(disc)
+  const a = dec(input.amount)
+  if (shown.lte(0)) return { rate: shown.isZero() ? (input.displayRatePct ?? 0) : 0, exact: a.isZero() }
+  if (a.isZero()) return { rate: 0, exact: true }
+  const net = shown.minus(a)
+  if (net.lte(0) || a.isNegative()) return { rate: 0, exact: false }
+  const f0 = Math.fround(a.times(100).div(net).toNumber())
+  let best: { rate: number; err: BigNumber } | undefined
+  for (let s = -4; s <= 4; s++) {
+    const cand = Number(float32Shortest(float32Step(f0, s)))
+    const tax = medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct: cand })
+    const err = tax.minus(a).abs()
+    if (toCents(tax).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
+  }
+  if (best) return { rate: best.rate, exact: true }
+  const d = a.times(100).div(net).toNumber()
+  const tax = medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct: d })
+  return { rate: d, exact: toCents(tax).eq(a) }
+}

@@ -49,6 +49,7 @@ const item = fc.record(
     discount: maybe(decimal),
     is_tax_inclusive: maybe(fc.boolean()),
     has_tax_inclusive_discount: maybe(fc.boolean()),
+    inclusive_discount: maybe(fc.option(decimal)),
     tic: maybe(fc.option(fc.nat(99999))),
     tic_source: maybe(fc.option(fc.string())),
     extra: oddValue,
@@ -63,6 +64,7 @@ const shipping = fc.record(
     discount: maybe(decimal),
     is_tax_inclusive: maybe(fc.boolean()),
     has_tax_inclusive_discount: maybe(fc.boolean()),
+    inclusive_discount: maybe(fc.option(decimal)),
   },
   { requiredKeys: ["id", "amount"] },
 )

@@ -20,6 +20,8 @@ export const SnapshotItem = z.object({
   is_tax_inclusive: z.boolean().default(false),
   /** A tax-inclusive adjustment on the line. */
   has_tax_inclusive_discount: z.boolean().default(false),
+  /** Sum of the line's tax-inclusive adjustments (part of `discount`); absent from older hooks. */
+  inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
 })
@@ -32,6 +34,7 @@ export const SnapshotShipping = z.object({
   discount: Decimal.default("0"),
   is_tax_inclusive: z.boolean().default(false),
   has_tax_inclusive_discount: z.boolean().default(false),
+  inclusive_discount: Decimal.nullish(),
 })
 export type SnapshotShipping = z.infer<typeof SnapshotShipping>
 
@@ -76,6 +79,7 @@ const decimal = (v: unknown, dflt?: string): string => {
   if (!DECIMAL_RE.test(s)) throw NOT_FAST
   return s
 }
+const optDecimal = (v: unknown): string | null | undefined => (v === undefined || v === null ? v : decimal(v))
 const bool = (v: unknown): boolean => {
   if (v === undefined) return false
   if (typeof v !== "boolean") throw NOT_FAST
@@ -112,8 +116,8 @@ function fastItem(v: unknown): SnapshotItem {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source"], (x, k) =>
-    k === "tic" ? ticValue(x) : optStr(x),
+  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source", "inclusive_discount"], (x, k) =>
+    k === "tic" ? ticValue(x) : k === "inclusive_discount" ? optDecimal(x) : optStr(x),
   ) as SnapshotItem
 }
 function fastShipping(v: unknown): SnapshotShipping {
@@ -125,7 +129,9 @@ function fastShipping(v: unknown): SnapshotShipping {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["shipping_option_id"], optStr) as SnapshotShipping
+  return optional(out, v, ["shipping_option_id", "inclusive_discount"], (x, k) =>
+    k === "inclusive_discount" ? optDecimal(x) : optStr(x),
+  ) as SnapshotShipping
 }
 const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
 function fastSnapshot(v: unknown): CartSnapshot {

@@ -1,6 +1,14 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { clearSalesTaxClients } from "../../client-factory"
-import { CONTEXT_KEY, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK, BLOCK_ERROR_MESSAGE } from "./constants"
+import {
+  CONTEXT_KEY,
+  TAX_LINE_CODE,
+  TAX_LINE_CODE_EXEMPT,
+  TAX_LINE_CODE_FALLBACK,
+  BLOCK_ERROR_MESSAGE,
+  TAX_INCLUSIVE_ERROR_CODE,
+} from "./constants"
+import { medusaInclusiveTax } from "./inclusive"
 import { SalesTaxProviderService } from "./service"
 import type { CartSnapshotInput } from "./context"
 
@@ -131,11 +139,38 @@ describe("SalesTaxProviderService against the sandbox", () => {
     expect(JSON.stringify(err)).not.toContain(KEY)
   })
 
-  it("refuses tax-inclusive prices with a clear error", async () => {
+  it("tax-inclusive price (mixed with tax-exclusive shipping): the net quoted, Medusa's inclusive tax on the shown price is the service's; cached", async () => {
     const p = provider()
     const s = snapshot("cart_unit_7")
+    s.items[0].is_tax_inclusive = true // 2 × 10.75 = 21.50 shown, tax included
+    const lines = (await p.getTaxLines(items, ships, ctx(s))) as any[]
+    // the shown price, then the net it contains: 2 calls; the exclusive shipping rides along
+    expect(await calls()).toBe(2)
+    const item = lines.find((l) => l.line_item_id === "item_a")
+    const net = Number(item.data.net)
+    expect(item.data.tax_inclusive).toBe(true)
+    expect(item.data.inclusive_residual).toBe("0")
+    expect(Math.round((net + item.data.amount) * 100)).toBe(2150)
+    const inclTax = medusaInclusiveTax({ gross: 21.5, quantity: 2, ratePct: item.rate })
+    expect(inclTax.decimalPlaces(2, 4).toNumber()).toBe(item.data.amount)
+    const ship = lines.find((l) => l.shipping_line_id === "sm_1")
+    expect(ship.data.tax_inclusive).toBeUndefined()
+    await p.getTaxLines(items, ships, ctx(s))
+    expect(await calls()).toBe(2)
+  })
+
+  it("refuses a tax-exclusive promotion on a tax-inclusive price (and the reverse) with a clear error", async () => {
+    const p = provider()
+    const s = snapshot("cart_unit_7b")
     s.items[0].is_tax_inclusive = true
-    await expect(p.getTaxLines(items, [], ctx(s))).rejects.toThrow(/Tax-inclusive/)
+    s.items[0].discount = "2"
+    s.items[0].inclusive_discount = "0"
+    await expect(p.getTaxLines(items, [], ctx(s))).rejects.toMatchObject({ code: TAX_INCLUSIVE_ERROR_CODE })
+    const r = snapshot("cart_unit_7c")
+    r.items[0].discount = "2"
+    r.items[0].has_tax_inclusive_discount = true
+    await expect(p.getTaxLines(items, [], ctx(r))).rejects.toThrow(/tax-inclusive promotion on a tax-exclusive price/)
+    expect(await calls()).toBe(0)
   })
 
   it("uses Medusa's Caching Module when the Tax Module can resolve it (shared between instances)", async () => {

@@ -14,6 +14,8 @@ import { getSalesTaxClient } from "../../client-factory"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
+import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
+import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
 import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "./build-service-cart"
 import {
   BLOCK_ERROR_CODE,
@@ -72,7 +74,19 @@ export interface Quote {
   exemptionBasis?: string | null
   /** The customer the certificate was applied for. */
   exemptCustomerId?: string | null
-  lines: Record<string, { amount: number; rate: number; tic: number | null }>
+  lines: Record<
+    string,
+    {
+      amount: number
+      rate: number
+      tic: number | null
+      /** Tax-inclusive line: the net quoted (dollars) and shown − net − amount (0, or one cent where no net exists). */
+      net?: string
+      residual?: string
+    }
+  >
+  /** Service calls the tax-inclusive split took (absent for an all-exclusive cart). */
+  inclusiveCalls?: number
 }
 
 /** Stats for tests and the bench. */
@@ -309,16 +323,54 @@ export class SalesTaxProviderService implements ITaxProvider {
       const it = items.get(l.line_item.id)
       const q = quote.lines[l.line_item.id]
       if (!it || !q) continue // quantity 0: no line
-      lines.push({ ...this.line(itemFigures(it)?.taxable ?? itemTaxable(it), q, exempt, quote), line_item_id: l.line_item.id })
+      const line = it.is_tax_inclusive
+        ? this.inclusiveLine(
+            { price: dec(it.unit_price).times(it.quantity), quantity: it.quantity, discount: it.discount },
+            q,
+            exempt,
+            quote,
+          )
+        : this.line(itemFigures(it)?.taxable ?? itemTaxable(it), q, exempt, quote)
+      lines.push({ ...line, line_item_id: l.line_item.id })
     }
     const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
     for (const l of shippingLines) {
       const sm = ships.get(l.shipping_line.id)
       const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${l.shipping_line.id}`]
       if (!sm || !q) continue
-      lines.push({ ...this.line(shippingFigures(sm).taxable, q, exempt, quote), shipping_line_id: l.shipping_line.id })
+      const line = sm.is_tax_inclusive
+        ? this.inclusiveLine({ price: dec(sm.amount), quantity: "1", discount: sm.discount }, q, exempt, quote)
+        : this.line(shippingFigures(sm).taxable, q, exempt, quote)
+      lines.push({ ...line, shipping_line_id: l.shipping_line.id })
     }
     return lines
+  }
+
+  /** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net (inclusive.ts). */
+  protected inclusiveLine(
+    l: { price: ReturnType<typeof dec>; quantity: string; discount: string },
+    q: Quote["lines"][string],
+    exempt: boolean,
+    quote: Quote,
+  ) {
+    const solved = backSolveInclusiveRate({
+      price: l.price,
+      quantity: l.quantity,
+      inclusiveDiscount: l.discount,
+      amount: q.amount,
+      displayRatePct: dec(q.rate).times(100).toNumber(),
+    })
+    if (!solved.exact) {
+      this.logger.warn(
+        `sales-tax: inclusive line tax ${q.amount} cannot be matched to the cent by a stored rate (price ${l.price.toString()})`,
+      )
+    }
+    const base = this.lineMeta(q, exempt, quote)
+    return {
+      ...base,
+      rate: solved.rate,
+      data: { ...base.data, tax_inclusive: true, net: q.net ?? null, inclusive_residual: q.residual ?? "0" },
+    }
   }
 
   protected line(taxable: ReturnType<typeof dec>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
@@ -327,9 +379,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }
+    return { ...this.lineMeta(q, exempt, quote), rate: solved.rate }
+  }
+
+  /** A tax line's code, name, provider and data (everything but the rate). */
+  protected lineMeta(q: Quote["lines"][string], exempt: boolean, quote: Quote) {
     const isExemptLine = exempt && q.amount === 0
     return {
-      rate: solved.rate,
       code: isExemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
       name: isExemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
       provider_id: this.getIdentifier(),
@@ -411,15 +467,15 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
+  /**
+   * Tax-inclusive prices are quoted (inclusive.ts); what stays refused is a promotion whose kind
+   * differs from the price's: a tax-exclusive promotion on a tax-inclusive price, or a tax-inclusive
+   * promotion on a tax-exclusive price (Medusa then takes the discount's tax out at the rate
+   * being computed: no net can be quoted before the rate is known).
+   */
   protected refuseTaxInclusive(s: CartSnapshot): void {
-    const bad = [...s.items, ...s.shipping_methods].filter((l) => l.is_tax_inclusive || l.has_tax_inclusive_discount)
-    if (bad.length) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        "Tax-inclusive prices or promotions are not supported for US sales tax: set the US region's prices and promotions as tax-exclusive.",
-        TAX_INCLUSIVE_ERROR_CODE,
-      )
-    }
+    const why = inclusiveMixRefusal(s)
+    if (why) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, why, TAX_INCLUSIVE_ERROR_CODE)
   }
 
   /**
@@ -483,12 +539,52 @@ export class SalesTaxProviderService implements ITaxProvider {
     })
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
     if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    const inclusive = inclusiveLines(snapshot)
+    if (inclusive.length) return { ...(await this.quoteInclusive(cart, inclusive, destination, exemptionId, guard)), ...basis }
     const hash = cartHash(cart, this.options.connectionId)
     const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId)))
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
     else if (!exemptionId) setImmediate(() => void this.remember(cart, value, destination))
     return { ...value, ...basis }
+  }
+
+  /**
+   * A cart with tax-inclusive lines: `cart` carries their shown prices; the net each contains is
+   * found by quoting (the shown price, the derived net, at most one re-quote: inclusive.ts), each
+   * call through the breaker within the same deadline. Cached under the cart as first built (the
+   * shown prices), so an unchanged cart makes no call.
+   */
+  protected async quoteInclusive(
+    cart: CartIn,
+    inclusive: ReturnType<typeof inclusiveLines>,
+    destination: Address,
+    exemptionId: string | null,
+    guard: <T>(fn: () => Promise<T>) => Promise<T>,
+  ): Promise<Quote> {
+    const hash = cartHash(cart, `${this.options.connectionId}\0tax-inclusive`)
+    let lastCart = cart
+    let lastQuote: Quote | undefined
+    const { value, hit } = await this.cache.getOrLoad(hash, async () => {
+      const r = await resolveInclusive(inclusive, async (nets) => {
+        lastCart = withNets(cart, nets)
+        lastQuote = await guard(() => this.callService(lastCart, hash, exemptionId))
+        const out = new Map<string, LineAnswer>()
+        for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
+        return out
+      })
+      const lines: Quote["lines"] = { ...lastQuote!.lines }
+      for (const [id, s] of r.splits) {
+        lines[id] = { ...lines[id], amount: s.amount, rate: s.rate, net: s.net, residual: s.residual }
+      }
+      return { hash, exemptionId, lines, inclusiveCalls: r.calls }
+    })
+    if (hit) this.stats.cacheHits++
+    else if (!exemptionId && lastQuote) {
+      const remembered = lastQuote
+      setImmediate(() => void this.remember(lastCart, remembered, destination))
+    }
+    return value
   }
 
   /** Records the effective rate per TIC of a successful, non-exempt quote (best effort, never awaited by the shopper). */

@@ -31,15 +31,19 @@ function dec(v: unknown): string {
   return MathBN.convert(v as never).toString()
 }
 
-function sumAdjustments(adjs: any[] | null | undefined): { total: string; taxInclusive: boolean } {
+function sumAdjustments(adjs: any[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
   let t = MathBN.convert(0)
+  let it = MathBN.convert(0)
   let incl = false
   for (const a of adjs ?? []) {
     if (a?.amount === null || a?.amount === undefined) continue
     t = t.plus(MathBN.convert(a.amount))
-    if (a.is_tax_inclusive) incl = true
+    if (a.is_tax_inclusive) {
+      incl = true
+      it = it.plus(MathBN.convert(a.amount))
+    }
   }
-  return { total: t.toString(), taxInclusive: incl }
+  return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
 }
 
 function defaultTicOf(container: MedusaContainer): number {
@@ -230,6 +234,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         discount: adj.total,
         is_tax_inclusive: !!i.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
+        inclusive_discount: adj.inclusiveTotal,
         tic: t?.tic ?? defaultTic,
         tic_source: t?.source ?? "default",
       }
@@ -243,6 +248,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         discount: adj.total,
         is_tax_inclusive: !!s.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
+        inclusive_discount: adj.inclusiveTotal,
       }
     }),
     source: "hook",

@@ -217,3 +217,34 @@ export async function seedStore(container: MedusaContainer, opts: SeedOptions = 
     },
   }
 }
+
+/**
+ * Tax-inclusive prices in the store's region (issue 17): a region price preference with
+ * `is_tax_inclusive` and, for each variant given, a price with the region rule (Medusa treats a
+ * price as tax-inclusive when it carries the region rule and the region prefers inclusive prices).
+ * The shipping option's region price becomes tax-inclusive with it; the variants not given keep
+ * their currency price, tax-exclusive (a cart of both is a mixed cart).
+ */
+export async function seedTaxInclusiveRegionPrices(
+  container: MedusaContainer,
+  store: Pick<SeededStore, "regionId">,
+  prices: { variantId: string; amount: number }[],
+): Promise<void> {
+  const pricing = container.resolve(Modules.PRICING) as any
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as any
+  // creating a region makes its preference (tax-exclusive): turn it inclusive
+  const [pref] = await pricing.listPricePreferences({ attribute: "region_id", value: store.regionId })
+  if (pref) await pricing.updatePricePreferences(pref.id, { is_tax_inclusive: true })
+  else await pricing.createPricePreferences([{ attribute: "region_id", value: store.regionId, is_tax_inclusive: true }])
+  const { data: variants } = await query.graph({
+    entity: "product_variant",
+    fields: ["id", "price_set.id"],
+    filters: { id: prices.map((p) => p.variantId) },
+  })
+  await pricing.addPrices(
+    prices.map((p) => ({
+      priceSetId: variants.find((v: any) => v.id === p.variantId).price_set.id,
+      prices: [{ amount: p.amount, currency_code: "usd", rules: { region_id: store.regionId } }],
+    })),
+  )
+}

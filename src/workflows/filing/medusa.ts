@@ -125,6 +125,7 @@ const ORDER_FIELDS = [
   "shipping_methods.subtotal",
   "shipping_methods.discount_subtotal",
   "shipping_methods.tax_total",
+  "shipping_methods.total",
   "fulfillments.created_at",
   "payment_collections.payments.captured_at",
 ]
@@ -140,6 +141,11 @@ export async function loadOrder(container: MedusaContainer, orderId: string): Pr
   const order = data[0]
   if (!order) return null
   return { ...order, claims: claims.data, exchanges: exchanges.data }
+}
+
+/** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
+export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
+  return dec(roundCents(str(total))).minus(roundCents(str(taxTotal)))
 }
 
 function rateOf(taxLines: { rate?: unknown; code?: string }[] | undefined): number {
@@ -219,7 +225,10 @@ export async function buildSnapshot(
   const lines: FilingLine[] = []
   for (const it of items) {
     const discount = str(it.discount_subtotal ?? sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString())
-    const taxable = itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
+    // a tax-inclusive line: the net is what the shopper paid less the tax charged (docs/provider.md, tax-inclusive)
+    const taxable = it.is_tax_inclusive
+      ? inclusiveNet(it.total, it.tax_total)
+      : itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
     lines.push({
       index: lines.length,
       itemId: it.id,
@@ -245,7 +254,10 @@ export async function buildSnapshot(
       index: lines.length,
       itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
       kind: "shipping",
-      price: shippingTaxable({ amount: str(sm.amount), discount: str(sm.discount_subtotal) }).toNumber(),
+      price: (sm.is_tax_inclusive
+        ? inclusiveNet(sm.total, sm.tax_total)
+        : shippingTaxable({ amount: str(sm.amount), discount: str(sm.discount_subtotal) })
+      ).toNumber(),
       quantity: 1,
       tic: options.shippingTic,
       chargedTax: roundCents(str(sm.tax_total)),

@@ -1,0 +1,144 @@
+/**
+ * Tax-inclusive prices (issue 17), end to end: a region whose prices include tax (Medusa's region
+ * price preference), a storefront cart with tax-inclusive and tax-exclusive lines (a mixed cart),
+ * completed and filed. The shopper pays the shown price to the cent, the tax Medusa shows is the
+ * service's tax on the net the price contains, and the service holds that net and that tax.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import BigNumber from "bignumber.js"
+import { roundCents, sum } from "../../src/money"
+import {
+  ADDRESSES,
+  Checkout,
+  cents,
+  freshFilingStore,
+  seedTaxInclusiveRegionPrices,
+  useSalesTaxSandbox,
+  type SeededStore,
+  type ShopperAddress,
+} from "../helpers"
+import { adminOrder, waitForFiling } from "../filing-helpers/medusa"
+
+jest.setTimeout(180_000)
+
+const env = useSalesTaxSandbox()
+
+/** Albany, NY (outside New York City): clothing under $110 a piece pays the local 4.53 % only, from $110 the 8.53 % of state and local. */
+const ALBANY: ShopperAddress = {
+  first_name: "Ada",
+  last_name: "L",
+  address_1: "1 State St",
+  city: "Albany",
+  province: "NY",
+  postal_code: "12207",
+  country_code: "us",
+}
+
+/** Shown (tax-inclusive) prices in the region. */
+const SHOWN = { jacket: 112, general: 49.99 }
+
+const num = (v: unknown) => new BigNumber(String((v as any)?.value ?? (v as any)?.numeric ?? v))
+
+medusaIntegrationTestRunner({
+  env: env.env,
+  testSuite: ({ api, getContainer }) => {
+    let store: SeededStore
+    let auth: { headers: Record<string, string> }
+
+    beforeEach(async () => {
+      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+      await seedTaxInclusiveRegionPrices(getContainer(), store, [
+        { variantId: store.products.jacket.variantId, amount: SHOWN.jacket },
+        { variantId: store.products.general.variantId, amount: SHOWN.general },
+      ])
+    })
+
+    it("a mixed cart (tax-inclusive jacket at $112 in Albany, tax-exclusive T-shirts, tax-inclusive shipping): shown prices kept to the cent, the net re-quoted across the $110 threshold; charged = filed", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.setAddress(ALBANY)
+      await env.sandbox.resetCounts()
+      await co.addItem(store.products.jacket.variantId, 1)
+      // the shown price, the net at 8.53 % (under $110), one re-quote at the local 4.53 %: 3 calls, no more
+      expect((await env.sandbox.counts()).calculateCarts).toBe(3)
+      await co.addItem(store.products.shirt.variantId, 2)
+      await co.addShipping()
+      await env.sandbox.resetCounts()
+      const cart = await co.calculateTaxes()
+      // an unchanged cart state is cached: no call
+      expect((await env.sandbox.counts()).calculateCarts ?? 0).toBe(0)
+      const jacket = cart.items.find((i: any) => i.variant_id === store.products.jacket.variantId)
+      const shirt = cart.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      const ship = cart.shipping_methods[0]
+      expect(jacket.is_tax_inclusive).toBe(true)
+      expect(shirt.is_tax_inclusive).toBe(false)
+      expect(ship.is_tax_inclusive).toBe(true)
+
+      // the jacket: the shopper pays $112.00; the net it contains is under $110, so only Albany's 4.53 %
+      expect(cents(jacket.total)).toBe(11200)
+      const data = jacket.tax_lines[0].data
+      expect(data.tax_inclusive).toBe(true)
+      expect(data.inclusive_residual).toBe("0")
+      const net = new BigNumber(data.net)
+      expect(net.lt(110)).toBe(true)
+      expect(cents(jacket.tax_total)).toBe(net.times("0.0453").times(100).decimalPlaces(0, BigNumber.ROUND_HALF_UP).toNumber())
+      expect(cents(jacket.tax_total)).toBe(Math.round(data.amount * 100))
+      expect(net.plus(data.amount).toNumber()).toBe(SHOWN.jacket)
+      // shipping: the shown $8.00 kept; the T-shirts: tax on top, as before
+      expect(cents(ship.total)).toBe(800)
+      expect(cents(shirt.total)).toBe(cents(num(shirt.subtotal).plus(num(shirt.tax_total))))
+      expect(cents(shirt.subtotal)).toBe(2 * 2995)
+
+      const order = await co.complete()
+      const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const o = await adminOrder(api, auth, order.id)
+      const svc = await env.sandbox.client.getOrder(order.id)
+      const byId = new Map(svc.lineItems.map((l) => [l.itemId, l]))
+      const oJacket = o.items.find((i: any) => i.variant_id === store.products.jacket.variantId)
+      const filedJacket = byId.get(oJacket.id)!
+      // the service holds the net the price contains and the tax charged
+      expect(roundCents(filedJacket.price * filedJacket.quantity)).toBe(net.toNumber())
+      expect(filedJacket.tax.amount).toBe(cents(oJacket.tax_total) / 100)
+      const filedShip = byId.get(`shipping:${o.shipping_methods[0].id}`)!
+      expect(roundCents(filedShip.price + filedShip.tax.amount)).toBe(8)
+      // charged = filed, line by line and in total
+      const charged = [
+        ...o.items.map((i: any) => ({ id: i.id, tax: cents(i.tax_total) / 100 })),
+        ...o.shipping_methods.map((s: any) => ({ id: `shipping:${s.id}`, tax: cents(s.tax_total) / 100 })),
+      ]
+      for (const l of charged) expect(byId.get(l.id)?.tax.amount).toBe(l.tax)
+      const total = roundCents(sum(charged.map((l) => l.tax)))
+      expect(rec.charged_tax).toBe(total)
+      expect(rec.filed_tax).toBe(total)
+      // the order's total: the shown prices plus the T-shirts' tax on top
+      const oShirt = o.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      expect(cents(o.total)).toBe(11200 + 800 + 2 * 2995 + cents(oShirt.tax_total))
+    })
+
+    it("tax-inclusive lines only, 3 × $49.99 in Minneapolis: one quote at the shown prices, one at the nets (2 calls); filed via the service's own cart", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.setAddress(ADDRESSES.minneapolis)
+      await env.sandbox.resetCounts()
+      const cart = await co.addItem(store.products.general.variantId, 3)
+      expect((await env.sandbox.counts()).calculateCarts).toBe(2)
+      const item = cart.items[0]
+      expect(item.is_tax_inclusive).toBe(true)
+      expect(cents(item.total)).toBe(14997)
+      const net = new BigNumber(item.tax_lines[0].data.net)
+      // Minneapolis 9.025 %: the service's tax on the net, and net + tax = the shown 149.97
+      expect(cents(item.tax_total)).toBe(net.times("0.09025").times(100).decimalPlaces(0, BigNumber.ROUND_HALF_UP).toNumber())
+      expect(net.times(100).plus(cents(item.tax_total)).toNumber()).toBe(14997)
+      await co.addShipping()
+      const order = await co.complete()
+      const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      expect(rec.filed_tax).toBe(rec.charged_tax)
+      expect(rec.filing_path).toBe("cart")
+      const o = await adminOrder(api, auth, order.id)
+      const svc = await env.sandbox.client.getOrder(order.id)
+      const filed = svc.lineItems.find((l) => l.itemId === o.items[0].id)!
+      expect(roundCents(filed.price * filed.quantity)).toBe(net.toNumber())
+      expect(filed.tax.amount * 100).toBe(cents(item.tax_total))
+    })
+  },
+})

@@ -337,6 +337,76 @@ medusaIntegrationTestRunner({
       )
     })
 
+    it("a refund without a return, then a return and its refund: the credit stays, the return is refunded in full, only what Medusa books as a credit line is a credit; the sweep and the reconciliation agree", async () => {
+      const order = await place(ADDRESSES.louisville)
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const pay = (await adminOrder(api, auth, order.id)).payment_collections[0].payments[0]
+      const captured = await api.post(`/admin/payments/${pay.id}/capture`, {}, auth).catch((e: any) => e.response)
+      expect([captured.status, captured.data?.message]).toEqual([200, undefined])
+      const lines = await charged(order.id)
+      const model = new LifecycleModel()
+      for (const [id, l] of lines) model.file(id, l.q, l.a)
+      await fulfil(
+        api,
+        auth,
+        order.id,
+        [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+      )
+      const [lamp] = [...lines.entries()].find(([, l]) => l.variant === store.products.general.variantId)!
+      const bus = getContainer().resolve(Modules.EVENT_BUS) as any
+      const restore = setManualRefunds(getContainer(), "credit")
+      try {
+        // 1. $9 without a return: a credit, filed by payment.refunded
+        const o1 = await adminOrder(api, auth, order.id)
+        const goodwill = await refundPayment(order.id, pay.id, 9)
+        await bus.emit({ name: "payment.refunded", data: { id: pay.id } })
+        const c1 = await waitForFiling(getContainer(), creditOrderId(goodwill), (r) => r.state === "completed", "goodwill credit")
+        expect(c1.charged_tax).toBe(creditTax(o1, 9))
+        model.file(`refund:${goodwill}`, 1, -creditTax(o1, 9))
+        // 2. a lamp comes back: Medusa owes it in full (the credit line lowered the order), and the service refunds its whole share
+        const ret = await returnWith(api, auth, order.id, [{ id: lamp, quantity: 1 }])
+        await bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: ret } })
+        await waitForFiling(
+          getContainer(),
+          order.id,
+          (r) => (r.refunds ?? []).some((x) => x.idempotency_key === ret && x.state === "refunded"),
+          "return refunded",
+        )
+        model.refund(lamp, 1)
+        const owed = roundCents(
+          dec(raw((await api.get(`/admin/orders/${order.id}?fields=id,summary`, auth)).data.order.summary.pending_difference)).negated(),
+        )
+        expect(owed).toBeGreaterThan(9) // the earlier $9 paid none of it back
+        // 3. the admin pays the return back and $2 more: only the $2 is a refund without a return (Medusa's credit line)
+        const o3 = await adminOrder(api, auth, order.id)
+        const payback = await refundPayment(order.id, pay.id, roundCents(dec(owed).plus(2)))
+        const o3after = await adminOrder(api, auth, order.id)
+        expect(roundCents(dec(raw(o3after.credit_line_total)).minus(raw(o3.credit_line_total)))).toBe(2)
+        await bus.emit({ name: "payment.refunded", data: { id: pay.id } })
+        const c3 = await waitForFiling(getContainer(), creditOrderId(payback), (r) => r.state === "completed", "the $2 credit")
+        expect(c3.charged_tax).toBe(creditTax(o3, 2))
+        model.file(`refund:${payback}`, 1, -creditTax(o3, 2))
+        const listed = (await api.get(`/admin/sales-tax/filings/${order.id}/lifecycle`, auth)).data.manual_refunds
+        expect(listed.map((m: any) => [m.refundId, m.unreturned, m.tax, m.filing])).toEqual([
+          [goodwill, 9, creditTax(o1, 9), "completed"],
+          [payback, 2, creditTax(o3, 2), "completed"],
+        ])
+        // per line, the service holds what Medusa charged net of what it gave back
+        expect(lineDiffs(model.net(), await netFiled(env.sandbox.client, await serviceOrderIds(order.id)))).toEqual([])
+        // the sweep finds nothing to file, and sends nothing
+        await env.sandbox.resetCounts()
+        const c0 = await env.sandbox.counts()
+        expect((await sweepOrders(getContainer())).broughtInLine).toEqual([])
+        expect(await env.sandbox.counts()).toEqual(c0)
+      } finally {
+        restore()
+      }
+      // the month's reconciliation: charged (returns and credits) = filed, no difference for this order
+      const month = new Date().toISOString().slice(0, 7)
+      const report = (await api.get(`/admin/sales-tax/reconciliation?month=${month}`, auth)).data
+      expect(report.differences.filter((d: { order_id: string }) => d.order_id === order.id)).toEqual([])
+    })
+
     it("the sweep files orders whose order.placed was lost; two sweeps at once (two instances) file each once; a second run changes nothing", async () => {
       const orders = [await place(), await place(ADDRESSES.sanFrancisco)]
       const svc = getContainer().resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService

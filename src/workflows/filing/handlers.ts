@@ -23,7 +23,8 @@ import {
   type RefundTarget,
 } from "./medusa"
 import { newRecordFor, type FilingClient, type ProcessOutcome } from "./processor"
-import { chargedTotal, childOrderId, refundTaxPart, replacementCharge } from "./decisions"
+import { chargedTotal, childOrderId, replacementCharge } from "./decisions"
+import { creditTax, refundCreditParts } from "./refunds"
 import { roundCents, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 
@@ -206,9 +207,9 @@ export interface ManualRefund {
   createdAt: string
   /** the refund's whole amount */
   amount: number
-  /** the part of it not covered by returned items (what the customer got back without returning anything) */
+  /** the part of it Medusa booked as a credit line when it was made (what the customer got back without returning anything) */
   unreturned: number
-  /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent */
+  /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent; once filed, the tax filed */
   tax: number
   /** the credit's orderId at the service */
   creditId: string
@@ -216,81 +217,48 @@ export interface ManualRefund {
   filing: string | null
 }
 
-/**
- * Pure: which part of each refund (oldest first) is not paid back for returned items. The value
- * of what came back (received returns, refund claims) is owed to the customer and uses up the
- * refunds first; what is left of a refund after that is a refund without a return.
- */
-export function unreturnedParts(refunds: { id: string; amount: number }[], owed: number): Map<string, number> {
-  let pool = dec(Math.max(0, owed))
-  const out = new Map<string, number>()
-  for (const r of refunds) {
-    const a = dec(r.amount)
-    const covered = pool.gt(a) ? a : pool
-    pool = pool.minus(covered)
-    out.set(r.id, roundCents(a.minus(covered)))
-  }
-  return out
-}
-
 export function creditOrderId(refundId: string): string {
   return childOrderId(`credit_${refundId}`)
 }
 
-/** The order's refunds and which of them (in part) came without a return. */
+/**
+ * The order's refunds and which of them (in part) came without a return: the part Medusa booked as
+ * a credit line when the refund was made (see ./refunds.ts). Decided once per refund, so a return
+ * after a refund without a return never turns the filed credit into a double: that return is owed
+ * (and filed) in full, as Medusa owes it.
+ */
 export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
   const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const [
-    {
-      data: [order],
-    },
-    { data: returns },
-    { data: claims },
-  ] = await Promise.all([
-    q.graph({
-      entity: "order",
-      fields: [
-        "id",
-        "tax_total",
-        "total",
-        "credit_line_total",
-        "items.id",
-        "items.quantity",
-        "items.total",
-        "payment_collections.payments.id",
-        "payment_collections.payments.refunds.id",
-        "payment_collections.payments.refunds.amount",
-        "payment_collections.payments.refunds.created_at",
-      ],
-      filters: { id: orderId },
-    }),
-    q.graph({
-      entity: "return",
-      fields: ["id", "claim_id", "exchange_id", "items.item_id", "items.received_quantity"],
-      filters: { order_id: orderId },
-    }),
-    q.graph({
-      entity: "order_claim",
-      fields: ["id", "type", "canceled_at", "return.items.item_id", "return.items.quantity", "claim_items.item_id", "claim_items.quantity"],
-      filters: { order_id: orderId },
-    }),
-  ])
+  const {
+    data: [order],
+  } = await q.graph({
+    entity: "order",
+    fields: [
+      "id",
+      "tax_total",
+      "total",
+      "credit_line_total",
+      "credit_lines.id",
+      "credit_lines.amount",
+      "credit_lines.reference",
+      "credit_lines.version",
+      "credit_lines.metadata",
+      "transactions.reference",
+      "transactions.reference_id",
+      "transactions.version",
+      "payment_collections.payments.id",
+      "payment_collections.payments.refunds.id",
+      "payment_collections.payments.refunds.amount",
+      "payment_collections.payments.refunds.created_at",
+      "payment_collections.payments.refunds.refund_reason.label",
+    ],
+    filters: { id: orderId },
+  })
   if (!order) return []
-  const unit = (itemId: string) => {
-    const it = (order.items ?? []).find((i: any) => i.id === itemId)
-    const qn = it ? dec(str(it.quantity)) : dec(0)
-    return it && qn.gt(0) ? dec(str(it.total)).div(qn) : dec(0)
-  }
-  let owed = dec(0)
-  for (const r of returns) {
-    if (r.claim_id || r.exchange_id) continue
-    for (const i of r.items ?? []) owed = owed.plus(unit(i.item_id).times(str(i.received_quantity)))
-  }
-  for (const c of claims) {
-    if (c.canceled_at || c.type !== "refund") continue
-    const list = (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
-    for (const i of list) owed = owed.plus(unit(i.item_id).times(str(i.quantity)))
-  }
+  // the order version each refund was made in (its transaction's)
+  const versionOf = new Map<string, number>(
+    (order.transactions ?? []).filter((t: any) => t.reference === "refund").map((t: any) => [t.reference_id, Number(t.version ?? 0)]),
+  )
   const refunds = (order.payment_collections ?? [])
     .flatMap((pc: any) =>
       (pc.payments ?? []).flatMap((p: any) =>
@@ -299,11 +267,22 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
           paymentId: p.id as string,
           amount: dec(str(r.amount)).toNumber(),
           createdAt: new Date(r.created_at).toISOString(),
+          version: versionOf.get(r.id) ?? 0,
+          reasonLabel: (r.refund_reason?.label as string | undefined) ?? null,
         })),
       ),
     )
     .sort((a: { createdAt: string }, b: { createdAt: string }) => a.createdAt.localeCompare(b.createdAt))
-  const parts = unreturnedParts(refunds, owed.toNumber())
+  const parts = refundCreditParts(
+    refunds,
+    (order.credit_lines ?? []).map((cl: any) => ({
+      id: cl.id,
+      amount: dec(str(cl.amount)).toNumber(),
+      // Medusa copies credit lines into each new order version; created_in_version is where it was made
+      version: Number(cl.metadata?.created_in_version ?? cl.version ?? 0),
+      reference: cl.reference ?? null,
+    })),
+  )
   const tax = dec(str(order.tax_total)).toNumber()
   // Medusa 2.21 books a refund beyond what the order owes as an order credit line, which lowers
   // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
@@ -316,13 +295,15 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     if (!(unreturned > 0)) continue
     const creditId = creditOrderId(r.id)
     const rec = await store.findRecord(creditId)
+    // once filed, the credit's tax is what was filed (later returns and edits change the order's tax, not this refund)
+    const filedTax = rec?.snapshot?.lines[0]?.chargedTax
     out.push({
       refundId: r.id,
       paymentId: r.paymentId,
       createdAt: r.createdAt,
       amount: r.amount,
       unreturned,
-      tax: refundTaxPart(unreturned, tax, total),
+      tax: creditTax(unreturned, tax, total, rec && typeof filedTax === "number" ? Math.abs(filedTax) : null),
       creditId,
       filing: rec?.state ?? null,
     })

@@ -6,7 +6,7 @@ import fc from "fast-check"
 import { dec, roundCents, sum } from "../../money"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions"
-import { missingFacts, unreturnedParts } from "./handlers"
+import { missingFacts } from "./handlers"
 import { refundsShipping } from "./medusa"
 
 const L = (itemId: string, quantity: number, chargedTax: number): FilingLine => ({
@@ -186,21 +186,6 @@ describe("ids, credits, sweep", () => {
       b = childOrderId(`credit_${"x".repeat(60)}b`)
     expect(a.length).toBeLessThanOrEqual(50)
     expect(a).not.toBe(b)
-  })
-  it("refunds first pay back what came back; the rest is a refund without a return", () => {
-    expect([
-      ...unreturnedParts(
-        [
-          { id: "r1", amount: 30 },
-          { id: "r2", amount: 10 },
-        ],
-        35,
-      ).entries(),
-    ]).toEqual([
-      ["r1", 0],
-      ["r2", 5],
-    ])
-    expect([...unreturnedParts([{ id: "r1", amount: 5 }], 0).entries()]).toEqual([["r1", 5]])
   })
   it("a return refunds shipping only when its metadata says so", () => {
     expect([

@@ -29,9 +29,13 @@ function medusaBooks(events: Ev[]) {
   events.forEach((e, i) => {
     const amount = dec(e.cents).div(100)
     // every order change (a return, an edit, an exchange, a credit line) makes a new order version; a refund does not
-    if (e.kind === "owe") ((pending = pending.minus(amount)), version++)
-    else if (e.kind === "charge") ((pending = pending.plus(amount)), version++)
-    else if (e.kind === "storeCredit") {
+    if (e.kind === "owe") {
+      pending = pending.minus(amount)
+      version++
+    } else if (e.kind === "charge") {
+      pending = pending.plus(amount)
+      version++
+    } else if (e.kind === "storeCredit") {
       lines.push({ id: `cl_${i}`, amount: amount.toNumber(), version: ++version, reference: "store-credit" })
       pending = pending.minus(amount)
     } else {

@@ -30,6 +30,9 @@ function templateName(root = ROOT) {
   const inputs = [
     join(root, "package-lock.json"),
     join(root, "medusa-config.ts"),
+    // how the template is made and read (a change there must not reuse an older template)
+    join(root, "integration-tests", "db-template.js"),
+    join(root, "integration-tests", "setup.js"),
     ...files(join(root, "src", "modules")).filter((p) => /[/\\](migrations|models)[/\\]|[/\\]index\.ts$/.test(p)),
     ...files(join(root, "src", "links")),
   ]
@@ -43,4 +46,29 @@ function templateName(root = ROOT) {
   return PREFIX + h.digest("hex").slice(0, 16)
 }
 
-module.exports = { templateName, TEMPLATE_PREFIX: PREFIX }
+/**
+ * What the schema of a booted app depends on beyond the template's name: the modules it runs (the Redis
+ * workflow engine has migrations of its own, say). Every `resolve` in the config's modules, sorted; the
+ * template carries the one it was built with (COMMENT ON DATABASE), and a spec whose modules match skips
+ * Medusa's migrations and link sync, which on a clone would find nothing to do (~4 s of CPU each).
+ */
+function modulesFingerprint(modules) {
+  const out = []
+  const walk = (v, path) => {
+    if (typeof v === "string" || typeof v === "boolean") out.push(`${path}=${v}`)
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x && typeof x === "object" ? (x.resolve ?? x) : x, `${path}[${i}]`))
+    else if (v && typeof v === "object") {
+      if (typeof v.resolve === "string") out.push(`${path}=${v.resolve}`)
+      if (v.options && Array.isArray(v.options.providers))
+        walk(
+          v.options.providers.map((p) => p && p.resolve),
+          `${path}.providers`,
+        )
+      if (v.disable) out.push(`${path}.disable`)
+    }
+  }
+  for (const key of Object.keys(modules || {}).sort()) walk(modules[key], key)
+  return createHash("sha256").update(out.join("\n")).digest("hex").slice(0, 16)
+}
+
+module.exports = { templateName, modulesFingerprint, TEMPLATE_PREFIX: PREFIX }

@@ -47,6 +47,11 @@ medusaIntegrationTestRunner({
         }
       })
       await createPostgresDatabaseTemplate({ databaseName: source, templateName: template })
+      // the modules it was migrated with (integration-tests/setup.js saw them): a spec that runs the
+      // same ones skips Medusa's migrations and link sync, which find nothing to do on a clone
+      const fingerprint = (globalThis as { __mstModulesFingerprint?: string }).__mstModulesFingerprint
+      expect(fingerprint).toMatch(/^[0-9a-f]{16}$/)
+      await postgres((client) => client.query(`COMMENT ON DATABASE "${template}" IS 'modules:${fingerprint}'`))
       const made = await postgres((client) => client.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [template]))
       expect(made.rowCount).toBe(1)
     })

@@ -31,6 +31,7 @@ module.exports = {
 if (process.env.TEST_TYPE === "integration:http") {
   module.exports.testMatch = ["**/integration-tests/http/**/*.spec.[jt]s"]
   module.exports.testSequencer = "./integration-tests/sequencer.js"
+  module.exports.setupFilesAfterEnv = ["./integration-tests/spec-cpu.js"]
 } else if (process.env.TEST_TYPE === "integration:template") {
   // builds the migrated database the specs' databases are cloned from (integration-tests/db-template.js)
   module.exports.testMatch = ["**/integration-tests/template/build.spec.[jt]s"]

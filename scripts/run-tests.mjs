@@ -159,6 +159,20 @@ async function prepareTemplate(env) {
   return name
 }
 
+/** each spec's wall and CPU time (integration-tests/spec-cpu.js), costliest first: where the suite's time goes */
+function printSpecTable(file) {
+  const rows = readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+  const total = rows.reduce((n, r) => n + r.cpuMs, 0)
+  console.log(`[tests] spec costs (wall s / CPU s of the worker and the processes it started; PostgreSQL not counted):`)
+  for (const r of rows)
+    console.log(`  ${String(Math.round(r.wallMs / 1000)).padStart(4)} / ${String(Math.round(r.cpuMs / 1000)).padStart(4)}  ${r.spec}`)
+  console.log(`  CPU in all: ${Math.round(total / 1000)} s`)
+}
+
 async function main() {
   const env = { ...process.env }
   // one id per `npm test`: the browser and cluster tests build their Medusa app once per run
@@ -182,7 +196,9 @@ async function main() {
     const suite = SUITES[name]
     const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
     rmSync(out, { force: true })
+    const specCpu = join(outDir, "spec-cpu.jsonl")
     if (name === "integration:http") {
+      rmSync(specCpu, { force: true })
       const t = await template
       if (t) env.MEDUSA_SPEC_DB_TEMPLATE = t
     }
@@ -228,6 +244,7 @@ async function main() {
     }
     if (r.status !== 0 && res.numFailedTests === 0 && suiteErrors === 0) broken = true
     console.log(`[tests] ${name}: ${Math.round((Date.now() - started) / 1000)} s`)
+    if (name === "integration:http" && existsSync(specCpu)) printSpecTable(specCpu)
   }
   if (skipped > 0) console.error(`\n[tests] ${skipped} test(s) skipped: a test that cannot run must fail, not skip`)
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`)

@@ -4,6 +4,7 @@ import BigNumber from "bignumber.js"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import {
   ADDRESSES,
+  CART_FIELDS,
   Checkout,
   cents,
   createExemptShopper,
@@ -240,6 +241,59 @@ medusaIntegrationTestRunner({
       const line = cart.items.find((i: any) => i.variant_id === store.products.coffee.variantId)
       await co.setQuantity(line.id, 1) // state 4
       expect(await calls()).toBe(4)
+    })
+
+    it("a cart change after the payment collection exists: its amount is the cart's total after the plugin's tax (quantity changes, a promotion, a removed line)", async () => {
+      await createPromotionsWorkflow(getContainer()).run({
+        input: {
+          promotionsData: [
+            {
+              code: "SEVEN",
+              type: "standard",
+              status: "active",
+              is_automatic: false,
+              application_method: { type: "percentage", target_type: "items", allocation: "across", value: 7, currency_code: "usd" },
+            } as never,
+          ],
+        },
+      })
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await co.addItem(store.products.coffee.variantId, 1)
+      await co.setAddress(ADDRESSES.minneapolis)
+      const cart = await co.addShipping()
+      await api.post(`/store/payment-collections`, { cart_id: co.cartId }, { headers: { "x-publishable-api-key": store.publishableKey } })
+      /** The payment collection's amount and the cart's total, as stored now (cents). */
+      const amounts = async () => {
+        const {
+          data: [c],
+        } = await query.graph({ entity: "cart", fields: ["id", "total", "payment_collection.amount"], filters: { id: co.cartId } })
+        return { collection: cents(c.payment_collection.amount), total: cents(c.total) }
+      }
+      const lamp = cart.items.find((i: any) => i.variant_id === store.products.general.variantId)
+      const coffee = cart.items.find((i: any) => i.variant_id === store.products.coffee.variantId)
+      const seen: string[] = []
+      const check = async (step: string, answered: any) => {
+        await expectLinesMatchService(answered)
+        const a = await amounts()
+        expect(a.total).toBe(cents(answered.total))
+        if (a.collection !== a.total) seen.push(`${step}: collection ${a.collection} ≠ total ${a.total}`)
+      }
+      // quantities whose old back-solved rate gives another cent than the service's new amount
+      for (const q of [2, 3, 7, 11, 13]) await check(`lamp × ${q}`, await co.setQuantity(lamp.id, q))
+      const promo = await api.post(
+        `/store/carts/${co.cartId}/promotions?fields=${CART_FIELDS}`,
+        { promo_codes: ["SEVEN"] },
+        { headers: { "x-publishable-api-key": store.publishableKey } },
+      )
+      await check("promotion SEVEN", promo.data.cart)
+      const removed = await api.delete(`/store/carts/${co.cartId}/line-items/${coffee.id}?fields=${CART_FIELDS}`, {
+        headers: { "x-publishable-api-key": store.publishableKey },
+      })
+      await check("coffee removed", removed.data.parent)
+      expect(seen).toEqual([])
     })
 
     it("outage under failurePolicy fallback: the region's rates, lines marked SALES_TAX_FALLBACK; the breaker stops calling a down service", async () => {

@@ -5,9 +5,14 @@
  * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
  * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
  * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
- * into rates) do. So after each store cart mutation we run updateTaxLinesWorkflow once more and
- * answer with the refreshed cart: when nothing that moves tax changed, the quote comes from the
- * cache (no service call); when it did, that new cart state gets its one POST carts.
+ * into rates) do. So after each store cart mutation the cart's tax lines are computed once more,
+ * on its final state: inside Medusa's own cart refresh when the route runs one
+ * (src/workflows/hooks/cart-refresh-tax.ts: before Medusa refreshes the payment collection and
+ * before the route reads its answer), otherwise (the promotions routes, or that hook not
+ * registered) by an updateTaxLinesWorkflow run after the route, answered with the refreshed cart
+ * and followed by a refresh of the cart's payment collection (its amount is then the new total).
+ * When nothing that moves tax changed, the quote comes from the cache (no service call); when it
+ * did, that new cart state gets its one POST carts.
  * Before POST /store/carts/:id/complete the same refresh runs, so an order is never placed on a
  * stale quote (and under failurePolicy "block" a down service refuses the completion).
  *
@@ -30,13 +35,14 @@ import {
 } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { BLOCK_ERROR_CODE } from "../../../providers/sales-tax/constants"
 import { isDegraded, quoteHealth } from "../../../providers/sales-tax/health"
 import { BLOCK_ERROR_MESSAGE } from "../../../providers/sales-tax/constants"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
 import { readCartState, restoreCartState, type CartState } from "./cart-restore"
+import { cartRefreshStorage, isUsTaxedCart, type CartRefreshScope } from "../../../workflows/hooks/cart-refresh-tax"
 
 /**
  * Bench-only phase timings (`SALES_TAX_BENCH_PHASES=1`, set by bench/store.bench.ts): per store
@@ -97,18 +103,6 @@ function cartIdOf(req: MedusaRequest): string | undefined {
   if (fromParams) return fromParams
   const m = CART_RE.exec(req.path ?? req.originalUrl ?? "")
   return m?.[1]
-}
-
-/** Only carts the provider quotes: automatic taxes and a US shipping address. */
-async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
-  const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
-  const { data } = await query.graph({
-    entity: "cart",
-    fields: ["id", "region.automatic_taxes", "shipping_address.country_code"],
-    filters: { id: cartId },
-  })
-  const c = data[0]
-  return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
 
 async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<boolean> {
@@ -190,6 +184,19 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     if (!key) return original(body)
     const id = b![key]!.id!
     const fields = (req as unknown as { queryConfig?: { fields?: string[] } }).queryConfig?.fields
+    const ran = scope.cartId === id ? scope.ran : undefined
+    if (ran) {
+      // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
+      // state, before the payment collection's refresh and before the route read its answer
+      const row = phaseTimes.get(req)
+      if (row) {
+        // bench phases: the hook's time is the refresh (a taxed cart) or the US check (any other)
+        row.route -= ran.ms
+        row[ran.taxed ? "refresh" : "usCheck"] += ran.ms
+      }
+      phaseEnd(req)
+      return original(body)
+    }
     refreshAfterRoute(req, id)
       .then((refreshed) => (refreshed ? refetchCart(req.scope, id, fields) : undefined))
       .then(
@@ -213,24 +220,43 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     return res
   }
   phaseStart(req, cartId)
-  next()
+  // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
+  const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId) }
+  cartRefreshStorage().run(scope, () => next())
+}
+
+/**
+ * Read as US-taxed before a route that cannot change the destination or region: still US-taxed
+ * after it (and were it not, the refresh would only set Medusa's own lines again).
+ */
+function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
+  const before = cartBefore.get(req)
+  return before?.usTaxed === true && before.id === cartId && !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
 }
 
 /** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
 async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<boolean> {
-  // read as US-taxed before a route that cannot change the destination or region: still US-taxed
-  // (and were it not, the refresh would only set Medusa's own lines again). Otherwise (not read,
-  // read as not US-taxed, or the route may have changed the address) the cart is read as it is now.
-  const knownUs =
-    cartBefore.get(req)?.usTaxed === true &&
-    cartBefore.get(req)!.id === cartId &&
-    !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
-  const us = knownUs || (await isUsTaxedCart(req.scope, cartId))
+  // known US-taxed (knownUsAfterRoute), or else (not read, read as not US-taxed, or the route may
+  // have changed the address) the cart is read as it is now
+  const us = knownUsAfterRoute(req, cartId) || (await isUsTaxedCart(req.scope, cartId))
   phase(req, "usCheck")
   if (!us) return false
   await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  // Medusa refreshed the payment collection (if any) before this: its amount follows the new tax
+  if (await hasPaymentCollection(req, cartId)) {
+    await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  }
   phase(req, "refresh")
   return true
+}
+
+/** Whether the cart has a payment collection (as read before the route when it was; a route cannot remove one). */
+async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
+  const before = cartBefore.get(req)
+  if (before?.id === cartId && before.hasPaymentCollection) return true
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
+  const { data } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.id"], filters: { id: cartId } })
+  return !!data[0]?.payment_collection?.id
 }
 
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */

@@ -1,0 +1,128 @@
+/**
+ * One tax computation per store cart mutation, inside Medusa's own cart refresh.
+ *
+ * Medusa 2.21's `refreshCartItemsWorkflow` (run by the store routes that change a cart's items,
+ * address, shipping methods or customer: update cart, add / update / delete line items, add a
+ * shipping method, transfer the customer) re-prices the items, re-applies the promotions and then
+ * refreshes the payment collection, but computes tax lines only when told to
+ * (`force_refresh`: before the promotions; new items: those items, before the promotions): after a
+ * line's quantity change or a deleted line it does not compute tax at all. The service's amounts
+ * (which the provider turns into rates) depend on quantities and discounts, so the plugin
+ * computes the cart's tax lines once more on the cart's final state.
+ *
+ * It does so here, in the refresh's `beforeRefreshingPaymentCollection` hook: after the promotions
+ * (the cart's final state), inside the refresh's lock, and before Medusa refreshes the payment
+ * collection (so its amount is the total with the new tax, never a cent off), and before the
+ * route reads the cart for its answer (so the answer is fresh without another read). It acts only
+ * inside a store cart request that the plugin's middleware opened a scope for
+ * (src/api/store/sales-tax/tax-resync.ts) and only for a cart the provider quotes (automatic taxes,
+ * a US shipping address); everywhere else (admin, jobs, host code) the hook does nothing.
+ * The middleware sees whether the hook ran: when it did not (a route without Medusa's refresh, such
+ * as the promotions routes, or the hook not registered), it refreshes after the route as before.
+ *
+ * A tax refusal (`sales_tax_unavailable`) thrown here fails Medusa's workflow: Medusa compensates
+ * its steps, the route answers the refusal, and the middleware puts the cart back as it was.
+ *
+ * Medusa allows ONE handler per hook: an app that needs this hook itself sets
+ * MEDUSA_SALES_TAX_REGISTER_HOOKS=false (or registers its own handler first) and calls
+ * `salesTaxBeforeRefreshingPaymentCollection` from its handler; without it the plugin still keeps
+ * tax lines fresh through its after-route refresh (one workflow run and one cart read more).
+ */
+import { AsyncLocalStorage } from "node:async_hooks"
+import { randomUUID } from "node:crypto"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { StepResponse } from "@medusajs/framework/workflows-sdk"
+import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+
+/** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
+export interface CartRefreshScope {
+  cartId: string
+  /** true: the cart is known to be US-taxed after this route (read before a route that cannot change its destination). */
+  knownUs: boolean
+  /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
+  ran?: { taxed: boolean; ms: number }
+}
+
+const KEY = Symbol.for("medusa-sales-tax/cart-refresh-scope")
+type Holder = { [KEY]?: AsyncLocalStorage<CartRefreshScope> }
+
+/** Shared through `globalThis` so that the middleware and the hook agree even if the plugin's files load twice. */
+export function cartRefreshStorage(): AsyncLocalStorage<CartRefreshScope> {
+  const g = globalThis as Holder
+  return (g[KEY] ??= new AsyncLocalStorage<CartRefreshScope>())
+}
+
+/** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
+export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: ["id", "region.automatic_taxes", "shipping_address.country_code"],
+    filters: { id: cartId },
+  })
+  const c = data[0]
+  return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
+}
+
+/** A workflow's thrown error may carry the step's error inside `errors[].error`. */
+function unwrap(err: unknown): unknown {
+  const e = err as { errors?: { error?: unknown }[] } | null
+  const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
+  return inner ?? err
+}
+
+type StepContext = {
+  container: MedusaContainer
+  idempotencyKey: string
+  transactionId: string
+  runId?: string
+  context?: Record<string, unknown>
+}
+
+/**
+ * The handler: when the request's scope names this cart and the cart is US-taxed, Medusa's
+ * `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as `runAsStep` runs one: the
+ * refresh already holds the cart's lock, so the sub-workflow does not take it again).
+ */
+export async function salesTaxBeforeRefreshingPaymentCollection(
+  { input }: { input: { cart_id?: string } },
+  stepContext: StepContext,
+): Promise<StepResponse<undefined>> {
+  const scope = cartRefreshStorage().getStore()
+  const cartId = input?.cart_id
+  if (!scope || !cartId || scope.cartId !== cartId) return new StepResponse(undefined)
+  const t = performance.now()
+  const { container } = stepContext
+  const taxed = scope.knownUs || (await isUsTaxedCart(container, cartId))
+  if (taxed) {
+    try {
+      await updateTaxLinesWorkflow(container).run({
+        input: { cart_id: cartId },
+        container,
+        context: {
+          ...(stepContext.context ?? {}),
+          transactionId: `${stepContext.transactionId}-sales-tax-${randomUUID()}`,
+          parentStepIdempotencyKey: stepContext.idempotencyKey,
+          preventReleaseEvents: true,
+          runId: stepContext.runId,
+        },
+      } as never)
+    } catch (e) {
+      throw unwrap(e)
+    }
+  }
+  scope.ran = { taxed, ms: performance.now() - t }
+  return new StepResponse(undefined)
+}
+
+if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
+  try {
+    refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection(salesTaxBeforeRefreshingPaymentCollection as never)
+  } catch (e) {
+    console.warn(
+      `[medusa-sales-tax] could not register the refreshCartItemsWorkflow beforeRefreshingPaymentCollection hook (${(e as Error).message}); ` +
+        `tax lines are refreshed after each store cart route instead (call salesTaxBeforeRefreshingPaymentCollection from your handler to keep the cheaper path).`,
+    )
+  }
+}

@@ -65,6 +65,12 @@ describe("fullItemTax: the tax charged for the whole quantity (Medusa's item tax
     expect(fullItemTax({ unitPrice: 10, quantity: 2, adjustments: ["1.5", "0.5"], rates: ["6", "1.25"] })).toBe("1.305")
     expect(fullItemTax({ unitPrice: 10, quantity: 2, adjustments: [], rates: [] })).toBe("0")
   })
+
+  it("a tax-inclusive price: the tax inside it, price × rate ÷ (1 + rate), as Medusa computes it", () => {
+    // $112 shown in Albany, NY: net 107.15 + 4.85 tax (the rate the provider hands Medusa for it)
+    expect(cents(fullItemTax({ unitPrice: 112, quantity: 1, adjustments: [], rates: ["4.5263"], taxInclusive: true }))).toBe(485)
+    expect(cents(fullItemTax({ unitPrice: 112, quantity: 1, adjustments: [], rates: ["4.5263"] }))).toBe(507)
+  })
 })
 
 describe("tax refunded to customers, rounded as the service does", () => {

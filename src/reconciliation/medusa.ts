@@ -71,6 +71,7 @@ export function chargedItemTax(i: any): string {
     quantity: str(i.quantity),
     adjustments: (i.adjustments ?? []).map((a: any) => str(a.amount)),
     rates: (i.tax_lines ?? []).map((t: any) => str(t.rate)),
+    taxInclusive: !!i.is_tax_inclusive,
   })
 }
 

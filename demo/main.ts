@@ -298,6 +298,16 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
       ok: cmp.ok,
       detail: cmp.problems.join("; ") || undefined,
     })
+    const incl = charged.lines.find((l) => l.taxInclusive)
+    if (incl?.taxInclusive) {
+      const filedLine = cmp.lines.find((l) => l.chargedLineId === incl.id)
+      const exact = dec(incl.taxInclusive.net).plus(incl.tax).eq(incl.taxInclusive.shown)
+      checks.push({
+        what: `tax-inclusive price (order #${p.displayId}): the shopper paid the shown ${incl.taxInclusive.shown.toFixed(2)} for the ${incl.title}; the tax inside it ${incl.tax.toFixed(2)} = filed ${filedLine?.filed?.toFixed(2) ?? "-"}, on the net ${incl.taxInclusive.net.toFixed(2)}`,
+        ok: exact && filedLine?.ok === true,
+        detail: exact ? (filedLine?.problem ?? undefined) : `net + tax ≠ shown`,
+      })
+    }
     if (p.plan.shopper === "exempt") {
       const zero = cmp.chargedTotal === 0 && cmp.filedTotal === 0
       checks.push({

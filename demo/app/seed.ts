@@ -34,14 +34,16 @@ const PROVIDER_ID = "tp_sales-tax_sales-tax"
 /** Key of the plugin's TIC-assignment module (SALES_TAX_MODULE). */
 const SALES_TAX_MODULE = "salesTax"
 
-export type ProductKey = "lamp" | "tshirt" | "jacket" | "coffee" | "giftcard"
+export type ProductKey = "lamp" | "tshirt" | "jacket" | "coffee" | "giftcard" | "sweater"
 
 export interface DemoProduct {
   id: string
   variantId: string
   title: string
-  /** unit price, USD, tax-exclusive */
+  /** unit price, USD, tax-exclusive (the sweater's: tax-inclusive, see taxInclusive) */
   price: number
+  /** the price includes tax (the region's tax-inclusive price: issue 17) */
+  taxInclusive?: boolean
   /** the TIC the plugin should resolve, and where it is assigned */
   tic: number
   ticSource: "product" | "product_type" | "product_category" | "default"
@@ -169,10 +171,8 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
         service_zone_id: fset.service_zones[0].id,
         shipping_profile_id: profile.id,
         type: { label: "Standard", description: "3-5 days", code: "standard" },
-        prices: [
-          { currency_code: "usd", amount: shippingPrice },
-          { region_id: region.id, amount: shippingPrice },
-        ],
+        // the currency price only: the region's prices are tax-inclusive (the sweater's), shipping stays tax-exclusive
+        prices: [{ currency_code: "usd", amount: shippingPrice }],
         rules: [
           { attribute: "enabled_in_store", value: "true", operator: "eq" },
           { attribute: "is_return", value: "false", operator: "eq" },
@@ -215,7 +215,7 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     ],
     ...extra,
   })
-  const prices: Record<ProductKey, number> = { lamp: 49.99, tshirt: 29.95, jacket: 120, coffee: 14.5, giftcard: 50 }
+  const prices: Record<ProductKey, number> = { lamp: 49.99, tshirt: 29.95, jacket: 120, coffee: 14.5, giftcard: 50, sweater: 112 }
   const { result: products } = await createProductsWorkflow(container).run({
     input: {
       products: [
@@ -224,6 +224,7 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
         product("Rain jacket", "rain-jacket", prices.jacket, { type_id: apparel.id }),
         product("Coffee beans", "coffee-beans", prices.coffee, { category_ids: [groceries.id] }),
         product("Gift card", "gift-card", prices.giftcard),
+        product("Wool sweater", "wool-sweater", prices.sweater),
       ],
     },
   })
@@ -239,6 +240,25 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
   await tics.setTic("product", byHandle("gift-card").id, 10005) // Gift cards
   await tics.setTic("product_type", apparel.id, 20010) // every "Apparel" product is clothing
   await tics.setTic("product_category", food.id, 40030) // Food for home consumption; "Groceries" inherits it
+  await tics.setTic("product", byHandle("wool-sweater").id, 20010) // Clothing
+
+  // tax-inclusive prices (issue 17): the region prefers tax-inclusive prices, and the sweater has a
+  // region price ($112, tax included); every other price is the currency's, tax-exclusive
+  const pricing = container.resolve(Modules.PRICING)
+  const [pref] = await pricing.listPricePreferences({ attribute: "region_id", value: region.id })
+  if (pref) await pricing.updatePricePreferences(pref.id, { is_tax_inclusive: true })
+  else await pricing.createPricePreferences([{ attribute: "region_id", value: region.id, is_tax_inclusive: true }])
+  const {
+    data: [sweaterVariant],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+    entity: "product_variant",
+    fields: ["id", "price_set.id"],
+    filters: { id: byHandle("wool-sweater").variantId },
+  })
+  await pricing.addPrices({
+    priceSetId: sweaterVariant.price_set!.id,
+    prices: [{ amount: prices.sweater, currency_code: "usd", rules: { region_id: region.id } }],
+  })
 
   logger.info("demo seed: admin user")
   const {
@@ -262,6 +282,14 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
       jacket: { ...byHandle("rain-jacket"), price: prices.jacket, tic: 20010, ticSource: "product_type", category: "clothing" },
       coffee: { ...byHandle("coffee-beans"), price: prices.coffee, tic: 40030, ticSource: "product_category", category: "groceries" },
       giftcard: { ...byHandle("gift-card"), price: prices.giftcard, tic: 10005, ticSource: "product", category: "gift card" },
+      sweater: {
+        ...byHandle("wool-sweater"),
+        price: prices.sweater,
+        tic: 20010,
+        ticSource: "product",
+        category: "clothing",
+        taxInclusive: true,
+      },
     },
   }
   writeFileSync(out, JSON.stringify(seed, null, 2))

@@ -114,7 +114,20 @@ export const PLAN: PlannedOrder[] = [
     shopper: "exempt",
     note: `the customer holds an exemption certificate for ${EXEMPT_STATE}`,
   },
+  {
+    label: "Albany, NY (tax-inclusive price)",
+    address: addr("1 State St", "Albany", "NY", "12207"),
+    items: [
+      { product: "sweater", quantity: 1 },
+      { product: "lamp", quantity: 1 },
+    ],
+    shopper: "guest",
+    note: "the sweater's $112 includes tax: its net ($107.15, under NY's $110) pays the local 4.53 % only; the lamp is taxed on top",
+  },
 ]
+
+/** Index in PLAN of the order with a tax-inclusive price. */
+export const TAX_INCLUSIVE_ORDER = PLAN.length - 1
 
 /** Index in PLAN of the order that gets a partial return, and of the one that is cancelled. */
 export const RETURN_ORDER = 0
@@ -300,6 +313,8 @@ export interface ChargedLine {
   quantity: number
   /** tax Medusa charged on the line, in dollars rounded to the cent */
   tax: number
+  /** a tax-inclusive price: the shown line total and the net it contains (total − tax), to the cent */
+  taxInclusive?: { shown: number; net: number }
 }
 
 export interface ChargedOrder {
@@ -328,6 +343,8 @@ export async function chargedOrder(ctx: Ctx, orderId: string): Promise<ChargedOr
       unit_price: Num
       quantity: Num
       tax_total: Num
+      total: Num
+      is_tax_inclusive?: boolean | null
     }[]
     shipping_methods: { id: string; name: string; amount: Num; tax_total: Num }[]
   }
@@ -340,6 +357,9 @@ export async function chargedOrder(ctx: Ctx, orderId: string): Promise<ChargedOr
       unitPrice: dec(String(it.unit_price)).toFixed(2),
       quantity: Number(String(it.quantity)),
       tax: cents(it.tax_total),
+      ...(it.is_tax_inclusive
+        ? { taxInclusive: { shown: cents(it.total), net: roundCents(dec(cents(it.total)).minus(cents(it.tax_total))) } }
+        : {}),
     })),
     ...o.shipping_methods.map((sm): ChargedLine => ({
       kind: "shipping",
@@ -444,9 +464,10 @@ export function compare(ctx: Ctx, charged: ChargedOrder, filed: OrderRecord, shi
   const problems: string[] = []
   const productTic = new Map(Object.values(ctx.seed.products).map((p) => [p.id, p.tic]))
   for (const c of charged.lines) {
-    const idx = unused.findIndex(
-      (l) => (c.kind === "shipping") === isShipping(l) && dec(l.price).eq(dec(c.unitPrice)) && dec(l.quantity).eq(c.quantity),
-    )
+    // a tax-inclusive line is filed at the net its price contains
+    const samePrice = (l: LineItemOut) =>
+      c.taxInclusive ? dec(roundCents(dec(l.price).times(l.quantity))).eq(c.taxInclusive.net) : dec(l.price).eq(dec(c.unitPrice))
+    const idx = unused.findIndex((l) => (c.kind === "shipping") === isShipping(l) && samePrice(l) && dec(l.quantity).eq(c.quantity))
     const expectedTic = c.kind === "shipping" ? shippingTic : c.productId ? (productTic.get(c.productId) ?? null) : null
     if (idx < 0) {
       lines.push({

@@ -10,6 +10,8 @@ import {
   returnReceivedFilingWorkflow,
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
+import { describeFailure } from "../workflows/filing/decisions"
+import { getPluginOptions } from "../options"
 
 type Payload = { id?: string; order_id?: string; return_id?: string; claim_id?: string; exchange_id?: string }
 
@@ -73,7 +75,13 @@ export default async function salesTaxFilingSubscriber({ event, container }: Sub
   } catch (e) {
     // service failures are kept on the filing record; anything else is a bug worth a log line (the sweep retries)
     const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { error(m: string): void }
-    logger.error(`sales-tax filing: ${event.name} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)
+    let apiKey: string | undefined
+    try {
+      apiKey = getPluginOptions(container).apiKey
+    } catch {
+      apiKey = undefined
+    }
+    logger.error(`sales-tax filing: ${event.name} failed: ${describeFailure(e, [apiKey])}`)
     throw e
   }
 }

@@ -6,6 +6,7 @@ import {
   compareLines,
   completionAtFiling,
   deriveState,
+  describeFailure,
   directOrderRequest,
   isRetryable,
   normalizeRefundItems,
@@ -201,6 +202,35 @@ describe("keys, customers, errors, backoff", () => {
         expect(v).toBeLessThanOrEqual(d)
         expect(dec(v).isInteger()).toBe(true)
       }),
+    )
+  })
+})
+
+describe("describeFailure (the subscriber's log line)", () => {
+  it("a plain object as Medusa's workflow engine rethrows it: its message and code, never [object Object]", () => {
+    const out = describeFailure({ name: "Error", message: "order ord_1 not found", code: "not_found", type: "not_found" })
+    expect(out).toBe("order ord_1 not found (code not_found)")
+    expect(describeFailure({ message: "Cannot read", type: "unexpected_state", code: "E_STATE" })).toBe(
+      "Cannot read (code E_STATE, type unexpected_state)",
+    )
+  })
+  it("the service's error (status, title, detail) and an Error with a code and a cause; the stack follows the message", () => {
+    expect(describeFailure({ status: 422, code: "void_cutoff", title: "Unprocessable", detail: "past the void cutoff" })).toBe(
+      "past the void cutoff (code void_cutoff, HTTP 422)",
+    )
+    const e = Object.assign(new TypeError("bad input", { cause: { message: "socket hang up", code: "ECONNRESET" } }), { code: "E_IN" })
+    const out = describeFailure(e)
+    expect(out.split("\n")[0]).toBe("TypeError: bad input (code E_IN); caused by: socket hang up (code ECONNRESET)")
+    expect(out.split("\n")[1]).toMatch(/^\s+at /)
+  })
+  it("anything else: a string as it is, an object without a message as JSON, a cycle without a crash; secrets redacted", () => {
+    expect(describeFailure("boom")).toBe("boom")
+    expect(describeFailure({ reason: "x" })).toBe('{"reason":"x"}')
+    const cyc: Record<string, unknown> = {}
+    cyc.self = cyc
+    expect(describeFailure(cyc)).toBe("an object with keys self")
+    expect(describeFailure({ message: "key sk_live_secret1234 refused", code: "auth" }, ["sk_live_secret1234"])).toBe(
+      "key [redacted] refused (code auth)",
     )
   })
 })

@@ -267,7 +267,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
           paymentId: p.id as string,
           amount: dec(str(r.amount)).toNumber(),
           createdAt: new Date(r.created_at).toISOString(),
-          version: versionOf.get(r.id) ?? 0,
+          version: versionOf.get(r.id) ?? null,
           reasonLabel: (r.refund_reason?.label as string | undefined) ?? null,
         })),
       ),

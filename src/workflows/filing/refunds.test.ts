@@ -110,6 +110,18 @@ describe("refunds without a return: Medusa's credit line of each refund", () => 
     ])
   })
 
+  it("a refund the order's books never saw (the Payment Module called directly: no order transaction) is wholly without a return", () => {
+    const refunds: RefundFact[] = [
+      { id: "ref_direct", amount: 5, createdAt: at(1), version: null },
+      { id: "ref_flow", amount: 3, createdAt: at(2), version: 4 },
+    ]
+    const lines: CreditLineFact[] = [{ id: "cl_1", amount: 3, version: 5, reference: "payment_collection" }]
+    expect([...refundCreditParts(refunds, lines).entries()]).toEqual([
+      ["ref_direct", 5],
+      ["ref_flow", 3],
+    ])
+  })
+
   it("a credit line another flow made is nobody's refund; a refund reason is matched by its label", () => {
     const refunds: RefundFact[] = [
       { id: "ref_a", amount: 5, createdAt: at(1), version: 3, reasonLabel: "Goodwill" },

@@ -19,6 +19,10 @@
  * in, and the credit line is the order change right after it (version + 1). So a credit line
  * created in version n belongs to the last refund (by version, then time) made in a version below
  * n that carries its reference and has no credit line yet.
+ *
+ * A refund with no order transaction was made past Medusa's refund workflow (the Payment Module
+ * called directly): the order's books never saw it, nothing owed was paid back by it, and it is
+ * wholly a refund without a return.
  */
 import { dec, roundCents } from "../../money"
 
@@ -27,8 +31,9 @@ export interface RefundFact {
   amount: number
   /** ISO instant */
   createdAt: string
-  /** the order version of the refund's transaction */
-  version: number
+  /** the order version of the refund's transaction; null: the refund has none (made through the Payment Module
+   *  directly, not Medusa's refund workflow), so the order's books know nothing of it and it is wholly without a return */
+  version: number | null
   /** the refund reason's label, when the admin chose one */
   reasonLabel?: string | null
 }
@@ -53,8 +58,13 @@ export function refundCreditReference(reasonLabel: string | null | undefined): s
  */
 export function refundCreditParts(refunds: RefundFact[], creditLines: CreditLineFact[]): Map<string, number> {
   const t = (s: string) => new Date(s).getTime()
-  const byTime = [...refunds].sort((a, b) => a.version - b.version || t(a.createdAt) - t(b.createdAt) || a.id.localeCompare(b.id))
-  const out = new Map<string, number>(byTime.map((r) => [r.id, 0]))
+  const booked = refunds.filter((r): r is RefundFact & { version: number } => r.version !== null)
+  const byTime = booked.sort((a, b) => a.version - b.version || t(a.createdAt) - t(b.createdAt) || a.id.localeCompare(b.id))
+  const out = new Map<string, number>(
+    [...refunds]
+      .sort((a, b) => t(a.createdAt) - t(b.createdAt) || a.id.localeCompare(b.id))
+      .map((r) => [r.id, r.version === null ? roundCents(r.amount) : 0]),
+  )
   const taken = new Set<string>()
   const lines = [...creditLines].sort((a, b) => a.version - b.version || a.id.localeCompare(b.id))
   for (const cl of lines) {

@@ -5,7 +5,8 @@
  * certificate (after seeing the field validation messages) and disables it, sees an order's failed
  * filing record and retries it, follows its link to the service-call log (Activity page, filters,
  * detail drawer), sees an order's lifecycle states (an edit, replace claims, a refund
- * without a return not filed) and files the refund as a credit, and opens the settings page. Writes its screenshots to the git-ignored
+ * without a return not filed) and files the refund as a credit, sees a certificate a shopper submitted
+ * through the storefront marked "by the customer", and opens the settings page. Writes its screenshots to the git-ignored
  * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
  * runner (which forces the admin off).
@@ -207,6 +208,44 @@ describe("admin extensions in a browser", () => {
     const after = await service.getCertificate(atService.items[0]!.certificateId)
     expect(after.disabledAt).not.toBeNull()
     await shot(widget, "customer-certificates-disabled.png")
+  })
+
+  it("customer widget: a certificate the shopper submitted through the storefront (/store/sales-tax/certificates) shows as created by the customer", async () => {
+    // a publishable key (admin API, the browser's session), a registered customer, and the store route
+    const key = await page.request.post(`${app.url}/admin/api-keys`, { data: { title: "Storefront", type: "publishable" } })
+    expect(key.status()).toBe(200)
+    const pk = (await key.json()).api_key.token as string
+    const email = "shopper-cert@example.com"
+    const password = "shopper-pass-123"
+    const reg = await page.request.post(`${app.url}/auth/customer/emailpass/register`, { data: { email, password } })
+    expect(reg.status()).toBe(200)
+    const created = await page.request.post(`${app.url}/store/customers`, {
+      headers: { "x-publishable-api-key": pk, authorization: `Bearer ${(await reg.json()).token}` },
+      data: { email, first_name: "Lee", last_name: "Buyer" },
+    })
+    expect(created.status()).toBe(200)
+    const customerId = (await created.json()).customer.id as string
+    const login = await page.request.post(`${app.url}/auth/customer/emailpass`, { data: { email, password } })
+    const cert = await page.request.post(`${app.url}/store/sales-tax/certificates`, {
+      headers: { "x-publishable-api-key": pk, authorization: `Bearer ${(await login.json()).token}` },
+      data: {
+        customerName: "Lakeside School District",
+        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+        reason: "EducationalOrganization",
+        customerBusinessType: "EducationAndHealthCareServices",
+        states: [{ abbreviation: "MN", identificationNumber: "ED-4471" }],
+      },
+    })
+    expect(cert.status()).toBe(201)
+    const certificateId = (await cert.json()).certificate.certificateId as string
+    expect((await service.getCertificate(certificateId)).customerId).toBe(customerId)
+
+    await page.goto(`${app.adminUrl}/customers/${customerId}`)
+    const widget = page.getByTestId("sales-tax-certificates")
+    const row = widget.getByTestId(`certificate-${certificateId}`)
+    await expect(row.getByTestId("certificate-created-by")).toBeVisibleText(/^by the customer$/)
+    expect(await row.getAttribute("data-status")).toBe("active")
+    await shot(widget, "customer-certificates-shopper.png")
   })
 
   it("reconciliation page: the month's figures, the failed order listed with its reason and Fix, a backfill that skips what has a record", async () => {

@@ -36,14 +36,24 @@ export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
  * on a tax-inclusive price) at the very rate being computed, so the net to quote is unknown.
  */
 export function inclusiveMixRefusal(s: CartSnapshot): string | null {
-  for (const l of [...s.items, ...s.shipping_methods]) {
-    const incl = inclusiveDiscount(l)
-    if (l.is_tax_inclusive && !dec(l.discount).eq(incl)) {
-      return "A tax-exclusive promotion on a tax-inclusive price is not supported for US sales tax: make the promotion tax-inclusive, like the prices it applies to."
-    }
-    if (!l.is_tax_inclusive && !dec(incl).isZero()) {
+  // the checkout hot path: no decimal arithmetic for a line without promotions of the other kind
+  const check = (l: CartSnapshot["items"][number] | CartSnapshot["shipping_methods"][number]): string | null => {
+    if (l.is_tax_inclusive) {
+      if (l.discount !== "0" && !dec(l.discount).eq(inclusiveDiscount(l))) {
+        return "A tax-exclusive promotion on a tax-inclusive price is not supported for US sales tax: make the promotion tax-inclusive, like the prices it applies to."
+      }
+    } else if (l.has_tax_inclusive_discount && !dec(inclusiveDiscount(l)).isZero()) {
       return "A tax-inclusive promotion on a tax-exclusive price is not supported for US sales tax: make the promotion tax-exclusive, like the prices it applies to."
     }
+    return null
+  }
+  for (const l of s.items) {
+    const why = check(l)
+    if (why) return why
+  }
+  for (const l of s.shipping_methods) {
+    const why = check(l)
+    if (why) return why
   }
   return null
 }

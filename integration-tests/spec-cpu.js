@@ -28,5 +28,5 @@ afterAll(() => {
   const spec = relative(ROOT, expect.getState().testPath || "unknown")
   const line = { spec, wallMs: Date.now() - started.wall, cpuMs: cpuMs() - started.cpu }
   mkdirSync(join(ROOT, ".tmp"), { recursive: true })
-  appendFileSync(join(ROOT, ".tmp", "spec-cpu.jsonl"), JSON.stringify(line) + "\n")
+  appendFileSync(process.env.MST_SPEC_CPU_FILE || join(ROOT, ".tmp", "spec-cpu.jsonl"), JSON.stringify(line) + "\n")
 })

@@ -85,7 +85,8 @@ medusaIntegrationTestRunner({
       let tag = ""
       pg.on("query", (q?: { sql?: string }) => {
         sql++
-        if (process.env.BENCH_STORE_SQL_LOG && tag) sqlLog.push(`${tag}\t${benchPhaseNow()}\t${String(q?.sql ?? "").slice(0, 160)}`)
+        if (process.env.BENCH_STORE_SQL_LOG && tag)
+          sqlLog.push(`${tag}\t${benchPhaseNow()}\t${performance.now().toFixed(1)}\t${String(q?.sql ?? "").slice(0, 160)}`)
       })
       const sqlPer = new Map<typeof plugin, number[]>()
       let qty = 1
@@ -94,8 +95,10 @@ medusaIntegrationTestRunner({
         const s0 = sql
         tag = out ? `${side === plugin ? "plugin" : "system"} mutation ${qty}` : ""
         const t = performance.now()
+        if (process.env.BENCH_STORE_SQL_LOG && tag) sqlLog.push(`${tag}\t\t${t.toFixed(1)}\t(request sent)`)
         const cart = await side.co.setQuantity(side.lineId, qty)
         out?.push(performance.now() - t)
+        if (process.env.BENCH_STORE_SQL_LOG && tag) sqlLog.push(`${tag}\t\t${performance.now().toFixed(1)}\t(answer received)`)
         if (out) sqlPer.set(side, [...(sqlPer.get(side) ?? []), sql - s0])
         return cart
       }

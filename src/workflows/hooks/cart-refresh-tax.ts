@@ -72,6 +72,12 @@ function unwrap(err: unknown): unknown {
   return inner ?? err
 }
 
+/** Bench-only (`SALES_TAX_BENCH_PHASES=1`): names the phase for bench/store.bench.ts's SQL log (see tax-resync.ts). */
+function benchMark(phase: string): void {
+  if (process.env.SALES_TAX_BENCH_PHASES === "1")
+    (globalThis as Record<symbol, string>)[Symbol.for("medusa-sales-tax/bench-phase-now")] = phase
+}
+
 type StepContext = {
   container: MedusaContainer
   idempotencyKey: string
@@ -93,6 +99,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const cartId = input?.cart_id
   if (!scope || !cartId || scope.cartId !== cartId) return new StepResponse(undefined)
   const t = performance.now()
+  benchMark("in refresh hook")
   const { container } = stepContext
   const taxed = scope.knownUs || (await isUsTaxedCart(container, cartId))
   if (taxed) {
@@ -113,6 +120,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
     }
   }
   scope.ran = { taxed, ms: performance.now() - t }
+  benchMark("after refresh hook")
   return new StepResponse(undefined)
 }
 

@@ -250,10 +250,13 @@ async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<bo
   return true
 }
 
-/** Whether the cart has a payment collection (as read before the route when it was; a route cannot remove one). */
+/**
+ * Whether the cart has a payment collection: as read before the route when it was (the cart
+ * routes neither create nor remove one: POST /store/payment-collections does), else read now.
+ */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
   const before = cartBefore.get(req)
-  if (before?.id === cartId && before.hasPaymentCollection) return true
+  if (before?.id === cartId) return before.hasPaymentCollection
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
   const { data } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.id"], filters: { id: cartId } })
   return !!data[0]?.payment_collection?.id

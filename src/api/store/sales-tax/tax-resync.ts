@@ -222,6 +222,8 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   phaseStart(req, cartId)
   // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId) }
+  // bench-only (SALES_TAX_BENCH_PHASES=1): the after-route path, for bench/store.bench.ts to compare both in one run
+  if (benchPhases() && req.headers?.["x-sales-tax-bench-refresh"] === "after-route") return next()
   cartRefreshStorage().run(scope, () => next())
 }
 

@@ -11,6 +11,7 @@ import {
   createShopper,
   freshCheckoutStore,
   salesTaxProvider,
+  storeHeaders,
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
@@ -299,6 +300,56 @@ medusaIntegrationTestRunner({
       const removed = await api.delete(`/store/carts/${co.cartId}/line-items/${coffee.id}?fields=${CART_FIELDS}`, headers)
       await check("coffee removed", removed.data.parent)
       expect(seen).toEqual([])
+    })
+
+    it("tax changed at completion (a certificate created after the payment started): the payment collection follows the new total, so the amount authorized is the order's total", async () => {
+      const shopper = await createShopper(api, store, "library@example.com")
+      const auth = await adminAuth(getContainer())
+      const h = storeHeaders(store, shopper.token)
+      const co = new Checkout(api, store, shopper.token)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await co.setAddress(ADDRESSES.minneapolis, "library@example.com")
+      const taxed = await co.addShipping()
+      expect(cents(taxed.tax_total)).toBeGreaterThan(0)
+      const startPayment = async () => {
+        const pc = await api.post(`/store/payment-collections`, { cart_id: co.cartId }, h)
+        await api.post(
+          `/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+          { provider_id: "pp_system_default" },
+          h,
+        )
+      }
+      await startPayment()
+      // the shopper's certificate arrives between payment and completion: the completion's refresh exempts the cart
+      const created = await api.post(
+        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
+        {
+          customerName: "Library 1",
+          address: { line1: "300 Nicollet Mall", city: "Minneapolis", state: "MN", zip: "55401" },
+          reason: "EducationalOrganization",
+          customerBusinessType: "Government",
+          states: [{ abbreviation: "MN" }],
+        },
+        auth,
+      )
+      expect(created.status).toBe(201)
+      const first = await api.post(`/store/carts/${co.cartId}/complete`, {}, { ...h, validateStatus: () => true })
+      // no order on the old total: the payment started for it was dropped with it, the shopper pays again
+      expect(first.data.type).not.toBe("order")
+      await startPayment()
+      const r = await api.post(`/store/carts/${co.cartId}/complete`, {}, h)
+      expect(r.data.type).toBe("order")
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+      const {
+        data: [order],
+      } = await query.graph({
+        entity: "order",
+        fields: ["id", "total", "tax_total", "payment_collections.amount"],
+        filters: { id: r.data.order.id },
+      })
+      expect(cents(order.tax_total)).toBe(0)
+      expect(order.payment_collections.map((p: any) => cents(p.amount))).toEqual([cents(order.total)])
     })
 
     it("outage under failurePolicy fallback: the region's rates, lines marked SALES_TAX_FALLBACK; the breaker stops calling a down service", async () => {

@@ -3,9 +3,10 @@
  *
  * Medusa 2.21 rolls a failed cart workflow back through its steps' compensations, but not all of
  * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
- * (a new shipping address is a new row, and the cart keeps pointing at it), and routes that
- * do not compute tax themselves (a line's quantity, deleting a line, promotions, the e-mail,
- * the customer) have committed by the time the plugin refreshes the tax lines after them.
+ * (a new shipping address is a new row, and the cart keeps pointing at it). The plugin's own tax
+ * computation runs inside Medusa's cart refresh where there is one (a refusal there is rolled back
+ * by Medusa's compensation, and whatever that misses is put back here), but the promotions routes
+ * have no such refresh: they have committed by the time the plugin refreshes the tax lines after them.
  *
  * So before a store route changes a US-taxed cart, the plugin reads the cart as it is (one query:
  * `readCartState`); when that request ends in `sales_tax_unavailable`, `restoreCartState` puts

@@ -306,12 +306,21 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
   }
 }
 
-/** Before completion: the tax lines are made to match the cart as it is now. */
+/**
+ * Before completion: the tax lines are made to match the cart as it is now, and so is the payment
+ * collection. Medusa's completion authorizes the payment session's own amount, set when the
+ * payment collection was last refreshed, and does not compare it with the cart's total: when this
+ * refresh changed the tax (a certificate, a TIC, a rate changed since the payment started), Medusa's
+ * payment refresh sets the new amount and drops the sessions started for the old one, so the
+ * completion asks for the payment again instead of authorizing the old total.
+ */
 export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
   try {
-    await refreshTaxLines(req.scope, cartId)
+    if ((await refreshTaxLines(req.scope, cartId)) && (await hasPaymentCollection(req, cartId))) {
+      await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
+    }
     next()
   } catch (e) {
     next(e)

@@ -4,9 +4,17 @@
  * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
  *   path, path traversal to the service, the checkout timeout on admin routes);
  * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
- * - a fast-check fuzz of all 19 routes (FUZZ_ROUTES_REQUESTS, default 5,000; `npm run
- *   fuzz:routes` runs more) with and without auth and with service faults injected: no 5xx,
- *   every 4xx JSON with a message, short non-nested error values, the API key never in an answer.
+ * - a fast-check fuzz of all 31 routes of the plugin (every route.ts under src/api, each method:
+ *   the `ROUTES` table; FUZZ_ROUTES_REQUESTS, default 5,000 spread over them; `npm run fuzz:routes`
+ *   runs more) with and without auth and with service faults injected: no 5xx, every 4xx JSON with
+ *   a message, short non-nested error values, the API key never in an answer, an id of the wrong
+ *   shape a located 400. Admin routes: 401 without an admin session; the store's verify-address:
+ *   400 without a publishable key; the shopper certificate routes: a logged-in customer's bearer
+ *   token (fixture shoppers, 20 requests a minute each: a 429 with Retry-After is an answer), 401
+ *   for guests, an admin's session or token (or the hostile-input guard's 400, which runs first).
+ *   Per route (`routeProblem`): the activity log and the month reports answer a valid query and
+ *   refuse a bad one at `query`, known ids are answered, a valid backfill range is started (202)
+ *   or refused as running (409), and a shopper never sees another customer's certificate.
  * One Medusa boot for the whole file.
  */
 import http from "node:http"
@@ -21,6 +29,8 @@ import { adminAuth } from "../filing-helpers/medusa"
 import { seedStore, startTestSandbox, useSalesTaxSandbox, claimDataDir, TICS, type FaultSpec, type SeededStore } from "../helpers"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { INPUT_LIMITS } from "../../src/api/admin/sales-tax/input-guard"
+import { callLog } from "../../src/modules/sales-tax/call-log"
+import { OPERATION_IDS } from "../../src/contract"
 
 jest.setTimeout(240_000)
 
@@ -104,8 +114,13 @@ interface Fixture {
   cookie: string
   customerId: string
   certificateId: string
-  ids: Record<"product" | "productType" | "productCategory" | "customer" | "filingOrder" | "certificate", string[]>
+  /** logged-in shoppers (customer bearer tokens) for /store/sales-tax/certificates*, each with its own rate-limit budget */
+  shoppers: { customerId: string; token: string }[]
+  ids: Record<"product" | "productType" | "productCategory" | "customer" | "filingOrder" | "certificate" | "callLogEntry", string[]>
 }
+
+/** Shoppers of the fixture: the certificate routes allow 20 requests a minute per customer. */
+const SHOPPERS = 3
 
 async function fixture(container: MedusaContainer, base: string): Promise<Fixture> {
   await st.sandbox.reset()
@@ -113,15 +128,21 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
   const query = container.resolve(ContainerRegistrationKeys.QUERY) as any
   const { data: products } = await query.graph({ entity: "product", fields: ["id", "type_id", "categories.id"] })
   const customers = container.resolve(Modules.CUSTOMER) as any
-  const [customer] = await customers.createCustomers([{ email: "fuzz@example.com", first_name: "Fuzz" }])
-  const cert = await st.sandbox.client.createCertificate({
-    customerId: customer.id,
-    customerName: "Fuzz Inc",
-    address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
-    reason: "Resale",
-    customerBusinessType: "RetailTrade",
-    states: [{ abbreviation: "MN" }],
-  })
+  const [customer, ...shopperRows] = await customers.createCustomers([
+    { email: "fuzz@example.com", first_name: "Fuzz" },
+    ...Array.from({ length: SHOPPERS }, (_, i) => ({ email: `fuzz-shopper-${i}@example.com`, first_name: "Shopper" })),
+  ])
+  const certFor = (customerId: string) =>
+    st.sandbox.client.createCertificate({
+      customerId,
+      customerName: "Fuzz Inc",
+      address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+      reason: "Resale",
+      customerBusinessType: "RetailTrade",
+      states: [{ abbreviation: "MN" }],
+    })
+  // the admin's customer's certificate, and one of the first shopper's (the store DELETE's own)
+  const [cert, shopperCert] = await Promise.all([certFor(customer.id), certFor(shopperRows[0].id)])
   const filing = container.resolve(SALES_TAX_FILING_MODULE) as any
   await filing.ensureRecord({
     order_id: "order_fuzz_failed",
@@ -147,6 +168,21 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
   const session = await send(base, "POST", "/auth/session", { authorization: `Bearer ${jwt}` })
   if (session.status !== 200) throw new Error(`POST /auth/session: ${session.status} ${session.text}`)
   const cookie = String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0]!
+  // logged-in shoppers: customer tokens as /auth/customer/emailpass issues them (signed here: no password hashing)
+  const shoppers = shopperRows.map((c: any) => ({
+    customerId: c.id as string,
+    token: generateJwtToken(
+      { actor_id: c.id, actor_type: "customer", auth_identity_id: `authid_${c.id}`, app_metadata: { customer_id: c.id } },
+      { secret: projectConfig.http.jwtSecret, expiresIn: "1d" },
+    ),
+  }))
+  // an entry of the service-call log: one call through Medusa (listCertificates), written out
+  const listed = await send(base, "GET", `/admin/sales-tax/customers/${customer.id}/certificates`, { cookie })
+  if (listed.status !== 200) throw new Error(`list certificates: ${listed.status} ${listed.text}`)
+  await callLog.flush()
+  const activity = await send(base, "GET", "/admin/sales-tax/activity?limit=1", { cookie })
+  const entryId = activity.json?.entries?.[0]?.id as string | undefined
+  if (activity.status !== 200 || !entryId) throw new Error(`GET /admin/sales-tax/activity: ${activity.status} ${activity.text}`)
   const uniq = (xs: (string | null | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))]
   return {
     base,
@@ -156,13 +192,15 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
     cookie,
     customerId: customer.id,
     certificateId: cert.certificateId,
+    shoppers,
     ids: {
       product: uniq(products.map((p: any) => p.id)),
       productType: uniq(products.map((p: any) => p.type_id)),
       productCategory: uniq(products.flatMap((p: any) => (p.categories ?? []).map((c: any) => c.id))),
       customer: [customer.id],
       filingOrder: ["order_fuzz_failed"],
-      certificate: [cert.certificateId],
+      certificate: [cert.certificateId, shopperCert.certificateId],
+      callLogEntry: [entryId],
     },
   }
 }
@@ -496,6 +534,7 @@ medusaIntegrationTestRunner({
         const conn = st.sandbox.connectionId
         const seen = new Map<string, number>()
         const statuses = new Map<number, number>()
+        const routeStatuses = new Map<string, number>()
         const timing = new Map<string, { n: number; ms: number; max: number }>()
         let sent = 0
 
@@ -521,13 +560,20 @@ medusaIntegrationTestRunner({
                 sent++
                 statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
                 seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
+                routeStatuses.set(`${r.route} ${a.status}`, (routeStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
                 const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
                 if (a.status >= 500) throw new Error(`5xx: ${where}`)
                 if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
                 // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
+                // (the store route: 400 without a publishable key; the admin and shopper routes: 401, guests and admins alike)
                 if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
-                  const want = r.route.startsWith("POST /store") ? 400 : 401
-                  if (a.status !== want) throw new Error(`expected ${want} without auth: ${where}`)
+                  const want = r.who === "store" ? 400 : 401
+                  // (the shopper routes authenticate after the plugin's hostile-input guard: a guest's hostile path, query or body is the guard's 400)
+                  const guarded =
+                    r.who === "customer" &&
+                    a.status === 400 &&
+                    /control characters|percent-encoding|dot segment|nested deeper/.test(String(a.json?.errors?.[0]?.message))
+                  if (a.status !== want && !guarded) throw new Error(`expected ${want} without auth: ${where}`)
                 }
                 if (a.status >= 400) {
                   if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
@@ -553,6 +599,10 @@ medusaIntegrationTestRunner({
                   if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
                     throw new Error(`a bad id was not refused: ${where}`)
                   }
+                }
+                if (r.auth === "ok") {
+                  const problem = routeProblem(r, a)
+                  if (problem) throw new Error(`${problem}: ${where}`)
                 }
               })
             } finally {
@@ -582,7 +632,26 @@ medusaIntegrationTestRunner({
         for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"])
           expect([op, (counts as any)[op] > 0]).toEqual([op, true])
         expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
+        // the newer routes' handlers were reached with valid input, not only refused at the door
+        for (const [route, status] of [
+          ["GET /admin/sales-tax/activity", 200],
+          ["GET /admin/sales-tax/activity/:id", 200],
+          ["GET /admin/sales-tax/filings/:orderId/lifecycle", 200],
+          ["GET /admin/sales-tax/reconciliation", 200],
+          ["GET /admin/sales-tax/reconciliation/csv", 200],
+          ["GET /admin/sales-tax/reconciliation/backfill", 200],
+          ["POST /admin/sales-tax/reconciliation/backfill", 202],
+          ["GET /store/sales-tax/certificates", 200],
+        ] as const)
+          expect([route, status, (routeStatuses.get(`${route} ${status}`) ?? 0) > 0]).toEqual([route, status, true])
 
+        if (process.env.FUZZ_ROUTES_VERBOSE)
+          console.log(
+            [...routeStatuses]
+              .sort()
+              .map(([k, n]) => `${k}: ${n}`)
+              .join("\n"),
+          )
         if (process.env.FUZZ_ROUTES_VERBOSE)
           console.log([...timing].map(([k, t]) => `${k}: ${t.n} × ${Math.round(t.ms / t.n)} ms (max ${t.max})`).join("\n"))
 
@@ -624,7 +693,11 @@ medusaIntegrationTestRunner({
 // ---------------------------------------------------------------------------------------------
 
 type IdKind = keyof Fixture["ids"]
-type BodyKind = "none" | "tic" | "search" | "cert" | "address"
+type BodyKind = "none" | "tic" | "search" | "cert" | "address" | "credit" | "fix" | "backfill"
+const BODY_KINDS: BodyKind[] = ["none", "tic", "search", "cert", "address", "credit", "fix", "backfill"]
+type QueryKind = "filings" | "activity" | "month" | "other"
+/** who the route serves: an admin session, anyone with the publishable key, a logged-in customer (and the publishable key) */
+type Who = "admin" | "store" | "customer"
 
 interface RouteDef {
   id: string
@@ -632,7 +705,12 @@ interface RouteDef {
   template: string
   param?: [name: string, kind: IdKind]
   body: BodyKind
-  query?: "filings"
+  query?: QueryKind
+}
+
+function whoOf(template: string): Who {
+  if (template.startsWith("/store/sales-tax/certificates")) return "customer"
+  return template.startsWith("/store") ? "store" : "admin"
 }
 
 const ROUTES: RouteDef[] = [
@@ -691,6 +769,54 @@ const ROUTES: RouteDef[] = [
   },
   { id: "GET /admin/sales-tax/settings", method: "GET", template: "/admin/sales-tax/settings", body: "none" },
   { id: "POST /store/sales-tax/verify-address", method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
+  // added since the first 19: the filing lifecycle and credits, the service-call log, reconciliation and backfill, shopper certificates
+  {
+    id: "GET /admin/sales-tax/filings/:orderId/lifecycle",
+    method: "GET",
+    template: "/admin/sales-tax/filings/:orderId/lifecycle",
+    param: ["orderId", "filingOrder"],
+    body: "none",
+  },
+  {
+    id: "POST /admin/sales-tax/filings/:orderId/credits",
+    method: "POST",
+    template: "/admin/sales-tax/filings/:orderId/credits",
+    param: ["orderId", "filingOrder"],
+    body: "credit",
+  },
+  { id: "GET /admin/sales-tax/activity", method: "GET", template: "/admin/sales-tax/activity", body: "none", query: "activity" },
+  {
+    id: "GET /admin/sales-tax/activity/:id",
+    method: "GET",
+    template: "/admin/sales-tax/activity/:id",
+    param: ["id", "callLogEntry"],
+    body: "none",
+  },
+  { id: "GET /admin/sales-tax/reconciliation", method: "GET", template: "/admin/sales-tax/reconciliation", body: "none", query: "month" },
+  {
+    id: "GET /admin/sales-tax/reconciliation/csv",
+    method: "GET",
+    template: "/admin/sales-tax/reconciliation/csv",
+    body: "none",
+    query: "month",
+  },
+  { id: "POST /admin/sales-tax/reconciliation/fix", method: "POST", template: "/admin/sales-tax/reconciliation/fix", body: "fix" },
+  { id: "GET /admin/sales-tax/reconciliation/backfill", method: "GET", template: "/admin/sales-tax/reconciliation/backfill", body: "none" },
+  {
+    id: "POST /admin/sales-tax/reconciliation/backfill",
+    method: "POST",
+    template: "/admin/sales-tax/reconciliation/backfill",
+    body: "backfill",
+  },
+  { id: "GET /store/sales-tax/certificates", method: "GET", template: "/store/sales-tax/certificates", body: "none" },
+  { id: "POST /store/sales-tax/certificates", method: "POST", template: "/store/sales-tax/certificates", body: "cert" },
+  {
+    id: "DELETE /store/sales-tax/certificates/:certId",
+    method: "DELETE",
+    template: "/store/sales-tax/certificates/:certId",
+    param: ["certId", "certificate"],
+    body: "none",
+  },
 ]
 
 const SHAPE: Record<IdKind, RegExp> = {
@@ -700,6 +826,7 @@ const SHAPE: Record<IdKind, RegExp> = {
   customer: /^cus_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
   filingOrder: /^(order|oexc|claim)_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
   certificate: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  callLogEntry: /^stcl_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
 }
 const PREFIX: Record<IdKind, string> = {
   product: "prod_",
@@ -708,6 +835,7 @@ const PREFIX: Record<IdKind, string> = {
   customer: "cus_",
   filingOrder: "order_",
   certificate: "",
+  callLogEntry: "stcl_",
 }
 
 interface FuzzRequest {
@@ -718,7 +846,14 @@ interface FuzzRequest {
   body?: string
   bodyKind: string
   auth: "ok" | "none" | "bogus"
+  who: Who
   badParam: boolean
+  /** the path parameter is one of the fixture's own ids */
+  knownParam: boolean
+  /** the query is certainly valid (true), certainly refused (false), or either (undefined) */
+  queryOk?: boolean
+  /** the logged-in customer of a shopper request */
+  actor?: string
 }
 
 /** Hostile strings: control characters, traversal, percent junk, SQL and JSON fragments, long and non-ASCII text, the API key. */
@@ -802,8 +937,14 @@ function deepArb(): fc.Arbitrary<string> {
   return fc.tuple(fc.integer({ min: 11, max: 4000 }), fc.boolean()).map(([d, arr]) => (arr ? "[".repeat(d) + "]".repeat(d) : nestedJson(d)))
 }
 
-function validBody(kind: BodyKind, _fx: Fixture): unknown {
+function validBody(kind: BodyKind, fx: Fixture): unknown {
   switch (kind) {
+    case "credit":
+      return { refund_id: "ref_01FUZZNOSUCHREFUND" }
+    case "fix":
+      return { order_id: fx.ids.filingOrder[0] }
+    case "backfill":
+      return { from: "2026-01-01", to: "2026-01-31", batch_size: 50, concurrency: 2 }
     case "tic":
       return { tic: TICS.clothing }
     case "search":
@@ -824,7 +965,7 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
     fc.jsonValue({ maxDepth: 3 }),
     hostileString(apiKey),
     fc.integer(),
-    fc.constantFrom(null, true, [], {}, 20010, -1, 1.5, 1e308),
+    fc.constantFrom(null, true, [], {}, 20010, -1, 1.5, 1e308, "0000-01-01", "9999-12-31", "2026-02-30", "2026-13-01", "2026-01-01"),
   )
   const options: fc.WeightedArbitrary<{ text?: string; kind: string; ct?: string }>[] = [
     { arbitrary: fc.constant({ kind: "none" }), weight: kind === "none" ? 30 : 5 },
@@ -861,16 +1002,71 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
   return fc.oneof(...options)
 }
 
-function queryArb(route: RouteDef, fx: Fixture, apiKey: string): fc.Arbitrary<string> {
+const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/
+
+/** A query string, and whether the route must accept it (true), must refuse it at `query` (false), or may do either. */
+function queryArb(kind: QueryKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ q: string; ok?: boolean }> {
+  const text = (kv: [string, string][]) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join("&")}` : "")
   const val = fc.oneof(
     hostileString(apiKey).map(enc),
     fc.constantFrom("%00", "%zz", "%E0%A4%A", "1", "0", "-1", "200", "201", "1e9", "failed", "completed", ...fx.ids.filingOrder),
   )
+  if (kind === "activity") {
+    // each key once, with a value it accepts (v) or any value (h)
+    const good: Record<string, fc.Arbitrary<string>> = {
+      operation: fc.constantFrom(...OPERATION_IDS),
+      status: fc.constantFrom("2xx", "4xx", "5xx", "none"),
+      order_id: fc.constantFrom(...fx.ids.filingOrder, "oexc_01FUZZ", "claim_01FUZZ"),
+      cart_id: fc.constantFrom("cart_01FUZZ", "cart_1"),
+      errors_only: fc.constantFrom("true", "false", "1", "0"),
+      limit: fc.integer({ min: 1, max: 100 }).map(String),
+      offset: fc.integer({ min: 0, max: 1000 }).map(String),
+    }
+    const refused = ["x", "order_id[a]", "status[a]"]
+    const pair = fc.oneof(
+      ...Object.entries(good).map(([k, a]) => a.map((v) => ({ k, v, sure: true }))),
+      fc.tuple(fc.constantFrom(...Object.keys(good), ...refused, "limit[]"), val).map(([k, v]) => ({ k, v, sure: false })),
+    )
+    return fc.uniqueArray(pair, { maxLength: 4, selector: (p) => p.k.replace(/\[.*$/, "") }).map((ps) => ({
+      q: text(ps.map((p) => [p.k, p.v])),
+      ok: ps.some((p) => refused.includes(p.k)) ? false : ps.every((p) => p.sure) ? true : undefined,
+    }))
+  }
+  if (kind === "month") {
+    // month=YYYY-MM is required; anything else beside it is ignored (unless the guard refuses it)
+    const month = fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(fc.integer({ min: 1990, max: 2099 }), fc.integer({ min: 1, max: 12 }))
+          .map(([y, m]) => `${y}-${String(m).padStart(2, "0")}`),
+        weight: 3,
+      },
+      { arbitrary: fc.constantFrom("2026-13", "2026-00", "2026-1", "26-01", "2026-01-01", "0000-00"), weight: 1 },
+      { arbitrary: hostileString(apiKey), weight: 2 },
+    )
+    const pair = fc.oneof(
+      { arbitrary: month.map((m) => ({ k: "month", v: enc(m), plain: m })), weight: 3 },
+      {
+        arbitrary: fc.tuple(fc.constantFrom("month[]", "month[a]", "x", "fields"), val).map(([k, v]) => ({ k, v, plain: undefined })),
+        weight: 1,
+      },
+    )
+    // mostly month=… alone (the report itself), else a few pairs
+    const pairs = fc.oneof(
+      { arbitrary: month.map((m) => [{ k: "month", v: enc(m), plain: m as string | undefined }]), weight: 3 },
+      { arbitrary: fc.array(pair, { maxLength: 3 }), weight: 2 },
+    )
+    return pairs.map((ps) => {
+      const months = ps.filter((p) => p.k.startsWith("month"))
+      const valid = months.length === 1 && months[0]!.k === "month" && MONTH_RE.test(months[0]!.plain ?? "")
+      return { q: text(ps.map((p) => [p.k, p.v])), ok: valid ? (ps.length === 1 ? true : undefined) : false }
+    })
+  }
   const key =
-    route.query === "filings"
+    kind === "filings"
       ? fc.constantFrom("state", "order_id", "limit", "offset", "order_id[a]", "limit[]", "x")
       : fc.constantFrom("q", "fields", "x[y]", "%00", "limit")
-  return fc.array(fc.tuple(key, val), { maxLength: 4 }).map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join("&")}` : ""))
+  return fc.array(fc.tuple(key, val), { maxLength: 4 }).map((kv) => ({ q: text(kv) }))
 }
 
 const IDEMPOTENT_OPS = [
@@ -917,36 +1113,52 @@ function faultArb(): fc.Arbitrary<FaultSpec | undefined> {
  * more CPU than Medusa answering the request).
  */
 function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
-  const paramArbs = new Map<IdKind, fc.Arbitrary<{ seg: string; bad: boolean }>>()
+  const paramArbs = new Map<IdKind, fc.Arbitrary<{ seg: string; bad: boolean; known: boolean }>>()
   for (const kind of Object.keys(fx.ids) as IdKind[]) {
     paramArbs.set(
       kind,
-      fc
-        .tuple(idArb(fx, kind, apiKey), fc.boolean())
-        .map(([v, raw]) => ({ seg: raw && /^[\x21-\x7e]+$/.test(v) && !/[/?#]/.test(v) ? v : enc(v) || "%20", bad: !SHAPE[kind].test(v) })),
+      fc.tuple(idArb(fx, kind, apiKey), fc.boolean()).map(([v, raw]) => ({
+        seg: raw && /^[\x21-\x7e]+$/.test(v) && !/[/?#]/.test(v) ? v : enc(v) || "%20",
+        bad: !SHAPE[kind].test(v),
+        known: fx.ids[kind].includes(v),
+      })),
     )
   }
   const bodyArbs = new Map<BodyKind, ReturnType<typeof bodyArb>>()
-  for (const kind of ["none", "tic", "search", "cert", "address"] as BodyKind[]) bodyArbs.set(kind, bodyArb(kind, fx, apiKey))
-  const filingsQuery = queryArb({ query: "filings" } as RouteDef, fx, apiKey)
-  const otherQuery = queryArb({} as RouteDef, fx, apiKey)
+  for (const kind of BODY_KINDS) bodyArbs.set(kind, bodyArb(kind, fx, apiKey))
+  const queries = new Map<QueryKind, ReturnType<typeof queryArb>>()
+  for (const kind of ["filings", "activity", "month", "other"] as QueryKind[]) queries.set(kind, queryArb(kind, fx, apiKey))
   const auth = fc.oneof(
     { arbitrary: fc.constant("ok" as const), weight: 7 },
     { arbitrary: fc.constant("none" as const), weight: 1 },
     { arbitrary: fc.constant("bogus" as const), weight: 1 },
   )
-  const basic = fc.integer({ min: 0, max: 29 })
+  const basic = fc.integer({ min: 0, max: 89 })
   const ip = fc.ipV4()
   const perRoute = ROUTES.map((route) => {
-    const isStore = route.template.startsWith("/store")
+    const who = whoOf(route.template)
+    const isStore = who !== "admin"
     const param = route.param ? paramArbs.get(route.param[1])! : fc.constant(undefined)
-    const query = route.query === "filings" ? filingsQuery : otherQuery
+    const query = queries.get(route.query ?? "other")!
     return fc
       .record({ param, auth, body: bodyArbs.get(route.body)!, query, basic, ip })
       .map(({ param, auth, body, query, basic, ip }): FuzzRequest => {
-        const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query
+        const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query.q
         const headers: Record<string, string> = {}
-        if (isStore) {
+        let actor: string | undefined
+        if (who === "customer") {
+          // the publishable key always: "none" is a guest (or an admin's session), "bogus" a token that is not a customer's
+          headers["x-publishable-api-key"] = fx.store.publishableKey
+          headers["x-forwarded-for"] = ip
+          if (auth === "ok") {
+            const shopper = fx.shoppers[basic % fx.shoppers.length]!
+            headers.authorization = `Bearer ${shopper.token}`
+            actor = shopper.customerId
+          }
+          if (auth === "none" && basic % 3 === 0) headers.cookie = fx.cookie
+          if (auth === "bogus")
+            headers.authorization = basic % 3 === 0 ? `Bearer ${fx.jwt}` : basic % 3 === 1 ? "Bearer not-a-token" : "Basic bm9wZTo="
+        } else if (isStore) {
           if (auth === "ok") headers["x-publishable-api-key"] = fx.store.publishableKey
           if (auth === "bogus") headers["x-publishable-api-key"] = "pk_bogus"
           headers["x-forwarded-for"] = ip
@@ -954,7 +1166,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
           // mostly the dashboard's session cookie; the JWT bearer and the secret API key (scrypt per request) now and then
           if (auth === "ok") {
             if (basic === 0) headers.authorization = fx.basic
-            else if (basic < 6) headers.authorization = `Bearer ${fx.jwt}`
+            else if (basic < 18) headers.authorization = `Bearer ${fx.jwt}`
             else headers.cookie = fx.cookie
           }
           if (auth === "bogus") headers.authorization = basic % 2 ? "Bearer not-a-token" : "Basic bm9wZTo="
@@ -963,13 +1175,86 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         // past the route's size limit, any body is Medusa's 413 before anything else
         const limit = isStore ? 8 * 1024 : 64 * 1024
         const bodyKind = body.text !== undefined && Buffer.byteLength(body.text) > limit ? "huge" : body.kind
-        return { route: route.id, method: route.method, path, headers, body: body.text, bodyKind, auth, badParam: !!param?.bad }
+        return {
+          route: route.id,
+          method: route.method,
+          path,
+          headers,
+          body: body.text,
+          bodyKind,
+          auth,
+          who,
+          badParam: !!param?.bad,
+          knownParam: !!param?.known,
+          queryOk: query.ok,
+          actor,
+        }
       })
   })
-  // every route, the settings page (about 35 ms of CPU a request: health, ping, coverage) and the store
-  // route (a database look-up of the publishable key first) less often
-  const weightOf = (r: RouteDef) => (r.template.endsWith("/settings") ? 1 : r.template.startsWith("/store") ? 3 : 5)
+  // every route; the settings page (about 35 ms of CPU a request: health, ping, coverage), the store
+  // routes (a database look-up of the publishable key first; the certificate routes' budget is 20
+  // a minute per customer) and the month report (the month's orders and filings) less often
+  const weightOf = (r: RouteDef) =>
+    r.template.endsWith("/settings")
+      ? 1
+      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill")
+        ? 3
+        : 4
   return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(ROUTES[i]!) })))
+}
+
+/**
+ * The per-route expectations of an authenticated request (beside the fuzz's invariants for every
+ * answer): what a route must answer to a query it must accept or refuse, to its own ids, and that a
+ * shopper only ever sees and changes their own certificates. A description of the problem, or undefined.
+ */
+function routeProblem(r: FuzzRequest, a: Answer): string | undefined {
+  // no body, an id of the right shape, and a query that is certainly valid (or none)
+  const clean = r.bodyKind === "none" && !r.badParam && (r.queryOk === true || !r.path.includes("?"))
+  const located = String(a.json?.errors?.[0]?.location ?? "")
+  if (r.queryOk === false && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+    // (located at the query, or where the guard found something first: the path, a GET's body)
+    if (a.status !== 400 || !/^(path|query|body)/.test(located)) return "a query the route must refuse was not a located 400"
+  }
+  switch (r.route) {
+    case "GET /admin/sales-tax/activity":
+      if (clean && r.queryOk === true && (a.status !== 200 || !Array.isArray(a.json?.entries) || typeof a.json?.count !== "number"))
+        return "a valid activity query was not answered"
+      break
+    case "GET /admin/sales-tax/activity/:id":
+      if (clean && r.knownParam && (a.status !== 200 || typeof a.json?.entry?.id !== "string"))
+        return "a known activity entry was not answered"
+      break
+    case "GET /admin/sales-tax/filings/:orderId/lifecycle":
+      if (clean && r.knownParam && (a.status !== 200 || !Array.isArray(a.json?.children)))
+        return "a known order's lifecycle was not answered"
+      break
+    case "GET /admin/sales-tax/reconciliation":
+      if (clean && r.queryOk === true && (a.status !== 200 || typeof a.json?.summary?.orders !== "number"))
+        return "a valid month's report was not answered"
+      break
+    case "GET /admin/sales-tax/reconciliation/csv":
+      if (clean && r.queryOk === true && (a.status !== 200 || !/^text\/csv/.test(String(a.headers["content-type"]))))
+        return "a valid month's CSV was not answered"
+      break
+    case "GET /admin/sales-tax/reconciliation/backfill":
+      if (clean && a.status !== 200) return "the backfill's progress was not answered"
+      break
+    case "POST /admin/sales-tax/reconciliation/backfill":
+      if (r.bodyKind === "valid" && !r.path.includes("?") && a.status !== 202 && a.status !== 409)
+        return "a valid backfill range was neither started nor refused as running"
+      break
+    case "GET /store/sales-tax/certificates":
+    case "POST /store/sales-tax/certificates":
+    case "DELETE /store/sales-tax/certificates/:certId": {
+      if (a.status === 429 && !(Number(a.headers["retry-after"]) >= 1)) return "a 429 without Retry-After"
+      const certs = [...(a.json?.certificates ?? []), ...(a.json?.certificate ? [a.json.certificate] : [])] as { customerId?: string }[]
+      if (a.status < 300 && certs.some((c) => c.customerId !== r.actor)) return "a shopper was shown another customer's certificate"
+      if (r.route.startsWith("GET") && clean && a.status !== 200 && a.status !== 429) return "a shopper's certificates were not listed"
+      break
+    }
+  }
+  return undefined
 }
 
 function fuzzBatch(fx: Fixture, apiKey: string, size: number) {

@@ -75,6 +75,20 @@ export interface FailureSummary {
   updatedAt: string | null
 }
 
+/** One service connection as GET /admin/sales-tax/connections lists it (never its key). */
+export interface ConnectionView {
+  connectionId: string
+  /** always "****" */
+  apiKey: string
+  isDefault: boolean
+  /** the configured channels (the default: every channel no other connection names) */
+  salesChannels: { id: string; name: string | null; exists: boolean }[]
+}
+
+export interface AdminConnectionsResponse {
+  connections: ConnectionView[]
+}
+
 export interface AdminSettingsResponse {
   connection: {
     health: CheckResult<HealthResponse>

@@ -40,6 +40,8 @@ export const CartSnapshot = z.object({
   /** Medusa cart (or order) id: becomes the service cartId. */
   cart_id: z.string().min(1),
   customer_id: z.string().nullish(),
+  /** The cart's (order's) sales channel: picks its connection (option `connections`, src/connections.ts). */
+  sales_channel_id: z.string().nullish(),
   /**
    * The customer whose exemption certificates may be applied, set by the hook ONLY when the
    * request is authenticated as the cart's customer (or an admin works on the customer's draft
@@ -141,7 +143,7 @@ function fastSnapshot(v: unknown): CartSnapshot {
     shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  return optional(out, v, ["customer_id", "exemption_customer_id", "exemption_basis"], (x, k) =>
+  return optional(out, v, ["customer_id", "sales_channel_id", "exemption_customer_id", "exemption_basis"], (x, k) =>
     k === "exemption_basis" ? optOf(x, BASES) : optStr(x),
   ) as CartSnapshot
 }

@@ -11,6 +11,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { Address, CartIn, CartOut } from "../../contract"
 import { isSalesTaxError, type SalesTaxClient } from "../../client"
 import { getSalesTaxClient } from "../../client-factory"
+import { connectionForChannel, optionsOn } from "../../connections"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
@@ -46,6 +47,7 @@ import {
   invalidateCustomerCertificates,
   pickExemption,
   refusesCertificate,
+  registerCertificateConnections,
 } from "./exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
@@ -135,7 +137,10 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   readonly options: PluginOptions
+  /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
+  /** A client per connection (option `connections`), by connection id. */
+  readonly #clients = new Map<string, SalesTaxClient>()
   readonly cache: QuoteCache<Quote>
   readonly breaker: CircuitBreaker
   readonly stats: ProviderStats = {
@@ -161,10 +166,9 @@ export class SalesTaxProviderService implements ITaxProvider {
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
     this.logger = tryResolve<Logger>(cradle, "logger") ?? console
-    this.client = getSalesTaxClient(this.options, {
-      // checkout path: the whole call, retries included, stays within timeoutMs
-      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
-    })
+    this.client = this.clientOn(this.options)
+    this.#clients.set(this.options.connectionId, this.client)
+    registerCertificateConnections(this.options.connections.map((c) => c.connectionId))
     this.cache = new QuoteCache<Quote>(this.pickStore(cradle), this.options.cacheTtlSeconds)
     this.breaker = new CircuitBreaker({
       failures: this.options.circuitBreaker.failures,
@@ -249,6 +253,21 @@ export class SalesTaxProviderService implements ITaxProvider {
       throw e
     }
     markServiceOk()
+  }
+
+  /** A checkout-path client on a connection: the whole call, retries included, within timeoutMs. */
+  protected clientOn(o: Pick<PluginOptions, "connectionId" | "apiKey">): SalesTaxClient {
+    return getSalesTaxClient(optionsOn(this.options, o), {
+      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
+    })
+  }
+
+  /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
+  connectionFor(salesChannelId: string | null | undefined): { connectionId: string; client: SalesTaxClient; isDefault: boolean } {
+    const c = connectionForChannel(this.options, salesChannelId)
+    let client = this.#clients.get(c.connectionId)
+    if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
+    return { connectionId: c.connectionId, client, isDefault: c.isDefault }
   }
 
   /** The database-backed rate memory (module salesTax), else an in-process one. */
@@ -433,14 +452,20 @@ export class SalesTaxProviderService implements ITaxProvider {
     const guard = <T>(fn: () => Promise<T>): Promise<T> => this.breaker.execute(() => withDeadline(fn, deadline - Date.now()))
     // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
+    // the connection of the cart's sales channel: its certificates, its quote (cached under it)
+    const conn = this.connectionFor(snapshot.sales_channel_id)
     let exemptionId: string | null = null
     if (exemptFor) {
       // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
-      const certs = await activeCertificates(this.client, exemptFor, this.options.cacheTtlSeconds, { store: this.certificateStore, guard })
+      const certs = await activeCertificates(conn.client, exemptFor, this.options.cacheTtlSeconds, {
+        store: this.certificateStore,
+        guard,
+        connectionId: conn.isDefault ? null : conn.connectionId,
+      })
       exemptionId = pickExemption(certs, destination.state, this.refusedNow())
     }
     try {
-      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard)
+      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn)
     } catch (err) {
       if (!exemptionId || !refusesCertificate(err)) throw err
       // the service refused the certificate (disabled, wrong state, unknown): tax the cart
@@ -456,7 +481,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       }
       // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
       await invalidateCustomerCertificates(exemptFor!)
-      return this.quoteWith(snapshot, destination, null, exemptFor, guard)
+      return this.quoteWith(snapshot, destination, null, exemptFor, guard, conn)
     }
   }
 
@@ -472,6 +497,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     exemptionId: string | null,
     exemptFor: string | null,
     guard: <T>(fn: () => Promise<T>) => Promise<T>,
+    conn: { connectionId: string; client: SalesTaxClient } = { connectionId: this.options.connectionId, client: this.client },
   ): Promise<Quote> {
     const cart = buildServiceCart({
       snapshot,
@@ -483,8 +509,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     })
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
     if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
-    const hash = cartHash(cart, this.options.connectionId)
-    const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId)))
+    const hash = cartHash(cart, conn.connectionId)
+    const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId, conn.client)))
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
     else if (!exemptionId) setImmediate(() => void this.remember(cart, value, destination))
@@ -512,9 +538,14 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
-  protected async callService(cart: CartIn, hash: string, exemptionId: string | null): Promise<Quote> {
+  protected async callService(
+    cart: CartIn,
+    hash: string,
+    exemptionId: string | null,
+    client: SalesTaxClient = this.client,
+  ): Promise<Quote> {
     this.stats.serviceCalls++
-    const res = await this.client.calculateCarts({ items: [cart] })
+    const res = await client.calculateCarts({ items: [cart] })
     markServiceOk()
     const out: CartOut | undefined = res.items[0]
     const lines: Quote["lines"] = {}

@@ -8,6 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { dec, roundCents, roundTo, sum } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
 import { getSalesTaxClient } from "../../client-factory"
+import { allApiKeys, connectionForChannel, optionsForConnection } from "../../connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../providers/sales-tax/constants"
 import {
   itemTaxable,
@@ -106,6 +107,7 @@ const ORDER_FIELDS = [
   "created_at",
   "currency_code",
   "customer_id",
+  "sales_channel_id",
   "canceled_at",
   "status",
   "tax_total",
@@ -258,6 +260,9 @@ export async function buildSnapshot(
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
+  // the connection of the order's sales channel (kept only when not the default: records before
+  // option `connections` have none and stay on the default)
+  const conn = connectionForChannel(options, order.sales_channel_id)
   return {
     snapshot: {
       orderId,
@@ -270,6 +275,7 @@ export async function buildSnapshot(
       origin: options.origin,
       destination: dest.address,
       exemptionId,
+      ...(conn.isDefault ? {} : { connectionId: conn.connectionId }),
       lines,
     },
   }
@@ -462,10 +468,14 @@ export function filingProcessor(container: MedusaContainer, overrides: { client?
   return new FilingProcessor({
     store,
     client: overrides.client ?? getSalesTaxClient(options).background(),
+    // a test's client override stands for every connection
+    clientFor: overrides.client
+      ? () => overrides.client!
+      : (connectionId) => getSalesTaxClient(optionsForConnection(options, connectionId)).background(),
     lock: (key, fn) => locking.execute(key, fn, { timeout: 120 }),
     now: overrides.now,
     maxAttempts: options.filing.maxAttempts,
-    secrets: [options.apiKey],
+    secrets: allApiKeys(options),
     logger,
   })
 }

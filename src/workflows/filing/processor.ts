@@ -73,7 +73,13 @@ export interface FilingLogger {
 
 export interface FilingProcessorDeps {
   store: FilingStore
+  /** the default connection's client */
   client: FilingClient
+  /**
+   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`:
+   * issue 16); absent, or for no id, `client`.
+   */
+  clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */
   lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>
   now?: () => Date
@@ -304,14 +310,15 @@ export class FilingProcessor {
     if (!rec) return null
     if (rec.state === "skipped" || !rec.snapshot) return rec
     const s = rec.snapshot
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(s)
     let step = "file"
     let refundInFlight: FilingRefundDTO | null = null
     try {
       // 1. File (reconciling a filing that reached the service before a crash)
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
-          const existing = await this.getOrderOrNull(orderId)
+          const existing = await this.getOrderOrNull(orderId, client)
           if (existing) rec = await this.markFiled(rec, existing, rec.filing_path ?? "direct", null)
           else if (rec.cancel_requested_at) {
             // canceled before it ever reached the service: nothing to void
@@ -393,7 +400,8 @@ export class FilingProcessor {
     refunds: FilingRefundDTO[],
     inFlight: (r: FilingRefundDTO | null) => void,
   ): Promise<FilingRecordDTO> {
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(rec.snapshot)
     for (const r of sortRefunds(refunds)) {
       if (r.state === "refunded" || r.state === "superseded") continue
       if (rec.voided_at) {
@@ -430,7 +438,8 @@ export class FilingProcessor {
 
   /** Files the pending edits of an order's own record, oldest first. */
   private async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(rec.snapshot)
     for (const edit of rec.edits ?? []) {
       if (edit.state !== "pending") continue
       const setEdit = async (patch: Partial<EditIntent>, more: RecordPatch = {}) => {
@@ -514,7 +523,7 @@ export class FilingProcessor {
   }
 
   private async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
-    const { client } = this.deps
+    const client = this.clientOf(s)
     const forced = mustFileDirect(s)
     let cmp: ReturnType<typeof compareLines> | null = null
     if (s.cartId) {
@@ -559,9 +568,15 @@ export class FilingProcessor {
     })
   }
 
-  private async getOrderOrNull(orderId: string): Promise<OrderRecord | null> {
+  /** The client of the connection a snapshot was (or is to be) filed on: the default without one. */
+  private clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
+    const id = s?.connectionId
+    return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
+  }
+
+  private async getOrderOrNull(orderId: string, client: FilingClient = this.deps.client): Promise<OrderRecord | null> {
     try {
-      return await this.deps.client.getOrder(orderId)
+      return await client.getOrder(orderId)
     } catch (e) {
       if (statusOf(e) === 404) return null
       throw e

@@ -126,6 +126,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
       "id",
       "currency_code",
       "customer_id",
+      "sales_channel_id",
       "items.id",
       "items.product_id",
       "items.variant_id",
@@ -217,6 +218,8 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
     v: 1,
     cart_id: e.id,
     customer_id: customerId ?? null,
+    // only when set: a snapshot without it is the default connection's, as before
+    ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i: any) => {
       const adj = sumAdjustments(i.adjustments)

@@ -11,6 +11,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
+  updateProductsWorkflow,
   linkProductsToSalesChannelWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
@@ -36,6 +40,8 @@ import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/li
 import { toCents, roundCents } from "../../src/money"
 import { checkConnectionChannels } from "../../src/modules/sales-tax/boot-check"
 import { getPluginOptions } from "../../src/options"
+import { originServiceId } from "../../src/providers/sales-tax/origins"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 
 jest.setTimeout(180_000)
 
@@ -111,6 +117,63 @@ async function seedChannelB(container: MedusaContainer, store: SeededStore): Pro
     input: { id: CHANNEL_B, add: Object.values(store.products).map((p) => p.id) },
   })
   return { ...store, salesChannelId: CHANNEL_B, publishableKey: key.token }
+}
+
+const AUSTIN = { address_1: "500 Congress Ave", city: "Austin", country_code: "us", province: "TX", postal_code: "78701" }
+
+/**
+ * A second stock location (Austin, TX) with its own fulfillment set, shipping profile and option;
+ * the T-shirt moves to that profile, so a cart with a lamp and a shirt ships from Seattle and Austin.
+ */
+async function seedAustin(container: MedusaContainer, store: SeededStore, address: typeof AUSTIN = AUSTIN) {
+  const link = container.resolve(ContainerRegistrationKeys.LINK) as any
+  const fulfillment = container.resolve(Modules.FULFILLMENT) as any
+  const {
+    result: [location],
+  } = await createStockLocationsWorkflow(container).run({ input: { locations: [{ name: "Austin warehouse", address }] } })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [store.salesChannelId] } })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
+  })
+  const fset = await fulfillment.createFulfillmentSets({
+    name: "Austin shipping",
+    type: "shipping",
+    service_zones: [{ name: "US from Austin", geo_zones: [{ type: "country", country_code: "us" }] }],
+  })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+    [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id },
+  })
+  const {
+    result: [profile],
+  } = await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "From Austin", type: "austin" }] } })
+  const {
+    result: [option],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Austin ground",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: fset.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Austin ground", description: "from Texas", code: "austin" },
+        prices: [
+          { currency_code: "usd", amount: 6 },
+          { region_id: store.regionId, amount: 6 },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+  await updateProductsWorkflow(container).run({
+    input: { selector: { id: store.products.shirt.id }, update: { shipping_profile_id: profile.id } },
+  })
+  return { locationId: location.id as string, optionId: option.id as string }
 }
 
 medusaIntegrationTestRunner({
@@ -205,13 +268,142 @@ medusaIntegrationTestRunner({
         return co.addItem(store.products.general.variantId, 2)
       }
       await holder.sandbox.resetCounts()
+      const refusedBefore = salesTaxProvider(getContainer()).stats.refusedCertificates
       const onA = await quoteFor(store)
       const onB = await quoteFor(storeB)
+      // the second channel's cart never offered connection A's certificate to connection B
+      expect(salesTaxProvider(getContainer()).stats.refusedCertificates).toBe(refusedBefore)
       expect(toCents(roundCents(String(onA.tax_total)))).toBe(0)
       expect(toCents(roundCents(String(onB.tax_total)))).toBeGreaterThan(0)
       // each connection's list was asked on that connection (the cache is keyed by connection)
       expect((await countsOn(TEST_CONNECTION_ID)).listCertificates).toBe(1)
       expect((await countsOn(CONN_B)).listCertificates).toBe(1)
+    })
+
+    /** A lamp (Seattle) and a shirt (Austin) to Louisville, both shipping methods; the order. */
+    async function twoLocationOrder(austinOptionId: string) {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.setAddress(ADDRESSES.louisville)
+      await co.addItem(store.products.general.variantId, 2)
+      await co.addItem(store.products.shirt.variantId, 1)
+      await co.addShipping()
+      await holder.sandbox.resetCounts()
+      const cart = await co.addShipping(austinOptionId)
+      const quoted = (await holder.sandbox.counts()).calculateCarts
+      const order = await co.complete()
+      return { cartId: co.cartId, cart, order, quoted }
+    }
+
+    it("origin per stock location: a two-location cart is priced in one service call with each line's origin, filed as one order per origin; a return refunds on the line's origin, net filed = net charged; a cancel voids both", async () => {
+      const austin = await seedAustin(getContainer(), store)
+      const seattle = store.stockLocationId
+      const { cartId, cart, order, quoted } = await twoLocationOrder(austin.optionId)
+      // the mutation's state was quoted in ONE POST carts holding both carts
+      expect(quoted).toBe(1)
+      const [first, second] = [seattle, austin.locationId].sort()
+      const idOf = (base: string, loc: string) => originServiceId(base, loc === first ? "" : loc, loc === first)
+      const shirtLine = cart.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      const lampLine = cart.items.find((i: any) => i.variant_id === store.products.general.variantId)
+      const svcCart = async (loc: string) =>
+        await holder.sandbox.call("GET", `/tax/connections/${TEST_CONNECTION_ID}/carts/${idOf(cartId, loc)}`)
+      const [cs, ca] = [await svcCart(seattle), await svcCart(austin.locationId)]
+      expect(cs.origin).toMatchObject({ line1: "400 Broad St", state: "WA", zip: "98109" })
+      expect(ca.origin).toMatchObject({ line1: "500 Congress Ave", state: "TX", zip: "78701" })
+      expect(cs.lineItems.map((l: any) => l.itemId)).toContain(lampLine.id)
+      expect(ca.lineItems.map((l: any) => l.itemId)).toEqual(expect.arrayContaining([shirtLine.id]))
+      expect(cs.lineItems.map((l: any) => l.itemId)).not.toContain(shirtLine.id)
+      // the tax lines record the origin each line was quoted from
+      expect(shirtLine.tax_lines[0].data?.origin_location_id ?? null).toBe(austin.locationId === first ? null : austin.locationId)
+
+      // filed: one service order per origin, the lines of each origin on it
+      const sibling = idOf(order.id, second!)
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const sib = await waitForFiling(getContainer(), sibling, (r) => r.state === "completed", "completed")
+      expect(sib.parent_order_id).toBe(order.id)
+      const [os, oa] = [
+        await holder.sandbox.client.getOrder(idOf(order.id, seattle)),
+        await holder.sandbox.client.getOrder(idOf(order.id, austin.locationId)),
+      ]
+      expect(os.origin.state).toBe("WA")
+      expect(oa.origin.state).toBe("TX")
+      const o = await adminOrder(api, auth, order.id)
+      const shirt = o.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      const lamp = o.items.find((i: any) => i.variant_id === store.products.general.variantId)
+      expect(oa.lineItems.map((l) => l.itemId)).toContain(shirt.id)
+      expect(os.lineItems.map((l) => l.itemId)).toContain(lamp.id)
+      expect(os.lineItems.map((l) => l.itemId)).not.toContain(shirt.id)
+
+      // a return of the shirt: refunded on Austin's order only
+      const model = new LifecycleModel()
+      await charged(model, order.id)
+      // each item fulfilled from its own location with its own shipping option
+      await api.post(
+        `/admin/orders/${order.id}/fulfillments`,
+        { items: [{ id: lamp.id, quantity: lamp.quantity }], location_id: seattle, shipping_option_id: store.shippingOptionId },
+        auth,
+      )
+      await api.post(
+        `/admin/orders/${order.id}/fulfillments`,
+        { items: [{ id: shirt.id, quantity: shirt.quantity }], location_id: austin.locationId, shipping_option_id: austin.optionId },
+        auth,
+      )
+      await holder.sandbox.resetCounts()
+      await returnAndReceive(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
+      model.refund(shirt.id, 1)
+      await waitForFiling(getContainer(), sibling, (r) => r.state === "refunded" || r.state === "partially_refunded", "refunded")
+      expect((await holder.sandbox.counts()).refundOrder).toBe(1)
+      const ids = [idOf(order.id, seattle), idOf(order.id, austin.locationId)]
+      const filed = await netFiled(holder.sandbox.client, ids)
+      expect(lineDiffs(model.net(), filed)).toEqual([])
+      expect(total(filed)).toBe(total(model.net()))
+
+      // a second two-location order, cancelled: both origins' orders voided
+      const { order: other } = await twoLocationOrder(austin.optionId)
+      const otherSibling = idOf(other.id, second!)
+      await waitForFiling(getContainer(), otherSibling, (r) => r.state === "completed", "completed")
+      await waitForFiling(getContainer(), other.id, (r) => r.state === "completed", "completed")
+      await api.post(`/admin/orders/${other.id}/cancel`, {}, auth)
+      await waitForFiling(getContainer(), other.id, (r) => r.state === "voided", "voided")
+      await waitForFiling(getContainer(), otherSibling, (r) => r.state === "voided", "voided")
+      for (const id of [other.id, otherSibling]) await expect(holder.sandbox.client.getOrder(id)).rejects.toMatchObject({ status: 404 })
+    })
+
+    it("a stock location address the service refuses: reported once for the location (log, settings), its lines quoted and filed from the fallback origin, nothing lost or filed twice", async () => {
+      // Austin's location in TX with a Seattle ZIP: a complete US address the service refuses as an origin
+      const austin = await seedAustin(getContainer(), store, { ...AUSTIN, postal_code: "98109" })
+      const provider = salesTaxProvider(getContainer())
+      const warn = jest.spyOn((provider as any).logger, "warn")
+      const refusedBefore = provider.stats.refusedOrigins
+      try {
+        const { order } = await twoLocationOrder(austin.optionId)
+        expect(provider.stats.refusedOrigins - refusedBefore).toBe(1)
+        const about = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes(austin.locationId))
+        expect(about).toHaveLength(1)
+        expect(about[0]).toMatch(/refused the address of stock location .* as an origin \(zip 98109 is in WA, not in TX\)/)
+
+        // the settings page's list: Austin falls back, and says why; Seattle uses its own address
+        const { locations } = (await api.get("/admin/sales-tax/locations", auth)).data
+        const a = locations.find((l: any) => l.id === austin.locationId)
+        expect(a).toMatchObject({ fallback: true, origin: { line1: "400 Broad St", state: "WA" } })
+        expect(a.reason).toMatch(/^the service refused the address: origin\.zip: zip 98109 is in WA, not in TX/)
+        expect(locations.find((l: any) => l.id === store.stockLocationId)).toMatchObject({ fallback: false, reason: null })
+
+        // filed once per origin group (the fallback's and Seattle's), every line, each once
+        await holder.sandbox.resetCounts()
+        const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+        const children = (await filingStore(getContainer()).listChildren(order.id)).filter((c) => c.kind === "order")
+        expect(children).toHaveLength(1)
+        await waitForFiling(getContainer(), children[0]!.order_id, (r) => r.state === "completed", "completed")
+        const model = new LifecycleModel()
+        await charged(model, order.id)
+        const filed = await netFiled(holder.sandbox.client, [rec.order_id, children[0]!.order_id])
+        expect(lineDiffs(model.net(), filed)).toEqual([])
+        const o = await holder.sandbox.client.getOrder(order.id)
+        expect(o.origin).toMatchObject({ line1: "400 Broad St", state: "WA" })
+      } finally {
+        warn.mockRestore()
+      }
     })
 
     it("admin: the connections with their sales channels and keys as ****, a ping per connection; bad input located; unknown channels warned", async () => {
@@ -244,9 +436,9 @@ medusaIntegrationTestRunner({
       expect((await countsOn(CONN_B)).ping).toBe(1)
       expect((await countsOn(TEST_CONNECTION_ID)).ping).toBe(1)
 
-      const unknown = await api.post("/admin/sales-tax/connections/ping", { connection_id: "nope" }, auth).catch((e) => e.response)
+      const unknown = await api.post("/admin/sales-tax/connections/ping", { connection_id: "nope" }, auth).catch((e: any) => e.response)
       expect(unknown.status).toBe(404)
-      const bad = await api.post("/admin/sales-tax/connections/ping", { connection: 1 }, auth).catch((e) => e.response)
+      const bad = await api.post("/admin/sales-tax/connections/ping", { connection: 1 }, auth).catch((e: any) => e.response)
       expect(bad.status).toBe(400)
       expect(bad.data.errors.map((e: any) => e.location)).toEqual(expect.arrayContaining(["body.connection_id"]))
 

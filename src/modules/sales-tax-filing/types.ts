@@ -148,6 +148,11 @@ export interface NewRecord {
   state?: FilingState
   last_error?: string | null
   next_attempt_at: Date | null
+  /**
+   * Not stored: the records of the order's other origins (origin per stock location: one service
+   * order per origin, kind "order" with parent_order_id = the Medusa order id), ensured with it.
+   */
+  origin_siblings?: NewRecord[]
 }
 
 export interface NewRefund {

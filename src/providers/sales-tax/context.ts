@@ -22,6 +22,8 @@ export const SnapshotItem = z.object({
   has_tax_inclusive_discount: z.boolean().default(false),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
+  /** The stock location the line ships from (origin per stock location, src/providers/sales-tax/origins.ts). */
+  origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>
 
@@ -32,6 +34,7 @@ export const SnapshotShipping = z.object({
   discount: Decimal.default("0"),
   is_tax_inclusive: z.boolean().default(false),
   has_tax_inclusive_discount: z.boolean().default(false),
+  origin_location_id: z.string().nullish(),
 })
 export type SnapshotShipping = z.infer<typeof SnapshotShipping>
 
@@ -53,6 +56,21 @@ export const CartSnapshot = z.object({
   currency_code: z.string().min(3),
   items: z.array(SnapshotItem),
   shipping_methods: z.array(SnapshotShipping).default([]),
+  /** The stock locations the lines ship from, with their addresses (origins.ts decides which are usable). */
+  locations: z
+    .record(
+      z.string(),
+      z.object({
+        name: z.string().nullish(),
+        address_1: z.string().nullish(),
+        address_2: z.string().nullish(),
+        city: z.string().nullish(),
+        country_code: z.string().nullish(),
+        province: z.string().nullish(),
+        postal_code: z.string().nullish(),
+      }),
+    )
+    .nullish(),
   /** "hook" when built by the plugin's hook, "lines" when rebuilt from getTaxLines' own input. */
   source: z.enum(["hook", "lines"]).default("hook"),
 })
@@ -114,7 +132,7 @@ function fastItem(v: unknown): SnapshotItem {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source"], (x, k) =>
+  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source", "origin_location_id"], (x, k) =>
     k === "tic" ? ticValue(x) : optStr(x),
   ) as SnapshotItem
 }
@@ -127,7 +145,23 @@ function fastShipping(v: unknown): SnapshotShipping {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["shipping_option_id"], optStr) as SnapshotShipping
+  return optional(out, v, ["shipping_option_id", "origin_location_id"], optStr) as SnapshotShipping
+}
+const LOCATION_KEYS = new Set(["name", "address_1", "address_2", "city", "country_code", "province", "postal_code"])
+function locationsValue(v: unknown): CartSnapshot["locations"] {
+  if (v === undefined || v === null) return v
+  if (!isPlain(v)) throw NOT_FAST
+  const out: NonNullable<CartSnapshot["locations"]> = {}
+  for (const [id, loc] of Object.entries(v)) {
+    if (!isPlain(loc)) throw NOT_FAST
+    const copy: Record<string, string | null | undefined> = {}
+    for (const [k, x] of Object.entries(loc)) {
+      if (!LOCATION_KEYS.has(k)) continue // zod strips unknown keys too
+      copy[k] = optStr(x)
+    }
+    out[id] = copy
+  }
+  return out
 }
 const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
 function fastSnapshot(v: unknown): CartSnapshot {
@@ -143,8 +177,8 @@ function fastSnapshot(v: unknown): CartSnapshot {
     shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  return optional(out, v, ["customer_id", "sales_channel_id", "exemption_customer_id", "exemption_basis"], (x, k) =>
-    k === "exemption_basis" ? optOf(x, BASES) : optStr(x),
+  return optional(out, v, ["customer_id", "sales_channel_id", "exemption_customer_id", "exemption_basis", "locations"], (x, k) =>
+    k === "exemption_basis" ? optOf(x, BASES) : k === "locations" ? locationsValue(x) : optStr(x),
   ) as CartSnapshot
 }
 

@@ -31,6 +31,7 @@ import {
   TAX_LINE_NAME_FALLBACK,
 } from "./constants"
 import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
+import { groupByOrigin, refusedLocations, stillRefused } from "./origins"
 import {
   MedusaCacheStore,
   MedusaCachingStore,
@@ -74,7 +75,7 @@ export interface Quote {
   exemptionBasis?: string | null
   /** The customer the certificate was applied for. */
   exemptCustomerId?: string | null
-  lines: Record<string, { amount: number; rate: number; tic: number | null }>
+  lines: Record<string, { amount: number; rate: number; tic: number | null; origin?: { locationId: string | null; address: Address } }>
 }
 
 /** Stats for tests and the bench. */
@@ -88,6 +89,8 @@ export interface ProviderStats {
   refusedCertificates: number
   /** Duration of the slowest quote (ms), certificate lookup included. */
   slowestQuoteMs: number
+  /** Stock locations whose address the service refused as an origin (each counted once). */
+  refusedOrigins: number
 }
 
 interface Deps {
@@ -151,6 +154,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     skippedNoAddress: 0,
     refusedCertificates: 0,
     slowestQuoteMs: 0,
+    refusedOrigins: 0,
   }
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
   readonly certificateStore: QuoteStore<CertificateRecord[]>
@@ -358,6 +362,8 @@ export class SalesTaxProviderService implements ITaxProvider {
         tic: q.tic,
         cart_hash: quote.hash,
         exemption_id: quote.exemptionId,
+        // where the line shipped from, as quoted: filing files one service order per origin
+        ...(q.origin ? { origin_location_id: q.origin.locationId, origin: q.origin.address } : {}),
         // why the line is exempt: the certificate and the verified identity it was applied for
         ...(quote.exemptionId ? { exemption_basis: quote.exemptionBasis ?? null, exempt_customer_id: quote.exemptCustomerId ?? null } : {}),
       },
@@ -498,23 +504,85 @@ export class SalesTaxProviderService implements ITaxProvider {
     exemptFor: string | null,
     guard: <T>(fn: () => Promise<T>) => Promise<T>,
     conn: { connectionId: string; client: SalesTaxClient } = { connectionId: this.options.connectionId, client: this.client },
+    retries = 0,
   ): Promise<Quote> {
-    const cart = buildServiceCart({
-      snapshot,
-      origin: this.options.origin,
-      destination,
-      shippingTic: this.options.shippingTic,
-      defaultTic: this.options.defaultTic,
-      exemptionId,
-    })
+    // one service cart per origin (the stock location each line ships from; the `origin` option
+    // for lines without a usable one), all in ONE POST carts (origins.ts)
+    type Line = { kind: "item"; id: string; loc?: string | null } | { kind: "shipping"; id: string; loc?: string | null }
+    const lines: Line[] = [
+      ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
+      ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
+    ]
+    const refused = refusedLocations.size ? stillRefused(snapshot.locations) : new Set<string>()
+    const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, this.options.origin, snapshot.cart_id, refused)
+    const carts: { cart: CartIn; key: string }[] = []
+    for (const g of groups) {
+      const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
+      const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
+      const cart = buildServiceCart({
+        snapshot: {
+          ...snapshot,
+          items: snapshot.items.filter((i) => items.has(i.id)),
+          shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
+        },
+        origin: g.origin,
+        destination,
+        shippingTic: this.options.shippingTic,
+        defaultTic: this.options.defaultTic,
+        exemptionId,
+      })
+      if (cart.lineItems.length) carts.push({ cart: { ...cart, cartId: g.serviceId }, key: g.key })
+    }
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
-    if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
-    const hash = cartHash(cart, conn.connectionId)
-    const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId, conn.client)))
+    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    const hash =
+      carts.length === 1
+        ? cartHash(carts[0]!.cart, conn.connectionId)
+        : cartHash({ carts: carts.map((c) => c.cart) } as never, conn.connectionId)
+    let got: { value: Quote; hit: boolean }
+    try {
+      got = await this.cache.getOrLoad(hash, () => guard(() => this.callService(carts, hash, exemptionId, conn.client)))
+    } catch (err) {
+      // the service refused a stock location's address as an origin: that location falls back to
+      // the `origin` option (reported once per location), and the cart is quoted again
+      // (each retry falls back one more location at least, so this ends; bounded anyway)
+      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn, retries + 1)
+    }
+    const { value, hit } = got
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
-    else if (!exemptionId) setImmediate(() => void this.remember(cart, value, destination))
+    else if (!exemptionId) for (const c of carts) setImmediate(() => void this.remember(c.cart, value, destination))
     return { ...value, ...basis }
+  }
+
+  /**
+   * Marks the stock locations whose address the service refused as an origin (422 located at
+   * `body.items[k].origin`), each logged once; true when at least one location was newly marked
+   * (the fallback origin's own refusal is not: it is the shopper's error path as before).
+   */
+  protected refuseOrigins(err: unknown, carts: { cart: CartIn; key: string }[], snapshot: CartSnapshot): boolean {
+    if (!isSalesTaxError(err) || isOutage(err)) return false
+    let marked = false
+    for (const e of err.errors) {
+      const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)
+      const c = m ? carts[Number(m[1])] : undefined
+      if (!c || !c.key || refusedLocations.has(c.key)) continue
+      const name = snapshot.locations?.[c.key]?.name ?? null
+      refusedLocations.set(c.key, {
+        locationId: c.key,
+        name,
+        address: c.cart.origin,
+        reason: `${e.location.replace(/^body\.items\[\d+\]\./, "")}: ${e.message}`,
+        at: new Date().toISOString(),
+      })
+      this.stats.refusedOrigins++
+      this.logger.warn(
+        `sales-tax: the service refused the address of stock location ${c.key}${name ? ` (${name})` : ""} as an origin (${e.message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,
+      )
+      marked = true
+    }
+    return marked
   }
 
   /** Records the effective rate per TIC of a successful, non-exempt quote (best effort, never awaited by the shopper). */
@@ -539,17 +607,20 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   protected async callService(
-    cart: CartIn,
+    carts: { cart: CartIn; key: string }[],
     hash: string,
     exemptionId: string | null,
     client: SalesTaxClient = this.client,
   ): Promise<Quote> {
     this.stats.serviceCalls++
-    const res = await client.calculateCarts({ items: [cart] })
+    const res = await client.calculateCarts({ items: carts.map((c) => c.cart) })
     markServiceOk()
-    const out: CartOut | undefined = res.items[0]
     const lines: Quote["lines"] = {}
-    for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic }
+    carts.forEach(({ cart, key }, k) => {
+      const out: CartOut | undefined = res.items.find((x) => x.cartId === cart.cartId) ?? res.items[k]
+      const origin = { locationId: key || null, address: cart.origin }
+      for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic, origin }
+    })
     return { hash, exemptionId, lines }
   }
 

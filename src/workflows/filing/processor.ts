@@ -157,20 +157,41 @@ export class FilingProcessor {
   // Intents (each: ensure the record, note the intent, then process; all under the order's lock)
   // -------------------------------------------------------------------------------------------
 
-  /** order.placed (and exchanges' new items): file the order. */
+  /** order.placed (and exchanges' new items): file the order (and its other origins' orders). */
   fileOrder(record: NewRecord): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      await this.deps.store.ensureRecord(record)
+      await this.ensure(record)
+      for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
       return this.run(record.order_id)
     })
+  }
+
+  /**
+   * Ensures the record and, for an order shipped from several origins, its other origins'
+   * records (kind "order", parent = the order: refunds are routed to them line by line, a
+   * cancellation voids them, completion completes them). Returns the record's own.
+   */
+  private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
+    const { origin_siblings: siblings, ...own } = record
+    const out = await this.deps.store.ensureRecord(own)
+    for (const sib of siblings ?? []) {
+      const { origin_siblings: _, ...sibOwn } = sib
+      await this.deps.store.ensureRecord(sibOwn)
+    }
+    return out
   }
 
   /** Payment captured / first fulfilment: complete the order at the service as of `at`. */
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (!rec.completion_requested_at && rec.state !== "skipped") {
         await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.now() })
+      }
+      for (const sib of rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []) {
+        if (sib.kind !== "order" || sib.completion_requested_at || sib.state === "skipped") continue
+        await this.deps.store.patchRecord(sib.id, { completion_requested_at: at, next_attempt_at: this.now() })
+        await this.run(sib.order_id)
       }
       return this.run(record.order_id)
     })
@@ -179,11 +200,13 @@ export class FilingProcessor {
   /** order.canceled: void (before the cutoff / while not completed), else refund what is left. */
   cancelOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
-      // the order's edits' own orders go with it (voided, or refunded after the cutoff)
+      const { record: rec } = await this.ensure(record)
+      // the order's edits' own orders and its other origins' orders go with it (voided, or refunded after the cutoff)
       const family = [
         rec,
-        ...(rec.kind === "order" ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit") : []),
+        ...(rec.kind === "order"
+          ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" || c.kind === "order")
+          : []),
       ]
       for (const r of family) {
         if (!r.cancel_requested_at && r.state !== "skipped") {
@@ -203,7 +226,7 @@ export class FilingProcessor {
    */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const edits = rec.edits ?? []
       if (!edits.some((e) => e.id === edit.id)) {
@@ -221,7 +244,7 @@ export class FilingProcessor {
    */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const root = rec.parent_order_id ?? rec.order_id
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)

@@ -46,6 +46,8 @@ import {
   type PlacedOrder,
 } from "./lib/scenario"
 import { childOrderId } from "../src/workflows/filing/decisions"
+import { WHOLESALE_CONNECTION, countsByConnection, wholesaleCheckout } from "./lib/channels"
+import { WHOLESALE_CHANNEL_ID } from "./app/seed"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"
 
 const USAGE = `Usage: npm run demo [-- options]
@@ -191,6 +193,8 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
         host: "127.0.0.1",
         apiKey: SANDBOX_API_KEY,
         connectionId: SANDBOX_CONNECTION_ID,
+        // the wholesale channel's own connection (option `connections`, issue 16)
+        connections: [WHOLESALE_CONNECTION],
       })
       onShutdown("sandbox", () => sb.close())
       return sb
@@ -210,6 +214,7 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     salesTaxBaseUrl: sandbox.url,
     salesTaxApiKey: SANDBOX_API_KEY,
     salesTaxConnectionId: SANDBOX_CONNECTION_ID,
+    salesTaxConnectionsJson: JSON.stringify([{ salesChannelIds: [WHOLESALE_CHANNEL_ID], ...WHOLESALE_CONNECTION }]),
     admin: flags.serve,
     adminEmail: "admin@example.com",
     adminPassword: "supersecret",
@@ -467,6 +472,45 @@ async function run(flags: Flags, t0: number): Promise<boolean> {
     `  GET /tax/orders/${can.orderId} at the service: ${afterVoid ? red(`still there (${afterVoid.lineItems.length} lines)`) : green("404, voided")}`,
   )
   checks.push({ what: `cancellation: order #${can.displayId} voided at the service (GET answers 404)`, ok: afterVoid === null })
+
+  // a second sales channel on its own connection, shipping from a second warehouse (issue 16) --
+  const wh = await step(
+    `Wholesale channel (${WHOLESALE_CHANNEL_ID}, its own connection ${WHOLESALE_CONNECTION.connectionId.slice(0, 8)}…, ships from Austin, TX): a storefront checkout`,
+    () => wholesaleCheckout(ctx, sandbox.url),
+    (w) => `#${w.displayId}`,
+  )
+  const perConnection = await countsByConnection(sandbox.url, SANDBOX_API_KEY)
+  line()
+  line(bold("Connections and ship-from locations"))
+  for (const [label, cid] of [
+    ["default connection (Demo webshop, ships from Seattle, WA)", SANDBOX_CONNECTION_ID],
+    ["wholesale connection (Demo wholesale, ships from Austin, TX)", WHOLESALE_CONNECTION.connectionId],
+  ] as const) {
+    const c = perConnection[cid] ?? {}
+    const ops = Object.entries(c)
+      .filter(([, n]) => n > 0)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(", ")
+    line(`  ${label}: ${ops || "no calls"}`)
+  }
+  line(
+    `  order #${wh.displayId}: at its own connection ${wh.filed ? green(`filed, origin ${wh.filed.origin.city}, ${wh.filed.origin.state}`) : red("not found")}; at the default connection ${wh.onDefault ? red("found") : green("not found")}`,
+  )
+  const whTax = wh.filed ? roundCents(sum(wh.filed.lineItems.map((l) => dec(l.tax.amount)))) : null
+  checks.push({
+    what: `wholesale channel: order #${wh.displayId} filed on its own connection (not the default), from the Austin warehouse (TX), tax filed ${whTax?.toFixed(2) ?? "?"} = charged ${wh.chargedTax.toFixed(2)}`,
+    ok: !!wh.filed && !wh.onDefault && wh.filed.origin.state === "TX" && whTax !== null && dec(whTax).eq(roundCents(wh.chargedTax)),
+    detail: !wh.filed ? "not at its connection" : wh.onDefault ? "also at the default connection" : undefined,
+  })
+  const defaultCalls = perConnection[SANDBOX_CONNECTION_ID] ?? {}
+  const wholesaleCalls = perConnection[WHOLESALE_CONNECTION.connectionId] ?? {}
+  checks.push({
+    what: "each connection did its own channel's work (sandbox counts per connection): the webshop's filings on the default, the wholesale order's on its own",
+    ok:
+      (wholesaleCalls.calculateCarts ?? 0) >= 1 &&
+      (wholesaleCalls.cartToOrder ?? 0) + (wholesaleCalls.createOrder ?? 0) === 1 &&
+      (defaultCalls.calculateCarts ?? 0) >= 1,
+  })
 
   // the month's reconciliation ----------------------------------------------------------------
   const month = new Date().toISOString().slice(0, 7)

@@ -79,3 +79,15 @@ describe("plugin options", () => {
     expect(() => getPluginOptions({ resolve: () => ({}) as never })).toThrow(/no options found/)
   })
 })
+
+describe("redacted connections", () => {
+  it("masks every connection's key", () => {
+    const o = resolvePluginOptions({
+      ...valid,
+      connections: [{ salesChannelIds: ["sc_1"], connectionId: "11111111-2222-4333-8444-555555555555", apiKey: "sk_other_SECRET" }],
+    })
+    const r = redactOptions(o)
+    expect(r.connections).toEqual([{ salesChannelIds: ["sc_1"], connectionId: "11111111-2222-4333-8444-555555555555", apiKey: "****" }])
+    expect(JSON.stringify(r)).not.toContain("SECRET")
+  })
+})

@@ -3,6 +3,21 @@ import { Address } from "./contract"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./providers/sales-tax/constants"
 
 /**
+ * A further connection (issue 16): the sales channels whose carts and orders are quoted, filed,
+ * refunded and voided on it instead of the default connection (`connectionId` / `apiKey`).
+ */
+export const ConnectionOptionSchema = z.object({
+  salesChannelIds: z
+    .array(z.string().min(1, "a sales channel id must not be empty"), { error: "salesChannelIds must be a list of sales channel ids" })
+    .min(1, "salesChannelIds must name at least one sales channel"),
+  connectionId: z
+    .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
+    .min(36, "connectionId must be at least 36 characters"),
+  apiKey: z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty"),
+})
+export type ConnectionOption = z.output<typeof ConnectionOptionSchema>
+
+/**
  * Options of the plugin AND of the tax provider (the same object is passed to both: see
  * docs/provider.md). Validated at boot: a bad option stops Medusa with a message that names it.
  */
@@ -89,9 +104,38 @@ export const PluginOptionsSchema = z
         halfOpenAfterMs: z.number().int().min(100).default(30000),
       })
       .default({ failures: 5, halfOpenAfterMs: 30000 }),
+    /** Further connections, each for its sales channels (src/connections.ts); the rest use the default one. */
+    connections: z
+      .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })
+      .default([]),
   })
   // other parts of the plugin may read further keys (admin, filing): keep them
   .loose()
+  .superRefine((o, ctx) => {
+    // a sales channel on two connections, or a connection named twice (or the default one again)
+    const channelAt = new Map<string, number>()
+    const connectionAt = new Map<string, string>([[o.connectionId, "connectionId"]])
+    o.connections.forEach((c, i) => {
+      const other = connectionAt.get(c.connectionId)
+      if (other !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["connections", i, "connectionId"],
+          message: `connection ${c.connectionId} is already configured at ${other}`,
+        })
+      else connectionAt.set(c.connectionId, `connections[${i}]`)
+      c.salesChannelIds.forEach((sc, j) => {
+        const at = channelAt.get(sc)
+        if (at !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["connections", i, "salesChannelIds", j],
+            message: `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`,
+          })
+        else channelAt.set(sc, i)
+      })
+    })
+  })
 
 export type PluginOptionsInput = z.input<typeof PluginOptionsSchema>
 export type PluginOptions = z.output<typeof PluginOptionsSchema>
@@ -180,5 +224,5 @@ export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> &
   // schema, so anything not declared here is left out rather than risked.
   const known = new Set(Object.keys(PluginOptionsSchema.shape))
   const own = Object.fromEntries(Object.entries(o).filter(([k]) => known.has(k))) as PluginOptions
-  return { ...own, apiKey: "****" }
+  return { ...own, apiKey: "****", connections: (o.connections ?? []).map((c) => ({ ...c, apiKey: "****" })) }
 }

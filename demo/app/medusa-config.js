@@ -17,6 +17,8 @@ const salesTax = {
   // the demo wants the service's tax or a loud failure, never an estimate
   failurePolicy: "block",
   completionMode: "placed",
+  // a second brand / channel on a connection of its own (issue 16): the demo's wholesale channel
+  connections: process.env.SALES_TAX_CONNECTIONS_JSON ? JSON.parse(process.env.SALES_TAX_CONNECTIONS_JSON) : [],
 }
 
 // Growing past one machine (README "Production topology"): with DEMO_REDIS_URL set, the store runs

@@ -25,6 +25,7 @@ import {
   createTaxRegionsWorkflow,
   createUsersWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
+  linkProductsToSalesChannelWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
   updateStoresWorkflow,
 } from "@medusajs/medusa/core-flows"
@@ -50,6 +51,9 @@ export interface DemoProduct {
   category: string
 }
 
+/** The second sales channel (fixed id: medusa-config.js routes it to its own connection, option `connections`). */
+export const WHOLESALE_CHANNEL_ID = "sc_demo_wholesale"
+
 export interface DemoSeed {
   regionId: string
   salesChannelId: string
@@ -59,6 +63,9 @@ export interface DemoSeed {
   shippingPrice: number
   admin: { email: string; password: string }
   products: Record<ProductKey, DemoProduct>
+  /** issue 16: a second sales channel on its own connection, shipping from a second stock location (Austin, TX) */
+  wholesale: { salesChannelId: string; publishableKey: string; shippingOptionId: string; stockLocationId: string }
+  seattleLocationId: string
 }
 
 interface TicService {
@@ -260,6 +267,70 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     prices: [{ amount: prices.sweater, currency_code: "usd", rules: { region_id: region.id } }],
   })
 
+  logger.info("demo seed: a second sales channel (its own connection) shipping from a second warehouse in Texas")
+  // a fixed id: medusa-config.js names it in option `connections` (the module keeps a given id)
+  const channels = container.resolve(Modules.SALES_CHANNEL) as unknown as {
+    createSalesChannels(d: { id: string; name: string }): Promise<unknown>
+  }
+  await channels.createSalesChannels({ id: WHOLESALE_CHANNEL_ID, name: "Demo wholesale" })
+  const {
+    result: [wholesaleKey],
+  } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "Demo wholesale", type: "publishable", created_by: "demo" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: wholesaleKey.id, add: [WHOLESALE_CHANNEL_ID] } })
+  const {
+    result: [austin],
+  } = await createStockLocationsWorkflow(container).run({
+    input: {
+      locations: [
+        {
+          name: "Austin warehouse",
+          address: { address_1: "500 Congress Ave", city: "Austin", country_code: "us", province: "TX", postal_code: "78701" },
+        },
+      ],
+    },
+  })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: austin.id, add: [WHOLESALE_CHANNEL_ID] } })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: austin.id },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
+  })
+  const austinSet = await fulfillment.createFulfillmentSets({
+    name: "US shipping from Austin",
+    type: "shipping",
+    service_zones: [{ name: "United States (Austin)", geo_zones: [{ type: "country", country_code: "us" }] }],
+  })
+  await link.create({
+    [Modules.STOCK_LOCATION]: { stock_location_id: austin.id },
+    [Modules.FULFILLMENT]: { fulfillment_set_id: austinSet.id },
+  })
+  const {
+    result: [austinOption],
+  } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: "Freight from Austin",
+        price_type: "flat",
+        provider_id: "manual_manual",
+        service_zone_id: austinSet.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Freight", description: "from Texas", code: "freight" },
+        prices: [
+          { currency_code: "usd", amount: shippingPrice },
+          { region_id: region.id, amount: shippingPrice },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+  await linkProductsToSalesChannelWorkflow(container).run({
+    input: { id: WHOLESALE_CHANNEL_ID, add: products.map((p) => p.id) },
+  })
+
   logger.info("demo seed: admin user")
   const {
     result: [user],
@@ -291,6 +362,13 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
         taxInclusive: true,
       },
     },
+    wholesale: {
+      salesChannelId: WHOLESALE_CHANNEL_ID,
+      publishableKey: wholesaleKey.token,
+      shippingOptionId: austinOption.id,
+      stockLocationId: austin.id,
+    },
+    seattleLocationId: location.id,
   }
   writeFileSync(out, JSON.stringify(seed, null, 2))
   logger.info(`demo seed: done (${out})`)

@@ -38,6 +38,8 @@ export interface AppEnv {
   admin: boolean
   adminEmail: string
   adminPassword: string
+  /** option `connections` as JSON (the demo's second channel on its own connection) */
+  salesTaxConnectionsJson?: string
 }
 
 function appEnv(e: AppEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -47,6 +49,7 @@ function appEnv(e: AppEnv, extra: Record<string, string> = {}): NodeJS.ProcessEn
     SALES_TAX_BASE_URL: e.salesTaxBaseUrl,
     SALES_TAX_API_KEY: e.salesTaxApiKey,
     SALES_TAX_CONNECTION_ID: e.salesTaxConnectionId,
+    ...(e.salesTaxConnectionsJson ? { SALES_TAX_CONNECTIONS_JSON: e.salesTaxConnectionsJson } : {}),
     DEMO_ADMIN: e.admin ? "1" : "0",
     DEMO_ADMIN_EMAIL: e.adminEmail,
     DEMO_ADMIN_PASSWORD: e.adminPassword,

@@ -85,6 +85,8 @@ export interface BackfillRunner {
 
 export function backfillRunner(deps: {
   client: BackfillClient
+  /** the client of a non-default connection (a snapshot's `connectionId`, option `connections`) */
+  clientFor?: (connectionId: string) => BackfillClient
   ledger: BackfillLedger
   /** orders in flight at once (default 16) */
   concurrency?: number
@@ -95,11 +97,12 @@ export function backfillRunner(deps: {
 
   async function fileOne(o: BackfillOrder): Promise<{ alreadyExisted: boolean; refunds: number }> {
     const s = o.snapshot
-    const { order, alreadyExisted } = await deps.client.createOrder(backfillOrderRequest(o))
+    const client = s.connectionId && deps.clientFor ? deps.clientFor(s.connectionId) : deps.client
+    const { order, alreadyExisted } = await client.createOrder(backfillOrderRequest(o))
     const refunds: BackfilledRefund[] = []
     for (const r of o.refunds) {
       if (!r.items.length) continue
-      const res = await deps.client.refundOrder(s.orderId, {
+      const res = await client.refundOrder(s.orderId, {
         items: r.items,
         idempotencyKey: r.key,
         ...(r.returnedAt ? { returnedDate: r.returnedAt } : {}),

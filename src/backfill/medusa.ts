@@ -12,6 +12,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { getSalesTaxClient } from "../client-factory"
+import { allApiKeys, optionsForConnection } from "../connections"
 import { dec, roundCents, sum } from "../money"
 import { itemTaxable, netUnitPrice } from "../providers/sales-tax/build-service-cart"
 import { chargedItemTax } from "../reconciliation/medusa"
@@ -268,9 +269,10 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
   opts.onProgress?.(progress)
   const runner = backfillRunner({
     client: getSalesTaxClient(options).background(),
+    clientFor: (connectionId) => getSalesTaxClient(optionsForConnection(options, connectionId)).background(),
     ledger: recordLedger(container, mode),
     concurrency: opts.concurrency ?? 8,
-    secrets: [options.apiKey],
+    secrets: allApiKeys(options),
   })
   const q = query(container)
   const page = async (skip: number) => {

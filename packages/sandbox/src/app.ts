@@ -316,6 +316,14 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     verifyAddress: ({ body }) => ({ status: 200, body: domain.verifyAddress(body as Address) }),
   }
 
+  /** The connection a request names (path, else the certificate list's query), for the counts. */
+  function connectionOf(req: FastifyRequest): string | undefined {
+    const p = (req.params as { connectionId?: unknown } | undefined)?.connectionId
+    if (typeof p === "string" && p) return p
+    const q = (req.query as { connectionId?: unknown } | undefined)?.connectionId
+    return typeof q === "string" && q ? q : undefined
+  }
+
   function execute(def: OperationDef, req: FastifyRequest): Outcome {
     let key: string | undefined
     let granted: SandboxConnection[] = []
@@ -354,7 +362,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       method: def.method,
       url: def.path,
       handler: async (req, reply) => {
-        controls.count(def.id)
+        controls.count(def.id, connectionOf(req))
         const fault = controls.take(def.id)
         if (fault && fault.phase === "before" && (await applyFault(fault, req, reply))) return reply
         let out: Outcome | null = null
@@ -407,7 +415,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       if (!controls.removeFault(req.params.id)) throw new SandboxError(404, `no fault ${req.params.id}`)
       return reply.code(204).send()
     })
-    controlsApp.get("/_sandbox/counts", async () => ({ counts: controls.counts() }))
+    controlsApp.get("/_sandbox/counts", async () => ({ counts: controls.counts(), byConnection: controls.countsByConnection() }))
     controlsApp.delete("/_sandbox/counts", async (_req, reply) => {
       controls.resetCounts()
       return reply.code(204).send()

@@ -42,6 +42,8 @@ export const ClockBodySchema = z.object({ now: IsoDateTime })
 export class SandboxControls {
   private faults: Fault[] = []
   private readonly requestCounts = new Map<ControlKey, number>()
+  /** the same per connection (the path's, or the query's connectionId): connection → operation → n */
+  private readonly connectionCounts = new Map<string, Map<ControlKey, number>>()
   /** Random source for `probability` (replaceable in tests). */
   random: () => number = Math.random
 
@@ -80,8 +82,19 @@ export class SandboxControls {
     return undefined
   }
 
-  count(operation: ControlKey): void {
+  count(operation: ControlKey, connectionId?: string): void {
     this.requestCounts.set(operation, (this.requestCounts.get(operation) ?? 0) + 1)
+    if (connectionId) {
+      let m = this.connectionCounts.get(connectionId)
+      if (!m) this.connectionCounts.set(connectionId, (m = new Map()))
+      m.set(operation, (m.get(operation) ?? 0) + 1)
+    }
+  }
+  /** Requests per connection that named one (in its path or query), by operation: only operations counted. */
+  countsByConnection(): Record<string, Partial<Record<ControlKey, number>>> {
+    const out: Record<string, Partial<Record<ControlKey, number>>> = {}
+    for (const [cid, m] of this.connectionCounts) out[cid] = Object.fromEntries(m) as Partial<Record<ControlKey, number>>
+    return out
   }
   counts(): Record<ControlKey, number> {
     const out = {} as Record<ControlKey, number>
@@ -90,6 +103,7 @@ export class SandboxControls {
   }
   resetCounts(): void {
     this.requestCounts.clear()
+    this.connectionCounts.clear()
   }
   reset(): void {
     this.clearFaults()

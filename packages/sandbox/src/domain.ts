@@ -23,7 +23,7 @@ import type {
 import { dec, roundCents, sum } from "./money"
 import { quoteLines } from "./engine"
 import { InvalidCursorError, searchTics as searchTicIndex } from "./tic"
-import { verifyAddress as verifyPostalAddress } from "./address"
+import { lookupZip, verifyAddress as verifyPostalAddress } from "./address"
 import type { SandboxClock } from "./clock"
 import { canVoid, voidCutoff } from "./cutoff"
 import { SandboxError, badRequest, notFound, unprocessable } from "./problem"
@@ -112,6 +112,17 @@ export class SandboxDomain {
     req.items.forEach((cart, i) => {
       const loc = `body.items[${i}]`
       const lineErrors = checkLines(cart.lineItems, `${loc}.lineItems`, rules)
+      // a US origin whose ZIP lies in another state than the one sent is refused (the ship-from
+      // address decides origin-based rates); a ZIP the database does not know is taken as sent
+      if (cart.origin.countryCode !== "CA") {
+        const z = lookupZip(cart.origin.zip.slice(0, 5))
+        if (z && z.state !== cart.origin.state.toUpperCase())
+          lineErrors.push({
+            location: `${loc}.origin.zip`,
+            message: `zip ${cart.origin.zip} is in ${z.state}, not in ${cart.origin.state}`,
+            value: cart.origin.zip,
+          })
+      }
       errors.push(...lineErrors)
       const ex = this.resolveExemption(connectionId, cart.customerId, cart.destination, cart.exemption, loc, errors)
       if (lineErrors.length || !ex) return

@@ -75,6 +75,38 @@ export interface FailureSummary {
   updatedAt: string | null
 }
 
+/** One service connection as GET /admin/sales-tax/connections lists it (never its key). */
+export interface ConnectionView {
+  connectionId: string
+  /** always "****" */
+  apiKey: string
+  isDefault: boolean
+  /** the configured channels (the default: every channel no other connection names) */
+  salesChannels: { id: string; name: string | null; exists: boolean }[]
+}
+
+export interface AdminConnectionsResponse {
+  connections: ConnectionView[]
+}
+
+/** A stock location as GET /admin/sales-tax/locations lists it: the origin its lines use and why. */
+export interface LocationView {
+  id: string
+  name: string | null
+  salesChannels: { id: string; name: string | null }[]
+  /** the address used as the origin (its own, or the `origin` option when `fallback`) */
+  origin: { line1: string; line2?: string | null; city: string; state: string; zip: string; countryCode?: string }
+  fallback: boolean
+  /** why it falls back (incomplete address, or refused by the service), or null */
+  reason: string | null
+  refusedAt: string | null
+}
+
+export interface AdminLocationsResponse {
+  locations: LocationView[]
+  fallbackOrigin: LocationView["origin"]
+}
+
 export interface AdminSettingsResponse {
   connection: {
     health: CheckResult<HealthResponse>

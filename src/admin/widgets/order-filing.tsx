@@ -58,7 +58,14 @@ export interface LifecycleView {
   }[]
 }
 
-const KIND_LABEL: Record<string, string> = { exchange: "Exchange", edit: "Order edit", claim: "Replace claim", credit: "Credit" }
+const KIND_LABEL: Record<string, string> = {
+  exchange: "Exchange",
+  edit: "Order edit",
+  claim: "Replace claim",
+  credit: "Credit",
+  // an order shipped from several stock locations: one service order per further origin
+  order: "Shipped from another location:",
+}
 
 const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" | "purple"> = {
   pending: "orange",

@@ -50,6 +50,11 @@ export interface FilingSnapshot {
   origin: Address
   destination: Address
   exemptionId?: string | null
+  /**
+   * The service connection it is filed on when not the default one (the order's sales channel's,
+   * option `connections`); its refunds, voids and completion go to the same connection.
+   */
+  connectionId?: string | null
   lines: FilingLine[]
   /** a replace claim: the replacement's tax, the claimed units' tax it replaces, what is filed */
   claim?: { type: "refund" | "replace"; replacementTax: number; claimedTax: number; chargedTax: number } | null
@@ -143,6 +148,11 @@ export interface NewRecord {
   state?: FilingState
   last_error?: string | null
   next_attempt_at: Date | null
+  /**
+   * Not stored: the records of the order's other origins (origin per stock location: one service
+   * order per origin, kind "order" with parent_order_id = the Medusa order id), ensured with it.
+   */
+  origin_siblings?: NewRecord[]
 }
 
 export interface NewRefund {

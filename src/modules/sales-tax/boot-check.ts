@@ -12,6 +12,8 @@
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../providers/sales-tax/constants"
+import { unknownSalesChannels, unknownSalesChannelsWarning } from "../../connections"
+import type { PluginOptions } from "../../options"
 
 interface TaxModuleLike {
   listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
@@ -33,13 +35,39 @@ export async function runProviderBootChecks(log: { warn(m: string): void }): Pro
     const ids = (await tax.listTaxProviders({}, { take: null })).map((p) => p.id).filter(isSalesTaxProviderId)
     for (const id of ids) {
       try {
-        const provider = tax.getProvider(id) as { bootCheck?: Promise<string | null> } | undefined
+        const provider = tax.getProvider(id) as { bootCheck?: Promise<string | null>; options?: PluginOptions } | undefined
         const warning = await provider?.bootCheck
         if (warning) out.push(warning)
+        const channels = provider?.options ? await checkConnectionChannels(provider.options, log) : null
+        if (channels) out.push(channels)
       } catch (e) {
         log.warn(`sales-tax: the start-up check of tax provider ${id} could not run (${(e as Error)?.message ?? e})`)
       }
     }
   }
   return out
+}
+
+interface SalesChannelModuleLike {
+  listSalesChannels(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
+}
+
+/**
+ * Option `connections` against the Sales Channel Module: a configured sales channel that does not
+ * exist is logged as ONE warning naming each (connections[i].salesChannelIds[j] = id). A warning,
+ * not a stop: see unknownSalesChannels (src/connections.ts). Returns the warning, or null.
+ */
+export async function checkConnectionChannels(
+  options: Pick<PluginOptions, "connectionId" | "apiKey" | "connections">,
+  log: { warn(m: string): void },
+): Promise<string | null> {
+  const ids = [...new Set((options.connections ?? []).flatMap((c) => c.salesChannelIds))]
+  if (!ids.length) return null
+  const instances = MedusaModule.getModuleInstance(Modules.SALES_CHANNEL) as Record<string, SalesChannelModuleLike> | undefined
+  const svc = Object.values(instances ?? {}).find((s) => typeof s?.listSalesChannels === "function")
+  if (!svc) return null
+  const found = new Set((await svc.listSalesChannels({ id: ids }, { select: ["id"], take: null })).map((c) => c.id))
+  const msg = unknownSalesChannelsWarning(unknownSalesChannels(options, found))
+  if (msg) log.warn(msg)
+  return msg
 }

@@ -24,6 +24,8 @@ export const SnapshotItem = z.object({
   inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
+  /** The stock location the line ships from (origin per stock location, src/providers/sales-tax/origins.ts). */
+  origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>
 
@@ -35,6 +37,7 @@ export const SnapshotShipping = z.object({
   is_tax_inclusive: z.boolean().default(false),
   has_tax_inclusive_discount: z.boolean().default(false),
   inclusive_discount: Decimal.nullish(),
+  origin_location_id: z.string().nullish(),
 })
 export type SnapshotShipping = z.infer<typeof SnapshotShipping>
 
@@ -43,6 +46,8 @@ export const CartSnapshot = z.object({
   /** Medusa cart (or order) id: becomes the service cartId. */
   cart_id: z.string().min(1),
   customer_id: z.string().nullish(),
+  /** The cart's (order's) sales channel: picks its connection (option `connections`, src/connections.ts). */
+  sales_channel_id: z.string().nullish(),
   /**
    * The customer whose exemption certificates may be applied, set by the hook ONLY when the
    * request is authenticated as the cart's customer (or an admin works on the customer's draft
@@ -54,6 +59,21 @@ export const CartSnapshot = z.object({
   currency_code: z.string().min(3),
   items: z.array(SnapshotItem),
   shipping_methods: z.array(SnapshotShipping).default([]),
+  /** The stock locations the lines ship from, with their addresses (origins.ts decides which are usable). */
+  locations: z
+    .record(
+      z.string(),
+      z.object({
+        name: z.string().nullish(),
+        address_1: z.string().nullish(),
+        address_2: z.string().nullish(),
+        city: z.string().nullish(),
+        country_code: z.string().nullish(),
+        province: z.string().nullish(),
+        postal_code: z.string().nullish(),
+      }),
+    )
+    .nullish(),
   /** "hook" when built by the plugin's hook, "lines" when rebuilt from getTaxLines' own input. */
   source: z.enum(["hook", "lines"]).default("hook"),
 })
@@ -116,7 +136,7 @@ function fastItem(v: unknown): SnapshotItem {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source", "inclusive_discount"], (x, k) =>
+  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source", "inclusive_discount", "origin_location_id"], (x, k) =>
     k === "tic" ? ticValue(x) : k === "inclusive_discount" ? optDecimal(x) : optStr(x),
   ) as SnapshotItem
 }
@@ -129,9 +149,25 @@ function fastShipping(v: unknown): SnapshotShipping {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["shipping_option_id", "inclusive_discount"], (x, k) =>
+  return optional(out, v, ["shipping_option_id", "inclusive_discount", "origin_location_id"], (x, k) =>
     k === "inclusive_discount" ? optDecimal(x) : optStr(x),
   ) as SnapshotShipping
+}
+const LOCATION_KEYS = new Set(["name", "address_1", "address_2", "city", "country_code", "province", "postal_code"])
+function locationsValue(v: unknown): CartSnapshot["locations"] {
+  if (v === undefined || v === null) return v
+  if (!isPlain(v)) throw NOT_FAST
+  const out: NonNullable<CartSnapshot["locations"]> = {}
+  for (const [id, loc] of Object.entries(v)) {
+    if (!isPlain(loc)) throw NOT_FAST
+    const copy: Record<string, string | null | undefined> = {}
+    for (const [k, x] of Object.entries(loc)) {
+      if (!LOCATION_KEYS.has(k)) continue // zod strips unknown keys too
+      copy[k] = optStr(x)
+    }
+    out[id] = copy
+  }
+  return out
 }
 const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
 function fastSnapshot(v: unknown): CartSnapshot {
@@ -147,8 +183,8 @@ function fastSnapshot(v: unknown): CartSnapshot {
     shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  return optional(out, v, ["customer_id", "exemption_customer_id", "exemption_basis"], (x, k) =>
-    k === "exemption_basis" ? optOf(x, BASES) : optStr(x),
+  return optional(out, v, ["customer_id", "sales_channel_id", "exemption_customer_id", "exemption_basis", "locations"], (x, k) =>
+    k === "exemption_basis" ? optOf(x, BASES) : k === "locations" ? locationsValue(x) : optStr(x),
   ) as CartSnapshot
 }
 

@@ -20,6 +20,23 @@ export function certificateCacheKey(customerId: string): string {
   return `sales-tax:certificates:${customerId}`
 }
 
+/**
+ * The connections (other than the default) whose certificate lists this process cached: a
+ * certificate lives on one connection, so the lists are keyed by connection (issue 16), and an
+ * invalidation clears the customer's list on each of them.
+ */
+const otherConnections = (G[Symbol.for("medusa-sales-tax/certificate-connections")] ??= new Set<string>()) as Set<string>
+
+/** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
+export function certificateListKey(customerId: string, connectionId?: string | null): string {
+  return connectionId ? `${customerId}@${connectionId}` : customerId
+}
+
+/** Registers the non-default connections whose lists an invalidation must clear too. */
+export function registerCertificateConnections(connectionIds: readonly string[]): void {
+  for (const c of connectionIds) otherConnections.add(c)
+}
+
 /** Anything with an optional `resolve` (a Medusa container or request scope). */
 interface ScopeLike {
   resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
@@ -35,7 +52,7 @@ export async function invalidateCustomerCertificates(
   scope?: ScopeLike,
 ): Promise<{ cachingCleared: boolean; error?: string }> {
   if (customerId === undefined) certificateCache.clear()
-  else certificateCache.delete(customerId)
+  else for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))]) certificateCache.delete(k)
   if (!scope || customerId === undefined) return { cachingCleared: false }
   let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
   try {
@@ -45,7 +62,8 @@ export async function invalidateCustomerCertificates(
   }
   if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
   try {
-    await caching.clear({ key: certificateCacheKey(customerId) })
+    for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))])
+      await caching.clear({ key: certificateCacheKey(k) })
     return { cachingCleared: true }
   } catch (e) {
     return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
@@ -80,13 +98,20 @@ export async function activeCertificates(
   client: SalesTaxClient,
   customerId: string,
   ttlSeconds: number,
-  opts: { store?: QuoteStore<CertificateRecord[]>; guard?: <T>(fn: () => Promise<T>) => Promise<T> } = {},
+  opts: {
+    store?: QuoteStore<CertificateRecord[]>
+    guard?: <T>(fn: () => Promise<T>) => Promise<T>
+    /** the connection of the list when not the default one (the cache is keyed by connection) */
+    connectionId?: string | null
+  } = {},
 ): Promise<CertificateRecord[]> {
   const store = opts.store ?? certificateCache
-  const hit = ttlSeconds > 0 ? await store.get(customerId) : undefined
+  const key = certificateListKey(customerId, opts.connectionId)
+  if (opts.connectionId) otherConnections.add(opts.connectionId)
+  const hit = ttlSeconds > 0 ? await store.get(key) : undefined
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
-  return flight.do(customerId, async () => {
+  return flight.do(key, async () => {
     const out = await guard(async () => {
       const list: CertificateRecord[] = []
       for await (const c of client.certificates({ customerId, disabled: false })) {
@@ -95,7 +120,7 @@ export async function activeCertificates(
       }
       return list
     })
-    await store.set(customerId, out, ttlSeconds)
+    await store.set(key, out, ttlSeconds)
     return out
   })
 }

@@ -11,6 +11,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { Address, CartIn, CartOut } from "../../contract"
 import { isSalesTaxError, type SalesTaxClient } from "../../client"
 import { getSalesTaxClient } from "../../client-factory"
+import { connectionForChannel, optionsOn } from "../../connections"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
@@ -32,6 +33,7 @@ import {
   TAX_LINE_NAME_FALLBACK,
 } from "./constants"
 import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
+import { groupByOrigin, refusedLocations, stillRefused } from "./origins"
 import {
   MedusaCacheStore,
   MedusaCachingStore,
@@ -48,6 +50,7 @@ import {
   invalidateCustomerCertificates,
   pickExemption,
   refusesCertificate,
+  registerCertificateConnections,
 } from "./exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
@@ -83,6 +86,8 @@ export interface Quote {
       /** Tax-inclusive line: the net quoted (dollars) and shown − net − amount (0, or one cent where no net exists). */
       net?: string
       residual?: string
+      /** Where the line ships from: its stock location (null: the `origin` option) and the address quoted. */
+      origin?: { locationId: string | null; address: Address }
     }
   >
   /** Service calls the tax-inclusive split took (absent for an all-exclusive cart). */
@@ -100,6 +105,8 @@ export interface ProviderStats {
   refusedCertificates: number
   /** Duration of the slowest quote (ms), certificate lookup included. */
   slowestQuoteMs: number
+  /** Stock locations whose address the service refused as an origin (each counted once). */
+  refusedOrigins: number
 }
 
 interface Deps {
@@ -149,7 +156,10 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   readonly options: PluginOptions
+  /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
+  /** A client per connection (option `connections`), by connection id. */
+  readonly #clients = new Map<string, SalesTaxClient>()
   readonly cache: QuoteCache<Quote>
   readonly breaker: CircuitBreaker
   readonly stats: ProviderStats = {
@@ -160,6 +170,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     skippedNoAddress: 0,
     refusedCertificates: 0,
     slowestQuoteMs: 0,
+    refusedOrigins: 0,
   }
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
   readonly certificateStore: QuoteStore<CertificateRecord[]>
@@ -175,10 +186,9 @@ export class SalesTaxProviderService implements ITaxProvider {
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
     this.logger = tryResolve<Logger>(cradle, "logger") ?? console
-    this.client = getSalesTaxClient(this.options, {
-      // checkout path: the whole call, retries included, stays within timeoutMs
-      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
-    })
+    this.client = this.clientOn(this.options)
+    this.#clients.set(this.options.connectionId, this.client)
+    registerCertificateConnections(this.options.connections.map((c) => c.connectionId))
     this.cache = new QuoteCache<Quote>(this.pickStore(cradle), this.options.cacheTtlSeconds)
     this.breaker = new CircuitBreaker({
       failures: this.options.circuitBreaker.failures,
@@ -263,6 +273,21 @@ export class SalesTaxProviderService implements ITaxProvider {
       throw e
     }
     markServiceOk()
+  }
+
+  /** A checkout-path client on a connection: the whole call, retries included, within timeoutMs. */
+  protected clientOn(o: Pick<PluginOptions, "connectionId" | "apiKey">): SalesTaxClient {
+    return getSalesTaxClient(optionsOn(this.options, o), {
+      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
+    })
+  }
+
+  /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
+  connectionFor(salesChannelId: string | null | undefined): { connectionId: string; client: SalesTaxClient; isDefault: boolean } {
+    const c = connectionForChannel(this.options, salesChannelId)
+    let client = this.#clients.get(c.connectionId)
+    if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
+    return { connectionId: c.connectionId, client, isDefault: c.isDefault }
   }
 
   /** The database-backed rate memory (module salesTax), else an in-process one. */
@@ -395,6 +420,8 @@ export class SalesTaxProviderService implements ITaxProvider {
         tic: q.tic,
         cart_hash: quote.hash,
         exemption_id: quote.exemptionId,
+        // where the line shipped from, as quoted: filing files one service order per origin
+        ...(q.origin ? { origin_location_id: q.origin.locationId, origin: q.origin.address } : {}),
         // why the line is exempt: the certificate and the verified identity it was applied for
         ...(quote.exemptionId ? { exemption_basis: quote.exemptionBasis ?? null, exempt_customer_id: quote.exemptCustomerId ?? null } : {}),
       },
@@ -489,14 +516,20 @@ export class SalesTaxProviderService implements ITaxProvider {
     const guard = <T>(fn: () => Promise<T>): Promise<T> => this.breaker.execute(() => withDeadline(fn, deadline - Date.now()))
     // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
+    // the connection of the cart's sales channel: its certificates, its quote (cached under it)
+    const conn = this.connectionFor(snapshot.sales_channel_id)
     let exemptionId: string | null = null
     if (exemptFor) {
       // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
-      const certs = await activeCertificates(this.client, exemptFor, this.options.cacheTtlSeconds, { store: this.certificateStore, guard })
+      const certs = await activeCertificates(conn.client, exemptFor, this.options.cacheTtlSeconds, {
+        store: this.certificateStore,
+        guard,
+        connectionId: conn.isDefault ? null : conn.connectionId,
+      })
       exemptionId = pickExemption(certs, destination.state, this.refusedNow())
     }
     try {
-      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard)
+      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn)
     } catch (err) {
       if (!exemptionId || !refusesCertificate(err)) throw err
       // the service refused the certificate (disabled, wrong state, unknown): tax the cart
@@ -512,7 +545,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       }
       // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
       await invalidateCustomerCertificates(exemptFor!)
-      return this.quoteWith(snapshot, destination, null, exemptFor, guard)
+      return this.quoteWith(snapshot, destination, null, exemptFor, guard, conn)
     }
   }
 
@@ -528,47 +561,83 @@ export class SalesTaxProviderService implements ITaxProvider {
     exemptionId: string | null,
     exemptFor: string | null,
     guard: <T>(fn: () => Promise<T>) => Promise<T>,
+    conn: { connectionId: string; client: SalesTaxClient } = { connectionId: this.options.connectionId, client: this.client },
+    retries = 0,
   ): Promise<Quote> {
-    const cart = buildServiceCart({
-      snapshot,
-      origin: this.options.origin,
-      destination,
-      shippingTic: this.options.shippingTic,
-      defaultTic: this.options.defaultTic,
-      exemptionId,
-    })
+    // one service cart per origin (the stock location each line ships from; the `origin` option
+    // for lines without a usable one), all in ONE POST carts (origins.ts)
+    type Line = { kind: "item"; id: string; loc?: string | null } | { kind: "shipping"; id: string; loc?: string | null }
+    const lines: Line[] = [
+      ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
+      ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
+    ]
+    const refused = refusedLocations.size ? stillRefused(snapshot.locations) : new Set<string>()
+    const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, this.options.origin, snapshot.cart_id, refused)
+    const carts: { cart: CartIn; key: string }[] = []
+    for (const g of groups) {
+      const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
+      const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
+      const cart = buildServiceCart({
+        snapshot: {
+          ...snapshot,
+          items: snapshot.items.filter((i) => items.has(i.id)),
+          shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
+        },
+        origin: g.origin,
+        destination,
+        shippingTic: this.options.shippingTic,
+        defaultTic: this.options.defaultTic,
+        exemptionId,
+      })
+      if (cart.lineItems.length) carts.push({ cart: { ...cart, cartId: g.serviceId }, key: g.key })
+    }
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
-    if (!cart.lineItems.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
     const inclusive = inclusiveLines(snapshot)
-    if (inclusive.length) return { ...(await this.quoteInclusive(cart, inclusive, destination, exemptionId, guard)), ...basis }
-    const hash = cartHash(cart, this.options.connectionId)
-    const { value, hit } = await this.cache.getOrLoad(hash, () => guard(() => this.callService(cart, hash, exemptionId)))
+    const hash =
+      carts.length === 1
+        ? cartHash(carts[0]!.cart, conn.connectionId)
+        : cartHash({ carts: carts.map((c) => c.cart) } as never, conn.connectionId)
+    let got: { value: Quote; hit: boolean }
+    try {
+      if (inclusive.length) return { ...(await this.quoteInclusive(carts, inclusive, destination, exemptionId, guard, conn)), ...basis }
+      got = await this.cache.getOrLoad(hash, () => guard(() => this.callService(carts, hash, exemptionId, conn.client)))
+    } catch (err) {
+      // the service refused a stock location's address as an origin: that location falls back to
+      // the `origin` option (reported once per location), and the cart is quoted again
+      // (each retry falls back one more location at least, so this ends; bounded anyway)
+      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn, retries + 1)
+    }
+    const { value, hit } = got
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
-    else if (!exemptionId) setImmediate(() => void this.remember(cart, value, destination))
+    else if (!exemptionId) for (const c of carts) setImmediate(() => void this.remember(c.cart, value, destination))
     return { ...value, ...basis }
   }
 
   /**
-   * A cart with tax-inclusive lines: `cart` carries their shown prices; the net each contains is
+   * A cart with tax-inclusive lines: `carts` (one per origin) carry their shown prices; the net each contains is
    * found by quoting (the shown price, the derived net, at most one re-quote: inclusive.ts), each
    * call through the breaker within the same deadline. Cached under the cart as first built (the
    * shown prices), so an unchanged cart makes no call.
    */
   protected async quoteInclusive(
-    cart: CartIn,
+    carts: { cart: CartIn; key: string }[],
     inclusive: ReturnType<typeof inclusiveLines>,
     destination: Address,
     exemptionId: string | null,
     guard: <T>(fn: () => Promise<T>) => Promise<T>,
+    conn: { connectionId: string; client: SalesTaxClient },
   ): Promise<Quote> {
-    const hash = cartHash(cart, `${this.options.connectionId}\0tax-inclusive`)
-    let lastCart = cart
+    const basis = `${conn.connectionId}\0tax-inclusive`
+    const hash = carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) } as never, basis)
+    let lastCarts = carts
     let lastQuote: Quote | undefined
     const { value, hit } = await this.cache.getOrLoad(hash, async () => {
       const r = await resolveInclusive(inclusive, async (nets) => {
-        lastCart = withNets(cart, nets)
-        lastQuote = await guard(() => this.callService(lastCart, hash, exemptionId))
+        lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
+        lastQuote = await guard(() => this.callService(lastCarts, hash, exemptionId, conn.client))
         const out = new Map<string, LineAnswer>()
         for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
         return out
@@ -582,9 +651,38 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (hit) this.stats.cacheHits++
     else if (!exemptionId && lastQuote) {
       const remembered = lastQuote
-      setImmediate(() => void this.remember(lastCart, remembered, destination))
+      for (const c of lastCarts) setImmediate(() => void this.remember(c.cart, remembered, destination))
     }
     return value
+  }
+
+  /**
+   * Marks the stock locations whose address the service refused as an origin (422 located at
+   * `body.items[k].origin`), each logged once; true when at least one location was newly marked
+   * (the fallback origin's own refusal is not: it is the shopper's error path as before).
+   */
+  protected refuseOrigins(err: unknown, carts: { cart: CartIn; key: string }[], snapshot: CartSnapshot): boolean {
+    if (!isSalesTaxError(err) || isOutage(err)) return false
+    let marked = false
+    for (const e of err.errors) {
+      const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)
+      const c = m ? carts[Number(m[1])] : undefined
+      if (!c || !c.key || refusedLocations.has(c.key)) continue
+      const name = snapshot.locations?.[c.key]?.name ?? null
+      refusedLocations.set(c.key, {
+        locationId: c.key,
+        name,
+        address: c.cart.origin,
+        reason: `${e.location.replace(/^body\.items\[\d+\]\./, "")}: ${e.message}`,
+        at: new Date().toISOString(),
+      })
+      this.stats.refusedOrigins++
+      this.logger.warn(
+        `sales-tax: the service refused the address of stock location ${c.key}${name ? ` (${name})` : ""} as an origin (${e.message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,
+      )
+      marked = true
+    }
+    return marked
   }
 
   /** Records the effective rate per TIC of a successful, non-exempt quote (best effort, never awaited by the shopper). */
@@ -608,13 +706,21 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
-  protected async callService(cart: CartIn, hash: string, exemptionId: string | null): Promise<Quote> {
+  protected async callService(
+    carts: { cart: CartIn; key: string }[],
+    hash: string,
+    exemptionId: string | null,
+    client: SalesTaxClient = this.client,
+  ): Promise<Quote> {
     this.stats.serviceCalls++
-    const res = await this.client.calculateCarts({ items: [cart] })
+    const res = await client.calculateCarts({ items: carts.map((c) => c.cart) })
     markServiceOk()
-    const out: CartOut | undefined = res.items[0]
     const lines: Quote["lines"] = {}
-    for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic }
+    carts.forEach(({ cart, key }, k) => {
+      const out: CartOut | undefined = res.items.find((x) => x.cartId === cart.cartId) ?? res.items[k]
+      const origin = { locationId: key || null, address: cart.origin }
+      for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic, origin }
+    })
     return { hash, exemptionId, lines }
   }
 

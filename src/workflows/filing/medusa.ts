@@ -8,6 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { dec, roundCents, roundTo, sum } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
 import { getSalesTaxClient } from "../../client-factory"
+import { allApiKeys, connectionForChannel, optionsForConnection } from "../../connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../providers/sales-tax/constants"
 import {
   itemTaxable,
@@ -18,6 +19,8 @@ import {
 } from "../../providers/sales-tax/build-service-cart"
 import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
 import { checkoutExemption } from "../../providers/sales-tax/exemption-snapshot"
+import { groupByOrigin, originServiceId, type KnownLocations } from "../../providers/sales-tax/origins"
+import type { Address } from "../../contract"
 import {
   SALES_TAX_FILING_MODULE,
   type CompletionMode,
@@ -106,6 +109,7 @@ const ORDER_FIELDS = [
   "created_at",
   "currency_code",
   "customer_id",
+  "sales_channel_id",
   "canceled_at",
   "status",
   "tax_total",
@@ -188,6 +192,56 @@ export async function snapshotExemption(
   }
 }
 
+/** Where the provider quoted the line from (its tax lines' `data.origin_location_id` / `data.origin`), if recorded. */
+function chargedOrigin(
+  taxLines: { data?: Record<string, unknown> | null }[] | undefined,
+): { locationId: string | null; address: Address } | null {
+  for (const t of taxLines ?? []) {
+    const o = t.data?.origin as Address | undefined
+    if (o && typeof o === "object" && typeof o.state === "string" && typeof o.zip === "string")
+      return { locationId: typeof t.data?.origin_location_id === "string" ? (t.data.origin_location_id as string) : null, address: o }
+  }
+  return null
+}
+
+/**
+ * Pure: the order's snapshot split per origin (the origins recorded on the charged tax lines): one
+ * snapshot per origin, the primary keeps the Medusa order and cart ids, the others get ids derived
+ * from them (origins.ts: `<id>~<8 hex>`, within 50 characters) and the order as parent. One
+ * origin (or none recorded): the snapshot unchanged.
+ */
+export function splitByOrigin(
+  s: FilingSnapshot,
+  originOf: (itemId: string) => { locationId: string | null; address: Address } | null,
+): FilingSnapshot[] {
+  const locations: KnownLocations = {}
+  const keyed = s.lines.map((l) => {
+    const o = originOf(l.itemId)
+    if (o?.locationId)
+      locations[o.locationId] = {
+        address_1: o.address.line1,
+        address_2: o.address.line2 ?? null,
+        city: o.address.city,
+        country_code: "us",
+        province: o.address.state,
+        postal_code: o.address.zip,
+      }
+    return { line: l, loc: o?.locationId ?? null, address: o?.address ?? null }
+  })
+  // a fallback line keeps the origin it was quoted with (the option's at that time)
+  const fallbackOrigin = keyed.find((k) => !k.loc && k.address)?.address ?? s.origin
+  const groups = groupByOrigin(keyed, (k) => k.loc, locations, fallbackOrigin, s.orderId)
+  if (groups.length === 1) return [{ ...s, origin: groups[0]!.origin }]
+  return groups.map((g) => ({
+    ...s,
+    orderId: g.serviceId,
+    parentOrderId: g.primary ? (s.parentOrderId ?? null) : s.orderId,
+    cartId: s.cartId ? originServiceId(s.cartId, g.key, g.primary) : null,
+    origin: g.origin,
+    lines: g.lines.map((k, index) => ({ ...k.line, index })),
+  }))
+}
+
 function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
   return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
 }
@@ -206,7 +260,7 @@ export async function buildSnapshot(
   order: any,
   options: PluginOptions,
   scope: SnapshotScope,
-): Promise<{ snapshot: FilingSnapshot | null; reason?: string }> {
+): Promise<{ snapshot: FilingSnapshot | null; reason?: string; siblings?: FilingSnapshot[] }> {
   const a = order.shipping_address
   const dest = taxableDestination(a ? { ...a, province_code: a.province_code ?? a.province } : a)
   if (!dest.address) return { snapshot: null, reason: `not filed: destination ${dest.reason}` }
@@ -270,21 +324,31 @@ export async function buildSnapshot(
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
-  return {
-    snapshot: {
-      orderId,
-      kind: scope.kind,
-      parentOrderId: scope.kind === "order" ? null : order.id,
-      cartId,
-      customerId: serviceCustomerId(order.customer_id, cartId ?? order.id),
-      currencyCode: String(order.currency_code).toUpperCase(),
-      placedAt: new Date(order.created_at).toISOString(),
-      origin: options.origin,
-      destination: dest.address,
-      exemptionId,
-      lines,
-    },
+  // the connection of the order's sales channel (kept only when not the default: records before
+  // option `connections` have none and stay on the default)
+  const conn = connectionForChannel(options, order.sales_channel_id)
+  // the origin each line was quoted from (origin per stock location), by line id
+  const origins = new Map<string, ReturnType<typeof chargedOrigin>>()
+  for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
+  for (const sm of shipping) origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))
+  const whole: FilingSnapshot = {
+    orderId,
+    kind: scope.kind,
+    parentOrderId: scope.kind === "order" ? null : order.id,
+    cartId,
+    customerId: serviceCustomerId(order.customer_id, cartId ?? order.id),
+    currencyCode: String(order.currency_code).toUpperCase(),
+    placedAt: new Date(order.created_at).toISOString(),
+    origin: options.origin,
+    destination: dest.address,
+    exemptionId,
+    ...(conn.isDefault ? {} : { connectionId: conn.connectionId }),
+    lines,
   }
+  // the order itself: one service order per origin (its exchanges and claims: one order, as before)
+  if (scope.kind !== "order") return { snapshot: whole }
+  const [primary, ...others] = splitByOrigin(whole, (id) => origins.get(id) ?? null)
+  return { snapshot: primary!, ...(others.length ? { siblings: others } : {}) }
 }
 
 export async function orderRecordInput(
@@ -294,8 +358,11 @@ export async function orderRecordInput(
 ): Promise<{ record: NewRecord; order: any }> {
   const order = await loadOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
-  const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "order" })
-  return { record: newRecordFor(orderId, snapshot, options.completionMode as CompletionMode, new Date(), reason), order }
+  const { snapshot, reason, siblings } = await buildSnapshot(container, order, options, { kind: "order" })
+  const mode = options.completionMode as CompletionMode
+  const record = newRecordFor(orderId, snapshot, mode, new Date(), reason)
+  if (siblings?.length) record.origin_siblings = siblings.map((s) => newRecordFor(s.orderId, s, mode, new Date()))
+  return { record, order }
 }
 
 /** When the order became complete for the service under the configured mode (null: not yet). */
@@ -474,10 +541,14 @@ export function filingProcessor(container: MedusaContainer, overrides: { client?
   return new FilingProcessor({
     store,
     client: overrides.client ?? getSalesTaxClient(options).background(),
+    // a test's client override stands for every connection
+    clientFor: overrides.client
+      ? () => overrides.client!
+      : (connectionId) => getSalesTaxClient(optionsForConnection(options, connectionId)).background(),
     lock: (key, fn) => locking.execute(key, fn, { timeout: 120 }),
     now: overrides.now,
     maxAttempts: options.filing.maxAttempts,
-    secrets: [options.apiKey],
+    secrets: allApiKeys(options),
     logger,
   })
 }

@@ -73,7 +73,13 @@ export interface FilingLogger {
 
 export interface FilingProcessorDeps {
   store: FilingStore
+  /** the default connection's client */
   client: FilingClient
+  /**
+   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`:
+   * issue 16); absent, or for no id, `client`.
+   */
+  clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */
   lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>
   now?: () => Date
@@ -151,20 +157,41 @@ export class FilingProcessor {
   // Intents (each: ensure the record, note the intent, then process; all under the order's lock)
   // -------------------------------------------------------------------------------------------
 
-  /** order.placed (and exchanges' new items): file the order. */
+  /** order.placed (and exchanges' new items): file the order (and its other origins' orders). */
   fileOrder(record: NewRecord): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      await this.deps.store.ensureRecord(record)
+      await this.ensure(record)
+      for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
       return this.run(record.order_id)
     })
+  }
+
+  /**
+   * Ensures the record and, for an order shipped from several origins, its other origins'
+   * records (kind "order", parent = the order: refunds are routed to them line by line, a
+   * cancellation voids them, completion completes them). Returns the record's own.
+   */
+  private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
+    const { origin_siblings: siblings, ...own } = record
+    const out = await this.deps.store.ensureRecord(own)
+    for (const sib of siblings ?? []) {
+      const { origin_siblings: _, ...sibOwn } = sib
+      await this.deps.store.ensureRecord(sibOwn)
+    }
+    return out
   }
 
   /** Payment captured / first fulfilment: complete the order at the service as of `at`. */
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (!rec.completion_requested_at && rec.state !== "skipped") {
         await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.now() })
+      }
+      for (const sib of rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []) {
+        if (sib.kind !== "order" || sib.completion_requested_at || sib.state === "skipped") continue
+        await this.deps.store.patchRecord(sib.id, { completion_requested_at: at, next_attempt_at: this.now() })
+        await this.run(sib.order_id)
       }
       return this.run(record.order_id)
     })
@@ -173,11 +200,13 @@ export class FilingProcessor {
   /** order.canceled: void (before the cutoff / while not completed), else refund what is left. */
   cancelOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
-      // the order's edits' own orders go with it (voided, or refunded after the cutoff)
+      const { record: rec } = await this.ensure(record)
+      // the order's edits' own orders and its other origins' orders go with it (voided, or refunded after the cutoff)
       const family = [
         rec,
-        ...(rec.kind === "order" ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit") : []),
+        ...(rec.kind === "order"
+          ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" || c.kind === "order")
+          : []),
       ]
       for (const r of family) {
         if (!r.cancel_requested_at && r.state !== "skipped") {
@@ -197,7 +226,7 @@ export class FilingProcessor {
    */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const edits = rec.edits ?? []
       if (!edits.some((e) => e.id === edit.id)) {
@@ -215,7 +244,7 @@ export class FilingProcessor {
    */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.deps.store.ensureRecord(record)
+      const { record: rec } = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const root = rec.parent_order_id ?? rec.order_id
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)
@@ -304,14 +333,15 @@ export class FilingProcessor {
     if (!rec) return null
     if (rec.state === "skipped" || !rec.snapshot) return rec
     const s = rec.snapshot
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(s)
     let step = "file"
     let refundInFlight: FilingRefundDTO | null = null
     try {
       // 1. File (reconciling a filing that reached the service before a crash)
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
-          const existing = await this.getOrderOrNull(orderId)
+          const existing = await this.getOrderOrNull(orderId, client)
           if (existing) rec = await this.markFiled(rec, existing, rec.filing_path ?? "direct", null)
           else if (rec.cancel_requested_at) {
             // canceled before it ever reached the service: nothing to void
@@ -393,7 +423,8 @@ export class FilingProcessor {
     refunds: FilingRefundDTO[],
     inFlight: (r: FilingRefundDTO | null) => void,
   ): Promise<FilingRecordDTO> {
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(rec.snapshot)
     for (const r of sortRefunds(refunds)) {
       if (r.state === "refunded" || r.state === "superseded") continue
       if (rec.voided_at) {
@@ -430,7 +461,8 @@ export class FilingProcessor {
 
   /** Files the pending edits of an order's own record, oldest first. */
   private async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
-    const { client, store } = this.deps
+    const { store } = this.deps
+    const client = this.clientOf(rec.snapshot)
     for (const edit of rec.edits ?? []) {
       if (edit.state !== "pending") continue
       const setEdit = async (patch: Partial<EditIntent>, more: RecordPatch = {}) => {
@@ -514,7 +546,7 @@ export class FilingProcessor {
   }
 
   private async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
-    const { client } = this.deps
+    const client = this.clientOf(s)
     const forced = mustFileDirect(s)
     let cmp: ReturnType<typeof compareLines> | null = null
     if (s.cartId) {
@@ -559,9 +591,15 @@ export class FilingProcessor {
     })
   }
 
-  private async getOrderOrNull(orderId: string): Promise<OrderRecord | null> {
+  /** The client of the connection a snapshot was (or is to be) filed on: the default without one. */
+  private clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
+    const id = s?.connectionId
+    return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
+  }
+
+  private async getOrderOrNull(orderId: string, client: FilingClient = this.deps.client): Promise<OrderRecord | null> {
     try {
-      return await this.deps.client.getOrder(orderId)
+      return await client.getOrder(orderId)
     } catch (e) {
       if (statusOf(e) === 404) return null
       throw e

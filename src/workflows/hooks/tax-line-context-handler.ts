@@ -13,6 +13,7 @@ import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resoluti
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../providers/sales-tax/constants"
 import { currentActor, exemptionIdentity } from "./request-actor"
+import { resolveLineLocations, type LineLocations } from "./origin-locations"
 
 export type TaxLineContext = Record<string, unknown>
 /** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
@@ -130,6 +131,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
       "id",
       "currency_code",
       "customer_id",
+      "sales_channel_id",
       "items.id",
       "items.product_id",
       "items.variant_id",
@@ -215,12 +217,18 @@ export async function buildOrderSnapshot(
 
 async function snapshotFromEntity(container: MedusaContainer, e: any, customerId: string | null | undefined): Promise<CartSnapshotInput> {
   const items = (e.items ?? []).filter((i: any) => !i.is_giftcard)
-  const tics = await resolveProductTics(container, items.map((i: any) => i.product_id).filter(Boolean))
+  const [tics, where] = await Promise.all([
+    resolveProductTics(container, items.map((i: any) => i.product_id).filter(Boolean)),
+    // the stock location of each line (origin per stock location); never fails the snapshot
+    resolveLineLocations(container, e).catch((): LineLocations | null => null),
+  ])
   const defaultTic = defaultTicOf(container)
   return {
     v: 1,
     cart_id: e.id,
     customer_id: customerId ?? null,
+    // only when set: a snapshot without it is the default connection's, as before
+    ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i: any) => {
       const adj = sumAdjustments(i.adjustments)
@@ -237,6 +245,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         inclusive_discount: adj.inclusiveTotal,
         tic: t?.tic ?? defaultTic,
         tic_source: t?.source ?? "default",
+        ...(where?.items.has(i.id) ? { origin_location_id: where.items.get(i.id) } : {}),
       }
     }),
     shipping_methods: (e.shipping_methods ?? []).map((s: any) => {
@@ -249,8 +258,10 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         is_tax_inclusive: !!s.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
         inclusive_discount: adj.inclusiveTotal,
+        ...(where?.shipping.has(s.id) ? { origin_location_id: where.shipping.get(s.id) } : {}),
       }
     }),
+    ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
   }
 }

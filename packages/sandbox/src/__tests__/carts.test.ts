@@ -50,6 +50,16 @@ describe("carts", () => {
     expect(r.body.items.map((c: { cartId: string }) => c.cartId)).toEqual(["m-1", "m-2"])
   })
 
+  it("refuses an origin whose ZIP lies in another state (located at the cart's origin), taxes the other carts of the call not", async () => {
+    const bad = { line1: "1 Main St", city: "Austin", state: "TX", zip: "98109" }
+    const r = await call(s, "POST", `${C()}/carts`, { body: { items: [cart({ cartId: "ok" }), cart({ cartId: "bad", origin: bad })] } })
+    expect(r.status).toBe(422)
+    expect(r.body.errors).toEqual([{ location: "body.items[1].origin.zip", message: "zip 98109 is in WA, not in TX", value: "98109" }])
+    // a ZIP the database does not know is taken as sent
+    const unknown = await call(s, "POST", `${C()}/carts`, { body: { items: [cart({ origin: { ...bad, zip: "00001" } })] } })
+    expect(unknown.status).toBe(200)
+  })
+
   it("ZIP+4 gives the same tax as the 5-digit ZIP", async () => {
     const a = await post([cart({ destination: { ...SEATTLE, zip: "98109" } })])
     const b = await post([cart({ destination: { ...SEATTLE, zip: "98109-1234" } })])

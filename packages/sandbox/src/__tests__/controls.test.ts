@@ -1,4 +1,4 @@
-import { C, call, cart, makeSandbox, orderBody, type TestSandbox } from "./helpers"
+import { C, CONN, CONN_B, KEY_B, call, cart, makeSandbox, orderBody, type TestSandbox } from "./helpers"
 
 let s: TestSandbox
 beforeEach(async () => {
@@ -139,6 +139,21 @@ describe("counts and reset", () => {
     expect(Object.keys(c.body.counts)).toHaveLength(16 + 18) // v3 operations and "v1.<Operation>"
     expect((await call(s, "DELETE", "/_sandbox/counts")).status).toBe(204)
     expect((await call(s, "GET", "/_sandbox/counts")).body.counts.ping).toBe(0)
+  })
+
+  it("counts per connection (the path's, or a certificate list's query); DELETE resets them too", async () => {
+    await ping()
+    await call(s, "GET", `${C(CONN_B)}/ping`, { key: KEY_B })
+    await call(s, "POST", `${C(CONN_B)}/carts`, { key: KEY_B, body: { items: [cart()] } })
+    await call(s, "GET", `/tax/exemption-certificates?connectionId=${CONN_B}&customerId=cus_1`, { key: KEY_B })
+    const c = (await call(s, "GET", "/_sandbox/counts")).body
+    expect(c.byConnection).toEqual({
+      [CONN]: { ping: 1 },
+      [CONN_B]: { ping: 1, calculateCarts: 1, listCertificates: 1 },
+    })
+    expect(c.counts).toMatchObject({ ping: 2, calculateCarts: 1 })
+    await call(s, "DELETE", "/_sandbox/counts")
+    expect((await call(s, "GET", "/_sandbox/counts")).body.byConnection).toEqual({})
   })
 
   it("reset clears data, faults, counts and clock", async () => {

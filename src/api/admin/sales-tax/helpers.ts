@@ -30,10 +30,18 @@ export function salesTaxClient(scope: Scope): SalesTaxClient {
  * paths (`/tax/...`) are replaced, the API key too. Service details such as "no route GET
  * /tax/connections/<id>/" become "no route GET [service path]".
  */
-export function scrubServiceText(text: string, o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey">): string {
+export function scrubServiceText(
+  text: string,
+  o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey"> & { connections?: PluginOptions["connections"] },
+): string {
   let out = text
   for (const [secret, mark] of [
     [o.apiKey, "[redacted]"],
+    ...(o.connections ?? []).flatMap((c) => [
+      [c.apiKey, "[redacted]"] as const,
+      [c.connectionId, "[connection]"] as const,
+      [encodeURIComponent(c.connectionId), "[connection]"] as const,
+    ]),
     [o.baseUrl, "[service]"],
     [o.connectionId, "[connection]"],
     [encodeURIComponent(o.connectionId), "[connection]"],

@@ -6,7 +6,7 @@ describe("id shapes", () => {
     expect(ID_SHAPES.productType.safeParse("ptyp_x").success).toBe(true)
     expect(ID_SHAPES.productCategory.safeParse("pcat_01J").success).toBe(true)
     expect(ID_SHAPES.customer.safeParse("cus_missing").success).toBe(true)
-    for (const id of ["order_01J", "oexc_01J", "claim_01J", "order_failed_1"])
+    for (const id of ["order_01J", "oexc_01J", "claim_01J", "order_failed_1", "order_01J~0a1b2c3d"])
       expect(ID_SHAPES.filingOrder.safeParse(id).success).toBe(true)
     expect(ID_SHAPES.certificate.safeParse("00000000-0000-4000-8000-00000000DEAD").success).toBe(true)
   })
@@ -30,6 +30,9 @@ describe("id shapes", () => {
     expect(ID_SHAPES.certificate.safeParse("..").success).toBe(false)
     expect(ID_SHAPES.certificate.safeParse("00000000-0000-4000-8000-00000000dead/..").success).toBe(false)
     expect(ID_SHAPES.filingOrder.safeParse("cart_01J").success).toBe(false)
+    // an origin's order id: exactly 8 lower-case hex digits after "~"
+    for (const id of ["order_01J~", "order_01J~0a1b2c3", "order_01J~0A1B2C3D", "order_01J~0a1b2c3d~0a1b2c3d", "order_01J~../x"])
+      expect(ID_SHAPES.filingOrder.safeParse(id).success).toBe(false)
     expect(ID_SHAPES.customer.safeParse(["cus_1"]).success).toBe(false)
   })
 

@@ -6,8 +6,8 @@ import { z } from "zod"
 import { excerpt } from "./input-guard"
 
 /** A Medusa id: `<prefix>_` then letters, digits and underscores (ULIDs in practice), 1-64 of them. */
-function medusaId(prefixes: readonly string[], what: string) {
-  const re = new RegExp(`^(?:${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}$`)
+function medusaId(prefixes: readonly string[], what: string, suffix = "") {
+  const re = new RegExp(`^(?:${prefixes.join("|")})_[0-9A-Za-z][0-9A-Za-z_]{0,63}${suffix}$`)
   const shown = prefixes.map((p) => `${p}_…`).join(" or ")
   return z.string({ error: `must be ${what} (${shown})` }).regex(re, `must be ${what} (${shown})`)
 }
@@ -17,8 +17,9 @@ export const ID_SHAPES = {
   productType: medusaId(["ptyp"], "a product type id"),
   productCategory: medusaId(["pcat"], "a product category id"),
   customer: medusaId(["cus"], "a customer id"),
-  /** A filing record is keyed by the order id, or the exchange's (or claim's) id for their own filings. */
-  filingOrder: medusaId(["order", "oexc", "claim"], "an order id"),
+  /** A filing record is keyed by the order id, or the exchange's (or claim's) id for their own filings;
+   *  an order's further origins' records by `<order id>~<8 hex>` (origin per stock location). */
+  filingOrder: medusaId(["order", "oexc", "claim"], "an order id", "(?:~[0-9a-f]{8})?"),
   /** An entry of the service-call log (Settings → Sales Tax → Activity). */
   callLogEntry: medusaId(["stcl"], "an activity entry id"),
   /** Certificates are the service's: UUIDs. */

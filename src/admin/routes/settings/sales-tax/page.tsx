@@ -7,6 +7,8 @@ import { api, errorMessage } from "../../../lib/api"
 import type { AdminSettingsResponse, TicSource } from "../../../lib/types"
 import { useLoad } from "../../../lib/use-load"
 import { ticText } from "../../../components/tic-panel"
+import { ConnectionsSection } from "../../../components/connections-section"
+import { LocationsSection } from "../../../components/locations-section"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -155,6 +157,10 @@ const SalesTaxSettingsPage = () => {
               </div>
             </div>
           </Section>
+
+          <ConnectionsSection />
+
+          <LocationsSection />
 
           <Section title="Options in force" testId="settings-options">
             <div className="grid gap-x-4 gap-y-1 px-6 py-4" style={{ gridTemplateColumns: "240px 1fr" }}>

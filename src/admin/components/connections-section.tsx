@@ -1,0 +1,122 @@
+import { Badge, Button, Container, Heading, Table, Text } from "@medusajs/ui"
+import { useState } from "react"
+import { api, errorMessage } from "../lib/api"
+import type { AdminConnectionsResponse, CheckResult } from "../lib/types"
+import { useLoad } from "../lib/use-load"
+
+type PingAnswer = { connectionId: string; ping: CheckResult<{ message: string }> }
+
+/**
+ * Settings → Sales Tax → Connections (issue 16): the default connection and each of option
+ * `connections`, their sales channels, the key as **** (never the key), and a "Test connection"
+ * button per connection (the service's ping on it).
+ */
+export function ConnectionsSection() {
+  const { data, error } = useLoad(() => api<AdminConnectionsResponse>("/admin/sales-tax/connections"), [])
+  const [pings, setPings] = useState<Record<string, CheckResult<{ message: string }> | { error: string; ok: false } | undefined>>({})
+  const [busy, setBusy] = useState<string | null>(null)
+
+  const test = async (connectionId: string) => {
+    setBusy(connectionId)
+    try {
+      const out = await api<PingAnswer>("/admin/sales-tax/connections/ping", { method: "POST", body: { connection_id: connectionId } })
+      setPings((p) => ({ ...p, [connectionId]: out.ping }))
+    } catch (e) {
+      setPings((p) => ({ ...p, [connectionId]: { ok: false, error: errorMessage(e) } }))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <Container className="divide-y p-0" data-testid="settings-connections">
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">Connections</Heading>
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          Each sales channel's carts and orders are quoted, filed and refunded on its connection.
+        </Text>
+      </div>
+      {error ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-error">
+          {error}
+        </Text>
+      ) : null}
+      {data ? (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Connection</Table.HeaderCell>
+              <Table.HeaderCell>API key</Table.HeaderCell>
+              <Table.HeaderCell>Sales channels</Table.HeaderCell>
+              <Table.HeaderCell>Test</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {data.connections.map((c) => {
+              const p = pings[c.connectionId]
+              return (
+                <Table.Row key={c.connectionId} data-testid={`connection-${c.connectionId}`}>
+                  <Table.Cell>
+                    <div className="flex items-center gap-x-2">
+                      <Text size="xsmall" className="font-mono">
+                        {c.connectionId}
+                      </Text>
+                      {c.isDefault ? (
+                        <Badge size="2xsmall" color="blue">
+                          default
+                        </Badge>
+                      ) : null}
+                    </div>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Text size="xsmall" className="font-mono">
+                      {c.apiKey}
+                    </Text>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <div className="flex flex-wrap gap-1" data-testid={`connection-channels-${c.connectionId}`}>
+                      {c.salesChannels.length === 0 ? (
+                        <Text size="xsmall" className="text-ui-fg-muted">
+                          {c.isDefault ? "every other channel" : "none"}
+                        </Text>
+                      ) : (
+                        c.salesChannels.map((s) => (
+                          <Badge key={s.id} size="2xsmall" color={s.exists ? "grey" : "red"} title={s.id}>
+                            {s.exists ? (s.name ?? s.id) : `${s.id} (no such channel)`}
+                          </Badge>
+                        ))
+                      )}
+                    </div>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <div className="flex items-center gap-x-2">
+                      <Button
+                        size="small"
+                        variant="secondary"
+                        isLoading={busy === c.connectionId}
+                        onClick={() => test(c.connectionId)}
+                        data-testid={`connection-test-${c.connectionId}`}
+                      >
+                        Test connection
+                      </Button>
+                      {p ? (
+                        <span data-testid={`connection-result-${c.connectionId}`} className="flex items-center gap-x-1">
+                          <Badge size="2xsmall" color={p.ok ? "green" : "red"}>
+                            {p.ok ? "valid" : "failing"}
+                          </Badge>
+                          <Text size="xsmall" className="text-ui-fg-subtle">
+                            {"result" in p && p.ok ? `${p.result?.message ?? "ok"} · ${p.durationMs} ms` : (p.error ?? "")}
+                          </Text>
+                        </span>
+                      ) : null}
+                    </div>
+                  </Table.Cell>
+                </Table.Row>
+              )
+            })}
+          </Table.Body>
+        </Table>
+      ) : null}
+    </Container>
+  )
+}

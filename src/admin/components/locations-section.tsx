@@ -1,0 +1,73 @@
+import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
+import { api } from "../lib/api"
+import type { AdminLocationsResponse, LocationView } from "../lib/types"
+import { useLoad } from "../lib/use-load"
+
+const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
+
+/**
+ * Settings → Sales Tax → Ship-from locations (issue 16): each stock location with the address its
+ * lines are quoted and filed from, or the fallback origin (the `origin` option) and why.
+ */
+export function LocationsSection() {
+  const { data, error } = useLoad(() => api<AdminLocationsResponse>("/admin/sales-tax/locations"), [])
+  return (
+    <Container className="divide-y p-0" data-testid="settings-locations">
+      <div className="flex items-center justify-between px-6 py-4">
+        <Heading level="h2">Ship-from locations</Heading>
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          Each line is taxed from the stock location that fulfils it.
+        </Text>
+      </div>
+      {error ? (
+        <Text size="small" className="px-6 py-4 text-ui-fg-error">
+          {error}
+        </Text>
+      ) : null}
+      {data ? (
+        <Table>
+          <Table.Header>
+            <Table.Row>
+              <Table.HeaderCell>Location</Table.HeaderCell>
+              <Table.HeaderCell>Origin used</Table.HeaderCell>
+              <Table.HeaderCell>Sales channels</Table.HeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {data.locations.map((l) => (
+              <Table.Row key={l.id} data-testid={`location-${l.id}`}>
+                <Table.Cell>
+                  <Text size="small">{l.name ?? l.id}</Text>
+                </Table.Cell>
+                <Table.Cell>
+                  <div className="flex flex-col gap-y-1">
+                    <div className="flex items-center gap-x-2">
+                      <Badge size="2xsmall" color={l.fallback ? "orange" : "green"}>
+                        {l.fallback ? "fallback origin" : "own address"}
+                      </Badge>
+                      <Text size="xsmall">{addressText(l.origin)}</Text>
+                    </div>
+                    {l.reason ? (
+                      <Text size="xsmall" className="text-ui-fg-subtle" data-testid={`location-reason-${l.id}`}>
+                        {l.reason}
+                      </Text>
+                    ) : null}
+                  </div>
+                </Table.Cell>
+                <Table.Cell>
+                  <div className="flex flex-wrap gap-1">
+                    {l.salesChannels.map((c) => (
+                      <Badge key={c.id} size="2xsmall" color="grey">
+                        {c.name ?? c.id}
+                      </Badge>
+                    ))}
+                  </div>
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table>
+      ) : null}
+    </Container>
+  )
+}

@@ -1,0 +1,50 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { locationOrigin, refusedLocations, sameAddress } from "../../../../providers/sales-tax/origins"
+import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
+import { handle, pluginOptions } from "../helpers"
+
+type Query = { graph(q: Record<string, unknown>): Promise<{ data: any[] }> }
+
+/**
+ * GET /admin/sales-tax/locations: each stock location with the origin its lines are quoted and
+ * filed from: its own address when it is a complete US address the service accepted, else the
+ * `origin` option and why (incomplete address, or refused by the service: reported once per
+ * location in the log too), and the sales channels it serves.
+ */
+export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const options = pluginOptions(req.scope)
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
+  const { data } = await query.graph({
+    entity: "stock_location",
+    fields: [
+      "id",
+      "name",
+      "address.address_1",
+      "address.address_2",
+      "address.city",
+      "address.country_code",
+      "address.province",
+      "address.postal_code",
+      "sales_channels.id",
+      "sales_channels.name",
+    ],
+    pagination: { take: 500, skip: 0 },
+  })
+  const locations: LocationView[] = data.map((l) => {
+    const own = locationOrigin(l.address)
+    const refused = refusedLocations.get(l.id)
+    const usable = own.origin && !(refused && sameAddress(refused.address, own.origin))
+    return {
+      id: l.id,
+      name: l.name ?? null,
+      salesChannels: (l.sales_channels ?? []).map((c: any) => ({ id: c.id, name: c.name ?? null })),
+      origin: usable ? own.origin! : options.origin,
+      fallback: !usable,
+      reason: usable ? null : refused ? `the service refused the address: ${refused.reason}` : own.reason!,
+      refusedAt: usable ? null : (refused?.at ?? null),
+    }
+  })
+  const out: AdminLocationsResponse = { locations, fallbackOrigin: options.origin }
+  res.json(out)
+})

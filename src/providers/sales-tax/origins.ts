@@ -1,0 +1,148 @@
+/**
+ * Origin per stock location (issue 16), the pure part. Each line ships from the stock location
+ * that fulfils it (the tax-line hook resolves it: shipping method → shipping option's fulfillment
+ * set → stock location; no shipping method yet → the sales channel's first location); its origin
+ * is that location's address when it is a complete US address the service did not refuse, else
+ * the `origin` option (the fallback). Lines are grouped by origin: one service cart per group,
+ * all in ONE `POST carts`, and at filing one service order per group.
+ *
+ * Ids: the group whose key sorts first keeps the Medusa id (cart id, order id), so a store with one
+ * location files exactly as before; every other group's id is the Medusa id + "~" + 8 hex digits
+ * of SHA-256(location id) (at most 41 + 9 = 50 characters, the service's limit; a longer base is
+ * itself hashed to 32 hex digits first). The key of the fallback group is "" (sorts first).
+ */
+import { createHash } from "node:crypto"
+import type { Address } from "../../contract"
+import { normalizeState, normalizeZip } from "./build-service-cart"
+
+/** A stock location's address as Medusa keeps it. */
+export interface LocationAddressLike {
+  address_1?: string | null
+  address_2?: string | null
+  city?: string | null
+  country_code?: string | null
+  province?: string | null
+  postal_code?: string | null
+}
+
+/** The service's id limit (cartId in a path, orderId). */
+export const SERVICE_ID_MAX = 50
+export const ORIGIN_ID_SEPARATOR = "~"
+
+/** Pure: a stock location's address as an origin, or why it cannot be one (the fallback is used then). */
+export function locationOrigin(
+  a: LocationAddressLike | null | undefined,
+): { origin: Address; reason?: undefined } | { origin: null; reason: string } {
+  if (!a) return { origin: null, reason: "the location has no address" }
+  const country = (a.country_code ?? "").trim().toLowerCase()
+  if (country !== "us") return { origin: null, reason: country ? `not in the US (country ${country.toUpperCase()})` : "no country" }
+  if (!a.address_1?.trim()) return { origin: null, reason: "no street address (address_1)" }
+  if (!a.city?.trim()) return { origin: null, reason: "no city" }
+  const state = normalizeState(a.province)
+  if (!state)
+    return { origin: null, reason: a.province ? `province "${a.province}" is not a US state code (e.g. WA)` : "no province (state)" }
+  const zip = normalizeZip(a.postal_code)
+  if (!zip) return { origin: null, reason: a.postal_code ? `postal code "${a.postal_code}" is not a US ZIP` : "no postal code (ZIP)" }
+  return {
+    // no countryCode: the service's default (US), and the same shape as the `origin` option
+    origin: {
+      line1: a.address_1.trim().slice(0, 100),
+      ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),
+      city: a.city.trim().slice(0, 100),
+      state,
+      zip,
+    },
+  }
+}
+
+/**
+ * Locations whose address the service refused as an origin (this process): reported once each in
+ * the log and on the settings page; their lines use the fallback origin until the address changes
+ * (the entry is forgotten when the location's address differs from the refused one).
+ */
+export interface RefusedLocation {
+  locationId: string
+  name: string | null
+  address: Address
+  reason: string
+  at: string
+}
+const G = globalThis as { [k: symbol]: unknown }
+export const refusedLocations = (G[Symbol.for("medusa-sales-tax/refused-locations")] ??= new Map<string, RefusedLocation>()) as Map<
+  string,
+  RefusedLocation
+>
+
+/** Pure: two addresses are the same origin (field by field, whatever the key order). */
+export function sameAddress(a: Address, b: Address): boolean {
+  return a.line1 === b.line1 && (a.line2 ?? null) === (b.line2 ?? null) && a.city === b.city && a.state === b.state && a.zip === b.zip
+}
+
+/** The refused locations whose address is still the refused one (a changed address is tried again). */
+export function stillRefused(locations: KnownLocations | null | undefined): Set<string> {
+  const out = new Set<string>()
+  for (const [id, r] of refusedLocations) {
+    const now = locationOrigin(locations?.[id]).origin
+    if (!now || sameAddress(now, r.address)) out.add(id)
+    else refusedLocations.delete(id)
+  }
+  return out
+}
+
+/** Pure: the service id of a group (cart or order): the base for the primary group, else base~<8 hex of the key>. */
+export function originServiceId(baseId: string, key: string, primary: boolean): string {
+  if (primary) return baseId.slice(0, SERVICE_ID_MAX)
+  const suffix = `${ORIGIN_ID_SEPARATOR}${createHash("sha256").update(key).digest("hex").slice(0, 8)}`
+  const base = baseId.length + suffix.length <= SERVICE_ID_MAX ? baseId : createHash("sha256").update(baseId).digest("hex").slice(0, 32)
+  return `${base}${suffix}`
+}
+
+export interface OriginGroup<L> {
+  /** the location id, or "" for the fallback origin */
+  key: string
+  origin: Address
+  /** the group that keeps the Medusa id */
+  primary: boolean
+  /** service id (cart or order) of the group */
+  serviceId: string
+  lines: L[]
+}
+
+/** A location as the hook describes it (snapshot `locations`). */
+export type KnownLocations = Record<string, { name?: string | null } & LocationAddressLike>
+
+/**
+ * Pure: lines grouped by their origin, groups sorted by key (the fallback "" first), the first
+ * keeping `baseId`. A line's key is its location when that location's address is usable and not
+ * refused, else "" (the `fallback` origin). A line without a location uses the fallback.
+ */
+export function groupByOrigin<L>(
+  lines: readonly L[],
+  locationOf: (line: L) => string | null | undefined,
+  locations: KnownLocations | null | undefined,
+  fallback: Address,
+  baseId: string,
+  refused: ReadonlySet<string> = new Set(),
+): OriginGroup<L>[] {
+  const byKey = new Map<string, { origin: Address; lines: L[] }>()
+  const originOf = new Map<string, Address | null>()
+  for (const line of lines) {
+    const loc = locationOf(line) ?? null
+    let key = ""
+    let origin = fallback
+    if (loc && !refused.has(loc)) {
+      let o = originOf.get(loc)
+      if (o === undefined) originOf.set(loc, (o = locationOrigin(locations?.[loc]).origin))
+      if (o) {
+        key = loc
+        origin = o
+      }
+    }
+    const g = byKey.get(key)
+    if (g) g.lines.push(line)
+    else byKey.set(key, { origin, lines: [line] })
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, g], i) => ({ key, origin: g.origin, primary: i === 0, serviceId: originServiceId(baseId, key, i === 0), lines: g.lines }))
+}

@@ -1,0 +1,126 @@
+/**
+ * Which stock location each line of a cart or order ships from (origin per stock location,
+ * issue 16): a shipping method's shipping option → its service zone's fulfillment set → the stock
+ * location linked to that set; an item ships with the shipping method of its product's shipping
+ * profile (with one shipping method: that one); an item with no shipping method yet, from the
+ * sales channel's first stock location. The locations' addresses go into the snapshot; whether
+ * an address is a usable origin is decided by the provider (src/providers/sales-tax/origins.ts).
+ *
+ * The option → location and channel → locations answers are kept 60 s in process (they are
+ * store configuration, read at every cart change otherwise).
+ */
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { KnownLocations } from "../../providers/sales-tax/origins"
+
+type Query = { graph(args: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: any[] }> }
+
+const TTL_MS = 60_000
+const memo = new Map<string, { at: number; value: unknown }>()
+async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const hit = memo.get(key)
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.value as T
+  const value = await load()
+  if (memo.size > 5000) memo.clear()
+  memo.set(key, { at: Date.now(), value })
+  return value
+}
+
+/** Test hook: forget the remembered configuration (after changing locations in a test). */
+export function clearOriginLocationMemo(): void {
+  memo.clear()
+}
+
+export interface LineLocations {
+  items: Map<string, string>
+  shipping: Map<string, string>
+  locations: KnownLocations
+}
+
+const ADDRESS_FIELDS = [
+  "address.address_1",
+  "address.address_2",
+  "address.city",
+  "address.country_code",
+  "address.province",
+  "address.postal_code",
+]
+
+function addressOf(l: any): KnownLocations[string] {
+  const a = l?.address ?? {}
+  return {
+    name: l?.name ?? null,
+    address_1: a.address_1 ?? null,
+    address_2: a.address_2 ?? null,
+    city: a.city ?? null,
+    country_code: a.country_code ?? null,
+    province: a.province ?? null,
+    postal_code: a.postal_code ?? null,
+  }
+}
+
+/** A shipping option's stock location and shipping profile. */
+async function optionInfo(query: Query, optionId: string): Promise<{ locationId: string | null; profileId: string | null }> {
+  return remembered(`option:${optionId}`, async () => {
+    const { data } = await query.graph({
+      entity: "shipping_option",
+      fields: ["id", "shipping_profile_id", "service_zone.fulfillment_set.location.id"],
+      filters: { id: optionId },
+    })
+    const o = data[0]
+    return { locationId: o?.service_zone?.fulfillment_set?.location?.id ?? null, profileId: o?.shipping_profile_id ?? null }
+  })
+}
+
+/** The sales channel's first stock location (by id, so the same one every time). */
+async function channelLocation(query: Query, salesChannelId: string): Promise<string | null> {
+  return remembered(`channel:${salesChannelId}`, async () => {
+    const { data } = await query.graph({ entity: "sales_channel", fields: ["id", "stock_locations.id"], filters: { id: salesChannelId } })
+    const ids = ((data[0]?.stock_locations ?? []) as { id: string }[]).map((l) => l.id).sort()
+    return ids[0] ?? null
+  })
+}
+
+/** Reads the stock location of each line (see the file's comment). */
+export async function resolveLineLocations(
+  container: MedusaContainer,
+  e: { sales_channel_id?: string | null; items?: any[] | null; shipping_methods?: any[] | null },
+): Promise<LineLocations> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
+  const items = new Map<string, string>()
+  const shipping = new Map<string, string>()
+  const methods = (e.shipping_methods ?? []).filter((s: any) => s?.id && s.shipping_option_id)
+  const infos = await Promise.all(methods.map((s: any) => optionInfo(query, s.shipping_option_id)))
+  methods.forEach((s: any, i: number) => {
+    if (infos[i]!.locationId) shipping.set(s.id, infos[i]!.locationId!)
+  })
+  const lineItems = (e.items ?? []).filter((i: any) => i?.id)
+  const home = e.sales_channel_id ? await channelLocation(query, e.sales_channel_id) : null
+  if (methods.length > 1) {
+    // several methods: an item ships with the method of its product's shipping profile
+    const productIds = [...new Set(lineItems.map((i: any) => i.product_id).filter(Boolean))] as string[]
+    const { data } = productIds.length
+      ? await query.graph({ entity: "product", fields: ["id", "shipping_profile.id"], filters: { id: productIds } })
+      : { data: [] as any[] }
+    const profileOf = new Map(data.map((p: any) => [p.id, p.shipping_profile?.id ?? null]))
+    for (const it of lineItems) {
+      const profile = profileOf.get(it.product_id)
+      const k = infos.findIndex((x) => x.profileId && x.profileId === profile)
+      const loc = (k >= 0 ? infos[k]!.locationId : infos[0]!.locationId) ?? home
+      if (loc) items.set(it.id, loc)
+    }
+  } else {
+    const loc = infos[0]?.locationId ?? home
+    if (loc) for (const it of lineItems) items.set(it.id, loc)
+  }
+  const ids = [...new Set([...items.values(), ...shipping.values()])].sort()
+  const locations: KnownLocations = {}
+  if (ids.length) {
+    const got = await remembered(`locations:${ids.join(",")}`, async () => {
+      const { data } = await query.graph({ entity: "stock_location", fields: ["id", "name", ...ADDRESS_FIELDS], filters: { id: ids } })
+      return Object.fromEntries(data.map((l: any) => [l.id, addressOf(l)])) as KnownLocations
+    })
+    Object.assign(locations, got)
+  }
+  return { items, shipping, locations }
+}

@@ -34,6 +34,9 @@ export const ADMIN_EMAIL = "admin@sales-tax.test"
 export const ADMIN_PASSWORD = "browser-test-password-1"
 export const SANDBOX_KEY = "sk_browser_0123456789-SECRET"
 export const SANDBOX_CONNECTION = "33333333-4444-4555-8666-777777777777"
+/** A second connection (issue 16) for the sales channel the seed creates with this id. */
+export const SECOND_CONNECTION = { connectionId: "44444444-5555-4666-8777-888888888888", apiKey: "sk_browser_second_0123456789-SECRET" }
+export const SECOND_CHANNEL_ID = "sc_browser_wholesale"
 
 export interface Seeded {
   productId: string
@@ -191,13 +194,20 @@ export async function startBrowserApp(): Promise<BrowserApp> {
   // 3: database, migrations, admin user, seed
   const db = `medusa_sales_tax_browser_${process.pid}_${Date.now().toString(36)}`
   await admin((c) => c.query(`CREATE DATABASE "${db}"`))
-  const sandbox = await startSandbox({ port: 0, host: "127.0.0.1", apiKey: SANDBOX_KEY, connectionId: SANDBOX_CONNECTION })
+  const sandbox = await startSandbox({
+    port: 0,
+    host: "127.0.0.1",
+    apiKey: SANDBOX_KEY,
+    connectionId: SANDBOX_CONNECTION,
+    connections: [SECOND_CONNECTION],
+  })
   const appEnv = {
     ...baseEnv,
     DATABASE_URL: databaseUrl(db),
     SALES_TAX_BASE_URL: sandbox.url,
     SALES_TAX_API_KEY: SANDBOX_KEY,
     SALES_TAX_CONNECTION_ID: SANDBOX_CONNECTION,
+    SALES_TAX_CONNECTIONS_JSON: JSON.stringify([{ salesChannelIds: [SECOND_CHANNEL_ID], ...SECOND_CONNECTION }]),
   }
   let child: ChildProcess | undefined
   const close = async () => {

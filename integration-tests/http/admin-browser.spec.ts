@@ -21,6 +21,7 @@ import {
   CHROMIUM,
   SANDBOX_CONNECTION,
   SANDBOX_KEY,
+  SECOND_CONNECTION,
   SCREENSHOTS as SHOTS,
   startBrowserApp,
   type BrowserApp,
@@ -393,6 +394,45 @@ describe("admin extensions in a browser", () => {
     await page.setViewportSize({ width: 1440, height: 1700 })
     await root.getByTestId("settings-failures").waitFor()
     await page.screenshot({ path: join(SHOTS, "settings.png"), animations: "disabled" })
+    await page.setViewportSize({ width: 1440, height: 1000 })
+  })
+
+  // --- issue 16: connections per sales channel, ship-from locations (a self-contained step) ---
+  it("settings page: the connections with their sales channels, keys as ****, Test connection per connection; the ship-from locations with the origin each uses", async () => {
+    // two stock locations through the admin API: one with a complete US address, one without a ZIP (falls back)
+    const mk = async (name: string, address: Record<string, string>) => {
+      const r = await page.request.post(`${app.url}/admin/stock-locations`, { data: { name, address } })
+      expect(r.status()).toBe(200)
+      return (await r.json()).stock_location.id as string
+    }
+    const austin = await mk("Austin warehouse", {
+      address_1: "500 Congress Ave",
+      city: "Austin",
+      country_code: "us",
+      province: "TX",
+      postal_code: "78701",
+    })
+    const noZip = await mk("Pop-up store", { address_1: "1 Pike Pl", city: "Seattle", country_code: "us", province: "WA" })
+    await page.goto(`${app.adminUrl}/settings/sales-tax`)
+    const section = page.getByTestId("settings-connections")
+    const second = section.getByTestId(`connection-${SECOND_CONNECTION.connectionId}`)
+    await expect(second).toBeVisibleText(/\*\*\*\*/)
+    await expect(section.getByTestId(`connection-channels-${SECOND_CONNECTION.connectionId}`)).toBeVisibleText(/Wholesale/)
+    await expect(section.getByTestId(`connection-${SANDBOX_CONNECTION}`)).toBeVisibleText(/default/)
+    await section.getByTestId(`connection-test-${SECOND_CONNECTION.connectionId}`).click()
+    await expect(section.getByTestId(`connection-result-${SECOND_CONNECTION.connectionId}`)).toBeVisibleText(/valid.*pong/)
+    await section.getByTestId(`connection-test-${SANDBOX_CONNECTION}`).click()
+    await expect(section.getByTestId(`connection-result-${SANDBOX_CONNECTION}`)).toBeVisibleText(/valid/)
+    const locations = page.getByTestId("settings-locations")
+    await expect(locations.getByTestId(`location-${austin}`)).toBeVisibleText(/own address.*500 Congress Ave, Austin, TX 78701/)
+    await expect(locations.getByTestId(`location-reason-${noZip}`)).toBeVisibleText(/no postal code/)
+    await expect(locations.getByTestId(`location-${noZip}`)).toBeVisibleText(/fallback origin.*1 Market St/)
+    const html = await page.content()
+    for (const key of [SANDBOX_KEY, SECOND_CONNECTION.apiKey]) expect(html).not.toContain(key)
+    await page.setViewportSize({ width: 1440, height: 1400 })
+    await section.scrollIntoViewIfNeeded()
+    await shot(section, "settings-connections.png")
+    await shot(locations, "settings-locations.png")
     await page.setViewportSize({ width: 1440, height: 1000 })
   })
 

@@ -30,6 +30,7 @@ import {
   salesTaxEnv,
   salesTaxProvider,
   sandboxCaller,
+  storeHeaders,
   TEST_API_KEY,
   TEST_CONNECTION_ID,
   type SeededStore,
@@ -259,7 +260,7 @@ medusaIntegrationTestRunner({
       expect(total(filed)).toBeGreaterThan(0)
     })
 
-    it("certificates are per connection: a certificate on the default connection exempts the default channel's cart, not the second channel's", async () => {
+    it("certificates are per connection: a certificate on the default connection exempts the default channel's cart, not the second channel's; one submitted from the second channel's storefront is created on its connection", async () => {
       const { shopper } = await createExemptShopper(api, store, holder.sandbox, "exempt-conn@example.com")
       const quoteFor = async (s: SeededStore) => {
         const co = new Checkout(api, s, shopper.token)
@@ -278,6 +279,26 @@ medusaIntegrationTestRunner({
       // each connection's list was asked on that connection (the cache is keyed by connection)
       expect((await countsOn(TEST_CONNECTION_ID)).listCertificates).toBe(1)
       expect((await countsOn(CONN_B)).listCertificates).toBe(1)
+
+      // the shopper submits a certificate from the second channel's storefront: created on ITS
+      // connection, and from the next refresh the second channel's cart is exempt too
+      const submitted = await api.post(
+        "/store/sales-tax/certificates",
+        {
+          customerName: "Buyer Inc",
+          address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+          reason: "Resale",
+          customerBusinessType: "RetailTrade",
+          states: [{ abbreviation: "MN", identificationNumber: "MN-RESALE-1" }],
+        },
+        storeHeaders(storeB, shopper.token),
+      )
+      expect(submitted.status).toBe(201)
+      const id = submitted.data.certificate.certificateId
+      await expect(clientB().getCertificate(id)).resolves.toMatchObject({ customerId: shopper.customerId })
+      await expect(holder.sandbox.client.getCertificate(id)).rejects.toMatchObject({ status: 404 })
+      const again = await quoteFor(storeB)
+      expect(toCents(roundCents(String(again.tax_total)))).toBe(0)
     })
 
     /** A lamp (Seattle) and a shirt (Austin) to Louisville, both shipping methods; the order. */

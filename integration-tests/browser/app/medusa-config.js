@@ -11,6 +11,8 @@ const salesTaxOptions = {
   connectionId: process.env.SALES_TAX_CONNECTION_ID || "00000000-0000-4000-8000-000000000000",
   origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" },
   failurePolicy: "fallback",
+  // a second connection for one sales channel (the harness sets it; issue 16)
+  connections: process.env.SALES_TAX_CONNECTIONS_JSON ? JSON.parse(process.env.SALES_TAX_CONNECTIONS_JSON) : [],
 }
 
 module.exports = defineConfig({

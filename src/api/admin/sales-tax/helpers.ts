@@ -6,6 +6,7 @@ import type { z } from "zod"
 import { issuesToErrors, type ErrorDetail } from "../../../contract"
 import { SalesTaxError, type SalesTaxClient } from "../../../client"
 import { getBackgroundClient } from "../../../client-factory"
+import { optionsForChannel } from "../../../connections"
 import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../../../options"
 import type { TicInfo } from "../../../admin/lib/types"
 import { excerpt } from "./input-guard"
@@ -23,6 +24,17 @@ export function pluginOptions(scope: Scope): PluginOptions {
  */
 export function salesTaxClient(scope: Scope): SalesTaxClient {
   return getBackgroundClient(pluginOptions(scope))
+}
+
+/**
+ * The client of a store request: the connection of the sales channel of its publishable key
+ * (option `connections`; the first channel of a key with several), so a shopper's certificate is
+ * created where that storefront's carts are quoted. The default connection without one.
+ */
+export function storeClient(req: MedusaRequest): SalesTaxClient {
+  const channels = (req as unknown as { publishable_key_context?: { sales_channel_ids?: string[] } }).publishable_key_context
+    ?.sales_channel_ids
+  return getBackgroundClient(optionsForChannel(pluginOptions(req.scope), channels?.[0]))
 }
 
 /**

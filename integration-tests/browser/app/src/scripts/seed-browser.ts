@@ -238,6 +238,8 @@ export default async function seed({ container }: ExecArgs) {
     orderId: order.id,
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
   }
+  // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
+  await (container.resolve(Modules.SALES_CHANNEL) as any).createSalesChannels({ id: "sc_browser_wholesale", name: "Wholesale" })
   if (process.env.BROWSER_SEED_OUT) writeFileSync(process.env.BROWSER_SEED_OUT, JSON.stringify(out))
 
   console.log(`BROWSER_SEED ${JSON.stringify(out)}`)

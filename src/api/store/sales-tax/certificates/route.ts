@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { CertificateRecord } from "../../../../contract"
 import { invalidateCustomerCertificates } from "../../../../providers/sales-tax/exemptions"
-import { bodyOf, handle, salesTaxClient } from "../../../admin/sales-tax/helpers"
+import { bodyOf, handle, storeClient } from "../../../admin/sales-tax/helpers"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
 import { customerOf, recordOrigin, withCreators, withinBudget } from "./shopper"
 
@@ -12,7 +12,7 @@ import { customerOf, recordOrigin, withCreators, withinBudget } from "./shopper"
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
   if (!(await withinBudget(res, customerId))) return
-  const client = salesTaxClient(req.scope)
+  const client = storeClient(req)
   const all: CertificateRecord[] = []
   for (const disabled of [false, true]) {
     for await (const c of client.certificates({ customerId, disabled, limit: 100 })) all.push(c)
@@ -31,7 +31,7 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
   if (!(await withinBudget(res, customerId))) return
   const body = bodyOf(req, AdminCreateCertificateBody)
-  const certificate = await salesTaxClient(req.scope).createCertificate({ ...body, customerId })
+  const certificate = await storeClient(req).createCertificate({ ...body, customerId })
   await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId, createdBy: "customer", actorId: customerId })
   await invalidateCustomerCertificates(customerId, req.scope)
   res.status(201).json({ certificate: { ...certificate, createdBy: "customer" } })

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isSalesTaxError } from "../../../../../client"
 import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
-import { handle, notFound, salesTaxClient } from "../../../../admin/sales-tax/helpers"
+import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
 import { customerOf, withCreators, withinBudget } from "../shopper"
 
 /**
@@ -13,7 +13,7 @@ export const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => 
   const customerId = customerOf(req)
   if (!(await withinBudget(res, customerId))) return
   const id = req.params.certId!
-  const client = salesTaxClient(req.scope)
+  const client = storeClient(req)
   let certificate
   try {
     certificate = await client.getCertificate(id)

@@ -58,11 +58,15 @@ export function serviceUnavailable(e: unknown): e is SalesTaxError {
  */
 export async function lookupTic(options: PluginOptions, ticId: number): Promise<TicLookup> {
   let answer: Answer | undefined
+  const key = keyOf(options, ticId)
   try {
-    answer = await cache.fetch(keyOf(options, ticId), { context: getCheckoutClient(options) })
+    answer = await cache.fetch(key, { context: getCheckoutClient(options) })
   } catch (e) {
     if (serviceUnavailable(e)) return { status: "unverified", ticId, reason: e.code === "http" ? `status ${e.status}` : e.code }
-    throw e
+    // a search remembered this TIC while the lookup was in flight: lru-cache aborts the fetch it
+    // replaces (Error "replaced"); the search's answer stands
+    answer = cache.get(key)
+    if (!answer) throw e
   }
   if (!answer) return { status: "unverified", ticId, reason: "no answer" }
   return answer.known ? { status: "known", ticId, label: answer.label } : { status: "unknown", ticId }

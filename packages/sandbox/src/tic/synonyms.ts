@@ -205,6 +205,9 @@ export const QUERY_EXPANSIONS: Readonly<Record<string, readonly (readonly [strin
   repair: [["repair", 1]],
   // food and drink
   grocery: [["food ingredient", 0.8]],
+  // "tea leaves", "loose leaf" (and "leaves", which the plural rule reads as "leaf": without this
+  // a query of "leaves" came back empty although "leave" is a catalogue word, as in "load and leave")
+  leaf: [["tea", 0.6]],
   restaurant: [["prepared food", 0.8]],
   meal: [["prepared food", 0.6]],
   takeout: [["prepared food", 0.8]],

@@ -7,7 +7,7 @@ import { dec, roundCents, sum } from "../../money"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions"
 import { missingFacts } from "./handlers"
-import { refundsShipping } from "./medusa"
+import { refundsShipping, wholeItemCharge } from "./medusa"
 
 const L = (itemId: string, quantity: number, chargedTax: number): FilingLine => ({
   index: 0,
@@ -79,6 +79,17 @@ describe("planEdit", () => {
       ["a", 4, 1.34],
       ["b", 1, 0.7],
     ])
+  })
+
+  it("a return, then an edit adding a line (after the cutoff): the returned line, at its whole-quantity tax, is left alone", () => {
+    // lamp: 3 × 49.99 at 6 % = 9.00 charged; 1 returned (3.00 refunded to the customer and at the service)
+    const family = [rec("o", [L("lamp", 3, 9.0), L("shirt", 2, 2.4)], [refund("return", [{ itemId: "lamp", quantity: 1, tax: 3.0 }])])]
+    const p = planEdit([L("lamp", 3, 9.0), L("shirt", 2, 2.4), L("shirt2", 1, 1.2)], family)
+    expect(p.refunds).toEqual([])
+    expect(p.supplement.map((l) => [l.itemId, l.quantity, l.chargedTax])).toEqual([["shirt2", 1, 1.2]])
+    // Medusa's kept-units tax_total (6.00) as the line's tax: the returned unit taken off twice (the bug of issue 13)
+    const wrong = planEdit([L("lamp", 3, 6.0), L("shirt", 2, 2.4), L("shirt2", 1, 1.2)], family)
+    expect(wrong.supplement.find((l) => l.itemId === "lamp")?.chargedTax).toBe(3.0)
   })
 
   it("a removed line's remaining quantity is refunded and nothing is filed for it", () => {
@@ -231,3 +242,25 @@ describe("ids, credits, sweep", () => {
   })
 })
 void sum
+
+describe("wholeItemCharge: an order item's tax and net for its whole quantity (Medusa's item totals cover only the kept units)", () => {
+  const lamp = { unit_price: 49.99, quantity: 3, tax_lines: [{ rate: 6 }], adjustments: [] }
+  it("after a return of 1 of 3 units: the 3 units' tax (Medusa's tax_total says 6.00), taxable for 3", () => {
+    const w = wholeItemCharge({ ...lamp, tax_total: 6, total: 105.98 } as typeof lamp)
+    expect([w.tax, w.taxable.toString()]).toEqual([9.0, "149.97"])
+  })
+  it("adjustments and several tax lines; a raw BigNumber shape; tax-inclusive prices", () => {
+    const w = wholeItemCharge({
+      unit_price: { value: "10" },
+      quantity: "2",
+      tax_lines: [{ rate: 6 }, { rate: "1.25" }],
+      adjustments: [{ amount: 1.5 }, { amount: "0.5" }],
+    })
+    expect([w.tax, w.taxable.toString()]).toEqual([1.31, "18"])
+    const inc = wholeItemCharge({ unit_price: 112, quantity: 1, is_tax_inclusive: true, tax_lines: [{ rate: 4.5263 }], adjustments: [] })
+    expect([inc.tax, inc.taxable.toString()]).toEqual([4.85, "107.15"])
+  })
+  it("no tax lines: no tax", () => {
+    expect(wholeItemCharge({ unit_price: 10, quantity: 2, tax_lines: [], adjustments: null }).tax).toBe(0)
+  })
+})

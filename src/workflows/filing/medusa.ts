@@ -33,6 +33,7 @@ import {
 export type { RefundItem }
 import { FilingProcessor, newRecordFor, type FilingClient, type RefundIntent } from "./processor"
 import { childOrderId, taxShare } from "./decisions"
+import { fullItemTax } from "../../reconciliation/compute"
 
 type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
 
@@ -150,6 +151,38 @@ export async function loadOrder(container: MedusaContainer, orderId: string): Pr
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
 export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
   return dec(roundCents(str(total))).minus(roundCents(str(taxTotal)))
+}
+
+/**
+ * Pure: an order item as charged for its WHOLE quantity (every unit sold on the line, returned or
+ * not): its taxable net and its tax to the cent. Medusa 2.21 reports an item's `tax_total`,
+ * `total` and `discount_subtotal` for the units not returned (quantity − received and dismissed
+ * returns), while `quantity` stays the whole quantity; the filing files the whole line and each
+ * return is a refund of its own, so the kept-units figures would take a returned unit off twice
+ * (issue 13: a return, then an edit after the void cutoff, re-filed the line one unit short). The
+ * tax is the reconciliation's `fullItemTax` (rate % × (price × quantity − adjustments)).
+ */
+export function wholeItemCharge(it: {
+  unit_price?: unknown
+  quantity?: unknown
+  is_tax_inclusive?: boolean | null
+  adjustments?: { amount?: unknown }[] | null
+  tax_lines?: { rate?: unknown }[] | null
+}): { taxable: ReturnType<typeof dec>; tax: number } {
+  const adjustments = (it.adjustments ?? []).map((a) => str(a.amount))
+  const tax = roundCents(
+    fullItemTax({
+      unitPrice: str(it.unit_price),
+      quantity: str(it.quantity),
+      adjustments,
+      rates: (it.tax_lines ?? []).map((t) => str(t.rate)),
+      taxInclusive: !!it.is_tax_inclusive,
+    }),
+  )
+  const discount = sum(adjustments.map((a) => dec(a))).toString()
+  const gross = itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
+  // a tax-inclusive line: the net is what the shopper paid for all units less the tax in it (docs/provider.md, tax-inclusive)
+  return { taxable: it.is_tax_inclusive ? inclusiveNet(gross.toString(), tax) : gross, tax }
 }
 
 function rateOf(taxLines: { rate?: unknown; code?: string }[] | undefined): number {
@@ -278,11 +311,8 @@ export async function buildSnapshot(
   const tics = await ticsForProducts(container, [...new Set(unresolved)] as string[], options.defaultTic)
   const lines: FilingLine[] = []
   for (const it of items) {
-    const discount = str(it.discount_subtotal ?? sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString())
-    // a tax-inclusive line: the net is what the shopper paid less the tax charged (docs/provider.md, tax-inclusive)
-    const taxable = it.is_tax_inclusive
-      ? inclusiveNet(it.total, it.tax_total)
-      : itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
+    // the whole quantity as charged (returns are refunds of their own): not Medusa's kept-units totals
+    const { taxable, tax } = wholeItemCharge(it)
     lines.push({
       index: lines.length,
       itemId: it.id,
@@ -291,7 +321,7 @@ export async function buildSnapshot(
       quantity: dec(str(it.quantity)).toNumber(),
       tic: chargedTic(it.tax_lines) ?? (it.product_id ? (tics.get(it.product_id) ?? options.defaultTic) : options.defaultTic),
       productId: it.product_id ?? null,
-      chargedTax: roundCents(str(it.tax_total)),
+      chargedTax: tax,
       chargedRate: rateOf(it.tax_lines),
       fallback: hasFallback(it.tax_lines),
     })
@@ -490,13 +520,13 @@ export async function claimRefund(container: MedusaContainer, claimId: string): 
   return { orderId: c.order_id, intent: { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) } }
 }
 
-/** The tax of the claimed units as Medusa charged them (each line's share, rounded half-up to the cent). */
+/** The tax of the claimed units as Medusa charged them (each line's whole-quantity tax's share, rounded half-up to the cent). */
 export function claimedTax(order: any, claimed: RefundItem[]): number {
   return roundCents(
     sum(
       claimed.map((c) => {
         const it = (order.items ?? []).find((i: any) => i.id === c.itemId)
-        return it ? taxShare(roundCents(str(it.tax_total)), c.quantity, dec(str(it.quantity)).toNumber()) : 0
+        return it ? taxShare(wholeItemCharge(it).tax, c.quantity, dec(str(it.quantity)).toNumber()) : 0
       }),
     ),
   )

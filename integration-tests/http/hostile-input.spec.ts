@@ -4,7 +4,7 @@
  * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
  *   path, path traversal to the service, the checkout timeout on admin routes);
  * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
- * - a fast-check fuzz of all 31 routes of the plugin (every route.ts under src/api, each method:
+ * - a fast-check fuzz of all 34 routes of the plugin (every route.ts under src/api, each method:
  *   the `ROUTES` table; FUZZ_ROUTES_REQUESTS, default 5,000 spread over them; `npm run fuzz:routes`
  *   runs more) with and without auth and with service faults injected: no 5xx, every 4xx JSON with
  *   a message, short non-nested error values, the API key never in an answer, an id of the wrong
@@ -678,6 +678,9 @@ medusaIntegrationTestRunner({
           ["GET /admin/sales-tax/reconciliation/backfill", 200],
           ["POST /admin/sales-tax/reconciliation/backfill", 202],
           ["GET /store/sales-tax/certificates", 200],
+          ["GET /admin/sales-tax/connections", 200],
+          ["POST /admin/sales-tax/connections/ping", 200],
+          ["GET /admin/sales-tax/locations", 200],
         ] as const)
           expect([route, status, (routeStatuses.get(`${route} ${status}`) ?? 0) > 0]).toEqual([route, status, true])
 
@@ -729,8 +732,8 @@ medusaIntegrationTestRunner({
 // ---------------------------------------------------------------------------------------------
 
 type IdKind = keyof Fixture["ids"]
-type BodyKind = "none" | "tic" | "search" | "cert" | "address" | "credit" | "fix" | "backfill"
-const BODY_KINDS: BodyKind[] = ["none", "tic", "search", "cert", "address", "credit", "fix", "backfill"]
+type BodyKind = "none" | "tic" | "search" | "cert" | "address" | "credit" | "fix" | "backfill" | "ping"
+const BODY_KINDS: BodyKind[] = ["none", "tic", "search", "cert", "address", "credit", "fix", "backfill", "ping"]
 type QueryKind = "filings" | "activity" | "month" | "other"
 /** who the route serves: an admin session, anyone with the publishable key, a logged-in customer (and the publishable key) */
 type Who = "admin" | "store" | "customer"
@@ -804,6 +807,9 @@ const ROUTES: RouteDef[] = [
     body: "none",
   },
   { id: "GET /admin/sales-tax/settings", method: "GET", template: "/admin/sales-tax/settings", body: "none" },
+  { id: "GET /admin/sales-tax/connections", method: "GET", template: "/admin/sales-tax/connections", body: "none" },
+  { id: "POST /admin/sales-tax/connections/ping", method: "POST", template: "/admin/sales-tax/connections/ping", body: "ping" },
+  { id: "GET /admin/sales-tax/locations", method: "GET", template: "/admin/sales-tax/locations", body: "none" },
   { id: "POST /store/sales-tax/verify-address", method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
   // added since the first 19: the filing lifecycle and credits, the service-call log, reconciliation and backfill, shopper certificates
   {
@@ -975,6 +981,8 @@ function deepArb(): fc.Arbitrary<string> {
 
 function validBody(kind: BodyKind, fx: Fixture): unknown {
   switch (kind) {
+    case "ping":
+      return { connection_id: st.sandbox.connectionId }
     case "credit":
       return { refund_id: "ref_01FUZZNOSUCHREFUND" }
     case "fix":
@@ -1231,7 +1239,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
   // routes (a database look-up of the publishable key first; the certificate routes' budget is 20
   // a minute per customer) and the month report (the month's orders and filings) less often
   const weightOf = (r: RouteDef) =>
-    r.template.endsWith("/settings")
+    r.template.endsWith("/settings") || /\/(connections|connections\/ping|locations)$/.test(r.template)
       ? 1
       : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill")
         ? 3

@@ -5,7 +5,8 @@
  * certificate (after seeing the field validation messages) and disables it, sees an order's failed
  * filing record and retries it, follows its link to the service-call log (Activity page, filters,
  * detail drawer), sees an order's lifecycle states (an edit, replace claims, a refund
- * without a return not filed) and files the refund as a credit, sees a certificate a shopper submitted
+ * without a return not filed) and files the refund as a credit, sees a tax-inclusive order's filing (the
+ * net and the tax inside the shown price, charged = filed), sees a certificate a shopper submitted
  * through the storefront marked "by the customer", and opens the settings page. Writes its screenshots to the git-ignored
  * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
@@ -377,6 +378,27 @@ describe("admin extensions in a browser", () => {
     ])
     await expect(widget.getByTestId(`filing-child-credit_${refundId}`)).toBeVisibleText(/^completed.*charged \$0\.43 · filed/)
     await shot(widget, "order-filing-credit.png")
+    await page.setViewportSize({ width: 1440, height: 1000 })
+  })
+
+  it("order widget, tax-inclusive price: the line's net and the tax inside the shown price; tax charged = tax filed", async () => {
+    const { orderId } = app.seeded.inclusive
+    // the record: the line filed with its net (the shown $112 less the $4.85 inside it) and the tax charged
+    const record = await adminGet(`/admin/sales-tax/filings/${orderId}`)
+    expect(record.filing.snapshot.lines.map((l: { price: number; chargedTax: number }) => [l.price, l.chargedTax])).toEqual([
+      [107.15, 4.85],
+    ])
+    await page.setViewportSize({ width: 1440, height: 1200 })
+    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    const widget = page.getByTestId("sales-tax-filing")
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^completed$/)
+    await expect(widget.getByText("Tax charged / filed").locator("xpath=..")).toBeVisibleText(/^Tax charged \/ filed\$4\.85 \/ \$4\.85$/)
+    // Medusa's own summary of the same order: the line at its net, the tax inside the price, the shown total
+    await page.getByText("Wool sweater", { exact: true }).first().waitFor()
+    await expect(page.locator("body")).toBeVisibleText(
+      /Wool sweater\s*\$112\.00\s*1x\s*\$107\.15.*Item Subtotal\s*\$107\.15.*Tax Total\s*\$4\.85\s*Order Total\s*\$112\.00/s,
+    )
+    await page.screenshot({ path: join(SHOTS, "order-filing-tax-inclusive.png"), animations: "disabled" })
     await page.setViewportSize({ width: 1440, height: 1000 })
   })
 

@@ -5,7 +5,8 @@
 // days), with the lifecycle states the order widget shows: an order edit applied (voided and filed
 // again), a like-for-like replace claim (nothing filed) and a dearer one (what the customer pays),
 // and a captured payment refunded $5 without a return (not filed yet: the widget's button files
-// it). Writes the ids as JSON to $BROWSER_SEED_OUT.
+// it); and a third, placed 40 days ago too, whose line has a tax-inclusive price (filed with its net
+// and the tax inside the price). Writes the ids as JSON to $BROWSER_SEED_OUT.
 import { writeFileSync } from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -230,6 +231,79 @@ export default async function seed({ container }: ExecArgs) {
   const { record: dearer } = await claim(dearerClaimId, "completed", { replacementTax: 11.4, claimedTax: 2.38, chargedTax: 9.02 }, null)
   await filing.patchRecord(dearer.id, { filed_tax: 9.02, filing_path: "direct", filed_at: placed2, completed_at: placed2 })
 
+  // the tax-inclusive order (issue 17): one "Wool sweater" at $112 tax included (a region price with
+  // the tax-inclusive price preference) to Albany, NY, placed 40 days ago like the lifecycle order;
+  // the net inside it, $107.15, is under NY's $110 clothing threshold, so only the local 4.53 % applies:
+  // $4.85. The tax line's rate is the one the provider back-solves (docs/provider.md, tax-inclusive):
+  // Medusa's inclusive arithmetic gives back subtotal $107.15, tax $4.85, total $112. Filed with the
+  // net (shown price − tax charged, `inclusiveNet`) and the tax charged.
+  const albany = { line1: "45 Eagle St", city: "Albany", state: "NY", zip: "12207", countryCode: "US" }
+  const [order3] = await orderModule.createOrders([
+    {
+      currency_code: "usd",
+      email: "buyer@acme.test",
+      customer_id: customer.id,
+      region_id: region.id,
+      status: "pending",
+      created_at: placed2,
+      items: [
+        {
+          title: "Wool sweater",
+          product_title: "Wool sweater",
+          quantity: 1,
+          unit_price: 112,
+          is_tax_inclusive: true,
+          tax_lines: [{ code: "SALES_TAX", rate: 4.5264, description: "Sales tax" }],
+        },
+      ],
+      shipping_address: {
+        first_name: "Ada",
+        last_name: "Lovelace",
+        address_1: albany.line1,
+        city: albany.city,
+        province: "ny",
+        postal_code: albany.zip,
+        country_code: "us",
+      },
+    },
+  ])
+  const full3 = await orderModule.retrieveOrder(order3.id, { relations: ["items"] })
+  const { record: rec3 } = await filing.ensureRecord({
+    order_id: order3.id,
+    kind: "order",
+    cart_id: null,
+    customer_id: customer.id,
+    completion_mode: "placed",
+    charged_tax: 4.85,
+    state: "completed",
+    next_attempt_at: null,
+    snapshot: {
+      orderId: order3.id,
+      kind: "order",
+      cartId: null,
+      customerId: customer.id,
+      currencyCode: "USD",
+      placedAt: placed2.toISOString(),
+      origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
+      destination: albany,
+      lines: [
+        {
+          index: 0,
+          itemId: full3.items[0].id,
+          kind: "item",
+          price: 107.15,
+          quantity: 1,
+          tic: 0,
+          productId: null,
+          chargedTax: 4.85,
+          chargedRate: 0.0453,
+          fallback: false,
+        },
+      ],
+    },
+  })
+  await filing.patchRecord(rec3.id, { filed_tax: 4.85, filing_path: "direct", filed_at: placed2, completed_at: placed2 })
+
   const out = {
     productId: product!.id,
     productTypeId: type!.id,
@@ -237,6 +311,7 @@ export default async function seed({ container }: ExecArgs) {
     customerId: customer.id,
     orderId: order.id,
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
+    inclusive: { orderId: order3.id },
   }
   // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
   await (container.resolve(Modules.SALES_CHANNEL) as any).createSalesChannels({ id: "sc_browser_wholesale", name: "Wholesale" })

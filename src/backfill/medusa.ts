@@ -13,17 +13,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { getSalesTaxClient } from "../client-factory"
 import { allApiKeys, optionsForConnection } from "../connections"
-import { dec, roundCents, sum } from "../money"
-import { itemTaxable, netUnitPrice } from "../providers/sales-tax/build-service-cart"
-import { chargedItemTax } from "../reconciliation/medusa"
+import { dec } from "../money"
 import { getPluginOptions, type PluginOptions } from "../options"
-import {
-  SALES_TAX_FILING_MODULE,
-  type CompletionMode,
-  type FilingSnapshot,
-  type FilingStore,
-  type RefundItem,
-} from "../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type CompletionMode, type FilingStore, type RefundItem } from "../modules/sales-tax-filing/types"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
 import { newRecordFor } from "../workflows/filing/processor"
@@ -122,23 +114,6 @@ function returnRefunds(returns: any[]): Map<string, PastReturn[]> {
   return m
 }
 
-/**
- * Medusa 2.21 reports an order item's tax_total and discount for its CURRENT quantity (what was
- * not returned): the snapshot of a past order with returns would file the net. Its item lines are
- * set back to the whole quantity (price net of the whole discount, tax as charged at checkout);
- * the returns are then filed as refunds.
- */
-export function fullQuantityLines(snapshot: FilingSnapshot, items: any[]): void {
-  const byId = new Map(items.map((i) => [i.id, i]))
-  for (const l of snapshot.lines) {
-    const it = byId.get(l.itemId)
-    if (l.kind !== "item" || !it) continue
-    const discount = sum((it.adjustments ?? []).map((a: any) => str(a.amount))).toString()
-    l.price = netUnitPrice(itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount }), str(it.quantity))
-    l.chargedTax = roundCents(chargedItemTax(it))
-  }
-}
-
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
 export async function loadBackfillPage(
   container: MedusaContainer,
@@ -196,7 +171,8 @@ export async function loadBackfillPage(
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue
     }
-    fullQuantityLines(snapshot, o.items ?? [])
+    // the snapshot's item lines are the whole quantity as charged (buildSnapshot: wholeItemCharge,
+    // tax-inclusive prices at their net); the returns are filed as refunds of their own
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
     // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
     const shipping = snapshot.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 }))

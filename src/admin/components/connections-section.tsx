@@ -1,8 +1,9 @@
-import { Badge, Button, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Badge, Button, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import type { AdminConnectionsResponse, CheckResult } from "../lib/types"
 import { useLoad } from "../lib/use-load"
+import { SettingsSection } from "./settings-section"
 
 type PingAnswer = { connectionId: string; ping: CheckResult<{ message: string }> }
 
@@ -29,18 +30,12 @@ export function ConnectionsSection() {
   }
 
   return (
-    <Container className="divide-y p-0" data-testid="settings-connections">
-      <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">Connections</Heading>
-        <Text size="xsmall" className="text-ui-fg-subtle">
-          Each sales channel's carts and orders are quoted, filed and refunded on its connection.
-        </Text>
-      </div>
-      {error ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-error">
-          {error}
-        </Text>
-      ) : null}
+    <SettingsSection
+      testId="settings-connections"
+      title="Connections"
+      subtitle={"Each sales channel's carts and orders are quoted, filed and refunded on its connection."}
+      error={error}
+    >
       {data ? (
         <Table>
           <Table.Header>
@@ -117,6 +112,6 @@ export function ConnectionsSection() {
           </Table.Body>
         </Table>
       ) : null}
-    </Container>
+    </SettingsSection>
   )
 }

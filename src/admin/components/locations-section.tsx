@@ -1,7 +1,8 @@
-import { Badge, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Badge, Table, Text } from "@medusajs/ui"
 import { api } from "../lib/api"
 import type { AdminLocationsResponse, LocationView } from "../lib/types"
 import { useLoad } from "../lib/use-load"
+import { SettingsSection } from "./settings-section"
 
 const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
@@ -12,18 +13,12 @@ const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `$
 export function LocationsSection() {
   const { data, error } = useLoad(() => api<AdminLocationsResponse>("/admin/sales-tax/locations"), [])
   return (
-    <Container className="divide-y p-0" data-testid="settings-locations">
-      <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">Ship-from locations</Heading>
-        <Text size="xsmall" className="text-ui-fg-subtle">
-          Each line is taxed from the stock location that fulfils it.
-        </Text>
-      </div>
-      {error ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-error">
-          {error}
-        </Text>
-      ) : null}
+    <SettingsSection
+      testId="settings-locations"
+      title="Ship-from locations"
+      subtitle={"Each line is taxed from the stock location that fulfils it."}
+      error={error}
+    >
       {data ? (
         <Table>
           <Table.Header>
@@ -68,6 +63,6 @@ export function LocationsSection() {
           </Table.Body>
         </Table>
       ) : null}
-    </Container>
+    </SettingsSection>
   )
 }

@@ -14,11 +14,13 @@
 import pLimit from "p-limit"
 import type { CreateOrderRequest, OrderRecord, RefundRecord, RefundRequest } from "../contract"
 import type { FilingSnapshot, RefundItem } from "../modules/sales-tax-filing/types"
-import { directOrderRequest, orderTaxTotal, refundTaxTotal, sanitizeError } from "../workflows/filing/decisions"
+import { childRefundKey, directOrderRequest, orderTaxTotal, refundTaxTotal, sanitizeError } from "../workflows/filing/decisions"
 
 export interface BackfillRefund {
-  /** the Medusa return id: the refund's idempotency key */
+  /** the refund's idempotency key: the Medusa return id (on another origin's order: `<return id>:<that order id>`) */
   key: string
+  /** the Medusa return id when it is not the key */
+  sourceId?: string
   items: RefundItem[]
   returnedAt: string | null
 }
@@ -32,6 +34,7 @@ export interface BackfillOrder {
 
 export interface BackfilledRefund {
   key: string
+  sourceId?: string
   items: RefundItem[]
   refundedTax: number
   replayed: boolean
@@ -72,6 +75,35 @@ export interface BatchOutcome {
   failed: { orderId: string; error: string }[]
 }
 
+/**
+ * Pure: a historical order shipped from several locations as one BackfillOrder per origin (the
+ * snapshots `buildSnapshot` split, the order's own first), each with the part of every return
+ * that its lines hold; on another origin's order a refund's key is `<return id>:<that order id>`,
+ * as the live filing keys it (so a later live event for the same return adds nothing).
+ */
+export function perOrigin(
+  medusaOrderId: string,
+  parts: FilingSnapshot[],
+  completedAt: string | null,
+  refunds: BackfillRefund[],
+): BackfillOrder[] {
+  return parts.map((snapshot) => {
+    const held = new Set(snapshot.lines.map((l) => l.itemId))
+    return {
+      snapshot,
+      completedAt,
+      refunds: refunds
+        .map((r) => ({
+          key: childRefundKey(r.key, snapshot.orderId, medusaOrderId),
+          ...(snapshot.orderId === medusaOrderId ? {} : { sourceId: r.sourceId ?? r.key }),
+          items: r.items.filter((i) => held.has(i.itemId)),
+          returnedAt: r.returnedAt,
+        }))
+        .filter((r) => r.items.length),
+    }
+  })
+}
+
 /** The `POST orders` body of a historical order: the charged tax per line, its real dates. */
 export function backfillOrderRequest(o: BackfillOrder): CreateOrderRequest {
   const completion = o.completedAt ? { completed: true, completedDate: o.completedAt } : { completed: false }
@@ -109,6 +141,7 @@ export function backfillRunner(deps: {
       })
       refunds.push({
         key: r.key,
+        ...(r.sourceId ? { sourceId: r.sourceId } : {}),
         items: r.items,
         refundedTax: Math.abs(refundTaxTotal(res.refunds)),
         replayed: res.replayed,

@@ -23,6 +23,7 @@ import {
   addBatch,
   backfillRunner,
   newProgress,
+  perOrigin,
   type BackfillLedger,
   type BackfillOrder,
   type BackfillProgress,
@@ -37,6 +38,8 @@ const ORDER_FIELDS = [
   "created_at",
   "currency_code",
   "customer_id",
+  // the order's connection (option `connections`: its sales channel's)
+  "sales_channel_id",
   "canceled_at",
   "status",
   "tax_total",
@@ -166,7 +169,7 @@ export async function loadBackfillPage(
       failed.push({ orderId: o.id, error: sanitizeError(e, [options.apiKey]) })
       continue
     }
-    const { snapshot, reason } = built
+    const { snapshot, reason, siblings } = built
     if (!snapshot) {
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue
@@ -174,13 +177,15 @@ export async function loadBackfillPage(
     // the snapshot's item lines are the whole quantity as charged (buildSnapshot: wholeItemCharge,
     // tax-inclusive prices at their net); the returns are filed as refunds of their own
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(order, mode)
+    const parts = [snapshot, ...(siblings ?? [])]
     // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
-    const shipping = snapshot.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 }))
+    const shipping = parts.flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 })))
     const past = (refunds.get(o.id) ?? []).map(({ refundShipping, ...r }) => ({
       ...r,
       items: refundShipping ? [...r.items, ...shipping] : r.items,
     }))
-    out.push({ snapshot, completedAt: completed ? completed.toISOString() : null, refunds: past })
+    // shipped from several locations: one service order per origin, each refunded for its own lines
+    out.push(...perOrigin(o.id, parts, completed ? completed.toISOString() : null, past))
   }
   return { orders: out, notFiled, failed }
 }
@@ -206,7 +211,7 @@ export function recordLedger(container: MedusaContainer, mode: CompletionMode): 
         const { refund } = await store.ensureRefund(record.id, {
           order_id: s.orderId,
           source_type: "return",
-          source_id: r.key,
+          source_id: r.sourceId ?? r.key,
           idempotency_key: r.key,
           items: r.items,
           returned_at: r.returnedAt ? new Date(r.returnedAt) : null,

@@ -2,8 +2,9 @@
  * Pure decisions of the filing lifecycle: no I/O, no clock (callers pass `now`). The processor
  * (processor.ts) performs the service calls these decide on.
  */
-import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../../contract"
+import type { Address, CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../../contract"
 import { dec, roundCents, roundTo, sum } from "../../money"
+import { originServiceId, sameAddress } from "../../providers/sales-tax/origins"
 import type {
   FilingLine,
   FilingRecordDTO,
@@ -409,7 +410,14 @@ export interface EditPlan {
  * remaining quantity is refunded where it lives and they are filed again at the new quantity and
  * tax, so each line lives in one service order and the amounts are exact to the cent.
  */
-export function planEdit(now: FilingLine[], family: FamilyRecord[]): EditPlan {
+/**
+ * Where each line of the order ships from after an edit (the origin its tax lines were quoted
+ * from, by item id; origin per stock location, issue 16). A line absent from it has no recorded
+ * origin (an order from before origins): it keeps the origin of the record it is filed on.
+ */
+export type LineOrigins = Readonly<Record<string, Address>>
+
+export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: LineOrigins = {}): EditPlan {
   const live = family.filter((r) => r.snapshot && !r.voided_at)
   const rows = live.flatMap((r) => (r.refunds ?? []).filter((x) => x.state !== "superseded"))
   const blocked = rows.some((r) => r.state !== "refunded")
@@ -430,13 +438,22 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[]): EditPlan {
     const n = now.find((l) => l.itemId === id)
     const wantQ = n ? dec(n.quantity).minus(sum(cust.map((i) => i.quantity))) : dec(0)
     const wantT = n ? dec(roundCents(n.chargedTax)).minus(sum(cust.map((i) => i.tax ?? 0))) : dec(0)
-    if (filedQ.eq(wantQ) && dec(roundCents(filedT)).eq(roundCents(wantT))) continue
+    // a line that ships from another origin now than the records holding it (its location or its
+    // shipping method changed) moves whole, even at the same quantity and tax
+    const at = n ? origins[id] : undefined
+    const holders = live.filter((r) => remainingOn(r, id) > 0)
+    const moved = !!at && holders.some((r) => !sameAddress(r.snapshot!.origin, at))
+    if (filedQ.eq(wantQ) && dec(roundCents(filedT)).eq(roundCents(wantT)) && !moved) continue
     if (n) changed.push(n)
     else removed.push(id)
     if (n && wantQ.gt(0)) supplement.push({ ...n, index: supplement.length, quantity: wantQ.toNumber(), chargedTax: roundCents(wantT) })
   }
   if (!changed.length && !removed.length) return none
-  const own = live.length === 1 && rows.length === 0
+  // void and refile only an order filed as one service order whose lines all still ship from its origin
+  const own =
+    live.length === 1 &&
+    rows.length === 0 &&
+    now.every((l) => !origins[l.itemId] || sameAddress(origins[l.itemId]!, live[0]!.snapshot!.origin))
   const refileLines = own ? now.filter((l) => l.quantity > 0).map((l, index) => ({ ...l, index })) : null
   const moved = [...changed.map((l) => l.itemId), ...removed]
   const refunds = live
@@ -446,6 +463,36 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[]): EditPlan {
     }))
     .filter((r) => r.items.length)
   return { changed: true, blocked: false, refileLines, refunds, supplement }
+}
+
+/** Pure: an origin as a key (the address field by field; the same origin gives the same key). */
+export function originKey(a: Address): string {
+  return [a.line1, a.line2 ?? "", a.city, a.state, a.zip].join("|")
+}
+
+/**
+ * Pure: an edit's supplement lines as service orders, one per origin. The lines shipping from the
+ * order's own origin (or with no recorded origin) go on the edit's own order (`childOrderId(edit
+ * id)`, as before origins); each other origin's on `<that id>~<8 hex of the origin>` (origins.ts),
+ * with its origin. Lines are indexed from 0 in each.
+ */
+export function editSupplements(
+  editId: string,
+  orderOrigin: Address,
+  lines: FilingLine[],
+  origins: LineOrigins = {},
+): { orderId: string; origin: Address; lines: FilingLine[] }[] {
+  const base = childOrderId(editId)
+  const groups = new Map<string, { orderId: string; origin: Address; lines: FilingLine[] }>()
+  for (const l of lines) {
+    const at = origins[l.itemId]
+    const own = !at || sameAddress(at, orderOrigin)
+    const key = own ? "" : originKey(at)
+    const g = groups.get(key) ?? { orderId: own ? base : originServiceId(base, key, false), origin: own ? orderOrigin : at, lines: [] }
+    g.lines.push({ ...l, index: g.lines.length })
+    groups.set(key, g)
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g)
 }
 
 /** The service orderId of an edit's, claim's or credit's own order: the Medusa id, within the 50-character limit. */

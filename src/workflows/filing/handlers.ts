@@ -19,6 +19,7 @@ import {
   loadOrder,
   orderRecordInput,
   returnRefund,
+  splitByOrigin,
   str,
   type RefundTarget,
 } from "./medusa"
@@ -26,7 +27,7 @@ import { newRecordFor, type FilingClient, type ProcessOutcome } from "./processo
 import { chargedTotal, childOrderId, replacementCharge } from "./decisions"
 import { creditTax, refundCreditParts } from "./refunds"
 import { roundCents, dec } from "../../money"
-import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 
 export interface HandlerDeps {
   client?: FilingClient
@@ -106,10 +107,15 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
   const { record, order } = await orderRecordInput(container, c.order_id, options)
   await p.fileOrder(record)
   if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
-  const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "claim", claimId, itemIds: c.additionalItemIds })
+  const { snapshot, reason, originOf } = await buildSnapshot(container, order, options, {
+    kind: "claim",
+    claimId,
+    itemIds: c.additionalItemIds,
+  })
   const id = childOrderId(claimId)
   let snap: FilingSnapshot | null = snapshot
   let why = reason
+  let others: FilingSnapshot[] = []
   if (snapshot) {
     const items = snapshot.lines.filter((l) => l.kind === "item")
     const shipping = snapshot.lines.filter((l) => l.kind === "shipping")
@@ -125,9 +131,20 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
     if (!paid.length || chargedTotal(paid) === 0) {
       snap = null
       why = `not filed: the replacement costs the customer no tax (replacement ${replacementTax.toFixed(2)}, claimed items ${credit.toFixed(2)})`
+    } else if (originOf) {
+      // replacements shipping from several locations: one service order per origin (`<claim order id>~<8 hex>`)
+      const claimOf = (lines: FilingLine[]) => ({ ...snap!.claim!, chargedTax: chargedTotal(lines) })
+      const [primary, ...rest] = splitByOrigin(snap, originOf)
+      snap = { ...primary!, claim: claimOf(primary!.lines) }
+      others = rest.map((r) => ({ ...r, claim: claimOf(r.lines) }))
     }
   }
-  const rec = await p.fileOrder({ ...newRecordFor(id, snap, "placed", new Date(), why), kind: "claim", parent_order_id: c.order_id })
+  const rec = await p.fileOrder({
+    ...newRecordFor(id, snap, "placed", new Date(), why),
+    kind: "claim",
+    parent_order_id: c.order_id,
+    ...(others.length ? { origin_siblings: others.map((o) => newRecordFor(o.orderId, o, "placed", new Date())) } : {}),
+  })
   return result(id, rec)
 }
 
@@ -138,7 +155,7 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
 export async function onOrderEdited(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
-  const { record } = await orderRecordInput(container, orderId, options)
+  const { record, lines, origins } = await orderRecordInput(container, orderId, options)
   if (!record.snapshot) return result(orderId, await p.fileOrder(record))
   await p.fileOrder(record)
   const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
@@ -149,7 +166,8 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   })
   let rec: FilingRecordDTO | null = null
   for (const ch of [...changes].sort((a, b) => new Date(a.confirmed_at).getTime() - new Date(b.confirmed_at).getTime())) {
-    rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines: record.snapshot.lines })
+    // every origin's lines (an order shipped from several is filed as one service order per origin)
+    rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines, origins })
   }
   return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))
 }
@@ -169,10 +187,14 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   if (!itemIds.length) return out
   const options = getPluginOptions(container)
   const order = await loadOrder(container, x.order_id)
-  const { snapshot, reason } = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
-  if (snapshot) snapshot.placedAt = new Date(x.created_at).toISOString()
+  const { snapshot, reason, siblings } = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
+  const placedAt = new Date(x.created_at).toISOString()
+  if (snapshot) snapshot.placedAt = placedAt
+  // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
+  const others = (siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, placedAt }, "placed", new Date()))
   const rec = await filingProcessor(container, deps).fileOrder({
     ...newRecordFor(exchangeId, snapshot, "placed", new Date(), reason),
+    ...(others.length ? { origin_siblings: others } : {}),
   })
   out.push(result(exchangeId, rec))
   return out

@@ -226,9 +226,7 @@ export async function snapshotExemption(
 }
 
 /** Where the provider quoted the line from (its tax lines' `data.origin_location_id` / `data.origin`), if recorded. */
-function chargedOrigin(
-  taxLines: { data?: Record<string, unknown> | null }[] | undefined,
-): { locationId: string | null; address: Address } | null {
+function chargedOrigin(taxLines: { data?: Record<string, unknown> | null }[] | undefined): ChargedOrigin {
   for (const t of taxLines ?? []) {
     const o = t.data?.origin as Address | undefined
     if (o && typeof o === "object" && typeof o.state === "string" && typeof o.zip === "string")
@@ -237,16 +235,16 @@ function chargedOrigin(
   return null
 }
 
+/** Where a line was quoted from, as recorded on its tax lines (null: before origins, or not recorded). */
+export type ChargedOrigin = { locationId: string | null; address: Address } | null
+
 /**
- * Pure: the order's snapshot split per origin (the origins recorded on the charged tax lines): one
- * snapshot per origin, the primary keeps the Medusa order and cart ids, the others get ids derived
- * from them (origins.ts: `<id>~<8 hex>`, within 50 characters) and the order as parent. One
- * origin (or none recorded): the snapshot unchanged.
+ * Pure: a snapshot split per origin (the origins recorded on the charged tax lines): one
+ * snapshot per origin, the primary keeps the Medusa order's (exchange's, claim's) and cart ids,
+ * the others get ids derived from them (origins.ts: `<id>~<8 hex>`, within 50 characters) and
+ * the Medusa order as parent. One origin (or none recorded): the snapshot with that origin.
  */
-export function splitByOrigin(
-  s: FilingSnapshot,
-  originOf: (itemId: string) => { locationId: string | null; address: Address } | null,
-): FilingSnapshot[] {
+export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => ChargedOrigin): FilingSnapshot[] {
   const locations: KnownLocations = {}
   const keyed = s.lines.map((l) => {
     const o = originOf(l.itemId)
@@ -268,7 +266,8 @@ export function splitByOrigin(
   return groups.map((g) => ({
     ...s,
     orderId: g.serviceId,
-    parentOrderId: g.primary ? (s.parentOrderId ?? null) : s.orderId,
+    // the Medusa order is every group's parent (an exchange's or a claim's already names it)
+    parentOrderId: s.parentOrderId ?? (g.primary ? null : s.orderId),
     cartId: s.cartId ? originServiceId(s.cartId, g.key, g.primary) : null,
     origin: g.origin,
     lines: g.lines.map((k, index) => ({ ...k.line, index })),
@@ -283,6 +282,26 @@ function hasFallback(taxLines: { code?: string }[] | undefined): boolean {
 export type SnapshotScope =
   { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] } | { kind: "claim"; claimId: string; itemIds: string[] }
 
+export interface BuiltSnapshot {
+  /** the snapshot to file (the primary origin's when the lines ship from several) */
+  snapshot: FilingSnapshot | null
+  reason?: string
+  /** the other origins' snapshots (order and exchange scopes) */
+  siblings?: FilingSnapshot[]
+  /** where each line was quoted from, by line id (claims split after the replacement's charge) */
+  originOf?: (lineId: string) => ChargedOrigin
+}
+
+/**
+ * Pure: where each line of split snapshots is filed from, by line id, for the lines whose origin
+ * was recorded at checkout (an order edit moves a line whose origin changed; see planEdit).
+ */
+export function lineOrigins(parts: FilingSnapshot[], originOf: (lineId: string) => ChargedOrigin): Record<string, Address> {
+  const out: Record<string, Address> = {}
+  for (const p of parts) for (const l of p.lines) if (originOf(l.itemId)) out[l.itemId] = p.origin
+  return out
+}
+
 /**
  * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
  * items); otherwise items added by claims and exchanges are left out (they are not the order
@@ -293,7 +312,7 @@ export async function buildSnapshot(
   order: any,
   options: PluginOptions,
   scope: SnapshotScope,
-): Promise<{ snapshot: FilingSnapshot | null; reason?: string; siblings?: FilingSnapshot[] }> {
+): Promise<BuiltSnapshot> {
   const a = order.shipping_address
   const dest = taxableDestination(a ? { ...a, province_code: a.province_code ?? a.province } : a)
   if (!dest.address) return { snapshot: null, reason: `not filed: destination ${dest.reason}` }
@@ -358,7 +377,7 @@ export async function buildSnapshot(
   // option `connections` have none and stay on the default)
   const conn = connectionForChannel(options, order.sales_channel_id)
   // the origin each line was quoted from (origin per stock location), by line id
-  const origins = new Map<string, ReturnType<typeof chargedOrigin>>()
+  const origins = new Map<string, ChargedOrigin>()
   for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
   for (const sm of shipping) origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))
   const whole: FilingSnapshot = {
@@ -375,24 +394,28 @@ export async function buildSnapshot(
     ...(conn.isDefault ? {} : { connectionId: conn.connectionId }),
     lines,
   }
-  // the order itself: one service order per origin (its exchanges and claims: one order, as before)
-  if (scope.kind !== "order") return { snapshot: whole }
-  const [primary, ...others] = splitByOrigin(whole, (id) => origins.get(id) ?? null)
-  return { snapshot: primary!, ...(others.length ? { siblings: others } : {}) }
+  const originOf = (id: string): ChargedOrigin => origins.get(id) ?? null
+  // a claim's replacement is split once its charge is known (handlers: onClaimCreated)
+  if (scope.kind === "claim") return { snapshot: whole, originOf }
+  // the order and an exchange's new items: one service order per origin
+  const [primary, ...others] = splitByOrigin(whole, originOf)
+  return { snapshot: primary!, originOf, ...(others.length ? { siblings: others } : {}) }
 }
 
 export async function orderRecordInput(
   container: MedusaContainer,
   orderId: string,
   options: PluginOptions,
-): Promise<{ record: NewRecord; order: any }> {
+): Promise<{ record: NewRecord; order: any; lines: FilingLine[]; origins: Record<string, Address> }> {
   const order = await loadOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
-  const { snapshot, reason, siblings } = await buildSnapshot(container, order, options, { kind: "order" })
+  const { snapshot, reason, siblings, originOf } = await buildSnapshot(container, order, options, { kind: "order" })
   const mode = options.completionMode as CompletionMode
   const record = newRecordFor(orderId, snapshot, mode, new Date(), reason)
   if (siblings?.length) record.origin_siblings = siblings.map((s) => newRecordFor(s.orderId, s, mode, new Date()))
-  return { record, order }
+  const parts = snapshot ? [snapshot, ...(siblings ?? [])] : []
+  // every origin's lines as Medusa charges them now, and where each ships from (an edit files them all)
+  return { record, order, lines: parts.flatMap((p) => p.lines), origins: originOf ? lineOrigins(parts, originOf) : {} }
 }
 
 /** When the order became complete for the service under the configured mode (null: not yet). */

@@ -6,6 +6,7 @@
  * ask the service first ("already done" is reconciled, not failed).
  */
 import type {
+  Address,
   CalculateCartsRequest,
   CalculateCartsResponse,
   CartToOrderRequest,
@@ -33,12 +34,12 @@ import {
   DEFAULT_BACKOFF,
   backoffDelayMs,
   chargedTotal,
-  childOrderId,
   childRefundKey,
   compareLines,
   completionAtFiling,
   deriveState,
   directOrderRequest,
+  editSupplements,
   isRetryable,
   lockKey,
   mustFileDirect,
@@ -109,12 +110,13 @@ function statusOf(err: unknown): number | null {
   return typeof s === "number" ? s : null
 }
 
-/** Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped" record. */
-/** An order edit to file: the order change id, when it was confirmed, the order's lines after it. */
+/** An order edit to file: the order change id, when it was confirmed, the order's lines after it (every origin's). */
 export interface EditInput {
   id: string
   at: Date
   lines: FilingLine[]
+  /** where each line ships from after the edit, by item id (the origins recorded on its tax lines) */
+  origins?: Record<string, Address>
 }
 
 /** A retryable "not yet": work that waits for other work of the same order (a pending refund). */
@@ -122,6 +124,7 @@ class WaitError extends Error {
   readonly retryable = true
 }
 
+/** Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped" record. */
 export function newRecordFor(
   orderId: string,
   snapshot: FilingSnapshot | null,
@@ -174,7 +177,11 @@ export class FilingProcessor {
   private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
     const { origin_siblings: siblings, ...own } = record
     const out = await this.deps.store.ensureRecord(own)
-    for (const sib of siblings ?? []) {
+    // the other origins' records are made with the order's: once it is filed (or edited), an
+    // origin that appears later is an edit's (its lines are filed as the edit's supplement), and a
+    // record made from the edited order's grouping would file its lines a second time
+    const fresh = out.created || (!out.record.filed_at && !out.record.voided_at && !(out.record.edits ?? []).length)
+    for (const sib of fresh ? (siblings ?? []) : []) {
       const { origin_siblings: _, ...sibOwn } = sib
       await this.deps.store.ensureRecord(sibOwn)
     }
@@ -230,7 +237,13 @@ export class FilingProcessor {
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const edits = rec.edits ?? []
       if (!edits.some((e) => e.id === edit.id)) {
-        const intent: EditIntent = { id: edit.id, state: "pending", at: edit.at.toISOString(), lines: edit.lines }
+        const intent: EditIntent = {
+          id: edit.id,
+          state: "pending",
+          at: edit.at.toISOString(),
+          lines: edit.lines,
+          ...(edit.origins && Object.keys(edit.origins).length ? { origins: edit.origins } : {}),
+        }
         await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.now() })
       }
       return this.run(record.order_id)
@@ -474,8 +487,9 @@ export class FilingProcessor {
         continue
       }
       if (!rec.filed_at) throw new WaitError(`edit ${edit.id}: the order is not filed yet`)
-      const children = (await store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" && !c.voided_at)
-      const plan = planEdit(edit.lines, [rec, ...children])
+      // the order's service orders: its own, its other origins' (kind "order") and its edits'
+      const children = (await store.listChildren(rec.order_id)).filter((c) => (c.kind === "edit" || c.kind === "order") && !c.voided_at)
+      const plan = planEdit(edit.lines, [rec, ...children], edit.origins)
       if (plan.blocked) throw new WaitError(`edit ${edit.id}: waiting for a refund of this order to be sent`)
       if (!plan.changed) {
         await setEdit({ state: "applied", mode: edit.mode ?? "none" })
@@ -524,23 +538,25 @@ export class FilingProcessor {
           returned_at: new Date(edit.at),
         })
       }
-      const supplementId = childOrderId(edit.id)
-      if (plan.supplement.length) {
+      // the changed and added lines as the edit's own orders, one per origin they ship from
+      const supplements = editSupplements(edit.id, rec.snapshot!.origin, plan.supplement, edit.origins)
+      for (const sup of supplements) {
         const snapshot: FilingSnapshot = {
           ...rec.snapshot!,
-          orderId: supplementId,
+          orderId: sup.orderId,
           kind: "edit",
           parentOrderId: rec.order_id,
           cartId: null,
           placedAt: edit.at,
-          lines: plan.supplement,
+          origin: sup.origin,
+          lines: sup.lines,
         }
-        await store.ensureRecord(newRecordFor(supplementId, snapshot, "placed", this.now()))
+        await store.ensureRecord(newRecordFor(sup.orderId, snapshot, "placed", this.now()))
       }
       await setEdit({ state: "applied", mode: "supplement" })
       rec = await this.sendRefunds(rec, (await this.reload(rec.order_id)).refunds ?? [], inFlight)
       for (const part of plan.refunds) if (part.orderId !== rec.order_id) await this.run(part.orderId)
-      if (plan.supplement.length) await this.run(supplementId)
+      for (const sup of supplements) await this.run(sup.orderId)
     }
     return rec
   }

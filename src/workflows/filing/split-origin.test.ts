@@ -65,6 +65,19 @@ describe("filing: one service order per origin", () => {
       expect(p).toMatchObject({ connectionId: snapshot.connectionId, customerId: "cus_1", destination: AUSTIN, kind: "order" })
   })
 
+  it("an exchange's new items from two locations: the exchange keeps its id, the other origin's order is `<exchange id>~<8 hex>`, both with the Medusa order as parent", () => {
+    const exchange: FilingSnapshot = { ...snapshot, orderId: "oexc_1", kind: "exchange", parentOrderId: "order_01", cartId: null }
+    const at: Record<string, { locationId: string; address: typeof OPTION }> = {
+      lamp: { locationId: "sloc_a", address: OPTION },
+      shirt: { locationId: "sloc_b", address: AUSTIN },
+    }
+    const parts = splitByOrigin({ ...exchange, lines: [line("lamp", 0), line("shirt", 1)] }, (id) => at[id] ?? null)
+    expect(parts.map((p) => [p.orderId, p.kind, p.parentOrderId, p.cartId, p.origin.state])).toEqual([
+      ["oexc_1", "exchange", "order_01", null, "WA"],
+      [originServiceId("oexc_1", "sloc_b", false), "exchange", "order_01", null, "TX"],
+    ])
+  })
+
   it("one origin, or none recorded (an order from before): one snapshot, unchanged ids", () => {
     const one = splitByOrigin(snapshot, () => ({ locationId: "sloc_b", address: AUSTIN }))
     expect(one).toHaveLength(1)

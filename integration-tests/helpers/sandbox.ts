@@ -21,6 +21,8 @@ export interface FaultSpec {
   count?: number
   drop?: boolean
   phase?: "before" | "after"
+  /** only requests on this connection */
+  connectionId?: string
 }
 
 export interface TestSandbox {

@@ -36,13 +36,16 @@ import {
   type SeededStore,
   type TestSandbox,
 } from "../helpers"
-import { adminOrder, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
+import { adminOrder, editOrder, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
 import { toCents, roundCents } from "../../src/money"
 import { checkConnectionChannels } from "../../src/modules/sales-tax/boot-check"
 import { getPluginOptions } from "../../src/options"
 import { originServiceId } from "../../src/providers/sales-tax/origins"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
+import backfillSalesTax from "../../src/scripts/backfill-sales-tax"
 
 jest.setTimeout(180_000)
 
@@ -86,6 +89,8 @@ beforeAll(async () => {
     close: () => holder.running.close(),
   }
   const env = salesTaxEnv(holder.sandbox, {
+    // two failing quotes open a connection's circuit (the breaker-per-connection test)
+    circuitBreaker: { failures: 2, halfOpenAfterMs: 600_000 },
     connections: [
       { salesChannelIds: [CHANNEL_B], connectionId: CONN_B, apiKey: KEY_B },
       { salesChannelIds: [CHANNEL_MISSING], connectionId: CONN_C, apiKey: KEY_C },
@@ -174,7 +179,7 @@ async function seedAustin(container: MedusaContainer, store: SeededStore, addres
   await updateProductsWorkflow(container).run({
     input: { selector: { id: store.products.shirt.id }, update: { shipping_profile_id: profile.id } },
   })
-  return { locationId: location.id as string, optionId: option.id as string }
+  return { locationId: location.id as string, optionId: option.id as string, profileId: profile.id as string }
 }
 
 medusaIntegrationTestRunner({
@@ -189,6 +194,7 @@ medusaIntegrationTestRunner({
       ;({ store, auth } = await freshFilingStore(getContainer(), holder.sandbox))
       storeB = await seedChannelB(getContainer(), store)
       salesTaxProvider(getContainer()).breaker.reset()
+      salesTaxProvider(getContainer()).breakerFor(CONN_B).reset()
     })
 
     /** What Medusa charged per line (items and shipping), into the model. */
@@ -260,6 +266,41 @@ medusaIntegrationTestRunner({
       expect(total(filed)).toBeGreaterThan(0)
     })
 
+    it("a circuit breaker per connection: the wholesale account's outage opens its breaker only; the default channel still quotes live", async () => {
+      const provider = salesTaxProvider(getContainer())
+      // the sandbox fails every quote on connection B only
+      await holder.sandbox.fault({ operation: "calculateCarts", status: 503, connectionId: CONN_B })
+      try {
+        const b = new Checkout(api, storeB)
+        await b.create()
+        await b.setAddress(ADDRESSES.minneapolis)
+        await b.addItem(store.products.general.variantId, 1)
+        await b.addItem(store.products.coffee.variantId, 1)
+        expect(provider.breakerFor(CONN_B).state).toBe("open")
+        expect(provider.breaker.state).toBe("closed")
+        // B's open circuit: its next quote makes no call and falls back
+        const callsB = (await countsOn(CONN_B)).calculateCarts ?? 0
+        const cartB = await b.addItem(store.products.general.variantId, 1)
+        expect((await countsOn(CONN_B)).calculateCarts ?? 0).toBe(callsB)
+        expect(cartB.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
+
+        // the default channel's carts are quoted live on A meanwhile
+        await holder.sandbox.resetCounts()
+        const a = new Checkout(api, store)
+        await a.create()
+        await a.setAddress(ADDRESSES.minneapolis)
+        await a.addItem(store.products.general.variantId, 2)
+        const cartA = await a.addItem(store.products.coffee.variantId, 1)
+        expect((await countsOn(TEST_CONNECTION_ID)).calculateCarts).toBe(2)
+        expect(cartA.items.map((i: any) => i.tax_lines[0].code)).toEqual([TAX_LINE_CODE, TAX_LINE_CODE])
+        expect(toCents(roundCents(String(cartA.tax_total)))).toBeGreaterThan(0)
+        expect(provider.breaker.state).toBe("closed")
+      } finally {
+        await holder.sandbox.clearFaults()
+        provider.breakerFor(CONN_B).reset()
+      }
+    })
+
     it("certificates are per connection: a certificate on the default connection exempts the default channel's cart, not the second channel's; one submitted from the second channel's storefront is created on its connection", async () => {
       const { shopper } = await createExemptShopper(api, store, holder.sandbox, "exempt-conn@example.com")
       const quoteFor = async (s: SeededStore) => {
@@ -299,6 +340,54 @@ medusaIntegrationTestRunner({
       await expect(holder.sandbox.client.getCertificate(id)).rejects.toMatchObject({ status: 404 })
       const again = await quoteFor(storeB)
       expect(toCents(roundCents(String(again.tax_total)))).toBe(0)
+    })
+
+    it("admin certificates on a chosen connection (?connection_id=, validated against the configured ones; default: the default connection); the storefront's address verification on its channel's connection", async () => {
+      const { shopper, cert } = await createExemptShopper(api, store, holder.sandbox, "admin-conn@example.com")
+      const path = `/admin/sales-tax/customers/${shopper.customerId}/certificates`
+      const body = {
+        customerName: "Wholesale Buyer",
+        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+        reason: "Resale",
+        customerBusinessType: "RetailTrade",
+        states: [{ abbreviation: "MN", identificationNumber: "MN-RESALE-2" }],
+      }
+      // created on B: at B's service only
+      const created = await api.post(`${path}?connection_id=${CONN_B}`, body, auth)
+      expect(created.status).toBe(201)
+      const onB = created.data.certificate.certificateId
+      await expect(clientB().getCertificate(onB)).resolves.toMatchObject({ customerId: shopper.customerId })
+      await expect(holder.sandbox.client.getCertificate(onB)).rejects.toMatchObject({ status: 404 })
+      // listed per connection: the default lists A's, ?connection_id=B lists B's
+      const ids = async (q: string) => (await api.get(`${path}${q}`, auth)).data.certificates.map((c: any) => c.certificateId)
+      expect(await ids("")).toEqual([cert.certificateId])
+      expect(await ids(`?connection_id=${TEST_CONNECTION_ID}`)).toEqual([cert.certificateId])
+      expect(await ids(`?connection_id=${CONN_B}`)).toEqual([onB])
+      // read and disabled on B
+      expect((await api.get(`/admin/sales-tax/certificates/${onB}?connection_id=${CONN_B}`, auth)).data.certificate.certificateId).toBe(onB)
+      const missing = await api.get(`/admin/sales-tax/certificates/${onB}`, auth).catch((e: any) => e.response)
+      expect(missing.status).toBe(404)
+      const disabled = await api.delete(`/admin/sales-tax/certificates/${onB}?connection_id=${CONN_B}`, auth)
+      expect(disabled.data.certificate.disabledAt).not.toBeNull()
+      expect((await clientB().getCertificate(onB)).disabledAt).not.toBeNull()
+      // an id that is not a configured connection: a located 400, nothing asked
+      await holder.sandbox.resetCounts()
+      for (const bad of ["nope", ""]) {
+        const r = await api.get(`${path}?connection_id=${bad}`, auth).catch((e: any) => e.response)
+        expect(r.status).toBe(400)
+        expect(r.data.errors.map((e: any) => e.location)).toEqual(["query.connection_id"])
+      }
+      expect((await holder.sandbox.counts()).listCertificates ?? 0).toBe(0)
+
+      // address verification: the wholesale storefront's on B, the webshop's on A
+      await holder.sandbox.resetCounts()
+      const address = { address_1: "350 S 5th St", city: "Minneapolis", province: "MN", postal_code: "55415" }
+      expect((await api.post("/store/sales-tax/verify-address", address, storeHeaders(storeB))).data.valid).toBe(true)
+      expect(
+        (await api.post("/store/sales-tax/verify-address", { ...address, address_1: "351 S 5th St" }, storeHeaders(store))).data.valid,
+      ).toBe(true)
+      expect((await countsOn(CONN_B)).verifyAddress).toBe(1)
+      expect((await countsOn(TEST_CONNECTION_ID)).verifyAddress).toBe(1)
     })
 
     /** A lamp (Seattle) and a shirt (Austin) to Louisville, both shipping methods; the order. */
@@ -388,6 +477,147 @@ medusaIntegrationTestRunner({
       await waitForFiling(getContainer(), other.id, (r) => r.state === "voided", "voided")
       await waitForFiling(getContainer(), otherSibling, (r) => r.state === "voided", "voided")
       for (const id of [other.id, otherSibling]) await expect(holder.sandbox.client.getOrder(id)).rejects.toMatchObject({ status: 404 })
+    })
+
+    /** Every service order of a Medusa order: its own, its other origins', its edits', exchanges' and claims'. */
+    async function serviceOrders(orderId: string): Promise<string[]> {
+      return [orderId, ...(await filingStore(getContainer()).listChildren(orderId)).map((c) => c.order_id)]
+    }
+
+    it("a two-location order's lifecycle: an edit (quantity change on the second origin's line, an added item from there) files each origin's delta from its origin; an exchange's new item ships from the second location; the lost order backfilled one order per origin; net filed = net charged per line", async () => {
+      const austin = await seedAustin(getContainer(), store)
+      // the jacket ships from Austin too (an item the edit adds)
+      await updateProductsWorkflow(getContainer()).run({
+        input: { selector: { id: store.products.jacket.id }, update: { shipping_profile_id: austin.profileId } },
+      })
+      const { order } = await twoLocationOrder(austin.optionId)
+      const [first, second] = [store.stockLocationId, austin.locationId].sort()
+      const sibling = originServiceId(order.id, second!, false)
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      await waitForFiling(getContainer(), sibling, (r) => r.state === "completed", "completed")
+      expect(first).toBe(store.stockLocationId)
+      const placed = await adminOrder(api, auth, order.id)
+      const shirt = placed.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      const lamp = placed.items.find((i: any) => i.variant_id === store.products.general.variantId)
+
+      // the edit: one more shirt (Austin's line), a jacket added (ships from Austin)
+      await holder.sandbox.resetCounts()
+      const editId = await editOrder(api, auth, order.id, {
+        add: [{ variant_id: store.products.jacket.variantId, quantity: 1 }],
+        update: [{ id: shirt.id, quantity: 2 }],
+      })
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied"),
+        "edit applied",
+      )
+      const edited = await adminOrder(api, auth, order.id)
+      const jacket = edited.items.find((i: any) => i.variant_id === store.products.jacket.variantId)
+      // the added line was quoted from Austin (the origin its tax line records)
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+      const {
+        data: [taxed],
+      } = await query.graph({ entity: "order", fields: ["items.id", "items.tax_lines.data"], filters: { id: order.id } })
+      const jacketTax = taxed.items.find((i: any) => i.id === jacket.id).tax_lines[0]
+      expect(jacketTax.data?.origin_location_id).toBe(austin.locationId)
+      const supplements = (await filingStore(getContainer())
+        .listChildren(order.id)
+        .then((cs) => cs.filter((c) => c.kind === "edit")))!
+      for (const sup of supplements) await waitForFiling(getContainer(), sup.order_id, (r) => r.state === "completed", "completed")
+      // the Seattle order is untouched (no refund), Austin's refunds its shirt, the edit's lines are filed from Austin
+      expect((await holder.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []).toEqual([])
+      const austinOrder = await holder.sandbox.client.getOrder(sibling, { expandRefunds: true })
+      expect((austinOrder.refunds ?? []).flatMap((r) => r.items.map((i) => [i.itemId, i.quantity]))).toEqual([[shirt.id, 1]])
+      expect(supplements).toHaveLength(1)
+      const sup = await holder.sandbox.client.getOrder(supplements[0]!.order_id)
+      expect(sup.origin).toMatchObject({ line1: "500 Congress Ave", state: "TX" })
+      expect(sup.lineItems.map((l) => [l.itemId, l.quantity]).sort()).toEqual(
+        [
+          [shirt.id, 2],
+          [jacket.id, 1],
+        ].sort(),
+      )
+      const model = new LifecycleModel()
+      await charged(model, order.id)
+      let filed = await netFiled(holder.sandbox.client, await serviceOrders(order.id))
+      expect(lineDiffs(model.net(), filed)).toEqual([])
+      expect(total(filed)).toBe(total(model.net()))
+
+      // an exchange: one lamp (Seattle) back, a shirt out (ships from Austin): filed from Austin
+      await fulfil(api, auth, order.id, [{ id: lamp.id, quantity: lamp.quantity }])
+      const exchangeId = await exchange(
+        api,
+        auth,
+        order.id,
+        [{ id: lamp.id, quantity: 1 }],
+        [{ variant_id: store.products.shirt.variantId, quantity: 1 }],
+      )
+      await waitForFiling(getContainer(), exchangeId, (r) => r.state === "completed", "exchange filed")
+      const x = await holder.sandbox.client.getOrder(exchangeId)
+      expect(x.origin).toMatchObject({ line1: "500 Congress Ave", state: "TX" })
+      await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((f) => f.source_id === exchangeId && f.state === "refunded"),
+        "exchange refund",
+      )
+      const afterExchange = await adminOrder(api, auth, order.id)
+      const outbound = afterExchange.items.find((i: any) => x.lineItems.some((l) => l.itemId === i.id))
+      expect(outbound.variant_id).toBe(store.products.shirt.variantId)
+      model.refund(lamp.id, 1)
+      model.file(outbound.id, Number(outbound.quantity), roundCents(String(outbound.tax_total?.value ?? outbound.tax_total)))
+      filed = await netFiled(holder.sandbox.client, await serviceOrders(order.id))
+      expect(lineDiffs(model.net(), filed)).toEqual([])
+
+      // a second two-location order with a return of the shirt, its records lost and its service
+      // orders voided: backfilled as one service order per origin, the return refunded on Austin's
+      const { order: lost } = await twoLocationOrder(austin.optionId)
+      const lostSibling = originServiceId(lost.id, second!, false)
+      await waitForFiling(getContainer(), lostSibling, (r) => r.state === "completed", "completed")
+      await waitForFiling(getContainer(), lost.id, (r) => r.state === "completed", "completed")
+      const lo = await adminOrder(api, auth, lost.id)
+      const lostShirt = lo.items.find((i: any) => i.variant_id === store.products.shirt.variantId)
+      await api.post(
+        `/admin/orders/${lost.id}/fulfillments`,
+        { items: [{ id: lostShirt.id, quantity: 1 }], location_id: austin.locationId, shipping_option_id: austin.optionId },
+        auth,
+      )
+      const ret = await returnAndReceive(api, auth, lost.id, [{ id: lostShirt.id, quantity: 1 }])
+      await waitForFiling(
+        getContainer(),
+        lostSibling,
+        (r) => (r.refunds ?? []).some((f) => f.source_id === ret && f.state === "refunded"),
+        "refunded",
+      )
+      const lostModel = new LifecycleModel()
+      await charged(lostModel, lost.id)
+      lostModel.refund(lostShirt.id, 1)
+      const records = getContainer().resolve(SALES_TAX_FILING_MODULE) as any
+      for (const id of [lost.id, lostSibling]) {
+        const r = (await filingStore(getContainer()).findRecord(id))!
+        if (r.refunds?.length) await records.deleteFilingRefunds(r.refunds.map((f: any) => f.id))
+        await records.deleteFilingRecords([r.id])
+        await holder.sandbox.client.voidOrder(id)
+      }
+      const today = new Date().toISOString().slice(0, 10)
+      await backfillSalesTax({ container: getContainer(), args: ["--from", today, "--to", today] } as any)
+      const [bs, ba] = [
+        await holder.sandbox.client.getOrder(lost.id, { expandRefunds: true }),
+        await holder.sandbox.client.getOrder(lostSibling, { expandRefunds: true }),
+      ]
+      expect([bs.origin.state, ba.origin.state]).toEqual(["WA", "TX"])
+      expect(bs.lineItems.map((l) => l.itemId)).not.toContain(lostShirt.id)
+      expect(ba.lineItems.map((l) => l.itemId)).toContain(lostShirt.id)
+      expect(ba.refunds?.map((r) => r.idempotencyKey)).toEqual([`${ret}:${lostSibling}`])
+      expect(bs.refunds ?? []).toEqual([])
+      const back = await netFiled(holder.sandbox.client, [lost.id, lostSibling])
+      expect(lineDiffs(lostModel.net(), back)).toEqual([])
+      expect(total(back)).toBeGreaterThan(0)
+      // the records written by the backfill: the sibling's parent is the order, its refund keyed by the return
+      const sibRec = (await filingStore(getContainer()).findRecord(lostSibling))!
+      expect(sibRec.parent_order_id).toBe(lost.id)
+      expect(sibRec.refunds?.map((r) => r.source_id)).toEqual([ret])
     })
 
     it("a stock location address the service refuses: reported once for the location (log, settings), its lines quoted and filed from the fallback origin, nothing lost or filed twice", async () => {

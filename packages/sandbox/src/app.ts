@@ -316,12 +316,19 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
     verifyAddress: ({ body }) => ({ status: 200, body: domain.verifyAddress(body as Address) }),
   }
 
-  /** The connection a request names (path, else the certificate list's query), for the counts. */
+  /**
+   * The connection a request is on, for the counts and connection-targeted faults: the one it
+   * names (path, else the certificate list's query), else the only one its API key grants (an
+   * operation without a connection in its path, such as verify-address).
+   */
   function connectionOf(req: FastifyRequest): string | undefined {
     const p = (req.params as { connectionId?: unknown } | undefined)?.connectionId
     if (typeof p === "string" && p) return p
     const q = (req.query as { connectionId?: unknown } | undefined)?.connectionId
-    return typeof q === "string" && q ? q : undefined
+    if (typeof q === "string" && q) return q
+    const key = apiKeyOf(req)
+    const granted = key ? connections.forApiKey(key) : []
+    return granted.length === 1 ? granted[0]!.connectionId : undefined
   }
 
   function execute(def: OperationDef, req: FastifyRequest): Outcome {
@@ -362,8 +369,9 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       method: def.method,
       url: def.path,
       handler: async (req, reply) => {
-        controls.count(def.id, connectionOf(req))
-        const fault = controls.take(def.id)
+        const connectionId = connectionOf(req)
+        controls.count(def.id, connectionId)
+        const fault = controls.take(def.id, connectionId)
         if (fault && fault.phase === "before" && (await applyFault(fault, req, reply))) return reply
         let out: Outcome | null = null
         let failure: SandboxError | null = null

@@ -18,6 +18,8 @@ export const FaultSpecSchema = z
     count: z.number().int().min(1).optional(),
     drop: z.boolean().default(false),
     phase: z.enum(["before", "after"]).default("before"),
+    /** only requests on this connection (the path's or the query's connectionId); absent: every request */
+    connectionId: z.string().min(1).max(100).optional(),
   })
   .superRefine((f, ctx) => {
     if (f.status === undefined && f.delayMs === undefined && !f.drop) {
@@ -66,12 +68,14 @@ export class SandboxControls {
 
   /**
    * The fault that fires for this request, if any: the first fault (in creation order) for the
-   * operation or "*" whose probability draw succeeds. Consumes one of its `count`.
+   * operation or "*" (and, when it names one, the request's connection) whose probability draw
+   * succeeds. Consumes one of its `count`.
    */
-  take(operation: ControlKey): Fault | undefined {
+  take(operation: ControlKey, connectionId?: string): Fault | undefined {
     if (this.faults.length === 0) return undefined
     for (const f of this.faults) {
       if (f.operation !== "*" && f.operation !== operation) continue
+      if (f.connectionId !== undefined && f.connectionId !== connectionId) continue
       if (f.probability < 1 && !(this.random() < f.probability)) continue
       if (f.remaining !== undefined) {
         f.remaining--

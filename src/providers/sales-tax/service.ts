@@ -161,7 +161,9 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** A client per connection (option `connections`), by connection id. */
   readonly #clients = new Map<string, SalesTaxClient>()
   readonly cache: QuoteCache<Quote>
+  /** the default connection's circuit breaker (each connection has its own: breakerFor) */
   readonly breaker: CircuitBreaker
+  readonly #breakers = new Map<string, CircuitBreaker>()
   readonly stats: ProviderStats = {
     getTaxLines: 0,
     serviceCalls: 0,
@@ -190,11 +192,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.#clients.set(this.options.connectionId, this.client)
     registerCertificateConnections(this.options.connections.map((c) => c.connectionId))
     this.cache = new QuoteCache<Quote>(this.pickStore(cradle), this.options.cacheTtlSeconds)
-    this.breaker = new CircuitBreaker({
-      failures: this.options.circuitBreaker.failures,
-      halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
-      isFailure: isOutage,
-    })
+    this.breaker = this.breakerFor(this.options.connectionId)
     const caching = tryResolve<CachingModuleLike>(cradle, "caching")
     this.certificateStore =
       caching && typeof caching.get === "function" && typeof caching.set === "function"
@@ -273,6 +271,23 @@ export class SalesTaxProviderService implements ITaxProvider {
       throw e
     }
     markServiceOk()
+  }
+
+  /**
+   * The circuit breaker of a connection (issue 16): one per connection, so one account's outage
+   * fails only its own channels' calls fast; the other connections keep quoting live.
+   */
+  breakerFor(connectionId: string): CircuitBreaker {
+    let b = this.#breakers.get(connectionId)
+    if (!b) {
+      b = new CircuitBreaker({
+        failures: this.options.circuitBreaker.failures,
+        halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
+        isFailure: isOutage,
+      })
+      this.#breakers.set(connectionId, b)
+    }
+    return b
   }
 
   /** A checkout-path client on a connection: the whole call, retries included, within timeoutMs. */
@@ -513,11 +528,12 @@ export class SalesTaxProviderService implements ITaxProvider {
    */
   async quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
     const deadline = Date.now() + this.options.timeoutMs
-    const guard = <T>(fn: () => Promise<T>): Promise<T> => this.breaker.execute(() => withDeadline(fn, deadline - Date.now()))
+    // the connection of the cart's sales channel: its certificates, its quote (cached under it), its breaker
+    const conn = this.connectionFor(snapshot.sales_channel_id)
+    const breaker = this.breakerFor(conn.connectionId)
+    const guard = <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now()))
     // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
-    // the connection of the cart's sales channel: its certificates, its quote (cached under it)
-    const conn = this.connectionFor(snapshot.sales_channel_id)
     let exemptionId: string | null = null
     if (exemptFor) {
       // a cached list makes no call; a lookup goes through the breaker within the quote's deadline

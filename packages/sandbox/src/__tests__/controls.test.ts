@@ -29,6 +29,18 @@ describe("clock", () => {
 })
 
 describe("faults", () => {
+  it("a fault naming a connection fires only for requests on that connection", async () => {
+    const f = await fault({ operation: "calculateCarts", status: 503, connectionId: CONN_B })
+    expect(f.status).toBe(201)
+    const onA = await call(s, "POST", `${C()}/carts`, { body: { items: [cart()] } })
+    expect(onA.status).toBe(200)
+    const onB = await call(s, "POST", `${C(CONN_B)}/carts`, { key: KEY_B, body: { items: [cart()] } })
+    expect(onB.status).toBe(503)
+    const bad = await fault({ operation: "calculateCarts", status: 503, connectionId: "" })
+    expect(bad.status).toBe(422)
+    expect(bad.body.errors[0].location).toBe("body.connectionId")
+  })
+
   it("status fault answers instead of the operation, with Retry-After, and writes nothing", async () => {
     const f = await fault({ operation: "createOrder", status: 503, retryAfter: "2" })
     expect(f.status).toBe(201)
@@ -141,15 +153,21 @@ describe("counts and reset", () => {
     expect((await call(s, "GET", "/_sandbox/counts")).body.counts.ping).toBe(0)
   })
 
-  it("counts per connection (the path's, or a certificate list's query); DELETE resets them too", async () => {
+  it("counts per connection (the path's, a certificate list's query, else the one its API key grants); DELETE resets them too", async () => {
     await ping()
     await call(s, "GET", `${C(CONN_B)}/ping`, { key: KEY_B })
     await call(s, "POST", `${C(CONN_B)}/carts`, { key: KEY_B, body: { items: [cart()] } })
     await call(s, "GET", `/tax/exemption-certificates?connectionId=${CONN_B}&customerId=cus_1`, { key: KEY_B })
+    // no connection in the path: the key's only one
+    const verified = await call(s, "POST", "/tax/verify-address", {
+      key: KEY_B,
+      body: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+    })
+    expect(verified.status).toBe(200)
     const c = (await call(s, "GET", "/_sandbox/counts")).body
     expect(c.byConnection).toEqual({
       [CONN]: { ping: 1 },
-      [CONN_B]: { ping: 1, calculateCarts: 1, listCertificates: 1 },
+      [CONN_B]: { ping: 1, calculateCarts: 1, listCertificates: 1, verifyAddress: 1 },
     })
     expect(c.counts).toMatchObject({ ping: 2, calculateCarts: 1 })
     await call(s, "DELETE", "/_sandbox/counts")

@@ -21,10 +21,30 @@ import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, type CertificateRecord } 
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
 import { Field } from "../components/field"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../lib/types"
+import type { AdminCertificateResponse, AdminCertificatesResponse, AdminConnectionsResponse, ConnectionView } from "../lib/types"
 import { useLoad } from "../lib/use-load"
 
-function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCertificatesResponse["customer"]; onCreated: () => void }) {
+/** `?connection_id=<id>` for a chosen connection other than the default; "" for the default. */
+function connectionQuery(connectionId: string | null): string {
+  return connectionId ? `?connection_id=${encodeURIComponent(connectionId)}` : ""
+}
+
+/** A connection as the selector names it: its sales channels (the default says so). */
+function connectionLabel(c: ConnectionView): string {
+  const names = c.salesChannels.map((s) => s.name ?? s.id).join(", ")
+  return c.isDefault ? `Default connection${names ? ` (${names})` : ""}` : names || c.connectionId
+}
+
+function CreateCertificateDrawer({
+  customer,
+  query,
+  onCreated,
+}: {
+  customer: AdminCertificatesResponse["customer"]
+  /** the chosen connection's query string */
+  query: string
+  onCreated: () => void
+}) {
   const [open, setOpen] = useState(false)
   const defaultName = customer.companyName || customer.name || ""
   const [form, setForm] = useState<FormState>(() => emptyForm(defaultName))
@@ -42,7 +62,7 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
     if (Object.keys(v).length) return
     setSubmitting(true)
     try {
-      await api<AdminCertificateResponse>(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates`, {
+      await api<AdminCertificateResponse>(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${query}`, {
         method: "POST",
         body: toBody(form),
       })
@@ -270,7 +290,7 @@ function CreateCertificateDrawer({ customer, onCreated }: { customer: AdminCerti
   )
 }
 
-function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: () => void }) {
+function CertificateRow({ c, query, onDisabled }: { c: CertificateRecord; query: string; onDisabled: () => void }) {
   const prompt = usePrompt()
   const [busy, setBusy] = useState(false)
   const disable = async () => {
@@ -283,7 +303,9 @@ function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: (
     if (!ok) return
     setBusy(true)
     try {
-      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}`, { method: "DELETE" })
+      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}${query}`, {
+        method: "DELETE",
+      })
       toast.success("Certificate disabled")
       onDisabled()
     } catch (e) {
@@ -338,9 +360,18 @@ function CertificateRow({ c, onDisabled }: { c: CertificateRecord; onDisabled: (
   )
 }
 
-/** Customer page: exemption certificates at the Sales Tax Service, create and disable. */
+/**
+ * Customer page: exemption certificates at the Sales Tax Service, create and disable. With more
+ * than one connection (option `connections`), a selector picks the account (each sales channel's
+ * certificates live on its connection); the default connection first.
+ */
 const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) => {
-  const path = `/admin/sales-tax/customers/${encodeURIComponent(data.id)}/certificates`
+  const [connectionId, setConnectionId] = useState<string | null>(null)
+  // the selector's list; without it (an older server, an error) the default connection is used
+  const { data: conns } = useLoad(() => api<AdminConnectionsResponse>("/admin/sales-tax/connections").catch(() => null), [])
+  const connections = conns?.connections ?? []
+  const query = connectionQuery(connections.find((c) => c.connectionId === connectionId && !c.isDefault)?.connectionId ?? null)
+  const path = `/admin/sales-tax/customers/${encodeURIComponent(data.id)}/certificates${query}`
   const { data: res, error, loading, reload } = useLoad(() => api<AdminCertificatesResponse>(path), [path])
   const active = res?.certificates.filter((c) => !c.disabledAt).length ?? 0
   return (
@@ -352,7 +383,23 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
             {res ? `${active} active, ${res.certificates.length - active} disabled` : "Certificates held at the Sales Tax Service"}
           </Text>
         </div>
-        {res ? <CreateCertificateDrawer customer={res.customer} onCreated={reload} /> : null}
+        <div className="flex items-center gap-x-2">
+          {connections.length > 1 ? (
+            <Select value={connectionId ?? connections[0]!.connectionId} onValueChange={setConnectionId}>
+              <Select.Trigger data-testid="certificate-connection" aria-label="Sales Tax Service connection">
+                <Select.Value />
+              </Select.Trigger>
+              <Select.Content>
+                {connections.map((c) => (
+                  <Select.Item key={c.connectionId} value={c.connectionId}>
+                    {connectionLabel(c)}
+                  </Select.Item>
+                ))}
+              </Select.Content>
+            </Select>
+          ) : null}
+          {res ? <CreateCertificateDrawer customer={res.customer} query={query} onCreated={reload} /> : null}
+        </div>
       </div>
       {loading && !res ? (
         <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
@@ -382,7 +429,7 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
           </Table.Header>
           <Table.Body>
             {res.certificates.map((c) => (
-              <CertificateRow key={c.certificateId} c={c} onDisabled={reload} />
+              <CertificateRow key={c.certificateId} c={c} query={query} onDisabled={reload} />
             ))}
           </Table.Body>
         </Table>

@@ -2,6 +2,8 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { isSalesTaxError } from "../../../../client"
 import { getCheckoutClient } from "../../../../client-factory"
+import { optionsForChannel } from "../../../../connections"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { ErrorDetail } from "../../../../contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
 import { normalizeState, normalizeZip } from "../../../../providers/sales-tax/build-service-cart"
@@ -17,6 +19,9 @@ import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type
  * 400 { message, errors } for a malformed body or a non-US address; 503 when the service is unavailable.
  * 429 with Retry-After past `verifyAddressRateLimit` requests a minute (default 20) per client and per cart.
  * The service's verdict per normalized address is cached for 24 h (limits.ts).
+ * The service is asked on the connection of the request's sales channel (option `connections`):
+ * the cart's (`cart_id`) when the publishable key has several channels, else the key's. The rate
+ * limit and the verdict cache stay per store: a verdict is a postal fact, the same on every account.
  */
 export const VerifyAddressBody = z.object({
   address_1: z.string().trim().max(100).default(""),
@@ -72,6 +77,30 @@ function rateLimitOf(options: PluginOptions): number {
 }
 
 class Refused extends Error {}
+
+/**
+ * The options of the request's connection: the sales channel of its publishable key, or of its
+ * cart when the key has several (a cart's channel is one of its key's); the default without one.
+ */
+async function requestOptions(req: MedusaRequest, options: PluginOptions, cartId: string | undefined): Promise<PluginOptions> {
+  if (!options.connections.length) return options
+  const channels =
+    (req as unknown as { publishable_key_context?: { sales_channel_ids?: string[] } }).publishable_key_context?.sales_channel_ids ?? []
+  let channel = channels[0]
+  if (cartId && channels.length > 1) {
+    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as {
+      graph(q: {
+        entity: string
+        fields: string[]
+        filters: Record<string, unknown>
+      }): Promise<{ data: { sales_channel_id?: string | null }[] }>
+    }
+    const { data } = await query.graph({ entity: "cart", fields: ["id", "sales_channel_id"], filters: { id: cartId } })
+    const own = data[0]?.sales_channel_id
+    if (own && channels.includes(own)) channel = own
+  }
+  return optionsForChannel(options, channel)
+}
 
 /** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
 async function askService(
@@ -137,7 +166,9 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
   const request = { line1: b.address_1, line2: b.address_2 ?? undefined, city: b.city, state, zip }
   let verdict: Verdict
   try {
-    verdict = (await guard.verdict(addressKey(request), () => askService(options, request))).verdict
+    // the connection is resolved only when the service is asked (a cached verdict needs none)
+    verdict = (await guard.verdict(addressKey(request), async () => askService(await requestOptions(req, options, b.cart_id), request)))
+      .verdict
   } catch (e) {
     if (e instanceof Refused) {
       res.status(422).json({

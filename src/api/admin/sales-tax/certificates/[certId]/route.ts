@@ -1,21 +1,26 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { AdminCertificateResponse } from "../../../../../admin/lib/types"
-import { handle, salesTaxClient } from "../../helpers"
+import { handle } from "../../helpers"
+import { adminConnection } from "../../connection-query"
 import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
 
-/** GET /admin/sales-tax/certificates/:certId: one certificate from the service. */
+/** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
-  const certificate = await salesTaxClient(req.scope).getCertificate(req.params.certId!)
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const certificate = await conn.client.getCertificate(req.params.certId!)
   const out: AdminCertificateResponse = { certificate }
   res.json(out)
 })
 
 /**
- * DELETE /admin/sales-tax/certificates/:certId: disables the certificate at the service (it is
- * kept, with disabledAt set) and answers the record as it now is.
+ * DELETE /admin/sales-tax/certificates/:certId[?connection_id=]: disables the certificate at the
+ * service, on that connection (it is kept, with disabledAt set) and answers the record as it now is.
  */
 export const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
-  const client = salesTaxClient(req.scope)
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const { client } = conn
   const id = req.params.certId!
   await client.disableCertificate(id)
   const certificate = await client.getCertificate(id)

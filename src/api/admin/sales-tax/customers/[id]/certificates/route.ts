@@ -1,7 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { CertificateRecord } from "../../../../../../contract"
 import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../../admin/lib/types"
-import { bodyOf, handle, notFound, salesTaxClient } from "../../../helpers"
+import { bodyOf, handle, notFound } from "../../../helpers"
+import { adminConnection } from "../../../connection-query"
 import { queryOf } from "../../../tic-routes"
 import { AdminCreateCertificateBody } from "../../../validators"
 import { invalidateCustomerCertificates } from "../../../../../../providers/sales-tax/exemptions"
@@ -31,14 +32,17 @@ function order(list: CertificateRecord[]): CertificateRecord[] {
 }
 
 /**
- * GET /admin/sales-tax/customers/:id/certificates: the customer's exemption certificates at the
- * service (customerId = the Medusa customer id), active and disabled.
+ * GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's exemption
+ * certificates at the service (customerId = the Medusa customer id), active and disabled, on the
+ * connection named (default: the default connection).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const id = req.params.id!
+  const conn = adminConnection(req, res)
+  if (!conn) return
   const customer = await loadCustomer(req.scope, id)
   if (!customer) return notFound(res, "Customer", id)
-  const client = salesTaxClient(req.scope)
+  const { client } = conn
   const all: CertificateRecord[] = []
   for (const disabled of [false, true]) {
     for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
@@ -48,12 +52,17 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   res.json(out)
 })
 
-/** POST /admin/sales-tax/customers/:id/certificates: creates a certificate for the customer (body = the service's request without customerId). */
+/**
+ * POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the
+ * customer on that connection (body = the service's request without customerId).
+ */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const id = req.params.id!
+  const conn = adminConnection(req, res)
+  if (!conn) return
   const body = bodyOf(req, AdminCreateCertificateBody)
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
-  const certificate = await salesTaxClient(req.scope).createCertificate({ ...body, customerId: id })
+  const certificate = await conn.client.createCertificate({ ...body, customerId: id })
   const staff = (req as unknown as { auth_context?: { actor_id?: string } }).auth_context?.actor_id ?? null
   await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId: id, createdBy: "staff", actorId: staff })
   // the new certificate applies from the customer's next cart refresh (every instance)

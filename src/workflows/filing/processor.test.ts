@@ -390,3 +390,29 @@ describe("retries", () => {
     expect(JSON.stringify(await store.findRecord(s.orderId))).not.toContain(API_KEY)
   })
 })
+
+describe("an order filed as one service order per origin (issue 16)", () => {
+  it("its other origins' records are made with the order's record only: once the order is filed, a new origin group (an edit's, filed as the edit's own order) makes no second record of the same lines", async () => {
+    const { p, client: c, store } = setup()
+    const s = await chargedSnapshot(c, ids(), LINES)
+    const [first, ...rest] = s.lines
+    const own: FilingSnapshot = { ...s, lines: [first!] }
+    const other = (orderId: string): FilingSnapshot => ({
+      ...s,
+      orderId,
+      parentOrderId: s.orderId,
+      cartId: null,
+      lines: rest.map((l, index) => ({ ...l, index })),
+    })
+    // made with the order's record: both filed
+    const sib = other(`${s.orderId}~0000abcd`)
+    await p.fileOrder({ ...rec(own), origin_siblings: [rec(sib)] })
+    expect((await store.findRecord(sib.orderId))?.state).toBe("completed")
+    expect((await c.getOrder(sib.orderId)).lineItems).toHaveLength(rest.length)
+    // the same order read again with another grouping (a new origin after an edit): no new record
+    const late = other(`${s.orderId}~1111abcd`)
+    await p.fileOrder({ ...rec(own), origin_siblings: [rec(late)] })
+    expect(await store.findRecord(late.orderId)).toBeNull()
+    await expect(c.getOrder(late.orderId)).rejects.toMatchObject({ status: 404 })
+  })
+})

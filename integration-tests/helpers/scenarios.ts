@@ -4,7 +4,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { SALES_TAX_PROVIDER_ID } from "../../src/providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_ID } from "../../src/core/constants"
 import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
 import { adminAuth } from "../filing-helpers/medusa"
 import type { TestSandbox } from "./sandbox"

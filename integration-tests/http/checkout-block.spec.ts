@@ -11,7 +11,7 @@ import {
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
-import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/core/constants"
 
 jest.setTimeout(120_000)
 

@@ -17,7 +17,7 @@ import {
   type SeededStore,
 } from "../helpers"
 import { adminAuth } from "../filing-helpers/medusa"
-import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/providers/sales-tax/constants"
+import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/core/constants"
 import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
 
 jest.setTimeout(120_000)

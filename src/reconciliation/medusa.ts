@@ -7,7 +7,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { dec } from "../money"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
-import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
+import { SHIPPING_ITEM_PREFIX } from "../core/constants"
 import { refundsShipping, str } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {

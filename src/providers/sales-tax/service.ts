@@ -17,7 +17,7 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
-import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "./build-service-cart"
+import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "../../core/build-service-cart"
 import {
   BLOCK_ERROR_CODE,
   BLOCK_ERROR_MESSAGE,
@@ -31,8 +31,8 @@ import {
   TAX_LINE_NAME,
   TAX_LINE_NAME_EXEMPT,
   TAX_LINE_NAME_FALLBACK,
-} from "./constants"
-import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
+} from "../../core/constants"
+import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "../../core/context"
 import { groupByOrigin, refusedLocations, stillRefused } from "./origins"
 import {
   MedusaCacheStore,
@@ -51,7 +51,7 @@ import {
   pickExemption,
   refusesCertificate,
   registerCertificateConnections,
-} from "./exemptions"
+} from "../../core/exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
 import {

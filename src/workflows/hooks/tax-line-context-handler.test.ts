@@ -1,7 +1,7 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
-import { buildServiceCart } from "../../providers/sales-tax/build-service-cart"
-import { CartSnapshot } from "../../providers/sales-tax/context"
+import { buildServiceCart } from "../../core/build-service-cart"
+import { CartSnapshot } from "../../core/context"
 
 const ADDR = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
 

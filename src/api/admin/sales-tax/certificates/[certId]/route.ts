@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { AdminCertificateResponse } from "../../../../../admin/lib/types"
 import { handle, salesTaxClient } from "../../helpers"
-import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../core/exemptions"
 
 /** GET /admin/sales-tax/certificates/:certId: one certificate from the service. */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {

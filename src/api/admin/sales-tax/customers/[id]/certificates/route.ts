@@ -4,7 +4,7 @@ import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../
 import { bodyOf, handle, notFound, salesTaxClient } from "../../../helpers"
 import { queryOf } from "../../../tic-routes"
 import { AdminCreateCertificateBody } from "../../../validators"
-import { invalidateCustomerCertificates } from "../../../../../../providers/sales-tax/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../../core/exemptions"
 import { recordOrigin, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]

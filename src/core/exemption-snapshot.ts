@@ -1,0 +1,35 @@
+/**
+ * The exemption an order is filed under: the one applied at checkout, as the provider recorded
+ * it on the charged tax lines (`data.exemption_id`, with `data.exemption_basis` and
+ * `data.exempt_customer_id` saying why). Never looked up again at filing time: a certificate
+ * created or disabled after checkout, or a customer attached to the cart by e-mail, changes
+ * nothing about what was charged.
+ */
+export interface ChargedTaxLine {
+  data?: Record<string, unknown> | null
+}
+
+export interface CheckoutExemption {
+  exemptionId: string
+  basis: string | null
+  customerId: string | null
+}
+
+/** Pure: the certificate the charged lines were priced under, or null (taxed as a guest / not exempt). */
+export function checkoutExemption(lines: readonly { tax_lines?: readonly ChargedTaxLine[] | null }[]): CheckoutExemption | null {
+  for (const l of lines) {
+    for (const t of l.tax_lines ?? []) {
+      const id = t.data?.exemption_id
+      if (typeof id === "string" && id.length) {
+        const basis = t.data?.exemption_basis
+        const customer = t.data?.exempt_customer_id
+        return {
+          exemptionId: id,
+          basis: typeof basis === "string" ? basis : null,
+          customerId: typeof customer === "string" ? customer : null,
+        }
+      }
+    }
+  }
+  return null
+}

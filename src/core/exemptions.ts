@@ -1,0 +1,154 @@
+import type { SalesTaxClient } from "../client"
+import type { CertificateRecord } from "../contract"
+import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "../providers/sales-tax/result-cache"
+
+/**
+ * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
+ * the Tax Module lists it as a dependency (shared by every instance), else in process.
+ * Creating or disabling a certificate invalidates the customer's entry at once
+ * (`invalidateCustomerCertificates`, called by the admin certificate routes).
+ */
+// on globalThis: the provider (loaded by the Tax Module) and the admin routes share one map even
+// if the plugin's files are loaded twice (source and build)
+const G = globalThis as { [k: symbol]: unknown }
+const CACHE_KEY = Symbol.for("medusa-sales-tax/certificate-cache")
+export const certificateCache = (G[CACHE_KEY] ??= new MemoryStore<CertificateRecord[]>(10_000)) as MemoryStore<CertificateRecord[]>
+const flight = new SingleFlight<CertificateRecord[]>()
+
+/** Key of a customer's certificate list in the Caching Module (the same for every instance). */
+export function certificateCacheKey(customerId: string): string {
+  return `sales-tax:certificates:${customerId}`
+}
+
+/**
+ * The connections (other than the default) whose certificate lists this process cached: a
+ * certificate lives on one connection, so the lists are keyed by connection (issue 16), and an
+ * invalidation clears the customer's list on each of them.
+ */
+const otherConnections = (G[Symbol.for("medusa-sales-tax/certificate-connections")] ??= new Set<string>()) as Set<string>
+
+/** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
+export function certificateListKey(customerId: string, connectionId?: string | null): string {
+  return connectionId ? `${customerId}@${connectionId}` : customerId
+}
+
+/** Registers the non-default connections whose lists an invalidation must clear too. */
+export function registerCertificateConnections(connectionIds: readonly string[]): void {
+  for (const c of connectionIds) otherConnections.add(c)
+}
+
+/** Anything with an optional `resolve` (a Medusa container or request scope). */
+interface ScopeLike {
+  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
+}
+
+/**
+ * Forgets a customer's cached certificate list (every customer's when no id): in this process,
+ * and in Medusa's Caching Module when the app has one (so every instance sees the change).
+ * Never throws: a cache that cannot be cleared expires with its TTL; the error is returned.
+ */
+export async function invalidateCustomerCertificates(
+  customerId?: string,
+  scope?: ScopeLike,
+): Promise<{ cachingCleared: boolean; error?: string }> {
+  if (customerId === undefined) certificateCache.clear()
+  else for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))]) certificateCache.delete(k)
+  if (!scope || customerId === undefined) return { cachingCleared: false }
+  let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
+  try {
+    caching = scope.resolve("caching", { allowUnregistered: true })
+  } catch {
+    caching = undefined
+  }
+  if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
+  try {
+    for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))])
+      await caching.clear({ key: certificateCacheKey(k) })
+    return { cachingCleared: true }
+  } catch (e) {
+    return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
+  }
+}
+
+/** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
+export class CachingCertificateStore implements QuoteStore<CertificateRecord[]> {
+  constructor(private readonly caching: CachingModuleLike) {}
+  async get(customerId: string): Promise<CertificateRecord[] | undefined> {
+    try {
+      return ((await this.caching.get({ key: certificateCacheKey(customerId) })) ?? undefined) as CertificateRecord[] | undefined
+    } catch {
+      return undefined
+    }
+  }
+  async set(customerId: string, value: CertificateRecord[], ttlSeconds: number): Promise<void> {
+    if (ttlSeconds <= 0) return
+    try {
+      await this.caching.set({ key: certificateCacheKey(customerId), data: value, ttl: ttlSeconds })
+    } catch {
+      /* costs a later call only */
+    }
+  }
+}
+
+/**
+ * The customer's active certificates. `guard` wraps the service call (the provider passes its
+ * circuit breaker and the quote's deadline); a cached list makes no call.
+ */
+export async function activeCertificates(
+  client: SalesTaxClient,
+  customerId: string,
+  ttlSeconds: number,
+  opts: {
+    store?: QuoteStore<CertificateRecord[]>
+    guard?: <T>(fn: () => Promise<T>) => Promise<T>
+    /** the connection of the list when not the default one (the cache is keyed by connection) */
+    connectionId?: string | null
+  } = {},
+): Promise<CertificateRecord[]> {
+  const store = opts.store ?? certificateCache
+  const key = certificateListKey(customerId, opts.connectionId)
+  if (opts.connectionId) otherConnections.add(opts.connectionId)
+  const hit = ttlSeconds > 0 ? await store.get(key) : undefined
+  if (hit) return hit
+  const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
+  return flight.do(key, async () => {
+    const out = await guard(async () => {
+      const list: CertificateRecord[] = []
+      for await (const c of client.certificates({ customerId, disabled: false })) {
+        if (!c.disabledAt) list.push(c)
+        if (list.length >= 500) break
+      }
+      return list
+    })
+    await store.set(key, out, ttlSeconds)
+    return out
+  })
+}
+
+/**
+ * Pure: the oldest active certificate (no `disabledAt`, not in `refused`) whose states include
+ * `state`, or null.
+ */
+export function pickExemption(
+  certs: readonly Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt">[],
+  state: string,
+  refused: ReadonlySet<string> = new Set(),
+): string | null {
+  const st = state.toUpperCase()
+  const match = certs
+    .filter((c) => !c.disabledAt && !refused.has(c.certificateId) && c.states.some((s) => s.abbreviation.toUpperCase() === st))
+    .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
+  return match?.certificateId ?? null
+}
+
+/** The id of the customer's active certificate covering `state`, or null. */
+export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
+  return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
+}
+
+/** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */
+export function refusesCertificate(err: unknown): boolean {
+  const e = err as { status?: unknown; errors?: { location?: unknown }[] } | null
+  if (!e || (e.status !== 422 && e.status !== 400 && e.status !== 404)) return false
+  return (e.errors ?? []).some((x) => typeof x.location === "string" && /\.exemption(\.|$)/.test(x.location))
+}

@@ -21,7 +21,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
 } from "@medusajs/core-flows"
-import { SALES_TAX_PROVIDER_ID } from "../../src/providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_ID } from "../../src/core/constants"
 
 /** TICs of the seeded catalogue. */
 export const TICS = { general: 0, clothing: 20010, shipping: 11010, groceries: 40030, digital: 31000 } as const

@@ -77,3 +77,44 @@ export function registerRateMemory(m: RateMemory): void {
 export function registeredRateMemory(): RateMemory | undefined {
   return (globalThis as Holder)[KEY]
 }
+
+/** An unchanged rate is written again at least this often (its quoted_at stays within the hour). */
+export const REWRITE_AFTER_MS = 3_600_000
+const WRITTEN_MAX = 20_000
+
+/**
+ * What this process last wrote per (zip, tic), so that a quote whose line the stored rate already
+ * explains writes nothing: the store's cart changes (a quantity, a discount) quote the same ZIP and
+ * TICs again and again, and each write was a read and an update of the table on the request's
+ * database connection. "Unchanged" is the line's own test: the rate last written, applied to this
+ * line's taxable amount, gives the service's tax to the cent (an effective rate is amount ÷
+ * taxable, so a different quantity of the same product gives a rate a few millionths away that
+ * says nothing new). A rate is written again after REWRITE_AFTER_MS all the same (its quoted_at
+ * is what the 30-day window reads). Per process: another instance's writes are its own (both rates
+ * are observations of the same ZIP and TIC).
+ */
+export class WrittenRates {
+  readonly #last = new Map<string, { rate: number; at: number }>()
+
+  /**
+   * Pure of the map: whether the rate last written for (zip, tic), less than REWRITE_AFTER_MS
+   * before `now`, gives `amount` on `taxable` when rounded half up to the cent (decided in doubles
+   * with a margin: a line on a half-cent edge is written).
+   */
+  unchanged(zip: string, tic: number, taxable: number, amount: number, now: number): boolean {
+    const l = this.#last.get(`${zip}|${tic}`)
+    if (!l || now - l.at >= REWRITE_AFTER_MS || now < l.at) return false
+    if (!(taxable > 0) || !Number.isFinite(taxable) || !Number.isFinite(amount)) return false
+    return Math.abs((taxable * l.rate) / 100 - amount) < 0.005 - 1e-9 * Math.max(1, Math.abs(amount))
+  }
+
+  /** Records rows that were written at `now`. */
+  written(rows: readonly KnownRate[], now: number): void {
+    if (this.#last.size + rows.length > WRITTEN_MAX) this.#last.clear()
+    for (const r of rows) this.#last.set(`${r.zip}|${r.tic}`, { rate: Number(r.rate), at: now })
+  }
+
+  clear(): void {
+    this.#last.clear()
+  }
+}

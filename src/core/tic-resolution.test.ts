@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { categoryTics, resolveTic } from "./tic-resolution"
+import { categoryTics, resolveProductTic, resolveTic, type AssignedTics } from "./tic-resolution"
 
 const ticOrNull = fc.option(fc.integer({ min: 0, max: 99999 }), { nil: null })
 
@@ -44,5 +44,67 @@ describe("categoryTics", () => {
     expect(categoryTics(cats, { pcat_mid: 20010, pcat_b: 30070 })).toEqual([20010, 30070])
     expect(categoryTics(cats, { pcat_root: 1 })).toEqual([1, 1])
     expect(categoryTics([{ id: "x" }], {})).toEqual([null])
+  })
+})
+
+describe("resolveProductTic", () => {
+  const cats = [
+    { id: "pcat_b", mpath: "pcat_root.pcat_b" },
+    { id: "pcat_leaf", mpath: "pcat_root.pcat_mid.pcat_leaf" },
+  ]
+  const none = { product: {}, productType: {}, productCategory: {} }
+
+  it("names the level and the id that carries the TIC", () => {
+    const row = { id: "prod_1", typeId: "ptyp_1", categories: cats }
+    expect(resolveProductTic(row, { ...none, product: { prod_1: 0 }, productType: { ptyp_1: 20010 } }, 5)).toEqual({
+      tic: 0,
+      source: "product",
+      sourceId: "prod_1",
+    })
+    expect(resolveProductTic(row, { ...none, productType: { ptyp_1: 20010 }, productCategory: { pcat_b: 1 } }, 5)).toEqual({
+      tic: 20010,
+      source: "product_type",
+      sourceId: "ptyp_1",
+    })
+    // the deepest category (leaf) inherits mid's TIC before b's own
+    expect(resolveProductTic(row, { ...none, productCategory: { pcat_mid: 40030, pcat_b: 30070 } }, 5)).toEqual({
+      tic: 40030,
+      source: "product_category",
+      sourceId: "pcat_mid",
+    })
+    expect(resolveProductTic(row, { ...none, productCategory: { pcat_b: 30070 } }, 5)).toEqual({
+      tic: 30070,
+      source: "product_category",
+      sourceId: "pcat_b",
+    })
+    expect(resolveProductTic({ id: "prod_2", typeId: null, categories: [] }, none, 5)).toEqual({
+      tic: 5,
+      source: "default",
+      sourceId: null,
+    })
+  })
+
+  it("property: the same TIC and level as resolveTic over categoryTics", () => {
+    const id = fc.constantFrom("a", "b", "c", "d")
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(id, fc.array(id, { maxLength: 3 })), { maxLength: 4 }),
+        fc.dictionary(id, fc.integer({ min: 0, max: 99999 })),
+        ticOrNull,
+        ticOrNull,
+        (raw, catTics, own, type) => {
+          const categories = raw.map(([c, anc]) => ({ id: c, mpath: [...anc, c].join(".") }))
+          const assigned: AssignedTics = {
+            product: own === null ? {} : { p: own },
+            productType: type === null ? {} : { t: type },
+            productCategory: catTics,
+          }
+          const r = resolveProductTic({ id: "p", typeId: "t", categories }, assigned, 7)
+          const expected = resolveTic({ product: own, productType: type, categories: categoryTics(categories, catTics), defaultTic: 7 })
+          expect({ tic: r.tic, source: r.source }).toEqual(expected)
+          if (r.source === "product_category") expect(catTics[r.sourceId!]).toBe(r.tic)
+        },
+      ),
+    )
   })
 })

@@ -153,7 +153,7 @@ export async function startStore(
       throw new DemoError(
         `the Medusa server stopped while starting (exit code ${exited})`,
         optionsProblem
-          ? "the plugin options in demo/app/medusa-config.ts are invalid: each problem is named above"
+          ? "the plugin options in demo/app/medusa-config.js are invalid: each problem is named above"
           : inUse
             ? `port ${port} was taken meanwhile: pass --port <another port>`
             : "read the log: a module or plugin failed to load",

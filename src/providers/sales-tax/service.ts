@@ -180,8 +180,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   #warnedNoHook = false
   #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined
-  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts). */
-  readonly #written = new WrittenRates()
+  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts); public so that a test that restores the database can forget them. */
+  readonly writtenRates = new WrittenRates()
   /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
@@ -708,7 +708,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       const got = q.lines[li.itemId]
       if (!got || (got.tic === null && li.tic === undefined)) continue
       const tic = got.tic ?? li.tic!
-      if (this.#written.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
+      if (this.writtenRates.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
       const rate = lineRatePct(li.price, li.quantity, got.amount)
       if (rate === null) continue
       rows.push({ zip, tic, rate, quotedAt: new Date(at) })
@@ -718,7 +718,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     const byTic = [...new Map(rows.map((r) => [r.tic, r])).values()]
     try {
       await this.rateMemory().rememberRates(byTic)
-      this.#written.written(byTic, at)
+      this.writtenRates.written(byTic, at)
     } catch (e) {
       this.logger.debug?.(`sales-tax: last-known rates not recorded (${(e as Error)?.message ?? e})`)
     }

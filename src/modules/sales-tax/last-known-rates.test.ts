@@ -1,6 +1,13 @@
 import fc from "fast-check"
 import BigNumber from "bignumber.js"
-import { effectiveRatePct, InMemoryRateMemory, REWRITE_AFTER_MS, WrittenRates, type KnownRate } from "./last-known-rates"
+import {
+  effectiveRatePct,
+  InMemoryRateMemory,
+  lineRateToRemember,
+  REWRITE_AFTER_MS,
+  WrittenRates,
+  type KnownRate,
+} from "./last-known-rates"
 
 /** The service's tax of a line: taxable × rate, half up to the cent. */
 const serviceTax = (taxable: number, ratePct: number) =>
@@ -32,9 +39,10 @@ describe("WrittenRates: an unchanged last-known rate is not written again", () =
           if (q.ratePct !== null || !rates.has(key)) rates.set(key, q.ratePct ?? 7.5)
           const taxable = new BigNumber(q.unitCents).div(100).times(q.quantity).toNumber()
           const amount = serviceTax(taxable, rates.get(key)!)
-          const rate = effectiveRatePct(taxable, amount)!
+          // the old code remembered the effective rate; the provider now remembers lineRateToRemember's
+          await old.rememberRates([{ zip: q.zip, tic: q.tic, rate: effectiveRatePct(taxable, amount)!, quotedAt: new Date(now) }])
+          const rate = lineRateToRemember(taxable, amount, rates.get(key)! / 100)!
           const row: KnownRate = { zip: q.zip, tic: q.tic, rate, quotedAt: new Date(now) }
-          await old.rememberRates([row])
           if (!written.unchanged(q.zip, q.tic, taxable, amount, now)) {
             await mem.rememberRates([row])
             written.written([row], now)
@@ -53,6 +61,33 @@ describe("WrittenRates: an unchanged last-known rate is not written again", () =
       { numRuns: 400 },
     )
     expect(skippedAtAll).toBeGreaterThan(200)
+  })
+
+  it("lineRateToRemember: the service's rate when it gives the line's tax, else the effective rate; either explains the line to the cent (random lines, thresholds)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_000_000 }).map((c) => new BigNumber(c).div(100)),
+        fc.integer({ min: 0, max: 120_000 }).map((r) => r / 1_000_000),
+        fc.constantFrom(0, 0, 0, 1, -1, "exempt" as const),
+        (taxable, serviceRate, off) => {
+          // the service's tax, or a tax its rate does not give (a threshold, a cap, a cent off)
+          const exact = serviceTax(taxable.toNumber(), serviceRate * 100)
+          const amount = off === "exempt" ? 0 : Math.max(0, new BigNumber(exact).plus(off / 100).toNumber())
+          const got = lineRateToRemember(taxable, amount, serviceRate)!
+          const effective = effectiveRatePct(taxable, amount)!
+          if (serviceTax(taxable.toNumber(), Number(new BigNumber(serviceRate).times(100))) === amount) {
+            expect(got).toBe(new BigNumber(serviceRate).times(100).toString())
+          } else expect(got).toBe(effective)
+          // what the fallback does with it: taxable × rate gives the line's tax, as the effective rate's did
+          if (serviceTax(taxable.toNumber(), Number(effective)) === amount) expect(serviceTax(taxable.toNumber(), Number(got))).toBe(amount)
+        },
+      ),
+      { numRuns: 5000 },
+    )
+    expect(lineRateToRemember(0, 0, 0.07)).toBeNull()
+    expect(lineRateToRemember(100, 7, null)).toBe("7")
+    expect(lineRateToRemember(100, 7.01, 0.07)).toBe("7.01")
+    expect(lineRateToRemember(110, 0, 0.08875)).toBe("0") // NY clothing under $110: exempt, the effective rate
   })
 
   it("writes again after an hour, a rate that no longer explains the line, and whatever it never wrote", () => {

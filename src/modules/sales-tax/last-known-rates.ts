@@ -118,3 +118,25 @@ export class WrittenRates {
     this.#last.clear()
   }
 }
+
+/**
+ * Pure: the rate to remember for a quoted line: the service's own rate (a fraction: 0.09025 →
+ * "9.025") when it gives the line's tax to the cent (taxable × rate, half up), else the line's
+ * effective rate (effectiveRatePct: a threshold, a cap or an exemption made the tax differ). The
+ * service's rate is what every quantity of the line has in common, so the next quote of the same
+ * ZIP and TIC finds it unchanged (WrittenRates) where an effective rate, amount ÷ taxable, moves in
+ * its sixth decimal with each quantity. Null when nothing was taxable (as effectiveRatePct).
+ */
+export function lineRateToRemember(
+  taxable: BigNumber.Value,
+  amount: BigNumber.Value,
+  serviceRate: number | null | undefined,
+): string | null {
+  const t = new BigNumber(taxable)
+  if (!t.isFinite() || t.lte(0)) return null
+  if (typeof serviceRate === "number" && Number.isFinite(serviceRate) && serviceRate >= 0) {
+    const pct = new BigNumber(serviceRate).times(100)
+    if (t.times(pct).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).eq(amount)) return pct.toString()
+  }
+  return effectiveRatePct(t, amount)
+}

@@ -55,10 +55,10 @@ import {
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
 import {
-  effectiveRatePct,
   freshestByTic,
   InMemoryRateMemory,
   LAST_KNOWN_MAX_AGE_MS,
+  lineRateToRemember,
   registeredRateMemory,
   zipKey,
   type KnownRate,
@@ -123,13 +123,13 @@ function tryResolve<T>(cradle: Deps, key: string): T | undefined {
   }
 }
 
-/** effectiveRatePct(price × quantity, amount), memoized (the same lines come back across carts); cleared when full. */
+/** lineRateToRemember(price × quantity, amount, the service's rate), memoized (the same lines come back across carts); cleared when full. */
 const ratePctMemo = new Map<string, string | null>()
-function lineRatePct(price: number, quantity: number, amount: number): string | null {
-  const key = `${price}|${quantity}|${amount}`
+function lineRatePct(price: number, quantity: number, amount: number, serviceRate: number): string | null {
+  const key = `${price}|${quantity}|${amount}|${serviceRate}`
   const got = ratePctMemo.get(key)
   if (got !== undefined) return got
-  const rate = effectiveRatePct(dec(price).times(quantity), amount)
+  const rate = lineRateToRemember(dec(price).times(quantity), amount, serviceRate)
   if (ratePctMemo.size >= 20_000) ratePctMemo.clear()
   ratePctMemo.set(key, rate)
   return rate
@@ -709,7 +709,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       if (!got || (got.tic === null && li.tic === undefined)) continue
       const tic = got.tic ?? li.tic!
       if (this.writtenRates.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
-      const rate = lineRatePct(li.price, li.quantity, got.amount)
+      const rate = lineRatePct(li.price, li.quantity, got.amount, got.rate)
       if (rate === null) continue
       rows.push({ zip, tic, rate, quotedAt: new Date(at) })
     }

@@ -64,8 +64,6 @@ function importedPackages(dir: string): Map<string, string> {
         continue
       }
       if (!/\.tsx?$/.test(e.name) || /\.(test|spec)\.tsx?$/.test(e.name) || e.name.endsWith(".d.ts")) continue
-      // the test fake of filing is excluded from the plugin's files (package.json "files")
-      if (e.name.startsWith("memory-store.")) continue
       const src = readFileSync(p, "utf8")
       for (const m of src.matchAll(
         /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+["']([^"'.][^"']*)["']|(?:import|require)\(\s*["']([^"'.][^"']*)["']\s*\)|^import\s+["']([^"'.][^"']*)["']/gm,

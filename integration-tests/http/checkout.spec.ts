@@ -9,7 +9,8 @@ import {
   cents,
   createExemptShopper,
   createShopper,
-  freshCheckoutStore,
+  resetCheckout,
+  seedCheckoutStore,
   salesTaxProvider,
   storeHeaders,
   useSalesTaxSandbox,
@@ -76,9 +77,10 @@ medusaIntegrationTestRunner({
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
     })
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     it("boot: with failurePolicy fallback and nothing to fall back on (no fallbackRates, no fallbackRate, no US tax region yet), one warning naming the option is logged at boot, before any cart exists", () => {
       expect(cartsAtBoot).toBe(0)

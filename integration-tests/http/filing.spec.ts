@@ -8,7 +8,8 @@ import {
   ADDRESSES,
   Checkout,
   createExemptShopper,
-  freshFilingStore,
+  resetFiling,
+  seedFilingStore,
   placeOrder as checkoutOrder,
   useSalesTaxSandbox,
   type SeededStore,
@@ -36,9 +37,10 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     let auth: { headers: Record<string, string> }
 
-    beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
     })
+    beforeEach(() => resetFiling(env.sandbox))
 
     function placeOrder(address = ADDRESSES.sanFrancisco): Promise<{ order: any; cartId: string }> {
       return checkoutOrder(api, store, address, [

@@ -11,7 +11,8 @@ import {
   Checkout,
   cents,
   createShopper,
-  freshCheckoutStore,
+  resetCheckout,
+  seedCheckoutStore,
   storeHeaders,
   useSalesTaxSandbox,
   type SeededStore,
@@ -40,9 +41,10 @@ medusaIntegrationTestRunner({
     const any = { validateStatus: () => true }
     const as = (token?: string) => ({ ...storeHeaders(store, token), ...any })
 
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     it("guests cannot: every route answers 401 without a customer login, whatever the body says", async () => {
       const owner = await createShopper(api, store, "owner@example.com")

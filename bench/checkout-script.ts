@@ -7,8 +7,8 @@
  * (src/workflows/hooks/request-actor.ts), never from the cart's customer_id alone.
  */
 import type { SalesTaxProviderService } from "../src/providers/sales-tax/service"
-import { CONTEXT_KEY } from "../src/providers/sales-tax/constants"
-import type { CartSnapshotInput } from "../src/providers/sales-tax/context"
+import { CONTEXT_KEY } from "../src/core/constants"
+import type { CartSnapshotInput } from "../src/core/context"
 import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/workflows/hooks/request-actor"
 
 export const CHECKOUT_ADDRESS = {

@@ -6,7 +6,7 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { clearSalesTaxClients } from "../src/client-factory"
 import { SalesTaxProviderService } from "../src/providers/sales-tax/service"
-import { certificateCache } from "../src/providers/sales-tax/exemptions"
+import { certificateCache } from "../src/core/exemptions"
 import { scriptedCheckout } from "./checkout-script"
 
 const KEY = "sk_unit_checkout_counts_0123456789"

@@ -19,8 +19,8 @@ import { loadavg } from "node:os"
 import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../src/client"
 import { SalesTaxProviderService } from "../src/providers/sales-tax/service"
-import { buildServiceCart } from "../src/providers/sales-tax/build-service-cart"
-import { CartSnapshot } from "../src/providers/sales-tax/context"
+import { buildServiceCart } from "../src/core/build-service-cart"
+import { CartSnapshot } from "../src/core/context"
 import { benchSnapshot as snapshot, itemLines, scriptedCheckout, shipLines, taxContext as ctx } from "./checkout-script"
 
 const N = Number(process.env.BENCH_ITERATIONS ?? 300)

@@ -19,7 +19,7 @@ import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient, type AttemptInfo } from "../src/client"
 import { dec, roundCents, sum } from "../src/money"
 import type { FilingSnapshot } from "../src/modules/sales-tax-filing/types"
-import { MemoryFilingStore, memoryLock } from "../src/workflows/filing/memory-store"
+import { MemoryFilingStore, memoryLock } from "../src/workflows/filing/__tests__/memory-store"
 import { FilingProcessor, newRecordFor, type RefundIntent } from "../src/workflows/filing/processor"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../integration-tests/filing-helpers/kit"
 

@@ -22,7 +22,7 @@ import { loadavg, cpus } from "node:os"
 import { performance } from "node:perf_hooks"
 import { writeFileSync } from "node:fs"
 import { ADDRESSES, CART_FIELDS, Checkout, freshCheckoutStore, storeHeaders, useSalesTaxSandbox } from "../integration-tests/helpers"
-import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/core/constants"
 import { benchPhaseNow, benchPhaseRows, type PhaseRow } from "../src/api/store/sales-tax/tax-resync"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 

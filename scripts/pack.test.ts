@@ -64,8 +64,6 @@ function importedPackages(dir: string): Map<string, string> {
         continue
       }
       if (!/\.tsx?$/.test(e.name) || /\.(test|spec)\.tsx?$/.test(e.name) || e.name.endsWith(".d.ts")) continue
-      // the test fake of filing is excluded from the plugin's files (package.json "files")
-      if (e.name.startsWith("memory-store.")) continue
       const src = readFileSync(p, "utf8")
       for (const m of src.matchAll(
         /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s+["']([^"'.][^"']*)["']|(?:import|require)\(\s*["']([^"'.][^"']*)["']\s*\)|^import\s+["']([^"'.][^"']*)["']/gm,
@@ -116,6 +114,34 @@ describe("the plugin medusa-sales-tax", () => {
     expect(paths).toContain("package.json")
     expect(paths).toContain("README.md")
     expect(paths.filter((p) => /(^|\/)sandbox\/|^bin\/|^packages\/|(^|\/)node_modules\//.test(p))).toEqual([])
+  })
+
+  it("ships none of the dev-only code that plugin:build compiles (tests, demo, dev-store seed and config, benches, scripts)", () => {
+    // plugin:build (tsc) writes every TypeScript file tsconfig reaches to .medusa/server at its path
+    // there: a top-level folder holding TypeScript besides src/ lands in .medusa/server/<folder>.
+    // npm applies "files" to a copy of the package with such a build: only src/ may ship.
+    const hasTs = (d: string): boolean =>
+      readdirSync(d, { withFileTypes: true }).some((e) =>
+        e.isDirectory() ? e.name !== "node_modules" && hasTs(join(d, e.name)) : /\.tsx?$/.test(e.name),
+      )
+    const devOnly = readdirSync(ROOT, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== "src" && e.name !== "node_modules" && !e.name.startsWith("."))
+      .map((e) => e.name)
+      .filter((d) => hasTs(join(ROOT, d)))
+    expect(devOnly).toEqual(expect.arrayContaining(["demo", "dev-store", "integration-tests"]))
+    const copy = mkdtempSync(join(tmpdir(), "sales-tax-files-"))
+    try {
+      writeFileSync(join(copy, "package.json"), readFileSync(join(ROOT, "package.json")))
+      const built = ["src/index.js", "medusa-config.js", ...devOnly.map((d) => `${d}/seed.js`)].map((f) => join(".medusa/server", f))
+      for (const f of built) {
+        spawnSync("mkdir", ["-p", join(copy, f, "..")])
+        writeFileSync(join(copy, f), "")
+      }
+      const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], copy))
+      expect(r!.files.map((f) => f.path).filter((p) => p.startsWith(".medusa/"))).toEqual([".medusa/server/src/index.js"])
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
   })
 })
 

@@ -6,7 +6,12 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { provisioner, ProvisionError } = require("./provision.cjs") as {
-  provisioner: (sys: unknown) => { chromium(override?: string): string; redisServer(): string }
+  provisioner: (sys: unknown) => {
+    chromium(override?: string): string
+    redisServer(): string
+    plan(override?: string): string[]
+    install(pkgs: string[]): void
+  }
   ProvisionError: new (m: string) => Error
 }
 
@@ -20,9 +25,11 @@ function fakeMachine(o: { root: boolean; has?: string[]; aptInstalls?: Record<st
     run: (cmd: string, args: string[], env: Record<string, string>) => {
       runs.push(`${env.DEBIAN_FRONTEND === "noninteractive" ? "" : "(interactive) "}${cmd} ${args.join(" ")}`)
       if (o.aptFails) return 100
-      const pkg = args[args.length - 1]!
-      const installs = o.aptInstalls?.[pkg]
-      if (args[0] === "install" && installs) present.add(installs)
+      if (args[0] === "install")
+        for (const pkg of args.filter((a) => !a.startsWith("-")).slice(1)) {
+          const installs = o.aptInstalls?.[pkg]
+          if (installs) present.add(installs)
+        }
       return 0
     },
     log: () => undefined,
@@ -82,5 +89,58 @@ describe("provisioning for npm test", () => {
     const { sys, runs } = fakeMachine({ root: true })
     expect(() => provisioner(sys).chromium("/opt/none/chrome")).toThrow(new ProvisionError("CHROMIUM_PATH=/opt/none/chrome does not exist"))
     expect(runs).toEqual([])
+  })
+
+  describe("decided before the suites, installed beside the unit suite (plan, then install)", () => {
+    it("as another user, the plan fails at once with one line naming both packages, and nothing runs", () => {
+      const { sys, runs } = fakeMachine({ root: false })
+      expect(() => provisioner(sys).plan()).toThrow(
+        new ProvisionError(
+          `Debian's chromium (admin browser test) and redis-server are missing: run "sudo apt-get install -y chromium redis-server", then npm test again`,
+        ),
+      )
+      expect(runs).toEqual([])
+    })
+
+    it("as root, the plan names what is missing without running apt-get; install runs one update and one install", () => {
+      const { sys, runs } = fakeMachine({
+        root: true,
+        has: ["/usr/bin/redis-server"],
+        aptInstalls: { chromium: "/usr/bin/chromium" },
+      })
+      const p = provisioner(sys)
+      const pkgs = p.plan()
+      expect(pkgs).toEqual(["chromium"])
+      expect(runs).toEqual([])
+      p.install(pkgs)
+      expect(runs).toEqual(["apt-get update -qq", "apt-get install -y -qq --no-install-recommends chromium"])
+      expect(p.chromium()).toBe("/usr/bin/chromium")
+    })
+
+    it("both missing: one apt-get install of both, after which both are found", () => {
+      const { sys, runs } = fakeMachine({
+        root: true,
+        aptInstalls: { chromium: "/usr/bin/chromium", "redis-server": "/usr/bin/redis-server" },
+      })
+      const p = provisioner(sys)
+      p.install(p.plan())
+      expect(runs).toEqual(["apt-get update -qq", "apt-get install -y -qq --no-install-recommends chromium redis-server"])
+      expect([p.chromium(), p.redisServer()]).toEqual(["/usr/bin/chromium", "/usr/bin/redis-server"])
+      expect(runs).toHaveLength(2)
+    })
+
+    it("nothing missing: an empty plan, and install does nothing", () => {
+      const { sys, runs } = fakeMachine({ root: false, has: ["/usr/bin/redis-server", "/usr/bin/chromium"] })
+      const p = provisioner(sys)
+      expect(p.plan()).toEqual([])
+      p.install([])
+      expect(runs).toEqual([])
+    })
+
+    it("a CHROMIUM_PATH that does not exist fails the plan, for root too", () => {
+      const { sys, runs } = fakeMachine({ root: true, has: ["/usr/bin/redis-server"] })
+      expect(() => provisioner(sys).plan("/opt/none/chrome")).toThrow(new ProvisionError("CHROMIUM_PATH=/opt/none/chrome does not exist"))
+      expect(runs).toEqual([])
+    })
   })
 })

@@ -112,6 +112,29 @@ function provisionChromium(env) {
 }
 
 /**
+ * `apt-get install` of the missing packages (as root; `provision.plan` refused other users) in a
+ * child process; resolves to null when done, or to the one-line failure.
+ */
+function installInBackground(pkgs) {
+  console.log(`[tests] installing ${pkgs.join(" and ")} with apt-get beside the unit suite`)
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(import.meta.dirname, "provision.cjs"), "install", ...pkgs], {
+      stdio: ["ignore", "inherit", "pipe"],
+    })
+    const err = []
+    child.stderr.on("data", (c) => err.push(c))
+    child.once("error", (e) => resolve(`apt-get install ${pkgs.join(" ")} could not start: ${e.message}`))
+    child.once("exit", (code) => {
+      const text = Buffer.concat(err).toString().trim()
+      if (code === 0) return resolve(null)
+      const log = join(outDir, "apt-install.log")
+      writeFileSync(log, text)
+      resolve(`${text.split("\n").pop() || `apt-get install ${pkgs.join(" ")} failed (exit ${code})`} (apt-get's output: ${log})`)
+    })
+  })
+}
+
+/**
  * The migrated database every Medusa spec's database is cloned from (integration-tests/db-template.js):
  * built when missing by a jest run of integration-tests/template/build.spec.ts, started beside the unit
  * suite so that its ~15 s of CPU hide there. Resolves to the template's name, or null when the build
@@ -180,14 +203,31 @@ async function main() {
   // the tests' databases are throwaway: their sessions do not wait for the WAL to reach the disk
   // (a per-connection setting read by node-postgres from PGOPTIONS; the server's config is untouched)
   env.PGOPTIONS = [env.PGOPTIONS, "-c synchronous_commit=off"].filter(Boolean).join(" ")
-  if (names.some((n) => SUITES[n].provision)) {
-    const what = [provisionChromium(env), await provisionRedis(env), await provisionPostgres(env)]
-    console.log(`[tests] using ${what.join("; ")}`)
+  // What the integration suite needs: decided now (another user missing a package fails at once),
+  // PostgreSQL started now (the template needs it), Debian's packages installed by a child process
+  // beside the unit suite (apt-get of chromium takes about a minute on a bare machine)
+  const provisioning = names.some((n) => SUITES[n].provision)
+  let installed = Promise.resolve()
+  let pgUsed = null
+  if (provisioning) {
+    const pkgs = step(() => provision.plan(process.env.CHROMIUM_PATH))
+    if (pkgs.length) installed = installInBackground(pkgs)
+    pgUsed = await provisionPostgres(env)
   }
   // the template builds beside the unit suite; the integration suite waits for it
   const template = names.includes("integration:http")
     ? prepareTemplate(env).catch((e) => (console.error(`[tests] database template: ${e.message}`), null))
     : null
+  /** Chromium and Redis ready (installed beside the unit suite when missing), before the first suite that needs them */
+  let ready = false
+  const provisionRest = async () => {
+    if (ready) return
+    ready = true
+    const failure = await installed
+    if (failure) fail(failure)
+    const what = [provisionChromium(env), await provisionRedis(env), pgUsed]
+    console.log(`[tests] using ${what.join("; ")}`)
+  }
   let passed = 0
   let failed = 0
   let skipped = 0
@@ -197,6 +237,7 @@ async function main() {
     const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
     rmSync(out, { force: true })
     const specCpu = join(outDir, "spec-cpu.jsonl")
+    if (suite.provision) await provisionRest()
     if (name === "integration:http") {
       rmSync(specCpu, { force: true })
       const t = await template

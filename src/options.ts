@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { Address } from "./contract"
-import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./providers/sales-tax/constants"
+import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./core/constants"
 
 /**
  * A further connection (issue 16): the sales channels whose carts and orders are quoted, filed,

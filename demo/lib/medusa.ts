@@ -3,11 +3,12 @@
  * `medusa db:migrate`, `medusa exec ./seed.ts`, `medusa build` (admin, only for --serve) and
  * `medusa start`, in demo/app (where plugin-install.ts put the plugin into node_modules).
  * The CLI runs under plain node (no TypeScript loader: one costs a third more time on every boot),
- * so the app's medusa-config is JavaScript and seed.ts is transpiled before `medusa exec`.
+ * so the app's medusa-config is JavaScript and seed.ts (with the dev-store/seed.ts it imports) is
+ * transpiled before `medusa exec` (compile-script.ts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import ts from "typescript"
+import { existsSync, mkdirSync, rmSync, symlinkSync } from "node:fs"
 import { join, relative } from "node:path"
+import { compileScript } from "./compile-script"
 import { logTail, onShutdown, runLogged, spawnLogged } from "./processes"
 import { DemoError } from "./ui"
 
@@ -76,28 +77,10 @@ export async function migrate(e: AppEnv): Promise<void> {
   })
 }
 
-/** demo/app/seed.ts -> demo/.data/seed.js (CommonJS, the app's compiler options). */
-function compileSeed(): string {
-  const source = join(APP_DIR, "seed.ts")
-  const out = join(DATA_DIR, "seed.js")
-  const r = ts.transpileModule(readFileSync(source, "utf8"), {
-    fileName: source,
-    compilerOptions: {
-      module: ts.ModuleKind.Node16,
-      moduleResolution: ts.ModuleResolutionKind.Node16,
-      target: ts.ScriptTarget.ES2022,
-      esModuleInterop: true,
-      inlineSourceMap: true,
-    },
-  })
-  mkdirSync(DATA_DIR, { recursive: true })
-  writeFileSync(out, r.outputText)
-  return out
-}
-
 export async function seed(e: AppEnv, outFile: string): Promise<void> {
   rmSync(outFile, { force: true })
-  const [cmd, args] = medusaCommand(["exec", compileSeed()])
+  // demo/app/seed.ts and the shared dev-store/seed.ts it imports -> demo/.data/seed/ (CommonJS)
+  const [cmd, args] = medusaCommand(["exec", compileScript(join(APP_DIR, "seed.ts"), join(DATA_DIR, "seed"))])
   await runLogged(cmd, args, {
     cwd: APP_DIR,
     env: appEnv(e, { DEMO_SEED_OUT: outFile }),
@@ -170,7 +153,7 @@ export async function startStore(
       throw new DemoError(
         `the Medusa server stopped while starting (exit code ${exited})`,
         optionsProblem
-          ? "the plugin options in demo/app/medusa-config.ts are invalid: each problem is named above"
+          ? "the plugin options in demo/app/medusa-config.js are invalid: each problem is named above"
           : inUse
             ? `port ${port} was taken meanwhile: pass --port <another port>`
             : "read the log: a module or plugin failed to load",

@@ -14,11 +14,11 @@
  * the previous builds while working on the tests.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, createWriteStream, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, createWriteStream } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import { Client } from "pg"
-import ts from "typescript"
+import { compileScript } from "../../demo/lib/compile-script"
 import { installPlugin } from "../../demo/lib/plugin-install"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 
@@ -177,21 +177,9 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     () => null,
     (e: Error) => e,
   )
-  // the seed script, compiled as the demo compiles its own (CommonJS, run by `medusa exec`)
-  const seedJs = join(LOG_DIR, "seed-browser.js")
-  const seedSource = join(APP_DIR, "src/scripts/seed-browser.ts")
-  writeFileSync(
-    seedJs,
-    ts.transpileModule(readFileSync(seedSource, "utf8"), {
-      fileName: seedSource,
-      compilerOptions: {
-        module: ts.ModuleKind.Node16,
-        moduleResolution: ts.ModuleResolutionKind.Node16,
-        target: ts.ScriptTarget.ES2022,
-        esModuleInterop: true,
-      },
-    }).outputText,
-  )
+  // the seed script (and the dev-store/seed.ts it imports), compiled as the demo compiles its own
+  // (CommonJS, run by `medusa exec`)
+  const seedJs = compileScript(join(APP_DIR, "src/scripts/seed-browser.ts"), join(LOG_DIR, "seed"))
 
   // 3: database, migrations, admin user, seed
   const db = `medusa_sales_tax_browser_${process.pid}_${Date.now().toString(36)}`

@@ -4,18 +4,62 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { SALES_TAX_PROVIDER_ID } from "../../src/providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_ID } from "../../src/core/constants"
 import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
 import { adminAuth } from "../filing-helpers/medusa"
 import type { TestSandbox } from "./sandbox"
 import { seedStore, type SeededStore } from "./seed"
 import { Checkout, createShopper, type ShopperAddress } from "./storefront"
+import { ticAssignmentsChanged } from "../../src/modules/sales-tax/tic-generation"
 
 type Api = ConstructorParameters<typeof Checkout>[0]
 
 /** The plugin's tax provider as the Tax module holds it. */
 export function salesTaxProvider(container: MedusaContainer): SalesTaxProviderService {
   return (container.resolve(Modules.TAX) as any).getProvider(SALES_TAX_PROVIDER_ID) as SalesTaxProviderService
+}
+
+/*
+ * Seed once per spec, start every test from it: a spec seeds in a beforeAll of its testSuite
+ * (`seedCheckoutStore` / `seedFilingStore`); Medusa's runner copies the database after the suite's
+ * beforeAll hooks and restores that copy before every further test, so each test starts from the
+ * same seeded store (same ids) instead of seeding its own (a dozen workflows per test). The
+ * per-test part is the spec's beforeEach (`resetCheckout` / `resetFiling`): the sandbox emptied,
+ * the provider's breaker closed and its memory of the last-known rates it wrote cleared (the rows
+ * went with the restored database). Carts, orders and customers are each test's own, so the
+ * provider's caches (keyed by cart and customer ids) carry nothing from one test into the next.
+ */
+
+/** beforeAll of a checkout spec: the seeded store every test starts from. */
+export async function seedCheckoutStore(container: MedusaContainer): Promise<SeededStore> {
+  return seedStore(container)
+}
+
+/** beforeEach of a checkout spec: an empty sandbox and a closed breaker (the runner restored the database). */
+export async function resetCheckout(container: MedusaContainer, sandbox: TestSandbox): Promise<void> {
+  await sandbox.reset()
+  const provider = salesTaxProvider(container)
+  provider.breaker.reset()
+  // the rates it wrote are gone with the restored database: it must write them again
+  provider.writtenRates.clear()
+  // so are the TIC assignments a test wrote: the tax-line hook's product TICs are read again
+  ticAssignmentsChanged()
+}
+
+/** beforeAll of a filing spec: the seeded store and an admin secret key every test starts from. */
+export async function seedFilingStore(
+  container: MedusaContainer,
+): Promise<{ store: SeededStore; auth: { headers: Record<string, string> } }> {
+  const store = await seedStore(container)
+  const auth = await adminAuth(container)
+  return { store, auth }
+}
+
+/** beforeEach of a filing spec: an empty sandbox (the runner restored the database). */
+export async function resetFiling(sandbox: TestSandbox): Promise<void> {
+  await sandbox.reset()
+  // the TIC assignments a test wrote went with the restored database (see resetCheckout)
+  ticAssignmentsChanged()
 }
 
 /** For a checkout spec's beforeEach: seeds a store, resets the sandbox and closes the provider's circuit breaker. */

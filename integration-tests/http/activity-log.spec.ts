@@ -7,7 +7,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { logger } from "@medusajs/framework/logger"
-import { ADDRESSES, freshCheckoutStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { ADDRESSES, resetCheckout, seedCheckoutStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
@@ -41,10 +41,11 @@ medusaIntegrationTestRunner({
       return r.data
     }
 
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
       auth = await adminAuth(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     it("a checkout and its filing are logged with their Medusa ids and connection; never the API key, no bodies by default", async () => {
       const { order, cartId } = await placeOrder(api, store, ADDRESSES.minneapolis, [[store.products.general.variantId, 2]])

@@ -40,11 +40,12 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let store: SeededStore
     let auth: Awaited<ReturnType<typeof adminHeaders>>
-    beforeEach(async () => {
-      await st.sandbox.reset()
+    // seeded once: Medusa's runner restores this seeded database before every test
+    beforeAll(async () => {
       store = await seedStore(getContainer())
       auth = await adminHeaders(getContainer())
     })
+    beforeEach(() => st.sandbox.reset())
 
     async function productRefs(productId: string) {
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any

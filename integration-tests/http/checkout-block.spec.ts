@@ -6,12 +6,13 @@ import {
   Checkout,
   cents,
   createShopper,
-  freshCheckoutStore,
+  resetCheckout,
+  seedCheckoutStore,
   salesTaxProvider,
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
-import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/core/constants"
 
 jest.setTimeout(120_000)
 
@@ -23,9 +24,10 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     const provider = () => salesTaxProvider(getContainer())
     const h = () => ({ headers: { "x-publishable-api-key": store.publishableKey } })
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     /** The cart as stored (read server-side, not through the store routes under test). */
     async function stored(cartId: string) {

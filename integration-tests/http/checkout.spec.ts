@@ -9,14 +9,15 @@ import {
   cents,
   createExemptShopper,
   createShopper,
-  freshCheckoutStore,
+  resetCheckout,
+  seedCheckoutStore,
   salesTaxProvider,
   storeHeaders,
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
-import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
 import { logger } from "@medusajs/framework/logger"
 
 jest.setTimeout(120_000)
@@ -76,9 +77,10 @@ medusaIntegrationTestRunner({
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
     })
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     it("boot: with failurePolicy fallback and nothing to fall back on (no fallbackRates, no fallbackRate, no US tax region yet), one warning naming the option is logged at boot, before any cart exists", () => {
       expect(cartsAtBoot).toBe(0)

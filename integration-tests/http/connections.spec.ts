@@ -43,7 +43,7 @@ import { checkConnectionChannels } from "../../src/modules/sales-tax/boot-check"
 import { getPluginOptions } from "../../src/options"
 import { originServiceId } from "../../src/providers/sales-tax/origins"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/providers/sales-tax/constants"
+import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import backfillSalesTax from "../../src/scripts/backfill-sales-tax"
 

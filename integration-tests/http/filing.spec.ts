@@ -8,14 +8,15 @@ import {
   ADDRESSES,
   Checkout,
   createExemptShopper,
-  freshFilingStore,
+  resetFiling,
+  seedFilingStore,
   placeOrder as checkoutOrder,
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
 import { adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
-import { TAX_LINE_CODE } from "../../src/providers/sales-tax/constants"
+import { TAX_LINE_CODE } from "../../src/core/constants"
 import { processDueFilings } from "../../src/workflows/filing/handlers"
 import { processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow } from "../../src/workflows/filing/workflows"
 
@@ -36,9 +37,10 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     let auth: { headers: Record<string, string> }
 
-    beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
     })
+    beforeEach(() => resetFiling(env.sandbox))
 
     function placeOrder(address = ADDRESSES.sanFrancisco): Promise<{ order: any; cartId: string }> {
       return checkoutOrder(api, store, address, [

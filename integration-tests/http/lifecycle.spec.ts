@@ -10,7 +10,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
 import { dec, roundCents } from "../../src/money"
-import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { ADDRESSES, resetFiling, seedFilingStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import {
   adminOrder,
   editOrder,
@@ -44,9 +44,10 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     let auth: { headers: Record<string, string> }
 
-    beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
     })
+    beforeEach(() => resetFiling(env.sandbox))
 
     const place = async (address = ADDRESSES.louisville) =>
       (

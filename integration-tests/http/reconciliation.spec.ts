@@ -6,7 +6,7 @@
  * that installed the plugin later looks like.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { ADDRESSES, resetFiling, seedFilingStore, placeOrder, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { adminOrder, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { monthOf } from "../../src/reconciliation/compute"
@@ -29,8 +29,11 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     let auth: { headers: Record<string, string> }
 
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
+    })
     beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+      await resetFiling(env.sandbox)
       // the lost-event sweep would file the orders this spec leaves unfiled on purpose: hold its slot
       const locking = getContainer().resolve(Modules.LOCKING) as any
       try {

@@ -11,13 +11,14 @@ import {
   Checkout,
   cents,
   createShopper,
-  freshCheckoutStore,
+  resetCheckout,
+  seedCheckoutStore,
   storeHeaders,
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
 import { adminAuth } from "../filing-helpers/medusa"
-import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/providers/sales-tax/constants"
+import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/core/constants"
 import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
 
 jest.setTimeout(120_000)
@@ -40,9 +41,10 @@ medusaIntegrationTestRunner({
     const any = { validateStatus: () => true }
     const as = (token?: string) => ({ ...storeHeaders(store, token), ...any })
 
-    beforeEach(async () => {
-      store = await freshCheckoutStore(getContainer(), st.sandbox)
+    beforeAll(async () => {
+      store = await seedCheckoutStore(getContainer())
     })
+    beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
     it("guests cannot: every route answers 401 without a customer login, whatever the body says", async () => {
       const owner = await createShopper(api, store, "owner@example.com")

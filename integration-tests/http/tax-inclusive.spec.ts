@@ -11,7 +11,8 @@ import {
   ADDRESSES,
   Checkout,
   cents,
-  freshFilingStore,
+  resetFiling,
+  seedFilingStore,
   seedTaxInclusiveRegionPrices,
   useSalesTaxSandbox,
   type SeededStore,
@@ -47,13 +48,14 @@ medusaIntegrationTestRunner({
     let store: SeededStore
     let auth: { headers: Record<string, string> }
 
-    beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), env.sandbox))
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
       await seedTaxInclusiveRegionPrices(getContainer(), store, [
         { variantId: store.products.jacket.variantId, amount: SHOWN.jacket },
         { variantId: store.products.general.variantId, amount: SHOWN.general },
       ])
     })
+    beforeEach(() => resetFiling(env.sandbox))
 
     it("a mixed cart (tax-inclusive jacket at $112 in Albany, tax-exclusive T-shirts, tax-inclusive shipping): shown prices kept to the cent, the net re-quoted across the $110 threshold; charged = filed", async () => {
       const co = new Checkout(api, store)

@@ -3,11 +3,12 @@
  * exchanges) and the filing records that belong to them, hands both to the pure computation
  * (./compute.ts), and fixes one order through the filing workflows that already exist.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
 import { dec } from "../money"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
-import { SHIPPING_ITEM_PREFIX } from "../providers/sales-tax/constants"
+import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
+import { SHIPPING_ITEM_PREFIX } from "../core/constants"
+import { graph } from "../core/query"
 import { refundsShipping, str } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {
@@ -33,13 +34,73 @@ import {
   type RecordFacts,
 } from "./compute"
 
-type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[] }> }
-type RecordLister = {
-  listFilingRecords(filters: Record<string, unknown>, config: Record<string, unknown>): Promise<Record<string, unknown>[]>
-}
-
-const query = (c: MedusaContainer) => c.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
 const PAGE = 500
+
+/** Query's rows, as the fields below ask for them (src/core/query.ts). */
+type Day = Date | string
+interface QuantityRow {
+  item_id: string
+  quantity: BigNumberValue
+}
+interface ItemRow {
+  id: string
+  unit_price: BigNumberValue
+  quantity: BigNumberValue
+  is_tax_inclusive?: boolean | null
+  adjustments?: { amount: BigNumberValue }[] | null
+  tax_lines?: { rate: BigNumberValue }[] | null
+}
+/** The claim / return / exchange a shipping method belongs to: on the method, or on its order detail. */
+interface ShippingLinks {
+  claim_id?: string | null
+  return_id?: string | null
+  exchange_id?: string | null
+}
+interface ShippingRow extends ShippingLinks {
+  id: string
+  tax_total?: BigNumberValue | null
+  detail?: ShippingLinks | null
+}
+interface OrderRowFields {
+  id: string
+  display_id?: number | null
+  created_at: Day
+  canceled_at?: Day | null
+  status?: string | null
+  items?: ItemRow[] | null
+  shipping_methods?: ShippingRow[] | null
+  payment_collections?: { payments?: { refunds?: { id: string }[] | null }[] | null }[] | null
+}
+interface ReturnFields {
+  id: string
+  order_id: string
+  claim_id?: string | null
+  exchange_id?: string | null
+  canceled_at?: Day | null
+  received_at?: Day | null
+  metadata?: Record<string, unknown> | null
+  items?: { item_id: string; received_quantity: BigNumberValue }[] | null
+}
+interface ClaimFields {
+  id: string
+  order_id: string
+  type: string
+  canceled_at?: Day | null
+  created_at: Day
+  claim_items?: QuantityRow[] | null
+  additional_items?: { item_id: string }[] | null
+  return?: { items?: QuantityRow[] | null } | null
+}
+interface ExchangeFields {
+  id: string
+  order_id: string
+  canceled_at?: Day | null
+  created_at: Day
+  return?: { items?: QuantityRow[] | null } | null
+}
+type FilingRecordRow = Awaited<ReturnType<SalesTaxFilingModuleService["listFilingRecords"]>>[number]
+
+const shippingLink = (m: ShippingRow, k: keyof ShippingLinks): string | null => m.detail?.[k] ?? m[k] ?? null
 
 /** Medusa computes line totals (tax_total) only when order totals are asked for, with the lines' tax lines and adjustments. */
 const ORDER_FIELDS = [
@@ -65,26 +126,25 @@ const ORDER_FIELDS = [
 const qty = (v: unknown) => dec(str(v)).toNumber()
 
 /** An order item's tax for its whole quantity (its tax_total is for what was not returned). */
-export function chargedItemTax(i: any): string {
+export function chargedItemTax(i: ItemRow): string {
   return fullItemTax({
     unitPrice: str(i.unit_price),
     quantity: str(i.quantity),
-    adjustments: (i.adjustments ?? []).map((a: any) => str(a.amount)),
-    rates: (i.tax_lines ?? []).map((t: any) => str(t.rate)),
+    adjustments: (i.adjustments ?? []).map((a) => str(a.amount)),
+    rates: (i.tax_lines ?? []).map((t) => str(t.rate)),
     taxInclusive: !!i.is_tax_inclusive,
   })
 }
 
 /** A claim's claimed units: its return's items, else its claim items (the live filing's reading, `loadClaim`). */
-const claimedItems = (c: any): any[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
+const claimedItems = (c: ClaimFields): QuantityRow[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
 
 /** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
 export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
   if (!ids.length) return []
-  const q = query(container)
-  const [{ data: orders }, { data: returns }, { data: claims }, { data: exchanges }] = await Promise.all([
-    q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
-    q.graph({
+  const [orders, returns, claims, exchanges] = await Promise.all([
+    graph<OrderRowFields>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
+    graph<ReturnFields>(container, {
       entity: "return",
       fields: [
         "id",
@@ -99,7 +159,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       ],
       filters: { order_id: ids },
     }),
-    q.graph({
+    graph<ClaimFields>(container, {
       entity: "order_claim",
       // additional_items.* (Medusa 2.21's Query answers additional_items.item_id alone with no items); the claimed
       // units are the claim's return items, else its claim items (as the live filing reads them: loadClaim)
@@ -117,7 +177,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       ],
       filters: { order_id: ids },
     }),
-    q.graph({
+    graph<ExchangeFields>(container, {
       entity: "order_exchange",
       fields: ["id", "order_id", "canceled_at", "created_at", "return.items.item_id", "return.items.quantity"],
       filters: { order_id: ids },
@@ -126,7 +186,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
   // refunds without a return, for the orders that have any payment refund (the filing's own reading)
   const manual = new Map<string, { refundId: string; taxCents: number }[]>()
   for (const o of orders) {
-    const refunded = (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length))
+    const refunded = (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length))
     if (!refunded) continue
     const list = await listManualRefunds(container, o.id)
     manual.set(
@@ -135,61 +195,59 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     )
   }
   return orders.map((o): OrderFacts => {
-    const mine = <T extends { order_id: string; canceled_at?: unknown }>(xs: T[]) => xs.filter((x) => x.order_id === o.id && !x.canceled_at)
+    const mine = <T extends { order_id: string; canceled_at?: Day | null }>(xs: T[]) =>
+      xs.filter((x) => x.order_id === o.id && !x.canceled_at)
     // a claim's replacement items are given, not sold: no tax charged to the customer for them
-    const replacement = new Set(mine(claims).flatMap((c: any) => (c.additional_items ?? []).map((i: any) => i.item_id)))
+    const replacement = new Set(mine(claims).flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)))
     const itemTax = new Map<string, { cents: number; qty: number }>(
-      (o.items ?? []).map((i: any) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]),
+      (o.items ?? []).map((i) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]),
     )
     // what the customer pays for a replace claim's replacement: its tax minus the claimed units' tax, never below 0
     const claimLines = mine(claims)
-      .filter((c: any) => c.type === "replace")
-      .map((c: any) => {
-        const repl = (c.additional_items ?? []).reduce((t: number, i: any) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
-        const claimed = claimedItems(c).reduce((t: number, i: any) => {
+      .filter((c) => c.type === "replace")
+      .map((c) => {
+        const repl = (c.additional_items ?? []).reduce((t, i) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
+        const claimed = claimedItems(c).reduce((t, i) => {
           const l = itemTax.get(i.item_id)
           return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
         }, 0)
         return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
       })
     const orderShipping = (o.shipping_methods ?? [])
-      .filter(
-        (m: any) =>
-          !(m.detail?.claim_id ?? m.claim_id) && !(m.detail?.return_id ?? m.return_id) && !(m.detail?.exchange_id ?? m.exchange_id),
-      )
-      .map((m: any) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
+      .filter((m) => !shippingLink(m, "claim_id") && !shippingLink(m, "return_id") && !shippingLink(m, "exchange_id"))
+      .map((m) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
     const lines = [
       ...(o.items ?? [])
-        .filter((i: any) => !replacement.has(i.id))
-        .map((i: any) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
+        .filter((i) => !replacement.has(i.id))
+        .map((i) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
       ...claimLines,
       ...(o.shipping_methods ?? [])
-        .filter((s: any) => !(s.detail?.claim_id ?? s.claim_id) && !(s.detail?.return_id ?? s.return_id))
-        .map((s: any) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
+        .filter((s) => !shippingLink(s, "claim_id") && !shippingLink(s, "return_id"))
+        .map((s) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
     ]
     const refunds: CustomerRefund[] = [
       ...mine(returns)
-        .filter((r: any) => !r.claim_id && !r.exchange_id)
-        .map((r: any) => ({
+        .filter((r) => !r.claim_id && !r.exchange_id)
+        .map((r) => ({
           key: r.id,
           at: r.received_at ? new Date(r.received_at).toISOString() : null,
           items: [
-            ...(r.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
+            ...(r.items ?? []).map((i) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
             // a return that refunds shipping (metadata refund_shipping) gives the shipping's tax back too
-            ...(refundsShipping(r.metadata) ? orderShipping.map((id: string) => ({ itemId: id, quantity: 1 })) : []),
+            ...(refundsShipping(r.metadata) ? orderShipping.map((id) => ({ itemId: id, quantity: 1 })) : []),
           ],
         })),
       ...mine(claims)
-        .filter((c: any) => c.type === "refund")
-        .map((c: any) => ({
+        .filter((c) => c.type === "refund")
+        .map((c) => ({
           key: c.id,
           at: new Date(c.created_at).toISOString(),
-          items: claimedItems(c).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+          items: claimedItems(c).map((i) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
         })),
-      ...mine(exchanges).map((x: any) => ({
+      ...mine(exchanges).map((x) => ({
         key: x.id,
         at: new Date(x.created_at).toISOString(),
-        items: (x.return?.items ?? []).map((i: any) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
+        items: (x.return?.items ?? []).map((i) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
       })),
     ]
     return {
@@ -204,7 +262,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
   })
 }
 
-function recordFacts(r: Record<string, any>): RecordFacts {
+function recordFacts(r: FilingRecordRow): RecordFacts {
   return {
     orderId: r.order_id,
     kind: r.kind,
@@ -214,7 +272,7 @@ function recordFacts(r: Record<string, any>): RecordFacts {
     filedCents: Math.abs(cents(str(r.filed_tax))),
     voided: Boolean(r.voided_at) || r.state === "voided",
     lastError: r.last_error ?? null,
-    refunds: (r.refunds ?? []).map((x: any) => ({
+    refunds: (r.refunds ?? []).map((x) => ({
       key: x.idempotency_key,
       state: x.state,
       refundedCents: Math.abs(cents(str(x.refunded_tax))),
@@ -225,30 +283,29 @@ function recordFacts(r: Record<string, any>): RecordFacts {
 /** The filing records of `orderIds` and of their children (exchange, edit, claim, credit records). */
 export async function loadRecordFacts(container: MedusaContainer, orderIds: string[]): Promise<RecordFacts[]> {
   if (!orderIds.length) return []
-  const svc = container.resolve(SALES_TAX_FILING_MODULE) as unknown as RecordLister
+  const svc = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
   const cfg = { relations: ["refunds"], take: null }
   const [own, children] = await Promise.all([
     svc.listFilingRecords({ order_id: orderIds }, cfg),
     svc.listFilingRecords({ parent_order_id: orderIds }, cfg),
   ])
   const seen = new Set<string>()
-  return [...own, ...children].filter((r) => (seen.has(r.id as string) ? false : (seen.add(r.id as string), true))).map(recordFacts)
+  return [...own, ...children].filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).map(recordFacts)
 }
 
 /** The month's report (orders placed in the month, UTC). */
 export async function monthReport(container: MedusaContainer, month: string): Promise<MonthReport> {
   const { from, to } = monthRange(month)
-  const q = query(container)
   const orders: OrderFacts[] = []
   const records: RecordFacts[] = []
   for (let skip = 0; ; skip += PAGE) {
-    const { data } = await q.graph({
+    const data = await graph<{ id: string }>(container, {
       entity: "order",
       fields: ["id"],
       filters: { created_at: { $gte: from.toISOString(), $lt: to.toISOString() } },
       pagination: { skip, take: PAGE, order: { created_at: "ASC", id: "ASC" } },
     })
-    const ids = data.map((o) => o.id as string)
+    const ids = data.map((o) => o.id)
     if (!ids.length) break
     const [o, r] = await Promise.all([loadOrderFacts(container, ids), loadRecordFacts(container, ids)])
     orders.push(...o)
@@ -275,14 +332,18 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
  * pending record of the order and its children.
  */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
-  const q = query(container)
   await syncOrderFilingWorkflow(container).run({ input: { orderId } })
   // confirmed order edits the record does not list yet
   await orderEditedFilingWorkflow(container).run({ input: { orderId } })
-  const [{ data: returns }, { data: claims }, { data: exchanges }] = await Promise.all([
-    q.graph({ entity: "return", fields: ["id", "claim_id", "exchange_id", "canceled_at", "received_at"], filters: { order_id: orderId } }),
-    q.graph({ entity: "order_claim", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
-    q.graph({ entity: "order_exchange", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
+  type Part = { id: string; canceled_at?: Day | null }
+  const [returns, claims, exchanges] = await Promise.all([
+    graph<Part & Pick<ReturnFields, "claim_id" | "exchange_id" | "received_at">>(container, {
+      entity: "return",
+      fields: ["id", "claim_id", "exchange_id", "canceled_at", "received_at"],
+      filters: { order_id: orderId },
+    }),
+    graph<Part>(container, { entity: "order_claim", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
+    graph<Part>(container, { entity: "order_exchange", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
   ])
   for (const r of returns) {
     if (!r.canceled_at && r.received_at && !r.claim_id && !r.exchange_id) {

@@ -1,7 +1,23 @@
+import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
-import type { FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch } from "./types"
+import type {
+  EditIntent,
+  FilingRecordDTO,
+  FilingRefundDTO,
+  FilingSnapshot,
+  FilingStore,
+  NewRecord,
+  NewRefund,
+  RecordPatch,
+  RefundItem,
+  RefundPatch,
+} from "./types"
+
+/** A row as the generated CRUD returns it. */
+type RecordRow = InferTypeOf<typeof FilingRecord>
+type RefundRow = InferTypeOf<typeof FilingRefund>
 
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { type?: string; code?: string; message?: string }
@@ -16,23 +32,48 @@ function num(v: unknown): number | null {
   return typeof n === "number" ? n : Number((v as { value?: string }).value ?? NaN)
 }
 
-function toRefund(r: Record<string, unknown>): FilingRefundDTO {
+/**
+ * A value for a json column. Medusa types `model.json()` as Record<string, unknown>, though the
+ * column stores any JSON: here a FilingSnapshot, EditIntent[] or RefundItem[] (arrays included).
+ */
+function json(v: object): Record<string, unknown>
+function json(v: object | null): Record<string, unknown> | null
+function json(v: object | null): Record<string, unknown> | null {
+  return v as Record<string, unknown> | null
+}
+
+/** A record's columns with its json values typed as Medusa's CRUD takes them. */
+function recordColumns<T extends { snapshot?: FilingSnapshot | null; edits?: EditIntent[] | null }>(r: T) {
+  const { snapshot, edits, ...rest } = r
   return {
-    ...(r as unknown as FilingRefundDTO),
-    refunded_tax: num(r.refunded_tax),
-    items: (r.items as FilingRefundDTO["items"]) ?? [],
+    ...rest,
+    ...(snapshot !== undefined ? { snapshot: json(snapshot) } : {}),
+    ...(edits !== undefined ? { edits: json(edits) } : {}),
   }
 }
 
-function toRecord(r: Record<string, unknown>): FilingRecordDTO {
-  const refunds = Array.isArray(r.refunds) ? (r.refunds as Record<string, unknown>[]).map(toRefund) : []
+function toRefund(r: RefundRow): FilingRefundDTO {
+  const { refunded_tax, items, ...rest } = r
   return {
-    ...(r as unknown as FilingRecordDTO),
-    charged_tax: num(r.charged_tax),
-    filed_tax: num(r.filed_tax),
-    requoted_tax: num(r.requoted_tax),
-    tax_difference: num(r.tax_difference),
-    refunds,
+    ...rest,
+    refunded_tax: num(refunded_tax),
+    // a json column: Medusa types it Record<string, unknown>; the plugin writes RefundItem[] there
+    items: (items as unknown as RefundItem[] | null) ?? [],
+  }
+}
+
+function toRecord(r: RecordRow): FilingRecordDTO {
+  const { refunds, snapshot, edits, charged_tax, filed_tax, requoted_tax, tax_difference, ...rest } = r
+  return {
+    ...rest,
+    // json columns: Medusa types them Record<string, unknown>; the plugin writes a FilingSnapshot and EditIntent[] there
+    snapshot: snapshot as unknown as FilingSnapshot | null,
+    edits: edits as unknown as EditIntent[] | null,
+    charged_tax: num(charged_tax),
+    filed_tax: num(filed_tax),
+    requoted_tax: num(requoted_tax),
+    tax_difference: num(tax_difference),
+    refunds: Array.isArray(refunds) ? refunds.map(toRefund) : [],
   }
 }
 
@@ -43,14 +84,14 @@ function toRecord(r: Record<string, unknown>): FilingRecordDTO {
 export default class SalesTaxFilingModuleService extends MedusaService({ FilingRecord, FilingRefund }) implements FilingStore {
   async findRecord(orderId: string): Promise<FilingRecordDTO | null> {
     const [rec] = await this.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
-    return rec ? toRecord(rec as unknown as Record<string, unknown>) : null
+    return rec ? toRecord(rec) : null
   }
 
   async ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
     const existing = await this.findRecord(input.order_id)
     if (existing) return { record: existing, created: false }
     try {
-      await this.createFilingRecords(input as never)
+      await this.createFilingRecords(recordColumns(input))
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       const rec = await this.findRecord(input.order_id)
@@ -62,18 +103,20 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   }
 
   async patchRecord(id: string, patch: RecordPatch): Promise<void> {
-    await this.updateFilingRecords({ id, ...patch } as never)
+    await this.updateFilingRecords({ id, ...recordColumns(patch) })
   }
 
   async ensureRefund(recordId: string, input: NewRefund): Promise<{ refund: FilingRefundDTO; created: boolean }> {
     const find = async () => {
       const [r] = await this.listFilingRefunds({ idempotency_key: input.idempotency_key }, { take: 1 })
-      return r ? toRefund(r as unknown as Record<string, unknown>) : null
+      return r ? toRefund(r) : null
     }
     const existing = await find()
     if (existing) return { refund: existing, created: false }
     try {
-      await this.createFilingRefunds({ ...input, record_id: recordId } as never)
+      // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
+      const row = { ...input, items: json(input.items), record_id: recordId }
+      await this.createFilingRefunds(row)
     } catch (e) {
       if (!isUniqueViolation(e)) throw e
       const r = await find()
@@ -84,20 +127,24 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   }
 
   async patchRefund(id: string, patch: RefundPatch): Promise<void> {
-    await this.updateFilingRefunds({ id, ...patch } as never)
+    const { items, ...rest } = patch
+    await this.updateFilingRefunds({ id, ...rest, ...(items !== undefined ? { items: json(items) } : {}) })
   }
 
   async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
     const rows = await this.listFilingRecords({ parent_order_id: orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
-    return rows.map((r) => toRecord(r as unknown as Record<string, unknown>))
+    return rows.map((r) => toRecord(r))
   }
 
   async listDue(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.listFilingRecords({ next_attempt_at: { $lte: now } } as never, {
-      select: ["order_id", "next_attempt_at"],
-      take: limit,
-      order: { next_attempt_at: "ASC" },
-    })
-    return rows.map((r) => (r as unknown as { order_id: string }).order_id)
+    const rows = await this.listFilingRecords(
+      { next_attempt_at: { $lte: now } },
+      {
+        select: ["order_id", "next_attempt_at"],
+        take: limit,
+        order: { next_attempt_at: "ASC" },
+      },
+    )
+    return rows.map((r) => r.order_id)
   }
 }

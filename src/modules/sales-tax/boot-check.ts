@@ -11,7 +11,7 @@
  */
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
-import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../providers/sales-tax/constants"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../core/constants"
 import { unknownSalesChannels, unknownSalesChannelsWarning } from "../../connections"
 import type { PluginOptions } from "../../options"
 

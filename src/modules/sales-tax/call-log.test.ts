@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import type { AttemptInfo } from "../../client"
 import { CallLogBuffer, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
 
@@ -117,5 +118,51 @@ describe("the service-call log's buffer", () => {
     )
     expect(await buf.prune(now)).toBe(1)
     expect(sink.rows.map((r) => r.attempt)).toEqual([2])
+  })
+
+  it("enqueue-only record(): the rows written are the rows built at record time (rowOf), in order, for any attempts", async () => {
+    const attemptArb: fc.Arbitrary<AttemptInfo> = fc.record(
+      {
+        operation: fc.constantFrom("calculateCarts", "cartToOrder", "refundOrder", "getOrder", "listCertificates"),
+        attempt: fc.integer({ min: 1, max: 4 }),
+        status: fc.option(fc.integer({ min: 200, max: 599 }), { nil: null }),
+        durationMs: fc.double({ min: 0, max: 30_000, noNaN: true }),
+        willRetry: fc.boolean(),
+        error: fc.string(),
+        errorTitle: fc.string(),
+        errorCode: fc.constantFrom("http", "timeout", "network", "validation", "response_validation"),
+        ids: fc.record({ cartId: fc.string(), orderId: fc.string(), refundKey: fc.string() }, { requiredKeys: [] }),
+        requestBody: fc.oneof(fc.constant(undefined), fc.constant(null), fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
+        responseBody: fc.oneof(fc.constant(undefined), fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.integer())),
+      },
+      { requiredKeys: ["operation", "attempt", "status", "durationMs", "willRetry"] },
+    ) as fc.Arbitrary<AttemptInfo>
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom("conn-a", "conn-b"), attemptArb), { maxLength: 20 }), async (calls) => {
+        const sink = new MemorySink()
+        const buf = new CallLogBuffer({ flushMs: 1_000_000 })
+        buf.attach(sink, () => undefined)
+        const expected: CallLogRow[] = []
+        for (const [conn, info] of calls) {
+          const before = Date.now()
+          buf.record(conn, info)
+          const after = Date.now()
+          // the old record(): the row built at once, stamped now
+          const row = rowOf(conn, info, new Date(before))
+          expected.push(row)
+          expect(after - before).toBeLessThan(1000)
+        }
+        await buf.flush()
+        expect(sink.rows).toHaveLength(calls.length)
+        sink.rows.forEach((r, i) => {
+          const want = expected[i]!
+          // stamped when recorded (within the call), not when flushed
+          expect(r.at.getTime()).toBeGreaterThanOrEqual(want.at.getTime())
+          expect(r.at.getTime() - want.at.getTime()).toBeLessThan(1000)
+          expect({ ...r, at: null }).toEqual({ ...want, at: null })
+        })
+      }),
+      { numRuns: 300 },
+    )
   })
 })

@@ -57,7 +57,8 @@ export function rowOf(connectionId: string, info: AttemptInfo, at: Date): CallLo
 export class CallLogBuffer {
   readonly flushMs: number
   readonly maxBuffered: number
-  #rows: CallLogRow[] = []
+  /** What record() keeps: the attempt as reported and when; its row is built at flush (off the request path). */
+  #rows: { connectionId: string; info: AttemptInfo; at: number }[] = []
   #sink: CallLogSink | null = null
   #warn: Warn = (m) => console.warn(m)
   #timer: NodeJS.Timeout | null = null
@@ -87,14 +88,17 @@ export class CallLogBuffer {
     return this.#rows.length
   }
 
-  /** Buffers one attempt; a flush is scheduled. Never throws, never waits. */
+  /**
+   * Buffers one attempt; a flush is scheduled. Never throws, never waits: enqueue only (the
+   * attempt object is kept as the client handed it, already redacted; the row is built at flush).
+   */
   record(connectionId: string, info: AttemptInfo): void {
     // full (the sink is away or not attached yet): this entry is dropped and counted, in O(1)
     if (this.#rows.length >= this.maxBuffered) {
       this.dropped++
       return
     }
-    this.#rows.push(rowOf(connectionId, info, new Date()))
+    this.#rows.push({ connectionId, info, at: Date.now() })
     if (!this.#timer) {
       this.#timer = setTimeout(() => {
         this.#timer = null
@@ -109,7 +113,7 @@ export class CallLogBuffer {
     if (this.#flushing) await this.#flushing
     if (!this.#rows.length || !this.#sink) return
     const sink = this.#sink
-    const batch = this.#rows.splice(0, this.#rows.length)
+    const batch = this.#rows.splice(0, this.#rows.length).map((r) => rowOf(r.connectionId, r.info, new Date(r.at)))
     this.#flushing = (async () => {
       try {
         await sink.writeCallLog(batch)

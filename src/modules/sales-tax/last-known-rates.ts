@@ -77,3 +77,66 @@ export function registerRateMemory(m: RateMemory): void {
 export function registeredRateMemory(): RateMemory | undefined {
   return (globalThis as Holder)[KEY]
 }
+
+/** An unchanged rate is written again at least this often (its quoted_at stays within the hour). */
+export const REWRITE_AFTER_MS = 3_600_000
+const WRITTEN_MAX = 20_000
+
+/**
+ * What this process last wrote per (zip, tic), so that a quote whose line the stored rate already
+ * explains writes nothing: the store's cart changes (a quantity, a discount) quote the same ZIP and
+ * TICs again and again, and each write was a read and an update of the table on the request's
+ * database connection. "Unchanged" is the line's own test: the rate last written, applied to this
+ * line's taxable amount, gives the service's tax to the cent (an effective rate is amount ÷
+ * taxable, so a different quantity of the same product gives a rate a few millionths away that
+ * says nothing new). A rate is written again after REWRITE_AFTER_MS all the same (its quoted_at
+ * is what the 30-day window reads). Per process: another instance's writes are its own (both rates
+ * are observations of the same ZIP and TIC).
+ */
+export class WrittenRates {
+  readonly #last = new Map<string, { rate: number; at: number }>()
+
+  /**
+   * Pure of the map: whether the rate last written for (zip, tic), less than REWRITE_AFTER_MS
+   * before `now`, gives `amount` on `taxable` when rounded half up to the cent (decided in doubles
+   * with a margin: a line on a half-cent edge is written).
+   */
+  unchanged(zip: string, tic: number, taxable: number, amount: number, now: number): boolean {
+    const l = this.#last.get(`${zip}|${tic}`)
+    if (!l || now - l.at >= REWRITE_AFTER_MS || now < l.at) return false
+    if (!(taxable > 0) || !Number.isFinite(taxable) || !Number.isFinite(amount)) return false
+    return Math.abs((taxable * l.rate) / 100 - amount) < 0.005 - 1e-9 * Math.max(1, Math.abs(amount))
+  }
+
+  /** Records rows that were written at `now`. */
+  written(rows: readonly KnownRate[], now: number): void {
+    if (this.#last.size + rows.length > WRITTEN_MAX) this.#last.clear()
+    for (const r of rows) this.#last.set(`${r.zip}|${r.tic}`, { rate: Number(r.rate), at: now })
+  }
+
+  clear(): void {
+    this.#last.clear()
+  }
+}
+
+/**
+ * Pure: the rate to remember for a quoted line: the service's own rate (a fraction: 0.09025 →
+ * "9.025") when it gives the line's tax to the cent (taxable × rate, half up), else the line's
+ * effective rate (effectiveRatePct: a threshold, a cap or an exemption made the tax differ). The
+ * service's rate is what every quantity of the line has in common, so the next quote of the same
+ * ZIP and TIC finds it unchanged (WrittenRates) where an effective rate, amount ÷ taxable, moves in
+ * its sixth decimal with each quantity. Null when nothing was taxable (as effectiveRatePct).
+ */
+export function lineRateToRemember(
+  taxable: BigNumber.Value,
+  amount: BigNumber.Value,
+  serviceRate: number | null | undefined,
+): string | null {
+  const t = new BigNumber(taxable)
+  if (!t.isFinite() || t.lte(0)) return null
+  if (typeof serviceRate === "number" && Number.isFinite(serviceRate) && serviceRate >= 0) {
+    const pct = new BigNumber(serviceRate).times(100)
+    if (t.times(pct).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).eq(amount)) return pct.toString()
+  }
+  return effectiveRatePct(t, amount)
+}

@@ -6,6 +6,7 @@ import { CallLogEntry } from "./models/call-log"
 import { callLog, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
+import { ticAssignmentsChanged } from "./tic-generation"
 
 export type TicTargetType = "product" | "product_type" | "product_category"
 export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
@@ -29,7 +30,7 @@ export class SalesTaxModuleService
 {
   readonly #logger: { warn(m: string): void }
 
-  constructor(...args: any[]) {
+  constructor(...args: unknown[]) {
     super(...args)
     // the tax provider (in the Tax Module's container) reaches the table through this registration
     registerRateMemory(this)
@@ -59,10 +60,7 @@ export class SalesTaxModuleService
   async rememberRates(rows: KnownRate[]): Promise<void> {
     if (!rows.length) return
     const zips = [...new Set(rows.map((r) => r.zip))]
-    const existing = await this.listLastKnownRates(
-      { zip: zips, tic: [...new Set(rows.map((r) => r.tic))] },
-      { take: null as unknown as number },
-    )
+    const existing = await this.listLastKnownRates({ zip: zips, tic: [...new Set(rows.map((r) => r.tic))] }, { take: null })
     const byKey = new Map(existing.map((e) => [`${e.zip}|${e.tic}`, e]))
     const updates = [] as { id: string; rate: string; quoted_at: Date }[]
     const creates = [] as { zip: string; tic: number; rate: string; quoted_at: Date }[]
@@ -83,10 +81,13 @@ export class SalesTaxModuleService
 
   async knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]> {
     if (!tics.length) return []
-    const rows = await this.listLastKnownRates({ zip, tic: [...new Set(tics)], quoted_at: { $gte: since } } as never, {
-      take: null as unknown as number,
-    })
-    return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at as unknown as string) }))
+    const rows = await this.listLastKnownRates(
+      { zip, tic: [...new Set(tics)], quoted_at: { $gte: since } },
+      {
+        take: null,
+      },
+    )
+    return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at) }))
   }
 
   /** Sets (or with null clears) the TIC of one target. */
@@ -98,6 +99,10 @@ export class SalesTaxModuleService
     checkTarget(targetType)
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
+    // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
+    ticAssignmentsChanged()
+    // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
+    ticAssignmentsChanged()
     const existing = await this.listTicAssignments({ target_type: targetType, target_id: targetId })
     if (tic === null) {
       if (existing.length) await this.deleteTicAssignments(existing.map((e) => e.id))
@@ -117,7 +122,7 @@ export class SalesTaxModuleService
     checkTarget(targetType)
     const uniq = [...new Set(ids.filter(Boolean))]
     if (!uniq.length) return {}
-    const rows = await this.listTicAssignments({ target_type: targetType, target_id: uniq }, { take: null as unknown as number })
+    const rows = await this.listTicAssignments({ target_type: targetType, target_id: uniq }, { take: null })
     const out: Record<string, number> = {}
     for (const r of rows) out[r.target_id] = r.tic
     return out
@@ -142,7 +147,7 @@ export class SalesTaxModuleService
   async certificateCreators(certificateIds: string[]): Promise<Record<string, CertificateCreator>> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
-    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null as unknown as number })
+    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null })
     const out: Record<string, CertificateCreator> = {}
     for (const r of rows) out[r.certificate_id] = r.created_by as CertificateCreator
     return out
@@ -150,12 +155,12 @@ export class SalesTaxModuleService
 
   /** The service-call log: a batch of attempts (call-log.ts buffers them off the request path). */
   async writeCallLog(rows: CallLogRow[]): Promise<void> {
-    if (rows.length) await this.createCallLogEntries(rows as never)
+    if (rows.length) await this.createCallLogEntries(rows)
   }
 
   /** Deletes call-log entries older than `before` (for good: the log is not soft-deleted history). */
   async pruneCallLog(before: Date): Promise<number> {
-    const old = await this.listCallLogEntries({ at: { $lt: before } } as never, { select: ["id"], take: null as unknown as number })
+    const old = await this.listCallLogEntries({ at: { $lt: before } }, { select: ["id"], take: null })
     if (!old.length) return 0
     await this.deleteCallLogEntries(old.map((o) => o.id))
     return old.length

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { decorateCartTotals } from "@medusajs/framework/utils"
 import BigNumber from "bignumber.js"
-import { backSolveRate, float32Shortest, float32Step, solvedRate } from "./back-solve"
+import { backSolveRate, exactCandidate, float32Shortest, float32Step, nearCandidate, solvedRate } from "./back-solve"
 
 /** What the service does (per the contract): amount = round-half-up to the cent of price × quantity × rate. */
 function serviceAmount(price: BigNumber.Value, quantity: number, rate: BigNumber.Value): BigNumber {
@@ -228,5 +228,57 @@ describe("backSolveRate", () => {
         expect(float32Shortest(x)).toBe(shortestRef(x))
       }
     }
+  })
+})
+
+describe("nearCandidate (the fast path of the back-solve search)", () => {
+  /** The float4 start the search uses (as startingFloat4 picks it, in decimals). */
+  const f0Of = (t: BigNumber, a: BigNumber) => Math.fround(a.times(100).div(t).toNumber())
+
+  it("when it decides, it picks the all-decimal search's rate (random lines, half-cent edges, tiny and huge taxables); it decides for most real lines", () => {
+    let decided = 0
+    let real = 0
+    let realDecided = 0
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: 1, max: 200_000_000 }).map((t4) => new BigNumber(t4).div(10_000)), // $0.0001 .. $20,000
+          fc.integer({ min: 1, max: 100_000_000 }).map((c) => new BigNumber(c).div(100)), // cents up to $1,000,000
+        ),
+        fc.integer({ min: 1, max: 150_000 }), // rate in millionths
+        fc.constantFrom(0, 0, 0, 1, -1), // the amount off by a cent (often no candidate rounds to it)
+        fc.boolean(), // an amount chosen on a half-cent edge of the exact product
+        (taxable, rate, off, edge) => {
+          const exact = taxable.times(rate).div(1_000_000)
+          let amount = exact.decimalPlaces(2, BigNumber.ROUND_HALF_UP).plus(off / 100)
+          if (edge) amount = exact.minus(0.005).decimalPlaces(2, BigNumber.ROUND_CEIL)
+          if (amount.lte(0)) return
+          const f0 = f0Of(taxable, amount)
+          const got = nearCandidate(taxable.toNumber(), amount.toNumber(), f0)
+          const isReal = !edge && off === 0 && taxable.gte(1) && taxable.lte(20_000)
+          if (isReal) real++
+          if (got === undefined) return
+          decided++
+          if (isReal) realDecided++
+          expect(got).toBe(exactCandidate(taxable, amount, f0))
+        },
+      ),
+      { numRuns: 20_000 },
+    )
+    expect(decided).toBeGreaterThan(5_000)
+    // lines of $1 .. $20,000 on the service's amount: the fast path nearly always decides (larger
+    // lines have candidates a cent apart: they are read one by one)
+    expect(realDecided / real).toBeGreaterThan(0.95)
+  })
+
+  it("leaves half-cent edges to the decimals", () => {
+    // 8.875 % of 1,200,004.00 is exactly a half cent: near the edge, not decided here
+    const big = new BigNumber(1_200_004)
+    for (const amt of ["106500.36", "106500.35"]) {
+      expect(nearCandidate(big.toNumber(), Number(amt), f0Of(big, new BigNumber(amt)))).toBeUndefined()
+    }
+    // ordinary lines are decided here
+    expect(nearCandidate(100, 8.88, f0Of(new BigNumber(100), new BigNumber("8.88")))).toBeDefined()
+    expect(nearCandidate(100.1, 8.88, f0Of(new BigNumber("100.1"), new BigNumber("8.88")))).toBeDefined()
   })
 })

@@ -162,13 +162,65 @@ function startingFloat4(t: BigNumber, a: BigNumber): number {
  * where the double is conclusive (far from the half-cent edges, errors apart by more than the
  * double's own error), in exact decimals otherwise: the same answer as comparing every candidate
  * in decimals, at a fraction of the cost (the provider's miss path back-solves every line).
+ *
+ * The usual line first (nearCandidate): every candidate certainly rounds to `a`, and the closest
+ * is found next to where Medusa's product crosses `a`, reading 2 to 4 candidates instead of 9.
+ * Otherwise every candidate is read (scanCandidates).
  */
 function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   const tN = t.toNumber()
   const aN = a.toNumber()
+  if (!Number.isFinite(tN) || !Number.isFinite(aN)) return exactCandidate(t, a, f0)
+  const near = nearCandidate(tN, aN, f0)
+  if (near !== undefined) return near
+  return scanCandidates(t, a, f0, tN, aN)
+}
+
+/**
+ * The fast path of bestCandidate, or undefined when it cannot decide. Why it gives the same
+ * answer: the candidates c(s) increase with s (each shortest decimal lies inside its own float4's
+ * rounding interval, and these intervals are ordered), so Medusa's product t·c(s)/100 and its
+ * distance d(s) to `a` increase with s (in doubles too: rounding is monotonic). Every c(s) lies
+ * between the float4 midpoints below f0-4 and above f0+4: when the products at those two bounds
+ * are farther than a margin inside (a - 0.005, a + 0.005), every candidate rounds to `a` and none
+ * is near a half cent. The closest is then c(k-1) or c(k), k the first s with d(s) >= 0, and its
+ * runner-up a neighbour: when the two errors are within the double's error, the decimals decide.
+ */
+export function nearCandidate(tN: number, aN: number, f0: number): number | null | undefined {
+  // a margin far above the doubles' error here (a few ulps of numbers of a's size)
+  const margin = 1e-12 * Math.max(1, Math.abs(aN) + 0.01)
+  const below = (float32Step(f0, -5) + float32Step(f0, -4)) / 2
+  const above = (float32Step(f0, 4) + float32Step(f0, 5)) / 2
+  if (!((tN * below) / 100 - aN >= -0.005 + margin && (tN * above) / 100 - aN < 0.005 - margin)) return undefined
+  const cand: (number | undefined)[] = new Array(9)
+  const at = (s: number): number => (cand[s + 4] ??= Number(float32Shortest(float32Step(f0, s))))
+  const d = (s: number): number => (tN * at(s)) / 100 - aN
+  // k: the first s in -4..5 with d(s) >= 0 (5: none), walking from 0 (the crossing is next to f0)
+  let k = 0
+  if (d(0) >= 0) {
+    while (k > -4 && d(k - 1) >= 0) k--
+  } else {
+    k = 1
+    while (k <= 4 && d(k) < 0) k++
+  }
+  // the closest of c(k-1) and c(k) (the first on a tie); the runner-up is one of its neighbours
+  let best: number
+  if (k === -4) best = -4
+  else if (k === 5) best = 4
+  else best = Math.abs(d(k)) < Math.abs(d(k - 1)) ? k : k - 1
+  const err = Math.abs(d(best))
+  for (const s of [best - 1, best + 1]) {
+    if (s < -4 || s > 4) continue
+    if (Math.abs(Math.abs(d(s)) - err) <= margin) return undefined // a near tie: the decimals decide
+  }
+  return at(best)
+}
+
+/** Every candidate in doubles, in decimals where a double cannot tell (see bestCandidate). */
+function scanCandidates(t: BigNumber, a: BigNumber, f0: number, tN: number, aN: number): number | null {
   const cands: number[] = []
   const errs: number[] = []
-  let exactNeeded = !Number.isFinite(tN) || !Number.isFinite(aN)
+  let exactNeeded = false
   for (let s = -4; s <= 4 && !exactNeeded; s++) {
     const cand = Number(float32Shortest(float32Step(f0, s)))
     const pN = (tN * cand) / 100
@@ -191,6 +243,11 @@ function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
     // a near tie (within the double's error) is settled in decimals
     if (!errs.some((e, i) => i !== bi && Math.abs(e - errs[bi]) <= tol)) return cands[bi]
   }
+  return exactCandidate(t, a, f0)
+}
+
+/** The reference: every candidate's Medusa tax in exact decimals. */
+export function exactCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   let best: { rate: number; err: BigNumber } | undefined
   for (let s = -4; s <= 4; s++) {
     const cand = Number(float32Shortest(float32Step(f0, s)))

@@ -1,8 +1,8 @@
 /** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
 import { fallbackGaps, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
 import { isDegraded } from "./health"
-import { refusesCertificate } from "./exemptions"
-import { checkoutExemption } from "./exemption-snapshot"
+import { refusesCertificate } from "../../core/exemptions"
+import { checkoutExemption } from "../../core/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
 
 describe("fallbackGaps", () => {

@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
-import { CartSnapshot, type CartSnapshotInput } from "./context"
+import { CartSnapshot, type CartSnapshotInput } from "../../core/context"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
-import { buildServiceCart } from "./build-service-cart"
+import { buildServiceCart } from "../../core/build-service-cart"
 
 const WA = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const snap = (over: Partial<CartSnapshotInput> = {}) =>

@@ -1,9 +1,9 @@
 import type BigNumber from "bignumber.js"
 import type { CartIn } from "../../contract"
 import { dec } from "../../money"
-import { itemFigures, netUnitPrice, shippingFigures } from "./build-service-cart"
-import { SHIPPING_ITEM_PREFIX } from "./constants"
-import type { CartSnapshot } from "./context"
+import { itemFigures, netUnitPrice, shippingFigures } from "../../core/build-service-cart"
+import { SHIPPING_ITEM_PREFIX } from "../../core/constants"
+import type { CartSnapshot } from "../../core/context"
 import type { InclusiveLine } from "./inclusive"
 
 /** A line's tax-inclusive adjustments (older hooks sent only the flag: then all of them). */

@@ -2,11 +2,11 @@ import { ModuleProvider, Modules } from "@medusajs/framework/utils"
 import SalesTaxProviderService from "./service"
 
 export { SalesTaxProviderService }
-export * from "./constants"
-export { resolveTic, categoryTics, type TicSource } from "./tic-resolution"
+export * from "../../core/constants"
+export { resolveTic, categoryTics, type TicSource } from "../../core/tic-resolution"
 export { backSolveRate, float32Shortest } from "./back-solve"
-export { buildServiceCart, cartHash, taxableDestination, serviceCustomerId } from "./build-service-cart"
-export { CartSnapshot } from "./context"
-export { invalidateCustomerCertificates } from "./exemptions"
+export { buildServiceCart, cartHash, taxableDestination, serviceCustomerId } from "../../core/build-service-cart"
+export { CartSnapshot } from "../../core/context"
+export { invalidateCustomerCertificates } from "../../core/exemptions"
 
 export default ModuleProvider(Modules.TAX, { services: [SalesTaxProviderService] })

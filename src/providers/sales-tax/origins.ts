@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Address } from "../../contract"
-import { normalizeState, normalizeZip } from "./build-service-cart"
+import { normalizeState, normalizeZip } from "../../core/build-service-cart"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {

@@ -7,10 +7,10 @@ import {
   TAX_LINE_CODE_FALLBACK,
   BLOCK_ERROR_MESSAGE,
   TAX_INCLUSIVE_ERROR_CODE,
-} from "./constants"
+} from "../../core/constants"
 import { medusaInclusiveTax } from "./inclusive"
 import { SalesTaxProviderService } from "./service"
-import type { CartSnapshotInput } from "./context"
+import type { CartSnapshotInput } from "../../core/context"
 
 const KEY = "sk_unit_provider_key_0123456789"
 const CONN = "33333333-4444-4555-8666-777777777777"

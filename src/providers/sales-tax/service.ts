@@ -17,7 +17,7 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
-import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "./build-service-cart"
+import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "../../core/build-service-cart"
 import {
   BLOCK_ERROR_CODE,
   BLOCK_ERROR_MESSAGE,
@@ -31,8 +31,8 @@ import {
   TAX_LINE_NAME,
   TAX_LINE_NAME_EXEMPT,
   TAX_LINE_NAME_FALLBACK,
-} from "./constants"
-import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "./context"
+} from "../../core/constants"
+import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "../../core/context"
 import { groupByOrigin, refusedLocations, stillRefused } from "./origins"
 import {
   MedusaCacheStore,
@@ -51,18 +51,19 @@ import {
   pickExemption,
   refusesCertificate,
   registerCertificateConnections,
-} from "./exemptions"
+} from "../../core/exemptions"
 import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
 import type { CertificateRecord } from "../../contract"
 import {
-  effectiveRatePct,
   freshestByTic,
   InMemoryRateMemory,
   LAST_KNOWN_MAX_AGE_MS,
+  lineRateToRemember,
   registeredRateMemory,
   zipKey,
   type KnownRate,
   type RateMemory,
+  WrittenRates,
 } from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
 import { markOutage, markServiceOk, quoteHealth } from "./health"
@@ -122,13 +123,13 @@ function tryResolve<T>(cradle: Deps, key: string): T | undefined {
   }
 }
 
-/** effectiveRatePct(price × quantity, amount), memoized (the same lines come back across carts); cleared when full. */
+/** lineRateToRemember(price × quantity, amount, the service's rate), memoized (the same lines come back across carts); cleared when full. */
 const ratePctMemo = new Map<string, string | null>()
-function lineRatePct(price: number, quantity: number, amount: number): string | null {
-  const key = `${price}|${quantity}|${amount}`
+function lineRatePct(price: number, quantity: number, amount: number, serviceRate: number): string | null {
+  const key = `${price}|${quantity}|${amount}|${serviceRate}`
   const got = ratePctMemo.get(key)
   if (got !== undefined) return got
-  const rate = effectiveRatePct(dec(price).times(quantity), amount)
+  const rate = lineRateToRemember(dec(price).times(quantity), amount, serviceRate)
   if (ratePctMemo.size >= 20_000) ratePctMemo.clear()
   ratePctMemo.set(key, rate)
   return rate
@@ -181,6 +182,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   #warnedNoHook = false
   #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined
+  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts); public so that a test that restores the database can forget them. */
+  readonly writtenRates = new WrittenRates()
   /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
@@ -219,7 +222,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (this.options.failurePolicy !== "fallback") return null
     let regionStates: { all: boolean; states: string[] } | undefined
     try {
-      const rates = tryResolve<{ list(f: unknown, c: unknown): Promise<any[]> }>(cradle, "taxRateService")
+      type RateRow = { rate?: number | null; tax_region?: { country_code?: string | null; province_code?: string | null } | null }
+      const rates = tryResolve<{ list(f: unknown, c: unknown): Promise<RateRow[]> }>(cradle, "taxRateService")
       if (rates) {
         const list = await rates.list({ is_default: true }, { relations: ["tax_region"] })
         const us = list.filter(
@@ -591,21 +595,27 @@ export class SalesTaxProviderService implements ITaxProvider {
     const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, this.options.origin, snapshot.cart_id, refused)
     const carts: { cart: CartIn; key: string }[] = []
     for (const g of groups) {
-      const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
-      const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
-      const cart = buildServiceCart({
-        snapshot: {
+      // one origin (the usual cart): every line, the snapshot as it is
+      let part = snapshot
+      if (groups.length > 1) {
+        const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
+        const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
+        part = {
           ...snapshot,
           items: snapshot.items.filter((i) => items.has(i.id)),
           shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
-        },
+        }
+      }
+      const cart = buildServiceCart({
+        snapshot: part,
         origin: g.origin,
         destination,
         shippingTic: this.options.shippingTic,
         defaultTic: this.options.defaultTic,
         exemptionId,
+        serviceCartId: g.serviceId,
       })
-      if (cart.lineItems.length) carts.push({ cart: { ...cart, cartId: g.serviceId }, key: g.key })
+      if (cart.lineItems.length) carts.push({ cart, key: g.key })
     }
     const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
     if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
@@ -701,22 +711,30 @@ export class SalesTaxProviderService implements ITaxProvider {
     return marked
   }
 
-  /** Records the effective rate per TIC of a successful, non-exempt quote (best effort, never awaited by the shopper). */
+  /**
+   * Records the effective rate per TIC of a successful, non-exempt quote (best effort, never
+   * awaited by the shopper). A line whose rate this process wrote already (and which that rate
+   * explains to the cent, within the hour: WrittenRates) is not written again.
+   */
   protected async remember(cart: CartIn, q: Quote, destination: Address): Promise<void> {
     const rows: KnownRate[] = []
-    const now = new Date()
+    const at = Date.now()
     const zip = zipKey(destination.zip)
     for (const li of cart.lineItems) {
       const got = q.lines[li.itemId]
       if (!got || (got.tic === null && li.tic === undefined)) continue
-      const rate = lineRatePct(li.price, li.quantity, got.amount)
+      const tic = got.tic ?? li.tic!
+      if (this.writtenRates.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
+      const rate = lineRatePct(li.price, li.quantity, got.amount, got.rate)
       if (rate === null) continue
-      rows.push({ zip, tic: got.tic ?? li.tic!, rate, quotedAt: now })
+      rows.push({ zip, tic, rate, quotedAt: new Date(at) })
     }
+    if (!rows.length) return
     // one row per TIC: the last line wins (same TIC, same ZIP: the same rate up to rounding)
-    const byTic = new Map(rows.map((r) => [r.tic, r]))
+    const byTic = [...new Map(rows.map((r) => [r.tic, r])).values()]
     try {
-      await this.rateMemory().rememberRates([...byTic.values()])
+      await this.rateMemory().rememberRates(byTic)
+      this.writtenRates.written(byTic, at)
     } catch (e) {
       this.logger.debug?.(`sales-tax: last-known rates not recorded (${(e as Error)?.message ?? e})`)
     }

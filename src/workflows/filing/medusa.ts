@@ -9,16 +9,10 @@ import { dec, roundCents, roundTo, sum } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
 import { getSalesTaxClient } from "../../client-factory"
 import { allApiKeys, connectionForChannel, optionsForConnection } from "../../connections"
-import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../providers/sales-tax/constants"
-import {
-  itemTaxable,
-  netUnitPrice,
-  serviceCustomerId,
-  shippingTaxable,
-  taxableDestination,
-} from "../../providers/sales-tax/build-service-cart"
-import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
-import { checkoutExemption } from "../../providers/sales-tax/exemption-snapshot"
+import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../core/constants"
+import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination } from "../../core/build-service-cart"
+import { categoryTics, resolveTic } from "../../core/tic-resolution"
+import { checkoutExemption } from "../../core/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../../providers/sales-tax/origins"
 import type { Address } from "../../contract"
 import {

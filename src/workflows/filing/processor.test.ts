@@ -8,7 +8,7 @@ import { SalesTaxClient } from "../../client"
 import { dec, roundCents, sum } from "../../money"
 import type { CompletionMode, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../../integration-tests/filing-helpers/kit"
-import { MemoryFilingStore, memoryLock } from "./memory-store"
+import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
 import { FilingProcessor, newRecordFor } from "./processor"
 
 let sb: RunningSandbox

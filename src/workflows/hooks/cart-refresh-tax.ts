@@ -28,42 +28,87 @@
  * `salesTaxBeforeRefreshingPaymentCollection` from its handler; without it the plugin still keeps
  * tax lines fresh through its after-route refresh (one workflow run and one cart read more).
  */
-import { AsyncLocalStorage } from "node:async_hooks"
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { graph } from "../../core/query"
+import { cartRefreshStorage } from "./cart-refresh-scope"
+import { TAXED_FIELDS, type TaxedEntity } from "./tax-line-context-handler"
 
-/** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
-export interface CartRefreshScope {
-  cartId: string
-  /** true: the cart is known to be US-taxed after this route (read before a route that cannot change its destination). */
-  knownUs: boolean
-  /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
-  ran?: { taxed: boolean; ms: number }
-}
-
-const KEY = Symbol.for("medusa-sales-tax/cart-refresh-scope")
-type Holder = { [KEY]?: AsyncLocalStorage<CartRefreshScope> }
-
-/** Shared through `globalThis` so that the middleware and the hook agree even if the plugin's files load twice. */
-export function cartRefreshStorage(): AsyncLocalStorage<CartRefreshScope> {
-  const g = globalThis as Holder
-  return (g[KEY] ??= new AsyncLocalStorage<CartRefreshScope>())
-}
+export { cartRefreshStorage, type CartRefreshScope } from "./cart-refresh-scope"
 
 /** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
-  const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
-  const { data } = await query.graph({
-    entity: "cart",
-    fields: ["id", "region.automatic_taxes", "shipping_address.country_code"],
-    filters: { id: cartId },
-  })
-  const c = data[0]
+  const [c] = await graph<{
+    id: string
+    region?: { automatic_taxes?: boolean | null } | null
+    shipping_address?: { country_code?: string | null } | null
+  }>(scope, { entity: "cart", fields: ["id", "region.automatic_taxes", "shipping_address.country_code"], filters: { id: cartId } })
   return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
+
+/**
+ * The fields Medusa 2.21's updateTaxLinesWorkflow reads when it fetches the cart itself
+ * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
+ * them together with the context handler's TAXED_FIELDS and hands the cart to the workflow, so
+ * neither the workflow nor the handler reads it again.
+ */
+export const UPDATE_TAX_LINES_CART_FIELDS = [
+  "id",
+  "currency_code",
+  "email",
+  "locale",
+  "region.id",
+  "region.automatic_taxes",
+  "items.id",
+  "items.variant_id",
+  "items.product_id",
+  "items.product_title",
+  "items.product_description",
+  "items.product_subtitle",
+  "items.product_type",
+  "items.product_type_id",
+  "items.product_collection",
+  "items.product_handle",
+  "items.variant_sku",
+  "items.variant_barcode",
+  "items.variant_title",
+  "items.title",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_giftcard",
+  "items.tax_lines.id",
+  "items.tax_lines.description",
+  "items.tax_lines.code",
+  "items.tax_lines.rate",
+  "items.tax_lines.provider_id",
+  "shipping_methods.tax_lines.id",
+  "shipping_methods.tax_lines.description",
+  "shipping_methods.tax_lines.code",
+  "shipping_methods.tax_lines.rate",
+  "shipping_methods.tax_lines.provider_id",
+  "shipping_methods.shipping_option_id",
+  "shipping_methods.amount",
+  "shipping_methods.name",
+  "shipping_methods.id",
+  "customer.id",
+  "customer.email",
+  "customer.metadata",
+  "customer.groups.id",
+  "shipping_address.id",
+  "shipping_address.address_1",
+  "shipping_address.address_2",
+  "shipping_address.city",
+  "shipping_address.postal_code",
+  "shipping_address.country_code",
+  "shipping_address.region_code",
+  "shipping_address.province",
+  "shipping_address.metadata",
+] as const
+
+/** The one read of the cart for a tax run: what updateTaxLinesWorkflow and the context handler read. */
+const TAX_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
 
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */
 function unwrap(err: unknown): unknown {
@@ -103,9 +148,13 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const { container } = stepContext
   const taxed = scope.knownUs || (await isUsTaxedCart(container, cartId))
   if (taxed) {
+    // one read serves the workflow (its `cart` input: no fetch-cart step) and the context handler
+    // (scope.taxCart: no read of its own), in the refresh's lock, on the cart's final state
+    const [cart] = await graph<TaxedEntity>(container, { entity: "cart", fields: TAX_RUN_CART_FIELDS, filters: { id: cartId } })
+    if (cart) scope.taxCart = cart
     try {
       await updateTaxLinesWorkflow(container).run({
-        input: { cart_id: cartId },
+        input: cart ? { cart_id: cartId, cart } : { cart_id: cartId },
         container,
         context: {
           ...(stepContext.context ?? {}),
@@ -117,6 +166,8 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
       } as never)
     } catch (e) {
       throw unwrap(e)
+    } finally {
+      delete scope.taxCart
     }
   }
   scope.ran = { taxed, ms: performance.now() - t }

@@ -9,11 +9,9 @@
  * The option → location and channel → locations answers are kept 60 s in process (they are
  * store configuration, read at every cart change otherwise).
  */
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { KnownLocations } from "../../providers/sales-tax/origins"
-
-type Query = { graph(args: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: any[] }> }
+import { graph } from "../../core/query"
 
 const TTL_MS = 60_000
 const memo = new Map<string, { at: number; value: unknown }>()
@@ -46,7 +44,21 @@ const ADDRESS_FIELDS = [
   "address.postal_code",
 ]
 
-function addressOf(l: any): KnownLocations[string] {
+/** A stock location read with ADDRESS_FIELDS. */
+interface LocationRow {
+  id: string
+  name?: string | null
+  address?: {
+    address_1?: string | null
+    address_2?: string | null
+    city?: string | null
+    country_code?: string | null
+    province?: string | null
+    postal_code?: string | null
+  } | null
+}
+
+function addressOf(l: LocationRow | undefined): KnownLocations[string] {
   const a = l?.address ?? {}
   return {
     name: l?.name ?? null,
@@ -60,51 +72,67 @@ function addressOf(l: any): KnownLocations[string] {
 }
 
 /** A shipping option's stock location and shipping profile. */
-async function optionInfo(query: Query, optionId: string): Promise<{ locationId: string | null; profileId: string | null }> {
+async function optionInfo(scope: MedusaContainer, optionId: string): Promise<{ locationId: string | null; profileId: string | null }> {
   return remembered(`option:${optionId}`, async () => {
-    const { data } = await query.graph({
+    const [o] = await graph<{
+      id: string
+      shipping_profile_id?: string | null
+      service_zone?: { fulfillment_set?: { location?: { id?: string | null } | null } | null } | null
+    }>(scope, {
       entity: "shipping_option",
       fields: ["id", "shipping_profile_id", "service_zone.fulfillment_set.location.id"],
       filters: { id: optionId },
     })
-    const o = data[0]
     return { locationId: o?.service_zone?.fulfillment_set?.location?.id ?? null, profileId: o?.shipping_profile_id ?? null }
   })
 }
 
 /** The sales channel's first stock location (by id, so the same one every time). */
-async function channelLocation(query: Query, salesChannelId: string): Promise<string | null> {
+async function channelLocation(scope: MedusaContainer, salesChannelId: string): Promise<string | null> {
   return remembered(`channel:${salesChannelId}`, async () => {
-    const { data } = await query.graph({ entity: "sales_channel", fields: ["id", "stock_locations.id"], filters: { id: salesChannelId } })
-    const ids = ((data[0]?.stock_locations ?? []) as { id: string }[]).map((l) => l.id).sort()
+    const [c] = await graph<{ id: string; stock_locations?: { id: string }[] | null }>(scope, {
+      entity: "sales_channel",
+      fields: ["id", "stock_locations.id"],
+      filters: { id: salesChannelId },
+    })
+    const ids = (c?.stock_locations ?? []).map((l) => l.id).sort()
     return ids[0] ?? null
   })
 }
 
+/** The part of a cart or an order this file reads. */
+export interface LineLocationInput {
+  sales_channel_id?: string | null
+  items?: readonly { id?: string | null; product_id?: string | null }[] | null
+  shipping_methods?: readonly { id?: string | null; shipping_option_id?: string | null }[] | null
+}
+
 /** Reads the stock location of each line (see the file's comment). */
-export async function resolveLineLocations(
-  container: MedusaContainer,
-  e: { sales_channel_id?: string | null; items?: any[] | null; shipping_methods?: any[] | null },
-): Promise<LineLocations> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
+export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput): Promise<LineLocations> {
   const items = new Map<string, string>()
   const shipping = new Map<string, string>()
-  const methods = (e.shipping_methods ?? []).filter((s: any) => s?.id && s.shipping_option_id)
-  const infos = await Promise.all(methods.map((s: any) => optionInfo(query, s.shipping_option_id)))
-  methods.forEach((s: any, i: number) => {
+  const methods = (e.shipping_methods ?? []).flatMap((s) =>
+    s?.id && s.shipping_option_id ? [{ id: s.id, optionId: s.shipping_option_id }] : [],
+  )
+  const infos = await Promise.all(methods.map((s) => optionInfo(container, s.optionId)))
+  methods.forEach((s, i) => {
     if (infos[i]!.locationId) shipping.set(s.id, infos[i]!.locationId!)
   })
-  const lineItems = (e.items ?? []).filter((i: any) => i?.id)
-  const home = e.sales_channel_id ? await channelLocation(query, e.sales_channel_id) : null
+  const lineItems = (e.items ?? []).flatMap((i) => (i?.id ? [{ id: i.id, productId: i.product_id ?? null }] : []))
+  const home = e.sales_channel_id ? await channelLocation(container, e.sales_channel_id) : null
   if (methods.length > 1) {
     // several methods: an item ships with the method of its product's shipping profile
-    const productIds = [...new Set(lineItems.map((i: any) => i.product_id).filter(Boolean))] as string[]
-    const { data } = productIds.length
-      ? await query.graph({ entity: "product", fields: ["id", "shipping_profile.id"], filters: { id: productIds } })
-      : { data: [] as any[] }
-    const profileOf = new Map(data.map((p: any) => [p.id, p.shipping_profile?.id ?? null]))
+    const productIds = [...new Set(lineItems.flatMap((i) => (i.productId ? [i.productId] : [])))]
+    const data = productIds.length
+      ? await graph<{ id: string; shipping_profile?: { id?: string | null } | null }>(container, {
+          entity: "product",
+          fields: ["id", "shipping_profile.id"],
+          filters: { id: productIds },
+        })
+      : []
+    const profileOf = new Map(data.map((p) => [p.id, p.shipping_profile?.id ?? null]))
     for (const it of lineItems) {
-      const profile = profileOf.get(it.product_id)
+      const profile = it.productId ? profileOf.get(it.productId) : undefined
       const k = infos.findIndex((x) => x.profileId && x.profileId === profile)
       const loc = (k >= 0 ? infos[k]!.locationId : infos[0]!.locationId) ?? home
       if (loc) items.set(it.id, loc)
@@ -117,8 +145,12 @@ export async function resolveLineLocations(
   const locations: KnownLocations = {}
   if (ids.length) {
     const got = await remembered(`locations:${ids.join(",")}`, async () => {
-      const { data } = await query.graph({ entity: "stock_location", fields: ["id", "name", ...ADDRESS_FIELDS], filters: { id: ids } })
-      return Object.fromEntries(data.map((l: any) => [l.id, addressOf(l)])) as KnownLocations
+      const data = await graph<LocationRow>(container, {
+        entity: "stock_location",
+        fields: ["id", "name", ...ADDRESS_FIELDS],
+        filters: { id: ids },
+      })
+      return Object.fromEntries(data.map((l) => [l.id, addressOf(l)])) as KnownLocations
     })
     Object.assign(locations, got)
   }

@@ -1,7 +1,16 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
-import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
-import { buildServiceCart } from "../../providers/sales-tax/build-service-cart"
-import { CartSnapshot } from "../../providers/sales-tax/context"
+import {
+  composeTaxLineContext,
+  lineQuantity,
+  newLineForSnapshot,
+  salesTaxTaxLineContext,
+  type TaxedEntity,
+  type TaxLineHookInput,
+} from "./tax-line-context-handler"
+import { cartRefreshStorage } from "./cart-refresh-scope"
+import fc from "fast-check"
+import { buildServiceCart } from "../../core/build-service-cart"
+import { CartSnapshot } from "../../core/context"
 
 const ADDR = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
 
@@ -55,7 +64,7 @@ describe("order snapshot: lines the order workflow passes before they are on the
     },
   } as never
 
-  const snapshotOf = async (items: unknown[] | undefined) => {
+  const snapshotOf = async (items: TaxLineHookInput["items"]) => {
     const out = await salesTaxTaxLineContext({ order: { id: "order_1" }, items, shipping_methods: [] }, { container })
     return (out as unknown as { output: { sales_tax: { items: { id: string; quantity: string; unit_price: string }[] } } }).output.sales_tax
   }
@@ -109,5 +118,76 @@ describe("lineQuantity", () => {
     expect(lineQuantity({ detail: { quantity: 2 } })).toBe(2)
     expect(lineQuantity({ quantity: 5, detail: { quantity: 2 } })).toBe(5)
     expect(lineQuantity({})).toBeUndefined()
+  })
+})
+
+describe("a cart the refresh hook read for this tax run (scope.taxCart)", () => {
+  const adjustment = fc.record({ amount: fc.integer({ min: 0, max: 500 }).map((c) => c / 100), is_tax_inclusive: fc.boolean() })
+  const cartArb = fc.record({
+    id: fc.constantFrom("cart_1"),
+    currency_code: fc.constant("usd"),
+    customer_id: fc.option(fc.constantFrom("cus_1", "cus_2"), { nil: null }),
+    sales_channel_id: fc.option(fc.constant("sc_1"), { nil: null }),
+    items: fc.array(
+      fc.record({
+        id: fc.uuid().map((u) => `cali_${u}`),
+        product_id: fc.option(fc.constantFrom("prod_1", "prod_2"), { nil: null }),
+        variant_id: fc.option(fc.constant("variant_1"), { nil: null }),
+        quantity: fc.integer({ min: 0, max: 9 }),
+        unit_price: fc.integer({ min: 0, max: 100_000 }).map((c) => c / 100),
+        is_tax_inclusive: fc.boolean(),
+        is_giftcard: fc.boolean(),
+        adjustments: fc.array(adjustment, { maxLength: 2 }),
+      }),
+      { maxLength: 4 },
+    ),
+    shipping_methods: fc.array(
+      fc.record({
+        id: fc.uuid().map((u) => `casm_${u}`),
+        shipping_option_id: fc.option(fc.constant("so_1"), { nil: null }),
+        amount: fc.integer({ min: 0, max: 5000 }).map((c) => c / 100),
+        is_tax_inclusive: fc.boolean(),
+        adjustments: fc.array(adjustment, { maxLength: 1 }),
+      }),
+      { maxLength: 2 },
+    ),
+  })
+
+  it("gives the snapshot that reading the cart gives (random carts), without reading it; another cart or no scope is read", async () => {
+    await fc.assert(
+      fc.asyncProperty(cartArb, async (cart) => {
+        let cartReads = 0
+        const container = {
+          resolve(key: string) {
+            if (key === "query")
+              return {
+                graph: async (q: { entity: string }) => {
+                  if (q.entity === "cart") cartReads++
+                  return { data: q.entity === "cart" ? [structuredClone(cart)] : [] }
+                },
+              }
+            throw new Error(`not registered: ${key}`)
+          },
+        } as never
+        const snapshot = async () =>
+          ((await salesTaxTaxLineContext({ cart: { id: "cart_1" } }, { container })) as unknown as { output: Record<string, unknown> })
+            .output
+        const read = await snapshot()
+        expect(cartReads).toBe(1)
+        const prepared = await cartRefreshStorage().run(
+          { cartId: "cart_1", knownUs: true, taxCart: structuredClone(cart) as TaxedEntity },
+          snapshot,
+        )
+        expect(cartReads).toBe(1)
+        expect(prepared).toEqual(read)
+        // a scope holding another cart: this one is read
+        await cartRefreshStorage().run(
+          { cartId: "cart_2", knownUs: true, taxCart: { ...structuredClone(cart), id: "cart_2" } as TaxedEntity },
+          snapshot,
+        )
+        expect(cartReads).toBe(2)
+      }),
+      { numRuns: 200 },
+    )
   })
 })

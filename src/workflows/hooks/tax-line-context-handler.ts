@@ -7,24 +7,76 @@
 import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { CONTEXT_KEY } from "../../providers/sales-tax/constants"
-import type { CartSnapshotInput } from "../../providers/sales-tax/context"
-import { categoryTics, resolveTic } from "../../providers/sales-tax/tic-resolution"
+import { CONTEXT_KEY } from "../../core/constants"
+import type { CartSnapshotInput } from "../../core/context"
+import { graph } from "../../core/query"
+import { cachedProductTics } from "./product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
-import { DEFAULT_TIC } from "../../providers/sales-tax/constants"
+import { DEFAULT_TIC } from "../../core/constants"
 import { currentActor, exemptionIdentity } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "./origin-locations"
+import { preparedTaxCart } from "./cart-refresh-scope"
 
 export type TaxLineContext = Record<string, unknown>
-/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
-export type TaxLineContextHandler = (input: any, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
 
-type Query = {
-  graph(args: { entity: string; fields: string[]; filters?: Record<string, unknown> }): Promise<{ data: any[] }>
+/**
+ * What Medusa's three setTaxLineContext hooks pass: `{ cart, items, shipping_methods }` (cart
+ * workflows) or `{ order, items, shipping_methods }` (updateOrderTaxLinesWorkflow); only the ids
+ * and, for an order, the lines not on it yet are read here.
+ */
+export interface TaxLineHookInput {
+  cart?: { id?: string | null } | null
+  order?: { id?: string | null } | null
+  items?: readonly NewLine[] | null
+  shipping_methods?: readonly TaxedShipping[] | null
+  [key: string]: unknown
 }
 
-interface TicService {
-  getTics(targetType: "product" | "product_type" | "product_category", ids: string[]): Promise<Record<string, number>>
+/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
+export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
+
+/** A promotion adjustment as read (amount: Medusa's BigNumber value, a number or a string). */
+interface Adjustment {
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+}
+
+/** A cart or order line as readTaxedEntity reads it. */
+export interface TaxedItem {
+  id: string
+  product_id?: string | null
+  variant_id?: string | null
+  quantity?: unknown
+  unit_price?: unknown
+  is_tax_inclusive?: boolean | null
+  is_giftcard?: boolean | null
+  adjustments?: readonly Adjustment[] | null
+  /** an order line's order_item (ORDER_ITEM_QUANTITY) */
+  detail?: { quantity?: unknown } | null
+  tax_lines?: { data?: Record<string, unknown> | null; code?: string | null }[] | null
+}
+
+/** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
+type NewLine = Partial<TaxedItem> & { id?: string | null }
+
+export interface TaxedShipping {
+  id: string
+  shipping_option_id?: string | null
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+  adjustments?: readonly Adjustment[] | null
+}
+
+/** A cart or an order with the fields the provider needs (TAXED_FIELDS; an order's too). */
+export interface TaxedEntity {
+  id: string
+  currency_code: string
+  customer_id?: string | null
+  sales_channel_id?: string | null
+  is_draft_order?: boolean | null
+  customer?: { has_account?: boolean | null } | null
+  items?: TaxedItem[] | null
+  shipping_methods?: TaxedShipping[] | null
 }
 
 function dec(v: unknown): string {
@@ -32,71 +84,48 @@ function dec(v: unknown): string {
   return MathBN.convert(v as never).toString()
 }
 
-function sumAdjustments(adjs: any[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
+function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
   let t = MathBN.convert(0)
   let it = MathBN.convert(0)
   let incl = false
   for (const a of adjs ?? []) {
     if (a?.amount === null || a?.amount === undefined) continue
-    t = t.plus(MathBN.convert(a.amount))
+    t = t.plus(MathBN.convert(a.amount as never))
     if (a.is_tax_inclusive) {
       incl = true
-      it = it.plus(MathBN.convert(a.amount))
+      it = it.plus(MathBN.convert(a.amount as never))
     }
   }
   return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
 }
 
+/** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
+const defaultTics = new WeakMap<object, number>()
 function defaultTicOf(container: MedusaContainer): number {
   try {
-    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as never
-    const raw = findRawPluginOptions(config)
-    return raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
+    const config = container.resolve<object>(ContainerRegistrationKeys.CONFIG_MODULE)
+    const got = defaultTics.get(config)
+    if (got !== undefined) return got
+    const raw = findRawPluginOptions(config as never)
+    const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
+    defaultTics.set(config, tic)
+    return tic
   } catch {
     return DEFAULT_TIC
   }
 }
 
-/** TIC per product id, resolved product → type → category (nearest ancestor) → default. */
+/**
+ * TIC per product id, resolved product → type → category (nearest ancestor) → default
+ * (src/core/product-tics.ts), kept across requests (product-tic-cache.ts).
+ */
 export async function resolveProductTics(
   container: MedusaContainer,
   productIds: string[],
 ): Promise<Record<string, { tic: number; source: string }>> {
-  const defaultTic = defaultTicOf(container)
+  const got = await cachedProductTics(container, productIds, defaultTicOf(container))
   const out: Record<string, { tic: number; source: string }> = {}
-  const ids = [...new Set(productIds.filter(Boolean))]
-  if (!ids.length) return out
-  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
-  let tics: TicService | undefined
-  try {
-    tics = container.resolve("salesTax") as TicService
-  } catch {
-    tics = undefined
-  }
-  const { data: products } = await query.graph({
-    entity: "product",
-    fields: ["id", "type_id", "categories.id", "categories.mpath"],
-    filters: { id: ids },
-  })
-  const typeIds = products.map((p) => p.type_id).filter(Boolean)
-  const catIds = new Set<string>()
-  for (const p of products) for (const c of p.categories ?? []) for (const id of String(c.mpath ?? c.id).split(".")) if (id) catIds.add(id)
-  const [byProduct, byType, byCategory] = tics
-    ? await Promise.all([
-        tics.getTics("product", ids),
-        tics.getTics("product_type", typeIds),
-        tics.getTics("product_category", [...catIds]),
-      ])
-    : [{}, {}, {}]
-  for (const p of products) {
-    const r = resolveTic({
-      product: (byProduct as Record<string, number>)[p.id] ?? null,
-      productType: p.type_id ? ((byType as Record<string, number>)[p.type_id] ?? null) : null,
-      categories: categoryTics(p.categories ?? [], byCategory),
-      defaultTic,
-    })
-    out[p.id] = r
-  }
+  for (const [id, t] of got) out[id] = { tic: t.tic, source: t.source }
   return out
 }
 
@@ -115,47 +144,62 @@ export function lineQuantity(i: { quantity?: unknown; detail?: { quantity?: unkn
   return i.quantity ?? i.detail?.quantity
 }
 
+/** The fields of a cart (or an order) the snapshot is built from. */
+export const TAXED_FIELDS = [
+  "id",
+  "currency_code",
+  "customer_id",
+  "sales_channel_id",
+  "items.id",
+  "items.product_id",
+  "items.variant_id",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_tax_inclusive",
+  "items.is_giftcard",
+  "items.adjustments.amount",
+  "items.adjustments.is_tax_inclusive",
+  "shipping_methods.id",
+  "shipping_methods.shipping_option_id",
+  "shipping_methods.amount",
+  "shipping_methods.is_tax_inclusive",
+  "shipping_methods.adjustments.amount",
+  "shipping_methods.adjustments.is_tax_inclusive",
+] as const
+
+/** An order's fields besides TAXED_FIELDS: who may be exempt (see request-actor.ts) and its lines' quantities. */
+const ORDER_FIELDS = [
+  "is_draft_order",
+  "customer.has_account",
+  "items.tax_lines.data",
+  "items.tax_lines.code",
+  ORDER_ITEM_QUANTITY,
+] as const
+
 /**
  * Reads a cart or an order with the fields the provider needs (lines, shipping methods, their
  * adjustments and tax-inclusive flags); undefined when there is none with that id.
  */
-async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<any | undefined> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY) as Query
-  const { data } = await query.graph({
+async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
+  const rows = await graph<TaxedEntity>(container, {
     entity,
-    fields: [
-      // who may be exempt (see request-actor.ts): orders only
-      ...(entity === "order"
-        ? ["is_draft_order", "customer.has_account", "items.tax_lines.data", "items.tax_lines.code", ORDER_ITEM_QUANTITY]
-        : []),
-      "id",
-      "currency_code",
-      "customer_id",
-      "sales_channel_id",
-      "items.id",
-      "items.product_id",
-      "items.variant_id",
-      "items.quantity",
-      "items.unit_price",
-      "items.is_tax_inclusive",
-      "items.is_giftcard",
-      "items.adjustments.amount",
-      "items.adjustments.is_tax_inclusive",
-      "shipping_methods.id",
-      "shipping_methods.shipping_option_id",
-      "shipping_methods.amount",
-      "shipping_methods.is_tax_inclusive",
-      "shipping_methods.adjustments.amount",
-      "shipping_methods.adjustments.is_tax_inclusive",
-    ],
+    fields: entity === "order" ? [...ORDER_FIELDS, ...TAXED_FIELDS] : TAXED_FIELDS,
     filters: { id },
   })
-  return data[0]
+  return rows[0]
 }
 
-/** The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs). */
-export async function buildCartSnapshot(container: MedusaContainer, cartId: string): Promise<CartSnapshotInput | undefined> {
-  const cart = await readTaxedEntity(container, "cart", cartId)
+/**
+ * The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs); or, when
+ * the plugin's cart-refresh hook has just read it for this tax run (`prepared`, the same cart
+ * read with TAXED_FIELDS in the same lock: cart-refresh-tax.ts), that read.
+ */
+export async function buildCartSnapshot(
+  container: MedusaContainer,
+  cartId: string,
+  prepared?: TaxedEntity | null,
+): Promise<CartSnapshotInput | undefined> {
+  const cart = prepared && prepared.id === cartId ? prepared : await readTaxedEntity(container, "cart", cartId)
   if (!cart) return undefined
   return {
     ...(await snapshotFromEntity(container, cart, cart.customer_id)),
@@ -195,8 +239,8 @@ export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T
 export async function buildOrderSnapshot(
   container: MedusaContainer,
   orderId: string,
-  items?: any[],
-  shippingMethods?: any[],
+  items?: readonly NewLine[] | null,
+  shippingMethods?: readonly TaxedShipping[] | null,
 ): Promise<CartSnapshotInput | undefined> {
   const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
@@ -204,21 +248,30 @@ export async function buildOrderSnapshot(
   // sets tax lines for those alone) quotes those lines, as before: the order's other lines are left
   // out (no quantity). A run for the whole order (a draft order's creation) quotes every line at
   // its quantity (ORDER_ITEM_QUANTITY).
-  if (items?.length) order.items = (order.items ?? []).map((i: any) => ({ ...i, quantity: undefined, detail: undefined }))
+  if (items?.length) order.items = (order.items ?? []).map((i) => ({ ...i, quantity: undefined, detail: undefined }))
   // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
   // lines): include them, with a quantity (see newLineForSnapshot)
-  const known = new Set((order.items ?? []).map((i: any) => i.id))
-  for (const it of items ?? []) if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot(it))
-  const knownSm = new Set((order.shipping_methods ?? []).map((s: any) => s.id))
+  const known = new Set((order.items ?? []).map((i) => i.id))
+  for (const it of items ?? []) {
+    if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot({ ...it, id: it.id }))
+  }
+  const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
   const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor())
   return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
 }
 
-async function snapshotFromEntity(container: MedusaContainer, e: any, customerId: string | null | undefined): Promise<CartSnapshotInput> {
-  const items = (e.items ?? []).filter((i: any) => !i.is_giftcard)
+async function snapshotFromEntity(
+  container: MedusaContainer,
+  e: TaxedEntity,
+  customerId: string | null | undefined,
+): Promise<CartSnapshotInput> {
+  const items = (e.items ?? []).filter((i) => !i.is_giftcard)
   const [tics, where] = await Promise.all([
-    resolveProductTics(container, items.map((i: any) => i.product_id).filter(Boolean)),
+    resolveProductTics(
+      container,
+      items.flatMap((i) => (i.product_id ? [i.product_id] : [])),
+    ),
     // the stock location of each line (origin per stock location); never fails the snapshot
     resolveLineLocations(container, e).catch((): LineLocations | null => null),
   ])
@@ -230,9 +283,10 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
     // only when set: a snapshot without it is the default connection's, as before
     ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
-    items: items.map((i: any) => {
+    items: items.map((i) => {
       const adj = sumAdjustments(i.adjustments)
       const t = i.product_id ? tics[i.product_id] : undefined
+      const location = where?.items.get(i.id)
       return {
         id: i.id,
         product_id: i.product_id ?? null,
@@ -245,11 +299,12 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         inclusive_discount: adj.inclusiveTotal,
         tic: t?.tic ?? defaultTic,
         tic_source: t?.source ?? "default",
-        ...(where?.items.has(i.id) ? { origin_location_id: where.items.get(i.id) } : {}),
+        ...(location !== undefined ? { origin_location_id: location } : {}),
       }
     }),
-    shipping_methods: (e.shipping_methods ?? []).map((s: any) => {
+    shipping_methods: (e.shipping_methods ?? []).map((s) => {
       const adj = sumAdjustments(s.adjustments)
+      const location = where?.shipping.get(s.id)
       return {
         id: s.id,
         shipping_option_id: s.shipping_option_id ?? null,
@@ -258,7 +313,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
         is_tax_inclusive: !!s.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
         inclusive_discount: adj.inclusiveTotal,
-        ...(where?.shipping.has(s.id) ? { origin_location_id: where.shipping.get(s.id) } : {}),
+        ...(location !== undefined ? { origin_location_id: location } : {}),
       }
     }),
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
@@ -268,8 +323,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: any, customerId
 
 function unwrap(v: unknown): TaxLineContext {
   if (v instanceof StepResponse) return ((v as unknown as { output?: unknown }).output ?? {}) as TaxLineContext
-  if (v && typeof v === "object" && "__type" in (v as object) && "output" in (v as object))
-    return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
+  if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
   return (v ?? {}) as TaxLineContext
 }
 
@@ -278,18 +332,20 @@ function unwrap(v: unknown): TaxLineContext {
  * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
  */
 export async function salesTaxTaxLineContext(
-  input: any,
+  input: TaxLineHookInput,
   { container }: { container: MedusaContainer },
 ): Promise<StepResponse<TaxLineContext>> {
   let snapshot: CartSnapshotInput | undefined
   try {
-    if (input?.cart?.id) snapshot = await buildCartSnapshot(container, input.cart.id)
-    else if (input?.order?.id) snapshot = await buildOrderSnapshot(container, input.order.id, input.items, input.shipping_methods)
+    const cartId = input?.cart?.id
+    const orderId = input?.order?.id
+    if (cartId) snapshot = await buildCartSnapshot(container, cartId, preparedTaxCart(cartId))
+    else if (orderId) snapshot = await buildOrderSnapshot(container, orderId, input.items, input.shipping_methods)
   } catch (e) {
     // never break a cart or order flow over the context: the provider then quotes from the lines
     // Medusa hands it (no discounts seen) and logs that it did
     try {
-      const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
+      const logger = container.resolve<{ warn(m: string): void }>(ContainerRegistrationKeys.LOGGER)
       logger.warn(`sales-tax: tax-line context could not be built (${(e as Error)?.message ?? e})`)
     } catch {
       /* no logger */
@@ -304,7 +360,7 @@ export async function salesTaxTaxLineContext(
  */
 export function composeTaxLineContext(
   ...handlers: TaxLineContextHandler[]
-): (input: any, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
+): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
   return async (input, ctx) => {
     const results = await Promise.all(handlers.map(async (h) => unwrap(await h(input, ctx))))
     const merged: TaxLineContext = {}
@@ -327,5 +383,5 @@ export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
 }
 
 /** What the plugin registers: its own handler composed with the host's added ones. */
-export const registeredTaxLineContext = (input: any, ctx: { container: MedusaContainer }) =>
+export const registeredTaxLineContext = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) =>
   composeTaxLineContext(salesTaxTaxLineContext, ...extraHandlers)(input, ctx)

@@ -1,9 +1,10 @@
 // GET / POST / DELETE /admin/sales-tax/tics/{product|product-type|product-category}/:id
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../../../admin/lib/types"
-import { SALES_TAX_MODULE } from "../../../modules/sales-tax"
-import { categoryTics, resolveTic } from "../../../providers/sales-tax/tic-resolution"
+import { graph } from "../../../core/query"
+import { assignedTics, ticModule, type TicModule } from "../../../core/product-tics"
+import { nearestWithTic, resolveProductTic } from "../../../core/tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError, ticInfo } from "./helpers"
 import { lookupTic, TIC_UNVERIFIED_WARNING } from "./tic-lookup"
 import { AdminSetTicBody } from "./validators"
@@ -15,31 +16,13 @@ const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
   "product-category": "product_category",
 }
 
-export interface TicAssignments {
-  setTic(targetType: ModelTarget, targetId: string, tic: number | null): Promise<unknown>
-  getTics(targetType: ModelTarget, ids: string[]): Promise<Record<string, number>>
-}
-
 type Scope = MedusaRequest["scope"]
 
-function ticService(scope: Scope): TicAssignments {
-  return scope.resolve<TicAssignments>(SALES_TAX_MODULE)
-}
-
-interface Query {
-  graph(args: {
-    entity: string
-    fields: string[]
-    filters?: Record<string, unknown>
-    pagination?: { take?: number; skip?: number }
-  }): Promise<{
-    data: Record<string, unknown>[]
-    metadata?: { count?: number }
-  }>
-}
-
-export function queryOf(scope: Scope): Query {
-  return scope.resolve<Query>(ContainerRegistrationKeys.QUERY)
+/** The salesTax module: the plugin registers it, so an admin route without it is a broken install. */
+function ticService(scope: Scope): TicModule {
+  const svc = ticModule(scope)
+  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  return svc
 }
 
 interface ProductRow {
@@ -49,39 +32,34 @@ interface ProductRow {
   categories: { id: string; name: string | null; mpath: string | null }[]
 }
 
+interface ProductFields {
+  id: string
+  title?: string | null
+  type?: { id: string; value?: string | null } | null
+  categories?: { id: string; name?: string | null; mpath?: string | null }[] | null
+}
+
 async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promise<ProductRow | { id: string; name: string | null } | null> {
-  const query = queryOf(scope)
   if (type === "product") {
-    const { data } = await query.graph({
+    const [p] = await graph<ProductFields>(scope, {
       entity: "product",
       fields: ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"],
       filters: { id },
     })
-    const p = data[0] as unknown as ProductRow | undefined
-    return p ? { id: p.id, title: p.title ?? null, type: p.type ?? null, categories: p.categories ?? [] } : null
+    if (!p) return null
+    return {
+      id: p.id,
+      title: p.title ?? null,
+      type: p.type ? { id: p.type.id, value: p.type.value ?? null } : null,
+      categories: (p.categories ?? []).map((c) => ({ id: c.id, name: c.name ?? null, mpath: c.mpath ?? null })),
+    }
   }
-  const entity = type === "product-type" ? "product_type" : "product_category"
-  const fields = type === "product-type" ? ["id", "value"] : ["id", "name"]
-  const { data } = await query.graph({ entity, fields, filters: { id } })
-  const row = data[0] as { id: string; value?: string; name?: string } | undefined
-  return row ? { id: row.id, name: row.value ?? row.name ?? null } : null
-}
-
-/** The category's materialized path (root first, itself last). */
-export function ancestry(c: { id: string; mpath?: string | null }): string[] {
-  const path = c.mpath ? c.mpath.split(".").filter(Boolean) : [c.id]
-  return path[path.length - 1] === c.id ? path : [...path, c.id]
-}
-
-/** Id of the category itself or its nearest ancestor that has a TIC. */
-export function nearestWithTic(c: { id: string; mpath?: string | null }, tics: Readonly<Record<string, number>>): string | null {
-  const chain = ancestry(c)
-  for (let i = chain.length - 1; i >= 0; i--) if (typeof tics[chain[i]!] === "number") return chain[i]!
-  return null
-}
-
-function mostSpecificFirst(a: { id: string; mpath?: string | null }, b: { id: string; mpath?: string | null }): number {
-  return ancestry(b).length - ancestry(a).length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  const [row] =
+    type === "product-type"
+      ? await graph<{ id: string; value?: string | null }>(scope, { entity: "product_type", fields: ["id", "value"], filters: { id } })
+      : await graph<{ id: string; name?: string | null }>(scope, { entity: "product_category", fields: ["id", "name"], filters: { id } })
+  if (!row) return null
+  return { id: row.id, name: ("value" in row ? row.value : "name" in row ? row.name : null) ?? null }
 }
 
 /** The resolved TIC of one target and every level considered. */
@@ -89,8 +67,11 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const target = await loadTarget(scope, type, id)
   if (!target) return null
   const defaultTic = pluginOptions(scope).defaultTic
-  const svc = ticService(scope)
-  const own = (await svc.getTics(MODEL_TARGET[type], [id]))[id]
+  // a product's TIC depends on its type's and categories' too: all read at once
+  const product = type === "product" ? (target as ProductRow) : null
+  const row = product ? { id: product.id, typeId: product.type?.id ?? null, categories: product.categories } : null
+  const levels = row ? await assignedTics(scope, [row]) : null
+  const own = levels ? levels.product[id] : (await ticService(scope).getTics(MODEL_TARGET[type], [id]))[id]
   // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
   // ticInfo never rejects: a label it cannot get is null)
   const infos = new Map<number, Promise<TicInfo>>()
@@ -102,7 +83,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   void info(defaultTic)
   const assigned = own === undefined || own === null ? null : await info(own)
 
-  if (type !== "product") {
+  if (!product || !row || !levels) {
     const t = target as { id: string; name: string | null }
     const source: TicSource = assigned ? MODEL_TARGET[type] : "default"
     return {
@@ -113,11 +94,9 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
     }
   }
 
-  const p = target as ProductRow
-  const typeTics = p.type ? await svc.getTics("product_type", [p.type.id]) : {}
-  // a category without a TIC inherits its nearest ancestor's (as the provider resolves it)
-  const chainIds = [...new Set(p.categories.flatMap((c) => ancestry(c)))]
-  const catTics = chainIds.length ? await svc.getTics("product_category", chainIds) : {}
+  const p = product
+  const typeTics = levels.productType
+  const catTics = levels.productCategory
   for (const t of [...Object.values(typeTics), ...Object.values(catTics)]) void info(t)
   const productType: TicTargetRef | null = p.type
     ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? await info(typeTics[p.type.id]!) : null }
@@ -133,24 +112,12 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
       }
     }),
   )
-  const r = resolveTic({
-    product: own ?? undefined,
-    productType: productType?.tic?.ticId,
-    categories: categoryTics(p.categories, catTics),
-    defaultTic,
-  })
-  let sourceId: string | null = null
-  if (r.source === "product") sourceId = p.id
-  else if (r.source === "product_type") sourceId = productType?.id ?? null
-  else if (r.source === "product_category") {
-    const c = [...p.categories].sort(mostSpecificFirst).find((x) => catTics[nearestWithTic(x, catTics) ?? ""] === r.tic)
-    sourceId = c ? nearestWithTic(c, catTics) : null
-  }
+  const r = resolveProductTic(row, levels, defaultTic)
   await Promise.all(infos.values()) // no lookup outlives the answer
   return {
     target: { type, id, name: p.title },
     assigned,
-    resolved: { tic: await info(r.tic), source: r.source, sourceId },
+    resolved: { tic: await info(r.tic), source: r.source, sourceId: r.sourceId },
     chain: { product: assigned, productType, categories, default: await info(defaultTic) },
   }
 }

@@ -19,11 +19,47 @@
  * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
  * workflows take). What the restore could not put back is logged as an error.
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
+import { graph } from "../../../core/query"
 
-type Row = Record<string, any>
+/** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
+type Row = Record<string, unknown>
+/** An item or a shipping method as FIELDS reads it. */
+interface LineRow {
+  id: string
+  quantity?: BigNumberValue | null
+  unit_price?: BigNumberValue | null
+  is_custom_price?: boolean | null
+  amount?: BigNumberValue | null
+  tax_lines?: Row[] | null
+  adjustments?: Row[] | null
+}
+/**
+ * The Cart Module's writes of content read back by Query. Medusa's input DTOs type nullable columns
+ * (description, tax_rate_id, provider_id, metadata, …) as optional non-null and amounts without
+ * null, so the rows as read do not fit them: the restore writes them through this view.
+ */
+interface ContentWrites {
+  updateLineItems(rows: { id: string; quantity: number | null; unit_price: number | null; is_custom_price: boolean }[]): Promise<unknown>
+  updateShippingMethods(rows: { id: string; amount: number | null }[]): Promise<unknown>
+  setShippingMethodAdjustments(cartId: string, rows: Row[]): Promise<unknown>
+  setLineItemTaxLines(cartId: string, rows: Row[]): Promise<unknown>
+  setShippingMethodTaxLines(cartId: string, rows: Row[]): Promise<unknown>
+  updateAddresses(rows: Row[]): Promise<unknown>
+}
+/** The cart as FIELDS reads it. */
+type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
+  id: string
+  region?: { automatic_taxes?: boolean | null } | null
+  shipping_address?: Row | null
+  billing_address?: Row | null
+  payment_collection?: { id: string } | null
+  promotions?: ({ id: string } | null)[] | null
+  items?: LineRow[] | null
+  shipping_methods?: LineRow[] | null
+}
 
 export interface CartState {
   id: string
@@ -32,8 +68,8 @@ export interface CartState {
   fields: Record<(typeof CART_COLUMNS)[number], unknown>
   /** The addresses as content (Medusa may replace an address row: the content is what must come back). */
   addresses: Record<(typeof ADDRESSES)[number], Row | null>
-  items: Row[]
-  shippingMethods: Row[]
+  items: LineRow[]
+  shippingMethods: LineRow[]
   promotionIds: string[]
   hasPaymentCollection: boolean
 }
@@ -77,14 +113,9 @@ const FIELDS = [
   "shipping_methods.adjustments.*",
 ]
 
-function query(scope: MedusaContainer) {
-  return scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: Row[] }> }
-}
-
 /** The cart as it is now, or undefined when there is no such cart. */
 export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
-  const { data } = await query(scope).graph({ entity: "cart", fields: FIELDS, filters: { id: cartId } })
-  const c = data[0]
+  const [c] = await graph<CartRow>(scope, { entity: "cart", fields: FIELDS, filters: { id: cartId } })
   if (!c) return undefined
   const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
   return {
@@ -97,10 +128,7 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
     },
     items: c.items ?? [],
     shippingMethods: c.shipping_methods ?? [],
-    promotionIds: (c.promotions ?? [])
-      .map((p: Row) => p?.id)
-      .filter(Boolean)
-      .sort(),
+    promotionIds: (c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : [])).sort(),
     hasPaymentCollection: !!c.payment_collection?.id,
   }
 }
@@ -113,7 +141,7 @@ function content(r: Row, cols: readonly string[], owner: string): string {
   for (const k of ["rate", "amount"]) if (k in p) p[k] = num(p[k])
   return JSON.stringify({ owner: r[owner], ...p })
 }
-const contentSet = (rows: Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
+const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** What differs between two states (empty when the cart is as it was): for the test of the restore and the log. */
@@ -122,30 +150,30 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)
   const addr = (a: Row | null) => (a ? JSON.stringify(pick(a, ADDRESS_COLUMNS)) : null)
   for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
-  const ids = (rows: Row[]) => rows.map((r) => `${r.id}x${num(r.quantity ?? r.amount)}`).sort()
+  const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${num(r.quantity ?? r.amount)}`).sort()
   if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
   if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
   const itemLines = (s: CartState) =>
     contentSet(
-      s.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...t, item_id: i.id }))),
+      s.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...t, item_id: i.id }))),
       TAX_LINE_COLUMNS,
       "item_id",
     )
   const shipLines = (s: CartState) =>
     contentSet(
-      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t: Row) => ({ ...t, shipping_method_id: m.id }))),
+      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...t, shipping_method_id: m.id }))),
       TAX_LINE_COLUMNS,
       "shipping_method_id",
     )
   const itemAdj = (s: CartState) =>
     contentSet(
-      s.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...a, item_id: i.id }))),
+      s.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...a, item_id: i.id }))),
       ADJUSTMENT_COLUMNS,
       "item_id",
     )
   const shipAdj = (s: CartState) =>
     contentSet(
-      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a: Row) => ({ ...a, shipping_method_id: m.id }))),
+      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a) => ({ ...a, shipping_method_id: m.id }))),
       ADJUSTMENT_COLUMNS,
       "shipping_method_id",
     )
@@ -180,11 +208,12 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
   if (!now) return
   const diff = cartStateDiff(before, now)
   if (!diff.length) return
-  const cart = scope.resolve(Modules.CART) as any
+  const cart = scope.resolve<ICartModuleService>(Modules.CART)
+  const writes = scope.resolve<ContentWrites>(Modules.CART)
   const cartId = before.id
 
   // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what changed
-  const byId = (rows: Row[]) => new Map(rows.map((r) => [r.id as string, r]))
+  const byId = (rows: LineRow[]) => new Map(rows.map((r) => [r.id, r]))
   const [bi, ni, bs, ns] = [byId(before.items), byId(now.items), byId(before.shippingMethods), byId(now.shippingMethods)]
   const addedItems = [...ni.keys()].filter((id) => !bi.has(id))
   const removedItems = [...bi.keys()].filter((id) => !ni.has(id))
@@ -197,7 +226,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
   if (addedItems.length) await cart.deleteLineItems(addedItems)
   if (removedItems.length) await cart.restoreLineItems(removedItems)
   if (changedItems.length)
-    await cart.updateLineItems(
+    await writes.updateLineItems(
       changedItems.map((b) => ({
         id: b.id,
         quantity: num(b.quantity),
@@ -210,35 +239,33 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
   const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && num(ns.get(b.id)!.amount) !== num(b.amount))
   if (addedShip.length) await cart.deleteShippingMethods(addedShip)
   if (removedShip.length) await cart.restoreShippingMethods(removedShip)
-  if (changedShip.length) await cart.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: num(b.amount) })))
+  if (changedShip.length) await writes.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: num(b.amount) })))
 
   // derived rows, set back as content (new row ids)
   if (diff.includes("items.adjustments") || removedItems.length) {
     await cart.setLineItemAdjustments(
       cartId,
-      before.items.flatMap((i) => (i.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))),
+      before.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))),
     )
   }
   if (diff.includes("shipping_methods.adjustments") || removedShip.length) {
-    await cart.setShippingMethodAdjustments(
+    await writes.setShippingMethodAdjustments(
       cartId,
       before.shippingMethods.flatMap((m) =>
-        (m.adjustments ?? []).map((a: Row) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
+        (m.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
       ),
     )
   }
   if (diff.includes("items.tax_lines") || removedItems.length) {
-    await cart.setLineItemTaxLines(
+    await writes.setLineItemTaxLines(
       cartId,
-      before.items.flatMap((i) => (i.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))),
+      before.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))),
     )
   }
   if (diff.includes("shipping_methods.tax_lines") || removedShip.length) {
-    await cart.setShippingMethodTaxLines(
+    await writes.setShippingMethodTaxLines(
       cartId,
-      before.shippingMethods.flatMap((m) =>
-        (m.tax_lines ?? []).map((t: Row) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id })),
-      ),
+      before.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id }))),
     )
   }
 
@@ -268,7 +295,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
     else if (!is) update[k] = pick(was, ADDRESS_COLUMNS)
     else addressRows.push({ id: is.id, ...pick(was, ADDRESS_COLUMNS) })
   }
-  if (addressRows.length) await cart.updateAddresses(addressRows)
+  if (addressRows.length) await writes.updateAddresses(addressRows)
   if (Object.keys(update).length) await cart.updateCarts([{ id: cartId, ...update }])
 
   if (before.hasPaymentCollection || now.hasPaymentCollection) {

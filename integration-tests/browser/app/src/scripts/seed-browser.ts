@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductCategoriesWorkflow, createProductTypesWorkflow, createProductsWorkflow } from "@medusajs/core-flows"
+import { addSalesChannel } from "../../../../../dev-store/seed"
 
 export default async function seed({ container }: ExecArgs) {
   const {
@@ -48,27 +49,52 @@ export default async function seed({ container }: ExecArgs) {
 
   const orderModule = container.resolve(Modules.ORDER) as any
   const destination = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012", countryCode: "US" }
-  const [order] = await orderModule.createOrders([
-    {
-      currency_code: "usd",
-      email: "buyer@acme.test",
-      customer_id: customer.id,
-      region_id: region.id,
-      status: "pending",
-      items: [
-        { title: "Organic cotton T-shirt", product_title: "Organic cotton T-shirt", quantity: 2, unit_price: 25, product_id: product!.id },
-      ],
-      shipping_address: {
-        first_name: "Ada",
-        last_name: "Lovelace",
-        address_1: destination.line1,
-        city: destination.city,
-        province: "ca",
-        postal_code: destination.zip,
-        country_code: "us",
+  const origin = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" }
+  type Address = typeof destination
+  /** an order of Ada's, shipped to `to` (its line items as given) */
+  const createOrder = async (to: Address, items: Record<string, unknown>[], createdAt?: Date) => {
+    const [created] = await orderModule.createOrders([
+      {
+        currency_code: "usd",
+        email: "buyer@acme.test",
+        customer_id: customer.id,
+        region_id: region.id,
+        status: "pending",
+        ...(createdAt ? { created_at: createdAt } : {}),
+        items,
+        shipping_address: {
+          first_name: "Ada",
+          last_name: "Lovelace",
+          address_1: to.line1,
+          city: to.city,
+          province: to.state.toLowerCase(),
+          postal_code: to.zip,
+          country_code: "us",
+        },
       },
-    },
-  ])
+    ])
+    return created
+  }
+  /** the filing snapshot of a one-line order (what the filing needs to be retried) */
+  const snapshotOf = (orderId: string, placedAt: string, to: Address, line: Record<string, unknown>) => ({
+    orderId,
+    kind: "order",
+    cartId: null,
+    customerId: customer.id,
+    currencyCode: "USD",
+    placedAt,
+    origin,
+    destination: to,
+    lines: [{ index: 0, kind: "item", quantity: 1, tic: 0, fallback: false, ...line }],
+  })
+  const shirts = {
+    title: "Organic cotton T-shirt",
+    product_title: "Organic cotton T-shirt",
+    quantity: 2,
+    unit_price: 25,
+    product_id: product!.id,
+  }
+  const order = await createOrder(destination, [shirts])
   const full = await orderModule.retrieveOrder(order.id, { relations: ["items"] })
   const line = full.items[0]
 
@@ -84,62 +110,22 @@ export default async function seed({ container }: ExecArgs) {
     state: "failed",
     last_error: "createOrder: 503 Service Unavailable - the service was down when the order was placed",
     next_attempt_at: null,
-    snapshot: {
-      orderId: order.id,
-      kind: "order",
-      cartId: null,
-      customerId: customer.id,
-      currencyCode: "USD",
-      placedAt,
-      origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
-      destination,
-      lines: [
-        {
-          index: 0,
-          itemId: line.id,
-          kind: "item",
-          price: 25,
-          quantity: 2,
-          tic: 0,
-          productId: product!.id,
-          chargedTax: 4.75,
-          chargedRate: 0.095,
-          fallback: false,
-        },
-      ],
-    },
+    snapshot: snapshotOf(order.id, placedAt, destination, {
+      itemId: line.id,
+      price: 25,
+      quantity: 2,
+      productId: product!.id,
+      chargedTax: 4.75,
+      chargedRate: 0.095,
+    }),
   })
   // the lifecycle order: 2 shirts at $25 with CA's 9.5 % ($4.75 tax), paid $54.75, $5 refunded without a return
   const placed2 = new Date(Date.now() - 40 * 86_400_000)
-  const [order2] = await orderModule.createOrders([
-    {
-      currency_code: "usd",
-      email: "buyer@acme.test",
-      customer_id: customer.id,
-      region_id: region.id,
-      status: "pending",
-      created_at: placed2,
-      items: [
-        {
-          title: "Organic cotton T-shirt",
-          product_title: "Organic cotton T-shirt",
-          quantity: 2,
-          unit_price: 25,
-          product_id: product!.id,
-          tax_lines: [{ code: "SALES_TAX", rate: 9.5, description: "Sales tax" }],
-        },
-      ],
-      shipping_address: {
-        first_name: "Ada",
-        last_name: "Lovelace",
-        address_1: destination.line1,
-        city: destination.city,
-        province: "ca",
-        postal_code: destination.zip,
-        country_code: "us",
-      },
-    },
-  ])
+  const order2 = await createOrder(
+    destination,
+    [{ ...shirts, tax_lines: [{ code: "SALES_TAX", rate: 9.5, description: "Sales tax" }] }],
+    placed2,
+  )
   const full2 = await orderModule.retrieveOrder(order2.id, { relations: ["items"] })
   const line2 = full2.items[0]
   const paymentModule = container.resolve(Modules.PAYMENT) as any
@@ -157,30 +143,14 @@ export default async function seed({ container }: ExecArgs) {
   const refunded = await paymentModule.refundPayment({ payment_id: payment.id, amount: 5 })
   const refundId: string = (refunded.refunds ?? []).map((r: any) => r.id)[0]
 
-  const snapshot2 = {
-    orderId: order2.id,
-    kind: "order",
-    cartId: null,
-    customerId: customer.id,
-    currencyCode: "USD",
-    placedAt: placed2.toISOString(),
-    origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
-    destination,
-    lines: [
-      {
-        index: 0,
-        itemId: line2.id,
-        kind: "item",
-        price: 25,
-        quantity: 2,
-        tic: 0,
-        productId: product!.id,
-        chargedTax: 4.75,
-        chargedRate: 0.095,
-        fallback: false,
-      },
-    ],
-  }
+  const snapshot2 = snapshotOf(order2.id, placed2.toISOString(), destination, {
+    itemId: line2.id,
+    price: 25,
+    quantity: 2,
+    productId: product!.id,
+    chargedTax: 4.75,
+    chargedRate: 0.095,
+  })
   const editId = "ordch_01BROWSEREDIT0000000000000"
   const { record: rec2 } = await filing.ensureRecord({
     order_id: order2.id,
@@ -238,35 +208,20 @@ export default async function seed({ container }: ExecArgs) {
   // Medusa's inclusive arithmetic gives back subtotal $107.15, tax $4.85, total $112. Filed with the
   // net (shown price − tax charged, `inclusiveNet`) and the tax charged.
   const albany = { line1: "45 Eagle St", city: "Albany", state: "NY", zip: "12207", countryCode: "US" }
-  const [order3] = await orderModule.createOrders([
-    {
-      currency_code: "usd",
-      email: "buyer@acme.test",
-      customer_id: customer.id,
-      region_id: region.id,
-      status: "pending",
-      created_at: placed2,
-      items: [
-        {
-          title: "Wool sweater",
-          product_title: "Wool sweater",
-          quantity: 1,
-          unit_price: 112,
-          is_tax_inclusive: true,
-          tax_lines: [{ code: "SALES_TAX", rate: 4.5264, description: "Sales tax" }],
-        },
-      ],
-      shipping_address: {
-        first_name: "Ada",
-        last_name: "Lovelace",
-        address_1: albany.line1,
-        city: albany.city,
-        province: "ny",
-        postal_code: albany.zip,
-        country_code: "us",
+  const order3 = await createOrder(
+    albany,
+    [
+      {
+        title: "Wool sweater",
+        product_title: "Wool sweater",
+        quantity: 1,
+        unit_price: 112,
+        is_tax_inclusive: true,
+        tax_lines: [{ code: "SALES_TAX", rate: 4.5264, description: "Sales tax" }],
       },
-    },
-  ])
+    ],
+    placed2,
+  )
   const full3 = await orderModule.retrieveOrder(order3.id, { relations: ["items"] })
   const { record: rec3 } = await filing.ensureRecord({
     order_id: order3.id,
@@ -277,30 +232,13 @@ export default async function seed({ container }: ExecArgs) {
     charged_tax: 4.85,
     state: "completed",
     next_attempt_at: null,
-    snapshot: {
-      orderId: order3.id,
-      kind: "order",
-      cartId: null,
-      customerId: customer.id,
-      currencyCode: "USD",
-      placedAt: placed2.toISOString(),
-      origin: { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" },
-      destination: albany,
-      lines: [
-        {
-          index: 0,
-          itemId: full3.items[0].id,
-          kind: "item",
-          price: 107.15,
-          quantity: 1,
-          tic: 0,
-          productId: null,
-          chargedTax: 4.85,
-          chargedRate: 0.0453,
-          fallback: false,
-        },
-      ],
-    },
+    snapshot: snapshotOf(order3.id, placed2.toISOString(), albany, {
+      itemId: full3.items[0].id,
+      price: 107.15,
+      productId: null,
+      chargedTax: 4.85,
+      chargedRate: 0.0453,
+    }),
   })
   await filing.patchRecord(rec3.id, { filed_tax: 4.85, filing_path: "direct", filed_at: placed2, completed_at: placed2 })
 
@@ -314,7 +252,7 @@ export default async function seed({ container }: ExecArgs) {
     inclusive: { orderId: order3.id },
   }
   // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
-  await (container.resolve(Modules.SALES_CHANNEL) as any).createSalesChannels({ id: "sc_browser_wholesale", name: "Wholesale" })
+  await addSalesChannel(container, { id: "sc_browser_wholesale", name: "Wholesale" })
   if (process.env.BROWSER_SEED_OUT) writeFileSync(process.env.BROWSER_SEED_OUT, JSON.stringify(out))
 
   console.log(`BROWSER_SEED ${JSON.stringify(out)}`)

@@ -3,11 +3,10 @@ import type { HealthResponse, PingResponse } from "../../../../contract"
 import { SalesTaxError } from "../../../../client"
 import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../../../options"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
-import { categoryTics, resolveTic } from "../../../../providers/sales-tax/tic-resolution"
+import { graph } from "../../../../core/query"
+import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../../../../core/product-tics"
 import type { AdminSettingsResponse, CheckResult, FailureSummary, TicSource } from "../../../../admin/lib/types"
 import { handle, pluginOptions, salesTaxClient, serviceText, ticInfo } from "../helpers"
-import { ancestry, queryOf, type TicAssignments } from "../tic-routes"
-import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 
 type Scope = MedusaRequest["scope"]
 
@@ -44,53 +43,28 @@ async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): 
 }
 
 async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettingsResponse["coverage"]> {
-  const query = queryOf(scope)
-  const svc = scope.resolve<TicAssignments>(SALES_TAX_MODULE)
-  const products: { id: string; title: string | null; typeId: string | null; categories: { id: string; mpath: string | null }[] }[] = []
+  const products: (ProductTicFields & { title?: string | null })[] = []
   let truncated = false
   for (let skip = 0; ; skip += PAGE) {
-    const { data } = await query.graph({
+    const data = await graph<ProductTicFields & { title?: string | null }>(scope, {
       entity: "product",
       fields: ["id", "title", "type_id", "categories.id", "categories.mpath"],
       pagination: { take: PAGE, skip },
     })
-    for (const p of data as {
-      id: string
-      title?: string | null
-      type_id?: string | null
-      categories?: { id: string; mpath?: string | null }[] | null
-    }[]) {
-      const categories = (p.categories ?? []).map((c) => ({ id: c.id, mpath: c.mpath ?? null }))
-      products.push({ id: p.id, title: p.title ?? null, typeId: p.type_id ?? null, categories })
-    }
+    products.push(...data)
     if (data.length < PAGE) break
     if (products.length >= MAX_PRODUCTS) {
       truncated = true
       break
     }
   }
-  const uniq = (xs: string[]) => [...new Set(xs)]
-  const [own, types, cats]: Record<string, number>[] = await Promise.all([
-    products.length
-      ? svc.getTics(
-          "product",
-          products.map((p) => p.id),
-        )
-      : {},
-    svc.getTics("product_type", uniq(products.flatMap((p) => (p.typeId ? [p.typeId] : [])))),
-    svc.getTics("product_category", uniq(products.flatMap((p) => p.categories.flatMap(ancestry)))),
-  ])
+  const tics = await resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
   const fallingBack: { id: string; title: string | null }[] = []
   for (const p of products) {
-    const r = resolveTic({
-      product: own![p.id],
-      productType: p.typeId ? types![p.typeId] : undefined,
-      categories: categoryTics(p.categories, cats!),
-      defaultTic,
-    })
-    bySource[r.source]++
-    if (r.source === "default" && fallingBack.length < LIST_FALLING_BACK) fallingBack.push({ id: p.id, title: p.title })
+    const source = tics.get(p.id)?.source ?? "default"
+    bySource[source]++
+    if (source === "default" && fallingBack.length < LIST_FALLING_BACK) fallingBack.push({ id: p.id, title: p.title ?? null })
   }
   return {
     totalProducts: products.length,

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { CertificateRecord } from "../../../../contract"
-import { invalidateCustomerCertificates } from "../../../../providers/sales-tax/exemptions"
+import { invalidateCustomerCertificates } from "../../../../core/exemptions"
 import { bodyOf, handle, storeClient } from "../../../admin/sales-tax/helpers"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
 import { customerOf, recordOrigin, withCreators, withinBudget } from "./shopper"

@@ -6,7 +6,7 @@ import { optionsForChannel } from "../../../../connections"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { ErrorDetail } from "../../../../contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
-import { normalizeState, normalizeZip } from "../../../../providers/sales-tax/build-service-cart"
+import { normalizeState, normalizeZip } from "../../../../core/build-service-cart"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Limited, type Verdict } from "./limits"
 

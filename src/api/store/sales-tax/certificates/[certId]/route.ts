@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isSalesTaxError } from "../../../../../client"
-import { invalidateCustomerCertificates } from "../../../../../providers/sales-tax/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../core/exemptions"
 import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
 import { customerOf, withCreators, withinBudget } from "../shopper"
 

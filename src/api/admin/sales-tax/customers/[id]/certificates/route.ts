@@ -3,9 +3,9 @@ import type { CertificateRecord } from "../../../../../../contract"
 import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../../admin/lib/types"
 import { bodyOf, handle, notFound } from "../../../helpers"
 import { adminConnection } from "../../../connection-query"
-import { queryOf } from "../../../tic-routes"
+import { queryOf } from "../../../../../../core/query"
 import { AdminCreateCertificateBody } from "../../../validators"
-import { invalidateCustomerCertificates } from "../../../../../../providers/sales-tax/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../../core/exemptions"
 import { recordOrigin, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]

@@ -1,5 +1,6 @@
 import fc from "fast-check"
-import { CartIn } from "../../contract"
+import { createHash } from "node:crypto"
+import { CartIn } from "../contract"
 import BigNumber from "bignumber.js"
 import {
   buildServiceCart,
@@ -182,6 +183,66 @@ describe("hot-path shortcuts give the same answers", () => {
       expect(JSON.stringify(c)).toBe(reference(c))
       expect(canonicalCartJson(c)).toBe(JSON.stringify(c))
     }
+  })
+
+  it("cartHash of a cart buildServiceCart made (hashed as JSON.stringify, unchecked) = the hash of its canonical JSON (random snapshots, addresses in any key order, exemption, a further origin's id)", () => {
+    const sha = (conn: string, json: string) => createHash("sha256").update(conn).update("\0").update(json).digest("hex")
+    const money = fc.integer({ min: 0, max: 10_000_000 }).map((c) => new BigNumber(c).shiftedBy(-2).toString())
+    const addr = fc
+      .record(
+        {
+          line1: fc.string({ maxLength: 20 }),
+          line2: fc.option(fc.string({ maxLength: 10 }), { nil: undefined }),
+          city: fc.string({ maxLength: 12 }),
+          state: fc.constantFrom("CA", "NY", "MN"),
+          zip: fc.constantFrom("94105", "10118-1234", "55415"),
+          countryCode: fc.constantFrom("US" as const, undefined),
+        },
+        { requiredKeys: ["line1", "city", "state", "zip"] },
+      )
+      .chain((a) =>
+        fc
+          .shuffledSubarray(Object.keys(a), { minLength: Object.keys(a).length })
+          .map((keys) => Object.fromEntries(keys.map((k) => [k, a[k as keyof typeof a]]))),
+      )
+    const item = fc.record({
+      id: fc.string({ minLength: 1, maxLength: 8 }),
+      product_id: fc.option(fc.string({ minLength: 1, maxLength: 8 }), { nil: undefined }),
+      quantity: fc.integer({ min: 0, max: 20 }).map(String),
+      unit_price: money,
+      discount: fc.constantFrom("0", "1", "0.333"),
+      tic: fc.option(fc.constantFrom(0, 20010, 40030), { nil: null }),
+    })
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 6 }),
+        fc.array(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), amount: money, discount: fc.constantFrom("0", "2") }), {
+          maxLength: 2,
+        }),
+        fc.option(fc.string({ maxLength: 60 }), { nil: null }),
+        addr,
+        addr,
+        fc.option(fc.uuid(), { nil: null }),
+        fc.option(fc.string({ minLength: 1, maxLength: 50 }), { nil: undefined }),
+        (items, shipping_methods, customer_id, o, d, exemptionId, serviceCartId) => {
+          const snapshot = CartSnapshot.parse({ v: 1, cart_id: "cart_01ABC", customer_id, currency_code: "usd", items, shipping_methods })
+          const c = buildServiceCart({
+            snapshot,
+            origin: o as never,
+            destination: d as never,
+            shippingTic: 11010,
+            defaultTic: 0,
+            exemptionId,
+            serviceCartId,
+          })
+          expect(cartHash(c, "conn-1")).toBe(sha("conn-1", reference(c)))
+          // a copy (no longer the built object) takes the checked path: the same hash
+          expect(cartHash({ ...c }, "conn-1")).toBe(cartHash(c, "conn-1"))
+          if (serviceCartId !== undefined) expect(c.cartId).toBe(serviceCartId)
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 
   it("itemFigures / shippingFigures (memoized) equal the decimal arithmetic they stand for", () => {

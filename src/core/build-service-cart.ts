@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import BigNumber from "bignumber.js"
-import { US_STATES, US_ZIP_RE, type Address, type CartIn, type CartLineItemIn } from "../../contract"
-import { dec } from "../../money"
+import { US_STATES, US_ZIP_RE, type Address, type CartIn, type CartLineItemIn } from "../contract"
+import { dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "./constants"
 import type { CartSnapshot } from "./context"
 
@@ -126,7 +126,16 @@ export interface BuildCartInput {
   shippingTic: number
   defaultTic: number
   exemptionId?: string | null
+  /** The service cart's id when it is not the Medusa cart's (a further origin's cart: origins.ts), as is. */
+  serviceCartId?: string
 }
+
+/**
+ * The carts buildServiceCart returned: plain data with every object's keys in sorted order, so
+ * cartHash hashes their JSON.stringify without checking (canonicalCartJson checks any other cart).
+ * Such a cart is not mutated afterwards (the provider builds a new one for a change: withNets).
+ */
+const builtCarts = new WeakSet<CartIn>()
 
 /**
  * One service cart for the whole Medusa cart: every item (net of discounts) and every shipping
@@ -163,14 +172,16 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
       tic: input.shippingTic,
     })
   }
-  const cartId = s.cart_id.slice(0, 50)
+  const cartId = input.serviceCartId ?? s.cart_id.slice(0, 50)
   const currency = { currencyCode: s.currency_code.toUpperCase() }
   const customerId = serviceCustomerId(s.customer_id, s.cart_id)
   const destination = sortedKeys(input.destination)
   const origin = sortedKeys(input.origin)
-  return input.exemptionId
+  const cart: CartIn = input.exemptionId
     ? { cartId, currency, customerId, destination, exemption: { exemptionId: input.exemptionId }, lineItems, origin }
     : { cartId, currency, customerId, destination, lineItems, origin }
+  builtCarts.add(cart)
+  return cart
 }
 
 /** A copy of an address with its keys in sorted order. */
@@ -285,5 +296,6 @@ export function canonicalCartJson(cart: unknown): string {
 
 /** Hash of everything that moves tax: the service cart as sent, plus the connection. */
 export function cartHash(cart: CartIn, connectionId: string): string {
-  return createHash("sha256").update(connectionId).update("\0").update(canonicalCartJson(cart)).digest("hex")
+  const json = builtCarts.has(cart) ? JSON.stringify(cart) : canonicalCartJson(cart)
+  return createHash("sha256").update(connectionId).update("\0").update(json).digest("hex")
 }

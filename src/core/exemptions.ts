@@ -1,12 +1,15 @@
-import type { SalesTaxClient } from "../../client"
-import type { CertificateRecord } from "../../contract"
-import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "./result-cache"
+import type { SalesTaxClient } from "../client"
+import type { CertificateRecord } from "../contract"
+import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "../providers/sales-tax/result-cache"
 
 /**
  * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
  * the Tax Module lists it as a dependency (shared by every instance), else in process.
- * Creating or disabling a certificate invalidates the customer's entry at once
- * (`invalidateCustomerCertificates`, called by the admin certificate routes).
+ * Creating or disabling a certificate through the plugin (the admin and store certificate routes)
+ * invalidates the customer's entry at once, here and in the Caching Module
+ * (`invalidateCustomerCertificates`); the provider forgets the in-process list when the service
+ * refuses a certificate. A certificate created or disabled at the service by other means is seen
+ * when the entry expires (the quote TTL, `cacheTtlSeconds`).
  */
 // on globalThis: the provider (loaded by the Tax Module) and the admin routes share one map even
 // if the plugin's files are loaded twice (source and build)

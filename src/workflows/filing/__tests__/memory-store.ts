@@ -12,7 +12,7 @@ import type {
   NewRefund,
   RecordPatch,
   RefundPatch,
-} from "../../modules/sales-tax-filing/types"
+} from "../../../modules/sales-tax-filing/types"
 
 const clone = <T>(v: T): T => structuredClone(v)
 

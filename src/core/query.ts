@@ -1,0 +1,55 @@
+/**
+ * The plugin's one typed door to Medusa's Query (`query.graph`).
+ *
+ * How Medusa types it (@medusajs/types, modules-sdk/remote-query.d.ts): `query.graph` returns
+ * `GraphResultSet<TEntry>`, whose `data` is `RemoteQueryEntryPoints[TEntry][]` when the entity is a
+ * key of `RemoteQueryEntryPoints`, else `any[]`. `RemoteQueryEntryPoints` is an empty interface that
+ * `medusa develop` fills from the app's modules (.medusa/types); a plugin is compiled without it, so
+ * every `data` here would be `any[]`. And even a filled entry point is the whole entity, not the
+ * `fields` asked for. So the caller names the shape of the rows it asked for (a local interface
+ * of exactly those fields, or a `Pick` of Medusa's DTO: `Pick<OrderDTO, "id" | "display_id">`), and
+ * this file is the only place where Query's `any[]` becomes that type.
+ */
+import type { MedusaContainer, Query, RemoteQueryFunctionReturnPagination } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+
+/** What resolves Medusa's Query: the container, a request's `req.scope`. */
+export type QueryScope = Pick<MedusaContainer, "resolve">
+
+/** A `query.graph` input (the fields of Medusa's `RemoteQueryInput` this plugin uses). */
+export interface GraphInput {
+  /** the entity's Query name: "order", "product", "order_claim", "sales_channel", … */
+  entity: string
+  /** the fields and relations to read ("items.*", "payment_collections.payments.refunds.id", …) */
+  fields: readonly string[]
+  filters?: Record<string, unknown>
+  pagination?: { skip?: number; take?: number; order?: Record<string, "ASC" | "DESC"> }
+  withDeleted?: boolean
+}
+
+/** The rows and, when paginated, Medusa's count. */
+export interface GraphPage<T> {
+  data: T[]
+  metadata?: RemoteQueryFunctionReturnPagination
+}
+
+/** Medusa's Query from a container or request scope. */
+export function queryOf(scope: QueryScope): Query {
+  return scope.resolve<Query>(ContainerRegistrationKeys.QUERY)
+}
+
+/**
+ * `query.graph` with the rows typed as `T` (the shape of `fields`; see the file's comment) and
+ * the page metadata.
+ */
+export async function graphPage<T>(scope: QueryScope, input: GraphInput): Promise<GraphPage<T>> {
+  const { data, metadata } = await queryOf(scope).graph({ ...input, fields: [...input.fields] })
+  // Query's rows are `any[]` in a plugin (no generated entry points): typed here, once
+  const rows: T[] = data
+  return { data: rows, metadata }
+}
+
+/** `query.graph`'s rows, typed as `T`. */
+export async function graph<T>(scope: QueryScope, input: GraphInput): Promise<T[]> {
+  return (await graphPage<T>(scope, input)).data
+}

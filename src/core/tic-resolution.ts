@@ -1,0 +1,97 @@
+/**
+ * Which TIC a line carries: the product's own → its product type's → its categories' → the
+ * plugin's default. `categories` is ordered by the caller, most specific first (the hook puts
+ * deeper categories first, then by id, and maps each category to its nearest ancestor's TIC).
+ */
+export type TicSource = "product" | "product_type" | "product_category" | "default"
+
+export interface TicResolutionInput {
+  product?: number | null
+  productType?: number | null
+  categories?: ReadonlyArray<number | null | undefined>
+  defaultTic: number
+}
+
+export function resolveTic(input: TicResolutionInput): { tic: number; source: TicSource } {
+  if (isTic(input.product)) return { tic: input.product, source: "product" }
+  if (isTic(input.productType)) return { tic: input.productType, source: "product_type" }
+  for (const c of input.categories ?? []) {
+    if (isTic(c)) return { tic: c, source: "product_category" }
+  }
+  return { tic: input.defaultTic, source: "default" }
+}
+
+function isTic(v: number | null | undefined): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0
+}
+
+export interface CategoryLike {
+  id: string
+  /** Materialized path of the category: "pcat_root.pcat_child.pcat_self" (Medusa's `mpath`). */
+  mpath?: string | null
+}
+
+/** The category's materialized path, root first, itself last. */
+export function ancestry(c: CategoryLike): string[] {
+  const path = c.mpath ? c.mpath.split(".").filter(Boolean) : [c.id]
+  return path[path.length - 1] === c.id ? path : [...path, c.id]
+}
+
+/** Id of the category itself or of its nearest ancestor that has a TIC, or null. */
+export function nearestWithTic(c: CategoryLike, ticsById: Readonly<Record<string, number>>): string | null {
+  const chain = ancestry(c)
+  for (let i = chain.length - 1; i >= 0; i--) if (typeof ticsById[chain[i]!] === "number") return chain[i]!
+  return null
+}
+
+/** Most specific first: the deepest path, then by id. */
+function mostSpecificFirst(a: CategoryLike, b: CategoryLike): number {
+  return ancestry(b).length - ancestry(a).length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+/**
+ * Orders a product's categories most specific first (deepest mpath, then id) and gives each the
+ * TIC of itself or its nearest ancestor that has one.
+ */
+export function categoryTics(categories: ReadonlyArray<CategoryLike>, ticsById: Readonly<Record<string, number>>): Array<number | null> {
+  return [...categories].sort(mostSpecificFirst).map((c) => {
+    const from = nearestWithTic(c, ticsById)
+    return from === null ? null : ticsById[from]!
+  })
+}
+
+/** What the TIC of a product depends on: its id, its type and its categories. */
+export interface ProductTicRow {
+  id: string
+  typeId: string | null
+  categories: ReadonlyArray<CategoryLike>
+}
+
+/** The TICs assigned in the salesTax module, per level: { [targetId]: tic }. */
+export interface AssignedTics {
+  product: Readonly<Record<string, number>>
+  productType: Readonly<Record<string, number>>
+  productCategory: Readonly<Record<string, number>>
+}
+
+/** A product's TIC, the level it comes from and the id that carries it (null for the default). */
+export interface ProductTic {
+  tic: number
+  source: TicSource
+  sourceId: string | null
+}
+
+/** Pure: a product's TIC from the assignments (resolveTic's order; categories as categoryTics orders them). */
+export function resolveProductTic(p: ProductTicRow, assigned: AssignedTics, defaultTic: number): ProductTic {
+  const r = resolveTic({
+    product: assigned.product[p.id],
+    productType: p.typeId === null ? undefined : assigned.productType[p.typeId],
+    categories: categoryTics(p.categories, assigned.productCategory),
+    defaultTic,
+  })
+  if (r.source === "product") return { ...r, sourceId: p.id }
+  if (r.source === "product_type") return { ...r, sourceId: p.typeId }
+  if (r.source === "default") return { ...r, sourceId: null }
+  const first = [...p.categories].sort(mostSpecificFirst).find((c) => nearestWithTic(c, assigned.productCategory) !== null)
+  return { ...r, sourceId: first ? nearestWithTic(first, assigned.productCategory) : null }
+}

@@ -1,0 +1,107 @@
+import fc from "fast-check"
+import BigNumber from "bignumber.js"
+import {
+  effectiveRatePct,
+  InMemoryRateMemory,
+  lineRateToRemember,
+  REWRITE_AFTER_MS,
+  WrittenRates,
+  type KnownRate,
+} from "./last-known-rates"
+
+/** The service's tax of a line: taxable × rate, half up to the cent. */
+const serviceTax = (taxable: number, ratePct: number) =>
+  new BigNumber(taxable).times(ratePct).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()
+
+describe("WrittenRates: an unchanged last-known rate is not written again", () => {
+  it("against writing every quote (the old behaviour): the stored rate always explains the latest line to the cent, is at most an hour older, and far fewer writes are made", async () => {
+    const quote = fc.record({
+      zip: fc.constantFrom("55415", "10118"),
+      tic: fc.constantFrom(0, 20010),
+      unitCents: fc.integer({ min: 1, max: 200_000 }),
+      quantity: fc.integer({ min: 1, max: 12 }),
+      // the rate of (zip, tic) changes now and then (a new rate table, a threshold crossed)
+      ratePct: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(0, 6.875, 8.875, 9.025) }),
+      minutes: fc.integer({ min: 0, max: 30 }),
+    })
+    let skippedAtAll = 0
+    await fc.assert(
+      fc.asyncProperty(fc.array(quote, { minLength: 1, maxLength: 60 }), async (quotes) => {
+        const written = new WrittenRates()
+        const mem = new InMemoryRateMemory()
+        const old = new InMemoryRateMemory()
+        const rates = new Map<string, number>()
+        let now = Date.UTC(2026, 10, 23)
+        let writes = 0
+        for (const q of quotes) {
+          now += q.minutes * 60_000
+          const key = `${q.zip}|${q.tic}`
+          if (q.ratePct !== null || !rates.has(key)) rates.set(key, q.ratePct ?? 7.5)
+          const taxable = new BigNumber(q.unitCents).div(100).times(q.quantity).toNumber()
+          const amount = serviceTax(taxable, rates.get(key)!)
+          // the old code remembered the effective rate; the provider now remembers lineRateToRemember's
+          await old.rememberRates([{ zip: q.zip, tic: q.tic, rate: effectiveRatePct(taxable, amount)!, quotedAt: new Date(now) }])
+          const rate = lineRateToRemember(taxable, amount, rates.get(key)! / 100)!
+          const row: KnownRate = { zip: q.zip, tic: q.tic, rate, quotedAt: new Date(now) }
+          if (!written.unchanged(q.zip, q.tic, taxable, amount, now)) {
+            await mem.rememberRates([row])
+            written.written([row], now)
+            writes++
+          } else skippedAtAll++
+          const [stored] = await mem.knownRates(q.zip, [q.tic], new Date(0))
+          const [reference] = await old.knownRates(q.zip, [q.tic], new Date(0))
+          // the rate kept explains this very line's tax to the cent, as the one written every time does
+          expect(serviceTax(taxable, Number(stored!.rate))).toBe(amount)
+          expect(serviceTax(taxable, Number(reference!.rate))).toBe(amount)
+          // and it is at most an hour older than the reference's
+          expect(reference!.quotedAt.getTime() - stored!.quotedAt.getTime()).toBeLessThan(REWRITE_AFTER_MS)
+        }
+        expect(writes).toBeLessThanOrEqual(quotes.length)
+      }),
+      { numRuns: 400 },
+    )
+    expect(skippedAtAll).toBeGreaterThan(200)
+  })
+
+  it("lineRateToRemember: the service's rate when it gives the line's tax, else the effective rate; either explains the line to the cent (random lines, thresholds)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_000_000 }).map((c) => new BigNumber(c).div(100)),
+        fc.integer({ min: 0, max: 120_000 }).map((r) => r / 1_000_000),
+        fc.constantFrom(0, 0, 0, 1, -1, "exempt" as const),
+        (taxable, serviceRate, off) => {
+          // the service's tax, or a tax its rate does not give (a threshold, a cap, a cent off)
+          const exact = serviceTax(taxable.toNumber(), serviceRate * 100)
+          const amount = off === "exempt" ? 0 : Math.max(0, new BigNumber(exact).plus(off / 100).toNumber())
+          const got = lineRateToRemember(taxable, amount, serviceRate)!
+          const effective = effectiveRatePct(taxable, amount)!
+          if (serviceTax(taxable.toNumber(), Number(new BigNumber(serviceRate).times(100))) === amount) {
+            expect(got).toBe(new BigNumber(serviceRate).times(100).toString())
+          } else expect(got).toBe(effective)
+          // what the fallback does with it: taxable × rate gives the line's tax, as the effective rate's did
+          if (serviceTax(taxable.toNumber(), Number(effective)) === amount) expect(serviceTax(taxable.toNumber(), Number(got))).toBe(amount)
+        },
+      ),
+      { numRuns: 5000 },
+    )
+    expect(lineRateToRemember(0, 0, 0.07)).toBeNull()
+    expect(lineRateToRemember(100, 7, null)).toBe("7")
+    expect(lineRateToRemember(100, 7.01, 0.07)).toBe("7.01")
+    expect(lineRateToRemember(110, 0, 0.08875)).toBe("0") // NY clothing under $110: exempt, the effective rate
+  })
+
+  it("writes again after an hour, a rate that no longer explains the line, and whatever it never wrote", () => {
+    const w = new WrittenRates()
+    const t0 = Date.UTC(2026, 10, 23)
+    expect(w.unchanged("55415", 0, 100, 7.88, t0)).toBe(false) // never written
+    w.written([{ zip: "55415", tic: 0, rate: "7.5", quotedAt: new Date(t0) }], t0)
+    expect(w.unchanged("55415", 0, 100, 7.5, t0 + 1000)).toBe(true) // 7.5 % of 100.00
+    expect(w.unchanged("55415", 0, 201.3, 15.1, t0 + 1000)).toBe(true) // another quantity, the same rate (15.0975)
+    expect(w.unchanged("55415", 0, 1, 0.08, t0 + 1000)).toBe(false) // 0.075: a half-cent edge is written
+    expect(w.unchanged("55415", 0, 100, 7.51, t0 + 1000)).toBe(false) // a different rate
+    expect(w.unchanged("55415", 20010, 100, 7.5, t0 + 1000)).toBe(false) // another TIC
+    expect(w.unchanged("55416", 0, 100, 7.5, t0 + 1000)).toBe(false) // another ZIP
+    expect(w.unchanged("55415", 0, 100, 7.5, t0 + REWRITE_AFTER_MS)).toBe(false) // an hour later
+    expect(w.unchanged("55415", 0, 0, 0, t0 + 1000)).toBe(false) // nothing taxable: the caller decides
+  })
+})

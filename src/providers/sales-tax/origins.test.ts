@@ -1,4 +1,17 @@
-import { groupByOrigin, locationOrigin, originServiceId, refusedLocations, sameAddress, SERVICE_ID_MAX, stillRefused } from "./origins"
+import {
+  groupByOrigin,
+  knownRefusals,
+  locationOrigin,
+  originServiceId,
+  parseRefusals,
+  refusedLocations,
+  REFUSED_LOCATIONS_KEY,
+  sameAddress,
+  SERVICE_ID_MAX,
+  shareRefusal,
+  stillRefused,
+  type RefusalCache,
+} from "./origins"
 
 const FALLBACK = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const LOCS = {
@@ -77,5 +90,38 @@ describe("origin per stock location", () => {
     } finally {
       refusedLocations.clear()
     }
+  })
+
+  it("refusals are shared through the Caching Module: an instance that never saw a refusal lists the other's (its own win); a malformed entry is ignored; no module: this process's only", async () => {
+    const entries = new Map<string, unknown>()
+    const cache: RefusalCache = {
+      get: async ({ key }) => entries.get(key),
+      set: async ({ key, data }) => void entries.set(key, data),
+    }
+    const austin = { locationId: "sloc_b", name: "Austin", address: locationOrigin(LOCS.sloc_b).origin!, reason: "zip", at: "t1" }
+    const denver = { ...austin, locationId: "sloc_d", name: null, reason: "street" }
+    // instance 1 shares two refusals (the second refusal of a location replaces the first)
+    await shareRefusal(cache, { ...austin, reason: "old" })
+    await shareRefusal(cache, austin)
+    await shareRefusal(cache, denver)
+    expect(parseRefusals(entries.get(REFUSED_LOCATIONS_KEY))).toEqual([austin, denver])
+    // instance 2 (an empty process list) sees them; what it found itself wins
+    refusedLocations.clear()
+    refusedLocations.set("sloc_d", { ...denver, reason: "mine" })
+    try {
+      const known = await knownRefusals(cache)
+      expect([...known.values()].map((r) => [r.locationId, r.reason])).toEqual([
+        ["sloc_b", "zip"],
+        ["sloc_d", "mine"],
+      ])
+      expect([...(await knownRefusals(undefined)).keys()]).toEqual(["sloc_d"])
+      const broken: RefusalCache = { get: async () => Promise.reject(new Error("redis down")), set: async () => undefined }
+      expect([...(await knownRefusals(broken)).keys()]).toEqual(["sloc_d"])
+      await expect(shareRefusal(broken, austin)).resolves.toBeUndefined()
+    } finally {
+      refusedLocations.clear()
+    }
+    expect(parseRefusals([{ locationId: "x" }, null, "y", { ...austin, address: { city: "Austin" } }])).toEqual([])
+    expect(parseRefusals("nope")).toEqual([])
   })
 })

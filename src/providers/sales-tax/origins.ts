@@ -73,6 +73,69 @@ export const refusedLocations = (G[Symbol.for("medusa-sales-tax/refused-location
   RefusedLocation
 >
 
+/**
+ * Refusals shared between instances (issue 16): each refusal is added to one entry of Medusa's
+ * Caching Module when the host has it (Redis for a store on several instances; the Tax Module
+ * sees it when declared as its dependency, docs/provider.md "Caching"), so the settings page of
+ * every instance lists a refusal found by any of them. Without the module: this process's only.
+ * An instance still tries a refused address once itself (one more quote round trip, then it
+ * falls back like the first); the cache is not the quote path.
+ */
+export interface RefusalCache {
+  get(args: { key: string }): Promise<unknown>
+  set(args: { key: string; data: unknown; ttl?: number }): Promise<unknown>
+}
+export const REFUSED_LOCATIONS_KEY = "medusa-sales-tax:refused-locations"
+/** kept 30 days (an address refused that long ago is worth trying again anyway) */
+const REFUSED_LOCATIONS_TTL_S = 30 * 24 * 3600
+
+function isAddress(v: unknown): v is Address {
+  const a = v as Partial<Address> | null
+  return (
+    !!a && typeof a === "object" && ["line1", "city", "state", "zip"].every((k) => typeof (a as Record<string, unknown>)[k] === "string")
+  )
+}
+
+/** Pure: the refusals in a cache entry; anything malformed is left out. */
+export function parseRefusals(v: unknown): RefusedLocation[] {
+  if (!Array.isArray(v)) return []
+  return v.filter(
+    (r): r is RefusedLocation =>
+      !!r &&
+      typeof r === "object" &&
+      typeof r.locationId === "string" &&
+      typeof r.reason === "string" &&
+      typeof r.at === "string" &&
+      (r.name === null || typeof r.name === "string") &&
+      isAddress(r.address),
+  )
+}
+
+/** Adds a refusal to the shared entry (best effort: a failure only hides it from the other instances' settings page). */
+export async function shareRefusal(cache: RefusalCache | undefined, r: RefusedLocation): Promise<void> {
+  if (!cache || typeof cache.get !== "function" || typeof cache.set !== "function") return
+  try {
+    const others = parseRefusals(await cache.get({ key: REFUSED_LOCATIONS_KEY })).filter((x) => x.locationId !== r.locationId)
+    await cache.set({ key: REFUSED_LOCATIONS_KEY, data: [...others, r], ttl: REFUSED_LOCATIONS_TTL_S })
+  } catch {
+    /* the shared view only */
+  }
+}
+
+/** The refusals this process knows and, with the shared entry, those of every instance (this process's win). */
+export async function knownRefusals(cache: RefusalCache | undefined): Promise<Map<string, RefusedLocation>> {
+  const out = new Map<string, RefusedLocation>()
+  if (cache && typeof cache.get === "function") {
+    try {
+      for (const r of parseRefusals(await cache.get({ key: REFUSED_LOCATIONS_KEY }))) out.set(r.locationId, r)
+    } catch {
+      /* this process's only */
+    }
+  }
+  for (const [id, r] of refusedLocations) out.set(id, r)
+  return out
+}
+
 /** Pure: two addresses are the same origin (field by field, whatever the key order). */
 export function sameAddress(a: Address, b: Address): boolean {
   return a.line1 === b.line1 && (a.line2 ?? null) === (b.line2 ?? null) && a.city === b.city && a.state === b.state && a.zip === b.zip

@@ -33,7 +33,7 @@ import {
   TAX_LINE_NAME_FALLBACK,
 } from "../../core/constants"
 import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "../../core/context"
-import { groupByOrigin, refusedLocations, stillRefused } from "./origins"
+import { groupByOrigin, refusedLocations, shareRefusal, stillRefused, type RefusalCache } from "./origins"
 import {
   MedusaCacheStore,
   MedusaCachingStore,
@@ -702,6 +702,8 @@ export class SalesTaxProviderService implements ITaxProvider {
         reason: `${e.location.replace(/^body\.items\[\d+\]\./, "")}: ${e.message}`,
         at: new Date().toISOString(),
       })
+      // the other instances' settings pages see it through the Caching Module, when there is one
+      void shareRefusal(tryResolve<RefusalCache>(this.#cradle, "caching"), refusedLocations.get(c.key)!)
       this.stats.refusedOrigins++
       this.logger.warn(
         `sales-tax: the service refused the address of stock location ${c.key}${name ? ` (${name})` : ""} as an origin (${e.message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { locationOrigin, refusedLocations, sameAddress } from "../../../../providers/sales-tax/origins"
+import { knownRefusals, locationOrigin, sameAddress, type RefusalCache } from "../../../../providers/sales-tax/origins"
 import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
 import { handle, pluginOptions } from "../helpers"
 
@@ -31,9 +31,17 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     ],
     pagination: { take: 500, skip: 0 },
   })
+  // refusals found by this process and, through the Caching Module when the store has it, by every instance
+  let caching: RefusalCache | undefined
+  try {
+    caching = req.scope.resolve<RefusalCache | undefined>("caching", { allowUnregistered: true })
+  } catch {
+    caching = undefined
+  }
+  const refusals = await knownRefusals(caching)
   const locations: LocationView[] = data.map((l) => {
     const own = locationOrigin(l.address)
-    const refused = refusedLocations.get(l.id)
+    const refused = refusals.get(l.id)
     const usable = own.origin && !(refused && sameAddress(refused.address, own.origin))
     return {
       id: l.id,

@@ -10,7 +10,6 @@
  * (POST /admin/sales-tax/backfill).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { getSalesTaxClient } from "../client-factory"
 import { allApiKeys, optionsForConnection } from "../connections"
 import { dec } from "../money"
@@ -18,6 +17,8 @@ import { getPluginOptions, type PluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE, type CompletionMode, type FilingStore, type RefundItem } from "../modules/sales-tax-filing/types"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
+import type { AddedItemsRow, ChangeItemRow, OrderRow } from "../workflows/filing/order-rows"
+import { graph, graphPage } from "../core/query"
 import { newRecordFor } from "../workflows/filing/processor"
 import {
   addBatch,
@@ -29,8 +30,6 @@ import {
   type BackfillProgress,
   type BackfilledOrder,
 } from "./core"
-
-type Query = { graph: (q: Record<string, unknown>) => Promise<{ data: any[]; metadata?: { count?: number } }> }
 
 /** Medusa computes line totals (tax_total) only when order totals are asked for too. */
 const ORDER_FIELDS = [
@@ -76,15 +75,11 @@ export interface BackfillRunOptions extends BackfillRange {
   shouldStop?: () => boolean
 }
 
-function query(container: MedusaContainer): Query {
-  return container.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
-}
-
 const rangeFilter = (r: BackfillRange) => ({ created_at: { $gte: r.from.toISOString(), $lt: r.to.toISOString() } })
 
 /** Orders placed in [from, to). */
 export async function countOrders(container: MedusaContainer, r: BackfillRange): Promise<number> {
-  const { metadata } = await query(container).graph({
+  const { metadata } = await graphPage<{ id: string }>(container, {
     entity: "order",
     fields: ["id"],
     filters: rangeFilter(r),
@@ -96,13 +91,25 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
 /** The received quantities of an order's plain returns (not a claim's or an exchange's). */
 type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
 
-function returnRefunds(returns: any[]): Map<string, PastReturn[]> {
+/** A return as the backfill reads it. */
+interface ReturnRow {
+  id: string
+  order_id: string
+  claim_id?: string | null
+  exchange_id?: string | null
+  canceled_at?: string | Date | null
+  received_at?: string | Date | null
+  metadata?: unknown
+  items?: ChangeItemRow[] | null
+}
+
+function returnRefunds(returns: ReturnRow[]): Map<string, PastReturn[]> {
   const m = new Map<string, PastReturn[]>()
   for (const r of returns) {
     if (r.claim_id || r.exchange_id || r.canceled_at) continue
     const items: RefundItem[] = (r.items ?? [])
-      .map((i: any) => ({ itemId: i.item_id, quantity: dec(str(i.received_quantity)).toNumber() }))
-      .filter((i: RefundItem) => i.quantity > 0)
+      .map((i) => ({ itemId: i.item_id, quantity: dec(str(i.received_quantity)).toNumber() }))
+      .filter((i) => i.quantity > 0)
     if (!items.length) continue
     const list = m.get(r.order_id) ?? []
     list.push({
@@ -124,13 +131,20 @@ export async function loadBackfillPage(
   ids: string[],
 ): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
   if (!ids.length) return { orders: [], notFiled: [], failed: [] }
-  const q = query(container)
-  const [{ data: orders }, claims, exchanges, returns] = await Promise.all([
-    q.graph({ entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
+  const [orders, claims, exchanges, returns] = await Promise.all([
+    graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
     // additional_items.*: Medusa 2.21's Query answers additional_items.item_id alone with no items for claims
-    q.graph({ entity: "order_claim", fields: ["id", "order_id", "additional_items.*"], filters: { order_id: ids } }),
-    q.graph({ entity: "order_exchange", fields: ["id", "order_id", "additional_items.*"], filters: { order_id: ids } }),
-    q.graph({
+    graph<AddedItemsRow & { order_id: string }>(container, {
+      entity: "order_claim",
+      fields: ["id", "order_id", "additional_items.*"],
+      filters: { order_id: ids },
+    }),
+    graph<AddedItemsRow & { order_id: string }>(container, {
+      entity: "order_exchange",
+      fields: ["id", "order_id", "additional_items.*"],
+      filters: { order_id: ids },
+    }),
+    graph<ReturnRow>(container, {
       entity: "return",
       fields: [
         "id",
@@ -146,7 +160,7 @@ export async function loadBackfillPage(
       filters: { order_id: ids },
     }),
   ])
-  const refunds = returnRefunds(returns.data)
+  const refunds = returnRefunds(returns)
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []
   const notFiled: { orderId: string; reason: string }[] = []
@@ -158,8 +172,8 @@ export async function loadBackfillPage(
     }
     const order = {
       ...o,
-      claims: claims.data.filter((c: any) => c.order_id === o.id),
-      exchanges: exchanges.data.filter((x: any) => x.order_id === o.id),
+      claims: claims.filter((c) => c.order_id === o.id),
+      exchanges: exchanges.filter((x) => x.order_id === o.id),
     }
     let built: Awaited<ReturnType<typeof buildSnapshot>>
     try {
@@ -255,15 +269,14 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     concurrency: opts.concurrency ?? 8,
     secrets: allApiKeys(options),
   })
-  const q = query(container)
   const page = async (skip: number) => {
-    const { data } = await q.graph({
+    const data = await graph<{ id: string }>(container, {
       entity: "order",
       fields: ["id"],
       filters: rangeFilter(opts),
       pagination: { skip, take: batchSize, order: { created_at: "ASC", id: "ASC" } },
     })
-    const ids = data.map((o) => o.id as string)
+    const ids = data.map((o) => o.id)
     return { ids, ...(await loadBackfillPage(container, options, ids)) }
   }
   // the next page is read while the current one is at the service; its failure surfaces at its

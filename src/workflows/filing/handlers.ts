@@ -4,7 +4,6 @@
  * records its intent and processes the record under the order's lock.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore, type CompletionMode } from "../../modules/sales-tax-filing/types"
 import {
   buildSnapshot,
@@ -28,6 +27,8 @@ import { chargedTotal, childOrderId, replacementCharge } from "./decisions"
 import { creditTax, refundCreditParts } from "./refunds"
 import { roundCents, dec } from "../../money"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { graph } from "../../core/query"
+import type { ChangeItemRow } from "./order-rows"
 
 export interface HandlerDeps {
   client?: FilingClient
@@ -84,10 +85,10 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
   const order = await loadOrder(container, target.orderId)
   const returned = new Set(target.intent.items.map((i) => i.itemId))
   for (const x of order?.exchanges ?? []) {
-    if ((x.additional_items ?? []).some((i: any) => returned.has(i.item_id))) await onExchangeCreated(container, x.id, deps)
+    if ((x.additional_items ?? []).some((i) => returned.has(i.item_id))) await onExchangeCreated(container, x.id, deps)
   }
   for (const c of order?.claims ?? []) {
-    if ((c.additional_items ?? []).some((i: any) => returned.has(i.item_id))) await onClaimCreated(container, c.id, deps)
+    if ((c.additional_items ?? []).some((i) => returned.has(i.item_id))) await onClaimCreated(container, c.id, deps)
   }
   return refundTarget(container, target, deps)
 }
@@ -158,14 +159,14 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   const { record, lines, origins } = await orderRecordInput(container, orderId, options)
   if (!record.snapshot) return result(orderId, await p.fileOrder(record))
   await p.fileOrder(record)
-  const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const { data: changes } = await q.graph({
+  const changes = await graph<{ id: string; confirmed_at?: string | Date | null }>(container, {
     entity: "order_change",
     fields: ["id", "change_type", "status", "confirmed_at"],
     filters: { order_id: orderId, change_type: "edit", status: "confirmed" },
   })
   let rec: FilingRecordDTO | null = null
-  for (const ch of [...changes].sort((a, b) => new Date(a.confirmed_at).getTime() - new Date(b.confirmed_at).getTime())) {
+  const at = (ch: { confirmed_at?: string | Date | null }) => new Date(ch.confirmed_at ?? 0).getTime()
+  for (const ch of [...changes].sort((a, b) => at(a) - at(b))) {
     // every origin's lines (an order shipped from several is filed as one service order per origin)
     rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines, origins })
   }
@@ -183,10 +184,11 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   if (refunded) out.push(refunded)
   const x = await loadExchange(container, exchangeId)
   if (!x) return out
-  const itemIds = (x.additional_items ?? []).map((i: any) => i.item_id)
+  const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out
   const options = getPluginOptions(container)
   const order = await loadOrder(container, x.order_id)
+  if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
   const { snapshot, reason, siblings } = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
   const placedAt = new Date(x.created_at).toISOString()
   if (snapshot) snapshot.placedAt = placedAt
@@ -205,10 +207,18 @@ export async function onPaymentCaptured(
   paymentId: string,
   deps: HandlerDeps = {},
 ): Promise<FilingResult | null> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_collection.order.id"], filters: { id: paymentId } })
-  const orderId = data[0]?.payment_collection?.order?.id
+  const orderId = await paymentOrderId(container, paymentId)
   return orderId ? syncOrder(container, orderId, deps) : null
+}
+
+/** The order of a payment (its payment collection's). */
+async function paymentOrderId(container: MedusaContainer, paymentId: string): Promise<string | undefined> {
+  const [payment] = await graph<{ id: string; payment_collection?: { order?: { id: string } | null } | null }>(container, {
+    entity: "payment",
+    fields: ["id", "payment_collection.order.id"],
+    filters: { id: paymentId },
+  })
+  return payment?.payment_collection?.order?.id
 }
 
 export async function retryFiling(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
@@ -249,11 +259,31 @@ export function creditOrderId(refundId: string): string {
  * after a refund without a return never turns the filed credit into a double: that return is owed
  * (and filed) in full, as Medusa owes it.
  */
+/** An order's refunds and credit lines as listManualRefunds reads them. */
+interface RefundedOrderRow {
+  id: string
+  tax_total?: unknown
+  total?: unknown
+  credit_line_total?: unknown
+  credit_lines?:
+    | { id: string; amount?: unknown; reference?: string | null; version?: unknown; metadata?: { created_in_version?: unknown } | null }[]
+    | null
+  transactions?: { reference?: string | null; reference_id?: string | null; version?: unknown }[] | null
+  payment_collections?:
+    | {
+        payments?:
+          | {
+              id: string
+              refunds?:
+                { id: string; amount?: unknown; created_at: string | Date; refund_reason?: { label?: string | null } | null }[] | null
+            }[]
+          | null
+      }[]
+    | null
+}
+
 export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
-  const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const {
-    data: [order],
-  } = await q.graph({
+  const [order] = await graph<RefundedOrderRow>(container, {
     entity: "order",
     fields: [
       "id",
@@ -279,25 +309,25 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
   if (!order) return []
   // the order version each refund was made in (its transaction's)
   const versionOf = new Map<string, number>(
-    (order.transactions ?? []).filter((t: any) => t.reference === "refund").map((t: any) => [t.reference_id, Number(t.version ?? 0)]),
+    (order.transactions ?? []).filter((t) => t.reference === "refund").map((t) => [t.reference_id ?? "", Number(t.version ?? 0)]),
   )
   const refunds = (order.payment_collections ?? [])
-    .flatMap((pc: any) =>
-      (pc.payments ?? []).flatMap((p: any) =>
-        (p.refunds ?? []).map((r: any) => ({
-          id: r.id as string,
-          paymentId: p.id as string,
+    .flatMap((pc) =>
+      (pc.payments ?? []).flatMap((p) =>
+        (p.refunds ?? []).map((r) => ({
+          id: r.id,
+          paymentId: p.id,
           amount: dec(str(r.amount)).toNumber(),
           createdAt: new Date(r.created_at).toISOString(),
           version: versionOf.get(r.id) ?? null,
-          reasonLabel: (r.refund_reason?.label as string | undefined) ?? null,
+          reasonLabel: r.refund_reason?.label ?? null,
         })),
       ),
     )
-    .sort((a: { createdAt: string }, b: { createdAt: string }) => a.createdAt.localeCompare(b.createdAt))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
   const parts = refundCreditParts(
     refunds,
-    (order.credit_lines ?? []).map((cl: any) => ({
+    (order.credit_lines ?? []).map((cl) => ({
       id: cl.id,
       amount: dec(str(cl.amount)).toNumber(),
       // Medusa copies credit lines into each new order version; created_in_version is where it was made
@@ -382,9 +412,7 @@ export async function fileRefundAsCredit(
 export async function onPaymentRefunded(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
   const options = getPluginOptions(container)
   if (options.manualRefunds !== "credit") return []
-  const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
-  const { data } = await q.graph({ entity: "payment", fields: ["id", "payment_collection.order.id"], filters: { id: paymentId } })
-  const orderId = data[0]?.payment_collection?.order?.id
+  const orderId = await paymentOrderId(container, paymentId)
   if (!orderId) return []
   const out: FilingResult[] = []
   for (const r of await listManualRefunds(container, orderId)) {
@@ -458,12 +486,11 @@ export async function sweepOrders(
   const options = getPluginOptions(container)
   const days = opts.days ?? options.sweep.days
   const since = new Date((opts.now ?? new Date()).getTime() - days * 86_400_000)
-  const q = container.resolve(ContainerRegistrationKeys.QUERY) as unknown as { graph(q: unknown): Promise<{ data: any[] }> }
   const store = filingStore(container)
   const batch = opts.batch ?? 200
   const out: SweepOutcome = { checked: 0, broughtInLine: [] }
   for (let skip = 0; ; skip += batch) {
-    const { data: orders } = await q.graph({
+    const orders = await graph<{ id: string; canceled_at?: string | Date | null; status?: string | null }>(container, {
       entity: "order",
       fields: ["id", "canceled_at", "status"],
       filters: { created_at: { $gte: since } },
@@ -472,23 +499,36 @@ export async function sweepOrders(
     if (!orders.length) break
     const ids = orders.map((o) => o.id)
     const credits = options.manualRefunds === "credit"
-    const [{ data: returns }, { data: claims }, { data: exchanges }, { data: edits }, { data: paid }] = await Promise.all([
-      q.graph({ entity: "return", fields: ["id", "order_id", "received_at", "claim_id", "exchange_id"], filters: { order_id: ids } }),
-      q.graph({ entity: "order_claim", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
-      q.graph({
+    type Row = { id: string; order_id: string; canceled_at?: string | Date | null }
+    const [returns, claims, exchanges, edits, paid] = await Promise.all([
+      graph<Row & { received_at?: string | Date | null; claim_id?: string | null; exchange_id?: string | null }>(container, {
+        entity: "return",
+        fields: ["id", "order_id", "received_at", "claim_id", "exchange_id"],
+        filters: { order_id: ids },
+      }),
+      graph<Row>(container, { entity: "order_claim", fields: ["id", "order_id", "canceled_at"], filters: { order_id: ids } }),
+      graph<Row & { additional_items?: { item_id: string }[] | null; return?: { items?: ChangeItemRow[] | null } | null }>(container, {
         entity: "order_exchange",
         fields: ["id", "order_id", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
         filters: { order_id: ids },
       }),
-      q.graph({ entity: "order_change", fields: ["id", "order_id"], filters: { order_id: ids, change_type: "edit", status: "confirmed" } }),
+      graph<{ id: string; order_id: string }>(container, {
+        entity: "order_change",
+        fields: ["id", "order_id"],
+        filters: { order_id: ids, change_type: "edit", status: "confirmed" },
+      }),
       // with manualRefunds "credit", a refund without a return whose payment.refunded was lost is filed too
       credits
-        ? q.graph({ entity: "order", fields: ["id", "payment_collections.payments.refunds.id"], filters: { id: ids } })
-        : Promise.resolve({ data: [] as any[] }),
+        ? graph<{ id: string; payment_collections?: { payments?: { refunds?: { id: string }[] | null }[] | null }[] | null }>(container, {
+            entity: "order",
+            fields: ["id", "payment_collections.payments.refunds.id"],
+            filters: { id: ids },
+          })
+        : Promise.resolve([]),
     ])
     const refunded = new Set(
       paid
-        .filter((o) => (o.payment_collections ?? []).some((pc: any) => (pc.payments ?? []).some((p: any) => (p.refunds ?? []).length)))
+        .filter((o) => (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length)))
         .map((o) => o.id),
     )
     for (const o of orders) {
@@ -498,7 +538,7 @@ export async function sweepOrders(
         claims: claims.filter((c) => c.order_id === o.id && !c.canceled_at).map((c) => c.id),
         exchanges: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at).map((x) => x.id),
         exchangeRefunds: exchanges
-          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i: any) => dec(str(i.quantity)).gt(0)))
+          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i) => dec(str(i.quantity)).gt(0)))
           .map((x) => x.id),
         exchangeOrders: exchanges
           .filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0)

@@ -1,10 +1,22 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { knownRefusals, locationOrigin, sameAddress, type RefusalCache } from "../../../../providers/sales-tax/origins"
+import { graph } from "../../../../core/query"
+import {
+  knownRefusals,
+  locationOrigin,
+  sameAddress,
+  type LocationAddressLike,
+  type RefusalCache,
+} from "../../../../providers/sales-tax/origins"
 import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
 import { handle, pluginOptions } from "../helpers"
 
-type Query = { graph(q: Record<string, unknown>): Promise<{ data: any[] }> }
+/** A stock location as this route reads it. */
+interface LocationRow {
+  id: string
+  name?: string | null
+  address?: LocationAddressLike | null
+  sales_channels?: { id: string; name?: string | null }[] | null
+}
 
 /**
  * GET /admin/sales-tax/locations: each stock location with the origin its lines are quoted and
@@ -14,8 +26,7 @@ type Query = { graph(q: Record<string, unknown>): Promise<{ data: any[] }> }
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
-  const { data } = await query.graph({
+  const data = await graph<LocationRow>(req.scope, {
     entity: "stock_location",
     fields: [
       "id",
@@ -46,7 +57,7 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     return {
       id: l.id,
       name: l.name ?? null,
-      salesChannels: (l.sales_channels ?? []).map((c: any) => ({ id: c.id, name: c.name ?? null })),
+      salesChannels: (l.sales_channels ?? []).map((c) => ({ id: c.id, name: c.name ?? null })),
       origin: usable ? own.origin! : options.origin,
       fallback: !usable,
       reason: usable ? null : refused ? `the service refused the address: ${refused.reason}` : own.reason!,

@@ -1,0 +1,98 @@
+/**
+ * The shapes of the Medusa rows filing reads through Query (`core/query.ts`: Query's rows are
+ * `any[]` in a plugin, so each read names the fields it asked for). Amounts are `unknown`: Medusa
+ * answers numbers, strings, BigNumber instances or raw `{ value }` (read with `str`).
+ */
+
+/** A tax line as the provider wrote it (its `data`: amount, TIC, certificate, origin). */
+export interface TaxLineRow {
+  rate?: unknown
+  code?: string | null
+  data?: Record<string, unknown> | null
+}
+
+export interface AdjustmentRow {
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+}
+
+export interface OrderItemRow {
+  id: string
+  product_id?: string | null
+  variant_id?: string | null
+  unit_price?: unknown
+  quantity?: unknown
+  is_tax_inclusive?: boolean | null
+  adjustments?: AdjustmentRow[] | null
+  tax_lines?: TaxLineRow[] | null
+  tax_total?: unknown
+  total?: unknown
+}
+
+/** Which claim, exchange or return a shipping method belongs to (on the method or its detail). */
+export interface ShippingLinks {
+  claim_id?: string | null
+  exchange_id?: string | null
+  return_id?: string | null
+}
+
+export interface ShippingMethodRow extends ShippingLinks {
+  id: string
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+  total?: unknown
+  tax_total?: unknown
+  discount_subtotal?: unknown
+  tax_lines?: TaxLineRow[] | null
+  adjustments?: AdjustmentRow[] | null
+  detail?: ShippingLinks | null
+}
+
+export interface AddressRow {
+  country_code?: string | null
+  province?: string | null
+  province_code?: string | null
+  address_1?: string | null
+  address_2?: string | null
+  city?: string | null
+  postal_code?: string | null
+}
+
+/** A claim's or an exchange's new items (their order item ids). */
+export interface AddedItemsRow {
+  id: string
+  canceled_at?: string | Date | null
+  additional_items?: { item_id: string }[] | null
+}
+
+/** An order as filing reads it (ORDER_FIELDS). */
+export interface OrderRow {
+  id: string
+  created_at: string | Date
+  currency_code: string
+  customer_id?: string | null
+  sales_channel_id?: string | null
+  canceled_at?: string | Date | null
+  status?: string | null
+  tax_total?: unknown
+  total?: unknown
+  cart?: { id: string } | null
+  shipping_address?: AddressRow | null
+  items?: OrderItemRow[] | null
+  shipping_methods?: ShippingMethodRow[] | null
+  fulfillments?: { created_at?: string | Date | null }[] | null
+  payment_collections?: { payments?: { captured_at?: string | Date | null }[] | null }[] | null
+}
+
+/** The order with its claims and exchanges (queried apart: the order entity has no relation to them). */
+export interface LoadedOrder extends OrderRow {
+  claims?: AddedItemsRow[] | null
+  exchanges?: AddedItemsRow[] | null
+}
+
+/** An item of a return, a claim or an exchange (its order item and quantities). */
+export interface ChangeItemRow {
+  item_id: string
+  quantity?: unknown
+  received_quantity?: unknown
+}

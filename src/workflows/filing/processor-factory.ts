@@ -1,0 +1,35 @@
+/**
+ * The FilingProcessor of the app: the filing module as its store, the shared clients (one per
+ * connection), the Locking Module, the plugin options' attempts and secrets.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { getPluginOptions } from "../../options"
+import { getSalesTaxClient } from "../../client-factory"
+import { allApiKeys, optionsForConnection } from "../../connections"
+import { SALES_TAX_FILING_MODULE, type FilingStore } from "../../modules/sales-tax-filing/types"
+import { FilingProcessor, type FilingClient, type FilingLogger } from "./processor"
+
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
+
+export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
+  const options = getPluginOptions(container)
+  const store = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
+  const locking = container.resolve<Locking>(Modules.LOCKING)
+  const logger = container.resolve<FilingLogger>(ContainerRegistrationKeys.LOGGER)
+  return new FilingProcessor({
+    store,
+    client: overrides.client ?? getSalesTaxClient(options).background(),
+    // a test's client override stands for every connection
+    clientFor: overrides.client
+      ? () => overrides.client!
+      : (connectionId) => getSalesTaxClient(optionsForConnection(options, connectionId)).background(),
+    lock: (key, fn) => locking.execute(key, fn, { timeout: 120 }),
+    now: overrides.now,
+    maxAttempts: options.filing.maxAttempts,
+    secrets: allApiKeys(options),
+    logger,
+  })
+}

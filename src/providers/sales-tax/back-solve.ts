@@ -102,8 +102,9 @@ export function backSolveRate(input: BackSolveInput): BackSolveResult {
 }
 
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
-export function solvedRate(input: BackSolveInput): { rate: number; exact: boolean } {
-  const key = `${String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
+export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
+  // taxableKey: String(input.taxable) when the caller has it already (itemFigures keeps it)
+  const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
   const memo = solvedMemo.get(key)
   if (memo) return memo
   const { rate, exact } = backSolve(input, false)

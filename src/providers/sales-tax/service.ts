@@ -359,7 +359,7 @@ export class SalesTaxProviderService implements ITaxProvider {
             exempt,
             quote,
           )
-        : this.line(itemFigures(it)?.taxable ?? itemTaxable(it), q, exempt, quote)
+        : this.line(itemFigures(it) ?? { taxable: itemTaxable(it) }, q, exempt, quote)
       lines.push({ ...line, line_item_id: l.line_item.id })
     }
     const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
@@ -369,7 +369,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       if (!sm || !q) continue
       const line = sm.is_tax_inclusive
         ? this.inclusiveLine({ price: dec(sm.amount), quantity: "1", discount: sm.discount }, q, exempt, quote)
-        : this.line(shippingFigures(sm).taxable, q, exempt, quote)
+        : this.line(shippingFigures(sm), q, exempt, quote)
       lines.push({ ...line, shipping_line_id: l.shipping_line.id })
     }
     return lines
@@ -402,9 +402,14 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
-  protected line(taxable: ReturnType<typeof dec>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+  /** A tax-exclusive line: the rate whose Medusa tax on the taxable amount is the service's (back-solve.ts). */
+  protected line(fig: { taxable: ReturnType<typeof dec>; taxableKey?: string }, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+    const { taxable } = fig
     // the display rate only matters when nothing is taxable (any rate gives 0 tax)
-    const solved = solvedRate({ taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 })
+    const solved = solvedRate(
+      { taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 },
+      fig.taxableKey,
+    )
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }

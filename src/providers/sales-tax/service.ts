@@ -714,7 +714,9 @@ export class SalesTaxProviderService implements ITaxProvider {
       if (!got || (got.tic === null && li.tic === undefined)) continue
       const tic = got.tic ?? li.tic!
       if (this.writtenRates.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
-      const rate = lineRatePct(li.price, li.quantity, got.amount, got.rate)
+      const rate =
+        this.writtenRates.narrowed(zip, tic, li.price * li.quantity, got.amount, got.rate) ??
+        lineRatePct(li.price, li.quantity, got.amount, got.rate)
       if (rate === null) continue
       rows.push({ zip, tic, rate, quotedAt: new Date(at) })
     }

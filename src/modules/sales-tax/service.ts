@@ -7,7 +7,6 @@ import { callLog, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
 import { ticAssignmentsChanged } from "./tic-generation"
-import { ticAssignmentsChanged } from "./tic-generation"
 
 export type TicTargetType = "product" | "product_type" | "product_category"
 export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
@@ -100,8 +99,6 @@ export class SalesTaxModuleService
     checkTarget(targetType)
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
-    // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
-    ticAssignmentsChanged()
     // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
     ticAssignmentsChanged()
     const existing = await this.listTicAssignments({ target_type: targetType, target_id: targetId })

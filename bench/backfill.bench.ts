@@ -125,11 +125,12 @@ async function sandboxThread(): Promise<{
   close: () => Promise<void>
 }> {
   const w = new Worker(__filename, { execArgv: ["--require", require.resolve("tsx/cjs")] })
-  const pending = new Map<string, (v: any) => void>()
+  const pending = new Map<string, (v: unknown) => void>()
   w.on("message", (m: { type: string; value: unknown }) => pending.get(m.type)?.(m.value))
   const ask = <T>(type: string, answer: string) =>
     new Promise<T>((resolve, reject) => {
-      pending.set(answer, resolve)
+      // the worker answers each question with the type it was asked for (T)
+      pending.set(answer, (v) => resolve(v as T))
       w.once("error", reject)
       if (type) w.postMessage(type)
     })

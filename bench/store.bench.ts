@@ -35,6 +35,9 @@ const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 4)
 const PER_ROUND = Number(process.env.BENCH_STORE_PER_ROUND ?? 6)
 const st = useSalesTaxSandbox()
 
+/** The part of a store cart answer the bench reads. */
+type BenchCart = { items: { id: string; variant_id: string | null; tax_lines: { provider_id: string | null }[] }[] }
+
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
@@ -75,8 +78,8 @@ medusaIntegrationTestRunner({
         await co.setAddress(address)
         await co.addItem(p.general.variantId, 1)
         await co.addItem(p.shirt.variantId, 1)
-        const cart = await co.addItem(p.coffee.variantId, 1)
-        return { co, afterRoute, lineId: cart.items.find((i: any) => i.variant_id === p.general.variantId).id as string }
+        const cart: BenchCart = await co.addItem(p.coffee.variantId, 1)
+        return { co, afterRoute, lineId: cart.items.find((i) => i.variant_id === p.general.variantId)!.id }
       }
       const plugin = await setUp(store.regionId, ADDRESSES.minneapolis)
       const system = await setUp(canada.id, ADDRESSES.toronto)
@@ -127,8 +130,8 @@ medusaIntegrationTestRunner({
       const compareT: number[] = []
       const roundRatios: number[] = []
       const compareRatios: number[] = []
-      let lastPlugin: any
-      let lastSystem: any
+      let lastPlugin: BenchCart | undefined
+      let lastSystem: BenchCart | undefined
       for (let r = 0; r < ROUNDS; r++) {
         const times = new Map(sides.map((s) => [s, [] as number[]]))
         for (let i = 0; i < PER_ROUND; i++) {
@@ -184,7 +187,7 @@ medusaIntegrationTestRunner({
       // the two sides are what they claim: the plugin taxed the US cart (one service call per
       // mutation, every one a new cart state), Medusa's system provider the Canadian one
       expect(counts.calculateCarts).toBe(n)
-      const providers = (cart: any) => cart.items.map((i: any) => i.tax_lines.map((l: any) => l.provider_id).join("+"))
+      const providers = (cart: BenchCart | undefined) => (cart?.items ?? []).map((i) => i.tax_lines.map((l) => l.provider_id).join("+"))
       expect(providers(lastPlugin)).toEqual([SALES_TAX_PROVIDER_IDENTIFIER, SALES_TAX_PROVIDER_IDENTIFIER, SALES_TAX_PROVIDER_IDENTIFIER])
       expect(providers(lastSystem)).toEqual(["system", "system", "system"])
     })

@@ -236,7 +236,7 @@ async function main() {
     const suite = SUITES[name]
     const out = join(outDir, `jest-${name.replace(/\W/g, "_")}.json`)
     rmSync(out, { force: true })
-    const specCpu = join(outDir, "spec-cpu.jsonl")
+    const specCpu = process.env.MST_SPEC_CPU_FILE || join(outDir, "spec-cpu.jsonl")
     if (suite.provision) await provisionRest()
     if (name === "integration:http") {
       rmSync(specCpu, { force: true })

@@ -20,6 +20,8 @@ import { join, resolve } from "node:path"
 import { Client } from "pg"
 import { compileScript } from "../../demo/lib/compile-script"
 import { installPlugin } from "../../demo/lib/plugin-install"
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 
 export const ROOT = resolve(__dirname, "../..")
@@ -183,7 +185,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
 
   // 3: database, migrations, admin user, seed
   const db = `medusa_sales_tax_browser_${process.pid}_${Date.now().toString(36)}`
-  await admin((c) => c.query(`CREATE DATABASE "${db}"`))
+  await admin((c) => c.query(createDatabaseSql(db)))
   const sandbox = await startSandbox({
     port: 0,
     host: "127.0.0.1",

@@ -40,6 +40,8 @@ import {
 import type { DemoSeed } from "../../demo/app/seed"
 import { SalesTaxError } from "../../src/client"
 import { startTestSandbox, type TestSandbox } from "../helpers/sandbox"
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
 
 export interface ClusterOptions {
   orders: number
@@ -152,7 +154,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
   const db = `medusa_sales_tax_cluster_${process.pid}_${Date.now().toString(36)}`
   const sandbox = await startTestSandbox()
   try {
-    await adminSql(`CREATE DATABASE "${db}"`)
+    await adminSql(createDatabaseSql(db))
     const env: AppEnv = {
       databaseUrl: databaseUrl(db),
       salesTaxBaseUrl: sandbox.url,

@@ -11,6 +11,7 @@ import type { TestSandbox } from "./sandbox"
 import { seedStore, type SeededStore } from "./seed"
 import { Checkout, createShopper, type ShopperAddress } from "./storefront"
 import { ticAssignmentsChanged } from "../../src/modules/sales-tax/tic-generation"
+import { clearOriginLocationMemo } from "../../src/workflows/hooks/origin-locations"
 
 type Api = ConstructorParameters<typeof Checkout>[0]
 
@@ -44,6 +45,8 @@ export async function resetCheckout(container: MedusaContainer, sandbox: TestSan
   provider.writtenRates.clear()
   // so are the TIC assignments a test wrote: the tax-line hook's product TICs are read again
   ticAssignmentsChanged()
+  // and the stock locations, fulfillment sets and channel links a test made: read again
+  clearOriginLocationMemo()
 }
 
 /** beforeAll of a filing spec: the seeded store and an admin secret key every test starts from. */
@@ -58,8 +61,9 @@ export async function seedFilingStore(
 /** beforeEach of a filing spec: an empty sandbox (the runner restored the database). */
 export async function resetFiling(sandbox: TestSandbox): Promise<void> {
   await sandbox.reset()
-  // the TIC assignments a test wrote went with the restored database (see resetCheckout)
+  // the TIC assignments and locations a test wrote went with the restored database (see resetCheckout)
   ticAssignmentsChanged()
+  clearOriginLocationMemo()
 }
 
 /** For a checkout spec's beforeEach: seeds a store, resets the sandbox and closes the provider's circuit breaker. */

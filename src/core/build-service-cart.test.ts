@@ -13,6 +13,7 @@ import {
   normalizeState,
   normalizeZip,
   serviceCustomerId,
+  sha256Hex,
   shippingFigures,
   shippingTaxable,
   taxableDestination,
@@ -235,12 +236,23 @@ describe("hot-path shortcuts give the same answers", () => {
             exemptionId,
             serviceCartId,
           })
+          // createHash over the pieces, as cartHash hashed before (the one-shot hash gives the same digest)
           expect(cartHash(c, "conn-1")).toBe(sha("conn-1", reference(c)))
           // a copy (no longer the built object) takes the checked path: the same hash
           expect(cartHash({ ...c }, "conn-1")).toBe(cartHash(c, "conn-1"))
           if (serviceCartId !== undefined) expect(c.cartId).toBe(serviceCartId)
         },
       ),
+      { numRuns: 2000 },
+    )
+  })
+
+  it("sha256Hex (one-shot) = createHash's digest; a guest's service id is still the first 32 hex of its cart id's SHA-256", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (v) => {
+        expect(sha256Hex(v)).toBe(createHash("sha256").update(v).digest("hex"))
+        expect(serviceCustomerId(null, `cart_${v}`)).toBe(`guest_${createHash("sha256").update(`cart_${v}`).digest("hex").slice(0, 32)}`)
+      }),
       { numRuns: 2000 },
     )
   })
@@ -255,11 +267,13 @@ describe("hot-path shortcuts give the same answers", () => {
         const fig = itemFigures(it)
         if (!new BigNumber(quantity).gt(0)) return expect(fig).toBeNull()
         expect(fig!.taxable.toString()).toBe(itemTaxable(it).toString())
+        expect(fig!.taxableKey).toBe(String(itemTaxable(it)))
         expect(fig!.quantity).toBe(Number(quantity))
         expect(fig!.price).toBe(netUnitPrice(itemTaxable(it), quantity))
         const sm = { amount: unit_price, discount }
         expect(shippingFigures(sm).taxable.toString()).toBe(shippingTaxable(sm).toString())
         expect(shippingFigures(sm).price).toBe(shippingTaxable(sm).toNumber())
+        expect(shippingFigures(sm).taxableKey).toBe(String(shippingTaxable(sm)))
       }),
       { numRuns: 2000 },
     )

@@ -95,6 +95,8 @@ const WRITTEN_MAX = 20_000
  */
 export class WrittenRates {
   readonly #last = new Map<string, { rate: number; at: number }>()
+  /** Per (zip, tic): the rates every line seen since the rate last moved allows (see narrowed). */
+  readonly #intervals = new Map<string, { lo: number; hi: number }>()
 
   /**
    * Pure of the map: whether the rate last written for (zip, tic), less than REWRITE_AFTER_MS
@@ -108,6 +110,40 @@ export class WrittenRates {
     return Math.abs((taxable * l.rate) / 100 - amount) < 0.005 - 1e-9 * Math.max(1, Math.abs(amount))
   }
 
+  /**
+   * A rate to remember for a line the stored rate does not explain (null: take lineRateToRemember):
+   * one that gives this line's tax to the cent and, where one exists, the tax of the lines of
+   * (zip, tic) seen before it: each line's tax allows the rates of an interval
+   * [(amount - 0.005) ÷ taxable, (amount + 0.005) ÷ taxable); their intersection (this line's alone
+   * when the rate moved) narrows to the real rate, so the rate written keeps explaining the next
+   * lines (no write for them) where an effective rate (amount ÷ taxable of one line) explains
+   * little beyond its own line. The service's rate (a fraction) when it lies in the intersection,
+   * else the intersection's midpoint to 6 places; decided in doubles with a margin (null near an edge).
+   */
+  narrowed(zip: string, tic: number, taxable: number, amount: number, serviceRate: number | null | undefined): string | null {
+    if (!(taxable > 0) || !Number.isFinite(taxable) || !Number.isFinite(amount) || amount < 0) return null
+    const key = `${zip}|${tic}`
+    const lo = ((amount - 0.005) / taxable) * 100
+    const hi = ((amount + 0.005) / taxable) * 100
+    const m = 1e-9 * Math.max(1, Math.abs(hi))
+    const prev = this.#intervals.get(key)
+    let L = lo
+    let H = hi
+    if (prev && prev.lo < hi - m && prev.hi > lo + m) {
+      L = Math.max(lo, prev.lo)
+      H = Math.min(hi, prev.hi)
+    }
+    if (this.#intervals.size >= WRITTEN_MAX) this.#intervals.clear()
+    this.#intervals.set(key, { lo: L, hi: H })
+    const inside = (r: number) => r >= L + m && r < H - m
+    if (typeof serviceRate === "number" && Number.isFinite(serviceRate)) {
+      const pct = Number((serviceRate * 100).toPrecision(12))
+      if (inside(pct) && pct >= 0) return String(pct)
+    }
+    const mid = Number(((L + H) / 2).toFixed(6))
+    return inside(mid) && mid >= 0 ? String(mid) : null
+  }
+
   /** Records rows that were written at `now`. */
   written(rows: readonly KnownRate[], now: number): void {
     if (this.#last.size + rows.length > WRITTEN_MAX) this.#last.clear()
@@ -116,6 +152,7 @@ export class WrittenRates {
 
   clear(): void {
     this.#last.clear()
+    this.#intervals.clear()
   }
 }
 

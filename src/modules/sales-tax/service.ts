@@ -101,8 +101,6 @@ export class SalesTaxModuleService
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
     // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
     ticAssignmentsChanged()
-    // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
-    ticAssignmentsChanged()
     const existing = await this.listTicAssignments({ target_type: targetType, target_id: targetId })
     if (tic === null) {
       if (existing.length) await this.deleteTicAssignments(existing.map((e) => e.id))

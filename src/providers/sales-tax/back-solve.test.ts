@@ -203,6 +203,8 @@ describe("backSolveRate", () => {
           if (twice) solvedRate(input)
           const want = backSolveRate(input)
           expect(solvedRate(input)).toEqual({ rate: want.rate, exact: want.exact })
+          // with the taxable's string given by the caller (itemFigures keeps it): the same memo entry
+          expect(solvedRate(input, String(input.taxable))).toEqual({ rate: want.rate, exact: want.exact })
         },
       ),
       { numRuns: 3000 },

@@ -102,8 +102,9 @@ export function backSolveRate(input: BackSolveInput): BackSolveResult {
 }
 
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
-export function solvedRate(input: BackSolveInput): { rate: number; exact: boolean } {
-  const key = `${String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
+export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
+  // taxableKey: String(input.taxable) when the caller has it already (itemFigures keeps it)
+  const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
   const memo = solvedMemo.get(key)
   if (memo) return memo
   const { rate, exact } = backSolve(input, false)
@@ -192,28 +193,37 @@ export function nearCandidate(tN: number, aN: number, f0: number): number | null
   const below = (float32Step(f0, -5) + float32Step(f0, -4)) / 2
   const above = (float32Step(f0, 4) + float32Step(f0, 5)) / 2
   if (!((tN * below) / 100 - aN >= -0.005 + margin && (tN * above) / 100 - aN < 0.005 - margin)) return undefined
-  const cand: (number | undefined)[] = new Array(9)
-  const at = (s: number): number => (cand[s + 4] ??= Number(float32Shortest(float32Step(f0, s))))
-  const d = (s: number): number => (tN * at(s)) / 100 - aN
+  candidates.fill(NaN)
   // k: the first s in -4..5 with d(s) >= 0 (5: none), walking from 0 (the crossing is next to f0)
   let k = 0
-  if (d(0) >= 0) {
-    while (k > -4 && d(k - 1) >= 0) k--
+  if (gap(tN, aN, f0, 0) >= 0) {
+    while (k > -4 && gap(tN, aN, f0, k - 1) >= 0) k--
   } else {
     k = 1
-    while (k <= 4 && d(k) < 0) k++
+    while (k <= 4 && gap(tN, aN, f0, k) < 0) k++
   }
   // the closest of c(k-1) and c(k) (the first on a tie); the runner-up is one of its neighbours
   let best: number
   if (k === -4) best = -4
   else if (k === 5) best = 4
-  else best = Math.abs(d(k)) < Math.abs(d(k - 1)) ? k : k - 1
-  const err = Math.abs(d(best))
-  for (const s of [best - 1, best + 1]) {
-    if (s < -4 || s > 4) continue
-    if (Math.abs(Math.abs(d(s)) - err) <= margin) return undefined // a near tie: the decimals decide
-  }
-  return at(best)
+  else best = Math.abs(gap(tN, aN, f0, k)) < Math.abs(gap(tN, aN, f0, k - 1)) ? k : k - 1
+  const err = Math.abs(gap(tN, aN, f0, best))
+  // a near tie: the decimals decide
+  if (best > -4 && Math.abs(Math.abs(gap(tN, aN, f0, best - 1)) - err) <= margin) return undefined
+  if (best < 4 && Math.abs(Math.abs(gap(tN, aN, f0, best + 1)) - err) <= margin) return undefined
+  return candidate(f0, best)
+}
+
+/** nearCandidate's candidates c(-4..4) of the current f0, each read once (NaN: not read yet). */
+const candidates = new Float64Array(9)
+function candidate(f0: number, s: number): number {
+  let v = candidates[s + 4]!
+  if (v !== v) candidates[s + 4] = v = Number(float32Shortest(float32Step(f0, s)))
+  return v
+}
+/** d(s): Medusa's product with c(s) minus the amount, in doubles. */
+function gap(tN: number, aN: number, f0: number, s: number): number {
+  return (tN * candidate(f0, s)) / 100 - aN
 }
 
 /** Every candidate in doubles, in decimals where a double cannot tell (see bestCandidate). */

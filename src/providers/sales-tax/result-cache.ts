@@ -29,6 +29,9 @@ export class MemoryStore<V> implements QuoteStore<V> {
     return e.value
   }
   async set(key: string, value: V, ttlSeconds: number): Promise<void> {
+    this.setSync(key, value, ttlSeconds)
+  }
+  setSync(key: string, value: V, ttlSeconds: number): void {
     if (ttlSeconds <= 0) return
     this.#map.delete(key)
     this.#map.set(key, { value, expires: this.now() + ttlSeconds * 1000 })
@@ -135,13 +138,16 @@ export class QuoteCache<V> {
   ) {}
 
   async getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    // the in-process store answers synchronously: no await (a microtask) on the checkout path
+    const memory = this.store instanceof MemoryStore ? this.store : null
     if (this.ttlSeconds > 0) {
-      const v = await this.store.get(key)
+      const v = memory ? memory.getSync(key) : await this.store.get(key)
       if (v !== undefined) return { value: v, hit: true }
     }
     return this.flight.do(key, async () => {
       const value = await load()
-      await this.store.set(key, value, this.ttlSeconds)
+      if (memory) memory.setSync(key, value, this.ttlSeconds)
+      else await this.store.set(key, value, this.ttlSeconds)
       return { value, hit: false }
     })
   }

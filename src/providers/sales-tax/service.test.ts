@@ -143,17 +143,23 @@ describe("SalesTaxProviderService against the sandbox", () => {
     const p = provider()
     const s = snapshot("cart_unit_7")
     s.items[0].is_tax_inclusive = true // 2 × 10.75 = 21.50 shown, tax included
-    const lines = (await p.getTaxLines(items, ships, ctx(s))) as any[]
+    type Line = {
+      line_item_id?: string
+      shipping_line_id?: string
+      rate: number
+      data: { net?: string; amount: number; tax_inclusive?: boolean; inclusive_residual?: string }
+    }
+    const lines = (await p.getTaxLines(items, ships, ctx(s))) as unknown as Line[]
     // the shown price, then the net it contains: 2 calls; the exclusive shipping rides along
     expect(await calls()).toBe(2)
-    const item = lines.find((l) => l.line_item_id === "item_a")
+    const item = lines.find((l) => l.line_item_id === "item_a")!
     const net = Number(item.data.net)
     expect(item.data.tax_inclusive).toBe(true)
     expect(item.data.inclusive_residual).toBe("0")
     expect(Math.round((net + item.data.amount) * 100)).toBe(2150)
     const inclTax = medusaInclusiveTax({ gross: 21.5, quantity: 2, ratePct: item.rate })
     expect(inclTax.decimalPlaces(2, 4).toNumber()).toBe(item.data.amount)
-    const ship = lines.find((l) => l.shipping_line_id === "sm_1")
+    const ship = lines.find((l) => l.shipping_line_id === "sm_1")!
     expect(ship.data.tax_inclusive).toBeUndefined()
     await p.getTaxLines(items, ships, ctx(s))
     expect(await calls()).toBe(2)
@@ -318,7 +324,8 @@ describe("exemptions, deadline, breaker and fallback order", () => {
   it("fallback order: last-known rate of the ZIP and TIC → fallbackRates[state] → fallbackRate → region rates → refused", async () => {
     const p = provider({ fallbackRates: { KY: 6, MN: 1 } }) // MN has an option too: the last-known rate comes first
     await p.getTaxLines(items, [], ctx(snapshot("cart_fb_1")))
-    for (let i = 0; i < 50 && !(p as any).rateMemory().rows?.size; i++) await new Promise((r) => setTimeout(r, 10))
+    for (let i = 0; i < 50 && !(p as unknown as { rateMemory(): { rows?: Map<string, unknown> } }).rateMemory().rows?.size; i++)
+      await new Promise((r) => setTimeout(r, 10))
     await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 503 })
     const known = await p.getTaxLines(lines(), [], ctx(snapshot("cart_fb_2", 1)))
     expect(known[0]).toMatchObject({ code: TAX_LINE_CODE_FALLBACK, data: { fallback_source: "last_known" } })

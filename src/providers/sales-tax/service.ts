@@ -374,7 +374,7 @@ export class SalesTaxProviderService implements ITaxProvider {
             exempt,
             quote,
           )
-        : this.line(itemFigures(it)?.taxable ?? itemTaxable(it), q, exempt, quote)
+        : this.line(itemFigures(it) ?? { taxable: itemTaxable(it) }, q, exempt, quote)
       lines.push({ ...line, line_item_id: l.line_item.id })
     }
     const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
@@ -384,7 +384,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       if (!sm || !q) continue
       const line = sm.is_tax_inclusive
         ? this.inclusiveLine({ price: dec(sm.amount), quantity: "1", discount: sm.discount }, q, exempt, quote)
-        : this.line(shippingFigures(sm).taxable, q, exempt, quote)
+        : this.line(shippingFigures(sm), q, exempt, quote)
       lines.push({ ...line, shipping_line_id: l.shipping_line.id })
     }
     return lines
@@ -417,9 +417,14 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
   }
 
-  protected line(taxable: ReturnType<typeof dec>, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+  /** A tax-exclusive line: the rate whose Medusa tax on the taxable amount is the service's (back-solve.ts). */
+  protected line(fig: { taxable: ReturnType<typeof dec>; taxableKey?: string }, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+    const { taxable } = fig
     // the display rate only matters when nothing is taxable (any rate gives 0 tax)
-    const solved = solvedRate({ taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 })
+    const solved = solvedRate(
+      { taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 },
+      fig.taxableKey,
+    )
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }
@@ -727,7 +732,9 @@ export class SalesTaxProviderService implements ITaxProvider {
       if (!got || (got.tic === null && li.tic === undefined)) continue
       const tic = got.tic ?? li.tic!
       if (this.writtenRates.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
-      const rate = lineRatePct(li.price, li.quantity, got.amount, got.rate)
+      const rate =
+        this.writtenRates.narrowed(zip, tic, li.price * li.quantity, got.amount, got.rate) ??
+        lineRatePct(li.price, li.quantity, got.amount, got.rate)
       if (rate === null) continue
       rows.push({ zip, tic, rate, quotedAt: new Date(at) })
     }

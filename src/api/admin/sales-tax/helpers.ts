@@ -1,6 +1,6 @@
 // Shared pieces of the plugin's admin routes: the client, error mapping to Medusa's error format
 // ({ type, message } plus `errors` with located field messages), TIC labels.
-import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaRequest, MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
 import { issuesToErrors, type ErrorDetail } from "../../../contract"
@@ -15,7 +15,7 @@ import { ticLabel } from "./tic-lookup"
 type Scope = MedusaRequest["scope"]
 
 export function pluginOptions(scope: Scope): PluginOptions {
-  return getPluginOptions(scope as unknown as Parameters<typeof getPluginOptions>[0])
+  return getPluginOptions(scope)
 }
 
 /**
@@ -32,7 +32,8 @@ export function salesTaxClient(scope: Scope): SalesTaxClient {
  * created where that storefront's carts are quoted. The default connection without one.
  */
 export function storeClient(req: MedusaRequest): SalesTaxClient {
-  const channels = (req as unknown as { publishable_key_context?: { sales_channel_ids?: string[] } }).publishable_key_context
+  // a store request carries it when it has a publishable key (Medusa's MedusaStoreRequest)
+  const channels = (req as MedusaRequest & Partial<Pick<MedusaStoreRequest, "publishable_key_context">>).publishable_key_context
     ?.sales_channel_ids
   return getBackgroundClient(optionsForChannel(pluginOptions(req.scope), channels?.[0]))
 }
@@ -159,7 +160,7 @@ export function handle(fn: Handler): Handler {
 
 /** The validated body (set by validateAndTransformBody in the route's middleware). */
 export function bodyOf<T>(req: MedusaRequest, schema: z.ZodType<T>): T {
-  const v = (req as unknown as { validatedBody?: unknown }).validatedBody
+  const v: unknown = req.validatedBody
   if (v !== undefined) return v as T
   const parsed = schema.safeParse(req.body)
   if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, "Invalid request body")

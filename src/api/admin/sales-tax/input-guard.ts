@@ -159,7 +159,7 @@ export function safeErrorBody(body: unknown): unknown {
 
 function apiKeyOf(req: MedusaRequest): string | undefined {
   try {
-    return getPluginOptions(req.scope as unknown as Parameters<typeof getPluginOptions>[0]).apiKey
+    return getPluginOptions(req.scope).apiKey
   } catch {
     return undefined
   }
@@ -171,7 +171,7 @@ function apiKeyOf(req: MedusaRequest): string | undefined {
  * box does not get it echoed back).
  */
 export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
-  const flagged = res as unknown as { __salesTaxGuarded?: boolean }
+  const flagged: MedusaResponse & { __salesTaxGuarded?: boolean } = res
   if (flagged.__salesTaxGuarded) return
   flagged.__salesTaxGuarded = true
   const original = res.json.bind(res)

@@ -19,7 +19,7 @@ import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from 
  * value }) the widgets show next to each field.
  */
 export function validateBodyLocated(schema: z.ZodType) {
-  const medusa = validateAndTransformBody(schema as never)
+  const medusa = validateAndTransformBody(schema)
   return async (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => {
     await medusa(req, res, (err?: unknown) => {
       if (err instanceof MedusaError && err.type === MedusaError.Types.INVALID_DATA) {
@@ -38,7 +38,7 @@ export function validateBodyLocated(schema: z.ZodType) {
           )
         }
       }
-      return next(err as never)
+      return next(err)
     })
   }
 }

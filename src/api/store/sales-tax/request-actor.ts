@@ -3,12 +3,21 @@
  * authentication middleware before any plugin middleware runs) for the tax-line hooks, which see
  * only the cart. See src/workflows/hooks/request-actor.ts for why and what is trusted.
  */
-import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
+import type {
+  AuthenticatedMedusaRequest,
+  MedusaNextFunction,
+  MedusaRequest,
+  MedusaResponse,
+  MiddlewareRoute,
+} from "@medusajs/framework/http"
 import { actorOf, actorStorage } from "../../../workflows/hooks/request-actor"
 
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   // read lazily: the hook runs later in this same request, after every authentication step
-  actorStorage().run({ actor: () => actorOf((req as unknown as { auth_context?: unknown }).auth_context) }, () => next())
+  actorStorage().run(
+    { actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context) },
+    () => next(),
+  )
 }
 
 /** Every store cart route (tax is computed there) and every admin route (orders, edits, draft orders). */

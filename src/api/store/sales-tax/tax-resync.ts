@@ -36,9 +36,9 @@ import {
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
-import { BLOCK_ERROR_CODE } from "../../../core/constants"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../../core/constants"
+import { graph } from "../../../core/query"
 import { isDegraded, quoteHealth } from "../../../providers/sales-tax/health"
-import { BLOCK_ERROR_MESSAGE } from "../../../core/constants"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
 import { readCartState, restoreCartState, type CartState } from "./cart-restore"
@@ -113,9 +113,9 @@ async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<
 
 async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
   if (!fields?.length) return undefined
-  const query = scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: unknown[] }> }
-  const { data } = await query.graph({ entity: "cart", fields, filters: { id: cartId } })
-  return data[0]
+  // the route's own fields, answered as Medusa's route would: the shape is the caller's
+  const [cart] = await graph<unknown>(scope, { entity: "cart", fields, filters: { id: cartId } })
+  return cart
 }
 
 /** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
@@ -259,9 +259,12 @@ async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<bo
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
   const before = cartBefore.get(req)
   if (before?.id === cartId) return before.hasPaymentCollection
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as { graph(a: unknown): Promise<{ data: any[] }> }
-  const { data } = await query.graph({ entity: "cart", fields: ["id", "payment_collection.id"], filters: { id: cartId } })
-  return !!data[0]?.payment_collection?.id
+  const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
+    entity: "cart",
+    fields: ["id", "payment_collection.id"],
+    filters: { id: cartId },
+  })
+  return !!cart?.payment_collection?.id
 }
 
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */

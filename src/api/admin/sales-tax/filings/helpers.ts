@@ -32,5 +32,5 @@ export function filingNotFound(res: MedusaResponse, orderId: string): void {
 /** The filing record of `orderId` with its refunds, as the admin sees it; undefined when none. */
 export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: string, scrub?: (text: string) => string) {
   const [rec] = await svc.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
-  return rec ? filingView(rec as unknown as Record<string, unknown>, scrub) : undefined
+  return rec ? filingView(rec, scrub) : undefined
 }

@@ -18,7 +18,7 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
     { relations: ["refunds"], take: limit, skip: offset, order: { created_at: "DESC" } },
   )
   res.json({
-    filings: rows.map((r) => filingView(r as unknown as Record<string, unknown>, (t) => serviceText(req.scope, t))),
+    filings: rows.map((r) => filingView(r, (t) => serviceText(req.scope, t))),
     count,
     limit,
     offset,

@@ -12,7 +12,7 @@ export const ListFilingsQuery = z.object({
 export const FilingParams = z.object({ orderId: ID_SHAPES.filingOrder })
 
 /** A record as the admin sees it (the snapshot keeps no personal data; nothing secret is stored). */
-export function filingView(r: Record<string, unknown>, scrub: (text: string) => string = (t) => t) {
+export function filingView(r: object, scrub: (text: string) => string = (t) => t) {
   const { raw_charged_tax, raw_filed_tax, raw_requoted_tax, raw_tax_difference, ...rest } = r as Record<string, unknown>
   void raw_charged_tax
   void raw_filed_tax

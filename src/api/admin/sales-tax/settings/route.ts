@@ -22,7 +22,7 @@ const RECENT_FAILURES = 10
  */
 export function displayedOptions(o: PluginOptions): Record<string, unknown> {
   const known = new Set(Object.keys(PluginOptionsSchema.shape))
-  const redacted = redactOptions(o) as unknown as Record<string, unknown>
+  const redacted: Record<string, unknown> = redactOptions(o)
   return Object.fromEntries(Object.entries(redacted).filter(([k]) => known.has(k)))
 }
 

@@ -5,7 +5,7 @@
 // so `req.auth_context` is verified; the customer is its actor_id and nothing the body says. A
 // certificate is the caller's when the service's record names that customer id; any other id
 // answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
-import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../../../../contract"
@@ -18,7 +18,8 @@ export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
 
 /** The authenticated customer's id (the route's middleware guarantees one). */
 export function customerOf(req: MedusaRequest): string {
-  const a = (req as unknown as { auth_context?: { actor_type?: string; actor_id?: string } }).auth_context
+  // set by Medusa's authenticate middleware on the route (AuthenticatedMedusaRequest)
+  const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context
   if (a?.actor_type !== "customer" || !a.actor_id) {
     throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
   }

@@ -14,7 +14,7 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const rows = await ctx.svc.listFilingRecords({ parent_order_id: ctx.orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
   const manual = await listManualRefunds(req.scope, ctx.orderId)
   res.json({
-    children: rows.map((r) => filingView(r as unknown as Record<string, unknown>)),
+    children: rows.map((r) => filingView(r)),
     manual_refunds: manual,
   })
 }

@@ -25,7 +25,8 @@ import {
   ADDRESSES,
   Checkout,
   createExemptShopper,
-  freshFilingStore,
+  resetFiling,
+  seedFilingStore,
   placeOrder,
   salesTaxEnv,
   salesTaxProvider,
@@ -190,9 +191,13 @@ medusaIntegrationTestRunner({
     let auth: { headers: Record<string, string> }
     const clientB = () => new SalesTaxClient({ baseUrl: holder.sandbox.url, apiKey: KEY_B, connectionId: CONN_B, retry: false })
 
-    beforeEach(async () => {
-      ;({ store, auth } = await freshFilingStore(getContainer(), holder.sandbox))
+    // seeded once: Medusa's runner restores this seeded database before every test
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
       storeB = await seedChannelB(getContainer(), store)
+    })
+    beforeEach(async () => {
+      await resetFiling(holder.sandbox)
       salesTaxProvider(getContainer()).breaker.reset()
       salesTaxProvider(getContainer()).breakerFor(CONN_B).reset()
     })

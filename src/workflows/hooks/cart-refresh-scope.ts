@@ -4,7 +4,7 @@
  * and the tax-line context handler. Importing this file registers nothing.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
-import type { TaxedEntity } from "./tax-line-context-handler"
+import type { TaxedEntity } from "./taxed-entity"
 
 /** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
 export interface CartRefreshScope {

@@ -16,6 +16,9 @@ import { DEFAULT_TIC } from "../../core/constants"
 import { currentActor, exemptionIdentity } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "./origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
+import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
+
+export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
 export type TaxLineContext = Record<string, unknown>
 
@@ -35,49 +38,8 @@ export interface TaxLineHookInput {
 /** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
 export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
 
-/** A promotion adjustment as read (amount: Medusa's BigNumber value, a number or a string). */
-interface Adjustment {
-  amount?: unknown
-  is_tax_inclusive?: boolean | null
-}
-
-/** A cart or order line as readTaxedEntity reads it. */
-export interface TaxedItem {
-  id: string
-  product_id?: string | null
-  variant_id?: string | null
-  quantity?: unknown
-  unit_price?: unknown
-  is_tax_inclusive?: boolean | null
-  is_giftcard?: boolean | null
-  adjustments?: readonly Adjustment[] | null
-  /** an order line's order_item (ORDER_ITEM_QUANTITY) */
-  detail?: { quantity?: unknown } | null
-  tax_lines?: { data?: Record<string, unknown> | null; code?: string | null }[] | null
-}
-
 /** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
 type NewLine = Partial<TaxedItem> & { id?: string | null }
-
-export interface TaxedShipping {
-  id: string
-  shipping_option_id?: string | null
-  amount?: unknown
-  is_tax_inclusive?: boolean | null
-  adjustments?: readonly Adjustment[] | null
-}
-
-/** A cart or an order with the fields the provider needs (TAXED_FIELDS; an order's too). */
-export interface TaxedEntity {
-  id: string
-  currency_code: string
-  customer_id?: string | null
-  sales_channel_id?: string | null
-  is_draft_order?: boolean | null
-  customer?: { has_account?: boolean | null } | null
-  items?: TaxedItem[] | null
-  shipping_methods?: TaxedShipping[] | null
-}
 
 function dec(v: unknown): string {
   if (v === null || v === undefined) return "0"

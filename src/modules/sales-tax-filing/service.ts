@@ -1,5 +1,6 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
+import { amountNumber } from "../../money"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
 import type {
@@ -24,14 +25,6 @@ function isUniqueViolation(e: unknown): boolean {
   return err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
 }
 
-function num(v: unknown): number | null {
-  if (v === null || v === undefined) return null
-  if (typeof v === "number") return v
-  if (typeof v === "string") return Number(v)
-  const n = (v as { numeric?: number; value?: string }).numeric
-  return typeof n === "number" ? n : Number((v as { value?: string }).value ?? NaN)
-}
-
 /**
  * A value for a json column. Medusa types `model.json()` as Record<string, unknown>, though the
  * column stores any JSON: here a FilingSnapshot, EditIntent[] or RefundItem[] (arrays included).
@@ -40,6 +33,12 @@ function json(v: object): Record<string, unknown>
 function json(v: object | null): Record<string, unknown> | null
 function json(v: object | null): Record<string, unknown> | null {
   return v as Record<string, unknown> | null
+}
+
+/** A json column's value as the plugin wrote it (see `json`). */
+function fromJson<T extends object>(v: Record<string, unknown> | null): T | null {
+  // Medusa types `model.json()` as Record<string, unknown>; the column holds what `json` stored (arrays too)
+  return v as unknown as T | null
 }
 
 /** A record's columns with its json values typed as Medusa's CRUD takes them. */
@@ -56,9 +55,8 @@ function toRefund(r: RefundRow): FilingRefundDTO {
   const { refunded_tax, items, ...rest } = r
   return {
     ...rest,
-    refunded_tax: num(refunded_tax),
-    // a json column: Medusa types it Record<string, unknown>; the plugin writes RefundItem[] there
-    items: (items as unknown as RefundItem[] | null) ?? [],
+    refunded_tax: amountNumber(refunded_tax),
+    items: fromJson<RefundItem[]>(items) ?? [],
   }
 }
 
@@ -66,13 +64,12 @@ function toRecord(r: RecordRow): FilingRecordDTO {
   const { refunds, snapshot, edits, charged_tax, filed_tax, requoted_tax, tax_difference, ...rest } = r
   return {
     ...rest,
-    // json columns: Medusa types them Record<string, unknown>; the plugin writes a FilingSnapshot and EditIntent[] there
-    snapshot: snapshot as unknown as FilingSnapshot | null,
-    edits: edits as unknown as EditIntent[] | null,
-    charged_tax: num(charged_tax),
-    filed_tax: num(filed_tax),
-    requoted_tax: num(requoted_tax),
-    tax_difference: num(tax_difference),
+    snapshot: fromJson<FilingSnapshot>(snapshot),
+    edits: fromJson<EditIntent[]>(edits),
+    charged_tax: amountNumber(charged_tax),
+    filed_tax: amountNumber(filed_tax),
+    requoted_tax: amountNumber(requoted_tax),
+    tax_difference: amountNumber(tax_difference),
     refunds: Array.isArray(refunds) ? refunds.map(toRefund) : [],
   }
 }

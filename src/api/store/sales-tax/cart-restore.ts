@@ -23,6 +23,7 @@ import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medus
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../../core/query"
+import { amountNumber } from "../../../money"
 
 /** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
 type Row = Record<string, unknown>
@@ -134,11 +135,10 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
 }
 
 const pick = (r: Row, cols: readonly string[]) => Object.fromEntries(cols.map((k) => [k, r[k] ?? null]))
-const num = (v: unknown) => (v === null || v === undefined ? null : Number((v as { value?: unknown })?.value ?? v))
 /** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values). */
 function content(r: Row, cols: readonly string[], owner: string): string {
   const p = pick(r, cols)
-  for (const k of ["rate", "amount"]) if (k in p) p[k] = num(p[k])
+  for (const k of ["rate", "amount"]) if (k in p) p[k] = amountNumber(p[k])
   return JSON.stringify({ owner: r[owner], ...p })
 }
 const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
@@ -150,7 +150,7 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)
   const addr = (a: Row | null) => (a ? JSON.stringify(pick(a, ADDRESS_COLUMNS)) : null)
   for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
-  const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${num(r.quantity ?? r.amount)}`).sort()
+  const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
   if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
   if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
   const itemLines = (s: CartState) =>
@@ -220,7 +220,10 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
   const changedItems = [...bi.values()].filter((b) => {
     const n = ni.get(b.id)
     return (
-      n && (num(n.quantity) !== num(b.quantity) || num(n.unit_price) !== num(b.unit_price) || !!n.is_custom_price !== !!b.is_custom_price)
+      n &&
+      (amountNumber(n.quantity) !== amountNumber(b.quantity) ||
+        amountNumber(n.unit_price) !== amountNumber(b.unit_price) ||
+        !!n.is_custom_price !== !!b.is_custom_price)
     )
   })
   if (addedItems.length) await cart.deleteLineItems(addedItems)
@@ -229,17 +232,17 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
     await writes.updateLineItems(
       changedItems.map((b) => ({
         id: b.id,
-        quantity: num(b.quantity),
-        unit_price: num(b.unit_price),
+        quantity: amountNumber(b.quantity),
+        unit_price: amountNumber(b.unit_price),
         is_custom_price: !!b.is_custom_price,
       })),
     )
   const addedShip = [...ns.keys()].filter((id) => !bs.has(id))
   const removedShip = [...bs.keys()].filter((id) => !ns.has(id))
-  const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && num(ns.get(b.id)!.amount) !== num(b.amount))
+  const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && amountNumber(ns.get(b.id)!.amount) !== amountNumber(b.amount))
   if (addedShip.length) await cart.deleteShippingMethods(addedShip)
   if (removedShip.length) await cart.restoreShippingMethods(removedShip)
-  if (changedShip.length) await writes.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: num(b.amount) })))
+  if (changedShip.length) await writes.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: amountNumber(b.amount) })))
 
   // derived rows, set back as content (new row ids)
   if (diff.includes("items.adjustments") || removedItems.length) {

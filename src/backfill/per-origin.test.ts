@@ -3,7 +3,7 @@
  * origin, each refunded for its own lines under the keys the live filing uses.
  */
 import type { FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import { originServiceId } from "../providers/sales-tax/origins"
+import { originServiceId } from "../core/origins"
 import { perOrigin } from "./core"
 
 const line = (itemId: string, index: number, kind: FilingLine["kind"] = "item"): FilingLine => ({

@@ -24,7 +24,7 @@ export const SnapshotItem = z.object({
   inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
-  /** The stock location the line ships from (origin per stock location, src/providers/sales-tax/origins.ts). */
+  /** The stock location the line ships from (origin per stock location, src/core/origins.ts). */
   origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>

@@ -33,7 +33,7 @@ import {
   TAX_LINE_NAME_FALLBACK,
 } from "../../core/constants"
 import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "../../core/context"
-import { groupByOrigin, refusedLocations, shareRefusal, stillRefused, type RefusalCache } from "./origins"
+import { groupByOrigin, refusedLocations, shareRefusal, stillRefused, type RefusalCache } from "../../core/origins"
 import {
   MedusaCacheStore,
   MedusaCachingStore,

@@ -4,7 +4,7 @@
  */
 import type { Address, CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../../contract"
 import { dec, roundCents, roundTo, sum } from "../../money"
-import { originServiceId, sameAddress } from "../../providers/sales-tax/origins"
+import { originServiceId, sameAddress } from "../../core/origins"
 import type {
   FilingLine,
   FilingRecordDTO,

@@ -8,7 +8,7 @@ import fc from "fast-check"
 import { dec, roundCents } from "../../money"
 import type { Address } from "../../contract"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
-import { originServiceId, sameAddress } from "../../providers/sales-tax/origins"
+import { originServiceId, sameAddress } from "../../core/origins"
 import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions"
 
 const SEATTLE: Address = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

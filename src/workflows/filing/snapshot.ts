@@ -12,7 +12,7 @@ import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableD
 import { categoryTics, resolveTic } from "../../core/tic-resolution"
 import { checkoutExemption } from "../../core/exemption-snapshot"
 import { graph } from "../../core/query"
-import { groupByOrigin, originServiceId, type KnownLocations } from "../../providers/sales-tax/origins"
+import { groupByOrigin, originServiceId, type KnownLocations } from "../../core/origins"
 import type { Address } from "../../contract"
 import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../../modules/sales-tax-filing/types"
 import { newRecordFor } from "./processor"

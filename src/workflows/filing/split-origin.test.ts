@@ -1,5 +1,5 @@
 import { splitByOrigin } from "./medusa"
-import { originServiceId } from "../../providers/sales-tax/origins"
+import { originServiceId } from "../../core/origins"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 
 const OPTION = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

@@ -4,13 +4,13 @@
  * location linked to that set; an item ships with the shipping method of its product's shipping
  * profile (with one shipping method: that one); an item with no shipping method yet, from the
  * sales channel's first stock location. The locations' addresses go into the snapshot; whether
- * an address is a usable origin is decided by the provider (src/providers/sales-tax/origins.ts).
+ * an address is a usable origin is decided in the domain core (src/core/origins.ts).
  *
  * The option → location and channel → locations answers are kept 60 s in process (they are
  * store configuration, read at every cart change otherwise).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { KnownLocations } from "../../providers/sales-tax/origins"
+import type { KnownLocations } from "../../core/origins"
 import { graph } from "../../core/query"
 
 const TTL_MS = 60_000

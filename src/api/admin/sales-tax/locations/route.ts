@@ -1,12 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../../../../core/query"
-import {
-  knownRefusals,
-  locationOrigin,
-  sameAddress,
-  type LocationAddressLike,
-  type RefusalCache,
-} from "../../../../providers/sales-tax/origins"
+import { knownRefusals, locationOrigin, sameAddress, type LocationAddressLike, type RefusalCache } from "../../../../core/origins"
 import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
 import { handle, pluginOptions } from "../helpers"
 

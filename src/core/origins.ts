@@ -12,8 +12,8 @@
  * itself hashed to 32 hex digits first). The key of the fallback group is "" (sorts first).
  */
 import { createHash } from "node:crypto"
-import type { Address } from "../../contract"
-import { normalizeState, normalizeZip } from "../../core/build-service-cart"
+import type { Address } from "../contract"
+import { normalizeState, normalizeZip } from "./build-service-cart"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {

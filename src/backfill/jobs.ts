@@ -34,7 +34,7 @@ export function startBackfill(
   if (current?.status === "running") return { ok: false, job: { ...current } }
   const job: BackfillJob = { id: `stbf_${randomUUID()}`, from: input.from, to: input.to, status: "running", progress: null, error: null }
   current = job
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as { info(m: string): void; error(m: string): void }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   void runBackfill(container, {
     ...rangeOf(input),
     batchSize: input.batch_size,

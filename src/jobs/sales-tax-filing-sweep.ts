@@ -6,10 +6,6 @@ import { sweepFilingsWorkflow } from "../workflows/filing/workflows"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
-interface Locking {
-  acquire(keys: string | string[], args?: { ownerId?: string; expire?: number }): Promise<void>
-}
-
 /**
  * The lost-event sweep. Ticks every minute on every instance; one sweep runs per
  * `sweep.everyMinutes` across all of them: the tick that takes the slot lock (Medusa's Locking
@@ -18,7 +14,7 @@ interface Locking {
  */
 export default async function salesTaxFilingSweepJob(container: MedusaContainer) {
   const options = getPluginOptions(container)
-  const locking = container.resolve(Modules.LOCKING) as unknown as Locking
+  const locking = container.resolve(Modules.LOCKING)
   try {
     await locking.acquire(SWEEP_SLOT_KEY, { ownerId: `sweep-${randomUUID()}`, expire: options.sweep.everyMinutes * 60 })
   } catch {
@@ -26,7 +22,7 @@ export default async function salesTaxFilingSweepJob(container: MedusaContainer)
   }
   const { result } = await sweepFilingsWorkflow(container).run({ input: { days: options.sweep.days } })
   if (result.broughtInLine.length) {
-    const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { info(m: string): void }
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
     logger.info(`sales-tax filing sweep: ${result.checked} orders checked, ${result.broughtInLine.length} brought in line`)
   }
 }

@@ -74,7 +74,7 @@ export default async function salesTaxFilingSubscriber({ event, container }: Sub
     await FILING_EVENTS[event.name]?.(container, event.data ?? {})
   } catch (e) {
     // service failures are kept on the filing record; anything else is a bug worth a log line (the sweep retries)
-    const logger = container.resolve(ContainerRegistrationKeys.LOGGER) as unknown as { error(m: string): void }
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
     let apiKey: string | undefined
     try {
       apiKey = getPluginOptions(container).apiKey

@@ -141,10 +141,10 @@ export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (
   )
 }
 
-type Handler = (req: MedusaRequest, res: MedusaResponse) => Promise<void>
+type Handler<R extends MedusaRequest> = (req: R, res: MedusaResponse) => Promise<void>
 
 /** Catches service failures and bad plugin options; anything else goes to Medusa's error handler. */
-export function handle(fn: Handler): Handler {
+export function handle<R extends MedusaRequest = MedusaRequest>(fn: Handler<R>): Handler<R> {
   return async (req, res) => {
     try {
       await fn(req, res)

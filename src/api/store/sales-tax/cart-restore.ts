@@ -197,7 +197,7 @@ export async function restoreCartState(scope: MedusaContainer, before: CartState
   else await restoreUnlocked(scope, before)
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
-  const logger = scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void; error(m: string): void }
+  const logger = scope.resolve(ContainerRegistrationKeys.LOGGER)
   if (left.length)
     logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
   return left
@@ -274,10 +274,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
 
   // promotion links (cart ↔ promotion)
   if (diff.includes("promotions")) {
-    const link = scope.resolve(ContainerRegistrationKeys.LINK) as {
-      create(l: unknown[]): Promise<unknown>
-      dismiss(l: unknown[]): Promise<unknown>
-    }
+    const link = scope.resolve(ContainerRegistrationKeys.LINK)
     const entry = (promotion_id: string) => ({ [Modules.CART]: { cart_id: cartId }, [Modules.PROMOTION]: { promotion_id } })
     const added = now.promotionIds.filter((p) => !before.promotionIds.includes(p))
     const removed = before.promotionIds.filter((p) => !now.promotionIds.includes(p))

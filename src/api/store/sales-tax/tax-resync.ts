@@ -155,7 +155,7 @@ async function putBack(req: MedusaRequest): Promise<void> {
   try {
     await restoreCartState(req.scope, before)
   } catch (e) {
-    const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { error(m: string): void }
+    const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
     logger.error(`sales-tax: cart ${before.id} could not be restored after a refused change: ${(e as Error)?.message ?? e}`)
   }
 }
@@ -183,7 +183,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     const key = b?.cart?.id ? "cart" : b?.parent?.id ? "parent" : undefined
     if (!key) return original(body)
     const id = b![key]!.id!
-    const fields = (req as unknown as { queryConfig?: { fields?: string[] } }).queryConfig?.fields
+    const fields = req.queryConfig?.fields
     const ran = scope.cartId === id ? scope.ran : undefined
     if (ran) {
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
@@ -206,7 +206,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
           return original(cart ? { ...b, [key]: cart } : body)
         },
         async (err: unknown) => {
-          const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER) as { warn(m: string): void }
+          const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
           logger.warn(
             `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
           )

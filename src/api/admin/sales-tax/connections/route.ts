@@ -1,10 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { allConnections } from "../../../../connections"
+import { graph } from "../../../../core/query"
 import type { AdminConnectionsResponse, ConnectionView } from "../../../../admin/lib/types"
 import { handle, pluginOptions } from "../helpers"
-
-type Query = { graph(q: Record<string, unknown>): Promise<{ data: { id: string; name?: string | null }[] }> }
 
 /**
  * GET /admin/sales-tax/connections: the default connection and each of option `connections`, with
@@ -13,8 +11,11 @@ type Query = { graph(q: Record<string, unknown>): Promise<{ data: { id: string; 
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as unknown as Query
-  const { data: channels } = await query.graph({ entity: "sales_channel", fields: ["id", "name"], pagination: { take: 1000, skip: 0 } })
+  const channels = await graph<{ id: string; name?: string | null }>(req.scope, {
+    entity: "sales_channel",
+    fields: ["id", "name"],
+    pagination: { take: 1000, skip: 0 },
+  })
   const names = new Map(channels.map((c) => [c.id, c.name ?? null]))
   const configured = new Set(options.connections.flatMap((c) => c.salesChannelIds))
   const connections: ConnectionView[] = allConnections(options).map((c) => ({

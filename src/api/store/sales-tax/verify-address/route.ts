@@ -1,12 +1,12 @@
-import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { z } from "zod"
 import { isSalesTaxError } from "../../../../client"
 import { getCheckoutClient } from "../../../../client-factory"
 import { optionsForChannel } from "../../../../connections"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { ErrorDetail } from "../../../../contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
 import { normalizeState, normalizeZip } from "../../../../core/build-service-cart"
+import { graph } from "../../../../core/query"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Limited, type Verdict } from "./limits"
 
@@ -82,21 +82,17 @@ class Refused extends Error {}
  * The options of the request's connection: the sales channel of its publishable key, or of its
  * cart when the key has several (a cart's channel is one of its key's); the default without one.
  */
-async function requestOptions(req: MedusaRequest, options: PluginOptions, cartId: string | undefined): Promise<PluginOptions> {
+async function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cartId: string | undefined): Promise<PluginOptions> {
   if (!options.connections.length) return options
-  const channels =
-    (req as unknown as { publishable_key_context?: { sales_channel_ids?: string[] } }).publishable_key_context?.sales_channel_ids ?? []
+  const channels = req.publishable_key_context?.sales_channel_ids ?? []
   let channel = channels[0]
   if (cartId && channels.length > 1) {
-    const query = req.scope.resolve(ContainerRegistrationKeys.QUERY) as {
-      graph(q: {
-        entity: string
-        fields: string[]
-        filters: Record<string, unknown>
-      }): Promise<{ data: { sales_channel_id?: string | null }[] }>
-    }
-    const { data } = await query.graph({ entity: "cart", fields: ["id", "sales_channel_id"], filters: { id: cartId } })
-    const own = data[0]?.sales_channel_id
+    const [cart] = await graph<{ sales_channel_id?: string | null }>(req.scope, {
+      entity: "cart",
+      fields: ["id", "sales_channel_id"],
+      filters: { id: cartId },
+    })
+    const own = cart?.sales_channel_id
     if (own && channels.includes(own)) channel = own
   }
   return optionsForChannel(options, channel)
@@ -119,7 +115,7 @@ async function askService(
   }
 }
 
-export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promise<void> {
   const options = getPluginOptions(req.scope)
   const perMinute = rateLimitOf(options)
   const guard = verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)

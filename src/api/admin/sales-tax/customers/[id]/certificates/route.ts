@@ -1,4 +1,4 @@
-import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { CertificateRecord } from "../../../../../../contract"
 import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../../admin/lib/types"
 import { bodyOf, handle, notFound } from "../../../helpers"
@@ -56,14 +56,14 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
  * POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the
  * customer on that connection (body = the service's request without customerId).
  */
-export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export const POST = handle(async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
   const id = req.params.id!
   const conn = adminConnection(req, res)
   if (!conn) return
   const body = bodyOf(req, AdminCreateCertificateBody)
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await conn.client.createCertificate({ ...body, customerId: id })
-  const staff = (req as unknown as { auth_context?: { actor_id?: string } }).auth_context?.actor_id ?? null
+  const staff = req.auth_context?.actor_id ?? null
   await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId: id, createdBy: "staff", actorId: staff })
   // the new certificate applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)

@@ -14,7 +14,8 @@ import { getSalesTaxClient } from "../client-factory"
 import { allApiKeys, optionsForConnection } from "../connections"
 import { dec } from "../money"
 import { getPluginOptions, type PluginOptions } from "../options"
-import { SALES_TAX_FILING_MODULE, type CompletionMode, type FilingStore, type RefundItem } from "../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
 import type { AddedItemsRow, ChangeItemRow, OrderRow } from "../workflows/filing/order-rows"
@@ -206,9 +207,7 @@ export async function loadBackfillPage(
 
 /** The filing records as the backfill's ledger. */
 export function recordLedger(container: MedusaContainer, mode: CompletionMode): BackfillLedger {
-  const store = container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore & {
-    listFilingRecords(f: Record<string, unknown>, c: Record<string, unknown>): Promise<{ order_id: string }[]>
-  }
+  const store = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
   return {
     async filed(orderIds) {
       const rows = await store.listFilingRecords({ order_id: orderIds }, { select: ["order_id"], take: orderIds.length + 1 })

@@ -27,6 +27,7 @@ import { chargedTotal, childOrderId, replacementCharge } from "./decisions"
 import { creditTax, refundCreditParts } from "./refunds"
 import { roundCents, dec } from "../../money"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { graph } from "../../core/query"
 import type { ChangeItemRow } from "./order-rows"
 
@@ -174,7 +175,7 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
 }
 
 function filingStore(container: MedusaContainer): FilingStore {
-  return container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore
+  return container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
 }
 
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */

@@ -19,7 +19,7 @@ export function filingRouteContext(
   }
   return {
     orderId: p.data.orderId,
-    svc: req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService,
+    svc: req.scope.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE),
     scrub: (t: string) => serviceText(req.scope, t),
   }
 }

@@ -12,7 +12,7 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
     return
   }
   const { state, order_id, limit, offset } = parsed.data
-  const svc = req.scope.resolve(SALES_TAX_FILING_MODULE) as SalesTaxFilingModuleService
+  const svc = req.scope.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
   const [rows, count] = await svc.listAndCountFilingRecords(
     { ...(state ? { state } : {}), ...(order_id ? { order_id } : {}) },
     { relations: ["refunds"], take: limit, skip: offset, order: { created_at: "DESC" } },

@@ -30,7 +30,7 @@
  */
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { StepResponse } from "@medusajs/framework/workflows-sdk"
+import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../core/query"
 import { cartRefreshStorage } from "./cart-refresh-scope"
@@ -123,14 +123,6 @@ function benchMark(phase: string): void {
     (globalThis as Record<symbol, string>)[Symbol.for("medusa-sales-tax/bench-phase-now")] = phase
 }
 
-type StepContext = {
-  container: MedusaContainer
-  idempotencyKey: string
-  transactionId: string
-  runId?: string
-  context?: Record<string, unknown>
-}
-
 /**
  * The handler: when the request's scope names this cart and the cart is US-taxed, Medusa's
  * `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as `runAsStep` runs one: the
@@ -138,7 +130,7 @@ type StepContext = {
  */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: { cart_id?: string } },
-  stepContext: StepContext,
+  stepContext: StepExecutionContext,
 ): Promise<StepResponse<undefined>> {
   const scope = cartRefreshStorage().getStore()
   const cartId = input?.cart_id
@@ -163,7 +155,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
           preventReleaseEvents: true,
           runId: stepContext.runId,
         },
-      } as never)
+      })
     } catch (e) {
       throw unwrap(e)
     } finally {
@@ -177,7 +169,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
 
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
   try {
-    refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection(salesTaxBeforeRefreshingPaymentCollection as never)
+    refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection(salesTaxBeforeRefreshingPaymentCollection)
   } catch (e) {
     console.warn(
       `[medusa-sales-tax] could not register the refreshCartItemsWorkflow beforeRefreshingPaymentCollection hook (${(e as Error).message}); ` +

@@ -10,6 +10,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { CONTEXT_KEY } from "../../core/constants"
 import type { CartSnapshotInput } from "../../core/context"
 import { graph } from "../../core/query"
+import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "./product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../core/constants"
@@ -41,21 +42,16 @@ export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: 
 /** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
 type NewLine = Partial<TaxedItem> & { id?: string | null }
 
-function dec(v: unknown): string {
-  if (v === null || v === undefined) return "0"
-  return MathBN.convert(v as never).toString()
-}
-
 function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
   let t = MathBN.convert(0)
   let it = MathBN.convert(0)
   let incl = false
   for (const a of adjs ?? []) {
     if (a?.amount === null || a?.amount === undefined) continue
-    t = t.plus(MathBN.convert(a.amount as never))
+    t = t.plus(amountString(a.amount))
     if (a.is_tax_inclusive) {
       incl = true
-      it = it.plus(MathBN.convert(a.amount as never))
+      it = it.plus(amountString(a.amount))
     }
   }
   return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
@@ -65,10 +61,10 @@ function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total
 const defaultTics = new WeakMap<object, number>()
 function defaultTicOf(container: MedusaContainer): number {
   try {
-    const config = container.resolve<object>(ContainerRegistrationKeys.CONFIG_MODULE)
+    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
     const got = defaultTics.get(config)
     if (got !== undefined) return got
-    const raw = findRawPluginOptions(config as never)
+    const raw = findRawPluginOptions(config)
     const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
     defaultTics.set(config, tic)
     return tic
@@ -193,7 +189,7 @@ export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<
  */
 export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T & { quantity: unknown } {
   const q = item.quantity
-  const known = q !== null && q !== undefined && MathBN.convert(q as never).gt(0)
+  const known = isAmount(q) && MathBN.convert(q).gt(0)
   return { ...item, quantity: known ? q : 1 }
 }
 
@@ -253,8 +249,8 @@ async function snapshotFromEntity(
         id: i.id,
         product_id: i.product_id ?? null,
         variant_id: i.variant_id ?? null,
-        quantity: dec(lineQuantity(i)),
-        unit_price: dec(i.unit_price),
+        quantity: amountString(lineQuantity(i)),
+        unit_price: amountString(i.unit_price),
         discount: adj.total,
         is_tax_inclusive: !!i.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
@@ -270,7 +266,7 @@ async function snapshotFromEntity(
       return {
         id: s.id,
         shipping_option_id: s.shipping_option_id ?? null,
-        amount: dec(s.amount),
+        amount: amountString(s.amount),
         discount: adj.total,
         is_tax_inclusive: !!s.is_tax_inclusive,
         has_tax_inclusive_discount: adj.taxInclusive,
@@ -284,7 +280,7 @@ async function snapshotFromEntity(
 }
 
 function unwrap(v: unknown): TaxLineContext {
-  if (v instanceof StepResponse) return ((v as unknown as { output?: unknown }).output ?? {}) as TaxLineContext
+  if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
   if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
   return (v ?? {}) as TaxLineContext
 }

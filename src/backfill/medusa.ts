@@ -12,12 +12,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getSalesTaxClient } from "../client-factory"
 import { allApiKeys, optionsForConnection } from "../connections"
-import { dec } from "../money"
+import { amountString, dec } from "../money"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
-import { buildSnapshot, completionInstant, refundsShipping, str } from "../workflows/filing/medusa"
+import { buildSnapshot, completionInstant, refundsShipping } from "../workflows/filing/medusa"
 import type { AddedItemsRow, ChangeItemRow, OrderRow } from "../workflows/filing/order-rows"
 import { graph, graphPage } from "../core/query"
 import { newRecordFor } from "../workflows/filing/processor"
@@ -109,7 +109,7 @@ function returnRefunds(returns: ReturnRow[]): Map<string, PastReturn[]> {
   for (const r of returns) {
     if (r.claim_id || r.exchange_id || r.canceled_at) continue
     const items: RefundItem[] = (r.items ?? [])
-      .map((i) => ({ itemId: i.item_id, quantity: dec(str(i.received_quantity)).toNumber() }))
+      .map((i) => ({ itemId: i.item_id, quantity: dec(amountString(i.received_quantity)).toNumber() }))
       .filter((i) => i.quantity > 0)
     if (!items.length) continue
     const list = m.get(r.order_id) ?? []

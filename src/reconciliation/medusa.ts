@@ -4,12 +4,12 @@
  * (./compute.ts), and fixes one order through the filing workflows that already exist.
  */
 import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
-import { dec } from "../money"
+import { amountString, dec } from "../money"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../core/constants"
 import { graph } from "../core/query"
-import { refundsShipping, str } from "../workflows/filing/medusa"
+import { refundsShipping } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
 import {
   claimCreatedFilingWorkflow,
@@ -123,15 +123,15 @@ const ORDER_FIELDS = [
   "payment_collections.payments.refunds.id",
 ]
 
-const qty = (v: unknown) => dec(str(v)).toNumber()
+const qty = (v: unknown) => dec(amountString(v)).toNumber()
 
 /** An order item's tax for its whole quantity (its tax_total is for what was not returned). */
 export function chargedItemTax(i: ItemRow): string {
   return fullItemTax({
-    unitPrice: str(i.unit_price),
-    quantity: str(i.quantity),
-    adjustments: (i.adjustments ?? []).map((a) => str(a.amount)),
-    rates: (i.tax_lines ?? []).map((t) => str(t.rate)),
+    unitPrice: amountString(i.unit_price),
+    quantity: amountString(i.quantity),
+    adjustments: (i.adjustments ?? []).map((a) => amountString(a.amount)),
+    rates: (i.tax_lines ?? []).map((t) => amountString(t.rate)),
     taxInclusive: !!i.is_tax_inclusive,
   })
 }
@@ -223,7 +223,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       ...claimLines,
       ...(o.shipping_methods ?? [])
         .filter((s) => !shippingLink(s, "claim_id") && !shippingLink(s, "return_id"))
-        .map((s) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(str(s.tax_total)), quantity: 1 })),
+        .map((s) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(amountString(s.tax_total)), quantity: 1 })),
     ]
     const refunds: CustomerRefund[] = [
       ...mine(returns)
@@ -269,13 +269,13 @@ function recordFacts(r: FilingRecordRow): RecordFacts {
     parentOrderId: r.parent_order_id ?? null,
     state: r.state,
     filed: Boolean(r.filed_at),
-    filedCents: Math.abs(cents(str(r.filed_tax))),
+    filedCents: Math.abs(cents(amountString(r.filed_tax))),
     voided: Boolean(r.voided_at) || r.state === "voided",
     lastError: r.last_error ?? null,
     refunds: (r.refunds ?? []).map((x) => ({
       key: x.idempotency_key,
       state: x.state,
-      refundedCents: Math.abs(cents(str(x.refunded_tax))),
+      refundedCents: Math.abs(cents(amountString(x.refunded_tax))),
     })),
   }
 }

@@ -19,13 +19,12 @@ import {
   orderRecordInput,
   returnRefund,
   splitByOrigin,
-  str,
   type RefundTarget,
 } from "./medusa"
 import { newRecordFor, type FilingClient, type ProcessOutcome } from "./processor"
 import { chargedTotal, childOrderId, replacementCharge } from "./decisions"
 import { creditTax, refundCreditParts } from "./refunds"
-import { roundCents, dec } from "../../money"
+import { amountString, roundCents, dec } from "../../money"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { graph } from "../../core/query"
@@ -318,7 +317,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
         (p.refunds ?? []).map((r) => ({
           id: r.id,
           paymentId: p.id,
-          amount: dec(str(r.amount)).toNumber(),
+          amount: dec(amountString(r.amount)).toNumber(),
           createdAt: new Date(r.created_at).toISOString(),
           version: versionOf.get(r.id) ?? null,
           reasonLabel: r.refund_reason?.label ?? null,
@@ -330,17 +329,17 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     refunds,
     (order.credit_lines ?? []).map((cl) => ({
       id: cl.id,
-      amount: dec(str(cl.amount)).toNumber(),
+      amount: dec(amountString(cl.amount)).toNumber(),
       // Medusa copies credit lines into each new order version; created_in_version is where it was made
       version: Number(cl.metadata?.created_in_version ?? cl.version ?? 0),
       reference: cl.reference ?? null,
     })),
   )
-  const tax = dec(str(order.tax_total)).toNumber()
+  const tax = dec(amountString(order.tax_total)).toNumber()
   // Medusa 2.21 books a refund beyond what the order owes as an order credit line, which lowers
   // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
   // depend on the refunds made so far
-  const total = dec(str(order.total)).plus(str(order.credit_line_total)).toNumber()
+  const total = dec(amountString(order.total)).plus(amountString(order.credit_line_total)).toNumber()
   const store = filingStore(container)
   const out: ManualRefund[] = []
   for (const r of refunds) {
@@ -539,7 +538,7 @@ export async function sweepOrders(
         claims: claims.filter((c) => c.order_id === o.id && !c.canceled_at).map((c) => c.id),
         exchanges: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at).map((x) => x.id),
         exchangeRefunds: exchanges
-          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i) => dec(str(i.quantity)).gt(0)))
+          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i) => dec(amountString(i.quantity)).gt(0)))
           .map((x) => x.id),
         exchangeOrders: exchanges
           .filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0)

@@ -1,7 +1,7 @@
 /**
  * The shapes of the Medusa rows filing reads through Query (`core/query.ts`: Query's rows are
  * `any[]` in a plugin, so each read names the fields it asked for). Amounts are `unknown`: Medusa
- * answers numbers, strings, BigNumber instances or raw `{ value }` (read with `str`).
+ * answers numbers, strings, BigNumber instances or raw `{ value }` (read with src/money's `amountString`).
  */
 
 /** A tax line as the provider wrote it (its `data`: amount, TIC, certificate, origin). */

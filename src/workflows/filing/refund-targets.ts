@@ -4,13 +4,13 @@
  * by line to the service orders holding them.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { dec, roundCents, sum } from "../../money"
+import { amountString, dec, roundCents, sum } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../core/constants"
 import { graph } from "../../core/query"
 import type { RefundItem } from "../../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor"
 import { taxShare } from "./decisions"
-import { str, wholeItemCharge } from "./snapshot"
+import { wholeItemCharge } from "./snapshot"
 import type { AddedItemsRow, ChangeItemRow, OrderRow, ShippingLinks } from "./order-rows"
 
 export interface RefundTarget {
@@ -19,7 +19,7 @@ export interface RefundTarget {
 }
 
 function items(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow) => unknown): RefundItem[] {
-  return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: dec(str(qty(i))).toNumber() })).filter((i) => i.quantity > 0)
+  return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: dec(amountString(qty(i))).toNumber() })).filter((i) => i.quantity > 0)
 }
 
 /** A received return: its received quantities. A return that belongs to a claim or an exchange
@@ -139,7 +139,7 @@ export function claimedTax(order: Pick<OrderRow, "items">, claimed: RefundItem[]
     sum(
       claimed.map((c) => {
         const it = (order.items ?? []).find((i) => i.id === c.itemId)
-        return it ? taxShare(wholeItemCharge(it).tax, c.quantity, dec(str(it.quantity)).toNumber()) : 0
+        return it ? taxShare(wholeItemCharge(it).tax, c.quantity, dec(amountString(it.quantity)).toNumber()) : 0
       }),
     ),
   )

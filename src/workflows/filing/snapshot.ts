@@ -4,7 +4,7 @@
  * and the certificate it was charged under, and when it became complete.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { dec, roundCents, roundTo, sum } from "../../money"
+import { amountString, dec, roundCents, roundTo, sum } from "../../money"
 import type { PluginOptions } from "../../options"
 import { connectionForChannel } from "../../connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../core/constants"
@@ -19,18 +19,6 @@ import { newRecordFor } from "./processor"
 import { childOrderId } from "./decisions"
 import { fullItemTax } from "../../reconciliation/compute"
 import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
-
-/** A Medusa amount (number, string, BigNumber instance or raw { value }) as a decimal string. */
-export function str(v: unknown): string {
-  if (v === null || v === undefined) return "0"
-  if (typeof v === "number" || typeof v === "string") return String(v)
-  const o = v as { raw?: { value?: unknown }; value?: unknown; numeric?: unknown; toJSON?: () => unknown }
-  if (o.raw && o.raw.value !== undefined) return String(o.raw.value)
-  if (o.value !== undefined && (typeof o.value === "string" || typeof o.value === "number")) return String(o.value)
-  if (typeof o.numeric === "number") return String(o.numeric)
-  if (typeof o.toJSON === "function") return String(o.toJSON())
-  return String(v)
-}
 
 // ---------------------------------------------------------------------------------------------
 // TICs (product → type → category → default, as the provider resolves them at checkout)
@@ -135,7 +123,7 @@ export async function loadOrder(container: MedusaContainer, orderId: string): Pr
 
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
 export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
-  return dec(roundCents(str(total))).minus(roundCents(str(taxTotal)))
+  return dec(roundCents(amountString(total))).minus(roundCents(amountString(taxTotal)))
 }
 
 /**
@@ -154,24 +142,24 @@ export function wholeItemCharge(it: {
   adjustments?: { amount?: unknown }[] | null
   tax_lines?: { rate?: unknown }[] | null
 }): { taxable: ReturnType<typeof dec>; tax: number } {
-  const adjustments = (it.adjustments ?? []).map((a) => str(a.amount))
+  const adjustments = (it.adjustments ?? []).map((a) => amountString(a.amount))
   const tax = roundCents(
     fullItemTax({
-      unitPrice: str(it.unit_price),
-      quantity: str(it.quantity),
+      unitPrice: amountString(it.unit_price),
+      quantity: amountString(it.quantity),
       adjustments,
-      rates: (it.tax_lines ?? []).map((t) => str(t.rate)),
+      rates: (it.tax_lines ?? []).map((t) => amountString(t.rate)),
       taxInclusive: !!it.is_tax_inclusive,
     }),
   )
   const discount = sum(adjustments.map((a) => dec(a))).toString()
-  const gross = itemTaxable({ unit_price: str(it.unit_price), quantity: str(it.quantity), discount })
+  const gross = itemTaxable({ unit_price: amountString(it.unit_price), quantity: amountString(it.quantity), discount })
   // a tax-inclusive line: the net is what the shopper paid for all units less the tax in it (docs/provider.md, tax-inclusive)
   return { taxable: it.is_tax_inclusive ? inclusiveNet(gross.toString(), tax) : gross, tax }
 }
 
 function rateOf(taxLines: TaxLineRow[] | null | undefined): number {
-  return roundTo(sum((taxLines ?? []).map((t) => dec(str(t.rate)))).div(100), 4)
+  return roundTo(sum((taxLines ?? []).map((t) => dec(amountString(t.rate)))).div(100), 4)
 }
 /** The TIC the provider charged the line under (it keeps it in the tax line's data). */
 function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
@@ -306,7 +294,7 @@ export async function buildSnapshot(
   )
   const items: OrderItemRow[] = (order.items ?? [])
     .filter((it) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
-    .filter((it) => dec(str(it.quantity)).gt(0))
+    .filter((it) => dec(amountString(it.quantity)).gt(0))
   const unresolved = items
     .filter((i) => chargedTic(i.tax_lines) === null)
     .map((i) => i.product_id)
@@ -320,8 +308,8 @@ export async function buildSnapshot(
       index: lines.length,
       itemId: it.id,
       kind: "item",
-      price: netUnitPrice(taxable, str(it.quantity)),
-      quantity: dec(str(it.quantity)).toNumber(),
+      price: netUnitPrice(taxable, amountString(it.quantity)),
+      quantity: dec(amountString(it.quantity)).toNumber(),
       tic: chargedTic(it.tax_lines) ?? (it.product_id ? (tics.get(it.product_id) ?? options.defaultTic) : options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: tax,
@@ -343,11 +331,11 @@ export async function buildSnapshot(
       kind: "shipping",
       price: (sm.is_tax_inclusive
         ? inclusiveNet(sm.total, sm.tax_total)
-        : shippingTaxable({ amount: str(sm.amount), discount: str(sm.discount_subtotal) })
+        : shippingTaxable({ amount: amountString(sm.amount), discount: amountString(sm.discount_subtotal) })
       ).toNumber(),
       quantity: 1,
       tic: options.shippingTic,
-      chargedTax: roundCents(str(sm.tax_total)),
+      chargedTax: roundCents(amountString(sm.tax_total)),
       chargedRate: rateOf(sm.tax_lines),
       fallback: hasFallback(sm.tax_lines),
     })

@@ -1,5 +1,5 @@
 /**
- * Connections per sales channel (issue 16). The default connection is the options' own
+ * Connections per sales channel. The default connection is the options' own
  * `connectionId` / `apiKey`; option `connections: [{ salesChannelIds, connectionId, apiKey }]`
  * moves the carts and orders of those sales channels to a connection of their own. Everything
  * that calls the service for a cart or an order (the provider's quotes and certificate lists,

@@ -3,7 +3,7 @@ import { Address } from "./contract"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./core/constants"
 
 /**
- * A further connection (issue 16): the sales channels whose carts and orders are quoted, filed,
+ * A further connection: the sales channels whose carts and orders are quoted, filed,
  * refunded and voided on it instead of the default connection (`connectionId` / `apiKey`).
  */
 export const ConnectionOptionSchema = z.object({

@@ -25,7 +25,7 @@ export function certificateCacheKey(customerId: string): string {
 
 /**
  * The connections (other than the default) whose certificate lists this process cached: a
- * certificate lives on one connection, so the lists are keyed by connection (issue 16), and an
+ * certificate lives on one connection, so the lists are keyed by connection, and an
  * invalidation clears the customer's list on each of them.
  */
 const otherConnections = (G[Symbol.for("medusa-sales-tax/certificate-connections")] ??= new Set<string>()) as Set<string>

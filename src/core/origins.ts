@@ -1,5 +1,5 @@
 /**
- * Origin per stock location (issue 16), the pure part. Each line ships from the stock location
+ * Origin per stock location, the pure part. Each line ships from the stock location
  * that fulfils it (the tax-line hook resolves it: shipping method → shipping option's fulfillment
  * set → stock location; no shipping method yet → the sales channel's first location); its origin
  * is that location's address when it is a complete US address the service did not refuse, else
@@ -74,7 +74,7 @@ export const refusedLocations = (G[Symbol.for("medusa-sales-tax/refused-location
 >
 
 /**
- * Refusals shared between instances (issue 16): each refusal is added to one entry of Medusa's
+ * Refusals shared between instances: each refusal is added to one entry of Medusa's
  * Caching Module when the host has it (Redis for a store on several instances; the Tax Module
  * sees it when declared as its dependency, docs/provider.md "Caching"), so the settings page of
  * every instance lists a refusal found by any of them. Without the module: this process's only.

@@ -1,5 +1,5 @@
-// The money helpers live in the workspace package @medusa-sales-tax/contract (packages/contract,
-// subpath ./money); this re-export keeps the in-tree imports of src/money. ./amount reads Medusa's
-// amounts (numbers, strings, BigNumber, raw columns) for the plugin.
+// The plugin's money helpers: the decimal arithmetic of the workspace package
+// @medusa-sales-tax/contract (subpath ./money), shared with the sandbox, and ./amount, the reader of
+// Medusa's amounts (numbers, strings, BigNumber, raw columns).
 export * from "@medusa-sales-tax/contract/money"
 export { amountNumber, amountString, isAmount } from "./amount"

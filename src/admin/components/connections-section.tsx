@@ -8,7 +8,7 @@ import { SettingsSection } from "./settings-section"
 type PingAnswer = { connectionId: string; ping: CheckResult<{ message: string }> }
 
 /**
- * Settings → Sales Tax → Connections (issue 16): the default connection and each of option
+ * Settings → Sales Tax → Connections: the default connection and each of option
  * `connections`, their sales channels, the key as **** (never the key), and a "Test connection"
  * button per connection (the service's ping on it).
  */

@@ -7,7 +7,7 @@ import { SettingsSection } from "./settings-section"
 const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
 /**
- * Settings → Sales Tax → Ship-from locations (issue 16): each stock location with the address its
+ * Settings → Sales Tax → Ship-from locations: each stock location with the address its
  * lines are quoted and filed from, or the fallback origin (the `origin` option) and why.
  */
 export function LocationsSection() {

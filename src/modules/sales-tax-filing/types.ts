@@ -81,7 +81,7 @@ export interface EditIntent {
   at: string
   /** the order's lines as Medusa charges them after the edit */
   lines: FilingLine[]
-  /** where each line ships from after the edit, by item id (issue 16; absent: the order's origin) */
+  /** where each line ships from after the edit, by item id (absent: the order's origin) */
   origins?: Record<string, Address>
 }
 

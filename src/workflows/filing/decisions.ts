@@ -412,7 +412,7 @@ export interface EditPlan {
  */
 /**
  * Where each line of the order ships from after an edit (the origin its tax lines were quoted
- * from, by item id; origin per stock location, issue 16). A line absent from it has no recorded
+ * from, by item id; origin per stock location). A line absent from it has no recorded
  * origin (an order from before origins): it keeps the origin of the record it is filed on.
  */
 export type LineOrigins = Readonly<Record<string, Address>>

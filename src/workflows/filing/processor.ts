@@ -77,8 +77,8 @@ export interface FilingProcessorDeps {
   /** the default connection's client */
   client: FilingClient
   /**
-   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`:
-   * issue 16); absent, or for no id, `client`.
+   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`);
+   * absent, or for no id, `client`.
    */
   clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */

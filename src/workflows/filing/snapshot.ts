@@ -132,7 +132,7 @@ export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<type
  * `total` and `discount_subtotal` for the units not returned (quantity − received and dismissed
  * returns), while `quantity` stays the whole quantity; the filing files the whole line and each
  * return is a refund of its own, so the kept-units figures would take a returned unit off twice
- * (issue 13: a return, then an edit after the void cutoff, re-filed the line one unit short). The
+ * (a return, then an edit after the void cutoff, would re-file the line one unit short). The
  * tax is the reconciliation's `fullItemTax` (rate % × (price × quantity − adjustments)).
  */
 export function wholeItemCharge(it: {

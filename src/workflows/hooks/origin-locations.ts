@@ -1,6 +1,6 @@
 /**
- * Which stock location each line of a cart or order ships from (origin per stock location,
- * issue 16): a shipping method's shipping option → its service zone's fulfillment set → the stock
+ * Which stock location each line of a cart or order ships from (origin per stock location):
+ * a shipping method's shipping option → its service zone's fulfillment set → the stock
  * location linked to that set; an item ships with the shipping method of its product's shipping
  * profile (with one shipping method: that one); an item with no shipping method yet, from the
  * sales channel's first stock location. The locations' addresses go into the snapshot; whether

@@ -91,8 +91,8 @@ export async function resolveProductTics(
  * An order line's quantity. In Medusa 2.21 it lives on `order_item` (the order's `items`
  * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
  * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
- * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order was
- * quoted as quantity 0 and got no tax line. Used when the workflow runs for the whole order
+ * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order would
+ * be quoted as quantity 0 and get no tax line. Used when the workflow runs for the whole order
  * (see buildOrderSnapshot).
  */
 const ORDER_ITEM_QUANTITY = "items.detail.quantity"
@@ -182,8 +182,8 @@ export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<
  * reads the new lines of an exchange (`orderExchangeAddNewItemWorkflow`) or an order edit
  * (`orderEditAddNewItemWorkflow`) from `order_line_item`, so they reach the hook WITHOUT a
  * quantity, and their `order_item` (with the quantity) is only written when the change is
- * confirmed, after the tax step. Without a quantity the line was quoted as quantity 0, left out
- * of the service cart, and got no tax line: 0 tax. Such a line is quoted for ONE unit. Medusa
+ * confirmed, after the tax step. Without a quantity the line would be quoted as quantity 0, left
+ * out of the service cart, and get no tax line: 0 tax. Such a line is quoted for ONE unit. Medusa
  * keeps only the rate of a tax line and applies it to the line's quantity itself, so the
  * per-unit rate is exactly what it needs (to the cent for one unit; see docs/provider.md).
  */

@@ -1,5 +1,5 @@
 /**
- * The connection an admin request works on (option `connections`, issue 16): `?connection_id=`,
+ * The connection an admin request works on (option `connections`): `?connection_id=`,
  * one of the configured connections (zod-validated against them: a located 400
  * `query.connection_id` otherwise); absent, the default connection. The customer-certificate
  * routes use it: a customer's certificates live on the account of the channel they buy through,

@@ -1,6 +1,6 @@
 // Shapes of the ids in the plugin's paths and queries. An id that cannot be one of ours is a 400
-// with a located error before any database query or service call (a NUL reaching PostgreSQL was a
-// 500; `..` reaching the client was a path traversal at the service).
+// with a located error before any database query or service call (a NUL reaching PostgreSQL would
+// be a 500; `..` reaching the client would be a path traversal at the service).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { excerpt } from "./input-guard"

@@ -5,7 +5,7 @@
 //   - the body: nested deeper than INPUT_LIMITS.maxBodyDepth, or control characters other than
 //     tab / line feed / carriage return in a string or key → 400 at `body.<path>`;
 //   - every JSON answer of these routes: `errors[].value` reduced to a short, non-nested excerpt
-//     (a deeply nested echo can no longer overflow the serializer) and the API key replaced.
+//     (a deeply nested echo cannot overflow the serializer) and the API key replaced.
 // The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../../../client/errors"

@@ -1,7 +1,7 @@
 import { Migration } from "@medusajs/framework/mikro-orm/migrations"
 
 /**
- * The whole order lifecycle (issue 13): records of kind edit / claim / credit, refunds of source
+ * The whole order lifecycle: records of kind edit / claim / credit, refunds of source
  * edit, the edits of an order and its revision (void-and-refile count), children by parent order.
  */
 export class Migration20261122170000 extends Migration {

@@ -30,6 +30,73 @@ describe("makeRedactor", () => {
     expect(out.url).not.toContain("pw")
   })
 
+  it("gives what the redactor before its fast paths gave (the URL pattern only on strings with an @, the key pattern only on keys of its lengths)", () => {
+    // the redactor as it was: the URL replace on every string, the key regex on every key
+    const before = (secrets: string[]) => {
+      const list = secrets.filter((x) => x.length > 0).sort((a, b) => b.length - a.length)
+      const str = (x: string) => {
+        let out = x
+        for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
+        return out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
+      }
+      const walk = (v: unknown, depth: number): unknown => {
+        if (typeof v === "string") return str(v)
+        if (depth > 20 || v === null || typeof v !== "object") return v
+        if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1))
+        const proto = Object.getPrototypeOf(v)
+        if (proto !== Object.prototype && proto !== null) return v
+        const out: Record<string, unknown> = {}
+        for (const [k, x] of Object.entries(v as Record<string, unknown>))
+          out[k] = /^(x-api-key|apikey|api_key|authorization)$/i.test(k) ? REDACTED : walk(x, depth + 1)
+        return out
+      }
+      return (v: unknown) => walk(v, 0)
+    }
+    // strings and keys built from the characters that matter (URL parts, @, :, the header names in any case, non-ASCII look-alikes)
+    const piece = fc.constantFrom(
+      "https://",
+      "http://",
+      "u",
+      "user",
+      ":",
+      "pw",
+      "@",
+      "host",
+      "/",
+      " ",
+      "x-api-key",
+      "X-Api-Key",
+      "apikey",
+      "API_KEY",
+      "authorization",
+      "Authorization",
+      "ſ",
+      "K",
+      "é",
+      "k3y",
+    )
+    const text = fc.oneof(
+      fc.array(piece, { maxLength: 8 }).map((a) => a.join("")),
+      fc.string(),
+    )
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie("v"), { maxLength: 3 }),
+        fc.dictionary(text, tie("v"), { maxKeys: 4 }),
+      ),
+    })).v
+    fc.assert(
+      fc.property(fc.array(fc.oneof(text, fc.constant("k3y")), { maxLength: 3 }), value, (secrets, v) => {
+        expect(makeRedactor(secrets)(v)).toEqual(before(secrets)(v))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
   it("ignores empty secrets (would otherwise redact everywhere)", () => {
     const redact = makeRedactor(["", undefined])
     expect(redact("abc")).toBe("abc")

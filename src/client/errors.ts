@@ -76,13 +76,24 @@ export const REDACTED = "[REDACTED]"
  * passwords) in strings, deeply in arrays and plain objects. Used on everything that leaves the
  * client in an error or a hook: server-sent details and values too, since a server may echo input.
  */
+/**
+ * Whether a key is header-like (x-api-key, apikey, api_key, authorization; any case). The pattern
+ * matches ASCII only (no `u` flag: no non-ASCII letter folds to an ASCII one), so a key of another
+ * length never matches: the usual keys skip the regex (property-tested against it).
+ */
+function headerLikeKey(k: string): boolean {
+  const n = k.length
+  return (n === 6 || n === 7 || n === 9 || n === 13) && /^(x-api-key|apikey|api_key|authorization)$/i.test(k)
+}
+
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(value: T) => T {
   const list = secrets.filter((s): s is string => typeof s === "string" && s.length > 0).sort((a, b) => b.length - a.length)
   const redactString = (s: string): string => {
     let out = s
     for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-    // user:password@ in URLs
-    out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
+    // user:password@ in URLs (the pattern needs an "@": without one the replace changes nothing,
+    // so the usual string skips it; property-tested against the unconditional replace)
+    if (out.includes("@")) out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
     return out
   }
   const walk = (v: unknown, depth: number): unknown => {
@@ -94,7 +105,7 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(va
     const out: Record<string, unknown> = {}
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       // header-like keys never travel, whatever their value
-      out[k] = /^(x-api-key|apikey|api_key|authorization)$/i.test(k) ? REDACTED : walk(x, depth + 1)
+      out[k] = headerLikeKey(k) ? REDACTED : walk(x, depth + 1)
     }
     return out
   }

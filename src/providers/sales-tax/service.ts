@@ -70,6 +70,19 @@ import { markOutage, markServiceOk, quoteHealth } from "./health"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
+/** One line of getTaxLines with what its tax line needs but the quote (prepareLines). */
+export interface PreparedLine {
+  /** The Medusa line item or shipping method id. */
+  id: string
+  /** The line's key in Quote.lines (a shipping method's is prefixed). */
+  key: string
+  shipping: boolean
+  /** A tax-exclusive line's taxable amount. */
+  fig?: { taxable: ReturnType<typeof dec>; taxableKey?: string }
+  /** A tax-inclusive line's shown price × quantity, quantity and tax-inclusive discount. */
+  inclusive?: { price: ReturnType<typeof dec>; quantity: string; discount: string }
+}
+
 /** A quote as cached: the service's cart answer, reduced to what the lines need. */
 export interface Quote {
   hash: string
@@ -352,40 +365,82 @@ export class SalesTaxProviderService implements ITaxProvider {
 
     let quote: Quote
     const started = Date.now()
+    // what the tax lines need besides the service's answer is prepared while the service computes
+    // it (an immediate runs once the request is written, before the answer's I/O is read); a quote
+    // that comes back first (a cache hit) prepares them itself
+    let prepared: PreparedLine[] | undefined
+    const prepare = () => (prepared ??= this.prepareLines(snapshot, itemLines, shippingLines))
+    const early = setImmediate(() => {
+      try {
+        prepare()
+      } catch {
+        // left to the call after the quote, which throws it to the caller
+      }
+    })
     try {
       quote = await this.quote(snapshot, dest.address)
     } catch (err) {
       return this.onFailure(err, snapshot, dest.address, itemLines, shippingLines)
     } finally {
+      clearImmediate(early)
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
+    return this.taxLines(prepare(), quote)
+  }
 
-    const lines: TaxLine[] = []
-    const exempt = !!quote.exemptionId
+  /**
+   * Everything a tax line needs but the quote, in getTaxLines' order (items, then shipping): the
+   * line's id, the quote's key for it and its figures. A line the snapshot does not hold gets none.
+   */
+  protected prepareLines(
+    snapshot: CartSnapshot,
+    itemLines: ItemTaxCalculationLine[],
+    shippingLines: ShippingTaxCalculationLine[],
+  ): PreparedLine[] {
+    const out: PreparedLine[] = []
     const items = new Map(snapshot.items.map((i) => [i.id, i]))
     for (const l of itemLines) {
       const it = items.get(l.line_item.id)
-      const q = quote.lines[l.line_item.id]
-      if (!it || !q) continue // quantity 0: no line
-      const line = it.is_tax_inclusive
-        ? this.inclusiveLine(
-            { price: dec(it.unit_price).times(it.quantity), quantity: it.quantity, discount: it.discount },
-            q,
-            exempt,
-            quote,
-          )
-        : this.line(itemFigures(it) ?? { taxable: itemTaxable(it) }, q, exempt, quote)
-      lines.push({ ...line, line_item_id: l.line_item.id })
+      if (!it) continue
+      out.push(
+        it.is_tax_inclusive
+          ? {
+              id: l.line_item.id,
+              key: l.line_item.id,
+              shipping: false,
+              inclusive: { price: dec(it.unit_price).times(it.quantity), quantity: it.quantity, discount: it.discount },
+            }
+          : { id: l.line_item.id, key: l.line_item.id, shipping: false, fig: itemFigures(it) ?? { taxable: itemTaxable(it) } },
+      )
     }
     const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
     for (const l of shippingLines) {
       const sm = ships.get(l.shipping_line.id)
-      const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${l.shipping_line.id}`]
-      if (!sm || !q) continue
-      const line = sm.is_tax_inclusive
-        ? this.inclusiveLine({ price: dec(sm.amount), quantity: "1", discount: sm.discount }, q, exempt, quote)
-        : this.line(shippingFigures(sm), q, exempt, quote)
-      lines.push({ ...line, shipping_line_id: l.shipping_line.id })
+      if (!sm) continue
+      const key = `${SHIPPING_ITEM_PREFIX}${l.shipping_line.id}`
+      out.push(
+        sm.is_tax_inclusive
+          ? { id: l.shipping_line.id, key, shipping: true, inclusive: { price: dec(sm.amount), quantity: "1", discount: sm.discount } }
+          : { id: l.shipping_line.id, key, shipping: true, fig: shippingFigures(sm) },
+      )
+    }
+    return out
+  }
+
+  /** The tax lines of a quote (a prepared line the quote has no answer for, quantity 0, gets none). */
+  protected taxLines(prepared: PreparedLine[], quote: Quote): TaxLine[] {
+    const lines: TaxLine[] = []
+    const exempt = !!quote.exemptionId
+    for (const p of prepared) {
+      const q = quote.lines[p.key]
+      if (!q) continue
+      // line() and inclusiveLine() return a new object: the id is added to it (last, as a spread would)
+      const line: Partial<ItemTaxLineDTO & ShippingTaxLineDTO> = p.inclusive
+        ? this.inclusiveLine(p.inclusive, q, exempt, quote)
+        : this.line(p.fig!, q, exempt, quote)
+      if (p.shipping) line.shipping_line_id = p.id
+      else line.line_item_id = p.id
+      lines.push(line as TaxLine)
     }
     return lines
   }

@@ -1,4 +1,46 @@
-import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, SingleFlight } from "./result-cache"
+import fc from "fast-check"
+import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, SingleFlight, type QuoteStore } from "./result-cache"
+
+/** SingleFlight and QuoteCache as they were before issue 15's miss-path work: async wrappers. */
+class AsyncSingleFlight<V> {
+  readonly #inflight = new Map<string, Promise<V>>()
+  do(key: string, fn: () => Promise<V>): Promise<V> {
+    const existing = this.#inflight.get(key)
+    if (existing) return existing
+    const p = (async () => {
+      try {
+        return await fn()
+      } finally {
+        this.#inflight.delete(key)
+      }
+    })()
+    this.#inflight.set(key, p)
+    return p
+  }
+  get size(): number {
+    return this.#inflight.size
+  }
+}
+class AsyncQuoteCache<V> {
+  readonly flight = new AsyncSingleFlight<{ value: V; hit: boolean }>()
+  constructor(
+    public store: QuoteStore<V>,
+    public ttlSeconds: number,
+  ) {}
+  async getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    const memory = this.store instanceof MemoryStore ? this.store : null
+    if (this.ttlSeconds > 0) {
+      const v = memory ? memory.getSync(key) : await this.store.get(key)
+      if (v !== undefined) return { value: v, hit: true }
+    }
+    return this.flight.do(key, async () => {
+      const value = await load()
+      if (memory) memory.setSync(key, value, this.ttlSeconds)
+      else await this.store.set(key, value, this.ttlSeconds)
+      return { value, hit: false }
+    })
+  }
+}
 
 describe("result cache", () => {
   it("MemoryStore expires entries after their TTL and evicts the oldest past maxEntries", async () => {
@@ -50,6 +92,66 @@ describe("result cache", () => {
     await nc.getOrLoad("k", load)
     await nc.getOrLoad("k", load)
     expect(loads).toBe(3)
+  })
+
+  it("QuoteCache and SingleFlight give what their async versions gave: same outcomes, same loads, same flights left (random concurrent scripts)", async () => {
+    // a script: rounds of concurrent calls (a key, how its load ends), the loads then settled in a random order
+    const call = fc.record({ key: fc.constantFrom("a", "b", "c"), ends: fc.constantFrom("value", "error", "throw") })
+    const script = fc.record({
+      ttl: fc.constantFrom(0, 60),
+      rounds: fc.array(fc.record({ calls: fc.array(call, { minLength: 1, maxLength: 5 }), order: fc.array(fc.nat(), { maxLength: 6 }) }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    })
+    const tick = () => new Promise<void>((r) => setImmediate(r))
+    type Cache = { getOrLoad(k: string, l: () => Promise<string>): Promise<{ value: string; hit: boolean }>; flight: { size: number } }
+    const run = async (cache: Cache, sc: fc.Infer<typeof script>) => {
+      const log: string[] = []
+      let n = 0
+      for (const [r, round] of sc.rounds.entries()) {
+        const pending: { settle: () => void }[] = []
+        const outcomes = round.calls.map(({ key, ends }, i) =>
+          cache
+            .getOrLoad(key, () => {
+              const id = `${r}.${i}.${n++}`
+              log.push(`load ${key} ${id}`)
+              if (ends === "throw") throw new Error(`t${id}`)
+              return new Promise<string>((resolve, reject) =>
+                pending.push({ settle: () => (ends === "value" ? resolve(`v${id}`) : reject(new Error(`e${id}`))) }),
+              )
+            })
+            .then(
+              (v) => `${key}: ${v.value} hit=${v.hit}`,
+              (e: Error) => `${key}: threw ${e.message}`,
+            ),
+        )
+        await tick()
+        for (const k of round.order) if (pending.length) pending.splice(k % pending.length, 1)[0]!.settle()
+        for (const p of pending.splice(0)) p.settle()
+        log.push(...(await Promise.all(outcomes)), `flights ${cache.flight.size}`)
+      }
+      return log
+    }
+    await fc.assert(
+      fc.asyncProperty(script, async (sc) => {
+        const now = new QuoteCache<string>(new MemoryStore(), sc.ttl)
+        const before = new AsyncQuoteCache<string>(new MemoryStore(), sc.ttl)
+        expect(await run(now, sc)).toEqual(await run(before, sc))
+      }),
+      { numRuns: 300 },
+    )
+    // SingleFlight given a function that throws instead of rejecting: a rejection, then forgotten (the
+    // async version kept that rejected promise for the key forever; QuoteCache never handed it such
+    // a function, its loads were async arrows: the "throw" calls above go through both)
+    const sf = new SingleFlight<number>()
+    await expect(
+      sf.do("t", () => {
+        throw new Error("sync")
+      }),
+    ).rejects.toThrow("sync")
+    expect(sf.size).toBe(0)
+    expect(await sf.do("t", async () => 1)).toBe(1)
   })
 
   it("Medusa's Caching Module and Cache Module as stores: prefixed keys, TTL passed on, errors swallowed", async () => {

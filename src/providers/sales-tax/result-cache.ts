@@ -108,19 +108,32 @@ export class MedusaCacheStore<V> implements QuoteStore<V> {
   }
 }
 
-/** Concurrent calls with the same key share one promise; it is forgotten once settled. */
+/**
+ * Concurrent calls with the same key share one promise; it is forgotten once settled. Written with
+ * `then` rather than an async wrapper: the miss path of every quote goes through it, and each
+ * async layer adds promise hops (result-cache.test.ts compares it with the async version).
+ */
 export class SingleFlight<V> {
   readonly #inflight = new Map<string, Promise<V>>()
   do(key: string, fn: () => Promise<V>): Promise<V> {
     const existing = this.#inflight.get(key)
     if (existing) return existing
-    const p = (async () => {
-      try {
-        return await fn()
-      } finally {
+    let started: Promise<V>
+    try {
+      started = Promise.resolve(fn())
+    } catch (e) {
+      started = Promise.reject(e)
+    }
+    const p = started.then(
+      (v) => {
         this.#inflight.delete(key)
-      }
-    })()
+        return v
+      },
+      (e: unknown) => {
+        this.#inflight.delete(key)
+        throw e
+      },
+    )
     this.#inflight.set(key, p)
     return p
   }
@@ -137,17 +150,31 @@ export class QuoteCache<V> {
     public ttlSeconds: number,
   ) {}
 
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
-    // the in-process store answers synchronously: no await (a microtask) on the checkout path
+  getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    // the in-process store answers synchronously: no await (a microtask) on the checkout path,
+    // and its miss is one promise chain (load → set) inside the single-flight
     const memory = this.store instanceof MemoryStore ? this.store : null
+    if (!memory) return this.#viaStore(key, load)
     if (this.ttlSeconds > 0) {
-      const v = memory ? memory.getSync(key) : await this.store.get(key)
+      const v = memory.getSync(key)
+      if (v !== undefined) return Promise.resolve({ value: v, hit: true })
+    }
+    return this.flight.do(key, () =>
+      load().then((value) => {
+        memory.setSync(key, value, this.ttlSeconds)
+        return { value, hit: false }
+      }),
+    )
+  }
+
+  async #viaStore(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
+    if (this.ttlSeconds > 0) {
+      const v = await this.store.get(key)
       if (v !== undefined) return { value: v, hit: true }
     }
     return this.flight.do(key, async () => {
       const value = await load()
-      if (memory) memory.setSync(key, value, this.ttlSeconds)
-      else await this.store.set(key, value, this.ttlSeconds)
+      await this.store.set(key, value, this.ttlSeconds)
       return { value, hit: false }
     })
   }

@@ -106,7 +106,10 @@ describe("result cache", () => {
     })
     const tick = () => new Promise<void>((r) => setImmediate(r))
     type Cache = { getOrLoad(k: string, l: () => Promise<string>): Promise<{ value: string; hit: boolean }>; flight: { size: number } }
-    const run = async (cache: Cache, sc: fc.Infer<typeof script>) => {
+    const run = async (
+      cache: Cache,
+      sc: { ttl: number; rounds: { calls: { key: string; ends: "value" | "error" | "throw" }[]; order: number[] }[] },
+    ) => {
       const log: string[] = []
       let n = 0
       for (const [r, round] of sc.rounds.entries()) {

@@ -17,7 +17,7 @@ import { getPluginOptions, type PluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
-import { buildSnapshot, completionInstant, refundsShipping } from "../workflows/filing/medusa"
+import { buildSnapshot, completionInstant, ORDER_FIELDS, refundsShipping } from "../workflows/filing/medusa"
 import type { AddedItemsRow, ChangeItemRow, OrderRow } from "../workflows/filing/order-rows"
 import { graph, graphPage } from "../core/query"
 import { newRecordFor } from "../workflows/filing/processor"
@@ -31,37 +31,6 @@ import {
   type BackfillProgress,
   type BackfilledOrder,
 } from "./core"
-
-/** Medusa computes line totals (tax_total) only when order totals are asked for too. */
-const ORDER_FIELDS = [
-  "id",
-  "created_at",
-  "currency_code",
-  "customer_id",
-  // the order's connection (option `connections`: its sales channel's)
-  "sales_channel_id",
-  "canceled_at",
-  "status",
-  "tax_total",
-  "total",
-  "cart.id",
-  "shipping_address.*",
-  "items.*",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "items.subtotal",
-  "items.discount_subtotal",
-  "items.tax_total",
-  "items.total",
-  "shipping_methods.*",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal",
-  "shipping_methods.discount_subtotal",
-  "shipping_methods.tax_total",
-  "fulfillments.created_at",
-  "payment_collections.payments.captured_at",
-]
 
 export interface BackfillRange {
   from: Date

@@ -71,7 +71,8 @@ async function ticsForProducts(container: MedusaContainer, productIds: string[],
 // Orders
 // ---------------------------------------------------------------------------------------------
 
-const ORDER_FIELDS = [
+/** What filing reads of an order (its snapshot); backfill reads the same. Medusa computes line totals (tax_total) only when order totals are asked for too. */
+export const ORDER_FIELDS = [
   "id",
   "created_at",
   "currency_code",

@@ -10,7 +10,7 @@
  * store configuration, read at every cart change otherwise).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { KnownLocations } from "../../core/origins"
+import type { KnownLocations, LocationAddressLike } from "../../core/origins"
 import { graph } from "../../core/query"
 
 const TTL_MS = 60_000
@@ -48,14 +48,7 @@ const ADDRESS_FIELDS = [
 interface LocationRow {
   id: string
   name?: string | null
-  address?: {
-    address_1?: string | null
-    address_2?: string | null
-    city?: string | null
-    country_code?: string | null
-    province?: string | null
-    postal_code?: string | null
-  } | null
+  address?: LocationAddressLike | null
 }
 
 function addressOf(l: LocationRow | undefined): KnownLocations[string] {

@@ -312,8 +312,11 @@ export function canonicalCartJson(cart: unknown): string {
   return sortedPlain(cart) ? JSON.stringify(cart) : JSON.stringify(cart, CART_KEYS)
 }
 
-/** Hash of everything that moves tax: the service cart as sent, plus the connection. */
-export function cartHash(cart: CartIn, connectionId: string): string {
-  const json = builtCarts.has(cart) ? JSON.stringify(cart) : canonicalCartJson(cart)
+/**
+ * Hash of everything that moves tax: the service cart as sent (or several carts, or any other plain
+ * value a key is made of), plus the connection.
+ */
+export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
+  const json = builtCarts.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
   return sha256Hex(`${connectionId}\0${json}`)
 }

@@ -1,6 +1,6 @@
 import type { SalesTaxClient } from "../client"
 import type { CertificateRecord } from "../contract"
-import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "../providers/sales-tax/result-cache"
+import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "./result-cache"
 
 /**
  * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when

@@ -85,7 +85,7 @@ const WRITTEN_MAX = 20_000
 /**
  * What this process last wrote per (zip, tic), so that a quote whose line the stored rate already
  * explains writes nothing: the store's cart changes (a quantity, a discount) quote the same ZIP and
- * TICs again and again, and each write was a read and an update of the table on the request's
+ * TICs again and again, and each write is a read and an update of the table on the request's
  * database connection. "Unchanged" is the line's own test: the rate last written, applied to this
  * line's taxable amount, gives the service's tax to the cent (an effective rate is amount ÷
  * taxable, so a different quantity of the same product gives a rate a few millionths away that

@@ -1,6 +1,6 @@
 /** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
 import { fallbackGaps, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
-import { isDegraded } from "./health"
+import { isDegraded } from "../../core/health"
 import { refusesCertificate } from "../../core/exemptions"
 import { checkoutExemption } from "../../core/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"

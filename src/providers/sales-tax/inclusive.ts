@@ -4,7 +4,7 @@ import { dec, type DecLike } from "../../money"
 import { float32Shortest, float32Step } from "./back-solve"
 
 /**
- * Tax-inclusive prices (issue 17). The service only knows net prices: it answers the tax of a net
+ * Tax-inclusive prices. The service only knows net prices: it answers the tax of a net
  * line. A tax-inclusive line shows the shopper a gross G (unit price × quantity − tax-inclusive
  * discounts) that must be split into a net N and a tax T with
  *

@@ -42,7 +42,7 @@ import {
   type CacheModuleLike,
   type CachingModuleLike,
   type QuoteStore,
-} from "./result-cache"
+} from "../../core/result-cache"
 import {
   activeCertificates,
   CachingCertificateStore,
@@ -66,7 +66,7 @@ import {
   WrittenRates,
 } from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
-import { markOutage, markServiceOk, quoteHealth } from "./health"
+import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
@@ -291,7 +291,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   /**
-   * The circuit breaker of a connection (issue 16): one per connection, so one account's outage
+   * The circuit breaker of a connection: one per connection, so one account's outage
    * fails only its own channels' calls fast; the other connections keep quoting live.
    */
   breakerFor(connectionId: string): CircuitBreaker {
@@ -551,7 +551,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     }))
     return {
       v: 1,
-      cart_id: `lines_${cartHash({ ids } as never, "").slice(0, 40)}`,
+      cart_id: `lines_${cartHash({ ids }, "").slice(0, 40)}`,
       customer_id: context.customer?.id ?? null,
       currency_code: itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code ?? "usd",
       items: itemLines.map((l) => this.itemFromLine(l)),
@@ -681,9 +681,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
     const inclusive = inclusiveLines(snapshot)
     const hash =
-      carts.length === 1
-        ? cartHash(carts[0]!.cart, conn.connectionId)
-        : cartHash({ carts: carts.map((c) => c.cart) } as never, conn.connectionId)
+      carts.length === 1 ? cartHash(carts[0]!.cart, conn.connectionId) : cartHash({ carts: carts.map((c) => c.cart) }, conn.connectionId)
     let got: { value: Quote; hit: boolean }
     try {
       if (inclusive.length) return { ...(await this.quoteInclusive(carts, inclusive, destination, exemptionId, guard, conn)), ...basis }
@@ -717,7 +715,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     conn: { connectionId: string; client: SalesTaxClient },
   ): Promise<Quote> {
     const basis = `${conn.connectionId}\0tax-inclusive`
-    const hash = carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) } as never, basis)
+    const hash = carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) }, basis)
     let lastCarts = carts
     let lastQuote: Quote | undefined
     const { value, hit } = await this.cache.getOrLoad(hash, async () => {

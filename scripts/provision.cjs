@@ -22,7 +22,7 @@ function provisioner(sys = machine) {
   /** Installs a Debian package as root; otherwise fails with the one command to run. */
   function aptInstall(pkg, what) {
     if (!sys.isRoot()) throw new ProvisionError(`${what} is missing: run "sudo apt-get install -y ${pkg}", then npm test again`)
-    sys.log(`[tests] ${what} is missing: apt-get install -y ${pkg}`)
+    sys.log(`[tests] ${what} ${pkg.includes(" ") ? "are" : "is"} missing: apt-get install -y ${pkg}`)
     const env = { DEBIAN_FRONTEND: "noninteractive" }
     if (!aptUpdated) {
       const u = sys.run("apt-get", ["update", "-qq"], env)

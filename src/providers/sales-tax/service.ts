@@ -537,7 +537,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (!this.#warnedNoHook) {
       this.#warnedNoHook = true
       this.logger.warn(
-        `sales-tax: no cart context from the tax-line hooks${parsed && !parsed.success ? " (invalid)" : ""}: discounts are not seen and items and shipping are quoted separately. See docs/provider.md (hook composition).`,
+        `sales-tax: no cart context from the tax-line hooks${parsed && !parsed.success ? " (invalid)" : ""}: discounts are not seen, items and shipping are quoted separately, and tax-inclusive prices are quoted as tax-exclusive (Medusa does not tell a tax provider which prices include tax). See docs/provider.md (hook composition).`,
       )
     }
     const ids = [...itemLines.map((l) => l.line_item.id), ...shippingLines.map((l) => l.shipping_line.id)].sort()

@@ -18,7 +18,7 @@ import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from ".
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { deriveState, sanitizeError } from "../workflows/filing/decisions"
 import { buildSnapshot, completionInstant, ORDER_FIELDS, refundsShipping } from "../workflows/filing/medusa"
-import type { AddedItemsRow, ChangeItemRow, OrderRow } from "../workflows/filing/order-rows"
+import { RETURN_FIELDS, type AddedItemsRow, type OrderRow, type ReturnRow } from "../workflows/filing/order-rows"
 import { graph, graphPage } from "../core/query"
 import { newRecordFor } from "../workflows/filing/processor"
 import {
@@ -60,18 +60,6 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
 
 /** The received quantities of an order's plain returns (not a claim's or an exchange's). */
 type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
-
-/** A return as the backfill reads it. */
-interface ReturnRow {
-  id: string
-  order_id: string
-  claim_id?: string | null
-  exchange_id?: string | null
-  canceled_at?: string | Date | null
-  received_at?: string | Date | null
-  metadata?: unknown
-  items?: ChangeItemRow[] | null
-}
 
 function returnRefunds(returns: ReturnRow[]): Map<string, PastReturn[]> {
   const m = new Map<string, PastReturn[]>()
@@ -116,17 +104,7 @@ export async function loadBackfillPage(
     }),
     graph<ReturnRow>(container, {
       entity: "return",
-      fields: [
-        "id",
-        "order_id",
-        "claim_id",
-        "exchange_id",
-        "canceled_at",
-        "received_at",
-        "metadata",
-        "items.item_id",
-        "items.received_quantity",
-      ],
+      fields: RETURN_FIELDS,
       filters: { order_id: ids },
     }),
   ])

@@ -11,6 +11,7 @@ import { SHIPPING_ITEM_PREFIX } from "../core/constants"
 import { graph } from "../core/query"
 import { refundsShipping } from "../workflows/filing/medusa"
 import { listManualRefunds } from "../workflows/filing/handlers"
+import { RETURN_FIELDS } from "../workflows/filing/order-rows"
 import {
   claimCreatedFilingWorkflow,
   exchangeCreatedFilingWorkflow,
@@ -146,17 +147,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     graph<OrderRowFields>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
     graph<ReturnFields>(container, {
       entity: "return",
-      fields: [
-        "id",
-        "order_id",
-        "claim_id",
-        "exchange_id",
-        "canceled_at",
-        "received_at",
-        "metadata",
-        "items.item_id",
-        "items.received_quantity",
-      ],
+      fields: RETURN_FIELDS,
       filters: { order_id: ids },
     }),
     graph<ClaimFields>(container, {

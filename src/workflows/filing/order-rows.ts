@@ -96,3 +96,29 @@ export interface ChangeItemRow {
   quantity?: unknown
   received_quantity?: unknown
 }
+
+/** A return as filing, backfill and reconciliation read it (RETURN_FIELDS). */
+export interface ReturnRow {
+  id: string
+  order_id: string
+  claim_id?: string | null
+  exchange_id?: string | null
+  canceled_at?: string | Date | null
+  received_at?: string | Date | null
+  metadata?: unknown
+  items?: ChangeItemRow[] | null
+}
+
+/** What filing, backfill and reconciliation read of a return. */
+export const RETURN_FIELDS = [
+  "id",
+  "order_id",
+  "claim_id",
+  "exchange_id",
+  "canceled_at",
+  "received_at",
+  "metadata",
+  "items.item_id",
+  "items.quantity",
+  "items.received_quantity",
+] as const

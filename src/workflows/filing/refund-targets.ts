@@ -11,7 +11,7 @@ import type { RefundItem } from "../../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor"
 import { taxShare } from "./decisions"
 import { wholeItemCharge } from "./snapshot"
-import type { AddedItemsRow, ChangeItemRow, OrderRow, ShippingLinks } from "./order-rows"
+import { RETURN_FIELDS, type AddedItemsRow, type ChangeItemRow, type OrderRow, type ReturnRow, type ShippingLinks } from "./order-rows"
 
 export interface RefundTarget {
   orderId: string
@@ -25,27 +25,9 @@ function items(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow)
 /** A received return: its received quantities. A return that belongs to a claim or an exchange
  *  maps to that claim's / exchange's refund (same key), so it is refunded once. */
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
-  const data = await graph<{
-    id: string
-    order_id: string
-    claim_id?: string | null
-    exchange_id?: string | null
-    received_at?: string | Date | null
-    metadata?: unknown
-    items?: ChangeItemRow[] | null
-  }>(container, {
+  const data = await graph<ReturnRow>(container, {
     entity: "return",
-    fields: [
-      "id",
-      "order_id",
-      "claim_id",
-      "exchange_id",
-      "received_at",
-      "metadata",
-      "items.item_id",
-      "items.quantity",
-      "items.received_quantity",
-    ],
+    fields: RETURN_FIELDS,
     filters: { id: returnId },
   })
   const r = data[0]

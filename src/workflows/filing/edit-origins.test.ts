@@ -10,22 +10,13 @@ import type { Address } from "../../contract"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { originServiceId, sameAddress } from "../../core/origins"
 import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions"
+import { itemLine } from "./__tests__/lines"
 
 const SEATTLE: Address = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const AUSTIN: Address = { line1: "500 Congress Ave", city: "Austin", state: "TX", zip: "78701" }
 const DENVER: Address = { line1: "1 Main St", city: "Denver", state: "CO", zip: "80202" }
 
-const L = (itemId: string, quantity: number, chargedTax: number): FilingLine => ({
-  index: 0,
-  itemId,
-  kind: "item",
-  price: 10,
-  quantity,
-  tic: 0,
-  chargedTax,
-  chargedRate: 0.07,
-  fallback: false,
-})
+const L = itemLine
 type Rec = Pick<FilingRecordDTO, "order_id" | "snapshot" | "refunds" | "voided_at">
 const rec = (orderId: string, origin: Address, lines: FilingLine[]): Rec => ({
   order_id: orderId,

@@ -8,18 +8,9 @@ import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } fro
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions"
 import { missingFacts } from "./handlers"
 import { refundsShipping, wholeItemCharge } from "./medusa"
+import { itemLine } from "./__tests__/lines"
 
-const L = (itemId: string, quantity: number, chargedTax: number): FilingLine => ({
-  index: 0,
-  itemId,
-  kind: "item",
-  price: 10,
-  quantity,
-  tic: 0,
-  chargedTax,
-  chargedRate: 0.07,
-  fallback: false,
-})
+const L = itemLine
 const snap = (orderId: string, lines: FilingLine[]): FilingSnapshot => ({
   orderId,
   kind: "order",

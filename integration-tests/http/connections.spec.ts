@@ -8,17 +8,13 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
 import {
-  createApiKeysWorkflow,
-  createShippingOptionsWorkflow,
   createShippingProfilesWorkflow,
-  createStockLocationsWorkflow,
   updateProductsWorkflow,
   linkProductsToSalesChannelWorkflow,
-  linkSalesChannelsToApiKeyWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
 } from "@medusajs/core-flows"
+import { addSalesChannel, addWarehouse } from "../../dev-store/seed"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../../src/client"
 import {
@@ -111,76 +107,46 @@ async function countsOn(connectionId: string): Promise<Record<string, number>> {
 
 /** A second sales channel (id CHANNEL_B) with its publishable key, the store's location and products. */
 async function seedChannelB(container: MedusaContainer, store: SeededStore): Promise<SeededStore> {
-  const sc = container.resolve(Modules.SALES_CHANNEL) as any
-  await sc.createSalesChannels({ id: CHANNEL_B, name: "Wholesale" })
-  const {
-    result: [key],
-  } = await createApiKeysWorkflow(container).run({
-    input: { api_keys: [{ title: "Wholesale", type: "publishable", created_by: "test" }] },
+  const { salesChannelId, publishableKey } = await addSalesChannel(container, {
+    id: CHANNEL_B,
+    name: "Wholesale",
+    publishableKey: { title: "Wholesale", createdBy: "test" },
   })
-  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [CHANNEL_B] } })
-  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: store.stockLocationId, add: [CHANNEL_B] } })
+  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: store.stockLocationId, add: [salesChannelId] } })
   await linkProductsToSalesChannelWorkflow(container).run({
-    input: { id: CHANNEL_B, add: Object.values(store.products).map((p) => p.id) },
+    input: { id: salesChannelId, add: Object.values(store.products).map((p) => p.id) },
   })
-  return { ...store, salesChannelId: CHANNEL_B, publishableKey: key.token }
+  return { ...store, salesChannelId, publishableKey }
 }
 
 const AUSTIN = { address_1: "500 Congress Ave", city: "Austin", country_code: "us", province: "TX", postal_code: "78701" }
 
 /**
- * A second stock location (Austin, TX) with its own fulfillment set, shipping profile and option;
- * the T-shirt moves to that profile, so a cart with a lamp and a shirt ships from Seattle and Austin.
+ * A second stock location (Austin, TX) with its own fulfillment set, shipping profile and option
+ * (dev-store's addWarehouse); the T-shirt moves to that profile, so a cart with a lamp and a shirt
+ * ships from Seattle and Austin.
  */
 async function seedAustin(container: MedusaContainer, store: SeededStore, address: typeof AUSTIN = AUSTIN) {
-  const link = container.resolve(ContainerRegistrationKeys.LINK) as any
-  const fulfillment = container.resolve(Modules.FULFILLMENT) as any
-  const {
-    result: [location],
-  } = await createStockLocationsWorkflow(container).run({ input: { locations: [{ name: "Austin warehouse", address }] } })
-  await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [store.salesChannelId] } })
-  await link.create({
-    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
-    [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" },
-  })
-  const fset = await fulfillment.createFulfillmentSets({
-    name: "Austin shipping",
-    type: "shipping",
-    service_zones: [{ name: "US from Austin", geo_zones: [{ type: "country", country_code: "us" }] }],
-  })
-  await link.create({
-    [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
-    [Modules.FULFILLMENT]: { fulfillment_set_id: fset.id },
-  })
   const {
     result: [profile],
   } = await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "From Austin", type: "austin" }] } })
-  const {
-    result: [option],
-  } = await createShippingOptionsWorkflow(container).run({
-    input: [
-      {
-        name: "Austin ground",
-        price_type: "flat",
-        provider_id: "manual_manual",
-        service_zone_id: fset.service_zones[0].id,
-        shipping_profile_id: profile.id,
-        type: { label: "Austin ground", description: "from Texas", code: "austin" },
-        prices: [
-          { currency_code: "usd", amount: 6 },
-          { region_id: store.regionId, amount: 6 },
-        ],
-        rules: [
-          { attribute: "enabled_in_store", value: "true", operator: "eq" },
-          { attribute: "is_return", value: "false", operator: "eq" },
-        ],
-      },
-    ],
+  const { stockLocationId, shippingOptionId } = await addWarehouse(container, {
+    name: "Austin warehouse",
+    address,
+    salesChannelIds: [store.salesChannelId],
+    shippingProfileId: profile.id,
+    zone: "US from Austin",
+    option: {
+      name: "Austin ground",
+      type: { label: "Austin ground", description: "from Texas", code: "austin" },
+      price: 6,
+      regionId: store.regionId,
+    },
   })
   await updateProductsWorkflow(container).run({
     input: { selector: { id: store.products.shirt.id }, update: { shipping_profile_id: profile.id } },
   })
-  return { locationId: location.id as string, optionId: option.id as string, profileId: profile.id as string }
+  return { locationId: stockLocationId, optionId: shippingOptionId, profileId: profile.id }
 }
 
 medusaIntegrationTestRunner({

@@ -12,6 +12,10 @@
  *   400 without a publishable key; the shopper certificate routes: a logged-in customer's bearer
  *   token (fixture shoppers, 20 requests a minute each: a 429 with Retry-After is an answer), 401
  *   for guests, an admin's session or token (or the hostile-input guard's 400, which runs first).
+ *   A third of the order ids (path and the Fix's body) are a real order, placed through the
+ *   storefront and filed before the fuzz, with a refund without a return that a third of the
+ *   credits bodies name; a third of a shopper's certificate DELETEs name the shopper's own one: the
+ *   routes' deeper paths (Fix, retry, lifecycle, filing a credit) see the hostile input too.
  *   Per route (`routeProblem`): the activity log and the month reports answer a valid query and
  *   refuse a bad one at `query`, known ids are answered, a valid backfill range is started (202)
  *   or refused as running (409), and a shopper never sees another customer's certificate.
@@ -25,8 +29,18 @@ import fc from "fast-check"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules, generateJwtToken } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { adminAuth } from "../filing-helpers/medusa"
-import { seedStore, startTestSandbox, useSalesTaxSandbox, claimDataDir, TICS, type FaultSpec, type SeededStore } from "../helpers"
+import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
+import {
+  ADDRESSES,
+  placeOrder,
+  seedStore,
+  startTestSandbox,
+  useSalesTaxSandbox,
+  claimDataDir,
+  TICS,
+  type FaultSpec,
+  type SeededStore,
+} from "../helpers"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { INPUT_LIMITS } from "../../src/api/admin/sales-tax/input-guard"
 import { callLog } from "../../src/modules/sales-tax/call-log"
@@ -118,6 +132,12 @@ interface Fixture {
   /** logged-in shoppers (customer bearer tokens) for /store/sales-tax/certificates*, each with its own rate-limit budget */
   shoppers: { customerId: string; token: string }[]
   ids: Record<"product" | "productType" | "productCategory" | "customer" | "filingOrder" | "certificate" | "callLogEntry", string[]>
+  /**
+   * The fuzz's own (`realFixture`): an order placed through the storefront and filed, whose id
+   * takes a third of the order-id parameters and Fix bodies (the rest: the failed record's id,
+   * unknown and hostile ids), and each shopper's own certificate for a third of the shopper DELETEs.
+   */
+  real?: { orderId: string; refundId: string; shopperCerts: Record<string, string> }
 }
 
 /** Shoppers of the fixture: the certificate routes allow 20 requests a minute per customer. */
@@ -203,6 +223,54 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
       certificate: [cert.certificateId, shopperCert.certificateId],
       callLogEntry: [entryId],
     },
+  }
+}
+
+/**
+ * The fuzz's real ids (see `Fixture.real`): one storefront order, waited for until filed, and a
+ * certificate for each shopper (the first one's exists already).
+ */
+async function realFixture(container: MedusaContainer, api: Parameters<typeof placeOrder>[0], fx: Fixture): Promise<Fixture> {
+  const { order } = await placeOrder(api, fx.store, ADDRESSES.minneapolis, [[fx.store.products.general.variantId, 2]])
+  await waitForFiling(container, order.id, (r) => r.state === "filed" || r.state === "completed", "filed")
+  // a refund without a return (captured, then $5 refunded): the credits route's valid body names it
+  const admin = { cookie: fx.cookie }
+  const ord = await send(fx.base, "GET", `/admin/orders/${order.id}?fields=payment_collections.payments.id`, admin)
+  const paymentId = ord.json?.order?.payment_collections?.[0]?.payments?.[0]?.id as string | undefined
+  if (!paymentId) throw new Error(`GET /admin/orders/${order.id}: ${ord.status} ${ord.text.slice(0, 300)}`)
+  for (const [step, body] of [
+    ["capture", {}],
+    ["refund", { amount: 5 }],
+  ] as const) {
+    const r = await send(fx.base, "POST", `/admin/payments/${paymentId}/${step}`, { ...admin, ...JSON_CT }, JSON.stringify(body))
+    if (r.status !== 200) throw new Error(`${step} ${paymentId}: ${r.status} ${r.text.slice(0, 300)}`)
+  }
+  const lifecycle = await send(fx.base, "GET", `/admin/sales-tax/filings/${order.id}/lifecycle`, admin)
+  const refundId = lifecycle.json?.manual_refunds?.[0]?.refundId as string | undefined
+  if (!refundId) throw new Error(`no refund without a return on ${order.id}: ${lifecycle.status} ${lifecycle.text.slice(0, 300)}`)
+  const [first, ...others] = fx.shoppers
+  const certs = await Promise.all(
+    others.map((s) =>
+      st.sandbox.client.createCertificate({
+        customerId: s.customerId,
+        customerName: "Fuzz Shopper",
+        address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
+        reason: "Resale",
+        customerBusinessType: "RetailTrade",
+        states: [{ abbreviation: "MN" }],
+      }),
+    ),
+  )
+  const shopperCerts: Record<string, string> = { [first!.customerId]: fx.ids.certificate[1]! }
+  others.forEach((s, i) => (shopperCerts[s.customerId] = certs[i]!.certificateId))
+  return {
+    ...fx,
+    ids: {
+      ...fx.ids,
+      filingOrder: [...fx.ids.filingOrder, order.id],
+      certificate: [...fx.ids.certificate, ...certs.map((c) => c.certificateId)],
+    },
+    real: { orderId: order.id, refundId, shopperCerts },
   }
 }
 
@@ -558,6 +626,7 @@ medusaIntegrationTestRunner({
       "fuzz: every route, with and without auth, with service faults: no 5xx, 4xx as JSON with a message, error values short, the key never answered",
       async () => {
         await setup()
+        fx = await realFixture(getContainer(), api as Parameters<typeof placeOrder>[0], fx)
         const total = Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000)
         const batch = 20
         const seed = process.env.FUZZ_ROUTES_SEED ? Number(process.env.FUZZ_ROUTES_SEED) : undefined
@@ -567,6 +636,8 @@ medusaIntegrationTestRunner({
         const statuses = new Map<number, number>()
         const routeStatuses = new Map<string, number>()
         const timing = new Map<string, { n: number; ms: number; max: number }>()
+        // the answers to requests on the real order (its id in the path or the Fix's body)
+        const realStatuses = new Map<string, number>()
         let sent = 0
 
         const arb = fuzzBatch(fx, key, batch)
@@ -597,6 +668,8 @@ medusaIntegrationTestRunner({
                 statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
                 seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
                 routeStatuses.set(`${r.route} ${a.status}`, (routeStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
+                if ((r.realOrder || r.ownCert) && r.auth === "ok")
+                  realStatuses.set(`${r.route} ${a.status}`, (realStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
                 const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
                 if (a.status >= 500) throw new Error(`5xx: ${where}`)
                 if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
@@ -677,6 +750,9 @@ medusaIntegrationTestRunner({
           ["GET /admin/sales-tax/reconciliation/csv", 200],
           ["GET /admin/sales-tax/reconciliation/backfill", 200],
           ["POST /admin/sales-tax/reconciliation/backfill", 202],
+          ["POST /admin/sales-tax/reconciliation/fix", 200],
+          ["POST /admin/sales-tax/filings/:orderId/credits", 200],
+          ["GET /admin/sales-tax/filings/:orderId", 200],
           ["GET /store/sales-tax/certificates", 200],
           ["GET /admin/sales-tax/connections", 200],
           ["POST /admin/sales-tax/connections/ping", 200],
@@ -684,6 +760,14 @@ medusaIntegrationTestRunner({
         ] as const)
           expect([route, status, (routeStatuses.get(`${route} ${status}`) ?? 0) > 0]).toEqual([route, status, true])
 
+        // every order-id route saw the real order with an admin session, the shopper DELETE a shopper's own certificate
+        for (const r of ROUTES.filter(
+          (r) => r.param?.[1] === "filingOrder" || r.body === "fix" || (whoOf(r.template) === "customer" && r.param),
+        ))
+          expect([r.id, [...realStatuses.keys()].some((k) => k.startsWith(`${r.id} `))]).toEqual([r.id, true])
+        console.log(
+          `[fuzz:routes] on the real order or a shopper's own certificate: ${JSON.stringify(Object.fromEntries([...realStatuses].sort((a, b) => a[0].localeCompare(b[0]))))}`,
+        )
         if (process.env.FUZZ_ROUTES_VERBOSE)
           console.log(
             [...routeStatuses]
@@ -896,6 +980,12 @@ interface FuzzRequest {
   queryOk?: boolean
   /** the logged-in customer of a shopper request */
   actor?: string
+  /** the real order's id is the path parameter or the body's order_id */
+  realOrder: boolean
+  /** a credits request for the real order's refund without a return (its path and body) */
+  realRefund: boolean
+  /** the path parameter is the logged-in shopper's own certificate */
+  ownCert: boolean
 }
 
 /** Hostile strings: control characters, traversal, percent junk, SQL and JSON fragments, long and non-ASCII text, the API key. */
@@ -1002,16 +1092,28 @@ function validBody(kind: BodyKind, fx: Fixture): unknown {
   }
 }
 
-function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ text?: string; kind: string; ct?: string }> {
+function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ text?: string; kind: string; ct?: string; real?: boolean }> {
   const json = (v: unknown, k: string) => ({ text: JSON.stringify(v), kind: k, ct: "application/json" })
   const valid = validBody(kind, fx)
+  // the Fix's and the credits' valid and mutated bodies: half on the real order or its refund (a third of
+  // all their bodies), half on the failed record or an unknown refund
+  const real = !fx.real
+    ? undefined
+    : kind === "fix"
+      ? { order_id: fx.real.orderId }
+      : kind === "credit"
+        ? { refund_id: fx.real.refundId }
+        : undefined
+  const valids: Record<string, unknown>[] =
+    valid !== undefined && typeof valid === "object" && valid !== null ? [valid as Record<string, unknown>, ...(real ? [real] : [])] : []
+  const realOf = (v: Record<string, unknown>) => !!fx.real && (v.order_id === fx.real.orderId || v.refund_id === fx.real.refundId)
   const value = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
     hostileString(apiKey),
     fc.integer(),
     fc.constantFrom(null, true, [], {}, 20010, -1, 1.5, 1e308, "0000-01-01", "9999-12-31", "2026-02-30", "2026-13-01", "2026-01-01"),
   )
-  const options: fc.WeightedArbitrary<{ text?: string; kind: string; ct?: string }>[] = [
+  const options: fc.WeightedArbitrary<{ text?: string; kind: string; ct?: string; real?: boolean }>[] = [
     { arbitrary: fc.constant({ kind: "none" }), weight: kind === "none" ? 30 : 5 },
     // a JSON scalar at the top: Medusa's (strict) JSON parser refuses it before anything else, like malformed JSON
     {
@@ -1033,13 +1135,14 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
     },
     { arbitrary: fc.constant({ text: JSON.stringify({ query: "y".repeat(70_000) }), kind: "huge", ct: "application/json" }), weight: 1 },
   ]
-  if (valid !== undefined && typeof valid === "object" && valid !== null) {
-    const keys = Object.keys(valid as object)
-    options.push({ arbitrary: fc.constant(json(valid, "valid")), weight: 20 })
+  if (valids.length) {
+    const keys = Object.keys(valids[0]!)
+    options.push({ arbitrary: fc.constantFrom(...valids).map((v) => ({ ...json(v, "valid"), real: realOf(v) })), weight: 20 })
     options.push({
-      arbitrary: fc
-        .tuple(fc.constantFrom(...keys, "extra", "cart_id"), value)
-        .map(([k, v]) => json({ ...(valid as object), [k]: v }, "mutated")),
+      arbitrary: fc.tuple(fc.constantFrom(...valids), fc.constantFrom(...keys, "extra", "cart_id"), value).map(([base, k, v]) => {
+        const body = { ...base, [k]: v }
+        return { ...json(body, "mutated"), real: realOf(body) }
+      }),
       weight: 25,
     })
   }
@@ -1183,13 +1286,17 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
     const who = whoOf(route.template)
     const isStore = who !== "admin"
     const param = route.param ? paramArbs.get(route.param[1])! : fc.constant(undefined)
+    const paramOrReal = fc.tuple(param, fc.nat(2)).map(([p, n]) => (p ? { p, real: n === 0 } : undefined))
     const query = queries.get(route.query ?? "other")!
     return fc
-      .record({ param, auth, body: bodyArbs.get(route.body)!, query, basic, ip })
-      .map(({ param, auth, body, query, basic, ip }): FuzzRequest => {
-        const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query.q
+      .record({ param: paramOrReal, auth, body: bodyArbs.get(route.body)!, query, basic, ip })
+      .map(({ param: drawn, auth, body, query, basic, ip }): FuzzRequest => {
         const headers: Record<string, string> = {}
         let actor: string | undefined
+        // a third of the ids: the real order, or the logged-in shopper's own certificate
+        let param = drawn?.p
+        if (drawn?.real && fx.real && route.param?.[1] === "filingOrder") param = { seg: fx.real.orderId, bad: false, known: true }
+        const ownCert = (customerId: string | undefined) => (customerId ? fx.real?.shopperCerts[customerId] : undefined)
         if (who === "customer") {
           // the publishable key always: "none" is a guest (or an admin's session), "bogus" a token that is not a customer's
           headers["x-publishable-api-key"] = fx.store.publishableKey
@@ -1198,6 +1305,8 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
             const shopper = fx.shoppers[basic % fx.shoppers.length]!
             headers.authorization = `Bearer ${shopper.token}`
             actor = shopper.customerId
+            const own = ownCert(actor)
+            if (drawn?.real && own && route.param?.[1] === "certificate") param = { seg: own, bad: false, known: true }
           }
           if (auth === "none" && basic % 3 === 0) headers.cookie = fx.cookie
           if (auth === "bogus")
@@ -1215,6 +1324,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
           }
           if (auth === "bogus") headers.authorization = basic % 2 ? "Bearer not-a-token" : "Basic bm9wZTo="
         }
+        const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query.q
         if (body.ct) headers["content-type"] = body.ct
         // past the route's size limit, any body is Medusa's 413 before anything else
         const limit = isStore ? 8 * 1024 : 64 * 1024
@@ -1232,6 +1342,9 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
           knownParam: !!param?.known,
           queryOk: query.ok,
           actor,
+          realOrder: (!!fx.real && param?.seg === fx.real.orderId) || (route.body === "fix" && !!body.real),
+          realRefund: route.body === "credit" && !!fx.real && param?.seg === fx.real.orderId && !!body.real,
+          ownCert: !!param && param.seg === ownCert(actor),
         }
       })
   })
@@ -1280,6 +1393,16 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
     case "GET /admin/sales-tax/reconciliation/csv":
       if (clean && r.queryOk === true && (a.status !== 200 || !/^text\/csv/.test(String(a.headers["content-type"]))))
         return "a valid month's CSV was not answered"
+      break
+    case "POST /admin/sales-tax/reconciliation/fix":
+      // (a service failure shows in the row, not as an HTTP error)
+      if (r.bodyKind === "valid" && r.realOrder && !r.path.includes("?") && (a.status !== 200 || typeof a.json?.row !== "object"))
+        return "a Fix of the real order did not answer its row"
+      break
+    case "POST /admin/sales-tax/filings/:orderId/credits":
+      // (a service failure shows in the credit's filing state)
+      if (r.bodyKind === "valid" && r.realRefund && !r.path.includes("?") && (a.status !== 200 || a.json?.filing?.kind !== "credit"))
+        return "the real refund's credit was not filed"
       break
     case "GET /admin/sales-tax/reconciliation/backfill":
       if (clean && a.status !== 200) return "the backfill's progress was not answered"

@@ -365,27 +365,14 @@ export class SalesTaxProviderService implements ITaxProvider {
 
     let quote: Quote
     const started = Date.now()
-    // what the tax lines need besides the service's answer is prepared while the service computes
-    // it (an immediate runs once the request is written, before the answer's I/O is read); a quote
-    // that comes back first (a cache hit) prepares them itself
-    let prepared: PreparedLine[] | undefined
-    const prepare = () => (prepared ??= this.prepareLines(snapshot, itemLines, shippingLines))
-    const early = setImmediate(() => {
-      try {
-        prepare()
-      } catch {
-        // left to the call after the quote, which throws it to the caller
-      }
-    })
     try {
       quote = await this.quote(snapshot, dest.address)
     } catch (err) {
       return this.onFailure(err, snapshot, dest.address, itemLines, shippingLines)
     } finally {
-      clearImmediate(early)
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
-    return this.taxLines(prepare(), quote)
+    return this.taxLines(this.prepareLines(snapshot, itemLines, shippingLines), quote)
   }
 
   /**

@@ -10,17 +10,18 @@
  * store configuration, read at every cart change otherwise).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { LRUCache } from "lru-cache"
 import type { KnownLocations, LocationAddressLike } from "../../core/origins"
 import { graph } from "../../core/query"
 
-const TTL_MS = 60_000
-const memo = new Map<string, { at: number; value: unknown }>()
+/** The answers by key (`option:`, `channel:`, `locations:`), in an lru-cache as product-tic-cache.ts keeps the products' TICs. */
+const memo = new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 })
 async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
   const hit = memo.get(key)
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.value as T
+  // each key prefix is written by one loader only, with its own T
+  if (hit) return hit.value as T
   const value = await load()
-  if (memo.size > 5000) memo.clear()
-  memo.set(key, { at: Date.now(), value })
+  memo.set(key, { value })
   return value
 }
 

@@ -827,6 +827,7 @@ type QueryKind = "filings" | "activity" | "month" | "other"
 type Who = "admin" | "store" | "customer"
 
 interface RouteDef {
+  /** `${method} ${template}` */
   id: string
   method: "GET" | "POST" | "DELETE"
   template: string
@@ -835,119 +836,112 @@ interface RouteDef {
   query?: QueryKind
 }
 
+type RouteSpec = Omit<RouteDef, "id">
+
 function whoOf(template: string): Who {
   if (template.startsWith("/store/sales-tax/certificates")) return "customer"
   return template.startsWith("/store") ? "store" : "admin"
 }
 
-const ROUTES: RouteDef[] = [
-  ...(["product", "product-type", "product-category"] as const).flatMap((t): RouteDef[] => {
-    const kind: IdKind = t === "product" ? "product" : t === "product-type" ? "productType" : "productCategory"
-    const template = `/admin/sales-tax/tics/${t}/:id`
-    return [
-      { id: `GET ${template}`, method: "GET", template, param: ["id", kind], body: "none" },
-      { id: `POST ${template}`, method: "POST", template, param: ["id", kind], body: "tic" },
-      { id: `DELETE ${template}`, method: "DELETE", template, param: ["id", kind], body: "none" },
-    ]
-  }),
-  { id: "POST /admin/sales-tax/tics/search", method: "POST", template: "/admin/sales-tax/tics/search", body: "search" },
-  {
-    id: "GET /admin/sales-tax/customers/:id/certificates",
-    method: "GET",
-    template: "/admin/sales-tax/customers/:id/certificates",
-    param: ["id", "customer"],
-    body: "none",
-  },
-  {
-    id: "POST /admin/sales-tax/customers/:id/certificates",
-    method: "POST",
-    template: "/admin/sales-tax/customers/:id/certificates",
-    param: ["id", "customer"],
-    body: "cert",
-  },
-  {
-    id: "GET /admin/sales-tax/certificates/:certId",
-    method: "GET",
-    template: "/admin/sales-tax/certificates/:certId",
-    param: ["certId", "certificate"],
-    body: "none",
-  },
-  {
-    id: "DELETE /admin/sales-tax/certificates/:certId",
-    method: "DELETE",
-    template: "/admin/sales-tax/certificates/:certId",
-    param: ["certId", "certificate"],
-    body: "none",
-  },
-  { id: "GET /admin/sales-tax/filings", method: "GET", template: "/admin/sales-tax/filings", body: "none", query: "filings" },
-  {
-    id: "GET /admin/sales-tax/filings/:orderId",
-    method: "GET",
-    template: "/admin/sales-tax/filings/:orderId",
-    param: ["orderId", "filingOrder"],
-    body: "none",
-  },
-  {
-    id: "POST /admin/sales-tax/filings/:orderId/retry",
-    method: "POST",
-    template: "/admin/sales-tax/filings/:orderId/retry",
-    param: ["orderId", "filingOrder"],
-    body: "none",
-  },
-  { id: "GET /admin/sales-tax/settings", method: "GET", template: "/admin/sales-tax/settings", body: "none" },
-  { id: "GET /admin/sales-tax/connections", method: "GET", template: "/admin/sales-tax/connections", body: "none" },
-  { id: "POST /admin/sales-tax/connections/ping", method: "POST", template: "/admin/sales-tax/connections/ping", body: "ping" },
-  { id: "GET /admin/sales-tax/locations", method: "GET", template: "/admin/sales-tax/locations", body: "none" },
-  { id: "POST /store/sales-tax/verify-address", method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
-  // added since the first 19: the filing lifecycle and credits, the service-call log, reconciliation and backfill, shopper certificates
-  {
-    id: "GET /admin/sales-tax/filings/:orderId/lifecycle",
-    method: "GET",
-    template: "/admin/sales-tax/filings/:orderId/lifecycle",
-    param: ["orderId", "filingOrder"],
-    body: "none",
-  },
-  {
-    id: "POST /admin/sales-tax/filings/:orderId/credits",
-    method: "POST",
-    template: "/admin/sales-tax/filings/:orderId/credits",
-    param: ["orderId", "filingOrder"],
-    body: "credit",
-  },
-  { id: "GET /admin/sales-tax/activity", method: "GET", template: "/admin/sales-tax/activity", body: "none", query: "activity" },
-  {
-    id: "GET /admin/sales-tax/activity/:id",
-    method: "GET",
-    template: "/admin/sales-tax/activity/:id",
-    param: ["id", "callLogEntry"],
-    body: "none",
-  },
-  { id: "GET /admin/sales-tax/reconciliation", method: "GET", template: "/admin/sales-tax/reconciliation", body: "none", query: "month" },
-  {
-    id: "GET /admin/sales-tax/reconciliation/csv",
-    method: "GET",
-    template: "/admin/sales-tax/reconciliation/csv",
-    body: "none",
-    query: "month",
-  },
-  { id: "POST /admin/sales-tax/reconciliation/fix", method: "POST", template: "/admin/sales-tax/reconciliation/fix", body: "fix" },
-  { id: "GET /admin/sales-tax/reconciliation/backfill", method: "GET", template: "/admin/sales-tax/reconciliation/backfill", body: "none" },
-  {
-    id: "POST /admin/sales-tax/reconciliation/backfill",
-    method: "POST",
-    template: "/admin/sales-tax/reconciliation/backfill",
-    body: "backfill",
-  },
-  { id: "GET /store/sales-tax/certificates", method: "GET", template: "/store/sales-tax/certificates", body: "none" },
-  { id: "POST /store/sales-tax/certificates", method: "POST", template: "/store/sales-tax/certificates", body: "cert" },
-  {
-    id: "DELETE /store/sales-tax/certificates/:certId",
-    method: "DELETE",
-    template: "/store/sales-tax/certificates/:certId",
-    param: ["certId", "certificate"],
-    body: "none",
-  },
-]
+/** The routes, each named by its method and path template (`RouteDef.id`). */
+const ROUTES: RouteDef[] = (
+  [
+    ...(["product", "product-type", "product-category"] as const).flatMap((t): RouteSpec[] => {
+      const kind: IdKind = t === "product" ? "product" : t === "product-type" ? "productType" : "productCategory"
+      const template = `/admin/sales-tax/tics/${t}/:id`
+      return [
+        { method: "GET", template, param: ["id", kind], body: "none" },
+        { method: "POST", template, param: ["id", kind], body: "tic" },
+        { method: "DELETE", template, param: ["id", kind], body: "none" },
+      ]
+    }),
+    { method: "POST", template: "/admin/sales-tax/tics/search", body: "search" },
+    {
+      method: "GET",
+      template: "/admin/sales-tax/customers/:id/certificates",
+      param: ["id", "customer"],
+      body: "none",
+    },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/customers/:id/certificates",
+      param: ["id", "customer"],
+      body: "cert",
+    },
+    {
+      method: "GET",
+      template: "/admin/sales-tax/certificates/:certId",
+      param: ["certId", "certificate"],
+      body: "none",
+    },
+    {
+      method: "DELETE",
+      template: "/admin/sales-tax/certificates/:certId",
+      param: ["certId", "certificate"],
+      body: "none",
+    },
+    { method: "GET", template: "/admin/sales-tax/filings", body: "none", query: "filings" },
+    {
+      method: "GET",
+      template: "/admin/sales-tax/filings/:orderId",
+      param: ["orderId", "filingOrder"],
+      body: "none",
+    },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/filings/:orderId/retry",
+      param: ["orderId", "filingOrder"],
+      body: "none",
+    },
+    { method: "GET", template: "/admin/sales-tax/settings", body: "none" },
+    { method: "GET", template: "/admin/sales-tax/connections", body: "none" },
+    { method: "POST", template: "/admin/sales-tax/connections/ping", body: "ping" },
+    { method: "GET", template: "/admin/sales-tax/locations", body: "none" },
+    { method: "POST", template: "/store/sales-tax/verify-address", body: "address" },
+    // added since the first 19: the filing lifecycle and credits, the service-call log, reconciliation and backfill, shopper certificates
+    {
+      method: "GET",
+      template: "/admin/sales-tax/filings/:orderId/lifecycle",
+      param: ["orderId", "filingOrder"],
+      body: "none",
+    },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/filings/:orderId/credits",
+      param: ["orderId", "filingOrder"],
+      body: "credit",
+    },
+    { method: "GET", template: "/admin/sales-tax/activity", body: "none", query: "activity" },
+    {
+      method: "GET",
+      template: "/admin/sales-tax/activity/:id",
+      param: ["id", "callLogEntry"],
+      body: "none",
+    },
+    { method: "GET", template: "/admin/sales-tax/reconciliation", body: "none", query: "month" },
+    {
+      method: "GET",
+      template: "/admin/sales-tax/reconciliation/csv",
+      body: "none",
+      query: "month",
+    },
+    { method: "POST", template: "/admin/sales-tax/reconciliation/fix", body: "fix" },
+    { method: "GET", template: "/admin/sales-tax/reconciliation/backfill", body: "none" },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/reconciliation/backfill",
+      body: "backfill",
+    },
+    { method: "GET", template: "/store/sales-tax/certificates", body: "none" },
+    { method: "POST", template: "/store/sales-tax/certificates", body: "cert" },
+    {
+      method: "DELETE",
+      template: "/store/sales-tax/certificates/:certId",
+      param: ["certId", "certificate"],
+      body: "none",
+    },
+  ] satisfies RouteSpec[]
+).map((r) => ({ ...r, id: `${r.method} ${r.template}` }))
 
 const SHAPE: Record<IdKind, RegExp> = {
   product: /^prod_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,

@@ -60,6 +60,14 @@ medusaIntegrationTestRunner({
       orderId,
       ...(await filingStore(getContainer()).listChildren(orderId)).map((c) => c.order_id),
     ]
+    /** Ships every item of `lines` (as `charged` returns them; shipping lines have nothing to ship). */
+    const fulfilItems = (orderId: string, lines: Map<string, { q: number }>) =>
+      fulfil(
+        api,
+        auth,
+        orderId,
+        [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
+      )
     /** Medusa's lines (items and shipping) as charged now: id → { q, a }, a = the tax charged for ALL q units ever sold
      *  (price × rate: an item's tax_total covers only the units not returned; returns are refunds of their own). */
     async function charged(orderId: string) {
@@ -140,12 +148,7 @@ medusaIntegrationTestRunner({
       // a return with refund_shipping: the shipping line's tax is refunded with the item (Kentucky taxes shipping)
       const ship = [...now.keys()].find((k) => k.startsWith("shipping:"))!
       expect(now.get(ship)!.a).toBeGreaterThan(0)
-      await fulfil(
-        api,
-        auth,
-        order.id,
-        [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-      )
+      await fulfilItems(order.id, now)
       const [shirt] = [...now.entries()].find(([, l]) => l.variant === store.products.shirt.variantId)!
       const plain = await returnWith(api, auth, order.id, [{ id: shirt, quantity: 1 }])
       const withShipping = await returnWith(api, auth, order.id, [{ id: shirt, quantity: 1 }], { refund_shipping: true })
@@ -198,12 +201,7 @@ medusaIntegrationTestRunner({
       expect(lineDiffs(expected, await netFiled(env.sandbox.client, await serviceOrderIds(order.id)))).toEqual([])
       const c = await env.sandbox.counts()
       expect([c.voidOrder, c.createOrder, c.refundOrder]).toEqual([1, 1, 1]) // the void was tried first and refused (422)
-      await fulfil(
-        api,
-        auth,
-        order.id,
-        [...now.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-      )
+      await fulfilItems(order.id, now)
       const ret = await returnWith(api, auth, order.id, [{ id: lamp, quantity: 2 }])
       await waitForFiling(
         getContainer(),
@@ -222,12 +220,7 @@ medusaIntegrationTestRunner({
       for (const [id, l] of before) model.file(id, l.q, l.a)
       const lamp = [...before.entries()].find(([, l]) => l.q === 3)![0]
       await env.sandbox.setClock(new Date(Date.now() + 70 * 86_400_000))
-      await fulfil(
-        api,
-        auth,
-        order.id,
-        [...before.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-      )
+      await fulfilItems(order.id, before)
       const ret = await returnWith(api, auth, order.id, [{ id: lamp, quantity: 1 }])
       await waitForFiling(
         getContainer(),
@@ -268,12 +261,7 @@ medusaIntegrationTestRunner({
       const captured = await api.post(`/admin/payments/${pay.id}/capture`, {}, auth).catch((e: any) => e.response)
       expect([captured.status, captured.data?.message]).toEqual([200, undefined])
       const o = await charged(order.id)
-      await fulfil(
-        api,
-        auth,
-        order.id,
-        [...o.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-      )
+      await fulfilItems(order.id, o)
       const [shirt, s] = [...o.entries()].find(([, l]) => l.variant === store.products.shirt.variantId)!
       const [lamp] = [...o.entries()].find(([, l]) => l.variant === store.products.general.variantId)!
       const shirtShare = roundCents(dec(s.a).div(2))
@@ -405,12 +393,7 @@ medusaIntegrationTestRunner({
       const lines = await charged(order.id)
       const model = new LifecycleModel()
       for (const [id, l] of lines) model.file(id, l.q, l.a)
-      await fulfil(
-        api,
-        auth,
-        order.id,
-        [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-      )
+      await fulfilItems(order.id, lines)
       const [lamp] = [...lines.entries()].find(([, l]) => l.variant === store.products.general.variantId)!
       const bus = getContainer().resolve(Modules.EVENT_BUS) as any
       const restore = setManualRefunds(getContainer(), "credit")
@@ -570,12 +553,7 @@ medusaIntegrationTestRunner({
           const captured = await api.post(`/admin/payments/${pay.id}/capture`, {}, auth).catch((e: any) => e.response)
           expect([captured.status, captured.data?.message]).toEqual([200, undefined])
         }
-        await fulfil(
-          api,
-          auth,
-          order.id,
-          [...lines.entries()].filter(([k]) => !k.startsWith("shipping:")).map(([id, l]) => ({ id, quantity: l.q })),
-        )
+        await fulfilItems(order.id, lines)
         const returned = new Map<string, number>()
         const left = (id: string) => lines.get(id)!.q - (returned.get(id) ?? 0)
         for (const op of life.ops) {

@@ -21,7 +21,15 @@ import { createRegionsWorkflow, createTaxRegionsWorkflow } from "@medusajs/core-
 import { loadavg, cpus } from "node:os"
 import { performance } from "node:perf_hooks"
 import { writeFileSync } from "node:fs"
-import { ADDRESSES, CART_FIELDS, Checkout, freshCheckoutStore, storeHeaders, useSalesTaxSandbox } from "../integration-tests/helpers"
+import {
+  ADDRESSES,
+  CART_FIELDS,
+  Checkout,
+  resetCheckout,
+  seedCheckoutStore,
+  storeHeaders,
+  useSalesTaxSandbox,
+} from "../integration-tests/helpers"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/core/constants"
 import { benchPhaseNow, benchPhaseRows, type PhaseRow } from "../src/api/store/sales-tax/tax-resync"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -49,7 +57,8 @@ medusaIntegrationTestRunner({
     it("store cart mutation: plugin provider vs system provider (ratio printed)", async () => {
       const load = loadavg()
       const container = getContainer()
-      const store = await freshCheckoutStore(container, st.sandbox)
+      await resetCheckout(container, st.sandbox)
+      const store = await seedCheckoutStore(container)
       const {
         result: [canada],
       } = await createRegionsWorkflow(container).run({

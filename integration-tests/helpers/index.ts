@@ -5,7 +5,8 @@
  * - seed.ts        seedStore(container): region + tax region on the provider, channel, key,
  *                  shipping, products with TICs at each level
  * - storefront.ts  Checkout (store-API steps), createShopper, ADDRESSES, CART_FIELDS, cents()
- * - scenarios.ts   freshCheckoutStore / freshFilingStore (per-test set-up), createExemptShopper,
+ * - scenarios.ts   seedCheckoutStore / seedFilingStore (beforeAll) with resetCheckout / resetFiling
+ *                  (beforeEach), freshFilingStore (one-test specs), createExemptShopper,
  *                  placeOrder (checkout to an order), salesTaxProvider(container)
  */
 export * from "./sandbox"

@@ -1,6 +1,7 @@
 /**
- * Set-ups the provider and filing specs share: a fresh store per test, an exempt shopper with a
- * certificate in the sandbox, and a placed order (storefront checkout through completion).
+ * Set-ups the provider and filing specs share: a store seeded once per spec and reset per test, an
+ * exempt shopper with a certificate in the sandbox, and a placed order (storefront checkout through
+ * completion).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -66,23 +67,13 @@ export async function resetFiling(sandbox: TestSandbox): Promise<void> {
   clearOriginLocationMemo()
 }
 
-/** For a checkout spec's beforeEach: seeds a store, resets the sandbox and closes the provider's circuit breaker. */
-export async function freshCheckoutStore(container: MedusaContainer, sandbox: TestSandbox): Promise<SeededStore> {
-  const store = await seedStore(container)
-  await sandbox.reset()
-  salesTaxProvider(container).breaker.reset()
-  return store
-}
-
-/** For a filing spec: resets the sandbox, seeds a store and makes an admin secret key. */
+/** A spec with one test (or a bench): the sandbox emptied, then a store seeded and an admin key (resetFiling, seedFilingStore). */
 export async function freshFilingStore(
   container: MedusaContainer,
   sandbox: TestSandbox,
 ): Promise<{ store: SeededStore; auth: { headers: Record<string, string> } }> {
-  await sandbox.reset()
-  const store = await seedStore(container)
-  const auth = await adminAuth(container)
-  return { store, auth }
+  await resetFiling(sandbox)
+  return seedFilingStore(container)
 }
 
 /** A registered shopper with an active Resale certificate for Minnesota in the sandbox. */

@@ -398,6 +398,33 @@ describe("retries", () => {
     expect(attempts.reduce((s, a) => s + a.durationMs, 0)).toBeLessThan(700 + 250)
   })
 
+  it("a caller's deadline earlier than the budget ends the call there: the attempt's timer is what is left", async () => {
+    const { client } = makeClient({ timeoutMs: 1000 })
+    await fault({ operation: "calculateCarts", delayMs: 1500 })
+    const t0 = Date.now()
+    const err = await failure(client.calculateCarts(cartBody("cart-deadline"), { deadline: t0 + 200 }))
+    expect(err.code).toBe("timeout")
+    expect(Date.now() - t0).toBeLessThan(600)
+    expect(err.attempts).toBe(1)
+    expect((await counts()).calculateCarts).toBe(1)
+  })
+
+  it("a call whose deadline has passed sends nothing and fails as a timeout", async () => {
+    const { client, attempts } = makeClient()
+    const err = await failure(client.calculateCarts(cartBody("cart-late"), { deadline: Date.now() - 1 }))
+    expect(err.code).toBe("timeout")
+    expect(err.attempts).toBe(0)
+    expect(attempts).toHaveLength(0)
+    expect((await counts()).calculateCarts).toBe(0)
+  })
+
+  it("a body serialized by the caller (json) is sent as it is", async () => {
+    const { client } = makeClient()
+    // the JSON names another cart than the body object: the answer shows which one travelled
+    const res = await client.calculateCarts(cartBody("cart-object"), { json: JSON.stringify(cartBody("cart-json")) })
+    expect(res.items.map((c) => c.cartId)).toEqual(["cart-json"])
+  })
+
   it("retry: false makes one attempt", async () => {
     const { client } = makeClient({ retry: false })
     await fault({ operation: "ping", status: 503 })

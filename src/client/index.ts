@@ -150,6 +150,17 @@ export interface CallInput {
   params?: Record<string, string>
   query?: Record<string, string | number | boolean | undefined>
   body?: unknown
+  /**
+   * When the whole call (attempts and waits) must end, as epoch milliseconds, when that is earlier
+   * than the retry policy's budget: each attempt's timer is the smaller of the attempt timeout and
+   * what is left. A call with no time left sends nothing and fails as a timeout.
+   */
+  deadline?: number
+  /**
+   * The body as JSON when the caller has serialized it already (to hash it, say): sent as is instead
+   * of serializing the body again. It must be the same data as `body` (which is still validated).
+   */
+  bodyJson?: string
 }
 
 export interface CallResult<T> {
@@ -248,8 +259,12 @@ export class SalesTaxClient {
     return (await this.call("ping", {})).data
   }
 
-  async calculateCarts(body: CalculateCartsRequest): Promise<CalculateCartsResponse> {
-    return (await this.call("calculateCarts", { body })).data
+  /**
+   * POST carts. `deadline` (epoch ms) ends the whole call earlier than the retry budget; `json` is
+   * the body already serialized (both: CallInput).
+   */
+  async calculateCarts(body: CalculateCartsRequest, options: { deadline?: number; json?: string } = {}): Promise<CalculateCartsResponse> {
+    return (await this.call("calculateCarts", { body, deadline: options.deadline, bodyJson: options.json })).data
   }
 
   async getCart(cartId: string): Promise<CartOut> {
@@ -436,12 +451,25 @@ export class SalesTaxClient {
 
     const path = built.path
     const started = Date.now()
-    const deadline = started + this.#policy.maxElapsedMs
+    const budget = started + this.#policy.maxElapsedMs
+    const deadline = input.deadline !== undefined && input.deadline < budget ? input.deadline : budget
     for (let attempt = 1; ; attempt++) {
       const remaining = deadline - Date.now()
+      if (remaining <= 0 && attempt === 1) {
+        // the caller's time is up before anything was sent
+        throw new SalesTaxError({
+          operation,
+          status: null,
+          title: "Timeout",
+          detail: "no time left for the call: its deadline had passed before it was sent",
+          retryable: false,
+          code: "timeout",
+          attempts: 0,
+        })
+      }
       const timeout = Math.max(1, Math.min(this.#timeoutMs, remaining))
       const t0 = Date.now()
-      const outcome = await this.#send(op.method, path, query, op.body ? input.body : undefined, op.auth, timeout)
+      const outcome = await this.#send(op.method, path, query, op.body ? input.body : undefined, op.auth, timeout, input.bodyJson)
       const durationMs = Date.now() - t0
 
       let err: SalesTaxError
@@ -533,6 +561,7 @@ export class SalesTaxClient {
     body: unknown,
     auth: boolean,
     timeoutMs: number,
+    bodyJson?: string,
   ): Promise<Outcome> {
     const controller = new AbortController()
     let timedOut = false
@@ -545,7 +574,7 @@ export class SalesTaxClient {
         method,
         url,
         params: Object.keys(query).length ? query : undefined,
-        data: body === undefined ? undefined : JSON.stringify(body),
+        data: body === undefined ? undefined : (bodyJson ?? JSON.stringify(body)),
         headers: {
           ...(body === undefined ? {} : { "content-type": "application/json" }),
           ...(auth ? { "x-api-key": this.#options.apiKey } : {}),

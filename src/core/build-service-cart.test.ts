@@ -7,6 +7,7 @@ import {
   canonicalCartJson,
   canonicalJson,
   cartHash,
+  cartsRequest,
   itemFigures,
   itemTaxable,
   netUnitPrice,
@@ -241,6 +242,20 @@ describe("hot-path shortcuts give the same answers", () => {
           // a copy (no longer the built object) takes the checked path: the same hash
           expect(cartHash({ ...c }, "conn-1")).toBe(cartHash(c, "conn-1"))
           if (serviceCartId !== undefined) expect(c.cartId).toBe(serviceCartId)
+          // a POST carts body: the JSON sent is the canonical JSON, built or not, and the hash is its own
+          const want = `{"items":[${reference(c)},${reference(c)}]}`
+          // a copy with its keys in another order (not the built object): checked and sorted
+          const copy = Object.fromEntries(Object.entries(c).reverse()) as typeof c
+          for (const carts of [
+            [c, c],
+            [c, copy],
+            [copy, copy],
+          ]) {
+            const r = cartsRequest(carts, "conn-1")
+            expect(r.json).toBe(want)
+            expect(r.hash).toBe(sha("conn-1", want))
+            expect(r.body.items).toBe(carts)
+          }
         },
       ),
       { numRuns: 2000 },

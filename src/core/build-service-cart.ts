@@ -1,6 +1,6 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { US_STATES, US_ZIP_RE, type Address, type CartIn, type CartLineItemIn } from "../contract"
+import { US_STATES, US_ZIP_RE, type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
 import { dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "./constants"
 import type { CartSnapshot } from "./context"
@@ -55,16 +55,17 @@ export function taxableDestination(
   if (!state) return { address: null, reason: "no_state" }
   const zip = normalizeZip(a.postal_code)
   if (!zip) return { address: null, reason: "no_zip" }
-  return {
-    address: {
-      line1: (a.address_1 ?? "").slice(0, 100),
-      line2: a.address_2 ? a.address_2.slice(0, 100) : undefined,
-      city: (a.city ?? "").slice(0, 100),
-      state,
-      zip,
-      countryCode: "US",
-    },
+  // keys in sorted order (a service cart's JSON is hashed as written: buildServiceCart)
+  const address: Address = {
+    city: (a.city ?? "").slice(0, 100),
+    countryCode: "US",
+    line1: (a.address_1 ?? "").slice(0, 100),
+    line2: a.address_2 ? a.address_2.slice(0, 100) : undefined,
+    state,
+    zip,
   }
+  sortedAddresses.add(address)
+  return { address }
 }
 
 /** Customer id sent to the service: the Medusa customer id, else a stable non-personal id from the cart id. */
@@ -202,11 +203,26 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   return cart
 }
 
-/** A copy of an address with its keys in sorted order. */
+/** Addresses written with their keys in sorted order (taxableDestination's, sortedKeys' copies). */
+const sortedAddresses = new WeakSet<Address>()
+/** The sorted copy of each address copied (the `origin` option is the same object for every cart). */
+const sortedCopies = new WeakMap<Address, Address>()
+
+/**
+ * An address with its keys in sorted order: itself when written so, else a copy (one per address
+ * object). Addresses are not changed once in a cart (buildServiceCart's carts are never mutated).
+ */
 function sortedKeys(a: Address): Address {
-  const out = {} as Record<string, unknown>
-  for (const k of Object.keys(a).sort()) out[k] = (a as Record<string, unknown>)[k]
-  return out as Address
+  if (sortedAddresses.has(a)) return a
+  let out = sortedCopies.get(a)
+  if (!out) {
+    const copy = {} as Record<string, unknown>
+    for (const k of Object.keys(a).sort()) copy[k] = (a as Record<string, unknown>)[k]
+    out = copy as Address
+    sortedAddresses.add(out)
+    sortedCopies.set(a, out)
+  }
+  return out
 }
 
 /** Canonical JSON (sorted keys, undefined dropped) so equal carts hash equally. */
@@ -319,4 +335,17 @@ export function canonicalCartJson(cart: unknown): string {
 export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
   const json = builtCarts.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
   return sha256Hex(`${connectionId}\0${json}`)
+}
+
+/**
+ * A POST carts body of service carts, its JSON (the body as sent) and the hash of that JSON with the
+ * connection (the quote cache's key): carts buildServiceCart made are written as JSON.stringify
+ * writes them (their keys are in sorted order already), any other cart as canonicalCartJson.
+ */
+export function cartsRequest(carts: CartIn[], connectionId: string): { body: CalculateCartsRequest; json: string; hash: string } {
+  const body = { items: carts }
+  let built = true
+  for (const c of carts) if (!builtCarts.has(c)) built = false
+  const json = built ? JSON.stringify(body) : `{"items":[${carts.map(canonicalCartJson).join(",")}]}`
+  return { body, json, hash: sha256Hex(`${connectionId}\0${json}`) }
 }

@@ -301,6 +301,21 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     await ctl("DELETE", "/_sandbox/faults")
   })
 
+  it("timeoutMs is one bound: a slow certificate lookup leaves the cart call only what is left of it", async () => {
+    await ctl("POST", "/_sandbox/faults", { operation: "listCertificates", delayMs: 250, count: 1 })
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", delayMs: 3000 })
+    const p = provider({ timeoutMs: 400, failurePolicy: "block" })
+    const t0 = Date.now()
+    const err = await p.getTaxLines(items, [], ctx(verified("cart_to_left", "cus_slow_left"))).then(
+      () => null,
+      (e: Error) => e,
+    )
+    expect(err?.message).toBe(BLOCK_ERROR_MESSAGE)
+    // 250 ms of lookup + the cart call's own 400 ms timeout would be 650 ms
+    expect(Date.now() - t0).toBeLessThan(480)
+    await ctl("DELETE", "/_sandbox/faults")
+  })
+
   it("open breaker under block: a fresh cached quote of the same cart state is served, a new state is refused", async () => {
     const p = provider({ failurePolicy: "block", circuitBreaker: { failures: 1, halfOpenAfterMs: 60_000 } })
     const ok = await p.getTaxLines(items, [], ctx(snapshot("cart_bo_1")))

@@ -8,7 +8,7 @@ import type {
   TaxCalculationContext,
 } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { Address, CartIn, CartOut } from "../../contract"
+import type { Address, CalculateCartsRequest, CartIn, CartOut } from "../../contract"
 import { isSalesTaxError, type SalesTaxClient } from "../../client"
 import { getSalesTaxClient } from "../../client-factory"
 import { connectionForChannel, optionsOn } from "../../connections"
@@ -17,7 +17,15 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
-import { buildServiceCart, cartHash, itemFigures, itemTaxable, shippingFigures, taxableDestination } from "../../core/build-service-cart"
+import {
+  buildServiceCart,
+  cartHash,
+  cartsRequest,
+  itemFigures,
+  itemTaxable,
+  shippingFigures,
+  taxableDestination,
+} from "../../core/build-service-cart"
 import {
   BLOCK_ERROR_CODE,
   BLOCK_ERROR_MESSAGE,
@@ -32,7 +40,7 @@ import {
   TAX_LINE_NAME_EXEMPT,
   TAX_LINE_NAME_FALLBACK,
 } from "../../core/constants"
-import { CartSnapshot, parseCartSnapshot, type SnapshotItem } from "../../core/context"
+import { CartSnapshot, parseCartSnapshot, type SnapshotItem, type SnapshotShipping } from "../../core/context"
 import { groupByOrigin, refusedLocations, shareRefusal, stillRefused, type RefusalCache } from "../../core/origins"
 import {
   MedusaCacheStore,
@@ -70,17 +78,15 @@ import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
-/** One line of getTaxLines with what its tax line needs but the quote (prepareLines). */
-export interface PreparedLine {
-  /** The Medusa line item or shipping method id. */
-  id: string
-  /** The line's key in Quote.lines (a shipping method's is prefixed). */
-  key: string
-  shipping: boolean
-  /** A tax-exclusive line's taxable amount. */
-  fig?: { taxable: ReturnType<typeof dec>; taxableKey?: string }
-  /** A tax-inclusive line's shown price × quantity, quantity and tax-inclusive discount. */
-  inclusive?: { price: ReturnType<typeof dec>; quantity: string; discount: string }
+/** A tax line before its line's id is set (taxLines sets line_item_id or shipping_line_id). */
+type TaxLineOut = {
+  code: string
+  name: string
+  provider_id: string
+  data: Record<string, unknown>
+  rate: number
+  line_item_id?: string
+  shipping_line_id?: string
 }
 
 /** A quote as cached: the service's cart answer, reduced to what the lines need. */
@@ -106,6 +112,14 @@ export interface Quote {
   >
   /** Service calls the tax-inclusive split took (absent for an all-exclusive cart). */
   inclusiveCalls?: number
+}
+type QuoteLine = Quote["lines"][string]
+
+/** One quote's connection, its circuit breaker, and when the quote must be done (epoch ms). */
+interface QuoteRun {
+  conn: { connectionId: string; client: SalesTaxClient; isDefault: boolean }
+  breaker: CircuitBreaker
+  deadline: number
 }
 
 /** Stats for tests and the bench. */
@@ -174,6 +188,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly client: SalesTaxClient
   /** A client per connection (option `connections`), by connection id. */
   readonly #clients = new Map<string, SalesTaxClient>()
+  /** The connection of each sales channel seen ("" for none), as connectionFor answered it. */
+  readonly #connectionOf = new Map<string, QuoteRun["conn"]>()
   readonly cache: QuoteCache<Quote>
   /** the default connection's circuit breaker (each connection has its own: breakerFor) */
   readonly breaker: CircuitBreaker
@@ -315,11 +331,17 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
-  connectionFor(salesChannelId: string | null | undefined): { connectionId: string; client: SalesTaxClient; isDefault: boolean } {
-    const c = connectionForChannel(this.options, salesChannelId)
-    let client = this.#clients.get(c.connectionId)
-    if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
-    return { connectionId: c.connectionId, client, isDefault: c.isDefault }
+  connectionFor(salesChannelId: string | null | undefined): QuoteRun["conn"] {
+    // options do not change after boot: one answer per sales channel
+    const k = salesChannelId ?? ""
+    let got = this.#connectionOf.get(k)
+    if (!got) {
+      const c = connectionForChannel(this.options, salesChannelId)
+      let client = this.#clients.get(c.connectionId)
+      if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
+      this.#connectionOf.set(k, (got = { connectionId: c.connectionId, client, isDefault: c.isDefault }))
+    }
+    return got
   }
 
   /** The database-backed rate memory (module salesTax), else an in-process one. */
@@ -372,95 +394,77 @@ export class SalesTaxProviderService implements ITaxProvider {
     } finally {
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
-    return this.taxLines(this.prepareLines(snapshot, itemLines, shippingLines), quote)
+    return this.taxLines(snapshot, itemLines, shippingLines, quote)
   }
 
   /**
-   * Everything a tax line needs but the quote, in getTaxLines' order (items, then shipping): the
-   * line's id, the quote's key for it and its figures. A line the snapshot does not hold gets none.
+   * The tax lines of a quote, in getTaxLines' order (items, then shipping), in one pass. A line the
+   * snapshot does not hold, or that the quote has no answer for (quantity 0), gets none. Medusa
+   * passes the lines in the cart's order, so the snapshot's k-th item is tried first, then by id.
    */
-  protected prepareLines(
+  protected taxLines(
     snapshot: CartSnapshot,
     itemLines: ItemTaxCalculationLine[],
     shippingLines: ShippingTaxCalculationLine[],
-  ): PreparedLine[] {
-    const out: PreparedLine[] = []
-    const items = new Map(snapshot.items.map((i) => [i.id, i]))
-    for (const l of itemLines) {
-      const it = items.get(l.line_item.id)
+    quote: Quote,
+  ): TaxLine[] {
+    const out: TaxLine[] = []
+    const items = snapshot.items
+    let itemsById: Map<string, SnapshotItem> | undefined
+    for (let k = 0; k < itemLines.length; k++) {
+      const id = itemLines[k]!.line_item.id
+      const q = quote.lines[id]
+      if (!q) continue
+      let it: SnapshotItem | undefined = items[k]
+      if (it?.id !== id) it = (itemsById ??= new Map(items.map((i) => [i.id, i]))).get(id)
       if (!it) continue
-      out.push(
-        it.is_tax_inclusive
-          ? {
-              id: l.line_item.id,
-              key: l.line_item.id,
-              shipping: false,
-              inclusive: { price: dec(it.unit_price).times(it.quantity), quantity: it.quantity, discount: it.discount },
-            }
-          : { id: l.line_item.id, key: l.line_item.id, shipping: false, fig: itemFigures(it) ?? { taxable: itemTaxable(it) } },
-      )
+      const line = it.is_tax_inclusive
+        ? this.inclusiveLine(dec(it.unit_price).times(it.quantity), it.quantity, it.discount, q, quote)
+        : this.line(itemFigures(it) ?? { taxable: itemTaxable(it) }, q, quote)
+      line.line_item_id = id
+      out.push(line as ItemTaxLineDTO)
     }
-    const ships = new Map(snapshot.shipping_methods.map((s) => [s.id, s]))
-    for (const l of shippingLines) {
-      const sm = ships.get(l.shipping_line.id)
+    const ships = snapshot.shipping_methods
+    let shipsById: Map<string, SnapshotShipping> | undefined
+    for (let k = 0; k < shippingLines.length; k++) {
+      const id = shippingLines[k]!.shipping_line.id
+      const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${id}`]
+      if (!q) continue
+      let sm: SnapshotShipping | undefined = ships[k]
+      if (sm?.id !== id) sm = (shipsById ??= new Map(ships.map((m) => [m.id, m]))).get(id)
       if (!sm) continue
-      const key = `${SHIPPING_ITEM_PREFIX}${l.shipping_line.id}`
-      out.push(
-        sm.is_tax_inclusive
-          ? { id: l.shipping_line.id, key, shipping: true, inclusive: { price: dec(sm.amount), quantity: "1", discount: sm.discount } }
-          : { id: l.shipping_line.id, key, shipping: true, fig: shippingFigures(sm) },
-      )
+      const line = sm.is_tax_inclusive
+        ? this.inclusiveLine(dec(sm.amount), "1", sm.discount, q, quote)
+        : this.line(shippingFigures(sm), q, quote)
+      line.shipping_line_id = id
+      out.push(line as ShippingTaxLineDTO)
     }
     return out
   }
 
-  /** The tax lines of a quote (a prepared line the quote has no answer for, quantity 0, gets none). */
-  protected taxLines(prepared: PreparedLine[], quote: Quote): TaxLine[] {
-    const lines: TaxLine[] = []
-    const exempt = !!quote.exemptionId
-    for (const p of prepared) {
-      const q = quote.lines[p.key]
-      if (!q) continue
-      // line() and inclusiveLine() return a new object: the id is added to it (last, as a spread would)
-      const line: Partial<ItemTaxLineDTO & ShippingTaxLineDTO> = p.inclusive
-        ? this.inclusiveLine(p.inclusive, q, exempt, quote)
-        : this.line(p.fig!, q, exempt, quote)
-      if (p.shipping) line.shipping_line_id = p.id
-      else line.line_item_id = p.id
-      lines.push(line as TaxLine)
-    }
-    return lines
-  }
-
   /** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net (inclusive.ts). */
-  protected inclusiveLine(
-    l: { price: ReturnType<typeof dec>; quantity: string; discount: string },
-    q: Quote["lines"][string],
-    exempt: boolean,
-    quote: Quote,
-  ) {
+  protected inclusiveLine(price: ReturnType<typeof dec>, quantity: string, discount: string, q: QuoteLine, quote: Quote): TaxLineOut {
     const solved = backSolveInclusiveRate({
-      price: l.price,
-      quantity: l.quantity,
-      inclusiveDiscount: l.discount,
+      price,
+      quantity,
+      inclusiveDiscount: discount,
       amount: q.amount,
       displayRatePct: dec(q.rate).times(100).toNumber(),
     })
     if (!solved.exact) {
       this.logger.warn(
-        `sales-tax: inclusive line tax ${q.amount} cannot be matched to the cent by a stored rate (price ${l.price.toString()})`,
+        `sales-tax: inclusive line tax ${q.amount} cannot be matched to the cent by a stored rate (price ${price.toString()})`,
       )
     }
-    const base = this.lineMeta(q, exempt, quote)
-    return {
-      ...base,
-      rate: solved.rate,
-      data: { ...base.data, tax_inclusive: true, net: q.net ?? null, inclusive_residual: q.residual ?? "0" },
-    }
+    const line = this.lineOf(q, quote, solved.rate)
+    line.data.tax_inclusive = true
+    line.data.net = q.net ?? null
+    line.data.inclusive_residual = q.residual ?? "0"
+    return line
   }
 
   /** A tax-exclusive line: the rate whose Medusa tax on the taxable amount is the service's (back-solve.ts). */
-  protected line(fig: { taxable: ReturnType<typeof dec>; taxableKey?: string }, q: Quote["lines"][string], exempt: boolean, quote: Quote) {
+  protected line(fig: { taxable: ReturnType<typeof dec>; taxableKey?: string }, q: QuoteLine, quote: Quote): TaxLineOut {
     const { taxable } = fig
     // the display rate only matters when nothing is taxable (any rate gives 0 tax)
     const solved = solvedRate(
@@ -470,27 +474,35 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (!solved.exact) {
       this.logger.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
     }
-    return { ...this.lineMeta(q, exempt, quote), rate: solved.rate }
+    return this.lineOf(q, quote, solved.rate)
   }
 
-  /** A tax line's code, name, provider and data (everything but the rate). */
-  protected lineMeta(q: Quote["lines"][string], exempt: boolean, quote: Quote) {
-    const isExemptLine = exempt && q.amount === 0
+  /** A tax line but its id: code, name, provider, data (amount, rate, TIC, hash, origin, exemption) and rate. */
+  protected lineOf(q: QuoteLine, quote: Quote, rate: number): TaxLineOut {
+    const exemptLine = !!quote.exemptionId && q.amount === 0
+    const data: Record<string, unknown> = {
+      amount: q.amount,
+      service_rate: q.rate,
+      tic: q.tic,
+      cart_hash: quote.hash,
+      exemption_id: quote.exemptionId,
+    }
+    // where the line shipped from, as quoted: filing files one service order per origin
+    if (q.origin) {
+      data.origin_location_id = q.origin.locationId
+      data.origin = q.origin.address
+    }
+    // why the line is exempt: the certificate and the verified identity it was applied for
+    if (quote.exemptionId) {
+      data.exemption_basis = quote.exemptionBasis ?? null
+      data.exempt_customer_id = quote.exemptCustomerId ?? null
+    }
     return {
-      code: isExemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
-      name: isExemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
+      code: exemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
+      name: exemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
       provider_id: this.getIdentifier(),
-      data: {
-        amount: q.amount,
-        service_rate: q.rate,
-        tic: q.tic,
-        cart_hash: quote.hash,
-        exemption_id: quote.exemptionId,
-        // where the line shipped from, as quoted: filing files one service order per origin
-        ...(q.origin ? { origin_location_id: q.origin.locationId, origin: q.origin.address } : {}),
-        // why the line is exempt: the certificate and the verified identity it was applied for
-        ...(quote.exemptionId ? { exemption_basis: quote.exemptionBasis ?? null, exempt_customer_id: quote.exemptCustomerId ?? null } : {}),
-      },
+      data,
+      rate,
     }
   }
 
@@ -573,30 +585,34 @@ export class SalesTaxProviderService implements ITaxProvider {
 
   /**
    * One quote per distinct cart state: (certificates →) cache → single-flight → breaker → POST
-   * carts. `timeoutMs` bounds the whole quote, the certificate lookup included, and both service
-   * calls go through the circuit breaker. While the breaker is open, cached answers (certificate
-   * list, quote of the same cart state) are still served; only calls fail fast.
+   * carts. `timeoutMs` bounds the whole quote, the certificate lookup included (the cart call gets
+   * what is left as its deadline), and both service calls go through the circuit breaker. While the
+   * breaker is open, cached answers (certificate list, quote of the same cart state) are still
+   * served; only calls fail fast.
    */
-  async quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
+  quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
     const deadline = Date.now() + this.options.timeoutMs
     // the connection of the cart's sales channel: its certificates, its quote (cached under it), its breaker
     const conn = this.connectionFor(snapshot.sales_channel_id)
-    const breaker = this.breakerFor(conn.connectionId)
-    const guard = <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now()))
+    const run: QuoteRun = { conn, breaker: this.breakerFor(conn.connectionId), deadline }
     // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
-    let exemptionId: string | null = null
-    if (exemptFor) {
-      // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
-      const certs = await activeCertificates(conn.client, exemptFor, this.options.cacheTtlSeconds, {
-        store: this.certificateStore,
-        guard,
-        connectionId: conn.isDefault ? null : conn.connectionId,
-      })
-      exemptionId = pickExemption(certs, destination.state, this.refusedNow())
-    }
+    if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
+    return this.quoteExempt(snapshot, destination, exemptFor, run)
+  }
+
+  /** quote() for a verified customer: their certificate for the destination's state, if any, applied. */
+  protected async quoteExempt(snapshot: CartSnapshot, destination: Address, exemptFor: string, run: QuoteRun): Promise<Quote> {
+    const { conn, breaker, deadline } = run
+    // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
+    const certs = await activeCertificates(conn.client, exemptFor, this.options.cacheTtlSeconds, {
+      store: this.certificateStore,
+      guard: <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now())),
+      connectionId: conn.isDefault ? null : conn.connectionId,
+    })
+    const exemptionId = pickExemption(certs, destination.state, this.refusedNow())
     try {
-      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn)
+      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, run)
     } catch (err) {
       if (!exemptionId || !refusesCertificate(err)) throw err
       // the service refused the certificate (disabled, wrong state, unknown): tax the cart
@@ -611,8 +627,8 @@ export class SalesTaxProviderService implements ITaxProvider {
         )
       }
       // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
-      await invalidateCustomerCertificates(exemptFor!)
-      return this.quoteWith(snapshot, destination, null, exemptFor, guard, conn)
+      await invalidateCustomerCertificates(exemptFor)
+      return this.quoteWith(snapshot, destination, null, exemptFor, run)
     }
   }
 
@@ -627,12 +643,61 @@ export class SalesTaxProviderService implements ITaxProvider {
     destination: Address,
     exemptionId: string | null,
     exemptFor: string | null,
-    guard: <T>(fn: () => Promise<T>) => Promise<T>,
-    conn: { connectionId: string; client: SalesTaxClient } = { connectionId: this.options.connectionId, client: this.client },
+    run: QuoteRun,
     retries = 0,
   ): Promise<Quote> {
-    // one service cart per origin (the stock location each line ships from; the `origin` option
-    // for lines without a usable one), all in ONE POST carts (origins.ts)
+    const { conn } = run
+    const carts = this.serviceCarts(snapshot, destination, exemptionId)
+    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : null
+    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    const inclusive = inclusiveLines(snapshot)
+    let got: { value: Quote; hit: boolean }
+    try {
+      if (inclusive.length) return { ...(await this.quoteInclusive(carts, inclusive, destination, exemptionId, run)), ...basis }
+      // the body's JSON is hashed (the cache key) and sent as it is
+      const request = cartsRequest(
+        carts.map((c) => c.cart),
+        conn.connectionId,
+      )
+      got = await this.cache.getOrLoad(request.hash, () =>
+        run.breaker.execute(() => this.callService(carts, request.hash, exemptionId, conn.client, run.deadline, request)),
+      )
+    } catch (err) {
+      // the service refused a stock location's address as an origin: that location falls back to
+      // the `origin` option (reported once per location), and the cart is quoted again
+      // (each retry falls back one more location at least, so this ends; bounded anyway)
+      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
+    }
+    const { value, hit } = got
+    if (hit) this.stats.cacheHits++
+    // after the shopper's answer: the rate memory is best effort and never on the checkout path
+    else if (!exemptionId) setImmediate(() => this.rememberAll(carts, value, destination))
+    // a quote is never changed once made (cached as it is): a copy only to add the exemption's basis
+    return basis ? { ...value, ...basis } : value
+  }
+
+  /**
+   * The service carts of a snapshot: one per origin (the stock location each line ships from; the
+   * `origin` option for lines without a usable one), all sent in ONE POST carts (origins.ts). A
+   * snapshot that names no stock location (a store without locations, or the lines' rebuild) is
+   * one cart from the `origin` option.
+   */
+  protected serviceCarts(snapshot: CartSnapshot, destination: Address, exemptionId: string | null): { cart: CartIn; key: string }[] {
+    const build = (part: CartSnapshot, origin: Address, serviceCartId?: string) =>
+      buildServiceCart({
+        snapshot: part,
+        origin,
+        destination,
+        shippingTic: this.options.shippingTic,
+        defaultTic: this.options.defaultTic,
+        exemptionId,
+        serviceCartId,
+      })
+    if (!snapshot.locations) {
+      const cart = build(snapshot, this.options.origin)
+      return cart.lineItems.length ? [{ cart, key: "" }] : []
+    }
     type Line = { kind: "item"; id: string; loc?: string | null } | { kind: "shipping"; id: string; loc?: string | null }
     const lines: Line[] = [
       ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
@@ -653,38 +718,10 @@ export class SalesTaxProviderService implements ITaxProvider {
           shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
         }
       }
-      const cart = buildServiceCart({
-        snapshot: part,
-        origin: g.origin,
-        destination,
-        shippingTic: this.options.shippingTic,
-        defaultTic: this.options.defaultTic,
-        exemptionId,
-        serviceCartId: g.serviceId,
-      })
+      const cart = build(part, g.origin, g.serviceId)
       if (cart.lineItems.length) carts.push({ cart, key: g.key })
     }
-    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : {}
-    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
-    const inclusive = inclusiveLines(snapshot)
-    const hash =
-      carts.length === 1 ? cartHash(carts[0]!.cart, conn.connectionId) : cartHash({ carts: carts.map((c) => c.cart) }, conn.connectionId)
-    let got: { value: Quote; hit: boolean }
-    try {
-      if (inclusive.length) return { ...(await this.quoteInclusive(carts, inclusive, destination, exemptionId, guard, conn)), ...basis }
-      got = await this.cache.getOrLoad(hash, () => guard(() => this.callService(carts, hash, exemptionId, conn.client)))
-    } catch (err) {
-      // the service refused a stock location's address as an origin: that location falls back to
-      // the `origin` option (reported once per location), and the cart is quoted again
-      // (each retry falls back one more location at least, so this ends; bounded anyway)
-      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
-      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, guard, conn, retries + 1)
-    }
-    const { value, hit } = got
-    if (hit) this.stats.cacheHits++
-    // after the shopper's answer: the rate memory is best effort and never on the checkout path
-    else if (!exemptionId) for (const c of carts) setImmediate(() => void this.remember(c.cart, value, destination))
-    return { ...value, ...basis }
+    return carts
   }
 
   /**
@@ -698,9 +735,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     inclusive: ReturnType<typeof inclusiveLines>,
     destination: Address,
     exemptionId: string | null,
-    guard: <T>(fn: () => Promise<T>) => Promise<T>,
-    conn: { connectionId: string; client: SalesTaxClient },
+    run: QuoteRun,
   ): Promise<Quote> {
+    const { conn } = run
     const basis = `${conn.connectionId}\0tax-inclusive`
     const hash = carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) }, basis)
     let lastCarts = carts
@@ -708,7 +745,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     const { value, hit } = await this.cache.getOrLoad(hash, async () => {
       const r = await resolveInclusive(inclusive, async (nets) => {
         lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
-        lastQuote = await guard(() => this.callService(lastCarts, hash, exemptionId, conn.client))
+        const sent = lastCarts
+        lastQuote = await run.breaker.execute(() => this.callService(sent, hash, exemptionId, conn.client, run.deadline))
         const out = new Map<string, LineAnswer>()
         for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
         return out
@@ -722,7 +760,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     if (hit) this.stats.cacheHits++
     else if (!exemptionId && lastQuote) {
       const remembered = lastQuote
-      for (const c of lastCarts) setImmediate(() => void this.remember(c.cart, remembered, destination))
+      const sent = lastCarts
+      setImmediate(() => this.rememberAll(sent, remembered, destination))
     }
     return value
   }
@@ -763,6 +802,10 @@ export class SalesTaxProviderService implements ITaxProvider {
    * awaited by the shopper). A line whose rate this process wrote already (and which that rate
    * explains to the cent, within the hour: WrittenRates) is not written again.
    */
+  protected rememberAll(carts: { cart: CartIn }[], q: Quote, destination: Address): void {
+    for (const c of carts) void this.remember(c.cart, q, destination)
+  }
+
   protected async remember(cart: CartIn, q: Quote, destination: Address): Promise<void> {
     const rows: KnownRate[] = []
     const at = Date.now()
@@ -794,9 +837,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     hash: string,
     exemptionId: string | null,
     client: SalesTaxClient = this.client,
+    deadline?: number,
+    request?: { body: CalculateCartsRequest; json: string },
   ): Promise<Quote> {
     this.stats.serviceCalls++
-    const res = await client.calculateCarts({ items: carts.map((c) => c.cart) })
+    const res = request
+      ? await client.calculateCarts(request.body, { deadline, json: request.json })
+      : await client.calculateCarts({ items: carts.map((c) => c.cart) }, { deadline })
     markServiceOk()
     const lines: Quote["lines"] = {}
     carts.forEach(({ cart, key }, k) => {

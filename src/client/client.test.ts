@@ -418,11 +418,25 @@ describe("retries", () => {
     expect((await counts()).calculateCarts).toBe(0)
   })
 
-  it("a body serialized by the caller (json) is sent as it is", async () => {
+  it("a prepared body is sent as its JSON, not serialized again", async () => {
     const { client } = makeClient()
     // the JSON names another cart than the body object: the answer shows which one travelled
-    const res = await client.calculateCarts(cartBody("cart-object"), { json: JSON.stringify(cartBody("cart-json")) })
+    const res = await client.calculateCarts(cartBody("cart-object"), { prepared: { json: JSON.stringify(cartBody("cart-json")) } })
     expect(res.items.map((c) => c.cartId)).toEqual(["cart-json"])
+  })
+
+  it("a prepared body is not validated again: an invalid one is the service's 422, with its located errors", async () => {
+    const { client } = makeClient()
+    const bad = cartBody("x".repeat(51))
+    // unprepared: refused by the client, nothing sent
+    expect((await failure(client.calculateCarts(bad))).code).toBe("validation")
+    expect((await counts()).calculateCarts).toBe(0)
+    // prepared: sent, and the service refuses it
+    const err = await failure(client.calculateCarts(bad, { prepared: { json: JSON.stringify(bad) } }))
+    expect(err.code).toBe("http")
+    expect(err.status).toBe(422)
+    expect(err.errors.map((e) => e.location)).toContain("body.items[0].cartId")
+    expect((await counts()).calculateCarts).toBe(1)
   })
 
   it("retry: false makes one attempt", async () => {

@@ -157,10 +157,13 @@ export interface CallInput {
    */
   deadline?: number
   /**
-   * The body as JSON when the caller has serialized it already (to hash it, say): sent as is instead
-   * of serializing the body again. It must be the same data as `body` (which is still validated).
+   * A body the caller built valid by construction and serialized already (to hash it, say): `json`
+   * is JSON.stringify of the same data as `body`. It is sent as is, neither validated nor serialized
+   * again; should it be invalid after all, the service answers 422 with the same located errors the
+   * client's own check gives, one round trip later. Other callers leave it out: their body is
+   * validated before anything is sent.
    */
-  bodyJson?: string
+  prepared?: { json: string }
 }
 
 export interface CallResult<T> {
@@ -260,11 +263,14 @@ export class SalesTaxClient {
   }
 
   /**
-   * POST carts. `deadline` (epoch ms) ends the whole call earlier than the retry budget; `json` is
-   * the body already serialized (both: CallInput).
+   * POST carts. `deadline` (epoch ms) ends the whole call earlier than the retry budget; `prepared`
+   * is a body built valid and serialized by the caller (both: CallInput).
    */
-  async calculateCarts(body: CalculateCartsRequest, options: { deadline?: number; json?: string } = {}): Promise<CalculateCartsResponse> {
-    return (await this.call("calculateCarts", { body, deadline: options.deadline, bodyJson: options.json })).data
+  async calculateCarts(
+    body: CalculateCartsRequest,
+    options: { deadline?: number; prepared?: { json: string } } = {},
+  ): Promise<CalculateCartsResponse> {
+    return (await this.call("calculateCarts", { body, deadline: options.deadline, prepared: options.prepared })).data
   }
 
   async getCart(cartId: string): Promise<CartOut> {
@@ -427,7 +433,7 @@ export class SalesTaxClient {
       const r = op.query.safeParse(query)
       if (!r.success) errors.push(...issuesToErrors("query", r.error, query))
     }
-    if (op.body) {
+    if (op.body && !input.prepared) {
       const r = op.body.safeParse(input.body)
       if (!r.success) errors.push(...issuesToErrors("body", r.error, input.body))
     }
@@ -469,7 +475,7 @@ export class SalesTaxClient {
       }
       const timeout = Math.max(1, Math.min(this.#timeoutMs, remaining))
       const t0 = Date.now()
-      const outcome = await this.#send(op.method, path, query, op.body ? input.body : undefined, op.auth, timeout, input.bodyJson)
+      const outcome = await this.#send(op.method, path, query, op.body ? input.body : undefined, op.auth, timeout, input.prepared?.json)
       const durationMs = Date.now() - t0
 
       let err: SalesTaxError

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { createHash } from "node:crypto"
-import { CartIn } from "../contract"
+import { CalculateCartsRequest, CartIn } from "../contract"
 import BigNumber from "bignumber.js"
 import {
   buildServiceCart,
@@ -242,6 +242,8 @@ describe("hot-path shortcuts give the same answers", () => {
           // a copy (no longer the built object) takes the checked path: the same hash
           expect(cartHash({ ...c }, "conn-1")).toBe(cartHash(c, "conn-1"))
           if (serviceCartId !== undefined) expect(c.cartId).toBe(serviceCartId)
+          // the provider sends its carts without the client's check (prepared): they satisfy the contract
+          if (c.lineItems.length) expect(CalculateCartsRequest.safeParse({ items: [c, c] }).error?.issues ?? []).toEqual([])
           // a POST carts body: the JSON sent is the canonical JSON, built or not, and the hash is its own
           const want = `{"items":[${reference(c)},${reference(c)}]}`
           // a copy with its keys in another order (not the built object): checked and sorted

@@ -654,7 +654,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     let got: { value: Quote; hit: boolean }
     try {
       if (inclusive.length) return { ...(await this.quoteInclusive(carts, inclusive, destination, exemptionId, run)), ...basis }
-      // the body's JSON is hashed (the cache key) and sent as it is
+      // the body's JSON is hashed (the cache key) and sent as it is: its carts are built valid
+      // (buildServiceCart, checked against the contract in its tests), so the client does not
+      // check them again (an invalid one would be the service's 422: the same failure, one call later)
       const request = cartsRequest(
         carts.map((c) => c.cart),
         conn.connectionId,
@@ -842,7 +844,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   ): Promise<Quote> {
     this.stats.serviceCalls++
     const res = request
-      ? await client.calculateCarts(request.body, { deadline, json: request.json })
+      ? await client.calculateCarts(request.body, { deadline, prepared: request })
       : await client.calculateCarts({ items: carts.map((c) => c.cart) }, { deadline })
     markServiceOk()
     const lines: Quote["lines"] = {}

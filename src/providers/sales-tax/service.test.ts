@@ -311,8 +311,8 @@ describe("exemptions, deadline, breaker and fallback order", () => {
       (e: Error) => e,
     )
     expect(err?.message).toBe(BLOCK_ERROR_MESSAGE)
-    // 250 ms of lookup + the cart call's own 400 ms timeout would be 650 ms
-    expect(Date.now() - t0).toBeLessThan(480)
+    // 250 ms of lookup + the cart call's own 400 ms timeout would be 650 ms (the margin is for a loaded machine)
+    expect(Date.now() - t0).toBeLessThan(600)
     await ctl("DELETE", "/_sandbox/faults")
   })
 

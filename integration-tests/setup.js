@@ -2,6 +2,12 @@ const { MetadataStorage } = require("@medusajs/framework/mikro-orm/core")
 
 MetadataStorage.clear()
 
+// The property tests' seed (`npm test` sets FC_SEED from the commit: scripts/run-tests.mjs). A test
+// that passes its own seed keeps it; a failure prints the seed and path to replay it.
+if (process.env.FC_SEED && /^-?\d+$/.test(process.env.FC_SEED)) {
+  require("fast-check").configureGlobal({ seed: Number(process.env.FC_SEED) })
+}
+
 // Each spec's database is cloned from the migrated template that `npm test` builds
 // (integration-tests/db-template.js) instead of being migrated from empty. @medusajs/test-utils
 // creates the database through postgres-template.js's `createDatabase` (its index re-exports it

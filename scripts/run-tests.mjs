@@ -65,6 +65,18 @@ function step(fn) {
   }
 }
 
+/** A seed for fast-check from the checked-out commit (its first 8 hex digits), else the clock. */
+function propertySeed() {
+  try {
+    const head = readFileSync(join(process.cwd(), ".git", "HEAD"), "utf8").trim()
+    const ref = head.startsWith("ref: ") ? readFileSync(join(process.cwd(), ".git", head.slice(5)), "utf8").trim() : head
+    if (/^[0-9a-f]{40}$/.test(ref)) return String(parseInt(ref.slice(0, 8), 16) | 0)
+  } catch {
+    // not a git checkout (an unpacked tarball), or a packed ref: the clock
+  }
+  return String(Date.now() | 0)
+}
+
 async function provisionPostgres(env) {
   const host = process.env.DB_HOST || "localhost"
   const port = Number(process.env.DB_PORT || 5432)
@@ -203,6 +215,10 @@ async function main() {
   // the tests' databases are throwaway: their sessions do not wait for the WAL to reach the disk
   // (a per-connection setting read by node-postgres from PGOPTIONS; the server's config is untouched)
   env.PGOPTIONS = [env.PGOPTIONS, "-c synchronous_commit=off"].filter(Boolean).join(" ")
+  // the property tests' seed: FC_SEED, else one from the commit (integration-tests/setup.js applies it),
+  // so a run of the same commit (CI's fresh clone, a developer's checkout) draws the same cases
+  env.FC_SEED = env.FC_SEED || propertySeed()
+  console.log(`[tests] property tests seeded with FC_SEED=${env.FC_SEED}`)
   // What the integration suite needs: decided now (another user missing a package fails at once),
   // PostgreSQL started now (the template needs it), Debian's packages installed by a child process
   // beside the unit suite (apt-get of chromium takes about a minute on a bare machine)

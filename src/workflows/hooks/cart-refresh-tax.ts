@@ -34,9 +34,11 @@ import { StepResponse, type StepExecutionContext } from "@medusajs/framework/wor
 import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../core/query"
 import { cartRefreshStorage } from "./cart-refresh-scope"
-import { TAXED_FIELDS, type TaxedEntity } from "./tax-line-context-handler"
+import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "./tax-line-context-handler"
+import { UPDATE_TAX_LINES_CART_FIELDS, setCartTaxLines, taxRunFields, type TaxRunCart } from "./cart-tax-lines"
 
 export { cartRefreshStorage, type CartRefreshScope } from "./cart-refresh-scope"
+export { UPDATE_TAX_LINES_CART_FIELDS } from "./cart-tax-lines"
 
 /** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
@@ -48,67 +50,8 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
   return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
 
-/**
- * The fields Medusa 2.21's updateTaxLinesWorkflow reads when it fetches the cart itself
- * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
- * them together with the context handler's TAXED_FIELDS and hands the cart to the workflow, so
- * neither the workflow nor the handler reads it again.
- */
-export const UPDATE_TAX_LINES_CART_FIELDS = [
-  "id",
-  "currency_code",
-  "email",
-  "locale",
-  "region.id",
-  "region.automatic_taxes",
-  "items.id",
-  "items.variant_id",
-  "items.product_id",
-  "items.product_title",
-  "items.product_description",
-  "items.product_subtitle",
-  "items.product_type",
-  "items.product_type_id",
-  "items.product_collection",
-  "items.product_handle",
-  "items.variant_sku",
-  "items.variant_barcode",
-  "items.variant_title",
-  "items.title",
-  "items.quantity",
-  "items.unit_price",
-  "items.is_giftcard",
-  "items.tax_lines.id",
-  "items.tax_lines.description",
-  "items.tax_lines.code",
-  "items.tax_lines.rate",
-  "items.tax_lines.provider_id",
-  "shipping_methods.tax_lines.id",
-  "shipping_methods.tax_lines.description",
-  "shipping_methods.tax_lines.code",
-  "shipping_methods.tax_lines.rate",
-  "shipping_methods.tax_lines.provider_id",
-  "shipping_methods.shipping_option_id",
-  "shipping_methods.amount",
-  "shipping_methods.name",
-  "shipping_methods.id",
-  "customer.id",
-  "customer.email",
-  "customer.metadata",
-  "customer.groups.id",
-  "shipping_address.id",
-  "shipping_address.address_1",
-  "shipping_address.address_2",
-  "shipping_address.city",
-  "shipping_address.postal_code",
-  "shipping_address.country_code",
-  "shipping_address.region_code",
-  "shipping_address.province",
-  "shipping_address.metadata",
-] as const
-
-/** The one read of the cart for a tax run: what updateTaxLinesWorkflow and the context handler read. */
-const TAX_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
+/** The one read of the cart for a workflow run: what updateTaxLinesWorkflow and the context handler read. */
+const WORKFLOW_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
 
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */
 function unwrap(err: unknown): unknown {
@@ -124,9 +67,12 @@ function benchMark(phase: string): void {
 }
 
 /**
- * The handler: when the request's scope names this cart and the cart is US-taxed, Medusa's
- * `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as `runAsStep` runs one: the
- * refresh already holds the cart's lock, so the sub-workflow does not take it again).
+ * The handler: when the request's scope names this cart and the cart is US-taxed, the cart's tax
+ * lines are computed on its final state, in the refresh's lock (the refresh holds it). When the
+ * plugin's handler is the one on updateTaxLinesWorkflow's setTaxLineContext hook, that workflow's
+ * work is done as module calls here (cart-tax-lines.ts: no workflow run of its own); otherwise
+ * (a host's handler is on it) `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as
+ * `runAsStep` runs one: the sub-workflow does not take the lock again).
  */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: { cart_id?: string } },
@@ -140,22 +86,26 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const { container } = stepContext
   const taxed = scope.knownUs || (await isUsTaxedCart(container, cartId))
   if (taxed) {
-    // one read serves the workflow (its `cart` input: no fetch-cart step) and the context handler
-    // (scope.taxCart: no read of its own), in the refresh's lock, on the cart's final state
-    const [cart] = await graph<TaxedEntity>(container, { entity: "cart", fields: TAX_RUN_CART_FIELDS, filters: { id: cartId } })
+    const handler = updateTaxLinesContextHandler()
+    // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of
+    // its own), in the refresh's lock, on the cart's final state
+    const fields = handler ? taxRunFields(hasAddedTaxLineContextHandlers()) : WORKFLOW_RUN_CART_FIELDS
+    const [cart] = await graph<TaxRunCart>(container, { entity: "cart", fields, filters: { id: cartId } })
     if (cart) scope.taxCart = cart
     try {
-      await updateTaxLinesWorkflow(container).run({
-        input: cart ? { cart_id: cartId, cart } : { cart_id: cartId },
-        container,
-        context: {
-          ...(stepContext.context ?? {}),
-          transactionId: `${stepContext.transactionId}-sales-tax-${randomUUID()}`,
-          parentStepIdempotencyKey: stepContext.idempotencyKey,
-          preventReleaseEvents: true,
-          runId: stepContext.runId,
-        },
-      })
+      if (cart && handler) await setCartTaxLines(container, cart, handler)
+      else
+        await updateTaxLinesWorkflow(container).run({
+          input: cart ? { cart_id: cartId, cart } : { cart_id: cartId },
+          container,
+          context: {
+            ...(stepContext.context ?? {}),
+            transactionId: `${stepContext.transactionId}-sales-tax-${randomUUID()}`,
+            parentStepIdempotencyKey: stepContext.idempotencyKey,
+            preventReleaseEvents: true,
+            runId: stepContext.runId,
+          },
+        })
     } catch (e) {
       throw unwrap(e)
     } finally {

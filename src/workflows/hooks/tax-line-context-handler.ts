@@ -279,7 +279,8 @@ async function snapshotFromEntity(
   }
 }
 
-function unwrap(v: unknown): TaxLineContext {
+/** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */
+export function taxLineContextOutput(v: unknown): TaxLineContext {
   if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
   if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
   return (v ?? {}) as TaxLineContext
@@ -320,7 +321,7 @@ export function composeTaxLineContext(
   ...handlers: TaxLineContextHandler[]
 ): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
   return async (input, ctx) => {
-    const results = await Promise.all(handlers.map(async (h) => unwrap(await h(input, ctx))))
+    const results = await Promise.all(handlers.map(async (h) => taxLineContextOutput(await h(input, ctx))))
     const merged: TaxLineContext = {}
     let ours: unknown
     for (const r of results) {
@@ -343,3 +344,24 @@ export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
 /** What the plugin registers: its own handler composed with the host's added ones. */
 export const registeredTaxLineContext = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) =>
   composeTaxLineContext(salesTaxTaxLineContext, ...extraHandlers)(input, ctx)
+
+/** Whether a host added handlers of its own (they may read more of the hook input than the plugin's). */
+export function hasAddedTaxLineContextHandlers(): boolean {
+  return extraHandlers.length > 0
+}
+
+/**
+ * The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook
+ * (tax-line-context.ts), shared through `globalThis` as the request scopes are; undefined when it
+ * did not register it (MEDUSA_SALES_TAX_REGISTER_HOOKS=false, or the host's handler was there
+ * first): then the workflow's handler is the host's, and the refresh hook runs the workflow.
+ */
+const UPDATE_TAX_LINES_HANDLER = Symbol.for("medusa-sales-tax/update-tax-lines-context-handler")
+type HandlerHolder = { [UPDATE_TAX_LINES_HANDLER]?: TaxLineContextHandler }
+export function updateTaxLinesContextHandler(): TaxLineContextHandler | undefined {
+  return (globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER]
+}
+/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook. */
+export function rememberUpdateTaxLinesContextHandler(handler: TaxLineContextHandler): void {
+  ;(globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER] = handler
+}

@@ -7,7 +7,7 @@
  *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
  */
 import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
-import { registeredTaxLineContext } from "./tax-line-context-handler"
+import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "./tax-line-context-handler"
 
 function register(name: string, fn: () => void): void {
   try {
@@ -21,7 +21,11 @@ function register(name: string, fn: () => void): void {
 }
 
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  register("updateTaxLinesWorkflow", () => updateTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
+  register("updateTaxLinesWorkflow", () => {
+    updateTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext)
+    // the cart-refresh hook's tax run calls what Medusa would (cart-tax-lines.ts)
+    rememberUpdateTaxLinesContextHandler(registeredTaxLineContext)
+  })
   register("upsertTaxLinesWorkflow", () => upsertTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
   register("updateOrderTaxLinesWorkflow", () => updateOrderTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
 }

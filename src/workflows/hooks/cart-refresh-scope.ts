@@ -11,6 +11,11 @@ export interface CartRefreshScope {
   cartId: string
   /** true: the cart is known to be US-taxed after this route (read before a route that cannot change its destination). */
   knownUs: boolean
+  /**
+   * true: the cart is known NOT to be US-taxed after this route (read so before a route that
+   * cannot change its destination or region): the hook does not read it again to find out.
+   */
+  knownNotUs?: boolean
   /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
   ran?: { taxed: boolean; ms: number }
   /**

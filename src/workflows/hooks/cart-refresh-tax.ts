@@ -84,7 +84,9 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const t = performance.now()
   benchMark("in refresh hook")
   const { container } = stepContext
-  const taxed = scope.knownUs || (await isUsTaxedCart(container, cartId))
+  // known either way from the cart as the middleware read it before a route that cannot change
+  // its destination (tax-resync.ts); else read now
+  const taxed = scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId)))
   if (taxed) {
     const handler = updateTaxLinesContextHandler()
     // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of

@@ -120,6 +120,8 @@ async function refetchCart(scope: MedusaContainer, cartId: string, fields: strin
 
 /** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
 const cartBefore = new WeakMap<object, CartState>()
+/** The id of the cart read before this request's route as not US-taxed, and not being given a US address by it. */
+const notUsBefore = new WeakMap<object, string>()
 
 /**
  * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
@@ -141,6 +143,7 @@ export async function rememberCartState(req: MedusaRequest, _res: MedusaResponse
         (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
       ).toLowerCase() === "us"
     if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
+    else if (state) notUsBefore.set(req, state.id)
     next()
   } catch (e) {
     next(e)
@@ -221,7 +224,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   }
   phaseStart(req, cartId)
   // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
-  const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId) }
+  const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   // bench-only (SALES_TAX_BENCH_PHASES=1): the after-route path, for bench/store.bench.ts to compare both in one run
   if (benchPhases() && req.headers?.["x-sales-tax-bench-refresh"] === "after-route") return next()
   cartRefreshStorage().run(scope, () => next())
@@ -233,14 +236,27 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
  */
 function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
   const before = cartBefore.get(req)
-  return before?.usTaxed === true && before.id === cartId && !CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
+  return before?.usTaxed === true && before.id === cartId && !mayChangeDestination(req)
+}
+
+/**
+ * Read as not US-taxed before a route that cannot change the destination or region: still not
+ * US-taxed after it (Medusa's own tax lines stand; the provider does not quote it).
+ */
+function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
+  return notUsBefore.get(req) === cartId && !mayChangeDestination(req)
+}
+
+/** Whether the request's route may give the cart another shipping address or region (CART_ITSELF_RE). */
+function mayChangeDestination(req: MedusaRequest): boolean {
+  return CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
 }
 
 /** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
 async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<boolean> {
-  // known US-taxed (knownUsAfterRoute), or else (not read, read as not US-taxed, or the route may
-  // have changed the address) the cart is read as it is now
-  const us = knownUsAfterRoute(req, cartId) || (await isUsTaxedCart(req.scope, cartId))
+  // known US-taxed or not (knownUsAfterRoute, knownNotUsAfterRoute), or else (not read, or the
+  // route may have changed the address) the cart is read as it is now
+  const us = knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId)))
   phase(req, "usCheck")
   if (!us) return false
   await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })

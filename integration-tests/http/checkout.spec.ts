@@ -1,5 +1,5 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { createPromotionsWorkflow } from "@medusajs/core-flows"
+import { createPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import BigNumber from "bignumber.js"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import {
@@ -114,6 +114,37 @@ medusaIntegrationTestRunner({
       // the order as Medusa stored it (admin read: a guest order has no store-side owner)
       const stored = await adminOrder(api, await adminAuth(getContainer()), order.id)
       expect(cents(stored.tax_total)).toBe(cents(svcTotal.toNumber()))
+    })
+
+    it("the refresh hook's direct tax run (cart-tax-lines.ts) writes the tax lines Medusa's own updateTaxLinesWorkflow writes for the same cart", async () => {
+      const co = new Checkout(api, store)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 3)
+      const coffee = await co.addItem(store.products.coffee.variantId, 2)
+      await co.setAddress(ADDRESSES.minneapolis)
+      await co.addShipping()
+      // a quantity change: Medusa computes no tax for it, the plugin's refresh does, directly
+      const line = coffee.items.find((i: any) => i.variant_id === store.products.coffee.variantId)
+      await co.setQuantity(line.id, 5)
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
+      const lines = async () => {
+        const {
+          data: [c],
+        } = await query.graph({
+          entity: "cart",
+          fields: ["items.id", "items.tax_lines.*", "shipping_methods.id", "shipping_methods.tax_lines.*"],
+          filters: { id: co.cartId },
+        })
+        const pick = (l: any) => [l.item_id ?? l.shipping_method_id, l.code, l.description, Number(l.rate), l.provider_id, l.tax_rate_id ?? null, l.data]
+        return [
+          ...c.items.flatMap((i: any) => i.tax_lines.map(pick)),
+          ...c.shipping_methods.flatMap((m: any) => m.tax_lines.map(pick)),
+        ].sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+      }
+      const direct = await lines()
+      expect(direct).toHaveLength(3)
+      await updateTaxLinesWorkflow(getContainer()).run({ input: { cart_id: co.cartId } })
+      expect(await lines()).toEqual(direct)
     })
 
     it("a promotion code: the service taxes the discounted price and Medusa's line tax still equals it to the cent", async () => {

@@ -135,7 +135,15 @@ medusaIntegrationTestRunner({
           fields: ["items.id", "items.tax_lines.*", "shipping_methods.id", "shipping_methods.tax_lines.*"],
           filters: { id: co.cartId },
         })
-        const pick = (l: any) => [l.item_id ?? l.shipping_method_id, l.code, l.description, Number(l.rate), l.provider_id, l.tax_rate_id ?? null, l.data]
+        const pick = (l: any) => [
+          l.item_id ?? l.shipping_method_id,
+          l.code,
+          l.description,
+          Number(l.rate),
+          l.provider_id,
+          l.tax_rate_id ?? null,
+          l.data,
+        ]
         return [
           ...c.items.flatMap((i: any) => i.tax_lines.map(pick)),
           ...c.shipping_methods.flatMap((m: any) => m.tax_lines.map(pick)),

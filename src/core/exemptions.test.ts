@@ -1,5 +1,5 @@
-/** pickExemption: the certificate choice shared by the provider (checkout) and filing. */
-import { pickExemption } from "./exemptions"
+/** pickExemption: the certificate choice shared by the provider (checkout) and filing; the certificate lists' Caching Module store. */
+import { CachingCertificateStore, certificateCacheKey, pickExemption } from "./exemptions"
 
 const cert = (certificateId: string, states: string[], createdDate: string, disabledAt: string | null = null) => ({
   certificateId,
@@ -25,5 +25,30 @@ describe("pickExemption", () => {
     expect(pickExemption([cert("a", ["MN"], "2026-01-01T00:00:00Z")], "KY")).toBeNull()
     expect(pickExemption([cert("a", ["MN"], "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z")], "MN")).toBeNull()
     expect(pickExemption([], "MN")).toBeNull()
+  })
+})
+
+describe("CachingCertificateStore", () => {
+  it("keeps a customer's list in the Caching Module under certificateCacheKey, with the TTL; the cache's errors are misses", async () => {
+    const kv = new Map<string, { data: unknown; ttl?: number }>()
+    const store = new CachingCertificateStore({
+      get: async ({ key }) => kv.get(key)?.data ?? null,
+      set: async ({ key, data, ttl }) => void kv.set(key, { data, ttl }),
+    })
+    const list = [{ certificateId: "c1" }] as never
+    await store.set("cus_1", list, 120)
+    expect([...kv.entries()]).toEqual([[certificateCacheKey("cus_1"), { data: list, ttl: 120 }]])
+    expect(await store.get("cus_1")).toEqual(list)
+    expect(await store.get("cus_2")).toBeUndefined()
+    const down = new CachingCertificateStore({
+      get: async () => {
+        throw new Error("redis down")
+      },
+      set: async () => {
+        throw new Error("redis down")
+      },
+    })
+    await expect(down.get("cus_1")).resolves.toBeUndefined()
+    await expect(down.set("cus_1", list, 120)).resolves.toBeUndefined()
   })
 })

@@ -1,6 +1,6 @@
 import type { SalesTaxClient } from "../client"
 import type { CertificateRecord } from "../contract"
-import { MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "./result-cache"
+import { MedusaCachingStore, MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "./result-cache"
 
 /**
  * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
@@ -74,22 +74,9 @@ export async function invalidateCustomerCertificates(
 }
 
 /** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
-export class CachingCertificateStore implements QuoteStore<CertificateRecord[]> {
-  constructor(private readonly caching: CachingModuleLike) {}
-  async get(customerId: string): Promise<CertificateRecord[] | undefined> {
-    try {
-      return ((await this.caching.get({ key: certificateCacheKey(customerId) })) ?? undefined) as CertificateRecord[] | undefined
-    } catch {
-      return undefined
-    }
-  }
-  async set(customerId: string, value: CertificateRecord[], ttlSeconds: number): Promise<void> {
-    if (ttlSeconds <= 0) return
-    try {
-      await this.caching.set({ key: certificateCacheKey(customerId), data: value, ttl: ttlSeconds })
-    } catch {
-      /* costs a later call only */
-    }
+export class CachingCertificateStore extends MedusaCachingStore<CertificateRecord[]> {
+  constructor(caching: CachingModuleLike) {
+    super(caching, certificateCacheKey)
   }
 }
 

@@ -63,14 +63,19 @@ export interface CacheModuleLike {
   set(key: string, data: unknown, ttl?: number): Promise<void>
 }
 
+/**
+ * A Medusa cache as a store: the Caching Module (`caching`), or the deprecated Cache Module
+ * through `MedusaCacheStore`. `keyOf` names an entry (quotes: "sales-tax:quote:<hash>"; certificate
+ * lists: exemptions.ts). A cache's error is a miss, a failed write costs a later call only.
+ */
 export class MedusaCachingStore<V> implements QuoteStore<V> {
   constructor(
     private readonly caching: CachingModuleLike,
-    private readonly prefix = "sales-tax:quote:",
+    private readonly keyOf: (key: string) => string = (key) => `sales-tax:quote:${key}`,
   ) {}
   async get(key: string): Promise<V | undefined> {
     try {
-      const v = await this.caching.get({ key: this.prefix + key })
+      const v = await this.caching.get({ key: this.keyOf(key) })
       return (v ?? undefined) as V | undefined
     } catch {
       return undefined
@@ -79,32 +84,17 @@ export class MedusaCachingStore<V> implements QuoteStore<V> {
   async set(key: string, value: V, ttlSeconds: number): Promise<void> {
     if (ttlSeconds <= 0) return
     try {
-      await this.caching.set({ key: this.prefix + key, data: value as unknown, ttl: ttlSeconds })
+      await this.caching.set({ key: this.keyOf(key), data: value as unknown, ttl: ttlSeconds })
     } catch {
       /* a cache write failure only costs a later call */
     }
   }
 }
 
-export class MedusaCacheStore<V> implements QuoteStore<V> {
-  constructor(
-    private readonly cache: CacheModuleLike,
-    private readonly prefix = "sales-tax:quote:",
-  ) {}
-  async get(key: string): Promise<V | undefined> {
-    try {
-      return ((await this.cache.get<V>(this.prefix + key)) ?? undefined) as V | undefined
-    } catch {
-      return undefined
-    }
-  }
-  async set(key: string, value: V, ttlSeconds: number): Promise<void> {
-    if (ttlSeconds <= 0) return
-    try {
-      await this.cache.set(this.prefix + key, value, ttlSeconds)
-    } catch {
-      /* ignore */
-    }
+/** The deprecated Cache Module (`cache`) as a store: the same store over its (key, data, ttl) calls. */
+export class MedusaCacheStore<V> extends MedusaCachingStore<V> {
+  constructor(cache: CacheModuleLike, keyOf?: (key: string) => string) {
+    super({ get: ({ key }) => cache.get(key), set: ({ key, data, ttl }) => cache.set(key, data, ttl) }, keyOf)
   }
 }
 

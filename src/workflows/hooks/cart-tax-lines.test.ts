@@ -137,10 +137,25 @@ describe("taxContextOf: getItemTaxLinesStep's context", () => {
       },
       customer: { id: "cus_1", email: "a@b.c", customer_groups: ["cg_1"], metadata: null },
       is_return: false,
-      locale: undefined,
+      locale: null,
       shipping_methods: [{ id: "sm_1", name: "Standard", shipping_option_id: "so_1", amount: 8 }],
       additional_context: { sales_tax: { v: 1 } },
     })
+  })
+
+  it("hands the cart's values on as read, as Medusa's step does: nulls stay null, an amount stays as Query gave it", () => {
+    const amount = { value: "8.5", precision: 20 }
+    const ctx = taxContextOf(
+      cart({
+        customer: { id: "cus_2", email: null, metadata: null, groups: null },
+        shipping_methods: [{ id: "sm_1", shipping_option_id: null, amount: amount as never, name: null }],
+      }),
+      undefined,
+    )
+    expect(ctx?.customer).toEqual({ id: "cus_2", email: null, customer_groups: [], metadata: null })
+    expect(ctx?.shipping_methods).toEqual([{ id: "sm_1", name: null, shipping_option_id: null, amount }])
+    expect(ctx?.shipping_methods?.[0]?.amount).toBe(amount)
+    expect(taxContextOf(cart({ customer: null }), undefined)?.customer).toBeNull()
   })
 })
 

@@ -39,7 +39,7 @@ import type {
   TaxableItemDTO,
   TaxableShippingDTO,
 } from "@medusajs/framework/types"
-import { FeatureFlag, MathBN, MedusaError, Modules, applyTranslationsToTaxLines, isDefined } from "@medusajs/framework/utils"
+import { FeatureFlag, MedusaError, Modules, applyTranslationsToTaxLines, isDefined } from "@medusajs/framework/utils"
 import { TAXED_FIELDS, taxLineContextOutput, type TaxLineContext, type TaxLineContextHandler } from "./tax-line-context-handler"
 import type { TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
@@ -152,7 +152,13 @@ export function taxRunFields(withTaxLines: boolean): string[] {
   return [...new Set<string>([...medusa, ...TAXED_FIELDS, "completed_at"])]
 }
 
-/** Pure: getItemTaxLinesStep's context for a cart (normalizeTaxModuleContext); null: no tax to compute. */
+/**
+ * Pure: getItemTaxLinesStep's context for a cart, as Medusa 2.21's normalizeTaxModuleContext writes
+ * it (force_tax_calculation false, not a return); null: no tax to compute. The cart's values are
+ * handed on as read (null stays null, an amount stays as Query gave it): whichever provider serves
+ * the address sees what Medusa's own step would hand it. Medusa's types say string where the
+ * cart's columns are nullable: the one cast below says so.
+ */
 export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | undefined): TaxCalculationContext | null {
   const a = cart.shipping_address
   if (!cart.region?.automatic_taxes || !a?.country_code) return null
@@ -161,52 +167,51 @@ export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | unde
     address: {
       country_code: a.country_code,
       province_code: a.province,
-      address_1: a.address_1 ?? undefined,
+      address_1: a.address_1,
       address_2: a.address_2,
-      city: a.city ?? undefined,
-      postal_code: a.postal_code ?? undefined,
+      city: a.city,
+      postal_code: a.postal_code,
       metadata: a.metadata,
     },
-    ...(c
-      ? { customer: { id: c.id, email: c.email ?? "", customer_groups: (c.groups ?? []).map((g) => g.id), metadata: c.metadata } }
-      : {}),
+    customer: c && { id: c.id, email: c.email, customer_groups: c.groups?.map((g) => g.id) || [], metadata: c.metadata },
     is_return: false,
-    locale: cart.locale ?? undefined,
-    shipping_methods: (cart.shipping_methods ?? []).map((m) => ({
+    locale: cart.locale,
+    shipping_methods: cart.shipping_methods?.map((m) => ({
       id: m.id,
-      name: m.name ?? "",
-      shipping_option_id: m.shipping_option_id ?? "",
-      amount: typeof m.amount === "number" ? m.amount : MathBN.convert(m.amount ?? 0).toNumber(),
+      name: m.name,
+      shipping_option_id: m.shipping_option_id,
+      amount: m.amount,
     })),
     additional_context: additional,
-  }
+  } as TaxCalculationContext
 }
 
-/** An amount as Query read it, handed on as Medusa's steps hand it (absent: undefined). */
-const amountInput = (v: BigNumberInput | null | undefined): BigNumberInput | undefined => v ?? undefined
-
-/** Pure: the items the Tax Module quotes (getItemTaxLinesStep: gift cards left out). */
+/**
+ * Pure: the items the Tax Module quotes, as getItemTaxLinesStep writes them (normalizeLineItemsForTax;
+ * gift cards left out), the cart's values as read (the cast: Medusa's DTO types say string where the
+ * columns are nullable).
+ */
 export function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
   return (cart.items ?? [])
     .filter((i) => !i.is_giftcard || !isDefined(i.is_giftcard))
     .map((i) => ({
       id: i.id,
-      product_id: i.product_id ?? "",
-      ...(i.product_type_id ? { product_type_id: i.product_type_id } : {}),
-      quantity: amountInput(i.quantity),
-      unit_price: amountInput(i.unit_price),
+      product_id: i.product_id,
+      product_type_id: i.product_type_id,
+      quantity: i.quantity,
+      unit_price: i.unit_price,
       currency_code: cart.currency_code,
-    }))
+    })) as TaxableItemDTO[]
 }
 
-/** Pure: the shipping methods the Tax Module quotes. */
+/** Pure: the shipping methods the Tax Module quotes (normalizeLineItemsForShipping), as read. */
 export function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
   return (cart.shipping_methods ?? []).map((s) => ({
     id: s.id,
-    shipping_option_id: s.shipping_option_id ?? "",
-    unit_price: amountInput(s.amount),
+    shipping_option_id: s.shipping_option_id,
+    unit_price: s.amount,
     currency_code: cart.currency_code,
-  }))
+  })) as TaxableShippingDTO[]
 }
 
 const isItemLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ItemTaxLineDTO => "line_item_id" in l

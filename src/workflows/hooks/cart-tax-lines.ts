@@ -250,7 +250,7 @@ export async function setCartTaxLines(container: MedusaContainer, cart: TaxRunCa
           itemLines.map((l) => ({
             description: l.name,
             tax_rate_id: l.rate_id,
-            code: l.code,
+            code: l.code ?? "",
             rate: l.rate,
             provider_id: l.provider_id,
             item_id: l.line_item_id,
@@ -264,7 +264,7 @@ export async function setCartTaxLines(container: MedusaContainer, cart: TaxRunCa
           shippingLines.map((l) => ({
             description: l.name,
             tax_rate_id: l.rate_id,
-            code: l.code,
+            code: l.code ?? "",
             rate: l.rate,
             provider_id: l.provider_id,
             shipping_method_id: l.shipping_line_id,

@@ -111,17 +111,7 @@ const optOf = <T extends string>(v: unknown, allowed: readonly T[]): T | null | 
   return v as T
 }
 
-/** Copies the optional keys present in `v` (zod's output has a key exactly when the input has it). */
-function optional<T extends Record<string, unknown>>(
-  out: T,
-  v: Record<string, unknown>,
-  keys: readonly string[],
-  check: (x: unknown, k: string) => unknown,
-): T {
-  for (const k of keys) if (k in v) (out as Record<string, unknown>)[k] = check(v[k], k)
-  return out
-}
-const ticValue = (tic: unknown) => {
+const ticValue = (tic: unknown): number | null | undefined => {
   if (!(tic === undefined || tic === null || (typeof tic === "number" && Number.isSafeInteger(tic) && tic >= 0))) throw NOT_FAST
   return tic
 }
@@ -136,9 +126,15 @@ function fastItem(v: unknown): SnapshotItem {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["product_id", "variant_id", "tic", "tic_source", "inclusive_discount", "origin_location_id"], (x, k) =>
-    k === "tic" ? ticValue(x) : k === "inclusive_discount" ? optDecimal(x) : optStr(x),
-  ) as SnapshotItem
+  const item: SnapshotItem = out
+  // the optional keys present in `v`, in the schema's order (zod's output has a key exactly when the input has it)
+  if ("product_id" in v) item.product_id = optStr(v.product_id)
+  if ("variant_id" in v) item.variant_id = optStr(v.variant_id)
+  if ("tic" in v) item.tic = ticValue(v.tic)
+  if ("tic_source" in v) item.tic_source = optStr(v.tic_source)
+  if ("inclusive_discount" in v) item.inclusive_discount = optDecimal(v.inclusive_discount)
+  if ("origin_location_id" in v) item.origin_location_id = optStr(v.origin_location_id)
+  return item
 }
 function fastShipping(v: unknown): SnapshotShipping {
   if (!isPlain(v)) throw NOT_FAST
@@ -149,9 +145,11 @@ function fastShipping(v: unknown): SnapshotShipping {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  return optional(out, v, ["shipping_option_id", "inclusive_discount", "origin_location_id"], (x, k) =>
-    k === "inclusive_discount" ? optDecimal(x) : optStr(x),
-  ) as SnapshotShipping
+  const ship: SnapshotShipping = out
+  if ("shipping_option_id" in v) ship.shipping_option_id = optStr(v.shipping_option_id)
+  if ("inclusive_discount" in v) ship.inclusive_discount = optDecimal(v.inclusive_discount)
+  if ("origin_location_id" in v) ship.origin_location_id = optStr(v.origin_location_id)
+  return ship
 }
 const LOCATION_KEYS = new Set(["name", "address_1", "address_2", "city", "country_code", "province", "postal_code"])
 function locationsValue(v: unknown): CartSnapshot["locations"] {
@@ -183,9 +181,13 @@ function fastSnapshot(v: unknown): CartSnapshot {
     shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  return optional(out, v, ["customer_id", "sales_channel_id", "exemption_customer_id", "exemption_basis", "locations"], (x, k) =>
-    k === "exemption_basis" ? optOf(x, BASES) : k === "locations" ? locationsValue(x) : optStr(x),
-  ) as CartSnapshot
+  const snap: CartSnapshot = out
+  if ("customer_id" in v) snap.customer_id = optStr(v.customer_id)
+  if ("sales_channel_id" in v) snap.sales_channel_id = optStr(v.sales_channel_id)
+  if ("exemption_customer_id" in v) snap.exemption_customer_id = optStr(v.exemption_customer_id)
+  if ("exemption_basis" in v) snap.exemption_basis = optOf(v.exemption_basis, BASES)
+  if ("locations" in v) snap.locations = locationsValue(v.locations)
+  return snap
 }
 
 /**

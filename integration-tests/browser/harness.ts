@@ -12,11 +12,31 @@
  *   4. `medusa start` in app/ on a free port against the sandbox
  * Every step is bounded in time; logs go to .tmp/browser/*.log. Set BROWSER_SKIP_BUILD=1 to reuse
  * the previous builds while working on the tests.
+ *
+ * The dashboard build (step 2, the costliest) is kept in $TMPDIR/medusa-sales-tax-admin-<key>, the
+ * key a SHA-256 of everything it is made from (the plugin's src/, the app, this harness, the config
+ * builder, the plugin installer, package.json, package-lock.json, the Node version): a run of the same sources
+ * on the same machine (CI's fresh clone after the developer's run of that commit) copies it instead
+ * of building it again, and any change of those files builds it anew. BROWSER_NO_BUILD_CACHE=1
+ * always builds.
  */
 import { spawn, type ChildProcess } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, createWriteStream } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  createWriteStream,
+} from "node:fs"
+import { createHash } from "node:crypto"
 import { createServer } from "node:net"
-import { join, resolve } from "node:path"
+import { tmpdir } from "node:os"
+import { join, relative, resolve } from "node:path"
 import { Client } from "pg"
 import { compileScript } from "../../demo/lib/compile-script"
 import { installPlugin } from "../../demo/lib/plugin-install"
@@ -152,6 +172,31 @@ async function waitForHealth(url: string, child: ChildProcess, logPath: string, 
   throw new Error(`medusa start did not answer /health within ${timeoutMs} ms: ${tail(logPath)}`)
 }
 
+/** The files the dashboard build is made from, under ROOT (directories walked; builds and deps left out). */
+const BUILD_INPUTS = [
+  "src",
+  "integration-tests/browser/app",
+  "integration-tests/browser/harness.ts",
+  "dev-store/medusa-config.js",
+  "demo/lib/plugin-install.ts",
+  "package.json",
+  "package-lock.json",
+]
+const BUILD_SKIP = new Set(["node_modules", ".medusa", "public", "dist"])
+
+/** SHA-256 of the build's inputs (paths and contents, in sorted order) and the Node version. */
+function adminBuildKey(): string {
+  const h = createHash("sha256").update(process.version)
+  const walk = (path: string): void => {
+    if (statSync(path).isDirectory()) {
+      for (const name of readdirSync(path).sort()) if (!BUILD_SKIP.has(name)) walk(join(path, name))
+    } else h.update(`\0${relative(ROOT, path)}\0`).update(readFileSync(path))
+  }
+  for (const input of BUILD_INPUTS) if (existsSync(join(ROOT, input))) walk(join(ROOT, input))
+  return h.digest("hex").slice(0, 24)
+}
+const CACHE_PREFIX = "medusa-sales-tax-admin-"
+
 export async function startBrowserApp(): Promise<BrowserApp> {
   if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`)
   mkdirSync(LOG_DIR, { recursive: true })
@@ -160,17 +205,34 @@ export async function startBrowserApp(): Promise<BrowserApp> {
   // 1 + 2: the plugin installed into app/node_modules as npm would install the published package
   // (its src/ compiled, its admin extensions bundled: demo/lib/plugin-install.ts), and the admin
   // dashboard built with them. The backend needs no build: the app has no sources of its own.
-  const adminBuilt = join(APP_DIR, ".medusa/admin/index.html")
+  const adminDir = join(APP_DIR, ".medusa/admin")
+  const adminBuilt = join(adminDir, "index.html")
   const needBuild = process.env.BROWSER_SKIP_BUILD !== "1" || !existsSync(adminBuilt)
-  if (needBuild) await installPlugin({ admin: true, appDir: APP_DIR })
+  // the same sources built before on this machine: that build, copied (see the file's comment)
+  const cached = needBuild && process.env.BROWSER_NO_BUILD_CACHE !== "1" ? join(tmpdir(), CACHE_PREFIX + adminBuildKey()) : null
+  const fromCache = !!cached && existsSync(join(cached, "index.html"))
+  // the backend always; the admin extensions only for a dashboard built here
+  if (needBuild) await installPlugin({ admin: !fromCache, appDir: APP_DIR })
   // the dashboard builds while the database is migrated and seeded (step 3): settled before step 4
   const adminBuild: Promise<Error | null> = (async () => {
     if (!needBuild) return
-    rmSync(join(APP_DIR, ".medusa/admin"), { recursive: true, force: true })
-    // `medusa build --admin-only` may exit 1 after writing the whole build (a type-check step of
-    // its own): the built index.html decides
-    await run("admin-build", [CLI, "build", "--admin-only"], APP_DIR, baseEnv, 420_000, () => existsSync(adminBuilt))
-    if (!existsSync(adminBuilt)) throw new Error("medusa build --admin-only wrote no index.html")
+    rmSync(adminDir, { recursive: true, force: true })
+    if (fromCache) {
+      cpSync(cached, adminDir, { recursive: true })
+    } else {
+      // `medusa build --admin-only` may exit 1 after writing the whole build (a type-check step of
+      // its own): the built index.html decides
+      await run("admin-build", [CLI, "build", "--admin-only"], APP_DIR, baseEnv, 420_000, () => existsSync(adminBuilt))
+      if (!existsSync(adminBuilt)) throw new Error("medusa build --admin-only wrote no index.html")
+      if (cached) {
+        // kept for the next run of these sources (the previous builds' copies removed)
+        for (const name of readdirSync(tmpdir()))
+          if (name.startsWith(CACHE_PREFIX)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+        const partial = `${cached}.${process.pid}`
+        cpSync(adminDir, partial, { recursive: true })
+        renameSync(partial, cached)
+      }
+    }
     const pub = join(APP_DIR, "public")
     rmSync(pub, { recursive: true, force: true })
     mkdirSync(pub, { recursive: true })

@@ -748,7 +748,11 @@ export class SalesTaxProviderService implements ITaxProvider {
       const r = await resolveInclusive(inclusive, async (nets) => {
         lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
         const sent = lastCarts
-        lastQuote = await run.breaker.execute(() => this.callService(sent, hash, exemptionId, conn.client, run.deadline))
+        const request = cartsRequest(
+          sent.map((c) => c.cart),
+          conn.connectionId,
+        )
+        lastQuote = await run.breaker.execute(() => this.callService(sent, hash, exemptionId, conn.client, run.deadline, request))
         const out = new Map<string, LineAnswer>()
         for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
         return out
@@ -838,14 +842,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     carts: { cart: CartIn; key: string }[],
     hash: string,
     exemptionId: string | null,
-    client: SalesTaxClient = this.client,
-    deadline?: number,
-    request?: { body: CalculateCartsRequest; json: string },
+    client: SalesTaxClient,
+    deadline: number,
+    /** the body and its JSON (cartsRequest): sent prepared */
+    request: { body: CalculateCartsRequest; json: string },
   ): Promise<Quote> {
     this.stats.serviceCalls++
-    const res = request
-      ? await client.calculateCarts(request.body, { deadline, prepared: request })
-      : await client.calculateCarts({ items: carts.map((c) => c.cart) }, { deadline })
+    const res = await client.calculateCarts(request.body, { deadline, prepared: request })
     markServiceOk()
     const lines: Quote["lines"] = {}
     carts.forEach(({ cart, key }, k) => {

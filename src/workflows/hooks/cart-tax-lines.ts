@@ -243,33 +243,26 @@ export async function setCartTaxLines(container: MedusaContainer, cart: TaxRunCa
     ])
   }
   const carts = container.resolve<ICartModuleService>(Modules.CART)
+  // a tax line as setTaxLinesForItemsStep writes it, less the line's own id (item or shipping method)
+  const written = (l: ItemTaxLineDTO | ShippingTaxLineDTO) => ({
+    description: l.name,
+    tax_rate_id: l.rate_id,
+    code: l.code ?? "",
+    rate: l.rate,
+    provider_id: l.provider_id,
+    data: l.data,
+  })
   await Promise.all([
     items.length
       ? carts.setLineItemTaxLines(
           cart.id,
-          itemLines.map((l) => ({
-            description: l.name,
-            tax_rate_id: l.rate_id,
-            code: l.code ?? "",
-            rate: l.rate,
-            provider_id: l.provider_id,
-            item_id: l.line_item_id,
-            data: l.data,
-          })),
+          itemLines.map((l) => ({ ...written(l), item_id: l.line_item_id })),
         )
       : undefined,
     shipping.length
       ? carts.setShippingMethodTaxLines(
           cart.id,
-          shippingLines.map((l) => ({
-            description: l.name,
-            tax_rate_id: l.rate_id,
-            code: l.code ?? "",
-            rate: l.rate,
-            provider_id: l.provider_id,
-            shipping_method_id: l.shipping_line_id,
-            data: l.data,
-          })),
+          shippingLines.map((l) => ({ ...written(l), shipping_method_id: l.shipping_line_id })),
         )
       : undefined,
   ])

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { Address } from "./contract"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./core/constants"
+import { NexusOptionsSchema } from "./nexus/options"
 
 /**
  * A further connection: the sales channels whose carts and orders are quoted, filed,
@@ -108,6 +109,8 @@ export const PluginOptionsSchema = z
     connections: z
       .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })
       .default([]),
+    /** Economic nexus (Settings → Sales Tax → Nexus, src/nexus): registered states, threshold overrides, warnings. */
+    nexus: NexusOptionsSchema,
   })
   // other parts of the plugin may read further keys (admin, filing): keep them
   .loose()

@@ -3,6 +3,7 @@ import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
 import { CallLogEntry } from "./models/call-log"
+import { NexusState } from "./models/nexus-state"
 import { callLog, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
@@ -25,7 +26,7 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
 export type CertificateCreator = "customer" | "staff"
 
 export class SalesTaxModuleService
-  extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry })
+  extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry, NexusState })
   implements RateMemory, CallLogSink
 {
   readonly #logger: { warn(m: string): void }

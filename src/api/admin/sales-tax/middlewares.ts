@@ -12,6 +12,7 @@ import { sendError, sendZodError } from "./helpers"
 import { validateParams, type IdShape } from "./id-shapes"
 import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
+import { AdminNexusRegistrationBody } from "./nexus/validators"
 
 /**
  * Medusa's validateAndTransformBody, whose 400 answer (`{ type: "invalid_data", message }`) is
@@ -88,4 +89,5 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
     method: ["POST"],
     middlewares: [validateBodyLocated(AdminCreateCertificateBody)],
   },
+  { matcher: "/admin/sales-tax/nexus/registrations", method: ["POST"], middlewares: [validateBodyLocated(AdminNexusRegistrationBody)] },
 ]

@@ -95,6 +95,13 @@ const SalesTaxSettingsPage = () => {
           >
             Reconciliation
           </Link>
+          <Link
+            to="/settings/sales-tax/nexus"
+            className="text-ui-fg-interactive txt-compact-small hover:underline"
+            data-testid="settings-nexus-link"
+          >
+            Nexus
+          </Link>
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
             Refresh
           </Button>

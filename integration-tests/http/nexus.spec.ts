@@ -1,0 +1,191 @@
+/**
+ * Economic nexus (Settings → Sales Tax → Nexus): real Medusa and PostgreSQL. Orders are made with
+ * the Order Module (no checkout: nexus reads what Medusa holds, however the order came) into several
+ * states across two periods, then dated with SQL. Shows the admin route's figures per state and
+ * period, the ordering, the registrations, the 80 % / 100 % warnings once per state and period, and
+ * what is not counted (canceled, drafts, other countries, other currencies, outside the period). It
+ * is also the contract test of the one SQL statement that reads the Order Module's tables
+ * (src/medusa/order-sales-by-state.ts).
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { useSalesTaxSandbox } from "../helpers"
+import { adminAuth } from "../filing-helpers/medusa"
+import { logNexusWarnings } from "../../src/nexus/medusa"
+import type { ExposureRow } from "../../src/nexus/exposure"
+
+jest.setTimeout(120_000)
+
+const st = useSalesTaxSandbox()
+
+/** The day the report is computed on: windows 2025 and 2026 to date, trailing 12 months from 2025-06-16. */
+const DAY = "2026-06-15"
+
+interface Placed {
+  state: string | null
+  zip: string
+  country?: string
+  currency?: string
+  at: string
+  items: [price: number, qty: number][]
+  shipping?: number
+  canceled?: boolean
+}
+
+const ORDERS: Placed[] = [
+  // Texas ($500,000, last 12 months): crossed, with a typed name and a blank state read from the ZIP
+  { state: "TX", zip: "78701", at: "2026-03-01", items: [[200_000, 1]] },
+  { state: "Texas", zip: "78701", at: "2025-12-01", items: [[150_000, 1]] },
+  {
+    state: "",
+    zip: "78702",
+    at: "2026-05-01",
+    items: [
+      [100_000, 1],
+      [50_000, 1],
+    ],
+    shipping: 50,
+  },
+  { state: "TX", zip: "78701", at: "2025-05-01", items: [[900_000, 1]] }, // before the 12 months: not counted
+  { state: "TX", zip: "78701", at: "2026-04-01", items: [[900_000, 1]], canceled: true }, // canceled: not counted
+  // California ($500,000, previous or current year): 90 % in 2026 to date
+  { state: "CA", zip: "94103", at: "2025-07-01", items: [[200_000, 1]] },
+  { state: "california", zip: "94103", at: "2026-02-01", items: [[225_000, 2]] },
+  // Washington ($100,000, previous or current year): 85 % in 2025 (items and shipping)
+  { state: "WA", zip: "98109", at: "2025-03-01", items: [[42_000, 2]], shipping: 1_000 },
+  { state: "WA", zip: "98109", at: "2024-11-01", items: [[500_000, 1]] }, // 2024: outside both years
+  // New York ($500,000 AND 100 orders): past the sales test with 2 orders: 2 %
+  { state: "NY", zip: "10001", at: "2025-11-01", items: [[700_000, 1]] },
+  { state: "N.Y.", zip: "10001", at: "2025-12-01", items: [[10, 1]] },
+  // not counted anywhere: another country, another currency
+  { state: "ON", zip: "M5V 2T6", country: "ca", at: "2026-03-01", items: [[900_000, 1]] },
+  { state: "TX", zip: "78701", currency: "eur", at: "2026-03-01", items: [[900_000, 1]] },
+  // no state and no readable ZIP: counted in no state, shown as such
+  { state: "", zip: "", at: "2026-01-10", items: [[1_234.5, 1]] },
+]
+
+medusaIntegrationTestRunner({
+  env: st.env,
+  testSuite: ({ api, getContainer }) => {
+    let auth: { headers: Record<string, string> }
+    const any = { validateStatus: () => true }
+    const report = async (date = DAY) => {
+      const r = await api.get(`/admin/sales-tax/nexus?date=${date}`, auth)
+      expect(r.status).toBe(200)
+      return r.data.nexus as {
+        asOf: string
+        today: string
+        rows: ExposureRow[]
+        unresolved: { window: { key: string }; sales: string; transactions: number }[]
+      }
+    }
+    const row = (rows: ExposureRow[], state: string) => rows.find((r) => r.state === state)!
+
+    beforeAll(async () => {
+      const container = getContainer()
+      auth = await adminAuth(container)
+      const orders = container.resolve(Modules.ORDER) as any
+      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+      for (const [i, o] of ORDERS.entries()) {
+        const [created] = await orders.createOrders([
+          {
+            currency_code: o.currency ?? "usd",
+            email: `nexus${i}@example.com`,
+            shipping_address: {
+              first_name: "N",
+              address_1: "1 Main St",
+              city: "Town",
+              province: o.state,
+              postal_code: o.zip,
+              country_code: o.country ?? "us",
+            },
+            items: o.items.map(([unit_price, quantity], j) => ({ title: `item ${i}.${j}`, unit_price, quantity })),
+            shipping_methods: o.shipping ? [{ name: "Ground", amount: o.shipping }] : [],
+          },
+        ])
+        if (o.canceled) await orders.cancel(created.id)
+        await pg.raw(`update "order" set created_at = ?::timestamptz where id = ?`, [`${o.at}T12:00:00Z`, created.id])
+      }
+    })
+
+    it("per state: sales and orders over the state's own period, the share reached, ordered by what needs action", async () => {
+      const r = await report()
+      expect(r.today).toBe(DAY)
+      expect(r.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      expect(r.rows).toHaveLength(51)
+      // Texas: 200,000 + 150,000 (typed "Texas") + 150,050 (blank state, ZIP 78702) in the last 12 months
+      expect(row(r.rows, "TX")).toMatchObject({
+        sales: "500050.00",
+        transactions: 3,
+        status: "over",
+        share: 1.0001,
+        window: { label: "last 12 months" },
+      })
+      expect(row(r.rows, "CA")).toMatchObject({
+        sales: "450000.00",
+        transactions: 1,
+        status: "near",
+        share: 0.9,
+        window: { key: "year:2026" },
+      })
+      expect(row(r.rows, "WA")).toMatchObject({
+        sales: "85000.00",
+        transactions: 1,
+        status: "near",
+        share: 0.85,
+        window: { key: "year:2025" },
+      })
+      expect(row(r.rows, "NY")).toMatchObject({ sales: "700010.00", transactions: 2, status: "below", share: 0.02 })
+      expect(row(r.rows, "OR")).toMatchObject({ status: "no_sales_tax" })
+      expect(r.rows.slice(0, 3).map((x) => x.state)).toEqual(["TX", "CA", "WA"])
+      // the order with no state and no ZIP is shown, not dropped
+      expect(r.unresolved.find((u) => u.window.key === "year:2026")).toMatchObject({ sales: "1234.50", transactions: 1 })
+    })
+
+    it("a period later, the same orders fall out of the windows", async () => {
+      const r = await report("2027-06-15")
+      expect(row(r.rows, "TX")).toMatchObject({ transactions: 0, status: "below" })
+      expect(row(r.rows, "CA")).toMatchObject({ sales: "450000.00", window: { key: "year:2026" }, status: "near" })
+      expect(row(r.rows, "WA")).toMatchObject({ transactions: 0, status: "below" })
+    })
+
+    it("warns once per state, level and period; a registered state is not warned and goes last", async () => {
+      const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn: (m: string) => void }
+      const warn = jest.spyOn(logger, "warn")
+      try {
+        const first = await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))
+        expect(first.map((w) => [w.state, w.level, w.period])).toEqual([
+          ["TX", 100, "2026"],
+          ["CA", 80, "2026"],
+          ["WA", 80, "2025"],
+        ])
+        const logged = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.startsWith("sales-tax nexus:"))
+        expect(logged).toHaveLength(3)
+        expect(logged[0]).toContain("Texas (TX) has passed its economic nexus threshold")
+        expect(await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))).toEqual([])
+      } finally {
+        warn.mockRestore()
+      }
+
+      const marked = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: true }, auth)
+      expect(marked.status).toBe(200)
+      const r = await report()
+      expect(row(r.rows, "TX")).toMatchObject({ registered: true, status: "registered" })
+      expect(r.rows.slice(0, 2).map((x) => x.state)).toEqual(["CA", "WA"])
+      await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: false }, auth)
+      expect(row((await report()).rows, "TX").status).toBe("over")
+    })
+
+    it("refuses bad input with located errors", async () => {
+      const name = await api.post("/admin/sales-tax/nexus/registrations", { state: "Texas", registered: true }, { ...auth, ...any })
+      expect(name.status).toBe(400)
+      expect(name.data.errors[0]).toMatchObject({ location: "body.state" })
+      const extra = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: "yes" }, { ...auth, ...any })
+      expect(extra.status).toBe(400)
+      expect(extra.data.errors.map((e: { location: string }) => e.location)).toContain("body.registered")
+      const date = await api.get("/admin/sales-tax/nexus?date=9999-01-01", { ...auth, ...any })
+      expect(date.status).toBe(400)
+      expect(date.data.errors[0]).toMatchObject({ location: "query.date" })
+    })
+  },
+})

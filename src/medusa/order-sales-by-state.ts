@@ -1,0 +1,126 @@
+/**
+ * BOUNDARY (a reach-in past Medusa's documented extension points): the store's US sales per state
+ * and window, summed by PostgreSQL over the Order Module's tables in ONE statement.
+ *
+ * Why not Query: economic nexus needs a year or more of orders (100,000 orders in a large store);
+ * reading them through Query is one row per order and line into Node (tens of seconds), where one
+ * aggregate statement takes well under a second (bench/nexus.bench.ts). What is assumed of Medusa
+ * (2.x Order Module schema), each checked by integration-tests/http/nexus.spec.ts against the real
+ * tables: `order` (id, version, currency_code, created_at, canceled_at, is_draft_order, status,
+ * deleted_at, shipping_address_id), `order_address` (country_code, province), `order_item`
+ * (order_id, version, item_id, quantity, unit_price, return_received_quantity), `order_line_item`
+ * (unit_price, is_tax_inclusive), `order_line_item_adjustment` (item_id, version, amount),
+ * `order_line_item_tax_line` (item_id, rate), `order_shipping` (order_id, version, return_id,
+ * claim_id, exchange_id, shipping_method_id), `order_shipping_method` (amount, is_tax_inclusive),
+ * `order_shipping_method_tax_line` (shipping_method_id, rate).
+ *
+ * Sales counted per order: items after discounts and shipping, before tax (a tax-inclusive price
+ * is divided by 1 + its tax lines' rate), of orders not canceled and not drafts, shipped to a US
+ * address, in USD. `returned`: the received returns' share of the items.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { Window } from "../nexus/periods"
+
+export interface ProvinceWindowSales {
+  /** the province as typed, lower-cased and trimmed ("" when blank) */
+  province: string
+  /** the first three characters of the postal code as typed */
+  zip3: string
+  windows: Record<string, { sales: string; returned: string; transactions: number }>
+}
+
+interface Knex {
+  raw(sql: string, bindings: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
+}
+
+/** The statement for these windows (exported for the contract test and the benchmark). */
+export function orderSalesSql(windows: readonly Window[]): { sql: string; bindings: unknown[] } {
+  const bindings: unknown[] = []
+  const cols = windows.map((w, i) => {
+    bindings.push(w.from, w.to, w.from, w.to, w.from, w.to)
+    const f = `o.created_at >= ?::timestamptz and o.created_at < ?::timestamptz`
+    return `coalesce(sum(o.sales) filter (where ${f}), 0)::text as s${i},
+      coalesce(sum(o.returned) filter (where ${f}), 0)::text as r${i},
+      count(*) filter (where ${f}) as t${i}`
+  })
+  const from = windows.reduce((m, w) => (w.from < m ? w.from : m), windows[0]!.from)
+  const to = windows.reduce((m, w) => (w.to > m ? w.to : m), windows[0]!.to)
+  const sql = `
+with ords as (
+  select o.id, o.version, o.created_at, lower(btrim(coalesce(a.province, ''))) as province,
+    left(btrim(coalesce(a.postal_code, '')), 3) as zip3
+  from "order" o
+  join order_address a on a.id = o.shipping_address_id
+  where o.deleted_at is null and o.canceled_at is null and o.is_draft_order = false
+    and o.status not in ('draft', 'canceled')
+    and lower(a.country_code) = 'us' and lower(o.currency_code) = 'usd'
+    and o.created_at >= ?::timestamptz and o.created_at < ?::timestamptz
+),
+adj as (
+  select d.item_id, d.version, sum(d.amount) as amount
+  from order_line_item_adjustment d
+  where d.deleted_at is null
+  group by d.item_id, d.version
+),
+item_rate as (
+  select t.item_id, sum(t.rate) as rate from order_line_item_tax_line t where t.deleted_at is null group by t.item_id
+),
+items as (
+  select x.order_id, sum(x.net) as sales, sum(x.net * x.returned_share) as returned
+  from (
+    select oi.order_id,
+      (oi.quantity * coalesce(oi.unit_price, li.unit_price) - coalesce(adj.amount, 0))
+        / case when li.is_tax_inclusive then 1 + coalesce(item_rate.rate, 0) / 100 else 1 end as net,
+      case when oi.quantity > 0 then oi.return_received_quantity / oi.quantity else 0 end as returned_share
+    from ords
+    join order_item oi on oi.order_id = ords.id and oi.version = ords.version and oi.deleted_at is null
+    join order_line_item li on li.id = oi.item_id and li.deleted_at is null
+    left join adj on adj.item_id = li.id and adj.version = ords.version
+    left join item_rate on item_rate.item_id = li.id
+  ) x
+  group by x.order_id
+),
+ship_rate as (
+  select t.shipping_method_id, sum(t.rate) as rate from order_shipping_method_tax_line t where t.deleted_at is null group by t.shipping_method_id
+),
+ship as (
+  select os.order_id,
+    sum(sm.amount / case when sm.is_tax_inclusive then 1 + coalesce(ship_rate.rate, 0) / 100 else 1 end) as sales
+  from ords
+  join order_shipping os on os.order_id = ords.id and os.version = ords.version and os.deleted_at is null
+    and os.return_id is null and os.claim_id is null and os.exchange_id is null
+  join order_shipping_method sm on sm.id = os.shipping_method_id and sm.deleted_at is null
+  left join ship_rate on ship_rate.shipping_method_id = sm.id
+  group by os.order_id
+),
+o as (
+  select ords.province, ords.zip3, ords.created_at, coalesce(items.sales, 0) + coalesce(ship.sales, 0) as sales, coalesce(items.returned, 0) as returned
+  from ords
+  left join items on items.order_id = ords.id
+  left join ship on ship.order_id = ords.id
+)
+select o.province, o.zip3, ${cols.join(",\n  ")}
+from o
+group by o.province, o.zip3`
+  // the CTE's range comes first in the statement text, the window columns' after it
+  return { sql, bindings: [from, to, ...bindings] }
+}
+
+/** US sales per typed province, ZIP prefix and window (one statement). */
+export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
+  if (windows.length === 0) return []
+  const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Knex
+  const { sql, bindings } = orderSalesSql(windows)
+  const { rows } = await pg.raw(sql, bindings)
+  return rows.map((row) => ({
+    province: String(row.province ?? ""),
+    zip3: String(row.zip3 ?? ""),
+    windows: Object.fromEntries(
+      windows.map((w, i) => [
+        w.key,
+        { sales: String(row[`s${i}`] ?? "0"), returned: String(row[`r${i}`] ?? "0"), transactions: Number(row[`t${i}`] ?? 0) },
+      ]),
+    ),
+  }))
+}

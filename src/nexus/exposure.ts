@@ -1,0 +1,140 @@
+/**
+ * Economic nexus exposure: for every state, the store's sales into it over the state's measurement
+ * period against the state's threshold (./thresholds.ts), the share reached, and whether the
+ * merchant is registered there. Pure: the sums come from the SQL reader (src/medusa/order-sales-by-state.ts).
+ */
+import { dec } from "../money"
+import { warningPeriod, windowsFor, type Window } from "./periods"
+import type { NexusRule } from "./thresholds"
+
+/** What the store sold into one state in one window (decimal strings in the store's currency, USD). */
+export interface WindowSales {
+  /** sales before tax: items after discounts, plus shipping */
+  sales: string
+  /** the part of `sales` returned (received returns) */
+  returned: string
+  /** orders */
+  transactions: number
+}
+
+export type SalesByState = Map<string, Map<string, WindowSales>>
+
+export type ExposureStatus = "registered" | "over" | "near" | "below" | "no_sales_tax"
+
+export interface ExposureRow {
+  state: string
+  name: string
+  threshold: { sales: number | null; transactions: number | null; combine: "or" | "and"; period: NexusRule["period"]; netsReturns: boolean }
+  source: string
+  /** the window whose share is highest (the one that decides), with its figures */
+  window: Window
+  /** sales counted (net of returns where the state nets them), 2 decimals */
+  sales: string
+  transactions: number
+  /** share of the threshold reached, 0..n (1 = crossed), 4 decimals */
+  share: number
+  registered: boolean
+  status: ExposureStatus
+  /** the period a crossing warning is given once in (./periods.ts) */
+  warningPeriod: string
+}
+
+const NONE: WindowSales = { sales: "0", returned: "0", transactions: 0 }
+
+/** The share of one window: the larger of the two tests ("or"), or the smaller ("and"). */
+export function windowShare(rule: NexusRule, s: WindowSales): { share: number; sales: string } {
+  const counted = rule.netsReturns ? dec(s.sales).minus(s.returned) : dec(s.sales)
+  const parts: number[] = []
+  if (rule.sales !== null) parts.push(counted.div(rule.sales).toNumber())
+  if (rule.transactions !== null) parts.push(s.transactions / rule.transactions)
+  const share = parts.length === 0 ? 0 : rule.combine === "and" ? Math.min(...parts) : Math.max(...parts)
+  return { share: Math.max(0, Math.round(share * 10_000) / 10_000), sales: counted.toFixed(2) }
+}
+
+function status(rule: NexusRule, share: number, registered: boolean): ExposureStatus {
+  if (rule.sales === null && rule.transactions === null) return "no_sales_tax"
+  if (registered) return "registered"
+  if (share >= 1) return "over"
+  if (share >= 0.8) return "near"
+  return "below"
+}
+
+const RANK: Record<ExposureStatus, number> = { over: 0, near: 1, below: 2, registered: 3, no_sales_tax: 4 }
+
+/**
+ * One row per rule, ordered: past a threshold and not registered first, then past 80 %, then the
+ * rest by share (highest first), registered states and states without a sales tax last.
+ */
+export function computeExposure(
+  rules: readonly NexusRule[],
+  sales: SalesByState,
+  registered: ReadonlySet<string>,
+  today: Date,
+): ExposureRow[] {
+  const rows = rules.map((rule): ExposureRow => {
+    const perWindow = sales.get(rule.state)
+    let best: { window: Window; share: number; sales: string; transactions: number } | null = null
+    for (const w of windowsFor(rule.period, today)) {
+      const s = perWindow?.get(w.key) ?? NONE
+      const { share, sales: counted } = windowShare(rule, s)
+      if (!best || share > best.share) best = { window: w, share, sales: counted, transactions: s.transactions }
+    }
+    const b = best!
+    const isRegistered = registered.has(rule.state)
+    return {
+      state: rule.state,
+      name: rule.name,
+      threshold: {
+        sales: rule.sales,
+        transactions: rule.transactions,
+        combine: rule.combine,
+        period: rule.period,
+        netsReturns: rule.netsReturns,
+      },
+      source: rule.source,
+      window: b.window,
+      sales: b.sales,
+      transactions: b.transactions,
+      share: b.share,
+      registered: isRegistered,
+      status: status(rule, b.share, isRegistered),
+      warningPeriod: warningPeriod(b.window, today),
+    }
+  })
+  return rows.sort((a, b) => RANK[a.status] - RANK[b.status] || b.share - a.share || a.state.localeCompare(b.state))
+}
+
+/** A warning level a state has reached (not registered): 80 % or 100 % of its threshold. */
+export type WarningLevel = 80 | 100
+
+export interface NexusWarning {
+  state: string
+  level: WarningLevel
+  period: string
+  message: string
+}
+
+/**
+ * The warnings to log now: each state past 80 % or 100 % that is not registered, once per state,
+ * level and period. `given` holds the keys of warnings given before (`state:level:period`).
+ */
+export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>): NexusWarning[] {
+  const out: NexusWarning[] = []
+  for (const r of rows) {
+    if (r.status !== "over" && r.status !== "near") continue
+    const level: WarningLevel = r.status === "over" ? 100 : 80
+    if (given.has(warningKey(r.state, level, r.warningPeriod))) continue
+    const pct = Math.floor(r.share * 100)
+    const what =
+      level === 100 ? `has passed its economic nexus threshold (${pct} %)` : `has reached ${pct} % of its economic nexus threshold`
+    out.push({
+      state: r.state,
+      level,
+      period: r.warningPeriod,
+      message: `sales-tax nexus: ${r.name} (${r.state}) ${what} in ${r.window.label}: sales $${r.sales}, ${r.transactions} order${r.transactions === 1 ? "" : "s"}; the store is not marked as registered there (Settings → Sales Tax → Nexus)`,
+    })
+  }
+  return out
+}
+
+export const warningKey = (state: string, level: WarningLevel, period: string) => `${state}:${level}:${period}`

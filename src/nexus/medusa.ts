@@ -1,0 +1,143 @@
+/**
+ * Economic nexus, Medusa side: the store's US sales per state (one SQL statement,
+ * src/medusa/order-sales-by-state.ts), the registrations the merchant marked (module `salesTax`,
+ * model nexus-state) and in the options, the exposure computed by ./exposure.ts; and the daily
+ * warnings (src/jobs/sales-tax-nexus.ts), each given once per state, level and period.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { getPluginOptions } from "../options"
+import { normalizeUsState, zipPrefixState } from "../core/us-address"
+import { orderSalesByProvince } from "../medusa/order-sales-by-state"
+import { dec } from "../money"
+import { computeExposure, dueWarnings, warningKey, type ExposureRow, type NexusWarning, type SalesByState } from "./exposure"
+import { distinctWindows, windowsFor, type Window } from "./periods"
+import { nexusRules, THRESHOLDS_AS_OF } from "./thresholds"
+
+interface NexusStateRow {
+  id: string
+  state: string
+  registered: boolean
+  warnings_given: string[] | null
+}
+interface NexusStore {
+  listNexusStates(filter?: Record<string, unknown>, config?: Record<string, unknown>): Promise<NexusStateRow[]>
+  createNexusStates(data: Partial<NexusStateRow>[]): Promise<NexusStateRow[]>
+  updateNexusStates(data: Partial<NexusStateRow> & { id: string }): Promise<NexusStateRow>
+}
+const store = (c: MedusaContainer) => c.resolve<NexusStore>(SALES_TAX_MODULE)
+
+/** Orders whose state could not be read from the address (neither the typed state nor the ZIP). */
+export interface UnresolvedSales {
+  window: Window
+  sales: string
+  transactions: number
+}
+
+export interface NexusReport {
+  /** the thresholds table's date */
+  asOf: string
+  /** the day computed (UTC) */
+  today: string
+  rows: ExposureRow[]
+  /** US orders whose state could not be read, per calendar-year window */
+  unresolved: UnresolvedSales[]
+}
+
+/** The state an order is counted in: its ZIP's state when the ZIP is readable, else the typed state. */
+export function stateOf(province: string, zip3: string, known: ReadonlySet<string>): string | null {
+  const byZip = /^\d{3}$/.test(zip3) ? zipPrefixState(`${zip3}00`) : null
+  if (byZip && known.has(byZip)) return byZip
+  const typed = normalizeUsState(province)
+  return typed && known.has(typed) ? typed : null
+}
+
+export async function registeredStates(container: MedusaContainer): Promise<Set<string>> {
+  const opts = getPluginOptions(container)
+  const rows = await store(container).listNexusStates({ registered: true }, { select: ["state"], take: null })
+  return new Set([...opts.nexus.registered, ...rows.map((r) => r.state)])
+}
+
+export async function nexusReport(container: MedusaContainer, today = new Date()): Promise<NexusReport> {
+  const opts = getPluginOptions(container)
+  const rules = nexusRules(opts.nexus.thresholds)
+  const known = new Set(rules.map((r) => r.state))
+  const windows = distinctWindows(new Set(rules.map((r) => r.period)), today)
+  const [byProvince, registered] = await Promise.all([orderSalesByProvince(container, windows), registeredStates(container)])
+
+  const sales: SalesByState = new Map()
+  const yearWindows = windowsFor("previous_or_current_year", today)
+  const unresolved = new Map(yearWindows.map((w) => [w.key, { window: w, sales: dec(0), transactions: 0 }]))
+  for (const row of byProvince) {
+    const state = stateOf(row.province, row.zip3, known)
+    if (!state) {
+      for (const u of unresolved.values()) {
+        const s = row.windows[u.window.key]
+        if (s) {
+          u.sales = u.sales.plus(s.sales)
+          u.transactions += s.transactions
+        }
+      }
+      continue
+    }
+    const per = sales.get(state) ?? new Map()
+    for (const [key, s] of Object.entries(row.windows)) {
+      const prev = per.get(key)
+      per.set(
+        key,
+        prev
+          ? {
+              sales: dec(prev.sales).plus(s.sales).toString(),
+              returned: dec(prev.returned).plus(s.returned).toString(),
+              transactions: prev.transactions + s.transactions,
+            }
+          : s,
+      )
+    }
+    sales.set(state, per)
+  }
+  return {
+    asOf: THRESHOLDS_AS_OF,
+    today: today.toISOString().slice(0, 10),
+    rows: computeExposure(rules, sales, registered, today),
+    unresolved: [...unresolved.values()].map((u) => ({ window: u.window, sales: u.sales.toFixed(2), transactions: u.transactions })),
+  }
+}
+
+/** Marks a state as registered (or not) for the merchant. */
+export async function setRegistered(container: MedusaContainer, state: string, registered: boolean): Promise<void> {
+  const s = store(container)
+  const [row] = await s.listNexusStates({ state }, { take: 1 })
+  if (row) await s.updateNexusStates({ id: row.id, registered })
+  else await s.createNexusStates([{ state, registered, warnings_given: [] }])
+}
+
+/**
+ * Logs each crossing warning not given before (80 % / 100 %, once per state, level and period) and
+ * records it. Returns the warnings logged.
+ */
+export async function logNexusWarnings(container: MedusaContainer, today = new Date()): Promise<NexusWarning[]> {
+  const opts = getPluginOptions(container)
+  if (!opts.nexus.warnings) return []
+  const report = await nexusReport(container, today)
+  const s = store(container)
+  const rows = await s.listNexusStates({}, { take: null })
+  const byState = new Map(rows.map((r) => [r.state, r]))
+  const given = new Set(rows.flatMap((r) => r.warnings_given ?? []))
+  const due = dueWarnings(report.rows, given)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  for (const w of due) {
+    logger.warn(w.message)
+    const key = warningKey(w.state, w.level, w.period)
+    const row = byState.get(w.state)
+    if (row) {
+      row.warnings_given = [...(row.warnings_given ?? []), key]
+      await s.updateNexusStates({ id: row.id, warnings_given: row.warnings_given })
+    } else {
+      const [created] = await s.createNexusStates([{ state: w.state, registered: false, warnings_given: [key] }])
+      if (created) byState.set(w.state, created)
+    }
+  }
+  return due
+}

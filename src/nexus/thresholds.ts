@@ -1,0 +1,128 @@
+/**
+ * Economic nexus thresholds per state: the sales (and, where a state counts them, transactions) into
+ * a state above which a remote seller must register and collect there, and the period they are
+ * measured over. A dated summary of each state's remote-seller rule, to be checked against the
+ * state's own guidance: every row names its source, and any row can be overridden through the
+ * option `nexus.thresholds` (src/options.ts). The service only taxes where the merchant is
+ * registered, so this table is what tells a merchant where to register next (src/nexus/exposure.ts).
+ */
+
+/** The date the table was last checked against the states' guidance (shown on the admin page). */
+export const THRESHOLDS_AS_OF = "2026-01-01"
+
+/**
+ * How a state measures its period (all dates UTC):
+ * - `previous_or_current_year`: the previous or the current calendar year (either one crossing counts)
+ * - `previous_year`: the previous calendar year only
+ * - `trailing_12_months`: the twelve months up to today
+ * - `four_quarters`: the four completed calendar quarters before the current one
+ * - `twelve_months_to_sept_30`: the twelve months ending on the last September 30 (Connecticut)
+ */
+export const PERIOD_KINDS = [
+  "previous_or_current_year",
+  "previous_year",
+  "trailing_12_months",
+  "four_quarters",
+  "twelve_months_to_sept_30",
+] as const
+export type PeriodKind = (typeof PERIOD_KINDS)[number]
+
+export interface NexusRule {
+  /** two-letter code */
+  state: string
+  name: string
+  /** dollars; null: the state has no state-level sales tax (no threshold to reach) */
+  sales: number | null
+  /** transactions (orders); null: the state counts sales only */
+  transactions: number | null
+  /** "or": either test crosses; "and": both must (New York, Connecticut) */
+  combine: "or" | "and"
+  period: PeriodKind
+  /** whether returns are netted from the sales counted (gross sales when false) */
+  netsReturns: boolean
+  /** where the row comes from */
+  source: string
+}
+
+const P = "previous_or_current_year" as const
+type Row = [state: string, name: string, sales: number | null, transactions: number | null, period: PeriodKind, source: string]
+
+/** States with a sales threshold of $100,000 or 200 transactions unless the row says otherwise. */
+const ROWS: Row[] = [
+  ["AL", "Alabama", 250_000, null, "previous_year", "Ala. Admin. Code r. 810-6-2-.90.03"],
+  ["AK", "Alaska", 100_000, null, P, "Alaska Remote Seller Sales Tax Code (ARSSTC), local sales tax; 200 transactions dropped 2025-01-01"],
+  ["AZ", "Arizona", 100_000, null, P, "A.R.S. § 42-5043"],
+  ["AR", "Arkansas", 100_000, 200, P, "Ark. Code § 26-52-111"],
+  ["CA", "California", 500_000, null, P, "Cal. Rev. & Tax. Code § 6203(c)(4)"],
+  ["CO", "Colorado", 100_000, null, P, "Colo. Rev. Stat. § 39-26-102(3)(c)"],
+  ["CT", "Connecticut", 100_000, 200, "twelve_months_to_sept_30", "Conn. Gen. Stat. § 12-407(a)(12)(G): both tests"],
+  ["DE", "Delaware", null, null, P, "no state sales tax"],
+  ["DC", "District of Columbia", 100_000, 200, P, "D.C. Code § 47-2001(n-1)"],
+  ["FL", "Florida", 100_000, null, "previous_year", "Fla. Stat. § 212.0596(2)(a)"],
+  ["GA", "Georgia", 100_000, 200, P, "O.C.G.A. § 48-8-2(8)(M.1)"],
+  ["HI", "Hawaii", 100_000, 200, P, "Haw. Rev. Stat. § 237-2.5"],
+  ["ID", "Idaho", 100_000, null, P, "Idaho Code § 63-3611"],
+  ["IL", "Illinois", 100_000, null, "trailing_12_months", "35 ILCS 120/2; 200 transactions dropped 2026-01-01"],
+  ["IN", "Indiana", 100_000, null, P, "Ind. Code § 6-2.5-2-1(c); 200 transactions dropped 2024-07-01"],
+  ["IA", "Iowa", 100_000, null, P, "Iowa Code § 423.14A"],
+  ["KS", "Kansas", 100_000, null, P, "K.S.A. 79-3702(h)(1)(F)"],
+  ["KY", "Kentucky", 100_000, 200, P, "KRS 139.340(2)(g)"],
+  ["LA", "Louisiana", 100_000, null, P, "La. R.S. 47:301(4)(m); 200 transactions dropped 2023-08-01"],
+  ["ME", "Maine", 100_000, null, P, "36 M.R.S. § 1951-B"],
+  ["MD", "Maryland", 100_000, 200, P, "COMAR 03.06.01.33"],
+  ["MA", "Massachusetts", 100_000, null, P, "830 CMR 64H.1.7"],
+  ["MI", "Michigan", 100_000, 200, "previous_year", "MCL 205.52b"],
+  ["MN", "Minnesota", 100_000, 200, "trailing_12_months", "Minn. Stat. § 297A.66, subd. 3"],
+  ["MS", "Mississippi", 250_000, null, "trailing_12_months", "Miss. Admin. Code 35.IV.3.09"],
+  ["MO", "Missouri", 100_000, null, "trailing_12_months", "RSMo § 144.605(2)(e)"],
+  ["MT", "Montana", null, null, P, "no state sales tax"],
+  ["NE", "Nebraska", 100_000, 200, P, "Neb. Rev. Stat. § 77-2701.13"],
+  ["NV", "Nevada", 100_000, 200, P, "NRS 360B.220"],
+  ["NH", "New Hampshire", null, null, P, "no state sales tax"],
+  ["NJ", "New Jersey", 100_000, 200, P, "N.J.S.A. 54:32B-3.5"],
+  ["NM", "New Mexico", 100_000, null, "previous_year", "NMSA § 7-9-3.3"],
+  ["NY", "New York", 500_000, 100, "four_quarters", "N.Y. Tax Law § 1101(b)(8)(i)(E): both tests"],
+  ["NC", "North Carolina", 100_000, null, P, "N.C.G.S. § 105-164.8(b)(9); 200 transactions dropped 2024-07-01"],
+  ["ND", "North Dakota", 100_000, null, P, "N.D.C.C. § 57-39.2-02.2"],
+  ["OH", "Ohio", 100_000, 200, P, "R.C. 5741.01(I)(1)(h)"],
+  ["OK", "Oklahoma", 100_000, null, P, "68 O.S. § 1392"],
+  ["OR", "Oregon", null, null, P, "no state sales tax"],
+  ["PA", "Pennsylvania", 100_000, null, "previous_year", "72 P.S. § 7213.1"],
+  ["RI", "Rhode Island", 100_000, 200, "previous_year", "R.I. Gen. Laws § 44-18.2-3"],
+  ["SC", "South Carolina", 100_000, null, P, "S.C. Code § 12-36-71"],
+  ["SD", "South Dakota", 100_000, null, P, "SDCL 10-64-2; 200 transactions dropped 2023-07-01"],
+  ["TN", "Tennessee", 100_000, null, "trailing_12_months", "Tenn. Comp. R. & Regs. 1320-05-01-.129"],
+  ["TX", "Texas", 500_000, null, "trailing_12_months", "34 Tex. Admin. Code § 3.286(b)(2)"],
+  ["UT", "Utah", 100_000, null, P, "Utah Code § 59-12-107(2)(c); 200 transactions dropped 2025-07-01"],
+  ["VT", "Vermont", 100_000, 200, "four_quarters", "32 V.S.A. § 9701(9)(F)"],
+  ["VA", "Virginia", 100_000, 200, P, "Va. Code § 58.1-612(C)(9)"],
+  ["WA", "Washington", 100_000, null, P, "RCW 82.08.0531"],
+  ["WV", "West Virginia", 100_000, 200, P, "W. Va. Code § 11-15A-6b"],
+  ["WI", "Wisconsin", 100_000, null, P, "Wis. Stat. § 77.51(13gm)"],
+  ["WY", "Wyoming", 100_000, null, P, "Wyo. Stat. § 39-15-501; 200 transactions dropped 2024-07-01"],
+]
+
+const AND_STATES = new Set(["CT", "NY"])
+
+/** The table as shipped (51 rows: the 50 states and DC). */
+export const NEXUS_RULES: readonly NexusRule[] = ROWS.map(([state, name, sales, transactions, period, source]) => ({
+  state,
+  name,
+  sales,
+  transactions,
+  combine: AND_STATES.has(state) ? "and" : "or",
+  period,
+  netsReturns: false,
+  source,
+}))
+
+/** What the option `nexus.thresholds` may change of a row. */
+export type NexusRuleOverride = Partial<Pick<NexusRule, "sales" | "transactions" | "combine" | "period" | "netsReturns" | "source">>
+
+/** The shipped table with the merchant's overrides applied (an override's source defaults to "store option"). */
+export function nexusRules(overrides: Record<string, NexusRuleOverride> = {}): NexusRule[] {
+  return NEXUS_RULES.map((r) => {
+    const o = overrides[r.state]
+    return o ? { ...r, source: "store option (medusa-config)", ...o } : { ...r }
+  })
+}

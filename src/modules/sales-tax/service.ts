@@ -1,4 +1,5 @@
-import { MedusaService } from "@medusajs/framework/utils"
+import type { Context } from "@medusajs/framework/types"
+import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
@@ -114,6 +115,42 @@ export class SalesTaxModuleService
       await this.createTicAssignments({ target_type: targetType, target_id: targetId, tic })
     }
     return { target_type: targetType, target_id: targetId, tic }
+  }
+
+  /**
+   * A bulk TIC import (src/tics): sets (or with null clears) the TIC of every target in ONE
+   * transaction, so a failure leaves every TIC as it was. `onProgress` hears the targets written so far.
+   */
+  @InjectTransactionManager()
+  async applyTicChanges(
+    changes: { target_type: TicTargetType; target_id: string; tic: number | null }[],
+    onProgress?: (done: number) => void,
+    @MedusaContext() sharedContext: Context = {},
+  ): Promise<void> {
+    const BATCH = 500
+    for (const c of changes) checkTarget(c.target_type)
+    let done = 0
+    for (let i = 0; i < changes.length; i += BATCH) {
+      const part = changes.slice(i, i + BATCH)
+      const existing = await this.listTicAssignments({ target_id: part.map((c) => c.target_id) }, { take: null }, sharedContext)
+      const byKey = new Map(existing.map((e) => [`${e.target_type}|${e.target_id}`, e]))
+      const deletes: string[] = []
+      const updates: { id: string; tic: number }[] = []
+      const creates: { target_type: TicTargetType; target_id: string; tic: number }[] = []
+      for (const c of part) {
+        const e = byKey.get(`${c.target_type}|${c.target_id}`)
+        if (c.tic === null) {
+          if (e) deletes.push(e.id)
+        } else if (e) updates.push({ id: e.id, tic: c.tic })
+        else creates.push({ target_type: c.target_type, target_id: c.target_id, tic: c.tic })
+      }
+      if (deletes.length) await this.deleteTicAssignments(deletes, sharedContext)
+      if (updates.length) await this.updateTicAssignments(updates, sharedContext)
+      if (creates.length) await this.createTicAssignments(creates, sharedContext)
+      done += part.length
+      onProgress?.(done)
+    }
+    ticAssignmentsChanged()
   }
 
   /** TICs of the given targets that have one: { [targetId]: tic }. */

@@ -13,6 +13,7 @@ import { validateParams, type IdShape } from "./id-shapes"
 import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
 import { AdminNexusRegistrationBody } from "./nexus/validators"
+import { AdminTicApplyBody, AdminTicImportBody } from "./tics/validators"
 
 /**
  * Medusa's validateAndTransformBody, whose 400 answer (`{ type: "invalid_data", message }`) is
@@ -60,6 +61,9 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   // every route under /admin/sales-tax (all methods): body size, then the hostile-input guard
   // (mounted at "/" to run before Medusa's own wildcard middlewares; it passes other paths through,
   // and covers /store/sales-tax too)
+  // a bulk TIC import carries its CSV file (up to 8 MB of text); Medusa picks the most specific matcher
+  { matcher: "/admin/sales-tax/tics/import", bodyParser: { sizeLimit: "9mb" } },
+  { matcher: "/admin/sales-tax/tics/import/apply", bodyParser: { sizeLimit: "9mb" } },
   { matcher: "/admin/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.adminBodySize } },
   { matcher: "/", middlewares: [hostileInputGuard] },
   // ids by shape, on the exact routes (method-bound, so routes added beside these are not caught)
@@ -90,4 +94,6 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
     middlewares: [validateBodyLocated(AdminCreateCertificateBody)],
   },
   { matcher: "/admin/sales-tax/nexus/registrations", method: ["POST"], middlewares: [validateBodyLocated(AdminNexusRegistrationBody)] },
+  { matcher: "/admin/sales-tax/tics/import", method: ["POST"], middlewares: [validateBodyLocated(AdminTicImportBody)] },
+  { matcher: "/admin/sales-tax/tics/import/apply", method: ["POST"], middlewares: [validateBodyLocated(AdminTicApplyBody)] },
 ]

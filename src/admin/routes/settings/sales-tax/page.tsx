@@ -102,6 +102,13 @@ const SalesTaxSettingsPage = () => {
           >
             Nexus
           </Link>
+          <Link
+            to="/settings/sales-tax/tics"
+            className="text-ui-fg-interactive txt-compact-small hover:underline"
+            data-testid="settings-tics-link"
+          >
+            TICs
+          </Link>
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
             Refresh
           </Button>

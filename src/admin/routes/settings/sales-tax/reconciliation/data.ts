@@ -1,7 +1,5 @@
 // Response shapes of /admin/sales-tax/reconciliation/** (type-only) and the CSV download.
-import { AdminApiError } from "../../../../lib/api"
-
-declare const __BACKEND_URL__: string | undefined
+import { downloadFile } from "../../../../lib/download"
 
 export interface RowView {
   order_id: string
@@ -52,35 +50,7 @@ export interface BackfillJob {
   } | null
 }
 
-function backendUrl(): string {
-  try {
-    const url = typeof __BACKEND_URL__ !== "undefined" && __BACKEND_URL__ ? __BACKEND_URL__ : "/"
-    return url.endsWith("/") ? url.slice(0, -1) : url
-  } catch {
-    return ""
-  }
-}
-
 /** Fetches the month's CSV with the admin's session (or stored token) and saves it as a file. */
 export async function downloadCsv(month: string): Promise<void> {
-  let auth: Record<string, string> = {}
-  try {
-    const token = window.localStorage.getItem("medusa_auth_token")
-    if (token) auth = { authorization: `Bearer ${token}` }
-  } catch {
-    auth = {}
-  }
-  const res = await fetch(`${backendUrl()}/admin/sales-tax/reconciliation/csv?month=${encodeURIComponent(month)}`, {
-    credentials: "include",
-    headers: { accept: "text/csv", ...auth },
-  })
-  if (!res.ok) throw new AdminApiError(`CSV export failed with status ${res.status}`, res.status, undefined, [])
-  const blob = await res.blob()
-  const a = document.createElement("a")
-  a.href = URL.createObjectURL(blob)
-  a.download = `sales-tax-reconciliation-${month}.csv`
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000)
+  await downloadFile(`/admin/sales-tax/reconciliation/csv?month=${encodeURIComponent(month)}`, `sales-tax-reconciliation-${month}.csv`)
 }

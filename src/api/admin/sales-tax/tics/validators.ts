@@ -1,0 +1,21 @@
+import { z } from "zod"
+import { IMPORT_LIMITS } from "../../../../tics/bulk"
+
+/** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
+export const AdminTicImportBody = z
+  .object({
+    csv: z
+      .string({ error: "csv is required: the file's text" })
+      .min(1, "csv must not be empty")
+      .max(IMPORT_LIMITS.bytes, `csv must be at most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB`),
+  })
+  .strict()
+
+/**
+ * POST /admin/sales-tax/tics/import/apply: the same file, checked again, then applied. mode "all"
+ * (default) applies nothing when any line is refused; "valid_rows" applies the valid lines only.
+ */
+export const AdminTicApplyBody = AdminTicImportBody.extend({
+  mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
+}).strict()
+export type AdminTicApplyBody = z.infer<typeof AdminTicApplyBody>

@@ -1,0 +1,249 @@
+/**
+ * TICs for a whole catalogue at once (Settings → Sales Tax → TICs): the products as CSV (what each
+ * has set and what it resolves to), and a CSV that sets TICs on products, product types or
+ * categories by id or handle. Pure: parsing, the plan (changes, unchanged, refused with row, column
+ * and reason) and the export text. The Medusa side is ./medusa.ts.
+ */
+import { parse } from "csv-parse/sync"
+import { csvField } from "../reconciliation/compute"
+
+export const TARGETS = ["product", "product_type", "product_category"] as const
+export type BulkTarget = (typeof TARGETS)[number]
+
+/** Limits of one import (a hostile or runaway file is refused whole, with the reason). */
+export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500 } as const
+
+export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
+
+/** One product of the export. */
+export interface ExportProduct {
+  id: string
+  handle: string | null
+  title: string | null
+  productType: string | null
+  /** category handles, most specific first */
+  categories: string[]
+  /** the TIC set on the product itself, or null */
+  tic: number | null
+  resolvedTic: number
+  /** product, product_type, product_category or default */
+  resolvedFrom: string
+}
+
+/** The export: a header and one line per product, CRLF line ends, formula-looking cells defused. */
+export function exportCsv(products: readonly ExportProduct[]): string {
+  const lines = [EXPORT_COLUMNS.join(",")]
+  for (const p of products) {
+    lines.push(
+      [p.id, p.handle, p.title, p.productType, p.categories.join("|"), p.tic, p.resolvedTic, p.resolvedFrom]
+        .map((v) => csvField(v === undefined ? null : v))
+        .join(","),
+    )
+  }
+  return lines.join("\r\n") + "\r\n"
+}
+
+/** One usable line of an import file. */
+export interface ImportRow {
+  /** the line number in the file (the header is line 1) */
+  row: number
+  target: BulkTarget
+  /** a Medusa id (prod_…, ptyp_…, pcat_…) or, when `by` is "handle", a handle (a type's value) */
+  ref: string
+  by: "id" | "handle"
+  /** null: clear the target's TIC */
+  tic: number | null
+}
+
+export interface Refusal {
+  row: number
+  column: string
+  reason: string
+}
+
+const ID_PREFIX: Record<BulkTarget, string> = { product: "prod_", product_type: "ptyp_", product_category: "pcat_" }
+const TARGET_ALIASES: Record<string, BulkTarget> = {
+  product: "product",
+  product_type: "product_type",
+  "product-type": "product_type",
+  type: "product_type",
+  product_category: "product_category",
+  "product-category": "product_category",
+  category: "product_category",
+}
+
+// A cell the export defused (a leading ') is read back as written before the quote
+const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
+
+/**
+ * Reads an import file: a header naming `tic` and `id` or `handle` (`target` optional: product,
+ * product_type or product_category; default product; the export's own columns are accepted and
+ * the others ignored), then one line per target. A line with an empty `tic` clears that target's
+ * TIC. Every refused line says its line, column and reason; a file that cannot be read at all is
+ * one refusal at line 1.
+ */
+export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal[] } {
+  if (Buffer.byteLength(text, "utf8") > IMPORT_LIMITS.bytes)
+    return { rows: [], refused: [{ row: 1, column: "file", reason: `the file is larger than ${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }] }
+  let records: { record: string[]; info: { lines: number } }[]
+  try {
+    // info: each record's line in the file (blank lines are skipped but still counted)
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      max_record_size: 64 * 1024,
+      info: true,
+      record_delimiter: ["\r\n", "\n", "\r"],
+    }) as unknown as typeof records
+  } catch (e) {
+    const line = (e as { lines?: number }).lines
+    return {
+      rows: [],
+      refused: [{ row: line ?? 1, column: "file", reason: `not a readable CSV file: ${(e as Error).message.split("\n")[0]}` }],
+    }
+  }
+  if (records.length === 0) return { rows: [], refused: [{ row: 1, column: "file", reason: "the file is empty" }] }
+  if (records.length - 1 > IMPORT_LIMITS.rows)
+    return { rows: [], refused: [{ row: 1, column: "file", reason: `more than ${IMPORT_LIMITS.rows} lines: split the file` }] }
+  const header = records[0]!.record.map((h) => h.toLowerCase())
+  const col = (name: string) => header.indexOf(name)
+  const [ticAt, idAt, handleAt, targetAt] = [col("tic"), col("id"), col("handle"), col("target")]
+  const missing: Refusal[] = []
+  if (ticAt < 0) missing.push({ row: 1, column: "tic", reason: "the header has no tic column" })
+  if (idAt < 0 && handleAt < 0) missing.push({ row: 1, column: "id", reason: "the header has neither an id nor a handle column" })
+  if (missing.length) return { rows: [], refused: missing }
+
+  const rows: ImportRow[] = []
+  const refused: Refusal[] = []
+  const seen = new Map<string, number>()
+  for (const { record: rec, info } of records.slice(1)) {
+    const row = info.lines
+    const cell = (at: number) => (at >= 0 ? undefuse(rec[at] ?? "") : "")
+    const bad = rec.findIndex((c) => CONTROL.test(c) || c.length > IMPORT_LIMITS.cell)
+    if (bad >= 0) {
+      const c = rec[bad]!
+      refused.push({
+        row,
+        column: header[bad] ?? `column ${bad + 1}`,
+        reason: CONTROL.test(c) ? "contains control characters" : `longer than ${IMPORT_LIMITS.cell} characters`,
+      })
+      continue
+    }
+    const rawTarget = cell(targetAt).toLowerCase()
+    const target = rawTarget === "" ? "product" : TARGET_ALIASES[rawTarget]
+    if (!target) {
+      refused.push({ row, column: "target", reason: `"${rawTarget}" is not product, product_type or product_category` })
+      continue
+    }
+    const id = cell(idAt)
+    const handle = cell(handleAt)
+    let ref: string
+    let by: "id" | "handle"
+    if (id) {
+      if (!id.startsWith(ID_PREFIX[target]) || !/^[A-Za-z0-9_]+$/.test(id)) {
+        refused.push({ row, column: "id", reason: `"${id}" is not a ${target.replace("_", " ")} id (${ID_PREFIX[target]}…)` })
+        continue
+      }
+      ref = id
+      by = "id"
+    } else if (handle) {
+      ref = handle
+      by = "handle"
+    } else {
+      refused.push({ row, column: idAt >= 0 ? "id" : "handle", reason: "neither an id nor a handle" })
+      continue
+    }
+    const rawTic = cell(ticAt)
+    let tic: number | null = null
+    if (rawTic !== "") {
+      if (!/^\d{1,9}$/.test(rawTic)) {
+        refused.push({ row, column: "tic", reason: `"${rawTic}" is not a TIC (a whole number, or empty to clear)` })
+        continue
+      }
+      tic = Number(rawTic)
+    }
+    const key = `${target}|${by}|${ref}`
+    const first = seen.get(key)
+    if (first !== undefined) {
+      refused.push({ row, column: by, reason: `the same ${target.replace("_", " ")} as line ${first}` })
+      continue
+    }
+    seen.set(key, row)
+    rows.push({ row, target, ref, by, tic })
+  }
+  return { rows, refused }
+}
+
+/** What a line changes once its target is found: the target's id, its TIC now and the TIC asked. */
+export interface PlannedChange {
+  row: number
+  target: BulkTarget
+  targetId: string
+  /** the id or handle as the file gave it */
+  ref: string
+  from: number | null
+  to: number | null
+}
+
+/** What the service says of a TIC: known, unknown, or not asked (down). */
+export type TicVerdict = "known" | "unknown" | "unverified"
+
+export interface ImportPlan {
+  changes: PlannedChange[]
+  unchanged: number
+  refused: Refusal[]
+}
+
+/**
+ * The plan of an import: each parsed line whose target exists and whose TIC the service knows is a
+ * change (or unchanged when the target has that TIC already); the rest are refused with the reason.
+ * `targets` resolves `${target}|${by}|${ref}` to the target's id; `current` holds the TIC set on each
+ * target id; `verdicts` the service's answer per TIC.
+ */
+export function planImport(
+  parsed: { rows: readonly ImportRow[]; refused: readonly Refusal[] },
+  targets: ReadonlyMap<string, string>,
+  current: ReadonlyMap<string, number>,
+  verdicts: ReadonlyMap<number, TicVerdict>,
+): ImportPlan {
+  const changes: PlannedChange[] = []
+  const refused: Refusal[] = [...parsed.refused]
+  const claimed = new Map<string, number>()
+  let unchanged = 0
+  for (const r of parsed.rows) {
+    const targetId = targets.get(`${r.target}|${r.by}|${r.ref}`)
+    if (!targetId) {
+      refused.push({ row: r.row, column: r.by, reason: `no ${r.target.replace("_", " ")} with ${r.by} "${r.ref}"` })
+      continue
+    }
+    const other = claimed.get(`${r.target}|${targetId}`)
+    if (other !== undefined) {
+      refused.push({ row: r.row, column: r.by, reason: `the same ${r.target.replace("_", " ")} as line ${other}` })
+      continue
+    }
+    claimed.set(`${r.target}|${targetId}`, r.row)
+    if (r.tic !== null) {
+      const v = verdicts.get(r.tic)
+      if (v !== "known") {
+        refused.push({
+          row: r.row,
+          column: "tic",
+          reason:
+            v === "unknown"
+              ? `TIC ${r.tic} is not in the service's TIC list`
+              : `the service could not be asked about TIC ${r.tic}: try again when it answers`,
+        })
+        continue
+      }
+    }
+    const from = current.get(targetId) ?? null
+    if (from === r.tic) unchanged++
+    else changes.push({ row: r.row, target: r.target, targetId, ref: r.ref, from, to: r.tic })
+  }
+  refused.sort((a, b) => a.row - b.row)
+  return { changes, unchanged, refused }
+}

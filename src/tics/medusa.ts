@@ -1,0 +1,198 @@
+/**
+ * Bulk TICs, Medusa side: the products read through Query for the export (with the TIC each
+ * resolves to), an import's references resolved through Query and its TICs checked at the service
+ * (one cached lookup per distinct TIC), and the apply: one background job per process, all of the
+ * plan in ONE transaction of the salesTax module (nothing half-applied), its progress polled by the
+ * admin. The pure part is ./bulk.ts.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import pLimit from "p-limit"
+import { randomUUID } from "node:crypto"
+import { graph, type QueryScope } from "../core/query"
+import { assignedTics, productTicRow, ticModule, type ProductTicFields } from "../core/product-tics"
+import { resolveProductTic } from "../core/tic-resolution"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
+import type { PluginOptions } from "../options"
+import { lookupTic } from "../api/admin/sales-tax/tic-lookup"
+import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
+import {
+  exportCsv,
+  parseImport,
+  planImport,
+  type BulkTarget,
+  type ExportProduct,
+  type ImportPlan,
+  type PlannedChange,
+  type TicVerdict,
+} from "./bulk"
+
+const PAGE = 1000
+
+interface ExportFields extends ProductTicFields {
+  handle?: string | null
+  title?: string | null
+  type?: { value?: string | null } | null
+  categories?: { id: string; mpath?: string | null; handle?: string | null }[] | null
+}
+
+/** Every product as the export's rows (pages of 1,000 through Query). */
+export async function exportProducts(scope: QueryScope, defaultTic: number): Promise<ExportProduct[]> {
+  const out: ExportProduct[] = []
+  for (let skip = 0; ; skip += PAGE) {
+    const page = await graph<ExportFields>(scope, {
+      entity: "product",
+      fields: ["id", "handle", "title", "type_id", "type.value", "categories.id", "categories.mpath", "categories.handle"],
+      pagination: { skip, take: PAGE, order: { created_at: "ASC" } },
+    })
+    const rows = page.map(productTicRow)
+    const assigned = await assignedTics(scope, rows)
+    page.forEach((p, i) => {
+      const r = resolveProductTic(rows[i]!, assigned, defaultTic)
+      out.push({
+        id: p.id,
+        handle: p.handle ?? null,
+        title: p.title ?? null,
+        productType: p.type?.value ?? null,
+        categories: (p.categories ?? []).map((c) => c.handle ?? c.id),
+        tic: assigned.product[p.id] ?? null,
+        resolvedTic: r.tic,
+        resolvedFrom: r.source,
+      })
+    })
+    if (page.length < PAGE) return out
+  }
+}
+
+export async function exportProductsCsv(scope: QueryScope, defaultTic: number): Promise<string> {
+  return exportCsv(await exportProducts(scope, defaultTic))
+}
+
+const ENTITY: Record<BulkTarget, { entity: string; handle: string }> = {
+  product: { entity: "product", handle: "handle" },
+  product_type: { entity: "product_type", handle: "value" },
+  product_category: { entity: "product_category", handle: "handle" },
+}
+
+const chunks = <T>(xs: readonly T[], n: number): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n))
+
+/** `${target}|${by}|${ref}` → the target's id, for every reference the file names that Medusa has. */
+async function resolveTargets(
+  scope: QueryScope,
+  refs: readonly { target: BulkTarget; by: "id" | "handle"; ref: string }[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (const target of Object.keys(ENTITY) as BulkTarget[]) {
+    for (const by of ["id", "handle"] as const) {
+      const wanted = [...new Set(refs.filter((r) => r.target === target && r.by === by).map((r) => r.ref))]
+      const field = by === "id" ? "id" : ENTITY[target].handle
+      for (const part of chunks(wanted, PAGE)) {
+        const rows = await graph<Record<string, string>>(scope, {
+          entity: ENTITY[target].entity,
+          fields: ["id", field],
+          filters: { [field]: part },
+        })
+        for (const row of rows) found.set(`${target}|${by}|${row[field]}`, row.id!)
+      }
+    }
+  }
+  return found
+}
+
+/** The TIC set on each target id now. */
+async function currentTics(scope: QueryScope, ids: Map<BulkTarget, string[]>): Promise<Map<string, number>> {
+  const svc = ticModule(scope)
+  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  const out = new Map<string, number>()
+  for (const [target, list] of ids) {
+    for (const part of chunks(list, PAGE)) for (const [id, tic] of Object.entries(await svc.getTics(target, part))) out.set(id, tic)
+  }
+  return out
+}
+
+/** The service's word on each TIC (one cached lookup per distinct TIC, four at a time). */
+async function verdictsOf(options: PluginOptions, tics: readonly number[]): Promise<Map<number, TicVerdict>> {
+  const limit = pLimit(4)
+  const out = new Map<number, TicVerdict>()
+  await Promise.all(
+    [...new Set(tics)].map((t) =>
+      limit(async () => {
+        try {
+          out.set(t, (await lookupTic(options, t)).status)
+        } catch {
+          out.set(t, "unverified") // refused credentials and the like: the line cannot be checked now
+        }
+      }),
+    ),
+  )
+  return out
+}
+
+/** The dry run of an import: what it would change, what is unchanged, and every refused line. */
+export async function previewImport(scope: QueryScope, options: PluginOptions, csv: string): Promise<ImportPlan> {
+  const parsed = parseImport(csv)
+  const targets = await resolveTargets(scope, parsed.rows)
+  const ids = new Map<BulkTarget, string[]>()
+  for (const r of parsed.rows) {
+    const id = targets.get(`${r.target}|${r.by}|${r.ref}`)
+    if (id) ids.set(r.target, [...(ids.get(r.target) ?? []), id])
+  }
+  const [current, verdicts] = await Promise.all([
+    currentTics(scope, ids),
+    verdictsOf(
+      options,
+      parsed.rows.flatMap((r) => (r.tic === null ? [] : [r.tic])),
+    ),
+  ])
+  return planImport(parsed, targets, current, verdicts)
+}
+
+export interface TicImportJob {
+  id: string
+  status: "running" | "done" | "failed"
+  total: number
+  done: number
+  error: string | null
+}
+
+let job: TicImportJob | null = null
+
+export function currentTicImport(): TicImportJob | null {
+  return job ? { ...job } : null
+}
+
+type ApplyModule = Pick<SalesTaxModuleService, "applyTicChanges">
+
+/**
+ * Starts applying `changes` in the background (one import at a time per process). All of them are
+ * written in one transaction: a failure leaves every TIC as it was.
+ */
+export function startTicImport(container: MedusaContainer, changes: readonly PlannedChange[]): { ok: boolean; job: TicImportJob } {
+  if (job?.status === "running") return { ok: false, job: { ...job } }
+  const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null }
+  job = mine
+  const svc = container.resolve<ApplyModule>(SALES_TAX_MODULE)
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const rows = changes.map((c) => ({ target_type: c.target as TicTargetType, target_id: c.targetId, tic: c.to }))
+  void svc
+    .applyTicChanges(rows, (done) => void (mine.done = done))
+    .then(
+      () => {
+        // the checkout's product TICs are read again (after the commit, not only inside the transaction)
+        ticAssignmentsChanged()
+        mine.done = mine.total
+        mine.status = "done"
+        logger.info(`sales-tax TIC import: ${mine.total} TICs set`)
+      },
+      (e: unknown) => {
+        mine.status = "failed"
+        mine.done = 0
+        // a plain message for the admin (never a statement); the log has the detail
+        mine.error = "the import could not be written; nothing was changed. Try again."
+        logger.error(`sales-tax TIC import failed, rolled back: ${(e as Error)?.message ?? e}`)
+      },
+    )
+  return { ok: true, job: { ...mine } }
+}

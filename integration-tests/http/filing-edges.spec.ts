@@ -1,0 +1,134 @@
+/**
+ * Filing's money edges (issue 27), one Medusa boot: a gift card order is filed with its gift card
+ * line under TIC 10005 (no tax, at the service too) and a return of that line refunds no tax; a
+ * refused key (the sandbox answers 401 to filing's calls) pauses filing, the admin shows it with
+ * the orders waiting, and the retry job heals it once the key works again, each order filed once.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { createProductsWorkflow } from "@medusajs/core-flows"
+import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
+import { adminOrder, filingStore, fulfilEach, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
+import { dec, roundCents, sum } from "../../src/money"
+import salesTaxFilingRetryJob from "../../src/jobs/sales-tax-filing-retry"
+import { KEY_REFUSED } from "../../src/workflows/filing/key-refused"
+
+jest.setTimeout(180_000)
+
+const env = useSalesTaxSandbox()
+
+medusaIntegrationTestRunner({
+  env: env.env,
+  testSuite: ({ api, getContainer }) => {
+    it("a gift card line is filed under TIC 10005 with no tax (charged = filed per line), and its return refunds none", async () => {
+      const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
+      const {
+        result: [card],
+      } = await createProductsWorkflow(getContainer()).run({
+        input: {
+          products: [
+            {
+              title: "Gift card",
+              handle: "gift-card-50",
+              is_giftcard: true,
+              status: "published" as const,
+              shipping_profile_id: store.shippingProfileId,
+              sales_channels: [{ id: store.salesChannelId }],
+              options: [{ title: "Amount", values: ["50"] }],
+              variants: [
+                {
+                  title: "$50",
+                  sku: "GIFT-50",
+                  options: { Amount: "50" },
+                  manage_inventory: false,
+                  prices: [{ currency_code: "usd", amount: 50 }],
+                },
+              ],
+            },
+          ],
+        },
+      })
+      const cardVariant = card!.variants![0]!.id
+      const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [
+        [store.products.general.variantId, 2],
+        [cardVariant, 1],
+      ])
+      const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      const o = await adminOrder(api, auth, order.id)
+      const cardItem = o.items.find((i: any) => i.variant_id === cardVariant)
+      const lampItem = o.items.find((i: any) => i.variant_id === store.products.general.variantId)
+      // Medusa charged no tax on the card (left out of the tax context), and a taxable lamp
+      expect(cardItem.tax_lines).toEqual([])
+      expect(dec(lampItem.tax_total).gt(0)).toBe(true)
+      const cardLine = rec.snapshot!.lines.find((l) => l.itemId === cardItem.id)!
+      expect([cardLine.tic, cardLine.chargedTax, cardLine.price, cardLine.quantity]).toEqual([10005, 0, 50, 1])
+
+      // the service holds the card under 10005 with no tax, and every line's tax is the charged tax
+      const svc = await env.sandbox.client.getOrder(order.id)
+      const svcCard = svc.lineItems.find((l) => l.itemId === cardItem.id)!
+      expect([svcCard.tic, svcCard.tax.amount]).toEqual([10005, 0])
+      for (const l of rec.snapshot!.lines) {
+        expect([l.itemId, roundCents(svc.lineItems.find((x) => x.itemId === l.itemId)!.tax.amount)]).toEqual([l.itemId, l.chargedTax])
+      }
+      expect(rec.filed_tax).toBe(rec.charged_tax)
+
+      // the card comes back: a refund of the card, no tax
+      await fulfilEach(
+        api,
+        auth,
+        order.id,
+        o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })),
+      )
+      const ret = await returnAndReceive(api, auth, order.id, [{ id: cardItem.id, quantity: 1 }])
+      const done = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.refunds ?? []).some((x) => x.source_id === ret && x.state === "refunded"),
+        "the card's refund",
+      )
+      expect(done.refunds!.find((x) => x.source_id === ret)!.refunded_tax).toBe(0)
+      const refunds = (await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []
+      expect(refunds.map((r) => r.items.map((i) => [i.itemId, Math.abs(i.quantity), i.tax.amount]))).toEqual([[[cardItem.id, 1, 0]]])
+    })
+
+    it("a refused key pauses filing (shown with the orders waiting); the retry job heals it once the key works: filed once", async () => {
+      const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
+      // the service refuses the key for filing's order calls (the checkout's quotes still go through)
+      await env.sandbox.fault({ operation: "cartToOrder", status: 401 })
+      await env.sandbox.fault({ operation: "createOrder", status: 401 })
+      const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [[store.products.general.variantId, 1]])
+      const paused = await waitForFiling(getContainer(), order.id, (r) => r.paused_reason === KEY_REFUSED, "paused")
+      expect(paused.state).toBe("failed")
+      expect(paused.last_error).toMatch(/HTTP 401/)
+      expect(paused.next_attempt_at).not.toBeNull()
+
+      const settings = (await api.get("/admin/sales-tax/settings", auth)).data
+      expect(settings.filingPaused).toMatchObject({
+        reason: "key_refused",
+        message: "filing paused: the service refused the key",
+        orders: 1,
+        records: 1,
+      })
+      expect(JSON.stringify(settings)).not.toContain(env.sandbox.apiKey)
+      expect((await api.get(`/admin/sales-tax/filings/${order.id}`, auth)).data.filing.paused_reason).toBe(KEY_REFUSED)
+
+      // not due yet (back-off): the retry job makes no call
+      await env.sandbox.resetCounts()
+      await salesTaxFilingRetryJob(getContainer())
+      const idle = await env.sandbox.counts()
+      expect([idle.calculateCarts ?? 0, idle.cartToOrder ?? 0, idle.createOrder ?? 0]).toEqual([0, 0, 0])
+      expect((await filingStore(getContainer()).findRecord(order.id))!.paused_reason).toBe(KEY_REFUSED)
+
+      // the key is fixed; the back-off elapses; the retry job runs
+      await env.sandbox.clearFaults()
+      await filingStore(getContainer()).patchRecord(paused.id, { next_attempt_at: new Date(Date.now() - 1000) })
+      await salesTaxFilingRetryJob(getContainer())
+      const healed = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      expect([healed.paused_reason, healed.attempts, healed.last_error]).toEqual([null, 0, null])
+      const counts = await env.sandbox.counts()
+      expect((counts.cartToOrder ?? 0) + (counts.createOrder ?? 0)).toBe(1)
+      const svc = await env.sandbox.client.getOrder(order.id)
+      expect(roundCents(sum(svc.lineItems.map((l) => l.tax.amount)))).toBe(healed.charged_tax)
+      expect((await api.get("/admin/sales-tax/settings", auth)).data.filingPaused).toBeNull()
+    })
+  },
+})

@@ -14,6 +14,8 @@ import { KEY_REFUSED } from "../../src/workflows/filing/key-refused"
 
 jest.setTimeout(180_000)
 
+type Item = { id: string; variant_id: string; quantity: number; tax_total: number; tax_lines: unknown[] }
+
 const env = useSalesTaxSandbox()
 
 medusaIntegrationTestRunner({
@@ -53,9 +55,9 @@ medusaIntegrationTestRunner({
         [cardVariant, 1],
       ])
       const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
-      const o = await adminOrder(api, auth, order.id)
-      const cardItem = o.items.find((i: any) => i.variant_id === cardVariant)
-      const lampItem = o.items.find((i: any) => i.variant_id === store.products.general.variantId)
+      const o = (await adminOrder(api, auth, order.id)) as { items: Item[] }
+      const cardItem = o.items.find((i) => i.variant_id === cardVariant)!
+      const lampItem = o.items.find((i) => i.variant_id === store.products.general.variantId)!
       // Medusa charged no tax on the card (left out of the tax context), and a taxable lamp
       expect(cardItem.tax_lines).toEqual([])
       expect(dec(lampItem.tax_total).gt(0)).toBe(true)
@@ -76,7 +78,7 @@ medusaIntegrationTestRunner({
         api,
         auth,
         order.id,
-        o.items.map((i: any) => ({ id: i.id, quantity: i.quantity })),
+        o.items.map((i) => ({ id: i.id, quantity: i.quantity })),
       )
       const ret = await returnAndReceive(api, auth, order.id, [{ id: cardItem.id, quantity: 1 }])
       const done = await waitForFiling(
@@ -90,44 +92,56 @@ medusaIntegrationTestRunner({
       expect(refunds.map((r) => r.items.map((i) => [i.itemId, Math.abs(i.quantity), i.tax.amount]))).toEqual([[[cardItem.id, 1, 0]]])
     })
 
-    it("a refused key pauses filing (shown with the orders waiting); the retry job heals it once the key works: filed once", async () => {
+    it("a refused key pauses filing (shown with the orders waiting); the retry job heals it once the key works: each filed once", async () => {
       const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
+      const filing = filingStore(getContainer())
       // the service refuses the key for filing's order calls (the checkout's quotes still go through)
       await env.sandbox.fault({ operation: "cartToOrder", status: 401 })
       await env.sandbox.fault({ operation: "createOrder", status: 401 })
-      const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [[store.products.general.variantId, 1]])
-      const paused = await waitForFiling(getContainer(), order.id, (r) => r.paused_reason === KEY_REFUSED, "paused")
-      expect(paused.state).toBe("failed")
-      expect(paused.last_error).toMatch(/HTTP 401/)
-      expect(paused.next_attempt_at).not.toBeNull()
+      const orders = []
+      for (const q of [1, 2])
+        orders.push((await placeOrder(api, store, ADDRESSES.philadelphia, [[store.products.general.variantId, q]])).order)
+      const paused = []
+      for (const o of orders) paused.push(await waitForFiling(getContainer(), o.id, (r) => r.paused_reason === KEY_REFUSED, "paused"))
+      for (const p of paused) {
+        expect(p.state).toBe("failed")
+        expect(p.last_error).toMatch(/HTTP 401/)
+        expect(p.next_attempt_at).not.toBeNull()
+      }
 
       const settings = (await api.get("/admin/sales-tax/settings", auth)).data
       expect(settings.filingPaused).toMatchObject({
         reason: "key_refused",
         message: "filing paused: the service refused the key",
-        orders: 1,
-        records: 1,
+        orders: 2,
+        records: 2,
       })
       expect(JSON.stringify(settings)).not.toContain(env.sandbox.apiKey)
-      expect((await api.get(`/admin/sales-tax/filings/${order.id}`, auth)).data.filing.paused_reason).toBe(KEY_REFUSED)
+      expect((await api.get(`/admin/sales-tax/filings/${orders[0].id}`, auth)).data.filing.paused_reason).toBe(KEY_REFUSED)
 
       // not due yet (back-off): the retry job makes no call
       await env.sandbox.resetCounts()
       await salesTaxFilingRetryJob(getContainer())
       const idle = await env.sandbox.counts()
       expect([idle.calculateCarts ?? 0, idle.cartToOrder ?? 0, idle.createOrder ?? 0]).toEqual([0, 0, 0])
-      expect((await filingStore(getContainer()).findRecord(order.id))!.paused_reason).toBe(KEY_REFUSED)
+      expect((await filing.findRecord(orders[0].id))!.paused_reason).toBe(KEY_REFUSED)
 
-      // the key is fixed; the back-off elapses; the retry job runs
+      // the key is fixed; the first order's back-off elapses; the retry job files it and makes the other due
       await env.sandbox.clearFaults()
-      await filingStore(getContainer()).patchRecord(paused.id, { next_attempt_at: new Date(Date.now() - 1000) })
+      await filing.patchRecord(paused[0]!.id, { next_attempt_at: new Date(Date.now() - 1000) })
       await salesTaxFilingRetryJob(getContainer())
-      const healed = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
-      expect([healed.paused_reason, healed.attempts, healed.last_error]).toEqual([null, 0, null])
+      await waitForFiling(getContainer(), orders[0].id, (r) => r.state === "completed", "completed")
+      const second = (await filing.findRecord(orders[1].id))!
+      expect(second.next_attempt_at!.getTime()).toBeLessThanOrEqual(Date.now())
+      await salesTaxFilingRetryJob(getContainer())
+      for (const o of orders) {
+        const healed = await waitForFiling(getContainer(), o.id, (r) => r.state === "completed", "completed")
+        expect([healed.paused_reason, healed.attempts, healed.last_error]).toEqual([null, 0, null])
+        const svc = await env.sandbox.client.getOrder(o.id)
+        expect(roundCents(sum(svc.lineItems.map((l) => l.tax.amount)))).toBe(healed.charged_tax)
+      }
       const counts = await env.sandbox.counts()
-      expect((counts.cartToOrder ?? 0) + (counts.createOrder ?? 0)).toBe(1)
-      const svc = await env.sandbox.client.getOrder(order.id)
-      expect(roundCents(sum(svc.lineItems.map((l) => l.tax.amount)))).toBe(healed.charged_tax)
+      expect((counts.cartToOrder ?? 0) + (counts.createOrder ?? 0)).toBe(2)
       expect((await api.get("/admin/sales-tax/settings", auth)).data.filingPaused).toBeNull()
     })
   },

@@ -143,6 +143,18 @@ medusaIntegrationTestRunner({
       const counts = await env.sandbox.counts()
       expect((counts.cartToOrder ?? 0) + (counts.createOrder ?? 0)).toBe(2)
       expect((await api.get("/admin/sales-tax/settings", auth)).data.filingPaused).toBeNull()
+
+      // the call log (and its bodies, with log.bodies) is read through admin routes only
+      const entries = (await api.get(`/admin/sales-tax/activity?order_id=${orders[0].id}`, auth)).data.entries as { id: string }[]
+      expect(entries.length).toBeGreaterThan(0)
+      const anonymous = { validateStatus: () => true }
+      for (const url of ["/admin/sales-tax/activity", `/admin/sales-tax/activity/${entries[0]!.id}`]) {
+        expect([url, (await api.get(url, anonymous)).status]).toEqual([url, 401])
+        expect([url, (await api.get(url, { ...anonymous, headers: { "x-publishable-api-key": store.publishableKey } })).status]).toEqual([
+          url,
+          401,
+        ])
+      }
     })
   },
 })

@@ -624,8 +624,13 @@ export class FilingProcessor {
 
   /** The service accepts the key again: the other records paused by a refused key are made due now. */
   private async resumePaused(orderId: string): Promise<void> {
-    const n = (await this.deps.store.resumePaused?.(KEY_REFUSED, this.now())) ?? 0
-    this.deps.logger?.info(`sales-tax filing: ${orderId} went through after a refused key; ${n} other paused records made due`)
+    try {
+      const n = (await this.deps.store.resumePaused?.(KEY_REFUSED, this.now())) ?? 0
+      this.deps.logger?.info(`sales-tax filing: ${orderId} went through after a refused key; ${n} other paused records made due`)
+    } catch (e) {
+      // this record is filed; the others still come due on their own back-off
+      this.deps.logger?.warn(`sales-tax filing: paused records not made due (${sanitizeError(e, this.deps.secrets ?? [])})`)
+    }
   }
 
   private async getOrderOrNull(orderId: string, client: FilingClient = this.deps.client): Promise<OrderRecord | null> {

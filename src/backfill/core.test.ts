@@ -10,6 +10,7 @@ import {
   addBatch,
   backfillOrderRequest,
   backfillRunner,
+  keyAccepted,
   newProgress,
   type BackfillLedger,
   type BackfillOrder,
@@ -147,5 +148,18 @@ describe("backfill progress", () => {
       etaSeconds: 8,
       errors: [{ orderId: "o1", error: "x" }],
     })
+  })
+})
+
+describe("a refused key (issue 27)", () => {
+  it("a batch on a refused key files nothing (paused records stay paused); with the fixed key it files (they go again)", async () => {
+    const orders = await historical(2, () => false)
+    const { ledger } = setLedger()
+    const wrong = new SalesTaxClient({ baseUrl: sb.url, apiKey: "sk_test_rotated_by_mistake", connectionId: CONNECTION_ID, retry: false })
+    const refused = await backfillRunner({ client: wrong, ledger, concurrency: 1 }).runBatch(orders)
+    expect(refused.failed.map((f) => f.error.slice(0, 8))).toEqual(["HTTP 401", "HTTP 401"])
+    expect(keyAccepted(refused)).toBe(false)
+    const fixed = await backfillRunner({ client, ledger, concurrency: 1 }).runBatch(orders)
+    expect([fixed.filed, keyAccepted(fixed)]).toEqual([2, true])
   })
 })

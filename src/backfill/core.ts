@@ -223,6 +223,14 @@ export function newProgress(total: number, now: Date): BackfillProgress {
   }
 }
 
+/**
+ * Pure: the batch reached the service with a key it accepts (an order filed, or found already
+ * there): the live filing's records paused by a refused key (key-refused.ts) can go again now.
+ */
+export function keyAccepted(b: Pick<BatchOutcome, "filed">): boolean {
+  return b.filed > 0
+}
+
 /** Adds a batch's outcome; rate and ETA from the elapsed time since the start. */
 export function addBatch(p: BackfillProgress, b: BatchOutcome, now: Date, keepErrors = 20): BackfillProgress {
   const processed = p.processed + b.filed + b.skipped + b.failed.length

@@ -4,7 +4,9 @@
  * exemption; its real completion date; its received returns as refunds keyed by return id), runs
  * the core, and writes a filing record for each order filed (with the filing module's own
  * ensureRecord / patchRecord / ensureRefund / patchRefund). The filing records are the ledger: an
- * order that has one is skipped (the live filing, the retry job and the sweep own it).
+ * order that has one is skipped (the live filing, the retry job and the sweep own it). A record
+ * paused by a refused key is the retry job's: once a batch reaches the service (the key works),
+ * every paused record is made due, so the retry job files them within its next minute.
  *
  * Used by the exec script (src/scripts/backfill-sales-tax.ts) and the admin action
  * (POST /admin/sales-tax/backfill).
@@ -21,9 +23,11 @@ import { buildSnapshot, completionInstant, ORDER_FIELDS, refundsShipping } from 
 import { RETURN_FIELDS, type AddedItemsRow, type OrderRow, type ReturnRow } from "../workflows/filing/order-rows"
 import { graph, graphPage } from "../core/query"
 import { newRecordFor } from "../workflows/filing/processor"
+import { KEY_REFUSED } from "../workflows/filing/key-refused"
 import {
   addBatch,
   backfillRunner,
+  keyAccepted,
   newProgress,
   perOrigin,
   type BackfillLedger,
@@ -229,6 +233,7 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
   // `await` below (the handler only keeps Node from calling it unhandled in the meantime)
   const prefetch = <T>(p: Promise<T>) => (p.catch(() => undefined), p)
   let skip = 0
+  let resumed = false
   let next = prefetch(page(skip))
   for (;;) {
     const cur = await next
@@ -239,6 +244,11 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
         ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] })
         : prefetch(page(skip))
     const out = await runner.runBatch(cur.orders)
+    if (!resumed && keyAccepted(out)) {
+      // the key works: the live filing's records paused by a refused key go again (the retry job)
+      resumed = true
+      await container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE).resumePaused(KEY_REFUSED, new Date())
+    }
     out.skipped += cur.notFiled.length
     out.failed.push(...cur.failed)
     progress = addBatch(progress, out, new Date())

@@ -128,6 +128,21 @@ export interface AdminSettingsResponse {
     items: FailureSummary[]
     error?: string
   }
+  /** Filing paused because the service refused the key (401/403), with the orders waiting; null: not paused. */
+  filingPaused?: FilingPausedSummary | null
+}
+
+/** Records paused by a refused key: retried with back-off until the service accepts the key (docs/filing.md). */
+export interface FilingPausedSummary {
+  reason: "key_refused"
+  /** "filing paused: the service refused the key" */
+  message: string
+  /** Medusa orders waiting (an order's several service orders count once) */
+  orders: number
+  /** filing records waiting */
+  records: number
+  /** the earliest next attempt (ISO) */
+  nextAttemptAt: string | null
 }
 
 /** One call to the Sales Tax Service as GET /admin/sales-tax/activity answers it (the call log's row, dates as JSON). */

@@ -16,6 +16,8 @@ import type {
   RefundPatch,
 } from "./types"
 
+const RESUME_BATCH = 1000
+
 /** A row as the generated CRUD returns it. */
 type RecordRow = InferTypeOf<typeof FilingRecord>
 type RefundRow = InferTypeOf<typeof FilingRefund>
@@ -131,6 +133,21 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
     const rows = await this.listFilingRecords({ parent_order_id: orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
     return rows.map((r) => toRecord(r))
+  }
+
+  async resumePaused(reason: string, now: Date): Promise<number> {
+    let n = 0
+    // in bounded batches: a long key outage may have paused many records
+    for (;;) {
+      const rows = await this.listFilingRecords(
+        { paused_reason: reason, next_attempt_at: { $gt: now } },
+        { select: ["id"], take: RESUME_BATCH, order: { id: "ASC" } },
+      )
+      if (!rows.length) return n
+      await this.updateFilingRecords(rows.map((r) => ({ id: r.id, next_attempt_at: now })))
+      n += rows.length
+      if (rows.length < RESUME_BATCH) return n
+    }
   }
 
   async listDue(now: Date, limit: number): Promise<string[]> {

@@ -126,6 +126,8 @@ export interface FilingRecordDTO {
   next_attempt_at: Date | null
   last_error: string | null
   last_step: string | null
+  /** "key_refused": the service refused the key (401/403); retried with back-off until it accepts it (key-refused.ts) */
+  paused_reason?: string | null
   /** times the order was voided and filed again whole for an edit */
   revision?: number
   /** order edits of this order (kind "order" only) */
@@ -181,4 +183,6 @@ export interface FilingStore {
   listDue(now: Date, limit: number): Promise<string[]>
   /** the records whose parent_order_id is `orderId` (exchanges, edits, claims, credits), oldest first */
   listChildren(orderId: string): Promise<FilingRecordDTO[]>
+  /** makes every record paused for `reason` due at `now` (the service accepts the key again); returns how many */
+  resumePaused?(reason: string, now: Date): Promise<number>
 }

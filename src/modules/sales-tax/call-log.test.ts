@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import type { AttemptInfo } from "../../client"
-import { CallLogBuffer, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
+import { CallLogBuffer, pruneInBatches, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
 
 const attempt = (over: Partial<AttemptInfo> = {}): AttemptInfo => ({
   operation: "calculateCarts",
@@ -163,6 +163,55 @@ describe("the service-call log's buffer", () => {
         })
       }),
       { numRuns: 300 },
+    )
+  })
+})
+
+describe("pruning in bounded batches (issue 27)", () => {
+  /** expired ids in a table; `take` lists oldest first, `drop` deletes; statements are recorded */
+  const table = (n: number) => {
+    let ids = Array.from({ length: n }, (_, i) => `stcl_${String(i).padStart(6, "0")}`)
+    const takes: number[] = []
+    const drops: number[] = []
+    return {
+      takes,
+      drops,
+      left: () => ids.length,
+      take: async (limit: number) => {
+        takes.push(limit)
+        return ids.slice(0, limit)
+      },
+      drop: async (d: string[]) => {
+        drops.push(d.length)
+        const gone = new Set(d)
+        ids = ids.filter((x) => !gone.has(x))
+      },
+    }
+  }
+  it("2,500 expired entries: three statements of at most 1,000 ids, every entry deleted", async () => {
+    const t = table(2500)
+    expect(await pruneInBatches(t.take, t.drop)).toBe(2500)
+    expect([t.takes, t.drops, t.left()]).toEqual([[1000, 1000, 1000], [1000, 1000, 500], 0])
+  })
+  it("nothing expired: one look, no delete; exactly a batch: one more look", async () => {
+    const none = table(0)
+    expect(await pruneInBatches(none.take, none.drop)).toBe(0)
+    expect([none.takes.length, none.drops]).toEqual([1, []])
+    const one = table(1000)
+    expect(await pruneInBatches(one.take, one.drop)).toBe(1000)
+    expect([one.takes.length, one.drops, one.left()]).toEqual([2, [1000], 0])
+  })
+  it("property: any count, any batch size: all deleted, no statement over the batch, maxBatches bounds the loop", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 1, max: 700 }), async (n, batch) => {
+        const t = table(n)
+        expect(await pruneInBatches(t.take, t.drop, batch)).toBe(n)
+        expect(t.left()).toBe(0)
+        expect(Math.max(0, ...t.drops)).toBeLessThanOrEqual(batch)
+        const capped = table(n)
+        expect(await pruneInBatches(capped.take, capped.drop, batch, 2)).toBe(Math.min(n, 2 * batch))
+      }),
+      { numRuns: 60 },
     )
   })
 })

@@ -32,6 +32,32 @@ export interface CallLogSink {
 
 type Warn = (message: string) => void
 
+/** Ids deleted per statement when the log is pruned (a long retention or a busy store: many rows). */
+export const PRUNE_BATCH = 1000
+
+/**
+ * Deletes expired entries in bounded batches: `take(limit)` lists at most `limit` ids of expired
+ * entries (oldest first), `drop(ids)` deletes them, until a batch comes back short. Never one
+ * statement over every expired id: no unbounded id list in memory, no giant IN (...) or lock.
+ * `maxBatches` bounds the loop (the rest waits for the next prune). Returns how many were deleted.
+ */
+export async function pruneInBatches(
+  take: (limit: number) => Promise<string[]>,
+  drop: (ids: string[]) => Promise<void>,
+  batch = PRUNE_BATCH,
+  maxBatches = 10_000,
+): Promise<number> {
+  let n = 0
+  for (let i = 0; i < maxBatches; i++) {
+    const ids = await take(batch)
+    if (!ids.length) break
+    await drop(ids)
+    n += ids.length
+    if (ids.length < batch) break
+  }
+  return n
+}
+
 const asRecord = (v: unknown): Record<string, unknown> | null =>
   v === undefined || v === null ? null : typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v }
 

@@ -5,7 +5,7 @@ import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
 import { CallLogEntry } from "./models/call-log"
 import { NexusState } from "./models/nexus-state"
-import { callLog, type CallLogRow, type CallLogSink } from "./call-log"
+import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
 import { ticAssignmentsChanged } from "./tic-generation"
@@ -194,12 +194,16 @@ export class SalesTaxModuleService
     if (rows.length) await this.createCallLogEntries(rows)
   }
 
-  /** Deletes call-log entries older than `before` (for good: the log is not soft-deleted history). */
+  /**
+   * Deletes call-log entries older than `before` (for good: the log is not soft-deleted history),
+   * their request and response bodies (`log.bodies`) with them; 1,000 ids a statement, oldest first.
+   */
   async pruneCallLog(before: Date): Promise<number> {
-    const old = await this.listCallLogEntries({ at: { $lt: before } }, { select: ["id"], take: null })
-    if (!old.length) return 0
-    await this.deleteCallLogEntries(old.map((o) => o.id))
-    return old.length
+    return pruneInBatches(
+      async (limit) =>
+        (await this.listCallLogEntries({ at: { $lt: before } }, { select: ["id"], take: limit, order: { at: "ASC" } })).map((o) => o.id),
+      (ids) => this.deleteCallLogEntries(ids),
+    )
   }
 }
 

@@ -9,6 +9,7 @@ import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, ta
 import { missingFacts } from "./handlers"
 import { refundsShipping, wholeItemCharge } from "./medusa"
 import { itemLine } from "./__tests__/lines"
+import { GIFT_CARD_TIC } from "./gift-cards"
 
 const L = itemLine
 const snap = (orderId: string, lines: FilingLine[]): FilingSnapshot => ({
@@ -105,20 +106,28 @@ describe("planEdit", () => {
             ret: fc.integer({ min: 0, max: 6 }),
             newQ: fc.integer({ min: 0, max: 8 }),
             newCents: fc.integer({ min: 0, max: 8000 }),
+            // a gift card line (TIC 10005): no tax charged, none on an edit, a return refunds none
+            gift: fc.boolean(),
           }),
           { minLength: 1, maxLength: 4 },
         ),
         (spec) => {
-          const lines = spec.map((s, i) => L(`i${i}`, s.q, s.cents / 100))
+          const gift = (s: (typeof spec)[number], l: FilingLine): FilingLine => (s.gift ? { ...l, tic: GIFT_CARD_TIC, chargedTax: 0 } : l)
+          const lines = spec.map((s, i) => gift(s, L(`i${i}`, s.q, s.cents / 100)))
           const rets = spec
-            .map((s, i) => ({ itemId: `i${i}`, quantity: Math.min(s.ret, s.q), tax: taxShare(s.cents / 100, Math.min(s.ret, s.q), s.q) }))
+            .map((s, i) => ({
+              itemId: `i${i}`,
+              quantity: Math.min(s.ret, s.q),
+              tax: taxShare(lines[i]!.chargedTax, Math.min(s.ret, s.q), s.q),
+            }))
             .filter((r) => r.quantity > 0)
           const family = [rec("o", lines, rets.length ? [refund("return", rets)] : [])]
           // an edit changes a line's quantity (Medusa recomputes its tax at about the same unit rate), or leaves it as it was
           const now = spec.map((s, i) => {
             const ret = Math.min(s.ret, s.q)
-            if (s.newQ === 0) return L(`i${i}`, s.q, s.cents / 100)
+            if (s.newQ === 0) return lines[i]!
             const q = ret + s.newQ
+            if (s.gift) return gift(s, L(`i${i}`, q, 0))
             return L(
               `i${i}`,
               q,

@@ -23,6 +23,8 @@ export interface OrderItemRow {
   unit_price?: unknown
   quantity?: unknown
   is_tax_inclusive?: boolean | null
+  /** a Medusa gift card line (left out of the tax context at checkout) */
+  is_giftcard?: boolean | null
   adjustments?: AdjustmentRow[] | null
   tax_lines?: TaxLineRow[] | null
   tax_total?: unknown

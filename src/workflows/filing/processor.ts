@@ -40,7 +40,6 @@ import {
   deriveState,
   directOrderRequest,
   editSupplements,
-  isRetryable,
   lockKey,
   mustFileDirect,
   orderTaxTotal,
@@ -54,6 +53,7 @@ import {
   toIso,
 } from "./decisions"
 import { dec } from "../../money"
+import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
 
 /** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
 export interface FilingClient {
@@ -348,6 +348,7 @@ export class FilingProcessor {
     const s = rec.snapshot
     const { store } = this.deps
     const client = this.clientOf(s)
+    const wasPaused = rec.paused_reason === KEY_REFUSED
     let step = "file"
     let refundInFlight: FilingRefundDTO | null = null
     try {
@@ -423,8 +424,16 @@ export class FilingProcessor {
 
       const fresh = await this.reload(orderId)
       const state = deriveState(fresh, fresh.refunds ?? [], false)
-      await store.patchRecord(fresh.id, { state, attempts: 0, next_attempt_at: null, last_error: null, last_step: fresh.last_step })
-      return { ...fresh, state, attempts: 0, next_attempt_at: null, last_error: null }
+      await store.patchRecord(fresh.id, {
+        state,
+        attempts: 0,
+        next_attempt_at: null,
+        last_error: null,
+        last_step: fresh.last_step,
+        ...(wasPaused ? { paused_reason: null } : {}),
+      })
+      if (wasPaused) await this.resumePaused(orderId)
+      return { ...fresh, state, attempts: 0, next_attempt_at: null, last_error: null, ...(wasPaused ? { paused_reason: null } : {}) }
     } catch (err) {
       return this.fail(orderId, step, err, refundInFlight)
     }
@@ -613,6 +622,17 @@ export class FilingProcessor {
     return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
   }
 
+  /** The service accepts the key again: the other records paused by a refused key are made due now. */
+  private async resumePaused(orderId: string): Promise<void> {
+    try {
+      const n = (await this.deps.store.resumePaused?.(KEY_REFUSED, this.now())) ?? 0
+      this.deps.logger?.info(`sales-tax filing: ${orderId} went through after a refused key; ${n} other paused records made due`)
+    } catch (e) {
+      // this record is filed; the others still come due on their own back-off
+      this.deps.logger?.warn(`sales-tax filing: paused records not made due (${sanitizeError(e, this.deps.secrets ?? [])})`)
+    }
+  }
+
   private async getOrderOrNull(orderId: string, client: FilingClient = this.deps.client): Promise<OrderRecord | null> {
     try {
       return await client.getOrder(orderId)
@@ -627,8 +647,8 @@ export class FilingProcessor {
     const message = sanitizeError(err, this.deps.secrets ?? [])
     const rec = await store.findRecord(orderId)
     if (!rec) return null
-    const attempts = rec.attempts + 1
-    const again = isRetryable(err) && attempts < this.deps.maxAttempts
+    // a refused key (401/403) pauses the record: retried with back-off, never left for a person (key-refused.ts)
+    const { attempts, retry: again, paused } = planFailure(err, rec, this.deps.maxAttempts)
     const next = again ? new Date(this.now().getTime() + backoffDelayMs(attempts, this.backoff)) : null
     if (refund) await store.patchRefund(refund.id, { state: "failed", attempts: refund.attempts + 1, last_error: message })
     const patch: RecordPatch = {
@@ -636,10 +656,13 @@ export class FilingProcessor {
       attempts,
       next_attempt_at: next,
       last_error: `${step}: ${message}`,
+      ...(paused || rec.paused_reason ? { paused_reason: paused } : {}),
     }
     await store.patchRecord(rec.id, patch)
     this.deps.logger?.warn(
-      `sales-tax filing: ${orderId} ${step} failed (attempt ${attempts}/${this.deps.maxAttempts}${again ? `, next at ${next!.toISOString()}` : ", left for a person"}): ${message}`,
+      paused
+        ? `sales-tax filing: ${orderId} ${step}: ${KEY_REFUSED_MESSAGE} (${message}); retried at ${next!.toISOString()} and on, with back-off, until the service accepts the key`
+        : `sales-tax filing: ${orderId} ${step} failed (attempt ${attempts}/${this.deps.maxAttempts}${again ? `, next at ${next!.toISOString()}` : ", left for a person"}): ${message}`,
     )
     return { ...rec, ...patch }
   }

@@ -19,6 +19,7 @@ import { newRecordFor } from "./processor"
 import { childOrderId } from "./decisions"
 import { fullItemTax } from "../../reconciliation/compute"
 import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
+import { filedItemTic } from "./gift-cards"
 
 // ---------------------------------------------------------------------------------------------
 // TICs (product → type → category → default, as the provider resolves them at checkout)
@@ -297,7 +298,7 @@ export async function buildSnapshot(
     .filter((it) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
     .filter((it) => dec(amountString(it.quantity)).gt(0))
   const unresolved = items
-    .filter((i) => chargedTic(i.tax_lines) === null)
+    .filter((i) => !i.is_giftcard && chargedTic(i.tax_lines) === null)
     .map((i) => i.product_id)
     .filter((p): p is string => !!p)
   const tics = await ticsForProducts(container, [...new Set(unresolved)], options.defaultTic)
@@ -311,7 +312,8 @@ export async function buildSnapshot(
       kind: "item",
       price: netUnitPrice(taxable, amountString(it.quantity)),
       quantity: dec(amountString(it.quantity)).toNumber(),
-      tic: chargedTic(it.tax_lines) ?? (it.product_id ? (tics.get(it.product_id) ?? options.defaultTic) : options.defaultTic),
+      // a gift card line is filed under TIC 10005 (gift-cards.ts): Medusa never quoted it
+      tic: filedItemTic(it, chargedTic(it.tax_lines), tics, options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: tax,
       chargedRate: rateOf(it.tax_lines),

@@ -38,6 +38,8 @@ export const FilingRecord = model
     next_attempt_at: model.dateTime().nullable(),
     last_error: model.text().nullable(),
     last_step: model.text().nullable(),
+    /** Why filing of this record is paused and retried with back-off ("key_refused": the service answered 401/403). */
+    paused_reason: model.text().nullable(),
     /** Times the order was voided and filed again whole for an edit (before the void cutoff). */
     revision: model.number().default(0),
     /** Order edits of this order: [{ id, state, mode, at, lines }] (see EditIntent). */
@@ -48,4 +50,5 @@ export const FilingRecord = model
     { on: ["order_id"], unique: true, where: "deleted_at IS NULL" },
     { on: ["state", "next_attempt_at"], where: "deleted_at IS NULL" },
     { on: ["parent_order_id"], where: "deleted_at IS NULL" },
+    { on: ["paused_reason"], where: "deleted_at IS NULL AND paused_reason IS NOT NULL" },
   ])

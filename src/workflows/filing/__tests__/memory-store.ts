@@ -114,6 +114,16 @@ export class MemoryFilingStore implements FilingStore {
     return out
   }
 
+  async resumePaused(reason: string, now: Date): Promise<number> {
+    let n = 0
+    for (const [id, r] of this.records) {
+      if (r.paused_reason !== reason || !r.next_attempt_at || r.next_attempt_at.getTime() <= now.getTime()) continue
+      this.records.set(id, { ...r, next_attempt_at: new Date(now) })
+      n++
+    }
+    return n
+  }
+
   async listDue(now: Date, limit: number): Promise<string[]> {
     return [...this.records.values()]
       .filter((r) => r.next_attempt_at && r.next_attempt_at.getTime() <= now.getTime())

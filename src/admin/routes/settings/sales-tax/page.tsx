@@ -121,6 +121,24 @@ const SalesTaxSettingsPage = () => {
           </Text>
         </Container>
       ) : null}
+      {data?.filingPaused ? (
+        <Container className="flex flex-col gap-y-1 px-6 py-4" data-testid="settings-filing-paused">
+          <div className="flex items-center gap-x-2">
+            <Badge size="2xsmall" color="red">
+              {data.filingPaused.message}
+            </Badge>
+            <Text size="small" weight="plus" data-testid="settings-filing-paused-orders">
+              {data.filingPaused.orders} {data.filingPaused.orders === 1 ? "order" : "orders"} waiting
+            </Text>
+          </div>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            The service answered 401/403 to filing calls. Fix the API key of the connection (plugin option apiKey or the connection&apos;s
+            key) and restart; waiting orders are retried with back-off
+            {data.filingPaused.nextAttemptAt ? ` (next attempt ${new Date(data.filingPaused.nextAttemptAt).toLocaleString()})` : ""}, and
+            all of them as soon as one goes through.
+          </Text>
+        </Container>
+      ) : null}
       {data ? (
         <>
           <Section title="Connection" testId="settings-connection">

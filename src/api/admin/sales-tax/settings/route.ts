@@ -5,7 +5,8 @@ import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../..
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import { graph } from "../../../../core/query"
 import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../../../../core/product-tics"
-import type { AdminSettingsResponse, CheckResult, FailureSummary, TicSource } from "../../../../admin/lib/types"
+import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../../../../admin/lib/types"
+import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../../../../workflows/filing/key-refused"
 import { handle, pluginOptions, salesTaxClient, serviceText, ticInfo } from "../helpers"
 
 type Scope = MedusaRequest["scope"]
@@ -125,16 +126,43 @@ async function failures(scope: Scope, scrub: (text: string) => string): Promise<
   return { available: typeof records === "function", items: items.slice(0, RECENT_FAILURES) }
 }
 
+interface PausedRow {
+  order_id: string
+  parent_order_id?: string | null
+  next_attempt_at?: Date | string | null
+}
+
+/** Records paused by a refused key (key-refused.ts) and the orders behind them; null when none. */
+export async function filingPaused(scope: Scope): Promise<FilingPausedSummary | null> {
+  const svc = scope.resolve<Record<string, unknown>>(SALES_TAX_FILING_MODULE, { allowUnregistered: true })
+  const list = svc?.listFilingRecords as ((f: Record<string, unknown>, c: Record<string, unknown>) => Promise<PausedRow[]>) | undefined
+  if (typeof list !== "function") return null
+  const rows = await list.call(
+    svc,
+    { paused_reason: KEY_REFUSED },
+    { select: ["order_id", "parent_order_id", "next_attempt_at"], take: null, order: { next_attempt_at: "ASC" } },
+  )
+  if (!rows.length) return null
+  const next = rows.find((r) => r.next_attempt_at)?.next_attempt_at
+  return {
+    reason: KEY_REFUSED,
+    message: KEY_REFUSED_MESSAGE,
+    orders: pausedOrderCount(rows),
+    records: rows.length,
+    nextAttemptAt: next ? new Date(next).toISOString() : null,
+  }
+}
+
 /**
  * GET /admin/sales-tax/settings: connection health (health + ping), the options in force with the
  * API key redacted, TIC coverage (products that fall back to the default TIC), recent failures of
- * the filing.
+ * the filing, and whether filing is paused by a refused key (with the orders waiting).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)
   const client = salesTaxClient(req.scope)
   const scrub = (t: string) => serviceText(req.scope, t)
-  const [health, ping, cov, fail] = await Promise.all([
+  const [health, ping, cov, fail, paused] = await Promise.all([
     check<HealthResponse>(() => client.health(), scrub),
     check<PingResponse>(() => client.ping(), scrub),
     coverage(req.scope, options.defaultTic),
@@ -143,12 +171,14 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
       items: [],
       error: e instanceof Error ? e.message : "unexpected error",
     })),
+    filingPaused(req.scope).catch(() => null),
   ])
   const out: AdminSettingsResponse = {
     connection: { health, ping },
     options: displayedOptions(options),
     coverage: cov,
     failures: fail,
+    filingPaused: paused,
   }
   res.json(out)
 })

@@ -1,0 +1,38 @@
+/**
+ * Gift cards in filing (issue 27). A gift card sale is not a sale of goods: the goods bought with
+ * the card are taxed when it is redeemed. Medusa leaves `is_giftcard` lines out of the tax context
+ * at checkout (the provider never quotes them: no tax lines, no tax charged), and a product whose
+ * TIC is the gift card TIC is quoted under it (the service exempts it in every state). Filing files
+ * both as what they are: a line under TIC 10005 ("Gift card", /work/shared/data/tic-catalog.json)
+ * with the tax charged (none). The service's tax for TIC 10005 is 0 everywhere, so the re-quote
+ * equals the charge (cart path) and a return of the card refunds 0: filed = charged per line.
+ * They are filed rather than left out so the service's record of the order (its gross sales,
+ * exempt ones included) matches what the shopper paid, and returns need no special routing.
+ */
+
+/** TIC 10005, "Gift card". */
+export const GIFT_CARD_TIC = 10005
+
+/** The TICs filing treats as gift cards (the catalog has one). */
+export const GIFT_CARD_TICS: ReadonlySet<number> = new Set([GIFT_CARD_TIC])
+
+export function isGiftCardTic(tic: number | null | undefined): boolean {
+  return typeof tic === "number" && GIFT_CARD_TICS.has(tic)
+}
+
+/**
+ * Pure: the TIC an order item is filed under. A Medusa gift card line (`is_giftcard`) is always
+ * TIC 10005 (it was never quoted, so it has no charged TIC, and the default TIC would file it as a
+ * taxable sale with $0 tax). Otherwise the TIC it was charged under (kept on its tax lines), else
+ * its product's as resolved now (product → type → category), else the default.
+ */
+export function filedItemTic(
+  item: { is_giftcard?: boolean | null; product_id?: string | null },
+  chargedTic: number | null,
+  productTics: ReadonlyMap<string, number>,
+  defaultTic: number,
+): number {
+  if (item.is_giftcard) return GIFT_CARD_TIC
+  if (chargedTic !== null) return chargedTic
+  return (item.product_id ? productTics.get(item.product_id) : undefined) ?? defaultTic
+}

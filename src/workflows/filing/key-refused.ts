@@ -1,0 +1,48 @@
+/**
+ * A refused key in filing (issue 27). The service answers 401 (no or an invalid key) or 403 (the
+ * key does not grant the connection) when the key is wrong: a rotation mistake, a key revoked
+ * before the new one was deployed. That is not the order's fault and it heals once the key is
+ * fixed (and the process restarted with it), so the record is not left "failed for good": it is
+ * paused (`paused_reason` "key_refused") and retried on the retry job's schedule with the usual
+ * exponential back-off (capped, 1 hour by default), without counting towards `filing.maxAttempts`.
+ * The first paused record that goes through again makes the other paused records due at once.
+ */
+import { isRetryable } from "./decisions"
+
+export const KEY_REFUSED = "key_refused" as const
+export type PausedReason = typeof KEY_REFUSED
+
+/** What the admin shows while records are paused this way. */
+export const KEY_REFUSED_MESSAGE = "filing paused: the service refused the key"
+
+/** Pure: the service refused the key (HTTP 401 or 403). */
+export function isKeyRefused(err: unknown): boolean {
+  const s = (err as { status?: unknown } | null | undefined)?.status
+  return s === 401 || s === 403
+}
+
+export interface FailurePlan {
+  /** the record's attempt count after this failure (the back-off's exponent) */
+  attempts: number
+  /** a next attempt is scheduled (with back-off) */
+  retry: boolean
+  paused: PausedReason | null
+}
+
+/**
+ * Pure: what a failed run leaves on the record. A refused key: paused, always retried (its
+ * attempts count from the first refusal, for the back-off only). Any other error: the usual rule
+ * (retryable errors until `maxAttempts`), its count starting again after a pause (the refusals
+ * were not the order's failures).
+ */
+export function planFailure(err: unknown, prev: { attempts: number; paused_reason?: string | null }, maxAttempts: number): FailurePlan {
+  const wasPaused = prev.paused_reason === KEY_REFUSED
+  if (isKeyRefused(err)) return { attempts: (wasPaused ? prev.attempts : 0) + 1, retry: true, paused: KEY_REFUSED }
+  const attempts = (wasPaused ? 0 : prev.attempts) + 1
+  return { attempts, retry: isRetryable(err) && attempts < maxAttempts, paused: null }
+}
+
+/** Pure: the Medusa orders waiting behind paused records (an order's other origins, edits, exchanges count once). */
+export function pausedOrderCount(rows: { order_id: string; parent_order_id?: string | null }[]): number {
+  return new Set(rows.map((r) => r.parent_order_id ?? r.order_id)).size
+}

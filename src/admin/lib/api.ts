@@ -28,7 +28,7 @@ export class AdminApiError extends Error {
   }
 }
 
-function backendUrl(): string {
+export function backendUrl(): string {
   try {
     const url = typeof __BACKEND_URL__ !== "undefined" && __BACKEND_URL__ ? __BACKEND_URL__ : "/"
     return url.endsWith("/") ? url.slice(0, -1) : url
@@ -37,7 +37,7 @@ function backendUrl(): string {
   }
 }
 
-function authHeaders(): Record<string, string> {
+export function authHeaders(): Record<string, string> {
   try {
     const token = window.localStorage.getItem("medusa_auth_token")
     return token ? { authorization: `Bearer ${token}` } : {}

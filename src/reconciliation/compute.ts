@@ -387,9 +387,9 @@ export function csvField(v: string | number | null): string {
 }
 
 /**
- * Every order of the month (not only differences), then a TOTAL line, then the lines of the US
- * orders without tax and not in USD (each such order's row says so in `reason` when it has no
- * difference); CRLF line ends.
+ * Every order of the month (not only differences), then a TOTAL line, then (when there are any)
+ * a line of the US orders without tax and one of those not in USD (each such order's row says so
+ * in `reason` when it has no difference); CRLF line ends.
  */
 export function monthCsv(r: MonthReport): string {
   const lines = [CSV_HEADER.join(",")]
@@ -433,7 +433,8 @@ export function monthCsv(r: MonthReport): string {
   )
   const text = attentionSummary(r)
   const apart = (label: string, n: number, detail: string) => [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
-  lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
-  lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
+  // the lines apart, when the month has such orders (a month without any keeps the file as before)
+  if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
+  if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
   return lines.join("\r\n") + "\r\n"
 }

@@ -38,7 +38,14 @@ medusaIntegrationTestRunner({
           sales_channel_id: store.salesChannelId,
           currency_code: currency,
           email: "imported@example.com",
-          shipping_address: { first_name: "Ada", last_name: "L", address_1: "100 Congress Ave", city: "Austin", country_code: "us", ...address },
+          shipping_address: {
+            first_name: "Ada",
+            last_name: "L",
+            address_1: "100 Congress Ave",
+            city: "Austin",
+            country_code: "us",
+            ...address,
+          },
           items: [{ title: p.title, quantity: 2, unit_price: 50, variant_id: p.variantId, product_id: p.id }],
           shipping_methods: [{ name: "Standard", amount: 10 }],
         },
@@ -88,8 +95,12 @@ medusaIntegrationTestRunner({
         by_currency: [{ currency: "EUR", orders: 1, sales: "110.00" }],
       })
       expect(r1.not_usd.rows.map((x: any) => [x.order_id, x.currency_code, x.filing_state])).toEqual([[euro, "EUR", "needs_attention"]])
-      const csv = String((await api.get(`/admin/sales-tax/reconciliation/csv?month=${month}`, auth)).data).trim().split("\r\n")
-      expect(csv.find((l) => l.startsWith(`${texas},`))).toMatch(/,needs_attention,0\.00,0\.00,0\.00,0\.00,0\.00,us_without_tax,"US order without tax/)
+      const csv = String((await api.get(`/admin/sales-tax/reconciliation/csv?month=${month}`, auth)).data)
+        .trim()
+        .split("\r\n")
+      expect(csv.find((l) => l.startsWith(`${texas},`))).toMatch(
+        /,needs_attention,0\.00,0\.00,0\.00,0\.00,0\.00,us_without_tax,"US order without tax/,
+      )
       expect(csv.find((l) => l.startsWith(`${euro},`))).toContain(",currency_not_usd,")
       expect(csv.slice(-2)).toEqual([
         `US_WITHOUT_TAX,1,${month},,,,,,,,"US orders without tax: 1, sales $110.00"`,
@@ -102,11 +113,17 @@ medusaIntegrationTestRunner({
       expect(bad.status).toBe(400)
       expect(bad.data.errors.map((e: any) => e.location)).toEqual(["body.state", "body.zip"])
       const refused = await api.post(`/admin/sales-tax/filings/${euro}/requote`, { state: "TX", zip: "78701" }, any)
-      expect([refused.status, refused.data.message]).toEqual([422, "currency EUR: the plugin files USD only: file this order at the service by hand"])
+      expect([refused.status, refused.data.message]).toEqual([
+        422,
+        "currency EUR: the plugin files USD only: file this order at the service by hand",
+      ])
       expect(await filings()).toBe(0)
 
       // a double click: two requests at once file the order once, for the corrected destination
-      const [a, b] = await Promise.all([api.post(path, { state: "tx", zip: "78701" }, auth), api.post(path, { state: "TX", zip: "78701" }, auth)])
+      const [a, b] = await Promise.all([
+        api.post(path, { state: "tx", zip: "78701" }, auth),
+        api.post(path, { state: "TX", zip: "78701" }, auth),
+      ])
       expect([a.data.requoted, b.data.requoted].sort()).toEqual([false, true])
       expect(await filings()).toBe(1)
       const done = a.data.requoted ? a.data : b.data
@@ -123,7 +140,9 @@ medusaIntegrationTestRunner({
 
       // the reconciliation now: still a US order without tax (collected none), filed; its difference says why
       const r2 = await report()
-      expect(r2.us_without_tax.rows.map((x: any) => [x.order_id, x.filing_state, x.filed])).toEqual([[texas, "completed", serviceTax.toFixed(2)]])
+      expect(r2.us_without_tax.rows.map((x: any) => [x.order_id, x.filing_state, x.filed])).toEqual([
+        [texas, "completed", serviceTax.toFixed(2)],
+      ])
       expect(r2.differences.map((d: any) => [d.order_id, d.reason, d.difference])).toEqual([[texas, "requoted", (-serviceTax).toFixed(2)]])
     })
   },

@@ -209,7 +209,14 @@ describe("reconcileMonth and CSV", () => {
 
 describe("US orders listed apart (issue 26, 27)", () => {
   const untaxed = (over: Partial<OrderFacts> = {}) =>
-    order({ lines: [{ id: "ordli_a", taxCents: 0, quantity: 2 }], usAddress: true, taxed: false, currencyCode: "usd", salesCents: 11000, ...over })
+    order({
+      lines: [{ id: "ordli_a", taxCents: 0, quantity: 2 }],
+      usAddress: true,
+      taxed: false,
+      currencyCode: "usd",
+      salesCents: 11000,
+      ...over,
+    })
 
   it("attentionOf: a US order without a tax line, or in another currency; canceled, taxed or not US: none", () => {
     expect(attentionOf(untaxed())).toBe("us_without_tax")
@@ -229,7 +236,12 @@ describe("US orders listed apart (issue 26, 27)", () => {
       order({ orderId: "order_4", displayId: 4, usAddress: true, taxed: true, currencyCode: "usd" }),
     ]
     const recs = [
-      record({ state: "needs_attention", filed: false, filedCents: 0, lastError: "US shipping address (TX 78701) but no tax was charged at checkout" }),
+      record({
+        state: "needs_attention",
+        filed: false,
+        filedCents: 0,
+        lastError: "US shipping address (TX 78701) but no tax was charged at checkout",
+      }),
       record({ orderId: "order_4" }),
     ]
     const m = reconcileMonth("2026-10", orders, recs)
@@ -247,7 +259,7 @@ describe("US orders listed apart (issue 26, 27)", () => {
     expect(m.differences).toEqual([])
     const csv = monthCsv(m).split("\r\n")
     expect(csv[1]).toBe(
-      'order_1,1,2026-10-05T12:00:00.000Z,needs_attention,0.00,0.00,0.00,0.00,0.00,us_without_tax,US order without tax: no tax was charged at checkout; US shipping address (TX 78701) but no tax was charged at checkout',
+      "order_1,1,2026-10-05T12:00:00.000Z,needs_attention,0.00,0.00,0.00,0.00,0.00,us_without_tax,US order without tax: no tax was charged at checkout; US shipping address (TX 78701) but no tax was charged at checkout",
     )
     expect(csv[3]).toContain(",currency_not_usd,US order in a currency other than USD: the plugin files USD only")
     expect(csv.slice(-3)).toEqual([

@@ -164,14 +164,7 @@ function sumCents(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0)
 }
 
-export type DifferenceReason =
-  | "not_filed"
-  | "failed"
-  | "pending"
-  | "refund_not_filed"
-  | "amount_mismatch"
-  | "needs_attention"
-  | "requoted"
+export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
 
 export const REASON_TEXT: Record<DifferenceReason, string> = {
   not_filed: "Not filed: the order has no filing record (event lost, or placed before filing started)",
@@ -432,7 +425,8 @@ export function monthCsv(r: MonthReport): string {
       .join(","),
   )
   const text = attentionSummary(r)
-  const apart = (label: string, n: number, detail: string) => [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
+  const apart = (label: string, n: number, detail: string) =>
+    [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
   // the lines apart, when the month has such orders (a month without any keeps the file as before)
   if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
   if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))

@@ -167,8 +167,8 @@ function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone
       ) : (
         <>
           <Text size="xsmall" className="text-ui-fg-subtle">
-            Fix: re-quote with a corrected address, then file. No tax was collected from the customer: the tax the service computes
-            for this address is filed, and the merchant owes it.
+            Fix: re-quote with a corrected address, then file. No tax was collected from the customer: the tax the service computes for this
+            address is filed, and the merchant owes it.
           </Text>
           <div className="flex flex-wrap items-end gap-2">
             <div className="flex min-w-0 flex-col gap-y-1" style={{ width: 88 }}>

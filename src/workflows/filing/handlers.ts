@@ -221,7 +221,11 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   const options = getPluginOptions(container)
   const order = await loadOrder(container, x.order_id)
   if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
-  const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
+  const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, {
+    kind: "exchange",
+    exchangeId,
+    itemIds,
+  })
   const placedAt = new Date(x.created_at).toISOString()
   if (snapshot) snapshot.placedAt = placedAt
   // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)

@@ -40,7 +40,10 @@ describe("decideDestination", () => {
   })
 
   it("the destination quoted at checkout (tax lines' data.destination) wins over the address", () => {
-    const quoted = quotedDestination([{ data: { amount: 1 } }, { data: { destination: { state: "TX", zip: "78702", zip4: "0001", source: "verified" } } }])
+    const quoted = quotedDestination([
+      { data: { amount: 1 } },
+      { data: { destination: { state: "TX", zip: "78702", zip4: "0001", source: "verified" } } },
+    ])
     expect(quoted).toEqual({ state: "TX", zip: "78702", zip4: "0001", source: "verified" })
     expect(decideDestination(facts({ province: "Texsa", postalCode: "", quoted }))).toEqual({
       outcome: "file",
@@ -50,7 +53,11 @@ describe("decideDestination", () => {
     })
     // malformed entries are passed over
     expect(quotedDestination([{ data: { destination: { state: "Texsa", zip: "78701" } } }, null, { data: null }])).toBeNull()
-    expect(quotedDestination([{ data: { destination: { state: "tx", zip: "78701" } } }])).toEqual({ state: "TX", zip: "78701", source: "typed" })
+    expect(quotedDestination([{ data: { destination: { state: "tx", zip: "78701" } } }])).toEqual({
+      state: "TX",
+      zip: "78701",
+      source: "typed",
+    })
   })
 
   it("a US address with no tax charged where it was due: needs attention, with the reason (the state it resolves to and what was typed)", () => {
@@ -165,7 +172,10 @@ describe("the re-quote through the processor (sandbox)", () => {
   }
   /** An order placed with no tax (the lines at 0): what a needs_attention record holds. */
   const untaxed = async (c: SalesTaxClient, orderId: string) => {
-    const s = await chargedSnapshot(c, { orderId, cartId: null }, [{ price: 50, quantity: 2 }, { price: 10, quantity: 1, shipping: true }])
+    const s = await chargedSnapshot(c, { orderId, cartId: null }, [
+      { price: 50, quantity: 2 },
+      { price: 10, quantity: 1, shipping: true },
+    ])
     return { ...s, lines: s.lines.map((l) => ({ ...l, chargedTax: 0, chargedRate: 0 })) }
   }
 

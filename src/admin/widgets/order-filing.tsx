@@ -320,7 +320,13 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
             </div>
           </Row>
           <Row label="Filed as">
-            {f.filing_path === "cart" ? "cart → order" : f.filing_path === "direct" ? "order with charged tax" : "—"}
+            {f.filing_path === "cart"
+              ? "cart → order"
+              : f.filing_path === "direct"
+                ? f.snapshot?.requote
+                  ? "order with the re-quoted tax"
+                  : "order with charged tax"
+                : "—"}
           </Row>
           <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
           {f.snapshot?.requote ? (

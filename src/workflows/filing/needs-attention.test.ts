@@ -11,6 +11,8 @@ import { API_KEY, CONNECTION_ID, DESTINATION, chargedSnapshot, controls } from "
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
 import { decideDestination, deriveState, owedSnapshot, quotedDestination, type DestinationFacts } from "./decisions"
 import { FilingProcessor, newRecordFor } from "./processor"
+import { missingFacts } from "./handlers"
+import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 
 const facts = (over: Partial<DestinationFacts> = {}): DestinationFacts => ({
   countryCode: "us",
@@ -118,6 +120,23 @@ describe("the needs_attention record", () => {
   it("deriveState keeps needs_attention", () => {
     const rec = { state: "needs_attention" as const, filed_at: null, completed_at: null, voided_at: null, snapshot: snap }
     expect(deriveState(rec, [], false)).toBe("needs_attention")
+  })
+})
+
+describe("the sweep and a record left for a person", () => {
+  const none = { returns: ["ret_1"], claims: [], exchanges: [], edits: ["ordch_1"], canceled: false }
+  const rec = (over: Partial<FilingRecordDTO>) => ({ state: "needs_attention", last_error: "x", refunds: [], ...over }) as FilingRecordDTO
+
+  it("needs_attention waits for the person (only a lost cancellation is brought in); a record skipped before issue 26 for an unresolved state or ZIP is looked at again", () => {
+    expect(missingFacts(none, rec({}), [])).toEqual([])
+    expect(missingFacts({ ...none, canceled: true }, rec({}), [])).toEqual(["cancellation"])
+    expect(missingFacts({ ...none, canceled: true }, rec({ cancel_requested_at: new Date() }), [])).toEqual([])
+    expect(missingFacts(none, rec({ state: "skipped", last_error: "not filed: destination no_state" }), [])).toEqual(["destination"])
+    expect(missingFacts(none, rec({ state: "skipped", last_error: "not filed: destination no_zip" }), [])).toEqual(["destination"])
+    expect(missingFacts(none, rec({ state: "skipped", last_error: "not filed: destination not_us" }), [])).toEqual([])
+    expect(missingFacts({ ...none, canceled: true }, rec({ state: "skipped", last_error: "not filed: destination no_state" }), [])).toEqual(
+      [],
+    )
   })
 })
 

@@ -68,6 +68,8 @@ export interface Seeded {
   orderId: string
   /** an order placed 40 days ago with an edit, two replace claims and a refund without a return (not filed) */
   lifecycle: { orderId: string; editId: string; likeClaimId: string; dearerClaimId: string; refundId: string }
+  /** an order placed 40 days ago with no tax for its US address (filing needs attention); the lifecycle order's return key */
+  attention: { orderId: string; returnKey: string }
   /** an order placed 40 days ago whose line has a tax-inclusive price ($112 with $4.85 of tax in it), filed */
   inclusive: { orderId: string }
 }

@@ -381,6 +381,38 @@ describe("admin extensions in a browser", () => {
     await page.setViewportSize({ width: 1440, height: 1000 })
   })
 
+  it("order widget at 1280 px: nothing overflows its column (refunds stacked); a needs_attention order shows its reason and the fix, which files it once", async () => {
+    const { orderId, returnKey } = app.seeded.attention
+    await page.setViewportSize({ width: 1280, height: 1400 })
+    await page.goto(`${app.adminUrl}/orders/${app.seeded.lifecycle.orderId}`)
+    const widget = page.getByTestId("sales-tax-filing")
+    await expect(widget.getByTestId(`filing-refund-${returnKey}`)).toBeVisibleText(/refunded.*return.*tax \$2\.38/)
+    // the widget's column, its refunds and any table in it: no content wider than the box (issue 30)
+    const overflow = await widget.evaluate((root) =>
+      [root, ...Array.from(root.querySelectorAll('table, [data-testid="filing-refunds"], [data-testid^="filing-refund-"]'))]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1)
+        .map((e) => `${e.tagName.toLowerCase()}[${e.getAttribute("data-testid") ?? ""}] ${e.scrollWidth} > ${e.clientWidth}`),
+    )
+    expect(overflow).toEqual([])
+    await shot(widget, "order-filing-1280.png")
+
+    await page.goto(`${app.adminUrl}/orders/${orderId}`)
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^needs attention$/)
+    await expect(widget.getByTestId("filing-attention-reason")).toBeVisibleText(
+      /^US shipping address \(TX 78701, state typed "texas"\) but no tax was charged at checkout$/,
+    )
+    await shot(widget, "order-filing-needs-attention.png")
+    const writes = (await countOf("createOrder")) + (await countOf("cartToOrder"))
+    await widget.getByTestId("filing-requote").click()
+    await expect(widget.getByTestId("filing-state")).toBeVisibleText(/^completed$/, 60_000)
+    await expect(widget.getByTestId("filing-requoted")).toBeVisibleText(/^TX 78701: collected \$0\.00, filed \$\d+\.\d\d$/)
+    expect((await countOf("createOrder")) + (await countOf("cartToOrder"))).toBe(writes + 1)
+    const filed = await service.getOrder(orderId)
+    expect([filed.destination.state, filed.destination.zip]).toEqual(["TX", "78701"])
+    await shot(widget, "order-filing-requoted.png")
+    await page.setViewportSize({ width: 1440, height: 1000 })
+  })
+
   it("order widget, tax-inclusive price: the line's net and the tax inside the shown price; tax charged = tax filed", async () => {
     const { orderId } = app.seeded.inclusive
     // the record: the line filed with its net (the shown $112 less the $4.85 inside it) and the tax charged

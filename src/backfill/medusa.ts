@@ -135,7 +135,14 @@ export async function loadBackfillPage(
       failed.push({ orderId: o.id, error: sanitizeError(e, [options.apiKey]) })
       continue
     }
-    const { snapshot, reason, siblings } = built
+    const { snapshot, reason, siblings, attention } = built
+    if (attention) {
+      // a US order a person must look at (issue 26): recorded as needs_attention, never filed by the backfill
+      const store = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+      await store.ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
+      notFiled.push({ orderId: o.id, reason: `needs attention: ${reason}` })
+      continue
+    }
     if (!snapshot) {
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue

@@ -1,5 +1,7 @@
 import fc from "fast-check"
 import {
+  attentionOf,
+  attentionSummary,
   cents,
   csvField,
   fullItemTax,
@@ -202,5 +204,81 @@ describe("reconcileMonth and CSV", () => {
     expect(csvField('say "hi", ok')).toBe('"say ""hi"", ok"')
     expect(csvField("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)")
     expect(csvField("-0.33")).toBe("-0.33")
+  })
+})
+
+describe("US orders listed apart (issue 26, 27)", () => {
+  const untaxed = (over: Partial<OrderFacts> = {}) =>
+    order({
+      lines: [{ id: "ordli_a", taxCents: 0, quantity: 2 }],
+      usAddress: true,
+      taxed: false,
+      currencyCode: "usd",
+      salesCents: 11000,
+      ...over,
+    })
+
+  it("attentionOf: a US order without a tax line, or in another currency; canceled, taxed or not US: none", () => {
+    expect(attentionOf(untaxed())).toBe("us_without_tax")
+    expect(attentionOf(untaxed({ currencyCode: "EUR", taxed: true }))).toBe("currency_not_usd")
+    expect(attentionOf(untaxed({ canceled: true }))).toBeNull()
+    expect(attentionOf(untaxed({ taxed: true }))).toBeNull()
+    expect(attentionOf(untaxed({ usAddress: false, currencyCode: "eur" }))).toBeNull()
+    // facts from before these fields: nothing listed
+    expect(attentionOf(order())).toBeNull()
+  })
+
+  it("the month: a line of each (count, sales; per currency for the others), their rows, and the CSV lists them", () => {
+    const orders = [
+      untaxed(),
+      untaxed({ orderId: "order_2", displayId: 2, salesCents: 2550 }),
+      untaxed({ orderId: "order_3", displayId: 3, currencyCode: "eur", salesCents: 999 }),
+      order({ orderId: "order_4", displayId: 4, usAddress: true, taxed: true, currencyCode: "usd" }),
+    ]
+    const recs = [
+      record({
+        state: "needs_attention",
+        filed: false,
+        filedCents: 0,
+        lastError: "US shipping address (TX 78701) but no tax was charged at checkout",
+      }),
+      record({ orderId: "order_4" }),
+    ]
+    const m = reconcileMonth("2026-10", orders, recs)
+    expect(m.usWithoutTax).toMatchObject({ orders: 2, salesCents: 13550 })
+    expect(m.usWithoutTax.rows.map((r) => [r.orderId, r.state, r.recordDetail])).toEqual([
+      ["order_1", "needs_attention", "US shipping address (TX 78701) but no tax was charged at checkout"],
+      ["order_2", "none", null],
+    ])
+    expect(m.nonUsd).toMatchObject({ orders: 1, byCurrency: [{ currency: "EUR", orders: 1, salesCents: 999 }] })
+    expect(attentionSummary(m)).toEqual({
+      usWithoutTax: "US orders without tax: 2, sales $135.50",
+      nonUsd: "US orders not in USD: 1 (sales EUR 9.99)",
+    })
+    // nothing charged, nothing filed: not a difference
+    expect(m.differences).toEqual([])
+    const csv = monthCsv(m).split("\r\n")
+    expect(csv[1]).toBe(
+      "order_1,1,2026-10-05T12:00:00.000Z,needs_attention,0.00,0.00,0.00,0.00,0.00,us_without_tax,US order without tax: no tax was charged at checkout; US shipping address (TX 78701) but no tax was charged at checkout",
+    )
+    expect(csv[3]).toContain(",currency_not_usd,US order in a currency other than USD: the plugin files USD only")
+    expect(csv.slice(-3)).toEqual([
+      'US_WITHOUT_TAX,2,2026-10,,,,,,,,"US orders without tax: 2, sales $135.50"',
+      "NOT_USD,1,2026-10,,,,,,,,US orders not in USD: 1 (sales EUR 9.99)",
+      "",
+    ])
+  })
+
+  it("a needs_attention record with tax charged is a difference of its own; a re-quoted filing's is 'requoted', not a mismatch", () => {
+    const eur = order({ usAddress: true, taxed: true, currencyCode: "eur" })
+    const waiting = record({ state: "needs_attention", filed: false, filedCents: 0, lastError: "currency EUR: the plugin files USD only" })
+    expect(reconcileOrder(eur, [waiting])).toMatchObject({
+      reason: "needs_attention",
+      detail: "currency EUR: the plugin files USD only",
+      attention: "currency_not_usd",
+    })
+    const requoted = record({ filedCents: 908, requoted: true })
+    expect(reconcileOrder(untaxed(), [requoted])).toMatchObject({ differenceCents: -908, reason: "requoted", attention: "us_without_tax" })
+    expect(reconcileOrder(untaxed(), [record({ filedCents: 908 })]).reason).toBe("amount_mismatch")
   })
 })

@@ -86,6 +86,14 @@ export interface OrderFacts {
   refunds: CustomerRefund[]
   /** refunds without a return (payment refunds beyond what came back): the tax part of each */
   manualRefunds?: { refundId: string; taxCents: number }[]
+  /** the shipping address is in the US (issue 26) */
+  usAddress?: boolean
+  /** ISO 4217, lower or upper case (absent: USD) */
+  currencyCode?: string
+  /** some line carries a tax line: the provider charged the order (even at 0) */
+  taxed?: boolean
+  /** what the order sold, before tax: items (after discounts) and shipping, in cents of its currency */
+  salesCents?: number
 }
 
 /** A filing record (the order's own, or one of its children: an exchange's order) as stored. */
@@ -101,6 +109,8 @@ export interface RecordFacts {
   voided: boolean
   lastError: string | null
   refunds: { key: string; state: string; refundedCents: number }[]
+  /** filed by an admin's re-quote (a needs_attention order): no tax was collected, the merchant owes what is filed */
+  requoted?: boolean
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,7 +164,7 @@ function sumCents(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0)
 }
 
-export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch"
+export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
 
 export const REASON_TEXT: Record<DifferenceReason, string> = {
   not_filed: "Not filed: the order has no filing record (event lost, or placed before filing started)",
@@ -162,6 +172,27 @@ export const REASON_TEXT: Record<DifferenceReason, string> = {
   pending: "Filing not done yet",
   refund_not_filed: "Tax refunded to the customer is not refunded at the service",
   amount_mismatch: "Tax filed differs from the tax charged",
+  needs_attention: "Needs attention: not filed until a person fixes it",
+  requoted: "Filed after a re-quote: the tax was not collected from the customer, the merchant owes it",
+}
+
+/**
+ * Why a US order is listed apart (issue 26, 27): "us_without_tax" — shipped to a US address and
+ * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
+ * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
+ */
+export type AttentionKind = "us_without_tax" | "currency_not_usd"
+
+export const ATTENTION_TEXT: Record<AttentionKind, string> = {
+  us_without_tax: "US order without tax: no tax was charged at checkout",
+  currency_not_usd: "US order in a currency other than USD: the plugin files USD only",
+}
+
+/** Pure: whether (and why) an order is listed apart. */
+export function attentionOf(o: OrderFacts): AttentionKind | null {
+  if (!o.usAddress || o.canceled) return null
+  if ((o.currencyCode ?? "usd").toLowerCase() !== "usd") return "currency_not_usd"
+  return o.taxed === false ? "us_without_tax" : null
 }
 
 export interface OrderRow {
@@ -177,6 +208,13 @@ export interface OrderRow {
   differenceCents: number
   reason: DifferenceReason | null
   detail: string | null
+  /** listed apart: a US order without tax, or in a currency other than USD */
+  attention: AttentionKind | null
+  /** the order's currency, upper case */
+  currencyCode: string
+  salesCents: number
+  /** the reason its filing record gives (a needs_attention record's) */
+  recordDetail: string | null
 }
 
 /** One order against its filing records (its own and its children's). */
@@ -192,18 +230,23 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   const diff = charged - refundedToCustomer - (filed - refundedAtService)
   const own = records.find((r) => r.orderId === o.orderId)
   const failed = records.find((r) => r.state === "failed")
+  const attention = records.find((r) => r.state === "needs_attention")
+  const requoted = records.some((r) => r.requoted && r.filed && !r.voided)
   const pending = records.find((r) => !r.filed && !r.voided && r.state !== "skipped")
   let reason: DifferenceReason | null = null
   let detail: string | null = null
   if (!own && charged - refundedToCustomer !== 0) {
     reason = "not_filed"
+  } else if (attention && diff !== 0) {
+    reason = "needs_attention"
+    detail = attention.lastError
   } else if (failed) {
     reason = "failed"
     detail = failed.lastError
   } else if (pending && diff !== 0) {
     reason = "pending"
   } else if (diff !== 0) {
-    reason = refundedToCustomer !== refundedAtService ? "refund_not_filed" : "amount_mismatch"
+    reason = refundedToCustomer !== refundedAtService ? "refund_not_filed" : requoted ? "requoted" : "amount_mismatch"
   }
   return {
     orderId: o.orderId,
@@ -217,6 +260,10 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
     differenceCents: diff,
     reason,
     detail: detail ?? (reason ? REASON_TEXT[reason] : null),
+    attention: attentionOf(o),
+    currencyCode: (o.currencyCode ?? "usd").toUpperCase(),
+    salesCents: o.salesCents ?? 0,
+    recordDetail: own && (own.state === "needs_attention" || own.state === "skipped") ? own.lastError : null,
   }
 }
 
@@ -235,6 +282,40 @@ export interface MonthReport {
   rows: OrderRow[]
   /** rows with a reason, largest difference first */
   differences: OrderRow[]
+  /** US orders without tax (issue 26): how many, what they sold (USD), and the rows */
+  usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
+  /** US orders in a currency other than USD (issue 27): how many, what they sold per currency, and the rows */
+  nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
+}
+
+/** Pure: the rows listed apart, by kind, in the rows' order. */
+export function attentionLines(rows: OrderRow[]): Pick<MonthReport, "usWithoutTax" | "nonUsd"> {
+  const untaxed = rows.filter((r) => r.attention === "us_without_tax")
+  const foreign = rows.filter((r) => r.attention === "currency_not_usd")
+  const byCurrency = new Map<string, { currency: string; orders: number; salesCents: number }>()
+  for (const r of foreign) {
+    const c = byCurrency.get(r.currencyCode) ?? { currency: r.currencyCode, orders: 0, salesCents: 0 }
+    c.orders++
+    c.salesCents += r.salesCents
+    byCurrency.set(r.currencyCode, c)
+  }
+  return {
+    usWithoutTax: { orders: untaxed.length, salesCents: sumCents(untaxed.map((r) => r.salesCents)), rows: untaxed },
+    nonUsd: {
+      orders: foreign.length,
+      byCurrency: [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+      rows: foreign,
+    },
+  }
+}
+
+/** The separate lines' text: "US orders without tax: 2, sales $240.00"; "US orders not in USD: 1 (EUR 100.00)". */
+export function attentionSummary(r: Pick<MonthReport, "usWithoutTax" | "nonUsd">): { usWithoutTax: string; nonUsd: string } {
+  const per = r.nonUsd.byCurrency.map((c) => `${c.currency} ${money(c.salesCents)}`).join(", ")
+  return {
+    usWithoutTax: `US orders without tax: ${r.usWithoutTax.orders}, sales $${money(r.usWithoutTax.salesCents)}`,
+    nonUsd: `US orders not in USD: ${r.nonUsd.orders}${per ? ` (sales ${per})` : ""}`,
+  }
 }
 
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
@@ -269,6 +350,7 @@ export function reconcileMonth(month: string, orders: OrderFacts[], records: Rec
     differenceCents: total((r) => r.differenceCents),
     rows,
     differences,
+    ...attentionLines(rows),
   }
 }
 
@@ -297,10 +379,16 @@ export function csvField(v: string | number | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
-/** Every order of the month (not only differences), then a TOTAL line; CRLF line ends. */
+/**
+ * Every order of the month (not only differences), then a TOTAL line, then (when there are any)
+ * a line of the US orders without tax and one of those not in USD (each such order's row says so
+ * in `reason` when it has no difference); CRLF line ends.
+ */
 export function monthCsv(r: MonthReport): string {
   const lines = [CSV_HEADER.join(",")]
   for (const x of r.rows) {
+    const apart = !x.reason && x.attention
+    const detail = apart ? [ATTENTION_TEXT[x.attention!], x.recordDetail].filter(Boolean).join("; ") : x.detail
     lines.push(
       [
         x.orderId,
@@ -312,8 +400,8 @@ export function monthCsv(r: MonthReport): string {
         money(x.customerRefundedCents),
         money(x.serviceRefundedCents),
         money(x.differenceCents),
-        x.reason,
-        x.detail,
+        apart ? x.attention : x.reason,
+        detail,
       ]
         .map(csvField)
         .join(","),
@@ -336,5 +424,11 @@ export function monthCsv(r: MonthReport): string {
       .map(csvField)
       .join(","),
   )
+  const text = attentionSummary(r)
+  const apart = (label: string, n: number, detail: string) =>
+    [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
+  // the lines apart, when the month has such orders (a month without any keeps the file as before)
+  if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
+  if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
   return lines.join("\r\n") + "\r\n"
 }

@@ -59,6 +59,9 @@ interface ShippingLinks {
 }
 interface ShippingRow extends ShippingLinks {
   id: string
+  amount?: BigNumberValue | null
+  tax_lines?: { rate: BigNumberValue }[] | null
+  adjustments?: { amount: BigNumberValue }[] | null
   tax_total?: BigNumberValue | null
   detail?: ShippingLinks | null
 }
@@ -68,6 +71,8 @@ interface OrderRowFields {
   created_at: Day
   canceled_at?: Day | null
   status?: string | null
+  currency_code?: string | null
+  shipping_address?: { country_code?: string | null } | null
   items?: ItemRow[] | null
   shipping_methods?: ShippingRow[] | null
   payment_collections?: { payments?: { refunds?: { id: string }[] | null }[] | null }[] | null
@@ -122,6 +127,7 @@ const ORDER_FIELDS = [
   "shipping_methods.adjustments.*",
   "shipping_methods.tax_total",
   "payment_collections.payments.refunds.id",
+  "shipping_address.country_code",
 ]
 
 const qty = (v: unknown) => dec(amountString(v)).toNumber()
@@ -244,6 +250,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     return {
       orderId: o.id,
       manualRefunds: manual.get(o.id) ?? [],
+      ...attentionFacts(o),
       displayId: o.display_id ?? null,
       createdAt: new Date(o.created_at).toISOString(),
       canceled: Boolean(o.canceled_at) || o.status === "canceled",
@@ -251,6 +258,27 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
       refunds,
     }
   })
+}
+
+/**
+ * Pure: what the separate lines read of an order (issue 26, 27): a US shipping address, its
+ * currency, whether the provider charged it (a tax line on some line), and what it sold before
+ * tax (items at price × quantity less adjustments, shipping less adjustments; a tax-inclusive
+ * price as shown, which for an order without tax is the same).
+ */
+export function attentionFacts(o: Pick<OrderRowFields, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
+  const minus = (xs: { amount: BigNumberValue }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
+  const items = (o.items ?? []).map((i) => dec(amountString(i.unit_price)).times(amountString(i.quantity)).minus(minus(i.adjustments)))
+  const shipping = (o.shipping_methods ?? [])
+    .filter((m) => !shippingLink(m, "claim_id") && !shippingLink(m, "return_id") && !shippingLink(m, "exchange_id"))
+    .map((m) => dec(amountString(m.amount ?? 0)).minus(minus(m.adjustments)))
+  const lines = [...(o.items ?? []), ...(o.shipping_methods ?? [])]
+  return {
+    usAddress: (o.shipping_address?.country_code ?? "").toLowerCase() === "us",
+    currencyCode: (o.currency_code ?? "usd").toLowerCase(),
+    taxed: lines.some((l) => (l.tax_lines ?? []).length > 0),
+    salesCents: cents([...items, ...shipping].reduce((t, x) => t.plus(x), dec(0)).toString()),
+  }
 }
 
 function recordFacts(r: FilingRecordRow): RecordFacts {
@@ -263,6 +291,7 @@ function recordFacts(r: FilingRecordRow): RecordFacts {
     filedCents: Math.abs(cents(amountString(r.filed_tax))),
     voided: Boolean(r.voided_at) || r.state === "voided",
     lastError: r.last_error ?? null,
+    requoted: Boolean((r.snapshot as { requote?: unknown } | null)?.requote),
     refunds: (r.refunds ?? []).map((x) => ({
       key: x.idempotency_key,
       state: x.state,
@@ -348,7 +377,8 @@ export async function fixOrder(container: MedusaContainer, orderId: string): Pro
     if (m.filing === null && m.tax > 0) await fileRefundAsCreditWorkflow(container).run({ input: { orderId, refundId: m.refundId } })
   }
   for (const r of await loadRecordFacts(container, [orderId])) {
-    if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped")) {
+    // a needs_attention record waits for a person (the order widget's re-quote), not for a retry
+    if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped" && r.state !== "needs_attention")) {
       await retryFilingWorkflow(container).run({ input: { orderId: r.orderId } })
     }
   }

@@ -1,6 +1,6 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Container, Copy, Heading, Table, Text, toast } from "@medusajs/ui"
+import { Badge, Button, Container, Copy, Heading, Input, Label, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { AdminApiError, api, errorMessage } from "../lib/api"
@@ -40,7 +40,11 @@ export interface FilingView {
   last_step: string | null
   revision?: number
   edits?: { id: string; state: string; mode?: string; at: string }[] | null
-  snapshot?: { claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null } | null
+  snapshot?: {
+    claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null
+    destination?: { state: string; zip: string } | null
+    requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
+  } | null
   refunds?: FilingRefundView[]
 }
 
@@ -76,6 +80,7 @@ const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" |
   voided: "grey",
   failed: "red",
   skipped: "grey",
+  needs_attention: "red",
   superseded: "grey",
 }
 
@@ -107,6 +112,104 @@ function Row({ label, children, testId }: { label: string; children: React.React
       <div className="min-w-0 break-words text-right" data-testid={testId}>
         {typeof children === "string" ? <Text size="small">{children}</Text> : children}
       </div>
+    </div>
+  )
+}
+
+/** POST /admin/sales-tax/filings/:orderId/requote's answer. */
+interface RequoteView {
+  requoted: boolean
+  destination?: { state: string; zip: string }
+  collected_tax?: string
+  owed_tax?: string
+  filing: FilingView
+}
+
+/**
+ * The fix of a needs_attention filing (issue 26): its reason, and "re-quote with a corrected
+ * address, then file" — the service quotes the order's lines for the state and ZIP given, and that
+ * tax is filed. None was collected from the shopper: the merchant owes what is filed.
+ */
+function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
+  const [state, setState] = useState(f.snapshot?.destination?.state ?? "")
+  const [zip, setZip] = useState(f.snapshot?.destination?.zip ?? "")
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [busy, setBusy] = useState(false)
+  const currency = /^currency [A-Z]{3}:/.test(f.last_error ?? "")
+  const submit = async () => {
+    setBusy(true)
+    setErrors({})
+    try {
+      const out = await api<RequoteView>(`${path}/requote`, { method: "POST", body: { state, zip } })
+      if (hasFailedWork(out.filing)) toast.error(`Re-quoted, not filed yet: ${out.filing.last_error ?? "see the record"}`)
+      else toast.success(`Filed for ${out.destination?.state} ${out.destination?.zip}: the merchant owes ${money(out.owed_tax)}`)
+      await onDone()
+    } catch (e) {
+      const fe = e instanceof AdminApiError ? e.fieldErrors() : {}
+      setErrors(fe)
+      if (!Object.keys(fe).length) toast.error(errorMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <div className="flex flex-col gap-y-2 px-6 py-3" data-testid="filing-attention">
+      <Text size="small" weight="plus">
+        Needs attention
+      </Text>
+      <Text size="small" className="break-words text-ui-fg-error" data-testid="filing-attention-reason">
+        {f.last_error}
+      </Text>
+      {currency ? (
+        <Text size="xsmall" className="text-ui-fg-subtle">
+          The plugin files USD only: file this order at the service by hand.
+        </Text>
+      ) : (
+        <>
+          <Text size="xsmall" className="text-ui-fg-subtle">
+            Fix: re-quote with a corrected address, then file. No tax was collected from the customer: the tax the service computes for this
+            address is filed, and the merchant owes it.
+          </Text>
+          <div className="flex flex-wrap items-end gap-2">
+            <div className="flex min-w-0 flex-col gap-y-1" style={{ width: 88 }}>
+              <Label size="xsmall" htmlFor="filing-attention-state">
+                State
+              </Label>
+              <Input
+                id="filing-attention-state"
+                size="small"
+                value={state}
+                placeholder="TX"
+                onChange={(e) => setState(e.target.value)}
+                aria-invalid={!!errors.state}
+                data-testid="filing-attention-state"
+              />
+            </div>
+            <div className="flex min-w-0 flex-col gap-y-1" style={{ width: 120 }}>
+              <Label size="xsmall" htmlFor="filing-attention-zip">
+                ZIP
+              </Label>
+              <Input
+                id="filing-attention-zip"
+                size="small"
+                value={zip}
+                placeholder="78701"
+                onChange={(e) => setZip(e.target.value)}
+                aria-invalid={!!errors.zip}
+                data-testid="filing-attention-zip"
+              />
+            </div>
+            <Button size="small" variant="secondary" isLoading={busy} onClick={submit} data-testid="filing-requote">
+              Re-quote and file
+            </Button>
+          </div>
+          {errors.state || errors.zip ? (
+            <Text size="xsmall" className="text-ui-fg-error" data-testid="filing-attention-errors">
+              {[errors.state, errors.zip].filter(Boolean).join("; ")}
+            </Text>
+          ) : null}
+        </>
+      )}
     </div>
   )
 }
@@ -183,7 +286,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
               {stateLabel(f.state)}
             </Badge>
           ) : null}
-          {f && (hasFailedWork(f) || f.last_error) ? (
+          {f && f.state !== "needs_attention" && (hasFailedWork(f) || f.last_error) ? (
             <Button size="small" variant="secondary" isLoading={retrying} onClick={retry} data-testid="filing-retry">
               Retry
             </Button>
@@ -205,6 +308,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
           No filing record for this order yet.
         </Text>
       ) : null}
+      {f && f.state === "needs_attention" ? <AttentionFix f={f} path={path} onDone={reload} /> : null}
       {f ? (
         <div className="py-2">
           <Row label="Service order id" testId="filing-order-id">
@@ -216,9 +320,20 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
             </div>
           </Row>
           <Row label="Filed as">
-            {f.filing_path === "cart" ? "cart → order" : f.filing_path === "direct" ? "order with charged tax" : "—"}
+            {f.filing_path === "cart"
+              ? "cart → order"
+              : f.filing_path === "direct"
+                ? f.snapshot?.requote
+                  ? "order with the re-quoted tax"
+                  : "order with charged tax"
+                : "—"}
           </Row>
           <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
+          {f.snapshot?.requote ? (
+            <Row label="Re-quoted (merchant owes)" testId="filing-requoted">
+              {`${f.snapshot.requote.state} ${f.snapshot.requote.zip}: collected ${money(f.snapshot.requote.collectedTax)}, filed ${money(f.snapshot.requote.owedTax)}`}
+            </Row>
+          ) : null}
           {f.tax_difference !== null && Number(f.tax_difference) !== 0 ? (
             <Row label="Difference at filing">{money(f.tax_difference)}</Row>
           ) : null}
@@ -240,7 +355,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
                 .join("; ")}
             </Row>
           ) : null}
-          {f.last_error ? (
+          {f.last_error && f.state !== "needs_attention" ? (
             <Row label={`Last error${f.last_step ? ` (${f.last_step})` : ""}`} testId="filing-last-error">
               <Text size="small" className="text-ui-fg-error">
                 {f.last_error}
@@ -254,48 +369,35 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
           <Text size="small" weight="plus" className="px-6 pt-3">
             Refunds
           </Text>
-          <Table>
-            <Table.Header>
-              <Table.Row>
-                <Table.HeaderCell>Key</Table.HeaderCell>
-                <Table.HeaderCell>Items</Table.HeaderCell>
-                <Table.HeaderCell>Tax</Table.HeaderCell>
-                <Table.HeaderCell>State</Table.HeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {(f.refunds ?? []).map((r) => (
-                <Table.Row key={r.id} data-testid={`filing-refund-${r.idempotency_key}`}>
-                  <Table.Cell>
-                    <Text size="xsmall" className="font-mono">
-                      {r.idempotency_key}
-                    </Text>
-                    <Text size="xsmall" className="text-ui-fg-subtle">
-                      {r.source_type}
-                    </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="xsmall">
-                      {r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}
-                    </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="xsmall">{money(r.refunded_tax)}</Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>
-                      {stateLabel(r.state)}
-                    </Badge>
-                    {r.last_error ? (
-                      <Text size="xsmall" className="text-ui-fg-error">
-                        {r.last_error}
-                      </Text>
-                    ) : null}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table>
+          {/* stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths (issue 30) */}
+          <ul className="flex flex-col divide-y">
+            {(f.refunds ?? []).map((r) => (
+              <li key={r.id} className="flex min-w-0 flex-col gap-y-1 px-6 py-2" data-testid={`filing-refund-${r.idempotency_key}`}>
+                <div className="flex min-w-0 flex-wrap items-center justify-between gap-x-2">
+                  <Text size="xsmall" className="min-w-0 break-all font-mono">
+                    {r.idempotency_key}
+                  </Text>
+                  <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>
+                    {stateLabel(r.state)}
+                  </Badge>
+                </div>
+                <div className="flex min-w-0 flex-wrap justify-between gap-x-2">
+                  <Text size="xsmall" className="text-ui-fg-subtle">
+                    {r.source_type}
+                  </Text>
+                  <Text size="xsmall">{`tax ${money(r.refunded_tax)}`}</Text>
+                </div>
+                <Text size="xsmall" className="min-w-0 break-all">
+                  {r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}
+                </Text>
+                {r.last_error ? (
+                  <Text size="xsmall" className="break-words text-ui-fg-error">
+                    {r.last_error}
+                  </Text>
+                ) : null}
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
       {life && life.children.length > 0 ? (

@@ -2,7 +2,22 @@ import type { Address } from "../../contract"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 
-export const FILING_STATES = ["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped"] as const
+/**
+ * "skipped": nothing to file (not a US destination). "needs_attention": a US order that cannot be
+ * filed without a person (no tax charged for a US address, a state or ZIP that does not resolve,
+ * a currency other than USD); the reason is in last_error (docs/filing.md).
+ */
+export const FILING_STATES = [
+  "pending",
+  "filed",
+  "completed",
+  "partially_refunded",
+  "refunded",
+  "voided",
+  "failed",
+  "skipped",
+  "needs_attention",
+] as const
 export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
 export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
@@ -16,6 +31,9 @@ export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
 export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
 export type RefundState = "pending" | "refunded" | "superseded" | "failed"
+
+/** Where a filed destination came from: the provider's quote as typed or as verified, or the order's shipping address. */
+export type DestinationSource = "typed" | "verified" | "order_address"
 
 /** One line of a Medusa order as charged: the unit price the tax was computed on and its tax. */
 export interface FilingLine {
@@ -49,6 +67,14 @@ export interface FilingSnapshot {
   placedAt: string
   origin: Address
   destination: Address
+  /** where `destination`'s state and ZIP came from (absent on records before issue 26: the shipping address) */
+  destinationSource?: DestinationSource
+  /**
+   * A needs_attention order filed by an admin's re-quote: no tax was collected from the shopper
+   * (`collectedTax`), the lines carry the tax the service computed for the corrected destination,
+   * which is what is filed and what the merchant owes (`owedTax`).
+   */
+  requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
   exemptionId?: string | null
   /**
    * The service connection it is filed on when not the default one (the order's sales channel's,

@@ -5,7 +5,9 @@
 import type { Address, CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../../contract"
 import { dec, roundCents, roundTo, sum } from "../../money"
 import { originServiceId, sameAddress } from "../../core/origins"
+import { normalizeUsState, normalizeUsZip } from "../../core/us-address"
 import type {
+  DestinationSource,
   FilingLine,
   FilingRecordDTO,
   FilingRefundDTO,
@@ -27,6 +29,82 @@ export function refundKey(source: RefundSource, sourceId: string): string {
 /** The lock key that serializes all work on one filed order. */
 export function lockKey(orderId: string): string {
   return `sales-tax-filing:${orderId}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Destination: file, skip, or a person must look (issue 26)
+// ---------------------------------------------------------------------------------------------
+
+/** The destination the provider quoted, as it records it on each tax line's `data.destination`. */
+export interface QuotedDestination {
+  state: string
+  zip: string
+  zip4?: string
+  source: "typed" | "verified"
+}
+
+/** Pure: the quoted destination recorded on the first tax line that has a well-formed one. */
+export function quotedDestination(taxLines: ({ data?: Record<string, unknown> | null } | null | undefined)[]): QuotedDestination | null {
+  for (const t of taxLines) {
+    const d = t?.data?.destination as Partial<QuotedDestination> | undefined
+    if (!d || typeof d !== "object") continue
+    const state = normalizeUsState(typeof d.state === "string" ? d.state : null)
+    const zip = normalizeUsZip(typeof d.zip === "string" ? d.zip : null)
+    if (!state || !zip) continue
+    const zip4 = typeof d.zip4 === "string" && /^\d{4}$/.test(d.zip4) ? d.zip4 : zip.zip4
+    return { state, zip: zip.zip, ...(zip4 ? { zip4 } : {}), source: d.source === "verified" ? "verified" : "typed" }
+  }
+  return null
+}
+
+export interface DestinationFacts {
+  countryCode: string | null | undefined
+  /** the shipping address's province code, else its province, as typed */
+  province: string | null | undefined
+  postalCode: string | null | undefined
+  currencyCode: string | null | undefined
+  /** the destination recorded on the order's tax lines (null: none recorded) */
+  quoted: QuotedDestination | null
+  /** true when the provider charged the order at checkout (some line carries a tax line), even at 0 */
+  charged: boolean
+}
+
+export type DestinationDecision =
+  | { outcome: "file"; state: string; zip: string; source: DestinationSource }
+  | { outcome: "skip"; reason: string }
+  /** a person must look: the state and ZIP when they resolve (a re-quote needs the rest of the address only) */
+  | { outcome: "attention"; reason: string; state: string | null; zip: string | null }
+
+/** The reason of a record left for a person because of its currency (issue 27). */
+export function currencyReason(currencyCode: string): string {
+  return `currency ${currencyCode.toUpperCase()}: the plugin files USD only`
+}
+
+const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().slice(0, 40)}"` : "blank")
+
+/**
+ * Pure: what filing does with an order's destination. Not the US (or no address): skipped,
+ * nothing to file. A US address in a currency other than USD, whose state or ZIP does not
+ * resolve, or that the provider never charged (no tax line on any line: a store that turned the
+ * checkout check off, an order placed before the upgrade, imported, or created by an admin):
+ * needs_attention with the reason. Otherwise filed for the quoted destination (the tax lines'
+ * `data.destination`), else for the shipping address normalized (`src/core/us-address.ts`).
+ */
+export function decideDestination(f: DestinationFacts): DestinationDecision {
+  if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }
+  const currency = (f.currencyCode ?? "").trim().toUpperCase()
+  const state = f.quoted?.state ?? normalizeUsState(f.province)
+  const zipParts = f.quoted ? { zip: f.quoted.zip, zip4: f.quoted.zip4 } : normalizeUsZip(f.postalCode)
+  const zip = zipParts ? (zipParts.zip4 ? `${zipParts.zip}-${zipParts.zip4}` : zipParts.zip) : null
+  const attention = (reason: string): DestinationDecision => ({ outcome: "attention", reason, state, zip })
+  if (currency !== "USD") return attention(currencyReason(currency || "(none)"))
+  if (!state) return attention(`US shipping address whose state does not resolve (${shown(f.province)}): no tax was charged`)
+  if (!zip) return attention(`US shipping address whose ZIP does not resolve (${shown(f.postalCode)}): no tax was charged`)
+  if (!f.charged) {
+    const typed = f.province && f.province.trim().toUpperCase() !== state ? `, state typed ${shown(f.province)}` : ""
+    return attention(`US shipping address (${state} ${zip}${typed}) but no tax was charged at checkout`)
+  }
+  return { outcome: "file", state, zip, source: f.quoted ? f.quoted.source : "order_address" }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -106,6 +184,31 @@ export function compareLines(lines: FilingLine[], quoted: LineItemOut[]): Compar
     quotedTotal,
     difference: roundCents(dec(quotedTotal).minus(charged)),
     ...(equal ? {} : { reason: sameLines ? ("amount" as const) : ("line_mismatch" as const) }),
+  }
+}
+
+/**
+ * Pure: a needs_attention order's snapshot after an admin's re-quote: each line carries the tax the
+ * service computed for it (what is filed; the merchant owes it, none was collected), and the
+ * snapshot says so (`requote`). Throws when the quote misses a line (nothing is filed then).
+ */
+export function owedSnapshot(s: FilingSnapshot, quoted: LineItemOut[], at: Date): FilingSnapshot {
+  const byId = new Map(quoted.map((q) => [q.itemId, q]))
+  const lines = s.lines.map((l) => {
+    const q = byId.get(l.itemId)
+    if (!q) throw new Error(`the re-quote has no line ${l.itemId}: nothing filed`)
+    return { ...l, chargedTax: roundCents(q.tax.amount), chargedRate: roundTo(q.tax.rate, 4), fallback: false }
+  })
+  return {
+    ...s,
+    lines,
+    requote: {
+      at: at.toISOString(),
+      collectedTax: chargedTotal(s.lines),
+      owedTax: chargedTotal(lines),
+      state: s.destination.state,
+      zip: s.destination.zip,
+    },
   }
 }
 
@@ -225,6 +328,7 @@ export function deriveState(
   failed: boolean,
 ): FilingState {
   if (rec.state === "skipped") return "skipped"
+  if (rec.state === "needs_attention") return "needs_attention"
   if (rec.voided_at) return "voided"
   if (failed || refunds.some((r) => r.state === "failed")) return "failed"
   if (!rec.filed_at) return "pending"

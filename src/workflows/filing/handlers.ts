@@ -4,7 +4,13 @@
  * records its intent and processes the record under the order's lock.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore, type CompletionMode } from "../../modules/sales-tax-filing/types"
+import {
+  SALES_TAX_FILING_MODULE,
+  type FilingRecordDTO,
+  type FilingStore,
+  type CompletionMode,
+  type NewRecord,
+} from "../../modules/sales-tax-filing/types"
 import {
   buildSnapshot,
   claimRefund,
@@ -47,11 +53,35 @@ const result = (orderId: string, rec: FilingRecordDTO | null): FilingResult => (
   lastError: rec?.last_error ?? null,
 })
 
+/** The reason a record was skipped with, before issue 26, for a US address whose state or ZIP did not resolve. */
+export const UNRESOLVED_SKIP = /^not filed: destination no_(state|zip)$/
+
+/**
+ * A record skipped before issue 26 for a US address whose state or ZIP did not resolve becomes
+ * what filing decides now (needs_attention: no tax was charged). Any other record is left as is.
+ */
+async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {
+  if (record.state !== "needs_attention") return
+  const store = filingStore(container)
+  const rec = await store.findRecord(record.order_id)
+  if (!rec || rec.state !== "skipped" || rec.filed_at || !UNRESOLVED_SKIP.test(rec.last_error ?? "")) return
+  await store.patchRecord(rec.id, {
+    state: record.state,
+    snapshot: record.snapshot,
+    charged_tax: record.charged_tax,
+    cart_id: record.cart_id,
+    customer_id: record.customer_id,
+    last_error: record.last_error ?? null,
+    next_attempt_at: null,
+  })
+}
+
 /** Files the order and brings completion and cancellation in line with what Medusa holds. */
 export async function syncOrder(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
   const { record, order } = await orderRecordInput(container, orderId, options)
+  await reassessSkipped(container, record)
   let rec = await p.fileOrder(record)
   const mode = options.completionMode as CompletionMode
   if (mode !== "placed") {
@@ -108,7 +138,7 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
   const { record, order } = await orderRecordInput(container, c.order_id, options)
   await p.fileOrder(record)
   if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
-  const { snapshot, reason, originOf } = await buildSnapshot(container, order, options, {
+  const { snapshot, reason, originOf, attention } = await buildSnapshot(container, order, options, {
     kind: "claim",
     claimId,
     itemIds: c.additionalItemIds,
@@ -116,6 +146,7 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
   const id = childOrderId(claimId)
   let snap: FilingSnapshot | null = snapshot
   let why = reason
+  let attn = !!attention
   let others: FilingSnapshot[] = []
   if (snapshot) {
     const items = snapshot.lines.filter((l) => l.kind === "item")
@@ -131,8 +162,9 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
     }
     if (!paid.length || chargedTotal(paid) === 0) {
       snap = null
+      attn = false
       why = `not filed: the replacement costs the customer no tax (replacement ${replacementTax.toFixed(2)}, claimed items ${credit.toFixed(2)})`
-    } else if (originOf) {
+    } else if (originOf && !attn) {
       // replacements shipping from several locations: one service order per origin (`<claim order id>~<8 hex>`)
       const claimOf = (lines: FilingLine[]) => ({ ...snap!.claim!, chargedTax: chargedTotal(lines) })
       const [primary, ...rest] = splitByOrigin(snap, originOf)
@@ -141,7 +173,7 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
     }
   }
   const rec = await p.fileOrder({
-    ...newRecordFor(id, snap, "placed", new Date(), why),
+    ...newRecordFor(id, snap, "placed", new Date(), why, attn),
     kind: "claim",
     parent_order_id: c.order_id,
     ...(others.length ? { origin_siblings: others.map((o) => newRecordFor(o.orderId, o, "placed", new Date())) } : {}),
@@ -157,7 +189,7 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
   const { record, lines, origins } = await orderRecordInput(container, orderId, options)
-  if (!record.snapshot) return result(orderId, await p.fileOrder(record))
+  if (!record.snapshot || record.state === "needs_attention") return result(orderId, await p.fileOrder(record))
   await p.fileOrder(record)
   const changes = await graph<{ id: string; confirmed_at?: string | Date | null }>(container, {
     entity: "order_change",
@@ -189,13 +221,17 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   const options = getPluginOptions(container)
   const order = await loadOrder(container, x.order_id)
   if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
-  const { snapshot, reason, siblings } = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
+  const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, {
+    kind: "exchange",
+    exchangeId,
+    itemIds,
+  })
   const placedAt = new Date(x.created_at).toISOString()
   if (snapshot) snapshot.placedAt = placedAt
   // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
   const others = (siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, placedAt }, "placed", new Date()))
   const rec = await filingProcessor(container, deps).fileOrder({
-    ...newRecordFor(exchangeId, snapshot, "placed", new Date(), reason),
+    ...newRecordFor(exchangeId, snapshot, "placed", new Date(), reason, attention),
     ...(others.length ? { origin_siblings: others } : {}),
   })
   out.push(result(exchangeId, rec))
@@ -453,7 +489,10 @@ export function missingFacts(
   children: FilingRecordDTO[],
 ): string[] {
   if (!rec) return ["no filing record"]
-  if (rec.state === "skipped") return []
+  // a record left for a person waits for the person (the re-quote files the order as Medusa holds it then)
+  if (rec.state === "needs_attention") return facts.canceled && !rec.cancel_requested_at ? ["cancellation"] : []
+  // skipped before issue 26 for a US address whose state or ZIP did not resolve: looked at again
+  if (rec.state === "skipped") return UNRESOLVED_SKIP.test(rec.last_error ?? "") && !facts.canceled ? ["destination"] : []
   const keys = new Set([rec, ...children].flatMap((r) => (r.refunds ?? []).map((x) => x.source_id)))
   const kids = new Set(children.map((c) => c.order_id))
   const edits = new Set((rec.edits ?? []).map((e) => e.id))

@@ -43,6 +43,7 @@ import {
   lockKey,
   mustFileDirect,
   orderTaxTotal,
+  owedSnapshot,
   planEdit,
   refundKey,
   refundTaxTotal,
@@ -124,13 +125,18 @@ class WaitError extends Error {
   readonly retryable = true
 }
 
-/** Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped" record. */
+/**
+ * Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped"
+ * record. `attention`: a US order a person must look at (issue 26): "needs_attention" with the
+ * reason, never processed (its snapshot, when the destination resolved, is kept for the re-quote).
+ */
 export function newRecordFor(
   orderId: string,
   snapshot: FilingSnapshot | null,
   mode: CompletionMode,
   now: Date,
   reason = "no US shipping address: nothing to file",
+  attention = false,
 ): NewRecord {
   return {
     order_id: orderId,
@@ -141,9 +147,9 @@ export function newRecordFor(
     completion_mode: mode,
     snapshot,
     charged_tax: snapshot ? chargedTotal(snapshot.lines) : null,
-    state: snapshot ? "pending" : "skipped",
-    last_error: snapshot ? null : reason,
-    next_attempt_at: snapshot ? now : null,
+    state: attention ? "needs_attention" : snapshot ? "pending" : "skipped",
+    last_error: attention || !snapshot ? reason : null,
+    next_attempt_at: snapshot && !attention ? now : null,
   }
 }
 
@@ -288,6 +294,39 @@ export class FilingProcessor {
     })
   }
 
+  /**
+   * Admin fix of a needs_attention record (issue 26): `build` gives the order's snapshot for the
+   * corrected destination; its lines are quoted at the service and carry the tax it computes (none
+   * was collected: the merchant owes it), and the record is filed with them. Only a record still in
+   * needs_attention is touched (under the order's lock): a second call files nothing.
+   */
+  async requote(
+    orderId: string,
+    build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>,
+  ): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
+    return this.locked(await this.rootId(orderId), async () => {
+      const rec = await this.deps.store.findRecord(orderId)
+      if (!rec || rec.state !== "needs_attention") return { record: rec, requoted: false }
+      const s = await build(rec)
+      const quoted = await this.clientOf(s).calculateCarts(requoteRequest(s))
+      const snapshot = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.now())
+      // the order is filed as Medusa holds it now: edits recorded while it waited are in it already
+      const edits = (rec.edits ?? []).map((e) => (e.state === "pending" ? { ...e, state: "applied" as const, mode: "none" as const } : e))
+      await this.deps.store.patchRecord(rec.id, {
+        state: "pending",
+        snapshot,
+        cart_id: snapshot.cartId,
+        customer_id: snapshot.customerId,
+        charged_tax: snapshot.requote!.collectedTax,
+        last_error: null,
+        attempts: 0,
+        next_attempt_at: this.now(),
+        ...(rec.edits ? { edits } : {}),
+      })
+      return { record: await this.run(orderId), requoted: true }
+    })
+  }
+
   /** Admin retry: forget the attempt count and process now. */
   async retry(orderId: string): Promise<FilingRecordDTO | null> {
     return this.locked(await this.rootId(orderId), async () => {
@@ -344,6 +383,7 @@ export class FilingProcessor {
   private async run(orderId: string): Promise<FilingRecordDTO | null> {
     let rec = await this.deps.store.findRecord(orderId)
     if (!rec) return null
+    if (rec.state === "needs_attention") return this.parked(rec)
     if (rec.state === "skipped" || !rec.snapshot) return rec
     const s = rec.snapshot
     const { store } = this.deps
@@ -617,6 +657,22 @@ export class FilingProcessor {
   }
 
   /** The client of the connection a snapshot was (or is to be) filed on: the default without one. */
+  /**
+   * A needs_attention record waits for a person: an intent (completion, cancellation) noted on it
+   * is kept for when it is filed, but schedules nothing; canceled before it was filed, nothing is
+   * left to file (skipped).
+   */
+  private async parked(rec: FilingRecordDTO): Promise<FilingRecordDTO> {
+    if (rec.cancel_requested_at && !rec.filed_at) {
+      return this.patch(rec, {
+        state: "skipped",
+        next_attempt_at: null,
+        last_error: `canceled before it was filed: nothing to file (was: ${rec.last_error ?? "needs attention"})`.slice(0, 1000),
+      })
+    }
+    return rec.next_attempt_at ? this.patch(rec, { next_attempt_at: null }) : rec
+  }
+
   private clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
     const id = s?.connectionId
     return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client

@@ -8,7 +8,7 @@ import { amountString, dec, roundCents, roundTo, sum } from "../../money"
 import type { PluginOptions } from "../../options"
 import { connectionForChannel } from "../../connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../../core/constants"
-import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable, taxableDestination } from "../../core/build-service-cart"
+import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../../core/build-service-cart"
 import { categoryTics, resolveTic } from "../../core/tic-resolution"
 import { checkoutExemption } from "../../core/exemption-snapshot"
 import { graph } from "../../core/query"
@@ -16,7 +16,7 @@ import { groupByOrigin, originServiceId, type KnownLocations } from "../../core/
 import type { Address } from "../../contract"
 import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../../modules/sales-tax-filing/types"
 import { newRecordFor } from "./processor"
-import { childOrderId } from "./decisions"
+import { childOrderId, decideDestination, quotedDestination, type DestinationDecision } from "./decisions"
 import { fullItemTax } from "../../reconciliation/compute"
 import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
@@ -265,6 +265,20 @@ export interface BuiltSnapshot {
   siblings?: FilingSnapshot[]
   /** where each line was quoted from, by line id (claims split after the replacement's charge) */
   originOf?: (lineId: string) => ChargedOrigin
+  /** a US order a person must look at (issue 26): `reason` says why; `snapshot` when the destination resolved (unsplit) */
+  attention?: boolean
+}
+
+/** Pure: the destination Address filed for a shipping address with its resolved state and ZIP (keys in sorted order). */
+export function destinationAddress(a: OrderRow["shipping_address"], state: string, zip: string): Address {
+  return {
+    city: (a?.city ?? "").slice(0, 100),
+    countryCode: "US",
+    line1: (a?.address_1 ?? "").slice(0, 100),
+    line2: a?.address_2 ? a.address_2.slice(0, 100) : undefined,
+    state,
+    zip,
+  }
 }
 
 /**
@@ -287,10 +301,11 @@ export async function buildSnapshot(
   order: LoadedOrder,
   options: PluginOptions,
   scope: SnapshotScope,
+  /** an admin's corrected destination (the re-quote of a needs_attention order): filed for it, whatever the address says */
+  corrected?: { state: string; zip: string },
 ): Promise<BuiltSnapshot> {
   const a = order.shipping_address
-  const dest = taxableDestination(a ? { ...a, province_code: a.province_code ?? a.province } : a)
-  if (!dest.address) return { snapshot: null, reason: `not filed: destination ${dest.reason}` }
+  if (!corrected && (a?.country_code ?? "").toLowerCase() !== "us") return { snapshot: null, reason: "not filed: destination not_us" }
   const added = new Set<string>(
     [...(order.claims ?? []), ...(order.exchanges ?? [])].flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)),
   )
@@ -344,6 +359,21 @@ export async function buildSnapshot(
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
+  // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
+  const taxed = [...items.filter((i) => !(i as { is_giftcard?: boolean | null }).is_giftcard), ...shipping]
+  const decision: DestinationDecision = corrected
+    ? { outcome: "file", state: corrected.state, zip: corrected.zip, source: "typed" }
+    : decideDestination({
+        countryCode: a?.country_code,
+        province: a?.province_code || a?.province,
+        postalCode: a?.postal_code,
+        currencyCode: order.currency_code,
+        quoted: quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? [])),
+        // an exchange's or a claim's new items are charged by Medusa's order change, not at checkout
+        charged: scope.kind !== "order" || !taxed.length || taxed.some((l) => (l.tax_lines ?? []).length > 0),
+      })
+  if (decision.outcome === "skip") return { snapshot: null, reason: decision.reason }
+  const destination = decision.state && decision.zip ? destinationAddress(a, decision.state, decision.zip) : null
   // the certificate applied at checkout (recorded on the charged lines), never a new lookup
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
@@ -364,12 +394,15 @@ export async function buildSnapshot(
     currencyCode: String(order.currency_code).toUpperCase(),
     placedAt: new Date(order.created_at).toISOString(),
     origin: options.origin,
-    destination: dest.address,
+    destination: destination!,
+    destinationSource: decision.outcome === "file" ? decision.source : "order_address",
     exemptionId,
     ...(conn.isDefault ? {} : { connectionId: conn.connectionId }),
     lines,
   }
   const originOf = (id: string): ChargedOrigin => origins.get(id) ?? null
+  // left for a person: one record, unsplit (a re-quote files it whole), with its snapshot when the destination resolved
+  if (decision.outcome === "attention") return { snapshot: destination ? whole : null, reason: decision.reason, attention: true }
   // a claim's replacement is split once its charge is known (handlers: onClaimCreated)
   if (scope.kind === "claim") return { snapshot: whole, originOf }
   // the order and an exchange's new items: one service order per origin
@@ -384,11 +417,11 @@ export async function orderRecordInput(
 ): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
   const order = await loadOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
-  const { snapshot, reason, siblings, originOf } = await buildSnapshot(container, order, options, { kind: "order" })
+  const { snapshot, reason, siblings, originOf, attention } = await buildSnapshot(container, order, options, { kind: "order" })
   const mode = options.completionMode as CompletionMode
-  const record = newRecordFor(orderId, snapshot, mode, new Date(), reason)
+  const record = newRecordFor(orderId, snapshot, mode, new Date(), reason, attention)
   if (siblings?.length) record.origin_siblings = siblings.map((s) => newRecordFor(s.orderId, s, mode, new Date()))
-  const parts = snapshot ? [snapshot, ...(siblings ?? [])] : []
+  const parts = snapshot && !attention ? [snapshot, ...(siblings ?? [])] : []
   // every origin's lines as Medusa charges them now, and where each ships from (an edit files them all)
   return { record, order, lines: parts.flatMap((p) => p.lines), origins: originOf ? lineOrigins(parts, originOf) : {} }
 }

@@ -81,6 +81,7 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/filings/:orderId", methods: ["GET"], middlewares: [validateParams({ orderId: "filingOrder" })] },
   { matcher: "/admin/sales-tax/activity/:id", methods: ["GET"], middlewares: [validateParams({ id: "callLogEntry" })] },
   { matcher: "/admin/sales-tax/filings/:orderId/retry", methods: ["POST"], middlewares: [validateParams({ orderId: "filingOrder" })] },
+  { matcher: "/admin/sales-tax/filings/:orderId/requote", methods: ["POST"], middlewares: [validateParams({ orderId: "filingOrder" })] },
   // zod bodies
   ...Object.keys(TIC_TARGETS).map((t): MiddlewareRoute => ({
     matcher: `/admin/sales-tax/tics/${t}/:id`,

@@ -14,7 +14,7 @@ export const FilingRecord = model
     cart_id: model.text().nullable(),
     customer_id: model.text().nullable(),
     state: model
-      .enum(["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped"])
+      .enum(["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped", "needs_attention"])
       .default("pending"),
     /** "cart" (carts/orders after an equal re-quote) or "direct" (orders with the charged tax). */
     filing_path: model.enum(["cart", "direct"]).nullable(),

@@ -171,6 +171,17 @@ export default async function seed({ container }: ExecArgs) {
     revision: 1,
     edits: [{ id: editId, state: "applied", mode: "refile", at: new Date(placed2.getTime() + 3_600_000).toISOString() }],
   })
+  // a refund of one shirt at the service (a return's): the widget's refunds list, in its ~440 px column (issue 30)
+  const returnKey = "return_01BROWSERRETURN0000000000"
+  const { refund: returned } = await filing.ensureRefund(rec2.id, {
+    order_id: order2.id,
+    source_type: "return",
+    source_id: returnKey,
+    idempotency_key: returnKey,
+    items: [{ itemId: line2.id, quantity: 1 }],
+    returned_at: placed2,
+  })
+  await filing.patchRefund(returned.id, { state: "refunded", refunded_tax: 2.38, refunded_at: placed2 })
   const claim = (
     id: string,
     state: string,
@@ -242,6 +253,38 @@ export default async function seed({ container }: ExecArgs) {
   })
   await filing.patchRecord(rec3.id, { filed_tax: 4.85, filing_path: "direct", filed_at: placed2, completed_at: placed2 })
 
+  // a US order placed with no tax (issue 26: "texas" typed, no tax line; as an import or an admin
+  // creates one), 40 days ago too: its filing needs attention, the widget's fix re-quotes and files it
+  const austin = { line1: "100 Congress Ave", city: "Austin", state: "Texas", zip: "78701", countryCode: "US" }
+  const order4 = await createOrder(austin, [{ ...shirts, quantity: 1 }], placed2)
+  const full4 = await orderModule.retrieveOrder(order4.id, { relations: ["items"] })
+  await filing.ensureRecord({
+    order_id: order4.id,
+    kind: "order",
+    cart_id: null,
+    customer_id: customer.id,
+    completion_mode: "placed",
+    charged_tax: 0,
+    state: "needs_attention",
+    last_error: 'US shipping address (TX 78701, state typed "texas") but no tax was charged at checkout',
+    next_attempt_at: null,
+    snapshot: {
+      ...snapshotOf(
+        order4.id,
+        placed2.toISOString(),
+        { ...austin, state: "TX" },
+        {
+          itemId: full4.items[0].id,
+          price: 25,
+          productId: product!.id,
+          chargedTax: 0,
+          chargedRate: 0,
+        },
+      ),
+      destinationSource: "order_address",
+    },
+  })
+
   const out = {
     productId: product!.id,
     productTypeId: type!.id,
@@ -250,6 +293,7 @@ export default async function seed({ container }: ExecArgs) {
     orderId: order.id,
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
     inclusive: { orderId: order3.id },
+    attention: { orderId: order4.id, returnKey },
   }
   // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
   await addSalesChannel(container, { id: "sc_browser_wholesale", name: "Wholesale" })

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { MONTH_RE, money, type MonthReport, type OrderRow } from "../../../../reconciliation/compute"
+import { MONTH_RE, attentionSummary, money, type MonthReport, type OrderRow } from "../../../../reconciliation/compute"
 import { sendZodError } from "../helpers"
 
 export const MonthQuery = z.object({
@@ -39,7 +39,23 @@ export function rowView(r: OrderRow) {
 
 export const MAX_DIFFERENCES = 500
 
+/** A US order listed apart (without tax, or not in USD), as the admin sees it: sales in its own currency. */
+export function attentionView(r: OrderRow) {
+  return {
+    order_id: r.orderId,
+    display_id: r.displayId,
+    created_at: r.createdAt,
+    filing_state: r.state,
+    currency_code: r.currencyCode,
+    sales: money(r.salesCents),
+    filed: money(r.filedCents),
+    kind: r.attention,
+    detail: r.recordDetail,
+  }
+}
+
 export function reportView(r: MonthReport) {
+  const text = attentionSummary(r)
   return {
     month: r.month,
     summary: {
@@ -53,5 +69,18 @@ export function reportView(r: MonthReport) {
     differences: r.differences.slice(0, MAX_DIFFERENCES).map(rowView),
     differences_count: r.differences.length,
     truncated: r.differences.length > MAX_DIFFERENCES,
+    // issue 26, 27: listed apart (their difference is 0 when nothing was charged)
+    us_without_tax: {
+      text: text.usWithoutTax,
+      orders: r.usWithoutTax.orders,
+      sales: money(r.usWithoutTax.salesCents),
+      rows: r.usWithoutTax.rows.slice(0, MAX_DIFFERENCES).map(attentionView),
+    },
+    not_usd: {
+      text: text.nonUsd,
+      orders: r.nonUsd.orders,
+      by_currency: r.nonUsd.byCurrency.map((c) => ({ currency: c.currency, orders: c.orders, sales: money(c.salesCents) })),
+      rows: r.nonUsd.rows.slice(0, MAX_DIFFERENCES).map(attentionView),
+    },
   }
 }

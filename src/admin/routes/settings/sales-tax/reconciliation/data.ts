@@ -15,6 +15,19 @@ export interface RowView {
   detail: string | null
 }
 
+/** A US order listed apart (issue 26, 27): without tax, or in a currency other than USD. */
+export interface AttentionRowView {
+  order_id: string
+  display_id: number | null
+  created_at: string
+  filing_state: string
+  currency_code: string
+  sales: string
+  filed: string
+  kind: "us_without_tax" | "currency_not_usd" | null
+  detail: string | null
+}
+
 export interface MonthView {
   month: string
   summary: {
@@ -28,6 +41,8 @@ export interface MonthView {
   differences: RowView[]
   differences_count: number
   truncated: boolean
+  us_without_tax: { text: string; orders: number; sales: string; rows: AttentionRowView[] }
+  not_usd: { text: string; orders: number; by_currency: { currency: string; orders: number; sales: string }[]; rows: AttentionRowView[] }
 }
 
 export interface BackfillJob {

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/use-load"
-import { downloadCsv, type BackfillJob, type MonthView, type RowView } from "./data"
+import { downloadCsv, type AttentionRowView, type BackfillJob, type MonthView, type RowView } from "./data"
 
 const REASON: Record<string, { label: string; color: "red" | "orange" | "grey" }> = {
   not_filed: { label: "Not filed", color: "red" },
@@ -12,6 +12,42 @@ const REASON: Record<string, { label: string; color: "red" | "orange" | "grey" }
   pending: { label: "Pending", color: "orange" },
   refund_not_filed: { label: "Refund not filed", color: "orange" },
   amount_mismatch: { label: "Amount differs", color: "orange" },
+  needs_attention: { label: "Needs attention", color: "red" },
+  requoted: { label: "Re-quoted (owed)", color: "orange" },
+}
+
+/**
+ * A line of US orders listed apart (issue 26: without tax; issue 27: not in USD) and its orders;
+ * each links to the order, whose Sales Tax widget has the fix (re-quote with a corrected address, then file).
+ */
+function AttentionLine({ testId, text, rows }: { testId: string; text: string; rows: AttentionRowView[] }) {
+  return (
+    <div className="flex flex-col gap-y-2 px-6 py-4" data-testid={testId}>
+      <Text size="small" weight="plus" data-testid={`${testId}-text`}>
+        {text}
+      </Text>
+      {rows.length ? (
+        <ul className="flex flex-col gap-y-1">
+          {rows.map((r) => (
+            <li key={r.order_id} className="flex flex-wrap items-center gap-x-2" data-testid={`${testId}-${r.order_id}`}>
+              <Link to={`/orders/${r.order_id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
+                {r.display_id ? `#${r.display_id}` : r.order_id}
+              </Link>
+              <Text size="xsmall">{`sales ${r.currency_code} ${r.sales}`}</Text>
+              <Badge size="2xsmall" color={r.filing_state === "needs_attention" ? "red" : "grey"}>
+                {r.filing_state}
+              </Badge>
+              {r.detail ? (
+                <Text size="xsmall" className="break-words text-ui-fg-subtle">
+                  {r.detail}
+                </Text>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
 }
 
 function thisMonth(): string {
@@ -268,6 +304,10 @@ const ReconciliationPage = () => {
               testId="recon-difference"
               tone={data.summary.difference !== "0.00" ? "error" : undefined}
             />
+          </Container>
+          <Container className="divide-y p-0" data-testid="recon-attention">
+            <AttentionLine testId="recon-us-without-tax" text={data.us_without_tax.text} rows={data.us_without_tax.rows} />
+            <AttentionLine testId="recon-not-usd" text={data.not_usd.text} rows={data.not_usd.rows} />
           </Container>
           <Container className="divide-y p-0" data-testid="recon-differences">
             <div className="px-6 py-4">

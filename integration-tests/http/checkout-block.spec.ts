@@ -16,7 +16,20 @@ import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/
 
 jest.setTimeout(120_000)
 
-const st = useSalesTaxSandbox({ failurePolicy: "block", timeoutMs: 1500, circuitBreaker: { failures: 3, halfOpenAfterMs: 60_000 } })
+/**
+ * Nothing here waits on a timeout: every outage is an immediate 503 fault, and the breaker is reset
+ * by hand. So the checkout timeout and the breaker's half-open delay are generous: under "block" a
+ * quote the loaded machine made slower than timeoutMs (a cold first quote, a starved event loop)
+ * would be a refused cart mutation where the test expects a priced one (this spec's timeoutMs was
+ * 1.5 s, and a fresh clone's run on a busy 2-core machine failed here), and a breaker opened by it
+ * would refuse the next ones. The bounds themselves are unit-tested with a fake clock
+ * (fallback.test.ts: withDeadline; circuit-breaker.test.ts).
+ */
+const st = useSalesTaxSandbox({
+  failurePolicy: "block",
+  timeoutMs: 60_000,
+  circuitBreaker: { failures: 3, halfOpenAfterMs: 3_600_000 },
+})
 
 medusaIntegrationTestRunner({
   env: st.env,

@@ -22,7 +22,19 @@ import { logger } from "@medusajs/framework/logger"
 
 jest.setTimeout(120_000)
 
-const st = useSalesTaxSandbox({ failurePolicy: "fallback", timeoutMs: 1500, circuitBreaker: { failures: 3, halfOpenAfterMs: 60_000 } })
+/**
+ * timeoutMs is the plugin's default (3 s), not shorter: an ordinary quote on a loaded 2-core
+ * machine must not hit it (it would be a fallback line where a test expects the service's). The
+ * tests that want it hit make the service far slower than it (8 s), so being cut never depends on
+ * the machine's speed; the exact bound is withDeadline's, fake-clock tested in fallback.test.ts.
+ */
+const TIMEOUT_MS = 3000
+const SLOW_MS = 8000
+const st = useSalesTaxSandbox({
+  failurePolicy: "fallback",
+  timeoutMs: TIMEOUT_MS,
+  circuitBreaker: { failures: 3, halfOpenAfterMs: 3_600_000 },
+})
 
 // Medusa's logger, watched from before the runner boots the app: the boot warning must be logged by then
 const loggerWarn = jest.spyOn(logger, "warn")
@@ -428,7 +440,7 @@ medusaIntegrationTestRunner({
       const co = new Checkout(api, store)
       await co.create()
       await co.addItem(store.products.general.variantId, 1)
-      await st.sandbox.fault({ operation: "calculateCarts", delayMs: 2500 })
+      await st.sandbox.fault({ operation: "calculateCarts", delayMs: SLOW_MS })
       const cart = await co.setAddress(ADDRESSES.minneapolis)
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
       await st.sandbox.clearFaults()
@@ -597,7 +609,7 @@ medusaIntegrationTestRunner({
       const lineRate = new BigNumber(quoted.items[0].tax_total).div(store.products.general.price).times(100)
       // the quote's effective rate is kept in the plugin's module (database): wait for it
       const salesTax = getContainer().resolve("salesTax") as any
-      for (let i = 0; i < 100 && !(await salesTax.knownRates("55415", [0], new Date(0))).length; i++)
+      for (const until = Date.now() + 30_000; !(await salesTax.knownRates("55415", [0], new Date(0))).length && Date.now() < until;)
         await new Promise((r) => setTimeout(r, 50))
       const [known] = await salesTax.knownRates("55415", [0], new Date(0))
       expect(new BigNumber(known.rate).minus(lineRate).abs().toNumber()).toBeLessThan(0.01)
@@ -625,12 +637,12 @@ medusaIntegrationTestRunner({
       await st.sandbox.clearFaults()
     })
 
-    it("a slow certificate lookup counts against timeoutMs and the breaker: it opens after circuitBreaker.failures quotes of a signed-in shopper; no quote outlasts timeoutMs + 10 %", async () => {
+    it("a slow certificate lookup counts against timeoutMs and the breaker: it opens after circuitBreaker.failures quotes of a signed-in shopper; no quote waits for the slow service", async () => {
       const shopper = await createShopper(api, store, "slow@example.com")
       const co = new Checkout(api, store, shopper.token)
       await co.create()
       await co.addItem(store.products.general.variantId, 1)
-      await st.sandbox.fault({ operation: "listCertificates", delayMs: 4000 })
+      await st.sandbox.fault({ operation: "listCertificates", delayMs: SLOW_MS })
       await st.sandbox.resetCounts()
       provider().stats.slowestQuoteMs = 0
       await co.setAddress(ADDRESSES.minneapolis, "slow@example.com")
@@ -641,7 +653,9 @@ medusaIntegrationTestRunner({
       const cart = await co.setAddress(ADDRESSES.philadelphia, "slow@example.com")
       expect(await st.sandbox.counts()).toEqual(before) // open: no call at all
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_FALLBACK)
-      expect(provider().stats.slowestQuoteMs).toBeLessThanOrEqual(1500 * 1.1)
+      // cut at timeoutMs, long before the 8 s lookup answers (slack for a loaded machine: 5 s)
+      expect(provider().stats.slowestQuoteMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50)
+      expect(provider().stats.slowestQuoteMs).toBeLessThan(SLOW_MS)
       expect(before.listCertificates ?? 0).toBe(3)
       await st.sandbox.clearFaults()
     })

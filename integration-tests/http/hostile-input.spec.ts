@@ -467,12 +467,12 @@ medusaIntegrationTestRunner({
       expect(certs.status).toBe(200)
       expect(certs.json.certificates.map((c: any) => c.certificateId)).toEqual([fx.certificateId])
       expect(Date.now() - t0).toBeGreaterThanOrEqual(3500)
-      // checkout path: cut at timeoutMs (3 s) — a 503, where waiting for the service would have given 200
-      // (the bound on the time leaves room for a loaded CI machine)
+      // checkout path: cut at timeoutMs (3 s) — a 503, where waiting for the service (3.5 s, or the
+      // admin's backgroundTimeoutMs) would have given 200: the status is the proof, not an upper
+      // bound on the time (a loaded machine may answer late); timers never fire early
       expect(verify.status).toBe(503)
       expect(verify.json.message).toMatch(/unavailable/)
       expect(verify.ms).toBeGreaterThanOrEqual(2900)
-      expect(verify.ms).toBeLessThan(4500)
     })
 
     it("auth stays first: admin routes 401 without an admin session, the store route 400 without a publishable key, whatever the body", async () => {
@@ -593,7 +593,8 @@ medusaIntegrationTestRunner({
       clearTicCache()
       await st.sandbox.resetCounts()
       // the lookup's own search at the service is slow; the admin's search for the same TIC is not
-      await st.sandbox.fault({ operation: "searchTics", delayMs: 1500, count: 1 })
+      // 4 s: the admin's search below must reach the service while this one is in flight, however slow the machine
+      await st.sandbox.fault({ operation: "searchTics", delayMs: 4000, count: 1 })
       const setTic = send(
         fx.base,
         "POST",
@@ -601,7 +602,8 @@ medusaIntegrationTestRunner({
         { ...admin(), ...JSON_CT },
         JSON.stringify({ tic: TICS.groceries }),
       )
-      for (let i = 0; i < 100 && !((await st.sandbox.counts()).searchTics ?? 0); i++) await new Promise((r) => setTimeout(r, 20))
+      for (const until = Date.now() + 30_000; !((await st.sandbox.counts()).searchTics ?? 0) && Date.now() < until;)
+        await new Promise((r) => setTimeout(r, 20))
       expect((await st.sandbox.counts()).searchTics).toBe(1)
       const search = await send(
         fx.base,
@@ -1147,7 +1149,8 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
   return fc.oneof(...options)
 }
 
-const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/
+/** YYYY-MM, years 2000..2099 (beyond them the route answers 400 at query.month). */
+const MONTH_RE = /^20\d\d-(0[1-9]|1[0-2])$/
 
 /** A query string, and whether the route must accept it (true), must refuse it at `query` (false), or may do either. */
 function queryArb(kind: QueryKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ q: string; ok?: boolean }> {
@@ -1186,7 +1189,10 @@ function queryArb(kind: QueryKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ 
           .map(([y, m]) => `${y}-${String(m).padStart(2, "0")}`),
         weight: 3,
       },
-      { arbitrary: fc.constantFrom("2026-13", "2026-00", "2026-1", "26-01", "2026-01-01", "0000-00"), weight: 1 },
+      {
+        arbitrary: fc.constantFrom("2026-13", "2026-00", "2026-1", "26-01", "2026-01-01", "0000-00", "9999-12", "0000-01", "2100-01"),
+        weight: 1,
+      },
       { arbitrary: hostileString(apiKey), weight: 2 },
     )
     const pair = fc.oneof(

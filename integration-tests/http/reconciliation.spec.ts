@@ -132,6 +132,20 @@ medusaIntegrationTestRunner({
       const range = await api.post(`/admin/sales-tax/reconciliation/backfill`, { from: "2026-05-02", to: "2026-05-01" }, any)
       expect(range.status).toBe(400)
       expect(range.data.errors[0]).toMatchObject({ location: "body.to", message: "must not be before from" })
+      // years beyond 2000..2099 are refused at the field (9999-12 once answered 500; a backfill of
+      // 9999-12-31 or 0000-01-01 once started a job that failed showing its SQL)
+      for (const path of ["", "/csv"]) {
+        const far = await api.get(`/admin/sales-tax/reconciliation${path}?month=9999-12`, any)
+        expect([far.status, far.data.errors[0]]).toEqual([
+          400,
+          expect.objectContaining({ location: "query.month", message: "month must be from 2000-01 to 2099-12" }),
+        ])
+      }
+      for (const day of ["9999-12-31", "0000-01-01"]) {
+        const far = await api.post(`/admin/sales-tax/reconciliation/backfill`, { from: day, to: day }, any)
+        expect(far.status).toBe(400)
+        expect(far.data.errors[0]).toMatchObject({ location: "body.from", message: "must be a day from 2000-01-01 to 2099-12-31" })
+      }
 
       // backfill: orders placed without filing are filed once (returns as refunds); a rerun files nothing
       const atService = filed // its record is lost below; the service still holds it

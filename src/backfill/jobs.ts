@@ -6,8 +6,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
+import { isSalesTaxError } from "../client/errors"
 import { sanitizeError } from "../workflows/filing/decisions"
-import { getPluginOptions } from "../options"
+import { getPluginOptions, PluginOptionsError } from "../options"
 import type { BackfillProgress } from "./core"
 import { runBackfill } from "./medusa"
 import { rangeOf, type BackfillRangeInput } from "./range"
@@ -22,6 +23,20 @@ export interface BackfillJob {
 }
 
 let current: BackfillJob | null = null
+
+/** What a failed job shows the admin when the failure is not the service's nor the options'. */
+export const INTERNAL_FAILURE =
+  "The backfill stopped on an internal error (the server log has the details). Orders filed before it stopped keep their records: start it again to continue."
+
+/**
+ * A failed job's `error`, for the admin: the service's answer or the options' problem as such
+ * (secrets replaced); anything else (a database error carries its SQL statement and parameters, a
+ * programming error its internals) as a plain sentence, its detail only in the server log.
+ */
+export function backfillFailureMessage(e: unknown, secrets: (string | undefined | null)[]): string {
+  if (isSalesTaxError(e) || e instanceof PluginOptionsError) return sanitizeError(e, secrets)
+  return INTERNAL_FAILURE
+}
 
 export function currentBackfill(): BackfillJob | null {
   return current ? { ...current } : null
@@ -53,9 +68,9 @@ export function startBackfill(
       } catch {
         secret = undefined
       }
-      job.error = sanitizeError(e, [secret])
+      job.error = backfillFailureMessage(e, [secret])
       job.status = "failed"
-      logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${job.error}`)
+      logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${sanitizeError(e, [secret])}`)
     },
   )
   return { ok: true, job: { ...job } }

@@ -27,4 +27,21 @@ describe("backfill range", () => {
     expect(r.success).toBe(false)
     expect(r.error?.issues[0]?.path).toEqual(["batch_size"])
   })
+
+  it("days outside 2000..2099 are refused at the field (year 10000 ends 9999-12-31; year 0 reads as 1900)", () => {
+    for (const d of ["9999-12-31", "0000-01-01", "1999-12-31", "2100-01-01"]) {
+      const r = BackfillRangeInput.safeParse({ from: d, to: d })
+      expect(r.error?.issues.map((i) => [i.path, i.message])).toEqual([
+        [["from"], "must be a day from 2000-01-01 to 2099-12-31"],
+        [["to"], "must be a day from 2000-01-01 to 2099-12-31"],
+      ])
+    }
+    expect(BackfillRangeInput.safeParse({ from: "2000-01-01", to: "2099-12-31" }).success).toBe(true)
+    const cli = parseBackfillArgs(["--from", "0000-01-01", "--to", "2026-01-01"])
+    expect(cli.ok ? [] : cli.errors[0]).toBe("--from: must be a day from 2000-01-01 to 2099-12-31")
+    // a malformed day says so once, not also that its year is out of range
+    expect(BackfillRangeInput.safeParse({ from: "x", to: "2026-01-01" }).error?.issues.map((i) => i.message)).toEqual([
+      "must be a date YYYY-MM-DD",
+    ])
+  })
 })

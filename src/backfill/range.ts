@@ -1,17 +1,34 @@
 /**
  * The backfill's date range, validated with zod at each edge (command line and admin route):
- * `from` and `to` as YYYY-MM-DD (UTC days, both included), `from` not after `to`.
+ * `from` and `to` as YYYY-MM-DD (UTC days, both included), `from` not after `to`, years
+ * FIRST_YEAR..LAST_YEAR.
  */
 import { parseArgs } from "node:util"
 import { z } from "zod"
 
+/**
+ * The years a date or month input may name (the backfill's days, the reconciliation's month).
+ * No order of a Medusa v2 store predates 2000, and past 2099 is a typo; beyond them the bounds
+ * reach what PostgreSQL and JavaScript dates refuse or misread (a range ending in year 10000, year
+ * 0 read as 1900), which once surfaced as a 500 or a failed job showing SQL.
+ */
+export const FIRST_YEAR = 2000
+export const LAST_YEAR = 2099
+
+/** Whether a `YYYY…` string's year is FIRST_YEAR..LAST_YEAR (call after the format check). */
+export const inYears = (s: string) => {
+  const y = Number(s.slice(0, 4))
+  return y >= FIRST_YEAR && y <= LAST_YEAR
+}
+
 const Day = z
   .string({ error: "must be a date YYYY-MM-DD" })
-  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "must be a date YYYY-MM-DD")
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: "must be a date YYYY-MM-DD", abort: true })
   .refine(
     (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
     "is not a calendar date",
   )
+  .refine(inYears, `must be a day from ${FIRST_YEAR}-01-01 to ${LAST_YEAR}-12-31`)
 
 export const BackfillRangeInput = z
   .object({

@@ -394,8 +394,10 @@ describe("retries", () => {
     expect(err.code).toBe("timeout")
     expect(err.attempts).toBeLessThanOrEqual(4)
     expect(err.attempts).toBeGreaterThanOrEqual(2)
-    // every attempt's timeout fits in what was left of the budget
-    expect(attempts.reduce((s, a) => s + a.durationMs, 0)).toBeLessThan(700 + 250)
+    // the attempts stop with the budget (50 attempts of 250 ms would take 12.5 s): at most twice the
+    // 700 ms budget, slack for a loaded machine (that an attempt's timer is what is left of a
+    // deadline is the next test's)
+    expect(attempts.reduce((s, a) => s + a.durationMs, 0)).toBeLessThan(2 * 700)
   })
 
   it("a caller's deadline earlier than the budget ends the call there: the attempt's timer is what is left", async () => {
@@ -404,7 +406,8 @@ describe("retries", () => {
     const t0 = Date.now()
     const err = await failure(client.calculateCarts(cartBody("cart-deadline"), { deadline: t0 + 200 }))
     expect(err.code).toBe("timeout")
-    expect(Date.now() - t0).toBeLessThan(600)
+    // ~200 ms; the attempt's own 1000 ms timeout (the deadline ignored) could not end sooner than 1000
+    expect(Date.now() - t0).toBeLessThan(1000)
     expect(err.attempts).toBe(1)
     expect((await counts()).calculateCarts).toBe(1)
   })

@@ -84,7 +84,8 @@ describe("faults", () => {
   })
 
   it("a delay-only fault holds the answer (a later request overtakes it) and then answers normally", async () => {
-    await fault({ operation: "ping", delayMs: 300, count: 1 })
+    // held 2 s: the later request overtakes it however slow the machine (300 ms was a race on a loaded one)
+    await fault({ operation: "ping", delayMs: 2000, count: 1 })
     const order: string[] = []
     const delayed = ping().then((r) => {
       order.push("ping")

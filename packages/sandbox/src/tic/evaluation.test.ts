@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { correctSpelling, isKnownWord, knownWords, searchTics, tokenize } from "."
-import { DEV_SET, HELD_OUT_SET, type EvalQuery } from "./evaluation"
+import { CATALOGUE_HELD_OUT_SET, DEV_SET, HELD_OUT_SET, type EvalQuery } from "./evaluation"
 import { INDEX_KEYWORDS, QUERY_EXPANSIONS, STOP_WORDS } from "./synonyms"
 import { allTics } from "."
 
@@ -16,12 +16,14 @@ function score(set: readonly EvalQuery[]): { share: number; misses: { query: str
 
 describe("TIC search evaluation (top 3)", () => {
   it("the sets are big enough, their queries distinct, every acceptable TIC in the catalogue", () => {
-    expect(DEV_SET.length).toBeGreaterThanOrEqual(60)
+    expect(DEV_SET.length).toBeGreaterThanOrEqual(150)
     expect(HELD_OUT_SET.length).toBeGreaterThanOrEqual(30)
-    const queries = [...DEV_SET, ...HELD_OUT_SET].map((e) => e.query.toLowerCase())
+    expect(CATALOGUE_HELD_OUT_SET.length).toBeGreaterThanOrEqual(25)
+    const all = [...DEV_SET, ...HELD_OUT_SET, ...CATALOGUE_HELD_OUT_SET]
+    const queries = all.map((e) => e.query.toLowerCase())
     expect(new Set(queries).size).toBe(queries.length)
     const catalogue = new Set(allTics().map((t) => t.ticId))
-    for (const e of [...DEV_SET, ...HELD_OUT_SET])
+    for (const e of all)
       for (const id of e.acceptable) expect({ query: e.query, id, known: catalogue.has(id) }).toEqual({ query: e.query, id, known: true })
   })
 
@@ -32,8 +34,13 @@ describe("TIC search evaluation (top 3)", () => {
     expect(r.share).toBeGreaterThanOrEqual(0.97)
   })
 
-  it("held-out set (never tuned on): at least 85 % in the top 3 (measured 85.3 % when written; 70.6 % before the tuning)", () => {
+  it("held-out set (never tuned on): at least 85 % in the top 3 (measured 85.3 % when written; 70.6 % before the tuning; 85.3 % again after the category words)", () => {
     const r = score(HELD_OUT_SET)
+    expect({ share: r.share >= 0.85 ? ">= 0.85" : r.share, misses: r.misses.length }).toEqual({ share: ">= 0.85", misses: r.misses.length })
+  })
+
+  it("catalogue held-out set (product names written after the category words, never tuned on): at least 85 % (measured 89.3 %; 42.9 % before those rules)", () => {
+    const r = score(CATALOGUE_HELD_OUT_SET)
     expect({ share: r.share >= 0.85 ? ">= 0.85" : r.share, misses: r.misses.length }).toEqual({ share: ">= 0.85", misses: r.misses.length })
   })
 })

@@ -5,7 +5,10 @@
  * Search ranking is MiniSearch's BM25+ (a maintained library; no hand-written scorer). What this
  * module adds around it is text normalization (tokenizing, stop words, plurals, "without a
  * prescription" -> "nonprescription") and a small, documented synonym table (./synonyms.ts):
- * query-side expansions ("ebook" -> digital book) and index-side keywords for a few TICs.
+ * query-side expansions ("ebook" -> digital book) and index-side keywords for a few TICs, plus
+ * category words (garments, foods, supplements, digital goods, services...: "legging" -> clothing).
+ * A word the vocabulary lacks is read as a compound ("sweatpants" -> sweat + pant), a stem
+ * ("golfing" -> golf) or a misspelling ("shampo" -> shampoo), in that order.
  */
 import { createHash } from "node:crypto"
 import MiniSearch from "minisearch"
@@ -175,6 +178,7 @@ export function tokenize(text: string): string[] {
     .replace(/\bt[-\s]shirts?\b/g, " tshirt ")
     .replace(/\bvideo[-\s]?games?\b/g, " videogame ")
     .replace(/\bswim[-\s]?suits?\b/g, " swimsuit ")
+    .replace(/\bpre[-\s]?workouts?\b/g, " preworkout ")
     .replace(/\bwithout\s+(?:an?\s+|the\s+)?([a-z]+)/g, " non$1 ")
     .replace(/\bnon[-\s]([a-z]+)/g, " non$1 ")
   const out: string[] = []
@@ -277,11 +281,52 @@ function editDistance(a: string, b: string, max: number): number {
 
 /** Weight of a misspelled word's correction (a word the caller typed, read as the known word). */
 const CORRECTION_WEIGHT = 0.9
+/** Weight of a compound's head ("sweat|pants" -> pant) and of its known first part (sweat). */
+const COMPOUND_HEAD_WEIGHT = 0.9
+const COMPOUND_MODIFIER_WEIGHT = 0.5
+/** Weight of a known word reached by stripping a suffix ("golfing" -> golf, "drilling" -> drill). */
+const STEM_WEIGHT = 0.8
+/**
+ * A word made of two words, read as its parts: a known last part (the compound's head:
+ * "sweatpants" -> pant, "raincoat" -> coat, "nightgown" -> gown) of at least 3 letters after a first
+ * part of at least 3. A split into two known words wins ("sweat|shirt", not "swea|tshirt"), else the
+ * longest known head; the first part is returned when it is known. Null when no split ends in a
+ * known word.
+ */
+export function splitCompound(term: string): { head: string; modifier: string | null } | null {
+  if (term.length < 6 || term.length > 40 || /\d/.test(term)) return null
+  let best: { head: string; modifier: string | null } | null = null
+  for (let i = 3; i <= term.length - 3; i++) {
+    const head = singular(term.slice(i))
+    if (!head || head.length < 3 || !knownWords().has(head)) continue
+    const left = singular(term.slice(0, i))
+    const modifier = left && knownWords().has(left) ? left : null
+    if (modifier) return { head, modifier }
+    best ??= { head, modifier: null }
+  }
+  return best
+}
 
 /**
- * Query terms with their weights: the normalized query terms (weight 1; WEAK_WORDS less), a
- * misspelled word's correction (0.9), plus the expansions from QUERY_EXPANSIONS of each (each with
- * its table weight times the word's, never above an original term's).
+ * A known word this unknown word is an inflection or derivation of: -ing, -ed, -er, -able, -ly
+ * stripped (with the final e restored or a doubled consonant undone: "golfing" -> golf,
+ * "skier" -> ski, "drilling" -> drill). Null when none is known.
+ */
+export function stemOf(term: string): string | null {
+  if (term.length > 40) return null
+  const m = /^(.{3,}?)(ing|ed|er|able|ly)$/.exec(term)
+  if (!m) return null
+  const base = m[1]!
+  const candidates = [base, `${base}e`]
+  if (/([b-df-hj-np-tv-z])\1$/.test(base)) candidates.push(base.slice(0, -1))
+  return candidates.find((c) => knownWords().has(c)) ?? null
+}
+
+/**
+ * Query terms with their weights: the normalized query terms (weight 1; WEAK_WORDS less), the
+ * reading of a word the vocabulary lacks (its compound parts, its stem, else its spelling
+ * correction), plus the expansions from QUERY_EXPANSIONS of each (each with its table weight
+ * times the word's, never above an original term's).
  */
 export function expandQuery(query: string): Map<string, number> {
   const terms = new Map<string, number>()
@@ -297,6 +342,18 @@ export function expandQuery(query: string): Map<string, number> {
       continue
     }
     add(t, weight) // still searched as typed (MiniSearch's own prefix/fuzzy matching)
+    if (WEAK_WORDS[t] !== undefined) continue // a colour, a size, a marketing word: not a misspelling
+    const compound = splitCompound(t)
+    if (compound) {
+      expand(compound.head, COMPOUND_HEAD_WEIGHT * weight)
+      if (compound.modifier) expand(compound.modifier, COMPOUND_MODIFIER_WEIGHT * weight)
+      continue
+    }
+    const stem = stemOf(t)
+    if (stem) {
+      expand(stem, STEM_WEIGHT * weight)
+      continue
+    }
     const fixed = correctSpelling(t)
     if (fixed) expand(fixed, CORRECTION_WEIGHT * weight)
   }

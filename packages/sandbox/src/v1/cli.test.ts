@@ -67,7 +67,9 @@ it("serves v1 with the --api-login-id login and keeps the key out of the log", a
       JSON.stringify({ apiLoginID: "sandbox-login", apiKey: key }),
     )
     expect(defaultLogin.body.ResponseType).toBe(0)
-    await new Promise((r) => setTimeout(r, 200)) // let the log lines flush
+    // let the log lines flush (until they are there: a loaded machine may take longer than any fixed sleep)
+    for (const until = Date.now() + 10_000; !out.includes("/1.0/Service/Ping?apiKey=[redacted]") && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 20))
     expect(out).toContain("/1.0/Service/Ping?apiKey=[redacted]")
     expect(out).not.toContain(key)
   } finally {

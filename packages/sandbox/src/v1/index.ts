@@ -127,9 +127,19 @@ export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext
     return reply.code(200).send(failureBody(styleOf(req), [message]))
   })
 
-  function credentials(body: Bag, query: unknown): SandboxConnection | string {
+  /**
+   * The connection of the request's credentials, or the message refusing them. `keyAlone`
+   * (VerifyAddress, as the real service answered it): without an apiLoginID, a key that identifies
+   * exactly one account is enough; a key shared by several accounts still needs the login.
+   */
+  function credentials(body: Bag, query: unknown, keyAlone: boolean): SandboxConnection | string {
     const login = asText(body.apiloginid) ?? queryParam(query, "apiLoginID")
     const key = asText(body.apikey) ?? queryParam(query, "apiKey")
+    if (!login && key && keyAlone) {
+      const granted = ctx.connections.forApiKey(key)
+      if (granted.length === 1) return granted[0]!
+      return granted.length === 0 ? BAD_CREDENTIALS : MISSING_CREDENTIALS
+    }
     if (!login || !key) return MISSING_CREDENTIALS
     return ctx.connections.forLogin(login, key) ?? BAD_CREDENTIALS
   }
@@ -140,7 +150,7 @@ export default async function v1Routes(app: FastifyInstance, ctx: SandboxContext
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
       return failureBody(def.style, ["the body must be a JSON object or a form-encoded body"])
     }
-    const conn = credentials(body as Bag, query)
+    const conn = credentials(body as Bag, query, def.style === "verify")
     if (typeof conn === "string") return failureBody(def.style, [conn], "1")
     const parsed = def.schema.safeParse(body)
     if (!parsed.success) return failureBody(def.style, zodMessages(parsed.error))

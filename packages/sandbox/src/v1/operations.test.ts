@@ -485,7 +485,7 @@ describe("TICs", () => {
 })
 
 describe("VerifyAddress", () => {
-  it("returns the postal city, upper-case state, ErrNumber 0 and no ResponseType", async () => {
+  it("returns the postal city, upper-case state, the published Zip4 over the one sent, ErrNumber 0 and no ResponseType", async () => {
     const r = await v1(s, "VerifyAddress", { Address1: "400 Broad St", City: "seatle", State: "wa", Zip5: "98109", Zip4: 4312 })
     expect(r.status).toBe(200)
     expect(r.body).toEqual({
@@ -494,7 +494,7 @@ describe("VerifyAddress", () => {
       City: "Seattle",
       State: "WA",
       Zip5: "98109",
-      Zip4: "4312",
+      Zip4: "4607",
       ErrNumber: "0",
       ErrDescription: null,
     })

@@ -21,6 +21,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fromNumber, mul, parseDecimal, roundToNumber } from "../decimal"
 import { startSandbox } from "../index"
+import { NO_ADDRESS } from "./index"
+import { zip4For } from "../address/zip4"
 
 /**
  * Version 1 as real clients use it (issue 15): the provider's name as the path segment, repeated
@@ -226,7 +228,7 @@ describe("VerifyAddress answers", () => {
       City: "New York",
       State: "NY",
       Zip5: "10118",
-      Zip4: null,
+      Zip4: zip4For("10118", "350 5th Ave"), // the sandbox's +4 of the street address in the ZIP's state
       ErrNumber: "0",
       ErrDescription: null,
     })
@@ -237,6 +239,71 @@ describe("VerifyAddress answers", () => {
     expect(unknown.body).toEqual({ ...NULLS, ErrNumber: "80040B1A", ErrDescription: "Zip5: ZIP code 00000 is not a known US ZIP code" })
     const cred = await v1(s, "VerifyAddress", SEATTLE, { cred: { apiLoginID: CRED.apiLoginID, apiKey: "wrong" } })
     expect(cred.body).toEqual({ ...NULLS, ErrNumber: "1", ErrDescription: "Invalid apiLoginID or apiKey" })
+  })
+})
+
+describe("VerifyAddress as the issue reports the real service (issue 29)", () => {
+  it("answers without apiLoginID when the key identifies the account; a wrong key alone is refused; other operations still need the login", async () => {
+    const alone = await v1(s, "VerifyAddress", SEATTLE, { cred: { apiKey: KEY } })
+    expect(alone.body).toMatchObject({ City: "Seattle", State: "WA", Zip5: "98109", ErrNumber: "0", ErrDescription: null })
+    const inQuery = await request(s.port, "POST", `/1.0/Service/VerifyAddress?apiKey=${KEY}`, json, JSON.stringify(SEATTLE))
+    expect(inQuery.body.ErrNumber).toBe("0")
+    const wrong = await v1(s, "VerifyAddress", SEATTLE, { cred: { apiKey: "wrong" } })
+    expect(wrong.body).toEqual({ ...NO_ADDRESS, ErrNumber: "1", ErrDescription: "Invalid apiLoginID or apiKey" })
+    expectError(
+      await v1(s, "Ping", {}, { cred: { apiKey: KEY } }),
+      "apiLoginID and apiKey are required (apiKey may also be sent in the query string)",
+    )
+  })
+
+  it("a key shared by two accounts does not say which: the login is needed", async () => {
+    const shared = await startSandbox({
+      connections: [
+        { connectionId: "33333333-3333-4333-8333-333333333333", apiKey: "shared-key", apiLoginId: "first" },
+        { connectionId: "44444444-4444-4444-8444-444444444444", apiKey: "shared-key", apiLoginId: "second" },
+      ],
+    })
+    try {
+      const r = await request(shared.port, "POST", "/1.0/Service/VerifyAddress", json, JSON.stringify({ apiKey: "shared-key", ...SEATTLE }))
+      expect(r.body).toMatchObject({
+        ErrNumber: "1",
+        ErrDescription: "apiLoginID and apiKey are required (apiKey may also be sent in the query string)",
+      })
+      const withLogin = await request(
+        shared.port,
+        "POST",
+        "/1.0/Service/VerifyAddress",
+        json,
+        JSON.stringify({ apiLoginID: "second", apiKey: "shared-key", ...SEATTLE }),
+      )
+      expect(withLogin.body.ErrNumber).toBe("0")
+    } finally {
+      await shared.close()
+    }
+  })
+
+  it("Address2 is null unless it is part of the postal address (a unit, a floor, a PO Box)", async () => {
+    const a2 = async (Address2: unknown) => (await v1(s, "VerifyAddress", { ...SEATTLE, Address2 })).body.Address2
+    expect(await a2(undefined)).toBeNull()
+    expect(await a2("")).toBeNull()
+    expect(await a2("Attn: Receiving")).toBeNull()
+    expect(await a2("leave at the back door")).toBeNull()
+    expect(await a2("  Suite   100 ")).toBe("Suite 100")
+    expect(await a2("Apt 4B")).toBe("Apt 4B")
+    expect(await a2("#12")).toBe("#12")
+    expect(await a2("Third Floor")).toBe("Third Floor")
+    expect(await a2("PO Box 77")).toBe("PO Box 77")
+  })
+
+  it("Zip4: the published one for a known address, else the one sent, else the sandbox's stable +4 for a street address in a known ZIP", async () => {
+    const zip4 = async (addr: Record<string, unknown>) => (await v1(s, "VerifyAddress", addr)).body.Zip4
+    expect(await zip4(SEATTLE)).toBe("4607")
+    expect(await zip4({ ...SEATTLE, Address1: "400 Broad Street" })).toBe("4607")
+    const main = await zip4(ORIGIN) // 1 Main St, 98101: not in the published table
+    expect(main).toMatch(/^(?!0000)\d{4}$/)
+    expect(await zip4({ ...ORIGIN, Address1: "1 main street" })).toBe(main)
+    expect(await zip4({ ...ORIGIN, Zip4: "1234" })).toBe("1234")
+    expect(await zip4({ ...ORIGIN, Address1: "" })).toBeNull() // no street line: no +4
   })
 })
 

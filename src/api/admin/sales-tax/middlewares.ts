@@ -12,6 +12,7 @@ import { sendError, sendZodError } from "./helpers"
 import { validateParams, type IdShape } from "./id-shapes"
 import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
+import { AdminSetupFixBody } from "./setup/validators"
 
 /**
  * Medusa's validateAndTransformBody, whose 400 answer (`{ type: "invalid_data", message }`) is
@@ -88,4 +89,6 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
     method: ["POST"],
     middlewares: [validateBodyLocated(AdminCreateCertificateBody)],
   },
+  // the setup checklist's fixes (issue 30)
+  { matcher: "/admin/sales-tax/setup/fix", method: ["POST"], middlewares: [validateBodyLocated(AdminSetupFixBody)] },
 ]

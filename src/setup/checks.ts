@@ -514,3 +514,20 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
     }
   }
 }
+
+/** Pure: the checklist as the setup script prints it (one line per item, its action indented below). */
+export function formatChecklist(items: readonly SetupItem[]): string {
+  const out: string[] = []
+  for (const i of items) {
+    out.push(`${i.done ? "[x]" : "[ ]"} ${i.title}: ${i.detail}`)
+    if (i.fix) out.push(`    fix (--fix): ${i.fix.label}`)
+    if (i.help) out.push(`    to do: ${i.help.text}${i.help.href ? ` (admin: /app${i.help.href})` : ""}`)
+  }
+  return out.join("\n")
+}
+
+/** Pure: the next fix `--fix` applies: the first offered, unless it was just applied (no progress: stop). */
+export function nextFix(items: readonly SetupItem[], applied: readonly SetupFixId[]): SetupFixId | null {
+  const next = items.find((i) => i.fix)?.fix?.id ?? null
+  return next && applied[applied.length - 1] !== next ? next : null
+}

@@ -436,7 +436,7 @@ describe("admin extensions in a browser", () => {
       ["create_us_region", /^Create the United States region \(USD\)$/],
       ["create_us_tax_region", /^Create the US tax region on this provider \(tp_sales-tax_sales-tax\)$/],
       ["create_us_location", /^Create a US stock location at the origin address \(1 Market St, San Francisco, CA 94105\)$/],
-      ["add_us_shipping", /^Offer Standard Shipping, Express Shipping to US addresses from US Warehouse$/],
+      ["add_us_shipping", /^Offer Express Shipping, Standard Shipping to US addresses from US Warehouse$/],
     ]
     for (const [fix, label] of clicks) {
       const button = setup.getByTestId(`setup-fix-${fix}`)
@@ -447,7 +447,7 @@ describe("admin extensions in a browser", () => {
     await expect(setup.getByTestId("setup-items")).toBeVisibleText(/Ready|Tax region United States on tp_sales-tax_sales-tax/)
     expect(await setup.getByTestId("setup-items").getAttribute("data-done")).toBe("true")
     await expect(setup.getByTestId("setup-detail-us_shipping")).toBeVisibleText(
-      /Default Sales Channel: Standard Shipping, Express Shipping.*Wholesale/,
+      /^Default Sales Channel: Express Shipping, Standard Shipping; Wholesale: Express Shipping, Standard Shipping$/,
     )
     await shot(setup, "setup-checklist-after.png")
     await page.setViewportSize({ width: 1440, height: 1000 })

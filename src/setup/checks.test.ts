@@ -170,7 +170,7 @@ describe("setup checklist (issue 30)", () => {
     expect(clicked).toEqual(["create_us_region", "create_us_tax_region", "create_us_location", "add_us_shipping"])
     const items = setupChecklist(input)
     expect(items.filter((i) => !i.done)).toEqual([])
-    expect(item(items, "us_shipping").detail).toBe("Default Sales Channel: Standard Shipping, Express Shipping")
+    expect(item(items, "us_shipping").detail).toBe("Default Sales Channel: Express Shipping, Standard Shipping")
   })
 
   it("the plans: the region in USD with the store's payment providers, the tax region on this provider, the location at the origin address", () => {
@@ -219,7 +219,7 @@ describe("setup checklist (issue 30)", () => {
     expect(p.plan.targets).toEqual([
       { locationId: "sloc_us", locationName: "US Warehouse", serviceZoneId: null, linkProviderIds: ["manual_manual"] },
     ])
-    expect(p.plan.options[0]).toEqual({
+    expect(p.plan.options[1]).toEqual({
       name: "Standard Shipping",
       price_type: "flat",
       provider_id: "manual_manual",
@@ -231,7 +231,7 @@ describe("setup checklist (issue 30)", () => {
         { attribute: "is_return", operator: "eq", value: "false" },
       ],
     })
-    expect(p.plan.options.map((o) => o.name)).toEqual(["Standard Shipping", "Express Shipping"])
+    expect(p.plan.options.map((o) => o.name)).toEqual(["Express Shipping", "Standard Shipping"])
   })
 
   it("a US tax region on another provider (the starter's tp_system): the button switches it to this provider", () => {
@@ -348,7 +348,7 @@ describe("setup checklist (issue 30)", () => {
     const p = planFix(input, "add_us_shipping")
     if (!p.ok || p.plan.kind !== "add_us_shipping") throw new Error("no plan")
     expect(p.plan.targets[0]!.serviceZoneId).toBe("z_us")
-    expect(p.plan.options.map((o) => o.name)).toEqual(["Standard Shipping", "Express Shipping", "Return"])
+    expect(p.plan.options.map((o) => o.name)).toEqual(["Express Shipping", "Return", "Standard Shipping"])
   })
 
   it("the connection: a failing ping is shown with how to point the options at a sandbox", () => {

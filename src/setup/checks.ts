@@ -302,7 +302,8 @@ export function shippingTemplates(locations: readonly SetupLocation[]): SetupShi
           seen.add(key)
           out.push(o)
         }
-  return out
+  // by name, then id: the same list (and button label) whatever order Query answered in
+  return out.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
 }
 
 /** Pure: a shipping option's USD currency price (not a region's or a rule's), or null. */
@@ -322,7 +323,9 @@ function shippingItem(input: SetupInput): SetupItem {
       title,
       done: rows.length > 0,
       detail: rows.length
-        ? rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.flatMap(usShippingOptions).map((o) => nameOf(o)))}`).join("; ")
+        ? rows
+            .map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map((o) => nameOf(o)))].sort())}`)
+            .join("; ")
         : "No enabled sales channel.",
     }
   const names = lacking.map((r) => nameOf(r.channel))

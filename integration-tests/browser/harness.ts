@@ -43,6 +43,7 @@ import { installPlugin } from "../../demo/lib/plugin-install"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
+import type { StarterStore } from "./app/src/scripts/seed-starter"
 
 export const ROOT = resolve(__dirname, "../..")
 export const APP_DIR = join(__dirname, "app")
@@ -72,6 +73,8 @@ export interface Seeded {
   attention: { orderId: string; returnKey: string }
   /** an order placed 40 days ago whose line has a tax-inclusive price ($112 with $4.85 of tax in it), filed */
   inclusive: { orderId: string }
+  /** the store as Medusa's official starter seeds it (Europe only: app/src/scripts/seed-starter.ts) */
+  starter: StarterStore
 }
 
 export interface BrowserApp {

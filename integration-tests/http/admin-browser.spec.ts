@@ -12,7 +12,7 @@
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
  * runner (which forces the admin off).
  */
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core"
 import { SalesTaxClient } from "../../src/client"
@@ -20,6 +20,7 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   CHROMIUM,
+  LOG_DIR,
   SANDBOX_CONNECTION,
   SANDBOX_KEY,
   SECOND_CONNECTION,
@@ -434,6 +435,106 @@ describe("admin extensions in a browser", () => {
     await page.setViewportSize({ width: 1440, height: 1000 })
   })
 
+  // --- issue 30: a merchant's first hour, from the starter's Europe-only store (a self-contained step) ---
+  it("setup checklist: from the starter's Europe-only store, its buttons lead to a store that quotes US tax and files a storefront order", async () => {
+    // the start-up warning (failurePolicy fallback, nothing to fall back on) is the serving process's only
+    const logOf = (name: string) => readFileSync(join(LOG_DIR, `${name}.log`), "utf8")
+    expect(logOf("medusa-start")).toMatch(/no rate to fall back on/)
+    for (const cli of ["db-migrate", "user", "seed"])
+      expect([cli, logOf(cli)]).not.toEqual([cli, expect.stringMatching(/no rate to fall back on/)])
+
+    await page.goto(`${app.adminUrl}/settings/sales-tax`)
+    const setup = page.getByTestId("settings-setup")
+    await expect(setup.getByTestId("setup-us_region")).toBeVisibleText(/No region holds the United States/)
+    for (const [id, state] of [
+      ["us_region", "todo"],
+      ["us_tax_region", "todo"],
+      ["us_location", "todo"],
+      ["us_shipping", "todo"],
+      ["connection", "done"],
+    ])
+      expect([id, await setup.getByTestId(`setup-${id}`).getAttribute("data-state")]).toEqual([id, state])
+    await expect(setup.getByTestId("setup-help-us_shipping")).toBeVisibleText(/First give each sales channel a US stock location/)
+    // the European warehouse ships to no US address: neutral, not a fallback alarm
+    const eu = page.getByTestId("settings-locations").getByTestId(`location-${app.seeded.starter.stockLocationId}`)
+    await expect(eu).toBeVisibleText(
+      /European Warehouse.*not used for US orders.*not in the US \(country DK\); no service zone of it covers the US/,
+    )
+    await page.setViewportSize({ width: 1440, height: 1400 })
+    await shot(setup, "setup-checklist-before.png")
+
+    // each button, in the order the list offers them
+    const clicks: [string, RegExp][] = [
+      ["create_us_region", /^Create the United States region \(USD\)$/],
+      ["create_us_tax_region", /^Create the US tax region on this provider \(tp_sales-tax_sales-tax\)$/],
+      ["create_us_location", /^Create a US stock location at the origin address \(1 Market St, San Francisco, CA 94105\)$/],
+      ["add_us_shipping", /^Offer Express Shipping, Standard Shipping to US addresses from US Warehouse$/],
+    ]
+    for (const [fix, label] of clicks) {
+      const button = setup.getByTestId(`setup-fix-${fix}`)
+      await expect(button).toBeVisibleText(label)
+      await button.click()
+      await button.waitFor({ state: "detached" })
+    }
+    await expect(setup.getByTestId("setup-items")).toBeVisibleText(/Ready|Tax region United States on tp_sales-tax_sales-tax/)
+    expect(await setup.getByTestId("setup-items").getAttribute("data-done")).toBe("true")
+    await expect(setup.getByTestId("setup-detail-us_shipping")).toBeVisibleText(
+      /^Default Sales Channel: Express Shipping, Standard Shipping; Wholesale: Express Shipping, Standard Shipping$/,
+    )
+    await shot(setup, "setup-checklist-after.png")
+    await page.setViewportSize({ width: 1440, height: 1000 })
+
+    // a storefront checkout to a US address on the starter's publishable key: US tax quoted and the order filed
+    const headers = { "x-publishable-api-key": app.seeded.starter.publishableKey, "content-type": "application/json" }
+    const store = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const json = await r.json()
+      if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json).slice(0, 400)}`)
+      return json
+    }
+    const { regions } = await store("GET", "/store/regions")
+    const us = regions.find((r: { countries: { iso_2: string }[] }) => r.countries.some((c) => c.iso_2 === "us"))
+    const address = {
+      first_name: "Ada",
+      last_name: "Lovelace",
+      address_1: "350 S 5th St",
+      city: "Minneapolis",
+      province: "MN",
+      postal_code: "55415",
+      country_code: "us",
+    }
+    const { cart } = await store("POST", "/store/carts", {
+      region_id: us.id,
+      email: "first@shopper.test",
+      shipping_address: address,
+      billing_address: address,
+    })
+    await store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: app.seeded.starter.variantId, quantity: 2 })
+    const { shipping_options } = await store("GET", `/store/shipping-options?cart_id=${cart.id}`)
+    const standard = shipping_options.find((o: { name: string }) => o.name === "Standard Shipping")
+    const { cart: quoted } = await store("POST", `/store/carts/${cart.id}/shipping-methods?fields=id,tax_total,total`, {
+      option_id: standard.id,
+    })
+    const svc = await service.getCart(cart.id)
+    const serviceTax = svc.lineItems.reduce((sum, l) => sum + Number(l.tax.amount), 0)
+    expect(serviceTax).toBeGreaterThan(0)
+    expect(Number(quoted.tax_total)).toBeCloseTo(serviceTax, 2)
+    // shipped from the US Warehouse the checklist created at the origin address
+    expect(svc.origin).toMatchObject({ line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" })
+    const { payment_collection } = await store("POST", "/store/payment-collections", { cart_id: cart.id })
+    await store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" })
+    const done = await store("POST", `/store/carts/${cart.id}/complete`)
+    expect(done.type).toBe("order")
+    let filing = await adminGet(`/admin/sales-tax/filings/${done.order.id}`)
+    for (let i = 0; i < 100 && !["filed", "completed"].includes(filing.filing?.state); i++) {
+      await new Promise((r) => setTimeout(r, 200))
+      filing = await adminGet(`/admin/sales-tax/filings/${done.order.id}`)
+    }
+    expect(["filed", "completed"]).toContain(filing.filing.state)
+    const filed = await service.getOrder(done.order.id)
+    expect(filed.lineItems.reduce((sum, l) => sum + Number(l.tax.amount), 0)).toBeCloseTo(serviceTax, 2)
+  })
+
   it("settings page: connection health and ping, options with the key redacted, TIC coverage", async () => {
     await page.goto(`${app.adminUrl}/settings/sales-tax`)
     const root = page.getByTestId("sales-tax-settings")
@@ -442,7 +543,8 @@ describe("admin extensions in a browser", () => {
     expect(await page.content()).not.toContain(SANDBOX_KEY)
     expect(await page.content()).not.toMatch(/postgres(ql)?:\/\//)
     const coverage = await adminGet("/admin/sales-tax/settings")
-    expect(coverage.coverage.totalProducts).toBe(1)
+    // the test's product and the starter's T-shirt (issue 30's setup step)
+    expect(coverage.coverage.totalProducts).toBe(2)
     await expect(root.getByTestId("coverage-product_type")).toBeVisibleText(/1/)
     // the settings layout scrolls inside its own container: a tall viewport shows the whole page
     await page.setViewportSize({ width: 1440, height: 1700 })

@@ -4,6 +4,10 @@ import { salesTaxErrorHandler } from "./admin/sales-tax/input-guard"
 import { storeSalesTaxMiddlewares } from "./store/sales-tax/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
 import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
+import { markServesRequests } from "../core/serving"
+
+// Medusa loads this file only in a process that serves requests: its start-up warnings are logged there (src/core/serving.ts)
+markServesRequests()
 
 export default defineMiddlewares({
   // Medusa's own error handler, plus a 400 for undecodable paths of the plugin's routes (input-guard.ts)

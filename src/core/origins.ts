@@ -55,6 +55,29 @@ export function locationOrigin(
   }
 }
 
+/** A stock location's fulfillment sets as far as the US matters (their service zones' countries). */
+export type FulfillmentSetsLike =
+  { service_zones?: { geo_zones?: { country_code?: string | null }[] | null }[] | null }[] | null | undefined
+
+/** Pure: does a service zone of the location cover the US (the country, or a state, city or ZIP in it)? */
+export function servesUsAddresses(sets: FulfillmentSetsLike): boolean {
+  return (sets ?? []).some((f) =>
+    (f.service_zones ?? []).some((z) => (z.geo_zones ?? []).some((g) => (g.country_code ?? "").trim().toLowerCase() === "us")),
+  )
+}
+
+/**
+ * Pure: how the settings page lists a location (issue 30). "own": its address is the origin of
+ * its lines; "not_for_us": it is outside the US and none of its service zones covers the US, so
+ * it never ships a US order (nothing to fix: listed neutrally); "fallback": it may ship US orders
+ * but its address cannot be an origin, so the `origin` option is used (the case to look at).
+ */
+export function locationClass(a: LocationAddressLike | null | undefined, sets: FulfillmentSetsLike): "own" | "fallback" | "not_for_us" {
+  if (locationOrigin(a).origin) return "own"
+  const country = (a?.country_code ?? "").trim().toLowerCase()
+  return country && country !== "us" && !servesUsAddresses(sets) ? "not_for_us" : "fallback"
+}
+
 /**
  * Locations whose address the service refused as an origin (this process): reported once each in
  * the log and on the settings page; their lines use the fallback origin until the address changes

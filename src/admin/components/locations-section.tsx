@@ -8,7 +8,8 @@ const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `$
 
 /**
  * Settings → Sales Tax → Ship-from locations: each stock location with the address its
- * lines are quoted and filed from, or the fallback origin (the `origin` option) and why.
+ * lines are quoted and filed from, or the fallback origin (the `origin` option) and why. A
+ * location outside the US that ships to no US address is "not used for US orders" (neutral).
  */
 export function LocationsSection() {
   const { data, error } = useLoad(() => api<AdminLocationsResponse>("/admin/sales-tax/locations"), [])
@@ -36,12 +37,20 @@ export function LocationsSection() {
                 </Table.Cell>
                 <Table.Cell>
                   <div className="flex flex-col gap-y-1">
-                    <div className="flex items-center gap-x-2">
-                      <Badge size="2xsmall" color={l.fallback ? "orange" : "green"}>
-                        {l.fallback ? "fallback origin" : "own address"}
-                      </Badge>
-                      <Text size="xsmall">{addressText(l.origin)}</Text>
-                    </div>
+                    {l.notForUs ? (
+                      <div className="flex items-center gap-x-2">
+                        <Badge size="2xsmall" color="grey">
+                          not used for US orders
+                        </Badge>
+                      </div>
+                    ) : (
+                      <div className="flex items-center gap-x-2">
+                        <Badge size="2xsmall" color={l.fallback ? "orange" : "green"}>
+                          {l.fallback ? "fallback origin" : "own address"}
+                        </Badge>
+                        <Text size="xsmall">{addressText(l.origin)}</Text>
+                      </div>
+                    )}
                     {l.reason ? (
                       <Text size="xsmall" className="text-ui-fg-subtle" data-testid={`location-reason-${l.id}`}>
                         {l.reason}

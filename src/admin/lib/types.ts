@@ -100,6 +100,11 @@ export interface LocationView {
   /** why it falls back (incomplete address, or refused by the service), or null */
   reason: string | null
   refusedAt: string | null
+  /**
+   * not in the US and no service zone of it covers the US: never the origin of a US order's line
+   * (listed as "not used for US orders", neutral, rather than as a fallback)
+   */
+  notForUs?: boolean
 }
 
 export interface AdminLocationsResponse {
@@ -161,4 +166,24 @@ export interface ActivityEntryView {
   error_code: string | null
   request_body?: unknown
   response_body?: unknown
+}
+
+/** One item of the setup checklist (GET /admin/sales-tax/setup; src/setup/checks.ts). */
+export interface SetupItemView {
+  id: string
+  title: string
+  done: boolean
+  detail: string
+  fix?: { id: string; label: string }
+  help?: { text: string; href?: string }
+}
+
+export interface AdminSetupResponse {
+  items: SetupItemView[]
+  done: boolean
+}
+
+export interface AdminSetupFixResponse extends AdminSetupResponse {
+  /** what the fix did */
+  applied: string
 }

@@ -8,6 +8,7 @@ import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "./call-log"
 import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
+import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 
 export type TicTargetType = "product" | "product_type" | "product_category"
@@ -50,6 +51,8 @@ export class SalesTaxModuleService
   /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
   __hooks = {
     onApplicationStart: async (): Promise<void> => {
+      // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
+      if (!servesRequests()) return
       try {
         await runProviderBootChecks(this.#logger)
       } catch (e) {

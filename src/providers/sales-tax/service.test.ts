@@ -11,6 +11,7 @@ import {
 import { medusaInclusiveTax } from "./inclusive"
 import { SalesTaxProviderService } from "./service"
 import type { CartSnapshotInput } from "../../core/context"
+import { markServesRequests, servesRequests } from "../../core/serving"
 
 const KEY = "sk_unit_provider_key_0123456789"
 const CONN = "33333333-4444-4555-8666-777777777777"
@@ -365,8 +366,15 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     expect(none).toBe(BLOCK_ERROR_MESSAGE)
   })
 
-  it("one warning at start when fallback has nothing for some US state, naming the option", async () => {
+  it("one warning at start when fallback has nothing for some US state, naming the option; none in a process that serves no requests (a CLI command)", async () => {
     const rec = recording()
+    const base0 = { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN }
+    expect(servesRequests()).toBe(false)
+    expect(
+      await new SalesTaxProviderService({ logger: rec.logger as never }, { ...base0, fallbackRates: { TX: 8.25 } }).bootCheck,
+    ).toBeNull()
+    expect(rec.warns).toEqual([])
+    markServesRequests()
     const base = { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin: MN }
     const p = new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, fallbackRates: { TX: 8.25 } })
     const msg = await p.bootCheck

@@ -75,6 +75,7 @@ import {
 } from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
 import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
+import { servesRequests } from "../../core/serving"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
@@ -234,9 +235,10 @@ export class SalesTaxProviderService implements ITaxProvider {
     health.policy = this.options.failurePolicy
     health.probe = () => this.probe()
     this.#cradle = cradle
-    this.bootCheck = new Promise<string | null>((resolve) =>
-      setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))),
-    )
+    // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
+    this.bootCheck = servesRequests()
+      ? new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))
+      : Promise.resolve(null)
   }
 
   /**
@@ -244,7 +246,8 @@ export class SalesTaxProviderService implements ITaxProvider {
    * (no `fallbackRates` entry, no `fallbackRate`, no default rate in a US tax region). One warning
    * names them and the option to set: for those states an outage falls back to last-known rates
    * only, and a ZIP never quoted is refused (as under "block"). Runs once when Medusa creates the
-   * provider (at its first tax calculation after boot); callable again (tests, admin tooling).
+   * provider in the process that serves requests (at boot: src/modules/sales-tax/boot-check.ts), not
+   * in `medusa exec`, db:migrate and other CLI commands (src/core/serving.ts); callable again (tests, admin tooling).
    */
   async checkFallbackCoverage(): Promise<string | null> {
     const cradle = this.#cradle

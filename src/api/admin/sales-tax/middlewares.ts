@@ -14,6 +14,7 @@ import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
 import { AdminNexusRegistrationBody } from "./nexus/validators"
 import { AdminTicApplyBody, AdminTicImportBody } from "./tics/validators"
+import { AdminSetupFixBody } from "./setup/validators"
 
 /**
  * Medusa's validateAndTransformBody, whose 400 answer (`{ type: "invalid_data", message }`) is
@@ -97,4 +98,6 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/nexus/registrations", method: ["POST"], middlewares: [validateBodyLocated(AdminNexusRegistrationBody)] },
   { matcher: "/admin/sales-tax/tics/import", method: ["POST"], middlewares: [validateBodyLocated(AdminTicImportBody)] },
   { matcher: "/admin/sales-tax/tics/import/apply", method: ["POST"], middlewares: [validateBodyLocated(AdminTicApplyBody)] },
+  // the setup checklist's fixes (issue 30)
+  { matcher: "/admin/sales-tax/setup/fix", method: ["POST"], middlewares: [validateBodyLocated(AdminSetupFixBody)] },
 ]

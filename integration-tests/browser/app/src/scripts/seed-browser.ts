@@ -1,19 +1,24 @@
 // Seeds the browser-test app (run with `medusa exec`): a product type, a category, a product
-// without any TIC, a customer, a region and an order whose sales-tax filing failed (the record a
+// without any TIC, a customer and an order whose sales-tax filing failed (the record a
 // service outage leaves behind), with the snapshot the filing needs to be retried; and a second
 // order, placed 40 days ago (outside the month the reconciliation test reads and the sweep's 35
 // days), with the lifecycle states the order widget shows: an order edit applied (voided and filed
 // again), a like-for-like replace claim (nothing filed) and a dearer one (what the customer pays),
 // and a captured payment refunded $5 without a return (not filed yet: the widget's button files
 // it); and a third, placed 40 days ago too, whose line has a tax-inclusive price (filed with its net
-// and the tax inside the price). Writes the ids as JSON to $BROWSER_SEED_OUT.
+// and the tax inside the price). The store itself is seeded like Medusa's official starter
+// (seed-starter.ts: a European region, warehouse and shipping only): the settings page's setup
+// checklist starts from there (issue 30); the orders above carry no region. Writes the ids as JSON
+// to $BROWSER_SEED_OUT.
 import { writeFileSync } from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createProductCategoriesWorkflow, createProductTypesWorkflow, createProductsWorkflow } from "@medusajs/core-flows"
 import { addSalesChannel } from "../../../../../dev-store/seed"
+import { seedStarter } from "./seed-starter"
 
 export default async function seed({ container }: ExecArgs) {
+  const starter = await seedStarter(container)
   const {
     result: [type],
   } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
@@ -44,9 +49,6 @@ export default async function seed({ container }: ExecArgs) {
     { email: "buyer@acme.test", first_name: "Ada", last_name: "Lovelace", company_name: "Acme Wholesale LLC" },
   ])
 
-  const regionModule = container.resolve(Modules.REGION) as any
-  const [region] = await regionModule.createRegions([{ name: "United States", currency_code: "usd", countries: ["us"] }])
-
   const orderModule = container.resolve(Modules.ORDER) as any
   const destination = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012", countryCode: "US" }
   const origin = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105", countryCode: "US" }
@@ -58,7 +60,6 @@ export default async function seed({ container }: ExecArgs) {
         currency_code: "usd",
         email: "buyer@acme.test",
         customer_id: customer.id,
-        region_id: region.id,
         status: "pending",
         ...(createdAt ? { created_at: createdAt } : {}),
         items,
@@ -294,6 +295,7 @@ export default async function seed({ container }: ExecArgs) {
     lifecycle: { orderId: order2.id, editId, likeClaimId, dearerClaimId, refundId },
     inclusive: { orderId: order3.id },
     attention: { orderId: order4.id, returnKey },
+    starter,
   }
   // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
   await addSalesChannel(container, { id: "sc_browser_wholesale", name: "Wholesale" })

@@ -9,6 +9,7 @@ import { useLoad } from "../../../lib/use-load"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection } from "../../../components/connections-section"
 import { LocationsSection } from "../../../components/locations-section"
+import { SetupChecklist } from "../../../components/setup-checklist"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -139,6 +140,7 @@ const SalesTaxSettingsPage = () => {
           </Text>
         </Container>
       ) : null}
+      <SetupChecklist />
       {data ? (
         <>
           <Section title="Connection" testId="settings-connection">

@@ -1,6 +1,14 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../../../../core/query"
-import { knownRefusals, locationOrigin, sameAddress, type LocationAddressLike, type RefusalCache } from "../../../../core/origins"
+import {
+  knownRefusals,
+  locationClass,
+  locationOrigin,
+  sameAddress,
+  type FulfillmentSetsLike,
+  type LocationAddressLike,
+  type RefusalCache,
+} from "../../../../core/origins"
 import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
 import { handle, pluginOptions } from "../helpers"
 
@@ -10,13 +18,15 @@ interface LocationRow {
   name?: string | null
   address?: LocationAddressLike | null
   sales_channels?: { id: string; name?: string | null }[] | null
+  fulfillment_sets?: FulfillmentSetsLike
 }
 
 /**
  * GET /admin/sales-tax/locations: each stock location with the origin its lines are quoted and
  * filed from: its own address when it is a complete US address the service accepted, else the
  * `origin` option and why (incomplete address, or refused by the service: reported once per
- * location in the log too), and the sales channels it serves.
+ * location in the log too), and the sales channels it serves. A location outside the US none of
+ * whose service zones covers the US is `notForUs` (never the origin of a US order: issue 30).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)
@@ -33,6 +43,7 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
       "address.postal_code",
       "sales_channels.id",
       "sales_channels.name",
+      "fulfillment_sets.service_zones.geo_zones.country_code",
     ],
     pagination: { take: 500, skip: 0 },
   })
@@ -48,14 +59,22 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const own = locationOrigin(l.address)
     const refused = refusals.get(l.id)
     const usable = own.origin && !(refused && sameAddress(refused.address, own.origin))
+    const notForUs = locationClass(l.address, l.fulfillment_sets) === "not_for_us"
     return {
       id: l.id,
       name: l.name ?? null,
       salesChannels: (l.sales_channels ?? []).map((c) => ({ id: c.id, name: c.name ?? null })),
       origin: usable ? own.origin! : options.origin,
-      fallback: !usable,
-      reason: usable ? null : refused ? `the service refused the address: ${refused.reason}` : own.reason!,
+      fallback: !usable && !notForUs,
+      reason: usable
+        ? null
+        : refused
+          ? `the service refused the address: ${refused.reason}`
+          : notForUs
+            ? `${own.reason}; no service zone of it covers the US`
+            : own.reason!,
       refusedAt: usable ? null : (refused?.at ?? null),
+      notForUs,
     }
   })
   const out: AdminLocationsResponse = { locations, fallbackOrigin: options.origin }

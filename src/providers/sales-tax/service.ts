@@ -73,7 +73,7 @@ import {
   type RateMemory,
   WrittenRates,
 } from "../../modules/sales-tax/last-known-rates"
-import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
+import { fallbackGaps, fallbackRatesFor, US_STATES, withDeadline } from "./fallback"
 import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
 
 type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
@@ -884,8 +884,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
     if (this.options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
 
-    // fallback, in order: last-known rate of the ZIP and TIC (30 days) → fallbackRates[state] /
-    // fallbackRate → the region's own rates → nothing: refuse as "block" (never a silent 0 %)
+    // fallback, in order (fallbackRatesFor): the last-known rate of the ZIP and TIC above 0 % (the
+    // highest in 30 days) → fallbackRates[state] / fallbackRate → the region's own rates → a
+    // learned 0 % → nothing: refuse as "block" (never a silent 0 %)
     const zip = zipKey(destination.zip)
     const ticOf = new Map<string, number>(snapshot.items.map((i) => [i.id, i.tic ?? this.options.defaultTic]))
     const tics = [
@@ -903,21 +904,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
     const configured = this.options.fallbackRates?.[destination.state.toUpperCase()] ?? this.options.fallbackRate
     type Rate = { rate: number; code: string; name: string; source: string }
-    const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null => {
-      const k = known.get(tic)
-      if (k) return [{ rate: Number(k.rate), code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "last_known" }]
-      if (configured !== undefined)
-        return [{ rate: configured, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "option" }]
-      const region = rates.filter((r) => r.rate !== null && r.rate !== undefined)
-      if (region.length)
-        return region.map((r) => ({
-          rate: r.rate!,
-          code: TAX_LINE_CODE_FALLBACK,
-          name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}`,
-          source: "region",
-        }))
-      return null
-    }
+    const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null =>
+      fallbackRatesFor(known.get(tic)?.rate, configured, rates)?.map((r) => ({
+        rate: r.rate,
+        code: TAX_LINE_CODE_FALLBACK,
+        name: r.label ? `${TAX_LINE_NAME_FALLBACK}: ${r.label}` : TAX_LINE_NAME_FALLBACK,
+        source: r.source,
+      })) ?? null
     const out: TaxLine[] = []
     const missing: string[] = []
     const line = (r: Rate) => ({

@@ -177,7 +177,10 @@ describe("outage rates are conservative: the highest rate per ZIP and TIC in the
 
   it("property: within a window, the kept rate is the highest observed; across any span, it is at least every rate observed since it was set, and never older than the window when a newer one came", async () => {
     const obs = fc.record({
-      ratePct: fc.oneof(fc.constantFrom("0", "6.25", "8.875", "10.25"), fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000))),
+      ratePct: fc.oneof(
+        fc.constantFrom("0", "6.25", "8.875", "10.25"),
+        fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000)),
+      ),
       hours: fc.integer({ min: 0, max: 24 * 20 }),
     })
     await fc.assert(

@@ -69,11 +69,7 @@ export function freshestByTic(rows: readonly KnownRate[], now: Date, maxAgeMs = 
  * older than the window (maxAgeMs before incoming.quotedAt), so the kept rate lapses 30 days
  * after the service last charged it. Compared as decimals (no float drift).
  */
-export function mergeKnownRate(
-  existing: KnownRate | undefined,
-  incoming: KnownRate,
-  maxAgeMs = LAST_KNOWN_MAX_AGE_MS,
-): KnownRate | null {
+export function mergeKnownRate(existing: KnownRate | undefined, incoming: KnownRate, maxAgeMs = LAST_KNOWN_MAX_AGE_MS): KnownRate | null {
   if (!existing) return incoming
   if (incoming.quotedAt.getTime() - existing.quotedAt.getTime() > maxAgeMs) return incoming
   if (new BigNumber(incoming.rate).gte(existing.rate)) {

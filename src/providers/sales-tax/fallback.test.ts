@@ -1,6 +1,6 @@
 /** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
 import fc from "fast-check"
-import { fallbackGaps, fallbackRatesFor, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
+import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
 import { isDegraded } from "../../core/health"
 import { refusesCertificate } from "../../core/exemptions"
 import { checkoutExemption } from "../../core/exemption-snapshot"
@@ -97,8 +97,17 @@ describe("fallbackRatesFor: which rate an outage charges a line", () => {
   it("property: never 0 % while the merchant or the region has a rate above 0 %, and never below a learned rate above 0 %", () => {
     fc.assert(
       fc.property(
-        fc.option(fc.oneof(fc.constant("0"), fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000))), { nil: undefined }),
-        fc.option(fc.integer({ min: 0, max: 1500 }).map((n) => n / 100), { nil: undefined }),
+        fc.option(
+          fc.oneof(
+            fc.constant("0"),
+            fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000)),
+          ),
+          { nil: undefined },
+        ),
+        fc.option(
+          fc.integer({ min: 0, max: 1500 }).map((n) => n / 100),
+          { nil: undefined },
+        ),
         fc.array(fc.record({ rate: fc.option(fc.integer({ min: 0, max: 1500 }).map((n) => n / 100)), code: fc.constant("US") }), {
           maxLength: 2,
         }),
@@ -112,5 +121,18 @@ describe("fallbackRatesFor: which rate an outage charges a line", () => {
       ),
       { numRuns: 2000 },
     )
+  })
+})
+
+describe("OncePer", () => {
+  it("one take per key per period (a clock going back counts as a new period)", () => {
+    const o = new OncePer(60_000)
+    expect(o.take("conn_a", 0)).toBe(true)
+    expect(o.take("conn_a", 1_000)).toBe(false)
+    expect(o.take("conn_b", 1_000)).toBe(true)
+    expect(o.take("conn_a", 59_999)).toBe(false)
+    expect(o.take("conn_a", 60_000)).toBe(true)
+    expect(o.take("conn_a", 60_001)).toBe(false)
+    expect(o.take("conn_a", 10)).toBe(true)
   })
 })

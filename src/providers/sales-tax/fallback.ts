@@ -89,3 +89,19 @@ export function fallbackRatesFor(
   if (learned === 0) return [{ rate: 0, source: "last_known" }]
   return null
 }
+
+/**
+ * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`. The
+ * checkout path logs a refused API key through it: one error per minute per connection, not one
+ * per shopper request. Keys are connection ids (a handful): the map stays small.
+ */
+export class OncePer {
+  readonly #last = new Map<string, number>()
+  constructor(readonly everyMs: number) {}
+  take(key: string, now: number = Date.now()): boolean {
+    const last = this.#last.get(key)
+    if (last !== undefined && now - last < this.everyMs && now >= last) return false
+    this.#last.set(key, now)
+    return true
+  }
+}

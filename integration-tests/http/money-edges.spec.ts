@@ -17,7 +17,12 @@ import { Checkout, cents, resetCheckout, salesTaxProvider, storeHeaders, useSale
 import { seedStore as seedDevStore, TICS, type SeededStore } from "../../dev-store/seed"
 import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
 import { registeredRateMemory } from "../../src/modules/sales-tax/last-known-rates"
-import { CART_CHANGED_ERROR_CODE, completionStorage, readCartFingerprint } from "../../src/workflows/hooks/complete-cart-guard"
+import {
+  CART_CHANGED_ERROR_CODE,
+  completionGuardStats,
+  completionStorage,
+  readCartFingerprint,
+} from "../../src/workflows/hooks/complete-cart-guard"
 
 jest.setTimeout(120_000)
 
@@ -220,7 +225,10 @@ medusaIntegrationTestRunner({
       )
       expect(errors[0]?.error?.code).toBe(CART_CHANGED_ERROR_CODE)
       // nothing was placed; the storefront completes again and the refresh takes the promotion in
+      // (the route's completion went through the guard, in the request's scope, and passed)
+      const { checked, refused } = completionGuardStats()
       const order = await co.complete()
+      expect(completionGuardStats()).toEqual({ checked: checked + 1, refused })
       expect(order.id).toMatch(/^order_/)
       expect(cents(order.discount_total ?? 0)).toBeGreaterThan(0)
     })

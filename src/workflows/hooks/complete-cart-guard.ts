@@ -126,6 +126,13 @@ export function completionStorage(): AsyncLocalStorage<CompletionScope> {
   return (g[KEY] ??= new AsyncLocalStorage<CompletionScope>())
 }
 
+const STATS = Symbol.for("medusa-sales-tax/completion-guard-stats")
+/** How many completions the `validate` handler compared, and refused (tests; one object per process). */
+export function completionGuardStats(): { checked: number; refused: number } {
+  const g = globalThis as { [STATS]?: { checked: number; refused: number } }
+  return (g[STATS] ??= { checked: 0, refused: 0 })
+}
+
 /** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
 export function cartChangedError(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_ALLOWED, CART_CHANGED_MESSAGE, CART_CHANGED_ERROR_CODE)
@@ -139,7 +146,12 @@ export async function salesTaxValidateCompletion(
   const scope = completionStorage().getStore()
   if (!scope || !input?.id || scope.cartId !== input.id) return new StepResponse(undefined)
   const now = await readCartFingerprint(container, input.id)
-  if (!now || now.state !== scope.fingerprint.state || now.tax !== scope.fingerprint.tax) throw cartChangedError()
+  const stats = completionGuardStats()
+  stats.checked++
+  if (!now || now.state !== scope.fingerprint.state || now.tax !== scope.fingerprint.tax) {
+    stats.refused++
+    throw cartChangedError()
+  }
   return new StepResponse(undefined)
 }
 

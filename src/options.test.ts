@@ -90,4 +90,13 @@ describe("redacted connections", () => {
     expect(r.connections).toEqual([{ salesChannelIds: ["sc_1"], connectionId: "11111111-2222-4333-8444-555555555555", apiKey: "****" }])
     expect(JSON.stringify(r)).not.toContain("SECRET")
   })
+
+  it("trustProxy: false by default (the TCP peer), or a whole number of hops; verifyAddressAnonymousRateLimit an integer ≥ 1", () => {
+    expect(resolvePluginOptions(valid).trustProxy).toBe(false)
+    expect(resolvePluginOptions({ ...valid, trustProxy: 2 }).trustProxy).toBe(2)
+    expect(resolvePluginOptions(valid).verifyAddressAnonymousRateLimit).toBeUndefined()
+    expect(resolvePluginOptions({ ...valid, verifyAddressAnonymousRateLimit: 5 }).verifyAddressAnonymousRateLimit).toBe(5)
+    for (const bad of [true, -1, 1.5, "1"]) expect(() => resolvePluginOptions({ ...valid, trustProxy: bad })).toThrow(/trustProxy/)
+    expect(() => resolvePluginOptions({ ...valid, verifyAddressAnonymousRateLimit: 0 })).toThrow(/verifyAddressAnonymousRateLimit/)
+  })
 })

@@ -83,6 +83,22 @@ export const PluginOptionsSchema = z
       .int("verifyAddressRateLimit must be an integer (requests a minute)")
       .min(1, "verifyAddressRateLimit must be at least 1")
       .default(20),
+    /** POST /store/sales-tax/verify-address without a `cart_id`: requests a minute for ALL such
+     *  requests together (per instance), a stricter shared budget; default `verifyAddressRateLimit`. */
+    verifyAddressAnonymousRateLimit: z
+      .number()
+      .int("verifyAddressAnonymousRateLimit must be an integer (requests a minute)")
+      .min(1, "verifyAddressAnonymousRateLimit must be at least 1")
+      .optional(),
+    /** How many proxy hops in front of Medusa to trust for the client address of the plugin's
+     *  public routes' rate limits: false (default) = the TCP peer (req.socket.remoteAddress),
+     *  X-Forwarded-For ignored; n = the address the n-th proxy from Medusa saw. Medusa 2.21 sets
+     *  express's `trust proxy` to 1 unconditionally (no setting), so `req.ip` is not used. */
+    trustProxy: z
+      .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {
+        error: "trustProxy must be false or a whole number of proxy hops (0-16)",
+      })
+      .default(false),
     /** The service-call log (Settings → Sales Tax → Activity): every call to the service, kept
      *  `retentionDays`; request and response bodies (which hold customer addresses) only with `bodies`. */
     log: z

@@ -3,7 +3,9 @@ import BigNumber from "bignumber.js"
 import {
   effectiveRatePct,
   InMemoryRateMemory,
+  LAST_KNOWN_MAX_AGE_MS,
   lineRateToRemember,
+  mergeKnownRate,
   REWRITE_AFTER_MS,
   WrittenRates,
   type KnownRate,
@@ -14,7 +16,7 @@ const serviceTax = (taxable: number, ratePct: number) =>
   new BigNumber(taxable).times(ratePct).div(100).decimalPlaces(2, BigNumber.ROUND_HALF_UP).toNumber()
 
 describe("WrittenRates: an unchanged last-known rate is not written again", () => {
-  it("against writing every quote (the old behaviour): the stored rate always explains the latest line to the cent, is at most an hour older, and far fewer writes are made", async () => {
+  it("against writing every quote (the old behaviour): the stored rate never charges the latest line less than the service did, and far fewer writes are made", async () => {
     const quote = fc.record({
       zip: fc.constantFrom("55415", "10118"),
       tic: fc.constantFrom(0, 20010),
@@ -52,11 +54,13 @@ describe("WrittenRates: an unchanged last-known rate is not written again", () =
           } else skippedAtAll++
           const [stored] = await mem.knownRates(q.zip, [q.tic], new Date(0))
           const [reference] = await old.knownRates(q.zip, [q.tic], new Date(0))
-          // the rate kept explains this very line's tax to the cent, as the one written every time does
-          expect(serviceTax(taxable, Number(stored!.rate))).toBe(amount)
-          expect(serviceTax(taxable, Number(reference!.rate))).toBe(amount)
-          // and it is at most an hour older than the reference's
-          expect(reference!.quotedAt.getTime() - stored!.quotedAt.getTime()).toBeLessThan(REWRITE_AFTER_MS)
+          // the rate kept (the highest in the window: mergeKnownRate) never charges this very line
+          // less than the service did, as the one written every time does
+          expect(serviceTax(taxable, Number(stored!.rate))).toBeGreaterThanOrEqual(amount)
+          expect(serviceTax(taxable, Number(reference!.rate))).toBeGreaterThanOrEqual(amount)
+          // and it is within the window (a rate written a few millionths lower, another quantity's
+          // narrowing, does not renew the kept one: it lapses 30 days after it was last renewed)
+          expect(now - stored!.quotedAt.getTime()).toBeLessThanOrEqual(LAST_KNOWN_MAX_AGE_MS)
         }
         expect(writes).toBeLessThanOrEqual(quotes.length)
       }),
@@ -151,5 +155,55 @@ describe("WrittenRates: an unchanged last-known rate is not written again", () =
     expect(w.unchanged("55416", 0, 100, 7.5, t0 + 1000)).toBe(false) // another ZIP
     expect(w.unchanged("55415", 0, 100, 7.5, t0 + REWRITE_AFTER_MS)).toBe(false) // an hour later
     expect(w.unchanged("55415", 0, 0, 0, t0 + 1000)).toBe(false) // nothing taxable: the caller decides
+  })
+})
+
+describe("outage rates are conservative: the highest rate per ZIP and TIC in the window (mergeKnownRate)", () => {
+  const at = (days: number) => new Date(Date.UTC(2026, 10, 1) + days * 86_400_000)
+  const row = (rate: string, days: number): KnownRate => ({ zip: "02108", tic: 20010, rate, quotedAt: at(days) })
+
+  it("Massachusetts clothing: a $100 shirt (0 %) after a $1,000 coat (5.15625 %) keeps the coat's rate; a higher one replaces it; a lower one only once the kept one is older than 30 days", () => {
+    expect(mergeKnownRate(undefined, row("0", 0))).toEqual(row("0", 0))
+    expect(mergeKnownRate(row("5.15625", 0), row("0", 1))).toBeNull()
+    expect(mergeKnownRate(row("0", 0), row("5.15625", 1))).toEqual(row("5.15625", 1))
+    // the same rate again renews it
+    expect(mergeKnownRate(row("5.15625", 0), row("5.15625", 2))).toEqual(row("5.15625", 2))
+    // decimals, not strings or floats: "10" > "9.5"
+    expect(mergeKnownRate(row("9.5", 0), row("10", 1))).toEqual(row("10", 1))
+    expect(mergeKnownRate(row("10", 0), row("9.5", 1))).toBeNull()
+    expect(mergeKnownRate(row("5.15625", 0), row("0", 30))).toBeNull()
+    expect(mergeKnownRate(row("5.15625", 0), row("0", 31))).toEqual(row("0", 31))
+  })
+
+  it("property: within a window, the kept rate is the highest observed; across any span, it is at least every rate observed since it was set, and never older than the window when a newer one came", async () => {
+    const obs = fc.record({
+      ratePct: fc.oneof(
+        fc.constantFrom("0", "6.25", "8.875", "10.25"),
+        fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000)),
+      ),
+      hours: fc.integer({ min: 0, max: 24 * 20 }),
+    })
+    await fc.assert(
+      fc.asyncProperty(fc.array(obs, { minLength: 1, maxLength: 40 }), async (list) => {
+        const mem = new InMemoryRateMemory()
+        let t = Date.UTC(2026, 10, 1)
+        const seen: { rate: BigNumber; at: number }[] = []
+        for (const o of list) {
+          t += o.hours * 3_600_000
+          seen.push({ rate: new BigNumber(o.ratePct), at: t })
+          await mem.rememberRates([{ zip: "02108", tic: 20010, rate: o.ratePct, quotedAt: new Date(t) }])
+          const [kept] = await mem.knownRates("02108", [20010], new Date(0))
+          const k = new BigNumber(kept!.rate)
+          // at least every rate observed since the kept one was set (its quotedAt)
+          for (const s of seen) if (s.at >= kept!.quotedAt.getTime()) expect(k.gte(s.rate)).toBe(true)
+          // the kept rate is one the service charged, and not older than the window at the last observation
+          expect(seen.some((s) => s.rate.eq(k) && s.at === kept!.quotedAt.getTime())).toBe(true)
+          expect(t - kept!.quotedAt.getTime()).toBeLessThanOrEqual(LAST_KNOWN_MAX_AGE_MS)
+          // every observation so far inside one window: the kept rate is their maximum
+          if (t - seen[0]!.at <= LAST_KNOWN_MAX_AGE_MS) expect(k.eq(BigNumber.max(...seen.map((s) => s.rate)))).toBe(true)
+        }
+      }),
+      { numRuns: 500 },
+    )
   })
 })

@@ -1,6 +1,14 @@
 /**
- * Last-known rates: the effective rate of the last successful quote per destination ZIP and TIC,
- * the first source of fallback rates during an outage (docs/provider.md, "Never a silent 0 %").
+ * Last-known rates: per destination ZIP and TIC, the HIGHEST rate the service charged within the
+ * window (30 days), the first source of fallback rates during an outage (docs/provider.md, "Never
+ * a silent 0 %", "Outage rates are conservative"). The highest, not the latest: a state's price
+ * thresholds (Massachusetts exempts clothing up to $175 an item, New York up to $110) make the
+ * effective rate of one ZIP and TIC depend on the price, so the latest quote of a $100 shirt
+ * (0 %) says nothing about a $1,000 coat. Kept per ZIP and TIC (not per price band): a band
+ * would need the thresholds' positions, which only the service knows; the highest rate seen
+ * never charges an item less than the service charged for that ZIP and TIC at any price in the
+ * window, at the cost of over-charging a cheaper item during an outage (the order is filed with
+ * the tax charged, as every fallback line is). See mergeKnownRate.
  *
  * They are kept in the plugin's own module `salesTax` (table sales_tax_last_known_rate), so they
  * survive restarts and every instance shares them. The provider lives in the Tax Module's
@@ -22,7 +30,7 @@ export interface KnownRate {
 }
 
 export interface RateMemory {
-  /** Upserts one row per (zip, tic). */
+  /** Merges one row per (zip, tic) into what is kept (mergeKnownRate: the highest rate in the window). */
   rememberRates(rows: KnownRate[]): Promise<void>
   /** The rows for `zip` and these TICs quoted at or after `since`. */
   knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]>
@@ -54,11 +62,32 @@ export function freshestByTic(rows: readonly KnownRate[], now: Date, maxAgeMs = 
   return out
 }
 
+/**
+ * Pure: what is kept for one (zip, tic) when `incoming` is observed, or null when `existing`
+ * stays as it is. The highest rate wins: an incoming rate at least as high as the kept one
+ * replaces it (and so renews its quotedAt); a lower one replaces it only once the kept one is
+ * older than the window (maxAgeMs before incoming.quotedAt), so the kept rate lapses 30 days
+ * after the service last charged it. Compared as decimals (no float drift).
+ */
+export function mergeKnownRate(existing: KnownRate | undefined, incoming: KnownRate, maxAgeMs = LAST_KNOWN_MAX_AGE_MS): KnownRate | null {
+  if (!existing) return incoming
+  if (incoming.quotedAt.getTime() - existing.quotedAt.getTime() > maxAgeMs) return incoming
+  if (new BigNumber(incoming.rate).gte(existing.rate)) {
+    // the same rate seen again: renew it (one write an hour at most: WrittenRates)
+    return incoming
+  }
+  return null
+}
+
 /** In-process memory (tests; hosts without the salesTax module). */
 export class InMemoryRateMemory implements RateMemory {
   readonly rows = new Map<string, KnownRate>()
   async rememberRates(rows: KnownRate[]): Promise<void> {
-    for (const r of rows) this.rows.set(`${r.zip}|${r.tic}`, { ...r })
+    for (const r of rows) {
+      const key = `${r.zip}|${r.tic}`
+      const kept = mergeKnownRate(this.rows.get(key), r)
+      if (kept) this.rows.set(key, { ...kept })
+    }
   }
   async knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]> {
     return tics.map((t) => this.rows.get(`${zip}|${t}`)).filter((r): r is KnownRate => !!r && r.quotedAt >= since)

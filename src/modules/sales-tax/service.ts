@@ -6,7 +6,7 @@ import { CertificateOrigin } from "./models/certificate-origin"
 import { CallLogEntry } from "./models/call-log"
 import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "./call-log"
-import { registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
+import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "./boot-check"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
@@ -61,7 +61,7 @@ export class SalesTaxModuleService
     },
   }
 
-  /** Upserts the effective rate per (zip, tic). Best effort: a concurrent insert of the same key is skipped. */
+  /** Keeps the highest rate per (zip, tic) in the window (mergeKnownRate). Best effort: a concurrent insert of the same key is skipped. */
   async rememberRates(rows: KnownRate[]): Promise<void> {
     if (!rows.length) return
     const zips = [...new Set(rows.map((r) => r.zip))]
@@ -71,8 +71,11 @@ export class SalesTaxModuleService
     const creates = [] as { zip: string; tic: number; rate: string; quoted_at: Date }[]
     for (const r of rows) {
       const e = byKey.get(`${r.zip}|${r.tic}`)
-      if (e) updates.push({ id: e.id, rate: r.rate, quoted_at: r.quotedAt })
-      else creates.push({ zip: r.zip, tic: r.tic, rate: r.rate, quoted_at: r.quotedAt })
+      // the highest rate in the window is kept (mergeKnownRate: price thresholds)
+      const kept = mergeKnownRate(e ? { zip: e.zip, tic: e.tic, rate: e.rate, quotedAt: new Date(e.quoted_at) } : undefined, r)
+      if (!kept) continue
+      if (e) updates.push({ id: e.id, rate: kept.rate, quoted_at: kept.quotedAt })
+      else creates.push({ zip: r.zip, tic: r.tic, rate: kept.rate, quoted_at: kept.quotedAt })
     }
     if (updates.length) await this.updateLastKnownRates(updates)
     for (const c of creates) {

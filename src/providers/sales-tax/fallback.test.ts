@@ -1,5 +1,6 @@
 /** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
-import { fallbackGaps, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
+import fc from "fast-check"
+import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
 import { isDegraded } from "../../core/health"
 import { refusesCertificate } from "../../core/exemptions"
 import { checkoutExemption } from "../../core/exemption-snapshot"
@@ -94,5 +95,60 @@ describe("last-known rates", () => {
     )
     expect(got.get(0)?.rate).toBe("9.5")
     expect(got.has(20010)).toBe(false)
+  })
+})
+
+describe("fallbackRatesFor: which rate an outage charges a line", () => {
+  it("a learned rate above 0 % first; the merchant's fallbackRates over a learned 0 %; then the region; a learned 0 % only when nothing else is configured", () => {
+    expect(fallbackRatesFor("5.15625", 6.25, [])).toEqual([{ rate: 5.15625, source: "last_known" }])
+    // Massachusetts: a $100 shirt taught 0 % for clothing; the merchant's 6.25 % wins for the coat
+    expect(fallbackRatesFor("0", 6.25, [{ rate: 5, name: "US" }])).toEqual([{ rate: 6.25, source: "option" }])
+    expect(fallbackRatesFor("0", undefined, [{ rate: 5, name: "US" }])).toEqual([{ rate: 5, source: "region", label: "US" }])
+    expect(fallbackRatesFor("0", undefined, [{ rate: null, code: "x" }])).toEqual([{ rate: 0, source: "last_known" }])
+    expect(fallbackRatesFor(undefined, undefined, [{ rate: 7, code: "US-TX" }])).toEqual([{ rate: 7, source: "region", label: "US-TX" }])
+    expect(fallbackRatesFor(undefined, 0, [])).toEqual([{ rate: 0, source: "option" }])
+    expect(fallbackRatesFor(undefined, undefined, [])).toBeNull()
+  })
+
+  it("property: never 0 % while the merchant or the region has a rate above 0 %, and never below a learned rate above 0 %", () => {
+    fc.assert(
+      fc.property(
+        fc.option(
+          fc.oneof(
+            fc.constant("0"),
+            fc.integer({ min: 0, max: 150_000 }).map((n) => String(n / 10_000)),
+          ),
+          { nil: undefined },
+        ),
+        fc.option(
+          fc.integer({ min: 0, max: 1500 }).map((n) => n / 100),
+          { nil: undefined },
+        ),
+        fc.array(fc.record({ rate: fc.option(fc.integer({ min: 0, max: 1500 }).map((n) => n / 100)), code: fc.constant("US") }), {
+          maxLength: 2,
+        }),
+        (learned, configured, region) => {
+          const got = fallbackRatesFor(learned, configured, region)
+          const somethingAbove0 = (configured ?? 0) > 0 || (configured === undefined && region.some((r) => (r.rate ?? 0) > 0))
+          if (learned !== undefined && Number(learned) > 0) expect(got).toEqual([{ rate: Number(learned), source: "last_known" }])
+          else if (somethingAbove0) expect(got!.some((r) => r.rate > 0)).toBe(true)
+          if (got === null) expect(learned === undefined && configured === undefined && region.every((r) => r.rate === null)).toBe(true)
+        },
+      ),
+      { numRuns: 2000 },
+    )
+  })
+})
+
+describe("OncePer", () => {
+  it("one take per key per period (a clock going back counts as a new period)", () => {
+    const o = new OncePer(60_000)
+    expect(o.take("conn_a", 0)).toBe(true)
+    expect(o.take("conn_a", 1_000)).toBe(false)
+    expect(o.take("conn_b", 1_000)).toBe(true)
+    expect(o.take("conn_a", 59_999)).toBe(false)
+    expect(o.take("conn_a", 60_000)).toBe(true)
+    expect(o.take("conn_a", 60_001)).toBe(false)
+    expect(o.take("conn_a", 10)).toBe(true)
   })
 })

@@ -55,3 +55,53 @@ export function withDeadline<T>(fn: () => Promise<T>, ms: number): Promise<T> {
     )
   })
 }
+
+/** One fallback rate of a line: a percentage and where it came from (recorded on the tax line as `fallback_source`). */
+export interface FallbackRate {
+  rate: number
+  source: "last_known" | "option" | "region"
+  /** The region rate's name or code (region rates only). */
+  label?: string
+}
+
+/**
+ * Pure: the fallback rates of one line (its ZIP and TIC) during an outage, or null when nothing
+ * applies (the cart is then refused as under "block": never a silent 0 %). In order:
+ * - the last-known rate of the ZIP and TIC (the highest the service charged in the window:
+ *   last-known-rates.ts) when it is above 0 %;
+ * - the merchant's `fallbackRates[state]` / `fallbackRate`: it wins over a learned 0 %, which
+ *   may only say that a cheaper item sat under a price threshold (Massachusetts clothing up to
+ *   $175) and is no evidence about this one;
+ * - the region's own rates (Medusa's tax region of the destination), which also win over a learned 0 %;
+ * - a learned 0 % last: the service charged nothing for this ZIP and TIC at any price seen in
+ *   the window, and the merchant configured nothing else (e.g. groceries where they are exempt).
+ */
+export function fallbackRatesFor(
+  learnedPct: string | undefined,
+  configuredPct: number | undefined,
+  regionRates: readonly { rate?: number | null; code?: string | null; name?: string | null }[],
+): FallbackRate[] | null {
+  const learned = learnedPct === undefined ? undefined : Number(learnedPct)
+  if (learned !== undefined && Number.isFinite(learned) && learned > 0) return [{ rate: learned, source: "last_known" }]
+  if (configuredPct !== undefined) return [{ rate: configuredPct, source: "option" }]
+  const region = regionRates.filter((r) => r.rate !== null && r.rate !== undefined)
+  if (region.length) return region.map((r) => ({ rate: r.rate!, source: "region", label: r.name ?? r.code ?? "region rate" }))
+  if (learned === 0) return [{ rate: 0, source: "last_known" }]
+  return null
+}
+
+/**
+ * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`. The
+ * checkout path logs a refused API key through it: one error per minute per connection, not one
+ * per shopper request. Keys are connection ids (a handful): the map stays small.
+ */
+export class OncePer {
+  readonly #last = new Map<string, number>()
+  constructor(readonly everyMs: number) {}
+  take(key: string, now: number = Date.now()): boolean {
+    const last = this.#last.get(key)
+    if (last !== undefined && now - last < this.everyMs && now >= last) return false
+    this.#last.set(key, now)
+    return true
+  }
+}

@@ -384,4 +384,65 @@ describe("exemptions, deadline, breaker and fallback order", () => {
     expect(await new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, fallbackRate: 7 }).bootCheck).toBeNull()
     expect(await new SalesTaxProviderService({ logger: rec.logger as never }, { ...base, failurePolicy: "block" }).bootCheck).toBeNull()
   })
+
+  it("429s from the service follow the policy but never open the breaker; a Retry-After that fits the time bound is waited for, one past it is not", async () => {
+    const p = provider({ fallbackRate: 7, circuitBreaker: { failures: 2, halfOpenAfterMs: 60_000 } })
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 429, retryAfter: "30" })
+    for (let q = 1; q <= 5; q++) {
+      const got = await p.getTaxLines(lines(), [], ctx(snapshot("cart_429", q)))
+      expect(got[0]).toMatchObject({ rate: 7, code: TAX_LINE_CODE_FALLBACK, data: { fallback_source: "option" } })
+    }
+    // each new cart state was sent (one attempt: 30 s is past timeoutMs), none failed fast
+    expect(await calls()).toBe(5)
+    expect(p.breaker.state).toBe("closed")
+    expect(p.breaker.consecutiveFailures).toBe(0)
+    // a short Retry-After within timeoutMs: waited for, then the service's own answer
+    await ctl("DELETE", "/_sandbox/faults")
+    await ctl("POST", "/_sandbox/faults", { operation: "calculateCarts", status: 429, retryAfter: "0.1", count: 1 })
+    const live = await p.getTaxLines(lines(), [], ctx(snapshot("cart_429", 9)))
+    expect(live[0]!.code).toBe(TAX_LINE_CODE)
+    expect(await calls()).toBe(7)
+    await ctl("DELETE", "/_sandbox/faults")
+  })
+
+  it("a refused API key at checkout follows the failure policy and logs ONE error a minute per connection, naming the problem, never the key", async () => {
+    const errors: string[] = []
+    const warns: string[] = []
+    const logger = { info() {}, debug() {}, warn: (m: string) => void warns.push(m), error: (m: string) => void errors.push(m) }
+    const badKey = "sk_wrong_key_for_this_connection_000"
+    const p = new SalesTaxProviderService(
+      { logger: logger as never },
+      {
+        connectionId: CONN,
+        apiKey: badKey,
+        baseUrl: sb.url,
+        origin: MN,
+        fallbackRate: 7,
+        circuitBreaker: { failures: 2, halfOpenAfterMs: 60_000 },
+      },
+    )
+    for (let q = 1; q <= 4; q++) {
+      const got = await p.getTaxLines(lines(), [], ctx(snapshot("cart_401", q)))
+      expect(got[0]).toMatchObject({ rate: 7, data: { fallback: true, fallback_source: "option" } })
+    }
+    // the breaker opened after two refusals: requests 3 and 4 failed fast, and still logged nothing more
+    expect(p.breaker.state).toBe("open")
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(`the service refused the API key for connection ${CONN} (401`)
+    expect(errors.join(" ") + warns.join(" ")).not.toContain(badKey)
+    expect(warns.filter((w) => /service unavailable/.test(w))).toHaveLength(0)
+    // under block: refused, the same way
+    const b = new SalesTaxProviderService(
+      { logger: logger as never },
+      { connectionId: CONN, apiKey: badKey, baseUrl: sb.url, origin: MN, failurePolicy: "block" },
+    )
+    for (const q of [1, 2]) {
+      const err = await b.getTaxLines(lines(), [], ctx(snapshot("cart_401b", q))).then(
+        () => null,
+        (e: Error) => e.message,
+      )
+      expect(err).toBe(BLOCK_ERROR_MESSAGE)
+    }
+    expect(errors).toHaveLength(2)
+  })
 })

@@ -73,7 +73,7 @@ import {
   type RateMemory,
   WrittenRates,
 } from "../../modules/sales-tax/last-known-rates"
-import { fallbackGaps, US_STATES, withDeadline } from "./fallback"
+import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES, withDeadline } from "./fallback"
 import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
 import { servesRequests } from "../../core/serving"
 
@@ -173,6 +173,25 @@ export function isOutage(err: unknown): boolean {
 }
 
 /**
+ * Whether a failure counts toward opening a circuit breaker: an outage (isOutage) but not the
+ * service's 429. A 429 is the service throttling this account, not failing: counting it would let
+ * anyone who drives enough distinct cart states open the breaker for every shopper. It still
+ * follows the failure policy (isOutage), after its Retry-After when that fits the checkout time
+ * bound (the client: a longer Retry-After is not waited for).
+ */
+export function countsForBreaker(err: unknown): boolean {
+  return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
+}
+
+/** Whether the service refused the connection's API key (401 or 403 from the service). */
+export function isKeyRefused(err: unknown): boolean {
+  return isSalesTaxError(err) && err.code === "http" && (err.status === 401 || err.status === 403)
+}
+
+/** A refused API key is logged at most once per this many ms per connection. */
+export const KEY_REFUSED_LOG_EVERY_MS = 60_000
+
+/**
  * The Medusa tax module provider. Medusa calls getTaxLines twice per tax recalculation (items,
  * then shipping); both are served from one POST carts per distinct cart state.
  */
@@ -209,6 +228,10 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly certificateStore: QuoteStore<CertificateRecord[]>
   /** Certificates the service refused, not offered again until the TTL passes (id → until). */
   readonly #refused = new Map<string, number>()
+  /** One error a minute per connection for a refused API key (onFailure). */
+  readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
+  /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
+  readonly #keyRefused = new Set<string>()
   #warnedNoHook = false
   #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined
@@ -319,7 +342,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       b = new CircuitBreaker({
         failures: this.options.circuitBreaker.failures,
         halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
-        isFailure: isOutage,
+        isFailure: countsForBreaker,
       })
       this.#breakers.set(connectionId, b)
     }
@@ -853,6 +876,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.stats.serviceCalls++
     const res = await client.calculateCarts(request.body, { deadline, prepared: request })
     markServiceOk()
+    if (this.#keyRefused.size) this.#keyRefused.delete(client.settings.connectionId)
     const lines: Quote["lines"] = {}
     carts.forEach(({ cart, key }, k) => {
       const out: CartOut | undefined = res.items.find((x) => x.cartId === cart.cartId) ?? res.items[k]
@@ -881,14 +905,26 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
     const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
     if (isOutage(err)) markOutage()
+    // a refused API key (401/403, or the circuit it opened): the failure policy as for an outage,
+    // but ONE error a minute per connection that names the problem, instead of a warning per request
+    const connectionId = this.connectionFor(snapshot.sales_channel_id).connectionId
+    if (isKeyRefused(err)) this.#keyRefused.add(connectionId)
+    const keyRefused = isKeyRefused(err) || (err instanceof BrokenCircuitError && this.#keyRefused.has(connectionId))
+    if (keyRefused && this.#keyRefusedLog.take(connectionId)) {
+      const status = isSalesTaxError(err) ? `${err.status} ${err.title}` : "circuit open after refusals"
+      this.logger.error(
+        `sales-tax: the service refused the API key for connection ${connectionId} (${status}); checkout follows failurePolicy "${this.options.failurePolicy}" until the key is fixed (check the connection's apiKey; logged once a minute)`,
+      )
+    }
     const block = (detail: string): never => {
-      this.logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
+      if (!keyRefused) this.logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
     }
     if (this.options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
 
-    // fallback, in order: last-known rate of the ZIP and TIC (30 days) → fallbackRates[state] /
-    // fallbackRate → the region's own rates → nothing: refuse as "block" (never a silent 0 %)
+    // fallback, in order (fallbackRatesFor): the last-known rate of the ZIP and TIC above 0 % (the
+    // highest in 30 days) → fallbackRates[state] / fallbackRate → the region's own rates → a
+    // learned 0 % → nothing: refuse as "block" (never a silent 0 %)
     const zip = zipKey(destination.zip)
     const ticOf = new Map<string, number>(snapshot.items.map((i) => [i.id, i.tic ?? this.options.defaultTic]))
     const tics = [
@@ -906,21 +942,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     }
     const configured = this.options.fallbackRates?.[destination.state.toUpperCase()] ?? this.options.fallbackRate
     type Rate = { rate: number; code: string; name: string; source: string }
-    const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null => {
-      const k = known.get(tic)
-      if (k) return [{ rate: Number(k.rate), code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "last_known" }]
-      if (configured !== undefined)
-        return [{ rate: configured, code: TAX_LINE_CODE_FALLBACK, name: TAX_LINE_NAME_FALLBACK, source: "option" }]
-      const region = rates.filter((r) => r.rate !== null && r.rate !== undefined)
-      if (region.length)
-        return region.map((r) => ({
-          rate: r.rate!,
-          code: TAX_LINE_CODE_FALLBACK,
-          name: `${TAX_LINE_NAME_FALLBACK}: ${r.name ?? r.code ?? "region rate"}`,
-          source: "region",
-        }))
-      return null
-    }
+    const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null =>
+      fallbackRatesFor(known.get(tic)?.rate, configured, rates)?.map((r) => ({
+        rate: r.rate,
+        code: TAX_LINE_CODE_FALLBACK,
+        name: r.label ? `${TAX_LINE_NAME_FALLBACK}: ${r.label}` : TAX_LINE_NAME_FALLBACK,
+        source: r.source,
+      })) ?? null
     const out: TaxLine[] = []
     const missing: string[] = []
     const line = (r: Rate) => ({
@@ -946,7 +974,8 @@ export class SalesTaxProviderService implements ITaxProvider {
       )
     }
     this.stats.fallbacks++
-    this.logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
+    if (!keyRefused)
+      this.logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
     return out
   }
 }

@@ -114,6 +114,60 @@ const FIELDS = [
   "shipping_methods.adjustments.*",
 ]
 
+/** The part of Medusa's Locking Module the restore uses. */
+export interface LockingLike {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
+}
+
+/** The Locking Module, or undefined when the app registered none. */
+export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
+  try {
+    return scope.resolve<LockingLike>(Modules.LOCKING)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
+ * (readCartState) and held until the request has answered (its restore, when refused, included):
+ * two store requests changing one cart run one after the other through the plugin's middleware,
+ * so the state a refused request puts back is never read before another request's change (which
+ * the restore would then write over). Not Medusa's key (the cart id): the route's own workflows
+ * take that one inside the request.
+ */
+export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
+
+/**
+ * Takes `key` and holds it until `released` settles (the job of Locking's `execute` waits for it).
+ * Resolves true once the lock is held; false when it could not be taken within `timeout` seconds
+ * (the caller goes on without it). `expire` (seconds) bounds the hold where the provider supports it.
+ */
+export function holdLock(
+  locking: LockingLike,
+  key: string,
+  released: Promise<unknown>,
+  o: { timeout: number; expire: number },
+): Promise<boolean> {
+  let taken!: () => void
+  const got = new Promise<boolean>((r) => (taken = () => r(true)))
+  const held = locking.execute(
+    key,
+    async () => {
+      taken()
+      await released.catch(() => undefined)
+    },
+    { timeout: o.timeout, expire: o.expire },
+  )
+  return Promise.race([
+    got,
+    held.then(
+      () => true,
+      () => false,
+    ),
+  ])
+}
+
 /** The cart as it is now, or undefined when there is no such cart. */
 export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
   const [c] = await graph<CartRow>(scope, { entity: "cart", fields: FIELDS, filters: { id: cartId } })
@@ -187,12 +241,8 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
-  let locking: { execute<T>(key: string, fn: () => Promise<T>, o?: { timeout?: number }): Promise<T> } | undefined
-  try {
-    locking = scope.resolve(Modules.LOCKING)
-  } catch {
-    locking = undefined // no Locking Module registered: restore without the lock
-  }
+  // no Locking Module registered: restore without the lock
+  const locking = lockingOf(scope)
   if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
   else await restoreUnlocked(scope, before)
   const after = await readCartState(scope, before.id)

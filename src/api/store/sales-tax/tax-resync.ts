@@ -41,8 +41,9 @@ import { graph } from "../../../core/query"
 import { isDegraded, quoteHealth } from "../../../core/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
-import { readCartState, restoreCartState, type CartState } from "./cart-restore"
+import { CART_CHANGE_LOCK_PREFIX, holdLock, lockingOf, readCartState, restoreCartState, type CartState } from "./cart-restore"
 import { cartRefreshStorage, isUsTaxedCart, type CartRefreshScope } from "../../../workflows/hooks/cart-refresh-tax"
+import { cartChangedError, completionStorage, readCartFingerprint } from "../../../workflows/hooks/complete-cart-guard"
 
 /**
  * Bench-only phase timings (`SALES_TAX_BENCH_PHASES=1`, set by bench/store.bench.ts): per store
@@ -130,12 +131,39 @@ const notUsBefore = new WeakMap<object, string>()
  */
 const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
 
-/** Before a route that changes the cart: remember the cart as it is (one query). */
-export async function rememberCartState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+/** A store change of a cart waits at most this long (seconds) for another change of it; the hold lapses after RESTORE_LOCK_EXPIRE_S. */
+const RESTORE_LOCK_TIMEOUT_S = 15
+const RESTORE_LOCK_EXPIRE_S = 120
+
+/**
+ * Before a route that changes the cart: take the plugin's lock of the cart's change (held until
+ * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
+ * cart as it is (one query). Read before the lock, the state a refused request puts back could
+ * predate another request's change, which the restore would write over.
+ */
+export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
   phaseStart(req, cartId)
   try {
+    const locking = lockingOf(req.scope)
+    if (locking) {
+      const answered = new Promise<void>((r) => {
+        res.once("finish", () => r())
+        res.once("close", () => r())
+      })
+      const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, {
+        timeout: RESTORE_LOCK_TIMEOUT_S,
+        expire: RESTORE_LOCK_EXPIRE_S,
+      })
+      if (!held) {
+        req.scope
+          .resolve(ContainerRegistrationKeys.LOGGER)
+          .warn(
+            `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_TIMEOUT_S} s; this change goes on without the restore lock`,
+          )
+      }
+    }
     const state = await readCartState(req.scope, cartId)
     phase(req, "remember")
     const toUs =
@@ -337,10 +365,18 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
   const cartId = cartIdOf(req)
   if (!cartId) return next()
   try {
-    if ((await refreshTaxLines(req.scope, cartId)) && (await hasPaymentCollection(req, cartId))) {
+    // what moves tax as it was before the refresh: a change during the refresh (another request's
+    // promotion) is refused below rather than completed on tax for the state the refresh saw
+    const before = await readCartFingerprint(req.scope, cartId)
+    const taxed = await refreshTaxLines(req.scope, cartId)
+    if (taxed && (await hasPaymentCollection(req, cartId))) {
       await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
     }
-    next()
+    if (!taxed) return next()
+    const after = await readCartFingerprint(req.scope, cartId)
+    if (!before || !after || before.state !== after.state) throw cartChangedError()
+    // completeCartWorkflow's validate hook (in the completion's lock) compares the cart with this
+    completionStorage().run({ cartId, fingerprint: after }, () => next())
   } catch (e) {
     next(e)
   }

@@ -1,8 +1,9 @@
 // Rate limits and the answer cache of POST /store/sales-tax/verify-address (public: anyone with
 // the publishable key can call it, and each miss is a call to the paid service).
 // - rate-limiter-flexible: a fixed window of 60 s per key, in process memory (one budget per
-//   Medusa instance); keys are the client (its IP as Medusa sees it, trusting one proxy hop) and,
-//   when the storefront sends one, the cart.
+//   Medusa instance); keys are the client (its address: clientAddress, by the `trustProxy`
+//   option, never X-Forwarded-For unless proxies are trusted) and the cart, or, for a request
+//   that names no cart, one budget shared by all of them (stricter: `verifyAddressAnonymousRateLimit`).
 // - lru-cache: the service's verdict per normalized address for 24 h (at most 10,000 addresses);
 //   concurrent requests for one address share one service call (lru-cache's fetch).
 import { createHash } from "node:crypto"
@@ -28,18 +29,50 @@ export function addressKey(a: Pick<Address, "line1" | "city" | "state" | "zip"> 
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex")
 }
 
-export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; scope: "client" | "cart" }
+export type LimitScope = "client" | "cart" | "anonymous"
+export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; scope: LimitScope }
+
+/** The one key of the shared budget of requests that name no cart. */
+export const ANONYMOUS_KEY = "no-cart"
+
+/**
+ * Pure: the client address a rate limit keys on. `trustProxy` false (or 0): the TCP peer, whatever
+ * X-Forwarded-For says (anyone can send one). n: the address the n-th trusted proxy from Medusa
+ * saw, i.e. the n-th entry of X-Forwarded-For from the right (each proxy appends its peer), or the
+ * left-most when the chain is shorter. IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 address.
+ */
+export function clientAddress(
+  remoteAddress: string | undefined | null,
+  forwardedFor: string | string[] | undefined,
+  trustProxy: false | number,
+): string {
+  const chain = [remoteAddress ?? ""]
+  const hops = trustProxy === false ? 0 : trustProxy
+  if (hops > 0 && forwardedFor !== undefined) {
+    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+    chain.push(...list.reverse())
+  }
+  const got = chain[Math.min(hops, chain.length - 1)] || "unknown"
+  return got.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+}
 
 export class VerifyAddressGuard {
   readonly perMinute: number
+  readonly anonymousPerMinute: number
   readonly #client: RateLimiterMemory
   readonly #cart: RateLimiterMemory
+  readonly #anonymous: RateLimiterMemory
   readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
 
-  constructor(perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT) {
+  constructor(perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, anonymousPerMinute: number = perMinute) {
     this.perMinute = perMinute
+    this.anonymousPerMinute = anonymousPerMinute
     this.#client = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:client" })
     this.#cart = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:cart" })
+    this.#anonymous = new RateLimiterMemory({ points: anonymousPerMinute, duration: 60, keyPrefix: "verify-address:anonymous" })
     this.#cache = new LRUCache<string, Verdict, () => Promise<Verdict>>({
       max: VERIFY_ADDRESS_CACHE.max,
       ttl: VERIFY_ADDRESS_CACHE.ttlMs,
@@ -48,10 +81,10 @@ export class VerifyAddressGuard {
     })
   }
 
-  /** Takes one request from the budget of `key` (client or cart); refused with the seconds to wait. */
-  async take(scope: "client" | "cart", key: string): Promise<Limited> {
+  /** Takes one request from the budget of `key` (client, cart, or the anonymous one); refused with the seconds to wait. */
+  async take(scope: LimitScope, key: string): Promise<Limited> {
     try {
-      await (scope === "client" ? this.#client : this.#cart).consume(key, 1)
+      await (scope === "client" ? this.#client : scope === "cart" ? this.#cart : this.#anonymous).consume(key, 1)
       return { ok: true }
     } catch (e) {
       if (e instanceof RateLimiterRes) return { ok: false, scope, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) }
@@ -71,12 +104,12 @@ export class VerifyAddressGuard {
 
 const guards = new Map<string, VerifyAddressGuard>()
 
-/** One guard per service connection and limit (an app has one; tests may boot several). */
-export function verifyAddressGuard(scopeKey: string, perMinute: number): VerifyAddressGuard {
-  const key = `${scopeKey}|${perMinute}`
+/** One guard per service connection and limits (an app has one; tests may boot several). */
+export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
+  const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`
   let g = guards.get(key)
   if (!g) {
-    g = new VerifyAddressGuard(perMinute)
+    g = new VerifyAddressGuard(perMinute, anonymousPerMinute)
     guards.set(key, g)
   }
   return g

@@ -8,7 +8,15 @@ import { getPluginOptions, type PluginOptions } from "../../../../options"
 import { normalizeState, normalizeZip } from "../../../../core/build-service-cart"
 import { graph } from "../../../../core/query"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Limited, type Verdict } from "./limits"
+import {
+  addressKey,
+  ANONYMOUS_KEY,
+  clientAddress,
+  DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+  verifyAddressGuard,
+  type Limited,
+  type Verdict,
+} from "./limits"
 
 /**
  * POST /store/sales-tax/verify-address — the storefront's address step.
@@ -17,7 +25,9 @@ import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type
  *     (city, state upper-case, ZIP+4 when known), to offer as a suggested correction.
  * 422 { valid: false, message, errors: [{ field, location, message, value }] }: unknown ZIP, ZIP/state mismatch.
  * 400 { message, errors } for a malformed body or a non-US address; 503 when the service is unavailable.
- * 429 with Retry-After past `verifyAddressRateLimit` requests a minute (default 20) per client and per cart.
+ * 429 with Retry-After past `verifyAddressRateLimit` requests a minute (default 20) per client and per
+ * cart; requests without `cart_id` share ONE budget (`verifyAddressAnonymousRateLimit`, default the
+ * same number) per instance. The client is the TCP peer unless `trustProxy` names proxy hops (limits.ts).
  * The service's verdict per normalized address is cached for 24 h (limits.ts).
  * The service is asked on the connection of the request's sales channel (option `connections`):
  * the cart's (`cart_id`) when the publishable key has several channels, else the key's. The rate
@@ -64,10 +74,11 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
 
 function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
   res.setHeader("Retry-After", String(l.retryAfterSeconds))
+  const who = l.scope === "cart" ? "this cart" : l.scope === "client" ? "this client" : "requests without a cart_id"
   res.status(429).json({
     type: "too_many_requests",
     code: "sales_tax_rate_limited",
-    message: `Too many address verifications for this ${l.scope === "cart" ? "cart" : "client"} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`,
+    message: `Too many address verifications for ${who} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`,
   })
 }
 
@@ -118,10 +129,14 @@ async function askService(
 export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promise<void> {
   const options = getPluginOptions(req.scope)
   const perMinute = rateLimitOf(options)
-  const guard = verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
+  const anonymousPerMinute = options.verifyAddressAnonymousRateLimit ?? perMinute
+  const guard = verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute, anonymousPerMinute)
 
-  // every request counts against the client's budget, well-formed or not
-  const byClient = await guard.take("client", req.ip || req.socket?.remoteAddress || "unknown")
+  // every request counts against the client's budget, well-formed or not; the client is the TCP
+  // peer unless the `trustProxy` option names proxy hops (never req.ip: Medusa trusts one hop of
+  // X-Forwarded-For whatever is in front of it, so without a proxy anyone picks their own address)
+  const client = clientAddress(req.socket?.remoteAddress, req.headers["x-forwarded-for"], options.trustProxy ?? false)
+  const byClient = await guard.take("client", client)
   if (!byClient.ok) return tooMany(res, byClient, perMinute)
 
   const parsed = VerifyAddressBody.safeParse(req.body ?? {})
@@ -137,10 +152,9 @@ export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promis
     return
   }
   const b = parsed.data
-  if (b.cart_id) {
-    const byCart = await guard.take("cart", b.cart_id)
-    if (!byCart.ok) return tooMany(res, byCart, perMinute)
-  }
+  // per cart always: a request that names no cart takes from the one budget all such requests share
+  const byCart = b.cart_id ? await guard.take("cart", b.cart_id) : await guard.take("anonymous", ANONYMOUS_KEY)
+  if (!byCart.ok) return tooMany(res, byCart, b.cart_id ? perMinute : anonymousPerMinute)
   if (b.country_code !== "us") {
     res.status(400).json({
       type: "invalid_data",

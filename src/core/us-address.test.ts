@@ -123,7 +123,7 @@ describe("zipPrefixState", () => {
     let checked = 0
     const wrong: string[] = []
     for (const z of Object.values(codes)) {
-      if (z.country !== "US" || !/^\d{5}$/.test(z.zip) || ["AA", "AE", "AP", "FM", "MH", "PW"].includes(z.state)) continue
+      if (z.country !== "US" || !/^\d{5}$/.test(z.zip) || ["FM", "MH", "PW"].includes(z.state)) continue
       checked++
       if (zipPrefixState(z.zip) !== z.state) wrong.push(`${z.zip}:${z.state}/${zipPrefixState(z.zip)}`)
     }
@@ -149,7 +149,8 @@ describe("zipPrefixState", () => {
     expect(zipPrefixState("94105")).toBe("CA")
     expect(zipPrefixState("20001")).toBe("DC")
     expect(zipPrefixState("00901")).toBe("PR")
-    expect(zipPrefixState("09001")).toBeNull()
+    expect(zipPrefixState("09001")).toBe("AE")
+    expect(zipPrefixState("00100")).toBeNull()
     expect(zipPrefixState("7870")).toBeNull()
   })
 })
@@ -167,12 +168,15 @@ describe("planDestination", () => {
     expect(planDestination("Zzyzx", "78701")).toEqual({ kind: "verify", state: "TX", zip: { zip: "78701" } })
     expect(planDestination("California", "78701")).toEqual({ kind: "verify", state: "TX", zip: { zip: "78701" } })
     // a ZIP whose prefix names no state: the typed state is what is asked about
-    expect(planDestination("NY", "09001")).toEqual({ kind: "verify", state: "NY", zip: { zip: "09001" } })
+    expect(planDestination("NY", "00100")).toEqual({ kind: "verify", state: "NY", zip: { zip: "00100" } })
   })
 
   it("refuses what cannot be resolved, and leaves territories untaxed", () => {
     expect(planDestination("TX", "7870")).toEqual({ kind: "unresolved", field: "postal_code" })
-    expect(planDestination("", "09001")).toEqual({ kind: "unresolved", field: "province" })
+    expect(planDestination("", "00100")).toEqual({ kind: "unresolved", field: "province" })
+    // APO/FPO mail: not taxed, not refused
+    expect(planDestination("AE", "09001")).toEqual({ kind: "territory", territory: "AE" })
+    expect(planDestination("ap", null)).toEqual({ kind: "territory", territory: "AP" })
     expect(planDestination(null, null)).toEqual({ kind: "unresolved", field: "postal_code" })
     expect(planDestination("", "00901")).toEqual({ kind: "territory", territory: "PR" })
     expect(planDestination("Guam", null)).toEqual({ kind: "territory", territory: "GU" })

@@ -49,6 +49,8 @@ describe("destinationRefusal", () => {
     const d = deps(texas)
     expect(await destinationRefusal(cart("ON", "K1A 0B1", "cad", "ca"), d)).toBeNull()
     expect(await destinationRefusal(cart("Puerto Rico", "00901"), d)).toBeNull()
+    // APO/FPO mail (a US address the service does not tax): not refused
+    expect(await destinationRefusal(cart("AE", "09001"), d)).toBeNull()
     expect(await destinationRefusal({ ...cart("", "7870"), region: { automatic_taxes: false } }, d)).toBeNull()
     expect(await destinationRefusal({ currency_code: "usd" }, d)).toBeNull()
     expect(d.calls).toHaveLength(0)

@@ -59,6 +59,14 @@ describe("normalizeUsState", () => {
     expect(normalizeUsState("Washington")).toBe("WA")
   })
 
+  it("the filing side's cases (main's us-address.test.ts): a final dot, stray spaces, misspellings", () => {
+    expect(
+      ["TX", "tx", " us-tx ", "US-TX", "Texas", "TEXAS", "texas.", " new   york ", "District of Columbia"].map(normalizeUsState),
+    ).toEqual(["TX", "TX", "TX", "TX", "TX", "TX", "TX", "NY", "DC"])
+    expect(["", " ", null, undefined, "Texsa", "PR", "ON", "US-ZZ"].map(normalizeUsState)).toEqual(Array(8).fill(null))
+    expect(["", null, undefined, "787", "7870a", "78701-12", "K1A 0B1"].map(normalizeUsZip)).toEqual(Array(7).fill(null))
+  })
+
   it("refuses what is not a state: blanks, unknown names, digits, territories, provinces", () => {
     for (const x of [
       null,

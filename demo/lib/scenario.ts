@@ -90,14 +90,15 @@ export const PLAN: PlannedOrder[] = [
   },
   {
     label: "Austin, TX",
-    address: addr("1100 Congress Ave", "Austin", "TX", "78701"),
+    // typed as a shopper does in the Next.js starter's free-text "State / Province" (issue 26)
+    address: addr("1100 Congress Ave", "Austin", "Texas", "78701"),
     items: [
       { product: "lamp", quantity: 2 },
       { product: "tshirt", quantity: 1 },
       { product: "giftcard", quantity: 1 },
     ],
     shopper: "guest",
-    note: "TX taxes clothing; shipping is not taxed",
+    note: 'state typed "Texas": quoted and filed as TX; TX taxes clothing; shipping is not taxed',
   },
   {
     label: "Austin, TX (exempt customer)",

@@ -4,6 +4,7 @@ import { salesTaxErrorHandler } from "./admin/sales-tax/input-guard"
 import { storeSalesTaxMiddlewares } from "./store/sales-tax/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
 import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
+import { draftOrderGuardMiddlewares } from "./admin/sales-tax/draft-order-guard"
 import { markServesRequests } from "../core/serving"
 
 // Medusa loads this file only in a process that serves requests: its start-up warnings are logged there (src/core/serving.ts)
@@ -12,5 +13,12 @@ markServesRequests()
 export default defineMiddlewares({
   // Medusa's own error handler, plus a 400 for undecodable paths of the plugin's routes (input-guard.ts)
   errorHandler: salesTaxErrorHandler,
-  routes: [...adminSalesTaxMiddlewares, ...storeSalesTaxGuardMiddlewares, ...storeCertificateMiddlewares, ...storeSalesTaxMiddlewares],
+  routes: [
+    ...adminSalesTaxMiddlewares,
+    ...storeSalesTaxGuardMiddlewares,
+    ...storeCertificateMiddlewares,
+    ...storeSalesTaxMiddlewares,
+    // issue 26/27: no admin-created US order untaxed for want of a destination, nor in another currency
+    ...draftOrderGuardMiddlewares,
+  ],
 })

@@ -308,13 +308,23 @@ describe("destination checks", () => {
     expect(taxableDestination({ country_code: "us", province_code: null, postal_code: "94105" })).toEqual({
       address: null,
       reason: "no_state",
+      plan: { kind: "verify", state: "CA", zip: { zip: "94105" } },
     })
     expect(taxableDestination({ country_code: "us", province_code: "CA", postal_code: "9410" })).toEqual({
       address: null,
       reason: "no_zip",
+      plan: { kind: "unresolved", field: "postal_code" },
     })
     expect(taxableDestination(undefined)).toEqual({ address: null, reason: "not_us" })
-    expect(normalizeState("California")).toBeNull()
+    expect(normalizeState("California")).toBe("CA")
+    expect(taxableDestination({ country_code: "us", province_code: "Texas", postal_code: "78701" }).address?.state).toBe("TX")
+    // a state its ZIP disagrees with, or none: the provider verifies it (no address here)
+    expect(taxableDestination({ country_code: "us", province_code: "CA", postal_code: "78701" })).toMatchObject({
+      address: null,
+      reason: "no_state",
+      plan: { kind: "verify", state: "TX" },
+    })
+    expect(taxableDestination({ country_code: "us", province_code: "PR", postal_code: "00901" })).toMatchObject({ reason: "territory" })
     expect(normalizeZip("94105 1234")).toBe("94105-1234")
   })
 })

@@ -1,9 +1,10 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { US_STATES, US_ZIP_RE, type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
+import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
 import { dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "./constants"
 import type { CartSnapshot } from "./context"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText, type DestinationPlan, type ResolvedDestination } from "./us-address"
 
 /** The address part of Medusa's TaxCalculationContext. */
 export interface MedusaAddressLike {
@@ -15,8 +16,6 @@ export interface MedusaAddressLike {
   postal_code?: string | null
 }
 
-const US_STATE_SET = new Set<string>(US_STATES)
-
 /**
  * SHA-256 of a string as hex: Node's one-shot `crypto.hash` (20.12+; several times cheaper than a
  * createHash object for a cart's few hundred bytes), else createHash. The same digest either way.
@@ -26,46 +25,49 @@ export function sha256Hex(data: string): string {
   return oneShot ? oneShot("sha256", data, "hex") : nodeCrypto.createHash("sha256").update(data).digest("hex")
 }
 
-/** "CA", "ca", "us-ca", "US-CA" → "CA"; anything else → null. */
+/** A US state or DC, as a person writes it ("CA", "ca", "US-CA", "California", "Calif.") → "CA"; else null (us-address.ts). */
 export function normalizeState(province: string | null | undefined): string | null {
-  if (!province) return null
-  const p = province.trim().toUpperCase().replace(/^US-/, "")
-  return US_STATE_SET.has(p) ? p : null
+  return normalizeUsState(province)
 }
 
-/** "94107", "94107-1234", "941071234", " 94107 " → normalized; anything else → null. */
+/** "94107", "94107-1234", "941071234", "94107 1234", " 94107 " → "94107" / "94107-1234"; anything else → null. */
 export function normalizeZip(zip: string | null | undefined): string | null {
-  if (!zip) return null
-  const z = zip.trim()
-  if (US_ZIP_RE.test(z)) return z
-  if (/^\d{9}$/.test(z)) return `${z.slice(0, 5)}-${z.slice(5)}`
-  if (/^\d{5} \d{4}$/.test(z)) return z.replace(" ", "-")
-  return null
+  const z = normalizeUsZip(zip)
+  return z ? zipText(z) : null
 }
+
+/** Why a US address has no destination to quote yet (planDestination says what to do next). */
+export type NoDestinationReason = "not_us" | "no_state" | "no_zip" | "territory"
 
 /**
- * The destination when tax can be computed for it (US, a state or DC, a ZIP), else null with why.
- * No service call is made for a null destination.
+ * The destination when tax can be computed for it from the address as typed (US, a state or DC
+ * that its ZIP agrees with, a ZIP), else null with why. No service call is made here: a missing or
+ * mismatched state is the provider's to verify (`plan` says so: providers/sales-tax/destination.ts).
  */
 export function taxableDestination(
   a: MedusaAddressLike | null | undefined,
-): { address: Address } | { address: null; reason: "not_us" | "no_state" | "no_zip" } {
-  if (!a || (a.country_code ?? "").toLowerCase() !== "us") return { address: null, reason: "not_us" }
-  const state = normalizeState(a.province_code)
-  if (!state) return { address: null, reason: "no_state" }
-  const zip = normalizeZip(a.postal_code)
-  if (!zip) return { address: null, reason: "no_zip" }
+): { address: Address; destination: ResolvedDestination } | { address: null; reason: NoDestinationReason; plan?: DestinationPlan } {
+  if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return { address: null, reason: "not_us" }
+  const plan = planDestination(a.province_code, a.postal_code)
+  if (plan.kind === "typed") return { address: serviceAddress(a, plan.destination), destination: plan.destination }
+  const reason =
+    plan.kind === "territory" ? "territory" : plan.kind === "unresolved" && plan.field === "postal_code" ? "no_zip" : "no_state"
+  return { address: null, reason, plan }
+}
+
+/** The service's destination: the shopper's lines and city with the resolved state and ZIP, keys in sorted order. */
+export function serviceAddress(a: MedusaAddressLike, d: Pick<ResolvedDestination, "state" | "zip" | "zip4">): Address {
   // keys in sorted order (a service cart's JSON is hashed as written: buildServiceCart)
   const address: Address = {
     city: (a.city ?? "").slice(0, 100),
     countryCode: "US",
     line1: (a.address_1 ?? "").slice(0, 100),
     line2: a.address_2 ? a.address_2.slice(0, 100) : undefined,
-    state,
-    zip,
+    state: d.state,
+    zip: zipText(d),
   }
   sortedAddresses.add(address)
-  return { address }
+  return address
 }
 
 /** Customer id sent to the service: the Medusa customer id, else a stable non-personal id from the cart id. */

@@ -29,7 +29,9 @@ describe("origin per stock location", () => {
     expect(locationOrigin(null).reason).toBe("the location has no address")
     expect(locationOrigin({ ...LOCS.sloc_a, address_1: " " }).reason).toMatch(/street/)
     expect(locationOrigin({ ...LOCS.sloc_a, city: null }).reason).toBe("no city")
-    expect(locationOrigin({ ...LOCS.sloc_a, province: "Washington" }).reason).toMatch(/"Washington" is not a US state code/)
+    expect(locationOrigin({ ...LOCS.sloc_a, province: "Zzyzx" }).reason).toMatch(/"Zzyzx" is not a US state/)
+    // a state as a person writes it is read like its code (us-address.ts)
+    expect(locationOrigin({ ...LOCS.sloc_a, province: " washington " }).origin?.state).toBe("WA")
     expect(locationOrigin({ ...LOCS.sloc_a, postal_code: "981" }).reason).toMatch(/"981" is not a US ZIP/)
   })
 

@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Address } from "../contract"
-import { normalizeState, normalizeZip } from "./build-service-cart"
+import { normalizeUsState, normalizeUsZip, zipText } from "./us-address"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {
@@ -38,10 +38,14 @@ export function locationOrigin(
   if (country !== "us") return { origin: null, reason: country ? `not in the US (country ${country.toUpperCase()})` : "no country" }
   if (!a.address_1?.trim()) return { origin: null, reason: "no street address (address_1)" }
   if (!a.city?.trim()) return { origin: null, reason: "no city" }
-  const state = normalizeState(a.province)
+  const state = normalizeUsState(a.province)
   if (!state)
-    return { origin: null, reason: a.province ? `province "${a.province}" is not a US state code (e.g. WA)` : "no province (state)" }
-  const zip = normalizeZip(a.postal_code)
+    return {
+      origin: null,
+      reason: a.province ? `province "${a.province}" is not a US state (e.g. WA or Washington)` : "no province (state)",
+    }
+  const z = normalizeUsZip(a.postal_code)
+  const zip = z ? zipText(z) : null
   if (!zip) return { origin: null, reason: a.postal_code ? `postal code "${a.postal_code}" is not a US ZIP` : "no postal code (ZIP)" }
   return {
     // no countryCode: the service's default (US), and the same shape as the `origin` option

@@ -163,11 +163,13 @@ export function normalizeUsState(input: string | null | undefined): string | nul
   return k ? (STATES.get(k) ?? null) : null
 }
 
-/** A US territory ("PR", "Puerto Rico", "US-GU") → its code, else null. The service taxes none. */
+/** A US territory ("PR", "Puerto Rico", "US-GU") or military "state" (AA, AE, AP) → its code, else null. The service taxes none. */
 export function usTerritory(input: string | null | undefined): string | null {
   const k = inputKey(input)
-  return k ? (TERRITORIES.get(k) ?? null) : null
+  if (!k) return null
+  return TERRITORIES.get(k) ?? (MILITARY.has(k.toUpperCase()) ? k.toUpperCase() : null)
 }
+const MILITARY = new Set<string>(["AA", "AE", "AP"])
 
 /**
  * A US ZIP: "78701", "78701-1234", "787011234", "78701 1234", " 78701 " → { zip, zip4? }; anything
@@ -188,8 +190,8 @@ export function zipText(z: { zip: string; zip4?: string }): string {
 }
 
 /**
- * USPS three-digit ZIP prefixes (sectional centers) → state, DC or territory. Military (AA/AE/AP)
- * and unassigned prefixes are absent. A handful of 5-digit ZIPs lie outside their prefix's state
+ * USPS three-digit ZIP prefixes (sectional centers) → state, DC, territory or military "state"
+ * (AA/AE/AP: APO/FPO/DPO mail). Unassigned prefixes are absent. A handful of 5-digit ZIPs lie outside their prefix's state
  * (ZIP codes that cross a state line); the service has the last word (see planDestination).
  */
 const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
@@ -206,6 +208,7 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [56, 59, "VT"],
   [60, 69, "CT"],
   [70, 89, "NJ"],
+  [90, 98, "AE"],
   [100, 149, "NY"],
   [150, 196, "PA"],
   [197, 199, "DE"],
@@ -219,6 +222,7 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [290, 299, "SC"],
   [300, 319, "GA"],
   [320, 339, "FL"],
+  [340, 340, "AA"],
   [341, 349, "FL"],
   [350, 369, "AL"],
   [370, 385, "TN"],
@@ -254,6 +258,7 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [885, 885, "TX"],
   [889, 898, "NV"],
   [900, 961, "CA"],
+  [962, 966, "AP"],
   [967, 968, "HI"],
   [969, 969, "GU"],
   [970, 979, "OR"],
@@ -261,7 +266,7 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [995, 999, "AK"],
 ]
 
-/** The state (or DC, or territory) a 5-digit ZIP's prefix belongs to, or null (military, unassigned). */
+/** The state (or DC, territory, military AA/AE/AP) a 5-digit ZIP's prefix belongs to, or null (unassigned). */
 export function zipPrefixState(zip5: string): string | null {
   if (!/^\d{5}$/.test(zip5)) return null
   const p = Number(zip5.slice(0, 3))
@@ -269,7 +274,9 @@ export function zipPrefixState(zip5: string): string | null {
   return null
 }
 
-const TERRITORY_SET = new Set<string>(US_TERRITORIES)
+/** APO/FPO/DPO "states": US addresses the service does not tax (like the territories). */
+export const US_MILITARY = ["AA", "AE", "AP"] as const
+const UNTAXED_SET = new Set<string>([...US_TERRITORIES, ...US_MILITARY])
 
 /** A destination the plugin can quote: the state and ZIP sent to the service, and where they came from. */
 export interface ResolvedDestination {
@@ -284,7 +291,7 @@ export interface ResolvedDestination {
  * - typed: the typed state (normalized) is the ZIP's: quote it as is;
  * - verify: the state is missing or disagrees with the ZIP: ask verify-address with `state` (the
  *   ZIP's, which wins, as the service's own answer does; else the typed one) and use its answer;
- * - territory: a US territory (by its ZIP, or typed with no ZIP of a state): the service taxes none;
+ * - territory: a US territory or APO/FPO address (by its ZIP, or typed with no ZIP of a state): the service taxes none;
  * - unresolved: no usable ZIP, or neither a state nor a ZIP that names one.
  */
 export type DestinationPlan =
@@ -301,7 +308,7 @@ export function planDestination(province: string | null | undefined, postalCode:
     return territory ? { kind: "territory", territory } : { kind: "unresolved", field: "postal_code" }
   }
   const byZip = zipPrefixState(zip.zip)
-  if (byZip && TERRITORY_SET.has(byZip)) return { kind: "territory", territory: byZip }
+  if (byZip && UNTAXED_SET.has(byZip)) return { kind: "territory", territory: byZip }
   if (typed && typed === byZip) return { kind: "typed", destination: { state: typed, ...zip, source: "typed" } }
   const ask = byZip ?? typed
   if (ask) return { kind: "verify", state: ask, zip }

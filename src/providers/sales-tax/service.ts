@@ -17,15 +17,7 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
-import {
-  buildServiceCart,
-  cartHash,
-  cartsRequest,
-  itemFigures,
-  itemTaxable,
-  shippingFigures,
-  taxableDestination,
-} from "../../core/build-service-cart"
+import { buildServiceCart, cartHash, cartsRequest, itemFigures, itemTaxable, shippingFigures } from "../../core/build-service-cart"
 import {
   BLOCK_ERROR_CODE,
   BLOCK_ERROR_MESSAGE,
@@ -74,6 +66,7 @@ import {
   WrittenRates,
 } from "../../modules/sales-tax/last-known-rates"
 import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES, withDeadline } from "./fallback"
+import { quoteDestination, stampDestination } from "./destination"
 import { markOutage, markServiceOk, quoteHealth } from "../../core/health"
 import { servesRequests } from "../../core/serving"
 
@@ -402,25 +395,31 @@ export class SalesTaxProviderService implements ITaxProvider {
   ): Promise<TaxLine[]> {
     this.stats.getTaxLines++
     if (!itemLines.length && !shippingLines.length) return []
-    const dest = taxableDestination(context.address)
+    const started = Date.now()
+    // the address as typed, or as verify-address resolved it (destination.ts); one bound for both calls
+    const deadline = started + this.options.timeoutMs
+    const currency = itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code
+    const dest = await quoteDestination(context.address, currency, { options: this.options, client: () => this.client, deadline })
     if (!dest.address) {
-      // not the US, or no state / ZIP yet: zero tax, no call
+      // not the US, a territory, not USD, or no state / ZIP the service can quote: zero tax, no quote
+      // (a US cart left so is refused at completion: workflows/hooks/destination-guard.ts)
       this.stats.skippedNoAddress++
+      if (dest.reason === "unavailable")
+        this.logger.warn(`sales-tax: the destination could not be verified (${dest.detail}); the cart is untaxed for now`)
       return []
     }
     const snapshot = this.snapshotFor(itemLines, shippingLines, context)
     this.refuseTaxInclusive(snapshot)
 
     let quote: Quote
-    const started = Date.now()
     try {
-      quote = await this.quote(snapshot, dest.address)
+      quote = await this.quote(snapshot, dest.address, deadline)
     } catch (err) {
-      return this.onFailure(err, snapshot, dest.address, itemLines, shippingLines)
+      return stampDestination(await this.onFailure(err, snapshot, dest.address, itemLines, shippingLines), dest.destination)
     } finally {
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
-    return this.taxLines(snapshot, itemLines, shippingLines, quote)
+    return stampDestination(this.taxLines(snapshot, itemLines, shippingLines, quote), dest.destination)
   }
 
   /**
@@ -616,8 +615,7 @@ export class SalesTaxProviderService implements ITaxProvider {
    * breaker is open, cached answers (certificate list, quote of the same cart state) are still
    * served; only calls fail fast.
    */
-  quote(snapshot: CartSnapshot, destination: Address): Promise<Quote> {
-    const deadline = Date.now() + this.options.timeoutMs
+  quote(snapshot: CartSnapshot, destination: Address, deadline = Date.now() + this.options.timeoutMs): Promise<Quote> {
     // the connection of the cart's sales channel: its certificates, its quote (cached under it), its breaker
     const conn = this.connectionFor(snapshot.sales_channel_id)
     const run: QuoteRun = { conn, breaker: this.breakerFor(conn.connectionId), deadline }

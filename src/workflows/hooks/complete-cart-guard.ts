@@ -17,7 +17,7 @@
  * Acts only inside a completion request the middleware opened a scope for (a US-taxed cart);
  * elsewhere (admin, host code) the handler does nothing. Medusa allows ONE handler per hook: an
  * app that needs `validate` itself sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
- * `salesTaxValidateCompletion` from its own handler.
+ * `salesTaxValidateCompletion` (complete-cart-validate.ts: this check and the destination refusal) from its own handler.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -138,8 +138,8 @@ export function cartChangedError(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_ALLOWED, CART_CHANGED_MESSAGE, CART_CHANGED_ERROR_CODE)
 }
 
-/** The `validate` handler: inside the completion's lock, the cart must be as the middleware's refresh left it. */
-export async function salesTaxValidateCompletion(
+/** The cart-changed half of the `validate` handler (complete-cart-validate.ts): inside the completion's lock, the cart must be as the middleware's refresh left it. */
+export async function validateCompletionUnchanged(
   { input }: { input: { id?: string } },
   { container }: StepExecutionContext,
 ): Promise<StepResponse<undefined>> {
@@ -153,15 +153,4 @@ export async function salesTaxValidateCompletion(
     throw cartChangedError()
   }
   return new StepResponse(undefined)
-}
-
-if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  try {
-    completeCartWorkflow.hooks.validate(salesTaxValidateCompletion)
-  } catch (e) {
-    console.warn(
-      `[medusa-sales-tax] could not register the completeCartWorkflow validate hook (${(e as Error).message}); ` +
-        `call salesTaxValidateCompletion from your handler, or a cart changed between the tax refresh and the completion's lock is completed on the old tax.`,
-    )
-  }
 }

@@ -5,7 +5,7 @@ import { getCheckoutClient } from "../../../../client-factory"
 import { optionsForChannel } from "../../../../connections"
 import type { ErrorDetail } from "../../../../contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
-import { normalizeState, normalizeZip } from "../../../../core/build-service-cart"
+import { normalizeUsState, normalizeUsZip, zipText } from "../../../../core/us-address"
 import { graph } from "../../../../core/query"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
 import {
@@ -163,10 +163,11 @@ export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promis
     })
     return
   }
-  const state = normalizeState(b.province)
-  const zip = normalizeZip(b.postal_code)
+  const state = normalizeUsState(b.province)
+  const z = normalizeUsZip(b.postal_code)
+  const zip = z ? zipText(z) : null
   const errors = [
-    ...(state ? [] : [located("province", "must be a two-letter US state code (e.g. CA)", b.province)]),
+    ...(state ? [] : [located("province", "must be a US state: its two-letter code or its name (e.g. CA or California)", b.province)]),
     ...(zip ? [] : [located("postal_code", "must be a 5-digit ZIP, optionally with +4 (94105 or 94105-1234)", b.postal_code)]),
   ]
   if (errors.length || !state || !zip) {

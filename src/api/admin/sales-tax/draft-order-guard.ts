@@ -1,0 +1,35 @@
+// Medusa 2.21 makes an admin-created order by converting a draft order
+// (POST /admin/draft-orders/:id/convert-to-order → convertDraftOrderWorkflow, which has no hook):
+// this middleware refuses the conversion of a US draft order whose destination cannot be resolved
+// or whose currency is not USD, with the same 400 as cart completion (workflows/hooks/destination-guard.ts).
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
+import { graph } from "../../../core/query"
+import { refuseUnquotableDestination, type OrderToBe } from "../../../workflows/hooks/destination-guard"
+
+export const DRAFT_ORDER_FIELDS = [
+  "id",
+  "currency_code",
+  "region.automatic_taxes",
+  "shipping_address.country_code",
+  "shipping_address.province",
+  "shipping_address.postal_code",
+  "shipping_address.address_1",
+  "shipping_address.address_2",
+  "shipping_address.city",
+] as const
+
+export async function guardDraftOrderConversion(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  try {
+    const id = req.params.id
+    const [order] = id ? await graph<OrderToBe>(req.scope, { entity: "order", fields: DRAFT_ORDER_FIELDS, filters: { id } }) : []
+    // an unknown id is Medusa's own 404
+    if (order) await refuseUnquotableDestination(req.scope, order)
+    next()
+  } catch (e) {
+    next(e)
+  }
+}
+
+export const draftOrderGuardMiddlewares: MiddlewareRoute[] = [
+  { matcher: "/admin/draft-orders/:id/convert-to-order", method: ["POST"], middlewares: [guardDraftOrderConversion] },
+]

@@ -23,7 +23,6 @@ import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { completeCartWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../core/query"
 import { amountNumber } from "../../money"
 

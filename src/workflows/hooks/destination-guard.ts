@@ -17,7 +17,6 @@
  *
  * Registered with the cart-changed check as ONE handler (Medusa allows one per hook): complete-cart-validate.ts.
  */
-import { completeCartWorkflow } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { getCheckoutClient } from "../../client-factory"

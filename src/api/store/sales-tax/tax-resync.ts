@@ -26,15 +26,10 @@
  * after the route): the cart as it was before that request is read first (`rememberCartState`)
  * and put back before the 400 is answered (cart-restore.ts).
  */
-import {
-  getHttpResponseFromError,
-  type MedusaNextFunction,
-  type MedusaRequest,
-  type MedusaResponse,
-  type MiddlewareRoute,
-} from "@medusajs/framework/http"
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { httpResponseFromError } from "./http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../../core/constants"
 import { graph } from "../../../core/query"
@@ -215,7 +210,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
           )
           // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
           await putBack(req)
-          const { statusCode, body: errBody } = getHttpResponseFromError(unwrapWorkflowError(err))
+          const { statusCode, body: errBody } = httpResponseFromError(unwrapWorkflowError(err))
           res.status(statusCode)
           original(errBody)
         },

@@ -2,9 +2,10 @@
 // installs it. See README "Compatibility".
 //
 // Per Medusa version (each supported minor's latest patch, SUPPORTED below):
-//   1. the plugin built once (`npm run build`) and packed (`npm pack`: the tarball npm would publish,
-//      with the tarball of @medusa-sales-tax/contract, its one workspace dependency)
-//   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>: @medusajs/medusa, framework, cli,
+//   1. the plugin built once (`medusa plugin:build`, as `npm run build`, in a copy of the package's
+//      files) and packed (`npm pack`: the tarball npm would publish, with the tarball of
+//      @medusa-sales-tax/contract, its one workspace dependency)
+//   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>-<hash of the checkout's path>: @medusajs/medusa, framework, cli,
 //      admin-sdk and icons at that version plus the two tarballs, `npm install` (npm's cache first;
 //      peers such as @medusajs/ui and react as npm resolves them against the plugin's ranges)
 //   3. a fresh database on the PostgreSQL of DB_HOST/DB_PORT/DB_USERNAME (127.0.0.1:5432, postgres),
@@ -16,12 +17,24 @@
 //      cancelled order voided (the service answers 404); the built dashboard holds the plugin's
 //      widgets and settings pages
 // Flags: --minor 2.19 (repeatable; default: every supported minor), --lowest, --highest,
-// --version <any published version, e.g. a pre-release>, --no-build (use the existing .medusa/server),
-// --allow-fail (exit 0 whatever the result: for pre-releases). Logs: .tmp/compat/<version>/*.log;
+// --version <any published version, e.g. a pre-release>, --allow-fail (exit 0 whatever the result:
+// for pre-releases); --prepare-only (steps 1-2 only, e.g. beside `npm test` in CI) then --prepared
+// (steps 3-5 on what it prepared; the same targets). Logs: .tmp/compat/<version>/*.log;
 // results: .tmp/compat/results.json. COMPAT_TIMEOUT_SECONDS bounds each version's run (default 600).
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -29,6 +42,8 @@ import pg from "pg"
 
 const ROOT = join(fileURLToPath(import.meta.url), "..", "..")
 const LOG_ROOT = join(ROOT, ".tmp", "compat")
+/** this checkout's scratch directories are its own (two checkouts may run at once) */
+const CHECKOUT = createHash("sha256").update(ROOT).digest("hex").slice(0, 8)
 
 /** The supported minors, each with the patch tested (its latest published). Lowest first. */
 export const SUPPORTED = [
@@ -47,18 +62,19 @@ const ADMIN_MARKERS = ["Sales Tax Reconciliation", "sales-tax/filings"]
 const BOOT_CHECK_ERROR = /sales-tax: Medusa \S+ lacks/
 
 function parse(argv) {
-  const o = { minors: [], versions: [], build: true, allowFail: false }
+  const o = { minors: [], versions: [], prepareOnly: false, prepared: false, allowFail: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === "--minor") o.minors.push(argv[++i])
     else if (a === "--lowest") o.minors.push(SUPPORTED[0].minor)
     else if (a === "--highest") o.minors.push(SUPPORTED.at(-1).minor)
     else if (a === "--version") o.versions.push(argv[++i])
-    else if (a === "--no-build") o.build = false
+    else if (a === "--prepare-only") o.prepareOnly = true
+    else if (a === "--prepared") o.prepared = true
     else if (a === "--allow-fail") o.allowFail = true
     else {
       console.error(
-        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--no-build] [--allow-fail]`,
+        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--prepare-only | --prepared] [--allow-fail]`,
       )
       process.exit(2)
     }
@@ -156,25 +172,45 @@ function databaseUrl(db) {
   return `postgres://${auth}@${c.host}:${c.port}/${db}`
 }
 
-/** Steps 1: build and pack the plugin and the contract into `dir`. */
-function buildAndPack(dir, build) {
-  if (build) {
-    const t = Date.now()
-    process.stdout.write("compat: npm run build … ")
-    sh("npm", ["run", "build"], { log: join(LOG_ROOT, "build.log") })
-    console.log(seconds(Date.now() - t))
-  } else if (!existsSync(join(ROOT, ".medusa/server/src/index.js")) && !existsSync(join(ROOT, ".medusa/server/src/admin/index.js"))) {
-    throw new Error("--no-build: no .medusa/server build (npm run build)")
-  }
-  const quiet = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }
-  const [plugin] = packed(sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { env: quiet }))
-  const [contract] = packed(sh("npm", ["pack", "--json", "--pack-destination", dir, "-w", "@medusa-sales-tax/contract"], { env: quiet }))
+/** The files of a package build copy: sources without tests. */
+const notTest = (src) => !/\.(test|spec)\.tsx?$/.test(src) && !/(^|\/)__tests__(\/|$)/.test(src)
+
+/**
+ * Step 1: the plugin built by `medusa plugin:build` (what `npm run build` runs) and packed by
+ * `npm pack`, and the contract packed (its prepack compiles it), in a copy of the package's own
+ * files under `dir` (src/ and the contract's sources without tests, package.json, tsconfig.json,
+ * README, docs; node_modules linked): the checkout's .medusa/server and packages/*\/dist are left
+ * alone, so the run may go beside `npm test`, and tsc compiles only what the package ships.
+ */
+function buildAndPack(dir) {
+  const t = Date.now()
+  const work = join(dir, "build")
+  rmSync(work, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+  for (const f of ["package.json", "tsconfig.json", "README.md"]) copyFileSync(join(ROOT, f), join(work, f))
+  cpSync(join(ROOT, "src"), join(work, "src"), { recursive: true, filter: notTest })
+  cpSync(join(ROOT, "docs"), join(work, "docs"), { recursive: true })
+  for (const f of ["package.json", "tsconfig.build.json", "README.md"])
+    cpSync(join(ROOT, "packages/contract", f), join(work, "packages/contract", f), { recursive: true })
+  cpSync(join(ROOT, "packages/contract/src"), join(work, "packages/contract/src"), { recursive: true, filter: notTest })
+  symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir")
+  const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }
+  // NODE_ENV=production: Medusa's CLI then does not try to load ts-node (package.json "build")
+  sh(process.execPath, [join(ROOT, "node_modules/@medusajs/cli/cli.js"), "plugin:build"], {
+    cwd: work,
+    env: { ...env, NODE_ENV: "production" },
+    log: join(LOG_ROOT, "build.log"),
+    label: "medusa plugin:build",
+  })
+  const [plugin] = packed(sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: work, env }))
+  const [contract] = packed(sh("npm", ["pack", "--json", "--pack-destination", dir], { cwd: join(work, "packages/contract"), env }))
+  console.log(`compat: plugin built and packed: ${seconds(Date.now() - t)}`)
   return { plugin: join(dir, plugin.filename), contract: join(dir, contract.filename) }
 }
 
 /** Step 2: the scratch store for `version` with the packed plugin installed. */
 function installStore(version, tarballs, logDir) {
-  const app = join(tmpdir(), `medusa-sales-tax-compat-${version}`)
+  const app = join(tmpdir(), `medusa-sales-tax-compat-${version}-${CHECKOUT}`)
   mkdirSync(app, { recursive: true })
   // the previous run's plugin is replaced (same version number, new contents); the rest is reused
   for (const d of ["node_modules/medusa-sales-tax", "node_modules/@medusa-sales-tax", "package-lock.json", ".medusa", "public"])
@@ -421,49 +457,80 @@ function allText(dir) {
   return out
 }
 
+const PREPARED = join(LOG_ROOT, "prepared.json")
+
+/** Steps 1-2 for every target: { version: store directory } (or the install's error). */
+function prepare(targets, packDir) {
+  rmSync(packDir, { recursive: true, force: true })
+  mkdirSync(packDir, { recursive: true })
+  const tarballs = buildAndPack(packDir)
+  const stores = {}
+  for (const t of targets) {
+    const logDir = join(LOG_ROOT, t.version)
+    rmSync(logDir, { recursive: true, force: true })
+    mkdirSync(logDir, { recursive: true })
+    const t0 = Date.now()
+    try {
+      stores[t.version] = { app: installStore(t.version, tarballs, logDir) }
+      console.log(`compat: Medusa ${t.version} installed: ${seconds(Date.now() - t0)}`)
+    } catch (e) {
+      stores[t.version] = { error: String(e?.message ?? e).slice(0, 2000) }
+      console.log(`compat: Medusa ${t.version} install FAILED: ${stores[t.version].error}`)
+    }
+  }
+  return stores
+}
+
 async function main() {
   const o = parse(process.argv.slice(2))
   mkdirSync(LOG_ROOT, { recursive: true })
-  const packDir = join(tmpdir(), `medusa-sales-tax-compat-pack-${process.pid}`)
-  mkdirSync(packDir, { recursive: true })
+  // outside the checkout: jest and eslint must not see the build copy's package.json and sources
+  const packDir = join(tmpdir(), `medusa-sales-tax-compat-pack-${CHECKOUT}`)
+  const started = Date.now()
+  let stores
+  if (o.prepared) {
+    if (!existsSync(PREPARED)) throw new Error(`--prepared: no ${PREPARED} (run with --prepare-only first)`)
+    stores = JSON.parse(readFileSync(PREPARED, "utf8"))
+  } else {
+    rmSync(PREPARED, { force: true })
+    stores = prepare(o.targets, packDir)
+  }
+  if (o.prepareOnly) {
+    writeFileSync(PREPARED, JSON.stringify(stores, null, 2))
+    console.log(`compat: prepared in ${seconds(Date.now() - started)} (${PREPARED})`)
+    return
+  }
+  rmSync(PREPARED, { force: true })
   const results = []
-  try {
-    const tarballs = buildAndPack(packDir, o.build)
-    for (const t of o.targets) {
-      const start = Date.now()
-      const logDir = join(LOG_ROOT, t.version)
-      rmSync(logDir, { recursive: true, force: true })
-      mkdirSync(logDir, { recursive: true })
-      console.log(`compat: Medusa ${t.version}`)
-      const timeoutMs = Number(process.env.COMPAT_TIMEOUT_SECONDS || 600) * 1000
-      let checks
-      try {
-        const t0 = Date.now()
-        const app = installStore(t.version, tarballs, logDir)
-        console.log(`  npm install: ${seconds(Date.now() - t0)}`)
-        checks = await smoke(t.version, app, logDir, start + timeoutMs)
-      } catch (e) {
-        console.log(`  FAIL ${String(e?.message ?? e).slice(0, 2000)}`)
-        checks = [{ what: "install", ok: false, detail: String(e?.message ?? e).slice(0, 2000) }]
-      }
-      const ok = checks.every((c) => c.ok)
-      const r = {
-        minor: t.minor,
-        version: t.version,
-        result: ok ? "pass" : "fail",
-        date: new Date().toISOString().slice(0, 10),
-        seconds: Math.round((Date.now() - start) / 1000),
-        checks,
-      }
-      results.push(r)
-      console.log(`compat: Medusa ${t.version} ${ok ? "PASS" : "FAIL"} in ${seconds(Date.now() - start)} (logs: ${logDir})`)
+  for (const t of o.targets) {
+    const start = Date.now()
+    const logDir = join(LOG_ROOT, t.version)
+    mkdirSync(logDir, { recursive: true })
+    console.log(`compat: Medusa ${t.version}`)
+    const timeoutMs = Number(process.env.COMPAT_TIMEOUT_SECONDS || 600) * 1000
+    const store = stores[t.version] ?? {
+      error: `not prepared (the --prepare-only run had ${Object.keys(stores).join(", ") || "no version"})`,
     }
-  } finally {
-    rmSync(packDir, { recursive: true, force: true })
+    let checks
+    if (store.error) {
+      console.log(`  FAIL install: ${store.error}`)
+      checks = [{ what: "install", ok: false, detail: store.error }]
+    } else checks = await smoke(t.version, store.app, logDir, start + timeoutMs)
+    const ok = checks.every((c) => c.ok)
+    results.push({
+      minor: t.minor,
+      version: t.version,
+      result: ok ? "pass" : "fail",
+      date: new Date().toISOString().slice(0, 10),
+      seconds: Math.round((Date.now() - start) / 1000),
+      checks,
+    })
+    console.log(`compat: Medusa ${t.version} ${ok ? "PASS" : "FAIL"} in ${seconds(Date.now() - start)} (logs: ${logDir})`)
   }
   writeFileSync(join(LOG_ROOT, "results.json"), JSON.stringify(results, null, 2))
-  console.log("\n| Medusa minor | Patch tested | Result | Date |\n|---|---|---|---|")
+  console.log(`\n| Medusa minor | Patch tested | Result | Date |\n|---|---|---|---|`)
   for (const r of results) console.log(`| ${r.minor} | ${r.version} | ${r.result} | ${r.date} |`)
+  console.log(`compat: ${seconds(Date.now() - started)} in all`)
   const failed = results.filter((r) => r.result !== "pass")
   process.exitCode = failed.length && !o.allowFail ? 1 : 0
 }

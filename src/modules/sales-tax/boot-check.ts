@@ -1,7 +1,7 @@
 /**
  * The provider's start-up checks, run at boot.
  *
- * Medusa (2.19 to 2.21 at least) creates a tax provider lazily: the Tax Module registers it at boot but constructs it
+ * Medusa (2.19-2.21) creates a tax provider lazily: the Tax Module registers it at boot but constructs it
  * at the first tax calculation, and a provider module's own `loaders` are not run. So the plugin's
  * own module (`salesTax`), from its `onApplicationStart` hook (called by Medusa once every module
  * is loaded, before the server takes requests), asks the Tax Module for each sales-tax provider it

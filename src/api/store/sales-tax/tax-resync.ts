@@ -1,7 +1,7 @@
 /**
  * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
  *
- * Medusa 2.21 recomputes tax lines only when it thinks RATES may change: not when a line's
+ * Medusa (2.19-2.21) recomputes tax lines only when it thinks RATES may change: not when a line's
  * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
  * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
  * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn

@@ -153,16 +153,23 @@ function templateName(version) {
 }
 const TEMPLATE_PREFIX = "mst_compat_tpl_"
 
-/** The key of a dashboard build: the Medusa version, the installed plugin's admin bundle, the store's config and tsconfig. */
+/**
+ * The key of a dashboard build: the Medusa version, the plugin's admin sources (src/admin: its
+ * bundle is not byte-stable from build to build), package.json, the store's config and tsconfig.
+ */
 function adminKey(version, app) {
   const h = createHash("sha256").update(process.version)
-  for (const f of [
-    "node_modules/medusa-sales-tax/.medusa/server/src/admin/index.mjs",
-    "medusa-config.js",
-    "dev-store-medusa-config.js",
-    "tsconfig.json",
-  ])
-    h.update(`\0${f}\0`).update(existsSync(join(app, f)) ? readFileSync(join(app, f)) : "")
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => x.name.localeCompare(y.name))) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else h.update(`\0${p.slice(ROOT.length)}\0`).update(readFileSync(p))
+    }
+  }
+  walk(join(ROOT, "src/admin"))
+  h.update(readFileSync(join(ROOT, "package.json")))
+  for (const f of ["medusa-config.js", "dev-store-medusa-config.js", "tsconfig.json"])
+    h.update(`\0${f}\0`).update(readFileSync(join(app, f)))
   return `${version}-${h.digest("hex").slice(0, 16)}`
 }
 
@@ -254,11 +261,19 @@ module.exports = buildMedusaConfig({
 })
 `,
   )
-  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=error"], {
-    cwd: app,
-    log: join(logDir, "npm-install.log"),
-    label: `npm install (Medusa ${version})`,
-  })
+  // a pre-release is outside the plugin's peer ranges (npm's ^2.19.0 matches no x.y.z-tag): npm
+  // refuses it with ERESOLVE, so a pre-release is installed with --legacy-peer-deps to see what else breaks
+  const legacy = version.includes("-") ? ["--legacy-peer-deps"] : []
+  if (legacy.length) console.log(`  ${version} is a pre-release, outside the peer range ^2.19.0: installed with --legacy-peer-deps`)
+  sh(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=error", ...legacy],
+    {
+      cwd: app,
+      log: join(logDir, "npm-install.log"),
+      label: `npm install (Medusa ${version})`,
+    },
+  )
   const installed = JSON.parse(readFileSync(join(app, "node_modules/@medusajs/medusa/package.json"), "utf8")).version
   if (installed !== version) throw new Error(`the store has @medusajs/medusa ${installed}, not ${version}`)
   return app

@@ -68,6 +68,16 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     expect(r.errors[0]).toContain("applyTranslationsToTaxLines is missing")
   })
 
+  it("a Medusa without refreshPaymentCollectionForCartWorkflow: named, with what it turns off", () => {
+    const r = recorder()
+    const surface = { ...installed, workflows: { ...installed.workflows, refreshPaymentCollectionForCartWorkflow: undefined } }
+    const msg = checkMedusaAssumptions(r.log, surface, "2.18.0")
+    expect(r.errors).toEqual([msg])
+    expect(msg).toContain(
+      "@medusajs/core-flows refreshPaymentCollectionForCartWorkflow is missing, so the store cart routes' after-route tax refresh",
+    )
+  })
+
   it("a logger without error() gets the message as a warning", () => {
     const warnings: string[] = []
     const msg = checkMedusaAssumptions(

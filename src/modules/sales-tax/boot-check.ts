@@ -132,6 +132,12 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
     "the one tax run inside Medusa's cart refresh: tax lines are refreshed after each store cart route instead (one workflow run more)",
   ),
   {
+    name: "@medusajs/core-flows refreshPaymentCollectionForCartWorkflow",
+    present: (s) => typeof s.workflows.refreshPaymentCollectionForCartWorkflow === "function",
+    without:
+      "the store cart routes' after-route tax refresh cannot bring the payment collection to the new total, nor put a cart back after a tax refusal",
+  },
+  {
     name: "@medusajs/framework/utils applyTranslationsToTaxLines",
     present: (s) => typeof s.utils.applyTranslationsToTaxLines === "function",
     without: "translated tax-rate names on the cart-refresh tax run (the rates' own names are kept)",

@@ -222,7 +222,16 @@ function installStore(version, tarballs, logDir) {
   // the previous run's plugin is replaced (same version number, new contents); the rest is reused
   for (const d of ["node_modules/medusa-sales-tax", "node_modules/@medusa-sales-tax", "package-lock.json", ".medusa", "public"])
     rmSync(join(app, d), { recursive: true, force: true })
-  const medusa = (name) => [`@medusajs/${name}`, version]
+  // a pre-release is not published for every package (2.22.0-snapshot-20260911212358 has no
+  // @medusajs/admin-sdk): such a package at its `latest`
+  const published = (name) =>
+    !version.includes("-") ||
+    spawnSync("npm", ["view", `@medusajs/${name}@${version}`, "version"], { encoding: "utf8" }).stdout.trim() === version
+  const medusa = (name) => {
+    if (published(name)) return [`@medusajs/${name}`, version]
+    console.log(`  @medusajs/${name}@${version} is not published: its latest instead`)
+    return [`@medusajs/${name}`, "latest"]
+  }
   writeFileSync(
     join(app, "package.json"),
     JSON.stringify(

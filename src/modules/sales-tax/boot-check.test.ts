@@ -6,6 +6,7 @@ import {
   installedMedusaVersion,
   medusaAssumptionsError,
   missingMedusaAssumptions,
+  runProviderBootChecks,
   type MedusaSurface,
   type WorkflowLike,
 } from "./boot-check"
@@ -47,6 +48,19 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
         "so cart tax: its tax-line context is not passed (discounts are not seen, items and shipping are quoted separately, " +
         "tax-inclusive prices are quoted as tax-exclusive). Supported Medusa versions: see the plugin's README (Compatibility).",
     )
+  })
+
+  it("runs from the boot checks (onApplicationStart): the missing hook's error is logged and returned", async () => {
+    const r = recorder()
+    const out = await runProviderBootChecks(r.log, without("updateTaxLinesWorkflow", "setTaxLineContext"))
+    expect(r.errors).toHaveLength(1)
+    expect(r.errors[0]).toMatch(
+      /^sales-tax: Medusa \S+ lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext is missing/,
+    )
+    expect(out).toEqual(r.errors)
+    const quiet = recorder()
+    expect(await runProviderBootChecks(quiet.log, installed)).toEqual([])
+    expect(quiet.errors).toEqual([])
   })
 
   it("several missing pieces are still ONE error, listing each", () => {

@@ -31,10 +31,14 @@ export function isSalesTaxProviderId(id: string): boolean {
  * something is missing), then creates each sales-tax provider the Tax Module holds and waits for
  * its boot check. Returns the messages logged.
  */
-export async function runProviderBootChecks(log: { warn(m: string): void; error?(m: string): void }): Promise<string[]> {
+export async function runProviderBootChecks(
+  log: { warn(m: string): void; error?(m: string): void },
+  /** tests: a Medusa to check instead of the app's */
+  surface?: MedusaSurface,
+): Promise<string[]> {
   const out: string[] = []
   try {
-    const missing = checkMedusaAssumptions(log)
+    const missing = checkMedusaAssumptions(log, surface)
     if (missing) out.push(missing)
   } catch (e) {
     log.warn(`sales-tax: the check of Medusa's workflows and hooks could not run (${(e as Error)?.message ?? e})`)

@@ -116,6 +116,14 @@ describe("the plugin medusa-sales-tax", () => {
     expect(paths.filter((p) => /(^|\/)sandbox\/|^bin\/|^packages\/|(^|\/)node_modules\//.test(p))).toEqual([])
   })
 
+  it("ships the docs (docs/*.md) but not the README's screenshots (docs/screenshots: linked from the README, not needed installed)", () => {
+    const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"]))
+    const paths = r!.files.map((f) => f.path)
+    expect(paths).toContain("docs/provider.md")
+    expect(paths.filter((p) => p.startsWith("docs/screenshots/"))).toEqual([])
+    expect(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/i.test(p))).toEqual([])
+  })
+
   it("ships none of the dev-only code that plugin:build compiles (tests, demo, dev-store seed and config, benches, scripts)", () => {
     // plugin:build (tsc) writes every TypeScript file tsconfig reaches to .medusa/server at its path
     // there: a top-level folder holding TypeScript besides src/ lands in .medusa/server/<folder>.

@@ -95,7 +95,7 @@ export async function loadBackfillPage(
   if (!ids.length) return { orders: [], notFiled: [], failed: [] }
   const [orders, claims, exchanges, returns] = await Promise.all([
     graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
-    // additional_items.*: Medusa 2.21's Query answers additional_items.item_id alone with no items for claims
+    // additional_items.*: Medusa's Query (2.19-2.21) answers additional_items.item_id alone with no items for claims
     graph<AddedItemsRow & { order_id: string }>(container, {
       entity: "order_claim",
       fields: ["id", "order_id", "additional_items.*"],

@@ -158,7 +158,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     }),
     graph<ClaimFields>(container, {
       entity: "order_claim",
-      // additional_items.* (Medusa 2.21's Query answers additional_items.item_id alone with no items); the claimed
+      // additional_items.* (Medusa's Query (2.19-2.21) answers additional_items.item_id alone with no items); the claimed
       // units are the claim's return items, else its claim items (as the live filing reads them: loadClaim)
       fields: [
         "id",

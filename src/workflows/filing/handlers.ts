@@ -372,7 +372,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     })),
   )
   const tax = dec(amountString(order.tax_total)).toNumber()
-  // Medusa 2.21 books a refund beyond what the order owes as an order credit line, which lowers
+  // Medusa (2.19-2.21) books a refund beyond what the order owes as an order credit line, which lowers
   // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
   // depend on the refunds made so far
   const total = dec(amountString(order.total)).plus(amountString(order.credit_line_total)).toNumber()

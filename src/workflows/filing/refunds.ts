@@ -1,6 +1,6 @@
 /**
  * Refunds without a return, pure: which part of each Medusa payment refund the customer got back
- * without returning anything, as Medusa 2.21 itself books it.
+ * without returning anything, as Medusa (2.19-2.21) itself books it.
  *
  * Medusa's `refundPaymentWorkflow` (core-flows/dist/payment/workflows/refund-payment.js) looks at
  * the order's `summary.pending_difference` when the refund is made: while it is negative the store

@@ -1,7 +1,7 @@
 /**
  * One tax computation per store cart mutation, inside Medusa's own cart refresh.
  *
- * Medusa 2.21's `refreshCartItemsWorkflow` (run by the store routes that change a cart's items,
+ * Medusa's `refreshCartItemsWorkflow` (run by the store routes that change a cart's items,
  * address, shipping methods or customer: update cart, add / update / delete line items, add a
  * shipping method, transfer the customer) re-prices the items, re-applies the promotions and then
  * refreshes the payment collection, but computes tax lines only when told to
@@ -119,7 +119,10 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   return new StepResponse(undefined)
 }
 
-if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
+// a Medusa without the hook: the boot check logs it once, with what is turned off (src/modules/sales-tax/boot-check.ts)
+const hookExists =
+  typeof (refreshCartItemsWorkflow.hooks as object as Record<string, unknown>).beforeRefreshingPaymentCollection === "function"
+if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && hookExists) {
   try {
     refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection(salesTaxBeforeRefreshingPaymentCollection)
   } catch (e) {

@@ -1,5 +1,5 @@
 /**
- * The cart-refresh hook's tax run without a workflow of its own: what Medusa 2.21's
+ * The cart-refresh hook's tax run without a workflow of its own: what Medusa's (2.19-2.21)
  * `updateTaxLinesWorkflow` (@medusajs/core-flows, cart/workflows/update-tax-lines.js) does for a
  * cart it is handed, as module calls inside the refresh's step (cart-refresh-tax.ts).
  *
@@ -44,7 +44,7 @@ import { TAXED_FIELDS, taxLineContextOutput, type TaxLineContext, type TaxLineCo
 import type { TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
 /**
- * The fields Medusa 2.21's updateTaxLinesWorkflow reads when it fetches the cart itself
+ * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself
  * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
  * them (less what only the workflow's own steps need: taxRunFields) together with the context
  * handler's TAXED_FIELDS, so that neither the tax run nor the handler reads the cart again.
@@ -153,7 +153,7 @@ export function taxRunFields(withTaxLines: boolean): string[] {
 }
 
 /**
- * Pure: getItemTaxLinesStep's context for a cart, as Medusa 2.21's normalizeTaxModuleContext writes
+ * Pure: getItemTaxLinesStep's context for a cart, as Medusa's normalizeTaxModuleContext (2.19-2.21) writes
  * it (force_tax_calculation false, not a return); null: no tax to compute. The cart's values are
  * handed on as read (null stays null, an amount stays as Query gave it): whichever provider serves
  * the address sees what Medusa's own step would hand it. Medusa's types say string where the

@@ -9,7 +9,9 @@
 import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
 import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "./tax-line-context-handler"
 
-function register(name: string, fn: () => void): void {
+function register(name: string, hooks: object, fn: () => void): void {
+  // a Medusa without the hook: the boot check logs it once, with what is turned off (src/modules/sales-tax/boot-check.ts)
+  if (typeof (hooks as { setTaxLineContext?: unknown }).setTaxLineContext !== "function") return
   try {
     fn()
   } catch (e) {
@@ -21,11 +23,15 @@ function register(name: string, fn: () => void): void {
 }
 
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  register("updateTaxLinesWorkflow", () => {
+  register("updateTaxLinesWorkflow", updateTaxLinesWorkflow.hooks, () => {
     updateTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext)
     // the cart-refresh hook's tax run calls what Medusa would (cart-tax-lines.ts)
     rememberUpdateTaxLinesContextHandler(registeredTaxLineContext)
   })
-  register("upsertTaxLinesWorkflow", () => upsertTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
-  register("updateOrderTaxLinesWorkflow", () => updateOrderTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext))
+  register("upsertTaxLinesWorkflow", upsertTaxLinesWorkflow.hooks, () =>
+    upsertTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext),
+  )
+  register("updateOrderTaxLinesWorkflow", updateOrderTaxLinesWorkflow.hooks, () =>
+    updateOrderTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext),
+  )
 }

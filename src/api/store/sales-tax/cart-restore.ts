@@ -1,7 +1,7 @@
 /**
  * "Block means block" for the one store request that discovers an outage.
  *
- * Medusa 2.21 rolls a failed cart workflow back through its steps' compensations, but not all of
+ * Medusa (2.19-2.21) rolls a failed cart workflow back through its steps' compensations, but not all of
  * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
  * (a new shipping address is a new row, and the cart keeps pointing at it). The plugin's own tax
  * computation runs inside Medusa's cart refresh where there is one (a refusal there is rolled back

@@ -1,7 +1,7 @@
 /**
  * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
  *
- * Medusa 2.21 recomputes tax lines only when it thinks RATES may change: not when a line's
+ * Medusa (2.19-2.21) recomputes tax lines only when it thinks RATES may change: not when a line's
  * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
  * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
  * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
@@ -26,15 +26,10 @@
  * after the route): the cart as it was before that request is read first (`rememberCartState`)
  * and put back before the 400 is answered (cart-restore.ts).
  */
-import {
-  getHttpResponseFromError,
-  type MedusaNextFunction,
-  type MedusaRequest,
-  type MedusaResponse,
-  type MiddlewareRoute,
-} from "@medusajs/framework/http"
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { httpResponseFromError } from "./http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../../core/constants"
 import { graph } from "../../../core/query"
@@ -243,7 +238,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
           )
           // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
           await putBack(req)
-          const { statusCode, body: errBody } = getHttpResponseFromError(unwrapWorkflowError(err))
+          const { statusCode, body: errBody } = httpResponseFromError(unwrapWorkflowError(err))
           res.status(statusCode)
           original(errBody)
         },

@@ -1,0 +1,565 @@
+// `npm run test:compat` (run by tsx): the plugin against each supported Medusa minor, as a store
+// installs it. See README "Compatibility".
+//
+// Per Medusa version (each supported minor's latest patch, SUPPORTED below):
+//   1. the plugin built once (`medusa plugin:build`, as `npm run build`, in a copy of the package's
+//      files) and packed (`npm pack`: the tarball npm would publish, with the tarball of
+//      @medusa-sales-tax/contract, its one workspace dependency)
+//   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>-<hash of the checkout's path>: @medusajs/medusa, framework, cli,
+//      admin-sdk and icons at that version plus the two tarballs, `npm install` (npm's cache first;
+//      peers such as @medusajs/ui and react as npm resolves them against the plugin's ranges)
+//   3. a fresh database on the PostgreSQL of DB_HOST/DB_PORT/DB_USERNAME (127.0.0.1:5432, postgres),
+//      the sandbox of the service in this process on an ephemeral port
+//   4. `medusa db:migrate` (Medusa's and the plugin's migrations) while `medusa build --admin-only`
+//      builds the dashboard with the plugin's extensions; the demo's seed (`medusa exec`); `medusa start`
+//   5. the smoke: the boot log holds no error of the plugin's boot check; a checkout quoted by the
+//      service and filed (tax charged = tax filed); a return received and refunded at the service; a
+//      cancelled order voided (the service answers 404); the built dashboard holds the plugin's
+//      widgets and settings pages
+// Flags: --minor 2.19 (repeatable; default: every supported minor), --lowest, --highest,
+// --version <any published version, e.g. a pre-release>, --allow-fail (exit 0 whatever the result:
+// for pre-releases); --prepare-only (steps 1-2 only, e.g. beside `npm test` in CI) then --prepared
+// (steps 3-5 on what it prepared; the same targets). Logs: .tmp/compat/<version>/*.log;
+// results: .tmp/compat/results.json. COMPAT_TIMEOUT_SECONDS bounds each version's run (default 600).
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+
+const ROOT = join(fileURLToPath(import.meta.url), "..", "..")
+const LOG_ROOT = join(ROOT, ".tmp", "compat")
+/** this checkout's scratch directories are its own (two checkouts may run at once) */
+const CHECKOUT = createHash("sha256").update(ROOT).digest("hex").slice(0, 8)
+
+/** The supported minors, each with the patch tested (its latest published). Lowest first. */
+export const SUPPORTED = [
+  { minor: "2.19", version: "2.19.0" },
+  { minor: "2.20", version: "2.20.1" },
+  { minor: "2.21", version: "2.21.2" },
+]
+
+/** the repository's TypeScript (the store's `medusa build` needs one) */
+const TYPESCRIPT = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies.typescript
+const SANDBOX_KEY = "sk_compat_0123456789-SECRET"
+const SANDBOX_CONNECTION = "55555555-6666-4777-8888-999999999999"
+/** Strings of the plugin's admin extensions that must be in the built dashboard. */
+const ADMIN_MARKERS = ["Sales Tax Reconciliation", "sales-tax/filings"]
+/** The plugin's boot-check error (src/modules/sales-tax/boot-check.ts, medusaAssumptionsError). */
+const BOOT_CHECK_ERROR = /sales-tax: Medusa \S+ lacks/
+
+function parse(argv) {
+  const o = { minors: [], versions: [], prepareOnly: false, prepared: false, allowFail: false }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === "--minor") o.minors.push(argv[++i])
+    else if (a === "--lowest") o.minors.push(SUPPORTED[0].minor)
+    else if (a === "--highest") o.minors.push(SUPPORTED.at(-1).minor)
+    else if (a === "--version") o.versions.push(argv[++i])
+    else if (a === "--prepare-only") o.prepareOnly = true
+    else if (a === "--prepared") o.prepared = true
+    else if (a === "--allow-fail") o.allowFail = true
+    else {
+      console.error(
+        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--prepare-only | --prepared] [--allow-fail]`,
+      )
+      process.exit(2)
+    }
+  }
+  for (const m of o.minors)
+    if (!SUPPORTED.some((s) => s.minor === m))
+      throw new Error(`--minor ${m}: not a supported minor (${SUPPORTED.map((s) => s.minor).join(", ")})`)
+  const targets = [
+    ...SUPPORTED.filter((s) => o.minors.includes(s.minor)),
+    ...o.versions.map((v) => ({ minor: v.split(".").slice(0, 2).join("."), version: v })),
+  ]
+  return { ...o, targets: targets.length ? targets : SUPPORTED }
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`
+
+/** A command to its end, output to `log`; throws with the log's tail on a non-zero exit. */
+function sh(cmd, args, { cwd = ROOT, log, env = process.env, label = `${cmd} ${args.join(" ")}` }) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  if (log) writeFileSync(log, `$ ${label}\n${r.stdout ?? ""}${r.stderr ?? ""}`)
+  if (r.status !== 0) throw new Error(`${label} exited ${r.status}:\n${tailOf(`${r.stdout ?? ""}${r.stderr ?? ""}`)}`)
+  return r.stdout
+}
+
+function tailOf(text, n = 25) {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() && !/^\s+at /.test(l))
+    .slice(-n)
+    .join("\n")
+}
+
+/** npm pack --json: the tarball's file name (npm prints lifecycle output before the JSON). */
+function packed(stdout) {
+  return JSON.parse(stdout.slice(stdout.search(/^\[/m)))
+}
+
+function pgConfig(database) {
+  return {
+    host: process.env.DB_HOST || "127.0.0.1",
+    port: Number(process.env.DB_PORT || 5432),
+    user: process.env.DB_USERNAME || "postgres",
+    password: process.env.DB_PASSWORD || undefined,
+    database,
+  }
+}
+
+async function adminSql(sql, params) {
+  const c = new pg.Client(pgConfig("postgres"))
+  await c.connect()
+  try {
+    return (await c.query(sql, params)).rows
+  } finally {
+    await c.end()
+  }
+}
+
+/**
+ * The migrated database of a version, kept as a template (CREATE DATABASE … TEMPLATE) so that a
+ * later run of the same Medusa version and the same plugin schema (its migrations and links)
+ * copies it instead of running Medusa's ~600 migrations again (about 45 s). Its name hashes them.
+ */
+function templateName(version) {
+  const h = createHash("sha256").update(version)
+  const walk = (d) => {
+    if (!existsSync(d)) return
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (!/\.test\./.test(e.name)) h.update(`\0${p.slice(ROOT.length)}\0`).update(readFileSync(p))
+    }
+  }
+  for (const m of readdirSync(join(ROOT, "src/modules"))) walk(join(ROOT, "src/modules", m, "migrations"))
+  walk(join(ROOT, "src/links"))
+  return `${TEMPLATE_PREFIX}${version.replace(/\W/g, "_")}_${h.digest("hex").slice(0, 12)}`
+}
+const TEMPLATE_PREFIX = "mst_compat_tpl_"
+
+/**
+ * The key of a dashboard build: the Medusa version, the plugin's admin sources (src/admin: its
+ * bundle is not byte-stable from build to build), package.json, the store's config and tsconfig.
+ */
+function adminKey(version, app) {
+  const h = createHash("sha256").update(process.version)
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((x, y) => x.name.localeCompare(y.name))) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else h.update(`\0${p.slice(ROOT.length)}\0`).update(readFileSync(p))
+    }
+  }
+  walk(join(ROOT, "src/admin"))
+  h.update(readFileSync(join(ROOT, "package.json")))
+  for (const f of ["medusa-config.js", "dev-store-medusa-config.js", "tsconfig.json"])
+    h.update(`\0${f}\0`).update(readFileSync(join(app, f)))
+  return `${version}-${h.digest("hex").slice(0, 16)}`
+}
+
+function databaseUrl(db) {
+  const c = pgConfig(db)
+  const auth = c.password ? `${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}` : encodeURIComponent(c.user)
+  return `postgres://${auth}@${c.host}:${c.port}/${db}`
+}
+
+/** The files of a package build copy: sources without tests. */
+const notTest = (src) => !/\.(test|spec)\.tsx?$/.test(src) && !/(^|\/)__tests__(\/|$)/.test(src)
+
+/**
+ * Step 1: the plugin built by `medusa plugin:build` (what `npm run build` runs) and packed by
+ * `npm pack`, and the contract packed (its prepack compiles it), in a copy of the package's own
+ * files under `dir` (src/ and the contract's sources without tests, package.json, tsconfig.json,
+ * README, docs; node_modules linked): the checkout's .medusa/server and packages/*\/dist are left
+ * alone, so the run may go beside `npm test`, and tsc compiles only what the package ships.
+ */
+function buildAndPack(dir) {
+  const t = Date.now()
+  const work = join(dir, "build")
+  rmSync(work, { recursive: true, force: true })
+  mkdirSync(work, { recursive: true })
+  for (const f of ["package.json", "tsconfig.json", "README.md"]) copyFileSync(join(ROOT, f), join(work, f))
+  cpSync(join(ROOT, "src"), join(work, "src"), { recursive: true, filter: notTest })
+  cpSync(join(ROOT, "docs"), join(work, "docs"), { recursive: true })
+  for (const f of ["package.json", "tsconfig.build.json", "README.md"])
+    cpSync(join(ROOT, "packages/contract", f), join(work, "packages/contract", f), { recursive: true })
+  cpSync(join(ROOT, "packages/contract/src"), join(work, "packages/contract/src"), { recursive: true, filter: notTest })
+  symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir")
+  const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }
+  // NODE_ENV=production: Medusa's CLI then does not try to load ts-node (package.json "build")
+  sh(process.execPath, [join(ROOT, "node_modules/@medusajs/cli/cli.js"), "plugin:build"], {
+    cwd: work,
+    env: { ...env, NODE_ENV: "production" },
+    log: join(LOG_ROOT, "build.log"),
+    label: "medusa plugin:build",
+  })
+  const [plugin] = packed(sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: work, env }))
+  const [contract] = packed(sh("npm", ["pack", "--json", "--pack-destination", dir], { cwd: join(work, "packages/contract"), env }))
+  console.log(`compat: plugin built and packed: ${seconds(Date.now() - t)}`)
+  return { plugin: join(dir, plugin.filename), contract: join(dir, contract.filename) }
+}
+
+/** Step 2: the scratch store for `version` with the packed plugin installed. */
+function installStore(version, tarballs, logDir) {
+  const app = join(tmpdir(), `medusa-sales-tax-compat-${version}-${CHECKOUT}`)
+  mkdirSync(app, { recursive: true })
+  // the previous run's plugin is replaced (same version number, new contents); the rest is reused
+  for (const d of ["node_modules/medusa-sales-tax", "node_modules/@medusa-sales-tax", "package-lock.json", ".medusa", "public"])
+    rmSync(join(app, d), { recursive: true, force: true })
+  // a pre-release is not published for every package (2.22.0-snapshot-20260911212358 has no
+  // @medusajs/admin-sdk): such a package at its `latest`
+  const published = (name) =>
+    !version.includes("-") ||
+    spawnSync("npm", ["view", `@medusajs/${name}@${version}`, "version"], { encoding: "utf8" }).stdout.trim() === version
+  const medusa = (name) => {
+    if (published(name)) return [`@medusajs/${name}`, version]
+    console.log(`  @medusajs/${name}@${version} is not published: its latest instead`)
+    return [`@medusajs/${name}`, "latest"]
+  }
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      {
+        name: `medusa-sales-tax-compat-${version}`,
+        private: true,
+        dependencies: {
+          ...Object.fromEntries(["medusa", "framework", "cli", "admin-sdk", "icons"].map(medusa)),
+          "@medusa-sales-tax/contract": `file:${tarballs.contract}`,
+          "medusa-sales-tax": `file:${tarballs.plugin}`,
+          // the admin build compiles with it (Medusa's starter has it too)
+          typescript: TYPESCRIPT,
+        },
+      },
+      null,
+      2,
+    ),
+  )
+  // the store's config: the demo's (the development stores' one builder, copied so that it loads
+  // this store's @medusajs/framework), the admin on only for its build
+  copyFileSync(join(ROOT, "dev-store/medusa-config.js"), join(app, "dev-store-medusa-config.js"))
+  // `medusa build` compiles the app's own src/ with its tsconfig (a starter's: the browser test app's)
+  // and fails on a tsconfig that matches no file: this store's src/ holds one empty module
+  copyFileSync(join(ROOT, "integration-tests/browser/app/tsconfig.json"), join(app, "tsconfig.json"))
+  mkdirSync(join(app, "src"), { recursive: true })
+  writeFileSync(join(app, "src/compat-store.ts"), "// the compat store has no code of its own\nexport {}\n")
+  writeFileSync(
+    join(app, "medusa-config.js"),
+    `const { buildMedusaConfig } = require("./dev-store-medusa-config")
+module.exports = buildMedusaConfig({
+  nodeEnv: "development",
+  plugin: "installed",
+  salesTax: { origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }, failurePolicy: "block", completionMode: "placed" },
+  secret: "compat-secret",
+  admin: process.env.COMPAT_ADMIN === "1",
+})
+`,
+  )
+  // a pre-release is outside the plugin's peer ranges (npm's ^2.19.0 matches no x.y.z-tag): npm
+  // refuses it with ERESOLVE, so a pre-release is installed with --legacy-peer-deps to see what else breaks
+  const legacy = version.includes("-") ? ["--legacy-peer-deps"] : []
+  if (legacy.length) console.log(`  ${version} is a pre-release, outside the peer range ^2.19.0: installed with --legacy-peer-deps`)
+  sh(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=error", ...legacy],
+    {
+      cwd: app,
+      log: join(logDir, "npm-install.log"),
+      label: `npm install (Medusa ${version})`,
+    },
+  )
+  const installed = JSON.parse(readFileSync(join(app, "node_modules/@medusajs/medusa/package.json"), "utf8")).version
+  if (installed !== version) throw new Error(`the store has @medusajs/medusa ${installed}, not ${version}`)
+  return app
+}
+
+/** Steps 3-5 for one version; returns the checks. */
+async function smoke(version, app, logDir, deadline) {
+  // the demo's TypeScript helpers (tsx loads them): the processes, the seed compiler, the scenario
+  const { spawnLogged, runLogged, freePort, logTail, shutdown } = await import("../demo/lib/processes.ts")
+  const { compileScript } = await import("../demo/lib/compile-script.ts")
+  const sc = await import("../demo/lib/scenario.ts")
+  const { SalesTaxClient } = await import("../src/client/index.ts")
+  const { startSandbox } = await import("@medusa-sales-tax/sandbox")
+  const left = () => Math.max(5_000, deadline - Date.now())
+  const cli = join(app, "node_modules/@medusajs/cli/cli.js")
+  const checks = []
+  const check = (what, ok, detail) => {
+    checks.push({ what, ok: !!ok, detail: ok ? undefined : detail })
+    console.log(`  ${ok ? "ok  " : "FAIL"} ${what}${ok || !detail ? "" : `: ${detail}`}`)
+  }
+
+  const db = `medusa_sales_tax_compat_${version.replace(/\W/g, "_")}_${process.pid}`
+  const template = process.env.COMPAT_NO_DB_TEMPLATE === "1" ? null : templateName(version)
+  const templated = !!template && (await adminSql("SELECT 1 FROM pg_database WHERE datname = $1", [template])).length > 0
+  await adminSql(`DROP DATABASE IF EXISTS "${db}"`)
+  await adminSql(templated ? `CREATE DATABASE "${db}" TEMPLATE "${template}"` : `CREATE DATABASE "${db}"`)
+  const sandbox = await startSandbox({ port: 0, host: "127.0.0.1", apiKey: SANDBOX_KEY, connectionId: SANDBOX_CONNECTION })
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl(db),
+    SALES_TAX_BASE_URL: sandbox.url,
+    SALES_TAX_API_KEY: SANDBOX_KEY,
+    SALES_TAX_CONNECTION_ID: SANDBOX_CONNECTION,
+    MEDUSA_DISABLE_TELEMETRY: "true",
+    DO_NOT_TRACK: "1",
+    // as the demo: neither "production" (HTTPS-only cookies) nor "development" (Vite)
+    NODE_ENV: "compat",
+    COMPAT_ADMIN: "0",
+  }
+  delete env.REDIS_URL
+  delete env.PORT
+  delete env.SALES_TAX_OPTIONS_JSON
+  delete env.SALES_TAX_CONNECTIONS_JSON
+  let server
+  try {
+    const step = async (label, fn) => {
+      const t = Date.now()
+      const r = await fn()
+      console.log(`  ${label}: ${seconds(Date.now() - t)}`)
+      return r
+    }
+    const medusa = (args, name, extra = {}) =>
+      runLogged(process.execPath, [cli, ...args], {
+        cwd: app,
+        env: { ...env, ...extra },
+        logFile: join(logDir, `${name}.log`),
+        timeoutMs: left(),
+        label: `medusa ${args.join(" ")} (Medusa ${version})`,
+      })
+    // the dashboard builds while the database is migrated and seeded
+    const adminDir = join(app, ".medusa/admin")
+    const adminCache =
+      process.env.COMPAT_NO_BUILD_CACHE === "1" ? null : join(tmpdir(), `medusa-sales-tax-compat-admin-${adminKey(version, app)}`)
+    const adminBuild = step("admin build", async () => {
+      if (adminCache && existsSync(join(adminCache, "index.html"))) {
+        // the same Medusa version and the same plugin admin bundle built before on this machine
+        cpSync(adminCache, adminDir, { recursive: true })
+        return undefined
+      }
+      const err = await medusa(["build", "--admin-only"], "admin-build", { COMPAT_ADMIN: "1" }).catch((e) => e)
+      // `medusa build` may exit 1 after writing the whole build (a type-check of its own): the built index.html decides
+      if (!existsSync(join(adminDir, "index.html"))) return err ?? new Error("medusa build --admin-only wrote no index.html")
+      if (adminCache) {
+        for (const name of readdirSync(tmpdir()))
+          if (name.startsWith(`medusa-sales-tax-compat-admin-${version}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+        cpSync(adminDir, `${adminCache}.${process.pid}`, { recursive: true })
+        renameSync(`${adminCache}.${process.pid}`, adminCache)
+      }
+      return undefined
+    })
+    if (templated) console.log(`  migrations: copied from ${template} (a run of Medusa ${version} and the same plugin migrations)`)
+    else {
+      await step("migrations", () => medusa(["db:migrate"], "migrate"))
+      if (template) {
+        // kept for the next run (the same version's older templates dropped)
+        const old = await adminSql("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+          `${TEMPLATE_PREFIX}${version.replace(/\W/g, "_")}_%`,
+        ])
+        for (const { datname } of old) await adminSql(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
+        await adminSql(`CREATE DATABASE "${template}" TEMPLATE "${db}"`)
+      }
+    }
+    const seedOut = join(logDir, "seed.json")
+    rmSync(seedOut, { force: true })
+    const seedJs = compileScript(join(ROOT, "demo/app/seed.ts"), join(app, ".compat-seed"))
+    await step("seed", () => medusa(["exec", seedJs], "seed", { DEMO_SEED_OUT: seedOut }))
+    const seed = JSON.parse(readFileSync(seedOut, "utf8"))
+    check("boot, migrations (Medusa's and the plugin's), seed", true)
+
+    const port = await freePort()
+    const logFile = join(logDir, "server.log")
+    rmSync(logFile, { force: true })
+    server = spawnLogged(process.execPath, [cli, "start", "--port", String(port)], {
+      cwd: app,
+      env,
+      logFile,
+      label: `medusa start (Medusa ${version})`,
+    })
+    const url = `http://127.0.0.1:${port}`
+    await step("start", async () => {
+      while (Date.now() < deadline) {
+        if (server.child.exitCode !== null) throw new Error(`medusa start exited ${server.child.exitCode}:\n${logTail(logFile, 30)}`)
+        try {
+          if ((await fetch(`${url}/health`, { signal: globalThis.AbortSignal.timeout(2000) })).status === 200) return
+        } catch {
+          /* not up yet */
+        }
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      throw new Error(`medusa start: no /health before the deadline:\n${logTail(logFile, 30)}`)
+    })
+
+    const service = new SalesTaxClient({ baseUrl: sandbox.url, apiKey: SANDBOX_KEY, connectionId: SANDBOX_CONNECTION })
+    const ctx = sc.makeCtx(url, seed, service)
+    const filed = (f) => f.state === "filed" || f.state === "completed"
+
+    // a checkout quoted by the service and filed; its lamp returned and refunded
+    const sale = await step("checkout (WA)", () => sc.checkout(ctx, sc.PLAN[sc.RETURN_ORDER]))
+    await sc.waitForFiling(ctx, sale.orderId, filed, "filed")
+    const charged = await sc.chargedOrder(ctx, sale.orderId)
+    const atService = await sc.filedOrder(ctx, sale.orderId)
+    // the demo's comparison: each Medusa line paired with the service's, TIC and tax to the cent
+    const cmp = atService ? sc.compare(ctx, charged, atService, 11010) : null
+    check(
+      `checkout quoted and filed: tax charged ${charged.taxTotal.toFixed(2)} > 0, filed line by line the same`,
+      charged.taxTotal > 0 && cmp?.ok,
+      cmp ? cmp.problems.join("; ") : "the service has no such order",
+    )
+    const lamp = charged.lines.find((l) => l.kind === "item" && l.title === seed.products[sc.RETURN_PRODUCT].title)
+    const returnId = await step("return", async () => {
+      await sc.fulfilAll(ctx, sale.orderId, charged)
+      return sc.returnItems(ctx, sale.orderId, [{ id: lamp.id, quantity: lamp.quantity }])
+    })
+    const afterReturn = await sc.waitForFiling(
+      ctx,
+      sale.orderId,
+      (f) => (f.refunds ?? []).some((r) => r.source_id === returnId && r.state === "refunded"),
+      "refunded",
+    )
+    const refund = (afterReturn.refunds ?? []).find((r) => r.source_id === returnId)
+    check(
+      `return refunded at the service: ${Number(refund?.refunded_tax ?? 0).toFixed(2)} tax (the lamp's ${lamp.tax.toFixed(2)})`,
+      Math.abs(Number(refund?.refunded_tax ?? NaN) - lamp.tax) < 0.005,
+    )
+
+    // a cancelled order voided
+    const cancelled = await step("checkout (MN) and cancel", async () => {
+      const o = await sc.checkout(ctx, sc.PLAN[sc.CANCEL_ORDER])
+      await sc.waitForFiling(ctx, o.orderId, filed, "filed")
+      await sc.cancelOrder(ctx, o.orderId)
+      return o
+    })
+    await sc.waitForFiling(ctx, cancelled.orderId, (f) => f.state === "voided", "voided")
+    check("cancel voided at the service (it answers 404 for the order)", (await sc.filedOrder(ctx, cancelled.orderId)) === null)
+
+    const bootErrors = readFileSync(logFile, "utf8")
+      .split("\n")
+      .filter((l) => BOOT_CHECK_ERROR.test(l))
+    check("the plugin's boot check found everything it needs", bootErrors.length === 0, bootErrors.join("\n"))
+
+    // the dashboard with the plugin's extensions
+    const adminErr = await adminBuild
+    const assets = existsSync(adminDir) ? allText(adminDir) : ""
+    const missing = ADMIN_MARKERS.filter((m) => !assets.includes(m))
+    check(
+      "admin build contains the plugin's extensions",
+      !adminErr && existsSync(join(adminDir, "index.html")) && missing.length === 0,
+      adminErr ? String(adminErr.message ?? adminErr) : `missing: ${missing.join(", ")} (log: ${join(logDir, "admin-build.log")})`,
+    )
+  } catch (e) {
+    check("smoke run", false, String(e?.message ?? e).slice(0, 2000))
+  } finally {
+    await server?.stop()
+    await sandbox.close().catch(() => {})
+    await shutdown().catch(() => {})
+    await adminSql(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch(() => {})
+  }
+  return checks
+}
+
+/** The JavaScript of a built dashboard, concatenated (to look for the plugin's strings). */
+function allText(dir) {
+  let out = ""
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile() && /\.(m?js|html)$/.test(e.name)) out += readFileSync(join(e.parentPath ?? e.path, e.name), "utf8")
+  return out
+}
+
+const PREPARED = join(LOG_ROOT, "prepared.json")
+
+/** Steps 1-2 for every target: { version: store directory } (or the install's error). */
+function prepare(targets, packDir) {
+  rmSync(packDir, { recursive: true, force: true })
+  mkdirSync(packDir, { recursive: true })
+  const tarballs = buildAndPack(packDir)
+  const stores = {}
+  for (const t of targets) {
+    const logDir = join(LOG_ROOT, t.version)
+    rmSync(logDir, { recursive: true, force: true })
+    mkdirSync(logDir, { recursive: true })
+    const t0 = Date.now()
+    try {
+      stores[t.version] = { app: installStore(t.version, tarballs, logDir) }
+      console.log(`compat: Medusa ${t.version} installed: ${seconds(Date.now() - t0)}`)
+    } catch (e) {
+      stores[t.version] = { error: String(e?.message ?? e).slice(0, 2000) }
+      console.log(`compat: Medusa ${t.version} install FAILED: ${stores[t.version].error}`)
+    }
+  }
+  return stores
+}
+
+async function main() {
+  const o = parse(process.argv.slice(2))
+  mkdirSync(LOG_ROOT, { recursive: true })
+  // outside the checkout: jest and eslint must not see the build copy's package.json and sources
+  const packDir = join(tmpdir(), `medusa-sales-tax-compat-pack-${CHECKOUT}`)
+  const started = Date.now()
+  let stores
+  if (o.prepared) {
+    if (!existsSync(PREPARED)) throw new Error(`--prepared: no ${PREPARED} (run with --prepare-only first)`)
+    stores = JSON.parse(readFileSync(PREPARED, "utf8"))
+  } else {
+    rmSync(PREPARED, { force: true })
+    stores = prepare(o.targets, packDir)
+  }
+  if (o.prepareOnly) {
+    writeFileSync(PREPARED, JSON.stringify(stores, null, 2))
+    console.log(`compat: prepared in ${seconds(Date.now() - started)} (${PREPARED})`)
+    return
+  }
+  rmSync(PREPARED, { force: true })
+  const results = []
+  for (const t of o.targets) {
+    const start = Date.now()
+    const logDir = join(LOG_ROOT, t.version)
+    mkdirSync(logDir, { recursive: true })
+    console.log(`compat: Medusa ${t.version}`)
+    const timeoutMs = Number(process.env.COMPAT_TIMEOUT_SECONDS || 600) * 1000
+    const store = stores[t.version] ?? {
+      error: `not prepared (the --prepare-only run had ${Object.keys(stores).join(", ") || "no version"})`,
+    }
+    let checks
+    if (store.error) {
+      console.log(`  FAIL install: ${store.error}`)
+      checks = [{ what: "install", ok: false, detail: store.error }]
+    } else checks = await smoke(t.version, store.app, logDir, start + timeoutMs)
+    const ok = checks.every((c) => c.ok)
+    results.push({
+      minor: t.minor,
+      version: t.version,
+      result: ok ? "pass" : "fail",
+      date: new Date().toISOString().slice(0, 10),
+      seconds: Math.round((Date.now() - start) / 1000),
+      checks,
+    })
+    console.log(`compat: Medusa ${t.version} ${ok ? "PASS" : "FAIL"} in ${seconds(Date.now() - start)} (logs: ${logDir})`)
+  }
+  writeFileSync(join(LOG_ROOT, "results.json"), JSON.stringify(results, null, 2))
+  console.log(`\n| Medusa minor | Patch tested | Result | Date |\n|---|---|---|---|`)
+  for (const r of results) console.log(`| ${r.minor} | ${r.version} | ${r.result} | ${r.date} |`)
+  console.log(`compat: ${seconds(Date.now() - started)} in all`)
+  const failed = results.filter((r) => r.result !== "pass")
+  process.exitCode = failed.length && !o.allowFail ? 1 : 0
+}
+
+main().catch((e) => {
+  console.error(e?.stack ?? e)
+  process.exitCode = 1
+})

@@ -1,0 +1,55 @@
+/**
+ * The status and body Medusa's error handler answers for an error, for the store cart middleware
+ * (tax-resync.ts) that answers a failed after-route tax refresh itself. Medusa exports this
+ * mapping as `getHttpResponseFromError` (@medusajs/framework/http) from 2.20 on; on 2.19, which
+ * lacks it, the plugin uses `medusaErrorResponse` below: the same mapping for the errors that reach
+ * it (MedusaErrors: the plugin's refusal `sales_tax_unavailable` is NOT_ALLOWED, an address the
+ * service rejects INVALID_DATA), anything else an unknown 500 as Medusa answers it.
+ */
+import * as medusaHttp from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+
+export interface HttpErrorResponse {
+  statusCode: number
+  body: { code?: string; type?: string; message?: string }
+}
+
+const STATUS: Record<string, number> = {
+  [MedusaError.Types.CONFLICT]: 409,
+  [MedusaError.Types.UNAUTHORIZED]: 401,
+  [MedusaError.Types.FORBIDDEN]: 403,
+  [MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR]: 422,
+  [MedusaError.Types.DUPLICATE_ERROR]: 422,
+  [MedusaError.Types.NOT_ALLOWED]: 400,
+  [MedusaError.Types.INVALID_DATA]: 400,
+  [MedusaError.Types.NOT_FOUND]: 404,
+  [MedusaError.Types.DB_ERROR]: 500,
+  [MedusaError.Types.UNEXPECTED_STATE]: 500,
+  [MedusaError.Types.INVALID_ARGUMENT]: 500,
+}
+
+/** Medusa 2.21's error-handler mapping for a (MedusaError-like) error. Pure. */
+export function medusaErrorResponse(err: unknown): HttpErrorResponse {
+  const e = (err ?? {}) as { type?: string; name?: string; code?: string; message?: string }
+  const kind = e.type || e.name || ""
+  const statusCode = STATUS[kind]
+  if (statusCode === undefined)
+    return { statusCode: 500, body: { code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." } }
+  const body: HttpErrorResponse["body"] = { code: e.code, type: e.type, message: e.message }
+  if (kind === MedusaError.Types.CONFLICT) {
+    body.code = "invalid_state_error"
+    body.message = "The request conflicted with another request. You may retry the request with the provided Idempotency-Key."
+  } else if (kind === MedusaError.Types.DUPLICATE_ERROR) body.code = "invalid_request_error"
+  else if (kind === MedusaError.Types.DB_ERROR) body.code = "api_error"
+  return { statusCode, body }
+}
+
+type FromError = (err: unknown) => HttpErrorResponse
+
+/** Medusa's own mapping when the app's Medusa exports it (2.20+), else medusaErrorResponse. */
+export function httpResponseFromError(
+  err: unknown,
+  medusa: { getHttpResponseFromError?: FromError } = medusaHttp as never,
+): HttpErrorResponse {
+  return typeof medusa.getHttpResponseFromError === "function" ? medusa.getHttpResponseFromError(err) : medusaErrorResponse(err)
+}

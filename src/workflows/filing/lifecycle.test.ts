@@ -360,6 +360,8 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
     const root = newRecordFor(orderId, snapshot, "placed", new Date())
     await p.fileOrder(root)
     const credits: number[] = []
+    // units returned per item (Medusa keeps them on the line: an edit changes the kept units)
+    const returned = new Map<number, number>()
     let n = 0
     for (const o of ops) {
       n += 1
@@ -367,13 +369,18 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
         if (!disabled) await client.disableCertificate(cert.certificateId)
         disabled = true
       } else if (o.t === "edit") {
-        // the edited line's quantity changes (0 removes it; item 3 is a new line), charged as Medusa charges it now
+        // the edited line keeps its returned units and holds `q` more (0 removes a line nothing was
+        // returned of; item 3 is a new line), charged as Medusa charges it now
+        const back = returned.get(o.item) ?? 0
+        if (o.q === 0 && back > 0) continue
         const rest = now.filter((l) => l.itemId !== `ordli_${tag}_${o.item}`)
-        now = [...rest, ...(o.q > 0 ? [charge(o.item, o.q)] : [])].map((l, index) => ({ ...l, index }))
+        now = [...rest, ...(o.q > 0 ? [charge(o.item, back + o.q)] : [])].map((l, index) => ({ ...l, index }))
         await p.editOrder(root, { id: `ordch_${tag}_${n}`, at: new Date(), lines: now })
       } else if (o.t === "return") {
         const line = now.find((l) => l.itemId === `ordli_${tag}_${o.item}`)
-        if (!line) continue
+        const back = returned.get(o.item) ?? 0
+        if (!line || back + o.q > line.quantity) continue
+        returned.set(o.item, back + o.q)
         await p.refund(root, { source: "return", sourceId: `ret_${tag}_${n}`, items: [{ itemId: line.itemId, quantity: o.q }] })
       } else {
         // a refund without a return, filed as a standalone credit (its tax as charged: none while exempt)
@@ -404,9 +411,9 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
       filed = filed.minus(sum((o.refunds ?? []).flatMap((x) => x.items.map((i) => Math.abs(i.tax.amount)))))
     }
     // net charged: the lines as Medusa charges them now, minus the tax refunded to the customer (returns, credits)
-    const returned = records.flatMap((r) => (r?.refunds ?? []).filter((x) => x.source_type === "return").flatMap((x) => x.items))
+    const returnRows = records.flatMap((r) => (r?.refunds ?? []).filter((x) => x.source_type === "return").flatMap((x) => x.items))
     const charged = dec(sum(now.map((l) => l.chargedTax)))
-      .minus(sum(returned.map((i) => i.tax ?? 0)))
+      .minus(sum(returnRows.map((i) => i.tax ?? 0)))
       .minus(sum(credits))
     const rootOrder = await client.getOrder(orderId).catch(() => null)
     const rootAtService = !!rootOrder

@@ -5,7 +5,7 @@ import { Migration } from "@medusajs/framework/mikro-orm/migrations"
  * approved; certificates customers submitted before the review existed become pending (they were
  * never looked at: they exempt again once staff approve them in the customer widget).
  */
-export class Migration20261126080000 extends Migration {
+export class Migration20261126084700 extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `alter table if exists "sales_tax_certificate_origin" add column if not exists "review_status" text check ("review_status" in ('pending', 'approved', 'rejected')) not null default 'approved';`,

@@ -21,8 +21,13 @@ describe("plugin options", () => {
       completionMode: "placed",
       filing: { maxAttempts: 8 },
       circuitBreaker: { failures: 5, halfOpenAfterMs: 30000 },
+      shopperCertificates: "review",
     })
     expect(o.fallbackRate).toBeUndefined()
+    expect(resolvePluginOptions({ ...valid, shopperCertificates: "off" }).shopperCertificates).toBe("off")
+    expect(() => resolvePluginOptions({ ...valid, shopperCertificates: "auto" })).toThrow(
+      /shopperCertificates: shopperCertificates must be "review", "immediate" or "off"/,
+    )
   })
 
   it("names every bad option, never echoes the key", () => {

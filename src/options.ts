@@ -121,6 +121,15 @@ export const PluginOptionsSchema = z
         halfOpenAfterMs: z.number().int().min(100).default(30000),
       })
       .default({ failures: 5, halfOpenAfterMs: 30000 }),
+    /**
+     * Exemption certificates customers submit from the storefront (/store/sales-tax/certificates):
+     * "review" (default) keeps each one pending until staff approve it in the customer widget (only
+     * approved ones exempt); "immediate" approves them as they are submitted; "off" closes the store
+     * routes (403).
+     */
+    shopperCertificates: z
+      .enum(["review", "immediate", "off"], { error: 'shopperCertificates must be "review", "immediate" or "off"' })
+      .default("review"),
     /** Further connections, each for its sales channels (src/connections.ts); the rest use the default one. */
     connections: z
       .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })

@@ -31,7 +31,10 @@ const CERT_BODY = {
   address: { line1: "500 Pine St", city: "Seattle", state: "WA", zip: "98101" },
   reason: "Resale",
   customerBusinessType: "WholesaleTrade",
-  states: [{ abbreviation: "WA", identificationNumber: "603-123-456" }, { abbreviation: "CA" }],
+  states: [
+    { abbreviation: "WA", identificationNumber: "603-123-456" },
+    { abbreviation: "CA", identificationNumber: "SR-CA-1" },
+  ],
   singlePurchase: false,
 }
 

@@ -382,7 +382,7 @@ medusaIntegrationTestRunner({
           address: { line1: "300 Nicollet Mall", city: "Minneapolis", state: "MN", zip: "55401" },
           reason: "EducationalOrganization",
           customerBusinessType: "Government",
-          states: [{ abbreviation: "MN" }],
+          states: [{ abbreviation: "MN", identificationNumber: "ED-1" }],
         },
         auth,
       )
@@ -552,7 +552,7 @@ medusaIntegrationTestRunner({
           address: { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" },
           reason: "EducationalOrganization",
           customerBusinessType: "Government",
-          states: [{ abbreviation: "MN" }],
+          states: [{ abbreviation: "MN", identificationNumber: "ED-1" }],
         },
         auth,
       )

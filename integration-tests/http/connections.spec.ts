@@ -309,6 +309,10 @@ medusaIntegrationTestRunner({
       const id = submitted.data.certificate.certificateId
       await expect(clientB().getCertificate(id)).resolves.toMatchObject({ customerId: shopper.customerId })
       await expect(holder.sandbox.client.getCertificate(id)).rejects.toMatchObject({ status: 404 })
+      // pending until staff approve it (shopperCertificates: "review", the default), on its connection
+      expect(toCents(roundCents(String((await quoteFor(storeB)).tax_total)))).toBeGreaterThan(0)
+      const approved = await api.post(`/admin/sales-tax/certificates/${id}/review?connection_id=${CONN_B}`, { decision: "approve" }, auth)
+      expect(approved.status).toBe(200)
       const again = await quoteFor(storeB)
       expect(toCents(roundCents(String(again.tax_total)))).toBe(0)
     })

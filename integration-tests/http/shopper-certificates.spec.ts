@@ -2,8 +2,11 @@
  * Shopper certificates (/store/sales-tax/certificates*): a logged-in customer submits, lists and
  * withdraws their own exemption certificates from the storefront. Real Medusa, the sandbox over
  * HTTP: guests are refused, the body is validated as the admin form's (located 400s), one customer
- * never sees or withdraws another's, the certificate applies at the next refresh and stops applying
- * once withdrawn, the admin shows who created each one, and the routes are rate-limited per customer.
+ * never sees or withdraws another's, the routes are rate-limited per customer. Issue 27: a shopper's
+ * certificate is pending until staff approve it (rejected: disabled, with the reason shown), an
+ * identification number per state, a cap per customer, the routes closed by option; a single-purchase
+ * certificate exempts one order and is then disabled; a certificate withdrawn after an exempt sale
+ * never reopens the filed order.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
@@ -17,7 +20,11 @@ import {
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
-import { adminAuth } from "../filing-helpers/medusa"
+import { adminAuth, adminOrder, editOrder, filingStore, waitForFiling } from "../filing-helpers/medusa"
+import { netFiled, total } from "../filing-helpers/lifecycle"
+import { roundCents } from "../../src/money"
+import { getPluginOptions } from "../../src/options"
+import { SHOPPER_CERTIFICATE_CAP } from "../../src/core/certificate-rules"
 import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/core/constants"
 import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
 
@@ -111,8 +118,9 @@ medusaIntegrationTestRunner({
       expect(badId.status).toBe(400)
     })
 
-    it("applies at the customer's next refresh and stops once withdrawn; the admin shows who created each certificate", async () => {
+    it("a shopper's certificate is pending until staff approve it (taxed meanwhile, exempt after); a rejection is disabled at the service and its reason shown to the shopper; withdrawn, it stops exempting", async () => {
       const shopper = await createShopper(api, store, "school@example.com")
+      const auth = await adminAuth(getContainer())
       const co = new Checkout(api, store, shopper.token)
       await co.create()
       await co.addItem(store.products.general.variantId, 1)
@@ -122,24 +130,73 @@ medusaIntegrationTestRunner({
 
       const made = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
       expect(made.status).toBe(201)
+      expect([made.data.certificate.status, made.data.certificate.review.status]).toEqual(["pending", "pending"])
       const id = made.data.certificate.certificateId as string
+      // pending: still taxed at the next refresh
+      cart = await co.calculateTaxes()
+      expect(cents(cart.tax_total)).toBeGreaterThan(0)
+      expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+
+      // the widget's list: pending, by the customer; approved there, it exempts from the next refresh
+      const path = `/admin/sales-tax/customers/${shopper.customerId}/certificates`
+      const pendingRow = (await api.get(path, auth)).data.certificates.find((c: { certificateId: string }) => c.certificateId === id)
+      expect([pendingRow.status, pendingRow.createdBy]).toEqual(["pending", "customer"])
+      const approved = await api.post(`/admin/sales-tax/certificates/${id}/review`, { decision: "approve" }, auth)
+      expect(approved.status).toBe(200)
+      expect(approved.data.certificate.status).toBe("active")
       cart = await co.calculateTaxes()
       expect(cents(cart.tax_total)).toBe(0)
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE_EXEMPT)
       expect(cart.items[0].tax_lines[0].data.exemption_id).toBe(id)
 
-      const auth = await adminAuth(getContainer())
-      const staffMade = await api.post(
-        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
-        { ...MN_CERTIFICATE, states: [{ abbreviation: "WI" }] },
+      // a second submission, rejected: a reason is required (located 400), then shown to the shopper
+      const wi = await api.post(
+        "/store/sales-tax/certificates",
+        { ...MN_CERTIFICATE, states: [{ abbreviation: "WI", identificationNumber: "WI-1" }] },
+        as(shopper.token),
+      )
+      expect(wi.status).toBe(201)
+      const wiId = wi.data.certificate.certificateId as string
+      const noReason = await api.post(
+        `/admin/sales-tax/certificates/${wiId}/review`,
+        { decision: "reject", reason: " " },
+        { ...auth, ...any },
+      )
+      expect(noReason.status).toBe(400)
+      expect(noReason.data.errors.map((e: { location: string }) => e.location)).toEqual(["body.reason"])
+      const rejected = await api.post(
+        `/admin/sales-tax/certificates/${wiId}/review`,
+        { decision: "reject", reason: "The Wisconsin number does not match the district" },
         auth,
       )
+      expect(rejected.data.certificate.status).toBe("rejected")
+      expect((await st.sandbox.client.getCertificate(wiId)).disabledAt).not.toBeNull()
+      const mine = (await api.get("/store/sales-tax/certificates", as(shopper.token))).data.certificates
+      const byId = Object.fromEntries(mine.map((c: { certificateId: string; status: string }) => [c.certificateId, c]))
+      expect([byId[id].status, byId[wiId].status, byId[wiId].review.rejectionReason]).toEqual([
+        "active",
+        "rejected",
+        "The Wisconsin number does not match the district",
+      ])
+      // a disabled certificate cannot be approved
+      const late = await api.post(`/admin/sales-tax/certificates/${wiId}/review`, { decision: "approve" }, { ...auth, ...any })
+      expect(late.status).toBe(422)
+
+      // staff's own certificate is approved as made; the list says who made each
+      const staffMade = await api.post(path, { ...MN_CERTIFICATE, states: [{ abbreviation: "IA", identificationNumber: "IA-9" }] }, auth)
       expect(staffMade.status).toBe(201)
-      const adminList = await api.get(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, auth)
+      const adminList = await api.get(path, auth)
       const by = Object.fromEntries(
-        adminList.data.certificates.map((c: { certificateId: string; createdBy: string }) => [c.certificateId, c.createdBy]),
+        adminList.data.certificates.map((c: { certificateId: string; createdBy: string; status: string }) => [
+          c.certificateId,
+          [c.createdBy, c.status],
+        ]),
       )
-      expect(by).toEqual({ [id]: "customer", [staffMade.data.certificate.certificateId]: "staff" })
+      expect(by).toEqual({
+        [id]: ["customer", "active"],
+        [wiId]: ["customer", "rejected"],
+        [staffMade.data.certificate.certificateId]: ["staff", "active"],
+      })
 
       const withdrawn = await api.delete(`/store/sales-tax/certificates/${id}`, as(shopper.token))
       expect(withdrawn.status).toBe(200)
@@ -149,6 +206,122 @@ medusaIntegrationTestRunner({
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
       const order = await co.complete()
       expect(order.id).toMatch(/^order_/)
+    })
+
+    it(`identification numbers are required per state (not for federal or tribal governments); at most ${SHOPPER_CERTIFICATE_CAP} of a customer's own certificates active or pending (422 beyond); shopperCertificates "off" closes the routes (403)`, async () => {
+      const shopper = await createShopper(api, store, "many@example.com")
+      const noId = await api.post(
+        "/store/sales-tax/certificates",
+        { ...MN_CERTIFICATE, states: [{ abbreviation: "MN" }, { abbreviation: "WI", identificationNumber: "WI-1" }] },
+        as(shopper.token),
+      )
+      expect(noId.status).toBe(400)
+      expect(noId.data.errors.map((e: { location: string }) => e.location)).toEqual(["body.states[0].identificationNumber"])
+      const federal = await api.post(
+        "/store/sales-tax/certificates",
+        { ...MN_CERTIFICATE, reason: "FederalGovernment", customerBusinessType: "Government", states: [{ abbreviation: "MN" }] },
+        as(shopper.token),
+      )
+      expect(federal.status).toBe(201)
+      for (let i = 1; i < SHOPPER_CERTIFICATE_CAP; i++) {
+        const r = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
+        expect(r.status).toBe(201)
+      }
+      const over = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
+      expect(over.status).toBe(422)
+      expect(over.data.code).toBe("sales_tax_certificate_limit")
+      expect((await st.sandbox.counts()).createCertificate).toBe(SHOPPER_CERTIFICATE_CAP)
+      // withdrawing one makes room
+      const first = federal.data.certificate.certificateId as string
+      expect((await api.delete(`/store/sales-tax/certificates/${first}`, as(shopper.token))).status).toBe(200)
+      expect((await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))).status).toBe(201)
+
+      const options = getPluginOptions(getContainer())
+      options.shopperCertificates = "off"
+      try {
+        for (const r of [
+          await api.get("/store/sales-tax/certificates", as(shopper.token)),
+          await api.post("/store/sales-tax/certificates", { not: "validated" }, as(shopper.token)),
+          await api.delete(`/store/sales-tax/certificates/${first}`, as(shopper.token)),
+        ]) {
+          expect([r.status, r.data.code]).toEqual([403, "sales_tax_shopper_certificates_off"])
+        }
+      } finally {
+        options.shopperCertificates = "review"
+      }
+    })
+
+    it("a single-purchase certificate exempts one order: once it is filed the certificate is disabled at the service and shown as used; the next order is taxed", async () => {
+      const shopper = await createShopper(api, store, "once@example.com")
+      const auth = await adminAuth(getContainer())
+      const made = await api.post(
+        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
+        { ...MN_CERTIFICATE, singlePurchase: true },
+        auth,
+      )
+      const id = made.data.certificate.certificateId as string
+      const buy = async () => {
+        const co = new Checkout(api, store, shopper.token)
+        await co.create()
+        await co.setAddress(ADDRESSES.minneapolis, "once@example.com")
+        await co.addItem(store.products.general.variantId, 2)
+        const cart = await co.addShipping()
+        return { cart, order: await co.complete() }
+      }
+      const first = await buy()
+      expect(cents(first.cart.tax_total)).toBe(0)
+      const rec = await waitForFiling(getContainer(), first.order.id, (r) => r.state === "completed", "completed")
+      expect(rec.snapshot?.exemptionId).toBe(id)
+      expect((await st.sandbox.client.getOrder(first.order.id)).exemption.exemptionId).toBe(id)
+      expect((await st.sandbox.client.getCertificate(id)).disabledAt).not.toBeNull()
+      const row = (await api.get(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, auth)).data.certificates[0]
+      expect([row.status, row.usedByOrderId]).toEqual(["used", first.order.id])
+      const mine = (await api.get("/store/sales-tax/certificates", as(shopper.token))).data.certificates[0]
+      expect([mine.status, mine.usedByOrderId]).toEqual(["used", first.order.id])
+
+      const second = await buy()
+      expect(cents(second.cart.tax_total)).toBeGreaterThan(0)
+      await waitForFiling(getContainer(), second.order.id, (r) => r.state === "completed", "completed")
+      expect((await st.sandbox.client.getOrder(second.order.id)).exemption.exemptionId).toBeNull()
+    })
+
+    it("a certificate withdrawn after an exempt sale, then an order edit before the cutoff: the order stays filed under it, the edit is filed as charged (net filed = net charged)", async () => {
+      const shopper = await createShopper(api, store, "withdraws@example.com")
+      const auth = await adminAuth(getContainer())
+      const made = await api.post(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, MN_CERTIFICATE, auth)
+      const id = made.data.certificate.certificateId as string
+      const co = new Checkout(api, store, shopper.token)
+      await co.create()
+      await co.setAddress(ADDRESSES.minneapolis, "withdraws@example.com")
+      await co.addItem(store.products.general.variantId, 1)
+      await co.addShipping()
+      const order = await co.complete()
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+      // the shopper withdraws it right after the exempt checkout
+      expect((await api.delete(`/store/sales-tax/certificates/${id}`, as(shopper.token))).status).toBe(200)
+
+      const placed = await adminOrder(api, auth, order.id)
+      const editId = await editOrder(api, auth, order.id, {
+        update: [{ id: placed.items[0].id, quantity: 3 }],
+        add: [{ variant_id: store.products.shirt.variantId, quantity: 1 }],
+      })
+      const rec = await waitForFiling(
+        getContainer(),
+        order.id,
+        (r) => (r.edits ?? []).some((e) => e.id === editId && e.state === "applied") || r.state === "failed",
+        "edit applied",
+      )
+      expect(rec.last_error).toBeNull()
+      expect(rec.state).not.toBe("failed")
+      expect(rec.revision ?? 0).toBe(0) // not voided and refiled
+      const children = await filingStore(getContainer()).listChildren(order.id)
+      for (const c of children) await waitForFiling(getContainer(), c.order_id, (r) => r.state === "completed", "completed")
+      // the sale as filed is still at the service, under its certificate
+      const svc = await st.sandbox.client.getOrder(order.id)
+      expect(svc.exemption.exemptionId).toBe(id)
+      const edited = await adminOrder(api, auth, order.id)
+      const filed = total(await netFiled(st.sandbox.client, [order.id, ...children.map((c) => c.order_id)]))
+      expect(filed).toBe(roundCents(String(edited.tax_total)))
     })
 
     it(`is rate-limited per customer: past ${SHOPPER_CERTIFICATE_RATE_LIMIT} requests a minute, 429 with Retry-After; another customer is not affected`, async () => {

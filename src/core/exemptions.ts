@@ -15,8 +15,8 @@ import { MedusaCachingStore, MemoryStore, SingleFlight, type CachingModuleLike, 
 // if the plugin's files are loaded twice (source and build)
 const G = globalThis as { [k: symbol]: unknown }
 const CACHE_KEY = Symbol.for("medusa-sales-tax/certificate-cache")
-export const certificateCache = (G[CACHE_KEY] ??= new MemoryStore<CertificateRecord[]>(10_000)) as MemoryStore<CertificateRecord[]>
-const flight = new SingleFlight<CertificateRecord[]>()
+export const certificateCache = (G[CACHE_KEY] ??= new MemoryStore<ListedCertificate[]>(10_000)) as MemoryStore<ListedCertificate[]>
+const flight = new SingleFlight<ListedCertificate[]>()
 
 /** Key of a customer's certificate list in the Caching Module (the same for every instance). */
 export function certificateCacheKey(customerId: string): string {
@@ -38,6 +38,83 @@ export function certificateListKey(customerId: string, connectionId?: string | n
 /** Registers the non-default connections whose lists an invalidation must clear too. */
 export function registerCertificateConnections(connectionIds: readonly string[]): void {
   for (const c of connectionIds) otherConnections.add(c)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Review (issue 27): only approved certificates exempt
+// ---------------------------------------------------------------------------------------------
+
+export type ReviewStatus = "pending" | "approved" | "rejected"
+
+/** What the store keeps about a certificate made through it (the certificate-origin row). */
+export interface CertificateStanding {
+  createdBy: "customer" | "staff"
+  reviewStatus: ReviewStatus
+  rejectionReason: string | null
+  reviewedAt: string | null
+  usedOrderId: string | null
+  usedAt: string | null
+}
+
+/** A certificate as the provider lists it: with whether it may exempt (`approved`, see `mayExempt`). */
+export type ListedCertificate = CertificateRecord & { approved?: boolean }
+
+/**
+ * The certificate-origin table as the provider reads it (the plugin's module registers itself,
+ * as the rate memory does: the provider runs in the Tax Module's container).
+ */
+export interface CertificateReviews {
+  /**
+   * The rows of `certificateIds`, and whether the customer has a submission in flight (a
+   * reserved row: a certificate at the service that has no row yet may be that submission).
+   */
+  certificateStandings(
+    customerId: string,
+    certificateIds: string[],
+  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
+}
+const REVIEWS_KEY = Symbol.for("medusa-sales-tax/certificate-reviews")
+
+export function registerCertificateReviews(r: CertificateReviews | undefined): void {
+  G[REVIEWS_KEY] = r
+}
+
+export function registeredCertificateReviews(): CertificateReviews | undefined {
+  return G[REVIEWS_KEY] as CertificateReviews | undefined
+}
+
+/**
+ * Pure: whether a certificate may exempt. Made through this store: only once approved (staff's
+ * are approved when made; a customer's once staff approve it) and, single-purchase, not used by
+ * an order yet. Made elsewhere (no row: staff at the service): yes, unless the customer has a
+ * submission in flight, which that certificate may be.
+ */
+export function mayExempt(standing: CertificateStanding | undefined, reserved: boolean): boolean {
+  if (!standing) return !reserved
+  return standing.reviewStatus === "approved" && !standing.usedOrderId
+}
+
+/**
+ * The list with `approved` set on each certificate from the review store. No store registered
+ * (the plugin's module is not loaded: no certificate can have been submitted through this store):
+ * all approved. The store failing: none approved (taxed, never exempt on an unknown review) and
+ * `ok` false (the caller does not cache the list).
+ */
+export async function withApproval(
+  customerId: string,
+  list: CertificateRecord[],
+  reviews: CertificateReviews | undefined = registeredCertificateReviews(),
+): Promise<{ list: ListedCertificate[]; ok: boolean }> {
+  if (!reviews || !list.length) return { list: list.map((c) => ({ ...c, approved: true })), ok: true }
+  try {
+    const { byId, reserved } = await reviews.certificateStandings(
+      customerId,
+      list.map((c) => c.certificateId),
+    )
+    return { list: list.map((c) => ({ ...c, approved: mayExempt(byId[c.certificateId], reserved) })), ok: true }
+  } catch {
+    return { list: list.map((c) => ({ ...c, approved: false })), ok: false }
+  }
 }
 
 /** Anything with an optional `resolve` (a Medusa container or request scope). */
@@ -74,7 +151,7 @@ export async function invalidateCustomerCertificates(
 }
 
 /** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
-export class CachingCertificateStore extends MedusaCachingStore<CertificateRecord[]> {
+export class CachingCertificateStore extends MedusaCachingStore<ListedCertificate[]> {
   constructor(caching: CachingModuleLike) {
     super(caching, certificateCacheKey)
   }
@@ -89,12 +166,14 @@ export async function activeCertificates(
   customerId: string,
   ttlSeconds: number,
   opts: {
-    store?: QuoteStore<CertificateRecord[]>
+    store?: QuoteStore<ListedCertificate[]>
     guard?: <T>(fn: () => Promise<T>) => Promise<T>
     /** the connection of the list when not the default one (the cache is keyed by connection) */
     connectionId?: string | null
+    /** the review store (default: the one the plugin's module registered) */
+    reviews?: CertificateReviews
   } = {},
-): Promise<CertificateRecord[]> {
+): Promise<ListedCertificate[]> {
   const store = opts.store ?? certificateCache
   const key = certificateListKey(customerId, opts.connectionId)
   if (opts.connectionId) otherConnections.add(opts.connectionId)
@@ -102,7 +181,7 @@ export async function activeCertificates(
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
   return flight.do(key, async () => {
-    const out = await guard(async () => {
+    const got = await guard(async () => {
       const list: CertificateRecord[] = []
       for await (const c of client.certificates({ customerId, disabled: false })) {
         if (!c.disabledAt) list.push(c)
@@ -110,23 +189,29 @@ export async function activeCertificates(
       }
       return list
     })
-    await store.set(key, out, ttlSeconds)
+    // each with whether it may exempt (reviewed and approved): the cached list carries it
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews)
+    if (ok) await store.set(key, out, ttlSeconds)
     return out
   })
 }
 
 /**
- * Pure: the oldest active certificate (no `disabledAt`, not in `refused`) whose states include
- * `state`, or null.
+ * Pure: the oldest active, approved certificate (no `disabledAt`, `approved` true, not in
+ * `refused`) whose states include `state`, or null. A certificate without `approved` (not read
+ * through `activeCertificates`) never exempts.
  */
 export function pickExemption(
-  certs: readonly Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt">[],
+  certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> & { approved?: boolean })[],
   state: string,
   refused: ReadonlySet<string> = new Set(),
 ): string | null {
   const st = state.toUpperCase()
   const match = certs
-    .filter((c) => !c.disabledAt && !refused.has(c.certificateId) && c.states.some((s) => s.abbreviation.toUpperCase() === st))
+    .filter(
+      (c) =>
+        c.approved === true && !c.disabledAt && !refused.has(c.certificateId) && c.states.some((s) => s.abbreviation.toUpperCase() === st),
+    )
     .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
   return match?.certificateId ?? null
 }

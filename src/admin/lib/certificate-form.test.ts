@@ -85,7 +85,32 @@ describe("certificate form", () => {
         { abbreviation: "WA", identificationNumber: "" },
       ],
     })
-    expect(Object.keys(v).sort()).toEqual(["customerBusinessDescription", "reasonDescription", "states[1].abbreviation"])
+    expect(Object.keys(v).sort()).toEqual([
+      "customerBusinessDescription",
+      "reasonDescription",
+      "states[0].identificationNumber",
+      "states[1].abbreviation",
+      "states[1].identificationNumber",
+    ])
+  })
+
+  it("an identification number per state, except for the federal and tribal governments (issue 27)", () => {
+    const noId = { ...validForm, states: [{ abbreviation: "WA", identificationNumber: " " }] }
+    expect(validate(CUSTOMER, noId)).toEqual({ "states[0].identificationNumber": "Enter the state's identification number" })
+    expect(serverErrors(noId)).toEqual(["states[0].identificationNumber"])
+    const r = AdminCreateCertificateBody.safeParse(toBody(noId))
+    expect(r.success ? [] : issuesToErrors("body", r.error, toBody(noId))).toEqual([
+      {
+        location: "body.states[0].identificationNumber",
+        message:
+          "an identification number is required for WA (every reason but FederalGovernment and TribalGovernment carries one per state)",
+        value: undefined,
+      },
+    ])
+    for (const reason of ["FederalGovernment", "TribalGovernment"]) {
+      expect(validate(CUSTOMER, { ...noId, reason })).toEqual({})
+      expect(serverErrors({ ...noId, reason })).toEqual([])
+    }
   })
 
   it("property: every field the admin route would reject is flagged by the widget first, under the same key", () => {

@@ -1,6 +1,10 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
 // field messages (from the same zod schema the service's contract uses). Pure, tested beside it.
 import { CreateCertificateRequest } from "../../contract"
+import { missingIdNumbers, REASONS_WITHOUT_ID_NUMBER } from "../../core/certificate-rules"
+
+/** Reasons whose certificates need no identification number (the form says so beside the field). */
+export { REASONS_WITHOUT_ID_NUMBER }
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
 export function humanize(s: string): string {
@@ -88,6 +92,9 @@ export function validate(customerId: string, f: FormState): Record<string, strin
   if (!f.customerName.trim()) out.customerName = REQUIRED_MESSAGES.customerName!
   if (!f.line1.trim()) out["address.line1"] = REQUIRED_MESSAGES["address.line1"]!
   if (!f.city.trim()) out["address.city"] = REQUIRED_MESSAGES["address.city"]!
+  // an identification number per state, except for the reasons that carry none (as the routes check)
+  if (f.reason)
+    for (const m of missingIdNumbers(toBody(f))) out[`states[${m.index}].identificationNumber`] = "Enter the state's identification number"
   if (parsed.success) return out
   for (const iss of parsed.error.issues) {
     const key = iss.path

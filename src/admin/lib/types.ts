@@ -49,13 +49,24 @@ export interface AdminTicSearchResponse {
 /** Who created a certificate through this store: the customer (storefront) or staff (admin); null when made elsewhere. */
 export type CertificateCreator = "customer" | "staff"
 
+/** A certificate with what the store keeps about it (issue 27: review, single-purchase use). */
+export type CertificateWithStanding = CertificateRecord & {
+  createdBy: CertificateCreator | null
+  /** pending (awaiting review), active, rejected, used (single purchase, its order filed), disabled */
+  status: "pending" | "active" | "rejected" | "used" | "disabled"
+  /** null when made elsewhere (no review: staff at the service) */
+  review: { status: "pending" | "approved" | "rejected"; rejectionReason: string | null; reviewedAt: string | null } | null
+  usedByOrderId: string | null
+  usedAt: string | null
+}
+
 export interface AdminCertificatesResponse {
   customer: { id: string; name: string | null; email: string | null; companyName: string | null }
-  certificates: (CertificateRecord & { createdBy: CertificateCreator | null })[]
+  certificates: CertificateWithStanding[]
 }
 
 export interface AdminCertificateResponse {
-  certificate: CertificateRecord
+  certificate: CertificateRecord | CertificateWithStanding
 }
 
 export interface CheckResult<T> {

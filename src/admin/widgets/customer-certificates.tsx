@@ -17,8 +17,8 @@ import {
   usePrompt,
 } from "@medusajs/ui"
 import { useState } from "react"
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, type CertificateRecord } from "../../contract"
-import { emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../contract"
+import { REASONS_WITHOUT_ID_NUMBER, emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
 import { Field } from "../components/field"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import type { AdminCertificateResponse, AdminCertificatesResponse, AdminConnectionsResponse, ConnectionView } from "../lib/types"
@@ -225,7 +225,11 @@ function CreateCertificateDrawer({
                   )}
                 </Field>
                 <Field
-                  label="Identification number (optional)"
+                  label={
+                    REASONS_WITHOUT_ID_NUMBER.includes(form.reason as (typeof REASONS_WITHOUT_ID_NUMBER)[number])
+                      ? "Identification number (optional)"
+                      : "Identification number"
+                  }
                   name={`states[${i}].identificationNumber`}
                   error={errors[`states[${i}].identificationNumber`]}
                 >
@@ -290,38 +294,77 @@ function CreateCertificateDrawer({
   )
 }
 
-function CertificateRow({ c, query, onDisabled }: { c: CertificateRecord; query: string; onDisabled: () => void }) {
+type ListedCertificate = AdminCertificatesResponse["certificates"][number]
+
+const STATUS_BADGES: Record<ListedCertificate["status"], { label: string; color: "green" | "orange" | "red" | "blue" | "grey" }> = {
+  active: { label: "Active", color: "green" },
+  pending: { label: "Awaiting review", color: "orange" },
+  rejected: { label: "Rejected", color: "red" },
+  used: { label: "Used", color: "blue" },
+  disabled: { label: "Disabled", color: "grey" },
+}
+
+function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; query: string; onChanged: () => void }) {
   const prompt = usePrompt()
-  const [busy, setBusy] = useState(false)
+  const [busy, setBusy] = useState<null | "disable" | "approve" | "reject">(null)
+  const [rejecting, setRejecting] = useState(false)
+  const [reason, setReason] = useState("")
+  const [reasonError, setReasonError] = useState<string | null>(null)
+  const status = c.status ?? (c.disabledAt ? "disabled" : "active")
+  const badge = STATUS_BADGES[status]
   const disable = async () => {
     const ok = await prompt({
       title: "Disable this certificate?",
-      description: `Orders will be taxed in ${c.states.map((s) => s.abbreviation).join(", ")} again. The certificate stays on record as disabled.`,
+      description: `Orders will be taxed in ${c.states.map((s) => s.abbreviation).join(", ")} again. The certificate stays on record as disabled. Orders already filed under it stay filed as they were charged.`,
       confirmText: "Disable",
       cancelText: "Cancel",
     })
     if (!ok) return
-    setBusy(true)
+    setBusy("disable")
     try {
       await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}${query}`, {
         method: "DELETE",
       })
       toast.success("Certificate disabled")
-      onDisabled()
+      onChanged()
     } catch (e) {
       toast.error(errorMessage(e))
     } finally {
-      setBusy(false)
+      setBusy(null)
+    }
+  }
+  const review = async (decision: "approve" | "reject") => {
+    if (decision === "reject" && !reason.trim()) {
+      setReasonError("Say why: the customer sees this reason")
+      return
+    }
+    setBusy(decision)
+    setReasonError(null)
+    try {
+      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}/review${query}`, {
+        method: "POST",
+        body: decision === "approve" ? { decision } : { decision, reason: reason.trim() },
+      })
+      toast.success(decision === "approve" ? "Certificate approved: it exempts from the customer's next cart" : "Certificate rejected")
+      setRejecting(false)
+      setReason("")
+      onChanged()
+    } catch (e) {
+      if (e instanceof AdminApiError && e.errors.length) setReasonError(e.fieldErrors().reason ?? e.message)
+      else toast.error(errorMessage(e))
+    } finally {
+      setBusy(null)
     }
   }
   return (
-    <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={c.disabledAt ? "disabled" : "active"}>
+    <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={status}>
       <Table.Cell>
         <Text size="small" weight="plus">
-          {c.states.map((s) => s.abbreviation).join(", ")}
+          {c.states.map((s) => (s.identificationNumber ? `${s.abbreviation} (${s.identificationNumber})` : s.abbreviation)).join(", ")}
         </Text>
         <Text size="xsmall" className="text-ui-fg-subtle">
           {c.customerName}
+          {c.singlePurchase ? " · single purchase" : ""}
         </Text>
       </Table.Cell>
       <Table.Cell>
@@ -332,36 +375,89 @@ function CertificateRow({ c, query, onDisabled }: { c: CertificateRecord; query:
       </Table.Cell>
       <Table.Cell>
         <Text size="xsmall">{new Date(c.createdDate).toLocaleDateString()}</Text>
-        {"createdBy" in c && c.createdBy ? (
+        {c.createdBy ? (
           <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-created-by">
             {c.createdBy === "customer" ? "by the customer" : "by staff"}
           </Text>
         ) : null}
       </Table.Cell>
       <Table.Cell>
-        {c.disabledAt ? (
-          <Badge size="2xsmall" color="grey">
-            Disabled
-          </Badge>
-        ) : (
-          <Badge size="2xsmall" color="green">
-            Active
-          </Badge>
-        )}
+        <Badge size="2xsmall" color={badge.color} data-testid="certificate-status">
+          {badge.label}
+        </Badge>
+        {status === "used" && c.usedByOrderId ? (
+          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-used-by">
+            by order {c.usedByOrderId}
+          </Text>
+        ) : null}
+        {status === "rejected" && c.review?.rejectionReason ? (
+          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-rejection-reason">
+            {c.review.rejectionReason}
+          </Text>
+        ) : null}
+        {rejecting ? (
+          <div className="mt-2 flex flex-col gap-y-1" data-testid="certificate-reject-form">
+            <Input
+              size="small"
+              placeholder="Reason the customer sees"
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={!!reasonError}
+              data-testid="certificate-reject-reason"
+            />
+            {reasonError ? (
+              <Text size="xsmall" className="text-ui-fg-error" data-testid="certificate-reject-error">
+                {reasonError}
+              </Text>
+            ) : null}
+            <div className="flex gap-x-1">
+              <Button
+                size="small"
+                variant="danger"
+                isLoading={busy === "reject"}
+                onClick={() => review("reject")}
+                data-testid="certificate-reject-confirm"
+              >
+                Reject
+              </Button>
+              <Button size="small" variant="transparent" onClick={() => setRejecting(false)}>
+                Cancel
+              </Button>
+            </div>
+          </div>
+        ) : null}
       </Table.Cell>
       <Table.Cell className="text-right">
-        {c.disabledAt ? null : (
-          <Button size="small" variant="transparent" isLoading={busy} onClick={disable} data-testid="certificate-disable">
+        {status === "pending" ? (
+          <>
+            <Button
+              size="small"
+              variant="secondary"
+              isLoading={busy === "approve"}
+              onClick={() => review("approve")}
+              data-testid="certificate-approve"
+            >
+              Approve
+            </Button>
+            <Button size="small" variant="transparent" onClick={() => setRejecting(true)} data-testid="certificate-reject">
+              Reject
+            </Button>
+          </>
+        ) : null}
+        {status === "active" ? (
+          <Button size="small" variant="transparent" isLoading={busy === "disable"} onClick={disable} data-testid="certificate-disable">
             Disable
           </Button>
-        )}
+        ) : null}
       </Table.Cell>
     </Table.Row>
   )
 }
 
 /**
- * Customer page: exemption certificates at the Sales Tax Service, create and disable. With more
+ * Customer page: exemption certificates at the Sales Tax Service, create and disable; review the
+ * ones the customer submitted from the storefront (approve, or reject with a reason the customer
+ * sees); single-purchase certificates show the order that used them. With more
  * than one connection (option `connections`), a selector picks the account (each sales channel's
  * certificates live on its connection); the default connection first.
  */
@@ -373,14 +469,18 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
   const query = connectionQuery(connections.find((c) => c.connectionId === connectionId && !c.isDefault)?.connectionId ?? null)
   const path = `/admin/sales-tax/customers/${encodeURIComponent(data.id)}/certificates${query}`
   const { data: res, error, loading, reload } = useLoad(() => api<AdminCertificatesResponse>(path), [path])
-  const active = res?.certificates.filter((c) => !c.disabledAt).length ?? 0
+  const count = (st: ListedCertificate["status"]) =>
+    res?.certificates.filter((c) => (c.status ?? (c.disabledAt ? "disabled" : "active")) === st).length ?? 0
+  const pending = count("pending")
   return (
     <Container className="divide-y p-0" data-testid="sales-tax-certificates">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
           <Heading level="h2">Tax exemption certificates</Heading>
           <Text size="small" className="text-ui-fg-subtle">
-            {res ? `${active} active, ${res.certificates.length - active} disabled` : "Certificates held at the Sales Tax Service"}
+            {res
+              ? `${count("active")} active${pending ? `, ${pending} awaiting review` : ""}, ${res.certificates.length - count("active") - pending} disabled, rejected or used`
+              : "Certificates held at the Sales Tax Service"}
           </Text>
         </div>
         <div className="flex items-center gap-x-2">
@@ -429,7 +529,7 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
           </Table.Header>
           <Table.Body>
             {res.certificates.map((c) => (
-              <CertificateRow key={c.certificateId} c={c} query={query} onDisabled={reload} />
+              <CertificateRow key={c.certificateId} c={c} query={query} onChanged={reload} />
             ))}
           </Table.Body>
         </Table>

@@ -10,6 +10,38 @@ import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } f
 import { runProviderBootChecks } from "./boot-check"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
+import { randomUUID } from "node:crypto"
+import { registerCertificateReviews, type CertificateReviews, type CertificateStanding, type ReviewStatus } from "../../core/exemptions"
+
+/** The prefix of a reserved row's certificate_id: a customer's submission in flight (models/certificate-origin.ts). */
+export const RESERVED_PREFIX = "reserved:"
+
+type OriginRow = {
+  id: string
+  certificate_id: string
+  customer_id: string
+  created_by: string
+  review_status: string
+  rejection_reason: string | null
+  reviewed_at: Date | string | null
+  used_order_id: string | null
+  used_at: Date | string | null
+}
+
+function iso(d: Date | string | null): string | null {
+  return d === null ? null : new Date(d).toISOString()
+}
+
+function standingOf(r: OriginRow): CertificateStanding {
+  return {
+    createdBy: r.created_by as CertificateCreator,
+    reviewStatus: r.review_status as ReviewStatus,
+    rejectionReason: r.rejection_reason,
+    reviewedAt: iso(r.reviewed_at),
+    usedOrderId: r.used_order_id,
+    usedAt: iso(r.used_at),
+  }
+}
 
 export type TicTargetType = "product" | "product_type" | "product_category"
 export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
@@ -29,7 +61,7 @@ export type CertificateCreator = "customer" | "staff"
 
 export class SalesTaxModuleService
   extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry, NexusState })
-  implements RateMemory, CallLogSink
+  implements RateMemory, CallLogSink, CertificateReviews
 {
   readonly #logger: { warn(m: string): void }
 
@@ -37,6 +69,8 @@ export class SalesTaxModuleService
     super(...args)
     // the tax provider (in the Tax Module's container) reaches the table through this registration
     registerRateMemory(this)
+    // the provider reads which certificates are approved through this registration (core/exemptions.ts)
+    registerCertificateReviews(this)
     let logger: { warn(m: string): void } | undefined
     try {
       logger = (args[0] as { logger?: { warn(m: string): void } } | undefined)?.logger
@@ -170,19 +204,137 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** Records who created a certificate made through this store (customer or staff, and their id). */
+  /** Records who created a certificate made through this store (customer or staff, and their id), and its review. */
   async recordCertificateOrigin(o: {
     certificateId: string
     customerId: string
     createdBy: CertificateCreator
     actorId: string | null
+    /** default approved (staff's); a customer's submission is pending under review */
+    reviewStatus?: ReviewStatus
   }): Promise<void> {
     await this.createCertificateOrigins({
       certificate_id: o.certificateId,
       customer_id: o.customerId,
       created_by: o.createdBy,
       actor_id: o.actorId,
+      review_status: o.reviewStatus ?? "approved",
     })
+  }
+
+  /**
+   * A customer's submission in flight: a pending row reserved before the certificate exists at the
+   * service, so that a certificate of this customer without a row never exempts meanwhile. Returns
+   * the row id for settleReservation / dropReservation.
+   */
+  async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
+    const row = await this.createCertificateOrigins({
+      certificate_id: `${RESERVED_PREFIX}${randomUUID()}`,
+      customer_id: customerId,
+      created_by: "customer",
+      actor_id: actorId,
+      review_status: "pending",
+    })
+    return row.id
+  }
+
+  /** The reserved row becomes the certificate's (pending under review, approved under "immediate"). */
+  async settleReservation(rowId: string, certificateId: string, reviewStatus: ReviewStatus): Promise<void> {
+    await this.updateCertificateOrigins({
+      id: rowId,
+      certificate_id: certificateId,
+      review_status: reviewStatus,
+      ...(reviewStatus === "approved" ? { reviewed_at: new Date(), reviewed_by: null } : {}),
+    })
+  }
+
+  async dropReservation(rowId: string): Promise<void> {
+    await this.deleteCertificateOrigins([rowId])
+  }
+
+  /** The rows of `certificateIds` and whether the customer has a submission in flight (CertificateReviews). */
+  async certificateStandings(
+    customerId: string,
+    certificateIds: string[],
+  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
+    const ids = [...new Set(certificateIds.filter(Boolean))]
+    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
+    const byId: Record<string, CertificateStanding> = {}
+    let reserved = false
+    for (const r of rows) {
+      if (r.certificate_id.startsWith(RESERVED_PREFIX)) reserved = true
+      else if (ids.includes(r.certificate_id)) byId[r.certificate_id] = standingOf(r)
+    }
+    // a row of another customer's id cannot make this customer's certificate exempt, and a
+    // certificate id is unique: rows are read by customer, the ids matched here
+    return { byId, reserved }
+  }
+
+  /** What the store keeps about each of `certificateIds` ({ [certificateId]: standing }; absent: made elsewhere). */
+  async certificateOrigins(certificateIds: string[]): Promise<Record<string, CertificateStanding>> {
+    const ids = [...new Set(certificateIds.filter(Boolean))]
+    if (!ids.length) return {}
+    const rows = (await this.listCertificateOrigins({ certificate_id: ids }, { take: null })) as OriginRow[]
+    const out: Record<string, CertificateStanding> = {}
+    for (const r of rows) out[r.certificate_id] = standingOf(r)
+    return out
+  }
+
+  /** The customer's submissions in flight (reserved rows). */
+  async reservedCount(customerId: string): Promise<number> {
+    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
+    return rows.filter((r) => r.certificate_id.startsWith(RESERVED_PREFIX)).length
+  }
+
+  /**
+   * Staff approve or reject a certificate (a rejection carries the reason the shopper sees). A
+   * certificate made elsewhere (no row) gets one. Returns the standing as it now is.
+   */
+  async reviewCertificate(r: {
+    certificateId: string
+    customerId: string
+    status: "approved" | "rejected"
+    reason: string | null
+    actorId: string | null
+  }): Promise<CertificateStanding> {
+    const [row] = (await this.listCertificateOrigins({ certificate_id: r.certificateId }, { take: 1 })) as OriginRow[]
+    const patch = {
+      review_status: r.status,
+      rejection_reason: r.status === "rejected" ? r.reason : null,
+      reviewed_by: r.actorId,
+      reviewed_at: new Date(),
+    }
+    if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
+    else
+      await this.createCertificateOrigins({
+        certificate_id: r.certificateId,
+        customer_id: r.customerId,
+        created_by: "staff",
+        actor_id: null,
+        ...patch,
+      })
+    return (await this.certificateOrigins([r.certificateId]))[r.certificateId]!
+  }
+
+  /**
+   * A single-purchase certificate was used by `orderId` (its order was filed). Once: the first
+   * order stays its user (a redelivery or a refile changes nothing). A certificate made elsewhere
+   * gets a row (created_by staff, approved) to carry it.
+   */
+  async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
+    const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
+    if (row?.used_order_id) return
+    if (row) await this.updateCertificateOrigins({ id: row.id, used_order_id: u.orderId, used_at: new Date() })
+    else if (u.customerId)
+      await this.createCertificateOrigins({
+        certificate_id: u.certificateId,
+        customer_id: u.customerId,
+        created_by: "staff",
+        actor_id: null,
+        review_status: "approved",
+        used_order_id: u.orderId,
+        used_at: new Date(),
+      })
   }
 
   /** Who created each of `certificateIds` ({ [certificateId]: "customer" | "staff" }; absent: made elsewhere). */

@@ -3,6 +3,11 @@
  * records, replace claims, credits for refunds without a return, the sweep's missing facts.
  */
 import fc from "fast-check"
+import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
+import { SalesTaxClient } from "../../client"
+import { API_KEY, CONNECTION_ID } from "../../../integration-tests/filing-helpers/kit"
+import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
+import { FilingProcessor, newRecordFor } from "./processor"
 import { dec, roundCents, sum } from "../../money"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions"
@@ -263,4 +268,202 @@ describe("wholeItemCharge: an order item's tax and net for its whole quantity (M
   it("no tax lines: no tax", () => {
     expect(wholeItemCharge({ unit_price: 10, quantity: 2, tax_lines: [], adjustments: null }).tax).toBe(0)
   })
+})
+
+// ---------------------------------------------------------------------------------------------
+// A certificate's later fate never reopens a filed sale (issue 27): the processor against the
+// sandbox (in process), the certificate disabled at random points of edit/return/credit sequences
+// ---------------------------------------------------------------------------------------------
+
+describe("an exempt order's lifecycle with its certificate disabled at any point (issue 27)", () => {
+  const CA = { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012" }
+  const ORIGIN = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
+  let sb: RunningSandbox
+  let client: SalesTaxClient
+  let seq = 0
+
+  beforeAll(async () => {
+    sb = await startSandbox({ apiKey: API_KEY, connectionId: CONNECTION_ID })
+    client = new SalesTaxClient({
+      baseUrl: sb.url,
+      apiKey: API_KEY,
+      connectionId: CONNECTION_ID,
+      timeoutMs: 5000,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 },
+    })
+  })
+  afterAll(async () => {
+    await sb?.close()
+  })
+
+  type Op =
+    { t: "disable" } | { t: "edit"; item: number; q: number } | { t: "return"; item: number; q: number } | { t: "credit"; cents: number }
+
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.constant<Op>({ t: "disable" }),
+    fc.record({ t: fc.constant("edit" as const), item: fc.integer({ min: 0, max: 3 }), q: fc.integer({ min: 0, max: 4 }) }),
+    fc.record({ t: fc.constant("return" as const), item: fc.integer({ min: 0, max: 2 }), q: fc.integer({ min: 1, max: 2 }) }),
+    fc.record({ t: fc.constant("credit" as const), cents: fc.integer({ min: 100, max: 5000 }) }),
+  )
+
+  /** Runs one sequence; returns the facts the property checks. */
+  async function lifecycle(ops: Op[], singlePurchase: boolean) {
+    seq += 1
+    const tag = `${seq}_${Date.now().toString(36)}`
+    const customerId = `cus_prop_${tag}`
+    const cert = await client.createCertificate({
+      customerId,
+      customerName: "Lakeside School District",
+      address: CA,
+      reason: "EducationalOrganization",
+      customerBusinessType: "EducationAndHealthCareServices",
+      states: [{ abbreviation: "CA", identificationNumber: "ED-1" }],
+      singlePurchase,
+    })
+    let disabled = false
+    const RATE = 0.095
+    const price = (i: number) => 10 + i * 5
+    // what Medusa charges a line: nothing while the certificate is usable, the rate once it is not
+    const charge = (i: number, q: number): FilingLine => ({
+      index: i,
+      itemId: `ordli_${tag}_${i}`,
+      kind: "item",
+      price: price(i),
+      quantity: q,
+      tic: 0,
+      chargedTax: disabled ? roundCents(dec(price(i)).times(q).times(RATE)) : 0,
+      chargedRate: disabled ? RATE : 0,
+      fallback: false,
+    })
+    const orderId = `order_${tag}`
+    const cartId = `cart_${tag}`
+    let now: FilingLine[] = [0, 1, 2].map((i) => charge(i, 2))
+    // the checkout's quote: the cart exempt under the certificate (the filing re-quotes it)
+    await client.calculateCarts({
+      items: [
+        {
+          cartId,
+          customerId,
+          currency: { currencyCode: "USD" },
+          origin: ORIGIN,
+          destination: CA,
+          lineItems: now.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: 0 })),
+          exemption: { exemptionId: cert.certificateId },
+        },
+      ],
+    })
+    const snapshot: FilingSnapshot = {
+      orderId,
+      kind: "order",
+      cartId,
+      customerId,
+      currencyCode: "USD",
+      placedAt: new Date(Date.now() - 1000).toISOString(),
+      origin: ORIGIN,
+      destination: CA,
+      exemptionId: cert.certificateId,
+      lines: now,
+    }
+    const store = new MemoryFilingStore()
+    const p = new FilingProcessor({ store, client, lock: memoryLock(), maxAttempts: 3, backoff: { baseMs: 1, maxMs: 2 } })
+    const root = newRecordFor(orderId, snapshot, "placed", new Date())
+    await p.fileOrder(root)
+    const credits: number[] = []
+    // units returned per item (Medusa keeps them on the line: an edit changes the kept units)
+    const returned = new Map<number, number>()
+    let n = 0
+    for (const o of ops) {
+      n += 1
+      if (o.t === "disable") {
+        if (!disabled) await client.disableCertificate(cert.certificateId)
+        disabled = true
+      } else if (o.t === "edit") {
+        // the edited line keeps its returned units and holds `q` more (0 removes a line nothing was
+        // returned of; item 3 is a new line), charged as Medusa charges it now
+        const back = returned.get(o.item) ?? 0
+        if (o.q === 0 && back > 0) continue
+        const rest = now.filter((l) => l.itemId !== `ordli_${tag}_${o.item}`)
+        now = [...rest, ...(o.q > 0 ? [charge(o.item, back + o.q)] : [])].map((l, index) => ({ ...l, index }))
+        await p.editOrder(root, { id: `ordch_${tag}_${n}`, at: new Date(), lines: now })
+      } else if (o.t === "return") {
+        const line = now.find((l) => l.itemId === `ordli_${tag}_${o.item}`)
+        const back = returned.get(o.item) ?? 0
+        if (!line || back + o.q > line.quantity) continue
+        returned.set(o.item, back + o.q)
+        await p.refund(root, { source: "return", sourceId: `ret_${tag}_${n}`, items: [{ itemId: line.itemId, quantity: o.q }] })
+      } else {
+        // a refund without a return, filed as a standalone credit (its tax as charged: none while exempt)
+        const tax = disabled ? roundCents(dec(o.cents).times(RATE).div(100)) : 0
+        const creditId = `credit_${tag}_${n}`
+        const cs: FilingSnapshot = {
+          ...snapshot,
+          orderId: creditId,
+          kind: "credit",
+          parentOrderId: orderId,
+          cartId: null,
+          lines: [{ ...charge(0, 1), itemId: `refund:${creditId}`, price: o.cents / 100, chargedTax: tax }],
+        }
+        await p.fileOrder({ ...newRecordFor(creditId, cs, "placed", new Date()), kind: "credit", parent_order_id: orderId })
+        credits.push(tax)
+      }
+    }
+    // whatever is still due (a refund waiting for an earlier one) runs now
+    for (let i = 0; i < 3; i++) for (const r of [...store.records.values()]) await p.process(r.order_id)
+
+    const records = await Promise.all([...store.records.values()].map((r) => store.findRecord(r.order_id)))
+    // net filed: every service order of the family (the order, the edits', the credits'), minus its refunds
+    let filed = dec(0)
+    for (const r of records) {
+      if (!r?.filed_at || r.voided_at) continue
+      const o = await client.getOrder(r.order_id, { expandRefunds: true })
+      filed = filed.plus(sum(o.lineItems.map((l) => l.tax.amount)))
+      filed = filed.minus(sum((o.refunds ?? []).flatMap((x) => x.items.map((i) => Math.abs(i.tax.amount)))))
+    }
+    // net charged: the lines as Medusa charges them now, minus the tax refunded to the customer (returns, credits)
+    const returnRows = records.flatMap((r) => (r?.refunds ?? []).filter((x) => x.source_type === "return").flatMap((x) => x.items))
+    const charged = dec(sum(now.map((l) => l.chargedTax)))
+      .minus(sum(returnRows.map((i) => i.tax ?? 0)))
+      .minus(sum(credits))
+    const rootOrder = await client.getOrder(orderId).catch(() => null)
+    const rootAtService = !!rootOrder
+    const certAtService = await client.getCertificate(cert.certificateId)
+    return {
+      records,
+      filed: roundCents(filed),
+      charged: roundCents(charged),
+      rootAtService,
+      rootExemption: rootOrder?.exemption.exemptionId ?? null,
+      certificateId: cert.certificateId,
+      certAtService,
+      disabled,
+    }
+  }
+
+  it("property: nothing ends failed, the order is never left voided at the service, net filed = net charged", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 7 }), fc.boolean(), async (ops, singlePurchase) => {
+        const out = await lifecycle(ops, singlePurchase)
+        expect(out.records.filter((r) => r?.state === "failed").map((r) => [r?.order_id, r?.last_error])).toEqual([])
+        expect(out.rootAtService).toBe(true)
+        expect(out.filed).toBe(out.charged)
+        // a single-purchase certificate is used by its order: disabled once the order is filed
+        if (singlePurchase) expect(out.certAtService.disabledAt).not.toBeNull()
+      }),
+      { numRuns: 25 },
+    )
+    // 25 lifecycles against the in-process sandbox: ~2 s alone, far more on a busy machine
+  }, 180_000)
+
+  it("the issue's case: disabled after the sale, then an edit before the cutoff: the order stays filed with its certificate, the change filed as charged", async () => {
+    const out = await lifecycle([{ t: "disable" }, { t: "edit", item: 1, q: 3 }], false)
+    expect(out.records.map((r) => [r?.order_id.split("_")[0], r?.state])).toEqual([
+      ["order", "partially_refunded"],
+      ["ordch", "completed"],
+    ])
+    expect(out.rootAtService).toBe(true)
+    // the sale as filed keeps its certificate reference (not voided and refiled without it)
+    expect(out.rootExemption).toBe(out.certificateId)
+    expect(out.filed).toBe(out.charged)
+    expect(out.charged).toBeGreaterThan(0)
+  }, 60_000)
 })

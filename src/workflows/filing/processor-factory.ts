@@ -9,6 +9,12 @@ import { getSalesTaxClient } from "../../client-factory"
 import { allApiKeys, optionsForConnection } from "../../connections"
 import { SALES_TAX_FILING_MODULE, type FilingStore } from "../../modules/sales-tax-filing/types"
 import { FilingProcessor, type FilingClient, type FilingLogger } from "./processor"
+import { SALES_TAX_MODULE } from "../../modules/sales-tax"
+import { invalidateCustomerCertificates } from "../../core/exemptions"
+
+interface CertificateUses {
+  markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
+}
 
 interface Locking {
   execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
@@ -31,5 +37,12 @@ export function filingProcessor(container: MedusaContainer, overrides: { client?
     maxAttempts: options.filing.maxAttempts,
     secrets: allApiKeys(options),
     logger,
+    // a single-purchase certificate's order was filed: recorded as used (shown in the widgets), and
+    // the customer's certificate list forgotten (it no longer exempts)
+    certificateUsed: async (u) => {
+      const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
+      await uses?.markCertificateUsed(u)
+      if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
+    },
   })
 }

@@ -8,6 +8,7 @@
 import type {
   Address,
   CalculateCartsRequest,
+  CertificateRecord,
   CalculateCartsResponse,
   CartToOrderRequest,
   CreateOrderRequest,
@@ -55,6 +56,7 @@ import {
 } from "./decisions"
 import { dec } from "../../money"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
+import { refusesCertificate } from "../../core/exemptions"
 
 /** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
 export interface FilingClient {
@@ -65,6 +67,10 @@ export interface FilingClient {
   updateOrder(orderId: string, body: UpdateOrderRequest): Promise<OrderRecord>
   voidOrder(orderId: string): Promise<void>
   refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }>
+  /** the certificate as the service holds it (an exempt order's refile checks it first; single-purchase use) */
+  getCertificate?(id: string): Promise<Pick<CertificateRecord, "certificateId" | "disabledAt" | "singlePurchase" | "customerId">>
+  /** disables a certificate (a single-purchase certificate once its order is filed) */
+  disableCertificate?(id: string): Promise<void>
 }
 
 export interface FilingLogger {
@@ -91,6 +97,12 @@ export interface FilingProcessorDeps {
   /** strings never to be stored in last_error (the API key) */
   secrets?: (string | undefined)[]
   logger?: FilingLogger
+  /**
+   * A single-purchase certificate's order was filed and the certificate disabled at the service:
+   * the app records it as used by that order (the certificate-origin row); keyed by certificate,
+   * the first order stays its user. Best effort: a failure is logged, never fails the filing.
+   */
+  certificateUsed?: (use: { certificateId: string; orderId: string; customerId: string | null }) => Promise<void>
 }
 
 export interface RefundIntent {
@@ -396,8 +408,10 @@ export class FilingProcessor {
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
           const existing = await this.getOrderOrNull(orderId, client)
-          if (existing) rec = await this.markFiled(rec, existing, rec.filing_path ?? "direct", null)
-          else if (rec.cancel_requested_at) {
+          if (existing) {
+            rec = await this.markFiled(rec, existing, rec.filing_path ?? "direct", null)
+            if (s.exemptionId && existing.exemption?.exemptionId === s.exemptionId) await this.useSinglePurchase(rec, s)
+          } else if (rec.cancel_requested_at) {
             // canceled before it ever reached the service: nothing to void
             rec = await this.patch(rec, { voided_at: this.now(), last_step: "void" })
           }
@@ -544,7 +558,14 @@ export class FilingProcessor {
         await setEdit({ state: "applied", mode: edit.mode ?? "none" })
         continue
       }
-      if (plan.refileLines) {
+      // an exempt order is voided and filed again only while its certificate is still usable at the
+      // service: a certificate disabled (or removed) after the sale never reopens the filed order,
+      // the edit's changed lines take the refund + supplement path instead (filed as charged)
+      if (plan.refileLines && !(await this.certificateUsable(rec.snapshot!, client))) {
+        this.deps.logger?.info(
+          `sales-tax filing: ${rec.order_id} edit ${edit.id}: exemption certificate ${rec.snapshot!.exemptionId} is no longer usable; the order stays filed and the changed lines are refunded and filed on their own`,
+        )
+      } else if (plan.refileLines) {
         // before the void cutoff: void and file the order again, whole, with what Medusa charges now
         let voided = false
         try {
@@ -610,11 +631,68 @@ export class FilingProcessor {
     return rec
   }
 
+  /**
+   * Files a snapshot. A certificate the service refuses (disabled or removed after the sale) never
+   * fails the filing: the order is filed again without the certificate reference, directly, with
+   * the tax as charged per line (0 on the exempt lines), so what is filed is what was charged.
+   */
   private async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
+    let filed: FilingRecordDTO
+    try {
+      filed = await this.fileAs(rec, s, false)
+    } catch (e) {
+      if (!s.exemptionId || !refusesCertificate(e)) throw e
+      this.deps.logger?.warn(
+        `sales-tax filing: ${s.orderId}: the service refused exemption certificate ${s.exemptionId} (disabled or removed after the sale); filed with the tax as charged per line, without the certificate reference`,
+      )
+      return this.fileAs(rec, { ...s, exemptionId: null }, true)
+    }
+    if (s.exemptionId) await this.useSinglePurchase(filed, s)
+    return filed
+  }
+
+  /**
+   * Whether the snapshot's certificate can still be referenced (no certificate: yes). A client
+   * that cannot read certificates answers yes (file()'s fallback still files what was charged);
+   * a failure to read it is thrown (retried later: nothing was voided).
+   */
+  private async certificateUsable(s: FilingSnapshot, client: FilingClient): Promise<boolean> {
+    if (!s.exemptionId || !client.getCertificate) return true
+    try {
+      const cert = await client.getCertificate(s.exemptionId)
+      return !cert.disabledAt
+    } catch (e) {
+      if (statusOf(e) === 404) return false
+      throw e
+    }
+  }
+
+  /**
+   * After an order (the Medusa order's own record) is filed under a single-purchase certificate:
+   * the certificate is disabled at the service (it exempted its one order) and recorded as used by
+   * it. Idempotent: a disabled certificate is not disabled again, and the first order stays its
+   * user. Best effort: a failure is logged and never fails the filing.
+   */
+  private async useSinglePurchase(rec: FilingRecordDTO, s: FilingSnapshot): Promise<void> {
     const client = this.clientOf(s)
-    const forced = mustFileDirect(s)
+    if (!s.exemptionId || rec.kind !== "order" || rec.parent_order_id || !client.getCertificate || !client.disableCertificate) return
+    try {
+      const cert = await client.getCertificate(s.exemptionId)
+      if (!cert.singlePurchase) return
+      if (!cert.disabledAt) await client.disableCertificate(s.exemptionId)
+      await this.deps.certificateUsed?.({ certificateId: s.exemptionId, orderId: rec.order_id, customerId: cert.customerId ?? null })
+    } catch (e) {
+      this.deps.logger?.warn(
+        `sales-tax filing: ${rec.order_id}: single-purchase certificate ${s.exemptionId} could not be marked used (${sanitizeError(e, this.deps.secrets ?? [])})`,
+      )
+    }
+  }
+
+  private async fileAs(rec: FilingRecordDTO, s: FilingSnapshot, direct: boolean): Promise<FilingRecordDTO> {
+    const client = this.clientOf(s)
+    const forced = direct || mustFileDirect(s)
     let cmp: ReturnType<typeof compareLines> | null = null
-    if (s.cartId) {
+    if (s.cartId && !direct) {
       const quote = await client.calculateCarts(requoteRequest(s))
       const cart = quote.items.find((c) => c.cartId === s.cartId) ?? quote.items[0]
       cmp = compareLines(s.lines, cart?.lineItems ?? [])

@@ -1,6 +1,7 @@
 // zod bodies of the plugin's admin routes (validated by validateAndTransformBody, see middlewares.ts).
 import { z } from "zod"
 import { CreateCertificateRequest, TicSearchRequest } from "../../../contract"
+import { missingIdNumbers } from "../../../core/certificate-rules"
 
 /**
  * POST /admin/sales-tax/tics/{target}/:id. Whether the service knows the TIC is checked by the
@@ -29,6 +30,15 @@ export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ custom
     if (typeof value.address?.[k] === "string" && !value.address[k].trim()) {
       ctx.addIssue({ code: "custom", path: ["address", k], message: `address.${k} is required`, input: value.address[k] })
     }
+  }
+  // an identification number per state, except for the reasons that carry none (core/certificate-rules.ts)
+  for (const m of missingIdNumbers(value)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["states", m.index, "identificationNumber"],
+      message: m.message,
+      input: value.states?.[m.index]?.identificationNumber,
+    })
   }
   const full = CreateCertificateRequest.safeParse({ ...value, customerId: "placeholder" })
   if (full.success) return

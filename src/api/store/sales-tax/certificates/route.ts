@@ -1,16 +1,21 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { CertificateRecord } from "../../../../contract"
 import { invalidateCustomerCertificates } from "../../../../core/exemptions"
-import { bodyOf, handle, storeClient } from "../../../admin/sales-tax/helpers"
+import { SHOPPER_CERTIFICATE_CAP } from "../../../../core/certificate-rules"
+import { bodyOf, handle, pluginOptions, sendError, storeClient } from "../../../admin/sales-tax/helpers"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
-import { customerOf, recordOrigin, withCreators, withinBudget } from "./shopper"
+import { customerOf, origins, shopperCertificateCount, shopperCertificatesOpen, withCreators, withinBudget, withStanding } from "./shopper"
 
 /**
  * GET /store/sales-tax/certificates: the logged-in customer's own exemption certificates at the
- * service, active first, then withdrawn (disabled), most recent first.
+ * service, active first, then withdrawn (disabled), most recent first; each with its `status`
+ * (pending review, active, rejected with `review.rejectionReason`, used by its single purchase,
+ * disabled).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
+  if (!shopperCertificatesOpen(req, res)) return
   if (!(await withinBudget(res, customerId))) return
   const client = storeClient(req)
   const all: CertificateRecord[] = []
@@ -24,15 +29,70 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
 /**
  * POST /store/sales-tax/certificates: the logged-in customer submits an exemption certificate
  * (the admin form's body: customerName, address, reason, customerBusinessType, states with their
- * identification numbers, …). Created at the service for this customer; it applies from the
- * customer's next cart refresh, on every instance.
+ * identification numbers, …). Created at the service for this customer; under
+ * `shopperCertificates: "review"` (the default) it is pending and exempts nothing until staff
+ * approve it in the customer widget; under "immediate" it applies from the next cart refresh.
+ * At most SHOPPER_CERTIFICATE_CAP of the customer's own submissions active or pending: 422 beyond.
  */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
+  if (!shopperCertificatesOpen(req, res)) return
   if (!(await withinBudget(res, customerId))) return
   const body = bodyOf(req, AdminCreateCertificateBody)
-  const certificate = await storeClient(req).createCertificate({ ...body, customerId })
-  await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId, createdBy: "customer", actorId: customerId })
+  const mode = pluginOptions(req.scope).shopperCertificates
+  const store = origins(req.scope)
+  if (!store) {
+    // without the plugin's module no review can be kept: a submission could never be told from staff's
+    return sendError(
+      res,
+      503,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
+      undefined,
+      "sales_tax_certificate_review_unavailable",
+    )
+  }
+  const client = storeClient(req)
+  // the cap: the customer's own submissions active at the service and pending or approved, plus those in flight
+  const active: CertificateRecord[] = []
+  for await (const c of client.certificates({ customerId, disabled: false, limit: 100 })) active.push(c)
+  const by = await store.certificateOrigins(active.map((c) => c.certificateId))
+  const count = shopperCertificateCount(active, by, await store.reservedCount(customerId))
+  if (count >= SHOPPER_CERTIFICATE_CAP) {
+    return sendError(
+      res,
+      422,
+      MedusaError.Types.NOT_ALLOWED,
+      `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`,
+      [
+        {
+          location: "body",
+          message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
+          value: count,
+        },
+      ],
+      "sales_tax_certificate_limit",
+    )
+  }
+  // a pending row first: until it names the new certificate, none of this customer's certificates
+  // without a row exempts (the provider sees the reservation)
+  const reservation = await store.reserveCertificate(customerId, customerId)
+  let certificate: CertificateRecord
+  try {
+    certificate = await client.createCertificate({ ...body, customerId })
+  } catch (e) {
+    await store.dropReservation(reservation).catch(() => undefined)
+    throw e
+  }
+  const status = mode === "immediate" ? "approved" : "pending"
+  try {
+    await store.settleReservation(reservation, certificate.certificateId, status)
+  } catch (e) {
+    // the row could not name it: the certificate must not stay at the service unreviewed
+    await client.disableCertificate(certificate.certificateId).catch(() => undefined)
+    throw e
+  }
   await invalidateCustomerCertificates(customerId, req.scope)
-  res.status(201).json({ certificate: { ...certificate, createdBy: "customer" } })
+  const standing = (await store.certificateOrigins([certificate.certificateId]))[certificate.certificateId]
+  res.status(201).json({ certificate: withStanding(certificate, standing) })
 })

@@ -11,7 +11,10 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../../../../contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 import type { CertificateCreator } from "../../../../modules/sales-tax/service"
-import { sendError } from "../../../admin/sales-tax/helpers"
+import { pluginOptions, sendError } from "../../../admin/sales-tax/helpers"
+import type { CertificateStanding, ReviewStatus } from "../../../../core/exemptions"
+import { certificateStatus } from "../../../../core/certificate-rules"
+import type { CertificateWithStanding } from "../../../../admin/lib/types"
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
@@ -54,17 +57,30 @@ export async function withinBudget(res: MedusaResponse, customerId: string, perM
   }
 }
 
-interface OriginStore {
+/** The plugin module's certificate-origin methods (modules/sales-tax/service.ts). */
+export interface OriginStore {
   recordCertificateOrigin(o: {
     certificateId: string
     customerId: string
     createdBy: CertificateCreator
     actorId: string | null
+    reviewStatus?: ReviewStatus
   }): Promise<void>
-  certificateCreators(ids: string[]): Promise<Record<string, CertificateCreator>>
+  certificateOrigins(ids: string[]): Promise<Record<string, CertificateStanding>>
+  reserveCertificate(customerId: string, actorId: string | null): Promise<string>
+  settleReservation(rowId: string, certificateId: string, reviewStatus: ReviewStatus): Promise<void>
+  dropReservation(rowId: string): Promise<void>
+  reservedCount(customerId: string): Promise<number>
+  reviewCertificate(r: {
+    certificateId: string
+    customerId: string
+    status: "approved" | "rejected"
+    reason: string | null
+    actorId: string | null
+  }): Promise<CertificateStanding>
 }
 
-function origins(scope: MedusaRequest["scope"]): OriginStore | null {
+export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   try {
     return scope.resolve<OriginStore>(SALES_TAX_MODULE)
   } catch {
@@ -74,16 +90,64 @@ function origins(scope: MedusaRequest["scope"]): OriginStore | null {
 
 export async function recordOrigin(
   scope: MedusaRequest["scope"],
-  o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null },
+  o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null; reviewStatus?: ReviewStatus },
 ): Promise<void> {
   await origins(scope)?.recordCertificateOrigin(o)
 }
 
-/** Each certificate with `createdBy` ("customer" | "staff" | null when made outside this store). */
+/** Each certificate with who created it, its review, its single-purchase use and its status (CertificateWithStanding). */
 export async function withCreators<C extends CertificateRecord>(
   scope: MedusaRequest["scope"],
   list: C[],
-): Promise<(C & { createdBy: CertificateCreator | null })[]> {
-  const by = (await origins(scope)?.certificateCreators(list.map((c) => c.certificateId))) ?? {}
-  return list.map((c) => ({ ...c, createdBy: by[c.certificateId] ?? null }))
+): Promise<(C & Omit<CertificateWithStanding, keyof CertificateRecord>)[]> {
+  const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
+  return list.map((c) => withStanding(c, by[c.certificateId]))
+}
+
+/** Pure: a certificate with its standing (absent: made elsewhere). */
+export function withStanding<C extends CertificateRecord>(
+  c: C,
+  st: CertificateStanding | undefined,
+): C & Omit<CertificateWithStanding, keyof CertificateRecord> {
+  return {
+    ...c,
+    createdBy: st?.createdBy ?? null,
+    status: certificateStatus(c, st),
+    review: st ? { status: st.reviewStatus, rejectionReason: st.rejectionReason, reviewedAt: st.reviewedAt } : null,
+    usedByOrderId: st?.usedOrderId ?? null,
+    usedAt: st?.usedAt ?? null,
+  }
+}
+
+/**
+ * Whether the store's certificate routes are open (option `shopperCertificates` not "off");
+ * answers 403 when they are not.
+ */
+export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
+  if (pluginOptions(req.scope).shopperCertificates !== "off") return true
+  sendError(
+    res,
+    403,
+    MedusaError.Types.NOT_ALLOWED,
+    "This store does not take exemption certificates from the storefront; contact the store to have one added to your account",
+    undefined,
+    "sales_tax_shopper_certificates_off",
+  )
+  return false
+}
+
+/**
+ * Pure: how many certificates count against a customer's cap: their own submissions that are
+ * active at the service and pending or approved (not rejected, not used), plus submissions in flight.
+ */
+export function shopperCertificateCount(
+  active: readonly Pick<CertificateRecord, "certificateId" | "disabledAt">[],
+  by: Record<string, CertificateStanding>,
+  inFlight: number,
+): number {
+  const mine = active.filter((c) => {
+    const st = by[c.certificateId]
+    return !c.disabledAt && st?.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId
+  })
+  return mine.length + inFlight
 }

@@ -2,15 +2,17 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isSalesTaxError } from "../../../../../client"
 import { invalidateCustomerCertificates } from "../../../../../core/exemptions"
 import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
-import { customerOf, withCreators, withinBudget } from "../shopper"
+import { customerOf, shopperCertificatesOpen, withCreators, withinBudget } from "../shopper"
 
 /**
  * DELETE /store/sales-tax/certificates/:certId: the logged-in customer withdraws one of their own
  * certificates (disabled at the service, kept with disabledAt); it stops exempting from the next
- * cart refresh. Another customer's certificate, or an unknown one, answers 404 alike.
+ * cart refresh. Another customer's certificate, or an unknown one, answers 404 alike. A sale
+ * already filed under it stays filed as it was charged (docs/filing.md).
  */
 export const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
+  if (!shopperCertificatesOpen(req, res)) return
   if (!(await withinBudget(res, customerId))) return
   const id = req.params.certId!
   const client = storeClient(req)

@@ -592,6 +592,49 @@ describe("admin extensions in a browser", () => {
     await page.setViewportSize({ width: 1440, height: 1000 })
   })
 
+  it("nexus page: every state with its period, threshold and share, ordered by what needs action; Mark registered", async () => {
+    const { nexus } = await adminGet("/admin/sales-tax/nexus")
+    expect(nexus.rows).toHaveLength(51)
+    await page.setViewportSize({ width: 1440, height: 1400 })
+    await page.goto(`${app.adminUrl}/settings/sales-tax/nexus`)
+    const root = page.getByTestId("nexus-page")
+    await expect(root.getByTestId("nexus-as-of")).toBeVisibleText(new RegExp(`Thresholds as of ${nexus.asOf}`))
+    // the page lists the route's rows in the route's order
+    const first = root.locator('[data-testid^="nexus-row-"]').first()
+    expect(await first.getAttribute("data-testid")).toBe(`nexus-row-${nexus.rows[0].state}`)
+    const wa = nexus.rows.find((r: { state: string }) => r.state === "WA")
+    await expect(root.getByTestId("nexus-share-WA")).toBeVisibleText(new RegExp(`^${Math.floor(wa.share * 100)} %$`))
+    await root.getByTestId("nexus-register-WA").click()
+    await expect(root.getByTestId("nexus-register-WA")).toBeVisibleText(/^Registered ✓$/)
+    await expect(root.getByTestId("nexus-row-WA").getByText("Registered", { exact: true })).toBeVisibleText(/^Registered$/)
+    await shot(root, "nexus.png")
+    await root.getByTestId("nexus-register-WA").click()
+    await expect(root.getByTestId("nexus-register-WA")).toBeVisibleText(/^Mark registered$/)
+    await page.setViewportSize({ width: 1440, height: 1000 })
+  })
+
+  it("TICs page: export, an import's dry run with a refused line, the valid lines applied with progress", async () => {
+    const csv = await (await page.request.get(`${app.url}/admin/sales-tax/tics/export`)).text()
+    const [header, firstLine] = csv.split("\r\n")
+    expect(header).toBe("id,handle,title,product_type,categories,tic,resolved_tic,resolved_from")
+    const productId = firstLine!.split(",")[0]!
+    await page.goto(`${app.adminUrl}/settings/sales-tax/tics`)
+    const root = page.getByTestId("tics-page")
+    const file = ["target,id,handle,tic", `product,${productId},,40030`, "product,,no-such-product,20010"].join("\n")
+    await root.getByTestId("tics-import-file").setInputFiles({ name: "tics.csv", mimeType: "text/csv", buffer: Buffer.from(file) })
+    const preview = root.getByTestId("tics-preview")
+    await expect(preview.getByTestId("tics-preview-changes")).toBeVisibleText(/^1 to change$/)
+    await expect(preview.getByTestId("tics-preview-refused")).toBeVisibleText(/^1 refused$/)
+    await expect(preview.getByTestId("tics-refused")).toBeVisibleText(/3\s*handle\s*no product with handle "no-such-product"/)
+    expect(await preview.getByTestId("tics-apply").isDisabled()).toBe(true)
+    await preview.getByTestId("tics-apply-valid").click()
+    await expect(preview.getByTestId("tics-progress")).toBeVisibleText(/^1 of 1 applied$/)
+    await shot(root, "tics-import.png")
+    const after = await (await page.request.get(`${app.url}/admin/sales-tax/tics/export`)).text()
+    expect(after).toContain(`${productId},`)
+    expect(after.split("\r\n").find((l) => l.startsWith(productId))).toMatch(/,40030,40030,product$/)
+  })
+
   async function countOf(op: string): Promise<number> {
     const r = await fetch(`${app.sandbox.url}/_sandbox/counts`, { headers: { "x-api-key": SANDBOX_KEY } })
     return ((await r.json()) as { counts: Record<string, number> }).counts[op] ?? 0

@@ -119,7 +119,8 @@ describe("parseCartSnapshot", () => {
       }),
       { numRuns: 5000 },
     )
-    expect(fast).toBeGreaterThan(100)
+    // about 1 in 50 draws is a valid snapshot (82 to 120 over seeds): enough that the successes are compared too
+    expect(fast).toBeGreaterThan(30)
   })
 
   it("a hook's snapshot: defaults filled, unknown keys dropped, numbers written as decimal strings", () => {

@@ -18,7 +18,10 @@ import { float32Shortest, float32Step } from "./back-solve"
  *
  * Finding N (at most 3 service calls per inclusive cart state; every line of the cart is quoted
  * together, exclusive lines at their net as usual):
- *  1. quote the inclusive lines at their gross G: the answer gives each line's rate;
+ *  0. when the rate of the line's destination ZIP and TIC is already known (a `start` net from
+ *     `hintedNet`: the last quote's rate there, or the rate memory), the first quote is at the net
+ *     it predicts and usually closes the line: ONE call per cart state (the service bills each);
+ *  1. otherwise quote the inclusive lines at their gross G: the answer gives each line's rate;
  *  2. quote at the net derived from it, N = G / (1 + rate) on the cent: closes almost every line;
  *  3. one re-quote, only for a line whose net moved a rule: a per-item threshold crossed (New York
  *     clothing under $110: the net is under the threshold while the gross is above it) or a rate
@@ -140,6 +143,21 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
   return { net: best.net.toString(), amount: best.answer.amount, rate: best.answer.rate, residual: best.residual.toString(), calls }
 }
 
+/**
+ * The net to quote first for a line of gross G when its rate is already known (a fraction): the
+ * net on the cent around G ÷ (1 + rate) whose tax at that rate closes N + T = G; else the nearest.
+ */
+export function hintedNet(gross: DecLike, rate: DecLike): BigNumber {
+  const g = dec(gross)
+  const r = dec(rate)
+  const x0 = toCents(g.div(r.plus(1)))
+  for (const k of [0, -1, 1, -2, 2]) {
+    const x = BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k))))
+    if (x.plus(serviceTax(x, r)).eq(g)) return x
+  }
+  return BigNumber.min(g, BigNumber.max(0, x0))
+}
+
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */
 export const MAX_INCLUSIVE_CALLS = 3
 
@@ -151,10 +169,12 @@ export const MAX_INCLUSIVE_CALLS = 3
 export async function resolveInclusive(
   lines: InclusiveLine[],
   quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
+  /** the first net to quote per itemId (hintedNet); a line without one is quoted first at its gross */
+  start?: ReadonlyMap<string, BigNumber>,
 ): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; lastNets: Map<string, BigNumber>; calls: number }> {
   const gross = new Map(lines.map((l) => [l.itemId, dec(l.gross)]))
   const tried = new Map<string, { net: BigNumber; answer: LineAnswer }[]>(lines.map((l) => [l.itemId, []]))
-  let nets = new Map(gross)
+  let nets = new Map([...gross].map(([id, g]) => [id, start?.get(id) ?? g]))
   let last = new Map<string, LineAnswer>()
   let lastNets = nets
   let calls = 0

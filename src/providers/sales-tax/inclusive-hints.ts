@@ -6,10 +6,10 @@
  * by every instance). A hint only picks the first net to quote: the service's answer decides, and a
  * wrong hint (a threshold crossed, a rate changed) costs the re-quote it always did.
  */
-import type BigNumber from "bignumber.js"
+import BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
 import type { CartIn } from "../../contract"
-import { dec } from "../../money"
+import { dec, type DecLike } from "../../money"
 import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../modules/sales-tax/last-known-rates"
 import { hintedNet, rateEstimate, type InclusiveLine } from "./inclusive"
 
@@ -20,10 +20,39 @@ interface QuotedLine {
   net?: string
 }
 
+/** What is known of one ZIP and TIC's rate. */
+interface Known {
+  rate: string
+  lo: string
+  hi: string
+}
+
+/**
+ * Pure: what one answer adds to what is known of a rate. The answers' intervals (rateEstimate: the
+ * 4-place reported rate and amount ÷ net) are intersected, so that every quote narrows the rate;
+ * an answer outside the interval (the rate changed, a threshold's other side) replaces it. The rate
+ * to predict with is the reported one when the interval still allows it (the service's rates are
+ * mostly whole to 4 places), else the interval's middle.
+ */
+export function narrowKnown(prev: Known | undefined, net: DecLike, answer: { amount: number; rate: number }): Known {
+  const est = rateEstimate(net, answer)
+  let lo = est.lo
+  let hi = est.hi
+  if (prev) {
+    const l = BigNumber.max(lo, prev.lo)
+    const h = BigNumber.min(hi, prev.hi)
+    if (l.lte(h)) [lo, hi] = [l, h]
+  }
+  const reported = dec(answer.rate)
+  const rate = reported.gte(lo) && reported.lte(hi) ? reported : lo.plus(hi).div(2)
+  return { rate: rate.toString(), lo: lo.toString(), hi: hi.toString() }
+}
+
 const key = (connectionId: string, zip: string, tic: number) => `${connectionId}|${zip}|${tic}`
 
 export class InclusiveHints {
-  readonly #rates = new LRUCache<string, string>({ max: 10_000, ttl: 3_600_000 })
+  /** the rate to predict with and the interval the answers seen so far allow (fractions, decimal strings) */
+  readonly #rates = new LRUCache<string, Known>({ max: 10_000, ttl: 3_600_000 })
   /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
   readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
 
@@ -41,8 +70,8 @@ export class InclusiveHints {
         if (!got || li.tic === undefined || li.tic === null) continue
         // the net the service was asked for this line (a tax-inclusive line's own net)
         const net = got.net !== undefined ? dec(got.net) : dec(li.price).times(li.quantity)
-        const est = rateEstimate(net, { amount: got.amount, rate: got.rate })
-        this.#rates.set(key(connectionId, zip, li.tic), est.rate.toString())
+        const k = key(connectionId, zip, li.tic)
+        this.#rates.set(k, narrowKnown(this.#rates.get(k), net, { amount: got.amount, rate: got.rate }))
       }
     }
   }
@@ -61,7 +90,7 @@ export class InclusiveHints {
     const zip = zipKey(destinationZip)
     const ticOf = new Map<string, number>()
     for (const { cart } of carts) for (const li of cart.lineItems) if (li.tic !== undefined && li.tic !== null) ticOf.set(li.itemId, li.tic)
-    const rates = new Map<number, string>()
+    const rates = new Map<number, Known>()
     const missing = new Set<number>()
     for (const l of inclusive) {
       const tic = ticOf.get(l.itemId)
@@ -76,7 +105,8 @@ export class InclusiveHints {
         for (const k of await memory().knownRates(zip, [...missing], since)) {
           // the memory keeps percentages; the newest row per TIC wins
           if (!rates.has(k.tic)) {
-            rates.set(k.tic, dec(k.rate).div(100).toString())
+            const r = dec(k.rate).div(100).toString()
+            rates.set(k.tic, { rate: r, lo: r, hi: r })
             this.stats.fromMemory++
           }
         }
@@ -93,7 +123,7 @@ export class InclusiveHints {
         continue
       }
       this.stats.hinted++
-      start.set(l.itemId, hintedNet(l.gross, r))
+      start.set(l.itemId, hintedNet(l.gross, r.rate, r))
     }
     return start
   }

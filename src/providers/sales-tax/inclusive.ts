@@ -145,17 +145,22 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
 
 /**
  * The net to quote first for a line of gross G when its rate is already known (a fraction): the
- * net on the cent around G ÷ (1 + rate) whose tax at that rate closes N + T = G; else the nearest.
+ * net on the cent around G ÷ (1 + rate) whose tax closes N + T = G for every rate still possible
+ * (`bounds`: what the answers seen so far allow, see rateEstimate), else at `rate`; else the nearest.
  */
-export function hintedNet(gross: DecLike, rate: DecLike): BigNumber {
+export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike; hi: DecLike }): BigNumber {
   const g = dec(gross)
   const r = dec(rate)
   const x0 = toCents(g.div(r.plus(1)))
-  for (const k of [0, -1, 1, -2, 2]) {
-    const x = BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k))))
-    if (x.plus(serviceTax(x, r)).eq(g)) return x
+  const cands = [0, -1, 1, -2, 2].map((k) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k)))))
+  if (bounds) {
+    for (const x of cands) {
+      const lo = serviceTax(x, bounds.lo)
+      if (lo.eq(serviceTax(x, bounds.hi)) && x.plus(lo).eq(g)) return x
+    }
   }
-  return BigNumber.min(g, BigNumber.max(0, x0))
+  for (const x of cands) if (x.plus(serviceTax(x, r)).eq(g)) return x
+  return cands[0]
 }
 
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */

@@ -110,13 +110,16 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
       const hi = serviceTax(x, est.hi)
       if (lo.eq(hi) && x.plus(lo).eq(g)) return x.eq(n) ? null : x
     }
-    // some candidate might close for a rate in the interval: quote the most likely one, once
+    // some candidate might close for a rate in the interval: quote the most likely one, once (the
+    // reported 4-place rate when the interval allows it: the service's rates mostly are whole to 4 places)
+    const reported = dec(a.rate)
+    const likely = reported.gte(est.lo) && reported.lte(est.hi) ? reported : est.rate
     for (const x of cands) {
-      const t = serviceTax(x, est.rate)
+      const t = serviceTax(x, likely)
       if (x.plus(t).eq(g) && !x.eq(n)) return x
     }
     // a gap: no net closes. Ask for the net one cent short (N + T = G − 0.01), the split charged then
-    const short = cands.find((x) => x.plus(serviceTax(x, est.rate)).eq(g.minus(CENT)))
+    const short = cands.find((x) => x.plus(serviceTax(x, likely)).eq(g.minus(CENT)))
     return short && !short.eq(n) ? short : null
   }
   // a rule taxing part of the line (threshold): Newton step with the reported rate as the slope
@@ -146,7 +149,9 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
 /**
  * The net to quote first for a line of gross G when its rate is already known (a fraction): the
  * net on the cent around G ÷ (1 + rate) whose tax closes N + T = G for every rate still possible
- * (`bounds`: what the answers seen so far allow, see rateEstimate), else at `rate`; else the nearest.
+ * (`bounds`: what the answers seen so far allow, see rateEstimate), else at `rate`; in a gap (no
+ * net closes) the one with N + T = G − 0.01, which the resolution keeps (chooseSplit) after that
+ * one call; else the nearest.
  */
 export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike; hi: DecLike }): BigNumber {
   const g = dec(gross)
@@ -160,7 +165,8 @@ export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike;
     }
   }
   for (const x of cands) if (x.plus(serviceTax(x, r)).eq(g)) return x
-  return cands[0]
+  // a gap (no net on the cent closes at this rate): the net one cent short, the split chooseSplit keeps
+  return cands.find((x) => x.plus(serviceTax(x, r)).eq(g.minus(CENT))) ?? cands[0]
 }
 
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */

@@ -677,11 +677,11 @@ export class SalesTaxProviderService implements ITaxProvider {
     const { value, hit } = got
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
-    else if (!exemptionId)
-      setImmediate(() => {
-        this.rememberAll(carts, value, destination)
-        this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
-      })
+    else if (!exemptionId) {
+      // the known rates at once (in process, a few map writes): the cart's next state starts from them
+      this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
+      setImmediate(() => this.rememberAll(carts, value, destination))
+    }
     // a quote is never changed once made (cached as it is): a copy only to add the exemption's basis
     return basis ? { ...value, ...basis } : value
   }
@@ -782,10 +782,8 @@ export class SalesTaxProviderService implements ITaxProvider {
     else if (!exemptionId && lastQuote) {
       const remembered = lastQuote
       const sent = lastCarts
-      setImmediate(() => {
-        this.rememberAll(sent, remembered, destination)
-        this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
-      })
+      this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
+      setImmediate(() => this.rememberAll(sent, remembered, destination))
     }
     return value
   }

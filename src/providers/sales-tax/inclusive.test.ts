@@ -284,7 +284,7 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
   const grossArb = fc.integer({ min: 1, max: 10_000_000 }).map((c) => new BigNumber(c).div(100))
   const rateArb = fc.integer({ min: 0, max: 150_000 }).map((r) => new BigNumber(r).div(1_000_000))
 
-  it("hintedNet: for a line taxed whole at the rate, the hinted net closes N + T = G whenever a closing net exists (else the nearest net within [0, G])", () => {
+  it("hintedNet: for a line taxed whole at the rate, the hinted net closes N + T = G whenever a closing net exists (in a gap: the net one cent short)", () => {
     let closable = 0
     fc.assert(
       fc.property(grossArb, rateArb, (g, rate) => {

@@ -19,13 +19,18 @@ export const CHECKOUT_ADDRESS = {
   address_1: "350 5th Ave",
 }
 
-/** A cart of `nItems` lines (5 lines + shipping is the bench's miss cart). */
+/**
+ * A cart of `nItems` lines (5 lines + shipping is the bench's miss cart). `inclusive`: the even
+ * lines (TIC 0) and the shipping method at tax-inclusive prices (a mixed cart, as a region whose
+ * prices include tax gives: its variants' region prices and its shipping option's).
+ */
 export function benchSnapshot(
   cartId: string,
   nItems: number,
   withShipping = true,
   qtyBump = 0,
   customerId: string | null = null,
+  inclusive = false,
 ): CartSnapshotInput {
   return {
     v: 1,
@@ -39,8 +44,9 @@ export function benchSnapshot(
       unit_price: (9.99 + i).toFixed(2),
       discount: i === 1 ? "1.5" : "0",
       tic: i % 2 ? 20010 : 0,
+      ...(inclusive && i % 2 === 0 ? { is_tax_inclusive: true } : {}),
     })),
-    shipping_methods: withShipping ? [{ id: "sm_1", amount: "8", discount: "0" }] : [],
+    shipping_methods: withShipping ? [{ id: "sm_1", amount: "8", discount: "0", ...(inclusive ? { is_tax_inclusive: true } : {}) }] : [],
   }
 }
 export const itemLines = (s: CartSnapshotInput) =>
@@ -76,19 +82,28 @@ export interface CheckoutRun {
  */
 export async function scriptedCheckout(
   provider: SalesTaxProviderService,
-  opts: { cartId: string; customerId: string | null; actor: RequestActor | null; counts: () => Promise<Record<string, number>> },
+  opts: {
+    cartId: string
+    customerId: string | null
+    actor: RequestActor | null
+    counts: () => Promise<Record<string, number>>
+    /** tax-inclusive prices for the even lines and shipping (benchSnapshot) */
+    inclusive?: boolean
+  },
 ): Promise<CheckoutRun> {
   const { cartId: id, customerId: cus } = opts
+  const snap = (nItems: number, withShipping: boolean, qtyBump: number) =>
+    benchSnapshot(id, nItems, withShipping, qtyBump, cus, opts.inclusive ?? false)
   const steps: Array<[string, CartSnapshotInput, number]> = [
     // [step, cart state, how many tax recalculations Medusa + the plugin's refresh make]
-    ["set shipping address (1 item)", benchSnapshot(id, 1, false, 0, cus), 2],
-    ["add 2nd item", benchSnapshot(id, 2, false, 0, cus), 2],
-    ["add 3rd item", benchSnapshot(id, 3, false, 0, cus), 2],
-    ["add shipping method", benchSnapshot(id, 3, true, 0, cus), 2],
-    ["change a quantity", benchSnapshot(id, 3, true, 1, cus), 1],
-    ["POST /taxes (storefront recalc)", benchSnapshot(id, 3, true, 1, cus), 1],
-    ["update email (same taxable state)", benchSnapshot(id, 3, true, 1, cus), 2],
-    ["complete (refresh before placing)", benchSnapshot(id, 3, true, 1, cus), 1],
+    ["set shipping address (1 item)", snap(1, false, 0), 2],
+    ["add 2nd item", snap(2, false, 0), 2],
+    ["add 3rd item", snap(3, false, 0), 2],
+    ["add shipping method", snap(3, true, 0), 2],
+    ["change a quantity", snap(3, true, 1), 1],
+    ["POST /taxes (storefront recalc)", snap(3, true, 1), 1],
+    ["update email (same taxable state)", snap(3, true, 1), 2],
+    ["complete (refresh before placing)", snap(3, true, 1), 1],
   ]
   const before = await opts.counts()
   let getTaxLinesCalls = 0

@@ -59,3 +59,24 @@ it("scripted checkout: one POST carts per distinct cart state; certificate lists
   }
   expect([guest.certificateLists, unverified.certificateLists, first.certificateLists, second.certificateLists]).toEqual([0, 0, 1, 0])
 })
+
+it("scripted checkout, tax-inclusive lines and shipping: one POST carts per state once the ZIP's rates are known; a first inclusive state at a ZIP and TIC never quoted costs one second call", async () => {
+  clearSalesTaxClients()
+  certificateCache.clear()
+  // a fresh provider: no rate known in process nor in its (in-process) rate memory
+  const fresh = () => new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin })
+  const provider = fresh()
+  const first = await scriptedCheckout(provider, { cartId: "ci_first", customerId: null, actor: null, counts, inclusive: true })
+  // the 1st state (a tax-inclusive lamp, TIC 0, never quoted at 10118) and the 4th (tax-inclusive shipping, TIC 11010, first) cost 2
+  expect(first.distinctStates).toBe(5)
+  expect(first.postCarts).toBe(first.distinctStates + 2)
+  const second = await scriptedCheckout(provider, { cartId: "ci_second", customerId: null, actor: null, counts, inclusive: true })
+  expect(second.postCarts).toBe(second.distinctStates)
+  // a provider that quoted the ZIP's TICs tax-exclusive first: every inclusive state closes in one call
+  const warmed = fresh()
+  await scriptedCheckout(warmed, { cartId: "ci_exclusive", customerId: null, actor: null, counts })
+  const after = await scriptedCheckout(warmed, { cartId: "ci_after", customerId: null, actor: null, counts, inclusive: true })
+  expect(after.postCarts).toBe(after.distinctStates)
+  expect(warmed.inclusiveHints.stats.unhinted).toBe(0)
+  expect(provider.inclusiveHints.stats.unhinted).toBe(2)
+})

@@ -188,6 +188,25 @@ async function main() {
         "cart naming that customer, not logged in",
         await scriptedCheckout(provider, { cartId: "checkout_unverified", customerId: cus, actor: null, counts }),
       ],
+      // tax-inclusive lamps and shipping (a mixed cart): the ZIP's rates known from the carts above, one call per state
+      [
+        "guest, tax-inclusive lines (rates known)",
+        await scriptedCheckout(provider, { cartId: "checkout_incl", customerId: null, actor: null, counts, inclusive: true }),
+      ],
+      // a provider that knows no rate there: the first state of each never-quoted TIC (the lamp, the shipping) costs a second call
+      [
+        "guest, tax-inclusive lines (no rate known)",
+        await scriptedCheckout(
+          new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin }),
+          {
+            cartId: "checkout_incl_first",
+            customerId: null,
+            actor: null,
+            counts,
+            inclusive: true,
+          },
+        ),
+      ],
     ] as const
 
     const missP50 = pct(miss, 50)

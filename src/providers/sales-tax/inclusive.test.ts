@@ -11,6 +11,8 @@ import {
   nextNet,
   rateEstimate,
   resolveInclusive,
+  hintedNet,
+  serviceTax,
   type LineAnswer,
 } from "./inclusive"
 
@@ -266,5 +268,140 @@ describe("tax-inclusive carts through Medusa's own totals (decorateCartTotals)",
     expect(maxCalls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS)
     // a gap (no net on the cent) is rare but real: about rate ÷ (1 + rate) of small prices; here a few percent at most
     expect(gaps / inclusiveLines).toBeLessThan(0.1)
+  })
+})
+
+describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveInclusive's start)", () => {
+  /** The net on the cent with N + round-half-up(N × rate) = G, searched by brute force around G ÷ (1 + rate); null in a gap. */
+  function closingNet(g: BigNumber, rate: BigNumber): BigNumber | null {
+    const x0 = cents(g.div(rate.plus(1)))
+    for (let k = -5; k <= 5; k++) {
+      const x = x0.plus(new BigNumber(k).div(100))
+      if (x.gte(0) && x.plus(cents(x.times(rate))).eq(g)) return x
+    }
+    return null
+  }
+  const grossArb = fc.integer({ min: 1, max: 10_000_000 }).map((c) => new BigNumber(c).div(100))
+  const rateArb = fc.integer({ min: 0, max: 150_000 }).map((r) => new BigNumber(r).div(1_000_000))
+
+  it("hintedNet: for a line taxed whole at the rate, the hinted net closes N + T = G whenever a closing net exists (in a gap: the net one cent short)", () => {
+    let closable = 0
+    fc.assert(
+      fc.property(grossArb, rateArb, (g, rate) => {
+        const x = hintedNet(g, rate)
+        expect(x.decimalPlaces()).toBeLessThanOrEqual(2)
+        expect(x.gte(0) && x.lte(g)).toBe(true)
+        const exact = closingNet(g, rate)
+        if (exact) {
+          closable++
+          // N + T is strictly increasing in N (T steps by 0 or 1 cent per cent of N): the closing net is unique
+          expect(x.toString()).toBe(exact.toString())
+          expect(x.plus(serviceTax(x, rate)).toString()).toBe(g.toString())
+        } else {
+          // a gap: the net one cent short (what chooseSplit keeps), so that this one call is the last
+          expect(
+            x
+              .minus(cents(g.div(rate.plus(1))))
+              .abs()
+              .lte("0.02"),
+          ).toBe(true)
+          if (g.gt("0.01")) expect(x.plus(serviceTax(x, rate)).toString()).toBe(g.minus("0.01").toString())
+        }
+      }),
+      { numRuns: 3000 },
+    )
+    expect(closable).toBeGreaterThan(2000)
+    // examples: 110.00 at 10 % → 100.00; 112.00 in Albany under $110 (4.53 %) → 107.15
+    expect(hintedNet(110, "0.1").toString()).toBe("100")
+    expect(hintedNet(112, "0.0453").toString()).toBe("107.15")
+    // an exempt line (rate 0): its net is the shown price
+    expect(hintedNet("49.99", 0).toString()).toBe("49.99")
+  })
+
+  it("a right hint: ONE call per state (the net it predicts closes, or in a gap the net one cent short); the split is the one the gross-first path finds", async () => {
+    // Chicago 10.25 %: 2 × $49.99 = 99.98 has no net (90.68 + 9.29 = 99.97, 90.69 + 9.30 = 99.99): one call at 90.68
+    const gap = await resolveInclusive(
+      [{ itemId: "lamp", gross: "99.98" }],
+      async (nets) => new Map([...nets].map(([id, n]) => [id, wholeLine("0.1025")(n)])),
+      new Map([["lamp", hintedNet("99.98", "0.1025", { lo: "0.10245", hi: "0.10255" })]]),
+    )
+    expect(gap.calls).toBe(1)
+    expect(gap.splits.get("lamp")).toMatchObject({ net: "90.68", amount: 9.29, residual: "0.01" })
+    await fc.assert(
+      fc.asyncProperty(grossArb, rateArb, async (g, rate) => {
+        fc.pre(closingNet(g, rate) !== null)
+        const service = async (nets: Map<string, BigNumber>) => new Map([...nets].map(([id, n]) => [id, wholeLine(rate)(n)]))
+        const hinted = await resolveInclusive([{ itemId: "a", gross: g }], service, new Map([["a", hintedNet(g, rate)]]))
+        expect(hinted.calls).toBe(1)
+        const plain = await resolveInclusive([{ itemId: "a", gross: g }], service)
+        expect({ ...hinted.splits.get("a"), calls: 0 }).toEqual({ ...plain.splits.get("a"), calls: 0 })
+        expect(hinted.splits.get("a")!.residual).toBe("0")
+      }),
+      { numRuns: 500 },
+    )
+    // against the sandbox's rules: Albany clothing at $112 with the local 4.53 % known, one call at 107.15
+    const { quote, seen } = engineQuoter(ALBANY, [{ itemId: "shirt", tic: 20010, quantity: 1 }])
+    const r = await resolveInclusive([{ itemId: "shirt", gross: "112" }], quote, new Map([["shirt", hintedNet(112, "0.0453")]]))
+    expect(r.calls).toBe(1)
+    expect(seen.map((m) => m.get("shirt")!.toString())).toEqual(["107.15"])
+    expect(r.splits.get("shirt")).toMatchObject({ net: "107.15", amount: 4.85, residual: "0" })
+  })
+
+  it("a wrong hint (NY clothing across the $110 threshold, a rate changed): still at most 3 calls and the same split as without a hint", async () => {
+    const cases: { gross: string; hint: string }[] = [
+      // the combined 8.53 % remembered from a dearer piece; $112 nets under $110: the local 4.53 % only
+      { gross: "112", hint: "0.0853" },
+      // the local 4.53 % remembered from a cheap piece; $120 nets above $110: the combined 8.53 %
+      { gross: "120", hint: "0.0453" },
+      // a rate that changed (or a hint from another rule) far off
+      { gross: "112", hint: "0.2" },
+      { gross: "99.99", hint: "0" },
+    ]
+    for (const c of cases) {
+      const plain = engineQuoter(ALBANY, [{ itemId: "shirt", tic: 20010, quantity: 1 }])
+      const without = await resolveInclusive([{ itemId: "shirt", gross: c.gross }], plain.quote)
+      const hinted = engineQuoter(ALBANY, [{ itemId: "shirt", tic: 20010, quantity: 1 }])
+      const withHint = await resolveInclusive(
+        [{ itemId: "shirt", gross: c.gross }],
+        hinted.quote,
+        new Map([["shirt", hintedNet(c.gross, c.hint)]]),
+      )
+      expect(withHint.calls).toBeGreaterThan(1)
+      expect(withHint.calls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS)
+      expect(hinted.seen.length).toBe(withHint.calls)
+      expect({ ...withHint.splits.get("shirt"), calls: 0 }).toEqual({ ...without.splits.get("shirt"), calls: 0 })
+      expect(withHint.splits.get("shirt")!.residual).toBe("0")
+    }
+    // random whole rates and random wrong hints: bounded, and exact wherever the gross-first path is
+    await fc.assert(
+      fc.asyncProperty(grossArb, rateArb, rateArb, async (g, rate, hint) => {
+        const service = async (nets: Map<string, BigNumber>) => new Map([...nets].map(([id, n]) => [id, wholeLine(rate)(n)]))
+        const plain = await resolveInclusive([{ itemId: "a", gross: g }], service)
+        const hinted = await resolveInclusive([{ itemId: "a", gross: g }], service, new Map([["a", hintedNet(g, hint)]]))
+        expect(hinted.calls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS)
+        if (plain.splits.get("a")!.residual === "0") expect(hinted.splits.get("a")!.net).toBe(plain.splits.get("a")!.net)
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
+  it("a line without a hint in the same cart is quoted at its gross first (the hinted one keeps its net)", async () => {
+    const { quote, seen } = engineQuoter(ALBANY, [
+      { itemId: "known", tic: 20010, quantity: 1 },
+      { itemId: "new", tic: 0, quantity: 2 },
+    ])
+    const r = await resolveInclusive(
+      [
+        { itemId: "known", gross: "112" },
+        { itemId: "new", gross: "49.98" },
+      ],
+      quote,
+      new Map([["known", hintedNet(112, "0.0453")]]),
+    )
+    expect(seen[0].get("known")!.toString()).toBe("107.15")
+    expect(seen[0].get("new")!.toString()).toBe("49.98")
+    expect(r.calls).toBe(2)
+    expect(seen[1].get("known")!.toString()).toBe("107.15")
+    for (const s of r.splits.values()) expect(s.residual).toBe("0")
   })
 })

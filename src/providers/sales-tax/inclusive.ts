@@ -18,7 +18,10 @@ import { float32Shortest, float32Step } from "./back-solve"
  *
  * Finding N (at most 3 service calls per inclusive cart state; every line of the cart is quoted
  * together, exclusive lines at their net as usual):
- *  1. quote the inclusive lines at their gross G: the answer gives each line's rate;
+ *  0. when the rate of the line's destination ZIP and TIC is already known (a `start` net from
+ *     `hintedNet`: the last quote's rate there, or the rate memory), the first quote is at the net
+ *     it predicts and usually closes the line: ONE call per cart state (the service bills each);
+ *  1. otherwise quote the inclusive lines at their gross G: the answer gives each line's rate;
  *  2. quote at the net derived from it, N = G / (1 + rate) on the cent: closes almost every line;
  *  3. one re-quote, only for a line whose net moved a rule: a per-item threshold crossed (New York
  *     clothing under $110: the net is under the threshold while the gross is above it) or a rate
@@ -107,13 +110,16 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
       const hi = serviceTax(x, est.hi)
       if (lo.eq(hi) && x.plus(lo).eq(g)) return x.eq(n) ? null : x
     }
-    // some candidate might close for a rate in the interval: quote the most likely one, once
+    // some candidate might close for a rate in the interval: quote the most likely one, once (the
+    // reported 4-place rate when the interval allows it: the service's rates mostly are whole to 4 places)
+    const reported = dec(a.rate)
+    const likely = reported.gte(est.lo) && reported.lte(est.hi) ? reported : est.rate
     for (const x of cands) {
-      const t = serviceTax(x, est.rate)
+      const t = serviceTax(x, likely)
       if (x.plus(t).eq(g) && !x.eq(n)) return x
     }
     // a gap: no net closes. Ask for the net one cent short (N + T = G − 0.01), the split charged then
-    const short = cands.find((x) => x.plus(serviceTax(x, est.rate)).eq(g.minus(CENT)))
+    const short = cands.find((x) => x.plus(serviceTax(x, likely)).eq(g.minus(CENT)))
     return short && !short.eq(n) ? short : null
   }
   // a rule taxing part of the line (threshold): Newton step with the reported rate as the slope
@@ -140,6 +146,29 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
   return { net: best.net.toString(), amount: best.answer.amount, rate: best.answer.rate, residual: best.residual.toString(), calls }
 }
 
+/**
+ * The net to quote first for a line of gross G when its rate is already known (a fraction): the
+ * net on the cent around G ÷ (1 + rate) whose tax closes N + T = G for every rate still possible
+ * (`bounds`: what the answers seen so far allow, see rateEstimate), else at `rate`; in a gap (no
+ * net closes) the one with N + T = G − 0.01, which the resolution keeps (chooseSplit) after that
+ * one call; else the nearest.
+ */
+export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike; hi: DecLike }): BigNumber {
+  const g = dec(gross)
+  const r = dec(rate)
+  const x0 = toCents(g.div(r.plus(1)))
+  const cands = [0, -1, 1, -2, 2].map((k) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k)))))
+  if (bounds) {
+    for (const x of cands) {
+      const lo = serviceTax(x, bounds.lo)
+      if (lo.eq(serviceTax(x, bounds.hi)) && x.plus(lo).eq(g)) return x
+    }
+  }
+  for (const x of cands) if (x.plus(serviceTax(x, r)).eq(g)) return x
+  // a gap (no net on the cent closes at this rate): the net one cent short, the split chooseSplit keeps
+  return cands.find((x) => x.plus(serviceTax(x, r)).eq(g.minus(CENT))) ?? cands[0]
+}
+
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */
 export const MAX_INCLUSIVE_CALLS = 3
 
@@ -151,10 +180,12 @@ export const MAX_INCLUSIVE_CALLS = 3
 export async function resolveInclusive(
   lines: InclusiveLine[],
   quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
+  /** the first net to quote per itemId (hintedNet); a line without one is quoted first at its gross */
+  start?: ReadonlyMap<string, BigNumber>,
 ): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; lastNets: Map<string, BigNumber>; calls: number }> {
   const gross = new Map(lines.map((l) => [l.itemId, dec(l.gross)]))
   const tried = new Map<string, { net: BigNumber; answer: LineAnswer }[]>(lines.map((l) => [l.itemId, []]))
-  let nets = new Map(gross)
+  let nets = new Map([...gross].map(([id, g]) => [id, start?.get(id) ?? g]))
   let last = new Map<string, LineAnswer>()
   let lastNets = nets
   let calls = 0

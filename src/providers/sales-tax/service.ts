@@ -17,6 +17,7 @@ import { dec } from "../../money"
 import { solvedRate } from "./back-solve"
 import { backSolveInclusiveRate, resolveInclusive, type LineAnswer } from "./inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
+import { InclusiveHints } from "./inclusive-hints"
 import { buildServiceCart, cartHash, cartsRequest, itemFigures, itemTaxable, shippingFigures } from "../../core/build-service-cart"
 import {
   BLOCK_ERROR_CODE,
@@ -230,6 +231,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   #localRates: InMemoryRateMemory | undefined
   /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts); public so that a test that restores the database can forget them. */
   readonly writtenRates = new WrittenRates()
+  /** the rates already known per ZIP and TIC: a tax-inclusive state's first quote at the net they predict (inclusive-hints.ts) */
+  readonly inclusiveHints = new InclusiveHints()
   /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
@@ -698,7 +701,11 @@ export class SalesTaxProviderService implements ITaxProvider {
     const { value, hit } = got
     if (hit) this.stats.cacheHits++
     // after the shopper's answer: the rate memory is best effort and never on the checkout path
-    else if (!exemptionId) setImmediate(() => this.rememberAll(carts, value, destination))
+    else if (!exemptionId) {
+      // the known rates at once (in process, a few map writes): the cart's next state starts from them
+      this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
+      setImmediate(() => this.rememberAll(carts, value, destination))
+    }
     // a quote is never changed once made (cached as it is): a copy only to add the exemption's basis
     return basis ? { ...value, ...basis } : value
   }
@@ -769,18 +776,26 @@ export class SalesTaxProviderService implements ITaxProvider {
     let lastCarts = carts
     let lastQuote: Quote | undefined
     const { value, hit } = await this.cache.getOrLoad(hash, async () => {
-      const r = await resolveInclusive(inclusive, async (nets) => {
-        lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
-        const sent = lastCarts
-        const request = cartsRequest(
-          sent.map((c) => c.cart),
-          conn.connectionId,
-        )
-        lastQuote = await run.breaker.execute(() => this.callService(sent, hash, exemptionId, conn.client, run.deadline, request))
-        const out = new Map<string, LineAnswer>()
-        for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
-        return out
-      })
+      // the rates already known for this ZIP and TIC: the first quote at the net they predict (one call)
+      const start = exemptionId
+        ? undefined
+        : await this.inclusiveHints.start(carts, inclusive, destination.zip, conn.connectionId, () => this.rateMemory())
+      const r = await resolveInclusive(
+        inclusive,
+        async (nets) => {
+          lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
+          const sent = lastCarts
+          const request = cartsRequest(
+            sent.map((c) => c.cart),
+            conn.connectionId,
+          )
+          lastQuote = await run.breaker.execute(() => this.callService(sent, hash, exemptionId, conn.client, run.deadline, request))
+          const out = new Map<string, LineAnswer>()
+          for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
+          return out
+        },
+        start,
+      )
       const lines: Quote["lines"] = { ...lastQuote!.lines }
       for (const [id, s] of r.splits) {
         lines[id] = { ...lines[id], amount: s.amount, rate: s.rate, net: s.net, residual: s.residual }
@@ -791,6 +806,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     else if (!exemptionId && lastQuote) {
       const remembered = lastQuote
       const sent = lastCarts
+      this.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
       setImmediate(() => this.rememberAll(sent, remembered, destination))
     }
     return value

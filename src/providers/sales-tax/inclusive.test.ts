@@ -333,9 +333,13 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
         const service = async (nets: Map<string, BigNumber>) => new Map([...nets].map(([id, n]) => [id, wholeLine(rate)(n)]))
         const hinted = await resolveInclusive([{ itemId: "a", gross: g }], service, new Map([["a", hintedNet(g, rate)]]))
         expect(hinted.calls).toBe(1)
-        const plain = await resolveInclusive([{ itemId: "a", gross: g }], service)
-        expect({ ...hinted.splits.get("a"), calls: 0 }).toEqual({ ...plain.splits.get("a"), calls: 0 })
         expect(hinted.splits.get("a")!.residual).toBe("0")
+        // the gross-first path finds the same split when it closes within its 3 calls; on large lines
+        // it can stop a cent short (e.g. 17,041.27 at 14.105 %) where the known rate closes exactly
+        const plain = await resolveInclusive([{ itemId: "a", gross: g }], service)
+        const p = plain.splits.get("a")!
+        if (p.residual === "0") expect({ ...hinted.splits.get("a"), calls: 0 }).toEqual({ ...p, calls: 0 })
+        else expect(p.residual).toBe("0.01")
       }),
       { numRuns: 500 },
     )
@@ -372,14 +376,28 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
       expect({ ...withHint.splits.get("shirt"), calls: 0 }).toEqual({ ...without.splits.get("shirt"), calls: 0 })
       expect(withHint.splits.get("shirt")!.residual).toBe("0")
     }
-    // random whole rates and random wrong hints: bounded, and exact wherever the gross-first path is
+    // the case that needed the extra call: 432.97 at 14.9974 % with a 12.78 % hint (383.90, 376.49,
+    // 376.51 were two cents either side; the fourth call closes at 376.50)
+    {
+      const service = async (nets: Map<string, BigNumber>) => new Map([...nets].map(([id, n]) => [id, wholeLine("0.149974")(n)]))
+      const r = await resolveInclusive([{ itemId: "a", gross: "432.97" }], service, new Map([["a", hintedNet("432.97", "0.127804")]]))
+      expect(r.calls).toBe(MAX_INCLUSIVE_CALLS + 1)
+      expect(["0", "0.01"]).toContain(r.splits.get("a")!.residual)
+    }
+    // random whole rates and random wrong hints: at most one call more than the gross-first path
+    // (a hint that missed) and never worse than one cent short, the split the design keeps where no
+    // net closes (without the extra call 432.97 at 14.9974 % with a 12.78 % hint ended two cents
+    // short). NOT always exact where the gross-first path is: near 15 % a hint far off can end one cent
+    // short where the gross-first path closes (24,382.24 at 14.675 %, 1,906.12 at 14.9995 %)
     await fc.assert(
       fc.asyncProperty(grossArb, rateArb, rateArb, async (g, rate, hint) => {
         const service = async (nets: Map<string, BigNumber>) => new Map([...nets].map(([id, n]) => [id, wholeLine(rate)(n)]))
         const plain = await resolveInclusive([{ itemId: "a", gross: g }], service)
         const hinted = await resolveInclusive([{ itemId: "a", gross: g }], service, new Map([["a", hintedNet(g, hint)]]))
-        expect(hinted.calls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS)
-        if (plain.splits.get("a")!.residual === "0") expect(hinted.splits.get("a")!.net).toBe(plain.splits.get("a")!.net)
+        expect(hinted.calls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS + 1)
+        const h = hinted.splits.get("a")!
+        expect(["0", "0.01"]).toContain(h.residual)
+        expect(["0", "0.01"]).toContain(plain.splits.get("a")!.residual)
       }),
       { numRuns: 1000 },
     )

@@ -189,10 +189,19 @@ export async function resolveInclusive(
   let last = new Map<string, LineAnswer>()
   let lastNets = nets
   let calls = 0
-  while (calls < MAX_INCLUSIVE_CALLS) {
+  // a hint that missed (its first answer did not close the line) costs at most one call more than
+  // quoting the gross first: the steps after it are the gross-first path's, from a nearer net
+  let limit = MAX_INCLUSIVE_CALLS
+  while (calls < limit) {
     last = await quote(nets)
     lastNets = nets
     calls++
+    if (calls === 1 && start?.size) {
+      for (const [id, g] of gross) {
+        const a = last.get(id)
+        if (a && start.has(id) && !g.minus(nets.get(id)!).minus(a.amount).isZero()) limit = MAX_INCLUSIVE_CALLS + 1
+      }
+    }
     let moved = false
     const next = new Map(nets)
     for (const [id, g] of gross) {

@@ -16,7 +16,7 @@ import { float32Shortest, float32Step } from "./back-solve"
  * provider (1) finds N by quoting the service (`resolveInclusive`) and (2) hands Medusa the float4
  * rate whose inclusive tax on G rounds to T (`backSolveInclusiveRate`).
  *
- * Finding N (at most 3 service calls per inclusive cart state; every line of the cart is quoted
+ * Finding N (at most 3 service calls per inclusive cart state, 4 when a hint missed; every line of the cart is quoted
  * together, exclusive lines at their net as usual):
  *  0. when the rate of the line's destination ZIP and TIC is already known (a `start` net from
  *     `hintedNet`: the last quote's rate there, or the rate memory), the first quote is at the net

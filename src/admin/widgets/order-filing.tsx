@@ -4,6 +4,7 @@ import { Badge, Button, Container, Copy, Heading, Input, Label, Text, toast } fr
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { AdminApiError, api, errorMessage } from "../lib/api"
+import { ratePairs, type RateLine } from "../lib/rates"
 import { useLoad } from "../lib/use-load"
 
 /** The filing record as GET /admin/sales-tax/filings/:orderId answers it (FILING's route). */
@@ -44,6 +45,7 @@ export interface FilingView {
     claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null
     destination?: { state: string; zip: string } | null
     requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
+    lines?: RateLine[] | null
   } | null
   refunds?: FilingRefundView[]
 }
@@ -329,6 +331,11 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
                 : "—"}
           </Row>
           <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
+          {ratePairs(f.snapshot?.lines ?? []).map((p) => (
+            <Row key={`${p.medusa}|${p.service}`} label="Rate shown by Medusa / the service's" testId="filing-rates">
+              {`${p.medusa} / ${p.service}${p.lines > 1 ? ` (${p.lines} lines)` : ""}`}
+            </Row>
+          ))}
           {f.snapshot?.requote ? (
             <Row label="Re-quoted (merchant owes)" testId="filing-requoted">
               {`${f.snapshot.requote.state} ${f.snapshot.requote.zip}: collected ${money(f.snapshot.requote.collectedTax)}, filed ${money(f.snapshot.requote.owedTax)}`}

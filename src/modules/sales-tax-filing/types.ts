@@ -48,8 +48,10 @@ export interface FilingLine {
   productId?: string | null
   /** tax charged to the shopper for the whole line, rounded to the cent */
   chargedTax: number
-  /** combined rate charged, a fraction (0.0903) */
+  /** combined rate charged, a fraction (0.0903): the rate Medusa shows (back-solved, see docs/provider.md) */
   chargedRate: number
+  /** the service's own rate for the line, a fraction (0.08875), from the tax line's `data.service_rate`; absent on older records */
+  serviceRate?: number | null
   /** true when a tax line of this line carries the provider's fallback code */
   fallback: boolean
 }

@@ -163,6 +163,11 @@ export function wholeItemCharge(it: {
 function rateOf(taxLines: TaxLineRow[] | null | undefined): number {
   return roundTo(sum((taxLines ?? []).map((t) => dec(amountString(t.rate)))).div(100), 4)
 }
+/** Pure: the service's own rate of a line (a fraction), as the provider kept it in its tax line's data; null when none did. */
+export function serviceRateOf(taxLines: TaxLineRow[] | null | undefined): number | null {
+  const rates = (taxLines ?? []).map((t) => t.data?.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
+  return rates.length ? roundTo(sum(rates), 6) : null
+}
 /** The TIC the provider charged the line under (it keeps it in the tax line's data). */
 function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
   const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
@@ -332,6 +337,7 @@ export async function buildSnapshot(
       productId: it.product_id ?? null,
       chargedTax: tax,
       chargedRate: rateOf(it.tax_lines),
+      serviceRate: serviceRateOf(it.tax_lines),
       fallback: hasFallback(it.tax_lines),
     })
   }
@@ -355,6 +361,7 @@ export async function buildSnapshot(
       tic: options.shippingTic,
       chargedTax: roundCents(amountString(sm.tax_total)),
       chargedRate: rateOf(sm.tax_lines),
+      serviceRate: serviceRateOf(sm.tax_lines),
       fallback: hasFallback(sm.tax_lines),
     })
   }

@@ -11,7 +11,7 @@ import { runCluster, type ClusterReport } from "../cluster/run-cluster"
 
 jest.setTimeout(600_000)
 
-const ORDERS = Number(process.env.CLUSTER_ORDERS || 40)
+const ORDERS = Number(process.env.CLUSTER_ORDERS || 28)
 
 describe("two instances on Redis", () => {
   let r: ClusterReport

@@ -341,7 +341,7 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
         if (p.residual === "0") expect({ ...hinted.splits.get("a"), calls: 0 }).toEqual({ ...p, calls: 0 })
         else expect(p.residual).toBe("0.01")
       }),
-      { numRuns: 500 },
+      { numRuns: 200 },
     )
     // against the sandbox's rules: Albany clothing at $112 with the local 4.53 % known, one call at 107.15
     const { quote, seen } = engineQuoter(ALBANY, [{ itemId: "shirt", tic: 20010, quantity: 1 }])
@@ -399,7 +399,7 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
         expect(["0", "0.01"]).toContain(h.residual)
         expect(["0", "0.01"]).toContain(plain.splits.get("a")!.residual)
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     )
   })
 

@@ -240,10 +240,22 @@ export async function submitShopperCertificate(sdk: Medusa): Promise<Certificate
   return certificate
 }
 
-/** Registers a B2B customer through the store API; the customer submits its certificate from the storefront. */
+/**
+ * Staff approve a certificate a shopper submitted (POST /admin/sales-tax/certificates/:id/review): until
+ * then it is pending and exempts nothing (option shopperCertificates, default "review").
+ */
+export async function approveCertificate(ctx: Ctx, certificateId: string): Promise<void> {
+  await call("approve the shopper's certificate (POST /admin/sales-tax/certificates/:id/review)", () =>
+    ctx.admin.client.fetch(`/admin/sales-tax/certificates/${certificateId}/review`, { method: "POST", body: { decision: "approve" } }),
+  )
+}
+
+/** Registers a B2B customer through the store API; the customer submits its certificate from the storefront, staff approve it. */
 export async function createExemptCustomer(ctx: Ctx): Promise<ExemptCustomer> {
   const customer = await registerExemptCustomer(ctx)
-  return { ...customer, certificate: await submitShopperCertificate(customer.sdk) }
+  const certificate = await submitShopperCertificate(customer.sdk)
+  await approveCertificate(ctx, certificate.certificateId)
+  return { ...customer, certificate }
 }
 
 /** Who created each of the customer's certificates, as the admin's customer widget shows it. */

@@ -116,7 +116,7 @@ const NexusPage = () => {
                       {r.name}
                     </Text>
                     <Text size="xsmall" className="text-ui-fg-muted" title={r.source}>
-                      {r.window.label} · {PERIOD[r.threshold.period]}
+                      {r.window.label === PERIOD[r.threshold.period] ? r.window.label : `${r.window.label} · ${PERIOD[r.threshold.period]}`}
                     </Text>
                   </Table.Cell>
                   <Table.Cell>

@@ -26,6 +26,18 @@ export interface LocationAddressLike {
 }
 
 /** The service's id limit (cartId in a path, orderId). */
+/** A stock location's id, name and address as Query reads them (the locations route and the setup checks read these and more). */
+export const LOCATION_ADDRESS_FIELDS = [
+  "id",
+  "name",
+  "address.address_1",
+  "address.address_2",
+  "address.city",
+  "address.country_code",
+  "address.province",
+  "address.postal_code",
+] as const
+
 export const SERVICE_ID_MAX = 50
 export const ORIGIN_ID_SEPARATOR = "~"
 

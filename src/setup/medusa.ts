@@ -20,6 +20,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { getBackgroundClient } from "../client-factory"
 import { SalesTaxError } from "../client"
 import { graph } from "../core/query"
+import { LOCATION_ADDRESS_FIELDS } from "../core/origins"
 import { isSalesTaxProviderId } from "../modules/sales-tax/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../api/admin/sales-tax/helpers"
@@ -41,14 +42,7 @@ type Scope = Pick<MedusaContainer, "resolve">
 const ALL = { take: 1000, skip: 0 }
 
 export const LOCATION_FIELDS = [
-  "id",
-  "name",
-  "address.address_1",
-  "address.address_2",
-  "address.city",
-  "address.country_code",
-  "address.province",
-  "address.postal_code",
+  ...LOCATION_ADDRESS_FIELDS,
   "sales_channels.id",
   "fulfillment_providers.id",
   "fulfillment_sets.id",

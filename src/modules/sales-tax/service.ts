@@ -337,16 +337,6 @@ export class SalesTaxModuleService
       })
   }
 
-  /** Who created each of `certificateIds` ({ [certificateId]: "customer" | "staff" }; absent: made elsewhere). */
-  async certificateCreators(certificateIds: string[]): Promise<Record<string, CertificateCreator>> {
-    const ids = [...new Set(certificateIds.filter(Boolean))]
-    if (!ids.length) return {}
-    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null })
-    const out: Record<string, CertificateCreator> = {}
-    for (const r of rows) out[r.certificate_id] = r.created_by as CertificateCreator
-    return out
-  }
-
   /** The service-call log: a batch of attempts (call-log.ts buffers them off the request path). */
   async writeCallLog(rows: CallLogRow[]): Promise<void> {
     if (rows.length) await this.createCallLogEntries(rows)

@@ -2,6 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../../../../core/query"
 import {
   knownRefusals,
+  LOCATION_ADDRESS_FIELDS,
   locationClass,
   locationOrigin,
   sameAddress,
@@ -33,14 +34,7 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const data = await graph<LocationRow>(req.scope, {
     entity: "stock_location",
     fields: [
-      "id",
-      "name",
-      "address.address_1",
-      "address.address_2",
-      "address.city",
-      "address.country_code",
-      "address.province",
-      "address.postal_code",
+      ...LOCATION_ADDRESS_FIELDS,
       "sales_channels.id",
       "sales_channels.name",
       "fulfillment_sets.service_zones.geo_zones.country_code",

@@ -55,7 +55,7 @@ export default tseslint.config(
     },
   },
   {
-    // the plugin as it ships: no `any` (Medusa's rows are typed through src/core/query.ts's graph<T>)
+    // the plugin as it ships: no `any` (Medusa's rows are typed through src/query.ts's graph<T>)
     files: ["src/**/*.ts", "src/**/*.tsx"],
     ignores: ["**/*.test.ts", "**/*.test.tsx", "**/__tests__/**"],
     rules: { "@typescript-eslint/no-explicit-any": "error" },

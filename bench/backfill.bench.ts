@@ -1,5 +1,5 @@
 /**
- * npm run bench:backfill — the backfill core (src/backfill/core.ts: batches of historical order
+ * npm run bench:backfill — the backfill core (src/filing/backfill/core.ts: batches of historical order
  * snapshots → POST orders + POST orders/refunds, bounded concurrency) against the sandbox
  * started in this process on an ephemeral port, through the real SalesTaxClient over loopback HTTP.
  *
@@ -17,10 +17,10 @@ import os from "node:os"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { startSandbox } from "@medusa-sales-tax/sandbox"
-import { SalesTaxClient } from "../src/client"
+import { SalesTaxClient } from "../src/service/client"
 import { roundCents } from "../src/money"
 import type { FilingLine, FilingSnapshot } from "../src/modules/sales-tax-filing/types"
-import { backfillRunner, type BackfillLedger, type BackfillOrder } from "../src/backfill/core"
+import { backfillRunner, type BackfillLedger, type BackfillOrder } from "../src/filing/backfill/core"
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000)
 const BATCH = Number(process.env.BENCH_BATCH ?? 500)

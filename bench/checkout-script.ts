@@ -4,12 +4,12 @@
  * (items and shipping asked separately at each recalculation, plus the plugin's own refresh after
  * each cart mutation and before completion), with the cart snapshot built as the plugin's hook
  * builds it: the certificate identity comes from the request's authenticated actor
- * (src/workflows/hooks/request-actor.ts), never from the cart's customer_id alone.
+ * (src/checkout/hooks/request-actor.ts), never from the cart's customer_id alone.
  */
-import type { SalesTaxProviderService } from "../src/providers/sales-tax/service"
-import { CONTEXT_KEY } from "../src/core/constants"
-import type { CartSnapshotInput } from "../src/core/context"
-import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/workflows/hooks/request-actor"
+import type { SalesTaxProviderService } from "../src/checkout/quote/provider"
+import { CONTEXT_KEY } from "../src/constants"
+import type { CartSnapshotInput } from "../src/checkout/cart/context"
+import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/checkout/hooks/request-actor"
 
 export const CHECKOUT_ADDRESS = {
   country_code: "us",

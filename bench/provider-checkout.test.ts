@@ -4,9 +4,9 @@
  * registered customer), one per logged-in registered customer per cache period.
  */
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import { clearSalesTaxClients } from "../src/client-factory"
-import { SalesTaxProviderService } from "../src/providers/sales-tax/service"
-import { certificateCache } from "../src/core/exemptions"
+import { clearSalesTaxClients } from "../src/service/client-factory"
+import { SalesTaxProviderService } from "../src/checkout/quote/provider"
+import { certificateCache } from "../src/checkout/exemptions/exemptions"
 import { scriptedCheckout } from "./checkout-script"
 
 const KEY = "sk_unit_checkout_counts_0123456789"

@@ -10,8 +10,8 @@
 import fc from "fast-check"
 import BigNumber from "bignumber.js"
 import { decorateCartTotals } from "@medusajs/framework/utils"
-import { float32Shortest } from "../src/providers/sales-tax/back-solve"
-import { solvedRate } from "../src/providers/sales-tax/back-solve"
+import { float32Shortest } from "../src/checkout/inclusive/back-solve"
+import { solvedRate } from "../src/checkout/inclusive/back-solve"
 
 const CARTS = Number(process.env.BENCH_RATES_CARTS ?? 2000)
 const f4 = (r: number) => Number(float32Shortest(r))

@@ -5,7 +5,7 @@
  * against the service: 0 lost, 0 duplicated, every filed amount equal to the charged amount,
  * every refund exactly the returned quantities, once.
  *
- * What it drives: FilingProcessor (src/workflows/filing/processor.ts: the code the Medusa
+ * What it drives: FilingProcessor (src/filing/processor.ts: the code the Medusa
  * workflows run) with the in-memory store and lock, and the real SalesTaxClient on HTTP against
  * the sandbox in-process. Orders are synthetic FilingSnapshots (no Medusa checkout): the charged
  * tax per line is the sandbox's quote for the cart, as the provider charges it; 5 % of the orders
@@ -16,11 +16,11 @@
  * bench/soak.test.ts runs the same 1,000 orders inside `npm test` (SOAK_ORDERS overrides).
  */
 import { startSandbox } from "@medusa-sales-tax/sandbox"
-import { SalesTaxClient, type AttemptInfo } from "../src/client"
+import { SalesTaxClient, type AttemptInfo } from "../src/service/client"
 import { dec, roundCents, sum } from "../src/money"
 import type { FilingSnapshot } from "../src/modules/sales-tax-filing/types"
-import { MemoryFilingStore, memoryLock } from "../src/workflows/filing/__tests__/memory-store"
-import { FilingProcessor, newRecordFor, type RefundIntent } from "../src/workflows/filing/processor"
+import { MemoryFilingStore, memoryLock } from "../src/filing/__tests__/memory-store"
+import { FilingProcessor, newRecordFor, type RefundIntent } from "../src/filing/processor"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../integration-tests/filing-helpers/kit"
 
 export interface SoakOptions {

@@ -30,8 +30,8 @@ import {
   storeHeaders,
   useSalesTaxSandbox,
 } from "../integration-tests/helpers"
-import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/core/constants"
-import { benchPhaseNow, benchPhaseRows, type PhaseRow } from "../src/api/store/sales-tax/tax-resync"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/constants"
+import { benchPhaseNow, benchPhaseRows, type PhaseRow } from "../src/checkout/store/tax-resync"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 
 // the plugin's store middlewares time their phases (remember, route, US check, refresh, refetch)

@@ -9,7 +9,7 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { parseArgs } from "node:util"
-import { SalesTaxClient } from "../src/client"
+import { SalesTaxClient } from "../src/service/client"
 import { dec, roundCents, sum } from "../src/money"
 import { startSandbox } from "@medusa-sales-tax/sandbox"
 import type { DemoSeed } from "./app/seed"
@@ -45,7 +45,7 @@ import {
   type FilingView,
   type PlacedOrder,
 } from "./lib/scenario"
-import { childOrderId } from "../src/workflows/filing/decisions"
+import { childOrderId } from "../src/filing/decisions"
 import { WHOLESALE_CONNECTION, countsByConnection, wholesaleCheckout } from "./lib/channels"
 import { WHOLESALE_CHANNEL_ID } from "./app/seed"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"

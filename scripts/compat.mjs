@@ -58,7 +58,7 @@ const SANDBOX_KEY = "sk_compat_0123456789-SECRET"
 const SANDBOX_CONNECTION = "55555555-6666-4777-8888-999999999999"
 /** Strings of the plugin's admin extensions that must be in the built dashboard. */
 const ADMIN_MARKERS = ["Sales Tax Reconciliation", "sales-tax/filings"]
-/** The plugin's boot-check error (src/modules/sales-tax/boot-check.ts, medusaAssumptionsError). */
+/** The plugin's boot-check error (src/medusa/boot-check.ts, medusaAssumptionsError). */
 const BOOT_CHECK_ERROR = /sales-tax: Medusa \S+ lacks/
 
 function parse(argv) {
@@ -294,7 +294,7 @@ async function smoke(version, app, logDir, deadline) {
   const { spawnLogged, runLogged, freePort, logTail, shutdown } = await import("../demo/lib/processes.ts")
   const { compileScript } = await import("../demo/lib/compile-script.ts")
   const sc = await import("../demo/lib/scenario.ts")
-  const { SalesTaxClient } = await import("../src/client/index.ts")
+  const { SalesTaxClient } = await import("../src/service/client/index.ts")
   const { startSandbox } = await import("@medusa-sales-tax/sandbox")
   const left = () => Math.max(5_000, deadline - Date.now())
   const cli = join(app, "node_modules/@medusajs/cli/cli.js")

@@ -1,6 +1,6 @@
 import { z } from "zod"
-import { Address } from "./contract"
-import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./core/constants"
+import { Address } from "./service/contract"
+import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./constants"
 import { NexusOptionsSchema } from "./nexus/options"
 
 /**
@@ -130,7 +130,7 @@ export const PluginOptionsSchema = z
     shopperCertificates: z
       .enum(["review", "immediate", "off"], { error: 'shopperCertificates must be "review", "immediate" or "off"' })
       .default("review"),
-    /** Further connections, each for its sales channels (src/connections.ts); the rest use the default one. */
+    /** Further connections, each for its sales channels (src/service/connections.ts); the rest use the default one. */
     connections: z
       .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })
       .default([]),

@@ -5,8 +5,8 @@
  * sandbox's request counts per connection show which connection did what.
  */
 import Medusa from "@medusajs/js-sdk"
-import { SalesTaxClient } from "../../src/client"
-import type { OrderRecord } from "../../src/contract"
+import { SalesTaxClient } from "../../src/service/client"
+import type { OrderRecord } from "../../src/service/contract"
 import type { Ctx, ShopperAddress } from "./scenario"
 import { DemoError } from "./ui"
 

@@ -5,8 +5,8 @@
  * holds as filed (read from the service, not from the plugin's own records).
  */
 import Medusa, { FetchError } from "@medusajs/js-sdk"
-import { SalesTaxClient, SalesTaxError } from "../../src/client"
-import type { CertificateRecord, LineItemOut, OrderRecord } from "../../src/contract"
+import { SalesTaxClient, SalesTaxError } from "../../src/service/client"
+import type { CertificateRecord, LineItemOut, OrderRecord } from "../../src/service/contract"
 import { dec, roundCents, sum } from "../../src/money"
 import type { DemoSeed, ProductKey } from "../app/seed"
 import { DemoError } from "./ui"

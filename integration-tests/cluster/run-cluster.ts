@@ -38,7 +38,7 @@ import {
   type PlannedOrder,
 } from "../../demo/lib/scenario"
 import type { DemoSeed } from "../../demo/app/seed"
-import { SalesTaxError } from "../../src/client"
+import { SalesTaxError } from "../../src/service/client"
 import { startTestSandbox, type TestSandbox } from "../helpers/sandbox"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }

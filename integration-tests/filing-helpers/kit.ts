@@ -2,8 +2,8 @@
  * Test kit for filing: a sandbox control client and snapshots "as charged at checkout" (the charged
  * tax per line is what the service quoted for the cart, as the provider would have charged it).
  */
-import type { Address, OperationId } from "../../src/contract"
-import type { SalesTaxClient } from "../../src/client"
+import type { Address, OperationId } from "../../src/service/contract"
+import type { SalesTaxClient } from "../../src/service/client"
 import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
 import { sandboxCaller } from "../helpers/sandbox"
 import { getPluginOptions } from "../../src/options"

@@ -5,7 +5,7 @@
  * lines minus refunds), per line, to the cent.
  */
 import { dec, roundCents, sum } from "../../src/money"
-import type { SalesTaxClient } from "../../src/client"
+import type { SalesTaxClient } from "../../src/service/client"
 
 /** One line's "home" basis: quantity and tax it is filed with, and what was refunded of it there. */
 export interface ModelLine {

@@ -5,14 +5,14 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { SALES_TAX_PROVIDER_ID } from "../../src/core/constants"
-import type { SalesTaxProviderService } from "../../src/providers/sales-tax/service"
+import { SALES_TAX_PROVIDER_ID } from "../../src/constants"
+import type { SalesTaxProviderService } from "../../src/checkout/quote/provider"
 import { adminAuth } from "../filing-helpers/medusa"
 import type { TestSandbox } from "./sandbox"
 import { seedStore, type SeededStore } from "./seed"
 import { Checkout, createShopper, type ShopperAddress } from "./storefront"
 import { ticAssignmentsChanged } from "../../src/modules/sales-tax/tic-generation"
-import { clearOriginLocationMemo } from "../../src/workflows/hooks/origin-locations"
+import { clearOriginLocationMemo } from "../../src/checkout/origins/origin-locations"
 
 type Api = ConstructorParameters<typeof Checkout>[0]
 

@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PRODUCTS, seedStore as seedDevStore, setTaxInclusiveRegionPrices, type SeededStore as DevStore } from "../../dev-store/seed"
-import { SALES_TAX_PROVIDER_ID } from "../../src/core/constants"
+import { SALES_TAX_PROVIDER_ID } from "../../src/constants"
 
 export { TICS, type SeededProduct } from "../../dev-store/seed"
 

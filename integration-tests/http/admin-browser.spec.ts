@@ -15,7 +15,7 @@
 import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core"
-import { SalesTaxClient } from "../../src/client"
+import { SalesTaxClient } from "../../src/service/client"
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,

@@ -12,7 +12,7 @@ import {
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
-import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/core/constants"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/constants"
 
 jest.setTimeout(120_000)
 

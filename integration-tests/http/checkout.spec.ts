@@ -17,7 +17,7 @@ import {
   type SeededStore,
 } from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
-import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
+import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { logger } from "@medusajs/framework/logger"
 
 jest.setTimeout(120_000)

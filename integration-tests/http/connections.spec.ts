@@ -16,7 +16,7 @@ import {
 } from "@medusajs/core-flows"
 import { addSalesChannel, addWarehouse } from "../../dev-store/seed"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import { SalesTaxClient } from "../../src/client"
+import { SalesTaxClient } from "../../src/service/client"
 import {
   ADDRESSES,
   Checkout,
@@ -36,11 +36,11 @@ import {
 import { adminOrder, editOrder, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
 import { toCents, roundCents } from "../../src/money"
-import { checkConnectionChannels } from "../../src/modules/sales-tax/boot-check"
+import { checkConnectionChannels } from "../../src/medusa/boot-check"
 import { getPluginOptions } from "../../src/options"
-import { originServiceId } from "../../src/core/origins"
+import { originServiceId } from "../../src/checkout/origins/origins"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
+import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import backfillSalesTax from "../../src/scripts/backfill-sales-tax"
 

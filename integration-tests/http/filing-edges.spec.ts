@@ -11,7 +11,7 @@ import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../
 import { adminOrder, filingStore, fulfilEach, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { dec, roundCents, sum } from "../../src/money"
 import salesTaxFilingRetryJob from "../../src/jobs/sales-tax-filing-retry"
-import { KEY_REFUSED } from "../../src/workflows/filing/key-refused"
+import { KEY_REFUSED } from "../../src/filing/key-refused"
 
 jest.setTimeout(180_000)
 

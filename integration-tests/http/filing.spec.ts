@@ -16,8 +16,8 @@ import {
 } from "../helpers"
 import { adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
-import { TAX_LINE_CODE } from "../../src/core/constants"
-import { processDueFilings } from "../../src/workflows/filing/handlers"
+import { TAX_LINE_CODE } from "../../src/constants"
+import { processDueFilings } from "../../src/filing/handlers"
 import { processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow } from "../../src/workflows/filing/workflows"
 
 jest.setTimeout(120_000)

@@ -44,7 +44,7 @@ import {
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { INPUT_LIMITS } from "../../src/api/admin/sales-tax/input-guard"
 import { callLog } from "../../src/modules/sales-tax/call-log"
-import { OPERATION_IDS } from "../../src/contract"
+import { OPERATION_IDS } from "../../src/service/contract"
 import { clearTicCache } from "../../src/api/admin/sales-tax/tic-lookup"
 
 jest.setTimeout(240_000)

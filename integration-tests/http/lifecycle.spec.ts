@@ -23,10 +23,10 @@ import {
 } from "../filing-helpers/medusa"
 import { setManualRefunds } from "../filing-helpers/kit"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
-import { creditOrderId, processDueFilings, sweepOrders } from "../../src/workflows/filing/handlers"
+import { creditOrderId, processDueFilings, sweepOrders } from "../../src/filing/handlers"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../src/modules/sales-tax-filing/service"
-import { fullItemTax } from "../../src/reconciliation/compute"
+import { fullItemTax } from "../../src/filing/reconciliation/compute"
 
 const ORDERS = Number(process.env.LIFECYCLE_ORDERS ?? 3)
 jest.setTimeout(Math.max(600_000, ORDERS * 60_000))

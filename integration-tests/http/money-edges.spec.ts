@@ -15,14 +15,14 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createPromotionsWorkflow, completeCartWorkflow } from "@medusajs/core-flows"
 import { Checkout, cents, resetCheckout, salesTaxProvider, storeHeaders, useSalesTaxSandbox, type ShopperAddress } from "../helpers"
 import { seedStore as seedDevStore, TICS, type SeededStore } from "../../dev-store/seed"
-import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/core/constants"
+import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { registeredRateMemory } from "../../src/modules/sales-tax/last-known-rates"
 import {
   CART_CHANGED_ERROR_CODE,
   completionGuardStats,
   completionStorage,
   readCartFingerprint,
-} from "../../src/workflows/hooks/complete-cart-guard"
+} from "../../src/checkout/hooks/complete-cart-guard"
 
 jest.setTimeout(120_000)
 

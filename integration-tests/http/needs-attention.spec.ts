@@ -10,8 +10,8 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { freshFilingStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { filingStore, waitForFiling } from "../filing-helpers/medusa"
-import { sweepOrders } from "../../src/workflows/filing/handlers"
-import { monthOf } from "../../src/reconciliation/compute"
+import { sweepOrders } from "../../src/filing/handlers"
+import { monthOf } from "../../src/filing/reconciliation/compute"
 import { roundCents, sum } from "../../src/money"
 
 jest.setTimeout(180_000)

@@ -24,8 +24,8 @@ import { adminAuth, adminOrder, editOrder, filingStore, waitForFiling } from "..
 import { netFiled, total } from "../filing-helpers/lifecycle"
 import { roundCents } from "../../src/money"
 import { getPluginOptions } from "../../src/options"
-import { SHOPPER_CERTIFICATE_CAP } from "../../src/core/certificate-rules"
-import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/core/constants"
+import { SHOPPER_CERTIFICATE_CAP } from "../../src/checkout/exemptions/certificate-rules"
+import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/constants"
 import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
 
 jest.setTimeout(120_000)

@@ -18,8 +18,8 @@ import {
   type SeededStore,
 } from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
-import { TAX_LINE_CODE } from "../../src/core/constants"
-import { ADDRESS_UNRESOLVED_CODE, ADDRESS_UNRESOLVED_MESSAGE, CURRENCY_UNSUPPORTED_CODE } from "../../src/core/us-address"
+import { TAX_LINE_CODE } from "../../src/constants"
+import { ADDRESS_UNRESOLVED_CODE, ADDRESS_UNRESOLVED_MESSAGE, CURRENCY_UNSUPPORTED_CODE } from "../../src/checkout/address/us-address"
 
 jest.setTimeout(180_000)
 

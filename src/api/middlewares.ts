@@ -1,7 +1,7 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
 import { salesTaxErrorHandler } from "./admin/sales-tax/input-guard"
-import { storeSalesTaxMiddlewares } from "./store/sales-tax/tax-resync"
+import { storeSalesTaxMiddlewares } from "../checkout/store/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
 import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
 import { draftOrderGuardMiddlewares } from "./admin/sales-tax/draft-order-guard"

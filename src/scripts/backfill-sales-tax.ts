@@ -13,8 +13,8 @@
  */
 import type { ExecArgs } from "@medusajs/framework/types"
 import cliProgress from "cli-progress"
-import { runBackfill } from "../backfill/medusa"
-import { parseBackfillArgs, rangeOf } from "../backfill/range"
+import { runBackfill } from "../filing/backfill/medusa"
+import { parseBackfillArgs, rangeOf } from "../filing/backfill/range"
 
 export default async function backfillSalesTax({ container, args }: ExecArgs) {
   const parsed = parseBackfillArgs(args ?? [])

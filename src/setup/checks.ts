@@ -12,8 +12,8 @@
  *   us_shipping    per enabled sales channel: a shipping option for US addresses from such a location
  *   connection     the Sales Tax Service answers (ping) with the configured key and connection
  */
-import type { Address } from "../contract"
-import { locationOrigin, type LocationAddressLike } from "../core/origins"
+import type { Address } from "../service/contract"
+import { locationOrigin, type LocationAddressLike } from "../checkout/origins/origins"
 
 export interface SetupRegion {
   id: string

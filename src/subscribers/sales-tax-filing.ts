@@ -10,7 +10,7 @@ import {
   returnReceivedFilingWorkflow,
   syncOrderFilingWorkflow,
 } from "../workflows/filing/workflows"
-import { describeFailure } from "../workflows/filing/decisions"
+import { describeFailure } from "../filing/decisions"
 import { getPluginOptions } from "../options"
 
 type Payload = { id?: string; order_id?: string; return_id?: string; claim_id?: string; exchange_id?: string }

@@ -5,7 +5,7 @@
  * and reason) and the export text. The Medusa side is ./medusa.ts.
  */
 import { parse } from "csv-parse/sync"
-import { csvField } from "../reconciliation/compute"
+import { csvField } from "../filing/reconciliation/compute"
 
 export const TARGETS = ["product", "product_type", "product_category"] as const
 export type BulkTarget = (typeof TARGETS)[number]

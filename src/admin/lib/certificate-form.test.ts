@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
 import { AdminCreateCertificateBody } from "../../api/admin/sales-tax/validators"
 import { emptyForm, humanize, toBody, validate, type FormState } from "./certificate-form"
 

@@ -1,7 +1,7 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
 // field messages (from the same zod schema the service's contract uses). Pure, tested beside it.
-import { CreateCertificateRequest } from "../../contract"
-import { missingIdNumbers, REASONS_WITHOUT_ID_NUMBER } from "../../core/certificate-rules"
+import { CreateCertificateRequest } from "../../service/contract"
+import { missingIdNumbers, REASONS_WITHOUT_ID_NUMBER } from "../../checkout/exemptions/certificate-rules"
 
 /** Reasons whose certificates need no identification number (the form says so beside the field). */
 export { REASONS_WITHOUT_ID_NUMBER }

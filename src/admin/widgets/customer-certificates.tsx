@@ -17,11 +17,11 @@ import {
   usePrompt,
 } from "@medusajs/ui"
 import { useState } from "react"
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
 import { REASONS_WITHOUT_ID_NUMBER, emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
 import { Field } from "../components/field"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse, AdminConnectionsResponse, ConnectionView } from "../lib/types"
+import type { AdminCertificateResponse, AdminCertificatesResponse, AdminConnectionsResponse, ConnectionView } from "../../api/types"
 import { useLoad } from "../lib/use-load"
 
 /** `?connection_id=<id>` for a chosen connection other than the default; "" for the default. */

@@ -1,4 +1,4 @@
-import type { Address } from "../../contract"
+import type { Address } from "../../service/contract"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 

@@ -7,11 +7,16 @@ import { CallLogEntry } from "./models/call-log"
 import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "./call-log"
 import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
-import { runProviderBootChecks } from "./boot-check"
+import { runProviderBootChecks } from "../../medusa/boot-check"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 import { randomUUID } from "node:crypto"
-import { registerCertificateReviews, type CertificateReviews, type CertificateStanding, type ReviewStatus } from "../../core/exemptions"
+import {
+  registerCertificateReviews,
+  type CertificateReviews,
+  type CertificateStanding,
+  type ReviewStatus,
+} from "../../checkout/exemptions/exemptions"
 
 /** The prefix of a reserved row's certificate_id: a customer's submission in flight (models/certificate-origin.ts). */
 export const RESERVED_PREFIX = "reserved:"

@@ -1,7 +1,7 @@
 /**
  * A counter of TIC assignment changes in this process: the salesTax module bumps it whenever it
  * writes an assignment (setTic), and whoever keeps TICs (the tax-line hook's product TICs:
- * src/workflows/hooks/product-tic-cache.ts) drops what it read under an older count. No imports:
+ * src/tics/product-tic-cache.ts) drops what it read under an older count. No imports:
  * the module and the hooks both load it without loading each other.
  */
 const KEY = Symbol.for("medusa-sales-tax/tic-generation")

@@ -1,12 +1,12 @@
 import { ModuleProvider, Modules } from "@medusajs/framework/utils"
-import SalesTaxProviderService from "./service"
+import SalesTaxProviderService from "../../checkout/quote/provider"
 
 export { SalesTaxProviderService }
-export * from "../../core/constants"
-export { resolveTic, categoryTics, type TicSource } from "../../core/tic-resolution"
-export { backSolveRate, float32Shortest } from "./back-solve"
-export { buildServiceCart, cartHash, taxableDestination, serviceCustomerId } from "../../core/build-service-cart"
-export { CartSnapshot } from "../../core/context"
-export { invalidateCustomerCertificates } from "../../core/exemptions"
+export * from "../../constants"
+export { resolveTic, categoryTics, type TicSource } from "../../tics/tic-resolution"
+export { backSolveRate, float32Shortest } from "../../checkout/inclusive/back-solve"
+export { buildServiceCart, cartHash, taxableDestination, serviceCustomerId } from "../../checkout/cart/build-service-cart"
+export { CartSnapshot } from "../../checkout/cart/context"
+export { invalidateCustomerCertificates } from "../../checkout/exemptions/exemptions"
 
 export default ModuleProvider(Modules.TAX, { services: [SalesTaxProviderService] })

@@ -1,5 +1,5 @@
 export * from "./workflows"
-export * from "./decisions"
+export * from "../../filing/decisions"
 export {
   FilingProcessor,
   newRecordFor,
@@ -7,5 +7,5 @@ export {
   type FilingProcessorDeps,
   type RefundIntent,
   type ProcessOutcome,
-} from "./processor"
-export * from "./handlers"
+} from "../../filing/processor"
+export * from "../../filing/handlers"

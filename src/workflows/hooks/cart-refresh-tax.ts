@@ -15,7 +15,7 @@
  * collection (so its amount is the total with the new tax, never a cent off), and before the
  * route reads the cart for its answer (so the answer is fresh without another read). It acts only
  * inside a store cart request that the plugin's middleware opened a scope for
- * (src/api/store/sales-tax/tax-resync.ts) and only for a cart the provider quotes (automatic taxes,
+ * (src/checkout/store/tax-resync.ts) and only for a cart the provider quotes (automatic taxes,
  * a US shipping address); everywhere else (admin, jobs, host code) the hook does nothing.
  * The middleware sees whether the hook ran: when it did not (a route without Medusa's refresh, such
  * as the promotions routes, or the hook not registered), it refreshes after the route as before.
@@ -32,13 +32,13 @@ import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
-import { graph } from "../../core/query"
-import { cartRefreshStorage } from "./cart-refresh-scope"
-import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "./tax-line-context-handler"
-import { UPDATE_TAX_LINES_CART_FIELDS, setCartTaxLines, taxRunFields, type TaxRunCart } from "./cart-tax-lines"
+import { graph } from "../../query"
+import { cartRefreshStorage } from "../../checkout/hooks/cart-refresh-scope"
+import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
+import { UPDATE_TAX_LINES_CART_FIELDS, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 
-export { cartRefreshStorage, type CartRefreshScope } from "./cart-refresh-scope"
-export { UPDATE_TAX_LINES_CART_FIELDS } from "./cart-tax-lines"
+export { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
+export { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
 
 /** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
@@ -119,7 +119,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   return new StepResponse(undefined)
 }
 
-// a Medusa without the hook: the boot check logs it once, with what is turned off (src/modules/sales-tax/boot-check.ts)
+// a Medusa without the hook: the boot check logs it once, with what is turned off (src/medusa/boot-check.ts)
 const hookExists =
   typeof (refreshCartItemsWorkflow.hooks as object as Record<string, unknown>).beforeRefreshingPaymentCollection === "function"
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && hookExists) {

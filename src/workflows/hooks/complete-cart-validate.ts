@@ -10,8 +10,8 @@
  */
 import { completeCartWorkflow } from "@medusajs/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { validateCompletionUnchanged } from "./complete-cart-guard"
-import { validateCompletionDestination, type OrderToBe } from "./destination-guard"
+import { validateCompletionUnchanged } from "../../checkout/hooks/complete-cart-guard"
+import { validateCompletionDestination, type OrderToBe } from "../../checkout/hooks/destination-guard"
 
 export async function salesTaxValidateCompletion(data: { input: { id?: string }; cart: OrderToBe }, ctx: StepExecutionContext) {
   await validateCompletionDestination({ cart: data.cart }, { container: ctx.container })

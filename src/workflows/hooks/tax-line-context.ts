@@ -7,10 +7,10 @@
  *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
  */
 import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
-import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "./tax-line-context-handler"
+import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 
 function register(name: string, hooks: object, fn: () => void): void {
-  // a Medusa without the hook: the boot check logs it once, with what is turned off (src/modules/sales-tax/boot-check.ts)
+  // a Medusa without the hook: the boot check logs it once, with what is turned off (src/medusa/boot-check.ts)
   if (typeof (hooks as { setTaxLineContext?: unknown }).setTaxLineContext !== "function") return
   try {
     fn()

@@ -7,9 +7,9 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import type { SalesTaxClient } from "../../../client"
-import { getBackgroundClient } from "../../../client-factory"
-import { connectionById, optionsOn, type ResolvedConnection } from "../../../connections"
+import type { SalesTaxClient } from "../../../service/client"
+import { getBackgroundClient } from "../../../service/client-factory"
+import { connectionById, optionsOn, type ResolvedConnection } from "../../../service/connections"
 import { pluginOptions, sendZodError } from "./helpers"
 
 /** Pure: the query schema for the configured connection ids. */

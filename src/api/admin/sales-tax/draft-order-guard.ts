@@ -3,8 +3,8 @@
 // this middleware refuses the conversion of a US draft order whose destination cannot be resolved
 // or whose currency is not USD, with the same 400 as cart completion (workflows/hooks/destination-guard.ts).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
-import { graph } from "../../../core/query"
-import { refuseUnquotableDestination, type OrderToBe } from "../../../workflows/hooks/destination-guard"
+import { graph } from "../../../query"
+import { refuseUnquotableDestination, type OrderToBe } from "../../../checkout/hooks/destination-guard"
 
 export const DRAFT_ORDER_FIELDS = [
   "id",

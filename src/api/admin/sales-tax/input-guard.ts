@@ -8,7 +8,7 @@
 //     (a deeply nested echo cannot overflow the serializer) and the API key replaced.
 // The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
-import { makeRedactor } from "../../../client/errors"
+import { makeRedactor } from "../../../service/client/errors"
 import { getPluginOptions } from "../../../options"
 
 export const INPUT_LIMITS = {

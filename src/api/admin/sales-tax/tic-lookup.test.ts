@@ -1,5 +1,5 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import { clearSalesTaxClients } from "../../../client-factory"
+import { clearSalesTaxClients } from "../../../service/client-factory"
 import { resolvePluginOptions, type PluginOptions } from "../../../options"
 import { clearTicCache, lookupTic, rememberTics, ticLabel } from "./tic-lookup"
 

@@ -7,9 +7,9 @@
 //   cached: the next lookup asks again.
 // - the checkout client (timeoutMs for the whole call): an admin waits on these lookups.
 import { LRUCache } from "lru-cache"
-import type { TicResult } from "../../../contract"
-import { SalesTaxError, type SalesTaxClient } from "../../../client"
-import { getCheckoutClient } from "../../../client-factory"
+import type { TicResult } from "../../../service/contract"
+import { SalesTaxError, type SalesTaxClient } from "../../../service/client"
+import { getCheckoutClient } from "../../../service/client-factory"
 import type { PluginOptions } from "../../../options"
 
 /** known: the service has it (with its label); unknown: the service answered without it. */

@@ -1,7 +1,7 @@
 // zod bodies of the plugin's admin routes (validated by validateAndTransformBody, see middlewares.ts).
 import { z } from "zod"
-import { CreateCertificateRequest, TicSearchRequest } from "../../../contract"
-import { missingIdNumbers } from "../../../core/certificate-rules"
+import { CreateCertificateRequest, TicSearchRequest } from "../../../service/contract"
+import { missingIdNumbers } from "../../../checkout/exemptions/certificate-rules"
 
 /**
  * POST /admin/sales-tax/tics/{target}/:id. Whether the service knows the TIC is checked by the

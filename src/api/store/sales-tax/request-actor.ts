@@ -1,7 +1,7 @@
 /**
  * Records who the request is authenticated as (Medusa's `req.auth_context`, set by Medusa's own
  * authentication middleware before any plugin middleware runs) for the tax-line hooks, which see
- * only the cart. See src/workflows/hooks/request-actor.ts for why and what is trusted.
+ * only the cart. See src/checkout/hooks/request-actor.ts for why and what is trusted.
  */
 import type {
   AuthenticatedMedusaRequest,
@@ -10,7 +10,7 @@ import type {
   MedusaResponse,
   MiddlewareRoute,
 } from "@medusajs/framework/http"
-import { actorOf, actorStorage } from "../../../workflows/hooks/request-actor"
+import { actorOf, actorStorage } from "../../../checkout/hooks/request-actor"
 
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   // read lazily: the hook runs later in this same request, after every authentication step

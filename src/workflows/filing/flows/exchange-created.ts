@@ -1,5 +1,5 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { onExchangeCreated } from "../handlers"
+import { onExchangeCreated } from "../../../filing/handlers"
 
 /** order.exchange_created: returned items refunded, new items filed as an order of their own. One idempotent step (keys from Medusa ids); a failed service call is kept on the filing record for the retry job. */
 const step = createStep("sales-tax-exchange-created-filing-step", async (input: { exchangeId: string }, { container }) => {

@@ -2,7 +2,7 @@
 // and the filters it becomes. The entries are written by modules/sales-tax/call-log.ts.
 import type { MedusaRequest } from "@medusajs/framework/http"
 import { z } from "zod"
-import { OPERATION_IDS } from "../../../../contract"
+import { OPERATION_IDS } from "../../../../service/contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 import type { CallLogRow } from "../../../../modules/sales-tax/call-log"
 

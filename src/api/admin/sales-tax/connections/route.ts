@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { allConnections } from "../../../../connections"
-import { graph } from "../../../../core/query"
-import type { AdminConnectionsResponse, ConnectionView } from "../../../../admin/lib/types"
+import { allConnections } from "../../../../service/connections"
+import { graph } from "../../../../query"
+import type { AdminConnectionsResponse, ConnectionView } from "../../../types"
 import { handle, pluginOptions } from "../helpers"
 
 /**

@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { graph } from "../../../../core/query"
+import { graph } from "../../../../query"
 import {
   knownRefusals,
   LOCATION_ADDRESS_FIELDS,
@@ -9,8 +9,8 @@ import {
   type FulfillmentSetsLike,
   type LocationAddressLike,
   type RefusalCache,
-} from "../../../../core/origins"
-import type { AdminLocationsResponse, LocationView } from "../../../../admin/lib/types"
+} from "../../../../checkout/origins/origins"
+import type { AdminLocationsResponse, LocationView } from "../../../types"
 import { handle, pluginOptions } from "../helpers"
 
 /** A stock location as this route reads it. */

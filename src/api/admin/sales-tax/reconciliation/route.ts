@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { monthReport } from "../../../../reconciliation/medusa"
+import { monthReport } from "../../../../filing/reconciliation/medusa"
 import { MonthQuery, parseOr400, reportView } from "./validators"
 
 /**

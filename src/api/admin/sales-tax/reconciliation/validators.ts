@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { MONTH_RE, attentionSummary, money, type MonthReport, type OrderRow } from "../../../../reconciliation/compute"
-import { FIRST_YEAR, inYears, LAST_YEAR } from "../../../../backfill/range"
+import { MONTH_RE, attentionSummary, money, type MonthReport, type OrderRow } from "../../../../filing/reconciliation/compute"
+import { FIRST_YEAR, inYears, LAST_YEAR } from "../../../../filing/backfill/range"
 import { sendZodError } from "../helpers"
 
 export const MonthQuery = z.object({

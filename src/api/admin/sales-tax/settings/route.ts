@@ -1,12 +1,12 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { HealthResponse, PingResponse } from "../../../../contract"
-import { SalesTaxError } from "../../../../client"
+import type { HealthResponse, PingResponse } from "../../../../service/contract"
+import { SalesTaxError } from "../../../../service/client"
 import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../../../options"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
-import { graph } from "../../../../core/query"
-import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../../../../core/product-tics"
-import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../../../../admin/lib/types"
-import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../../../../workflows/filing/key-refused"
+import { graph } from "../../../../query"
+import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../../../../tics/product-tics"
+import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../../../types"
+import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../../../../filing/key-refused"
 import { handle, pluginOptions, salesTaxClient, serviceText, ticInfo } from "../helpers"
 
 type Scope = MedusaRequest["scope"]

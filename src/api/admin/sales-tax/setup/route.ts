@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { readChecklist } from "../../../../setup/medusa"
-import type { AdminSetupResponse } from "../../../../admin/lib/types"
+import type { AdminSetupResponse } from "../../../types"
 import { handle } from "../helpers"
 
 /**

@@ -8,13 +8,13 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
-import type { CertificateRecord } from "../../../../contract"
+import type { CertificateRecord } from "../../../../service/contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 import type { CertificateCreator } from "../../../../modules/sales-tax/service"
 import { pluginOptions, sendError } from "../../../admin/sales-tax/helpers"
-import type { CertificateStanding, ReviewStatus } from "../../../../core/exemptions"
-import { certificateStatus } from "../../../../core/certificate-rules"
-import type { CertificateWithStanding } from "../../../../admin/lib/types"
+import type { CertificateStanding, ReviewStatus } from "../../../../checkout/exemptions/exemptions"
+import { certificateStatus } from "../../../../checkout/exemptions/certificate-rules"
+import type { CertificateWithStanding } from "../../../types"
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20

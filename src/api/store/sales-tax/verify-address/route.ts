@@ -1,12 +1,12 @@
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { z } from "zod"
-import { isSalesTaxError } from "../../../../client"
-import { getCheckoutClient } from "../../../../client-factory"
-import { optionsForChannel } from "../../../../connections"
-import type { ErrorDetail } from "../../../../contract"
+import { isSalesTaxError } from "../../../../service/client"
+import { getCheckoutClient } from "../../../../service/client-factory"
+import { optionsForChannel } from "../../../../service/connections"
+import type { ErrorDetail } from "../../../../service/contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
-import { normalizeUsState, normalizeUsZip, zipText } from "../../../../core/us-address"
-import { graph } from "../../../../core/query"
+import { normalizeUsState, normalizeUsZip, zipText } from "../../../../checkout/address/us-address"
+import { graph } from "../../../../query"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
 import {
   addressKey,

@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { AdminCertificateResponse } from "../../../../../admin/lib/types"
+import type { AdminCertificateResponse } from "../../../../types"
 import { handle } from "../../helpers"
 import { adminConnection } from "../../connection-query"
-import { invalidateCustomerCertificates } from "../../../../../core/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../checkout/exemptions/exemptions"
 
 /** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {

@@ -1,10 +1,10 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { SalesTaxError } from "../../../../../client"
-import { getBackgroundClient } from "../../../../../client-factory"
-import { connectionById, optionsOn } from "../../../../../connections"
-import type { CheckResult } from "../../../../../admin/lib/types"
+import { SalesTaxError } from "../../../../../service/client"
+import { getBackgroundClient } from "../../../../../service/client-factory"
+import { connectionById, optionsOn } from "../../../../../service/connections"
+import type { CheckResult } from "../../../../types"
 import { handle, pluginOptions, sendError, sendZodError, serviceText } from "../../helpers"
 
 export const PingConnectionBody = z

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { BackfillRangeInput } from "../../../../../backfill/range"
-import { currentBackfill, startBackfill } from "../../../../../backfill/jobs"
+import { BackfillRangeInput } from "../../../../../filing/backfill/range"
+import { currentBackfill, startBackfill } from "../../../../../filing/backfill/jobs"
 import { parseOr400 } from "../validators"
 
 /** GET /admin/sales-tax/reconciliation/backfill: the running (or last) backfill of this server and its progress. */

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { monthCsv } from "../../../../../reconciliation/compute"
-import { monthReport } from "../../../../../reconciliation/medusa"
+import { monthCsv } from "../../../../../filing/reconciliation/compute"
+import { monthReport } from "../../../../../filing/reconciliation/medusa"
 import { MonthQuery, parseOr400 } from "../validators"
 
 /** GET /admin/sales-tax/reconciliation/csv?month=YYYY-MM: every order of the month and a total line, as CSV. */

@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { fixOrder, orderRow } from "../../../../../reconciliation/medusa"
+import { fixOrder, orderRow } from "../../../../../filing/reconciliation/medusa"
 import { FixBody, parseOr400, rowView } from "../validators"
 
 /**

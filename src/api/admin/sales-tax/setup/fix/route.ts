@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { applySetupFix, FixNotOffered } from "../../../../../setup/medusa"
-import type { AdminSetupFixResponse } from "../../../../../admin/lib/types"
+import type { AdminSetupFixResponse } from "../../../../types"
 import { bodyOf, handle, sendError } from "../../helpers"
 import { AdminSetupFixBody } from "../validators"
 

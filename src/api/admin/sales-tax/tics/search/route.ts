@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { AdminTicSearchResponse } from "../../../../../admin/lib/types"
+import type { AdminTicSearchResponse } from "../../../../types"
 import { bodyOf, handle, pluginOptions, salesTaxClient } from "../../helpers"
 import { rememberTics } from "../../tic-lookup"
 import { AdminTicSearchBody } from "../../validators"

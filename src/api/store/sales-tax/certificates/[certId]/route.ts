@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { isSalesTaxError } from "../../../../../client"
-import { invalidateCustomerCertificates } from "../../../../../core/exemptions"
+import { isSalesTaxError } from "../../../../../service/client"
+import { invalidateCustomerCertificates } from "../../../../../checkout/exemptions/exemptions"
 import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
 import { customerOf, shopperCertificatesOpen, withCreators, withinBudget } from "../shopper"
 

@@ -1,11 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import type { AdminCertificateResponse } from "../../../../../../admin/lib/types"
+import type { AdminCertificateResponse } from "../../../../../types"
 import { checkParam } from "../../../id-shapes"
 import { handle, sendError, sendZodError } from "../../../helpers"
 import { adminConnection } from "../../../connection-query"
-import { invalidateCustomerCertificates } from "../../../../../../core/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
 import { origins, withStanding } from "../../../../../store/sales-tax/certificates/shopper"
 
 /** POST /admin/sales-tax/certificates/:certId/review: approve, or reject with the reason the shopper sees. */

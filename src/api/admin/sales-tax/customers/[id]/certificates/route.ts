@@ -1,11 +1,11 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { CertificateRecord } from "../../../../../../contract"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../../admin/lib/types"
+import type { CertificateRecord } from "../../../../../../service/contract"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../../../../types"
 import { bodyOf, handle, notFound } from "../../../helpers"
 import { adminConnection } from "../../../connection-query"
-import { queryOf } from "../../../../../../core/query"
+import { queryOf } from "../../../../../../query"
 import { AdminCreateCertificateBody } from "../../../validators"
-import { invalidateCustomerCertificates } from "../../../../../../core/exemptions"
+import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
 import { recordOrigin, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { issuesToErrors } from "../../../../../../contract"
-import { listManualRefunds } from "../../../../../../workflows/filing/handlers"
+import { issuesToErrors } from "../../../../../../service/contract"
+import { listManualRefunds } from "../../../../../../filing/handlers"
 import { fileRefundAsCreditWorkflow } from "../../../../../../workflows/filing/workflows"
 import { filingRouteContext, readFilingView } from "../../helpers"
 

@@ -1,0 +1,111 @@
+import { SalesTaxError } from "../../service/client"
+import type { Address } from "../../service/contract"
+import { isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
+
+let n = 0
+/** A verify-address double answering as the service does (the ZIP's state wins), counting its calls; a fresh cache each. */
+function deps(answer: (a: Address) => Address | Error): VerifyDeps & { calls: Address[] } {
+  const calls: Address[] = []
+  return {
+    calls,
+    options: { baseUrl: `http://verify.test/${++n}`, connectionId: "c".repeat(36), verifyAddressRateLimit: 20 },
+    client: () => ({
+      verifyAddress: async (a: Address) => {
+        calls.push(a)
+        const r = answer(a)
+        if (r instanceof Error) throw r
+        return r
+      },
+    }),
+  }
+}
+const austin = (a: Address): Address => ({ ...a, city: "AUSTIN", state: "TX", zip: "78701-1234" })
+const addr = (province: string | null, postal_code: string | null, country_code = "us") => ({
+  country_code,
+  province_code: province,
+  postal_code,
+  address_1: "500 Congress Ave",
+  city: "Austin",
+})
+const refused = (status: number) =>
+  new SalesTaxError({
+    operation: "verifyAddress",
+    status,
+    title: status === 422 ? "the address could not be verified" : "unavailable",
+    errors: status === 422 ? [{ location: "body.zip", message: "ZIP code 99999 is not a known US ZIP code", value: "99999" }] : [],
+    retryable: status >= 500,
+    code: "http",
+    attempts: 1,
+  })
+
+describe("quoteDestination", () => {
+  it("quotes a typed state its ZIP agrees with as typed, without a call", async () => {
+    for (const typed of ["TX", "Texas", "texas", " Texas ", "US-TX", "Tex."]) {
+      const d = deps(austin)
+      const got = await quoteDestination(addr(typed, "78701"), "usd", d)
+      expect(got).toMatchObject({ address: { state: "TX", zip: "78701", line1: "500 Congress Ave", city: "Austin" } })
+      expect(got.address && got.destination).toEqual({ state: "TX", zip: "78701", source: "typed" })
+      expect(d.calls).toHaveLength(0)
+    }
+  })
+
+  it("asks verify-address once per normalized address for a blank or mismatched state, and uses its state and ZIP", async () => {
+    const d = deps(austin)
+    const first = await quoteDestination(addr("", "78701"), "usd", d)
+    expect(first.address && first.destination).toEqual({ state: "TX", zip: "78701", zip4: "1234", source: "verified" })
+    // the shopper's lines and city stay; the state and ZIP are the verified ones
+    expect(first.address).toMatchObject({ state: "TX", zip: "78701-1234", city: "Austin" })
+    expect(d.calls).toEqual([{ line1: "500 Congress Ave", city: "Austin", state: "TX", zip: "78701" }])
+    // the same address again, spelled with other spaces: the cached verdict
+    await quoteDestination({ ...addr(" ", " 78701 "), address_1: " 500  Congress Ave " }, "usd", d)
+    expect(d.calls).toHaveLength(1)
+    // a state that disagrees with the ZIP: the ZIP's state is asked about (the ZIP wins)
+    const mismatched = await quoteDestination(addr("California", "78701"), "usd", d)
+    expect(mismatched.address?.state).toBe("TX")
+    expect(d.calls).toHaveLength(1)
+  })
+
+  it("leaves unresolved what the service cannot verify, and what has no usable ZIP (without a call)", async () => {
+    const d = deps(() => refused(422))
+    expect(await quoteDestination(addr("Zzyzx", "99999"), "usd", d)).toMatchObject({
+      address: null,
+      reason: "unresolved",
+      code: "sales_tax_address_unresolved",
+    })
+    expect(d.calls).toHaveLength(1)
+    expect(await quoteDestination(addr("TX", "7870"), "usd", d)).toMatchObject({ address: null, reason: "unresolved" })
+    expect(d.calls).toHaveLength(1)
+  })
+
+  it("does not keep an outage: the next ask calls again", async () => {
+    let down = true
+    const d = deps((a) => (down ? refused(503) : austin(a)))
+    expect(await quoteDestination(addr(null, "78701"), "usd", d)).toMatchObject({ address: null, reason: "unavailable" })
+    down = false
+    expect((await quoteDestination(addr(null, "78701"), "usd", d)).address?.state).toBe("TX")
+    expect(d.calls).toHaveLength(2)
+  })
+
+  it("refuses a US cart in another currency, leaves other countries and territories alone", async () => {
+    const d = deps(austin)
+    expect(await quoteDestination(addr("TX", "78701"), "eur", d)).toMatchObject({
+      reason: "currency",
+      code: "sales_tax_currency_unsupported",
+    })
+    expect(await quoteDestination(addr("ON", "K1A 0B1", "ca"), "cad", d)).toEqual({ address: null, reason: "not_us" })
+    expect(await quoteDestination(addr("", "00901"), "usd", d)).toEqual({ address: null, reason: "territory" })
+    expect(d.calls).toHaveLength(0)
+    expect(isUsd(" USD ")).toBe(true)
+    expect(isUsd(null)).toBe(false)
+  })
+})
+
+describe("stampDestination", () => {
+  it("puts the destination on every line's data, keeping what is there", () => {
+    const lines = stampDestination([{ data: { amount: 1 } }, { data: null }], { state: "TX", zip: "78701", source: "verified" })
+    expect(lines.map((l) => l.data)).toEqual([
+      { amount: 1, destination: { state: "TX", zip: "78701", source: "verified" } },
+      { destination: { state: "TX", zip: "78701", source: "verified" } },
+    ])
+  })
+})

@@ -1,0 +1,134 @@
+/**
+ * The destination a cart is quoted for (issue 26): the shipping address as the shopper typed it,
+ * read by us-address.ts; when its state is missing or disagrees with its ZIP, the state and ZIP
+ * verify-address answers (the ZIP wins, as the service's answer does). The verdict is cached per
+ * normalized address in the store verify-address route's cache (24 h, one call for concurrent
+ * askers), so a checkout asks at most once per address whatever the number of recalculations, and
+ * the address step's own check of the same address is that call too.
+ *
+ * The address the shopper sees is not rewritten: the resolved destination is what is quoted and,
+ * through the tax lines' `data.destination`, what is filed.
+ */
+import { isSalesTaxError, type SalesTaxClient } from "../../service/client"
+import type { Address } from "../../service/contract"
+import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
+import {
+  ADDRESS_UNRESOLVED_CODE,
+  CURRENCY_UNSUPPORTED_CODE,
+  normalizeUsZip,
+  planDestination,
+  zipText,
+  type ResolvedDestination,
+} from "./us-address"
+import { US_STATES } from "../../service/contract"
+import type { PluginOptions } from "../../options"
+import {
+  addressKey,
+  DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+  verifyAddressGuard,
+  type Verdict,
+} from "../../api/store/sales-tax/verify-address/limits"
+import { withDeadline } from "../quote/fallback"
+
+const STATE_SET = new Set<string>(US_STATES)
+
+/** What the quote path does with a cart's address. */
+export type QuoteDestination =
+  | { address: Address; destination: ResolvedDestination }
+  | {
+      address: null
+      /**
+       * not_us / territory: nothing to tax; currency: a US cart not in USD (refused at completion);
+       * unresolved: no state or ZIP the service can quote (refused at completion); unavailable:
+       * verify-address did not answer in time (the cart stays untaxed until it does; refused at completion).
+       */
+      reason: "not_us" | "territory" | "currency" | "unresolved" | "unavailable"
+      code?: typeof ADDRESS_UNRESOLVED_CODE | typeof CURRENCY_UNSUPPORTED_CODE
+      detail?: string
+    }
+
+export interface VerifyDeps {
+  options: Pick<PluginOptions, "baseUrl" | "connectionId" | "verifyAddressRateLimit">
+  /** The client that asks verify-address (a checkout client: retries within the quote's bound). */
+  client: () => Pick<SalesTaxClient, "verifyAddress">
+  /** Epoch ms by which the answer is needed (the quote's one bound); none: no bound here. */
+  deadline?: number
+}
+
+/** The verdict cache shared with POST /store/sales-tax/verify-address (limits.ts): one per store connection. */
+function verdictCache(options: VerifyDeps["options"]) {
+  const perMinute =
+    typeof options.verifyAddressRateLimit === "number" && options.verifyAddressRateLimit >= 1
+      ? options.verifyAddressRateLimit
+      : DEFAULT_VERIFY_ADDRESS_RATE_LIMIT
+  return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
+}
+
+/** verify-address's verdict on an address: 400/422 with located errors is "invalid" (cached); anything else throws (not cached). */
+async function askVerdict(client: Pick<SalesTaxClient, "verifyAddress">, request: Address): Promise<Verdict> {
+  try {
+    return { kind: "verified", address: await client.verifyAddress(request) }
+  } catch (e) {
+    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422)) {
+      return { kind: "invalid", errors: e.errors.length ? e.errors : [{ location: "body", message: e.detail || e.title, value: null }] }
+    }
+    throw e
+  }
+}
+
+/** Whether a currency code is the US dollar (the plugin quotes and files USD only). */
+export function isUsd(currency: string | null | undefined): boolean {
+  return (currency ?? "").trim().toLowerCase() === "usd"
+}
+
+/**
+ * The destination to quote for an address (and the cart's currency). Pure but for the one
+ * verify-address call a missing or mismatched state needs (cached, bounded by `deps.deadline`).
+ */
+export async function quoteDestination(
+  a: MedusaAddressLike | null | undefined,
+  currency: string | null | undefined,
+  deps: VerifyDeps,
+): Promise<QuoteDestination> {
+  if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return { address: null, reason: "not_us" }
+  const plan = planDestination(a.province_code, a.postal_code)
+  if (plan.kind === "territory") return { address: null, reason: "territory" }
+  if (currency !== undefined && !isUsd(currency)) return { address: null, reason: "currency", code: CURRENCY_UNSUPPORTED_CODE }
+  if (plan.kind === "typed") return { address: serviceAddress(a, plan.destination), destination: plan.destination }
+  if (plan.kind === "unresolved") {
+    return { address: null, reason: "unresolved", code: ADDRESS_UNRESOLVED_CODE, detail: `no usable ${plan.field}` }
+  }
+  const request: Address = {
+    line1: (a.address_1 ?? "").trim().slice(0, 100),
+    ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),
+    city: (a.city ?? "").trim().slice(0, 100),
+    state: plan.state,
+    zip: zipText(plan.zip),
+  }
+  let verdict: Verdict
+  try {
+    const ask = () => verdictCache(deps.options).verdict(addressKey(request), () => askVerdict(deps.client(), request))
+    verdict = (deps.deadline === undefined ? await ask() : await withDeadline(ask, deps.deadline - Date.now())).verdict
+  } catch (e) {
+    const why = isSalesTaxError(e) ? `${e.status ?? e.code}: ${e.title}` : (e as Error)?.message || String(e)
+    return { address: null, reason: "unavailable", code: ADDRESS_UNRESOLVED_CODE, detail: `verify-address: ${why}`.slice(0, 200) }
+  }
+  if (verdict.kind === "invalid") {
+    const why = verdict.errors.map((x) => x.message).join("; ")
+    return { address: null, reason: "unresolved", code: ADDRESS_UNRESOLVED_CODE, detail: `verify-address: ${why}`.slice(0, 200) }
+  }
+  const state = verdict.address.state.toUpperCase()
+  const zip = normalizeUsZip(verdict.address.zip)
+  if (!zip) return { address: null, reason: "unresolved", code: ADDRESS_UNRESOLVED_CODE, detail: "verify-address answered no US ZIP" }
+  // the service placed the ZIP in a territory: nothing to tax
+  if (!STATE_SET.has(state)) return { address: null, reason: "territory" }
+  const destination: ResolvedDestination = { state, ...zip, source: "verified" }
+  return { address: serviceAddress(a, destination), destination }
+}
+
+/** Puts the quoted destination on every tax line's data (contract: filing files it). */
+export function stampDestination<T extends { data?: Record<string, unknown> | null }>(lines: T[], d: ResolvedDestination): T[] {
+  const value = d.zip4 ? { state: d.state, zip: d.zip, zip4: d.zip4, source: d.source } : { state: d.state, zip: d.zip, source: d.source }
+  for (const l of lines) l.data = { ...(l.data ?? {}), destination: value }
+  return lines
+}

@@ -1,0 +1,360 @@
+import * as nodeCrypto from "node:crypto"
+import BigNumber from "bignumber.js"
+import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../../service/contract"
+import { dec } from "../../money"
+import { SHIPPING_ITEM_PREFIX } from "../../constants"
+import type { CartSnapshot } from "./context"
+import {
+  normalizeUsState,
+  normalizeUsZip,
+  planDestination,
+  zipText,
+  type DestinationPlan,
+  type ResolvedDestination,
+} from "../address/us-address"
+
+/** The address part of Medusa's TaxCalculationContext. */
+export interface MedusaAddressLike {
+  country_code?: string | null
+  province_code?: string | null
+  address_1?: string | null
+  address_2?: string | null
+  city?: string | null
+  postal_code?: string | null
+}
+
+/**
+ * SHA-256 of a string as hex: Node's one-shot `crypto.hash` (20.12+; several times cheaper than a
+ * createHash object for a cart's few hundred bytes), else createHash. The same digest either way.
+ */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash
+export function sha256Hex(data: string): string {
+  return oneShot ? oneShot("sha256", data, "hex") : nodeCrypto.createHash("sha256").update(data).digest("hex")
+}
+
+/** A US state or DC, as a person writes it ("CA", "ca", "US-CA", "California", "Calif.") → "CA"; else null (us-address.ts). */
+export function normalizeState(province: string | null | undefined): string | null {
+  return normalizeUsState(province)
+}
+
+/** "94107", "94107-1234", "941071234", "94107 1234", " 94107 " → "94107" / "94107-1234"; anything else → null. */
+export function normalizeZip(zip: string | null | undefined): string | null {
+  const z = normalizeUsZip(zip)
+  return z ? zipText(z) : null
+}
+
+/** Why a US address has no destination to quote yet (planDestination says what to do next). */
+export type NoDestinationReason = "not_us" | "no_state" | "no_zip" | "territory"
+
+/**
+ * The destination when tax can be computed for it from the address as typed (US, a state or DC
+ * that its ZIP agrees with, a ZIP), else null with why. No service call is made here: a missing or
+ * mismatched state is the provider's to verify (`plan` says so: providers/sales-tax/destination.ts).
+ */
+export function taxableDestination(
+  a: MedusaAddressLike | null | undefined,
+): { address: Address; destination: ResolvedDestination } | { address: null; reason: NoDestinationReason; plan?: DestinationPlan } {
+  if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return { address: null, reason: "not_us" }
+  const plan = planDestination(a.province_code, a.postal_code)
+  if (plan.kind === "typed") return { address: serviceAddress(a, plan.destination), destination: plan.destination }
+  const reason =
+    plan.kind === "territory" ? "territory" : plan.kind === "unresolved" && plan.field === "postal_code" ? "no_zip" : "no_state"
+  return { address: null, reason, plan }
+}
+
+/** The service's destination: the shopper's lines and city with the resolved state and ZIP, keys in sorted order. */
+export function serviceAddress(a: MedusaAddressLike, d: Pick<ResolvedDestination, "state" | "zip" | "zip4">): Address {
+  // keys in sorted order (a service cart's JSON is hashed as written: buildServiceCart)
+  const address: Address = {
+    city: (a.city ?? "").slice(0, 100),
+    countryCode: "US",
+    line1: (a.address_1 ?? "").slice(0, 100),
+    line2: a.address_2 ? a.address_2.slice(0, 100) : undefined,
+    state: d.state,
+    zip: zipText(d),
+  }
+  sortedAddresses.add(address)
+  return address
+}
+
+/** Customer id sent to the service: the Medusa customer id, else a stable non-personal id from the cart id. */
+export function serviceCustomerId(customerId: string | null | undefined, cartId: string): string {
+  if (customerId && !customerId.includes("@") && customerId.length <= 50) return customerId
+  // a cart's recalculations ask again and again: one hash per cart
+  const got = guestIds.get(cartId)
+  if (got) return got
+  return memoSet(guestIds, cartId, `guest_${sha256Hex(cartId).slice(0, 32)}`)
+}
+const guestIds = new Map<string, string>()
+
+/**
+ * Memo of the decimal arithmetic per line (the same prices, quantities and discounts come back at
+ * every recalculation of a cart and across carts of the same catalogue). Values are immutable
+ * (BigNumber methods return new numbers); bounded: cleared when full.
+ */
+const lineMemo = new Map<string, LineFigures | null>()
+const LINE_MEMO_MAX = 20_000
+function memoSet<V>(m: Map<string, V>, k: string, v: V): V {
+  if (m.size >= LINE_MEMO_MAX) m.clear()
+  m.set(k, v)
+  return v
+}
+
+/** Medusa's taxable amount of an item: unit_price × quantity − discounts (never below 0). */
+export function itemTaxable(it: { unit_price: string; quantity: string; discount: string }): BigNumber {
+  return BigNumber.max(0, dec(it.unit_price).times(it.quantity).minus(it.discount))
+}
+export function shippingTaxable(sm: { amount: string; discount: string }): BigNumber {
+  return BigNumber.max(0, dec(sm.amount).minus(sm.discount))
+}
+
+/** A line's taxable amount (and as a string: `String(taxable)`, kept for the back-solve memo's key), quantity and net unit price. */
+export interface LineFigures {
+  taxable: BigNumber
+  taxableKey: string
+  quantity: number
+  price: number
+}
+
+/** An item's taxable amount, quantity and net unit price (null when quantity ≤ 0), memoized. */
+export function itemFigures(it: { unit_price: string; quantity: string; discount: string }): LineFigures | null {
+  const key = `i|${it.unit_price}|${it.quantity}|${it.discount}`
+  const got = lineMemo.get(key)
+  if (got !== undefined) return got
+  if (!dec(it.quantity).gt(0)) return memoSet(lineMemo, key, null)
+  const taxable = itemTaxable(it)
+  return memoSet(lineMemo, key, {
+    taxable,
+    taxableKey: String(taxable),
+    quantity: dec(it.quantity).toNumber(),
+    price: netUnitPrice(taxable, it.quantity),
+  })
+}
+
+/** A shipping method's taxable amount, memoized. */
+export function shippingFigures(sm: { amount: string; discount: string }): LineFigures {
+  const key = `s|${sm.amount}|${sm.discount}`
+  const got = lineMemo.get(key)
+  if (got) return got
+  const taxable = shippingTaxable(sm)
+  const fig = { taxable, taxableKey: String(taxable), quantity: 1, price: taxable.toNumber() }
+  memoSet(lineMemo, key, fig)
+  return fig
+}
+
+/** Net unit price sent to the service: taxable ÷ quantity, to 6 decimals (exact whenever it divides). */
+export function netUnitPrice(taxable: BigNumber, quantity: BigNumber.Value): number {
+  return taxable.div(quantity).decimalPlaces(6, BigNumber.ROUND_HALF_UP).toNumber()
+}
+
+export interface BuildCartInput {
+  snapshot: CartSnapshot
+  origin: Address
+  destination: Address
+  shippingTic: number
+  defaultTic: number
+  exemptionId?: string | null
+  /** The service cart's id when it is not the Medusa cart's (a further origin's cart: origins.ts), as is. */
+  serviceCartId?: string
+}
+
+/**
+ * The carts buildServiceCart returned: plain data with every object's keys in sorted order, so
+ * cartHash hashes their JSON.stringify without checking (canonicalCartJson checks any other cart).
+ * Such a cart is not mutated afterwards (the provider builds a new one for a change: withNets).
+ */
+const builtCarts = new WeakSet<CartIn>()
+
+/**
+ * One service cart for the whole Medusa cart: every item (net of discounts) and every shipping
+ * method as a line with the shipping TIC; cartId = the Medusa cart id. Items with quantity 0 are
+ * left out (the service needs quantity > 0; Medusa taxes them 0 anyway).
+ */
+export function buildServiceCart(input: BuildCartInput): CartIn {
+  const { snapshot: s } = input
+  const lineItems: CartLineItemIn[] = []
+  // every object is written with its keys in sorted order: the cart hash then takes the native
+  // JSON.stringify path (see canonicalCartJson); the wire format is the same JSON
+  for (const it of s.items) {
+    const fig = itemFigures(it)
+    if (!fig) continue
+    lineItems.push(
+      it.product_id
+        ? {
+            index: lineItems.length,
+            itemId: it.id,
+            price: fig.price,
+            productId: it.product_id,
+            quantity: fig.quantity,
+            tic: it.tic ?? input.defaultTic,
+          }
+        : { index: lineItems.length, itemId: it.id, price: fig.price, quantity: fig.quantity, tic: it.tic ?? input.defaultTic },
+    )
+  }
+  for (const sm of s.shipping_methods) {
+    lineItems.push({
+      index: lineItems.length,
+      itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
+      price: shippingFigures(sm).price,
+      quantity: 1,
+      tic: input.shippingTic,
+    })
+  }
+  const cartId = input.serviceCartId ?? s.cart_id.slice(0, 50)
+  const currency = { currencyCode: s.currency_code.toUpperCase() }
+  const customerId = serviceCustomerId(s.customer_id, s.cart_id)
+  const destination = sortedKeys(input.destination)
+  const origin = sortedKeys(input.origin)
+  const cart: CartIn = input.exemptionId
+    ? { cartId, currency, customerId, destination, exemption: { exemptionId: input.exemptionId }, lineItems, origin }
+    : { cartId, currency, customerId, destination, lineItems, origin }
+  builtCarts.add(cart)
+  return cart
+}
+
+/** Addresses written with their keys in sorted order (taxableDestination's, sortedKeys' copies). */
+const sortedAddresses = new WeakSet<Address>()
+/** The sorted copy of each address copied (the `origin` option is the same object for every cart). */
+const sortedCopies = new WeakMap<Address, Address>()
+
+/**
+ * An address with its keys in sorted order: itself when written so, else a copy (one per address
+ * object). Addresses are not changed once in a cart (buildServiceCart's carts are never mutated).
+ */
+function sortedKeys(a: Address): Address {
+  if (sortedAddresses.has(a)) return a
+  let out = sortedCopies.get(a)
+  if (!out) {
+    const copy = {} as Record<string, unknown>
+    for (const k of Object.keys(a).sort()) copy[k] = (a as Record<string, unknown>)[k]
+    out = copy as Address
+    sortedAddresses.add(out)
+    sortedCopies.set(a, out)
+  }
+  return out
+}
+
+/** Canonical JSON (sorted keys, undefined dropped) so equal carts hash equally. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== "object") {
+    // the common leaves written directly (what JSON.stringify writes for them)
+    if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null"
+    if (typeof v === "boolean") return v ? "true" : "false"
+    return JSON.stringify(v) ?? "null"
+  }
+  if (Array.isArray(v)) {
+    let out = "["
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + canonicalJson(v[i])
+    return out + "]"
+  }
+  const o = v as Record<string, unknown>
+  const keys = Object.keys(o).sort()
+  let out = "{"
+  let first = true
+  for (const k of keys) {
+    const x = o[k]
+    if (x === undefined) continue
+    out += (first ? "" : ",") + JSON.stringify(k) + ":" + canonicalJson(x)
+    first = false
+  }
+  return out + "}"
+}
+
+/**
+ * Every property name of a service cart (CartIn, its addresses, currency, exemption, line items),
+ * sorted: JSON.stringify with this list as replacer writes every object's keys in sorted order.
+ */
+const CART_KEYS = [
+  "cartId",
+  "city",
+  "countryCode",
+  "currency",
+  "currencyCode",
+  "customerId",
+  "deliveredBySeller",
+  "destination",
+  "exemption",
+  "exemptionId",
+  "index",
+  "isExempt",
+  "itemId",
+  "line1",
+  "line2",
+  "lineItems",
+  "origin",
+  "price",
+  "productId",
+  "quantity",
+  "state",
+  "tic",
+  "zip",
+].sort()
+const CART_KEY_SET = new Set(CART_KEYS)
+
+/** Whether `v` is plain JSON data (no toJSON, function, symbol, bigint) whose object keys are all in CART_KEY_SET. */
+function plainCartData(v: unknown): boolean {
+  if (v === null) return true
+  const t = typeof v
+  if (t === "string" || t === "number" || t === "boolean" || t === "undefined") return true
+  if (t !== "object") return false
+  if (Array.isArray(v)) {
+    for (const x of v) if (!plainCartData(x)) return false
+    return true
+  }
+  const proto = Object.getPrototypeOf(v)
+  if (proto !== Object.prototype && proto !== null) return false
+  for (const k in v as Record<string, unknown>) {
+    if (!Object.hasOwn(v as object, k)) return false
+    if (!CART_KEY_SET.has(k) || !plainCartData((v as Record<string, unknown>)[k])) return false
+  }
+  return true
+}
+
+/** Whether every object in plain data `v` already lists its keys in sorted order. */
+function sortedPlain(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return true
+  if (Array.isArray(v)) {
+    for (const x of v) if (!sortedPlain(x)) return false
+    return true
+  }
+  let prev: string | undefined
+  for (const k in v as Record<string, unknown>) {
+    if (prev !== undefined && !(prev < k)) return false
+    if (!sortedPlain((v as Record<string, unknown>)[k])) return false
+    prev = k
+  }
+  return true
+}
+
+/**
+ * canonicalJson of a cart: for plain cart data (the carts buildServiceCart makes), the native
+ * JSON.stringify writes the same string much faster (as is when every object already lists its keys
+ * in sorted order, as buildServiceCart writes them; else with the sorted key list); anything
+ * else goes through canonicalJson.
+ */
+export function canonicalCartJson(cart: unknown): string {
+  if (cart === undefined || !plainCartData(cart)) return canonicalJson(cart)
+  return sortedPlain(cart) ? JSON.stringify(cart) : JSON.stringify(cart, CART_KEYS)
+}
+
+/**
+ * Hash of everything that moves tax: the service cart as sent (or several carts, or any other plain
+ * value a key is made of), plus the connection.
+ */
+export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
+  const json = builtCarts.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
+  return sha256Hex(`${connectionId}\0${json}`)
+}
+
+/**
+ * A POST carts body of service carts, its JSON (the body as sent) and the hash of that JSON with the
+ * connection (the quote cache's key): carts buildServiceCart made are written as JSON.stringify
+ * writes them (their keys are in sorted order already), any other cart as canonicalCartJson.
+ */
+export function cartsRequest(carts: CartIn[], connectionId: string): { body: CalculateCartsRequest; json: string; hash: string } {
+  const body = { items: carts }
+  let built = true
+  for (const c of carts) if (!builtCarts.has(c)) built = false
+  const json = built ? JSON.stringify(body) : `{"items":[${carts.map(canonicalCartJson).join(",")}]}`
+  return { body, json, hash: sha256Hex(`${connectionId}\0${json}`) }
+}

@@ -1,0 +1,63 @@
+// Rules on an exemption certificate's content that the service's request schema does not state,
+// shared by the admin and store routes' validation and the admin widget's form. Pure.
+import type { EXEMPTION_REASONS } from "../../service/contract"
+
+type Reason = (typeof EXEMPTION_REASONS)[number]
+
+/**
+ * Exemption reasons whose certificates carry no state-issued identification number: purchases by
+ * the federal government (exempt under federal law; no state registration exists) and by a tribal
+ * government (exempt under federal law on tribal land; states issue no number for it). Every other
+ * reason (state and local governments, diplomats' cards, charities, schools, churches, resale and
+ * direct pay permits, agricultural and manufacturing exemptions, direct mail, other) is backed by a
+ * number per state, so each state listed needs one.
+ */
+export const REASONS_WITHOUT_ID_NUMBER: readonly Reason[] = ["FederalGovernment", "TribalGovernment"]
+
+/** Pure: whether a certificate for `reason` needs an identification number for each of its states. */
+export function needsIdNumber(reason: string | undefined | null): boolean {
+  return !REASONS_WITHOUT_ID_NUMBER.includes(reason as Reason)
+}
+
+/** Pure: the states (by index) that lack the identification number their reason requires. */
+export function missingIdNumbers(body: {
+  reason?: string | null
+  states?: readonly { abbreviation?: string; identificationNumber?: string | null }[] | null
+}): { index: number; message: string }[] {
+  if (!needsIdNumber(body.reason) || !Array.isArray(body.states)) return []
+  const out: { index: number; message: string }[] = []
+  body.states.forEach((s, index) => {
+    if (typeof s?.identificationNumber === "string" && s.identificationNumber.trim()) return
+    const st = s?.abbreviation ? ` for ${s.abbreviation}` : ""
+    out.push({
+      index,
+      message: `an identification number is required${st} (every reason but ${REASONS_WITHOUT_ID_NUMBER.join(" and ")} carries one per state)`,
+    })
+  })
+  return out
+}
+
+/** Certificates one customer may have active or pending that they submitted themselves (the store routes). */
+export const SHOPPER_CERTIFICATE_CAP = 10
+
+/** A certificate's status as the widgets and the shopper's list show it. */
+export type CertificateStatus = "pending" | "active" | "rejected" | "used" | "disabled"
+
+/** What the store keeps about a certificate (the certificate-origin row), as far as its status goes. */
+export interface StandingLike {
+  reviewStatus: "pending" | "approved" | "rejected"
+  usedOrderId: string | null
+}
+
+/**
+ * Pure: a certificate's status. `used` (a single-purchase certificate whose order was filed) and
+ * `rejected` (staff refused it) before anything else; then `disabled` (withdrawn at the service);
+ * `pending` (awaiting review); `active` (it exempts). No row (made elsewhere): active or disabled.
+ */
+export function certificateStatus(cert: { disabledAt: string | null }, standing: StandingLike | null | undefined): CertificateStatus {
+  if (standing?.usedOrderId) return "used"
+  if (standing?.reviewStatus === "rejected") return "rejected"
+  if (cert.disabledAt) return "disabled"
+  if (standing?.reviewStatus === "pending") return "pending"
+  return "active"
+}

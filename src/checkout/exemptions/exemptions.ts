@@ -1,0 +1,229 @@
+import type { SalesTaxClient } from "../../service/client"
+import type { CertificateRecord } from "../../service/contract"
+import { MedusaCachingStore, MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "../quote/result-cache"
+
+/**
+ * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
+ * the Tax Module lists it as a dependency (shared by every instance), else in process.
+ * Creating or disabling a certificate through the plugin (the admin and store certificate routes)
+ * invalidates the customer's entry at once, here and in the Caching Module
+ * (`invalidateCustomerCertificates`); the provider forgets the in-process list when the service
+ * refuses a certificate. A certificate created or disabled at the service by other means is seen
+ * when the entry expires (the quote TTL, `cacheTtlSeconds`).
+ */
+// on globalThis: the provider (loaded by the Tax Module) and the admin routes share one map even
+// if the plugin's files are loaded twice (source and build)
+const G = globalThis as { [k: symbol]: unknown }
+const CACHE_KEY = Symbol.for("medusa-sales-tax/certificate-cache")
+export const certificateCache = (G[CACHE_KEY] ??= new MemoryStore<ListedCertificate[]>(10_000)) as MemoryStore<ListedCertificate[]>
+const flight = new SingleFlight<ListedCertificate[]>()
+
+/** Key of a customer's certificate list in the Caching Module (the same for every instance). */
+export function certificateCacheKey(customerId: string): string {
+  return `sales-tax:certificates:${customerId}`
+}
+
+/**
+ * The connections (other than the default) whose certificate lists this process cached: a
+ * certificate lives on one connection, so the lists are keyed by connection, and an
+ * invalidation clears the customer's list on each of them.
+ */
+const otherConnections = (G[Symbol.for("medusa-sales-tax/certificate-connections")] ??= new Set<string>()) as Set<string>
+
+/** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
+export function certificateListKey(customerId: string, connectionId?: string | null): string {
+  return connectionId ? `${customerId}@${connectionId}` : customerId
+}
+
+/** Registers the non-default connections whose lists an invalidation must clear too. */
+export function registerCertificateConnections(connectionIds: readonly string[]): void {
+  for (const c of connectionIds) otherConnections.add(c)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Review (issue 27): only approved certificates exempt
+// ---------------------------------------------------------------------------------------------
+
+export type ReviewStatus = "pending" | "approved" | "rejected"
+
+/** What the store keeps about a certificate made through it (the certificate-origin row). */
+export interface CertificateStanding {
+  createdBy: "customer" | "staff"
+  reviewStatus: ReviewStatus
+  rejectionReason: string | null
+  reviewedAt: string | null
+  usedOrderId: string | null
+  usedAt: string | null
+}
+
+/** A certificate as the provider lists it: with whether it may exempt (`approved`, see `mayExempt`). */
+export type ListedCertificate = CertificateRecord & { approved?: boolean }
+
+/**
+ * The certificate-origin table as the provider reads it (the plugin's module registers itself,
+ * as the rate memory does: the provider runs in the Tax Module's container).
+ */
+export interface CertificateReviews {
+  /**
+   * The rows of `certificateIds`, and whether the customer has a submission in flight (a
+   * reserved row: a certificate at the service that has no row yet may be that submission).
+   */
+  certificateStandings(
+    customerId: string,
+    certificateIds: string[],
+  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
+}
+const REVIEWS_KEY = Symbol.for("medusa-sales-tax/certificate-reviews")
+
+export function registerCertificateReviews(r: CertificateReviews | undefined): void {
+  G[REVIEWS_KEY] = r
+}
+
+export function registeredCertificateReviews(): CertificateReviews | undefined {
+  return G[REVIEWS_KEY] as CertificateReviews | undefined
+}
+
+/**
+ * Pure: whether a certificate may exempt. Made through this store: only once approved (staff's
+ * are approved when made; a customer's once staff approve it) and, single-purchase, not used by
+ * an order yet. Made elsewhere (no row: staff at the service): yes, unless the customer has a
+ * submission in flight, which that certificate may be.
+ */
+export function mayExempt(standing: CertificateStanding | undefined, reserved: boolean): boolean {
+  if (!standing) return !reserved
+  return standing.reviewStatus === "approved" && !standing.usedOrderId
+}
+
+/**
+ * The list with `approved` set on each certificate from the review store. No store registered
+ * (the plugin's module is not loaded: no certificate can have been submitted through this store):
+ * all approved. The store failing: none approved (taxed, never exempt on an unknown review) and
+ * `ok` false (the caller does not cache the list).
+ */
+export async function withApproval(
+  customerId: string,
+  list: CertificateRecord[],
+  reviews: CertificateReviews | undefined = registeredCertificateReviews(),
+): Promise<{ list: ListedCertificate[]; ok: boolean }> {
+  if (!reviews || !list.length) return { list: list.map((c) => ({ ...c, approved: true })), ok: true }
+  try {
+    const { byId, reserved } = await reviews.certificateStandings(
+      customerId,
+      list.map((c) => c.certificateId),
+    )
+    return { list: list.map((c) => ({ ...c, approved: mayExempt(byId[c.certificateId], reserved) })), ok: true }
+  } catch {
+    return { list: list.map((c) => ({ ...c, approved: false })), ok: false }
+  }
+}
+
+/** Anything with an optional `resolve` (a Medusa container or request scope). */
+interface ScopeLike {
+  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
+}
+
+/**
+ * Forgets a customer's cached certificate list (every customer's when no id): in this process,
+ * and in Medusa's Caching Module when the app has one (so every instance sees the change).
+ * Never throws: a cache that cannot be cleared expires with its TTL; the error is returned.
+ */
+export async function invalidateCustomerCertificates(
+  customerId?: string,
+  scope?: ScopeLike,
+): Promise<{ cachingCleared: boolean; error?: string }> {
+  if (customerId === undefined) certificateCache.clear()
+  else for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))]) certificateCache.delete(k)
+  if (!scope || customerId === undefined) return { cachingCleared: false }
+  let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
+  try {
+    caching = scope.resolve("caching", { allowUnregistered: true })
+  } catch {
+    caching = undefined
+  }
+  if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
+  try {
+    for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))])
+      await caching.clear({ key: certificateCacheKey(k) })
+    return { cachingCleared: true }
+  } catch (e) {
+    return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
+  }
+}
+
+/** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
+export class CachingCertificateStore extends MedusaCachingStore<ListedCertificate[]> {
+  constructor(caching: CachingModuleLike) {
+    super(caching, certificateCacheKey)
+  }
+}
+
+/**
+ * The customer's active certificates. `guard` wraps the service call (the provider passes its
+ * circuit breaker and the quote's deadline); a cached list makes no call.
+ */
+export async function activeCertificates(
+  client: SalesTaxClient,
+  customerId: string,
+  ttlSeconds: number,
+  opts: {
+    store?: QuoteStore<ListedCertificate[]>
+    guard?: <T>(fn: () => Promise<T>) => Promise<T>
+    /** the connection of the list when not the default one (the cache is keyed by connection) */
+    connectionId?: string | null
+    /** the review store (default: the one the plugin's module registered) */
+    reviews?: CertificateReviews
+  } = {},
+): Promise<ListedCertificate[]> {
+  const store = opts.store ?? certificateCache
+  const key = certificateListKey(customerId, opts.connectionId)
+  if (opts.connectionId) otherConnections.add(opts.connectionId)
+  const hit = ttlSeconds > 0 ? await store.get(key) : undefined
+  if (hit) return hit
+  const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
+  return flight.do(key, async () => {
+    const got = await guard(async () => {
+      const list: CertificateRecord[] = []
+      for await (const c of client.certificates({ customerId, disabled: false })) {
+        if (!c.disabledAt) list.push(c)
+        if (list.length >= 500) break
+      }
+      return list
+    })
+    // each with whether it may exempt (reviewed and approved): the cached list carries it
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews)
+    if (ok) await store.set(key, out, ttlSeconds)
+    return out
+  })
+}
+
+/**
+ * Pure: the oldest active, approved certificate (no `disabledAt`, `approved` true, not in
+ * `refused`) whose states include `state`, or null. A certificate without `approved` (not read
+ * through `activeCertificates`) never exempts.
+ */
+export function pickExemption(
+  certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> & { approved?: boolean })[],
+  state: string,
+  refused: ReadonlySet<string> = new Set(),
+): string | null {
+  const st = state.toUpperCase()
+  const match = certs
+    .filter(
+      (c) =>
+        c.approved === true && !c.disabledAt && !refused.has(c.certificateId) && c.states.some((s) => s.abbreviation.toUpperCase() === st),
+    )
+    .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
+  return match?.certificateId ?? null
+}
+
+/** The id of the customer's active certificate covering `state`, or null. */
+export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
+  return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
+}
+
+/** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */
+export function refusesCertificate(err: unknown): boolean {
+  const e = err as { status?: unknown; errors?: { location?: unknown }[] } | null
+  if (!e || (e.status !== 422 && e.status !== 400 && e.status !== 404)) return false
+  return (e.errors ?? []).some((x) => typeof x.location === "string" && /\.exemption(\.|$)/.test(x.location))
+}

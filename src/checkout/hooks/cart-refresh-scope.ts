@@ -1,0 +1,42 @@
+/**
+ * A store cart request's scope (AsyncLocalStorage), opened by the plugin's store middleware
+ * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh-tax.ts)
+ * and the tax-line context handler. Importing this file registers nothing.
+ */
+import { AsyncLocalStorage } from "node:async_hooks"
+import type { TaxedEntity } from "./taxed-entity"
+
+/** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
+export interface CartRefreshScope {
+  cartId: string
+  /** true: the cart is known to be US-taxed after this route (read before a route that cannot change its destination). */
+  knownUs: boolean
+  /**
+   * true: the cart is known NOT to be US-taxed after this route (read so before a route that
+   * cannot change its destination or region): the hook does not read it again to find out.
+   */
+  knownNotUs?: boolean
+  /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
+  ran?: { taxed: boolean; ms: number }
+  /**
+   * The cart as the refresh hook read it for the tax run it is making (TAXED_FIELDS with Medusa's
+   * own tax fields), while that run lasts: the context handler builds the snapshot from it instead
+   * of reading the cart again.
+   */
+  taxCart?: TaxedEntity
+}
+
+const KEY = Symbol.for("medusa-sales-tax/cart-refresh-scope")
+type Holder = { [KEY]?: AsyncLocalStorage<CartRefreshScope> }
+
+/** Shared through `globalThis` so that the middleware and the hook agree even if the plugin's files load twice. */
+export function cartRefreshStorage(): AsyncLocalStorage<CartRefreshScope> {
+  const g = globalThis as Holder
+  return (g[KEY] ??= new AsyncLocalStorage<CartRefreshScope>())
+}
+
+/** The cart the refresh hook read for this tax run, when it is this cart; else undefined (read it). */
+export function preparedTaxCart(cartId: string): TaxedEntity | undefined {
+  const c = cartRefreshStorage().getStore()?.taxCart
+  return c && c.id === cartId ? c : undefined
+}

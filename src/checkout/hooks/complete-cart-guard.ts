@@ -1,0 +1,155 @@
+/**
+ * Completion never commits tax computed for another cart state.
+ *
+ * Before POST /store/carts/:id/complete the plugin refreshes the cart's tax lines
+ * (src/checkout/store/tax-resync.ts, refreshTaxLinesBeforeComplete), outside Medusa's cart
+ * lock: a promotion added or removed meanwhile (the promotions routes refresh tax AFTER their own
+ * change, outside the lock too), a quantity changed, or another request's tax lines written over
+ * them, and Medusa would place the order on tax computed for the old cart. So the middleware
+ * records the cart's fingerprint (cartFingerprint: what moves tax, and the tax lines) right after
+ * its refresh, and this handler of completeCartWorkflow's `validate` hook, which Medusa runs INSIDE
+ * the completion's lock of the cart, reads it again: when it differs, the completion is refused
+ * with 400 `sales_tax_cart_changed` ("the cart changed after its tax was computed"); the storefront
+ * shows it and completes again (the retry refreshes the tax on the cart as it now is). Refusing, not
+ * re-quoting inside the lock: a new tax would change the total after the payment was authorized
+ * for the old one (Medusa authorizes the session's own amount).
+ *
+ * Acts only inside a completion request the middleware opened a scope for (a US-taxed cart);
+ * elsewhere (admin, host code) the handler does nothing. Medusa allows ONE handler per hook: an
+ * app that needs `validate` itself sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
+ * `salesTaxValidateCompletion` (complete-cart-validate.ts: this check and the destination refusal) from its own handler.
+ */
+import { AsyncLocalStorage } from "node:async_hooks"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
+import { graph } from "../../query"
+import { amountNumber } from "../../money"
+
+export const CART_CHANGED_ERROR_CODE = "sales_tax_cart_changed"
+export const CART_CHANGED_MESSAGE =
+  "The cart changed while it was being completed (a promotion, an item or the address), after its sales tax was computed. Review the cart and place the order again."
+
+type Row = Record<string, unknown>
+interface FingerprintCart {
+  id: string
+  customer_id?: string | null
+  currency_code?: string | null
+  shipping_address?: Row | null
+  promotions?: ({ id?: string | null } | null)[] | null
+  items?: (Row & { adjustments?: Row[] | null; tax_lines?: Row[] | null })[] | null
+  shipping_methods?: (Row & { adjustments?: Row[] | null; tax_lines?: Row[] | null })[] | null
+}
+
+export const FINGERPRINT_FIELDS = [
+  "id",
+  "customer_id",
+  "currency_code",
+  "shipping_address.address_1",
+  "shipping_address.city",
+  "shipping_address.province",
+  "shipping_address.postal_code",
+  "shipping_address.country_code",
+  "promotions.id",
+  "items.id",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_tax_inclusive",
+  "items.adjustments.code",
+  "items.adjustments.amount",
+  "items.adjustments.promotion_id",
+  "items.tax_lines.code",
+  "items.tax_lines.rate",
+  "shipping_methods.id",
+  "shipping_methods.amount",
+  "shipping_methods.shipping_option_id",
+  "shipping_methods.adjustments.code",
+  "shipping_methods.adjustments.amount",
+  "shipping_methods.tax_lines.code",
+  "shipping_methods.tax_lines.rate",
+]
+
+const num = (v: unknown) => {
+  const n = amountNumber(v)
+  return n === null ? null : String(n)
+}
+const sorted = (xs: string[]) => [...xs].sort()
+
+/**
+ * Pure: what moves a cart's tax (`state`: the address, customer, promotions, items and shipping
+ * methods with their adjustments) and the tax lines computed for it (`tax`), each a canonical
+ * string (rows sorted, amounts as numbers): equal strings, the same cart.
+ */
+export function cartFingerprint(c: FingerprintCart): { state: string; tax: string } {
+  const a = c.shipping_address ?? {}
+  const adj = (rows: Row[] | null | undefined) =>
+    sorted((rows ?? []).map((r) => JSON.stringify([r.code ?? null, num(r.amount), r.promotion_id ?? null])))
+  const taxLines = (rows: Row[] | null | undefined) => sorted((rows ?? []).map((r) => JSON.stringify([r.code ?? null, num(r.rate)])))
+  const items = [...(c.items ?? [])].sort((x, y) => String(x.id).localeCompare(String(y.id)))
+  const ships = [...(c.shipping_methods ?? [])].sort((x, y) => String(x.id).localeCompare(String(y.id)))
+  const state = JSON.stringify({
+    customer: c.customer_id ?? null,
+    currency: c.currency_code ?? null,
+    address: [a.address_1, a.city, a.province, a.postal_code, a.country_code].map((v) =>
+      String(v ?? "")
+        .trim()
+        .toLowerCase(),
+    ),
+    promotions: sorted((c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : []))),
+    items: items.map((i) => [i.id, num(i.quantity), num(i.unit_price), !!i.is_tax_inclusive, adj(i.adjustments)]),
+    shipping: ships.map((s) => [s.id, num(s.amount), s.shipping_option_id ?? null, adj(s.adjustments)]),
+  })
+  const tax = JSON.stringify({
+    items: items.map((i) => [i.id, taxLines(i.tax_lines)]),
+    shipping: ships.map((s) => [s.id, taxLines(s.tax_lines)]),
+  })
+  return { state, tax }
+}
+
+/** The cart's fingerprint as it is now (one query), or undefined when there is no such cart. */
+export async function readCartFingerprint(scope: MedusaContainer, cartId: string): Promise<{ state: string; tax: string } | undefined> {
+  const [c] = await graph<FingerprintCart>(scope, { entity: "cart", fields: FINGERPRINT_FIELDS, filters: { id: cartId } })
+  return c ? cartFingerprint(c) : undefined
+}
+
+/** A completion request's scope: the cart and its fingerprint right after the pre-completion tax refresh. */
+export interface CompletionScope {
+  cartId: string
+  fingerprint: { state: string; tax: string }
+}
+
+const KEY = Symbol.for("medusa-sales-tax/completion-scope")
+type Holder = { [KEY]?: AsyncLocalStorage<CompletionScope> }
+export function completionStorage(): AsyncLocalStorage<CompletionScope> {
+  const g = globalThis as Holder
+  return (g[KEY] ??= new AsyncLocalStorage<CompletionScope>())
+}
+
+const STATS = Symbol.for("medusa-sales-tax/completion-guard-stats")
+/** How many completions the `validate` handler compared, and refused (tests; one object per process). */
+export function completionGuardStats(): { checked: number; refused: number } {
+  const g = globalThis as { [STATS]?: { checked: number; refused: number } }
+  return (g[STATS] ??= { checked: 0, refused: 0 })
+}
+
+/** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
+export function cartChangedError(): MedusaError {
+  return new MedusaError(MedusaError.Types.NOT_ALLOWED, CART_CHANGED_MESSAGE, CART_CHANGED_ERROR_CODE)
+}
+
+/** The cart-changed half of the `validate` handler (complete-cart-validate.ts): inside the completion's lock, the cart must be as the middleware's refresh left it. */
+export async function validateCompletionUnchanged(
+  { input }: { input: { id?: string } },
+  { container }: StepExecutionContext,
+): Promise<StepResponse<undefined>> {
+  const scope = completionStorage().getStore()
+  if (!scope || !input?.id || scope.cartId !== input.id) return new StepResponse(undefined)
+  const now = await readCartFingerprint(container, input.id)
+  const stats = completionGuardStats()
+  stats.checked++
+  if (!now || now.state !== scope.fingerprint.state || now.tax !== scope.fingerprint.tax) {
+    stats.refused++
+    throw cartChangedError()
+  }
+  return new StepResponse(undefined)
+}

@@ -1,0 +1,105 @@
+/**
+ * A US order is never placed untaxed because its destination cannot be read (issue 26), nor in a
+ * currency the plugin does not quote and file (issue 27): both are refused where an order is made.
+ *
+ * - Cart completion: `completeCartWorkflow.hooks.validate` (before the order is created and the
+ *   payment authorized). Holds under both failure policies: the provider leaves such a cart
+ *   without tax lines whatever the policy, and this is what stops it.
+ * - Draft orders (the admin's way to create orders in Medusa 2.21): `convertDraftOrderWorkflow` has
+ *   no hook, so the route that runs it, POST /admin/draft-orders/:id/convert-to-order, is guarded by
+ *   a middleware (src/api/admin/sales-tax/draft-order-guard.ts) calling `refuseUnquotableDestination`.
+ *
+ * The destination is resolved exactly as the provider resolved it (providers/sales-tax/destination.ts):
+ * the verify-address verdict it needed is cached per normalized address, so this asks the service
+ * again only when the earlier ask failed (an outage): a destination still unknown is refused.
+ * Only for what the provider quotes: automatic taxes, a US shipping address, and the US tax region
+ * on the plugin's provider.
+ *
+ * Registered with the cart-changed check as ONE handler (Medusa allows one per hook): complete-cart-validate.ts.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import { getCheckoutClient } from "../../service/client-factory"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
+import { graph } from "../../query"
+import {
+  ADDRESS_UNRESOLVED_CODE,
+  ADDRESS_UNRESOLVED_MESSAGE,
+  CURRENCY_UNSUPPORTED_CODE,
+  currencyUnsupportedMessage,
+} from "../address/us-address"
+import { getPluginOptions } from "../../options"
+import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../address/destination"
+
+/** What an order-to-be (a cart, a draft order) holds that the refusal reads. */
+export interface OrderToBe {
+  currency_code?: string | null
+  region?: { automatic_taxes?: boolean | null } | null
+  shipping_address?: {
+    country_code?: string | null
+    province?: string | null
+    postal_code?: string | null
+    address_1?: string | null
+    address_2?: string | null
+    city?: string | null
+  } | null
+}
+
+/** The error for a destination that cannot be quoted, or null when it can (or is not the plugin's to quote). */
+export function refusalOf(d: QuoteDestination, currency: string | null | undefined): MedusaError | null {
+  if (d.address) return null
+  if (d.reason === "currency") {
+    return new MedusaError(MedusaError.Types.INVALID_DATA, currencyUnsupportedMessage(currency ?? ""), CURRENCY_UNSUPPORTED_CODE)
+  }
+  if (d.reason === "unresolved" || d.reason === "unavailable") {
+    return new MedusaError(MedusaError.Types.INVALID_DATA, ADDRESS_UNRESOLVED_MESSAGE, ADDRESS_UNRESOLVED_CODE)
+  }
+  return null
+}
+
+/** The refusal for an order-to-be, resolving its destination as the provider does (pure but for verify-address). */
+export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps): Promise<MedusaError | null> {
+  if (o.region?.automatic_taxes === false) return null
+  const a = o.shipping_address
+  if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return null
+  const d = await quoteDestination({ ...a, province_code: a.province }, o.currency_code ?? "", deps)
+  return refusalOf(d, o.currency_code)
+}
+
+/** Whether the US tax region computes tax with this plugin's provider (else nothing here is the plugin's to refuse). */
+export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boolean> {
+  try {
+    const regions = await graph<{ provider_id?: string | null; parent_id?: string | null }>(container, {
+      entity: "tax_region",
+      fields: ["id", "provider_id", "parent_id"],
+      filters: { country_code: "us" },
+    })
+    const top = regions.find((r) => !r.parent_id)
+    // no US tax region: Medusa computes no tax for the cart at all; not the plugin's
+    return !!top && String(top.provider_id ?? "").startsWith(`tp_${SALES_TAX_PROVIDER_IDENTIFIER}`)
+  } catch {
+    // the Tax Module is not queryable: assume the plugin's (it is installed for this)
+    return true
+  }
+}
+
+/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`) for an order-to-be. */
+export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe): Promise<void> {
+  if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
+  if (!(await usTaxedBySalesTax(container))) return
+  const options = getPluginOptions(container)
+  const err = await destinationRefusal(o, {
+    options,
+    client: () => getCheckoutClient(options),
+    deadline: Date.now() + options.timeoutMs,
+  })
+  if (err) throw err
+}
+
+/** The destination half of the plugin's `completeCartWorkflow.hooks.validate` handler (complete-cart-validate.ts). */
+export async function validateCompletionDestination(
+  { cart }: { cart: OrderToBe },
+  { container }: { container: MedusaContainer },
+): Promise<void> {
+  await refuseUnquotableDestination(container, cart)
+}

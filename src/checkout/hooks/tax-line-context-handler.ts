@@ -1,0 +1,367 @@
+/**
+ * The plugin's tax-line context handler, WITHOUT registering it (importing this file has no side
+ * effect). `tax-line-context.ts` beside it registers the handler on Medusa's workflows; a host app
+ * that needs its own context adds it with `addTaxLineContextHandler`, or (when it disabled our
+ * registration) registers `composeTaxLineContext(salesTaxTaxLineContext, its own)` itself.
+ */
+import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
+import { StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { CONTEXT_KEY } from "../../constants"
+import type { CartSnapshotInput } from "../cart/context"
+import { graph } from "../../query"
+import { amountString, isAmount } from "../../money"
+import { cachedProductTics } from "../../tics/product-tic-cache"
+import { findRawPluginOptions, resolvePluginOptions } from "../../options"
+import { DEFAULT_TIC } from "../../constants"
+import { currentActor, exemptionIdentity } from "./request-actor"
+import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
+import { preparedTaxCart } from "./cart-refresh-scope"
+import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
+
+export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
+
+export type TaxLineContext = Record<string, unknown>
+
+/**
+ * What Medusa's three setTaxLineContext hooks pass: `{ cart, items, shipping_methods }` (cart
+ * workflows) or `{ order, items, shipping_methods }` (updateOrderTaxLinesWorkflow); only the ids
+ * and, for an order, the lines not on it yet are read here.
+ */
+export interface TaxLineHookInput {
+  cart?: { id?: string | null } | null
+  order?: { id?: string | null } | null
+  items?: readonly NewLine[] | null
+  shipping_methods?: readonly TaxedShipping[] | null
+  [key: string]: unknown
+}
+
+/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
+export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
+
+/** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
+type NewLine = Partial<TaxedItem> & { id?: string | null }
+
+function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
+  let t = MathBN.convert(0)
+  let it = MathBN.convert(0)
+  let incl = false
+  for (const a of adjs ?? []) {
+    if (a?.amount === null || a?.amount === undefined) continue
+    t = t.plus(amountString(a.amount))
+    if (a.is_tax_inclusive) {
+      incl = true
+      it = it.plus(amountString(a.amount))
+    }
+  }
+  return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
+}
+
+/** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
+const defaultTics = new WeakMap<object, number>()
+function defaultTicOf(container: MedusaContainer): number {
+  try {
+    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
+    const got = defaultTics.get(config)
+    if (got !== undefined) return got
+    const raw = findRawPluginOptions(config)
+    const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
+    defaultTics.set(config, tic)
+    return tic
+  } catch {
+    return DEFAULT_TIC
+  }
+}
+
+/**
+ * TIC per product id, resolved product → type → category (nearest ancestor) → default
+ * (src/tics/product-tics.ts), kept across requests (product-tic-cache.ts).
+ */
+export async function resolveProductTics(
+  container: MedusaContainer,
+  productIds: string[],
+): Promise<Record<string, { tic: number; source: string }>> {
+  const got = await cachedProductTics(container, productIds, defaultTicOf(container))
+  const out: Record<string, { tic: number; source: string }> = {}
+  for (const [id, t] of got) out[id] = { tic: t.tic, source: t.source }
+  return out
+}
+
+/**
+ * An order line's quantity. In Medusa (2.19-2.21) it lives on `order_item` (the order's `items`
+ * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
+ * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
+ * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order would
+ * be quoted as quantity 0 and get no tax line. Used when the workflow runs for the whole order
+ * (see buildOrderSnapshot).
+ */
+const ORDER_ITEM_QUANTITY = "items.detail.quantity"
+
+/** Pure: a cart line's quantity, or an order line's (from its `detail`, see ORDER_ITEM_QUANTITY). */
+export function lineQuantity(i: { quantity?: unknown; detail?: { quantity?: unknown } | null }): unknown {
+  return i.quantity ?? i.detail?.quantity
+}
+
+/** The fields of a cart (or an order) the snapshot is built from. */
+export const TAXED_FIELDS = [
+  "id",
+  "currency_code",
+  "customer_id",
+  "sales_channel_id",
+  "items.id",
+  "items.product_id",
+  "items.variant_id",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_tax_inclusive",
+  "items.is_giftcard",
+  "items.adjustments.amount",
+  "items.adjustments.is_tax_inclusive",
+  "shipping_methods.id",
+  "shipping_methods.shipping_option_id",
+  "shipping_methods.amount",
+  "shipping_methods.is_tax_inclusive",
+  "shipping_methods.adjustments.amount",
+  "shipping_methods.adjustments.is_tax_inclusive",
+] as const
+
+/** An order's fields besides TAXED_FIELDS: who may be exempt (see request-actor.ts) and its lines' quantities. */
+const ORDER_FIELDS = [
+  "is_draft_order",
+  "customer.has_account",
+  "items.tax_lines.data",
+  "items.tax_lines.code",
+  ORDER_ITEM_QUANTITY,
+] as const
+
+/**
+ * Reads a cart or an order with the fields the provider needs (lines, shipping methods, their
+ * adjustments and tax-inclusive flags); undefined when there is none with that id.
+ */
+async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
+  const rows = await graph<TaxedEntity>(container, {
+    entity,
+    fields: entity === "order" ? [...ORDER_FIELDS, ...TAXED_FIELDS] : TAXED_FIELDS,
+    filters: { id },
+  })
+  return rows[0]
+}
+
+/**
+ * The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs); or, when
+ * the plugin's cart-refresh hook has just read it for this tax run (`prepared`, the same cart
+ * read with TAXED_FIELDS in the same lock: cart-refresh-tax.ts), that read.
+ */
+export async function buildCartSnapshot(
+  container: MedusaContainer,
+  cartId: string,
+  prepared?: TaxedEntity | null,
+): Promise<CartSnapshotInput | undefined> {
+  const cart = prepared && prepared.id === cartId ? prepared : await readTaxedEntity(container, "cart", cartId)
+  if (!cart) return undefined
+  return {
+    ...(await snapshotFromEntity(container, cart, cart.customer_id)),
+    ...exemptionFields(exemptionIdentity("cart", cart, currentActor())),
+  }
+}
+
+function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSnapshotInput, "exemption_customer_id" | "exemption_basis"> {
+  return id ? { exemption_customer_id: id.customerId, exemption_basis: id.basis } : {}
+}
+
+/** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
+export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<string, unknown> | null }[] | null }[] | null }): boolean {
+  return (order.items ?? []).some((i) =>
+    (i.tax_lines ?? []).some((t) => typeof t.data?.exemption_id === "string" && typeof t.data?.exemption_basis === "string"),
+  )
+}
+
+/**
+ * A line the order workflow passes that is not on the order yet. In Medusa (2.19-2.21) the quantity of
+ * an order line lives on `order_item`, not on `order_line_item`: `updateOrderTaxLinesWorkflow`
+ * reads the new lines of an exchange (`orderExchangeAddNewItemWorkflow`) or an order edit
+ * (`orderEditAddNewItemWorkflow`) from `order_line_item`, so they reach the hook WITHOUT a
+ * quantity, and their `order_item` (with the quantity) is only written when the change is
+ * confirmed, after the tax step. Without a quantity the line would be quoted as quantity 0, left
+ * out of the service cart, and get no tax line: 0 tax. Such a line is quoted for ONE unit. Medusa
+ * keeps only the rate of a tax line and applies it to the line's quantity itself, so the
+ * per-unit rate is exactly what it needs (to the cent for one unit; see docs/provider.md).
+ */
+export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T & { quantity: unknown } {
+  const q = item.quantity
+  const known = isAmount(q) && MathBN.convert(q).gt(0)
+  return { ...item, quantity: known ? q : 1 }
+}
+
+/** Same for an order (order edits, exchanges: updateOrderTaxLinesWorkflow). */
+export async function buildOrderSnapshot(
+  container: MedusaContainer,
+  orderId: string,
+  items?: readonly NewLine[] | null,
+  shippingMethods?: readonly TaxedShipping[] | null,
+): Promise<CartSnapshotInput | undefined> {
+  const order = await readTaxedEntity(container, "order", orderId)
+  if (!order) return undefined
+  // a run for some lines only (item_ids: an edit's, an exchange's or a claim's new lines; Medusa
+  // sets tax lines for those alone) quotes those lines, as before: the order's other lines are left
+  // out (no quantity). A run for the whole order (a draft order's creation) quotes every line at
+  // its quantity (ORDER_ITEM_QUANTITY).
+  if (items?.length) order.items = (order.items ?? []).map((i) => ({ ...i, quantity: undefined, detail: undefined }))
+  // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
+  // lines): include them, with a quantity (see newLineForSnapshot)
+  const known = new Set((order.items ?? []).map((i) => i.id))
+  for (const it of items ?? []) {
+    if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot({ ...it, id: it.id }))
+  }
+  const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
+  for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
+  const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor())
+  return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
+}
+
+async function snapshotFromEntity(
+  container: MedusaContainer,
+  e: TaxedEntity,
+  customerId: string | null | undefined,
+): Promise<CartSnapshotInput> {
+  const items = (e.items ?? []).filter((i) => !i.is_giftcard)
+  const [tics, where] = await Promise.all([
+    resolveProductTics(
+      container,
+      items.flatMap((i) => (i.product_id ? [i.product_id] : [])),
+    ),
+    // the stock location of each line (origin per stock location); never fails the snapshot
+    resolveLineLocations(container, e).catch((): LineLocations | null => null),
+  ])
+  const defaultTic = defaultTicOf(container)
+  return {
+    v: 1,
+    cart_id: e.id,
+    customer_id: customerId ?? null,
+    // only when set: a snapshot without it is the default connection's, as before
+    ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
+    currency_code: e.currency_code,
+    items: items.map((i) => {
+      const adj = sumAdjustments(i.adjustments)
+      const t = i.product_id ? tics[i.product_id] : undefined
+      const location = where?.items.get(i.id)
+      return {
+        id: i.id,
+        product_id: i.product_id ?? null,
+        variant_id: i.variant_id ?? null,
+        quantity: amountString(lineQuantity(i)),
+        unit_price: amountString(i.unit_price),
+        discount: adj.total,
+        is_tax_inclusive: !!i.is_tax_inclusive,
+        has_tax_inclusive_discount: adj.taxInclusive,
+        inclusive_discount: adj.inclusiveTotal,
+        tic: t?.tic ?? defaultTic,
+        tic_source: t?.source ?? "default",
+        ...(location !== undefined ? { origin_location_id: location } : {}),
+      }
+    }),
+    shipping_methods: (e.shipping_methods ?? []).map((s) => {
+      const adj = sumAdjustments(s.adjustments)
+      const location = where?.shipping.get(s.id)
+      return {
+        id: s.id,
+        shipping_option_id: s.shipping_option_id ?? null,
+        amount: amountString(s.amount),
+        discount: adj.total,
+        is_tax_inclusive: !!s.is_tax_inclusive,
+        has_tax_inclusive_discount: adj.taxInclusive,
+        inclusive_discount: adj.inclusiveTotal,
+        ...(location !== undefined ? { origin_location_id: location } : {}),
+      }
+    }),
+    ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
+    source: "hook",
+  }
+}
+
+/** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */
+export function taxLineContextOutput(v: unknown): TaxLineContext {
+  if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
+  if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
+  return (v ?? {}) as TaxLineContext
+}
+
+/**
+ * The plugin's setTaxLineContext handler for the cart workflows (input `{ cart }`) and the order
+ * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
+ */
+export async function salesTaxTaxLineContext(
+  input: TaxLineHookInput,
+  { container }: { container: MedusaContainer },
+): Promise<StepResponse<TaxLineContext>> {
+  let snapshot: CartSnapshotInput | undefined
+  try {
+    const cartId = input?.cart?.id
+    const orderId = input?.order?.id
+    if (cartId) snapshot = await buildCartSnapshot(container, cartId, preparedTaxCart(cartId))
+    else if (orderId) snapshot = await buildOrderSnapshot(container, orderId, input.items, input.shipping_methods)
+  } catch (e) {
+    // never break a cart or order flow over the context: the provider then quotes from the lines
+    // Medusa hands it (no discounts seen) and logs that it did
+    try {
+      const logger = container.resolve<{ warn(m: string): void }>(ContainerRegistrationKeys.LOGGER)
+      logger.warn(`sales-tax: tax-line context could not be built (${(e as Error)?.message ?? e})`)
+    } catch {
+      /* no logger */
+    }
+  }
+  return new StepResponse(snapshot ? { [CONTEXT_KEY]: snapshot } : {})
+}
+
+/**
+ * One handler out of several: each runs with the same input, their results are merged (later
+ * handlers win on key clashes, except `sales_tax`, which stays the plugin's).
+ */
+export function composeTaxLineContext(
+  ...handlers: TaxLineContextHandler[]
+): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
+  return async (input, ctx) => {
+    const results = await Promise.all(handlers.map(async (h) => taxLineContextOutput(await h(input, ctx))))
+    const merged: TaxLineContext = {}
+    let ours: unknown
+    for (const r of results) {
+      Object.assign(merged, r)
+      if (r && CONTEXT_KEY in r && ours === undefined) ours = r[CONTEXT_KEY]
+    }
+    if (ours !== undefined) merged[CONTEXT_KEY] = ours
+    return new StepResponse(merged)
+  }
+}
+
+/** Handlers added by the host app; the plugin's registered handler runs them too. */
+const extraHandlers: TaxLineContextHandler[] = []
+
+/** Lets a host app add its own tax-line context without registering the hook (which can have one handler only). */
+export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
+  extraHandlers.push(handler)
+}
+
+/** What the plugin registers: its own handler composed with the host's added ones. */
+export const registeredTaxLineContext = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) =>
+  composeTaxLineContext(salesTaxTaxLineContext, ...extraHandlers)(input, ctx)
+
+/** Whether a host added handlers of its own (they may read more of the hook input than the plugin's). */
+export function hasAddedTaxLineContextHandlers(): boolean {
+  return extraHandlers.length > 0
+}
+
+/**
+ * The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook
+ * (tax-line-context.ts), shared through `globalThis` as the request scopes are; undefined when it
+ * did not register it (MEDUSA_SALES_TAX_REGISTER_HOOKS=false, or the host's handler was there
+ * first): then the workflow's handler is the host's, and the refresh hook runs the workflow.
+ */
+const UPDATE_TAX_LINES_HANDLER = Symbol.for("medusa-sales-tax/update-tax-lines-context-handler")
+type HandlerHolder = { [UPDATE_TAX_LINES_HANDLER]?: TaxLineContextHandler }
+export function updateTaxLinesContextHandler(): TaxLineContextHandler | undefined {
+  return (globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER]
+}
+/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook. */
+export function rememberUpdateTaxLinesContextHandler(handler: TaxLineContextHandler): void {
+  ;(globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER] = handler
+}

@@ -1,0 +1,70 @@
+import type BigNumber from "bignumber.js"
+import type { CartIn } from "../../service/contract"
+import { dec } from "../../money"
+import { itemFigures, netUnitPrice, shippingFigures } from "../cart/build-service-cart"
+import { SHIPPING_ITEM_PREFIX } from "../../constants"
+import type { CartSnapshot } from "../cart/context"
+import type { InclusiveLine } from "./inclusive"
+
+/** A line's tax-inclusive adjustments (older hooks sent only the flag: then all of them). */
+function inclusiveDiscount(l: { discount: string; has_tax_inclusive_discount: boolean; inclusive_discount?: string | null }): string {
+  return l.inclusive_discount ?? (l.has_tax_inclusive_discount ? l.discount : "0")
+}
+
+/**
+ * The tax-inclusive lines of a snapshot, by service itemId, with what the shopper pays for each
+ * (unit price × quantity − its tax-inclusive adjustments; a shipping method's amount − its own).
+ * Items with quantity 0 are left out, as in the service cart.
+ */
+export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
+  const out: InclusiveLine[] = []
+  for (const it of s.items) {
+    if (!it.is_tax_inclusive) continue
+    const fig = itemFigures(it)
+    if (fig) out.push({ itemId: it.id, gross: fig.taxable })
+  }
+  for (const sm of s.shipping_methods) {
+    if (sm.is_tax_inclusive) out.push({ itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`, gross: shippingFigures(sm).taxable })
+  }
+  return out
+}
+
+/**
+ * Why the cart is refused, or null. Mixed carts (tax-inclusive and tax-exclusive lines) are
+ * quoted; a promotion whose kind differs from its line's price is not: Medusa takes the tax out
+ * of a tax-inclusive adjustment on a tax-exclusive price (and adds it to a tax-exclusive adjustment
+ * on a tax-inclusive price) at the very rate being computed, so the net to quote is unknown.
+ */
+export function inclusiveMixRefusal(s: CartSnapshot): string | null {
+  // the checkout hot path: no decimal arithmetic for a line without promotions of the other kind
+  const check = (l: CartSnapshot["items"][number] | CartSnapshot["shipping_methods"][number]): string | null => {
+    if (l.is_tax_inclusive) {
+      if (l.discount !== "0" && !dec(l.discount).eq(inclusiveDiscount(l))) {
+        return "A tax-exclusive promotion on a tax-inclusive price is not supported for US sales tax: make the promotion tax-inclusive, like the prices it applies to."
+      }
+    } else if (l.has_tax_inclusive_discount && !dec(inclusiveDiscount(l)).isZero()) {
+      return "A tax-inclusive promotion on a tax-exclusive price is not supported for US sales tax: make the promotion tax-exclusive, like the prices it applies to."
+    }
+    return null
+  }
+  for (const l of s.items) {
+    const why = check(l)
+    if (why) return why
+  }
+  for (const l of s.shipping_methods) {
+    const why = check(l)
+    if (why) return why
+  }
+  return null
+}
+
+/** The service cart with the given nets (dollars, per line) as the prices of those lines (net ÷ quantity, 6 places). */
+export function withNets(cart: CartIn, nets: Map<string, BigNumber>): CartIn {
+  return {
+    ...cart,
+    lineItems: cart.lineItems.map((li) => {
+      const net = nets.get(li.itemId)
+      return net === undefined ? li : { ...li, price: netUnitPrice(net, li.quantity) }
+    }),
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * What the provider already knows of a destination's rates, so that a tax-inclusive cart state
+ * costs ONE paid lookup (inclusive.ts step 0): the effective rate of every line of every live,
+ * non-exempt quote, per connection, destination ZIP and TIC, kept in process for an hour; and,
+ * when this process has none, the rate memory the fallback keeps (last-known rates, 30 days, shared
+ * by every instance). A hint only picks the first net to quote: the service's answer decides, and a
+ * wrong hint (a threshold crossed, a rate changed) costs the re-quote it always did.
+ */
+import BigNumber from "bignumber.js"
+import { LRUCache } from "lru-cache"
+import type { CartIn } from "../../service/contract"
+import { dec, type DecLike } from "../../money"
+import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import { hintedNet, rateEstimate, type InclusiveLine } from "./inclusive"
+
+/** A quoted line as the hints read it. */
+interface QuotedLine {
+  amount: number
+  rate: number
+  net?: string
+}
+
+/** What is known of one ZIP and TIC's rate. */
+interface Known {
+  rate: string
+  lo: string
+  hi: string
+}
+
+/**
+ * Pure: what one answer adds to what is known of a rate. The answers' intervals (rateEstimate: the
+ * 4-place reported rate and amount ÷ net) are intersected, so that every quote narrows the rate;
+ * an answer outside the interval (the rate changed, a threshold's other side) replaces it. The rate
+ * to predict with is the reported one when the interval still allows it (the service's rates are
+ * mostly whole to 4 places), else the interval's middle.
+ */
+export function narrowKnown(prev: Known | undefined, net: DecLike, answer: { amount: number; rate: number }): Known {
+  const est = rateEstimate(net, answer)
+  let lo = est.lo
+  let hi = est.hi
+  if (prev) {
+    const l = BigNumber.max(lo, prev.lo)
+    const h = BigNumber.min(hi, prev.hi)
+    if (l.lte(h)) [lo, hi] = [l, h]
+  }
+  const reported = dec(answer.rate)
+  const rate = reported.gte(lo) && reported.lte(hi) ? reported : lo.plus(hi).div(2)
+  return { rate: rate.toString(), lo: lo.toString(), hi: hi.toString() }
+}
+
+const key = (connectionId: string, zip: string, tic: number) => `${connectionId}|${zip}|${tic}`
+
+export class InclusiveHints {
+  /** the rate to predict with and the interval the answers seen so far allow (fractions, decimal strings) */
+  readonly #rates = new LRUCache<string, Known>({ max: 10_000, ttl: 3_600_000 })
+  /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
+  readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
+
+  /** Records the effective rate of each line of a live, non-exempt quote. */
+  record(
+    carts: readonly { cart: CartIn }[],
+    lines: Readonly<Record<string, QuotedLine | undefined>>,
+    destinationZip: string,
+    connectionId: string,
+  ): void {
+    const zip = zipKey(destinationZip)
+    for (const { cart } of carts) {
+      for (const li of cart.lineItems) {
+        const got = lines[li.itemId]
+        if (!got || li.tic === undefined || li.tic === null) continue
+        // the net the service was asked for this line (a tax-inclusive line's own net)
+        const net = got.net !== undefined ? dec(got.net) : dec(li.price).times(li.quantity)
+        const k = key(connectionId, zip, li.tic)
+        this.#rates.set(k, narrowKnown(this.#rates.get(k), net, { amount: got.amount, rate: got.rate }))
+      }
+    }
+  }
+
+  /**
+   * The first net of each inclusive line whose ZIP and TIC has a known rate (in process, else the
+   * rate memory: one read for the TICs this process does not know).
+   */
+  async start(
+    carts: readonly { cart: CartIn }[],
+    inclusive: readonly InclusiveLine[],
+    destinationZip: string,
+    connectionId: string,
+    memory: () => RateMemory,
+  ): Promise<Map<string, BigNumber>> {
+    const zip = zipKey(destinationZip)
+    const ticOf = new Map<string, number>()
+    for (const { cart } of carts) for (const li of cart.lineItems) if (li.tic !== undefined && li.tic !== null) ticOf.set(li.itemId, li.tic)
+    const rates = new Map<number, Known>()
+    const missing = new Set<number>()
+    for (const l of inclusive) {
+      const tic = ticOf.get(l.itemId)
+      if (tic === undefined) continue
+      const r = this.#rates.get(key(connectionId, zip, tic))
+      if (r !== undefined) rates.set(tic, r)
+      else missing.add(tic)
+    }
+    if (missing.size) {
+      try {
+        const since = new Date(Date.now() - LAST_KNOWN_MAX_AGE_MS)
+        for (const k of await memory().knownRates(zip, [...missing], since)) {
+          // the memory keeps percentages; the newest row per TIC wins
+          if (!rates.has(k.tic)) {
+            const r = dec(k.rate).div(100).toString()
+            rates.set(k.tic, { rate: r, lo: r, hi: r })
+            this.stats.fromMemory++
+          }
+        }
+      } catch {
+        // no memory (module not registered, database away): the first quote is at the shown price
+      }
+    }
+    const start = new Map<string, BigNumber>()
+    for (const l of inclusive) {
+      const tic = ticOf.get(l.itemId)
+      const r = tic === undefined ? undefined : rates.get(tic)
+      if (r === undefined) {
+        this.stats.unhinted++
+        continue
+      }
+      this.stats.hinted++
+      start.set(l.itemId, hintedNet(l.gross, r.rate, r))
+    }
+    return start
+  }
+
+  clear(): void {
+    this.#rates.clear()
+  }
+}

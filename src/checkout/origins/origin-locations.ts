@@ -1,0 +1,152 @@
+/**
+ * Which stock location each line of a cart or order ships from (origin per stock location):
+ * a shipping method's shipping option → its service zone's fulfillment set → the stock
+ * location linked to that set; an item ships with the shipping method of its product's shipping
+ * profile (with one shipping method: that one); an item with no shipping method yet, from the
+ * sales channel's first stock location. The locations' addresses go into the snapshot; whether
+ * an address is a usable origin is decided in the domain core (src/checkout/origins/origins.ts).
+ *
+ * The option → location and channel → locations answers are kept 60 s in process (they are
+ * store configuration, read at every cart change otherwise).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { LRUCache } from "lru-cache"
+import type { KnownLocations, LocationAddressLike } from "./origins"
+import { graph } from "../../query"
+
+/** The answers by key (`option:`, `channel:`, `locations:`), in an lru-cache as product-tic-cache.ts keeps the products' TICs. */
+const memo = new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 })
+async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const hit = memo.get(key)
+  // each key prefix is written by one loader only, with its own T
+  if (hit) return hit.value as T
+  const value = await load()
+  memo.set(key, { value })
+  return value
+}
+
+/** Test hook: forget the remembered configuration (after changing locations in a test). */
+export function clearOriginLocationMemo(): void {
+  memo.clear()
+}
+
+export interface LineLocations {
+  items: Map<string, string>
+  shipping: Map<string, string>
+  locations: KnownLocations
+}
+
+const ADDRESS_FIELDS = [
+  "address.address_1",
+  "address.address_2",
+  "address.city",
+  "address.country_code",
+  "address.province",
+  "address.postal_code",
+]
+
+/** A stock location read with ADDRESS_FIELDS. */
+interface LocationRow {
+  id: string
+  name?: string | null
+  address?: LocationAddressLike | null
+}
+
+function addressOf(l: LocationRow | undefined): KnownLocations[string] {
+  const a = l?.address ?? {}
+  return {
+    name: l?.name ?? null,
+    address_1: a.address_1 ?? null,
+    address_2: a.address_2 ?? null,
+    city: a.city ?? null,
+    country_code: a.country_code ?? null,
+    province: a.province ?? null,
+    postal_code: a.postal_code ?? null,
+  }
+}
+
+/** A shipping option's stock location and shipping profile. */
+async function optionInfo(scope: MedusaContainer, optionId: string): Promise<{ locationId: string | null; profileId: string | null }> {
+  return remembered(`option:${optionId}`, async () => {
+    const [o] = await graph<{
+      id: string
+      shipping_profile_id?: string | null
+      service_zone?: { fulfillment_set?: { location?: { id?: string | null } | null } | null } | null
+    }>(scope, {
+      entity: "shipping_option",
+      fields: ["id", "shipping_profile_id", "service_zone.fulfillment_set.location.id"],
+      filters: { id: optionId },
+    })
+    return { locationId: o?.service_zone?.fulfillment_set?.location?.id ?? null, profileId: o?.shipping_profile_id ?? null }
+  })
+}
+
+/** The sales channel's first stock location (by id, so the same one every time). */
+async function channelLocation(scope: MedusaContainer, salesChannelId: string): Promise<string | null> {
+  return remembered(`channel:${salesChannelId}`, async () => {
+    const [c] = await graph<{ id: string; stock_locations?: { id: string }[] | null }>(scope, {
+      entity: "sales_channel",
+      fields: ["id", "stock_locations.id"],
+      filters: { id: salesChannelId },
+    })
+    const ids = (c?.stock_locations ?? []).map((l) => l.id).sort()
+    return ids[0] ?? null
+  })
+}
+
+/** The part of a cart or an order this file reads. */
+export interface LineLocationInput {
+  sales_channel_id?: string | null
+  items?: readonly { id?: string | null; product_id?: string | null }[] | null
+  shipping_methods?: readonly { id?: string | null; shipping_option_id?: string | null }[] | null
+}
+
+/** Reads the stock location of each line (see the file's comment). */
+export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput): Promise<LineLocations> {
+  const items = new Map<string, string>()
+  const shipping = new Map<string, string>()
+  const methods = (e.shipping_methods ?? []).flatMap((s) =>
+    s?.id && s.shipping_option_id ? [{ id: s.id, optionId: s.shipping_option_id }] : [],
+  )
+  const infos = await Promise.all(methods.map((s) => optionInfo(container, s.optionId)))
+  methods.forEach((s, i) => {
+    if (infos[i]!.locationId) shipping.set(s.id, infos[i]!.locationId!)
+  })
+  const lineItems = (e.items ?? []).flatMap((i) => (i?.id ? [{ id: i.id, productId: i.product_id ?? null }] : []))
+  const home = e.sales_channel_id ? await channelLocation(container, e.sales_channel_id) : null
+  if (methods.length > 1) {
+    // several methods: an item ships with the method of its product's shipping profile
+    const productIds = [...new Set(lineItems.flatMap((i) => (i.productId ? [i.productId] : [])))]
+    const data = productIds.length
+      ? await graph<{ id: string; shipping_profile?: { id?: string | null } | null }>(container, {
+          entity: "product",
+          fields: ["id", "shipping_profile.id"],
+          filters: { id: productIds },
+        })
+      : []
+    const profileOf = new Map(data.map((p) => [p.id, p.shipping_profile?.id ?? null]))
+    for (const it of lineItems) {
+      const profile = it.productId ? profileOf.get(it.productId) : undefined
+      const k = infos.findIndex((x) => x.profileId && x.profileId === profile)
+      const loc = (k >= 0 ? infos[k]!.locationId : infos[0]!.locationId) ?? home
+      if (loc) items.set(it.id, loc)
+    }
+  } else {
+    const loc = infos[0]?.locationId ?? home
+    if (loc) for (const it of lineItems) items.set(it.id, loc)
+  }
+  const ids = [...new Set([...items.values(), ...shipping.values()])].sort()
+  const locations: KnownLocations = {}
+  if (ids.length) {
+    const got = await remembered(`locations:${ids.join(",")}`, async () => {
+      const data = await graph<LocationRow>(container, {
+        entity: "stock_location",
+        fields: ["id", "name", ...ADDRESS_FIELDS],
+        filters: { id: ids },
+      })
+      return Object.fromEntries(data.map((l) => [l.id, addressOf(l)])) as KnownLocations
+    })
+    Object.assign(locations, got)
+  }
+  return { items, shipping, locations }
+}

@@ -1,0 +1,250 @@
+/**
+ * Origin per stock location, the pure part. Each line ships from the stock location
+ * that fulfils it (the tax-line hook resolves it: shipping method → shipping option's fulfillment
+ * set → stock location; no shipping method yet → the sales channel's first location); its origin
+ * is that location's address when it is a complete US address the service did not refuse, else
+ * the `origin` option (the fallback). Lines are grouped by origin: one service cart per group,
+ * all in ONE `POST carts`, and at filing one service order per group.
+ *
+ * Ids: the group whose key sorts first keeps the Medusa id (cart id, order id), so a store with one
+ * location files exactly as before; every other group's id is the Medusa id + "~" + 8 hex digits
+ * of SHA-256(location id) (at most 41 + 9 = 50 characters, the service's limit; a longer base is
+ * itself hashed to 32 hex digits first). The key of the fallback group is "" (sorts first).
+ */
+import { createHash } from "node:crypto"
+import type { Address } from "../../service/contract"
+import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
+
+/** A stock location's address as Medusa keeps it. */
+export interface LocationAddressLike {
+  address_1?: string | null
+  address_2?: string | null
+  city?: string | null
+  country_code?: string | null
+  province?: string | null
+  postal_code?: string | null
+}
+
+/** The service's id limit (cartId in a path, orderId). */
+/** A stock location's id, name and address as Query reads them (the locations route and the setup checks read these and more). */
+export const LOCATION_ADDRESS_FIELDS = [
+  "id",
+  "name",
+  "address.address_1",
+  "address.address_2",
+  "address.city",
+  "address.country_code",
+  "address.province",
+  "address.postal_code",
+] as const
+
+export const SERVICE_ID_MAX = 50
+export const ORIGIN_ID_SEPARATOR = "~"
+
+/** Pure: a stock location's address as an origin, or why it cannot be one (the fallback is used then). */
+export function locationOrigin(
+  a: LocationAddressLike | null | undefined,
+): { origin: Address; reason?: undefined } | { origin: null; reason: string } {
+  if (!a) return { origin: null, reason: "the location has no address" }
+  const country = (a.country_code ?? "").trim().toLowerCase()
+  if (country !== "us") return { origin: null, reason: country ? `not in the US (country ${country.toUpperCase()})` : "no country" }
+  if (!a.address_1?.trim()) return { origin: null, reason: "no street address (address_1)" }
+  if (!a.city?.trim()) return { origin: null, reason: "no city" }
+  const state = normalizeUsState(a.province)
+  if (!state)
+    return {
+      origin: null,
+      reason: a.province ? `province "${a.province}" is not a US state (e.g. WA or Washington)` : "no province (state)",
+    }
+  const z = normalizeUsZip(a.postal_code)
+  const zip = z ? zipText(z) : null
+  if (!zip) return { origin: null, reason: a.postal_code ? `postal code "${a.postal_code}" is not a US ZIP` : "no postal code (ZIP)" }
+  return {
+    // no countryCode: the service's default (US), and the same shape as the `origin` option
+    origin: {
+      line1: a.address_1.trim().slice(0, 100),
+      ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),
+      city: a.city.trim().slice(0, 100),
+      state,
+      zip,
+    },
+  }
+}
+
+/** A stock location's fulfillment sets as far as the US matters (their service zones' countries). */
+export type FulfillmentSetsLike =
+  { service_zones?: { geo_zones?: { country_code?: string | null }[] | null }[] | null }[] | null | undefined
+
+/** Pure: does a service zone of the location cover the US (the country, or a state, city or ZIP in it)? */
+export function servesUsAddresses(sets: FulfillmentSetsLike): boolean {
+  return (sets ?? []).some((f) =>
+    (f.service_zones ?? []).some((z) => (z.geo_zones ?? []).some((g) => (g.country_code ?? "").trim().toLowerCase() === "us")),
+  )
+}
+
+/**
+ * Pure: how the settings page lists a location (issue 30). "own": its address is the origin of
+ * its lines; "not_for_us": it is outside the US and none of its service zones covers the US, so
+ * it never ships a US order (nothing to fix: listed neutrally); "fallback": it may ship US orders
+ * but its address cannot be an origin, so the `origin` option is used (the case to look at).
+ */
+export function locationClass(a: LocationAddressLike | null | undefined, sets: FulfillmentSetsLike): "own" | "fallback" | "not_for_us" {
+  if (locationOrigin(a).origin) return "own"
+  const country = (a?.country_code ?? "").trim().toLowerCase()
+  return country && country !== "us" && !servesUsAddresses(sets) ? "not_for_us" : "fallback"
+}
+
+/**
+ * Locations whose address the service refused as an origin (this process): reported once each in
+ * the log and on the settings page; their lines use the fallback origin until the address changes
+ * (the entry is forgotten when the location's address differs from the refused one).
+ */
+export interface RefusedLocation {
+  locationId: string
+  name: string | null
+  address: Address
+  reason: string
+  at: string
+}
+const G = globalThis as { [k: symbol]: unknown }
+export const refusedLocations = (G[Symbol.for("medusa-sales-tax/refused-locations")] ??= new Map<string, RefusedLocation>()) as Map<
+  string,
+  RefusedLocation
+>
+
+/**
+ * Refusals shared between instances: each refusal is added to one entry of Medusa's
+ * Caching Module when the host has it (Redis for a store on several instances; the Tax Module
+ * sees it when declared as its dependency, docs/provider.md "Caching"), so the settings page of
+ * every instance lists a refusal found by any of them. Without the module: this process's only.
+ * An instance still tries a refused address once itself (one more quote round trip, then it
+ * falls back like the first); the cache is not the quote path.
+ */
+export interface RefusalCache {
+  get(args: { key: string }): Promise<unknown>
+  set(args: { key: string; data: unknown; ttl?: number }): Promise<unknown>
+}
+export const REFUSED_LOCATIONS_KEY = "medusa-sales-tax:refused-locations"
+/** kept 30 days (an address refused that long ago is worth trying again anyway) */
+const REFUSED_LOCATIONS_TTL_S = 30 * 24 * 3600
+
+function isAddress(v: unknown): v is Address {
+  const a = v as Partial<Address> | null
+  return (
+    !!a && typeof a === "object" && ["line1", "city", "state", "zip"].every((k) => typeof (a as Record<string, unknown>)[k] === "string")
+  )
+}
+
+/** Pure: the refusals in a cache entry; anything malformed is left out. */
+export function parseRefusals(v: unknown): RefusedLocation[] {
+  if (!Array.isArray(v)) return []
+  return v.filter(
+    (r): r is RefusedLocation =>
+      !!r &&
+      typeof r === "object" &&
+      typeof r.locationId === "string" &&
+      typeof r.reason === "string" &&
+      typeof r.at === "string" &&
+      (r.name === null || typeof r.name === "string") &&
+      isAddress(r.address),
+  )
+}
+
+/** Adds a refusal to the shared entry (best effort: a failure only hides it from the other instances' settings page). */
+export async function shareRefusal(cache: RefusalCache | undefined, r: RefusedLocation): Promise<void> {
+  if (!cache || typeof cache.get !== "function" || typeof cache.set !== "function") return
+  try {
+    const others = parseRefusals(await cache.get({ key: REFUSED_LOCATIONS_KEY })).filter((x) => x.locationId !== r.locationId)
+    await cache.set({ key: REFUSED_LOCATIONS_KEY, data: [...others, r], ttl: REFUSED_LOCATIONS_TTL_S })
+  } catch {
+    /* the shared view only */
+  }
+}
+
+/** The refusals this process knows and, with the shared entry, those of every instance (this process's win). */
+export async function knownRefusals(cache: RefusalCache | undefined): Promise<Map<string, RefusedLocation>> {
+  const out = new Map<string, RefusedLocation>()
+  if (cache && typeof cache.get === "function") {
+    try {
+      for (const r of parseRefusals(await cache.get({ key: REFUSED_LOCATIONS_KEY }))) out.set(r.locationId, r)
+    } catch {
+      /* this process's only */
+    }
+  }
+  for (const [id, r] of refusedLocations) out.set(id, r)
+  return out
+}
+
+/** Pure: two addresses are the same origin (field by field, whatever the key order). */
+export function sameAddress(a: Address, b: Address): boolean {
+  return a.line1 === b.line1 && (a.line2 ?? null) === (b.line2 ?? null) && a.city === b.city && a.state === b.state && a.zip === b.zip
+}
+
+/** The refused locations whose address is still the refused one (a changed address is tried again). */
+export function stillRefused(locations: KnownLocations | null | undefined): Set<string> {
+  const out = new Set<string>()
+  for (const [id, r] of refusedLocations) {
+    const now = locationOrigin(locations?.[id]).origin
+    if (!now || sameAddress(now, r.address)) out.add(id)
+    else refusedLocations.delete(id)
+  }
+  return out
+}
+
+/** Pure: the service id of a group (cart or order): the base for the primary group, else base~<8 hex of the key>. */
+export function originServiceId(baseId: string, key: string, primary: boolean): string {
+  if (primary) return baseId.slice(0, SERVICE_ID_MAX)
+  const suffix = `${ORIGIN_ID_SEPARATOR}${createHash("sha256").update(key).digest("hex").slice(0, 8)}`
+  const base = baseId.length + suffix.length <= SERVICE_ID_MAX ? baseId : createHash("sha256").update(baseId).digest("hex").slice(0, 32)
+  return `${base}${suffix}`
+}
+
+export interface OriginGroup<L> {
+  /** the location id, or "" for the fallback origin */
+  key: string
+  origin: Address
+  /** the group that keeps the Medusa id */
+  primary: boolean
+  /** service id (cart or order) of the group */
+  serviceId: string
+  lines: L[]
+}
+
+/** A location as the hook describes it (snapshot `locations`). */
+export type KnownLocations = Record<string, { name?: string | null } & LocationAddressLike>
+
+/**
+ * Pure: lines grouped by their origin, groups sorted by key (the fallback "" first), the first
+ * keeping `baseId`. A line's key is its location when that location's address is usable and not
+ * refused, else "" (the `fallback` origin). A line without a location uses the fallback.
+ */
+export function groupByOrigin<L>(
+  lines: readonly L[],
+  locationOf: (line: L) => string | null | undefined,
+  locations: KnownLocations | null | undefined,
+  fallback: Address,
+  baseId: string,
+  refused: ReadonlySet<string> = new Set(),
+): OriginGroup<L>[] {
+  const byKey = new Map<string, { origin: Address; lines: L[] }>()
+  const originOf = new Map<string, Address | null>()
+  for (const line of lines) {
+    const loc = locationOf(line) ?? null
+    let key = ""
+    let origin = fallback
+    if (loc && !refused.has(loc)) {
+      let o = originOf.get(loc)
+      if (o === undefined) originOf.set(loc, (o = locationOrigin(locations?.[loc]).origin))
+      if (o) {
+        key = loc
+        origin = o
+      }
+    }
+    const g = byKey.get(key)
+    if (g) g.lines.push(line)
+    else byKey.set(key, { origin, lines: [line] })
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, g], i) => ({ key, origin: g.origin, primary: i === 0, serviceId: originServiceId(baseId, key, i === 0), lines: g.lines }))
+}

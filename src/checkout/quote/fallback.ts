@@ -1,0 +1,107 @@
+/** Pure helpers of the outage path: coverage of the fallback options, and one deadline per quote. */
+import type { PluginOptions } from "../../options"
+import { US_STATES } from "../../service/contract"
+
+/** The 50 states and DC (the destinations the service taxes): the contract's list. */
+export { US_STATES }
+
+/**
+ * Pure: the US states for which "fallback" has nothing configured: no `fallbackRates` entry, no
+ * `fallbackRate`, and (when known) no default rate of a US tax region (country-wide: `all`, or
+ * for the state). Empty under "block" or when everything is covered.
+ */
+export function fallbackGaps(
+  o: Pick<PluginOptions, "failurePolicy" | "fallbackRate" | "fallbackRates">,
+  region?: { all: boolean; states: readonly string[] },
+): string[] {
+  if (o.failurePolicy !== "fallback" || o.fallbackRate !== undefined || region?.all) return []
+  const covered = new Set([...Object.keys(o.fallbackRates ?? {}), ...(region?.states ?? [])].map((s) => s.toUpperCase()))
+  return US_STATES.filter((s) => !covered.has(s))
+}
+
+export class QuoteTimeoutError extends Error {
+  override name = "QuoteTimeoutError"
+  constructor(ms: number) {
+    super(`no quote within the checkout timeout (${ms} ms, certificate lookup included)`)
+  }
+}
+
+/**
+ * Runs `fn` and rejects with QuoteTimeoutError once `ms` have passed (at once when ms ≤ 0). The
+ * call left behind is not awaited: its answer can still fill a cache.
+ */
+export function withDeadline<T>(fn: () => Promise<T>, ms: number): Promise<T> {
+  const budget = Math.floor(ms)
+  if (budget <= 0) return Promise.reject(new QuoteTimeoutError(0))
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new QuoteTimeoutError(budget)), budget)
+    let p: Promise<T>
+    try {
+      p = fn()
+    } catch (e) {
+      clearTimeout(timer)
+      reject(e)
+      return
+    }
+    p.then(
+      (v) => {
+        clearTimeout(timer)
+        resolve(v)
+      },
+      (e) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+}
+
+/** One fallback rate of a line: a percentage and where it came from (recorded on the tax line as `fallback_source`). */
+export interface FallbackRate {
+  rate: number
+  source: "last_known" | "option" | "region"
+  /** The region rate's name or code (region rates only). */
+  label?: string
+}
+
+/**
+ * Pure: the fallback rates of one line (its ZIP and TIC) during an outage, or null when nothing
+ * applies (the cart is then refused as under "block": never a silent 0 %). In order:
+ * - the last-known rate of the ZIP and TIC (the highest the service charged in the window:
+ *   last-known-rates.ts) when it is above 0 %;
+ * - the merchant's `fallbackRates[state]` / `fallbackRate`: it wins over a learned 0 %, which
+ *   may only say that a cheaper item sat under a price threshold (Massachusetts clothing up to
+ *   $175) and is no evidence about this one;
+ * - the region's own rates (Medusa's tax region of the destination), which also win over a learned 0 %;
+ * - a learned 0 % last: the service charged nothing for this ZIP and TIC at any price seen in
+ *   the window, and the merchant configured nothing else (e.g. groceries where they are exempt).
+ */
+export function fallbackRatesFor(
+  learnedPct: string | undefined,
+  configuredPct: number | undefined,
+  regionRates: readonly { rate?: number | null; code?: string | null; name?: string | null }[],
+): FallbackRate[] | null {
+  const learned = learnedPct === undefined ? undefined : Number(learnedPct)
+  if (learned !== undefined && Number.isFinite(learned) && learned > 0) return [{ rate: learned, source: "last_known" }]
+  if (configuredPct !== undefined) return [{ rate: configuredPct, source: "option" }]
+  const region = regionRates.filter((r) => r.rate !== null && r.rate !== undefined)
+  if (region.length) return region.map((r) => ({ rate: r.rate!, source: "region", label: r.name ?? r.code ?? "region rate" }))
+  if (learned === 0) return [{ rate: 0, source: "last_known" }]
+  return null
+}
+
+/**
+ * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`. The
+ * checkout path logs a refused API key through it: one error per minute per connection, not one
+ * per shopper request. Keys are connection ids (a handful): the map stays small.
+ */
+export class OncePer {
+  readonly #last = new Map<string, number>()
+  constructor(readonly everyMs: number) {}
+  take(key: string, now: number = Date.now()): boolean {
+    const last = this.#last.get(key)
+    if (last !== undefined && now - last < this.everyMs && now >= last) return false
+    this.#last.set(key, now)
+    return true
+  }
+}

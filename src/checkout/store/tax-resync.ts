@@ -1,0 +1,416 @@
+/**
+ * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
+ *
+ * Medusa (2.19-2.21) recomputes tax lines only when it thinks RATES may change: not when a line's
+ * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
+ * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
+ * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
+ * into rates) do. So after each store cart mutation the cart's tax lines are computed once more,
+ * on its final state: inside Medusa's own cart refresh when the route runs one
+ * (src/workflows/hooks/cart-refresh-tax.ts: before Medusa refreshes the payment collection and
+ * before the route reads its answer), otherwise (the promotions routes, or that hook not
+ * registered) by an updateTaxLinesWorkflow run after the route, answered with the refreshed cart
+ * and followed by a refresh of the cart's payment collection (its amount is then the new total).
+ * When nothing that moves tax changed, the quote comes from the cache (no service call); when it
+ * did, that new cart state gets its one POST carts.
+ * Before POST /store/carts/:id/complete the same refresh runs, so an order is never placed on a
+ * stale quote (and under failurePolicy "block" a down service refuses the completion).
+ *
+ * Block means block: when the refresh cannot compute tax (`sales_tax_unavailable`), the route's
+ * answer is replaced by that 400; never a 200 with stale or missing tax lines. While the
+ * provider is in an outage (a quote failed and no service call has succeeded since), every store
+ * cart request, reads included, first refreshes the cart's tax lines as the cart is now; when
+ * that fails it answers 400 before the route runs, so the cart is left as it was.
+ * The one request that discovers the outage has already changed the cart when the quote fails
+ * (inside Medusa's workflow, whose compensation misses the address links, or in the refresh
+ * after the route): the cart as it was before that request is read first (`rememberCartState`)
+ * and put back before the 400 is answered (cart-restore.ts).
+ */
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { httpResponseFromError } from "../../medusa/http-error"
+import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
+import { graph } from "../../query"
+import { isDegraded, quoteHealth } from "../quote/health"
+import { MedusaError } from "@medusajs/framework/utils"
+import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
+import { CART_CHANGE_LOCK_PREFIX, holdLock, lockingOf, readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
+import { cartRefreshStorage, isUsTaxedCart, type CartRefreshScope } from "../../workflows/hooks/cart-refresh-tax"
+import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
+
+/**
+ * Bench-only phase timings (`SALES_TAX_BENCH_PHASES=1`, set by bench/store.bench.ts): per store
+ * cart mutation, milliseconds spent in each of the plugin's phases, on `globalThis` under a
+ * registered symbol (the bench reads them). Off otherwise: one env read per request.
+ */
+export type PhaseRow = { cartId: string; path: string; remember: number; route: number; usCheck: number; refresh: number; refetch: number }
+const PHASES = Symbol.for("medusa-sales-tax/bench-phases")
+const phaseTimes = new WeakMap<object, PhaseRow & { t: number }>()
+const benchPhases = () => process.env.SALES_TAX_BENCH_PHASES === "1"
+export function benchPhaseRows(): PhaseRow[] {
+  return ((globalThis as Record<symbol, PhaseRow[]>)[PHASES] ??= [])
+}
+function phase(req: object, key: Exclude<keyof PhaseRow, "cartId" | "path">): void {
+  const row = phaseTimes.get(req)
+  if (!row) return
+  const now = performance.now()
+  row[key] += now - row.t
+  row.t = now
+  ;(globalThis as Record<symbol, string>)[PHASE_NOW] = `after ${key}`
+}
+/** The phase that ended last (for the bench's SQL log). */
+const PHASE_NOW = Symbol.for("medusa-sales-tax/bench-phase-now")
+export const benchPhaseNow = (): string => (globalThis as Record<symbol, string>)[PHASE_NOW] ?? ""
+function phaseStart(req: MedusaRequest, cartId: string): void {
+  if (!benchPhases() || phaseTimes.has(req)) return
+  phaseTimes.set(req, {
+    cartId,
+    path: `${req.method} ${req.path}`,
+    remember: 0,
+    route: 0,
+    usCheck: 0,
+    refresh: 0,
+    refetch: 0,
+    t: performance.now(),
+  })
+}
+function phaseEnd(req: object): void {
+  const row = phaseTimes.get(req)
+  if (!row) return
+  phaseTimes.delete(req)
+  const { t: _t, ...rest } = row
+  benchPhaseRows().push(rest)
+}
+
+/** Whether an error is the provider's "tax cannot be computed" refusal. */
+export function isTaxUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; errors?: unknown[] } | null
+  if (e?.code === BLOCK_ERROR_CODE) return true
+  // a workflow may wrap the step's error
+  return Array.isArray(e?.errors) && e!.errors.some((x) => (x as { error?: { code?: unknown } })?.error?.code === BLOCK_ERROR_CODE)
+}
+
+const CART_RE = /^\/store\/carts\/([^/?#]+)/
+
+function cartIdOf(req: MedusaRequest): string | undefined {
+  const fromParams = (req.params as Record<string, string> | undefined)?.id
+  if (fromParams) return fromParams
+  const m = CART_RE.exec(req.path ?? req.originalUrl ?? "")
+  return m?.[1]
+}
+
+async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<boolean> {
+  if (!(await isUsTaxedCart(scope, cartId))) return false
+  await updateTaxLinesWorkflow(scope).run({ input: { cart_id: cartId } })
+  return true
+}
+
+async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
+  if (!fields?.length) return undefined
+  // the route's own fields, answered as Medusa's route would: the shape is the caller's
+  const [cart] = await graph<unknown>(scope, { entity: "cart", fields, filters: { id: cartId } })
+  return cart
+}
+
+/** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
+const cartBefore = new WeakMap<object, CartState>()
+/** The id of the cart read before this request's route as not US-taxed, and not being given a US address by it. */
+const notUsBefore = new WeakMap<object, string>()
+
+/**
+ * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
+ * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
+ * are as `rememberCartState` read them, so a cart read as US-taxed needs no second look.
+ */
+const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
+
+/** A store change of a cart waits at most this long (seconds) for another change of it; the hold lapses after RESTORE_LOCK_EXPIRE_S. */
+const RESTORE_LOCK_TIMEOUT_S = 15
+const RESTORE_LOCK_EXPIRE_S = 120
+
+/**
+ * Before a route that changes the cart: take the plugin's lock of the cart's change (held until
+ * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
+ * cart as it is (one query). Read before the lock, the state a refused request puts back could
+ * predate another request's change, which the restore would write over.
+ */
+export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  const cartId = cartIdOf(req)
+  if (!cartId) return next()
+  phaseStart(req, cartId)
+  try {
+    const locking = lockingOf(req.scope)
+    if (locking) {
+      const answered = new Promise<void>((r) => {
+        res.once("finish", () => r())
+        res.once("close", () => r())
+      })
+      const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, {
+        timeout: RESTORE_LOCK_TIMEOUT_S,
+        expire: RESTORE_LOCK_EXPIRE_S,
+      })
+      if (!held) {
+        req.scope
+          .resolve(ContainerRegistrationKeys.LOGGER)
+          .warn(
+            `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_TIMEOUT_S} s; this change goes on without the restore lock`,
+          )
+      }
+    }
+    const state = await readCartState(req.scope, cartId)
+    phase(req, "remember")
+    const toUs =
+      String(
+        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
+      ).toLowerCase() === "us"
+    if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
+    else if (state) notUsBefore.set(req, state.id)
+    next()
+  } catch (e) {
+    next(e)
+  }
+}
+
+/** Puts the cart back as it was before this request (when remembered); never throws. */
+async function putBack(req: MedusaRequest): Promise<void> {
+  const before = cartBefore.get(req)
+  if (!before) return
+  cartBefore.delete(req)
+  try {
+    await restoreCartState(req.scope, before)
+  } catch (e) {
+    const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+    logger.error(`sales-tax: cart ${before.id} could not be restored after a refused change: ${(e as Error)?.message ?? e}`)
+  }
+}
+
+/**
+ * After the route answered `{ cart }` (`{ parent }` for a deleted line): refresh the tax lines
+ * and answer with the refreshed cart. A refusal, by the route (`sales_tax_unavailable` from
+ * Medusa's own tax step) or by the refresh, puts the cart back as it was before answering.
+ */
+export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  const cartId = cartIdOf(req)
+  if (!cartId) return next()
+  const original = res.json.bind(res)
+  let handled = false
+  ;(res as { json: (body: unknown) => MedusaResponse }).json = (body: unknown) => {
+    if (handled) return original(body)
+    handled = true
+    phase(req, "route")
+    const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
+    if (res.statusCode >= 400) {
+      if (b?.code !== BLOCK_ERROR_CODE) return original(body)
+      void putBack(req).then(() => original(body))
+      return res
+    }
+    const key = b?.cart?.id ? "cart" : b?.parent?.id ? "parent" : undefined
+    if (!key) return original(body)
+    const id = b![key]!.id!
+    const fields = req.queryConfig?.fields
+    const ran = scope.cartId === id ? scope.ran : undefined
+    if (ran) {
+      // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
+      // state, before the payment collection's refresh and before the route read its answer
+      const row = phaseTimes.get(req)
+      if (row) {
+        // bench phases: the hook's time is the refresh (a taxed cart) or the US check (any other)
+        row.route -= ran.ms
+        row[ran.taxed ? "refresh" : "usCheck"] += ran.ms
+      }
+      phaseEnd(req)
+      return original(body)
+    }
+    refreshAfterRoute(req, id)
+      .then((refreshed) => (refreshed ? refetchCart(req.scope, id, fields) : undefined))
+      .then(
+        (cart) => {
+          phase(req, "refetch")
+          phaseEnd(req)
+          return original(cart ? { ...b, [key]: cart } : body)
+        },
+        async (err: unknown) => {
+          const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+          logger.warn(
+            `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
+          )
+          // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
+          await putBack(req)
+          const { statusCode, body: errBody } = httpResponseFromError(unwrapWorkflowError(err))
+          res.status(statusCode)
+          original(errBody)
+        },
+      )
+    return res
+  }
+  phaseStart(req, cartId)
+  // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
+  const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
+  // bench-only (SALES_TAX_BENCH_PHASES=1): the after-route path, for bench/store.bench.ts to compare both in one run
+  if (benchPhases() && req.headers?.["x-sales-tax-bench-refresh"] === "after-route") return next()
+  cartRefreshStorage().run(scope, () => next())
+}
+
+/**
+ * Read as US-taxed before a route that cannot change the destination or region: still US-taxed
+ * after it (and were it not, the refresh would only set Medusa's own lines again).
+ */
+function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
+  const before = cartBefore.get(req)
+  return before?.usTaxed === true && before.id === cartId && !mayChangeDestination(req)
+}
+
+/**
+ * Read as not US-taxed before a route that cannot change the destination or region: still not
+ * US-taxed after it (Medusa's own tax lines stand; the provider does not quote it).
+ */
+function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
+  return notUsBefore.get(req) === cartId && !mayChangeDestination(req)
+}
+
+/** Whether the request's route may give the cart another shipping address or region (CART_ITSELF_RE). */
+function mayChangeDestination(req: MedusaRequest): boolean {
+  return CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
+}
+
+/** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
+async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<boolean> {
+  // known US-taxed or not (knownUsAfterRoute, knownNotUsAfterRoute), or else (not read, or the
+  // route may have changed the address) the cart is read as it is now
+  const us = knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId)))
+  phase(req, "usCheck")
+  if (!us) return false
+  await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  // Medusa refreshed the payment collection (if any) before this: its amount follows the new tax
+  if (await hasPaymentCollection(req, cartId)) {
+    await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  }
+  phase(req, "refresh")
+  return true
+}
+
+/**
+ * Whether the cart has a payment collection: as read before the route when it was (the cart
+ * routes neither create nor remove one: POST /store/payment-collections does), else read now.
+ */
+async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
+  const before = cartBefore.get(req)
+  if (before?.id === cartId) return before.hasPaymentCollection
+  const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
+    entity: "cart",
+    fields: ["id", "payment_collection.id"],
+    filters: { id: cartId },
+  })
+  return !!cart?.payment_collection?.id
+}
+
+/** A workflow's thrown error may carry the step's error inside `errors[].error`. */
+function unwrapWorkflowError(err: unknown): unknown {
+  const e = err as { errors?: { error?: unknown }[] } | null
+  const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
+  return inner ?? err
+}
+
+/**
+ * Before a store cart request while the provider is in an outage (a quote failed, no service call
+ * has succeeded since):
+ * - a read (GET) refreshes the cart's tax lines as the cart is now: a fresh cached quote of the
+ *   same state serves it; refused → 400, never the stale or missing lines;
+ * - a change under "block": one probe of the service first (`probe`, through the breaker: no call
+ *   while the circuit is open); the service still down → 400 `sales_tax_unavailable` before the
+ *   route changes anything, so the cart is left as it was. Under "fallback" the change goes on
+ *   and gets fallback lines (or, with nothing to fall back on, the refusal after the route).
+ */
+export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  const cartId = cartIdOf(req)
+  if (!cartId || !isDegraded()) return next()
+  try {
+    if (req.method === "GET") {
+      await refreshTaxLines(req.scope, cartId)
+      return next()
+    }
+    const health = quoteHealth()
+    const toUs =
+      String(
+        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
+      ).toLowerCase() === "us"
+    if (health.policy !== "block" || !health.probe || !(toUs || (await isUsTaxedCart(req.scope, cartId)))) return next()
+    try {
+      await health.probe()
+    } catch {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
+    }
+    next()
+  } catch (e) {
+    next(unwrapWorkflowError(e))
+  }
+}
+
+/**
+ * Before completion: the tax lines are made to match the cart as it is now, and so is the payment
+ * collection. Medusa's completion authorizes the payment session's own amount, set when the
+ * payment collection was last refreshed, and does not compare it with the cart's total: when this
+ * refresh changed the tax (a certificate, a TIC, a rate changed since the payment started), Medusa's
+ * payment refresh sets the new amount and drops the sessions started for the old one, so the
+ * completion asks for the payment again instead of authorizing the old total.
+ */
+export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
+  const cartId = cartIdOf(req)
+  if (!cartId) return next()
+  try {
+    // what moves tax as it was before the refresh: a change during the refresh (another request's
+    // promotion) is refused below rather than completed on tax for the state the refresh saw
+    const before = await readCartFingerprint(req.scope, cartId)
+    const taxed = await refreshTaxLines(req.scope, cartId)
+    if (taxed && (await hasPaymentCollection(req, cartId))) {
+      await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
+    }
+    if (!taxed) return next()
+    const after = await readCartFingerprint(req.scope, cartId)
+    if (!before || !after || before.state !== after.state) throw cartChangedError()
+    // completeCartWorkflow's validate hook (in the completion's lock) compares the cart with this
+    completionStorage().run({ cartId, fingerprint: after }, () => next())
+  } catch (e) {
+    next(e)
+  }
+}
+
+export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
+  // who is shopping (store carts) or working on an order (admin): for exemptions
+  ...requestActorMiddlewares,
+  { matcher: "/store/carts/:id", method: ["GET"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
+  {
+    matcher: "/store/carts/:id",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/line-items",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/line-items/:line_id",
+    method: ["POST", "DELETE"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/promotions",
+    method: ["POST", "DELETE"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/shipping-methods",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  {
+    matcher: "/store/carts/:id/customer",
+    method: ["POST"],
+    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+  },
+  { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
+  { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
+]

@@ -1,0 +1,77 @@
+/**
+ * The admin's backfill: one at a time per server process, run in the background, its progress
+ * kept in memory (the admin polls it). A restart loses the progress, not the work: the filing
+ * records are the ledger, so starting it again continues where it stopped.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
+import { isSalesTaxError } from "../../service/client/errors"
+import { sanitizeError } from "../decisions"
+import { getPluginOptions, PluginOptionsError } from "../../options"
+import type { BackfillProgress } from "./core"
+import { runBackfill } from "./medusa"
+import { rangeOf, type BackfillRangeInput } from "./range"
+
+export interface BackfillJob {
+  id: string
+  from: string
+  to: string
+  status: "running" | "done" | "failed"
+  progress: BackfillProgress | null
+  error: string | null
+}
+
+let current: BackfillJob | null = null
+
+/** What a failed job shows the admin when the failure is not the service's nor the options'. */
+export const INTERNAL_FAILURE =
+  "The backfill stopped on an internal error (the server log has the details). Orders filed before it stopped keep their records: start it again to continue."
+
+/**
+ * A failed job's `error`, for the admin: the service's answer or the options' problem as such
+ * (secrets replaced); anything else (a database error carries its SQL statement and parameters, a
+ * programming error its internals) as a plain sentence, its detail only in the server log.
+ */
+export function backfillFailureMessage(e: unknown, secrets: (string | undefined | null)[]): string {
+  if (isSalesTaxError(e) || e instanceof PluginOptionsError) return sanitizeError(e, secrets)
+  return INTERNAL_FAILURE
+}
+
+export function currentBackfill(): BackfillJob | null {
+  return current ? { ...current } : null
+}
+
+export function startBackfill(
+  container: MedusaContainer,
+  input: BackfillRangeInput,
+): { ok: true; job: BackfillJob } | { ok: false; job: BackfillJob } {
+  if (current?.status === "running") return { ok: false, job: { ...current } }
+  const job: BackfillJob = { id: `stbf_${randomUUID()}`, from: input.from, to: input.to, status: "running", progress: null, error: null }
+  current = job
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  void runBackfill(container, {
+    ...rangeOf(input),
+    batchSize: input.batch_size,
+    concurrency: input.concurrency,
+    onProgress: (p) => void (job.progress = p),
+  }).then(
+    (p) => {
+      job.progress = p
+      job.status = "done"
+      logger.info(`sales-tax backfill ${job.from}..${job.to}: filed ${p.filed}, skipped ${p.skipped}, failed ${p.failed}`)
+    },
+    (e) => {
+      let secret: string | undefined
+      try {
+        secret = getPluginOptions(container).apiKey
+      } catch {
+        secret = undefined
+      }
+      job.error = backfillFailureMessage(e, [secret])
+      job.status = "failed"
+      logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${sanitizeError(e, [secret])}`)
+    },
+  )
+  return { ok: true, job: { ...job } }
+}

@@ -1,0 +1,48 @@
+/**
+ * The FilingProcessor of the app: the filing module as its store, the shared clients (one per
+ * connection), the Locking Module, the plugin options' attempts and secrets.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { getPluginOptions } from "../options"
+import { getSalesTaxClient } from "../service/client-factory"
+import { allApiKeys, optionsForConnection } from "../service/connections"
+import { SALES_TAX_FILING_MODULE, type FilingStore } from "../modules/sales-tax-filing/types"
+import { FilingProcessor, type FilingClient, type FilingLogger } from "./processor"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
+
+interface CertificateUses {
+  markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
+}
+
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
+
+export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
+  const options = getPluginOptions(container)
+  const store = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
+  const locking = container.resolve<Locking>(Modules.LOCKING)
+  const logger = container.resolve<FilingLogger>(ContainerRegistrationKeys.LOGGER)
+  return new FilingProcessor({
+    store,
+    client: overrides.client ?? getSalesTaxClient(options).background(),
+    // a test's client override stands for every connection
+    clientFor: overrides.client
+      ? () => overrides.client!
+      : (connectionId) => getSalesTaxClient(optionsForConnection(options, connectionId)).background(),
+    lock: (key, fn) => locking.execute(key, fn, { timeout: 120 }),
+    now: overrides.now,
+    maxAttempts: options.filing.maxAttempts,
+    secrets: allApiKeys(options),
+    logger,
+    // a single-purchase certificate's order was filed: recorded as used (shown in the widgets), and
+    // the customer's certificate list forgotten (it no longer exempts)
+    certificateUsed: async (u) => {
+      const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
+      await uses?.markCertificateUsed(u)
+      if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
+    },
+  })
+}

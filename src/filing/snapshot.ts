@@ -1,0 +1,451 @@
+/**
+ * The order as charged, read from Medusa: an order (or an exchange's / a claim's new items) as a
+ * FilingSnapshot per origin, with the whole quantity of each line at the tax charged, the TICs
+ * and the certificate it was charged under, and when it became complete.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { amountString, dec, roundCents, roundTo, sum } from "../money"
+import type { PluginOptions } from "../options"
+import { connectionForChannel } from "../service/connections"
+import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
+import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../checkout/cart/build-service-cart"
+import { categoryTics, resolveTic } from "../tics/tic-resolution"
+import { checkoutExemption } from "../checkout/exemptions/exemption-snapshot"
+import { graph } from "../query"
+import { groupByOrigin, originServiceId, type KnownLocations } from "../checkout/origins/origins"
+import type { Address } from "../service/contract"
+import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
+import { newRecordFor } from "./processor"
+import { childOrderId, decideDestination, quotedDestination, type DestinationDecision } from "./decisions"
+import { fullItemTax } from "./reconciliation/compute"
+import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
+import { filedItemTic } from "./gift-cards"
+
+// ---------------------------------------------------------------------------------------------
+// TICs (product → type → category → default, as the provider resolves them at checkout)
+// ---------------------------------------------------------------------------------------------
+
+interface TicAssignments {
+  getTics(targetType: string, ids: string[]): Promise<Record<string, number>>
+}
+
+async function ticsForProducts(container: MedusaContainer, productIds: string[], defaultTic: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  if (!productIds.length) return out
+  let svc: TicAssignments | undefined
+  try {
+    svc = container.resolve("salesTax", { allowUnregistered: true }) as TicAssignments | undefined
+  } catch {
+    svc = undefined
+  }
+  if (!svc?.getTics) {
+    for (const id of productIds) out.set(id, defaultTic)
+    return out
+  }
+  const products = await graph<{ id: string; type_id?: string | null; categories?: { id: string; mpath?: string | null }[] | null }>(
+    container,
+    { entity: "product", fields: ["id", "type_id", "categories.id", "categories.mpath"], filters: { id: productIds } },
+  )
+  const typeIds = [...new Set(products.map((p) => p.type_id).filter((t): t is string => !!t))]
+  const cats = products.flatMap((p) => p.categories ?? [])
+  const catIds = [...new Set(cats.flatMap((c) => (c.mpath ? c.mpath.split(".") : [c.id])).filter(Boolean))]
+  const [byProduct, byType, byCat] = await Promise.all([
+    svc.getTics("product", productIds),
+    typeIds.length ? svc.getTics("product_type", typeIds) : Promise.resolve({} as Record<string, number>),
+    catIds.length ? svc.getTics("product_category", catIds) : Promise.resolve({} as Record<string, number>),
+  ])
+  for (const p of products) {
+    out.set(
+      p.id,
+      resolveTic({
+        product: byProduct[p.id],
+        productType: p.type_id ? byType[p.type_id] : null,
+        categories: categoryTics(p.categories ?? [], byCat),
+        defaultTic,
+      }).tic,
+    )
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Orders
+// ---------------------------------------------------------------------------------------------
+
+/** What filing reads of an order (its snapshot); backfill reads the same. Medusa computes line totals (tax_total) only when order totals are asked for too. */
+export const ORDER_FIELDS = [
+  "id",
+  "created_at",
+  "currency_code",
+  "customer_id",
+  "sales_channel_id",
+  "canceled_at",
+  "status",
+  "tax_total",
+  "total",
+  "cart.id",
+  "shipping_address.*",
+  "items.*",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "items.subtotal",
+  "items.discount_subtotal",
+  "items.tax_total",
+  "items.total",
+  "shipping_methods.*",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal",
+  "shipping_methods.discount_subtotal",
+  "shipping_methods.tax_total",
+  "shipping_methods.total",
+  "fulfillments.created_at",
+  "payment_collections.payments.captured_at",
+]
+
+/** The order with its claims and exchanges (the order entity has no relation to them: queried apart). */
+export async function loadOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
+  const [data, claims, exchanges] = await Promise.all([
+    graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } }),
+    graph<AddedItemsRow>(container, {
+      entity: "order_claim",
+      fields: ["id", "canceled_at", "additional_items.*"],
+      filters: { order_id: orderId },
+    }),
+    graph<AddedItemsRow>(container, {
+      entity: "order_exchange",
+      fields: ["id", "canceled_at", "additional_items.*"],
+      filters: { order_id: orderId },
+    }),
+  ])
+  const order = data[0]
+  if (!order) return null
+  return { ...order, claims, exchanges }
+}
+
+/** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
+export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
+  return dec(roundCents(amountString(total))).minus(roundCents(amountString(taxTotal)))
+}
+
+/**
+ * Pure: an order item as charged for its WHOLE quantity (every unit sold on the line, returned or
+ * not): its taxable net and its tax to the cent. Medusa (2.19-2.21) reports an item's `tax_total`,
+ * `total` and `discount_subtotal` for the units not returned (quantity − received and dismissed
+ * returns), while `quantity` stays the whole quantity; the filing files the whole line and each
+ * return is a refund of its own, so the kept-units figures would take a returned unit off twice
+ * (a return, then an edit after the void cutoff, would re-file the line one unit short). The
+ * tax is the reconciliation's `fullItemTax` (rate % × (price × quantity − adjustments)).
+ */
+export function wholeItemCharge(it: {
+  unit_price?: unknown
+  quantity?: unknown
+  is_tax_inclusive?: boolean | null
+  adjustments?: { amount?: unknown }[] | null
+  tax_lines?: { rate?: unknown }[] | null
+}): { taxable: ReturnType<typeof dec>; tax: number } {
+  const adjustments = (it.adjustments ?? []).map((a) => amountString(a.amount))
+  const tax = roundCents(
+    fullItemTax({
+      unitPrice: amountString(it.unit_price),
+      quantity: amountString(it.quantity),
+      adjustments,
+      rates: (it.tax_lines ?? []).map((t) => amountString(t.rate)),
+      taxInclusive: !!it.is_tax_inclusive,
+    }),
+  )
+  const discount = sum(adjustments.map((a) => dec(a))).toString()
+  const gross = itemTaxable({ unit_price: amountString(it.unit_price), quantity: amountString(it.quantity), discount })
+  // a tax-inclusive line: the net is what the shopper paid for all units less the tax in it (docs/provider.md, tax-inclusive)
+  return { taxable: it.is_tax_inclusive ? inclusiveNet(gross.toString(), tax) : gross, tax }
+}
+
+function rateOf(taxLines: TaxLineRow[] | null | undefined): number {
+  return roundTo(sum((taxLines ?? []).map((t) => dec(amountString(t.rate)))).div(100), 4)
+}
+/** Pure: the service's own rate of a line (a fraction), as the provider kept it in its tax line's data; null when none did. */
+export function serviceRateOf(taxLines: TaxLineRow[] | null | undefined): number | null {
+  const rates = (taxLines ?? []).map((t) => t.data?.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
+  return rates.length ? roundTo(sum(rates), 6) : null
+}
+/** The TIC the provider charged the line under (it keeps it in the tax line's data). */
+function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
+  const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
+  return typeof t === "number" ? t : null
+}
+/** Pure: the certificate the provider charged the lines under (it keeps it in the tax lines' `data.exemption_id`). */
+export function chargedExemption(lines: { tax_lines?: { data?: { exemption_id?: unknown } | null }[] | null }[]): string | null {
+  for (const l of lines) {
+    for (const t of l.tax_lines ?? []) {
+      const id = t.data?.exemption_id
+      if (typeof id === "string" && id.length) return id
+    }
+  }
+  return null
+}
+
+/**
+ * The exemption certificate the order is filed under: the customer's active certificate for the
+ * destination state, by the provider's own lookup (`findExemption`, same certificate cache and
+ * TTL). When that lookup finds none or fails (service down at filing), the certificate the
+ * provider recorded on the charged tax lines. Guests (no `cus_` id) have none.
+ */
+export async function snapshotExemption(
+  lookup: (customerId: string, state: string) => Promise<string | null>,
+  customerId: string | null | undefined,
+  state: string,
+  chargedLines: Parameters<typeof chargedExemption>[0],
+): Promise<string | null> {
+  const charged = chargedExemption(chargedLines)
+  if (!customerId?.startsWith("cus_")) return charged
+  try {
+    return (await lookup(customerId, state)) ?? charged
+  } catch {
+    return charged
+  }
+}
+
+/** Where the provider quoted the line from (its tax lines' `data.origin_location_id` / `data.origin`), if recorded. */
+function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin {
+  for (const t of taxLines ?? []) {
+    const o = t.data?.origin as Address | undefined
+    if (o && typeof o === "object" && typeof o.state === "string" && typeof o.zip === "string")
+      return { locationId: typeof t.data?.origin_location_id === "string" ? (t.data.origin_location_id as string) : null, address: o }
+  }
+  return null
+}
+
+/** Where a line was quoted from, as recorded on its tax lines (null: before origins, or not recorded). */
+export type ChargedOrigin = { locationId: string | null; address: Address } | null
+
+/**
+ * Pure: a snapshot split per origin (the origins recorded on the charged tax lines): one
+ * snapshot per origin, the primary keeps the Medusa order's (exchange's, claim's) and cart ids,
+ * the others get ids derived from them (origins.ts: `<id>~<8 hex>`, within 50 characters) and
+ * the Medusa order as parent. One origin (or none recorded): the snapshot with that origin.
+ */
+export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => ChargedOrigin): FilingSnapshot[] {
+  const locations: KnownLocations = {}
+  const keyed = s.lines.map((l) => {
+    const o = originOf(l.itemId)
+    if (o?.locationId)
+      locations[o.locationId] = {
+        address_1: o.address.line1,
+        address_2: o.address.line2 ?? null,
+        city: o.address.city,
+        country_code: "us",
+        province: o.address.state,
+        postal_code: o.address.zip,
+      }
+    return { line: l, loc: o?.locationId ?? null, address: o?.address ?? null }
+  })
+  // a fallback line keeps the origin it was quoted with (the option's at that time)
+  const fallbackOrigin = keyed.find((k) => !k.loc && k.address)?.address ?? s.origin
+  const groups = groupByOrigin(keyed, (k) => k.loc, locations, fallbackOrigin, s.orderId)
+  if (groups.length === 1) return [{ ...s, origin: groups[0]!.origin }]
+  return groups.map((g) => ({
+    ...s,
+    orderId: g.serviceId,
+    // the Medusa order is every group's parent (an exchange's or a claim's already names it)
+    parentOrderId: s.parentOrderId ?? (g.primary ? null : s.orderId),
+    cartId: s.cartId ? originServiceId(s.cartId, g.key, g.primary) : null,
+    origin: g.origin,
+    lines: g.lines.map((k, index) => ({ ...k.line, index })),
+  }))
+}
+
+function hasFallback(taxLines: TaxLineRow[] | null | undefined): boolean {
+  return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
+}
+
+/** The Medusa order itself, or the new items of one of its exchanges or claims (filed as orders of their own). */
+export type SnapshotScope =
+  { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] } | { kind: "claim"; claimId: string; itemIds: string[] }
+
+export interface BuiltSnapshot {
+  /** the snapshot to file (the primary origin's when the lines ship from several) */
+  snapshot: FilingSnapshot | null
+  reason?: string
+  /** the other origins' snapshots (order and exchange scopes) */
+  siblings?: FilingSnapshot[]
+  /** where each line was quoted from, by line id (claims split after the replacement's charge) */
+  originOf?: (lineId: string) => ChargedOrigin
+  /** a US order a person must look at (issue 26): `reason` says why; `snapshot` when the destination resolved (unsplit) */
+  attention?: boolean
+}
+
+/** Pure: the destination Address filed for a shipping address with its resolved state and ZIP (keys in sorted order). */
+export function destinationAddress(a: OrderRow["shipping_address"], state: string, zip: string): Address {
+  return {
+    city: (a?.city ?? "").slice(0, 100),
+    countryCode: "US",
+    line1: (a?.address_1 ?? "").slice(0, 100),
+    line2: a?.address_2 ? a.address_2.slice(0, 100) : undefined,
+    state,
+    zip,
+  }
+}
+
+/**
+ * Pure: where each line of split snapshots is filed from, by line id, for the lines whose origin
+ * was recorded at checkout (an order edit moves a line whose origin changed; see planEdit).
+ */
+export function lineOrigins(parts: FilingSnapshot[], originOf: (lineId: string) => ChargedOrigin): Record<string, Address> {
+  const out: Record<string, Address> = {}
+  for (const p of parts) for (const l of p.lines) if (originOf(l.itemId)) out[l.itemId] = p.origin
+  return out
+}
+
+/**
+ * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
+ * items); otherwise items added by claims and exchanges are left out (they are not the order
+ * the shopper paid at checkout). Null when there is no US destination to file for.
+ */
+export async function buildSnapshot(
+  container: MedusaContainer,
+  order: LoadedOrder,
+  options: PluginOptions,
+  scope: SnapshotScope,
+  /** an admin's corrected destination (the re-quote of a needs_attention order): filed for it, whatever the address says */
+  corrected?: { state: string; zip: string },
+): Promise<BuiltSnapshot> {
+  const a = order.shipping_address
+  if (!corrected && (a?.country_code ?? "").toLowerCase() !== "us") return { snapshot: null, reason: "not filed: destination not_us" }
+  const added = new Set<string>(
+    [...(order.claims ?? []), ...(order.exchanges ?? [])].flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)),
+  )
+  const items: OrderItemRow[] = (order.items ?? [])
+    .filter((it) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
+    .filter((it) => dec(amountString(it.quantity)).gt(0))
+  const unresolved = items
+    .filter((i) => !i.is_giftcard && chargedTic(i.tax_lines) === null)
+    .map((i) => i.product_id)
+    .filter((p): p is string => !!p)
+  const tics = await ticsForProducts(container, [...new Set(unresolved)], options.defaultTic)
+  const lines: FilingLine[] = []
+  for (const it of items) {
+    // the whole quantity as charged (returns are refunds of their own): not Medusa's kept-units totals
+    const { taxable, tax } = wholeItemCharge(it)
+    lines.push({
+      index: lines.length,
+      itemId: it.id,
+      kind: "item",
+      price: netUnitPrice(taxable, amountString(it.quantity)),
+      quantity: dec(amountString(it.quantity)).toNumber(),
+      // a gift card line is filed under TIC 10005 (gift-cards.ts): Medusa never quoted it
+      tic: filedItemTic(it, chargedTic(it.tax_lines), tics, options.defaultTic),
+      productId: it.product_id ?? null,
+      chargedTax: tax,
+      chargedRate: rateOf(it.tax_lines),
+      serviceRate: serviceRateOf(it.tax_lines),
+      fallback: hasFallback(it.tax_lines),
+    })
+  }
+  const shipping: ShippingMethodRow[] = (order.shipping_methods ?? []).filter((sm) =>
+    scope.kind === "exchange"
+      ? (sm.detail?.exchange_id ?? sm.exchange_id) === scope.exchangeId
+      : scope.kind === "claim"
+        ? (sm.detail?.claim_id ?? sm.claim_id) === scope.claimId
+        : !(sm.detail?.claim_id ?? sm.claim_id) && !(sm.detail?.exchange_id ?? sm.exchange_id) && !(sm.detail?.return_id ?? sm.return_id),
+  )
+  for (const sm of shipping) {
+    lines.push({
+      index: lines.length,
+      itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
+      kind: "shipping",
+      price: (sm.is_tax_inclusive
+        ? inclusiveNet(sm.total, sm.tax_total)
+        : shippingTaxable({ amount: amountString(sm.amount), discount: amountString(sm.discount_subtotal) })
+      ).toNumber(),
+      quantity: 1,
+      tic: options.shippingTic,
+      chargedTax: roundCents(amountString(sm.tax_total)),
+      chargedRate: rateOf(sm.tax_lines),
+      serviceRate: serviceRateOf(sm.tax_lines),
+      fallback: hasFallback(sm.tax_lines),
+    })
+  }
+  if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
+  // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
+  const taxed = [...items.filter((i) => !(i as { is_giftcard?: boolean | null }).is_giftcard), ...shipping]
+  const decision: DestinationDecision = corrected
+    ? { outcome: "file", state: corrected.state, zip: corrected.zip, source: "typed" }
+    : decideDestination({
+        countryCode: a?.country_code,
+        province: a?.province_code || a?.province,
+        postalCode: a?.postal_code,
+        currencyCode: order.currency_code,
+        quoted: quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? [])),
+        // an exchange's or a claim's new items are charged by Medusa's order change, not at checkout
+        charged: scope.kind !== "order" || !taxed.length || taxed.some((l) => (l.tax_lines ?? []).length > 0),
+      })
+  if (decision.outcome === "skip") return { snapshot: null, reason: decision.reason }
+  const destination = decision.state && decision.zip ? destinationAddress(a, decision.state, decision.zip) : null
+  // the certificate applied at checkout (recorded on the charged lines), never a new lookup
+  const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
+  const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
+  const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
+  // the connection of the order's sales channel (kept only when not the default: records before
+  // option `connections` have none and stay on the default)
+  const conn = connectionForChannel(options, order.sales_channel_id)
+  // the origin each line was quoted from (origin per stock location), by line id
+  const origins = new Map<string, ChargedOrigin>()
+  for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
+  for (const sm of shipping) origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))
+  const whole: FilingSnapshot = {
+    orderId,
+    kind: scope.kind,
+    parentOrderId: scope.kind === "order" ? null : order.id,
+    cartId,
+    customerId: serviceCustomerId(order.customer_id, cartId ?? order.id),
+    currencyCode: String(order.currency_code).toUpperCase(),
+    placedAt: new Date(order.created_at).toISOString(),
+    origin: options.origin,
+    destination: destination!,
+    destinationSource: decision.outcome === "file" ? decision.source : "order_address",
+    exemptionId,
+    ...(conn.isDefault ? {} : { connectionId: conn.connectionId }),
+    lines,
+  }
+  const originOf = (id: string): ChargedOrigin => origins.get(id) ?? null
+  // left for a person: one record, unsplit (a re-quote files it whole), with its snapshot when the destination resolved
+  if (decision.outcome === "attention") return { snapshot: destination ? whole : null, reason: decision.reason, attention: true }
+  // a claim's replacement is split once its charge is known (handlers: onClaimCreated)
+  if (scope.kind === "claim") return { snapshot: whole, originOf }
+  // the order and an exchange's new items: one service order per origin
+  const [primary, ...others] = splitByOrigin(whole, originOf)
+  return { snapshot: primary!, originOf, ...(others.length ? { siblings: others } : {}) }
+}
+
+export async function orderRecordInput(
+  container: MedusaContainer,
+  orderId: string,
+  options: PluginOptions,
+): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
+  const order = await loadOrder(container, orderId)
+  if (!order) throw new Error(`order ${orderId} not found`)
+  const { snapshot, reason, siblings, originOf, attention } = await buildSnapshot(container, order, options, { kind: "order" })
+  const mode = options.completionMode as CompletionMode
+  const record = newRecordFor(orderId, snapshot, mode, new Date(), reason, attention)
+  if (siblings?.length) record.origin_siblings = siblings.map((s) => newRecordFor(s.orderId, s, mode, new Date()))
+  const parts = snapshot && !attention ? [snapshot, ...(siblings ?? [])] : []
+  // every origin's lines as Medusa charges them now, and where each ships from (an edit files them all)
+  return { record, order, lines: parts.flatMap((p) => p.lines), origins: originOf ? lineOrigins(parts, originOf) : {} }
+}
+
+/** When the order became complete for the service under the configured mode (null: not yet). */
+export function completionInstant(order: Pick<OrderRow, "payment_collections" | "fulfillments">, mode: CompletionMode): Date | null {
+  // the earliest instant (ms since the epoch sort as text the same way while they have 13 digits)
+  const first = (t: (string | Date)[]) => (t.length ? new Date(t.map((x) => new Date(x).getTime()).sort()[0]!) : null)
+  const given = (x: string | Date | null | undefined): x is string | Date => !!x
+  if (mode === "captured") {
+    return first(
+      (order.payment_collections ?? [])
+        .flatMap((pc) => pc.payments ?? [])
+        .map((p) => p.captured_at)
+        .filter(given),
+    )
+  }
+  if (mode === "fulfilled") return first((order.fulfillments ?? []).map((f) => f.created_at).filter(given))
+  return null
+}

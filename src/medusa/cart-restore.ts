@@ -1,0 +1,354 @@
+/**
+ * "Block means block" for the one store request that discovers an outage.
+ *
+ * Medusa (2.19-2.21) rolls a failed cart workflow back through its steps' compensations, but not all of
+ * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
+ * (a new shipping address is a new row, and the cart keeps pointing at it). The plugin's own tax
+ * computation runs inside Medusa's cart refresh where there is one (a refusal there is rolled back
+ * by Medusa's compensation, and whatever that misses is put back here), but the promotions routes
+ * have no such refresh: they have committed by the time the plugin refreshes the tax lines after them.
+ *
+ * So before a store route changes a US-taxed cart, the plugin reads the cart as it is (one query:
+ * `readCartState`); when that request ends in `sales_tax_unavailable`, `restoreCartState` puts
+ * the cart back: its own fields, its addresses (as content: the address row Medusa linked gets
+ * the old values back), its items and shipping methods (added rows
+ * deleted, removed rows restored from Medusa's soft delete, changed quantities and amounts set
+ * back), their adjustments and tax lines (as content: same codes, rates and amounts, new row ids),
+ * and its promotion links. A payment collection is then refreshed to the restored total (Medusa
+ * drops the payment sessions of a collection whose amount changed, as on any cart change).
+ * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
+ * workflows take). What the restore could not put back is logged as an error.
+ */
+import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
+import { graph } from "../query"
+import { amountNumber } from "../money"
+
+/** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
+type Row = Record<string, unknown>
+/** An item or a shipping method as FIELDS reads it. */
+interface LineRow {
+  id: string
+  quantity?: BigNumberValue | null
+  unit_price?: BigNumberValue | null
+  is_custom_price?: boolean | null
+  amount?: BigNumberValue | null
+  tax_lines?: Row[] | null
+  adjustments?: Row[] | null
+}
+/**
+ * The Cart Module's writes of content read back by Query. Medusa's input DTOs type nullable columns
+ * (description, tax_rate_id, provider_id, metadata, …) as optional non-null and amounts without
+ * null, so the rows as read do not fit them: the restore writes them through this view.
+ */
+interface ContentWrites {
+  updateLineItems(rows: { id: string; quantity: number | null; unit_price: number | null; is_custom_price: boolean }[]): Promise<unknown>
+  updateShippingMethods(rows: { id: string; amount: number | null }[]): Promise<unknown>
+  setShippingMethodAdjustments(cartId: string, rows: Row[]): Promise<unknown>
+  setLineItemTaxLines(cartId: string, rows: Row[]): Promise<unknown>
+  setShippingMethodTaxLines(cartId: string, rows: Row[]): Promise<unknown>
+  updateAddresses(rows: Row[]): Promise<unknown>
+}
+/** The cart as FIELDS reads it. */
+type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
+  id: string
+  region?: { automatic_taxes?: boolean | null } | null
+  shipping_address?: Row | null
+  billing_address?: Row | null
+  payment_collection?: { id: string } | null
+  promotions?: ({ id: string } | null)[] | null
+  items?: LineRow[] | null
+  shipping_methods?: LineRow[] | null
+}
+
+export interface CartState {
+  id: string
+  /** Whether the provider quotes this cart (automatic taxes, a US shipping address). */
+  usTaxed: boolean
+  fields: Record<(typeof CART_COLUMNS)[number], unknown>
+  /** The addresses as content (Medusa may replace an address row: the content is what must come back). */
+  addresses: Record<(typeof ADDRESSES)[number], Row | null>
+  items: LineRow[]
+  shippingMethods: LineRow[]
+  promotionIds: string[]
+  hasPaymentCollection: boolean
+}
+
+const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
+const ADDRESSES = ["shipping_address", "billing_address"] as const
+const ADDRESS_COLUMNS = [
+  "customer_id",
+  "company",
+  "first_name",
+  "last_name",
+  "address_1",
+  "address_2",
+  "city",
+  "country_code",
+  "province",
+  "postal_code",
+  "phone",
+  "metadata",
+] as const
+const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
+const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
+
+const FIELDS = [
+  "id",
+  ...CART_COLUMNS,
+  "shipping_address.*",
+  "billing_address.*",
+  "region.automatic_taxes",
+  "payment_collection.id",
+  "promotions.id",
+  "items.id",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_custom_price",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "shipping_methods.id",
+  "shipping_methods.amount",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+]
+
+/** The part of Medusa's Locking Module the restore uses. */
+export interface LockingLike {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
+}
+
+/** The Locking Module, or undefined when the app registered none. */
+export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
+  try {
+    return scope.resolve<LockingLike>(Modules.LOCKING)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
+ * (readCartState) and held until the request has answered (its restore, when refused, included):
+ * two store requests changing one cart run one after the other through the plugin's middleware,
+ * so the state a refused request puts back is never read before another request's change (which
+ * the restore would then write over). Not Medusa's key (the cart id): the route's own workflows
+ * take that one inside the request.
+ */
+export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
+
+/**
+ * Takes `key` and holds it until `released` settles (the job of Locking's `execute` waits for it).
+ * Resolves true once the lock is held; false when it could not be taken within `timeout` seconds
+ * (the caller goes on without it). `expire` (seconds) bounds the hold where the provider supports it.
+ */
+export function holdLock(
+  locking: LockingLike,
+  key: string,
+  released: Promise<unknown>,
+  o: { timeout: number; expire: number },
+): Promise<boolean> {
+  let taken!: () => void
+  const got = new Promise<boolean>((r) => (taken = () => r(true)))
+  const held = locking.execute(
+    key,
+    async () => {
+      taken()
+      await released.catch(() => undefined)
+    },
+    { timeout: o.timeout, expire: o.expire },
+  )
+  return Promise.race([
+    got,
+    held.then(
+      () => true,
+      () => false,
+    ),
+  ])
+}
+
+/** The cart as it is now, or undefined when there is no such cart. */
+export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
+  const [c] = await graph<CartRow>(scope, { entity: "cart", fields: FIELDS, filters: { id: cartId } })
+  if (!c) return undefined
+  const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
+  return {
+    id: c.id,
+    usTaxed: c.region?.automatic_taxes !== false && String(c.shipping_address?.country_code ?? "").toLowerCase() === "us",
+    fields,
+    addresses: {
+      shipping_address: c.shipping_address ? pick(c.shipping_address, ["id", ...ADDRESS_COLUMNS]) : null,
+      billing_address: c.billing_address ? pick(c.billing_address, ["id", ...ADDRESS_COLUMNS]) : null,
+    },
+    items: c.items ?? [],
+    shippingMethods: c.shipping_methods ?? [],
+    promotionIds: (c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : [])).sort(),
+    hasPaymentCollection: !!c.payment_collection?.id,
+  }
+}
+
+const pick = (r: Row, cols: readonly string[]) => Object.fromEntries(cols.map((k) => [k, r[k] ?? null]))
+/** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values). */
+function content(r: Row, cols: readonly string[], owner: string): string {
+  const p = pick(r, cols)
+  for (const k of ["rate", "amount"]) if (k in p) p[k] = amountNumber(p[k])
+  return JSON.stringify({ owner: r[owner], ...p })
+}
+const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
+
+/** What differs between two states (empty when the cart is as it was): for the test of the restore and the log. */
+export function cartStateDiff(before: CartState, now: CartState): string[] {
+  const out: string[] = []
+  for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)
+  const addr = (a: Row | null) => (a ? JSON.stringify(pick(a, ADDRESS_COLUMNS)) : null)
+  for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
+  const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
+  if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
+  if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
+  const itemLines = (s: CartState) =>
+    contentSet(
+      s.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...t, item_id: i.id }))),
+      TAX_LINE_COLUMNS,
+      "item_id",
+    )
+  const shipLines = (s: CartState) =>
+    contentSet(
+      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...t, shipping_method_id: m.id }))),
+      TAX_LINE_COLUMNS,
+      "shipping_method_id",
+    )
+  const itemAdj = (s: CartState) =>
+    contentSet(
+      s.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...a, item_id: i.id }))),
+      ADJUSTMENT_COLUMNS,
+      "item_id",
+    )
+  const shipAdj = (s: CartState) =>
+    contentSet(
+      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a) => ({ ...a, shipping_method_id: m.id }))),
+      ADJUSTMENT_COLUMNS,
+      "shipping_method_id",
+    )
+  if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
+  if (!sameSet(shipLines(before), shipLines(now))) out.push("shipping_methods.tax_lines")
+  if (!sameSet(itemAdj(before), itemAdj(now))) out.push("items.adjustments")
+  if (!sameSet(shipAdj(before), shipAdj(now))) out.push("shipping_methods.adjustments")
+  if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")
+  return out
+}
+
+/** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
+export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
+  // no Locking Module registered: restore without the lock
+  const locking = lockingOf(scope)
+  if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
+  else await restoreUnlocked(scope, before)
+  const after = await readCartState(scope, before.id)
+  const left = after ? cartStateDiff(before, after) : ["cart"]
+  const logger = scope.resolve(ContainerRegistrationKeys.LOGGER)
+  if (left.length)
+    logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
+  return left
+}
+
+async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promise<void> {
+  const now = await readCartState(scope, before.id)
+  if (!now) return
+  const diff = cartStateDiff(before, now)
+  if (!diff.length) return
+  const cart = scope.resolve<ICartModuleService>(Modules.CART)
+  const writes = scope.resolve<ContentWrites>(Modules.CART)
+  const cartId = before.id
+
+  // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what changed
+  const byId = (rows: LineRow[]) => new Map(rows.map((r) => [r.id, r]))
+  const [bi, ni, bs, ns] = [byId(before.items), byId(now.items), byId(before.shippingMethods), byId(now.shippingMethods)]
+  const addedItems = [...ni.keys()].filter((id) => !bi.has(id))
+  const removedItems = [...bi.keys()].filter((id) => !ni.has(id))
+  const changedItems = [...bi.values()].filter((b) => {
+    const n = ni.get(b.id)
+    return (
+      n &&
+      (amountNumber(n.quantity) !== amountNumber(b.quantity) ||
+        amountNumber(n.unit_price) !== amountNumber(b.unit_price) ||
+        !!n.is_custom_price !== !!b.is_custom_price)
+    )
+  })
+  if (addedItems.length) await cart.deleteLineItems(addedItems)
+  if (removedItems.length) await cart.restoreLineItems(removedItems)
+  if (changedItems.length)
+    await writes.updateLineItems(
+      changedItems.map((b) => ({
+        id: b.id,
+        quantity: amountNumber(b.quantity),
+        unit_price: amountNumber(b.unit_price),
+        is_custom_price: !!b.is_custom_price,
+      })),
+    )
+  const addedShip = [...ns.keys()].filter((id) => !bs.has(id))
+  const removedShip = [...bs.keys()].filter((id) => !ns.has(id))
+  const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && amountNumber(ns.get(b.id)!.amount) !== amountNumber(b.amount))
+  if (addedShip.length) await cart.deleteShippingMethods(addedShip)
+  if (removedShip.length) await cart.restoreShippingMethods(removedShip)
+  if (changedShip.length) await writes.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: amountNumber(b.amount) })))
+
+  // derived rows, set back as content (new row ids)
+  if (diff.includes("items.adjustments") || removedItems.length) {
+    await cart.setLineItemAdjustments(
+      cartId,
+      before.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))),
+    )
+  }
+  if (diff.includes("shipping_methods.adjustments") || removedShip.length) {
+    await writes.setShippingMethodAdjustments(
+      cartId,
+      before.shippingMethods.flatMap((m) =>
+        (m.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
+      ),
+    )
+  }
+  if (diff.includes("items.tax_lines") || removedItems.length) {
+    await writes.setLineItemTaxLines(
+      cartId,
+      before.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))),
+    )
+  }
+  if (diff.includes("shipping_methods.tax_lines") || removedShip.length) {
+    await writes.setShippingMethodTaxLines(
+      cartId,
+      before.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id }))),
+    )
+  }
+
+  // promotion links (cart ↔ promotion)
+  if (diff.includes("promotions")) {
+    const link = scope.resolve(ContainerRegistrationKeys.LINK)
+    const entry = (promotion_id: string) => ({ [Modules.CART]: { cart_id: cartId }, [Modules.PROMOTION]: { promotion_id } })
+    const added = now.promotionIds.filter((p) => !before.promotionIds.includes(p))
+    const removed = before.promotionIds.filter((p) => !now.promotionIds.includes(p))
+    if (added.length) await link.dismiss(added.map(entry))
+    if (removed.length) await link.create(removed.map(entry))
+  }
+
+  // the cart's own fields, and its addresses as content: Medusa's compensation leaves the cart on
+  // the new address row, so that row gets the old content back (or is unlinked when there was none)
+  const update: Row = {}
+  for (const k of CART_COLUMNS) if (diff.includes(k)) update[k] = before.fields[k]
+  const addressRows: Row[] = []
+  for (const k of ADDRESSES) {
+    if (!diff.includes(k)) continue
+    const was = before.addresses[k]
+    const is = now.addresses[k]
+    if (!was) update[k] = null
+    else if (!is) update[k] = pick(was, ADDRESS_COLUMNS)
+    else addressRows.push({ id: is.id, ...pick(was, ADDRESS_COLUMNS) })
+  }
+  if (addressRows.length) await writes.updateAddresses(addressRows)
+  if (Object.keys(update).length) await cart.updateCarts([{ id: cartId, ...update }])
+
+  if (before.hasPaymentCollection || now.hasPaymentCollection) {
+    await refreshPaymentCollectionForCartWorkflow(scope).run({ input: { cart_id: cartId } })
+  }
+}

@@ -1,0 +1,170 @@
+import { StepResponse } from "@medusajs/framework/workflows-sdk"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { setCartTaxLines, taxContextOf, taxRunFields, UPDATE_TAX_LINES_CART_FIELDS, type TaxRunCart } from "./update-tax-lines"
+import { TAXED_FIELDS, type TaxLineContextHandler } from "../checkout/hooks/tax-line-context-handler"
+
+const cart = (over: Partial<TaxRunCart> = {}): TaxRunCart => ({
+  id: "cart_1",
+  currency_code: "usd",
+  locale: null,
+  region: { id: "reg_1", automatic_taxes: true },
+  customer: { id: "cus_1", email: "a@b.c", metadata: null, groups: [{ id: "cg_1" }] },
+  shipping_address: {
+    country_code: "us",
+    province: "us-mn",
+    address_1: "1 Main",
+    address_2: null,
+    city: "Minneapolis",
+    postal_code: "55401",
+  },
+  items: [
+    { id: "item_1", product_id: "prod_1", product_type_id: "ptyp_1", quantity: 2, unit_price: 10, is_giftcard: false },
+    { id: "item_gc", product_id: "prod_gc", quantity: 1, unit_price: 25, is_giftcard: true },
+  ],
+  shipping_methods: [],
+  ...over,
+})
+
+/** A container with the Tax and Cart modules recording their calls. */
+function fakeContainer() {
+  const calls: { name: string; args: unknown[] }[] = []
+  const tax = {
+    async getTaxLines(items: { id: string; shipping_option_id?: string }[]) {
+      calls.push({ name: "getTaxLines", args: [items] })
+      return items.map((i) =>
+        "shipping_option_id" in i
+          ? { shipping_line_id: i.id, rate: 5, code: "S", name: "Ship tax", provider_id: "p", data: { a: 1 } }
+          : { line_item_id: i.id, rate: 7.5, code: "T", name: "Tax", provider_id: "p", rate_id: "txr_1", data: { amount: 1.5 } },
+      )
+    },
+  }
+  const carts = {
+    async setLineItemTaxLines(...args: unknown[]) {
+      calls.push({ name: "setLineItemTaxLines", args })
+      return []
+    },
+    async setShippingMethodTaxLines(...args: unknown[]) {
+      calls.push({ name: "setShippingMethodTaxLines", args })
+      return []
+    },
+  }
+  const container = {
+    resolve(key: string) {
+      if (key === "tax") return tax
+      if (key === "cart") return carts
+      throw new Error(`unexpected resolve ${key}`)
+    },
+  } as unknown as MedusaContainer
+  return { container, calls }
+}
+
+const handler: TaxLineContextHandler = async () => new StepResponse({ sales_tax: { v: 1 } })
+
+describe("setCartTaxLines: updateTaxLinesWorkflow's work as module calls", () => {
+  it("quotes the items (gift cards left out) with the hook's context and sets the items' tax lines; no shipping call without shipping methods", async () => {
+    const { container, calls } = fakeContainer()
+    const seen: unknown[] = []
+    const c = cart()
+    await setCartTaxLines(container, c, async (input) => {
+      seen.push(input)
+      return handler(input, { container })
+    })
+    // the handler gets the workflow's hook input
+    expect(seen).toEqual([{ cart: c, items: c.items, shipping_methods: [] }])
+    expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "setLineItemTaxLines"])
+    expect(calls[0]!.args[0]).toEqual([
+      { id: "item_1", product_id: "prod_1", product_type_id: "ptyp_1", quantity: 2, unit_price: 10, currency_code: "usd" },
+    ])
+    expect(calls[1]!.args).toEqual([
+      "cart_1",
+      [{ description: "Tax", tax_rate_id: "txr_1", code: "T", rate: 7.5, provider_id: "p", item_id: "item_1", data: { amount: 1.5 } }],
+    ])
+  })
+
+  it("a cart with shipping methods: they are quoted on their own and their tax lines set", async () => {
+    const { container, calls } = fakeContainer()
+    const c = cart({ shipping_methods: [{ id: "sm_1", shipping_option_id: "so_1", amount: 8, name: "Standard" }] })
+    await setCartTaxLines(container, c, handler)
+    expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "getTaxLines", "setLineItemTaxLines", "setShippingMethodTaxLines"])
+    expect(calls[1]!.args[0]).toEqual([{ id: "sm_1", shipping_option_id: "so_1", unit_price: 8, currency_code: "usd" }])
+    expect(calls[3]!.args).toEqual([
+      "cart_1",
+      [
+        {
+          description: "Ship tax",
+          tax_rate_id: undefined,
+          code: "S",
+          rate: 5,
+          provider_id: "p",
+          shipping_method_id: "sm_1",
+          data: { a: 1 },
+        },
+      ],
+    ])
+  })
+
+  it("no tax to compute (automatic taxes off, or no address): no quote, and the items' tax lines are cleared as Medusa's step clears them", async () => {
+    for (const c of [cart({ region: { automatic_taxes: false } }), cart({ shipping_address: null })]) {
+      const { container, calls } = fakeContainer()
+      await setCartTaxLines(container, c, handler)
+      expect(calls).toEqual([{ name: "setLineItemTaxLines", args: ["cart_1", []] }])
+    }
+  })
+
+  it("a completed cart is refused as validateCartStep refuses it, before any quote or write", async () => {
+    const { container, calls } = fakeContainer()
+    await expect(setCartTaxLines(container, cart({ completed_at: new Date() }), handler)).rejects.toThrow(
+      "Cart cart_1 is already completed.",
+    )
+    expect(calls).toEqual([])
+  })
+})
+
+describe("taxContextOf: getItemTaxLinesStep's context", () => {
+  it("address, customer with its groups, shipping methods and the hook's context", () => {
+    const ctx = taxContextOf(cart({ shipping_methods: [{ id: "sm_1", shipping_option_id: "so_1", amount: 8, name: "Standard" }] }), {
+      sales_tax: { v: 1 },
+    })
+    expect(ctx).toEqual({
+      address: {
+        country_code: "us",
+        province_code: "us-mn",
+        address_1: "1 Main",
+        address_2: null,
+        city: "Minneapolis",
+        postal_code: "55401",
+        metadata: undefined,
+      },
+      customer: { id: "cus_1", email: "a@b.c", customer_groups: ["cg_1"], metadata: null },
+      is_return: false,
+      locale: null,
+      shipping_methods: [{ id: "sm_1", name: "Standard", shipping_option_id: "so_1", amount: 8 }],
+      additional_context: { sales_tax: { v: 1 } },
+    })
+  })
+
+  it("hands the cart's values on as read, as Medusa's step does: nulls stay null, an amount stays as Query gave it", () => {
+    const amount = { value: "8.5", precision: 20 }
+    const ctx = taxContextOf(
+      cart({
+        customer: { id: "cus_2", email: null, metadata: null, groups: null },
+        shipping_methods: [{ id: "sm_1", shipping_option_id: null, amount: amount as never, name: null }],
+      }),
+      undefined,
+    )
+    expect(ctx?.customer).toEqual({ id: "cus_2", email: null, customer_groups: [], metadata: null })
+    expect(ctx?.shipping_methods).toEqual([{ id: "sm_1", name: null, shipping_option_id: null, amount }])
+    expect(ctx?.shipping_methods?.[0]?.amount).toBe(amount)
+    expect(taxContextOf(cart({ customer: null }), undefined)?.customer).toBeNull()
+  })
+})
+
+describe("taxRunFields", () => {
+  it("Medusa's fields less the existing tax lines (kept when a host added its own context handler), the handler's, completed_at", () => {
+    const f = taxRunFields(false)
+    expect(f.filter((x) => x.includes("tax_lines"))).toEqual([])
+    for (const x of [...UPDATE_TAX_LINES_CART_FIELDS.filter((y) => !y.includes("tax_lines")), ...TAXED_FIELDS, "completed_at"])
+      expect(f).toContain(x)
+    expect(taxRunFields(true)).toEqual(expect.arrayContaining([...UPDATE_TAX_LINES_CART_FIELDS]))
+  })
+})

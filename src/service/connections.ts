@@ -1,0 +1,118 @@
+/**
+ * Connections per sales channel. The default connection is the options' own
+ * `connectionId` / `apiKey`; option `connections: [{ salesChannelIds, connectionId, apiKey }]`
+ * moves the carts and orders of those sales channels to a connection of their own. Everything
+ * that calls the service for a cart or an order (the provider's quotes and certificate lists,
+ * filing, refunds, voids, the sweep, reconciliation, the admin) takes its client from here, by
+ * the cart's or the order's sales channel; a filed order keeps the connection it was filed on
+ * (its filing snapshot's `connectionId`), so its refunds and voids follow it even if the
+ * configuration moves the channel later.
+ */
+import type { PluginOptions } from "../options"
+
+/** One connection as the plugin uses it: the options with this connection's id and key. */
+export interface ResolvedConnection {
+  connectionId: string
+  apiKey: string
+  /** the default connection (the options' own) or one of `connections` */
+  isDefault: boolean
+  /** the sales channels configured on it (the default: those of no other connection) */
+  salesChannelIds: string[]
+}
+
+type ConnOptions = Pick<PluginOptions, "connectionId" | "apiKey"> & { connections?: PluginOptions["connections"] }
+
+/** Pure: every connection of the options, the default first. */
+export function allConnections(o: ConnOptions): ResolvedConnection[] {
+  return [
+    { connectionId: o.connectionId, apiKey: o.apiKey, isDefault: true, salesChannelIds: [] },
+    ...(o.connections ?? []).map((c) => ({
+      connectionId: c.connectionId,
+      apiKey: c.apiKey,
+      isDefault: false,
+      salesChannelIds: [...c.salesChannelIds],
+    })),
+  ]
+}
+
+/** Pure: the connection of a sales channel (the default for none, or a channel no connection names). */
+export function connectionForChannel(o: ConnOptions, salesChannelId: string | null | undefined): ResolvedConnection {
+  if (salesChannelId) {
+    for (const c of o.connections ?? []) {
+      if (c.salesChannelIds.includes(salesChannelId))
+        return { connectionId: c.connectionId, apiKey: c.apiKey, isDefault: false, salesChannelIds: [...c.salesChannelIds] }
+    }
+  }
+  return allConnections(o)[0]
+}
+
+/** Pure: a configured connection by id (undefined / null: the default), or undefined when none has that id. */
+export function connectionById(o: ConnOptions, connectionId: string | null | undefined): ResolvedConnection | undefined {
+  if (!connectionId) return allConnections(o)[0]
+  return allConnections(o).find((c) => c.connectionId === connectionId)
+}
+
+/**
+ * The options as a client of `connection` sees them (its id and key in place of the default's).
+ * The rest (baseUrl, timeouts, log) is shared.
+ */
+export function optionsOn<T extends ConnOptions>(o: T, connection: Pick<ResolvedConnection, "connectionId" | "apiKey">): T {
+  if (connection.connectionId === o.connectionId && connection.apiKey === o.apiKey) return o
+  return { ...o, connectionId: connection.connectionId, apiKey: connection.apiKey }
+}
+
+/** The options of the connection of a sales channel. */
+export function optionsForChannel<T extends ConnOptions>(o: T, salesChannelId: string | null | undefined): T {
+  return optionsOn(o, connectionForChannel(o, salesChannelId))
+}
+
+/** Thrown when a record names a connection the options no longer have. */
+export class UnknownConnectionError extends Error {
+  constructor(readonly connectionId: string) {
+    super(
+      `sales-tax: connection ${connectionId} is not configured any more (option connections): put it back to refund or void what was filed on it`,
+    )
+    this.name = "UnknownConnectionError"
+  }
+}
+
+/** The options of a connection by id (the default for none); throws UnknownConnectionError for an unknown id. */
+export function optionsForConnection<T extends ConnOptions>(o: T, connectionId: string | null | undefined): T {
+  const c = connectionById(o, connectionId)
+  if (!c) throw new UnknownConnectionError(connectionId!)
+  return optionsOn(o, c)
+}
+
+/** Every API key of the options (to scrub from stored errors). */
+export function allApiKeys(o: ConnOptions): string[] {
+  return allConnections(o).map((c) => c.apiKey)
+}
+
+/**
+ * Pure: the configured sales channel ids that do not exist (the boot check). Unknown ids are a
+ * WARNING, not an error: a store may configure a channel before creating it, and stopping the
+ * store would keep the admin (where the channel is created) down too. Their carts cannot exist
+ * until the channel does, so nothing is quoted or filed on a wrong connection meanwhile.
+ */
+export function unknownSalesChannels(
+  o: ConnOptions,
+  existing: ReadonlySet<string>,
+): { connectionId: string; salesChannelId: string; at: string }[] {
+  const out: { connectionId: string; salesChannelId: string; at: string }[] = []
+  ;(o.connections ?? []).forEach((c, i) =>
+    c.salesChannelIds.forEach((sc, j) => {
+      if (!existing.has(sc)) out.push({ connectionId: c.connectionId, salesChannelId: sc, at: `connections[${i}].salesChannelIds[${j}]` })
+    }),
+  )
+  return out
+}
+
+/** The boot warning for unknown sales channels, or null. */
+export function unknownSalesChannelsWarning(unknown: ReturnType<typeof unknownSalesChannels>): string | null {
+  if (!unknown.length) return null
+  return (
+    `sales-tax: option connections names sales channels that do not exist: ` +
+    unknown.map((u) => `${u.at} = ${u.salesChannelId}`).join(", ") +
+    ` (their carts would use that connection once the channel exists; fix the id or create the channel)`
+  )
+}

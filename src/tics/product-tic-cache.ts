@@ -1,0 +1,60 @@
+/**
+ * The product → TIC answers of the tax-line context hook, kept across requests: every cart change
+ * resolved each line's TIC again (the products' type and categories, then the assignments at three
+ * levels: four statements per cart change for store configuration that rarely changes).
+ *
+ * Kept in an lru-cache (5,000 products, 60 s, as origin-locations.ts keeps the stock locations)
+ * and dropped as a whole when a TIC assignment is written in this process (the salesTax module's
+ * setTic, used by the admin TIC routes and seeds, bumps tic-generation.ts), so a TIC set in the
+ * admin is used by the next cart change.
+ * What the 60 s bound covers: another instance's TIC change, and a product moved to another type
+ * or category (Medusa's own product routes: read again within a minute).
+ */
+import { LRUCache } from "lru-cache"
+import { resolveProductTics } from "./product-tics"
+import type { QueryScope } from "../query"
+import type { ProductTic } from "./tic-resolution"
+import { ticGeneration } from "../modules/sales-tax/tic-generation"
+
+export const PRODUCT_TIC_TTL_MS = 60_000
+
+/**
+ * A product's TIC under one default TIC, read under one count of TIC assignment changes
+ * (tic-generation.ts); `null`: Medusa has no such product (the caller uses the default).
+ */
+type Entry = { defaultTic: number; generation: number; value: ProductTic | null }
+
+const cache = new LRUCache<string, Entry>({ max: 5000, ttl: PRODUCT_TIC_TTL_MS })
+
+/** Forgets every product's TIC (tests; a TIC assignment change does it through ticAssignmentsChanged). */
+export function clearProductTicCache(): void {
+  cache.clear()
+}
+
+/** resolveProductTics (src/tics/product-tics.ts) through the cache: only products not known are read. */
+export async function cachedProductTics(
+  scope: QueryScope,
+  productIds: readonly string[],
+  defaultTic: number,
+): Promise<Map<string, ProductTic>> {
+  const out = new Map<string, ProductTic>()
+  const missing: string[] = []
+  const generation = ticGeneration()
+  for (const id of new Set(productIds)) {
+    if (!id) continue
+    const hit = cache.get(id)
+    if (hit && hit.defaultTic === defaultTic && hit.generation === generation) {
+      if (hit.value) out.set(id, hit.value)
+    } else missing.push(id)
+  }
+  if (!missing.length) return out
+  const read = await resolveProductTics(scope, missing, defaultTic)
+  // a TIC assignment written while this read ran: the read is used once, not kept
+  const keep = ticGeneration() === generation
+  for (const id of missing) {
+    const value = read.get(id) ?? null
+    if (value) out.set(id, value)
+    if (keep) cache.set(id, { defaultTic, generation, value })
+  }
+  return out
+}

@@ -1,0 +1,80 @@
+/**
+ * Product → TIC, the one Medusa-side resolver: reads the products' type and categories through
+ * Query, the assignments from the salesTax module, and resolves each product with
+ * resolveProductTic (tic-resolution.ts: the product's own TIC → its type's → its categories',
+ * most specific first, a category inheriting its nearest ancestor's → the default).
+ */
+import type { SalesTaxModuleService } from "../modules/sales-tax/service"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { graph, type QueryScope } from "../query"
+import { ancestry, resolveProductTic, type AssignedTics, type ProductTic, type ProductTicRow } from "./tic-resolution"
+
+/** The part of the salesTax module that holds TIC assignments. */
+export type TicModule = Pick<SalesTaxModuleService, "getTics" | "setTic">
+
+/** The salesTax module (TIC assignments), or null when the app has not registered it. */
+export function ticModule(scope: QueryScope): TicModule | null {
+  try {
+    return scope.resolve<TicModule | undefined>(SALES_TAX_MODULE, { allowUnregistered: true }) ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The Query fields a product's TIC depends on (ProductTicFields). */
+export const PRODUCT_TIC_FIELDS = ["id", "type_id", "categories.id", "categories.mpath"] as const
+
+/** A product row read with PRODUCT_TIC_FIELDS. */
+export interface ProductTicFields {
+  id: string
+  type_id?: string | null
+  categories?: { id: string; mpath?: string | null }[] | null
+}
+
+/** Pure: the row as resolveProductTic takes it. */
+export function productTicRow(p: ProductTicFields): ProductTicRow {
+  return { id: p.id, typeId: p.type_id ?? null, categories: (p.categories ?? []).map((c) => ({ id: c.id, mpath: c.mpath ?? null })) }
+}
+
+const NONE: AssignedTics = { product: {}, productType: {}, productCategory: {} }
+
+/** The assignments `rows` depend on (each category's whole ancestry); none without the module. */
+export async function assignedTics(scope: QueryScope, rows: readonly ProductTicRow[]): Promise<AssignedTics> {
+  const svc = ticModule(scope)
+  if (!svc || !rows.length) return NONE
+  const uniq = (xs: string[]) => [...new Set(xs)]
+  const [product, productType, productCategory] = await Promise.all([
+    svc.getTics(
+      "product",
+      rows.map((r) => r.id),
+    ),
+    svc.getTics("product_type", uniq(rows.flatMap((r) => (r.typeId ? [r.typeId] : [])))),
+    svc.getTics("product_category", uniq(rows.flatMap((r) => r.categories.flatMap(ancestry)))),
+  ])
+  return { product, productType, productCategory }
+}
+
+/** The TIC of each product already read (with PRODUCT_TIC_FIELDS), by product id. */
+export async function resolveLoadedProductTics(
+  scope: QueryScope,
+  rows: readonly ProductTicRow[],
+  defaultTic: number,
+): Promise<Map<string, ProductTic>> {
+  const assigned = await assignedTics(scope, rows)
+  return new Map(rows.map((r) => [r.id, resolveProductTic(r, assigned, defaultTic)]))
+}
+
+/**
+ * The TIC of each product, by product id. A product Medusa does not have (deleted) is absent: the
+ * caller uses the default TIC for it. Without the salesTax module every product has the default.
+ */
+export async function resolveProductTics(
+  scope: QueryScope,
+  productIds: readonly string[],
+  defaultTic: number,
+): Promise<Map<string, ProductTic>> {
+  const ids = [...new Set(productIds.filter(Boolean))]
+  if (!ids.length) return new Map()
+  const products = await graph<ProductTicFields>(scope, { entity: "product", fields: PRODUCT_TIC_FIELDS, filters: { id: ids } })
+  return resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
+}

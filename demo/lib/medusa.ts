@@ -11,6 +11,7 @@ import { join, relative } from "node:path"
 import { compileScript } from "./compile-script"
 import { logTail, onShutdown, runLogged, spawnLogged } from "./processes"
 import { DemoError } from "./ui"
+import { PROCESS_BOUND, watchProcess } from "../../scripts/stall"
 
 export const REPO_ROOT = join(__dirname, "..", "..")
 export const APP_DIR = join(REPO_ROOT, "demo", "app")
@@ -72,7 +73,6 @@ export async function migrate(e: AppEnv): Promise<void> {
     cwd: APP_DIR,
     env: appEnv(e),
     logFile: join(LOG_DIR, "medusa-migrate.log"),
-    timeoutMs: 300_000,
     label: "medusa db:migrate",
   })
 }
@@ -85,7 +85,6 @@ export async function seed(e: AppEnv, outFile: string): Promise<void> {
     cwd: APP_DIR,
     env: appEnv(e, { DEMO_SEED_OUT: outFile }),
     logFile: join(LOG_DIR, "medusa-seed.log"),
-    timeoutMs: 180_000,
     label: "medusa exec seed.ts",
   })
   if (!existsSync(outFile))
@@ -104,7 +103,7 @@ export async function buildAdmin(e: AppEnv): Promise<void> {
   const built = join(APP_DIR, ".medusa", "admin")
   rmSync(built, { recursive: true, force: true })
   try {
-    await runLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile, timeoutMs: 420_000, label: "medusa build --admin-only" })
+    await runLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e), logFile, label: "medusa build --admin-only" })
   } catch (err) {
     if (!existsSync(join(built, "index.html"))) throw err
   }
@@ -142,37 +141,38 @@ export async function startStore(
   const p = spawnLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e, o.env), logFile, label: `medusa start --port ${port}` })
   onShutdown(`Medusa ${name}`, p.stop)
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 180_000
   let exited: number | null | undefined
   void p.exited.then((c) => (exited = c))
-  while (Date.now() < deadline) {
-    if (exited !== undefined) {
-      const tail = logTail(logFile, 20)
-      const optionsProblem = /invalid options/.test(tail)
-      const inUse = /EADDRINUSE/.test(tail)
-      throw new DemoError(
-        `the Medusa server stopped while starting (exit code ${exited})`,
-        optionsProblem
-          ? "the plugin options in demo/app/medusa-config.js are invalid: each problem is named above"
-          : inUse
-            ? `port ${port} was taken meanwhile: pass --port <another port>`
-            : "read the log: a module or plugin failed to load",
-        logFile,
-        tail,
-      )
+  // bounded by progress (scripts/stall.ts): waits while the server's process tree uses CPU
+  const watch: { stopped: string | null } = { stopped: null }
+  const unwatch = watchProcess(p.child.pid!, "medusa start", PROCESS_BOUND, (m) => (watch.stopped = m))
+  try {
+    while (watch.stopped === null) {
+      if (exited !== undefined) {
+        const tail = logTail(logFile, 20)
+        const optionsProblem = /invalid options/.test(tail)
+        const inUse = /EADDRINUSE/.test(tail)
+        throw new DemoError(
+          `the Medusa server stopped while starting (exit code ${exited})`,
+          optionsProblem
+            ? "the plugin options in demo/app/medusa-config.js are invalid: each problem is named above"
+            : inUse
+              ? `port ${port} was taken meanwhile: pass --port <another port>`
+              : "read the log: a module or plugin failed to load",
+          logFile,
+          tail,
+        )
+      }
+      try {
+        const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
+        if (r.status === 200) return { url, port, logFile, kill: p.kill, exited: p.exited }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 500))
     }
-    try {
-      const r = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })
-      if (r.status === 200) return { url, port, logFile, kill: p.kill, exited: p.exited }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
+    throw new DemoError(`the Medusa server did not answer /health: ${watch.stopped}`, "read the log", logFile, logTail(logFile))
+  } finally {
+    unwatch()
   }
-  throw new DemoError(
-    "the Medusa server did not answer /health within 180 s",
-    "the machine may be overloaded; read the log",
-    logFile,
-    logTail(logFile),
-  )
 }

@@ -7,6 +7,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs"
 import net from "node:net"
 import { dirname } from "node:path"
 import { DemoError } from "./ui"
+import { PROCESS_BOUND, watchProcess } from "../../scripts/stall"
 
 type Cleanup = { name: string; run: () => Promise<void> }
 const cleanups: Cleanup[] = []
@@ -67,7 +68,6 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv
   /** appended with stdout and stderr */
   logFile: string
-  timeoutMs: number
   /** what the user sees in messages, e.g. "medusa db:migrate" */
   label: string
 }
@@ -81,7 +81,7 @@ export interface Spawned {
 }
 
 /** Starts a command with its output appended to a log file; stop() = SIGTERM, then SIGKILL. */
-export function spawnLogged(cmd: string, args: string[], o: Omit<RunOptions, "timeoutMs">): Spawned {
+export function spawnLogged(cmd: string, args: string[], o: RunOptions): Spawned {
   mkdirSync(dirname(o.logFile), { recursive: true })
   const log = createWriteStream(o.logFile, { flags: "a" })
   log.write(`\n$ ${o.label}  (${new Date().toISOString()})\n`)
@@ -120,25 +120,24 @@ export function spawnLogged(cmd: string, args: string[], o: Omit<RunOptions, "ti
   return { child, exited, stop, kill: () => signalTree("SIGKILL") }
 }
 
-/** Runs a command to its end; a non-zero exit or a timeout is a DemoError naming the log. */
+/**
+ * Runs a command to its end; a non-zero exit or a stall is a DemoError naming the log. Bounded by
+ * progress, not wall time (scripts/stall.ts): stopped when its process tree has used no CPU for
+ * 3 min (it waits on something that will not come), or at the 45 min cap; a loaded machine only
+ * makes it slower.
+ */
 export async function runLogged(cmd: string, args: string[], o: RunOptions): Promise<void> {
   const p = spawnLogged(cmd, args, o)
   onShutdown(o.label, p.stop)
-  let timer: NodeJS.Timeout | undefined
-  const timedOut = new Promise<"timeout">((r) => {
-    timer = setTimeout(() => r("timeout"), o.timeoutMs)
-    timer.unref()
+  let unwatch = () => undefined as void
+  const stalled = new Promise<string>((r) => {
+    unwatch = watchProcess(p.child.pid!, o.label, PROCESS_BOUND, r)
   })
-  const r = await Promise.race([p.exited, timedOut])
-  clearTimeout(timer)
-  if (r === "timeout") {
+  const r = await Promise.race([p.exited, stalled])
+  unwatch()
+  if (typeof r === "string") {
     await p.stop()
-    throw new DemoError(
-      `${o.label} did not finish within ${Math.round(o.timeoutMs / 1000)} s`,
-      "the machine may be overloaded; run the demo again, or read the log for where it stopped",
-      o.logFile,
-      logTail(o.logFile),
-    )
+    throw new DemoError(r, "read the log for where it stopped", o.logFile, logTail(o.logFile))
   }
   if (r !== 0) {
     throw new DemoError(`${o.label} failed (exit code ${r})`, undefined, o.logFile, logTail(o.logFile))

@@ -40,6 +40,7 @@ import { join, relative, resolve } from "node:path"
 import { Client } from "pg"
 import { compileScript } from "../../demo/lib/compile-script"
 import { installPlugin } from "../../demo/lib/plugin-install"
+import { PROCESS_BOUND, watchProcess } from "../../scripts/stall"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
@@ -97,17 +98,11 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Runs a command to completion within `timeoutMs`, output to .tmp/browser/<name>.log.
+ * Runs a command to completion, output to .tmp/browser/<name>.log. Bounded by progress, not wall
+ * time (scripts/stall.ts): it is stopped when its process tree uses no CPU for 3 min, or at the cap.
  * `accept(log)` may accept a non-zero exit.
  */
-function run(
-  name: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-  timeoutMs: number,
-  accept?: (log: string) => boolean,
-): Promise<void> {
+function run(name: string, args: string[], cwd: string, env: Record<string, string>, accept?: (log: string) => boolean): Promise<void> {
   mkdirSync(LOG_DIR, { recursive: true })
   const logPath = join(LOG_DIR, `${name}.log`)
   const log = createWriteStream(logPath)
@@ -115,12 +110,12 @@ function run(
     const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     child.stdout.pipe(log, { end: false })
     child.stderr.pipe(log, { end: false })
-    const timer = setTimeout(() => {
+    const unwatch = watchProcess(child.pid!, name, PROCESS_BOUND, (message) => {
       child.kill("SIGKILL")
-      rej(new Error(`${name} timed out after ${timeoutMs} ms (log: ${logPath})`))
-    }, timeoutMs)
+      rej(new Error(`${message} (log: ${logPath})`))
+    })
     child.once("exit", (code) => {
-      clearTimeout(timer)
+      unwatch()
       log.end()
       if (code === 0 || (accept && accept(readFileSync(logPath, "utf8")))) res()
       else rej(new Error(`${name} exited with ${code}: ${tail(logPath)}`))
@@ -162,9 +157,21 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess, logPath: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
+/** Polls /health while `medusa start` progresses (scripts/stall.ts: no CPU for 3 min = stalled). */
+async function waitForHealth(url: string, child: ChildProcess, logPath: string): Promise<void> {
+  let stopped: string | null = null
+  const unwatch = watchProcess(child.pid!, "medusa start", PROCESS_BOUND, (message) => (stopped = message))
+  try {
+    return await pollHealth(url, child, logPath, () => stopped)
+  } finally {
+    unwatch()
+  }
+}
+
+async function pollHealth(url: string, child: ChildProcess, logPath: string, stopped: () => string | null): Promise<void> {
+  for (;;) {
+    const why = stopped()
+    if (why) throw new Error(`medusa start did not answer /health: ${why}: ${tail(logPath)}`)
     if (child.exitCode !== null) throw new Error(`medusa start exited with ${child.exitCode}: ${tail(logPath)}`)
     try {
       const r = await fetch(`${url}/health`)
@@ -174,7 +181,6 @@ async function waitForHealth(url: string, child: ChildProcess, logPath: string, 
     }
     await new Promise((r) => setTimeout(r, 500))
   }
-  throw new Error(`medusa start did not answer /health within ${timeoutMs} ms: ${tail(logPath)}`)
 }
 
 /** The files the dashboard build is made from, under ROOT (directories walked; builds and deps left out). */
@@ -227,7 +233,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     } else {
       // `medusa build --admin-only` may exit 1 after writing the whole build (a type-check step of
       // its own): the built index.html decides
-      await run("admin-build", [CLI, "build", "--admin-only"], APP_DIR, baseEnv, 420_000, () => existsSync(adminBuilt))
+      await run("admin-build", [CLI, "build", "--admin-only"], APP_DIR, baseEnv, () => existsSync(adminBuilt))
       if (!existsSync(adminBuilt)) throw new Error("medusa build --admin-only wrote no index.html")
       if (cached) {
         // kept for the next run of these sources (the previous builds' copies removed)
@@ -280,11 +286,11 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     await admin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => undefined)
   }
   try {
-    await run("db-migrate", [CLI, "db:migrate"], APP_DIR, appEnv, 240_000)
-    await run("user", [CLI, "user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], APP_DIR, appEnv, 60_000)
+    await run("db-migrate", [CLI, "db:migrate"], APP_DIR, appEnv)
+    await run("user", [CLI, "user", "-e", ADMIN_EMAIL, "-p", ADMIN_PASSWORD], APP_DIR, appEnv)
     const seedOut = join(LOG_DIR, "seed.json")
     rmSync(seedOut, { force: true })
-    await run("seed", [CLI, "exec", seedJs], APP_DIR, { ...appEnv, BROWSER_SEED_OUT: seedOut }, 120_000)
+    await run("seed", [CLI, "exec", seedJs], APP_DIR, { ...appEnv, BROWSER_SEED_OUT: seedOut })
     const seeded = JSON.parse(readFileSync(seedOut, "utf8")) as Seeded
     const buildError = await adminBuild
     if (buildError) throw buildError
@@ -301,7 +307,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
     child.stdout!.pipe(log)
     child.stderr!.pipe(log)
     const url = `http://127.0.0.1:${port}`
-    await waitForHealth(url, child, logPath, 120_000)
+    await waitForHealth(url, child, logPath)
     return { url, adminUrl: `${url}/app`, sandbox, seeded, close }
   } catch (e) {
     await adminBuild

@@ -40,6 +40,7 @@ import {
 import type { DemoSeed } from "../../demo/app/seed"
 import { SalesTaxError } from "../../src/service/client"
 import { startTestSandbox, type TestSandbox } from "../helpers/sandbox"
+import { startStall, stallVerdict } from "../../scripts/stall"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
 
@@ -48,7 +49,7 @@ export interface ClusterOptions {
   redisUrl: string
   /** progress lines */
   log?: (line: string) => void
-  /** how long the instances get to catch up after the last order (ms) */
+  /** the catch-up stops after this long without one more order done at the service (default 180 s) */
   catchUpMs?: number
 }
 
@@ -249,7 +250,10 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
 
     // catch up: every order at the service, every return refunded, every cancel voided
     log("waiting for the instances to catch up")
-    const deadline = Date.now() + (o.catchUpMs ?? 180_000)
+    // bounded by progress (scripts/stall.ts): waits while orders keep reaching the service; stops
+    // after catchUpMs without one more order done (or at the cap), and the report says what is missing
+    const bound = { stallMs: o.catchUpMs ?? 180_000, capMs: 30 * 60_000, minStep: 1 }
+    let catchUp = startStall(Date.now())
     const cancelled = new Set(report.cancelled)
     const pending = () =>
       pool(report.placed, 8, async (p) => {
@@ -260,7 +264,11 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
         return (held.refunds ?? []).length === want ? null : p.orderId
       })
     let left: (string | null)[] = await pending()
-    while (left.some(Boolean) && Date.now() < deadline) {
+    const done = () => left.filter((x) => x === null).length
+    while (left.some(Boolean)) {
+      const verdict = stallVerdict(bound, catchUp, done(), Date.now())
+      catchUp = verdict.state
+      if (verdict.stop) break
       await new Promise((r) => setTimeout(r, 2000))
       left = await pending()
     }

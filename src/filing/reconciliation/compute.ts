@@ -3,115 +3,19 @@
  * the filing records hold as filed and refunded at the service. Integer cents throughout (amounts
  * enter as decimal strings/numbers and are rounded to the cent with bignumber.js once); no I/O, no
  * clock. The Medusa reads are in ./medusa.ts, the admin routes in src/api/admin/sales-tax/reconciliation.
+ *
+ * The parts: types.ts (the shapes), amounts.ts (months, cents), attention.ts (US orders listed
+ * apart), csv.ts (the export); this file reconciles an order and a month, and is their one entry.
  */
-import { Dec, dec, type DecLike } from "../../money"
+import { Dec, dec } from "../../money"
+import { monthOf, sumCents } from "./amounts"
+import { attentionLines, attentionOf } from "./attention"
+import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
-/** `YYYY-MM`, months 01–12. */
-export const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/
-
-/** The UTC bounds of a month: [from, to). Throws on a malformed month (validate at the edge first). */
-export function monthRange(month: string): { from: Date; to: Date } {
-  const m = MONTH_RE.exec(month)
-  if (!m) throw new Error(`month must be YYYY-MM, got ${month}`)
-  const y = Number(m[1])
-  const mo = Number(m[2]) - 1
-  return { from: new Date(Date.UTC(y, mo, 1)), to: new Date(Date.UTC(y, mo + 1, 1)) }
-}
-
-/** The `YYYY-MM` (UTC) of an instant. */
-export function monthOf(d: Date | string): string {
-  const x = d instanceof Date ? d : new Date(d)
-  return `${x.getUTCFullYear()}-${String(x.getUTCMonth() + 1).padStart(2, "0")}`
-}
-
-/** A Medusa / record amount in dollars → integer cents (half away from zero). */
-export function cents(v: DecLike | null | undefined): number {
-  if (v === null || v === undefined || v === "") return 0
-  return dec(v).times(100).decimalPlaces(0, Dec.ROUND_HALF_UP).toNumber()
-}
-
-/** Integer cents → "12.34" (exact). */
-export function money(c: number): string {
-  return dec(c).div(100).toFixed(2)
-}
-
-/**
- * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
- * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
- * exclusive. Needed because Medusa (2.19-2.21) reports an order item's `tax_total` for its CURRENT
- * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
- * was charged.
- */
-export function fullItemTax(item: {
-  unitPrice: DecLike
-  quantity: DecLike
-  adjustments: DecLike[]
-  rates: DecLike[]
-  /** a tax-inclusive price (and adjustments): Medusa takes the tax out, taxable = (price − adjustments) ÷ (1 + Σ rates) */
-  taxInclusive?: boolean
-}): string {
-  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
-  const gross = dec(item.unitPrice).times(item.quantity).minus(discount)
-  const sumRate = item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(dec(r).div(100)), dec(0))
-  const taxable = item.taxInclusive ? gross.div(sumRate.plus(1)) : gross
-  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Inputs
-// ---------------------------------------------------------------------------------------------
-
-/** One taxed line of a Medusa order (item or shipping method) as charged. */
-export interface ChargedLine {
-  /** item id, or `shipping:<shipping method id>` */
-  id: string
-  taxCents: number
-  quantity: number
-}
-
-/** Something Medusa refunded to the customer: a received return, a refund claim, an exchange's return. */
-export interface CustomerRefund {
-  /** the Medusa id it comes from (the filing refund key uses the same id) */
-  key: string
-  at: string | null
-  items: { itemId: string; quantity: number }[]
-}
-
-export interface OrderFacts {
-  orderId: string
-  displayId: number | null
-  createdAt: string
-  canceled: boolean
-  lines: ChargedLine[]
-  refunds: CustomerRefund[]
-  /** refunds without a return (payment refunds beyond what came back): the tax part of each */
-  manualRefunds?: { refundId: string; taxCents: number }[]
-  /** the shipping address is in the US (issue 26) */
-  usAddress?: boolean
-  /** ISO 4217, lower or upper case (absent: USD) */
-  currencyCode?: string
-  /** some line carries a tax line: the provider charged the order (even at 0) */
-  taxed?: boolean
-  /** what the order sold, before tax: items (after discounts) and shipping, in cents of its currency */
-  salesCents?: number
-}
-
-/** A filing record (the order's own, or one of its children: an exchange's order) as stored. */
-export interface RecordFacts {
-  orderId: string
-  /** "credit": a standalone credit (a refund without a return filed): it counts as refunded at the service */
-  kind?: string
-  /** the Medusa order the record belongs to (its own id, or parent_order_id for children) */
-  parentOrderId: string | null
-  state: string
-  filed: boolean
-  filedCents: number
-  voided: boolean
-  lastError: string | null
-  refunds: { key: string; state: string; refundedCents: number }[]
-  /** filed by an admin's re-quote (a needs_attention order): no tax was collected, the merchant owes what is filed */
-  requoted?: boolean
-}
+export { MONTH_RE, cents, fullItemTax, money, monthOf, monthRange } from "./amounts"
+export { ATTENTION_TEXT, attentionLines, attentionOf, attentionSummary } from "./attention"
+export { CSV_HEADER, csvField, monthCsv } from "./csv"
+export type { AttentionKind, ChargedLine, CustomerRefund, DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
 // ---------------------------------------------------------------------------------------------
 // Per order
@@ -160,12 +64,6 @@ function returnedCents(o: OrderFacts): number {
   return total
 }
 
-function sumCents(xs: number[]): number {
-  return xs.reduce((a, b) => a + b, 0)
-}
-
-export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
-
 export const REASON_TEXT: Record<DifferenceReason, string> = {
   not_filed: "Not filed: the order has no filing record (event lost, or placed before filing started)",
   failed: "Filing failed",
@@ -174,47 +72,6 @@ export const REASON_TEXT: Record<DifferenceReason, string> = {
   amount_mismatch: "Tax filed differs from the tax charged",
   needs_attention: "Needs attention: not filed until a person fixes it",
   requoted: "Filed after a re-quote: the tax was not collected from the customer, the merchant owes it",
-}
-
-/**
- * Why a US order is listed apart (issue 26, 27): "us_without_tax" — shipped to a US address and
- * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
- * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
- */
-export type AttentionKind = "us_without_tax" | "currency_not_usd"
-
-export const ATTENTION_TEXT: Record<AttentionKind, string> = {
-  us_without_tax: "US order without tax: no tax was charged at checkout",
-  currency_not_usd: "US order in a currency other than USD: the plugin files USD only",
-}
-
-/** Pure: whether (and why) an order is listed apart. */
-export function attentionOf(o: OrderFacts): AttentionKind | null {
-  if (!o.usAddress || o.canceled) return null
-  if ((o.currencyCode ?? "usd").toLowerCase() !== "usd") return "currency_not_usd"
-  return o.taxed === false ? "us_without_tax" : null
-}
-
-export interface OrderRow {
-  orderId: string
-  displayId: number | null
-  createdAt: string
-  state: string
-  chargedCents: number
-  filedCents: number
-  customerRefundedCents: number
-  serviceRefundedCents: number
-  /** (charged − refunded to the customer) − (filed − refunded at the service) */
-  differenceCents: number
-  reason: DifferenceReason | null
-  detail: string | null
-  /** listed apart: a US order without tax, or in a currency other than USD */
-  attention: AttentionKind | null
-  /** the order's currency, upper case */
-  currencyCode: string
-  salesCents: number
-  /** the reason its filing record gives (a needs_attention record's) */
-  recordDetail: string | null
 }
 
 /** One order against its filing records (its own and its children's). */
@@ -271,53 +128,6 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
 // Per month
 // ---------------------------------------------------------------------------------------------
 
-export interface MonthReport {
-  month: string
-  orders: number
-  chargedCents: number
-  filedCents: number
-  customerRefundedCents: number
-  serviceRefundedCents: number
-  differenceCents: number
-  rows: OrderRow[]
-  /** rows with a reason, largest difference first */
-  differences: OrderRow[]
-  /** US orders without tax (issue 26): how many, what they sold (USD), and the rows */
-  usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
-  /** US orders in a currency other than USD (issue 27): how many, what they sold per currency, and the rows */
-  nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
-}
-
-/** Pure: the rows listed apart, by kind, in the rows' order. */
-export function attentionLines(rows: OrderRow[]): Pick<MonthReport, "usWithoutTax" | "nonUsd"> {
-  const untaxed = rows.filter((r) => r.attention === "us_without_tax")
-  const foreign = rows.filter((r) => r.attention === "currency_not_usd")
-  const byCurrency = new Map<string, { currency: string; orders: number; salesCents: number }>()
-  for (const r of foreign) {
-    const c = byCurrency.get(r.currencyCode) ?? { currency: r.currencyCode, orders: 0, salesCents: 0 }
-    c.orders++
-    c.salesCents += r.salesCents
-    byCurrency.set(r.currencyCode, c)
-  }
-  return {
-    usWithoutTax: { orders: untaxed.length, salesCents: sumCents(untaxed.map((r) => r.salesCents)), rows: untaxed },
-    nonUsd: {
-      orders: foreign.length,
-      byCurrency: [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
-      rows: foreign,
-    },
-  }
-}
-
-/** The separate lines' text: "US orders without tax: 2, sales $240.00"; "US orders not in USD: 1 (EUR 100.00)". */
-export function attentionSummary(r: Pick<MonthReport, "usWithoutTax" | "nonUsd">): { usWithoutTax: string; nonUsd: string } {
-  const per = r.nonUsd.byCurrency.map((c) => `${c.currency} ${money(c.salesCents)}`).join(", ")
-  return {
-    usWithoutTax: `US orders without tax: ${r.usWithoutTax.orders}, sales $${money(r.usWithoutTax.salesCents)}`,
-    nonUsd: `US orders not in USD: ${r.nonUsd.orders}${per ? ` (sales ${per})` : ""}`,
-  }
-}
-
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
 export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {
   const m = new Map<string, RecordFacts[]>()
@@ -352,83 +162,4 @@ export function reconcileMonth(month: string, orders: OrderFacts[], records: Rec
     differences,
     ...attentionLines(rows),
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// CSV
-// ---------------------------------------------------------------------------------------------
-
-export const CSV_HEADER = [
-  "order_id",
-  "display_id",
-  "created_at",
-  "filing_state",
-  "tax_charged",
-  "tax_filed",
-  "tax_refunded_to_customer",
-  "tax_refunded_at_service",
-  "difference",
-  "reason",
-  "detail",
-] as const
-
-/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; a leading =,+,-,@ is defused for spreadsheets. */
-export function csvField(v: string | number | null): string {
-  let s = v === null ? "" : String(v)
-  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
-
-/**
- * Every order of the month (not only differences), then a TOTAL line, then (when there are any)
- * a line of the US orders without tax and one of those not in USD (each such order's row says so
- * in `reason` when it has no difference); CRLF line ends.
- */
-export function monthCsv(r: MonthReport): string {
-  const lines = [CSV_HEADER.join(",")]
-  for (const x of r.rows) {
-    const apart = !x.reason && x.attention
-    const detail = apart ? [ATTENTION_TEXT[x.attention!], x.recordDetail].filter(Boolean).join("; ") : x.detail
-    lines.push(
-      [
-        x.orderId,
-        x.displayId,
-        x.createdAt,
-        x.state,
-        money(x.chargedCents),
-        money(x.filedCents),
-        money(x.customerRefundedCents),
-        money(x.serviceRefundedCents),
-        money(x.differenceCents),
-        apart ? x.attention : x.reason,
-        detail,
-      ]
-        .map(csvField)
-        .join(","),
-    )
-  }
-  lines.push(
-    [
-      "TOTAL",
-      r.orders,
-      r.month,
-      "",
-      money(r.chargedCents),
-      money(r.filedCents),
-      money(r.customerRefundedCents),
-      money(r.serviceRefundedCents),
-      money(r.differenceCents),
-      "",
-      `${r.differences.length} differences`,
-    ]
-      .map(csvField)
-      .join(","),
-  )
-  const text = attentionSummary(r)
-  const apart = (label: string, n: number, detail: string) =>
-    [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
-  // the lines apart, when the month has such orders (a month without any keeps the file as before)
-  if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
-  if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
-  return lines.join("\r\n") + "\r\n"
 }

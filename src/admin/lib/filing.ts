@@ -1,0 +1,109 @@
+/** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
+import type { RateLine } from "./rates"
+
+/** The filing record as GET /admin/sales-tax/filings/:orderId answers it (FILING's route). */
+export interface FilingRefundView {
+  id: string
+  source_type: string
+  source_id: string
+  idempotency_key: string
+  items: { itemId: string; quantity: number }[]
+  state: string
+  refunded_tax: number | string | null
+  returned_at: string | null
+  refunded_at: string | null
+  attempts: number
+  last_error: string | null
+}
+export interface FilingView {
+  id: string
+  order_id: string
+  kind: string
+  cart_id: string | null
+  state: string
+  filing_path: string | null
+  completion_mode: string
+  charged_tax: number | string | null
+  filed_tax: number | string | null
+  tax_difference: number | string | null
+  filed_at: string | null
+  completed_at: string | null
+  voided_at: string | null
+  attempts: number
+  next_attempt_at: string | null
+  last_error: string | null
+  last_step: string | null
+  revision?: number
+  edits?: { id: string; state: string; mode?: string; at: string }[] | null
+  snapshot?: {
+    claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null
+    destination?: { state: string; zip: string } | null
+    requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
+    lines?: RateLine[] | null
+  } | null
+  refunds?: FilingRefundView[]
+}
+
+/** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
+export interface LifecycleView {
+  children: FilingView[]
+  manual_refunds: {
+    refundId: string
+    amount: number
+    unreturned: number
+    tax: number
+    creditId: string
+    createdAt: string
+    filing: string | null
+  }[]
+}
+
+/** POST /admin/sales-tax/filings/:orderId/requote's answer. */
+export interface RequoteView {
+  requoted: boolean
+  destination?: { state: string; zip: string }
+  collected_tax?: string
+  owed_tax?: string
+  filing: FilingView
+}
+
+export const KIND_LABEL: Record<string, string> = {
+  exchange: "Exchange",
+  edit: "Order edit",
+  claim: "Replace claim",
+  credit: "Credit",
+  // an order shipped from several stock locations: one service order per further origin
+  order: "Shipped from another location:",
+}
+
+export const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" | "purple"> = {
+  pending: "orange",
+  filed: "blue",
+  completed: "green",
+  partially_refunded: "purple",
+  refunded: "purple",
+  voided: "grey",
+  failed: "red",
+  skipped: "grey",
+  needs_attention: "red",
+  superseded: "grey",
+}
+
+export function stateLabel(s: string): string {
+  return s.replace(/_/g, " ")
+}
+
+export function money(v: number | string | null | undefined): string {
+  if (v === null || v === undefined || v === "") return "—"
+  const n = typeof v === "number" ? v : Number(v)
+  return Number.isFinite(n) ? `${n < 0 ? "-" : ""}$${Math.abs(n).toFixed(2)}` : String(v)
+}
+
+export function when(v: string | null | undefined): string {
+  return v ? new Date(v).toLocaleString() : "—"
+}
+
+/** Failed work a retry can restart: the record itself, or one of its refunds. */
+export function hasFailedWork(f: FilingView): boolean {
+  return f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
+}

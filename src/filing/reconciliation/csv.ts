@@ -1,0 +1,79 @@
+/** Pure: a month's reconciliation as CSV (RFC 4180, CRLF). */
+import { money } from "./amounts"
+import { ATTENTION_TEXT, attentionSummary } from "./attention"
+import type { MonthReport } from "./types"
+
+export const CSV_HEADER = [
+  "order_id",
+  "display_id",
+  "created_at",
+  "filing_state",
+  "tax_charged",
+  "tax_filed",
+  "tax_refunded_to_customer",
+  "tax_refunded_at_service",
+  "difference",
+  "reason",
+  "detail",
+] as const
+
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; a leading =,+,-,@ is defused for spreadsheets. */
+export function csvField(v: string | number | null): string {
+  let s = v === null ? "" : String(v)
+  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+/**
+ * Every order of the month (not only differences), then a TOTAL line, then (when there are any)
+ * a line of the US orders without tax and one of those not in USD (each such order's row says so
+ * in `reason` when it has no difference); CRLF line ends.
+ */
+export function monthCsv(r: MonthReport): string {
+  const lines = [CSV_HEADER.join(",")]
+  for (const x of r.rows) {
+    const apart = !x.reason && x.attention
+    const detail = apart ? [ATTENTION_TEXT[x.attention!], x.recordDetail].filter(Boolean).join("; ") : x.detail
+    lines.push(
+      [
+        x.orderId,
+        x.displayId,
+        x.createdAt,
+        x.state,
+        money(x.chargedCents),
+        money(x.filedCents),
+        money(x.customerRefundedCents),
+        money(x.serviceRefundedCents),
+        money(x.differenceCents),
+        apart ? x.attention : x.reason,
+        detail,
+      ]
+        .map(csvField)
+        .join(","),
+    )
+  }
+  lines.push(
+    [
+      "TOTAL",
+      r.orders,
+      r.month,
+      "",
+      money(r.chargedCents),
+      money(r.filedCents),
+      money(r.customerRefundedCents),
+      money(r.serviceRefundedCents),
+      money(r.differenceCents),
+      "",
+      `${r.differences.length} differences`,
+    ]
+      .map(csvField)
+      .join(","),
+  )
+  const text = attentionSummary(r)
+  const apart = (label: string, n: number, detail: string) =>
+    [label, n, r.month, "", "", "", "", "", "", "", detail].map(csvField).join(",")
+  // the lines apart, when the month has such orders (a month without any keeps the file as before)
+  if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
+  if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
+  return lines.join("\r\n") + "\r\n"
+}

@@ -1,0 +1,105 @@
+/** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------------------------
+
+/** One taxed line of a Medusa order (item or shipping method) as charged. */
+export interface ChargedLine {
+  /** item id, or `shipping:<shipping method id>` */
+  id: string
+  taxCents: number
+  quantity: number
+}
+
+/** Something Medusa refunded to the customer: a received return, a refund claim, an exchange's return. */
+export interface CustomerRefund {
+  /** the Medusa id it comes from (the filing refund key uses the same id) */
+  key: string
+  at: string | null
+  items: { itemId: string; quantity: number }[]
+}
+
+export interface OrderFacts {
+  orderId: string
+  displayId: number | null
+  createdAt: string
+  canceled: boolean
+  lines: ChargedLine[]
+  refunds: CustomerRefund[]
+  /** refunds without a return (payment refunds beyond what came back): the tax part of each */
+  manualRefunds?: { refundId: string; taxCents: number }[]
+  /** the shipping address is in the US (issue 26) */
+  usAddress?: boolean
+  /** ISO 4217, lower or upper case (absent: USD) */
+  currencyCode?: string
+  /** some line carries a tax line: the provider charged the order (even at 0) */
+  taxed?: boolean
+  /** what the order sold, before tax: items (after discounts) and shipping, in cents of its currency */
+  salesCents?: number
+}
+
+/** A filing record (the order's own, or one of its children: an exchange's order) as stored. */
+export interface RecordFacts {
+  orderId: string
+  /** "credit": a standalone credit (a refund without a return filed): it counts as refunded at the service */
+  kind?: string
+  /** the Medusa order the record belongs to (its own id, or parent_order_id for children) */
+  parentOrderId: string | null
+  state: string
+  filed: boolean
+  filedCents: number
+  voided: boolean
+  lastError: string | null
+  refunds: { key: string; state: string; refundedCents: number }[]
+  /** filed by an admin's re-quote (a needs_attention order): no tax was collected, the merchant owes what is filed */
+  requoted?: boolean
+}
+
+export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
+
+/**
+ * Why a US order is listed apart (issue 26, 27): "us_without_tax" — shipped to a US address and
+ * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
+ * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
+ */
+export type AttentionKind = "us_without_tax" | "currency_not_usd"
+
+export interface OrderRow {
+  orderId: string
+  displayId: number | null
+  createdAt: string
+  state: string
+  chargedCents: number
+  filedCents: number
+  customerRefundedCents: number
+  serviceRefundedCents: number
+  /** (charged − refunded to the customer) − (filed − refunded at the service) */
+  differenceCents: number
+  reason: DifferenceReason | null
+  detail: string | null
+  /** listed apart: a US order without tax, or in a currency other than USD */
+  attention: AttentionKind | null
+  /** the order's currency, upper case */
+  currencyCode: string
+  salesCents: number
+  /** the reason its filing record gives (a needs_attention record's) */
+  recordDetail: string | null
+}
+
+export interface MonthReport {
+  month: string
+  orders: number
+  chargedCents: number
+  filedCents: number
+  customerRefundedCents: number
+  serviceRefundedCents: number
+  differenceCents: number
+  rows: OrderRow[]
+  /** rows with a reason, largest difference first */
+  differences: OrderRow[]
+  /** US orders without tax (issue 26): how many, what they sold (USD), and the rows */
+  usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
+  /** US orders in a currency other than USD (issue 27): how many, what they sold per currency, and the rows */
+  nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
+}

@@ -1,0 +1,188 @@
+/**
+ * The one generic call of the client: request validation against the operation's schemas, then
+ * attempts with retries per the policy within the time budget, each attempt reported to the hook.
+ */
+import type { AxiosInstance } from "axios"
+import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationId } from "../contract"
+import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
+import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
+import { buildPath } from "./path"
+import { callIds } from "./call-ids"
+import { flatHeaders, headerOf, httpError, parseResponse, send } from "./transport"
+import type { AttemptInfo, CallInput, CallResult, OperationResponses, SalesTaxClientOptions } from "./types"
+
+/** What a client hands its calls: its http instance, settings, redactor and attempt hook. */
+export interface CallContext {
+  http: AxiosInstance
+  /** the client's options as given (the key and `attemptBodies` are read from them at each call) */
+  options: SalesTaxClientOptions
+  connectionId: string
+  timeoutMs: number
+  policy: RetryPolicy
+  redact: <T>(v: T) => T
+  /** whether an `onAttempt` hook listens (ids and bodies are gathered only then) */
+  observed: boolean
+  /** reports an attempt to the hook (never throws) */
+  emit: (info: AttemptInfo) => void
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Validates the request with the operation's schemas (a bad request throws a "validation"
+ * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
+ */
+export async function callOperation<Op extends OperationId>(
+  ctx: CallContext,
+  operation: Op,
+  input: CallInput = {},
+): Promise<CallResult<OperationResponses[Op]>> {
+  const op = OPERATIONS[operation]
+  const params: Record<string, string> = { ...(input.params ?? {}) }
+  if (op.path.includes(":connectionId") && params.connectionId === undefined) params.connectionId = ctx.connectionId
+  const query: Record<string, string> = {}
+  for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query[k] = String(v)
+
+  // ---- request validation: nothing leaves the client unless every part is valid
+  const errors: ErrorDetail[] = []
+  if (op.params) {
+    const r = op.params.safeParse(params)
+    if (!r.success) errors.push(...issuesToErrors("path", r.error, params))
+  }
+  if (op.query) {
+    const r = op.query.safeParse(query)
+    if (!r.success) errors.push(...issuesToErrors("query", r.error, query))
+  }
+  if (op.body && !input.prepared) {
+    const r = op.body.safeParse(input.body)
+    if (!r.success) errors.push(...issuesToErrors("body", r.error, input.body))
+  }
+  // every parameter is one encoded segment; empty and dot segments are refused (never resolved by the URL parser)
+  const built = buildPath(op.path, params)
+  if ("errors" in built) {
+    for (const e of built.errors) if (!errors.some((x) => x.location === e.location)) errors.push(e)
+  }
+  if (errors.length || !("path" in built)) {
+    throw new SalesTaxError({
+      operation,
+      status: null,
+      title: "Invalid request",
+      detail: "the request was not sent: it does not match the service's schema",
+      errors: ctx.redact(errors),
+      retryable: false,
+      code: "validation",
+      attempts: 0,
+    })
+  }
+
+  const path = built.path
+  const started = Date.now()
+  const budget = started + ctx.policy.maxElapsedMs
+  const deadline = input.deadline !== undefined && input.deadline < budget ? input.deadline : budget
+  for (let attempt = 1; ; attempt++) {
+    const remaining = deadline - Date.now()
+    if (remaining <= 0 && attempt === 1) {
+      // the caller's time is up before anything was sent
+      throw new SalesTaxError({
+        operation,
+        status: null,
+        title: "Timeout",
+        detail: "no time left for the call: its deadline had passed before it was sent",
+        retryable: false,
+        code: "timeout",
+        attempts: 0,
+      })
+    }
+    const timeout = Math.max(1, Math.min(ctx.timeoutMs, remaining))
+    const t0 = Date.now()
+    const outcome = await send(
+      ctx.http,
+      ctx.options.apiKey,
+      ctx.redact,
+      op.method,
+      path,
+      query,
+      op.body ? input.body : undefined,
+      op.auth,
+      timeout,
+      input.prepared?.json,
+    )
+    const durationMs = Date.now() - t0
+
+    let err: SalesTaxError
+    let retryAfterMs: number | undefined
+    if (outcome.ok && outcome.res.status >= 200 && outcome.res.status < 300) {
+      const res = outcome.res
+      const parsed = parseResponse(operation, op.response, res, ctx.redact)
+      if (parsed.ok) {
+        if (ctx.observed) {
+          const ok: AttemptInfo = {
+            operation,
+            attempt,
+            status: res.status,
+            durationMs,
+            willRetry: false,
+            ids: callIds(params, input.body),
+          }
+          if (ctx.options.attemptBodies) Object.assign(ok, { requestBody: input.body, responseBody: res.data })
+          ctx.emit(ok)
+        }
+        return { data: parsed.data as OperationResponses[Op], status: res.status, headers: flatHeaders(res.headers) }
+      }
+      err = parsed.error
+    } else if (outcome.ok) {
+      const res = outcome.res
+      retryAfterMs = parseRetryAfter(headerOf(res.headers, "retry-after"))
+      err = httpError(operation, res, isRetryable(operation, { kind: "status", status: res.status }), ctx.redact)
+    } else {
+      const code: SalesTaxErrorCode = outcome.failure.kind === "timeout" ? "timeout" : "network"
+      err = new SalesTaxError({
+        operation,
+        status: null,
+        code,
+        retryable: isRetryable(operation, outcome.failure),
+        title: code === "timeout" ? "Timeout" : "Network error",
+        detail: ctx.redact(outcome.message),
+      })
+    }
+
+    let willRetry = err.retryable && attempt < ctx.policy.maxAttempts
+    let delayMs: number | undefined
+    if (willRetry) {
+      delayMs = nextDelay(attempt, ctx.policy, retryAfterMs)
+      // no point in waiting past the budget: give up now instead
+      if (Date.now() + delayMs >= deadline) willRetry = false
+    }
+    const info: AttemptInfo = {
+      operation,
+      attempt,
+      status: err.status,
+      durationMs,
+      error: err.message,
+      willRetry,
+      errorTitle: err.title,
+      errorCode: err.code,
+    }
+    if (ctx.observed) {
+      info.ids = callIds(params, input.body)
+      if (ctx.options.attemptBodies)
+        Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
+    }
+    if (willRetry) info.delayMs = delayMs
+    if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
+    ctx.emit(info)
+    if (!willRetry) {
+      throw new SalesTaxError({
+        operation,
+        status: err.status,
+        title: err.title,
+        detail: err.detail,
+        errors: err.errors,
+        retryable: err.retryable,
+        code: err.code,
+        attempts: attempt,
+      })
+    }
+    await sleep(delayMs!)
+  }
+}

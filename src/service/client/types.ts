@@ -1,0 +1,123 @@
+import type {
+  Address,
+  CalculateCartsResponse,
+  CartOut,
+  CertificateList,
+  CertificateRecord,
+  HealthResponse,
+  OperationId,
+  OrderRecord,
+  PingResponse,
+  RefundRecord,
+  TicSearchResponse,
+} from "../contract"
+import type { SalesTaxErrorCode } from "./errors"
+import type { RetryPolicy } from "./retry"
+
+/** One attempt of one operation, reported to `onAttempt`. Never holds headers, bodies or the key. */
+export interface AttemptInfo {
+  operation: OperationId
+  /** 1 for the first attempt. */
+  attempt: number
+  /** HTTP status, or null when no answer came (timeout, network error). */
+  status: number | null
+  durationMs: number
+  /** Why the attempt failed (redacted), absent on success. */
+  error?: string
+  /** Whether the client will make another attempt. */
+  willRetry: boolean
+  /** When willRetry: the wait before the next attempt (at least the server's Retry-After). */
+  delayMs?: number
+  /** The server's Retry-After, in milliseconds, when it sent one. */
+  retryAfterMs?: number
+  /** The Medusa ids the call concerned, read from its path and body (the service's ids are Medusa's). */
+  ids?: CallIds
+  /** The error's title and code (absent on success). */
+  errorTitle?: string
+  errorCode?: SalesTaxErrorCode
+  /** Request and response bodies, only when the client's `attemptBodies` is on (they hold addresses). */
+  requestBody?: unknown
+  responseBody?: unknown
+}
+
+/** cartId / orderId of a call, and the idempotency key of a refund (the Medusa return, edit or claim id). */
+export interface CallIds {
+  cartId?: string
+  orderId?: string
+  refundKey?: string
+}
+
+export interface SalesTaxClientOptions {
+  baseUrl: string
+  apiKey: string
+  connectionId: string
+  /** Per-attempt timeout on the checkout path. Default 3000. */
+  timeoutMs?: number
+  /** Per-attempt timeout of `client.background()`. Default 20000. */
+  backgroundTimeoutMs?: number
+  /** Retry policy (see retry.ts for defaults); false = one attempt only. */
+  retry?: Partial<RetryPolicy> | false
+  /** Called after every attempt; exceptions it throws are ignored. */
+  onAttempt?: (info: AttemptInfo) => void
+  /** Hand request and response bodies to `onAttempt` (default false: they hold customer addresses). */
+  attemptBodies?: boolean
+}
+
+/** List-certificates filters in their natural types (the client writes the query string). */
+export interface ListCertificatesInput {
+  limit: number
+  cursor: string
+  ascending: boolean
+  sortBy: "id" | "createdDate"
+  customerId: string
+  disabled: boolean
+  /** Defaults to the client's connectionId; null lists every connection the key may see. */
+  connectionId: string | null
+}
+
+/** Response type of each operation after validation. */
+export interface OperationResponses {
+  health: HealthResponse
+  calculateCarts: CalculateCartsResponse
+  cartToOrder: OrderRecord
+  getCart: CartOut
+  createCertificate: CertificateRecord
+  getCertificate: CertificateRecord
+  disableCertificate: void
+  listCertificates: CertificateList
+  createOrder: OrderRecord
+  getOrder: OrderRecord
+  voidOrder: void
+  updateOrder: OrderRecord
+  refundOrder: RefundRecord[]
+  ping: PingResponse
+  searchTics: TicSearchResponse
+  verifyAddress: Address
+}
+
+export interface CallInput {
+  /** Path parameters; connectionId defaults to the client's. */
+  params?: Record<string, string>
+  query?: Record<string, string | number | boolean | undefined>
+  body?: unknown
+  /**
+   * When the whole call (attempts and waits) must end, as epoch milliseconds, when that is earlier
+   * than the retry policy's budget: each attempt's timer is the smaller of the attempt timeout and
+   * what is left. A call with no time left sends nothing and fails as a timeout.
+   */
+  deadline?: number
+  /**
+   * A body the caller built valid by construction and serialized already (to hash it, say): `json`
+   * is JSON.stringify of the same data as `body`. It is sent as is, neither validated nor serialized
+   * again; should it be invalid after all, the service answers 422 with the same located errors the
+   * client's own check gives, one round trip later. Other callers leave it out: their body is
+   * validated before anything is sent.
+   */
+  prepared?: { json: string }
+}
+
+export interface CallResult<T> {
+  data: T
+  status: number
+  headers: Record<string, string>
+}

@@ -1,0 +1,141 @@
+/** Pure: a fix id of the setup checklist turned into the exact records to create or change (src/setup/checks.ts). */
+import { setupChecklist } from "./checklist"
+import { channelLocations, coversUs, isUsOrigin, nameOf, shippingTemplates, usShippingOptions, usTaxRegion, usdPrice } from "./selectors"
+import type { SetupFixId, SetupInput } from "./types"
+
+export type FixPlan =
+  | {
+      kind: "create_us_region"
+      region: { name: string; currency_code: "usd"; countries: ["us"]; automatic_taxes: true; payment_providers: string[] }
+    }
+  | { kind: "create_us_tax_region"; taxRegion: { country_code: "us"; provider_id: string } }
+  | { kind: "use_provider_for_us_tax_region"; taxRegionId: string; providerId: string }
+  | {
+      kind: "create_us_location"
+      location: {
+        name: string
+        address: { address_1: string; address_2?: string; city: string; province: string; postal_code: string; country_code: "us" }
+      }
+      salesChannelIds: string[]
+      fulfillmentProviderIds: string[]
+    }
+  | { kind: "link_us_location"; locationId: string; salesChannelIds: string[] }
+  | {
+      kind: "add_us_shipping"
+      targets: {
+        locationId: string
+        locationName: string
+        /** an existing service zone covering the US, or null: a fulfillment set with one is created */
+        serviceZoneId: string | null
+        /** fulfillment providers of the templates not yet linked to the location */
+        linkProviderIds: string[]
+      }[]
+      options: {
+        name: string
+        price_type: "flat"
+        provider_id: string
+        shipping_profile_id: string
+        type: { label: string; description: string; code: string }
+        amount: number
+        rules: { attribute: string; operator: string; value: string }[]
+      }[]
+    }
+
+/** Pure: the records a fix creates or changes, or why it does not apply (not offered on the list now). */
+export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: FixPlan } | { ok: false; reason: string } {
+  const offered = setupChecklist(input).find((i) => i.fix?.id === fix)
+  if (!offered) return { ok: false, reason: `the fix ${fix} is not offered now: its item is done or needs a choice (see the checklist)` }
+  switch (fix) {
+    case "create_us_region": {
+      const providers = [...new Set(input.regions.flatMap((r) => (r.payment_providers ?? []).map((p) => p.id)))].sort()
+      return {
+        ok: true,
+        plan: {
+          kind: fix,
+          region: {
+            name: "United States",
+            currency_code: "usd",
+            countries: ["us"],
+            automatic_taxes: true,
+            payment_providers: providers.length ? providers : ["pp_system_default"],
+          },
+        },
+      }
+    }
+    case "create_us_tax_region":
+      return { ok: true, plan: { kind: fix, taxRegion: { country_code: "us", provider_id: input.salesTaxProviderIds[0]! } } }
+    case "use_provider_for_us_tax_region":
+      return { ok: true, plan: { kind: fix, taxRegionId: usTaxRegion(input.taxRegions)!.id, providerId: input.salesTaxProviderIds[0]! } }
+    case "create_us_location": {
+      const o = input.origin
+      const lacking = channelLocations(input).filter((r) => !r.us.length)
+      const providers = [...new Set(input.locations.flatMap((l) => (l.fulfillment_providers ?? []).map((p) => p.id)))].sort()
+      return {
+        ok: true,
+        plan: {
+          kind: fix,
+          location: {
+            name: "US Warehouse",
+            address: {
+              address_1: o.line1,
+              ...(o.line2 ? { address_2: o.line2 } : {}),
+              city: o.city,
+              province: o.state,
+              postal_code: o.zip,
+              country_code: "us",
+            },
+          },
+          salesChannelIds: lacking.map((r) => r.channel.id),
+          fulfillmentProviderIds: providers,
+        },
+      }
+    }
+    case "link_us_location":
+      return {
+        ok: true,
+        plan: {
+          kind: fix,
+          locationId: input.locations.filter(isUsOrigin)[0]!.id,
+          salesChannelIds: channelLocations(input)
+            .filter((r) => !r.us.length)
+            .map((r) => r.channel.id),
+        },
+      }
+    case "add_us_shipping": {
+      const templates = shippingTemplates(input.locations)
+      const lacking = channelLocations(input).filter((r) => !r.us.some((l) => usShippingOptions(l).length))
+      const targets = [...new Map(lacking.map((r) => [r.us[0]!.id, r.us[0]!])).values()].map((l) => {
+        const zone = (l.fulfillment_sets ?? []).flatMap((f) => f.service_zones ?? []).find(coversUs)
+        const linked = new Set((l.fulfillment_providers ?? []).map((p) => p.id))
+        return {
+          locationId: l.id,
+          locationName: nameOf(l),
+          serviceZoneId: zone?.id ?? null,
+          linkProviderIds: [...new Set(templates.map((t) => t.provider_id!))].filter((p) => !linked.has(p)).sort(),
+        }
+      })
+      return {
+        ok: true,
+        plan: {
+          kind: fix,
+          targets,
+          options: templates.map((t) => ({
+            name: nameOf(t),
+            price_type: "flat",
+            provider_id: t.provider_id!,
+            shipping_profile_id: t.shipping_profile_id!,
+            type: {
+              label: t.type?.label ?? nameOf(t),
+              description: t.type?.description ?? "",
+              code: t.type?.code ?? nameOf(t).toLowerCase().replace(/\W+/g, "-"),
+            },
+            amount: usdPrice(t)!,
+            rules: (t.rules ?? [])
+              .filter((r) => r.attribute && r.operator)
+              .map((r) => ({ attribute: r.attribute!, operator: r.operator!, value: String(r.value) })),
+          })),
+        },
+      }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/** Pure selectors of the setup checks: which region, tax region, channels, locations and options count. */
+import type { Address } from "../service/contract"
+import { locationOrigin } from "../checkout/origins/origins"
+import type {
+  SetupInput,
+  SetupLocation,
+  SetupRegion,
+  SetupSalesChannel,
+  SetupServiceZone,
+  SetupShippingOption,
+  SetupTaxRegion,
+} from "./types"
+
+export const US = "us"
+export const lc = (s: string | null | undefined) => String(s ?? "").toLowerCase()
+export const nameOf = (x: { id: string; name?: string | null }) => x.name?.trim() || x.id
+export const list = (names: string[]) => names.join(", ")
+export const addressLine = (a: Address) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
+
+/** Pure: the region holding the US, if any. */
+export function usRegion(regions: readonly SetupRegion[]): SetupRegion | undefined {
+  return regions.find((r) => (r.countries ?? []).some((c) => lc(c.iso_2) === US))
+}
+
+/** Pure: the US country-level tax region (no province, no parent), if any. */
+export function usTaxRegion(taxRegions: readonly SetupTaxRegion[]): SetupTaxRegion | undefined {
+  return taxRegions.find((t) => lc(t.country_code) === US && !t.province_code && !t.parent_id)
+}
+
+/** Pure: the sales channels a storefront can sell through (enabled). */
+export function sellingChannels(channels: readonly SetupSalesChannel[]): SetupSalesChannel[] {
+  return channels.filter((c) => !c.is_disabled)
+}
+
+export const servesChannel = (l: SetupLocation, channelId: string) => (l.sales_channels ?? []).some((c) => c.id === channelId)
+/** Pure: a location whose address is a complete US address (an origin of its own). */
+export const isUsOrigin = (l: SetupLocation) => !!locationOrigin(l.address).origin
+export const coversUs = (z: SetupServiceZone) => (z.geo_zones ?? []).some((g) => lc(g.country_code) === US)
+/** Pure: a shipping option is a return option (rule is_return = true). */
+export const isReturnOption = (o: SetupShippingOption) =>
+  (o.rules ?? []).some((r) => r.attribute === "is_return" && String(r.value).toLowerCase() === "true")
+
+/** Pure: the shipping options (not returns) of a location for US addresses. */
+export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
+  return (l.fulfillment_sets ?? [])
+    .flatMap((f) => f.service_zones ?? [])
+    .filter(coversUs)
+    .flatMap((z) => z.shipping_options ?? [])
+    .filter((o) => !isReturnOption(o))
+}
+
+/**
+ * Pure: does a location serve US orders? It is linked to a sales channel and one of its service
+ * zones covers the US (a zone of the US, a state, a city or ZIP in it). A location that does not
+ * is never the origin of a US order's line.
+ */
+export function servesUsOrders(l: SetupLocation): boolean {
+  return (l.fulfillment_sets ?? []).some((f) => (f.service_zones ?? []).some(coversUs))
+}
+
+/** Pure: for each selling channel, the locations it has and which of them are US origins. */
+export function channelLocations(input: SetupInput) {
+  return sellingChannels(input.salesChannels).map((c) => {
+    const all = input.locations.filter((l) => servesChannel(l, c.id))
+    return { channel: c, all, us: all.filter(isUsOrigin) }
+  })
+}
+
+/** Pure: the store's shipping options with a USD currency price, to be offered to US addresses (one per name). */
+export function shippingTemplates(locations: readonly SetupLocation[]): SetupShippingOption[] {
+  const seen = new Set<string>()
+  const out: SetupShippingOption[] = []
+  for (const l of locations)
+    for (const f of l.fulfillment_sets ?? [])
+      for (const z of f.service_zones ?? [])
+        for (const o of z.shipping_options ?? []) {
+          const key = `${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`
+          if (seen.has(key) || usdPrice(o) === null || !o.provider_id || !o.shipping_profile_id) continue
+          seen.add(key)
+          out.push(o)
+        }
+  // by name, then id: the same list (and button label) whatever order Query answered in
+  return out.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
+}
+
+/** Pure: a shipping option's USD currency price (not a region's or a rule's), or null. */
+export function usdPrice(o: SetupShippingOption): number | null {
+  const p = (o.prices ?? []).find((x) => lc(x.currency_code) === "usd" && !(x.price_rules ?? []).length)
+  const n = p?.amount === null || p?.amount === undefined ? NaN : Number(p.amount)
+  return Number.isFinite(n) && n >= 0 ? n : null
+}

@@ -1,0 +1,89 @@
+/** What the setup checks read (Query's rows) and what they answer (src/setup/checks.ts). */
+import type { Address } from "../service/contract"
+import type { LocationAddressLike } from "../checkout/origins/origins"
+
+export interface SetupRegion {
+  id: string
+  name?: string | null
+  currency_code?: string | null
+  countries?: { iso_2?: string | null }[] | null
+  payment_providers?: { id: string }[] | null
+}
+
+export interface SetupTaxRegion {
+  id: string
+  country_code?: string | null
+  province_code?: string | null
+  parent_id?: string | null
+  provider_id?: string | null
+}
+
+export interface SetupSalesChannel {
+  id: string
+  name?: string | null
+  is_disabled?: boolean | null
+}
+
+export interface SetupShippingOption {
+  id: string
+  name?: string | null
+  price_type?: string | null
+  provider_id?: string | null
+  shipping_profile_id?: string | null
+  type?: { label?: string | null; description?: string | null; code?: string | null } | null
+  prices?: { currency_code?: string | null; amount?: number | string | null; price_rules?: unknown[] | null }[] | null
+  rules?: { attribute?: string | null; operator?: string | null; value?: unknown }[] | null
+}
+
+export interface SetupServiceZone {
+  id: string
+  name?: string | null
+  geo_zones?: { type?: string | null; country_code?: string | null }[] | null
+  shipping_options?: SetupShippingOption[] | null
+}
+
+export interface SetupLocation {
+  id: string
+  name?: string | null
+  address?: LocationAddressLike | null
+  sales_channels?: { id: string }[] | null
+  fulfillment_providers?: { id: string }[] | null
+  fulfillment_sets?: { id: string; name?: string | null; type?: string | null; service_zones?: SetupServiceZone[] | null }[] | null
+}
+
+/** What the checks read (Query's rows, the registered providers, the options' origin, a ping). */
+export interface SetupInput {
+  regions: SetupRegion[]
+  taxRegions: SetupTaxRegion[]
+  /** the Tax Module's providers of this plugin (`tp_sales-tax_<id>`) */
+  salesTaxProviderIds: string[]
+  salesChannels: SetupSalesChannel[]
+  locations: SetupLocation[]
+  /** the `origin` option: the fallback ship-from address */
+  origin: Address
+  connection: { ok: boolean; error?: string | null }
+}
+
+export const SETUP_CHECK_IDS = ["us_region", "us_tax_region", "us_location", "us_shipping", "connection"] as const
+export type SetupCheckId = (typeof SETUP_CHECK_IDS)[number]
+export const SETUP_FIX_IDS = [
+  "create_us_region",
+  "create_us_tax_region",
+  "use_provider_for_us_tax_region",
+  "create_us_location",
+  "link_us_location",
+  "add_us_shipping",
+] as const
+export type SetupFixId = (typeof SETUP_FIX_IDS)[number]
+
+export interface SetupItem {
+  id: SetupCheckId
+  title: string
+  done: boolean
+  /** what is there, or what is missing */
+  detail: string
+  /** the unambiguous action (a button) */
+  fix?: { id: SetupFixId; label: string }
+  /** the action when it needs a person's choice: what to do and where */
+  help?: { text: string; href?: string }
+}

@@ -63,7 +63,14 @@ async function startPlain(): Promise<{ store: PlainStore; child: ChildProcess; s
   const out = join(dir, "plain.json")
   const child = spawn(
     process.execPath,
-    [require.resolve("jest/bin/jest"), "--runInBand", "--forceExit", "--testMatch", "**/bench/plain-store.app.ts"],
+    [
+      "--experimental-vm-modules",
+      require.resolve("jest/bin/jest"),
+      "--runInBand",
+      "--forceExit",
+      "--testMatch",
+      "**/bench/plain-store.app.ts",
+    ],
     { cwd: join(__dirname, ".."), env: { ...process.env, BENCH_PLAIN_OUT: out }, stdio: ["ignore", "ignore", "pipe"] },
   )
   let stderr = ""
@@ -102,6 +109,8 @@ interface Side {
   qty: number
   times: number[]
   sql: number[]
+  /** statements in the mutation's window that ran in one of the plugin's phases (of this request or an earlier one's work finishing late) */
+  pluginPhaseSql: number[]
   lastCart?: { items: { tax_lines: { provider_id: string | null }[] }[] }
 }
 
@@ -146,6 +155,7 @@ medusaIntegrationTestRunner({
 
       // SQL statements: the plugin app's, counted here, attributed to the plugin's phase they run in
       let pluginSql = 0
+      let pluginPhaseSql = 0
       const phaseOf = new AsyncLocalStorage<string>()
       const trace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
       trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
@@ -167,6 +177,7 @@ medusaIntegrationTestRunner({
       pg.on("query", (q?: { sql?: string }) => {
         pluginSql++
         const phase = phaseOf.getStore() ?? "medusa"
+        if (phase !== "medusa") pluginPhaseSql++
         if (breakdown) breakdown.phaseSql[phase] = (breakdown.phaseSql[phase] ?? 0) + 1
         if (process.env.BENCH_STORE_SQL_LOG && tag) sqlLog.push(`${tag}\t${phase}\t${String(q?.sql ?? "").slice(0, 160)}`)
       })
@@ -202,7 +213,7 @@ medusaIntegrationTestRunner({
         for (const v of [o.variants.general, o.variants.shirt, o.variants.coffee])
           cart = (await o.http.post(`/store/carts/${cartId}/line-items${q}`, { variant_id: v, quantity: 1 }, { headers })).data.cart
         const lineId = cart!.items.find((i) => i.variant_id === o.variants.general)!.id
-        return { name, app, us, http: o.http, headers, cartId, lineId, qty: 1, times: [], sql: [] }
+        return { name, app, us, http: o.http, headers, cartId, lineId, qty: 1, times: [], sql: [], pluginPhaseSql: [] }
       }
       const pluginStore = {
         http: pluginHttp,
@@ -225,6 +236,7 @@ medusaIntegrationTestRunner({
       const mutate = async (side: Side, measure: boolean) => {
         side.qty++
         const s0 = side.app === "plugin" ? pluginSql : await plainSql()
+        const p0 = pluginPhaseSql
         if (measure && side === pluginUs) breakdown = { phaseMs: {}, phaseSql: {}, serviceMs: 0, serviceCalls: 0 }
         tag = measure ? `${side.name} ${side.qty}` : ""
         const t = performance.now()
@@ -241,6 +253,7 @@ medusaIntegrationTestRunner({
         if (!measure) return
         side.times.push(took)
         side.sql.push((side.app === "plugin" ? pluginSql : await plainSql()) - s0)
+        side.pluginPhaseSql.push(pluginPhaseSql - p0)
       }
       // warm-up (JIT, connections, Medusa's own caches; the plugin's memory of the Canadian cart)
       for (let i = 0; i < 3; i++) for (const side of sides) await mutate(side, false)
@@ -278,7 +291,7 @@ medusaIntegrationTestRunner({
         `  POST /store/carts/:id/line-items/:line (a line's quantity), p50 / p90 per cart:`,
         ...sides.map(
           (s) =>
-            `    ${s.name.padEnd(10)} ${ms(pct(s.times, 50)).padStart(9)} / ${ms(pct(s.times, 90)).padStart(9)}   SQL statements per mutation p50 ${pct(s.sql, 50)}`,
+            `    ${s.name.padEnd(10)} ${ms(pct(s.times, 50)).padStart(9)} / ${ms(pct(s.times, 90)).padStart(9)}   SQL statements per mutation p50 ${pct(s.sql, 50)}${s.app === "plugin" ? ` (in a plugin phase: ${pct(s.pluginPhaseSql, 50)}, mean ${mean(s.pluginPhaseSql).toFixed(1)})` : ""}`,
         ),
         `  US cart,  plugin ÷ plain Medusa (median of rounds): ${pct(roundRatio.us, 50).toFixed(2)}  (bar ≤ 1.15; rounds ${fmtRounds(roundRatio.us)})`,
         `  CA cart (tp_system), plugin ÷ plain Medusa:          ${pct(roundRatio.ca, 50).toFixed(2)}  (rounds ${fmtRounds(roundRatio.ca)}); SQL ${pct(pluginCa.sql, 50)} vs ${pct(plainCa.sql, 50)}`,

@@ -20,6 +20,7 @@
  * workflows take). What the restore could not put back is logged as an error.
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { LRUCache } from "lru-cache"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
 import { graph } from "../query"
@@ -166,6 +167,42 @@ export function holdLock(
       () => false,
     ),
   ])
+}
+
+/**
+ * Whether the provider quotes a cart (automatic taxes, a US shipping address), as this process
+ * last saw it at the end of a store change of that cart (Medusa's refresh, the after-route check,
+ * or the read before the route): `false` spares the next change of that cart the read for its
+ * restore (tax-resync.ts, rememberCartState). In memory, per process, never shared: a cart another
+ * instance moved into the provider's scope since is still `false` here; its next change here is
+ * not read before the route, and should exactly that change discover an outage, Medusa's own
+ * compensation is what puts it back (its tax itself is computed as the cart is: the refresh learns
+ * the destination from Medusa's read, never from this). Not seen here: read, as before.
+ */
+export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
+
+/**
+ * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
+ * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
+ * are as they were before it.
+ */
+export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
+
+/**
+ * Pure: whether a store request on `path` with `body` may move its cart into the provider's scope:
+ * `POST /store/carts/:id` naming a region (Medusa gives a new single-country region's country to
+ * the address) or a shipping address that is, or may be, in the US (no country named, or an address
+ * given by id). Such a cart is read before the route, whatever this process last saw of it.
+ */
+export function mayEnterScope(path: string, body: unknown): boolean {
+  if (!CART_ITSELF_RE.test(path)) return false
+  const b = (body ?? {}) as { region_id?: unknown; shipping_address?: unknown }
+  if (b.region_id !== undefined && b.region_id !== null) return true
+  const a = b.shipping_address
+  if (a === undefined || a === null) return false
+  if (typeof a !== "object") return true
+  const country = (a as { country_code?: unknown }).country_code
+  return country === undefined || country === null || String(country).toLowerCase() === "us"
 }
 
 /** The cart as it is now, or undefined when there is no such cart. */

@@ -16,8 +16,15 @@ export interface CartRefreshScope {
    * cannot change its destination or region): the hook does not read it again to find out.
    */
   knownNotUs?: boolean
+  /**
+   * Set by the plugin's handler of updateCartPromotionsWorkflow's `validate` hook (cart-refresh-tax.ts)
+   * from the cart Medusa's own refresh (or promotions route) read, region and shipping address
+   * included: whether the provider quotes the cart now. The hook and the after-route refresh use
+   * it instead of reading the cart themselves.
+   */
+  destination?: { usTaxed: boolean }
   /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
-  ran?: { taxed: boolean; ms: number }
+  ran?: { taxed: boolean }
   /**
    * The cart as the refresh hook read it for the tax run it is making (TAXED_FIELDS with Medusa's
    * own tax fields), while that run lasts: the context handler builds the snapshot from it instead

@@ -25,6 +25,13 @@
  * (inside Medusa's workflow, whose compensation misses the address links, or in the refresh
  * after the route): the cart as it was before that request is read first (`rememberCartState`)
  * and put back before the 400 is answered (cart-restore.ts).
+ *
+ * A cart the plugin does not tax costs it nothing: no read before the route when this process last
+ * saw the cart outside the provider's scope and the route cannot move it in (cart-restore.ts,
+ * `cartTaxability`, `mayEnterScope`), and no read after it (the refresh learns the destination from
+ * Medusa's own read of the cart: cart-refresh-tax.ts, salesTaxCartPromotionsValidate). A change
+ * that may move a cart in (a US address, a new region) is read before the route as before.
+ * Each phase runs in a span of the STORE_CART_TRACE tracing channel (cart-refresh-tax.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -36,53 +43,25 @@ import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, holdLock, lockingOf, readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
-import { cartRefreshStorage, isUsTaxedCart, type CartRefreshScope } from "../../workflows/hooks/cart-refresh-tax"
+import {
+  CART_CHANGE_LOCK_PREFIX,
+  CART_ITSELF_RE,
+  cartTaxability,
+  holdLock,
+  lockingOf,
+  mayEnterScope,
+  readCartState,
+  restoreCartState,
+  type CartState,
+} from "../../medusa/cart-restore"
+import {
+  cartRefreshStorage,
+  isUsTaxedCart,
+  storeCartSpan,
+  type CartRefreshScope,
+  type StoreCartSpan,
+} from "../../workflows/hooks/cart-refresh-tax"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
-
-/**
- * Bench-only phase timings (`SALES_TAX_BENCH_PHASES=1`, set by bench/store.bench.ts): per store
- * cart mutation, milliseconds spent in each of the plugin's phases, on `globalThis` under a
- * registered symbol (the bench reads them). Off otherwise: one env read per request.
- */
-export type PhaseRow = { cartId: string; path: string; remember: number; route: number; usCheck: number; refresh: number; refetch: number }
-const PHASES = Symbol.for("medusa-sales-tax/bench-phases")
-const phaseTimes = new WeakMap<object, PhaseRow & { t: number }>()
-const benchPhases = () => process.env.SALES_TAX_BENCH_PHASES === "1"
-export function benchPhaseRows(): PhaseRow[] {
-  return ((globalThis as Record<symbol, PhaseRow[]>)[PHASES] ??= [])
-}
-function phase(req: object, key: Exclude<keyof PhaseRow, "cartId" | "path">): void {
-  const row = phaseTimes.get(req)
-  if (!row) return
-  const now = performance.now()
-  row[key] += now - row.t
-  row.t = now
-  ;(globalThis as Record<symbol, string>)[PHASE_NOW] = `after ${key}`
-}
-/** The phase that ended last (for the bench's SQL log). */
-const PHASE_NOW = Symbol.for("medusa-sales-tax/bench-phase-now")
-export const benchPhaseNow = (): string => (globalThis as Record<symbol, string>)[PHASE_NOW] ?? ""
-function phaseStart(req: MedusaRequest, cartId: string): void {
-  if (!benchPhases() || phaseTimes.has(req)) return
-  phaseTimes.set(req, {
-    cartId,
-    path: `${req.method} ${req.path}`,
-    remember: 0,
-    route: 0,
-    usCheck: 0,
-    refresh: 0,
-    refetch: 0,
-    t: performance.now(),
-  })
-}
-function phaseEnd(req: object): void {
-  const row = phaseTimes.get(req)
-  if (!row) return
-  phaseTimes.delete(req)
-  const { t: _t, ...rest } = row
-  benchPhaseRows().push(rest)
-}
 
 /** Whether an error is the provider's "tax cannot be computed" refusal. */
 export function isTaxUnavailable(err: unknown): boolean {
@@ -119,13 +98,6 @@ const cartBefore = new WeakMap<object, CartState>()
 /** The id of the cart read before this request's route as not US-taxed, and not being given a US address by it. */
 const notUsBefore = new WeakMap<object, string>()
 
-/**
- * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
- * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
- * are as `rememberCartState` read them, so a cart read as US-taxed needs no second look.
- */
-const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
-
 /** A store change of a cart waits at most this long (seconds) for another change of it; the hold lapses after RESTORE_LOCK_EXPIRE_S. */
 const RESTORE_LOCK_TIMEOUT_S = 15
 const RESTORE_LOCK_EXPIRE_S = 120
@@ -135,41 +107,54 @@ const RESTORE_LOCK_EXPIRE_S = 120
  * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
  * cart as it is (one query). Read before the lock, the state a refused request puts back could
  * predate another request's change, which the restore would write over.
+ *
+ * Not read: a cart this process last saw outside the provider's scope (`cartTaxability`: not US,
+ * no automatic taxes, as Medusa's refresh or this read found it at the end of its last store
+ * change here), on a route that cannot move it into the scope (`mayEnterScope`). Only the
+ * provider's quote can fail mid-request, and the provider does not quote such a cart, so there is
+ * nothing to restore; the refresh learns the cart's destination from Medusa's own read
+ * (cart-refresh-tax.ts). A cart not seen here yet (another instance, a restart) is read.
  */
 export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
-  phaseStart(req, cartId)
+  const span: StoreCartSpan = { phase: "remember", cartId, read: false }
   try {
-    const locking = lockingOf(req.scope)
-    if (locking) {
-      const answered = new Promise<void>((r) => {
-        res.once("finish", () => r())
-        res.once("close", () => r())
-      })
-      const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, {
-        timeout: RESTORE_LOCK_TIMEOUT_S,
-        expire: RESTORE_LOCK_EXPIRE_S,
-      })
-      if (!held) {
-        req.scope
-          .resolve(ContainerRegistrationKeys.LOGGER)
-          .warn(
-            `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_TIMEOUT_S} s; this change goes on without the restore lock`,
-          )
-      }
-    }
-    const state = await readCartState(req.scope, cartId)
-    phase(req, "remember")
-    const toUs =
-      String(
-        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
-      ).toLowerCase() === "us"
-    if (state && (state.usTaxed || toUs)) cartBefore.set(req, state)
-    else if (state) notUsBefore.set(req, state.id)
+    await storeCartSpan(span, async () => {
+      await lockCartChange(req, res, cartId)
+      const entering = mayEnterScope(pathOf(req), req.body)
+      if (cartTaxability.get(cartId) === false && !entering) return
+      span.read = true
+      const state = await readCartState(req.scope, cartId)
+      if (!state) return
+      if (!entering) cartTaxability.set(cartId, state.usTaxed)
+      if (state.usTaxed || entering) cartBefore.set(req, state)
+      else notUsBefore.set(req, state.id)
+    })
     next()
   } catch (e) {
     next(e)
+  }
+}
+
+/** The plugin's lock of the cart's change, held until the request has answered (see rememberCartState). */
+async function lockCartChange(req: MedusaRequest, res: MedusaResponse, cartId: string): Promise<void> {
+  const locking = lockingOf(req.scope)
+  if (!locking) return
+  const answered = new Promise<void>((r) => {
+    res.once("finish", () => r())
+    res.once("close", () => r())
+  })
+  const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, {
+    timeout: RESTORE_LOCK_TIMEOUT_S,
+    expire: RESTORE_LOCK_EXPIRE_S,
+  })
+  if (!held) {
+    req.scope
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(
+        `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_TIMEOUT_S} s; this change goes on without the restore lock`,
+      )
   }
 }
 
@@ -179,7 +164,7 @@ async function putBack(req: MedusaRequest): Promise<void> {
   if (!before) return
   cartBefore.delete(req)
   try {
-    await restoreCartState(req.scope, before)
+    await storeCartSpan({ phase: "restore", cartId: before.id }, () => restoreCartState(req.scope, before))
   } catch (e) {
     const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
     logger.error(`sales-tax: cart ${before.id} could not be restored after a refused change: ${(e as Error)?.message ?? e}`)
@@ -199,10 +184,10 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   ;(res as { json: (body: unknown) => MedusaResponse }).json = (body: unknown) => {
     if (handled) return original(body)
     handled = true
-    phase(req, "route")
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
       if (b?.code !== BLOCK_ERROR_CODE) return original(body)
+      cartTaxability.delete(cartId)
       void putBack(req).then(() => original(body))
       return res
     }
@@ -214,42 +199,33 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     if (ran) {
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
       // state, before the payment collection's refresh and before the route read its answer
-      const row = phaseTimes.get(req)
-      if (row) {
-        // bench phases: the hook's time is the refresh (a taxed cart) or the US check (any other)
-        row.route -= ran.ms
-        row[ran.taxed ? "refresh" : "usCheck"] += ran.ms
-      }
-      phaseEnd(req)
+      cartTaxability.set(id, ran.taxed)
       return original(body)
     }
-    refreshAfterRoute(req, id)
-      .then((refreshed) => (refreshed ? refetchCart(req.scope, id, fields) : undefined))
-      .then(
-        (cart) => {
-          phase(req, "refetch")
-          phaseEnd(req)
-          return original(cart ? { ...b, [key]: cart } : body)
-        },
-        async (err: unknown) => {
-          const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
-          logger.warn(
-            `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
-          )
-          // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
-          await putBack(req)
-          const { statusCode, body: errBody } = httpResponseFromError(unwrapWorkflowError(err))
-          res.status(statusCode)
-          original(errBody)
-        },
-      )
+    const span: StoreCartSpan = { phase: "after-route", cartId: id }
+    storeCartSpan(span, async () => {
+      span.taxed = await refreshAfterRoute(req, scope, id)
+      cartTaxability.set(id, span.taxed)
+      return span.taxed ? refetchCart(req.scope, id, fields) : undefined
+    }).then(
+      (cart) => original(cart ? { ...b, [key]: cart } : body),
+      async (err: unknown) => {
+        cartTaxability.delete(id)
+        const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+        logger.warn(
+          `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
+        )
+        // never a 200 with stale tax lines: the cart as it was, and the refusal (or the address error)
+        await putBack(req)
+        const { statusCode, body: errBody } = httpResponseFromError(unwrapWorkflowError(err))
+        res.status(statusCode)
+        original(errBody)
+      },
+    )
     return res
   }
-  phaseStart(req, cartId)
   // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
-  // bench-only (SALES_TAX_BENCH_PHASES=1): the after-route path, for bench/store.bench.ts to compare both in one run
-  if (benchPhases() && req.headers?.["x-sales-tax-bench-refresh"] === "after-route") return next()
   cartRefreshStorage().run(scope, () => next())
 }
 
@@ -270,24 +246,28 @@ function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
   return notUsBefore.get(req) === cartId && !mayChangeDestination(req)
 }
 
+/** The request's path without its query. */
+const pathOf = (req: MedusaRequest): string => (req.originalUrl ?? req.path ?? "").split("?")[0]
+
 /** Whether the request's route may give the cart another shipping address or region (CART_ITSELF_RE). */
 function mayChangeDestination(req: MedusaRequest): boolean {
-  return CART_ITSELF_RE.test((req.originalUrl ?? req.path ?? "").split("?")[0])
+  return CART_ITSELF_RE.test(pathOf(req))
 }
 
 /** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
-async function refreshAfterRoute(req: MedusaRequest, cartId: string): Promise<boolean> {
+async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, cartId: string): Promise<boolean> {
+  // as the promotions workflow read the cart in the route (salesTaxCartPromotionsValidate), else
   // known US-taxed or not (knownUsAfterRoute, knownNotUsAfterRoute), or else (not read, or the
   // route may have changed the address) the cart is read as it is now
-  const us = knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId)))
-  phase(req, "usCheck")
+  const us =
+    (scope.cartId === cartId ? scope.destination?.usTaxed : undefined) ??
+    (knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId))))
   if (!us) return false
   await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })
   // Medusa refreshed the payment collection (if any) before this: its amount follows the new tax
   if (await hasPaymentCollection(req, cartId)) {
     await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
   }
-  phase(req, "refresh")
   return true
 }
 

@@ -17,6 +17,9 @@
  * inside a store cart request that the plugin's middleware opened a scope for
  * (src/checkout/store/tax-resync.ts) and only for a cart the provider quotes (automatic taxes,
  * a US shipping address); everywhere else (admin, jobs, host code) the hook does nothing.
+ * Whether the provider quotes the cart it learns from Medusa's own read of the cart in the same
+ * refresh (updateCartPromotionsWorkflow's `validate` hook, `salesTaxCartPromotionsValidate`): no read
+ * of the plugin's for that, so a cart the plugin does not tax costs it no statement.
  * The middleware sees whether the hook ran: when it did not (a route without Medusa's refresh, such
  * as the promotions routes, or the hook not registered), it refreshes after the route as before.
  *
@@ -25,29 +28,70 @@
  *
  * Medusa allows ONE handler per hook: an app that needs this hook itself sets
  * MEDUSA_SALES_TAX_REGISTER_HOOKS=false (or registers its own handler first) and calls
- * `salesTaxBeforeRefreshingPaymentCollection` from its handler; without it the plugin still keeps
+ * `salesTaxBeforeRefreshingPaymentCollection` (and `salesTaxCartPromotionsValidate` from its
+ * updateCartPromotionsWorkflow `validate` handler; without it the plugin reads the destination) from its handler; without it the plugin still keeps
  * tax lines fresh through its after-route refresh (one workflow run and one cart read more).
  */
 import { randomUUID } from "node:crypto"
+import { tracingChannel } from "node:diagnostics_channel"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { refreshCartItemsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../query"
-import { cartRefreshStorage } from "../../checkout/hooks/cart-refresh-scope"
+import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 
 export { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 export { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
 
+/** The part of a cart that says whether the provider quotes it. */
+export interface DestinationCart {
+  id: string
+  region?: { automatic_taxes?: boolean | null } | null
+  shipping_address?: { country_code?: string | null } | null
+}
+
+/** Pure: the provider quotes the cart (automatic taxes, a US shipping address). */
+export function usTaxedOf(c: DestinationCart): boolean {
+  return c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
+}
+
 /** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
-  const [c] = await graph<{
-    id: string
-    region?: { automatic_taxes?: boolean | null } | null
-    shipping_address?: { country_code?: string | null } | null
-  }>(scope, { entity: "cart", fields: ["id", "region.automatic_taxes", "shipping_address.country_code"], filters: { id: cartId } })
-  return !!c && c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
+  const [c] = await graph<DestinationCart>(scope, {
+    entity: "cart",
+    fields: ["id", "region.automatic_taxes", "shipping_address.country_code"],
+    filters: { id: cartId },
+  })
+  return !!c && usTaxedOf(c)
+}
+
+/**
+ * Tracing (like Node's own `http.client.request` channels; no subscriber, no work but a flag
+ * check): the plugin's phases of a store cart request run in spans of the TracingChannel
+ * STORE_CART_TRACE, whose context says what the phase did. A subscriber (an APM, bench/store.bench.ts,
+ * integration-tests/http/store-overhead.spec.ts) binds a store to `start` to attribute what runs inside:
+ *   remember     tax-resync.ts, before the route: the plugin's lock of the cart's change and, when
+ *                the cart may be taxed, its read for the restore (`read`)
+ *   refresh-hook here, inside Medusa's cart refresh: whether the provider quotes the cart (`taxed`)
+ *                and, when it does, the tax run
+ *   after-route  tax-resync.ts, after a route without that refresh: the same, then the answer read again
+ *   restore      cart-restore.ts's put-back of a refused change
+ */
+export const STORE_CART_TRACE = "medusa-sales-tax:store-cart"
+export interface StoreCartSpan {
+  phase: "remember" | "refresh-hook" | "after-route" | "restore"
+  cartId: string
+  /** remember: whether the cart was read for its restore */
+  read?: boolean
+  /** refresh-hook, after-route: whether the provider quotes the cart */
+  taxed?: boolean
+}
+const storeCartTrace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
+/** Runs `fn` in a span of STORE_CART_TRACE (directly when nothing subscribes). */
+export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Promise<T> {
+  return storeCartTrace.hasSubscribers ? storeCartTrace.tracePromise(fn, ctx) : fn()
 }
 
 /** The one read of the cart for a workflow run: what updateTaxLinesWorkflow and the context handler read. */
@@ -58,12 +102,6 @@ function unwrap(err: unknown): unknown {
   const e = err as { errors?: { error?: unknown }[] } | null
   const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
   return inner ?? err
-}
-
-/** Bench-only (`SALES_TAX_BENCH_PHASES=1`): names the phase for bench/store.bench.ts's SQL log (see tax-resync.ts). */
-function benchMark(phase: string): void {
-  if (process.env.SALES_TAX_BENCH_PHASES === "1")
-    (globalThis as Record<symbol, string>)[Symbol.for("medusa-sales-tax/bench-phase-now")] = phase
 }
 
 /**
@@ -81,12 +119,22 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const scope = cartRefreshStorage().getStore()
   const cartId = input?.cart_id
   if (!scope || !cartId || scope.cartId !== cartId) return new StepResponse(undefined)
-  const t = performance.now()
-  benchMark("in refresh hook")
+  const span: StoreCartSpan = { phase: "refresh-hook", cartId }
+  await storeCartSpan(span, () => taxInRefresh(scope, cartId, stepContext, span))
+  return new StepResponse(undefined)
+}
+
+async function taxInRefresh(
+  scope: CartRefreshScope,
+  cartId: string,
+  stepContext: StepExecutionContext,
+  span: StoreCartSpan,
+): Promise<void> {
   const { container } = stepContext
-  // known either way from the cart as the middleware read it before a route that cannot change
-  // its destination (tax-resync.ts); else read now
-  const taxed = scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId)))
+  // as Medusa's refresh read the cart (salesTaxCartPromotionsValidate), else as the middleware
+  // read it before a route that cannot change its destination (tax-resync.ts); else read now
+  const taxed = scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId))))
+  span.taxed = taxed
   if (taxed) {
     const handler = updateTaxLinesContextHandler()
     // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of
@@ -114,8 +162,24 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
       delete scope.taxCart
     }
   }
-  scope.ran = { taxed, ms: performance.now() - t }
-  benchMark("after refresh hook")
+  scope.ran = { taxed }
+}
+
+/**
+ * The plugin's handler of updateCartPromotionsWorkflow's `validate` hook: that workflow runs in
+ * every cart refresh of Medusa's (after the route's change, before beforeRefreshingPaymentCollection)
+ * and in the promotions routes, and reads the cart with its region and shipping address. Inside a
+ * store cart request's scope, for its cart, this notes whether the provider quotes the cart as
+ * read there, so that neither the hook nor the after-route refresh reads it again to find out (a
+ * cart the plugin does not tax then costs no statement of the plugin's). Reads nothing, never throws.
+ * An app with its own handler of this hook calls this one from it (or the plugin reads the cart).
+ */
+export function salesTaxCartPromotionsValidate(data: { cart?: Partial<DestinationCart> | null }): StepResponse<undefined> {
+  const scope = cartRefreshStorage().getStore()
+  const cart = data?.cart
+  // a cart read without its region or shipping address (a caller's own input) says nothing
+  if (scope && cart?.id === scope.cartId && cart.region !== undefined && cart.shipping_address !== undefined)
+    scope.destination = { usTaxed: usTaxedOf(cart as DestinationCart) }
   return new StepResponse(undefined)
 }
 
@@ -129,6 +193,18 @@ if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && hookExists) {
     console.warn(
       `[medusa-sales-tax] could not register the refreshCartItemsWorkflow beforeRefreshingPaymentCollection hook (${(e as Error).message}); ` +
         `tax lines are refreshed after each store cart route instead (call salesTaxBeforeRefreshingPaymentCollection from your handler to keep the cheaper path).`,
+    )
+  }
+}
+
+const promotionsValidateExists = typeof (updateCartPromotionsWorkflow.hooks as object as Record<string, unknown>).validate === "function"
+if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && promotionsValidateExists) {
+  try {
+    updateCartPromotionsWorkflow.hooks.validate(salesTaxCartPromotionsValidate)
+  } catch (e) {
+    console.warn(
+      `[medusa-sales-tax] could not register the updateCartPromotionsWorkflow validate hook (${(e as Error).message}); ` +
+        `the plugin reads a cart's destination itself after a store cart change (call salesTaxCartPromotionsValidate from your handler to save that read).`,
     )
   }
 }

@@ -1,14 +1,22 @@
 /**
- * getTaxLines builds its tax lines in one pass (taxLines: the snapshot's k-th line first, else by
+ * getTaxLines builds its tax lines in one pass (taxLines, tax-lines.ts: the snapshot's k-th line first, else by
  * id; each line's object written once). This property compares it with the loop it replaced (by id
  * through Maps, the line's fields spread together), kept here as it was, so that the rewrite gives
  * the same lines, in the same order, with the same keys in the same order.
  */
 import fc from "fast-check"
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
-import { SalesTaxProviderService, type Quote } from "./provider"
+import { taxLines } from "./tax-lines"
+import type { Quote } from "./quote-types"
 import { CartSnapshot } from "../cart/context"
-import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_NAME, TAX_LINE_NAME_EXEMPT } from "../../constants"
+import {
+  SALES_TAX_PROVIDER_IDENTIFIER,
+  SHIPPING_ITEM_PREFIX,
+  TAX_LINE_CODE,
+  TAX_LINE_CODE_EXEMPT,
+  TAX_LINE_NAME,
+  TAX_LINE_NAME_EXEMPT,
+} from "../../constants"
 import { dec } from "../../money"
 import { itemFigures, itemTaxable, shippingFigures } from "../cart/build-service-cart"
 import { solvedRate } from "../inclusive/back-solve"
@@ -22,7 +30,7 @@ function lineMeta(q: QuoteLine, exempt: boolean, quote: Quote) {
   return {
     code: isExemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
     name: isExemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
-    provider_id: SalesTaxProviderService.identifier,
+    provider_id: SALES_TAX_PROVIDER_IDENTIFIER,
     data: {
       amount: q.amount,
       service_rate: q.rate,
@@ -90,19 +98,8 @@ function before(snapshot: CartSnapshot, itemLines: ItemTaxCalculationLine[], shi
   return lines
 }
 
-class Probe extends SalesTaxProviderService {
-  /** The one-pass taxLines. */
-  onePass(snapshot: CartSnapshot, items: ItemTaxCalculationLine[], ships: ShippingTaxCalculationLine[], quote: Quote) {
-    return this.taxLines(snapshot, items, ships, quote)
-  }
-}
-
-const silent = { info() {}, warn() {}, error() {}, debug() {} }
 const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
-const probe = new Probe(
-  { logger: silent as never },
-  { connectionId: "00000000-0000-4000-8000-000000taxlines", apiKey: "k", baseUrl: "http://127.0.0.1:9", origin },
-)
+const deps = { providerId: SALES_TAX_PROVIDER_IDENTIFIER, warn() {} }
 
 const cents = (max: number) => fc.integer({ min: 0, max }).map((c) => (c / 100).toFixed(2))
 const ids = fc.constantFrom("a", "b", "c", "d")
@@ -163,7 +160,7 @@ describe("taxLines", () => {
             lines,
             ...(exemptionId ? { exemptionBasis: "authenticated_customer", exemptCustomerId: "cus_1" } : {}),
           }
-          const got = probe.onePass(snapshot, itemLines, shippingLines, quote)
+          const got = taxLines(snapshot, itemLines, shippingLines, quote, deps)
           const want = before(snapshot, itemLines, shippingLines, quote)
           expect(got).toEqual(want)
           expect(JSON.stringify(got)).toBe(JSON.stringify(want))

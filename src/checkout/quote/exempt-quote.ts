@@ -1,0 +1,83 @@
+/**
+ * Exemption at checkout: a verified customer's certificate for the destination's state, applied
+ * to the quote; one the service refuses is dropped (the cart taxed without it, never an outage)
+ * and not offered again for a while.
+ */
+import type { Address, CertificateRecord } from "../../service/contract"
+import { isSalesTaxError } from "../../service/client"
+import type { PluginOptions } from "../../options"
+import { activeCertificates, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "../exemptions/exemptions"
+import { withDeadline } from "./fallback"
+import type { QuoteStore } from "./result-cache"
+import type { ProviderStats, Quote, QuoteLogger, QuoteRun } from "./quote-types"
+
+/** Pure of the clock (given `now`): certificates the service refused, not offered again until their time passes. */
+export class RefusedCertificates {
+  /** certificate id → until (epoch ms) */
+  readonly #until = new Map<string, number>()
+
+  /** Refuses `id` for max(ttlSeconds, 60) s from `now`; true when it was not refused before (say so once). */
+  refuse(id: string, ttlSeconds: number, now: number = Date.now()): boolean {
+    const first = !this.#until.has(id)
+    this.#until.set(id, now + Math.max(ttlSeconds, 60) * 1000)
+    return first
+  }
+
+  /** The certificates still refused at `now` (the others are forgotten). */
+  at(now: number = Date.now()): Set<string> {
+    for (const [id, until] of this.#until) if (until <= now) this.#until.delete(id)
+    return new Set(this.#until.keys())
+  }
+}
+
+/** Only a verified identity (set by the hook) may carry a certificate: see request-actor.ts. */
+export function exemptCustomer(snapshot: { exemption_customer_id?: string | null }): string | null {
+  return snapshot.exemption_customer_id?.startsWith("cus_") ? snapshot.exemption_customer_id : null
+}
+
+export interface ExemptQuoteDeps {
+  options: Pick<PluginOptions, "cacheTtlSeconds">
+  logger: QuoteLogger
+  stats: ProviderStats
+  certificateStore: QuoteStore<CertificateRecord[]>
+  refused: RefusedCertificates
+}
+
+/**
+ * The quote of a verified customer's cart: their certificate for the destination's state, if any,
+ * applied (`quoteWith`: the quote of the cart with that exemption, or none). The certificate list
+ * comes from its cache, else one lookup through the connection's breaker within the quote's deadline.
+ */
+export async function quoteExempt(
+  deps: ExemptQuoteDeps,
+  destination: Address,
+  exemptFor: string,
+  run: QuoteRun,
+  quoteWith: (exemptionId: string | null) => Promise<Quote>,
+): Promise<Quote> {
+  const { conn, breaker, deadline } = run
+  // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
+  const certs = await activeCertificates(conn.client, exemptFor, deps.options.cacheTtlSeconds, {
+    store: deps.certificateStore,
+    guard: <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now())),
+    connectionId: conn.isDefault ? null : conn.connectionId,
+  })
+  const exemptionId = pickExemption(certs, destination.state, deps.refused.at())
+  try {
+    return await quoteWith(exemptionId)
+  } catch (err) {
+    if (!exemptionId || !refusesCertificate(err)) throw err
+    // the service refused the certificate (disabled, wrong state, unknown): tax the cart
+    // normally, never an outage; say so once per certificate and forget the cached list
+    deps.stats.refusedCertificates++
+    if (deps.refused.refuse(exemptionId, deps.options.cacheTtlSeconds)) {
+      const why = isSalesTaxError(err) ? err.errors.map((e) => e.message).join("; ") : String(err)
+      deps.logger.warn(
+        `sales-tax: the service refused exemption certificate ${exemptionId} of customer ${exemptFor} (${why}); the cart is taxed without it`,
+      )
+    }
+    // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
+    await invalidateCustomerCertificates(exemptFor)
+    return quoteWith(null)
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * The outage path of a quote: what a failed quote becomes. A destination the service refused is the
+ * shopper's error (whatever the policy); otherwise the failure policy: "block" refuses the cart
+ * update, "fallback" taxes it at the last-known / configured / region rates (fallback.ts), and a
+ * refused API key logs one error a minute per connection instead of a warning per request.
+ */
+import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { Address } from "../../service/contract"
+import { isSalesTaxError } from "../../service/client"
+import type { PluginOptions } from "../../options"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
+import type { CartSnapshot } from "../cart/context"
+import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import { BrokenCircuitError } from "./circuit-breaker"
+import { fallbackRatesFor, OncePer } from "./fallback"
+import { markOutage } from "./health"
+import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS } from "./outage"
+import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
+
+type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">
+
+/** Pure: the shopper-facing error when the service refused the destination (a located 4xx), else null. */
+export function addressRefusal(err: unknown): MedusaError | null {
+  if (isOutage(err) || !isSalesTaxError(err)) return null
+  const located = err.errors.filter((e) => /destination/.test(e.location))
+  if (!located.length) return null
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `The shipping address could not be used for sales tax: ${located.map((e) => `${e.location.replace(/^body\.items\[0\]\.destination\.?/, "") || "address"} ${e.message}`).join("; ")}`,
+  )
+}
+
+/** Pure: each item's TIC (the snapshot's, else `defaultTic`) and the distinct TICs the lines need (shipping's when shipped). */
+export function fallbackTics(
+  snapshot: Pick<CartSnapshot, "items">,
+  itemLines: readonly ItemTaxCalculationLine[],
+  shippingLines: readonly ShippingTaxCalculationLine[],
+  o: FallbackOptions,
+): { ticOf: Map<string, number>; tics: number[] } {
+  const ticOf = new Map<string, number>(snapshot.items.map((i) => [i.id, i.tic ?? o.defaultTic]))
+  const tics = [
+    ...new Set([...itemLines.map((l) => ticOf.get(l.line_item.id) ?? o.defaultTic), ...(shippingLines.length ? [o.shippingTic] : [])]),
+  ]
+  return { ticOf, tics }
+}
+
+/**
+ * Pure: the fallback tax lines (fallbackRatesFor per line: the ZIP's last-known rate of its TIC,
+ * the configured rate, the line's region rates), and the ids of the lines nothing applies to.
+ */
+export function fallbackTaxLines(input: {
+  itemLines: readonly ItemTaxCalculationLine[]
+  shippingLines: readonly ShippingTaxCalculationLine[]
+  ticOf: ReadonlyMap<string, number>
+  options: FallbackOptions
+  known: ReadonlyMap<number, KnownRate>
+  /** fallbackRates[state] ?? fallbackRate */
+  configured: number | undefined
+  providerId: string
+  /** why the service was not used (recorded on each line, cut to 200 characters) */
+  why: string
+}): { lines: TaxLine[]; missing: string[] } {
+  const { known, configured, options: o } = input
+  type Rate = { rate: number; code: string; name: string; source: string }
+  const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null =>
+    fallbackRatesFor(known.get(tic)?.rate, configured, rates)?.map((r) => ({
+      rate: r.rate,
+      code: TAX_LINE_CODE_FALLBACK,
+      name: r.label ? `${TAX_LINE_NAME_FALLBACK}: ${r.label}` : TAX_LINE_NAME_FALLBACK,
+      source: r.source,
+    })) ?? null
+  const out: TaxLine[] = []
+  const missing: string[] = []
+  const line = (r: Rate) => ({
+    rate: r.rate,
+    code: r.code,
+    name: r.name,
+    provider_id: input.providerId,
+    data: { fallback: true, fallback_source: r.source, reason: input.why.slice(0, 200) },
+  })
+  for (const l of input.itemLines) {
+    const rates = pick(input.ticOf.get(l.line_item.id) ?? o.defaultTic, l.rates)
+    if (!rates) missing.push(l.line_item.id)
+    else out.push(...rates.map((r) => ({ ...line(r), line_item_id: l.line_item.id })))
+  }
+  for (const l of input.shippingLines) {
+    const rates = pick(o.shippingTic, l.rates)
+    if (!rates) missing.push(l.shipping_line.id)
+    else out.push(...rates.map((r) => ({ ...line(r), shipping_line_id: l.shipping_line.id })))
+  }
+  return { lines: out, missing }
+}
+
+export interface FailurePolicyDeps {
+  options: PluginOptions
+  logger: QuoteLogger
+  stats: ProviderStats
+  providerId: string
+  rateMemory(): RateMemory
+}
+
+/** The failure policy of one provider, with its memory of refused keys (per connection). */
+export class FailurePolicy {
+  /** One error a minute per connection for a refused API key. */
+  readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
+  /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
+  readonly #keyRefused = new Set<string>()
+
+  constructor(private readonly deps: FailurePolicyDeps) {}
+
+  /** A call of the client's connection was answered: a refused key of it is fixed. */
+  answered(client: { readonly settings: { connectionId: string } }): void {
+    if (this.#keyRefused.size) this.#keyRefused.delete(client.settings.connectionId)
+  }
+
+  /** The tax lines of a failed quote (fallback), or the error that refuses the cart update. */
+  async onFailure(
+    err: unknown,
+    connectionId: string,
+    snapshot: CartSnapshot,
+    destination: Address,
+    itemLines: ItemTaxCalculationLine[],
+    shippingLines: ShippingTaxCalculationLine[],
+  ): Promise<TaxLine[]> {
+    const { options, logger } = this.deps
+    // the service refused the address: a shopper error, whatever the policy
+    const refused = addressRefusal(err)
+    if (refused) throw refused
+    const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
+    if (isOutage(err)) markOutage()
+    // a refused API key (401/403, or the circuit it opened): the failure policy as for an outage,
+    // but ONE error a minute per connection that names the problem, instead of a warning per request
+    if (isKeyRefused(err)) this.#keyRefused.add(connectionId)
+    const keyRefused = isKeyRefused(err) || (err instanceof BrokenCircuitError && this.#keyRefused.has(connectionId))
+    if (keyRefused && this.#keyRefusedLog.take(connectionId)) {
+      const status = isSalesTaxError(err) ? `${err.status} ${err.title}` : "circuit open after refusals"
+      logger.error(
+        `sales-tax: the service refused the API key for connection ${connectionId} (${status}); checkout follows failurePolicy "${options.failurePolicy}" until the key is fixed (check the connection's apiKey; logged once a minute)`,
+      )
+    }
+    const block = (detail: string): never => {
+      if (!keyRefused) logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
+    }
+    if (options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
+
+    // fallback, in order (fallbackRatesFor): the last-known rate of the ZIP and TIC above 0 % (the
+    // highest in 30 days) → fallbackRates[state] / fallbackRate → the region's own rates → a
+    // learned 0 % → nothing: refuse as "block" (never a silent 0 %)
+    const zip = zipKey(destination.zip)
+    const { ticOf, tics } = fallbackTics(snapshot, itemLines, shippingLines, options)
+    let known = new Map<number, KnownRate>()
+    try {
+      const now = new Date()
+      known = freshestByTic(await this.deps.rateMemory().knownRates(zip, tics, new Date(now.getTime() - LAST_KNOWN_MAX_AGE_MS)), now)
+    } catch (e) {
+      logger.warn(`sales-tax: last-known rates could not be read (${(e as Error)?.message ?? e})`)
+    }
+    const configured = options.fallbackRates?.[destination.state.toUpperCase()] ?? options.fallbackRate
+    const { lines, missing } = fallbackTaxLines({
+      itemLines,
+      shippingLines,
+      ticOf,
+      options,
+      known,
+      configured,
+      providerId: this.deps.providerId,
+      why,
+    })
+    if (missing.length) {
+      return block(
+        `failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`,
+      )
+    }
+    this.deps.stats.fallbacks++
+    if (!keyRefused)
+      logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
+    return lines
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The connections a provider quotes through (option `connections`): a checkout client and a
+ * circuit breaker per connection, so one account's outage fails only its own channels' calls fast.
+ */
+import type { SalesTaxClient } from "../../service/client"
+import { getSalesTaxClient } from "../../service/client-factory"
+import { connectionForChannel, optionsOn } from "../../service/connections"
+import type { PluginOptions } from "../../options"
+import { CircuitBreaker } from "./circuit-breaker"
+import { countsForBreaker } from "./outage"
+import type { QuoteConnection } from "./quote-types"
+
+export class QuoteConnections {
+  /** The default connection's client (the probe; carts of channels without a connection of their own). */
+  readonly client: SalesTaxClient
+  /** A client per connection, by connection id. */
+  readonly #clients = new Map<string, SalesTaxClient>()
+  /** The connection of each sales channel seen ("" for none), as connectionFor answered it. */
+  readonly #connectionOf = new Map<string, QuoteConnection>()
+  readonly #breakers = new Map<string, CircuitBreaker>()
+
+  constructor(private readonly options: PluginOptions) {
+    this.client = this.clientOn(options)
+    this.#clients.set(options.connectionId, this.client)
+  }
+
+  /** A checkout-path client on a connection: the whole call, retries included, within timeoutMs. */
+  clientOn(o: Pick<PluginOptions, "connectionId" | "apiKey">): SalesTaxClient {
+    return getSalesTaxClient(optionsOn(this.options, o), {
+      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
+    })
+  }
+
+  /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
+  connectionFor(salesChannelId: string | null | undefined): QuoteConnection {
+    // options do not change after boot: one answer per sales channel
+    const k = salesChannelId ?? ""
+    let got = this.#connectionOf.get(k)
+    if (!got) {
+      const c = connectionForChannel(this.options, salesChannelId)
+      let client = this.#clients.get(c.connectionId)
+      if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
+      this.#connectionOf.set(k, (got = { connectionId: c.connectionId, client, isDefault: c.isDefault }))
+    }
+    return got
+  }
+
+  /** The circuit breaker of a connection (one per connection). */
+  breakerFor(connectionId: string): CircuitBreaker {
+    let b = this.#breakers.get(connectionId)
+    if (!b) {
+      b = new CircuitBreaker({
+        failures: this.options.circuitBreaker.failures,
+        halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
+        isFailure: countsForBreaker,
+      })
+      this.#breakers.set(connectionId, b)
+    }
+    return b
+  }
+}

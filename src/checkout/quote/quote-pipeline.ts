@@ -1,0 +1,141 @@
+/**
+ * The quote pipeline of a cart state: (certificates →) cache → single-flight → breaker → POST
+ * carts. `timeoutMs` bounds the whole quote, the certificate lookup included (the cart call gets
+ * what is left as its deadline), and both service calls go through the connection's circuit
+ * breaker. While the breaker is open, cached answers (certificate list, quote of the same cart
+ * state) are still served; only calls fail fast.
+ */
+import type { Address, CertificateRecord } from "../../service/contract"
+import type { PluginOptions } from "../../options"
+import { cartsRequest } from "../cart/build-service-cart"
+import type { CartSnapshot } from "../cart/context"
+import { inclusiveLines } from "../inclusive/inclusive-cart"
+import type { InclusiveHints } from "../inclusive/inclusive-hints"
+import { refusedLocations, shareRefusal, type RefusalCache } from "../origins/origins"
+import { exemptCustomer, quoteExempt, RefusedCertificates, type ExemptQuoteDeps } from "./exempt-quote"
+import type { FailurePolicy } from "./failure-policy"
+import { quoteInclusive, type InclusiveQuoteDeps } from "./inclusive-quote"
+import type { QuoteConnections } from "./quote-connections"
+import type { ProviderStats, Quote, QuoteLogger, QuoteRun, ServiceCart } from "./quote-types"
+import type { RateRecorder } from "./rate-recorder"
+import type { QuoteCache, QuoteStore } from "./result-cache"
+import { callService, type ServiceCallDeps } from "./service-call"
+import { originRefusals, serviceCarts } from "./service-carts"
+
+export interface QuotePipelineDeps {
+  options: PluginOptions
+  logger: QuoteLogger
+  stats: ProviderStats
+  cache: QuoteCache<Quote>
+  connections: QuoteConnections
+  certificateStore: QuoteStore<CertificateRecord[]>
+  inclusiveHints: InclusiveHints
+  rates: RateRecorder
+  failure: FailurePolicy
+  /** Medusa's Caching Module, when the Tax Module resolves it (refused origins are shared through it) */
+  refusalCache(): RefusalCache | undefined
+}
+
+export class QuotePipeline {
+  /** Certificates the service refused, not offered again until the TTL passes. */
+  readonly refusedCertificates = new RefusedCertificates()
+  readonly #call: ServiceCallDeps
+  readonly #exempt: ExemptQuoteDeps
+
+  constructor(private readonly deps: QuotePipelineDeps) {
+    this.#call = { stats: deps.stats, answered: (client) => deps.failure.answered(client) }
+    this.#exempt = { ...deps, refused: this.refusedCertificates }
+  }
+
+  /** One quote per distinct cart state, on the connection of the cart's sales channel (its certificates, its cache key, its breaker). */
+  quote(snapshot: CartSnapshot, destination: Address, deadline: number): Promise<Quote> {
+    const { connections } = this.deps
+    const conn = connections.connectionFor(snapshot.sales_channel_id)
+    const run: QuoteRun = { conn, breaker: connections.breakerFor(conn.connectionId), deadline }
+    // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
+    const exemptFor = exemptCustomer(snapshot)
+    if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
+    return quoteExempt(this.#exempt, destination, exemptFor, run, (exemptionId) =>
+      this.quoteWith(snapshot, destination, exemptionId, exemptFor, run),
+    )
+  }
+
+  /** The quote of the cart with `exemptionId` (or none): cached per cart state; an origin the service refuses is retried without. */
+  protected async quoteWith(
+    snapshot: CartSnapshot,
+    destination: Address,
+    exemptionId: string | null,
+    exemptFor: string | null,
+    run: QuoteRun,
+    retries = 0,
+  ): Promise<Quote> {
+    const { conn } = run
+    const { options, cache, stats } = this.deps
+    const carts = serviceCarts(snapshot, destination, exemptionId, options)
+    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : null
+    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    const inclusive = inclusiveLines(snapshot)
+    let got: { value: Quote; hit: boolean }
+    try {
+      if (inclusive.length)
+        return { ...(await quoteInclusive(this.inclusiveDeps(run), carts, inclusive, destination, exemptionId, run)), ...basis }
+      // the body's JSON is hashed (the cache key) and sent as it is: its carts are built valid
+      // (buildServiceCart, checked against the contract in its tests), so the client does not
+      // check them again (an invalid one would be the service's 422: the same failure, one call later)
+      const request = cartsRequest(
+        carts.map((c) => c.cart),
+        conn.connectionId,
+      )
+      got = await cache.getOrLoad(request.hash, () =>
+        run.breaker.execute(() => callService(this.#call, carts, request.hash, exemptionId, conn.client, run.deadline, request)),
+      )
+    } catch (err) {
+      // the service refused a stock location's address as an origin: that location falls back to
+      // the `origin` option (reported once per location), and the cart is quoted again
+      // (each retry falls back one more location at least, so this ends; bounded anyway)
+      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
+    }
+    const { value, hit } = got
+    if (hit) stats.cacheHits++
+    // after the shopper's answer: the rate memory is best effort and never on the checkout path
+    else if (!exemptionId) {
+      // the known rates at once (in process, a few map writes): the cart's next state starts from them
+      this.deps.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
+      setImmediate(() => this.deps.rates.rememberAll(carts, value, destination))
+    }
+    // a quote is never changed once made (cached as it is): a copy only to add the exemption's basis
+    return basis ? { ...value, ...basis } : value
+  }
+
+  protected inclusiveDeps(run: QuoteRun): InclusiveQuoteDeps {
+    const { cache, stats, inclusiveHints, rates } = this.deps
+    return {
+      cache,
+      stats,
+      inclusiveHints,
+      rateMemory: () => rates.rateMemory(),
+      remember: (carts, quote, destination) => rates.rememberAll(carts, quote, destination),
+      call: (sent, hash, exemptionId, request) =>
+        run.breaker.execute(() => callService(this.#call, sent, hash, exemptionId, run.conn.client, run.deadline, request)),
+    }
+  }
+
+  /**
+   * Marks the stock locations whose address the service refused as an origin (originRefusals),
+   * each logged once and shared with the other instances; true when at least one was newly marked.
+   */
+  protected refuseOrigins(err: unknown, carts: ServiceCart[], snapshot: CartSnapshot): boolean {
+    const found = originRefusals(err, carts, snapshot, refusedLocations, new Date())
+    for (const { refusal: r, message } of found) {
+      refusedLocations.set(r.locationId, r)
+      // the other instances' settings pages see it through the Caching Module, when there is one
+      void shareRefusal(this.deps.refusalCache(), r)
+      this.deps.stats.refusedOrigins++
+      this.deps.logger.warn(
+        `sales-tax: the service refused the address of stock location ${r.locationId}${r.name ? ` (${r.name})` : ""} as an origin (${message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,
+      )
+    }
+    return found.length > 0
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * After a live, non-exempt quote: the effective rate per ZIP and TIC, remembered for the outage
+ * path (last-known rates, src/modules/sales-tax/last-known-rates.ts). Best effort, never awaited
+ * by the shopper; a rate this process wrote already (and which explains the line to the cent,
+ * within the hour: WrittenRates) is not written again.
+ */
+import type { Address, CartIn } from "../../service/contract"
+import { dec } from "../../money"
+import {
+  InMemoryRateMemory,
+  lineRateToRemember,
+  registeredRateMemory,
+  WrittenRates,
+  zipKey,
+  type KnownRate,
+  type RateMemory,
+} from "../../modules/sales-tax/last-known-rates"
+import type { Quote, QuoteLogger } from "./quote-types"
+
+/** lineRateToRemember(price × quantity, amount, the service's rate), memoized (the same lines come back across carts); cleared when full. */
+const ratePctMemo = new Map<string, string | null>()
+function lineRatePct(price: number, quantity: number, amount: number, serviceRate: number): string | null {
+  const key = `${price}|${quantity}|${amount}|${serviceRate}`
+  const got = ratePctMemo.get(key)
+  if (got !== undefined) return got
+  const rate = lineRateToRemember(dec(price).times(quantity), amount, serviceRate)
+  if (ratePctMemo.size >= 20_000) ratePctMemo.clear()
+  ratePctMemo.set(key, rate)
+  return rate
+}
+
+/**
+ * The rows to remember of one service cart's answer: one per TIC (the last line of a TIC wins:
+ * same TIC, same ZIP, the same rate up to rounding); lines `written` says are unchanged are left
+ * out. Pure but for `written`'s narrowing of its intervals (WrittenRates.narrowed).
+ */
+export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: string, at: number, written: WrittenRates): KnownRate[] {
+  const rows: KnownRate[] = []
+  for (const li of cart.lineItems) {
+    const got = q.lines[li.itemId]
+    if (!got || (got.tic === null && li.tic === undefined)) continue
+    const tic = got.tic ?? li.tic!
+    if (written.unchanged(zip, tic, li.price * li.quantity, got.amount, at)) continue
+    const rate =
+      written.narrowed(zip, tic, li.price * li.quantity, got.amount, got.rate) ?? lineRatePct(li.price, li.quantity, got.amount, got.rate)
+    if (rate === null) continue
+    rows.push({ zip, tic, rate, quotedAt: new Date(at) })
+  }
+  return [...new Map(rows.map((r) => [r.tic, r])).values()]
+}
+
+export class RateRecorder {
+  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts). */
+  readonly writtenRates = new WrittenRates()
+  #warnedNoRateMemory = false
+  #localRates: InMemoryRateMemory | undefined
+
+  constructor(private readonly logger: QuoteLogger) {}
+
+  /** The database-backed rate memory (module salesTax), else an in-process one. */
+  rateMemory(): RateMemory {
+    const m = registeredRateMemory()
+    if (m) return m
+    if (!this.#warnedNoRateMemory) {
+      this.#warnedNoRateMemory = true
+      this.logger.warn(
+        "sales-tax: the salesTax module is not loaded: last-known rates are kept in process only (add the plugin to `plugins`)",
+      )
+    }
+    return (this.#localRates ??= new InMemoryRateMemory())
+  }
+
+  /** Records the effective rate per TIC of each cart of a successful, non-exempt quote (not awaited). */
+  rememberAll(carts: readonly { cart: CartIn }[], q: Quote, destination: Address): void {
+    for (const c of carts) void this.remember(c.cart, q, destination)
+  }
+
+  async remember(cart: CartIn, q: Quote, destination: Address): Promise<void> {
+    const at = Date.now()
+    const byTic = ratesToRemember(cart, q, zipKey(destination.zip), at, this.writtenRates)
+    if (!byTic.length) return
+    try {
+      await this.rateMemory().rememberRates(byTic)
+      this.writtenRates.written(byTic, at)
+    } catch (e) {
+      this.logger.debug?.(`sales-tax: last-known rates not recorded (${(e as Error)?.message ?? e})`)
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Snapshot → service carts: one per origin (the stock location each line ships from; the `origin`
+ * option for lines without a usable one), all sent in ONE POST carts (origins.ts); and the
+ * stock locations whose address the service refused as an origin.
+ */
+import type { Address } from "../../service/contract"
+import { isSalesTaxError, type SalesTaxError } from "../../service/client"
+import type { PluginOptions } from "../../options"
+import { buildServiceCart } from "../cart/build-service-cart"
+import type { CartSnapshot } from "../cart/context"
+import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../origins/origins"
+import { isOutage } from "./outage"
+import type { ServiceCart } from "./quote-types"
+
+/**
+ * The service carts of a snapshot: one per origin, all sent in ONE POST carts. A snapshot that
+ * names no stock location (a store without locations, or the lines' rebuild) is one cart from the
+ * `origin` option. A cart left without lines (every line of quantity 0) is not sent.
+ */
+export function serviceCarts(
+  snapshot: CartSnapshot,
+  destination: Address,
+  exemptionId: string | null,
+  o: Pick<PluginOptions, "origin" | "shippingTic" | "defaultTic">,
+): ServiceCart[] {
+  const build = (part: CartSnapshot, origin: Address, serviceCartId?: string) =>
+    buildServiceCart({
+      snapshot: part,
+      origin,
+      destination,
+      shippingTic: o.shippingTic,
+      defaultTic: o.defaultTic,
+      exemptionId,
+      serviceCartId,
+    })
+  if (!snapshot.locations) {
+    const cart = build(snapshot, o.origin)
+    return cart.lineItems.length ? [{ cart, key: "" }] : []
+  }
+  type Line = { kind: "item"; id: string; loc?: string | null } | { kind: "shipping"; id: string; loc?: string | null }
+  const lines: Line[] = [
+    ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
+    ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
+  ]
+  const refused = refusedLocations.size ? stillRefused(snapshot.locations) : new Set<string>()
+  const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, o.origin, snapshot.cart_id, refused)
+  const carts: ServiceCart[] = []
+  for (const g of groups) {
+    // one origin (the usual cart): every line, the snapshot as it is
+    let part = snapshot
+    if (groups.length > 1) {
+      const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
+      const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
+      part = {
+        ...snapshot,
+        items: snapshot.items.filter((i) => items.has(i.id)),
+        shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
+      }
+    }
+    const cart = build(part, g.origin, g.serviceId)
+    if (cart.lineItems.length) carts.push({ cart, key: g.key })
+  }
+  return carts
+}
+
+/** One stock location newly refused as an origin, and the service's message for it. */
+export interface OriginRefusal {
+  refusal: RefusedLocation
+  message: string
+}
+
+/**
+ * Pure: the stock locations whose address the service refused as an origin (a 422 located at
+ * `body.items[k].origin`), not already in `known`, each once. The fallback origin's own refusal
+ * (key "") is not one: it is the shopper's error path as before. None for an outage.
+ */
+export function originRefusals(
+  err: unknown,
+  carts: readonly ServiceCart[],
+  snapshot: Pick<CartSnapshot, "locations">,
+  known: ReadonlyMap<string, unknown>,
+  now: Date,
+): OriginRefusal[] {
+  if (!isSalesTaxError(err) || isOutage(err)) return []
+  const out: OriginRefusal[] = []
+  const seen = new Set<string>()
+  for (const e of (err as SalesTaxError).errors) {
+    const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)
+    const c = m ? carts[Number(m[1])] : undefined
+    if (!c || !c.key || known.has(c.key) || seen.has(c.key)) continue
+    seen.add(c.key)
+    out.push({
+      refusal: {
+        locationId: c.key,
+        name: snapshot.locations?.[c.key]?.name ?? null,
+        address: c.cart.origin,
+        reason: `${e.location.replace(/^body\.items\[\d+\]\./, "")}: ${e.message}`,
+        at: now.toISOString(),
+      },
+      message: e.message,
+    })
+  }
+  return out
+}

@@ -1,0 +1,87 @@
+/**
+ * The cart a quote is made of: the snapshot the tax-line hooks put in the context
+ * (src/checkout/hooks/tax-line-context-handler.ts), completed with the lines it did not see, or
+ * rebuilt from Medusa's lines when the hook is absent.
+ */
+import type { ItemTaxCalculationLine, ShippingTaxCalculationLine, TaxCalculationContext } from "@medusajs/framework/types"
+import { CONTEXT_KEY } from "../../constants"
+import { cartHash } from "../cart/build-service-cart"
+import { parseCartSnapshot, type CartSnapshot, type SnapshotItem, type SnapshotShipping } from "../cart/context"
+
+/** Why a snapshot was rebuilt from the lines: the context had none, or an invalid one. */
+export type NoHook = "absent" | "invalid"
+
+/**
+ * Pure: the cart as the hook described it (plus the lines it did not see), else rebuilt from the
+ * lines; `onNoHook` is told when it was rebuilt (the provider warns once).
+ */
+export function snapshotFor(
+  itemLines: readonly ItemTaxCalculationLine[],
+  shippingLines: readonly ShippingTaxCalculationLine[],
+  context: TaxCalculationContext,
+  onNoHook?: (why: NoHook) => void,
+): CartSnapshot {
+  const raw = (context.additional_context as Record<string, unknown> | undefined)?.[CONTEXT_KEY]
+  const parsed = raw === undefined ? undefined : parseCartSnapshot(raw)
+  if (parsed?.success) {
+    const snap = parsed.data
+    // lines the hook did not see (a host calling the workflow with its own items): add them
+    const known = new Set(snap.items.map((i) => i.id))
+    for (const l of itemLines) if (!known.has(l.line_item.id)) snap.items.push(itemFromLine(l))
+    const knownShip = new Set(snap.shipping_methods.map((s) => s.id))
+    for (const l of shippingLines) {
+      if (!knownShip.has(l.shipping_line.id)) snap.shipping_methods.push(shippingFromLine(l))
+    }
+    return snap
+  }
+  onNoHook?.(parsed && !parsed.success ? "invalid" : "absent")
+  const ids = [...itemLines.map((l) => l.line_item.id), ...shippingLines.map((l) => l.shipping_line.id)].sort()
+  const shipping = (context.shipping_methods ?? []).map((m): SnapshotShipping => ({
+    id: m.id,
+    shipping_option_id: m.shipping_option_id,
+    amount: String(m.amount ?? 0),
+    discount: "0",
+    is_tax_inclusive: false,
+    has_tax_inclusive_discount: false,
+  }))
+  return {
+    v: 1,
+    cart_id: `lines_${cartHash({ ids }, "").slice(0, 40)}`,
+    customer_id: context.customer?.id ?? null,
+    currency_code: itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code ?? "usd",
+    items: itemLines.map((l) => itemFromLine(l)),
+    shipping_methods: shipping,
+    source: "lines",
+  }
+}
+
+/** The warning when the hook's context is missing (logged once per provider). */
+export function noHookWarning(why: NoHook): string {
+  return `sales-tax: no cart context from the tax-line hooks${why === "invalid" ? " (invalid)" : ""}: discounts are not seen, items and shipping are quoted separately, and tax-inclusive prices are quoted as tax-exclusive (Medusa does not tell a tax provider which prices include tax). See docs/provider.md (hook composition).`
+}
+
+/** Pure: a snapshot item from Medusa's item line (no discount, tax-exclusive, no TIC). */
+export function itemFromLine(l: ItemTaxCalculationLine): SnapshotItem {
+  return {
+    id: l.line_item.id,
+    product_id: l.line_item.product_id,
+    quantity: String(l.line_item.quantity ?? 0),
+    unit_price: String(l.line_item.unit_price ?? 0),
+    discount: "0",
+    is_tax_inclusive: false,
+    has_tax_inclusive_discount: false,
+    tic: null,
+  }
+}
+
+/** Pure: a snapshot shipping method from Medusa's shipping line (no discount, tax-exclusive). */
+export function shippingFromLine(l: ShippingTaxCalculationLine): SnapshotShipping {
+  return {
+    id: l.shipping_line.id,
+    shipping_option_id: l.shipping_line.shipping_option_id,
+    amount: String(l.shipping_line.unit_price ?? 0),
+    discount: "0",
+    is_tax_inclusive: false,
+    has_tax_inclusive_discount: false,
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Pure (but for the warning it reports): the tax lines of a service answer. Each line's rate is
+ * the one whose Medusa tax on the line is the service's amount, to the cent (back-solve.ts; for a
+ * tax-inclusive price, Medusa's inclusive tax on the shown price: inclusive.ts).
+ */
+import type { ItemTaxCalculationLine, ItemTaxLineDTO, ShippingTaxCalculationLine, ShippingTaxLineDTO } from "@medusajs/framework/types"
+import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_NAME, TAX_LINE_NAME_EXEMPT } from "../../constants"
+import { dec } from "../../money"
+import { itemFigures, itemTaxable, shippingFigures } from "../cart/build-service-cart"
+import type { CartSnapshot, SnapshotItem, SnapshotShipping } from "../cart/context"
+import { solvedRate } from "../inclusive/back-solve"
+import { backSolveInclusiveRate } from "../inclusive/inclusive"
+import type { Quote, QuoteLine, TaxLine, TaxLineOut } from "./quote-types"
+
+export interface TaxLineDeps {
+  /** the provider's identifier (each line's provider_id) */
+  providerId: string
+  /** told when a line's tax cannot be matched to the cent by a stored rate */
+  warn(message: string): void
+}
+
+/**
+ * The tax lines of a quote, in getTaxLines' order (items, then shipping), in one pass. A line the
+ * snapshot does not hold, or that the quote has no answer for (quantity 0), gets none. Medusa
+ * passes the lines in the cart's order, so the snapshot's k-th item is tried first, then by id.
+ */
+export function taxLines(
+  snapshot: CartSnapshot,
+  itemLines: readonly ItemTaxCalculationLine[],
+  shippingLines: readonly ShippingTaxCalculationLine[],
+  quote: Quote,
+  deps: TaxLineDeps,
+): TaxLine[] {
+  const out: TaxLine[] = []
+  const items = snapshot.items
+  let itemsById: Map<string, SnapshotItem> | undefined
+  for (let k = 0; k < itemLines.length; k++) {
+    const id = itemLines[k]!.line_item.id
+    const q = quote.lines[id]
+    if (!q) continue
+    let it: SnapshotItem | undefined = items[k]
+    if (it?.id !== id) it = (itemsById ??= new Map(items.map((i) => [i.id, i]))).get(id)
+    if (!it) continue
+    const line = it.is_tax_inclusive
+      ? inclusiveLine(dec(it.unit_price).times(it.quantity), it.quantity, it.discount, q, quote, deps)
+      : exclusiveLine(itemFigures(it) ?? { taxable: itemTaxable(it) }, q, quote, deps)
+    line.line_item_id = id
+    out.push(line as ItemTaxLineDTO)
+  }
+  const ships = snapshot.shipping_methods
+  let shipsById: Map<string, SnapshotShipping> | undefined
+  for (let k = 0; k < shippingLines.length; k++) {
+    const id = shippingLines[k]!.shipping_line.id
+    const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${id}`]
+    if (!q) continue
+    let sm: SnapshotShipping | undefined = ships[k]
+    if (sm?.id !== id) sm = (shipsById ??= new Map(ships.map((m) => [m.id, m]))).get(id)
+    if (!sm) continue
+    const line = sm.is_tax_inclusive
+      ? inclusiveLine(dec(sm.amount), "1", sm.discount, q, quote, deps)
+      : exclusiveLine(shippingFigures(sm), q, quote, deps)
+    line.shipping_line_id = id
+    out.push(line as ShippingTaxLineDTO)
+  }
+  return out
+}
+
+/** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net (inclusive.ts). */
+export function inclusiveLine(
+  price: ReturnType<typeof dec>,
+  quantity: string,
+  discount: string,
+  q: QuoteLine,
+  quote: Quote,
+  deps: TaxLineDeps,
+): TaxLineOut {
+  const solved = backSolveInclusiveRate({
+    price,
+    quantity,
+    inclusiveDiscount: discount,
+    amount: q.amount,
+    displayRatePct: dec(q.rate).times(100).toNumber(),
+  })
+  if (!solved.exact) {
+    deps.warn(`sales-tax: inclusive line tax ${q.amount} cannot be matched to the cent by a stored rate (price ${price.toString()})`)
+  }
+  const line = lineOf(q, quote, solved.rate, deps.providerId)
+  line.data.tax_inclusive = true
+  line.data.net = q.net ?? null
+  line.data.inclusive_residual = q.residual ?? "0"
+  return line
+}
+
+/** A tax-exclusive line: the rate whose Medusa tax on the taxable amount is the service's (back-solve.ts). */
+export function exclusiveLine(
+  fig: { taxable: ReturnType<typeof dec>; taxableKey?: string },
+  q: QuoteLine,
+  quote: Quote,
+  deps: TaxLineDeps,
+): TaxLineOut {
+  const { taxable } = fig
+  // the display rate only matters when nothing is taxable (any rate gives 0 tax)
+  const solved = solvedRate(
+    { taxable, amount: q.amount, displayRatePct: taxable.isZero() ? dec(q.rate).times(100).toNumber() : 0 },
+    fig.taxableKey,
+  )
+  if (!solved.exact) {
+    deps.warn(`sales-tax: line tax ${q.amount} cannot be matched to the cent by a stored rate (taxable ${taxable.toString()})`)
+  }
+  return lineOf(q, quote, solved.rate, deps.providerId)
+}
+
+/** A tax line but its id: code, name, provider, data (amount, rate, TIC, hash, origin, exemption) and rate. */
+export function lineOf(q: QuoteLine, quote: Quote, rate: number, providerId: string): TaxLineOut {
+  const exemptLine = !!quote.exemptionId && q.amount === 0
+  const data: Record<string, unknown> = {
+    amount: q.amount,
+    service_rate: q.rate,
+    tic: q.tic,
+    cart_hash: quote.hash,
+    exemption_id: quote.exemptionId,
+  }
+  // where the line shipped from, as quoted: filing files one service order per origin
+  if (q.origin) {
+    data.origin_location_id = q.origin.locationId
+    data.origin = q.origin.address
+  }
+  // why the line is exempt: the certificate and the verified identity it was applied for
+  if (quote.exemptionId) {
+    data.exemption_basis = quote.exemptionBasis ?? null
+    data.exempt_customer_id = quote.exemptCustomerId ?? null
+  }
+  return {
+    code: exemptLine ? TAX_LINE_CODE_EXEMPT : TAX_LINE_CODE,
+    name: exemptLine ? TAX_LINE_NAME_EXEMPT : TAX_LINE_NAME,
+    provider_id: providerId,
+    data,
+    rate,
+  }
+}

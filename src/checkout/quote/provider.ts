@@ -249,7 +249,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.certificateStore =
       caching && typeof caching.get === "function" && typeof caching.set === "function"
         ? new CachingCertificateStore(caching)
-        : certificateCache
+        : certificateCache()
     const health = quoteHealth()
     health.policy = this.options.failurePolicy
     health.probe = () => this.probe()
@@ -736,7 +736,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
       ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
     ]
-    const refused = refusedLocations.size ? stillRefused(snapshot.locations) : new Set<string>()
+    const refused = refusedLocations().size ? stillRefused(snapshot.locations) : new Set<string>()
     const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, this.options.origin, snapshot.cart_id, refused)
     const carts: { cart: CartIn; key: string }[] = []
     for (const g of groups) {
@@ -823,9 +823,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     for (const e of err.errors) {
       const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)
       const c = m ? carts[Number(m[1])] : undefined
-      if (!c || !c.key || refusedLocations.has(c.key)) continue
+      if (!c || !c.key || refusedLocations().has(c.key)) continue
       const name = snapshot.locations?.[c.key]?.name ?? null
-      refusedLocations.set(c.key, {
+      refusedLocations().set(c.key, {
         locationId: c.key,
         name,
         address: c.cart.origin,
@@ -833,7 +833,7 @@ export class SalesTaxProviderService implements ITaxProvider {
         at: new Date().toISOString(),
       })
       // the other instances' settings pages see it through the Caching Module, when there is one
-      void shareRefusal(tryResolve<RefusalCache>(this.#cradle, "caching"), refusedLocations.get(c.key)!)
+      void shareRefusal(tryResolve<RefusalCache>(this.#cradle, "caching"), refusedLocations().get(c.key)!)
       this.stats.refusedOrigins++
       this.logger.warn(
         `sales-tax: the service refused the address of stock location ${c.key}${name ? ` (${name})` : ""} as an origin (${e.message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 it("scripted checkout: one POST carts per distinct cart state; certificate lists only for a logged-in customer, once per cache period", async () => {
   clearSalesTaxClients()
-  certificateCache.clear()
+  certificateCache().clear()
   const provider = new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin })
   const cus = "cus_checkout_counts"
   await api("POST", `/tax/connections/${CONN}/exemption-certificates`, {
@@ -62,7 +62,7 @@ it("scripted checkout: one POST carts per distinct cart state; certificate lists
 
 it("scripted checkout, tax-inclusive lines and shipping: one POST carts per state once the ZIP's rates are known; a first inclusive state at a ZIP and TIC never quoted costs one second call", async () => {
   clearSalesTaxClients()
-  certificateCache.clear()
+  certificateCache().clear()
   // a fresh provider: no rate known in process nor in its (in-process) rate memory
   const fresh = () => new SalesTaxProviderService({ logger: silent as never }, { connectionId: CONN, apiKey: KEY, baseUrl: sb.url, origin })
   const provider = fresh()

@@ -17,6 +17,7 @@ import { Checkout, cents, resetCheckout, salesTaxProvider, storeHeaders, useSale
 import { seedStore as seedDevStore, TICS, type SeededStore } from "../../dev-store/seed"
 import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { registeredRateMemory } from "../../src/modules/sales-tax/last-known-rates"
+import { runtimeOf, SALES_TAX_RUNTIME, salesTaxRuntime } from "../../src/runtime"
 import {
   CART_CHANGED_ERROR_CODE,
   completionGuardStats,
@@ -88,6 +89,16 @@ medusaIntegrationTestRunner({
       }
       throw new Error(`last-known rate of 02108/${tic} never satisfied the test (last: ${rate})`)
     }
+
+    it("one runtime per process (src/runtime.ts): the salesTax module's loader registered it in the module's container, Medusa's container reaches it through the module, and the provider reads the module's rate memory from it", () => {
+      const container = getContainer()
+      const svc = container.resolve<{ runtime: unknown; __container__: Record<string, unknown> }>("salesTax")
+      // the module's container holds it (awilix throws on a key it does not hold: no loader, no key)
+      expect(svc.__container__[SALES_TAX_RUNTIME]).toBe(salesTaxRuntime())
+      expect(svc.runtime).toBe(salesTaxRuntime())
+      expect(runtimeOf(container)).toBe(salesTaxRuntime())
+      expect(registeredRateMemory()).toBe(svc)
+    })
 
     it("outage rates are conservative: after a $100 shirt (0 %) the coat is charged the merchant's 6.25 %; after the coat itself, a later shirt does not lower the coat's outage rate", async () => {
       // the shirt, quoted: Massachusetts exempts clothing up to $175

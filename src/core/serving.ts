@@ -6,16 +6,15 @@
  * start`, `develop`'s server, the integration-test runner; never in `medusa exec`, `db:migrate`,
  * `user`, nor in an instance in `worker` mode. The plugin's src/api/middlewares.ts marks the
  * process when Medusa loads it (before the modules' onApplicationStart hooks run), and the
- * start-up checks ask. Kept on globalThis: the API's and the modules' copies of this file may be
- * two module instances.
+ * start-up checks ask. Kept in the plugin's runtime (src/runtime.ts): the API's and the modules'
+ * copies of this file may be two module instances, and the middlewares file has no container.
  */
-const KEY = Symbol.for("medusa-sales-tax/serves-requests")
-const G = globalThis as { [k: symbol]: unknown }
+import { salesTaxRuntime, type SalesTaxRuntime } from "../runtime"
 
-export function markServesRequests(): void {
-  G[KEY] = true
+export function markServesRequests(rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.servesRequests = true
 }
 
-export function servesRequests(): boolean {
-  return G[KEY] === true
+export function servesRequests(rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
+  return rt.servesRequests
 }

@@ -17,6 +17,7 @@ import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/
 import type { PluginOptions } from "../options"
 import { lookupTic } from "../api/admin/sales-tax/tic-lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
+import { runtimeOf } from "../runtime"
 import {
   exportCsv,
   parseImport,
@@ -181,7 +182,7 @@ export function startTicImport(container: MedusaContainer, changes: readonly Pla
     .then(
       () => {
         // the checkout's product TICs are read again (after the commit, not only inside the transaction)
-        ticAssignmentsChanged()
+        ticAssignmentsChanged(runtimeOf(container))
         mine.done = mine.total
         mine.status = "done"
         logger.info(`sales-tax TIC import: ${mine.total} TICs set`)

@@ -15,6 +15,7 @@ import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../query"
 import type { ProductTic } from "./tic-resolution"
 import { ticGeneration } from "../modules/sales-tax/tic-generation"
+import { runtimeOf } from "../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 
@@ -39,7 +40,8 @@ export async function cachedProductTics(
 ): Promise<Map<string, ProductTic>> {
   const out = new Map<string, ProductTic>()
   const missing: string[] = []
-  const generation = ticGeneration()
+  const rt = runtimeOf(scope)
+  const generation = ticGeneration(rt)
   for (const id of new Set(productIds)) {
     if (!id) continue
     const hit = cache.get(id)
@@ -50,7 +52,7 @@ export async function cachedProductTics(
   if (!missing.length) return out
   const read = await resolveProductTics(scope, missing, defaultTic)
   // a TIC assignment written while this read ran: the read is used once, not kept
-  const keep = ticGeneration() === generation
+  const keep = ticGeneration(rt) === generation
   for (const id of missing) {
     const value = read.get(id) ?? null
     if (value) out.set(id, value)

@@ -1,6 +1,7 @@
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
-import { MedusaCachingStore, MemoryStore, SingleFlight, type CachingModuleLike, type QuoteStore } from "../quote/result-cache"
+import { MedusaCachingStore, SingleFlight, type CachingModuleLike, type MemoryStore, type QuoteStore } from "../quote/result-cache"
+import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 /**
  * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
@@ -11,11 +12,11 @@ import { MedusaCachingStore, MemoryStore, SingleFlight, type CachingModuleLike, 
  * refuses a certificate. A certificate created or disabled at the service by other means is seen
  * when the entry expires (the quote TTL, `cacheTtlSeconds`).
  */
-// on globalThis: the provider (loaded by the Tax Module) and the admin routes share one map even
-// if the plugin's files are loaded twice (source and build)
-const G = globalThis as { [k: symbol]: unknown }
-const CACHE_KEY = Symbol.for("medusa-sales-tax/certificate-cache")
-export const certificateCache = (G[CACHE_KEY] ??= new MemoryStore<ListedCertificate[]>(10_000)) as MemoryStore<ListedCertificate[]>
+// in the plugin's runtime (src/runtime.ts): the provider (loaded by the Tax Module) and the admin
+// routes share one map even if the plugin's files are loaded twice (source and build)
+export function certificateCache(rt: SalesTaxRuntime = salesTaxRuntime()): MemoryStore<ListedCertificate[]> {
+  return rt.certificateCache
+}
 const flight = new SingleFlight<ListedCertificate[]>()
 
 /** Key of a customer's certificate list in the Caching Module (the same for every instance). */
@@ -28,7 +29,9 @@ export function certificateCacheKey(customerId: string): string {
  * certificate lives on one connection, so the lists are keyed by connection, and an
  * invalidation clears the customer's list on each of them.
  */
-const otherConnections = (G[Symbol.for("medusa-sales-tax/certificate-connections")] ??= new Set<string>()) as Set<string>
+function otherConnections(rt: SalesTaxRuntime = salesTaxRuntime()): Set<string> {
+  return rt.certificateConnections
+}
 
 /** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
 export function certificateListKey(customerId: string, connectionId?: string | null): string {
@@ -36,8 +39,8 @@ export function certificateListKey(customerId: string, connectionId?: string | n
 }
 
 /** Registers the non-default connections whose lists an invalidation must clear too. */
-export function registerCertificateConnections(connectionIds: readonly string[]): void {
-  for (const c of connectionIds) otherConnections.add(c)
+export function registerCertificateConnections(connectionIds: readonly string[], rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  for (const c of connectionIds) otherConnections(rt).add(c)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,14 +76,14 @@ export interface CertificateReviews {
     certificateIds: string[],
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
 }
-const REVIEWS_KEY = Symbol.for("medusa-sales-tax/certificate-reviews")
 
-export function registerCertificateReviews(r: CertificateReviews | undefined): void {
-  G[REVIEWS_KEY] = r
+/** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
+export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.certificateReviews = r
 }
 
-export function registeredCertificateReviews(): CertificateReviews | undefined {
-  return G[REVIEWS_KEY] as CertificateReviews | undefined
+export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
+  return rt.certificateReviews
 }
 
 /**
@@ -131,8 +134,11 @@ export async function invalidateCustomerCertificates(
   customerId?: string,
   scope?: ScopeLike,
 ): Promise<{ cachingCleared: boolean; error?: string }> {
-  if (customerId === undefined) certificateCache.clear()
-  else for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))]) certificateCache.delete(k)
+  const rt = runtimeOf(scope)
+  const cache = certificateCache(rt)
+  const listKeys = (id: string) => [id, ...[...otherConnections(rt)].map((c) => certificateListKey(id, c))]
+  if (customerId === undefined) cache.clear()
+  else for (const k of listKeys(customerId)) cache.delete(k)
   if (!scope || customerId === undefined) return { cachingCleared: false }
   let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
   try {
@@ -142,8 +148,7 @@ export async function invalidateCustomerCertificates(
   }
   if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
   try {
-    for (const k of [customerId, ...[...otherConnections].map((c) => certificateListKey(customerId, c))])
-      await caching.clear({ key: certificateCacheKey(k) })
+    for (const k of listKeys(customerId)) await caching.clear({ key: certificateCacheKey(k) })
     return { cachingCleared: true }
   } catch (e) {
     return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
@@ -174,9 +179,9 @@ export async function activeCertificates(
     reviews?: CertificateReviews
   } = {},
 ): Promise<ListedCertificate[]> {
-  const store = opts.store ?? certificateCache
+  const store = opts.store ?? certificateCache()
   const key = certificateListKey(customerId, opts.connectionId)
-  if (opts.connectionId) otherConnections.add(opts.connectionId)
+  if (opts.connectionId) otherConnections().add(opts.connectionId)
   const hit = ttlSeconds > 0 ? await store.get(key) : undefined
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())

@@ -3,7 +3,8 @@
  * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh-tax.ts)
  * and the tax-line context handler. Importing this file registers nothing.
  */
-import { AsyncLocalStorage } from "node:async_hooks"
+import type { AsyncLocalStorage } from "node:async_hooks"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import type { TaxedEntity } from "./taxed-entity"
 
 /** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
@@ -33,17 +34,13 @@ export interface CartRefreshScope {
   taxCart?: TaxedEntity
 }
 
-const KEY = Symbol.for("medusa-sales-tax/cart-refresh-scope")
-type Holder = { [KEY]?: AsyncLocalStorage<CartRefreshScope> }
-
-/** Shared through `globalThis` so that the middleware and the hook agree even if the plugin's files load twice. */
-export function cartRefreshStorage(): AsyncLocalStorage<CartRefreshScope> {
-  const g = globalThis as Holder
-  return (g[KEY] ??= new AsyncLocalStorage<CartRefreshScope>())
+/** Kept in the plugin's runtime (src/runtime.ts) so that the middleware and the hook agree even if the plugin's files load twice. */
+export function cartRefreshStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<CartRefreshScope> {
+  return rt.cartRefreshScope
 }
 
 /** The cart the refresh hook read for this tax run, when it is this cart; else undefined (read it). */
-export function preparedTaxCart(cartId: string): TaxedEntity | undefined {
-  const c = cartRefreshStorage().getStore()?.taxCart
+export function preparedTaxCart(cartId: string, rt: SalesTaxRuntime = salesTaxRuntime()): TaxedEntity | undefined {
+  const c = cartRefreshStorage(rt).getStore()?.taxCart
   return c && c.id === cartId ? c : undefined
 }

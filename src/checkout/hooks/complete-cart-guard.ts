@@ -19,12 +19,13 @@
  * app that needs `validate` itself sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
  * `salesTaxValidateCompletion` (complete-cart-validate.ts: this check and the destination refusal) from its own handler.
  */
-import { AsyncLocalStorage } from "node:async_hooks"
+import type { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { graph } from "../../query"
 import { amountNumber } from "../../money"
+import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export const CART_CHANGED_ERROR_CODE = "sales_tax_cart_changed"
 export const CART_CHANGED_MESSAGE =
@@ -118,18 +119,14 @@ export interface CompletionScope {
   fingerprint: { state: string; tax: string }
 }
 
-const KEY = Symbol.for("medusa-sales-tax/completion-scope")
-type Holder = { [KEY]?: AsyncLocalStorage<CompletionScope> }
-export function completionStorage(): AsyncLocalStorage<CompletionScope> {
-  const g = globalThis as Holder
-  return (g[KEY] ??= new AsyncLocalStorage<CompletionScope>())
+/** The completion scopes' storage, in the plugin's runtime (src/runtime.ts): the middleware that opens a scope and the `validate` handler may be different module instances. */
+export function completionStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<CompletionScope> {
+  return rt.completionScope
 }
 
-const STATS = Symbol.for("medusa-sales-tax/completion-guard-stats")
-/** How many completions the `validate` handler compared, and refused (tests; one object per process). */
-export function completionGuardStats(): { checked: number; refused: number } {
-  const g = globalThis as { [STATS]?: { checked: number; refused: number } }
-  return (g[STATS] ??= { checked: 0, refused: 0 })
+/** How many completions the `validate` handler compared, and refused (tests; one object per runtime). */
+export function completionGuardStats(rt: SalesTaxRuntime = salesTaxRuntime()): { checked: number; refused: number } {
+  return rt.completionGuardStats
 }
 
 /** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
@@ -142,10 +139,11 @@ export async function validateCompletionUnchanged(
   { input }: { input: { id?: string } },
   { container }: StepExecutionContext,
 ): Promise<StepResponse<undefined>> {
-  const scope = completionStorage().getStore()
+  const rt = runtimeOf(container)
+  const scope = completionStorage(rt).getStore()
   if (!scope || !input?.id || scope.cartId !== input.id) return new StepResponse(undefined)
   const now = await readCartFingerprint(container, input.id)
-  const stats = completionGuardStats()
+  const stats = completionGuardStats(rt)
   stats.checked++
   if (!now || now.state !== scope.fingerprint.state || now.tax !== scope.fingerprint.tax) {
     stats.refused++

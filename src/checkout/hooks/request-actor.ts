@@ -10,10 +10,11 @@
  * Medusa verified) reaches this scope. Outside a request (jobs, subscribers, scripts) there is no
  * actor: no exemption is applied there.
  *
- * The storage lives on `globalThis` under a registered symbol so that the middleware and the hook
+ * The storage lives in the plugin's runtime (src/runtime.ts) so that the middleware and the hook
  * share it even if the plugin's files are loaded twice (source and build).
  */
-import { AsyncLocalStorage } from "node:async_hooks"
+import type { AsyncLocalStorage } from "node:async_hooks"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export interface RequestActor {
   /** "customer" (store), "user" (admin), or another Medusa actor type. */
@@ -26,22 +27,18 @@ export interface RequestScope {
   actor(): RequestActor | null
 }
 
-const KEY = Symbol.for("medusa-sales-tax/request-actor")
-type Holder = { [KEY]?: AsyncLocalStorage<RequestScope> }
-
-export function actorStorage(): AsyncLocalStorage<RequestScope> {
-  const g = globalThis as Holder
-  return (g[KEY] ??= new AsyncLocalStorage<RequestScope>())
+export function actorStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<RequestScope> {
+  return rt.requestActor
 }
 
 /** The authenticated actor of the request being served, or null (no request, or anonymous). */
-export function currentActor(): RequestActor | null {
-  return actorStorage().getStore()?.actor() ?? null
+export function currentActor(rt: SalesTaxRuntime = salesTaxRuntime()): RequestActor | null {
+  return actorStorage(rt).getStore()?.actor() ?? null
 }
 
 /** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */
-export function runAsActor<T>(actor: RequestActor | null, fn: () => T): T {
-  return actorStorage().run({ actor: () => actor }, fn)
+export function runAsActor<T>(actor: RequestActor | null, fn: () => T, rt: SalesTaxRuntime = salesTaxRuntime()): T {
+  return actorStorage(rt).run({ actor: () => actor }, fn)
 }
 
 /** Pure: the actor of a Medusa `auth_context` (null when anonymous or incomplete). */

@@ -18,6 +18,7 @@ import { currentActor, exemptionIdentity } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
 import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
+import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
@@ -161,7 +162,7 @@ export async function buildCartSnapshot(
   if (!cart) return undefined
   return {
     ...(await snapshotFromEntity(container, cart, cart.customer_id)),
-    ...exemptionFields(exemptionIdentity("cart", cart, currentActor())),
+    ...exemptionFields(exemptionIdentity("cart", cart, currentActor(runtimeOf(container)))),
   }
 }
 
@@ -215,7 +216,7 @@ export async function buildOrderSnapshot(
   }
   const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
-  const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor())
+  const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor(runtimeOf(container)))
   return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
 }
 
@@ -298,7 +299,7 @@ export async function salesTaxTaxLineContext(
   try {
     const cartId = input?.cart?.id
     const orderId = input?.order?.id
-    if (cartId) snapshot = await buildCartSnapshot(container, cartId, preparedTaxCart(cartId))
+    if (cartId) snapshot = await buildCartSnapshot(container, cartId, preparedTaxCart(cartId, runtimeOf(container)))
     else if (orderId) snapshot = await buildOrderSnapshot(container, orderId, input.items, input.shipping_methods)
   } catch (e) {
     // never break a cart or order flow over the context: the provider then quotes from the lines
@@ -352,16 +353,15 @@ export function hasAddedTaxLineContextHandlers(): boolean {
 
 /**
  * The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook
- * (tax-line-context.ts), shared through `globalThis` as the request scopes are; undefined when it
- * did not register it (MEDUSA_SALES_TAX_REGISTER_HOOKS=false, or the host's handler was there
- * first): then the workflow's handler is the host's, and the refresh hook runs the workflow.
+ * (tax-line-context.ts), kept in the plugin's runtime (src/runtime.ts) as the request scopes are;
+ * undefined when it did not register it (MEDUSA_SALES_TAX_REGISTER_HOOKS=false, or the host's
+ * handler was there first): then the workflow's handler is the host's, and the refresh hook runs
+ * the workflow.
  */
-const UPDATE_TAX_LINES_HANDLER = Symbol.for("medusa-sales-tax/update-tax-lines-context-handler")
-type HandlerHolder = { [UPDATE_TAX_LINES_HANDLER]?: TaxLineContextHandler }
-export function updateTaxLinesContextHandler(): TaxLineContextHandler | undefined {
-  return (globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER]
+export function updateTaxLinesContextHandler(rt: SalesTaxRuntime = salesTaxRuntime()): TaxLineContextHandler | undefined {
+  return rt.updateTaxLinesHandler
 }
-/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook. */
-export function rememberUpdateTaxLinesContextHandler(handler: TaxLineContextHandler): void {
-  ;(globalThis as HandlerHolder)[UPDATE_TAX_LINES_HANDLER] = handler
+/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook (no container then: the process's runtime). */
+export function rememberUpdateTaxLinesContextHandler(handler: TaxLineContextHandler, rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.updateTaxLinesHandler = handler
 }

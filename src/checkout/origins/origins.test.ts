@@ -12,6 +12,7 @@ import {
   stillRefused,
   type RefusalCache,
 } from "./origins"
+import { resetRuntime, SalesTaxRuntime } from "../../runtime"
 
 const FALLBACK = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const LOCS = {
@@ -84,13 +85,14 @@ describe("origin per stock location", () => {
   it("a refused location stays refused while its address is the refused one (whatever the key order), and is tried again once it changes", () => {
     const refusedAt = { zip: "78701", state: "TX", line1: "500 Congress Ave", city: "Austin" } // keys as the service cart sorts them
     expect(sameAddress(refusedAt, locationOrigin(LOCS.sloc_b).origin!)).toBe(true)
-    refusedLocations.set("sloc_b", { locationId: "sloc_b", name: "Austin", address: refusedAt, reason: "x", at: "now" })
+    resetRuntime()
+    refusedLocations().set("sloc_b", { locationId: "sloc_b", name: "Austin", address: refusedAt, reason: "x", at: "now" })
     try {
       expect([...stillRefused(LOCS)]).toEqual(["sloc_b"])
       expect([...stillRefused({ ...LOCS, sloc_b: { ...LOCS.sloc_b, postal_code: "78702" } })]).toEqual([])
-      expect(refusedLocations.has("sloc_b")).toBe(false)
+      expect(refusedLocations().has("sloc_b")).toBe(false)
     } finally {
-      refusedLocations.clear()
+      resetRuntime()
     }
   })
 
@@ -108,8 +110,8 @@ describe("origin per stock location", () => {
     await shareRefusal(cache, denver)
     expect(parseRefusals(entries.get(REFUSED_LOCATIONS_KEY))).toEqual([austin, denver])
     // instance 2 (an empty process list) sees them; what it found itself wins
-    refusedLocations.clear()
-    refusedLocations.set("sloc_d", { ...denver, reason: "mine" })
+    resetRuntime()
+    refusedLocations().set("sloc_d", { ...denver, reason: "mine" })
     try {
       const known = await knownRefusals(cache)
       expect([...known.values()].map((r) => [r.locationId, r.reason])).toEqual([
@@ -120,8 +122,10 @@ describe("origin per stock location", () => {
       const broken: RefusalCache = { get: async () => Promise.reject(new Error("redis down")), set: async () => undefined }
       expect([...(await knownRefusals(broken)).keys()]).toEqual(["sloc_d"])
       await expect(shareRefusal(broken, austin)).resolves.toBeUndefined()
+      // another runtime (another process) holds none of this one's refusals
+      expect([...(await knownRefusals(undefined, new SalesTaxRuntime())).keys()]).toEqual([])
     } finally {
-      refusedLocations.clear()
+      resetRuntime()
     }
     expect(parseRefusals([{ locationId: "x" }, null, "y", { ...austin, address: { city: "Austin" } }])).toEqual([])
     expect(parseRefusals("nope")).toEqual([])

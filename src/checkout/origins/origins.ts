@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto"
 import type { Address } from "../../service/contract"
 import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {
@@ -106,11 +107,10 @@ export interface RefusedLocation {
   reason: string
   at: string
 }
-const G = globalThis as { [k: symbol]: unknown }
-export const refusedLocations = (G[Symbol.for("medusa-sales-tax/refused-locations")] ??= new Map<string, RefusedLocation>()) as Map<
-  string,
-  RefusedLocation
->
+/** The refusals this process saw, in the plugin's runtime (src/runtime.ts): the provider records them, the settings route lists them. */
+export function refusedLocations(rt: SalesTaxRuntime = salesTaxRuntime()): Map<string, RefusedLocation> {
+  return rt.refusedLocations
+}
 
 /**
  * Refusals shared between instances: each refusal is added to one entry of Medusa's
@@ -162,7 +162,10 @@ export async function shareRefusal(cache: RefusalCache | undefined, r: RefusedLo
 }
 
 /** The refusals this process knows and, with the shared entry, those of every instance (this process's win). */
-export async function knownRefusals(cache: RefusalCache | undefined): Promise<Map<string, RefusedLocation>> {
+export async function knownRefusals(
+  cache: RefusalCache | undefined,
+  rt: SalesTaxRuntime = salesTaxRuntime(),
+): Promise<Map<string, RefusedLocation>> {
   const out = new Map<string, RefusedLocation>()
   if (cache && typeof cache.get === "function") {
     try {
@@ -171,7 +174,7 @@ export async function knownRefusals(cache: RefusalCache | undefined): Promise<Ma
       /* this process's only */
     }
   }
-  for (const [id, r] of refusedLocations) out.set(id, r)
+  for (const [id, r] of refusedLocations(rt)) out.set(id, r)
   return out
 }
 
@@ -181,12 +184,13 @@ export function sameAddress(a: Address, b: Address): boolean {
 }
 
 /** The refused locations whose address is still the refused one (a changed address is tried again). */
-export function stillRefused(locations: KnownLocations | null | undefined): Set<string> {
+export function stillRefused(locations: KnownLocations | null | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): Set<string> {
   const out = new Set<string>()
-  for (const [id, r] of refusedLocations) {
+  const refused = refusedLocations(rt)
+  for (const [id, r] of refused) {
     const now = locationOrigin(locations?.[id]).origin
     if (!now || sameAddress(now, r.address)) out.add(id)
-    else refusedLocations.delete(id)
+    else refused.delete(id)
   }
   return out
 }

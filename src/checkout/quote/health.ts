@@ -1,9 +1,11 @@
 /**
  * Whether the checkout path is in an outage, as this process last saw it: set by the provider
  * (an outage on a quote; a successful service call), read by the store middlewares that refuse
- * cart requests while tax cannot be computed (src/checkout/store/tax-resync.ts). On
- * globalThis: the provider is loaded by the Tax Module, the middlewares by the HTTP layer.
+ * cart requests while tax cannot be computed (src/checkout/store/tax-resync.ts). In the plugin's
+ * runtime (src/runtime.ts): the provider is loaded by the Tax Module, the middlewares by the HTTP layer.
  */
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+
 export interface QuoteHealth {
   outageAt: number | null
   okAt: number | null
@@ -13,12 +15,8 @@ export interface QuoteHealth {
   probe?: () => Promise<void>
 }
 
-const KEY = Symbol.for("medusa-sales-tax/quote-health")
-type Holder = { [KEY]?: QuoteHealth }
-
-export function quoteHealth(): QuoteHealth {
-  const g = globalThis as Holder
-  return (g[KEY] ??= { outageAt: null, okAt: null })
+export function quoteHealth(rt: SalesTaxRuntime = salesTaxRuntime()): QuoteHealth {
+  return rt.quoteHealth
 }
 
 export function markOutage(now = Date.now()): void {

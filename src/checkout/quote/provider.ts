@@ -113,7 +113,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.certificateStore =
       caching && typeof caching.get === "function" && typeof caching.set === "function"
         ? new CachingCertificateStore(caching)
-        : certificateCache
+        : certificateCache()
     this.#rates = new RateRecorder(this.logger)
     const providerId = this.getIdentifier()
     this.#failure = new FailurePolicy({

@@ -126,9 +126,9 @@ export class QuotePipeline {
    * each logged once and shared with the other instances; true when at least one was newly marked.
    */
   protected refuseOrigins(err: unknown, carts: ServiceCart[], snapshot: CartSnapshot): boolean {
-    const found = originRefusals(err, carts, snapshot, refusedLocations, new Date())
+    const found = originRefusals(err, carts, snapshot, refusedLocations(), new Date())
     for (const { refusal: r, message } of found) {
-      refusedLocations.set(r.locationId, r)
+      refusedLocations().set(r.locationId, r)
       // the other instances' settings pages see it through the Caching Module, when there is one
       void shareRefusal(this.deps.refusalCache(), r)
       this.deps.stats.refusedOrigins++

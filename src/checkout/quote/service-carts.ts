@@ -42,7 +42,7 @@ export function serviceCarts(
     ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
     ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
   ]
-  const refused = refusedLocations.size ? stillRefused(snapshot.locations) : new Set<string>()
+  const refused = refusedLocations().size ? stillRefused(snapshot.locations) : new Set<string>()
   const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, o.origin, snapshot.cart_id, refused)
   const carts: ServiceCart[] = []
   for (const g of groups) {

@@ -1,8 +1,10 @@
 import { Module } from "@medusajs/framework/utils"
 import SalesTaxModuleService from "./service"
+import registerSalesTaxRuntime from "./loaders/runtime"
 
 export const SALES_TAX_MODULE = "salesTax"
 export { SalesTaxModuleService }
 export type { TicTargetType } from "./service"
 
-export default Module(SALES_TAX_MODULE, { service: SalesTaxModuleService })
+// the loader registers the plugin's runtime in the module's container (src/runtime.ts)
+export default Module(SALES_TAX_MODULE, { service: SalesTaxModuleService, loaders: [registerSalesTaxRuntime] })

@@ -18,6 +18,7 @@
  * is used and the provider says so once.
  */
 import BigNumber from "bignumber.js"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 
@@ -94,17 +95,14 @@ export class InMemoryRateMemory implements RateMemory {
   }
 }
 
-const KEY = Symbol.for("medusa-sales-tax/rate-memory")
-type Holder = { [KEY]?: RateMemory }
-
-/** Called by the salesTax module service when Medusa constructs it. */
-export function registerRateMemory(m: RateMemory): void {
-  ;(globalThis as Holder)[KEY] = m
+/** Called by the salesTax module service when Medusa constructs it (kept in the plugin's runtime, src/runtime.ts). */
+export function registerRateMemory(m: RateMemory, rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.rateMemory = m
 }
 
 /** The registered (database) memory, or undefined. */
-export function registeredRateMemory(): RateMemory | undefined {
-  return (globalThis as Holder)[KEY]
+export function registeredRateMemory(rt: SalesTaxRuntime = salesTaxRuntime()): RateMemory | undefined {
+  return rt.rateMemory
 }
 
 /** An unchanged rate is written again at least this often (its quoted_at stays within the hour). */

@@ -10,6 +10,7 @@ import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } f
 import { runProviderBootChecks } from "../../medusa/boot-check"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
+import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
 import {
   registerCertificateReviews,
@@ -69,13 +70,16 @@ export class SalesTaxModuleService
   implements RateMemory, CallLogSink, CertificateReviews
 {
   readonly #logger: { warn(m: string): void }
+  /** The plugin's runtime (src/runtime.ts), registered in this module's container by its loader; Medusa's container reaches it here (runtimeOf). */
+  readonly runtime: SalesTaxRuntime
 
   constructor(...args: unknown[]) {
     super(...args)
+    this.runtime = runtimeFromDeps(args[0])
     // the tax provider (in the Tax Module's container) reaches the table through this registration
-    registerRateMemory(this)
-    // the provider reads which certificates are approved through this registration (core/exemptions.ts)
-    registerCertificateReviews(this)
+    registerRateMemory(this, this.runtime)
+    // the provider reads which certificates are approved through this registration (checkout/exemptions/exemptions.ts)
+    registerCertificateReviews(this, this.runtime)
     let logger: { warn(m: string): void } | undefined
     try {
       logger = (args[0] as { logger?: { warn(m: string): void } } | undefined)?.logger
@@ -91,7 +95,7 @@ export class SalesTaxModuleService
   __hooks = {
     onApplicationStart: async (): Promise<void> => {
       // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
-      if (!servesRequests()) return
+      if (!servesRequests(this.runtime)) return
       try {
         await runProviderBootChecks(this.#logger)
       } catch (e) {
@@ -147,7 +151,7 @@ export class SalesTaxModuleService
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
     // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
-    ticAssignmentsChanged()
+    ticAssignmentsChanged(this.runtime)
     const existing = await this.listTicAssignments({ target_type: targetType, target_id: targetId })
     if (tic === null) {
       if (existing.length) await this.deleteTicAssignments(existing.map((e) => e.id))
@@ -195,7 +199,7 @@ export class SalesTaxModuleService
       done += part.length
       onProgress?.(done)
     }
-    ticAssignmentsChanged()
+    ticAssignmentsChanged(this.runtime)
   }
 
   /** TICs of the given targets that have one: { [targetId]: tic }. */

@@ -1,19 +1,17 @@
 /**
  * A counter of TIC assignment changes in this process: the salesTax module bumps it whenever it
  * writes an assignment (setTic), and whoever keeps TICs (the tax-line hook's product TICs:
- * src/tics/product-tic-cache.ts) drops what it read under an older count. No imports:
- * the module and the hooks both load it without loading each other.
+ * src/tics/product-tic-cache.ts) drops what it read under an older count. The count lives in the
+ * plugin's runtime (src/runtime.ts): the module and the hooks may be different module instances.
  */
-const KEY = Symbol.for("medusa-sales-tax/tic-generation")
-type Holder = { [KEY]?: number }
+import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
-/** The current count (shared through globalThis, in case the plugin's files load twice). */
-export function ticGeneration(): number {
-  return (globalThis as Holder)[KEY] ?? 0
+/** The current count. */
+export function ticGeneration(rt: SalesTaxRuntime = salesTaxRuntime()): number {
+  return rt.ticGeneration
 }
 
 /** A TIC assignment changed. */
-export function ticAssignmentsChanged(): void {
-  const g = globalThis as Holder
-  g[KEY] = (g[KEY] ?? 0) + 1
+export function ticAssignmentsChanged(rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.ticGeneration++
 }

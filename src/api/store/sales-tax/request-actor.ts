@@ -11,10 +11,11 @@ import type {
   MiddlewareRoute,
 } from "@medusajs/framework/http"
 import { actorOf, actorStorage } from "../../../checkout/hooks/request-actor"
+import { runtimeOf } from "../../../runtime"
 
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   // read lazily: the hook runs later in this same request, after every authentication step
-  actorStorage().run(
+  actorStorage(runtimeOf(req.scope)).run(
     { actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context) },
     () => next(),
   )

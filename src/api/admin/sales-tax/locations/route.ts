@@ -12,6 +12,7 @@ import {
 } from "../../../../checkout/origins/origins"
 import type { AdminLocationsResponse, LocationView } from "../../../types"
 import { handle, pluginOptions } from "../helpers"
+import { runtimeOf } from "../../../../runtime"
 
 /** A stock location as this route reads it. */
 interface LocationRow {
@@ -48,7 +49,7 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   } catch {
     caching = undefined
   }
-  const refusals = await knownRefusals(caching)
+  const refusals = await knownRefusals(caching, runtimeOf(req.scope))
   const locations: LocationView[] = data.map((l) => {
     const own = locationOrigin(l.address)
     const refused = refusals.get(l.id)

@@ -1,0 +1,103 @@
+import { asValue } from "@medusajs/framework/awilix"
+import { createMedusaContainer } from "@medusajs/framework/utils"
+import { resetRuntime, runtimeFromDeps, runtimeOf, SALES_TAX_RUNTIME, SalesTaxRuntime, salesTaxRuntime } from "./runtime"
+import registerSalesTaxRuntime from "./modules/sales-tax/loaders/runtime"
+import { isDegraded, markOutage, quoteHealth } from "./checkout/quote/health"
+import { refusedLocations } from "./checkout/origins/origins"
+import { completionGuardStats } from "./checkout/hooks/complete-cart-guard"
+import { currentActor, runAsActor } from "./checkout/hooks/request-actor"
+import { ticAssignmentsChanged, ticGeneration } from "./modules/sales-tax/tic-generation"
+import { markServesRequests, servesRequests } from "./core/serving"
+
+afterEach(() => resetRuntime())
+
+describe("the plugin's runtime", () => {
+  it("is one object per process until a test resets it; a reset starts every registry empty", () => {
+    const first = salesTaxRuntime()
+    expect(salesTaxRuntime()).toBe(first)
+    markOutage(1)
+    markServesRequests()
+    ticAssignmentsChanged()
+    completionGuardStats().checked++
+    refusedLocations().set("sloc_1", {
+      locationId: "sloc_1",
+      name: null,
+      address: { line1: "a", city: "b", state: "WA", zip: "98109" },
+      reason: "x",
+      at: "t",
+    })
+    expect([isDegraded(), servesRequests(), ticGeneration(), completionGuardStats().checked, refusedLocations().size]).toEqual([
+      true,
+      true,
+      1,
+      1,
+      1,
+    ])
+
+    const fresh = resetRuntime()
+    expect(fresh).not.toBe(first)
+    expect(salesTaxRuntime()).toBe(fresh)
+    expect([isDegraded(), servesRequests(), ticGeneration(), completionGuardStats().checked, refusedLocations().size]).toEqual([
+      false,
+      false,
+      0,
+      0,
+      0,
+    ])
+    expect(quoteHealth()).toEqual({ outageAt: null, okAt: null })
+    // the old one is left as it was (nothing shared between the two)
+    expect([first.quoteHealth.outageAt, first.ticGeneration, first.refusedLocations.size]).toEqual([1, 1, 1])
+  })
+
+  it("an accessor given a runtime reads and writes that runtime, not the process's", () => {
+    const other = new SalesTaxRuntime()
+    ticAssignmentsChanged(other)
+    markServesRequests(other)
+    expect([ticGeneration(other), servesRequests(other)]).toEqual([1, true])
+    expect([ticGeneration(), servesRequests()]).toEqual([0, false])
+    const actor = { actorType: "customer", actorId: "cus_1" }
+    expect(runAsActor(actor, () => [currentActor(), currentActor(other)], salesTaxRuntime())).toEqual([actor, null])
+  })
+
+  it("the salesTax module's loader registers the process's runtime in the module's container, where the service finds it among its dependencies", async () => {
+    const moduleContainer = createMedusaContainer()
+    await registerSalesTaxRuntime({ container: moduleContainer })
+    expect(moduleContainer.resolve(SALES_TAX_RUNTIME)).toBe(salesTaxRuntime())
+    expect(runtimeFromDeps(moduleContainer.cradle)).toBe(salesTaxRuntime())
+    expect(runtimeOf(moduleContainer)).toBe(salesTaxRuntime())
+    // a cradle without it (awilix throws on an unknown key): the process's
+    const bare = createMedusaContainer()
+    expect(() => (bare.cradle as Record<string, unknown>)[SALES_TAX_RUNTIME]).toThrow()
+    expect(runtimeFromDeps(bare.cradle)).toBe(salesTaxRuntime())
+    expect(runtimeFromDeps(undefined)).toBe(salesTaxRuntime())
+  })
+
+  it("runtimeOf: the container's registration, else the salesTax module's runtime, else the process's", () => {
+    const registered = new SalesTaxRuntime()
+    const ofModule = new SalesTaxRuntime()
+    const both = createMedusaContainer()
+    both.register(SALES_TAX_RUNTIME, asValue(registered))
+    both.register("salesTax", asValue({ runtime: ofModule }))
+    expect(runtimeOf(both)).toBe(registered)
+
+    const app = createMedusaContainer()
+    app.register("salesTax", asValue({ runtime: ofModule }))
+    expect(runtimeOf(app)).toBe(ofModule)
+    // a request scope of Medusa's container
+    expect(runtimeOf(app.createScope())).toBe(ofModule)
+
+    // a host without the plugin's module; a module without a runtime; a container that throws; none
+    expect(runtimeOf(createMedusaContainer())).toBe(salesTaxRuntime())
+    const noRuntime = createMedusaContainer()
+    noRuntime.register("salesTax", asValue({ listTicAssignments: () => [] }))
+    expect(runtimeOf(noRuntime)).toBe(salesTaxRuntime())
+    expect(
+      runtimeOf({
+        resolve: () => {
+          throw new Error("unexpected")
+        },
+      }),
+    ).toBe(salesTaxRuntime())
+    expect(runtimeOf(undefined)).toBe(salesTaxRuntime())
+  })
+})

@@ -220,8 +220,23 @@ export function owedSnapshot(s: FilingSnapshot, quoted: LineItemOut[], at: Date)
   }
 }
 
+/**
+ * Pure: whether the cart is re-quoted before an order is filed (to compare, and to convert it when
+ * equal): an order with a cart, unless it is filed directly anyway (a refused certificate's
+ * fallback, or a backfilled order, never re-quoted at today's rates).
+ */
+export function requotesAtFiling(s: Pick<FilingSnapshot, "cartId" | "backfill">, direct: boolean): boolean {
+  return !!s.cartId && !direct && !s.backfill
+}
+
+/** Pure: the record's last step once its order is at the service ("backfill" for a backfilled order). */
+export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined): "filed" | "backfill" {
+  return s?.backfill ? "backfill" : "filed"
+}
+
 /** Lines carrying the provider's fallback tax take the direct path whatever the re-quote says. */
-export function mustFileDirect(s: FilingSnapshot): "fallback" | "no_cart" | null {
+export function mustFileDirect(s: FilingSnapshot): "backfill" | "fallback" | "no_cart" | null {
+  if (s.backfill) return "backfill"
   if (s.lines.some((l) => l.fallback)) return "fallback"
   if (!s.cartId) return "no_cart"
   return null

@@ -21,7 +21,7 @@ import {
   getPluginOptions,
   loadClaim,
   loadExchange,
-  loadOrder,
+  readOrder,
   orderRecordInput,
   returnRefund,
   splitByOrigin,
@@ -112,7 +112,7 @@ async function refundTarget(container: MedusaContainer, target: RefundTarget | n
 export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const target = await returnRefund(container, returnId)
   if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
-  const order = await loadOrder(container, target.orderId)
+  const order = await readOrder(container, target.orderId)
   const returned = new Set(target.intent.items.map((i) => i.itemId))
   for (const x of order?.exchanges ?? []) {
     if ((x.additional_items ?? []).some((i) => returned.has(i.item_id))) await onExchangeCreated(container, x.id, deps)
@@ -219,7 +219,7 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out
   const options = getPluginOptions(container)
-  const order = await loadOrder(container, x.order_id)
+  const order = await readOrder(container, x.order_id)
   if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
   const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, {
     kind: "exchange",

@@ -7,5 +7,6 @@
 export type { RefundItem } from "../modules/sales-tax-filing/types"
 export * from "./snapshot"
 export * from "./refund-targets"
+export { readOrder, readOrders, readOrderParts } from "./order-reader"
 export { filingProcessor } from "./processor-factory"
 export { getPluginOptions } from "../options"

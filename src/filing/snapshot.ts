@@ -18,8 +18,9 @@ import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../m
 import { newRecordFor } from "./processor"
 import { childOrderId, decideDestination, quotedDestination, type DestinationDecision } from "./decisions"
 import { fullItemTax } from "./reconciliation/compute"
-import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
+import type { LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
+import { readOrder } from "./order-reader"
 
 // ---------------------------------------------------------------------------------------------
 // TICs (product → type → category → default, as the provider resolves them at checkout)
@@ -71,57 +72,6 @@ async function ticsForProducts(container: MedusaContainer, productIds: string[],
 // ---------------------------------------------------------------------------------------------
 // Orders
 // ---------------------------------------------------------------------------------------------
-
-/** What filing reads of an order (its snapshot); backfill reads the same. Medusa computes line totals (tax_total) only when order totals are asked for too. */
-export const ORDER_FIELDS = [
-  "id",
-  "created_at",
-  "currency_code",
-  "customer_id",
-  "sales_channel_id",
-  "canceled_at",
-  "status",
-  "tax_total",
-  "total",
-  "cart.id",
-  "shipping_address.*",
-  "items.*",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "items.subtotal",
-  "items.discount_subtotal",
-  "items.tax_total",
-  "items.total",
-  "shipping_methods.*",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal",
-  "shipping_methods.discount_subtotal",
-  "shipping_methods.tax_total",
-  "shipping_methods.total",
-  "fulfillments.created_at",
-  "payment_collections.payments.captured_at",
-]
-
-/** The order with its claims and exchanges (the order entity has no relation to them: queried apart). */
-export async function loadOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
-  const [data, claims, exchanges] = await Promise.all([
-    graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } }),
-    graph<AddedItemsRow>(container, {
-      entity: "order_claim",
-      fields: ["id", "canceled_at", "additional_items.*"],
-      filters: { order_id: orderId },
-    }),
-    graph<AddedItemsRow>(container, {
-      entity: "order_exchange",
-      fields: ["id", "canceled_at", "additional_items.*"],
-      filters: { order_id: orderId },
-    }),
-  ])
-  const order = data[0]
-  if (!order) return null
-  return { ...order, claims, exchanges }
-}
 
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
 export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
@@ -422,7 +372,7 @@ export async function orderRecordInput(
   orderId: string,
   options: PluginOptions,
 ): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
-  const order = await loadOrder(container, orderId)
+  const order = await readOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
   const { snapshot, reason, siblings, originOf, attention } = await buildSnapshot(container, order, options, { kind: "order" })
   const mode = options.completionMode as CompletionMode

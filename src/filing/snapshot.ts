@@ -9,9 +9,7 @@ import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
 import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../checkout/cart/build-service-cart"
-import { categoryTics, resolveTic } from "../tics/tic-resolution"
 import { checkoutExemption } from "../checkout/exemptions/exemption-snapshot"
-import { graph } from "../query"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../checkout/origins/origins"
 import type { Address } from "../service/contract"
 import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
@@ -20,54 +18,8 @@ import { childOrderId, decideDestination, quotedDestination, type DestinationDec
 import { fullItemTax } from "./reconciliation/compute"
 import type { LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
+import { ticsForProducts } from "./snapshot-tics"
 import { readOrder } from "./order-reader"
-
-// ---------------------------------------------------------------------------------------------
-// TICs (product → type → category → default, as the provider resolves them at checkout)
-// ---------------------------------------------------------------------------------------------
-
-interface TicAssignments {
-  getTics(targetType: string, ids: string[]): Promise<Record<string, number>>
-}
-
-async function ticsForProducts(container: MedusaContainer, productIds: string[], defaultTic: number): Promise<Map<string, number>> {
-  const out = new Map<string, number>()
-  if (!productIds.length) return out
-  let svc: TicAssignments | undefined
-  try {
-    svc = container.resolve("salesTax", { allowUnregistered: true }) as TicAssignments | undefined
-  } catch {
-    svc = undefined
-  }
-  if (!svc?.getTics) {
-    for (const id of productIds) out.set(id, defaultTic)
-    return out
-  }
-  const products = await graph<{ id: string; type_id?: string | null; categories?: { id: string; mpath?: string | null }[] | null }>(
-    container,
-    { entity: "product", fields: ["id", "type_id", "categories.id", "categories.mpath"], filters: { id: productIds } },
-  )
-  const typeIds = [...new Set(products.map((p) => p.type_id).filter((t): t is string => !!t))]
-  const cats = products.flatMap((p) => p.categories ?? [])
-  const catIds = [...new Set(cats.flatMap((c) => (c.mpath ? c.mpath.split(".") : [c.id])).filter(Boolean))]
-  const [byProduct, byType, byCat] = await Promise.all([
-    svc.getTics("product", productIds),
-    typeIds.length ? svc.getTics("product_type", typeIds) : Promise.resolve({} as Record<string, number>),
-    catIds.length ? svc.getTics("product_category", catIds) : Promise.resolve({} as Record<string, number>),
-  ])
-  for (const p of products) {
-    out.set(
-      p.id,
-      resolveTic({
-        product: byProduct[p.id],
-        productType: p.type_id ? byType[p.type_id] : null,
-        categories: categoryTics(p.categories ?? [], byCat),
-        defaultTic,
-      }).tic,
-    )
-  }
-  return out
-}
 
 // ---------------------------------------------------------------------------------------------
 // Orders

@@ -3,7 +3,11 @@
  * completed, canceled, returned) with service calls whose ids and keys derive from Medusa ids, so
  * running any step twice is harmless. All work on one order runs under one lock; every call is
  * followed by a write of its outcome; a write-ahead marker (last_step) makes the step after a crash
- * ask the service first ("already done" is reconciled, not failed).
+ * ask the service first ("already done" is reconciled, not failed). The one writer of filing
+ * records (the live filing, the retry job, the sweep and the backfill). Here: the intents and the
+ * step sequence (`run`); it extends processor-refunds.ts (refunds, edits) → processor-file.ts
+ * (filing a snapshot) → processor-base.ts (lock, record writes, failures); inputs in
+ * processor-types.ts.
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import {

@@ -1,11 +1,12 @@
 /**
  * npm run bench:backfill — the backfill core (src/filing/backfill/core.ts: batches of historical order
- * snapshots → POST orders + POST orders/refunds, bounded concurrency) against the sandbox
+ * snapshots filed through the FilingProcessor on the in-memory store → POST orders + POST
+ * orders/refunds, bounded concurrency) against the sandbox
  * started in this process on an ephemeral port, through the real SalesTaxClient over loopback HTTP.
  *
  * Prints orders/s (the target is ≥ 500 on a 2-core machine) and the process RSS at the start,
- * along the way and at the end. Orders are generated batch by batch (nothing kept), the ledger
- * keeps counters only, so what grows is the sandbox's own store of filed orders (it is the
+ * along the way and at the end. Orders are generated batch by batch (nothing kept), the
+ * processor's records are forgotten after each batch, so what grows is the sandbox's own store of filed orders (it is the
  * service): the bench reports that store's size beside the RSS. A rerun of the first orders then
  * shows that nothing is filed twice (every order answered "already existed", every refund replayed).
  *
@@ -21,6 +22,7 @@ import { SalesTaxClient } from "../src/service/client"
 import { roundCents } from "../src/money"
 import type { FilingLine, FilingSnapshot } from "../src/modules/sales-tax-filing/types"
 import { backfillRunner, type BackfillLedger, type BackfillOrder } from "../src/filing/backfill/core"
+import { MemoryFilingStore, memoryLock } from "../src/filing/__tests__/memory-store"
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000)
 const BATCH = Number(process.env.BENCH_BATCH ?? 500)
@@ -169,12 +171,25 @@ async function main() {
   const sb = await sandboxThread()
   const client = new SalesTaxClient({ baseUrl: sb.url, apiKey: API_KEY, connectionId: CONNECTION_ID })
   const stored = sb.stored
-  let recorded = 0
+  // the FilingProcessor's records in memory, forgotten after each batch (the service keeps what was filed)
+  const store = new MemoryFilingStore()
   const ledger: BackfillLedger = {
     filed: async () => new Set<string>(), // the service's duplicate answers make a rerun safe
-    record: async () => void recorded++,
   }
-  const runner = backfillRunner({ client, ledger, concurrency: CONCURRENCY, secrets: [API_KEY] })
+  const backfill = backfillRunner({
+    processor: { store, client, lock: memoryLock(), maxAttempts: 1, secrets: [API_KEY] },
+    mode: "captured",
+    ledger,
+    concurrency: CONCURRENCY,
+  })
+  const runner = {
+    async runBatch(b: BackfillOrder[]) {
+      const out = await backfill.runBatch(b)
+      store.records.clear()
+      store.refunds.clear()
+      return out
+    },
+  }
   try {
     // warm-up (JIT, sockets), not counted
     await runner.runBatch([...batches(ORDERS, ORDERS + 200)].flat())

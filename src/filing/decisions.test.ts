@@ -13,6 +13,8 @@ import {
   refundKey,
   remainingItems,
   sanitizeError,
+  filedStep,
+  requotesAtFiling,
 } from "./decisions"
 
 const line = (i: number, tax: number, qty = 2): FilingLine => ({
@@ -232,5 +234,20 @@ describe("describeFailure (the subscriber's log line)", () => {
     expect(describeFailure({ message: "key sk_live_secret1234 refused", code: "auth" }, ["sk_live_secret1234"])).toBe(
       "key [redacted] refused (code auth)",
     )
+  })
+})
+
+describe("filing a backfilled order", () => {
+  it("re-quotes an order with a cart before filing, never a backfilled one nor a direct refile", () => {
+    expect([
+      requotesAtFiling({ cartId: "cart_1" }, false),
+      requotesAtFiling({ cartId: null }, false),
+      requotesAtFiling({ cartId: "cart_1" }, true),
+      requotesAtFiling({ cartId: "cart_1", backfill: true }, false),
+    ]).toEqual([true, false, false, false])
+  })
+
+  it("a backfilled order is filed directly and its record's last step says backfill", () => {
+    expect([filedStep({ backfill: true }), filedStep({}), filedStep(null)]).toEqual(["backfill", "filed", "filed"])
   })
 })

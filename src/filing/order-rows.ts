@@ -67,9 +67,10 @@ export interface AddedItemsRow {
   additional_items?: { item_id: string }[] | null
 }
 
-/** An order as filing reads it (ORDER_FIELDS). */
+/** An order as filing reads it (order-reader.ts: ORDER_FIELDS). */
 export interface OrderRow {
   id: string
+  display_id?: number | null
   created_at: string | Date
   currency_code: string
   customer_id?: string | null
@@ -83,13 +84,14 @@ export interface OrderRow {
   items?: OrderItemRow[] | null
   shipping_methods?: ShippingMethodRow[] | null
   fulfillments?: { created_at?: string | Date | null }[] | null
-  payment_collections?: { payments?: { captured_at?: string | Date | null }[] | null }[] | null
+  payment_collections?: { payments?: { captured_at?: string | Date | null; refunds?: { id: string }[] | null }[] | null }[] | null
 }
 
-/** The order with its claims and exchanges (queried apart: the order entity has no relation to them). */
+/** The order with its claims, exchanges and returns (queried apart: the order entity has no relation to them). */
 export interface LoadedOrder extends OrderRow {
-  claims?: AddedItemsRow[] | null
-  exchanges?: AddedItemsRow[] | null
+  claims?: ClaimRow[] | null
+  exchanges?: ExchangeRow[] | null
+  returns?: ReturnRow[] | null
 }
 
 /** An item of a return, a claim or an exchange (its order item and quantities). */
@@ -97,6 +99,22 @@ export interface ChangeItemRow {
   item_id: string
   quantity?: unknown
   received_quantity?: unknown
+}
+
+/** A claim as filing reads it (CLAIM_FIELDS): its new items, its claimed units (claim items, or its return's items). */
+export interface ClaimRow extends AddedItemsRow {
+  order_id: string
+  type?: string | null
+  created_at: string | Date
+  claim_items?: ChangeItemRow[] | null
+  return?: { items?: ChangeItemRow[] | null } | null
+}
+
+/** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
+export interface ExchangeRow extends AddedItemsRow {
+  order_id: string
+  created_at: string | Date
+  return?: { items?: ChangeItemRow[] | null } | null
 }
 
 /** A return as filing, backfill and reconciliation read it (RETURN_FIELDS). */
@@ -110,17 +128,3 @@ export interface ReturnRow {
   metadata?: unknown
   items?: ChangeItemRow[] | null
 }
-
-/** What filing, backfill and reconciliation read of a return. */
-export const RETURN_FIELDS = [
-  "id",
-  "order_id",
-  "claim_id",
-  "exchange_id",
-  "canceled_at",
-  "received_at",
-  "metadata",
-  "items.item_id",
-  "items.quantity",
-  "items.received_quantity",
-] as const

@@ -8,7 +8,7 @@ import { getPluginOptions } from "../options"
 import { getSalesTaxClient } from "../service/client-factory"
 import { allApiKeys, optionsForConnection } from "../service/connections"
 import { SALES_TAX_FILING_MODULE, type FilingStore } from "../modules/sales-tax-filing/types"
-import { FilingProcessor, type FilingClient, type FilingLogger } from "./processor"
+import { FilingProcessor, type FilingClient, type FilingLogger, type FilingProcessorDeps } from "./processor"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 
@@ -21,11 +21,19 @@ interface Locking {
 }
 
 export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
+  return new FilingProcessor(filingProcessorDeps(container, overrides))
+}
+
+/** What the app's FilingProcessor is made of (the backfill makes its own with them: ./backfill/medusa.ts). */
+export function filingProcessorDeps(
+  container: MedusaContainer,
+  overrides: { client?: FilingClient; now?: () => Date } = {},
+): FilingProcessorDeps {
   const options = getPluginOptions(container)
   const store = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
   const locking = container.resolve<Locking>(Modules.LOCKING)
   const logger = container.resolve<FilingLogger>(ContainerRegistrationKeys.LOGGER)
-  return new FilingProcessor({
+  return {
     store,
     client: overrides.client ?? getSalesTaxClient(options).background(),
     // a test's client override stands for every connection
@@ -44,5 +52,5 @@ export function filingProcessor(container: MedusaContainer, overrides: { client?
       await uses?.markCertificateUsed(u)
       if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
     },
-  })
+  }
 }

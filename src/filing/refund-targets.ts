@@ -6,12 +6,12 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec, roundCents, sum } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
-import { graph } from "../query"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor"
 import { taxShare } from "./decisions"
 import { wholeItemCharge } from "./snapshot"
-import { RETURN_FIELDS, type AddedItemsRow, type ChangeItemRow, type OrderRow, type ReturnRow, type ShippingLinks } from "./order-rows"
+import type { ChangeItemRow, ExchangeRow, OrderRow } from "./order-rows"
+import { readClaim, readExchange, readReturn, readShippingLinks } from "./order-reader"
 
 export interface RefundTarget {
   orderId: string
@@ -25,24 +25,14 @@ function items(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow)
 /** A received return: its received quantities. A return that belongs to a claim or an exchange
  *  maps to that claim's / exchange's refund (same key), so it is refunded once. */
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
-  const data = await graph<ReturnRow>(container, {
-    entity: "return",
-    fields: RETURN_FIELDS,
-    filters: { id: returnId },
-  })
-  const r = data[0]
+  const r = await readReturn(container, returnId)
   if (!r) return null
   if (r.claim_id) return claimRefund(container, r.claim_id)
   if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
   const received = items(r.items, (i) => i.received_quantity)
   // a return that refunds shipping (metadata refund_shipping: true) refunds the shipping lines' tax too
   if (refundsShipping(r.metadata)) {
-    const [o] = await graph<{ id: string; shipping_methods?: { id: string; detail?: ShippingLinks | null }[] | null }>(container, {
-      entity: "order",
-      fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"],
-      filters: { id: r.order_id },
-    })
-    for (const sm of o?.shipping_methods ?? []) {
+    for (const sm of await readShippingLinks(container, r.order_id)) {
       if (sm.detail?.return_id || sm.detail?.claim_id || sm.detail?.exchange_id) continue
       received.push({ itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`, quantity: 1 })
     }
@@ -71,31 +61,7 @@ export interface LoadedClaim {
 }
 
 export async function loadClaim(container: MedusaContainer, claimId: string): Promise<LoadedClaim | null> {
-  const data = await graph<{
-    id: string
-    type?: string | null
-    order_id: string
-    created_at: string | Date
-    canceled_at?: string | Date | null
-    additional_items?: { item_id: string }[] | null
-    claim_items?: ChangeItemRow[] | null
-    return?: { items?: ChangeItemRow[] | null } | null
-  }>(container, {
-    entity: "order_claim",
-    fields: [
-      "id",
-      "type",
-      "order_id",
-      "created_at",
-      "canceled_at",
-      "additional_items.*",
-      "claim_items.*",
-      "return.items.item_id",
-      "return.items.quantity",
-    ],
-    filters: { id: claimId },
-  })
-  const c = data[0]
+  const c = await readClaim(container, claimId)
   if (!c || c.canceled_at) return null
   const returned = items(c.return?.items, (i) => i.quantity)
   return {
@@ -137,18 +103,9 @@ export async function exchangeRefund(container: MedusaContainer, exchangeId: str
 }
 
 /** An exchange as filing reads it: its new items and its returned items. */
-export interface LoadedExchange extends AddedItemsRow {
-  order_id: string
-  created_at: string | Date
-  return?: { items?: ChangeItemRow[] | null } | null
-}
+export type LoadedExchange = ExchangeRow
 
 export async function loadExchange(container: MedusaContainer, exchangeId: string): Promise<LoadedExchange | null> {
-  const data = await graph<LoadedExchange>(container, {
-    entity: "order_exchange",
-    fields: ["id", "order_id", "created_at", "canceled_at", "additional_items.*", "return.items.item_id", "return.items.quantity"],
-    filters: { id: exchangeId },
-  })
-  const x = data[0]
+  const x = await readExchange(container, exchangeId)
   return x && !x.canceled_at ? x : null
 }

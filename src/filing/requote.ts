@@ -7,7 +7,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { FilingRecordDTO } from "../modules/sales-tax-filing/types"
-import { buildSnapshot, filingProcessor, getPluginOptions, loadOrder } from "./medusa"
+import { buildSnapshot, filingProcessor, getPluginOptions, readOrder } from "./medusa"
 import { currencyReason } from "./decisions"
 import type { FilingClient } from "./processor"
 
@@ -30,7 +30,7 @@ export async function requoteFiling(
   const options = getPluginOptions(container)
   return filingProcessor(container, deps).requote(orderId, async (rec) => {
     if (rec.kind !== "order") throw new RequoteRefused(422, `only an order's own filing can be re-quoted (this one is ${rec.kind})`)
-    const order = await loadOrder(container, rec.order_id)
+    const order = await readOrder(container, rec.order_id)
     if (!order) throw new RequoteRefused(404, `order ${rec.order_id} not found`)
     const currency = String(order.currency_code).toUpperCase()
     if (currency !== "USD") throw new RequoteRefused(422, `${currencyReason(currency)}: file this order at the service by hand`)

@@ -9,119 +9,21 @@ import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
 import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../checkout/cart/build-service-cart"
-import { categoryTics, resolveTic } from "../tics/tic-resolution"
 import { checkoutExemption } from "../checkout/exemptions/exemption-snapshot"
-import { graph } from "../query"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../checkout/origins/origins"
 import type { Address } from "../service/contract"
 import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { newRecordFor } from "./processor"
 import { childOrderId, decideDestination, quotedDestination, type DestinationDecision } from "./decisions"
 import { fullItemTax } from "./reconciliation/compute"
-import type { AddedItemsRow, LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
+import type { LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
-
-// ---------------------------------------------------------------------------------------------
-// TICs (product → type → category → default, as the provider resolves them at checkout)
-// ---------------------------------------------------------------------------------------------
-
-interface TicAssignments {
-  getTics(targetType: string, ids: string[]): Promise<Record<string, number>>
-}
-
-async function ticsForProducts(container: MedusaContainer, productIds: string[], defaultTic: number): Promise<Map<string, number>> {
-  const out = new Map<string, number>()
-  if (!productIds.length) return out
-  let svc: TicAssignments | undefined
-  try {
-    svc = container.resolve("salesTax", { allowUnregistered: true }) as TicAssignments | undefined
-  } catch {
-    svc = undefined
-  }
-  if (!svc?.getTics) {
-    for (const id of productIds) out.set(id, defaultTic)
-    return out
-  }
-  const products = await graph<{ id: string; type_id?: string | null; categories?: { id: string; mpath?: string | null }[] | null }>(
-    container,
-    { entity: "product", fields: ["id", "type_id", "categories.id", "categories.mpath"], filters: { id: productIds } },
-  )
-  const typeIds = [...new Set(products.map((p) => p.type_id).filter((t): t is string => !!t))]
-  const cats = products.flatMap((p) => p.categories ?? [])
-  const catIds = [...new Set(cats.flatMap((c) => (c.mpath ? c.mpath.split(".") : [c.id])).filter(Boolean))]
-  const [byProduct, byType, byCat] = await Promise.all([
-    svc.getTics("product", productIds),
-    typeIds.length ? svc.getTics("product_type", typeIds) : Promise.resolve({} as Record<string, number>),
-    catIds.length ? svc.getTics("product_category", catIds) : Promise.resolve({} as Record<string, number>),
-  ])
-  for (const p of products) {
-    out.set(
-      p.id,
-      resolveTic({
-        product: byProduct[p.id],
-        productType: p.type_id ? byType[p.type_id] : null,
-        categories: categoryTics(p.categories ?? [], byCat),
-        defaultTic,
-      }).tic,
-    )
-  }
-  return out
-}
+import { ticsForProducts } from "./snapshot-tics"
+import { readOrder } from "./order-reader"
 
 // ---------------------------------------------------------------------------------------------
 // Orders
 // ---------------------------------------------------------------------------------------------
-
-/** What filing reads of an order (its snapshot); backfill reads the same. Medusa computes line totals (tax_total) only when order totals are asked for too. */
-export const ORDER_FIELDS = [
-  "id",
-  "created_at",
-  "currency_code",
-  "customer_id",
-  "sales_channel_id",
-  "canceled_at",
-  "status",
-  "tax_total",
-  "total",
-  "cart.id",
-  "shipping_address.*",
-  "items.*",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "items.subtotal",
-  "items.discount_subtotal",
-  "items.tax_total",
-  "items.total",
-  "shipping_methods.*",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal",
-  "shipping_methods.discount_subtotal",
-  "shipping_methods.tax_total",
-  "shipping_methods.total",
-  "fulfillments.created_at",
-  "payment_collections.payments.captured_at",
-]
-
-/** The order with its claims and exchanges (the order entity has no relation to them: queried apart). */
-export async function loadOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
-  const [data, claims, exchanges] = await Promise.all([
-    graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: orderId } }),
-    graph<AddedItemsRow>(container, {
-      entity: "order_claim",
-      fields: ["id", "canceled_at", "additional_items.*"],
-      filters: { order_id: orderId },
-    }),
-    graph<AddedItemsRow>(container, {
-      entity: "order_exchange",
-      fields: ["id", "canceled_at", "additional_items.*"],
-      filters: { order_id: orderId },
-    }),
-  ])
-  const order = data[0]
-  if (!order) return null
-  return { ...order, claims, exchanges }
-}
 
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
 export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
@@ -422,7 +324,7 @@ export async function orderRecordInput(
   orderId: string,
   options: PluginOptions,
 ): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
-  const order = await loadOrder(container, orderId)
+  const order = await readOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
   const { snapshot, reason, siblings, originOf, attention } = await buildSnapshot(container, order, options, { kind: "order" })
   const mode = options.completionMode as CompletionMode

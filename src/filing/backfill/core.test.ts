@@ -1,20 +1,24 @@
 /**
- * The backfill core against the sandbox over loopback HTTP: historical orders filed with their
- * dates and charged tax, returns refunded under their keys, and a rerun that adds nothing
- * (proved by what the service holds and its request counts).
+ * The backfill core against the sandbox over loopback HTTP, through the FilingProcessor on the
+ * in-memory store: historical orders filed with their dates and charged tax, returns refunded
+ * under their keys, the records the processor writes, and a rerun that adds nothing (proved by
+ * what the service holds and its request counts).
  */
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../../service/client"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../../integration-tests/filing-helpers/kit"
+import { MemoryFilingStore, memoryLock } from "../__tests__/memory-store"
+import type { CompletionMode, FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import {
   addBatch,
-  backfillOrderRequest,
+  backfillRecord,
   backfillRunner,
   keyAccepted,
+  leavesAlone,
   newProgress,
+  orderOutcome,
   type BackfillLedger,
   type BackfillOrder,
-  type BackfilledOrder,
 } from "./core"
 
 let sb: RunningSandbox
@@ -57,25 +61,33 @@ async function historical(n: number, withReturn: (i: number) => boolean): Promis
   return out
 }
 
-function setLedger(initial: string[] = []) {
-  const filed = new Set(initial)
-  const recorded: BackfilledOrder[] = []
-  const ledger: BackfillLedger = {
-    filed: async (ids) => new Set(ids.filter((id) => filed.has(id))),
-    record: async (d) => {
-      recorded.push(d)
-      filed.add(d.order.snapshot.orderId)
-    },
+/** The processor's records as the ledger (as the app's recordLedger reads the filing module). */
+function storeLedger(store: MemoryFilingStore): BackfillLedger {
+  return {
+    filed: async (ids) =>
+      new Set([...store.records.values()].filter((r) => ids.includes(r.order_id) && leavesAlone(r)).map((r) => r.order_id)),
   }
-  return { ledger, recorded, filed }
 }
 
+function runner(opts: { store?: MemoryFilingStore; c?: SalesTaxClient; mode?: CompletionMode; concurrency?: number } = {}) {
+  const store = opts.store ?? new MemoryFilingStore()
+  const r = backfillRunner({
+    processor: { store, client: opts.c ?? client, lock: memoryLock(), maxAttempts: 5, secrets: [API_KEY] },
+    mode: opts.mode ?? "captured",
+    ledger: storeLedger(store),
+    concurrency: opts.concurrency ?? 3,
+  })
+  return { store, runBatch: r.runBatch }
+}
+
+const rec = async (store: MemoryFilingStore, id: string) => (await store.findRecord(id))!
+
 describe("backfill core", () => {
-  it("files each order with its real dates and the charged tax; returns refunded under the return id", async () => {
+  it("files each order through the processor with its real dates and the charged tax; returns refunded under the return id", async () => {
     const orders = await historical(4, (i) => i % 2 === 0)
-    const { ledger, recorded } = setLedger()
     await ctl.resetCounts()
-    const out = await backfillRunner({ client, ledger, concurrency: 3 }).runBatch(orders)
+    const { store, runBatch } = runner()
+    const out = await runBatch(orders)
     expect(out).toEqual({ filed: 4, alreadyAtService: 0, skipped: 0, refunds: 2, failed: [] })
     const svc = await client.getOrder("order_hist_0", { expandRefunds: true })
     expect(svc.transactionDate).toBe(placed.toISOString())
@@ -83,49 +95,108 @@ describe("backfill core", () => {
     expect(svc.cartId).toBe("cart_hist_0")
     expect(svc.lineItems.map((l) => l.tax.amount)).toEqual(orders[0]!.snapshot.lines.map((l) => l.chargedTax))
     expect(svc.refunds?.map((r) => [r.idempotencyKey, r.items.map((i) => Math.abs(i.quantity))])).toEqual([["ret_hist_0", [2]]])
-    const rec0 = recorded.find((r) => r.order.snapshot.orderId === "order_hist_0")!
+    // the records the processor wrote: filed directly, completed as of then, the return refunded
+    const r0 = await rec(store, "order_hist_0")
     const charged = orders[0]!.snapshot.lines.reduce((a, l) => a + Math.round(l.chargedTax * 100), 0) / 100
-    expect(rec0.filedTax).toBe(charged)
-    expect(rec0.refunds[0]!.refundedTax).toBeGreaterThan(0)
-    expect(await ctl.counts()).toMatchObject({ createOrder: 4, refundOrder: 2 })
+    expect(r0).toMatchObject({
+      state: "partially_refunded",
+      filing_path: "direct",
+      last_step: "backfill",
+      filed_tax: charged,
+      completed_at: new Date(completed),
+      completion_requested_at: new Date(completed),
+      next_attempt_at: null,
+    })
+    expect(r0.snapshot?.backfill).toBe(true)
+    expect(r0.refunds?.map((x) => [x.idempotency_key, x.source_type, x.source_id, x.state])).toEqual([
+      ["ret_hist_0", "return", "ret_hist_0", "refunded"],
+    ])
+    expect(Number(r0.refunds![0]!.refunded_tax)).not.toBe(0)
+    // no re-quote, no cart conversion: one order and one refund call each
+    expect(await ctl.counts()).toMatchObject({ createOrder: 4, refundOrder: 2, calculateCarts: 0, cartToOrder: 0 })
   })
 
-  it("a rerun skips what the ledger holds without any call; without a ledger the service's answers keep it single", async () => {
+  it("a rerun skips what has a record without any call; records lost, the service's answers keep it single", async () => {
     const orders = await historical(3, () => true)
-    const first = setLedger()
-    await backfillRunner({ client, ledger: first.ledger }).runBatch(orders)
+    const first = runner()
+    await first.runBatch(orders)
     await ctl.resetCounts()
-    const again = await backfillRunner({ client, ledger: first.ledger }).runBatch(orders)
+    const again = await first.runBatch(orders)
     expect(again).toEqual({ filed: 0, alreadyAtService: 0, skipped: 3, refunds: 0, failed: [] })
     expect(Object.values(await ctl.counts()).reduce((a, b) => a + b, 0)).toBe(0)
     // the records were lost: everything is sent again, and nothing is added at the service
-    const lost = setLedger()
-    const replay = await backfillRunner({ client, ledger: lost.ledger }).runBatch(orders)
+    const lost = runner()
+    const replay = await lost.runBatch(orders)
     expect(replay).toMatchObject({ filed: 3, alreadyAtService: 3, refunds: 3, failed: [] })
-    expect(lost.recorded.every((r) => r.alreadyExisted && r.refunds.every((x) => x.replayed))).toBe(true)
     for (const o of orders) {
       const svc = await client.getOrder(o.snapshot.orderId, { expandRefunds: true })
       expect(svc.refunds).toHaveLength(1)
     }
   })
 
-  it("a failing order is reported (no key in the message) and the others go on; the next run files it", async () => {
+  it("a failing order is reported (no key in the message), left failed on its record, and the others go on; the next run files it", async () => {
     const orders = await historical(3, () => false)
-    const { ledger } = setLedger()
+    const { store, runBatch } = runner({ concurrency: 1 })
     await ctl.fault({ operation: "createOrder", status: 500, count: 1 })
-    const out = await backfillRunner({ client, ledger, concurrency: 1, secrets: [API_KEY] }).runBatch(orders)
+    const out = await runBatch(orders)
     expect(out.filed).toBe(2)
     expect(out.failed).toHaveLength(1)
-    expect(out.failed[0]!.error).toMatch(/HTTP 500/)
+    expect(out.failed[0]!.error).toMatch(/^file: HTTP 500/)
     expect(out.failed[0]!.error).not.toContain(API_KEY)
-    const next = await backfillRunner({ client, ledger }).runBatch(orders)
+    expect((await rec(store, out.failed[0]!.orderId)).state).toBe("failed")
+    const next = await runBatch(orders)
     expect(next).toMatchObject({ filed: 1, skipped: 2, failed: [] })
+    expect((await rec(store, out.failed[0]!.orderId)).state).toBe("completed")
   })
 
   it("an order not completed yet is filed with completed=false", async () => {
     const [o] = await historical(1, () => false)
-    const req = backfillOrderRequest({ ...o!, completedAt: null })
-    expect(req).toMatchObject({ completed: false, completedDate: null, transactionDate: placed.toISOString() })
+    const { store, runBatch } = runner()
+    expect(await runBatch([{ ...o!, completedAt: null }])).toMatchObject({ filed: 1, failed: [] })
+    const svc = await client.getOrder(o!.snapshot.orderId)
+    expect([svc.completedDate ?? null, svc.transactionDate]).toEqual([null, placed.toISOString()])
+    expect(await rec(store, o!.snapshot.orderId)).toMatchObject({ state: "filed", completed_at: null, completion_requested_at: null })
+  })
+
+  it("a live record (even a failed one) is left alone; a failed one of the backfill's is filed again", () => {
+    const s = { backfill: true } as const
+    expect([
+      leavesAlone({ state: "failed", snapshot: null }),
+      leavesAlone({ state: "failed", snapshot: {} }),
+      leavesAlone({ state: "completed", snapshot: s }),
+      leavesAlone({ state: "failed", snapshot: s }),
+    ]).toEqual([true, true, true, false])
+  })
+})
+
+describe("backfill records (pure)", () => {
+  it("the snapshot and its other origins' marked backfill, the others as the order's origin siblings", async () => {
+    const [o] = await historical(1, () => false)
+    const sib = { ...o!.snapshot, orderId: `${o!.snapshot.orderId}~0a1b2c3d`, parentOrderId: o!.snapshot.orderId, lines: [] }
+    const now = new Date("2026-04-01T00:00:00Z")
+    const r = backfillRecord({ snapshot: o!.snapshot, siblings: [sib] }, "captured", now)
+    expect([r.order_id, r.snapshot?.backfill, r.state, r.next_attempt_at]).toEqual([o!.snapshot.orderId, true, "pending", now])
+    expect(r.origin_siblings?.map((x) => [x.order_id, x.parent_order_id, x.snapshot?.backfill])).toEqual([
+      [sib.orderId, o!.snapshot.orderId, true],
+    ])
+    expect(backfillRecord({ snapshot: o!.snapshot }, "placed", now).origin_siblings).toBeUndefined()
+  })
+
+  it("an order's outcome: filed when every record is at the service; else the first failure's error", () => {
+    const r = (x: Partial<FilingRecordDTO>) =>
+      ({ state: "filed", filed_at: new Date(), refunds: [], last_error: null, ...x }) as FilingRecordDTO
+    const refund = { source_type: "return", state: "refunded" } as NonNullable<FilingRecordDTO["refunds"]>[number]
+    expect(orderOutcome([r({ refunds: [refund] }), r({ refunds: [refund, { ...refund, source_type: "edit" }] })])).toEqual({
+      filed: true,
+      refunds: 2,
+      error: null,
+    })
+    expect(orderOutcome([r({}), r({ state: "failed", filed_at: null, last_error: "file: HTTP 500" })])).toEqual({
+      filed: false,
+      refunds: 0,
+      error: "file: HTTP 500",
+    })
+    expect(orderOutcome([null])).toEqual({ filed: false, refunds: 0, error: "not filed (no record)" })
   })
 })
 
@@ -152,14 +223,16 @@ describe("backfill progress", () => {
 })
 
 describe("a refused key (issue 27)", () => {
-  it("a batch on a refused key files nothing (paused records stay paused); with the fixed key it files (they go again)", async () => {
+  it("a batch on a refused key files nothing (its records paused); with the fixed key the rerun files them", async () => {
     const orders = await historical(2, () => false)
-    const { ledger } = setLedger()
+    const store = new MemoryFilingStore()
     const wrong = new SalesTaxClient({ baseUrl: sb.url, apiKey: "sk_test_rotated_by_mistake", connectionId: CONNECTION_ID, retry: false })
-    const refused = await backfillRunner({ client: wrong, ledger, concurrency: 1 }).runBatch(orders)
-    expect(refused.failed.map((f) => f.error.slice(0, 8))).toEqual(["HTTP 401", "HTTP 401"])
+    const refused = await runner({ store, c: wrong, concurrency: 1 }).runBatch(orders)
+    expect(refused.failed.map((f) => f.error.slice(0, 14))).toEqual(["file: HTTP 401", "file: HTTP 401"])
     expect(keyAccepted(refused)).toBe(false)
-    const fixed = await backfillRunner({ client, ledger, concurrency: 1 }).runBatch(orders)
+    expect((await rec(store, orders[0]!.snapshot.orderId)).paused_reason).toBe("key_refused")
+    const fixed = await runner({ store, concurrency: 1 }).runBatch(orders)
     expect([fixed.filed, keyAccepted(fixed)]).toEqual([2, true])
+    expect((await rec(store, orders[0]!.snapshot.orderId)).paused_reason).toBeNull()
   })
 })

@@ -1,67 +1,56 @@
 /**
- * Backfill core: turns batches of historical order snapshots into service calls. Each order is
- * filed with `POST orders` (the tax that was charged per line, transactionDate = when it was
- * placed, completedDate = when it was completed), then each of its returns is refunded with
- * `POST orders/refunds/{orderId}` under the return's Medusa id as idempotency key. Orders run
- * concurrently up to `concurrency` (p-limit); one order's calls run in sequence.
+ * Backfill core: files batches of historical orders through the FilingProcessor, the one writer
+ * of filing records (../processor.ts): each order as its snapshot says it was charged (a
+ * `backfill` snapshot: directly, the tax as charged per line, transactionDate = when it was placed,
+ * completed as of when it was completed), then each of its returns as a refund of its own under
+ * the return's Medusa id as idempotency key (routed by the processor to the origins' orders that
+ * hold its items: `<return id>:<that order id>` on another origin's). Orders run concurrently up to
+ * `concurrency` (p-limit); one order's work runs in sequence under its lock.
  *
  * Never twice: the orderId is the Medusa order id (a duplicate is answered "already existed" by
  * the client after comparing what the service holds) and refund keys are Medusa return ids (the
  * service replays them), so a rerun, a crash mid-batch or a concurrent live filing adds nothing.
- * Resumable: the ledger names the orders already filed; they are skipped without any call.
- * No Medusa import here: the bench drives this file alone (bench/backfill.bench.ts).
+ * Resumable: the ledger names the orders that have a record; they are skipped without any call.
+ * An order whose filing fails is left failed on its record (the retry job files it, with the same
+ * snapshot) and reported. No Medusa import here: the bench drives this file alone
+ * (bench/backfill.bench.ts).
  */
 import pLimit from "p-limit"
-import type { CreateOrderRequest, OrderRecord, RefundRecord, RefundRequest } from "../../service/contract"
-import type { FilingSnapshot, RefundItem } from "../../modules/sales-tax-filing/types"
-import { childRefundKey, directOrderRequest, orderTaxTotal, refundTaxTotal, sanitizeError } from "../decisions"
+import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
+import { sanitizeError } from "../decisions"
+import { FilingProcessor, newRecordFor, type FilingProcessorDeps } from "../processor"
 
 export interface BackfillRefund {
-  /** the refund's idempotency key: the Medusa return id (on another origin's order: `<return id>:<that order id>`) */
+  /** the Medusa return id (the refund's idempotency key) */
   key: string
-  /** the Medusa return id when it is not the key */
-  sourceId?: string
   items: RefundItem[]
   returnedAt: string | null
 }
 
 export interface BackfillOrder {
+  /** the order as charged (the first origin's service order when it shipped from several) */
   snapshot: FilingSnapshot
+  /** the other origins' service orders (one per stock location the lines shipped from) */
+  siblings?: FilingSnapshot[]
   /** when the order became complete (ISO); null: filed with completed=false */
   completedAt: string | null
+  /** its received returns, oldest first */
   refunds: BackfillRefund[]
 }
 
-export interface BackfilledRefund {
-  key: string
-  sourceId?: string
-  items: RefundItem[]
-  refundedTax: number
-  replayed: boolean
-  returnedAt: string | null
-}
-
-export interface BackfilledOrder {
-  order: BackfillOrder
-  filedTax: number
-  completedDate: string | null
-  /** the service already held the order (an earlier run, or the live filing) */
-  alreadyExisted: boolean
-  refunds: BackfilledRefund[]
-}
-
-/** Where the backfill keeps what it filed: the filing records in Medusa, a Set in the bench. */
+/** Where the backfill finds what has a record already: the filing records in Medusa, nothing in the bench. */
 export interface BackfillLedger {
-  /** of `orderIds`, the ones already filed (skipped without a call) */
+  /** of `orderIds`, the ones whose record the backfill leaves alone (`leavesAlone`): skipped without a call */
   filed(orderIds: string[]): Promise<Set<string>>
-  /** called once the order and its refunds are at the service */
-  record(done: BackfilledOrder): Promise<void>
 }
 
-/** The two service calls the backfill makes (SalesTaxClient has them). */
-export interface BackfillClient {
-  createOrder(body: CreateOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }>
-  refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }>
+/**
+ * Pure: an order whose filing record the backfill skips: every record (the live filing, the retry
+ * job and the sweep own it) except one the backfill itself made that failed (a rerun files it
+ * again through the processor, as the retry job would).
+ */
+export function leavesAlone(r: { state: string; snapshot?: Pick<FilingSnapshot, "backfill"> | null }): boolean {
+  return !(r.state === "failed" && r.snapshot?.backfill)
 }
 
 export interface BatchOutcome {
@@ -76,39 +65,28 @@ export interface BatchOutcome {
 }
 
 /**
- * Pure: a historical order shipped from several locations as one BackfillOrder per origin (the
- * snapshots `buildSnapshot` split, the order's own first), each with the part of every return
- * that its lines hold; on another origin's order a refund's key is `<return id>:<that order id>`,
- * as the live filing keys it (so a later live event for the same return adds nothing).
+ * Pure: the records of a historical order as the processor files them: its snapshot and its
+ * other origins' marked `backfill` (filed directly as charged), the others as origin siblings.
  */
-export function perOrigin(
-  medusaOrderId: string,
-  parts: FilingSnapshot[],
-  completedAt: string | null,
-  refunds: BackfillRefund[],
-): BackfillOrder[] {
-  return parts.map((snapshot) => {
-    const held = new Set(snapshot.lines.map((l) => l.itemId))
-    return {
-      snapshot,
-      completedAt,
-      refunds: refunds
-        .map((r) => ({
-          key: childRefundKey(r.key, snapshot.orderId, medusaOrderId),
-          ...(snapshot.orderId === medusaOrderId ? {} : { sourceId: r.sourceId ?? r.key }),
-          items: r.items.filter((i) => held.has(i.itemId)),
-          returnedAt: r.returnedAt,
-        }))
-        .filter((r) => r.items.length),
-    }
-  })
+export function backfillRecord(o: Pick<BackfillOrder, "snapshot" | "siblings">, mode: CompletionMode, now: Date): NewRecord {
+  const record = newRecordFor(o.snapshot.orderId, { ...o.snapshot, backfill: true }, mode, now)
+  const siblings = (o.siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, backfill: true }, mode, now))
+  return siblings.length ? { ...record, origin_siblings: siblings } : record
 }
 
-/** The `POST orders` body of a historical order: the charged tax per line, its real dates. */
-export function backfillOrderRequest(o: BackfillOrder): CreateOrderRequest {
-  const completion = o.completedAt ? { completed: true, completedDate: o.completedAt } : { completed: false }
-  // cartId kept (the Medusa cart id): the live filing sends the same one, so a duplicate compares equal
-  return directOrderRequest(o.snapshot, completion, o.snapshot.placedAt)
+/**
+ * Pure: what one historical order's records say after the processor ran: filed (every one of
+ * its service orders is at the service), the refunds sent, or the first failure.
+ */
+export function orderOutcome(records: (FilingRecordDTO | null)[]): { filed: boolean; refunds: number; error: string | null } {
+  const at = records.findIndex((r) => !r || r.state === "failed" || !r.filed_at)
+  const refunds = records.reduce(
+    (n, r) => n + (r?.refunds ?? []).filter((x) => x.source_type === "return" && x.state === "refunded").length,
+    0,
+  )
+  if (at < 0) return { filed: true, refunds, error: null }
+  const failed = records[at]
+  return { filed: false, refunds, error: failed?.last_error ?? `not filed (${failed?.state ?? "no record"})` }
 }
 
 export interface BackfillRunner {
@@ -116,46 +94,40 @@ export interface BackfillRunner {
 }
 
 export function backfillRunner(deps: {
-  client: BackfillClient
-  /** the client of a non-default connection (a snapshot's `connectionId`, option `connections`) */
-  clientFor?: (connectionId: string) => BackfillClient
+  /** the processor's store, clients, lock, attempts and secrets (its `onFiled` is the runner's) */
+  processor: Omit<FilingProcessorDeps, "onFiled">
+  /** the records' completion mode (plugin option completionMode) */
+  mode: CompletionMode
   ledger: BackfillLedger
   /** orders in flight at once (default 16) */
   concurrency?: number
-  /** strings never to appear in an error message (the API key) */
-  secrets?: (string | undefined)[]
 }): BackfillRunner {
   const limit = pLimit(deps.concurrency ?? 16)
+  // the orders the service already held, as the client's compare-on-duplicate answered
+  const already = new Set<string>()
+  const processor = new FilingProcessor({ ...deps.processor, onFiled: (f) => void (f.alreadyExisted && already.add(f.orderId)) })
+  const now = () => deps.processor.now?.() ?? new Date()
 
-  async function fileOne(o: BackfillOrder): Promise<{ alreadyExisted: boolean; refunds: number }> {
-    const s = o.snapshot
-    const client = s.connectionId && deps.clientFor ? deps.clientFor(s.connectionId) : deps.client
-    const { order, alreadyExisted } = await client.createOrder(backfillOrderRequest(o))
-    const refunds: BackfilledRefund[] = []
+  async function fileOne(o: BackfillOrder): Promise<{ alreadyExisted: boolean; refunds: number; error: string | null }> {
+    const record = backfillRecord(o, deps.mode, now())
+    // a completion mode other than "placed": filed complete as of when it was completed
+    const completedAt = deps.mode !== "placed" && o.completedAt ? new Date(o.completedAt) : null
+    await processor.fileOrder(record, { completedAt })
     for (const r of o.refunds) {
       if (!r.items.length) continue
-      const res = await client.refundOrder(s.orderId, {
+      await processor.refund(record, {
+        source: "return",
+        sourceId: r.key,
         items: r.items,
-        idempotencyKey: r.key,
-        ...(r.returnedAt ? { returnedDate: r.returnedAt } : {}),
-      })
-      refunds.push({
-        key: r.key,
-        ...(r.sourceId ? { sourceId: r.sourceId } : {}),
-        items: r.items,
-        refundedTax: Math.abs(refundTaxTotal(res.refunds)),
-        replayed: res.replayed,
-        returnedAt: r.returnedAt,
+        returnedAt: r.returnedAt ? new Date(r.returnedAt) : null,
       })
     }
-    await deps.ledger.record({
-      order: o,
-      filedTax: orderTaxTotal(order),
-      completedDate: order.completedDate ?? null,
-      alreadyExisted,
-      refunds,
-    })
-    return { alreadyExisted, refunds: refunds.length }
+    const ids = [o.snapshot.orderId, ...(o.siblings ?? []).map((s) => s.orderId)]
+    const records = await Promise.all(ids.map((id) => deps.processor.store.findRecord(id)))
+    const out = orderOutcome(records)
+    const alreadyExisted = already.has(o.snapshot.orderId)
+    for (const id of ids) already.delete(id)
+    return { alreadyExisted, refunds: out.refunds, error: out.error }
   }
 
   return {
@@ -171,11 +143,15 @@ export function backfillRunner(deps: {
           return limit(async () => {
             try {
               const r = await fileOne(o)
+              if (r.error) {
+                out.failed.push({ orderId: o.snapshot.orderId, error: r.error })
+                return
+              }
               out.filed++
               if (r.alreadyExisted) out.alreadyAtService++
               out.refunds += r.refunds
             } catch (e) {
-              out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.secrets ?? []) })
+              out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.processor.secrets ?? []) })
             }
           })
         }),

@@ -3,7 +3,7 @@
  * exchanges) and the filing records that belong to them, hands both to the pure computation
  * (./compute.ts), and fixes one order through the filing workflows that already exist.
  */
-import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
 import { SALES_TAX_FILING_MODULE } from "../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
@@ -11,7 +11,8 @@ import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { graph } from "../../query"
 import { refundsShipping } from "../medusa"
 import { listManualRefunds } from "../handlers"
-import { RETURN_FIELDS } from "../order-rows"
+import type { ChangeItemRow, ClaimRow, OrderItemRow, OrderRow, ShippingLinks, ShippingMethodRow } from "../order-rows"
+import { readOrderParts, readOrders } from "../order-reader"
 import {
   claimCreatedFilingWorkflow,
   exchangeCreatedFilingWorkflow,
@@ -31,104 +32,19 @@ import {
   type CustomerRefund,
   type MonthReport,
   type OrderFacts,
-  type OrderRow,
+  type OrderRow as ReconciledRow,
   type RecordFacts,
 } from "./compute"
 
 const PAGE = 500
 
-/** Query's rows, as the fields below ask for them (src/query.ts). */
+/** Query's rows, as the order reader reads them (../order-reader.ts). */
 type Day = Date | string
-interface QuantityRow {
-  item_id: string
-  quantity: BigNumberValue
-}
-interface ItemRow {
-  id: string
-  unit_price: BigNumberValue
-  quantity: BigNumberValue
-  is_tax_inclusive?: boolean | null
-  adjustments?: { amount: BigNumberValue }[] | null
-  tax_lines?: { rate: BigNumberValue }[] | null
-}
-/** The claim / return / exchange a shipping method belongs to: on the method, or on its order detail. */
-interface ShippingLinks {
-  claim_id?: string | null
-  return_id?: string | null
-  exchange_id?: string | null
-}
-interface ShippingRow extends ShippingLinks {
-  id: string
-  amount?: BigNumberValue | null
-  tax_lines?: { rate: BigNumberValue }[] | null
-  adjustments?: { amount: BigNumberValue }[] | null
-  tax_total?: BigNumberValue | null
-  detail?: ShippingLinks | null
-}
-interface OrderRowFields {
-  id: string
-  display_id?: number | null
-  created_at: Day
-  canceled_at?: Day | null
-  status?: string | null
-  currency_code?: string | null
-  shipping_address?: { country_code?: string | null } | null
-  items?: ItemRow[] | null
-  shipping_methods?: ShippingRow[] | null
-  payment_collections?: { payments?: { refunds?: { id: string }[] | null }[] | null }[] | null
-}
-interface ReturnFields {
-  id: string
-  order_id: string
-  claim_id?: string | null
-  exchange_id?: string | null
-  canceled_at?: Day | null
-  received_at?: Day | null
-  metadata?: Record<string, unknown> | null
-  items?: { item_id: string; received_quantity: BigNumberValue }[] | null
-}
-interface ClaimFields {
-  id: string
-  order_id: string
-  type: string
-  canceled_at?: Day | null
-  created_at: Day
-  claim_items?: QuantityRow[] | null
-  additional_items?: { item_id: string }[] | null
-  return?: { items?: QuantityRow[] | null } | null
-}
-interface ExchangeFields {
-  id: string
-  order_id: string
-  canceled_at?: Day | null
-  created_at: Day
-  return?: { items?: QuantityRow[] | null } | null
-}
+type ItemRow = OrderItemRow
+type ShippingRow = ShippingMethodRow
 type FilingRecordRow = Awaited<ReturnType<SalesTaxFilingModuleService["listFilingRecords"]>>[number]
 
 const shippingLink = (m: ShippingRow, k: keyof ShippingLinks): string | null => m.detail?.[k] ?? m[k] ?? null
-
-/** Medusa computes line totals (tax_total) only when order totals are asked for, with the lines' tax lines and adjustments. */
-const ORDER_FIELDS = [
-  "id",
-  "display_id",
-  "created_at",
-  "canceled_at",
-  "status",
-  "currency_code",
-  "tax_total",
-  "total",
-  "items.*",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "items.tax_total",
-  "shipping_methods.*",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
-  "shipping_methods.tax_total",
-  "payment_collections.payments.refunds.id",
-  "shipping_address.country_code",
-]
 
 const qty = (v: unknown) => dec(amountString(v)).toNumber()
 
@@ -144,42 +60,12 @@ export function chargedItemTax(i: ItemRow): string {
 }
 
 /** A claim's claimed units: its return's items, else its claim items (the live filing's reading, `loadClaim`). */
-const claimedItems = (c: ClaimFields): QuantityRow[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
+const claimedItems = (c: ClaimRow): ChangeItemRow[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
 
 /** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
 export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
   if (!ids.length) return []
-  const [orders, returns, claims, exchanges] = await Promise.all([
-    graph<OrderRowFields>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
-    graph<ReturnFields>(container, {
-      entity: "return",
-      fields: RETURN_FIELDS,
-      filters: { order_id: ids },
-    }),
-    graph<ClaimFields>(container, {
-      entity: "order_claim",
-      // additional_items.* (Medusa's Query (2.19-2.21) answers additional_items.item_id alone with no items); the claimed
-      // units are the claim's return items, else its claim items (as the live filing reads them: loadClaim)
-      fields: [
-        "id",
-        "order_id",
-        "type",
-        "canceled_at",
-        "created_at",
-        "claim_items.item_id",
-        "claim_items.quantity",
-        "additional_items.*",
-        "return.items.item_id",
-        "return.items.quantity",
-      ],
-      filters: { order_id: ids },
-    }),
-    graph<ExchangeFields>(container, {
-      entity: "order_exchange",
-      fields: ["id", "order_id", "canceled_at", "created_at", "return.items.item_id", "return.items.quantity"],
-      filters: { order_id: ids },
-    }),
-  ])
+  const orders = await readOrders(container, ids)
   // refunds without a return, for the orders that have any payment refund (the filing's own reading)
   const manual = new Map<string, { refundId: string; taxCents: number }[]>()
   for (const o of orders) {
@@ -192,8 +78,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
     )
   }
   return orders.map((o): OrderFacts => {
-    const mine = <T extends { order_id: string; canceled_at?: Day | null }>(xs: T[]) =>
-      xs.filter((x) => x.order_id === o.id && !x.canceled_at)
+    const mine = <T extends { canceled_at?: Day | null }>(xs: T[] | null | undefined) => (xs ?? []).filter((x) => !x.canceled_at)
+    const { returns, claims, exchanges } = o
     // a claim's replacement items are given, not sold: no tax charged to the customer for them
     const replacement = new Set(mine(claims).flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)))
     const itemTax = new Map<string, { cents: number; qty: number }>(
@@ -266,8 +152,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
  * tax (items at price × quantity less adjustments, shipping less adjustments; a tax-inclusive
  * price as shown, which for an order without tax is the same).
  */
-export function attentionFacts(o: Pick<OrderRowFields, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
-  const minus = (xs: { amount: BigNumberValue }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
+export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
+  const minus = (xs: { amount?: unknown }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
   const items = (o.items ?? []).map((i) => dec(amountString(i.unit_price)).times(amountString(i.quantity)).minus(minus(i.adjustments)))
   const shipping = (o.shipping_methods ?? [])
     .filter((m) => !shippingLink(m, "claim_id") && !shippingLink(m, "return_id") && !shippingLink(m, "exchange_id"))
@@ -336,7 +222,7 @@ export async function monthReport(container: MedusaContainer, month: string): Pr
 }
 
 /** One order's row (after a fix). Null when Medusa has no such order. */
-export async function orderRow(container: MedusaContainer, orderId: string): Promise<OrderRow | null> {
+export async function orderRow(container: MedusaContainer, orderId: string): Promise<ReconciledRow | null> {
   const [o] = await loadOrderFacts(container, [orderId])
   if (!o) return null
   const records = await loadRecordFacts(container, [orderId])
@@ -355,16 +241,7 @@ export async function fixOrder(container: MedusaContainer, orderId: string): Pro
   await syncOrderFilingWorkflow(container).run({ input: { orderId } })
   // confirmed order edits the record does not list yet
   await orderEditedFilingWorkflow(container).run({ input: { orderId } })
-  type Part = { id: string; canceled_at?: Day | null }
-  const [returns, claims, exchanges] = await Promise.all([
-    graph<Part & Pick<ReturnFields, "claim_id" | "exchange_id" | "received_at">>(container, {
-      entity: "return",
-      fields: ["id", "claim_id", "exchange_id", "canceled_at", "received_at"],
-      filters: { order_id: orderId },
-    }),
-    graph<Part>(container, { entity: "order_claim", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
-    graph<Part>(container, { entity: "order_exchange", fields: ["id", "canceled_at"], filters: { order_id: orderId } }),
-  ])
+  const { returns, claims, exchanges } = await readOrderParts(container, [orderId])
   for (const r of returns) {
     if (!r.canceled_at && r.received_at && !r.claim_id && !r.exchange_id) {
       await returnReceivedFilingWorkflow(container).run({ input: { returnId: r.id } })

@@ -83,6 +83,12 @@ export interface FilingSnapshot {
    * option `connections`); its refunds, voids and completion go to the same connection.
    */
   connectionId?: string | null
+  /**
+   * A historical order filed by the backfill: always directly, with the tax as charged per line
+   * and transactionDate = when it was placed (never re-quoted nor converted from its cart, whose
+   * conversion would date it today), on a retry too.
+   */
+  backfill?: boolean
   lines: FilingLine[]
   /** a replace claim: the replacement's tax, the claimed units' tax it replaces, what is filed */
   claim?: { type: "refund" | "replace"; replacementTax: number; claimedTax: number; chargedTax: number } | null

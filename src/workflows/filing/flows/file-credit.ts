@@ -1,7 +1,14 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { fileRefundAsCredit } from "../../../filing/handlers"
 
-/** Admin: files one refund without a return as a standalone credit. One idempotent step (keys from Medusa ids); a failed service call is kept on the filing record for the retry job. */
+/**
+ * Admin: files one refund without a return as a standalone credit.
+ *
+ * Writes: the credit's record (orderId `credit_<refund id>`) and its service order.
+ * No compensation: one step, and the refund it files is real; un-filing it is the admin's own
+ * decision, not a rollback. Keyed by the Medusa refund id (a second click files nothing); a failed
+ * call stays on the credit's record for the retry job.
+ */
 const step = createStep("sales-tax-file-refund-as-credit-step", async (input: { orderId: string; refundId: string }, { container }) => {
   return new StepResponse(await fileRefundAsCredit(container, input.orderId, input.refundId))
 })

@@ -1,7 +1,14 @@
 import { createStep, createWorkflow, StepResponse, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { retryFiling } from "../../../filing/handlers"
 
-/** Admin retry: forgets the attempt count and runs the record's pending work now. One idempotent step (keys from Medusa ids); a failed service call is kept on the filing record for the retry job. */
+/**
+ * Admin retry: forgets the attempt count and runs the record's pending work now.
+ *
+ * Writes: attempts = 0 and next_attempt_at on the record, then whatever work is pending (file,
+ * complete, cancel, refunds, edits), each as in the other flows.
+ * No compensation: one step that only resumes work already decided by earlier events; each call
+ * is keyed by Medusa ids, and a failure is recorded again (back-off), not rolled back.
+ */
 const step = createStep("sales-tax-retry-filing-step", async (input: { orderId: string }, { container }) => {
   return new StepResponse(await retryFiling(container, input.orderId))
 })

@@ -1,0 +1,141 @@
+/**
+ * What a return, a claim or an exchange does to filing: the returned (claimed, exchanged) items
+ * refunded on the records holding them, a replacement's or an exchange's new items filed as
+ * orders of their own.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import {
+  buildSnapshot,
+  claimRefund,
+  claimedTax,
+  exchangeRefund,
+  filingProcessor,
+  getPluginOptions,
+  loadClaim,
+  loadExchange,
+  readOrder,
+  orderRecordInput,
+  returnRefund,
+  splitByOrigin,
+  type RefundTarget,
+} from "../medusa"
+import { newRecordFor } from "../processor"
+import { chargedTotal, childOrderId, replacementCharge } from "../decisions"
+import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"
+
+async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
+  if (!target) return null
+  const options = getPluginOptions(container)
+  const p = filingProcessor(container, deps)
+  const { record } = await orderRecordInput(container, target.orderId, options)
+  await p.fileOrder(record)
+  return result(target.orderId, await p.refund(record, target.intent))
+}
+
+/**
+ * A received return: exactly the received items are refunded, each on the record that holds it
+ * (the order's own, an edit's, an exchange's or a claim's order; key = return id, or
+ * `<return id>:<record order id>` on another record than the order's). The exchanges and claims
+ * whose new items come back are filed first if they are not yet.
+ */
+export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+  const target = await returnRefund(container, returnId)
+  if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
+  const order = await readOrder(container, target.orderId)
+  const returned = new Set(target.intent.items.map((i) => i.itemId))
+  for (const x of order?.exchanges ?? []) {
+    if ((x.additional_items ?? []).some((i) => returned.has(i.item_id))) await onExchangeCreated(container, x.id, deps)
+  }
+  for (const c of order?.claims ?? []) {
+    if ((c.additional_items ?? []).some((i) => returned.has(i.item_id))) await onClaimCreated(container, c.id, deps)
+  }
+  return refundTarget(container, target, deps)
+}
+
+/**
+ * A claim by its type. `refund`: the claimed units' tax is refunded (key = claim id). `replace`:
+ * nothing is refunded for the claimed units, and the replacement is filed as an order of its own
+ * (orderId = claim id) for what the customer pays: its tax minus the claimed units' tax; nothing
+ * is filed when that is 0 (a like-for-like replacement).
+ */
+export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+  const c = await loadClaim(container, claimId)
+  if (!c) return null
+  if (c.type === "refund") return claimRefund(container, claimId).then((t) => refundTarget(container, t, deps))
+  const options = getPluginOptions(container)
+  const p = filingProcessor(container, deps)
+  const { record, order } = await orderRecordInput(container, c.order_id, options)
+  await p.fileOrder(record)
+  if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
+  const { snapshot, reason, originOf, attention } = await buildSnapshot(container, order, options, {
+    kind: "claim",
+    claimId,
+    itemIds: c.additionalItemIds,
+  })
+  const id = childOrderId(claimId)
+  let snap: FilingSnapshot | null = snapshot
+  let why = reason
+  let attn = !!attention
+  let others: FilingSnapshot[] = []
+  if (snapshot) {
+    const items = snapshot.lines.filter((l) => l.kind === "item")
+    const shipping = snapshot.lines.filter((l) => l.kind === "shipping")
+    const credit = claimedTax(order, c.claimed)
+    const paid = [...replacementCharge(items, credit), ...shipping].map((l, index) => ({ ...l, index }))
+    const replacementTax = chargedTotal(items)
+    snap = {
+      ...snapshot,
+      placedAt: new Date(c.created_at).toISOString(),
+      lines: paid,
+      claim: { type: "replace", replacementTax, claimedTax: credit, chargedTax: chargedTotal(paid) },
+    }
+    if (!paid.length || chargedTotal(paid) === 0) {
+      snap = null
+      attn = false
+      why = `not filed: the replacement costs the customer no tax (replacement ${replacementTax.toFixed(2)}, claimed items ${credit.toFixed(2)})`
+    } else if (originOf && !attn) {
+      // replacements shipping from several locations: one service order per origin (`<claim order id>~<8 hex>`)
+      const claimOf = (lines: FilingLine[]) => ({ ...snap!.claim!, chargedTax: chargedTotal(lines) })
+      const [primary, ...rest] = splitByOrigin(snap, originOf)
+      snap = { ...primary!, claim: claimOf(primary!.lines) }
+      others = rest.map((r) => ({ ...r, claim: claimOf(r.lines) }))
+    }
+  }
+  const rec = await p.fileOrder({
+    ...newRecordFor(id, snap, "placed", new Date(), why, attn),
+    kind: "claim",
+    parent_order_id: c.order_id,
+    ...(others.length ? { origin_siblings: others.map((o) => newRecordFor(o.orderId, o, "placed", new Date())) } : {}),
+  })
+  return result(id, rec)
+}
+
+/** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
+export async function onExchangeCreated(container: MedusaContainer, exchangeId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
+  const out: FilingResult[] = []
+  const refunded = await refundTarget(container, await exchangeRefund(container, exchangeId), deps)
+  if (refunded) out.push(refunded)
+  const x = await loadExchange(container, exchangeId)
+  if (!x) return out
+  const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
+  if (!itemIds.length) return out
+  const options = getPluginOptions(container)
+  const order = await readOrder(container, x.order_id)
+  if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
+  const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, {
+    kind: "exchange",
+    exchangeId,
+    itemIds,
+  })
+  const placedAt = new Date(x.created_at).toISOString()
+  if (snapshot) snapshot.placedAt = placedAt
+  // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
+  const others = (siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, placedAt }, "placed", new Date()))
+  const rec = await filingProcessor(container, deps).fileOrder({
+    ...newRecordFor(exchangeId, snapshot, "placed", new Date(), reason, attention),
+    ...(others.length ? { origin_siblings: others } : {}),
+  })
+  out.push(result(exchangeId, rec))
+  return out
+}

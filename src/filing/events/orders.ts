@@ -1,0 +1,97 @@
+/**
+ * The order's own events: placed / synced (file, complete, cancel as Medusa holds it), payment
+ * captured, order edits confirmed, and the admin's and the job's retries.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
+import { completionInstant, filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
+import { type ProcessOutcome } from "../processor"
+import { graph } from "../../query"
+import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
+
+/**
+ * A record skipped before issue 26 for a US address whose state or ZIP did not resolve becomes
+ * what filing decides now (needs_attention: no tax was charged). Any other record is left as is.
+ */
+async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {
+  if (record.state !== "needs_attention") return
+  const store = filingStore(container)
+  const rec = await store.findRecord(record.order_id)
+  if (!rec || rec.state !== "skipped" || rec.filed_at || !UNRESOLVED_SKIP.test(rec.last_error ?? "")) return
+  await store.patchRecord(rec.id, {
+    state: record.state,
+    snapshot: record.snapshot,
+    charged_tax: record.charged_tax,
+    cart_id: record.cart_id,
+    customer_id: record.customer_id,
+    last_error: record.last_error ?? null,
+    next_attempt_at: null,
+  })
+}
+
+/** Files the order and brings completion and cancellation in line with what Medusa holds. */
+export async function syncOrder(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
+  const options = getPluginOptions(container)
+  const p = filingProcessor(container, deps)
+  const { record, order } = await orderRecordInput(container, orderId, options)
+  await reassessSkipped(container, record)
+  let rec = await p.fileOrder(record)
+  const mode = options.completionMode as CompletionMode
+  if (mode !== "placed") {
+    const at = completionInstant(order, mode)
+    if (at) rec = await p.completeOrder(record, at)
+  }
+  if (order.canceled_at || order.status === "canceled") {
+    rec = await p.cancelOrder(record, new Date(order.canceled_at ?? Date.now()))
+  }
+  return result(orderId, rec)
+}
+/**
+ * order-edit.confirmed: every confirmed edit of the order not filed yet is filed against the
+ * order's lines as Medusa charges them now (see FilingProcessor.editOrder).
+ */
+export async function onOrderEdited(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+  const options = getPluginOptions(container)
+  const p = filingProcessor(container, deps)
+  const { record, lines, origins } = await orderRecordInput(container, orderId, options)
+  if (!record.snapshot || record.state === "needs_attention") return result(orderId, await p.fileOrder(record))
+  await p.fileOrder(record)
+  const changes = await graph<{ id: string; confirmed_at?: string | Date | null }>(container, {
+    entity: "order_change",
+    fields: ["id", "change_type", "status", "confirmed_at"],
+    filters: { order_id: orderId, change_type: "edit", status: "confirmed" },
+  })
+  let rec: FilingRecordDTO | null = null
+  const at = (ch: { confirmed_at?: string | Date | null }) => new Date(ch.confirmed_at ?? 0).getTime()
+  for (const ch of [...changes].sort((a, b) => at(a) - at(b))) {
+    // every origin's lines (an order shipped from several is filed as one service order per origin)
+    rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines, origins })
+  }
+  return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))
+}
+export async function onPaymentCaptured(
+  container: MedusaContainer,
+  paymentId: string,
+  deps: HandlerDeps = {},
+): Promise<FilingResult | null> {
+  const orderId = await paymentOrderId(container, paymentId)
+  return orderId ? syncOrder(container, orderId, deps) : null
+}
+
+/** The order of a payment (its payment collection's). */
+export async function paymentOrderId(container: MedusaContainer, paymentId: string): Promise<string | undefined> {
+  const [payment] = await graph<{ id: string; payment_collection?: { order?: { id: string } | null } | null }>(container, {
+    entity: "payment",
+    fields: ["id", "payment_collection.order.id"],
+    filters: { id: paymentId },
+  })
+  return payment?.payment_collection?.order?.id
+}
+
+export async function retryFiling(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
+  return result(orderId, await filingProcessor(container, deps).retry(orderId))
+}
+
+export async function processDueFilings(container: MedusaContainer, limit = 100, deps: HandlerDeps = {}): Promise<ProcessOutcome[]> {
+  return filingProcessor(container, deps).processDue(limit)
+}

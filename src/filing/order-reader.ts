@@ -1,0 +1,166 @@
+/**
+ * The one reader of a Medusa order for filing, backfill and reconciliation: what an order was
+ * charged (its lines with their tax lines and adjustments, addresses, payments, fulfilments) and
+ * its returns, claims and exchanges, for one order or a page of orders, and one return, claim or
+ * exchange by its id, each with the same fields. The rows are typed in `order-rows.ts`.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { graph } from "../query"
+import type { ClaimRow, ExchangeRow, LoadedOrder, OrderRow, ReturnRow, ShippingLinks } from "./order-rows"
+
+/**
+ * What is read of an order. Medusa computes line totals (tax_total) only when order totals are
+ * asked for too, with the lines' tax lines and adjustments.
+ */
+export const ORDER_FIELDS = [
+  "id",
+  "display_id",
+  "created_at",
+  "currency_code",
+  "customer_id",
+  "sales_channel_id",
+  "canceled_at",
+  "status",
+  "tax_total",
+  "total",
+  "cart.id",
+  "shipping_address.*",
+  "items.*",
+  "items.tax_lines.*",
+  "items.adjustments.*",
+  "items.subtotal",
+  "items.discount_subtotal",
+  "items.tax_total",
+  "items.total",
+  "shipping_methods.*",
+  "shipping_methods.tax_lines.*",
+  "shipping_methods.adjustments.*",
+  "shipping_methods.subtotal",
+  "shipping_methods.discount_subtotal",
+  "shipping_methods.tax_total",
+  "shipping_methods.total",
+  "fulfillments.created_at",
+  "payment_collections.payments.captured_at",
+  "payment_collections.payments.refunds.id",
+] as const
+
+/** What is read of a return. */
+export const RETURN_FIELDS = [
+  "id",
+  "order_id",
+  "claim_id",
+  "exchange_id",
+  "canceled_at",
+  "received_at",
+  "metadata",
+  "items.item_id",
+  "items.quantity",
+  "items.received_quantity",
+] as const
+
+/**
+ * What is read of a claim: its new items (`additional_items.*`: Medusa's Query (2.19-2.21)
+ * answers `additional_items.item_id` alone with no items) and its claimed units (its return's
+ * items, else its claim items).
+ */
+export const CLAIM_FIELDS = [
+  "id",
+  "order_id",
+  "type",
+  "created_at",
+  "canceled_at",
+  "additional_items.*",
+  "claim_items.*",
+  "return.items.item_id",
+  "return.items.quantity",
+] as const
+
+/** What is read of an exchange: its new items and its returned items. */
+export const EXCHANGE_FIELDS = [
+  "id",
+  "order_id",
+  "created_at",
+  "canceled_at",
+  "additional_items.*",
+  "return.items.item_id",
+  "return.items.quantity",
+] as const
+
+/** The returns, claims and exchanges of `orderIds` (the order entity has no relation to them: queried apart). */
+export interface OrderParts {
+  returns: ReturnRow[]
+  claims: ClaimRow[]
+  exchanges: ExchangeRow[]
+}
+
+export async function readOrderParts(container: MedusaContainer, orderIds: string[]): Promise<OrderParts> {
+  if (!orderIds.length) return { returns: [], claims: [], exchanges: [] }
+  const filters = { order_id: orderIds }
+  const [returns, claims, exchanges] = await Promise.all([
+    graph<ReturnRow>(container, { entity: "return", fields: RETURN_FIELDS, filters }),
+    graph<ClaimRow>(container, { entity: "order_claim", fields: CLAIM_FIELDS, filters }),
+    graph<ExchangeRow>(container, { entity: "order_exchange", fields: EXCHANGE_FIELDS, filters }),
+  ])
+  return { returns, claims, exchanges }
+}
+
+/** Pure: each order with its own returns, claims and exchanges (in the order of `orders`). */
+export function withParts(orders: OrderRow[], parts: OrderParts): LoadedOrder[] {
+  const byOrder = <T extends { order_id: string }>(xs: T[]) => {
+    const m = new Map<string, T[]>()
+    for (const x of xs) m.set(x.order_id, [...(m.get(x.order_id) ?? []), x])
+    return m
+  }
+  const returns = byOrder(parts.returns)
+  const claims = byOrder(parts.claims)
+  const exchanges = byOrder(parts.exchanges)
+  return orders.map((o) => ({
+    ...o,
+    claims: claims.get(o.id) ?? [],
+    exchanges: exchanges.get(o.id) ?? [],
+    returns: returns.get(o.id) ?? [],
+  }))
+}
+
+/** A page of orders (`ids`), each as charged with its returns, claims and exchanges. */
+export async function readOrders(container: MedusaContainer, ids: string[]): Promise<LoadedOrder[]> {
+  if (!ids.length) return []
+  const [orders, parts] = await Promise.all([
+    graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
+    readOrderParts(container, ids),
+  ])
+  return withParts(orders, parts)
+}
+
+/** One order as charged with its returns, claims and exchanges; null when Medusa has none. */
+export async function readOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
+  return (await readOrders(container, [orderId]))[0] ?? null
+}
+
+export async function readReturn(container: MedusaContainer, returnId: string): Promise<ReturnRow | null> {
+  const [r] = await graph<ReturnRow>(container, { entity: "return", fields: RETURN_FIELDS, filters: { id: returnId } })
+  return r ?? null
+}
+
+export async function readClaim(container: MedusaContainer, claimId: string): Promise<ClaimRow | null> {
+  const [c] = await graph<ClaimRow>(container, { entity: "order_claim", fields: CLAIM_FIELDS, filters: { id: claimId } })
+  return c ?? null
+}
+
+export async function readExchange(container: MedusaContainer, exchangeId: string): Promise<ExchangeRow | null> {
+  const [x] = await graph<ExchangeRow>(container, { entity: "order_exchange", fields: EXCHANGE_FIELDS, filters: { id: exchangeId } })
+  return x ?? null
+}
+
+/** The order's shipping methods with the claim, exchange or return each belongs to (on its order detail). */
+export async function readShippingLinks(
+  container: MedusaContainer,
+  orderId: string,
+): Promise<{ id: string; detail?: ShippingLinks | null }[]> {
+  const [o] = await graph<{ id: string; shipping_methods?: { id: string; detail?: ShippingLinks | null }[] | null }>(container, {
+    entity: "order",
+    fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"],
+    filters: { id: orderId },
+  })
+  return o?.shipping_methods ?? []
+}

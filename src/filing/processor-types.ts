@@ -1,0 +1,153 @@
+/**
+ * The filing processor's public input and output (its client, logger and dependencies, a refund's
+ * and an edit's intent, a new record's row) and the small helpers its parts share.
+ */
+import type {
+  Address,
+  CalculateCartsRequest,
+  CertificateRecord,
+  CalculateCartsResponse,
+  CartToOrderRequest,
+  CreateOrderRequest,
+  OrderRecord,
+  RefundRecord,
+  RefundRequest,
+  UpdateOrderRequest,
+} from "../service/contract"
+import type {
+  CompletionMode,
+  FilingLine,
+  FilingRefundDTO,
+  FilingSnapshot,
+  FilingStore,
+  NewRecord,
+  RefundItem,
+  RefundSource,
+} from "../modules/sales-tax-filing/types"
+import { BackoffPolicy, chargedTotal } from "./decisions"
+
+/** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
+export interface FilingClient {
+  calculateCarts(body: CalculateCartsRequest): Promise<CalculateCartsResponse>
+  cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }>
+  createOrder(body: CreateOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }>
+  getOrder(orderId: string, opts?: { expandRefunds?: boolean }): Promise<OrderRecord>
+  updateOrder(orderId: string, body: UpdateOrderRequest): Promise<OrderRecord>
+  voidOrder(orderId: string): Promise<void>
+  refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }>
+  /** the certificate as the service holds it (an exempt order's refile checks it first; single-purchase use) */
+  getCertificate?(id: string): Promise<Pick<CertificateRecord, "certificateId" | "disabledAt" | "singlePurchase" | "customerId">>
+  /** disables a certificate (a single-purchase certificate once its order is filed) */
+  disableCertificate?(id: string): Promise<void>
+}
+
+export interface FilingLogger {
+  info(msg: string): void
+  warn(msg: string): void
+  error(msg: string): void
+}
+
+export interface FilingProcessorDeps {
+  store: FilingStore
+  /** the default connection's client */
+  client: FilingClient
+  /**
+   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`);
+   * absent, or for no id, `client`.
+   */
+  clientFor?: (connectionId: string) => FilingClient
+  /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */
+  lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>
+  now?: () => Date
+  /** failed attempts before a record is left failed for a person (plugin option filing.maxAttempts) */
+  maxAttempts: number
+  backoff?: BackoffPolicy
+  /** strings never to be stored in last_error (the API key) */
+  secrets?: (string | undefined)[]
+  logger?: FilingLogger
+  /**
+   * A single-purchase certificate's order was filed and the certificate disabled at the service:
+   * the app records it as used by that order (the certificate-origin row); keyed by certificate,
+   * the first order stays its user. Best effort: a failure is logged, never fails the filing.
+   */
+  certificateUsed?: (use: { certificateId: string; orderId: string; customerId: string | null }) => Promise<void>
+  /**
+   * An order reached the service (filed now, or found already there: `alreadyExisted`, the
+   * client's compare-on-duplicate answer). The backfill counts the orders the service held.
+   */
+  onFiled?: (filed: { orderId: string; path: "cart" | "direct"; alreadyExisted: boolean }) => void
+}
+
+export interface RefundIntent {
+  source: Exclude<RefundSource, "cancel" | "edit">
+  sourceId: string
+  items: RefundItem[]
+  returnedAt?: Date | null
+}
+
+/** How an order is filed (FilingProcessor.fileOrder). */
+export interface FileOrderOptions {
+  /** when the order became complete, if it was before it is filed (a historical order) */
+  completedAt?: Date | null
+}
+
+export interface ProcessOutcome {
+  orderId: string
+  state: string
+  error?: string
+}
+
+/** An order edit to file: the order change id, when it was confirmed, the order's lines after it (every origin's). */
+export interface EditInput {
+  id: string
+  at: Date
+  lines: FilingLine[]
+  /** where each line ships from after the edit, by item id (the origins recorded on its tax lines) */
+  origins?: Record<string, Address>
+}
+
+/**
+ * Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped"
+ * record. `attention`: a US order a person must look at (issue 26): "needs_attention" with the
+ * reason, never processed (its snapshot, when the destination resolved, is kept for the re-quote).
+ */
+export function newRecordFor(
+  orderId: string,
+  snapshot: FilingSnapshot | null,
+  mode: CompletionMode,
+  now: Date,
+  reason = "no US shipping address: nothing to file",
+  attention = false,
+): NewRecord {
+  return {
+    order_id: orderId,
+    kind: snapshot?.kind ?? "order",
+    parent_order_id: snapshot?.parentOrderId ?? null,
+    cart_id: snapshot?.cartId ?? null,
+    customer_id: snapshot?.customerId ?? null,
+    completion_mode: mode,
+    snapshot,
+    charged_tax: snapshot ? chargedTotal(snapshot.lines) : null,
+    state: attention ? "needs_attention" : snapshot ? "pending" : "skipped",
+    last_error: attention || !snapshot ? reason : null,
+    next_attempt_at: snapshot && !attention ? now : null,
+  }
+}
+
+/** A retryable "not yet": work that waits for other work of the same order (a pending refund). */
+export class WaitError extends Error {
+  readonly retryable = true
+}
+
+export function statusOf(err: unknown): number | null {
+  const s = (err as { status?: unknown })?.status
+  return typeof s === "number" ? s : null
+}
+
+export function rootOf(record: Pick<NewRecord, "order_id" | "parent_order_id">): string {
+  return record.parent_order_id ?? record.order_id
+}
+
+export function sortRefunds(refunds: FilingRefundDTO[]): FilingRefundDTO[] {
+  return [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))
+}

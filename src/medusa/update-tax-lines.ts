@@ -27,6 +27,14 @@
  * Used only when the handler Medusa would call is the plugin's own (it registered the hook:
  * `updateTaxLinesContextHandler()`); with MEDUSA_SALES_TAX_REGISTER_HOOKS=false the host's own
  * handler is on the workflow, so the hook runs the workflow itself.
+ *
+ * BOUNDARY. Assumes: the installed core-flows' update-tax-lines (UPDATE_TAX_LINES_SOURCE) fetches
+ * exactly UPDATE_TAX_LINES_CART_FIELDS and runs the steps UPDATE_TAX_LINES_STEPS in that order.
+ * Buys: 6 of 105 SQL statements per store cart mutation, the refresh hook's phase p50 about 9 ms
+ * (bench/store.bench.ts, above); no user-visible guarantee rides on it (the workflow gives the same
+ * tax lines). Contract test: update-tax-lines.contract.test.ts. Boot check: boot-check.ts
+ * (`updateTaxLinesMatchesInstalled`): when the installed workflow differs, the direct run is turned
+ * off (`directTaxRunOn()` false) and the refresh hook runs the workflow itself, one error logged.
  */
 import type {
   BigNumberInput,
@@ -47,6 +55,67 @@ import {
   type TaxLineContextHandler,
 } from "../checkout/hooks/tax-line-context-handler"
 import type { TaxedEntity, TaxedItem, TaxedShipping } from "../checkout/hooks/taxed-entity"
+import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
+
+/** The file of @medusajs/core-flows' dist this module re-implements. */
+export const UPDATE_TAX_LINES_SOURCE = "cart/workflows/update-tax-lines.js"
+
+/**
+ * What updateTaxLinesWorkflow runs, in this order (its hook among them): setCartTaxLines does the
+ * same work (the lock steps excepted: the refresh that calls it already holds the cart's lock).
+ */
+export const UPDATE_TAX_LINES_STEPS = [
+  "validateCartStep",
+  "acquireLockStep",
+  'createHook)("setTaxLineContext"',
+  "getItemTaxLinesStep",
+  "getTranslatedTaxLinesStep",
+  "setTaxLinesForItemsStep",
+  "releaseLockStep",
+] as const
+
+/**
+ * Whether `source` (core-flows' update-tax-lines.js) is the workflow this module re-implements: its
+ * cart field list is UPDATE_TAX_LINES_CART_FIELDS and its steps are UPDATE_TAX_LINES_STEPS, in
+ * order. Returns what differs (empty: it matches). Pure.
+ */
+export function updateTaxLinesDifferences(source: string | undefined): string[] {
+  if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
+  const out: string[] = []
+  const fields = stringArrayLiteral(source, "cartFields")
+  if (!fields) out.push("its cartFields list is not found")
+  else if (!sameStrings(fields, UPDATE_TAX_LINES_CART_FIELDS)) {
+    const added = fields.filter((f) => !(UPDATE_TAX_LINES_CART_FIELDS as readonly string[]).includes(f))
+    const removed = UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !fields.includes(f))
+    out.push(`its cart fields changed (added: ${added.join(", ") || "none"}; removed: ${removed.join(", ") || "none"})`)
+  }
+  const body = source.slice(source.indexOf("createWorkflow)"))
+  let at = 0
+  for (const step of UPDATE_TAX_LINES_STEPS) {
+    const i = body.indexOf(step, at)
+    if (i < 0) {
+      out.push(`step ${step} not found in its place`)
+      continue
+    }
+    at = i + step.length
+  }
+  return out
+}
+
+/** updateTaxLinesDifferences of the app's installed core-flows. */
+export function updateTaxLinesMatchesInstalled(): string[] {
+  return updateTaxLinesDifferences(installedSource("@medusajs/core-flows", UPDATE_TAX_LINES_SOURCE))
+}
+
+let directRun = true
+/** Whether the refresh hook may do updateTaxLinesWorkflow's work as module calls (false once the boot check found it changed). */
+export function directTaxRunOn(): boolean {
+  return directRun
+}
+/** The boot check's switch (tests: back on). */
+export function setDirectTaxRun(on: boolean): void {
+  directRun = on
+}
 
 /**
  * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself

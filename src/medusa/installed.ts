@@ -22,7 +22,13 @@ function distOf(pkg: string): string | undefined {
 }
 
 export type MedusaPackage =
-  "@medusajs/core-flows" | "@medusajs/framework" | "@medusajs/medusa" | "@medusajs/workflows-sdk" | "@medusajs/order"
+  | "@medusajs/core-flows"
+  | "@medusajs/framework"
+  | "@medusajs/medusa"
+  | "@medusajs/workflows-sdk"
+  | "@medusajs/order"
+  | "@medusajs/tax"
+  | "@medusajs/cart"
 
 /** The text of `rel` inside the built `dist` of `pkg` (e.g. `cart/workflows/update-tax-lines.js`), or undefined. */
 export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {

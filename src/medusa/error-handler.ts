@@ -26,10 +26,12 @@ export type ErrorAnswer = (err: unknown, req: MedusaRequest, res: MedusaResponse
 
 /** Medusa's error handler with `first` tried before it. */
 export function medusaErrorHandlerWith(first: ErrorAnswer) {
-  const medusa = errorHandler()
+  // a Medusa without the export: Express's own handler (the boot check logs it once)
+  const medusa = typeof errorHandler === "function" ? errorHandler() : undefined
   return function salesTaxErrorHandler(err: unknown, req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
     if (!res.headersSent && first(err, req, res)) return
-    medusa(err, req, res, next)
+    if (medusa) medusa(err, req, res, next)
+    else next(err)
   }
 }
 

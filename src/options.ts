@@ -92,7 +92,7 @@ export const PluginOptionsSchema = z
       .optional(),
     /** How many proxy hops in front of Medusa to trust for the client address of the plugin's
      *  public routes' rate limits: false (default) = the TCP peer (req.socket.remoteAddress),
-     *  X-Forwarded-For ignored; n = the address the n-th proxy from Medusa saw. Medusa 2.21 sets
+     *  X-Forwarded-For ignored; n = the address the n-th proxy from Medusa saw. Medusa sets
      *  express's `trust proxy` to 1 unconditionally (no setting), so `req.ip` is not used. */
     trustProxy: z
       .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {

@@ -1,6 +1,6 @@
 /**
  * Refunds without a return, pure: which part of each Medusa payment refund the customer got back
- * without returning anything, as Medusa (2.19-2.21) itself books it.
+ * without returning anything, as Medusa itself books it (src/medusa/refund-credit-lines.ts).
  *
  * Medusa's `refundPaymentWorkflow` (core-flows/dist/payment/workflows/refund-payment.js) looks at
  * the order's `summary.pending_difference` when the refund is made: while it is negative the store
@@ -25,6 +25,7 @@
  * wholly a refund without a return.
  */
 import { dec, roundCents } from "../money"
+import { refundCreditReference } from "../medusa/refund-credit-lines"
 
 export interface RefundFact {
   id: string
@@ -46,10 +47,8 @@ export interface CreditLineFact {
   reference?: string | null
 }
 
-/** What a credit line made by a refund carries as its reference (refundPaymentWorkflow → createOrderRefundCreditLinesWorkflow). */
-export function refundCreditReference(reasonLabel: string | null | undefined): string {
-  return reasonLabel ?? "payment_collection"
-}
+// what Medusa writes: src/medusa/refund-credit-lines.ts (a reach-in, with its contract test)
+export { refundCreditReference }
 
 /**
  * Per refund id: the part of the refund booked as a credit line (0 when it paid back what the order
@@ -72,7 +71,7 @@ export function refundCreditParts(refunds: RefundFact[], creditLines: CreditLine
     if (!amount.gt(0)) continue
     const match = byTime
       .filter((r) => !taken.has(r.id) && r.version < cl.version)
-      .filter((r) => (cl.reference ?? "payment_collection") === refundCreditReference(r.reasonLabel))
+      .filter((r) => refundCreditReference(cl.reference) === refundCreditReference(r.reasonLabel))
       .filter((r) => dec(r.amount).gte(roundCents(amount)))
       .pop()
     if (!match) continue

@@ -1,8 +1,15 @@
 import * as coreFlows from "@medusajs/core-flows"
 import * as utils from "@medusajs/framework/utils"
+import CartModule from "@medusajs/cart"
+import * as cartModels from "@medusajs/cart/dist/models"
+import { directTaxRunOn, setDirectTaxRun } from "./update-tax-lines-shape"
+import { nestedRunOn, setNestedRun } from "./nested-workflow"
+import { cartRestoreOn, setCartRestore } from "./cart-restore"
+import { orderSalesOn, setOrderSales } from "./order-sales-by-state"
 import {
   MEDUSA_ASSUMPTIONS,
   checkMedusaAssumptions,
+  installedSurface,
   installedMedusaVersion,
   medusaAssumptionsError,
   missingMedusaAssumptions,
@@ -119,5 +126,112 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     expect(MEDUSA_ASSUMPTIONS.length).toBeGreaterThan(0)
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     expect(installedMedusaVersion()).toBe((require("@medusajs/medusa/package.json") as { version: string }).version)
+  })
+})
+
+describe("the boot check of src/medusa's reach-ins (issue 28, one boundary)", () => {
+  /** The installed Medusa, every part checked; the Cart Module as its class (no app is running). */
+  const full = (): MedusaSurface => ({
+    ...installedSurface(),
+    cart: { service: (CartModule as unknown as { service: { prototype: object } }).service.prototype, models: cartModels as never },
+  })
+  afterEach(() => {
+    setDirectTaxRun(true)
+    setNestedRun(true)
+    setCartRestore(true)
+    setOrderSales(true)
+  })
+
+  it("the installed Medusa meets every file, route and module assumption: nothing logged, nothing turned off", () => {
+    const r = recorder()
+    expect(missingMedusaAssumptions(full())).toEqual([])
+    expect(checkMedusaAssumptions(r.log, full(), "2.21.2")).toBeNull()
+    expect([r.errors, r.warnings]).toEqual([[], []])
+    expect([directTaxRunOn(), nestedRunOn(), cartRestoreOn(), orderSalesOn()]).toEqual([true, true, true, true])
+  })
+
+  it("covers the one setTaxLineContext handler on all three workflows, and the completion's validate hook", () => {
+    const names = MEDUSA_ASSUMPTIONS.map((a) => a.name)
+    for (const w of ["updateTaxLinesWorkflow", "upsertTaxLinesWorkflow", "updateOrderTaxLinesWorkflow"])
+      expect(names).toContain(`${w}.hooks.setTaxLineContext`)
+    const r = recorder()
+    const msg = checkMedusaAssumptions(r.log, without("completeCartWorkflow", "validate"), "2.18.0")
+    expect(r.errors).toEqual([msg])
+    expect(msg).toContain(
+      "completeCartWorkflow.hooks.validate is missing, so the completion refusals: an unquotable US destination, a currency other than USD and a cart changed after its tax refresh are not refused",
+    )
+  })
+
+  it("a changed updateTaxLinesWorkflow: ONE error, and the refresh hook's direct run is turned off", () => {
+    const r = recorder()
+    const s = full()
+    s.files = { ...s.files, updateTaxLines: ["its cart fields changed (added: customer.has_account; removed: none)"] }
+    const msg = checkMedusaAssumptions(r.log, s, "2.22.0")
+    expect(msg).toBe(
+      "sales-tax: Medusa 2.22.0 lacks a feature this plugin uses: @medusajs/core-flows updateTaxLinesWorkflow (its cart fields and steps, src/medusa/update-tax-lines.ts) is missing, " +
+        "so the refresh hook's direct tax run: updateTaxLinesWorkflow runs instead (6 SQL statements more per store cart mutation). Supported Medusa versions: see the plugin's README (Compatibility).",
+    )
+    expect(r.errors).toEqual([msg])
+    expect([directTaxRunOn(), nestedRunOn(), cartRestoreOn(), orderSalesOn()]).toEqual([false, true, true, true])
+  })
+
+  it("a Cart Module without a method the restore calls: the restore is turned off; a missing route names the draft-order guard", () => {
+    const r = recorder()
+    const s = full()
+    const { updateAddresses: _gone, ...service } = Object.fromEntries(
+      ["deleteLineItems", "restoreLineItems", "updateLineItems", "deleteShippingMethods", "restoreShippingMethods", "updateShippingMethods"]
+        .concat(["setLineItemAdjustments", "setShippingMethodAdjustments", "setLineItemTaxLines", "setShippingMethodTaxLines"])
+        .concat(["updateAddresses", "updateCarts"])
+        .map((m) => [m, () => undefined]),
+    )
+    s.cart = { service, models: undefined }
+    s.routeFile = () => false
+    const msg = checkMedusaAssumptions(r.log, s, "2.22.0")!
+    expect(r.errors).toEqual([msg])
+    expect(msg).toContain("Medusa 2.22.0 lacks 2 features")
+    expect(msg).toContain(
+      "the cart restore writes (src/medusa/cart-restore.ts) is missing, so the restore of a cart after the request that discovers an outage",
+    )
+    expect(msg).toContain(
+      "POST /admin/draft-orders/:id/convert-to-order (src/medusa/draft-order-convert-route.ts) is missing, so the draft-order conversion guard",
+    )
+    expect(cartRestoreOn()).toBe(false)
+  })
+
+  it("at start, the Order Module's tables are read once: a missing column turns the nexus sales off, in the ONE error", async () => {
+    const r = recorder()
+    const queries: string[] = []
+    const pg = {
+      raw: async (sql: string) => {
+        queries.push(sql)
+        return { rows: [{ table_name: "order", column_name: "id" }] }
+      },
+    }
+    const s = full()
+    s.files = { ...s.files, nestedWorkflow: ["runAsStep's context sets lockOwner too"] }
+    const out = await runProviderBootChecks(r.log, s, pg)
+    expect(queries).toHaveLength(1)
+    expect(r.errors).toHaveLength(1)
+    expect(out).toEqual(r.errors)
+    expect(r.errors[0]).toContain("lacks 2 features")
+    expect(r.errors[0]).toContain(
+      "the Order Module's tables and columns the nexus sales statement reads (src/medusa/order-sales-by-state.ts) is missing, so the nexus report's sales per state",
+    )
+    expect(r.errors[0]).toContain("runAsStep's nested-run context (src/medusa/nested-workflow.ts) is missing")
+    expect([directTaxRunOn(), nestedRunOn(), cartRestoreOn(), orderSalesOn()]).toEqual([true, false, true, false])
+  })
+
+  it("the app's error handler: a Medusa without errorHandler, or whose router ignores a middlewares file's, is named", () => {
+    const r = recorder()
+    const s = full()
+    s.http = { ...s.http, errorHandler: undefined }
+    expect(checkMedusaAssumptions(r.log, s, "2.22.0")).toContain(
+      "src/medusa/error-handler.ts) is missing, so the 400 for an undecodable path of the plugin's routes (Medusa answers 500)",
+    )
+    const t = full()
+    t.files = { ...t.files, errorHandlerRouting: ["Medusa's router no longer uses a middlewares file's errorHandler"] }
+    expect(missingMedusaAssumptions(t).map((a) => a.name)).toEqual([
+      "@medusajs/framework/http errorHandler, used in place of a middlewares file's errorHandler (src/medusa/error-handler.ts)",
+    ])
   })
 })

@@ -14,6 +14,16 @@ import { Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
 import { unknownSalesChannels, unknownSalesChannelsWarning } from "../service/connections"
 import type { PluginOptions } from "../options"
+import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines-shape"
+import { nestedWorkflowContextMatchesInstalled, setNestedRun } from "./nested-workflow"
+import { errorHandlerRoutingDifferences } from "./error-handler"
+import { taxRateServiceDifferences } from "./tax-rate-service"
+import { refundBookkeepingDifferences } from "./refund-credit-lines"
+import { DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
+import { medusaDistHas } from "./installed"
+import { setCartRestore } from "./cart-restore"
+import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
+import { orderTablesDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
 
 interface TaxModuleLike {
   listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
@@ -35,10 +45,14 @@ export async function runProviderBootChecks(
   log: { warn(m: string): void; error?(m: string): void },
   /** tests: a Medusa to check instead of the app's */
   surface?: MedusaSurface,
+  /** the database connection, for the check of the Order Module's tables (order-sales-by-state.ts) */
+  pg?: PgLike,
 ): Promise<string[]> {
   const out: string[] = []
   try {
-    const missing = checkMedusaAssumptions(log, surface)
+    const s = surface ?? installedSurface()
+    if (pg && !s.files?.orderTables) s.files = { ...s.files, orderTables: await orderTablesDifferences(pg) }
+    const missing = checkMedusaAssumptions(log, s)
     if (missing) out.push(missing)
   } catch (e) {
     log.warn(`sales-tax: the check of Medusa's workflows and hooks could not run (${(e as Error)?.message ?? e})`)
@@ -95,10 +109,22 @@ export interface WorkflowLike {
   hooks?: Record<string, unknown>
 }
 
-/** What the check reads: the workflows of @medusajs/core-flows and the exports of @medusajs/framework/utils. */
+/** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
+export type FileAssumption =
+  "updateTaxLines" | "nestedWorkflow" | "errorHandlerRouting" | "taxRateService" | "refundBookkeeping" | "orderTables"
+
+/**
+ * What the check reads: the workflows of @medusajs/core-flows, the exports of
+ * @medusajs/framework/utils and /http, the app's Cart Module, the file-level assumptions, the
+ * route files of @medusajs/medusa. A part left out is not checked (tests give only what they test).
+ */
 export interface MedusaSurface {
   workflows: Record<string, WorkflowLike | undefined>
   utils: Record<string, unknown>
+  http?: Record<string, unknown>
+  cart?: CartSurface
+  files?: Partial<Record<FileAssumption, string[]>>
+  routeFile?: (rel: string) => boolean
 }
 
 /** One thing the plugin relies on, and what it turns off (or does instead) without it. */
@@ -107,6 +133,8 @@ export interface MedusaAssumption {
   name: string
   present(s: MedusaSurface): boolean
   without: string
+  /** what the plugin switches off when it is missing */
+  turnOff?: () => void
 }
 
 const NO_CART_CONTEXT =
@@ -120,11 +148,17 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
   }
 }
 
+function file(key: FileAssumption, name: string, without: string, turnOff?: () => void): MedusaAssumption {
+  return { name, present: (s) => !(s.files?.[key] ?? []).length, without, turnOff }
+}
+
 /**
- * The hooks the plugin registers handlers on (src/workflows/hooks/tax-line-context.ts,
- * cart-refresh-tax.ts) and the framework helpers it calls. The workflow ids and step ids the plugin
- * runs are its own (`sales-tax-*`), and Medusa's events it subscribes to are strings that an older
- * Medusa simply never emits: neither needs a check here.
+ * What the plugin assumes of Medusa, each with what it turns off without it: the hooks it registers
+ * handlers on (src/workflows/hooks: the one setTaxLineContext handler on three workflows, the cart
+ * refresh's hook, the completion's validate hook), the framework helpers it calls, and each reach-in
+ * of src/medusa (src/medusa/README.md: one file per assumption, each with its contract test). The
+ * workflow ids and step ids the plugin runs are its own (`sales-tax-*`), and Medusa's events it
+ * subscribes to are strings that an older Medusa simply never emits: neither needs a check here.
  */
 export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   hook("updateTaxLinesWorkflow", "setTaxLineContext", `cart tax: ${NO_CART_CONTEXT}`),
@@ -146,6 +180,57 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
     present: (s) => typeof s.utils.applyTranslationsToTaxLines === "function",
     without: "translated tax-rate names on the cart-refresh tax run (the rates' own names are kept)",
   },
+  hook(
+    "completeCartWorkflow",
+    "validate",
+    "the completion refusals: an unquotable US destination, a currency other than USD and a cart changed after its tax refresh are not refused when the cart completes",
+  ),
+  file(
+    "updateTaxLines",
+    "@medusajs/core-flows updateTaxLinesWorkflow (its cart fields and steps, src/medusa/update-tax-lines.ts)",
+    "the refresh hook's direct tax run: updateTaxLinesWorkflow runs instead (6 SQL statements more per store cart mutation)",
+    () => setDirectTaxRun(false),
+  ),
+  file(
+    "nestedWorkflow",
+    "@medusajs/workflows-sdk runAsStep's nested-run context (src/medusa/nested-workflow.ts)",
+    "the tax run nested in Medusa's cart refresh when the plugin cannot run it directly: the after-route refresh does it (one workflow run more)",
+    () => setNestedRun(false),
+  ),
+  {
+    name: "@medusajs/framework/http errorHandler, used in place of a middlewares file's errorHandler (src/medusa/error-handler.ts)",
+    present: (s) => (!s.http || typeof s.http.errorHandler === "function") && !(s.files?.errorHandlerRouting ?? []).length,
+    without: "the 400 for an undecodable path of the plugin's routes (Medusa answers 500)",
+  },
+  file(
+    "taxRateService",
+    "the Tax Module's taxRateService in its providers' container (src/medusa/tax-rate-service.ts)",
+    "the fallback-coverage warning cannot read the tax regions' default rates (it names every state the options do not cover)",
+  ),
+  file(
+    "refundBookkeeping",
+    "refundPaymentWorkflow's credit-line bookkeeping (src/medusa/refund-credit-lines.ts)",
+    "nothing is turned off, but refunds without a return may be filed with a wrong credit part: check the Filings page after a refund",
+  ),
+  {
+    name: `@medusajs/medusa POST /admin/draft-orders/:id/convert-to-order (src/medusa/draft-order-convert-route.ts)`,
+    present: (s) => !s.routeFile || s.routeFile(DRAFT_ORDER_CONVERT_ROUTE_FILE),
+    without:
+      "the draft-order conversion guard: an admin's US draft order with an unquotable destination or in another currency is not refused",
+  },
+  {
+    name: "the Cart Module's methods and columns the cart restore writes (src/medusa/cart-restore.ts)",
+    present: (s) => !s.cart || !cartRestoreDifferences(s.cart).length,
+    without:
+      "the restore of a cart after the request that discovers an outage: that request still answers 400 sales_tax_unavailable, but the cart may keep the refused change",
+    turnOff: () => setCartRestore(false),
+  },
+  file(
+    "orderTables",
+    "the Order Module's tables and columns the nexus sales statement reads (src/medusa/order-sales-by-state.ts)",
+    "the nexus report's sales per state (economic nexus thresholds are not computed; the admin page says so)",
+    () => setOrderSales(false),
+  ),
 ]
 
 /** The assumptions `surface` does not meet. Pure. */
@@ -182,13 +267,31 @@ export function installedMedusaVersion(): string {
   }
 }
 
-/** The app's own Medusa: its core-flows workflows and framework utils. */
-function installedSurface(): MedusaSurface {
+/** The app's own Medusa: its core-flows workflows, framework utils and http, Cart Module, files and routes. */
+export function installedSurface(): MedusaSurface {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const workflows = require("@medusajs/core-flows") as Record<string, WorkflowLike | undefined>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const utils = require("@medusajs/framework/utils") as Record<string, unknown>
-  return { workflows, utils }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const http = require("@medusajs/framework/http") as Record<string, unknown>
+  const carts = MedusaModule.getModuleInstance(Modules.CART) as Record<string, object> | undefined
+  const cartService = Object.values(carts ?? {})[0]
+  return {
+    workflows,
+    utils,
+    http,
+    // the app's Cart Module when loaded (its models are checked by the contract test)
+    cart: cartService ? { service: cartService, models: undefined } : undefined,
+    files: {
+      updateTaxLines: updateTaxLinesMatchesInstalled(),
+      nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
+      errorHandlerRouting: errorHandlerRoutingDifferences(),
+      taxRateService: taxRateServiceDifferences(),
+      refundBookkeeping: refundBookkeepingDifferences(),
+    },
+    routeFile: medusaDistHas,
+  }
 }
 
 /**
@@ -200,7 +303,9 @@ export function checkMedusaAssumptions(
   surface: MedusaSurface = installedSurface(),
   version: string = installedMedusaVersion(),
 ): string | null {
-  const msg = medusaAssumptionsError(version, missingMedusaAssumptions(surface))
+  const missing = missingMedusaAssumptions(surface)
+  for (const m of missing) m.turnOff?.()
+  const msg = medusaAssumptionsError(version, missing)
   if (msg) (log.error ?? log.warn).call(log, msg)
   return msg
 }

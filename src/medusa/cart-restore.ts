@@ -18,6 +18,18 @@
  * drops the payment sessions of a collection whose amount changed, as on any cart change).
  * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
  * workflows take). What the restore could not put back is logged as an error.
+ *
+ * BOUNDARY. Assumes: the Cart Module's methods the restore calls (CART_RESTORE_METHODS, several of
+ * them outside ICartModuleService's documented surface for rows read back by Query: ContentWrites),
+ * the columns it reads and writes back (CART_COLUMNS, ADDRESS_COLUMNS, TAX_LINE_COLUMNS,
+ * (SHIPPING_)ADJUSTMENT_COLUMNS, and the items' and shipping methods' amounts) on the Cart Module's models, and
+ * the cart ↔ promotion link. Buys: "block means block" for the one request that discovers an
+ * outage: the cart is left exactly as it was (checkout-block.spec.ts, "the request that discovers
+ * it leaves the cart exactly as it was, on every cart-mutating store route": without the restore
+ * the address, quantities and promotions of the refused change stay). Contract test:
+ * cart-restore-shapes.test.ts. Boot check: boot-check.ts (`cartRestoreDifferences` on the app's
+ * Cart Module); when it fails the restore is turned off (`cartRestoreOn()`), the refusal still
+ * answers 400, and the cart may keep the refused change.
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
@@ -76,9 +88,9 @@ export interface CartState {
   hasPaymentCollection: boolean
 }
 
-const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
-const ADDRESSES = ["shipping_address", "billing_address"] as const
-const ADDRESS_COLUMNS = [
+export const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
+export const ADDRESSES = ["shipping_address", "billing_address"] as const
+export const ADDRESS_COLUMNS = [
   "customer_id",
   "company",
   "first_name",
@@ -92,8 +104,10 @@ const ADDRESS_COLUMNS = [
   "phone",
   "metadata",
 ] as const
-const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
-const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
+export const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
+export const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
+/** A shipping method's adjustment has no is_tax_inclusive (cart-restore-shapes.test.ts). */
+export const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
 
 const FIELDS = [
   "id",
@@ -265,7 +279,7 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   const shipAdj = (s: CartState) =>
     contentSet(
       s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a) => ({ ...a, shipping_method_id: m.id }))),
-      ADJUSTMENT_COLUMNS,
+      SHIPPING_ADJUSTMENT_COLUMNS,
       "shipping_method_id",
     )
   if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
@@ -276,8 +290,20 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   return out
 }
 
+let restoreOn = true
+/** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
+export function cartRestoreOn(): boolean {
+  return restoreOn
+}
+/** The boot check's switch (tests: back on). */
+export function setCartRestore(on: boolean): void {
+  restoreOn = on
+}
+
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
+  // turned off at start (the Cart Module is not the one assumed: the boot check logged it once)
+  if (!cartRestoreOn()) return ["cart (the restore is turned off: see the start-up error)"]
   // no Locking Module registered: restore without the lock
   const locking = lockingOf(scope)
   if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
@@ -342,7 +368,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promi
     await writes.setShippingMethodAdjustments(
       cartId,
       before.shippingMethods.flatMap((m) =>
-        (m.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
+        (m.adjustments ?? []).map((a) => ({ ...pick(a, SHIPPING_ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
       ),
     )
   }

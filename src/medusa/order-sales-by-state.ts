@@ -14,12 +14,19 @@
  * claim_id, exchange_id, shipping_method_id), `order_shipping_method` (amount, is_tax_inclusive),
  * `order_shipping_method_tax_line` (shipping_method_id, rate).
  *
+ * Buys: the nexus report over a year of a large store's orders in one statement (bench/nexus.bench.ts:
+ * under a second where Query takes tens of seconds); no public path reads a year of orders
+ * aggregated. Contract: integration-tests/http/nexus.spec.ts runs the statement against the real
+ * tables (only a running Medusa has them). Boot check: boot-check.ts, `orderTablesDifferences` (one
+ * information_schema query at start: every table and column of ORDER_TABLE_COLUMNS); when one is
+ * missing, the report's sales are turned off (`orderSalesOn()`): a clear error, not a SQL error.
+ *
  * Sales counted per order: items after discounts and shipping, before tax (a tax-inclusive price
  * is divided by 1 + its tax lines' rate), of orders not canceled and not drafts, shipped to a US
  * address, in USD. `returned`: the received returns' share of the items.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { Window } from "../nexus/periods"
 
 export interface ProvinceWindowSales {
@@ -30,8 +37,60 @@ export interface ProvinceWindowSales {
   windows: Record<string, { sales: string; returned: string; transactions: number }>
 }
 
-interface Knex {
+export interface PgLike {
   raw(sql: string, bindings: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
+}
+type Knex = PgLike
+
+/** Every table and column orderSalesSql reads (order-sales-by-state.test.ts: each is in the statement). */
+export const ORDER_TABLE_COLUMNS: Record<string, readonly string[]> = {
+  order: ["id", "version", "currency_code", "created_at", "canceled_at", "is_draft_order", "status", "deleted_at", "shipping_address_id"],
+  order_address: ["id", "country_code", "province", "postal_code"],
+  order_item: ["order_id", "version", "item_id", "quantity", "unit_price", "return_received_quantity", "deleted_at", "created_at"],
+  order_line_item: ["id", "unit_price", "is_tax_inclusive", "deleted_at"],
+  order_line_item_adjustment: ["item_id", "version", "amount", "deleted_at", "created_at"],
+  order_line_item_tax_line: ["item_id", "rate", "deleted_at", "created_at"],
+  order_shipping: ["order_id", "version", "return_id", "claim_id", "exchange_id", "shipping_method_id", "deleted_at", "created_at"],
+  order_shipping_method: ["id", "amount", "is_tax_inclusive", "deleted_at"],
+  order_shipping_method_tax_line: ["shipping_method_id", "rate", "deleted_at", "created_at"],
+}
+
+/** The tables and columns of ORDER_TABLE_COLUMNS the database lacks (one information_schema query); empty: all there. */
+export async function orderTablesDifferences(pg: PgLike): Promise<string[]> {
+  const tables = Object.keys(ORDER_TABLE_COLUMNS)
+  let rows: Record<string, unknown>[]
+  try {
+    ;({ rows } = await pg.raw(
+      `select table_name, column_name from information_schema.columns
+       where table_schema = current_schema() and table_name in (${tables.map(() => "?").join(", ")})`,
+      tables,
+    ))
+  } catch (e) {
+    return [`the Order Module's tables could not be read (${(e as Error)?.message ?? e})`]
+  }
+  return missingOrderColumns(rows.map((r) => [String(r.table_name), String(r.column_name)]))
+}
+
+/** Pure: what ORDER_TABLE_COLUMNS names that `present` ([table, column] pairs) lacks. */
+export function missingOrderColumns(present: readonly (readonly [string, string])[]): string[] {
+  const have = new Set(present.map(([t, c]) => `${t}.${c}`))
+  const out: string[] = []
+  for (const [table, cols] of Object.entries(ORDER_TABLE_COLUMNS)) {
+    const missing = cols.filter((c) => !have.has(`${table}.${c}`))
+    if (missing.length === cols.length) out.push(`table ${table}`)
+    else for (const c of missing) out.push(`${table}.${c}`)
+  }
+  return out
+}
+
+let salesOn = true
+/** Whether the nexus sales statement may run (false once the boot check found the Order Module's tables changed). */
+export function orderSalesOn(): boolean {
+  return salesOn
+}
+/** The boot check's switch (tests: back on). */
+export function setOrderSales(on: boolean): void {
+  salesOn = on
 }
 
 /** The statement for these windows (exported for the contract test and the benchmark). */
@@ -119,6 +178,11 @@ group by o.province, o.zip3`
 /** US sales per typed province, ZIP prefix and window (one statement). */
 export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
   if (windows.length === 0) return []
+  if (!salesOn)
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "The nexus report's sales per state are turned off: this Medusa's order tables are not the ones the plugin reads (see the start-up error in the server log).",
+    )
   const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Knex
   const { sql, bindings } = orderSalesSql(windows)
   const { rows } = await pg.raw(sql, bindings)

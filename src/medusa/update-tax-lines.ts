@@ -27,6 +27,14 @@
  * Used only when the handler Medusa would call is the plugin's own (it registered the hook:
  * `updateTaxLinesContextHandler()`); with MEDUSA_SALES_TAX_REGISTER_HOOKS=false the host's own
  * handler is on the workflow, so the hook runs the workflow itself.
+ *
+ * BOUNDARY. Assumes: the installed core-flows' update-tax-lines (UPDATE_TAX_LINES_SOURCE) fetches
+ * exactly UPDATE_TAX_LINES_CART_FIELDS and runs the steps UPDATE_TAX_LINES_STEPS in that order.
+ * Buys: 6 of 105 SQL statements per store cart mutation, the refresh hook's phase p50 about 9 ms
+ * (bench/store.bench.ts, above); no user-visible guarantee rides on it (the workflow gives the same
+ * tax lines). Contract test: update-tax-lines.contract.test.ts. Boot check: boot-check.ts
+ * (`updateTaxLinesMatchesInstalled`): when the installed workflow differs, the direct run is turned
+ * off (`directTaxRunOn()` false) and the refresh hook runs the workflow itself, one error logged.
  */
 import type {
   BigNumberInput,
@@ -48,64 +56,16 @@ import {
 } from "../checkout/hooks/tax-line-context-handler"
 import type { TaxedEntity, TaxedItem, TaxedShipping } from "../checkout/hooks/taxed-entity"
 
-/**
- * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself
- * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
- * them (less what only the workflow's own steps need: taxRunFields) together with the context
- * handler's TAXED_FIELDS, so that neither the tax run nor the handler reads the cart again.
- */
-export const UPDATE_TAX_LINES_CART_FIELDS = [
-  "id",
-  "currency_code",
-  "email",
-  "locale",
-  "region.id",
-  "region.automatic_taxes",
-  "items.id",
-  "items.variant_id",
-  "items.product_id",
-  "items.product_title",
-  "items.product_description",
-  "items.product_subtitle",
-  "items.product_type",
-  "items.product_type_id",
-  "items.product_collection",
-  "items.product_handle",
-  "items.variant_sku",
-  "items.variant_barcode",
-  "items.variant_title",
-  "items.title",
-  "items.quantity",
-  "items.unit_price",
-  "items.is_giftcard",
-  "items.tax_lines.id",
-  "items.tax_lines.description",
-  "items.tax_lines.code",
-  "items.tax_lines.rate",
-  "items.tax_lines.provider_id",
-  "shipping_methods.tax_lines.id",
-  "shipping_methods.tax_lines.description",
-  "shipping_methods.tax_lines.code",
-  "shipping_methods.tax_lines.rate",
-  "shipping_methods.tax_lines.provider_id",
-  "shipping_methods.shipping_option_id",
-  "shipping_methods.amount",
-  "shipping_methods.name",
-  "shipping_methods.id",
-  "customer.id",
-  "customer.email",
-  "customer.metadata",
-  "customer.groups.id",
-  "shipping_address.id",
-  "shipping_address.address_1",
-  "shipping_address.address_2",
-  "shipping_address.city",
-  "shipping_address.postal_code",
-  "shipping_address.country_code",
-  "shipping_address.region_code",
-  "shipping_address.province",
-  "shipping_address.metadata",
-] as const
+export {
+  UPDATE_TAX_LINES_CART_FIELDS,
+  UPDATE_TAX_LINES_SOURCE,
+  UPDATE_TAX_LINES_STEPS,
+  directTaxRunOn,
+  setDirectTaxRun,
+  updateTaxLinesDifferences,
+  updateTaxLinesMatchesInstalled,
+} from "./update-tax-lines-shape"
+import { UPDATE_TAX_LINES_CART_FIELDS } from "./update-tax-lines-shape"
 
 /** An item as the tax run reads it (TAXED_FIELDS and updateTaxLinesWorkflow's item fields). */
 export interface TaxRunItem extends TaxedItem {

@@ -5,7 +5,7 @@
  * - Cart completion: `completeCartWorkflow.hooks.validate` (before the order is created and the
  *   payment authorized). Holds under both failure policies: the provider leaves such a cart
  *   without tax lines whatever the policy, and this is what stops it.
- * - Draft orders (the admin's way to create orders in Medusa 2.21): `convertDraftOrderWorkflow` has
+ * - Draft orders (the admin's way to create orders in Medusa; src/medusa/draft-order-convert-route.ts): `convertDraftOrderWorkflow` has
  *   no hook, so the route that runs it, POST /admin/draft-orders/:id/convert-to-order, is guarded by
  *   a middleware (src/api/admin/sales-tax/draft-order-guard.ts) calling `refuseUnquotableDestination`.
  *

@@ -46,7 +46,7 @@ describe("composeTaxLineContext", () => {
 })
 
 describe("order snapshot: lines the order workflow passes before they are on the order", () => {
-  // Medusa 2.21: an exchange's / edit's new line is read from order_line_item, which has no quantity
+  // Medusa: an exchange's / edit's new line is read from order_line_item, which has no quantity
   const order = {
     id: "order_1",
     currency_code: "usd",

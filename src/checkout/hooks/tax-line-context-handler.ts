@@ -89,7 +89,7 @@ export async function resolveProductTics(
 }
 
 /**
- * An order line's quantity. In Medusa (2.19-2.21) it lives on `order_item` (the order's `items`
+ * An order line's quantity. In Medusa it lives on `order_item` (the order's `items`
  * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
  * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
  * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order would
@@ -178,7 +178,7 @@ export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<
 }
 
 /**
- * A line the order workflow passes that is not on the order yet. In Medusa (2.19-2.21) the quantity of
+ * A line the order workflow passes that is not on the order yet. In Medusa the quantity of
  * an order line lives on `order_item`, not on `order_line_item`: `updateOrderTaxLinesWorkflow`
  * reads the new lines of an exchange (`orderExchangeAddNewItemWorkflow`) or an order edit
  * (`orderEditAddNewItemWorkflow`) from `order_line_item`, so they reach the hook WITHOUT a

@@ -34,7 +34,8 @@ import {
 } from "./result-cache"
 import type { CircuitBreaker } from "./circuit-breaker"
 import { withDeadline } from "./fallback"
-import { checkFallbackCoverage, type TaxRateLister } from "./fallback-coverage"
+import { checkFallbackCoverage } from "./fallback-coverage"
+import { defaultRegionStates } from "../../medusa/tax-rate-service"
 import { FailurePolicy } from "./failure-policy"
 import { markOutage, markServiceOk, quoteHealth } from "./health"
 import { refuseTaxInclusiveMix } from "./inclusive-quote"
@@ -156,9 +157,9 @@ export class SalesTaxProviderService implements ITaxProvider {
    * provider in the process that serves requests (at boot: src/medusa/boot-check.ts), not in
    * `medusa exec`, db:migrate and other CLI commands (src/core/serving.ts); callable again (tests, admin tooling).
    */
-  checkFallbackCoverage(): Promise<string | null> {
-    if (this.options.failurePolicy !== "fallback") return Promise.resolve(null)
-    return checkFallbackCoverage(this.options, this.logger, tryResolve<TaxRateLister>(this.#cradle, "taxRateService"))
+  async checkFallbackCoverage(): Promise<string | null> {
+    if (this.options.failurePolicy !== "fallback") return null
+    return checkFallbackCoverage(this.options, this.logger, await defaultRegionStates(this.#cradle as Record<string, unknown>))
   }
 
   /**

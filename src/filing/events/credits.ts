@@ -4,6 +4,7 @@ import { filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
 import { newRecordFor } from "../processor"
 import { childOrderId } from "../decisions"
 import { creditTax, refundCreditParts } from "../refunds"
+import { REFUND_TRANSACTION_REFERENCE, creditLineVersion } from "../../medusa/refund-credit-lines"
 import { amountString, roundCents, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
@@ -90,7 +91,9 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
   if (!order) return []
   // the order version each refund was made in (its transaction's)
   const versionOf = new Map<string, number>(
-    (order.transactions ?? []).filter((t) => t.reference === "refund").map((t) => [t.reference_id ?? "", Number(t.version ?? 0)]),
+    (order.transactions ?? [])
+      .filter((t) => t.reference === REFUND_TRANSACTION_REFERENCE)
+      .map((t) => [t.reference_id ?? "", Number(t.version ?? 0)]),
   )
   const refunds = (order.payment_collections ?? [])
     .flatMap((pc) =>
@@ -112,12 +115,12 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
       id: cl.id,
       amount: dec(amountString(cl.amount)).toNumber(),
       // Medusa copies credit lines into each new order version; created_in_version is where it was made
-      version: Number(cl.metadata?.created_in_version ?? cl.version ?? 0),
+      version: creditLineVersion(cl),
       reference: cl.reference ?? null,
     })),
   )
   const tax = dec(amountString(order.tax_total)).toNumber()
-  // Medusa (2.19-2.21) books a refund beyond what the order owes as an order credit line, which lowers
+  // Medusa books a refund beyond what the order owes as an order credit line (src/medusa/refund-credit-lines.ts), which lowers
   // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
   // depend on the refunds made so far
   const total = dec(amountString(order.total)).plus(amountString(order.credit_line_total)).toNumber()

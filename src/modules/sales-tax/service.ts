@@ -1,5 +1,5 @@
 import type { Context } from "@medusajs/framework/types"
-import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
@@ -8,6 +8,7 @@ import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "./call-log"
 import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
 import { runProviderBootChecks } from "../../medusa/boot-check"
+import type { PgLike } from "../../medusa/order-sales-by-state"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
@@ -72,6 +73,7 @@ export class SalesTaxModuleService
   readonly #logger: { warn(m: string): void }
   /** The plugin's runtime (src/runtime.ts), registered in this module's container by its loader; Medusa's container reaches it here (runtimeOf). */
   readonly runtime: SalesTaxRuntime
+  readonly #cradle: Record<string, unknown> | undefined
 
   constructor(...args: unknown[]) {
     super(...args)
@@ -87,6 +89,7 @@ export class SalesTaxModuleService
       logger = undefined // a container without a logger
     }
     this.#logger = logger ?? console
+    this.#cradle = args[0] as Record<string, unknown> | undefined
     // the service-call log's buffer writes through this module (call-log.ts)
     callLog.attach(this, (m) => this.#logger.warn(m))
   }
@@ -97,11 +100,21 @@ export class SalesTaxModuleService
       // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
       if (!servesRequests(this.runtime)) return
       try {
-        await runProviderBootChecks(this.#logger)
+        await runProviderBootChecks(this.#logger, undefined, this.#pg())
       } catch (e) {
         this.#logger.warn(`sales-tax: the start-up checks could not run (${(e as Error)?.message ?? e})`)
       }
     },
+  }
+
+  /** The database connection the module container holds (for the boot check of the Order Module's tables), if any. */
+  #pg(): PgLike | undefined {
+    try {
+      const pg = this.#cradle?.[ContainerRegistrationKeys.PG_CONNECTION] as PgLike | undefined
+      return typeof pg?.raw === "function" ? pg : undefined
+    } catch {
+      return undefined // an awilix cradle throws for a key it does not hold
+    }
   }
 
   /** Keeps the highest rate per (zip, tic) in the window (mergeKnownRate). Best effort: a concurrent insert of the same key is skipped. */

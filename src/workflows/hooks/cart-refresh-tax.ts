@@ -32,7 +32,6 @@
  * updateCartPromotionsWorkflow `validate` handler; without it the plugin reads the destination) from its handler; without it the plugin still keeps
  * tax lines fresh through its after-route refresh (one workflow run and one cart read more).
  */
-import { randomUUID } from "node:crypto"
 import { tracingChannel } from "node:diagnostics_channel"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
@@ -40,7 +39,8 @@ import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesW
 import { graph } from "../../query"
 import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
-import { UPDATE_TAX_LINES_CART_FIELDS, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
+import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
+import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 
 export { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 export { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
@@ -108,7 +108,7 @@ function unwrap(err: unknown): unknown {
  * The handler: when the request's scope names this cart and the cart is US-taxed, the cart's tax
  * lines are computed on its final state, in the refresh's lock (the refresh holds it). When the
  * plugin's handler is the one on updateTaxLinesWorkflow's setTaxLineContext hook, that workflow's
- * work is done as module calls here (cart-tax-lines.ts: no workflow run of its own); otherwise
+ * work is done as module calls here (src/medusa/update-tax-lines.ts: no workflow run of its own); otherwise
  * (a host's handler is on it) `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as
  * `runAsStep` runs one: the sub-workflow does not take the lock again).
  */
@@ -135,27 +135,22 @@ async function taxInRefresh(
   // read it before a route that cannot change its destination (tax-resync.ts); else read now
   const taxed = scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId))))
   span.taxed = taxed
+  // neither the direct run nor a nested run of the workflow (the boot check turned both off, one
+  // error logged): the after-route refresh does the work (scope.ran stays unset)
+  const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
+  if (taxed && !handler && !nestedRunOn()) return
   if (taxed) {
-    const handler = updateTaxLinesContextHandler()
     // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of
     // its own), in the refresh's lock, on the cart's final state
-    const fields = handler ? taxRunFields(hasAddedTaxLineContextHandlers()) : WORKFLOW_RUN_CART_FIELDS
-    const [cart] = await graph<TaxRunCart>(container, { entity: "cart", fields, filters: { id: cartId } })
+    // (when the boot check found Medusa's field list changed, the workflow reads the cart itself)
+    const fields = handler ? taxRunFields(hasAddedTaxLineContextHandlers()) : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
+    const [cart] = fields ? await graph<TaxRunCart>(container, { entity: "cart", fields, filters: { id: cartId } }) : []
     if (cart) scope.taxCart = cart
     try {
       if (cart && handler) await setCartTaxLines(container, cart, handler)
       else
-        await updateTaxLinesWorkflow(container).run({
-          input: cart ? { cart_id: cartId, cart } : { cart_id: cartId },
-          container,
-          context: {
-            ...(stepContext.context ?? {}),
-            transactionId: `${stepContext.transactionId}-sales-tax-${randomUUID()}`,
-            parentStepIdempotencyKey: stepContext.idempotencyKey,
-            preventReleaseEvents: true,
-            runId: stepContext.runId,
-          },
-        })
+        // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)
+        await runNested(updateTaxLinesWorkflow, stepContext, cart ? { cart_id: cartId, cart } : { cart_id: cartId })
     } catch (e) {
       throw unwrap(e)
     } finally {

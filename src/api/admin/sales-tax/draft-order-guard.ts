@@ -1,10 +1,12 @@
-// Medusa 2.21 makes an admin-created order by converting a draft order
-// (POST /admin/draft-orders/:id/convert-to-order → convertDraftOrderWorkflow, which has no hook):
-// this middleware refuses the conversion of a US draft order whose destination cannot be resolved
-// or whose currency is not USD, with the same 400 as cart completion (workflows/hooks/destination-guard.ts).
+// Medusa makes an admin-created order by converting a draft order
+// (POST /admin/draft-orders/:id/convert-to-order → convertDraftOrderWorkflow, which has no hook: a
+// reach-in, src/medusa/draft-order-convert-route.ts): this middleware refuses the conversion of a
+// US draft order whose destination cannot be resolved or whose currency is not USD, with the same
+// 400 as cart completion (src/checkout/hooks/destination-guard.ts).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import { graph } from "../../../query"
 import { refuseUnquotableDestination, type OrderToBe } from "../../../checkout/hooks/destination-guard"
+import { DRAFT_ORDER_CONVERT_ROUTE } from "../../../medusa/draft-order-convert-route"
 
 export const DRAFT_ORDER_FIELDS = [
   "id",
@@ -31,5 +33,5 @@ export async function guardDraftOrderConversion(req: MedusaRequest, _res: Medusa
 }
 
 export const draftOrderGuardMiddlewares: MiddlewareRoute[] = [
-  { matcher: "/admin/draft-orders/:id/convert-to-order", method: ["POST"], middlewares: [guardDraftOrderConversion] },
+  { matcher: DRAFT_ORDER_CONVERT_ROUTE, method: ["POST"], middlewares: [guardDraftOrderConversion] },
 ]

@@ -7,7 +7,7 @@
 //   - every JSON answer of these routes: `errors[].value` reduced to a short, non-nested excerpt
 //     (a deeply nested echo cannot overflow the serializer) and the API key replaced.
 // The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
-import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../../../service/client/errors"
 import { getPluginOptions } from "../../../options"
 
@@ -221,24 +221,19 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   next()
 }
 
-const medusaErrorHandler = errorHandler()
-
 /**
- * The app's error handler with one addition: a request to one of the plugin's routes whose raw
- * path cannot be decoded (broken %-encoding) is answered 400 with a located error. Express fails
- * to decode such a path in Medusa's own `/admin*` middleware, before any plugin middleware runs,
- * and Medusa's handler answers that URIError with 500. Every other error, and every other path,
- * goes to Medusa's handler unchanged. (An app that sets its own `errorHandler` replaces this one.)
+ * The plugin's part of the app's error handler (src/medusa/error-handler.ts): a request to one of
+ * the plugin's routes whose raw path cannot be decoded (broken %-encoding) is answered 400 with a
+ * located error. Express fails to decode such a path in Medusa's own `/admin*` middleware, before
+ * any plugin middleware runs, and Medusa's handler answers that URIError with 500. Every other
+ * error, and every other path, goes to Medusa's handler unchanged (false).
  */
-export function salesTaxErrorHandler(err: unknown, req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+export function answerUndecodablePluginPath(_err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
-  if (!res.headersSent && isPluginPath(path)) {
-    const problem = inspectPath(path)
-    if (problem) {
-      guardAnswers(req, res)
-      res.status(400).json(problemBody(problem))
-      return
-    }
-  }
-  medusaErrorHandler(err, req, res, next)
+  if (!isPluginPath(path)) return false
+  const problem = inspectPath(path)
+  if (!problem) return false
+  guardAnswers(req, res)
+  res.status(400).json(problemBody(problem))
+  return true
 }

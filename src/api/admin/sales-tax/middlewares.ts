@@ -19,7 +19,9 @@ import { AdminSetupFixBody } from "./setup/validators"
 /**
  * Medusa's validateAndTransformBody, whose 400 answer (`{ type: "invalid_data", message }`) is
  * completed with `errors`: the located field messages ({ location: "body.address.zip", message,
- * value }) the widgets show next to each field.
+ * value }) the widgets show next to each field. The located errors come from the plugin's own
+ * parse of the body (never from Medusa's message): first as the schema is, then strict, as
+ * Medusa's validator applies it, for the fields the schema does not name.
  */
 export function validateBodyLocated(schema: z.ZodType) {
   const medusa = validateAndTransformBody(schema)
@@ -28,8 +30,7 @@ export function validateBodyLocated(schema: z.ZodType) {
       if (err instanceof MedusaError && err.type === MedusaError.Types.INVALID_DATA) {
         const parsed = schema.safeParse(req.body)
         if (!parsed.success) return sendZodError(res, parsed.error, req.body)
-        // Medusa's validator refuses fields the schema does not name ("Unrecognized fields: 'a', 'b'")
-        const unknown = unrecognizedFields(err.message)
+        const unknown = unknownFields(schema, req.body)
         if (unknown.length) {
           const body = (req.body ?? {}) as Record<string, unknown>
           return sendError(
@@ -46,11 +47,13 @@ export function validateBodyLocated(schema: z.ZodType) {
   }
 }
 
-/** The field names in Medusa's "Unrecognized fields: 'a', 'b'" message (empty for any other message). */
-export function unrecognizedFields(message: string): string[] {
-  const m = /^Invalid request: Unrecognized fields: (.*)$/.exec(message) ?? /^Unrecognized fields: (.*)$/.exec(message)
-  if (!m) return []
-  return [...m[1]!.matchAll(/'([^']{1,100})'/g)].map((x) => x[1]!)
+/** The top-level fields of `body` that `schema` does not name (its strict parse's unrecognized keys). Pure. */
+export function unknownFields(schema: z.ZodType, body: unknown): string[] {
+  const strict = (schema as { strict?: () => z.ZodType }).strict
+  if (typeof strict !== "function") return []
+  const parsed = strict.call(schema).safeParse(body)
+  if (parsed.success) return []
+  return parsed.error.issues.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys : []))
 }
 
 const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<

@@ -1,0 +1,72 @@
+/**
+ * What the cart restore (cart-restore.ts) assumes of the Cart Module, as a check: the methods it
+ * calls, the columns it reads and writes back, the cart ↔ promotion link. Used by its contract test
+ * (cart-restore-shapes.test.ts, against the installed @medusajs/cart and link-modules) and by the
+ * boot check (against the app's Cart Module), which turns the restore off when one is missing.
+ */
+import { ADDRESS_COLUMNS, ADJUSTMENT_COLUMNS, CART_COLUMNS, SHIPPING_ADJUSTMENT_COLUMNS, TAX_LINE_COLUMNS } from "./cart-restore"
+
+/** The Cart Module methods the restore calls. */
+export const CART_RESTORE_METHODS = [
+  "deleteLineItems",
+  "restoreLineItems",
+  "updateLineItems",
+  "deleteShippingMethods",
+  "restoreShippingMethods",
+  "updateShippingMethods",
+  "setLineItemAdjustments",
+  "setShippingMethodAdjustments",
+  "setLineItemTaxLines",
+  "setShippingMethodTaxLines",
+  "updateAddresses",
+  "updateCarts",
+] as const
+
+/** Per Cart Module model (as @medusajs/cart/dist/models names it): the columns the restore reads and writes. */
+export const CART_RESTORE_COLUMNS: Record<string, readonly string[]> = {
+  Cart: [...CART_COLUMNS, "shipping_address", "billing_address", "items", "shipping_methods"],
+  Address: ADDRESS_COLUMNS,
+  LineItem: ["quantity", "unit_price", "is_custom_price", "tax_lines", "adjustments"],
+  ShippingMethod: ["amount", "tax_lines", "adjustments"],
+  LineItemTaxLine: [...TAX_LINE_COLUMNS, "item"],
+  ShippingMethodTaxLine: [...TAX_LINE_COLUMNS, "shipping_method"],
+  LineItemAdjustment: [...ADJUSTMENT_COLUMNS, "item"],
+  ShippingMethodAdjustment: [...SHIPPING_ADJUSTMENT_COLUMNS, "shipping_method"],
+}
+
+/** What the check reads: the Cart Module's service (an instance or its class's prototype), its models' schemas. */
+export interface CartSurface {
+  service: object | undefined
+  models: Record<string, { schema?: Record<string, unknown> } | undefined> | undefined
+}
+
+/** Every method name on `o` and its prototypes. */
+function methodsOf(o: object): Set<string> {
+  const names = new Set<string>()
+  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
+    for (const n of Object.getOwnPropertyNames(p)) names.add(n)
+  return names
+}
+
+/** What the Cart Module lacks of the restore's assumptions; empty: it holds. Pure over `s`. */
+export function cartRestoreDifferences(s: CartSurface): string[] {
+  const out: string[] = []
+  if (!s.service) out.push("no Cart Module")
+  else {
+    const has = methodsOf(s.service)
+    const missing = CART_RESTORE_METHODS.filter((m) => !has.has(m))
+    if (missing.length) out.push(`the Cart Module lacks ${missing.join(", ")}`)
+  }
+  if (s.models) {
+    for (const [model, cols] of Object.entries(CART_RESTORE_COLUMNS)) {
+      const schema = s.models[model]?.schema
+      if (!schema) {
+        out.push(`the Cart Module has no model ${model}`)
+        continue
+      }
+      const missing = cols.filter((c) => !(c in schema))
+      if (missing.length) out.push(`${model} lacks ${missing.join(", ")}`)
+    }
+  }
+  return out
+}

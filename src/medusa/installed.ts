@@ -1,0 +1,68 @@
+/**
+ * The app's installed Medusa, read as files: the shared reader of the boundary's contract tests and
+ * of the boot check (boot-check.ts). Each reach-in in src/medusa names what it assumes of a file of
+ * @medusajs/core-flows, @medusajs/framework or @medusajs/medusa; this reads that file (its built
+ * JavaScript, the code that runs) so a test, and the plugin at start, can see whether it still holds.
+ * Every reader returns undefined (never throws) when the file or the construct is not there.
+ */
+import { readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+
+/** The directory of a package's main file (`@medusajs/core-flows` → …/core-flows/dist), as the app's framework resolves it. */
+function distOf(pkg: string): string | undefined {
+  try {
+    return dirname(require.resolve(pkg, { paths: [dirname(require.resolve("@medusajs/framework")), process.cwd()] }))
+  } catch {
+    try {
+      return dirname(require.resolve(pkg))
+    } catch {
+      return undefined
+    }
+  }
+}
+
+export type MedusaPackage =
+  | "@medusajs/core-flows"
+  | "@medusajs/framework"
+  | "@medusajs/medusa"
+  | "@medusajs/workflows-sdk"
+  | "@medusajs/order"
+  | "@medusajs/tax"
+  | "@medusajs/cart"
+
+/** The text of `rel` inside the built `dist` of `pkg` (e.g. `cart/workflows/update-tax-lines.js`), or undefined. */
+export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
+  const dist = distOf(pkg)
+  if (!dist) return undefined
+  try {
+    return readFileSync(join(dist, rel), "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `rel` exists inside @medusajs/medusa's built `dist` (e.g. an API route file). */
+export function medusaDistHas(rel: string): boolean {
+  return installedSource("@medusajs/medusa", rel) !== undefined
+}
+
+/**
+ * The string items of the array literal `const <name> = [ "a", "b", … ]` in `source`, in order;
+ * undefined when there is no such literal or it holds anything but string literals. Pure.
+ */
+export function stringArrayLiteral(source: string | undefined, name: string): string[] | undefined {
+  if (!source) return undefined
+  const m = new RegExp(`(?:const|let|var)\\s+${name}\\s*=\\s*\\[([^\\]]*)\\]`).exec(source)
+  if (!m) return undefined
+  const body = m[1]!.replace(/\/\/[^\n]*/g, "")
+  const items = [...body.matchAll(/"([^"\\]*)"|'([^'\\]*)'/g)].map((x) => x[1] ?? x[2]!)
+  const rest = body.replace(/"[^"\\]*"|'[^'\\]*'/g, "").replace(/[\s,]/g, "")
+  return rest ? undefined : items
+}
+
+/** Whether two lists hold the same strings (order and duplicates ignored). Pure. */
+export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  const x = [...new Set(a)].sort()
+  const y = [...new Set(b)].sort()
+  return x.length === y.length && x.every((v, i) => v === y[i])
+}

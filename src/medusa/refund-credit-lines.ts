@@ -1,0 +1,66 @@
+/**
+ * BOUNDARY: how Medusa books a refund in the order's books, re-derived by the filing of refunds
+ * without a return (src/filing/refunds.ts, src/filing/handlers.ts listManualRefunds).
+ *
+ * Assumes, of the installed Medusa:
+ * - refundPaymentWorkflow (core-flows, payment/workflows/refund-payment.js) adds an order
+ *   transaction with `reference: "refund"`, `reference_id: refund.id` (its `version` is the order
+ *   version the refund was made in); pays back `-summary.pending_difference` first and books the
+ *   rest as a credit line through createOrderRefundCreditLinesWorkflow, with `reference` = the
+ *   refund reason's label;
+ * - createOrderRefundCreditLinesWorkflow (order/workflows/payments/create-order-refund-credit-lines.js)
+ *   writes `reference: input.reference ?? "payment_collection"` (a CREDIT_LINE_ADD action);
+ * - the Order Module (@medusajs/order, utils/apply-order-changes.js) copies credit lines into every
+ *   new order version and keeps `metadata.created_in_version` = the version it was made in.
+ *
+ * Buys: a refund without a return is filed as exactly the credit its refund booked, decided once
+ * (a filed credit stays right when later returns and edits change the order): lifecycle.spec.ts
+ * and refunds.test.ts ("Medusa 2.21's own books"). Medusa records no link from a refund to its
+ * credit line; there is no public path to that fact.
+ *
+ * Contract test: refund-credit-lines.test.ts (the three files). Boot check: boot-check.ts
+ * (`refundBookkeepingDifferences`).
+ */
+import { installedSource } from "./installed"
+
+/** The order transaction's reference for a refund (reference_id = the refund's id). */
+export const REFUND_TRANSACTION_REFERENCE = "refund"
+/** A refund credit line's reference when the refund has no reason. */
+export const DEFAULT_CREDIT_LINE_REFERENCE = "payment_collection"
+
+/** What a credit line made by a refund carries as its reference (refundPaymentWorkflow → createOrderRefundCreditLinesWorkflow). Pure. */
+export function refundCreditReference(reasonLabel: string | null | undefined): string {
+  return reasonLabel ?? DEFAULT_CREDIT_LINE_REFERENCE
+}
+
+/** The order version a credit line was made in: Medusa copies it into each new version and keeps `metadata.created_in_version`. Pure. */
+export function creditLineVersion(cl: { version?: unknown; metadata?: { created_in_version?: unknown } | null }): number {
+  return Number(cl.metadata?.created_in_version ?? cl.version ?? 0)
+}
+
+/** The lines of the three files the assumption rests on (whitespace-insensitive). */
+export const REFUND_BOOKKEEPING = {
+  refundPayment: [
+    'reference_id: refund.id, reference: "refund",',
+    "const pendingDifference = order.summary?.raw_pending_difference ?? order.summary?.pending_difference ?? 0;",
+    "reference: data.refundReason?.label,",
+    "create_order_refund_credit_lines_1.createOrderRefundCreditLinesWorkflow.runAsStep(",
+  ],
+  creditLines: ["action: utils_1.ChangeActionType.CREDIT_LINE_ADD,", 'reference: input.reference ?? "payment_collection",'],
+  applyOrderChanges: ["{ ...(creditLine_.metadata ?? {}), created_in_version: version }"],
+} as const
+
+const flat = (s: string | undefined) => (s ?? "").replace(/\s+/g, " ")
+
+/** What differs from the assumption in the given sources (default: the installed Medusa's); empty: it holds. */
+export function refundBookkeepingDifferences(
+  refundPayment: string | undefined = installedSource("@medusajs/core-flows", "payment/workflows/refund-payment.js"),
+  creditLines: string | undefined = installedSource("@medusajs/core-flows", "order/workflows/payments/create-order-refund-credit-lines.js"),
+  applyOrderChanges: string | undefined = installedSource("@medusajs/order", "utils/apply-order-changes.js"),
+): string[] {
+  const sources = { refundPayment: flat(refundPayment), creditLines: flat(creditLines), applyOrderChanges: flat(applyOrderChanges) }
+  const out: string[] = []
+  for (const [file, lines] of Object.entries(REFUND_BOOKKEEPING) as [keyof typeof sources, readonly string[]][])
+    for (const line of lines) if (!sources[file].includes(flat(line))) out.push(`${file}: \`${line}\` not found`)
+  return out
+}

@@ -1,0 +1,44 @@
+/**
+ * Contract: setCartTaxLines re-does the installed core-flows' updateTaxLinesWorkflow
+ * (cart/workflows/update-tax-lines.js). Fails when Medusa changes the workflow's cart fields or steps.
+ */
+import { updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { installedSource } from "./installed"
+import {
+  UPDATE_TAX_LINES_CART_FIELDS,
+  UPDATE_TAX_LINES_SOURCE,
+  updateTaxLinesDifferences,
+  updateTaxLinesMatchesInstalled,
+} from "./update-tax-lines"
+
+const source = installedSource("@medusajs/core-flows", UPDATE_TAX_LINES_SOURCE)
+
+describe("contract: Medusa's updateTaxLinesWorkflow is the one setCartTaxLines re-does", () => {
+  it("the installed workflow fetches exactly the copied field list and runs the copied steps in order", () => {
+    expect(source).toContain('exports.updateTaxLinesWorkflowId = "update-tax-lines"')
+    expect(updateTaxLinesDifferences(source)).toEqual([])
+    expect(updateTaxLinesMatchesInstalled()).toEqual([])
+    expect(Object.keys(updateTaxLinesWorkflow.hooks)).toEqual(["setTaxLineContext"])
+  })
+
+  it("a field added to or dropped from Medusa's list is named", () => {
+    const changed = source!
+      .replace('"customer.groups.id",', '"customer.groups.id",\n    "customer.has_account",')
+      .replace('"items.is_giftcard",', "")
+    expect(updateTaxLinesDifferences(changed)).toEqual([
+      "its cart fields changed (added: customer.has_account; removed: items.is_giftcard)",
+    ])
+  })
+
+  it("a step gone, moved or renamed is named; a file gone is named", () => {
+    expect(updateTaxLinesDifferences(source!.replace("getTranslatedTaxLinesStep)(", "getTranslatedLinesStep)("))).toEqual([
+      "step getTranslatedTaxLinesStep not found in its place",
+    ])
+    expect(updateTaxLinesDifferences(undefined)).toEqual([`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`])
+    expect(updateTaxLinesDifferences("const x = 1")).toContain("its cartFields list is not found")
+  })
+
+  it("the copied list holds no field twice", () => {
+    expect(new Set(UPDATE_TAX_LINES_CART_FIELDS).size).toBe(UPDATE_TAX_LINES_CART_FIELDS.length)
+  })
+})

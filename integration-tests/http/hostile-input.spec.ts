@@ -1583,19 +1583,20 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         }
       })
   })
-  // every route; the settings page (about 35 ms of CPU a request: health, ping, coverage), the store
+  // every route (each at least weight 2 of about 150: with auth and without it in 5,000 requests); the
+  // settings page (about 35 ms of CPU a request: health, ping, coverage), the store
   // routes (a database look-up of the publishable key first; the certificate routes' budget is 20
   // a minute per customer) and the month report (the month's orders and filings) less often
   // (as the setup checklist, which reads the store's regions, tax regions, locations and shipping; the
   // TIC export lists every product; the import's dry run and apply look up every line's target and TIC)
   const weightOf = (r: RouteDef) =>
-    r.template.endsWith("/settings") || /\/(connections|connections\/ping|locations)$/.test(r.template)
-      ? 1
-      : /\/(setup|setup\/fix|tics\/export)$/.test(r.template)
-        ? 2
-        : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill") || r.template.includes("/tics/import")
-          ? 3
-          : 4
+    r.template.endsWith("/settings") ||
+    /\/(connections|connections\/ping|locations)$/.test(r.template) ||
+    /\/(setup|setup\/fix|tics\/export)$/.test(r.template)
+      ? 2
+      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill") || r.template.includes("/tics/import")
+        ? 3
+        : 4
   return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(FUZZED[i]!) })))
 }
 
@@ -1612,6 +1613,9 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
     // (located at the query, or where the guard found something first: the path, a GET's body)
     if (a.status !== 400 || !/^(path|query|body)/.test(located)) return "a query the route must refuse was not a located 400"
   }
+  // (an import file with a control character other than tab and line ends is the guard's 400 at body.csv)
+  if (a.status === 400 && a.json?.errors?.[0]?.location === "body.csv" && /control characters/.test(a.json.errors[0].message))
+    return undefined
   switch (r.route) {
     case "GET /admin/sales-tax/activity":
       if (clean && r.queryOk === true && (a.status !== 200 || !Array.isArray(a.json?.entries) || typeof a.json?.count !== "number"))

@@ -11,7 +11,7 @@ const notAField = z.unknown().refine(() => false, { error: "not a field of this 
 export const FileCreditBody = z
   .object({
     refund_id: z
-      .string({ error: "refund_id is required: the refund's id (ref_…)" })
+      .string({ error: "refund_id must be the refund's id (ref_…)" })
       .min(1, "refund_id is required: the refund's id (ref_…)")
       .max(100, "refund_id must be at most 100 characters"),
   })

@@ -1529,6 +1529,9 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         // a third of the ids: the real order, or the logged-in shopper's own certificate
         let param = drawn?.p
         if (drawn?.real && fx.real && route.param?.[1] === "filingOrder") param = { seg: fx.real.orderId, bad: false, known: true }
+        // (and the admin's certificate routes a known certificate: its review, disabling and reading reach the service)
+        if (drawn?.real && who === "admin" && route.param?.[1] === "certificate")
+          param = { seg: fx.ids.certificate[basic % fx.ids.certificate.length]!, bad: false, known: true }
         const ownCert = (customerId: string | undefined) => (customerId ? fx.real?.shopperCerts[customerId] : undefined)
         if (who === "customer") {
           // the publishable key always: "none" is a guest (or an admin's session), "bogus" a token that is not a customer's

@@ -4,11 +4,13 @@
  * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
  *   path, path traversal to the service, the checkout timeout on admin routes);
  * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
- * - a fast-check fuzz of all 34 routes of the plugin (every route.ts under src/api, each method:
+ * - a fast-check fuzz of all 44 routes of the plugin (every route.ts under src/api, each method:
  *   the `ROUTES` table; FUZZ_ROUTES_REQUESTS, default 5,000 spread over them; `npm run fuzz:routes`
- *   runs more) with and without auth and with service faults injected: no 5xx, every 4xx JSON with
- *   a message, short non-nested error values, the API key never in an answer, an id of the wrong
- *   shape a located 400. Admin routes: 401 without an admin session; the store's verify-address:
+ *   runs more; FUZZ_ROUTES_COLLECT=1 lists every distinct problem instead of stopping at the first)
+ *   with and without auth and with service faults injected: no 5xx, every 4xx JSON with a message,
+ *   short non-nested error values, the API key never in an answer (JSON or CSV), an id of the wrong
+ *   shape a located 400, every 400 of the plugin's checks located (path, query or body, an unknown
+ *   field at its own name). Admin routes: 401 without an admin session; the store's verify-address:
  *   400 without a publishable key; the shopper certificate routes: a logged-in customer's bearer
  *   token (fixture shoppers, 20 requests a minute each: a 429 with Retry-After is an answer), 401
  *   for guests, an admin's session or token (or the hostile-input guard's 400, which runs first).
@@ -69,7 +71,19 @@ interface Answer {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 })
 afterAll(() => agent.destroy())
 
+/**
+ * One request. A kept-alive socket that Medusa closed as idle just as it was reused (its
+ * keepAliveTimeout, on a loaded machine) is Node's documented race: that request, which the server
+ * never read, is sent once more on a new socket; any other dropped connection is the answer.
+ */
 function send(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
+  return sendOnce(base, method, path, headers, body).catch((e: Error & { reusedSocket?: boolean; code?: string }) => {
+    if (e.reusedSocket && e.code === "ECONNRESET") return sendOnce(base, method, path, headers, body)
+    throw e
+  })
+}
+
+function sendOnce(base: string, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Answer> {
   const u = new URL(base)
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -97,7 +111,7 @@ function send(base: string, method: string, path: string, headers: Record<string
         res.on("error", reject)
       },
     )
-    req.on("error", reject)
+    req.on("error", (e: Error) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })))
     req.setTimeout(90_000, () => req.destroy(new Error(`${method} ${path}: no answer in 90 s`)))
     if (body !== undefined) req.write(body)
     req.end()
@@ -180,6 +194,19 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
     last_error: "createOrder: 500 Internal Server Error",
     next_attempt_at: null,
   })
+  // a record that needs attention (no tax charged on a US address) of an order Medusa does not have: the requote's deeper path
+  await filing.ensureRecord({
+    order_id: "order_fuzz_attention",
+    kind: "order",
+    cart_id: null,
+    customer_id: null,
+    completion_mode: "placed",
+    snapshot: null,
+    charged_tax: 0,
+    state: "needs_attention",
+    last_error: "US order without tax",
+    next_attempt_at: null,
+  })
   const { projectConfig } = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as any
   const users = container.resolve(Modules.USER) as any
   const [user] = await users.createUsers([{ email: "fuzz-admin@example.com" }])
@@ -222,7 +249,7 @@ async function fixture(container: MedusaContainer, base: string): Promise<Fixtur
       productType: uniq(products.map((p: any) => p.type_id)),
       productCategory: uniq(products.flatMap((p: any) => (p.categories ?? []).map((c: any) => c.id))),
       customer: [customer.id],
-      filingOrder: ["order_fuzz_failed"],
+      filingOrder: ["order_fuzz_failed", "order_fuzz_attention"],
       certificate: [cert.certificateId, shopperCert.certificateId],
       callLogEntry: [entryId],
     },
@@ -646,6 +673,8 @@ medusaIntegrationTestRunner({
         // the answers to requests on the real order (its id in the path or the Fix's body)
         const realStatuses = new Map<string, number>()
         let sent = 0
+        const collect = !!process.env.FUZZ_ROUTES_COLLECT
+        const problems = new Map<string, string>()
 
         const arb = fuzzBatch(fx, key, batch)
         const cpu0 = process.cpuUsage()
@@ -672,57 +701,79 @@ medusaIntegrationTestRunner({
               answers.forEach((a, i) => {
                 const r = requests[i]!
                 sent++
-                statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
-                seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
-                routeStatuses.set(`${r.route} ${a.status}`, (routeStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
-                if ((r.realOrder || r.ownCert) && r.auth === "ok")
-                  realStatuses.set(`${r.route} ${a.status}`, (realStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
-                const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
-                if (a.status >= 500) throw new Error(`5xx: ${where}`)
-                if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
-                // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
-                // (the store route: 400 without a publishable key; the admin and shopper routes: 401, guests and admins alike)
-                if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
-                  const want = r.who === "store" ? 400 : 401
-                  // (the shopper routes authenticate after the plugin's hostile-input guard: a guest's hostile path, query or body is the guard's 400)
-                  const guarded =
-                    r.who === "customer" &&
-                    a.status === 400 &&
-                    /control characters|percent-encoding|dot segment|nested deeper/.test(String(a.json?.errors?.[0]?.message))
-                  if (a.status !== want && !guarded) throw new Error(`expected ${want} without auth: ${where}`)
-                }
-                if (a.status >= 400) {
-                  if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
-                    throw new Error(`4xx without a JSON message: ${where}`)
+                try {
+                  checkAnswer(r, a)
+                } catch (e) {
+                  // FUZZ_ROUTES_COLLECT: every distinct problem (by route and kind) listed at the end, not only the first
+                  if (!collect) throw e
+                  const msg = (e as Error).message
+                  const kind = `${r.route}: ${msg.slice(0, msg.indexOf(":") + 1 || 40)}`
+                  if (!problems.has(kind)) {
+                    problems.set(kind, msg.slice(0, 600))
+                    console.log(`[fuzz:routes] problem: ${msg.slice(0, 600)}`)
                   }
-                  // (the request's own input may be echoed in a short `value`; messages never carry a service path)
-                  const messages = [a.json.message, ...((a.json.errors ?? []) as { message?: unknown }[]).map((e) => e?.message)].join("\n")
-                  if (a.text.includes(conn) || /\/tax\//.test(messages)) throw new Error(`service path or connection in an error: ${where}`)
-                  for (const e of (a.json.errors ?? []) as { value?: unknown }[]) {
-                    const v = e?.value
-                    if (
-                      v !== undefined &&
-                      v !== null &&
-                      (typeof v === "object" || (typeof v === "string" && v.length > INPUT_LIMITS.excerptLength + 1))
-                    ) {
-                      throw new Error(`long or nested error value: ${where}`)
-                    }
-                  }
-                }
-                // an id that cannot be ours is refused with a located 400 (by the path check, or by the
-                // guard's query/body check that runs before it), never looked up
-                if (r.auth === "ok" && r.badParam && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
-                  if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
-                    throw new Error(`a bad id was not refused: ${where}`)
-                  }
-                }
-                if (r.auth === "ok") {
-                  const problem = routeProblem(r, a, !!fault && (fault.status !== undefined || !!fault.drop))
-                  if (problem) throw new Error(`${problem}: ${where}`)
                 }
               })
             } finally {
               if (fault) await st.sandbox.clearFaults()
+            }
+            function checkAnswer(r: FuzzRequest, a: Answer) {
+              statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1)
+              seen.set(`${r.route} ${r.auth}`, (seen.get(`${r.route} ${r.auth}`) ?? 0) + 1)
+              routeStatuses.set(`${r.route} ${a.status}`, (routeStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
+              if ((r.realOrder || r.ownCert) && r.auth === "ok")
+                realStatuses.set(`${r.route} ${a.status}`, (realStatuses.get(`${r.route} ${a.status}`) ?? 0) + 1)
+              const where = `${r.method} ${r.path.slice(0, 120)} [${r.auth}, body ${r.bodyKind}, fault ${fault ? JSON.stringify(fault) : "none"}] → ${a.status} ${a.text.slice(0, 300)}`
+              if (a.status >= 500) throw new Error(`5xx: ${where}`)
+              if (a.text.includes(key)) throw new Error(`API key answered: ${where}`)
+              // Medusa parses the body before authenticating: an unparseable or oversized body is its 400/413 first
+              // (the store route: 400 without a publishable key; the admin and shopper routes: 401, guests and admins alike)
+              if ((r.auth === "none" || r.auth === "bogus") && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                const want = r.who === "store" ? 400 : 401
+                // (the shopper routes authenticate after the plugin's hostile-input guard: a guest's hostile path, query or body is the guard's 400)
+                const guarded =
+                  r.who === "customer" &&
+                  a.status === 400 &&
+                  /control characters|percent-encoding|dot segment|nested deeper/.test(String(a.json?.errors?.[0]?.message))
+                if (a.status !== want && !guarded) throw new Error(`expected ${want} without auth: ${where}`)
+              }
+              if (a.status >= 400) {
+                if (!/json/.test(String(a.headers["content-type"])) || typeof a.json?.message !== "string" || !a.json.message) {
+                  throw new Error(`4xx without a JSON message: ${where}`)
+                }
+                // (the request's own input may be echoed in a short `value`; messages never carry a service path)
+                const messages = [a.json.message, ...((a.json.errors ?? []) as { message?: unknown }[]).map((e) => e?.message)].join("\n")
+                if (a.text.includes(conn) || /\/tax\//.test(messages)) throw new Error(`service path or connection in an error: ${where}`)
+                for (const e of (a.json.errors ?? []) as { value?: unknown }[]) {
+                  const v = e?.value
+                  if (
+                    v !== undefined &&
+                    v !== null &&
+                    (typeof v === "object" || (typeof v === "string" && v.length > INPUT_LIMITS.excerptLength + 1))
+                  ) {
+                    throw new Error(`long or nested error value: ${where}`)
+                  }
+                }
+              }
+              // an id that cannot be ours is refused with a located 400 (by the path check, or by the
+              // guard's query/body check that runs before it), never looked up
+              if (r.auth === "ok" && r.badParam && r.bodyKind !== "malformed" && r.bodyKind !== "huge") {
+                if (a.status !== 400 || !/^(path|query|body)/.test(String(a.json?.errors?.[0]?.location ?? ""))) {
+                  throw new Error(`a bad id was not refused: ${where}`)
+                }
+              }
+              if (r.auth === "ok") {
+                const problem = routeProblem(r, a, !!fault && (fault.status !== undefined || !!fault.drop))
+                if (problem) throw new Error(`${problem}: ${where}`)
+              }
+              // bad input is a located error: a 400 of the plugin's own checks names where (path, query, body and the
+              // field), each refused field at its own location (Medusa's parser refuses unparseable JSON before them)
+              // (a service made to refuse answers its own 400, located or not)
+              const serviceRefused = !!fault && fault.status !== undefined && fault.status < 500
+              if (a.status === 400 && r.auth === "ok" && r.bodyKind !== "malformed" && r.bodyKind !== "huge" && !serviceRefused) {
+                const problem = unlocated(a, r.route)
+                if (problem) throw new Error(`${problem}: ${where}`)
+              }
             }
           }),
           {
@@ -738,14 +789,15 @@ medusaIntegrationTestRunner({
             },
           },
         )
+        if (problems.size) throw new Error(`${problems.size} kinds of problem:\n${[...problems.values()].join("\n")}`)
         expect(sent).toBeGreaterThanOrEqual(total)
         // every route was hit with auth and without it
-        for (const r of ROUTES) {
+        for (const r of FUZZED) {
           for (const auth of ["ok", "none"]) expect([r.id, auth, (seen.get(`${r.id} ${auth}`) ?? 0) > 0]).toEqual([r.id, auth, true])
         }
         // and the service was really reached (not everything refused at the door)
         const counts = await st.sandbox.counts()
-        for (const op of ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"])
+        for (const op of FUZZED === ROUTES ? ["searchTics", "getCertificate", "listCertificates", "verifyAddress", "ping"] : [])
           expect([op, (counts as any)[op] > 0]).toEqual([op, true])
         expect(statuses.get(200) ?? 0).toBeGreaterThan(total / 40)
         // the newer routes' handlers were reached with valid input, not only refused at the door
@@ -764,11 +816,22 @@ medusaIntegrationTestRunner({
           ["GET /admin/sales-tax/connections", 200],
           ["POST /admin/sales-tax/connections/ping", 200],
           ["GET /admin/sales-tax/locations", 200],
+          ["GET /admin/sales-tax/nexus", 200],
+          ["POST /admin/sales-tax/nexus/registrations", 200],
+          ["GET /admin/sales-tax/tics/export", 200],
+          ["POST /admin/sales-tax/tics/import", 200],
+          ["POST /admin/sales-tax/tics/import/apply", 202],
+          ["GET /admin/sales-tax/tics/import/apply", 200],
+          ["GET /admin/sales-tax/setup", 200],
+          ["POST /admin/sales-tax/setup/fix", 409],
+          ["POST /admin/sales-tax/filings/:orderId/requote", 409],
+          ["POST /admin/sales-tax/certificates/:certId/review", 200],
         ] as const)
-          expect([route, status, (routeStatuses.get(`${route} ${status}`) ?? 0) > 0]).toEqual([route, status, true])
+          if (FUZZED.some((r) => r.id === route))
+            expect([route, status, (routeStatuses.get(`${route} ${status}`) ?? 0) > 0]).toEqual([route, status, true])
 
         // every order-id route saw the real order with an admin session, the shopper DELETE a shopper's own certificate
-        for (const r of ROUTES.filter(
+        for (const r of FUZZED.filter(
           (r) => r.param?.[1] === "filingOrder" || r.body === "fix" || (whoOf(r.template) === "customer" && r.param),
         ))
           expect([r.id, [...realStatuses.keys()].some((k) => k.startsWith(`${r.id} `))]).toEqual([r.id, true])
@@ -795,7 +858,7 @@ medusaIntegrationTestRunner({
           `[fuzz:routes] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
         )
       },
-      240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 50,
+      240_000 + Number(process.env.FUZZ_ROUTES_REQUESTS ?? 5000) * 100,
     )
 
     it("test sandboxes never share a data directory", async () => {
@@ -825,9 +888,40 @@ medusaIntegrationTestRunner({
 // ---------------------------------------------------------------------------------------------
 
 type IdKind = keyof Fixture["ids"]
-type BodyKind = "none" | "tic" | "search" | "cert" | "address" | "credit" | "fix" | "backfill" | "ping"
-const BODY_KINDS: BodyKind[] = ["none", "tic", "search", "cert", "address", "credit", "fix", "backfill", "ping"]
-type QueryKind = "filings" | "activity" | "month" | "other"
+type BodyKind =
+  | "none"
+  | "tic"
+  | "search"
+  | "cert"
+  | "address"
+  | "credit"
+  | "fix"
+  | "backfill"
+  | "ping"
+  | "nexusRegistration"
+  | "ticImport"
+  | "ticApply"
+  | "setupFix"
+  | "requote"
+  | "review"
+const BODY_KINDS: BodyKind[] = [
+  "none",
+  "tic",
+  "search",
+  "cert",
+  "address",
+  "credit",
+  "fix",
+  "backfill",
+  "ping",
+  "nexusRegistration",
+  "ticImport",
+  "ticApply",
+  "setupFix",
+  "requote",
+  "review",
+]
+type QueryKind = "filings" | "activity" | "month" | "day" | "other"
 /** who the route serves: an admin session, anyone with the publishable key, a logged-in customer (and the publishable key) */
 type Who = "admin" | "store" | "customer"
 
@@ -945,8 +1039,41 @@ const ROUTES: RouteDef[] = (
       param: ["certId", "certificate"],
       body: "none",
     },
+    // added in session 7: nexus, bulk TICs, the setup checklist, the requote of a needs_attention order, certificate review
+    { method: "GET", template: "/admin/sales-tax/nexus", body: "none", query: "day" },
+    { method: "POST", template: "/admin/sales-tax/nexus/registrations", body: "nexusRegistration" },
+    { method: "GET", template: "/admin/sales-tax/tics/export", body: "none" },
+    { method: "POST", template: "/admin/sales-tax/tics/import", body: "ticImport" },
+    { method: "POST", template: "/admin/sales-tax/tics/import/apply", body: "ticApply" },
+    { method: "GET", template: "/admin/sales-tax/tics/import/apply", body: "none" },
+    { method: "GET", template: "/admin/sales-tax/setup", body: "none" },
+    { method: "POST", template: "/admin/sales-tax/setup/fix", body: "setupFix" },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/filings/:orderId/requote",
+      param: ["orderId", "filingOrder"],
+      body: "requote",
+    },
+    {
+      method: "POST",
+      template: "/admin/sales-tax/certificates/:certId/review",
+      param: ["certId", "certificate"],
+      body: "review",
+    },
   ] satisfies RouteSpec[]
 ).map((r) => ({ ...r, id: `${r.method} ${r.template}` }))
+
+/**
+ * The routes fuzzed: all of them, or (FUZZ_ROUTES_ONLY, a regular expression on `RouteDef.id`) a
+ * longer run on some, e.g. `FUZZ_ROUTES_ONLY='nexus|tics/(export|import)|setup|requote|review'`.
+ */
+const FUZZED: RouteDef[] = (() => {
+  const only = process.env.FUZZ_ROUTES_ONLY
+  if (!only) return ROUTES
+  const picked = ROUTES.filter((r) => new RegExp(only).test(r.id))
+  if (!picked.length) throw new Error(`FUZZ_ROUTES_ONLY=${only} names no route`)
+  return picked
+})()
 
 const SHAPE: Record<IdKind, RegExp> = {
   product: /^prod_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/,
@@ -1090,9 +1217,63 @@ function validBody(kind: BodyKind, fx: Fixture): unknown {
       return CERT_BODY
     case "address":
       return ADDRESS
+    case "nexusRegistration":
+      return { state: "TX", registered: true }
+    case "ticImport":
+      return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n` }
+    case "ticApply":
+      return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n`, mode: "valid_rows" }
+    case "setupFix":
+      return { fix: "create_us_region" }
+    case "requote":
+      return { state: "TX", zip: "78701" }
+    case "review":
+      return { decision: "approve" }
     default:
       return undefined
   }
+}
+
+/** Further valid bodies of a kind (beside `validBody`'s): each is drawn as often as the first. */
+function moreValidBodies(kind: BodyKind): Record<string, unknown>[] {
+  switch (kind) {
+    case "nexusRegistration":
+      return [{ state: "CA", registered: false }]
+    case "review":
+      return [{ decision: "reject", reason: "The certificate has expired" }]
+    case "requote":
+      return [{ state: "Texas", zip: "78701-1234" }]
+    default:
+      return []
+  }
+}
+
+/**
+ * An import file of one to six lines whose cells are fixture ids, handles and TICs or hostile text,
+ * quoted or not: the dry run and the apply answer each line (changed, unchanged or refused with its
+ * line, column and reason); only the body's shape is the route's 400.
+ */
+function csvArb(fx: Fixture, apiKey: string): fc.Arbitrary<string> {
+  const ids = [...fx.ids.product, ...fx.ids.productType, ...fx.ids.productCategory]
+  const cell = (known: fc.Arbitrary<string>) =>
+    fc.oneof({ arbitrary: known, weight: 4 }, { arbitrary: fc.constant(""), weight: 1 }, { arbitrary: hostileString(apiKey), weight: 2 })
+  const columns = {
+    target: cell(fc.constantFrom("product", "product_type", "product-type", "category", "product_category", "variant")),
+    id: cell(fc.constantFrom(...ids, "prod_NOSUCH", "ptyp_NOSUCH")),
+    handle: cell(fc.constantFrom("t-shirt", "rain-jacket", "desk-lamp", "no-such-handle")),
+    tic: cell(fc.constantFrom(...Object.values(TICS).map(String), "99999", "1e3", "-1", "0020010")),
+  }
+  const quote = (c: string, q: boolean) => (q || /[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)
+  return fc
+    .tuple(
+      fc.subarray(Object.keys(columns) as (keyof typeof columns)[], { minLength: 1 }),
+      fc.array(fc.record(columns), { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+      fc.constantFrom("\n", "\r\n"),
+    )
+    .map(([header, rows, quoted, eol]) =>
+      [header.join(","), ...rows.map((r) => header.map((h) => quote(r[h], quoted)).join(","))].join(eol),
+    )
 }
 
 function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ text?: string; kind: string; ct?: string; real?: boolean }> {
@@ -1108,7 +1289,9 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
         ? { refund_id: fx.real.refundId }
         : undefined
   const valids: Record<string, unknown>[] =
-    valid !== undefined && typeof valid === "object" && valid !== null ? [valid as Record<string, unknown>, ...(real ? [real] : [])] : []
+    valid !== undefined && typeof valid === "object" && valid !== null
+      ? [valid as Record<string, unknown>, ...(real ? [real] : []), ...moreValidBodies(kind)]
+      : []
   const realOf = (v: Record<string, unknown>) => !!fx.real && (v.order_id === fx.real.orderId || v.refund_id === fx.real.refundId)
   const value = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
@@ -1138,8 +1321,16 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
     },
     { arbitrary: fc.constant({ text: JSON.stringify({ query: "y".repeat(70_000) }), kind: "huge", ct: "application/json" }), weight: 1 },
   ]
+  if (kind === "ticImport" || kind === "ticApply") {
+    // a file of hostile lines in a well-formed body: a plan (or the apply's 422/202/409), never the body's 400
+    const mode = kind === "ticApply" ? fc.constantFrom(undefined, "all", "valid_rows") : fc.constant(undefined)
+    options.push({
+      arbitrary: fc.tuple(csvArb(fx, apiKey), mode).map(([csv, m]) => json({ csv, ...(m ? { mode: m } : {}) }, "csv")),
+      weight: 15,
+    })
+  }
   if (valids.length) {
-    const keys = Object.keys(valids[0]!)
+    const keys = [...new Set(valids.flatMap((v) => Object.keys(v)))]
     options.push({ arbitrary: fc.constantFrom(...valids).map((v) => ({ ...json(v, "valid"), real: realOf(v) })), weight: 20 })
     options.push({
       arbitrary: fc.tuple(fc.constantFrom(...valids), fc.constantFrom(...keys, "extra", "cart_id"), value).map(([base, k, v]) => {
@@ -1154,6 +1345,12 @@ function bodyArb(kind: BodyKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ te
 
 /** YYYY-MM, years 2000..2099 (beyond them the route answers 400 at query.month). */
 const MONTH_RE = /^20\d\d-(0[1-9]|1[0-2])$/
+
+/** A real calendar day YYYY-MM-DD, years 2000..2099 (the nexus report's `date`). */
+function isDay(s: string): boolean {
+  if (!/^20\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(s)) return false
+  return new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
+}
 
 /** A query string, and whether the route must accept it (true), must refuse it at `query` (false), or may do either. */
 function queryArb(kind: QueryKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ q: string; ok?: boolean }> {
@@ -1215,6 +1412,35 @@ function queryArb(kind: QueryKind, fx: Fixture, apiKey: string): fc.Arbitrary<{ 
       const valid = months.length === 1 && months[0]!.k === "month" && MONTH_RE.test(months[0]!.plain ?? "")
       return { q: text(ps.map((p) => [p.k, p.v])), ok: valid ? (ps.length === 1 ? true : undefined) : false }
     })
+  }
+  if (kind === "day") {
+    // date=YYYY-MM-DD is optional and the only key: a real day 2000-2099 is accepted alone, anything else refused at query
+    const day = fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(fc.integer({ min: 1990, max: 2110 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+          .map(([y, m, d]) => `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.constantFrom("2026-02-29", "2024-02-29", "2026-13-01", "2026-1-1", "2026-01-01T00:00:00Z", "20260101", "0000-00-00"),
+        weight: 1,
+      },
+      { arbitrary: hostileString(apiKey), weight: 2 },
+    )
+    const pair = fc.oneof(
+      { arbitrary: day.map((d) => ({ k: "date", v: enc(d), plain: d as string | undefined })), weight: 3 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom("date[]", "date[a]", "x", "fields", "limit"), val)
+          .map(([k, v]) => ({ k, v, plain: undefined })),
+        weight: 1,
+      },
+    )
+    return fc.array(pair, { maxLength: 3 }).map((ps) => ({
+      q: text(ps.map((p) => [p.k, p.v])),
+      ok: ps.length === 0 || (ps.length === 1 && ps[0]!.k === "date" && isDay(ps[0]!.plain ?? "")),
+    }))
   }
   const key =
     kind === "filings"
@@ -1281,7 +1507,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
   const bodyArbs = new Map<BodyKind, ReturnType<typeof bodyArb>>()
   for (const kind of BODY_KINDS) bodyArbs.set(kind, bodyArb(kind, fx, apiKey))
   const queries = new Map<QueryKind, ReturnType<typeof queryArb>>()
-  for (const kind of ["filings", "activity", "month", "other"] as QueryKind[]) queries.set(kind, queryArb(kind, fx, apiKey))
+  for (const kind of ["filings", "activity", "month", "day", "other"] as QueryKind[]) queries.set(kind, queryArb(kind, fx, apiKey))
   const auth = fc.oneof(
     { arbitrary: fc.constant("ok" as const), weight: 7 },
     { arbitrary: fc.constant("none" as const), weight: 1 },
@@ -1289,7 +1515,7 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
   )
   const basic = fc.integer({ min: 0, max: 89 })
   const ip = fc.ipV4()
-  const perRoute = ROUTES.map((route) => {
+  const perRoute = FUZZED.map((route) => {
     const who = whoOf(route.template)
     const isStore = who !== "admin"
     const param = route.param ? paramArbs.get(route.param[1])! : fc.constant(undefined)
@@ -1303,6 +1529,9 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         // a third of the ids: the real order, or the logged-in shopper's own certificate
         let param = drawn?.p
         if (drawn?.real && fx.real && route.param?.[1] === "filingOrder") param = { seg: fx.real.orderId, bad: false, known: true }
+        // (and the admin's certificate routes a known certificate: its review, disabling and reading reach the service)
+        if (drawn?.real && who === "admin" && route.param?.[1] === "certificate")
+          param = { seg: fx.ids.certificate[basic % fx.ids.certificate.length]!, bad: false, known: true }
         const ownCert = (customerId: string | undefined) => (customerId ? fx.real?.shopperCerts[customerId] : undefined)
         if (who === "customer") {
           // the publishable key always: "none" is a guest (or an admin's session), "bogus" a token that is not a customer's
@@ -1334,8 +1563,10 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         const path = (route.param ? route.template.replace(`:${route.param[0]}`, param!.seg) : route.template) + query.q
         if (body.ct) headers["content-type"] = body.ct
         // past the route's size limit, any body is Medusa's 413 before anything else
-        const limit = isStore ? 8 * 1024 : 64 * 1024
-        const bodyKind = body.text !== undefined && Buffer.byteLength(body.text) > limit ? "huge" : body.kind
+        // (the bulk TIC import carries a file: 9 MB there; the 70 kB body is then just a wrong body)
+        const limit = isStore ? 8 * 1024 : route.template.includes("/tics/import") ? 9 * 1024 * 1024 : 64 * 1024
+        const over = body.text !== undefined && Buffer.byteLength(body.text) > limit
+        const bodyKind = over ? "huge" : body.kind === "huge" ? "random" : body.kind
         return {
           route: route.id,
           method: route.method,
@@ -1355,16 +1586,21 @@ function requestArb(fx: Fixture, apiKey: string): fc.Arbitrary<FuzzRequest> {
         }
       })
   })
-  // every route; the settings page (about 35 ms of CPU a request: health, ping, coverage), the store
+  // every route (each at least weight 2 of about 150: with auth and without it in 5,000 requests); the
+  // settings page (about 35 ms of CPU a request: health, ping, coverage), the store
   // routes (a database look-up of the publishable key first; the certificate routes' budget is 20
   // a minute per customer) and the month report (the month's orders and filings) less often
+  // (as the setup checklist, which reads the store's regions, tax regions, locations and shipping; the
+  // TIC export lists every product; the import's dry run and apply look up every line's target and TIC)
   const weightOf = (r: RouteDef) =>
-    r.template.endsWith("/settings") || /\/(connections|connections\/ping|locations)$/.test(r.template)
-      ? 1
-      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill")
+    r.template.endsWith("/settings") ||
+    /\/(connections|connections\/ping|locations)$/.test(r.template) ||
+    /\/(setup|setup\/fix|tics\/export)$/.test(r.template)
+      ? 2
+      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill") || r.template.includes("/tics/import")
         ? 3
         : 4
-  return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(ROUTES[i]!) })))
+  return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(FUZZED[i]!) })))
 }
 
 /**
@@ -1380,6 +1616,9 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
     // (located at the query, or where the guard found something first: the path, a GET's body)
     if (a.status !== 400 || !/^(path|query|body)/.test(located)) return "a query the route must refuse was not a located 400"
   }
+  // (an import file with a control character other than tab and line ends is the guard's 400 at body.csv)
+  if (a.status === 400 && a.json?.errors?.[0]?.location === "body.csv" && /control characters/.test(a.json.errors[0].message))
+    return undefined
   switch (r.route) {
     case "GET /admin/sales-tax/activity":
       if (clean && r.queryOk === true && (a.status !== 200 || !Array.isArray(a.json?.entries) || typeof a.json?.count !== "number"))
@@ -1418,6 +1657,65 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
       if (r.bodyKind === "valid" && !r.path.includes("?") && a.status !== 202 && a.status !== 409)
         return "a valid backfill range was neither started nor refused as running"
       break
+    case "GET /admin/sales-tax/nexus":
+      if (clean && r.queryOk === true && (a.status !== 200 || !Array.isArray(a.json?.nexus?.rows)))
+        return "a valid nexus query was not answered"
+      break
+    case "POST /admin/sales-tax/nexus/registrations":
+      if (r.bodyKind === "valid" && !r.path.includes("?") && (a.status !== 200 || typeof a.json?.registered !== "boolean"))
+        return "a valid registration was not answered"
+      break
+    case "GET /admin/sales-tax/tics/export":
+      if (clean && (a.status !== 200 || !/^text\/csv/.test(String(a.headers["content-type"])))) return "the TIC export was not answered"
+      break
+    case "GET /admin/sales-tax/tics/import/apply":
+      if (clean && (a.status !== 200 || !("job" in (a.json ?? {})))) return "the import's progress was not answered"
+      break
+    case "POST /admin/sales-tax/tics/import":
+      // a well-formed body: its plan, every line changed, unchanged or refused (a bad line is never the body's 400)
+      if (
+        (r.bodyKind === "valid" || r.bodyKind === "csv") &&
+        !r.path.includes("?") &&
+        (a.status !== 200 || !Array.isArray(a.json?.plan?.refused))
+      )
+        return "a well-formed import file got no plan"
+      break
+    case "POST /admin/sales-tax/tics/import/apply":
+      if ((r.bodyKind === "valid" || r.bodyKind === "csv") && !r.path.includes("?")) {
+        if (![202, 409, 422].includes(a.status))
+          return "a well-formed import file was neither applied, refused as running, nor refused by line"
+        if (a.status === 422 && !(a.json?.errors ?? []).every((e: { location?: unknown }) => /^csv\.line \d+\./.test(String(e?.location))))
+          return "an import refused without the line and column of each refusal"
+      }
+      break
+    case "GET /admin/sales-tax/setup":
+      if (clean && (a.status !== 200 || !Array.isArray(a.json?.items))) return "the setup checklist was not answered"
+      break
+    case "POST /admin/sales-tax/setup/fix":
+      if (r.bodyKind === "valid" && !r.path.includes("?") && a.status !== 200 && a.status !== 409)
+        return "a valid fix was neither applied nor refused as not offered"
+      break
+    case "POST /admin/sales-tax/filings/:orderId/requote":
+      // a well-shaped id and a valid destination: re-quoted, no record (404), not needing attention (409) or not re-quotable (422)
+      if (r.bodyKind === "valid" && !r.badParam && !r.path.includes("?") && ![200, 404, 409, 422].includes(a.status))
+        return "a valid requote got neither an answer nor a refusal of the order"
+      if (
+        r.bodyKind === "valid" &&
+        r.knownParam &&
+        !r.path.includes("?") &&
+        a.status === 404 &&
+        !/not found|No filing record/.test(a.json?.message)
+      )
+        return "a known order's requote answered an unexplained 404"
+      break
+    case "POST /admin/sales-tax/certificates/:certId/review":
+      // a known certificate: reviewed, or (approve) refused as disabled at path.certId; the service's own failures aside
+      if (r.bodyKind === "valid" && r.knownParam && !r.path.includes("?") && !serviceFault) {
+        if (a.status !== 200 && a.status !== 422) return "a known certificate's review was not answered"
+        if (a.status === 200 && typeof a.json?.certificate?.certificateId !== "string") return "a review answered no certificate"
+        if (a.status === 422 && a.json?.errors?.[0]?.location !== "path.certId") return "a review refused without saying where"
+      }
+      break
     case "GET /store/sales-tax/certificates":
     case "POST /store/sales-tax/certificates":
     case "DELETE /store/sales-tax/certificates/:certId": {
@@ -1429,6 +1727,32 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
         return "a shopper's certificates were not listed"
       break
     }
+  }
+  return undefined
+}
+
+/**
+ * Routes that still answer an unknown query or body field at "query" / "body" with zod's
+ * "Unrecognized key" message (a strict schema parsed in the route): the field is named in the
+ * message only. To mend (then drop from here): the activity log's query (activity/query.ts) and
+ * the ping's body (connections/ping/route.ts), as the other routes do, with a catch-all that
+ * refuses each other field at its own location.
+ */
+const UNKNOWN_KEYS_AT_PART = ["GET /admin/sales-tax/activity", "POST /admin/sales-tax/connections/ping"]
+
+/**
+ * Why a 400 is not a located error (undefined when it is): `errors` lists each problem with a
+ * `location` in the request (path, query or body), and an unknown field is located at that field,
+ * not at the whole body or query.
+ */
+function unlocated(a: Answer, route: string): string | undefined {
+  const errors = a.json?.errors
+  if (!Array.isArray(errors) || !errors.length) return "a 400 without located errors"
+  for (const e of errors as { location?: unknown; message?: unknown }[]) {
+    const loc = String(e?.location ?? "")
+    if (!/^(path|query|body)\b/.test(loc)) return `a 400 error located at "${loc.slice(0, 60)}"`
+    if (/^(query|body)$/.test(loc) && /unrecognized key/i.test(String(e?.message)) && !UNKNOWN_KEYS_AT_PART.includes(route))
+      return `an unknown field located at "${loc}" only`
   }
   return undefined
 }

@@ -145,7 +145,7 @@ medusaIntegrationTestRunner({
       expect(bad.data.errors[0]).toMatchObject({ location: "body.fix" })
       const extra = await api.post("/admin/sales-tax/setup/fix", { fix: "create_us_region", force: true }, auth)
       expect(extra.status).toBe(400)
-      expect(extra.data.errors).toEqual([{ location: "body", message: 'Unrecognized key: "force"', value: "{object with 2 keys}" }])
+      expect(extra.data.errors).toEqual([{ location: "body.force", message: "not a field of this request", value: true }])
       // shipping needs the US location first: not offered yet
       const early = await api.post("/admin/sales-tax/setup/fix", { fix: "add_us_shipping" }, auth)
       expect(early.status).toBe(409)

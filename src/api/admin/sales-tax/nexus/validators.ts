@@ -3,6 +3,11 @@ import { NEXUS_RULES } from "../../../../nexus/thresholds"
 
 const STATES = new Set(NEXUS_RULES.map((r) => r.state))
 
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+/** Any other query parameter: refused at `query.<name>`. */
+const notAParameter = z.unknown().refine(() => false, { error: "not a parameter of this request (only date)" })
+
 /** POST /admin/sales-tax/nexus/registrations: mark a state as registered (or not). */
 export const AdminNexusRegistrationBody = z
   .object({
@@ -11,7 +16,7 @@ export const AdminNexusRegistrationBody = z
       .refine((s) => STATES.has(s), { error: "state must be a two-letter US state or DC code in capitals (TX)" }),
     registered: z.boolean({ error: "registered must be true or false" }),
   })
-  .strict()
+  .catchall(notAField)
 export type AdminNexusRegistrationBody = z.infer<typeof AdminNexusRegistrationBody>
 
 /** GET /admin/sales-tax/nexus?date=YYYY-MM-DD: the report as of a day (default today). */
@@ -19,10 +24,10 @@ export const AdminNexusQuery = z
   .object({
     date: z
       .string()
-      .regex(/^(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, "date must be YYYY-MM-DD between 2000 and 2099")
+      .regex(/^(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: "date must be YYYY-MM-DD between 2000 and 2099", abort: true })
       .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
         error: "date must be a real calendar day",
       })
       .optional(),
   })
-  .strict()
+  .catchall(notAParameter)

@@ -1,6 +1,9 @@
 import { z } from "zod"
 import { IMPORT_LIMITS } from "../../../../tics/bulk"
 
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+
 /** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
 export const AdminTicImportBody = z
   .object({
@@ -9,7 +12,7 @@ export const AdminTicImportBody = z
       .min(1, "csv must not be empty")
       .max(IMPORT_LIMITS.bytes, `csv must be at most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB`),
   })
-  .strict()
+  .catchall(notAField)
 
 /**
  * POST /admin/sales-tax/tics/import/apply: the same file, checked again, then applied. mode "all"
@@ -17,5 +20,5 @@ export const AdminTicImportBody = z
  */
 export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
-}).strict()
+}).catchall(notAField)
 export type AdminTicApplyBody = z.infer<typeof AdminTicApplyBody>

@@ -8,11 +8,14 @@ import { adminConnection } from "../../../connection-query"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
 import { origins, withStanding } from "../../../../../store/sales-tax/certificates/shopper"
 
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+
 /** POST /admin/sales-tax/certificates/:certId/review: approve, or reject with the reason the shopper sees. */
-const AdminReviewCertificateBody = z.discriminatedUnion(
+export const AdminReviewCertificateBody = z.discriminatedUnion(
   "decision",
   [
-    z.object({ decision: z.literal("approve") }).strict(),
+    z.object({ decision: z.literal("approve") }).catchall(notAField),
     z
       .object({
         decision: z.literal("reject"),
@@ -22,7 +25,7 @@ const AdminReviewCertificateBody = z.discriminatedUnion(
           .min(1, "reason is required when rejecting (the customer sees it)")
           .max(500, "reason must be at most 500 characters"),
       })
-      .strict(),
+      .catchall(notAField),
   ],
   { error: 'decision must be "approve" or "reject"' },
 )

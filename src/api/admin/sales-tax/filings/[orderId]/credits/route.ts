@@ -5,7 +5,17 @@ import { listManualRefunds } from "../../../../../../filing/handlers"
 import { fileRefundAsCreditWorkflow } from "../../../../../../workflows/filing/workflows"
 import { filingRouteContext, readFilingView } from "../../helpers"
 
-export const FileCreditBody = z.object({ refund_id: z.string().min(1).max(100) }).strict()
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+
+export const FileCreditBody = z
+  .object({
+    refund_id: z
+      .string({ error: "refund_id must be the refund's id (ref_…)" })
+      .min(1, "refund_id is required: the refund's id (ref_…)")
+      .max(100, "refund_id must be at most 100 characters"),
+  })
+  .catchall(notAField)
 
 /**
  * POST /admin/sales-tax/filings/:orderId/credits { refund_id }: files a refund without a return

@@ -9,6 +9,9 @@ import { RequoteRefused, requoteFiling } from "../../../../../../filing/requote"
 import { handle, sendError } from "../../../helpers"
 import { filingNotFound, filingRouteContext, readFilingView } from "../../helpers"
 
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+
 /** The corrected destination: a state (code, "US-TX" or name) and a ZIP (5 or 9 digits), normalized. */
 export const RequoteBody = z
   .object({
@@ -29,7 +32,7 @@ export const RequoteBody = z
         return z5 ? (z5.zip4 ? `${z5.zip}-${z5.zip4}` : z5.zip) : ""
       }),
   })
-  .strict()
+  .catchall(notAField)
 
 /**
  * POST /admin/sales-tax/filings/:orderId/requote { state, zip }: the fix of a needs_attention

@@ -51,6 +51,15 @@ describe("validateBodyLocated", () => {
     expect((sent.body as { errors: { location: string }[] }).errors.map((e) => e.location)).toEqual(["body.name"])
   })
 
+  it("an object where a string belongs, built to break formatting ({toString: {}}): Medusa's validator fails on it, and the answer is still the located 400, never a 500", async () => {
+    const { sent, passed } = await run({ name: { toString: {}, valueOf: {} } })
+    expect(passed).toBe("not called")
+    expect(sent.status).toBe(400)
+    expect((sent.body as { errors: { location: string; value: unknown }[] }).errors).toEqual([
+      expect.objectContaining({ location: "body.name", value: "{object with 2 keys}" }),
+    ])
+  })
+
   it("a valid body goes on to the route", async () => {
     const { sent, passed, req } = await run({ name: "a" })
     expect(passed).toBeUndefined()

@@ -26,8 +26,12 @@ import { AdminSetupFixBody } from "./setup/validators"
 export function validateBodyLocated(schema: z.ZodType) {
   const medusa = validateAndTransformBody(schema)
   return async (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => {
-    await medusa(req, res, (err?: unknown) => {
-      if (err instanceof MedusaError && err.type === MedusaError.Types.INVALID_DATA) {
+    const located = (err?: unknown) => {
+      // Medusa's INVALID_DATA, or Medusa's validator itself failing on a hostile value (an object
+      // such as {"toString": …} where a string belongs: "Cannot convert object to primitive value"
+      // while it formats its message): both are bad input, answered with the located 400
+      const badInput = err instanceof MedusaError ? err.type === MedusaError.Types.INVALID_DATA : err !== undefined
+      if (badInput) {
         const parsed = schema.safeParse(req.body)
         if (!parsed.success) return sendZodError(res, parsed.error, req.body)
         const unknown = unknownFields(schema, req.body)
@@ -43,7 +47,12 @@ export function validateBodyLocated(schema: z.ZodType) {
         }
       }
       return next(err)
-    })
+    }
+    try {
+      await medusa(req, res, located)
+    } catch (e) {
+      located(e)
+    }
   }
 }
 

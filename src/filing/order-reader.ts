@@ -59,7 +59,7 @@ export const RETURN_FIELDS = [
 ] as const
 
 /**
- * What is read of a claim: its new items (`additional_items.*`: Medusa's Query (2.19-2.21)
+ * What is read of a claim: its new items (`additional_items.*`: Medusa's Query
  * answers `additional_items.item_id` alone with no items) and its claimed units (its return's
  * items, else its claim items).
  */

@@ -32,7 +32,7 @@ export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<type
 
 /**
  * Pure: an order item as charged for its WHOLE quantity (every unit sold on the line, returned or
- * not): its taxable net and its tax to the cent. Medusa (2.19-2.21) reports an item's `tax_total`,
+ * not): its taxable net and its tax to the cent. Medusa reports an item's `tax_total`,
  * `total` and `discount_subtotal` for the units not returned (quantity − received and dismissed
  * returns), while `quantity` stays the whole quantity; the filing files the whole line and each
  * return is a refund of its own, so the kept-units figures would take a returned unit off twice

@@ -234,4 +234,13 @@ describe("the boot check of src/medusa's reach-ins (issue 28, one boundary)", ()
       "@medusajs/framework/http errorHandler, used in place of a middlewares file's errorHandler (src/medusa/error-handler.ts)",
     ])
   })
+
+  it("the store cart routes: a route that no longer answers with the cart is named, with what is lost", () => {
+    const r = recorder()
+    const s = full()
+    s.files = { ...s.files, storeCartRoutes: ["api/store/carts/[id]/promotions/route.js: no res.json answer with `cart`"] }
+    expect(checkMedusaAssumptions(r.log, s, "2.22.0")).toContain(
+      "the store cart routes' one res.json answer with the cart (src/medusa/store-cart-routes.ts) is missing, so the refresh after a store cart route",
+    )
+  })
 })

@@ -20,6 +20,7 @@ import { errorHandlerRoutingDifferences } from "./error-handler"
 import { taxRateServiceDifferences } from "./tax-rate-service"
 import { refundBookkeepingDifferences } from "./refund-credit-lines"
 import { DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
+import { storeCartRouteDifferences } from "./store-cart-routes"
 import { medusaDistHas } from "./installed"
 import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
@@ -111,7 +112,7 @@ export interface WorkflowLike {
 
 /** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
 export type FileAssumption =
-  "updateTaxLines" | "nestedWorkflow" | "errorHandlerRouting" | "taxRateService" | "refundBookkeeping" | "orderTables"
+  "updateTaxLines" | "nestedWorkflow" | "errorHandlerRouting" | "taxRateService" | "refundBookkeeping" | "orderTables" | "storeCartRoutes"
 
 /**
  * What the check reads: the workflows of @medusajs/core-flows, the exports of
@@ -212,6 +213,11 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
     "refundPaymentWorkflow's credit-line bookkeeping (src/medusa/refund-credit-lines.ts)",
     "nothing is turned off, but refunds without a return may be filed with a wrong credit part: check the Filings page after a refund",
   ),
+  file(
+    "storeCartRoutes",
+    "the store cart routes' one res.json answer with the cart (src/medusa/store-cart-routes.ts)",
+    "the refresh after a store cart route where Medusa does not recompute tax (the promotion routes): such a route may answer with the tax of the cart before the change",
+  ),
   {
     name: `@medusajs/medusa POST /admin/draft-orders/:id/convert-to-order (src/medusa/draft-order-convert-route.ts)`,
     present: (s) => !s.routeFile || s.routeFile(DRAFT_ORDER_CONVERT_ROUTE_FILE),
@@ -289,6 +295,7 @@ export function installedSurface(): MedusaSurface {
       errorHandlerRouting: errorHandlerRoutingDifferences(),
       taxRateService: taxRateServiceDifferences(),
       refundBookkeeping: refundBookkeepingDifferences(),
+      storeCartRoutes: storeCartRouteDifferences(),
     },
     routeFile: medusaDistHas,
   }

@@ -1,7 +1,7 @@
 /**
  * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
  *
- * Medusa (2.19-2.21) recomputes tax lines only when it thinks RATES may change: not when a line's
+ * Medusa recomputes tax lines only when it thinks RATES may change: not when a line's
  * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
  * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
  * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
@@ -36,6 +36,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { STORE_CART_MUTATIONS, interceptAnswer, unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { httpResponseFromError } from "../../medusa/http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
@@ -179,11 +180,8 @@ async function putBack(req: MedusaRequest): Promise<void> {
 export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
-  const original = res.json.bind(res)
-  let handled = false
-  ;(res as { json: (body: unknown) => MedusaResponse }).json = (body: unknown) => {
-    if (handled) return original(body)
-    handled = true
+  // the route's one answer (src/medusa/store-cart-routes.ts: each answers `{ cart }` / `{ parent }` once)
+  interceptAnswer(res as { json: (body: unknown) => MedusaResponse }, (body, original) => {
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
       if (b?.code !== BLOCK_ERROR_CODE) return original(body)
@@ -223,7 +221,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
       },
     )
     return res
-  }
+  })
   // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   cartRefreshStorage().run(scope, () => next())
@@ -284,13 +282,6 @@ async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise
     filters: { id: cartId },
   })
   return !!cart?.payment_collection?.id
-}
-
-/** A workflow's thrown error may carry the step's error inside `errors[].error`. */
-function unwrapWorkflowError(err: unknown): unknown {
-  const e = err as { errors?: { error?: unknown }[] } | null
-  const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
-  return inner ?? err
 }
 
 /**
@@ -361,36 +352,11 @@ export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
   // who is shopping (store carts) or working on an order (admin): for exemptions
   ...requestActorMiddlewares,
   { matcher: "/store/carts/:id", method: ["GET"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
-  {
-    matcher: "/store/carts/:id",
-    method: ["POST"],
+  ...STORE_CART_MUTATIONS.map((r) => ({
+    matcher: r.matcher,
+    method: [...r.methods],
     middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
-  {
-    matcher: "/store/carts/:id/line-items",
-    method: ["POST"],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
-  {
-    matcher: "/store/carts/:id/line-items/:line_id",
-    method: ["POST", "DELETE"],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
-  {
-    matcher: "/store/carts/:id/promotions",
-    method: ["POST", "DELETE"],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
-  {
-    matcher: "/store/carts/:id/shipping-methods",
-    method: ["POST"],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
-  {
-    matcher: "/store/carts/:id/customer",
-    method: ["POST"],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
-  },
+  })),
   { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
   { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
 ]

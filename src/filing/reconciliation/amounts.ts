@@ -33,7 +33,7 @@ export function money(c: number): string {
 /**
  * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
  * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
- * exclusive. Needed because Medusa (2.19-2.21) reports an order item's `tax_total` for its CURRENT
+ * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
  * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
  * was charged.
  */

@@ -1,0 +1,61 @@
+/**
+ * Contract test of src/medusa/store-cart-routes.ts against the installed @medusajs/medusa: each store
+ * cart mutation the plugin refreshes exists and answers through one res.json with the cart.
+ */
+import { STORE_CART_MUTATIONS, answerKeys, interceptAnswer, storeCartRouteDifferences, unwrapWorkflowError } from "./store-cart-routes"
+import { installedSource } from "./installed"
+
+describe("store cart routes (contract with the installed @medusajs/medusa)", () => {
+  it("every route file exists and answers with the cart under the key the plugin reads", () => {
+    expect(storeCartRouteDifferences()).toEqual([])
+    for (const r of STORE_CART_MUTATIONS) {
+      expect([r.file, answerKeys(installedSource("@medusajs/medusa", r.file)!)]).toEqual([r.file, expect.arrayContaining([r.answers])])
+    }
+  })
+
+  it("a route gone, or answering another shape, is named", () => {
+    const read = (rel: string) =>
+      rel.includes("promotions") ? undefined : rel.includes("customer") ? "res.status(200).json({ customer })" : "res.json({ cart })"
+    expect(storeCartRouteDifferences(read)).toEqual([
+      "api/store/carts/[id]/line-items/[line_id]/route.js: no res.json answer with `parent`",
+      "api/store/carts/[id]/promotions/route.js: missing",
+      "api/store/carts/[id]/customer/route.js: no res.json answer with `cart`",
+    ])
+  })
+})
+
+describe("answerKeys", () => {
+  it("reads res.json and res.status(n).json bodies, shorthand or keyed, across lines", () => {
+    expect(answerKeys("res.json({ cart })")).toEqual(["cart"])
+    expect(answerKeys("res.status(200).json({ cart: updatedCart })")).toEqual(["cart"])
+    expect(answerKeys("res.status(200).json({\n id: id,\n object: 'line-item',\n deleted: true,\n parent: cart,\n })")).toEqual(["parent"])
+    expect(answerKeys("res.json({ carts })")).toEqual([])
+    expect(answerKeys("res.json({ customer })")).toEqual([])
+  })
+})
+
+describe("interceptAnswer", () => {
+  it("hands the first answer to the handler once; later calls go straight through", () => {
+    const sent: unknown[] = []
+    const res = { json: (b: unknown) => (sent.push(b), "sent") }
+    const seen: unknown[] = []
+    interceptAnswer(res, (body, send) => {
+      seen.push(body)
+      return send({ wrapped: body })
+    })
+    expect(res.json({ cart: 1 })).toBe("sent")
+    expect(res.json({ error: 2 })).toBe("sent")
+    expect(seen).toEqual([{ cart: 1 }])
+    expect(sent).toEqual([{ wrapped: { cart: 1 } }, { error: 2 }])
+  })
+})
+
+describe("unwrapWorkflowError", () => {
+  it("the step's error inside a workflow's errors[], else the error itself", () => {
+    const inner = new Error("step")
+    expect(unwrapWorkflowError({ errors: [{}, { error: inner }] })).toBe(inner)
+    const plain = new Error("plain")
+    expect(unwrapWorkflowError(plain)).toBe(plain)
+    expect(unwrapWorkflowError(null)).toBeNull()
+  })
+})

@@ -12,7 +12,9 @@ import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
 
-jest.setTimeout(120_000)
+// a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
+// that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
+jest.setTimeout(15 * 60_000)
 
 const st = useSalesTaxSandbox({ failurePolicy: "fallback", fallbackRate: 5 })
 

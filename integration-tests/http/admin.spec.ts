@@ -11,7 +11,9 @@ import { TICS, TEST_API_KEY, seedStore, useSalesTaxSandbox, type SeededStore } f
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 
-jest.setTimeout(120_000)
+// a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
+// that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
+jest.setTimeout(15 * 60_000)
 
 const st = useSalesTaxSandbox({ timeoutMs: 1500 })
 

@@ -7,7 +7,9 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
 import { adminOrder, waitForFiling } from "../filing-helpers/medusa"
 
-jest.setTimeout(120_000)
+// a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
+// that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
+jest.setTimeout(15 * 60_000)
 
 const env = useSalesTaxSandbox({ completionMode: "captured" })
 

@@ -15,7 +15,9 @@ import backfillSalesTax from "../../src/scripts/backfill-sales-tax"
 import { SWEEP_SLOT_KEY } from "../../src/jobs/sales-tax-filing-sweep"
 import { Modules } from "@medusajs/framework/utils"
 
-jest.setTimeout(120_000)
+// a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
+// that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
+jest.setTimeout(15 * 60_000)
 
 const env = useSalesTaxSandbox()
 

@@ -15,7 +15,9 @@ import { waitForFiling } from "../filing-helpers/medusa"
 import { seedStarter, type StarterStore } from "../browser/app/src/scripts/seed-starter"
 import salesTaxSetup from "../../src/scripts/sales-tax-setup"
 
-jest.setTimeout(180_000)
+// a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
+// that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
+jest.setTimeout(15 * 60_000)
 
 const st = useSalesTaxSandbox({ failurePolicy: "block" })
 const ok = { validateStatus: () => true }

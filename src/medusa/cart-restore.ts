@@ -32,11 +32,11 @@
  * answers 400, and the cart may keep the refused change.
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
-import { LRUCache } from "lru-cache"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
 import { graph } from "../query"
 import { amountNumber } from "../money"
+import { lockingOf } from "../checkout/store/cart-change"
 
 /** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
 type Row = Record<string, unknown>
@@ -128,96 +128,6 @@ const FIELDS = [
   "shipping_methods.tax_lines.*",
   "shipping_methods.adjustments.*",
 ]
-
-/** The part of Medusa's Locking Module the restore uses. */
-export interface LockingLike {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
-}
-
-/** The Locking Module, or undefined when the app registered none. */
-export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
-  try {
-    return scope.resolve<LockingLike>(Modules.LOCKING)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
- * (readCartState) and held until the request has answered (its restore, when refused, included):
- * two store requests changing one cart run one after the other through the plugin's middleware,
- * so the state a refused request puts back is never read before another request's change (which
- * the restore would then write over). Not Medusa's key (the cart id): the route's own workflows
- * take that one inside the request.
- */
-export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
-
-/**
- * Takes `key` and holds it until `released` settles (the job of Locking's `execute` waits for it).
- * Resolves true once the lock is held; false when it could not be taken within `timeout` seconds
- * (the caller goes on without it). `expire` (seconds) bounds the hold where the provider supports it.
- */
-export function holdLock(
-  locking: LockingLike,
-  key: string,
-  released: Promise<unknown>,
-  o: { timeout: number; expire: number },
-): Promise<boolean> {
-  let taken!: () => void
-  const got = new Promise<boolean>((r) => (taken = () => r(true)))
-  const held = locking.execute(
-    key,
-    async () => {
-      taken()
-      await released.catch(() => undefined)
-    },
-    { timeout: o.timeout, expire: o.expire },
-  )
-  return Promise.race([
-    got,
-    held.then(
-      () => true,
-      () => false,
-    ),
-  ])
-}
-
-/**
- * Whether the provider quotes a cart (automatic taxes, a US shipping address), as this process
- * last saw it at the end of a store change of that cart (Medusa's refresh, the after-route check,
- * or the read before the route): `false` spares the next change of that cart the read for its
- * restore (tax-resync.ts, rememberCartState). In memory, per process, never shared: a cart another
- * instance moved into the provider's scope since is still `false` here; its next change here is
- * not read before the route, and should exactly that change discover an outage, Medusa's own
- * compensation is what puts it back (its tax itself is computed as the cart is: the refresh learns
- * the destination from Medusa's read, never from this). Not seen here: read, as before.
- */
-export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
-
-/**
- * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
- * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
- * are as they were before it.
- */
-export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
-
-/**
- * Pure: whether a store request on `path` with `body` may move its cart into the provider's scope:
- * `POST /store/carts/:id` naming a region (Medusa gives a new single-country region's country to
- * the address) or a shipping address that is, or may be, in the US (no country named, or an address
- * given by id). Such a cart is read before the route, whatever this process last saw of it.
- */
-export function mayEnterScope(path: string, body: unknown): boolean {
-  if (!CART_ITSELF_RE.test(path)) return false
-  const b = (body ?? {}) as { region_id?: unknown; shipping_address?: unknown }
-  if (b.region_id !== undefined && b.region_id !== null) return true
-  const a = b.shipping_address
-  if (a === undefined || a === null) return false
-  if (typeof a !== "object") return true
-  const country = (a as { country_code?: unknown }).country_code
-  return country === undefined || country === null || String(country).toLowerCase() === "us"
-}
 
 /** The cart as it is now, or undefined when there is no such cart. */
 export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {

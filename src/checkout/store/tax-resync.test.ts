@@ -7,7 +7,7 @@ import {
   salesTaxCartPromotionsValidate,
   type CartRefreshScope,
 } from "../../workflows/hooks/cart-refresh-tax"
-import { mayEnterScope } from "../../medusa/cart-restore"
+import { mayEnterScope } from "./cart-change"
 
 let carts = 0
 /** A new cart id (the middleware remembers what it saw of each cart). */

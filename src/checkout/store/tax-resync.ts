@@ -44,17 +44,8 @@ import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
-import {
-  CART_CHANGE_LOCK_PREFIX,
-  CART_ITSELF_RE,
-  cartTaxability,
-  holdLock,
-  lockingOf,
-  mayEnterScope,
-  readCartState,
-  restoreCartState,
-  type CartState,
-} from "../../medusa/cart-restore"
+import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope } from "./cart-change"
+import { readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
 import {
   cartRefreshStorage,
   isUsTaxedCart,

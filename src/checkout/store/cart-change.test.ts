@@ -1,6 +1,6 @@
-/** The restore's lock (holdLock) against Medusa's own in-memory locking provider. */
+/** The cart-change lock (holdLock) against Medusa's own in-memory locking provider. */
 import { InMemoryLockingProvider } from "@medusajs/locking/dist/providers/in-memory"
-import { CART_CHANGE_LOCK_PREFIX, holdLock, type LockingLike } from "./cart-restore"
+import { CART_CHANGE_LOCK_PREFIX, holdLock, type LockingLike } from "./cart-change"
 
 const deferred = () => {
   let resolve!: () => void

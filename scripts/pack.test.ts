@@ -5,8 +5,10 @@
  *                                             installing its tarball gets none of them (npm ls)
  *   @medusa-sales-tax/contract               compiled JS + .d.ts, no sources, no tests
  *   @medusa-sales-tax/sandbox                the same, and its bin starts from the installed tarball
- * The contract and sandbox tarballs are packed for real (their prepack compiles them) and installed
- * into a temporary store from the tarballs (registry packages from npm's cache when present).
+ * The contract and sandbox tarballs are packed for real (compiled by their build, which is their
+ * prepack: asserted, so the contract is compiled once, not once per prepack) and installed into a
+ * temporary store from the tarballs (registry packages from npm's cache when present). The plugin's
+ * own tarball is packed once and shared by the tests that read its file list or install it.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { builtinModules } from "node:module"
@@ -22,6 +24,7 @@ const SANDBOX_ONLY = ["fastify", "@fastify/formbody", "luxon", "minisearch", "zi
 
 interface Manifest {
   name: string
+  scripts?: Record<string, string>
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
   peerDependencies?: Record<string, string>
@@ -52,6 +55,23 @@ function packJson(stdout: string): PackResult[] {
   const at = stdout.search(/^\[/m)
   return JSON.parse(stdout.slice(at)) as PackResult[]
 }
+
+let rootPackDir: string | undefined
+let rootPackResult: PackResult | undefined
+/**
+ * The plugin's tarball, packed once (with --ignore-scripts, as every test here packs it) into a
+ * temporary directory; its file list is the one `npm pack --dry-run` prints (same packlist).
+ */
+function rootPack(): { dir: string; pack: PackResult } {
+  if (!rootPackDir || !rootPackResult) {
+    rootPackDir = mkdtempSync(join(tmpdir(), "sales-tax-root-pack-"))
+    rootPackResult = packJson(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", rootPackDir]))[0]!
+  }
+  return { dir: rootPackDir, pack: rootPackResult }
+}
+afterAll(() => {
+  if (rootPackDir) rmSync(rootPackDir, { recursive: true, force: true })
+})
 
 /** Bare package names imported by the non-test .ts/.tsx files under `dir`. */
 function importedPackages(dir: string): Map<string, string> {
@@ -109,16 +129,14 @@ describe("the plugin medusa-sales-tax", () => {
   })
 
   it("packs no sandbox, bin or workspace package", () => {
-    const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"]))
-    const paths = r!.files.map((f) => f.path)
+    const paths = rootPack().pack.files.map((f) => f.path)
     expect(paths).toContain("package.json")
     expect(paths).toContain("README.md")
     expect(paths.filter((p) => /(^|\/)sandbox\/|^bin\/|^packages\/|(^|\/)node_modules\//.test(p))).toEqual([])
   })
 
   it("ships the docs (docs/*.md) but not the README's screenshots (docs/screenshots: linked from the README, not needed installed)", () => {
-    const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"]))
-    const paths = r!.files.map((f) => f.path)
+    const paths = rootPack().pack.files.map((f) => f.path)
     expect(paths).toContain("docs/provider.md")
     expect(paths.filter((p) => p.startsWith("docs/screenshots/"))).toEqual([])
     expect(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/i.test(p))).toEqual([])
@@ -159,8 +177,21 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "sales-tax-pack-"))
+    // the sandbox's build compiles the contract, then the sandbox: each package's prepack is its build
+    // (asserted below), so this is what their prepacks would pack, with the contract compiled once
+    npm(["run", "build", "-w", "@medusa-sales-tax/sandbox"])
     packs = packJson(
-      npm(["pack", "--json", "--pack-destination", dir, "-w", "@medusa-sales-tax/contract", "-w", "@medusa-sales-tax/sandbox"]),
+      npm([
+        "pack",
+        "--json",
+        "--ignore-scripts",
+        "--pack-destination",
+        dir,
+        "-w",
+        "@medusa-sales-tax/contract",
+        "-w",
+        "@medusa-sales-tax/sandbox",
+      ]),
     )
   })
   afterAll(() => {
@@ -168,6 +199,15 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
   })
 
   const filesOf = (name: string) => packs.find((p) => p.name === name)!.files.map((f) => f.path)
+
+  it("each package's prepack is its build, and the sandbox's build compiles the contract first (what beforeAll ran)", () => {
+    const contract = manifest("packages/contract")
+    const sandbox = manifest("packages/sandbox")
+    expect(contract.scripts?.prepack).toBe("tsc -p tsconfig.build.json")
+    expect(contract.scripts?.build).toBe(contract.scripts?.prepack)
+    expect(sandbox.scripts?.prepack).toBe("tsc -p ../contract/tsconfig.build.json && tsc -p tsconfig.build.json")
+    expect(sandbox.scripts?.build).toBe(sandbox.scripts?.prepack)
+  })
 
   it("the contract ships compiled JS and declarations of its index and money helpers, nothing else", () => {
     const files = filesOf("@medusa-sales-tax/contract")
@@ -210,7 +250,7 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
   it("a store that installs the plugin's tarball (with the contract's) has none of the sandbox's packages", () => {
     // the plugin packed as is (its compiled .medusa/server is not needed for the dependency tree);
     // peers (Medusa, React) are the store's own and left out here
-    const [plugin] = packJson(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir]))
+    const { dir: pluginDir, pack: plugin } = rootPack()
     const store = join(dir, "plugin-store")
     spawnSync("mkdir", ["-p", store])
     writeFileSync(join(store, "package.json"), JSON.stringify({ name: "plugin-store", version: "1.0.0", private: true }))
@@ -223,7 +263,7 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
         "--ignore-scripts",
         "--legacy-peer-deps",
         join(dir, contract.filename),
-        join(dir, plugin!.filename),
+        join(pluginDir, plugin.filename),
       ],
       store,
     )

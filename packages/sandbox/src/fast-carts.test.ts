@@ -145,7 +145,7 @@ function agrees(body: unknown): boolean {
 }
 
 describe("POST carts fast path agrees with zod", () => {
-  it("on random requests, valid and broken and valid ones with one boundary change (7,000 runs)", () => {
+  it("on random requests, valid and broken and valid ones with one boundary change (3,000 runs)", () => {
     fc.assert(
       fc.property(
         fc.record(
@@ -154,17 +154,19 @@ describe("POST carts fast path agrees with zod", () => {
         ),
         agrees,
       ),
-      { numRuns: 2500 },
+      // 1,000 + 1,000 + 1,000 (was 2,500 + 2,500 + 2,000): the fast path still answers about 700
+      // times (over 450 asserted), each compared with zod; every boundary is mutated hundreds of times
+      { numRuns: 1000 },
     )
     fc.assert(
       fc.property(
         fc.oneof(fc.anything(), fc.record({ items: fc.array(validCart, { minLength: 1, maxLength: 3 }) }, { noNullPrototype: true })),
         agrees,
       ),
-      { numRuns: 2500 },
+      { numRuns: 1000 },
     )
-    fc.assert(fc.property(mutated, agrees), { numRuns: 2000 })
-    expect(accepted).toBeGreaterThan(1000) // the fast path did answer often, and always as zod does
+    fc.assert(fc.property(mutated, agrees), { numRuns: 1000 })
+    expect(accepted).toBeGreaterThan(450) // the fast path did answer often, and always as zod does
   })
 
   it("is not vacuous: it takes the plain valid requests (the hot path)", () => {

@@ -161,7 +161,7 @@ describe("tax-inclusive carts through Medusa's own totals (decorateCartTotals)",
   })
   const shipArb = fc.record({ amountCents: fc.integer({ min: 0, max: 50_000 }), rate: serviceRate })
 
-  it("2,000 random carts (inclusive and exclusive lines, tax-inclusive discounts, inclusive shipping): total = shown, tax = the service's, 0 cents", async () => {
+  it("600 random carts (inclusive and exclusive lines, tax-inclusive discounts, inclusive shipping): total = shown, tax = the service's, 0 cents", async () => {
     let inclusiveLines = 0
     let gaps = 0
     let maxCalls = 0
@@ -262,9 +262,12 @@ describe("tax-inclusive carts through Medusa's own totals (decorateCartTotals)",
         expect(cents(totals.tax_total.numeric).toString()).toBe(expectedTax.toString())
         expect(cents(totals.total.numeric).toString()).toBe(inclusiveShown.plus(exclusiveTotal).toString())
       }),
-      { numRuns: 2000 },
+      // 600 carts, about 1,700 random tax-inclusive lines (was 2,000 carts: Medusa's totals over the
+      // cart dominate the unit suite's CPU here); every line is independent (price, quantity,
+      // discount, rate), and the split itself is property-tested per line below (hintedNet, 1,500 draws)
+      { numRuns: 600 },
     )
-    expect(inclusiveLines).toBeGreaterThan(4000)
+    expect(inclusiveLines).toBeGreaterThan(1200)
     expect(maxCalls).toBeLessThanOrEqual(MAX_INCLUSIVE_CALLS)
     // a gap (no net on the cent) is rare but real: about rate ÷ (1 + rate) of small prices; here a few percent at most
     expect(gaps / inclusiveLines).toBeLessThan(0.1)
@@ -308,9 +311,11 @@ describe("tax-inclusive split from a known rate (step 0: hintedNet and resolveIn
           if (g.gt("0.01")) expect(x.plus(serviceTax(x, rate)).toString()).toBe(g.minus("0.01").toString())
         }
       }),
-      { numRuns: 3000 },
+      // 1,500 draws (was 3,000) of a pure two-number function: gaps (no closing net) and closable
+      // lines both hundreds of times; the worked examples below stay explicit
+      { numRuns: 1500 },
     )
-    expect(closable).toBeGreaterThan(2000)
+    expect(closable).toBeGreaterThan(1000)
     // examples: 110.00 at 10 % → 100.00; 112.00 in Albany under $110 (4.53 %) → 107.15
     expect(hintedNet(110, "0.1").toString()).toBe("100")
     expect(hintedNet(112, "0.0453").toString()).toBe("107.15")

@@ -88,7 +88,9 @@ describe("WrittenRates: an unchanged last-known rate is not written again", () =
           if (serviceTax(taxable.toNumber(), Number(effective)) === amount) expect(serviceTax(taxable.toNumber(), Number(got))).toBe(amount)
         },
       ),
-      { numRuns: 5000 },
+      // 2,000 (was 5,000): a pure function of three numbers; the off-by-a-cent and exempt cases are
+      // half of the draws, and the examples below pin the branches
+      { numRuns: 2000 },
     )
     expect(lineRateToRemember(0, 0, 0.07)).toBeNull()
     expect(lineRateToRemember(100, 7, null)).toBe("7")

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { parseCliArgs } from "../cli"
 import { CONN, certBody, orderBody, rawRequest } from "./helpers"
 
 /**
@@ -126,17 +127,26 @@ describe("kill -9 under writes", () => {
   }, 90_000)
 
   it("the CLI rejects bad arguments with exit code 2 and a message", async () => {
-    for (const args of [["--port", "70000"], ["--connection-id", "short"], ["--nope"], ["--port"]]) {
-      const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), ...args], {
-        cwd: ROOT,
-        stdio: ["ignore", "pipe", "pipe"],
-      })
-      let err = ""
-      child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
-      const code = await new Promise((r) => child.on("exit", r))
-      expect([args, code]).toEqual([args, 2])
-      expect(err).toMatch(/^sales-tax-sandbox: /)
-    }
+    // main() exits 2 with "sales-tax-sandbox: <message>" on whatever parseCliArgs throws: each bad
+    // argument is checked in-process, the exit once as a process (a process per case cost ~2 CPU s:
+    // tsx and the sandbox's imports)
+    const bad: [string[], RegExp][] = [
+      [["--port", "70000"], /--port must be an integer from 0 to 65535/],
+      [["--connection-id", "short"], /--connection-id must be at least 36 characters/],
+      [["--nope"], /--nope/],
+      [["--port"], /--port/],
+    ]
+    for (const [args, message] of bad) expect(() => parseCliArgs(args)).toThrow(message)
+    expect(parseCliArgs(["--port", "0", "--connection-id", "x".repeat(36)]).port).toBe(0)
+    const child = spawn(process.execPath, ["--require", require.resolve("tsx/cjs"), join(ROOT, "src/cli.ts"), "--port", "70000"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let err = ""
+    child.stderr!.on("data", (d: Buffer) => (err += d.toString()))
+    const code = await new Promise((r) => child.on("exit", r))
+    expect(code).toBe(2)
+    expect(err).toMatch(/^sales-tax-sandbox: --port must be an integer from 0 to 65535\n/)
   }, 60_000)
 
   it("with --log, request logs never contain an API key (header, Bearer or query string)", async () => {

@@ -112,3 +112,17 @@ export function setManualRefunds(container: { resolve(key: string): unknown }, m
     opts.manualRefunds = before
   }
 }
+
+/**
+ * Sets the running app's `completionMode` option (as setManualRefunds: the resolved options object every
+ * handler reads when an event arrives) and returns a function that puts the previous value back. Lets one
+ * Medusa boot test the modes "captured" and "fulfilled".
+ */
+export function setCompletionMode(container: { resolve(key: string): unknown }, mode: "placed" | "captured" | "fulfilled"): () => void {
+  const opts = getPluginOptions(container as Parameters<typeof getPluginOptions>[0])
+  const before = opts.completionMode
+  opts.completionMode = mode
+  return () => {
+    opts.completionMode = before
+  }
+}

@@ -1,11 +1,15 @@
 /**
- * Completion mode "captured": the order is filed at placement with completed=false and its
- * completedDate is set (PATCH) when Medusa captures the payment. (Mode "fulfilled" is in
- * filing-fulfilled.spec.ts: the mode is an app option, one app boot per mode.)
+ * Completion modes "captured" and "fulfilled", one Medusa boot (the app is configured with "captured";
+ * the "fulfilled" test switches the running app's option, which every filing handler reads when its
+ * event arrives: setCompletionMode; was filing-fulfilled.spec.ts, its own boot):
+ * - "captured": the order is filed at placement with completed=false and its completedDate is set
+ *   (PATCH) when Medusa captures the payment;
+ * - "fulfilled": filed at placement, completed at the first fulfilment, once.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ADDRESSES, freshFilingStore, placeOrder, useSalesTaxSandbox } from "../helpers"
-import { adminOrder, waitForFiling } from "../filing-helpers/medusa"
+import { ADDRESSES, placeOrder, resetFiling, seedFilingStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
+import { adminOrder, fulfil, waitForFiling } from "../filing-helpers/medusa"
+import { setCompletionMode } from "../filing-helpers/kit"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -16,8 +20,15 @@ const env = useSalesTaxSandbox({ completionMode: "captured" })
 medusaIntegrationTestRunner({
   env: env.env,
   testSuite: ({ api, getContainer }) => {
+    let store: SeededStore
+    let auth: { headers: Record<string, string> }
+
+    beforeAll(async () => {
+      ;({ store, auth } = await seedFilingStore(getContainer()))
+    })
+    beforeEach(() => resetFiling(env.sandbox))
+
     it("captured: filed with completed=false at placement, completedDate = the capture time", async () => {
-      const { store, auth } = await freshFilingStore(getContainer(), env.sandbox)
       const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [[store.products.general.variantId, 2]])
       const filed = await waitForFiling(getContainer(), order.id, (r) => r.state === "filed", "filed")
       expect(filed.completed_at).toBeNull()
@@ -33,6 +44,39 @@ medusaIntegrationTestRunner({
       expect(new Date(svc.completedDate!).toISOString()).toBe(new Date(captured).toISOString())
       expect(new Date(done.completed_at!).toISOString()).toBe(new Date(captured).toISOString())
       expect((await env.sandbox.counts()).updateOrder).toBe(1)
+    })
+
+    describe('completionMode "fulfilled"', () => {
+      let restore = () => {}
+      beforeEach(() => {
+        restore = setCompletionMode(getContainer(), "fulfilled")
+      })
+      afterEach(() => restore())
+
+      it("fulfilled: completed at the first fulfilment, once", async () => {
+        const { order } = await placeOrder(api, store, ADDRESSES.sanFrancisco, [
+          [store.products.general.variantId, 2],
+          [store.products.shirt.variantId, 1],
+        ])
+        await waitForFiling(getContainer(), order.id, (r) => r.state === "filed", "filed")
+        expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBeNull()
+
+        const o = await adminOrder(api, auth, order.id)
+        const lamp = o.items.find((i: any) => i.quantity === 2)
+        const shirt = o.items.find((i: any) => i.quantity === 1)
+        await fulfil(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
+        const done = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
+        const svc = await env.sandbox.client.getOrder(order.id)
+        expect(svc.completedDate).not.toBeNull()
+        expect(new Date(svc.completedDate!).toISOString()).toBe(new Date(done.completed_at!).toISOString())
+
+        await fulfil(api, auth, order.id, [{ id: shirt.id, quantity: 1 }])
+        // the second fulfilment's event is handled (record settles again) without another PATCH
+        await new Promise((r) => setTimeout(r, 2000))
+        await waitForFiling(getContainer(), order.id, (r) => r.state === "completed" && r.next_attempt_at === null, "settled")
+        expect((await env.sandbox.counts()).updateOrder).toBe(1)
+        expect((await env.sandbox.client.getOrder(order.id)).completedDate).toBe(svc.completedDate)
+      })
     })
   },
 })

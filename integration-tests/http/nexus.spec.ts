@@ -6,11 +6,21 @@
  * what is not counted (canceled, drafts, other countries, other currencies, outside the period). It
  * is also the contract test of the one SQL statement that reads the Order Module's tables
  * (src/medusa/order-sales-by-state.ts).
+ *
+ * TICs for a whole catalogue (Settings → Sales Tax → TICs; was tics-bulk.spec.ts), on the same boot: the
+ * sandbox's TIC search is the service's TIC list; its request counts prove one lookup per distinct TIC.
+ * The CSV round trip: export → change → import preview (changes, unchanged, refused lines with line,
+ * column and reason) → apply (all or nothing, or the valid lines only, with progress) → export again.
+ * And hostile files.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSalesTaxSandbox } from "../helpers"
 import { adminAuth } from "../filing-helpers/medusa"
+import { createProductCategoriesWorkflow, createProductsWorkflow, createProductTypesWorkflow } from "@medusajs/core-flows"
+import { parse } from "csv-parse/sync"
+import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
+import { clearTicCache } from "../../src/api/admin/sales-tax/tic-lookup"
 import { logNexusWarnings } from "../../src/nexus/medusa"
 import type { ExposureRow } from "../../src/nexus/exposure"
 
@@ -19,6 +29,9 @@ import type { ExposureRow } from "../../src/nexus/exposure"
 jest.setTimeout(15 * 60_000)
 
 const st = useSalesTaxSandbox()
+
+type Csv = Record<string, string>[]
+const rowsOf = (csv: string): Csv => parse(csv, { columns: true, bom: true }) as Csv
 
 /** The day the report is computed on: windows 2025 and 2026 to date, trailing 12 months from 2025-06-16. */
 const DAY = "2026-06-15"
@@ -110,84 +123,235 @@ medusaIntegrationTestRunner({
       }
     })
 
-    it("per state: sales and orders over the state's own period, the share reached, ordered by what needs action", async () => {
-      const r = await report()
-      expect(r.today).toBe(DAY)
-      expect(r.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/)
-      expect(r.rows).toHaveLength(51)
-      // Texas: 200,000 + 150,000 (typed "Texas") + 150,050 (blank state, ZIP 78702) in the last 12 months
-      expect(row(r.rows, "TX")).toMatchObject({
-        sales: "500050.00",
-        transactions: 3,
-        status: "over",
-        share: 1.0001,
-        window: { label: "last 12 months" },
+    // the TIC pages' catalogue (no orders; the nexus orders carry no product): seeded beside the orders, before
+    // the first test, as the runner copies the database then and restores that copy before every test
+    let ticAuth: { headers: Record<string, string> }
+    const ids: Record<string, string> = {}
+    beforeAll(async () => {
+      const container = getContainer()
+      ticAuth = await adminAuth(container)
+      const { result: types } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
+      const { result: cats } = await createProductCategoriesWorkflow(container).run({
+        input: { product_categories: [{ name: "Pants", handle: "pants", is_active: true }] },
       })
-      expect(row(r.rows, "CA")).toMatchObject({
-        sales: "450000.00",
-        transactions: 1,
-        status: "near",
-        share: 0.9,
-        window: { key: "year:2026" },
+      ids.type = types[0]!.id
+      ids.cat = cats[0]!.id
+      const { result: products } = await createProductsWorkflow(container).run({
+        input: {
+          products: [
+            {
+              title: "Sweatpants",
+              handle: "sweatpants",
+              type_id: ids.type,
+              category_ids: [ids.cat],
+              options: [{ title: "Size", values: ["M"] }],
+            },
+            { title: "Gift card", handle: "gift-card", options: [{ title: "Size", values: ["M"] }] },
+            { title: '=HYPERLINK("http://evil","x")', handle: "formula", options: [{ title: "Size", values: ["M"] }] },
+          ],
+        },
       })
-      expect(row(r.rows, "WA")).toMatchObject({
-        sales: "85000.00",
-        transactions: 1,
-        status: "near",
-        share: 0.85,
-        window: { key: "year:2025" },
-      })
-      expect(row(r.rows, "NY")).toMatchObject({ sales: "700010.00", transactions: 2, status: "below", share: 0.02 })
-      expect(row(r.rows, "OR")).toMatchObject({ status: "no_sales_tax" })
-      expect(r.rows.slice(0, 3).map((x) => x.state)).toEqual(["TX", "CA", "WA"])
-      // the order with no state and no ZIP is shown, not dropped
-      expect(r.unresolved.find((u) => u.window.key === "year:2026")).toMatchObject({ sales: "1234.50", transactions: 1 })
+      for (const p of products) ids[p.handle] = p.id
+      const svc = container.resolve(SALES_TAX_MODULE) as { setTic(t: string, id: string, tic: number | null): Promise<unknown> }
+      await svc.setTic("product", ids["gift-card"]!, 10005)
     })
 
-    it("a period later, the same orders fall out of the windows", async () => {
-      const r = await report("2027-06-15")
-      expect(row(r.rows, "TX")).toMatchObject({ transactions: 0, status: "below" })
-      expect(row(r.rows, "CA")).toMatchObject({ sales: "450000.00", window: { key: "year:2026" }, status: "near" })
-      expect(row(r.rows, "WA")).toMatchObject({ transactions: 0, status: "below" })
+    describe("nexus", () => {
+      it("per state: sales and orders over the state's own period, the share reached, ordered by what needs action", async () => {
+        const r = await report()
+        expect(r.today).toBe(DAY)
+        expect(r.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+        expect(r.rows).toHaveLength(51)
+        // Texas: 200,000 + 150,000 (typed "Texas") + 150,050 (blank state, ZIP 78702) in the last 12 months
+        expect(row(r.rows, "TX")).toMatchObject({
+          sales: "500050.00",
+          transactions: 3,
+          status: "over",
+          share: 1.0001,
+          window: { label: "last 12 months" },
+        })
+        expect(row(r.rows, "CA")).toMatchObject({
+          sales: "450000.00",
+          transactions: 1,
+          status: "near",
+          share: 0.9,
+          window: { key: "year:2026" },
+        })
+        expect(row(r.rows, "WA")).toMatchObject({
+          sales: "85000.00",
+          transactions: 1,
+          status: "near",
+          share: 0.85,
+          window: { key: "year:2025" },
+        })
+        expect(row(r.rows, "NY")).toMatchObject({ sales: "700010.00", transactions: 2, status: "below", share: 0.02 })
+        expect(row(r.rows, "OR")).toMatchObject({ status: "no_sales_tax" })
+        expect(r.rows.slice(0, 3).map((x) => x.state)).toEqual(["TX", "CA", "WA"])
+        // the order with no state and no ZIP is shown, not dropped
+        expect(r.unresolved.find((u) => u.window.key === "year:2026")).toMatchObject({ sales: "1234.50", transactions: 1 })
+      })
+
+      it("a period later, the same orders fall out of the windows", async () => {
+        const r = await report("2027-06-15")
+        expect(row(r.rows, "TX")).toMatchObject({ transactions: 0, status: "below" })
+        expect(row(r.rows, "CA")).toMatchObject({ sales: "450000.00", window: { key: "year:2026" }, status: "near" })
+        expect(row(r.rows, "WA")).toMatchObject({ transactions: 0, status: "below" })
+      })
+
+      it("warns once per state, level and period; a registered state is not warned and goes last", async () => {
+        const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn: (m: string) => void }
+        const warn = jest.spyOn(logger, "warn")
+        try {
+          const first = await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))
+          expect(first.map((w) => [w.state, w.level, w.period])).toEqual([
+            ["TX", 100, "2026"],
+            ["CA", 80, "2026"],
+            ["WA", 80, "2025"],
+          ])
+          const logged = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.startsWith("sales-tax nexus:"))
+          expect(logged).toHaveLength(3)
+          expect(logged[0]).toContain("Texas (TX) has passed its economic nexus threshold")
+          expect(await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))).toEqual([])
+        } finally {
+          warn.mockRestore()
+        }
+
+        const marked = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: true }, auth)
+        expect(marked.status).toBe(200)
+        const r = await report()
+        expect(row(r.rows, "TX")).toMatchObject({ registered: true, status: "registered" })
+        expect(r.rows.slice(0, 2).map((x) => x.state)).toEqual(["CA", "WA"])
+        await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: false }, auth)
+        expect(row((await report()).rows, "TX").status).toBe("over")
+      })
+
+      it("refuses bad input with located errors", async () => {
+        const name = await api.post("/admin/sales-tax/nexus/registrations", { state: "Texas", registered: true }, { ...auth, ...any })
+        expect(name.status).toBe(400)
+        expect(name.data.errors[0]).toMatchObject({ location: "body.state" })
+        const extra = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: "yes" }, { ...auth, ...any })
+        expect(extra.status).toBe(400)
+        expect(extra.data.errors.map((e: { location: string }) => e.location)).toContain("body.registered")
+        const date = await api.get("/admin/sales-tax/nexus?date=9999-01-01", { ...auth, ...any })
+        expect(date.status).toBe(400)
+        expect(date.data.errors[0]).toMatchObject({ location: "query.date" })
+      })
     })
 
-    it("warns once per state, level and period; a registered state is not warned and goes last", async () => {
-      const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER) as { warn: (m: string) => void }
-      const warn = jest.spyOn(logger, "warn")
-      try {
-        const first = await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))
-        expect(first.map((w) => [w.state, w.level, w.period])).toEqual([
-          ["TX", 100, "2026"],
-          ["CA", 80, "2026"],
-          ["WA", 80, "2025"],
-        ])
-        const logged = warn.mock.calls.map((c) => String(c[0])).filter((m) => m.startsWith("sales-tax nexus:"))
-        expect(logged).toHaveLength(3)
-        expect(logged[0]).toContain("Texas (TX) has passed its economic nexus threshold")
-        expect(await logNexusWarnings(getContainer(), new Date(`${DAY}T12:00:00Z`))).toEqual([])
-      } finally {
-        warn.mockRestore()
+    describe("TICs for a whole catalogue", () => {
+      const exportCsv = async () => {
+        const r = await api.get("/admin/sales-tax/tics/export", ticAuth)
+        expect(r.status).toBe(200)
+        expect(r.headers["content-type"]).toContain("text/csv")
+        return String(r.data)
+      }
+      const waitForImport = async () => {
+        for (let i = 0; i < 200; i++) {
+          const r = await api.get("/admin/sales-tax/tics/import/apply", ticAuth)
+          if (r.data.job && r.data.job.status !== "running") return r.data.job
+          await new Promise((res) => setTimeout(res, 100))
+        }
+        throw new Error("the import did not finish")
       }
 
-      const marked = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: true }, auth)
-      expect(marked.status).toBe(200)
-      const r = await report()
-      expect(row(r.rows, "TX")).toMatchObject({ registered: true, status: "registered" })
-      expect(r.rows.slice(0, 2).map((x) => x.state)).toEqual(["CA", "WA"])
-      await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: false }, auth)
-      expect(row((await report()).rows, "TX").status).toBe("over")
-    })
+      it("exports every product with its TIC, the TIC it resolves to and where from; formulas defused", async () => {
+        const rows = rowsOf(await exportCsv())
+        const by = (h: string) => rows.find((r) => r.handle === h)!
+        expect(by("sweatpants")).toMatchObject({
+          id: ids.sweatpants,
+          product_type: "Apparel",
+          categories: "pants",
+          tic: "",
+          resolved_tic: "0",
+          resolved_from: "default",
+        })
+        expect(by("gift-card")).toMatchObject({ tic: "10005", resolved_tic: "10005", resolved_from: "product" })
+        expect(by("formula").title).toBe(`'=HYPERLINK("http://evil","x")`)
+      })
 
-    it("refuses bad input with located errors", async () => {
-      const name = await api.post("/admin/sales-tax/nexus/registrations", { state: "Texas", registered: true }, { ...auth, ...any })
-      expect(name.status).toBe(400)
-      expect(name.data.errors[0]).toMatchObject({ location: "body.state" })
-      const extra = await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: "yes" }, { ...auth, ...any })
-      expect(extra.status).toBe(400)
-      expect(extra.data.errors.map((e: { location: string }) => e.location)).toContain("body.registered")
-      const date = await api.get("/admin/sales-tax/nexus?date=9999-01-01", { ...auth, ...any })
-      expect(date.status).toBe(400)
-      expect(date.data.errors[0]).toMatchObject({ location: "query.date" })
+      it("previews an import: changes, unchanged and every refused line; applies all or nothing, or the valid lines", async () => {
+        clearTicCache()
+        await st.sandbox.resetCounts()
+        const file = [
+          "target,id,handle,tic",
+          "product,,sweatpants,20010", // 2 change
+          `product,${ids["gift-card"]},,10005`, // 3 unchanged
+          "product_type,,Apparel,40030", // 4 change
+          "category,,pants,20010", // 5 change (same TIC as line 2: one lookup)
+          "product,,no-such-product,20010", // 6 refused: unknown handle
+          "product,,formula,987654321", // 7 refused: not in the service's list
+          "product,prod_,,abc", // 8 refused: not a TIC
+        ].join("\r\n")
+        const preview = await api.post("/admin/sales-tax/tics/import", { csv: file }, ticAuth)
+        expect(preview.status).toBe(200)
+        const plan = preview.data.plan
+        expect(plan.changes.map((c: { row: number; target: string; to: number | null }) => [c.row, c.target, c.to])).toEqual([
+          [2, "product", 20010],
+          [4, "product_type", 40030],
+          [5, "product_category", 20010],
+        ])
+        expect(plan.unchanged).toBe(1)
+        expect(plan.refused.map((r: { row: number; column: string }) => [r.row, r.column])).toEqual([
+          [6, "handle"],
+          [7, "tic"],
+          [8, "tic"],
+        ])
+        expect(plan.refused[1].reason).toBe("TIC 987654321 is not in the service's TIC list")
+        // one TIC lookup per distinct TIC (20010, 10005, 40030, 987654321)
+        expect((await st.sandbox.counts()).searchTics).toBe(4)
+
+        // all or nothing: refused lines → nothing applied
+        const all = await api.post("/admin/sales-tax/tics/import/apply", { csv: file }, { ...ticAuth, ...any })
+        expect(all.status).toBe(422)
+        expect(all.data.errors.map((e: { location: string }) => e.location)).toEqual([
+          "csv.line 6.handle",
+          "csv.line 7.tic",
+          "csv.line 8.tic",
+        ])
+        const svc = getContainer().resolve(SALES_TAX_MODULE) as { getTics(t: string, ids: string[]): Promise<Record<string, number>> }
+        expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({})
+
+        // the valid lines, explicitly
+        const valid = await api.post("/admin/sales-tax/tics/import/apply", { csv: file, mode: "valid_rows" }, ticAuth)
+        expect(valid.status).toBe(202)
+        expect(valid.data.plan).toEqual({ changes: 3, unchanged: 1, refused: 3 })
+        expect(await waitForImport()).toMatchObject({ status: "done", total: 3, done: 3, error: null })
+        expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({ [ids.sweatpants!]: 20010 })
+        expect(await svc.getTics("product_type", [ids.type!])).toEqual({ [ids.type!]: 40030 })
+        expect(await svc.getTics("product_category", [ids.cat!])).toEqual({ [ids.cat!]: 20010 })
+
+        // the round trip: export, change one line, import the export itself
+        const rows = rowsOf(await exportCsv())
+        expect(rows.find((r) => r.handle === "sweatpants")).toMatchObject({ tic: "20010", resolved_tic: "20010", resolved_from: "product" })
+        const edited = (await exportCsv()).replace(
+          `${ids.sweatpants},sweatpants,Sweatpants,Apparel,pants,20010,20010,product`,
+          `${ids.sweatpants},sweatpants,Sweatpants,Apparel,pants,,40030,product_type`,
+        )
+        const again = await api.post("/admin/sales-tax/tics/import", { csv: edited }, ticAuth)
+        expect(again.data.plan).toMatchObject({ changes: [{ targetId: ids.sweatpants, from: 20010, to: null }], refused: [] })
+        expect(again.data.plan.unchanged).toBe(rows.length - 1)
+        expect((await api.post("/admin/sales-tax/tics/import/apply", { csv: edited }, ticAuth)).status).toBe(202)
+        expect(await waitForImport()).toMatchObject({ status: "done", done: 1 })
+        const after = rowsOf(await exportCsv()).find((r) => r.handle === "sweatpants")
+        expect(after).toMatchObject({ tic: "", resolved_tic: "40030", resolved_from: "product_type" })
+      })
+
+      it("refuses hostile and broken files with a located answer, applying nothing", async () => {
+        const control = await api.post("/admin/sales-tax/tics/import", { csv: "id,tic\nprod_1,1\u0000\n" }, { ...ticAuth, ...any })
+        expect(control.status).toBe(400)
+        expect(control.data.errors[0]).toMatchObject({ location: "body.csv" })
+        const broken = await api.post("/admin/sales-tax/tics/import", { csv: 'id,tic\n"prod_1,1\n' }, { ...ticAuth, ...any })
+        expect(broken.status).toBe(200)
+        expect(broken.data.plan).toMatchObject({ changes: [], refused: [{ column: "file" }] })
+        const noColumns = await api.post("/admin/sales-tax/tics/import/apply", { csv: "a,b\n1,2\n" }, { ...ticAuth, ...any })
+        expect(noColumns.status).toBe(422)
+        expect(noColumns.data.errors.map((e: { location: string }) => e.location)).toEqual(["csv.line 1.tic", "csv.line 1.id"])
+        const badMode = await api.post("/admin/sales-tax/tics/import/apply", { csv: "id,tic\n", mode: "some" }, { ...ticAuth, ...any })
+        expect(badMode.status).toBe(400)
+        expect(badMode.data.errors[0]).toMatchObject({ location: "body.mode" })
+        const huge = await api.post("/admin/sales-tax/tics/import", { csv: "x".repeat(10 * 1024 * 1024) }, { ...ticAuth, ...any })
+        expect(huge.status).toBe(413)
+      })
     })
   },
 })

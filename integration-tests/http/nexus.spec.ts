@@ -223,6 +223,17 @@ medusaIntegrationTestRunner({
         expect(r.rows.slice(0, 2).map((x) => x.state)).toEqual(["CA", "WA"])
         await api.post("/admin/sales-tax/nexus/registrations", { state: "TX", registered: false }, auth)
         expect(row((await report()).rows, "TX").status).toBe("over")
+
+        // a double click (or two admins) on a state with no row yet (no sales, no warning): all answer 200, one row
+        const clicks = await Promise.all(
+          Array.from({ length: 6 }, () =>
+            api.post("/admin/sales-tax/nexus/registrations", { state: "VT", registered: true }, { ...auth, ...any }),
+          ),
+        )
+        expect(clicks.map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 200])
+        expect(row((await report()).rows, "VT")).toMatchObject({ registered: true })
+        const salesTax = getContainer().resolve(SALES_TAX_MODULE) as { listNexusStates(f: object): Promise<unknown[]> }
+        expect(await salesTax.listNexusStates({ state: "VT" })).toHaveLength(1)
       })
 
       it("refuses bad input with located errors", async () => {

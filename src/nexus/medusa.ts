@@ -5,7 +5,7 @@
  * warnings (src/jobs/sales-tax-nexus.ts), each given once per state, level and period.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../checkout/address/us-address"
@@ -110,7 +110,32 @@ export async function setRegistered(container: MedusaContainer, state: string, r
   const s = store(container)
   const [row] = await s.listNexusStates({ state }, { take: 1 })
   if (row) await s.updateNexusStates({ id: row.id, registered })
-  else await s.createNexusStates([{ state, registered, warnings_given: [] }])
+  else await createOrUpdate(s, { state, registered, warnings_given: [] }, () => ({ registered }))
+}
+
+/** Whether `e` is the module's answer to a second row for the same state (the table's unique index). */
+const isDuplicate = (e: unknown) =>
+  (e as { type?: unknown })?.type === MedusaError.Types.DUPLICATE_ERROR || (e as { code?: unknown })?.code === "23505"
+
+/**
+ * Creates the state's row; when another request created it between this one's read and its write
+ * (two clicks, two instances: the unique index refuses the second), updates that row with `patch`
+ * instead with `patch(existing)`, so both requests succeed (the last one's value stays). Returns the row.
+ */
+async function createOrUpdate(
+  s: NexusStore,
+  row: Partial<NexusStateRow> & { state: string },
+  patch: (existing: NexusStateRow) => Partial<NexusStateRow>,
+): Promise<NexusStateRow> {
+  try {
+    const [created] = await s.createNexusStates([row])
+    return created
+  } catch (e) {
+    if (!isDuplicate(e)) throw e
+    const [existing] = await s.listNexusStates({ state: row.state }, { take: 1 })
+    if (!existing) throw e
+    return s.updateNexusStates({ id: existing.id, ...patch(existing) })
+  }
 }
 
 /**
@@ -135,7 +160,9 @@ export async function logNexusWarnings(container: MedusaContainer, today = new D
       row.warnings_given = [...(row.warnings_given ?? []), key]
       await s.updateNexusStates({ id: row.id, warnings_given: row.warnings_given })
     } else {
-      const [created] = await s.createNexusStates([{ state: w.state, registered: false, warnings_given: [key] }])
+      const created = await createOrUpdate(s, { state: w.state, registered: false, warnings_given: [key] }, (existing) => ({
+        warnings_given: [...new Set([...(existing.warnings_given ?? []), key])],
+      }))
       if (created) byState.set(w.state, created)
     }
   }

@@ -15,13 +15,15 @@ module.exports = {
     "^@medusa-sales-tax/contract/money$": "<rootDir>/packages/contract/src/money.ts",
     "^@medusa-sales-tax/sandbox$": "<rootDir>/packages/sandbox/src/index.ts",
   },
-  // built copies of the browser-test and demo apps must not shadow the sources
+  // built copies of the browser-test and demo apps must not shadow the sources; the demo's data
+  // (compiled seed scripts, logs) is written while jest starts in CI (.ci/run runs the demo beside it)
   modulePathIgnorePatterns: [
     "dist/",
     "<rootDir>/packages/[^/]+/dist/",
     "<rootDir>/.medusa/",
     "<rootDir>/integration-tests/browser/app/",
     "<rootDir>/demo/app/",
+    "<rootDir>/demo/.data/",
   ],
   setupFiles: ["./integration-tests/setup.js"],
   globalSetup: "./integration-tests/global-setup.js",

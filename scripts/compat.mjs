@@ -19,7 +19,9 @@
 // Flags: --minor 2.19 (repeatable; default: every supported minor), --lowest, --highest,
 // --version <any published version, e.g. a pre-release>, --allow-fail (exit 0 whatever the result:
 // for pre-releases); --prepare-only (steps 1-2 only, e.g. beside `npm test` in CI) then --prepared
-// (steps 3-5 on what it prepared; the same targets). Logs: .tmp/compat/<version>/*.log;
+// (steps 3-5 on what it prepared; the same targets); --store-only: step 2 without the plugin (the
+// store's Medusa packages installed, needing only node and npm: CI runs it beside `npm ci`, so that
+// the later run's `npm install` only adds the plugin's tarballs). Logs: .tmp/compat/<version>/*.log;
 // results: .tmp/compat/results.json. COMPAT_TIMEOUT_SECONDS bounds each version's run (default 600).
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -38,7 +40,6 @@ import {
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
 
 const ROOT = join(fileURLToPath(import.meta.url), "..", "..")
 const LOG_ROOT = join(ROOT, ".tmp", "compat")
@@ -62,7 +63,7 @@ const ADMIN_MARKERS = ["Sales Tax Reconciliation", "sales-tax/filings"]
 const BOOT_CHECK_ERROR = /sales-tax: Medusa \S+ lacks/
 
 function parse(argv) {
-  const o = { minors: [], versions: [], prepareOnly: false, prepared: false, allowFail: false }
+  const o = { minors: [], versions: [], prepareOnly: false, prepared: false, storeOnly: false, allowFail: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === "--minor") o.minors.push(argv[++i])
@@ -71,10 +72,11 @@ function parse(argv) {
     else if (a === "--version") o.versions.push(argv[++i])
     else if (a === "--prepare-only") o.prepareOnly = true
     else if (a === "--prepared") o.prepared = true
+    else if (a === "--store-only") o.storeOnly = true
     else if (a === "--allow-fail") o.allowFail = true
     else {
       console.error(
-        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--prepare-only | --prepared] [--allow-fail]`,
+        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--prepare-only | --prepared | --store-only] [--allow-fail]`,
       )
       process.exit(2)
     }
@@ -123,6 +125,8 @@ function pgConfig(database) {
 }
 
 async function adminSql(sql, params) {
+  // imported here: --store-only runs before the repository's node_modules exist (CI, beside npm ci)
+  const { default: pg } = await import("pg")
   const c = new pg.Client(pgConfig("postgres"))
   await c.connect()
   try {
@@ -215,9 +219,15 @@ function buildAndPack(dir) {
   return { plugin: join(dir, plugin.filename), contract: join(dir, contract.filename) }
 }
 
-/** Step 2: the scratch store for `version` with the packed plugin installed. */
+/** The scratch store of `version` (its node_modules kept from run to run). */
+const storeDir = (version) => join(tmpdir(), `medusa-sales-tax-compat-${version}-${CHECKOUT}`)
+
+/**
+ * Step 2: the scratch store for `version` with the packed plugin installed; `tarballs` null: only
+ * the store's own packages (--store-only).
+ */
 function installStore(version, tarballs, logDir) {
-  const app = join(tmpdir(), `medusa-sales-tax-compat-${version}-${CHECKOUT}`)
+  const app = storeDir(version)
   mkdirSync(app, { recursive: true })
   // the previous run's plugin is replaced (same version number, new contents); the rest is reused
   for (const d of ["node_modules/medusa-sales-tax", "node_modules/@medusa-sales-tax", "package-lock.json", ".medusa", "public"])
@@ -240,8 +250,10 @@ function installStore(version, tarballs, logDir) {
         private: true,
         dependencies: {
           ...Object.fromEntries(["medusa", "framework", "cli", "admin-sdk", "icons"].map(medusa)),
-          "@medusa-sales-tax/contract": `file:${tarballs.contract}`,
-          "medusa-sales-tax": `file:${tarballs.plugin}`,
+          ...(tarballs && {
+            "@medusa-sales-tax/contract": `file:${tarballs.contract}`,
+            "medusa-sales-tax": `file:${tarballs.plugin}`,
+          }),
           // the admin build compiles with it (Medusa's starter has it too)
           typescript: TYPESCRIPT,
         },
@@ -511,6 +523,15 @@ async function main() {
   // outside the checkout: jest and eslint must not see the build copy's package.json and sources
   const packDir = join(tmpdir(), `medusa-sales-tax-compat-pack-${CHECKOUT}`)
   const started = Date.now()
+  if (o.storeOnly) {
+    for (const t of o.targets) {
+      const logDir = join(LOG_ROOT, t.version)
+      mkdirSync(logDir, { recursive: true })
+      installStore(t.version, null, logDir)
+      console.log(`compat: Medusa ${t.version}'s store installed (without the plugin): ${seconds(Date.now() - started)}`)
+    }
+    return
+  }
   let stores
   if (o.prepared) {
     if (!existsSync(PREPARED)) throw new Error(`--prepared: no ${PREPARED} (run with --prepare-only first)`)

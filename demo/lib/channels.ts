@@ -49,7 +49,9 @@ export async function wholesaleCheckout(ctx: Ctx, baseUrl: string): Promise<Whol
   if (res.type !== "order") throw new DemoError(`wholesale checkout: the cart was not completed: ${res.error?.message ?? "unknown reason"}`)
   const own = new SalesTaxClient({ baseUrl, ...WHOLESALE_CONNECTION, retry: false })
   let filed: OrderRecord | null = null
-  for (let i = 0; i < 100 && !filed; i++) {
+  // a hang guard, as waitForFiling's (scenario.ts)
+  const deadline = Date.now() + 180_000
+  while (!filed && Date.now() < deadline) {
     filed = await own.getOrder(res.order.id).catch(() => null)
     if (!filed) await new Promise((r) => setTimeout(r, 200))
   }

@@ -42,6 +42,12 @@ export interface AppEnv {
   adminPassword: string
   /** option `connections` as JSON (the demo's second channel on its own connection) */
   salesTaxConnectionsJson?: string
+  /**
+   * where this store's logs and compiled seed go (default LOG_DIR and DATA_DIR/seed): the cluster
+   * test has its own, so that it may run beside `npm run demo` (CI runs them at once)
+   */
+  logDir?: string
+  scriptDir?: string
 }
 
 function appEnv(e: AppEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -72,7 +78,7 @@ export async function migrate(e: AppEnv): Promise<void> {
   await runLogged(cmd, args, {
     cwd: APP_DIR,
     env: appEnv(e),
-    logFile: join(LOG_DIR, "medusa-migrate.log"),
+    logFile: join(e.logDir ?? LOG_DIR, "medusa-migrate.log"),
     label: "medusa db:migrate",
   })
 }
@@ -80,15 +86,15 @@ export async function migrate(e: AppEnv): Promise<void> {
 export async function seed(e: AppEnv, outFile: string): Promise<void> {
   rmSync(outFile, { force: true })
   // demo/app/seed.ts and the shared dev-store/seed.ts it imports -> demo/.data/seed/ (CommonJS)
-  const [cmd, args] = medusaCommand(["exec", compileScript(join(APP_DIR, "seed.ts"), join(DATA_DIR, "seed"))])
+  const [cmd, args] = medusaCommand(["exec", compileScript(join(APP_DIR, "seed.ts"), e.scriptDir ?? join(DATA_DIR, "seed"))])
+  const logFile = join(e.logDir ?? LOG_DIR, "medusa-seed.log")
   await runLogged(cmd, args, {
     cwd: APP_DIR,
     env: appEnv(e, { DEMO_SEED_OUT: outFile }),
-    logFile: join(LOG_DIR, "medusa-seed.log"),
+    logFile,
     label: "medusa exec seed.ts",
   })
-  if (!existsSync(outFile))
-    throw new DemoError("the seed script ended without writing its result", undefined, join(LOG_DIR, "medusa-seed.log"))
+  if (!existsSync(outFile)) throw new DemoError("the seed script ended without writing its result", undefined, logFile)
 }
 
 /**
@@ -98,7 +104,7 @@ export async function seed(e: AppEnv, outFile: string): Promise<void> {
  */
 export async function buildAdmin(e: AppEnv): Promise<void> {
   const [cmd, args] = medusaCommand(["build", "--admin-only"])
-  const logFile = join(LOG_DIR, "medusa-build.log")
+  const logFile = join(e.logDir ?? LOG_DIR, "medusa-build.log")
   rmSync(logFile, { force: true })
   const built = join(APP_DIR, ".medusa", "admin")
   rmSync(built, { recursive: true, force: true })
@@ -136,7 +142,7 @@ export async function startStore(
 ): Promise<RunningStore & { kill(): void; exited: Promise<number | null> }> {
   const name = o.name ?? "server"
   const [cmd, args] = medusaCommand(["start", "--port", String(port)])
-  const logFile = join(LOG_DIR, `medusa-${name}.log`)
+  const logFile = join(e.logDir ?? LOG_DIR, `medusa-${name}.log`)
   rmSync(logFile, { force: true })
   const p = spawnLogged(cmd, args, { cwd: APP_DIR, env: appEnv(e, o.env), logFile, label: `medusa start --port ${port}` })
   onShutdown(`Medusa ${name}`, p.stop)

@@ -11,7 +11,8 @@
  * CommonJS output; type errors are the typecheck's and the tests' business), and the admin
  * extensions are bundled by Medusa's own admin bundler (what plugin:build runs) only for --serve.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import ts from "typescript"
 import { APP_DIR, REPO_ROOT } from "./medusa"
@@ -81,6 +82,71 @@ export interface InstallResult {
  */
 export async function installPlugin(opts: { admin: boolean; appDir?: string }): Promise<InstallResult> {
   const installed = opts.appDir ? join(opts.appDir, "node_modules", "medusa-sales-tax") : INSTALLED_PLUGIN
+  // One install at a time per app (the demo and the cluster test may run at once in CI, both in
+  // demo/app), and none at all when the install in place was made from these very sources: the
+  // second of two runs of one commit reuses the first's instead of rewriting files the first one's
+  // Medusa may be loading.
+  const release = await lock(`${installed}.lock`)
+  try {
+    const key = installKey(opts.admin)
+    const keyFile = join(installed, KEY_FILE)
+    if (existsSync(keyFile) && readFileSync(keyFile, "utf8") === key) return { files: backendSources().length, admin: opts.admin }
+    const r = await install(installed, opts.admin)
+    // written last: an install cut short has no key and is made again
+    writeFileSync(keyFile, key)
+    return r
+  } finally {
+    release()
+  }
+}
+
+/** Marks an install with the key of what it was made from (installKey). */
+const KEY_FILE = ".install-key"
+
+/**
+ * SHA-256 of what an install is made from: the plugin's src/ (the admin too: its bundle), the
+ * contract's sources, package.json, tsconfig.json, package-lock.json (the compiler and the admin
+ * bundler), this file, and whether the admin extensions were bundled.
+ */
+function installKey(admin: boolean): string {
+  const h = createHash("sha256").update(`admin=${admin}\0`)
+  const walk = (p: string): void => {
+    if (statSync(p).isDirectory()) {
+      for (const name of readdirSync(p).sort()) if (name !== "node_modules") walk(join(p, name))
+    } else h.update(`\0${relative(REPO_ROOT, p)}\0`).update(readFileSync(p))
+  }
+  for (const input of ["src", "package.json", "tsconfig.json", "package-lock.json", "demo/lib/plugin-install.ts"])
+    if (existsSync(join(REPO_ROOT, input))) walk(join(REPO_ROOT, input))
+  for (const pkg of RUNTIME_PACKAGES) {
+    walk(join(REPO_ROOT, "packages", pkg.dir, "package.json"))
+    walk(join(REPO_ROOT, "packages", pkg.dir, "src"))
+  }
+  return h.digest("hex")
+}
+
+/**
+ * An exclusive lock: a directory made with mkdir (atomic); waits while another process holds it. A
+ * lock older than 10 min is a killed run's and is taken over (an install takes seconds).
+ */
+async function lock(dir: string): Promise<() => void> {
+  mkdirSync(dirname(dir), { recursive: true })
+  for (;;) {
+    try {
+      mkdirSync(dir)
+      return () => rmSync(dir, { recursive: true, force: true })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+      try {
+        if (Date.now() - statSync(dir).mtimeMs > 10 * 60_000) rmSync(dir, { recursive: true, force: true })
+      } catch {
+        // released meanwhile
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+}
+
+async function install(installed: string, admin: boolean): Promise<InstallResult> {
   const out = join(installed, ".medusa", "server")
   // an npm-made symlink (npm install in the app) or an earlier install: replace it
   if (existsSync(installed) || isLink(installed)) rmSync(installed, { recursive: true, force: true })
@@ -109,7 +175,7 @@ export async function installPlugin(opts: { admin: boolean; appDir?: string }): 
     )
   }
 
-  if (opts.admin) {
+  if (admin) {
     const bundler = await import("@medusajs/admin-bundler")
     const env = process.env.NODE_ENV
     try {
@@ -124,7 +190,7 @@ export async function installPlugin(opts: { admin: boolean; appDir?: string }): 
       else process.env.NODE_ENV = env
     }
   }
-  return { files: files.length, admin: opts.admin }
+  return { files: files.length, admin }
 }
 
 function isLink(p: string): boolean {

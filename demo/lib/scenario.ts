@@ -406,13 +406,18 @@ export async function filingRecord(ctx: Ctx, orderId: string): Promise<FilingVie
   }
 }
 
-/** Polls the plugin's filing record (GET /admin/sales-tax/filings/:id) until `done`; "failed" ends it early. */
+/**
+ * Polls the plugin's filing record (GET /admin/sales-tax/filings/:id) until `done`; "failed" ends it
+ * early. The bound is a hang guard: a filing takes well under a second of the server's CPU, but CI
+ * runs the demo and the compat smoke at a low priority beside the tests (.ci/run), where the server
+ * may wait for a core.
+ */
 export async function waitForFiling(
   ctx: Ctx,
   orderId: string,
   done: (f: FilingView) => boolean,
   what: string,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<FilingView> {
   const deadline = Date.now() + timeoutMs
   let last: FilingView | null = null

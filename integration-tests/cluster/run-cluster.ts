@@ -21,7 +21,7 @@ import { join } from "node:path"
 import Medusa from "@medusajs/js-sdk"
 import { Client } from "pg"
 import { installPlugin } from "../../demo/lib/plugin-install"
-import { LOG_DIR, DATA_DIR, migrate, seed as seedStore, startStore, type AppEnv } from "../../demo/lib/medusa"
+import { DATA_DIR, migrate, seed as seedStore, startStore, type AppEnv } from "../../demo/lib/medusa"
 import { freePort, shutdown } from "../../demo/lib/processes"
 import {
   PLAN,
@@ -151,7 +151,9 @@ async function serviceOrder(sandbox: TestSandbox, orderId: string) {
 export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
   const log = o.log ?? (() => undefined)
   const started = Date.now()
-  mkdirSync(LOG_DIR, { recursive: true })
+  // its own logs and compiled seed, apart from the demo's (CI runs `npm run demo` beside the tests)
+  const logDir = join(DATA_DIR, "cluster", "logs")
+  mkdirSync(logDir, { recursive: true })
   const db = `medusa_sales_tax_cluster_${process.pid}_${Date.now().toString(36)}`
   const sandbox = await startTestSandbox()
   try {
@@ -164,11 +166,13 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
       admin: false,
       adminEmail: "admin@cluster.test",
       adminPassword: "cluster-test-password-1",
+      logDir,
+      scriptDir: join(DATA_DIR, "cluster", "seed"),
     }
     log("installing the plugin into the demo store, migrating, seeding")
     await installPlugin({ admin: false })
     await migrate(env)
-    const seedOut = join(DATA_DIR, `cluster-seed-${process.pid}.json`)
+    const seedOut = join(DATA_DIR, "cluster", `seed-${process.pid}.json`)
     await seedStore(env, seedOut)
     const seed = JSON.parse(readFileSync(seedOut, "utf8")) as DemoSeed
     const instanceEnv = { DEMO_REDIS_URL: o.redisUrl, DEMO_REDIS_NAMESPACE: `cluster-${process.pid}`, MEDUSA_WORKER_MODE: "shared" }

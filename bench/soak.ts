@@ -13,7 +13,7 @@
  *
  *   npm run soak                 1,000 orders (prints the figures as JSON)
  *   npm run soak -- --orders 200
- * bench/soak.test.ts runs the same 1,000 orders inside `npm test` (SOAK_ORDERS overrides).
+ * bench/soak.test.ts runs 300 of the same orders inside `npm test` (SOAK_ORDERS overrides).
  */
 import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient, type AttemptInfo } from "../src/service/client"

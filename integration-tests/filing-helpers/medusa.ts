@@ -26,13 +26,20 @@ export function filingStore(container: MedusaContainer): FilingStore {
   return container.resolve(SALES_TAX_FILING_MODULE) as unknown as FilingStore
 }
 
+/**
+ * How long a test's poll waits for asynchronous work (a subscriber, a job, the call log) before it
+ * fails: a hang guard only (issue 29). A passing poll ends as soon as its condition holds; a loaded
+ * machine makes the work slower, never wrong, so no poll bounds it by what an idle machine does.
+ */
+export const WAIT_GUARD_MS = 5 * 60_000
+
 /** Polls the filing record until `ok` holds (events and subscribers run asynchronously). */
 export async function waitForFiling(
   container: MedusaContainer,
   orderId: string,
   ok: (r: FilingRecordDTO) => boolean,
   what = "condition",
-  timeoutMs = 30_000,
+  timeoutMs = WAIT_GUARD_MS,
 ): Promise<FilingRecordDTO> {
   const store = filingStore(container)
   const deadline = Date.now() + timeoutMs

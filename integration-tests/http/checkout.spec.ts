@@ -16,7 +16,7 @@ import {
   useSalesTaxSandbox,
   type SeededStore,
 } from "../helpers"
-import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
+import { adminAuth, adminOrder, WAIT_GUARD_MS, waitForFiling } from "../filing-helpers/medusa"
 import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { logger } from "@medusajs/framework/logger"
 
@@ -611,7 +611,7 @@ medusaIntegrationTestRunner({
       const lineRate = new BigNumber(quoted.items[0].tax_total).div(store.products.general.price).times(100)
       // the quote's effective rate is kept in the plugin's module (database): wait for it
       const salesTax = getContainer().resolve("salesTax") as any
-      for (const until = Date.now() + 30_000; !(await salesTax.knownRates("55415", [0], new Date(0))).length && Date.now() < until;)
+      for (const until = Date.now() + WAIT_GUARD_MS; !(await salesTax.knownRates("55415", [0], new Date(0))).length && Date.now() < until;)
         await new Promise((r) => setTimeout(r, 50))
       const [known] = await salesTax.knownRates("55415", [0], new Date(0))
       expect(new BigNumber(known.rate).minus(lineRate).abs().toNumber()).toBeLessThan(0.01)

@@ -23,7 +23,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { createProductsWorkflow } from "@medusajs/core-flows"
 import { ADDRESSES, placeOrder, resetFiling, seedFilingStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { adminOrder, filingStore, fulfil, fulfilEach, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
+import { adminOrder, filingStore, fulfil, fulfilEach, returnAndReceive, WAIT_GUARD_MS, waitForFiling } from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { sweepOrders } from "../../src/filing/handlers"
@@ -456,7 +456,7 @@ medusaIntegrationTestRunner({
         const started = await api.post(`/admin/sales-tax/reconciliation/backfill`, { from: today, to: today }, auth)
         expect(started.status).toBe(202)
         let job = started.data.backfill
-        const deadline = Date.now() + 30_000
+        const deadline = Date.now() + WAIT_GUARD_MS
         while (job.status === "running" && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100))
           job = (await api.get(`/admin/sales-tax/reconciliation/backfill`, auth)).data.backfill

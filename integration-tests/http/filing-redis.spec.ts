@@ -83,7 +83,7 @@ function redisAnswers(url: string): Promise<boolean> {
         const bus = container.resolve(Modules.EVENT_BUS) as any
         // order.placed delivered again five times, concurrently with the first delivery
         await Promise.all(Array.from({ length: 5 }, () => bus.emit({ name: "order.placed", data: { id: order.id } })))
-        const rec = await waitForFiling(container, order.id, (r) => r.state === "completed", "completed", 90_000)
+        const rec = await waitForFiling(container, order.id, (r) => r.state === "completed", "completed")
         const o = await adminOrder(api, auth, order.id)
         await fulfil(
           api,
@@ -96,10 +96,10 @@ function redisAnswers(url: string): Promise<boolean> {
         await Promise.all(
           Array.from({ length: 4 }, () => bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } })),
         )
-        await waitForFiling(container, order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refunded", 90_000)
+        await waitForFiling(container, order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refunded")
         // let every duplicate delivery finish before counting
         await new Promise((r) => setTimeout(r, 3000))
-        await waitForFiling(container, order.id, (r) => r.next_attempt_at === null, "settled", 30_000)
+        await waitForFiling(container, order.id, (r) => r.next_attempt_at === null, "settled")
         const c = await env.sandbox.counts()
         // one filing: never voided and re-filed, never filed twice through the direct path
         expect(c.voidOrder ?? 0).toBe(0)

@@ -338,7 +338,7 @@ medusaIntegrationTestRunner({
       await env.sandbox.fault({ operation: "cartToOrder", ...spec })
       await env.sandbox.fault({ operation: "createOrder", ...spec })
       const order = await co.complete()
-      const failed = await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed", 90_000)
+      const failed = await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed")
       expect(failed.attempts).toBeGreaterThanOrEqual(1)
       expect(failed.next_attempt_at).not.toBeNull()
       expect(failed.last_error).not.toContain(env.sandbox.apiKey)
@@ -354,7 +354,7 @@ medusaIntegrationTestRunner({
     it("the retry job workflow and the admin routes: list, get, retry on demand", async () => {
       await env.sandbox.fault({ operation: "cartToOrder", status: 500 })
       const { order } = await placeOrder()
-      await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed", 60_000)
+      await waitForFiling(getContainer(), order.id, (r) => r.state === "failed", "failed")
       const list = await api.get(`/admin/sales-tax/filings?state=failed`, auth)
       expect(list.data.filings.map((f: any) => f.order_id)).toContain(order.id)
       const bad = await api.get(`/admin/sales-tax/filings?state=nonsense`, auth).catch((e: any) => e.response)

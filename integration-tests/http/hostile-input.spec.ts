@@ -33,7 +33,7 @@ import fc from "fast-check"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules, generateJwtToken } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
+import { adminAuth, WAIT_GUARD_MS, waitForFiling } from "../filing-helpers/medusa"
 import {
   ADDRESSES,
   placeOrder,
@@ -639,7 +639,7 @@ medusaIntegrationTestRunner({
         { ...admin(), ...JSON_CT },
         JSON.stringify({ tic: TICS.groceries }),
       )
-      for (const until = Date.now() + 30_000; !((await st.sandbox.counts()).searchTics ?? 0) && Date.now() < until;)
+      for (const until = Date.now() + WAIT_GUARD_MS; !((await st.sandbox.counts()).searchTics ?? 0) && Date.now() < until;)
         await new Promise((r) => setTimeout(r, 20))
       expect((await st.sandbox.counts()).searchTics).toBe(1)
       const search = await send(

@@ -16,7 +16,7 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSalesTaxSandbox } from "../helpers"
-import { adminAuth } from "../filing-helpers/medusa"
+import { adminAuth, WAIT_GUARD_MS } from "../filing-helpers/medusa"
 import { createProductCategoriesWorkflow, createProductsWorkflow, createProductTypesWorkflow } from "@medusajs/core-flows"
 import { parse } from "csv-parse/sync"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
@@ -257,7 +257,7 @@ medusaIntegrationTestRunner({
         return String(r.data)
       }
       const waitForImport = async () => {
-        for (let i = 0; i < 200; i++) {
+        for (const until = Date.now() + WAIT_GUARD_MS; Date.now() < until;) {
           const r = await api.get("/admin/sales-tax/tics/import/apply", ticAuth)
           if (r.data.job && r.data.job.status !== "running") return r.data.job
           await new Promise((res) => setTimeout(res, 100))

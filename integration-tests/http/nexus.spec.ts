@@ -226,11 +226,11 @@ medusaIntegrationTestRunner({
 
         // a double click (or two admins) on a state with no row yet (no sales, no warning): all answer 200, one row
         const clicks = await Promise.all(
-          Array.from({ length: 6 }, () =>
+          Array.from({ length: 12 }, () =>
             api.post("/admin/sales-tax/nexus/registrations", { state: "VT", registered: true }, { ...auth, ...any }),
           ),
         )
-        expect(clicks.map((c) => c.status)).toEqual([200, 200, 200, 200, 200, 200])
+        expect(clicks.map((c) => c.status)).toEqual(Array(12).fill(200))
         expect(row((await report()).rows, "VT")).toMatchObject({ registered: true })
         const salesTax = getContainer().resolve(SALES_TAX_MODULE) as { listNexusStates(f: object): Promise<unknown[]> }
         expect(await salesTax.listNexusStates({ state: "VT" })).toHaveLength(1)

@@ -5,7 +5,7 @@
  * warnings (src/jobs/sales-tax-nexus.ts), each given once per state, level and period.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../checkout/address/us-address"
@@ -113,10 +113,6 @@ export async function setRegistered(container: MedusaContainer, state: string, r
   else await createOrUpdate(s, { state, registered, warnings_given: [] }, () => ({ registered }))
 }
 
-/** Whether `e` is the module's answer to a second row for the same state (the table's unique index). */
-const isDuplicate = (e: unknown) =>
-  (e as { type?: unknown })?.type === MedusaError.Types.DUPLICATE_ERROR || (e as { code?: unknown })?.code === "23505"
-
 /**
  * Creates the state's row; when another request created it between this one's read and its write
  * (two clicks, two instances: the unique index refuses the second), updates that row with `patch`
@@ -131,7 +127,8 @@ async function createOrUpdate(
     const [created] = await s.createNexusStates([row])
     return created
   } catch (e) {
-    if (!isDuplicate(e)) throw e
+    // Medusa answers the unique index's refusal as INVALID_DATA "… already exists." (its
+    // dbErrorMapper); not matched on its wording: the create failed and the row is there now
     const [existing] = await s.listNexusStates({ state: row.state }, { take: 1 })
     if (!existing) throw e
     return s.updateNexusStates({ id: existing.id, ...patch(existing) })

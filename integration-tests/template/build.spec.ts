@@ -42,7 +42,8 @@ medusaIntegrationTestRunner({
           `${TEMPLATE_PREFIX}%`,
         ])
         for (const { datname } of rows) {
-          if (datname === template || datname.includes("_src")) continue
+          // MST_KEEP_TEMPLATES: several checkouts share one server (worktrees): keep their templates
+          if (datname === template || datname.includes("_src") || process.env.MST_KEEP_TEMPLATES) continue
           await client.query(`DROP DATABASE IF EXISTS "${datname}"`)
         }
       })

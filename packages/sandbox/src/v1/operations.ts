@@ -28,6 +28,7 @@ import { lookupZip } from "../address"
 import { knownZip4, zip4For } from "../address/zip4"
 import { allTics, ticGroups, ticsInGroup } from "../tic"
 import type { V1Accounts, V1LocationRecord } from "./accounts"
+import { postalLines } from "./postal"
 import * as S from "./schemas"
 
 // ---------------------------------------------------------------------------------------------
@@ -577,28 +578,13 @@ export const VERIFY_ERR = { ok: "0", credentials: "1", invalid: "2", notFound: "
 export const UNABLE_TO_PROCESS = "Unable to process address"
 
 /**
- * A secondary address line that is part of a postal address: a unit designator (Apt, Suite, Unit,
- * #, Floor, Room, Building, ...; USPS Publication 28's list) with what follows, or a PO Box;
- * tidied. Anything else there (a name, "Attn ...", delivery notes, a blank) is not part of the
- * verified address: null.
- */
-export function secondaryUnit(line2: string | undefined | null): string | null {
-  const t = (line2 ?? "").trim().replace(/\s+/g, " ")
-  if (!t) return null
-  const designator =
-    /^(?:apt|apartment|ste|suite|unit|fl|flr|floor|rm|room|bldg|building|dept|department|lot|spc|space|trlr|trailer|ph|penthouse|bsmt|basement|frnt|front|rear|side|uppr|upper|lowr|lower|lbby|lobby|ofc|office|hngr|hangar|pier|slip|stop|key|p\.?\s?o\.?\s?box|box)\b\.?\s*\S/i
-  const numberedFloor = /^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(?:floor|fl)\b/i
-  return designator.test(t) || /^#\s*\w/.test(t) || numberedFloor.test(t) ? t : null
-}
-
-/**
  * VerifyAddress as the real service answers: all fields empty → "98" "Unable to process address";
  * the ZIP decides the state (a ZIP in another state than the one sent is not an error: the answer
  * carries the ZIP's state, ErrNumber "0"); an unknown ZIP → "80040B1A". The answer always carries
- * Address1, Address2, City, State, Zip5, Zip4 (null on error; see index.ts failureBody). Address2
- * is null unless it is part of the postal address (secondaryUnit); Zip4 is the published +4 of the
- * street line when the sandbox's data has it, else the one sent, else the sandbox's stable +4 for a
- * street address in a known ZIP (address/zip4.ts), else null.
+ * Address1, Address2, City, State, Zip5, Zip4 (null on error; see index.ts failureBody). Address1
+ * is the delivery line in postal form with the secondary unit folded in, Address2 null (postal.ts);
+ * Zip4 is the published +4 of the street line when the sandbox's data has it, else the one sent,
+ * else the sandbox's stable +4 for a street address in a known ZIP (address/zip4.ts), else null.
  */
 function verifyAddressV1(env: OpEnv, a: z.output<typeof S.VerifyAddressRequest>): OpResult {
   if (!a.address1 && !a.address2 && !a.city && !a.state && !a.zip5 && !a.zip4) throw new V1Failure([UNABLE_TO_PROCESS], VERIFY_ERR.empty)
@@ -625,8 +611,7 @@ function verifyAddressV1(env: OpEnv, a: z.output<typeof S.VerifyAddressRequest>)
   const [oz5, oz4] = out.zip.split("-") as [string, string | undefined]
   return {
     fields: {
-      Address1: out.line1,
-      Address2: secondaryUnit(out.line2),
+      ...postalLines(out.line1, out.line2),
       City: out.city,
       State: out.state,
       Zip5: oz5,

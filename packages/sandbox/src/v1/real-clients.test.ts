@@ -282,17 +282,27 @@ describe("VerifyAddress as the issue reports the real service (issue 29)", () =>
     }
   })
 
-  it("Address2 is null unless it is part of the postal address (a unit, a floor, a PO Box)", async () => {
-    const a2 = async (Address2: unknown) => (await v1(s, "VerifyAddress", { ...SEATTLE, Address2 })).body.Address2
-    expect(await a2(undefined)).toBeNull()
-    expect(await a2("")).toBeNull()
-    expect(await a2("Attn: Receiving")).toBeNull()
-    expect(await a2("leave at the back door")).toBeNull()
-    expect(await a2("  Suite   100 ")).toBe("Suite 100")
-    expect(await a2("Apt 4B")).toBe("Apt 4B")
-    expect(await a2("#12")).toBe("#12")
-    expect(await a2("Third Floor")).toBe("Third Floor")
-    expect(await a2("PO Box 77")).toBe("PO Box 77")
+  it("folds the secondary unit into Address1 in postal style and answers Address2 null (the recorded exchange)", async () => {
+    const recorded = await v1(s, "VerifyAddress", {
+      Address1: "162 East Avenue",
+      Address2: "Third Floor",
+      City: "New York",
+      State: "NY",
+      Zip5: "10010",
+    })
+    expect(recorded.body).toMatchObject({ Address1: "162 East Ave # 3", Address2: null, State: "NY", ErrNumber: "0" })
+    const lines = async (Address2: unknown) => {
+      const { Address1, Address2: a2 } = (await v1(s, "VerifyAddress", { ...SEATTLE, Address1: "400 Broad Street", Address2 })).body
+      return [Address1, a2]
+    }
+    expect(await lines(undefined)).toEqual(["400 Broad St", null])
+    expect(await lines("")).toEqual(["400 Broad St", null])
+    expect(await lines("Attn: Receiving")).toEqual(["400 Broad St", null])
+    expect(await lines("leave at the back door")).toEqual(["400 Broad St", null])
+    expect(await lines("  Suite   100 ")).toEqual(["400 Broad St Ste 100", null])
+    expect(await lines("Apt 4B")).toEqual(["400 Broad St Apt 4B", null])
+    expect(await lines("#12")).toEqual(["400 Broad St # 12", null])
+    expect(await lines("PO Box 77")).toEqual(["400 Broad St", null])
   })
 
   it("Zip4: the published one for a known address, else the one sent, else the sandbox's stable +4 for a street address in a known ZIP", async () => {

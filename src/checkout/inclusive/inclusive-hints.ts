@@ -50,13 +50,32 @@ export function narrowKnown(prev: Known | undefined, net: DecLike, answer: { amo
 
 const key = (connectionId: string, zip: string, tic: number) => `${connectionId}|${zip}|${tic}`
 
+/** An answer not yet folded into what is known (folded when a tax-inclusive cart asks: start). */
+interface Seen {
+  net: string | undefined
+  price: number
+  quantity: number
+  amount: number
+  rate: number
+}
+/** What is known of one ZIP and TIC, and the answers seen since it was last folded (at most PENDING). */
+interface Entry {
+  known: Known | undefined
+  pending: Seen[]
+}
+const PENDING = 16
+
 export class InclusiveHints {
-  /** the rate to predict with and the interval the answers seen so far allow (fractions, decimal strings) */
-  readonly #rates = new LRUCache<string, Known>({ max: 10_000, ttl: 3_600_000 })
+  /** per connection, ZIP and TIC: the rate to predict with and the interval the answers allow */
+  readonly #rates = new LRUCache<string, Entry>({ max: 10_000, ttl: 3_600_000 })
   /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
   readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
 
-  /** Records the effective rate of each line of a live, non-exempt quote. */
+  /**
+   * Records the effective rate of each line of a live, non-exempt quote. Every quote passes here,
+   * most of them tax-exclusive: the answer is only kept, and the decimal work of narrowKnown is done
+   * when a tax-inclusive cart reads the ZIP and TIC (known), in the order the answers came.
+   */
   record(
     carts: readonly { cart: CartIn }[],
     lines: Readonly<Record<string, QuotedLine | undefined>>,
@@ -68,12 +87,26 @@ export class InclusiveHints {
       for (const li of cart.lineItems) {
         const got = lines[li.itemId]
         if (!got || li.tic === undefined || li.tic === null) continue
-        // the net the service was asked for this line (a tax-inclusive line's own net)
-        const net = got.net !== undefined ? dec(got.net) : dec(li.price).times(li.quantity)
         const k = key(connectionId, zip, li.tic)
-        this.#rates.set(k, narrowKnown(this.#rates.get(k), net, { amount: got.amount, rate: got.rate }))
+        const seen: Seen = { net: got.net, price: li.price, quantity: li.quantity, amount: got.amount, rate: got.rate }
+        const e = this.#rates.get(k) ?? { known: undefined, pending: [] }
+        if (e.pending.push(seen) > PENDING) e.pending.shift()
+        this.#rates.set(k, e) // the hour runs from the latest answer
       }
     }
+  }
+
+  /** What is known of a key, its pending answers folded in first. */
+  #known(k: string): Known | undefined {
+    const e = this.#rates.get(k)
+    if (!e) return undefined
+    for (const s of e.pending) {
+      // the net the service was asked for this line (a tax-inclusive line's own net)
+      const net = s.net !== undefined ? dec(s.net) : dec(s.price).times(s.quantity)
+      e.known = narrowKnown(e.known, net, { amount: s.amount, rate: s.rate })
+    }
+    e.pending = []
+    return e.known
   }
 
   /**
@@ -95,7 +128,7 @@ export class InclusiveHints {
     for (const l of inclusive) {
       const tic = ticOf.get(l.itemId)
       if (tic === undefined) continue
-      const r = this.#rates.get(key(connectionId, zip, tic))
+      const r = this.#known(key(connectionId, zip, tic))
       if (r !== undefined) rates.set(tic, r)
       else missing.add(tic)
     }

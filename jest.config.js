@@ -41,4 +41,6 @@ if (process.env.TEST_TYPE === "integration:http") {
   module.exports.testMatch = ["**/src/modules/*/__tests__/**/*.[jt]s"]
 } else if (process.env.TEST_TYPE === "unit") {
   module.exports.testMatch = ["**/src/**/*.test.[jt]s?(x)", "**/bench/**/*.test.[jt]s", "**/scripts/**/*.test.[jt]s"]
+  // a hang guard, not a speed bound: jest's default 5 s failed a property test on a loaded machine
+  module.exports.testTimeout = 15 * 60 * 1000
 }

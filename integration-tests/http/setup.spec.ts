@@ -9,7 +9,8 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { createApiKeysWorkflow } from "@medusajs/core-flows"
+import { createApiKeysWorkflow, createInventoryLevelsWorkflow, createSalesChannelsWorkflow } from "@medusajs/core-flows"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { ADDRESSES, CART_FIELDS, useSalesTaxSandbox } from "../helpers"
 import { waitForFiling } from "../filing-helpers/medusa"
 import { seedStarter, type StarterStore } from "../browser/app/src/scripts/seed-starter"
@@ -50,6 +51,8 @@ medusaIntegrationTestRunner({
         ["us_tax_region", false, "create_us_tax_region"],
         ["us_location", false, "create_us_location"],
         ["us_shipping", false, null],
+        ["us_stock", false, null],
+        ["us_tics", false, null],
         ["connection", true, null],
       ])
 
@@ -64,9 +67,10 @@ medusaIntegrationTestRunner({
         items = r.data.items
       }
       expect(clicked).toEqual(["create_us_region", "create_us_tax_region", "create_us_location", "add_us_shipping"])
+      // left: the merchant's own choices (stock at the US location, the T-shirt's TIC); the catalogue test below
       const after = await api.get("/admin/sales-tax/setup", auth)
-      expect(after.data.items.filter((i: { done: boolean }) => !i.done)).toEqual([])
-      expect(after.data.done).toBe(true)
+      expect(after.data.items.filter((i: { done: boolean }) => !i.done).map((i: { id: string }) => i.id)).toEqual(["us_stock", "us_tics"])
+      expect(after.data.done).toBe(false)
 
       // a US shopper's checkout on the storefront's publishable key: US tax quoted, the order filed
       const headers = { headers: { "x-publishable-api-key": starter.publishableKey } }
@@ -108,7 +112,7 @@ medusaIntegrationTestRunner({
       expect(filed.lineItems.reduce((s, l) => s + Number(l.tax.amount), 0)).toBeCloseTo(Number(quoted.tax_total), 2)
     })
 
-    it("the setup script: lists the items (exit 1), and with --fix applies the unambiguous fixes (exit 0); bad arguments exit 2", async () => {
+    it("the setup script: lists the items (exit 1), and with --fix applies the unambiguous fixes (exit 1: the stock and the TICs are left); bad arguments exit 2", async () => {
       const out: string[] = []
       const write = jest.spyOn(process.stdout, "write").mockImplementation((s: string | Uint8Array) => (out.push(String(s)), true))
       const err = jest.spyOn(process.stderr, "write").mockImplementation(() => true)
@@ -120,16 +124,16 @@ medusaIntegrationTestRunner({
         expect(listed).toMatch(/\[ \] A region for the United States in USD: No region holds the United States/)
         expect(listed).toMatch(/fix \(--fix\): Create the US tax region on this provider \(tp_sales-tax_sales-tax\)/)
         expect(listed).toMatch(/\[x\] The Sales Tax Service answers/)
-        expect(listed).toMatch(/4 of 5 items left \(run with --fix to apply the fixes\)/)
+        expect(listed).toMatch(/6 of 7 items left \(run with --fix to apply the fixes\)/)
 
         out.length = 0
         process.exitCode = 0
         await salesTaxSetup({ container: getContainer(), args: ["--fix"] } as never)
-        expect(process.exitCode).toBe(0)
+        expect(process.exitCode).toBe(1)
         const fixed = out.join("")
         expect(fixed.match(/^sales-tax setup: (created|the US tax region|linked)/gm)).toHaveLength(4)
         expect(fixed).toMatch(/created 2 shipping option\(s\) for US addresses at US Warehouse/)
-        expect(fixed).toMatch(/the store is ready to quote US sales tax/)
+        expect(fixed).toMatch(/sales-tax setup: 2 of 7 items left\n/)
 
         process.exitCode = 0
         await salesTaxSetup({ container: getContainer(), args: ["--fxi"] } as never)
@@ -161,6 +165,60 @@ medusaIntegrationTestRunner({
         notForUs: true,
         fallback: false,
         reason: "not in the US (country DK); no service zone of it covers the US",
+      })
+    })
+
+    describe("the catalogue items: stock at the US location, a TIC on every product sold", () => {
+      it("after the buttons: the T-shirt unstocked at the US Warehouse and on the default TIC; stocked and classified, the list is Ready; a channel with nothing published needs no US location", async () => {
+        for (const fix of ["create_us_region", "create_us_tax_region", "create_us_location", "add_us_shipping"])
+          expect([fix, (await api.post("/admin/sales-tax/setup/fix", { fix }, auth)).status]).toEqual([fix, 200])
+        const item = (items: { id: string }[], id: string) => items.find((i) => i.id === id)
+        const before = (await api.get("/admin/sales-tax/setup", auth)).data
+        expect(before.done).toBe(false)
+        expect(item(before.items, "us_stock")).toMatchObject({
+          done: false,
+          detail:
+            'US Warehouse has no stock of 1 product of Default Sales Channel (Medusa T-Shirt): a US order ships from there, and fulfilling it fails ("Inventory level for item … and location … not found").',
+          help: { href: "/inventory" },
+        })
+        expect(item(before.items, "us_tics")).toMatchObject({
+          done: false,
+          detail:
+            "1 of 1 product sold has no TIC (on the product, its type or a category): they are taxed as the default TIC 0 (general goods), clothing and food included (Medusa T-Shirt).",
+          help: { href: "/settings/sales-tax/tics" },
+        })
+
+        // the merchant: the T-shirt's TIC (clothing), its stock at the US Warehouse
+        expect((await api.post(`/admin/sales-tax/tics/product/${starter.productId}`, { tic: 20010 }, auth)).status).toBe(200)
+        const container = getContainer()
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const [us] = (await query.graph({ entity: "stock_location", fields: ["id"], filters: { name: "US Warehouse" } })).data
+        const [variant] = (
+          await query.graph({
+            entity: "product_variant",
+            fields: ["inventory_items.inventory_item_id"],
+            filters: { id: starter.variantId },
+          })
+        ).data
+        await createInventoryLevelsWorkflow(container).run({
+          input: {
+            inventory_levels: variant.inventory_items.map((i: { inventory_item_id: string }) => ({
+              location_id: us.id,
+              inventory_item_id: i.inventory_item_id,
+              stocked_quantity: 100,
+            })),
+          },
+        })
+        // an enabled channel with nothing published to it (as Medusa's automatic default one in the demo store)
+        await createSalesChannelsWorkflow(container).run({ input: { salesChannelsData: [{ name: "Nothing published" }] } })
+
+        const after = (await api.get("/admin/sales-tax/setup", auth)).data
+        expect(after.items.filter((i: { done: boolean }) => !i.done)).toEqual([])
+        expect(after.done).toBe(true)
+        expect(item(after.items, "us_tics")).toMatchObject({
+          detail: "1 product sold, each with a TIC (on the product, its type or a category).",
+        })
+        expect(item(after.items, "us_location")).toMatchObject({ detail: "Default Sales Channel: US Warehouse" })
       })
     })
   },

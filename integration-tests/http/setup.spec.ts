@@ -9,7 +9,13 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { createApiKeysWorkflow, createInventoryLevelsWorkflow, createSalesChannelsWorkflow } from "@medusajs/core-flows"
+import {
+  createApiKeysWorkflow,
+  createInventoryLevelsWorkflow,
+  createProductCategoriesWorkflow,
+  createProductsWorkflow,
+  createSalesChannelsWorkflow,
+} from "@medusajs/core-flows"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { ADDRESSES, CART_FIELDS, useSalesTaxSandbox } from "../helpers"
 import { waitForFiling } from "../filing-helpers/medusa"
@@ -165,6 +171,125 @@ medusaIntegrationTestRunner({
         notForUs: true,
         fallback: false,
         reason: "not in the US (country DK); no service zone of it covers the US",
+      })
+    })
+
+    describe("unclassified products: suggestions from the listing, one search per distinct query, applied through the bulk path", () => {
+      it("lists the products on the default TIC with suggestions; accept all above 0.7 sets them in one import; picked items are checked", async () => {
+        const container = getContainer()
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const {
+          result: [clothing],
+        } = await createProductCategoriesWorkflow(container).run({ input: { product_categories: [{ name: "Clothing", is_active: true }] } })
+        const {
+          result: [pants],
+        } = await createProductCategoriesWorkflow(container).run({
+          input: { product_categories: [{ name: "Pants", is_active: true, parent_category_id: clothing!.id }] },
+        })
+        const [profile] = (await query.graph({ entity: "shipping_profile", fields: ["id"] })).data
+        const product = (title: string, categories: string[] = []) => ({
+          title,
+          status: "published" as const,
+          shipping_profile_id: profile.id,
+          category_ids: categories,
+          sales_channels: [{ id: starter.salesChannelId }],
+          options: [{ title: "Size", values: ["M"] }],
+          variants: [{ title: "M", options: { Size: "M" }, manage_inventory: false, prices: [{ amount: 20, currency_code: "usd" }] }],
+        })
+        const { result: made } = await createProductsWorkflow(container).run({
+          input: {
+            products: [
+              product("Medusa Sweatpants", [pants!.id]),
+              product("Medusa Shorts", [pants!.id]),
+              product("Gift Card"),
+              // a clothing category on coffee: the evidence disagrees
+              product("Coffee Beans", [pants!.id]),
+              product("Classified Mug"),
+            ],
+          },
+        })
+        const id = (title: string) => (title === "Medusa T-Shirt" ? starter.productId : made.find((p) => p.title === title)!.id)
+        expect((await api.post(`/admin/sales-tax/tics/product/${id("Classified Mug")}`, { tic: 0 }, auth)).status).toBe(200)
+
+        await st.sandbox.resetCounts()
+        const list = await api.get("/admin/sales-tax/tics/unclassified?limit=100", auth)
+        expect(list.status).toBe(200)
+        // queries: five titles and "clothing pants" (the category with its parent, shared by three products)
+        expect((await st.sandbox.counts()).searchTics).toBe(6)
+        expect(list.data.searches).toEqual({ ceiling: 100, searched: 6, cached: 0, notSearched: 0, failed: 0 })
+        expect(list.data.count).toBe(5)
+        const row = (title: string) => list.data.products.find((p: { title: string }) => p.title === title)
+        const brief = (title: string) => {
+          const s = row(title).suggestion
+          return [s.tic, s.label, s.alternatives.length, s.confidence >= 0.7 ? "high" : s.confidence >= 0.5 ? "medium" : "low"]
+        }
+        expect(list.data.products.map((p: { title: string }) => p.title)).toEqual([
+          "Medusa T-Shirt",
+          "Medusa Sweatpants",
+          "Medusa Shorts",
+          "Gift Card",
+          "Coffee Beans",
+        ])
+        expect(brief("Medusa T-Shirt")).toEqual([20010, "Clothing", 2, "high"])
+        expect(brief("Medusa Shorts")).toEqual([20010, "Clothing", 2, "high"])
+        expect(brief("Gift Card")).toEqual([10005, "Gift card", 2, "high"])
+        expect(brief("Medusa Sweatpants")).toEqual([20010, "Clothing", 2, "medium"])
+        expect(brief("Coffee Beans")[3]).toBe("low")
+        expect(row("Coffee Beans").suggestion.disagreeing).toEqual(["clothing pants"])
+
+        // the next page, and the same list again: answered from the cache, no search
+        const page = await api.get("/admin/sales-tax/tics/unclassified?limit=2&offset=2", auth)
+        expect([page.data.count, page.data.products.map((p: { title: string }) => p.title)]).toEqual([5, ["Medusa Shorts", "Gift Card"]])
+        expect(page.data.searches).toMatchObject({ searched: 0, cached: 3 })
+        expect((await st.sandbox.counts()).searchTics).toBe(6)
+
+        // bad input: located 400s and 422s, nothing applied
+        expect((await api.get("/admin/sales-tax/tics/unclassified?limit=0", auth)).data.errors[0].location).toBe("query.limit")
+        const low = await api.post("/admin/sales-tax/tics/unclassified/apply", { min_confidence: 0.3 }, auth)
+        expect([low.status, low.data.errors[0].location]).toEqual([400, "body.min_confidence"])
+        const both = await api.post("/admin/sales-tax/tics/unclassified/apply", {}, auth)
+        expect([both.status, both.data.errors[0].location]).toEqual([400, "body.items"])
+        const picked = await api.post(
+          "/admin/sales-tax/tics/unclassified/apply",
+          {
+            items: [
+              { product_id: id("Classified Mug"), tic: 20010 },
+              { product_id: id("Coffee Beans"), tic: 99999999 },
+            ],
+          },
+          auth,
+        )
+        expect(picked.status).toBe(422)
+        expect(picked.data.errors.map((e: { location: string }) => e.location)).toEqual(["body.items.0.product_id", "body.items.1.tic"])
+
+        // accept all at 0.7 or more: the T-shirt, the shorts, the gift card, in one import
+        const all = await api.post("/admin/sales-tax/tics/unclassified/apply", { min_confidence: 0.7 }, auth)
+        expect(all.status).toBe(202)
+        expect(all.data).toMatchObject({ changes: 3, below_threshold: 2, without_suggestion: 0, searches: { searched: 0, cached: 6 } })
+        let job = all.data.job
+        for (let i = 0; i < 600 && job.status === "running"; i++) {
+          await new Promise((r) => setTimeout(r, 200))
+          job = (await api.get("/admin/sales-tax/tics/import/apply", auth)).data.job
+        }
+        expect(job).toMatchObject({ status: "done", total: 3, done: 3, error: null })
+        // 6 listing queries, each searched once (the list's pages and "accept all" from the cache); + 2: the TIC
+        // lookups of the picked items above (20010, 99999999)
+        expect((await st.sandbox.counts()).searchTics).toBe(8)
+        const tic = async (title: string) => (await api.get(`/admin/sales-tax/tics/product/${id(title)}`, auth)).data.assigned?.ticId
+        expect([await tic("Medusa T-Shirt"), await tic("Medusa Shorts"), await tic("Gift Card")]).toEqual([20010, 20010, 10005])
+        const left = await api.get("/admin/sales-tax/tics/unclassified", auth)
+        expect(left.data.products.map((p: { title: string }) => p.title)).toEqual(["Medusa Sweatpants", "Coffee Beans"])
+
+        // one picked by hand: the sweatpants as clothing
+        const one = await api.post(
+          "/admin/sales-tax/tics/unclassified/apply",
+          { items: [{ product_id: id("Medusa Sweatpants"), tic: 20010 }] },
+          auth,
+        )
+        expect([one.status, one.data.changes]).toEqual([202, 1])
+        for (let i = 0; i < 600 && (await api.get("/admin/sales-tax/tics/import/apply", auth)).data.job.status === "running"; i++)
+          await new Promise((r) => setTimeout(r, 200))
+        expect((await api.get("/admin/sales-tax/tics/unclassified", auth)).data.count).toBe(1)
       })
     })
 

@@ -9,7 +9,9 @@ describe("product evidence", () => {
   })
 
   it("firstSentence: the description's first sentence, tags dropped", () => {
-    expect(firstSentence("<p>Reimagine the feeling of a classic T-shirt.</p> With our cotton.")).toBe(" Reimagine the feeling of a classic T-shirt")
+    expect(firstSentence("<p>Reimagine the feeling of a classic T-shirt.</p> With our cotton.")).toBe(
+      " Reimagine the feeling of a classic T-shirt",
+    )
     expect(firstSentence(null)).toBe("")
   })
 
@@ -19,7 +21,8 @@ describe("product evidence", () => {
         id: "prod_1",
         title: "Medusa Sweatpants",
         subtitle: null,
-        description: "Reimagine the feeling of classic sweatpants. With our cotton sweatpants, everyday essentials no longer have to be ordinary.",
+        description:
+          "Reimagine the feeling of classic sweatpants. With our cotton sweatpants, everyday essentials no longer have to be ordinary.",
         type: "Pants",
         categories: [["Clothing", "Pants"], ["Pants"]],
         collection: "Summer",

@@ -21,6 +21,7 @@ import { ADDRESSES, CART_FIELDS, useSalesTaxSandbox } from "../helpers"
 import { waitForFiling } from "../filing-helpers/medusa"
 import { seedStarter, type StarterStore } from "../browser/app/src/scripts/seed-starter"
 import salesTaxSetup from "../../src/scripts/sales-tax-setup"
+import classifyProducts from "../../src/scripts/classify-products"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -290,6 +291,30 @@ medusaIntegrationTestRunner({
         for (let i = 0; i < 600 && (await api.get("/admin/sales-tax/tics/import/apply", auth)).data.job.status === "running"; i++)
           await new Promise((r) => setTimeout(r, 200))
         expect((await api.get("/admin/sales-tax/tics/unclassified", auth)).data.count).toBe(1)
+      })
+
+      it("the script: lists each product with its suggestion; --apply --min-confidence sets those at or above it; bad arguments exit 2", async () => {
+        const lines: string[] = []
+        const write = jest.spyOn(process.stdout, "write").mockImplementation((x: string | Uint8Array) => (lines.push(String(x)), true))
+        const err = jest.spyOn(process.stderr, "write").mockImplementation((x: string | Uint8Array) => (lines.push(String(x)), true))
+        try {
+          process.exitCode = 0
+          await classifyProducts({ container: getContainer(), args: [] } as never)
+          expect(lines.join("")).toMatch(/Medusa T-Shirt {2}→ {2}20010 Clothing {2}\(confidence 0\.\d\d; or 20000 Clothing/)
+          expect(lines.join("")).toMatch(/sales-tax classify: 1 product\(s\) on the default TIC 0; searches: /)
+          lines.length = 0
+          await classifyProducts({ container: getContainer(), args: ["--apply", "--min-confidence", "0.7"] } as never)
+          expect(lines.join("")).toBe("sales-tax classify: 1 TIC(s) set (confidence ≥ 0.7); left: 0 below it, 0 without a suggestion\n")
+          expect(process.exitCode).toBe(0)
+          const after = await api.get(`/admin/sales-tax/tics/product/${starter.productId}`, auth)
+          expect(after.data.assigned.ticId).toBe(20010)
+          await classifyProducts({ container: getContainer(), args: ["--apply"] } as never)
+          expect(process.exitCode).toBe(2)
+        } finally {
+          write.mockRestore()
+          err.mockRestore()
+          process.exitCode = 0
+        }
       })
     })
 

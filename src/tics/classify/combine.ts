@@ -28,6 +28,8 @@ export interface Suggestion {
 export const HITS_PER_QUERY = 3
 /** Under this a suggestion is low: shown, never applied by "accept all". */
 export const LOW_CONFIDENCE = 0.5
+/** The lowest "accept all" threshold: never under LOW_CONFIDENCE. */
+export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 

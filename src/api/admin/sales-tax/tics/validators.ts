@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { IMPORT_LIMITS } from "../../../../tics/bulk"
+import { MIN_ACCEPT_ALL } from "../../../../tics/classify/combine"
 
 /** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
 const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
@@ -40,9 +41,6 @@ export const AdminUnclassifiedQuery = z
       .default(0),
   })
   .catchall(notAField)
-
-/** The lowest "accept all" threshold: a low-confidence suggestion (evidence disagreeing) is never accepted in bulk. */
-export const MIN_ACCEPT_ALL = 0.5
 
 /**
  * POST /admin/sales-tax/tics/unclassified/apply: either the products picked, each with its TIC

@@ -53,9 +53,15 @@ export function UnclassifiedSection() {
 
   const apply = async (body: object) => {
     try {
-      const r = await api<{ job: TicImportJob; changes: number }>("/admin/sales-tax/tics/unclassified/apply", { method: "POST", body })
+      const r = await api<{ job: TicImportJob; changes: number; searches?: SearchRun }>("/admin/sales-tax/tics/unclassified/apply", {
+        method: "POST",
+        body,
+      })
       setJob(r.job)
-      toast.success(`${r.changes} TIC(s) being set`)
+      const later = r.searches?.notSearched ?? 0
+      toast.success(
+        `${r.changes} TIC(s) being set${later ? `; ${later} queries were past this run's ceiling of ${r.searches!.ceiling} searches: accept all again for the rest` : ""}`,
+      )
       poll()
     } catch (e) {
       toast.error(errorMessage(e))

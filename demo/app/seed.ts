@@ -60,7 +60,9 @@ export default async function seedDemoStore({ container }: ExecArgs): Promise<vo
     providerId: PROVIDER_ID,
     channelName: "Demo webshop",
     createdBy: "demo",
-    products: PRODUCTS,
+    // the lamp's general-goods TIC 0 set on it: a product left on the default is "unclassified" in
+    // the setup checklist, and the demo store passes its own checklist
+    products: { ...PRODUCTS, lamp: { ...PRODUCTS.lamp, ticSource: "product" } },
     // the currency price only: the region's prices are tax-inclusive (the sweater's), shipping stays tax-exclusive
     shippingRegionPrice: false,
   })

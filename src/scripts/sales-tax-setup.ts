@@ -2,7 +2,8 @@
  * The setup checklist (issue 30) from the command line, through Medusa's exec: what the store needs
  * to quote US sales tax through this plugin (a US region in USD, the US tax region on this
  * provider, a US stock location with a complete address and a shipping option for US addresses
- * per sales channel, the service answering), the same list as Settings → Sales Tax shows.
+ * per sales channel, its stock there, a TIC on every product sold, the service answering), the
+ * same list as Settings → Sales Tax shows.
  *
  *   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/sales-tax-setup.js [--fix]
  *

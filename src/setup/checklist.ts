@@ -1,6 +1,7 @@
 /** Pure: the setup checklist's items (src/setup/checks.ts), and how the setup script prints them. */
 import { locationOrigin } from "../checkout/origins/origins"
 import {
+  NO_SELLING_CHANNEL,
   US,
   addressLine,
   channelLocations,
@@ -14,11 +15,20 @@ import {
   usShippingOptions,
   usTaxRegion,
 } from "./selectors"
+import { stockItem, ticItem } from "./catalogue"
 import type { SetupFixId, SetupInput, SetupItem } from "./types"
 
 /** Pure: the checklist. */
 export function setupChecklist(input: SetupInput): SetupItem[] {
-  return [regionItem(input), taxRegionItem(input), locationItem(input), shippingItem(input), connectionItem(input)]
+  return [
+    regionItem(input),
+    taxRegionItem(input),
+    locationItem(input),
+    shippingItem(input),
+    stockItem(input),
+    ticItem(input),
+    connectionItem(input),
+  ]
 }
 
 function regionItem({ regions }: SetupInput): SetupItem {
@@ -94,8 +104,8 @@ function locationItem(input: SetupInput): SetupItem {
       id: "us_location",
       title,
       done: false,
-      detail: "No enabled sales channel.",
-      help: { text: "Create a sales channel (Settings → Sales Channels).", href: "/settings/sales-channels" },
+      detail: NO_SELLING_CHANNEL,
+      help: { text: "Publish your products to a sales channel (Products → the product → Sales channels).", href: "/products" },
     }
   const lacking = rows.filter((r) => !r.us.length)
   if (!lacking.length)
@@ -162,7 +172,7 @@ function shippingItem(input: SetupInput): SetupItem {
         ? rows
             .map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map((o) => nameOf(o)))].sort())}`)
             .join("; ")
-        : "No enabled sales channel.",
+        : NO_SELLING_CHANNEL,
     }
   const names = lacking.map((r) => nameOf(r.channel))
   const fromAbroad = lacking.flatMap((r) => r.all.filter((l) => !isUsOrigin(l) && usShippingOptions(l).length))

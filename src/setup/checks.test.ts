@@ -73,9 +73,30 @@ function starter(): SetupInput {
         ],
       },
     ],
+    products: [
+      {
+        id: "prod_shirt",
+        title: "Medusa T-Shirt",
+        sales_channel_ids: ["sc_default"],
+        on_default_tic: true,
+        inventory: [{ id: "iitem_s", location_ids: ["sloc_eu"] }],
+      },
+    ],
+    productsTruncated: false,
+    defaultTic: 0,
     origin: ORIGIN,
     connection: { ok: true },
   }
+}
+
+/** The starter after its classification and stocking at the US location (what the merchant does by hand). */
+function classifiedAndStocked(input: SetupInput, locationId: string): SetupInput {
+  const next = structuredClone(input)
+  for (const p of next.products) {
+    p.on_default_tic = false
+    for (const i of p.inventory) i.location_ids.push(locationId)
+  }
+  return next
 }
 
 const item = (items: SetupItem[], id: SetupCheckId) => items.find((i) => i.id === id)!
@@ -144,6 +165,9 @@ describe("setup checklist (issue 30)", () => {
       ["us_location", false, "create_us_location"],
       // shipping waits for the US location: instructions, no button yet
       ["us_shipping", false, null],
+      ["us_stock", false, null],
+      // the T-shirt is on the default TIC: instructions and the list of unclassified products
+      ["us_tics", false, null],
       ["connection", true, null],
     ])
     expect(item(items, "us_tax_region").fix!.label).toBe(`Create the US tax region on this provider (${PROVIDER})`)
@@ -156,7 +180,7 @@ describe("setup checklist (issue 30)", () => {
     expect(item(items, "us_shipping").help!.text).toMatch(/First give each sales channel a US stock location/)
   })
 
-  it("following the buttons from the starter reaches a checklist with every item done", () => {
+  it("following the buttons from the starter leaves the stock and the TICs (the merchant's choices); then every item is done", () => {
     let input = starter()
     const clicked: string[] = []
     for (let step = 0; step < 10; step++) {
@@ -168,7 +192,15 @@ describe("setup checklist (issue 30)", () => {
       input = applied(input, planned.plan)
     }
     expect(clicked).toEqual(["create_us_region", "create_us_tax_region", "create_us_location", "add_us_shipping"])
-    const items = setupChecklist(input)
+    expect(
+      setupChecklist(input)
+        .filter((i) => !i.done)
+        .map((i) => [i.id, i.help?.href]),
+    ).toEqual([
+      ["us_stock", "/inventory"],
+      ["us_tics", "/settings/sales-tax/tics"],
+    ])
+    const items = setupChecklist(classifiedAndStocked(input, "sloc_us"))
     expect(items.filter((i) => !i.done)).toEqual([])
     expect(item(items, "us_shipping").detail).toBe("Default Sales Channel: Express Shipping, Standard Shipping")
   })
@@ -368,5 +400,98 @@ describe("setup checklist (issue 30)", () => {
     expect(usdPrice(option("a", "A"))).toBe(10)
     expect(usdPrice(option("a", "A", { prices: [{ currency_code: "USD", amount: "4.5" }] }))).toBe(4.5)
     expect(usdPrice(option("a", "A", { prices: [{ currency_code: "usd", amount: 3, price_rules: [{ id: "r" }] }] }))).toBeNull()
+  })
+})
+
+describe("setup checklist: the catalogue (stock at the US location, a TIC on every product sold)", () => {
+  /** The starter after its four buttons: a US Warehouse serving the default channel, shipping to the US. */
+  function fixed(): SetupInput {
+    let input = starter()
+    for (const f of ["create_us_region", "create_us_tax_region", "create_us_location", "add_us_shipping"] as const) {
+      const p = planFix(input, f)
+      if (!p.ok) throw new Error(p.reason)
+      input = applied(input, p.plan)
+    }
+    return input
+  }
+
+  it("the US location without stock of what the channel sells: what fails, and where to add it", () => {
+    const s = item(setupChecklist(fixed()), "us_stock")
+    expect(s).toEqual({
+      id: "us_stock",
+      title: "The US location has stock of what each sales channel sells",
+      done: false,
+      detail:
+        'US Warehouse has no stock of 1 product of Default Sales Channel (Medusa T-Shirt): a US order ships from there, and fulfilling it fails ("Inventory level for item … and location … not found").',
+      help: {
+        text: "Add US Warehouse to each of these items with its quantity (Inventory → the item → Locations), or import the levels.",
+        href: "/inventory",
+      },
+    })
+    // a variant that does not manage inventory needs no level
+    const unmanaged = fixed()
+    unmanaged.products[0]!.inventory = []
+    expect(item(setupChecklist(unmanaged), "us_stock")).toMatchObject({
+      done: true,
+      detail: "Default Sales Channel: US Warehouse stocks every item it sells",
+    })
+    // before a US location: it waits for it
+    expect(item(setupChecklist(starter()), "us_stock").help!.text).toMatch(/First give each sales channel a US stock location/)
+  })
+
+  it("products on the default TIC: counted with examples and a link to the list; the checklist is not done while any is left", () => {
+    const input = classifiedAndStocked(fixed(), "sloc_us")
+    input.products.push(
+      ...["Sweatpants", "Sweatshirt", "Shorts", "Coffee mug"].map((title, n) => ({
+        id: `prod_${n}`,
+        title,
+        sales_channel_ids: ["sc_default"],
+        on_default_tic: true,
+        inventory: [],
+      })),
+      // a draft is not read (published only); a product of no selling channel is not sold
+      { id: "prod_nowhere", title: "Nowhere", sales_channel_ids: [], on_default_tic: true, inventory: [] },
+    )
+    const items = setupChecklist(input)
+    expect(item(items, "us_tics")).toEqual({
+      id: "us_tics",
+      title: "Every product sold to the US has a TIC",
+      done: false,
+      detail:
+        "4 of 5 products sold have no TIC (on the product, its type or a category): they are taxed as the default TIC 0 (general goods), clothing and food included (Sweatpants, Sweatshirt, Shorts, …).",
+      help: {
+        text: "Classify them: Settings → Sales Tax → TICs → Unclassified products suggests a TIC for each, to accept; or set a TIC on the product, its type or category.",
+        href: "/settings/sales-tax/tics",
+      },
+    })
+    expect(items.filter((i) => !i.done).map((i) => i.id)).toEqual(["us_tics"])
+    for (const p of input.products) p.on_default_tic = false
+    expect(item(setupChecklist(input), "us_tics")).toMatchObject({
+      done: true,
+      detail: "5 products sold, each with a TIC (on the product, its type or a category).",
+    })
+    // more products than were read: never "done" on a part of the catalogue
+    input.productsTruncated = true
+    expect(item(setupChecklist(input), "us_tics").done).toBe(false)
+  })
+
+  it("the demo store: Medusa's automatic Default Sales Channel (enabled, nothing published to it) needs no US location; the demo's channel passes", () => {
+    const demo = classifiedAndStocked(fixed(), "sloc_us")
+    // the products sit in a channel of the demo's own, served by the US Warehouse; the default channel has none
+    demo.salesChannels.push({ id: "sc_webshop", name: "Demo webshop", is_disabled: false })
+    demo.locations.find((l) => l.id === "sloc_us")!.sales_channels = [{ id: "sc_webshop" }]
+    demo.products[0]!.sales_channel_ids = ["sc_webshop"]
+    const items = setupChecklist(demo)
+    expect(items.filter((i) => !i.done)).toEqual([])
+    expect(item(items, "us_location").detail).toBe("Demo webshop: US Warehouse")
+    // one product published to the default channel: it then needs its US location
+    demo.products[0]!.sales_channel_ids.push("sc_default")
+    expect(item(setupChecklist(demo), "us_location")).toMatchObject({
+      done: false,
+      detail: "No US stock location for Default Sales Channel.",
+    })
+    // no product published anywhere: nothing to sell, said so
+    demo.products = []
+    expect(item(setupChecklist(demo), "us_location").detail).toBe("No enabled sales channel has a published product.")
   })
 })

@@ -23,6 +23,7 @@ export {
   type SetupInput,
   type SetupItem,
   type SetupLocation,
+  type SetupProduct,
   type SetupRegion,
   type SetupSalesChannel,
   type SetupServiceZone,

@@ -24,6 +24,7 @@ import { LOCATION_ADDRESS_FIELDS } from "../checkout/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../api/admin/sales-tax/helpers"
+import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import {
   planFix,
   setupChecklist,
@@ -32,6 +33,7 @@ import {
   type SetupInput,
   type SetupItem,
   type SetupLocation,
+  type SetupProduct,
   type SetupRegion,
   type SetupSalesChannel,
   type SetupTaxRegion,
@@ -93,9 +95,69 @@ async function pingConnection(scope: Scope): Promise<SetupInput["connection"]> {
   }
 }
 
+const PRODUCT_PAGE = 500
+const MAX_PRODUCTS = 10_000
+
+interface ProductRow extends ProductTicFields {
+  title?: string | null
+  sales_channels?: { id: string }[] | null
+  variants?:
+    | {
+        manage_inventory?: boolean | null
+        inventory_items?: { inventory_item_id: string; inventory?: { location_levels?: { location_id: string }[] | null } | null }[] | null
+      }[]
+    | null
+}
+
+/** The published products (pages of 500, at most 10,000): channels, TIC on the default or not, stock levels. */
+async function readProducts(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
+  const rows: ProductRow[] = []
+  for (let skip = 0; ; skip += PRODUCT_PAGE) {
+    const page = await graph<ProductRow>(scope, {
+      entity: "product",
+      fields: [
+        ...PRODUCT_TIC_FIELDS,
+        "title",
+        "sales_channels.id",
+        "variants.manage_inventory",
+        "variants.inventory_items.inventory_item_id",
+        "variants.inventory_items.inventory.location_levels.location_id",
+      ],
+      filters: { status: "published" },
+      pagination: { skip, take: PRODUCT_PAGE, order: { created_at: "ASC" } },
+    })
+    rows.push(...page)
+    if (page.length < PRODUCT_PAGE) break
+    if (rows.length >= MAX_PRODUCTS) return { products: await toSetupProducts(scope, rows, defaultTic), truncated: true }
+  }
+  return { products: await toSetupProducts(scope, rows, defaultTic), truncated: false }
+}
+
+async function toSetupProducts(scope: Scope, rows: ProductRow[], defaultTic: number): Promise<SetupProduct[]> {
+  const tics = await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic)
+  return rows.map((p) => ({
+    id: p.id,
+    title: p.title || p.id,
+    sales_channel_ids: (p.sales_channels ?? []).map((c) => c.id),
+    on_default_tic: (tics.get(p.id)?.source ?? "default") === "default",
+    inventory: [
+      ...new Map(
+        (p.variants ?? [])
+          .filter((v) => v.manage_inventory)
+          .flatMap((v) => v.inventory_items ?? [])
+          .map((i) => [
+            i.inventory_item_id,
+            { id: i.inventory_item_id, location_ids: (i.inventory?.location_levels ?? []).map((l) => l.location_id) },
+          ]),
+      ).values(),
+    ],
+  }))
+}
+
 /** What the checks read, from Query, the Tax Module, the options and a ping. */
 export async function readSetupInput(scope: Scope): Promise<SetupInput> {
-  const [regions, taxRegions, salesChannels, locations, providers, connection] = await Promise.all([
+  const options = getPluginOptions(scope)
+  const [regions, taxRegions, salesChannels, locations, providers, connection, products] = await Promise.all([
     graph<SetupRegion>(scope, {
       entity: "region",
       fields: ["id", "name", "currency_code", "countries.iso_2", "payment_providers.id"],
@@ -111,6 +173,7 @@ export async function readSetupInput(scope: Scope): Promise<SetupInput> {
     readLocations(scope),
     salesTaxProviderIds(scope),
     pingConnection(scope),
+    readProducts(scope, options.defaultTic),
   ])
   return {
     regions,
@@ -118,7 +181,10 @@ export async function readSetupInput(scope: Scope): Promise<SetupInput> {
     salesChannels,
     locations,
     salesTaxProviderIds: providers,
-    origin: getPluginOptions(scope).origin,
+    products: products.products,
+    productsTruncated: products.truncated,
+    defaultTic: options.defaultTic,
+    origin: options.origin,
     connection,
   }
 }

@@ -15,6 +15,7 @@ export const US = "us"
 export const lc = (s: string | null | undefined) => String(s ?? "").toLowerCase()
 export const nameOf = (x: { id: string; name?: string | null }) => x.name?.trim() || x.id
 export const list = (names: string[]) => names.join(", ")
+export const NO_SELLING_CHANNEL = "No enabled sales channel has a published product."
 export const addressLine = (a: Address) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
 /** Pure: the region holding the US, if any. */
@@ -27,9 +28,15 @@ export function usTaxRegion(taxRegions: readonly SetupTaxRegion[]): SetupTaxRegi
   return taxRegions.find((t) => lc(t.country_code) === US && !t.province_code && !t.parent_id)
 }
 
-/** Pure: the sales channels a storefront can sell through (enabled). */
-export function sellingChannels(channels: readonly SetupSalesChannel[]): SetupSalesChannel[] {
-  return channels.filter((c) => !c.is_disabled)
+/**
+ * Pure: the sales channels a storefront sells through: enabled, with a published product in it
+ * (every enabled one when not all products were read). A channel with nothing published to it, as
+ * Medusa's automatic "Default Sales Channel" in a store whose products sit in channels of its own,
+ * sells nothing: it needs no US location, shipping or stock.
+ */
+export function sellingChannels(input: Pick<SetupInput, "salesChannels" | "products" | "productsTruncated">): SetupSalesChannel[] {
+  const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
+  return input.salesChannels.filter((c) => !c.is_disabled && (input.productsTruncated || stocked.has(c.id)))
 }
 
 export const servesChannel = (l: SetupLocation, channelId: string) => (l.sales_channels ?? []).some((c) => c.id === channelId)
@@ -60,7 +67,7 @@ export function servesUsOrders(l: SetupLocation): boolean {
 
 /** Pure: for each selling channel, the locations it has and which of them are US origins. */
 export function channelLocations(input: SetupInput) {
-  return sellingChannels(input.salesChannels).map((c) => {
+  return sellingChannels(input).map((c) => {
     const all = input.locations.filter((l) => servesChannel(l, c.id))
     return { channel: c, all, us: all.filter(isUsOrigin) }
   })

@@ -24,6 +24,17 @@ export interface SetupSalesChannel {
   is_disabled?: boolean | null
 }
 
+/** A published product: its channels, whether its TIC is the default, its stock per inventory item. */
+export interface SetupProduct {
+  id: string
+  title: string
+  sales_channel_ids: string[]
+  /** its effective TIC is the plugin's default: no TIC on the product, its type or a category */
+  on_default_tic: boolean
+  /** the inventory items of its variants that manage inventory, each with the locations holding a level of it */
+  inventory: { id: string; location_ids: string[] }[]
+}
+
 export interface SetupShippingOption {
   id: string
   name?: string | null
@@ -59,12 +70,17 @@ export interface SetupInput {
   salesTaxProviderIds: string[]
   salesChannels: SetupSalesChannel[]
   locations: SetupLocation[]
+  /** the published products (up to a bound: `productsTruncated` when there were more) */
+  products: SetupProduct[]
+  productsTruncated: boolean
+  /** the `defaultTic` option */
+  defaultTic: number
   /** the `origin` option: the fallback ship-from address */
   origin: Address
   connection: { ok: boolean; error?: string | null }
 }
 
-export const SETUP_CHECK_IDS = ["us_region", "us_tax_region", "us_location", "us_shipping", "connection"] as const
+export const SETUP_CHECK_IDS = ["us_region", "us_tax_region", "us_location", "us_shipping", "us_stock", "us_tics", "connection"] as const
 export type SetupCheckId = (typeof SETUP_CHECK_IDS)[number]
 export const SETUP_FIX_IDS = [
   "create_us_region",

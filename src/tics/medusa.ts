@@ -114,7 +114,7 @@ async function currentTics(scope: QueryScope, ids: Map<BulkTarget, string[]>): P
 }
 
 /** The service's word on each TIC (one cached lookup per distinct TIC, four at a time). */
-async function verdictsOf(options: PluginOptions, tics: readonly number[]): Promise<Map<number, TicVerdict>> {
+export async function verdictsOf(options: PluginOptions, tics: readonly number[]): Promise<Map<number, TicVerdict>> {
   const limit = pLimit(4)
   const out = new Map<number, TicVerdict>()
   await Promise.all(

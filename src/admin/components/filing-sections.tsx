@@ -1,11 +1,22 @@
 /** The order filing widget's sections: the record's details, its refunds, related filings, refunds without a return. */
 import { Badge, Button, Copy, Text } from "@medusajs/ui"
-import { KIND_LABEL, STATE_COLOR, money, stateLabel, when, type FilingView, type LifecycleView } from "../lib/filing"
+import {
+  KIND_LABEL,
+  STATE_COLOR,
+  lineName,
+  lineNames,
+  money,
+  stateLabel,
+  when,
+  type FilingView,
+  type LifecycleView,
+  type NamedOrder,
+} from "../lib/filing"
 import { ratePairs } from "../lib/rates"
 import { Row } from "./detail-row"
 
-/** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error. */
-export function FilingDetails({ f }: { f: FilingView }) {
+/** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error; lines named as the order names them. */
+export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
     <div className="py-2">
       <Row label="Service order id" testId="filing-order-id">
@@ -28,7 +39,7 @@ export function FilingDetails({ f }: { f: FilingView }) {
       <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
       {ratePairs(f.snapshot?.lines ?? []).map((p) => (
         <Row key={`${p.medusa}|${p.service}`} label="Rate shown by Medusa / the service's" testId="filing-rates">
-          {`${p.medusa} / ${p.service}${p.lines > 1 ? ` (${p.lines} lines)` : ""}`}
+          {`${p.medusa} / ${p.service}${p.itemIds.length ? ` · ${lineNames(order, p.itemIds)}` : p.lines > 1 ? ` (${p.lines} lines)` : ""}`}
         </Row>
       ))}
       {f.snapshot?.requote ? (
@@ -68,8 +79,8 @@ export function FilingDetails({ f }: { f: FilingView }) {
   )
 }
 
-/** The record's refunds at the service (stacked: the widget's column is narrow). */
-export function FilingRefunds({ f }: { f: FilingView }) {
+/** The record's refunds at the service (stacked: the widget's column is narrow), their lines by product title. */
+export function FilingRefunds({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
     <div data-testid="filing-refunds">
       <Text size="small" weight="plus" className="px-6 pt-3">
@@ -94,7 +105,7 @@ export function FilingRefunds({ f }: { f: FilingView }) {
               <Text size="xsmall">{`tax ${money(r.refunded_tax)}`}</Text>
             </div>
             <Text size="xsmall" className="min-w-0 break-all">
-              {r.items.length ? r.items.map((i) => `${i.quantity} × ${i.itemId}`).join(", ") : "whole order"}
+              {r.items.length ? r.items.map((i) => `${i.quantity} × ${lineName(order, i.itemId)}`).join(", ") : "whole order"}
             </Text>
             {r.last_error ? (
               <Text size="xsmall" className="break-words text-ui-fg-error">

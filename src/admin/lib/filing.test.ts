@@ -1,4 +1,4 @@
-import { hasFailedWork, money, stateLabel, type FilingRefundView, type FilingView } from "./filing"
+import { hasFailedWork, lineName, lineNames, money, stateLabel, type FilingRefundView, type FilingView } from "./filing"
 
 const filing = (state: string, refundStates: string[] = []): FilingView =>
   ({
@@ -7,6 +7,20 @@ const filing = (state: string, refundStates: string[] = []): FilingView =>
   }) as FilingView
 
 describe("the order filing widget's formatting", () => {
+  it("lineName: a line named by its product's title, Shipping for shipping; the id only for a line the order no longer has", () => {
+    const order = {
+      items: [
+        { id: "ordli_1", product_title: "Sweatpants", title: "L" },
+        { id: "ordli_2", product_title: null, title: "Custom engraving" },
+      ],
+    }
+    expect(lineName(order, "ordli_1")).toBe("Sweatpants")
+    expect(lineName(order, "ordli_2")).toBe("Custom engraving")
+    expect(lineName(order, "shipping:ordsm_1")).toBe("Shipping")
+    expect(lineName(order, "ordli_gone")).toBe("ordli_gone")
+    expect(lineNames(order, ["ordli_1", "shipping:a", "shipping:b", "ordli_2"])).toBe("Sweatpants, Shipping, Custom engraving")
+  })
+
   it("money: dollars with two decimals, the sign before the dollar, a dash for nothing, odd text as is", () => {
     expect(money("12.5")).toBe("$12.50")
     expect(money(-0.43)).toBe("-$0.43")

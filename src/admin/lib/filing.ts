@@ -107,3 +107,23 @@ export function when(v: string | null | undefined): string {
 export function hasFailedWork(f: FilingView): boolean {
   return f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
 }
+
+/** What the order page's order holds to name its lines (AdminOrder's items). */
+export interface NamedOrder {
+  items?: { id: string; product_title?: string | null; title?: string | null }[] | null
+}
+
+/**
+ * Pure: a filed line's name in the merchant's words: "Shipping" for a shipping line, else the
+ * product's title (the item's own title without one); the id only for a line the order no longer has.
+ */
+export function lineName(order: NamedOrder, itemId: string): string {
+  if (itemId.startsWith("shipping:")) return "Shipping"
+  const it = (order.items ?? []).find((i) => i.id === itemId)
+  return it?.product_title?.trim() || it?.title?.trim() || itemId
+}
+
+/** Pure: the names of lines, each once, in order ("Medusa T-Shirt, Shipping"). */
+export function lineNames(order: NamedOrder, itemIds: readonly string[]): string {
+  return [...new Set(itemIds.map((id) => lineName(order, id)))].join(", ")
+}

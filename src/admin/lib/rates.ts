@@ -1,5 +1,7 @@
 /** A filed line as the order widget reads its rates (fractions: 0.08875). */
 export interface RateLine {
+  /** the order's line item id, or `shipping:<shipping method id>` */
+  itemId?: string
   kind: "item" | "shipping"
   chargedRate: number
   serviceRate?: number | null
@@ -10,6 +12,8 @@ export interface RatePair {
   medusa: string
   service: string
   lines: number
+  /** the lines' ids, in the record's order (the widget names them) */
+  itemIds: string[]
 }
 
 const pct = (fraction: number, places: number) => `${Number((fraction * 100).toFixed(places))} %`
@@ -29,8 +33,11 @@ export function ratePairs(lines: readonly RateLine[]): RatePair[] {
     if (Math.abs(l.chargedRate - l.serviceRate) < 0.000005) continue
     const key = `${medusa}|${service}`
     const p = out.get(key)
-    if (p) p.lines++
-    else out.set(key, { medusa, service, lines: 1 })
+    const ids = l.itemId ? [l.itemId] : []
+    if (p) {
+      p.lines++
+      p.itemIds.push(...ids)
+    } else out.set(key, { medusa, service, lines: 1, itemIds: ids })
   }
   return [...out.values()]
 }

@@ -96,8 +96,8 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
         </Text>
       ) : null}
       {f && f.state === "needs_attention" ? <AttentionFix f={f} path={path} onDone={reload} /> : null}
-      {f ? <FilingDetails f={f} /> : null}
-      {f && (f.refunds ?? []).length > 0 ? <FilingRefunds f={f} /> : null}
+      {f ? <FilingDetails f={f} order={data} /> : null}
+      {f && (f.refunds ?? []).length > 0 ? <FilingRefunds f={f} order={data} /> : null}
       {life && life.children.length > 0 ? <RelatedFilings life={life} /> : null}
       {life && life.manual_refunds.length > 0 ? <ManualRefunds life={life} crediting={crediting} onFileCredit={fileCredit} /> : null}
     </Container>

@@ -13,7 +13,7 @@ import { validateParams, type IdShape } from "./id-shapes"
 import { excerpt, hostileInputGuard, INPUT_LIMITS } from "./input-guard"
 import { AdminCreateCertificateBody, AdminSetTicBody, AdminTicSearchBody } from "./validators"
 import { AdminNexusRegistrationBody } from "./nexus/validators"
-import { AdminTicApplyBody, AdminTicImportBody } from "./tics/validators"
+import { AdminTicApplyBody, AdminTicImportBody, AdminUnclassifiedApplyBody } from "./tics/validators"
 import { AdminSetupFixBody } from "./setup/validators"
 
 /**
@@ -110,6 +110,11 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/nexus/registrations", method: ["POST"], middlewares: [validateBodyLocated(AdminNexusRegistrationBody)] },
   { matcher: "/admin/sales-tax/tics/import", method: ["POST"], middlewares: [validateBodyLocated(AdminTicImportBody)] },
   { matcher: "/admin/sales-tax/tics/import/apply", method: ["POST"], middlewares: [validateBodyLocated(AdminTicApplyBody)] },
+  {
+    matcher: "/admin/sales-tax/tics/unclassified/apply",
+    method: ["POST"],
+    middlewares: [validateBodyLocated(AdminUnclassifiedApplyBody)],
+  },
   // the setup checklist's fixes (issue 30)
   { matcher: "/admin/sales-tax/setup/fix", method: ["POST"], middlewares: [validateBodyLocated(AdminSetupFixBody)] },
 ]

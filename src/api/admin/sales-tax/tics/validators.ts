@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { IMPORT_LIMITS } from "../../../../tics/bulk"
+import { MIN_ACCEPT_ALL } from "../../../../tics/classify/combine"
 
 /** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
 const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
@@ -22,3 +23,53 @@ export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
 }).catchall(notAField)
 export type AdminTicApplyBody = z.infer<typeof AdminTicApplyBody>
+
+/** GET /admin/sales-tax/tics/unclassified: a page of the list (limit 1-100, default 20). */
+export const AdminUnclassifiedQuery = z
+  .object({
+    limit: z.coerce
+      .number()
+      .int("limit must be an integer")
+      .min(1, "limit must be between 1 and 100")
+      .max(100, "limit must be between 1 and 100")
+      .default(20),
+    offset: z.coerce
+      .number()
+      .int("offset must be an integer")
+      .min(0, "offset must be 0 or more")
+      .max(1_000_000, "offset is too large")
+      .default(0),
+  })
+  .catchall(notAField)
+
+/**
+ * POST /admin/sales-tax/tics/unclassified/apply: either the products picked, each with its TIC
+ * (a suggestion, an alternative or one found with the search), or every suggestion at or above
+ * `min_confidence` (0.5-1).
+ */
+export const AdminUnclassifiedApplyBody = z
+  .object({
+    items: z
+      .array(
+        z
+          .object({
+            product_id: z.string().regex(/^prod_[A-Za-z0-9]{1,64}$/, "product_id must be a product id (prod_…)"),
+            tic: z.number().int("tic must be an integer").min(0, "tic must be 0 or more").max(99_999_999, "tic is too large"),
+          })
+          .catchall(notAField),
+      )
+      .min(1, "items must not be empty")
+      .max(10_000, "at most 10,000 items")
+      .optional(),
+    min_confidence: z
+      .number()
+      .min(MIN_ACCEPT_ALL, `min_confidence must be at least ${MIN_ACCEPT_ALL}: a lower suggestion is never accepted in bulk`)
+      .max(1, "min_confidence must be at most 1")
+      .optional(),
+  })
+  .catchall(notAField)
+  .refine((b) => (b.items === undefined) !== (b.min_confidence === undefined), {
+    error: "give either items or min_confidence",
+    path: ["items"],
+  })
+export type AdminUnclassifiedApplyBody = z.infer<typeof AdminUnclassifiedApplyBody>

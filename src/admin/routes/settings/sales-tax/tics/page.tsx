@@ -5,10 +5,11 @@ import { api, errorMessage } from "../../../../lib/api"
 import { downloadFile } from "../../../../lib/download"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { TicImportJob } from "../../../../../tics/medusa"
+import { UnclassifiedSection } from "../../../../components/unclassified-section"
 
 const SHOWN = 200
 
-/** Settings → Sales Tax → TICs: the catalogue's TICs as CSV, and a CSV import with a dry run (src/tics). */
+/** Settings → Sales Tax → TICs: the catalogue's TICs as CSV, the unclassified products with suggestions, and a CSV import with a dry run (src/tics). */
 const TicsPage = () => {
   const [csv, setCsv] = useState<string | null>(null)
   const [fileName, setFileName] = useState<string>("")
@@ -96,6 +97,7 @@ const TicsPage = () => {
           </Button>
         </div>
       </Container>
+      <UnclassifiedSection />
       <Container className="flex flex-col gap-y-2 px-6 py-4">
         <label className="txt-compact-small flex items-center gap-x-2">
           <span>Import a CSV file</span>

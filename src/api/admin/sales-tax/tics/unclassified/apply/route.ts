@@ -1,0 +1,57 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { acceptedSuggestions, applyChanges, change, unclassifiedIds } from "../../../../../../tics/classify/medusa"
+import { verdictsOf } from "../../../../../../tics/medusa"
+import type { PlannedChange } from "../../../../../../tics/bulk"
+import { bodyOf, handle, pluginOptions, sendError } from "../../../helpers"
+import { AdminUnclassifiedApplyBody } from "../../validators"
+
+/**
+ * POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: sets the TICs on
+ * the products through the bulk path (one transaction in the background; progress at GET
+ * /admin/sales-tax/tics/import/apply). items: each product must be on the default TIC and its TIC
+ * known to the service (422 located otherwise). min_confidence: every suggestion at or above it.
+ * 202 with the job; 409 while another TIC import runs.
+ */
+export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+  const body = bodyOf(req, AdminUnclassifiedApplyBody)
+  const options = pluginOptions(req.scope)
+  let changes: PlannedChange[]
+  let summary: Record<string, unknown> = {}
+  if (body.items) {
+    const open = new Set((await unclassifiedIds(req.scope, options.defaultTic)).ids)
+    const verdicts = await verdictsOf(
+      options,
+      body.items.map((i) => i.tic),
+    )
+    const errors = body.items.flatMap((it, i): { location: string; message: string; value: unknown }[] =>
+      !open.has(it.product_id)
+        ? [
+            {
+              location: `body.items.${i}.product_id`,
+              message: "not a product on the default TIC (unknown, or already classified)",
+              value: it.product_id,
+            },
+          ]
+        : verdicts.get(it.tic) === "unknown"
+          ? [{ location: `body.items.${i}.tic`, message: "the service does not know this TIC", value: it.tic }]
+          : [],
+    )
+    if (errors.length)
+      return sendError(
+        res,
+        422,
+        MedusaError.Types.INVALID_DATA,
+        `${errors.length} item(s) refused; nothing was applied`,
+        errors.slice(0, 100),
+      )
+    changes = body.items.map((it, i) => change(i, it.product_id, it.tic))
+  } else {
+    const accepted = await acceptedSuggestions(req.scope, options, body.min_confidence!)
+    changes = accepted.changes
+    summary = { below_threshold: accepted.below, without_suggestion: accepted.without, searches: accepted.searches }
+  }
+  const job = applyChanges(req.scope, changes)
+  if (!job) return sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
+  res.status(202).json({ job, changes: changes.length, ...summary })
+})

@@ -1,0 +1,63 @@
+/**
+ * Unclassified products from the command line, through Medusa's exec (the same as Settings →
+ * Sales Tax → TICs → Unclassified products): each product on the default TIC with its suggested
+ * TIC, confidence and alternatives; with `--apply --min-confidence X` (0.5-1), every suggestion at
+ * or above X set through the bulk TIC path (one transaction), waiting for it to finish.
+ *
+ *   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/classify-products.js [--apply --min-confidence 0.7]
+ *
+ * Exit code 0 when done, 1 when the apply failed or another TIC import was running, 2 on bad arguments.
+ */
+import type { ExecArgs } from "@medusajs/framework/types"
+import { getPluginOptions } from "../options"
+import { parseClassifyArgs } from "../tics/classify/args"
+import { acceptedSuggestions, applyChanges, suggestFor, unclassifiedIds } from "../tics/classify/medusa"
+import { currentTicImport } from "../tics/medusa"
+
+const out = (line: string) => void process.stdout.write(`${line}\n`)
+
+export default async function classifyProducts({ container, args }: ExecArgs) {
+  const parsed = parseClassifyArgs(args ?? [])
+  if ("error" in parsed) {
+    process.stderr.write(`sales-tax classify: ${parsed.error}\n`)
+    process.exitCode = 2
+    return
+  }
+  const options = getPluginOptions(container)
+  if (!parsed.apply) {
+    const { ids, truncated } = await unclassifiedIds(container, options.defaultTic)
+    const { products, searches } = await suggestFor(container, options, ids)
+    for (const p of products) {
+      const s = p.suggestion
+      out(
+        s
+          ? `${p.id}  ${p.title ?? ""}  →  ${s.tic} ${s.label}  (confidence ${s.confidence.toFixed(2)}; or ${s.alternatives.map((a) => `${a.tic} ${a.label}`).join(", ") || "nothing else"})`
+          : `${p.id}  ${p.title ?? ""}  →  no suggestion: ${p.note}`,
+      )
+    }
+    out(
+      `sales-tax classify: ${ids.length}${truncated ? "+" : ""} product(s) on the default TIC ${options.defaultTic}; searches: ${searches.searched} made, ${searches.cached} cached, ${searches.notSearched} past the ceiling of ${searches.ceiling}, ${searches.failed} failed`,
+    )
+    return
+  }
+  const accepted = await acceptedSuggestions(container, options, parsed.minConfidence)
+  const job = applyChanges(container, accepted.changes)
+  if (!job) {
+    process.stderr.write("sales-tax classify: another TIC import is running; try again when it is done\n")
+    process.exitCode = 1
+    return
+  }
+  let now = currentTicImport()
+  while (now?.id === job.id && now.status === "running") {
+    await new Promise((r) => setTimeout(r, 250))
+    now = currentTicImport()
+  }
+  if (now?.status !== "done") {
+    process.stderr.write(`sales-tax classify: ${now?.error ?? "the import did not finish"}\n`)
+    process.exitCode = 1
+    return
+  }
+  out(
+    `sales-tax classify: ${accepted.changes.length} TIC(s) set (confidence ≥ ${parsed.minConfidence}); left: ${accepted.below} below it, ${accepted.without} without a suggestion`,
+  )
+}

@@ -1,0 +1,61 @@
+/**
+ * Pure: a product's suggested TIC from the search results of its evidence (./evidence.ts). Each
+ * query's top hits vote for their TIC, weight × score (the service's scores are relative, 1 for
+ * its best). The suggestion is the TIC with the most votes, with the two next as alternatives.
+ * Its confidence (0-1) is the evidence's agreement on it (how much of the weighted evidence scored
+ * it: a title saying one thing and a category another disagree) times its margin over the runner-up.
+ * Under LOW_CONFIDENCE a suggestion is never applied by "accept all".
+ */
+import type { Evidence } from "./evidence"
+
+export interface SearchHit {
+  ticId: number
+  label: string
+  score: number
+}
+
+export interface Suggestion {
+  tic: number
+  label: string
+  confidence: number
+  alternatives: { tic: number; label: string }[]
+  /** the queries whose best hit is the suggestion, and those whose best hit is another TIC */
+  agreeing: string[]
+  disagreeing: string[]
+}
+
+/** Hits per query taken into the vote. */
+export const HITS_PER_QUERY = 3
+/** Under this a suggestion is low: shown, never applied by "accept all". */
+export const LOW_CONFIDENCE = 0.5
+/** The lowest "accept all" threshold: never under LOW_CONFIDENCE. */
+export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+/** Pure: the suggestion from the evidence and each query's hits (a query missing from `hits` was not searched); null when nothing was found. */
+export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap<string, readonly SearchHit[]>): Suggestion | null {
+  const votes = new Map<number, { label: string; votes: number }>()
+  const answered = evidence.filter((e) => (hits.get(e.query) ?? []).length > 0)
+  for (const e of answered)
+    for (const h of hits.get(e.query)!.slice(0, HITS_PER_QUERY)) {
+      const v = votes.get(h.ticId) ?? { label: h.label, votes: 0 }
+      v.votes += e.weight * Math.max(0, h.score)
+      votes.set(h.ticId, v)
+    }
+  const ranked = [...votes.entries()].sort((a, b) => b[1].votes - a[1].votes || a[0] - b[0])
+  const [top, second] = ranked
+  if (!top || top[1].votes <= 0) return null
+  const totalWeight = answered.reduce((s, e) => s + e.weight, 0)
+  const scoreOf = (e: Evidence) => hits.get(e.query)!.find((h) => h.ticId === top[0])?.score ?? 0
+  const agreement = answered.reduce((s, e) => s + e.weight * Math.min(1, Math.max(0, scoreOf(e))), 0) / totalWeight
+  const margin = second ? (top[1].votes - second[1].votes) / top[1].votes : 1
+  return {
+    tic: top[0],
+    label: top[1].label,
+    confidence: round2(agreement * (0.5 + 0.5 * margin)),
+    alternatives: ranked.slice(1, 3).map(([tic, v]) => ({ tic, label: v.label })),
+    agreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId === top[0]).map((e) => e.query),
+    disagreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId !== top[0]).map((e) => e.query),
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Pure: what a product's listing says about its TIC, as search queries. Each field of the listing
+ * (title, subtitle, description's first sentence, type, each category with its parents, collection,
+ * tags) becomes one normalized query with a weight; the same query from two fields is one query
+ * with their weights summed (one paid search per distinct normalized query).
+ */
+export interface ProductListing {
+  id: string
+  title: string | null
+  subtitle?: string | null
+  description?: string | null
+  type?: string | null
+  /** each category's path of names, root first: ["Clothing", "Pants"] */
+  categories?: string[][]
+  collection?: string | null
+  tags?: string[]
+}
+
+export type EvidenceSource = "title" | "subtitle" | "description" | "type" | "category" | "collection" | "tags"
+
+export interface Evidence {
+  query: string
+  weight: number
+  sources: EvidenceSource[]
+}
+
+/** How much each field counts: what the product is named and filed under outweighs the rest. */
+export const WEIGHTS: Readonly<Record<EvidenceSource, number>> = {
+  title: 3,
+  type: 2,
+  category: 2,
+  subtitle: 1,
+  description: 1,
+  collection: 1,
+  tags: 1,
+}
+
+const MAX_WORDS = 12
+const MAX_CHARS = 200
+const MAX_TAGS = 6
+
+/** Pure: a query as searched and cached: lower case, letters and digits only, at most 12 words; null when nothing is left. */
+export function normalizeQuery(text: string | null | undefined): string | null {
+  const words = String(text ?? "")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter(Boolean)
+    .slice(0, MAX_WORDS)
+  const q = words.join(" ").slice(0, MAX_CHARS).trim()
+  return q || null
+}
+
+/** Pure: the first sentence of a description (its HTML tags dropped). */
+export function firstSentence(text: string | null | undefined): string {
+  const plain = String(text ?? "").replace(/<[^>]*>/g, " ")
+  return plain.split(/[.!?\n]/).find((s) => s.trim()) ?? ""
+}
+
+/** Pure: a listing's evidence, one entry per distinct normalized query, in the order of the fields above. */
+export function productEvidence(p: ProductListing): Evidence[] {
+  const raw: [EvidenceSource, string | null | undefined][] = [
+    ["title", p.title],
+    ["type", p.type],
+    ...(p.categories ?? []).map((path): [EvidenceSource, string] => ["category", path.join(" ")]),
+    ["subtitle", p.subtitle],
+    ["description", firstSentence(p.description)],
+    ["collection", p.collection],
+    ["tags", (p.tags ?? []).slice(0, MAX_TAGS).join(" ")],
+  ]
+  const out = new Map<string, Evidence>()
+  for (const [source, text] of raw) {
+    const query = normalizeQuery(text)
+    if (!query) continue
+    const e = out.get(query)
+    if (e) {
+      e.weight += WEIGHTS[source]
+      if (!e.sources.includes(source)) e.sources.push(source)
+    } else out.set(query, { query, weight: WEIGHTS[source], sources: [source] })
+  }
+  return [...out.values()]
+}

@@ -1,0 +1,75 @@
+/**
+ * The searches of one run: each distinct normalized query once, from the cache when it holds it,
+ * else through `search` (four at a time), at most `ceiling` paid searches per run; the queries past
+ * the ceiling are left unsearched (their products get no suggestion this run, and say so). A failed
+ * search is not cached. The cache is the caller's (one per service connection, kept by the process).
+ */
+import pLimit from "p-limit"
+import type { SearchHit } from "./combine"
+
+/** Paid searches per run (a page of the list, or one "accept all"). */
+export const SEARCH_CEILING = 100
+const CONCURRENCY = 4
+/** Hits asked per search (the suggestion and two alternatives). */
+export const HITS = 3
+
+/** A bounded cache of search hits by normalized query (the oldest entry leaves first). */
+export class QueryCache {
+  private readonly map = new Map<string, SearchHit[]>()
+  constructor(private readonly max = 5000) {}
+  get(query: string): SearchHit[] | undefined {
+    return this.map.get(query)
+  }
+  set(query: string, hits: SearchHit[]): void {
+    this.map.delete(query)
+    this.map.set(query, hits)
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
+  }
+}
+
+export interface SearchRun {
+  ceiling: number
+  /** paid searches made */
+  searched: number
+  /** queries answered from the cache */
+  cached: number
+  /** queries left for a later run (past the ceiling) */
+  notSearched: number
+  /** searches that failed (not cached) */
+  failed: number
+}
+
+export async function runSearches(
+  queries: readonly string[],
+  search: (query: string) => Promise<SearchHit[]>,
+  cache: QueryCache,
+  ceiling = SEARCH_CEILING,
+): Promise<{ hits: Map<string, SearchHit[]>; run: SearchRun }> {
+  const hits = new Map<string, SearchHit[]>()
+  const run: SearchRun = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
+  const toSearch: string[] = []
+  for (const q of new Set(queries)) {
+    const c = cache.get(q)
+    if (c) {
+      hits.set(q, c)
+      run.cached++
+    } else if (toSearch.length < ceiling) toSearch.push(q)
+    else run.notSearched++
+  }
+  const limit = pLimit(CONCURRENCY)
+  await Promise.all(
+    toSearch.map((q) =>
+      limit(async () => {
+        run.searched++
+        try {
+          const found = await search(q)
+          cache.set(q, found)
+          hits.set(q, found)
+        } catch {
+          run.failed++
+        }
+      }),
+    ),
+  )
+  return { hits, run }
+}

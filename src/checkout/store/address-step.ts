@@ -11,6 +11,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { z } from "zod"
 import { graph } from "../../query"
 import { refuseUnquotableDestination, type OrderToBe } from "../hooks/destination-guard"
+import { storeCartSpan } from "../../workflows/hooks/cart-refresh-tax"
 
 const text = z.string().nullish()
 const AddressStepBody = z.object({
@@ -91,21 +92,22 @@ export async function refuseUnresolvedAddressStep(req: MedusaRequest, _res: Medu
     const body = addressStepBody(req.body)
     const cartId = req.params?.id
     if (!body || !cartId || !mayGiveUsAddress(body)) return next()
-    const [cart] = await graph<AddressStepCart>(req.scope, { entity: "cart", fields: CART_FIELDS, filters: { id: cartId } })
-    // an unknown cart is Medusa's own 404
-    if (!cart) return next()
-    let newRegion: AddressStepRegion | null = null
-    if (body.region_id !== undefined && body.region_id !== cart.region?.id) {
-      ;[newRegion = null] = await graph<AddressStepRegion>(req.scope, {
-        entity: "region",
-        fields: REGION_FIELDS,
-        filters: { id: body.region_id },
-      })
-      // an unknown region is Medusa's own 404
-      if (!newRegion) return next()
-    }
-    const after = cartAfterAddressStep(cart, newRegion, body)
-    if (after) await refuseUnquotableDestination(req.scope, after, "address-step")
+    await storeCartSpan({ phase: "address-step", cartId }, async () => {
+      const [cart] = await graph<AddressStepCart>(req.scope, { entity: "cart", fields: CART_FIELDS, filters: { id: cartId } })
+      // an unknown cart or region is Medusa's own 404
+      if (!cart) return
+      let newRegion: AddressStepRegion | null = null
+      if (body.region_id !== undefined && body.region_id !== cart.region?.id) {
+        ;[newRegion = null] = await graph<AddressStepRegion>(req.scope, {
+          entity: "region",
+          fields: REGION_FIELDS,
+          filters: { id: body.region_id },
+        })
+        if (!newRegion) return
+      }
+      const after = cartAfterAddressStep(cart, newRegion, body)
+      if (after) await refuseUnquotableDestination(req.scope, after, "address-step")
+    })
     next()
   } catch (e) {
     next(e)

@@ -70,7 +70,7 @@ export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps, at: Ref
   const a = o.shipping_address
   if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return null
   const d = await quoteDestination({ ...a, province_code: a.province }, o.currency_code ?? "", deps)
-  if (at === "address-step" && d.reason === "unavailable") return null
+  if (at === "address-step" && !d.address && d.reason === "unavailable") return null
   return refusalOf(d, o.currency_code)
 }
 

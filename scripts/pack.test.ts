@@ -14,7 +14,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { builtinModules } from "node:module"
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, relative } from "node:path"
+import { join, posix, relative } from "node:path"
 
 jest.setTimeout(240_000)
 
@@ -112,6 +112,38 @@ function undeclared(dir: string, m: Manifest, provided: string[] = []): string[]
   return [...importedPackages(dir)].filter(([name]) => !declared.has(name)).map(([name, file]) => `${name} (${file})`)
 }
 
+/**
+ * The relative targets of a Markdown file's links and images (`[t](x)`, `![t](x)`, `[t]: x`,
+ * `<img src="x">`), outside code: no URL with a scheme, no bare `#anchor`; the anchor and query cut.
+ */
+function relativeLinks(md: string): string[] {
+  const text = md.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "")
+  const raw = [
+    ...[...text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+["'(][^)]*)?\)/g)].map((m) => m[1]!),
+    ...[...text.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((m) => m[1]!),
+    ...[...text.matchAll(/<img\b[^>]*\bsrc=["']([^"']+)["']/gi)].map((m) => m[1]!),
+  ]
+  return raw
+    .filter((u) => !/^[a-z][a-z0-9+.-]*:/i.test(u) && !u.startsWith("#") && !u.startsWith("//"))
+    .map((u) => decodeURI(u.split(/[#?]/)[0]!))
+    .filter(Boolean)
+}
+
+describe("relativeLinks", () => {
+  it("finds links, images, references and <img>, not URLs, anchors or code", () => {
+    const md = [
+      'See [docs](docs/a.md#x) and ![shot](docs/screenshots/s%201.png "t") and [web](https://x.y/z.md), [top](#top).',
+      "[ref]: packages/b/README.md",
+      '<img src="docs/c.png" width="10">',
+      "`[not](code.md)`",
+      "```md",
+      "[not](fenced.md)",
+      "```",
+    ].join("\n")
+    expect(relativeLinks(md)).toEqual(["docs/a.md", "docs/screenshots/s 1.png", "packages/b/README.md", "docs/c.png"])
+  })
+})
+
 describe("the plugin medusa-sales-tax", () => {
   const plugin = manifest(".")
 
@@ -135,11 +167,24 @@ describe("the plugin medusa-sales-tax", () => {
     expect(paths.filter((p) => /(^|\/)sandbox\/|^bin\/|^packages\/|(^|\/)node_modules\//.test(p))).toEqual([])
   })
 
-  it("ships the docs (docs/*.md) but not the README's screenshots (docs/screenshots: linked from the README, not needed installed)", () => {
-    const paths = rootPack().pack.files.map((f) => f.path)
-    expect(paths).toContain("docs/provider.md")
-    expect(paths.filter((p) => p.startsWith("docs/screenshots/"))).toEqual([])
-    expect(paths.filter((p) => /\.(png|jpe?g|gif|webp)$/i.test(p))).toEqual([])
+  it("ships the docs and every file their relative links and images name (docs/screenshots too): the packed README renders", () => {
+    const { dir, pack } = rootPack()
+    const paths = new Set(pack.files.map((f) => f.path))
+    expect(paths.has("docs/provider.md")).toBe(true)
+    // read from the tarball itself: what a reader of the installed package has
+    spawnSync("tar", ["-xzf", join(dir, pack.filename), "-C", dir])
+    const broken: string[] = []
+    let images = 0
+    for (const md of [...paths].filter((p) => p.endsWith(".md"))) {
+      for (const link of relativeLinks(readFileSync(join(dir, "package", md), "utf8"))) {
+        if (/\.(png|jpe?g|gif|webp|svg)$/i.test(link)) images++
+        const target = posix.normalize(posix.join(posix.dirname(md), link))
+        if (!paths.has(target)) broken.push(`${md} → ${link}`)
+      }
+    }
+    expect(broken).toEqual([])
+    expect(images).toBeGreaterThan(20)
+    expect([...paths].filter((p) => p.startsWith("docs/screenshots/") && p.endsWith(".png")).length).toBeGreaterThan(20)
   })
 
   it("ships none of the dev-only code that plugin:build compiles (tests, demo, dev-store seed and config, benches, scripts)", () => {

@@ -2,10 +2,12 @@
  * Issue 26 (checkout side) and the currency refusal of issue 27, the storefront's way: the official
  * Next.js starter sends a free-text "State / Province", one POST /store/carts/:id with e-mail,
  * shipping and billing address together, lists shipping options before the address is complete,
- * and creates the payment collection before and after the address. One Medusa boot.
+ * and creates the payment collection before and after the address. An address the plugin cannot
+ * quote is refused at that one POST (the form shows the message), and at completion as the backstop.
+ * One Medusa boot.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { updateRegionsWorkflow } from "@medusajs/core-flows"
+import { updateCartWorkflow, updateRegionsWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import {
   ADDRESSES,
@@ -63,14 +65,17 @@ medusaIntegrationTestRunner({
      * shipping method, the payment collection again (the same one) and its session. Returns the
      * cart as the shopper sees it and the completion's answer (an order, or the refusal).
      */
-    async function storefrontCheckout(address: Record<string, string>) {
+    async function storefrontCheckout(address: Record<string, string>, addressBy: "store" | "host" = "store") {
       const created = await api.post(`/store/carts`, { region_id: store.regionId }, cfg())
       const cartId: string = created.data.cart.id
       await api.post(`/store/carts/${cartId}/line-items`, { variant_id: store.products.general.variantId, quantity: 2 }, cfg())
       const early = await api.get(`/store/shipping-options?cart_id=${cartId}`, cfg())
       expect(early.status).toBe(200)
       const pcBefore = await api.post(`/store/payment-collections`, { cart_id: cartId }, cfg())
-      await api.post(`/store/carts/${cartId}`, { email: "typed@example.com", shipping_address: address, billing_address: address }, cfg())
+      const addresses = { email: "typed@example.com", shipping_address: address, billing_address: address }
+      if (addressBy === "store") await api.post(`/store/carts/${cartId}`, addresses, cfg())
+      // past the store route (a host's own route or script runs Medusa's workflow): completion is the backstop
+      else await updateCartWorkflow(getContainer()).run({ input: { id: cartId, ...addresses } })
       const options = await api.get(`/store/shipping-options?cart_id=${cartId}`, cfg())
       const option = options.data.shipping_options.find((o: any) => o.id === store.shippingOptionId)
       expect(option).toBeDefined()
@@ -171,7 +176,41 @@ medusaIntegrationTestRunner({
       expect(await verifyCalls()).toBe(1)
     })
 
-    it('"Zzyzx"/"99999" and ZIP "7870" are refused at completion with sales_tax_address_unresolved, under both failure policies; nothing is filed', async () => {
+    it('the address step (the starter\'s one POST) refuses "Zzyzx"/"99999" and ZIP "7870" with 400 sales_tax_address_unresolved and the message; the address is not saved; a half-typed address is 200', async () => {
+      const created = await api.post(`/store/carts`, { region_id: store.regionId }, cfg())
+      const cartId: string = created.data.cart.id
+      await api.post(`/store/carts/${cartId}/line-items`, { variant_id: store.products.general.variantId, quantity: 1 }, cfg())
+      const addressStep = (address: Record<string, string>) =>
+        answer(
+          api.post(
+            `/store/carts/${cartId}?fields=${fields}`,
+            { email: "step@example.com", shipping_address: address, billing_address: address },
+            cfg(),
+          ),
+        )
+      // half-typed (no ZIP yet): never an error, whatever the state says
+      const half = await addressStep(austin("Zzyzx", "", "1 Step Rd"))
+      expect(half.status).toBe(200)
+      expect(half.data.cart.shipping_address).toMatchObject({ province: "Zzyzx", address_1: "1 Step Rd" })
+      for (const address of [austin("Zzyzx", "99999", "2 Step Rd"), austin("TX", "7870", "3 Step Rd")]) {
+        const refused = await addressStep(address)
+        expect(refused.status).toBe(400)
+        // the storefronts' setAddresses shows the body's `message` in the address form
+        expect(refused.data).toEqual({ code: ADDRESS_UNRESOLVED_CODE, type: "invalid_data", message: ADDRESS_UNRESOLVED_MESSAGE })
+      }
+      // the cart is as the half-typed step left it: the refused addresses were not saved
+      const after = (await api.get(`/store/carts/${cartId}?fields=${fields}`, cfg())).data.cart
+      expect(after.shipping_address).toMatchObject({ province: "Zzyzx", address_1: "1 Step Rd" })
+      expect(after.shipping_address.postal_code ?? "").toBe("")
+      // the unknown ZIP was asked about once (the verdict the provider would read); the 4-digit ZIP never
+      expect(await verifyCalls()).toBe(1)
+      // the shopper corrects the state and ZIP: the step passes and the cart is taxed
+      const fixed = await addressStep(austin("Texas", "78701", "4 Step Rd"))
+      expect(fixed.status).toBe(200)
+      expect(cents(fixed.data.cart.tax_total)).toBeGreaterThan(0)
+    })
+
+    it('"Zzyzx"/"99999" and ZIP "7870" set past the store route are still refused at completion, under both failure policies; nothing is filed', async () => {
       const provider = salesTaxProvider(getContainer())
       const policy = provider.options.failurePolicy
       try {
@@ -181,7 +220,7 @@ medusaIntegrationTestRunner({
           [austin("Zzyzx", "99999", "3 Nowhere Rd"), "block"],
         ] as const) {
           ;(provider.options as { failurePolicy: string }).failurePolicy = policyNow
-          const { cart, completed } = await storefrontCheckout(address)
+          const { cart, completed } = await storefrontCheckout(address, "host")
           expect(taxLines(cart)).toEqual([])
           expect(completed.status).toBe(400)
           expect(completed.data).toMatchObject({ code: ADDRESS_UNRESOLVED_CODE, type: "invalid_data", message: ADDRESS_UNRESOLVED_MESSAGE })
@@ -223,7 +262,7 @@ medusaIntegrationTestRunner({
       expect(anonymous.status).toBe(401)
     })
 
-    it("a US cart in another currency is refused at completion with sales_tax_currency_unsupported, never quoted as dollars", async () => {
+    it("a US address on a cart in another currency is refused at the address step and at completion with sales_tax_currency_unsupported, never quoted as dollars", async () => {
       const container = getContainer()
       // the store's US region in euros (the database is restored after this test)
       await updateRegionsWorkflow(container).run({ input: { selector: { id: store.regionId }, update: { currency_code: "eur" } } })
@@ -238,11 +277,26 @@ medusaIntegrationTestRunner({
       const cartId: string = created.data.cart.id
       expect(created.data.cart.currency_code).toBe("eur")
       await api.post(`/store/carts/${cartId}/line-items`, { variant_id: store.products.general.variantId, quantity: 1 }, cfg())
-      const updated = await api.post(
-        `/store/carts/${cartId}?fields=${fields}`,
-        { email: "euro@example.com", shipping_address: austin("Texas"), billing_address: austin("Texas") },
-        cfg(),
+      // the address step where the cart becomes a US cart in euros: refused with the completion's 400, not saved
+      const refused = await answer(
+        api.post(
+          `/store/carts/${cartId}`,
+          { email: "euro@example.com", shipping_address: austin("Texas"), billing_address: austin("Texas") },
+          cfg(),
+        ),
       )
+      expect(refused.status).toBe(400)
+      expect(refused.data.code).toBe(CURRENCY_UNSUPPORTED_CODE)
+      expect(refused.data.message).toMatch(/USD only.*EUR/)
+      expect((await api.get(`/store/carts/${cartId}?fields=${fields}`, cfg())).data.cart.shipping_address?.postal_code ?? "").toBe("")
+      // half-typed (no ZIP yet): 200
+      const half = await answer(api.post(`/store/carts/${cartId}`, { shipping_address: austin("Texas", "") }, cfg()))
+      expect(half.status).toBe(200)
+      // set past the store route: never quoted as dollars, and completion refuses it
+      await updateCartWorkflow(container).run({
+        input: { id: cartId, email: "euro@example.com", shipping_address: austin("Texas"), billing_address: austin("Texas") },
+      })
+      const updated = await api.get(`/store/carts/${cartId}?fields=${fields}`, cfg())
       expect(taxLines(updated.data.cart)).toEqual([])
       const pc = await api.post(`/store/payment-collections`, { cart_id: cartId }, cfg())
       await api.post(

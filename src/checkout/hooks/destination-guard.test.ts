@@ -61,4 +61,19 @@ describe("destinationRefusal", () => {
     expect(refusalOf({ address: null, reason: "not_us" }, "usd")).toBeNull()
     expect(refusalOf({ address: null, reason: "territory" }, "usd")).toBeNull()
   })
+
+  it("at the address step an outage of verify-address passes (completion still refuses it); an unresolvable address does not", async () => {
+    const down = {
+      ...deps(texas),
+      client: () => ({
+        verifyAddress: async (): Promise<Address> => {
+          throw new Error("connect ECONNREFUSED")
+        },
+      }),
+    }
+    expect(await destinationRefusal(cart("", "78701"), down, "address-step")).toBeNull()
+    expect((await destinationRefusal(cart("", "78701"), down))?.code).toBe("sales_tax_address_unresolved")
+    expect((await destinationRefusal(cart("TX", "7870"), deps(texas), "address-step"))?.code).toBe("sales_tax_address_unresolved")
+    expect((await destinationRefusal(cart("TX", "78701", "eur"), deps(texas), "address-step"))?.code).toBe("sales_tax_currency_unsupported")
+  })
 })

@@ -57,12 +57,20 @@ export function refusalOf(d: QuoteDestination, currency: string | null | undefin
   return null
 }
 
+/**
+ * Where the refusal is asked: where an order is made (completion, draft-order conversion), or at the
+ * address step (src/checkout/store/address-step.ts), which lets an outage of verify-address through:
+ * the quote's failure policy answers it, and completion refuses what is still unresolved.
+ */
+export type RefusalAt = "order" | "address-step"
+
 /** The refusal for an order-to-be, resolving its destination as the provider does (pure but for verify-address). */
-export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps): Promise<MedusaError | null> {
+export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps, at: RefusalAt = "order"): Promise<MedusaError | null> {
   if (o.region?.automatic_taxes === false) return null
   const a = o.shipping_address
   if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return null
   const d = await quoteDestination({ ...a, province_code: a.province }, o.currency_code ?? "", deps)
+  if (at === "address-step" && !d.address && d.reason === "unavailable") return null
   return refusalOf(d, o.currency_code)
 }
 
@@ -84,15 +92,19 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
 }
 
 /** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`) for an order-to-be. */
-export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe): Promise<void> {
+export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe, at: RefusalAt = "order"): Promise<void> {
   if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
   const options = getPluginOptions(container)
-  const err = await destinationRefusal(o, {
-    options,
-    client: () => getCheckoutClient(options),
-    deadline: Date.now() + options.timeoutMs,
-  })
+  const err = await destinationRefusal(
+    o,
+    {
+      options,
+      client: () => getCheckoutClient(options),
+      deadline: Date.now() + options.timeoutMs,
+    },
+    at,
+  )
   if (err) throw err
 }
 

@@ -54,6 +54,9 @@ import {
   type StoreCartSpan,
 } from "../../workflows/hooks/cart-refresh-tax"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
+import { refuseUnresolvedAddressStep } from "./address-step"
+
+const CART_ITSELF_MATCHER = "/store/carts/:id"
 
 /** Whether an error is the provider's "tax cannot be computed" refusal. */
 export function isTaxUnavailable(err: unknown): boolean {
@@ -346,7 +349,14 @@ export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
   ...STORE_CART_MUTATIONS.map((r) => ({
     matcher: r.matcher,
     method: [...r.methods],
-    middlewares: [recordRequestActor, refuseWhileTaxUnavailable, rememberCartState, resyncTaxLinesAfter],
+    middlewares: [
+      recordRequestActor,
+      refuseWhileTaxUnavailable,
+      // the address step refuses what completion would, before the cart is locked or changed (address-step.ts)
+      ...(r.matcher === CART_ITSELF_MATCHER ? [refuseUnresolvedAddressStep] : []),
+      rememberCartState,
+      resyncTaxLinesAfter,
+    ],
   })),
   { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
   { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },

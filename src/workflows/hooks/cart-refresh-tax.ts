@@ -72,6 +72,7 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
  * check): the plugin's phases of a store cart request run in spans of the TracingChannel
  * STORE_CART_TRACE, whose context says what the phase did. A subscriber (an APM, bench/store.bench.ts,
  * integration-tests/http/store-overhead.spec.ts) binds a store to `start` to attribute what runs inside:
+ *   address-step address-step.ts, before POST /store/carts/:id giving a US address: its refusal check
  *   remember     tax-resync.ts, before the route: the plugin's lock of the cart's change and, when
  *                the cart may be taxed, its read for the restore (`read`)
  *   refresh-hook here, inside Medusa's cart refresh: whether the provider quotes the cart (`taxed`)
@@ -81,7 +82,7 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
  */
 export const STORE_CART_TRACE = "medusa-sales-tax:store-cart"
 export interface StoreCartSpan {
-  phase: "remember" | "refresh-hook" | "after-route" | "restore"
+  phase: "address-step" | "remember" | "refresh-hook" | "after-route" | "restore"
   cartId: string
   /** remember: whether the cart was read for its restore */
   read?: boolean

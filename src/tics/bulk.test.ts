@@ -100,6 +100,24 @@ describe("parseImport", () => {
     expect(r.refused[0]!.reason).toBe('"abc" is not a TIC (a whole number, or empty to clear)')
     expect(r.refused[4]!.reason).toBe("the same product as line 6")
   })
+  it("Object member names in any cell are plain text: a refused target, id or TIC, a handle looked up like any other (was a throw)", () => {
+    for (const name of ["__proto__", "constructor", "hasOwnProperty", "toString", "prototype", "valueOf"]) {
+      const r = parseImport(
+        ["target,id,handle,tic", `${name},prod_1,,1`, `product,${name},,1`, `product,,${name},1`, `product,prod_2,,${name}`].join("\n"),
+      )
+      expect(r.refused).toEqual([
+        { row: 2, column: "target", reason: `"${name.toLowerCase()}" is not product, product_type or product_category` },
+        { row: 3, column: "id", reason: `"${name}" is not a product id (prod_…)` },
+        { row: 5, column: "tic", reason: `"${name}" is not a TIC (a whole number, or empty to clear)` },
+      ])
+      expect(r.rows).toEqual([{ row: 4, target: "product", ref: name, by: "handle", tic: 1 }])
+      expect(planImport(r, new Map(), new Map(), new Map()).refused[1]).toEqual({
+        row: 3,
+        column: "id",
+        reason: `"${name}" is not a product id (prod_…)`,
+      })
+    }
+  })
   it("refuses a file without the needed columns, an unreadable one, an empty one and a huge one whole", () => {
     expect(parseImport("name,value\nx,1").refused).toEqual([
       { row: 1, column: "tic", reason: "the header has no tic column" },

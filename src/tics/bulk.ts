@@ -62,15 +62,16 @@ export interface Refusal {
 }
 
 const ID_PREFIX: Record<BulkTarget, string> = { product: "prod_", product_type: "ptyp_", product_category: "pcat_" }
-const TARGET_ALIASES: Record<string, BulkTarget> = {
-  product: "product",
-  product_type: "product_type",
-  "product-type": "product_type",
-  type: "product_type",
-  product_category: "product_category",
-  "product-category": "product_category",
-  category: "product_category",
-}
+// a Map: a cell such as `__proto__` or `constructor` is an unknown target, not an Object member
+const TARGET_ALIASES = new Map<string, BulkTarget>([
+  ["product", "product"],
+  ["product_type", "product_type"],
+  ["product-type", "product_type"],
+  ["type", "product_type"],
+  ["product_category", "product_category"],
+  ["product-category", "product_category"],
+  ["category", "product_category"],
+])
 
 // A cell the export defused (a leading ') is read back as written before the quote
 const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
@@ -134,7 +135,7 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
       continue
     }
     const rawTarget = cell(targetAt).toLowerCase()
-    const target = rawTarget === "" ? "product" : TARGET_ALIASES[rawTarget]
+    const target = rawTarget === "" ? "product" : TARGET_ALIASES.get(rawTarget)
     if (!target) {
       refused.push({ row, column: "target", reason: `"${rawTarget}" is not product, product_type or product_category` })
       continue

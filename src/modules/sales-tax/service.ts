@@ -224,7 +224,8 @@ export class SalesTaxModuleService
     const uniq = [...new Set(ids.filter(Boolean))]
     if (!uniq.length) return {}
     const rows = await this.listTicAssignments({ target_type: targetType, target_id: uniq }, { take: null })
-    const out: Record<string, number> = {}
+    // null prototype: a lookup by any id (`constructor` too) finds only what was read
+    const out: Record<string, number> = Object.create(null)
     for (const r of rows) out[r.target_id] = r.tic
     return out
   }
@@ -284,7 +285,7 @@ export class SalesTaxModuleService
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
-    const byId: Record<string, CertificateStanding> = {}
+    const byId: Record<string, CertificateStanding> = Object.create(null)
     let reserved = false
     for (const r of rows) {
       if (r.certificate_id.startsWith(RESERVED_PREFIX)) reserved = true
@@ -300,7 +301,7 @@ export class SalesTaxModuleService
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
     const rows = (await this.listCertificateOrigins({ certificate_id: ids }, { take: null })) as OriginRow[]
-    const out: Record<string, CertificateStanding> = {}
+    const out: Record<string, CertificateStanding> = Object.create(null)
     for (const r of rows) out[r.certificate_id] = standingOf(r)
     return out
   }

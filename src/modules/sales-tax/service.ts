@@ -185,13 +185,16 @@ export class SalesTaxModuleService
   /**
    * A bulk TIC import (src/tics): sets (or with null clears) the TIC of every target in ONE
    * transaction, so a failure leaves every TIC as it was. `onProgress` hears the targets written so far.
+   * A change naming `from` is written only while the target's TIC is still that (read in the
+   * transaction); the others are left and returned with the TIC they have now.
    */
   @InjectTransactionManager()
   async applyTicChanges(
-    changes: { target_type: TicTargetType; target_id: string; tic: number | null }[],
+    changes: { target_type: TicTargetType; target_id: string; tic: number | null; from?: number | null }[],
     onProgress?: (done: number) => void,
     @MedusaContext() sharedContext: Context = {},
-  ): Promise<void> {
+  ): Promise<{ target_type: TicTargetType; target_id: string; now: number | null }[]> {
+    const moved: { target_type: TicTargetType; target_id: string; now: number | null }[] = []
     const BATCH = 500
     for (const c of changes) checkTarget(c.target_type)
     let done = 0
@@ -204,6 +207,10 @@ export class SalesTaxModuleService
       const creates: { target_type: TicTargetType; target_id: string; tic: number }[] = []
       for (const c of part) {
         const e = byKey.get(`${c.target_type}|${c.target_id}`)
+        if (c.from !== undefined && (e?.tic ?? null) !== c.from) {
+          moved.push({ target_type: c.target_type, target_id: c.target_id, now: e?.tic ?? null })
+          continue
+        }
         if (c.tic === null) {
           if (e) deletes.push(e.id)
         } else if (e) updates.push({ id: e.id, tic: c.tic })
@@ -216,6 +223,7 @@ export class SalesTaxModuleService
       onProgress?.(done)
     }
     ticAssignmentsChanged(this.runtime)
+    return moved
   }
 
   /** TICs of the given targets that have one: { [targetId]: tic }. */

@@ -19,7 +19,7 @@ describe("plugin options", () => {
       backgroundTimeoutMs: 20000,
       cacheTtlSeconds: 300,
       completionMode: "placed",
-      filing: { maxAttempts: 8 },
+      filing: { maxAttempts: 8, addressRetentionDays: 120 },
       circuitBreaker: { failures: 5, halfOpenAfterMs: 30000 },
       shopperCertificates: "review",
     })
@@ -27,6 +27,22 @@ describe("plugin options", () => {
     expect(resolvePluginOptions({ ...valid, shopperCertificates: "off" }).shopperCertificates).toBe("off")
     expect(() => resolvePluginOptions({ ...valid, shopperCertificates: "auto" })).toThrow(
       /shopperCertificates: shopperCertificates must be "review", "immediate" or "off"/,
+    )
+  })
+
+  it("filing.addressRetentionDays: whole days, 1-3650, never fewer than sweep.days (the sweep files with the street)", () => {
+    expect(resolvePluginOptions({ ...valid, filing: { addressRetentionDays: 400 } }).filing).toEqual({
+      maxAttempts: 8,
+      addressRetentionDays: 400,
+    })
+    expect(() => resolvePluginOptions({ ...valid, filing: { addressRetentionDays: 1.5 } })).toThrow(
+      /filing\.addressRetentionDays: filing\.addressRetentionDays must be a whole number of days/,
+    )
+    expect(() => resolvePluginOptions({ ...valid, filing: { addressRetentionDays: 30 } })).toThrow(
+      /filing\.addressRetentionDays: filing\.addressRetentionDays must be at least sweep\.days \(35\)/,
+    )
+    expect(resolvePluginOptions({ ...valid, filing: { addressRetentionDays: 30 }, sweep: { days: 30 } }).filing.addressRetentionDays).toBe(
+      30,
     )
   })
 

@@ -59,9 +59,19 @@ export const PluginOptionsSchema = z
       .enum(["placed", "captured", "fulfilled"], { error: 'completionMode must be "placed", "captured" or "fulfilled"' })
       .default("placed"),
     filing: z
-      .object({ maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8) })
+      .object({
+        maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8),
+        /** Days a filing record keeps the destination's street lines (then city, state and ZIP only):
+         *  a quarter's filing period and its return's due date (120); at least `sweep.days`. */
+        addressRetentionDays: z
+          .number()
+          .int("filing.addressRetentionDays must be a whole number of days")
+          .min(1, "filing.addressRetentionDays must be at least 1")
+          .max(3650, "filing.addressRetentionDays must be at most 3650")
+          .default(120),
+      })
       .loose()
-      .default({ maxAttempts: 8 }),
+      .default({ maxAttempts: 8, addressRetentionDays: 120 }),
     /** Refunds without a return (payment.refunded, admin refunds): "ignore" shows them as not filed in
      *  the admin (a button files one as a credit); "credit" files each as a standalone credit at once. */
     manualRefunds: z.enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' }).default("ignore"),
@@ -140,6 +150,13 @@ export const PluginOptionsSchema = z
   // other parts of the plugin may read further keys (admin, filing): keep them
   .loose()
   .superRefine((o, ctx) => {
+    // the sweep may file a record again up to sweep.days after its order: with its street lines
+    if (o.filing.addressRetentionDays < o.sweep.days)
+      ctx.addIssue({
+        code: "custom",
+        path: ["filing", "addressRetentionDays"],
+        message: `filing.addressRetentionDays must be at least sweep.days (${o.sweep.days})`,
+      })
     // a sales channel on two connections, or a connection named twice (or the default one again)
     const channelAt = new Map<string, number>()
     const connectionAt = new Map<string, string>([[o.connectionId, "connectionId"]])

@@ -11,6 +11,9 @@ import { ADDRESSES, resetCheckout, seedCheckoutStore, placeOrder, useSalesTaxSan
 import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
+import { SALES_TAX_FILING_MODULE, type FilingSnapshot, type FilingStore } from "../../src/modules/sales-tax-filing/types"
+import { applyRetention } from "../../src/filing/retention"
+import { getPluginOptions } from "../../src/options"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -124,6 +127,58 @@ medusaIntegrationTestRunner({
       expect(await callLog.prune()).toBeGreaterThanOrEqual(1)
       expect((await activity("order_id=order_old")).count).toBe(0)
       expect((await activity("order_id=order_recent")).count).toBe(1)
+    })
+
+    it("the sweep job's retention: call-log entries past log.retentionDays pruned with no new call written; street lines of filing records past filing.addressRetentionDays removed in every state", async () => {
+      const container = getContainer()
+      const svc = container.resolve(SALES_TAX_MODULE) as { createCallLogEntries(r: unknown): Promise<unknown> }
+      const day = 86_400_000
+      const base = { operation: "ping", connection_id: st.sandbox.connectionId, status: 200, latency_ms: 3, attempt: 1 }
+      await svc.createCallLogEntries([
+        { ...base, at: new Date(Date.now() - 15 * day), order_id: "order_old_call" },
+        { ...base, at: new Date(Date.now() - 13 * day), order_id: "order_recent_call" },
+      ])
+      const filing = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
+      const destination = { line1: "1500 Market St", line2: "Apt 4", city: "Philadelphia", state: "PA", zip: "19102" }
+      const snapshot = (orderId: string): FilingSnapshot => ({
+        orderId,
+        kind: "order",
+        cartId: null,
+        customerId: "cus_retention",
+        currencyCode: "usd",
+        placedAt: new Date().toISOString(),
+        origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
+        destination,
+        lines: [],
+      })
+      const records = [
+        ["order_ret_attention", "needs_attention", 121],
+        ["order_ret_skipped", "skipped", 121],
+        ["order_ret_completed", "completed", 200],
+        ["order_ret_recent", "completed", 119],
+      ] as const
+      for (const [orderId, state, age] of records) {
+        const rec = { order_id: orderId, kind: "order" as const, cart_id: null, customer_id: null, completion_mode: "placed" as const }
+        await filing.ensureRecord({ ...rec, snapshot: snapshot(orderId), charged_tax: 0, state, next_attempt_at: null })
+        await dbConnection.raw(`UPDATE sales_tax_filing_record SET created_at = now() - make_interval(days => ?) WHERE order_id = ?`, [
+          age,
+          orderId,
+        ])
+      }
+      // what the sweep job runs on its slot (its own lock aside), with the default options
+      await applyRetention(container, getPluginOptions(container), new Date())
+      expect((await activity("order_id=order_old_call")).count).toBe(0)
+      expect((await activity("order_id=order_recent_call")).count).toBe(1)
+      for (const [orderId, state, age] of records) {
+        const r = (await filing.findRecord(orderId))!
+        expect([orderId, r.state, r.snapshot!.destination]).toEqual([
+          orderId,
+          state,
+          age > 120 ? { line1: "", line2: null, city: "Philadelphia", state: "PA", zip: "19102" } : destination,
+        ])
+      }
+      // once removed, not selected again
+      expect((await applyRetention(container, getPluginOptions(container), new Date())).streets).toBe(0)
     })
 
     it("with its table unavailable, checkout goes on and one warning is logged; writing resumes when the table is back", async () => {

@@ -657,6 +657,37 @@ medusaIntegrationTestRunner({
       expect(set.json.warning).toBeUndefined()
     })
 
+    it("TIC import: Object member names (__proto__, constructor, hasOwnProperty) in every column are refused by line, the dry run and the apply alike (was 500)", async () => {
+      await setup()
+      const names = ["__proto__", "constructor", "hasOwnProperty", "toString"]
+      const lines = names.flatMap((n, i) => [
+        `${n},${fx.ids.product[0]},,1`,
+        `product,${n},,1`,
+        `product,,${n},1`,
+        `product,prod_x${i},,${n}`,
+      ])
+      const csv = ["target,id,handle,tic", ...lines].join("\n")
+      const post = (path: string, body: unknown) => send(fx.base, "POST", path, { ...admin(), ...JSON_CT }, JSON.stringify(body))
+      const preview = await post("/admin/sales-tax/tics/import", { csv })
+      expect(preview.status).toBe(200)
+      expect(preview.json.plan.changes).toEqual([])
+      // each line refused at its own column: target, id, handle (no such product), tic
+      const columns = ["target", "id", "handle", "tic"]
+      expect(preview.json.plan.refused.map((r: { row: number; column: string }) => [r.row, r.column])).toEqual(
+        lines.map((_, i) => [i + 2, columns[i % 4]]),
+      )
+      for (const mode of ["all", "valid_rows"] as const) {
+        const apply = await post("/admin/sales-tax/tics/import/apply", { csv, mode })
+        expect([mode, apply.status]).toEqual([mode, mode === "all" ? 422 : 202])
+        if (mode === "all")
+          expect(apply.json.errors[0]).toEqual({
+            location: "csv.line 2.target",
+            message: '"__proto__" is not product, product_type or product_category',
+          })
+        else expect(apply.json.plan).toEqual({ changes: 0, unchanged: 0, refused: lines.length })
+      }
+    })
+
     // -------------------------------------------------------------------------------------------
     // the fuzz
     // -------------------------------------------------------------------------------------------
@@ -1323,7 +1354,13 @@ function moreValidBodies(kind: BodyKind): Record<string, unknown>[] {
 function csvArb(fx: Fixture, apiKey: string): fc.Arbitrary<string> {
   const ids = [...fx.ids.product, ...fx.ids.productType, ...fx.ids.productCategory]
   const cell = (known: fc.Arbitrary<string>) =>
-    fc.oneof({ arbitrary: known, weight: 4 }, { arbitrary: fc.constant(""), weight: 1 }, { arbitrary: hostileString(apiKey), weight: 2 })
+    fc.oneof(
+      { arbitrary: known, weight: 4 },
+      { arbitrary: fc.constant(""), weight: 1 },
+      { arbitrary: hostileString(apiKey), weight: 2 },
+      // Object members: a lookup of a plain object would find them (the 500 of a `__proto__` target)
+      { arbitrary: fc.constantFrom("__proto__", "constructor", "hasOwnProperty", "toString", "prototype", "valueOf"), weight: 1 },
+    )
   const columns = {
     target: cell(fc.constantFrom("product", "product_type", "product-type", "category", "product_category", "variant")),
     id: cell(fc.constantFrom(...ids, "prod_NOSUCH", "ptyp_NOSUCH")),

@@ -21,6 +21,7 @@ import { createProductCategoriesWorkflow, createProductsWorkflow, createProductT
 import { parse } from "csv-parse/sync"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
 import { clearTicCache } from "../../src/api/admin/sales-tax/tic-lookup"
+import { TIC_IMPORT_LOCK } from "../../src/tics/medusa"
 import { logNexusWarnings } from "../../src/nexus/medusa"
 import type { ExposureRow } from "../../src/nexus/exposure"
 
@@ -310,6 +311,9 @@ medusaIntegrationTestRunner({
         expect(plan.refused[1].reason).toBe("TIC 987654321 is not in the service's TIC list")
         // one TIC lookup per distinct TIC (20010, 10005, 40030, 987654321)
         expect((await st.sandbox.counts()).searchTics).toBe(4)
+        // the same file previewed again asks the service nothing (nor do the applies below)
+        expect((await api.post("/admin/sales-tax/tics/import", { csv: file }, ticAuth)).data.plan.hash).toBe(plan.hash)
+        expect((await st.sandbox.counts()).searchTics).toBe(4)
 
         // all or nothing: refused lines → nothing applied
         const all = await api.post("/admin/sales-tax/tics/import/apply", { csv: file }, { ...ticAuth, ...any })
@@ -326,7 +330,8 @@ medusaIntegrationTestRunner({
         const valid = await api.post("/admin/sales-tax/tics/import/apply", { csv: file, mode: "valid_rows" }, ticAuth)
         expect(valid.status).toBe(202)
         expect(valid.data.plan).toEqual({ changes: 3, unchanged: 1, refused: 3 })
-        expect(await waitForImport()).toMatchObject({ status: "done", total: 3, done: 3, error: null })
+        expect(await waitForImport()).toMatchObject({ status: "done", total: 3, done: 3, error: null, changed: [] })
+        expect((await st.sandbox.counts()).searchTics).toBe(4)
         expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({ [ids.sweatpants!]: 20010 })
         expect(await svc.getTics("product_type", [ids.type!])).toEqual({ [ids.type!]: 40030 })
         expect(await svc.getTics("product_category", [ids.cat!])).toEqual({ [ids.cat!]: 20010 })
@@ -345,6 +350,63 @@ medusaIntegrationTestRunner({
         expect(await waitForImport()).toMatchObject({ status: "done", done: 1 })
         const after = rowsOf(await exportCsv()).find((r) => r.handle === "sweatpants")
         expect(after).toMatchObject({ tic: "", resolved_tic: "40030", resolved_from: "product_type" })
+      })
+
+      it("budgets and races: a file over the TIC ceiling is refused at its line before any search; an apply whose plan differs from its preview is 409; one import at a time across instances (the lock); a target changed after the plan is not written, and reported", async () => {
+        clearTicCache()
+        await st.sandbox.resetCounts()
+        // 1,001 different TICs: refused whole at the line of the 1,001st, no search made
+        const many = ["id,tic", ...Array.from({ length: 1001 }, (_, i) => `prod_many${i},${30000 + i}`)].join("\n")
+        const over = await api.post("/admin/sales-tax/tics/import", { csv: many }, ticAuth)
+        expect(over.status).toBe(200)
+        expect(over.data.plan).toMatchObject({ changes: [], unchanged: 0 })
+        expect(over.data.plan.refused).toEqual([
+          {
+            row: 1002,
+            column: "tic",
+            reason: "more than 1000 different TICs (the service is asked about each): split the file before this line",
+          },
+        ])
+        expect((await st.sandbox.counts()).searchTics ?? 0).toBe(0)
+
+        const svc = getContainer().resolve(SALES_TAX_MODULE) as {
+          getTics(t: string, ids: string[]): Promise<Record<string, number>>
+          setTic(t: string, id: string, tic: number | null): Promise<unknown>
+          applyTicChanges(c: { target_type: string; target_id: string; tic: number | null; from?: number | null }[]): Promise<unknown>
+        }
+        const file = `id,tic\n${ids.sweatpants},20010\n`
+        const preview = (await api.post("/admin/sales-tax/tics/import", { csv: file }, ticAuth)).data.plan
+        expect(preview.changes).toMatchObject([{ row: 2, from: null, to: 20010 }])
+        // someone sets the TIC after the preview: the apply naming the preview is refused
+        await svc.setTic("product", ids.sweatpants!, 40030)
+        const stale = await api.post(
+          "/admin/sales-tax/tics/import/apply",
+          { csv: file, preview_hash: preview.hash },
+          { ...ticAuth, ...any },
+        )
+        expect(stale.status).toBe(409)
+        expect(stale.data.errors[0].location).toBe("body.preview_hash")
+        expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({ [ids.sweatpants!]: 40030 })
+
+        // another instance's import holds the lock: 409 here, and the apply goes through once it is released
+        const locking = getContainer().resolve(Modules.LOCKING)
+        await locking.acquire(TIC_IMPORT_LOCK, { ownerId: "another-instance" })
+        const fresh = (await api.post("/admin/sales-tax/tics/import", { csv: file }, ticAuth)).data.plan
+        const busy = await api.post("/admin/sales-tax/tics/import/apply", { csv: file, preview_hash: fresh.hash }, { ...ticAuth, ...any })
+        expect(busy.status).toBe(409)
+        await locking.release(TIC_IMPORT_LOCK, { ownerId: "another-instance" })
+        const applied = await api.post("/admin/sales-tax/tics/import/apply", { csv: file, preview_hash: fresh.hash }, ticAuth)
+        expect(applied.status).toBe(202)
+        expect(await waitForImport()).toMatchObject({ status: "done", changed: [] })
+        expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({ [ids.sweatpants!]: 20010 })
+
+        // the write's own check: a change planned from another TIC than the target has is left, and returned
+        expect(await svc.applyTicChanges([{ target_type: "product", target_id: ids.sweatpants!, tic: 10005, from: 40030 }])).toEqual([
+          { target_type: "product", target_id: ids.sweatpants, now: 20010 },
+        ])
+        expect(await svc.getTics("product", [ids.sweatpants!])).toEqual({ [ids.sweatpants!]: 20010 })
+        await svc.setTic("product", ids.sweatpants!, null)
+        expect((await st.sandbox.counts()).searchTics).toBe(1)
       })
 
       it("refuses hostile and broken files with a located answer, applying nothing", async () => {

@@ -12,11 +12,13 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import {
   createApiKeysWorkflow,
   createInventoryLevelsWorkflow,
+  createLocationFulfillmentSetWorkflow,
   createProductCategoriesWorkflow,
   createProductsWorkflow,
   createSalesChannelsWorkflow,
 } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { graph } from "../../src/query"
 import { ADDRESSES, CART_FIELDS, useSalesTaxSandbox } from "../helpers"
 import { waitForFiling } from "../filing-helpers/medusa"
 import { seedStarter, type StarterStore } from "../browser/app/src/scripts/seed-starter"
@@ -117,6 +119,56 @@ medusaIntegrationTestRunner({
       expect(["filed", "completed"]).toContain(record.state)
       const filed = await st.sandbox.client.getOrder(done.data.order.id)
       expect(filed.lineItems.reduce((s, l) => s + Number(l.tax.amount), 0)).toBeCloseTo(Number(quoted.tax_total), 2)
+    })
+
+    it("five concurrent clicks of each fix make one region, one tax region, one US location, one zone and one copy of each shipping option (fixes run under one lock, planned inside it); a fulfillment set named like the new one elsewhere is not a clash", async () => {
+      const container = getContainer()
+      const clicks = async (fix: string) => {
+        const answers = await Promise.all(Array.from({ length: 5 }, () => api.post("/admin/sales-tax/setup/fix", { fix }, auth)))
+        return answers.map((r) => r.status).sort()
+      }
+      expect(await clicks("create_us_region")).toEqual([200, 409, 409, 409, 409])
+      expect(await clicks("create_us_tax_region")).toEqual([200, 409, 409, 409, 409])
+      expect(await clicks("create_us_location")).toEqual([200, 409, 409, 409, 409])
+      // the name the shipping fix would give its fulfillment set, taken by the European warehouse's
+      await createLocationFulfillmentSetWorkflow(container).run({
+        input: { location_id: starter.stockLocationId, fulfillment_set_data: { name: "US shipping from US Warehouse", type: "shipping" } },
+      })
+      expect(await clicks("add_us_shipping")).toEqual([200, 409, 409, 409, 409])
+
+      const regions = await graph<{ countries?: { iso_2: string }[] }>(container, { entity: "region", fields: ["id", "countries.iso_2"] })
+      expect(regions.filter((r) => (r.countries ?? []).some((c) => c.iso_2 === "us"))).toHaveLength(1)
+      const taxRegions = await graph<{ id: string }>(container, {
+        entity: "tax_region",
+        fields: ["id"],
+        filters: { country_code: "us", parent_id: null },
+      })
+      expect(taxRegions).toHaveLength(1)
+      type Loc = {
+        id: string
+        name: string
+        fulfillment_sets?: { name: string; service_zones?: { id: string; shipping_options?: { name: string }[] }[] }[]
+      }
+      const locations = await graph<Loc>(container, {
+        entity: "stock_location",
+        fields: [
+          "id",
+          "name",
+          "fulfillment_sets.name",
+          "fulfillment_sets.service_zones.id",
+          "fulfillment_sets.service_zones.shipping_options.name",
+        ],
+      })
+      const us = locations.filter((l) => l.name === "US Warehouse")
+      expect(us).toHaveLength(1)
+      const sets = us[0]!.fulfillment_sets ?? []
+      expect(sets.map((f) => f.name)).toEqual([`US shipping from US Warehouse (${us[0]!.id})`])
+      const zones = sets.flatMap((f) => f.service_zones ?? [])
+      expect(zones).toHaveLength(1)
+      expect((zones[0]!.shipping_options ?? []).map((o) => o.name).sort()).toEqual(["Express Shipping", "Standard Shipping"])
+      const after = await api.get("/admin/sales-tax/setup", auth)
+      const fixable = ["us_region", "us_tax_region", "us_location", "us_shipping"]
+      expect(after.data.items.filter((i: { id: string; done: boolean }) => fixable.includes(i.id) && !i.done)).toEqual([])
     })
 
     it("the setup script: lists the items (exit 1), and with --fix applies the unambiguous fixes (exit 1: the stock and the TICs are left); bad arguments exit 2", async () => {

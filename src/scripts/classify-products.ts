@@ -41,7 +41,7 @@ export default async function classifyProducts({ container, args }: ExecArgs) {
     return
   }
   const accepted = await acceptedSuggestions(container, options, parsed.minConfidence)
-  const job = applyChanges(container, accepted.changes)
+  const job = await applyChanges(container, accepted.changes)
   if (!job) {
     process.stderr.write("sales-tax classify: another TIC import is running; try again when it is done\n")
     process.exitCode = 1

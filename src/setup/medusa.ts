@@ -194,13 +194,68 @@ export async function readChecklist(scope: Scope): Promise<SetupItem[]> {
 }
 
 export class FixNotOffered extends Error {}
+/** Another fix held the lock for longer than the wait. */
+export class FixBusy extends Error {}
 
-/** Applies one fix (re-planned from what the store holds now) and returns the checklist after it. */
+/** The one lock of every setup fix (Medusa's Locking Module: across instances with a shared provider). */
+export const SETUP_FIX_LOCK = "sales-tax:setup-fix"
+const FIX_LOCK_WAIT_SECONDS = 120
+
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
+
+/**
+ * Applies one fix and returns the checklist after it. Fixes run one at a time, and each is planned
+ * inside the lock from what the store holds then: a click that waited for another sees its result
+ * (the fix is no longer offered: FixNotOffered), so concurrent clicks make one of each record.
+ */
 export async function applySetupFix(container: MedusaContainer, fix: SetupFixId): Promise<{ applied: string; items: SetupItem[] }> {
-  const planned = planFix(await readSetupInput(container), fix)
-  if (!planned.ok) throw new FixNotOffered(planned.reason)
-  const applied = await runPlan(container, planned.plan)
+  const locking = container.resolve<Locking>(Modules.LOCKING)
+  let held = false
+  const applied = await locking
+    .execute(
+      SETUP_FIX_LOCK,
+      async () => {
+        held = true
+        const planned = planFix(await readSetupInput(container), fix)
+        if (!planned.ok) throw new FixNotOffered(planned.reason)
+        return runPlan(container, planned.plan)
+      },
+      { timeout: FIX_LOCK_WAIT_SECONDS },
+    )
+    .catch((e: unknown) => {
+      if (held) throw e
+      throw new FixBusy(`another setup fix has been running for over ${FIX_LOCK_WAIT_SECONDS} s; try again when it is done`)
+    })
   return { applied, items: await readChecklist(container) }
+}
+
+/**
+ * The fulfillment set a location's US zone goes into: the location's own set of that name when an
+ * earlier run made it and stopped (reused), else a new one under a name no set has (names are
+ * unique across the store: a second location of the same name gets its id in the name).
+ */
+async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
+  const base = `US shipping from ${locationName}`
+  const setsOf = async () => {
+    const [loc] = await graph<SetupLocation>(container, {
+      entity: "stock_location",
+      fields: ["id", "fulfillment_sets.id", "fulfillment_sets.name"],
+      filters: { id: locationId },
+    })
+    return loc?.fulfillment_sets ?? []
+  }
+  const own = (await setsOf()).find((f) => f.name === base)
+  if (own) return own.id
+  const taken = await graph<{ id: string }>(container, { entity: "fulfillment_set", fields: ["id"], filters: { name: base } })
+  const name = taken.length ? `${base} (${locationId})` : base
+  await createLocationFulfillmentSetWorkflow(container).run({
+    input: { location_id: locationId, fulfillment_set_data: { name, type: "shipping" } },
+  })
+  const set = (await setsOf()).find((f) => f.name === name)
+  if (!set) throw new Error(`the fulfillment set "${name}" was not found after its creation`)
+  return set.id
 }
 
 /** Runs a plan through Medusa's workflows; returns a sentence of what was done. */
@@ -252,19 +307,9 @@ export async function runPlan(container: MedusaContainer, plan: FixPlan): Promis
           })
         let zoneId = t.serviceZoneId
         if (!zoneId) {
-          const setName = `US shipping from ${t.locationName}`
-          await createLocationFulfillmentSetWorkflow(container).run({
-            input: { location_id: t.locationId, fulfillment_set_data: { name: setName, type: "shipping" } },
-          })
-          const [loc] = await graph<SetupLocation>(container, {
-            entity: "stock_location",
-            fields: ["id", "fulfillment_sets.id", "fulfillment_sets.name"],
-            filters: { id: t.locationId },
-          })
-          const set = (loc?.fulfillment_sets ?? []).find((f) => f.name === setName)
-          if (!set) throw new Error(`the fulfillment set "${setName}" was not found after its creation`)
+          const setId = await usShippingSet(container, t.locationId, t.locationName)
           const { result: zones } = await createServiceZonesWorkflow(container).run({
-            input: { data: [{ fulfillment_set_id: set.id, name: "United States", geo_zones: [{ type: "country", country_code: "us" }] }] },
+            input: { data: [{ fulfillment_set_id: setId, name: "United States", geo_zones: [{ type: "country", country_code: "us" }] }] },
           })
           zoneId = zones[0]!.id
         }

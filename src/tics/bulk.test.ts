@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { parse } from "csv-parse/sync"
-import { exportCsv, parseImport, planImport, type ExportProduct, type TicVerdict } from "./bulk"
+import { changedSincePlan, exportCsv, parseImport, planImport, type ExportProduct, type TicVerdict } from "./bulk"
 
 const product = (over: Partial<ExportProduct> = {}): ExportProduct => ({
   id: "prod_1",
@@ -100,6 +100,40 @@ describe("parseImport", () => {
     expect(r.refused[0]!.reason).toBe('"abc" is not a TIC (a whole number, or empty to clear)')
     expect(r.refused[4]!.reason).toBe("the same product as line 6")
   })
+  it("Object member names in any cell are plain text: a refused target, id or TIC, a handle looked up like any other (was a throw)", () => {
+    for (const name of ["__proto__", "constructor", "hasOwnProperty", "toString", "prototype", "valueOf"]) {
+      const r = parseImport(
+        ["target,id,handle,tic", `${name},prod_1,,1`, `product,${name},,1`, `product,,${name},1`, `product,prod_2,,${name}`].join("\n"),
+      )
+      expect(r.refused).toEqual([
+        { row: 2, column: "target", reason: `"${name.toLowerCase()}" is not product, product_type or product_category` },
+        { row: 3, column: "id", reason: `"${name}" is not a product id (prod_…)` },
+        { row: 5, column: "tic", reason: `"${name}" is not a TIC (a whole number, or empty to clear)` },
+      ])
+      expect(r.rows).toEqual([{ row: 4, target: "product", ref: name, by: "handle", tic: 1 }])
+      expect(planImport(r, new Map(), new Map(), new Map()).refused[1]).toEqual({
+        row: 3,
+        column: "id",
+        reason: `"${name}" is not a product id (prod_…)`,
+      })
+    }
+  })
+  it("at most IMPORT_LIMITS.tics different TICs: the file is refused whole at the line naming one more (repeats and clears are free)", () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `prod_${i},${30000 + i}`)
+    const at = parseImport(["id,tic", ...lines(1000), "prod_a,30000", "prod_b,"].join("\n"))
+    expect(at.refused).toEqual([])
+    expect(new Set(at.rows.map((r) => r.tic)).size).toBe(1001) // 1,000 TICs and a clear
+    expect(parseImport(["id,tic", ...lines(1001), "prod_a,1"].join("\n"))).toEqual({
+      rows: [],
+      refused: [
+        {
+          row: 1002,
+          column: "tic",
+          reason: "more than 1000 different TICs (the service is asked about each): split the file before this line",
+        },
+      ],
+    })
+  })
   it("refuses a file without the needed columns, an unreadable one, an empty one and a huge one whole", () => {
     expect(parseImport("name,value\nx,1").refused).toEqual([
       { row: 1, column: "tic", reason: "the header has no tic column" },
@@ -162,5 +196,33 @@ describe("planImport", () => {
   it("clearing a TIC is a change to null, without asking the service", () => {
     const plan = planImport(parseImport("id,tic\nprod_2,\n"), targets, current, new Map())
     expect(plan.changes).toEqual([{ row: 2, target: "product", targetId: "prod_2", ref: "prod_2", from: 10005, to: null }])
+  })
+  it("the plan's hash: the same for the same plan, another when a target's TIC changed since", () => {
+    const file = parseImport("id,tic\nprod_1,20010\nprod_2,10005\n")
+    const a = planImport(file, targets, current, verdicts)
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(planImport(file, targets, new Map(current), verdicts).hash).toBe(a.hash)
+    expect(planImport(file, targets, new Map([...current, ["prod_1", 40030]]), verdicts).hash).not.toBe(a.hash)
+    expect(planImport(file, targets, new Map(), verdicts).hash).not.toBe(a.hash)
+  })
+})
+
+describe("changedSincePlan", () => {
+  it("names each line whose target the write found with another TIC, with the TIC planned from and the TIC now", () => {
+    const changes = [
+      { row: 2, target: "product" as const, targetId: "prod_1", ref: "prod_1", from: null, to: 20010 },
+      { row: 3, target: "product_type" as const, targetId: "ptyp_1", ref: "Apparel", from: 40030, to: null },
+      { row: 4, target: "product" as const, targetId: "prod_2", ref: "prod_2", from: 10005, to: 20010 },
+    ]
+    expect(
+      changedSincePlan(changes, [
+        { target_type: "product", target_id: "prod_1", now: 31000 },
+        { target_type: "product_type", target_id: "ptyp_1", now: null },
+      ]),
+    ).toEqual([
+      { row: 2, column: "tic", reason: "not written: the TIC was none when planned and is 31000 now" },
+      { row: 3, column: "tic", reason: "not written: the TIC was 40030 when planned and is none now" },
+    ])
+    expect(changedSincePlan(changes, [])).toEqual([])
   })
 })

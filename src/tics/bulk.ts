@@ -4,14 +4,20 @@
  * categories by id or handle. Pure: parsing, the plan (changes, unchanged, refused with row, column
  * and reason) and the export text. The Medusa side is ./medusa.ts.
  */
+import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../filing/reconciliation/compute"
 
 export const TARGETS = ["product", "product_type", "product_category"] as const
 export type BulkTarget = (typeof TARGETS)[number]
 
-/** Limits of one import (a hostile or runaway file is refused whole, with the reason). */
-export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500 } as const
+/**
+ * Limits of one import (a hostile or runaway file is refused whole, with the reason). `tics`: the
+ * different TICs one file may name; each is one search at the service (a paid call), made once and
+ * remembered for an hour by the TIC lookup cache (2,000 TICs: a file at the ceiling is previewed
+ * again, then applied, without asking again).
+ */
+export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, tics: 1_000 } as const
 
 export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
 
@@ -62,15 +68,16 @@ export interface Refusal {
 }
 
 const ID_PREFIX: Record<BulkTarget, string> = { product: "prod_", product_type: "ptyp_", product_category: "pcat_" }
-const TARGET_ALIASES: Record<string, BulkTarget> = {
-  product: "product",
-  product_type: "product_type",
-  "product-type": "product_type",
-  type: "product_type",
-  product_category: "product_category",
-  "product-category": "product_category",
-  category: "product_category",
-}
+// a Map: a cell such as `__proto__` or `constructor` is an unknown target, not an Object member
+const TARGET_ALIASES = new Map<string, BulkTarget>([
+  ["product", "product"],
+  ["product_type", "product_type"],
+  ["product-type", "product_type"],
+  ["type", "product_type"],
+  ["product_category", "product_category"],
+  ["product-category", "product_category"],
+  ["category", "product_category"],
+])
 
 // A cell the export defused (a leading ') is read back as written before the quote
 const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
@@ -120,6 +127,7 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
   const rows: ImportRow[] = []
   const refused: Refusal[] = []
   const seen = new Map<string, number>()
+  const tics = new Set<number>()
   for (const { record: rec, info } of records.slice(1)) {
     const row = info.lines
     const cell = (at: number) => (at >= 0 ? undefuse(rec[at] ?? "") : "")
@@ -134,7 +142,7 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
       continue
     }
     const rawTarget = cell(targetAt).toLowerCase()
-    const target = rawTarget === "" ? "product" : TARGET_ALIASES[rawTarget]
+    const target = rawTarget === "" ? "product" : TARGET_ALIASES.get(rawTarget)
     if (!target) {
       refused.push({ row, column: "target", reason: `"${rawTarget}" is not product, product_type or product_category` })
       continue
@@ -173,6 +181,20 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
       continue
     }
     seen.set(key, row)
+    if (tic !== null && !tics.has(tic)) {
+      if (tics.size === IMPORT_LIMITS.tics)
+        return {
+          rows: [],
+          refused: [
+            {
+              row,
+              column: "tic",
+              reason: `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`,
+            },
+          ],
+        }
+      tics.add(tic)
+    }
     rows.push({ row, target, ref, by, tic })
   }
   return { rows, refused }
@@ -196,6 +218,8 @@ export interface ImportPlan {
   changes: PlannedChange[]
   unchanged: number
   refused: Refusal[]
+  /** the plan's fingerprint: an apply naming it is refused when its own plan differs (a TIC changed since) */
+  hash: string
 }
 
 /**
@@ -245,5 +269,22 @@ export function planImport(
     else changes.push({ row: r.row, target: r.target, targetId, ref: r.ref, from, to: r.tic })
   }
   refused.sort((a, b) => a.row - b.row)
-  return { changes, unchanged, refused }
+  const hash = createHash("sha256")
+    .update(JSON.stringify([changes, unchanged, refused]))
+    .digest("hex")
+  return { changes, unchanged, refused, hash }
+}
+
+/** Pure: the lines whose target the write found with another TIC than planned, with what it has now. */
+export function changedSincePlan(
+  changes: readonly PlannedChange[],
+  moved: { target_type: string; target_id: string; now: number | null }[],
+): Refusal[] {
+  const now = new Map(moved.map((m) => [`${m.target_type}|${m.target_id}`, m.now]))
+  return changes.flatMap((c) => {
+    const key = `${c.target}|${c.targetId}`
+    if (!now.has(key)) return []
+    const was = (t: number | null) => (t === null ? "none" : String(t))
+    return [{ row: c.row, column: "tic", reason: `not written: the TIC was ${was(c.from)} when planned and is ${was(now.get(key)!)} now` }]
+  })
 }

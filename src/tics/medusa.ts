@@ -1,12 +1,13 @@
 /**
  * Bulk TICs, Medusa side: the products read through Query for the export (with the TIC each
  * resolves to), an import's references resolved through Query and its TICs checked at the service
- * (one cached lookup per distinct TIC), and the apply: one background job per process, all of the
- * plan in ONE transaction of the salesTax module (nothing half-applied), its progress polled by the
- * admin. The pure part is ./bulk.ts.
+ * (one cached lookup per distinct TIC, at most IMPORT_LIMITS.tics), and the apply: a background
+ * job, all of the plan in ONE transaction of the salesTax module (nothing half-applied), its
+ * progress polled by the admin, one import at a time across instances (the Locking Module). The
+ * pure part is ./bulk.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import pLimit from "p-limit"
 import { randomUUID } from "node:crypto"
 import { graph, type QueryScope } from "../query"
@@ -19,6 +20,7 @@ import { lookupTic } from "../api/admin/sales-tax/tic-lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
 import { runtimeOf } from "../runtime"
 import {
+  changedSincePlan,
   exportCsv,
   parseImport,
   planImport,
@@ -26,6 +28,7 @@ import {
   type ExportProduct,
   type ImportPlan,
   type PlannedChange,
+  type Refusal,
   type TicVerdict,
 } from "./bulk"
 
@@ -156,10 +159,23 @@ export interface TicImportJob {
   total: number
   done: number
   error: string | null
+  /** lines not written: their target's TIC changed after the plan (another import or a single edit) */
+  changed: Refusal[]
+}
+
+/** The one lock of the imports (Medusa's Locking Module: across instances with a shared provider). */
+export const TIC_IMPORT_LOCK = "sales-tax:tic-import"
+/** How long a crashed instance's import can hold the lock. */
+const TIC_IMPORT_LOCK_EXPIRE_S = 60 * 60
+
+interface Locking {
+  acquire(keys: string | string[], args?: { ownerId?: string | null; expire?: number }): Promise<void>
+  release(keys: string | string[], args?: { ownerId?: string | null }): Promise<boolean>
 }
 
 let job: TicImportJob | null = null
 
+/** This instance's running (or last) import. */
 export function currentTicImport(): TicImportJob | null {
   return job ? { ...job } : null
 }
@@ -167,25 +183,38 @@ export function currentTicImport(): TicImportJob | null {
 type ApplyModule = Pick<SalesTaxModuleService, "applyTicChanges">
 
 /**
- * Starts applying `changes` in the background (one import at a time per process). All of them are
- * written in one transaction: a failure leaves every TIC as it was.
+ * Starts applying `changes` in the background, one import at a time across instances (the
+ * Locking Module's lock, held until the write ends). All of them are written in one transaction: a
+ * failure leaves every TIC as it was; a change whose target's TIC is no longer its `from` is not
+ * written and is reported on the job.
  */
-export function startTicImport(container: MedusaContainer, changes: readonly PlannedChange[]): { ok: boolean; job: TicImportJob } {
+export async function startTicImport(
+  container: MedusaContainer,
+  changes: readonly PlannedChange[],
+): Promise<{ ok: true; job: TicImportJob } | { ok: false; job: TicImportJob | null }> {
   if (job?.status === "running") return { ok: false, job: { ...job } }
-  const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null }
+  const locking = container.resolve<Locking>(Modules.LOCKING)
+  const ownerId = `tic-import-${randomUUID()}`
+  try {
+    await locking.acquire(TIC_IMPORT_LOCK, { ownerId, expire: TIC_IMPORT_LOCK_EXPIRE_S })
+  } catch {
+    return { ok: false, job: currentTicImport() } // another instance's import
+  }
+  const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null, changed: [] }
   job = mine
   const svc = container.resolve<ApplyModule>(SALES_TAX_MODULE)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const rows = changes.map((c) => ({ target_type: c.target as TicTargetType, target_id: c.targetId, tic: c.to }))
+  const rows = changes.map((c) => ({ target_type: c.target as TicTargetType, target_id: c.targetId, tic: c.to, from: c.from }))
   void svc
     .applyTicChanges(rows, (done) => void (mine.done = done))
     .then(
-      () => {
+      (moved) => {
         // the checkout's product TICs are read again (after the commit, not only inside the transaction)
         ticAssignmentsChanged(runtimeOf(container))
+        mine.changed = changedSincePlan(changes, moved)
         mine.done = mine.total
         mine.status = "done"
-        logger.info(`sales-tax TIC import: ${mine.total} TICs set`)
+        logger.info(`sales-tax TIC import: ${mine.total - mine.changed.length} TICs set, ${mine.changed.length} changed since the plan`)
       },
       (e: unknown) => {
         mine.status = "failed"
@@ -195,5 +224,6 @@ export function startTicImport(container: MedusaContainer, changes: readonly Pla
         logger.error(`sales-tax TIC import failed, rolled back: ${(e as Error)?.message ?? e}`)
       },
     )
+    .finally(() => locking.release(TIC_IMPORT_LOCK, { ownerId }).catch(() => undefined))
   return { ok: true, job: { ...mine } }
 }

@@ -3,6 +3,7 @@ import { MedusaService } from "@medusajs/framework/utils"
 import { amountNumber } from "../../money"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
+import { withoutStreet } from "./retention"
 import type {
   EditIntent,
   FilingRecordDTO,
@@ -17,6 +18,7 @@ import type {
 } from "./types"
 
 const RESUME_BATCH = 1000
+const STREET_BATCH = 500
 
 /** A row as the generated CRUD returns it. */
 type RecordRow = InferTypeOf<typeof FilingRecord>
@@ -147,6 +149,26 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
       await this.updateFilingRecords(rows.map((r) => ({ id: r.id, next_attempt_at: now })))
       n += rows.length
       if (rows.length < RESUME_BATCH) return n
+    }
+  }
+
+  /**
+   * Removes the street lines of every record created before `before` (all states; retention.ts),
+   * 500 a batch, oldest first; each marked with `now`. Returns how many.
+   */
+  async removeStreetLines(before: Date, now: Date): Promise<number> {
+    let n = 0
+    for (;;) {
+      const rows = await this.listFilingRecords(
+        { created_at: { $lt: before }, address_removed_at: null },
+        { select: ["id", "snapshot"], take: STREET_BATCH, order: { created_at: "ASC" } },
+      )
+      if (!rows.length) return n
+      await this.updateFilingRecords(
+        rows.map((r) => ({ id: r.id, snapshot: json(withoutStreet(fromJson<FilingSnapshot>(r.snapshot))), address_removed_at: now })),
+      )
+      n += rows.length
+      if (rows.length < STREET_BATCH) return n
     }
   }
 

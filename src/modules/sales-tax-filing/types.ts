@@ -166,6 +166,8 @@ export interface FilingRecordDTO {
   revision?: number
   /** order edits of this order (kind "order" only) */
   edits?: EditIntent[] | null
+  /** when the snapshot's street lines were removed (retention.ts) */
+  address_removed_at?: Date | null
   refunds?: FilingRefundDTO[]
   created_at?: Date
   updated_at?: Date

@@ -185,13 +185,16 @@ export class SalesTaxModuleService
   /**
    * A bulk TIC import (src/tics): sets (or with null clears) the TIC of every target in ONE
    * transaction, so a failure leaves every TIC as it was. `onProgress` hears the targets written so far.
+   * A change naming `from` is written only while the target's TIC is still that (read in the
+   * transaction); the others are left and returned with the TIC they have now.
    */
   @InjectTransactionManager()
   async applyTicChanges(
-    changes: { target_type: TicTargetType; target_id: string; tic: number | null }[],
+    changes: { target_type: TicTargetType; target_id: string; tic: number | null; from?: number | null }[],
     onProgress?: (done: number) => void,
     @MedusaContext() sharedContext: Context = {},
-  ): Promise<void> {
+  ): Promise<{ target_type: TicTargetType; target_id: string; now: number | null }[]> {
+    const moved: { target_type: TicTargetType; target_id: string; now: number | null }[] = []
     const BATCH = 500
     for (const c of changes) checkTarget(c.target_type)
     let done = 0
@@ -204,6 +207,10 @@ export class SalesTaxModuleService
       const creates: { target_type: TicTargetType; target_id: string; tic: number }[] = []
       for (const c of part) {
         const e = byKey.get(`${c.target_type}|${c.target_id}`)
+        if (c.from !== undefined && (e?.tic ?? null) !== c.from) {
+          moved.push({ target_type: c.target_type, target_id: c.target_id, now: e?.tic ?? null })
+          continue
+        }
         if (c.tic === null) {
           if (e) deletes.push(e.id)
         } else if (e) updates.push({ id: e.id, tic: c.tic })
@@ -216,6 +223,7 @@ export class SalesTaxModuleService
       onProgress?.(done)
     }
     ticAssignmentsChanged(this.runtime)
+    return moved
   }
 
   /** TICs of the given targets that have one: { [targetId]: tic }. */
@@ -224,7 +232,8 @@ export class SalesTaxModuleService
     const uniq = [...new Set(ids.filter(Boolean))]
     if (!uniq.length) return {}
     const rows = await this.listTicAssignments({ target_type: targetType, target_id: uniq }, { take: null })
-    const out: Record<string, number> = {}
+    // null prototype: a lookup by any id (`constructor` too) finds only what was read
+    const out: Record<string, number> = Object.create(null)
     for (const r of rows) out[r.target_id] = r.tic
     return out
   }
@@ -284,7 +293,7 @@ export class SalesTaxModuleService
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
-    const byId: Record<string, CertificateStanding> = {}
+    const byId: Record<string, CertificateStanding> = Object.create(null)
     let reserved = false
     for (const r of rows) {
       if (r.certificate_id.startsWith(RESERVED_PREFIX)) reserved = true
@@ -300,7 +309,7 @@ export class SalesTaxModuleService
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
     const rows = (await this.listCertificateOrigins({ certificate_id: ids }, { take: null })) as OriginRow[]
-    const out: Record<string, CertificateStanding> = {}
+    const out: Record<string, CertificateStanding> = Object.create(null)
     for (const r of rows) out[r.certificate_id] = standingOf(r)
     return out
   }

@@ -187,7 +187,7 @@ export function change(i: number, productId: string, tic: number): PlannedChange
 }
 
 /** Applies the changes through the bulk path (one transaction, in the background): the job, or null while another import runs. */
-export function applyChanges(container: MedusaContainer, changes: readonly PlannedChange[]): TicImportJob | null {
-  const started = startTicImport(container, changes)
+export async function applyChanges(container: MedusaContainer, changes: readonly PlannedChange[]): Promise<TicImportJob | null> {
+  const started = await startTicImport(container, changes)
   return started.ok ? started.job : null
 }

@@ -44,6 +44,8 @@ export const FilingRecord = model
     revision: model.number().default(0),
     /** Order edits of this order: [{ id, state, mode, at, lines }] (see EditIntent). */
     edits: model.json().nullable(),
+    /** When the snapshot's street lines were removed (option filing.addressRetentionDays). */
+    address_removed_at: model.dateTime().nullable(),
     refunds: model.hasMany(() => FilingRefund, { mappedBy: "record" }),
   })
   .indexes([
@@ -51,4 +53,5 @@ export const FilingRecord = model
     { on: ["state", "next_attempt_at"], where: "deleted_at IS NULL" },
     { on: ["parent_order_id"], where: "deleted_at IS NULL" },
     { on: ["paused_reason"], where: "deleted_at IS NULL AND paused_reason IS NOT NULL" },
+    { name: "IDX_sales_tax_filing_record_address_due", on: ["created_at"], where: "deleted_at IS NULL AND address_removed_at IS NULL" },
   ])

@@ -21,6 +21,11 @@ export const AdminTicImportBody = z
  */
 export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
+  /** the preview's `plan.hash`: the apply is refused when its own plan differs (a TIC changed since) */
+  preview_hash: z
+    .string({ error: "preview_hash must be the preview's plan.hash" })
+    .regex(/^[0-9a-f]{64}$/, "preview_hash must be the preview's plan.hash (64 hexadecimal characters)")
+    .optional(),
 }).catchall(notAField)
 export type AdminTicApplyBody = z.infer<typeof AdminTicApplyBody>
 

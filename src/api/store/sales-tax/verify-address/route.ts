@@ -48,7 +48,13 @@ export const VerifyAddressBody = z.object({
 })
 export type VerifyAddressBody = z.infer<typeof VerifyAddressBody>
 
-const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
+const FIELD = new Map([
+  ["line1", "address_1"],
+  ["line2", "address_2"],
+  ["city", "city"],
+  ["state", "province"],
+  ["zip", "postal_code"],
+])
 
 function fieldOf(location: string): string {
   const last =
@@ -56,7 +62,7 @@ function fieldOf(location: string): string {
       .replace(/^body\.?/, "")
       .split(".")
       .pop() ?? ""
-  return FIELD[last] ?? (last || "address")
+  return FIELD.get(last) ?? (last || "address")
 }
 
 function located(field: string, message: string, value: unknown) {

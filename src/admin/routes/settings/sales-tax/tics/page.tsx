@@ -64,7 +64,10 @@ const TicsPage = () => {
 
   const apply = (mode: "all" | "valid_rows") =>
     run("apply", async () => {
-      const r = await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", { method: "POST", body: { csv, mode } })
+      const r = await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", {
+        method: "POST",
+        body: { csv, mode, ...(plan ? { preview_hash: plan.hash } : {}) },
+      })
       setJob(r.job)
       poll()
     })
@@ -151,6 +154,15 @@ const TicsPage = () => {
               <Text size="xsmall" className={job.status === "failed" ? "text-ui-fg-error" : "text-ui-fg-subtle"}>
                 {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
               </Text>
+              {job.changed?.length ? (
+                <Text size="xsmall" className="text-ui-fg-error" data-testid="tics-changed">
+                  {`${job.changed.length} not written, their TIC changed after the check: `}
+                  {job.changed
+                    .slice(0, 20)
+                    .map((c) => `line ${c.row}: ${c.reason}`)
+                    .join("; ")}
+                </Text>
+              ) : null}
             </div>
           ) : null}
           {plan.refused.length ? (

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { applySetupFix, FixNotOffered } from "../../../../../setup/medusa"
+import { applySetupFix, FixBusy, FixNotOffered } from "../../../../../setup/medusa"
 import type { AdminSetupFixResponse } from "../../../../types"
 import { bodyOf, handle, sendError } from "../../helpers"
 import { AdminSetupFixBody } from "../validators"
@@ -8,7 +8,8 @@ import { AdminSetupFixBody } from "../validators"
 /**
  * POST /admin/sales-tax/setup/fix `{ fix }`: applies one unambiguous fix of the checklist through
  * Medusa's workflows and answers the checklist after it. 409 when the checklist does not offer
- * that fix now (its item is done, or needs a person's choice).
+ * that fix now (its item is done, or needs a person's choice), or when another fix held the lock
+ * past the wait. Fixes run one at a time, each planned inside the lock (src/setup/medusa.ts).
  */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const { fix } = bodyOf(req, AdminSetupFixBody)
@@ -20,6 +21,7 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     if (e instanceof FixNotOffered) {
       return sendError(res, 409, MedusaError.Types.NOT_ALLOWED, e.message, [{ location: "body.fix", message: e.message, value: fix }])
     }
+    if (e instanceof FixBusy) return sendError(res, 409, MedusaError.Types.CONFLICT, e.message)
     throw e
   }
 })

@@ -51,7 +51,7 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     changes = accepted.changes
     summary = { below_threshold: accepted.below, without_suggestion: accepted.without, searches: accepted.searches }
   }
-  const job = applyChanges(req.scope, changes)
+  const job = await applyChanges(req.scope, changes)
   if (!job) return sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
   res.status(202).json({ job, changes: changes.length, ...summary })
 })

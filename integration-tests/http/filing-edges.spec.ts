@@ -23,9 +23,20 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { createProductsWorkflow } from "@medusajs/core-flows"
 import { ADDRESSES, placeOrder, resetFiling, seedFilingStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
-import { adminOrder, filingStore, fulfil, fulfilEach, returnAndReceive, WAIT_GUARD_MS, waitForFiling } from "../filing-helpers/medusa"
+import {
+  adminOrder,
+  editOrder,
+  filingStore,
+  fulfil,
+  fulfilEach,
+  returnAndReceive,
+  WAIT_GUARD_MS,
+  waitForFiling,
+} from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
-import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type FilingLine } from "../../src/modules/sales-tax-filing/types"
+import type { Address } from "../../src/service/contract"
+import { serviceLineItem } from "../../src/filing/decisions"
 import { sweepOrders } from "../../src/filing/handlers"
 import { monthOf } from "../../src/filing/reconciliation/compute"
 import { dec, roundCents, sum, toCents } from "../../src/money"
@@ -58,7 +69,7 @@ medusaIntegrationTestRunner({
     beforeEach(() => resetFiling(env.sandbox))
 
     describe("money edges: a gift card, a refused key", () => {
-      it("a gift card line is filed under TIC 10005 with no tax (charged = filed per line), and its return refunds none", async () => {
+      it("a lamp, two gift cards and shipping: every line filed on the order itself as charged (the cards under TIC 10005, no tax), then a lamp and a card returned", async () => {
         const {
           result: [card],
         } = await createProductsWorkflow(getContainer()).run({
@@ -86,46 +97,66 @@ medusaIntegrationTestRunner({
           },
         })
         const cardVariant = card!.variants![0]!.id
+        // the issue's cart: the card first, then the lamp
         const { order } = await placeOrder(api, store, ADDRESSES.philadelphia, [
-          [store.products.general.variantId, 2],
-          [cardVariant, 1],
+          [cardVariant, 2],
+          [store.products.general.variantId, 1],
         ])
         const rec = await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
-        const o = (await adminOrder(api, auth, order.id)) as { items: Item[] }
+        const o = (await adminOrder(api, auth, order.id)) as { items: Item[]; shipping_methods: { id: string; tax_total: unknown }[] }
         const cardItem = o.items.find((i) => i.variant_id === cardVariant)!
         const lampItem = o.items.find((i) => i.variant_id === store.products.general.variantId)!
-        // Medusa charged no tax on the card (left out of the tax context), and a taxable lamp
+        // Medusa charged no tax on the card (left out of the tax context), and a taxable lamp and shipping
         expect(cardItem.tax_lines).toEqual([])
         expect(dec(lampItem.tax_total).gt(0)).toBe(true)
-        const cardLine = rec.snapshot!.lines.find((l) => l.itemId === cardItem.id)!
-        expect([cardLine.tic, cardLine.chargedTax, cardLine.price, cardLine.quantity]).toEqual([10005, 0, 50, 1])
+        const medusaTax = roundCents(sum([...o.items.map((i) => taxOf(i.tax_total)), ...o.shipping_methods.map((m) => taxOf(m.tax_total))]))
+        expect(medusaTax).toBeGreaterThan(0)
 
-        // the service holds the card under 10005 with no tax, and every line's tax is the charged tax
+        // every line on the order's own record and service order (no other origin's order), each at its charged tax
+        const lineIds = [...o.items.map((i) => i.id), ...o.shipping_methods.map((m) => `shipping:${m.id}`)].sort()
+        expect(rec.snapshot!.lines.map((l) => l.itemId).sort()).toEqual(lineIds)
+        expect(await filingStore(getContainer()).listChildren(order.id)).toEqual([])
+        const cardLine = rec.snapshot!.lines.find((l) => l.itemId === cardItem.id)!
+        expect([cardLine.tic, cardLine.chargedTax, cardLine.price, cardLine.quantity]).toEqual([10005, 0, 50, 2])
+        expect([rec.charged_tax, rec.filed_tax]).toEqual([medusaTax, medusaTax])
         const svc = await env.sandbox.client.getOrder(order.id)
+        expect(svc.lineItems.map((l) => l.itemId).sort()).toEqual(lineIds)
         const svcCard = svc.lineItems.find((l) => l.itemId === cardItem.id)!
         expect([svcCard.tic, svcCard.tax.amount]).toEqual([10005, 0])
         for (const l of rec.snapshot!.lines) {
           expect([l.itemId, roundCents(svc.lineItems.find((x) => x.itemId === l.itemId)!.tax.amount)]).toEqual([l.itemId, l.chargedTax])
         }
-        expect(rec.filed_tax).toBe(rec.charged_tax)
 
-        // the card comes back: a refund of the card, no tax
+        // a lamp and a card come back: the lamp's whole tax refunded, the card's none
         await fulfilEach(
           api,
           auth,
           order.id,
           o.items.map((i) => ({ id: i.id, quantity: i.quantity })),
         )
-        const ret = await returnAndReceive(api, auth, order.id, [{ id: cardItem.id, quantity: 1 }])
+        const ret = await returnAndReceive(api, auth, order.id, [
+          { id: lampItem.id, quantity: 1 },
+          { id: cardItem.id, quantity: 1 },
+        ])
         const done = await waitForFiling(
           getContainer(),
           order.id,
           (r) => (r.refunds ?? []).some((x) => x.source_id === ret && x.state === "refunded"),
-          "the card's refund",
+          "the return's refund",
         )
-        expect(done.refunds!.find((x) => x.source_id === ret)!.refunded_tax).toBe(0)
+        const lampTax = rec.snapshot!.lines.find((l) => l.itemId === lampItem.id)!.chargedTax
+        expect(done.refunds!.find((x) => x.source_id === ret)!.refunded_tax).toBe(lampTax)
         const refunds = (await env.sandbox.client.getOrder(order.id, { expandRefunds: true })).refunds ?? []
-        expect(refunds.map((r) => r.items.map((i) => [i.itemId, Math.abs(i.quantity), i.tax.amount]))).toEqual([[[cardItem.id, 1, 0]]])
+        expect(refunds.map((r) => r.items.map((i) => [i.itemId, Math.abs(i.quantity), Math.abs(i.tax.amount)]).sort())).toEqual([
+          [
+            [cardItem.id, 1, 0],
+            [lampItem.id, 1, lampTax],
+          ].sort(),
+        ])
+        // the month's reconciliation: the order in line (charged = filed, refunded = refunded)
+        const month = monthOf(new Date())
+        const report = (await api.get(`/admin/sales-tax/reconciliation?month=${month}`, auth)).data
+        expect(report.differences.filter((d: { order_id: string }) => d.order_id === order.id)).toEqual([])
       })
 
       it("a refused key pauses filing (shown with the orders waiting); the retry job heals it once the key works: each filed once", async () => {
@@ -317,6 +348,60 @@ medusaIntegrationTestRunner({
         expect(r2.differences.map((d: any) => [d.order_id, d.reason, d.difference])).toEqual([
           [texas, "requoted", (-serviceTax).toFixed(2)],
         ])
+
+        // the re-quoted order edited twice (2 → 3, then 3 → 1): each edit filed at what the service says is
+        // owed for TX 78701 (quoted the same way), never at what Medusa charged; the record's figures follow
+        const lineId = ((await adminOrder(api, auth, texas)) as { items: Item[] }).items[0]!.id
+        const owedFor = async (lines: FilingLine[], origin: Address) => {
+          const q = await env.sandbox.client.calculateCarts({
+            items: [
+              {
+                customerId: "cus_owed",
+                currency: { currencyCode: "USD" },
+                origin,
+                destination: atService.destination,
+                lineItems: lines.map(serviceLineItem),
+              },
+            ],
+          })
+          return roundCents(sum(q.items[0]!.lineItems.map((l) => roundCents(l.tax.amount))))
+        }
+        let owed = serviceTax
+        let collected = 0
+        for (const [n, quantity] of [
+          [1, 3],
+          [2, 1],
+        ] as const) {
+          const editId = await editOrder(api, auth, texas, { update: [{ id: lineId, quantity }] })
+          const r = await waitForFiling(
+            container,
+            texas,
+            (x) => (x.edits ?? []).some((e) => e.id === editId && e.state === "applied") && !!x.filed_at,
+            `edit ${n} applied`,
+          )
+          const medusa = (await adminOrder(api, auth, texas)) as { items: Item[]; shipping_methods: { tax_total: unknown }[] }
+          collected = roundCents(sum([...medusa.items, ...medusa.shipping_methods].map((l) => taxOf(l.tax_total))))
+          expect(r.snapshot!.lines.find((l) => l.itemId === lineId)!.quantity).toBe(quantity)
+          owed = await owedFor(r.snapshot!.lines, r.snapshot!.origin)
+          expect(owed).toBeGreaterThan(0)
+          const svc = await env.sandbox.client.getOrder(texas)
+          expect(svc.lineItems.find((l) => l.itemId === lineId)!.quantity).toBe(quantity)
+          expect([
+            r.state,
+            Number(r.filed_tax),
+            roundCents(sum(svc.lineItems.map((l) => l.tax.amount))),
+            r.snapshot!.requote!.owedTax,
+            r.snapshot!.requote!.collectedTax,
+            r.charged_tax,
+          ]).toEqual(["completed", owed, owed, owed, collected, collected])
+          expect([r.revision, r.edits!.find((e) => e.id === editId)!.requote?.quoted]).toEqual([n, true])
+        }
+        // in line: the reconciliation says re-quoted (owed, filed), the sweep finds nothing to do
+        const row = (await report()).differences.find((d: { order_id: string }) => d.order_id === texas)
+        expect(row ? [row.reason, row.filed, row.charged] : null).toEqual(
+          collected === owed ? null : ["requoted", owed.toFixed(2), collected.toFixed(2)],
+        )
+        expect((await sweepOrders(container)).broughtInLine).not.toContain(texas)
       })
     })
 

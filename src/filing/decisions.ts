@@ -10,6 +10,7 @@ import { dec, roundCents, roundTo, sum } from "../money"
 import { normalizeUsState, normalizeUsZip } from "../checkout/address/us-address"
 import type {
   DestinationSource,
+  EditIntent,
   FilingLine,
   FilingRecordDTO,
   FilingRefundDTO,
@@ -214,6 +215,27 @@ export function owedSnapshot(s: FilingSnapshot, quoted: LineItemOut[], at: Date)
       zip: s.destination.zip,
     },
   }
+}
+
+/** Pure: an edit of a re-quoted order before its quote: what Medusa charged each line (the collected tax). */
+export function requoteOfEdit(lines: FilingLine[]): NonNullable<EditIntent["requote"]> {
+  const collected: Record<string, number> = {}
+  for (const l of lines) collected[l.itemId] = roundCents(dec(collected[l.itemId] ?? 0).plus(l.chargedTax))
+  return { quoted: false, collected }
+}
+
+/**
+ * Pure: a re-quoted order's figures for `lines` (the owed tax they carry) after an edit: owed =
+ * their tax, collected = what Medusa charged for them (`collected` by item id; the order's first
+ * figure when the edit has none).
+ */
+export function requoteFigures(
+  rq: NonNullable<FilingSnapshot["requote"]>,
+  lines: FilingLine[],
+  collected: Record<string, number> | null | undefined,
+): NonNullable<FilingSnapshot["requote"]> {
+  const got = collected ? roundCents(sum(lines.map((l) => collected[l.itemId] ?? 0))) : rq.collectedTax
+  return { ...rq, owedTax: chargedTotal(lines), collectedTax: got }
 }
 
 /**

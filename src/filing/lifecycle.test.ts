@@ -467,3 +467,182 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
     expect(out.charged).toBeGreaterThan(0)
   }, 60_000)
 })
+
+// ---------------------------------------------------------------------------------------------
+// A re-quoted order through later edits, returns and a cancellation, with gift card lines: the
+// processor against the sandbox (in process). Medusa charges no tax on any line (that is why the
+// order needed a person); what is filed is what the service says is owed for the corrected
+// destination, line for line, after every step.
+// ---------------------------------------------------------------------------------------------
+
+describe("a re-quoted order with gift cards through edits, returns and a cancellation", () => {
+  const ORIGIN = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
+  const TYPED = { line1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701" }
+  let sb: RunningSandbox
+  let client: SalesTaxClient
+  let seq = 0
+
+  beforeAll(async () => {
+    sb = await startSandbox({ apiKey: API_KEY, connectionId: CONNECTION_ID })
+    client = new SalesTaxClient({
+      baseUrl: sb.url,
+      apiKey: API_KEY,
+      connectionId: CONNECTION_ID,
+      timeoutMs: 5000,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 },
+    })
+  })
+  afterAll(async () => {
+    await sb?.close()
+  })
+
+  type Op = { t: "edit"; item: number; q: number } | { t: "return"; item: number; q: number } | { t: "requote" } | { t: "cancel" }
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ t: fc.constant("edit" as const), item: fc.integer({ min: 0, max: 3 }), q: fc.integer({ min: 0, max: 3 }) }),
+    fc.record({ t: fc.constant("return" as const), item: fc.integer({ min: 0, max: 3 }), q: fc.integer({ min: 1, max: 2 }) }),
+    fc.constant<Op>({ t: "requote" }),
+    fc.constant<Op>({ t: "cancel" }),
+  )
+  const destination = fc.constantFrom(
+    { line1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701" },
+    { line1: "1 Penn Sq", city: "Philadelphia", state: "PA", zip: "19107" },
+    { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012" },
+  )
+
+  async function lifecycle(ops: Op[], gifts: boolean[], corrected: typeof TYPED) {
+    seq += 1
+    const tag = `rq${seq}_${Date.now().toString(36)}`
+    const orderId = `order_${tag}`
+    // what Medusa holds: every line at no tax (a gift card under 10005); item 3 is added by an edit
+    const medusa = (i: number, q: number): FilingLine => ({
+      index: i,
+      itemId: `ordli_${tag}_${i}`,
+      kind: "item",
+      price: 20 + i * 7.5,
+      quantity: q,
+      tic: gifts[i] ? GIFT_CARD_TIC : 0,
+      chargedTax: 0,
+      chargedRate: 0,
+      fallback: false,
+    })
+    const shipping: FilingLine = { ...medusa(9, 1), itemId: `shipping:sm_${tag}`, kind: "shipping", price: 10, tic: 11010 }
+    let now: FilingLine[] = [medusa(0, 2), medusa(1, 1), medusa(2, 3), shipping]
+    const snapshot = (lines: FilingLine[], destination = TYPED): FilingSnapshot => ({
+      orderId,
+      kind: "order",
+      cartId: null,
+      customerId: `cus_${tag}`,
+      currencyCode: "USD",
+      placedAt: new Date(Date.now() - 1000).toISOString(),
+      origin: ORIGIN,
+      destination,
+      lines: lines.map((l, index) => ({ ...l, index })),
+    })
+    const store = new MemoryFilingStore()
+    const p = new FilingProcessor({ store, client, lock: memoryLock(), maxAttempts: 3, backoff: { baseMs: 1, maxMs: 2 } })
+    const root = newRecordFor(orderId, snapshot(now), "placed", new Date(), "no tax", true)
+    await p.fileOrder(root)
+    const returned = new Map<number, number>()
+    let requoted = false
+    let canceled = false
+    let n = 0
+    for (const o of ops) {
+      n += 1
+      if (canceled) break
+      if (o.t === "requote") {
+        // the admin's fix: the order as Medusa holds it now, for the corrected destination
+        requoted = (await p.requote(orderId, async () => snapshot(now, corrected))).requoted || requoted
+      } else if (o.t === "edit") {
+        const back = returned.get(o.item) ?? 0
+        if (o.q === 0 && back > 0) continue
+        const rest = now.filter((l) => l.itemId !== `ordli_${tag}_${o.item}`)
+        now = [...rest, ...(o.q > 0 ? [medusa(o.item, back + o.q)] : [])].map((l, index) => ({ ...l, index }))
+        await p.editOrder(root, { id: `ordch_${tag}_${n}`, at: new Date(), lines: now })
+      } else if (o.t === "return") {
+        // a return of a filed order (Medusa lets one through only once the order is placed and filed)
+        const line = now.find((l) => l.itemId === `ordli_${tag}_${o.item}`)
+        const back = returned.get(o.item) ?? 0
+        if (!requoted || !line || back + o.q > line.quantity) continue
+        returned.set(o.item, back + o.q)
+        await p.refund(root, { source: "return", sourceId: `ret_${tag}_${n}`, items: [{ itemId: line.itemId, quantity: o.q }] })
+      } else {
+        canceled = true
+        await p.cancelOrder(root, new Date())
+      }
+    }
+    for (let i = 0; i < 3; i++) for (const r of [...store.records.values()]) await p.process(r.order_id)
+    const records = await Promise.all([...store.records.values()].map((r) => store.findRecord(r.order_id)))
+    // net filed: every live service order of the family minus its refunds
+    let filed = dec(0)
+    for (const r of records) {
+      if (!r?.filed_at || r.voided_at) continue
+      const at = await client.getOrder(r.order_id, { expandRefunds: true })
+      filed = filed.plus(sum(at.lineItems.map((l) => l.tax.amount)))
+      filed = filed.minus(sum((at.refunds ?? []).flatMap((x) => x.items.map((i) => Math.abs(i.tax.amount)))))
+    }
+    // owed: the service's tax on the lines Medusa holds now, for the corrected destination, less what it refunded for returns
+    const quote = await client.calculateCarts({
+      items: [
+        {
+          customerId: `cus_${tag}`,
+          currency: { currencyCode: "USD" },
+          origin: ORIGIN,
+          destination: corrected,
+          lineItems: now.map((l, index) => ({ index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? 0 })),
+        },
+      ],
+    })
+    const returnRows = records.flatMap((r) => (r?.refunds ?? []).filter((x) => x.source_type === "return").flatMap((x) => x.items))
+    const owed = dec(sum(quote.items[0]!.lineItems.map((l) => roundCents(l.tax.amount)))).minus(sum(returnRows.map((i) => i.tax ?? 0)))
+    return { records, requoted, canceled, filed: roundCents(filed), owed: roundCents(owed), quote: quote.items[0]!.lineItems }
+  }
+
+  it("property: nothing silent or failed; while re-quoted, net filed = net owed line for line; a gift card is filed under 10005 at no tax", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 7 }),
+        fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }),
+        destination,
+        async (ops, gifts, corrected) => {
+          const out = await lifecycle(ops, gifts, corrected)
+          expect(out.records.filter((r) => r?.state === "failed").map((r) => [r?.order_id, r?.last_error])).toEqual([])
+          const root = out.records.find((r) => r?.kind === "order")!
+          if (!out.requoted) {
+            // never re-quoted: it waits for a person, nothing at the service; its edits are kept (shown), none lost
+            expect([root.state === "needs_attention" || root.state === "skipped", root.filed_at]).toEqual([true, null])
+            const edits = ops.filter((o) => o.t === "edit").length
+            if (root.state === "needs_attention") expect((root.edits ?? []).length).toBeLessThanOrEqual(edits)
+            return
+          }
+          expect(out.filed).toBe(out.canceled ? 0 : out.owed)
+          for (const r of out.records) {
+            if (!r?.filed_at || r.voided_at || !r.snapshot) continue
+            // each record files its own lines (the owed tax) and says so
+            expect([r.order_id, Number(r.filed_tax)]).toEqual([r.order_id, roundCents(sum(r.snapshot.lines.map((l) => l.chargedTax)))])
+            expect([r.order_id, r.snapshot.requote?.owedTax]).toEqual([r.order_id, Number(r.filed_tax)])
+            for (const l of r.snapshot.lines) if (l.tic === GIFT_CARD_TIC) expect([l.itemId, l.chargedTax]).toEqual([l.itemId, 0])
+          }
+          expect((root.edits ?? []).filter((e) => e.state === "pending")).toEqual([])
+        },
+      ),
+      { numRuns: 30 },
+    )
+  }, 240_000)
+
+  it("the issue's case: re-quoted, then edited twice (1 → 2, then a gift card added): filed = owed each time, none of it at Medusa's 0", async () => {
+    const out = await lifecycle(
+      [{ t: "requote" }, { t: "edit", item: 1, q: 2 }, { t: "edit", item: 3, q: 1 }],
+      [false, false, false, true],
+      TYPED,
+    )
+    expect(out.owed).toBeGreaterThan(0)
+    expect(out.filed).toBe(out.owed)
+    const root = out.records.find((r) => r?.kind === "order")!
+    expect([root.state, root.revision, root.charged_tax, root.snapshot?.requote?.collectedTax]).toEqual(["completed", 2, 0, 0])
+    expect(root.snapshot?.requote?.owedTax).toBe(out.owed)
+    expect((root.edits ?? []).map((e) => [e.state, e.mode, e.requote?.quoted])).toEqual([
+      ["applied", "refile", true],
+      ["applied", "refile", true],
+    ])
+  }, 60_000)
+})

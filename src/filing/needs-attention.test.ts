@@ -9,7 +9,15 @@ import { roundCents, sum } from "../money"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { API_KEY, CONNECTION_ID, DESTINATION, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
-import { decideDestination, deriveState, owedSnapshot, quotedDestination, type DestinationFacts } from "./decisions"
+import {
+  decideDestination,
+  deriveState,
+  owedSnapshot,
+  quotedDestination,
+  requoteFigures,
+  requoteOfEdit,
+  type DestinationFacts,
+} from "./decisions"
 import { FilingProcessor, newRecordFor } from "./processor"
 import { missingFacts } from "./handlers"
 import type { FilingRecordDTO } from "../modules/sales-tax-filing/types"
@@ -163,6 +171,21 @@ describe("owedSnapshot", () => {
   it("a quote that misses a line files nothing", () => {
     expect(() => owedSnapshot(base, [q("a", 8.25, 0.0825)], new Date())).toThrow("the re-quote has no line s: nothing filed")
   })
+
+  it("an edit after the re-quote: what Medusa collected per line, then the figures of the lines filed (owed = their tax)", () => {
+    const medusa = [
+      { ...base.lines[0]!, quantity: 3, chargedTax: 0 },
+      { ...base.lines[1]!, chargedTax: 0.5 },
+    ]
+    const edit = requoteOfEdit(medusa)
+    expect(edit).toEqual({ quoted: false, collected: { a: 0, s: 0.5 } })
+    const rq = { at: "2026-11-26T08:00:00.000Z", collectedTax: 0, owedTax: 9.08, state: "TX", zip: "78701" }
+    const owed = owedSnapshot({ ...base, lines: medusa }, [q("a", 12.375, 0.0825), q("s", 0.825, 0.0825)], new Date()).lines
+    expect(requoteFigures(rq, owed, edit.collected)).toEqual({ ...rq, owedTax: 13.21, collectedTax: 0.5 })
+    // the edit's own order (one line): its own figures; no per-line figures: the order's collected stays
+    expect(requoteFigures(rq, [owed[0]!], edit.collected)).toEqual({ ...rq, owedTax: 12.38, collectedTax: 0 })
+    expect(requoteFigures(rq, owed, null)).toEqual({ ...rq, owedTax: 13.21, collectedTax: 0 })
+  })
 })
 
 describe("the re-quote through the processor (sandbox)", () => {
@@ -220,6 +243,30 @@ describe("the re-quote through the processor (sandbox)", () => {
     // later: nothing more
     expect((await p.requote(s.orderId, async () => corrected)).requoted).toBe(false)
     expect(await filings()).toBe(1)
+  })
+
+  it("an edit while it waits is kept on the record (shown), even when its destination did not resolve; the re-quote files the edited order and marks it applied", async () => {
+    const { store, c, p } = setup()
+    const s = await untaxed(c, "order_NA3")
+    // a state that did not resolve: no snapshot
+    const r = newRecordFor(s.orderId, null, "placed", new Date(), "US shipping address whose state does not resolve", true)
+    await p.fileOrder(r)
+    await ctl.resetCounts()
+    await p.editOrder(r, { id: "ordch_NA3", at: new Date(), lines: s.lines })
+    const waiting = await store.findRecord(s.orderId)
+    expect([waiting?.state, waiting?.edits?.map((e) => [e.id, e.state]), await filings()]).toEqual([
+      "needs_attention",
+      [["ordch_NA3", "pending"]],
+      0,
+    ])
+    const corrected = { ...s, destination: { ...s.destination, state: "TX", zip: "78701" } }
+    expect((await p.requote(s.orderId, async () => corrected)).requoted).toBe(true)
+    const done = await store.findRecord(s.orderId)
+    expect([done?.state, done?.edits?.map((e) => [e.id, e.state, e.mode]), await filings()]).toEqual([
+      "completed",
+      [["ordch_NA3", "applied", "none"]],
+      1,
+    ])
   })
 
   it("canceled while it waits: skipped (nothing to file); completion noted schedules nothing", async () => {

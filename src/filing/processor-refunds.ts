@@ -4,7 +4,17 @@
  * whole before the cutoff, else refunds plus an order of the edit's own).
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
-import { chargedTotal, childRefundKey, editSupplements, planEdit, refundTaxTotal, toIso } from "./decisions"
+import {
+  chargedTotal,
+  childRefundKey,
+  editSupplements,
+  owedSnapshot,
+  planEdit,
+  refundTaxTotal,
+  requoteFigures,
+  requoteRequest,
+  toIso,
+} from "./decisions"
 import { dec } from "../money"
 import { OrderFiler } from "./processor-file"
 import { newRecordFor, sortRefunds, statusOf, WaitError } from "./processor-types"
@@ -59,8 +69,9 @@ export abstract class RefundSender extends OrderFiler {
   protected async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
-    for (const edit of rec.edits ?? []) {
-      if (edit.state !== "pending") continue
+    for (const intent of rec.edits ?? []) {
+      if (intent.state !== "pending") continue
+      let edit = intent
       const setEdit = async (patch: Partial<EditIntent>, more: RecordPatch = {}) => {
         const edits = (rec.edits ?? []).map((e) => (e.id === edit.id ? { ...e, ...patch } : e))
         rec = await this.patch(rec, { edits, ...more })
@@ -70,6 +81,16 @@ export abstract class RefundSender extends OrderFiler {
         continue
       }
       if (!rec.filed_at) throw new WaitError(`edit ${edit.id}: the order is not filed yet`)
+      const rq = rec.snapshot!.requote
+      if (edit.requote && !edit.requote.quoted) {
+        // filed after a re-quote: Medusa's lines carry the tax collected (none); what is owed for the
+        // corrected destination is quoted at the service, the same way the re-quote did
+        const s: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: edit.lines }
+        const quoted = await client.calculateCarts(requoteRequest(s))
+        const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.now()).lines
+        await setEdit({ lines: owed, requote: { ...edit.requote, quoted: true } })
+        edit = { ...edit, lines: owed, requote: { ...edit.requote, quoted: true } }
+      }
       // the order's service orders: its own, its other origins' (kind "order") and its edits'
       const children = (await store.listChildren(rec.order_id)).filter((c) => (c.kind === "edit" || c.kind === "order") && !c.voided_at)
       const plan = planEdit(edit.lines, [rec, ...children], edit.origins)
@@ -96,14 +117,16 @@ export abstract class RefundSender extends OrderFiler {
           else if (statusOf(e) !== 422) throw e
         }
         if (voided) {
-          const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: plan.refileLines }
+          const lines = plan.refileLines
+          const requote = rq ? requoteFigures(rq, lines, edit.requote?.collected) : rq
+          const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines, ...(requote ? { requote } : {}) }
           // the edit stays pending (mode refile) until the new order is filed: a crash in between
           // files it on the next run (step 1), and the edit then finds nothing left to change
           await setEdit(
             { mode: "refile" },
             {
               snapshot,
-              charged_tax: chargedTotal(snapshot.lines),
+              charged_tax: requote ? requote.collectedTax : chargedTotal(snapshot.lines),
               filed_at: null,
               filing_path: null,
               completed_at: null,
@@ -140,8 +163,10 @@ export abstract class RefundSender extends OrderFiler {
           placedAt: edit.at,
           origin: sup.origin,
           lines: sup.lines,
+          ...(rq ? { requote: requoteFigures(rq, sup.lines, edit.requote?.collected) } : {}),
         }
-        await store.ensureRecord(newRecordFor(sup.orderId, snapshot, "placed", this.now()))
+        const fresh = newRecordFor(sup.orderId, snapshot, "placed", this.now())
+        await store.ensureRecord(snapshot.requote ? { ...fresh, charged_tax: snapshot.requote.collectedTax } : fresh)
       }
       await setEdit({ state: "applied", mode: "supplement" })
       rec = await this.sendRefunds(rec, (await this.reload(rec.order_id)).refunds ?? [], inFlight)

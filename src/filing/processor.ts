@@ -16,6 +16,7 @@ import {
   owedSnapshot,
   refundKey,
   remainingItems,
+  requoteOfEdit,
   requoteRequest,
   routeRefund,
   sanitizeError,
@@ -119,7 +120,8 @@ export class FilingProcessor extends RefundSender {
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
-      if (rec.state === "skipped" || !rec.snapshot) return rec
+      // an order that needs attention keeps its edits too (shown; its re-quote files the order as edited)
+      if (rec.state === "skipped" || (!rec.snapshot && rec.state !== "needs_attention")) return rec
       const edits = rec.edits ?? []
       if (!edits.some((e) => e.id === edit.id)) {
         const intent: EditIntent = {
@@ -128,6 +130,8 @@ export class FilingProcessor extends RefundSender {
           at: edit.at.toISOString(),
           lines: edit.lines,
           ...(edit.origins && Object.keys(edit.origins).length ? { origins: edit.origins } : {}),
+          // filed after a re-quote: the edit is quoted for the corrected destination too (applyEdits)
+          ...(rec.snapshot?.requote && rec.state !== "needs_attention" ? { requote: requoteOfEdit(edit.lines) } : {}),
         }
         await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.now() })
       }

@@ -143,7 +143,11 @@ export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => C
   })
   // a fallback line keeps the origin it was quoted with (the option's at that time)
   const fallbackOrigin = keyed.find((k) => !k.loc && k.address)?.address ?? s.origin
-  const groups = groupByOrigin(keyed, (k) => k.loc, locations, fallbackOrigin, s.orderId)
+  // a line never quoted (a gift card: no tax line, no origin) ships with the quoted lines: it joins
+  // the group that keeps the Medusa ids, never a service order of its own under them
+  const quoted = keyed.filter((k) => k.address)
+  const join = quoted.some((k) => !k.loc) ? null : (quoted.map((k) => k.loc!).sort()[0] ?? null)
+  const groups = groupByOrigin(keyed, (k) => k.loc ?? (k.address ? null : join), locations, fallbackOrigin, s.orderId)
   if (groups.length === 1) return [{ ...s, origin: groups[0]!.origin }]
   return groups.map((g) => ({
     ...s,

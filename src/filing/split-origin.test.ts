@@ -87,3 +87,30 @@ describe("filing: one service order per origin", () => {
     expect(none).toEqual([snapshot])
   })
 })
+
+describe("filing: a line never quoted (a gift card) ships with the quoted lines", () => {
+  it("a lamp and shipping quoted from a location, two gift cards never quoted: one service order under the Medusa ids, every line on it", () => {
+    const s: FilingSnapshot = {
+      ...snapshot,
+      lines: [line("card_1", 0), line("lamp", 1), line("card_2", 2), line("shipping:sm_1", 3, "shipping")].map((l) =>
+        l.itemId.startsWith("card") ? { ...l, tic: 10005, chargedTax: 0 } : l,
+      ),
+    }
+    const quoted = { locationId: "sloc_a", address: AUSTIN }
+    const parts = splitByOrigin(s, (id) => (id.startsWith("card") ? null : quoted))
+    expect(parts.map((p) => [p.orderId, p.cartId, p.origin.state, p.lines.map((l) => l.itemId)])).toEqual([
+      ["order_01", "cart_01", "TX", ["card_1", "lamp", "card_2", "shipping:sm_1"]],
+    ])
+  })
+  it("two quoted origins: the never-quoted lines go with the first (the one keeping the Medusa ids)", () => {
+    const at: Record<string, { locationId: string; address: typeof OPTION }> = {
+      lamp: { locationId: "sloc_b", address: AUSTIN },
+      shirt: { locationId: "sloc_a", address: OPTION },
+    }
+    const parts = splitByOrigin({ ...snapshot, lines: [line("card", 0), line("lamp", 1), line("shirt", 2)] }, (id) => at[id] ?? null)
+    expect(parts.map((p) => [p.orderId, p.lines.map((l) => l.itemId)])).toEqual([
+      ["order_01", ["card", "shirt"]],
+      [originServiceId("order_01", "sloc_b", false), ["lamp"]],
+    ])
+  })
+})

@@ -4,7 +4,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
-import { completionInstant, filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
+import { buildSnapshot, completionInstant, filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
 import { type ProcessOutcome } from "../processor"
 import { graph } from "../../query"
 import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
@@ -26,6 +26,16 @@ async function reassessSkipped(container: MedusaContainer, record: NewRecord): P
     customer_id: record.customer_id,
     last_error: record.last_error ?? null,
     next_attempt_at: null,
+  })
+}
+
+/** A record that needs attention shows the order as Medusa holds it now (its lines and why). */
+async function noteAttention(container: MedusaContainer, own: FilingRecordDTO, record: NewRecord): Promise<void> {
+  if (record.state !== "needs_attention") return
+  await filingStore(container).patchRecord(own.id, {
+    snapshot: record.snapshot,
+    charged_tax: record.charged_tax,
+    last_error: record.last_error ?? own.last_error,
   })
 }
 
@@ -53,8 +63,22 @@ export async function syncOrder(container: MedusaContainer, orderId: string, dep
 export async function onOrderEdited(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
-  const { record, lines, origins } = await orderRecordInput(container, orderId, options)
-  if (!record.snapshot || record.state === "needs_attention") return result(orderId, await p.fileOrder(record))
+  const input = await orderRecordInput(container, orderId, options)
+  const { record } = input
+  let { lines, origins } = input
+  const own = await filingStore(container).findRecord(orderId)
+  const rq = own?.state !== "needs_attention" ? own?.snapshot?.requote : null
+  if (rq) {
+    // filed after an admin's re-quote: the edited lines for the corrected destination (their tax
+    // lines, if any, are Medusa's; the processor quotes what is owed), whatever Medusa charged
+    const built = await buildSnapshot(container, input.order, options, { kind: "order" }, { state: rq.state, zip: rq.zip })
+    lines = [built.snapshot, ...(built.siblings ?? [])].flatMap((s) => s?.lines ?? [])
+    origins = {}
+  } else if (own?.state === "needs_attention") {
+    // still waiting for a person: the record shows the order as edited (its re-quote files that)
+    await noteAttention(container, own, record)
+    lines = record.snapshot?.lines ?? []
+  } else if (!record.snapshot || record.state === "needs_attention") return result(orderId, await p.fileOrder(record))
   await p.fileOrder(record)
   const changes = await graph<{ id: string; confirmed_at?: string | Date | null }>(container, {
     entity: "order_change",

@@ -281,4 +281,25 @@ describe("US orders listed apart (issue 26, 27)", () => {
     expect(reconcileOrder(untaxed(), [requoted])).toMatchObject({ differenceCents: -908, reason: "requoted", attention: "us_without_tax" })
     expect(reconcileOrder(untaxed(), [record({ filedCents: 908 })]).reason).toBe("amount_mismatch")
   })
+
+  it("a record that filed other than its own lines, or a re-quote whose owed figure is not what is filed, is a mismatch even when the order's totals agree", () => {
+    // an edit refiled a re-quoted order at Medusa's 0 while the record still says 11.70 owed: totals 0 = 0
+    const stale = record({ filedCents: 0, linesCents: 0, owedCents: 1170, requoted: true })
+    expect(reconcileOrder(untaxed(), [stale])).toMatchObject({
+      differenceCents: 0,
+      reason: "amount_mismatch",
+      detail: "Tax filed differs from the tax charged: order_1 filed $0.00, its lines $0.00, owed after its re-quote $11.70",
+    })
+    const off = record({ filedCents: 145, linesCents: 100 })
+    expect(reconcileOrder(order(), [off])).toMatchObject({ differenceCents: 0, reason: "amount_mismatch" })
+    // consistent records: no reason (and a re-quote keeps its own reason)
+    expect(reconcileOrder(order(), [record({ linesCents: 145 })]).reason).toBeNull()
+    const owed = record({ filedCents: 908, linesCents: 908, owedCents: 908, requoted: true })
+    expect(reconcileOrder(untaxed(), [owed]).reason).toBe("requoted")
+    // not filed yet, voided, or a credit: nothing to compare
+    expect(
+      reconcileOrder(order(), [record(), record({ orderId: "x", parentOrderId: "order_1", voided: true, filedCents: 5, linesCents: 9 })])
+        .reason,
+    ).toBeNull()
+  })
 })

@@ -8,7 +8,7 @@
  * apart), csv.ts (the export); this file reconciles an order and a month, and is their one entry.
  */
 import { Dec, dec } from "../../money"
-import { monthOf, sumCents } from "./amounts"
+import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
 import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
@@ -74,6 +74,17 @@ export const REASON_TEXT: Record<DifferenceReason, string> = {
   requoted: "Filed after a re-quote: the tax was not collected from the customer, the merchant owes it",
 }
 
+/** Pure: how a filed record disagrees with its own lines (or its re-quote's owed figure); null when it does not. */
+export function recordMismatch(r: RecordFacts): string | null {
+  const lines = r.linesCents ?? null
+  const owed = r.owedCents ?? null
+  if ((lines === null || lines === r.filedCents) && (owed === null || owed === r.filedCents)) return null
+  const parts = [`${r.orderId} filed $${money(r.filedCents)}`]
+  if (lines !== null) parts.push(`its lines $${money(lines)}`)
+  if (owed !== null) parts.push(`owed after its re-quote $${money(owed)}`)
+  return parts.join(", ")
+}
+
 /** One order against its filing records (its own and its children's). */
 export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow {
   const charged = sumCents(o.lines.map((l) => l.taxCents))
@@ -90,6 +101,8 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   const attention = records.find((r) => r.state === "needs_attention")
   const requoted = records.some((r) => r.requoted && r.filed && !r.voided)
   const pending = records.find((r) => !r.filed && !r.voided && r.state !== "skipped")
+  // a record that filed other than its own lines (or than a re-quote owes) is never silent, whatever the totals say
+  const off = live.find((r) => r.filed && r.kind !== "credit" && !!recordMismatch(r))
   let reason: DifferenceReason | null = null
   let detail: string | null = null
   if (!own && charged - refundedToCustomer !== 0) {
@@ -102,6 +115,9 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
     detail = failed.lastError
   } else if (pending && diff !== 0) {
     reason = "pending"
+  } else if (off) {
+    reason = "amount_mismatch"
+    detail = `${REASON_TEXT.amount_mismatch}: ${recordMismatch(off)}`
   } else if (diff !== 0) {
     reason = refundedToCustomer !== refundedAtService ? "refund_not_filed" : requoted ? "requoted" : "amount_mismatch"
   }

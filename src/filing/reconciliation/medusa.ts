@@ -5,7 +5,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
-import { SALES_TAX_FILING_MODULE } from "../../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { chargedTotal } from "../decisions"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { graph } from "../../query"
@@ -168,6 +169,7 @@ export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_
 }
 
 function recordFacts(r: FilingRecordRow): RecordFacts {
+  const snapshot = r.snapshot as FilingSnapshot | null
   return {
     orderId: r.order_id,
     kind: r.kind,
@@ -177,7 +179,9 @@ function recordFacts(r: FilingRecordRow): RecordFacts {
     filedCents: Math.abs(cents(amountString(r.filed_tax))),
     voided: Boolean(r.voided_at) || r.state === "voided",
     lastError: r.last_error ?? null,
-    requoted: Boolean((r.snapshot as { requote?: unknown } | null)?.requote),
+    requoted: Boolean(snapshot?.requote),
+    linesCents: snapshot?.lines ? cents(chargedTotal(snapshot.lines)) : null,
+    owedCents: typeof snapshot?.requote?.owedTax === "number" ? cents(snapshot.requote.owedTax) : null,
     refunds: (r.refunds ?? []).map((x) => ({
       key: x.idempotency_key,
       state: x.state,

@@ -54,6 +54,10 @@ export interface RecordFacts {
   refunds: { key: string; state: string; refundedCents: number }[]
   /** filed by an admin's re-quote (a needs_attention order): no tax was collected, the merchant owes what is filed */
   requoted?: boolean
+  /** the tax its snapshot's lines carry: what it must have filed (absent: not compared) */
+  linesCents?: number | null
+  /** a re-quoted record's owed figure (its snapshot's `requote.owedTax`): what it must have filed too */
+  owedCents?: number | null
 }
 
 export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"

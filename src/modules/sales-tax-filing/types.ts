@@ -117,6 +117,12 @@ export interface EditIntent {
   lines: FilingLine[]
   /** where each line ships from after the edit, by item id (absent: the order's origin) */
   origins?: Record<string, Address>
+  /**
+   * An edit of an order filed by an admin's re-quote: its lines are quoted at the service for the
+   * corrected destination before they are filed (`quoted`: `lines` carry the tax owed now);
+   * `collected` = the tax Medusa charged each line (what the shopper paid), by item id.
+   */
+  requote?: { quoted: boolean; collected: Record<string, number> } | null
 }
 
 export interface FilingRefundDTO {

@@ -40,7 +40,7 @@ import { lockingOf } from "../checkout/store/cart-change"
 
 /** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
 type Row = Record<string, unknown>
-/** An item or a shipping method as FIELDS reads it. */
+/** An item or a shipping method as RESTORE_FIELDS reads it. */
 interface LineRow {
   id: string
   quantity?: BigNumberValue | null
@@ -63,8 +63,8 @@ interface ContentWrites {
   setShippingMethodTaxLines(cartId: string, rows: Row[]): Promise<unknown>
   updateAddresses(rows: Row[]): Promise<unknown>
 }
-/** The cart as FIELDS reads it. */
-type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
+/** The cart as RESTORE_FIELDS reads it. */
+export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
   id: string
   region?: { automatic_taxes?: boolean | null } | null
   shipping_address?: Row | null
@@ -86,6 +86,12 @@ export interface CartState {
   shippingMethods: LineRow[]
   promotionIds: string[]
   hasPaymentCollection: boolean
+  /**
+   * Set on a state taken from the plugin's last tax run instead of a read (quotedCartState): the ids
+   * of the tax lines that run wrote, per item or shipping method. The restore puts such a state back
+   * only while the cart still carries exactly those lines (no other quoted change since).
+   */
+  quotedLineIds?: Record<string, string[]>
 }
 
 export const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
@@ -109,7 +115,8 @@ export const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_i
 /** A shipping method's adjustment has no is_tax_inclusive (cart-restore-shapes.test.ts). */
 export const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
 
-const FIELDS = [
+/** What the restore reads of a cart (readCartState; the refresh hook's tax run reads them too: quotedCartState). */
+export const RESTORE_FIELDS = [
   "id",
   ...CART_COLUMNS,
   "shipping_address.*",
@@ -131,8 +138,12 @@ const FIELDS = [
 
 /** The cart as it is now, or undefined when there is no such cart. */
 export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
-  const [c] = await graph<CartRow>(scope, { entity: "cart", fields: FIELDS, filters: { id: cartId } })
-  if (!c) return undefined
+  const [c] = await graph<CartRow>(scope, { entity: "cart", fields: RESTORE_FIELDS, filters: { id: cartId } })
+  return c ? cartStateOf(c) : undefined
+}
+
+/** Pure: the state of a cart read with RESTORE_FIELDS. */
+export function cartStateOf(c: CartRow): CartState {
   const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
   return {
     id: c.id,
@@ -149,12 +160,68 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
   }
 }
 
+/** A tax line as the Cart Module's setLineItemTaxLines / setShippingMethodTaxLines return it. */
+export type WrittenTaxLine = Row & { id: string; item_id?: string; shipping_method_id?: string }
+
+/**
+ * Pure: the cart's state after a tax run, as the restore point of its next store change instead of
+ * a read before it: `read`, the run's own read of the cart (RESTORE_FIELDS, tax lines aside), with
+ * the tax lines the run wrote (`items`, `shipping`), whose ids the restore checks (quotedStateHolds).
+ */
+export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping: WrittenTaxLine[]): CartState {
+  const state = cartStateOf({ ...read, items: read.items ?? [], shipping_methods: read.shipping_methods ?? [] })
+  const of = (lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id", id: string) => lines.filter((l) => l[key] === id)
+  const quotedLineIds: Record<string, string[]> = {}
+  const withLines = (rows: LineRow[], lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id") =>
+    rows.map((r) => {
+      const mine = of(lines, key, r.id)
+      quotedLineIds[r.id] = mine.map((l) => l.id).sort()
+      return { ...r, tax_lines: mine }
+    })
+  return {
+    ...state,
+    items: withLines(state.items, items, "item_id"),
+    shippingMethods: withLines(state.shippingMethods, shipping, "shipping_method_id"),
+    quotedLineIds,
+  }
+}
+
+/**
+ * Pure: whether a state taken from the last tax run (quotedCartState) still describes the cart
+ * before this change: every item or shipping method it had that the cart still has still carries
+ * the tax lines that run wrote (a store change refused for tax writes none; another instance's
+ * quoted change since would have replaced them). Older lines back beside them (Medusa's undoing of
+ * a line's deletion restores its soft-deleted tax lines) are the restore's to clear. A state that
+ * was read always holds.
+ */
+export function quotedStateHolds(before: CartState, now: CartState): boolean {
+  const ids = before.quotedLineIds
+  if (!ids) return true
+  return [...now.items, ...now.shippingMethods].every((r) => {
+    const was = ids[r.id]
+    if (!was) return true
+    const is = new Set((r.tax_lines ?? []).map((t) => String(t.id)))
+    return was.every((id) => is.has(id))
+  })
+}
+
 const pick = (r: Row, cols: readonly string[]) => Object.fromEntries(cols.map((k) => [k, r[k] ?? null]))
-/** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values). */
+/** Pure: a value with its objects' keys sorted (a jsonb column gives them back in its own order). */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (!v || typeof v !== "object") return v
+  const o = v as Row
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, canonical(o[k])]),
+  )
+}
+/** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values; json keys in one order). */
 function content(r: Row, cols: readonly string[], owner: string): string {
   const p = pick(r, cols)
   for (const k of ["rate", "amount"]) if (k in p) p[k] = amountNumber(p[k])
-  return JSON.stringify({ owner: r[owner], ...p })
+  return JSON.stringify(canonical({ owner: r[owner], ...p }))
 }
 const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
@@ -229,6 +296,13 @@ export async function restoreCartState(scope: MedusaContainer, before: CartState
 async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promise<void> {
   const now = await readCartState(scope, before.id)
   if (!now) return
+  // the last tax run's state, but the cart changed since elsewhere: not put back over that change
+  if (!quotedStateHolds(before, now)) {
+    scope
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .error(`sales-tax: cart ${before.id} changed since its last quote outside this process; the refused change is not undone`)
+    return
+  }
   const diff = cartStateDiff(before, now)
   if (!diff.length) return
   const cart = scope.resolve<ICartModuleService>(Modules.CART)

@@ -55,6 +55,7 @@ import {
   type TaxLineContextHandler,
 } from "../checkout/hooks/tax-line-context-handler"
 import type { TaxedEntity, TaxedItem, TaxedShipping } from "../checkout/hooks/taxed-entity"
+import type { WrittenTaxLine } from "./cart-restore"
 
 export {
   UPDATE_TAX_LINES_CART_FIELDS,
@@ -185,9 +186,13 @@ const isShippingLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ShippingTa
 /**
  * updateTaxLinesWorkflow's work for `cart` (see the file's comment). `contextHandler`: the
  * setTaxLineContext handler registered on that workflow. Throws what the workflow's steps throw
- * (a completed cart; the provider's refusal).
+ * (a completed cart; the provider's refusal). Returns the tax lines written, as the Cart Module returns them.
  */
-export async function setCartTaxLines(container: MedusaContainer, cart: TaxRunCart, contextHandler: TaxLineContextHandler): Promise<void> {
+export async function setCartTaxLines(
+  container: MedusaContainer,
+  cart: TaxRunCart,
+  contextHandler: TaxLineContextHandler,
+): Promise<{ items: WrittenTaxLine[]; shipping: WrittenTaxLine[] }> {
   if (cart.completed_at) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} is already completed.`)
   const items = cart.items ?? []
   const shipping = cart.shipping_methods ?? []
@@ -217,18 +222,19 @@ export async function setCartTaxLines(container: MedusaContainer, cart: TaxRunCa
     provider_id: l.provider_id,
     data: l.data,
   })
-  await Promise.all([
+  const [itemRows, shippingRows] = await Promise.all([
     items.length
       ? carts.setLineItemTaxLines(
           cart.id,
           itemLines.map((l) => ({ ...written(l), item_id: l.line_item_id })),
         )
-      : undefined,
+      : [],
     shipping.length
       ? carts.setShippingMethodTaxLines(
           cart.id,
           shippingLines.map((l) => ({ ...written(l), shipping_method_id: l.shipping_line_id })),
         )
-      : undefined,
+      : [],
   ])
+  return { items: itemRows as WrittenTaxLine[], shipping: shippingRows as WrittenTaxLine[] }
 }

@@ -6,6 +6,7 @@
 import type { AsyncLocalStorage } from "node:async_hooks"
 import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import type { TaxedEntity } from "./taxed-entity"
+import type { CartState } from "../../medusa/cart-restore"
 
 /** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
 export interface CartRefreshScope {
@@ -24,6 +25,8 @@ export interface CartRefreshScope {
    * it instead of reading the cart themselves.
    */
   destination?: { usTaxed: boolean }
+  /** Set by the hook's direct tax run: the cart as that run left it, the restore point of its next change. */
+  quoted?: CartState
   /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */
   ran?: { taxed: boolean }
   /**

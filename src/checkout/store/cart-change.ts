@@ -7,6 +7,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
 import { Modules } from "@medusajs/framework/utils"
+import type { CartState } from "../../medusa/cart-restore"
 
 /** The part of Medusa's Locking Module the plugin uses. */
 export interface LockingLike {
@@ -73,6 +74,17 @@ export function holdLock(
  * the destination from Medusa's read, never from this). Not seen here: read, as before.
  */
 export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
+
+/**
+ * The state each cart was left in by its last store change through this process whose tax the
+ * refresh hook computed (the run's own read with the lines it wrote: quotedCartState): the restore
+ * point of the cart's next store change here, instead of a read before it (tax-resync.ts,
+ * rememberCartState). Taken (removed) by that change, whatever its end: a change that does not end
+ * in such a run leaves none, and the next one reads. A cart changed since elsewhere (another
+ * instance's quoted change) no longer carries the lines written: the restore then leaves it
+ * (quotedStateHolds).
+ */
+export const quotedStates = new LRUCache<string, CartState>({ max: 10_000 })
 
 /**
  * Routes whose change can move a cart INTO the provider's scope (a new shipping address or

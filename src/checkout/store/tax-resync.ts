@@ -44,7 +44,7 @@ import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope } from "./cart-change"
+import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope, quotedStates } from "./cart-change"
 import { readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
 import {
   cartRefreshStorage,
@@ -100,7 +100,8 @@ const RESTORE_LOCK_EXPIRE_S = 120
 /**
  * Before a route that changes the cart: take the plugin's lock of the cart's change (held until
  * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
- * cart as it is (one query). Read before the lock, the state a refused request puts back could
+ * cart as it is: as this process's last quoted change of it left it (`quotedStates`, no read), else
+ * read (one query). Read before the lock, the state a refused request puts back could
  * predate another request's change, which the restore would write over.
  *
  * Not read: a cart this process last saw outside the provider's scope (`cartTaxability`: not US,
@@ -118,7 +119,14 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
     await storeCartSpan(span, async () => {
       await lockCartChange(req, res, cartId)
       const entering = mayEnterScope(pathOf(req), req.body)
+      // taken in the lock: the state the cart's last quoted change here left it in
+      const quoted = quotedStates.get(cartId)
+      quotedStates.delete(cartId)
       if (cartTaxability.get(cartId) === false && !entering) return
+      if (quoted && !entering) {
+        cartBefore.set(req, quoted)
+        return
+      }
       span.read = true
       const state = await readCartState(req.scope, cartId)
       if (!state) return
@@ -192,6 +200,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
       // state, before the payment collection's refresh and before the route read its answer
       cartTaxability.set(id, ran.taxed)
+      if (scope.quoted) quotedStates.set(id, scope.quoted)
       return original(body)
     }
     const span: StoreCartSpan = { phase: "after-route", cartId: id }
@@ -269,7 +278,7 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
  */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
   const before = cartBefore.get(req)
-  if (before?.id === cartId) return before.hasPaymentCollection
+  if (before?.id === cartId && !before.quotedLineIds) return before.hasPaymentCollection
   const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
     entity: "cart",
     fields: ["id", "payment_collection.id"],
@@ -293,6 +302,8 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
   if (!cartId || !isDegraded()) return next()
   try {
     if (req.method === "GET") {
+      // its tax lines rewritten: the last quoted state no longer holds (quotedStateHolds)
+      quotedStates.delete(cartId)
       await refreshTaxLines(req.scope, cartId)
       return next()
     }
@@ -327,6 +338,7 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
   try {
     // what moves tax as it was before the refresh: a change during the refresh (another request's
     // promotion) is refused below rather than completed on tax for the state the refresh saw
+    quotedStates.delete(cartId)
     const before = await readCartFingerprint(req.scope, cartId)
     const taxed = await refreshTaxLines(req.scope, cartId)
     if (taxed && (await hasPaymentCollection(req, cartId))) {
@@ -340,6 +352,13 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
   } catch (e) {
     next(e)
   }
+}
+
+/** Before a route that rewrites the cart's tax lines outside the plugin's refresh: its last quoted state no longer holds. */
+function forgetQuotedState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
+  const cartId = cartIdOf(req)
+  if (cartId) quotedStates.delete(cartId)
+  next()
 }
 
 export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
@@ -358,6 +377,6 @@ export const storeSalesTaxMiddlewares: MiddlewareRoute[] = [
       resyncTaxLinesAfter,
     ],
   })),
-  { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable] },
+  { matcher: "/store/carts/:id/taxes", method: ["POST"], middlewares: [recordRequestActor, refuseWhileTaxUnavailable, forgetQuotedState] },
   { matcher: "/store/carts/:id/complete", method: ["POST"], middlewares: [recordRequestActor, refreshTaxLinesBeforeComplete] },
 ]

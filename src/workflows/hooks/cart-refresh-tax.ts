@@ -41,6 +41,7 @@ import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
+import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
 
 export { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 export { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
@@ -98,6 +99,14 @@ export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Prom
 /** The one read of the cart for a workflow run: what updateTaxLinesWorkflow and the context handler read. */
 const WORKFLOW_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
 
+/** The direct run's read: its own fields and, while the restore is on, the restore's (not its tax lines: the run writes them). */
+function directRunFields(): string[] {
+  const own = taxRunFields(hasAddedTaxLineContextHandlers())
+  if (!cartRestoreOn()) return own
+  // nor its payment collection: one may be made before the next change (that one reads it)
+  return [...new Set<string>([...own, ...RESTORE_FIELDS.filter((f) => !f.includes("tax_lines") && !f.startsWith("payment_collection"))])]
+}
+
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */
 function unwrap(err: unknown): unknown {
   const e = err as { errors?: { error?: unknown }[] } | null
@@ -144,12 +153,16 @@ async function taxInRefresh(
     // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of
     // its own), in the refresh's lock, on the cart's final state
     // (when the boot check found Medusa's field list changed, the workflow reads the cart itself)
-    const fields = handler ? taxRunFields(hasAddedTaxLineContextHandlers()) : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
-    const [cart] = fields ? await graph<TaxRunCart>(container, { entity: "cart", fields, filters: { id: cartId } }) : []
+    // the direct run's read is also the restore point of the cart's next store change
+    // (quotedCartState: no read before that change), its tax lines being the ones written here
+    const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
+    const [cart] = fields ? await graph<TaxRunCart & CartRow>(container, { entity: "cart", fields, filters: { id: cartId } }) : []
     if (cart) scope.taxCart = cart
     try {
-      if (cart && handler) await setCartTaxLines(container, cart, handler)
-      else
+      if (cart && handler) {
+        const written = await setCartTaxLines(container, cart, handler)
+        if (cartRestoreOn()) scope.quoted = quotedCartState(cart, written.items, written.shipping)
+      } else
         // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)
         await runNested(updateTaxLinesWorkflow, stepContext, cart ? { cart_id: cartId, cart } : { cart_id: cartId })
     } catch (e) {

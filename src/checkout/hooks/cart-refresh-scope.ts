@@ -6,7 +6,8 @@
 import type { AsyncLocalStorage } from "node:async_hooks"
 import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import type { TaxedEntity } from "./taxed-entity"
-import type { CartState } from "../../medusa/cart-restore"
+import type { CartRow, CartState } from "../../medusa/cart-restore"
+import type { TaxRunCart } from "../../medusa/update-tax-lines"
 
 /** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
 export interface CartRefreshScope {
@@ -25,6 +26,8 @@ export interface CartRefreshScope {
    * it instead of reading the cart themselves.
    */
   destination?: { usTaxed: boolean }
+  /** Set with `destination` when that read is Medusa's full one (items, shipping methods, customer): the tax run starts from it. */
+  refreshRead?: TaxRunCart & CartRow
   /** Set by the hook's direct tax run: the cart as that run left it, the restore point of its next change. */
   quoted?: CartState
   /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */

@@ -33,7 +33,8 @@
  * tax lines fresh through its after-route refresh (one workflow run and one cart read more).
  */
 import { tracingChannel } from "node:diagnostics_channel"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { graph } from "../../query"
@@ -107,6 +108,45 @@ function directRunFields(): string[] {
   return [...new Set<string>([...own, ...RESTORE_FIELDS.filter((f) => !f.includes("tax_lines") && !f.startsWith("payment_collection"))])]
 }
 
+/**
+ * The cart as it is now, from Medusa's read in this refresh (updateCartPromotionsWorkflow's, with
+ * cartFieldsForRefreshSteps: its items, shipping methods, addresses, region, customer and groups
+ * are final by then) and what the promotions step after it may have changed: the adjustments (and,
+ * for the restore point, the promotion links), with the billing address that read lacks.
+ */
+/** An item or a shipping method as both the tax run and the restore read it. */
+type RunLine<K extends "items" | "shipping_methods"> = NonNullable<TaxRunCart[K]>[number] & NonNullable<CartRow[K]>[number]
+
+async function finalCartOf(container: MedusaContainer, read: TaxRunCart & CartRow): Promise<TaxRunCart & CartRow> {
+  const carts = container.resolve<ICartModuleService>(Modules.CART)
+  const itemIds = (read.items ?? []).map((i) => i.id)
+  const methodIds = (read.shipping_methods ?? []).map((m) => m.id)
+  const [itemAdjustments, methodAdjustments, [rest]] = await Promise.all([
+    itemIds.length ? carts.listLineItemAdjustments({ item_id: itemIds }) : [],
+    methodIds.length ? carts.listShippingMethodAdjustments({ shipping_method_id: methodIds }) : [],
+    cartRestoreOn()
+      ? graph<Pick<CartRow, "id" | "billing_address" | "promotions">>(container, {
+          entity: "cart",
+          fields: ["id", "billing_address.*", "promotions.id"],
+          filters: { id: read.id },
+        })
+      : [undefined],
+  ])
+  return {
+    ...read,
+    customer_id: read.customer?.id ?? null,
+    items: (read.items ?? []).map((i: RunLine<"items">) => ({
+      ...i,
+      adjustments: itemAdjustments.filter((a) => a.item_id === i.id).map((a) => ({ ...a })),
+    })),
+    shipping_methods: (read.shipping_methods ?? []).map((m: RunLine<"shipping_methods">) => ({
+      ...m,
+      adjustments: methodAdjustments.filter((a) => a.shipping_method_id === m.id).map((a) => ({ ...a })),
+    })),
+    ...(rest ? { billing_address: rest.billing_address ?? null, promotions: rest.promotions ?? [] } : {}),
+  }
+}
+
 /** A workflow's thrown error may carry the step's error inside `errors[].error`. */
 function unwrap(err: unknown): unknown {
   const e = err as { errors?: { error?: unknown }[] } | null
@@ -155,8 +195,14 @@ async function taxInRefresh(
     // (when the boot check found Medusa's field list changed, the workflow reads the cart itself)
     // the direct run's read is also the restore point of the cart's next store change
     // (quotedCartState: no read before that change), its tax lines being the ones written here
+    // (the direct run on Medusa's own read in this refresh: only what changed since is read)
     const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
-    const [cart] = fields ? await graph<TaxRunCart & CartRow>(container, { entity: "cart", fields, filters: { id: cartId } }) : []
+    const [cart] =
+      handler && scope.refreshRead?.id === cartId
+        ? [await finalCartOf(container, scope.refreshRead)]
+        : fields
+          ? await graph<TaxRunCart & CartRow>(container, { entity: "cart", fields, filters: { id: cartId } })
+          : []
     if (cart) scope.taxCart = cart
     try {
       if (cart && handler) {
@@ -187,8 +233,13 @@ export function salesTaxCartPromotionsValidate(data: { cart?: Partial<Destinatio
   const scope = cartRefreshStorage().getStore()
   const cart = data?.cart
   // a cart read without its region or shipping address (a caller's own input) says nothing
-  if (scope && cart?.id === scope.cartId && cart.region !== undefined && cart.shipping_address !== undefined)
+  if (scope && cart?.id === scope.cartId && cart.region !== undefined && cart.shipping_address !== undefined) {
     scope.destination = { usTaxed: usTaxedOf(cart as DestinationCart) }
+    // Medusa's full read (cartFieldsForRefreshSteps): the tax run's cart, once the adjustments are read again
+    const full = cart as Partial<TaxRunCart & CartRow>
+    if (full.items !== undefined && full.shipping_methods !== undefined && full.customer !== undefined && full.completed_at !== undefined)
+      scope.refreshRead = cart as TaxRunCart & CartRow
+  }
   return new StepResponse(undefined)
 }
 

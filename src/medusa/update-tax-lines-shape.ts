@@ -123,3 +123,28 @@ export function directTaxRunOn(): boolean {
 export function setDirectTaxRun(on: boolean): void {
   directRun = on
 }
+
+/**
+ * The file of @medusajs/core-flows' dist whose `cartFieldsForRefreshSteps` Medusa's cart refresh
+ * reads the cart with (updateCartPromotionsWorkflow's read: the cart its `validate` hook gets). The
+ * refresh hook's direct run starts from that read (cart-refresh-tax.ts) only while it names every
+ * field the run takes from it.
+ */
+export const REFRESH_FIELDS_SOURCE = "cart/utils/fields.js"
+
+/** Pure: `cartFieldsForRefreshSteps` as `source` (core-flows' cart/utils/fields.js) lists it; undefined when not found. */
+export function refreshFieldsOf(source: string | undefined): string[] | undefined {
+  const named = source?.replace(/exports\.cartFieldsForRefreshSteps\s*=\s*\[/, "const cartFieldsForRefreshSteps = [")
+  return stringArrayLiteral(named, "cartFieldsForRefreshSteps")
+}
+
+/** refreshFieldsOf the app's installed core-flows. */
+export function installedRefreshFields(): string[] | undefined {
+  return refreshFieldsOf(installedSource("@medusajs/core-flows", REFRESH_FIELDS_SOURCE))
+}
+
+/** Pure: the fields of `needed` a Query field list `have` does not name ("x.*" names x's own columns). */
+export function uncoveredFields(have: readonly string[], needed: readonly string[]): string[] {
+  const named = new Set(have)
+  return needed.filter((f) => !named.has(f) && !named.has(`${f.slice(0, f.lastIndexOf(".") + 1)}*`))
+}

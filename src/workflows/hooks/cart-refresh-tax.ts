@@ -41,6 +41,7 @@ import { graph } from "../../query"
 import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
+import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines-shape"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
 
@@ -114,6 +115,20 @@ function directRunFields(): string[] {
  * are final by then) and what the promotions step after it may have changed: the adjustments (and,
  * for the restore point, the promotion links), with the billing address that read lacks.
  */
+/** What the direct run takes from Medusa's refresh read (finalCartOf reads the rest; `customer_id` is `customer.id`). */
+export function fieldsFromRefreshRead(): string[] {
+  return [...taxRunFields(true), ...RESTORE_FIELDS].filter(
+    (f) => f !== "customer_id" && !f.includes("adjustments") && !/^(billing_address|promotions|payment_collection)\./.test(f),
+  )
+}
+
+// whether the installed Medusa's refresh read names them all (else the run reads the cart itself)
+let refreshReadCovers: boolean | undefined
+function refreshReadUsable(): boolean {
+  refreshReadCovers ??= uncoveredFields(installedRefreshFields() ?? [], fieldsFromRefreshRead()).length === 0
+  return refreshReadCovers
+}
+
 /** An item or a shipping method as both the tax run and the restore read it. */
 type RunLine<K extends "items" | "shipping_methods"> = NonNullable<TaxRunCart[K]>[number] & NonNullable<CartRow[K]>[number]
 
@@ -237,7 +252,13 @@ export function salesTaxCartPromotionsValidate(data: { cart?: Partial<Destinatio
     scope.destination = { usTaxed: usTaxedOf(cart as DestinationCart) }
     // Medusa's full read (cartFieldsForRefreshSteps): the tax run's cart, once the adjustments are read again
     const full = cart as Partial<TaxRunCart & CartRow>
-    if (full.items !== undefined && full.shipping_methods !== undefined && full.customer !== undefined && full.completed_at !== undefined)
+    if (
+      full.items !== undefined &&
+      full.shipping_methods !== undefined &&
+      full.customer !== undefined &&
+      full.completed_at !== undefined &&
+      refreshReadUsable()
+    )
       scope.refreshRead = cart as TaxRunCart & CartRow
   }
   return new StepResponse(undefined)

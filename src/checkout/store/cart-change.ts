@@ -82,9 +82,10 @@ export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
  * rememberCartState). Taken (removed) by that change, whatever its end: a change that does not end
  * in such a run leaves none, and the next one reads. A cart changed since elsewhere (another
  * instance's quoted change) no longer carries the lines written: the restore then leaves it
- * (quotedStateHolds).
+ * (quotedStateHolds). Bounded (a state is a few kilobytes: the lines and their tax lines): a cart
+ * left longer than half an hour, or pushed out by busier ones, is read again, as before.
  */
-export const quotedStates = new LRUCache<string, CartState>({ max: 10_000 })
+export const quotedStates = new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 })
 
 /**
  * Routes whose change can move a cart INTO the provider's scope (a new shipping address or

@@ -1,4 +1,4 @@
-import { findRawPluginOptions, getPluginOptions, PluginOptionsError, redactOptions, resolvePluginOptions } from "./options"
+import { externalCertificatesMode, findRawPluginOptions, getPluginOptions, PluginOptionsError, redactOptions, resolvePluginOptions } from "./options"
 
 const valid = {
   connectionId: "00000000-0000-4000-8000-000000000000",
@@ -27,6 +27,19 @@ describe("plugin options", () => {
     expect(resolvePluginOptions({ ...valid, shopperCertificates: "off" }).shopperCertificates).toBe("off")
     expect(() => resolvePluginOptions({ ...valid, shopperCertificates: "auto" })).toThrow(
       /shopperCertificates: shopperCertificates must be "review", "immediate" or "off"/,
+    )
+  })
+
+  it("externalCertificates: review by default while shopper certificates are on, exempt when they are off; validated", () => {
+    expect(externalCertificatesMode(resolvePluginOptions(valid))).toBe("review")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "immediate" }))).toBe("review")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "off" }))).toBe("exempt")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, externalCertificates: "exempt" }))).toBe("exempt")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "off", externalCertificates: "review" }))).toBe(
+      "review",
+    )
+    expect(() => resolvePluginOptions({ ...valid, externalCertificates: "trust" })).toThrow(
+      /externalCertificates: externalCertificates must be "exempt" or "review"/,
     )
   })
 

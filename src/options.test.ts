@@ -1,4 +1,11 @@
-import { externalCertificatesMode, findRawPluginOptions, getPluginOptions, PluginOptionsError, redactOptions, resolvePluginOptions } from "./options"
+import {
+  externalCertificatesMode,
+  findRawPluginOptions,
+  getPluginOptions,
+  PluginOptionsError,
+  redactOptions,
+  resolvePluginOptions,
+} from "./options"
 
 const valid = {
   connectionId: "00000000-0000-4000-8000-000000000000",

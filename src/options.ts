@@ -137,9 +137,7 @@ export const PluginOptionsSchema = z
      * while shopper certificates are on, "exempt" when `shopperCertificates` is "off"
      * (externalCertificatesMode). They count toward a shopper's cap either way.
      */
-    externalCertificates: z
-      .enum(["exempt", "review"], { error: 'externalCertificates must be "exempt" or "review"' })
-      .optional(),
+    externalCertificates: z.enum(["exempt", "review"], { error: 'externalCertificates must be "exempt" or "review"' }).optional(),
     /** Further connections, each for its sales channels (src/service/connections.ts); the rest use the default one. */
     connections: z
       .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })

@@ -42,7 +42,10 @@ describe("reconcilePlaceholders", () => {
       { certificateId: "newer", createdDate: "2026-11-27T07:59:30Z" },
       { certificateId: "older", createdDate: "2026-11-27T07:59:00Z" },
     ]
-    expect(reconcilePlaceholders([inFlight, lost], unknown, now)).toEqual({ adopt: [{ rowId: "row_lost", certificateId: "older" }], drop: [] })
+    expect(reconcilePlaceholders([inFlight, lost], unknown, now)).toEqual({
+      adopt: [{ rowId: "row_lost", certificateId: "older" }],
+      drop: [],
+    })
     expect(reconcilePlaceholders([inFlight], unknown, now)).toEqual({ adopt: [], drop: [] })
   })
 

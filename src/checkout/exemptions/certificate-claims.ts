@@ -51,7 +51,10 @@ export function reconcilePlaceholders(
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
   const certs = [...unknown].sort((a, b) => a.createdDate.localeCompare(b.createdDate))
   const adopt = open.slice(0, certs.length).map((p, i) => ({ rowId: p.id, certificateId: certs[i]!.certificateId }))
-  const drop = open.slice(certs.length).filter(stale).map((p) => p.id)
+  const drop = open
+    .slice(certs.length)
+    .filter(stale)
+    .map((p) => p.id)
   return { adopt, drop }
 }
 
@@ -79,7 +82,11 @@ export function claimDecision(
 }
 
 /** Pure: whether a claim on a certificate keeps it from exempting `cartId` (another cart holds it). */
-export function claimedByOther(st: Pick<ClaimState, "claimedCartId" | "claimedAt"> | undefined, cartId: string | null, now: number): boolean {
+export function claimedByOther(
+  st: Pick<ClaimState, "claimedCartId" | "claimedAt"> | undefined,
+  cartId: string | null,
+  now: number,
+): boolean {
   if (!st?.claimedCartId || st.claimedCartId === cartId) return false
   return st.claimedAt ? now - Date.parse(st.claimedAt) < CLAIM_HOLD_MS : true
 }

@@ -108,7 +108,11 @@ export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRunti
  * (`external` "exempt"), and then not while the customer has a submission in flight or lost,
  * which that certificate may be.
  */
-export function mayExempt(standing: CertificateStanding | undefined, reserved: boolean, external: ExternalCertificates = "exempt"): boolean {
+export function mayExempt(
+  standing: CertificateStanding | undefined,
+  reserved: boolean,
+  external: ExternalCertificates = "exempt",
+): boolean {
   if (!standing) return external === "exempt" && !reserved
   return standing.reviewStatus === "approved" && !standing.usedOrderId && !standing.usedAt
 }
@@ -134,7 +138,12 @@ export async function withApproval(
     return {
       list: list.map((c) => {
         const st = byId[c.certificateId]
-        return { ...c, approved: mayExempt(st, reserved, external), claimedCartId: st?.claimedCartId ?? null, claimedAt: st?.claimedAt ?? null }
+        return {
+          ...c,
+          approved: mayExempt(st, reserved, external),
+          claimedCartId: st?.claimedCartId ?? null,
+          claimedAt: st?.claimedAt ?? null,
+        }
       }),
       ok: true,
     }

@@ -74,7 +74,10 @@ async function cartCompleted(container: MedusaContainer, cartId: string): Promis
 }
 
 /** The claim half of the plugin's `completeCartWorkflow.hooks.validate` handler (complete-cart-validate.ts). */
-export async function claimSinglePurchase({ input }: { input: { id?: string } }, { container }: { container: MedusaContainer }): Promise<void> {
+export async function claimSinglePurchase(
+  { input }: { input: { id?: string } },
+  { container }: { container: MedusaContainer },
+): Promise<void> {
   if (!input?.id) return
   const claims = container.resolve<Claims | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
   if (!claims) return

@@ -6,7 +6,13 @@ import { adminConnection } from "../../../connection-query"
 import { queryOf } from "../../../../../../query"
 import { AdminCreateCertificateBody } from "../../../validators"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
-import { origins, reconcileCustomer, recordOrigin, underCustomerLock, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
+import {
+  origins,
+  reconcileCustomer,
+  recordOrigin,
+  underCustomerLock,
+  withCreators,
+} from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]
 

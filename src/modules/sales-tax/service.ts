@@ -397,7 +397,12 @@ export class SalesTaxModuleService
   async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
     const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
     if (row?.used_order_id) return
-    if (row) await this.updateCertificateOrigins({ id: row.id, used_order_id: u.orderId, used_at: row.used_at ?? new Date() })
+    if (row)
+      await this.updateCertificateOrigins({
+        id: row.id,
+        used_order_id: u.orderId,
+        used_at: row.used_at ? new Date(row.used_at) : new Date(),
+      })
     else if (u.customerId)
       await this.createCertificateOrigins({
         certificate_id: u.certificateId,

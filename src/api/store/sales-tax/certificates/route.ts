@@ -81,11 +81,10 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const active = await listAll(client, customerId, false)
     const { by, inFlight } = await reconcileCustomer(store, customerId, active)
     const count = shopperCertificateCount(active, by, inFlight)
-    if (count >= SHOPPER_CERTIFICATE_CAP) return { count }
-    return { reservation: await store.reserveCertificate(customerId, customerId) }
+    return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
   })
-  if (!("reservation" in held)) {
-    const { count } = held
+  const { count, reservation } = held
+  if (reservation === null) {
     return sendError(
       res,
       422,
@@ -101,7 +100,6 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
       "sales_tax_certificate_limit",
     )
   }
-  const { reservation } = held
   let certificate: CertificateRecord
   try {
     certificate = await client.createCertificate({ ...body, customerId })

@@ -263,13 +263,15 @@ medusaIntegrationTestRunner({
       const shopper = await createShopper(api, store, "lost@example.com")
       const auth = await adminAuth(getContainer())
       const lost: string[] = []
+      const unconfirmed: unknown[] = []
       for (const fault of [
         { operation: "createCertificate" as const, status: 500, phase: "after" as const, count: 1 },
         { operation: "createCertificate" as const, drop: true, phase: "after" as const, count: 1 },
       ]) {
         await st.sandbox.fault(fault)
         const r = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
-        expect([r.status, r.data.code]).toEqual([503, "sales_tax_certificate_unconfirmed"])
+        expect(r.status).toBe(503)
+        unconfirmed.push(r.data.code)
       }
       // the service wrote both, once each (never retried: the create has no idempotency key)
       expect((await st.sandbox.counts()).createCertificate).toBe(2)
@@ -285,6 +287,8 @@ medusaIntegrationTestRunner({
       let cart = await co.addShipping()
       expect(cents(cart.tax_total)).toBeGreaterThan(0)
       expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+      // the shopper was told it may have been received
+      expect(unconfirmed).toEqual(["sales_tax_certificate_unconfirmed", "sales_tax_certificate_unconfirmed"])
 
       // the shopper's list and the widget: both pending, the customer's (adopted from the service's list)
       const mine = (await api.get("/store/sales-tax/certificates", as(shopper.token))).data.certificates
@@ -357,10 +361,17 @@ medusaIntegrationTestRunner({
       const isOrder = (r: (typeof answers)[number]) => r.status === 200 && r.data.type === "order"
       const placed = answers.filter(isOrder).map((r) => r.data.order)
       const refused = carts.filter((_, i) => !isOrder(answers[i]!))
-      for (const r of answers.filter((r) => !isOrder(r))) expect([r.status, r.data.code]).toEqual([400, CERTIFICATE_USED_CODE])
+      // refused at the claim; or, when its own pre-completion refresh already saw the claim, taxed
+      // there (its payment, made for the exempt total, then no longer matches: Medusa asks for another)
+      for (const r of answers.filter((r) => !isOrder(r))) {
+        expect(r.status).toBe(400)
+        expect(r.data.code === CERTIFICATE_USED_CODE || /Payment sessions are required/.test(r.data.message)).toBe(true)
+      }
       // the refused cart completes again: its refresh no longer offers the certificate, it is taxed
       for (const co of refused) {
-        const cart = await co.calculateTaxes()
+        // as a storefront does after a refusal: the cart read again (a cart update: Medusa refreshes
+        // its tax and its payment collection's amount), then paid again for its new total
+        const cart = await co.setAddress(ADDRESSES.minneapolis, "twice@example.com")
         expect(cents(cart.tax_total)).toBeGreaterThan(0)
         placed.push(await co.complete())
       }

@@ -15,7 +15,14 @@ import { connectionForChannel, optionsForChannel } from "../../service/connectio
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
 import { checkoutExemption, type ChargedTaxLine } from "../exemptions/exemption-snapshot"
-import { activeCertificates, invalidateCustomerCertificates, type CertificateStanding } from "../exemptions/exemptions"
+import {
+  activeCertificates,
+  CachingCertificateStore,
+  certificateCache,
+  invalidateCustomerCertificates,
+  type CertificateStanding,
+} from "../exemptions/exemptions"
+import type { CachingModuleLike } from "../quote/result-cache"
 import { claimDecision } from "../exemptions/certificate-claims"
 
 export const CERTIFICATE_USED_CODE = "sales_tax_certificate_used"
@@ -41,14 +48,16 @@ interface ClaimCart {
   shipping_methods?: { tax_lines?: ChargedTaxLine[] | null }[] | null
 }
 
-/** Whether `cartId` is single-purchase at the service: the customer's cached list, else the certificate itself. */
+/** Whether the certificate is single-purchase: the customer's list as the provider cached it (else read), else the certificate itself. */
 async function isSinglePurchase(container: MedusaContainer, cart: ClaimCart, customerId: string, certificateId: string): Promise<boolean> {
   const options = getPluginOptions(container)
   const conn = connectionForChannel(options, cart.sales_channel_id)
   const client = getCheckoutClient(optionsForChannel(options, cart.sales_channel_id))
+  const caching = container.resolve<CachingModuleLike | undefined>("caching", { allowUnregistered: true })
   try {
     const listed = (
       await activeCertificates(client, customerId, options.cacheTtlSeconds, {
+        store: caching && typeof caching.get === "function" ? new CachingCertificateStore(caching) : certificateCache(),
         connectionId: conn.isDefault ? null : conn.connectionId,
         external: externalCertificatesMode(options),
       })

@@ -354,11 +354,6 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** The customer's submissions in flight or lost (placeholder rows). */
-  async reservedCount(customerId: string): Promise<number> {
-    return (await this.placeholders(customerId)).length
-  }
-
   /**
    * Staff approve or reject a certificate (a rejection carries the reason the shopper sees). A
    * certificate made elsewhere (no row) gets one. Returns the standing as it now is.

@@ -99,6 +99,8 @@ export class SalesTaxModuleService
 
   /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
   __hooks = {
+    // Medusa runs it before it closes the database connections: the call log's buffer is written then
+    onApplicationPrepareShutdown: async (): Promise<void> => callLog.close(this),
     onApplicationStart: async (): Promise<void> => {
       // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
       if (!servesRequests(this.runtime)) return

@@ -204,8 +204,16 @@ describe("planDestination", () => {
   })
 
   it("the ZIP decides the state (property): any typed spelling, any ZIP of a state, the ZIP's state is quoted or asked", () => {
-    const stateZips = Object.values((zipcodes as unknown as { codes: Record<string, { country: string; state: string; zip: string }> }).codes)
-      .filter((z) => z.country === "US" && /^\d{5}$/.test(z.zip) && zipPrefixState(z.zip) === z.state && (US_STATES as readonly string[]).includes(z.state))
+    const stateZips = Object.values(
+      (zipcodes as unknown as { codes: Record<string, { country: string; state: string; zip: string }> }).codes,
+    )
+      .filter(
+        (z) =>
+          z.country === "US" &&
+          /^\d{5}$/.test(z.zip) &&
+          zipPrefixState(z.zip) === z.state &&
+          (US_STATES as readonly string[]).includes(z.state),
+      )
       .map((z) => z.zip)
     const typed = fc.oneof(
       fc.constantFrom(...US_STATES),

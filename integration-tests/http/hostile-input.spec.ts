@@ -591,8 +591,16 @@ medusaIntegrationTestRunner({
         expect(r.json.errors[0].field).toBe("postal_code")
       }
       expect((await st.sandbox.counts()).verifyAddress).toBe(2)
-      // per cart: 20 requests from 20 clients for one cart, the 21st refused
-      const cart = { ...addr, cart_id: "cart_01FUZZRATELIMIT" }
+      // per cart: 20 requests from 20 clients for one (real) cart, the 21st refused
+      const made = await send(
+        fx.base,
+        "POST",
+        "/store/carts",
+        { ...storeH("192.0.2.200"), ...JSON_CT },
+        JSON.stringify({ region_id: fx.store.regionId }),
+      )
+      expect(made.status).toBe(200)
+      const cart = { ...addr, cart_id: made.json.cart.id as string }
       for (let i = 0; i < 20; i++) {
         const r = await send(
           fx.base,

@@ -29,6 +29,7 @@ import {
   currencyUnsupportedMessage,
 } from "../address/us-address"
 import { getPluginOptions } from "../../options"
+import { MEDUSA_UNSUPPORTED_CODE, installedMedusaVersion, medusaBelowMinimum, unsupportedMedusaMessage } from "../../medusa/medusa-range"
 import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../address/destination"
 
 /** What an order-to-be (a cart, a draft order) holds that the refusal reads. */
@@ -83,10 +84,13 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
   }
 }
 
-/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`) for an order-to-be. */
+/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`; `sales_tax_medusa_unsupported` below the oldest supported Medusa) for an order-to-be. */
 export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe): Promise<void> {
   if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
+  // a Medusa older than the plugin supports: its tax may lack what the plugin needs (the boot check said so)
+  if (medusaBelowMinimum())
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, unsupportedMedusaMessage(installedMedusaVersion()), MEDUSA_UNSUPPORTED_CODE)
   const options = getPluginOptions(container)
   const err = await destinationRefusal(o, {
     options,

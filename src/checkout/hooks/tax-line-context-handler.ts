@@ -19,6 +19,7 @@ import { resolveLineLocations, type LineLocations } from "../origins/origin-loca
 import { preparedTaxCart } from "./cart-refresh-scope"
 import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 
 export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
@@ -278,6 +279,22 @@ async function snapshotFromEntity(
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
   }
+}
+
+/**
+ * What the setTaxLineContext hooks would have put in the context, for a provider call on a Medusa
+ * without them: the cart (or order) of the lines, found and read through Query on the app's
+ * container (src/medusa/tax-line-context-fallback.ts), then built as the hook builds it (the same
+ * reads, the same request actor). Undefined when the lines' owner is not found (an order's line not
+ * on it yet): the provider then quotes from the lines.
+ */
+export async function snapshotOfLines(itemIds: readonly string[], shippingIds: readonly string[]): Promise<CartSnapshotInput | undefined> {
+  const container = appContainer()
+  if (!container) return undefined
+  const owner = await linesOwner(container, itemIds, shippingIds)
+  if (!owner) return undefined
+  if (owner.entity === "cart") return buildCartSnapshot(container, owner.id, preparedTaxCart(owner.id, runtimeOf(container)))
+  return buildOrderSnapshot(container, owner.id)
 }
 
 /** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */

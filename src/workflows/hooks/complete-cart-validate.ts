@@ -10,6 +10,7 @@
  */
 import { completeCartWorkflow } from "@medusajs/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
+import { registerHook } from "../../medusa/workflow-hooks"
 import { validateCompletionUnchanged } from "../../checkout/hooks/complete-cart-guard"
 import { validateCompletionDestination, type OrderToBe } from "../../checkout/hooks/destination-guard"
 
@@ -19,12 +20,10 @@ export async function salesTaxValidateCompletion(data: { input: { id?: string };
 }
 
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  try {
-    completeCartWorkflow.hooks.validate(salesTaxValidateCompletion)
-  } catch (e) {
+  registerHook(completeCartWorkflow, "validate", salesTaxValidateCompletion, (e) =>
     console.warn(
-      `[medusa-sales-tax] could not register the completeCartWorkflow validate hook (${(e as Error).message}); ` +
+      `[medusa-sales-tax] could not register the completeCartWorkflow validate hook (${e.message}); ` +
         `call salesTaxValidateCompletion from your handler, or an unquotable US destination and a cart changed after its tax refresh are not refused at completion.`,
-    )
-  }
+    ),
+  )
 }

@@ -167,7 +167,7 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
 function contextHook(workflow: string, without: string): MedusaAssumption {
   const h = hook(workflow, "setTaxLineContext", without)
   return {
-    name: `${h.name} (or, without it, the provider's read of the cart or order through Query: src/medusa/tax-line-context-fallback.ts)`,
+    name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
     present: (s) => h.present(s) || !(s.files?.taxLineContextFallback ?? []).length,
     without,
   }

@@ -1,12 +1,12 @@
 /**
- * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows before 2.17):
- * the provider is handed line and shipping-method ids only, so it finds their cart or order through
- * Query on the app's container and builds the same context the hooks would have.
- * BOUNDARY. Assumes: @medusajs/framework exports the app's root `container` (Query on it); the Cart
- * Module's Query entities `line_item` and `shipping_method` carry `cart_id`; the Order Module's
- * `order_item` links `item_id` to `order_id`. Buys: TICs, origins, discounts, exemptions and one
+ * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows before 2.17): the
+ * provider gets line and shipping-method ids only, so it finds their cart or order through Query (on
+ * the request's container, else the app's) and builds the context the hooks would have.
+ * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` and `shipping_method` carry
+ * `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
+ * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, one
  * service call per cart state on 2.15-2.16. Contract test: tax-line-context-fallback.test.ts.
- * Boot check: boot-check.ts (the hooks, else this reader).
+ * Boot check: boot-check.ts (the hooks, else this reader's entities).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
@@ -52,7 +52,7 @@ export function setTaxLineContextFallback(on: boolean | undefined): void {
   lacking = on
 }
 
-/** The app's root container (Query registered on it), or undefined outside a booted app. */
+/** The app's root container (Query registered on it), or undefined outside a booted app (or another copy of the framework). */
 export function appContainer(): MedusaContainer | undefined {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -74,7 +74,11 @@ export interface LinesOwner {
  * then cart shipping methods, then order items); undefined when none is found (an order's line not
  * on it yet: an edit's or an exchange's new line).
  */
-export async function linesOwner(scope: QueryScope, itemIds: readonly string[], shippingIds: readonly string[]): Promise<LinesOwner | undefined> {
+export async function linesOwner(
+  scope: QueryScope,
+  itemIds: readonly string[],
+  shippingIds: readonly string[],
+): Promise<LinesOwner | undefined> {
   if (itemIds.length) {
     const [line] = await graph<{ cart_id?: string | null }>(scope, {
       entity: "line_item",
@@ -113,12 +117,14 @@ export interface JoinerLike {
 /** Pure: the names a joiner config answers to. */
 export function joinerAliases(j: JoinerLike | undefined): string[] {
   const list = j?.alias === undefined ? [] : Array.isArray(j.alias) ? j.alias : [j.alias]
-  return list.flatMap((a: { name?: string | readonly string[] }) => (a.name === undefined ? [] : typeof a.name === "string" ? [a.name] : [...a.name]))
+  return list.flatMap((a: { name?: string | readonly string[] }) =>
+    a.name === undefined ? [] : typeof a.name === "string" ? [a.name] : [...a.name],
+  )
 }
 
-/** Pure: what the reader needs and the app lacks (empty: it holds): Query on the app's container, the modules' entities. */
-export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_ENTITIES, JoinerLike | undefined>, hasQuery: boolean): string[] {
-  const out = hasQuery ? [] : ["@medusajs/framework's container has no Query"]
+/** Pure: what the reader needs and the app lacks (empty: it holds): the modules' Query entities. */
+export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_ENTITIES, JoinerLike | undefined>): string[] {
+  const out: string[] = []
   for (const [mod, entities] of Object.entries(FALLBACK_QUERY_ENTITIES) as [keyof typeof FALLBACK_QUERY_ENTITIES, object][]) {
     const names = joinerAliases(joiners[mod])
     for (const e of Object.keys(entities)) if (!names.includes(e)) out.push(`the ${mod} module has no Query entity ${e}`)
@@ -133,5 +139,5 @@ export function fallbackReaderDifferences(): string[] {
     const svc = Object.values(inst ?? {})[0]
     return typeof svc?.__joinerConfig === "function" ? svc.__joinerConfig() : undefined
   }
-  return readerDifferences({ cart: joinerOf(Modules.CART), order: joinerOf(Modules.ORDER) }, appContainer() !== undefined)
+  return readerDifferences({ cart: joinerOf(Modules.CART), order: joinerOf(Modules.ORDER) })
 }

@@ -58,6 +58,11 @@ export function refusalOf(d: QuoteDestination, currency: string | null | undefin
   return null
 }
 
+/** The refusal of a US order on a Medusa older than the plugin supports (400, `sales_tax_medusa_unsupported`), or null. Pure. */
+export function belowMinimumRefusal(below: boolean, version: string): MedusaError | null {
+  return below ? new MedusaError(MedusaError.Types.NOT_ALLOWED, unsupportedMedusaMessage(version), MEDUSA_UNSUPPORTED_CODE) : null
+}
+
 /** The refusal for an order-to-be, resolving its destination as the provider does (pure but for verify-address). */
 export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps): Promise<MedusaError | null> {
   if (o.region?.automatic_taxes === false) return null
@@ -89,8 +94,8 @@ export async function refuseUnquotableDestination(container: MedusaContainer, o:
   if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
   // a Medusa older than the plugin supports: its tax may lack what the plugin needs (the boot check said so)
-  if (medusaBelowMinimum())
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, unsupportedMedusaMessage(installedMedusaVersion()), MEDUSA_UNSUPPORTED_CODE)
+  const old = belowMinimumRefusal(medusaBelowMinimum(), installedMedusaVersion())
+  if (old) throw old
   const options = getPluginOptions(container)
   const err = await destinationRefusal(o, {
     options,

@@ -14,7 +14,7 @@ import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "../../tics/product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../constants"
-import { currentActor, exemptionIdentity } from "./request-actor"
+import { currentActor, exemptionIdentity, requestContainer } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
 import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
@@ -283,13 +283,13 @@ async function snapshotFromEntity(
 
 /**
  * What the setTaxLineContext hooks would have put in the context, for a provider call on a Medusa
- * without them: the cart (or order) of the lines, found and read through Query on the app's
- * container (src/medusa/tax-line-context-fallback.ts), then built as the hook builds it (the same
- * reads, the same request actor). Undefined when the lines' owner is not found (an order's line not
+ * without them: the cart (or order) of the lines, found and read through Query on the request's
+ * container (the request-actor middleware keeps it), else the app's (src/medusa/tax-line-context-fallback.ts),
+ * then built as the hook builds it (the same reads, the same request actor). Undefined when the lines' owner is not found (an order's line not
  * on it yet): the provider then quotes from the lines.
  */
 export async function snapshotOfLines(itemIds: readonly string[], shippingIds: readonly string[]): Promise<CartSnapshotInput | undefined> {
-  const container = appContainer()
+  const container = requestContainer() ?? appContainer()
   if (!container) return undefined
   const owner = await linesOwner(container, itemIds, shippingIds)
   if (!owner) return undefined

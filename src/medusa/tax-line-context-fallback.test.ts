@@ -10,6 +10,7 @@ import {
   joinerAliases,
   lacksTaxLineContextHook,
   linesOwner,
+  routeOrderRef,
   readerDifferences,
   type JoinerLike,
 } from "./tax-line-context-fallback"
@@ -55,7 +56,9 @@ describe("the tax-line context without Medusa's hooks: the reader's assumptions,
   it("names what is missing: an entity", () => {
     expect(readerDifferences({ cart: { alias: [{ name: ["line_item", "line_items"] }] }, order: undefined })).toEqual([
       "the cart module has no Query entity shipping_method",
-      "the order module has no Query entity order_item",
+      ...["order_item", "order_line_item", "order_shipping_method", "order_exchange", "order_claim", "return"].map(
+        (e) => `the order module has no Query entity ${e}`,
+      ),
     ])
   })
 
@@ -92,9 +95,43 @@ describe("linesOwner: the cart or order of the provider's lines, through Query",
     expect(q.asked[1]!.filters).toEqual({ item_id: ["ordli_1"] })
   })
 
-  it("lines nobody owns yet (an order edit's new line): undefined", async () => {
+  it("lines nobody owns yet, outside an admin order route: undefined", async () => {
     const q = fakeQuery({})
     await expect(linesOwner(q.scope, ["ordli_new"], ["ordsm_new"])).resolves.toBeUndefined()
+    await expect(linesOwner(q.scope, ["ordli_new"], [], "/store/carts/cart_1")).resolves.toBeUndefined()
     await expect(linesOwner(q.scope, [], [])).resolves.toBeUndefined()
+  })
+
+  it("an exchange's new line (not on the order yet): the exchange's order, with the line as the hook gets it", async () => {
+    const line = { id: "ordli_new", product_id: "prod_1", variant_id: "variant_1", unit_price: 25, is_tax_inclusive: false }
+    const q = fakeQuery({ order_exchange: [{ order_id: "order_1" }], order_line_item: [line] })
+    await expect(linesOwner(q.scope, ["ordli_new"], [], "/admin/exchanges/oexc_1/outbound/items?fields=id")).resolves.toEqual({
+      entity: "order",
+      id: "order_1",
+      newItems: [line],
+    })
+    expect(q.asked.map((a) => a.entity)).toEqual(["line_item", "order_item", "order_exchange", "order_line_item"])
+    expect(q.asked[2]!.filters).toEqual({ id: "oexc_1" })
+  })
+
+  it("an order edit's new shipping method: the order the path names, with the method", async () => {
+    const sm = { id: "ordsm_1", shipping_option_id: "so_1", amount: 10 }
+    const q = fakeQuery({ order_shipping_method: [sm] })
+    await expect(linesOwner(q.scope, [], ["ordsm_1"], "/admin/order-edits/order_9/shipping-method")).resolves.toEqual({
+      entity: "order",
+      id: "order_9",
+      newShipping: [sm],
+    })
+    expect(q.asked.map((a) => a.entity)).toEqual(["shipping_method", "order_shipping_method"])
+  })
+
+  it("routeOrderRef: the order entity an admin path names", () => {
+    expect(routeOrderRef("/admin/order-edits/order_1/items")).toEqual({ entity: "order", id: "order_1" })
+    expect(routeOrderRef("/admin/draft-orders/order_2/edit/items")).toEqual({ entity: "order", id: "order_2" })
+    expect(routeOrderRef("/admin/claims/claim_1/outbound/items")).toEqual({ entity: "order_claim", id: "claim_1" })
+    expect(routeOrderRef("/admin/returns/return_1/shipping-method")).toEqual({ entity: "return", id: "return_1" })
+    expect(routeOrderRef("/admin/products/prod_1")).toBeUndefined()
+    expect(routeOrderRef("/store/carts/cart_1")).toBeUndefined()
+    expect(routeOrderRef(undefined)).toBeUndefined()
   })
 })

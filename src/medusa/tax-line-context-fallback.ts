@@ -22,7 +22,14 @@ export const TAX_LINE_CONTEXT_WORKFLOWS = {
 /** The Query entities (and fields) the reader relies on, per module: checked by the contract test and at boot. */
 export const FALLBACK_QUERY_ENTITIES = {
   cart: { line_item: ["id", "cart_id"], shipping_method: ["id", "cart_id"] },
-  order: { order_item: ["item_id", "order_id"] },
+  order: {
+    order_item: ["item_id", "order_id"],
+    order_line_item: ["id"],
+    order_shipping_method: ["id"],
+    order_exchange: ["order_id"],
+    order_claim: ["order_id"],
+    return: ["order_id"],
+  },
 } as const
 
 /** Pure: whether the installed core-flows `workflows` lack the cart (or order) tax-line context hook. */
@@ -63,21 +70,62 @@ export function appContainer(): MedusaContainer | undefined {
   }
 }
 
-/** What the provider's lines belong to. */
+/** What the provider's lines belong to; for an order's lines not on it yet, those lines and shipping methods as the hook gets them. */
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string
+  newItems?: OrderLineRow[]
+  newShipping?: OrderShippingRow[]
+}
+
+/** An order line as updateOrderTaxLinesWorkflow reads it for its hook (the fields the context uses). */
+export interface OrderLineRow {
+  id: string
+  product_id?: string | null
+  variant_id?: string | null
+  quantity?: unknown
+  unit_price?: unknown
+  is_tax_inclusive?: boolean | null
+  is_giftcard?: boolean | null
+}
+export interface OrderShippingRow {
+  id: string
+  shipping_option_id?: string | null
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+}
+
+/**
+ * The admin routes whose tax runs add lines not on the order yet (an edit's, an exchange's, a claim's
+ * new items and shipping, a return's shipping): the path's id is the order's, or its exchange's,
+ * claim's or return's (Query entity, whose `order_id` is the order).
+ */
+const ORDER_ROUTES: Record<string, "order" | "order_exchange" | "order_claim" | "return"> = {
+  orders: "order",
+  "order-edits": "order",
+  "draft-orders": "order",
+  exchanges: "order_exchange",
+  claims: "order_claim",
+  returns: "return",
+}
+
+/** Pure: the order entity an admin request's path names (`/admin/exchanges/exc_1/outbound/items` → order_exchange exc_1). */
+export function routeOrderRef(path: string | undefined): { entity: (typeof ORDER_ROUTES)[string]; id: string } | undefined {
+  const m = /^\/admin\/([a-z-]+)\/([^/?#]+)/.exec(path ?? "")
+  const entity = m ? ORDER_ROUTES[m[1]!] : undefined
+  return entity && m ? { entity, id: decodeURIComponent(m[2]!) } : undefined
 }
 
 /**
  * The cart or order of the lines the provider was handed (one Query per entity tried: cart lines,
- * then cart shipping methods, then order items); undefined when none is found (an order's line not
- * on it yet: an edit's or an exchange's new line).
+ * then cart shipping methods, then order items; then the order the admin request's path names,
+ * with the lines not on it yet); undefined when none is found.
  */
 export async function linesOwner(
   scope: QueryScope,
   itemIds: readonly string[],
   shippingIds: readonly string[],
+  requestPath?: string,
 ): Promise<LinesOwner | undefined> {
   if (itemIds.length) {
     const [line] = await graph<{ cart_id?: string | null }>(scope, {
@@ -98,6 +146,7 @@ export async function linesOwner(
     if (sm?.cart_id) return { entity: "cart", id: sm.cart_id }
   }
   if (itemIds.length) {
+    // lines on the order (a draft order's, an order's creation: the whole order is taxed)
     const [item] = await graph<{ order_id?: string | null }>(scope, {
       entity: "order_item",
       fields: FALLBACK_QUERY_ENTITIES.order.order_item,
@@ -106,7 +155,31 @@ export async function linesOwner(
     })
     if (item?.order_id) return { entity: "order", id: item.order_id }
   }
-  return undefined
+  const ref = routeOrderRef(requestPath)
+  if (!ref) return undefined
+  let orderId: string | undefined = ref.id
+  if (ref.entity !== "order") {
+    const [row] = await graph<{ order_id?: string | null }>(scope, { entity: ref.entity, fields: ["order_id"], filters: { id: ref.id } })
+    orderId = row?.order_id ?? undefined
+  }
+  if (!orderId) return undefined
+  const [newItems, newShipping] = await Promise.all([
+    itemIds.length
+      ? graph<OrderLineRow>(scope, {
+          entity: "order_line_item",
+          fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
+          filters: { id: [...itemIds] },
+        })
+      : undefined,
+    shippingIds.length
+      ? graph<OrderShippingRow>(scope, {
+          entity: "order_shipping_method",
+          fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
+          filters: { id: [...shippingIds] },
+        })
+      : undefined,
+  ])
+  return { entity: "order", id: orderId, ...(newItems ? { newItems } : {}), ...(newShipping ? { newShipping } : {}) }
 }
 
 /** A module's Query aliases as its joiner config lists them (`alias[].name`: a name or [singular, plural]). */

@@ -28,6 +28,8 @@ export interface RequestScope {
   actor(): RequestActor | null
   /** Medusa's `req.scope`: what the provider reads the cart through on a Medusa without the tax-line hooks */
   container?: MedusaContainer
+  /** the request's path (`req.originalUrl`): an admin order route names the order whose new lines are taxed */
+  path?: string
 }
 
 export function actorStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<RequestScope> {
@@ -42,6 +44,11 @@ export function currentActor(rt: SalesTaxRuntime = salesTaxRuntime()): RequestAc
 /** The container of the request being served (its `req.scope`), or undefined outside a request. */
 export function requestContainer(rt: SalesTaxRuntime = salesTaxRuntime()): MedusaContainer | undefined {
   return actorStorage(rt).getStore()?.container
+}
+
+/** The path of the request being served, or undefined outside a request. */
+export function requestPath(rt: SalesTaxRuntime = salesTaxRuntime()): string | undefined {
+  return actorStorage(rt).getStore()?.path
 }
 
 /** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */

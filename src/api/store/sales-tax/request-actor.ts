@@ -19,6 +19,7 @@ export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, nex
     {
       actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context),
       container: req.scope,
+      path: req.originalUrl,
     },
     () => next(),
   )

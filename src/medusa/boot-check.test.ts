@@ -70,7 +70,7 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     expect(r.warnings).toEqual([])
     expect(msg).toBe(
       "sales-tax: Medusa 2.18.0 lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext " +
-        "(and its replacement, the provider's read of the cart or order through Query) is missing, " +
+        "(and its replacement, the provider's read of the cart or order through Query) [the cart module has no Query entity line_item] is missing, " +
         "so cart tax: its tax-line context is not passed (discounts are not seen, items and shipping are quoted separately, " +
         "tax-inclusive prices are quoted as tax-exclusive). Supported Medusa versions: see the plugin's README (Compatibility).",
     )
@@ -122,7 +122,7 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     expect(r.errors).toHaveLength(1)
     expect(r.errors[0]).toContain("Medusa 2.17.0 lacks 3 features")
     expect(r.errors[0]).toContain(
-      "upsertTaxLinesWorkflow.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query) is missing, so cart tax on new lines",
+      "upsertTaxLinesWorkflow.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query) [the cart module has no Query entity line_item] is missing, so cart tax on new lines",
     )
     expect(r.errors[0]).toContain(
       "refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection is missing, so the one tax run inside Medusa's cart refresh: tax lines are refreshed after each store cart route instead",

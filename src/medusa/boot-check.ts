@@ -147,6 +147,8 @@ export interface MedusaAssumption {
   without: string
   /** what the plugin switches off when it is missing */
   turnOff?: () => void
+  /** what differs, when the surface says (added to the name in the error) */
+  detail?: (s: MedusaSurface) => string[]
 }
 
 const NO_CART_CONTEXT =
@@ -170,6 +172,7 @@ function contextHook(workflow: string, without: string): MedusaAssumption {
     name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
     present: (s) => h.present(s) || !(s.files?.taxLineContextFallback ?? []).length,
     without,
+    detail: (s) => s.files?.taxLineContextFallback ?? [],
   }
 }
 
@@ -325,7 +328,10 @@ export function checkMedusaAssumptions(
   surface: MedusaSurface = installedSurface(),
   version: string = installedMedusaVersion(),
 ): string | null {
-  const missing = missingMedusaAssumptions(surface)
+  const missing = missingMedusaAssumptions(surface).map((m) => {
+    const d = m.detail?.(surface) ?? []
+    return d.length ? { ...m, name: `${m.name} [${d.join("; ")}]` } : m
+  })
   for (const m of missing) m.turnOff?.()
   // below the oldest supported Medusa: ONE error naming both versions, not a list of what is missing
   const msg = versionBelow(version) ? belowMinimumError(version) : medusaAssumptionsError(version, missing)

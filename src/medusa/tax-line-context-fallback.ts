@@ -199,6 +199,8 @@ export function joinerAliases(j: JoinerLike | undefined): string[] {
 export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_ENTITIES, JoinerLike | undefined>): string[] {
   const out: string[] = []
   for (const [mod, entities] of Object.entries(FALLBACK_QUERY_ENTITIES) as [keyof typeof FALLBACK_QUERY_ENTITIES, object][]) {
+    // a module this copy of the framework does not see (not loaded, or another copy's): not checked
+    if (!joiners[mod]) continue
     const names = joinerAliases(joiners[mod])
     for (const e of Object.keys(entities)) if (!names.includes(e)) out.push(`the ${mod} module has no Query entity ${e}`)
   }

@@ -5,11 +5,14 @@ import OrderModule from "@medusajs/order"
 import * as cartModels from "@medusajs/cart/dist/models"
 import * as orderModels from "@medusajs/order/dist/models"
 import type { QueryScope } from "../query"
+import { SalesTaxRuntime } from "../runtime"
 import {
   FALLBACK_QUERY_ENTITIES,
   joinerAliases,
   lacksTaxLineContextHook,
   linesOwner,
+  noteTaxLineContextHooks,
+  taxLineContextFallbackOn,
   routeOrderRef,
   readerDifferences,
   type JoinerLike,
@@ -74,6 +77,15 @@ describe("the tax-line context without Medusa's hooks: the reader's assumptions,
     expect(lacksTaxLineContextHook(old, "order")).toBe(true)
     const onlyUpsertMissing = { ...installed, upsertTaxLinesWorkflow: undefined }
     expect(lacksTaxLineContextHook(onlyUpsertMissing, "cart")).toBe(true)
+  })
+
+  it("src/workflows notes it in the runtime the provider reads: on with 2.15's workflows, off with the installed ones", () => {
+    const rt = new SalesTaxRuntime()
+    expect(taxLineContextFallbackOn(rt)).toBe(false)
+    expect(noteTaxLineContextHooks({ updateTaxLinesWorkflow: { hooks: {} }, updateOrderTaxLinesWorkflow: { hooks: {} } }, rt)).toBe(true)
+    expect(taxLineContextFallbackOn(rt)).toBe(true)
+    expect(noteTaxLineContextHooks(coreFlows as unknown as Record<string, unknown>, rt)).toBe(false)
+    expect(taxLineContextFallbackOn(rt)).toBe(false)
   })
 })
 

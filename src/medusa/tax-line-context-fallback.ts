@@ -1,5 +1,5 @@
 /**
- * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows before 2.17): the
+ * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows 2.15): the
  * provider gets line and shipping-method ids only, so it finds their cart or order through Query (on
  * the request's container, else the app's) and builds the context the hooks would have.
  * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` and `shipping_method` carry
@@ -12,6 +12,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { graph, type QueryScope } from "../query"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../runtime"
 
 /** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
 export const TAX_LINE_CONTEXT_WORKFLOWS = {
@@ -40,23 +41,19 @@ export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind
   })
 }
 
-let lacking: boolean | undefined
-/** Whether the app's core-flows lacks the tax-line context hooks (then the provider reads the context itself); read once. */
-export function taxLineContextFallbackOn(): boolean {
-  if (lacking === undefined) {
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const workflows = require("@medusajs/core-flows") as Record<string, unknown>
-      lacking = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
-    } catch {
-      lacking = false
-    }
-  }
-  return lacking
+/**
+ * Notes, when the plugin's src/workflows is loaded, whether Medusa's core-flows lacks the hooks
+ * (`workflows`: the three workflows as imported); the provider then reads the context itself.
+ * Kept in the process's runtime (the provider and src/workflows are separate module instances).
+ */
+export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
+  rt.taxLineContextFallback = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
+  return rt.taxLineContextFallback
 }
-/** Tests: force the answer (undefined: read the installed core-flows again). */
-export function setTaxLineContextFallback(on: boolean | undefined): void {
-  lacking = on
+
+/** Whether the provider reads the tax-line context itself (the app's Medusa lacks the hooks). */
+export function taxLineContextFallbackOn(rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
+  return rt.taxLineContextFallback
 }
 
 /** The app's root container (Query registered on it), or undefined outside a booted app (or another copy of the framework). */

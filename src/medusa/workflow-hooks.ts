@@ -1,7 +1,7 @@
 /**
  * Registering a handler on a Medusa workflow hook without trusting that the workflow or the hook
  * exists: core-flows of older minors export fewer workflows (`upsertTaxLinesWorkflow` is not
- * exported before 2.17) and fewer hooks (`setTaxLineContext` ships in 2.17), and `X.hooks.Y` of
+ * exported in 2.15) and fewer hooks (`setTaxLineContext` ships in 2.16), and `X.hooks.Y` of
  * a missing one is a TypeError at import that stops Medusa's boot. Here a missing one is "absent"
  * (the boot check names it, and the plugin's fallback takes over); a refusal by Medusa (a host's
  * handler was there first) is "failed". Contract test: workflow-hooks.test.ts.

@@ -9,8 +9,9 @@
 import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
 import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { registerHook } from "../../medusa/workflow-hooks"
+import { noteTaxLineContextHooks } from "../../medusa/tax-line-context-fallback"
 
-// a Medusa without the hook (before 2.17: core-flows has no setTaxLineContext, nor an exported
+// a Medusa without the hook (2.15: core-flows has no setTaxLineContext, nor an exported
 // upsertTaxLinesWorkflow): nothing is registered, and the provider reads the cart or order itself
 // (src/medusa/tax-line-context-fallback.ts); the boot check says which (src/medusa/boot-check.ts)
 function register(name: string, workflow: unknown): boolean {
@@ -24,6 +25,7 @@ function register(name: string, workflow: unknown): boolean {
   )
 }
 
+noteTaxLineContextHooks({ updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow })
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
   // the cart-refresh hook's tax run calls what Medusa would (src/medusa/update-tax-lines.ts)
   if (register("updateTaxLinesWorkflow", updateTaxLinesWorkflow)) rememberUpdateTaxLinesContextHandler(registeredTaxLineContext)

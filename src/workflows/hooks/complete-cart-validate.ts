@@ -12,6 +12,7 @@
  */
 import { completeCartWorkflow } from "@medusajs/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
+import { registerHook } from "../../medusa/workflow-hooks"
 import { validateCompletionUnchanged } from "../../checkout/hooks/complete-cart-guard"
 import { validateCompletionDestination, type OrderToBe } from "../../checkout/hooks/destination-guard"
 import { claimSinglePurchase } from "../../checkout/hooks/single-purchase-claim"
@@ -24,12 +25,10 @@ export async function salesTaxValidateCompletion(data: { input: { id?: string };
 }
 
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  try {
-    completeCartWorkflow.hooks.validate(salesTaxValidateCompletion)
-  } catch (e) {
+  registerHook(completeCartWorkflow, "validate", salesTaxValidateCompletion, (e) =>
     console.warn(
-      `[medusa-sales-tax] could not register the completeCartWorkflow validate hook (${(e as Error).message}); ` +
+      `[medusa-sales-tax] could not register the completeCartWorkflow validate hook (${e.message}); ` +
         `call salesTaxValidateCompletion from your handler, or an unquotable US destination, a cart changed after its tax refresh and a second use of a single-purchase certificate are not refused at completion.`,
-    )
-  }
+    ),
+  )
 }

@@ -338,14 +338,14 @@ function installStore(version, tarballs, logDir) {
 
 /**
  * pnpm's peer-dependency complaints in an install's output (the part before its "dependencies:"
- * summary): each "✕ …" or "Conflicting peer …" line, or one naming the plugin, without its tree drawing.
+ * summary): each "✕ …" or "Conflicting peer …" line, or the plugin's node in the tree, without the tree drawing.
  */
 function pnpmPeerIssues(output) {
   return new Set(
     output
       .split(/^dependencies:$/m)[0]
       .split("\n")
-      .filter((l) => /✕|Conflicting peer|medusa-sales-tax/.test(l))
+      .filter((l) => /✕|Conflicting peer|[├└]─\S* medusa-sales-tax /.test(l))
       .map((l) => l.replace(/^[\s│├└─┬]+/, "").trim()),
   )
 }

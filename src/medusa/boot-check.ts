@@ -293,7 +293,7 @@ export function medusaAssumptionsError(version: string, missing: readonly Medusa
 /** The app's own Medusa: its core-flows workflows, framework utils and http, Cart Module, files and routes. */
 export function installedSurface(): MedusaSurface {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const workflows = require("@medusajs/core-flows") as Record<string, WorkflowLike | undefined>
+  const workflows = require("@medusajs/medusa/core-flows") as Record<string, WorkflowLike | undefined>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const utils = require("@medusajs/framework/utils") as Record<string, unknown>
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -35,7 +35,7 @@
 import { tracingChannel } from "node:diagnostics_channel"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../../query"
 import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"

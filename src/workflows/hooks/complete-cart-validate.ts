@@ -10,7 +10,7 @@
  * An app with its own validate handler sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
  * `salesTaxValidateCompletion` from its handler.
  */
-import { completeCartWorkflow } from "@medusajs/core-flows"
+import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { registerHook } from "../../medusa/workflow-hooks"
 import { validateCompletionUnchanged } from "../../checkout/hooks/complete-cart-guard"

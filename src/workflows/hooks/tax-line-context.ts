@@ -6,7 +6,7 @@
  * - or set MEDUSA_SALES_TAX_REGISTER_HOOKS=false and register
  *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
  */
-import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
+import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { registerHook } from "../../medusa/workflow-hooks"
 import { noteTaxLineContextHooks } from "../../medusa/tax-line-context-fallback"

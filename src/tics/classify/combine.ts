@@ -3,7 +3,8 @@
  * query's top hits vote for their TIC, weight × score (the service's scores are relative, 1 for
  * its best). The suggestion is the TIC with the most votes, with the two next as alternatives.
  * Its confidence (0-1) is the evidence's agreement on it (how much of the weighted evidence scored
- * it: a title saying one thing and a category another disagree) times its margin over the runner-up.
+ * it: a title saying one thing and a category another disagree) times its margin over the first
+ * runner-up of another kind (a label holding the other's words is the same kind).
  * Under LOW_CONFIDENCE a suggestion is never applied by "accept all".
  */
 import type { Evidence } from "./evidence"
@@ -33,6 +34,28 @@ export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
+const MINOR_WORDS = new Set(["and", "or", "the", "for", "with", "except", "other", "than", "non", "all", "any"])
+const labelWords = (label: string) =>
+  new Set(
+    label
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 2 && !MINOR_WORDS.has(w)),
+  )
+
+/** The last word of a label's first clause: "Clothing, except …" → clothing, "Clothing accessories or equipment" → accessories. */
+const headWord = (label: string) => [...labelWords(label.split(/,| or | - |\(/)[0] ?? "")].pop()
+
+/**
+ * Pure: the same kind of product, named more broadly or narrowly: the same head word, and one
+ * label's words hold the other's ("Clothing" and "Athletic clothing"; not "Clothing accessories").
+ */
+export function sameKind(a: string, b: string): boolean {
+  const [x, y] = [labelWords(a), labelWords(b)]
+  const within = (p: Set<string>, q: Set<string>) => p.size > 0 && [...p].every((w) => q.has(w))
+  return headWord(a) !== undefined && headWord(a) === headWord(b) && (within(x, y) || within(y, x))
+}
+
 /** Pure: the suggestion from the evidence and each query's hits (a query missing from `hits` was not searched); null when nothing was found. */
 export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap<string, readonly SearchHit[]>): Suggestion | null {
   const votes = new Map<number, { label: string; votes: number }>()
@@ -44,12 +67,14 @@ export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap
       votes.set(h.ticId, v)
     }
   const ranked = [...votes.entries()].sort((a, b) => b[1].votes - a[1].votes || a[0] - b[0])
-  const [top, second] = ranked
+  const [top] = ranked
   if (!top || top[1].votes <= 0) return null
   const totalWeight = answered.reduce((s, e) => s + e.weight, 0)
   const scoreOf = (e: Evidence) => hits.get(e.query)!.find((h) => h.ticId === top[0])?.score ?? 0
   const agreement = answered.reduce((s, e) => s + e.weight * Math.min(1, Math.max(0, scoreOf(e))), 0) / totalWeight
-  const margin = second ? (top[1].votes - second[1].votes) / top[1].votes : 1
+  // a runner-up naming the same thing more broadly or narrowly ("Clothing" / "Athletic clothing") is no doubt
+  const rival = ranked.slice(1).find(([, v]) => !sameKind(v.label, top[1].label))
+  const margin = rival ? (top[1].votes - rival[1].votes) / top[1].votes : 1
   return {
     tic: top[0],
     label: top[1].label,

@@ -86,6 +86,8 @@ export const WEAK_WORDS: Readonly<Record<string, number>> = {
   custom: 0.5,
   handmade: 0.3,
   brand: 0.3,
+  // merch wording: "Hoodie with Logo" is a hoodie (a logo design service is asked as "logo design")
+  logo: 0.3,
   // what a catalogue's product names add to the product: colour, size, material, fit, marketing
   // words ("Medusa T-Shirt S / Black", "Organic Slim Fit Chinos"); never read as a misspelling of
   // a known word ("black" is not "slack")
@@ -509,7 +511,7 @@ export const CATEGORY_WORDS: readonly {
     category: "athletic garments (also athletic clothing)",
     to: [
       ["clothing", 0.9],
-      ["athletic clothing", 0.5],
+      ["athletic clothing", 0.3],
     ],
     words: [
       "legging",
@@ -526,11 +528,8 @@ export const CATEGORY_WORDS: readonly {
     ],
   },
   {
-    category: "headwear, gloves, belts (clothing; also clothing accessories)",
-    to: [
-      ["clothing", 0.8],
-      ["clothing accessory", 0.4],
-    ],
+    category: "headwear, gloves, belts (clothing)",
+    to: [["clothing", 0.8]],
     words: ["beanie", "hat", "cap", "glove", "mitten", "belt", "suspender", "tie", "necktie", "bowtie"],
   },
   {
@@ -767,7 +766,7 @@ export const CATEGORY_WORDS: readonly {
   {
     category: "design services",
     to: [["graphic design service", 0.7]],
-    words: ["design", "designer", "logo", "branding"],
+    words: ["design", "designer", "branding"],
   },
   {
     category: "personal care",
@@ -894,6 +893,8 @@ export const CATEGORY_WORDS: readonly {
       "decor",
       "homeware",
       "plant",
+      "houseplant",
+      "aloe",
       "cactus",
       "succulent",
       "orchid",
@@ -951,6 +952,12 @@ export const NICHE_QUALIFIERS: Readonly<Record<string, { pattern: RegExp; factor
   },
   sample: { pattern: /\bfree samples?\b/i, factor: 0.8, askedBy: ["free", "sample"] },
   resale: { pattern: /\bother than the end user\b/i, factor: 0.8, askedBy: ["resale", "reseller", "wholesale"] },
+  food_plants: {
+    pattern: /\bto produce food\b/i,
+    factor: 0.6,
+    askedBy: ["food", "vegetable", "herb", "seed", "seedling", "edible", "fruit", "tomato"],
+  },
+  camping: { pattern: /\bcamping\b/i, factor: 0.7, askedBy: ["camping", "camp", "collapsible", "folding", "outdoor"] },
   payer: { pattern: /\b(medicare|medicaid)\b/i, factor: 0.9, askedBy: ["medicare", "medicaid"] },
 }
 

@@ -13,6 +13,8 @@ const HITS: Record<string, SearchHit[]> = {
     { ticId: 20000, label: "Clothing", score: 0.3493 },
     { ticId: 20050, label: "Fur clothing", score: 0.3194 },
   ],
+  // the sandbox's fallback for words it does not know (a brand)
+  rolleiflex: [{ ticId: 0, label: "Uncategorized", score: 0.05 }],
   beanie: [
     { ticId: 20010, label: "Clothing", score: 1 },
     { ticId: 20020, label: "Clothing accessories or equipment", score: 0.9 },
@@ -49,6 +51,12 @@ describe("combineEvidence", () => {
       agreeing: ["gift card"],
       disagreeing: [],
     })
+  })
+
+  it("a hit under MIN_HIT_SCORE (a search's fallback for a brand) is no evidence: no suggestion alone, no doubt beside a title", () => {
+    expect(combineEvidence([ev("rolleiflex", 1)], hits)).toBeNull()
+    const s = combineEvidence([ev("gift card", 3), ev("rolleiflex", 1)], hits)!
+    expect([s.tic, s.confidence, s.disagreeing]).toEqual([10005, 0.88, []])
   })
 
   it("a category 'Pants' is evidence: with it, sweatpants are Clothing (20010), not the title's best hit alone", () => {

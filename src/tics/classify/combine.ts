@@ -27,6 +27,8 @@ export interface Suggestion {
 
 /** Hits per query taken into the vote. */
 export const HITS_PER_QUERY = 3
+/** A hit scoring under this says nothing (a search's fallback for words it does not know: a brand, a colour): no evidence. */
+export const MIN_HIT_SCORE = 0.1
 /** Under this a suggestion is low: shown, never applied by "accept all". */
 export const LOW_CONFIDENCE = 0.5
 /** The lowest "accept all" threshold: never under LOW_CONFIDENCE. */
@@ -59,9 +61,10 @@ export function sameKind(a: string, b: string): boolean {
 /** Pure: the suggestion from the evidence and each query's hits (a query missing from `hits` was not searched); null when nothing was found. */
 export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap<string, readonly SearchHit[]>): Suggestion | null {
   const votes = new Map<number, { label: string; votes: number }>()
-  const answered = evidence.filter((e) => (hits.get(e.query) ?? []).length > 0)
+  const found = (e: Evidence) => (hits.get(e.query) ?? []).filter((h) => h.score >= MIN_HIT_SCORE)
+  const answered = evidence.filter((e) => found(e).length > 0)
   for (const e of answered)
-    for (const h of hits.get(e.query)!.slice(0, HITS_PER_QUERY)) {
+    for (const h of found(e).slice(0, HITS_PER_QUERY)) {
       const v = votes.get(h.ticId) ?? { label: h.label, votes: 0 }
       v.votes += e.weight * Math.max(0, h.score)
       votes.set(h.ticId, v)
@@ -70,7 +73,7 @@ export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap
   const [top] = ranked
   if (!top || top[1].votes <= 0) return null
   const totalWeight = answered.reduce((s, e) => s + e.weight, 0)
-  const scoreOf = (e: Evidence) => hits.get(e.query)!.find((h) => h.ticId === top[0])?.score ?? 0
+  const scoreOf = (e: Evidence) => found(e).find((h) => h.ticId === top[0])?.score ?? 0
   const agreement = answered.reduce((s, e) => s + e.weight * Math.min(1, Math.max(0, scoreOf(e))), 0) / totalWeight
   // a runner-up naming the same thing more broadly or narrowly ("Clothing" / "Athletic clothing") is no doubt
   const rival = ranked.slice(1).find(([, v]) => !sameKind(v.label, top[1].label))
@@ -80,7 +83,7 @@ export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap
     label: top[1].label,
     confidence: round2(agreement * (0.5 + 0.5 * margin)),
     alternatives: ranked.slice(1, 3).map(([tic, v]) => ({ tic, label: v.label })),
-    agreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId === top[0]).map((e) => e.query),
-    disagreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId !== top[0]).map((e) => e.query),
+    agreeing: answered.filter((e) => found(e)[0]!.ticId === top[0]).map((e) => e.query),
+    disagreeing: answered.filter((e) => found(e)[0]!.ticId !== top[0]).map((e) => e.query),
   }
 }

@@ -698,9 +698,11 @@ describe("admin extensions in a browser", () => {
     await store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 1 })
     const { shipping_options } = await store("GET", `/store/shipping-options?cart_id=${cart.id}`)
     const standard = shipping_options.find((o: { name: string }) => o.name === "Standard Shipping")
-    const { cart: quoted } = await store("POST", `/store/carts/${cart.id}/shipping-methods`, { option_id: standard.id })
-    // charged at checkout: the item $15, no tax on it (the cart's default fields carry the items' totals)
-    expect(quoted.items.map((i: { total: number; tax_total: number }) => [Number(i.total), Number(i.tax_total)])).toEqual([[15, 0]])
+    const { cart: quoted } = await store("POST", `/store/carts/${cart.id}/shipping-methods?fields=id,item_total,item_tax_total,*items`, {
+      option_id: standard.id,
+    })
+    // charged at checkout: the one item $15, no tax on it
+    expect([quoted.items.length, Number(quoted.item_total), Number(quoted.item_tax_total)]).toEqual([1, 15, 0])
     // the service's quote: the item's line on the clothing TIC, $15, no tax (shipping is its own line)
     const itemLines = (lines: { tic: number | null; price: number; tax: { amount: number } }[]) =>
       lines.filter((l) => l.tic === 20010).map((l) => [l.price, Number(l.tax.amount)])
@@ -721,7 +723,11 @@ describe("admin extensions in a browser", () => {
     expect(["filed", "completed"]).toContain(filing.filing.state)
     // charged: the order's item; filed: the service's line of that item
     const { order } = await adminGet(`/admin/orders/${done.order.id}`)
-    expect(order.items.map((i: { product_id: string; tax_total: number }) => [i.product_id, Number(i.tax_total)])).toEqual([[productId, 0]])
+    expect([order.items.map((i: { product_id: string }) => i.product_id), Number(order.item_total), Number(order.item_tax_total)]).toEqual([
+      [productId],
+      15,
+      0,
+    ])
     expect(itemLines((await service.getOrder(done.order.id)).lineItems)).toEqual([[15, 0]])
   })
 

@@ -86,6 +86,8 @@ export const WEAK_WORDS: Readonly<Record<string, number>> = {
   custom: 0.5,
   handmade: 0.3,
   brand: 0.3,
+  // a known word, never read as a misspelling ("house cleaning" is not "mouse cleaning")
+  house: 0.5,
   // merch wording: "Hoodie with Logo" is a hoodie (a logo design service is asked as "logo design")
   logo: 0.3,
   // what a catalogue's product names add to the product: colour, size, material, fit, marketing

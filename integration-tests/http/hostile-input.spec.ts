@@ -4,7 +4,7 @@
  * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
  *   path, path traversal to the service, the checkout timeout on admin routes);
  * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
- * - a fast-check fuzz of all 44 routes of the plugin (every route.ts under src/api, each method:
+ * - a fast-check fuzz of all 46 routes of the plugin (every route.ts under src/api, each method:
  *   the `ROUTES` table; a directed part draws each route's requests until the route has given every
  *   answer the checks require of it, then FUZZ_ROUTES_REQUESTS, default 1,000, spread over them;
  *   `npm run fuzz:routes` runs more; FUZZ_ROUTES_COLLECT=1 lists every distinct problem instead of
@@ -972,6 +972,7 @@ type BodyKind =
   | "nexusRegistration"
   | "ticImport"
   | "ticApply"
+  | "unclassifiedApply"
   | "setupFix"
   | "requote"
   | "review"
@@ -988,6 +989,7 @@ const BODY_KINDS: BodyKind[] = [
   "nexusRegistration",
   "ticImport",
   "ticApply",
+  "unclassifiedApply",
   "setupFix",
   "requote",
   "review",
@@ -1131,6 +1133,9 @@ const ROUTES: RouteDef[] = (
       param: ["certId", "certificate"],
       body: "review",
     },
+    // the unclassified products: their suggestions (the service's TIC search) and their apply through the bulk path
+    { method: "GET", template: "/admin/sales-tax/tics/unclassified", body: "none" },
+    { method: "POST", template: "/admin/sales-tax/tics/unclassified/apply", body: "unclassifiedApply" },
   ] satisfies RouteSpec[]
 ).map((r) => ({ ...r, id: `${r.method} ${r.template}` }))
 
@@ -1168,6 +1173,8 @@ const REQUIRED_ANSWERS: readonly (readonly [route: string, status: number])[] = 
   ["POST /admin/sales-tax/setup/fix", 409],
   ["POST /admin/sales-tax/filings/:orderId/requote", 409],
   ["POST /admin/sales-tax/certificates/:certId/review", 200],
+  ["GET /admin/sales-tax/tics/unclassified", 200],
+  ["POST /admin/sales-tax/tics/unclassified/apply", 202],
 ]
 
 /** At most this many requests of one route in the fuzz's directed part (the rarest answer needs ~70 on average). */
@@ -1329,6 +1336,8 @@ function validBody(kind: BodyKind, fx: Fixture): unknown {
       return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n` }
     case "ticApply":
       return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n`, mode: "valid_rows" }
+    case "unclassifiedApply":
+      return { min_confidence: 0.9 }
     case "setupFix":
       return { fix: "create_us_region" }
     case "requote":
@@ -1349,6 +1358,8 @@ function moreValidBodies(kind: BodyKind): Record<string, unknown>[] {
       return [{ decision: "reject", reason: "The certificate has expired" }]
     case "requote":
       return [{ state: "Texas", zip: "78701-1234" }]
+    case "unclassifiedApply":
+      return [{ items: [{ product_id: "prod_01FUZZNOSUCHPRODUCT", tic: TICS.clothing }] }]
     default:
       return []
   }
@@ -1719,7 +1730,10 @@ function requestArb(fx: Fixture, apiKey: string): { any: fc.Arbitrary<FuzzReques
     /\/(connections|connections\/ping|locations)$/.test(r.template) ||
     /\/(setup|setup\/fix|tics\/export)$/.test(r.template)
       ? 2
-      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill") || r.template.includes("/tics/import")
+      : r.template.startsWith("/store") ||
+          r.query === "month" ||
+          r.template.endsWith("/backfill") ||
+          /\/tics\/(import|unclassified)/.test(r.template)
         ? 3
         : 4
   return { any: fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(FUZZED[i]!) }))), perRoute }

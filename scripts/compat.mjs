@@ -1,13 +1,17 @@
 // `npm run test:compat` (run by tsx): the plugin against each supported Medusa minor, as a store
 // installs it. See README "Compatibility".
 //
-// Per Medusa version (each supported minor's latest patch, SUPPORTED below):
+// Per Medusa version (each supported minor's latest patch, SUPPORTED below), and the pnpm leg (PNPM):
 //   1. the plugin built once (`medusa plugin:build`, as `npm run build`, in a copy of the package's
-//      files) and packed (`npm pack`: the tarball npm would publish, with the tarball of
-//      @medusa-sales-tax/contract, its one workspace dependency)
-//   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>-<hash of the checkout's path>: @medusajs/medusa, framework, cli,
-//      admin-sdk and icons at that version plus the two tarballs, `npm install` (npm's cache first;
-//      peers such as @medusajs/ui and react as npm resolves them against the plugin's ranges)
+//      files) and packed (`npm pack`: the one tarball npm would publish; the contract is compiled in)
+//   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>-<hash of the checkout's path>: what the
+//      default app starter lists (@medusajs/medusa, framework, cli, admin-sdk at that version) plus
+//      the tarball, `npm install` (npm's cache first; peers such as @medusajs/ui and react as npm
+//      resolves them against the plugin's ranges), no peer warning. The pnpm leg: a workspace laid
+//      out like medusajs/dtc-starter (pnpm-workspace.yaml, apps/backend with the starter's
+//      dependencies, isolated node_modules), pnpm installed from npm, `pnpm add` of the tarball with
+//      no peer warning, every bare import of the installed plugin resolved from its own
+//      dependencies and peers (never pnpm's hidden hoist), one copy of each Medusa package
 //   3. a fresh database on the PostgreSQL of DB_HOST/DB_PORT/DB_USERNAME (127.0.0.1:5432, postgres),
 //      the sandbox of the service in this process on an ephemeral port
 //   4. `medusa db:migrate` (Medusa's and the plugin's migrations) while `medusa build --admin-only`
@@ -15,8 +19,8 @@
 //   5. the smoke: the boot log holds no error of the plugin's boot check; a checkout quoted by the
 //      service and filed (tax charged = tax filed); a return received and refunded at the service; a
 //      cancelled order voided (the service answers 404); the built dashboard holds the plugin's
-//      widgets and settings pages
-// Flags: --minor 2.19 (repeatable; default: every supported minor), --lowest, --highest,
+//      widgets and settings pages (the pnpm leg: a whole `medusa build`, backend and admin)
+// Flags: --minor 2.19 (repeatable; default: every supported minor and the pnpm leg), --lowest, --highest, --pnpm,
 // --version <any published version, e.g. a pre-release>, --allow-fail (exit 0 whatever the result:
 // for pre-releases); --prepare-only (steps 1-2 only, e.g. beside `npm test` in CI) then --prepared
 // (steps 3-5 on what it prepared; the same targets); --store-only: step 2 without the plugin (the
@@ -32,26 +36,39 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { tmpdir } from "node:os"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const ROOT = join(fileURLToPath(import.meta.url), "..", "..")
+const { bareImports } = createRequire(import.meta.url)("./bare-imports.cjs")
 const LOG_ROOT = join(ROOT, ".tmp", "compat")
 /** this checkout's scratch directories are its own (two checkouts may run at once) */
 const CHECKOUT = createHash("sha256").update(ROOT).digest("hex").slice(0, 8)
 
 /** The supported minors, each with the patch tested (its latest published). Lowest first. */
 export const SUPPORTED = [
+  { minor: "2.15", version: "2.15.5" },
+  { minor: "2.16", version: "2.16.0" },
+  { minor: "2.17", version: "2.17.2" },
+  { minor: "2.18", version: "2.18.0" },
   { minor: "2.19", version: "2.19.0" },
   { minor: "2.20", version: "2.20.1" },
   { minor: "2.21", version: "2.21.2" },
 ]
+
+/**
+ * The pnpm leg: medusajs/dtc-starter's backend (Medusa 2.18.0, @medusajs/ui 4.2.0, its pnpm) as a
+ * pnpm workspace; `key` names its store, logs and results.
+ */
+export const PNPM = { minor: "2.18", version: "2.18.0", key: "pnpm-2.18.0", pnpm: "10.11.1", ui: "4.2.0", routerDom: "6.30.4" }
 
 /** the repository's TypeScript (the store's `medusa build` needs one) */
 const TYPESCRIPT = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).devDependencies.typescript
@@ -63,20 +80,21 @@ const ADMIN_MARKERS = ["Sales Tax Reconciliation", "sales-tax/filings"]
 const BOOT_CHECK_ERROR = /sales-tax: Medusa \S+ lacks/
 
 function parse(argv) {
-  const o = { minors: [], versions: [], prepareOnly: false, prepared: false, storeOnly: false, allowFail: false }
+  const o = { minors: [], versions: [], pnpm: false, prepareOnly: false, prepared: false, storeOnly: false, allowFail: false }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (a === "--minor") o.minors.push(argv[++i])
     else if (a === "--lowest") o.minors.push(SUPPORTED[0].minor)
     else if (a === "--highest") o.minors.push(SUPPORTED.at(-1).minor)
     else if (a === "--version") o.versions.push(argv[++i])
+    else if (a === "--pnpm") o.pnpm = true
     else if (a === "--prepare-only") o.prepareOnly = true
     else if (a === "--prepared") o.prepared = true
     else if (a === "--store-only") o.storeOnly = true
     else if (a === "--allow-fail") o.allowFail = true
     else {
       console.error(
-        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--prepare-only | --prepared | --store-only] [--allow-fail]`,
+        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--pnpm] [--prepare-only | --prepared | --store-only] [--allow-fail]`,
       )
       process.exit(2)
     }
@@ -87,18 +105,19 @@ function parse(argv) {
   const targets = [
     ...SUPPORTED.filter((s) => o.minors.includes(s.minor)),
     ...o.versions.map((v) => ({ minor: v.split(".").slice(0, 2).join("."), version: v })),
-  ]
-  return { ...o, targets: targets.length ? targets : SUPPORTED }
+    ...(o.pnpm ? [PNPM] : []),
+  ].map((t) => ({ key: t.version, ...t }))
+  return { ...o, targets: targets.length ? targets : [...SUPPORTED, PNPM].map((t) => ({ key: t.version, ...t })) }
 }
 
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`
 
 /** A command to its end, output to `log`; throws with the log's tail on a non-zero exit. */
-function sh(cmd, args, { cwd = ROOT, log, env = process.env, label = `${cmd} ${args.join(" ")}` }) {
+function sh(cmd, args, { cwd = ROOT, log, env = process.env, label = `${cmd} ${args.join(" ")}`, all = false }) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
   if (log) writeFileSync(log, `$ ${label}\n${r.stdout ?? ""}${r.stderr ?? ""}`)
   if (r.status !== 0) throw new Error(`${label} exited ${r.status}:\n${tailOf(`${r.stdout ?? ""}${r.stderr ?? ""}`)}`)
-  return r.stdout
+  return all ? `${r.stdout ?? ""}${r.stderr ?? ""}` : r.stdout
 }
 
 function tailOf(text, n = 25) {
@@ -188,10 +207,10 @@ const notTest = (src) => !/\.(test|spec)\.tsx?$/.test(src) && !/(^|\/)__tests__(
 
 /**
  * Step 1: the plugin built by `medusa plugin:build` (what `npm run build` runs) and packed by
- * `npm pack`, and the contract packed (its prepack compiles it), in a copy of the package's own
- * files under `dir` (src/ and the contract's sources without tests, package.json, tsconfig.json,
- * README, docs; node_modules linked): the checkout's .medusa/server and packages/*\/dist are left
- * alone, so the run may go beside `npm test`, and tsc compiles only what the package ships.
+ * `npm pack`, in a copy of the package's own files under `dir` (src/ and the contract's sources
+ * without tests, which the build compiles in, package.json, tsconfig.json, README, docs;
+ * node_modules linked): the checkout's .medusa/server is left alone, so the run may go beside
+ * `npm test`, and tsc compiles only what the package ships.
  */
 function buildAndPack(dir) {
   const t = Date.now()
@@ -201,8 +220,6 @@ function buildAndPack(dir) {
   for (const f of ["package.json", "tsconfig.json", "README.md"]) copyFileSync(join(ROOT, f), join(work, f))
   cpSync(join(ROOT, "src"), join(work, "src"), { recursive: true, filter: notTest })
   cpSync(join(ROOT, "docs"), join(work, "docs"), { recursive: true })
-  for (const f of ["package.json", "tsconfig.build.json", "README.md"])
-    cpSync(join(ROOT, "packages/contract", f), join(work, "packages/contract", f), { recursive: true })
   cpSync(join(ROOT, "packages/contract/src"), join(work, "packages/contract/src"), { recursive: true, filter: notTest })
   symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir")
   const env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" }
@@ -214,17 +231,54 @@ function buildAndPack(dir) {
     label: "medusa plugin:build",
   })
   const [plugin] = packed(sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: work, env }))
-  const [contract] = packed(sh("npm", ["pack", "--json", "--pack-destination", dir], { cwd: join(work, "packages/contract"), env }))
   console.log(`compat: plugin built and packed: ${seconds(Date.now() - t)}`)
-  return { plugin: join(dir, plugin.filename), contract: join(dir, contract.filename) }
+  return { plugin: join(dir, plugin.filename) }
 }
 
 /** The scratch store of `version` (its node_modules kept from run to run). */
 const storeDir = (version) => join(tmpdir(), `medusa-sales-tax-compat-${version}-${CHECKOUT}`)
 
 /**
+ * The store's own files beside its package.json: the demo's config (the development stores' one
+ * builder, copied so that it loads this store's @medusajs/framework) with the admin on only for its
+ * build, a tsconfig and one empty source file (`medusa build` compiles the app's src/ and fails on a
+ * tsconfig that matches no file).
+ */
+function writeStoreFiles(app) {
+  copyFileSync(join(ROOT, "dev-store/medusa-config.js"), join(app, "dev-store-medusa-config.js"))
+  copyFileSync(join(ROOT, "integration-tests/browser/app/tsconfig.json"), join(app, "tsconfig.json"))
+  mkdirSync(join(app, "src"), { recursive: true })
+  writeFileSync(join(app, "src/compat-store.ts"), "// the compat store has no code of its own\nexport {}\n")
+  writeFileSync(
+    join(app, "medusa-config.js"),
+    `const { buildMedusaConfig } = require("./dev-store-medusa-config")
+module.exports = buildMedusaConfig({
+  nodeEnv: "development",
+  plugin: "installed",
+  salesTax: { origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }, failurePolicy: "block", completionMode: "placed" },
+  secret: "compat-secret",
+  admin: process.env.COMPAT_ADMIN === "1",
+})
+`,
+  )
+}
+
+/** npm's warnings about the plugin in an install's output (an ERESOLVE block or a line naming it). */
+function npmPluginWarnings(output) {
+  return output
+    .split(/(?=^npm warn ERESOLVE)/m)
+    .flatMap((block) =>
+      block.startsWith("npm warn ERESOLVE")
+        ? /medusa-sales-tax/.test(block)
+          ? [block.split("\n")[0]]
+          : []
+        : block.split("\n").filter((l) => /^npm warn/i.test(l) && /medusa-sales-tax/.test(l)),
+    )
+}
+
+/**
  * Step 2: the scratch store for `version` with the packed plugin installed; `tarballs` null: only
- * the store's own packages (--store-only).
+ * the store's own packages (--store-only). Returns the store and the install's complaints.
  */
 function installStore(version, tarballs, logDir) {
   const app = storeDir(version)
@@ -248,12 +302,10 @@ function installStore(version, tarballs, logDir) {
       {
         name: `medusa-sales-tax-compat-${version}`,
         private: true,
+        // what medusajs/medusa-starter-default lists (no @medusajs/ui, icons or react-router-dom)
         dependencies: {
-          ...Object.fromEntries(["medusa", "framework", "cli", "admin-sdk", "icons"].map(medusa)),
-          ...(tarballs && {
-            "@medusa-sales-tax/contract": `file:${tarballs.contract}`,
-            "medusa-sales-tax": `file:${tarballs.plugin}`,
-          }),
+          ...Object.fromEntries(["medusa", "framework", "cli", "admin-sdk"].map(medusa)),
+          ...(tarballs && { "medusa-sales-tax": `file:${tarballs.plugin}` }),
           // the admin build compiles with it (Medusa's starter has it too)
           typescript: TYPESCRIPT,
         },
@@ -262,46 +314,168 @@ function installStore(version, tarballs, logDir) {
       2,
     ),
   )
-  // the store's config: the demo's (the development stores' one builder, copied so that it loads
-  // this store's @medusajs/framework), the admin on only for its build
-  copyFileSync(join(ROOT, "dev-store/medusa-config.js"), join(app, "dev-store-medusa-config.js"))
-  // `medusa build` compiles the app's own src/ with its tsconfig (a starter's: the browser test app's)
-  // and fails on a tsconfig that matches no file: this store's src/ holds one empty module
-  copyFileSync(join(ROOT, "integration-tests/browser/app/tsconfig.json"), join(app, "tsconfig.json"))
-  mkdirSync(join(app, "src"), { recursive: true })
-  writeFileSync(join(app, "src/compat-store.ts"), "// the compat store has no code of its own\nexport {}\n")
-  writeFileSync(
-    join(app, "medusa-config.js"),
-    `const { buildMedusaConfig } = require("./dev-store-medusa-config")
-module.exports = buildMedusaConfig({
-  nodeEnv: "development",
-  plugin: "installed",
-  salesTax: { origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }, failurePolicy: "block", completionMode: "placed" },
-  secret: "compat-secret",
-  admin: process.env.COMPAT_ADMIN === "1",
-})
-`,
-  )
-  // a pre-release is outside the plugin's peer ranges (npm's ^2.19.0 matches no x.y.z-tag): npm
+  writeStoreFiles(app)
+  // a pre-release is outside the plugin's peer ranges (npm's ^2.15.0 matches no x.y.z-tag): npm
   // refuses it with ERESOLVE, so a pre-release is installed with --legacy-peer-deps to see what else breaks
   const legacy = version.includes("-") ? ["--legacy-peer-deps"] : []
-  if (legacy.length) console.log(`  ${version} is a pre-release, outside the peer range ^2.19.0: installed with --legacy-peer-deps`)
-  sh(
+  if (legacy.length) console.log(`  ${version} is a pre-release, outside the peer range ^2.15.0: installed with --legacy-peer-deps`)
+  const out = sh(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=error", ...legacy],
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=warn", ...legacy],
     {
       cwd: app,
       log: join(logDir, "npm-install.log"),
       label: `npm install (Medusa ${version})`,
+      all: true,
     },
   )
   const installed = JSON.parse(readFileSync(join(app, "node_modules/@medusajs/medusa/package.json"), "utf8")).version
   if (installed !== version) throw new Error(`the store has @medusajs/medusa ${installed}, not ${version}`)
-  return app
+  const warned = npmPluginWarnings(out)
+  const what = "npm install: no warning about the plugin (its peers)"
+  return { app, installChecks: tarballs && !legacy.length ? [{ what, ok: !warned.length, detail: warned.join("; ") }] : [] }
 }
 
-/** Steps 3-5 for one version; returns the checks. */
-async function smoke(version, app, logDir, deadline) {
+/**
+ * pnpm's peer-dependency complaints in an install's output (the part before its "dependencies:"
+ * summary): each "✕ …" or "Conflicting peer …" line, or the plugin's node in the tree, without the tree drawing.
+ */
+function pnpmPeerIssues(output) {
+  return new Set(
+    output
+      .split(/^dependencies:$/m)[0]
+      .split("\n")
+      .filter((l) => /✕|Conflicting peer|[├└]─\S* medusa-sales-tax /.test(l))
+      .map((l) => l.replace(/^[\s│├└─┬]+/, "").trim()),
+  )
+}
+
+/** `name@version` directories of pnpm's virtual store → { name: [versions] }. */
+function pnpmVersions(root) {
+  const out = {}
+  for (const d of readdirSync(join(root, "node_modules/.pnpm"))) {
+    const m = /^(@[^+]+\+[^@]+|[^@+][^@]*)@([^_(]+)/.exec(d)
+    if (!m) continue
+    const name = m[1].replace("+", "/")
+    out[name] = [...new Set([...(out[name] ?? []), m[2]])]
+  }
+  return out
+}
+
+/** The node_modules directory a bare `name` resolves through from `dir` (Node's walk up), or undefined. */
+function resolvedThrough(dir, name) {
+  for (let d = dir; ; d = join(d, "..")) {
+    if (existsSync(join(d, "node_modules", name, "package.json"))) return join(d, "node_modules")
+    if (d === join(d, "..")) return undefined
+  }
+}
+
+/**
+ * Step 2 of the pnpm leg: a workspace laid out like medusajs/dtc-starter (its root package.json's
+ * packageManager, pnpm-workspace.yaml and .npmrc; apps/backend with the backend's dependencies at
+ * the leg's versions), pnpm at the starter's version installed from npm, `pnpm install`, then
+ * `pnpm add` of the plugin's tarball in apps/backend (`tarball` null: the workspace only).
+ * Returns the backend and the checks of the install.
+ */
+function installPnpmStore(t, tarball, logDir) {
+  const root = storeDir(t.key)
+  const app = join(root, "apps/backend")
+  mkdirSync(app, { recursive: true })
+  // the previous run's plugin and lock go (the same tarball name, new contents)
+  for (const d of ["pnpm-lock.yaml", "apps/backend/.medusa", "apps/backend/public"]) rmSync(join(root, d), { recursive: true, force: true })
+  const tool = join(tmpdir(), `medusa-sales-tax-compat-pnpm-tool-${t.pnpm}`)
+  const pnpmBin = join(tool, "node_modules/pnpm/bin/pnpm.cjs")
+  if (!existsSync(pnpmBin)) {
+    mkdirSync(tool, { recursive: true })
+    sh("npm", ["install", "--prefix", tool, "--no-audit", "--no-fund", "--prefer-offline", "--no-package-lock", `pnpm@${t.pnpm}`], {
+      log: join(logDir, "pnpm-tool.log"),
+      label: `npm install pnpm@${t.pnpm}`,
+    })
+  }
+  // npm's own settings (npm run sets npm_config_*) are not the store's; CI=true would freeze the lock
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== "CI"))
+  const pnpm = (args, name, cwd) =>
+    sh(process.execPath, [pnpmBin, ...args], { cwd, env, log: join(logDir, `${name}.log`), label: `pnpm ${args.join(" ")}`, all: true })
+  const dtc = (name) => [`@medusajs/${name}`, t.version]
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: "medusa-sales-tax-compat-pnpm", private: true, packageManager: `pnpm@${t.pnpm}` }, null, 2),
+  )
+  writeFileSync(join(root, "pnpm-workspace.yaml"), `packages:\n  - "apps/**"\n  - "!apps/backend/.medusa/**"\n`)
+  writeFileSync(join(root, ".npmrc"), "auto-install-peers=true\n")
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify(
+      {
+        name: "@compat/backend",
+        private: true,
+        // medusajs/dtc-starter's apps/backend (no @medusajs/icons among them)
+        dependencies: {
+          ...Object.fromEntries(
+            ["admin-sdk", "admin-shared", "caching", "cli", "dashboard", "draft-order", "framework", "medusa"].map(dtc),
+          ),
+          "@medusajs/ui": t.ui,
+          "@tanstack/react-query": "5.64.2",
+          "react-i18next": "13.5.0",
+          "react-router-dom": t.routerDom,
+          zod: "4.2.0",
+        },
+        devDependencies: { react: "^18.3.1", "react-dom": "^18.3.1", typescript: TYPESCRIPT, vite: "^5.4.14" },
+      },
+      null,
+      2,
+    ),
+  )
+  writeStoreFiles(app)
+  const base = pnpm(["install", "--prefer-offline", "--no-frozen-lockfile"], "pnpm-install", root)
+  if (!tarball) return { app, installChecks: [] }
+  const add = pnpm(["add", "--prefer-offline", tarball], "pnpm-add", app)
+  // the workspace resolved without the starter's lock has complaints of Medusa's own dependencies
+  // (e.g. @opentelemetry/* against a newer @opentelemetry/api): the plugin's add must add none
+  const before = pnpmPeerIssues(base)
+  const added = [...pnpmPeerIssues(add)].filter((l) => !before.has(l))
+  const checks = [
+    { what: "pnpm add of the plugin's tarball: no peer warning of its own", ok: added.length === 0, detail: added.join("; ") },
+  ]
+  if (before.size)
+    console.log(`  (the workspace's own pnpm install: ${before.size} peer complaints of Medusa's dependencies, pnpm-install.log)`)
+  // every bare import of the installed plugin's JavaScript through its own dependencies and peers
+  const plugin = realpathSync(join(app, "node_modules/medusa-sales-tax"))
+  // pnpm links a package's dependencies and peers beside it: <virtual store>/<plugin@…>/node_modules
+  const own = join(plugin, "..")
+  const imports = new Set()
+  for (const e of readdirSync(join(plugin, ".medusa/server"), { withFileTypes: true, recursive: true }))
+    if (e.isFile() && /\.(c|m)?js$/.test(e.name))
+      for (const n of bareImports(readFileSync(join(e.parentPath ?? e.path, e.name), "utf8"))) imports.add(n)
+  const unresolved = [...imports].filter((n) => resolvedThrough(plugin, n) !== own)
+  checks.push({
+    what: `the installed plugin's ${imports.size} imported packages resolve through its own dependencies and peers (none through pnpm's hidden hoist)`,
+    ok: unresolved.length === 0,
+    detail: unresolved.map((n) => `${n}: ${resolvedThrough(plugin, n) ?? "not found"}`).join(", "),
+  })
+  const versions = pnpmVersions(root)
+  const one = [
+    "@medusajs/framework",
+    "@medusajs/medusa",
+    "@medusajs/core-flows",
+    "@medusajs/ui",
+    "@medusajs/admin-sdk",
+    "react",
+    "react-dom",
+    "react-router-dom",
+  ]
+  const many = one.filter((n) => (versions[n] ?? []).length !== 1)
+  checks.push({
+    what: `one copy of ${one.join(", ")} (@medusajs/icons: ${(versions["@medusajs/icons"] ?? []).join(", ")})`,
+    ok: many.length === 0,
+    detail: many.map((n) => `${n}: ${(versions[n] ?? []).join(", ") || "none"}`).join("; "),
+  })
+  return { app, installChecks: checks }
+}
+
+/** Steps 3-5 for one target (its install's checks first); returns the checks. */
+async function smoke(t, { app, installChecks = [] }, logDir, deadline) {
+  const { version, key } = t
   // the demo's TypeScript helpers (tsx loads them): the processes, the seed compiler, the scenario
   const { spawnLogged, runLogged, freePort, logTail, shutdown } = await import("../demo/lib/processes.ts")
   const { compileScript } = await import("../demo/lib/compile-script.ts")
@@ -315,6 +489,7 @@ async function smoke(version, app, logDir, deadline) {
     checks.push({ what, ok: !!ok, detail: ok ? undefined : detail })
     console.log(`  ${ok ? "ok  " : "FAIL"} ${what}${ok || !detail ? "" : `: ${detail}`}`)
   }
+  for (const c of installChecks) check(c.what, c.ok, c.detail)
 
   const db = `medusa_sales_tax_compat_${version.replace(/\W/g, "_")}_${process.pid}`
   const template = process.env.COMPAT_NO_DB_TEMPLATE === "1" ? null : templateName(version)
@@ -354,22 +529,23 @@ async function smoke(version, app, logDir, deadline) {
         timeoutMs: left(),
         label: `medusa ${args.join(" ")} (Medusa ${version})`,
       })
-    // the dashboard builds while the database is migrated and seeded
-    const adminDir = join(app, ".medusa/admin")
+    // the dashboard builds while the database is migrated and seeded (the pnpm leg: the whole app,
+    // as a starter's `medusa build`, the dashboard into .medusa/server/public/admin)
+    const adminDir = join(app, t.pnpm ? ".medusa/server/public/admin" : ".medusa/admin")
     const adminCache =
-      process.env.COMPAT_NO_BUILD_CACHE === "1" ? null : join(tmpdir(), `medusa-sales-tax-compat-admin-${adminKey(version, app)}`)
+      process.env.COMPAT_NO_BUILD_CACHE === "1" ? null : join(tmpdir(), `medusa-sales-tax-compat-admin-${adminKey(key, app)}`)
     const adminBuild = step("admin build", async () => {
       if (adminCache && existsSync(join(adminCache, "index.html"))) {
         // the same Medusa version and the same plugin admin bundle built before on this machine
         cpSync(adminCache, adminDir, { recursive: true })
         return undefined
       }
-      const err = await medusa(["build", "--admin-only"], "admin-build", { COMPAT_ADMIN: "1" }).catch((e) => e)
+      const err = await medusa(t.pnpm ? ["build"] : ["build", "--admin-only"], "admin-build", { COMPAT_ADMIN: "1" }).catch((e) => e)
       // `medusa build` may exit 1 after writing the whole build (a type-check of its own): the built index.html decides
       if (!existsSync(join(adminDir, "index.html"))) return err ?? new Error("medusa build --admin-only wrote no index.html")
       if (adminCache) {
         for (const name of readdirSync(tmpdir()))
-          if (name.startsWith(`medusa-sales-tax-compat-admin-${version}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+          if (name.startsWith(`medusa-sales-tax-compat-admin-${key}-`)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
         cpSync(adminDir, `${adminCache}.${process.pid}`, { recursive: true })
         renameSync(`${adminCache}.${process.pid}`, adminCache)
       }
@@ -495,23 +671,30 @@ function allText(dir) {
 
 const PREPARED = join(LOG_ROOT, "prepared.json")
 
-/** Steps 1-2 for every target: { version: store directory } (or the install's error). */
+/** The name of a target in the logs and results. */
+const labelOf = (t) => `Medusa ${t.version}${t.pnpm ? ` (pnpm ${t.pnpm}, a workspace like medusajs/dtc-starter)` : ""}`
+
+/** Step 2 for one target (the pnpm leg or an npm store); `tarballs` null: the store only. */
+const install = (t, tarballs, logDir) =>
+  t.pnpm ? installPnpmStore(t, tarballs?.plugin ?? null, logDir) : installStore(t.version, tarballs, logDir)
+
+/** Steps 1-2 for every target: { key: { app, installChecks } } (or the install's error). */
 function prepare(targets, packDir) {
   rmSync(packDir, { recursive: true, force: true })
   mkdirSync(packDir, { recursive: true })
   const tarballs = buildAndPack(packDir)
   const stores = {}
   for (const t of targets) {
-    const logDir = join(LOG_ROOT, t.version)
+    const logDir = join(LOG_ROOT, t.key)
     rmSync(logDir, { recursive: true, force: true })
     mkdirSync(logDir, { recursive: true })
     const t0 = Date.now()
     try {
-      stores[t.version] = { app: installStore(t.version, tarballs, logDir) }
-      console.log(`compat: Medusa ${t.version} installed: ${seconds(Date.now() - t0)}`)
+      stores[t.key] = install(t, tarballs, logDir)
+      console.log(`compat: ${labelOf(t)} installed: ${seconds(Date.now() - t0)}`)
     } catch (e) {
-      stores[t.version] = { error: String(e?.message ?? e).slice(0, 2000) }
-      console.log(`compat: Medusa ${t.version} install FAILED: ${stores[t.version].error}`)
+      stores[t.key] = { error: String(e?.message ?? e).slice(0, 2000) }
+      console.log(`compat: ${labelOf(t)} install FAILED: ${stores[t.key].error}`)
     }
   }
   return stores
@@ -525,10 +708,10 @@ async function main() {
   const started = Date.now()
   if (o.storeOnly) {
     for (const t of o.targets) {
-      const logDir = join(LOG_ROOT, t.version)
+      const logDir = join(LOG_ROOT, t.key)
       mkdirSync(logDir, { recursive: true })
-      installStore(t.version, null, logDir)
-      console.log(`compat: Medusa ${t.version}'s store installed (without the plugin): ${seconds(Date.now() - started)}`)
+      install(t, null, logDir)
+      console.log(`compat: ${labelOf(t)}'s store installed (without the plugin): ${seconds(Date.now() - started)}`)
     }
     return
   }
@@ -549,32 +732,33 @@ async function main() {
   const results = []
   for (const t of o.targets) {
     const start = Date.now()
-    const logDir = join(LOG_ROOT, t.version)
+    const logDir = join(LOG_ROOT, t.key)
     mkdirSync(logDir, { recursive: true })
-    console.log(`compat: Medusa ${t.version}`)
+    console.log(`compat: ${labelOf(t)}`)
     const timeoutMs = Number(process.env.COMPAT_TIMEOUT_SECONDS || 600) * 1000
-    const store = stores[t.version] ?? {
+    const store = stores[t.key] ?? {
       error: `not prepared (the --prepare-only run had ${Object.keys(stores).join(", ") || "no version"})`,
     }
     let checks
     if (store.error) {
       console.log(`  FAIL install: ${store.error}`)
       checks = [{ what: "install", ok: false, detail: store.error }]
-    } else checks = await smoke(t.version, store.app, logDir, start + timeoutMs)
+    } else checks = await smoke(t, store, logDir, start + timeoutMs)
     const ok = checks.every((c) => c.ok)
     results.push({
       minor: t.minor,
       version: t.version,
+      installer: t.pnpm ? `pnpm ${t.pnpm}` : "npm",
       result: ok ? "pass" : "fail",
       date: new Date().toISOString().slice(0, 10),
       seconds: Math.round((Date.now() - start) / 1000),
       checks,
     })
-    console.log(`compat: Medusa ${t.version} ${ok ? "PASS" : "FAIL"} in ${seconds(Date.now() - start)} (logs: ${logDir})`)
+    console.log(`compat: ${labelOf(t)} ${ok ? "PASS" : "FAIL"} in ${seconds(Date.now() - start)} (logs: ${logDir})`)
   }
   writeFileSync(join(LOG_ROOT, "results.json"), JSON.stringify(results, null, 2))
-  console.log(`\n| Medusa minor | Patch tested | Result | Date |\n|---|---|---|---|`)
-  for (const r of results) console.log(`| ${r.minor} | ${r.version} | ${r.result} | ${r.date} |`)
+  console.log(`\n| Medusa minor | Patch tested | Installer | Result | Date |\n|---|---|---|---|---|`)
+  for (const r of results) console.log(`| ${r.minor} | ${r.version} | ${r.installer} | ${r.result} | ${r.date} |`)
   console.log(`compat: ${seconds(Date.now() - started)} in all`)
   const failed = results.filter((r) => r.result !== "pass")
   process.exitCode = failed.length && !o.allowFail ? 1 : 0

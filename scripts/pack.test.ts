@@ -9,6 +9,8 @@
  * prepack: asserted, so the contract is compiled once, not once per prepack) and installed into a
  * temporary store from the tarballs (registry packages from npm's cache when present). The plugin's
  * own tarball is packed once and shared by the tests that read its file list or install it.
+ * Nothing the plugin imports may resolve only by hoisting (pnpm's node_modules are isolated): every
+ * bare import of src/ and of its built admin bundle is a dependency or a peer.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { builtinModules } from "node:module"
@@ -28,6 +30,7 @@ interface Manifest {
   dependencies?: Record<string, string>
   devDependencies?: Record<string, string>
   peerDependencies?: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>
   bin?: Record<string, string>
 }
 interface PackResult {
@@ -99,18 +102,14 @@ function importedPackages(dir: string): Map<string, string> {
   return out
 }
 
-/**
- * Imported by the plugin, provided by the Medusa app it runs in (not declared, as before this
- * test): @medusajs/core-flows is a dependency of @medusajs/medusa, react-router-dom the admin
- * dashboard's.
- */
-const FROM_MEDUSA_APP = ["@medusajs/core-flows", "react-router-dom"]
-
 /** Imports of production code not covered by the package's dependencies (or peers). */
-function undeclared(dir: string, m: Manifest, provided: string[] = []): string[] {
-  const declared = new Set([...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {}), ...provided])
+function undeclared(dir: string, m: Manifest): string[] {
+  const declared = new Set([...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})])
   return [...importedPackages(dir)].filter(([name]) => !declared.has(name)).map(([name, file]) => `${name} (${file})`)
 }
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bareImports } = require("./bare-imports.cjs") as { bareImports(source: string): string[] }
 
 /**
  * The relative targets of a Markdown file's links and images (`[t](x)`, `![t](x)`, `[t]: x`,
@@ -149,15 +148,96 @@ describe("the plugin medusa-sales-tax", () => {
 
   it("has none of the sandbox's packages among its runtime dependencies; the sandbox is a dev dependency", () => {
     expect(Object.keys(plugin.dependencies ?? {}).filter((d) => SANDBOX_ONLY.includes(d))).toEqual([])
-    expect(Object.keys(plugin.dependencies ?? {})).toContain("@medusa-sales-tax/contract")
+    // the contract is compiled into the plugin (next tests), not a second package to install
+    expect(Object.keys(plugin.dependencies ?? {})).not.toContain("@medusa-sales-tax/contract")
     expect(Object.keys(plugin.devDependencies ?? {})).toContain("@medusa-sales-tax/sandbox")
     expect(plugin.bin).toBeUndefined()
   })
 
   it("production code (src/, tests excluded) imports only its dependencies and peers, never the sandbox", () => {
-    expect(undeclared("src", plugin, FROM_MEDUSA_APP)).toEqual([])
+    // no exception for what "the app has anyway" (@medusajs/core-flows, react-router-dom): under
+    // pnpm such an import resolves only through its hidden hoist, if at all
+    expect(undeclared("src", plugin)).toEqual([])
+    expect([...importedPackages("src").keys()]).not.toContain("@medusa-sales-tax/contract")
     const sandboxImports = [...importedPackages("src")].filter(([name]) => SANDBOX_ONLY.includes(name))
     expect(sandboxImports).toEqual([])
+  })
+
+  it("its built admin bundle (what plugin:build writes) imports only its dependencies and peers", async () => {
+    // the admin half of `medusa plugin:build`, into a temporary directory (a few seconds)
+    const out = mkdtempSync(join(tmpdir(), "sales-tax-admin-build-"))
+    try {
+      const bundler = (await import("@medusajs/admin-bundler")) as { plugin(o: { root: string; outDir: string }): Promise<void> }
+      await bundler.plugin({ root: ROOT, outDir: out })
+      const declared = new Set([...Object.keys(plugin.dependencies ?? {}), ...Object.keys(plugin.peerDependencies ?? {})])
+      for (const f of ["index.mjs", "index.js"]) {
+        const imports = bareImports(readFileSync(join(out, "src/admin", f), "utf8"))
+        expect(imports).toEqual(
+          expect.arrayContaining(["@medusajs/admin-sdk", "@medusajs/icons", "@medusajs/ui", "react", "react-router-dom"]),
+        )
+        expect(imports.filter((name) => !declared.has(name))).toEqual([])
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
+  })
+
+  it("its peers admit both official starters (Medusa 2.15 to 2.x, the lowest dashboard's @medusajs/ui), all of them a starter has or npm places", () => {
+    const peers = plugin.peerDependencies ?? {}
+    expect(Object.keys(peers).sort()).toEqual([
+      "@medusajs/admin-sdk",
+      "@medusajs/framework",
+      "@medusajs/js-sdk",
+      "@medusajs/medusa",
+      "@medusajs/ui",
+      "react",
+      "react-dom",
+      "react-router-dom",
+    ])
+    // ^2.15.0: 2.15.0 up to, not including, 3.0.0 (the default starter pins 2.15.3, the DTC starter 2.18.0)
+    for (const p of ["@medusajs/admin-sdk", "@medusajs/framework", "@medusajs/js-sdk", "@medusajs/medusa"]) expect(peers[p]).toBe("^2.15.0")
+    // the @medusajs/ui of @medusajs/dashboard 2.15.3 is 4.1.13 (4.2.0 at 2.18.0, 4.2.6 at 2.21.2); its
+    // react-router-dom 6.30.3 (6.30.4 at 2.16 to 2.18, 7.18.2 from 2.19 on)
+    expect(peers["@medusajs/ui"]).toBe("^4.1.13")
+    expect(peers["react-router-dom"]).toBe("^6.30.3 || ^7.0.0")
+    expect(Object.keys(plugin.peerDependenciesMeta ?? {})).toEqual(["@medusajs/js-sdk"])
+    // the icons are the plugin's own dependency: the DTC starter's backend does not list them
+    expect(plugin.dependencies?.["@medusajs/icons"]).toBe("^2.15.0")
+  })
+
+  it("carries the contract compiled in: its imports of packages/contract land in the packed .medusa/server, the sandbox's do not ship", () => {
+    // src/ reaches the contract by a relative path into packages/contract/src, which plugin:build
+    // (tsc, rootDir ./) compiles to .medusa/server/packages/contract/src beside .medusa/server/src
+    const reach = [...readFileSync(join(ROOT, "src/service/contract.ts"), "utf8").matchAll(/from "(\.[^"]+)"/g)]
+      .concat([...readFileSync(join(ROOT, "src/money/index.ts"), "utf8").matchAll(/from "(\.\.[^"]+)"/g)])
+      .map((m) => m[1]!)
+    expect(reach).toEqual(["../../packages/contract/src/index", "../../packages/contract/src/money"])
+    const copy = mkdtempSync(join(tmpdir(), "sales-tax-contract-files-"))
+    try {
+      writeFileSync(join(copy, "package.json"), readFileSync(join(ROOT, "package.json")))
+      const built = [
+        "src/service/contract.js",
+        "packages/contract/src/index.js",
+        "packages/contract/src/money.js",
+        "packages/contract/src/money.test.js",
+        "packages/sandbox/src/index.js",
+      ].map((f) => join(".medusa/server", f))
+      for (const f of built) {
+        spawnSync("mkdir", ["-p", join(copy, f, "..")])
+        writeFileSync(join(copy, f), "")
+      }
+      const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], copy))
+      const shipped = r!.files.map((f) => f.path).filter((p) => p.startsWith(".medusa/"))
+      expect(shipped.sort()).toEqual([
+        ".medusa/server/packages/contract/src/index.js",
+        ".medusa/server/packages/contract/src/money.js",
+        ".medusa/server/src/service/contract.js",
+      ])
+      const from = join(".medusa/server/src/service")
+      expect(reach.map((r) => `${join(from, r)}.js`).filter((f) => !shipped.includes(f))).toEqual([])
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
   })
 
   it("packs no sandbox, bin or workspace package", () => {
@@ -199,7 +279,9 @@ describe("the plugin medusa-sales-tax", () => {
       .filter((e) => e.isDirectory() && e.name !== "src" && e.name !== "node_modules" && !e.name.startsWith("."))
       .map((e) => e.name)
       .filter((d) => hasTs(join(ROOT, d)))
-    expect(devOnly).toEqual(expect.arrayContaining(["demo", "dev-store", "integration-tests"]))
+    expect(devOnly).toEqual(expect.arrayContaining(["demo", "dev-store", "integration-tests", "packages"]))
+    // packages/: the contract ships compiled in, the sandbox does not (the test above)
+    devOnly.splice(devOnly.indexOf("packages"), 1)
     const copy = mkdtempSync(join(tmpdir(), "sales-tax-files-"))
     try {
       writeFileSync(join(copy, "package.json"), readFileSync(join(ROOT, "package.json")))
@@ -292,24 +374,15 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
     expect(undeclared("packages/sandbox/src", manifest("packages/sandbox"))).toEqual([])
   })
 
-  it("a store that installs the plugin's tarball (with the contract's) has none of the sandbox's packages", () => {
+  it("a store that installs the plugin's tarball alone has its dependencies, none of the sandbox's packages and no contract package", () => {
     // the plugin packed as is (its compiled .medusa/server is not needed for the dependency tree);
     // peers (Medusa, React) are the store's own and left out here
     const { dir: pluginDir, pack: plugin } = rootPack()
     const store = join(dir, "plugin-store")
     spawnSync("mkdir", ["-p", store])
     writeFileSync(join(store, "package.json"), JSON.stringify({ name: "plugin-store", version: "1.0.0", private: true }))
-    const contract = packs.find((p) => p.name === "@medusa-sales-tax/contract")!
     npm(
-      [
-        "install",
-        "--prefer-offline",
-        "--no-package-lock",
-        "--ignore-scripts",
-        "--legacy-peer-deps",
-        join(dir, contract.filename),
-        join(pluginDir, plugin.filename),
-      ],
+      ["install", "--prefer-offline", "--no-package-lock", "--ignore-scripts", "--legacy-peer-deps", join(pluginDir, plugin.filename)],
       store,
     )
     // npm ls exits 1 for the peers left out: accept exactly those
@@ -322,8 +395,9 @@ describe("@medusa-sales-tax/contract and @medusa-sales-tax/sandbox", () => {
       .filter(Boolean)
       .map((p) => relative(store, p))
     expect(tree).toContain(join("node_modules", "medusa-sales-tax"))
-    expect(tree).toContain(join("node_modules", "@medusa-sales-tax", "contract"))
+    expect(tree).not.toContain(join("node_modules", "@medusa-sales-tax", "contract"))
     expect(tree).toContain(join("node_modules", "axios"))
+    expect(tree).toContain(join("node_modules", "@medusajs", "icons"))
     const names = tree.map((p) => p.split("node_modules/").pop()!)
     expect(names.filter((n) => SANDBOX_ONLY.includes(n))).toEqual([])
   })

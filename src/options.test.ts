@@ -1,4 +1,11 @@
-import { findRawPluginOptions, getPluginOptions, PluginOptionsError, redactOptions, resolvePluginOptions } from "./options"
+import {
+  externalCertificatesMode,
+  findRawPluginOptions,
+  getPluginOptions,
+  PluginOptionsError,
+  redactOptions,
+  resolvePluginOptions,
+} from "./options"
 
 const valid = {
   connectionId: "00000000-0000-4000-8000-000000000000",
@@ -43,6 +50,19 @@ describe("plugin options", () => {
     )
     expect(resolvePluginOptions({ ...valid, filing: { addressRetentionDays: 30 }, sweep: { days: 30 } }).filing.addressRetentionDays).toBe(
       30,
+    )
+  })
+
+  it("externalCertificates: review by default while shopper certificates are on, exempt when they are off; validated", () => {
+    expect(externalCertificatesMode(resolvePluginOptions(valid))).toBe("review")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "immediate" }))).toBe("review")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "off" }))).toBe("exempt")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, externalCertificates: "exempt" }))).toBe("exempt")
+    expect(externalCertificatesMode(resolvePluginOptions({ ...valid, shopperCertificates: "off", externalCertificates: "review" }))).toBe(
+      "review",
+    )
+    expect(() => resolvePluginOptions({ ...valid, externalCertificates: "trust" })).toThrow(
+      /externalCertificates: externalCertificates must be "exempt" or "review"/,
     )
   })
 

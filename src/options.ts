@@ -140,6 +140,14 @@ export const PluginOptionsSchema = z
     shopperCertificates: z
       .enum(["review", "immediate", "off"], { error: 'shopperCertificates must be "review", "immediate" or "off"' })
       .default("review"),
+    /**
+     * Certificates at the service the plugin did not make (no record of who made them: the
+     * service's dashboard, another app, a submission whose answer was lost): "exempt" trusts them,
+     * "review" exempts them only once staff approve them in the customer widget. Default "review"
+     * while shopper certificates are on, "exempt" when `shopperCertificates` is "off"
+     * (externalCertificatesMode). They count toward a shopper's cap either way.
+     */
+    externalCertificates: z.enum(["exempt", "review"], { error: 'externalCertificates must be "exempt" or "review"' }).optional(),
     /** Further connections, each for its sales channels (src/service/connections.ts); the rest use the default one. */
     connections: z
       .array(ConnectionOptionSchema, { error: "connections must be a list of { salesChannelIds, connectionId, apiKey }" })
@@ -181,6 +189,11 @@ export const PluginOptionsSchema = z
       })
     })
   })
+
+/** Pure: whether certificates the plugin did not make exempt (option `externalCertificates`, its default by `shopperCertificates`). */
+export function externalCertificatesMode(o: Pick<PluginOptions, "shopperCertificates" | "externalCertificates">): "exempt" | "review" {
+  return o.externalCertificates ?? (o.shopperCertificates === "off" ? "exempt" : "review")
+}
 
 export type PluginOptionsInput = z.input<typeof PluginOptionsSchema>
 export type PluginOptions = z.output<typeof PluginOptionsSchema>

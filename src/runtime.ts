@@ -40,6 +40,8 @@ export class SalesTaxRuntime {
   rateMemory: RateMemory | undefined = undefined
   /** The certificate-origin table (review states), set likewise (src/checkout/exemptions/exemptions.ts). */
   certificateReviews: CertificateReviews | undefined = undefined
+  /** Medusa lacks the setTaxLineContext hooks: the provider reads the context itself (src/medusa/tax-line-context-fallback.ts). */
+  taxLineContextFallback = false
   /** The handler Medusa accepted on updateTaxLinesWorkflow's setTaxLineContext hook, if the plugin registered it. */
   updateTaxLinesHandler: TaxLineContextHandler | undefined = undefined
   /** A completion request's scope (src/checkout/hooks/complete-cart-guard.ts). */

@@ -1,8 +1,9 @@
 /**
  * Installs the plugin from this checkout into the demo store as npm would install the published
  * package: demo/app/node_modules/medusa-sales-tax/ with the package.json and the compiled
- * `.medusa/server/src` that the package's `exports` point at, and beside it the workspace package
- * it depends on at runtime (@medusa-sales-tax/contract: package.json and compiled `dist/`).
+ * `.medusa/server/src` that the package's `exports` point at, and the workspace package it carries
+ * compiled in (@medusa-sales-tax/contract's sources, at `.medusa/server/packages/contract/src` as
+ * plugin:build writes them).
  *
  * Why not `medusa plugin:build` + a symlink: that build writes the repository's shared
  * `.medusa/server` (other work in the checkout rebuilds and empties it at any time) and
@@ -19,8 +20,8 @@ import { APP_DIR, REPO_ROOT } from "./medusa"
 import { DemoError } from "./ui"
 
 export const INSTALLED_PLUGIN = join(APP_DIR, "node_modules", "medusa-sales-tax")
-/** Workspace packages the plugin needs at runtime, installed compiled beside it (packages/<dir>). */
-const RUNTIME_PACKAGES = [{ name: "@medusa-sales-tax/contract", dir: "contract" }]
+/** Workspace packages the plugin carries compiled in (packages/<dir>/src, imported by path). */
+const RUNTIME_PACKAGES = [{ dir: "contract" }]
 
 /** Source files of the backend: src/** without tests and without the admin (bundled separately). */
 function backendSources(root = join(REPO_ROOT, "src")): string[] {
@@ -156,15 +157,10 @@ async function install(installed: string, admin: boolean): Promise<InstallResult
   const options = compilerOptions()
   const files = backendSources()
   const failures = transpileInto(files, REPO_ROOT, out, options)
-  // the workspace packages the plugin depends on, as npm would install them: package.json + dist/
-  const modules = join(installed, "..")
+  // the workspace packages the plugin carries, where plugin:build (tsc, rootDir ./) writes them
   for (const pkg of RUNTIME_PACKAGES) {
-    const dest = join(modules, ...pkg.name.split("/"))
-    if (existsSync(dest) || isLink(dest)) rmSync(dest, { recursive: true, force: true })
-    mkdirSync(dest, { recursive: true })
-    cpSync(join(REPO_ROOT, "packages", pkg.dir, "package.json"), join(dest, "package.json"))
     const src = join(REPO_ROOT, "packages", pkg.dir, "src")
-    failures.push(...transpileInto(backendSources(src), src, join(dest, "dist"), options))
+    failures.push(...transpileInto(backendSources(src), src, join(out, "packages", pkg.dir, "src"), options))
   }
   if (failures.length) {
     throw new DemoError(

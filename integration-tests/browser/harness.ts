@@ -76,6 +76,8 @@ export interface Seeded {
   inclusive: { orderId: string }
   /** the store as Medusa's official starter seeds it (Europe only: app/src/scripts/seed-starter.ts) */
   starter: StarterStore
+  /** the starter's "Medusa Sweatpants" (category Pants, $15), on the default TIC */
+  sweatpants: { productId: string; variantId: string }
 }
 
 export interface BrowserApp {

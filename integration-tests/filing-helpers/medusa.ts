@@ -57,6 +57,8 @@ export async function adminOrder(api: Api, auth: { headers: Record<string, strin
     "id",
     "status",
     "tax_total",
+    // every item column: Medusa 2.15 computes no item totals from `items.quantity` alone (its quantity is the order item's)
+    "*items",
     "items.id",
     "items.quantity",
     "items.tax_total",

@@ -7,7 +7,8 @@
  * detail drawer), sees an order's lifecycle states (an edit, replace claims, a refund
  * without a return not filed) and files the refund as a credit, sees a tax-inclusive order's filing (the
  * net and the tax inside the shown price, charged = filed), sees a certificate a shopper submitted
- * through the storefront marked "by the customer", and opens the settings page. Writes its screenshots to the git-ignored
+ * through the storefront marked "by the customer", opens the settings page, and accepts the unclassified
+ * products' suggestions (the starter's sweatpants then taxed $0.00 in New York). Writes its screenshots to the git-ignored
  * .tmp/screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them to docs/screenshots instead.
  * Lives in the integration:http suite so that `npm test` runs it; it does not use the Medusa test
  * runner (which forces the admin off).
@@ -561,8 +562,8 @@ describe("admin extensions in a browser", () => {
     expect(await page.content()).not.toContain(SANDBOX_KEY)
     expect(await page.content()).not.toMatch(/postgres(ql)?:\/\//)
     const coverage = await adminGet("/admin/sales-tax/settings")
-    // the test's product and the starter's T-shirt (issue 30's setup step)
-    expect(coverage.coverage.totalProducts).toBe(2)
+    // the test's product, the starter's T-shirt (issue 30's setup step) and its sweatpants
+    expect(coverage.coverage.totalProducts).toBe(3)
     await expect(root.getByTestId("coverage-product_type")).toBeVisibleText(/1/)
     // the settings layout scrolls inside its own container: a tall viewport shows the whole page
     await page.setViewportSize({ width: 1440, height: 1700 })
@@ -654,6 +655,80 @@ describe("admin extensions in a browser", () => {
     const after = await (await page.request.get(`${app.url}/admin/sales-tax/tics/export`)).text()
     expect(after).toContain(`${productId},`)
     expect(after.split("\r\n").find((l) => l.startsWith(productId))).toMatch(/,40030,40030,product$/)
+  })
+
+  it("unclassified products: the starter's sweatpants suggested as clothing; accept all above the threshold; a New York order of them is then charged and filed $0.00 tax", async () => {
+    const { productId, variantId } = app.seeded.sweatpants
+    await page.goto(`${app.adminUrl}/settings/sales-tax/tics`)
+    const root = page.getByTestId("tics-unclassified")
+    const row = root.getByTestId(`tics-unclassified-${productId}`)
+    await expect(row).toBeVisibleText(/^Medusa Sweatpants\s*20010 · Clothing\s*high 0\.\d\d/)
+    expect(await root.getByRole("spinbutton").inputValue()).toBe("0.7")
+    await shot(root, "tics-unclassified.png")
+    await root.getByTestId("tics-accept-all").click()
+    await expect(root.getByTestId("tics-unclassified-progress")).toBeVisibleText(/^(\d+) of \1 applied$/)
+    await row.waitFor({ state: "detached" })
+    expect((await adminGet(`/admin/sales-tax/tics/product/${productId}`)).assigned.ticId).toBe(20010)
+
+    // a storefront order to New York City (clothing under $110: exempt from the state's and the city's tax)
+    const headers = { "x-publishable-api-key": app.seeded.starter.publishableKey, "content-type": "application/json" }
+    const store = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${app.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const json = await r.json()
+      if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json).slice(0, 400)}`)
+      return json
+    }
+    const { regions } = await store("GET", "/store/regions")
+    const us = regions.find((r: { countries: { iso_2: string }[] }) => r.countries.some((c) => c.iso_2 === "us"))
+    const address = {
+      first_name: "Ada",
+      last_name: "Lovelace",
+      address_1: "350 5th Ave",
+      city: "New York",
+      province: "NY",
+      postal_code: "10118",
+      country_code: "us",
+    }
+    const { cart } = await store("POST", "/store/carts", {
+      region_id: us.id,
+      email: "ny@shopper.test",
+      shipping_address: address,
+      billing_address: address,
+    })
+    await store("POST", `/store/carts/${cart.id}/line-items`, { variant_id: variantId, quantity: 1 })
+    const { shipping_options } = await store("GET", `/store/shipping-options?cart_id=${cart.id}`)
+    const standard = shipping_options.find((o: { name: string }) => o.name === "Standard Shipping")
+    const { cart: quoted } = await store("POST", `/store/carts/${cart.id}/shipping-methods?fields=id,item_total,item_tax_total,*items`, {
+      option_id: standard.id,
+    })
+    // charged at checkout: the one item $15, no tax on it
+    expect([quoted.items.length, Number(quoted.item_total), Number(quoted.item_tax_total)]).toEqual([1, 15, 0])
+    // the service's quote: the item's line on the clothing TIC, $15, no tax (shipping is its own line)
+    const itemLines = (lines: { tic: number | null; price: number; tax: { amount: number } }[]) =>
+      lines.filter((l) => l.tic === 20010).map((l) => [l.price, Number(l.tax.amount)])
+    expect(itemLines((await service.getCart(cart.id)).lineItems)).toEqual([[15, 0]])
+    const { payment_collection } = await store("POST", "/store/payment-collections", { cart_id: cart.id })
+    await store("POST", `/store/payment-collections/${payment_collection.id}/payment-sessions`, { provider_id: "pp_system_default" })
+    const done = await store("POST", `/store/carts/${cart.id}/complete`)
+    expect(done.type).toBe("order")
+    const filingOf = async () => {
+      const r = await page.request.get(`${app.url}/admin/sales-tax/filings/${done.order.id}`)
+      return r.status() === 404 ? { filing: null } : r.json()
+    }
+    let filing = await filingOf()
+    for (let i = 0; i < 150 && !["filed", "completed"].includes(filing.filing?.state); i++) {
+      await new Promise((r) => setTimeout(r, 200))
+      filing = await filingOf()
+    }
+    expect(["filed", "completed"]).toContain(filing.filing.state)
+    // charged: the order's item; filed: the service's line of that item
+    const { order } = await adminGet(`/admin/orders/${done.order.id}`)
+    expect([order.items.map((i: { product_id: string }) => i.product_id), Number(order.item_total), Number(order.item_tax_total)]).toEqual([
+      [productId],
+      15,
+      0,
+    ])
+    expect(itemLines((await service.getOrder(done.order.id)).lineItems)).toEqual([[15, 0]])
   })
 
   async function countOf(op: string): Promise<number> {

@@ -673,6 +673,14 @@ medusaIntegrationTestRunner({
       expect(ok.data.valid).toBe(true)
       expect(ok.data.address.province).toBe("MN")
       expect(ok.data.address.city.toLowerCase()).toBe("minneapolis")
+      // the destination rule, as at checkout: a state the ZIP disagrees with is corrected to the ZIP's (was 422 on the ZIP)
+      const zipWins = await api.post(
+        "/store/sales-tax/verify-address",
+        { address_1: "500 Congress Ave", city: "Austin", province: "OR", postal_code: "78701" },
+        h,
+      )
+      expect([zipWins.status, zipWins.data.address.province, zipWins.data.address.postal_code]).toEqual([200, "TX", "78701"])
+      expect(zipWins.data.changes).toContain("province")
       const bad = await api
         .post("/store/sales-tax/verify-address", { address_1: "1 Main St", city: "Minneapolis", province: "MN", postal_code: "99999" }, h)
         .catch((e: any) => e.response)

@@ -13,7 +13,8 @@
  *   admin creates them: no checkout, no tax line) and one in EUR. Filing leaves them in
  *   needs_attention with the reason; the reconciliation lists them apart (JSON and CSV); the order
  *   widget's fix (the requote route) files the Texas order once for the corrected destination, at
- *   the tax the service computes. (Was needs-attention.spec.ts.)
+ *   the tax the service computes; its state and ZIP go through the destination rule (the ZIP wins,
+ *   a pair it cannot reconcile is refused at body.zip), as filing's fallback does. (Was needs-attention.spec.ts.)
  * - Reconciliation and backfill: storefront checkouts and the admin routes. An order "placed
  *   without filing" is made by removing its filing record (and, for orders the service must not
  *   hold either, voiding it at the sandbox): what a lost order.placed or a store that installed the
@@ -185,7 +186,9 @@ medusaIntegrationTestRunner({
         expect(JSON.stringify(settings)).not.toContain(env.sandbox.apiKey)
         expect((await api.get(`/admin/sales-tax/filings/${orders[0].id}`, auth)).data.filing.paused_reason).toBe(KEY_REFUSED)
 
-        // not due yet (back-off): the retry job makes no call
+        // not due yet (back-off): the retry job makes no call. The back-off (15-30 s) is set an hour
+        // ahead: on a loaded machine placing the orders can take longer than it
+        for (const p of paused) await filing.patchRecord(p.id, { next_attempt_at: new Date(Date.now() + 3_600_000) })
         await env.sandbox.resetCounts()
         await salesTaxFilingRetryJob(getContainer())
         const idle = await env.sandbox.counts()
@@ -260,7 +263,7 @@ medusaIntegrationTestRunner({
         return (c.cartToOrder ?? 0) + (c.createOrder ?? 0)
       }
 
-      it("a US order without tax and a EUR order: needs_attention with the reason; listed apart in the reconciliation and its CSV; the requote files the Texas one once for the corrected destination", async () => {
+      it("a US order without tax and a EUR order: needs_attention with the reason; listed apart in the reconciliation and its CSV; the requote files the Texas one once for the corrected destination (a mismatched state and ZIP filed under the ZIP's state, an unreconcilable pair refused, located)", async () => {
         const container = getContainer()
         const any = { ...auth, validateStatus: () => true }
         await env.sandbox.resetCounts()
@@ -320,14 +323,27 @@ medusaIntegrationTestRunner({
           "currency EUR: the plugin files USD only: file this order at the service by hand",
         ])
         expect(await filings()).toBe(0)
+        // the destination rule: a state and ZIP it cannot reconcile, or a territory ZIP, refused at body.zip
+        const verifies = async () => (await env.sandbox.counts()).verifyAddress ?? 0
+        for (const pair of [
+          { state: "TX", zip: "00100" },
+          { state: "TX", zip: "00601" },
+        ]) {
+          const r = await api.post(path, pair, any)
+          expect([r.status, r.data.errors?.map((e: any) => e.location)]).toEqual([422, ["body.zip"]])
+        }
+        expect(await filings()).toBe(0)
 
-        // a double click: two requests at once file the order once, for the corrected destination
+        // a double click with a mistyped state (was filed under OR at $0): the ZIP decides, the order
+        // is filed once under TX, one verify-address call for both
+        const asked = await verifies()
         const [a, b] = await Promise.all([
-          api.post(path, { state: "tx", zip: "78701" }, auth),
-          api.post(path, { state: "TX", zip: "78701" }, auth),
+          api.post(path, { state: "OR", zip: "78701" }, auth),
+          api.post(path, { state: "Oregon", zip: "78701" }, auth),
         ])
         expect([a.data.requoted, b.data.requoted].sort()).toEqual([false, true])
         expect(await filings()).toBe(1)
+        expect((await verifies()) - asked).toBe(1)
         const done = a.data.requoted ? a.data : b.data
         const atService = await env.sandbox.client.getOrder(texas)
         const serviceTax = roundCents(sum(atService.lineItems.map((l) => l.tax.amount)))
@@ -402,6 +418,15 @@ medusaIntegrationTestRunner({
           collected === owed ? null : ["requoted", owed.toFixed(2), collected.toFixed(2)],
         )
         expect((await sweepOrders(container)).broughtInLine).not.toContain(texas)
+
+        // filing's fallback (nothing quoted) is the same rule: a mistyped state is read by its ZIP (was OR)
+        const oregon = await importOrder("usd", { province: "OR", postal_code: "78701" })
+        await (container.resolve(Modules.EVENT_BUS) as any).emit({ name: "order.placed", data: { id: oregon } })
+        const fallback = await waitForFiling(container, oregon, (r) => r.state === "needs_attention", "needs_attention")
+        expect([fallback.last_error, fallback.snapshot?.destination.state]).toEqual([
+          'US shipping address (TX 78701, state typed "OR") but no tax was charged at checkout',
+          "TX",
+        ])
       })
     })
 

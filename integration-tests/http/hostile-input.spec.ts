@@ -4,7 +4,7 @@
  * - each case of the black-box report, reproduced and shown fixed (deep JSON, NUL in query and
  *   path, path traversal to the service, the checkout timeout on admin routes);
  * - the store verify-address route: 429 past the limit, a repeated address served from the cache;
- * - a fast-check fuzz of all 44 routes of the plugin (every route.ts under src/api, each method:
+ * - a fast-check fuzz of all 46 routes of the plugin (every route.ts under src/api, each method:
  *   the `ROUTES` table; a directed part draws each route's requests until the route has given every
  *   answer the checks require of it, then FUZZ_ROUTES_REQUESTS, default 1,000, spread over them;
  *   `npm run fuzz:routes` runs more; FUZZ_ROUTES_COLLECT=1 lists every distinct problem instead of
@@ -591,8 +591,16 @@ medusaIntegrationTestRunner({
         expect(r.json.errors[0].field).toBe("postal_code")
       }
       expect((await st.sandbox.counts()).verifyAddress).toBe(2)
-      // per cart: 20 requests from 20 clients for one cart, the 21st refused
-      const cart = { ...addr, cart_id: "cart_01FUZZRATELIMIT" }
+      // per cart: 20 requests from 20 clients for one (real) cart, the 21st refused
+      const made = await send(
+        fx.base,
+        "POST",
+        "/store/carts",
+        { ...storeH("192.0.2.200"), ...JSON_CT },
+        JSON.stringify({ region_id: fx.store.regionId }),
+      )
+      expect(made.status).toBe(200)
+      const cart = { ...addr, cart_id: made.json.cart.id as string }
       for (let i = 0; i < 20; i++) {
         const r = await send(
           fx.base,
@@ -964,6 +972,7 @@ type BodyKind =
   | "nexusRegistration"
   | "ticImport"
   | "ticApply"
+  | "unclassifiedApply"
   | "setupFix"
   | "requote"
   | "review"
@@ -980,6 +989,7 @@ const BODY_KINDS: BodyKind[] = [
   "nexusRegistration",
   "ticImport",
   "ticApply",
+  "unclassifiedApply",
   "setupFix",
   "requote",
   "review",
@@ -1123,6 +1133,9 @@ const ROUTES: RouteDef[] = (
       param: ["certId", "certificate"],
       body: "review",
     },
+    // the unclassified products: their suggestions (the service's TIC search) and their apply through the bulk path
+    { method: "GET", template: "/admin/sales-tax/tics/unclassified", body: "none" },
+    { method: "POST", template: "/admin/sales-tax/tics/unclassified/apply", body: "unclassifiedApply" },
   ] satisfies RouteSpec[]
 ).map((r) => ({ ...r, id: `${r.method} ${r.template}` }))
 
@@ -1160,6 +1173,8 @@ const REQUIRED_ANSWERS: readonly (readonly [route: string, status: number])[] = 
   ["POST /admin/sales-tax/setup/fix", 409],
   ["POST /admin/sales-tax/filings/:orderId/requote", 409],
   ["POST /admin/sales-tax/certificates/:certId/review", 200],
+  ["GET /admin/sales-tax/tics/unclassified", 200],
+  ["POST /admin/sales-tax/tics/unclassified/apply", 202],
 ]
 
 /** At most this many requests of one route in the fuzz's directed part (the rarest answer needs ~70 on average). */
@@ -1321,6 +1336,8 @@ function validBody(kind: BodyKind, fx: Fixture): unknown {
       return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n` }
     case "ticApply":
       return { csv: `id,tic\n${fx.ids.product[0]},${TICS.clothing}\n`, mode: "valid_rows" }
+    case "unclassifiedApply":
+      return { min_confidence: 0.9 }
     case "setupFix":
       return { fix: "create_us_region" }
     case "requote":
@@ -1341,6 +1358,8 @@ function moreValidBodies(kind: BodyKind): Record<string, unknown>[] {
       return [{ decision: "reject", reason: "The certificate has expired" }]
     case "requote":
       return [{ state: "Texas", zip: "78701-1234" }]
+    case "unclassifiedApply":
+      return [{ items: [{ product_id: "prod_01FUZZNOSUCHPRODUCT", tic: TICS.clothing }] }]
     default:
       return []
   }
@@ -1711,7 +1730,10 @@ function requestArb(fx: Fixture, apiKey: string): { any: fc.Arbitrary<FuzzReques
     /\/(connections|connections\/ping|locations)$/.test(r.template) ||
     /\/(setup|setup\/fix|tics\/export)$/.test(r.template)
       ? 2
-      : r.template.startsWith("/store") || r.query === "month" || r.template.endsWith("/backfill") || r.template.includes("/tics/import")
+      : r.template.startsWith("/store") ||
+          r.query === "month" ||
+          r.template.endsWith("/backfill") ||
+          /\/tics\/(import|unclassified)/.test(r.template)
         ? 3
         : 4
   return { any: fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: weightOf(FUZZED[i]!) }))), perRoute }

@@ -5,7 +5,7 @@
  *   teaches 0 %, and in the next outage a $1,000 coat is charged the merchant's 6.25 %, not 0 %;
  *   once the coat itself was quoted, a later shirt does not lower what the outage charges it;
  * - X-Forwarded-For does not lift the verify-address limit (trustProxy false: the TCP peer), and
- *   requests without a cart share one stricter budget;
+ *   requests without a cart (or with a made-up cart id) share one stricter budget;
  * - service 429s follow the failure policy but never open the circuit breaker (503s do);
  * - a 401 at checkout follows the failure policy and logs ONE error, not one per request;
  * - completion inside Medusa's lock refuses a cart changed after its tax was computed
@@ -133,7 +133,7 @@ medusaIntegrationTestRunner({
       expect(cents(outage2.line.tax_total)).toBe(5156)
     })
 
-    it("verify-address: X-Forwarded-For does not lift the per-client limit; requests without a cart share one stricter budget", async () => {
+    it("verify-address: X-Forwarded-For does not lift the per-client limit; requests without a real cart (a made-up cart id too) share one stricter budget", async () => {
       await st.sandbox.resetCounts()
       const address = { address_1: "350 S 5th St", city: "Minneapolis", province: "MN", postal_code: "55415" }
       const post = (body: object, xff: string) =>
@@ -141,16 +141,19 @@ medusaIntegrationTestRunner({
           (r: any) => ({ status: r.status, data: r.data, retryAfter: undefined as string | undefined }),
           (e: any) => ({ status: e.response.status, data: e.response.data, retryAfter: e.response.headers["retry-after"] }),
         )
+      const real = new Checkout(api, store as never)
+      await real.create()
       // no cart: 2 a minute for all such requests together, whatever address they claim to come from
       expect((await post(address, "203.0.113.1")).status).toBe(200)
       expect((await post(address, "203.0.113.2")).status).toBe(200)
-      const anonymous = await post(address, "203.0.113.3")
+      // a made-up cart id is no cart: the same shared budget (was a fresh budget per invented id)
+      const anonymous = await post({ ...address, cart_id: "cart_01MADEUP" }, "203.0.113.3")
       expect(anonymous.status).toBe(429)
-      expect(anonymous.data.message).toMatch(/requests without a cart_id \(at most 2 a minute\)/)
+      expect(anonymous.data.message).toMatch(/requests without a cart of this store \(at most 2 a minute\)/)
       expect(Number(anonymous.retryAfter)).toBeGreaterThanOrEqual(1)
-      // with a cart: the client's 4th request passes; its 5th is refused, from any claimed address
-      expect((await post({ ...address, cart_id: "cart_01EDGESA" }, "198.51.100.1")).status).toBe(200)
-      const spoofed = await post({ ...address, cart_id: "cart_01EDGESB" }, "198.51.100.2")
+      // a real cart: the client's 4th request passes; its 5th is refused, from any claimed address
+      expect((await post({ ...address, cart_id: real.cartId }, "198.51.100.1")).status).toBe(200)
+      const spoofed = await post({ ...address, cart_id: real.cartId }, "198.51.100.2")
       expect(spoofed.status).toBe(429)
       expect(spoofed.data.message).toMatch(/for this client \(at most 4 a minute\)/)
       // one service call: the verdict is cached

@@ -3,7 +3,8 @@
  * the Order Module (no checkout: nexus reads what Medusa holds, however the order came) into several
  * states across two periods, then dated with SQL. Shows the admin route's figures per state and
  * period, the ordering, the registrations, the 80 % / 100 % warnings once per state and period, and
- * what is not counted (canceled, drafts, other countries, other currencies, outside the period). It
+ * what is not counted (canceled, drafts, other countries, outside the period; a territory or APO ZIP
+ * whatever state was typed; other currencies, listed apart). It
  * is also the contract test of the one SQL statement that reads the Order Module's tables
  * (src/medusa/order-sales-by-state.ts).
  *
@@ -73,11 +74,15 @@ const ORDERS: Placed[] = [
   // New York ($500,000 AND 100 orders): past the sales test with 2 orders: 2 %
   { state: "NY", zip: "10001", at: "2025-11-01", items: [[700_000, 1]] },
   { state: "N.Y.", zip: "10001", at: "2025-12-01", items: [[10, 1]] },
-  // not counted anywhere: another country, another currency
+  // not counted anywhere: another country; another currency (listed apart, per currency)
   { state: "ON", zip: "M5V 2T6", country: "ca", at: "2026-03-01", items: [[900_000, 1]] },
   { state: "TX", zip: "78701", currency: "eur", at: "2026-03-01", items: [[900_000, 1]] },
+  { state: "CA", zip: "94103", currency: "cad", at: "2025-08-01", items: [[1_000, 2]] },
   // no state and no readable ZIP: counted in no state, shown as such
   { state: "", zip: "", at: "2026-01-10", items: [[1_234.5, 1]] },
+  // a typed state with a Puerto Rico or an APO ZIP: the ZIP decides, counted in no state (was the typed state)
+  { state: "TX", zip: "00601", at: "2026-02-01", items: [[300_000, 1]] },
+  { state: "CA", zip: "96201", at: "2026-02-01", items: [[300_000, 1]] },
 ]
 
 medusaIntegrationTestRunner({
@@ -93,6 +98,7 @@ medusaIntegrationTestRunner({
         today: string
         rows: ExposureRow[]
         unresolved: { window: { key: string }; sales: string; transactions: number }[]
+        notUsd: { window: { key: string }; byCurrency: { currency: string; sales: string; transactions: number }[] }[]
       }
     }
     const row = (rows: ExposureRow[], state: string) => rows.find((r) => r.state === state)!
@@ -188,8 +194,13 @@ medusaIntegrationTestRunner({
         expect(row(r.rows, "NY")).toMatchObject({ sales: "700010.00", transactions: 2, status: "below", share: 0.02 })
         expect(row(r.rows, "OR")).toMatchObject({ status: "no_sales_tax" })
         expect(r.rows.slice(0, 3).map((x) => x.state)).toEqual(["TX", "CA", "WA"])
-        // the order with no state and no ZIP is shown, not dropped
-        expect(r.unresolved.find((u) => u.window.key === "year:2026")).toMatchObject({ sales: "1234.50", transactions: 1 })
+        // the order with no state and no ZIP, and the territory and APO ZIPs, are shown, not dropped
+        expect(r.unresolved.find((u) => u.window.key === "year:2026")).toMatchObject({ sales: "601234.50", transactions: 3 })
+        // US orders not in USD: listed apart per currency, never summed with a state's dollars
+        expect(r.notUsd.map((u) => [u.window.key, u.byCurrency])).toEqual([
+          ["year:2025", [{ currency: "CAD", sales: "2000.00", transactions: 1 }]],
+          ["year:2026", [{ currency: "EUR", sales: "900000.00", transactions: 1 }]],
+        ])
       })
 
       it("a period later, the same orders fall out of the windows", async () => {

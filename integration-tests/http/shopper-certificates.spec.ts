@@ -6,7 +6,9 @@
  * certificate is pending until staff approve it (rejected: disabled, with the reason shown), an
  * identification number per state, a cap per customer, the routes closed by option; a single-purchase
  * certificate exempts one order and is then disabled; a certificate withdrawn after an exempt sale
- * never reopens the filed order.
+ * never reopens the filed order. A submission whose answer is lost stays pending and counts in the
+ * cap; concurrent submissions never pass the cap; two concurrent completions under one
+ * single-purchase certificate give exactly one exempt order, each filed as charged.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
@@ -32,7 +34,11 @@ import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/ce
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
 jest.setTimeout(15 * 60_000)
 
-const st = useSalesTaxSandbox({ failurePolicy: "fallback" })
+// the documented default while shopper certificates are on (the test app's default trusts certificates made at the service)
+// the refusal of a second completion under a single-purchase certificate (a storefront matches on it)
+const CERTIFICATE_USED_CODE = "sales_tax_certificate_used"
+
+const st = useSalesTaxSandbox({ failurePolicy: "fallback", externalCertificates: "review" })
 
 const MN_CERTIFICATE = {
   customerName: "Lakeside School District",
@@ -251,6 +257,136 @@ medusaIntegrationTestRunner({
       } finally {
         options.shopperCertificates = "review"
       }
+    })
+
+    it("a create whose answer is lost (500 after the write, a dropped connection) never exempts before review: pending in the shopper's list and the widget, counted in the cap; approved, it exempts", async () => {
+      const shopper = await createShopper(api, store, "lost@example.com")
+      const auth = await adminAuth(getContainer())
+      const lost: string[] = []
+      const unconfirmed: unknown[] = []
+      for (const fault of [
+        { operation: "createCertificate" as const, status: 500, phase: "after" as const, count: 1 },
+        { operation: "createCertificate" as const, drop: true, phase: "after" as const, count: 1 },
+      ]) {
+        await st.sandbox.fault(fault)
+        const r = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
+        expect(r.status).toBe(503)
+        unconfirmed.push(r.data.code)
+      }
+      // the service wrote both, once each (never retried: the create has no idempotency key)
+      expect((await st.sandbox.counts()).createCertificate).toBe(2)
+      const atService = (await st.sandbox.client.listCertificates({ customerId: shopper.customerId, limit: 100 })).items
+      expect(atService.map((c) => c.disabledAt)).toEqual([null, null])
+      lost.push(...atService.map((c) => c.certificateId))
+
+      // the next cart is taxed: neither certificate exempts
+      const co = new Checkout(api, store, shopper.token)
+      await co.create()
+      await co.addItem(store.products.general.variantId, 1)
+      await co.setAddress(ADDRESSES.minneapolis, "lost@example.com")
+      let cart = await co.addShipping()
+      expect(cents(cart.tax_total)).toBeGreaterThan(0)
+      expect(cart.items[0].tax_lines[0].code).toBe(TAX_LINE_CODE)
+      // the shopper was told it may have been received
+      expect(unconfirmed).toEqual(["sales_tax_certificate_unconfirmed", "sales_tax_certificate_unconfirmed"])
+
+      // the shopper's list and the widget: both pending, the customer's (adopted from the service's list)
+      const mine = (await api.get("/store/sales-tax/certificates", as(shopper.token))).data.certificates
+      expect(
+        mine.map((c: { certificateId: string; status: string; createdBy: string }) => [c.certificateId, c.status, c.createdBy]).sort(),
+      ).toEqual(lost.map((id) => [id, "pending", "customer"]).sort())
+      const path = `/admin/sales-tax/customers/${shopper.customerId}/certificates`
+      const widget = (await api.get(path, auth)).data.certificates
+      expect(widget.map((c: { status: string; createdBy: string }) => [c.status, c.createdBy])).toEqual([
+        ["pending", "customer"],
+        ["pending", "customer"],
+      ])
+
+      // counted in the cap: two lost + eight more reach it
+      for (let i = 2; i < SHOPPER_CERTIFICATE_CAP; i++) {
+        expect((await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))).status).toBe(201)
+      }
+      const over = await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))
+      expect([over.status, over.data.code]).toEqual([422, "sales_tax_certificate_limit"])
+      expect((await st.sandbox.counts()).createCertificate).toBe(SHOPPER_CERTIFICATE_CAP)
+
+      // staff approve one: it exempts from the next refresh
+      expect((await api.post(`/admin/sales-tax/certificates/${lost[0]}/review`, { decision: "approve" }, auth)).status).toBe(200)
+      cart = await co.calculateTaxes()
+      expect(cents(cart.tax_total)).toBe(0)
+      expect(cart.items[0].tax_lines[0].data.exemption_id).toBe(lost[0])
+    })
+
+    it("concurrent submissions never pass the cap (counted and reserved under the customer's lock)", async () => {
+      const shopper = await createShopper(api, store, "rush@example.com")
+      for (let i = 0; i < SHOPPER_CERTIFICATE_CAP - 2; i++) {
+        expect((await api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))).status).toBe(201)
+      }
+      // each count reads the service's list slowly: without a lock every submission counts the same 8
+      await st.sandbox.fault({ operation: "listCertificates", delayMs: 300, count: 5 })
+      const rush = await Promise.all(
+        Array.from({ length: 5 }, () => api.post("/store/sales-tax/certificates", MN_CERTIFICATE, as(shopper.token))),
+      )
+      expect(rush.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422])
+      expect((await st.sandbox.counts()).createCertificate).toBe(SHOPPER_CERTIFICATE_CAP)
+    })
+
+    it("two concurrent completions under one single-purchase certificate: exactly one exempt order; the other is refused (sales_tax_certificate_used), then placed taxed; each filed as charged", async () => {
+      const shopper = await createShopper(api, store, "twice@example.com")
+      const auth = await adminAuth(getContainer())
+      const made = await api.post(
+        `/admin/sales-tax/customers/${shopper.customerId}/certificates`,
+        { ...MN_CERTIFICATE, singlePurchase: true },
+        auth,
+      )
+      const id = made.data.certificate.certificateId as string
+      const h = storeHeaders(store, shopper.token)
+      const carts: Checkout[] = []
+      for (let i = 0; i < 2; i++) {
+        const co = new Checkout(api, store, shopper.token)
+        await co.create()
+        await co.setAddress(ADDRESSES.minneapolis, "twice@example.com")
+        await co.addItem(store.products.general.variantId, 1)
+        const cart = await co.addShipping()
+        expect(cents(cart.tax_total)).toBe(0) // both priced under the certificate
+        const pc = await api.post(`/store/payment-collections`, { cart_id: co.cartId }, h)
+        await api.post(
+          `/store/payment-collections/${pc.data.payment_collection.id}/payment-sessions`,
+          { provider_id: "pp_system_default" },
+          h,
+        )
+        carts.push(co)
+      }
+      const answers = await Promise.all(carts.map((co) => api.post(`/store/carts/${co.cartId}/complete`, {}, as(shopper.token))))
+      const isOrder = (r: (typeof answers)[number]) => r.status === 200 && r.data.type === "order"
+      const placed = answers.filter(isOrder).map((r) => r.data.order)
+      const refused = carts.filter((_, i) => !isOrder(answers[i]!))
+      // refused at the claim; or, when its own pre-completion refresh already saw the claim, taxed
+      // there (its payment, made for the exempt total, then no longer matches: Medusa asks for another)
+      for (const r of answers.filter((r) => !isOrder(r))) {
+        expect(r.status).toBe(400)
+        expect(r.data.code === CERTIFICATE_USED_CODE || /Payment sessions are required/.test(r.data.message)).toBe(true)
+      }
+      // the refused cart completes again: its refresh no longer offers the certificate, it is taxed
+      for (const co of refused) {
+        // as a storefront does after a refusal: the cart read again (a cart update: Medusa refreshes
+        // its tax and its payment collection's amount), then paid again for its new total
+        const cart = await co.setAddress(ADDRESSES.minneapolis, "twice@example.com")
+        expect(cents(cart.tax_total)).toBeGreaterThan(0)
+        placed.push(await co.complete())
+      }
+      expect(placed).toHaveLength(2)
+      const exempt = placed.filter((o) => cents(o.tax_total) === 0)
+      expect(exempt).toHaveLength(1)
+      for (const o of placed) {
+        await waitForFiling(getContainer(), o.id, (r) => r.state === "completed", "completed")
+        const svc = await st.sandbox.client.getOrder(o.id)
+        expect(svc.exemption.exemptionId).toBe(o.id === exempt[0].id ? id : null)
+        // charged = filed
+        expect(total(await netFiled(st.sandbox.client, [o.id]))).toBe(roundCents(String(o.tax_total)))
+      }
+      const row = (await api.get(`/admin/sales-tax/customers/${shopper.customerId}/certificates`, auth)).data.certificates[0]
+      expect([row.status, row.usedByOrderId]).toEqual(["used", exempt[0].id])
     })
 
     it("a single-purchase certificate exempts one order: once it is filed the certificate is disabled at the service and shown as used; the next order is taxed", async () => {

@@ -7,7 +7,8 @@
  */
 import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
 import { dec, roundCents, roundTo, sum } from "../money"
-import { normalizeUsState, normalizeUsZip } from "../checkout/address/us-address"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../checkout/address/us-address"
+import { plannedDestination, type QuoteDestination } from "../checkout/address/destination"
 import type {
   DestinationSource,
   EditIntent,
@@ -72,6 +73,12 @@ export interface DestinationFacts {
   quoted: QuotedDestination | null
   /** true when the provider charged the order at checkout (some line carries a tax line), even at 0 */
   charged: boolean
+  /**
+   * The destination rule's answer for the shipping address when nothing was quoted
+   * (checkout/address/destination.ts: quoteDestination, its verify-address call cached). Left
+   * out: the rule without the service, so a state its ZIP disagrees with needs attention.
+   */
+  ruled?: QuoteDestination
 }
 
 export type DestinationDecision =
@@ -89,27 +96,47 @@ const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().sl
 
 /**
  * Pure: what filing does with an order's destination. Not the US (or no address): skipped,
- * nothing to file. A US address in a currency other than USD, whose state or ZIP does not
- * resolve, or that the provider never charged (no tax line on any line: a store that turned the
- * checkout check off, an order placed before the upgrade, imported, or created by an admin):
- * needs_attention with the reason. Otherwise filed for the quoted destination (the tax lines'
- * `data.destination`), else for the shipping address normalized (`src/checkout/address/us-address.ts`).
+ * nothing to file. Filed for the quoted destination (the tax lines' `data.destination`), else for
+ * the destination rule's answer on the shipping address (`ruled`: the ZIP decides the state,
+ * through verify-address; never the typed state alone). Needs a person (with the reason): a
+ * currency other than USD, a state or ZIP that does not resolve or that disagree beyond
+ * reconciling, or a US order the provider never charged (no tax line on any line: a store that
+ * turned the checkout check off, an order placed before the upgrade, imported, or created by an
+ * admin). A territory or APO/FPO destination the rule placed there: skipped when never charged.
  */
 export function decideDestination(f: DestinationFacts): DestinationDecision {
   if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }
   const currency = (f.currencyCode ?? "").trim().toUpperCase()
-  const state = f.quoted?.state ?? normalizeUsState(f.province)
-  const zipParts = f.quoted ? { zip: f.quoted.zip, zip4: f.quoted.zip4 } : normalizeUsZip(f.postalCode)
-  const zip = zipParts ? (zipParts.zip4 ? `${zipParts.zip}-${zipParts.zip4}` : zipParts.zip) : null
+  const address = { country_code: "us", province_code: f.province, postal_code: f.postalCode }
+  const ruled = f.quoted ? null : (f.ruled ?? plannedDestination(address))
+  const resolved = f.quoted ?? (ruled?.address ? ruled.destination : null)
+  const plan = planDestination(f.province, f.postalCode)
+  const typed = normalizeUsState(f.province)
+  const typedZip = normalizeUsZip(f.postalCode)
+  // a ZIP that does not resolve: the typed state is kept for the person who looks (and a re-quote)
+  const state = resolved?.state ?? (!typedZip ? typed : null)
+  const zip = resolved ? zipText(resolved) : typedZip ? zipText(typedZip) : null
   const attention = (reason: string): DestinationDecision => ({ outcome: "attention", reason, state, zip })
   if (currency !== "USD") return attention(currencyReason(currency || "(none)"))
-  if (!state) return attention(`US shipping address whose state does not resolve (${shown(f.province)}): no tax was charged`)
-  if (!zip) return attention(`US shipping address whose ZIP does not resolve (${shown(f.postalCode)}): no tax was charged`)
-  if (!f.charged) {
-    const typed = f.province && f.province.trim().toUpperCase() !== state ? `, state typed ${shown(f.province)}` : ""
-    return attention(`US shipping address (${state} ${zip}${typed}) but no tax was charged at checkout`)
+  if (!resolved) {
+    const refused = ruled && !ruled.address ? ruled : null
+    if (refused?.reason === "territory") {
+      if (!f.charged) return { outcome: "skip", reason: `not filed: destination territory (ZIP ${zip ?? shown(f.postalCode)})` }
+      return attention(
+        `US shipping address in a territory or APO/FPO ZIP (${zip ?? shown(f.postalCode)}) the service does not tax, but tax was charged`,
+      )
+    }
+    if (plan.kind === "unresolved" && plan.field === "postal_code")
+      return attention(`US shipping address whose ZIP does not resolve (${shown(f.postalCode)}): no tax was charged`)
+    if (!typed) return attention(`US shipping address whose state does not resolve (${shown(f.province)}): no tax was charged`)
+    const why = refused?.detail ?? "not checked at verify-address"
+    return attention(`US shipping address whose state (${shown(f.province)}) and ZIP (${zip}) disagree: ${why}`)
   }
-  return { outcome: "file", state, zip, source: f.quoted ? f.quoted.source : "order_address" }
+  if (!f.charged) {
+    const typedNote = f.province && f.province.trim().toUpperCase() !== resolved.state ? `, state typed ${shown(f.province)}` : ""
+    return attention(`US shipping address (${resolved.state} ${zip}${typedNote}) but no tax was charged at checkout`)
+  }
+  return { outcome: "file", state: resolved.state, zip: zip!, source: f.quoted ? f.quoted.source : "order_address" }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import { missingFacts } from "./handlers"
 import { refundsShipping, wholeItemCharge } from "./medusa"
 import { itemLine } from "./__tests__/lines"
 import { GIFT_CARD_TIC } from "./gift-cards"
+import { RequoteRefused, requoteDestination } from "./requote"
+import { resolvePluginOptions } from "../options"
 
 const L = itemLine
 const snap = (orderId: string, lines: FilingLine[]): FilingSnapshot => ({
@@ -306,8 +308,11 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
     fc.record({ t: fc.constant("credit" as const), cents: fc.integer({ min: 100, max: 5000 }) }),
   )
 
+  /** A shopper's certificate as staff left it: only an approved one exempts (a rejected one is disabled at the service). */
+  type Review = "approved" | "pending" | "rejected"
+
   /** Runs one sequence; returns the facts the property checks. */
-  async function lifecycle(ops: Op[], singlePurchase: boolean) {
+  async function lifecycle(ops: Op[], singlePurchase: boolean, review: Review = "approved") {
     seq += 1
     const tag = `${seq}_${Date.now().toString(36)}`
     const customerId = `cus_prop_${tag}`
@@ -321,6 +326,9 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
       singlePurchase,
     })
     let disabled = false
+    if (review === "rejected") await client.disableCertificate(cert.certificateId)
+    // Medusa charges tax while the certificate does not exempt: not approved, or disabled since
+    const taxed = () => review !== "approved" || disabled
     const RATE = 0.095
     const price = (i: number) => 10 + i * 5
     // what Medusa charges a line: nothing while the certificate is usable, the rate once it is not
@@ -331,8 +339,8 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
       price: price(i),
       quantity: q,
       tic: 0,
-      chargedTax: disabled ? roundCents(dec(price(i)).times(q).times(RATE)) : 0,
-      chargedRate: disabled ? RATE : 0,
+      chargedTax: taxed() ? roundCents(dec(price(i)).times(q).times(RATE)) : 0,
+      chargedRate: taxed() ? RATE : 0,
       fallback: false,
     })
     const orderId = `order_${tag}`
@@ -348,7 +356,7 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
           origin: ORIGIN,
           destination: CA,
           lineItems: now.map((l) => ({ index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: 0 })),
-          exemption: { exemptionId: cert.certificateId },
+          ...(review === "approved" ? { exemption: { exemptionId: cert.certificateId } } : {}),
         },
       ],
     })
@@ -361,7 +369,7 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
       placedAt: new Date(Date.now() - 1000).toISOString(),
       origin: ORIGIN,
       destination: CA,
-      exemptionId: cert.certificateId,
+      ...(review === "approved" ? { exemptionId: cert.certificateId } : {}),
       lines: now,
     }
     const store = new MemoryFilingStore()
@@ -375,7 +383,7 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
     for (const o of ops) {
       n += 1
       if (o.t === "disable") {
-        if (!disabled) await client.disableCertificate(cert.certificateId)
+        if (!disabled && review !== "rejected") await client.disableCertificate(cert.certificateId)
         disabled = true
       } else if (o.t === "edit") {
         // the edited line keeps its returned units and holds `q` more (0 removes a line nothing was
@@ -393,7 +401,7 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
         await p.refund(root, { source: "return", sourceId: `ret_${tag}_${n}`, items: [{ itemId: line.itemId, quantity: o.q }] })
       } else {
         // a refund without a return, filed as a standalone credit (its tax as charged: none while exempt)
-        const tax = disabled ? roundCents(dec(o.cents).times(RATE).div(100)) : 0
+        const tax = taxed() ? roundCents(dec(o.cents).times(RATE).div(100)) : 0
         const creditId = `credit_${tag}_${n}`
         const cs: FilingSnapshot = {
           ...snapshot,
@@ -436,18 +444,23 @@ describe("an exempt order's lifecycle with its certificate disabled at any point
       certificateId: cert.certificateId,
       certAtService,
       disabled,
+      review,
     }
   }
 
-  it("property: nothing ends failed, the order is never left voided at the service, net filed = net charged", async () => {
+  it("property: whatever the review, nothing ends failed, the order is never left voided at the service, net filed = net charged", async () => {
+    const review = fc.constantFrom<Review>("approved", "pending", "rejected")
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 7 }), fc.boolean(), async (ops, singlePurchase) => {
-        const out = await lifecycle(ops, singlePurchase)
-        expect(out.records.filter((r) => r?.state === "failed").map((r) => [r?.order_id, r?.last_error])).toEqual([])
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 7 }), fc.boolean(), review, async (ops, singlePurchase, r) => {
+        const out = await lifecycle(ops, singlePurchase, r)
+        expect(out.records.filter((x) => x?.state === "failed").map((x) => [x?.order_id, x?.last_error])).toEqual([])
         expect(out.rootAtService).toBe(true)
         expect(out.filed).toBe(out.charged)
-        // a single-purchase certificate is used by its order: disabled once the order is filed
-        if (singlePurchase) expect(out.certAtService.disabledAt).not.toBeNull()
+        // only an approved certificate is the order's: filed under it, and a single-purchase one used by it
+        expect(out.rootExemption).toBe(r === "approved" ? out.certificateId : null)
+        if (singlePurchase && r === "approved") expect(out.certAtService.disabledAt).not.toBeNull()
+        // a pending one is not used by an order it did not exempt (only staff disable it)
+        if (r === "pending" && !ops.some((o) => o.t === "disable")) expect(out.certAtService.disabledAt).toBeNull()
       }),
       { numRuns: 25 },
     )
@@ -507,9 +520,27 @@ describe("a re-quoted order with gift cards through edits, returns and a cancell
     { line1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701" },
     { line1: "1 Penn Sq", city: "Philadelphia", state: "PA", zip: "19107" },
     { line1: "200 N Spring St", city: "Los Angeles", state: "CA", zip: "90012" },
+    // what staff may type: a state the ZIP contradicts (filed under the ZIP's), a territory or
+    // APO/FPO ZIP with a state (refused: the order keeps waiting for a person)
+    { line1: "100 Congress Ave", city: "Austin", state: "OR", zip: "78701" },
+    { line1: "1 Calle Fortaleza", city: "San Juan", state: "TX", zip: "00901" },
+    { line1: "Unit 2050", city: "APO", state: "TX", zip: "09001" },
   )
+  /** The re-quote's destination by the one rule (requote.ts), or null when the route refuses it. */
+  async function ruled(typed: typeof TYPED): Promise<typeof TYPED | null> {
+    const options = resolvePluginOptions({ connectionId: CONNECTION_ID, apiKey: API_KEY, baseUrl: sb.url, origin: ORIGIN })
+    try {
+      const d = await requoteDestination(options, { address_1: typed.line1, city: typed.city }, typed)
+      return { ...typed, state: d.state, zip: d.zip.slice(0, 5) }
+    } catch (e) {
+      if (e instanceof RequoteRefused && e.status === 422) return null
+      throw e
+    }
+  }
 
-  async function lifecycle(ops: Op[], gifts: boolean[], corrected: typeof TYPED) {
+  async function lifecycle(ops: Op[], gifts: boolean[], typed: typeof TYPED) {
+    const corrected = (await ruled(typed)) ?? typed
+    const refused = corrected === typed && (await ruled(typed)) === null
     seq += 1
     const tag = `rq${seq}_${Date.now().toString(36)}`
     const orderId = `order_${tag}`
@@ -550,7 +581,8 @@ describe("a re-quoted order with gift cards through edits, returns and a cancell
       n += 1
       if (canceled) break
       if (o.t === "requote") {
-        // the admin's fix: the order as Medusa holds it now, for the corrected destination
+        // the admin's fix: the order as Medusa holds it now, for the destination the rule gives (the route refuses the others)
+        if (refused) continue
         requoted = (await p.requote(orderId, async () => snapshot(now, corrected))).requoted || requoted
       } else if (o.t === "edit") {
         const back = returned.get(o.item) ?? 0
@@ -594,7 +626,16 @@ describe("a re-quoted order with gift cards through edits, returns and a cancell
     })
     const returnRows = records.flatMap((r) => (r?.refunds ?? []).filter((x) => x.source_type === "return").flatMap((x) => x.items))
     const owed = dec(sum(quote.items[0]!.lineItems.map((l) => roundCents(l.tax.amount)))).minus(sum(returnRows.map((i) => i.tax ?? 0)))
-    return { records, requoted, canceled, filed: roundCents(filed), owed: roundCents(owed), quote: quote.items[0]!.lineItems }
+    return {
+      records,
+      requoted,
+      canceled,
+      refused,
+      corrected,
+      filed: roundCents(filed),
+      owed: roundCents(owed),
+      quote: quote.items[0]!.lineItems,
+    }
   }
 
   it("property: nothing silent or failed; while re-quoted, net filed = net owed line for line; a gift card is filed under 10005 at no tax", async () => {
@@ -606,6 +647,10 @@ describe("a re-quoted order with gift cards through edits, returns and a cancell
         async (ops, gifts, corrected) => {
           const out = await lifecycle(ops, gifts, corrected)
           expect(out.records.filter((r) => r?.state === "failed").map((r) => [r?.order_id, r?.last_error])).toEqual([])
+          // the ZIP decides: "OR" typed with an Austin ZIP is filed in TX; a territory or APO ZIP is never filed
+          if (corrected.zip === "78701") expect(out.corrected.state).toBe("TX")
+          expect(out.refused).toBe(corrected.zip === "00901" || corrected.zip === "09001")
+          if (out.refused) expect(out.requoted).toBe(false)
           const root = out.records.find((r) => r?.kind === "order")!
           if (!out.requoted) {
             // never re-quoted: it waits for a person, nothing at the service; its edits are kept (shown), none lost

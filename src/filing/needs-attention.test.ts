@@ -3,7 +3,10 @@
  * person must look), the needs_attention record, and the re-quote that files it once (the
  * processor against the in-process sandbox, with the in-memory store and lock).
  */
+import fc from "fast-check"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
+import { US_STATES } from "../service/contract"
+import { zipPrefixState } from "../checkout/address/us-address"
 import { SalesTaxClient } from "../service/client"
 import { roundCents, sum } from "../money"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"
@@ -99,6 +102,65 @@ describe("decideDestination", () => {
       state: "TX",
       zip: null,
     })
+  })
+
+  it("the fallback (nothing quoted) is the destination rule: the ZIP decides the state, never the typed state alone", () => {
+    // a mistyped state, asked of nobody: a person looks (was filed under OR)
+    expect(decideDestination(facts({ province: "OR" }))).toEqual({
+      outcome: "attention",
+      reason: 'US shipping address whose state ("OR") and ZIP (78701) disagree: not checked at verify-address',
+      state: null,
+      zip: "78701",
+    })
+    // the rule's answer (verify-address placed 78701 in Texas): filed under TX
+    const verified = {
+      address: { line1: "", city: "", state: "TX", zip: "78701" },
+      destination: { state: "TX", zip: "78701", source: "verified" as const },
+    }
+    expect(decideDestination(facts({ province: "OR", ruled: verified }))).toEqual({
+      outcome: "file",
+      state: "TX",
+      zip: "78701",
+      source: "order_address",
+    })
+    expect(decideDestination(facts({ province: "OR", ruled: verified, charged: false }))).toMatchObject({
+      outcome: "attention",
+      reason: 'US shipping address (TX 78701, state typed "OR") but no tax was charged at checkout',
+      state: "TX",
+    })
+    // a pair the service does not reconcile: a person looks, no state guessed
+    const unresolved = { address: null, reason: "unresolved" as const, detail: "verify-address: ZIP code 34001 is in AA, not in TX" }
+    expect(decideDestination(facts({ postalCode: "34001", ruled: unresolved }))).toEqual({
+      outcome: "attention",
+      reason: 'US shipping address whose state ("TX") and ZIP (34001) disagree: verify-address: ZIP code 34001 is in AA, not in TX',
+      state: null,
+      zip: "34001",
+    })
+    // typed TX, a Puerto Rico ZIP: untaxed only where the rule placed it there (and nothing was charged)
+    expect(decideDestination(facts({ postalCode: "00601", charged: false }))).toMatchObject({ outcome: "attention", state: null })
+    const territory = { address: null, reason: "territory" as const }
+    expect(decideDestination(facts({ postalCode: "00601", ruled: territory, charged: false }))).toEqual({
+      outcome: "skip",
+      reason: "not filed: destination territory (ZIP 00601)",
+    })
+    expect(decideDestination(facts({ postalCode: "00601", ruled: territory }))).toMatchObject({ outcome: "attention" })
+  })
+
+  it("the fallback files under the ZIP's state whatever was typed (property)", () => {
+    const zips = ["78701", "97201", "10001", "94105", "55415", "02108", "60601", "33101"]
+    fc.assert(
+      fc.property(fc.constantFrom(...US_STATES, "", "Texsa", "PR"), fc.constantFrom(...zips), fc.boolean(), (typed, zip, verified) => {
+        const byZip = zipPrefixState(zip)!
+        const ruled = verified
+          ? { address: { line1: "", city: "", state: byZip, zip }, destination: { state: byZip, zip, source: "verified" as const } }
+          : undefined
+        const d = decideDestination(facts({ province: typed, postalCode: zip, ruled }))
+        if (d.outcome === "file") expect(d.state).toBe(byZip)
+        else expect(d).toMatchObject({ outcome: "attention", state: null })
+        // filed whenever the typed state is the ZIP's, or the rule answered
+        expect(d.outcome === "file").toBe(verified || typed === byZip)
+      }),
+    )
   })
 
   it("a US destination in another currency than USD: needs attention (never filed as dollars), before anything else", () => {

@@ -7,18 +7,52 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { FilingRecordDTO } from "../modules/sales-tax-filing/types"
-import { buildSnapshot, filingProcessor, getPluginOptions, readOrder } from "./medusa"
+import type { ErrorDetail } from "../service/contract"
+import type { DestinationSource } from "../modules/sales-tax-filing/types"
+import type { PluginOptions } from "../options"
+import type { AddressRow } from "./order-rows"
+import { buildSnapshot, filingProcessor, getPluginOptions, readOrder, ruledDestination } from "./medusa"
 import { currencyReason } from "./decisions"
 import type { FilingClient } from "./processor"
 
-/** Why a re-quote cannot be done (the admin route answers `status`). */
+/** Why a re-quote cannot be done (the admin route answers `status`, with `errors` located in its body). */
 export class RequoteRefused extends Error {
   constructor(
-    readonly status: 404 | 409 | 422,
+    readonly status: 404 | 409 | 422 | 503,
     message: string,
+    readonly errors: ErrorDetail[] = [],
   ) {
     super(message)
   }
+}
+
+/**
+ * The destination a re-quote files: the corrected state and ZIP through the destination rule
+ * (the ZIP decides the state, verify-address cached), with the order's street and city. A pair it
+ * cannot reconcile, or a ZIP of a territory the service does not tax: refused at `body.zip`.
+ */
+export async function requoteDestination(
+  options: PluginOptions,
+  a: AddressRow | null | undefined,
+  corrected: { state: string; zip: string },
+): Promise<{ state: string; zip: string; source: DestinationSource }> {
+  const ruled = await ruledDestination(options, {
+    ...a,
+    country_code: "us",
+    province_code: corrected.state,
+    postal_code: corrected.zip,
+  }).catch((e: unknown) => {
+    throw new RequoteRefused(503, `${e instanceof Error ? e.message : String(e)}: try again later`)
+  })
+  if (ruled.address) {
+    const d = ruled.destination
+    return { state: d.state, zip: d.zip4 ? `${d.zip}-${d.zip4}` : d.zip, source: d.source }
+  }
+  const why =
+    ruled.reason === "territory"
+      ? `ZIP ${corrected.zip} is in a US territory or APO/FPO area the service does not tax`
+      : `state ${corrected.state} and ZIP ${corrected.zip} do not resolve to one US state (${ruled.detail ?? ruled.reason})`
+  throw new RequoteRefused(422, why, [{ location: "body.zip", message: why, value: corrected.zip }])
 }
 
 export async function requoteFiling(
@@ -34,7 +68,8 @@ export async function requoteFiling(
     if (!order) throw new RequoteRefused(404, `order ${rec.order_id} not found`)
     const currency = String(order.currency_code).toUpperCase()
     if (currency !== "USD") throw new RequoteRefused(422, `${currencyReason(currency)}: file this order at the service by hand`)
-    const { snapshot, siblings } = await buildSnapshot(container, order, options, { kind: "order" }, corrected)
+    const destination = await requoteDestination(options, order.shipping_address, corrected)
+    const { snapshot, siblings } = await buildSnapshot(container, order, options, { kind: "order" }, destination)
     if (!snapshot) throw new RequoteRefused(422, "the order has no lines to file")
     if (siblings?.length) throw new RequoteRefused(422, "the order's lines were quoted from several origins: file it by hand")
     return snapshot

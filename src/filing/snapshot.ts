@@ -12,7 +12,7 @@ import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from ".
 import { checkoutExemption } from "../checkout/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../checkout/origins/origins"
 import type { Address } from "../service/contract"
-import type { CompletionMode, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
+import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { newRecordFor } from "./processor"
 import { childOrderId, decideDestination, quotedDestination, type DestinationDecision } from "./decisions"
 import { fullItemTax } from "./reconciliation/compute"
@@ -20,6 +20,9 @@ import type { LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow
 import { filedItemTic } from "./gift-cards"
 import { ticsForProducts } from "./snapshot-tics"
 import { readOrder } from "./order-reader"
+import { quoteDestination, type QuoteDestination } from "../checkout/address/destination"
+import type { MedusaAddressLike } from "../checkout/cart/build-service-cart"
+import { getBackgroundClient } from "../service/client-factory"
 
 // ---------------------------------------------------------------------------------------------
 // Orders
@@ -193,6 +196,19 @@ export function destinationAddress(a: OrderRow["shipping_address"], state: strin
 }
 
 /**
+ * The destination rule (checkout/address/destination.ts) on an address, for filing: its fallback
+ * (nothing quoted), backfill and the re-quote. The ZIP decides the state, through the same
+ * cached verify-address verdicts as checkout; an outage throws (the order is tried again: the
+ * sweep, a backfill rerun), never files the typed state.
+ */
+export async function ruledDestination(options: PluginOptions, a: MedusaAddressLike): Promise<QuoteDestination> {
+  const ruled = await quoteDestination(a, undefined, { options, client: () => getBackgroundClient(options) })
+  if (!ruled.address && ruled.reason === "unavailable")
+    throw new Error(`the destination could not be checked: ${ruled.detail ?? "verify-address"}`)
+  return ruled
+}
+
+/**
  * Pure: where each line of split snapshots is filed from, by line id, for the lines whose origin
  * was recorded at checkout (an order edit moves a line whose origin changed; see planEdit).
  */
@@ -212,8 +228,8 @@ export async function buildSnapshot(
   order: LoadedOrder,
   options: PluginOptions,
   scope: SnapshotScope,
-  /** an admin's corrected destination (the re-quote of a needs_attention order): filed for it, whatever the address says */
-  corrected?: { state: string; zip: string },
+  /** an admin's corrected destination as the destination rule resolved it (the re-quote of a needs_attention order): filed for it */
+  corrected?: { state: string; zip: string; source?: DestinationSource },
 ): Promise<BuiltSnapshot> {
   const a = order.shipping_address
   if (!corrected && (a?.country_code ?? "").toLowerCase() !== "us") return { snapshot: null, reason: "not filed: destination not_us" }
@@ -274,16 +290,22 @@ export async function buildSnapshot(
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
   // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
   const taxed = [...items.filter((i) => !(i as { is_giftcard?: boolean | null }).is_giftcard), ...shipping]
+  const quoted = corrected ? null : quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? []))
+  const province = a?.province_code || a?.province
+  // nothing quoted: the destination rule on the address (the ZIP decides the state), never the typed state alone
+  const ruled =
+    corrected || quoted || !a ? undefined : await ruledDestination(options, { ...a, province_code: province, country_code: a.country_code })
   const decision: DestinationDecision = corrected
-    ? { outcome: "file", state: corrected.state, zip: corrected.zip, source: "typed" }
+    ? { outcome: "file", state: corrected.state, zip: corrected.zip, source: corrected.source ?? "typed" }
     : decideDestination({
         countryCode: a?.country_code,
-        province: a?.province_code || a?.province,
+        province,
         postalCode: a?.postal_code,
         currencyCode: order.currency_code,
-        quoted: quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? [])),
+        quoted,
         // an exchange's or a claim's new items are charged by Medusa's order change, not at checkout
         charged: scope.kind !== "order" || !taxed.length || taxed.some((l) => (l.tax_lines ?? []).length > 0),
+        ruled,
       })
   if (decision.outcome === "skip") return { snapshot: null, reason: decision.reason }
   const destination = decision.state && decision.zip ? destinationAddress(a, decision.state, decision.zip) : null

@@ -45,24 +45,62 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     expect(r.warnings).toEqual([])
   })
 
-  it("a workflow without the setTaxLineContext hook: ONE error naming Medusa's version, the hook and what is turned off", () => {
+  /** The provider's own read of the context (tax-line-context-fallback.ts) cannot run in this app. */
+  const noReader = { taxLineContextFallback: ["the cart module has no Query entity line_item"] }
+
+  it("a Medusa without the setTaxLineContext hooks (2.15, 2.16): nothing logged, the provider's own read replaces them", () => {
     const r = recorder()
-    const msg = checkMedusaAssumptions(r.log, without("updateTaxLinesWorkflow", "setTaxLineContext"), "2.18.0")
+    const surface: MedusaSurface = {
+      ...installed,
+      workflows: {
+        ...without("updateTaxLinesWorkflow", "setTaxLineContext").workflows,
+        upsertTaxLinesWorkflow: undefined,
+        updateOrderTaxLinesWorkflow: { hooks: {} },
+      },
+      files: { taxLineContextFallback: [] },
+    }
+    expect(checkMedusaAssumptions(r.log, surface, "2.16.0")).toBeNull()
+    expect(r.errors).toEqual([])
+  })
+
+  it("a workflow without the setTaxLineContext hook and no read to replace it: ONE error naming Medusa's version, the hook and what is turned off", () => {
+    const r = recorder()
+    const msg = checkMedusaAssumptions(r.log, { ...without("updateTaxLinesWorkflow", "setTaxLineContext"), files: noReader }, "2.18.0")
     expect(r.errors).toEqual([msg])
     expect(r.warnings).toEqual([])
     expect(msg).toBe(
-      "sales-tax: Medusa 2.18.0 lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext is missing, " +
+      "sales-tax: Medusa 2.18.0 lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext " +
+        "(and its replacement, the provider's read of the cart or order through Query) [the cart module has no Query entity line_item] is missing, " +
         "so cart tax: its tax-line context is not passed (discounts are not seen, items and shipping are quoted separately, " +
         "tax-inclusive prices are quoted as tax-exclusive). Supported Medusa versions: see the plugin's README (Compatibility).",
     )
   })
 
+  it("below the oldest supported Medusa: ONE error naming the installed version and the minimum, not the list", () => {
+    const r = recorder()
+    const surface: MedusaSurface = {
+      ...installed,
+      workflows: { ...installed.workflows, upsertTaxLinesWorkflow: undefined },
+      files: noReader,
+    }
+    const msg = checkMedusaAssumptions(r.log, surface, "2.14.2")
+    expect(r.errors).toEqual([msg])
+    expect(msg).toBe(
+      "sales-tax: Medusa 2.14.2 is older than this plugin supports (2.15.0 or newer): update @medusajs/* to 2.15.0 or newer. " +
+        "Until then US carts are refused at completion (sales_tax_medusa_unsupported), so no US order is placed untaxed.",
+    )
+    // below the minimum with nothing missing: the same one error
+    const quiet = recorder()
+    expect(checkMedusaAssumptions(quiet.log, installed, "2.13.0")).toContain("Medusa 2.13.0 is older than this plugin supports")
+    expect(quiet.errors).toHaveLength(1)
+  })
+
   it("runs from the boot checks (onApplicationStart): the missing hook's error is logged and returned", async () => {
     const r = recorder()
-    const out = await runProviderBootChecks(r.log, without("updateTaxLinesWorkflow", "setTaxLineContext"))
+    const out = await runProviderBootChecks(r.log, { ...without("updateTaxLinesWorkflow", "setTaxLineContext"), files: noReader })
     expect(r.errors).toHaveLength(1)
     expect(r.errors[0]).toMatch(
-      /^sales-tax: Medusa \S+ lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext is missing/,
+      /^sales-tax: Medusa \S+ lacks a feature this plugin uses: updateTaxLinesWorkflow.hooks.setTaxLineContext \(and its replacement/,
     )
     expect(out).toEqual(r.errors)
     const quiet = recorder()
@@ -78,11 +116,14 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
         upsertTaxLinesWorkflow: undefined,
       },
       utils: { ...installed.utils, applyTranslationsToTaxLines: undefined },
+      files: noReader,
     }
     checkMedusaAssumptions(r.log, surface, "2.17.0")
     expect(r.errors).toHaveLength(1)
     expect(r.errors[0]).toContain("Medusa 2.17.0 lacks 3 features")
-    expect(r.errors[0]).toContain("upsertTaxLinesWorkflow.hooks.setTaxLineContext is missing, so cart tax on new lines")
+    expect(r.errors[0]).toContain(
+      "upsertTaxLinesWorkflow.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query) [the cart module has no Query entity line_item] is missing, so cart tax on new lines",
+    )
     expect(r.errors[0]).toContain(
       "refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection is missing, so the one tax run inside Medusa's cart refresh: tax lines are refreshed after each store cart route instead",
     )
@@ -103,11 +144,12 @@ describe("the boot check of what the plugin assumes of Medusa", () => {
     const warnings: string[] = []
     const msg = checkMedusaAssumptions(
       { warn: (m) => warnings.push(m) },
-      without("updateOrderTaxLinesWorkflow", "setTaxLineContext"),
+      { ...without("updateOrderTaxLinesWorkflow", "setTaxLineContext"), files: noReader },
       "2.18.0",
     )
     expect(warnings).toEqual([msg])
-    expect(msg).toContain("updateOrderTaxLinesWorkflow.hooks.setTaxLineContext is missing, so order edits, exchanges and claims")
+    expect(msg).toContain("updateOrderTaxLinesWorkflow.hooks.setTaxLineContext (and its replacement")
+    expect(msg).toContain("is missing, so order edits, exchanges and claims")
   })
 
   it("an assumption whose check throws counts as missing", () => {
@@ -153,7 +195,7 @@ describe("the boot check of src/medusa's reach-ins (issue 28, one boundary)", ()
   it("covers the one setTaxLineContext handler on all three workflows, and the completion's validate hook", () => {
     const names = MEDUSA_ASSUMPTIONS.map((a) => a.name)
     for (const w of ["updateTaxLinesWorkflow", "upsertTaxLinesWorkflow", "updateOrderTaxLinesWorkflow"])
-      expect(names).toContain(`${w}.hooks.setTaxLineContext`)
+      expect(names).toContain(`${w}.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query)`)
     const r = recorder()
     const msg = checkMedusaAssumptions(r.log, without("completeCartWorkflow", "validate"), "2.18.0")
     expect(r.errors).toEqual([msg])

@@ -25,6 +25,10 @@ import { medusaDistHas } from "./installed"
 import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
 import { orderTablesDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
+import { fallbackReaderDifferences } from "./tax-line-context-fallback"
+import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
+
+export { installedMedusaVersion } from "./medusa-range"
 
 interface TaxModuleLike {
   listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
@@ -112,7 +116,14 @@ export interface WorkflowLike {
 
 /** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
 export type FileAssumption =
-  "updateTaxLines" | "nestedWorkflow" | "errorHandlerRouting" | "taxRateService" | "refundBookkeeping" | "orderTables" | "storeCartRoutes"
+  | "updateTaxLines"
+  | "nestedWorkflow"
+  | "errorHandlerRouting"
+  | "taxRateService"
+  | "refundBookkeeping"
+  | "orderTables"
+  | "storeCartRoutes"
+  | "taxLineContextFallback"
 
 /**
  * What the check reads: the workflows of @medusajs/core-flows, the exports of
@@ -136,6 +147,8 @@ export interface MedusaAssumption {
   without: string
   /** what the plugin switches off when it is missing */
   turnOff?: () => void
+  /** what differs, when the surface says (added to the name in the error) */
+  detail?: (s: MedusaSurface) => string[]
 }
 
 const NO_CART_CONTEXT =
@@ -146,6 +159,20 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
     name: `${workflow}.hooks.${name}`,
     present: (s) => typeof s.workflows[workflow]?.hooks?.[name] === "function",
     without,
+  }
+}
+
+/**
+ * A setTaxLineContext hook: present, or (a Medusa before the hooks) replaced by the provider's own
+ * read of the lines' cart or order (src/medusa/tax-line-context-fallback.ts), which must then hold.
+ */
+function contextHook(workflow: string, without: string): MedusaAssumption {
+  const h = hook(workflow, "setTaxLineContext", without)
+  return {
+    name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
+    present: (s) => h.present(s) || !(s.files?.taxLineContextFallback ?? []).length,
+    without,
+    detail: (s) => s.files?.taxLineContextFallback ?? [],
   }
 }
 
@@ -162,9 +189,9 @@ function file(key: FileAssumption, name: string, without: string, turnOff?: () =
  * subscribes to are strings that an older Medusa simply never emits: neither needs a check here.
  */
 export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
-  hook("updateTaxLinesWorkflow", "setTaxLineContext", `cart tax: ${NO_CART_CONTEXT}`),
-  hook("upsertTaxLinesWorkflow", "setTaxLineContext", `cart tax on new lines: ${NO_CART_CONTEXT}`),
-  hook("updateOrderTaxLinesWorkflow", "setTaxLineContext", `order edits, exchanges and claims: ${NO_CART_CONTEXT}`),
+  contextHook("updateTaxLinesWorkflow", `cart tax: ${NO_CART_CONTEXT}`),
+  contextHook("upsertTaxLinesWorkflow", `cart tax on new lines: ${NO_CART_CONTEXT}`),
+  contextHook("updateOrderTaxLinesWorkflow", `order edits, exchanges and claims: ${NO_CART_CONTEXT}`),
   hook(
     "refreshCartItemsWorkflow",
     "beforeRefreshingPaymentCollection",
@@ -263,20 +290,10 @@ export function medusaAssumptionsError(version: string, missing: readonly Medusa
   )
 }
 
-/** The version of @medusajs/medusa the app runs, or "(version unknown)". */
-export function installedMedusaVersion(): string {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("@medusajs/medusa/package.json") as { version: string }).version
-  } catch {
-    return "(version unknown)"
-  }
-}
-
 /** The app's own Medusa: its core-flows workflows, framework utils and http, Cart Module, files and routes. */
 export function installedSurface(): MedusaSurface {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const workflows = require("@medusajs/core-flows") as Record<string, WorkflowLike | undefined>
+  const workflows = require("@medusajs/medusa/core-flows") as Record<string, WorkflowLike | undefined>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const utils = require("@medusajs/framework/utils") as Record<string, unknown>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -296,6 +313,7 @@ export function installedSurface(): MedusaSurface {
       taxRateService: taxRateServiceDifferences(),
       refundBookkeeping: refundBookkeepingDifferences(),
       storeCartRoutes: storeCartRouteDifferences(),
+      taxLineContextFallback: fallbackReaderDifferences(),
     },
     routeFile: medusaDistHas,
   }
@@ -310,9 +328,13 @@ export function checkMedusaAssumptions(
   surface: MedusaSurface = installedSurface(),
   version: string = installedMedusaVersion(),
 ): string | null {
-  const missing = missingMedusaAssumptions(surface)
+  const missing = missingMedusaAssumptions(surface).map((m) => {
+    const d = m.detail?.(surface) ?? []
+    return d.length ? { ...m, name: `${m.name} [${d.join("; ")}]` } : m
+  })
   for (const m of missing) m.turnOff?.()
-  const msg = medusaAssumptionsError(version, missing)
+  // below the oldest supported Medusa: ONE error naming both versions, not a list of what is missing
+  const msg = versionBelow(version) ? belowMinimumError(version) : medusaAssumptionsError(version, missing)
   if (msg) (log.error ?? log.warn).call(log, msg)
   return msg
 }

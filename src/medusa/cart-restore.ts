@@ -33,7 +33,7 @@
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/core-flows"
+import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../query"
 import { amountNumber } from "../money"
 import { lockingOf } from "../checkout/store/cart-change"

@@ -8,10 +8,15 @@
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 
-/** The directory of a package's main file (`@medusajs/core-flows` → …/core-flows/dist), as the app's framework resolves it. */
+/**
+ * The directory of a package's main file (`@medusajs/core-flows` → …/core-flows/dist), as the app's
+ * framework or @medusajs/medusa (whose dependencies the core-flows and modules are: with pnpm's
+ * isolated node_modules only they see them) resolves it.
+ */
 function distOf(pkg: string): string | undefined {
   try {
-    return dirname(require.resolve(pkg, { paths: [dirname(require.resolve("@medusajs/framework")), process.cwd()] }))
+    const from = [dirname(require.resolve("@medusajs/framework")), dirname(require.resolve("@medusajs/medusa/package.json")), process.cwd()]
+    return dirname(require.resolve(pkg, { paths: from }))
   } catch {
     try {
       return dirname(require.resolve(pkg))

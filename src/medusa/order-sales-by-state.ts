@@ -23,7 +23,8 @@
  *
  * Sales counted per order: items after discounts and shipping, before tax (a tax-inclusive price
  * is divided by 1 + its tax lines' rate), of orders not canceled and not drafts, shipped to a US
- * address, in USD. `returned`: the received returns' share of the items.
+ * address, per currency (the report sums USD per state and lists the others apart). `returned`:
+ * the received returns' share of the items.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
@@ -34,6 +35,8 @@ export interface ProvinceWindowSales {
   province: string
   /** the first three characters of the postal code as typed */
   zip3: string
+  /** the order's currency, lower case (the report lists orders not in USD apart) */
+  currency: string
   windows: Record<string, { sales: string; returned: string; transactions: number }>
 }
 
@@ -108,12 +111,12 @@ export function orderSalesSql(windows: readonly Window[]): { sql: string; bindin
   const sql = `
 with ords as (
   select o.id, o.version, o.created_at, lower(btrim(coalesce(a.province, ''))) as province,
-    left(btrim(coalesce(a.postal_code, '')), 3) as zip3
+    left(btrim(coalesce(a.postal_code, '')), 3) as zip3, lower(btrim(coalesce(o.currency_code, ''))) as currency
   from "order" o
   join order_address a on a.id = o.shipping_address_id
   where o.deleted_at is null and o.canceled_at is null and o.is_draft_order = false
     and o.status not in ('draft', 'canceled')
-    and a.country_code in ('us', 'US') and o.currency_code in ('usd', 'USD')
+    and a.country_code in ('us', 'US')
     and o.created_at >= ?::timestamptz and o.created_at < ?::timestamptz
 ),
 adj as (
@@ -160,22 +163,22 @@ ship as (
   group by os.order_id, os.version
 ),
 o as (
-  select ords.province, ords.zip3, ords.created_at,
+  select ords.province, ords.zip3, ords.currency, ords.created_at,
     coalesce(items.sales, 0) + coalesce(ship.sales, 0) as sales, coalesce(items.returned, 0) as returned
   from ords
   left join items on items.order_id = ords.id and items.version = ords.version
   left join ship on ship.order_id = ords.id and ship.version = ords.version
 )
-select o.province, o.zip3, ${cols.join(",\n  ")}
+select o.province, o.zip3, o.currency, ${cols.join(",\n  ")}
 from o
-group by o.province, o.zip3`
+group by o.province, o.zip3, o.currency`
   // the CTE's range comes first in the statement text, the window columns' after it
   // a line, tax line, adjustment or shipping row is created with or after its order: the same lower
   // bound lets PostgreSQL read only the period's rows of each table
   return { sql, bindings: [from, to, from, from, from, from, from, ...bindings] }
 }
 
-/** US sales per typed province, ZIP prefix and window (one statement). */
+/** US sales per typed province, ZIP prefix, currency and window (one statement). */
 export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
   if (windows.length === 0) return []
   if (!salesOn)
@@ -189,6 +192,7 @@ export async function orderSalesByProvince(container: MedusaContainer, windows: 
   return rows.map((row) => ({
     province: String(row.province ?? ""),
     zip3: String(row.zip3 ?? ""),
+    currency: String(row.currency ?? ""),
     windows: Object.fromEntries(
       windows.map((w, i) => [
         w.key,

@@ -25,6 +25,16 @@ describe("contract: refundPaymentWorkflow's bookkeeping", () => {
     expect(refundBookkeepingDifferences("", "", "")).toHaveLength(7)
   })
 
+  it("2.15's refund workflow (the credit line's reference read without a transform) books the same", () => {
+    const refund = installedSource("@medusajs/core-flows", "payment/workflows/refund-payment.js")!
+    const as215 = refund.replace("reference: data.refundReason?.label,", "reference: refundReason?.label,")
+    expect(as215).not.toBe(refund)
+    expect(refundBookkeepingDifferences(as215)).toEqual([])
+    expect(refundBookkeepingDifferences(refund.replace("reference: data.refundReason?.label,", "reference: undefined,"))).toEqual([
+      "refundPayment: `reference: data.refundReason?.label,` or `reference: refundReason?.label,` not found",
+    ])
+  })
+
   it("a credit line's reference and version as Medusa writes them", () => {
     expect(refundCreditReference(null)).toBe("payment_collection")
     expect(refundCreditReference("Damaged")).toBe("Damaged")

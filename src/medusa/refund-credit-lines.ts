@@ -38,12 +38,12 @@ export function creditLineVersion(cl: { version?: unknown; metadata?: { created_
   return Number(cl.metadata?.created_in_version ?? cl.version ?? 0)
 }
 
-/** The lines of the three files the assumption rests on (whitespace-insensitive). */
+/** The lines of the three files the assumption rests on (whitespace-insensitive; a list: any of its forms, e.g. 2.15's and 2.21's). */
 export const REFUND_BOOKKEEPING = {
   refundPayment: [
     'reference_id: refund.id, reference: "refund",',
     "const pendingDifference = order.summary?.raw_pending_difference ?? order.summary?.pending_difference ?? 0;",
-    "reference: data.refundReason?.label,",
+    ["reference: data.refundReason?.label,", "reference: refundReason?.label,"],
     "create_order_refund_credit_lines_1.createOrderRefundCreditLinesWorkflow.runAsStep(",
   ],
   creditLines: ["action: utils_1.ChangeActionType.CREDIT_LINE_ADD,", 'reference: input.reference ?? "payment_collection",'],
@@ -60,7 +60,10 @@ export function refundBookkeepingDifferences(
 ): string[] {
   const sources = { refundPayment: flat(refundPayment), creditLines: flat(creditLines), applyOrderChanges: flat(applyOrderChanges) }
   const out: string[] = []
-  for (const [file, lines] of Object.entries(REFUND_BOOKKEEPING) as [keyof typeof sources, readonly string[]][])
-    for (const line of lines) if (!sources[file].includes(flat(line))) out.push(`${file}: \`${line}\` not found`)
+  for (const [file, lines] of Object.entries(REFUND_BOOKKEEPING) as [keyof typeof sources, readonly (string | readonly string[])[]][])
+    for (const line of lines) {
+      const forms = typeof line === "string" ? [line] : line
+      if (!forms.some((f) => sources[file].includes(flat(f)))) out.push(`${file}: \`${forms.join("` or `")}\` not found`)
+    }
   return out
 }

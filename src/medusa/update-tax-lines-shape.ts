@@ -82,23 +82,28 @@ export const UPDATE_TAX_LINES_STEPS = [
 ] as const
 
 /**
- * Whether `source` (core-flows' update-tax-lines.js) is the workflow this module re-implements: its
- * cart field list is UPDATE_TAX_LINES_CART_FIELDS and its steps are UPDATE_TAX_LINES_STEPS, in
- * order. Returns what differs (empty: it matches). Pure.
+ * The workflow as 2.15 ships it (before the setTaxLineContext hook): three fields fewer and no hook.
+ * The direct run needs the plugin's handler on that hook, so there it never runs; the refresh hook
+ * runs the workflow with the cart read with the fields above (a superset), which is why this form
+ * is accepted rather than reported.
  */
-export function updateTaxLinesDifferences(source: string | undefined): string[] {
-  if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
+export const UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_CART_FIELDS.filter(
+  (f) => !["items.is_giftcard", "shipping_methods.name", "shipping_methods.id"].includes(f),
+)
+const STEPS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_STEPS.filter((st) => !st.includes("setTaxLineContext"))
+
+function differencesFrom(source: string, expectedFields: readonly string[], steps: readonly string[]): string[] {
   const out: string[] = []
   const fields = stringArrayLiteral(source, "cartFields")
   if (!fields) out.push("its cartFields list is not found")
-  else if (!sameStrings(fields, UPDATE_TAX_LINES_CART_FIELDS)) {
-    const added = fields.filter((f) => !(UPDATE_TAX_LINES_CART_FIELDS as readonly string[]).includes(f))
-    const removed = UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !fields.includes(f))
+  else if (!sameStrings(fields, expectedFields)) {
+    const added = fields.filter((f) => !expectedFields.includes(f))
+    const removed = expectedFields.filter((f) => !fields.includes(f))
     out.push(`its cart fields changed (added: ${added.join(", ") || "none"}; removed: ${removed.join(", ") || "none"})`)
   }
   const body = source.slice(source.indexOf("createWorkflow)"))
   let at = 0
-  for (const step of UPDATE_TAX_LINES_STEPS) {
+  for (const step of steps) {
     const i = body.indexOf(step, at)
     if (i < 0) {
       out.push(`step ${step} not found in its place`)
@@ -107,6 +112,19 @@ export function updateTaxLinesDifferences(source: string | undefined): string[] 
     at = i + step.length
   }
   return out
+}
+
+/**
+ * Whether `source` (core-flows' update-tax-lines.js) is the workflow this module re-implements: its
+ * cart field list is UPDATE_TAX_LINES_CART_FIELDS and its steps are UPDATE_TAX_LINES_STEPS, in
+ * order (or it is 2.15's form: UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, no hook). Returns what
+ * differs from the current form (empty: it matches). Pure.
+ */
+export function updateTaxLinesDifferences(source: string | undefined): string[] {
+  if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
+  const out = differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS, UPDATE_TAX_LINES_STEPS)
+  const beforeHook = !source.includes('createHook)("setTaxLineContext"')
+  return out.length && beforeHook && !differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, STEPS_BEFORE_HOOK).length ? [] : out
 }
 
 /** updateTaxLinesDifferences of the app's installed core-flows. */

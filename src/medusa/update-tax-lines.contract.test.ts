@@ -38,6 +38,18 @@ describe("contract: Medusa's updateTaxLinesWorkflow is the one setCartTaxLines r
     expect(updateTaxLinesDifferences("const x = 1")).toContain("its cartFields list is not found")
   })
 
+  it("2.15's form (three fields fewer, no setTaxLineContext hook) is accepted; those fields dropped with the hook kept are not", () => {
+    const before = source!.replace('"items.is_giftcard",', "").replace('"shipping_methods.name",', "").replace('"shipping_methods.id",', "")
+    const hookStart = before.indexOf("const setTaxLineContext = (0, workflows_sdk_1.createHook)(")
+    const hookEnd = before.indexOf("const taxLineItems")
+    expect(hookStart).toBeGreaterThan(0)
+    const as215 = before.slice(0, hookStart) + before.slice(hookEnd)
+    expect(updateTaxLinesDifferences(as215)).toEqual([])
+    expect(updateTaxLinesDifferences(before)).toEqual([
+      "its cart fields changed (added: none; removed: items.is_giftcard, shipping_methods.name, shipping_methods.id)",
+    ])
+  })
+
   it("the copied list holds no field twice", () => {
     expect(new Set(UPDATE_TAX_LINES_CART_FIELDS).size).toBe(UPDATE_TAX_LINES_CART_FIELDS.length)
   })

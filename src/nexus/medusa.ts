@@ -35,6 +35,12 @@ export interface UnresolvedSales {
   transactions: number
 }
 
+/** US orders in a currency other than USD, per currency: not summed with the dollars of any state. */
+export interface NotUsdSales {
+  window: Window
+  byCurrency: { currency: string; sales: string; transactions: number }[]
+}
+
 export interface NexusReport {
   /** the thresholds table's date */
   asOf: string
@@ -43,12 +49,18 @@ export interface NexusReport {
   rows: ExposureRow[]
   /** US orders whose state could not be read, per calendar-year window */
   unresolved: UnresolvedSales[]
+  /** US orders not in USD, per calendar-year window and currency (listed apart) */
+  notUsd: NotUsdSales[]
 }
 
-/** The state an order is counted in: its ZIP's state when the ZIP is readable, else the typed state. */
+/**
+ * The state an order is counted in, by the destination rule's ZIP (us-address.ts; no service call
+ * here): its ZIP's state when the ZIP names one, none for a territory or APO/FPO ZIP whatever was
+ * typed (shown with the unresolved); the typed state only when the ZIP names nothing.
+ */
 export function stateOf(province: string, zip3: string, known: ReadonlySet<string>): string | null {
   const byZip = /^\d{3}$/.test(zip3) ? zipPrefixState(`${zip3}00`) : null
-  if (byZip && known.has(byZip)) return byZip
+  if (byZip) return known.has(byZip) ? byZip : null
   const typed = normalizeUsState(province)
   return typed && known.has(typed) ? typed : null
 }
@@ -69,7 +81,19 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
   const sales: SalesByState = new Map()
   const yearWindows = windowsFor("previous_or_current_year", today)
   const unresolved = new Map(yearWindows.map((w) => [w.key, { window: w, sales: dec(0), transactions: 0 }]))
+  const notUsd = new Map<string, Map<string, { sales: ReturnType<typeof dec>; transactions: number }>>()
   for (const row of byProvince) {
+    if (row.currency !== "usd") {
+      for (const w of yearWindows) {
+        const s = row.windows[w.key]
+        if (!s?.transactions) continue
+        const per = notUsd.get(w.key) ?? new Map()
+        const got = per.get(row.currency) ?? { sales: dec(0), transactions: 0 }
+        per.set(row.currency, { sales: got.sales.plus(s.sales), transactions: got.transactions + s.transactions })
+        notUsd.set(w.key, per)
+      }
+      continue
+    }
     const state = stateOf(row.province, row.zip3, known)
     if (!state) {
       for (const u of unresolved.values()) {
@@ -102,6 +126,16 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
     today: today.toISOString().slice(0, 10),
     rows: computeExposure(rules, sales, registered, today),
     unresolved: [...unresolved.values()].map((u) => ({ window: u.window, sales: u.sales.toFixed(2), transactions: u.transactions })),
+    notUsd: yearWindows.map((w) => ({
+      window: w,
+      byCurrency: [...(notUsd.get(w.key) ?? new Map()).entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currency, v]) => ({
+          currency: currency.toUpperCase() || "(none)",
+          sales: v.sales.toFixed(2),
+          transactions: v.transactions,
+        })),
+    })),
   }
 }
 

@@ -1,3 +1,4 @@
-// The wire contract lives in the workspace package @medusa-sales-tax/contract (packages/contract);
-// this re-export keeps the plugin's `medusa-sales-tax/contract` export and the in-tree imports.
-export * from "@medusa-sales-tax/contract"
+// The wire contract lives in the workspace package @medusa-sales-tax/contract (packages/contract).
+// Imported by its path, not its name: the plugin's build compiles it into .medusa/server, so the
+// plugin's one tarball carries it (no second package to install; pnpm takes no sibling tarball).
+export * from "../../packages/contract/src/index"

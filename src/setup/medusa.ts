@@ -14,7 +14,7 @@ import {
   createTaxRegionsWorkflow,
   linkSalesChannelsToStockLocationWorkflow,
   updateTaxRegionsWorkflow,
-} from "@medusajs/core-flows"
+} from "@medusajs/medusa/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { getBackgroundClient } from "../service/client-factory"

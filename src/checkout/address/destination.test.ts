@@ -100,6 +100,40 @@ describe("quoteDestination", () => {
   })
 })
 
+describe("quoteDestination: territory and APO/FPO ZIPs with a typed US state", () => {
+  /** The sandbox's verify-address: the ZIP's own state or territory, else 422 on body.zip. */
+  const postal = (zipState: Record<string, string>) => (a: Address) =>
+    zipState[a.zip] === a.state
+      ? { ...a, city: "CITY" }
+      : new SalesTaxError({
+          operation: "verifyAddress",
+          status: 422,
+          title: "the address could not be verified",
+          errors: [{ location: "body.zip", message: `ZIP code ${a.zip} is in ${zipState[a.zip]}, not in ${a.state}`, value: a.zip }],
+          retryable: false,
+          code: "http",
+          attempts: 1,
+        })
+  const zips = { "00601": "PR", "34001": "AA", "78701": "TX" }
+
+  it("a Puerto Rico ZIP typed TX is untaxed only once the service placed it there (one call)", async () => {
+    const d = deps(postal(zips))
+    expect(await quoteDestination(addr("TX", "00601"), "usd", d)).toEqual({ address: null, reason: "territory" })
+    expect(d.calls.map((c) => [c.state, c.zip])).toEqual([["PR", "00601"]])
+  })
+
+  it("an APO ZIP typed TX that the service does not reconcile is unresolved (refused at completion), never untaxed", async () => {
+    const d = deps(postal(zips))
+    expect(await quoteDestination(addr("TX", "34001"), "usd", d)).toMatchObject({ address: null, reason: "unresolved" })
+    expect(d.calls.map((c) => [c.state, c.zip])).toEqual([["TX", "34001"]])
+  })
+
+  it("with verify-address down, such a cart is unavailable (refused at completion), not untaxed", async () => {
+    const d = deps(() => refused(503))
+    expect(await quoteDestination(addr("Texas", "00601"), "usd", d)).toMatchObject({ address: null, reason: "unavailable" })
+  })
+})
+
 describe("stampDestination", () => {
   it("puts the destination on every line's data, keeping what is there", () => {
     const lines = stampDestination([{ data: { amount: 1 } }, { data: null }], { state: "TX", zip: "78701", source: "verified" })

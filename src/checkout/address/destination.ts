@@ -82,14 +82,11 @@ export function isUsd(currency: string | null | undefined): boolean {
 }
 
 /**
- * The destination to quote for an address (and the cart's currency). Pure but for the one
- * verify-address call a missing or mismatched state needs (cached, bounded by `deps.deadline`).
+ * Pure: the destination rule's answer when it needs no service call, else null (the state is
+ * missing or disagrees with the ZIP: verify-address decides, quoteDestination asks it).
+ * `currency` undefined: not checked (filing checks it apart).
  */
-export async function quoteDestination(
-  a: MedusaAddressLike | null | undefined,
-  currency: string | null | undefined,
-  deps: VerifyDeps,
-): Promise<QuoteDestination> {
+export function plannedDestination(a: MedusaAddressLike | null | undefined, currency?: string | null): QuoteDestination | null {
   if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return { address: null, reason: "not_us" }
   const plan = planDestination(a.province_code, a.postal_code)
   if (plan.kind === "territory") return { address: null, reason: "territory" }
@@ -98,6 +95,24 @@ export async function quoteDestination(
   if (plan.kind === "unresolved") {
     return { address: null, reason: "unresolved", code: ADDRESS_UNRESOLVED_CODE, detail: `no usable ${plan.field}` }
   }
+  return null
+}
+
+/**
+ * THE destination rule (checkout, completion, the address step, filing and its fallback, backfill,
+ * re-quote): the destination to quote or file for an address (and the cart's currency). The ZIP
+ * decides the state where they disagree, through verify-address (one call per normalized address,
+ * cached; bounded by `deps.deadline`); a pair it cannot reconcile is unresolved.
+ */
+export async function quoteDestination(
+  a: MedusaAddressLike | null | undefined,
+  currency: string | null | undefined,
+  deps: VerifyDeps,
+): Promise<QuoteDestination> {
+  const planned = plannedDestination(a, currency)
+  if (planned || !a) return planned ?? { address: null, reason: "not_us" }
+  const plan = planDestination(a.province_code, a.postal_code)
+  if (plan.kind !== "verify") return { address: null, reason: "not_us" }
   const request: Address = {
     line1: (a.address_1 ?? "").trim().slice(0, 100),
     ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),

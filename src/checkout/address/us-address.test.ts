@@ -189,4 +189,47 @@ describe("planDestination", () => {
     expect(planDestination("", "00901")).toEqual({ kind: "territory", territory: "PR" })
     expect(planDestination("Guam", null)).toEqual({ kind: "territory", territory: "GU" })
   })
+
+  it("a typed US state with a territory or APO/FPO ZIP is never untaxed without the service: asked with the ZIP's territory", () => {
+    expect(planDestination("TX", "00601")).toEqual({ kind: "verify", state: "PR", zip: { zip: "00601" } })
+    expect(planDestination("Texas", "00802")).toEqual({ kind: "verify", state: "VI", zip: { zip: "00802" } })
+    expect(planDestination("CA", "96910")).toEqual({ kind: "verify", state: "GU", zip: { zip: "96910" } })
+    // AA/AE/AP are no state the service takes: asked with the typed state (the service's answer decides)
+    expect(planDestination("TX", "34001")).toEqual({ kind: "verify", state: "TX", zip: { zip: "34001" } })
+    expect(planDestination("NY", "09001")).toEqual({ kind: "verify", state: "NY", zip: { zip: "09001" } })
+    expect(planDestination("FL", "96201")).toEqual({ kind: "verify", state: "FL", zip: { zip: "96201" } })
+    // typed as the territory (or not at all): untaxed as before
+    expect(planDestination("PR", "00601")).toEqual({ kind: "territory", territory: "PR" })
+    expect(planDestination("AA", "34001")).toEqual({ kind: "territory", territory: "AA" })
+  })
+
+  it("the ZIP decides the state (property): any typed spelling, any ZIP of a state, the ZIP's state is quoted or asked", () => {
+    const stateZips = Object.values(
+      (zipcodes as unknown as { codes: Record<string, { country: string; state: string; zip: string }> }).codes,
+    )
+      .filter(
+        (z) =>
+          z.country === "US" &&
+          /^\d{5}$/.test(z.zip) &&
+          zipPrefixState(z.zip) === z.state &&
+          (US_STATES as readonly string[]).includes(z.state),
+      )
+      .map((z) => z.zip)
+    const typed = fc.oneof(
+      fc.constantFrom(...US_STATES),
+      fc.constantFrom(...Object.values(US_STATE_NAMES)),
+      fc.constantFrom(...US_TERRITORIES),
+      fc.constantFrom("", "Zzyzx", "US-OR"),
+    )
+    fc.assert(
+      fc.property(typed, fc.constantFrom(...stateZips), (t, zip) => {
+        const plan = planDestination(t, zip)
+        const state = plan.kind === "typed" ? plan.destination.state : plan.kind === "verify" ? plan.state : null
+        expect(state).toBe(zipPrefixState(zip))
+        // never quoted as typed where the typed state is not the ZIP's
+        if (plan.kind === "typed") expect(normalizeUsState(t)).toBe(zipPrefixState(zip))
+      }),
+      { numRuns: 2000 },
+    )
+  })
 })

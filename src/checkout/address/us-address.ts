@@ -289,9 +289,10 @@ export interface ResolvedDestination {
 /**
  * What to do with a US shipping address before quoting (pure; the service is asked only for "verify"):
  * - typed: the typed state (normalized) is the ZIP's: quote it as is;
- * - verify: the state is missing or disagrees with the ZIP: ask verify-address with `state` (the
- *   ZIP's, which wins, as the service's own answer does; else the typed one) and use its answer;
- * - territory: a US territory or APO/FPO address (by its ZIP, or typed with no ZIP of a state): the service taxes none;
+ * - verify: the state is missing or disagrees with the ZIP (a territory or APO/FPO ZIP included):
+ *   ask verify-address with `state` (the ZIP's, which wins, as the service's own answer does; else
+ *   the typed one) and use its answer;
+ * - territory: a US territory or APO/FPO address (by its ZIP with no US state typed, or typed with no ZIP of a state): the service taxes none;
  * - unresolved: no usable ZIP, or neither a state nor a ZIP that names one.
  */
 export type DestinationPlan =
@@ -308,7 +309,12 @@ export function planDestination(province: string | null | undefined, postalCode:
     return territory ? { kind: "territory", territory } : { kind: "unresolved", field: "postal_code" }
   }
   const byZip = zipPrefixState(zip.zip)
-  if (byZip && UNTAXED_SET.has(byZip)) return { kind: "territory", territory: byZip }
+  if (byZip && UNTAXED_SET.has(byZip)) {
+    // a typed state with a territory or APO/FPO ZIP: the ZIP decides, but only the service's answer
+    // lets it go untaxed (asked with the territory; AA/AE/AP are no state it takes: the typed one)
+    if (typed) return { kind: "verify", state: MILITARY.has(byZip) ? typed : byZip, zip }
+    return { kind: "territory", territory: byZip }
+  }
   if (typed && typed === byZip) return { kind: "typed", destination: { state: typed, ...zip, source: "typed" } }
   const ask = byZip ?? typed
   if (ask) return { kind: "verify", state: ask, zip }

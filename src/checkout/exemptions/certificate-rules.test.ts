@@ -44,10 +44,15 @@ describe("certificateStatus", () => {
     expect(certificateStatus(on, undefined)).toBe("active")
     expect(certificateStatus(off, null)).toBe("disabled")
   })
+  it("no row where the store reviews certificates it did not make: pending (never active by default); a claimed-then-placed one: used", () => {
+    expect(certificateStatus({ disabledAt: null }, undefined, "review")).toBe("pending")
+    expect(certificateStatus({ disabledAt: "2026-11-01T00:00:00Z" }, undefined, "review")).toBe("disabled")
+    expect(certificateStatus({ disabledAt: null }, st({ usedAt: "2026-11-27T08:00:00Z" }))).toBe("used")
+  })
 })
 
 describe("shopperCertificateCount (the cap)", () => {
-  it("counts the customer's own active submissions, pending or approved, plus those in flight; not staff's, rejected, used or disabled ones", () => {
+  it("counts the customer's own active submissions, pending or approved, and certificates the plugin did not make, plus those in flight; not staff's, rejected, used or disabled ones", () => {
     const active = ["a", "b", "c", "d", "e", "f"].map((certificateId) => ({ certificateId, disabledAt: null }))
     const by = {
       a: st({ reviewStatus: "pending" }),
@@ -55,10 +60,11 @@ describe("shopperCertificateCount (the cap)", () => {
       c: st({ createdBy: "staff" }),
       d: st({ reviewStatus: "rejected" }),
       e: st({ usedOrderId: "order_1" }),
-      // f: made elsewhere
+      // f: made elsewhere (or a lost submission not adopted yet): counted
     }
-    expect(shopperCertificateCount(active, by, 0)).toBe(2)
-    expect(shopperCertificateCount(active, by, 3)).toBe(5)
+    expect(shopperCertificateCount(active, by, 0)).toBe(3)
+    expect(shopperCertificateCount(active, by, 3)).toBe(6)
+    expect(shopperCertificateCount(active, { ...by, f: st({ usedAt: "2026-11-27T08:00:00Z" }) }, 0)).toBe(2)
     expect(shopperCertificateCount([{ certificateId: "a", disabledAt: "2026-11-01T00:00:00Z" }], by, 0)).toBe(0)
   })
 })

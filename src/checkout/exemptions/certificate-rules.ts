@@ -47,17 +47,25 @@ export type CertificateStatus = "pending" | "active" | "rejected" | "used" | "di
 export interface StandingLike {
   reviewStatus: "pending" | "approved" | "rejected"
   usedOrderId: string | null
+  usedAt?: string | null
 }
 
 /**
- * Pure: a certificate's status. `used` (a single-purchase certificate whose order was filed) and
- * `rejected` (staff refused it) before anything else; then `disabled` (withdrawn at the service);
- * `pending` (awaiting review); `active` (it exempts). No row (made elsewhere): active or disabled.
+ * Pure: a certificate's status. `used` (a single-purchase certificate whose order was placed or
+ * filed) and `rejected` (staff refused it) before anything else; then `disabled` (withdrawn at the
+ * service); `pending` (awaiting review); `active` (it exempts). No row (made elsewhere): disabled,
+ * else active where the store trusts such certificates (`external` "exempt"), pending where it
+ * reviews them.
  */
-export function certificateStatus(cert: { disabledAt: string | null }, standing: StandingLike | null | undefined): CertificateStatus {
-  if (standing?.usedOrderId) return "used"
+export function certificateStatus(
+  cert: { disabledAt: string | null },
+  standing: StandingLike | null | undefined,
+  external: "exempt" | "review" = "exempt",
+): CertificateStatus {
+  if (standing?.usedOrderId || standing?.usedAt) return "used"
   if (standing?.reviewStatus === "rejected") return "rejected"
   if (cert.disabledAt) return "disabled"
   if (standing?.reviewStatus === "pending") return "pending"
+  if (!standing && external === "review") return "pending"
   return "active"
 }

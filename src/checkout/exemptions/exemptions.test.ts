@@ -97,6 +97,27 @@ describe("mayExempt (issue 27)", () => {
   })
 })
 
+describe("certificates the plugin did not make, and single-purchase claims", () => {
+  it("no row: an exemption only where the store trusts such certificates, never while a submission is in flight or lost", () => {
+    expect(mayExempt(undefined, false, "review")).toBe(false)
+    expect(mayExempt(undefined, true, "exempt")).toBe(false)
+    expect(mayExempt(undefined, false, "exempt")).toBe(true)
+    // a claim that became an order (usedAt) no longer exempts, before its order is filed
+    expect(mayExempt(standing({ usedAt: "2026-11-27T08:00:00Z" }), false, "review")).toBe(false)
+  })
+
+  it("a certificate claimed at completion by another cart is not offered to this one; the claiming cart keeps it", () => {
+    const now = Date.parse("2026-11-27T08:00:00Z")
+    const claimed = { ...cert("single", ["MN"], "2026-01-01T00:00:00Z"), claimedCartId: "cart_a", claimedAt: "2026-11-27T07:59:00Z" }
+    const other = cert("later", ["MN"], "2026-02-01T00:00:00Z")
+    expect(pickExemption([claimed, other], "MN", new Set(), { cartId: "cart_b", now })).toBe("later")
+    expect(pickExemption([claimed], "MN", new Set(), { cartId: "cart_b", now })).toBeNull()
+    expect(pickExemption([claimed, other], "MN", new Set(), { cartId: "cart_a", now })).toBe("single")
+    // a claim held past the hold (its cart never became an order) no longer keeps others out
+    expect(pickExemption([claimed], "MN", new Set(), { cartId: "cart_b", now: now + 60 * 60_000 })).toBe("single")
+  })
+})
+
 describe("the provider's certificate list carries each certificate's review", () => {
   const rec = (certificateId: string): CertificateRecord => ({
     certificateId,

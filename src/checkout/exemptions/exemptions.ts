@@ -2,6 +2,7 @@ import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { MedusaCachingStore, SingleFlight, type CachingModuleLike, type MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { claimedByOther } from "./certificate-claims"
 
 /**
  * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
@@ -57,10 +58,24 @@ export interface CertificateStanding {
   reviewedAt: string | null
   usedOrderId: string | null
   usedAt: string | null
+  /** the cart that claimed this single-purchase certificate at completion (certificate-claims.ts) */
+  claimedCartId?: string | null
+  claimedAt?: string | null
 }
 
-/** A certificate as the provider lists it: with whether it may exempt (`approved`, see `mayExempt`). */
-export type ListedCertificate = CertificateRecord & { approved?: boolean }
+/**
+ * Certificates at the service that the plugin did not make (no row: made in the service's
+ * dashboard or by another app): "exempt" trusts them, "review" exempts them only once staff
+ * approve them (option `externalCertificates`, resolved by `externalCertificatesMode`).
+ */
+export type ExternalCertificates = "exempt" | "review"
+
+/** A certificate as the provider lists it: with whether it may exempt (`approved`, see `mayExempt`) and its claim. */
+export type ListedCertificate = CertificateRecord & {
+  approved?: boolean
+  claimedCartId?: string | null
+  claimedAt?: string | null
+}
 
 /**
  * The certificate-origin table as the provider reads it (the plugin's module registers itself,
@@ -89,12 +104,17 @@ export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRunti
 /**
  * Pure: whether a certificate may exempt. Made through this store: only once approved (staff's
  * are approved when made; a customer's once staff approve it) and, single-purchase, not used by
- * an order yet. Made elsewhere (no row: staff at the service): yes, unless the customer has a
- * submission in flight, which that certificate may be.
+ * an order yet. Made elsewhere (no row): only where the store trusts such certificates
+ * (`external` "exempt"), and then not while the customer has a submission in flight or lost,
+ * which that certificate may be.
  */
-export function mayExempt(standing: CertificateStanding | undefined, reserved: boolean): boolean {
-  if (!standing) return !reserved
-  return standing.reviewStatus === "approved" && !standing.usedOrderId
+export function mayExempt(
+  standing: CertificateStanding | undefined,
+  reserved: boolean,
+  external: ExternalCertificates = "exempt",
+): boolean {
+  if (!standing) return external === "exempt" && !reserved
+  return standing.reviewStatus === "approved" && !standing.usedOrderId && !standing.usedAt
 }
 
 /**
@@ -107,6 +127,7 @@ export async function withApproval(
   customerId: string,
   list: CertificateRecord[],
   reviews: CertificateReviews | undefined = registeredCertificateReviews(),
+  external: ExternalCertificates = "exempt",
 ): Promise<{ list: ListedCertificate[]; ok: boolean }> {
   if (!reviews || !list.length) return { list: list.map((c) => ({ ...c, approved: true })), ok: true }
   try {
@@ -114,7 +135,18 @@ export async function withApproval(
       customerId,
       list.map((c) => c.certificateId),
     )
-    return { list: list.map((c) => ({ ...c, approved: mayExempt(byId[c.certificateId], reserved) })), ok: true }
+    return {
+      list: list.map((c) => {
+        const st = byId[c.certificateId]
+        return {
+          ...c,
+          approved: mayExempt(st, reserved, external),
+          claimedCartId: st?.claimedCartId ?? null,
+          claimedAt: st?.claimedAt ?? null,
+        }
+      }),
+      ok: true,
+    }
   } catch {
     return { list: list.map((c) => ({ ...c, approved: false })), ok: false }
   }
@@ -177,6 +209,8 @@ export async function activeCertificates(
     connectionId?: string | null
     /** the review store (default: the one the plugin's module registered) */
     reviews?: CertificateReviews
+    /** whether certificates the plugin did not make exempt (default "exempt") */
+    external?: ExternalCertificates
   } = {},
 ): Promise<ListedCertificate[]> {
   const store = opts.store ?? certificateCache()
@@ -195,7 +229,7 @@ export async function activeCertificates(
       return list
     })
     // each with whether it may exempt (reviewed and approved): the cached list carries it
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews)
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), opts.external)
     if (ok) await store.set(key, out, ttlSeconds)
     return out
   })
@@ -203,19 +237,26 @@ export async function activeCertificates(
 
 /**
  * Pure: the oldest active, approved certificate (no `disabledAt`, `approved` true, not in
- * `refused`) whose states include `state`, or null. A certificate without `approved` (not read
- * through `activeCertificates`) never exempts.
+ * `refused`, not claimed by another cart than `cartId` at completion) whose states include
+ * `state`, or null. A certificate without `approved` (not read through `activeCertificates`)
+ * never exempts.
  */
 export function pickExemption(
-  certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> & { approved?: boolean })[],
+  certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> &
+    Pick<ListedCertificate, "approved" | "claimedCartId" | "claimedAt">)[],
   state: string,
   refused: ReadonlySet<string> = new Set(),
+  cart: { cartId: string | null; now: number } = { cartId: null, now: Date.now() },
 ): string | null {
   const st = state.toUpperCase()
   const match = certs
     .filter(
       (c) =>
-        c.approved === true && !c.disabledAt && !refused.has(c.certificateId) && c.states.some((s) => s.abbreviation.toUpperCase() === st),
+        c.approved === true &&
+        !c.disabledAt &&
+        !refused.has(c.certificateId) &&
+        !claimedByOther(c, cart.cartId, cart.now) &&
+        c.states.some((s) => s.abbreviation.toUpperCase() === st),
     )
     .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
   return match?.certificateId ?? null

@@ -1,5 +1,5 @@
 import type { Address } from "../../service/contract"
-import { destinationRefusal, refusalOf } from "./destination-guard"
+import { belowMinimumRefusal, destinationRefusal, refusalOf } from "./destination-guard"
 
 let n = 0
 const deps = (answer: (a: Address) => Address) => {
@@ -75,5 +75,17 @@ describe("destinationRefusal", () => {
     expect((await destinationRefusal(cart("", "78701"), down))?.code).toBe("sales_tax_address_unresolved")
     expect((await destinationRefusal(cart("TX", "7870"), deps(texas), "address-step"))?.code).toBe("sales_tax_address_unresolved")
     expect((await destinationRefusal(cart("TX", "78701", "eur"), deps(texas), "address-step"))?.code).toBe("sales_tax_currency_unsupported")
+  })
+})
+
+describe("belowMinimumRefusal (a store forced below the oldest supported Medusa)", () => {
+  it("refuses the US order with sales_tax_medusa_unsupported, naming the version and the minimum; nothing on a supported Medusa", () => {
+    expect(belowMinimumRefusal(true, "2.14.2")).toMatchObject({
+      type: "not_allowed",
+      code: "sales_tax_medusa_unsupported",
+      message:
+        "Sales tax cannot be calculated for this order: this store runs Medusa 2.14.2, older than the sales tax plugin supports (2.15.0).",
+    })
+    expect(belowMinimumRefusal(false, "2.21.2")).toBeNull()
   })
 })

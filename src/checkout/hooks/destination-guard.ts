@@ -29,6 +29,7 @@ import {
   currencyUnsupportedMessage,
 } from "../address/us-address"
 import { getPluginOptions } from "../../options"
+import { MEDUSA_UNSUPPORTED_CODE, installedMedusaVersion, medusaBelowMinimum, unsupportedMedusaMessage } from "../../medusa/medusa-range"
 import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../address/destination"
 
 /** What an order-to-be (a cart, a draft order) holds that the refusal reads. */
@@ -64,6 +65,11 @@ export function refusalOf(d: QuoteDestination, currency: string | null | undefin
  */
 export type RefusalAt = "order" | "address-step"
 
+/** The refusal of a US order on a Medusa older than the plugin supports (400, `sales_tax_medusa_unsupported`), or null. Pure. */
+export function belowMinimumRefusal(below: boolean, version: string): MedusaError | null {
+  return below ? new MedusaError(MedusaError.Types.NOT_ALLOWED, unsupportedMedusaMessage(version), MEDUSA_UNSUPPORTED_CODE) : null
+}
+
 /** The refusal for an order-to-be, resolving its destination as the provider does (pure but for verify-address). */
 export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps, at: RefusalAt = "order"): Promise<MedusaError | null> {
   if (o.region?.automatic_taxes === false) return null
@@ -91,10 +97,13 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
   }
 }
 
-/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`) for an order-to-be. */
+/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`; `sales_tax_medusa_unsupported` below the oldest supported Medusa) for an order-to-be. */
 export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe, at: RefusalAt = "order"): Promise<void> {
   if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
+  // a Medusa older than the plugin supports: its tax may lack what the plugin needs (the boot check said so)
+  const old = belowMinimumRefusal(medusaBelowMinimum(), installedMedusaVersion())
+  if (old) throw old
   const options = getPluginOptions(container)
   const err = await destinationRefusal(
     o,

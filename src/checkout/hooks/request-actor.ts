@@ -14,6 +14,7 @@
  * share it even if the plugin's files are loaded twice (source and build).
  */
 import type { AsyncLocalStorage } from "node:async_hooks"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export interface RequestActor {
@@ -22,9 +23,13 @@ export interface RequestActor {
   actorId: string
 }
 
-/** What the scope holds: a getter, read when the hook runs (after Medusa's authentication). */
+/** What the scope holds: a getter, read when the hook runs (after Medusa's authentication), and the request's container. */
 export interface RequestScope {
   actor(): RequestActor | null
+  /** Medusa's `req.scope`: what the provider reads the cart through on a Medusa without the tax-line hooks */
+  container?: MedusaContainer
+  /** the request's path (`req.originalUrl`): an admin order route names the order whose new lines are taxed */
+  path?: string
 }
 
 export function actorStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<RequestScope> {
@@ -34,6 +39,16 @@ export function actorStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLoca
 /** The authenticated actor of the request being served, or null (no request, or anonymous). */
 export function currentActor(rt: SalesTaxRuntime = salesTaxRuntime()): RequestActor | null {
   return actorStorage(rt).getStore()?.actor() ?? null
+}
+
+/** The container of the request being served (its `req.scope`), or undefined outside a request. */
+export function requestContainer(rt: SalesTaxRuntime = salesTaxRuntime()): MedusaContainer | undefined {
+  return actorStorage(rt).getStore()?.container
+}
+
+/** The path of the request being served, or undefined outside a request. */
+export function requestPath(rt: SalesTaxRuntime = salesTaxRuntime()): string | undefined {
+  return actorStorage(rt).getStore()?.path
 }
 
 /** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */

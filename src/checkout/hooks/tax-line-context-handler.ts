@@ -14,11 +14,12 @@ import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "../../tics/product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../constants"
-import { currentActor, exemptionIdentity } from "./request-actor"
+import { currentActor, exemptionIdentity, requestContainer, requestPath } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
 import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 
 export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
 
@@ -278,6 +279,22 @@ async function snapshotFromEntity(
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
   }
+}
+
+/**
+ * What the setTaxLineContext hooks would have put in the context, for a provider call on a Medusa
+ * without them: the cart (or order) of the lines, found and read through Query on the request's
+ * container (the request-actor middleware keeps it), else the app's (src/medusa/tax-line-context-fallback.ts),
+ * then built as the hook builds it (the same reads, the same request actor). Undefined when the
+ * lines' owner is not found: the provider then quotes from the lines.
+ */
+export async function snapshotOfLines(itemIds: readonly string[], shippingIds: readonly string[]): Promise<CartSnapshotInput | undefined> {
+  const container = requestContainer() ?? appContainer()
+  if (!container) return undefined
+  const owner = await linesOwner(container, itemIds, shippingIds, requestPath())
+  if (!owner) return undefined
+  if (owner.entity === "cart") return buildCartSnapshot(container, owner.id, preparedTaxCart(owner.id, runtimeOf(container)))
+  return buildOrderSnapshot(container, owner.id, owner.newItems, owner.newShipping)
 }
 
 /** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */

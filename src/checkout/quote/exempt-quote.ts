@@ -5,7 +5,7 @@
  */
 import type { Address, CertificateRecord } from "../../service/contract"
 import { isSalesTaxError } from "../../service/client"
-import type { PluginOptions } from "../../options"
+import { externalCertificatesMode, type PluginOptions } from "../../options"
 import { activeCertificates, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "../exemptions/exemptions"
 import { withDeadline } from "./fallback"
 import type { QuoteStore } from "./result-cache"
@@ -36,7 +36,7 @@ export function exemptCustomer(snapshot: { exemption_customer_id?: string | null
 }
 
 export interface ExemptQuoteDeps {
-  options: Pick<PluginOptions, "cacheTtlSeconds">
+  options: Pick<PluginOptions, "cacheTtlSeconds"> & Partial<Pick<PluginOptions, "shopperCertificates" | "externalCertificates">>
   logger: QuoteLogger
   stats: ProviderStats
   certificateStore: QuoteStore<CertificateRecord[]>
@@ -47,6 +47,7 @@ export interface ExemptQuoteDeps {
  * The quote of a verified customer's cart: their certificate for the destination's state, if any,
  * applied (`quoteWith`: the quote of the cart with that exemption, or none). The certificate list
  * comes from its cache, else one lookup through the connection's breaker within the quote's deadline.
+ * A single-purchase certificate claimed at completion by another cart than `cartId` is not offered.
  */
 export async function quoteExempt(
   deps: ExemptQuoteDeps,
@@ -54,6 +55,7 @@ export async function quoteExempt(
   exemptFor: string,
   run: QuoteRun,
   quoteWith: (exemptionId: string | null) => Promise<Quote>,
+  cartId: string | null = null,
 ): Promise<Quote> {
   const { conn, breaker, deadline } = run
   // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
@@ -61,8 +63,12 @@ export async function quoteExempt(
     store: deps.certificateStore,
     guard: <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now())),
     connectionId: conn.isDefault ? null : conn.connectionId,
+    external: externalCertificatesMode({
+      shopperCertificates: deps.options.shopperCertificates ?? "review",
+      externalCertificates: deps.options.externalCertificates,
+    }),
   })
-  const exemptionId = pickExemption(certs, destination.state, deps.refused.at())
+  const exemptionId = pickExemption(certs, destination.state, deps.refused.at(), { cartId, now: Date.now() })
   try {
     return await quoteWith(exemptionId)
   } catch (err) {

@@ -44,7 +44,9 @@ import { QuoteConnections } from "./quote-connections"
 import { QuotePipeline } from "./quote-pipeline"
 import { newProviderStats, type ProviderStats, type Quote, type QuoteConnection, type TaxLine } from "./quote-types"
 import { RateRecorder } from "./rate-recorder"
-import { noHookWarning, snapshotFor, type NoHook } from "./snapshot"
+import { contextWithLinesSnapshot, noHookWarning, snapshotFor, type NoHook } from "./snapshot"
+import { taxLineContextFallbackOn } from "../../medusa/tax-line-context-fallback"
+import { snapshotOfLines } from "../hooks/tax-line-context-handler"
 import { taxLines, type TaxLineDeps } from "./tax-lines"
 
 export type { ProviderStats, Quote } from "./quote-types"
@@ -233,7 +235,11 @@ export class SalesTaxProviderService implements ITaxProvider {
         this.logger.warn(`sales-tax: the destination could not be verified (${dest.detail}); the cart is untaxed for now`)
       return []
     }
-    const snapshot = snapshotFor(itemLines, shippingLines, context, this.#onNoHook)
+    // a Medusa without the tax-line context hooks: the provider reads the lines' cart or order itself
+    const ctx = taxLineContextFallbackOn()
+      ? await contextWithLinesSnapshot(itemLines, shippingLines, context, snapshotOfLines, (m) => this.logger.warn(m))
+      : context
+    const snapshot = snapshotFor(itemLines, shippingLines, ctx, this.#onNoHook)
     refuseTaxInclusiveMix(snapshot)
 
     let quote: Quote

@@ -55,8 +55,13 @@ export class QuotePipeline {
     // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = exemptCustomer(snapshot)
     if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
-    return quoteExempt(this.#exempt, destination, exemptFor, run, (exemptionId) =>
-      this.quoteWith(snapshot, destination, exemptionId, exemptFor, run),
+    return quoteExempt(
+      this.#exempt,
+      destination,
+      exemptFor,
+      run,
+      (exemptionId) => this.quoteWith(snapshot, destination, exemptionId, exemptFor, run),
+      snapshot.cart_id,
     )
   }
 

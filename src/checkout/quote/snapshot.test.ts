@@ -1,5 +1,5 @@
 import { CONTEXT_KEY } from "../../constants"
-import { itemFromLine, noHookWarning, shippingFromLine, snapshotFor, type NoHook } from "./snapshot"
+import { contextWithLinesSnapshot, itemFromLine, noHookWarning, shippingFromLine, snapshotFor, type NoHook } from "./snapshot"
 
 const item = (id: string) =>
   ({ line_item: { id, product_id: `prod_${id}`, quantity: 2, unit_price: 10.5, currency_code: "usd" }, rates: [] }) as never
@@ -75,5 +75,70 @@ describe("itemFromLine / shippingFromLine", () => {
       is_tax_inclusive: false,
       has_tax_inclusive_discount: false,
     })
+  })
+})
+
+describe("contextWithLinesSnapshot (a Medusa without the tax-line hooks: the provider reads the lines' cart)", () => {
+  const address = { country_code: "us", province_code: "TX", postal_code: "78701" }
+
+  it("no hook context: the read snapshot is put where the hook would have, and snapshotFor takes it (discounts, TICs)", async () => {
+    const asked: [string[], string[]][] = []
+    const warned: string[] = []
+    const ctx = await contextWithLinesSnapshot(
+      [item("a")],
+      [ship("s1")],
+      { address } as never,
+      async (i, s) => {
+        asked.push([i, s])
+        return hook
+      },
+      (m) => warned.push(m),
+    )
+    expect(asked).toEqual([[["a"], ["s1"]]])
+    expect(warned).toEqual([])
+    expect((ctx as { address?: unknown }).address).toEqual(address)
+    const told: NoHook[] = []
+    const s = snapshotFor([item("a")], [ship("s1")], ctx, (w) => told.push(w))
+    expect(told).toEqual([])
+    expect(s.source).toBe("hook")
+    expect(s.cart_id).toBe("cart_1")
+    expect(s.items.map((i) => [i.id, i.discount, i.tic])).toEqual([["a", "1", 20010]])
+  })
+
+  it("the hooks' context is there: nothing is read", async () => {
+    const read = jest.fn()
+    const context = { address, additional_context: { [CONTEXT_KEY]: hook } } as never
+    expect(await contextWithLinesSnapshot([item("a")], [], context, read, () => undefined)).toBe(context)
+    expect(read).not.toHaveBeenCalled()
+  })
+
+  it("nothing found (an order edit's new line): the context as it was, quoted from the lines", async () => {
+    const context = { address } as never
+    expect(
+      await contextWithLinesSnapshot(
+        [item("a")],
+        [],
+        context,
+        async () => undefined,
+        () => undefined,
+      ),
+    ).toBe(context)
+    expect(snapshotFor([item("a")], [], context).source).toBe("lines")
+  })
+
+  it("a failed read never fails the tax: warned, quoted from the lines", async () => {
+    const warned: string[] = []
+    const context = { address } as never
+    const out = await contextWithLinesSnapshot(
+      [item("a")],
+      [],
+      context,
+      async () => {
+        throw new Error("db down")
+      },
+      (m) => warned.push(m),
+    )
+    expect(out).toBe(context)
+    expect(warned).toEqual(["sales-tax: the cart of the tax lines could not be read (db down); quoted from the lines"])
   })
 })

@@ -55,6 +55,33 @@ export function snapshotFor(
   }
 }
 
+/**
+ * The context with the plugin's snapshot read by `read` (the lines' cart or order, through Query:
+ * snapshotOfLines) when the hooks did not put one there; the context as it is when they did, when
+ * nothing is found, or when the read fails (`warn` is told; the lines are quoted as before).
+ */
+export async function contextWithLinesSnapshot(
+  itemLines: readonly ItemTaxCalculationLine[],
+  shippingLines: readonly ShippingTaxCalculationLine[],
+  context: TaxCalculationContext,
+  read: (itemIds: string[], shippingIds: string[]) => Promise<unknown>,
+  warn: (m: string) => void,
+): Promise<TaxCalculationContext> {
+  const extra = context.additional_context as Record<string, unknown> | undefined
+  if (extra?.[CONTEXT_KEY] !== undefined) return context
+  let snapshot: unknown
+  try {
+    snapshot = await read(
+      itemLines.map((l) => l.line_item.id),
+      shippingLines.map((l) => l.shipping_line.id),
+    )
+  } catch (e) {
+    warn(`sales-tax: the cart of the tax lines could not be read (${(e as Error)?.message ?? e}); quoted from the lines`)
+    return context
+  }
+  return snapshot === undefined ? context : { ...context, additional_context: { ...extra, [CONTEXT_KEY]: snapshot } }
+}
+
 /** The warning when the hook's context is missing (logged once per provider). */
 export function noHookWarning(why: NoHook): string {
   return `sales-tax: no cart context from the tax-line hooks${why === "invalid" ? " (invalid)" : ""}: discounts are not seen, items and shipping are quoted separately, and tax-inclusive prices are quoted as tax-exclusive (Medusa does not tell a tax provider which prices include tax). See docs/provider.md (hook composition).`

@@ -57,6 +57,20 @@ describe("the service-call log's buffer", () => {
     expect(withBodies.response_body).toEqual({ value: [1, 2] })
   })
 
+  it("close() writes what is buffered and lets the sink go: no write after the application's shutdown", async () => {
+    const sink = new MemorySink()
+    const log = new CallLogBuffer({ flushMs: 5 })
+    log.attach(sink)
+    log.record("conn-1", attempt())
+    await log.close(sink)
+    expect([sink.rows.length, log.pending]).toEqual([1, 0])
+    log.record("conn-1", attempt({ attempt: 2 }))
+    await new Promise((r) => setTimeout(r, 30))
+    expect([sink.writes, sink.rows.length, log.pending]).toEqual([1, 1, 1])
+    await log.close(new MemorySink()) // another sink's close does nothing
+    expect(log.pending).toBe(1)
+  })
+
   it("record() never waits on the sink: rows are written later, in one batch", async () => {
     const sink = new MemorySink()
     const buf = new CallLogBuffer({ flushMs: 5 })

@@ -110,6 +110,19 @@ export class CallLogBuffer {
     if (this.#sink === sink) this.#sink = null
   }
 
+  /**
+   * At the application's shutdown, before its database connections close: what is buffered is
+   * written, then the sink is let go, so that no timer writes through a closed pool afterwards
+   * (later entries wait in the bounded buffer for the next attach).
+   */
+  async close(sink: CallLogSink): Promise<void> {
+    if (this.#sink !== sink) return
+    if (this.#timer) clearTimeout(this.#timer)
+    this.#timer = null
+    await this.flush()
+    this.detach(sink)
+  }
+
   get pending(): number {
     return this.#rows.length
   }

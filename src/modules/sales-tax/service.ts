@@ -19,8 +19,7 @@ import {
   type ReviewStatus,
 } from "../../checkout/exemptions/exemptions"
 
-/** The prefix of a reserved row's certificate_id: a customer's submission in flight (models/certificate-origin.ts). */
-export const RESERVED_PREFIX = "reserved:"
+import { isPlaceholder, LOST_PREFIX, RESERVED_PREFIX, type PlaceholderRow } from "../../checkout/exemptions/certificate-claims"
 
 type OriginRow = {
   id: string
@@ -32,6 +31,9 @@ type OriginRow = {
   reviewed_at: Date | string | null
   used_order_id: string | null
   used_at: Date | string | null
+  claimed_cart_id?: string | null
+  claimed_at?: Date | string | null
+  created_at?: Date | string | null
 }
 
 function iso(d: Date | string | null): string | null {
@@ -46,6 +48,8 @@ function standingOf(r: OriginRow): CertificateStanding {
     reviewedAt: iso(r.reviewed_at),
     usedOrderId: r.used_order_id,
     usedAt: iso(r.used_at),
+    claimedCartId: r.claimed_cart_id ?? null,
+    claimedAt: iso(r.claimed_at ?? null),
   }
 }
 
@@ -95,6 +99,8 @@ export class SalesTaxModuleService
 
   /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
   __hooks = {
+    // Medusa runs it before it closes the database connections: the call log's buffer is written then
+    onApplicationPrepareShutdown: async (): Promise<void> => callLog.close(this),
     onApplicationStart: async (): Promise<void> => {
       // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
       if (!servesRequests(this.runtime)) return
@@ -286,6 +292,51 @@ export class SalesTaxModuleService
     await this.deleteCertificateOrigins([rowId])
   }
 
+  /** The submission's answer was lost: its placeholder stays (pending) until the certificate is seen and adopted. */
+  async markReservationLost(rowId: string): Promise<void> {
+    await this.updateCertificateOrigins({ id: rowId, certificate_id: `${LOST_PREFIX}${randomUUID()}` })
+  }
+
+  /** A customer's placeholders (submissions in flight or lost), oldest first. */
+  async placeholders(customerId: string): Promise<PlaceholderRow[]> {
+    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
+    return rows
+      .filter((r) => isPlaceholder(r.certificate_id))
+      .map((r) => ({ id: r.id, certificateId: r.certificate_id, createdAt: new Date(r.created_at ?? 0) }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+  }
+
+  /** A lost submission's placeholder becomes the certificate's row: the customer's, pending review. */
+  async adoptPlaceholder(rowId: string, certificateId: string): Promise<void> {
+    await this.updateCertificateOrigins({ id: rowId, certificate_id: certificateId, review_status: "pending", reviewed_at: null })
+  }
+
+  /**
+   * A single-purchase certificate claimed by `cartId` at completion (the caller holds the
+   * certificate's lock and decided with claimDecision). A certificate made elsewhere gets a row
+   * (created_by staff, approved) to carry the claim.
+   */
+  async claimCertificate(c: { certificateId: string; customerId: string; cartId: string }): Promise<void> {
+    const [row] = (await this.listCertificateOrigins({ certificate_id: c.certificateId }, { take: 1 })) as OriginRow[]
+    const claim = { claimed_cart_id: c.cartId, claimed_at: new Date() }
+    if (row) await this.updateCertificateOrigins({ id: row.id, ...claim })
+    else
+      await this.createCertificateOrigins({
+        certificate_id: c.certificateId,
+        customer_id: c.customerId,
+        created_by: "staff",
+        actor_id: null,
+        review_status: "approved",
+        ...claim,
+      })
+  }
+
+  /** The cart holding the claim became an order: the certificate is used (its order id is set when that order is filed). */
+  async finalizeClaim(certificateId: string): Promise<void> {
+    const [row] = (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 })) as OriginRow[]
+    if (row && !row.used_at) await this.updateCertificateOrigins({ id: row.id, used_at: new Date() })
+  }
+
   /** The rows of `certificateIds` and whether the customer has a submission in flight (CertificateReviews). */
   async certificateStandings(
     customerId: string,
@@ -296,7 +347,7 @@ export class SalesTaxModuleService
     const byId: Record<string, CertificateStanding> = Object.create(null)
     let reserved = false
     for (const r of rows) {
-      if (r.certificate_id.startsWith(RESERVED_PREFIX)) reserved = true
+      if (isPlaceholder(r.certificate_id)) reserved = true
       else if (ids.includes(r.certificate_id)) byId[r.certificate_id] = standingOf(r)
     }
     // a row of another customer's id cannot make this customer's certificate exempt, and a
@@ -312,12 +363,6 @@ export class SalesTaxModuleService
     const out: Record<string, CertificateStanding> = Object.create(null)
     for (const r of rows) out[r.certificate_id] = standingOf(r)
     return out
-  }
-
-  /** The customer's submissions in flight (reserved rows). */
-  async reservedCount(customerId: string): Promise<number> {
-    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
-    return rows.filter((r) => r.certificate_id.startsWith(RESERVED_PREFIX)).length
   }
 
   /**
@@ -358,7 +403,12 @@ export class SalesTaxModuleService
   async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
     const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
     if (row?.used_order_id) return
-    if (row) await this.updateCertificateOrigins({ id: row.id, used_order_id: u.orderId, used_at: new Date() })
+    if (row)
+      await this.updateCertificateOrigins({
+        id: row.id,
+        used_order_id: u.orderId,
+        used_at: row.used_at ? new Date(row.used_at) : new Date(),
+      })
     else if (u.customerId)
       await this.createCertificateOrigins({
         certificate_id: u.certificateId,

@@ -1,4 +1,4 @@
-import { LOW_CONFIDENCE, combineEvidence, type SearchHit } from "./combine"
+import { LOW_CONFIDENCE, combineEvidence, sameKind, type SearchHit } from "./combine"
 import type { Evidence } from "./evidence"
 
 // hits as the sandbox's search answers these queries (top 3)
@@ -12,6 +12,13 @@ const HITS: Record<string, SearchHit[]> = {
     { ticId: 20010, label: "Clothing", score: 1 },
     { ticId: 20000, label: "Clothing", score: 0.3493 },
     { ticId: 20050, label: "Fur clothing", score: 0.3194 },
+  ],
+  // the sandbox's fallback for words it does not know (a brand)
+  rolleiflex: [{ ticId: 0, label: "Uncategorized", score: 0.05 }],
+  beanie: [
+    { ticId: 20010, label: "Clothing", score: 1 },
+    { ticId: 20020, label: "Clothing accessories or equipment", score: 0.9 },
+    { ticId: 92015, label: "Athletic clothing", score: 0.85 },
   ],
   "gift card": [
     { ticId: 10005, label: "Gift card", score: 1 },
@@ -46,14 +53,30 @@ describe("combineEvidence", () => {
     })
   })
 
+  it("a hit under MIN_HIT_SCORE (a search's fallback for a brand) is no evidence: no suggestion alone, no doubt beside a title", () => {
+    expect(combineEvidence([ev("rolleiflex", 1)], hits)).toBeNull()
+    const s = combineEvidence([ev("gift card", 3), ev("rolleiflex", 1)], hits)!
+    expect([s.tic, s.confidence, s.disagreeing]).toEqual([10005, 0.88, []])
+  })
+
   it("a category 'Pants' is evidence: with it, sweatpants are Clothing (20010), not the title's best hit alone", () => {
+    // its runners-up are all clothing, named more broadly or narrowly: no doubt about the kind
     const alone = combineEvidence([ev("medusa sweatpants", 3)], hits)!
-    expect([alone.tic, alone.confidence]).toEqual([92015, 0.6])
+    expect([alone.tic, alone.confidence]).toEqual([92015, 1])
     const s = combineEvidence([ev("medusa sweatpants", 3), ev("pants", 4)], hits)!
     expect([s.tic, s.label, s.alternatives.map((a) => a.tic)]).toEqual([20010, "Clothing", [92015, 20000]])
     expect(s.agreeing).toEqual(["pants"])
     expect(s.disagreeing).toEqual(["medusa sweatpants"])
-    expect(s.confidence).toBe(0.7)
+    expect(s.confidence).toBe(0.91)
+  })
+
+  it("a runner-up of the same kind ('Athletic clothing' behind 'Clothing') is no doubt; one of another kind ('Clothing accessories') is", () => {
+    expect(sameKind("Clothing", "Athletic clothing")).toBe(true)
+    expect(sameKind("Clothing, except baby receiving blankets", "Clothing")).toBe(true)
+    expect(sameKind("Clothing", "Clothing accessories or equipment")).toBe(false)
+    expect(sameKind("Gift card", "Credit card processing or transaction fee")).toBe(false)
+    // the margin is over 20020 (0.9 behind 1), not over the further 92015
+    expect(combineEvidence([ev("beanie", 3)], hits)!.confidence).toBe(0.55)
   })
 
   it("evidence that disagrees (a clothing title in a food category): low confidence, never accepted by 'accept all'", () => {

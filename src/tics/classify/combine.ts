@@ -3,7 +3,8 @@
  * query's top hits vote for their TIC, weight × score (the service's scores are relative, 1 for
  * its best). The suggestion is the TIC with the most votes, with the two next as alternatives.
  * Its confidence (0-1) is the evidence's agreement on it (how much of the weighted evidence scored
- * it: a title saying one thing and a category another disagree) times its margin over the runner-up.
+ * it: a title saying one thing and a category another disagree) times its margin over the first
+ * runner-up of another kind (a label holding the other's words is the same kind).
  * Under LOW_CONFIDENCE a suggestion is never applied by "accept all".
  */
 import type { Evidence } from "./evidence"
@@ -26,6 +27,8 @@ export interface Suggestion {
 
 /** Hits per query taken into the vote. */
 export const HITS_PER_QUERY = 3
+/** A hit scoring under this says nothing (a search's fallback for words it does not know: a brand, a colour): no evidence. */
+export const MIN_HIT_SCORE = 0.1
 /** Under this a suggestion is low: shown, never applied by "accept all". */
 export const LOW_CONFIDENCE = 0.5
 /** The lowest "accept all" threshold: never under LOW_CONFIDENCE. */
@@ -33,29 +36,54 @@ export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
+const MINOR_WORDS = new Set(["and", "or", "the", "for", "with", "except", "other", "than", "non", "all", "any"])
+const labelWords = (label: string) =>
+  new Set(
+    label
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((w) => w.length > 2 && !MINOR_WORDS.has(w)),
+  )
+
+/** The last word of a label's first clause: "Clothing, except …" → clothing, "Clothing accessories or equipment" → accessories. */
+const headWord = (label: string) => [...labelWords(label.split(/,| or | - |\(/)[0] ?? "")].pop()
+
+/**
+ * Pure: the same kind of product, named more broadly or narrowly: the same head word, and one
+ * label's words hold the other's ("Clothing" and "Athletic clothing"; not "Clothing accessories").
+ */
+export function sameKind(a: string, b: string): boolean {
+  const [x, y] = [labelWords(a), labelWords(b)]
+  const within = (p: Set<string>, q: Set<string>) => p.size > 0 && [...p].every((w) => q.has(w))
+  return headWord(a) !== undefined && headWord(a) === headWord(b) && (within(x, y) || within(y, x))
+}
+
 /** Pure: the suggestion from the evidence and each query's hits (a query missing from `hits` was not searched); null when nothing was found. */
 export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap<string, readonly SearchHit[]>): Suggestion | null {
   const votes = new Map<number, { label: string; votes: number }>()
-  const answered = evidence.filter((e) => (hits.get(e.query) ?? []).length > 0)
+  const found = (e: Evidence) => (hits.get(e.query) ?? []).filter((h) => h.score >= MIN_HIT_SCORE)
+  const answered = evidence.filter((e) => found(e).length > 0)
   for (const e of answered)
-    for (const h of hits.get(e.query)!.slice(0, HITS_PER_QUERY)) {
+    for (const h of found(e).slice(0, HITS_PER_QUERY)) {
       const v = votes.get(h.ticId) ?? { label: h.label, votes: 0 }
       v.votes += e.weight * Math.max(0, h.score)
       votes.set(h.ticId, v)
     }
   const ranked = [...votes.entries()].sort((a, b) => b[1].votes - a[1].votes || a[0] - b[0])
-  const [top, second] = ranked
+  const [top] = ranked
   if (!top || top[1].votes <= 0) return null
   const totalWeight = answered.reduce((s, e) => s + e.weight, 0)
-  const scoreOf = (e: Evidence) => hits.get(e.query)!.find((h) => h.ticId === top[0])?.score ?? 0
+  const scoreOf = (e: Evidence) => found(e).find((h) => h.ticId === top[0])?.score ?? 0
   const agreement = answered.reduce((s, e) => s + e.weight * Math.min(1, Math.max(0, scoreOf(e))), 0) / totalWeight
-  const margin = second ? (top[1].votes - second[1].votes) / top[1].votes : 1
+  // a runner-up naming the same thing more broadly or narrowly ("Clothing" / "Athletic clothing") is no doubt
+  const rival = ranked.slice(1).find(([, v]) => !sameKind(v.label, top[1].label))
+  const margin = rival ? (top[1].votes - rival[1].votes) / top[1].votes : 1
   return {
     tic: top[0],
     label: top[1].label,
     confidence: round2(agreement * (0.5 + 0.5 * margin)),
     alternatives: ranked.slice(1, 3).map(([tic, v]) => ({ tic, label: v.label })),
-    agreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId === top[0]).map((e) => e.query),
-    disagreeing: answered.filter((e) => hits.get(e.query)![0]!.ticId !== top[0]).map((e) => e.query),
+    agreeing: answered.filter((e) => found(e)[0]!.ticId === top[0]).map((e) => e.query),
+    disagreeing: answered.filter((e) => found(e)[0]!.ticId !== top[0]).map((e) => e.query),
   }
 }

@@ -30,8 +30,8 @@ describe("product evidence", () => {
       }),
     ).toEqual([
       { query: "medusa sweatpants", weight: 3, sources: ["title"] },
-      { query: "pants", weight: 4, sources: ["type", "category"] },
-      { query: "clothing pants", weight: 2, sources: ["category"] },
+      { query: "pants", weight: 5, sources: ["type", "category"] },
+      { query: "clothing pants", weight: 3, sources: ["category"] },
       { query: "reimagine the feeling of classic sweatpants", weight: 1, sources: ["description"] },
       { query: "summer", weight: 1, sources: ["collection"] },
       { query: "cotton casual", weight: 1, sources: ["tags"] },

@@ -28,7 +28,7 @@ export interface Evidence {
 export const WEIGHTS: Readonly<Record<EvidenceSource, number>> = {
   title: 3,
   type: 2,
-  category: 2,
+  category: 3,
   subtitle: 1,
   description: 1,
   collection: 1,

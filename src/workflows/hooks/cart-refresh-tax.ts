@@ -36,7 +36,7 @@ import { tracingChannel } from "node:diagnostics_channel"
 import type { ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
+import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../../query"
 import { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
@@ -44,6 +44,7 @@ import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFi
 import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines-shape"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
+import { registerHook } from "../../medusa/workflow-hooks"
 
 export { cartRefreshStorage, type CartRefreshScope } from "../../checkout/hooks/cart-refresh-scope"
 export { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
@@ -265,27 +266,17 @@ export function salesTaxCartPromotionsValidate(data: { cart?: Partial<Destinatio
 }
 
 // a Medusa without the hook: the boot check logs it once, with what is turned off (src/medusa/boot-check.ts)
-const hookExists =
-  typeof (refreshCartItemsWorkflow.hooks as object as Record<string, unknown>).beforeRefreshingPaymentCollection === "function"
-if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && hookExists) {
-  try {
-    refreshCartItemsWorkflow.hooks.beforeRefreshingPaymentCollection(salesTaxBeforeRefreshingPaymentCollection)
-  } catch (e) {
+if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
+  registerHook(refreshCartItemsWorkflow, "beforeRefreshingPaymentCollection", salesTaxBeforeRefreshingPaymentCollection, (e) =>
     console.warn(
-      `[medusa-sales-tax] could not register the refreshCartItemsWorkflow beforeRefreshingPaymentCollection hook (${(e as Error).message}); ` +
+      `[medusa-sales-tax] could not register the refreshCartItemsWorkflow beforeRefreshingPaymentCollection hook (${e.message}); ` +
         `tax lines are refreshed after each store cart route instead (call salesTaxBeforeRefreshingPaymentCollection from your handler to keep the cheaper path).`,
-    )
-  }
-}
-
-const promotionsValidateExists = typeof (updateCartPromotionsWorkflow.hooks as object as Record<string, unknown>).validate === "function"
-if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false" && promotionsValidateExists) {
-  try {
-    updateCartPromotionsWorkflow.hooks.validate(salesTaxCartPromotionsValidate)
-  } catch (e) {
+    ),
+  )
+  registerHook(updateCartPromotionsWorkflow, "validate", salesTaxCartPromotionsValidate, (e) =>
     console.warn(
-      `[medusa-sales-tax] could not register the updateCartPromotionsWorkflow validate hook (${(e as Error).message}); ` +
+      `[medusa-sales-tax] could not register the updateCartPromotionsWorkflow validate hook (${e.message}); ` +
         `the plugin reads a cart's destination itself after a store cart change (call salesTaxCartPromotionsValidate from your handler to save that read).`,
-    )
-  }
+    ),
+  )
 }

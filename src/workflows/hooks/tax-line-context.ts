@@ -6,32 +6,29 @@
  * - or set MEDUSA_SALES_TAX_REGISTER_HOOKS=false and register
  *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
  */
-import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/core-flows"
+import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
+import { registerHook } from "../../medusa/workflow-hooks"
+import { noteTaxLineContextHooks } from "../../medusa/tax-line-context-fallback"
 
-function register(name: string, hooks: object, fn: () => void): void {
-  // a Medusa without the hook: the boot check logs it once, with what is turned off (src/medusa/boot-check.ts)
-  if (typeof (hooks as { setTaxLineContext?: unknown }).setTaxLineContext !== "function") return
-  try {
-    fn()
-  } catch (e) {
-    console.warn(
-      `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${(e as Error).message}). ` +
-        `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,
-    )
-  }
+// a Medusa without the hook (2.15: core-flows has no setTaxLineContext, nor an exported
+// upsertTaxLinesWorkflow): nothing is registered, and the provider reads the cart or order itself
+// (src/medusa/tax-line-context-fallback.ts); the boot check says which (src/medusa/boot-check.ts)
+function register(name: string, workflow: unknown): boolean {
+  return (
+    registerHook(workflow, "setTaxLineContext", registeredTaxLineContext, (e) =>
+      console.warn(
+        `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${e.message}). ` +
+          `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,
+      ),
+    ) === "registered"
+  )
 }
 
+noteTaxLineContextHooks({ updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow })
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
-  register("updateTaxLinesWorkflow", updateTaxLinesWorkflow.hooks, () => {
-    updateTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext)
-    // the cart-refresh hook's tax run calls what Medusa would (cart-tax-lines.ts)
-    rememberUpdateTaxLinesContextHandler(registeredTaxLineContext)
-  })
-  register("upsertTaxLinesWorkflow", upsertTaxLinesWorkflow.hooks, () =>
-    upsertTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext),
-  )
-  register("updateOrderTaxLinesWorkflow", updateOrderTaxLinesWorkflow.hooks, () =>
-    updateOrderTaxLinesWorkflow.hooks.setTaxLineContext(registeredTaxLineContext),
-  )
+  // the cart-refresh hook's tax run calls what Medusa would (src/medusa/update-tax-lines.ts)
+  if (register("updateTaxLinesWorkflow", updateTaxLinesWorkflow)) rememberUpdateTaxLinesContextHandler(registeredTaxLineContext)
+  register("upsertTaxLinesWorkflow", upsertTaxLinesWorkflow)
+  register("updateOrderTaxLinesWorkflow", updateOrderTaxLinesWorkflow)
 }

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { correctSpelling, isKnownWord, knownWords, searchTics, tokenize } from "."
+import { FALLBACK_SCORE, correctSpelling, isKnownWord, knownWords, searchTics, tokenize } from "."
 import { CATALOGUE_HELD_OUT_SET, DEV_SET, HELD_OUT_SET, type EvalQuery } from "./evaluation"
 import { INDEX_KEYWORDS, QUERY_EXPANSIONS, STOP_WORDS } from "./synonyms"
 import { allTics } from "."
@@ -101,7 +101,10 @@ describe("never an empty result for a query with a known word", () => {
     expect(STOP_WORDS.has("and")).toBe(true)
   })
 
-  it("a query with no known word may be empty (nothing to go on)", () => {
-    expect(searchTics("qwxzzy blorf", 3).results).toEqual([])
+  it("a query with no known word (a brand, a product's name): never empty, the general-merchandise TIC 0 at a low score", () => {
+    for (const q of ["qwxzzy blorf", "Rolleiflex", "White Plimsolls", "the thing"])
+      expect([q, searchTics(q, 3).results.map((r) => [r.ticId, r.score])]).toEqual([q, [[0, FALLBACK_SCORE]]])
+    // a query that finds something is not padded with it
+    expect(searchTics("kids winter jacket", 3).results.some((r) => r.score === FALLBACK_SCORE && r.ticId === 0)).toBe(false)
   })
 })

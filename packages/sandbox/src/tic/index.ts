@@ -383,7 +383,19 @@ function rankAll(query: string): Ranked[] {
   return ranked
 }
 
+/**
+ * The score of the fallback: a query that finds nothing (a brand, a product's made-up name, words
+ * the vocabulary lacks) but has a word answers the general-merchandise TIC 0 at this low score, so
+ * that a product-like query is never empty and a caller weighing scores sees how little it says.
+ */
+export const FALLBACK_SCORE = 0.05
+
 function rankUncached(query: string): Ranked[] {
+  const ranked = rankText(query)
+  return ranked.length || !/[\p{L}\p{N}]/u.test(query) ? ranked : [{ ticId: 0, score: FALLBACK_SCORE }]
+}
+
+function rankText(query: string): Ranked[] {
   const terms = expandQuery(query)
   const originals = new Set(tokenize(query))
   // Niche variants (animal use, sales to hospitals, free samples, resale...) count less unless the query asks for them.

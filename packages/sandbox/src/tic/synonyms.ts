@@ -86,6 +86,10 @@ export const WEAK_WORDS: Readonly<Record<string, number>> = {
   custom: 0.5,
   handmade: 0.3,
   brand: 0.3,
+  // a known word, never read as a misspelling ("house cleaning" is not "mouse cleaning")
+  house: 0.5,
+  // merch wording: "Hoodie with Logo" is a hoodie (a logo design service is asked as "logo design")
+  logo: 0.3,
   // what a catalogue's product names add to the product: colour, size, material, fit, marketing
   // words ("Medusa T-Shirt S / Black", "Organic Slim Fit Chinos"); never read as a misspelling of
   // a known word ("black" is not "slack")
@@ -142,7 +146,7 @@ const BASE_EXPANSIONS: Readonly<Record<string, readonly (readonly [string, numbe
   // digital products
   ebook: [["digital book", 0.9]],
   kindle: [["digital book", 0.8]],
-  audiobook: [["digital audio book", 0.8]],
+  audiobook: [["digital audio work", 0.8]],
   mp3: [["digital audio", 0.8]],
   music: [["digital audio", 0.6]],
   song: [["digital audio", 0.6]],
@@ -509,7 +513,7 @@ export const CATEGORY_WORDS: readonly {
     category: "athletic garments (also athletic clothing)",
     to: [
       ["clothing", 0.9],
-      ["athletic clothing", 0.5],
+      ["athletic clothing", 0.3],
     ],
     words: [
       "legging",
@@ -526,8 +530,8 @@ export const CATEGORY_WORDS: readonly {
     ],
   },
   {
-    category: "headwear, gloves, belts (also clothing accessories)",
-    to: [["clothing accessory", 0.5]],
+    category: "headwear, gloves, belts (clothing)",
+    to: [["clothing", 0.8]],
     words: ["beanie", "hat", "cap", "glove", "mitten", "belt", "suspender", "tie", "necktie", "bowtie"],
   },
   {
@@ -764,7 +768,7 @@ export const CATEGORY_WORDS: readonly {
   {
     category: "design services",
     to: [["graphic design service", 0.7]],
-    words: ["design", "designer", "logo", "branding"],
+    words: ["design", "designer", "branding"],
   },
   {
     category: "personal care",
@@ -810,12 +814,40 @@ export const CATEGORY_WORDS: readonly {
       "ski",
       "golf",
       "tennis",
+      "roller",
+      "strap",
+      "rope",
+      "band",
+      "equipment",
     ],
   },
   {
     category: "computer peripherals",
     to: [["computer peripheral", 0.8]],
-    words: ["keyboard", "monitor", "webcam", "mousepad", "usb", "router", "modem"],
+    words: ["keyboard", "monitor", "webcam", "mousepad", "usb", "router", "modem", "mouse", "ethernet", "ram", "ssd", "drive"],
+  },
+  {
+    category: "electronics",
+    to: [["electronics appliance", 0.8]],
+    words: ["electronics", "electronic", "camera", "lens", "tripod", "slr", "dslr", "camcorder", "gadget"],
+  },
+  {
+    category: "hand tools",
+    to: [["hand tool", 0.8]],
+    words: ["trowel", "hammer", "screwdriver", "wrench", "plier", "chisel"],
+  },
+  {
+    category: "watches (clothing accessories)",
+    to: [
+      ["clothing accessory", 0.8],
+      ["jewelry", 0.4],
+    ],
+    words: ["watch", "wristwatch", "smartwatch"],
+  },
+  {
+    category: "flags",
+    to: [["novelty flag banner", 0.8]],
+    words: ["pennant", "banner", "flag"],
   },
   {
     category: "general merchandise (the catalogue's TIC 0 keywords)",
@@ -850,6 +882,28 @@ export const CATEGORY_WORDS: readonly {
       "figurine",
       "game",
       "mat",
+      "furniture",
+      "sofa",
+      "couch",
+      "chair",
+      "stool",
+      "desk",
+      "table",
+      "lamp",
+      "shade",
+      "statue",
+      "decor",
+      "homeware",
+      "plant",
+      "houseplant",
+      "aloe",
+      "cactus",
+      "succulent",
+      "orchid",
+      "fern",
+      "bonsai",
+      "pot",
+      "planter",
     ],
   },
   {
@@ -900,6 +954,12 @@ export const NICHE_QUALIFIERS: Readonly<Record<string, { pattern: RegExp; factor
   },
   sample: { pattern: /\bfree samples?\b/i, factor: 0.8, askedBy: ["free", "sample"] },
   resale: { pattern: /\bother than the end user\b/i, factor: 0.8, askedBy: ["resale", "reseller", "wholesale"] },
+  food_plants: {
+    pattern: /\bto produce food\b/i,
+    factor: 0.6,
+    askedBy: ["food", "vegetable", "herb", "seed", "seedling", "edible", "fruit", "tomato"],
+  },
+  camping: { pattern: /\bcamping\b/i, factor: 0.7, askedBy: ["camping", "camp", "collapsible", "folding", "outdoor"] },
   payer: { pattern: /\b(medicare|medicaid)\b/i, factor: 0.9, askedBy: ["medicare", "medicaid"] },
 }
 

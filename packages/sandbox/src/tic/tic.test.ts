@@ -1,5 +1,5 @@
 import { TicSearchResponse } from "@medusa-sales-tax/contract"
-import { InvalidCursorError, allTics, expandQuery, getTic, searchTics, ticGroups, ticsInGroup, tokenize } from "."
+import { FALLBACK_SCORE, InvalidCursorError, allTics, expandQuery, getTic, searchTics, ticGroups, ticsInGroup, tokenize } from "."
 
 const top = (query: string, k = 3) => searchTics(query, k).results.map((r) => r.ticId)
 const all = (query: string, pageSize: number) => {
@@ -94,9 +94,13 @@ describe("natural-language ranking", () => {
       if (i > 0) expect(x.score).toBeLessThanOrEqual(r[i - 1].score)
     })
   })
-  it("a query that matches nothing returns no results and no cursor", () => {
-    expect(searchTics("qwxzzy", 10)).toEqual({ results: [], nextCursor: null })
-    expect(searchTics("the of and", 10)).toEqual({ results: [], nextCursor: null }) // only stop words
+  it("a query that matches nothing answers the general-merchandise fallback alone, and no cursor", () => {
+    for (const q of ["qwxzzy", "the of and"])
+      expect(searchTics(q, 10)).toEqual({
+        results: [{ ticId: 0, label: "Uncategorized", description: "Uncategorized", score: FALLBACK_SCORE, rank: 1 }],
+        nextCursor: null,
+      })
+    expect(searchTics("   !!! ", 10)).toEqual({ results: [], nextCursor: null }) // no word at all
   })
   it("answers match the wire contract", () => {
     const r = searchTics("shipping", 5)

@@ -16,7 +16,11 @@ import { runtimeOf } from "../../../runtime"
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   // read lazily: the hook runs later in this same request, after every authentication step
   actorStorage(runtimeOf(req.scope)).run(
-    { actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context) },
+    {
+      actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context),
+      container: req.scope,
+      path: req.originalUrl,
+    },
     () => next(),
   )
 }

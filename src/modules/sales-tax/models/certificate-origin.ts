@@ -11,10 +11,11 @@ import { model } from "@medusajs/framework/utils"
  * rejected certificate is also disabled at the service). Only approved certificates exempt; staff
  * certificates are approved when created. A row whose `certificate_id` starts with `reserved:` is
  * a customer's submission in flight (made before the service call, so that no instant exists in
- * which the customer has an unreviewed certificate without a row).
+ * which the customer has an unreviewed certificate without a row); `lost:`, one whose answer was
+ * lost (adopted by the certificate when the customer's list shows one without a row).
  *
- * Use: a single-purchase certificate's order (`used_order_id`, `used_at`), set once when that
- * order is filed; the first order stays its user.
+ * Use: a single-purchase certificate is claimed by one cart at completion (`claimed_cart_id`,
+ * `claimed_at`); `used_at` is set when that cart is an order, `used_order_id` when it is filed.
  */
 export const CertificateOrigin = model
   .define("sales_tax_certificate_origin", {
@@ -29,6 +30,8 @@ export const CertificateOrigin = model
     rejection_reason: model.text().nullable(),
     used_order_id: model.text().nullable(),
     used_at: model.dateTime().nullable(),
+    claimed_cart_id: model.text().nullable(),
+    claimed_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["certificate_id"], unique: true, where: "deleted_at IS NULL" },

@@ -13,12 +13,18 @@
 import { writeFileSync } from "node:fs"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createProductCategoriesWorkflow, createProductTypesWorkflow, createProductsWorkflow } from "@medusajs/core-flows"
+import {
+  createInventoryLevelsWorkflow,
+  createProductCategoriesWorkflow,
+  createProductTypesWorkflow,
+  createProductsWorkflow,
+} from "@medusajs/core-flows"
 import { addSalesChannel } from "../../../../../dev-store/seed"
 import { seedStarter } from "./seed-starter"
 
 export default async function seed({ container }: ExecArgs) {
   const starter = await seedStarter(container)
+  const sweatpants = await seedSweatpants(container, starter)
   const {
     result: [type],
   } = await createProductTypesWorkflow(container).run({ input: { product_types: [{ value: "Apparel" }] } })
@@ -296,10 +302,71 @@ export default async function seed({ container }: ExecArgs) {
     inclusive: { orderId: order3.id },
     attention: { orderId: order4.id, returnKey },
     starter,
+    sweatpants,
   }
   // the sales channel of the second connection (medusa-config.js: SALES_TAX_CONNECTIONS_JSON)
   await addSalesChannel(container, { id: "sc_browser_wholesale", name: "Wholesale" })
   if (process.env.BROWSER_SEED_OUT) writeFileSync(process.env.BROWSER_SEED_OUT, JSON.stringify(out))
 
   console.log(`BROWSER_SEED ${JSON.stringify(out)}`)
+}
+
+/**
+ * The starter's "Medusa Sweatpants" (medusa-starter-default's seed: category "Pants", its
+ * description, $15), published to the default channel and stocked at the European warehouse like
+ * the starter's T-shirt; no TIC anywhere (the unclassified list's "accept all" classifies it).
+ */
+async function seedSweatpants(container: ExecArgs["container"], starter: { salesChannelId: string; stockLocationId: string }) {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    result: [pants],
+  } = await createProductCategoriesWorkflow(container).run({ input: { product_categories: [{ name: "Pants", is_active: true }] } })
+  const [profile] = (await query.graph({ entity: "shipping_profile", fields: ["id"] })).data
+  const {
+    result: [product],
+  } = await createProductsWorkflow(container).run({
+    input: {
+      products: [
+        {
+          title: "Medusa Sweatpants",
+          handle: "sweatpants",
+          description:
+            "Reimagine the feeling of classic sweatpants. With our cotton sweatpants, everyday essential no longer means compromise.",
+          status: "published",
+          category_ids: [pants!.id],
+          shipping_profile_id: profile.id,
+          options: [{ title: "Size", values: ["M"] }],
+          variants: [
+            {
+              title: "M",
+              sku: "SWEATPANTS-M",
+              options: { Size: "M" },
+              prices: [
+                { amount: 10, currency_code: "eur" },
+                { amount: 15, currency_code: "usd" },
+              ],
+            },
+          ],
+          sales_channels: [{ id: starter.salesChannelId }],
+        },
+      ],
+    },
+  })
+  const {
+    data: [variant],
+  } = await query.graph({
+    entity: "product_variant",
+    fields: ["id", "inventory_items.inventory_item_id"],
+    filters: { product_id: product!.id },
+  })
+  await createInventoryLevelsWorkflow(container).run({
+    input: {
+      inventory_levels: (variant.inventory_items ?? []).map((i: { inventory_item_id: string }) => ({
+        location_id: starter.stockLocationId,
+        stocked_quantity: 1_000_000,
+        inventory_item_id: i.inventory_item_id,
+      })),
+    },
+  })
+  return { productId: product!.id, variantId: variant.id as string }
 }

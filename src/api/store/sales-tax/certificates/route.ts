@@ -3,25 +3,43 @@ import { MedusaError } from "@medusajs/framework/utils"
 import type { CertificateRecord } from "../../../../service/contract"
 import { invalidateCustomerCertificates } from "../../../../checkout/exemptions/exemptions"
 import { SHOPPER_CERTIFICATE_CAP } from "../../../../checkout/exemptions/certificate-rules"
+import { createMayHaveWritten } from "../../../../checkout/exemptions/certificate-claims"
+import type { SalesTaxClient } from "../../../../service/client"
 import { bodyOf, handle, pluginOptions, sendError, storeClient } from "../../../admin/sales-tax/helpers"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
-import { customerOf, origins, shopperCertificateCount, shopperCertificatesOpen, withCreators, withinBudget, withStanding } from "./shopper"
+import {
+  customerOf,
+  origins,
+  reconcileCustomer,
+  shopperCertificateCount,
+  shopperCertificatesOpen,
+  underCustomerLock,
+  withCreators,
+  withinBudget,
+  withStanding,
+} from "./shopper"
+
+async function listAll(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
+  const out: CertificateRecord[] = []
+  for await (const c of client.certificates({ customerId, disabled, limit: 100 })) out.push(c)
+  return out
+}
 
 /**
  * GET /store/sales-tax/certificates: the logged-in customer's own exemption certificates at the
  * service, active first, then withdrawn (disabled), most recent first; each with its `status`
  * (pending review, active, rejected with `review.rejectionReason`, used by its single purchase,
- * disabled).
+ * disabled). A submission whose answer was lost is adopted here when the service shows it (pending).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
   if (!shopperCertificatesOpen(req, res)) return
   if (!(await withinBudget(res, customerId))) return
   const client = storeClient(req)
-  const all: CertificateRecord[] = []
-  for (const disabled of [false, true]) {
-    for await (const c of client.certificates({ customerId, disabled, limit: 100 })) all.push(c)
-  }
+  const active = await listAll(client, customerId, false)
+  const store = origins(req.scope)
+  if (store) await underCustomerLock(req.scope, customerId, () => reconcileCustomer(store, customerId, active))
+  const all = [...active, ...(await listAll(client, customerId, true))]
   all.sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
   res.json({ certificates: await withCreators(req.scope, all) })
 })
@@ -32,7 +50,10 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
  * identification numbers, …). Created at the service for this customer; under
  * `shopperCertificates: "review"` (the default) it is pending and exempts nothing until staff
  * approve it in the customer widget; under "immediate" it applies from the next cart refresh.
- * At most SHOPPER_CERTIFICATE_CAP of the customer's own submissions active or pending: 422 beyond.
+ * At most SHOPPER_CERTIFICATE_CAP of the customer's own submissions (and certificates the plugin did
+ * not make) active or pending: 422 beyond; counted and reserved under the customer's lock. When the
+ * service's answer is lost (5xx, timeout, dropped connection) the submission stays pending (its
+ * placeholder kept, adopted when the certificate is seen): 503 `sales_tax_certificate_unconfirmed`.
  */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = customerOf(req)
@@ -53,12 +74,17 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     )
   }
   const client = storeClient(req)
-  // the cap: the customer's own submissions active at the service and pending or approved, plus those in flight
-  const active: CertificateRecord[] = []
-  for await (const c of client.certificates({ customerId, disabled: false, limit: 100 })) active.push(c)
-  const by = await store.certificateOrigins(active.map((c) => c.certificateId))
-  const count = shopperCertificateCount(active, by, await store.reservedCount(customerId))
-  if (count >= SHOPPER_CERTIFICATE_CAP) {
+  // the cap: counted and reserved under the customer's lock (concurrent submissions queue here); a
+  // pending row first: until it names the new certificate, none of this customer's certificates
+  // without a row exempts (the provider sees the reservation)
+  const held = await underCustomerLock(req.scope, customerId, async () => {
+    const active = await listAll(client, customerId, false)
+    const { by, inFlight } = await reconcileCustomer(store, customerId, active)
+    const count = shopperCertificateCount(active, by, inFlight)
+    return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
+  })
+  const { count, reservation } = held
+  if (reservation === null) {
     return sendError(
       res,
       422,
@@ -74,15 +100,25 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
       "sales_tax_certificate_limit",
     )
   }
-  // a pending row first: until it names the new certificate, none of this customer's certificates
-  // without a row exempts (the provider sees the reservation)
-  const reservation = await store.reserveCertificate(customerId, customerId)
   let certificate: CertificateRecord
   try {
     certificate = await client.createCertificate({ ...body, customerId })
   } catch (e) {
-    await store.dropReservation(reservation).catch(() => undefined)
-    throw e
+    // refused: nothing was written, the reservation goes; answer lost: it stays, pending (never
+    // "made elsewhere"), until the customer's list shows the certificate (reconcileCustomer)
+    if (!createMayHaveWritten(e)) {
+      await store.dropReservation(reservation).catch(() => undefined)
+      throw e
+    }
+    await store.markReservationLost(reservation).catch(() => undefined)
+    return sendError(
+      res,
+      503,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again.",
+      undefined,
+      "sales_tax_certificate_unconfirmed",
+    )
   }
   const status = mode === "immediate" ? "approved" : "pending"
   try {

@@ -6,7 +6,7 @@
 // certificate is the caller's when the service's record names that customer id; any other id
 // answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../../../../service/contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
@@ -14,6 +14,8 @@ import type { CertificateCreator } from "../../../../modules/sales-tax/service"
 import { pluginOptions, sendError } from "../../../admin/sales-tax/helpers"
 import type { CertificateStanding, ReviewStatus } from "../../../../checkout/exemptions/exemptions"
 import { certificateStatus } from "../../../../checkout/exemptions/certificate-rules"
+import { reconcilePlaceholders, type PlaceholderRow } from "../../../../checkout/exemptions/certificate-claims"
+import { externalCertificatesMode } from "../../../../options"
 import type { CertificateWithStanding } from "../../../types"
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
@@ -70,7 +72,9 @@ export interface OriginStore {
   reserveCertificate(customerId: string, actorId: string | null): Promise<string>
   settleReservation(rowId: string, certificateId: string, reviewStatus: ReviewStatus): Promise<void>
   dropReservation(rowId: string): Promise<void>
-  reservedCount(customerId: string): Promise<number>
+  markReservationLost(rowId: string): Promise<void>
+  placeholders(customerId: string): Promise<PlaceholderRow[]>
+  adoptPlaceholder(rowId: string, certificateId: string): Promise<void>
   reviewCertificate(r: {
     certificateId: string
     customerId: string
@@ -101,18 +105,20 @@ export async function withCreators<C extends CertificateRecord>(
   list: C[],
 ): Promise<(C & Omit<CertificateWithStanding, keyof CertificateRecord>)[]> {
   const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
-  return list.map((c) => withStanding(c, by[c.certificateId]))
+  const external = externalCertificatesMode(pluginOptions(scope))
+  return list.map((c) => withStanding(c, by[c.certificateId], external))
 }
 
-/** Pure: a certificate with its standing (absent: made elsewhere). */
+/** Pure: a certificate with its standing (absent: made elsewhere, active or pending by `external`). */
 export function withStanding<C extends CertificateRecord>(
   c: C,
   st: CertificateStanding | undefined,
+  external: "exempt" | "review" = "exempt",
 ): C & Omit<CertificateWithStanding, keyof CertificateRecord> {
   return {
     ...c,
     createdBy: st?.createdBy ?? null,
-    status: certificateStatus(c, st),
+    status: certificateStatus(c, st, external),
     review: st ? { status: st.reviewStatus, rejectionReason: st.rejectionReason, reviewedAt: st.reviewedAt } : null,
     usedByOrderId: st?.usedOrderId ?? null,
     usedAt: st?.usedAt ?? null,
@@ -137,8 +143,9 @@ export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse)
 }
 
 /**
- * Pure: how many certificates count against a customer's cap: their own submissions that are
- * active at the service and pending or approved (not rejected, not used), plus submissions in flight.
+ * Pure: how many certificates count against a customer's cap: those active at the service that
+ * they submitted (pending or approved: not rejected, not used) or that the plugin did not make (no
+ * row), plus submissions in flight or lost.
  */
 export function shopperCertificateCount(
   active: readonly Pick<CertificateRecord, "certificateId" | "disabledAt">[],
@@ -147,7 +154,51 @@ export function shopperCertificateCount(
 ): number {
   const mine = active.filter((c) => {
     const st = by[c.certificateId]
-    return !c.disabledAt && st?.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId
+    if (c.disabledAt) return false
+    return !st || (st.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId && !st.usedAt)
   })
   return mine.length + inFlight
+}
+
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
+
+/**
+ * Runs `fn` holding the customer's certificate lock (Medusa's Locking Module: every instance):
+ * the cap's count and the reservation, and the adoption of lost submissions, never interleave.
+ */
+export async function underCustomerLock<T>(scope: MedusaRequest["scope"], customerId: string, fn: () => Promise<T>): Promise<T> {
+  const locking = scope.resolve<Locking | undefined>(Modules.LOCKING, { allowUnregistered: true })
+  if (!locking) return fn()
+  return locking.execute(`sales-tax:certificates:customer:${customerId}`, fn, { timeout: 30 })
+}
+
+/**
+ * Adopts the customer's lost submissions (call under underCustomerLock): each lost placeholder
+ * becomes the row of one of `certs` (active, at the service) that has none, pending review;
+ * placeholders the service never wrote are dropped once stale (certificate-claims.ts). Returns the
+ * rows of `certs` as they now are and the placeholders left (submissions in flight or lost).
+ */
+export async function reconcileCustomer(
+  store: OriginStore,
+  customerId: string,
+  certs: readonly CertificateRecord[],
+): Promise<{ by: Record<string, CertificateStanding>; inFlight: number }> {
+  const active = certs.filter((c) => !c.disabledAt && c.customerId === customerId)
+  const ids = active.map((c) => c.certificateId)
+  let by = await store.certificateOrigins(ids)
+  let held = await store.placeholders(customerId)
+  const plan = reconcilePlaceholders(
+    held,
+    active.filter((c) => !by[c.certificateId]),
+    Date.now(),
+  )
+  if (plan.adopt.length || plan.drop.length) {
+    for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
+    for (const id of plan.drop) await store.dropReservation(id)
+    by = await store.certificateOrigins(ids)
+    held = await store.placeholders(customerId)
+  }
+  return { by, inFlight: held.length }
 }

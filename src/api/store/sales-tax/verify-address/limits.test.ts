@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { addressKey, ANONYMOUS_KEY, clientAddress, VerifyAddressGuard, type Verdict } from "./limits"
+import { addressKey, ANONYMOUS_KEY, clientAddress, VerifyAddressGuard, verifyAddressGuard, type Verdict } from "./limits"
 
 const A = { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" }
 
@@ -103,5 +103,20 @@ describe("verify-address: requests without a cart share one stricter budget", ()
     expect(await g.take("client", ANONYMOUS_KEY)).toEqual({ ok: true })
     expect(g.anonymousPerMinute).toBe(2)
     expect(new VerifyAddressGuard(7).anonymousPerMinute).toBe(7)
+  })
+})
+
+describe("verify-address: one verdict cache per connection", () => {
+  it("the route's guard (its own anonymous limit) and checkout's share the verdicts: one service call", async () => {
+    let calls = 0
+    const verify = async (): Promise<Verdict> => (calls++, { kind: "verified", address: A })
+    const route = verifyAddressGuard("http://one.test|conn", 20, 3)
+    const checkout = verifyAddressGuard("http://one.test|conn", 20)
+    expect(route).not.toBe(checkout)
+    expect((await route.verdict(addressKey(A), verify)).cached).toBe(false)
+    expect((await checkout.verdict(addressKey(A), verify)).cached).toBe(true)
+    expect(calls).toBe(1)
+    // another connection keeps its own
+    expect((await verifyAddressGuard("http://two.test|conn", 20).verdict(addressKey(A), verify)).cached).toBe(false)
   })
 })

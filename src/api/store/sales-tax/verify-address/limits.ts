@@ -67,18 +67,17 @@ export class VerifyAddressGuard {
   readonly #anonymous: RateLimiterMemory
   readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
 
-  constructor(perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, anonymousPerMinute: number = perMinute) {
+  constructor(
+    perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+    anonymousPerMinute: number = perMinute,
+    cache: LRUCache<string, Verdict, () => Promise<Verdict>> = newVerdictCache(),
+  ) {
     this.perMinute = perMinute
     this.anonymousPerMinute = anonymousPerMinute
     this.#client = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:client" })
     this.#cart = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:cart" })
     this.#anonymous = new RateLimiterMemory({ points: anonymousPerMinute, duration: 60, keyPrefix: "verify-address:anonymous" })
-    this.#cache = new LRUCache<string, Verdict, () => Promise<Verdict>>({
-      max: VERIFY_ADDRESS_CACHE.max,
-      ttl: VERIFY_ADDRESS_CACHE.ttlMs,
-      // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
-      fetchMethod: (_key, _stale, { context }) => context(),
-    })
+    this.#cache = cache
   }
 
   /** Takes one request from the budget of `key` (client, cart, or the anonymous one); refused with the seconds to wait. */
@@ -102,14 +101,29 @@ export class VerifyAddressGuard {
   }
 }
 
-const guards = new Map<string, VerifyAddressGuard>()
+function newVerdictCache(): LRUCache<string, Verdict, () => Promise<Verdict>> {
+  return new LRUCache<string, Verdict, () => Promise<Verdict>>({
+    max: VERIFY_ADDRESS_CACHE.max,
+    ttl: VERIFY_ADDRESS_CACHE.ttlMs,
+    // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
+    fetchMethod: (_key, _stale, { context }) => context(),
+  })
+}
 
-/** One guard per service connection and limits (an app has one; tests may boot several). */
+const guards = new Map<string, VerifyAddressGuard>()
+const caches = new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>()
+
+/**
+ * One guard per service connection and limits (an app has one; tests may boot several). The
+ * verdict cache is per connection whatever the limits: the route, checkout and filing share it.
+ */
 export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
   const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`
   let g = guards.get(key)
   if (!g) {
-    g = new VerifyAddressGuard(perMinute, anonymousPerMinute)
+    let cache = caches.get(scopeKey)
+    if (!cache) caches.set(scopeKey, (cache = newVerdictCache()))
+    g = new VerifyAddressGuard(perMinute, anonymousPerMinute, cache)
     guards.set(key, g)
   }
   return g

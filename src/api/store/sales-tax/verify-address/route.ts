@@ -5,7 +5,7 @@ import { getCheckoutClient } from "../../../../service/client-factory"
 import { optionsForChannel } from "../../../../service/connections"
 import type { ErrorDetail } from "../../../../service/contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
-import { normalizeUsState, normalizeUsZip, zipText } from "../../../../checkout/address/us-address"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../../../../checkout/address/us-address"
 import { graph } from "../../../../query"
 import { excerpt } from "../../../admin/sales-tax/input-guard"
 import {
@@ -26,8 +26,9 @@ import {
  * 422 { valid: false, message, errors: [{ field, location, message, value }] }: unknown ZIP, ZIP/state mismatch.
  * 400 { message, errors } for a malformed body or a non-US address; 503 when the service is unavailable.
  * 429 with Retry-After past `verifyAddressRateLimit` requests a minute (default 20) per client and per
- * cart; requests without `cart_id` share ONE budget (`verifyAddressAnonymousRateLimit`, default the
- * same number) per instance. The client is the TCP peer unless `trustProxy` names proxy hops (limits.ts).
+ * cart; requests without the `cart_id` of a cart Medusa has share ONE budget
+ * (`verifyAddressAnonymousRateLimit`, default the same number) per instance.
+ * The state asked about is the destination rule's (planDestination): the ZIP's where they disagree. The client is the TCP peer unless `trustProxy` names proxy hops (limits.ts).
  * The service's verdict per normalized address is cached for 24 h (limits.ts).
  * The service is asked on the connection of the request's sales channel (option `connections`):
  * the cart's (`cart_id`) when the publishable key has several channels, else the key's. The rate
@@ -80,7 +81,7 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
 
 function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
   res.setHeader("Retry-After", String(l.retryAfterSeconds))
-  const who = l.scope === "cart" ? "this cart" : l.scope === "client" ? "this client" : "requests without a cart_id"
+  const who = l.scope === "cart" ? "this cart" : l.scope === "client" ? "this client" : "requests without a cart of this store"
   res.status(429).json({
     type: "too_many_requests",
     code: "sales_tax_rate_limited",
@@ -99,20 +100,25 @@ class Refused extends Error {}
  * The options of the request's connection: the sales channel of its publishable key, or of its
  * cart when the key has several (a cart's channel is one of its key's); the default without one.
  */
-async function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cartId: string | undefined): Promise<PluginOptions> {
+function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cart: KnownCart | null): PluginOptions {
   if (!options.connections.length) return options
   const channels = req.publishable_key_context?.sales_channel_ids ?? []
   let channel = channels[0]
-  if (cartId && channels.length > 1) {
-    const [cart] = await graph<{ sales_channel_id?: string | null }>(req.scope, {
-      entity: "cart",
-      fields: ["id", "sales_channel_id"],
-      filters: { id: cartId },
-    })
-    const own = cart?.sales_channel_id
-    if (own && channels.includes(own)) channel = own
-  }
+  const own = cart?.sales_channel_id
+  if (own && channels.length > 1 && channels.includes(own)) channel = own
   return optionsForChannel(options, channel)
+}
+
+interface KnownCart {
+  id: string
+  sales_channel_id?: string | null
+}
+
+/** The cart a request names, when Medusa has it: a made-up `cart_…` id opens no budget of its own. */
+async function knownCart(req: MedusaStoreRequest, cartId: string | undefined): Promise<KnownCart | null> {
+  if (!cartId) return null
+  const [cart] = await graph<KnownCart>(req.scope, { entity: "cart", fields: ["id", "sales_channel_id"], filters: { id: cartId } })
+  return cart?.id === cartId ? cart : null
 }
 
 /** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
@@ -158,9 +164,11 @@ export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promis
     return
   }
   const b = parsed.data
-  // per cart always: a request that names no cart takes from the one budget all such requests share
-  const byCart = b.cart_id ? await guard.take("cart", b.cart_id) : await guard.take("anonymous", ANONYMOUS_KEY)
-  if (!byCart.ok) return tooMany(res, byCart, b.cart_id ? perMinute : anonymousPerMinute)
+  // per cart always: a request that names no cart Medusa has (none, or a made-up id: each would be
+  // a fresh budget) takes from the one budget all such requests share
+  const cart = await knownCart(req, b.cart_id)
+  const byCart = cart ? await guard.take("cart", cart.id) : await guard.take("anonymous", ANONYMOUS_KEY)
+  if (!byCart.ok) return tooMany(res, byCart, cart ? perMinute : anonymousPerMinute)
   if (b.country_code !== "us") {
     res.status(400).json({
       type: "invalid_data",
@@ -169,7 +177,10 @@ export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promis
     })
     return
   }
-  const state = normalizeUsState(b.province)
+  // the destination rule (us-address.ts: planDestination): the ZIP decides the state asked about, as at checkout
+  const plan = planDestination(b.province, b.postal_code)
+  const state =
+    (plan.kind === "typed" ? plan.destination.state : plan.kind === "verify" ? plan.state : null) ?? normalizeUsState(b.province)
   const z = normalizeUsZip(b.postal_code)
   const zip = z ? zipText(z) : null
   const errors = [
@@ -184,8 +195,7 @@ export async function POST(req: MedusaStoreRequest, res: MedusaResponse): Promis
   let verdict: Verdict
   try {
     // the connection is resolved only when the service is asked (a cached verdict needs none)
-    verdict = (await guard.verdict(addressKey(request), async () => askService(await requestOptions(req, options, b.cart_id), request)))
-      .verdict
+    verdict = (await guard.verdict(addressKey(request), async () => askService(requestOptions(req, options, cart), request))).verdict
   } catch (e) {
     if (e instanceof Refused) {
       res.status(422).json({

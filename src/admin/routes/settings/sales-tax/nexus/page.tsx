@@ -89,8 +89,22 @@ const NexusPage = () => {
       {report && report.unresolved.some((u) => u.transactions > 0) ? (
         <Container className="px-6 py-4" data-testid="nexus-unresolved">
           <Text size="small">
-            US orders whose state could not be read from the address (counted in no state):{" "}
+            US orders whose state could not be read from the address, or shipped to a territory or APO/FPO ZIP (counted in no state):{" "}
             {report.unresolved.map((u) => `${u.window.label}: ${u.transactions} orders, ${usd(u.sales)}`).join(" · ")}
+          </Text>
+        </Container>
+      ) : null}
+      {report && report.notUsd.some((u) => u.byCurrency.length > 0) ? (
+        <Container className="px-6 py-4" data-testid="nexus-not-usd">
+          <Text size="small">
+            US orders not in USD (not counted in the states above; convert them to check the thresholds):{" "}
+            {report.notUsd
+              .filter((u) => u.byCurrency.length > 0)
+              .map(
+                (u) =>
+                  `${u.window.label}: ${u.byCurrency.map((c) => `${c.transactions} orders, ${c.currency} ${Number(c.sales).toFixed(2)}`).join(", ")}`,
+              )
+              .join(" · ")}
           </Text>
         </Container>
       ) : null}

@@ -6,7 +6,13 @@ import { adminConnection } from "../../../connection-query"
 import { queryOf } from "../../../../../../query"
 import { AdminCreateCertificateBody } from "../../../validators"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
-import { recordOrigin, withCreators } from "../../../../../store/sales-tax/certificates/shopper"
+import {
+  origins,
+  reconcileCustomer,
+  recordOrigin,
+  underCustomerLock,
+  withCreators,
+} from "../../../../../store/sales-tax/certificates/shopper"
 
 type Scope = MedusaRequest["scope"]
 
@@ -34,7 +40,8 @@ function order(list: CertificateRecord[]): CertificateRecord[] {
 /**
  * GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's exemption
  * certificates at the service (customerId = the Medusa customer id), active and disabled, on the
- * connection named (default: the default connection).
+ * connection named (default: the default connection). A shopper's submission whose answer was
+ * lost is adopted here when the service shows it (pending, the customer's).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const id = req.params.id!
@@ -47,6 +54,8 @@ export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   for (const disabled of [false, true]) {
     for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
   }
+  const store = origins(req.scope)
+  if (store) await underCustomerLock(req.scope, id, () => reconcileCustomer(store, id, all))
   // with who created each one through this store ("customer" from the storefront, "staff" here)
   const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, order(all)) }
   res.json(out)

@@ -38,9 +38,12 @@ export const RequoteBody = z
  * POST /admin/sales-tax/filings/:orderId/requote { state, zip }: the fix of a needs_attention
  * order (no tax was charged for its US address): its lines are quoted at the service for the
  * corrected destination and filed. The shopper paid no tax; what is filed is the tax the service
- * computes, which the merchant owes (`owed_tax`). 400 with located errors for a bad body, 404 when
- * there is no record, 409 when the record does not need attention (and was never re-quoted), 422
- * when it cannot be re-quoted (a currency other than USD, several origins). Keyed by the Medusa
+ * computes, which the merchant owes (`owed_tax`). The state and ZIP go through the destination
+ * rule: the ZIP decides the state where they disagree (the answer's `destination` says which).
+ * 400 with located errors for a bad body, 404 when there is no record, 409 when the record does not
+ * need attention (and was never re-quoted), 422 when it cannot be re-quoted (a currency other than
+ * USD, several origins; at `body.zip` a state and ZIP that do not reconcile, a territory ZIP), 503
+ * when verify-address cannot be asked. Keyed by the Medusa
  * order id: a second call (a double click) files nothing and answers `requoted: false`.
  */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
@@ -66,8 +69,13 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     out = await requoteFiling(req.scope, ctx.orderId, body.data)
   } catch (e) {
     if (e instanceof RequoteRefused) {
-      const type = e.status === 404 ? MedusaError.Types.NOT_FOUND : MedusaError.Types.NOT_ALLOWED
-      sendError(res, e.status, type, e.message)
+      const type =
+        e.status === 404
+          ? MedusaError.Types.NOT_FOUND
+          : e.status === 503
+            ? MedusaError.Types.UNEXPECTED_STATE
+            : MedusaError.Types.NOT_ALLOWED
+      sendError(res, e.status, type, e.message, e.errors)
       return
     }
     throw e

@@ -1,0 +1,215 @@
+/**
+ * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows 2.15): the
+ * provider gets line and shipping-method ids only, so it finds their cart or order through Query (on
+ * the request's container, else the app's) and builds the context the hooks would have.
+ * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` and `shipping_method` carry
+ * `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
+ * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, one
+ * service call per cart state on 2.15-2.16. Contract test: tax-line-context-fallback.test.ts.
+ * Boot check: boot-check.ts (the hooks, else this reader's entities).
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { MedusaModule } from "@medusajs/framework/modules-sdk"
+import { Modules } from "@medusajs/framework/utils"
+import { graph, type QueryScope } from "../query"
+import { salesTaxRuntime, type SalesTaxRuntime } from "../runtime"
+
+/** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
+export const TAX_LINE_CONTEXT_WORKFLOWS = {
+  cart: ["updateTaxLinesWorkflow", "upsertTaxLinesWorkflow"],
+  order: ["updateOrderTaxLinesWorkflow"],
+} as const
+
+/** The Query entities (and fields) the reader relies on, per module: checked by the contract test and at boot. */
+export const FALLBACK_QUERY_ENTITIES = {
+  cart: { line_item: ["id", "cart_id"], shipping_method: ["id", "cart_id"] },
+  order: {
+    order_item: ["item_id", "order_id"],
+    order_line_item: ["id"],
+    order_shipping_method: ["id"],
+    order_exchange: ["order_id"],
+    order_claim: ["order_id"],
+    return: ["order_id"],
+  },
+} as const
+
+/** Pure: whether the installed core-flows `workflows` lack the cart (or order) tax-line context hook. */
+export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind: "cart" | "order"): boolean {
+  return TAX_LINE_CONTEXT_WORKFLOWS[kind].some((name) => {
+    const hooks = (workflows[name] as { hooks?: Record<string, unknown> } | undefined)?.hooks
+    return typeof hooks?.setTaxLineContext !== "function"
+  })
+}
+
+/**
+ * Notes, when the plugin's src/workflows is loaded, whether Medusa's core-flows lacks the hooks
+ * (`workflows`: the three workflows as imported); the provider then reads the context itself.
+ * Kept in the process's runtime (the provider and src/workflows are separate module instances).
+ */
+export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
+  rt.taxLineContextFallback = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
+  return rt.taxLineContextFallback
+}
+
+/** Whether the provider reads the tax-line context itself (the app's Medusa lacks the hooks). */
+export function taxLineContextFallbackOn(rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
+  return rt.taxLineContextFallback
+}
+
+/** The app's root container (Query registered on it), or undefined outside a booted app (or another copy of the framework). */
+export function appContainer(): MedusaContainer | undefined {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { container } = require("@medusajs/framework") as { container?: MedusaContainer }
+    return typeof container?.hasRegistration === "function" && container.hasRegistration("query") ? container : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What the provider's lines belong to; for an order's lines not on it yet, those lines and shipping methods as the hook gets them. */
+export interface LinesOwner {
+  entity: "cart" | "order"
+  id: string
+  newItems?: OrderLineRow[]
+  newShipping?: OrderShippingRow[]
+}
+
+/** An order line as updateOrderTaxLinesWorkflow reads it for its hook (the fields the context uses). */
+export interface OrderLineRow {
+  id: string
+  product_id?: string | null
+  variant_id?: string | null
+  quantity?: unknown
+  unit_price?: unknown
+  is_tax_inclusive?: boolean | null
+  is_giftcard?: boolean | null
+}
+export interface OrderShippingRow {
+  id: string
+  shipping_option_id?: string | null
+  amount?: unknown
+  is_tax_inclusive?: boolean | null
+}
+
+/**
+ * The admin routes whose tax runs add lines not on the order yet (an edit's, an exchange's, a claim's
+ * new items and shipping, a return's shipping): the path's id is the order's, or its exchange's,
+ * claim's or return's (Query entity, whose `order_id` is the order).
+ */
+const ORDER_ROUTES: Record<string, "order" | "order_exchange" | "order_claim" | "return"> = {
+  orders: "order",
+  "order-edits": "order",
+  "draft-orders": "order",
+  exchanges: "order_exchange",
+  claims: "order_claim",
+  returns: "return",
+}
+
+/** Pure: the order entity an admin request's path names (`/admin/exchanges/exc_1/outbound/items` → order_exchange exc_1). */
+export function routeOrderRef(path: string | undefined): { entity: (typeof ORDER_ROUTES)[string]; id: string } | undefined {
+  const m = /^\/admin\/([a-z-]+)\/([^/?#]+)/.exec(path ?? "")
+  const entity = m ? ORDER_ROUTES[m[1]!] : undefined
+  return entity && m ? { entity, id: decodeURIComponent(m[2]!) } : undefined
+}
+
+/**
+ * The cart or order of the lines the provider was handed (one Query per entity tried: cart lines,
+ * then cart shipping methods, then order items; then the order the admin request's path names,
+ * with the lines not on it yet); undefined when none is found.
+ */
+export async function linesOwner(
+  scope: QueryScope,
+  itemIds: readonly string[],
+  shippingIds: readonly string[],
+  requestPath?: string,
+): Promise<LinesOwner | undefined> {
+  if (itemIds.length) {
+    const [line] = await graph<{ cart_id?: string | null }>(scope, {
+      entity: "line_item",
+      fields: FALLBACK_QUERY_ENTITIES.cart.line_item,
+      filters: { id: [...itemIds] },
+      pagination: { take: 1 },
+    })
+    if (line?.cart_id) return { entity: "cart", id: line.cart_id }
+  }
+  if (shippingIds.length) {
+    const [sm] = await graph<{ cart_id?: string | null }>(scope, {
+      entity: "shipping_method",
+      fields: FALLBACK_QUERY_ENTITIES.cart.shipping_method,
+      filters: { id: [...shippingIds] },
+      pagination: { take: 1 },
+    })
+    if (sm?.cart_id) return { entity: "cart", id: sm.cart_id }
+  }
+  if (itemIds.length) {
+    // lines on the order (a draft order's, an order's creation: the whole order is taxed)
+    const [item] = await graph<{ order_id?: string | null }>(scope, {
+      entity: "order_item",
+      fields: FALLBACK_QUERY_ENTITIES.order.order_item,
+      filters: { item_id: [...itemIds] },
+      pagination: { take: 1 },
+    })
+    if (item?.order_id) return { entity: "order", id: item.order_id }
+  }
+  const ref = routeOrderRef(requestPath)
+  if (!ref) return undefined
+  let orderId: string | undefined = ref.id
+  if (ref.entity !== "order") {
+    const [row] = await graph<{ order_id?: string | null }>(scope, { entity: ref.entity, fields: ["order_id"], filters: { id: ref.id } })
+    orderId = row?.order_id ?? undefined
+  }
+  if (!orderId) return undefined
+  const [newItems, newShipping] = await Promise.all([
+    itemIds.length
+      ? graph<OrderLineRow>(scope, {
+          entity: "order_line_item",
+          fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
+          filters: { id: [...itemIds] },
+        })
+      : undefined,
+    shippingIds.length
+      ? graph<OrderShippingRow>(scope, {
+          entity: "order_shipping_method",
+          fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
+          filters: { id: [...shippingIds] },
+        })
+      : undefined,
+  ])
+  return { entity: "order", id: orderId, ...(newItems ? { newItems } : {}), ...(newShipping ? { newShipping } : {}) }
+}
+
+/** A module's Query aliases as its joiner config lists them (`alias[].name`: a name or [singular, plural]). */
+export interface JoinerLike {
+  alias?: readonly { name?: string | readonly string[] }[] | { name?: string | readonly string[] }
+}
+
+/** Pure: the names a joiner config answers to. */
+export function joinerAliases(j: JoinerLike | undefined): string[] {
+  const list = j?.alias === undefined ? [] : Array.isArray(j.alias) ? j.alias : [j.alias]
+  return list.flatMap((a: { name?: string | readonly string[] }) =>
+    a.name === undefined ? [] : typeof a.name === "string" ? [a.name] : [...a.name],
+  )
+}
+
+/** Pure: what the reader needs and the app lacks (empty: it holds): the modules' Query entities. */
+export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_ENTITIES, JoinerLike | undefined>): string[] {
+  const out: string[] = []
+  for (const [mod, entities] of Object.entries(FALLBACK_QUERY_ENTITIES) as [keyof typeof FALLBACK_QUERY_ENTITIES, object][]) {
+    // a module this copy of the framework does not see (not loaded, or another copy's): not checked
+    if (!joiners[mod]) continue
+    const names = joinerAliases(joiners[mod])
+    for (const e of Object.keys(entities)) if (!names.includes(e)) out.push(`the ${mod} module has no Query entity ${e}`)
+  }
+  return out
+}
+
+/** readerDifferences of the booted app (its Cart and Order Modules' joiner configs, its container). */
+export function fallbackReaderDifferences(): string[] {
+  const joinerOf = (key: string): JoinerLike | undefined => {
+    const inst = MedusaModule.getModuleInstance(key) as Record<string, { __joinerConfig?: () => JoinerLike }> | undefined
+    const svc = Object.values(inst ?? {})[0]
+    return typeof svc?.__joinerConfig === "function" ? svc.__joinerConfig() : undefined
+  }
+  return readerDifferences({ cart: joinerOf(Modules.CART), order: joinerOf(Modules.ORDER) })
+}

@@ -16,13 +16,16 @@ export interface CheckoutExemption {
 }
 
 /** Pure: the certificate the charged lines were priced under, or null (taxed as a guest / not exempt). */
-export function checkoutExemption(lines: readonly { tax_lines?: readonly ChargedTaxLine[] | null }[]): CheckoutExemption | null {
+export function checkoutExemption(
+  lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[],
+): CheckoutExemption | null {
   for (const l of lines) {
+    // a Medusa whose tax lines have no `data` (before 2.18) answers Query's `tax_lines.data` with holes
     for (const t of l.tax_lines ?? []) {
-      const id = t.data?.exemption_id
+      const id = t?.data?.exemption_id
       if (typeof id === "string" && id.length) {
-        const basis = t.data?.exemption_basis
-        const customer = t.data?.exempt_customer_id
+        const basis = t?.data?.exemption_basis
+        const customer = t?.data?.exempt_customer_id
         return {
           exemptionId: id,
           basis: typeof basis === "string" ? basis : null,

@@ -174,7 +174,7 @@ function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSna
 /** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
 export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<string, unknown> | null }[] | null }[] | null }): boolean {
   return (order.items ?? []).some((i) =>
-    (i.tax_lines ?? []).some((t) => typeof t.data?.exemption_id === "string" && typeof t.data?.exemption_basis === "string"),
+    (i.tax_lines ?? []).some((t) => typeof t?.data?.exemption_id === "string" && typeof t?.data?.exemption_basis === "string"),
   )
 }
 

@@ -1,0 +1,15 @@
+import { checkoutExemption } from "./exemption-snapshot"
+
+describe("checkoutExemption", () => {
+  it("reads the certificate the charged lines were priced under", () => {
+    const lines = [
+      { tax_lines: [{ data: null }] },
+      { tax_lines: [{ data: { exemption_id: "cert-1", exemption_basis: "verified_customer" } }] },
+    ]
+    expect(checkoutExemption(lines)).toEqual({ exemptionId: "cert-1", basis: "verified_customer", customerId: null })
+  })
+
+  it("a Medusa without tax-line data (before 2.18) answers with holes: no exemption, no TypeError", () => {
+    expect(checkoutExemption([{ tax_lines: [undefined, null] }, { tax_lines: null }, {}])).toBeNull()
+  })
+})

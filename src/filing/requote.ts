@@ -11,9 +11,12 @@ import type { ErrorDetail } from "../service/contract"
 import type { DestinationSource } from "../modules/sales-tax-filing/types"
 import type { PluginOptions } from "../options"
 import type { AddressRow } from "./order-rows"
-import { buildSnapshot, filingProcessor, getPluginOptions, readOrder, ruledDestination } from "./medusa"
+import { buildSnapshot, ruledDestination } from "./snapshot"
+import { filingProcessor } from "./processor-factory"
+import { getPluginOptions } from "../options"
+import { readOrder } from "./order-reader"
 import { currencyReason } from "./decisions"
-import type { FilingClient } from "./processor"
+import type { FilingClient } from "./processor-types"
 
 /** Why a re-quote cannot be done (the admin route answers `status`, with `errors` located in its body). */
 export class RequoteRefused extends Error {

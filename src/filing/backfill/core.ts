@@ -18,7 +18,8 @@
 import pLimit from "p-limit"
 import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions"
-import { FilingProcessor, newRecordFor, type FilingProcessorDeps } from "../processor"
+import { FilingProcessor } from "../processor"
+import { newRecordFor, type FilingProcessorDeps } from "../processor-types"
 
 export interface BackfillRefund {
   /** the Medusa return id (the refund's idempotency key) */

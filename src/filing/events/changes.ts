@@ -4,22 +4,12 @@
  * orders of their own.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import {
-  buildSnapshot,
-  claimRefund,
-  claimedTax,
-  exchangeRefund,
-  filingProcessor,
-  getPluginOptions,
-  loadClaim,
-  loadExchange,
-  readOrder,
-  orderRecordInput,
-  returnRefund,
-  splitByOrigin,
-  type RefundTarget,
-} from "../medusa"
-import { newRecordFor } from "../processor"
+import { buildSnapshot, orderRecordInput, splitByOrigin } from "../snapshot"
+import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, returnRefund, type RefundTarget } from "../refund-targets"
+import { filingProcessor } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import { readOrder } from "../order-reader"
+import { newRecordFor } from "../processor-types"
 import { chargedTotal, childOrderId, replacementCharge } from "../decisions"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"

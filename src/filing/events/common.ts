@@ -1,7 +1,7 @@
 /** What every filing event handler shares: its dependencies, its result, the filing store. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore } from "../../modules/sales-tax-filing/types"
-import { type FilingClient } from "../processor"
+import type { FilingClient } from "../processor-types"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 
 export interface HandlerDeps {

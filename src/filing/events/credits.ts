@@ -1,7 +1,9 @@
 /** Refunds without a return (manual refunds): listed per order, filed as standalone credits. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
-import { newRecordFor } from "../processor"
+import { filingProcessor } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import { orderRecordInput } from "../snapshot"
+import { newRecordFor } from "../processor-types"
 import { childOrderId } from "../decisions"
 import { creditTax, refundCreditParts } from "../refunds"
 import { REFUND_TRANSACTION_REFERENCE, creditLineVersion } from "../../medusa/refund-credit-lines"

@@ -4,8 +4,10 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
-import { buildSnapshot, completionInstant, filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
-import { type ProcessOutcome } from "../processor"
+import { buildSnapshot, completionInstant, orderRecordInput } from "../snapshot"
+import { filingProcessor } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
 import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
 

@@ -1,50 +1,39 @@
 /**
- * The filing processor's base: its dependencies, the order's lock, record reads and writes, the
- * client of a record's connection, and what a failed step leaves on the record (back-off, or a
- * pause while the service refuses the key).
+ * The filing processor's writer: record reads and writes, and what a failed step leaves on the
+ * record (back-off, or a pause while the service refuses the key).
  */
-import type { OrderRecord } from "../service/contract"
-import type { FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
-import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, lockKey, sanitizeError } from "./decisions"
+import type { FilingRecordDTO, FilingRefundDTO, RecordPatch } from "../modules/sales-tax-filing/types"
+import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, sanitizeError } from "./decisions"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
-import { statusOf, type FilingClient, type FilingProcessorDeps } from "./processor-types"
+import type { FilingProcessorDeps } from "./processor-types"
 
-export abstract class ProcessorBase {
-  protected readonly now: () => Date
-  protected readonly backoff: BackoffPolicy
+export class RecordWriter {
+  readonly now: () => Date
+  private readonly backoff: BackoffPolicy
 
-  constructor(protected readonly deps: FilingProcessorDeps) {
+  constructor(private readonly deps: FilingProcessorDeps) {
     this.now = deps.now ?? (() => new Date())
     this.backoff = deps.backoff ?? DEFAULT_BACKOFF
   }
 
-  /** All records of one Medusa order (its own, its edits', exchanges', claims', credits') share one lock. */
-  protected locked<T>(rootOrderId: string, fn: () => Promise<T>): Promise<T> {
-    return this.deps.lock(lockKey(rootOrderId), fn)
-  }
-
-  protected async rootId(orderId: string): Promise<string> {
+  async rootId(orderId: string): Promise<string> {
     const rec = await this.deps.store.findRecord(orderId)
     return rec?.parent_order_id ?? orderId
   }
 
-  protected async reload(orderId: string): Promise<FilingRecordDTO> {
+  async reload(orderId: string): Promise<FilingRecordDTO> {
     const r = await this.deps.store.findRecord(orderId)
     if (!r) throw new Error(`filing record for ${orderId} vanished`)
     return r
   }
 
-  protected async patch(rec: FilingRecordDTO, patch: RecordPatch): Promise<FilingRecordDTO> {
+  async patch(rec: FilingRecordDTO, patch: RecordPatch): Promise<FilingRecordDTO> {
     await this.deps.store.patchRecord(rec.id, patch)
     return { ...rec, ...patch }
   }
 
-  /**
-   * A needs_attention record waits for a person: an intent (completion, cancellation) noted on it
-   * is kept for when it is filed, but schedules nothing; canceled before it was filed, nothing is
-   * left to file (skipped).
-   */
-  protected async parked(rec: FilingRecordDTO): Promise<FilingRecordDTO> {
+  /** A needs_attention record waits for a person: its intents schedule nothing; canceled before it was filed, skipped. */
+  async parked(rec: FilingRecordDTO): Promise<FilingRecordDTO> {
     if (rec.cancel_requested_at && !rec.filed_at) {
       return this.patch(rec, {
         state: "skipped",
@@ -55,13 +44,8 @@ export abstract class ProcessorBase {
     return rec.next_attempt_at ? this.patch(rec, { next_attempt_at: null }) : rec
   }
 
-  protected clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
-    const id = s?.connectionId
-    return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
-  }
-
   /** The service accepts the key again: the other records paused by a refused key are made due now. */
-  protected async resumePaused(orderId: string): Promise<void> {
+  async resumePaused(orderId: string): Promise<void> {
     try {
       const n = (await this.deps.store.resumePaused?.(KEY_REFUSED, this.now())) ?? 0
       this.deps.logger?.info(`sales-tax filing: ${orderId} went through after a refused key; ${n} other paused records made due`)
@@ -71,16 +55,7 @@ export abstract class ProcessorBase {
     }
   }
 
-  protected async getOrderOrNull(orderId: string, client: FilingClient = this.deps.client): Promise<OrderRecord | null> {
-    try {
-      return await client.getOrder(orderId)
-    } catch (e) {
-      if (statusOf(e) === 404) return null
-      throw e
-    }
-  }
-
-  protected async fail(orderId: string, step: string, err: unknown, refund: FilingRefundDTO | null): Promise<FilingRecordDTO | null> {
+  async fail(orderId: string, step: string, err: unknown, refund: FilingRefundDTO | null): Promise<FilingRecordDTO | null> {
     const { store } = this.deps
     const message = sanitizeError(err, this.deps.secrets ?? [])
     const rec = await store.findRecord(orderId)

@@ -1,30 +1,164 @@
 /**
- * What the processor sends after an order is filed: its refund rows (returns, claims, exchanges,
- * a cancellation after the cutoff, edits' moved lines) and its pending edits (void and refile
- * whole before the cutoff, else refunds plus an order of the edit's own).
+ * The filing processor's calls to the service: filing a snapshot (the cart path: re-quote, compare,
+ * convert; or the direct path: the tax as charged per line), a refused certificate's fallback, a
+ * single-purchase certificate's use, the refund rows, and the pending edits (void and refile whole
+ * before the cutoff, else refunds plus an order of the edit's own). Each outcome goes through the writer.
  */
+import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
 import {
   chargedTotal,
   childRefundKey,
+  compareLines,
+  completionAtFiling,
+  directOrderRequest,
   editSupplements,
+  filedStep,
+  mustFileDirect,
+  orderTaxTotal,
   owedSnapshot,
   planEdit,
   refundTaxTotal,
   requoteFigures,
+  requotesAtFiling,
   requoteRequest,
+  sanitizeError,
   toIso,
 } from "./decisions"
 import { dec } from "../money"
-import { OrderFiler } from "./processor-file"
-import { newRecordFor, sortRefunds, statusOf, WaitError } from "./processor-types"
+import { refusesCertificate } from "../checkout/exemptions/exemptions"
+import type { RecordWriter } from "./record-writer"
+import { newRecordFor, sortRefunds, statusOf, WaitError, type FilingClient, type FilingProcessorDeps } from "./processor-types"
 
-export abstract class RefundSender extends OrderFiler {
-  /** Processes one record (the processor's step sequence; processor.ts). */
-  protected abstract run(orderId: string): Promise<FilingRecordDTO | null>
+export class FilingCalls {
+  constructor(
+    private readonly deps: FilingProcessorDeps,
+    private readonly w: RecordWriter,
+    /** processes another record of the same order (an edit's refunds and supplements), under the lock held */
+    private readonly run: (orderId: string) => Promise<FilingRecordDTO | null>,
+  ) {}
+
+  clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
+    const id = s?.connectionId
+    return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
+  }
+
+  async getOrderOrNull(orderId: string, client: FilingClient): Promise<OrderRecord | null> {
+    try {
+      return await client.getOrder(orderId)
+    } catch (e) {
+      if (statusOf(e) === 404) return null
+      throw e
+    }
+  }
+
+  /**
+   * Files a snapshot. A certificate the service refuses (disabled or removed after the sale) never
+   * fails the filing: the order is filed again without the certificate reference, directly, with
+   * the tax as charged per line (0 on the exempt lines), so what is filed is what was charged.
+   */
+  async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
+    let filed: FilingRecordDTO
+    try {
+      filed = await this.fileAs(rec, s, false)
+    } catch (e) {
+      if (!s.exemptionId || !refusesCertificate(e)) throw e
+      this.deps.logger?.warn(
+        `sales-tax filing: ${s.orderId}: the service refused exemption certificate ${s.exemptionId} (disabled or removed after the sale); filed with the tax as charged per line, without the certificate reference`,
+      )
+      return this.fileAs(rec, { ...s, exemptionId: null }, true)
+    }
+    if (s.exemptionId) await this.useSinglePurchase(filed, s)
+    return filed
+  }
+
+  /**
+   * Whether the snapshot's certificate can still be referenced (no certificate: yes). A client
+   * that cannot read certificates answers yes (file()'s fallback still files what was charged);
+   * a failure to read it is thrown (retried later: nothing was voided).
+   */
+  async certificateUsable(s: FilingSnapshot, client: FilingClient): Promise<boolean> {
+    if (!s.exemptionId || !client.getCertificate) return true
+    try {
+      const cert = await client.getCertificate(s.exemptionId)
+      return !cert.disabledAt
+    } catch (e) {
+      if (statusOf(e) === 404) return false
+      throw e
+    }
+  }
+
+  /**
+   * After an order (the Medusa order's own record) is filed under a single-purchase certificate:
+   * the certificate is disabled at the service (it exempted its one order) and recorded as used by
+   * it. Idempotent: a disabled certificate is not disabled again, and the first order stays its
+   * user. Best effort: a failure is logged and never fails the filing.
+   */
+  async useSinglePurchase(rec: FilingRecordDTO, s: FilingSnapshot): Promise<void> {
+    const client = this.clientOf(s)
+    if (!s.exemptionId || rec.kind !== "order" || rec.parent_order_id || !client.getCertificate || !client.disableCertificate) return
+    try {
+      const cert = await client.getCertificate(s.exemptionId)
+      if (!cert.singlePurchase) return
+      if (!cert.disabledAt) await client.disableCertificate(s.exemptionId)
+      await this.deps.certificateUsed?.({ certificateId: s.exemptionId, orderId: rec.order_id, customerId: cert.customerId ?? null })
+    } catch (e) {
+      this.deps.logger?.warn(
+        `sales-tax filing: ${rec.order_id}: single-purchase certificate ${s.exemptionId} could not be marked used (${sanitizeError(e, this.deps.secrets ?? [])})`,
+      )
+    }
+  }
+
+  async fileAs(rec: FilingRecordDTO, s: FilingSnapshot, direct: boolean): Promise<FilingRecordDTO> {
+    const client = this.clientOf(s)
+    const forced = direct || mustFileDirect(s)
+    let cmp: ReturnType<typeof compareLines> | null = null
+    if (requotesAtFiling(s, direct)) {
+      const quote = await client.calculateCarts(requoteRequest(s))
+      const cart = quote.items.find((c) => c.cartId === s.cartId) ?? quote.items[0]
+      cmp = compareLines(s.lines, cart?.lineItems ?? [])
+    }
+    const completion = completionAtFiling(rec, s)
+    if (!forced && cmp?.equal) {
+      const r = await client.cartToOrder({
+        cartId: s.cartId!,
+        orderId: s.orderId,
+        completed: completion.completed,
+        ...(completion.completed && completion.completedDate ? { completedDate: completion.completedDate } : {}),
+      })
+      // the cart may have moved between the re-quote and the conversion: the filed tax must be the charged tax
+      if (!r.alreadyExisted && !dec(orderTaxTotal(r.order)).eq(chargedTotal(s.lines))) {
+        this.deps.logger?.warn(`sales-tax filing: ${s.orderId} converted with a different tax; voiding and filing the charged tax`)
+        await client.voidOrder(s.orderId)
+      } else {
+        this.deps.onFiled?.({ orderId: s.orderId, path: "cart", alreadyExisted: r.alreadyExisted })
+        return this.markFiled(rec, r.order, "cart", cmp)
+      }
+    }
+    const r = await client.createOrder(directOrderRequest(s, completion, s.placedAt))
+    this.deps.onFiled?.({ orderId: s.orderId, path: "direct", alreadyExisted: r.alreadyExisted })
+    return this.markFiled(rec, r.order, "direct", cmp)
+  }
+
+  async markFiled(
+    rec: FilingRecordDTO,
+    order: OrderRecord,
+    path: "cart" | "direct",
+    cmp: ReturnType<typeof compareLines> | null,
+  ): Promise<FilingRecordDTO> {
+    return this.w.patch(rec, {
+      filed_at: this.w.now(),
+      filing_path: path,
+      filed_tax: orderTaxTotal(order),
+      requoted_tax: cmp ? cmp.quotedTotal : rec.requoted_tax,
+      tax_difference: cmp ? (cmp.equal ? 0 : cmp.difference) : rec.tax_difference,
+      completed_at: order.completedDate ? new Date(order.completedDate) : null,
+      last_step: filedStep(rec.snapshot),
+    })
+  }
 
   /** Sends every refund row not sent yet (in the order they were recorded); keeps each item's refunded tax. */
-  protected async sendRefunds(
+  async sendRefunds(
     rec: FilingRecordDTO,
     refunds: FilingRefundDTO[],
     inFlight: (r: FilingRefundDTO | null) => void,
@@ -56,7 +190,7 @@ export abstract class RefundSender extends OrderFiler {
       await store.patchRefund(r.id, {
         state: "refunded",
         refunded_tax: refundTaxTotal(res.refunds),
-        refunded_at: this.now(),
+        refunded_at: this.w.now(),
         last_error: null,
         items: r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: taxOf.get(i.itemId) ?? 0 })),
       })
@@ -66,7 +200,7 @@ export abstract class RefundSender extends OrderFiler {
   }
 
   /** Files the pending edits of an order's own record, oldest first. */
-  protected async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
+  async applyEdits(rec: FilingRecordDTO, inFlight: (r: FilingRefundDTO | null) => void): Promise<FilingRecordDTO> {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
     for (const intent of rec.edits ?? []) {
@@ -74,7 +208,7 @@ export abstract class RefundSender extends OrderFiler {
       let edit = intent
       const setEdit = async (patch: Partial<EditIntent>, more: RecordPatch = {}) => {
         const edits = (rec.edits ?? []).map((e) => (e.id === edit.id ? { ...e, ...patch } : e))
-        rec = await this.patch(rec, { edits, ...more })
+        rec = await this.w.patch(rec, { edits, ...more })
       }
       if (rec.voided_at || rec.cancel_requested_at) {
         await setEdit({ state: "superseded" })
@@ -87,7 +221,7 @@ export abstract class RefundSender extends OrderFiler {
         // corrected destination is quoted at the service, the same way the re-quote did
         const s: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: edit.lines }
         const quoted = await client.calculateCarts(requoteRequest(s))
-        const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.now()).lines
+        const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.w.now()).lines
         await setEdit({ lines: owed, requote: { ...edit.requote, quoted: true } })
         edit = { ...edit, lines: owed, requote: { ...edit.requote, quoted: true } }
       }
@@ -165,11 +299,11 @@ export abstract class RefundSender extends OrderFiler {
           lines: sup.lines,
           ...(rq ? { requote: requoteFigures(rq, sup.lines, edit.requote?.collected) } : {}),
         }
-        const fresh = newRecordFor(sup.orderId, snapshot, "placed", this.now())
+        const fresh = newRecordFor(sup.orderId, snapshot, "placed", this.w.now())
         await store.ensureRecord(snapshot.requote ? { ...fresh, charged_tax: snapshot.requote.collectedTax } : fresh)
       }
       await setEdit({ state: "applied", mode: "supplement" })
-      rec = await this.sendRefunds(rec, (await this.reload(rec.order_id)).refunds ?? [], inFlight)
+      rec = await this.sendRefunds(rec, (await this.w.reload(rec.order_id)).refunds ?? [], inFlight)
       for (const part of plan.refunds) if (part.orderId !== rec.order_id) await this.run(part.orderId)
       for (const sup of supplements) await this.run(sup.orderId)
     }

@@ -7,6 +7,7 @@
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
 import {
+  addTo,
   chargedTotal,
   childRefundKey,
   compareLines,
@@ -52,11 +53,7 @@ export class FilingCalls {
     }
   }
 
-  /**
-   * Files a snapshot. A certificate the service refuses (disabled or removed after the sale) never
-   * fails the filing: the order is filed again without the certificate reference, directly, with
-   * the tax as charged per line (0 on the exempt lines), so what is filed is what was charged.
-   */
+  /** Files a snapshot; a certificate the service refuses files it directly without the reference, as charged. */
   async file(rec: FilingRecordDTO, s: FilingSnapshot): Promise<FilingRecordDTO> {
     let filed: FilingRecordDTO
     try {
@@ -72,11 +69,7 @@ export class FilingCalls {
     return filed
   }
 
-  /**
-   * Whether the snapshot's certificate can still be referenced (no certificate: yes). A client
-   * that cannot read certificates answers yes (file()'s fallback still files what was charged);
-   * a failure to read it is thrown (retried later: nothing was voided).
-   */
+  /** Whether the snapshot's certificate can still be referenced (none, or a client that cannot read them: yes). */
   async certificateUsable(s: FilingSnapshot, client: FilingClient): Promise<boolean> {
     if (!s.exemptionId || !client.getCertificate) return true
     try {
@@ -88,12 +81,7 @@ export class FilingCalls {
     }
   }
 
-  /**
-   * After an order (the Medusa order's own record) is filed under a single-purchase certificate:
-   * the certificate is disabled at the service (it exempted its one order) and recorded as used by
-   * it. Idempotent: a disabled certificate is not disabled again, and the first order stays its
-   * user. Best effort: a failure is logged and never fails the filing.
-   */
+  /** An order filed under a single-purchase certificate: disabled at the service and recorded as used (best effort). */
   async useSinglePurchase(rec: FilingRecordDTO, s: FilingSnapshot): Promise<void> {
     const client = this.clientOf(s)
     if (!s.exemptionId || rec.kind !== "order" || rec.parent_order_id || !client.getCertificate || !client.disableCertificate) return
@@ -179,14 +167,7 @@ export class FilingCalls {
         ...(r.returned_at ? { returnedDate: toIso(r.returned_at) } : {}),
       })
       const taxOf = new Map<string, number>()
-      for (const it of res.refunds.flatMap((x) => x.items)) {
-        taxOf.set(
-          it.itemId,
-          dec(taxOf.get(it.itemId) ?? 0)
-            .plus(Math.abs(it.tax.amount))
-            .toNumber(),
-        )
-      }
+      for (const it of res.refunds.flatMap((x) => x.items)) addTo(taxOf, it.itemId, Math.abs(it.tax.amount))
       await store.patchRefund(r.id, {
         state: "refunded",
         refunded_tax: refundTaxTotal(res.refunds),

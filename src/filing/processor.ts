@@ -46,12 +46,7 @@ export class FilingProcessor {
     return this.deps.lock(lockKey(rootOrderId), fn)
   }
 
-  /**
-   * order.placed (and exchanges' new items): file the order (and its other origins' orders).
-   * `completedAt`: the order was complete before it is filed (a historical order, the backfill):
-   * its completion is noted first, so it is filed complete as of then (completion modes other
-   * than "placed"; see completionAtFiling).
-   */
+  /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
   fileOrder(record: NewRecord, opts: FileOrderOptions = {}): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
@@ -61,11 +56,7 @@ export class FilingProcessor {
     })
   }
 
-  /**
-   * Ensures the record and, for an order shipped from several origins, its other origins'
-   * records (kind "order", parent = the order: refunds are routed to them line by line, a
-   * cancellation voids them, completion completes them). Returns the record's own.
-   */
+  /** Ensures the record and, for an order shipped from several origins, its other origins' records. */
   private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
     const { origin_siblings: siblings, ...own } = record
     const out = await this.deps.store.ensureRecord(own)
@@ -124,12 +115,7 @@ export class FilingProcessor {
     })
   }
 
-  /**
-   * order-edit.confirmed: records the edit on the order's record (once per edit id) and files it:
-   * before the void cutoff an order with no refunds is voided and filed again whole; otherwise the
-   * changed lines' remaining quantities are refunded (key = edit id) and the changed and added
-   * lines filed as an order of their own (orderId = edit id).
-   */
+  /** order-edit.confirmed: records the edit (once per edit id) and files it (FilingCalls.applyEdits). */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
@@ -153,9 +139,8 @@ export class FilingProcessor {
   }
 
   /**
-   * A received return, a claim's or an exchange's returned items: refund exactly those. Each item
-   * is refunded on the record that holds it (the order, an edit's, an exchange's or a claim's own
-   * order); on a record other than the order's the key is `<source key>:<record order id>`.
+   * A return's, claim's or exchange's returned items: refunded on the records holding them (key
+   * `<source key>:<record order id>` on a record other than the order's).
    */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
@@ -191,10 +176,8 @@ export class FilingProcessor {
   }
 
   /**
-   * Admin fix of a needs_attention record (issue 26): `build` gives the order's snapshot for the
-   * corrected destination; its lines are quoted at the service and carry the tax it computes (none
-   * was collected: the merchant owes it), and the record is filed with them. Only a record still in
-   * needs_attention is touched (under the order's lock): a second call files nothing.
+   * Admin fix of a needs_attention record: the snapshot `build` gives for the corrected destination
+   * is quoted and filed with the owed tax. Only a record still in needs_attention is touched.
    */
   async requote(
     orderId: string,

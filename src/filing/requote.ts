@@ -1,5 +1,5 @@
 /**
- * The fix of a needs_attention order (issue 26): re-quote its lines at the service for a
+ * The fix of a needs_attention order: re-quote its lines at the service for a
  * corrected destination and file them. No tax was collected from the shopper; what is filed is
  * the tax the service computes, which the merchant owes (the record's snapshot says so:
  * `requote`). Through the filing processor (its lock, its cart / direct paths, keys from Medusa

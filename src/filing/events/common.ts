@@ -21,7 +21,7 @@ export const result = (orderId: string, rec: FilingRecordDTO | null): FilingResu
   lastError: rec?.last_error ?? null,
 })
 
-/** The reason a record was skipped with, before issue 26, for a US address whose state or ZIP did not resolve. */
+/** The reason a record was skipped with, before needs_attention existed, for a US address whose state or ZIP did not resolve. */
 export const UNRESOLVED_SKIP = /^not filed: destination no_(state|zip)$/
 
 export function filingStore(container: MedusaContainer): FilingStore {

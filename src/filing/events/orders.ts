@@ -12,7 +12,7 @@ import { graph } from "../../query"
 import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
 
 /**
- * A record skipped before issue 26 for a US address whose state or ZIP did not resolve becomes
+ * A record skipped (before needs_attention existed) for a US address whose state or ZIP did not resolve becomes
  * what filing decides now (needs_attention: no tax was charged). Any other record is left as is.
  */
 async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {

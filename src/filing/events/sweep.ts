@@ -67,7 +67,7 @@ export function missingFacts(
   if (!rec) return ["no filing record"]
   // a record left for a person waits for the person (the re-quote files the order as Medusa holds it then)
   if (rec.state === "needs_attention") return facts.canceled && !rec.cancel_requested_at ? ["cancellation"] : []
-  // skipped before issue 26 for a US address whose state or ZIP did not resolve: looked at again
+  // skipped before needs_attention existed, for a US address whose state or ZIP did not resolve: looked at again
   if (rec.state === "skipped") return UNRESOLVED_SKIP.test(rec.last_error ?? "") && !facts.canceled ? ["destination"] : []
   const keys = new Set([rec, ...children].flatMap((r) => (r.refunds ?? []).map((x) => x.source_id)))
   const kids = new Set(children.map((c) => c.order_id))

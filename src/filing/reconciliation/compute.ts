@@ -1,11 +1,7 @@
 /**
- * Reconciliation, pure: per month, what Medusa charged and refunded to customers against what
- * the filing records hold as filed and refunded at the service. Integer cents throughout (amounts
- * enter as decimal strings/numbers and are rounded to the cent with bignumber.js once); no I/O, no
- * clock. The Medusa reads are in ./medusa.ts, the admin routes in src/api/admin/sales-tax/reconciliation.
- *
- * The parts: types.ts (the shapes), amounts.ts (months, cents), attention.ts (US orders listed
- * apart), csv.ts (the export); this file reconciles an order and a month, and is their one entry.
+ * Reconciliation, pure: per month, what Medusa charged and refunded to customers against what the
+ * filing records hold as filed and refunded at the service, in integer cents; no I/O, no clock.
+ * Parts: types.ts, amounts.ts, attention.ts, csv.ts; Medusa reads in ./medusa.ts.
  */
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"

@@ -141,7 +141,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
 }
 
 /**
- * Pure: what the separate lines read of an order (issue 26, 27): a US shipping address, its
+ * Pure: what the separate lines read of an order: a US shipping address, its
  * currency, whether the provider charged it (a tax line on some line), and what it sold before
  * tax (items at price × quantity less adjustments, shipping less adjustments; a tax-inclusive
  * price as shown, which for an order without tax is the same).

@@ -29,7 +29,7 @@ export interface OrderFacts {
   refunds: CustomerRefund[]
   /** refunds without a return (payment refunds beyond what came back): the tax part of each */
   manualRefunds?: { refundId: string; taxCents: number }[]
-  /** the shipping address is in the US (issue 26) */
+  /** the shipping address is in the US */
   usAddress?: boolean
   /** ISO 4217, lower or upper case (absent: USD) */
   currencyCode?: string
@@ -63,7 +63,7 @@ export interface RecordFacts {
 export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
 
 /**
- * Why a US order is listed apart (issue 26, 27): "us_without_tax" — shipped to a US address and
+ * Why a US order is listed apart: "us_without_tax" — shipped to a US address and
  * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
  * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
  */
@@ -102,8 +102,8 @@ export interface MonthReport {
   rows: OrderRow[]
   /** rows with a reason, largest difference first */
   differences: OrderRow[]
-  /** US orders without tax (issue 26): how many, what they sold (USD), and the rows */
+  /** US orders without tax: how many, what they sold (USD), and the rows */
   usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
-  /** US orders in a currency other than USD (issue 27): how many, what they sold per currency, and the rows */
+  /** US orders in a currency other than USD: how many, what they sold per currency, and the rows */
   nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
 }

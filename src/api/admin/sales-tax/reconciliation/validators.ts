@@ -73,7 +73,7 @@ export function reportView(r: MonthReport) {
     differences: r.differences.slice(0, MAX_DIFFERENCES).map(rowView),
     differences_count: r.differences.length,
     truncated: r.differences.length > MAX_DIFFERENCES,
-    // issue 26, 27: listed apart (their difference is 0 when nothing was charged)
+    // listed apart (their difference is 0 when nothing was charged)
     us_without_tax: {
       text: text.usWithoutTax,
       orders: r.usWithoutTax.orders,

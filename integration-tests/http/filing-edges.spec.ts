@@ -39,7 +39,7 @@ import { SALES_TAX_FILING_MODULE, type FilingLine } from "../../src/modules/sale
 import type { Address } from "../../src/service/contract"
 import { serviceLineItem } from "../../src/filing/decisions"
 import { sweepOrders } from "../../src/filing/events/sweep"
-import { monthOf } from "../../src/filing/reconciliation/compute"
+import { monthOf } from "../../src/filing/reconciliation/amounts"
 import { dec, roundCents, sum, toCents } from "../../src/money"
 import salesTaxFilingRetryJob from "../../src/jobs/sales-tax-filing-retry"
 import { KEY_REFUSED } from "../../src/filing/key-refused"

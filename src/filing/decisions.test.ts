@@ -1,21 +1,9 @@
 import fc from "fast-check"
 import { dec, roundCents, sum } from "../money"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import {
-  backoffDelayMs,
-  compareLines,
-  completionAtFiling,
-  deriveState,
-  describeFailure,
-  directOrderRequest,
-  isRetryable,
-  normalizeRefundItems,
-  refundKey,
-  remainingItems,
-  sanitizeError,
-  filedStep,
-  requotesAtFiling,
-} from "./decisions"
+import { backoffDelayMs, describeFailure, isRetryable, sanitizeError } from "./decisions-retry"
+import { compareLines, completionAtFiling, deriveState, directOrderRequest, refundKey, filedStep, requotesAtFiling } from "./decisions"
+import { normalizeRefundItems, remainingItems } from "./decisions-refunds"
 
 const line = (i: number, tax: number, qty = 2): FilingLine => ({
   index: i,

@@ -320,6 +320,3 @@ export function deriveState(
   }
   return rec.completed_at ? "completed" : "filed"
 }
-
-export * from "./decisions-refunds"
-export * from "./decisions-retry"

@@ -6,26 +6,22 @@
  */
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
+import { addTo, childRefundKey, editSupplements, planEdit } from "./decisions-refunds"
 import {
-  addTo,
   chargedTotal,
-  childRefundKey,
   compareLines,
   completionAtFiling,
   directOrderRequest,
-  editSupplements,
   filedStep,
   mustFileDirect,
   orderTaxTotal,
   owedSnapshot,
-  planEdit,
   refundTaxTotal,
   requoteFigures,
   requotesAtFiling,
   requoteRequest,
-  sanitizeError,
-  toIso,
 } from "./decisions"
+import { sanitizeError, toIso } from "./decisions-retry"
 import { dec } from "../money"
 import { refusesCertificate } from "../checkout/exemptions/exemptions"
 import type { RecordWriter } from "./record-writer"

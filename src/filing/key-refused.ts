@@ -3,7 +3,7 @@
  * fixed, so the record is paused (`paused_reason` "key_refused") and retried with back-off without
  * counting towards `filing.maxAttempts`. The first paused record that goes through makes the others due.
  */
-import { isRetryable } from "./decisions"
+import { isRetryable } from "./decisions-retry"
 
 export const KEY_REFUSED = "key_refused" as const
 export type PausedReason = typeof KEY_REFUSED

@@ -24,7 +24,8 @@ import type {
   RefundItem,
   RefundSource,
 } from "../modules/sales-tax-filing/types"
-import { BackoffPolicy, chargedTotal } from "./decisions"
+import { BackoffPolicy } from "./decisions-retry"
+import { chargedTotal } from "./decisions"
 
 /** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
 export interface FilingClient {

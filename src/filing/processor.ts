@@ -6,19 +6,9 @@
  * the pure decisions (decisions*.ts) and the calls (filing-calls.ts); here the intents and `run`.
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
-import {
-  childRefundKey,
-  deriveState,
-  lockKey,
-  owedSnapshot,
-  refundKey,
-  remainingItems,
-  requoteOfEdit,
-  requoteRequest,
-  routeRefund,
-  sanitizeError,
-  toIso,
-} from "./decisions"
+import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
+import { deriveState, lockKey, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
+import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"

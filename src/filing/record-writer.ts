@@ -3,7 +3,7 @@
  * record (back-off, or a pause while the service refuses the key).
  */
 import type { FilingRecordDTO, FilingRefundDTO, RecordPatch } from "../modules/sales-tax-filing/types"
-import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, sanitizeError } from "./decisions"
+import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
 import type { FilingProcessorDeps } from "./processor-types"
 

@@ -7,7 +7,7 @@
  */
 import pLimit from "p-limit"
 import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
-import { sanitizeError } from "../decisions"
+import { sanitizeError } from "../decisions-retry"
 import { FilingProcessor } from "../processor"
 import { newRecordFor, type FilingProcessorDeps } from "../processor-types"
 

@@ -5,7 +5,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { describeFailure } from "../decisions"
+import { describeFailure } from "../decisions-retry"
 import { getPluginOptions } from "../../options"
 import { onOrderEdited, onPaymentCaptured, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"

@@ -8,11 +8,6 @@ import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
 import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
-export { MONTH_RE, cents, fullItemTax, money, monthOf, monthRange } from "./amounts"
-export { ATTENTION_TEXT, attentionLines, attentionOf, attentionSummary } from "./attention"
-export { CSV_HEADER, csvField, monthCsv } from "./csv"
-export type { AttentionKind, ChargedLine, CustomerRefund, DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
-
 // ---------------------------------------------------------------------------------------------
 // Per order
 // ---------------------------------------------------------------------------------------------

@@ -16,19 +16,9 @@ import type { ChangeItemRow, ClaimRow, OrderItemRow, OrderRow, ShippingLinks, Sh
 import { readOrderParts, readOrders } from "../order-reader"
 import { onOrderEdited, retryFiling, syncOrder } from "../events/orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "../events/changes"
-import {
-  cents,
-  fullItemTax,
-  monthRange,
-  reconcileMonth,
-  reconcileOrder,
-  recordsByOrder,
-  type CustomerRefund,
-  type MonthReport,
-  type OrderFacts,
-  type OrderRow as ReconciledRow,
-  type RecordFacts,
-} from "./compute"
+import { cents, fullItemTax, monthRange } from "./amounts"
+import { reconcileMonth, reconcileOrder, recordsByOrder } from "./compute"
+import type { CustomerRefund, MonthReport, OrderFacts, OrderRow as ReconciledRow, RecordFacts } from "./types"
 
 const PAGE = 500
 

@@ -2,10 +2,8 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { issuesToErrors } from "../../../../../../service/contract"
 import { fileRefundAsCredit, listManualRefunds } from "../../../../../../filing/events/credits"
+import { notAField } from "../../../../../../filing/requote"
 import { filingRouteContext, readFilingView } from "../../helpers"
-
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
 
 export const FileCreditBody = z
   .object({

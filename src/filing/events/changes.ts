@@ -6,14 +6,13 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { buildSnapshot, orderRecordInput, splitByOrigin } from "../snapshot"
 import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, returnRefund, type RefundTarget } from "../refund-targets"
-import { filingProcessor } from "../processor-factory"
+import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { readOrder } from "../order-reader"
 import { newRecordFor } from "../processor-types"
 import { chargedTotal } from "../decisions"
 import { childOrderId, replacementCharge } from "../decisions-refunds"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
-import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"
 
 async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
   if (!target) return null

@@ -1,6 +1,6 @@
 /** Refunds without a return (manual refunds): listed per order, filed as standalone credits. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { filingProcessor } from "../processor-factory"
+import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { orderRecordInput } from "../snapshot"
 import { newRecordFor } from "../processor-types"
@@ -11,7 +11,6 @@ import { amountString, roundCents, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
-import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"
 
 // ---------------------------------------------------------------------------------------------
 // Refunds without a return: filed as standalone credits (kind "credit")

@@ -5,11 +5,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
 import { buildSnapshot, completionInstant, orderRecordInput } from "../snapshot"
-import { filingProcessor } from "../processor-factory"
+import { filingProcessor, filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
-import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
 
 /**
  * A record skipped (before needs_attention existed) for a US address whose state or ZIP did not resolve becomes

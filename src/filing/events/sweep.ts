@@ -16,7 +16,7 @@ import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
 import { readOrderParts } from "../order-reader"
-import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "./common"
+import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 

@@ -152,9 +152,7 @@ export function backfillRunner(deps: {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Progress (the command line bar and the admin both show it)
-// ---------------------------------------------------------------------------------------------
 
 export interface BackfillProgress {
   total: number

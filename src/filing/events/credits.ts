@@ -12,9 +12,7 @@ import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
 
-// ---------------------------------------------------------------------------------------------
 // Refunds without a return: filed as standalone credits (kind "credit")
-// ---------------------------------------------------------------------------------------------
 
 export interface ManualRefund {
   refundId: string
@@ -36,12 +34,6 @@ export function creditOrderId(refundId: string): string {
   return childOrderId(`credit_${refundId}`)
 }
 
-/**
- * The order's refunds and which of them (in part) came without a return: the part Medusa booked as
- * a credit line when the refund was made (see ./refunds.ts). Decided once per refund, so a return
- * after a refund without a return never turns the filed credit into a double: that return is owed
- * (and filed) in full, as Medusa owes it.
- */
 /** An order's refunds and credit lines as listManualRefunds reads them. */
 interface RefundedOrderRow {
   id: string
@@ -65,6 +57,7 @@ interface RefundedOrderRow {
     | null
 }
 
+/** The order's refunds without a return (in part): the part Medusa booked as a credit line (../refunds.ts). */
 export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
   const [order] = await graph<RefundedOrderRow>(container, {
     entity: "order",

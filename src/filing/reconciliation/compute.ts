@@ -8,9 +8,7 @@ import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
 import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
-// ---------------------------------------------------------------------------------------------
 // Per order
-// ---------------------------------------------------------------------------------------------
 
 /**
  * Tax refunded to the customer for one line over successive refunds, rounded as the service
@@ -131,9 +129,7 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Per month
-// ---------------------------------------------------------------------------------------------
 
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
 export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {

@@ -1,8 +1,6 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
 
-// ---------------------------------------------------------------------------------------------
 // Inputs
-// ---------------------------------------------------------------------------------------------
 
 /** One taxed line of a Medusa order (item or shipping method) as charged. */
 export interface ChargedLine {
@@ -62,11 +60,7 @@ export interface RecordFacts {
 
 export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
 
-/**
- * Why a US order is listed apart: "us_without_tax" — shipped to a US address and
- * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
- * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
- */
+/** Why a US order is listed apart: no tax charged at checkout, or a currency other than USD (canceled: not listed). */
 export type AttentionKind = "us_without_tax" | "currency_not_usd"
 
 export interface OrderRow {

@@ -35,16 +35,6 @@ export function remainingItems(lines: FilingLine[], refunds: Pick<FilingRefundDT
     .filter((i) => i.quantity > 0)
 }
 
-/** Merges duplicate item ids and drops zero quantities; keeps only items of the filed order. */
-export function normalizeRefundItems(items: RefundItem[], lines: FilingLine[]): RefundItem[] {
-  const known = new Set(lines.map((l) => l.itemId))
-  const m = new Map<string, number>()
-  for (const i of items) {
-    if (known.has(i.itemId) && i.quantity > 0) addTo(m, i.itemId, i.quantity)
-  }
-  return [...m.entries()].map(([itemId, quantity]) => ({ itemId, quantity }))
-}
-
 // Order edits, replace claims, credits
 
 /** Refund sources that are the customer's refunds (an edit's and a cancellation's are not). */

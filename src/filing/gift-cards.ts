@@ -8,13 +8,6 @@
 /** TIC 10005, "Gift card". */
 export const GIFT_CARD_TIC = 10005
 
-/** The TICs filing treats as gift cards (the catalog has one). */
-export const GIFT_CARD_TICS: ReadonlySet<number> = new Set([GIFT_CARD_TIC])
-
-export function isGiftCardTic(tic: number | null | undefined): boolean {
-  return typeof tic === "number" && GIFT_CARD_TICS.has(tic)
-}
-
 /**
  * Pure: the TIC an order item is filed under. A Medusa gift card line (`is_giftcard`) is always
  * TIC 10005 (it was never quoted, so it has no charged TIC, and the default TIC would file it as a

@@ -28,7 +28,7 @@ import { processDueFilings } from "../../src/filing/events/orders"
 import { sweepOrders } from "../../src/filing/events/sweep"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../src/modules/sales-tax-filing/service"
-import { fullItemTax } from "../../src/filing/reconciliation/amounts"
+import { fullItemTax } from "../../src/filing/decisions"
 
 const ORDERS = Number(process.env.LIFECYCLE_ORDERS ?? 3)
 jest.setTimeout(Math.max(600_000, ORDERS * 60_000))

@@ -4,7 +4,7 @@
  * decisions-refunds.ts; retries and error text: decisions-retry.ts.
  */
 import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
-import { dec, roundCents, roundTo, sum } from "../money"
+import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../checkout/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../checkout/address/destination"
 import type {
@@ -319,4 +319,26 @@ export function deriveState(
     return all ? "refunded" : "partially_refunded"
   }
   return rec.completed_at ? "completed" : "filed"
+}
+
+/**
+ * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
+ * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
+ * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
+ * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
+ * was charged.
+ */
+export function fullItemTax(item: {
+  unitPrice: DecLike
+  quantity: DecLike
+  adjustments: DecLike[]
+  rates: DecLike[]
+  /** a tax-inclusive price (and adjustments): Medusa takes the tax out, taxable = (price − adjustments) ÷ (1 + Σ rates) */
+  taxInclusive?: boolean
+}): string {
+  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
+  const gross = dec(item.unitPrice).times(item.quantity).minus(discount)
+  const sumRate = item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(dec(r).div(100)), dec(0))
+  const taxable = item.taxInclusive ? gross.div(sumRate.plus(1)) : gross
+  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
 }

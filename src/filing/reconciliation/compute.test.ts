@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { attentionOf, attentionSummary } from "./attention"
-import { cents, fullItemTax, money, monthOf, monthRange } from "./amounts"
+import { cents, money, monthOf, monthRange } from "./amounts"
+import { fullItemTax } from "../decisions"
 import { csvField, monthCsv } from "./csv"
 import { customerRefundedCents, lineRefundedCents, reconcileMonth, reconcileOrder } from "./compute"
 import type { OrderFacts, RecordFacts } from "./types"

@@ -16,7 +16,8 @@ import type { ChangeItemRow, ClaimRow, OrderItemRow, OrderRow, ShippingLinks, Sh
 import { readOrderParts, readOrders } from "../order-reader"
 import { onOrderEdited, retryFiling, syncOrder } from "../events/orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "../events/changes"
-import { cents, fullItemTax, monthRange } from "./amounts"
+import { cents, monthRange } from "./amounts"
+import { fullItemTax } from "../decisions"
 import { reconcileMonth, reconcileOrder, recordsByOrder } from "./compute"
 import type { CustomerRefund, MonthReport, OrderFacts, OrderRow as ReconciledRow, RecordFacts } from "./types"
 

@@ -10,10 +10,7 @@ import { getPluginOptions } from "../../options"
 import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
 
-/**
- * A record skipped (before needs_attention existed) for a US address whose state or ZIP did not resolve becomes
- * what filing decides now (needs_attention: no tax was charged). Any other record is left as is.
- */
+/** An old "skipped" record for a US address whose state or ZIP did not resolve becomes needs_attention. */
 async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {
   if (record.state !== "needs_attention") return
   const store = filingStore(container)

@@ -23,7 +23,7 @@ import { graph } from "../query"
 import { LOCATION_ADDRESS_FIELDS } from "../checkout/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
-import { scrubServiceText } from "../api/admin/sales-tax/helpers"
+import { scrubServiceText } from "../http/answers"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import {
   planFix,

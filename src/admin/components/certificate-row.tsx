@@ -3,7 +3,7 @@ import type { ReactNode } from "react"
 import { useState } from "react"
 import { humanize } from "../lib/certificate-form"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../api/types"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../http/types"
 
 type Decision = "approve" | "reject"
 

@@ -1,7 +1,7 @@
 import { Badge, Button, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
-import type { AdminConnectionsResponse, CheckResult } from "../../api/types"
+import type { AdminConnectionsResponse, CheckResult } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 import { SettingsSection } from "./settings-section"
 

@@ -1,6 +1,6 @@
 import { Badge, Table, Text } from "@medusajs/ui"
 import { api } from "../lib/api"
-import type { AdminLocationsResponse, LocationView } from "../../api/types"
+import type { AdminLocationsResponse, LocationView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 import { SettingsSection } from "./settings-section"
 

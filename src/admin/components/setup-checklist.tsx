@@ -3,7 +3,7 @@ import { Badge, Button, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../lib/api"
-import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../api/types"
+import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 import { SettingsSection } from "./settings-section"
 

@@ -1,7 +1,7 @@
 import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../api/types"
+import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 
 const SOURCE_TEXT: Record<TicSource, string> = {

@@ -7,7 +7,7 @@ import { CreateCertificateDrawer } from "../components/certificate-drawer"
 import { LoadStatus } from "../components/load-status"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
-import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../api/types"
+import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 
 /**

@@ -4,7 +4,7 @@ import { Badge, Button, Container, Heading, Table, Text, toast } from "@medusajs
 import { Fragment, useState } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../../../lib/api"
-import type { AdminSettingsResponse, TicSource } from "../../../../api/types"
+import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
 import { useLoad } from "../../../lib/use-load"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection } from "../../../components/connections-section"

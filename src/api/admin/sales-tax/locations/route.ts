@@ -10,8 +10,8 @@ import {
   type LocationAddressLike,
   type RefusalCache,
 } from "../../../../checkout/origins/origins"
-import type { AdminLocationsResponse, LocationView } from "../../../types"
-import { handle, pluginOptions } from "../helpers"
+import type { AdminLocationsResponse, LocationView } from "../../../../http/types"
+import { handle, pluginOptions } from "../../../../http/answers"
 import { runtimeOf } from "../../../../runtime"
 
 /** A stock location as this route reads it. */

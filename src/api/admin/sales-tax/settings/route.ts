@@ -5,9 +5,10 @@ import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../../..
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import { graph } from "../../../../query"
 import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../../../../tics/product-tics"
-import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../../../types"
+import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../../../../http/types"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../../../../filing/key-refused"
-import { handle, pluginOptions, salesTaxClient, serviceText, ticInfo } from "../helpers"
+import { handle, pluginOptions, salesTaxClient, serviceText } from "../../../../http/answers"
+import { ticInfo } from "../../../../tics/lookup"
 
 type Scope = MedusaRequest["scope"]
 

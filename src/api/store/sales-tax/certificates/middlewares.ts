@@ -12,7 +12,7 @@ import {
   type MiddlewareRoute,
 } from "@medusajs/framework/http"
 import { validateBodyLocated } from "../../../admin/sales-tax/middlewares"
-import { validateParams } from "../../../admin/sales-tax/id-shapes"
+import { validateParams } from "../../../../http/id-shapes"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
 import { shopperCertificatesOpen } from "./shopper"
 

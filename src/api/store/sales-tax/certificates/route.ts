@@ -5,7 +5,7 @@ import { invalidateCustomerCertificates } from "../../../../checkout/exemptions/
 import { SHOPPER_CERTIFICATE_CAP } from "../../../../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten } from "../../../../checkout/exemptions/certificate-claims"
 import type { SalesTaxClient } from "../../../../service/client"
-import { bodyOf, handle, pluginOptions, sendError, storeClient } from "../../../admin/sales-tax/helpers"
+import { bodyOf, handle, pluginOptions, sendError, storeClient } from "../../../../http/answers"
 import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
 import {
   customerOf,

@@ -11,12 +11,12 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../../../../service/contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
 import type { CertificateCreator } from "../../../../modules/sales-tax/service"
-import { pluginOptions, sendError } from "../../../admin/sales-tax/helpers"
+import { pluginOptions, sendError } from "../../../../http/answers"
 import type { CertificateStanding, ReviewStatus } from "../../../../checkout/exemptions/exemptions"
 import { certificateStatus } from "../../../../checkout/exemptions/certificate-rules"
 import { reconcilePlaceholders, type PlaceholderRow } from "../../../../checkout/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../../../../options"
-import type { CertificateWithStanding } from "../../../types"
+import type { CertificateWithStanding } from "../../../../http/types"
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20

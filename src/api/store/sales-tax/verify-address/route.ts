@@ -7,7 +7,7 @@ import type { ErrorDetail } from "../../../../service/contract"
 import { getPluginOptions, type PluginOptions } from "../../../../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../../../../checkout/address/us-address"
 import { graph } from "../../../../query"
-import { excerpt } from "../../../admin/sales-tax/input-guard"
+import { excerpt } from "../../../../http/input-guard"
 import {
   addressKey,
   ANONYMOUS_KEY,
@@ -16,7 +16,7 @@ import {
   verifyAddressGuard,
   type Limited,
   type Verdict,
-} from "./limits"
+} from "../../../../core/verify-address-limits"
 
 /**
  * POST /store/sales-tax/verify-address — the storefront's address step.

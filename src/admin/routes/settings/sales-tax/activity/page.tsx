@@ -2,7 +2,7 @@ import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Sele
 import { useState } from "react"
 import { Link, useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
-import type { ActivityEntryView as Entry } from "../../../../../api/types"
+import type { ActivityEntryView as Entry } from "../../../../../http/types"
 import { useLoad } from "../../../../lib/use-load"
 
 const OPERATIONS = [

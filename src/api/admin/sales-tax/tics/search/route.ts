@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { AdminTicSearchResponse } from "../../../../types"
-import { bodyOf, handle, pluginOptions, salesTaxClient } from "../../helpers"
-import { rememberTics } from "../../tic-lookup"
+import type { AdminTicSearchResponse } from "../../../../../http/types"
+import { bodyOf, handle, pluginOptions, salesTaxClient } from "../../../../../http/answers"
+import { rememberTics } from "../../../../../tics/lookup"
 import { AdminTicSearchBody } from "../../validators"
 
 /** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isSalesTaxError } from "../../../../../service/client"
 import { invalidateCustomerCertificates } from "../../../../../checkout/exemptions/exemptions"
-import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
+import { handle, notFound, storeClient } from "../../../../../http/answers"
 import { customerOf, shopperCertificatesOpen, withCreators, withinBudget } from "../shopper"
 
 /**

@@ -6,7 +6,7 @@ import { normalizeUsState, normalizeUsZip } from "../../../../../../checkout/add
 import { dec } from "../../../../../../money"
 import type { FilingSnapshot } from "../../../../../../modules/sales-tax-filing/types"
 import { RequoteRefused, requoteFiling } from "../../../../../../filing/requote"
-import { handle, sendError } from "../../../helpers"
+import { handle, sendError } from "../../../../../../http/answers"
 import { filingNotFound, filingRouteContext, readFilingView } from "../../helpers"
 
 /** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */

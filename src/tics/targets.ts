@@ -1,13 +1,14 @@
-// GET / POST / DELETE /admin/sales-tax/tics/{product|product-type|product-category}/:id
+// The TIC of a product, product type or category: GET the resolved TIC with every level considered,
+// POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../../types"
-import { graph } from "../../../query"
-import { assignedTics, ticModule, type TicModule } from "../../../tics/product-tics"
-import { nearestWithTic, resolveProductTic } from "../../../tics/tic-resolution"
-import { bodyOf, handle, notFound, pluginOptions, sendError, ticInfo } from "./helpers"
-import { lookupTic, TIC_UNVERIFIED_WARNING } from "./tic-lookup"
-import { AdminSetTicBody } from "./validators"
+import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
+import { graph } from "../query"
+import { assignedTics, ticModule, type TicModule } from "./product-tics"
+import { nearestWithTic, resolveProductTic } from "./tic-resolution"
+import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
+import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
+import { AdminSetTicBody } from "../api/admin/sales-tax/validators"
 
 type ModelTarget = "product" | "product_type" | "product_category"
 const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {

@@ -4,7 +4,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { validateAndTransformBody } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { z } from "zod"
+import { z } from "zod"
 import { sendError, sendZodError } from "./answers"
 import { excerpt } from "./input-guard"
 
@@ -48,3 +48,6 @@ export function unknownFields(schema: z.ZodType, body: unknown): string[] {
   if (parsed.success) return []
   return parsed.error.issues.flatMap((i) => (i.code === "unrecognized_keys" && i.path.length === 0 ? i.keys : []))
 }
+
+/** A zod catchall: any other field is refused at its own location (`body.<field>`), not as an unknown key of the body. */
+export const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })

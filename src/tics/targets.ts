@@ -8,7 +8,16 @@ import { assignedTics, ticModule, type TicModule } from "./product-tics"
 import { nearestWithTic, resolveProductTic } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
-import { AdminSetTicBody } from "../api/admin/sales-tax/validators"
+import { z } from "zod"
+
+/** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
+export const AdminSetTicBody = z.object({
+  tic: z
+    .number({ error: "tic must be a number (a Taxability Information Code)" })
+    .int("tic must be an integer")
+    .min(0, "tic must be 0 or a positive TIC"),
+})
+export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
 type ModelTarget = "product" | "product_type" | "product_category"
 const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {

@@ -6,7 +6,7 @@ import { SHOPPER_CERTIFICATE_CAP } from "../../../../checkout/exemptions/certifi
 import { createMayHaveWritten } from "../../../../checkout/exemptions/certificate-claims"
 import type { SalesTaxClient } from "../../../../service/client"
 import { bodyOf, handle, pluginOptions, sendError, storeClient } from "../../../../http/answers"
-import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
+import { AdminCreateCertificateBody } from "../../../../certificates/body"
 import {
   customerOf,
   origins,
@@ -17,7 +17,7 @@ import {
   withCreators,
   withinBudget,
   withStanding,
-} from "./shopper"
+} from "../../../../certificates/shopper"
 
 async function listAll(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
   const out: CertificateRecord[] = []

@@ -6,7 +6,7 @@ import { checkParam } from "../../../../../../http/id-shapes"
 import { handle, sendError, sendZodError } from "../../../../../../http/answers"
 import { adminConnection } from "../../../../../../http/connection-query"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
-import { origins, withStanding } from "../../../../../store/sales-tax/certificates/shopper"
+import { origins, withStanding } from "../../../../../../certificates/shopper"
 
 /** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
 const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })

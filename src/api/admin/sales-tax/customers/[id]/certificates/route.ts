@@ -4,7 +4,7 @@ import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../
 import { bodyOf, handle, notFound } from "../../../../../../http/answers"
 import { adminConnection } from "../../../../../../http/connection-query"
 import { queryOf } from "../../../../../../query"
-import { AdminCreateCertificateBody } from "../../../validators"
+import { AdminCreateCertificateBody } from "../../../../../../certificates/body"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
 import {
   origins,
@@ -12,7 +12,7 @@ import {
   recordOrigin,
   underCustomerLock,
   withCreators,
-} from "../../../../../store/sales-tax/certificates/shopper"
+} from "../../../../../../certificates/shopper"
 
 type Scope = MedusaRequest["scope"]
 

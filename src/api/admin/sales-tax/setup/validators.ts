@@ -2,7 +2,6 @@ import { z } from "zod"
 import { notAField } from "../../../../http/validate"
 import { SETUP_FIX_IDS } from "../../../../setup/checks"
 
-
 /** POST /admin/sales-tax/setup/fix: one fix of the checklist, by id. */
 export const AdminSetupFixBody = z
   .object({

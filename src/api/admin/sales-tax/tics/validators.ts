@@ -3,7 +3,6 @@ import { notAField } from "../../../../http/validate"
 import { IMPORT_LIMITS } from "../../../../tics/bulk"
 import { MIN_ACCEPT_ALL } from "../../../../tics/classify/combine"
 
-
 /** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
 export const AdminTicImportBody = z
   .object({

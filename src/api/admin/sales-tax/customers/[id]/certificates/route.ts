@@ -6,13 +6,7 @@ import { adminConnection } from "../../../../../../http/connection-query"
 import { queryOf } from "../../../../../../query"
 import { AdminCreateCertificateBody } from "../../../../../../certificates/body"
 import { invalidateCustomerCertificates } from "../../../../../../checkout/exemptions/exemptions"
-import {
-  origins,
-  reconcileCustomer,
-  recordOrigin,
-  underCustomerLock,
-  withCreators,
-} from "../../../../../../certificates/shopper"
+import { origins, reconcileCustomer, recordOrigin, underCustomerLock, withCreators } from "../../../../../../certificates/shopper"
 
 type Scope = MedusaRequest["scope"]
 

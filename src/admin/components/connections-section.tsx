@@ -3,7 +3,7 @@ import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import type { AdminConnectionsResponse, CheckResult } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { SettingsSection } from "./ui"
 
 type PingAnswer = { connectionId: string; ping: CheckResult<{ message: string }> }
 

@@ -13,7 +13,7 @@ import {
   type NamedOrder,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Row } from "./detail-row"
+import { Row } from "./ui"
 
 /** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error; lines named as the order names them. */
 export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {

@@ -2,7 +2,7 @@ import { Badge, Table, Text } from "@medusajs/ui"
 import { api } from "../lib/api"
 import type { AdminLocationsResponse, LocationView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { SettingsSection } from "./ui"
 
 const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 

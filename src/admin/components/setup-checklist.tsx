@@ -5,7 +5,7 @@ import { Link } from "react-router-dom"
 import { api, errorMessage } from "../lib/api"
 import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { SettingsSection } from "./ui"
 
 /**
  * Settings → Sales Tax → Setup (issue 30): what the store needs to quote US sales tax (GET

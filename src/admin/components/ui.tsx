@@ -1,6 +1,6 @@
 // The shared pieces of the plugin's admin pages and widgets: page and section frames, links,
 // load and error lines, a plain table, a busy action and a polled import job's progress.
-import { Container, Heading, Table, Text, toast } from "@medusajs/ui"
+import { Button, Container, Heading, Table, Text, toast } from "@medusajs/ui"
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../lib/api"
@@ -98,6 +98,20 @@ export function SettingsSection(props: {
   )
 }
 
+/** A figure in a box: its label over its value. */
+export function Figure({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) {
+  return (
+    <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
+      <Text size="xsmall" className="text-ui-fg-subtle">
+        {label}
+      </Text>
+      <Text size="large" weight="plus" className={tone === "error" ? "text-ui-fg-error" : undefined}>
+        {value}
+      </Text>
+    </div>
+  )
+}
+
 /** A label and its value, side by side. */
 export function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -120,6 +134,7 @@ export function DataTable<T>(props: {
   cells: (row: T) => ReactNode[]
   testId?: string
   rowTestId?: (row: T) => string
+  onRowClick?: (row: T) => void
   cellClassName?: string
 }) {
   return (
@@ -133,7 +148,12 @@ export function DataTable<T>(props: {
       </Table.Header>
       <Table.Body>
         {props.rows.map((r) => (
-          <Table.Row key={props.rowKey(r)} data-testid={props.rowTestId?.(r)}>
+          <Table.Row
+            key={props.rowKey(r)}
+            data-testid={props.rowTestId?.(r)}
+            className={props.onRowClick ? "cursor-pointer" : undefined}
+            onClick={props.onRowClick && (() => props.onRowClick!(r))}
+          >
             {props.cells(r).map((c, i) => (
               <Table.Cell key={i} className={props.cellClassName ?? "whitespace-normal"}>
                 {c}
@@ -143,6 +163,38 @@ export function DataTable<T>(props: {
         ))}
       </Table.Body>
     </Table>
+  )
+}
+
+/** Previous / Next over `count` rows, `page` at a time. */
+export function Pager(props: {
+  offset: number
+  page: number
+  count: number
+  go: (offset: number) => void
+  disabled?: boolean
+  nextTestId?: string
+}) {
+  return (
+    <span className="flex gap-x-2">
+      <Button
+        size="small"
+        variant="secondary"
+        disabled={props.disabled || props.offset === 0}
+        onClick={() => props.go(Math.max(0, props.offset - props.page))}
+      >
+        Previous
+      </Button>
+      <Button
+        size="small"
+        variant="secondary"
+        disabled={props.disabled || props.offset + props.page >= props.count}
+        onClick={() => props.go(props.offset + props.page)}
+        data-testid={props.nextTestId}
+      >
+        Next
+      </Button>
+    </span>
   )
 }
 

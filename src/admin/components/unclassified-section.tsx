@@ -2,7 +2,7 @@ import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import { useLoad } from "../lib/use-load"
-import { DataTable, JobProgress, NavLink, useImportJob } from "./ui"
+import { DataTable, JobProgress, NavLink, Pager, useImportJob } from "./ui"
 import type { UnclassifiedProduct } from "../../tics/classify/medusa"
 import type { SearchRun } from "../../tics/classify/search"
 import type { TicImportJob } from "../../tics/medusa"
@@ -140,24 +140,7 @@ export function UnclassifiedSection() {
             size="xsmall"
             className="text-ui-fg-subtle"
           >{`${offset + 1}-${Math.min(offset + PAGE, data.count)} of ${data.count} · searches: ${data.searches.searched} made, ${data.searches.cached} cached`}</Text>
-          <span className="flex gap-x-2">
-            <Button
-              size="small"
-              variant="secondary"
-              disabled={loading || offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - PAGE))}
-            >
-              Previous
-            </Button>
-            <Button
-              size="small"
-              variant="secondary"
-              disabled={loading || offset + PAGE >= data.count}
-              onClick={() => setOffset(offset + PAGE)}
-            >
-              Next
-            </Button>
-          </span>
+          <Pager offset={offset} page={PAGE} count={data.count} go={setOffset} disabled={loading} />
         </div>
       ) : null}
     </Container>

@@ -25,19 +25,9 @@ import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../http/answers"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
-import {
-  planFix,
-  setupChecklist,
-  type FixPlan,
-  type SetupFixId,
-  type SetupInput,
-  type SetupItem,
-  type SetupLocation,
-  type SetupProduct,
-  type SetupRegion,
-  type SetupSalesChannel,
-  type SetupTaxRegion,
-} from "./checks"
+import { setupChecklist } from "./checklist"
+import { planFix, type FixPlan } from "./fixes"
+import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupProduct, SetupRegion, SetupSalesChannel, SetupTaxRegion } from "./types"
 
 type Scope = Pick<MedusaContainer, "resolve">
 

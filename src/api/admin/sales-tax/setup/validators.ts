@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { notAField } from "../../../../http/validate"
-import { SETUP_FIX_IDS } from "../../../../setup/checks"
+import { SETUP_FIX_IDS } from "../../../../setup/types"
 
 /** POST /admin/sales-tax/setup/fix: one fix of the checklist, by id. */
 export const AdminSetupFixBody = z

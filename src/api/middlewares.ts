@@ -20,7 +20,7 @@ export default defineMiddlewares({
     ...storeSalesTaxGuardMiddlewares,
     ...storeCertificateMiddlewares,
     ...storeSalesTaxMiddlewares,
-    // issue 26/27: no admin-created US order untaxed for want of a destination, nor in another currency
+    // no admin-created US order untaxed for want of a destination, nor in another currency
     ...draftOrderGuardMiddlewares,
   ],
 })

@@ -1,5 +1,5 @@
 /**
- * The setup checklist against a running Medusa (issue 30): reads what the checks need through
+ * The setup checklist against a running Medusa: reads what the checks need through
  * Query (src/setup/checks.ts is the pure part) and applies a fix through Medusa's public
  * workflows. Shared by the admin routes (GET /admin/sales-tax/setup, POST …/setup/fix) and the
  * script (src/scripts/sales-tax-setup.ts).

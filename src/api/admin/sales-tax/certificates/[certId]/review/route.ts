@@ -32,7 +32,7 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
 
 /**
  * POST /admin/sales-tax/certificates/:certId/review[?connection_id=] { decision: "approve" } or
- * { decision: "reject", reason }: staff review a certificate (issue 27). Approved, it exempts from
+ * { decision: "reject", reason }: staff review a certificate. Approved, it exempts from
  * the customer's next cart refresh; rejected, it is disabled at the service too (it can never
  * exempt) and the customer sees the reason in their list. A disabled certificate cannot be
  * approved (422).

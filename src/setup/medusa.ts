@@ -27,7 +27,16 @@ import { scrubServiceText } from "../http/answers"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
-import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupProduct, SetupRegion, SetupSalesChannel, SetupTaxRegion } from "./types"
+import type {
+  SetupFixId,
+  SetupInput,
+  SetupItem,
+  SetupLocation,
+  SetupProduct,
+  SetupRegion,
+  SetupSalesChannel,
+  SetupTaxRegion,
+} from "./types"
 
 type Scope = Pick<MedusaContainer, "resolve">
 

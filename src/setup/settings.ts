@@ -1,5 +1,5 @@
 // The overview of Settings → Sales Tax (GET /admin/sales-tax/settings).
-import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { MedusaRequest } from "@medusajs/framework/http"
 import type { HealthResponse, PingResponse } from "../service/contract"
 import { SalesTaxError } from "../service/client"
 import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../options"

@@ -27,7 +27,7 @@ import {
   DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
   verifyAddressGuard,
   type Verdict,
-} from "../../api/store/sales-tax/verify-address/limits"
+} from "../../core/verify-address-limits"
 import { withDeadline } from "../quote/fallback"
 
 const STATE_SET = new Set<string>(US_STATES)

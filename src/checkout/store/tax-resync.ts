@@ -43,7 +43,7 @@ import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
-import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
+import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
 import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope, quotedStates } from "./cart-change"
 import { readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
 import {

@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { MONTH_RE } from "../../../../filing/reconciliation/amounts"
 import { FIRST_YEAR, inYears, LAST_YEAR } from "../../../../filing/backfill/range"
-import { sendZodError } from "../helpers"
+import { sendZodError } from "../../../../http/answers"
 
 export const MonthQuery = z.object({
   month: z

@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { issuesToErrors } from "../../../../../../service/contract"
 import { RequoteBody, RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
-import { handle, sendError } from "../../../helpers"
+import { handle, sendError } from "../../../../../../http/answers"
 import { filingRouteContext, readFilingView } from "../../helpers"
 
 const REFUSED = {

@@ -1,15 +1,7 @@
-import {
-  planFix,
-  servesUsOrders,
-  setupChecklist,
-  usdPrice,
-  type FixPlan,
-  type SetupCheckId,
-  type SetupInput,
-  type SetupItem,
-  type SetupLocation,
-  type SetupShippingOption,
-} from "./checks"
+import { setupChecklist } from "./checklist"
+import { planFix, type FixPlan } from "./fixes"
+import { servesUsOrders, usdPrice } from "./selectors"
+import type { SetupCheckId, SetupInput, SetupItem, SetupLocation, SetupShippingOption } from "./types"
 
 const PROVIDER = "tp_sales-tax_sales-tax"
 const ORIGIN = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }

@@ -8,8 +8,8 @@
 //     (a deeply nested echo cannot overflow the serializer) and the API key replaced.
 // The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
-import { makeRedactor } from "../../../service/client/errors"
-import { getPluginOptions } from "../../../options"
+import { makeRedactor } from "../service/client/errors"
+import { getPluginOptions } from "../options"
 
 export const INPUT_LIMITS = {
   /** Objects/arrays nested deeper than this in a JSON body are refused (the deepest valid body has 3). */

@@ -1,4 +1,4 @@
-import { scrubServiceText } from "./helpers"
+import { scrubServiceText } from "./answers"
 
 const o = { connectionId: "11111111-2222-4333-8444-555555555555", baseUrl: "http://127.0.0.1:4010", apiKey: "sk_secret_key" }
 

@@ -10,8 +10,8 @@ import type {
   MedusaResponse,
   MiddlewareRoute,
 } from "@medusajs/framework/http"
-import { actorOf, actorStorage } from "../../../checkout/hooks/request-actor"
-import { runtimeOf } from "../../../runtime"
+import { actorOf, actorStorage } from "../hooks/request-actor"
+import { runtimeOf } from "../../runtime"
 
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   // read lazily: the hook runs later in this same request, after every authentication step

@@ -49,7 +49,7 @@ export interface AdminTicSearchResponse {
 /** Who created a certificate through this store: the customer (storefront) or staff (admin); null when made elsewhere. */
 export type CertificateCreator = "customer" | "staff"
 
-/** A certificate with what the store keeps about it (issue 27: review, single-purchase use). */
+/** A certificate with what the store keeps about it (review, single-purchase use). */
 export type CertificateWithStanding = CertificateRecord & {
   createdBy: CertificateCreator | null
   /** pending (awaiting review), active, rejected, used (single purchase, its order filed), disabled */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod"
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { unknownFields, validateBodyLocated } from "./middlewares"
+import { unknownFields, validateBodyLocated } from "./validate"
 
 const Body = z.object({ name: z.string(), zip: z.string().optional() })
 

@@ -1,4 +1,4 @@
-import { AdminReviewCertificateBody } from "./route"
+import { AdminReviewCertificateBody } from "./admin"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

@@ -1,13 +1,23 @@
-// GET / POST / DELETE /admin/sales-tax/tics/{product|product-type|product-category}/:id
+// The TIC of a product, product type or category: GET the resolved TIC with every level considered,
+// POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../../types"
-import { graph } from "../../../query"
-import { assignedTics, ticModule, type TicModule } from "../../../tics/product-tics"
-import { nearestWithTic, resolveProductTic } from "../../../tics/tic-resolution"
-import { bodyOf, handle, notFound, pluginOptions, sendError, ticInfo } from "./helpers"
-import { lookupTic, TIC_UNVERIFIED_WARNING } from "./tic-lookup"
-import { AdminSetTicBody } from "./validators"
+import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
+import { graph } from "../query"
+import { assignedTics, ticModule, type TicModule } from "./product-tics"
+import { nearestWithTic, resolveProductTic } from "./tic-resolution"
+import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
+import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
+import { z } from "zod"
+
+/** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
+export const AdminSetTicBody = z.object({
+  tic: z
+    .number({ error: "tic must be a number (a Taxability Information Code)" })
+    .int("tic must be an integer")
+    .min(0, "tic must be 0 or a positive TIC"),
+})
+export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
 type ModelTarget = "product" | "product_type" | "product_category"
 const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {

@@ -7,10 +7,10 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import type { SalesTaxClient } from "../../../service/client"
-import { getBackgroundClient } from "../../../service/client-factory"
-import { connectionById, optionsOn, type ResolvedConnection } from "../../../service/connections"
-import { pluginOptions, sendZodError } from "./helpers"
+import type { SalesTaxClient } from "../service/client"
+import { getBackgroundClient } from "../service/client-factory"
+import { connectionById, optionsOn, type ResolvedConnection } from "../service/connections"
+import { pluginOptions, sendZodError } from "./answers"
 
 /** Pure: the query schema for the configured connection ids. */
 export function connectionQuerySchema(ids: readonly string[]) {

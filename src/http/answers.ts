@@ -1,16 +1,14 @@
-// Shared pieces of the plugin's admin routes: the client, error mapping to Medusa's error format
-// ({ type, message } plus `errors` with located field messages), TIC labels.
+// The answers of the plugin's routes: their clients, and errors in Medusa's format ({ type, message }
+// plus `errors` with located field messages), a service failure mapped to an admin answer.
 import type { MedusaRequest, MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
-import { issuesToErrors, type ErrorDetail } from "../../../service/contract"
-import { SalesTaxError, type SalesTaxClient } from "../../../service/client"
-import { getBackgroundClient } from "../../../service/client-factory"
-import { optionsForChannel } from "../../../service/connections"
-import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../../../options"
-import type { TicInfo } from "../../types"
+import { issuesToErrors, type ErrorDetail } from "../service/contract"
+import { SalesTaxError, type SalesTaxClient } from "../service/client"
+import { getBackgroundClient } from "../service/client-factory"
+import { optionsForChannel } from "../service/connections"
+import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../options"
 import { excerpt } from "./input-guard"
-import { ticLabel } from "./tic-lookup"
 
 type Scope = MedusaRequest["scope"]
 
@@ -71,11 +69,6 @@ export function serviceText(scope: Scope, text: string): string {
   } catch {
     return text.replace(/\/(?:tax|_sandbox|1\.0)\/\S*/g, "[service path]")
   }
-}
-
-/** A TIC with the service's label (null when the service does not know it or cannot be asked). */
-export async function ticInfo(scope: Scope, ticId: number): Promise<TicInfo> {
-  return { ticId, label: await ticLabel(pluginOptions(scope), ticId) }
 }
 
 /** Medusa's error body ({ type, message }, as its error handler writes it) plus located errors. */

@@ -1,7 +1,7 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import { clearSalesTaxClients } from "../../../service/client-factory"
-import { resolvePluginOptions, type PluginOptions } from "../../../options"
-import { clearTicCache, lookupTic, rememberTics, ticLabel } from "./tic-lookup"
+import { clearSalesTaxClients } from "../service/client-factory"
+import { resolvePluginOptions, type PluginOptions } from "../options"
+import { clearTicCache, lookupTic, rememberTics, ticLabel } from "./lookup"
 
 // TIC lookups ask the service (here the sandbox over HTTP): known, unknown, unverified when the
 // service is down, one call per TIC while cached.

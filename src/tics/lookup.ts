@@ -7,10 +7,12 @@
 //   cached: the next lookup asks again.
 // - the checkout client (timeoutMs for the whole call): an admin waits on these lookups.
 import { LRUCache } from "lru-cache"
-import type { TicResult } from "../../../service/contract"
-import { SalesTaxError, type SalesTaxClient } from "../../../service/client"
-import { getCheckoutClient } from "../../../service/client-factory"
-import type { PluginOptions } from "../../../options"
+import type { TicResult } from "../service/contract"
+import { SalesTaxError, type SalesTaxClient } from "../service/client"
+import { getCheckoutClient } from "../service/client-factory"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { getPluginOptions, type PluginOptions } from "../options"
+import type { TicInfo } from "../http/types"
 
 /** known: the service has it (with its label); unknown: the service answered without it. */
 type Answer = { known: true; label: string } | { known: false }
@@ -85,6 +87,11 @@ export async function ticLabel(options: PluginOptions, ticId: number): Promise<s
   } catch {
     return null // a display label never fails a page
   }
+}
+
+/** A TIC with the service's label (null when the service does not know it or cannot be asked). */
+export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<TicInfo> {
+  return { ticId, label: await ticLabel(getPluginOptions(scope), ticId) }
 }
 
 /** For tests: forgets every cached answer. */

@@ -1,27 +1,11 @@
-// zod bodies of the plugin's admin routes (validated by validateAndTransformBody, see middlewares.ts).
+// The body of a new exemption certificate, the admin form's and the shopper's alike: the service's
+// certificate request without customerId (the path's customer, or the logged-in one).
 import { z } from "zod"
-import { CreateCertificateRequest, TicSearchRequest } from "../../../service/contract"
-import { missingIdNumbers } from "../../../checkout/exemptions/certificate-rules"
+import { CreateCertificateRequest } from "../service/contract"
+import { missingIdNumbers } from "../checkout/exemptions/certificate-rules"
 
 /**
- * POST /admin/sales-tax/tics/{target}/:id. Whether the service knows the TIC is checked by the
- * route (tic-lookup.ts: the service's TIC search), not here.
- */
-export const AdminSetTicBody = z.object({
-  tic: z
-    .number({ error: "tic must be a number (a Taxability Information Code)" })
-    .int("tic must be an integer")
-    .min(0, "tic must be 0 or a positive TIC"),
-})
-export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
-
-/** POST /admin/sales-tax/tics/search: the service's search body (query, limit 1-100, cursor). */
-export const AdminTicSearchBody = TicSearchRequest
-export type AdminTicSearchBody = z.infer<typeof AdminTicSearchBody>
-
-/**
- * POST /admin/sales-tax/customers/:id/certificates: the service's certificate request without
- * customerId (the path's customer). The request's cross-field rules (description for "Other",
+ * The request's cross-field rules (description for "Other",
  * states listed once) are checked by running the full schema.
  */
 export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ customerId: true }).superRefine((value, ctx) => {

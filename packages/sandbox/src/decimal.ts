@@ -142,6 +142,10 @@ const POW10_NUM = Array.from({ length: 23 }, (_, i) => 10 ** i) // exact doubles
 /** [digits as an integer, scale] of a JS number's shortest text, when the digits are a safe integer. */
 function smallScaled(v: number): [number, number] | null {
   if (Number.isInteger(v)) return Math.abs(v) < SAFE ? [v, 0] : null
+  // cents (most prices) without a text: v is the double nearest c / 100, and below 2^31 (ulp ≤ 2^-22)
+  // no other decimal that short reads as v, so its shortest text has this value
+  const c = Math.round(v * 100)
+  if (c / 100 === v && Math.abs(v) < 2 ** 31) return [c, 2]
   const text = String(v)
   const dot = text.indexOf(".")
   if (dot < 0 || text.includes("e")) return null

@@ -75,8 +75,14 @@ export interface LineRules {
   repeatedItemIds?: boolean
 }
 
+/** The last instant written (every request of a millisecond writes the same "now"). */
+const lastIso = { t: NaN, text: "" }
 function iso(d: Date | string): string {
-  return (typeof d === "string" ? new Date(d) : d).toISOString()
+  const date = typeof d === "string" ? new Date(d) : d
+  const t = date.getTime()
+  if (t !== lastIso.t) lastIso.text = date.toISOString() // an invalid date (NaN) throws here, as always
+  lastIso.t = t
+  return lastIso.text
 }
 
 /**

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify"
 import { z } from "zod"
 import {
   API_KEY_HEADER,
+  CalculateCartsResponse,
   OPERATIONS,
   SERVICE_WARNING_HEADER,
   issuesToErrors,
@@ -369,7 +370,9 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
       method: def.method,
       url: def.path,
       // POST carts, the hot path: its answer written by a serializer compiled from the contract's schema
-      ...(def.id === "calculateCarts" && { schema: { response: { [def.status]: z.toJSONSchema(def.response, { target: "draft-7" }) } } }),
+      ...(def.id === "calculateCarts" && {
+        schema: { response: { [def.status]: z.toJSONSchema(CalculateCartsResponse, { target: "draft-7" }) } },
+      }),
       handler: async (req, reply) => {
         const connectionId = connectionOf(req)
         controls.count(def.id, connectionId)

@@ -75,8 +75,14 @@ export interface LineRules {
   repeatedItemIds?: boolean
 }
 
+/** The last instant written (every request of a millisecond writes the same "now"). */
+const lastIso = { t: NaN, text: "" }
 function iso(d: Date | string): string {
-  return (typeof d === "string" ? new Date(d) : d).toISOString()
+  const date = typeof d === "string" ? new Date(d) : d
+  const t = date.getTime()
+  if (t !== lastIso.t) lastIso.text = date.toISOString() // an invalid date (NaN) throws here, as always
+  lastIso.t = t
+  return lastIso.text
 }
 
 /**
@@ -575,8 +581,8 @@ export class SandboxDomain {
     exemption: ExemptionIn | undefined,
     loc: Loc,
     errors: ErrorDetail[],
-  ): { out: ExemptionOut; exemptStates: Set<string> } | null {
-    const none = { out: { exemptionId: null, isExempt: exemption?.isExempt ?? null, flag: null }, exemptStates: new Set<string>() }
+  ): { out: ExemptionOut; exemptStates?: ReadonlySet<string> } | null {
+    const none = { out: { exemptionId: null, isExempt: exemption?.isExempt ?? null, flag: null } }
     if (!exemption) return none
     const state = destination.state
     if (exemption.exemptionId) {
@@ -644,14 +650,24 @@ function checkLines(
   rules: LineRules = {},
 ): ErrorDetail[] {
   const errors: ErrorDetail[] = []
-  const idx = new Set<number>()
-  const ids = new Set<string>()
+  // a repeat is looked for pairwise in a usual cart (no sets to build), in sets beyond 32 lines
+  const sets = lines.length > 32 ? { idx: new Set<number>(), ids: new Set<string>() } : null
   lines.forEach((l, i) => {
-    if (idx.has(l.index)) errors.push({ location: `${loc}[${i}].index`, message: "index appears twice in lineItems", value: l.index })
-    if (!rules.repeatedItemIds && ids.has(l.itemId))
+    let twiceIndex = false
+    let twiceId = false
+    if (sets) {
+      twiceIndex = sets.idx.has(l.index)
+      twiceId = sets.ids.has(l.itemId)
+      sets.idx.add(l.index)
+      sets.ids.add(l.itemId)
+    } else
+      for (let k = 0; k < i; k++) {
+        twiceIndex ||= lines[k]!.index === l.index
+        twiceId ||= lines[k]!.itemId === l.itemId
+      }
+    if (twiceIndex) errors.push({ location: `${loc}[${i}].index`, message: "index appears twice in lineItems", value: l.index })
+    if (!rules.repeatedItemIds && twiceId)
       errors.push({ location: `${loc}[${i}].itemId`, message: "itemId appears twice in lineItems", value: l.itemId })
-    idx.add(l.index)
-    ids.add(l.itemId)
     if (Math.abs(l.price) > MAX_PRICE)
       errors.push({ location: `${loc}[${i}].price`, message: `price must be between -${MAX_PRICE} and ${MAX_PRICE}`, value: l.price })
     if (l.quantity > MAX_QUANTITY)

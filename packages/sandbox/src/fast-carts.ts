@@ -25,23 +25,25 @@ const STATES = new Set<string>([...US_STATES, ...US_TERRITORIES, ...CA_PROVINCES
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v)
 const str = (v: unknown, min: number, max: number): v is string => typeof v === "string" && v.length >= min && v.length <= max
-/** true when every key of o is in allowed */
-function onlyKeys(o: Obj, allowed: ReadonlySet<string>): boolean {
-  for (const k in o) if (!allowed.has(k)) return false
-  return Object.getPrototypeOf(o) === Object.prototype
+/** true when o is a plain object with `known` keys and no other (a key holding undefined counts as another) */
+function only(o: Obj, known: number): boolean {
+  let n = 0
+  for (const _ in o) n++
+  return n === known && Object.getPrototypeOf(o) === Object.prototype
 }
+const has = (v: unknown) => (v === undefined ? 0 : 1)
 
-const ADDRESS_KEYS = new Set(["line1", "line2", "city", "state", "zip", "countryCode"])
 function address(v: unknown): Address | undefined {
-  if (!isObj(v) || !onlyKeys(v, ADDRESS_KEYS)) return undefined
+  if (!isObj(v)) return undefined
   const { line1, line2, city, state, zip, countryCode } = v
+  if (!only(v, 4 + has(line2) + has(countryCode))) return undefined
   if (!str(line1, 0, 100) || !str(city, 0, 100) || typeof state !== "string" || !STATES.has(state) || typeof zip !== "string")
     return undefined
   if (line2 !== undefined && line2 !== null && !str(line2, 0, 100)) return undefined
   if (countryCode !== undefined && countryCode !== "US" && countryCode !== "CA") return undefined
   if (!(countryCode === "CA" ? CA_POSTAL_RE : US_ZIP_RE).test(zip)) return undefined
   const out: Address = { line1 } as Address
-  if ("line2" in v) out.line2 = line2 as string | null
+  if (line2 !== undefined) out.line2 = line2 as string | null
   out.city = city
   out.state = state
   out.zip = zip
@@ -49,10 +51,10 @@ function address(v: unknown): Address | undefined {
   return out
 }
 
-const LINE_KEYS = new Set(["index", "itemId", "price", "quantity", "tic", "productId"])
 function line(v: unknown): CartLineItemIn | undefined {
-  if (!isObj(v) || !onlyKeys(v, LINE_KEYS)) return undefined
+  if (!isObj(v)) return undefined
   const { index, itemId, price, quantity, tic, productId } = v
+  if (!only(v, 4 + has(tic) + has(productId))) return undefined
   if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0) return undefined
   if (!str(itemId, 1, 100)) return undefined
   if (typeof price !== "number" || !Number.isFinite(price)) return undefined
@@ -60,26 +62,20 @@ function line(v: unknown): CartLineItemIn | undefined {
   if (tic !== undefined && tic !== null && (typeof tic !== "number" || !Number.isSafeInteger(tic) || tic < 0)) return undefined
   if (productId !== undefined && productId !== null && !str(productId, 0, 100)) return undefined
   const out = { index, itemId, price, quantity } as CartLineItemIn
-  if ("tic" in v) out.tic = tic as number | null
-  if ("productId" in v) out.productId = productId as string | null
+  if (tic !== undefined) out.tic = tic as number | null
+  if (productId !== undefined) out.productId = productId as string | null
   return out
 }
 
-const CART_KEYS = new Set(["cartId", "customerId", "currency", "deliveredBySeller", "origin", "destination", "lineItems"])
-const CURRENCY_KEYS = new Set(["currencyCode"])
 const CURRENCY_RE = /^[A-Z]{3}$/
 type CartIn = CalculateCartsRequest["items"][number]
 function cart(v: unknown): CartIn | undefined {
-  if (!isObj(v) || !onlyKeys(v, CART_KEYS)) return undefined
+  if (!isObj(v)) return undefined
   const { cartId, customerId, currency, deliveredBySeller, lineItems } = v
+  if (!only(v, 5 + has(cartId) + has(deliveredBySeller))) return undefined
   if (cartId !== undefined && !str(cartId, 1, 50)) return undefined
   if (!str(customerId, 1, 50) || customerId.includes("@")) return undefined
-  if (
-    !isObj(currency) ||
-    !onlyKeys(currency, CURRENCY_KEYS) ||
-    typeof currency.currencyCode !== "string" ||
-    !CURRENCY_RE.test(currency.currencyCode)
-  )
+  if (!isObj(currency) || !only(currency, 1) || typeof currency.currencyCode !== "string" || !CURRENCY_RE.test(currency.currencyCode))
     return undefined
   if (deliveredBySeller !== undefined && typeof deliveredBySeller !== "boolean") return undefined
   const origin = address(v.origin)
@@ -102,10 +98,9 @@ function cart(v: unknown): CartIn | undefined {
   return out
 }
 
-const REQUEST_KEYS = new Set(["items"])
 /** The parsed request when it is a plain valid one (see above), else undefined: let zod decide. */
 export function fastCalculateCartsRequest(body: unknown): CalculateCartsRequest | undefined {
-  if (!isObj(body) || !onlyKeys(body, REQUEST_KEYS) || !Array.isArray(body.items)) return undefined
+  if (!isObj(body) || !only(body, 1) || !Array.isArray(body.items)) return undefined
   const items = body.items
   if (items.length === 0 || items.length > 100) return undefined
   const out: CalculateCartsRequest["items"] = new Array(items.length)

@@ -107,8 +107,8 @@ interface JournalLine {
  * in the middle of a write, never acknowledged) is dropped and truncated away. A bad line in the
  * middle of the file is corruption and makes `open` throw.
  *
- * Records are immutable values (deep-frozen when stored): callers never mutate what they get,
- * they `commit` a new value.
+ * Records are immutable values (deep-frozen when first read, not on every write of the hot POST
+ * carts): callers never mutate what they get or what they committed, they `commit` a new value.
  */
 export class SandboxStore {
   private data = new Map<CollectionName, Map<string, Map<string, unknown>>>()
@@ -193,7 +193,7 @@ export class SandboxStore {
   }
 
   get<T>(coll: CollectionName, conn: string, id: string): T | undefined {
-    return this.data.get(coll)!.get(conn)?.get(id) as T | undefined
+    return deepFreeze(this.data.get(coll)!.get(conn)?.get(id)) as T | undefined
   }
 
   /** Every record of a collection for the given connections (all connections when omitted). */
@@ -203,7 +203,7 @@ export class SandboxStore {
     const keys = conns ? [...conns] : [...byConn.keys()]
     for (const c of keys) {
       const m = byConn.get(c)
-      if (m) for (const v of m.values()) out.push(v as T)
+      if (m) for (const v of m.values()) out.push(deepFreeze(v) as T)
     }
     return out
   }
@@ -258,7 +258,7 @@ export class SandboxStore {
       if (o.op === "put") {
         let m = byConn.get(o.conn)
         if (!m) byConn.set(o.conn, (m = new Map()))
-        m.set(o.id, deepFreeze(o.value))
+        m.set(o.id, o.value)
       } else {
         const m = byConn.get(o.conn)
         if (m) {

@@ -50,6 +50,21 @@ describe("carts", () => {
     expect(r.body.items.map((c: { cartId: string }) => c.cartId)).toEqual(["m-1", "m-2"])
   })
 
+  it("refuses a repeated index or itemId, located at the repeat, in a small cart and in a large one", async () => {
+    const line = (i: number, itemId = `sku-${i}`, index = i) => ({ index, itemId, price: 1, quantity: 1 })
+    for (const n of [3, 40]) {
+      const lines = Array.from({ length: n }, (_, i) => line(i))
+      lines[n - 1] = line(n - 1, "sku-0")
+      lines[1] = line(1, "sku-1", 0)
+      const r = await post([cart({ lineItems: lines })])
+      expect(r.status).toBe(422)
+      expect(r.body.errors).toEqual([
+        { location: "body.items[0].lineItems[1].index", message: "index appears twice in lineItems", value: 0 },
+        { location: `body.items[0].lineItems[${n - 1}].itemId`, message: "itemId appears twice in lineItems", value: "sku-0" },
+      ])
+    }
+  })
+
   it("refuses an origin whose ZIP lies in another state (located at the cart's origin), taxes the other carts of the call not", async () => {
     const bad = { line1: "1 Main St", city: "Austin", state: "TX", zip: "98109" }
     const r = await call(s, "POST", `${C()}/carts`, { body: { items: [cart({ cartId: "ok" }), cart({ cartId: "bad", origin: bad })] } })

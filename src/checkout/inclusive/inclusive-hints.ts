@@ -92,8 +92,11 @@ export class InclusiveHints {
     destinationZip: string,
     connectionId: string,
   ): void {
-    // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes first
-    if (this.#answers.push({ carts, lines, destinationZip, connectionId }) === 1) setImmediate(() => this.#file())
+    // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes
+    // first (or at once past 1,000: each answer follows a service call, so the immediate runs between)
+    const n = this.#answers.push({ carts, lines, destinationZip, connectionId })
+    if (n === 1) setImmediate(() => this.#file())
+    else if (n > 1000) this.#file()
   }
 
   /** Files the recorded answers by connection, ZIP and TIC (a pending answer per line). */

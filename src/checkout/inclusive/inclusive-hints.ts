@@ -64,17 +64,27 @@ interface Entry {
   pending: Seen[]
 }
 const PENDING = 16
+/** One live quote's answer as recorded. */
+interface Answer {
+  carts: readonly { cart: CartIn }[]
+  lines: Readonly<Record<string, QuotedLine | undefined>>
+  destinationZip: string
+  connectionId: string
+}
 
 export class InclusiveHints {
   /** per connection, ZIP and TIC: the rate to predict with and the interval the answers allow */
   readonly #rates = new LRUCache<string, Entry>({ max: 10_000, ttl: 3_600_000 })
   /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
   readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
+  /** answers recorded and not yet filed by ZIP and TIC */
+  #answers: Answer[] = []
 
   /**
    * Records the effective rate of each line of a live, non-exempt quote. Every quote passes here,
-   * most of them tax-exclusive: the answer is only kept, and the decimal work of narrowKnown is done
-   * when a tax-inclusive cart reads the ZIP and TIC (known), in the order the answers came.
+   * most of them tax-exclusive: the answer is only kept, filed by ZIP and TIC after the shopper's
+   * answer (#file), and the decimal work of narrowKnown is done when a tax-inclusive cart reads the
+   * ZIP and TIC (known), in the order the answers came.
    */
   record(
     carts: readonly { cart: CartIn }[],
@@ -82,16 +92,29 @@ export class InclusiveHints {
     destinationZip: string,
     connectionId: string,
   ): void {
-    const zip = zipKey(destinationZip)
-    for (const { cart } of carts) {
-      for (const li of cart.lineItems) {
-        const got = lines[li.itemId]
-        if (!got || li.tic === undefined || li.tic === null) continue
-        const k = key(connectionId, zip, li.tic)
-        const seen: Seen = { net: got.net, price: li.price, quantity: li.quantity, amount: got.amount, rate: got.rate }
-        const e = this.#rates.get(k) ?? { known: undefined, pending: [] }
-        if (e.pending.push(seen) > PENDING) e.pending.shift()
-        this.#rates.set(k, e) // the hour runs from the latest answer
+    // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes
+    // first (or at once past 1,000: each answer follows a service call, so the immediate runs between)
+    const n = this.#answers.push({ carts, lines, destinationZip, connectionId })
+    if (n === 1) setImmediate(() => this.#file())
+    else if (n > 1000) this.#file()
+  }
+
+  /** Files the recorded answers by connection, ZIP and TIC (a pending answer per line). */
+  #file(): void {
+    const answers = this.#answers
+    this.#answers = []
+    for (const { carts, lines, destinationZip, connectionId } of answers) {
+      const zip = zipKey(destinationZip)
+      for (const { cart } of carts) {
+        for (const li of cart.lineItems) {
+          const got = lines[li.itemId]
+          if (!got || li.tic === undefined || li.tic === null) continue
+          const k = key(connectionId, zip, li.tic)
+          const seen: Seen = { net: got.net, price: li.price, quantity: li.quantity, amount: got.amount, rate: got.rate }
+          const e = this.#rates.get(k) ?? { known: undefined, pending: [] }
+          if (e.pending.push(seen) > PENDING) e.pending.shift()
+          this.#rates.set(k, e) // the hour runs from the latest answer
+        }
       }
     }
   }
@@ -120,6 +143,7 @@ export class InclusiveHints {
     connectionId: string,
     memory: () => RateMemory,
   ): Promise<Map<string, BigNumber>> {
+    if (this.#answers.length) this.#file()
     const zip = zipKey(destinationZip)
     const ticOf = new Map<string, number>()
     for (const { cart } of carts) for (const li of cart.lineItems) if (li.tic !== undefined && li.tic !== null) ticOf.set(li.itemId, li.tic)
@@ -162,6 +186,7 @@ export class InclusiveHints {
   }
 
   clear(): void {
+    this.#answers = []
     this.#rates.clear()
   }
 }

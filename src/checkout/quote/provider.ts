@@ -21,7 +21,7 @@ import { InclusiveHints } from "../inclusive/inclusive-hints"
 import type { RateMemory, WrittenRates } from "../../modules/sales-tax/last-known-rates"
 import type { RefusalCache } from "../origins/origins"
 import { CachingCertificateStore, certificateCache, registerCertificateConnections } from "../exemptions/exemptions"
-import { quoteDestination, stampDestination } from "../address/destination"
+import { plannedDestination, quoteDestination, stampDestination } from "../address/destination"
 import { servesRequests } from "../../core/serving"
 import {
   MedusaCacheStore,
@@ -226,7 +226,10 @@ export class SalesTaxProviderService implements ITaxProvider {
     // the address as typed, or as verify-address resolved it (destination.ts); one bound for both calls
     const deadline = started + this.options.timeoutMs
     const currency = itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code
-    const dest = await quoteDestination(context.address, currency, { options: this.options, client: () => this.client, deadline })
+    // a typed address needs no service call: decided synchronously (no await on the miss path)
+    const dest =
+      plannedDestination(context.address, currency) ??
+      (await quoteDestination(context.address, currency, { options: this.options, client: () => this.client, deadline }))
     if (!dest.address) {
       // not the US, a territory, not USD, or no state / ZIP the service can quote: zero tax, no quote
       // (a US cart left so is refused at completion: src/checkout/hooks/destination-guard.ts)

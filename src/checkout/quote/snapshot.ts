@@ -26,11 +26,16 @@ export function snapshotFor(
   if (parsed?.success) {
     const snap = parsed.data
     // lines the hook did not see (a host calling the workflow with its own items): add them
-    const known = new Set(snap.items.map((i) => i.id))
-    for (const l of itemLines) if (!known.has(l.line_item.id)) snap.items.push(itemFromLine(l))
-    const knownShip = new Set(snap.shipping_methods.map((s) => s.id))
-    for (const l of shippingLines) {
-      if (!knownShip.has(l.shipping_line.id)) snap.shipping_methods.push(shippingFromLine(l))
+    // (Medusa passes the lines in the snapshot's order: the sets only when one is not in its place)
+    const items = snap.items
+    if (itemLines.some((l, k) => items[k]?.id !== l.line_item.id)) {
+      const known = new Set(items.map((i) => i.id))
+      for (const l of itemLines) if (!known.has(l.line_item.id)) items.push(itemFromLine(l))
+    }
+    const ships = snap.shipping_methods
+    if (shippingLines.some((l, k) => ships[k]?.id !== l.shipping_line.id)) {
+      const knownShip = new Set(ships.map((s) => s.id))
+      for (const l of shippingLines) if (!knownShip.has(l.shipping_line.id)) ships.push(shippingFromLine(l))
     }
     return snap
   }

@@ -12,7 +12,7 @@ import { adminAuth, waitForFiling } from "../filing-helpers/medusa"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
 import { SALES_TAX_FILING_MODULE, type FilingSnapshot, type FilingStore } from "../../src/modules/sales-tax-filing/types"
-import { applyRetention } from "../../src/filing/retention"
+import { applyRetention } from "../../src/filing/events/sweep"
 import { getPluginOptions } from "../../src/options"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes

@@ -6,12 +6,7 @@
 import { parseArgs } from "node:util"
 import { z } from "zod"
 
-/**
- * The years a date or month input may name (the backfill's days, the reconciliation's month).
- * No order of a Medusa v2 store predates 2000, and past 2099 is a typo; beyond them the bounds
- * reach what PostgreSQL and JavaScript dates refuse or misread (a range ending in year 10000, year
- * 0 read as 1900), which once surfaced as a 500 or a failed job showing SQL.
- */
+/** The years a date or month input may name: no Medusa v2 order predates 2000; beyond, dates are misread. */
 export const FIRST_YEAR = 2000
 export const LAST_YEAR = 2099
 

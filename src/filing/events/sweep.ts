@@ -11,7 +11,12 @@ import { getPluginOptions } from "../../options"
 import { childOrderId } from "../decisions-refunds"
 import { amountString, dec } from "../../money"
 import { graph } from "../../query"
-import { applyRetention } from "../retention"
+import type { PluginOptions } from "../../options"
+import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
+import { SALES_TAX_FILING_MODULE } from "../../modules/sales-tax-filing/types"
+import { daysBefore } from "../../modules/sales-tax-filing/retention"
+import { SALES_TAX_MODULE } from "../../modules/sales-tax"
+import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
 import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
@@ -19,6 +24,19 @@ import { readOrderParts } from "../order-reader"
 import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
+
+/** Retention: street lines of old filing records (filing.addressRetentionDays), old call-log entries (log.retentionDays). */
+export async function applyRetention(
+  container: MedusaContainer,
+  options: PluginOptions,
+  now: Date,
+): Promise<{ streets: number; calls: number }> {
+  const filing = container.resolve<Pick<SalesTaxFilingModuleService, "removeStreetLines">>(SALES_TAX_FILING_MODULE)
+  const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
+  const streets = await filing.removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
+  const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))
+  return { streets, calls }
+}
 
 /** The sweep job's tick: the instance that takes this slot's lock sweeps, then applies the retention. */
 export async function sweepSlot(container: MedusaContainer): Promise<void> {

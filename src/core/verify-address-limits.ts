@@ -1,11 +1,10 @@
-// Rate limits and the answer cache of POST /store/sales-tax/verify-address (public: anyone with
-// the publishable key can call it, and each miss is a call to the paid service).
-// - rate-limiter-flexible: a fixed window of 60 s per key, in process memory (one budget per
-//   Medusa instance); keys are the client (its address: clientAddress, by the `trustProxy`
-//   option, never X-Forwarded-For unless proxies are trusted) and the cart, or, for a request
-//   that names no cart, one budget shared by all of them (stricter: `verifyAddressAnonymousRateLimit`).
-// - lru-cache: the service's verdict per normalized address for 24 h (at most 10,000 addresses);
-//   concurrent requests for one address share one service call (lru-cache's fetch).
+// Rate limits and the verdict cache of address verification (public: anyone with the publishable
+// key can call it, and each miss is a paid service call); checkout and filing share the cache.
+// - rate-limiter-flexible: a window a minute per key, in process memory (a budget per instance),
+//   per client (clientAddress, by `trustProxy`) and per cart, or one budget shared by the requests
+//   naming no cart (`verifyAddressAnonymousRateLimit`).
+// - lru-cache: the verdict per normalized address (VERIFY_ADDRESS_CACHE); concurrent requests for
+//   one address share one service call.
 import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"

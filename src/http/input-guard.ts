@@ -1,12 +1,8 @@
-// Hostile-input guard of the plugin's own HTTP routes (/admin/sales-tax/*, /store/sales-tax/*).
-// Pure checks (tested beside) plus one middleware that runs before route validation:
-//   - the raw path: malformed percent-encoding, control characters, dot segments → 400 at `path`;
-//   - query values and keys: control characters → 400 at `query.<key>`;
-//   - the body: nested deeper than INPUT_LIMITS.maxBodyDepth, or control characters other than
-//     tab / line feed / carriage return in a string or key → 400 at `body.<path>`;
-//   - every JSON answer of these routes: `errors[].value` reduced to a short, non-nested excerpt
-//     (a deeply nested echo cannot overflow the serializer) and the API key replaced.
-// The body SIZE limit is Medusa's body parser, configured per route in middlewares.ts (413 past it).
+// Hostile-input guard of the plugin's own routes (/admin/sales-tax/*, /store/sales-tax/*), before
+// route validation: a broken or control-character path, dot segments, control characters in the
+// query, a body nested too deep or holding control characters (other than tab and line breaks) are
+// a located 400; every JSON answer gets `errors[].value` as a short excerpt (a nested echo cannot
+// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413).
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
@@ -35,11 +31,7 @@ export interface InputProblem {
   value?: unknown
 }
 
-/**
- * A short, non-nested stand-in for an offending value: primitives as they are (strings cut to
- * `excerptLength` characters, control characters shown as U+FFFD), arrays and objects as a
- * one-line summary. Never recurses, so any input is safe to echo.
- */
+/** A short, non-nested stand-in for an offending value (strings cut, controls as U+FFFD, containers summarized); never recurses. */
 export function excerpt(value: unknown, max: number = INPUT_LIMITS.excerptLength): string | number | boolean | null | undefined {
   if (value === undefined || value === null) return value
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
@@ -65,11 +57,7 @@ function join(location: string, key: string | number): string {
   return /^[A-Za-z_$][\w$]*$/.test(k) ? `${location}.${k}` : `${location}[${JSON.stringify(k)}]`
 }
 
-/**
- * The first place where `value` nests objects/arrays deeper than `maxDepth` (the top-level
- * object is depth 1), or where a string or key holds a forbidden control character. Iterative:
- * no input, however deep, can overflow the stack here.
- */
+/** The first place `value` nests deeper than `maxDepth` or holds a forbidden control character; iterative (no stack overflow). */
 export function inspectTree(
   value: unknown,
   part: "body" | "query",
@@ -101,10 +89,7 @@ export function inspectTree(
   return undefined
 }
 
-/**
- * Checks the raw request path (before Express decodes its parameters): every segment must decode
- * (no broken percent-encoding), hold no control character and not be a dot segment.
- */
+/** The raw path (before Express decodes it): every segment decodes, holds no control character, is no dot segment. */
 export function inspectPath(originalUrl: string): InputProblem | undefined {
   const raw = originalUrl.split("?")[0] ?? ""
   const segments = raw.split("/").slice(1)
@@ -137,10 +122,7 @@ export function problemBody(p: InputProblem): { type: string; message: string; e
   return { type: "invalid_data", message: `Invalid request: ${where} ${p.message}`, errors: [{ ...p, value: excerpt(p.value) }] }
 }
 
-/**
- * An error answer made safe to serialize and to show: each `errors[].value` becomes an excerpt,
- * and nested error lists are not followed.
- */
+/** An error answer safe to serialize and show: each `errors[].value` an excerpt, nested lists not followed. */
 export function safeErrorBody(body: unknown): unknown {
   if (!body || typeof body !== "object" || Array.isArray(body)) return body
   const b = body as Record<string, unknown>
@@ -165,11 +147,7 @@ function apiKeyOf(req: MedusaRequest): string | undefined {
   }
 }
 
-/**
- * Wraps `res.json` of one request: error answers get safe `errors[]` (safeErrorBody), and any
- * answer that would contain the API key has it replaced (an admin who pastes the key into a search
- * box does not get it echoed back).
- */
+/** Wraps `res.json` of one request: safe `errors[]` on error answers, and the API key replaced in any answer (a pasted key is not echoed). */
 export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
   const flagged: MedusaResponse & { __salesTaxGuarded?: boolean } = res
   if (flagged.__salesTaxGuarded) return
@@ -202,12 +180,8 @@ export function isPluginPath(path: string): boolean {
 }
 
 /**
- * The middleware: answers 400 with a located error for hostile input on the plugin's routes, and
- * guards the answer of everything after it; any other path passes untouched. It is registered at
- * "/" (see middlewares.ts) because Medusa's own wildcard middlewares (`/admin/*`) decode the path
- * before a middleware mounted at /admin/sales-tax would run, and a broken %-encoding there is
- * Express's URIError, which Medusa's error handler answers with 500. Medusa's authentication and
- * publishable-key checks still run before it.
+ * The middleware, at "/" (middlewares.ts): Medusa's own `/admin/*` middlewares would otherwise run
+ * first and decode the path (a broken %-encoding is then a 500). Other paths pass untouched.
  */
 export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
@@ -221,13 +195,7 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   next()
 }
 
-/**
- * The plugin's part of the app's error handler (src/medusa/error-handler.ts): a request to one of
- * the plugin's routes whose raw path cannot be decoded (broken %-encoding) is answered 400 with a
- * located error. Express fails to decode such a path in Medusa's own `/admin*` middleware, before
- * any plugin middleware runs, and Medusa's handler answers that URIError with 500. Every other
- * error, and every other path, goes to Medusa's handler unchanged (false).
- */
+/** The plugin's part of the app's error handler (src/medusa/error-handler.ts): an undecodable path of its routes is a located 400; anything else is Medusa's (false). */
 export function answerUndecodablePluginPath(_err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
   if (!isPluginPath(path)) return false

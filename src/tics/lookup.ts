@@ -2,9 +2,8 @@
 // the sandbox's catalogue: a TIC is known when the service's search for its number returns it, or
 // when an admin search of this app returned it (the admin picks TICs from that search).
 //
-// - lru-cache: the service's answer per (base URL, connection, TIC) for an hour (2,000 entries);
-//   concurrent lookups of one TIC share one service call (lru-cache's fetch). Failures are not
-//   cached: the next lookup asks again.
+// - lru-cache: the service's answer per (base URL, connection, TIC); concurrent lookups of one TIC
+//   share one service call. Failures are not cached: the next lookup asks again.
 // - the checkout client (timeoutMs for the whole call): an admin waits on these lookups.
 import { LRUCache } from "lru-cache"
 import type { TicResult } from "../service/contract"

@@ -36,7 +36,21 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../query"
 import { amountNumber } from "../money"
-import { lockingOf } from "../checkout/store/cart-change"
+import { setSwitch, switchOn } from "./switches"
+
+/** The part of Medusa's Locking Module the plugin uses. */
+export interface LockingLike {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
+}
+
+/** The Locking Module, or undefined when the app registered none. */
+export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
+  try {
+    return scope.resolve<LockingLike>(Modules.LOCKING)
+  } catch {
+    return undefined
+  }
+}
 
 /** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
 type Row = Record<string, unknown>
@@ -267,15 +281,9 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   return out
 }
 
-let restoreOn = true
 /** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
-export function cartRestoreOn(): boolean {
-  return restoreOn
-}
-/** The boot check's switch (tests: back on). */
-export function setCartRestore(on: boolean): void {
-  restoreOn = on
-}
+export const cartRestoreOn = (): boolean => switchOn("cartRestore")
+export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on)
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {

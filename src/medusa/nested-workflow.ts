@@ -26,6 +26,7 @@ import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { installedSource } from "./installed"
+import { setSwitch, switchOn } from "./switches"
 
 /** The execution context of a nested run, as runAsStep builds it. Pure. */
 export function nestedRunContext(step: Pick<StepExecutionContext, "context" | "transactionId" | "idempotencyKey" | "runId">) {
@@ -75,15 +76,9 @@ export function nestedWorkflowContextMatchesInstalled(): string[] {
   )
 }
 
-let nestedRun = true
 /** Whether the refresh hook may run a workflow nested in its step (false once the boot check found runAsStep changed). */
-export function nestedRunOn(): boolean {
-  return nestedRun
-}
-/** The boot check's switch (tests: back on). */
-export function setNestedRun(on: boolean): void {
-  nestedRun = on
-}
+export const nestedRunOn = (): boolean => switchOn("nestedRun")
+export const setNestedRun = (on: boolean): void => setSwitch("nestedRun", on)
 
 interface RunnableWorkflow<I> {
   (container: MedusaContainer): { run(args: { input: I; container: MedusaContainer; context: Record<string, unknown> }): Promise<unknown> }

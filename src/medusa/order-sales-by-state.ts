@@ -28,7 +28,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import type { Window } from "../nexus/periods"
+import { setSwitch, switchOn } from "./switches"
+/** A half-open date range [from, to) of ISO dates, by its stable key (nexus/periods.ts makes them). */
+export interface Window {
+  key: string
+  from: string
+  to: string
+}
 
 export interface ProvinceWindowSales {
   /** the province as typed, lower-cased and trimmed ("" when blank) */
@@ -86,15 +92,9 @@ export function missingOrderColumns(present: readonly (readonly [string, string]
   return out
 }
 
-let salesOn = true
 /** Whether the nexus sales statement may run (false once the boot check found the Order Module's tables changed). */
-export function orderSalesOn(): boolean {
-  return salesOn
-}
-/** The boot check's switch (tests: back on). */
-export function setOrderSales(on: boolean): void {
-  salesOn = on
-}
+export const orderSalesOn = (): boolean => switchOn("orderSales")
+export const setOrderSales = (on: boolean): void => setSwitch("orderSales", on)
 
 /** The statement for these windows (exported for the contract test and the benchmark). */
 export function orderSalesSql(windows: readonly Window[]): { sql: string; bindings: unknown[] } {
@@ -181,7 +181,7 @@ group by o.province, o.zip3, o.currency`
 /** US sales per typed province, ZIP prefix, currency and window (one statement). */
 export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
   if (windows.length === 0) return []
-  if (!salesOn)
+  if (!orderSalesOn())
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "The nexus report's sales per state are turned off: this Medusa's order tables are not the ones the plugin reads (see the start-up error in the server log).",

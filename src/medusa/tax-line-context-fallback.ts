@@ -12,7 +12,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { graph, type QueryScope } from "../query"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
+import type { TaxedItem, TaxedShipping } from "./taxed-entity"
 
 /** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
 export const TAX_LINE_CONTEXT_WORKFLOWS = {
@@ -46,14 +47,15 @@ export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind
  * (`workflows`: the three workflows as imported); the provider then reads the context itself.
  * Kept in the process's runtime (the provider and src/workflows are separate module instances).
  */
-export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
-  rt.taxLineContextFallback = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
-  return rt.taxLineContextFallback
+const fallback = runtimeSlot("taxLineContextFallback", () => ({ on: false }))
+export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt?: SalesTaxRuntime): boolean {
+  fallback(rt).on = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
+  return fallback(rt).on
 }
 
 /** Whether the provider reads the tax-line context itself (the app's Medusa lacks the hooks). */
-export function taxLineContextFallbackOn(rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
-  return rt.taxLineContextFallback
+export function taxLineContextFallbackOn(rt?: SalesTaxRuntime): boolean {
+  return fallback(rt).on
 }
 
 /** The app's root container (Query registered on it), or undefined outside a booted app (or another copy of the framework). */
@@ -71,25 +73,8 @@ export function appContainer(): MedusaContainer | undefined {
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string
-  newItems?: OrderLineRow[]
-  newShipping?: OrderShippingRow[]
-}
-
-/** An order line as updateOrderTaxLinesWorkflow reads it for its hook (the fields the context uses). */
-export interface OrderLineRow {
-  id: string
-  product_id?: string | null
-  variant_id?: string | null
-  quantity?: unknown
-  unit_price?: unknown
-  is_tax_inclusive?: boolean | null
-  is_giftcard?: boolean | null
-}
-export interface OrderShippingRow {
-  id: string
-  shipping_option_id?: string | null
-  amount?: unknown
-  is_tax_inclusive?: boolean | null
+  newItems?: TaxedItem[]
+  newShipping?: TaxedShipping[]
 }
 
 /**
@@ -162,14 +147,14 @@ export async function linesOwner(
   if (!orderId) return undefined
   const [newItems, newShipping] = await Promise.all([
     itemIds.length
-      ? graph<OrderLineRow>(scope, {
+      ? graph<TaxedItem>(scope, {
           entity: "order_line_item",
           fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
           filters: { id: [...itemIds] },
         })
       : undefined,
     shippingIds.length
-      ? graph<OrderShippingRow>(scope, {
+      ? graph<TaxedShipping>(scope, {
           entity: "order_shipping_method",
           fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
           filters: { id: [...shippingIds] },

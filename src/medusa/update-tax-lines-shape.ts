@@ -4,6 +4,7 @@
  * check (boot-check.ts) loads nothing of the checkout. Contract test: update-tax-lines.contract.test.ts.
  */
 import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
+import { setSwitch, switchOn } from "./switches"
 
 /**
  * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself
@@ -132,15 +133,9 @@ export function updateTaxLinesMatchesInstalled(): string[] {
   return updateTaxLinesDifferences(installedSource("@medusajs/core-flows", UPDATE_TAX_LINES_SOURCE))
 }
 
-let directRun = true
 /** Whether the refresh hook may do updateTaxLinesWorkflow's work as module calls (false once the boot check found it changed). */
-export function directTaxRunOn(): boolean {
-  return directRun
-}
-/** The boot check's switch (tests: back on). */
-export function setDirectTaxRun(on: boolean): void {
-  directRun = on
-}
+export const directTaxRunOn = (): boolean => switchOn("directTaxRun")
+export const setDirectTaxRun = (on: boolean): void => setSwitch("directTaxRun", on)
 
 /**
  * The file of @medusajs/core-flows' dist whose `cartFieldsForRefreshSteps` Medusa's cart refresh

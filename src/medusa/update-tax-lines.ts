@@ -49,12 +49,13 @@ import type {
 } from "@medusajs/framework/types"
 import { FeatureFlag, MedusaError, Modules, applyTranslationsToTaxLines, isDefined } from "@medusajs/framework/utils"
 import {
-  TAXED_FIELDS,
   taxLineContextOutput,
   type TaxLineContext,
   type TaxLineContextHandler,
-} from "../checkout/hooks/tax-line-context-handler"
-import type { TaxedEntity, TaxedItem, TaxedShipping } from "../checkout/hooks/taxed-entity"
+  type TaxedEntity,
+  type TaxedItem,
+  type TaxedShipping,
+} from "./taxed-entity"
 import type { WrittenTaxLine } from "./cart-restore"
 
 export {
@@ -109,13 +110,13 @@ export interface TaxRunCart extends TaxedEntity {
 /**
  * The cart's fields for a direct tax run: updateTaxLinesWorkflow's own (what its hook input
  * carries) less the existing tax lines (only setTaxLinesForItemsStep's compensation reads them:
- * one statement per cart change), the context handler's TAXED_FIELDS, and `completed_at`
+ * one statement per cart change), the context handler's `contextFields`, and `completed_at`
  * (validateCartStep). `withTaxLines`: keep the existing tax lines in the hook input, for a host's
  * handler added with addTaxLineContextHandler that may read them.
  */
-export function taxRunFields(withTaxLines: boolean): string[] {
+export function taxRunFields(withTaxLines: boolean, contextFields: readonly string[]): string[] {
   const medusa = withTaxLines ? UPDATE_TAX_LINES_CART_FIELDS : UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !f.includes(".tax_lines."))
-  return [...new Set<string>([...medusa, ...TAXED_FIELDS, "completed_at"])]
+  return [...new Set<string>([...medusa, ...contextFields, "completed_at"])]
 }
 
 /**

@@ -22,12 +22,7 @@ import {
 } from "./us-address"
 import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
-import {
-  addressKey,
-  DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
-  verifyAddressGuard,
-  type Verdict,
-} from "../../api/store/sales-tax/verify-address/limits"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-limits"
 import { withDeadline } from "../quote/fallback"
 
 const STATE_SET = new Set<string>(US_STATES)

@@ -19,13 +19,13 @@
  * app that needs `validate` itself sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
  * `salesTaxValidateCompletion` (complete-cart-validate.ts: this check and the destination refusal) from its own handler.
  */
-import type { AsyncLocalStorage } from "node:async_hooks"
+import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { graph } from "../../query"
 import { amountNumber } from "../../money"
-import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeOf, runtimeSlot } from "../../runtime"
 
 export const CART_CHANGED_ERROR_CODE = "sales_tax_cart_changed"
 export const CART_CHANGED_MESSAGE =
@@ -120,14 +120,10 @@ export interface CompletionScope {
 }
 
 /** The completion scopes' storage, in the plugin's runtime (src/runtime.ts): the middleware that opens a scope and the `validate` handler may be different module instances. */
-export function completionStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<CompletionScope> {
-  return rt.completionScope
-}
+export const completionStorage = runtimeSlot("completionScope", () => new AsyncLocalStorage<CompletionScope>())
 
 /** How many completions the `validate` handler compared, and refused (tests; one object per runtime). */
-export function completionGuardStats(rt: SalesTaxRuntime = salesTaxRuntime()): { checked: number; refused: number } {
-  return rt.completionGuardStats
-}
+export const completionGuardStats = runtimeSlot("completionGuardStats", () => ({ checked: 0, refused: 0 }))
 
 /** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
 export function cartChangedError(): MedusaError {

@@ -13,10 +13,12 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
 import type { KnownLocations, LocationAddressLike } from "./origins"
 import { graph } from "../../query"
+import { runtimeSlot } from "../../runtime"
 
 /** The answers by key (`option:`, `channel:`, `locations:`), in an lru-cache as product-tic-cache.ts keeps the products' TICs. */
-const memo = new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 })
+const memoOf = runtimeSlot("originLocations", () => new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 }))
 async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const memo = memoOf()
   const hit = memo.get(key)
   // each key prefix is written by one loader only, with its own T
   if (hit) return hit.value as T
@@ -27,7 +29,7 @@ async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
 
 /** Test hook: forget the remembered configuration (after changing locations in a test). */
 export function clearOriginLocationMemo(): void {
-  memo.clear()
+  memoOf().clear()
 }
 
 export interface LineLocations {

@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto"
 import type { Address } from "../../service/contract"
 import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {
@@ -108,9 +108,7 @@ export interface RefusedLocation {
   at: string
 }
 /** The refusals this process saw, in the plugin's runtime (src/runtime.ts): the provider records them, the settings route lists them. */
-export function refusedLocations(rt: SalesTaxRuntime = salesTaxRuntime()): Map<string, RefusedLocation> {
-  return rt.refusedLocations
-}
+export const refusedLocations = runtimeSlot("refusedLocations", () => new Map<string, RefusedLocation>())
 
 /**
  * Refusals shared between instances: each refusal is added to one entry of Medusa's
@@ -162,10 +160,7 @@ export async function shareRefusal(cache: RefusalCache | undefined, r: RefusedLo
 }
 
 /** The refusals this process knows and, with the shared entry, those of every instance (this process's win). */
-export async function knownRefusals(
-  cache: RefusalCache | undefined,
-  rt: SalesTaxRuntime = salesTaxRuntime(),
-): Promise<Map<string, RefusedLocation>> {
+export async function knownRefusals(cache: RefusalCache | undefined, rt?: SalesTaxRuntime): Promise<Map<string, RefusedLocation>> {
   const out = new Map<string, RefusedLocation>()
   if (cache && typeof cache.get === "function") {
     try {
@@ -184,7 +179,7 @@ export function sameAddress(a: Address, b: Address): boolean {
 }
 
 /** The refused locations whose address is still the refused one (a changed address is tried again). */
-export function stillRefused(locations: KnownLocations | null | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): Set<string> {
+export function stillRefused(locations: KnownLocations | null | undefined, rt?: SalesTaxRuntime): Set<string> {
   const out = new Set<string>()
   const refused = refusedLocations(rt)
   for (const [id, r] of refused) {

@@ -43,16 +43,11 @@ import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
-import { recordRequestActor, requestActorMiddlewares } from "../../api/store/sales-tax/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope, quotedStates } from "./cart-change"
-import { readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
-import {
-  cartRefreshStorage,
-  isUsTaxedCart,
-  storeCartSpan,
-  type CartRefreshScope,
-  type StoreCartSpan,
-} from "../../workflows/hooks/cart-refresh-tax"
+import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
+import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
+import { lockingOf, readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
+import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
+import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
 
@@ -120,9 +115,9 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       await lockCartChange(req, res, cartId)
       const entering = mayEnterScope(pathOf(req), req.body)
       // taken in the lock: the state the cart's last quoted change here left it in
-      const quoted = quotedStates.get(cartId)
-      quotedStates.delete(cartId)
-      if (cartTaxability.get(cartId) === false && !entering) return
+      const quoted = quotedStates().get(cartId)
+      quotedStates().delete(cartId)
+      if (cartTaxability().get(cartId) === false && !entering) return
       if (quoted && !entering) {
         cartBefore.set(req, quoted)
         return
@@ -130,7 +125,7 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       span.read = true
       const state = await readCartState(req.scope, cartId)
       if (!state) return
-      if (!entering) cartTaxability.set(cartId, state.usTaxed)
+      if (!entering) cartTaxability().set(cartId, state.usTaxed)
       if (state.usTaxed || entering) cartBefore.set(req, state)
       else notUsBefore.set(req, state.id)
     })
@@ -187,7 +182,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
       if (b?.code !== BLOCK_ERROR_CODE) return original(body)
-      cartTaxability.delete(cartId)
+      cartTaxability().delete(cartId)
       void putBack(req).then(() => original(body))
       return res
     }
@@ -199,19 +194,19 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     if (ran) {
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
       // state, before the payment collection's refresh and before the route read its answer
-      cartTaxability.set(id, ran.taxed)
-      if (scope.quoted) quotedStates.set(id, scope.quoted)
+      cartTaxability().set(id, ran.taxed)
+      if (scope.quoted) quotedStates().set(id, scope.quoted)
       return original(body)
     }
     const span: StoreCartSpan = { phase: "after-route", cartId: id }
     storeCartSpan(span, async () => {
       span.taxed = await refreshAfterRoute(req, scope, id)
-      cartTaxability.set(id, span.taxed)
+      cartTaxability().set(id, span.taxed)
       return span.taxed ? refetchCart(req.scope, id, fields) : undefined
     }).then(
       (cart) => original(cart ? { ...b, [key]: cart } : body),
       async (err: unknown) => {
-        cartTaxability.delete(id)
+        cartTaxability().delete(id)
         const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
         logger.warn(
           `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
@@ -303,7 +298,7 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
   try {
     if (req.method === "GET") {
       // its tax lines rewritten: the last quoted state no longer holds (quotedStateHolds)
-      quotedStates.delete(cartId)
+      quotedStates().delete(cartId)
       await refreshTaxLines(req.scope, cartId)
       return next()
     }
@@ -338,7 +333,7 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
   try {
     // what moves tax as it was before the refresh: a change during the refresh (another request's
     // promotion) is refused below rather than completed on tax for the state the refresh saw
-    quotedStates.delete(cartId)
+    quotedStates().delete(cartId)
     const before = await readCartFingerprint(req.scope, cartId)
     const taxed = await refreshTaxLines(req.scope, cartId)
     if (taxed && (await hasPaymentCollection(req, cartId))) {
@@ -357,7 +352,7 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
 /** Before a route that rewrites the cart's tax lines outside the plugin's refresh: its last quoted state no longer holds. */
 function forgetQuotedState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
-  if (cartId) quotedStates.delete(cartId)
+  if (cartId) quotedStates().delete(cartId)
   next()
 }
 

@@ -16,7 +16,7 @@ import {
   verifyAddressGuard,
   type Limited,
   type Verdict,
-} from "./limits"
+} from "../../../../checkout/address/verify-limits"
 
 /**
  * POST /store/sales-tax/verify-address — the storefront's address step.

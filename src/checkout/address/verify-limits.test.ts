@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { addressKey, ANONYMOUS_KEY, clientAddress, VerifyAddressGuard, verifyAddressGuard, type Verdict } from "./limits"
+import { addressKey, ANONYMOUS_KEY, clientAddress, VerifyAddressGuard, verifyAddressGuard, type Verdict } from "./verify-limits"
 
 const A = { line1: "350 S 5th St", city: "Minneapolis", state: "MN", zip: "55415" }
 

@@ -1,35 +1,12 @@
 /**
- * "Block means block" for the one store request that discovers an outage.
- *
- * Medusa (2.19-2.21) rolls a failed cart workflow back through its steps' compensations, but not all of
- * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
- * (a new shipping address is a new row, and the cart keeps pointing at it). The plugin's own tax
- * computation runs inside Medusa's cart refresh where there is one (a refusal there is rolled back
- * by Medusa's compensation, and whatever that misses is put back here), but the promotions routes
- * have no such refresh: they have committed by the time the plugin refreshes the tax lines after them.
- *
- * So before a store route changes a US-taxed cart, the plugin reads the cart as it is (one query:
- * `readCartState`); when that request ends in `sales_tax_unavailable`, `restoreCartState` puts
- * the cart back: its own fields, its addresses (as content: the address row Medusa linked gets
- * the old values back), its items and shipping methods (added rows
- * deleted, removed rows restored from Medusa's soft delete, changed quantities and amounts set
- * back), their adjustments and tax lines (as content: same codes, rates and amounts, new row ids),
- * and its promotion links. A payment collection is then refreshed to the restored total (Medusa
- * drops the payment sessions of a collection whose amount changed, as on any cart change).
- * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
- * workflows take). What the restore could not put back is logged as an error.
- *
- * BOUNDARY. Assumes: the Cart Module's methods the restore calls (CART_RESTORE_METHODS, several of
- * them outside ICartModuleService's documented surface for rows read back by Query: ContentWrites),
- * the columns it reads and writes back (CART_COLUMNS, ADDRESS_COLUMNS, TAX_LINE_COLUMNS,
- * (SHIPPING_)ADJUSTMENT_COLUMNS, and the items' and shipping methods' amounts) on the Cart Module's models, and
- * the cart ↔ promotion link. Buys: "block means block" for the one request that discovers an
- * outage: the cart is left exactly as it was (checkout-block.spec.ts, "the request that discovers
- * it leaves the cart exactly as it was, on every cart-mutating store route": without the restore
- * the address, quantities and promotions of the refused change stay). Contract test:
- * cart-restore-shapes.test.ts. Boot check: boot-check.ts (`cartRestoreDifferences` on the app's
- * Cart Module); when it fails the restore is turned off (`cartRestoreOn()`), the refusal still
- * answers 400, and the cart may keep the refused change.
+ * BOUNDARY: "block means block" for the store request that discovers an outage. Medusa's compensation
+ * misses part of a failed cart change (a new address row stays linked) and the promotions routes have
+ * committed before the plugin's refresh, so the cart's state before the change (`readCartState`, or
+ * the last quote's) is put back on `sales_tax_unavailable` under Medusa's cart lock: fields, addresses
+ * as content, items and shipping methods, their adjustments and tax lines, promotion links.
+ * Assumes: the Cart Module's methods and columns (cart-restore-shapes.ts), the cart-promotion link.
+ * Buys: the cart left exactly as it was (checkout-block.spec.ts). Contract test:
+ * cart-restore-shapes.test.ts. Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"

@@ -1,26 +1,11 @@
 /**
  * BOUNDARY: a workflow run as a child of the step that runs it, from inside a hook handler.
- *
- * Assumes: Medusa's `runAsStep` (@medusajs/workflows-sdk, utils/composer/create-workflow.js) runs a
- * workflow inside a parent step with the execution context built here (the parent's context, a
- * transaction id of its own, `parentStepIdempotencyKey` = the step's idempotency key,
- * `preventReleaseEvents`, the parent's `runId`), and the workflow engine (helper/workflow-export.js)
- * reads `parentStepIdempotencyKey` and `preventReleaseEvents` from it. `runAsStep` itself can only
- * be called while a workflow is being composed, not from a hook's handler, so the context is built
- * here as Medusa builds it.
- *
- * Buys: the refresh hook (src/workflows/hooks/cart-refresh-tax.ts) can run updateTaxLinesWorkflow
- * inside Medusa's cart refresh when the plugin cannot do that work as module calls (a host's own
- * setTaxLineContext handler, or the boot check turned the direct run off): the tax lines are set
- * before Medusa refreshes the payment collection and inside the refresh's lock, as the workflow's
- * nested run does not take the cart's lock again, and its events are released with the parent's.
- * Without it the after-route refresh (src/checkout/store/tax-resync.ts) does the same work: one
- * updateTaxLinesWorkflow run, one payment-collection refresh and one cart read more per store cart
- * mutation, only in those apps.
- *
- * Contract test: nested-workflow.test.ts (the keys runAsStep builds, and that the engine reads them).
- * Boot check: boot-check.ts (`nestedWorkflowContextMatchesInstalled`); when it fails, the refresh
- * hook leaves such carts to the after-route refresh (`nestedRunOn()` false).
+ * Assumes: `runAsStep` (workflows-sdk) builds the child's context as here (the parent's, its own
+ * transaction id, `parentStepIdempotencyKey`, `preventReleaseEvents`, the parent's `runId`) and the
+ * engine reads those keys; runAsStep itself only works while composing. Buys: with a host's own
+ * setTaxLineContext handler, the cart refresh runs updateTaxLinesWorkflow in its lock and before the
+ * payment refresh (else one run, one payment refresh and one read more per change, after the route).
+ * Contract test: nested-workflow.test.ts. Boot check: off (`nestedRunOn()`) when it differs.
  */
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"

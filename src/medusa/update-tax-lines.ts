@@ -1,40 +1,12 @@
 /**
- * The cart-refresh hook's tax run without a workflow of its own: what Medusa's (2.19-2.21)
- * `updateTaxLinesWorkflow` (@medusajs/core-flows, cart/workflows/update-tax-lines.js) does for a
- * cart it is handed, as module calls inside the refresh's step (cart-refresh-tax.ts).
- *
- * The same work, in the same order, on the same modules: the cart's completion check
- * (validateCartStep); the setTaxLineContext handler the plugin registered on that workflow
- * (tax-line-context.ts), with the workflow's input `{ cart, items, shipping_methods }`; the Tax
- * Module's `getTaxLines` for the items and for the shipping methods, with the context
- * getItemTaxLinesStep builds (normalizeTaxModuleContext, force_tax_calculation false); the tax
- * rates' translations when Medusa's translation flag is on (getTranslatedTaxLinesStep); and the
- * Cart Module's `setLineItemTaxLines` / `setShippingMethodTaxLines` (setTaxLinesForItemsStep).
- *
- * What it does not do (bench/store.bench.ts, a quantity change of a 3-item cart with no shipping
- * method: 99 SQL statements per mutation instead of 105; the refresh hook's phase p50 41-49 ms
- * before, 32-41 ms after, on a 2-core machine under another load):
- * - the workflow engine's run: its execution lookup (one statement), its steps' orchestration;
- * - setTaxLinesForItemsStep's read of the existing tax lines (one statement): only its
- *   compensation uses them, and the sub-workflow ran with `.run()` inside the hook, so nothing
- *   ever compensated it;
- * - the cart read's `items.tax_lines` (one statement): the workflow's fields, but no step reads
- *   them (kept when a host added a context handler of its own: taxRunFields);
- * - `setShippingMethodTaxLines(cart, [])` on a cart with no shipping method (and the items' call
- *   on a cart with no items): the Cart Module deletes the tax lines of the cart's live shipping
- *   methods not in the list, and there are none (three statements: a transaction and its select).
- *
- * Used only when the handler Medusa would call is the plugin's own (it registered the hook:
- * `updateTaxLinesContextHandler()`); with MEDUSA_SALES_TAX_REGISTER_HOOKS=false the host's own
- * handler is on the workflow, so the hook runs the workflow itself.
- *
- * BOUNDARY. Assumes: the installed core-flows' update-tax-lines (UPDATE_TAX_LINES_SOURCE) fetches
- * exactly UPDATE_TAX_LINES_CART_FIELDS and runs the steps UPDATE_TAX_LINES_STEPS in that order.
- * Buys: 6 of 105 SQL statements per store cart mutation, the refresh hook's phase p50 about 9 ms
- * (bench/store.bench.ts, above); no user-visible guarantee rides on it (the workflow gives the same
- * tax lines). Contract test: update-tax-lines.contract.test.ts. Boot check: boot-check.ts
- * (`updateTaxLinesMatchesInstalled`): when the installed workflow differs, the direct run is turned
- * off (`directTaxRunOn()` false) and the refresh hook runs the workflow itself, one error logged.
+ * BOUNDARY: updateTaxLinesWorkflow's work for a cart, as module calls inside the refresh hook's step
+ * (its completion check, the setTaxLineContext handler, the Tax Module's getTaxLines, translations,
+ * the Cart Module's setters), so that the lines it writes are the restore point of the cart's next
+ * change. Buys: the store ratio: a US cart change costs the plugin about 14 SQL statements instead of
+ * about 34 (no workflow run, no second cart read, no read before the next change; store-overhead.spec.ts).
+ * Assumes: the installed workflow fetches UPDATE_TAX_LINES_CART_FIELDS and runs UPDATE_TAX_LINES_STEPS.
+ * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`) when it
+ * differs: the hook runs the workflow itself.
  */
 import type {
   BigNumberInput,

@@ -1,17 +1,9 @@
 /**
- * Who the current HTTP request is authenticated as, for the tax-line hooks.
- *
- * Medusa hands the setTaxLineContext hooks only `{ cart }` / `{ order }`: nothing about the
- * request. A cart's `customer_id` does not prove who is shopping (Medusa attaches a registered
- * customer to an anonymous cart by e-mail alone), so the plugin's request middleware
- * (`recordRequestActor`, below) runs every store-cart and admin request inside an
- * AsyncLocalStorage scope that holds the request's `auth_context` as Medusa's own authentication
- * middleware set it. Nothing a client sends (body, metadata, headers other than the credentials
- * Medusa verified) reaches this scope. Outside a request (jobs, subscribers, scripts) there is no
- * actor: no exemption is applied there.
- *
- * The storage lives in the plugin's runtime (src/runtime.ts) so that the middleware and the hook
- * share it even if the plugin's files are loaded twice (source and build).
+ * Who the current HTTP request is authenticated as, for the tax-line hooks, which Medusa hands only
+ * `{ cart }` / `{ order }`. A cart's `customer_id` proves nothing (Medusa attaches a customer by
+ * e-mail alone), so `recordRequestActor` runs every store-cart and admin request in a scope holding
+ * the `auth_context` Medusa's authentication set; nothing a client sends reaches it. Outside a
+ * request there is no actor, and no exemption applies.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"

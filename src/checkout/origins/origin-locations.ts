@@ -1,13 +1,8 @@
 /**
- * Which stock location each line of a cart or order ships from (origin per stock location):
- * a shipping method's shipping option → its service zone's fulfillment set → the stock
- * location linked to that set; an item ships with the shipping method of its product's shipping
- * profile (with one shipping method: that one); an item with no shipping method yet, from the
- * sales channel's first stock location. The locations' addresses go into the snapshot; whether
- * an address is a usable origin is decided in the domain core (src/checkout/origins/origins.ts).
- *
- * The option → location and channel → locations answers are kept 60 s in process (they are
- * store configuration, read at every cart change otherwise).
+ * Which stock location each line ships from: its shipping method's option → fulfillment set → stock
+ * location (an item goes with its shipping profile's method); with no method yet, the sales channel's
+ * first location. The addresses go into the snapshot (origins.ts decides whether one is usable); the
+ * store configuration read is kept 60 s in the plugin's runtime.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"

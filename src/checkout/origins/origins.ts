@@ -1,15 +1,9 @@
 /**
- * Origin per stock location, the pure part. Each line ships from the stock location
- * that fulfils it (the tax-line hook resolves it: shipping method → shipping option's fulfillment
- * set → stock location; no shipping method yet → the sales channel's first location); its origin
- * is that location's address when it is a complete US address the service did not refuse, else
- * the `origin` option (the fallback). Lines are grouped by origin: one service cart per group,
- * all in ONE `POST carts`, and at filing one service order per group.
- *
- * Ids: the group whose key sorts first keeps the Medusa id (cart id, order id), so a store with one
- * location files exactly as before; every other group's id is the Medusa id + "~" + 8 hex digits
- * of SHA-256(location id) (at most 41 + 9 = 50 characters, the service's limit; a longer base is
- * itself hashed to 32 hex digits first). The key of the fallback group is "" (sorts first).
+ * Origin per stock location, the pure part. A line's origin is its stock location's address when
+ * complete, in the US and not refused by the service, else the `origin` option. Lines are grouped by
+ * origin: one service cart per group, all in ONE `POST carts`, and one service order per group at
+ * filing. The group whose key sorts first keeps the Medusa id (the fallback group's key is ""); every
+ * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
  */
 import { createHash } from "node:crypto"
 import type { Address } from "../../service/contract"

@@ -1,37 +1,11 @@
 /**
- * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
- *
- * Medusa recomputes tax lines only when it thinks RATES may change: not when a line's
- * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
- * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
- * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
- * into rates) do. So after each store cart mutation the cart's tax lines are computed once more,
- * on its final state: inside Medusa's own cart refresh when the route runs one
- * (src/workflows/hooks/cart-refresh-tax.ts: before Medusa refreshes the payment collection and
- * before the route reads its answer), otherwise (the promotions routes, or that hook not
- * registered) by an updateTaxLinesWorkflow run after the route, answered with the refreshed cart
- * and followed by a refresh of the cart's payment collection (its amount is then the new total).
- * When nothing that moves tax changed, the quote comes from the cache (no service call); when it
- * did, that new cart state gets its one POST carts.
- * Before POST /store/carts/:id/complete the same refresh runs, so an order is never placed on a
- * stale quote (and under failurePolicy "block" a down service refuses the completion).
- *
- * Block means block: when the refresh cannot compute tax (`sales_tax_unavailable`), the route's
- * answer is replaced by that 400; never a 200 with stale or missing tax lines. While the
- * provider is in an outage (a quote failed and no service call has succeeded since), every store
- * cart request, reads included, first refreshes the cart's tax lines as the cart is now; when
- * that fails it answers 400 before the route runs, so the cart is left as it was.
- * The one request that discovers the outage has already changed the cart when the quote fails
- * (inside Medusa's workflow, whose compensation misses the address links, or in the refresh
- * after the route): the cart as it was before that request is read first (`rememberCartState`)
- * and put back before the 400 is answered (cart-restore.ts).
- *
- * A cart the plugin does not tax costs it nothing: no read before the route when this process last
- * saw the cart outside the provider's scope and the route cannot move it in (cart-restore.ts,
- * `cartTaxability`, `mayEnterScope`), and no read after it (the refresh learns the destination from
- * Medusa's own read of the cart: cart-refresh-tax.ts, salesTaxCartPromotionsValidate). A change
- * that may move a cart in (a US address, a new region) is read before the route as before.
- * Each phase runs in a span of the STORE_CART_TRACE tracing channel (cart-refresh-tax.ts).
+ * Keeps Medusa's tax lines on the service's amounts after each store cart change: inside Medusa's
+ * cart refresh (cart-refresh.ts) where the route runs one, else by a run after the route, answered
+ * with the refreshed cart and its payment collection refreshed; and before completion. Block means
+ * block: a refusal answers 400, never stale lines; during an outage every cart request refreshes (or
+ * probes) first, and the request that discovers it puts the cart back as it was, from the state
+ * remembered before its route (`rememberCartState`, cart-restore.ts). A cart the plugin does not tax
+ * costs nothing: no read before a route that cannot move it into the provider's scope, none after.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -52,14 +26,6 @@ import { cartChangedError, completionStorage, readCartFingerprint } from "../hoo
 import { refuseUnresolvedAddressStep } from "./address-step"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
-
-/** Whether an error is the provider's "tax cannot be computed" refusal. */
-export function isTaxUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; errors?: unknown[] } | null
-  if (e?.code === BLOCK_ERROR_CODE) return true
-  // a workflow may wrap the step's error
-  return Array.isArray(e?.errors) && e!.errors.some((x) => (x as { error?: { code?: unknown } })?.error?.code === BLOCK_ERROR_CODE)
-}
 
 const CART_RE = /^\/store\/carts\/([^/?#]+)/
 

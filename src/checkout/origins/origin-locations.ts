@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
-import type { KnownLocations, LocationAddressLike } from "./origins"
+import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike } from "./origins"
 import { graph } from "../../query"
 import { runtimeSlot } from "../../runtime"
 
@@ -33,16 +33,7 @@ export interface LineLocations {
   locations: KnownLocations
 }
 
-const ADDRESS_FIELDS = [
-  "address.address_1",
-  "address.address_2",
-  "address.city",
-  "address.country_code",
-  "address.province",
-  "address.postal_code",
-]
-
-/** A stock location read with ADDRESS_FIELDS. */
+/** A stock location read with LOCATION_ADDRESS_FIELDS. */
 interface LocationRow {
   id: string
   name?: string | null
@@ -138,7 +129,7 @@ export async function resolveLineLocations(container: MedusaContainer, e: LineLo
     const got = await remembered(`locations:${ids.join(",")}`, async () => {
       const data = await graph<LocationRow>(container, {
         entity: "stock_location",
-        fields: ["id", "name", ...ADDRESS_FIELDS],
+        fields: [...LOCATION_ADDRESS_FIELDS],
         filters: { id: ids },
       })
       return Object.fromEntries(data.map((l) => [l.id, addressOf(l)])) as KnownLocations

@@ -20,7 +20,6 @@ export interface LocationAddressLike {
   postal_code?: string | null
 }
 
-/** The service's id limit (cartId in a path, orderId). */
 /** A stock location's id, name and address as Query reads them (the locations route and the setup checks read these and more). */
 export const LOCATION_ADDRESS_FIELDS = [
   "id",
@@ -33,6 +32,7 @@ export const LOCATION_ADDRESS_FIELDS = [
   "address.postal_code",
 ] as const
 
+/** The service's id limit (cartId in a path, orderId). */
 export const SERVICE_ID_MAX = 50
 export const ORIGIN_ID_SEPARATOR = "~"
 

@@ -2,7 +2,7 @@
  * Contract: Medusa's refresh read (core-flows' cartFieldsForRefreshSteps, the cart updateCartPromotionsWorkflow's
  * validate hook gets) names every field the refresh hook's direct tax run takes from it.
  */
-import { installedRefreshFields, refreshFieldsOf, uncoveredFields } from "../../medusa/update-tax-lines-shape"
+import { installedRefreshFields, refreshFieldsOf, uncoveredFields } from "../../medusa/update-tax-lines"
 import { fieldsFromRefreshRead } from "./cart-refresh"
 
 describe("contract: the tax run starts from Medusa's refresh read", () => {

@@ -18,7 +18,7 @@ import { runtimeSlot } from "../../runtime"
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
-import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines-shape"
+import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
 

@@ -226,34 +226,23 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
   if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
   if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
-  const itemLines = (s: CartState) =>
-    contentSet(
-      s.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...t, item_id: i.id }))),
-      TAX_LINE_COLUMNS,
-      "item_id",
+  // derived rows as content, per item or shipping method
+  const rows = (s: CartState, lines: "items" | "shippingMethods", kind: "tax_lines" | "adjustments", cols: readonly string[]) => {
+    const owner = lines === "items" ? "item_id" : "shipping_method_id"
+    return contentSet(
+      s[lines].flatMap((l) => (l[kind] ?? []).map((r) => ({ ...r, [owner]: l.id }))),
+      cols,
+      owner,
     )
-  const shipLines = (s: CartState) =>
-    contentSet(
-      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...t, shipping_method_id: m.id }))),
-      TAX_LINE_COLUMNS,
-      "shipping_method_id",
-    )
-  const itemAdj = (s: CartState) =>
-    contentSet(
-      s.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...a, item_id: i.id }))),
-      ADJUSTMENT_COLUMNS,
-      "item_id",
-    )
-  const shipAdj = (s: CartState) =>
-    contentSet(
-      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a) => ({ ...a, shipping_method_id: m.id }))),
-      SHIPPING_ADJUSTMENT_COLUMNS,
-      "shipping_method_id",
-    )
-  if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
-  if (!sameSet(shipLines(before), shipLines(now))) out.push("shipping_methods.tax_lines")
-  if (!sameSet(itemAdj(before), itemAdj(now))) out.push("items.adjustments")
-  if (!sameSet(shipAdj(before), shipAdj(now))) out.push("shipping_methods.adjustments")
+  }
+  const derived = [
+    ["items.tax_lines", "items", "tax_lines", TAX_LINE_COLUMNS],
+    ["shipping_methods.tax_lines", "shippingMethods", "tax_lines", TAX_LINE_COLUMNS],
+    ["items.adjustments", "items", "adjustments", ADJUSTMENT_COLUMNS],
+    ["shipping_methods.adjustments", "shippingMethods", "adjustments", SHIPPING_ADJUSTMENT_COLUMNS],
+  ] as const
+  for (const [name, lines, kind, cols] of derived)
+    if (!sameSet(rows(before, lines, kind, cols), rows(now, lines, kind, cols))) out.push(name)
   if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")
   return out
 }

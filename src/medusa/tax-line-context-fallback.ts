@@ -109,34 +109,25 @@ export async function linesOwner(
   shippingIds: readonly string[],
   requestPath?: string,
 ): Promise<LinesOwner | undefined> {
-  if (itemIds.length) {
-    const [line] = await graph<{ cart_id?: string | null }>(scope, {
-      entity: "line_item",
-      fields: FALLBACK_QUERY_ENTITIES.cart.line_item,
-      filters: { id: [...itemIds] },
+  // the first row of `entity` whose `key` is one of `ids`, its owner's id under `owner`
+  const first = async (ids: readonly string[], entity: string, key: string, fields: readonly string[], owner: string) => {
+    if (!ids.length) return undefined
+    const [row] = await graph<Record<string, string | null | undefined>>(scope, {
+      entity,
+      fields: [...fields],
+      filters: { [key]: [...ids] },
       pagination: { take: 1 },
     })
-    if (line?.cart_id) return { entity: "cart", id: line.cart_id }
+    return row?.[owner] ?? undefined
   }
-  if (shippingIds.length) {
-    const [sm] = await graph<{ cart_id?: string | null }>(scope, {
-      entity: "shipping_method",
-      fields: FALLBACK_QUERY_ENTITIES.cart.shipping_method,
-      filters: { id: [...shippingIds] },
-      pagination: { take: 1 },
-    })
-    if (sm?.cart_id) return { entity: "cart", id: sm.cart_id }
-  }
-  if (itemIds.length) {
-    // lines on the order (a draft order's, an order's creation: the whole order is taxed)
-    const [item] = await graph<{ order_id?: string | null }>(scope, {
-      entity: "order_item",
-      fields: FALLBACK_QUERY_ENTITIES.order.order_item,
-      filters: { item_id: [...itemIds] },
-      pagination: { take: 1 },
-    })
-    if (item?.order_id) return { entity: "order", id: item.order_id }
-  }
+  const { cart, order } = FALLBACK_QUERY_ENTITIES
+  const cartId =
+    (await first(itemIds, "line_item", "id", cart.line_item, "cart_id")) ??
+    (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
+  if (cartId) return { entity: "cart", id: cartId }
+  // lines on the order (a draft order's, an order's creation: the whole order is taxed)
+  const ownerOrder = await first(itemIds, "order_item", "item_id", order.order_item, "order_id")
+  if (ownerOrder) return { entity: "order", id: ownerOrder }
   const ref = routeOrderRef(requestPath)
   if (!ref) return undefined
   let orderId: string | undefined = ref.id

@@ -338,7 +338,7 @@ export const setDirectTaxRun = (on: boolean): void => setSwitch("directTaxRun", 
 /**
  * The file of @medusajs/core-flows' dist whose `cartFieldsForRefreshSteps` Medusa's cart refresh
  * reads the cart with (updateCartPromotionsWorkflow's read: the cart its `validate` hook gets). The
- * refresh hook's direct run starts from that read (cart-refresh-tax.ts) only while it names every
+ * refresh hook's direct run starts from that read (cart-refresh.ts) only while it names every
  * field the run takes from it.
  */
 export const REFRESH_FIELDS_SOURCE = "cart/utils/fields.js"

@@ -1,6 +1,6 @@
 /**
  * A store cart request's scope (AsyncLocalStorage), opened by the plugin's store middleware
- * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh-tax.ts)
+ * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh.ts)
  * and the tax-line context handler. Importing this file registers nothing.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
@@ -20,7 +20,7 @@ export interface CartRefreshScope {
    */
   knownNotUs?: boolean
   /**
-   * Set by the plugin's handler of updateCartPromotionsWorkflow's `validate` hook (cart-refresh-tax.ts)
+   * Set by the plugin's handler of updateCartPromotionsWorkflow's `validate` hook (cart-refresh.ts)
    * from the cart Medusa's own refresh (or promotions route) read, region and shipping address
    * included: whether the provider quotes the cart now. The hook and the after-route refresh use
    * it instead of reading the cart themselves.

@@ -138,7 +138,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
 /**
  * The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs); or, when
  * the plugin's cart-refresh hook has just read it for this tax run (`prepared`, the same cart
- * read with TAXED_FIELDS in the same lock: cart-refresh-tax.ts), that read.
+ * read with TAXED_FIELDS in the same lock: cart-refresh.ts), that read.
  */
 export async function buildCartSnapshot(
   container: MedusaContainer,

@@ -59,18 +59,11 @@ const RESTORE_LOCK_TIMEOUT_S = 15
 const RESTORE_LOCK_EXPIRE_S = 120
 
 /**
- * Before a route that changes the cart: take the plugin's lock of the cart's change (held until
- * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
- * cart as it is: as this process's last quoted change of it left it (`quotedStates`, no read), else
- * read (one query). Read before the lock, the state a refused request puts back could
- * predate another request's change, which the restore would write over.
- *
- * Not read: a cart this process last saw outside the provider's scope (`cartTaxability`: not US,
- * no automatic taxes, as Medusa's refresh or this read found it at the end of its last store
- * change here), on a route that cannot move it into the scope (`mayEnterScope`). Only the
- * provider's quote can fail mid-request, and the provider does not quote such a cart, so there is
- * nothing to restore; the refresh learns the cart's destination from Medusa's own read
- * (cart-refresh-tax.ts). A cart not seen here yet (another instance, a restart) is read.
+ * Before a route that changes the cart: take the plugin's lock of the cart's change (held until the
+ * request has answered, its restore included), then remember the cart: as this process's last quoted
+ * change left it (`quotedStates`), else read. Not read: a cart last seen here outside the provider's
+ * scope (`cartTaxability`) on a route that cannot move it in (`mayEnterScope`): the provider does not
+ * quote it, so nothing can fail mid-request. A cart not seen here yet is read.
  */
 export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
@@ -186,7 +179,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     )
     return res
   })
-  // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
+  // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   cartRefreshStorage().run(scope, () => next())
 }

@@ -20,7 +20,8 @@ import { SalesTaxClient, type AttemptInfo } from "../src/service/client"
 import { dec, roundCents, sum } from "../src/money"
 import type { FilingSnapshot } from "../src/modules/sales-tax-filing/types"
 import { MemoryFilingStore, memoryLock } from "../src/filing/__tests__/memory-store"
-import { FilingProcessor, newRecordFor, type RefundIntent } from "../src/filing/processor"
+import { FilingProcessor } from "../src/filing/processor"
+import { newRecordFor, type RefundIntent } from "../src/filing/processor-types"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../integration-tests/filing-helpers/kit"
 
 export interface SoakOptions {

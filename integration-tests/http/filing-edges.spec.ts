@@ -38,13 +38,13 @@ import { callLog } from "../../src/modules/sales-tax/call-log"
 import { SALES_TAX_FILING_MODULE, type FilingLine } from "../../src/modules/sales-tax-filing/types"
 import type { Address } from "../../src/service/contract"
 import { serviceLineItem } from "../../src/filing/decisions"
-import { sweepOrders } from "../../src/filing/handlers"
-import { monthOf } from "../../src/filing/reconciliation/compute"
+import { sweepOrders } from "../../src/filing/events/sweep"
+import { monthOf } from "../../src/filing/reconciliation/amounts"
 import { dec, roundCents, sum, toCents } from "../../src/money"
 import salesTaxFilingRetryJob from "../../src/jobs/sales-tax-filing-retry"
 import { KEY_REFUSED } from "../../src/filing/key-refused"
 import backfillSalesTax from "../../src/scripts/backfill-sales-tax"
-import { SWEEP_SLOT_KEY } from "../../src/jobs/sales-tax-filing-sweep"
+import { SWEEP_SLOT_KEY } from "../../src/filing/events/sweep"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)

@@ -17,8 +17,8 @@ import {
 import { adminOrder, claim, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { Modules } from "@medusajs/framework/utils"
 import { TAX_LINE_CODE } from "../../src/constants"
-import { processDueFilings } from "../../src/filing/handlers"
-import { processDueFilingsWorkflow, returnReceivedFilingWorkflow, syncOrderFilingWorkflow } from "../../src/workflows/filing/workflows"
+import { processDueFilings, syncOrder } from "../../src/filing/events/orders"
+import { onReturnReceived } from "../../src/filing/events/changes"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -205,7 +205,7 @@ medusaIntegrationTestRunner({
       await api.post(`/admin/returns/${c.return_id}/receive-items`, { items: [{ id: shirt.id, quantity: 1 }] }, auth)
       await api.post(`/admin/returns/${c.return_id}/receive/confirm`, {}, auth)
       const counts0 = (await env.sandbox.counts()).refundOrder
-      await returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: c.return_id } })
+      await onReturnReceived(getContainer(), c.return_id)
       const refunds = await serviceRefunds(order.id)
       expect(refunds).toHaveLength(1)
       expect(refunds[0]!.idempotencyKey).toBe(claimId)
@@ -288,15 +288,15 @@ medusaIntegrationTestRunner({
       await waitForFiling(getContainer(), order.id, (r) => r.state === "completed", "completed")
       const bus = getContainer().resolve(Modules.EVENT_BUS) as any
       await Promise.all([1, 2, 3].map(() => bus.emit({ name: "order.placed", data: { id: order.id } })))
-      await syncOrderFilingWorkflow(getContainer()).run({ input: { orderId: order.id } })
+      await syncOrder(getContainer(), order.id)
       const o = await fulfilAll(order.id)
       const lamp = o.items.find((i: any) => i.quantity === 3)
       const retId = await returnAndReceive(api, auth, order.id, [{ id: lamp.id, quantity: 2 }])
       await Promise.all([
         bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } }),
         bus.emit({ name: "order.return_received", data: { order_id: order.id, return_id: retId } }),
-        returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: retId } }),
-        returnReceivedFilingWorkflow(getContainer()).run({ input: { returnId: retId } }),
+        onReturnReceived(getContainer(), retId),
+        onReturnReceived(getContainer(), retId),
       ])
       await waitForFiling(getContainer(), order.id, (r) => (r.refunds ?? []).some((x) => x.state === "refunded"), "refund")
       // exactly once, counted at the service: one write call per filing step of this order (the
@@ -368,7 +368,7 @@ medusaIntegrationTestRunner({
       const unauth = await api.post(`/admin/sales-tax/filings/${order.id}/retry`, {}).catch((e: any) => e.response)
       expect(unauth.status).toBe(401)
       // the job before the attempt is due changes nothing
-      await processDueFilingsWorkflow(getContainer()).run({ input: {} })
+      await processDueFilings(getContainer())
       await env.sandbox.clearFaults()
       const retried = await api.post(`/admin/sales-tax/filings/${order.id}/retry`, {}, auth)
       expect(retried.data.filing.state).toBe("completed")

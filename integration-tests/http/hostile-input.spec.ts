@@ -46,10 +46,10 @@ import {
   type SeededStore,
 } from "../helpers"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
-import { INPUT_LIMITS } from "../../src/api/admin/sales-tax/input-guard"
+import { INPUT_LIMITS } from "../../src/http/input-guard"
 import { callLog } from "../../src/modules/sales-tax/call-log"
 import { OPERATION_IDS } from "../../src/service/contract"
-import { clearTicCache } from "../../src/api/admin/sales-tax/tic-lookup"
+import { clearTicCache } from "../../src/tics/lookup"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)

@@ -23,10 +23,12 @@ import {
 } from "../filing-helpers/medusa"
 import { setManualRefunds } from "../filing-helpers/kit"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
-import { creditOrderId, processDueFilings, sweepOrders } from "../../src/filing/handlers"
+import { creditOrderId } from "../../src/filing/events/credits"
+import { processDueFilings } from "../../src/filing/events/orders"
+import { sweepOrders } from "../../src/filing/events/sweep"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../src/modules/sales-tax-filing/service"
-import { fullItemTax } from "../../src/filing/reconciliation/compute"
+import { fullItemTax } from "../../src/filing/decisions"
 
 const ORDERS = Number(process.env.LIFECYCLE_ORDERS ?? 3)
 jest.setTimeout(Math.max(600_000, ORDERS * 60_000))

@@ -28,7 +28,7 @@ import { roundCents } from "../../src/money"
 import { getPluginOptions } from "../../src/options"
 import { SHOPPER_CERTIFICATE_CAP } from "../../src/checkout/exemptions/certificate-rules"
 import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../src/constants"
-import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/api/store/sales-tax/certificates/shopper"
+import { SHOPPER_CERTIFICATE_RATE_LIMIT } from "../../src/certificates/shopper"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)

@@ -1,6 +1,6 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
-import { answerUndecodablePluginPath } from "./admin/sales-tax/input-guard"
+import { answerUndecodablePluginPath } from "../http/input-guard"
 import { medusaErrorHandlerWith } from "../medusa/error-handler"
 import { storeSalesTaxMiddlewares } from "../checkout/store/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
@@ -20,7 +20,7 @@ export default defineMiddlewares({
     ...storeSalesTaxGuardMiddlewares,
     ...storeCertificateMiddlewares,
     ...storeSalesTaxMiddlewares,
-    // issue 26/27: no admin-created US order untaxed for want of a destination, nor in another currency
+    // no admin-created US order untaxed for want of a destination, nor in another currency
     ...draftOrderGuardMiddlewares,
   ],
 })

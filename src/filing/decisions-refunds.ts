@@ -7,23 +7,18 @@ import { dec, roundCents, sum } from "../money"
 import { originServiceId, sameAddress } from "../checkout/origins/origins"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 
-// ---------------------------------------------------------------------------------------------
 // Refunds
-// ---------------------------------------------------------------------------------------------
+
+/** Adds `q` to `m[key]`, exactly. */
+export function addTo(m: Map<string, number>, key: string, q: number | ReturnType<typeof dec>): void {
+  const sum = dec(m.get(key) ?? 0).plus(q)
+  m.set(key, sum.toNumber())
+}
 
 /** Quantities refunded so far per item (refunds in state refunded only). */
 export function refundedQuantities(refunds: Pick<FilingRefundDTO, "state" | "items">[]): Map<string, number> {
   const m = new Map<string, number>()
-  for (const r of refunds) {
-    if (r.state !== "refunded") continue
-    for (const i of r.items)
-      m.set(
-        i.itemId,
-        dec(m.get(i.itemId) ?? 0)
-          .plus(i.quantity)
-          .toNumber(),
-      )
-  }
+  for (const r of refunds) if (r.state === "refunded") for (const i of r.items) addTo(m, i.itemId, i.quantity)
   return m
 }
 
@@ -40,25 +35,7 @@ export function remainingItems(lines: FilingLine[], refunds: Pick<FilingRefundDT
     .filter((i) => i.quantity > 0)
 }
 
-/** Merges duplicate item ids and drops zero quantities; keeps only items of the filed order. */
-export function normalizeRefundItems(items: RefundItem[], lines: FilingLine[]): RefundItem[] {
-  const known = new Set(lines.map((l) => l.itemId))
-  const m = new Map<string, number>()
-  for (const i of items) {
-    if (!known.has(i.itemId) || !(i.quantity > 0)) continue
-    m.set(
-      i.itemId,
-      dec(m.get(i.itemId) ?? 0)
-        .plus(i.quantity)
-        .toNumber(),
-    )
-  }
-  return [...m.entries()].map(([itemId, quantity]) => ({ itemId, quantity }))
-}
-
-// ---------------------------------------------------------------------------------------------
 // Order edits, replace claims, credits
-// ---------------------------------------------------------------------------------------------
 
 /** Refund sources that are the customer's refunds (an edit's and a cancellation's are not). */
 const CUSTOMER_REFUND_SOURCES = new Set<RefundSource>(["return", "claim", "exchange"])
@@ -78,11 +55,7 @@ export function remainingOn(rec: FamilyRecord, itemId: string): number {
     .toNumber()
 }
 
-/**
- * Splits a refund of Medusa items over the records that hold them (the order, its edits' orders,
- * its exchanges' and claims' orders): each item is taken from the newest record that still has a
- * refundable quantity of it. Quantities nobody holds are dropped (they were never filed).
- */
+/** Splits a refund over the records holding its items, newest first; quantities nobody holds are dropped. */
 export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orderId: string; items: RefundItem[] }[] {
   const out = new Map<string, Map<string, number>>()
   const left = new Map(family.map((r) => [r.order_id, new Map<string, number>()]))
@@ -95,14 +68,8 @@ export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orde
       if (avail.lte(0)) continue
       const take = q.gt(avail) ? avail : q
       left.get(rec.order_id)!.set(it.itemId, dec(taken).plus(take).toNumber())
-      const m = out.get(rec.order_id) ?? new Map<string, number>()
-      m.set(
-        it.itemId,
-        dec(m.get(it.itemId) ?? 0)
-          .plus(take)
-          .toNumber(),
-      )
-      out.set(rec.order_id, m)
+      if (!out.has(rec.order_id)) out.set(rec.order_id, new Map())
+      addTo(out.get(rec.order_id)!, it.itemId, take)
       q = q.minus(take)
     }
   }
@@ -124,21 +91,15 @@ export interface EditPlan {
   supplement: FilingLine[]
 }
 
-/**
- * What an order edit files. `now` = the order's lines as Medusa charges them after the edit;
- * `family` = the order's own record first, then its edits' records. Per line, what is filed
- * (lines minus refunds over the family) is compared with what is charged (Medusa's line tax minus
- * the tax refunded to the customer for returns and claims). Changed lines are moved whole: their
- * remaining quantity is refunded where it lives and they are filed again at the new quantity and
- * tax, so each line lives in one service order and the amounts are exact to the cent.
- */
-/**
- * Where each line of the order ships from after an edit (the origin its tax lines were quoted
- * from, by item id; origin per stock location). A line absent from it has no recorded
- * origin (an order from before origins): it keeps the origin of the record it is filed on.
- */
+/** Where each line ships from after an edit, by item id; a line absent keeps its record's origin. */
 export type LineOrigins = Readonly<Record<string, Address>>
 
+/**
+ * What an order edit files. `now` = the order's lines as Medusa charges them after the edit;
+ * `family` = the order's own record first, then its edits' records. Per line, what is filed (net
+ * of refunds) is compared with what is charged (net of the customer's refunds). Changed lines move
+ * whole: their remaining quantity refunded where it lives, filed again at the new quantity and tax.
+ */
 export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: LineOrigins = {}): EditPlan {
   const live = family.filter((r) => r.snapshot && !r.voided_at)
   const rows = live.flatMap((r) => (r.refunds ?? []).filter((x) => x.state !== "superseded"))
@@ -193,10 +154,8 @@ export function originKey(a: Address): string {
 }
 
 /**
- * Pure: an edit's supplement lines as service orders, one per origin. The lines shipping from the
- * order's own origin (or with no recorded origin) go on the edit's own order (`childOrderId(edit
- * id)`, as before origins); each other origin's on `<that id>~<8 hex of the origin>` (origins.ts),
- * with its origin. Lines are indexed from 0 in each.
+ * Pure: an edit's supplement lines as service orders, one per origin: the order's own origin on
+ * `childOrderId(edit id)`, each other on `<that id>~<8 hex of the origin>`; lines indexed from 0.
  */
 export function editSupplements(
   editId: string,
@@ -231,11 +190,7 @@ export function childRefundKey(key: string, recordOrderId: string, rootOrderId: 
   return recordOrderId === rootOrderId ? key : `${key}:${recordOrderId}`
 }
 
-/**
- * A replace claim's replacement as the customer pays for it: the claimed units' tax (the tax of
- * what it replaces) is deducted from the replacement lines' tax in line order; lines left with no
- * tax are not filed, and a line's price is cut in the same proportion as its tax.
- */
+/** A replace claim's replacement as paid: the claimed units' tax deducted in line order, prices cut in proportion. */
 export function replacementCharge(replacement: FilingLine[], claimedTax: number): FilingLine[] {
   let credit = dec(roundCents(Math.max(0, claimedTax)))
   const out: FilingLine[] = []
@@ -255,10 +210,4 @@ export function replacementCharge(replacement: FilingLine[], claimedTax: number)
 export function taxShare(lineTax: number, quantity: number, ofQuantity: number): number {
   if (!(ofQuantity > 0)) return 0
   return roundCents(dec(lineTax).times(quantity).div(ofQuantity))
-}
-
-/** The tax part of a refund of `amount` from an order whose total is `total` with `tax` in it. */
-export function refundTaxPart(amount: number, orderTax: number, orderTotal: number): number {
-  if (!(orderTotal > 0)) return 0
-  return roundCents(dec(amount).times(orderTax).div(orderTotal))
 }

@@ -1,9 +1,5 @@
 /** Pure decisions of the filing processor: retries, back-off, what a failure says (never a key). */
 
-// ---------------------------------------------------------------------------------------------
-// Retries
-// ---------------------------------------------------------------------------------------------
-
 export interface BackoffPolicy {
   baseMs: number
   maxMs: number
@@ -50,10 +46,8 @@ export function sanitizeError(err: unknown, secrets: (string | undefined | null)
 }
 
 /**
- * One log line for a failure the subscriber did not expect: its message and code (and HTTP status,
- * Medusa error type, cause), whatever shape it comes in. Medusa's workflow engine rethrows a step's
- * error as a plain object ({ message, name, code?, type?, stack }), which `String()` turns into
- * "[object Object]". Secrets are replaced; bounded to 2,000 characters.
+ * One log line for a failure the subscriber did not expect: message, code, HTTP status, Medusa
+ * error type and cause, whatever its shape (a plain object too); secrets replaced, bounded.
  */
 export function describeFailure(err: unknown, secrets: (string | undefined | null)[] = []): string {
   const parts: string[] = []

@@ -1,21 +1,9 @@
 import fc from "fast-check"
 import { dec, roundCents, sum } from "../money"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import {
-  backoffDelayMs,
-  compareLines,
-  completionAtFiling,
-  deriveState,
-  describeFailure,
-  directOrderRequest,
-  isRetryable,
-  normalizeRefundItems,
-  refundKey,
-  remainingItems,
-  sanitizeError,
-  filedStep,
-  requotesAtFiling,
-} from "./decisions"
+import { backoffDelayMs, describeFailure, isRetryable, sanitizeError } from "./decisions-retry"
+import { compareLines, completionAtFiling, deriveState, directOrderRequest, refundKey, filedStep, requotesAtFiling } from "./decisions"
+import { remainingItems } from "./decisions-refunds"
 
 const line = (i: number, tax: number, qty = 2): FilingLine => ({
   index: i,
@@ -94,21 +82,6 @@ describe("refund quantities", () => {
         },
       ),
     )
-  })
-
-  it("normalizeRefundItems merges duplicates and drops unknown items and zero quantities", () => {
-    const lines = [line(0, 1), line(1, 1)]
-    expect(
-      normalizeRefundItems(
-        [
-          { itemId: "it_0", quantity: 1 },
-          { itemId: "it_0", quantity: 1 },
-          { itemId: "zz", quantity: 3 },
-          { itemId: "it_1", quantity: 0 },
-        ],
-        lines,
-      ),
-    ).toEqual([{ itemId: "it_0", quantity: 2 }])
   })
 })
 

@@ -1,12 +1,10 @@
 /**
- * Pure decisions of the filing lifecycle: no I/O, no clock (callers pass `now`). The processor
- * (processor.ts) performs the service calls these decide on. Here: keys, the destination, the
- * order request (re-quote, comparison, direct filing, completion) and the record's state; the
- * refund math is in decisions-refunds.ts, retries and error text in decisions-retry.ts (both
- * re-exported here).
+ * Pure decisions of the filing lifecycle (no I/O, no clock): keys, the destination, the order
+ * request (re-quote, comparison, direct filing, completion) and the record's state. Refund math:
+ * decisions-refunds.ts; retries and error text: decisions-retry.ts.
  */
 import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
-import { dec, roundCents, roundTo, sum } from "../money"
+import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../checkout/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../checkout/address/destination"
 import type {
@@ -23,9 +21,7 @@ import type {
 import { refundedQuantities } from "./decisions-refunds"
 import { toIso } from "./decisions-retry"
 
-// ---------------------------------------------------------------------------------------------
 // Keys
-// ---------------------------------------------------------------------------------------------
 
 /** The refund idempotency key: the Medusa id of what caused it (return, claim, exchange), or `cancel:<order id>`. */
 export function refundKey(source: RefundSource, sourceId: string): string {
@@ -37,9 +33,7 @@ export function lockKey(orderId: string): string {
   return `sales-tax-filing:${orderId}`
 }
 
-// ---------------------------------------------------------------------------------------------
-// Destination: file, skip, or a person must look (issue 26)
-// ---------------------------------------------------------------------------------------------
+// Destination: file, skip, or a person must look
 
 /** The destination the provider quoted, as it records it on each tax line's `data.destination`. */
 export interface QuotedDestination {
@@ -73,11 +67,7 @@ export interface DestinationFacts {
   quoted: QuotedDestination | null
   /** true when the provider charged the order at checkout (some line carries a tax line), even at 0 */
   charged: boolean
-  /**
-   * The destination rule's answer for the shipping address when nothing was quoted
-   * (checkout/address/destination.ts: quoteDestination, its verify-address call cached). Left
-   * out: the rule without the service, so a state its ZIP disagrees with needs attention.
-   */
+  /** the destination rule's answer when nothing was quoted; left out, the rule without the service */
   ruled?: QuoteDestination
 }
 
@@ -87,7 +77,7 @@ export type DestinationDecision =
   /** a person must look: the state and ZIP when they resolve (a re-quote needs the rest of the address only) */
   | { outcome: "attention"; reason: string; state: string | null; zip: string | null }
 
-/** The reason of a record left for a person because of its currency (issue 27). */
+/** The reason of a record left for a person because of its currency. */
 export function currencyReason(currencyCode: string): string {
   return `currency ${currencyCode.toUpperCase()}: the plugin files USD only`
 }
@@ -95,14 +85,10 @@ export function currencyReason(currencyCode: string): string {
 const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().slice(0, 40)}"` : "blank")
 
 /**
- * Pure: what filing does with an order's destination. Not the US (or no address): skipped,
- * nothing to file. Filed for the quoted destination (the tax lines' `data.destination`), else for
- * the destination rule's answer on the shipping address (`ruled`: the ZIP decides the state,
- * through verify-address; never the typed state alone). Needs a person (with the reason): a
- * currency other than USD, a state or ZIP that does not resolve or that disagree beyond
- * reconciling, or a US order the provider never charged (no tax line on any line: a store that
- * turned the checkout check off, an order placed before the upgrade, imported, or created by an
- * admin). A territory or APO/FPO destination the rule placed there: skipped when never charged.
+ * Pure: what filing does with an order's destination. Not the US: skipped. Filed for the quoted
+ * destination, else the destination rule's answer (the ZIP decides the state). Needs a person: a
+ * currency other than USD, a state or ZIP that does not resolve or reconcile, or a US order the
+ * provider never charged. A territory or APO/FPO ZIP: skipped when never charged.
  */
 export function decideDestination(f: DestinationFacts): DestinationDecision {
   if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }
@@ -139,9 +125,7 @@ export function decideDestination(f: DestinationFacts): DestinationDecision {
   return { outcome: "file", state: resolved.state, zip: zip!, source: f.quoted ? f.quoted.source : "order_address" }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Re-quote and comparison
-// ---------------------------------------------------------------------------------------------
 
 /** A filing line as a service line item (no tax). */
 export function serviceLineItem(l: FilingLine) {
@@ -155,10 +139,6 @@ export function serviceLineItem(l: FilingLine) {
   }
 }
 
-export function serviceLineItems(lines: FilingLine[]) {
-  return lines.map(serviceLineItem)
-}
-
 /** The service cart that re-quotes an order's lines as charged (cartId = Medusa cart id). */
 export function requoteRequest(s: FilingSnapshot): CalculateCartsRequest {
   const cart: CartIn = {
@@ -167,7 +147,7 @@ export function requoteRequest(s: FilingSnapshot): CalculateCartsRequest {
     currency: { currencyCode: s.currencyCode.toUpperCase() },
     origin: s.origin,
     destination: s.destination,
-    lineItems: serviceLineItems(s.lines),
+    lineItems: s.lines.map(serviceLineItem),
     ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),
   }
   return { items: [cart] }
@@ -193,10 +173,7 @@ export function chargedTotal(lines: FilingLine[]): number {
   return roundCents(sum(lines.map((l) => l.chargedTax)))
 }
 
-/**
- * Per-line comparison of the tax charged with the re-quote. Equal only when every line matches
- * to the cent and the re-quote holds exactly the same lines.
- */
+/** Per-line comparison of the tax charged with the re-quote: equal only when the same lines match to the cent. */
 export function compareLines(lines: FilingLine[], quoted: LineItemOut[]): Comparison {
   const byId = new Map(quoted.map((q) => [q.itemId, q]))
   const out: LineComparison[] = lines.map((l) => ({
@@ -219,11 +196,7 @@ export function compareLines(lines: FilingLine[], quoted: LineItemOut[]): Compar
   }
 }
 
-/**
- * Pure: a needs_attention order's snapshot after an admin's re-quote: each line carries the tax the
- * service computed for it (what is filed; the merchant owes it, none was collected), and the
- * snapshot says so (`requote`). Throws when the quote misses a line (nothing is filed then).
- */
+/** Pure: a needs_attention order's snapshot after an admin's re-quote: each line carries the owed tax; throws on a missing line. */
 export function owedSnapshot(s: FilingSnapshot, quoted: LineItemOut[], at: Date): FilingSnapshot {
   const byId = new Map(quoted.map((q) => [q.itemId, q]))
   const lines = s.lines.map((l) => {
@@ -251,11 +224,7 @@ export function requoteOfEdit(lines: FilingLine[]): NonNullable<EditIntent["requ
   return { quoted: false, collected }
 }
 
-/**
- * Pure: a re-quoted order's figures for `lines` (the owed tax they carry) after an edit: owed =
- * their tax, collected = what Medusa charged for them (`collected` by item id; the order's first
- * figure when the edit has none).
- */
+/** Pure: a re-quoted order's figures for `lines` after an edit: owed = their tax, collected = what Medusa charged. */
 export function requoteFigures(
   rq: NonNullable<FilingSnapshot["requote"]>,
   lines: FilingLine[],
@@ -265,11 +234,7 @@ export function requoteFigures(
   return { ...rq, owedTax: chargedTotal(lines), collectedTax: got }
 }
 
-/**
- * Pure: whether the cart is re-quoted before an order is filed (to compare, and to convert it when
- * equal): an order with a cart, unless it is filed directly anyway (a refused certificate's
- * fallback, or a backfilled order, never re-quoted at today's rates).
- */
+/** Pure: whether the cart is re-quoted before filing (not when filed directly, nor for a backfilled order). */
 export function requotesAtFiling(s: Pick<FilingSnapshot, "cartId" | "backfill">, direct: boolean): boolean {
   return !!s.cartId && !direct && !s.backfill
 }
@@ -287,9 +252,7 @@ export function mustFileDirect(s: FilingSnapshot): "backfill" | "fallback" | "no
   return null
 }
 
-// ---------------------------------------------------------------------------------------------
 // Completion
-// ---------------------------------------------------------------------------------------------
 
 export interface Completion {
   completed: boolean
@@ -336,9 +299,7 @@ export function refundTaxTotal(records: RefundRecord[]): number {
   return roundCents(sum(records.flatMap((r) => r.items.map((i) => i.tax.amount))))
 }
 
-// ---------------------------------------------------------------------------------------------
 // State
-// ---------------------------------------------------------------------------------------------
 
 /** The state shown for a record, from its facts (the processor never stores a state it did not derive here). */
 export function deriveState(
@@ -360,5 +321,24 @@ export function deriveState(
   return rec.completed_at ? "completed" : "filed"
 }
 
-export * from "./decisions-refunds"
-export * from "./decisions-retry"
+/**
+ * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
+ * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
+ * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
+ * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
+ * was charged.
+ */
+export function fullItemTax(item: {
+  unitPrice: DecLike
+  quantity: DecLike
+  adjustments: DecLike[]
+  rates: DecLike[]
+  /** a tax-inclusive price (and adjustments): Medusa takes the tax out, taxable = (price − adjustments) ÷ (1 + Σ rates) */
+  taxInclusive?: boolean
+}): string {
+  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
+  const gross = dec(item.unitPrice).times(item.quantity).minus(discount)
+  const sumRate = item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(dec(r).div(100)), dec(0))
+  const taxable = item.taxInclusive ? gross.div(sumRate.plus(1)) : gross
+  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
+}

@@ -9,7 +9,7 @@ import { dec, roundCents } from "../money"
 import type { Address } from "../service/contract"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { originServiceId, sameAddress } from "../checkout/origins/origins"
-import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions"
+import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions-refunds"
 import { itemLine } from "./__tests__/lines"
 
 const SEATTLE: Address = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

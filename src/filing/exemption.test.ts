@@ -2,7 +2,7 @@
  * The exemption of a filing snapshot: the customer's active certificate (the provider's lookup),
  * else the one recorded on the charged tax lines; and it reaches both filing requests.
  */
-import { chargedExemption, snapshotExemption } from "./medusa"
+import { chargedExemption, snapshotExemption } from "./snapshot"
 import { directOrderRequest, requoteRequest } from "./decisions"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"
 

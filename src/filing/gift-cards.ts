@@ -1,24 +1,12 @@
 /**
- * Gift cards in filing (issue 27). A gift card sale is not a sale of goods: the goods bought with
- * the card are taxed when it is redeemed. Medusa leaves `is_giftcard` lines out of the tax context
- * at checkout (the provider never quotes them: no tax lines, no tax charged), and a product whose
- * TIC is the gift card TIC is quoted under it (the service exempts it in every state). Filing files
- * both as what they are: a line under TIC 10005 ("Gift card", /work/shared/data/tic-catalog.json)
- * with the tax charged (none). The service's tax for TIC 10005 is 0 everywhere, so the re-quote
- * equals the charge (cart path) and a return of the card refunds 0: filed = charged per line.
- * They are filed rather than left out so the service's record of the order (its gross sales,
- * exempt ones included) matches what the shopper paid, and returns need no special routing.
+ * Gift cards in filing: a gift card sale is not a sale of goods (taxed at redemption). Medusa leaves
+ * `is_giftcard` lines out of the tax context, so they carry no tax; filing files them as lines
+ * under TIC 10005 ("Gift card", 0 everywhere) so the service's record matches what the shopper paid
+ * and their returns need no special routing.
  */
 
 /** TIC 10005, "Gift card". */
 export const GIFT_CARD_TIC = 10005
-
-/** The TICs filing treats as gift cards (the catalog has one). */
-export const GIFT_CARD_TICS: ReadonlySet<number> = new Set([GIFT_CARD_TIC])
-
-export function isGiftCardTic(tic: number | null | undefined): boolean {
-  return typeof tic === "number" && GIFT_CARD_TICS.has(tic)
-}
 
 /**
  * Pure: the TIC an order item is filed under. A Medusa gift card line (`is_giftcard`) is always

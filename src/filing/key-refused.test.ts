@@ -7,7 +7,8 @@ import { SalesTaxClient } from "../service/client"
 import { roundCents, sum } from "../money"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
-import { FilingProcessor, newRecordFor } from "./processor"
+import { FilingProcessor } from "./processor"
+import { newRecordFor } from "./processor-types"
 import { KEY_REFUSED, isKeyRefused, pausedOrderCount, planFailure } from "./key-refused"
 
 describe("the rule", () => {

@@ -1,13 +1,9 @@
 /**
- * A refused key in filing (issue 27). The service answers 401 (no or an invalid key) or 403 (the
- * key does not grant the connection) when the key is wrong: a rotation mistake, a key revoked
- * before the new one was deployed. That is not the order's fault and it heals once the key is
- * fixed (and the process restarted with it), so the record is not left "failed for good": it is
- * paused (`paused_reason` "key_refused") and retried on the retry job's schedule with the usual
- * exponential back-off (capped, 1 hour by default), without counting towards `filing.maxAttempts`.
- * The first paused record that goes through again makes the other paused records due at once.
+ * A refused key in filing (HTTP 401/403): not the order's fault, and it heals once the key is
+ * fixed, so the record is paused (`paused_reason` "key_refused") and retried with back-off without
+ * counting towards `filing.maxAttempts`. The first paused record that goes through makes the others due.
  */
-import { isRetryable } from "./decisions"
+import { isRetryable } from "./decisions-retry"
 
 export const KEY_REFUSED = "key_refused" as const
 export type PausedReason = typeof KEY_REFUSED

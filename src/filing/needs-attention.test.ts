@@ -21,8 +21,9 @@ import {
   requoteOfEdit,
   type DestinationFacts,
 } from "./decisions"
-import { FilingProcessor, newRecordFor } from "./processor"
-import { missingFacts } from "./handlers"
+import { FilingProcessor } from "./processor"
+import { newRecordFor } from "./processor-types"
+import { missingFacts } from "./events/sweep"
 import type { FilingRecordDTO } from "../modules/sales-tax-filing/types"
 
 const facts = (over: Partial<DestinationFacts> = {}): DestinationFacts => ({

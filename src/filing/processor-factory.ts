@@ -1,14 +1,16 @@
 /**
- * The FilingProcessor of the app: the filing module as its store, the shared clients (one per
- * connection), the Locking Module, the plugin options' attempts and secrets.
+ * The app's filing wiring: the FilingProcessor over the filing module (its store), the shared
+ * clients (one per connection), the Locking Module and the plugin options; what handlers return.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
 import { getSalesTaxClient } from "../service/client-factory"
 import { allApiKeys, optionsForConnection } from "../service/connections"
-import { SALES_TAX_FILING_MODULE, type FilingStore } from "../modules/sales-tax-filing/types"
-import { FilingProcessor, type FilingClient, type FilingLogger, type FilingProcessorDeps } from "./processor"
+import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore } from "../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
+import { FilingProcessor } from "./processor"
+import type { FilingClient, FilingLogger, FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 
@@ -20,15 +22,12 @@ interface Locking {
   execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
 }
 
-export function filingProcessor(container: MedusaContainer, overrides: { client?: FilingClient; now?: () => Date } = {}): FilingProcessor {
+export function filingProcessor(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessor {
   return new FilingProcessor(filingProcessorDeps(container, overrides))
 }
 
 /** What the app's FilingProcessor is made of (the backfill makes its own with them: ./backfill/medusa.ts). */
-export function filingProcessorDeps(
-  container: MedusaContainer,
-  overrides: { client?: FilingClient; now?: () => Date } = {},
-): FilingProcessorDeps {
+export function filingProcessorDeps(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessorDeps {
   const options = getPluginOptions(container)
   const store = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
   const locking = container.resolve<Locking>(Modules.LOCKING)
@@ -53,4 +52,28 @@ export function filingProcessorDeps(
       if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
     },
   }
+}
+
+export interface HandlerDeps {
+  client?: FilingClient
+  now?: () => Date
+}
+
+export interface FilingResult {
+  orderId: string
+  state: string | null
+  lastError?: string | null
+}
+
+export const result = (orderId: string, rec: FilingRecordDTO | null): FilingResult => ({
+  orderId,
+  state: rec?.state ?? null,
+  lastError: rec?.last_error ?? null,
+})
+
+/** The reason a record was skipped with, before needs_attention existed, for a US address whose state or ZIP did not resolve. */
+export const UNRESOLVED_SKIP = /^not filed: destination no_(state|zip)$/
+
+export function filingStore(container: MedusaContainer): FilingStore {
+  return container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
 }

@@ -24,7 +24,8 @@ import type {
   RefundItem,
   RefundSource,
 } from "../modules/sales-tax-filing/types"
-import { BackoffPolicy, chargedTotal } from "./decisions"
+import { BackoffPolicy } from "./decisions-retry"
+import { chargedTotal } from "./decisions"
 
 /** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
 export interface FilingClient {
@@ -51,10 +52,7 @@ export interface FilingProcessorDeps {
   store: FilingStore
   /** the default connection's client */
   client: FilingClient
-  /**
-   * The client of a connection by id (a record's `snapshot.connectionId`, option `connections`);
-   * absent, or for no id, `client`.
-   */
+  /** the client of a connection by id (a record's `snapshot.connectionId`); absent, `client` */
   clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */
   lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>
@@ -65,16 +63,9 @@ export interface FilingProcessorDeps {
   /** strings never to be stored in last_error (the API key) */
   secrets?: (string | undefined)[]
   logger?: FilingLogger
-  /**
-   * A single-purchase certificate's order was filed and the certificate disabled at the service:
-   * the app records it as used by that order (the certificate-origin row); keyed by certificate,
-   * the first order stays its user. Best effort: a failure is logged, never fails the filing.
-   */
+  /** a single-purchase certificate's order was filed and the certificate disabled: recorded as used */
   certificateUsed?: (use: { certificateId: string; orderId: string; customerId: string | null }) => Promise<void>
-  /**
-   * An order reached the service (filed now, or found already there: `alreadyExisted`, the
-   * client's compare-on-duplicate answer). The backfill counts the orders the service held.
-   */
+  /** an order reached the service (or was already there); the backfill counts them */
   onFiled?: (filed: { orderId: string; path: "cart" | "direct"; alreadyExisted: boolean }) => void
 }
 
@@ -107,9 +98,8 @@ export interface EditInput {
 }
 
 /**
- * Builds the row for a new record; a snapshot of null (no US destination) makes a "skipped"
- * record. `attention`: a US order a person must look at (issue 26): "needs_attention" with the
- * reason, never processed (its snapshot, when the destination resolved, is kept for the re-quote).
+ * Builds the row for a new record: a null snapshot makes a "skipped" record; `attention` a
+ * "needs_attention" one with the reason, never processed (its snapshot kept for the re-quote).
  */
 export function newRecordFor(
   orderId: string,

@@ -9,7 +9,8 @@ import { dec, roundCents, sum } from "../money"
 import type { CompletionMode, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
-import { FilingProcessor, newRecordFor } from "./processor"
+import { FilingProcessor } from "./processor"
+import { newRecordFor } from "./processor-types"
 
 let sb: RunningSandbox
 let ctl: ReturnType<typeof controls>

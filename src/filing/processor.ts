@@ -1,44 +1,42 @@
 /**
- * The filing processor: drives one filing record towards what Medusa says happened (placed,
- * completed, canceled, returned) with service calls whose ids and keys derive from Medusa ids, so
- * running any step twice is harmless. All work on one order runs under one lock; every call is
- * followed by a write of its outcome; a write-ahead marker (last_step) makes the step after a crash
- * ask the service first ("already done" is reconciled, not failed). The one writer of filing
- * records (the live filing, the retry job, the sweep and the backfill). Here: the intents and the
- * step sequence (`run`); it extends processor-refunds.ts (refunds, edits) → processor-file.ts
- * (filing a snapshot) → processor-base.ts (lock, record writes, failures); inputs in
- * processor-types.ts.
+ * The filing processor: drives a filing record towards what Medusa says happened, with service
+ * calls keyed by Medusa ids (running a step twice is harmless). All work on one order runs under
+ * one lock; every call is followed by a write of its outcome, and a write-ahead marker (last_step)
+ * makes the step after a crash ask the service first. Composed of the writer (record-writer.ts),
+ * the pure decisions (decisions*.ts) and the calls (filing-calls.ts); here the intents and `run`.
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
-import {
-  childRefundKey,
-  deriveState,
-  owedSnapshot,
-  refundKey,
-  remainingItems,
-  requoteOfEdit,
-  requoteRequest,
-  routeRefund,
-  sanitizeError,
-  toIso,
-} from "./decisions"
+import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
+import { deriveState, lockKey, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
+import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
-import { RefundSender } from "./processor-refunds"
-import { rootOf, statusOf, type EditInput, type FileOrderOptions, type ProcessOutcome, type RefundIntent } from "./processor-types"
+import { FilingCalls } from "./filing-calls"
+import { RecordWriter } from "./record-writer"
+import {
+  rootOf,
+  statusOf,
+  type EditInput,
+  type FileOrderOptions,
+  type FilingProcessorDeps,
+  type ProcessOutcome,
+  type RefundIntent,
+} from "./processor-types"
 
-export * from "./processor-types"
+export class FilingProcessor {
+  private readonly w: RecordWriter
+  private readonly calls: FilingCalls
 
-export class FilingProcessor extends RefundSender {
-  // -------------------------------------------------------------------------------------------
-  // Intents (each: ensure the record, note the intent, then process; all under the order's lock)
-  // -------------------------------------------------------------------------------------------
+  constructor(private readonly deps: FilingProcessorDeps) {
+    this.w = new RecordWriter(deps)
+    this.calls = new FilingCalls(deps, this.w, (id) => this.run(id))
+  }
 
-  /**
-   * order.placed (and exchanges' new items): file the order (and its other origins' orders).
-   * `completedAt`: the order was complete before it is filed (a historical order, the backfill):
-   * its completion is noted first, so it is filed complete as of then (completion modes other
-   * than "placed"; see completionAtFiling).
-   */
+  /** All records of one Medusa order (its own, its edits', exchanges', claims', credits') share one lock. */
+  private locked<T>(rootOrderId: string, fn: () => Promise<T>): Promise<T> {
+    return this.deps.lock(lockKey(rootOrderId), fn)
+  }
+
+  /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
   fileOrder(record: NewRecord, opts: FileOrderOptions = {}): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
@@ -48,11 +46,7 @@ export class FilingProcessor extends RefundSender {
     })
   }
 
-  /**
-   * Ensures the record and, for an order shipped from several origins, its other origins'
-   * records (kind "order", parent = the order: refunds are routed to them line by line, a
-   * cancellation voids them, completion completes them). Returns the record's own.
-   */
+  /** Ensures the record and, for an order shipped from several origins, its other origins' records. */
   private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
     const { origin_siblings: siblings, ...own } = record
     const out = await this.deps.store.ensureRecord(own)
@@ -79,12 +73,12 @@ export class FilingProcessor extends RefundSender {
   /** Notes the completion on the record and its other origins' records; returns those others' order ids. */
   private async noteCompletion(rec: FilingRecordDTO, at: Date): Promise<string[]> {
     if (!rec.completion_requested_at && rec.state !== "skipped") {
-      await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.now() })
+      await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.w.now() })
     }
     const noted: string[] = []
     for (const sib of rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []) {
       if (sib.kind !== "order" || sib.completion_requested_at || sib.state === "skipped") continue
-      await this.deps.store.patchRecord(sib.id, { completion_requested_at: at, next_attempt_at: this.now() })
+      await this.deps.store.patchRecord(sib.id, { completion_requested_at: at, next_attempt_at: this.w.now() })
       noted.push(sib.order_id)
     }
     return noted
@@ -103,7 +97,7 @@ export class FilingProcessor extends RefundSender {
       ]
       for (const r of family) {
         if (!r.cancel_requested_at && r.state !== "skipped") {
-          await this.deps.store.patchRecord(r.id, { cancel_requested_at: at, next_attempt_at: this.now() })
+          await this.deps.store.patchRecord(r.id, { cancel_requested_at: at, next_attempt_at: this.w.now() })
         }
       }
       for (const r of family.slice(1)) await this.run(r.order_id)
@@ -111,12 +105,7 @@ export class FilingProcessor extends RefundSender {
     })
   }
 
-  /**
-   * order-edit.confirmed: records the edit on the order's record (once per edit id) and files it:
-   * before the void cutoff an order with no refunds is voided and filed again whole; otherwise the
-   * changed lines' remaining quantities are refunded (key = edit id) and the changed and added
-   * lines filed as an order of their own (orderId = edit id).
-   */
+  /** order-edit.confirmed: records the edit (once per edit id) and files it (FilingCalls.applyEdits). */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
@@ -133,16 +122,15 @@ export class FilingProcessor extends RefundSender {
           // filed after a re-quote: the edit is quoted for the corrected destination too (applyEdits)
           ...(rec.snapshot?.requote && rec.state !== "needs_attention" ? { requote: requoteOfEdit(edit.lines) } : {}),
         }
-        await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.now() })
+        await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.w.now() })
       }
       return this.run(record.order_id)
     })
   }
 
   /**
-   * A received return, a claim's or an exchange's returned items: refund exactly those. Each item
-   * is refunded on the record that holds it (the order, an edit's, an exchange's or a claim's own
-   * order); on a record other than the order's the key is `<source key>:<record order id>`.
+   * A return's, claim's or exchange's returned items: refunded on the records holding them (key
+   * `<source key>:<record order id>` on a record other than the order's).
    */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
@@ -169,7 +157,7 @@ export class FilingProcessor extends RefundSender {
           items: part.items,
           returned_at: intent.returnedAt ?? null,
         })
-        if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.now() })
+        if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.w.now() })
         touched.push(home.order_id)
       }
       for (const id of touched) if (id !== record.order_id) await this.run(id)
@@ -178,21 +166,19 @@ export class FilingProcessor extends RefundSender {
   }
 
   /**
-   * Admin fix of a needs_attention record (issue 26): `build` gives the order's snapshot for the
-   * corrected destination; its lines are quoted at the service and carry the tax it computes (none
-   * was collected: the merchant owes it), and the record is filed with them. Only a record still in
-   * needs_attention is touched (under the order's lock): a second call files nothing.
+   * Admin fix of a needs_attention record: the snapshot `build` gives for the corrected destination
+   * is quoted and filed with the owed tax. Only a record still in needs_attention is touched.
    */
   async requote(
     orderId: string,
     build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>,
   ): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
-    return this.locked(await this.rootId(orderId), async () => {
+    return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
       if (!rec || rec.state !== "needs_attention") return { record: rec, requoted: false }
       const s = await build(rec)
-      const quoted = await this.clientOf(s).calculateCarts(requoteRequest(s))
-      const snapshot = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.now())
+      const quoted = await this.calls.clientOf(s).calculateCarts(requoteRequest(s))
+      const snapshot = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.w.now())
       // the order is filed as Medusa holds it now: edits recorded while it waited are in it already
       const edits = (rec.edits ?? []).map((e) => (e.state === "pending" ? { ...e, state: "applied" as const, mode: "none" as const } : e))
       await this.deps.store.patchRecord(rec.id, {
@@ -203,7 +189,7 @@ export class FilingProcessor extends RefundSender {
         charged_tax: snapshot.requote!.collectedTax,
         last_error: null,
         attempts: 0,
-        next_attempt_at: this.now(),
+        next_attempt_at: this.w.now(),
         ...(rec.edits ? { edits } : {}),
       })
       return { record: await this.run(orderId), requoted: true }
@@ -212,22 +198,22 @@ export class FilingProcessor extends RefundSender {
 
   /** Admin retry: forget the attempt count and process now. */
   async retry(orderId: string): Promise<FilingRecordDTO | null> {
-    return this.locked(await this.rootId(orderId), async () => {
+    return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
       if (!rec) return null
-      await this.deps.store.patchRecord(rec.id, { attempts: 0, next_attempt_at: this.now() })
+      await this.deps.store.patchRecord(rec.id, { attempts: 0, next_attempt_at: this.w.now() })
       return this.run(orderId)
     })
   }
 
   /** Processes one record (no new intent). */
   async process(orderId: string): Promise<FilingRecordDTO | null> {
-    return this.locked(await this.rootId(orderId), () => this.run(orderId))
+    return this.locked(await this.w.rootId(orderId), () => this.run(orderId))
   }
 
   /** The scheduled job: every record whose next attempt is due. */
   async processDue(limit = 100): Promise<ProcessOutcome[]> {
-    const ids = await this.deps.store.listDue(this.now(), limit)
+    const ids = await this.deps.store.listDue(this.w.now(), limit)
     const out: ProcessOutcome[] = []
     for (const id of ids) {
       try {
@@ -240,16 +226,14 @@ export class FilingProcessor extends RefundSender {
     return out
   }
 
-  // -------------------------------------------------------------------------------------------
-
-  protected async run(orderId: string): Promise<FilingRecordDTO | null> {
+  private async run(orderId: string): Promise<FilingRecordDTO | null> {
     let rec = await this.deps.store.findRecord(orderId)
     if (!rec) return null
-    if (rec.state === "needs_attention") return this.parked(rec)
+    if (rec.state === "needs_attention") return this.w.parked(rec)
     if (rec.state === "skipped" || !rec.snapshot) return rec
     const s = rec.snapshot
     const { store } = this.deps
-    const client = this.clientOf(s)
+    const client = this.calls.clientOf(s)
     const wasPaused = rec.paused_reason === KEY_REFUSED
     let step = "file"
     let refundInFlight: FilingRefundDTO | null = null
@@ -257,18 +241,18 @@ export class FilingProcessor extends RefundSender {
       // 1. File (reconciling a filing that reached the service before a crash)
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
-          const existing = await this.getOrderOrNull(orderId, client)
+          const existing = await this.calls.getOrderOrNull(orderId, client)
           if (existing) {
-            rec = await this.markFiled(rec, existing, rec.filing_path ?? "direct", null)
-            if (s.exemptionId && existing.exemption?.exemptionId === s.exemptionId) await this.useSinglePurchase(rec, s)
+            rec = await this.calls.markFiled(rec, existing, rec.filing_path ?? "direct", null)
+            if (s.exemptionId && existing.exemption?.exemptionId === s.exemptionId) await this.calls.useSinglePurchase(rec, s)
           } else if (rec.cancel_requested_at) {
             // canceled before it ever reached the service: nothing to void
-            rec = await this.patch(rec, { voided_at: this.now(), last_step: "void" })
+            rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
           }
         }
         if (!rec.filed_at && !rec.voided_at) {
-          rec = await this.patch(rec, { last_step: "file" })
-          rec = await this.file(rec, s)
+          rec = await this.w.patch(rec, { last_step: "file" })
+          rec = await this.calls.file(rec, s)
         }
       }
 
@@ -276,7 +260,7 @@ export class FilingProcessor extends RefundSender {
       step = "complete"
       if (rec.filed_at && !rec.voided_at && !rec.completed_at && rec.completion_requested_at) {
         const o = await client.updateOrder(orderId, { completedDate: toIso(rec.completion_requested_at) })
-        rec = await this.patch(rec, {
+        rec = await this.w.patch(rec, {
           completed_at: o.completedDate ? new Date(o.completedDate) : rec.completion_requested_at,
           last_step: step,
         })
@@ -284,15 +268,15 @@ export class FilingProcessor extends RefundSender {
 
       // 3. Cancellation: void, or (after the cutoff) refund whatever is left under cancel:<order id>
       step = "cancel"
-      let refunds = (await this.reload(orderId)).refunds ?? []
+      let refunds = (await this.w.reload(orderId)).refunds ?? []
       if (rec.filed_at && rec.cancel_requested_at && !rec.voided_at && !refunds.some((r) => r.source_type === "cancel")) {
         try {
           await client.voidOrder(orderId)
-          rec = await this.patch(rec, { voided_at: this.now(), last_step: "void" })
+          rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
         } catch (e) {
           const st = statusOf(e)
           if (st === 404) {
-            rec = await this.patch(rec, { voided_at: this.now(), last_step: "void" })
+            rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
           } else if (st === 422) {
             const items = remainingItems(s.lines, refunds)
             if (items.length) {
@@ -305,14 +289,14 @@ export class FilingProcessor extends RefundSender {
                 returned_at: rec.cancel_requested_at,
               })
             }
-            refunds = (await this.reload(orderId)).refunds ?? []
+            refunds = (await this.w.reload(orderId)).refunds ?? []
           } else throw e
         }
       }
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      rec = await this.sendRefunds(rec, refunds, (r) => {
+      rec = await this.calls.sendRefunds(rec, refunds, (r) => {
         refundInFlight = r
       })
       refundInFlight = null
@@ -320,13 +304,13 @@ export class FilingProcessor extends RefundSender {
       // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
       step = "edit"
       if (rec.kind === "order" && (rec.edits ?? []).some((e) => e.state === "pending")) {
-        rec = await this.applyEdits(await this.reload(orderId), (r) => {
+        rec = await this.calls.applyEdits(await this.w.reload(orderId), (r) => {
           refundInFlight = r
         })
         refundInFlight = null
       }
 
-      const fresh = await this.reload(orderId)
+      const fresh = await this.w.reload(orderId)
       const state = deriveState(fresh, fresh.refunds ?? [], false)
       await store.patchRecord(fresh.id, {
         state,
@@ -336,10 +320,10 @@ export class FilingProcessor extends RefundSender {
         last_step: fresh.last_step,
         ...(wasPaused ? { paused_reason: null } : {}),
       })
-      if (wasPaused) await this.resumePaused(orderId)
+      if (wasPaused) await this.w.resumePaused(orderId)
       return { ...fresh, state, attempts: 0, next_attempt_at: null, last_error: null, ...(wasPaused ? { paused_reason: null } : {}) }
     } catch (err) {
-      return this.fail(orderId, step, err, refundInFlight)
+      return this.w.fail(orderId, step, err, refundInFlight)
     }
   }
 }

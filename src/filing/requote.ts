@@ -1,19 +1,48 @@
 /**
- * The fix of a needs_attention order (issue 26): re-quote its lines at the service for a
+ * The fix of a needs_attention order: re-quote its lines at the service for a
  * corrected destination and file them. No tax was collected from the shopper; what is filed is
  * the tax the service computes, which the merchant owes (the record's snapshot says so:
  * `requote`). Through the filing processor (its lock, its cart / direct paths, keys from Medusa
  * ids): a record no longer in needs_attention is not touched, so a second call files nothing.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { FilingRecordDTO } from "../modules/sales-tax-filing/types"
+import { z } from "zod"
+import type { DestinationSource, FilingRecordDTO } from "../modules/sales-tax-filing/types"
 import type { ErrorDetail } from "../service/contract"
-import type { DestinationSource } from "../modules/sales-tax-filing/types"
-import type { PluginOptions } from "../options"
+import { normalizeUsState, normalizeUsZip } from "../checkout/address/us-address"
+import { dec } from "../money"
+import { filingStore, filingProcessor } from "./processor-factory"
+import { type PluginOptions, getPluginOptions } from "../options"
 import type { AddressRow } from "./order-rows"
-import { buildSnapshot, filingProcessor, getPluginOptions, readOrder, ruledDestination } from "./medusa"
+import { buildSnapshot, ruledDestination } from "./snapshot"
+import { readOrder } from "./order-reader"
 import { currencyReason } from "./decisions"
-import type { FilingClient } from "./processor"
+import type { FilingClient } from "./processor-types"
+
+/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
+export const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+
+/** The corrected destination: a state (code, "US-TX" or name) and a ZIP (5 or 9 digits), normalized. */
+export const RequoteBody = z
+  .object({
+    state: z
+      .string({ error: "state is required (a US state code or name, e.g. TX)" })
+      .max(40, "state must be at most 40 characters")
+      .transform((s, ctx) => {
+        const code = normalizeUsState(s)
+        if (!code) ctx.addIssue({ code: "custom", message: "state must be a US state or DC (code like TX, or name like Texas)" })
+        return code ?? ""
+      }),
+    zip: z
+      .string({ error: "zip is required (5 digits, or ZIP+4)" })
+      .max(20, "zip must be at most 20 characters")
+      .transform((s, ctx) => {
+        const z5 = normalizeUsZip(s)
+        if (!z5) ctx.addIssue({ code: "custom", message: "zip must be a US ZIP: 5 digits, or ZIP+4 (78701-1234)" })
+        return z5 ? (z5.zip4 ? `${z5.zip}-${z5.zip4}` : z5.zip) : ""
+      }),
+  })
+  .catchall(notAField)
 
 /** Why a re-quote cannot be done (the admin route answers `status`, with `errors` located in its body). */
 export class RequoteRefused extends Error {
@@ -61,6 +90,10 @@ export async function requoteFiling(
   corrected: { state: string; zip: string },
   deps: { client?: FilingClient } = {},
 ): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
+  const rec = await filingStore(container).findRecord(orderId)
+  if (!rec) throw new RequoteRefused(404, `No filing record for ${orderId}`)
+  if (rec.state !== "needs_attention" && !rec.snapshot?.requote)
+    throw new RequoteRefused(409, `The filing of ${orderId} does not need attention (state ${rec.state})`)
   const options = getPluginOptions(container)
   return filingProcessor(container, deps).requote(orderId, async (rec) => {
     if (rec.kind !== "order") throw new RequoteRefused(422, `only an order's own filing can be re-quoted (this one is ${rec.kind})`)
@@ -74,4 +107,19 @@ export async function requoteFiling(
     if (siblings?.length) throw new RequoteRefused(422, "the order's lines were quoted from several origins: file it by hand")
     return snapshot
   })
+}
+
+/** The re-quote's figures as the admin route answers them. */
+export function requoteAnswer(out: { record: FilingRecordDTO | null; requoted: boolean }) {
+  const rq = out.record?.snapshot?.requote
+  return {
+    requoted: out.requoted,
+    ...(rq
+      ? {
+          destination: { state: rq.state, zip: rq.zip },
+          collected_tax: dec(rq.collectedTax).toFixed(2),
+          owed_tax: dec(rq.owedTax).toFixed(2),
+        }
+      : {}),
+  }
 }

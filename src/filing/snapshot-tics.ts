@@ -3,9 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { categoryTics, resolveTic } from "../tics/tic-resolution"
 import { graph } from "../query"
 
-// ---------------------------------------------------------------------------------------------
 // TICs (product → type → category → default, as the provider resolves them at checkout)
-// ---------------------------------------------------------------------------------------------
 
 interface TicAssignments {
   getTics(targetType: string, ids: string[]): Promise<Record<string, number>>

@@ -1,4 +1,4 @@
-import { splitByOrigin } from "./medusa"
+import { splitByOrigin } from "./snapshot"
 import { originServiceId } from "../checkout/origins/origins"
 import type { FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
 

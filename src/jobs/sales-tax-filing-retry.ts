@@ -1,12 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { processDueFilingsWorkflow } from "../workflows/filing/workflows"
+import { processDueFilings } from "../filing/events/orders"
 
-/**
- * Retries filing work that is due (failed calls, with exponential backoff, up to
- * filing.maxAttempts; then the record stays "failed" for a person / the admin retry route).
- */
+/** Retries due filing work (failed calls, with back-off, up to filing.maxAttempts). */
 export default async function salesTaxFilingRetryJob(container: MedusaContainer) {
-  await processDueFilingsWorkflow(container).run({ input: { limit: 100 } })
+  await processDueFilings(container, 100)
 }
 
 export const config = {

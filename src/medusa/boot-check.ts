@@ -101,7 +101,7 @@ export async function checkConnectionChannels(
 }
 
 // ------------------------------------------------------------------------------------------------
-// What the plugin assumes of Medusa (issue 28): checked at boot, ONE error when something is missing
+// What the plugin assumes of Medusa: checked at boot, ONE error when something is missing
 // ------------------------------------------------------------------------------------------------
 
 /** A Medusa workflow as far as the plugin uses it: the hooks it registers handlers on. */

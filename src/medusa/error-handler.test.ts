@@ -6,7 +6,7 @@ import express from "express"
 import type { AddressInfo } from "node:net"
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { errorHandler } from "@medusajs/framework/http"
-import { answerUndecodablePluginPath } from "../api/admin/sales-tax/input-guard"
+import { answerUndecodablePluginPath } from "../http/input-guard"
 import { errorHandlerRoutingDifferences, medusaErrorHandlerWith } from "./error-handler"
 
 type Handler = (err: unknown, req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => void

@@ -1,16 +1,8 @@
-/**
- * Backfill of historical orders, from the command line, through Medusa's exec:
- *
- *   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/backfill-sales-tax.js \
- *     --from 2026-01-01 --to 2026-06-30 [--batch-size 200] [--concurrency 8]
- *
- * Files every order placed from `from` to `to` (UTC days, both included) that has no filing
- * record yet: with its real completed date and the tax that was charged, its received returns as
- * refunds (keyed by return id). Resumable: a rerun skips what has a filing record, and the service
- * answers an order or refund it already holds as "already there", so nothing is filed twice.
- * A progress bar (orders/s, ETA) on stderr; a summary line at the end. Exit code 1 when some
- * orders failed (their errors are printed; run it again to retry them), 2 on bad arguments.
- */
+// Backfill of past orders from the command line, through Medusa's exec:
+//   npx medusa exec …/src/scripts/backfill-sales-tax.js --from YYYY-MM-DD --to YYYY-MM-DD [--batch-size N] [--concurrency N]
+// Files every order placed in the range (UTC days, both included) without a filing record, as
+// charged, with its returns as refunds; a rerun skips what is filed. Progress on stderr. Exit code
+// 1 when some orders failed (run it again to retry them), 2 on bad arguments.
 import type { ExecArgs } from "@medusajs/framework/types"
 import cliProgress from "cli-progress"
 import { runBackfill } from "../filing/backfill/medusa"

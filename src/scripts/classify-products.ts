@@ -1,13 +1,7 @@
-/**
- * Unclassified products from the command line, through Medusa's exec (the same as Settings →
- * Sales Tax → TICs → Unclassified products): each product on the default TIC with its suggested
- * TIC, confidence and alternatives; with `--apply --min-confidence X` (0.5-1), every suggestion at
- * or above X set through the bulk TIC path (one transaction), waiting for it to finish.
- *
- *   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/classify-products.js [--apply --min-confidence 0.7]
- *
- * Exit code 0 when done, 1 when the apply failed or another TIC import was running, 2 on bad arguments.
- */
+// Unclassified products from the command line, through Medusa's exec (as Settings → Sales Tax → TICs):
+//   npx medusa exec …/src/scripts/classify-products.js [--apply --min-confidence 0.7]
+// Each product on the default TIC with its suggested TIC; `--apply` sets every suggestion at or above
+// the confidence through the bulk TIC path. Exit code 1 when the apply failed or another import ran, 2 on bad arguments.
 import type { ExecArgs } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
 import { parseClassifyArgs } from "../tics/classify/args"

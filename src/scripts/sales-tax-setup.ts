@@ -1,20 +1,10 @@
-/**
- * The setup checklist (issue 30) from the command line, through Medusa's exec: what the store needs
- * to quote US sales tax through this plugin (a US region in USD, the US tax region on this
- * provider, a US stock location with a complete address and a shipping option for US addresses
- * per sales channel, its stock there, a TIC on every product sold, the service answering), the
- * same list as Settings → Sales Tax shows.
- *
- *   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/sales-tax-setup.js [--fix]
- *
- * With `--fix`, applies the unambiguous fixes one after the other (each through Medusa's
- * workflows: createRegionsWorkflow, createTaxRegionsWorkflow, updateTaxRegionsWorkflow,
- * createStockLocationsWorkflow, createShippingOptionsWorkflow, …) and prints the list again.
- * Exit code 0 when every item is done, 1 when some are left (their instructions are printed),
- * 2 on bad arguments.
- */
+// The setup checklist of Settings → Sales Tax, from the command line through Medusa's exec:
+//   npx medusa exec ./node_modules/medusa-sales-tax/.medusa/server/src/scripts/sales-tax-setup.js [--fix]
+// `--fix` applies the unambiguous fixes one after the other (through Medusa's workflows) and prints
+// the list again. Exit code 0 when every item is done, 1 when some are left, 2 on bad arguments.
 import type { ExecArgs } from "@medusajs/framework/types"
-import { formatChecklist, nextFix, type SetupFixId } from "../setup/checks"
+import { formatChecklist, nextFix } from "../setup/checklist"
+import type { SetupFixId } from "../setup/types"
 import { applySetupFix, readChecklist } from "../setup/medusa"
 
 export default async function salesTaxSetup({ container, args }: ExecArgs) {

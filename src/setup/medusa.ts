@@ -1,5 +1,5 @@
 /**
- * The setup checklist against a running Medusa (issue 30): reads what the checks need through
+ * The setup checklist against a running Medusa: reads what the checks need through
  * Query (src/setup/checks.ts is the pure part) and applies a fix through Medusa's public
  * workflows. Shared by the admin routes (GET /admin/sales-tax/setup, POST …/setup/fix) and the
  * script (src/scripts/sales-tax-setup.ts).
@@ -23,21 +23,20 @@ import { graph } from "../query"
 import { LOCATION_ADDRESS_FIELDS } from "../checkout/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
-import { scrubServiceText } from "../api/admin/sales-tax/helpers"
+import { scrubServiceText } from "../http/answers"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
-import {
-  planFix,
-  setupChecklist,
-  type FixPlan,
-  type SetupFixId,
-  type SetupInput,
-  type SetupItem,
-  type SetupLocation,
-  type SetupProduct,
-  type SetupRegion,
-  type SetupSalesChannel,
-  type SetupTaxRegion,
-} from "./checks"
+import { setupChecklist } from "./checklist"
+import { planFix, type FixPlan } from "./fixes"
+import type {
+  SetupFixId,
+  SetupInput,
+  SetupItem,
+  SetupLocation,
+  SetupProduct,
+  SetupRegion,
+  SetupSalesChannel,
+  SetupTaxRegion,
+} from "./types"
 
 type Scope = Pick<MedusaContainer, "resolve">
 

@@ -16,7 +16,7 @@ import { resolveProductTic } from "./tic-resolution"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
-import { lookupTic } from "../api/admin/sales-tax/tic-lookup"
+import { lookupTic } from "./lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
 import { runtimeOf } from "../runtime"
 import {

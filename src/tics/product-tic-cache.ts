@@ -1,15 +1,7 @@
-/**
- * The product → TIC answers of the tax-line context hook, kept across requests: every cart change
- * resolved each line's TIC again (the products' type and categories, then the assignments at three
- * levels: four statements per cart change for store configuration that rarely changes).
- *
- * Kept in an lru-cache (5,000 products, 60 s, as origin-locations.ts keeps the stock locations)
- * and dropped as a whole when a TIC assignment is written in this process (the salesTax module's
- * setTic, used by the admin TIC routes and seeds, bumps tic-generation.ts), so a TIC set in the
- * admin is used by the next cart change.
- * What the 60 s bound covers: another instance's TIC change, and a product moved to another type
- * or category (Medusa's own product routes: read again within a minute).
- */
+// The product → TIC answers of the tax-line context hook, kept across requests in an lru-cache (a
+// minute) instead of resolved again on every cart change. Dropped as a whole when a TIC is written
+// in this process (tic-generation.ts), so a TIC set in the admin is used by the next cart change;
+// the time bound covers another instance's change and a product moved to another type or category.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../query"

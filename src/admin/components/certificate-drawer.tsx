@@ -4,7 +4,7 @@ import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/cont
 import { REASONS_WITHOUT_ID_NUMBER, emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
 import { Field } from "./field"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../api/types"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../http/types"
 
 /** The customer page's "Add certificate" button and its drawer: the form, validated, then POSTed. */
 export function CreateCertificateDrawer({

@@ -2,8 +2,9 @@ import { Badge, Button, Input, Table, Text, toast, usePrompt } from "@medusajs/u
 import type { ReactNode } from "react"
 import { useState } from "react"
 import { humanize } from "../lib/certificate-form"
-import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../api/types"
+import { useBusy } from "./ui"
+import { AdminApiError, api } from "../lib/api"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../http/types"
 
 type Decision = "approve" | "reject"
 
@@ -42,7 +43,7 @@ const STATUS_BADGES: Record<ListedCertificate["status"], { label: string; color:
 
 export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; query: string; onChanged: () => void }) {
   const prompt = usePrompt()
-  const [busy, setBusy] = useState<null | "disable" | "approve" | "reject">(null)
+  const { busy, run } = useBusy<"disable" | "approve" | "reject">()
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState("")
   const [reasonError, setReasonError] = useState<string | null>(null)
@@ -56,41 +57,35 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
       cancelText: "Cancel",
     })
     if (!ok) return
-    setBusy("disable")
-    try {
+    await run("disable", async () => {
       await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}${query}`, {
         method: "DELETE",
       })
       toast.success("Certificate disabled")
       onChanged()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
+    })
   }
   const review = async (decision: "approve" | "reject") => {
     if (decision === "reject" && !reason.trim()) {
       setReasonError("Say why: the customer sees this reason")
       return
     }
-    setBusy(decision)
     setReasonError(null)
-    try {
-      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}/review${query}`, {
-        method: "POST",
-        body: decision === "approve" ? { decision } : { decision, reason: reason.trim() },
-      })
+    await run(decision, async () => {
+      try {
+        await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}/review${query}`, {
+          method: "POST",
+          body: decision === "approve" ? { decision } : { decision, reason: reason.trim() },
+        })
+      } catch (e) {
+        if (!(e instanceof AdminApiError && e.errors.length)) throw e
+        return setReasonError(e.fieldErrors().reason ?? e.message)
+      }
       toast.success(decision === "approve" ? "Certificate approved: it exempts from the customer's next cart" : "Certificate rejected")
       setRejecting(false)
       setReason("")
       onChanged()
-    } catch (e) {
-      if (e instanceof AdminApiError && e.errors.length) setReasonError(e.fieldErrors().reason ?? e.message)
-      else toast.error(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
+    })
   }
   return (
     <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={status}>

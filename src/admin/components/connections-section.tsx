@@ -1,9 +1,9 @@
-import { Badge, Button, Table, Text } from "@medusajs/ui"
+import { Badge, Button, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
-import type { AdminConnectionsResponse, CheckResult } from "../../api/types"
+import type { AdminConnectionsResponse, CheckResult } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { DataTable, SettingsSection } from "./ui"
 
 type PingAnswer = { connectionId: string; ping: CheckResult<{ message: string }> }
 
@@ -19,14 +19,12 @@ export function ConnectionsSection() {
 
   const test = async (connectionId: string) => {
     setBusy(connectionId)
-    try {
-      const out = await api<PingAnswer>("/admin/sales-tax/connections/ping", { method: "POST", body: { connection_id: connectionId } })
-      setPings((p) => ({ ...p, [connectionId]: out.ping }))
-    } catch (e) {
-      setPings((p) => ({ ...p, [connectionId]: { ok: false, error: errorMessage(e) } }))
-    } finally {
-      setBusy(null)
-    }
+    const ping = await api<PingAnswer>("/admin/sales-tax/connections/ping", { method: "POST", body: { connection_id: connectionId } }).then(
+      (out) => out.ping,
+      (e: unknown) => ({ ok: false as const, error: errorMessage(e) }),
+    )
+    setPings((p) => ({ ...p, [connectionId]: ping }))
+    setBusy(null)
   }
 
   return (
@@ -37,80 +35,65 @@ export function ConnectionsSection() {
       error={error}
     >
       {data ? (
-        <Table>
-          <Table.Header>
-            <Table.Row>
-              <Table.HeaderCell>Connection</Table.HeaderCell>
-              <Table.HeaderCell>API key</Table.HeaderCell>
-              <Table.HeaderCell>Sales channels</Table.HeaderCell>
-              <Table.HeaderCell>Test</Table.HeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {data.connections.map((c) => {
-              const p = pings[c.connectionId]
-              return (
-                <Table.Row key={c.connectionId} data-testid={`connection-${c.connectionId}`}>
-                  <Table.Cell>
-                    <div className="flex items-center gap-x-2">
-                      <Text size="xsmall" className="font-mono">
-                        {c.connectionId}
-                      </Text>
-                      {c.isDefault ? (
-                        <Badge size="2xsmall" color="blue">
-                          default
-                        </Badge>
-                      ) : null}
-                    </div>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="xsmall" className="font-mono">
-                      {c.apiKey}
+        <DataTable
+          headers={["Connection", "API key", "Sales channels", "Test"]}
+          rows={data.connections}
+          rowKey={(c) => c.connectionId}
+          rowTestId={(c) => `connection-${c.connectionId}`}
+          cellClassName=""
+          cells={(c) => {
+            const p = pings[c.connectionId]
+            return [
+              <div key="id" className="flex items-center gap-x-2">
+                <Text size="xsmall" className="font-mono">
+                  {c.connectionId}
+                </Text>
+                {c.isDefault ? (
+                  <Badge size="2xsmall" color="blue">
+                    default
+                  </Badge>
+                ) : null}
+              </div>,
+              <Text key="key" size="xsmall" className="font-mono">
+                {c.apiKey}
+              </Text>,
+              <div key="channels" className="flex flex-wrap gap-1" data-testid={`connection-channels-${c.connectionId}`}>
+                {c.salesChannels.length === 0 ? (
+                  <Text size="xsmall" className="text-ui-fg-muted">
+                    {c.isDefault ? "every other channel" : "none"}
+                  </Text>
+                ) : (
+                  c.salesChannels.map((s) => (
+                    <Badge key={s.id} size="2xsmall" color={s.exists ? "grey" : "red"} title={s.id}>
+                      {s.exists ? (s.name ?? s.id) : `${s.id} (no such channel)`}
+                    </Badge>
+                  ))
+                )}
+              </div>,
+              <div key="test" className="flex items-center gap-x-2">
+                <Button
+                  size="small"
+                  variant="secondary"
+                  isLoading={busy === c.connectionId}
+                  onClick={() => test(c.connectionId)}
+                  data-testid={`connection-test-${c.connectionId}`}
+                >
+                  Test connection
+                </Button>
+                {p ? (
+                  <span data-testid={`connection-result-${c.connectionId}`} className="flex items-center gap-x-1">
+                    <Badge size="2xsmall" color={p.ok ? "green" : "red"}>
+                      {p.ok ? "valid" : "failing"}
+                    </Badge>
+                    <Text size="xsmall" className="text-ui-fg-subtle">
+                      {"result" in p && p.ok ? `${p.result?.message ?? "ok"} · ${p.durationMs} ms` : (p.error ?? "")}
                     </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <div className="flex flex-wrap gap-1" data-testid={`connection-channels-${c.connectionId}`}>
-                      {c.salesChannels.length === 0 ? (
-                        <Text size="xsmall" className="text-ui-fg-muted">
-                          {c.isDefault ? "every other channel" : "none"}
-                        </Text>
-                      ) : (
-                        c.salesChannels.map((s) => (
-                          <Badge key={s.id} size="2xsmall" color={s.exists ? "grey" : "red"} title={s.id}>
-                            {s.exists ? (s.name ?? s.id) : `${s.id} (no such channel)`}
-                          </Badge>
-                        ))
-                      )}
-                    </div>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <div className="flex items-center gap-x-2">
-                      <Button
-                        size="small"
-                        variant="secondary"
-                        isLoading={busy === c.connectionId}
-                        onClick={() => test(c.connectionId)}
-                        data-testid={`connection-test-${c.connectionId}`}
-                      >
-                        Test connection
-                      </Button>
-                      {p ? (
-                        <span data-testid={`connection-result-${c.connectionId}`} className="flex items-center gap-x-1">
-                          <Badge size="2xsmall" color={p.ok ? "green" : "red"}>
-                            {p.ok ? "valid" : "failing"}
-                          </Badge>
-                          <Text size="xsmall" className="text-ui-fg-subtle">
-                            {"result" in p && p.ok ? `${p.result?.message ?? "ok"} · ${p.durationMs} ms` : (p.error ?? "")}
-                          </Text>
-                        </span>
-                      ) : null}
-                    </div>
-                  </Table.Cell>
-                </Table.Row>
-              )
-            })}
-          </Table.Body>
-        </Table>
+                  </span>
+                ) : null}
+              </div>,
+            ]
+          }}
+        />
       ) : null}
     </SettingsSection>
   )

@@ -40,7 +40,7 @@ function AttentionInput({
 }
 
 /**
- * The fix of a needs_attention filing (issue 26): its reason, and "re-quote with a corrected
+ * The fix of a needs_attention filing: its reason, and "re-quote with a corrected
  * address, then file" — the service quotes the order's lines for the state and ZIP given, and that
  * tax is filed. None was collected from the shopper: the merchant owes what is filed.
  */

@@ -13,7 +13,7 @@ import {
   type NamedOrder,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Row } from "./detail-row"
+import { Row } from "./ui"
 
 /** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error; lines named as the order names them. */
 export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
@@ -86,7 +86,7 @@ export function FilingRefunds({ f, order }: { f: FilingView; order: NamedOrder }
       <Text size="small" weight="plus" className="px-6 pt-3">
         Refunds
       </Text>
-      {/* stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths (issue 30) */}
+      {/* stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths */}
       <ul className="flex flex-col divide-y">
         {(f.refunds ?? []).map((r) => (
           <li key={r.id} className="flex min-w-0 flex-col gap-y-1 px-6 py-2" data-testid={`filing-refund-${r.idempotency_key}`}>

@@ -1,8 +1,8 @@
-import { Badge, Table, Text } from "@medusajs/ui"
+import { Badge, Text } from "@medusajs/ui"
 import { api } from "../lib/api"
-import type { AdminLocationsResponse, LocationView } from "../../api/types"
+import type { AdminLocationsResponse, LocationView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { DataTable, SettingsSection } from "./ui"
 
 const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
@@ -21,56 +21,38 @@ export function LocationsSection() {
       error={error}
     >
       {data ? (
-        <Table>
-          <Table.Header>
-            <Table.Row>
-              <Table.HeaderCell>Location</Table.HeaderCell>
-              <Table.HeaderCell>Origin used</Table.HeaderCell>
-              <Table.HeaderCell>Sales channels</Table.HeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {data.locations.map((l) => (
-              <Table.Row key={l.id} data-testid={`location-${l.id}`}>
-                <Table.Cell>
-                  <Text size="small">{l.name ?? l.id}</Text>
-                </Table.Cell>
-                <Table.Cell>
-                  <div className="flex flex-col gap-y-1">
-                    {l.notForUs ? (
-                      <div className="flex items-center gap-x-2">
-                        <Badge size="2xsmall" color="grey">
-                          not used for US orders
-                        </Badge>
-                      </div>
-                    ) : (
-                      <div className="flex items-center gap-x-2">
-                        <Badge size="2xsmall" color={l.fallback ? "orange" : "green"}>
-                          {l.fallback ? "fallback origin" : "own address"}
-                        </Badge>
-                        <Text size="xsmall">{addressText(l.origin)}</Text>
-                      </div>
-                    )}
-                    {l.reason ? (
-                      <Text size="xsmall" className="text-ui-fg-subtle" data-testid={`location-reason-${l.id}`}>
-                        {l.reason}
-                      </Text>
-                    ) : null}
-                  </div>
-                </Table.Cell>
-                <Table.Cell>
-                  <div className="flex flex-wrap gap-1">
-                    {l.salesChannels.map((c) => (
-                      <Badge key={c.id} size="2xsmall" color="grey">
-                        {c.name ?? c.id}
-                      </Badge>
-                    ))}
-                  </div>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table>
+        <DataTable
+          headers={["Location", "Origin used", "Sales channels"]}
+          rows={data.locations}
+          rowKey={(l) => l.id}
+          rowTestId={(l) => `location-${l.id}`}
+          cellClassName=""
+          cells={(l) => [
+            <Text key="name" size="small">
+              {l.name ?? l.id}
+            </Text>,
+            <div key="origin" className="flex flex-col gap-y-1">
+              <div className="flex items-center gap-x-2">
+                <Badge size="2xsmall" color={l.notForUs ? "grey" : l.fallback ? "orange" : "green"}>
+                  {l.notForUs ? "not used for US orders" : l.fallback ? "fallback origin" : "own address"}
+                </Badge>
+                {l.notForUs ? null : <Text size="xsmall">{addressText(l.origin)}</Text>}
+              </div>
+              {l.reason ? (
+                <Text size="xsmall" className="text-ui-fg-subtle" data-testid={`location-reason-${l.id}`}>
+                  {l.reason}
+                </Text>
+              ) : null}
+            </div>,
+            <div key="channels" className="flex flex-wrap gap-1">
+              {l.salesChannels.map((c) => (
+                <Badge key={c.id} size="2xsmall" color="grey">
+                  {c.name ?? c.id}
+                </Badge>
+              ))}
+            </div>,
+          ]}
+        />
       ) : null}
     </SettingsSection>
   )

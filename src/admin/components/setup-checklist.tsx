@@ -3,12 +3,12 @@ import { Badge, Button, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { api, errorMessage } from "../lib/api"
-import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../api/types"
+import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
 import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./settings-section"
+import { SettingsSection } from "./ui"
 
 /**
- * Settings → Sales Tax → Setup (issue 30): what the store needs to quote US sales tax (GET
+ * Settings → Sales Tax → Setup: what the store needs to quote US sales tax (GET
  * /admin/sales-tax/setup), each item done or with the one action that fixes it: a button where
  * the fix is unambiguous (POST /admin/sales-tax/setup/fix), else what to do and a link to where.
  * The same list as `medusa exec …/sales-tax-setup.js`.

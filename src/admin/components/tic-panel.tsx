@@ -1,8 +1,9 @@
 import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../api/types"
+import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../http/types"
 import { useLoad } from "../lib/use-load"
+import { ErrorText, useBusy } from "./ui"
 
 const SOURCE_TEXT: Record<TicSource, string> = {
   product: "set on this product",
@@ -29,7 +30,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const [searching, setSearching] = useState(false)
   const [search, setSearch] = useState<AdminTicSearchResponse | null>(null)
   const [searchError, setSearchError] = useState<string | null>(null)
-  const [saving, setSaving] = useState(false)
+  const { busy, run } = useBusy<"save">()
 
   const runSearch = async (cursor?: string) => {
     if (!query.trim()) {
@@ -51,9 +52,8 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     }
   }
 
-  const save = async (tic: number | null) => {
-    setSaving(true)
-    try {
+  const save = (tic: number | null) =>
+    run("save", async () => {
       if (tic === null) {
         await api(path, { method: "DELETE" })
         toast.success("TIC cleared")
@@ -66,19 +66,14 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
       setSearch(null)
       setQuery("")
       await reload()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setSaving(false)
-    }
-  }
+    })
 
   return (
     <Container className="divide-y p-0" data-testid={`sales-tax-tic-${type}`}>
       <div className="flex items-center justify-between px-6 py-4">
         <Heading level="h2">{TITLES[type]}</Heading>
         {data?.assigned ? (
-          <Button size="small" variant="secondary" isLoading={saving} onClick={() => save(null)} data-testid="tic-clear">
+          <Button size="small" variant="secondary" isLoading={busy === "save"} onClick={() => save(null)} data-testid="tic-clear">
             Clear
           </Button>
         ) : null}
@@ -89,11 +84,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             Loading…
           </Text>
         ) : null}
-        {error ? (
-          <Text size="small" className="text-ui-fg-error">
-            {error}
-          </Text>
-        ) : null}
+        <ErrorText error={error} />
         {data ? (
           <>
             <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
@@ -206,7 +197,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                 <Button
                   size="small"
                   variant="secondary"
-                  disabled={saving || data?.assigned?.ticId === r.ticId}
+                  disabled={busy === "save" || data?.assigned?.ticId === r.ticId}
                   onClick={() => save(r.ticId)}
                   data-testid={`tic-use-${r.ticId}`}
                 >

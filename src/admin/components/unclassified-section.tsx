@@ -1,8 +1,8 @@
-import { Badge, Button, Container, Heading, Input, Table, Text, toast } from "@medusajs/ui"
-import { useEffect, useRef, useState } from "react"
-import { Link } from "react-router-dom"
+import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
+import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import { useLoad } from "../lib/use-load"
+import { DataTable, JobProgress, NavLink, Pager, useImportJob } from "./ui"
 import type { UnclassifiedProduct } from "../../tics/classify/medusa"
 import type { SearchRun } from "../../tics/classify/search"
 import type { TicImportJob } from "../../tics/medusa"
@@ -30,26 +30,11 @@ const band = (c: number): ["green" | "orange" | "red", string] =>
 export function UnclassifiedSection() {
   const [offset, setOffset] = useState(0)
   const [min, setMin] = useState("0.7")
-  const [job, setJob] = useState<TicImportJob | null>(null)
-  const timer = useRef<ReturnType<typeof setInterval> | null>(null)
   const { data, error, loading, reload } = useLoad(
     () => api<ListView>(`/admin/sales-tax/tics/unclassified?limit=${PAGE}&offset=${offset}`),
     [offset],
   )
-  useEffect(() => () => void (timer.current && clearInterval(timer.current)), [])
-
-  const poll = () => {
-    if (timer.current) clearInterval(timer.current)
-    timer.current = setInterval(async () => {
-      const r = await api<{ job: TicImportJob | null }>("/admin/sales-tax/tics/import/apply").catch(() => null)
-      setJob(r?.job ?? null)
-      if (!r?.job || r.job.status !== "running") {
-        if (timer.current) clearInterval(timer.current)
-        timer.current = null
-        await reload()
-      }
-    }, 500)
-  }
+  const { job, setJob, watch } = useImportJob(reload)
 
   const apply = async (body: object) => {
     try {
@@ -62,13 +47,12 @@ export function UnclassifiedSection() {
       toast.success(
         `${r.changes} TIC(s) being set${later ? `; ${later} queries were past this run's ceiling of ${r.searches!.ceiling} searches: accept all again for the rest` : ""}`,
       )
-      poll()
+      watch()
     } catch (e) {
       toast.error(errorMessage(e))
     }
   }
 
-  const pct = job && job.total > 0 ? Math.round((job.done / job.total) * 100) : job?.status === "done" ? 100 : 0
   const running = job?.status === "running"
   return (
     <Container className="flex flex-col gap-y-3 p-6" data-testid="tics-unclassified">
@@ -101,79 +85,54 @@ export function UnclassifiedSection() {
           Accept all
         </Button>
       </div>
-      {job ? (
-        <div data-testid="tics-unclassified-progress" data-status={job.status}>
-          <div className="bg-ui-bg-subtle h-2 w-full overflow-hidden rounded">
-            <div className="bg-ui-fg-interactive h-2" style={{ width: `${pct}%` }} />
-          </div>
-          <Text size="xsmall" className={job.status === "failed" ? "text-ui-fg-error" : "text-ui-fg-subtle"}>
-            {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-          </Text>
-        </div>
-      ) : null}
+      {job ? <JobProgress job={job} testId="tics-unclassified-progress" /> : null}
       {data?.products.length ? (
-        <Table>
-          <Table.Header>
-            <Table.Row>
-              <Table.HeaderCell>Product</Table.HeaderCell>
-              <Table.HeaderCell>Suggested TIC</Table.HeaderCell>
-              <Table.HeaderCell>Or</Table.HeaderCell>
-              <Table.HeaderCell />
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {data.products.map((p) => {
-              const s = p.suggestion
-              return (
-                <Table.Row key={p.id} data-testid={`tics-unclassified-${p.id}`}>
-                  <Table.Cell className="whitespace-normal">{p.title ?? p.id}</Table.Cell>
-                  <Table.Cell className="whitespace-normal">
-                    {s ? (
-                      <span className="flex items-center gap-x-2">
-                        {`${s.tic} · ${s.label}`}
-                        <Badge size="2xsmall" color={band(s.confidence)[0]}>{`${band(s.confidence)[1]} ${s.confidence.toFixed(2)}`}</Badge>
-                      </span>
-                    ) : (
-                      <Text size="xsmall" className="text-ui-fg-subtle">
-                        {p.note}
-                      </Text>
-                    )}
-                  </Table.Cell>
-                  <Table.Cell className="whitespace-normal">
-                    {(s?.alternatives ?? []).map((a) => (
-                      <Button
-                        key={a.tic}
-                        size="small"
-                        variant="transparent"
-                        disabled={running}
-                        onClick={() => apply({ items: [{ product_id: p.id, tic: a.tic }] })}
-                      >
-                        {`${a.tic} · ${a.label}`}
-                      </Button>
-                    ))}
-                  </Table.Cell>
-                  <Table.Cell>
-                    <span className="flex items-center gap-x-2">
-                      {s ? (
-                        <Button
-                          size="small"
-                          variant="secondary"
-                          disabled={running}
-                          onClick={() => apply({ items: [{ product_id: p.id, tic: s.tic }] })}
-                        >
-                          Accept
-                        </Button>
-                      ) : null}
-                      <Link to={`/products/${p.id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
-                        Choose another
-                      </Link>
-                    </span>
-                  </Table.Cell>
-                </Table.Row>
-              )
-            })}
-          </Table.Body>
-        </Table>
+        <DataTable
+          headers={["Product", "Suggested TIC", "Or", ""]}
+          rows={data.products}
+          rowKey={(p) => p.id}
+          rowTestId={(p) => `tics-unclassified-${p.id}`}
+          cells={(p) => {
+            const s = p.suggestion
+            return [
+              p.title ?? p.id,
+              s ? (
+                <span className="flex items-center gap-x-2">
+                  {`${s.tic} · ${s.label}`}
+                  <Badge size="2xsmall" color={band(s.confidence)[0]}>{`${band(s.confidence)[1]} ${s.confidence.toFixed(2)}`}</Badge>
+                </span>
+              ) : (
+                <Text size="xsmall" className="text-ui-fg-subtle">
+                  {p.note}
+                </Text>
+              ),
+              (s?.alternatives ?? []).map((a) => (
+                <Button
+                  key={a.tic}
+                  size="small"
+                  variant="transparent"
+                  disabled={running}
+                  onClick={() => apply({ items: [{ product_id: p.id, tic: a.tic }] })}
+                >
+                  {`${a.tic} · ${a.label}`}
+                </Button>
+              )),
+              <span key="actions" className="flex items-center gap-x-2">
+                {s ? (
+                  <Button
+                    size="small"
+                    variant="secondary"
+                    disabled={running}
+                    onClick={() => apply({ items: [{ product_id: p.id, tic: s.tic }] })}
+                  >
+                    Accept
+                  </Button>
+                ) : null}
+                <NavLink to={`/products/${p.id}`}>Choose another</NavLink>
+              </span>,
+            ]
+          }}
+        />
       ) : null}
       {data && data.count > PAGE ? (
         <div className="flex items-center justify-between">
@@ -181,24 +140,7 @@ export function UnclassifiedSection() {
             size="xsmall"
             className="text-ui-fg-subtle"
           >{`${offset + 1}-${Math.min(offset + PAGE, data.count)} of ${data.count} · searches: ${data.searches.searched} made, ${data.searches.cached} cached`}</Text>
-          <span className="flex gap-x-2">
-            <Button
-              size="small"
-              variant="secondary"
-              disabled={loading || offset === 0}
-              onClick={() => setOffset(Math.max(0, offset - PAGE))}
-            >
-              Previous
-            </Button>
-            <Button
-              size="small"
-              variant="secondary"
-              disabled={loading || offset + PAGE >= data.count}
-              onClick={() => setOffset(offset + PAGE)}
-            >
-              Next
-            </Button>
-          </span>
+          <Pager offset={offset} page={PAGE} count={data.count} go={setOffset} disabled={loading} />
         </div>
       ) : null}
     </Container>

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
-import { AdminCreateCertificateBody } from "../../api/admin/sales-tax/validators"
+import { AdminCreateCertificateBody } from "../../certificates/body"
 import { emptyForm, humanize, toBody, validate, type FormState } from "./certificate-form"
 
 const CUSTOMER = "cus_01TEST"

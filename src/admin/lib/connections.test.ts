@@ -1,4 +1,4 @@
-import type { ConnectionView } from "../../api/types"
+import type { ConnectionView } from "../../http/types"
 import { connectionLabel, connectionQuery } from "./connections"
 
 const conn = (over: Partial<ConnectionView>): ConnectionView => ({

@@ -4,10 +4,10 @@ import { Container, Heading, Select, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { CertificateRow, type ListedCertificate } from "../components/certificate-row"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { LoadStatus } from "../components/load-status"
+import { LoadStatus } from "../components/ui"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
-import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../api/types"
+import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../http/types"
 import { useLoad } from "../lib/use-load"
 
 /**

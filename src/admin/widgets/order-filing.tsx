@@ -1,12 +1,11 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { Badge, Button, Container, Heading, Text, toast } from "@medusajs/ui"
-import { useState } from "react"
 import { Link } from "react-router-dom"
 import { AttentionFix } from "../components/filing-attention"
 import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings } from "../components/filing-sections"
-import { LoadStatus } from "../components/load-status"
-import { AdminApiError, api, errorMessage } from "../lib/api"
+import { LoadStatus, useBusy } from "../components/ui"
+import { AdminApiError, api } from "../lib/api"
 import { STATE_COLOR, hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
 import { useLoad } from "../lib/use-load"
 
@@ -26,8 +25,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
       throw e
     }
   }, [path])
-  const [retrying, setRetrying] = useState(false)
-  const [crediting, setCrediting] = useState<string | null>(null)
+  const { busy, run } = useBusy()
   const f = res?.filing ?? null
   const { data: life, reload: reloadLife } = useLoad(async () => {
     try {
@@ -37,33 +35,21 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
     }
   }, [path])
 
-  const fileCredit = async (refundId: string) => {
-    setCrediting(refundId)
-    try {
+  const fileCredit = (refundId: string) =>
+    run(refundId, async () => {
       const out = await api<{ filing: FilingView }>(`${path}/credits`, { method: "POST", body: { refund_id: refundId } })
       if (hasFailedWork(out.filing)) toast.error(`Credit not filed yet: ${out.filing.last_error ?? "see the record"}`)
       else toast.success("Refund filed as a credit")
       await reloadLife()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setCrediting(null)
-    }
-  }
+    })
 
-  const retry = async () => {
-    setRetrying(true)
-    try {
+  const retry = () =>
+    run("retry", async () => {
       const out = await api<{ filing: FilingView }>(`${path}/retry`, { method: "POST" })
       if (hasFailedWork(out.filing)) toast.error(`Retry failed: ${out.filing.last_error ?? "see the record"}`)
       else toast.success(`Filing ${stateLabel(out.filing.state)}`)
       await reload()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setRetrying(false)
-    }
-  }
+    })
 
   return (
     <Container className="divide-y p-0" data-testid="sales-tax-filing">
@@ -83,7 +69,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
             </Badge>
           ) : null}
           {f && f.state !== "needs_attention" && (hasFailedWork(f) || f.last_error) ? (
-            <Button size="small" variant="secondary" isLoading={retrying} onClick={retry} data-testid="filing-retry">
+            <Button size="small" variant="secondary" isLoading={busy === "retry"} onClick={retry} data-testid="filing-retry">
               Retry
             </Button>
           ) : null}
@@ -99,7 +85,9 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
       {f ? <FilingDetails f={f} order={data} /> : null}
       {f && (f.refunds ?? []).length > 0 ? <FilingRefunds f={f} order={data} /> : null}
       {life && life.children.length > 0 ? <RelatedFilings life={life} /> : null}
-      {life && life.manual_refunds.length > 0 ? <ManualRefunds life={life} crediting={crediting} onFileCredit={fileCredit} /> : null}
+      {life && life.manual_refunds.length > 0 ? (
+        <ManualRefunds life={life} crediting={busy === "retry" ? null : busy} onFileCredit={fileCredit} />
+      ) : null}
     </Container>
   )
 }

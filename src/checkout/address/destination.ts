@@ -17,7 +17,7 @@ import {
 } from "./us-address"
 import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-limits"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"
 import { withDeadline } from "../quote/fallback"
 
 const STATE_SET = new Set<string>(US_STATES)

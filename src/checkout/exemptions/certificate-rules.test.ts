@@ -1,7 +1,7 @@
 /** Certificate content rules and statuses (issue 27), and the shopper cap's count. */
 import { EXEMPTION_REASONS } from "../../service/contract"
 import { certificateStatus, missingIdNumbers, needsIdNumber, REASONS_WITHOUT_ID_NUMBER } from "./certificate-rules"
-import { shopperCertificateCount } from "../../api/store/sales-tax/certificates/shopper"
+import { shopperCertificateCount } from "../../certificates/shopper"
 import type { CertificateStanding } from "./exemptions"
 
 describe("identification numbers", () => {

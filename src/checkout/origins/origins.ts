@@ -78,7 +78,7 @@ export function servesUsAddresses(sets: FulfillmentSetsLike): boolean {
 }
 
 /**
- * Pure: how the settings page lists a location (issue 30). "own": its address is the origin of
+ * Pure: how the settings page lists a location. "own": its address is the origin of
  * its lines; "not_for_us": it is outside the US and none of its service zones covers the US, so
  * it never ships a US order (nothing to fix: listed neutrally); "fallback": it may ship US orders
  * but its address cannot be an origin, so the `origin` option is used (the case to look at).

@@ -1,24 +1,15 @@
 /**
- * Backfill core: files batches of historical orders through the FilingProcessor, the one writer
- * of filing records (../processor.ts): each order as its snapshot says it was charged (a
- * `backfill` snapshot: directly, the tax as charged per line, transactionDate = when it was placed,
- * completed as of when it was completed), then each of its returns as a refund of its own under
- * the return's Medusa id as idempotency key (routed by the processor to the origins' orders that
- * hold its items: `<return id>:<that order id>` on another origin's). Orders run concurrently up to
- * `concurrency` (p-limit); one order's work runs in sequence under its lock.
- *
- * Never twice: the orderId is the Medusa order id (a duplicate is answered "already existed" by
- * the client after comparing what the service holds) and refund keys are Medusa return ids (the
- * service replays them), so a rerun, a crash mid-batch or a concurrent live filing adds nothing.
- * Resumable: the ledger names the orders that have a record; they are skipped without any call.
- * An order whose filing fails is left failed on its record (the retry job files it, with the same
- * snapshot) and reported. No Medusa import here: the bench drives this file alone
- * (bench/backfill.bench.ts).
+ * Backfill core: files batches of historical orders through the FilingProcessor, each directly as
+ * charged and dated when placed, then each received return as a refund keyed by its return id.
+ * Orders run concurrently up to `concurrency`; one order's work in sequence under its lock. Never
+ * twice (ids and keys from Medusa ids) and resumable (the ledger skips orders with a record); a
+ * failed order stays failed on its record for the retry job. No Medusa import: the bench drives it.
  */
 import pLimit from "p-limit"
 import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
-import { sanitizeError } from "../decisions"
-import { FilingProcessor, newRecordFor, type FilingProcessorDeps } from "../processor"
+import { sanitizeError } from "../decisions-retry"
+import { FilingProcessor } from "../processor"
+import { newRecordFor, type FilingProcessorDeps } from "../processor-types"
 
 export interface BackfillRefund {
   /** the Medusa return id (the refund's idempotency key) */
@@ -161,9 +152,7 @@ export function backfillRunner(deps: {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Progress (the command line bar and the admin both show it)
-// ---------------------------------------------------------------------------------------------
 
 export interface BackfillProgress {
   total: number

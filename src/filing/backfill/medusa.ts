@@ -1,27 +1,21 @@
 /**
- * Backfill, Medusa side: pages through the orders placed in a date range, reads each page with
- * the order reader (../order-reader.ts), turns each order into a BackfillOrder (the same snapshot
- * the live filing takes: lines as charged, addresses, TICs, exemption; its real completion date;
- * its received returns as refunds keyed by return id) and has the core file them through the
- * app's FilingProcessor (the one writer of filing records). The filing records are the ledger: an
- * order that has one is skipped (the live filing, the retry job and the sweep own it). A record
- * paused by a refused key is the retry job's: once a batch reaches the service (the key works),
- * every paused record is made due, so the retry job files them within its next minute.
- *
- * Used by the exec script (src/scripts/backfill-sales-tax.ts) and the admin action
- * (POST /admin/sales-tax/backfill).
+ * Backfill, Medusa side: pages through the orders placed in a date range, turns each into a
+ * BackfillOrder (the live filing's snapshot, its completion date, its received returns) and has
+ * the core file them. The filing records are the ledger. Once a batch reaches the service, records
+ * paused by a refused key are made due. Used by the exec script and the admin action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
 import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
-import { sanitizeError } from "../decisions"
-import { buildSnapshot, completionInstant, refundsShipping } from "../medusa"
+import { sanitizeError } from "../decisions-retry"
+import { buildSnapshot, completionInstant } from "../snapshot"
+import { refundsShipping } from "../refund-targets"
 import type { ReturnRow } from "../order-rows"
 import { readOrders } from "../order-reader"
 import { graph, graphPage } from "../../query"
-import { newRecordFor } from "../processor"
+import { newRecordFor } from "../processor-types"
 import { filingProcessorDeps } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
 import {
@@ -110,7 +104,7 @@ export async function loadBackfillPage(
     }
     const { snapshot, reason, siblings, attention } = built
     if (attention) {
-      // a US order a person must look at (issue 26): recorded as needs_attention when it has no
+      // a US order a person must look at: recorded as needs_attention when it has no
       // record yet, never filed by the backfill. Only ensured, never run: an order that already has a
       // record (a failed live filing waiting for its retry) is left to its owner, as every other order
       // with a record is (running it here filed a failed live record: admin-browser.spec's backfill)

@@ -4,25 +4,15 @@
  * orders of their own.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import {
-  buildSnapshot,
-  claimRefund,
-  claimedTax,
-  exchangeRefund,
-  filingProcessor,
-  getPluginOptions,
-  loadClaim,
-  loadExchange,
-  readOrder,
-  orderRecordInput,
-  returnRefund,
-  splitByOrigin,
-  type RefundTarget,
-} from "../medusa"
-import { newRecordFor } from "../processor"
-import { chargedTotal, childOrderId, replacementCharge } from "../decisions"
+import { buildSnapshot, orderRecordInput, splitByOrigin } from "../snapshot"
+import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, returnRefund, type RefundTarget } from "../refund-targets"
+import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import { readOrder } from "../order-reader"
+import { newRecordFor } from "../processor-types"
+import { chargedTotal } from "../decisions"
+import { childOrderId, replacementCharge } from "../decisions-refunds"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
-import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"
 
 async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
   if (!target) return null
@@ -34,10 +24,8 @@ async function refundTarget(container: MedusaContainer, target: RefundTarget | n
 }
 
 /**
- * A received return: exactly the received items are refunded, each on the record that holds it
- * (the order's own, an edit's, an exchange's or a claim's order; key = return id, or
- * `<return id>:<record order id>` on another record than the order's). The exchanges and claims
- * whose new items come back are filed first if they are not yet.
+ * A received return: exactly the received items refunded on the records holding them (key = return
+ * id); the exchanges and claims whose new items come back are filed first if they are not yet.
  */
 export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const target = await returnRefund(container, returnId)
@@ -54,10 +42,8 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
 }
 
 /**
- * A claim by its type. `refund`: the claimed units' tax is refunded (key = claim id). `replace`:
- * nothing is refunded for the claimed units, and the replacement is filed as an order of its own
- * (orderId = claim id) for what the customer pays: its tax minus the claimed units' tax; nothing
- * is filed when that is 0 (a like-for-like replacement).
+ * A claim: `refund` refunds the claimed units (key = claim id); `replace` files the replacement as
+ * an order of its own (orderId = claim id) for its tax minus the claimed units' tax, if above 0.
  */
 export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)

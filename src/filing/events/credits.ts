@@ -1,19 +1,18 @@
 /** Refunds without a return (manual refunds): listed per order, filed as standalone credits. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
-import { newRecordFor } from "../processor"
-import { childOrderId } from "../decisions"
+import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import { orderRecordInput } from "../snapshot"
+import { newRecordFor } from "../processor-types"
+import { childOrderId } from "../decisions-refunds"
 import { creditTax, refundCreditParts } from "../refunds"
 import { REFUND_TRANSACTION_REFERENCE, creditLineVersion } from "../../medusa/refund-credit-lines"
 import { amountString, roundCents, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
-import { filingStore, result, type FilingResult, type HandlerDeps } from "./common"
 
-// ---------------------------------------------------------------------------------------------
 // Refunds without a return: filed as standalone credits (kind "credit")
-// ---------------------------------------------------------------------------------------------
 
 export interface ManualRefund {
   refundId: string
@@ -35,12 +34,6 @@ export function creditOrderId(refundId: string): string {
   return childOrderId(`credit_${refundId}`)
 }
 
-/**
- * The order's refunds and which of them (in part) came without a return: the part Medusa booked as
- * a credit line when the refund was made (see ./refunds.ts). Decided once per refund, so a return
- * after a refund without a return never turns the filed credit into a double: that return is owed
- * (and filed) in full, as Medusa owes it.
- */
 /** An order's refunds and credit lines as listManualRefunds reads them. */
 interface RefundedOrderRow {
   id: string
@@ -64,6 +57,7 @@ interface RefundedOrderRow {
     | null
 }
 
+/** The order's refunds without a return (in part): the part Medusa booked as a credit line (../refunds.ts). */
 export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
   const [order] = await graph<RefundedOrderRow>(container, {
     entity: "order",

@@ -4,15 +4,13 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
-import { buildSnapshot, completionInstant, filingProcessor, getPluginOptions, orderRecordInput } from "../medusa"
-import { type ProcessOutcome } from "../processor"
+import { buildSnapshot, completionInstant, orderRecordInput } from "../snapshot"
+import { filingProcessor, filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { getPluginOptions } from "../../options"
+import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
-import { filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "./common"
 
-/**
- * A record skipped before issue 26 for a US address whose state or ZIP did not resolve becomes
- * what filing decides now (needs_attention: no tax was charged). Any other record is left as is.
- */
+/** An old "skipped" record for a US address whose state or ZIP did not resolve becomes needs_attention. */
 async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {
   if (record.state !== "needs_attention") return
   const store = filingStore(container)

@@ -1,19 +1,45 @@
-/** The sweep: orders whose records miss a Medusa fact are brought in line through the handlers. */
+/**
+ * The lost-event sweep: orders whose records miss a Medusa fact are brought in line through the
+ * same handlers the events run. One sweep runs per `sweep.everyMinutes` across all instances (the
+ * slot lock, left to expire), and the same slot applies the retention.
+ */
+import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { type FilingRecordDTO } from "../../modules/sales-tax-filing/types"
-import { getPluginOptions } from "../medusa"
-import { childOrderId } from "../decisions"
+import { getPluginOptions } from "../../options"
+import { childOrderId } from "../decisions-refunds"
 import { amountString, dec } from "../../money"
 import { graph } from "../../query"
+import { applyRetention } from "../retention"
 import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
 import { readOrderParts } from "../order-reader"
-import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "./common"
+import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
 
-// ---------------------------------------------------------------------------------------------
-// The lost-event sweep
-// ---------------------------------------------------------------------------------------------
+export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
+
+/** The sweep job's tick: the instance that takes this slot's lock sweeps, then applies the retention. */
+export async function sweepSlot(container: MedusaContainer): Promise<void> {
+  const options = getPluginOptions(container)
+  const locking = container.resolve(Modules.LOCKING)
+  try {
+    await locking.acquire(SWEEP_SLOT_KEY, { ownerId: `sweep-${randomUUID()}`, expire: options.sweep.everyMinutes * 60 })
+  } catch {
+    return // another instance (or an earlier tick) holds this slot
+  }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  try {
+    const out = await sweepOrders(container, { days: options.sweep.days })
+    if (out.broughtInLine.length)
+      logger.info(`sales-tax filing sweep: ${out.checked} orders checked, ${out.broughtInLine.length} brought in line`)
+  } finally {
+    await applyRetention(container, options, new Date()).catch((e: unknown) =>
+      logger.warn(`sales-tax retention: ${(e as Error)?.message ?? e} (tried again at the next sweep)`),
+    )
+  }
+}
 
 export interface SweepOutcome {
   checked: number
@@ -31,9 +57,7 @@ export function missingFacts(
     exchanges: string[]
     edits: string[]
     canceled: boolean
-    /** exchanges with returned items (they need their refund) and with new items (they need their own record); when
-     *  given, each is checked on its own, so an exchange whose refund went through but whose new items were never
-     *  filed (the handler died between the two) is found */
+    /** exchanges with returned items and with new items, each checked on its own (a handler may die between the two) */
     exchangeRefunds?: string[]
     exchangeOrders?: string[]
   },
@@ -43,7 +67,7 @@ export function missingFacts(
   if (!rec) return ["no filing record"]
   // a record left for a person waits for the person (the re-quote files the order as Medusa holds it then)
   if (rec.state === "needs_attention") return facts.canceled && !rec.cancel_requested_at ? ["cancellation"] : []
-  // skipped before issue 26 for a US address whose state or ZIP did not resolve: looked at again
+  // skipped before needs_attention existed, for a US address whose state or ZIP did not resolve: looked at again
   if (rec.state === "skipped") return UNRESOLVED_SKIP.test(rec.last_error ?? "") && !facts.canceled ? ["destination"] : []
   const keys = new Set([rec, ...children].flatMap((r) => (r.refunds ?? []).map((x) => x.source_id)))
   const kids = new Set(children.map((c) => c.order_id))
@@ -64,10 +88,8 @@ export function missingFacts(
 }
 
 /**
- * The sweep: orders placed in the last `days` days that have no filing record, or whose records
- * miss a Medusa fact (with `manualRefunds: "credit"`: also a refund without a return not filed as
- * a credit yet), are brought in line through the same handlers the subscriber runs (every
- * step keyed by Medusa ids, so a sweep racing a late event files nothing twice).
+ * Orders placed in the last `days` days with no filing record, or whose records miss a Medusa fact
+ * (with `manualRefunds: "credit"`: also an unfiled refund without a return), brought in line.
  */
 export async function sweepOrders(
   container: MedusaContainer,

@@ -30,28 +30,6 @@ export function money(c: number): string {
   return dec(c).div(100).toFixed(2)
 }
 
-/**
- * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
- * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
- * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
- * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
- * was charged.
- */
-export function fullItemTax(item: {
-  unitPrice: DecLike
-  quantity: DecLike
-  adjustments: DecLike[]
-  rates: DecLike[]
-  /** a tax-inclusive price (and adjustments): Medusa takes the tax out, taxable = (price − adjustments) ÷ (1 + Σ rates) */
-  taxInclusive?: boolean
-}): string {
-  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
-  const gross = dec(item.unitPrice).times(item.quantity).minus(discount)
-  const sumRate = item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(dec(r).div(100)), dec(0))
-  const taxable = item.taxInclusive ? gross.div(sumRate.plus(1)) : gross
-  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
-}
-
 export function sumCents(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0)
 }

@@ -1,4 +1,4 @@
-/** Pure: the US orders listed apart (issue 26, 27): without tax, or not in USD. */
+/** Pure: the US orders listed apart: without tax, or not in USD. */
 import { money, sumCents } from "./amounts"
 import type { AttentionKind, MonthReport, OrderFacts, OrderRow } from "./types"
 

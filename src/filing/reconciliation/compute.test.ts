@@ -1,21 +1,10 @@
 import fc from "fast-check"
-import {
-  attentionOf,
-  attentionSummary,
-  cents,
-  csvField,
-  fullItemTax,
-  customerRefundedCents,
-  lineRefundedCents,
-  money,
-  monthCsv,
-  monthOf,
-  monthRange,
-  reconcileMonth,
-  reconcileOrder,
-  type OrderFacts,
-  type RecordFacts,
-} from "./compute"
+import { attentionOf, attentionSummary } from "./attention"
+import { cents, money, monthOf, monthRange } from "./amounts"
+import { fullItemTax } from "../decisions"
+import { csvField, monthCsv } from "./csv"
+import { customerRefundedCents, lineRefundedCents, reconcileMonth, reconcileOrder } from "./compute"
+import type { OrderFacts, RecordFacts } from "./types"
 
 const order = (over: Partial<OrderFacts> = {}): OrderFacts => ({
   orderId: "order_1",

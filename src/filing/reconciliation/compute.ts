@@ -1,25 +1,14 @@
 /**
- * Reconciliation, pure: per month, what Medusa charged and refunded to customers against what
- * the filing records hold as filed and refunded at the service. Integer cents throughout (amounts
- * enter as decimal strings/numbers and are rounded to the cent with bignumber.js once); no I/O, no
- * clock. The Medusa reads are in ./medusa.ts, the admin routes in src/api/admin/sales-tax/reconciliation.
- *
- * The parts: types.ts (the shapes), amounts.ts (months, cents), attention.ts (US orders listed
- * apart), csv.ts (the export); this file reconciles an order and a month, and is their one entry.
+ * Reconciliation, pure: per month, what Medusa charged and refunded to customers against what the
+ * filing records hold as filed and refunded at the service, in integer cents; no I/O, no clock.
+ * Parts: types.ts, amounts.ts, attention.ts, csv.ts; Medusa reads in ./medusa.ts.
  */
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
 import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
 
-export { MONTH_RE, cents, fullItemTax, money, monthOf, monthRange } from "./amounts"
-export { ATTENTION_TEXT, attentionLines, attentionOf, attentionSummary } from "./attention"
-export { CSV_HEADER, csvField, monthCsv } from "./csv"
-export type { AttentionKind, ChargedLine, CustomerRefund, DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
-
-// ---------------------------------------------------------------------------------------------
 // Per order
-// ---------------------------------------------------------------------------------------------
 
 /**
  * Tax refunded to the customer for one line over successive refunds, rounded as the service
@@ -140,9 +129,7 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow 
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Per month
-// ---------------------------------------------------------------------------------------------
 
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
 export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {

@@ -1,7 +1,7 @@
 /**
  * Reconciliation, Medusa side: reads a month's orders (tax per line as charged, returns, claims,
  * exchanges) and the filing records that belong to them, hands both to the pure computation
- * (./compute.ts), and fixes one order through the filing workflows that already exist.
+ * (./compute.ts), and fixes one order through the filing handlers.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
@@ -10,32 +10,16 @@ import { chargedTotal } from "../decisions"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { graph } from "../../query"
-import { refundsShipping } from "../medusa"
-import { listManualRefunds } from "../handlers"
+import { refundsShipping } from "../refund-targets"
+import { fileRefundAsCredit, listManualRefunds } from "../events/credits"
 import type { ChangeItemRow, ClaimRow, OrderItemRow, OrderRow, ShippingLinks, ShippingMethodRow } from "../order-rows"
 import { readOrderParts, readOrders } from "../order-reader"
-import {
-  claimCreatedFilingWorkflow,
-  exchangeCreatedFilingWorkflow,
-  fileRefundAsCreditWorkflow,
-  orderEditedFilingWorkflow,
-  retryFilingWorkflow,
-  returnReceivedFilingWorkflow,
-  syncOrderFilingWorkflow,
-} from "../../workflows/filing/workflows"
-import {
-  cents,
-  fullItemTax,
-  monthRange,
-  reconcileMonth,
-  reconcileOrder,
-  recordsByOrder,
-  type CustomerRefund,
-  type MonthReport,
-  type OrderFacts,
-  type OrderRow as ReconciledRow,
-  type RecordFacts,
-} from "./compute"
+import { onOrderEdited, retryFiling, syncOrder } from "../events/orders"
+import { onClaimCreated, onExchangeCreated, onReturnReceived } from "../events/changes"
+import { cents, monthRange } from "./amounts"
+import { fullItemTax } from "../decisions"
+import { reconcileMonth, reconcileOrder, recordsByOrder } from "./compute"
+import type { CustomerRefund, MonthReport, OrderFacts, OrderRow as ReconciledRow, RecordFacts } from "./types"
 
 const PAGE = 500
 
@@ -148,7 +132,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
 }
 
 /**
- * Pure: what the separate lines read of an order (issue 26, 27): a US shipping address, its
+ * Pure: what the separate lines read of an order: a US shipping address, its
  * currency, whether the provider charged it (a tax line on some line), and what it sold before
  * tax (items at price × quantity less adjustments, shipping less adjustments; a tax-inclusive
  * price as shown, which for an order without tax is the same).
@@ -242,25 +226,25 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
  * pending record of the order and its children.
  */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
-  await syncOrderFilingWorkflow(container).run({ input: { orderId } })
+  await syncOrder(container, orderId)
   // confirmed order edits the record does not list yet
-  await orderEditedFilingWorkflow(container).run({ input: { orderId } })
+  await onOrderEdited(container, orderId)
   const { returns, claims, exchanges } = await readOrderParts(container, [orderId])
   for (const r of returns) {
     if (!r.canceled_at && r.received_at && !r.claim_id && !r.exchange_id) {
-      await returnReceivedFilingWorkflow(container).run({ input: { returnId: r.id } })
+      await onReturnReceived(container, r.id)
     }
   }
-  for (const c of claims) if (!c.canceled_at) await claimCreatedFilingWorkflow(container).run({ input: { claimId: c.id } })
-  for (const x of exchanges) if (!x.canceled_at) await exchangeCreatedFilingWorkflow(container).run({ input: { exchangeId: x.id } })
+  for (const c of claims) if (!c.canceled_at) await onClaimCreated(container, c.id)
+  for (const x of exchanges) if (!x.canceled_at) await onExchangeCreated(container, x.id)
   // refunds without a return not filed yet: as standalone credits (the order widget's "File as credit")
   for (const m of await listManualRefunds(container, orderId)) {
-    if (m.filing === null && m.tax > 0) await fileRefundAsCreditWorkflow(container).run({ input: { orderId, refundId: m.refundId } })
+    if (m.filing === null && m.tax > 0) await fileRefundAsCredit(container, orderId, m.refundId)
   }
   for (const r of await loadRecordFacts(container, [orderId])) {
     // a needs_attention record waits for a person (the order widget's re-quote), not for a retry
     if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped" && r.state !== "needs_attention")) {
-      await retryFilingWorkflow(container).run({ input: { orderId: r.orderId } })
+      await retryFiling(container, r.orderId)
     }
   }
 }

@@ -1,8 +1,6 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
 
-// ---------------------------------------------------------------------------------------------
 // Inputs
-// ---------------------------------------------------------------------------------------------
 
 /** One taxed line of a Medusa order (item or shipping method) as charged. */
 export interface ChargedLine {
@@ -29,7 +27,7 @@ export interface OrderFacts {
   refunds: CustomerRefund[]
   /** refunds without a return (payment refunds beyond what came back): the tax part of each */
   manualRefunds?: { refundId: string; taxCents: number }[]
-  /** the shipping address is in the US (issue 26) */
+  /** the shipping address is in the US */
   usAddress?: boolean
   /** ISO 4217, lower or upper case (absent: USD) */
   currencyCode?: string
@@ -62,11 +60,7 @@ export interface RecordFacts {
 
 export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_filed" | "amount_mismatch" | "needs_attention" | "requoted"
 
-/**
- * Why a US order is listed apart (issue 26, 27): "us_without_tax" — shipped to a US address and
- * no tax was charged at checkout (no tax line on any line); "currency_not_usd" — shipped to a US
- * address in a currency other than USD (never filed as dollars). Canceled orders are not listed.
- */
+/** Why a US order is listed apart: no tax charged at checkout, or a currency other than USD (canceled: not listed). */
 export type AttentionKind = "us_without_tax" | "currency_not_usd"
 
 export interface OrderRow {
@@ -102,8 +96,8 @@ export interface MonthReport {
   rows: OrderRow[]
   /** rows with a reason, largest difference first */
   differences: OrderRow[]
-  /** US orders without tax (issue 26): how many, what they sold (USD), and the rows */
+  /** US orders without tax: how many, what they sold (USD), and the rows */
   usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
-  /** US orders in a currency other than USD (issue 27): how many, what they sold per currency, and the rows */
+  /** US orders in a currency other than USD: how many, what they sold per currency, and the rows */
   nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
 }

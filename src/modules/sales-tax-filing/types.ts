@@ -2,11 +2,7 @@ import type { Address } from "../../service/contract"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 
-/**
- * "skipped": nothing to file (not a US destination). "needs_attention": a US order that cannot be
- * filed without a person (no tax charged for a US address, a state or ZIP that does not resolve,
- * a currency other than USD); the reason is in last_error (docs/filing.md).
- */
+/** "skipped": nothing to file; "needs_attention": a US order a person must look at (reason in last_error). */
 export const FILING_STATES = [
   "pending",
   "filed",
@@ -22,11 +18,9 @@ export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
 export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
 /**
- * What a record files at the service: the Medusa order itself ("order"), an exchange's new items
- * ("exchange", orderId = exchange id), the lines an order edit added or changed after the void
- * cutoff ("edit", orderId = edit id), what the customer pays for a replace claim's replacement
- * ("claim", orderId = claim id), or a standalone credit for a refund without a return ("credit",
- * orderId = `credit_<refund id>`). Every kind but "order" has `parent_order_id` = the Medusa order.
+ * What a record files: the order, an exchange's new items, an edit's changed lines after the
+ * cutoff, a replace claim's charge, or a credit for a refund without a return (orderId = the
+ * Medusa id of each; every kind but "order" has `parent_order_id` = the Medusa order).
  */
 export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
@@ -69,25 +63,14 @@ export interface FilingSnapshot {
   placedAt: string
   origin: Address
   destination: Address
-  /** where `destination`'s state and ZIP came from (absent on records before issue 26: the shipping address) */
+  /** where `destination`'s state and ZIP came from (absent on older records: the shipping address) */
   destinationSource?: DestinationSource
-  /**
-   * A needs_attention order filed by an admin's re-quote: no tax was collected from the shopper
-   * (`collectedTax`), the lines carry the tax the service computed for the corrected destination,
-   * which is what is filed and what the merchant owes (`owedTax`).
-   */
+  /** filed by an admin's re-quote: the lines carry the owed tax; `collectedTax` what the shopper paid */
   requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
   exemptionId?: string | null
-  /**
-   * The service connection it is filed on when not the default one (the order's sales channel's,
-   * option `connections`); its refunds, voids and completion go to the same connection.
-   */
+  /** the service connection it is filed on when not the default one (its refunds, voids, completion too) */
   connectionId?: string | null
-  /**
-   * A historical order filed by the backfill: always directly, with the tax as charged per line
-   * and transactionDate = when it was placed (never re-quoted nor converted from its cart, whose
-   * conversion would date it today), on a retry too.
-   */
+  /** a historical order filed by the backfill: always directly, as charged, dated when placed */
   backfill?: boolean
   lines: FilingLine[]
   /** a replace claim: the replacement's tax, the claimed units' tax it replaces, what is filed */
@@ -117,11 +100,7 @@ export interface EditIntent {
   lines: FilingLine[]
   /** where each line ships from after the edit, by item id (absent: the order's origin) */
   origins?: Record<string, Address>
-  /**
-   * An edit of an order filed by an admin's re-quote: its lines are quoted at the service for the
-   * corrected destination before they are filed (`quoted`: `lines` carry the tax owed now);
-   * `collected` = the tax Medusa charged each line (what the shopper paid), by item id.
-   */
+  /** an edit of a re-quoted order: quoted before filing (`quoted`); `collected` what Medusa charged, by item id */
   requote?: { quoted: boolean; collected: Record<string, number> } | null
 }
 
@@ -194,10 +173,7 @@ export interface NewRecord {
   state?: FilingState
   last_error?: string | null
   next_attempt_at: Date | null
-  /**
-   * Not stored: the records of the order's other origins (origin per stock location: one service
-   * order per origin, kind "order" with parent_order_id = the Medusa order id), ensured with it.
-   */
+  /** not stored: the records of the order's other origins (one service order per origin), ensured with it */
   origin_siblings?: NewRecord[]
 }
 
@@ -210,11 +186,7 @@ export interface NewRefund {
   returned_at: Date | null
 }
 
-/**
- * Persistence the filing processor needs. The module service implements it over PostgreSQL;
- * tests may use the in-memory one. Creation is idempotent: an existing row (unique order_id /
- * idempotency_key) is returned unchanged.
- */
+/** Persistence the filing processor needs (the module service; tests: in memory). Creation is idempotent. */
 export interface FilingStore {
   findRecord(orderId: string): Promise<FilingRecordDTO | null>
   ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }>

@@ -1,15 +1,15 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ReceiptPercent } from "@medusajs/icons"
-import { Badge, Button, Container, Heading, Table, Text, toast } from "@medusajs/ui"
-import { Fragment, useState } from "react"
-import { Link } from "react-router-dom"
-import { api, errorMessage } from "../../../lib/api"
-import type { AdminSettingsResponse, TicSource } from "../../../../api/types"
+import { Badge, Button, Container, Text, toast } from "@medusajs/ui"
+import { Fragment } from "react"
+import { api } from "../../../lib/api"
+import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
 import { useLoad } from "../../../lib/use-load"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection } from "../../../components/connections-section"
 import { LocationsSection } from "../../../components/locations-section"
 import { SetupChecklist } from "../../../components/setup-checklist"
+import { DataTable, Figure, NavLink, Page, SettingsSection as Section, Subtitle, useBusy } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -28,36 +28,13 @@ function flatten(obj: Record<string, unknown>, prefix = ""): [string, string][] 
   return out
 }
 
-function Section({
-  title,
-  children,
-  testId,
-  action,
-}: {
-  title: string
-  children: React.ReactNode
-  testId: string
-  action?: React.ReactNode
-}) {
-  return (
-    <Container className="divide-y p-0" data-testid={testId}>
-      <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">{title}</Heading>
-        {action}
-      </div>
-      {children}
-    </Container>
-  )
-}
-
 /** Settings → Sales Tax: connection health, options in force (key redacted), TIC coverage, recent failures. */
 const SalesTaxSettingsPage = () => {
   const { data, error, loading, reload } = useLoad(() => api<AdminSettingsResponse>("/admin/sales-tax/settings"), [])
-  const [retrying, setRetrying] = useState<string | null>(null)
+  const { busy: retrying, run } = useBusy()
 
-  const retry = async (orderId: string) => {
-    setRetrying(orderId)
-    try {
+  const retry = (orderId: string) =>
+    run(orderId, async () => {
       const out = await api<{ filing: { state: string; last_error: string | null } }>(
         `/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`,
         { method: "POST" },
@@ -65,63 +42,34 @@ const SalesTaxSettingsPage = () => {
       if (out.filing.state === "failed") toast.error(`Still failing: ${out.filing.last_error ?? ""}`)
       else toast.success(`Order ${orderId}: ${out.filing.state.replace(/_/g, " ")}`)
       await reload()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setRetrying(null)
-    }
-  }
+    })
 
   return (
-    <div className="flex flex-col gap-y-3" data-testid="sales-tax-settings">
-      <Container className="flex items-center justify-between px-6 py-4">
-        <div>
-          <Heading level="h1">Sales Tax</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            Connection to the Sales Tax Service, TIC coverage and filing failures.
-          </Text>
-        </div>
-        <div className="flex items-center gap-x-2">
-          <Link
-            to="/settings/sales-tax/activity"
-            className="text-ui-fg-interactive txt-compact-small hover:underline"
-            data-testid="settings-activity-link"
-          >
+    <Page
+      testId="sales-tax-settings"
+      title="Sales Tax"
+      subtitle={<Subtitle>Connection to the Sales Tax Service, TIC coverage and filing failures.</Subtitle>}
+      error={error}
+      actions={
+        <>
+          <NavLink to="/settings/sales-tax/activity" testId="settings-activity-link">
             Activity
-          </Link>
-          <Link
-            to="/settings/sales-tax/reconciliation"
-            className="text-ui-fg-interactive txt-compact-small hover:underline"
-            data-testid="settings-reconciliation-link"
-          >
+          </NavLink>
+          <NavLink to="/settings/sales-tax/reconciliation" testId="settings-reconciliation-link">
             Reconciliation
-          </Link>
-          <Link
-            to="/settings/sales-tax/nexus"
-            className="text-ui-fg-interactive txt-compact-small hover:underline"
-            data-testid="settings-nexus-link"
-          >
+          </NavLink>
+          <NavLink to="/settings/sales-tax/nexus" testId="settings-nexus-link">
             Nexus
-          </Link>
-          <Link
-            to="/settings/sales-tax/tics"
-            className="text-ui-fg-interactive txt-compact-small hover:underline"
-            data-testid="settings-tics-link"
-          >
+          </NavLink>
+          <NavLink to="/settings/sales-tax/tics" testId="settings-tics-link">
             TICs
-          </Link>
+          </NavLink>
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
             Refresh
           </Button>
-        </div>
-      </Container>
-      {error ? (
-        <Container className="px-6 py-4">
-          <Text size="small" className="text-ui-fg-error">
-            {error}
-          </Text>
-        </Container>
-      ) : null}
+        </>
+      }
+    >
       {data?.filingPaused ? (
         <Container className="flex flex-col gap-y-1 px-6 py-4" data-testid="settings-filing-paused">
           <div className="flex items-center gap-x-2">
@@ -220,14 +168,7 @@ const SalesTaxSettingsPage = () => {
           <Section title="TIC coverage" testId="settings-coverage">
             <div className="flex flex-wrap gap-3 px-6 py-4">
               {(Object.keys(SOURCE_LABEL) as TicSource[]).map((s) => (
-                <div key={s} className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 160 }} data-testid={`coverage-${s}`}>
-                  <Text size="xsmall" className="text-ui-fg-subtle">
-                    {SOURCE_LABEL[s]}
-                  </Text>
-                  <Text size="large" weight="plus">
-                    {data.coverage.bySource[s]}
-                  </Text>
-                </div>
+                <Figure key={s} label={SOURCE_LABEL[s]} value={data.coverage.bySource[s]} testId={`coverage-${s}`} />
               ))}
             </div>
             <div className="px-6 py-4">
@@ -238,9 +179,7 @@ const SalesTaxSettingsPage = () => {
                 <ul className="mt-2 flex flex-col gap-y-1" data-testid="coverage-falling-back">
                   {data.coverage.fallingBack.map((p) => (
                     <li key={p.id}>
-                      <Link to={`/products/${p.id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
-                        {p.title ?? p.id}
-                      </Link>
+                      <NavLink to={`/products/${p.id}`}>{p.title ?? p.id}</NavLink>
                     </li>
                   ))}
                   {data.coverage.truncated ? (
@@ -267,57 +206,41 @@ const SalesTaxSettingsPage = () => {
                 No failures.
               </Text>
             ) : (
-              <Table>
-                <Table.Header>
-                  <Table.Row>
-                    <Table.HeaderCell>Order</Table.HeaderCell>
-                    <Table.HeaderCell>State</Table.HeaderCell>
-                    <Table.HeaderCell>Last error</Table.HeaderCell>
-                    <Table.HeaderCell>When</Table.HeaderCell>
-                    <Table.HeaderCell />
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {data.failures.items.map((f) => (
-                    <Table.Row key={f.id} data-testid={`failure-${f.orderId}`}>
-                      <Table.Cell>
-                        {f.orderId ? (
-                          <Link to={`/orders/${f.orderId}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
-                            {f.orderId}
-                          </Link>
-                        ) : (
-                          "—"
-                        )}
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Badge size="2xsmall" color="red">
-                          {f.state}
-                        </Badge>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
-                          {f.lastError}
-                        </Text>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text size="xsmall">{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Text>
-                      </Table.Cell>
-                      <Table.Cell className="text-right">
-                        {f.orderId ? (
-                          <Button size="small" variant="transparent" isLoading={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
-                            Retry
-                          </Button>
-                        ) : null}
-                      </Table.Cell>
-                    </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table>
+              <DataTable
+                headers={["Order", "State", "Last error", "When", ""]}
+                rows={data.failures.items}
+                rowKey={(f) => f.id}
+                rowTestId={(f) => `failure-${f.orderId}`}
+                cellClassName=""
+                cells={(f) => [
+                  f.orderId ? <NavLink to={`/orders/${f.orderId}`}>{f.orderId}</NavLink> : "—",
+                  <Badge key="state" size="2xsmall" color="red">
+                    {f.state}
+                  </Badge>,
+                  <Text key="error" size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
+                    {f.lastError}
+                  </Text>,
+                  <Text key="when" size="xsmall">
+                    {f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}
+                  </Text>,
+                  f.orderId ? (
+                    <Button
+                      key="retry"
+                      size="small"
+                      variant="transparent"
+                      isLoading={retrying === f.orderId}
+                      onClick={() => retry(f.orderId!)}
+                    >
+                      Retry
+                    </Button>
+                  ) : null,
+                ]}
+              />
             )}
           </Section>
         </>
       ) : null}
-    </div>
+    </Page>
   )
 }
 

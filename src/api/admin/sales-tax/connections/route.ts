@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { allConnections } from "../../../../service/connections"
 import { graph } from "../../../../query"
-import type { AdminConnectionsResponse, ConnectionView } from "../../../types"
-import { handle, pluginOptions } from "../helpers"
+import type { AdminConnectionsResponse, ConnectionView } from "../../../../http/types"
+import { handle, pluginOptions } from "../../../../http/answers"
 
 /**
  * GET /admin/sales-tax/connections: the default connection and each of option `connections`, with

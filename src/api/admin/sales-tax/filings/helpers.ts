@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
 import { FilingParams, filingView } from "./validators"
-import { sendZodError, serviceText } from "../helpers"
+import { sendZodError, serviceText } from "../../../../http/answers"
 
 /**
  * The `:orderId` of a filing route with the filing module: answers 400 with a located error (and

@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { sendZodError, serviceText } from "../helpers"
+import { sendZodError, serviceText } from "../../../../http/answers"
 import { SALES_TAX_FILING_MODULE } from "../../../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../../../modules/sales-tax-filing/service"
 import { ListFilingsQuery, filingView } from "./validators"

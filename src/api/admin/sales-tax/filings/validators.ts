@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { FILING_STATES } from "../../../../modules/sales-tax-filing/types"
-import { ID_SHAPES } from "../id-shapes"
+import { ID_SHAPES } from "../../../../http/id-shapes"
 
 export const ListFilingsQuery = z.object({
   state: z.enum(FILING_STATES).optional(),

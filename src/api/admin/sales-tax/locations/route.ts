@@ -10,8 +10,8 @@ import {
   type LocationAddressLike,
   type RefusalCache,
 } from "../../../../checkout/origins/origins"
-import type { AdminLocationsResponse, LocationView } from "../../../types"
-import { handle, pluginOptions } from "../helpers"
+import type { AdminLocationsResponse, LocationView } from "../../../../http/types"
+import { handle, pluginOptions } from "../../../../http/answers"
 import { runtimeOf } from "../../../../runtime"
 
 /** A stock location as this route reads it. */
@@ -28,7 +28,7 @@ interface LocationRow {
  * filed from: its own address when it is a complete US address the service accepted, else the
  * `origin` option and why (incomplete address, or refused by the service: reported once per
  * location in the log too), and the sales channels it serves. A location outside the US none of
- * whose service zones covers the US is `notForUs` (never the origin of a US order: issue 30).
+ * whose service zones covers the US is `notForUs` (never the origin of a US order).
  */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const options = pluginOptions(req.scope)

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { nexusReport } from "../../../../nexus/medusa"
-import { handle, sendZodError } from "../helpers"
+import { handle, sendZodError } from "../../../../http/answers"
 import { AdminNexusQuery } from "./validators"
 
 /**

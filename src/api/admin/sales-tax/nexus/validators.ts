@@ -1,10 +1,9 @@
 import { z } from "zod"
+import { notAField } from "../../../../http/validate"
 import { NEXUS_RULES } from "../../../../nexus/thresholds"
 
 const STATES = new Set(NEXUS_RULES.map((r) => r.state))
 
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
 /** Any other query parameter: refused at `query.<name>`. */
 const notAParameter = z.unknown().refine(() => false, { error: "not a parameter of this request (only date)" })
 

@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { monthReport } from "../../../../filing/reconciliation/medusa"
-import { MonthQuery, parseOr400, reportView } from "./validators"
+import { reportView } from "../../../../filing/reconciliation/views"
+import { MonthQuery, parseOr400 } from "./validators"
 
 /**
  * GET /admin/sales-tax/reconciliation?month=YYYY-MM: the month's orders (placed in the month, UTC)

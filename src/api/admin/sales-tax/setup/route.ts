@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { readChecklist } from "../../../../setup/medusa"
-import type { AdminSetupResponse } from "../../../types"
-import { handle } from "../helpers"
+import type { AdminSetupResponse } from "../../../../http/types"
+import { handle } from "../../../../http/answers"
 
 /**
  * GET /admin/sales-tax/setup: the setup checklist (src/setup/checks.ts): what the store needs to

@@ -1,8 +1,6 @@
 import { z } from "zod"
-import { SETUP_FIX_IDS } from "../../../../setup/checks"
-
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
+import { notAField } from "../../../../http/validate"
+import { SETUP_FIX_IDS } from "../../../../setup/types"
 
 /** POST /admin/sales-tax/setup/fix: one fix of the checklist, by id. */
 export const AdminSetupFixBody = z

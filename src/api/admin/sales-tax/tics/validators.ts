@@ -1,9 +1,7 @@
 import { z } from "zod"
+import { notAField } from "../../../../http/validate"
 import { IMPORT_LIMITS } from "../../../../tics/bulk"
 import { MIN_ACCEPT_ALL } from "../../../../tics/classify/combine"
-
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
 
 /** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
 export const AdminTicImportBody = z

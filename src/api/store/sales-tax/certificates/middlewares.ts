@@ -11,10 +11,10 @@ import {
   type MedusaResponse,
   type MiddlewareRoute,
 } from "@medusajs/framework/http"
-import { validateBodyLocated } from "../../../admin/sales-tax/middlewares"
-import { validateParams } from "../../../admin/sales-tax/id-shapes"
-import { AdminCreateCertificateBody } from "../../../admin/sales-tax/validators"
-import { shopperCertificatesOpen } from "./shopper"
+import { validateBodyLocated } from "../../../../http/validate"
+import { validateParams } from "../../../../http/id-shapes"
+import { AdminCreateCertificateBody } from "../../../../certificates/body"
+import { shopperCertificatesOpen } from "../../../../certificates/shopper"
 
 /** `shopperCertificates: "off"`: every route answers 403 (after the login check, before any body check). */
 function gate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {

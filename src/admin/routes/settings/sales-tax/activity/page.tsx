@@ -1,9 +1,10 @@
-import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Table, Text } from "@medusajs/ui"
+import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { Link, useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
-import type { ActivityEntryView as Entry } from "../../../../../api/types"
+import type { ActivityEntryView as Entry } from "../../../../../http/types"
 import { useLoad } from "../../../../lib/use-load"
+import { DataTable, ErrorText, Page, Pager } from "../../../../components/ui"
 
 const OPERATIONS = [
   "calculateCarts",
@@ -60,11 +61,7 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
           <Drawer.Title>{e ? `${e.operation} · attempt ${e.attempt}` : "Service call"}</Drawer.Title>
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-2 overflow-auto">
-          {error ? (
-            <Text size="small" className="text-ui-fg-error">
-              {error}
-            </Text>
-          ) : null}
+          <ErrorText error={error} />
           {e ? (
             <>
               {row("Time", new Date(e.at).toLocaleString())}
@@ -122,16 +119,18 @@ const ActivityPage = () => {
     [query.toString()],
   )
   return (
-    <div className="flex flex-col gap-y-3" data-testid="sales-tax-activity">
-      <Container className="flex flex-wrap items-end justify-between gap-4 px-6 py-4">
-        <div>
-          <Heading level="h1">Sales Tax activity</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's
-            retention period.
-          </Text>
-        </div>
-        <div className="flex flex-wrap items-end gap-x-2 gap-y-2">
+    <Page
+      testId="sales-tax-activity"
+      title="Sales Tax activity"
+      error={error}
+      subtitle={
+        <Text size="small" className="text-ui-fg-subtle">
+          Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's
+          retention period.
+        </Text>
+      }
+      actions={
+        <>
           <div className="flex flex-col gap-y-1">
             <Label size="small">Operation</Label>
             <Select size="small" value={params.get("operation") ?? "all"} onValueChange={(v) => set("operation", v === "all" ? null : v)}>
@@ -192,15 +191,9 @@ const ActivityPage = () => {
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
             Refresh
           </Button>
-        </div>
-      </Container>
-      {error ? (
-        <Container className="px-6 py-4">
-          <Text size="small" className="text-ui-fg-error">
-            {error}
-          </Text>
-        </Container>
-      ) : null}
+        </>
+      }
+    >
       {data ? (
         <Container className="divide-y p-0">
           {data.entries.length === 0 ? (
@@ -208,77 +201,46 @@ const ActivityPage = () => {
               No call matches these filters.
             </Text>
           ) : (
-            <Table>
-              <Table.Header>
-                <Table.Row>
-                  <Table.HeaderCell>Time</Table.HeaderCell>
-                  <Table.HeaderCell>Operation</Table.HeaderCell>
-                  <Table.HeaderCell>Status</Table.HeaderCell>
-                  <Table.HeaderCell>Latency</Table.HeaderCell>
-                  <Table.HeaderCell>Attempt</Table.HeaderCell>
-                  <Table.HeaderCell>Cart / order</Table.HeaderCell>
-                  <Table.HeaderCell>Error</Table.HeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {data.entries.map((e) => (
-                  <Table.Row key={e.id} className="cursor-pointer" onClick={() => setOpen(e.id)} data-testid={`activity-${e.id}`}>
-                    <Table.Cell>
-                      <Text size="xsmall">{new Date(e.at).toLocaleString()}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="small" weight="plus">
-                        {e.operation}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell>{statusBadge(e)}</Table.Cell>
-                    <Table.Cell>
-                      <Text size="xsmall">{e.latency_ms} ms</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="xsmall">{e.attempt}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="xsmall">{e.order_id ?? e.cart_id ?? "—"}</Text>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <Text size="xsmall" className="text-ui-fg-error">
-                        {e.error_title ?? ""}
-                      </Text>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table>
+            <DataTable
+              headers={["Time", "Operation", "Status", "Latency", "Attempt", "Cart / order", "Error"]}
+              rows={data.entries}
+              rowKey={(e) => e.id}
+              rowTestId={(e) => `activity-${e.id}`}
+              onRowClick={(e) => setOpen(e.id)}
+              cellClassName=""
+              cells={(e) => [
+                <Text key="at" size="xsmall">
+                  {new Date(e.at).toLocaleString()}
+                </Text>,
+                <Text key="op" size="small" weight="plus">
+                  {e.operation}
+                </Text>,
+                statusBadge(e),
+                <Text key="ms" size="xsmall">
+                  {e.latency_ms} ms
+                </Text>,
+                <Text key="attempt" size="xsmall">
+                  {e.attempt}
+                </Text>,
+                <Text key="ids" size="xsmall">
+                  {e.order_id ?? e.cart_id ?? "—"}
+                </Text>,
+                <Text key="error" size="xsmall" className="text-ui-fg-error">
+                  {e.error_title ?? ""}
+                </Text>,
+              ]}
+            />
           )}
           <div className="flex items-center justify-between px-6 py-3">
             <Text size="small" className="text-ui-fg-subtle" data-testid="activity-count">
               {data.count === 0 ? "0 calls" : `${offset + 1}–${offset + data.entries.length} of ${data.count} calls`}
             </Text>
-            <div className="flex gap-x-2">
-              <Button
-                size="small"
-                variant="secondary"
-                disabled={offset === 0}
-                onClick={() => set("offset", String(Math.max(0, offset - PAGE)))}
-              >
-                Previous
-              </Button>
-              <Button
-                size="small"
-                variant="secondary"
-                disabled={offset + PAGE >= data.count}
-                onClick={() => set("offset", String(offset + PAGE))}
-                data-testid="activity-next"
-              >
-                Next
-              </Button>
-            </div>
+            <Pager offset={offset} page={PAGE} count={data.count} go={(o) => set("offset", String(o))} nextTestId="activity-next" />
           </div>
         </Container>
       ) : null}
       {open ? <Detail id={open} onClose={() => setOpen(null)} /> : null}
-    </div>
+    </Page>
   )
 }
 

@@ -1,8 +1,8 @@
-import { Badge, Button, Container, Heading, Table, Text } from "@medusajs/ui"
+import { Badge, Button, Container, Table, Text } from "@medusajs/ui"
 import { useState } from "react"
-import { Link } from "react-router-dom"
-import { api, errorMessage } from "../../../../lib/api"
+import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/use-load"
+import { NavLink, Page, useBusy } from "../../../../components/ui"
 import type { NexusReport } from "../../../../../nexus/medusa"
 import type { ExposureRow, ExposureStatus } from "../../../../../nexus/exposure"
 
@@ -37,28 +37,24 @@ function threshold(r: ExposureRow): string {
 /** Settings → Sales Tax → Nexus: where the store is about to owe sales tax (src/nexus). */
 const NexusPage = () => {
   const { data, error, loading, reload } = useLoad(() => api<{ nexus: NexusReport }>("/admin/sales-tax/nexus"), [])
-  const [busy, setBusy] = useState<string | null>(null)
   const [saveError, setSaveError] = useState<string | null>(null)
+  const { busy, run } = useBusy(setSaveError)
   const report = data?.nexus
 
-  const mark = async (state: string, registered: boolean) => {
-    setBusy(state)
-    setSaveError(null)
-    try {
+  const mark = (state: string, registered: boolean) =>
+    run(state, async () => {
+      setSaveError(null)
       await api("/admin/sales-tax/nexus/registrations", { method: "POST", body: { state, registered } })
       await reload()
-    } catch (e) {
-      setSaveError(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
-  }
+    })
 
   return (
-    <div className="flex flex-col gap-y-3" data-testid="nexus-page">
-      <Container className="flex items-center justify-between gap-x-4 px-6 py-4">
-        <div>
-          <Heading level="h1">Economic nexus</Heading>
+    <Page
+      testId="nexus-page"
+      title="Economic nexus"
+      error={error ?? saveError ?? undefined}
+      subtitle={
+        <>
           <Text size="small" className="text-ui-fg-subtle">
             Your US sales into each state over that state's measurement period, against the threshold above which a remote seller must
             register and collect there. The service only taxes where you are registered.
@@ -69,23 +65,17 @@ const NexusPage = () => {
               {report.today}.
             </Text>
           ) : null}
-        </div>
-        <div className="flex items-center gap-x-2">
-          <Link to="/settings/sales-tax" className="text-ui-fg-interactive txt-compact-small hover:underline">
-            Sales Tax
-          </Link>
+        </>
+      }
+      actions={
+        <>
+          <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
             Refresh
           </Button>
-        </div>
-      </Container>
-      {error || saveError ? (
-        <Container className="px-6 py-4">
-          <Text size="small" className="text-ui-fg-error">
-            {error ?? saveError}
-          </Text>
-        </Container>
-      ) : null}
+        </>
+      }
+    >
       {report && report.unresolved.some((u) => u.transactions > 0) ? (
         <Container className="px-6 py-4" data-testid="nexus-unresolved">
           <Text size="small">
@@ -163,7 +153,7 @@ const NexusPage = () => {
           </Table>
         </Container>
       ) : null}
-    </div>
+    </Page>
   )
 }
 

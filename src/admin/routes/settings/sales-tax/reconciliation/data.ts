@@ -15,7 +15,7 @@ export interface RowView {
   detail: string | null
 }
 
-/** A US order listed apart (issue 26, 27): without tax, or in a currency other than USD. */
+/** A US order listed apart: without tax, or in a currency other than USD. */
 export interface AttentionRowView {
   order_id: string
   display_id: number | null

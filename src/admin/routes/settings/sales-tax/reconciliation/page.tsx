@@ -1,9 +1,9 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { Badge, Button, Container, Heading, Input, Label, Table, Text, toast } from "@medusajs/ui"
+import { Badge, Button, Container, Heading, Input, Label, Text, toast } from "@medusajs/ui"
 import { useEffect, useState } from "react"
-import { Link } from "react-router-dom"
 import { api, errorMessage } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/use-load"
+import { DataTable, ErrorText, Figure, NavLink, Page, Subtitle, useBusy } from "../../../../components/ui"
 import { downloadCsv, type AttentionRowView, type BackfillJob, type MonthView, type RowView } from "./data"
 
 const REASON: Record<string, { label: string; color: "red" | "orange" | "grey" }> = {
@@ -17,8 +17,7 @@ const REASON: Record<string, { label: string; color: "red" | "orange" | "grey" }
 }
 
 /**
- * A line of US orders listed apart (issue 26: without tax; issue 27: not in USD) and its orders;
- * each links to the order, whose Sales Tax widget has the fix (re-quote with a corrected address, then file).
+ * A line of US orders listed apart (without tax, or not in USD) and its orders; each links to the order, whose Sales Tax widget has the fix (re-quote with a corrected address, then file).
  */
 function AttentionLine({ testId, text, rows }: { testId: string; text: string; rows: AttentionRowView[] }) {
   return (
@@ -30,9 +29,7 @@ function AttentionLine({ testId, text, rows }: { testId: string; text: string; r
         <ul className="flex flex-col gap-y-1">
           {rows.map((r) => (
             <li key={r.order_id} className="flex flex-wrap items-center gap-x-2" data-testid={`${testId}-${r.order_id}`}>
-              <Link to={`/orders/${r.order_id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
-                {r.display_id ? `#${r.display_id}` : r.order_id}
-              </Link>
+              <NavLink to={`/orders/${r.order_id}`}>{r.display_id ? `#${r.display_id}` : r.order_id}</NavLink>
               <Text size="xsmall">{`sales ${r.currency_code} ${r.sales}`}</Text>
               <Badge size="2xsmall" color={r.filing_state === "needs_attention" ? "red" : "grey"}>
                 {r.filing_state}
@@ -53,19 +50,6 @@ function AttentionLine({ testId, text, rows }: { testId: string; text: string; r
 function thisMonth(): string {
   const d = new Date()
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`
-}
-
-function Figure({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) {
-  return (
-    <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
-      <Text size="xsmall" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <Text size="large" weight="plus" className={tone === "error" ? "text-ui-fg-error" : undefined}>
-        {value}
-      </Text>
-    </div>
-  )
 }
 
 function eta(seconds: number | null): string {
@@ -195,11 +179,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
               failed {p.failed}
             </Text>
           ) : null}
-          {job.error ? (
-            <Text size="small" className="text-ui-fg-error">
-              {job.error}
-            </Text>
-          ) : null}
+          <ErrorText error={job.error} />
           {p?.errors.length ? (
             <ul className="flex flex-col gap-y-1">
               {p.errors.map((e) => (
@@ -224,44 +204,28 @@ const ReconciliationPage = () => {
     () => api<MonthView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`),
     [month],
   )
-  const [fixing, setFixing] = useState<string | null>(null)
-  const [exporting, setExporting] = useState(false)
+  const { busy, run } = useBusy()
 
-  const fix = async (r: RowView) => {
-    setFixing(r.order_id)
-    try {
+  const fix = (r: RowView) =>
+    run(r.order_id, async () => {
       const out = await api<{ row: RowView }>("/admin/sales-tax/reconciliation/fix", { method: "POST", body: { order_id: r.order_id } })
       if (out.row.reason) toast.error(`Order #${r.display_id ?? r.order_id}: ${out.row.detail ?? out.row.reason}`)
       else toast.success(`Order #${r.display_id ?? r.order_id} is in line: filed ${out.row.filed}`)
       await reload()
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setFixing(null)
-    }
-  }
-
-  const exportCsv = async () => {
-    setExporting(true)
-    try {
-      await downloadCsv(month)
-    } catch (e) {
-      toast.error(errorMessage(e))
-    } finally {
-      setExporting(false)
-    }
-  }
+    })
 
   return (
-    <div className="flex flex-col gap-y-3" data-testid="sales-tax-reconciliation">
-      <Container className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
-        <div>
-          <Heading level="h1">Sales Tax reconciliation</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            Orders placed in the month (UTC): tax charged and refunded in Medusa against tax filed and refunded at the Sales Tax Service.
-          </Text>
-        </div>
-        <div className="flex items-end gap-x-2">
+    <Page
+      testId="sales-tax-reconciliation"
+      title="Sales Tax reconciliation"
+      error={error}
+      subtitle={
+        <Subtitle>
+          Orders placed in the month (UTC): tax charged and refunded in Medusa against tax filed and refunded at the Sales Tax Service.
+        </Subtitle>
+      }
+      actions={
+        <>
           <div className="flex flex-col gap-y-1">
             <Label size="small" htmlFor="recon-month">
               Month
@@ -278,18 +242,18 @@ const ReconciliationPage = () => {
           <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="recon-refresh">
             Refresh
           </Button>
-          <Button size="small" variant="secondary" isLoading={exporting} onClick={exportCsv} data-testid="recon-csv">
+          <Button
+            size="small"
+            variant="secondary"
+            isLoading={busy === "csv"}
+            onClick={() => run("csv", () => downloadCsv(month))}
+            data-testid="recon-csv"
+          >
             Export CSV
           </Button>
-        </div>
-      </Container>
-      {error ? (
-        <Container className="px-6 py-4">
-          <Text size="small" className="text-ui-fg-error">
-            {error}
-          </Text>
-        </Container>
-      ) : null}
+        </>
+      }
+    >
       {data ? (
         <>
           <Container className="flex flex-wrap gap-3 px-6 py-4" data-testid="recon-summary">
@@ -318,67 +282,47 @@ const ReconciliationPage = () => {
                 Every order of the month is filed as charged.
               </Text>
             ) : (
-              <Table>
-                <Table.Header>
-                  <Table.Row>
-                    <Table.HeaderCell>Order</Table.HeaderCell>
-                    <Table.HeaderCell>Placed</Table.HeaderCell>
-                    <Table.HeaderCell>Charged</Table.HeaderCell>
-                    <Table.HeaderCell>Filed</Table.HeaderCell>
-                    <Table.HeaderCell>Refunded (customer / service)</Table.HeaderCell>
-                    <Table.HeaderCell>Difference</Table.HeaderCell>
-                    <Table.HeaderCell>Reason</Table.HeaderCell>
-                    <Table.HeaderCell />
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {data.differences.map((r) => (
-                    <Table.Row key={r.order_id} data-testid={`recon-row-${r.order_id}`}>
-                      <Table.Cell>
-                        <Link to={`/orders/${r.order_id}`} className="text-ui-fg-interactive txt-compact-small hover:underline">
-                          {r.display_id ? `#${r.display_id}` : r.order_id}
-                        </Link>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text size="xsmall">{new Date(r.created_at).toLocaleString()}</Text>
-                      </Table.Cell>
-                      <Table.Cell>{r.charged}</Table.Cell>
-                      <Table.Cell>{r.filed}</Table.Cell>
-                      <Table.Cell>
-                        {r.refunded_to_customer} / {r.refunded_at_service}
-                      </Table.Cell>
-                      <Table.Cell>
-                        <Text size="small" weight="plus">
-                          {r.difference}
-                        </Text>
-                      </Table.Cell>
-                      <Table.Cell>
-                        <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
-                          {r.reason ? (
-                            <Badge size="2xsmall" color={REASON[r.reason]?.color ?? "grey"}>
-                              {REASON[r.reason]?.label ?? r.reason}
-                            </Badge>
-                          ) : null}
-                          <Text size="xsmall" className="break-words text-ui-fg-subtle">
-                            {r.detail}
-                          </Text>
-                        </div>
-                      </Table.Cell>
-                      <Table.Cell className="text-right">
-                        <Button
-                          size="small"
-                          variant="secondary"
-                          isLoading={fixing === r.order_id}
-                          onClick={() => fix(r)}
-                          data-testid={`recon-fix-${r.order_id}`}
-                        >
-                          Fix
-                        </Button>
-                      </Table.Cell>
-                    </Table.Row>
-                  ))}
-                </Table.Body>
-              </Table>
+              <DataTable
+                headers={["Order", "Placed", "Charged", "Filed", "Refunded (customer / service)", "Difference", "Reason", ""]}
+                rows={data.differences}
+                rowKey={(r) => r.order_id}
+                rowTestId={(r) => `recon-row-${r.order_id}`}
+                cellClassName=""
+                cells={(r) => [
+                  <NavLink key="order" to={`/orders/${r.order_id}`}>
+                    {r.display_id ? `#${r.display_id}` : r.order_id}
+                  </NavLink>,
+                  <Text key="placed" size="xsmall">
+                    {new Date(r.created_at).toLocaleString()}
+                  </Text>,
+                  r.charged,
+                  r.filed,
+                  `${r.refunded_to_customer} / ${r.refunded_at_service}`,
+                  <Text key="difference" size="small" weight="plus">
+                    {r.difference}
+                  </Text>,
+                  <div key="reason" className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
+                    {r.reason ? (
+                      <Badge size="2xsmall" color={REASON[r.reason]?.color ?? "grey"}>
+                        {REASON[r.reason]?.label ?? r.reason}
+                      </Badge>
+                    ) : null}
+                    <Text size="xsmall" className="break-words text-ui-fg-subtle">
+                      {r.detail}
+                    </Text>
+                  </div>,
+                  <Button
+                    key="fix"
+                    size="small"
+                    variant="secondary"
+                    isLoading={busy === r.order_id}
+                    onClick={() => fix(r)}
+                    data-testid={`recon-fix-${r.order_id}`}
+                  >
+                    Fix
+                  </Button>,
+                ]}
+              />
             )}
             {data.truncated ? (
               <Text size="xsmall" className="px-6 py-2 text-ui-fg-muted">
@@ -389,7 +333,7 @@ const ReconciliationPage = () => {
         </>
       ) : null}
       <BackfillPanel onDone={() => void reload()} />
-    </div>
+    </Page>
   )
 }
 

@@ -1,11 +1,11 @@
-import { Badge, Button, Container, Heading, Table, Text } from "@medusajs/ui"
-import { useEffect, useRef, useState } from "react"
-import { Link } from "react-router-dom"
-import { api, errorMessage } from "../../../../lib/api"
+import { Badge, Button, Container, Text } from "@medusajs/ui"
+import { useState } from "react"
+import { api } from "../../../../lib/api"
 import { downloadFile } from "../../../../lib/download"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { TicImportJob } from "../../../../../tics/medusa"
 import { UnclassifiedSection } from "../../../../components/unclassified-section"
+import { DataTable, ErrorText, JobProgress, NavLink, Page, Subtitle, useBusy, useImportJob } from "../../../../components/ui"
 
 const SHOWN = 200
 
@@ -14,23 +14,12 @@ const TicsPage = () => {
   const [csv, setCsv] = useState<string | null>(null)
   const [fileName, setFileName] = useState<string>("")
   const [plan, setPlan] = useState<ImportPlan | null>(null)
-  const [job, setJob] = useState<TicImportJob | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState<"export" | "preview" | "apply" | null>(null)
-  const timer = useRef<ReturnType<typeof setInterval> | null>(null)
-
-  useEffect(() => () => void (timer.current && clearInterval(timer.current)), [])
-
-  const run = async (what: "export" | "preview" | "apply", fn: () => Promise<void>) => {
-    setBusy(what)
+  const { busy, run } = useBusy<"export" | "preview" | "apply">(setError)
+  const { job, setJob, watch } = useImportJob(undefined, setError)
+  const act = (what: "export" | "preview" | "apply", fn: () => Promise<unknown>) => {
     setError(null)
-    try {
-      await fn()
-    } catch (e) {
-      setError(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
+    return run(what, fn)
   }
 
   const onFile = async (file: File | undefined) => {
@@ -40,66 +29,48 @@ const TicsPage = () => {
     const text = await file.text()
     setCsv(text)
     setFileName(file.name)
-    await run("preview", async () => {
+    await act("preview", async () => {
       const r = await api<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { method: "POST", body: { csv: text } })
       setPlan(r.plan)
     })
   }
 
-  const poll = () => {
-    if (timer.current) clearInterval(timer.current)
-    timer.current = setInterval(async () => {
-      try {
-        const r = await api<{ job: TicImportJob | null }>("/admin/sales-tax/tics/import/apply")
-        setJob(r.job)
-        if (!r.job || r.job.status !== "running") {
-          if (timer.current) clearInterval(timer.current)
-          timer.current = null
-        }
-      } catch (e) {
-        setError(errorMessage(e))
-      }
-    }, 500)
-  }
-
   const apply = (mode: "all" | "valid_rows") =>
-    run("apply", async () => {
+    act("apply", async () => {
       const r = await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", {
         method: "POST",
         body: { csv, mode, ...(plan ? { preview_hash: plan.hash } : {}) },
       })
       setJob(r.job)
-      poll()
+      watch()
     })
 
-  const pct = job && job.total > 0 ? Math.round((job.done / job.total) * 100) : job?.status === "done" ? 100 : 0
-
   return (
-    <div className="flex flex-col gap-y-3" data-testid="tics-page">
-      <Container className="flex items-center justify-between gap-x-4 px-6 py-4">
-        <div>
-          <Heading level="h1">TICs for the whole catalogue</Heading>
-          <Text size="small" className="text-ui-fg-subtle">
-            Export every product with the TIC it has and the TIC it resolves to; import a CSV that sets TICs on products, product types or
-            categories by id or handle (columns target, id or handle, tic; an empty tic clears). The import is checked first and applied as
-            one change: nothing is half-applied.
-          </Text>
-        </div>
-        <div className="flex items-center gap-x-2">
-          <Link to="/settings/sales-tax" className="text-ui-fg-interactive txt-compact-small hover:underline">
-            Sales Tax
-          </Link>
+    <Page
+      testId="tics-page"
+      title="TICs for the whole catalogue"
+      subtitle={
+        <Subtitle>
+          Export every product with the TIC it has and the TIC it resolves to; import a CSV that sets TICs on products, product types or
+          categories by id or handle (columns target, id or handle, tic; an empty tic clears). The import is checked first and applied as
+          one change: nothing is half-applied.
+        </Subtitle>
+      }
+      actions={
+        <>
+          <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
           <Button
             size="small"
             variant="secondary"
             isLoading={busy === "export"}
-            onClick={() => run("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
+            onClick={() => act("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
             data-testid="tics-export"
           >
             Export CSV
           </Button>
-        </div>
-      </Container>
+        </>
+      }
+    >
       <UnclassifiedSection />
       <Container className="flex flex-col gap-y-2 px-6 py-4">
         <label className="txt-compact-small flex items-center gap-x-2">
@@ -107,11 +78,7 @@ const TicsPage = () => {
           <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.target.files?.[0])} data-testid="tics-import-file" />
         </label>
         {busy === "preview" ? <Text size="small">Checking {fileName}…</Text> : null}
-        {error ? (
-          <Text size="small" className="text-ui-fg-error" data-testid="tics-error">
-            {error}
-          </Text>
-        ) : null}
+        <ErrorText error={error} testId="tics-error" />
       </Container>
       {plan ? (
         <Container className="flex flex-col gap-y-3 px-6 py-4" data-testid="tics-preview">
@@ -147,13 +114,7 @@ const TicsPage = () => {
             </div>
           </div>
           {job ? (
-            <div data-testid="tics-progress" data-status={job.status}>
-              <div className="bg-ui-bg-subtle h-2 w-full overflow-hidden rounded">
-                <div className="bg-ui-fg-interactive h-2" style={{ width: `${pct}%` }} />
-              </div>
-              <Text size="xsmall" className={job.status === "failed" ? "text-ui-fg-error" : "text-ui-fg-subtle"}>
-                {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-              </Text>
+            <JobProgress job={job} testId="tics-progress">
               {job.changed?.length ? (
                 <Text size="xsmall" className="text-ui-fg-error" data-testid="tics-changed">
                   {`${job.changed.length} not written, their TIC changed after the check: `}
@@ -163,51 +124,25 @@ const TicsPage = () => {
                     .join("; ")}
                 </Text>
               ) : null}
-            </div>
+            </JobProgress>
           ) : null}
           {plan.refused.length ? (
-            <Table data-testid="tics-refused">
-              <Table.Header>
-                <Table.Row>
-                  <Table.HeaderCell>Line</Table.HeaderCell>
-                  <Table.HeaderCell>Column</Table.HeaderCell>
-                  <Table.HeaderCell>Why refused</Table.HeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {plan.refused.slice(0, SHOWN).map((r) => (
-                  <Table.Row key={`${r.row}-${r.column}`}>
-                    <Table.Cell>{r.row}</Table.Cell>
-                    <Table.Cell>{r.column}</Table.Cell>
-                    <Table.Cell className="whitespace-normal">{r.reason}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table>
+            <DataTable
+              testId="tics-refused"
+              headers={["Line", "Column", "Why refused"]}
+              rows={plan.refused.slice(0, SHOWN)}
+              rowKey={(r) => `${r.row}-${r.column}`}
+              cells={(r) => [r.row, r.column, r.reason]}
+            />
           ) : null}
           {plan.changes.length ? (
-            <Table data-testid="tics-changes">
-              <Table.Header>
-                <Table.Row>
-                  <Table.HeaderCell>Line</Table.HeaderCell>
-                  <Table.HeaderCell>Target</Table.HeaderCell>
-                  <Table.HeaderCell>Id or handle</Table.HeaderCell>
-                  <Table.HeaderCell>TIC now</Table.HeaderCell>
-                  <Table.HeaderCell>New TIC</Table.HeaderCell>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {plan.changes.slice(0, SHOWN).map((c) => (
-                  <Table.Row key={c.row}>
-                    <Table.Cell>{c.row}</Table.Cell>
-                    <Table.Cell>{c.target.replace("_", " ")}</Table.Cell>
-                    <Table.Cell>{c.ref}</Table.Cell>
-                    <Table.Cell>{c.from ?? "—"}</Table.Cell>
-                    <Table.Cell>{c.to ?? "cleared"}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table>
+            <DataTable
+              testId="tics-changes"
+              headers={["Line", "Target", "Id or handle", "TIC now", "New TIC"]}
+              rows={plan.changes.slice(0, SHOWN)}
+              rowKey={(c) => c.row}
+              cells={(c) => [c.row, c.target.replace("_", " "), c.ref, c.from ?? "—", c.to ?? "cleared"]}
+            />
           ) : null}
           {plan.changes.length > SHOWN || plan.refused.length > SHOWN ? (
             <Text size="xsmall" className="text-ui-fg-muted">
@@ -216,7 +151,7 @@ const TicsPage = () => {
           ) : null}
         </Container>
       ) : null}
-    </div>
+    </Page>
   )
 }
 

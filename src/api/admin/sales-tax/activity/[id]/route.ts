@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { notFound } from "../../helpers"
+import { notFound } from "../../../../../http/answers"
 import { callLogReader } from "../query"
 
 /** GET /admin/sales-tax/activity/:id: one entry, with its bodies when `log.bodies` stored them. */

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { AdminCertificateResponse } from "../../../../types"
-import { handle } from "../../helpers"
-import { adminConnection } from "../../connection-query"
+import type { AdminCertificateResponse } from "../../../../../http/types"
+import { handle } from "../../../../../http/answers"
+import { adminConnection } from "../../../../../http/connection-query"
 import { invalidateCustomerCertificates } from "../../../../../checkout/exemptions/exemptions"
 
 /** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */

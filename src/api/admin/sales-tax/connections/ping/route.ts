@@ -4,8 +4,8 @@ import { z } from "zod"
 import { SalesTaxError } from "../../../../../service/client"
 import { getBackgroundClient } from "../../../../../service/client-factory"
 import { connectionById, optionsOn } from "../../../../../service/connections"
-import type { CheckResult } from "../../../../types"
-import { handle, pluginOptions, sendError, sendZodError, serviceText } from "../../helpers"
+import type { CheckResult } from "../../../../../http/types"
+import { handle, pluginOptions, sendError, sendZodError, serviceText } from "../../../../../http/answers"
 
 export const PingConnectionBody = z
   .object({ connection_id: z.string({ error: "connection_id is required" }).min(1, "connection_id is required").max(200) })

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { setRegistered } from "../../../../../nexus/medusa"
-import { bodyOf, handle } from "../../helpers"
+import { bodyOf, handle } from "../../../../../http/answers"
 import { AdminNexusRegistrationBody } from "../validators"
 
 /** POST /admin/sales-tax/nexus/registrations { state, registered }: the merchant marks a state. */

@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { monthCsv } from "../../../../../filing/reconciliation/compute"
+import { monthCsv } from "../../../../../filing/reconciliation/csv"
 import { monthReport } from "../../../../../filing/reconciliation/medusa"
 import { MonthQuery, parseOr400 } from "../validators"
 

@@ -1,6 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { fixOrder, orderRow } from "../../../../../filing/reconciliation/medusa"
-import { FixBody, parseOr400, rowView } from "../validators"
+import { rowView } from "../../../../../filing/reconciliation/views"
+import { FixBody, parseOr400 } from "../validators"
 
 /**
  * POST /admin/sales-tax/reconciliation/fix { order_id }: the one-click fix. Runs the filing

@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { applySetupFix, FixBusy, FixNotOffered } from "../../../../../setup/medusa"
-import type { AdminSetupFixResponse } from "../../../../types"
-import { bodyOf, handle, sendError } from "../../helpers"
+import type { AdminSetupFixResponse } from "../../../../../http/types"
+import { bodyOf, handle, sendError } from "../../../../../http/answers"
 import { AdminSetupFixBody } from "../validators"
 
 /**

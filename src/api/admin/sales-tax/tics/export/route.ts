@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { exportProductsCsv } from "../../../../../tics/medusa"
-import { handle, pluginOptions } from "../../helpers"
+import { handle, pluginOptions } from "../../../../../http/answers"
 
 /**
  * GET /admin/sales-tax/tics/export: every product as CSV (id, handle, title, product type,

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { previewImport } from "../../../../../tics/medusa"
-import { bodyOf, handle, pluginOptions } from "../../helpers"
+import { bodyOf, handle, pluginOptions } from "../../../../../http/answers"
 import { AdminTicImportBody } from "../validators"
 
 /**

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { listUnclassified } from "../../../../../tics/classify/medusa"
-import { handle, pluginOptions } from "../../helpers"
+import { handle, pluginOptions } from "../../../../../http/answers"
 import { parseOr400 } from "../../reconciliation/validators"
 import { AdminUnclassifiedQuery } from "../validators"
 

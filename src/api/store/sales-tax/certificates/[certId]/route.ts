@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isSalesTaxError } from "../../../../../service/client"
 import { invalidateCustomerCertificates } from "../../../../../checkout/exemptions/exemptions"
-import { handle, notFound, storeClient } from "../../../../admin/sales-tax/helpers"
-import { customerOf, shopperCertificatesOpen, withCreators, withinBudget } from "../shopper"
+import { handle, notFound, storeClient } from "../../../../../http/answers"
+import { customerOf, shopperCertificatesOpen, withCreators, withinBudget } from "../../../../../certificates/shopper"
 
 /**
  * DELETE /store/sales-tax/certificates/:certId: the logged-in customer withdraws one of their own

@@ -1,12 +1,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { issuesToErrors } from "../../../../../../service/contract"
-import { listManualRefunds } from "../../../../../../filing/handlers"
-import { fileRefundAsCreditWorkflow } from "../../../../../../workflows/filing/workflows"
+import { fileRefundAsCredit, listManualRefunds } from "../../../../../../filing/events/credits"
+import { notAField } from "../../../../../../filing/requote"
 import { filingRouteContext, readFilingView } from "../../helpers"
-
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
 
 export const FileCreditBody = z
   .object({
@@ -39,6 +36,6 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
       .json({ type: "not_found", message: `Order ${ctx.orderId} has no refund without a return with id ${body.data.refund_id}` })
     return
   }
-  await fileRefundAsCreditWorkflow(req.scope).run({ input: { orderId: ctx.orderId, refundId: refund.refundId } })
+  await fileRefundAsCredit(req.scope, ctx.orderId, refund.refundId)
   res.json({ filing: await readFilingView(ctx.svc, refund.creditId) })
 }

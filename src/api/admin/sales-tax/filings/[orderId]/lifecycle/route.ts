@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { listManualRefunds } from "../../../../../../filing/handlers"
+import { listManualRefunds } from "../../../../../../filing/events/credits"
 import { filingRouteContext } from "../../helpers"
 import { filingView } from "../../validators"
 

@@ -1,4 +1,4 @@
-import { RequoteBody } from "./route"
+import { RequoteBody } from "../../../../../../filing/requote"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

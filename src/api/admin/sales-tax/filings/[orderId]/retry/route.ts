@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { retryFilingWorkflow } from "../../../../../../workflows/filing/workflows"
+import { retryFiling } from "../../../../../../filing/events/orders"
 import { filingNotFound, filingRouteContext, readFilingView } from "../../helpers"
 
 /**
@@ -15,6 +15,6 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
     filingNotFound(res, ctx.orderId)
     return
   }
-  await retryFilingWorkflow(req.scope).run({ input: { orderId: ctx.orderId } })
+  await retryFiling(req.scope, ctx.orderId)
   res.json({ filing: await readFilingView(ctx.svc, ctx.orderId, ctx.scrub) })
 }

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { currentTicImport, previewImport, startTicImport } from "../../../../../../tics/medusa"
-import { bodyOf, handle, pluginOptions, sendError } from "../../../helpers"
+import { bodyOf, handle, pluginOptions, sendError } from "../../../../../../http/answers"
 import { AdminTicApplyBody } from "../../validators"
 
 /**

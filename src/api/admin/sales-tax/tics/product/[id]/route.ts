@@ -1,4 +1,4 @@
-import { ticRoutes } from "../../../tic-routes"
+import { ticRoutes } from "../../../../../../tics/targets"
 
 /** The product's TIC: GET resolved TIC + source, POST { tic } sets it, DELETE clears it. */
 export const { GET, POST, DELETE } = ticRoutes("product")

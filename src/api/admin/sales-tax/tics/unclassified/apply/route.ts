@@ -3,7 +3,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { acceptedSuggestions, applyChanges, change, unclassifiedIds } from "../../../../../../tics/classify/medusa"
 import { verdictsOf } from "../../../../../../tics/medusa"
 import type { PlannedChange } from "../../../../../../tics/bulk"
-import { bodyOf, handle, pluginOptions, sendError } from "../../../helpers"
+import { bodyOf, handle, pluginOptions, sendError } from "../../../../../../http/answers"
 import { AdminUnclassifiedApplyBody } from "../../validators"
 
 /**

@@ -1,0 +1,153 @@
+// Staff's side of the exemption certificates (the customer widget): a customer's certificates on
+// a connection, a new one for them, and the review of a shopper's submission.
+import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import type { CertificateRecord } from "../service/contract"
+import type { AdminCertificateResponse, AdminCertificatesResponse } from "../http/types"
+import { checkParam } from "../http/id-shapes"
+import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
+import { adminConnection } from "../http/connection-query"
+import { notAField } from "../http/validate"
+import { queryOf } from "../query"
+import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
+import { AdminCreateCertificateBody } from "./body"
+import { origins, reconcileCustomer, recordOrigin, underCustomerLock, withCreators, withStanding } from "./shopper"
+
+type Scope = MedusaRequest["scope"]
+
+async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
+  const { data } = await queryOf(scope).graph({
+    entity: "customer",
+    fields: ["id", "email", "first_name", "last_name", "company_name"],
+    filters: { id },
+  })
+  const c = data[0] as
+    { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
+  if (!c) return null
+  const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
+  return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
+}
+
+/** Most recent first; active before disabled. */
+function order(list: CertificateRecord[]): CertificateRecord[] {
+  return [...list].sort((a, b) => {
+    if (!a.disabledAt !== !b.disabledAt) return a.disabledAt ? 1 : -1
+    return b.createdDate.localeCompare(a.createdDate)
+  })
+}
+
+/**
+ * GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's exemption
+ * certificates at the service (customerId = the Medusa customer id), active and disabled, on the
+ * connection named (default: the default connection). A shopper's submission whose answer was
+ * lost is adopted here when the service shows it (pending, the customer's).
+ */
+export async function listForCustomer(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const id = req.params.id!
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const customer = await loadCustomer(req.scope, id)
+  if (!customer) return notFound(res, "Customer", id)
+  const { client } = conn
+  const all: CertificateRecord[] = []
+  for (const disabled of [false, true]) {
+    for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
+  }
+  const store = origins(req.scope)
+  if (store) await underCustomerLock(req.scope, id, () => reconcileCustomer(store, id, all))
+  // with who created each one through this store ("customer" from the storefront, "staff" here)
+  const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, order(all)) }
+  res.json(out)
+}
+
+/**
+ * POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the
+ * customer on that connection (body = the service's request without customerId).
+ */
+export async function createForCustomer(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
+  const id = req.params.id!
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const body = bodyOf(req, AdminCreateCertificateBody)
+  if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
+  const certificate = await conn.client.createCertificate({ ...body, customerId: id })
+  const staff = req.auth_context?.actor_id ?? null
+  await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId: id, createdBy: "staff", actorId: staff })
+  // the new certificate applies from the customer's next cart refresh (every instance)
+  await invalidateCustomerCertificates(id, req.scope)
+  const out: AdminCertificateResponse = { certificate }
+  res.status(201).json(out)
+}
+
+/** POST /admin/sales-tax/certificates/:certId/review: approve, or reject with the reason the shopper sees. */
+export const AdminReviewCertificateBody = z.discriminatedUnion(
+  "decision",
+  [
+    z.object({ decision: z.literal("approve") }).catchall(notAField),
+    z
+      .object({
+        decision: z.literal("reject"),
+        reason: z
+          .string({ error: "reason is required when rejecting (the customer sees it)" })
+          .trim()
+          .min(1, "reason is required when rejecting (the customer sees it)")
+          .max(500, "reason must be at most 500 characters"),
+      })
+      .catchall(notAField),
+  ],
+  { error: 'decision must be "approve" or "reject"' },
+)
+
+/**
+ * POST /admin/sales-tax/certificates/:certId/review[?connection_id=] { decision: "approve" } or
+ * { decision: "reject", reason }: staff review a certificate. Approved, it exempts from
+ * the customer's next cart refresh; rejected, it is disabled at the service too (it can never
+ * exempt) and the customer sees the reason in their list. A disabled certificate cannot be
+ * approved (422).
+ */
+export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
+  const id = req.params.certId!
+  const bad = checkParam("certId", id, "certificate")
+  if (bad) return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: ${bad.message}`, [bad])
+  const parsed = AdminReviewCertificateBody.safeParse(req.body ?? {})
+  if (!parsed.success) return sendZodError(res, parsed.error, req.body)
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const store = origins(req.scope)
+  if (!store) {
+    return sendError(
+      res,
+      503,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "Certificate review needs the sales-tax plugin's module, which is not loaded",
+    )
+  }
+  const { client } = conn
+  let certificate = await client.getCertificate(id)
+  const approve = parsed.data.decision === "approve"
+  if (approve && certificate.disabledAt) {
+    return sendError(
+      res,
+      422,
+      MedusaError.Types.NOT_ALLOWED,
+      `Certificate ${id} is disabled at the service (since ${certificate.disabledAt}): it cannot be approved`,
+      [{ location: "path.certId", message: "the certificate is disabled", value: id }],
+    )
+  }
+  if (!approve && !certificate.disabledAt) {
+    await client.disableCertificate(id)
+    certificate = await client.getCertificate(id)
+  }
+  const standing = await store.reviewCertificate({
+    certificateId: id,
+    customerId: certificate.customerId,
+    status: approve ? "approved" : "rejected",
+    reason: parsed.data.decision === "reject" ? parsed.data.reason : null,
+    actorId: req.auth_context?.actor_id ?? null,
+  })
+  // the customer's next cart refresh sees it (every instance)
+  await invalidateCustomerCertificates(certificate.customerId, req.scope)
+  const out: AdminCertificateResponse = { certificate: withStanding(certificate, standing) }
+  res.json(out)
+}

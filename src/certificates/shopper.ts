@@ -1,0 +1,204 @@
+// Shared pieces of the shopper certificate routes (/store/sales-tax/certificates*): who is asking,
+// their per-customer budget, and who created each certificate.
+//
+// Identity: Medusa's `authenticate("customer", ["session", "bearer"])` runs first (middlewares.ts),
+// so `req.auth_context` is verified; the customer is its actor_id and nothing the body says. A
+// certificate is the caller's when the service's record names that customer id; any other id
+// answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
+import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
+import type { CertificateRecord } from "../service/contract"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import type { CertificateCreator } from "../modules/sales-tax/service"
+import { pluginOptions, sendError } from "../http/answers"
+import type { CertificateStanding, ReviewStatus } from "../checkout/exemptions/exemptions"
+import { certificateStatus } from "../checkout/exemptions/certificate-rules"
+import { reconcilePlaceholders, type PlaceholderRow } from "../checkout/exemptions/certificate-claims"
+import { externalCertificatesMode } from "../options"
+import type { CertificateWithStanding } from "../http/types"
+
+/** Requests a customer may make to the certificate routes per minute (all methods together). */
+export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
+
+/** The authenticated customer's id (the route's middleware guarantees one). */
+export function customerOf(req: MedusaRequest): string {
+  // set by Medusa's authenticate middleware on the route (AuthenticatedMedusaRequest)
+  const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context
+  if (a?.actor_type !== "customer" || !a.actor_id) {
+    throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
+  }
+  return a.actor_id
+}
+
+const limiters = new Map<number, RateLimiterMemory>()
+
+/** Takes one request from the customer's budget; false (and a 429 with Retry-After sent) past it. */
+export async function withinBudget(res: MedusaResponse, customerId: string, perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT): Promise<boolean> {
+  let limiter = limiters.get(perMinute)
+  if (!limiter) {
+    limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" })
+    limiters.set(perMinute, limiter)
+  }
+  try {
+    await limiter.consume(customerId, 1)
+    return true
+  } catch (e) {
+    if (!(e instanceof RateLimiterRes)) throw e
+    const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
+    res.setHeader("Retry-After", String(wait))
+    sendError(
+      res,
+      429,
+      "too_many_requests",
+      `Too many certificate requests (at most ${perMinute} a minute); try again in ${wait} s`,
+      undefined,
+      "sales_tax_rate_limited",
+    )
+    return false
+  }
+}
+
+/** The plugin module's certificate-origin methods (modules/sales-tax/service.ts). */
+export interface OriginStore {
+  recordCertificateOrigin(o: {
+    certificateId: string
+    customerId: string
+    createdBy: CertificateCreator
+    actorId: string | null
+    reviewStatus?: ReviewStatus
+  }): Promise<void>
+  certificateOrigins(ids: string[]): Promise<Record<string, CertificateStanding>>
+  reserveCertificate(customerId: string, actorId: string | null): Promise<string>
+  settleReservation(rowId: string, certificateId: string, reviewStatus: ReviewStatus): Promise<void>
+  dropReservation(rowId: string): Promise<void>
+  markReservationLost(rowId: string): Promise<void>
+  placeholders(customerId: string): Promise<PlaceholderRow[]>
+  adoptPlaceholder(rowId: string, certificateId: string): Promise<void>
+  reviewCertificate(r: {
+    certificateId: string
+    customerId: string
+    status: "approved" | "rejected"
+    reason: string | null
+    actorId: string | null
+  }): Promise<CertificateStanding>
+}
+
+export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
+  try {
+    return scope.resolve<OriginStore>(SALES_TAX_MODULE)
+  } catch {
+    return null // the plugin's module is not loaded (plugin not in `plugins`): origins are not kept
+  }
+}
+
+export async function recordOrigin(
+  scope: MedusaRequest["scope"],
+  o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null; reviewStatus?: ReviewStatus },
+): Promise<void> {
+  await origins(scope)?.recordCertificateOrigin(o)
+}
+
+/** Each certificate with who created it, its review, its single-purchase use and its status (CertificateWithStanding). */
+export async function withCreators<C extends CertificateRecord>(
+  scope: MedusaRequest["scope"],
+  list: C[],
+): Promise<(C & Omit<CertificateWithStanding, keyof CertificateRecord>)[]> {
+  const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
+  const external = externalCertificatesMode(pluginOptions(scope))
+  return list.map((c) => withStanding(c, by[c.certificateId], external))
+}
+
+/** Pure: a certificate with its standing (absent: made elsewhere, active or pending by `external`). */
+export function withStanding<C extends CertificateRecord>(
+  c: C,
+  st: CertificateStanding | undefined,
+  external: "exempt" | "review" = "exempt",
+): C & Omit<CertificateWithStanding, keyof CertificateRecord> {
+  return {
+    ...c,
+    createdBy: st?.createdBy ?? null,
+    status: certificateStatus(c, st, external),
+    review: st ? { status: st.reviewStatus, rejectionReason: st.rejectionReason, reviewedAt: st.reviewedAt } : null,
+    usedByOrderId: st?.usedOrderId ?? null,
+    usedAt: st?.usedAt ?? null,
+  }
+}
+
+/**
+ * Whether the store's certificate routes are open (option `shopperCertificates` not "off");
+ * answers 403 when they are not.
+ */
+export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
+  if (pluginOptions(req.scope).shopperCertificates !== "off") return true
+  sendError(
+    res,
+    403,
+    MedusaError.Types.NOT_ALLOWED,
+    "This store does not take exemption certificates from the storefront; contact the store to have one added to your account",
+    undefined,
+    "sales_tax_shopper_certificates_off",
+  )
+  return false
+}
+
+/**
+ * Pure: how many certificates count against a customer's cap: those active at the service that
+ * they submitted (pending or approved: not rejected, not used) or that the plugin did not make (no
+ * row), plus submissions in flight or lost.
+ */
+export function shopperCertificateCount(
+  active: readonly Pick<CertificateRecord, "certificateId" | "disabledAt">[],
+  by: Record<string, CertificateStanding>,
+  inFlight: number,
+): number {
+  const mine = active.filter((c) => {
+    const st = by[c.certificateId]
+    if (c.disabledAt) return false
+    return !st || (st.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId && !st.usedAt)
+  })
+  return mine.length + inFlight
+}
+
+interface Locking {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
+}
+
+/**
+ * Runs `fn` holding the customer's certificate lock (Medusa's Locking Module: every instance):
+ * the cap's count and the reservation, and the adoption of lost submissions, never interleave.
+ */
+export async function underCustomerLock<T>(scope: MedusaRequest["scope"], customerId: string, fn: () => Promise<T>): Promise<T> {
+  const locking = scope.resolve<Locking | undefined>(Modules.LOCKING, { allowUnregistered: true })
+  if (!locking) return fn()
+  return locking.execute(`sales-tax:certificates:customer:${customerId}`, fn, { timeout: 30 })
+}
+
+/**
+ * Adopts the customer's lost submissions (call under underCustomerLock): each lost placeholder
+ * becomes the row of one of `certs` (active, at the service) that has none, pending review;
+ * placeholders the service never wrote are dropped once stale (certificate-claims.ts). Returns the
+ * rows of `certs` as they now are and the placeholders left (submissions in flight or lost).
+ */
+export async function reconcileCustomer(
+  store: OriginStore,
+  customerId: string,
+  certs: readonly CertificateRecord[],
+): Promise<{ by: Record<string, CertificateStanding>; inFlight: number }> {
+  const active = certs.filter((c) => !c.disabledAt && c.customerId === customerId)
+  const ids = active.map((c) => c.certificateId)
+  let by = await store.certificateOrigins(ids)
+  let held = await store.placeholders(customerId)
+  const plan = reconcilePlaceholders(
+    held,
+    active.filter((c) => !by[c.certificateId]),
+    Date.now(),
+  )
+  if (plan.adopt.length || plan.drop.length) {
+    for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
+    for (const id of plan.drop) await store.dropReservation(id)
+    by = await store.certificateOrigins(ids)
+    held = await store.placeholders(customerId)
+  }
+  return { by, inFlight: held.length }
+}

@@ -1,0 +1,133 @@
+/**
+ * Rate limits and the answer cache of address verification (POST /store/sales-tax/verify-address is
+ * public, and each miss is a call to the paid service): a fixed 60 s window per client address
+ * (by the `trustProxy` option), per cart, and one shared budget for requests naming no cart; the
+ * service's verdict per normalized address for 24 h, one call for concurrent requests of an address.
+ * Per process (one budget per Medusa instance), in the plugin's runtime.
+ */
+import { createHash } from "node:crypto"
+import { LRUCache } from "lru-cache"
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
+import type { Address, ErrorDetail } from "../service/contract"
+import { runtimeSlot } from "../runtime"
+
+export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
+export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
+
+/** What the service said about one address: its normalized form, or why it cannot be verified. */
+export type Verdict = { kind: "verified"; address: Address } | { kind: "invalid"; errors: ErrorDetail[] }
+
+const tidy = (s: string | null | undefined) => (s ?? "").trim().replace(/\s+/g, " ")
+
+/**
+ * The cache key of an address: lines and city trimmed with inner whitespace collapsed (their case
+ * is kept: the service echoes the lines as given), the state and ZIP in the canonical form the
+ * route already sends. Hashed, so the key holds no personal data in clear.
+ */
+export function addressKey(a: Pick<Address, "line1" | "city" | "state" | "zip"> & { line2?: string | null }): string {
+  const parts = [tidy(a.line1), tidy(a.line2), tidy(a.city), tidy(a.state).toUpperCase(), tidy(a.zip)]
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex")
+}
+
+export type LimitScope = "client" | "cart" | "anonymous"
+export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; scope: LimitScope }
+
+/** The one key of the shared budget of requests that name no cart. */
+export const ANONYMOUS_KEY = "no-cart"
+
+/**
+ * Pure: the client address a rate limit keys on. `trustProxy` false (or 0): the TCP peer, whatever
+ * X-Forwarded-For says (anyone can send one). n: the address the n-th trusted proxy from Medusa
+ * saw, i.e. the n-th entry of X-Forwarded-For from the right (each proxy appends its peer), or the
+ * left-most when the chain is shorter. IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 address.
+ */
+export function clientAddress(
+  remoteAddress: string | undefined | null,
+  forwardedFor: string | string[] | undefined,
+  trustProxy: false | number,
+): string {
+  const chain = [remoteAddress ?? ""]
+  const hops = trustProxy === false ? 0 : trustProxy
+  if (hops > 0 && forwardedFor !== undefined) {
+    const list = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor)
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+    chain.push(...list.reverse())
+  }
+  const got = chain[Math.min(hops, chain.length - 1)] || "unknown"
+  return got.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1")
+}
+
+export class VerifyAddressGuard {
+  readonly perMinute: number
+  readonly anonymousPerMinute: number
+  readonly #client: RateLimiterMemory
+  readonly #cart: RateLimiterMemory
+  readonly #anonymous: RateLimiterMemory
+  readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
+
+  constructor(
+    perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+    anonymousPerMinute: number = perMinute,
+    cache: LRUCache<string, Verdict, () => Promise<Verdict>> = newVerdictCache(),
+  ) {
+    this.perMinute = perMinute
+    this.anonymousPerMinute = anonymousPerMinute
+    this.#client = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:client" })
+    this.#cart = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:cart" })
+    this.#anonymous = new RateLimiterMemory({ points: anonymousPerMinute, duration: 60, keyPrefix: "verify-address:anonymous" })
+    this.#cache = cache
+  }
+
+  /** Takes one request from the budget of `key` (client, cart, or the anonymous one); refused with the seconds to wait. */
+  async take(scope: LimitScope, key: string): Promise<Limited> {
+    try {
+      await (scope === "client" ? this.#client : scope === "cart" ? this.#cart : this.#anonymous).consume(key, 1)
+      return { ok: true }
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return { ok: false, scope, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) }
+      throw e
+    }
+  }
+
+  /** The verdict for `key`: from the cache, or from `verify()` (once for concurrent callers) and then cached. */
+  async verdict(key: string, verify: () => Promise<Verdict>): Promise<{ verdict: Verdict; cached: boolean }> {
+    const cached = this.#cache.get(key)
+    if (cached) return { verdict: cached, cached: true }
+    const v = await this.#cache.fetch(key, { context: verify })
+    if (!v) throw new Error("verify-address: no verdict")
+    return { verdict: v, cached: false }
+  }
+}
+
+function newVerdictCache(): LRUCache<string, Verdict, () => Promise<Verdict>> {
+  return new LRUCache<string, Verdict, () => Promise<Verdict>>({
+    max: VERIFY_ADDRESS_CACHE.max,
+    ttl: VERIFY_ADDRESS_CACHE.ttlMs,
+    // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
+    fetchMethod: (_key, _stale, { context }) => context(),
+  })
+}
+
+const guardsOf = runtimeSlot("verifyAddressGuards", () => ({
+  guards: new Map<string, VerifyAddressGuard>(),
+  caches: new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>(),
+}))
+
+/**
+ * One guard per service connection and limits (an app has one; tests may boot several). The
+ * verdict cache is per connection whatever the limits: the route, checkout and filing share it.
+ */
+export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
+  const { guards, caches } = guardsOf()
+  const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`
+  let g = guards.get(key)
+  if (!g) {
+    let cache = caches.get(scopeKey)
+    if (!cache) caches.set(scopeKey, (cache = newVerdictCache()))
+    g = new VerifyAddressGuard(perMinute, anonymousPerMinute, cache)
+    guards.set(key, g)
+  }
+  return g
+}

@@ -1,0 +1,69 @@
+/** The reconciliation report and rows as the admin API answers them: amounts in dollars, exact ("12.34"). */
+import { attentionSummary } from "./attention"
+import { money } from "./amounts"
+import type { MonthReport, OrderRow } from "./types"
+
+/** An order's row as the admin sees it. */
+export function rowView(r: OrderRow) {
+  return {
+    order_id: r.orderId,
+    display_id: r.displayId,
+    created_at: r.createdAt,
+    filing_state: r.state,
+    charged: money(r.chargedCents),
+    filed: money(r.filedCents),
+    refunded_to_customer: money(r.customerRefundedCents),
+    refunded_at_service: money(r.serviceRefundedCents),
+    difference: money(r.differenceCents),
+    reason: r.reason,
+    detail: r.detail,
+  }
+}
+
+export const MAX_DIFFERENCES = 500
+
+/** A US order listed apart (without tax, or not in USD), as the admin sees it: sales in its own currency. */
+export function attentionView(r: OrderRow) {
+  return {
+    order_id: r.orderId,
+    display_id: r.displayId,
+    created_at: r.createdAt,
+    filing_state: r.state,
+    currency_code: r.currencyCode,
+    sales: money(r.salesCents),
+    filed: money(r.filedCents),
+    kind: r.attention,
+    detail: r.recordDetail,
+  }
+}
+
+export function reportView(r: MonthReport) {
+  const text = attentionSummary(r)
+  return {
+    month: r.month,
+    summary: {
+      orders: r.orders,
+      charged: money(r.chargedCents),
+      filed: money(r.filedCents),
+      refunded_to_customers: money(r.customerRefundedCents),
+      refunded_at_service: money(r.serviceRefundedCents),
+      difference: money(r.differenceCents),
+    },
+    differences: r.differences.slice(0, MAX_DIFFERENCES).map(rowView),
+    differences_count: r.differences.length,
+    truncated: r.differences.length > MAX_DIFFERENCES,
+    // listed apart (their difference is 0 when nothing was charged)
+    us_without_tax: {
+      text: text.usWithoutTax,
+      orders: r.usWithoutTax.orders,
+      sales: money(r.usWithoutTax.salesCents),
+      rows: r.usWithoutTax.rows.slice(0, MAX_DIFFERENCES).map(attentionView),
+    },
+    not_usd: {
+      text: text.nonUsd,
+      orders: r.nonUsd.orders,
+      by_currency: r.nonUsd.byCurrency.map((c) => ({ currency: c.currency, orders: c.orders, sales: money(c.salesCents) })),
+      rows: r.nonUsd.rows.slice(0, MAX_DIFFERENCES).map(attentionView),
+    },
+  }
+}

@@ -1,0 +1,165 @@
+// The answers of the plugin's routes: their clients, and errors in Medusa's format ({ type, message }
+// plus `errors` with located field messages), a service failure mapped to an admin answer.
+import type { MedusaRequest, MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { z } from "zod"
+import { issuesToErrors, type ErrorDetail } from "../service/contract"
+import { SalesTaxError, type SalesTaxClient } from "../service/client"
+import { getBackgroundClient } from "../service/client-factory"
+import { optionsForChannel } from "../service/connections"
+import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../options"
+import { excerpt } from "./input-guard"
+
+type Scope = MedusaRequest["scope"]
+
+export function pluginOptions(scope: Scope): PluginOptions {
+  return getPluginOptions(scope)
+}
+
+/**
+ * The client of the admin routes: admin work is background work, so each attempt may take
+ * `backgroundTimeoutMs` (default 20 s; the checkout's `timeoutMs` is for shoppers).
+ */
+export function salesTaxClient(scope: Scope): SalesTaxClient {
+  return getBackgroundClient(pluginOptions(scope))
+}
+
+/**
+ * The client of a store request: the connection of the sales channel of its publishable key
+ * (option `connections`; the first channel of a key with several), so a shopper's certificate is
+ * created where that storefront's carts are quoted. The default connection without one.
+ */
+export function storeClient(req: MedusaRequest): SalesTaxClient {
+  // a store request carries it when it has a publishable key (Medusa's MedusaStoreRequest)
+  const channels = (req as MedusaRequest & Partial<Pick<MedusaStoreRequest, "publishable_key_context">>).publishable_key_context
+    ?.sales_channel_ids
+  return getBackgroundClient(optionsForChannel(pluginOptions(req.scope), channels?.[0]))
+}
+
+/**
+ * A service-side text as an admin may see it: the connection id, the service's base URL and its
+ * paths (`/tax/...`) are replaced, the API key too. Service details such as "no route GET
+ * /tax/connections/<id>/" become "no route GET [service path]".
+ */
+export function scrubServiceText(
+  text: string,
+  o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey"> & { connections?: PluginOptions["connections"] },
+): string {
+  let out = text
+  for (const [secret, mark] of [
+    [o.apiKey, "[redacted]"],
+    ...(o.connections ?? []).flatMap((c) => [
+      [c.apiKey, "[redacted]"] as const,
+      [c.connectionId, "[connection]"] as const,
+      [encodeURIComponent(c.connectionId), "[connection]"] as const,
+    ]),
+    [o.baseUrl, "[service]"],
+    [o.connectionId, "[connection]"],
+    [encodeURIComponent(o.connectionId), "[connection]"],
+  ] as const) {
+    if (secret && out.includes(secret)) out = out.split(secret).join(mark)
+  }
+  return out.replace(/(^|[^\w.~%-])\/(?:tax|_sandbox|1\.0)\/[^\s"')]*/g, "$1[service path]")
+}
+
+/** The admin-facing copy of a service error's text (scrubbed), safe when options are unreadable. */
+export function serviceText(scope: Scope, text: string): string {
+  try {
+    return scrubServiceText(text, pluginOptions(scope))
+  } catch {
+    return text.replace(/\/(?:tax|_sandbox|1\.0)\/\S*/g, "[service path]")
+  }
+}
+
+/** Medusa's error body ({ type, message }, as its error handler writes it) plus located errors. */
+export function sendError(res: MedusaResponse, status: number, type: string, message: string, errors?: ErrorDetail[], code?: string): void {
+  res.status(status).json({ type, message, ...(code ? { code } : {}), ...(errors && errors.length ? { errors } : {}) })
+}
+
+/** Located zod errors in Medusa's invalid_data format (400). */
+export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
+  // the offending value is echoed as a short excerpt only (a nested input is summarized)
+  const errors = issuesToErrors(part, error, input).map((e) => ({ ...e, value: excerpt(e.value) }))
+  sendError(
+    res,
+    400,
+    MedusaError.Types.INVALID_DATA,
+    `Invalid request: ${errors
+      .slice(0, 3)
+      .map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`)
+      .join("; ")}`,
+    errors,
+  )
+}
+
+/**
+ * Turns a failure of the Sales Tax Service (SalesTaxError from the client) into an admin answer:
+ * the service's 400/422 (and the client's own validation) → 400 invalid_data with the service's
+ * located errors; 404 → 404 not_found; bad credentials → 502; unavailable (429, 5xx, timeout,
+ * network) → 503. The client's messages are already free of the API key.
+ */
+export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (t: string) => string = (t) => t): void {
+  const errors = (e.errors ?? []).map((x) => ({
+    location: scrub(x.location),
+    message: scrub(x.message),
+    ...("value" in x ? { value: excerpt(x.value) } : {}),
+  }))
+  if (e.code === "validation" || e.status === 400 || e.status === 422) {
+    sendError(res, 400, MedusaError.Types.INVALID_DATA, scrub(e.detail || e.title || "The Sales Tax Service rejected the request"), errors)
+    return
+  }
+  if (e.status === 404) {
+    // the service's 404 text names its own path (and so the connection): not shown
+    sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
+    return
+  }
+  if (e.status === 401 || e.status === 403) {
+    sendError(
+      res,
+      502,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "The Sales Tax Service refused the plugin's credentials: check apiKey and connectionId in the plugin options",
+      undefined,
+      "sales_tax_credentials",
+    )
+    return
+  }
+  sendError(
+    res,
+    503,
+    MedusaError.Types.UNEXPECTED_STATE,
+    `The Sales Tax Service is unavailable (${e.code === "http" ? `status ${e.status}` : e.code}); try again shortly`,
+    undefined,
+    "sales_tax_unavailable",
+  )
+}
+
+type Handler<R extends MedusaRequest> = (req: R, res: MedusaResponse) => Promise<void>
+
+/** Catches service failures and bad plugin options; anything else goes to Medusa's error handler. */
+export function handle<R extends MedusaRequest = MedusaRequest>(fn: Handler<R>): Handler<R> {
+  return async (req, res) => {
+    try {
+      await fn(req, res)
+    } catch (e) {
+      if (e instanceof SalesTaxError) return sendServiceError(res, e, (t) => serviceText(req.scope, t))
+      if (e instanceof PluginOptionsError) {
+        return sendError(res, 500, MedusaError.Types.UNEXPECTED_STATE, e.message, undefined, "sales_tax_options")
+      }
+      throw e
+    }
+  }
+}
+
+/** The validated body (set by validateAndTransformBody in the route's middleware). */
+export function bodyOf<T>(req: MedusaRequest, schema: z.ZodType<T>): T {
+  const v: unknown = req.validatedBody
+  if (v !== undefined) return v as T
+  const parsed = schema.safeParse(req.body)
+  if (!parsed.success) throw new MedusaError(MedusaError.Types.INVALID_DATA, "Invalid request body")
+  return parsed.data
+}
+
+export function notFound(res: MedusaResponse, what: string, id: string): void {
+  sendError(res, 404, MedusaError.Types.NOT_FOUND, `${what} with id: ${id} was not found`)
+}

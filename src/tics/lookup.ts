@@ -1,0 +1,100 @@
+// TIC lookups of the admin routes, answered by the Sales Tax Service (its TIC search), never by
+// the sandbox's catalogue: a TIC is known when the service's search for its number returns it, or
+// when an admin search of this app returned it (the admin picks TICs from that search).
+//
+// - lru-cache: the service's answer per (base URL, connection, TIC) for an hour (2,000 entries);
+//   concurrent lookups of one TIC share one service call (lru-cache's fetch). Failures are not
+//   cached: the next lookup asks again.
+// - the checkout client (timeoutMs for the whole call): an admin waits on these lookups.
+import { LRUCache } from "lru-cache"
+import type { TicResult } from "../service/contract"
+import { SalesTaxError, type SalesTaxClient } from "../service/client"
+import { getCheckoutClient } from "../service/client-factory"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { getPluginOptions, type PluginOptions } from "../options"
+import type { TicInfo } from "../http/types"
+
+/** known: the service has it (with its label); unknown: the service answered without it. */
+type Answer = { known: true; label: string } | { known: false }
+
+/**
+ * The outcome of one lookup. `unverified`: the service could not be asked (down, slow, throttled);
+ * the caller accepts the TIC and says so (`TIC_UNVERIFIED_WARNING`).
+ */
+export type TicLookup =
+  | { status: "known"; ticId: number; label: string }
+  | { status: "unknown"; ticId: number }
+  | { status: "unverified"; ticId: number; reason: string }
+
+export const TIC_UNVERIFIED_WARNING =
+  "The Sales Tax Service could not be reached to check this TIC; it was saved unverified. Check it with the TIC search when the service is back."
+
+const cache = new LRUCache<string, Answer, SalesTaxClient>({
+  max: 2000,
+  ttl: 60 * 60 * 1000,
+  fetchMethod: async (key, _stale, { context }) => {
+    const ticId = Number(key.slice(key.lastIndexOf("|") + 1))
+    const r = await context.searchTics({ query: String(ticId), limit: 10 })
+    const hit = r.results.find((x) => x.ticId === ticId)
+    return hit ? { known: true, label: hit.label } : { known: false }
+  },
+})
+
+type Scope = Pick<PluginOptions, "baseUrl" | "connectionId">
+
+function keyOf(o: Scope, ticId: number): string {
+  return `${o.baseUrl}|${o.connectionId}|${ticId}`
+}
+
+/** The service could not answer (network, timeout, 429, 5xx): not a verdict on the TIC. */
+export function serviceUnavailable(e: unknown): e is SalesTaxError {
+  return (
+    e instanceof SalesTaxError &&
+    (e.code === "timeout" || e.code === "network" || e.status === 429 || (e.status !== null && e.status >= 500))
+  )
+}
+
+/**
+ * Looks one TIC up at the service (cached). Throws the service's other failures (bad credentials,
+ * a refused request) as SalesTaxError for the route's error mapping.
+ */
+export async function lookupTic(options: PluginOptions, ticId: number): Promise<TicLookup> {
+  let answer: Answer | undefined
+  const key = keyOf(options, ticId)
+  try {
+    answer = await cache.fetch(key, { context: getCheckoutClient(options) })
+  } catch (e) {
+    if (serviceUnavailable(e)) return { status: "unverified", ticId, reason: e.code === "http" ? `status ${e.status}` : e.code }
+    // a search remembered this TIC while the lookup was in flight: lru-cache aborts the fetch it
+    // replaces (Error "replaced"); the search's answer stands
+    answer = cache.get(key)
+    if (!answer) throw e
+  }
+  if (!answer) return { status: "unverified", ticId, reason: "no answer" }
+  return answer.known ? { status: "known", ticId, label: answer.label } : { status: "unknown", ticId }
+}
+
+/** Remembers the TICs a service search returned (an admin picks from them). */
+export function rememberTics(options: PluginOptions, results: readonly TicResult[]): void {
+  for (const r of results) cache.set(keyOf(options, r.ticId), { known: true, label: r.label })
+}
+
+/** The label of a TIC for display, null when the service does not know it or cannot be asked. */
+export async function ticLabel(options: PluginOptions, ticId: number): Promise<string | null> {
+  try {
+    const r = await lookupTic(options, ticId)
+    return r.status === "known" ? r.label : null
+  } catch {
+    return null // a display label never fails a page
+  }
+}
+
+/** A TIC with the service's label (null when the service does not know it or cannot be asked). */
+export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<TicInfo> {
+  return { ticId, label: await ticLabel(getPluginOptions(scope), ticId) }
+}
+
+/** For tests: forgets every cached answer. */
+export function clearTicCache(): void {
+  cache.clear()
+}

@@ -1,0 +1,168 @@
+// The TIC of a product, product type or category: GET the resolved TIC with every level considered,
+// POST { tic } sets it (checked at the service), DELETE clears it.
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
+import { graph } from "../query"
+import { assignedTics, ticModule, type TicModule } from "./product-tics"
+import { nearestWithTic, resolveProductTic } from "./tic-resolution"
+import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
+import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
+import { z } from "zod"
+
+/** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
+export const AdminSetTicBody = z.object({
+  tic: z
+    .number({ error: "tic must be a number (a Taxability Information Code)" })
+    .int("tic must be an integer")
+    .min(0, "tic must be 0 or a positive TIC"),
+})
+export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
+
+type ModelTarget = "product" | "product_type" | "product_category"
+const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
+  product: "product",
+  "product-type": "product_type",
+  "product-category": "product_category",
+}
+
+type Scope = MedusaRequest["scope"]
+
+/** The salesTax module: the plugin registers it, so an admin route without it is a broken install. */
+function ticService(scope: Scope): TicModule {
+  const svc = ticModule(scope)
+  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  return svc
+}
+
+interface ProductRow {
+  id: string
+  title: string | null
+  type: { id: string; value: string | null } | null
+  categories: { id: string; name: string | null; mpath: string | null }[]
+}
+
+interface ProductFields {
+  id: string
+  title?: string | null
+  type?: { id: string; value?: string | null } | null
+  categories?: { id: string; name?: string | null; mpath?: string | null }[] | null
+}
+
+async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promise<ProductRow | { id: string; name: string | null } | null> {
+  if (type === "product") {
+    const [p] = await graph<ProductFields>(scope, {
+      entity: "product",
+      fields: ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"],
+      filters: { id },
+    })
+    if (!p) return null
+    return {
+      id: p.id,
+      title: p.title ?? null,
+      type: p.type ? { id: p.type.id, value: p.type.value ?? null } : null,
+      categories: (p.categories ?? []).map((c) => ({ id: c.id, name: c.name ?? null, mpath: c.mpath ?? null })),
+    }
+  }
+  const [row] =
+    type === "product-type"
+      ? await graph<{ id: string; value?: string | null }>(scope, { entity: "product_type", fields: ["id", "value"], filters: { id } })
+      : await graph<{ id: string; name?: string | null }>(scope, { entity: "product_category", fields: ["id", "name"], filters: { id } })
+  if (!row) return null
+  return { id: row.id, name: ("value" in row ? row.value : "name" in row ? row.name : null) ?? null }
+}
+
+/** The resolved TIC of one target and every level considered. */
+export async function describeTic(scope: Scope, type: TicTargetType, id: string): Promise<AdminTicResponse | null> {
+  const target = await loadTarget(scope, type, id)
+  if (!target) return null
+  const defaultTic = pluginOptions(scope).defaultTic
+  // a product's TIC depends on its type's and categories' too: all read at once
+  const product = type === "product" ? (target as ProductRow) : null
+  const row = product ? { id: product.id, typeId: product.type?.id ?? null, categories: product.categories } : null
+  const levels = row ? await assignedTics(scope, [row]) : null
+  const own = levels ? levels.product[id] : (await ticService(scope).getTics(MODEL_TARGET[type], [id]))[id]
+  // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
+  // ticInfo never rejects: a label it cannot get is null)
+  const infos = new Map<number, Promise<TicInfo>>()
+  const info = (tic: number) => {
+    let p = infos.get(tic)
+    if (!p) infos.set(tic, (p = ticInfo(scope, tic)))
+    return p
+  }
+  void info(defaultTic)
+  const assigned = own === undefined || own === null ? null : await info(own)
+
+  if (!product || !row || !levels) {
+    const t = target as { id: string; name: string | null }
+    const source: TicSource = assigned ? MODEL_TARGET[type] : "default"
+    return {
+      target: { type, id, name: t.name },
+      assigned,
+      resolved: { tic: assigned ?? (await info(defaultTic)), source, sourceId: assigned ? id : null },
+      chain: { default: await info(defaultTic) },
+    }
+  }
+
+  const p = product
+  const typeTics = levels.productType
+  const catTics = levels.productCategory
+  for (const t of [...Object.values(typeTics), ...Object.values(catTics)]) void info(t)
+  const productType: TicTargetRef | null = p.type
+    ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? await info(typeTics[p.type.id]!) : null }
+    : null
+  const categories: TicTargetRef[] = await Promise.all(
+    p.categories.map(async (c) => {
+      const from = nearestWithTic(c, catTics)
+      return {
+        id: c.id,
+        name: c.name ?? null,
+        tic: from ? await info(catTics[from]!) : null,
+        ...(from && from !== c.id ? { inheritedFrom: from } : {}),
+      }
+    }),
+  )
+  const r = resolveProductTic(row, levels, defaultTic)
+  await Promise.all(infos.values()) // no lookup outlives the answer
+  return {
+    target: { type, id, name: p.title },
+    assigned,
+    resolved: { tic: await info(r.tic), source: r.source, sourceId: r.sourceId },
+    chain: { product: assigned, productType, categories, default: await info(defaultTic) },
+  }
+}
+
+const LABEL: Record<TicTargetType, string> = { product: "Product", "product-type": "Product type", "product-category": "Product category" }
+
+export function ticRoutes(type: TicTargetType) {
+  const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+    const id = req.params.id!
+    const out = await describeTic(req.scope, type, id)
+    if (!out) return notFound(res, LABEL[type], id)
+    res.json(out)
+  })
+  const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+    const id = req.params.id!
+    const body = bodyOf(req, AdminSetTicBody)
+    if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
+    // the service is the judge of TICs; when it cannot be asked, any integer >= 0 is saved with a warning
+    const lookup = await lookupTic(pluginOptions(req.scope), body.tic)
+    if (lookup.status === "unknown") {
+      const message = `${body.tic} is not a known TIC at the Sales Tax Service: pick one from the search`
+      return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: tic: ${message}`, [
+        { location: "body.tic", message, value: body.tic },
+      ])
+    }
+    await ticService(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
+    const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!
+    if (lookup.status === "unverified") out.warning = TIC_UNVERIFIED_WARNING
+    res.json(out)
+  })
+  const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+    const id = req.params.id!
+    if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
+    await ticService(req.scope).setTic(MODEL_TARGET[type], id, null)
+    res.json(await describeTic(req.scope, type, id))
+  })
+  return { GET, POST, DELETE }
+}

@@ -1,2 +1,0 @@
-// Package export "medusa-sales-tax/workflows".
-export * from "./filing"

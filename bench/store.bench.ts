@@ -42,7 +42,7 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { ADDRESSES, CART_FIELDS, resetCheckout, seedCheckoutStore, useSalesTaxSandbox } from "../integration-tests/helpers"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/constants"
-import { STORE_CART_TRACE, type StoreCartSpan } from "../src/workflows/hooks/cart-refresh-tax"
+import { STORE_CART_TRACE, type StoreCartSpan } from "../src/checkout/store/cart-refresh"
 import type { PlainStore } from "./plain-store.app"
 
 jest.setTimeout(1_800_000)

@@ -17,8 +17,6 @@ export const TAX_LINE_CODE = "sales-tax"
 export const TAX_LINE_CODE_FALLBACK = "SALES_TAX_FALLBACK"
 /** `code` of a zero line for a customer with an active exemption certificate for the destination state. */
 export const TAX_LINE_CODE_EXEMPT = "sales-tax-exempt"
-/** Every code the provider emits. */
-export const TAX_LINE_CODES = [TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK, TAX_LINE_CODE_EXEMPT] as const
 
 /** `name`/description of the tax lines (shown by Medusa as the tax line description). */
 export const TAX_LINE_NAME = "Sales tax"

@@ -16,7 +16,6 @@ export const ConnectionOptionSchema = z.object({
     .min(36, "connectionId must be at least 36 characters"),
   apiKey: z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty"),
 })
-export type ConnectionOption = z.output<typeof ConnectionOptionSchema>
 
 /**
  * Options of the plugin AND of the tax provider (the same object is passed to both: see

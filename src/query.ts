@@ -1,14 +1,8 @@
 /**
- * The plugin's one typed door to Medusa's Query (`query.graph`).
- *
- * How Medusa types it (@medusajs/types, modules-sdk/remote-query.d.ts): `query.graph` returns
- * `GraphResultSet<TEntry>`, whose `data` is `RemoteQueryEntryPoints[TEntry][]` when the entity is a
- * key of `RemoteQueryEntryPoints`, else `any[]`. `RemoteQueryEntryPoints` is an empty interface that
- * `medusa develop` fills from the app's modules (.medusa/types); a plugin is compiled without it, so
- * every `data` here would be `any[]`. And even a filled entry point is the whole entity, not the
- * `fields` asked for. So the caller names the shape of the rows it asked for (a local interface
- * of exactly those fields, or a `Pick` of Medusa's DTO: `Pick<OrderDTO, "id" | "display_id">`), and
- * this file is the only place where Query's `any[]` becomes that type.
+ * The plugin's one typed door to Medusa's Query (`query.graph`). A plugin is compiled without the
+ * app's generated entry points, so Query's `data` is `any[]`, and even a typed entry is the whole
+ * entity, not the fields asked for: the caller names the rows' shape (a local interface of exactly
+ * those fields, or a `Pick` of Medusa's DTO), and this file is the one place `any[]` becomes it.
  */
 import type { MedusaContainer, Query, RemoteQueryFunctionReturnPagination } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"

@@ -46,7 +46,7 @@ describe("the plugin's runtime", () => {
     ])
     expect(quoteHealth()).toEqual({ outageAt: null, okAt: null })
     // the old one is left as it was (nothing shared between the two)
-    expect([first.quoteHealth.outageAt, first.ticGeneration, first.refusedLocations.size]).toEqual([1, 1, 1])
+    expect([quoteHealth(first).outageAt, first.ticGeneration, refusedLocations(first).size]).toEqual([1, 1, 1])
   })
 
   it("an accessor given a runtime reads and writes that runtime, not the process's", () => {

@@ -22,7 +22,7 @@ import { AsyncLocalStorage } from "node:async_hooks"
 import { tracingChannel } from "node:diagnostics_channel"
 import { ADDRESSES, Checkout, resetCheckout, seedCheckoutStore, useSalesTaxSandbox, type SeededStore } from "../helpers"
 import { BLOCK_ERROR_CODE } from "../../src/constants"
-import { STORE_CART_TRACE, type StoreCartSpan } from "../../src/workflows/hooks/cart-refresh-tax"
+import { STORE_CART_TRACE, type StoreCartSpan } from "../../src/checkout/store/cart-refresh"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)

@@ -1,14 +1,15 @@
-// Rate limits and the verdict cache of address verification (public: anyone with the publishable
-// key can call it, and each miss is a paid service call); checkout and filing share the cache.
-// - rate-limiter-flexible: a window a minute per key, in process memory (a budget per instance),
-//   per client (clientAddress, by `trustProxy`) and per cart, or one budget shared by the requests
-//   naming no cart (`verifyAddressAnonymousRateLimit`).
-// - lru-cache: the verdict per normalized address (VERIFY_ADDRESS_CACHE); concurrent requests for
-//   one address share one service call.
+/**
+ * Rate limits and the answer cache of address verification (POST /store/sales-tax/verify-address is
+ * public, and each miss is a call to the paid service): a fixed 60 s window per client address
+ * (by the `trustProxy` option), per cart, and one shared budget for requests naming no cart; the
+ * service's verdict per normalized address for 24 h, one call for concurrent requests of an address.
+ * Per process (one budget per Medusa instance), in the plugin's runtime.
+ */
 import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { Address, ErrorDetail } from "../service/contract"
+import { runtimeSlot } from "../runtime"
 
 export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
 export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
@@ -109,14 +110,17 @@ function newVerdictCache(): LRUCache<string, Verdict, () => Promise<Verdict>> {
   })
 }
 
-const guards = new Map<string, VerifyAddressGuard>()
-const caches = new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>()
+const guardsOf = runtimeSlot("verifyAddressGuards", () => ({
+  guards: new Map<string, VerifyAddressGuard>(),
+  caches: new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>(),
+}))
 
 /**
  * One guard per service connection and limits (an app has one; tests may boot several). The
  * verdict cache is per connection whatever the limits: the route, checkout and filing share it.
  */
 export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
+  const { guards, caches } = guardsOf()
   const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`
   let g = guards.get(key)
   if (!g) {

@@ -1,20 +1,15 @@
 /**
- * The provider's start-up checks, run at boot.
- *
- * Medusa (2.19-2.21) creates a tax provider lazily: the Tax Module registers it at boot but constructs it
- * at the first tax calculation, and a provider module's own `loaders` are not run. So the plugin's
- * own module (`salesTax`), from its `onApplicationStart` hook (called by Medusa once every module
- * is loaded, before the server takes requests), asks the Tax Module for each sales-tax provider it
- * registered. Creating the provider runs its boot check (`bootCheck`: the fallback-coverage
- * warning, src/checkout/quote/provider.ts), awaited here so the warning is in the log when
- * boot ends. Without the `salesTax` module loaded, the check runs at the first tax calculation.
+ * The start-up checks: what the plugin assumes of the app's Medusa (ONE error naming what is missing
+ * and what is turned off), then each sales-tax provider's own check. Medusa constructs a tax provider
+ * at its first calculation and runs no provider loader, so the plugin's module asks the Tax Module for
+ * each provider from `onApplicationStart` and awaits its `bootCheck`, so warnings are logged at boot.
  */
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
 import { unknownSalesChannels, unknownSalesChannelsWarning } from "../service/connections"
 import type { PluginOptions } from "../options"
-import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines-shape"
+import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines"
 import { nestedWorkflowContextMatchesInstalled, setNestedRun } from "./nested-workflow"
 import { errorHandlerRoutingDifferences } from "./error-handler"
 import { taxRateServiceDifferences } from "./tax-rate-service"
@@ -106,7 +101,7 @@ export async function checkConnectionChannels(
 }
 
 // ------------------------------------------------------------------------------------------------
-// What the plugin assumes of Medusa (issue 28): checked at boot, ONE error when something is missing
+// What the plugin assumes of Medusa: checked at boot, ONE error when something is missing
 // ------------------------------------------------------------------------------------------------
 
 /** A Medusa workflow as far as the plugin uses it: the hooks it registers handlers on. */

@@ -1,42 +1,33 @@
 /**
- * "Block means block" for the one store request that discovers an outage.
- *
- * Medusa (2.19-2.21) rolls a failed cart workflow back through its steps' compensations, but not all of
- * a cart's change comes back: `updateCartsStep` restores the cart's own columns, not its address
- * (a new shipping address is a new row, and the cart keeps pointing at it). The plugin's own tax
- * computation runs inside Medusa's cart refresh where there is one (a refusal there is rolled back
- * by Medusa's compensation, and whatever that misses is put back here), but the promotions routes
- * have no such refresh: they have committed by the time the plugin refreshes the tax lines after them.
- *
- * So before a store route changes a US-taxed cart, the plugin reads the cart as it is (one query:
- * `readCartState`); when that request ends in `sales_tax_unavailable`, `restoreCartState` puts
- * the cart back: its own fields, its addresses (as content: the address row Medusa linked gets
- * the old values back), its items and shipping methods (added rows
- * deleted, removed rows restored from Medusa's soft delete, changed quantities and amounts set
- * back), their adjustments and tax lines (as content: same codes, rates and amounts, new row ids),
- * and its promotion links. A payment collection is then refreshed to the restored total (Medusa
- * drops the payment sessions of a collection whose amount changed, as on any cart change).
- * Restoring runs under Medusa's lock of the cart (the Locking Module, the key Medusa's cart
- * workflows take). What the restore could not put back is logged as an error.
- *
- * BOUNDARY. Assumes: the Cart Module's methods the restore calls (CART_RESTORE_METHODS, several of
- * them outside ICartModuleService's documented surface for rows read back by Query: ContentWrites),
- * the columns it reads and writes back (CART_COLUMNS, ADDRESS_COLUMNS, TAX_LINE_COLUMNS,
- * (SHIPPING_)ADJUSTMENT_COLUMNS, and the items' and shipping methods' amounts) on the Cart Module's models, and
- * the cart ↔ promotion link. Buys: "block means block" for the one request that discovers an
- * outage: the cart is left exactly as it was (checkout-block.spec.ts, "the request that discovers
- * it leaves the cart exactly as it was, on every cart-mutating store route": without the restore
- * the address, quantities and promotions of the refused change stay). Contract test:
- * cart-restore-shapes.test.ts. Boot check: boot-check.ts (`cartRestoreDifferences` on the app's
- * Cart Module); when it fails the restore is turned off (`cartRestoreOn()`), the refusal still
- * answers 400, and the cart may keep the refused change.
+ * BOUNDARY: "block means block" for the store request that discovers an outage. Medusa's compensation
+ * misses part of a failed cart change (a new address row stays linked) and the promotions routes have
+ * committed before the plugin's refresh, so the cart's state before the change (`readCartState`, or
+ * the last quote's) is put back on `sales_tax_unavailable` under Medusa's cart lock: fields, addresses
+ * as content, items and shipping methods, their adjustments and tax lines, promotion links.
+ * Assumes: the Cart Module's methods and columns (cart-restore-shapes.ts), the cart-promotion link.
+ * Buys: the cart left exactly as it was (checkout-block.spec.ts). Contract test:
+ * cart-restore-shapes.test.ts. Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
  */
 import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../query"
 import { amountNumber } from "../money"
-import { lockingOf } from "../checkout/store/cart-change"
+import { setSwitch, switchOn } from "./switches"
+
+/** The part of Medusa's Locking Module the plugin uses. */
+export interface LockingLike {
+  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
+}
+
+/** The Locking Module, or undefined when the app registered none. */
+export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
+  try {
+    return scope.resolve<LockingLike>(Modules.LOCKING)
+  } catch {
+    return undefined
+  }
+}
 
 /** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
 type Row = Record<string, unknown>
@@ -235,47 +226,30 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
   if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
   if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
-  const itemLines = (s: CartState) =>
-    contentSet(
-      s.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...t, item_id: i.id }))),
-      TAX_LINE_COLUMNS,
-      "item_id",
+  // derived rows as content, per item or shipping method
+  const rows = (s: CartState, lines: "items" | "shippingMethods", kind: "tax_lines" | "adjustments", cols: readonly string[]) => {
+    const owner = lines === "items" ? "item_id" : "shipping_method_id"
+    return contentSet(
+      s[lines].flatMap((l) => (l[kind] ?? []).map((r) => ({ ...r, [owner]: l.id }))),
+      cols,
+      owner,
     )
-  const shipLines = (s: CartState) =>
-    contentSet(
-      s.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...t, shipping_method_id: m.id }))),
-      TAX_LINE_COLUMNS,
-      "shipping_method_id",
-    )
-  const itemAdj = (s: CartState) =>
-    contentSet(
-      s.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...a, item_id: i.id }))),
-      ADJUSTMENT_COLUMNS,
-      "item_id",
-    )
-  const shipAdj = (s: CartState) =>
-    contentSet(
-      s.shippingMethods.flatMap((m) => (m.adjustments ?? []).map((a) => ({ ...a, shipping_method_id: m.id }))),
-      SHIPPING_ADJUSTMENT_COLUMNS,
-      "shipping_method_id",
-    )
-  if (!sameSet(itemLines(before), itemLines(now))) out.push("items.tax_lines")
-  if (!sameSet(shipLines(before), shipLines(now))) out.push("shipping_methods.tax_lines")
-  if (!sameSet(itemAdj(before), itemAdj(now))) out.push("items.adjustments")
-  if (!sameSet(shipAdj(before), shipAdj(now))) out.push("shipping_methods.adjustments")
+  }
+  const derived = [
+    ["items.tax_lines", "items", "tax_lines", TAX_LINE_COLUMNS],
+    ["shipping_methods.tax_lines", "shippingMethods", "tax_lines", TAX_LINE_COLUMNS],
+    ["items.adjustments", "items", "adjustments", ADJUSTMENT_COLUMNS],
+    ["shipping_methods.adjustments", "shippingMethods", "adjustments", SHIPPING_ADJUSTMENT_COLUMNS],
+  ] as const
+  for (const [name, lines, kind, cols] of derived)
+    if (!sameSet(rows(before, lines, kind, cols), rows(now, lines, kind, cols))) out.push(name)
   if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")
   return out
 }
 
-let restoreOn = true
 /** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
-export function cartRestoreOn(): boolean {
-  return restoreOn
-}
-/** The boot check's switch (tests: back on). */
-export function setCartRestore(on: boolean): void {
-  restoreOn = on
-}
+export const cartRestoreOn = (): boolean => switchOn("cartRestore")
+export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on)
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {

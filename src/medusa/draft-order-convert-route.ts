@@ -1,19 +1,9 @@
 /**
- * BOUNDARY: Medusa's route that turns a draft order into an order, guarded by a route middleware.
- *
- * Assumes: @medusajs/medusa serves POST /admin/draft-orders/:id/convert-to-order
- * (api/admin/draft-orders/[id]/convert-to-order/route.js) by running convertDraftOrderWorkflow, and
- * that workflow has no hook (so a middleware on the route is the only place to refuse before the
- * order exists). A middleware on a route is documented (`defineMiddlewares`); that THIS path is the
- * one way an admin makes an order, and that its workflow has no hook, is what the plugin assumes.
- *
+ * BOUNDARY: POST /admin/draft-orders/:id/convert-to-order runs convertDraftOrderWorkflow, which has
+ * no hook: a middleware on the route is the one place to refuse before the order exists.
  * Buys: no admin-created US order untaxed for want of a destination, nor in another currency
- * (issues 26/27): integration-tests/http/typed-addresses.spec.ts converts a draft to an unresolvable
- * Austin address and gets 400 `sales_tax_address_unresolved` (without the guard: 200 and an order
- * with no tax). When Medusa gives convertDraftOrderWorkflow a hook, the contract test fails: move
- * the guard to the hook.
- *
- * Contract test: draft-order-convert-route.test.ts. Boot check: boot-check.ts (the route file and the workflow).
+ * (typed-addresses.spec.ts). When Medusa gives the workflow a hook, the contract test fails: move the
+ * guard there. Contract test: draft-order-convert-route.test.ts. Boot check: the route file.
  */
 import { medusaDistHas } from "./installed"
 

@@ -1,22 +1,10 @@
 /**
- * BOUNDARY: the app's error handler, replaced (`defineMiddlewares({ errorHandler })`, src/api/middlewares.ts).
- *
- * Assumes: (1) Medusa's router (@medusajs/framework, http/router.js) uses the `errorHandler` of the
- * last middlewares file that sets one instead of its own `errorHandler()`, so a plugin's handler
- * serves the whole app unless the app sets its own (then the app's wins and the plugin's 400 below
- * is lost: a broken path answers 500 again, nothing else changes); (2) Medusa's own handler, which
- * every error but one is handed to unchanged, is `errorHandler()` of @medusajs/framework/http;
- * (3) that handler answers Express's failure to decode a path parameter (a URIError with status
- * 400, not an http-errors error) with 500 "An unknown error occurred." (why the reach-in exists).
- *
- * Buys: a request to one of the plugin's routes whose path cannot be decoded (broken
- * %-encoding, e.g. GET /admin/sales-tax/filings/%E0%A4%A) is answered 400 with a located error
- * instead of 500 (integration-tests/http/hostile-input.spec.ts "NUL and broken percent-encoding":
- * 7 paths; without it they answer 500). Express decodes the path in Medusa's own `/admin*`
- * middlewares, before any plugin middleware runs: no route middleware can see the request first.
- *
- * Contract test: error-handler.test.ts (the router's choice, and Medusa's 500 for the decode error
- * on a real Express app). Boot check: boot-check.ts (`errorHandler` exported by @medusajs/framework/http).
+ * BOUNDARY: the app's error handler, replaced (`defineMiddlewares({ errorHandler })`).
+ * Assumes: Medusa's router uses the last middlewares file's `errorHandler` (an app's own wins), and
+ * Medusa's handler, `errorHandler()` of @medusajs/framework/http, answers a path that cannot be decoded
+ * (Express's URIError) with 500. Buys: such a request to a plugin route answers 400 with a located
+ * error (hostile-input.spec.ts); Express decodes the path before any route middleware runs.
+ * Contract test: error-handler.test.ts. Boot check: `errorHandler` exported by @medusajs/framework/http.
  */
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { installedSource } from "./installed"

@@ -5,6 +5,7 @@
  * BOUNDARY. Assumes: @medusajs/medusa's package.json is resolvable and carries its version.
  * Contract test: medusa-range.test.ts.
  */
+import { runtimeSlot } from "../runtime"
 
 /** The oldest Medusa the plugin is tested on (README, Compatibility). */
 export const MEDUSA_MINIMUM = "2.15.0"
@@ -45,8 +46,5 @@ export function unsupportedMedusaMessage(version: string, minimum: string = MEDU
   return `Sales tax cannot be calculated for this order: this store runs Medusa ${version}, older than the sales tax plugin supports (${minimum}).`
 }
 
-let below: boolean | undefined
-/** Whether the app's Medusa is older than MEDUSA_MINIMUM (read once). */
-export function medusaBelowMinimum(): boolean {
-  return (below ??= versionBelow(installedMedusaVersion()))
-}
+/** Whether the app's Medusa is older than MEDUSA_MINIMUM (read once per runtime). */
+export const medusaBelowMinimum = runtimeSlot("medusaBelowMinimum", () => versionBelow(installedMedusaVersion()))

@@ -1,31 +1,17 @@
 /**
  * BOUNDARY: a workflow run as a child of the step that runs it, from inside a hook handler.
- *
- * Assumes: Medusa's `runAsStep` (@medusajs/workflows-sdk, utils/composer/create-workflow.js) runs a
- * workflow inside a parent step with the execution context built here (the parent's context, a
- * transaction id of its own, `parentStepIdempotencyKey` = the step's idempotency key,
- * `preventReleaseEvents`, the parent's `runId`), and the workflow engine (helper/workflow-export.js)
- * reads `parentStepIdempotencyKey` and `preventReleaseEvents` from it. `runAsStep` itself can only
- * be called while a workflow is being composed, not from a hook's handler, so the context is built
- * here as Medusa builds it.
- *
- * Buys: the refresh hook (src/workflows/hooks/cart-refresh-tax.ts) can run updateTaxLinesWorkflow
- * inside Medusa's cart refresh when the plugin cannot do that work as module calls (a host's own
- * setTaxLineContext handler, or the boot check turned the direct run off): the tax lines are set
- * before Medusa refreshes the payment collection and inside the refresh's lock, as the workflow's
- * nested run does not take the cart's lock again, and its events are released with the parent's.
- * Without it the after-route refresh (src/checkout/store/tax-resync.ts) does the same work: one
- * updateTaxLinesWorkflow run, one payment-collection refresh and one cart read more per store cart
- * mutation, only in those apps.
- *
- * Contract test: nested-workflow.test.ts (the keys runAsStep builds, and that the engine reads them).
- * Boot check: boot-check.ts (`nestedWorkflowContextMatchesInstalled`); when it fails, the refresh
- * hook leaves such carts to the after-route refresh (`nestedRunOn()` false).
+ * Assumes: `runAsStep` (workflows-sdk) builds the child's context as here (the parent's, its own
+ * transaction id, `parentStepIdempotencyKey`, `preventReleaseEvents`, the parent's `runId`) and the
+ * engine reads those keys; runAsStep itself only works while composing. Buys: with a host's own
+ * setTaxLineContext handler, the cart refresh runs updateTaxLinesWorkflow in its lock and before the
+ * payment refresh (else one run, one payment refresh and one read more per change, after the route).
+ * Contract test: nested-workflow.test.ts. Boot check: off (`nestedRunOn()`) when it differs.
  */
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { installedSource } from "./installed"
+import { setSwitch, switchOn } from "./switches"
 
 /** The execution context of a nested run, as runAsStep builds it. Pure. */
 export function nestedRunContext(step: Pick<StepExecutionContext, "context" | "transactionId" | "idempotencyKey" | "runId">) {
@@ -75,15 +61,9 @@ export function nestedWorkflowContextMatchesInstalled(): string[] {
   )
 }
 
-let nestedRun = true
 /** Whether the refresh hook may run a workflow nested in its step (false once the boot check found runAsStep changed). */
-export function nestedRunOn(): boolean {
-  return nestedRun
-}
-/** The boot check's switch (tests: back on). */
-export function setNestedRun(on: boolean): void {
-  nestedRun = on
-}
+export const nestedRunOn = (): boolean => switchOn("nestedRun")
+export const setNestedRun = (on: boolean): void => setSwitch("nestedRun", on)
 
 interface RunnableWorkflow<I> {
   (container: MedusaContainer): { run(args: { input: I; container: MedusaContainer; context: Record<string, unknown> }): Promise<unknown> }

@@ -1,34 +1,21 @@
 /**
- * BOUNDARY (a reach-in past Medusa's documented extension points): the store's US sales per state
- * and window, summed by PostgreSQL over the Order Module's tables in ONE statement.
- *
- * Why not Query: economic nexus needs a year or more of orders (100,000 orders in a large store);
- * reading them through Query is one row per order and line into Node (tens of seconds), where one
- * aggregate statement takes well under a second (bench/nexus.bench.ts). What is assumed of Medusa
- * (2.x Order Module schema), each checked by integration-tests/http/nexus.spec.ts against the real
- * tables: `order` (id, version, currency_code, created_at, canceled_at, is_draft_order, status,
- * deleted_at, shipping_address_id), `order_address` (country_code, province), `order_item`
- * (order_id, version, item_id, quantity, unit_price, return_received_quantity), `order_line_item`
- * (unit_price, is_tax_inclusive), `order_line_item_adjustment` (item_id, version, amount),
- * `order_line_item_tax_line` (item_id, rate), `order_shipping` (order_id, version, return_id,
- * claim_id, exchange_id, shipping_method_id), `order_shipping_method` (amount, is_tax_inclusive),
- * `order_shipping_method_tax_line` (shipping_method_id, rate).
- *
- * Buys: the nexus report over a year of a large store's orders in one statement (bench/nexus.bench.ts:
- * under a second where Query takes tens of seconds); no public path reads a year of orders
- * aggregated. Contract: integration-tests/http/nexus.spec.ts runs the statement against the real
- * tables (only a running Medusa has them). Boot check: boot-check.ts, `orderTablesDifferences` (one
- * information_schema query at start: every table and column of ORDER_TABLE_COLUMNS); when one is
- * missing, the report's sales are turned off (`orderSalesOn()`): a clear error, not a SQL error.
- *
- * Sales counted per order: items after discounts and shipping, before tax (a tax-inclusive price
- * is divided by 1 + its tax lines' rate), of orders not canceled and not drafts, shipped to a US
- * address, per currency (the report sums USD per state and lists the others apart). `returned`:
- * the received returns' share of the items.
+ * BOUNDARY: the store's US sales per state and window, summed by PostgreSQL over the Order Module's
+ * tables in ONE statement (no public path reads a year of orders aggregated; Query would take tens
+ * of seconds). Assumes: the tables and columns of ORDER_TABLE_COLUMNS. Buys: the nexus report over a
+ * large store's year of orders. Contract: integration-tests/http/nexus.spec.ts (the real tables).
+ * Boot check: `orderTablesDifferences`; when one is missing the report's sales are turned off.
+ * Counted per order: items after discounts and shipping, before tax, of orders not canceled nor
+ * drafts, shipped to a US address, per currency; `returned`: the received returns' share.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import type { Window } from "../nexus/periods"
+import { setSwitch, switchOn } from "./switches"
+/** A half-open date range [from, to) of ISO dates, by its stable key (nexus/periods.ts makes them). */
+export interface Window {
+  key: string
+  from: string
+  to: string
+}
 
 export interface ProvinceWindowSales {
   /** the province as typed, lower-cased and trimmed ("" when blank) */
@@ -86,15 +73,9 @@ export function missingOrderColumns(present: readonly (readonly [string, string]
   return out
 }
 
-let salesOn = true
 /** Whether the nexus sales statement may run (false once the boot check found the Order Module's tables changed). */
-export function orderSalesOn(): boolean {
-  return salesOn
-}
-/** The boot check's switch (tests: back on). */
-export function setOrderSales(on: boolean): void {
-  salesOn = on
-}
+export const orderSalesOn = (): boolean => switchOn("orderSales")
+export const setOrderSales = (on: boolean): void => setSwitch("orderSales", on)
 
 /** The statement for these windows (exported for the contract test and the benchmark). */
 export function orderSalesSql(windows: readonly Window[]): { sql: string; bindings: unknown[] } {
@@ -181,7 +162,7 @@ group by o.province, o.zip3, o.currency`
 /** US sales per typed province, ZIP prefix, currency and window (one statement). */
 export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
   if (windows.length === 0) return []
-  if (!salesOn)
+  if (!orderSalesOn())
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "The nexus report's sales per state are turned off: this Medusa's order tables are not the ones the plugin reads (see the start-up error in the server log).",

@@ -1,25 +1,11 @@
 /**
- * BOUNDARY: how Medusa books a refund in the order's books, re-derived by the filing of refunds
- * without a return (src/filing/refunds.ts, src/filing/handlers.ts listManualRefunds).
- *
- * Assumes, of the installed Medusa:
- * - refundPaymentWorkflow (core-flows, payment/workflows/refund-payment.js) adds an order
- *   transaction with `reference: "refund"`, `reference_id: refund.id` (its `version` is the order
- *   version the refund was made in); pays back `-summary.pending_difference` first and books the
- *   rest as a credit line through createOrderRefundCreditLinesWorkflow, with `reference` = the
- *   refund reason's label;
- * - createOrderRefundCreditLinesWorkflow (order/workflows/payments/create-order-refund-credit-lines.js)
- *   writes `reference: input.reference ?? "payment_collection"` (a CREDIT_LINE_ADD action);
- * - the Order Module (@medusajs/order, utils/apply-order-changes.js) copies credit lines into every
- *   new order version and keeps `metadata.created_in_version` = the version it was made in.
- *
- * Buys: a refund without a return is filed as exactly the credit its refund booked, decided once
- * (a filed credit stays right when later returns and edits change the order): lifecycle.spec.ts
- * and refunds.test.ts ("Medusa 2.21's own books"). Medusa records no link from a refund to its
- * credit line; there is no public path to that fact.
- *
- * Contract test: refund-credit-lines.test.ts (the three files). Boot check: boot-check.ts
- * (`refundBookkeepingDifferences`).
+ * BOUNDARY: how Medusa books a refund, re-derived by the filing of refunds without a return.
+ * Assumes: refundPaymentWorkflow adds a transaction `reference: "refund"`, `reference_id` = the refund
+ * and books what exceeds the pending difference as a credit line (createOrderRefundCreditLinesWorkflow,
+ * `reference` = the reason's label, else "payment_collection"); the Order Module copies credit lines
+ * into each new version with `metadata.created_in_version`. Buys: a refund without a return filed as
+ * exactly the credit it booked (no public link from a refund to its credit line).
+ * Contract test: refund-credit-lines.test.ts. Boot check: `refundBookkeepingDifferences`.
  */
 import { installedSource } from "./installed"
 

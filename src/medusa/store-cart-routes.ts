@@ -1,23 +1,10 @@
 /**
- * BOUNDARY: Medusa's store cart routes answer through `res.json` once, with the cart.
- *
- * Assumes: @medusajs/medusa serves the store cart mutations below (api/store/carts/…/route.js), and
- * each answers with ONE `res.json` call whose body holds the cart as `cart` (`parent` for a deleted
- * line), after its workflow (and Medusa's cart refresh) ran; a workflow error carries the step's
- * error in `errors[].error`. A route middleware is documented (`defineMiddlewares`); replacing
- * `res.json` to see the route's answer, and the answer's shape, are what the plugin assumes.
- *
- * Buys: never a 200 with stale tax lines (issue 10/27: "block means block"). Where Medusa does not
- * recompute tax on a route (the promotion routes; the other routes when the refresh hook is not the
- * plugin's), the plugin refreshes the tax lines after the route and answers with the refreshed cart;
- * a refused refresh puts the cart back and answers the 400 instead of the route's 200
- * (integration-tests/http/checkout-block.spec.ts: every cart-mutating store route; checkout.spec.ts:
- * a promotion changes the quote). Without it a promotion route answers 200 with the tax of the cart
- * before the promotion.
- *
- * Contract test: store-cart-routes.test.ts (each route file exists and answers `res…json({ cart`
- * or `parent:`). Boot check: boot-check.ts (the route files); when one is missing its route simply
- * passes through (the answer is Medusa's).
+ * BOUNDARY: Medusa's store cart routes answer through `res.json` once, with the cart (`parent` for a
+ * deleted line), after their workflow ran; a workflow error carries the step's in `errors[].error`.
+ * Buys: never a 200 with stale tax lines: where Medusa does not recompute tax (the promotion routes),
+ * the plugin refreshes after the route and answers the refreshed cart, or the refusal with the cart
+ * put back (checkout-block.spec.ts, checkout.spec.ts). Contract test: store-cart-routes.test.ts.
+ * Boot check: the route files; a missing one passes through (the answer is Medusa's).
  */
 import { installedSource } from "./installed"
 

@@ -12,7 +12,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { graph, type QueryScope } from "../query"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
+import type { TaxedItem, TaxedShipping } from "./taxed-entity"
 
 /** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
 export const TAX_LINE_CONTEXT_WORKFLOWS = {
@@ -46,14 +47,15 @@ export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind
  * (`workflows`: the three workflows as imported); the provider then reads the context itself.
  * Kept in the process's runtime (the provider and src/workflows are separate module instances).
  */
-export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
-  rt.taxLineContextFallback = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
-  return rt.taxLineContextFallback
+const fallback = runtimeSlot("taxLineContextFallback", () => ({ on: false }))
+export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt?: SalesTaxRuntime): boolean {
+  fallback(rt).on = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
+  return fallback(rt).on
 }
 
 /** Whether the provider reads the tax-line context itself (the app's Medusa lacks the hooks). */
-export function taxLineContextFallbackOn(rt: SalesTaxRuntime = salesTaxRuntime()): boolean {
-  return rt.taxLineContextFallback
+export function taxLineContextFallbackOn(rt?: SalesTaxRuntime): boolean {
+  return fallback(rt).on
 }
 
 /** The app's root container (Query registered on it), or undefined outside a booted app (or another copy of the framework). */
@@ -71,25 +73,8 @@ export function appContainer(): MedusaContainer | undefined {
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string
-  newItems?: OrderLineRow[]
-  newShipping?: OrderShippingRow[]
-}
-
-/** An order line as updateOrderTaxLinesWorkflow reads it for its hook (the fields the context uses). */
-export interface OrderLineRow {
-  id: string
-  product_id?: string | null
-  variant_id?: string | null
-  quantity?: unknown
-  unit_price?: unknown
-  is_tax_inclusive?: boolean | null
-  is_giftcard?: boolean | null
-}
-export interface OrderShippingRow {
-  id: string
-  shipping_option_id?: string | null
-  amount?: unknown
-  is_tax_inclusive?: boolean | null
+  newItems?: TaxedItem[]
+  newShipping?: TaxedShipping[]
 }
 
 /**
@@ -124,34 +109,25 @@ export async function linesOwner(
   shippingIds: readonly string[],
   requestPath?: string,
 ): Promise<LinesOwner | undefined> {
-  if (itemIds.length) {
-    const [line] = await graph<{ cart_id?: string | null }>(scope, {
-      entity: "line_item",
-      fields: FALLBACK_QUERY_ENTITIES.cart.line_item,
-      filters: { id: [...itemIds] },
+  // the first row of `entity` whose `key` is one of `ids`, its owner's id under `owner`
+  const first = async (ids: readonly string[], entity: string, key: string, fields: readonly string[], owner: string) => {
+    if (!ids.length) return undefined
+    const [row] = await graph<Record<string, string | null | undefined>>(scope, {
+      entity,
+      fields: [...fields],
+      filters: { [key]: [...ids] },
       pagination: { take: 1 },
     })
-    if (line?.cart_id) return { entity: "cart", id: line.cart_id }
+    return row?.[owner] ?? undefined
   }
-  if (shippingIds.length) {
-    const [sm] = await graph<{ cart_id?: string | null }>(scope, {
-      entity: "shipping_method",
-      fields: FALLBACK_QUERY_ENTITIES.cart.shipping_method,
-      filters: { id: [...shippingIds] },
-      pagination: { take: 1 },
-    })
-    if (sm?.cart_id) return { entity: "cart", id: sm.cart_id }
-  }
-  if (itemIds.length) {
-    // lines on the order (a draft order's, an order's creation: the whole order is taxed)
-    const [item] = await graph<{ order_id?: string | null }>(scope, {
-      entity: "order_item",
-      fields: FALLBACK_QUERY_ENTITIES.order.order_item,
-      filters: { item_id: [...itemIds] },
-      pagination: { take: 1 },
-    })
-    if (item?.order_id) return { entity: "order", id: item.order_id }
-  }
+  const { cart, order } = FALLBACK_QUERY_ENTITIES
+  const cartId =
+    (await first(itemIds, "line_item", "id", cart.line_item, "cart_id")) ??
+    (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
+  if (cartId) return { entity: "cart", id: cartId }
+  // lines on the order (a draft order's, an order's creation: the whole order is taxed)
+  const ownerOrder = await first(itemIds, "order_item", "item_id", order.order_item, "order_id")
+  if (ownerOrder) return { entity: "order", id: ownerOrder }
   const ref = routeOrderRef(requestPath)
   if (!ref) return undefined
   let orderId: string | undefined = ref.id
@@ -162,14 +138,14 @@ export async function linesOwner(
   if (!orderId) return undefined
   const [newItems, newShipping] = await Promise.all([
     itemIds.length
-      ? graph<OrderLineRow>(scope, {
+      ? graph<TaxedItem>(scope, {
           entity: "order_line_item",
           fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
           filters: { id: [...itemIds] },
         })
       : undefined,
     shippingIds.length
-      ? graph<OrderShippingRow>(scope, {
+      ? graph<TaxedShipping>(scope, {
           entity: "order_shipping_method",
           fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
           filters: { id: [...shippingIds] },

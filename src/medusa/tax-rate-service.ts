@@ -1,23 +1,10 @@
 /**
- * BOUNDARY: the Tax Module's private `taxRateService`, resolved from a tax provider's container.
- *
- * Assumes: Medusa's Tax Module (@medusajs/tax, services/tax-module-service.js) registers its
- * data-model service for TaxRate as `taxRateService` in its own container, which is the container
- * Medusa hands the module's providers (their `cradle`), with `list(filters, { relations })`; and
- * TaxRate (models/tax-rate.js) has `is_default` and a `tax_region` (country_code, province_code).
- * A provider is given no public Tax Module service: the module's container holds the module's
- * internal services and a few app resources (manager, config, logger, pg connection, event bus,
- * caching), not the Tax Module itself.
- *
- * Buys: the boot warning of failurePolicy "fallback" (src/checkout/quote/provider.ts,
- * checkFallbackCoverage) counts a US tax region's default rate as a fallback: a store whose US tax
- * region has a default rate is not warned that "any US state" lacks one (checkout.spec.ts, the
- * fallback outage test: with the region's rate deleted the warning names every state; with it, no
- * warning). Without it the warning cannot tell, and says "(the tax regions' rates could not be
- * read)", naming every state not in the options.
- *
- * Contract test: tax-rate-service.test.ts (the constructor's dependency, the model's fields).
- * Boot check: boot-check.ts (`taxRateServiceDifferences` of the installed @medusajs/tax).
+ * BOUNDARY: the Tax Module's private `taxRateService`, from a tax provider's container (a provider is
+ * given no public Tax Module service). Assumes: the Tax Module registers it in the container it hands
+ * its providers, with `list(filters, { relations })`, and TaxRate has `is_default` and a `tax_region`.
+ * Buys: failurePolicy "fallback"'s boot warning counts a US tax region's default rate as a fallback
+ * (checkout.spec.ts); without it the warning names every state not in the options.
+ * Contract test: tax-rate-service.test.ts. Boot check: `taxRateServiceDifferences`.
  */
 import { installedSource } from "./installed"
 

@@ -1,7 +1,8 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { setCartTaxLines, taxContextOf, taxRunFields, UPDATE_TAX_LINES_CART_FIELDS, type TaxRunCart } from "./update-tax-lines"
-import { TAXED_FIELDS, type TaxLineContextHandler } from "../checkout/hooks/tax-line-context-handler"
+import { TAXED_FIELDS } from "../checkout/hooks/tax-line-context-handler"
+import type { TaxLineContextHandler } from "./taxed-entity"
 
 const cart = (over: Partial<TaxRunCart> = {}): TaxRunCart => ({
   id: "cart_1",
@@ -161,10 +162,10 @@ describe("taxContextOf: getItemTaxLinesStep's context", () => {
 
 describe("taxRunFields", () => {
   it("Medusa's fields less the existing tax lines (kept when a host added its own context handler), the handler's, completed_at", () => {
-    const f = taxRunFields(false)
+    const f = taxRunFields(false, TAXED_FIELDS)
     expect(f.filter((x) => x.includes("tax_lines"))).toEqual([])
     for (const x of [...UPDATE_TAX_LINES_CART_FIELDS.filter((y) => !y.includes("tax_lines")), ...TAXED_FIELDS, "completed_at"])
       expect(f).toContain(x)
-    expect(taxRunFields(true)).toEqual(expect.arrayContaining([...UPDATE_TAX_LINES_CART_FIELDS]))
+    expect(taxRunFields(true, TAXED_FIELDS)).toEqual(expect.arrayContaining([...UPDATE_TAX_LINES_CART_FIELDS]))
   })
 })

@@ -1,40 +1,12 @@
 /**
- * The cart-refresh hook's tax run without a workflow of its own: what Medusa's (2.19-2.21)
- * `updateTaxLinesWorkflow` (@medusajs/core-flows, cart/workflows/update-tax-lines.js) does for a
- * cart it is handed, as module calls inside the refresh's step (cart-refresh-tax.ts).
- *
- * The same work, in the same order, on the same modules: the cart's completion check
- * (validateCartStep); the setTaxLineContext handler the plugin registered on that workflow
- * (tax-line-context.ts), with the workflow's input `{ cart, items, shipping_methods }`; the Tax
- * Module's `getTaxLines` for the items and for the shipping methods, with the context
- * getItemTaxLinesStep builds (normalizeTaxModuleContext, force_tax_calculation false); the tax
- * rates' translations when Medusa's translation flag is on (getTranslatedTaxLinesStep); and the
- * Cart Module's `setLineItemTaxLines` / `setShippingMethodTaxLines` (setTaxLinesForItemsStep).
- *
- * What it does not do (bench/store.bench.ts, a quantity change of a 3-item cart with no shipping
- * method: 99 SQL statements per mutation instead of 105; the refresh hook's phase p50 41-49 ms
- * before, 32-41 ms after, on a 2-core machine under another load):
- * - the workflow engine's run: its execution lookup (one statement), its steps' orchestration;
- * - setTaxLinesForItemsStep's read of the existing tax lines (one statement): only its
- *   compensation uses them, and the sub-workflow ran with `.run()` inside the hook, so nothing
- *   ever compensated it;
- * - the cart read's `items.tax_lines` (one statement): the workflow's fields, but no step reads
- *   them (kept when a host added a context handler of its own: taxRunFields);
- * - `setShippingMethodTaxLines(cart, [])` on a cart with no shipping method (and the items' call
- *   on a cart with no items): the Cart Module deletes the tax lines of the cart's live shipping
- *   methods not in the list, and there are none (three statements: a transaction and its select).
- *
- * Used only when the handler Medusa would call is the plugin's own (it registered the hook:
- * `updateTaxLinesContextHandler()`); with MEDUSA_SALES_TAX_REGISTER_HOOKS=false the host's own
- * handler is on the workflow, so the hook runs the workflow itself.
- *
- * BOUNDARY. Assumes: the installed core-flows' update-tax-lines (UPDATE_TAX_LINES_SOURCE) fetches
- * exactly UPDATE_TAX_LINES_CART_FIELDS and runs the steps UPDATE_TAX_LINES_STEPS in that order.
- * Buys: 6 of 105 SQL statements per store cart mutation, the refresh hook's phase p50 about 9 ms
- * (bench/store.bench.ts, above); no user-visible guarantee rides on it (the workflow gives the same
- * tax lines). Contract test: update-tax-lines.contract.test.ts. Boot check: boot-check.ts
- * (`updateTaxLinesMatchesInstalled`): when the installed workflow differs, the direct run is turned
- * off (`directTaxRunOn()` false) and the refresh hook runs the workflow itself, one error logged.
+ * BOUNDARY: updateTaxLinesWorkflow's work for a cart, as module calls inside the refresh hook's step
+ * (its completion check, the setTaxLineContext handler, the Tax Module's getTaxLines, translations,
+ * the Cart Module's setters), so that the lines it writes are the restore point of the cart's next
+ * change. Buys: the store ratio: a US cart change costs the plugin about 14 SQL statements instead of
+ * about 34 (no workflow run, no second cart read, no read before the next change; store-overhead.spec.ts).
+ * Assumes: the installed workflow fetches UPDATE_TAX_LINES_CART_FIELDS and runs UPDATE_TAX_LINES_STEPS.
+ * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`) when it
+ * differs: the hook runs the workflow itself.
  */
 import type {
   BigNumberInput,
@@ -49,24 +21,17 @@ import type {
 } from "@medusajs/framework/types"
 import { FeatureFlag, MedusaError, Modules, applyTranslationsToTaxLines, isDefined } from "@medusajs/framework/utils"
 import {
-  TAXED_FIELDS,
   taxLineContextOutput,
   type TaxLineContext,
   type TaxLineContextHandler,
-} from "../checkout/hooks/tax-line-context-handler"
-import type { TaxedEntity, TaxedItem, TaxedShipping } from "../checkout/hooks/taxed-entity"
+  type TaxedEntity,
+  type TaxedItem,
+  type TaxedShipping,
+} from "./taxed-entity"
 import type { WrittenTaxLine } from "./cart-restore"
 
-export {
-  UPDATE_TAX_LINES_CART_FIELDS,
-  UPDATE_TAX_LINES_SOURCE,
-  UPDATE_TAX_LINES_STEPS,
-  directTaxRunOn,
-  setDirectTaxRun,
-  updateTaxLinesDifferences,
-  updateTaxLinesMatchesInstalled,
-} from "./update-tax-lines-shape"
-import { UPDATE_TAX_LINES_CART_FIELDS } from "./update-tax-lines-shape"
+import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
+import { setSwitch, switchOn } from "./switches"
 
 /** An item as the tax run reads it (TAXED_FIELDS and updateTaxLinesWorkflow's item fields). */
 export interface TaxRunItem extends TaxedItem {
@@ -109,13 +74,13 @@ export interface TaxRunCart extends TaxedEntity {
 /**
  * The cart's fields for a direct tax run: updateTaxLinesWorkflow's own (what its hook input
  * carries) less the existing tax lines (only setTaxLinesForItemsStep's compensation reads them:
- * one statement per cart change), the context handler's TAXED_FIELDS, and `completed_at`
+ * one statement per cart change), the context handler's `contextFields`, and `completed_at`
  * (validateCartStep). `withTaxLines`: keep the existing tax lines in the hook input, for a host's
  * handler added with addTaxLineContextHandler that may read them.
  */
-export function taxRunFields(withTaxLines: boolean): string[] {
+export function taxRunFields(withTaxLines: boolean, contextFields: readonly string[]): string[] {
   const medusa = withTaxLines ? UPDATE_TAX_LINES_CART_FIELDS : UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !f.includes(".tax_lines."))
-  return [...new Set<string>([...medusa, ...TAXED_FIELDS, "completed_at"])]
+  return [...new Set<string>([...medusa, ...contextFields, "completed_at"])]
 }
 
 /**
@@ -237,4 +202,160 @@ export async function setCartTaxLines(
       : [],
   ])
   return { items: itemRows as WrittenTaxLine[], shipping: shippingRows as WrittenTaxLine[] }
+}
+
+/**
+ * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself
+ * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
+ * them (less what only the workflow's own steps need: taxRunFields) together with the context
+ * handler's TAXED_FIELDS, so that neither the tax run nor the handler reads the cart again.
+ */
+export const UPDATE_TAX_LINES_CART_FIELDS = [
+  "id",
+  "currency_code",
+  "email",
+  "locale",
+  "region.id",
+  "region.automatic_taxes",
+  "items.id",
+  "items.variant_id",
+  "items.product_id",
+  "items.product_title",
+  "items.product_description",
+  "items.product_subtitle",
+  "items.product_type",
+  "items.product_type_id",
+  "items.product_collection",
+  "items.product_handle",
+  "items.variant_sku",
+  "items.variant_barcode",
+  "items.variant_title",
+  "items.title",
+  "items.quantity",
+  "items.unit_price",
+  "items.is_giftcard",
+  "items.tax_lines.id",
+  "items.tax_lines.description",
+  "items.tax_lines.code",
+  "items.tax_lines.rate",
+  "items.tax_lines.provider_id",
+  "shipping_methods.tax_lines.id",
+  "shipping_methods.tax_lines.description",
+  "shipping_methods.tax_lines.code",
+  "shipping_methods.tax_lines.rate",
+  "shipping_methods.tax_lines.provider_id",
+  "shipping_methods.shipping_option_id",
+  "shipping_methods.amount",
+  "shipping_methods.name",
+  "shipping_methods.id",
+  "customer.id",
+  "customer.email",
+  "customer.metadata",
+  "customer.groups.id",
+  "shipping_address.id",
+  "shipping_address.address_1",
+  "shipping_address.address_2",
+  "shipping_address.city",
+  "shipping_address.postal_code",
+  "shipping_address.country_code",
+  "shipping_address.region_code",
+  "shipping_address.province",
+  "shipping_address.metadata",
+] as const
+
+/** The file of @medusajs/core-flows' dist this module re-implements. */
+export const UPDATE_TAX_LINES_SOURCE = "cart/workflows/update-tax-lines.js"
+
+/**
+ * What updateTaxLinesWorkflow runs, in this order (its hook among them): setCartTaxLines does the
+ * same work (the lock steps excepted: the refresh that calls it already holds the cart's lock).
+ */
+export const UPDATE_TAX_LINES_STEPS = [
+  "validateCartStep",
+  "acquireLockStep",
+  'createHook)("setTaxLineContext"',
+  "getItemTaxLinesStep",
+  "getTranslatedTaxLinesStep",
+  "setTaxLinesForItemsStep",
+  "releaseLockStep",
+] as const
+
+/**
+ * The workflow as 2.15 ships it (before the setTaxLineContext hook): three fields fewer and no hook.
+ * The direct run needs the plugin's handler on that hook, so there it never runs; the refresh hook
+ * runs the workflow with the cart read with the fields above (a superset), which is why this form
+ * is accepted rather than reported.
+ */
+export const UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_CART_FIELDS.filter(
+  (f) => !["items.is_giftcard", "shipping_methods.name", "shipping_methods.id"].includes(f),
+)
+const STEPS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_STEPS.filter((st) => !st.includes("setTaxLineContext"))
+
+function differencesFrom(source: string, expectedFields: readonly string[], steps: readonly string[]): string[] {
+  const out: string[] = []
+  const fields = stringArrayLiteral(source, "cartFields")
+  if (!fields) out.push("its cartFields list is not found")
+  else if (!sameStrings(fields, expectedFields)) {
+    const added = fields.filter((f) => !expectedFields.includes(f))
+    const removed = expectedFields.filter((f) => !fields.includes(f))
+    out.push(`its cart fields changed (added: ${added.join(", ") || "none"}; removed: ${removed.join(", ") || "none"})`)
+  }
+  const body = source.slice(source.indexOf("createWorkflow)"))
+  let at = 0
+  for (const step of steps) {
+    const i = body.indexOf(step, at)
+    if (i < 0) {
+      out.push(`step ${step} not found in its place`)
+      continue
+    }
+    at = i + step.length
+  }
+  return out
+}
+
+/**
+ * Whether `source` (core-flows' update-tax-lines.js) is the workflow this module re-implements: its
+ * cart field list is UPDATE_TAX_LINES_CART_FIELDS and its steps are UPDATE_TAX_LINES_STEPS, in
+ * order (or it is 2.15's form: UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, no hook). Returns what
+ * differs from the current form (empty: it matches). Pure.
+ */
+export function updateTaxLinesDifferences(source: string | undefined): string[] {
+  if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
+  const out = differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS, UPDATE_TAX_LINES_STEPS)
+  const beforeHook = !source.includes('createHook)("setTaxLineContext"')
+  return out.length && beforeHook && !differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, STEPS_BEFORE_HOOK).length ? [] : out
+}
+
+/** updateTaxLinesDifferences of the app's installed core-flows. */
+export function updateTaxLinesMatchesInstalled(): string[] {
+  return updateTaxLinesDifferences(installedSource("@medusajs/core-flows", UPDATE_TAX_LINES_SOURCE))
+}
+
+/** Whether the refresh hook may do updateTaxLinesWorkflow's work as module calls (false once the boot check found it changed). */
+export const directTaxRunOn = (): boolean => switchOn("directTaxRun")
+export const setDirectTaxRun = (on: boolean): void => setSwitch("directTaxRun", on)
+
+/**
+ * The file of @medusajs/core-flows' dist whose `cartFieldsForRefreshSteps` Medusa's cart refresh
+ * reads the cart with (updateCartPromotionsWorkflow's read: the cart its `validate` hook gets). The
+ * refresh hook's direct run starts from that read (cart-refresh.ts) only while it names every
+ * field the run takes from it.
+ */
+export const REFRESH_FIELDS_SOURCE = "cart/utils/fields.js"
+
+/** Pure: `cartFieldsForRefreshSteps` as `source` (core-flows' cart/utils/fields.js) lists it; undefined when not found. */
+export function refreshFieldsOf(source: string | undefined): string[] | undefined {
+  const named = source?.replace(/exports\.cartFieldsForRefreshSteps\s*=\s*\[/, "const cartFieldsForRefreshSteps = [")
+  return stringArrayLiteral(named, "cartFieldsForRefreshSteps")
+}
+
+/** refreshFieldsOf the app's installed core-flows. */
+export function installedRefreshFields(): string[] | undefined {
+  return refreshFieldsOf(installedSource("@medusajs/core-flows", REFRESH_FIELDS_SOURCE))
+}
+
+/** Pure: the fields of `needed` a Query field list `have` does not name ("x.*" names x's own columns). */
+export function uncoveredFields(have: readonly string[], needed: readonly string[]): string[] {
+  const named = new Set(have)
+  return needed.filter((f) => !named.has(f) && !named.has(`${f.slice(0, f.lastIndexOf(".") + 1)}*`))
 }

@@ -3,8 +3,10 @@ import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
 import type { RetryPolicy } from "./client/retry"
 import type { PluginOptions } from "../options"
 import { callLog } from "../modules/sales-tax/call-log"
+import { runtimeSlot } from "../runtime"
 
-const clients = new Map<string, SalesTaxClient>()
+/** One client per option set, in the plugin's runtime (the provider, the routes and the jobs share them). */
+const clients = runtimeSlot("salesTaxClients", () => new Map<string, SalesTaxClient>())
 
 type ClientOptionBits = Pick<PluginOptions, "baseUrl" | "apiKey" | "connectionId"> &
   Partial<Pick<PluginOptions, "timeoutMs" | "backgroundTimeoutMs" | "log">>
@@ -38,7 +40,7 @@ function logHook(o: ClientOptionBits): Partial<SalesTaxClientOptions> {
  */
 export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): SalesTaxClient {
   const key = keyOf(options, extra)
-  let c = clients.get(key)
+  let c = clients().get(key)
   if (!c) {
     c = new SalesTaxClient({
       baseUrl: options.baseUrl,
@@ -49,7 +51,7 @@ export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<Sal
       ...logHook(options),
       ...extra,
     })
-    clients.set(key, c)
+    clients().set(key, c)
   }
   return c
 }
@@ -80,5 +82,5 @@ export function getBackgroundClient(options: ClientOptionBits): SalesTaxClient {
 
 /** Test helper: forget every client (e.g. between sandboxes on different ports). */
 export function clearSalesTaxClients(): void {
-  clients.clear()
+  clients().clear()
 }

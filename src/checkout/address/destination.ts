@@ -1,13 +1,8 @@
 /**
- * The destination a cart is quoted for (issue 26): the shipping address as the shopper typed it,
- * read by us-address.ts; when its state is missing or disagrees with its ZIP, the state and ZIP
- * verify-address answers (the ZIP wins, as the service's answer does). The verdict is cached per
- * normalized address in the store verify-address route's cache (24 h, one call for concurrent
- * askers), so a checkout asks at most once per address whatever the number of recalculations, and
- * the address step's own check of the same address is that call too.
- *
- * The address the shopper sees is not rewritten: the resolved destination is what is quoted and,
- * through the tax lines' `data.destination`, what is filed.
+ * The destination a cart is quoted for: the shipping address as typed (us-address.ts); when its
+ * state is missing or disagrees with its ZIP, the state and ZIP verify-address answers (the ZIP wins).
+ * The verdict is cached per normalized address (verify-limits.ts), so a checkout asks at most once per
+ * address. The shopper's address is not rewritten: the resolved destination is quoted and filed.
  */
 import { isSalesTaxError, type SalesTaxClient } from "../../service/client"
 import type { Address } from "../../service/contract"

@@ -1,5 +1,5 @@
 /**
- * US destinations as shoppers type them (issue 26). Medusa stores `address.province` and
+ * US destinations as shoppers type them. Medusa stores `address.province` and
  * `postal_code` as typed in the storefront's free-text inputs ("Texas", " new york ", "N.Y.",
  * "US-TX", "78701 1234"); the service takes a two-letter state and NNNNN[-NNNN]. Everything that
  * reads a US state or ZIP (the provider's destination, origins, the store verify-address route, the

@@ -1,7 +1,7 @@
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
-import { MedusaCachingStore, SingleFlight, type CachingModuleLike, type MemoryStore, type QuoteStore } from "../quote/result-cache"
-import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
+import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import { claimedByOther } from "./certificate-claims"
 
 /**
@@ -15,9 +15,7 @@ import { claimedByOther } from "./certificate-claims"
  */
 // in the plugin's runtime (src/runtime.ts): the provider (loaded by the Tax Module) and the admin
 // routes share one map even if the plugin's files are loaded twice (source and build)
-export function certificateCache(rt: SalesTaxRuntime = salesTaxRuntime()): MemoryStore<ListedCertificate[]> {
-  return rt.certificateCache
-}
+export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
 const flight = new SingleFlight<ListedCertificate[]>()
 
 /** Key of a customer's certificate list in the Caching Module (the same for every instance). */
@@ -30,9 +28,7 @@ export function certificateCacheKey(customerId: string): string {
  * certificate lives on one connection, so the lists are keyed by connection, and an
  * invalidation clears the customer's list on each of them.
  */
-function otherConnections(rt: SalesTaxRuntime = salesTaxRuntime()): Set<string> {
-  return rt.certificateConnections
-}
+const otherConnections = runtimeSlot("certificateConnections", () => new Set<string>())
 
 /** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
 export function certificateListKey(customerId: string, connectionId?: string | null): string {
@@ -93,12 +89,13 @@ export interface CertificateReviews {
 }
 
 /** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
+const certificateReviews = runtimeSlot("certificateReviews", (): { reviews?: CertificateReviews } => ({}))
 export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  rt.certificateReviews = r
+  certificateReviews(rt).reviews = r
 }
 
 export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
-  return rt.certificateReviews
+  return certificateReviews(rt).reviews
 }
 
 /**

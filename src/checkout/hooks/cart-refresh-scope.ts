@@ -1,11 +1,11 @@
 /**
  * A store cart request's scope (AsyncLocalStorage), opened by the plugin's store middleware
- * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh-tax.ts)
+ * (src/checkout/store/tax-resync.ts) and read by the cart-refresh hook (cart-refresh.ts)
  * and the tax-line context handler. Importing this file registers nothing.
  */
-import type { AsyncLocalStorage } from "node:async_hooks"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
-import type { TaxedEntity } from "./taxed-entity"
+import { AsyncLocalStorage } from "node:async_hooks"
+import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
+import type { TaxedEntity } from "../../medusa/taxed-entity"
 import type { CartRow, CartState } from "../../medusa/cart-restore"
 import type { TaxRunCart } from "../../medusa/update-tax-lines"
 
@@ -20,7 +20,7 @@ export interface CartRefreshScope {
    */
   knownNotUs?: boolean
   /**
-   * Set by the plugin's handler of updateCartPromotionsWorkflow's `validate` hook (cart-refresh-tax.ts)
+   * Set by the plugin's handler of updateCartPromotionsWorkflow's `validate` hook (cart-refresh.ts)
    * from the cart Medusa's own refresh (or promotions route) read, region and shipping address
    * included: whether the provider quotes the cart now. The hook and the after-route refresh use
    * it instead of reading the cart themselves.
@@ -41,12 +41,10 @@ export interface CartRefreshScope {
 }
 
 /** Kept in the plugin's runtime (src/runtime.ts) so that the middleware and the hook agree even if the plugin's files load twice. */
-export function cartRefreshStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<CartRefreshScope> {
-  return rt.cartRefreshScope
-}
+export const cartRefreshStorage = runtimeSlot("cartRefreshScope", () => new AsyncLocalStorage<CartRefreshScope>())
 
 /** The cart the refresh hook read for this tax run, when it is this cart; else undefined (read it). */
-export function preparedTaxCart(cartId: string, rt: SalesTaxRuntime = salesTaxRuntime()): TaxedEntity | undefined {
+export function preparedTaxCart(cartId: string, rt?: SalesTaxRuntime): TaxedEntity | undefined {
   const c = cartRefreshStorage(rt).getStore()?.taxCart
   return c && c.id === cartId ? c : undefined
 }

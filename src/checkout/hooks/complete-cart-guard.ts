@@ -1,31 +1,18 @@
 /**
- * Completion never commits tax computed for another cart state.
- *
- * Before POST /store/carts/:id/complete the plugin refreshes the cart's tax lines
- * (src/checkout/store/tax-resync.ts, refreshTaxLinesBeforeComplete), outside Medusa's cart
- * lock: a promotion added or removed meanwhile (the promotions routes refresh tax AFTER their own
- * change, outside the lock too), a quantity changed, or another request's tax lines written over
- * them, and Medusa would place the order on tax computed for the old cart. So the middleware
- * records the cart's fingerprint (cartFingerprint: what moves tax, and the tax lines) right after
- * its refresh, and this handler of completeCartWorkflow's `validate` hook, which Medusa runs INSIDE
- * the completion's lock of the cart, reads it again: when it differs, the completion is refused
- * with 400 `sales_tax_cart_changed` ("the cart changed after its tax was computed"); the storefront
- * shows it and completes again (the retry refreshes the tax on the cart as it now is). Refusing, not
- * re-quoting inside the lock: a new tax would change the total after the payment was authorized
- * for the old one (Medusa authorizes the session's own amount).
- *
- * Acts only inside a completion request the middleware opened a scope for (a US-taxed cart);
- * elsewhere (admin, host code) the handler does nothing. Medusa allows ONE handler per hook: an
- * app that needs `validate` itself sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
- * `salesTaxValidateCompletion` (complete-cart-validate.ts: this check and the destination refusal) from its own handler.
+ * Completion never commits tax computed for another cart state. The middleware refreshes the tax
+ * before POST /store/carts/:id/complete, outside Medusa's lock, and records the cart's fingerprint
+ * (what moves tax, and the tax lines); completeCartWorkflow's `validate` hook, inside the lock, reads
+ * it again and refuses a changed cart with 400 `sales_tax_cart_changed` (the retry re-quotes).
+ * Refusing, not re-quoting in the lock: the payment was authorized for the old total.
+ * Acts only in a completion scope the middleware opened (a US-taxed cart).
  */
-import type { AsyncLocalStorage } from "node:async_hooks"
+import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { graph } from "../../query"
 import { amountNumber } from "../../money"
-import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeOf, runtimeSlot } from "../../runtime"
 
 export const CART_CHANGED_ERROR_CODE = "sales_tax_cart_changed"
 export const CART_CHANGED_MESSAGE =
@@ -120,14 +107,10 @@ export interface CompletionScope {
 }
 
 /** The completion scopes' storage, in the plugin's runtime (src/runtime.ts): the middleware that opens a scope and the `validate` handler may be different module instances. */
-export function completionStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<CompletionScope> {
-  return rt.completionScope
-}
+export const completionStorage = runtimeSlot("completionScope", () => new AsyncLocalStorage<CompletionScope>())
 
 /** How many completions the `validate` handler compared, and refused (tests; one object per runtime). */
-export function completionGuardStats(rt: SalesTaxRuntime = salesTaxRuntime()): { checked: number; refused: number } {
-  return rt.completionGuardStats
-}
+export const completionGuardStats = runtimeSlot("completionGuardStats", () => ({ checked: 0, refused: 0 }))
 
 /** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
 export function cartChangedError(): MedusaError {

@@ -1,21 +1,10 @@
 /**
- * A US order is never placed untaxed because its destination cannot be read (issue 26), nor in a
- * currency the plugin does not quote and file (issue 27): both are refused where an order is made.
- *
- * - Cart completion: `completeCartWorkflow.hooks.validate` (before the order is created and the
- *   payment authorized). Holds under both failure policies: the provider leaves such a cart
- *   without tax lines whatever the policy, and this is what stops it.
- * - Draft orders (the admin's way to create orders in Medusa; src/medusa/draft-order-convert-route.ts): `convertDraftOrderWorkflow` has
- *   no hook, so the route that runs it, POST /admin/draft-orders/:id/convert-to-order, is guarded by
- *   a middleware (src/api/admin/sales-tax/draft-order-guard.ts) calling `refuseUnquotableDestination`.
- *
- * The destination is resolved exactly as the provider resolved it (providers/sales-tax/destination.ts):
- * the verify-address verdict it needed is cached per normalized address, so this asks the service
- * again only when the earlier ask failed (an outage): a destination still unknown is refused.
- * Only for what the provider quotes: automatic taxes, a US shipping address, and the US tax region
- * on the plugin's provider.
- *
- * Registered with the cart-changed check as ONE handler (Medusa allows one per hook): complete-cart-validate.ts.
+ * A US order is never placed untaxed because its destination cannot be read, nor in a currency the
+ * plugin does not quote and file: refused at cart completion (`completeCartWorkflow.hooks.validate`,
+ * under both failure policies) and at a draft order's conversion (a route middleware, the workflow
+ * has no hook). The destination is resolved as the provider resolved it (the verdict is cached per
+ * address, so the service is asked again only after an outage). Only for what the provider quotes:
+ * automatic taxes, a US shipping address, the US tax region on the plugin's provider.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"

@@ -1,21 +1,20 @@
 /**
- * Who the current HTTP request is authenticated as, for the tax-line hooks.
- *
- * Medusa hands the setTaxLineContext hooks only `{ cart }` / `{ order }`: nothing about the
- * request. A cart's `customer_id` does not prove who is shopping (Medusa attaches a registered
- * customer to an anonymous cart by e-mail alone), so the plugin's request middleware
- * (src/api/store/sales-tax/request-actor.ts) runs every store-cart and admin request inside an
- * AsyncLocalStorage scope that holds the request's `auth_context` as Medusa's own authentication
- * middleware set it. Nothing a client sends (body, metadata, headers other than the credentials
- * Medusa verified) reaches this scope. Outside a request (jobs, subscribers, scripts) there is no
- * actor: no exemption is applied there.
- *
- * The storage lives in the plugin's runtime (src/runtime.ts) so that the middleware and the hook
- * share it even if the plugin's files are loaded twice (source and build).
+ * Who the current HTTP request is authenticated as, for the tax-line hooks, which Medusa hands only
+ * `{ cart }` / `{ order }`. A cart's `customer_id` proves nothing (Medusa attaches a customer by
+ * e-mail alone), so `recordRequestActor` runs every store-cart and admin request in a scope holding
+ * the `auth_context` Medusa's authentication set; nothing a client sends reaches it. Outside a
+ * request there is no actor, and no exemption applies.
  */
-import type { AsyncLocalStorage } from "node:async_hooks"
+import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import type {
+  AuthenticatedMedusaRequest,
+  MedusaNextFunction,
+  MedusaRequest,
+  MedusaResponse,
+  MiddlewareRoute,
+} from "@medusajs/framework/http"
+import { runtimeOf, runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 export interface RequestActor {
   /** "customer" (store), "user" (admin), or another Medusa actor type. */
@@ -32,29 +31,46 @@ export interface RequestScope {
   path?: string
 }
 
-export function actorStorage(rt: SalesTaxRuntime = salesTaxRuntime()): AsyncLocalStorage<RequestScope> {
-  return rt.requestActor
-}
+export const actorStorage = runtimeSlot("requestActor", () => new AsyncLocalStorage<RequestScope>())
 
 /** The authenticated actor of the request being served, or null (no request, or anonymous). */
-export function currentActor(rt: SalesTaxRuntime = salesTaxRuntime()): RequestActor | null {
+export function currentActor(rt?: SalesTaxRuntime): RequestActor | null {
   return actorStorage(rt).getStore()?.actor() ?? null
 }
 
 /** The container of the request being served (its `req.scope`), or undefined outside a request. */
-export function requestContainer(rt: SalesTaxRuntime = salesTaxRuntime()): MedusaContainer | undefined {
+export function requestContainer(rt?: SalesTaxRuntime): MedusaContainer | undefined {
   return actorStorage(rt).getStore()?.container
 }
 
 /** The path of the request being served, or undefined outside a request. */
-export function requestPath(rt: SalesTaxRuntime = salesTaxRuntime()): string | undefined {
+export function requestPath(rt?: SalesTaxRuntime): string | undefined {
   return actorStorage(rt).getStore()?.path
 }
 
 /** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */
-export function runAsActor<T>(actor: RequestActor | null, fn: () => T, rt: SalesTaxRuntime = salesTaxRuntime()): T {
+export function runAsActor<T>(actor: RequestActor | null, fn: () => T, rt?: SalesTaxRuntime): T {
   return actorStorage(rt).run({ actor: () => actor }, fn)
 }
+
+/** The middleware: the request runs in a scope holding its `auth_context` (Medusa's, set before any plugin middleware). */
+export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
+  // read lazily: the hook runs later in this same request, after every authentication step
+  actorStorage(runtimeOf(req.scope)).run(
+    {
+      actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context),
+      container: req.scope,
+      path: req.originalUrl,
+    },
+    () => next(),
+  )
+}
+
+/** Every store cart route (tax is computed there) and every admin route (orders, edits, draft orders). */
+export const requestActorMiddlewares: MiddlewareRoute[] = [
+  { matcher: "/store/carts*", middlewares: [recordRequestActor] },
+  { matcher: "/admin*", middlewares: [recordRequestActor] },
+]
 
 /** Pure: the actor of a Medusa `auth_context` (null when anonymous or incomplete). */
 export function actorOf(authContext: unknown): RequestActor | null {

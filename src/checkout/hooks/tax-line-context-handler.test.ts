@@ -1,12 +1,6 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
-import {
-  composeTaxLineContext,
-  lineQuantity,
-  newLineForSnapshot,
-  salesTaxTaxLineContext,
-  type TaxedEntity,
-  type TaxLineHookInput,
-} from "./tax-line-context-handler"
+import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
+import type { TaxedEntity, TaxLineHookInput } from "../../medusa/taxed-entity"
 import { cartRefreshStorage } from "./cart-refresh-scope"
 import fc from "fast-check"
 import { buildServiceCart } from "../cart/build-service-cart"

@@ -17,32 +17,18 @@ import { DEFAULT_TIC } from "../../constants"
 import { currentActor, exemptionIdentity, requestContainer, requestPath } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
-import type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
-import { runtimeOf, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import {
+  taxLineContextOutput,
+  type Adjustment,
+  type TaxLineContext,
+  type TaxLineContextHandler,
+  type NewLine,
+  type TaxLineHookInput,
+  type TaxedEntity,
+  type TaxedShipping,
+} from "../../medusa/taxed-entity"
+import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
-
-export type { Adjustment, TaxedEntity, TaxedItem, TaxedShipping } from "./taxed-entity"
-
-export type TaxLineContext = Record<string, unknown>
-
-/**
- * What Medusa's three setTaxLineContext hooks pass: `{ cart, items, shipping_methods }` (cart
- * workflows) or `{ order, items, shipping_methods }` (updateOrderTaxLinesWorkflow); only the ids
- * and, for an order, the lines not on it yet are read here.
- */
-export interface TaxLineHookInput {
-  cart?: { id?: string | null } | null
-  order?: { id?: string | null } | null
-  items?: readonly NewLine[] | null
-  shipping_methods?: readonly TaxedShipping[] | null
-  [key: string]: unknown
-}
-
-/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
-export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
-
-/** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
-type NewLine = Partial<TaxedItem> & { id?: string | null }
 
 function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
   let t = MathBN.convert(0)
@@ -152,7 +138,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
 /**
  * The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs); or, when
  * the plugin's cart-refresh hook has just read it for this tax run (`prepared`, the same cart
- * read with TAXED_FIELDS in the same lock: cart-refresh-tax.ts), that read.
+ * read with TAXED_FIELDS in the same lock: cart-refresh.ts), that read.
  */
 export async function buildCartSnapshot(
   container: MedusaContainer,
@@ -297,13 +283,6 @@ export async function snapshotOfLines(itemIds: readonly string[], shippingIds: r
   return buildOrderSnapshot(container, owner.id, owner.newItems, owner.newShipping)
 }
 
-/** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */
-export function taxLineContextOutput(v: unknown): TaxLineContext {
-  if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
-  if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
-  return (v ?? {}) as TaxLineContext
-}
-
 /**
  * The plugin's setTaxLineContext handler for the cart workflows (input `{ cart }`) and the order
  * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
@@ -351,34 +330,35 @@ export function composeTaxLineContext(
   }
 }
 
-/** Handlers added by the host app; the plugin's registered handler runs them too. */
-const extraHandlers: TaxLineContextHandler[] = []
+/**
+ * The handlers a host app added (the plugin's registered handler runs them too), and the handler
+ * Medusa accepted on updateTaxLinesWorkflow's hook when the plugin registered it (else the host's
+ * handler is there, and the refresh hook runs the workflow).
+ */
+const handlers = runtimeSlot("taxLineContextHandlers", () => ({
+  added: [] as TaxLineContextHandler[],
+  onUpdateTaxLines: undefined as TaxLineContextHandler | undefined,
+}))
 
 /** Lets a host app add its own tax-line context without registering the hook (which can have one handler only). */
 export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
-  extraHandlers.push(handler)
+  handlers().added.push(handler)
 }
 
 /** What the plugin registers: its own handler composed with the host's added ones. */
 export const registeredTaxLineContext = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) =>
-  composeTaxLineContext(salesTaxTaxLineContext, ...extraHandlers)(input, ctx)
+  composeTaxLineContext(salesTaxTaxLineContext, ...handlers().added)(input, ctx)
 
 /** Whether a host added handlers of its own (they may read more of the hook input than the plugin's). */
 export function hasAddedTaxLineContextHandlers(): boolean {
-  return extraHandlers.length > 0
+  return handlers().added.length > 0
 }
 
-/**
- * The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook
- * (tax-line-context.ts), kept in the plugin's runtime (src/runtime.ts) as the request scopes are;
- * undefined when it did not register it (MEDUSA_SALES_TAX_REGISTER_HOOKS=false, or the host's
- * handler was there first): then the workflow's handler is the host's, and the refresh hook runs
- * the workflow.
- */
+/** The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook, if it did. */
 export function updateTaxLinesContextHandler(rt: SalesTaxRuntime = salesTaxRuntime()): TaxLineContextHandler | undefined {
-  return rt.updateTaxLinesHandler
+  return handlers(rt).onUpdateTaxLines
 }
-/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook (no container then: the process's runtime). */
+/** Called by tax-line-context.ts once Medusa accepted `handler` on updateTaxLinesWorkflow's hook. */
 export function rememberUpdateTaxLinesContextHandler(handler: TaxLineContextHandler, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  rt.updateTaxLinesHandler = handler
+  handlers(rt).onUpdateTaxLines = handler
 }

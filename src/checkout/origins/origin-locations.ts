@@ -1,22 +1,19 @@
 /**
- * Which stock location each line of a cart or order ships from (origin per stock location):
- * a shipping method's shipping option → its service zone's fulfillment set → the stock
- * location linked to that set; an item ships with the shipping method of its product's shipping
- * profile (with one shipping method: that one); an item with no shipping method yet, from the
- * sales channel's first stock location. The locations' addresses go into the snapshot; whether
- * an address is a usable origin is decided in the domain core (src/checkout/origins/origins.ts).
- *
- * The option → location and channel → locations answers are kept 60 s in process (they are
- * store configuration, read at every cart change otherwise).
+ * Which stock location each line ships from: its shipping method's option → fulfillment set → stock
+ * location (an item goes with its shipping profile's method); with no method yet, the sales channel's
+ * first location. The addresses go into the snapshot (origins.ts decides whether one is usable); the
+ * store configuration read is kept 60 s in the plugin's runtime.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
-import type { KnownLocations, LocationAddressLike } from "./origins"
+import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike } from "./origins"
 import { graph } from "../../query"
+import { runtimeSlot } from "../../runtime"
 
 /** The answers by key (`option:`, `channel:`, `locations:`), in an lru-cache as product-tic-cache.ts keeps the products' TICs. */
-const memo = new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 })
+const memoOf = runtimeSlot("originLocations", () => new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 }))
 async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const memo = memoOf()
   const hit = memo.get(key)
   // each key prefix is written by one loader only, with its own T
   if (hit) return hit.value as T
@@ -27,7 +24,7 @@ async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
 
 /** Test hook: forget the remembered configuration (after changing locations in a test). */
 export function clearOriginLocationMemo(): void {
-  memo.clear()
+  memoOf().clear()
 }
 
 export interface LineLocations {
@@ -36,16 +33,7 @@ export interface LineLocations {
   locations: KnownLocations
 }
 
-const ADDRESS_FIELDS = [
-  "address.address_1",
-  "address.address_2",
-  "address.city",
-  "address.country_code",
-  "address.province",
-  "address.postal_code",
-]
-
-/** A stock location read with ADDRESS_FIELDS. */
+/** A stock location read with LOCATION_ADDRESS_FIELDS. */
 interface LocationRow {
   id: string
   name?: string | null
@@ -141,7 +129,7 @@ export async function resolveLineLocations(container: MedusaContainer, e: LineLo
     const got = await remembered(`locations:${ids.join(",")}`, async () => {
       const data = await graph<LocationRow>(container, {
         entity: "stock_location",
-        fields: ["id", "name", ...ADDRESS_FIELDS],
+        fields: [...LOCATION_ADDRESS_FIELDS],
         filters: { id: ids },
       })
       return Object.fromEntries(data.map((l) => [l.id, addressOf(l)])) as KnownLocations

@@ -1,20 +1,14 @@
 /**
- * Origin per stock location, the pure part. Each line ships from the stock location
- * that fulfils it (the tax-line hook resolves it: shipping method → shipping option's fulfillment
- * set → stock location; no shipping method yet → the sales channel's first location); its origin
- * is that location's address when it is a complete US address the service did not refuse, else
- * the `origin` option (the fallback). Lines are grouped by origin: one service cart per group,
- * all in ONE `POST carts`, and at filing one service order per group.
- *
- * Ids: the group whose key sorts first keeps the Medusa id (cart id, order id), so a store with one
- * location files exactly as before; every other group's id is the Medusa id + "~" + 8 hex digits
- * of SHA-256(location id) (at most 41 + 9 = 50 characters, the service's limit; a longer base is
- * itself hashed to 32 hex digits first). The key of the fallback group is "" (sorts first).
+ * Origin per stock location, the pure part. A line's origin is its stock location's address when
+ * complete, in the US and not refused by the service, else the `origin` option. Lines are grouped by
+ * origin: one service cart per group, all in ONE `POST carts`, and one service order per group at
+ * filing. The group whose key sorts first keeps the Medusa id (the fallback group's key is ""); every
+ * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
  */
 import { createHash } from "node:crypto"
 import type { Address } from "../../service/contract"
 import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */
 export interface LocationAddressLike {
@@ -26,7 +20,6 @@ export interface LocationAddressLike {
   postal_code?: string | null
 }
 
-/** The service's id limit (cartId in a path, orderId). */
 /** A stock location's id, name and address as Query reads them (the locations route and the setup checks read these and more). */
 export const LOCATION_ADDRESS_FIELDS = [
   "id",
@@ -39,6 +32,7 @@ export const LOCATION_ADDRESS_FIELDS = [
   "address.postal_code",
 ] as const
 
+/** The service's id limit (cartId in a path, orderId). */
 export const SERVICE_ID_MAX = 50
 export const ORIGIN_ID_SEPARATOR = "~"
 
@@ -84,7 +78,7 @@ export function servesUsAddresses(sets: FulfillmentSetsLike): boolean {
 }
 
 /**
- * Pure: how the settings page lists a location (issue 30). "own": its address is the origin of
+ * Pure: how the settings page lists a location. "own": its address is the origin of
  * its lines; "not_for_us": it is outside the US and none of its service zones covers the US, so
  * it never ships a US order (nothing to fix: listed neutrally); "fallback": it may ship US orders
  * but its address cannot be an origin, so the `origin` option is used (the case to look at).
@@ -108,9 +102,7 @@ export interface RefusedLocation {
   at: string
 }
 /** The refusals this process saw, in the plugin's runtime (src/runtime.ts): the provider records them, the settings route lists them. */
-export function refusedLocations(rt: SalesTaxRuntime = salesTaxRuntime()): Map<string, RefusedLocation> {
-  return rt.refusedLocations
-}
+export const refusedLocations = runtimeSlot("refusedLocations", () => new Map<string, RefusedLocation>())
 
 /**
  * Refusals shared between instances: each refusal is added to one entry of Medusa's
@@ -162,10 +154,7 @@ export async function shareRefusal(cache: RefusalCache | undefined, r: RefusedLo
 }
 
 /** The refusals this process knows and, with the shared entry, those of every instance (this process's win). */
-export async function knownRefusals(
-  cache: RefusalCache | undefined,
-  rt: SalesTaxRuntime = salesTaxRuntime(),
-): Promise<Map<string, RefusedLocation>> {
+export async function knownRefusals(cache: RefusalCache | undefined, rt?: SalesTaxRuntime): Promise<Map<string, RefusedLocation>> {
   const out = new Map<string, RefusedLocation>()
   if (cache && typeof cache.get === "function") {
     try {
@@ -184,7 +173,7 @@ export function sameAddress(a: Address, b: Address): boolean {
 }
 
 /** The refused locations whose address is still the refused one (a changed address is tried again). */
-export function stillRefused(locations: KnownLocations | null | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): Set<string> {
+export function stillRefused(locations: KnownLocations | null | undefined, rt?: SalesTaxRuntime): Set<string> {
   const out = new Set<string>()
   const refused = refusedLocations(rt)
   for (const [id, r] of refused) {

@@ -4,7 +4,7 @@
  * cart requests while tax cannot be computed (src/checkout/store/tax-resync.ts). In the plugin's
  * runtime (src/runtime.ts): the provider is loaded by the Tax Module, the middlewares by the HTTP layer.
  */
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeSlot } from "../../runtime"
 
 export interface QuoteHealth {
   outageAt: number | null
@@ -15,9 +15,7 @@ export interface QuoteHealth {
   probe?: () => Promise<void>
 }
 
-export function quoteHealth(rt: SalesTaxRuntime = salesTaxRuntime()): QuoteHealth {
-  return rt.quoteHealth
-}
+export const quoteHealth = runtimeSlot("quoteHealth", (): QuoteHealth => ({ outageAt: null, okAt: null }))
 
 export function markOutage(now = Date.now()): void {
   quoteHealth().outageAt = now

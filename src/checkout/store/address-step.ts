@@ -11,7 +11,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { z } from "zod"
 import { graph } from "../../query"
 import { refuseUnquotableDestination, type OrderToBe } from "../hooks/destination-guard"
-import { storeCartSpan } from "../../workflows/hooks/cart-refresh-tax"
+import { storeCartSpan } from "./cart-refresh"
 
 const text = z.string().nullish()
 const AddressStepBody = z.object({

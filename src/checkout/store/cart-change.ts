@@ -4,24 +4,9 @@
  * the provider quotes a cart, and which routes may move a cart into the provider's scope. Used by
  * tax-resync.ts (before and after each store route) and by the restore (src/medusa/cart-restore.ts).
  */
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
-import { Modules } from "@medusajs/framework/utils"
-import type { CartState } from "../../medusa/cart-restore"
-
-/** The part of Medusa's Locking Module the plugin uses. */
-export interface LockingLike {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
-}
-
-/** The Locking Module, or undefined when the app registered none. */
-export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
-  try {
-    return scope.resolve<LockingLike>(Modules.LOCKING)
-  } catch {
-    return undefined
-  }
-}
+import type { CartState, LockingLike } from "../../medusa/cart-restore"
+import { runtimeSlot } from "../../runtime"
 
 /**
  * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
@@ -73,7 +58,7 @@ export function holdLock(
  * compensation is what puts it back (its tax itself is computed as the cart is: the refresh learns
  * the destination from Medusa's read, never from this). Not seen here: read, as before.
  */
-export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
+export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
 
 /**
  * The state each cart was left in by its last store change through this process whose tax the
@@ -85,7 +70,7 @@ export const cartTaxability = new LRUCache<string, boolean>({ max: 10_000 })
  * (quotedStateHolds). Bounded (a state is a few kilobytes: the lines and their tax lines): a cart
  * left longer than half an hour, or pushed out by busier ones, is read again, as before.
  */
-export const quotedStates = new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 })
+export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
 
 /**
  * Routes whose change can move a cart INTO the provider's scope (a new shipping address or

@@ -1,37 +1,11 @@
 /**
- * Keeps Medusa's tax lines on the service's amounts when Medusa itself does not recompute them.
- *
- * Medusa recomputes tax lines only when it thinks RATES may change: not when a line's
- * quantity changes (POST/DELETE /store/carts/:id/line-items/:line_id), not when promotions change
- * (POST/DELETE /store/carts/:id/promotions), and before (not after) re-applying promotions in its
- * cart refresh. Medusa's rates do not depend on those, but the service's AMOUNTS (which we turn
- * into rates) do. So after each store cart mutation the cart's tax lines are computed once more,
- * on its final state: inside Medusa's own cart refresh when the route runs one
- * (src/workflows/hooks/cart-refresh-tax.ts: before Medusa refreshes the payment collection and
- * before the route reads its answer), otherwise (the promotions routes, or that hook not
- * registered) by an updateTaxLinesWorkflow run after the route, answered with the refreshed cart
- * and followed by a refresh of the cart's payment collection (its amount is then the new total).
- * When nothing that moves tax changed, the quote comes from the cache (no service call); when it
- * did, that new cart state gets its one POST carts.
- * Before POST /store/carts/:id/complete the same refresh runs, so an order is never placed on a
- * stale quote (and under failurePolicy "block" a down service refuses the completion).
- *
- * Block means block: when the refresh cannot compute tax (`sales_tax_unavailable`), the route's
- * answer is replaced by that 400; never a 200 with stale or missing tax lines. While the
- * provider is in an outage (a quote failed and no service call has succeeded since), every store
- * cart request, reads included, first refreshes the cart's tax lines as the cart is now; when
- * that fails it answers 400 before the route runs, so the cart is left as it was.
- * The one request that discovers the outage has already changed the cart when the quote fails
- * (inside Medusa's workflow, whose compensation misses the address links, or in the refresh
- * after the route): the cart as it was before that request is read first (`rememberCartState`)
- * and put back before the 400 is answered (cart-restore.ts).
- *
- * A cart the plugin does not tax costs it nothing: no read before the route when this process last
- * saw the cart outside the provider's scope and the route cannot move it in (cart-restore.ts,
- * `cartTaxability`, `mayEnterScope`), and no read after it (the refresh learns the destination from
- * Medusa's own read of the cart: cart-refresh-tax.ts, salesTaxCartPromotionsValidate). A change
- * that may move a cart in (a US address, a new region) is read before the route as before.
- * Each phase runs in a span of the STORE_CART_TRACE tracing channel (cart-refresh-tax.ts).
+ * Keeps Medusa's tax lines on the service's amounts after each store cart change: inside Medusa's
+ * cart refresh (cart-refresh.ts) where the route runs one, else by a run after the route, answered
+ * with the refreshed cart and its payment collection refreshed; and before completion. Block means
+ * block: a refusal answers 400, never stale lines; during an outage every cart request refreshes (or
+ * probes) first, and the request that discovers it puts the cart back as it was, from the state
+ * remembered before its route (`rememberCartState`, cart-restore.ts). A cart the plugin does not tax
+ * costs nothing: no read before a route that cannot move it into the provider's scope, none after.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -43,28 +17,15 @@ import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
-import { recordRequestActor, requestActorMiddlewares } from "./request-actor"
-import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, lockingOf, mayEnterScope, quotedStates } from "./cart-change"
-import { readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
-import {
-  cartRefreshStorage,
-  isUsTaxedCart,
-  storeCartSpan,
-  type CartRefreshScope,
-  type StoreCartSpan,
-} from "../../workflows/hooks/cart-refresh-tax"
+import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
+import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
+import { lockingOf, readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
+import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
+import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
-
-/** Whether an error is the provider's "tax cannot be computed" refusal. */
-export function isTaxUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; errors?: unknown[] } | null
-  if (e?.code === BLOCK_ERROR_CODE) return true
-  // a workflow may wrap the step's error
-  return Array.isArray(e?.errors) && e!.errors.some((x) => (x as { error?: { code?: unknown } })?.error?.code === BLOCK_ERROR_CODE)
-}
 
 const CART_RE = /^\/store\/carts\/([^/?#]+)/
 
@@ -98,18 +59,11 @@ const RESTORE_LOCK_TIMEOUT_S = 15
 const RESTORE_LOCK_EXPIRE_S = 120
 
 /**
- * Before a route that changes the cart: take the plugin's lock of the cart's change (held until
- * this request has answered, its restore included: cart-restore.ts, holdLock), then remember the
- * cart as it is: as this process's last quoted change of it left it (`quotedStates`, no read), else
- * read (one query). Read before the lock, the state a refused request puts back could
- * predate another request's change, which the restore would write over.
- *
- * Not read: a cart this process last saw outside the provider's scope (`cartTaxability`: not US,
- * no automatic taxes, as Medusa's refresh or this read found it at the end of its last store
- * change here), on a route that cannot move it into the scope (`mayEnterScope`). Only the
- * provider's quote can fail mid-request, and the provider does not quote such a cart, so there is
- * nothing to restore; the refresh learns the cart's destination from Medusa's own read
- * (cart-refresh-tax.ts). A cart not seen here yet (another instance, a restart) is read.
+ * Before a route that changes the cart: take the plugin's lock of the cart's change (held until the
+ * request has answered, its restore included), then remember the cart: as this process's last quoted
+ * change left it (`quotedStates`), else read. Not read: a cart last seen here outside the provider's
+ * scope (`cartTaxability`) on a route that cannot move it in (`mayEnterScope`): the provider does not
+ * quote it, so nothing can fail mid-request. A cart not seen here yet is read.
  */
 export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
@@ -120,9 +74,9 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       await lockCartChange(req, res, cartId)
       const entering = mayEnterScope(pathOf(req), req.body)
       // taken in the lock: the state the cart's last quoted change here left it in
-      const quoted = quotedStates.get(cartId)
-      quotedStates.delete(cartId)
-      if (cartTaxability.get(cartId) === false && !entering) return
+      const quoted = quotedStates().get(cartId)
+      quotedStates().delete(cartId)
+      if (cartTaxability().get(cartId) === false && !entering) return
       if (quoted && !entering) {
         cartBefore.set(req, quoted)
         return
@@ -130,7 +84,7 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       span.read = true
       const state = await readCartState(req.scope, cartId)
       if (!state) return
-      if (!entering) cartTaxability.set(cartId, state.usTaxed)
+      if (!entering) cartTaxability().set(cartId, state.usTaxed)
       if (state.usTaxed || entering) cartBefore.set(req, state)
       else notUsBefore.set(req, state.id)
     })
@@ -187,7 +141,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
       if (b?.code !== BLOCK_ERROR_CODE) return original(body)
-      cartTaxability.delete(cartId)
+      cartTaxability().delete(cartId)
       void putBack(req).then(() => original(body))
       return res
     }
@@ -199,19 +153,19 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     if (ran) {
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
       // state, before the payment collection's refresh and before the route read its answer
-      cartTaxability.set(id, ran.taxed)
-      if (scope.quoted) quotedStates.set(id, scope.quoted)
+      cartTaxability().set(id, ran.taxed)
+      if (scope.quoted) quotedStates().set(id, scope.quoted)
       return original(body)
     }
     const span: StoreCartSpan = { phase: "after-route", cartId: id }
     storeCartSpan(span, async () => {
       span.taxed = await refreshAfterRoute(req, scope, id)
-      cartTaxability.set(id, span.taxed)
+      cartTaxability().set(id, span.taxed)
       return span.taxed ? refetchCart(req.scope, id, fields) : undefined
     }).then(
       (cart) => original(cart ? { ...b, [key]: cart } : body),
       async (err: unknown) => {
-        cartTaxability.delete(id)
+        cartTaxability().delete(id)
         const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
         logger.warn(
           `sales-tax: tax lines of cart ${id} could not be refreshed after ${req.method} ${req.path}: ${(err as Error)?.message ?? err}`,
@@ -225,7 +179,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     )
     return res
   })
-  // the scope Medusa's cart refresh sees (src/workflows/hooks/cart-refresh-tax.ts)
+  // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   cartRefreshStorage().run(scope, () => next())
 }
@@ -303,7 +257,7 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
   try {
     if (req.method === "GET") {
       // its tax lines rewritten: the last quoted state no longer holds (quotedStateHolds)
-      quotedStates.delete(cartId)
+      quotedStates().delete(cartId)
       await refreshTaxLines(req.scope, cartId)
       return next()
     }
@@ -338,7 +292,7 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
   try {
     // what moves tax as it was before the refresh: a change during the refresh (another request's
     // promotion) is refused below rather than completed on tax for the state the refresh saw
-    quotedStates.delete(cartId)
+    quotedStates().delete(cartId)
     const before = await readCartFingerprint(req.scope, cartId)
     const taxed = await refreshTaxLines(req.scope, cartId)
     if (taxed && (await hasPaymentCollection(req, cartId))) {
@@ -357,7 +311,7 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
 /** Before a route that rewrites the cart's tax lines outside the plugin's refresh: its last quoted state no longer holds. */
 function forgetQuotedState(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
-  if (cartId) quotedStates.delete(cartId)
+  if (cartId) quotedStates().delete(cartId)
   next()
 }
 

@@ -18,7 +18,7 @@
  * is used and the provider says so once.
  */
 import BigNumber from "bignumber.js"
-import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 
@@ -96,13 +96,14 @@ export class InMemoryRateMemory implements RateMemory {
 }
 
 /** Called by the salesTax module service when Medusa constructs it (kept in the plugin's runtime, src/runtime.ts). */
-export function registerRateMemory(m: RateMemory, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  rt.rateMemory = m
+const registered = runtimeSlot("rateMemory", (): { memory?: RateMemory } => ({}))
+export function registerRateMemory(m: RateMemory, rt?: SalesTaxRuntime): void {
+  registered(rt).memory = m
 }
 
 /** The registered (database) memory, or undefined. */
-export function registeredRateMemory(rt: SalesTaxRuntime = salesTaxRuntime()): RateMemory | undefined {
-  return rt.rateMemory
+export function registeredRateMemory(rt?: SalesTaxRuntime): RateMemory | undefined {
+  return registered(rt).memory
 }
 
 /** An unchanged rate is written again at least this often (its quoted_at stays within the hour). */

@@ -1,14 +1,9 @@
 /**
- * The plugin's ONE handler of `completeCartWorkflow.hooks.validate` (Medusa allows one handler per
- * hook), run inside the completion's lock before the order is created and the payment authorized:
- *  1. a US destination the plugin cannot quote (state not found, or not USD) is refused
- *     (`sales_tax_address_unresolved`, `sales_tax_currency_unsupported`; destination-guard.ts, issue 26);
- *  2. a cart that changed after the pre-completion tax refresh is refused (`sales_tax_cart_changed`;
- *     complete-cart-guard.ts, issue 27);
- *  3. a single-purchase certificate the cart is priced under is claimed for it, or the completion is
- *     refused when another cart holds it (`sales_tax_certificate_used`; single-purchase-claim.ts).
- * An app with its own validate handler sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
- * `salesTaxValidateCompletion` from its handler.
+ * Registers the plugin's ONE handler of `completeCartWorkflow.hooks.validate` (Medusa allows one),
+ * run in the completion's lock before the order exists: an unquotable US destination is refused
+ * (destination-guard.ts), a cart changed after its tax refresh is refused (complete-cart-guard.ts),
+ * and a single-purchase certificate is claimed (single-purchase-claim.ts). An app with its own
+ * handler sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls `salesTaxValidateCompletion`.
  */
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"

@@ -4,3 +4,4 @@
  * Importing this file registers nothing.
  */
 export * from "../../checkout/hooks/tax-line-context-handler"
+export * from "../../medusa/taxed-entity"

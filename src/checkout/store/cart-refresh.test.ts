@@ -2,8 +2,8 @@
  * Contract: Medusa's refresh read (core-flows' cartFieldsForRefreshSteps, the cart updateCartPromotionsWorkflow's
  * validate hook gets) names every field the refresh hook's direct tax run takes from it.
  */
-import { installedRefreshFields, refreshFieldsOf, uncoveredFields } from "../../medusa/update-tax-lines-shape"
-import { fieldsFromRefreshRead } from "./cart-refresh-tax"
+import { installedRefreshFields, refreshFieldsOf, uncoveredFields } from "../../medusa/update-tax-lines"
+import { fieldsFromRefreshRead } from "./cart-refresh"
 
 describe("contract: the tax run starts from Medusa's refresh read", () => {
   it("the installed cartFieldsForRefreshSteps names every field the run takes from it", () => {

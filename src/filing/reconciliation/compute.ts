@@ -27,7 +27,8 @@ export function lineRefundedCents(taxCents: number, quantity: number, refundedQu
       total = taxCents
       break
     }
-    total += dec(taxCents).times(part).div(quantity).decimalPlaces(0, Dec.ROUND_HALF_UP).toNumber()
+    // each refund rounded on its own, never past the line's tax (tiny taxes over many returns)
+    total = Math.min(taxCents, total + dec(taxCents).times(part).div(quantity).decimalPlaces(0, Dec.ROUND_HALF_UP).toNumber())
     qty = next
   }
   return total

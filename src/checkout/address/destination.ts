@@ -29,6 +29,7 @@ import {
   type Verdict,
 } from "../../api/store/sales-tax/verify-address/limits"
 import { withDeadline } from "../quote/fallback"
+import { recordRateId } from "../../medusa/tax-line-record"
 
 const STATE_SET = new Set<string>(US_STATES)
 
@@ -141,9 +142,15 @@ export async function quoteDestination(
   return { address: serviceAddress(a, destination), destination }
 }
 
-/** Puts the quoted destination on every tax line's data (contract: filing files it). */
-export function stampDestination<T extends { data?: Record<string, unknown> | null }>(lines: T[], d: ResolvedDestination): T[] {
+/** Puts the quoted destination on every tax line's data (contract: filing files it), and the data in its rate_id (tax-line-record.ts). */
+export function stampDestination<T extends { data?: Record<string, unknown> | null; rate_id?: string }>(
+  lines: T[],
+  d: ResolvedDestination,
+): T[] {
   const value = d.zip4 ? { state: d.state, zip: d.zip, zip4: d.zip4, source: d.source } : { state: d.state, zip: d.zip, source: d.source }
-  for (const l of lines) l.data = { ...(l.data ?? {}), destination: value }
+  for (const l of lines) {
+    l.data = { ...(l.data ?? {}), destination: value }
+    l.rate_id = recordRateId(l.data)
+  }
   return lines
 }

@@ -502,8 +502,9 @@ medusaIntegrationTestRunner({
             "is_draft_order",
             "customer_id",
             "tax_total",
-            // every item column: Medusa 2.15 computes no totals without them (as adminOrder)
+            // every item column and the order item's quantity: Medusa 2.15 computes no totals without them
             "*items",
+            "items.detail.quantity",
             "items.tax_total",
             "items.tax_lines.code",
             "items.tax_lines.rate",

@@ -504,6 +504,8 @@ medusaIntegrationTestRunner({
             "tax_total",
             // every item column and the order item's quantity: Medusa 2.15 computes no totals without them
             "*items",
+            "items.quantity",
+            "items.unit_price",
             "items.detail.quantity",
             "items.tax_total",
             "items.tax_lines.code",

@@ -67,7 +67,9 @@ export async function adminOrder(api: Api, auth: { headers: Record<string, strin
     "items.is_tax_inclusive",
     "items.adjustments.amount",
     "items.tax_lines.rate",
-    "shipping_methods.id",
+    // every shipping-method column and its tax lines: the same for shipping methods on 2.15
+    "*shipping_methods",
+    "shipping_methods.tax_lines.rate",
     "shipping_methods.tax_total",
     "payment_collections.id",
     "payment_collections.payments.id",

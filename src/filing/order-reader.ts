@@ -6,6 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
+import { withRecordedData } from "../medusa/tax-line-record"
 import type { ClaimRow, ExchangeRow, LoadedOrder, OrderRow, ReturnRow, ShippingLinks } from "./order-rows"
 
 /**
@@ -129,6 +130,8 @@ export async function readOrders(container: MedusaContainer, ids: string[]): Pro
     graph<OrderRow>(container, { entity: "order", fields: ORDER_FIELDS, filters: { id: ids } }),
     readOrderParts(container, ids),
   ])
+  // the provider's record per tax line (its data, which Medusa drops before 2.18)
+  for (const o of orders) for (const lines of [o.items, o.shipping_methods]) withRecordedData(lines)
   return withParts(orders, parts)
 }
 

@@ -21,6 +21,7 @@ import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
 import { orderTablesDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
 import { fallbackReaderDifferences } from "./tax-line-context-fallback"
+import { recordCarrierDifferences } from "./tax-line-record"
 import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
 
 export { installedMedusaVersion } from "./medusa-range"
@@ -119,6 +120,7 @@ export type FileAssumption =
   | "orderTables"
   | "storeCartRoutes"
   | "taxLineContextFallback"
+  | "taxLineRecord"
 
 /**
  * What the check reads: the workflows of @medusajs/core-flows, the exports of
@@ -254,6 +256,11 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
     turnOff: () => setCartRestore(false),
   },
   file(
+    "taxLineRecord",
+    "core-flows' copy of a tax line's rate_id to the cart's and the order's tax_rate_id (src/medusa/tax-line-record.ts)",
+    "nothing is turned off, but where Medusa drops tax-line data (before 2.18) an order is filed without the TIC, origin, destination and certificate it was charged under: check the Filings page",
+  ),
+  file(
     "orderTables",
     "the Order Module's tables and columns the nexus sales statement reads (src/medusa/order-sales-by-state.ts)",
     "the nexus report's sales per state (economic nexus thresholds are not computed; the admin page says so)",
@@ -309,6 +316,7 @@ export function installedSurface(): MedusaSurface {
       refundBookkeeping: refundBookkeepingDifferences(),
       storeCartRoutes: storeCartRouteDifferences(),
       taxLineContextFallback: fallbackReaderDifferences(),
+      taxLineRecord: recordCarrierDifferences(),
     },
     routeFile: medusaDistHas,
   }

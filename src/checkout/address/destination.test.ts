@@ -1,6 +1,7 @@
 import { SalesTaxError } from "../../service/client"
 import type { Address } from "../../service/contract"
 import { isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
+import { recordedData } from "../../medusa/tax-line-record"
 
 let n = 0
 /** A verify-address double answering as the service does (the ZIP's state wins), counting its calls; a fresh cache each. */
@@ -136,10 +137,16 @@ describe("quoteDestination: territory and APO/FPO ZIPs with a typed US state", (
 
 describe("stampDestination", () => {
   it("puts the destination on every line's data, keeping what is there", () => {
-    const lines = stampDestination([{ data: { amount: 1 } }, { data: null }], { state: "TX", zip: "78701", source: "verified" })
+    const lines = stampDestination<{ data: Record<string, unknown> | null; rate_id?: string }>([{ data: { amount: 1 } }, { data: null }], {
+      state: "TX",
+      zip: "78701",
+      source: "verified",
+    })
     expect(lines.map((l) => l.data)).toEqual([
       { amount: 1, destination: { state: "TX", zip: "78701", source: "verified" } },
       { destination: { state: "TX", zip: "78701", source: "verified" } },
     ])
+    // and the whole data in rate_id, which Medusa keeps where it drops data (before 2.18)
+    expect(lines.map((l) => recordedData({ tax_rate_id: l.rate_id }))).toEqual(lines.map((l) => l.data))
   })
 })

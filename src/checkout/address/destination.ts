@@ -19,6 +19,7 @@ import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"
 import { withDeadline } from "../quote/fallback"
+import { recordRateId } from "../../medusa/tax-line-record"
 
 const STATE_SET = new Set<string>(US_STATES)
 
@@ -131,10 +132,16 @@ export async function quoteDestination(
   return { address: serviceAddress(a, destination), destination }
 }
 
-/** Puts the quoted destination on every tax line's data (contract: filing files it). */
-export function stampDestination<T extends { data?: Record<string, unknown> | null }>(lines: T[], d: ResolvedDestination): T[] {
+/** Puts the quoted destination on every tax line's data (contract: filing files it), and the data in its rate_id (tax-line-record.ts). */
+export function stampDestination<T extends { data?: Record<string, unknown> | null; rate_id?: string }>(
+  lines: T[],
+  d: ResolvedDestination,
+): T[] {
   const value = d.zip4 ? { state: d.state, zip: d.zip, zip4: d.zip4, source: d.source } : { state: d.state, zip: d.zip, source: d.source }
   // in place: each line's data is its own (a spread copy cost more than the rest of the tax lines)
-  for (const l of lines) (l.data ??= {}).destination = value
+  for (const l of lines) {
+    ;(l.data ??= {}).destination = value
+    l.rate_id = recordRateId(l.data)
+  }
   return lines
 }

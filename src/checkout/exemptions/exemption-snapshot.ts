@@ -5,7 +5,10 @@
  * created or disabled after checkout, or a customer attached to the cart by e-mail, changes
  * nothing about what was charged.
  */
+import { recordedData } from "../../medusa/tax-line-record"
+
 export interface ChargedTaxLine {
+  tax_rate_id?: string | null
   data?: Record<string, unknown> | null
 }
 
@@ -20,12 +23,13 @@ export function checkoutExemption(
   lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[],
 ): CheckoutExemption | null {
   for (const l of lines) {
-    // a Medusa whose tax lines have no `data` (before 2.18) answers Query's `tax_lines.data` with holes
     for (const t of l.tax_lines ?? []) {
-      const id = t?.data?.exemption_id
+      // as recorded in its tax_rate_id on every minor (Medusa drops `data` before 2.18), else its data
+      const data = recordedData(t)
+      const id = data?.exemption_id
       if (typeof id === "string" && id.length) {
-        const basis = t?.data?.exemption_basis
-        const customer = t?.data?.exempt_customer_id
+        const basis = data?.exemption_basis
+        const customer = data?.exempt_customer_id
         return {
           exemptionId: id,
           basis: typeof basis === "string" ? basis : null,

@@ -24,6 +24,7 @@ import {
 } from "../exemptions/exemptions"
 import type { CachingModuleLike } from "../quote/result-cache"
 import { claimDecision } from "../exemptions/certificate-claims"
+import { recordFields } from "../../medusa/tax-line-record"
 
 export const CERTIFICATE_USED_CODE = "sales_tax_certificate_used"
 export const CERTIFICATE_USED_MESSAGE =
@@ -92,7 +93,7 @@ export async function claimSinglePurchase(
   if (!claims) return
   const [cart] = await graph<ClaimCart>(container, {
     entity: "cart",
-    fields: ["id", "customer_id", "sales_channel_id", "items.tax_lines.data", "shipping_methods.tax_lines.data"],
+    fields: ["id", "customer_id", "sales_channel_id", ...recordFields("items"), ...recordFields("shipping_methods")],
     filters: { id: input.id },
   })
   const exemption = cart ? checkoutExemption([...(cart.items ?? []), ...(cart.shipping_methods ?? [])]) : null

@@ -29,6 +29,7 @@ import {
 } from "../../medusa/taxed-entity"
 import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
+import { recordedData } from "../../medusa/tax-line-record"
 
 function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
   let t = MathBN.convert(0)
@@ -118,6 +119,7 @@ const ORDER_FIELDS = [
   "is_draft_order",
   "customer.has_account",
   "items.tax_lines.data",
+  "items.tax_lines.tax_rate_id",
   "items.tax_lines.code",
   ORDER_ITEM_QUANTITY,
 ] as const
@@ -158,9 +160,11 @@ function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSna
 }
 
 /** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
-export function checkedOutExempt(order: { items?: { tax_lines?: { data?: Record<string, unknown> | null }[] | null }[] | null }): boolean {
+export function checkedOutExempt(order: {
+  items?: { tax_lines?: { tax_rate_id?: string | null; data?: Record<string, unknown> | null }[] | null }[] | null
+}): boolean {
   return (order.items ?? []).some((i) =>
-    (i.tax_lines ?? []).some((t) => typeof t?.data?.exemption_id === "string" && typeof t?.data?.exemption_basis === "string"),
+    (i.tax_lines ?? []).map(recordedData).some((d) => typeof d?.exemption_id === "string" && typeof d?.exemption_basis === "string"),
   )
 }
 

@@ -1,0 +1,70 @@
+/**
+ * What the plugin records on a tax line (its `data`: TIC, service rate, certificate, origin,
+ * destination, inclusive hints) also travels in the line's `rate_id`, which Medusa keeps as the
+ * tax line's `tax_rate_id` from the provider's answer to the cart's tax lines and on to the
+ * order's on every minor, where it drops `data` before 2.18. Every reader takes the record from
+ * `tax_rate_id` first (one path on every minor), else from `data` (lines written before).
+ * BOUNDARY. Assumes: core-flows' setTaxLinesForItemsStep (cart and order) writes `rate_id` as
+ * `tax_rate_id`, prepareTaxLinesData copies it to the order, the column is text (the cart's has a
+ * btree index: RECORD_MAX bounds the value). Contract test: tax-line-record.test.ts. Boot check: boot-check.ts.
+ */
+import { installedSource } from "./installed"
+
+/** The prefix that marks a `tax_rate_id` as this plugin's record (never a Tax Module rate id). */
+export const RECORD_PREFIX = "sales_tax:"
+
+/** The longest record kept in `tax_rate_id`: well under a btree index entry (2,704 bytes). */
+export const RECORD_MAX = 2000
+
+type Data = Record<string, unknown>
+
+/** Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none or too long. */
+export function recordRateId(data: Data | null | undefined): string | undefined {
+  if (!data) return undefined
+  const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null && v !== undefined))
+  const id = `${RECORD_PREFIX}${JSON.stringify(kept)}`
+  return id.length <= RECORD_MAX ? id : undefined
+}
+
+/** Pure: the record of a tax line as read from Medusa: its `tax_rate_id` when the plugin's, else its `data`. */
+export function recordedData(t: { tax_rate_id?: unknown; data?: unknown } | null | undefined): Data | null {
+  const ref = t?.tax_rate_id
+  if (typeof ref === "string" && ref.startsWith(RECORD_PREFIX)) {
+    try {
+      const parsed: unknown = JSON.parse(ref.slice(RECORD_PREFIX.length))
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Data
+    } catch {
+      /* not a record: the data column's */
+    }
+  }
+  return t?.data && typeof t.data === "object" ? (t.data as Data) : null
+}
+
+/** The tax lines of an entity's lines with each line's `data` read as recorded (see recordedData), in place. */
+export function withRecordedData<L extends { tax_lines?: ({ tax_rate_id?: unknown; data?: unknown } | null)[] | null }>(
+  lines: readonly L[] | null | undefined,
+): void {
+  for (const l of lines ?? []) for (const t of l.tax_lines ?? []) if (t) t.data = recordedData(t)
+}
+
+/** The Query fields a reader of the record asks for, per relation (`items`, `shipping_methods`). */
+export const recordFields = (relation: string): string[] => [`${relation}.tax_lines.tax_rate_id`, `${relation}.tax_lines.data`]
+
+/** The installed core-flows files that carry `rate_id` to the cart's and the order's `tax_rate_id` (upsert: 2.16 on). */
+export const RECORD_CARRIERS = [
+  { file: "cart/steps/set-tax-lines-for-items.js", carries: "tax_rate_id: taxLine.rate_id" },
+  { file: "cart/steps/upsert-tax-lines-for-items.js", carries: "tax_rate_id: taxLine.rate_id", optional: true },
+  { file: "order/steps/set-tax-lines-for-items.js", carries: "tax_rate_id: taxLine.rate_id" },
+  { file: "cart/utils/prepare-line-item-data.js", carries: "tax_rate_id: d.tax_rate_id" },
+] as const
+
+/** What the installed core-flows does not carry (empty: the record reaches the order); `source` reads a file of it. */
+export function recordCarrierDifferences(
+  source: (rel: string) => string | undefined = (rel) => installedSource("@medusajs/core-flows", rel),
+): string[] {
+  return RECORD_CARRIERS.flatMap((c) => {
+    const text = source(c.file)
+    if (text === undefined) return "optional" in c ? [] : [`@medusajs/core-flows ${c.file} is missing`]
+    return text.includes(c.carries) ? [] : [`@medusajs/core-flows ${c.file} does not write ${c.carries}`]
+  })
+}

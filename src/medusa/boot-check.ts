@@ -7,7 +7,7 @@
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
-import { unknownSalesChannels, unknownSalesChannelsWarning } from "../service/connections"
+import { unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
 import type { PluginOptions } from "../options"
 import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines"
 import { nestedWorkflowContextMatchesInstalled, setNestedRun } from "./nested-workflow"
@@ -84,7 +84,7 @@ interface SalesChannelModuleLike {
 /**
  * Option `connections` against the Sales Channel Module: a configured sales channel that does not
  * exist is logged as ONE warning naming each (connections[i].salesChannelIds[j] = id). A warning,
- * not a stop: see unknownSalesChannels (src/service/connections.ts). Returns the warning, or null.
+ * not a stop: see unknownSalesChannels (src/options.ts). Returns the warning, or null.
  */
 export async function checkConnectionChannels(
   options: Pick<PluginOptions, "connectionId" | "apiKey" | "connections">,

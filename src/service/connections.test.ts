@@ -1,4 +1,4 @@
-import { resolvePluginOptions } from "../options"
+import { resolvePluginOptions, unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
 import {
   allApiKeys,
   allConnections,
@@ -6,8 +6,6 @@ import {
   connectionForChannel,
   optionsForChannel,
   optionsForConnection,
-  unknownSalesChannels,
-  unknownSalesChannelsWarning,
   UnknownConnectionError,
 } from "./connections"
 

@@ -87,32 +87,3 @@ export function optionsForConnection<T extends ConnOptions>(o: T, connectionId: 
 export function allApiKeys(o: ConnOptions): string[] {
   return allConnections(o).map((c) => c.apiKey)
 }
-
-/**
- * Pure: the configured sales channel ids that do not exist (the boot check). Unknown ids are a
- * WARNING, not an error: a store may configure a channel before creating it, and stopping the
- * store would keep the admin (where the channel is created) down too. Their carts cannot exist
- * until the channel does, so nothing is quoted or filed on a wrong connection meanwhile.
- */
-export function unknownSalesChannels(
-  o: ConnOptions,
-  existing: ReadonlySet<string>,
-): { connectionId: string; salesChannelId: string; at: string }[] {
-  const out: { connectionId: string; salesChannelId: string; at: string }[] = []
-  ;(o.connections ?? []).forEach((c, i) =>
-    c.salesChannelIds.forEach((sc, j) => {
-      if (!existing.has(sc)) out.push({ connectionId: c.connectionId, salesChannelId: sc, at: `connections[${i}].salesChannelIds[${j}]` })
-    }),
-  )
-  return out
-}
-
-/** The boot warning for unknown sales channels, or null. */
-export function unknownSalesChannelsWarning(unknown: ReturnType<typeof unknownSalesChannels>): string | null {
-  if (!unknown.length) return null
-  return (
-    `sales-tax: option connections names sales channels that do not exist: ` +
-    unknown.map((u) => `${u.at} = ${u.salesChannelId}`).join(", ") +
-    ` (their carts would use that connection once the channel exists; fix the id or create the channel)`
-  )
-}

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
-import { csvField } from "../filing/reconciliation/csv"
+import { csvField } from "../core/csv"
 
 export const TARGETS = ["product", "product_type", "product_category"] as const
 export type BulkTarget = (typeof TARGETS)[number]

@@ -44,20 +44,8 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 // Review (issue 27): only approved certificates exempt
 // ---------------------------------------------------------------------------------------------
 
-export type ReviewStatus = "pending" | "approved" | "rejected"
-
-/** What the store keeps about a certificate made through it (the certificate-origin row). */
-export interface CertificateStanding {
-  createdBy: "customer" | "staff"
-  reviewStatus: ReviewStatus
-  rejectionReason: string | null
-  reviewedAt: string | null
-  usedOrderId: string | null
-  usedAt: string | null
-  /** the cart that claimed this single-purchase certificate at completion (certificate-claims.ts) */
-  claimedCartId?: string | null
-  claimedAt?: string | null
-}
+import type { CertificateStanding, ReviewStatus } from "./certificate-claims"
+export type { CertificateStanding, ReviewStatus }
 
 /**
  * Certificates at the service that the plugin did not make (no row: made in the service's

@@ -2,6 +2,7 @@
 import { money } from "./amounts"
 import { ATTENTION_TEXT, attentionSummary } from "./attention"
 import type { MonthReport } from "./types"
+import { csvField } from "../../core/csv"
 
 export const CSV_HEADER = [
   "order_id",
@@ -16,13 +17,6 @@ export const CSV_HEADER = [
   "reason",
   "detail",
 ] as const
-
-/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; a leading =,+,-,@ is defused for spreadsheets. */
-export function csvField(v: string | number | null): string {
-  let s = v === null ? "" : String(v)
-  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 /**
  * Every order of the month (not only differences), then a TOTAL line, then (when there are any)

@@ -12,8 +12,8 @@ const BY_COST = [
   "lifecycle.spec", // 107 s
   "filing.spec", // 103 s
   "checkout.spec", // 91 s
-  "typed-addresses.spec", // ~80 s (with admin merged in: 73 s + 16 s on two boots)
   "tax-inclusive.spec", // ~85 s (with inclusive-lookups merged in: 64 s + 33 s on two boots)
+  "typed-addresses.spec", // ~80 s (with admin merged in: 73 s + 16 s on two boots)
   "connections.spec", // 74 s
   "filing-edges.spec", // ~66 s (with needs-attention and reconciliation merged in, session 9)
   "hostile-input.spec", // ~55 s (the fuzz's random part 1,000 requests, session 9; was 78 s)

@@ -12,22 +12,20 @@ const BY_COST = [
   "lifecycle.spec", // 107 s
   "filing.spec", // 103 s
   "checkout.spec", // 91 s
+  "tax-inclusive.spec", // ~85 s (with inclusive-lookups merged in: 64 s + 33 s on two boots)
+  "typed-addresses.spec", // ~80 s (with admin merged in: 73 s + 16 s on two boots)
   "connections.spec", // 74 s
-  "typed-addresses.spec", // 73 s
   "filing-edges.spec", // ~66 s (with needs-attention and reconciliation merged in, session 9)
-  "inclusive-lookups.spec", // 64 s
   "hostile-input.spec", // ~55 s (the fuzz's random part 1,000 requests, session 9; was 78 s)
   "shopper-certificates.spec", // 52 s
   "checkout-block.spec", // ~35 s (session 9; was 49 s)
   "money-edges.spec", // 35 s
-  "tax-inclusive.spec", // 33 s
   "filing-completion.spec", // ~32 s (with filing-fulfilled merged in)
   "filing-redis.spec", // 32 s
   "activity-log.spec", // 30 s
   "setup.spec", // 25 s
   "nexus.spec", // ~22 s (with tics-bulk merged in)
   "store-overhead.spec", // 23 s
-  "admin.spec", // 16 s
 ]
 
 const rank = (path) => BY_COST.findIndex((name) => path.endsWith(`/${name}.ts`))

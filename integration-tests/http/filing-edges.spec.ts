@@ -34,7 +34,7 @@ import {
   WAIT_GUARD_MS,
   waitForFiling,
 } from "../filing-helpers/medusa"
-import { callLog } from "../../src/modules/sales-tax/call-log"
+import { callLog } from "../../src/service/call-log"
 import { SALES_TAX_FILING_MODULE, type FilingLine } from "../../src/modules/sales-tax-filing/types"
 import type { Address } from "../../src/service/contract"
 import { serviceLineItem } from "../../src/filing/decisions"

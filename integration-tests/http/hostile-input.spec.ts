@@ -47,7 +47,7 @@ import {
 } from "../helpers"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { INPUT_LIMITS } from "../../src/http/input-guard"
-import { callLog } from "../../src/modules/sales-tax/call-log"
+import { callLog } from "../../src/service/call-log"
 import { OPERATION_IDS } from "../../src/service/contract"
 import { clearTicCache } from "../../src/tics/lookup"
 

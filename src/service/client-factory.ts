@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
 import type { RetryPolicy } from "./client/retry"
 import type { PluginOptions } from "../options"
-import { callLog } from "../modules/sales-tax/call-log"
+import { callLog } from "./call-log"
 import { runtimeSlot } from "../runtime"
 
 /** One client per option set, in the plugin's runtime (the provider, the routes and the jobs share them). */
@@ -24,7 +24,7 @@ function keyOf(o: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): str
 
 /**
  * The service-call log (option `log`, on by default): each attempt goes to the process's buffer,
- * written off the request path (modules/sales-tax/call-log.ts); bodies only with `log.bodies`.
+ * written off the request path (service/call-log.ts); bodies only with `log.bodies`.
  */
 function logHook(o: ClientOptionBits): Partial<SalesTaxClientOptions> {
   if (o.log && !o.log.enabled) return {}

@@ -1,10 +1,10 @@
 // The service-call log as the admin reads it (Settings → Sales Tax → Activity): query validation
-// and the filters it becomes. The entries are written by modules/sales-tax/call-log.ts.
+// and the filters it becomes. The entries are written by service/call-log.ts.
 import type { MedusaRequest } from "@medusajs/framework/http"
 import { z } from "zod"
 import { OPERATION_IDS } from "../../../../service/contract"
 import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
-import type { CallLogRow } from "../../../../modules/sales-tax/call-log"
+import type { CallLogRow } from "../../../../service/call-log"
 
 const boolish = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1")
 

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import type { AttemptInfo } from "../../service/client"
+import type { AttemptInfo } from "./client"
 import { CallLogBuffer, pruneInBatches, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
 
 const attempt = (over: Partial<AttemptInfo> = {}): AttemptInfo => ({

@@ -6,7 +6,7 @@
 // Failure-tolerant: when a write fails (the table is missing, the database is away) the batch is
 // dropped, ONE warning is logged for the whole failure streak, and writes resume by themselves on
 // the next flush that succeeds. The buffer is bounded (when full, new entries are dropped and counted).
-import type { AttemptInfo } from "../../service/client"
+import type { AttemptInfo } from "./client"
 
 export interface CallLogRow {
   at: Date

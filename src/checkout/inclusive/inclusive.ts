@@ -6,11 +6,11 @@ import { float32Shortest, float32Step } from "./back-solve"
 /**
  * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
  * tax T with N + T = G and T = the service's tax on N; Medusa then gets the float4 rate whose
- * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N in at most
- * 3 calls per cart state: at a hinted net (`hintedNet`) or the gross, at G / (1 + rate), and one
- * re-quote when the net crossed a rule (a per-item threshold). Where no net exists (N + tax(N)
- * jumps 2 cents where tax steps a cent) the split one cent short of G is kept: the shopper still
- * pays G and the order is filed with net G − T and tax T as charged.
+ * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N by quoting
+ * at a hinted net (`hintedNet`) or the gross, then at G / (1 + rate), then one re-quote when the net
+ * crossed a rule (a per-item threshold); a missed hint costs one call more. Where no net exists
+ * (N + tax(N) jumps 2 cents where tax steps a cent) the split one cent short of G is kept: the
+ * shopper still pays G and the order is filed with net G − T and tax T as charged.
  */
 
 export interface InclusiveLine {

@@ -37,11 +37,7 @@ export function isSalesTaxProviderId(id: string): boolean {
   return id === base || id.startsWith(`${base}_`)
 }
 
-/**
- * Checks what the plugin assumes of the app's Medusa (checkMedusaAssumptions below: ONE error when
- * something is missing), then creates each sales-tax provider the Tax Module holds and waits for
- * its boot check. Returns the messages logged.
- */
+/** Checks the Medusa assumptions, then each sales-tax provider's boot check. Returns the messages logged. */
 export async function runProviderBootChecks(
   log: { warn(m: string): void; error?(m: string): void },
   /** tests: a Medusa to check instead of the app's */
@@ -81,11 +77,7 @@ interface SalesChannelModuleLike {
   listSalesChannels(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
 }
 
-/**
- * Option `connections` against the Sales Channel Module: a configured sales channel that does not
- * exist is logged as ONE warning naming each (connections[i].salesChannelIds[j] = id). A warning,
- * not a stop: see unknownSalesChannels (src/options.ts). Returns the warning, or null.
- */
+/** Option `connections` against the Sales Channel Module: ONE warning naming each unknown sales channel, or null. */
 export async function checkConnectionChannels(
   options: Pick<PluginOptions, "connectionId" | "apiKey" | "connections">,
   log: { warn(m: string): void },
@@ -101,9 +93,7 @@ export async function checkConnectionChannels(
   return msg
 }
 
-// ------------------------------------------------------------------------------------------------
 // What the plugin assumes of Medusa: checked at boot, ONE error when something is missing
-// ------------------------------------------------------------------------------------------------
 
 /** A Medusa workflow as far as the plugin uses it: the hooks it registers handlers on. */
 export interface WorkflowLike {
@@ -122,11 +112,7 @@ export type FileAssumption =
   | "taxLineContextFallback"
   | "taxLineRecord"
 
-/**
- * What the check reads: the workflows of @medusajs/core-flows, the exports of
- * @medusajs/framework/utils and /http, the app's Cart Module, the file-level assumptions, the
- * route files of @medusajs/medusa. A part left out is not checked (tests give only what they test).
- */
+/** What the check reads of the app's Medusa; a part left out is not checked (tests give only what they test). */
 export interface MedusaSurface {
   workflows: Record<string, WorkflowLike | undefined>
   utils: Record<string, unknown>
@@ -179,11 +165,8 @@ function file(key: FileAssumption, name: string, without: string, turnOff?: () =
 
 /**
  * What the plugin assumes of Medusa, each with what it turns off without it: the hooks it registers
- * handlers on (src/workflows/hooks: the one setTaxLineContext handler on three workflows, the cart
- * refresh's hook, the completion's validate hook), the framework helpers it calls, and each reach-in
- * of src/medusa (src/medusa/README.md: one file per assumption, each with its contract test). The
- * workflow ids and step ids the plugin runs are its own (`sales-tax-*`), and Medusa's events it
- * subscribes to are strings that an older Medusa simply never emits: neither needs a check here.
+ * handlers on, the framework helpers it calls, and each reach-in of src/medusa. Its own workflow
+ * ids and the event names it subscribes to need no check (an older Medusa never emits them).
  */
 export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   contextHook("updateTaxLinesWorkflow", `cart tax: ${NO_CART_CONTEXT}`),
@@ -322,10 +305,7 @@ export function installedSurface(): MedusaSurface {
   }
 }
 
-/**
- * Checks MEDUSA_ASSUMPTIONS against the app's Medusa and logs ONE error when something is
- * missing (never a silent misbehaviour). Returns the message, or null.
- */
+/** Checks MEDUSA_ASSUMPTIONS against the app's Medusa and logs ONE error when something is missing. */
 export function checkMedusaAssumptions(
   log: { error?(m: string): void; warn(m: string): void },
   surface: MedusaSurface = installedSurface(),

@@ -42,9 +42,8 @@ interface LineRow {
   adjustments?: Row[] | null
 }
 /**
- * The Cart Module's writes of content read back by Query. Medusa's input DTOs type nullable columns
- * (description, tax_rate_id, provider_id, metadata, …) as optional non-null and amounts without
- * null, so the rows as read do not fit them: the restore writes them through this view.
+ * The Cart Module's writes of content read back by Query: Medusa's input DTOs type nullable
+ * columns as non-null, so the rows as read are written through this view.
  */
 interface ContentWrites {
   updateLineItems(rows: { id: string; quantity: number | null; unit_price: number | null; is_custom_price: boolean }[]): Promise<unknown>
@@ -178,12 +177,10 @@ export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping
 }
 
 /**
- * Pure: whether a state taken from the last tax run (quotedCartState) still describes the cart
- * before this change: every item or shipping method it had that the cart still has still carries
- * the tax lines that run wrote (a store change refused for tax writes none; another instance's
- * quoted change since would have replaced them). Older lines back beside them (Medusa's undoing of
- * a line's deletion restores its soft-deleted tax lines) are the restore's to clear. A state that
- * was read always holds.
+ * Pure: whether a state taken from the last tax run still describes the cart: every item or
+ * shipping method it had that the cart still has carries the tax lines that run wrote (another
+ * quoted change since would have replaced them). Older lines back beside them are the restore's
+ * to clear. A state that was read always holds.
  */
 export function quotedStateHolds(before: CartState, now: CartState): boolean {
   const ids = before.quotedLineIds
@@ -253,9 +250,7 @@ export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
 export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
-  // turned off at start (the Cart Module is not the one assumed: the boot check logged it once)
   if (!cartRestoreOn()) return ["cart (the restore is turned off: see the start-up error)"]
-  // no Locking Module registered: restore without the lock
   const locking = lockingOf(scope)
   if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
   else await restoreUnlocked(scope, before)

@@ -1,10 +1,8 @@
 /**
  * The status and body Medusa's error handler answers for an error, for the store cart middleware
- * (tax-resync.ts) that answers a failed after-route tax refresh itself. Medusa exports this
- * mapping as `getHttpResponseFromError` (@medusajs/framework/http) from 2.20 on; on 2.19, which
- * lacks it, the plugin uses `medusaErrorResponse` below: the same mapping for the errors that reach
- * it (MedusaErrors: the plugin's refusal `sales_tax_unavailable` is NOT_ALLOWED, an address the
- * service rejects INVALID_DATA), anything else an unknown 500 as Medusa answers it.
+ * that answers a failed after-route tax refresh itself. Medusa exports this mapping as
+ * `getHttpResponseFromError` from 2.20 on; before, `medusaErrorResponse` below is the same mapping
+ * for the errors that reach it (MedusaErrors), anything else an unknown 500.
  */
 import * as medusaHttp from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"

@@ -1,8 +1,6 @@
 /**
- * The app's installed Medusa, read as files: the shared reader of the boundary's contract tests and
- * of the boot check (boot-check.ts). Each reach-in in src/medusa names what it assumes of a file of
- * @medusajs/core-flows, @medusajs/framework or @medusajs/medusa; this reads that file (its built
- * JavaScript, the code that runs) so a test, and the plugin at start, can see whether it still holds.
+ * The app's installed Medusa, read as files (the built JavaScript that runs), so the boundary's
+ * contract tests and the boot check can see whether each reach-in's assumption still holds.
  * Every reader returns undefined (never throws) when the file or the construct is not there.
  */
 import { readFileSync } from "node:fs"

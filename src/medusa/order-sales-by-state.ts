@@ -1,7 +1,7 @@
 /**
  * BOUNDARY: the store's US sales per state and window, summed by PostgreSQL over the Order Module's
- * tables in ONE statement (no public path reads a year of orders aggregated; Query would take tens
- * of seconds). Assumes: the tables and columns of ORDER_TABLE_COLUMNS. Buys: the nexus report over a
+ * tables in ONE statement (no public path reads a year of orders aggregated).
+ * Assumes: the tables and columns of ORDER_TABLE_COLUMNS. Buys: the nexus report over a
  * large store's year of orders. Contract: integration-tests/http/nexus.spec.ts (the real tables).
  * Boot check: `orderTablesDifferences`; when one is missing the report's sales are turned off.
  * Counted per order: items after discounts and shipping, before tax, of orders not canceled nor

@@ -5,7 +5,7 @@
  * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` and `shipping_method` carry
  * `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
  * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, one
- * service call per cart state on 2.15-2.16. Contract test: tax-line-context-fallback.test.ts.
+ * service call per cart state on a Medusa without the hooks. Contract test: tax-line-context-fallback.test.ts.
  * Boot check: boot-check.ts (the hooks, else this reader's entities).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -43,9 +43,8 @@ export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind
 }
 
 /**
- * Notes, when the plugin's src/workflows is loaded, whether Medusa's core-flows lacks the hooks
- * (`workflows`: the three workflows as imported); the provider then reads the context itself.
- * Kept in the process's runtime (the provider and src/workflows are separate module instances).
+ * Notes whether Medusa's core-flows lacks the hooks (the provider then reads the context itself).
+ * Kept in the runtime: the provider and src/workflows are separate module instances.
  */
 const fallback = runtimeSlot("taxLineContextFallback", () => ({ on: false }))
 export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt?: SalesTaxRuntime): boolean {
@@ -99,9 +98,8 @@ export function routeOrderRef(path: string | undefined): { entity: (typeof ORDER
 }
 
 /**
- * The cart or order of the lines the provider was handed (one Query per entity tried: cart lines,
- * then cart shipping methods, then order items; then the order the admin request's path names,
- * with the lines not on it yet); undefined when none is found.
+ * The cart or order of the lines the provider was handed (cart lines, cart shipping methods,
+ * order items, then the order the admin request's path names); undefined when none is found.
  */
 export async function linesOwner(
   scope: QueryScope,

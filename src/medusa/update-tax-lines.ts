@@ -2,8 +2,7 @@
  * BOUNDARY: updateTaxLinesWorkflow's work for a cart, as module calls inside the refresh hook's step
  * (its completion check, the setTaxLineContext handler, the Tax Module's getTaxLines, translations,
  * the Cart Module's setters), so that the lines it writes are the restore point of the cart's next
- * change. Buys: the store ratio: a US cart change costs the plugin about 14 SQL statements instead of
- * about 34 (no workflow run, no second cart read, no read before the next change; store-overhead.spec.ts).
+ * change. Buys: fewer SQL statements per cart change (no workflow run, no second cart read).
  * Assumes: the installed workflow fetches UPDATE_TAX_LINES_CART_FIELDS and runs UPDATE_TAX_LINES_STEPS.
  * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`) when it
  * differs: the hook runs the workflow itself.
@@ -40,7 +39,6 @@ export interface TaxRunItem extends TaxedItem {
   unit_price?: BigNumberInput | null
 }
 
-/** A shipping method as the tax run reads it. */
 export interface TaxRunShipping extends TaxedShipping {
   name?: string | null
   amount?: BigNumberInput | null
@@ -72,11 +70,9 @@ export interface TaxRunCart extends TaxedEntity {
 }
 
 /**
- * The cart's fields for a direct tax run: updateTaxLinesWorkflow's own (what its hook input
- * carries) less the existing tax lines (only setTaxLinesForItemsStep's compensation reads them:
- * one statement per cart change), the context handler's `contextFields`, and `completed_at`
- * (validateCartStep). `withTaxLines`: keep the existing tax lines in the hook input, for a host's
- * handler added with addTaxLineContextHandler that may read them.
+ * The cart's fields for a direct tax run: updateTaxLinesWorkflow's own less the existing tax lines
+ * (only the step's compensation reads them), plus `contextFields` and `completed_at`.
+ * `withTaxLines`: keep them for a host's handler (addTaxLineContextHandler) that may read them.
  */
 export function taxRunFields(withTaxLines: boolean, contextFields: readonly string[]): string[] {
   const medusa = withTaxLines ? UPDATE_TAX_LINES_CART_FIELDS : UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !f.includes(".tax_lines."))
@@ -84,11 +80,9 @@ export function taxRunFields(withTaxLines: boolean, contextFields: readonly stri
 }
 
 /**
- * Pure: getItemTaxLinesStep's context for a cart, as Medusa's normalizeTaxModuleContext (2.19-2.21) writes
- * it (force_tax_calculation false, not a return); null: no tax to compute. The cart's values are
- * handed on as read (null stays null, an amount stays as Query gave it): whichever provider serves
- * the address sees what Medusa's own step would hand it. Medusa's types say string where the
- * cart's columns are nullable: the one cast below says so.
+ * Pure: getItemTaxLinesStep's context for a cart, as Medusa's normalizeTaxModuleContext writes it
+ * (null: no tax to compute). Values are handed on as read, so any provider sees what Medusa's own
+ * step would hand it; the cast: Medusa's types say string where the columns are nullable.
  */
 export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | undefined): TaxCalculationContext | null {
   const a = cart.shipping_address
@@ -117,11 +111,7 @@ export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | unde
   } as TaxCalculationContext
 }
 
-/**
- * Pure: the items the Tax Module quotes, as getItemTaxLinesStep writes them (normalizeLineItemsForTax;
- * gift cards left out), the cart's values as read (the cast: Medusa's DTO types say string where the
- * columns are nullable).
- */
+/** Pure: the items the Tax Module quotes, as normalizeLineItemsForTax writes them (no gift cards). */
 export function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
   return (cart.items ?? [])
     .filter((i) => !i.is_giftcard || !isDefined(i.is_giftcard))
@@ -149,9 +139,8 @@ const isItemLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ItemTaxLineDTO
 const isShippingLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ShippingTaxLineDTO => "shipping_line_id" in l
 
 /**
- * updateTaxLinesWorkflow's work for `cart` (see the file's comment). `contextHandler`: the
- * setTaxLineContext handler registered on that workflow. Throws what the workflow's steps throw
- * (a completed cart; the provider's refusal). Returns the tax lines written, as the Cart Module returns them.
+ * updateTaxLinesWorkflow's work for `cart`; `contextHandler` is the setTaxLineContext handler
+ * registered on it. Throws what the workflow's steps throw; returns the tax lines written.
  */
 export async function setCartTaxLines(
   container: MedusaContainer,
@@ -205,10 +194,8 @@ export async function setCartTaxLines(
 }
 
 /**
- * The fields Medusa's updateTaxLinesWorkflow (2.19-2.21) reads when it fetches the cart itself
- * (@medusajs/core-flows, cart/workflows/update-tax-lines.js, `cartFields`): the refresh hook reads
- * them (less what only the workflow's own steps need: taxRunFields) together with the context
- * handler's TAXED_FIELDS, so that neither the tax run nor the handler reads the cart again.
+ * The `cartFields` updateTaxLinesWorkflow fetches the cart with: the refresh hook reads them with
+ * the context handler's TAXED_FIELDS, so neither the tax run nor the handler reads the cart again.
  */
 export const UPDATE_TAX_LINES_CART_FIELDS = [
   "id",
@@ -281,10 +268,8 @@ export const UPDATE_TAX_LINES_STEPS = [
 ] as const
 
 /**
- * The workflow as 2.15 ships it (before the setTaxLineContext hook): three fields fewer and no hook.
- * The direct run needs the plugin's handler on that hook, so there it never runs; the refresh hook
- * runs the workflow with the cart read with the fields above (a superset), which is why this form
- * is accepted rather than reported.
+ * The workflow before the setTaxLineContext hook: three fields fewer, no hook. The direct run never
+ * runs there (it needs the hook), and the refresh hook's read is a superset, so it is accepted.
  */
 export const UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_CART_FIELDS.filter(
   (f) => !["items.is_giftcard", "shipping_methods.name", "shipping_methods.id"].includes(f),
@@ -313,12 +298,7 @@ function differencesFrom(source: string, expectedFields: readonly string[], step
   return out
 }
 
-/**
- * Whether `source` (core-flows' update-tax-lines.js) is the workflow this module re-implements: its
- * cart field list is UPDATE_TAX_LINES_CART_FIELDS and its steps are UPDATE_TAX_LINES_STEPS, in
- * order (or it is 2.15's form: UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, no hook). Returns what
- * differs from the current form (empty: it matches). Pure.
- */
+/** Pure: what differs between `source` and the workflow this module re-implements (empty: it matches). */
 export function updateTaxLinesDifferences(source: string | undefined): string[] {
   if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
   const out = differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS, UPDATE_TAX_LINES_STEPS)
@@ -336,10 +316,8 @@ export const directTaxRunOn = (): boolean => switchOn("directTaxRun")
 export const setDirectTaxRun = (on: boolean): void => setSwitch("directTaxRun", on)
 
 /**
- * The file of @medusajs/core-flows' dist whose `cartFieldsForRefreshSteps` Medusa's cart refresh
- * reads the cart with (updateCartPromotionsWorkflow's read: the cart its `validate` hook gets). The
- * refresh hook's direct run starts from that read (cart-refresh.ts) only while it names every
- * field the run takes from it.
+ * The core-flows file whose `cartFieldsForRefreshSteps` Medusa's cart refresh reads the cart with:
+ * the direct run starts from that read only while it names every field the run takes from it.
  */
 export const REFRESH_FIELDS_SOURCE = "cart/utils/fields.js"
 

@@ -138,7 +138,7 @@ export function stampDestination<T extends { data?: Record<string, unknown> | nu
   d: ResolvedDestination,
 ): T[] {
   const value = d.zip4 ? { state: d.state, zip: d.zip, zip4: d.zip4, source: d.source } : { state: d.state, zip: d.zip, source: d.source }
-  // in place: each line's data is its own (a spread copy cost more than the rest of the tax lines)
+  // in place: each line's data is its own
   for (const l of lines) {
     ;(l.data ??= {}).destination = value
     l.rate_id = recordRateId(l.data)

@@ -23,10 +23,7 @@ export interface MedusaAddressLike {
   postal_code?: string | null
 }
 
-/**
- * SHA-256 of a string as hex: Node's one-shot `crypto.hash` (20.12+; several times cheaper than a
- * createHash object for a cart's few hundred bytes), else createHash. The same digest either way.
- */
+/** SHA-256 of a string as hex: Node's cheaper one-shot `crypto.hash` where it exists, else createHash. */
 const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash
 export function sha256Hex(data: string): string {
   return oneShot ? oneShot("sha256", data, "hex") : nodeCrypto.createHash("sha256").update(data).digest("hex")
@@ -64,7 +61,6 @@ export function taxableDestination(
 
 /** The service's destination: the shopper's lines and city with the resolved state and ZIP, keys in sorted order. */
 export function serviceAddress(a: MedusaAddressLike, d: Pick<ResolvedDestination, "state" | "zip" | "zip4">): Address {
-  // keys in sorted order (a service cart's JSON is hashed as written: buildServiceCart)
   const address: Address = {
     city: (a.city ?? "").slice(0, 100),
     countryCode: "US",
@@ -87,11 +83,7 @@ export function serviceCustomerId(customerId: string | null | undefined, cartId:
 }
 const guestIds = new Map<string, string>()
 
-/**
- * Memo of the decimal arithmetic per line (the same prices, quantities and discounts come back at
- * every recalculation of a cart and across carts of the same catalogue). Values are immutable
- * (BigNumber methods return new numbers); bounded: cleared when full.
- */
+/** Memo of the decimal arithmetic per line (the same figures recur at every recalculation); cleared when full. */
 const lineMemo = new Map<string, LineFigures | null>()
 const LINE_MEMO_MAX = 20_000
 function memoSet<V>(m: Map<string, V>, k: string, v: V): V {
@@ -159,9 +151,8 @@ export interface BuildCartInput {
 }
 
 /**
- * The carts buildServiceCart returned: plain data with every object's keys in sorted order, so
- * cartHash hashes their JSON.stringify without checking (canonicalCartJson checks any other cart).
- * Such a cart is not mutated afterwards (the provider builds a new one for a change: withNets).
+ * The carts buildServiceCart returned: plain data with keys in sorted order, so cartHash hashes
+ * their JSON.stringify without checking. Never mutated afterwards (withNets builds a new one).
  */
 const builtCarts = new WeakSet<CartIn>()
 
@@ -173,8 +164,7 @@ const builtCarts = new WeakSet<CartIn>()
 export function buildServiceCart(input: BuildCartInput): CartIn {
   const { snapshot: s } = input
   const lineItems: CartLineItemIn[] = []
-  // every object is written with its keys in sorted order: the cart hash then takes the native
-  // JSON.stringify path (see canonicalCartJson); the wire format is the same JSON
+  // keys in sorted order: the cart hash then takes the native JSON.stringify path
   for (const it of s.items) {
     const fig = itemFigures(it)
     if (!fig) continue
@@ -217,10 +207,7 @@ const sortedAddresses = new WeakSet<Address>()
 /** The sorted copy of each address copied (the `origin` option is the same object for every cart). */
 const sortedCopies = new WeakMap<Address, Address>()
 
-/**
- * An address with its keys in sorted order: itself when written so, else a copy (one per address
- * object). Addresses are not changed once in a cart (buildServiceCart's carts are never mutated).
- */
+/** An address with its keys in sorted order: itself when written so, else one copy per address object. */
 function sortedKeys(a: Address): Address {
   if (sortedAddresses.has(a)) return a
   let out = sortedCopies.get(a)
@@ -327,10 +314,8 @@ function sortedPlain(v: unknown): boolean {
 }
 
 /**
- * canonicalJson of a cart: for plain cart data (the carts buildServiceCart makes), the native
- * JSON.stringify writes the same string much faster (as is when every object already lists its keys
- * in sorted order, as buildServiceCart writes them; else with the sorted key list); anything
- * else goes through canonicalJson.
+ * canonicalJson of a cart: plain cart data goes through the faster native JSON.stringify (with
+ * the sorted key list unless already sorted), which writes the same string; anything else through canonicalJson.
  */
 export function canonicalCartJson(cart: unknown): string {
   if (cart === undefined || !plainCartData(cart)) return canonicalJson(cart)
@@ -346,11 +331,7 @@ export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly st
   return sha256Hex(`${connectionId}\0${json}`)
 }
 
-/**
- * A POST carts body of service carts, its JSON (the body as sent) and the hash of that JSON with the
- * connection (the quote cache's key): carts buildServiceCart made are written as JSON.stringify
- * writes them (their keys are in sorted order already), any other cart as canonicalCartJson.
- */
+/** A POST carts body, its JSON as sent and that JSON's hash with the connection (the quote cache's key). */
 export function cartsRequest(carts: CartIn[], connectionId: string): { body: CalculateCartsRequest; json: string; hash: string } {
   const body = { items: carts }
   let built = true

@@ -24,7 +24,7 @@ export const SnapshotItem = z.object({
   inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
-  /** The stock location the line ships from (origin per stock location, src/checkout/origins/origins.ts). */
+  /** The stock location the line ships from. */
   origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>
@@ -191,9 +191,8 @@ function fastSnapshot(v: unknown): CartSnapshot {
 }
 
 /**
- * CartSnapshot.safeParse with a fast path: a plain, well-formed snapshot (what the hooks write)
- * is checked and copied by hand, to the same output; anything else — an error to report, an odd
- * shape — is left to zod (property-tested against zod in context.test.ts).
+ * CartSnapshot.safeParse with a fast path: a plain, well-formed snapshot is checked and copied by
+ * hand to the same output; anything else is left to zod (property-tested against zod).
  */
 export function parseCartSnapshot(raw: unknown): ReturnType<typeof CartSnapshot.safeParse> {
   try {

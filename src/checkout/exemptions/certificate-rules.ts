@@ -5,12 +5,8 @@ import type { EXEMPTION_REASONS } from "../../service/contract"
 type Reason = (typeof EXEMPTION_REASONS)[number]
 
 /**
- * Exemption reasons whose certificates carry no state-issued identification number: purchases by
- * the federal government (exempt under federal law; no state registration exists) and by a tribal
- * government (exempt under federal law on tribal land; states issue no number for it). Every other
- * reason (state and local governments, diplomats' cards, charities, schools, churches, resale and
- * direct pay permits, agricultural and manufacturing exemptions, direct mail, other) is backed by a
- * number per state, so each state listed needs one.
+ * Exemption reasons whose certificates carry no state-issued identification number (federal and
+ * tribal governments are exempt under federal law). Every other reason needs one per state listed.
  */
 export const REASONS_WITHOUT_ID_NUMBER: readonly Reason[] = ["FederalGovernment", "TribalGovernment"]
 

@@ -5,16 +5,13 @@ import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from ".
 import { claimedByOther } from "./certificate-claims"
 
 /**
- * Active certificates per customer, cached with the quote TTL: in Medusa's Caching Module when
- * the Tax Module lists it as a dependency (shared by every instance), else in process.
- * Creating or disabling a certificate through the plugin (the admin and store certificate routes)
- * invalidates the customer's entry at once, here and in the Caching Module
- * (`invalidateCustomerCertificates`); the provider forgets the in-process list when the service
- * refuses a certificate. A certificate created or disabled at the service by other means is seen
- * when the entry expires (the quote TTL, `cacheTtlSeconds`).
+ * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
+ * Tax Module has it (shared by every instance), else in process. The plugin's certificate routes
+ * invalidate a customer's entry at once (`invalidateCustomerCertificates`); a certificate changed
+ * at the service by other means is seen when the entry expires.
  */
-// in the plugin's runtime (src/runtime.ts): the provider (loaded by the Tax Module) and the admin
-// routes share one map even if the plugin's files are loaded twice (source and build)
+// in the plugin's runtime: the provider and the admin routes share one map even if the plugin's
+// files are loaded twice (source and build)
 export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
 const flight = new SingleFlight<ListedCertificate[]>()
 
@@ -30,7 +27,7 @@ export function certificateCacheKey(customerId: string): string {
  */
 const otherConnections = runtimeSlot("certificateConnections", () => new Set<string>())
 
-/** Pure: the cache key of a customer's list on a connection (the default connection: the customer id alone, as before). */
+/** Pure: the cache key of a customer's list on a connection (the default: the customer id alone). */
 export function certificateListKey(customerId: string, connectionId?: string | null): string {
   return connectionId ? `${customerId}@${connectionId}` : customerId
 }
@@ -40,9 +37,7 @@ export function registerCertificateConnections(connectionIds: readonly string[],
   for (const c of connectionIds) otherConnections(rt).add(c)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Review (issue 27): only approved certificates exempt
-// ---------------------------------------------------------------------------------------------
+// Review: only approved certificates exempt
 
 import type { CertificateStanding, ReviewStatus } from "./certificate-claims"
 export type { CertificateStanding, ReviewStatus }
@@ -54,17 +49,14 @@ export type { CertificateStanding, ReviewStatus }
  */
 export type ExternalCertificates = "exempt" | "review"
 
-/** A certificate as the provider lists it: with whether it may exempt (`approved`, see `mayExempt`) and its claim. */
+/** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
 export type ListedCertificate = CertificateRecord & {
   approved?: boolean
   claimedCartId?: string | null
   claimedAt?: string | null
 }
 
-/**
- * The certificate-origin table as the provider reads it (the plugin's module registers itself,
- * as the rate memory does: the provider runs in the Tax Module's container).
- */
+/** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
 export interface CertificateReviews {
   /**
    * The rows of `certificateIds`, and whether the customer has a submission in flight (a
@@ -143,9 +135,8 @@ interface ScopeLike {
 }
 
 /**
- * Forgets a customer's cached certificate list (every customer's when no id): in this process,
- * and in Medusa's Caching Module when the app has one (so every instance sees the change).
- * Never throws: a cache that cannot be cleared expires with its TTL; the error is returned.
+ * Forgets a customer's cached certificate list (every customer's when no id), here and in the
+ * Caching Module. Never throws: a cache that cannot be cleared expires; the error is returned.
  */
 export async function invalidateCustomerCertificates(
   customerId?: string,
@@ -221,10 +212,8 @@ export async function activeCertificates(
 }
 
 /**
- * Pure: the oldest active, approved certificate (no `disabledAt`, `approved` true, not in
- * `refused`, not claimed by another cart than `cartId` at completion) whose states include
- * `state`, or null. A certificate without `approved` (not read through `activeCertificates`)
- * never exempts.
+ * Pure: the oldest active, approved certificate covering `state` that is not `refused` nor claimed
+ * by a cart other than `cartId`, or null. One without `approved` never exempts.
  */
 export function pickExemption(
   certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> &

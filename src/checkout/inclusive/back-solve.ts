@@ -2,17 +2,12 @@ import BigNumber from "bignumber.js"
 import { dec, type DecLike } from "../../money"
 
 /**
- * Rate back-solving: the service answers a tax AMOUNT per line (cents, computed from its
- * unrounded rate); Medusa takes a RATE (percentage) per tax line and computes
- * `taxable × rate / 100` itself, unrounded (utils/totals: calculateTaxTotal). We hand Medusa the
- * rate that lands Medusa's own product on the service's amount, so that Medusa's line tax
- * rounded to the cent IS the service's amount.
- *
- * Storage matters: the cart module keeps tax line rates in a PostgreSQL `real` column (float4, about
- * 7 significant digits) and reads them back as the shortest decimal that round-trips the float4.
- * So the rate is chosen among float4 values (the float4 nearest the exact quotient and its
- * neighbours), written as that shortest decimal: what Medusa stores and reads back is exactly the
- * number we return, and its product with the taxable amount is checked in decimal arithmetic.
+ * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE (percentage)
+ * and computes `taxable × rate / 100` itself, unrounded. We hand Medusa the rate whose product
+ * rounds to the service's amount. The cart module keeps rates in a PostgreSQL `real` (float4) and
+ * reads back the shortest decimal that round-trips it, so the rate is chosen among the float4
+ * values around the exact quotient, written as that shortest decimal: what Medusa reads back is
+ * exactly what we return.
  */
 
 const f32buf = new DataView(new ArrayBuffer(4))
@@ -26,13 +21,9 @@ export function float32Shortest(x: number): string {
   const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
   f32buf.setFloat32(0, f)
   if (f >= 1 && f < 4194304 && (f32buf.getUint32(0) & 0x7fffff) !== 0) {
-    // Here "p digits read back" is monotonic in p, so the smallest p is found by bisection (about
-    // 3 toPrecision calls instead of up to 9). Why: for f in [1, 2^22) and not a power of two, f's
-    // float4 rounding interval is symmetric (f ± ulp/2), and no decimal of at most 9 significant
-    // digits equals a float4 midpoint k·2^(e-24) (k odd: that needs q ≥ 24 - e fraction digits,
-    // more than such a decimal has) or lies within half a double ulp of one (the distance is at
-    // least 10^-q·2^(e-24) with q ≤ 8), so it reads back as f exactly when it lies within ulp/2 of
-    // f; toPrecision(p + 1) is at least as close to f as toPrecision(p). 9 digits always read back.
+    // Bisection is sound here: for f in [1, 2^22), not a power of two, f's rounding interval is
+    // symmetric and no decimal of ≤ 9 digits sits on (or within a double ulp of) a float4
+    // midpoint, so "p digits read back" is monotonic in p.
     let lo = 1
     let hi = 9
     while (lo < hi) {
@@ -83,7 +74,6 @@ export interface BackSolveInput {
 }
 
 export interface BackSolveResult {
-  /** Percentage for Medusa's tax line. */
   rate: number
   /** Medusa's unrounded tax with that rate. */
   medusaAmount: string
@@ -92,10 +82,8 @@ export interface BackSolveResult {
 }
 
 /**
- * Picks the rate (percentage, representable as float4) whose product with `taxable` is closest to
- * `amount`, among the float4 values around amount×100/taxable, and reports whether it rounds to
- * the amount (it does for any line under about a million dollars; larger lines fall back to the
- * closest double, which only the order's numeric columns would keep exactly).
+ * The float4 rate whose product with `taxable` is closest to `amount`, and whether it rounds to
+ * it (beyond float4 resolution: the closest double, which only numeric columns keep exactly).
  */
 export function backSolveRate(input: BackSolveInput): BackSolveResult {
   return backSolve(input, true)
@@ -103,7 +91,6 @@ export function backSolveRate(input: BackSolveInput): BackSolveResult {
 
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
 export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
-  // taxableKey: String(input.taxable) when the caller has it already (itemFigures keeps it)
   const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
   const memo = solvedMemo.get(key)
   if (memo) return memo
@@ -158,15 +145,9 @@ function startingFloat4(t: BigNumber, a: BigNumber): number {
 }
 
 /**
- * The candidate rate (float4 values f0-4 .. f0+4, as their shortest decimal) whose Medusa tax
- * rounds to `a` and lies closest to it (the first one on a tie), or null. Decided in doubles
- * where the double is conclusive (far from the half-cent edges, errors apart by more than the
- * double's own error), in exact decimals otherwise: the same answer as comparing every candidate
- * in decimals, at a fraction of the cost (the provider's miss path back-solves every line).
- *
- * The usual line first (nearCandidate): every candidate certainly rounds to `a`, and the closest
- * is found next to where Medusa's product crosses `a`, reading 2 to 4 candidates instead of 9.
- * Otherwise every candidate is read (scanCandidates).
+ * The candidate rate (float4 values f0-4 .. f0+4, as shortest decimals) whose Medusa tax rounds to
+ * `a` and lies closest to it (first on a tie), or null: decided in doubles where they are
+ * conclusive, in exact decimals otherwise, giving exactCandidate's answer at a fraction of the cost.
  */
 function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   const tN = t.toNumber()
@@ -178,14 +159,10 @@ function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
 }
 
 /**
- * The fast path of bestCandidate, or undefined when it cannot decide. Why it gives the same
- * answer: the candidates c(s) increase with s (each shortest decimal lies inside its own float4's
- * rounding interval, and these intervals are ordered), so Medusa's product t·c(s)/100 and its
- * distance d(s) to `a` increase with s (in doubles too: rounding is monotonic). Every c(s) lies
- * between the float4 midpoints below f0-4 and above f0+4: when the products at those two bounds
- * are farther than a margin inside (a - 0.005, a + 0.005), every candidate rounds to `a` and none
- * is near a half cent. The closest is then c(k-1) or c(k), k the first s with d(s) >= 0, and its
- * runner-up a neighbour: when the two errors are within the double's error, the decimals decide.
+ * The fast path of bestCandidate, or undefined when it cannot decide. The candidates c(s) and
+ * d(s) = t·c(s)/100 − a increase with s; when the products at the float4 midpoints outside
+ * f0±4 lie a margin inside (a − 0.005, a + 0.005), every candidate rounds to `a`, and the closest
+ * is c(k−1) or c(k), k the first s with d(s) ≥ 0. A near tie goes to the decimals.
  */
 export function nearCandidate(tN: number, aN: number, f0: number): number | null | undefined {
   // a margin far above the doubles' error here (a few ulps of numbers of a's size)

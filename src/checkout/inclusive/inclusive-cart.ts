@@ -30,10 +30,8 @@ export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
 }
 
 /**
- * Why the cart is refused, or null. Mixed carts (tax-inclusive and tax-exclusive lines) are
- * quoted; a promotion whose kind differs from its line's price is not: Medusa takes the tax out
- * of a tax-inclusive adjustment on a tax-exclusive price (and adds it to a tax-exclusive adjustment
- * on a tax-inclusive price) at the very rate being computed, so the net to quote is unknown.
+ * Why the cart is refused, or null: a promotion whose kind differs from its line's price, since
+ * Medusa then moves the discount's tax at the very rate being computed (the net is unknown).
  */
 export function inclusiveMixRefusal(s: CartSnapshot): string | null {
   // the checkout hot path: no decimal arithmetic for a line without promotions of the other kind

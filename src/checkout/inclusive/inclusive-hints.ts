@@ -1,10 +1,8 @@
 /**
  * What the provider already knows of a destination's rates, so that a tax-inclusive cart state
- * costs ONE paid lookup (inclusive.ts step 0): the effective rate of every line of every live,
- * non-exempt quote, per connection, destination ZIP and TIC, kept in process for an hour; and,
- * when this process has none, the rate memory the fallback keeps (last-known rates, 30 days, shared
- * by every instance). A hint only picks the first net to quote: the service's answer decides, and a
- * wrong hint (a threshold crossed, a rate changed) costs the re-quote it always did.
+ * costs ONE paid lookup: the effective rate of every line of every live, non-exempt quote, per
+ * connection, ZIP and TIC, kept in process; else the fallback's rate memory. A hint only picks the
+ * first net to quote: the service's answer decides, and a wrong hint costs one re-quote.
  */
 import BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
@@ -28,11 +26,9 @@ interface Known {
 }
 
 /**
- * Pure: what one answer adds to what is known of a rate. The answers' intervals (rateEstimate: the
- * 4-place reported rate and amount ÷ net) are intersected, so that every quote narrows the rate;
- * an answer outside the interval (the rate changed, a threshold's other side) replaces it. The rate
- * to predict with is the reported one when the interval still allows it (the service's rates are
- * mostly whole to 4 places), else the interval's middle.
+ * Pure: what one answer adds to what is known of a rate. The answers' intervals (rateEstimate) are
+ * intersected; an answer outside the interval (the rate changed) replaces it. The rate to predict
+ * with is the reported one while the interval allows it, else the interval's middle.
  */
 export function narrowKnown(prev: Known | undefined, net: DecLike, answer: { amount: number; rate: number }): Known {
   const est = rateEstimate(net, answer)
@@ -81,10 +77,9 @@ export class InclusiveHints {
   #answers: Answer[] = []
 
   /**
-   * Records the effective rate of each line of a live, non-exempt quote. Every quote passes here,
-   * most of them tax-exclusive: the answer is only kept, filed by ZIP and TIC after the shopper's
-   * answer (#file), and the decimal work of narrowKnown is done when a tax-inclusive cart reads the
-   * ZIP and TIC (known), in the order the answers came.
+   * Records the effective rate of each line of a live, non-exempt quote. Most quotes are exclusive,
+   * so the answer is only kept here: filed after the shopper's answer (#file), narrowed when a
+   * tax-inclusive cart reads the ZIP and TIC (known).
    */
   record(
     carts: readonly { cart: CartIn }[],

@@ -4,43 +4,18 @@ import { dec, type DecLike } from "../../money"
 import { float32Shortest, float32Step } from "./back-solve"
 
 /**
- * Tax-inclusive prices. The service only knows net prices: it answers the tax of a net
- * line. A tax-inclusive line shows the shopper a gross G (unit price × quantity − tax-inclusive
- * discounts) that must be split into a net N and a tax T with
- *
- *     N + T = G   and   T = the service's tax on N (to the cent),
- *
- * so that Medusa's inclusive total is G, its tax is T, and the filed line (net N, tax T) is what the
- * shopper paid. Medusa computes an inclusive line from the RATE r of its tax lines:
- * subtotal = G / (1 + r), tax = subtotal × r (utils/totals/line-item, unrounded), total = G. So the
- * provider (1) finds N by quoting the service (`resolveInclusive`) and (2) hands Medusa the float4
- * rate whose inclusive tax on G rounds to T (`backSolveInclusiveRate`).
- *
- * Finding N (at most 3 service calls per inclusive cart state, 4 when a hint missed; every line of the cart is quoted
- * together, exclusive lines at their net as usual):
- *  0. when the rate of the line's destination ZIP and TIC is already known (a `start` net from
- *     `hintedNet`: the last quote's rate there, or the rate memory), the first quote is at the net
- *     it predicts and usually closes the line: ONE call per cart state (the service bills each);
- *  1. otherwise quote the inclusive lines at their gross G: the answer gives each line's rate;
- *  2. quote at the net derived from it, N = G / (1 + rate) on the cent: closes almost every line;
- *  3. one re-quote, only for a line whose net moved a rule: a per-item threshold crossed (New York
- *     clothing under $110: the net is under the threshold while the gross is above it) or a rate
- *     the first answer did not pin down to the cent.
- * A line the service calls exempt at its gross (tax 0) closes at call 1 (N = G).
- *
- * No net may exist: N + tax(N) jumps by 2 cents where tax(N) steps up a cent, so one cent value of G
- * in each step has no split (0.16 at 10 %: 0.15 + 0.02 = 0.17, 0.14 + 0.01 = 0.15). Then the pair
- * with N + T below G by one cent is kept: the shopper still pays G, Medusa shows tax T, and the
- * order is filed with net G − T and tax T as charged (the filing's re-quote sees the service's own
- * tax on G − T differ by a cent and files the charged tax, recording the difference). Likewise a
- * line whose rules have no consistent split (a threshold that flips with the net) after the 3 calls.
+ * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
+ * tax T with N + T = G and T = the service's tax on N; Medusa then gets the float4 rate whose
+ * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N by quoting
+ * at a hinted net (`hintedNet`) or the gross, then at G / (1 + rate), then one re-quote when the net
+ * crossed a rule (a per-item threshold); a missed hint costs one call more. Where no net exists
+ * (N + tax(N) jumps 2 cents where tax steps a cent) the split one cent short of G is kept: the
+ * shopper still pays G and the order is filed with net G − T and tax T as charged.
  */
 
-/** One inclusive line as the resolution needs it. */
 export interface InclusiveLine {
-  /** The service cart's itemId. */
   itemId: string
-  /** What the shopper pays for the line, tax included (dollars, cents; Medusa's unit_price × quantity − inclusive discounts). */
+  /** Tax included (dollars): Medusa's unit_price × quantity − inclusive discounts. */
   gross: DecLike
 }
 
@@ -50,17 +25,14 @@ export interface LineAnswer {
   rate: number
 }
 
-/** What a line resolves to. */
 export interface InclusiveSplit {
   /** The net the service was last asked for this line (dollars). */
   net: string
   /** The tax Medusa charges (the service's tax on `net`). */
   amount: number
-  /** The service's reported rate at `net`. */
   rate: number
   /** G − net − amount: 0 when the split is exact; ±0.01 (one cent) where no net exists. */
   residual: string
-  /** Service calls it took (1..3). */
   calls: number
 }
 
@@ -227,10 +199,6 @@ export async function resolveInclusive(
   }
   return { splits, last, lastNets, calls }
 }
-
-// ---------------------------------------------------------------------------------------------
-// The rate handed to Medusa
-// ---------------------------------------------------------------------------------------------
 
 /**
  * Medusa's tax of a tax-inclusive line at `ratePct`, as utils/totals computes it (MathBN, unrounded):

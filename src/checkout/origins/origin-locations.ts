@@ -2,7 +2,7 @@
  * Which stock location each line ships from: its shipping method's option → fulfillment set → stock
  * location (an item goes with its shipping profile's method); with no method yet, the sales channel's
  * first location. The addresses go into the snapshot (origins.ts decides whether one is usable); the
- * store configuration read is kept 60 s in the plugin's runtime.
+ * store configuration read is kept briefly in the plugin's runtime.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"

@@ -90,9 +90,8 @@ export function locationClass(a: LocationAddressLike | null | undefined, sets: F
 }
 
 /**
- * Locations whose address the service refused as an origin (this process): reported once each in
- * the log and on the settings page; their lines use the fallback origin until the address changes
- * (the entry is forgotten when the location's address differs from the refused one).
+ * Locations whose address the service refused as an origin: reported once each; their lines use
+ * the fallback origin until the address changes.
  */
 export interface RefusedLocation {
   locationId: string
@@ -101,16 +100,13 @@ export interface RefusedLocation {
   reason: string
   at: string
 }
-/** The refusals this process saw, in the plugin's runtime (src/runtime.ts): the provider records them, the settings route lists them. */
+/** The refusals this process saw: the provider records them, the settings route lists them. */
 export const refusedLocations = runtimeSlot("refusedLocations", () => new Map<string, RefusedLocation>())
 
 /**
- * Refusals shared between instances: each refusal is added to one entry of Medusa's
- * Caching Module when the host has it (Redis for a store on several instances; the Tax Module
- * sees it when declared as its dependency, docs/provider.md "Caching"), so the settings page of
- * every instance lists a refusal found by any of them. Without the module: this process's only.
- * An instance still tries a refused address once itself (one more quote round trip, then it
- * falls back like the first); the cache is not the quote path.
+ * Refusals shared between instances through one entry of Medusa's Caching Module when the host has
+ * it, so every instance's settings page lists them. It is not the quote path: an instance still
+ * tries a refused address once itself.
  */
 export interface RefusalCache {
   get(args: { key: string }): Promise<unknown>

@@ -1,11 +1,8 @@
 /**
- * A small consecutive-failure circuit breaker for the checkout path (cockatiel, the installed
- * library, is ESM-only and cannot be required by Medusa's CommonJS build on Node 20, so this is
- * written out; it is ~50 lines and tested beside).
- *
- * closed → (`failures` consecutive counted failures) → open: calls fail at once with
- * BrokenCircuitError, nobody waits on a down service → after `halfOpenAfterMs` → half-open: ONE
- * probe goes through (others still fail fast); success closes, failure re-opens.
+ * A small consecutive-failure circuit breaker for the checkout path (cockatiel is ESM-only and
+ * cannot be required by Medusa's CommonJS build). closed → (`failures` consecutive counted
+ * failures) → open: calls fail at once with BrokenCircuitError → after `halfOpenAfterMs` →
+ * half-open: ONE probe goes through; success closes, failure re-opens.
  */
 export class BrokenCircuitError extends Error {
   override name = "BrokenCircuitError"

@@ -58,7 +58,6 @@ export async function quoteExempt(
   cartId: string | null = null,
 ): Promise<Quote> {
   const { conn, breaker, deadline } = run
-  // a cached list makes no call; a lookup goes through the breaker within the quote's deadline
   const certs = await activeCertificates(conn.client, exemptFor, deps.options.cacheTtlSeconds, {
     store: deps.certificateStore,
     guard: <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now())),

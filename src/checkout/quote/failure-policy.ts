@@ -124,13 +124,11 @@ export class FailurePolicy {
     shippingLines: ShippingTaxCalculationLine[],
   ): Promise<TaxLine[]> {
     const { options, logger } = this.deps
-    // the service refused the address: a shopper error, whatever the policy
     const refused = addressRefusal(err)
     if (refused) throw refused
     const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
     if (isOutage(err)) markOutage()
-    // a refused API key (401/403, or the circuit it opened): the failure policy as for an outage,
-    // but ONE error a minute per connection that names the problem, instead of a warning per request
+    // a refused API key (or the circuit it opened): the policy as for an outage, logged as above
     if (isKeyRefused(err)) this.#keyRefused.add(connectionId)
     const keyRefused = isKeyRefused(err) || (err instanceof BrokenCircuitError && this.#keyRefused.has(connectionId))
     if (keyRefused && this.#keyRefusedLog.take(connectionId)) {
@@ -145,9 +143,7 @@ export class FailurePolicy {
     }
     if (options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
 
-    // fallback, in order (fallbackRatesFor): the last-known rate of the ZIP and TIC above 0 % (the
-    // highest in 30 days) → fallbackRates[state] / fallbackRate → the region's own rates → a
-    // learned 0 % → nothing: refuse as "block" (never a silent 0 %)
+    // fallback (fallbackRatesFor); a line nothing applies to refuses the cart as "block"
     const zip = zipKey(destination.zip)
     const { ticOf, tics } = fallbackTics(snapshot, itemLines, shippingLines, options)
     let known = new Map<number, KnownRate>()

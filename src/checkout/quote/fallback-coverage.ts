@@ -1,9 +1,7 @@
 /**
- * At boot, under "fallback": the US states for which an outage would find nothing configured
- * (no `fallbackRates` entry, no `fallbackRate`, no default rate in a US tax region: read through
- * the Tax Module by src/medusa/tax-rate-service.ts). One warning
- * names them and the option to set: for those states an outage falls back to last-known rates
- * only, and a ZIP never quoted is refused (as under "block").
+ * At boot, under "fallback": ONE warning naming the US states for which an outage would find
+ * nothing configured: there an outage falls back to last-known rates only, and a ZIP never quoted
+ * is refused (as under "block").
  */
 import type { PluginOptions } from "../../options"
 import { fallbackGaps, US_STATES } from "./fallback"

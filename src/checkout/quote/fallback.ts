@@ -26,10 +26,7 @@ export class QuoteTimeoutError extends Error {
   }
 }
 
-/**
- * Runs `fn` and rejects with QuoteTimeoutError once `ms` have passed (at once when ms ≤ 0). The
- * call left behind is not awaited: its answer can still fill a cache.
- */
+/** Runs `fn`, rejecting with QuoteTimeoutError after `ms`; the call left behind can still fill a cache. */
 export function withDeadline<T>(fn: () => Promise<T>, ms: number): Promise<T> {
   const budget = Math.floor(ms)
   if (budget <= 0) return Promise.reject(new QuoteTimeoutError(0))
@@ -91,9 +88,8 @@ export function fallbackRatesFor(
 }
 
 /**
- * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`. The
- * checkout path logs a refused API key through it: one error per minute per connection, not one
- * per shopper request. Keys are connection ids (a handful): the map stays small.
+ * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`, so a
+ * refused API key is logged once a minute per connection, not per shopper request.
  */
 export class OncePer {
   readonly #last = new Map<string, number>()

@@ -1,8 +1,7 @@
 /**
- * Whether the checkout path is in an outage, as this process last saw it: set by the provider
- * (an outage on a quote; a successful service call), read by the store middlewares that refuse
- * cart requests while tax cannot be computed (src/checkout/store/tax-resync.ts). In the plugin's
- * runtime (src/runtime.ts): the provider is loaded by the Tax Module, the middlewares by the HTTP layer.
+ * Whether the checkout path is in an outage, as this process last saw it: set by the provider, read
+ * by the store middlewares that refuse cart requests while tax cannot be computed. In the plugin's
+ * runtime: the provider and the middlewares are loaded by different layers.
  */
 import { runtimeSlot } from "../../runtime"
 

@@ -16,12 +16,7 @@ import type { RateMemory } from "../../modules/sales-tax/last-known-rates"
 import type { QuoteCache } from "./result-cache"
 import type { ProviderStats, Quote, QuoteRun, ServiceCart } from "./quote-types"
 
-/**
- * Tax-inclusive prices are quoted; what stays refused is a promotion whose kind differs from the
- * price's: a tax-exclusive promotion on a tax-inclusive price, or a tax-inclusive promotion on a
- * tax-exclusive price (Medusa then takes the discount's tax out at the rate being computed: no net
- * can be quoted before the rate is known).
- */
+/** Refuses a promotion whose kind differs from its line's price (inclusiveMixRefusal). */
 export function refuseTaxInclusiveMix(s: CartSnapshot): void {
   const why = inclusiveMixRefusal(s)
   if (why) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, why, TAX_INCLUSIVE_ERROR_CODE)

@@ -12,11 +12,9 @@ export function isOutage(err: unknown): boolean {
 }
 
 /**
- * Whether a failure counts toward opening a circuit breaker: an outage (isOutage) but not the
- * service's 429. A 429 is the service throttling this account, not failing: counting it would let
- * anyone who drives enough distinct cart states open the breaker for every shopper. It still
- * follows the failure policy (isOutage), after its Retry-After when that fits the checkout time
- * bound (the client: a longer Retry-After is not waited for).
+ * Whether a failure counts toward opening a circuit breaker: an outage but not a 429, which is
+ * throttling: counting it would let anyone driving enough cart states open the breaker for every
+ * shopper. A 429 still follows the failure policy.
  */
 export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)

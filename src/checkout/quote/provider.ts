@@ -65,10 +65,7 @@ function tryResolve<T>(cradle: Deps, key: string): T | undefined {
   }
 }
 
-/**
- * The Medusa tax module provider. Medusa calls getTaxLines twice per tax recalculation (items,
- * then shipping); both are served from one POST carts per distinct cart state.
- */
+/** Medusa calls getTaxLines twice per recalculation (items, then shipping): one POST carts serves both. */
 export class SalesTaxProviderService implements ITaxProvider {
   static identifier = SALES_TAX_PROVIDER_IDENTIFIER
 
@@ -81,14 +78,14 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
   readonly cache: QuoteCache<Quote>
-  /** the default connection's circuit breaker (each connection has its own: breakerFor) */
+  /** the default connection's circuit breaker */
   readonly breaker: CircuitBreaker
   readonly stats: ProviderStats = newProviderStats()
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
   readonly certificateStore: QuoteStore<CertificateRecord[]>
-  /** the rates already known per ZIP and TIC: a tax-inclusive state's first quote at the net they predict (inclusive-hints.ts) */
+  /** the rates already known per ZIP and TIC, for a tax-inclusive state's first quote */
   readonly inclusiveHints = new InclusiveHints()
-  /** The boot check of fallback coverage (see checkFallbackCoverage); its warning, if any. */
+  /** The boot check of fallback coverage: its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
   readonly #connections: QuoteConnections
@@ -149,25 +146,20 @@ export class SalesTaxProviderService implements ITaxProvider {
       : Promise.resolve(null)
   }
 
-  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts); public so that a test that restores the database can forget them. */
+  /** Rates this provider wrote, so an unchanged one is not written again; public so a test that restores the database can forget them. */
   get writtenRates(): WrittenRates {
     return this.#rates.writtenRates
   }
 
-  /**
-   * The boot warning of fallback coverage (fallback-coverage.ts). Runs once when Medusa creates the
-   * provider in the process that serves requests (at boot: src/medusa/boot-check.ts), not in
-   * `medusa exec`, db:migrate and other CLI commands (src/core/serving.ts); callable again (tests, admin tooling).
-   */
+  /** The boot warning of fallback coverage, in the process that serves requests only; callable again. */
   async checkFallbackCoverage(): Promise<string | null> {
     if (this.options.failurePolicy !== "fallback") return null
     return checkFallbackCoverage(this.options, this.logger, await defaultRegionStates(this.#cradle as Record<string, unknown>))
   }
 
   /**
-   * Is POST carts answering now? One tiny fixed cart (origin to origin, one unit at 1.00), through
-   * the breaker (an open circuit fails at once, without a call) and within timeoutMs. Used by the
-   * store middlewares under "block" before letting a cart change while an outage is on.
+   * Is POST carts answering now? One tiny fixed cart through the breaker, within timeoutMs: the
+   * store middlewares ask under "block" before letting a cart change during an outage.
    */
   async probe(): Promise<void> {
     const origin = this.options.origin
@@ -188,7 +180,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     markServiceOk()
   }
 
-  /** The circuit breaker of a connection: one per connection, so one account's outage fails only its own channels' calls fast. */
+  /** The circuit breaker of a connection. */
   breakerFor(connectionId: string): CircuitBreaker {
     return this.#connections.breakerFor(connectionId)
   }
@@ -223,7 +215,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.stats.getTaxLines++
     if (!itemLines.length && !shippingLines.length) return []
     const started = Date.now()
-    // the address as typed, or as verify-address resolved it (destination.ts); one bound for both calls
+    // one bound for the verify-address and quote calls
     const deadline = started + this.options.timeoutMs
     const currency = itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code
     // a typed address needs no service call: decided synchronously (no await on the miss path)
@@ -231,8 +223,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       plannedDestination(context.address, currency) ??
       (await quoteDestination(context.address, currency, { options: this.options, client: () => this.client, deadline }))
     if (!dest.address) {
-      // not the US, a territory, not USD, or no state / ZIP the service can quote: zero tax, no quote
-      // (a US cart left so is refused at completion: src/checkout/hooks/destination-guard.ts)
+      // nothing the service can quote: zero tax (a US cart left so is refused at completion)
       this.stats.skippedNoAddress++
       if (dest.reason === "unavailable")
         this.logger.warn(`sales-tax: the destination could not be verified (${dest.detail}); the cart is untaxed for now`)
@@ -260,10 +251,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     return stampDestination(taxLines(snapshot, itemLines, shippingLines, quote, this.#lineDeps), dest.destination)
   }
 
-  /**
-   * One quote per distinct cart state (quote-pipeline.ts): (certificates →) cache → single-flight →
-   * breaker → POST carts, all within `deadline` (timeoutMs from now by default).
-   */
+  /** One quote per distinct cart state (quote-pipeline.ts), all within `deadline` (timeoutMs from now by default). */
   quote(snapshot: CartSnapshot, destination: Address, deadline = Date.now() + this.options.timeoutMs): Promise<Quote> {
     return this.#pipeline.quote(snapshot, destination, deadline)
   }

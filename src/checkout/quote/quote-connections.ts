@@ -45,7 +45,7 @@ export class QuoteConnections {
     return got
   }
 
-  /** The circuit breaker of a connection (one per connection). */
+  /** The circuit breaker of a connection. */
   breakerFor(connectionId: string): CircuitBreaker {
     let b = this.#breakers.get(connectionId)
     if (!b) {

@@ -84,9 +84,7 @@ export class QuotePipeline {
     try {
       if (inclusive.length)
         return { ...(await quoteInclusive(this.inclusiveDeps(run), carts, inclusive, destination, exemptionId, run)), ...basis }
-      // the body's JSON is hashed (the cache key) and sent as it is: its carts are built valid
-      // (buildServiceCart, checked against the contract in its tests), so the client does not
-      // check them again (an invalid one would be the service's 422: the same failure, one call later)
+      // sent as hashed: buildServiceCart's carts are valid by construction, so the client does not check them again
       const request = cartsRequest(
         carts.map((c) => c.cart),
         conn.connectionId,
@@ -95,9 +93,8 @@ export class QuotePipeline {
         run.breaker.execute(() => callService(this.#call, carts, request.hash, exemptionId, conn.client, run.deadline, request)),
       )
     } catch (err) {
-      // the service refused a stock location's address as an origin: that location falls back to
-      // the `origin` option (reported once per location), and the cart is quoted again
-      // (each retry falls back one more location at least, so this ends; bounded anyway)
+      // a refused origin falls back to the `origin` option and the cart is quoted again (each retry
+      // drops one more location, so this ends)
       if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
       return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
     }
@@ -134,7 +131,6 @@ export class QuotePipeline {
     const found = originRefusals(err, carts, snapshot, refusedLocations(), new Date())
     for (const { refusal: r, message } of found) {
       refusedLocations().set(r.locationId, r)
-      // the other instances' settings pages see it through the Caching Module, when there is one
       void shareRefusal(this.deps.refusalCache(), r)
       this.deps.stats.refusedOrigins++
       this.deps.logger.warn(

@@ -17,7 +17,7 @@ import {
 } from "../../modules/sales-tax/last-known-rates"
 import type { Quote, QuoteLogger } from "./quote-types"
 
-/** lineRateToRemember(price × quantity, amount, the service's rate), memoized (the same lines come back across carts); cleared when full. */
+/** lineRateToRemember, memoized (the same lines come back across carts); cleared when full. */
 const ratePctMemo = new Map<string, string | null>()
 function lineRatePct(price: number, quantity: number, amount: number, serviceRate: number): string | null {
   const key = `${price}|${quantity}|${amount}|${serviceRate}`

@@ -63,11 +63,7 @@ export interface CacheModuleLike {
   set(key: string, data: unknown, ttl?: number): Promise<void>
 }
 
-/**
- * A Medusa cache as a store: the Caching Module (`caching`), or the deprecated Cache Module
- * through `MedusaCacheStore`. `keyOf` names an entry (quotes: "sales-tax:quote:<hash>"; certificate
- * lists: exemptions.ts). A cache's error is a miss, a failed write costs a later call only.
- */
+/** A Medusa cache as a store (`keyOf` names an entry). A cache's error is a miss; a failed write costs a later call. */
 export class MedusaCachingStore<V> implements QuoteStore<V> {
   constructor(
     private readonly caching: CachingModuleLike,
@@ -99,9 +95,8 @@ export class MedusaCacheStore<V> extends MedusaCachingStore<V> {
 }
 
 /**
- * Concurrent calls with the same key share one promise; it is forgotten once settled. Written with
- * `then` rather than an async wrapper: the miss path of every quote goes through it, and each
- * async layer adds promise hops (result-cache.test.ts compares it with the async version).
+ * Concurrent calls with the same key share one promise, forgotten once settled. Written with
+ * `then`: every quote's miss path goes through it, and each async layer adds promise hops.
  */
 export class SingleFlight<V> {
   readonly #inflight = new Map<string, Promise<V>>()

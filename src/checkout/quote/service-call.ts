@@ -29,11 +29,7 @@ export interface ServiceCallDeps {
   answered(client: SalesTaxClient): void
 }
 
-/**
- * POST carts, the body sent as prepared (cartsRequest: built valid and serialized once, so the
- * client does not check it again), by `deadline` (epoch ms). The caller runs it through the
- * connection's breaker. An answer marks the service healthy (health.ts).
- */
+/** POST carts of the prepared body by `deadline` (epoch ms); the caller runs it through the breaker. */
 export async function callService(
   deps: ServiceCallDeps,
   carts: readonly ServiceCart[],

@@ -61,9 +61,8 @@ export function snapshotFor(
 }
 
 /**
- * The context with the plugin's snapshot read by `read` (the lines' cart or order, through Query:
- * snapshotOfLines) when the hooks did not put one there; the context as it is when they did, when
- * nothing is found, or when the read fails (`warn` is told; the lines are quoted as before).
+ * The context with the snapshot `read` finds (the lines' cart or order) when the hooks put none
+ * there; else, or when nothing is found or the read fails (`warn` is told), the context as it is.
  */
 export async function contextWithLinesSnapshot(
   itemLines: readonly ItemTaxCalculationLine[],

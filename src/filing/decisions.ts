@@ -322,11 +322,8 @@ export function deriveState(
 }
 
 /**
- * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
- * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
- * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
- * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
- * was charged.
+ * The tax an order item was charged for its whole quantity: Σ rate % × (unit price × quantity −
+ * adjustments). Medusa's `tax_total` counts only the units not returned.
  */
 export function fullItemTax(item: {
   unitPrice: DecLike

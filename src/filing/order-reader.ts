@@ -1,8 +1,7 @@
 /**
  * The one reader of a Medusa order for filing, backfill and reconciliation: what an order was
- * charged (its lines with their tax lines and adjustments, addresses, payments, fulfilments) and
- * its returns, claims and exchanges, for one order or a page of orders, and one return, claim or
- * exchange by its id, each with the same fields. The rows are typed in `order-rows.ts`.
+ * charged and its returns, claims and exchanges, for one order or a page, and one return, claim
+ * or exchange by id. The rows are typed in `order-rows.ts`.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"

@@ -29,4 +29,3 @@ export const NexusOptionsSchema = z
     warnings: z.boolean({ error: "nexus.warnings must be true or false" }).default(true),
   })
   .default({ registered: [], thresholds: {}, warnings: true })
-export type NexusOptions = z.output<typeof NexusOptionsSchema>

@@ -1,8 +1,7 @@
 /**
- * The setup checklist against a running Medusa: reads what the checks need through
- * Query (src/setup/checks.ts is the pure part) and applies a fix through Medusa's public
- * workflows. Shared by the admin routes (GET /admin/sales-tax/setup, POST …/setup/fix) and the
- * script (src/scripts/sales-tax-setup.ts).
+ * The setup checklist against a running Medusa: reads what the checks need through Query (the
+ * pure part is ./checks.ts) and applies a fix through Medusa's workflows. Shared by the admin
+ * routes and the setup script.
  */
 import {
   batchLinksWorkflow,
@@ -231,9 +230,8 @@ export async function applySetupFix(container: MedusaContainer, fix: SetupFixId)
 }
 
 /**
- * The fulfillment set a location's US zone goes into: the location's own set of that name when an
- * earlier run made it and stopped (reused), else a new one under a name no set has (names are
- * unique across the store: a second location of the same name gets its id in the name).
+ * The fulfillment set a location's US zone goes into: the one an interrupted earlier run made, else
+ * a new one under a store-unique name (a second location of the same name gets its id in it).
  */
 async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
   const base = `US shipping from ${locationName}`

@@ -53,10 +53,7 @@ export function serviceUnavailable(e: unknown): e is SalesTaxError {
   )
 }
 
-/**
- * Looks one TIC up at the service (cached). Throws the service's other failures (bad credentials,
- * a refused request) as SalesTaxError for the route's error mapping.
- */
+/** Looks one TIC up at the service (cached); other service failures throw as SalesTaxError. */
 export async function lookupTic(options: PluginOptions, ticId: number): Promise<TicLookup> {
   let answer: Answer | undefined
   const key = keyOf(options, ticId)

@@ -64,10 +64,7 @@ export interface SweepOutcome {
   broughtInLine: string[]
 }
 
-/**
- * Pure: the Medusa facts about an order that move tax (received returns, claims, exchanges,
- * confirmed edits, the cancellation) that its filing records do not show yet. Empty: in line.
- */
+/** Pure: the Medusa facts that move an order's tax and that its filing records do not show yet. Empty: in line. */
 export function missingFacts(
   facts: {
     returns: string[]

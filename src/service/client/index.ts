@@ -118,10 +118,6 @@ export class SalesTaxClient {
     }
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Operations
-  // -------------------------------------------------------------------------------------------
-
   async health(): Promise<HealthResponse> {
     return (await this.call("health", {})).data
   }
@@ -199,10 +195,8 @@ export class SalesTaxClient {
   }
 
   /**
-   * Refunds items of an order (no items: the whole order). Always sent with an idempotency key:
-   * the caller's, or a generated UUID, returned so the caller can store it and repeat safely.
-   * `replayed` is true when the service answered 200 (the key had already been recorded — by an
-   * earlier call, or by an earlier attempt of this one whose answer was lost).
+   * Refunds items of an order (no items: the whole order) under an idempotency key, the caller's or
+   * a generated one returned for storing. `replayed`: the service had already recorded the key.
    */
   async refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }> {
     const idempotencyKey = body?.idempotencyKey ?? randomUUID()
@@ -276,10 +270,6 @@ export class SalesTaxClient {
     return (await this.call("verifyAddress", { body: address })).data
   }
 
-  // -------------------------------------------------------------------------------------------
-  // The one generic call (call.ts)
-  // -------------------------------------------------------------------------------------------
-
   /**
    * Validates the request with the operation's schemas (a bad request throws a "validation"
    * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
@@ -287,10 +277,6 @@ export class SalesTaxClient {
   async call<Op extends OperationId>(operation: Op, input: CallInput = {}): Promise<CallResult<OperationResponses[Op]>> {
     return callOperation(this.#call, operation, input)
   }
-
-  // -------------------------------------------------------------------------------------------
-  // Internals
-  // -------------------------------------------------------------------------------------------
 
   async #existingOrder(operation: OperationId, orderId: string, original: SalesTaxError): Promise<OrderRecord> {
     try {

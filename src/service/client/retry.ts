@@ -46,11 +46,8 @@ export function isRetryable(operation: OperationId, failure: FailureKind): boole
 }
 
 /**
- * Exponential backoff with "equal jitter": the cap doubles per retry (base * 2^(retry-1), at most
- * maxDelayMs) and the wait is drawn uniformly from [cap/2, cap]. Half the cap is always waited,
- * so a retry storm still spreads, and no wait is ever 0.
- * @param retry 1 for the first retry (after attempt 1), 2 for the second...
- * @param random a number in [0, 1) (injectable for tests)
+ * Exponential backoff with "equal jitter": the cap doubles per retry up to maxDelayMs and the wait
+ * is drawn from [cap/2, cap], so a retry storm spreads and no wait is 0. `retry` counts from 1.
  */
 export function backoffDelay(
   retry: number,

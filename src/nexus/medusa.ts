@@ -53,9 +53,8 @@ export interface NexusReport {
 }
 
 /**
- * The state an order is counted in, by the destination rule's ZIP (us-address.ts; no service call
- * here): its ZIP's state when the ZIP names one, none for a territory or APO/FPO ZIP whatever was
- * typed (shown with the unresolved); the typed state only when the ZIP names nothing.
+ * The state an order is counted in (no service call): its ZIP's state, none for a territory or
+ * APO/FPO ZIP (shown with the unresolved), the typed state only when the ZIP names nothing.
  */
 export function stateOf(province: string, zip3: string, known: ReadonlySet<string>): string | null {
   const byZip = /^\d{3}$/.test(zip3) ? zipPrefixState(`${zip3}00`) : null
@@ -138,7 +137,6 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
   }
 }
 
-/** Marks a state as registered (or not) for the merchant. */
 export async function setRegistered(container: MedusaContainer, state: string, registered: boolean): Promise<void> {
   const s = store(container)
   const [row] = await s.listNexusStates({ state }, { take: 1 })

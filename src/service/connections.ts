@@ -55,7 +55,6 @@ export function optionsOn<T extends ConnOptions>(o: T, connection: Pick<Resolved
   return { ...o, connectionId: connection.connectionId, apiKey: connection.apiKey }
 }
 
-/** The options of the connection of a sales channel. */
 export function optionsForChannel<T extends ConnOptions>(o: T, salesChannelId: string | null | undefined): T {
   return optionsOn(o, connectionForChannel(o, salesChannelId))
 }

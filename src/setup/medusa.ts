@@ -204,9 +204,8 @@ interface Locking {
 }
 
 /**
- * Applies one fix and returns the checklist after it. Fixes run one at a time, and each is planned
- * inside the lock from what the store holds then: a click that waited for another sees its result
- * (the fix is no longer offered: FixNotOffered), so concurrent clicks make one of each record.
+ * Applies one fix and returns the checklist after it. Each is planned inside the lock from what the
+ * store holds then, so concurrent clicks make one of each record (the later one: FixNotOffered).
  */
 export async function applySetupFix(container: MedusaContainer, fix: SetupFixId): Promise<{ applied: string; items: SetupItem[] }> {
   const locking = container.resolve<Locking>(Modules.LOCKING)

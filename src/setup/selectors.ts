@@ -18,7 +18,6 @@ export const list = (names: string[]) => names.join(", ")
 export const NO_SELLING_CHANNEL = "No enabled sales channel has a published product."
 export const addressLine = (a: Address) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
-/** Pure: the region holding the US, if any. */
 export function usRegion(regions: readonly SetupRegion[]): SetupRegion | undefined {
   return regions.find((r) => (r.countries ?? []).some((c) => lc(c.iso_2) === US))
 }

@@ -20,7 +20,6 @@ export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, 
 
 export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
 
-/** One product of the export. */
 export interface ExportProduct {
   id: string
   handle: string | null

@@ -390,11 +390,7 @@ export class SalesTaxModuleService
     return (await this.certificateOrigins([r.certificateId]))[r.certificateId]!
   }
 
-  /**
-   * A single-purchase certificate was used by `orderId` (its order was filed). Once: the first
-   * order stays its user (a redelivery or a refile changes nothing). A certificate made elsewhere
-   * gets a row (created_by staff, approved) to carry it.
-   */
+  /** A single-purchase certificate was used by `orderId` (filed); the first order stays its user. Made elsewhere: as claimCertificate. */
   async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
     const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
     if (row?.used_order_id) return

@@ -57,9 +57,8 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 20_000
 const BACKGROUND = Symbol("background")
 
 /**
- * Typed client of the Sales Tax Service v3. Every operation is built from the wire contract's
- * OPERATIONS table: the request is validated before anything is sent, the answer is validated
- * against the operation's response schema. Failures are SalesTaxError, never an axios error.
+ * Typed client of the Sales Tax Service, built from the contract's OPERATIONS table: requests and
+ * answers are validated against their schemas. Failures are SalesTaxError, never an axios error.
  */
 export class SalesTaxClient {
   readonly #options: SalesTaxClientOptions

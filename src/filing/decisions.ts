@@ -85,10 +85,9 @@ export function currencyReason(currencyCode: string): string {
 const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().slice(0, 40)}"` : "blank")
 
 /**
- * Pure: what filing does with an order's destination. Not the US: skipped. Filed for the quoted
- * destination, else the destination rule's answer (the ZIP decides the state). Needs a person: a
- * currency other than USD, a state or ZIP that does not resolve or reconcile, or a US order the
- * provider never charged. A territory or APO/FPO ZIP: skipped when never charged.
+ * Pure: what filing does with an order's destination. Not the US, or a territory or APO/FPO ZIP
+ * never charged: skipped. Filed for the quoted destination, else the destination rule's answer.
+ * Needs a person: not USD, a state or ZIP that does not resolve or reconcile, or never charged.
  */
 export function decideDestination(f: DestinationFacts): DestinationDecision {
   if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }

@@ -58,11 +58,7 @@ export const RETURN_FIELDS = [
   "items.received_quantity",
 ] as const
 
-/**
- * What is read of a claim: its new items (`additional_items.*`: Medusa's Query
- * answers `additional_items.item_id` alone with no items) and its claimed units (its return's
- * items, else its claim items).
- */
+/** What is read of a claim: its new items (`additional_items.*`: `additional_items.item_id` alone reads none) and its claimed units. */
 export const CLAIM_FIELDS = [
   "id",
   "order_id",

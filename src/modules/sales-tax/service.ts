@@ -259,8 +259,7 @@ export class SalesTaxModuleService
 
   /**
    * A customer's submission in flight: a pending row reserved before the certificate exists at the
-   * service, so that a certificate of this customer without a row never exempts meanwhile. Returns
-   * the row id for settleReservation / dropReservation.
+   * service, so it never exempts without a row. Returns the row id for settle/dropReservation.
    */
   async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
     const row = await this.createCertificateOrigins({

@@ -141,9 +141,8 @@ export class SalesTaxClient {
   }
 
   /**
-   * Converts a cart to an order. Retried like any idempotent call; when the service answers that
-   * the orderId exists (a lost answer to an earlier attempt, or an earlier call), the order is
-   * fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
+   * Converts a cart to an order, retried. When the orderId exists already (a lost answer), the order
+   * is fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
    */
   async cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
     try {

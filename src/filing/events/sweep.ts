@@ -102,10 +102,7 @@ export function missingFacts(
   return out
 }
 
-/**
- * Orders placed in the last `days` days with no filing record, or whose records miss a Medusa fact
- * (with `manualRefunds: "credit"`: also an unfiled refund without a return), brought in line.
- */
+/** Brings in line the orders of the last `days` days with no filing record or whose records miss a Medusa fact. */
 export async function sweepOrders(
   container: MedusaContainer,
   opts: { days?: number; now?: Date; batch?: number } = {},

@@ -60,11 +60,7 @@ export function backoffDelay(
   return Math.round(cap / 2 + (cap / 2) * r)
 }
 
-/**
- * Parses a Retry-After header: delta-seconds ("120", "1.5" tolerated) or an HTTP date
- * ("Wed, 21 Oct 2026 07:28:00 GMT"). Returns milliseconds to wait (0 for a date in the past), or
- * undefined when absent or unparseable.
- */
+/** Parses a Retry-After header (delta-seconds or an HTTP date) into ms to wait (0 for a past date); undefined when unparseable. */
 export function parseRetryAfter(value: string | string[] | number | undefined | null, now: number = Date.now()): number | undefined {
   if (value === undefined || value === null) return undefined
   if (Array.isArray(value)) value = value[0]

@@ -276,19 +276,17 @@ export function getPluginOptions(container: ContainerLike): PluginOptions {
 
 /** Options with the API key masked, for logs and admin screens. */
 export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> & { apiKey: string } {
-  // Only the plugin's own options: Medusa adds keys of its own to plugin options (e.g. `database`
-  // with a client URL that can hold the database password), and unknown keys are kept by the
-  // schema, so anything not declared here is left out rather than risked.
+  // only the plugin's own options: Medusa adds keys of its own (a database URL that may hold a
+  // password), and the schema keeps unknown keys
   const known = new Set(Object.keys(PluginOptionsSchema.shape))
   const own = Object.fromEntries(Object.entries(o).filter(([k]) => known.has(k))) as PluginOptions
   return { ...own, apiKey: "****", connections: (o.connections ?? []).map((c) => ({ ...c, apiKey: "****" })) }
 }
 
 /**
- * Pure: the configured sales channel ids that do not exist (the boot check). Unknown ids are a
- * WARNING, not an error: a store may configure a channel before creating it, and stopping the
- * store would keep the admin (where the channel is created) down too. Their carts cannot exist
- * until the channel does, so nothing is quoted or filed on a wrong connection meanwhile.
+ * Pure: the configured sales channel ids that do not exist (the boot check). A warning, not an
+ * error: a channel may be configured before it is created, and stopping the store would keep the
+ * admin that creates it down too; no cart can be on it meanwhile.
  */
 export function unknownSalesChannels(
   o: Pick<PluginOptions, "connections">,

@@ -9,7 +9,6 @@ import type { FilingLine, FilingRecordDTO, FilingRefundDTO, RefundItem, RefundSo
 
 // Refunds
 
-/** Adds `q` to `m[key]`, exactly. */
 export function addTo(m: Map<string, number>, key: string, q: number | ReturnType<typeof dec>): void {
   const sum = dec(m.get(key) ?? 0).plus(q)
   m.set(key, sum.toNumber())

@@ -85,10 +85,9 @@ export function currencyReason(currencyCode: string): string {
 const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().slice(0, 40)}"` : "blank")
 
 /**
- * Pure: what filing does with an order's destination. Not the US: skipped. Filed for the quoted
- * destination, else the destination rule's answer (the ZIP decides the state). Needs a person: a
- * currency other than USD, a state or ZIP that does not resolve or reconcile, or a US order the
- * provider never charged. A territory or APO/FPO ZIP: skipped when never charged.
+ * Pure: what filing does with an order's destination. Not the US, or a territory or APO/FPO ZIP
+ * never charged: skipped. Filed for the quoted destination, else the destination rule's answer.
+ * Needs a person: not USD, a state or ZIP that does not resolve or reconcile, or never charged.
  */
 export function decideDestination(f: DestinationFacts): DestinationDecision {
   if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }
@@ -322,11 +321,8 @@ export function deriveState(
 }
 
 /**
- * The tax an order item was charged for its whole quantity, as Medusa computed it when the order
- * was placed: Σ over its tax lines of rate % × (unit price × quantity − adjustments), prices tax
- * exclusive. Needed because Medusa reports an order item's `tax_total` for its CURRENT
- * quantity (quantity − received and dismissed returns), so after a return it no longer shows what
- * was charged.
+ * The tax an order item was charged for its whole quantity: Σ rate % × (unit price × quantity −
+ * adjustments). Medusa's `tax_total` counts only the units not returned.
  */
 export function fullItemTax(item: {
   unitPrice: DecLike

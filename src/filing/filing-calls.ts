@@ -1,8 +1,6 @@
 /**
- * The filing processor's calls to the service: filing a snapshot (the cart path: re-quote, compare,
- * convert; or the direct path: the tax as charged per line), a refused certificate's fallback, a
- * single-purchase certificate's use, the refund rows, and the pending edits (void and refile whole
- * before the cutoff, else refunds plus an order of the edit's own). Each outcome goes through the writer.
+ * The filing processor's calls to the service: filing a snapshot (re-quote and convert, or direct
+ * as charged), certificates, the refund rows, and the pending edits. Each outcome goes through the writer.
  */
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"

@@ -9,10 +9,9 @@
 export const GIFT_CARD_TIC = 10005
 
 /**
- * Pure: the TIC an order item is filed under. A Medusa gift card line (`is_giftcard`) is always
- * TIC 10005 (it was never quoted, so it has no charged TIC, and the default TIC would file it as a
- * taxable sale with $0 tax). Otherwise the TIC it was charged under (kept on its tax lines), else
- * its product's as resolved now (product → type → category), else the default.
+ * Pure: the TIC an order item is filed under. A gift card line is always GIFT_CARD_TIC (never
+ * quoted, the default TIC would file it as a taxable sale with $0 tax); otherwise the TIC it was
+ * charged under, else its product's as resolved now, else the default.
  */
 export function filedItemTic(
   item: { is_giftcard?: boolean | null; product_id?: string | null },

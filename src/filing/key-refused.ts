@@ -26,10 +26,9 @@ export interface FailurePlan {
 }
 
 /**
- * Pure: what a failed run leaves on the record. A refused key: paused, always retried (its
- * attempts count from the first refusal, for the back-off only). Any other error: the usual rule
- * (retryable errors until `maxAttempts`), its count starting again after a pause (the refusals
- * were not the order's failures).
+ * Pure: what a failed run leaves on the record. A refused key: paused, always retried (attempts
+ * count for the back-off only). Any other error: retryable until `maxAttempts`, counted afresh
+ * after a pause.
  */
 export function planFailure(err: unknown, prev: { attempts: number; paused_reason?: string | null }, maxAttempts: number): FailurePlan {
   const wasPaused = prev.paused_reason === KEY_REFUSED

@@ -1,8 +1,7 @@
 /**
  * The one reader of a Medusa order for filing, backfill and reconciliation: what an order was
- * charged (its lines with their tax lines and adjustments, addresses, payments, fulfilments) and
- * its returns, claims and exchanges, for one order or a page of orders, and one return, claim or
- * exchange by its id, each with the same fields. The rows are typed in `order-rows.ts`.
+ * charged and its returns, claims and exchanges, for one order or a page, and one return, claim
+ * or exchange by id. The rows are typed in `order-rows.ts`.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
@@ -59,11 +58,7 @@ export const RETURN_FIELDS = [
   "items.received_quantity",
 ] as const
 
-/**
- * What is read of a claim: its new items (`additional_items.*`: Medusa's Query
- * answers `additional_items.item_id` alone with no items) and its claimed units (its return's
- * items, else its claim items).
- */
+/** What is read of a claim: its new items (`additional_items.*`: `additional_items.item_id` alone reads none) and its claimed units. */
 export const CLAIM_FIELDS = [
   "id",
   "order_id",

@@ -1,7 +1,4 @@
-/**
- * The filing processor's public input and output (its client, logger and dependencies, a refund's
- * and an edit's intent, a new record's row) and the small helpers its parts share.
- */
+/** The filing processor's public input and output and the small helpers its parts share. */
 import type {
   Address,
   CalculateCartsRequest,

@@ -102,7 +102,6 @@ export async function exchangeRefund(container: MedusaContainer, exchangeId: str
   }
 }
 
-/** An exchange as filing reads it: its new items and its returned items. */
 export type LoadedExchange = ExchangeRow
 
 export async function loadExchange(container: MedusaContainer, exchangeId: string): Promise<LoadedExchange | null> {

@@ -1,9 +1,7 @@
 /**
  * Refunds without a return, pure: the part of each Medusa payment refund the customer got back
- * without returning anything, which is the order credit line Medusa booked for it when the refund
- * was made (src/medusa/refund-credit-lines.ts). Decided once per refund, so a filed credit stays
- * right. Matching a credit line to its refund, and a refund made past Medusa's workflow (wholly
- * without a return): docs/filing.md, "Refunds without a return".
+ * without returning anything, i.e. the order credit line Medusa booked for it. Decided once per
+ * refund, so a filed credit stays right. Details: docs/filing.md, "Refunds without a return".
  */
 import { dec, roundCents } from "../money"
 import { refundCreditReference } from "../medusa/refund-credit-lines"

@@ -1,9 +1,8 @@
 /**
- * The fix of a needs_attention order: re-quote its lines at the service for a
- * corrected destination and file them. No tax was collected from the shopper; what is filed is
- * the tax the service computes, which the merchant owes (the record's snapshot says so:
- * `requote`). Through the filing processor (its lock, its cart / direct paths, keys from Medusa
- * ids): a record no longer in needs_attention is not touched, so a second call files nothing.
+ * The fix of a needs_attention order: re-quote its lines at the service for a corrected
+ * destination and file them. No tax was collected from the shopper, so what is filed is owed by
+ * the merchant (snapshot `requote`). A record no longer in needs_attention is not touched, so a
+ * second call files nothing.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { z } from "zod"

@@ -24,23 +24,15 @@ import { quoteDestination, type QuoteDestination } from "../checkout/address/des
 import type { MedusaAddressLike } from "../checkout/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"
 
-// ---------------------------------------------------------------------------------------------
-// Orders
-// ---------------------------------------------------------------------------------------------
-
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
 export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
   return dec(roundCents(amountString(total))).minus(roundCents(amountString(taxTotal)))
 }
 
 /**
- * Pure: an order item as charged for its WHOLE quantity (every unit sold on the line, returned or
- * not): its taxable net and its tax to the cent. Medusa reports an item's `tax_total`,
- * `total` and `discount_subtotal` for the units not returned (quantity − received and dismissed
- * returns), while `quantity` stays the whole quantity; the filing files the whole line and each
- * return is a refund of its own, so the kept-units figures would take a returned unit off twice
- * (a return, then an edit after the void cutoff, would re-file the line one unit short). The
- * tax is the reconciliation's `fullItemTax` (rate % × (price × quantity − adjustments)).
+ * Pure: an order item as charged for its WHOLE quantity: net and tax to the cent. Medusa's item
+ * totals count only the units not returned; each return is a refund of its own, so those totals
+ * would take a returned unit off twice. The tax is the reconciliation's `fullItemTax`.
  */
 export function wholeItemCharge(it: {
   unit_price?: unknown
@@ -90,10 +82,8 @@ export function chargedExemption(lines: { tax_lines?: { data?: { exemption_id?: 
 }
 
 /**
- * The exemption certificate the order is filed under: the customer's active certificate for the
- * destination state, by the provider's own lookup (`findExemption`, same certificate cache and
- * TTL). When that lookup finds none or fails (service down at filing), the certificate the
- * provider recorded on the charged tax lines. Guests (no `cus_` id) have none.
+ * The certificate the order is filed under: the customer's active one for the destination state
+ * (the provider's `findExemption`), else the one recorded on the charged tax lines. Guests have none.
  */
 export async function snapshotExemption(
   lookup: (customerId: string, state: string) => Promise<string | null>,
@@ -124,10 +114,8 @@ function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin
 export type ChargedOrigin = { locationId: string | null; address: Address } | null
 
 /**
- * Pure: a snapshot split per origin (the origins recorded on the charged tax lines): one
- * snapshot per origin, the primary keeps the Medusa order's (exchange's, claim's) and cart ids,
- * the others get ids derived from them (origins.ts: `<id>~<8 hex>`, within 50 characters) and
- * the Medusa order as parent. One origin (or none recorded): the snapshot with that origin.
+ * Pure: a snapshot split per recorded origin. The primary keeps the Medusa ids; the others get ids
+ * derived from them (origins.ts) and the Medusa order as parent.
  */
 export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => ChargedOrigin): FilingSnapshot[] {
   const locations: KnownLocations = {}
@@ -179,7 +167,7 @@ export interface BuiltSnapshot {
   siblings?: FilingSnapshot[]
   /** where each line was quoted from, by line id (claims split after the replacement's charge) */
   originOf?: (lineId: string) => ChargedOrigin
-  /** a US order a person must look at (issue 26): `reason` says why; `snapshot` when the destination resolved (unsplit) */
+  /** a US order a person must look at: `reason` says why; `snapshot` when the destination resolved (unsplit) */
   attention?: boolean
 }
 
@@ -196,10 +184,9 @@ export function destinationAddress(a: OrderRow["shipping_address"], state: strin
 }
 
 /**
- * The destination rule (checkout/address/destination.ts) on an address, for filing: its fallback
- * (nothing quoted), backfill and the re-quote. The ZIP decides the state, through the same
- * cached verify-address verdicts as checkout; an outage throws (the order is tried again: the
- * sweep, a backfill rerun), never files the typed state.
+ * The destination rule on an address, for filing when nothing was quoted: the ZIP decides the
+ * state (checkout's cached verdicts); an outage throws so the order is tried again, never filed
+ * under the typed state.
  */
 export async function ruledDestination(options: PluginOptions, a: MedusaAddressLike): Promise<QuoteDestination> {
   const ruled = await quoteDestination(a, undefined, { options, client: () => getBackgroundClient(options) })
@@ -208,10 +195,7 @@ export async function ruledDestination(options: PluginOptions, a: MedusaAddressL
   return ruled
 }
 
-/**
- * Pure: where each line of split snapshots is filed from, by line id, for the lines whose origin
- * was recorded at checkout (an order edit moves a line whose origin changed; see planEdit).
- */
+/** Pure: where each line of split snapshots is filed from, by line id (an edit moves a line whose origin changed). */
 export function lineOrigins(parts: FilingSnapshot[], originOf: (lineId: string) => ChargedOrigin): Record<string, Address> {
   const out: Record<string, Address> = {}
   for (const p of parts) for (const l of p.lines) if (originOf(l.itemId)) out[l.itemId] = p.origin
@@ -220,8 +204,7 @@ export function lineOrigins(parts: FilingSnapshot[], originOf: (lineId: string) 
 
 /**
  * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
- * items); otherwise items added by claims and exchanges are left out (they are not the order
- * the shopper paid at checkout). Null when there is no US destination to file for.
+ * items); otherwise items added by claims and exchanges are left out. Null without a US destination.
  */
 export async function buildSnapshot(
   container: MedusaContainer,
@@ -313,8 +296,7 @@ export async function buildSnapshot(
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
-  // the connection of the order's sales channel (kept only when not the default: records before
-  // option `connections` have none and stay on the default)
+  // the sales channel's connection, kept only when not the default
   const conn = connectionForChannel(options, order.sales_channel_id)
   // the origin each line was quoted from (origin per stock location), by line id
   const origins = new Map<string, ChargedOrigin>()
@@ -363,7 +345,7 @@ export async function orderRecordInput(
 
 /** When the order became complete for the service under the configured mode (null: not yet). */
 export function completionInstant(order: Pick<OrderRow, "payment_collections" | "fulfillments">, mode: CompletionMode): Date | null {
-  // the earliest instant (ms since the epoch sort as text the same way while they have 13 digits)
+  // the earliest instant (13-digit epoch ms sort as text)
   const first = (t: (string | Date)[]) => (t.length ? new Date(t.map((x) => new Date(x).getTime()).sort()[0]!) : null)
   const given = (x: string | Date | null | undefined): x is string | Date => !!x
   if (mode === "captured") {

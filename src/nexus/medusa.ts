@@ -1,8 +1,7 @@
 /**
- * Economic nexus, Medusa side: the store's US sales per state (one SQL statement,
- * src/medusa/order-sales-by-state.ts), the registrations the merchant marked (module `salesTax`,
- * model nexus-state) and in the options, the exposure computed by ./exposure.ts; and the daily
- * warnings (src/jobs/sales-tax-nexus.ts), each given once per state, level and period.
+ * Economic nexus, Medusa side: the store's US sales per state, the registrations (marked in the
+ * admin and in the options), the exposure (./exposure.ts), and the daily warnings, each given once
+ * per state, level and period.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
@@ -54,9 +53,8 @@ export interface NexusReport {
 }
 
 /**
- * The state an order is counted in, by the destination rule's ZIP (us-address.ts; no service call
- * here): its ZIP's state when the ZIP names one, none for a territory or APO/FPO ZIP whatever was
- * typed (shown with the unresolved); the typed state only when the ZIP names nothing.
+ * The state an order is counted in (no service call): its ZIP's state, none for a territory or
+ * APO/FPO ZIP (shown with the unresolved), the typed state only when the ZIP names nothing.
  */
 export function stateOf(province: string, zip3: string, known: ReadonlySet<string>): string | null {
   const byZip = /^\d{3}$/.test(zip3) ? zipPrefixState(`${zip3}00`) : null
@@ -139,7 +137,6 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
   }
 }
 
-/** Marks a state as registered (or not) for the merchant. */
 export async function setRegistered(container: MedusaContainer, state: string, registered: boolean): Promise<void> {
   const s = store(container)
   const [row] = await s.listNexusStates({ state }, { take: 1 })
@@ -147,11 +144,7 @@ export async function setRegistered(container: MedusaContainer, state: string, r
   else await createOrUpdate(s, { state, registered, warnings_given: [] }, () => ({ registered }))
 }
 
-/**
- * Creates the state's row; when another request created it between this one's read and its write
- * (two clicks, two instances: the unique index refuses the second), updates that row with `patch`
- * instead with `patch(existing)`, so both requests succeed (the last one's value stays). Returns the row.
- */
+/** Creates the state's row; when a concurrent request created it first (the unique index refuses this one), updates that row instead. */
 async function createOrUpdate(
   s: NexusStore,
   row: Partial<NexusStateRow> & { state: string },
@@ -169,10 +162,7 @@ async function createOrUpdate(
   }
 }
 
-/**
- * Logs each crossing warning not given before (80 % / 100 %, once per state, level and period) and
- * records it. Returns the warnings logged.
- */
+/** Logs and records each crossing warning not given before; returns the warnings logged. */
 export async function logNexusWarnings(container: MedusaContainer, today = new Date()): Promise<NexusWarning[]> {
   const opts = getPluginOptions(container)
   if (!opts.nexus.warnings) return []

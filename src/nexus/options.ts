@@ -3,11 +3,7 @@ import { PERIOD_KINDS } from "./thresholds"
 
 const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
 
-/**
- * Option `nexus`: states the merchant is registered in (besides those marked in the admin), the
- * merchant's own thresholds per state (over the shipped table, src/nexus/thresholds.ts), and
- * whether the daily job logs crossing warnings.
- */
+/** Option `nexus`: registered states (besides the admin's), threshold overrides, and whether crossings are logged. */
 export const NexusOptionsSchema = z
   .object({
     registered: z.array(StateCode).default([]),
@@ -29,4 +25,3 @@ export const NexusOptionsSchema = z
     warnings: z.boolean({ error: "nexus.warnings must be true or false" }).default(true),
   })
   .default({ registered: [], thresholds: {}, warnings: true })
-export type NexusOptions = z.output<typeof NexusOptionsSchema>

@@ -1,10 +1,8 @@
 /**
- * Economic nexus thresholds per state: the sales (and, where a state counts them, transactions) into
- * a state above which a remote seller must register and collect there, and the period they are
- * measured over. A dated summary of each state's remote-seller rule, to be checked against the
- * state's own guidance: every row names its source, and any row can be overridden through the
- * option `nexus.thresholds` (src/options.ts). The service only taxes where the merchant is
- * registered, so this table is what tells a merchant where to register next (src/nexus/exposure.ts).
+ * Economic nexus thresholds per state: the sales (and, where counted, transactions) above which a
+ * remote seller must register there, and the period measured. Every row names its source and can
+ * be overridden (option `nexus.thresholds`). The service only taxes where the merchant is
+ * registered, so this table tells a merchant where to register next.
  */
 
 /** The date the table was last checked against the states' guidance (shown on the admin page). */

@@ -1,11 +1,7 @@
-// The service-call log's writer: every attempt the client reports (client-factory.ts hands each
-// client an `onAttempt` that lands here) is buffered in memory and written by a timer, off the
-// request path: a checkout never waits on the log. The plugin's `salesTax` module registers itself
-// as the sink when Medusa builds it (service.ts); until then, or without it, entries are dropped.
-//
-// Failure-tolerant: when a write fails (the table is missing, the database is away) the batch is
-// dropped, ONE warning is logged for the whole failure streak, and writes resume by themselves on
-// the next flush that succeeds. The buffer is bounded (when full, new entries are dropped and counted).
+// The service-call log's writer: every attempt the client reports is buffered in memory and written
+// by a timer, off the request path, so a checkout never waits on the log. The `salesTax` module
+// registers itself as the sink; until then entries are dropped. A failed write drops its batch with
+// ONE warning per failure streak; the buffer is bounded (when full, new entries are dropped and counted).
 import type { AttemptInfo } from "./client"
 
 export interface CallLogRow {
@@ -36,10 +32,8 @@ type Warn = (message: string) => void
 export const PRUNE_BATCH = 1000
 
 /**
- * Deletes expired entries in bounded batches: `take(limit)` lists at most `limit` ids of expired
- * entries (oldest first), `drop(ids)` deletes them, until a batch comes back short. Never one
- * statement over every expired id: no unbounded id list in memory, no giant IN (...) or lock.
- * `maxBatches` bounds the loop (the rest waits for the next prune). Returns how many were deleted.
+ * Deletes expired entries in bounded batches (no unbounded id list, no giant IN (...) or lock)
+ * until a batch comes back short or `maxBatches` is reached. Returns how many were deleted.
  */
 export async function pruneInBatches(
   take: (limit: number) => Promise<string[]>,
@@ -110,11 +104,7 @@ export class CallLogBuffer {
     if (this.#sink === sink) this.#sink = null
   }
 
-  /**
-   * At the application's shutdown, before its database connections close: what is buffered is
-   * written, then the sink is let go, so that no timer writes through a closed pool afterwards
-   * (later entries wait in the bounded buffer for the next attach).
-   */
+  /** At shutdown, before the database connections close: writes the buffer, then lets the sink go so no timer writes through a closed pool. */
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink !== sink) return
     if (this.#timer) clearTimeout(this.#timer)
@@ -127,10 +117,7 @@ export class CallLogBuffer {
     return this.#rows.length
   }
 
-  /**
-   * Buffers one attempt; a flush is scheduled. Never throws, never waits: enqueue only (the
-   * attempt object is kept as the client handed it, already redacted; the row is built at flush).
-   */
+  /** Buffers one attempt (already redacted) and schedules a flush; never throws, never waits. */
   record(connectionId: string, info: AttemptInfo): void {
     // full (the sink is away or not attached yet): this entry is dropped and counted, in O(1)
     if (this.#rows.length >= this.maxBuffered) {

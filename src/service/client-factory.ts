@@ -33,11 +33,7 @@ function logHook(o: ClientOptionBits): Partial<SalesTaxClientOptions> {
   return { onAttempt: (info) => callLog.record(connectionId, info), attemptBodies: o.log?.bodies ?? false }
 }
 
-/**
- * One SalesTaxClient per option set (base URL, connection, key, timeouts), shared by the tax
- * provider, the filing workflows and the admin routes of one app. `extra` may set retry/onAttempt
- * (onAttempt does not enter the key: the first caller's wins).
- */
+/** One SalesTaxClient per option set, shared by the app. `extra` may set retry/onAttempt (onAttempt is not in the key: the first caller's wins). */
 export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): SalesTaxClient {
   const key = keyOf(options, extra)
   let c = clients().get(key)
@@ -64,18 +60,12 @@ export function checkoutRetryPolicy(timeoutMs: number): Partial<RetryPolicy> {
   return { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: timeoutMs }
 }
 
-/**
- * The client of the checkout path (the tax provider's quotes, the store's verify-address):
- * `timeoutMs` per attempt and for the whole call.
- */
+/** The client of the checkout path: `timeoutMs` per attempt and for the whole call. */
 export function getCheckoutClient(options: ClientOptionBits & Pick<PluginOptions, "timeoutMs">): SalesTaxClient {
   return getSalesTaxClient(options, { retry: checkoutRetryPolicy(options.timeoutMs) })
 }
 
-/**
- * The client of work nobody waits on at checkout (filing, the retry job, the admin routes):
- * `backgroundTimeoutMs` per attempt (default 20 s), 4 attempts, 60 s for the whole call.
- */
+/** The client of work no shopper waits on (filing, jobs, the admin): `backgroundTimeoutMs` per attempt. */
 export function getBackgroundClient(options: ClientOptionBits): SalesTaxClient {
   return getSalesTaxClient(options).background()
 }

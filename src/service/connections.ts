@@ -1,12 +1,9 @@
 /**
- * Connections per sales channel. The default connection is the options' own
- * `connectionId` / `apiKey`; option `connections: [{ salesChannelIds, connectionId, apiKey }]`
- * moves the carts and orders of those sales channels to a connection of their own. Everything
- * that calls the service for a cart or an order (the provider's quotes and certificate lists,
- * filing, refunds, voids, the sweep, reconciliation, the admin) takes its client from here, by
- * the cart's or the order's sales channel; a filed order keeps the connection it was filed on
- * (its filing snapshot's `connectionId`), so its refunds and voids follow it even if the
- * configuration moves the channel later.
+ * Connections per sales channel. The default connection is the options' own `connectionId` /
+ * `apiKey`; option `connections` moves the carts and orders of some sales channels to a connection
+ * of their own. Every service call for a cart or an order takes its client from here, by sales
+ * channel; a filed order keeps the connection it was filed on, so its refunds and voids follow it
+ * even if the configuration moves the channel later.
  */
 import type { PluginOptions } from "../options"
 
@@ -52,16 +49,12 @@ export function connectionById(o: ConnOptions, connectionId: string | null | und
   return allConnections(o).find((c) => c.connectionId === connectionId)
 }
 
-/**
- * The options as a client of `connection` sees them (its id and key in place of the default's).
- * The rest (baseUrl, timeouts, log) is shared.
- */
+/** The options as a client of `connection` sees them: its id and key in place of the default's. */
 export function optionsOn<T extends ConnOptions>(o: T, connection: Pick<ResolvedConnection, "connectionId" | "apiKey">): T {
   if (connection.connectionId === o.connectionId && connection.apiKey === o.apiKey) return o
   return { ...o, connectionId: connection.connectionId, apiKey: connection.apiKey }
 }
 
-/** The options of the connection of a sales channel. */
 export function optionsForChannel<T extends ConnOptions>(o: T, salesChannelId: string | null | undefined): T {
   return optionsOn(o, connectionForChannel(o, salesChannelId))
 }

@@ -7,10 +7,9 @@ const some = (titles: string[]) => list(titles.slice(0, EXAMPLES)) + (titles.len
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
 
 /**
- * Pure: every inventory item a selling channel sells (its published products' variants that manage
- * inventory) has a level at one of that channel's US locations. Without one, a US order ships from
- * the US location and fulfilling it there fails in Medusa ("Inventory level for item … and location
- * … not found"). The quantities are the merchant's: instructions, never a button.
+ * Pure: every managed inventory item a selling channel sells has a level at one of its US locations;
+ * without one, fulfilling a US order there fails in Medusa. The quantities are the merchant's:
+ * instructions, never a button.
  */
 export function stockItem(input: SetupInput): SetupItem {
   const title = "The US location has stock of what each sales channel sells"
@@ -59,9 +58,8 @@ export function stockItem(input: SetupInput): SetupItem {
 
 /**
  * Pure: every published product of a selling channel has a TIC of its own, of its type or of a
- * category. One on the default is taxed as the default TIC whatever it is (clothing and food as
- * general goods): the list of unclassified products suggests TICs to accept. A product meant to be
- * taxed as the default gets that TIC set on it (then it counts as classified).
+ * category; one on the default is taxed as general goods whatever it is. A product meant to be
+ * taxed as the default gets that TIC set on it.
  */
 export function ticItem(input: SetupInput): SetupItem {
   const title = "Every product sold to the US has a TIC"

@@ -1,8 +1,6 @@
 // Pure: the setup checklist, what a store needs before it quotes US sales tax through this plugin,
-// read from what Medusa's Query returned (types.ts), in the order a merchant does it: a USD region
-// holding the US, the US tax region on this provider, per selling channel a US stock location and
-// a US shipping option, stock and TICs, the service answering. Each item is done or names the one
-// action that fixes it: a fix (fixes.ts: planFix) when unambiguous, else instructions.
+// in the order a merchant does it. Each item is done or names the one action that fixes it: a fix
+// (fixes.ts: planFix) when unambiguous, else instructions.
 import { locationOrigin } from "../checkout/origins/origins"
 import {
   NO_SELLING_CHANNEL,
@@ -22,7 +20,6 @@ import {
 import { stockItem, ticItem } from "./catalogue"
 import type { SetupFixId, SetupInput, SetupItem } from "./types"
 
-/** Pure: the checklist. */
 export function setupChecklist(input: SetupInput): SetupItem[] {
   return [
     regionItem(input),

@@ -1,8 +1,7 @@
 /**
- * The setup checklist against a running Medusa: reads what the checks need through
- * Query (src/setup/checks.ts is the pure part) and applies a fix through Medusa's public
- * workflows. Shared by the admin routes (GET /admin/sales-tax/setup, POST …/setup/fix) and the
- * script (src/scripts/sales-tax-setup.ts).
+ * The setup checklist against a running Medusa: reads what the checks need through Query (the
+ * pure part is ./checks.ts) and applies a fix through Medusa's workflows. Shared by the admin
+ * routes and the setup script.
  */
 import {
   batchLinksWorkflow,
@@ -205,9 +204,8 @@ interface Locking {
 }
 
 /**
- * Applies one fix and returns the checklist after it. Fixes run one at a time, and each is planned
- * inside the lock from what the store holds then: a click that waited for another sees its result
- * (the fix is no longer offered: FixNotOffered), so concurrent clicks make one of each record.
+ * Applies one fix and returns the checklist after it. Each is planned inside the lock from what the
+ * store holds then, so concurrent clicks make one of each record (the later one: FixNotOffered).
  */
 export async function applySetupFix(container: MedusaContainer, fix: SetupFixId): Promise<{ applied: string; items: SetupItem[] }> {
   const locking = container.resolve<Locking>(Modules.LOCKING)
@@ -231,9 +229,8 @@ export async function applySetupFix(container: MedusaContainer, fix: SetupFixId)
 }
 
 /**
- * The fulfillment set a location's US zone goes into: the location's own set of that name when an
- * earlier run made it and stopped (reused), else a new one under a name no set has (names are
- * unique across the store: a second location of the same name gets its id in the name).
+ * The fulfillment set a location's US zone goes into: the one an interrupted earlier run made, else
+ * a new one under a store-unique name (a second location of the same name gets its id in it).
  */
 async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
   const base = `US shipping from ${locationName}`

@@ -18,7 +18,6 @@ export const list = (names: string[]) => names.join(", ")
 export const NO_SELLING_CHANNEL = "No enabled sales channel has a published product."
 export const addressLine = (a: Address) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
-/** Pure: the region holding the US, if any. */
 export function usRegion(regions: readonly SetupRegion[]): SetupRegion | undefined {
   return regions.find((r) => (r.countries ?? []).some((c) => lc(c.iso_2) === US))
 }
@@ -29,10 +28,9 @@ export function usTaxRegion(taxRegions: readonly SetupTaxRegion[]): SetupTaxRegi
 }
 
 /**
- * Pure: the sales channels a storefront sells through: enabled, with a published product in it
- * (every enabled one when not all products were read). A channel with nothing published to it, as
- * Medusa's automatic "Default Sales Channel" in a store whose products sit in channels of its own,
- * sells nothing: it needs no US location, shipping or stock.
+ * Pure: the sales channels a storefront sells through: enabled, with a published product (every
+ * enabled one when not all products were read). An empty channel, such as Medusa's automatic
+ * "Default Sales Channel", needs no US location, shipping or stock.
  */
 export function sellingChannels(input: Pick<SetupInput, "salesChannels" | "products" | "productsTruncated">): SetupSalesChannel[] {
   const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
@@ -56,11 +54,7 @@ export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
     .filter((o) => !isReturnOption(o))
 }
 
-/**
- * Pure: does a location serve US orders? It is linked to a sales channel and one of its service
- * zones covers the US (a zone of the US, a state, a city or ZIP in it). A location that does not
- * is never the origin of a US order's line.
- */
+/** Pure: whether a location serves US orders: linked to a sales channel, with a service zone covering (part of) the US. */
 export function servesUsOrders(l: SetupLocation): boolean {
   return (l.fulfillment_sets ?? []).some((f) => (f.service_zones ?? []).some(coversUs))
 }

@@ -2,7 +2,7 @@
 import type { MedusaRequest } from "@medusajs/framework/http"
 import type { HealthResponse, PingResponse } from "../service/contract"
 import { SalesTaxError } from "../service/client"
-import { PluginOptionsSchema, redactOptions, type PluginOptions } from "../options"
+import { redactOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import { graph } from "../query"
 import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
@@ -17,17 +17,6 @@ const PAGE = 500
 const MAX_PRODUCTS = 10_000
 const LIST_FALLING_BACK = 50
 const RECENT_FAILURES = 10
-
-/**
- * The plugin's own options only: Medusa adds keys of its own to a plugin's options (the database
- * URL among them, which may carry a password), and the schema keeps unknown keys. The API key is
- * masked.
- */
-export function displayedOptions(o: PluginOptions): Record<string, unknown> {
-  const known = new Set(Object.keys(PluginOptionsSchema.shape))
-  const redacted: Record<string, unknown> = redactOptions(o)
-  return Object.fromEntries(Object.entries(redacted).filter(([k]) => known.has(k)))
-}
 
 async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
   const t0 = Date.now()
@@ -155,11 +144,7 @@ export async function filingPaused(scope: Scope): Promise<FilingPausedSummary | 
   }
 }
 
-/**
- * The overview of Settings → Sales Tax: connection health (health + ping), the options in force
- * with the API key redacted, TIC coverage, recent filing failures, and whether filing is paused by
- * a refused key.
- */
+/** The overview: connection health, the options in force (redacted), TIC coverage, recent failures, a refused key's pause. */
 export async function settingsOverview(scope: Scope): Promise<AdminSettingsResponse> {
   const options = pluginOptions(scope)
   const client = salesTaxClient(scope)
@@ -177,7 +162,7 @@ export async function settingsOverview(scope: Scope): Promise<AdminSettingsRespo
   ])
   return {
     connection: { health, ping },
-    options: displayedOptions(options),
+    options: redactOptions(options),
     coverage: coverageNow,
     failures: failuresNow,
     filingPaused: paused,

@@ -13,15 +13,13 @@ export type BulkTarget = (typeof TARGETS)[number]
 
 /**
  * Limits of one import (a hostile or runaway file is refused whole, with the reason). `tics`: the
- * different TICs one file may name; each is one search at the service (a paid call), made once and
- * remembered for an hour by the TIC lookup cache (2,000 TICs: a file at the ceiling is previewed
- * again, then applied, without asking again).
+ * different TICs one file may name, each a paid search at the service; it stays within the TIC
+ * lookup cache, so a preview then an apply asks the service once.
  */
 export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, tics: 1_000 } as const
 
 export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
 
-/** One product of the export. */
 export interface ExportProduct {
   id: string
   handle: string | null
@@ -85,11 +83,9 @@ const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
 /**
- * Reads an import file: a header naming `tic` and `id` or `handle` (`target` optional: product,
- * product_type or product_category; default product; the export's own columns are accepted and
- * the others ignored), then one line per target. A line with an empty `tic` clears that target's
- * TIC. Every refused line says its line, column and reason; a file that cannot be read at all is
- * one refusal at line 1.
+ * Reads an import file: a header naming `tic` and `id` or `handle` (`target` optional, default
+ * product; other columns ignored), then one line per target; an empty `tic` clears it. Every
+ * refused line says its line, column and reason; an unreadable file is one refusal at line 1.
  */
 export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal[] } {
   if (Buffer.byteLength(text, "utf8") > IMPORT_LIMITS.bytes)
@@ -223,10 +219,9 @@ export interface ImportPlan {
 }
 
 /**
- * The plan of an import: each parsed line whose target exists and whose TIC the service knows is a
- * change (or unchanged when the target has that TIC already); the rest are refused with the reason.
- * `targets` resolves `${target}|${by}|${ref}` to the target's id; `current` holds the TIC set on each
- * target id; `verdicts` the service's answer per TIC.
+ * The plan of an import: each line whose target exists and whose TIC the service knows is a change
+ * (or unchanged); the rest are refused with the reason. `targets` resolves `${target}|${by}|${ref}`
+ * to an id; `current` holds each target's TIC; `verdicts` the service's answer per TIC.
  */
 export function planImport(
   parsed: { rows: readonly ImportRow[]; refused: readonly Refusal[] },

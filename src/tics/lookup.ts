@@ -1,10 +1,7 @@
-// TIC lookups of the admin routes, answered by the Sales Tax Service (its TIC search), never by
-// the sandbox's catalogue: a TIC is known when the service's search for its number returns it, or
-// when an admin search of this app returned it (the admin picks TICs from that search).
-//
-// - lru-cache: the service's answer per (base URL, connection, TIC); concurrent lookups of one TIC
-//   share one service call. Failures are not cached: the next lookup asks again.
-// - the checkout client (timeoutMs for the whole call): an admin waits on these lookups.
+// TIC lookups of the admin routes, answered by the Sales Tax Service's TIC search: a TIC is known
+// when the search for its number returns it, or when an admin search of this app returned it.
+// Answers are cached per (base URL, connection, TIC), concurrent lookups share one call, failures
+// are not cached; the checkout client's short timeout applies, since an admin waits on them.
 import { LRUCache } from "lru-cache"
 import type { TicResult } from "../service/contract"
 import { SalesTaxError, type SalesTaxClient } from "../service/client"
@@ -53,10 +50,7 @@ export function serviceUnavailable(e: unknown): e is SalesTaxError {
   )
 }
 
-/**
- * Looks one TIC up at the service (cached). Throws the service's other failures (bad credentials,
- * a refused request) as SalesTaxError for the route's error mapping.
- */
+/** Looks one TIC up at the service (cached); other service failures throw as SalesTaxError. */
 export async function lookupTic(options: PluginOptions, ticId: number): Promise<TicLookup> {
   let answer: Answer | undefined
   const key = keyOf(options, ticId)

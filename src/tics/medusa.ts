@@ -1,10 +1,7 @@
 /**
- * Bulk TICs, Medusa side: the products read through Query for the export (with the TIC each
- * resolves to), an import's references resolved through Query and its TICs checked at the service
- * (one cached lookup per distinct TIC, at most IMPORT_LIMITS.tics), and the apply: a background
- * job, all of the plan in ONE transaction of the salesTax module (nothing half-applied), its
- * progress polled by the admin, one import at a time across instances (the Locking Module). The
- * pure part is ./bulk.ts.
+ * Bulk TICs, Medusa side: the export's products, an import's references and TICs checked, and the
+ * apply: a background job writing the plan in ONE transaction (nothing half-applied), one import
+ * at a time across instances. The pure part is ./bulk.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
@@ -183,10 +180,8 @@ export function currentTicImport(): TicImportJob | null {
 type ApplyModule = Pick<SalesTaxModuleService, "applyTicChanges">
 
 /**
- * Starts applying `changes` in the background, one import at a time across instances (the
- * Locking Module's lock, held until the write ends). All of them are written in one transaction: a
- * failure leaves every TIC as it was; a change whose target's TIC is no longer its `from` is not
- * written and is reported on the job.
+ * Starts applying `changes` in the background under the imports' lock; a change whose target's
+ * TIC is no longer its `from` is not written and is reported on the job.
  */
 export async function startTicImport(
   container: MedusaContainer,

@@ -1,7 +1,6 @@
-// The product → TIC answers of the tax-line context hook, kept across requests in an lru-cache (a
-// minute) instead of resolved again on every cart change. Dropped as a whole when a TIC is written
-// in this process (tic-generation.ts), so a TIC set in the admin is used by the next cart change;
-// the time bound covers another instance's change and a product moved to another type or category.
+// The product → TIC answers of the tax-line context hook, kept across cart changes for a short
+// time. Dropped whole when a TIC is written in this process (tic-generation.ts); the time bound
+// covers another instance's change and a product moved to another type or category.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../query"

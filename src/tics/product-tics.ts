@@ -1,8 +1,6 @@
 /**
  * Product → TIC, the one Medusa-side resolver: reads the products' type and categories through
- * Query, the assignments from the salesTax module, and resolves each product with
- * resolveProductTic (tic-resolution.ts: the product's own TIC → its type's → its categories',
- * most specific first, a category inheriting its nearest ancestor's → the default).
+ * Query and the assignments from the salesTax module, and resolves each with resolveProductTic.
  */
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"

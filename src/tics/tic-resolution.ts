@@ -49,10 +49,7 @@ function mostSpecificFirst(a: CategoryLike, b: CategoryLike): number {
   return ancestry(b).length - ancestry(a).length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
-/**
- * Orders a product's categories most specific first (deepest mpath, then id) and gives each the
- * TIC of itself or its nearest ancestor that has one.
- */
+/** Orders a product's categories most specific first and gives each the TIC of itself or its nearest ancestor that has one. */
 export function categoryTics(categories: ReadonlyArray<CategoryLike>, ticsById: Readonly<Record<string, number>>): Array<number | null> {
   return [...categories].sort(mostSpecificFirst).map((c) => {
     const from = nearestWithTic(c, ticsById)

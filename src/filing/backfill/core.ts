@@ -35,11 +35,7 @@ export interface BackfillLedger {
   filed(orderIds: string[]): Promise<Set<string>>
 }
 
-/**
- * Pure: an order whose filing record the backfill skips: every record (the live filing, the retry
- * job and the sweep own it) except one the backfill itself made that failed (a rerun files it
- * again through the processor, as the retry job would).
- */
+/** Pure: whether the backfill skips an order's record: every record but a failed one of its own (the live filing owns the rest). */
 export function leavesAlone(r: { state: string; snapshot?: Pick<FilingSnapshot, "backfill"> | null }): boolean {
   return !(r.state === "failed" && r.snapshot?.backfill)
 }
@@ -55,20 +51,14 @@ export interface BatchOutcome {
   failed: { orderId: string; error: string }[]
 }
 
-/**
- * Pure: the records of a historical order as the processor files them: its snapshot and its
- * other origins' marked `backfill` (filed directly as charged), the others as origin siblings.
- */
+/** Pure: a historical order's records, marked `backfill` (filed directly as charged), the other origins as siblings. */
 export function backfillRecord(o: Pick<BackfillOrder, "snapshot" | "siblings">, mode: CompletionMode, now: Date): NewRecord {
   const record = newRecordFor(o.snapshot.orderId, { ...o.snapshot, backfill: true }, mode, now)
   const siblings = (o.siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, backfill: true }, mode, now))
   return siblings.length ? { ...record, origin_siblings: siblings } : record
 }
 
-/**
- * Pure: what one historical order's records say after the processor ran: filed (every one of
- * its service orders is at the service), the refunds sent, or the first failure.
- */
+/** Pure: what a historical order's records say after the processor ran: filed, the refunds sent, or the first failure. */
 export function orderOutcome(records: (FilingRecordDTO | null)[]): { filed: boolean; refunds: number; error: string | null } {
   const at = records.findIndex((r) => !r || r.state === "failed" || !r.filed_at)
   const refunds = records.reduce(

@@ -104,10 +104,8 @@ export async function loadBackfillPage(
     }
     const { snapshot, reason, siblings, attention } = built
     if (attention) {
-      // a US order a person must look at: recorded as needs_attention when it has no
-      // record yet, never filed by the backfill. Only ensured, never run: an order that already has a
-      // record (a failed live filing waiting for its retry) is left to its owner, as every other order
-      // with a record is (running it here filed a failed live record: admin-browser.spec's backfill)
+      // a US order a person must look at: recorded as needs_attention when it has no record yet,
+      // never filed here; only ensured, never run, so an existing record is left to its owner
       await container
         .resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
         .ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
@@ -149,9 +147,8 @@ export function recordLedger(container: MedusaContainer): BackfillLedger {
 }
 
 /**
- * Files every order placed in [from, to) that has no filing record yet. Pages of `batchSize`
- * (default 200) ordered by creation; the next page is read while the current one is at the
- * service. Returns the final progress (also given to `onProgress` after each page).
+ * Files every order placed in [from, to) that has no filing record yet, page by page (the next
+ * read while the current one is at the service). Returns the final progress.
  */
 export async function runBackfill(container: MedusaContainer, opts: BackfillRunOptions): Promise<BackfillProgress> {
   const options = getPluginOptions(container)

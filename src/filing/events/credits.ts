@@ -12,8 +12,6 @@ import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
 
-// Refunds without a return: filed as standalone credits (kind "credit")
-
 export interface ManualRefund {
   refundId: string
   paymentId: string
@@ -114,9 +112,8 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
     })),
   )
   const tax = dec(amountString(order.tax_total)).toNumber()
-  // Medusa books a refund beyond what the order owes as an order credit line (src/medusa/refund-credit-lines.ts), which lowers
-  // `total` by the refund: the tax part is taken of the total before credit lines, so it does not
-  // depend on the refunds made so far
+  // a refund beyond what the order owes is booked as a credit line, lowering `total`: the tax part
+  // is taken of the total before credit lines, so it does not depend on the refunds made so far
   const total = dec(amountString(order.total)).plus(amountString(order.credit_line_total)).toNumber()
   const store = filingStore(container)
   const out: ManualRefund[] = []

@@ -64,10 +64,7 @@ export interface SweepOutcome {
   broughtInLine: string[]
 }
 
-/**
- * Pure: the Medusa facts about an order that move tax (received returns, claims, exchanges,
- * confirmed edits, the cancellation) that its filing records do not show yet. Empty: in line.
- */
+/** Pure: the Medusa facts that move an order's tax and that its filing records do not show yet. Empty: in line. */
 export function missingFacts(
   facts: {
     returns: string[]
@@ -105,10 +102,7 @@ export function missingFacts(
   return out
 }
 
-/**
- * Orders placed in the last `days` days with no filing record, or whose records miss a Medusa fact
- * (with `manualRefunds: "credit"`: also an unfiled refund without a return), brought in line.
- */
+/** Brings in line the orders of the last `days` days with no filing record or whose records miss a Medusa fact. */
 export async function sweepOrders(
   container: MedusaContainer,
   opts: { days?: number; now?: Date; batch?: number } = {},

@@ -18,11 +18,7 @@ export const CSV_HEADER = [
   "detail",
 ] as const
 
-/**
- * Every order of the month (not only differences), then a TOTAL line, then (when there are any)
- * a line of the US orders without tax and one of those not in USD (each such order's row says so
- * in `reason` when it has no difference); CRLF line ends.
- */
+/** Every order of the month, a TOTAL line, then lines for US orders without tax and not in USD when any; CRLF line ends. */
 export function monthCsv(r: MonthReport): string {
   const lines = [CSV_HEADER.join(",")]
   for (const x of r.rows) {

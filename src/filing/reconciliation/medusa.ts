@@ -132,10 +132,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
 }
 
 /**
- * Pure: what the separate lines read of an order: a US shipping address, its
- * currency, whether the provider charged it (a tax line on some line), and what it sold before
- * tax (items at price × quantity less adjustments, shipping less adjustments; a tax-inclusive
- * price as shown, which for an order without tax is the same).
+ * Pure: what the separate lines read of an order: a US shipping address, its currency, whether the
+ * provider charged it, and what it sold before tax (less adjustments; tax-inclusive prices as shown).
  */
 export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
   const minus = (xs: { amount?: unknown }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
@@ -218,12 +216,9 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
 }
 
 /**
- * The one-click fix: runs the existing filing workflows for the order, each idempotent (keys and
- * ids from Medusa ids): sync (file if never filed, completion, cancellation), the order's
- * confirmed edits not filed yet, the refund of
- * every received return, claim and exchange (a refund already at the service is replayed by its
- * key), each refund without a return not filed yet as a credit, and a retry of every failed or
- * pending record of the order and its children.
+ * The one-click fix: runs the order's filing workflows again, each idempotent: sync, unfiled
+ * confirmed edits, the refund of every received return, claim and exchange, unfiled refunds
+ * without a return as credits, and a retry of every failed or pending record of the order.
  */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
   await syncOrder(container, orderId)

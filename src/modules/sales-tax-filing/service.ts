@@ -29,10 +29,7 @@ function isUniqueViolation(e: unknown): boolean {
   return err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
 }
 
-/**
- * A value for a json column. Medusa types `model.json()` as Record<string, unknown>, though the
- * column stores any JSON: here a FilingSnapshot, EditIntent[] or RefundItem[] (arrays included).
- */
+/** A value for a json column: Medusa types `model.json()` as Record<string, unknown>, though it stores any JSON (arrays too). */
 function json(v: object): Record<string, unknown>
 function json(v: object | null): Record<string, unknown> | null
 function json(v: object | null): Record<string, unknown> | null {
@@ -41,7 +38,6 @@ function json(v: object | null): Record<string, unknown> | null {
 
 /** A json column's value as the plugin wrote it (see `json`). */
 function fromJson<T extends object>(v: Record<string, unknown> | null): T | null {
-  // Medusa types `model.json()` as Record<string, unknown>; the column holds what `json` stored (arrays too)
   return v as unknown as T | null
 }
 
@@ -78,10 +74,7 @@ function toRecord(r: RecordRow): FilingRecordDTO {
   }
 }
 
-/**
- * Filing records (one per filed order) and their refunds, in the plugin's own tables.
- * Implements FilingStore for the filing processor on top of the generated CRUD.
- */
+/** Filing records (one per filed order) and their refunds: the filing processor's FilingStore on the generated CRUD. */
 export default class SalesTaxFilingModuleService extends MedusaService({ FilingRecord, FilingRefund }) implements FilingStore {
   async findRecord(orderId: string): Promise<FilingRecordDTO | null> {
     const [rec] = await this.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
@@ -152,10 +145,7 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
     }
   }
 
-  /**
-   * Removes the street lines of every record created before `before` (all states; retention.ts),
-   * 500 a batch, oldest first; each marked with `now`. Returns how many.
-   */
+  /** Removes the street lines of every record created before `before`, in batches, oldest first; returns how many. */
   async removeStreetLines(before: Date, now: Date): Promise<number> {
     let n = 0
     for (;;) {

@@ -44,7 +44,7 @@ export interface FilingLine {
   chargedTax: number
   /** combined rate charged, a fraction (0.0903): the rate Medusa shows (back-solved, see docs/provider.md) */
   chargedRate: number
-  /** the service's own rate for the line, a fraction (0.08875), from the tax line's `data.service_rate`; absent on older records */
+  /** the service's own rate for the line, a fraction, from the tax line's `data.service_rate`; absent on older records */
   serviceRate?: number | null
   /** true when a tax line of this line carries the provider's fallback code */
   fallback: boolean

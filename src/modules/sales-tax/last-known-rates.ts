@@ -1,21 +1,11 @@
 /**
  * Last-known rates: per destination ZIP and TIC, the HIGHEST rate the service charged within the
- * window (30 days), the first source of fallback rates during an outage (docs/provider.md, "Never
- * a silent 0 %", "Outage rates are conservative"). The highest, not the latest: a state's price
- * thresholds (Massachusetts exempts clothing up to $175 an item, New York up to $110) make the
- * effective rate of one ZIP and TIC depend on the price, so the latest quote of a $100 shirt
- * (0 %) says nothing about a $1,000 coat. Kept per ZIP and TIC (not per price band): a band
- * would need the thresholds' positions, which only the service knows; the highest rate seen
- * never charges an item less than the service charged for that ZIP and TIC at any price in the
- * window, at the cost of over-charging a cheaper item during an outage (the order is filed with
- * the tax charged, as every fallback line is). See mergeKnownRate.
+ * window, the first source of fallback rates during an outage (docs/provider.md). The highest, not
+ * the latest: state price thresholds make one ZIP and TIC's rate depend on the price, so a cheap
+ * item's 0 % says nothing about a dear one; an outage may over-charge, never under-charge.
  *
- * They are kept in the plugin's own module `salesTax` (table sales_tax_last_known_rate), so they
- * survive restarts and every instance shares them. The provider lives in the Tax Module's
- * container, which cannot resolve other modules: the `salesTax` module service registers itself
- * here when Medusa constructs it (same process), and the provider finds it through
- * `rateMemory()`. Without it (unit tests, a host that did not add the module) an in-process map
- * is used and the provider says so once.
+ * Stored by the plugin's `salesTax` module, which registers itself here when constructed (the
+ * provider's container cannot resolve other modules); without it an in-process map is used.
  */
 import BigNumber from "bignumber.js"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
@@ -64,11 +54,9 @@ export function freshestByTic(rows: readonly KnownRate[], now: Date, maxAgeMs = 
 }
 
 /**
- * Pure: what is kept for one (zip, tic) when `incoming` is observed, or null when `existing`
- * stays as it is. The highest rate wins: an incoming rate at least as high as the kept one
- * replaces it (and so renews its quotedAt); a lower one replaces it only once the kept one is
- * older than the window (maxAgeMs before incoming.quotedAt), so the kept rate lapses 30 days
- * after the service last charged it. Compared as decimals (no float drift).
+ * Pure: what is kept for one (zip, tic) when `incoming` is observed, or null to keep `existing`.
+ * An incoming rate at least as high replaces it (renewing quotedAt); a lower one only once the
+ * kept one has aged out of the window. Compared as decimals.
  */
 export function mergeKnownRate(existing: KnownRate | undefined, incoming: KnownRate, maxAgeMs = LAST_KNOWN_MAX_AGE_MS): KnownRate | null {
   if (!existing) return incoming
@@ -111,15 +99,10 @@ export const REWRITE_AFTER_MS = 3_600_000
 const WRITTEN_MAX = 20_000
 
 /**
- * What this process last wrote per (zip, tic), so that a quote whose line the stored rate already
- * explains writes nothing: the store's cart changes (a quantity, a discount) quote the same ZIP and
- * TICs again and again, and each write is a read and an update of the table on the request's
- * database connection. "Unchanged" is the line's own test: the rate last written, applied to this
- * line's taxable amount, gives the service's tax to the cent (an effective rate is amount ÷
- * taxable, so a different quantity of the same product gives a rate a few millionths away that
- * says nothing new). A rate is written again after REWRITE_AFTER_MS all the same (its quoted_at
- * is what the 30-day window reads). Per process: another instance's writes are its own (both rates
- * are observations of the same ZIP and TIC).
+ * What this process last wrote per (zip, tic), so that a quote the stored rate already explains
+ * writes nothing: cart changes quote the same ZIP and TICs again and again. "Unchanged" means the
+ * rate last written gives this line's tax to the cent; it is rewritten after REWRITE_AFTER_MS all
+ * the same, since its quoted_at is what the window reads.
  */
 export class WrittenRates {
   readonly #last = new Map<string, { rate: number; at: number }>()
@@ -139,14 +122,11 @@ export class WrittenRates {
   }
 
   /**
-   * A rate to remember for a line the stored rate does not explain (null: take lineRateToRemember):
-   * one that gives this line's tax to the cent and, where one exists, the tax of the lines of
-   * (zip, tic) seen before it: each line's tax allows the rates of an interval
-   * [(amount - 0.005) ÷ taxable, (amount + 0.005) ÷ taxable); their intersection (this line's alone
-   * when the rate moved) narrows to the real rate, so the rate written keeps explaining the next
-   * lines (no write for them) where an effective rate (amount ÷ taxable of one line) explains
-   * little beyond its own line. The service's rate (a fraction) when it lies in the intersection,
-   * else the intersection's midpoint to 6 places; decided in doubles with a margin (null near an edge).
+   * A rate to remember for a line the stored rate does not explain (null: take lineRateToRemember).
+   * Each line's tax allows an interval of rates, [(amount - 0.005) ÷ taxable, (amount + 0.005) ÷
+   * taxable); intersecting them with earlier lines' narrows to the real rate, so the next lines
+   * need no write. The service's rate when it lies in the intersection, else its midpoint to 6
+   * places; null near an edge.
    */
   narrowed(zip: string, tic: number, taxable: number, amount: number, serviceRate: number | null | undefined): string | null {
     if (!(taxable > 0) || !Number.isFinite(taxable) || !Number.isFinite(amount) || amount < 0) return null
@@ -185,12 +165,9 @@ export class WrittenRates {
 }
 
 /**
- * Pure: the rate to remember for a quoted line: the service's own rate (a fraction: 0.09025 →
- * "9.025") when it gives the line's tax to the cent (taxable × rate, half up), else the line's
- * effective rate (effectiveRatePct: a threshold, a cap or an exemption made the tax differ). The
- * service's rate is what every quantity of the line has in common, so the next quote of the same
- * ZIP and TIC finds it unchanged (WrittenRates) where an effective rate, amount ÷ taxable, moves in
- * its sixth decimal with each quantity. Null when nothing was taxable (as effectiveRatePct).
+ * Pure: the rate to remember for a quoted line: the service's own rate when it gives the line's tax
+ * to the cent (it is the same for every quantity, so the next quote writes nothing), else the
+ * effective rate (a threshold, a cap or an exemption made the tax differ). Null when nothing was taxable.
  */
 export function lineRateToRemember(
   taxable: BigNumber.Value,

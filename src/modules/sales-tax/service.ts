@@ -62,11 +62,7 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
   }
 }
 
-/**
- * TIC assignments, last-known rates and who created each certificate (module `salesTax`).
- * Generated CRUD: listTicAssignments, createTicAssignments, listLastKnownRates,
- * listCertificateOrigins, ...
- */
+/** TIC assignments, last-known rates and who created each certificate (module `salesTax`). */
 export type CertificateCreator = "customer" | "staff"
 
 export class SalesTaxModuleService
@@ -102,11 +98,11 @@ export class SalesTaxModuleService
     // Medusa runs it before it closes the database connections: the call log's buffer is written then
     onApplicationPrepareShutdown: async (): Promise<void> => callLog.close(this),
     onApplicationStart: async (): Promise<void> => {
-      // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet (issue 30)
+      // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet
       if (!servesRequests(this.runtime)) return
       try {
-        // loaded here, at start, not with the module: the checks read core-flows, the HTTP layer and
-        // the modules SDK, which nothing else in this file needs (16 unit test files load this one)
+        // loaded at start, not with the module: the checks pull in core-flows, the HTTP layer and
+        // the modules SDK, which nothing else here needs
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { runProviderBootChecks } = require("../../medusa/boot-check") as typeof import("../../medusa/boot-check")
         await runProviderBootChecks(this.#logger, undefined, this.#pg())
@@ -189,10 +185,9 @@ export class SalesTaxModuleService
   }
 
   /**
-   * A bulk TIC import (src/tics): sets (or with null clears) the TIC of every target in ONE
-   * transaction, so a failure leaves every TIC as it was. `onProgress` hears the targets written so far.
-   * A change naming `from` is written only while the target's TIC is still that (read in the
-   * transaction); the others are left and returned with the TIC they have now.
+   * A bulk TIC import: sets (or with null clears) every target's TIC in ONE transaction. A change
+   * naming `from` is written only while the target's TIC is still that; the others are returned
+   * with the TIC they have now.
    */
   @InjectTransactionManager()
   async applyTicChanges(
@@ -264,8 +259,7 @@ export class SalesTaxModuleService
 
   /**
    * A customer's submission in flight: a pending row reserved before the certificate exists at the
-   * service, so that a certificate of this customer without a row never exempts meanwhile. Returns
-   * the row id for settleReservation / dropReservation.
+   * service, so it never exempts without a row. Returns the row id for settle/dropReservation.
    */
   async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
     const row = await this.createCertificateOrigins({
@@ -395,11 +389,7 @@ export class SalesTaxModuleService
     return (await this.certificateOrigins([r.certificateId]))[r.certificateId]!
   }
 
-  /**
-   * A single-purchase certificate was used by `orderId` (its order was filed). Once: the first
-   * order stays its user (a redelivery or a refile changes nothing). A certificate made elsewhere
-   * gets a row (created_by staff, approved) to carry it.
-   */
+  /** A single-purchase certificate was used by `orderId` (filed); the first order stays its user. Made elsewhere: as claimCertificate. */
   async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
     const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
     if (row?.used_order_id) return
@@ -426,10 +416,7 @@ export class SalesTaxModuleService
     if (rows.length) await this.createCallLogEntries(rows)
   }
 
-  /**
-   * Deletes call-log entries older than `before` (for good: the log is not soft-deleted history),
-   * their request and response bodies (`log.bodies`) with them; 1,000 ids a statement, oldest first.
-   */
+  /** Deletes call-log entries (and their bodies) older than `before`, for good, oldest first. */
   async pruneCallLog(before: Date): Promise<number> {
     return pruneInBatches(
       async (limit) =>

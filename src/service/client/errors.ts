@@ -72,20 +72,18 @@ export function isSalesTaxError(e: unknown): e is SalesTaxError {
 export const REDACTED = "[REDACTED]"
 
 /**
- * Returns a function that replaces every occurrence of the secrets (API key; also URL user-info
- * passwords) in strings, deeply in arrays and plain objects. Used on everything that leaves the
- * client in an error or a hook: server-sent details and values too, since a server may echo input.
- */
-/**
- * Whether a key is header-like (x-api-key, apikey, api_key, authorization; any case). The pattern
- * matches ASCII only (no `u` flag: no non-ASCII letter folds to an ASCII one), so a key of another
- * length never matches: the usual keys skip the regex (property-tested against it).
+ * Whether a key is header-like (x-api-key, apikey, api_key, authorization; any case). ASCII only,
+ * so the length test is exact and the usual keys skip the regex.
  */
 function headerLikeKey(k: string): boolean {
   const n = k.length
   return (n === 6 || n === 7 || n === 9 || n === 13) && /^(x-api-key|apikey|api_key|authorization)$/i.test(k)
 }
 
+/**
+ * A function that replaces the secrets in strings, deeply in arrays and plain objects: used on
+ * everything that leaves the client in an error or a hook, since a server may echo input.
+ */
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(value: T) => T {
   const list = secrets.filter((s): s is string => typeof s === "string" && s.length > 0).sort((a, b) => b.length - a.length)
   const redactString = (s: string): string => {

@@ -57,9 +57,8 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 20_000
 const BACKGROUND = Symbol("background")
 
 /**
- * Typed client of the Sales Tax Service v3. Every operation is built from the wire contract's
- * OPERATIONS table: the request is validated before anything is sent, the answer is validated
- * against the operation's response schema. Failures are SalesTaxError, never an axios error.
+ * Typed client of the Sales Tax Service, built from the contract's OPERATIONS table: requests and
+ * answers are validated against their schemas. Failures are SalesTaxError, never an axios error.
  */
 export class SalesTaxClient {
   readonly #options: SalesTaxClientOptions
@@ -118,10 +117,6 @@ export class SalesTaxClient {
     }
   }
 
-  // -------------------------------------------------------------------------------------------
-  // Operations
-  // -------------------------------------------------------------------------------------------
-
   async health(): Promise<HealthResponse> {
     return (await this.call("health", {})).data
   }
@@ -146,9 +141,8 @@ export class SalesTaxClient {
   }
 
   /**
-   * Converts a cart to an order. Retried like any idempotent call; when the service answers that
-   * the orderId exists (a lost answer to an earlier attempt, or an earlier call), the order is
-   * fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
+   * Converts a cart to an order, retried. When the orderId exists already (a lost answer), the order
+   * is fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
    */
   async cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
     try {
@@ -199,10 +193,8 @@ export class SalesTaxClient {
   }
 
   /**
-   * Refunds items of an order (no items: the whole order). Always sent with an idempotency key:
-   * the caller's, or a generated UUID, returned so the caller can store it and repeat safely.
-   * `replayed` is true when the service answered 200 (the key had already been recorded — by an
-   * earlier call, or by an earlier attempt of this one whose answer was lost).
+   * Refunds items of an order (no items: the whole order) under an idempotency key, the caller's or
+   * a generated one returned for storing. `replayed`: the service had already recorded the key.
    */
   async refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }> {
     const idempotencyKey = body?.idempotencyKey ?? randomUUID()
@@ -276,10 +268,6 @@ export class SalesTaxClient {
     return (await this.call("verifyAddress", { body: address })).data
   }
 
-  // -------------------------------------------------------------------------------------------
-  // The one generic call (call.ts)
-  // -------------------------------------------------------------------------------------------
-
   /**
    * Validates the request with the operation's schemas (a bad request throws a "validation"
    * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
@@ -287,10 +275,6 @@ export class SalesTaxClient {
   async call<Op extends OperationId>(operation: Op, input: CallInput = {}): Promise<CallResult<OperationResponses[Op]>> {
     return callOperation(this.#call, operation, input)
   }
-
-  // -------------------------------------------------------------------------------------------
-  // Internals
-  // -------------------------------------------------------------------------------------------
 
   async #existingOrder(operation: OperationId, orderId: string, original: SalesTaxError): Promise<OrderRecord> {
     try {

@@ -1,10 +1,8 @@
 import type { ErrorDetail } from "../contract"
 
 /**
- * The service path of an operation with its parameters filled in. Every parameter is one path
- * segment: it is percent-encoded (`encodeURIComponent`, so `/`, `?`, `#` and `%` cannot change the
- * path), and a value that a URL parser would drop or resolve — empty, `.` or `..` — is refused
- * before anything is sent (`GET certificates/..` would otherwise reach `/tax/connections/<id>/`).
+ * The service path of an operation with its parameters filled in, each one percent-encoded path
+ * segment; a value a URL parser would drop or resolve (empty, `.`, `..`) is refused before sending.
  */
 export function buildPath(
   template: string,

@@ -46,11 +46,8 @@ export function isRetryable(operation: OperationId, failure: FailureKind): boole
 }
 
 /**
- * Exponential backoff with "equal jitter": the cap doubles per retry (base * 2^(retry-1), at most
- * maxDelayMs) and the wait is drawn uniformly from [cap/2, cap]. Half the cap is always waited,
- * so a retry storm still spreads, and no wait is ever 0.
- * @param retry 1 for the first retry (after attempt 1), 2 for the second...
- * @param random a number in [0, 1) (injectable for tests)
+ * Exponential backoff with "equal jitter": the cap doubles per retry up to maxDelayMs and the wait
+ * is drawn from [cap/2, cap], so a retry storm spreads and no wait is 0. `retry` counts from 1.
  */
 export function backoffDelay(
   retry: number,
@@ -63,11 +60,7 @@ export function backoffDelay(
   return Math.round(cap / 2 + (cap / 2) * r)
 }
 
-/**
- * Parses a Retry-After header: delta-seconds ("120", "1.5" tolerated) or an HTTP date
- * ("Wed, 21 Oct 2026 07:28:00 GMT"). Returns milliseconds to wait (0 for a date in the past), or
- * undefined when absent or unparseable.
- */
+/** Parses a Retry-After header (delta-seconds or an HTTP date) into ms to wait (0 for a past date); undefined when unparseable. */
 export function parseRetryAfter(value: string | string[] | number | undefined | null, now: number = Date.now()): number | undefined {
   if (value === undefined || value === null) return undefined
   if (Array.isArray(value)) value = value[0]

@@ -101,17 +101,13 @@ export interface CallInput {
   query?: Record<string, string | number | boolean | undefined>
   body?: unknown
   /**
-   * When the whole call (attempts and waits) must end, as epoch milliseconds, when that is earlier
-   * than the retry policy's budget: each attempt's timer is the smaller of the attempt timeout and
-   * what is left. A call with no time left sends nothing and fails as a timeout.
+   * Epoch ms by which the whole call must end, when earlier than the retry budget: each attempt's
+   * timer is cut to what is left; with no time left nothing is sent and the call fails as a timeout.
    */
   deadline?: number
   /**
-   * A body the caller built valid by construction and serialized already (to hash it, say): `json`
-   * is JSON.stringify of the same data as `body`. It is sent as is, neither validated nor serialized
-   * again; should it be invalid after all, the service answers 422 with the same located errors the
-   * client's own check gives, one round trip later. Other callers leave it out: their body is
-   * validated before anything is sent.
+   * A body built valid by construction and already serialized (`json` = JSON.stringify of `body`):
+   * sent as is, not validated again; were it invalid, the service's 422 names the same errors.
    */
   prepared?: { json: string }
 }

@@ -1,11 +1,8 @@
 /**
  * Pure: a product's suggested TIC from the search results of its evidence (./evidence.ts). Each
- * query's top hits vote for their TIC, weight × score (the service's scores are relative, 1 for
- * its best). The suggestion is the TIC with the most votes, with the two next as alternatives.
- * Its confidence (0-1) is the evidence's agreement on it (how much of the weighted evidence scored
- * it: a title saying one thing and a category another disagree) times its margin over the first
- * runner-up of another kind (a label holding the other's words is the same kind).
- * Under LOW_CONFIDENCE a suggestion is never applied by "accept all".
+ * query's top hits vote for their TIC, weight × relative score; the most voted wins, the next two
+ * are alternatives. Confidence (0-1) is the evidence's agreement on it times its margin over the
+ * first runner-up of another kind. Under LOW_CONFIDENCE it is never applied by "accept all".
  */
 import type { Evidence } from "./evidence"
 

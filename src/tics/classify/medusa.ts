@@ -1,9 +1,7 @@
 /**
- * Unclassified products, Medusa side: the products whose TIC is the default (no TIC on the product,
- * its type or a category), their listings read through Query (categories with their parents), a
- * suggested TIC for each through the service's TIC search (./search.ts: one search per distinct
- * query, cached per connection, a ceiling per run), and the apply through the bulk TIC path
- * (startTicImport: one transaction, progress, the same log line as a CSV import).
+ * Unclassified products, Medusa side: the products on the default TIC, their listings, a suggested
+ * TIC for each through the service's TIC search (./search.ts), and the apply through the bulk TIC
+ * path (startTicImport).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph, type QueryScope } from "../../query"

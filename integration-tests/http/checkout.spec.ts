@@ -39,27 +39,9 @@ const st = useSalesTaxSandbox({
   circuitBreaker: { failures: 3, halfOpenAfterMs: 3_600_000 },
 })
 
-// Medusa's logger, watched from before the runner boots the app: the boot warning must be logged by then.
-// Medusa 2.15's runner loads the app outside jest's module registry: its logger is another instance,
-// whose winston writes its JSON lines to the real stdout (watched too; read when it is the app's logger)
+// Medusa's logger, watched from before the runner boots the app: the boot warning must be logged by then
 const loggerWarn = jest.spyOn(logger, "warn")
-const stdoutWrite = jest.spyOn(process.stdout, "write")
 const FALLBACK_GAP = /no rate to fall back on for/
-
-/** The warnings the app's logger logged so far: the spied instance's calls, or its JSON lines on stdout. */
-function warningsLogged(appLogger: unknown): string[] {
-  if (appLogger === logger) return loggerWarn.mock.calls.map(([m]) => String(m))
-  return stdoutWrite.mock.calls
-    .flatMap(([chunk]) => String(chunk).split("\n"))
-    .flatMap((line) => {
-      try {
-        const entry = JSON.parse(line) as { level?: unknown; message?: unknown }
-        return entry.level === "warn" ? [String(entry.message)] : []
-      } catch {
-        return []
-      }
-    })
-}
 
 /** The sandbox's own answer for the cart (what it stored for cartId = Medusa cart id). */
 async function serviceCart(cartId: string) {
@@ -106,8 +88,7 @@ medusaIntegrationTestRunner({
     let bootWarnings: string[] = []
     let cartsAtBoot = -1
     beforeAll(async () => {
-      bootWarnings = warningsLogged(getContainer().resolve(ContainerRegistrationKeys.LOGGER)).filter((m) => FALLBACK_GAP.test(m))
-      stdoutWrite.mockRestore()
+      bootWarnings = loggerWarn.mock.calls.map(([m]) => String(m)).filter((m) => FALLBACK_GAP.test(m))
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
     })

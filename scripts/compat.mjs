@@ -827,13 +827,20 @@ function runSpecs(t, logDir, specs = SPECS) {
     })
     const out = `${r.stdout ?? ""}${r.stderr ?? ""}`
     writeFileSync(join(logDir, `${spec.split("/").pop()}.log`), out)
-    const summary = /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(
-      out
-        .split("\n")
-        .reverse()
-        .find((l) => /passed, \d+ failed/.test(l)) ?? "",
-    )
-    const ok = r.status === 0 && !!summary && summary[2] === "0" && summary[3] === "0"
+    // jest's own count ("Tests: 1 failed, 3 passed, 4 total"): the runner's closing line says 0 when
+    // it could not read jest's JSON results (e.g. a failure whose error jest cannot serialize)
+    const lines = out.split("\n").reverse()
+    const jestLine = lines.find((l) => /^Tests:.* total/.test(l))
+    const count = (what) => Number(new RegExp(`(\\d+) ${what}`).exec(jestLine)?.[1] ?? 0)
+    const summary = jestLine
+      ? [
+          `${count("passed")} passed, ${count("failed")} failed, ${count("skipped")} skipped`,
+          count("passed"),
+          count("failed"),
+          count("skipped"),
+        ]
+      : /(\d+) passed, (\d+) failed, (\d+) skipped/.exec(lines.find((l) => /passed, \d+ failed/.test(l)) ?? "")
+    const ok = r.status === 0 && !!summary && Number(summary[2]) === 0 && Number(summary[3]) === 0
     const fails = [...out.matchAll(/^\s+✕ (.+)$/gm)].map((m) => m[1].slice(0, 160))
     checks.push({
       what: `${spec}: ${summary?.[0] ?? "no summary"} (${seconds(Date.now() - t0)})`,

@@ -8,7 +8,7 @@
  * costs nothing: no read before a route that cannot move it into the provider's scope, none after.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { STORE_CART_MUTATIONS, interceptAnswer, unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { httpResponseFromError } from "../../medusa/http-error"
@@ -24,6 +24,7 @@ import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
+import { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
 
@@ -36,9 +37,19 @@ function cartIdOf(req: MedusaRequest): string | undefined {
   return m?.[1]
 }
 
+/**
+ * updateTaxLinesWorkflow on the cart read with the fields its 2.16+ form reads: 2.15's own read
+ * lacks `items.is_giftcard`, so its run by id alone would tax a gift card (and, before completion,
+ * change the total after the payment session, which Medusa then drops).
+ */
+async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promise<void> {
+  const [cart] = await graph<CartWorkflowDTO>(scope, { entity: "cart", fields: [...UPDATE_TAX_LINES_CART_FIELDS], filters: { id: cartId } })
+  await updateTaxLinesWorkflow(scope).run({ input: cart ? { cart_id: cartId, cart } : { cart_id: cartId } })
+}
+
 async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<boolean> {
   if (!(await isUsTaxedCart(scope, cartId))) return false
-  await updateTaxLinesWorkflow(scope).run({ input: { cart_id: cartId } })
+  await runUpdateTaxLines(scope, cartId)
   return true
 }
 
@@ -218,7 +229,7 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
     (scope.cartId === cartId ? scope.destination?.usTaxed : undefined) ??
     (knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId))))
   if (!us) return false
-  await updateTaxLinesWorkflow(req.scope).run({ input: { cart_id: cartId } })
+  await runUpdateTaxLines(req.scope, cartId)
   // Medusa refreshed the payment collection (if any) before this: its amount follows the new tax
   if (await hasPaymentCollection(req, cartId)) {
     await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })

@@ -23,6 +23,8 @@ module.exports = buildMedusaConfig({
     // the demo wants the service's tax or a loud failure, never an estimate
     failurePolicy: "block",
     completionMode: "placed",
+    // CI runs the demo at nice 10 beside `npm test` (.ci/run): a starved demo must not read as an outage
+    ...(process.env.DEMO_SALES_TAX_TIMEOUT_MS ? { timeoutMs: Number(process.env.DEMO_SALES_TAX_TIMEOUT_MS) } : {}),
   },
   secret: "demo-secret",
   // the admin is built and served only by `npm run demo -- --serve`

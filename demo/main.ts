@@ -45,7 +45,7 @@ import {
   type FilingView,
   type PlacedOrder,
 } from "./lib/scenario"
-import { childOrderId } from "../src/filing/decisions"
+import { childOrderId } from "../src/filing/decisions-refunds"
 import { WHOLESALE_CONNECTION, countsByConnection, wholesaleCheckout } from "./lib/channels"
 import { WHOLESALE_CHANNEL_ID } from "./app/seed"
 import { DemoError, bold, dim, errorBlock, green, info, line, mute, red, step } from "./lib/ui"

@@ -16,6 +16,7 @@ import type { CertificateStanding, ReviewStatus } from "../checkout/exemptions/e
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
 import { reconcilePlaceholders, type PlaceholderRow } from "../checkout/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../options"
+import { runtimeSlot } from "../runtime"
 import type { CertificateWithStanding } from "../http/types"
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
@@ -31,10 +32,11 @@ export function customerOf(req: MedusaRequest): string {
   return a.actor_id
 }
 
-const limiters = new Map<number, RateLimiterMemory>()
+const limitersOf = runtimeSlot("shopperCertificateLimiters", () => new Map<number, RateLimiterMemory>())
 
 /** Takes one request from the customer's budget; false (and a 429 with Retry-After sent) past it. */
 export async function withinBudget(res: MedusaResponse, customerId: string, perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT): Promise<boolean> {
+  const limiters = limitersOf()
   let limiter = limiters.get(perMinute)
   if (!limiter) {
     limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" })

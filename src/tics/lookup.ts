@@ -9,6 +9,7 @@ import { getCheckoutClient } from "../service/client-factory"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions, type PluginOptions } from "../options"
 import type { TicInfo } from "../http/types"
+import { runtimeSlot } from "../runtime"
 
 /** known: the service has it (with its label); unknown: the service answered without it. */
 type Answer = { known: true; label: string } | { known: false }
@@ -25,16 +26,20 @@ export type TicLookup =
 export const TIC_UNVERIFIED_WARNING =
   "The Sales Tax Service could not be reached to check this TIC; it was saved unverified. Check it with the TIC search when the service is back."
 
-const cache = new LRUCache<string, Answer, SalesTaxClient>({
-  max: 2000,
-  ttl: 60 * 60 * 1000,
-  fetchMethod: async (key, _stale, { context }) => {
-    const ticId = Number(key.slice(key.lastIndexOf("|") + 1))
-    const r = await context.searchTics({ query: String(ticId), limit: 10 })
-    const hit = r.results.find((x) => x.ticId === ticId)
-    return hit ? { known: true, label: hit.label } : { known: false }
-  },
-})
+const cacheOf = runtimeSlot(
+  "ticLookups",
+  () =>
+    new LRUCache<string, Answer, SalesTaxClient>({
+      max: 2000,
+      ttl: 60 * 60 * 1000,
+      fetchMethod: async (key, _stale, { context }) => {
+        const ticId = Number(key.slice(key.lastIndexOf("|") + 1))
+        const r = await context.searchTics({ query: String(ticId), limit: 10 })
+        const hit = r.results.find((x) => x.ticId === ticId)
+        return hit ? { known: true, label: hit.label } : { known: false }
+      },
+    }),
+)
 
 type Scope = Pick<PluginOptions, "baseUrl" | "connectionId">
 
@@ -55,12 +60,12 @@ export async function lookupTic(options: PluginOptions, ticId: number): Promise<
   let answer: Answer | undefined
   const key = keyOf(options, ticId)
   try {
-    answer = await cache.fetch(key, { context: getCheckoutClient(options) })
+    answer = await cacheOf().fetch(key, { context: getCheckoutClient(options) })
   } catch (e) {
     if (serviceUnavailable(e)) return { status: "unverified", ticId, reason: e.code === "http" ? `status ${e.status}` : e.code }
     // a search remembered this TIC while the lookup was in flight: lru-cache aborts the fetch it
     // replaces (Error "replaced"); the search's answer stands
-    answer = cache.get(key)
+    answer = cacheOf().get(key)
     if (!answer) throw e
   }
   if (!answer) return { status: "unverified", ticId, reason: "no answer" }
@@ -69,7 +74,7 @@ export async function lookupTic(options: PluginOptions, ticId: number): Promise<
 
 /** Remembers the TICs a service search returned (an admin picks from them). */
 export function rememberTics(options: PluginOptions, results: readonly TicResult[]): void {
-  for (const r of results) cache.set(keyOf(options, r.ticId), { known: true, label: r.label })
+  for (const r of results) cacheOf().set(keyOf(options, r.ticId), { known: true, label: r.label })
 }
 
 /** The label of a TIC for display, null when the service does not know it or cannot be asked. */
@@ -89,5 +94,5 @@ export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<Ti
 
 /** For tests: forgets every cached answer. */
 export function clearTicCache(): void {
-  cache.clear()
+  cacheOf().clear()
 }

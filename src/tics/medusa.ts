@@ -15,7 +15,7 @@ import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
-import { runtimeOf } from "../runtime"
+import { runtimeOf, runtimeSlot } from "../runtime"
 import {
   changedSincePlan,
   exportCsv,
@@ -170,10 +170,11 @@ interface Locking {
   release(keys: string | string[], args?: { ownerId?: string | null }): Promise<boolean>
 }
 
-let job: TicImportJob | null = null
+const imports = runtimeSlot("ticImport", (): { job: TicImportJob | null } => ({ job: null }))
 
 /** This instance's running (or last) import. */
 export function currentTicImport(): TicImportJob | null {
+  const { job } = imports()
   return job ? { ...job } : null
 }
 
@@ -187,7 +188,8 @@ export async function startTicImport(
   container: MedusaContainer,
   changes: readonly PlannedChange[],
 ): Promise<{ ok: true; job: TicImportJob } | { ok: false; job: TicImportJob | null }> {
-  if (job?.status === "running") return { ok: false, job: { ...job } }
+  const running = imports().job
+  if (running?.status === "running") return { ok: false, job: { ...running } }
   const locking = container.resolve<Locking>(Modules.LOCKING)
   const ownerId = `tic-import-${randomUUID()}`
   try {
@@ -196,7 +198,7 @@ export async function startTicImport(
     return { ok: false, job: currentTicImport() } // another instance's import
   }
   const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null, changed: [] }
-  job = mine
+  imports().job = mine
   const svc = container.resolve<ApplyModule>(SALES_TAX_MODULE)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const rows = changes.map((c) => ({ target_type: c.target as TicTargetType, target_id: c.targetId, tic: c.to, from: c.from }))

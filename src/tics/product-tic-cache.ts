@@ -6,7 +6,7 @@ import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../query"
 import type { ProductTic } from "./tic-resolution"
 import { ticGeneration } from "../modules/sales-tax/tic-generation"
-import { runtimeOf } from "../runtime"
+import { runtimeOf, runtimeSlot } from "../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 
@@ -16,11 +16,11 @@ export const PRODUCT_TIC_TTL_MS = 60_000
  */
 type Entry = { defaultTic: number; generation: number; value: ProductTic | null }
 
-const cache = new LRUCache<string, Entry>({ max: 5000, ttl: PRODUCT_TIC_TTL_MS })
+const cacheOf = runtimeSlot("productTics", () => new LRUCache<string, Entry>({ max: 5000, ttl: PRODUCT_TIC_TTL_MS }))
 
 /** Forgets every product's TIC (tests; a TIC assignment change does it through ticAssignmentsChanged). */
 export function clearProductTicCache(): void {
-  cache.clear()
+  cacheOf().clear()
 }
 
 /** resolveProductTics (src/tics/product-tics.ts) through the cache: only products not known are read. */
@@ -33,6 +33,7 @@ export async function cachedProductTics(
   const missing: string[] = []
   const rt = runtimeOf(scope)
   const generation = ticGeneration(rt)
+  const cache = cacheOf(rt)
   for (const id of new Set(productIds)) {
     if (!id) continue
     const hit = cache.get(id)

@@ -7,6 +7,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
+import { runtimeSlot } from "../../runtime"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
 import { ancestry } from "../tic-resolution"
 import { startTicImport, type TicImportJob } from "../medusa"
@@ -112,10 +113,11 @@ async function readListings(scope: QueryScope, ids: readonly string[]): Promise<
   })
 }
 
-const caches = new Map<string, QueryCache>()
+const cachesOf = runtimeSlot("ticSearchCaches", () => new Map<string, QueryCache>())
 /** The process's cache of search hits for the connection of `options`. */
 function cacheFor(options: PluginOptions): QueryCache {
   const key = `${options.baseUrl}|${options.connectionId}`
+  const caches = cachesOf()
   let c = caches.get(key)
   if (!c) caches.set(key, (c = new QueryCache()))
   return c

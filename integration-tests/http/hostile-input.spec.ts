@@ -783,7 +783,7 @@ medusaIntegrationTestRunner({
           // (a service made to refuse answers its own 400, located or not)
           const serviceRefused = !!fault && fault.status !== undefined && fault.status < 500
           if (a.status === 400 && r.auth === "ok" && r.bodyKind !== "malformed" && r.bodyKind !== "huge" && !serviceRefused) {
-            const problem = unlocated(a, r.route)
+            const problem = unlocated(a)
             if (problem) throw new Error(`${problem}: ${where}`)
           }
         }
@@ -1868,27 +1868,17 @@ function routeProblem(r: FuzzRequest, a: Answer, serviceFault: boolean): string 
 }
 
 /**
- * Routes that still answer an unknown query or body field at "query" / "body" with zod's
- * "Unrecognized key" message (a strict schema parsed in the route): the field is named in the
- * message only. To mend (then drop from here): the activity log's query (activity/query.ts) and
- * the ping's body (connections/ping/route.ts), as the other routes do, with a catch-all that
- * refuses each other field at its own location.
- */
-const UNKNOWN_KEYS_AT_PART = ["GET /admin/sales-tax/activity", "POST /admin/sales-tax/connections/ping"]
-
-/**
  * Why a 400 is not a located error (undefined when it is): `errors` lists each problem with a
  * `location` in the request (path, query or body), and an unknown field is located at that field,
  * not at the whole body or query.
  */
-function unlocated(a: Answer, route: string): string | undefined {
+function unlocated(a: Answer): string | undefined {
   const errors = a.json?.errors
   if (!Array.isArray(errors) || !errors.length) return "a 400 without located errors"
   for (const e of errors as { location?: unknown; message?: unknown }[]) {
     const loc = String(e?.location ?? "")
     if (!/^(path|query|body)\b/.test(loc)) return `a 400 error located at "${loc.slice(0, 60)}"`
-    if (/^(query|body)$/.test(loc) && /unrecognized key/i.test(String(e?.message)) && !UNKNOWN_KEYS_AT_PART.includes(route))
-      return `an unknown field located at "${loc}" only`
+    if (/^(query|body)$/.test(loc) && /unrecognized key/i.test(String(e?.message))) return `an unknown field located at "${loc}" only`
   }
   return undefined
 }

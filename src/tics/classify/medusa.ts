@@ -10,7 +10,7 @@ import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
 import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
 import { ancestry } from "../tic-resolution"
-import { startTicImport, type TicImportJob } from "../medusa"
+import { startTicImport, verdictsOf, type TicImportJob } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
@@ -181,8 +181,35 @@ export async function acceptedSuggestions(
   }
 }
 
+/** The admin's picks as the bulk path's changes; or, when any is refused, why each is (none is applied). */
+export async function pickedChanges(
+  scope: QueryScope,
+  options: PluginOptions,
+  items: readonly { product_id: string; tic: number }[],
+): Promise<{ changes: PlannedChange[] } | { errors: { location: string; message: string; value: unknown }[] }> {
+  const open = new Set((await unclassifiedIds(scope, options.defaultTic)).ids)
+  const verdicts = await verdictsOf(
+    options,
+    items.map((i) => i.tic),
+  )
+  const errors = items.flatMap((it, i): { location: string; message: string; value: unknown }[] =>
+    !open.has(it.product_id)
+      ? [
+          {
+            location: `body.items.${i}.product_id`,
+            message: "not a product on the default TIC (unknown, or already classified)",
+            value: it.product_id,
+          },
+        ]
+      : verdicts.get(it.tic) === "unknown"
+        ? [{ location: `body.items.${i}.tic`, message: "the service does not know this TIC", value: it.tic }]
+        : [],
+  )
+  return errors.length ? { errors } : { changes: items.map((it, i) => change(i, it.product_id, it.tic)) }
+}
+
 /** A product's TIC as the bulk path's change (from: none, the product was on the default). */
-export function change(i: number, productId: string, tic: number): PlannedChange {
+function change(i: number, productId: string, tic: number): PlannedChange {
   return { row: i + 1, target: "product", targetId: productId, ref: productId, from: null, to: tic }
 }
 

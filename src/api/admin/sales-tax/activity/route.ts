@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { parseOr400 } from "../reconciliation/validators"
-import { ActivityQuery, activityFilter, callLogReader, LIST_FIELDS } from "./query"
+import { ActivityQuery, listActivity } from "../../../../service/activity"
 
 /**
  * GET /admin/sales-tax/activity?operation=&status=2xx|4xx|5xx|none&order_id=&cart_id=&errors_only=&limit=&offset=
@@ -8,12 +8,5 @@ import { ActivityQuery, activityFilter, callLogReader, LIST_FIELDS } from "./que
  */
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const q = parseOr400(req, res, ActivityQuery, "query")
-  if (!q) return
-  const [entries, count] = await callLogReader(req.scope).listAndCountCallLogEntries(activityFilter(q), {
-    select: [...LIST_FIELDS],
-    order: { at: "DESC", id: "DESC" },
-    skip: q.offset,
-    take: q.limit,
-  })
-  res.json({ entries, count, limit: q.limit, offset: q.offset })
+  if (q) res.json(await listActivity(req.scope, q))
 }

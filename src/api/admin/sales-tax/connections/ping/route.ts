@@ -5,11 +5,12 @@ import { SalesTaxError } from "../../../../../service/client"
 import { getBackgroundClient } from "../../../../../service/client-factory"
 import { connectionById, optionsOn } from "../../../../../service/connections"
 import type { CheckResult } from "../../../../../http/types"
+import { notAField } from "../../../../../http/validate"
 import { handle, pluginOptions, sendError, sendZodError, serviceText } from "../../../../../http/answers"
 
 export const PingConnectionBody = z
   .object({ connection_id: z.string({ error: "connection_id is required" }).min(1, "connection_id is required").max(200) })
-  .strict()
+  .catchall(notAField)
 
 /**
  * POST /admin/sales-tax/connections/ping { connection_id }: the service's ping on that connection

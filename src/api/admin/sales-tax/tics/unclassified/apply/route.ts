@@ -1,7 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { acceptedSuggestions, applyChanges, change, unclassifiedIds } from "../../../../../../tics/classify/medusa"
-import { verdictsOf } from "../../../../../../tics/medusa"
+import { acceptedSuggestions, applyChanges, pickedChanges } from "../../../../../../tics/classify/medusa"
 import type { PlannedChange } from "../../../../../../tics/bulk"
 import { bodyOf, handle, pluginOptions, sendError } from "../../../../../../http/answers"
 import { AdminUnclassifiedApplyBody } from "../../validators"
@@ -19,33 +18,16 @@ export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   let changes: PlannedChange[]
   let summary: Record<string, unknown> = {}
   if (body.items) {
-    const open = new Set((await unclassifiedIds(req.scope, options.defaultTic)).ids)
-    const verdicts = await verdictsOf(
-      options,
-      body.items.map((i) => i.tic),
-    )
-    const errors = body.items.flatMap((it, i): { location: string; message: string; value: unknown }[] =>
-      !open.has(it.product_id)
-        ? [
-            {
-              location: `body.items.${i}.product_id`,
-              message: "not a product on the default TIC (unknown, or already classified)",
-              value: it.product_id,
-            },
-          ]
-        : verdicts.get(it.tic) === "unknown"
-          ? [{ location: `body.items.${i}.tic`, message: "the service does not know this TIC", value: it.tic }]
-          : [],
-    )
-    if (errors.length)
+    const picked = await pickedChanges(req.scope, options, body.items)
+    if ("errors" in picked)
       return sendError(
         res,
         422,
         MedusaError.Types.INVALID_DATA,
-        `${errors.length} item(s) refused; nothing was applied`,
-        errors.slice(0, 100),
+        `${picked.errors.length} item(s) refused; nothing was applied`,
+        picked.errors.slice(0, 100),
       )
-    changes = body.items.map((it, i) => change(i, it.product_id, it.tic))
+    changes = picked.changes
   } else {
     const accepted = await acceptedSuggestions(req.scope, options, body.min_confidence!)
     changes = accepted.changes

@@ -2,9 +2,10 @@
 // and the filters it becomes. The entries are written by service/call-log.ts.
 import type { MedusaRequest } from "@medusajs/framework/http"
 import { z } from "zod"
-import { OPERATION_IDS } from "../../../../service/contract"
-import { SALES_TAX_MODULE } from "../../../../modules/sales-tax"
-import type { CallLogRow } from "../../../../service/call-log"
+import { notAField } from "../http/validate"
+import { OPERATION_IDS } from "./contract"
+import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import type { CallLogRow } from "./call-log"
 
 const boolish = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1")
 
@@ -38,7 +39,7 @@ export const ActivityQuery = z
       .max(1_000_000, "must be at most 1000000")
       .default(0),
   })
-  .strict()
+  .catchall(notAField)
 export type ActivityQuery = z.infer<typeof ActivityQuery>
 
 /** Pure: the module filter of a query. */
@@ -63,11 +64,11 @@ interface CallLogReader {
   listAndCountCallLogEntries(filter: unknown, config: unknown): Promise<[ActivityEntry[], number]>
 }
 
-export function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
+function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
   return scope.resolve<CallLogReader>(SALES_TAX_MODULE)
 }
 
-export const LIST_FIELDS = [
+const LIST_FIELDS = [
   "id",
   "at",
   "operation",
@@ -81,3 +82,20 @@ export const LIST_FIELDS = [
   "error_title",
   "error_code",
 ] as const
+
+/** The entries of a query (without bodies), newest first, and their count. */
+export async function listActivity(scope: MedusaRequest["scope"], q: ActivityQuery) {
+  const [entries, count] = await callLogReader(scope).listAndCountCallLogEntries(activityFilter(q), {
+    select: [...LIST_FIELDS],
+    order: { at: "DESC", id: "DESC" },
+    skip: q.offset,
+    take: q.limit,
+  })
+  return { entries, count, limit: q.limit, offset: q.offset }
+}
+
+/** One entry, with its bodies when `log.bodies` stored them; undefined when there is none. */
+export async function activityEntry(scope: MedusaRequest["scope"], id: string): Promise<ActivityEntry | undefined> {
+  const [entries] = await callLogReader(scope).listAndCountCallLogEntries({ id }, { take: 1 })
+  return entries[0]
+}

@@ -1,0 +1,73 @@
+import { graph, type QueryScope } from "../../query"
+import type { PluginOptions } from "../../options"
+import type { AdminLocationsResponse, LocationView } from "../../http/types"
+import { runtimeOf } from "../../runtime"
+import {
+  knownRefusals,
+  LOCATION_ADDRESS_FIELDS,
+  locationClass,
+  locationOrigin,
+  sameAddress,
+  type FulfillmentSetsLike,
+  type LocationAddressLike,
+  type RefusalCache,
+} from "./origins"
+
+/** A stock location as the view reads it. */
+interface LocationRow {
+  id: string
+  name?: string | null
+  address?: LocationAddressLike | null
+  sales_channels?: { id: string; name?: string | null }[] | null
+  fulfillment_sets?: FulfillmentSetsLike
+}
+
+/**
+ * Each stock location with the origin its lines are quoted and filed from: its own address when it
+ * is a complete US address the service accepted, else the `origin` option and why (incomplete
+ * address, or refused by the service), and the sales channels it serves. A location outside the US
+ * none of whose service zones covers the US is `notForUs` (never the origin of a US order).
+ */
+export async function locationViews(scope: QueryScope, options: Pick<PluginOptions, "origin">): Promise<AdminLocationsResponse> {
+  const data = await graph<LocationRow>(scope, {
+    entity: "stock_location",
+    fields: [
+      ...LOCATION_ADDRESS_FIELDS,
+      "sales_channels.id",
+      "sales_channels.name",
+      "fulfillment_sets.service_zones.geo_zones.country_code",
+    ],
+    pagination: { take: 500, skip: 0 },
+  })
+  // refusals found by this process and, through the Caching Module when the store has it, by every instance
+  let caching: RefusalCache | undefined
+  try {
+    caching = scope.resolve<RefusalCache | undefined>("caching", { allowUnregistered: true })
+  } catch {
+    caching = undefined
+  }
+  const refusals = await knownRefusals(caching, runtimeOf(scope))
+  const locations: LocationView[] = data.map((l) => {
+    const own = locationOrigin(l.address)
+    const refused = refusals.get(l.id)
+    const usable = own.origin && !(refused && sameAddress(refused.address, own.origin))
+    const notForUs = locationClass(l.address, l.fulfillment_sets) === "not_for_us"
+    return {
+      id: l.id,
+      name: l.name ?? null,
+      salesChannels: (l.sales_channels ?? []).map((c) => ({ id: c.id, name: c.name ?? null })),
+      origin: usable ? own.origin! : options.origin,
+      fallback: !usable && !notForUs,
+      reason: usable
+        ? null
+        : refused
+          ? `the service refused the address: ${refused.reason}`
+          : notForUs
+            ? `${own.reason}; no service zone of it covers the US`
+            : own.reason!,
+      refusedAt: usable ? null : (refused?.at ?? null),
+      notForUs,
+    }
+  })
+  return { locations, fallbackOrigin: options.origin }
+}

@@ -21,7 +21,8 @@
 //      cancelled order voided (the service answers 404); the built dashboard holds the plugin's
 //      widgets and settings pages (the pnpm leg: a whole `medusa build`, backend and admin)
 // Flags: --minor 2.19 (repeatable; default: every supported minor and the pnpm leg), --lowest, --highest, --pnpm,
-// --version <any published version, e.g. a pre-release>, --allow-fail (exit 0 whatever the result:
+// --version <any published version, e.g. a pre-release>, --legacy-peer-deps (a --version store installed
+// past npm's peer refusal, e.g. a minor below the range), --allow-fail (exit 0 whatever the result:
 // for pre-releases); --prepare-only (steps 1-2 only, e.g. beside `npm test` in CI) then --prepared
 // (steps 3-5 on what it prepared; the same targets); --store-only: step 2 without the plugin (the
 // store's Medusa packages installed, needing only node and npm: CI runs it beside `npm ci`, so that
@@ -90,6 +91,7 @@ function parse(argv) {
     prepared: false,
     storeOnly: false,
     allowFail: false,
+    legacyPeerDeps: false,
     specs: false,
     spec: [],
   }
@@ -104,11 +106,12 @@ function parse(argv) {
     else if (a === "--prepared") o.prepared = true
     else if (a === "--store-only") o.storeOnly = true
     else if (a === "--allow-fail") o.allowFail = true
+    else if (a === "--legacy-peer-deps") o.legacyPeerDeps = true
     else if (a === "--specs") o.specs = true
     else if (a === "--spec") o.spec.push(argv[++i])
     else {
       console.error(
-        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--pnpm] [--prepare-only | --prepared | --store-only] [--specs | --spec <path>...] [--allow-fail]`,
+        `unknown argument ${a}\nusage: npm run test:compat -- [--minor 2.19]... [--lowest] [--highest] [--version <v>] [--pnpm] [--prepare-only | --prepared | --store-only] [--specs | --spec <path>...] [--legacy-peer-deps] [--allow-fail]`,
       )
       process.exit(2)
     }
@@ -118,7 +121,7 @@ function parse(argv) {
       throw new Error(`--minor ${m}: not a supported minor (${SUPPORTED.map((s) => s.minor).join(", ")})`)
   const targets = [
     ...SUPPORTED.filter((s) => o.minors.includes(s.minor)),
-    ...o.versions.map((v) => ({ minor: v.split(".").slice(0, 2).join("."), version: v })),
+    ...o.versions.map((v) => ({ minor: v.split(".").slice(0, 2).join("."), version: v, legacy: o.legacyPeerDeps })),
     ...(o.pnpm ? [PNPM] : []),
   ].map((t) => ({ key: t.version, ...t }))
   return { ...o, targets: targets.length ? targets : [...SUPPORTED, PNPM].map((t) => ({ key: t.version, ...t })) }
@@ -294,7 +297,7 @@ function npmPluginWarnings(output) {
  * Step 2: the scratch store for `version` with the packed plugin installed; `tarballs` null: only
  * the store's own packages (--store-only). Returns the store and the install's complaints.
  */
-function installStore(version, tarballs, logDir) {
+function installStore(version, tarballs, logDir, forceLegacy = false) {
   const app = storeDir(version)
   mkdirSync(app, { recursive: true })
   // the previous run's plugin is replaced (same version number, new contents); the rest is reused
@@ -330,9 +333,10 @@ function installStore(version, tarballs, logDir) {
   )
   writeStoreFiles(app)
   // a pre-release is outside the plugin's peer ranges (npm's ^2.15.0 matches no x.y.z-tag): npm
-  // refuses it with ERESOLVE, so a pre-release is installed with --legacy-peer-deps to see what else breaks
-  const legacy = version.includes("-") ? ["--legacy-peer-deps"] : []
-  if (legacy.length) console.log(`  ${version} is a pre-release, outside the peer range ^2.15.0: installed with --legacy-peer-deps`)
+  // refuses it with ERESOLVE, so a pre-release (or, asked, any version) is installed with
+  // --legacy-peer-deps to see what else breaks
+  const legacy = version.includes("-") || forceLegacy ? ["--legacy-peer-deps"] : []
+  if (legacy.length) console.log(`  ${version}: installed with --legacy-peer-deps (outside the plugin's peer ranges, or asked)`)
   const out = sh(
     "npm",
     ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--no-package-lock", "--loglevel=warn", ...legacy],
@@ -690,7 +694,7 @@ const labelOf = (t) => `Medusa ${t.version}${t.pnpm ? ` (pnpm ${t.pnpm}, a works
 
 /** Step 2 for one target (the pnpm leg or an npm store); `tarballs` null: the store only. */
 const install = (t, tarballs, logDir) =>
-  t.pnpm ? installPnpmStore(t, tarballs?.plugin ?? null, logDir) : installStore(t.version, tarballs, logDir)
+  t.pnpm ? installPnpmStore(t, tarballs?.plugin ?? null, logDir) : installStore(t.version, tarballs, logDir, !!t.legacy)
 
 /** Steps 1-2 for every target: { key: { app, installChecks } } (or the install's error). */
 function prepare(targets, packDir) {

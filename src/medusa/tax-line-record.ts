@@ -18,11 +18,27 @@ export const RECORD_MAX = 2000
 
 type Data = Record<string, unknown>
 
-/** Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none or too long. */
-export function recordRateId(data: Data | null | undefined): string | undefined {
+/**
+ * Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none
+ * or too long. Written as JSON.stringify writes the kept entries, without copying them; `written`
+ * holds the JSON of values already written (the lines of one answer share their origin and
+ * destination objects), so it lives for one set of lines, never across changes to them.
+ */
+export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
-  const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null && v !== undefined))
-  const id = `${RECORD_PREFIX}${JSON.stringify(kept)}`
+  let body = ""
+  for (const k of Object.keys(data)) {
+    const v = data[k]
+    if (v === null || v === undefined) continue
+    let json = typeof v === "object" ? written?.get(v) : undefined
+    if (json === undefined) {
+      json = JSON.stringify(v)
+      if (typeof v === "object") written?.set(v, json)
+    }
+    // a function or symbol: JSON.stringify leaves the key out
+    if (json !== undefined) body += `${body ? "," : ""}${JSON.stringify(k)}:${json}`
+  }
+  const id = `${RECORD_PREFIX}{${body}}`
   return id.length <= RECORD_MAX ? id : undefined
 }
 

@@ -18,6 +18,17 @@ export const RECORD_MAX = 2000
 
 type Data = Record<string, unknown>
 
+/** `"key":` of each key written (a handful: the record's own keys). */
+const keyJsons = new Map<string, string>()
+function keyJson(k: string): string {
+  let j = keyJsons.get(k)
+  if (j === undefined) {
+    j = `${JSON.stringify(k)}:`
+    if (keyJsons.size < 256) keyJsons.set(k, j)
+  }
+  return j
+}
+
 /**
  * Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none
  * or too long. Written as JSON.stringify writes the kept entries, without copying them; `written`
@@ -30,15 +41,17 @@ export function recordRateId(data: Data | null | undefined, written?: Map<unknow
   for (const k of Object.keys(data)) {
     const v = data[k]
     if (v === null || v === undefined) continue
-    let json = typeof v === "object" ? written?.get(v) : undefined
-    if (json === undefined) {
+    let json: string | undefined
+    if (typeof v === "number" && Number.isFinite(v)) json = String(v)
+    else if (typeof v !== "object") json = JSON.stringify(v)
+    else if ((json = written?.get(v)) === undefined) {
       json = JSON.stringify(v)
-      if (typeof v === "object") written?.set(v, json)
+      written?.set(v, json)
     }
     // a function or symbol: JSON.stringify leaves the key out
-    if (json !== undefined) body += `${body ? "," : ""}${JSON.stringify(k)}:${json}`
+    if (json !== undefined) body += `${body ? "," : "{"}${keyJson(k)}${json}`
   }
-  const id = `${RECORD_PREFIX}{${body}}`
+  const id = `${RECORD_PREFIX}${body || "{"}}`
   return id.length <= RECORD_MAX ? id : undefined
 }
 

@@ -32,8 +32,8 @@ function keyJson(k: string): string {
 /**
  * Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none
  * or too long. Written as JSON.stringify writes the kept entries, without copying them; `written`
- * holds the JSON of values already written (the lines of one answer share their origin and
- * destination objects), so it lives for one set of lines, never across changes to them.
+ * holds the JSON of values already written (the lines of one answer share their origin,
+ * destination and cart hash), so it lives for one set of lines, never across changes to them.
  */
 export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
@@ -43,7 +43,6 @@ export function recordRateId(data: Data | null | undefined, written?: Map<unknow
     if (v === null || v === undefined) continue
     let json: string | undefined
     if (typeof v === "number" && Number.isFinite(v)) json = String(v)
-    else if (typeof v !== "object") json = JSON.stringify(v)
     else if ((json = written?.get(v)) === undefined) {
       json = JSON.stringify(v)
       written?.set(v, json)

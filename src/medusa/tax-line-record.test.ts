@@ -1,5 +1,6 @@
 /** Contract: the plugin's record per tax line travels in `tax_rate_id` (tax-line-record.ts), against the installed core-flows. */
 import { dirname, join } from "node:path"
+import fc from "fast-check"
 import { RECORD_MAX, RECORD_PREFIX, recordCarrierDifferences, recordedData, recordRateId, withRecordedData } from "./tax-line-record"
 
 const data = {
@@ -17,6 +18,28 @@ describe("the record in tax_rate_id", () => {
     const id = recordRateId({ ...data, net: null, origin_location_id: undefined })!
     expect(id.startsWith(RECORD_PREFIX)).toBe(true)
     expect(recordedData({ tax_rate_id: id, data: null })).toEqual(data)
+  })
+
+  it("is JSON.stringify of the kept entries, with or without the JSON of shared values remembered", () => {
+    const kept = (d: Record<string, unknown>) =>
+      `${RECORD_PREFIX}${JSON.stringify(Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null && v !== undefined)))}`
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.constant(undefined),
+      fc.constant(() => 1),
+      fc.constant(new Date(0)),
+    )
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), value), fc.array(fc.dictionary(fc.string(), value)), (shared, lines) => {
+        const written = new Map<unknown, string>()
+        for (const d of [shared, ...lines.map((l) => ({ ...l, ...shared }))]) {
+          const want = kept(d)
+          expect(recordRateId(d)).toBe(want.length <= RECORD_MAX ? want : undefined)
+          expect(recordRateId(d, written)).toBe(want.length <= RECORD_MAX ? want : undefined)
+        }
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it("the record wins over data (one path on every minor); data is read for lines written before, a Tax Module rate id is not a record", () => {

@@ -18,11 +18,39 @@ export const RECORD_MAX = 2000
 
 type Data = Record<string, unknown>
 
-/** Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none or too long. */
-export function recordRateId(data: Data | null | undefined): string | undefined {
+/** `"key":` of each key written (a handful: the record's own keys). */
+const keyJsons = new Map<string, string>()
+function keyJson(k: string): string {
+  let j = keyJsons.get(k)
+  if (j === undefined) {
+    j = `${JSON.stringify(k)}:`
+    if (keyJsons.size < 256) keyJsons.set(k, j)
+  }
+  return j
+}
+
+/**
+ * Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none
+ * or too long. Written as JSON.stringify writes the kept entries, without copying them; `written`
+ * holds the JSON of values already written (the lines of one answer share their origin,
+ * destination and cart hash), so it lives for one set of lines, never across changes to them.
+ */
+export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
-  const kept = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null && v !== undefined))
-  const id = `${RECORD_PREFIX}${JSON.stringify(kept)}`
+  let body = ""
+  for (const k of Object.keys(data)) {
+    const v = data[k]
+    if (v === null || v === undefined) continue
+    let json: string | undefined
+    if (typeof v === "number" && Number.isFinite(v)) json = String(v)
+    else if ((json = written?.get(v)) === undefined) {
+      json = JSON.stringify(v)
+      written?.set(v, json)
+    }
+    // a function or symbol: JSON.stringify leaves the key out
+    if (json !== undefined) body += `${body ? "," : "{"}${keyJson(k)}${json}`
+  }
+  const id = `${RECORD_PREFIX}${body || "{"}}`
   return id.length <= RECORD_MAX ? id : undefined
 }
 

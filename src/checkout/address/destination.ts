@@ -138,10 +138,12 @@ export function stampDestination<T extends { data?: Record<string, unknown> | nu
   d: ResolvedDestination,
 ): T[] {
   const value = d.zip4 ? { state: d.state, zip: d.zip, zip4: d.zip4, source: d.source } : { state: d.state, zip: d.zip, source: d.source }
+  // the lines share their destination and origin objects: each written once
+  const written = new Map<unknown, string>()
   // in place: each line's data is its own
   for (const l of lines) {
     ;(l.data ??= {}).destination = value
-    l.rate_id = recordRateId(l.data)
+    l.rate_id = recordRateId(l.data, written)
   }
   return lines
 }

@@ -1,25 +1,20 @@
 /** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
 import type { RateLine } from "./rates"
 
-/** The filing record as GET /admin/sales-tax/filings/:orderId answers it (FILING's route). */
+/** The filing record as GET /admin/sales-tax/filings/:orderId answers it: the fields the widget reads. */
 export interface FilingRefundView {
   id: string
   source_type: string
-  source_id: string
   idempotency_key: string
   items: { itemId: string; quantity: number }[]
   state: string
   refunded_tax: number | string | null
-  returned_at: string | null
-  refunded_at: string | null
-  attempts: number
   last_error: string | null
 }
 export interface FilingView {
   id: string
   order_id: string
   kind: string
-  cart_id: string | null
   state: string
   filing_path: string | null
   completion_mode: string
@@ -33,12 +28,11 @@ export interface FilingView {
   next_attempt_at: string | null
   last_error: string | null
   last_step: string | null
-  revision?: number
-  edits?: { id: string; state: string; mode?: string; at: string }[] | null
+  edits?: { id: string; state: string; mode?: string }[] | null
   snapshot?: {
-    claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null
+    claim?: { replacementTax: number; claimedTax: number; chargedTax: number } | null
     destination?: { state: string; zip: string } | null
-    requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
+    requote?: { collectedTax: number; owedTax: number; state: string; zip: string } | null
     lines?: RateLine[] | null
   } | null
   refunds?: FilingRefundView[]
@@ -47,22 +41,12 @@ export interface FilingView {
 /** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
 export interface LifecycleView {
   children: FilingView[]
-  manual_refunds: {
-    refundId: string
-    amount: number
-    unreturned: number
-    tax: number
-    creditId: string
-    createdAt: string
-    filing: string | null
-  }[]
+  manual_refunds: { refundId: string; unreturned: number; tax: number; createdAt: string; filing: string | null }[]
 }
 
 /** POST /admin/sales-tax/filings/:orderId/requote's answer. */
 export interface RequoteView {
-  requoted: boolean
   destination?: { state: string; zip: string }
-  collected_tax?: string
   owed_tax?: string
   filing: FilingView
 }

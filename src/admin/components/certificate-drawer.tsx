@@ -5,12 +5,11 @@ import { Button, Checkbox, Drawer, Input, Label, Text, Textarea, toast } from "@
 import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
-import { emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
+import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import type { AdminCertificatesResponse } from "../../http/types"
-import { Choice, Note } from "./ui"
+import { Btn, Choice, Note } from "./ui"
 
-type TextKey = Exclude<keyof FormState, "states" | "singlePurchase">
 interface FieldSpec {
   /** the field's path in the request, as errors name it (its input's id is `st-<name>`) */
   name: string
@@ -22,8 +21,8 @@ interface FieldSpec {
 }
 
 const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
-const ADDRESS: TextKey[] = ["line1", "line2", "city", "state", "zip"]
-const f = (key: TextKey, label: string, more: Partial<FieldSpec> = {}) => ({
+const ADDRESS: TextField[] = ["line1", "line2", "city", "state", "zip"]
+const f = (key: TextField, label: string, more: Partial<FieldSpec> = {}) => ({
   key,
   label,
   name: ADDRESS.includes(key) ? `address.${key}` : key,
@@ -187,8 +186,7 @@ export function CreateCertificateDrawer({
                   onChange={(v) => setRow(i, { identificationNumber: v })}
                   error={errors[`states[${i}].identificationNumber`]}
                 />
-                <Button
-                  size="small"
+                <Btn
                   variant="transparent"
                   className="mt-5"
                   disabled={form.states.length === 1}
@@ -200,18 +198,13 @@ export function CreateCertificateDrawer({
                   }
                 >
                   Remove
-                </Button>
+                </Btn>
               </div>
             ))}
             <div>
-              <Button
-                size="small"
-                variant="secondary"
-                data-testid="state-add"
-                onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}
-              >
+              <Btn testId="state-add" onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}>
                 Add state
-              </Button>
+              </Btn>
             </div>
           </div>
           <div className="flex items-center gap-x-2">
@@ -232,9 +225,9 @@ export function CreateCertificateDrawer({
               Cancel
             </Button>
           </Drawer.Close>
-          <Button size="small" isLoading={submitting} onClick={submit} data-testid="certificate-save">
+          <Btn variant="primary" busy={submitting} onClick={submit} testId="certificate-save">
             Save certificate
-          </Button>
+          </Btn>
         </Drawer.Footer>
       </Drawer.Content>
     </Drawer>

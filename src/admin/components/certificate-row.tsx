@@ -1,12 +1,12 @@
 // A row of the customer's certificates: states, reason, who made it, status; Approve or Reject
 // (with the reason the customer sees) for one awaiting review, Disable (after a prompt) for an active one.
-import { Button, Input, Table, Text, toast, usePrompt } from "@medusajs/ui"
+import { Input, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { useState } from "react"
 import { humanize } from "../lib/certificate-form"
 import { AdminApiError, api } from "../lib/api"
 import { useBusy } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../http/types"
-import { Note, Tag, type BadgeColor } from "./ui"
+import { type BadgeColor, Btn, Note, Tag } from "./ui"
 
 export type ListedCertificate = AdminCertificatesResponse["certificates"][number]
 
@@ -63,15 +63,14 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
   }
 
   const reviewButton = (decision: "approve" | "reject", testId: string) => (
-    <Button
-      size="small"
+    <Btn
       variant={decision === "approve" ? "secondary" : "danger"}
-      isLoading={busy === decision}
+      busy={busy === decision}
       onClick={() => review(decision)}
-      data-testid={testId}
+      testId={testId}
     >
       {decision === "approve" ? "Approve" : "Reject"}
-    </Button>
+    </Btn>
   )
 
   return (
@@ -125,9 +124,9 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
             ) : null}
             <div className="flex gap-x-1">
               {reviewButton("reject", "certificate-reject-confirm")}
-              <Button size="small" variant="transparent" onClick={() => setRejecting(false)}>
+              <Btn variant="transparent" onClick={() => setRejecting(false)}>
                 Cancel
-              </Button>
+              </Btn>
             </div>
           </div>
         ) : null}
@@ -136,15 +135,15 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
         {c.status === "pending" ? (
           <>
             {reviewButton("approve", "certificate-approve")}
-            <Button size="small" variant="transparent" onClick={() => setRejecting(true)} data-testid="certificate-reject">
+            <Btn variant="transparent" onClick={() => setRejecting(true)} testId="certificate-reject">
               Reject
-            </Button>
+            </Btn>
           </>
         ) : null}
         {c.status === "active" ? (
-          <Button size="small" variant="transparent" isLoading={busy === "disable"} onClick={disable} data-testid="certificate-disable">
+          <Btn variant="transparent" busy={busy === "disable"} onClick={disable} testId="certificate-disable">
             Disable
-          </Button>
+          </Btn>
         ) : null}
       </Table.Cell>
     </Table.Row>

@@ -1,11 +1,11 @@
 // The fix of a needs_attention filing: its reason, and "re-quote with a corrected address, then
 // file" — the service quotes the order's lines for the state and ZIP given, and that tax is filed.
 // None was collected from the shopper: the merchant owes what is filed.
-import { Button, Text, toast } from "@medusajs/ui"
+import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage, fieldErrorsOf } from "../lib/api"
 import { hasFailedWork, money, type FilingView, type RequoteView } from "../lib/filing"
-import { LabeledInput, Note } from "./ui"
+import { Btn, LabeledInput, Note } from "./ui"
 
 export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
   const [state, setState] = useState(f.snapshot?.destination?.state ?? "")
@@ -63,9 +63,9 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
               placeholder="78701"
               onChange={setZip}
             />
-            <Button size="small" variant="secondary" isLoading={busy} onClick={submit} data-testid="filing-requote">
+            <Btn busy={busy} onClick={submit} testId="filing-requote">
               Re-quote and file
-            </Button>
+            </Btn>
           </div>
           {errors.state || errors.zip ? (
             <Note tone="error" testId="filing-attention-errors">

@@ -1,6 +1,6 @@
 // The order filing widget's sections: the record's details, its refunds, related filings, refunds
 // without a return; lines named as the order names them.
-import { Button, Copy, Text } from "@medusajs/ui"
+import { Copy, Text } from "@medusajs/ui"
 import type { ReactNode } from "react"
 import {
   KIND_LABEL,
@@ -15,7 +15,7 @@ import {
   type NamedOrder,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Note, Row, Tag } from "./ui"
+import { Btn, Note, Row, Tag } from "./ui"
 
 /** A filing or refund state as a badge, in its colour. */
 export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix?: string; testId?: string }) => (
@@ -177,15 +177,9 @@ export function ManualRefunds({
             ) : (
               <>
                 <Tag color="orange">not filed</Tag>
-                <Button
-                  size="small"
-                  variant="secondary"
-                  isLoading={crediting === r.refundId}
-                  onClick={() => onFileCredit(r.refundId)}
-                  data-testid="filing-file-credit"
-                >
+                <Btn busy={crediting === r.refundId} onClick={() => onFileCredit(r.refundId)} testId="filing-file-credit">
                   File as credit
-                </Button>
+                </Btn>
               </>
             )}
           </div>

@@ -2,12 +2,12 @@
 // channels, the key as ****, and a "Test connection" button: the service's ping on it) and the
 // ship-from locations (each with the origin its lines are quoted and filed from, or the fallback
 // origin and why; one outside the US that ships to no US address is "not used for US orders").
-import { Button } from "@medusajs/ui"
+import {} from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import { useLoad } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminLocationsResponse, CheckResult, LocationView } from "../../http/types"
-import { DataTable, Note, Section, Tag } from "./ui"
+import { Btn, DataTable, Note, Section, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>
 
@@ -59,15 +59,9 @@ export function ConnectionsSection() {
                 ))}
               </div>,
               <div className="flex items-center gap-x-2">
-                <Button
-                  size="small"
-                  variant="secondary"
-                  isLoading={busy === c.connectionId}
-                  onClick={() => test(c.connectionId)}
-                  data-testid={`connection-test-${c.connectionId}`}
-                >
+                <Btn busy={busy === c.connectionId} onClick={() => test(c.connectionId)} testId={`connection-test-${c.connectionId}`}>
                   Test connection
-                </Button>
+                </Btn>
                 {p ? (
                   <span data-testid={`connection-result-${c.connectionId}`} className="flex items-center gap-x-1">
                     <Tag color={p.ok ? "green" : "red"}>{p.ok ? "valid" : "failing"}</Tag>

@@ -3,13 +3,13 @@
 // fix is unambiguous (POST /admin/sales-tax/setup/fix), else what to do and a link to where. The
 // same list as `medusa exec …/sales-tax-setup.js`.
 import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
-import { Button, Text, toast } from "@medusajs/ui"
+import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { api } from "../lib/api"
 import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
-import { Note, Section, Tag } from "./ui"
+import { Btn, Note, Section, Tag } from "./ui"
 
 export function SetupChecklist() {
   const { data, error, reload } = useLoad(() => api<AdminSetupResponse>("/admin/sales-tax/setup"), [])
@@ -75,16 +75,9 @@ export function SetupChecklist() {
                 ) : null}
               </div>
               {!i.done && i.fix ? (
-                <Button
-                  size="small"
-                  variant="secondary"
-                  isLoading={busy === i.fix.id}
-                  disabled={busy !== null}
-                  onClick={() => fix(i.fix!.id)}
-                  data-testid={`setup-fix-${i.fix.id}`}
-                >
+                <Btn busy={busy === i.fix.id} disabled={busy !== null} onClick={() => fix(i.fix!.id)} testId={`setup-fix-${i.fix.id}`}>
                   {i.fix.label}
-                </Button>
+                </Btn>
               ) : null}
             </li>
           ))}

@@ -1,11 +1,11 @@
 // The TIC panel of the product, product type and category pages: what the target is taxed as and
 // why (every level considered), the service's TIC search, and Use / Clear.
-import { Badge, Button, Input, Text, toast } from "@medusajs/ui"
+import { Badge, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../http/types"
-import { Note, Section } from "./ui"
+import { Btn, Note, Section } from "./ui"
 
 const SOURCE_TEXT: Record<TicSource, string> = {
   product: "set on this product",
@@ -91,9 +91,9 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
       error={error}
       actions={
         data?.assigned ? (
-          <Button size="small" variant="secondary" isLoading={busy === "save"} onClick={() => save(null)} data-testid="tic-clear">
+          <Btn busy={busy === "save"} onClick={() => save(null)} testId="tic-clear">
             Clear
-          </Button>
+          </Btn>
         ) : null
       }
     >
@@ -146,9 +146,9 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             data-testid="tic-search-input"
             aria-label="Search TICs"
           />
-          <Button size="small" variant="secondary" type="submit" isLoading={busy === "search"} data-testid="tic-search-button">
+          <Btn type="submit" busy={busy === "search"} testId="tic-search-button">
             Search
-          </Button>
+          </Btn>
         </form>
         {searchError ? (
           <Note tone="error" testId="tic-search-error">
@@ -174,27 +174,20 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                     </Note>
                   ) : null}
                 </div>
-                <Button
-                  size="small"
-                  variant="secondary"
+                <Btn
                   disabled={busy === "save" || data?.assigned?.ticId === r.ticId}
                   onClick={() => save(r.ticId)}
-                  data-testid={`tic-use-${r.ticId}`}
+                  testId={`tic-use-${r.ticId}`}
                 >
                   {data?.assigned?.ticId === r.ticId ? "Current" : "Use"}
-                </Button>
+                </Btn>
               </div>
             ))}
             {search.nextCursor ? (
               <div className="px-3 py-2">
-                <Button
-                  size="small"
-                  variant="transparent"
-                  isLoading={busy === "search"}
-                  onClick={() => runSearch(search.nextCursor ?? undefined)}
-                >
+                <Btn variant="transparent" busy={busy === "search"} onClick={() => runSearch(search.nextCursor ?? undefined)}>
                   More results
-                </Button>
+                </Btn>
               </div>
             ) : null}
           </div>

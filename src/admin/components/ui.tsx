@@ -2,7 +2,7 @@
 // links, a data-driven table, labelled inputs and selects, state badges and a progress bar, so a
 // page or widget says only what it shows.
 import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text } from "@medusajs/ui"
-import type { ReactNode } from "react"
+import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
 import type { TicImportJob } from "../../tics/medusa"
 
@@ -25,6 +25,23 @@ export const ErrorText = ({ error, testId, className }: { error?: string | null;
       {error}
     </Note>
   ) : null
+
+/** A line that says a list is empty, or what a section shows instead of its content. */
+export const Empty = ({ children, testId }: { children: ReactNode; testId?: string }) => (
+  <Note tone="subtle" size="small" className="px-6 py-4" testId={testId}>
+    {children}
+  </Note>
+)
+
+/** The plugin's button: small, secondary unless told, its spinner while `busy`. */
+export function Btn({
+  busy,
+  testId,
+  variant = "secondary",
+  ...props
+}: Omit<ComponentProps<typeof Button>, "size"> & { busy?: boolean; testId?: string }) {
+  return <Button size="small" variant={variant} isLoading={busy} data-testid={testId} {...props} />
+}
 
 export function NavLink({ to, testId, children }: { to: string; testId?: string; children: ReactNode }) {
   return (
@@ -98,11 +115,7 @@ export function Section(props: {
         {props.aside ? <Note tone="subtle">{props.aside}</Note> : null}
         {props.actions ? <div className="flex items-center gap-x-2">{props.actions}</div> : null}
       </div>
-      {props.loading ? (
-        <Note tone="subtle" size="small" className="px-6 py-4">
-          Loading…
-        </Note>
-      ) : null}
+      {props.loading ? <Empty>Loading…</Empty> : null}
       <ErrorText error={props.error} className="px-6 py-4" />
       {props.children}
     </Container>

@@ -2,11 +2,11 @@
 // suggested TIC (GET /admin/sales-tax/tics/unclassified); accept one, accept every suggestion at or
 // above a confidence (POST …/apply, the bulk path: progress from the import job), or open the
 // product to choose another with the TIC search.
-import { Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
+import { Container, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { api } from "../lib/api"
 import { useBusy, useJob, useLoad } from "../lib/hooks"
-import { DataTable, ErrorText, JobProgress, NavLink, Note, Pager, Tag, type BadgeColor } from "./ui"
+import { type BadgeColor, Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Pager, Tag } from "./ui"
 import type { UnclassifiedProduct } from "../../tics/classify/medusa"
 import type { SearchRun } from "../../tics/classify/search"
 import type { TicImportJob } from "../../tics/medusa"
@@ -42,9 +42,9 @@ export function UnclassifiedSection() {
 
   const running = job?.status === "running"
   const accept = (productId: string, tic: number, label: string, variant: "secondary" | "transparent") => (
-    <Button key={tic} size="small" variant={variant} disabled={running} onClick={() => apply({ items: [{ product_id: productId, tic }] })}>
+    <Btn key={tic} variant={variant} disabled={running} onClick={() => apply({ items: [{ product_id: productId, tic }] })}>
       {label}
-    </Button>
+    </Btn>
   )
   return (
     <Container className="flex flex-col gap-y-3 p-6" data-testid="tics-unclassified">
@@ -67,15 +67,9 @@ export function UnclassifiedSection() {
           value={min}
           onChange={(e) => setMin(e.target.value)}
         />
-        <Button
-          size="small"
-          variant="secondary"
-          disabled={running || !data?.count}
-          onClick={() => apply({ min_confidence: Number(min) })}
-          data-testid="tics-accept-all"
-        >
+        <Btn disabled={running || !data?.count} onClick={() => apply({ min_confidence: Number(min) })} testId="tics-accept-all">
           Accept all
-        </Button>
+        </Btn>
       </div>
       {job ? <JobProgress job={job} testId="tics-unclassified-progress" /> : null}
       {data?.products.length ? (

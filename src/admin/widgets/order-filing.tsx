@@ -1,9 +1,9 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Button, toast } from "@medusajs/ui"
+import { toast } from "@medusajs/ui"
 import { AttentionFix } from "../components/filing-attention"
 import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings, StateTag } from "../components/filing-sections"
-import { NavLink, Note, Section } from "../components/ui"
+import { Btn, NavLink, Note, Section } from "../components/ui"
 import { api, orNone } from "../lib/api"
 import { hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
 import { useBusy, useLoad } from "../lib/hooks"
@@ -48,9 +48,9 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
           </NavLink>
           {f ? <StateTag state={f.state} testId="filing-state" /> : null}
           {f && f.state !== "needs_attention" && (hasFailedWork(f) || f.last_error) ? (
-            <Button size="small" variant="secondary" isLoading={busy === "retry"} onClick={retry} data-testid="filing-retry">
+            <Btn busy={busy === "retry"} onClick={retry} testId="filing-retry">
               Retry
-            </Button>
+            </Btn>
           ) : null}
         </>
       }

@@ -1,6 +1,6 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ReceiptPercent } from "@medusajs/icons"
-import { Button, Container, Text, toast } from "@medusajs/ui"
+import { Container, Text, toast } from "@medusajs/ui"
 import { Fragment } from "react"
 import { api } from "../../../lib/api"
 import { useBusy, useLoad } from "../../../lib/hooks"
@@ -8,7 +8,7 @@ import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
 import { SetupChecklist } from "../../../components/setup-checklist"
-import { DataTable, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
+import { Btn, DataTable, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -63,9 +63,9 @@ const SalesTaxSettingsPage = () => {
               {label}
             </NavLink>
           ))}
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
+          <Btn busy={loading} onClick={() => reload()} testId="settings-refresh">
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >
@@ -186,9 +186,9 @@ const SalesTaxSettingsPage = () => {
                   </Text>,
                   <Note>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Note>,
                   f.orderId ? (
-                    <Button size="small" variant="transparent" isLoading={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
+                    <Btn variant="transparent" busy={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
                       Retry
-                    </Button>
+                    </Btn>
                   ) : null,
                 ]}
               />

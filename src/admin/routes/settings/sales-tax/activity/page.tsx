@@ -1,10 +1,10 @@
-import { Button, Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
+import { Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/hooks"
 import type { ActivityEntryView as Entry } from "../../../../../http/types"
-import { Choice, DataTable, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
+import { Btn, Choice, DataTable, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 const OPERATIONS = [
   ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
@@ -149,9 +149,9 @@ const ActivityPage = () => {
               Errors only
             </Label>
           </div>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
+          <Btn busy={loading} onClick={() => reload()}>
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >

@@ -1,8 +1,8 @@
-import { Button, Container, Text } from "@medusajs/ui"
+import { Container, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api } from "../../../../lib/api"
 import { useBusy, useLoad } from "../../../../lib/hooks"
-import { DataTable, NavLink, Note, Page, Tag, type BadgeColor } from "../../../../components/ui"
+import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Tag } from "../../../../components/ui"
 import type { NexusReport } from "../../../../../nexus/medusa"
 import type { ExposureRow, ExposureStatus } from "../../../../../nexus/exposure"
 
@@ -89,9 +89,9 @@ const NexusPage = () => {
       actions={
         <>
           <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
+          <Btn busy={loading} onClick={() => reload()}>
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >
@@ -127,15 +127,14 @@ const NexusPage = () => {
               threshold(r),
               <span data-testid={`nexus-share-${r.state}`}>{r.status === "no_sales_tax" ? "—" : `${Math.floor(r.share * 100)} %`}</span>,
               r.status === "no_sales_tax" ? null : (
-                <Button
-                  size="small"
+                <Btn
                   variant={r.registered ? "secondary" : "transparent"}
-                  isLoading={busy === r.state}
+                  busy={busy === r.state}
                   onClick={() => mark(r.state, !r.registered)}
-                  data-testid={`nexus-register-${r.state}`}
+                  testId={`nexus-register-${r.state}`}
                 >
                   {r.registered ? "Registered ✓" : "Mark registered"}
-                </Button>
+                </Btn>
               ),
             ]}
           />

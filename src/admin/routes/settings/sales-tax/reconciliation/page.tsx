@@ -1,64 +1,17 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { Button, Container, Text, toast } from "@medusajs/ui"
+import { Container, Text, toast } from "@medusajs/ui"
 import { useEffect, useState } from "react"
 import { api, downloadFile, errorMessage, fieldErrorsOf } from "../../../../lib/api"
 import { useBusy, useJob, useLoad } from "../../../../lib/hooks"
-import { DataTable, ErrorText, Figure, LabeledInput, NavLink, Note, Page, Progress, Section, Tag } from "../../../../components/ui"
+import type { DifferenceReason } from "../../../../../filing/reconciliation/types"
+import type { reportView, rowView } from "../../../../../filing/reconciliation/views"
+import type { BackfillJob } from "../../../../../filing/backfill/jobs"
+import { Btn, DataTable, ErrorText, Figure, LabeledInput, NavLink, Note, Page, Progress, Section, Tag } from "../../../../components/ui"
 
-/** A month's order as the report lists it: amounts in dollars, exact ("12.34"). */
-interface RowView {
-  order_id: string
-  display_id: number | null
-  created_at: string
-  charged: string
-  filed: string
-  refunded_to_customer: string
-  refunded_at_service: string
-  difference: string
-  reason: string | null
-  detail: string | null
-}
+type MonthView = ReturnType<typeof reportView>
+type RowView = ReturnType<typeof rowView>
 
-/** A US order listed apart (without tax, or not in USD): sales in its own currency. */
-interface AttentionRowView {
-  order_id: string
-  display_id: number | null
-  filing_state: string
-  currency_code: string
-  sales: string
-  detail: string | null
-}
-
-/** GET /admin/sales-tax/reconciliation?month=: the fields the page reads. */
-interface MonthView {
-  summary: Record<"charged" | "filed" | "refunded_to_customers" | "refunded_at_service" | "difference", string> & { orders: number }
-  differences: RowView[]
-  differences_count: number
-  truncated: boolean
-  us_without_tax: { text: string; rows: AttentionRowView[] }
-  not_usd: { text: string; rows: AttentionRowView[] }
-}
-
-interface BackfillJob {
-  from: string
-  to: string
-  status: "running" | "done" | "failed"
-  error: string | null
-  progress: {
-    total: number
-    processed: number
-    filed: number
-    alreadyAtService: number
-    skipped: number
-    refunds: number
-    failed: number
-    errors: { orderId: string; error: string }[]
-    ordersPerSecond: number
-    etaSeconds: number | null
-  } | null
-}
-
-const REASON: Record<string, [label: string, color: "red" | "orange"]> = {
+const REASON: Record<DifferenceReason, [label: string, color: "red" | "orange"]> = {
   not_filed: ["Not filed", "red"],
   failed: ["Failed", "red"],
   pending: ["Pending", "orange"],
@@ -81,7 +34,7 @@ const FIGURES: [string, keyof MonthView["summary"], string][] = [
 const orderName = (r: { order_id: string; display_id: number | null }) => (r.display_id ? `#${r.display_id}` : r.order_id)
 
 /** A line of US orders listed apart and its orders, each linked to the order, whose Sales Tax widget has the fix. */
-function AttentionLine({ testId, text, rows }: { testId: string; text: string; rows: AttentionRowView[] }) {
+function AttentionLine({ testId, text, rows }: { testId: string; text: string; rows: MonthView["not_usd"]["rows"] }) {
   return (
     <div className="flex flex-col gap-y-2 px-6 py-4" data-testid={testId}>
       <Text size="small" weight="plus" data-testid={`${testId}-text`}>
@@ -157,16 +110,9 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
             errorTestId={`backfill-${k}-error`}
           />
         ))}
-        <Button
-          size="small"
-          variant="secondary"
-          isLoading={busy === "start"}
-          disabled={job?.status === "running"}
-          onClick={begin}
-          data-testid="backfill-start"
-        >
+        <Btn busy={busy === "start"} disabled={job?.status === "running"} onClick={begin} testId="backfill-start">
           Start backfill
-        </Button>
+        </Btn>
       </div>
       {job ? (
         <div className="flex flex-col gap-y-2 px-6 py-4" data-testid="backfill-progress" data-status={job.status}>
@@ -230,12 +176,12 @@ const ReconciliationPage = () => {
       actions={
         <>
           <LabeledInput id="recon-month" label="Month" type="month" value={month} onChange={(v) => v && setMonth(v)} />
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="recon-refresh">
+          <Btn busy={loading} onClick={() => reload()} testId="recon-refresh">
             Refresh
-          </Button>
-          <Button size="small" variant="secondary" isLoading={busy === "csv"} onClick={() => run("csv", csv)} data-testid="recon-csv">
+          </Btn>
+          <Btn busy={busy === "csv"} onClick={() => run("csv", csv)} testId="recon-csv">
             Export CSV
-          </Button>
+          </Btn>
         </>
       }
     >
@@ -277,20 +223,14 @@ const ReconciliationPage = () => {
                     {r.difference}
                   </Text>,
                   <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
-                    {r.reason ? <Tag color={REASON[r.reason]?.[1] ?? "grey"}>{REASON[r.reason]?.[0] ?? r.reason}</Tag> : null}
+                    {r.reason ? <Tag color={REASON[r.reason][1]}>{REASON[r.reason][0]}</Tag> : null}
                     <Note tone="subtle" className="break-words">
                       {r.detail}
                     </Note>
                   </div>,
-                  <Button
-                    size="small"
-                    variant="secondary"
-                    isLoading={busy === r.order_id}
-                    onClick={() => fix(r)}
-                    data-testid={`recon-fix-${r.order_id}`}
-                  >
+                  <Btn busy={busy === r.order_id} onClick={() => fix(r)} testId={`recon-fix-${r.order_id}`}>
                     Fix
-                  </Button>,
+                  </Btn>,
                 ]}
               />
             )}

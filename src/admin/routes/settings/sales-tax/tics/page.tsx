@@ -1,11 +1,11 @@
-import { Badge, Button, Container, Text } from "@medusajs/ui"
+import { Badge, Container, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api, downloadFile } from "../../../../lib/api"
 import { useBusy, useJob } from "../../../../lib/hooks"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { TicImportJob } from "../../../../../tics/medusa"
 import { UnclassifiedSection } from "../../../../components/unclassified-section"
-import { DataTable, ErrorText, JobProgress, NavLink, Note, Page } from "../../../../components/ui"
+import { Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Page } from "../../../../components/ui"
 
 const SHOWN = 200
 
@@ -47,15 +47,13 @@ const TicsPage = () => {
       actions={
         <>
           <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={busy === "export"}
+          <Btn
+            busy={busy === "export"}
             onClick={() => act("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
-            data-testid="tics-export"
+            testId="tics-export"
           >
             Export CSV
-          </Button>
+          </Btn>
         </>
       }
     >
@@ -79,25 +77,19 @@ const TicsPage = () => {
               {plan.refused.length} refused
             </Badge>
             <div className="ml-auto flex gap-x-2">
-              <Button
-                size="small"
+              <Btn
+                variant="primary"
                 disabled={plan.refused.length > 0 || plan.changes.length === 0 || running}
-                isLoading={busy === "apply"}
+                busy={busy === "apply"}
                 onClick={() => void apply("all")}
-                data-testid="tics-apply"
+                testId="tics-apply"
               >
                 Apply {plan.changes.length} changes
-              </Button>
+              </Btn>
               {plan.refused.length > 0 && plan.changes.length > 0 ? (
-                <Button
-                  size="small"
-                  variant="secondary"
-                  disabled={running}
-                  onClick={() => void apply("valid_rows")}
-                  data-testid="tics-apply-valid"
-                >
+                <Btn disabled={running} onClick={() => void apply("valid_rows")} testId="tics-apply-valid">
                   Apply the {plan.changes.length} valid lines only
-                </Button>
+                </Btn>
               ) : null}
             </div>
           </div>

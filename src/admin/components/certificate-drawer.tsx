@@ -1,19 +1,92 @@
-import { Button, Checkbox, Drawer, Input, Label, Select, Text, Textarea, toast } from "@medusajs/ui"
+// The customer page's "Add certificate" button and its drawer: the form (from the field list
+// below), validated with the contract's schema, then POSTed; the server's located errors are
+// shown under their fields the same way.
+import { Button, Checkbox, Drawer, Input, Label, Text, Textarea, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
-import { REASONS_WITHOUT_ID_NUMBER, emptyForm, humanize, toBody, validate, type FormState, type StateRow } from "../lib/certificate-form"
-import { Field } from "./field"
+import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
+import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../http/types"
+import type { AdminCertificatesResponse } from "../../http/types"
+import { Btn, Choice, Note } from "./ui"
 
-/** The customer page's "Add certificate" button and its drawer: the form, validated, then POSTed. */
+interface FieldSpec {
+  /** the field's path in the request, as errors name it (its input's id is `st-<name>`) */
+  name: string
+  label: string
+  options?: readonly (string | readonly [string, string])[]
+  placeholder?: string
+  hint?: string
+  multiline?: true
+}
+
+const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
+const ADDRESS: TextField[] = ["line1", "line2", "city", "state", "zip"]
+const f = (key: TextField, label: string, more: Partial<FieldSpec> = {}) => ({
+  key,
+  label,
+  name: ADDRESS.includes(key) ? `address.${key}` : key,
+  ...more,
+})
+
+/** The form's text fields and selects in order; a nested list is one row. */
+const FIELDS = [
+  f("customerName", "Name on the certificate"),
+  f("line1", "Address line 1"),
+  f("line2", "Address line 2 (optional)"),
+  [f("city", "City"), f("state", "State", { options: US_STATES, placeholder: "State" }), f("zip", "ZIP", { placeholder: "94105" })],
+  f("reason", "Reason for exemption", { options: humanized(EXEMPTION_REASONS), placeholder: "Choose a reason" }),
+  f("reasonDescription", "Reason description", { multiline: true, hint: "Required when the reason is Other" }),
+  f("customerBusinessType", "Business type", { options: humanized(BUSINESS_TYPES), placeholder: "Choose a business type" }),
+  f("customerBusinessDescription", "Business description", { multiline: true, hint: "Required when the business type is Other" }),
+]
+
+/** A labelled field (text, select or text area by its spec) with its hint, or its validation message, underneath. */
+function FormField({ spec, value, onChange, error }: { spec: FieldSpec; value: string; onChange: (v: string) => void; error?: string }) {
+  const id = `st-${spec.name}`
+  return (
+    <div className="flex flex-col gap-y-1" data-field={spec.name}>
+      <Label size="xsmall" weight="plus" htmlFor={id}>
+        {spec.label}
+      </Label>
+      {spec.options ? (
+        <Choice
+          id={id}
+          testId={`select-${spec.name}`}
+          value={value}
+          onChange={onChange}
+          options={spec.options}
+          placeholder={spec.placeholder}
+          invalid={!!error}
+        />
+      ) : spec.multiline ? (
+        <Textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <Input
+          id={id}
+          size="small"
+          placeholder={spec.placeholder}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={!!error}
+        />
+      )}
+      {spec.hint && !error ? <Note tone="muted">{spec.hint}</Note> : null}
+      {error ? (
+        <Note tone="error" testId={`error-${spec.name}`}>
+          {error}
+        </Note>
+      ) : null}
+    </div>
+  )
+}
+
 export function CreateCertificateDrawer({
   customer,
   query,
   onCreated,
 }: {
   customer: AdminCertificatesResponse["customer"]
-  /** the chosen connection's query string */
   query: string
   onCreated: () => void
 }) {
@@ -25,7 +98,10 @@ export function CreateCertificateDrawer({
   const [formError, setFormError] = useState<string | null>(null)
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }))
   const setRow = (i: number, patch: Partial<StateRow>) =>
-    setForm((f) => ({ ...f, states: f.states.map((s, j) => (j === i ? { ...s, ...patch } : s)) }))
+    set(
+      "states",
+      form.states.map((s, j) => (j === i ? { ...s, ...patch } : s)),
+    )
 
   const submit = async () => {
     const v = validate(customer.id, form)
@@ -34,7 +110,7 @@ export function CreateCertificateDrawer({
     if (Object.keys(v).length) return
     setSubmitting(true)
     try {
-      await api<AdminCertificateResponse>(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${query}`, {
+      await api(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${query}`, {
         method: "POST",
         body: toBody(form),
       })
@@ -43,36 +119,12 @@ export function CreateCertificateDrawer({
       setForm(emptyForm(defaultName))
       onCreated()
     } catch (e) {
-      if (e instanceof AdminApiError && e.errors.length) {
-        setErrors(e.fieldErrors())
-        setFormError(e.message)
-      } else setFormError(errorMessage(e))
+      if (e instanceof AdminApiError && e.errors.length) setErrors(e.fieldErrors())
+      setFormError(errorMessage(e))
     } finally {
       setSubmitting(false)
     }
   }
-
-  const sel = (
-    name: string,
-    value: string,
-    onChange: (v: string) => void,
-    options: readonly string[],
-    placeholder: string,
-    label = humanize,
-  ) => (
-    <Select value={value || undefined} onValueChange={onChange}>
-      <Select.Trigger id={`st-${name}`} data-testid={`select-${name}`} aria-invalid={!!errors[name]}>
-        <Select.Value placeholder={placeholder} />
-      </Select.Trigger>
-      <Select.Content>
-        {options.map((o) => (
-          <Select.Item key={o} value={o}>
-            {label(o)}
-          </Select.Item>
-        ))}
-      </Select.Content>
-    </Select>
-  )
 
   return (
     <Drawer open={open} onOpenChange={setOpen}>
@@ -86,98 +138,31 @@ export function CreateCertificateDrawer({
           <Drawer.Title>New exemption certificate</Drawer.Title>
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
-          <Field label="Name on the certificate" name="customerName" error={errors.customerName}>
-            <Input
-              id="st-customerName"
-              size="small"
-              value={form.customerName}
-              onChange={(e) => set("customerName", e.target.value)}
-              aria-invalid={!!errors.customerName}
-            />
-          </Field>
-          <Field label="Address line 1" name="address.line1" error={errors["address.line1"]}>
-            <Input
-              id="st-address.line1"
-              size="small"
-              value={form.line1}
-              onChange={(e) => set("line1", e.target.value)}
-              aria-invalid={!!errors["address.line1"]}
-            />
-          </Field>
-          <Field label="Address line 2 (optional)" name="address.line2" error={errors["address.line2"]}>
-            <Input id="st-address.line2" size="small" value={form.line2} onChange={(e) => set("line2", e.target.value)} />
-          </Field>
-          <div className="grid grid-cols-3 gap-x-3">
-            <Field label="City" name="address.city" error={errors["address.city"]}>
-              <Input
-                id="st-address.city"
-                size="small"
-                value={form.city}
-                onChange={(e) => set("city", e.target.value)}
-                aria-invalid={!!errors["address.city"]}
-              />
-            </Field>
-            <Field label="State" name="address.state" error={errors["address.state"]}>
-              {sel(
-                "address.state",
-                form.state,
-                (v) => set("state", v),
-                US_STATES,
-                "State",
-                (s) => s,
-              )}
-            </Field>
-            <Field label="ZIP" name="address.zip" error={errors["address.zip"]}>
-              <Input
-                id="st-address.zip"
-                size="small"
-                placeholder="94105"
-                value={form.zip}
-                onChange={(e) => set("zip", e.target.value)}
-                aria-invalid={!!errors["address.zip"]}
-              />
-            </Field>
-          </div>
-          <Field label="Reason for exemption" name="reason" error={errors.reason}>
-            {sel("reason", form.reason, (v) => set("reason", v), EXEMPTION_REASONS, "Choose a reason")}
-          </Field>
-          <Field
-            label="Reason description"
-            name="reasonDescription"
-            error={errors.reasonDescription}
-            hint="Required when the reason is Other"
-          >
-            <Textarea id="st-reasonDescription" value={form.reasonDescription} onChange={(e) => set("reasonDescription", e.target.value)} />
-          </Field>
-          <Field label="Business type" name="customerBusinessType" error={errors.customerBusinessType}>
-            {sel(
-              "customerBusinessType",
-              form.customerBusinessType,
-              (v) => set("customerBusinessType", v),
-              BUSINESS_TYPES,
-              "Choose a business type",
-            )}
-          </Field>
-          <Field
-            label="Business description"
-            name="customerBusinessDescription"
-            error={errors.customerBusinessDescription}
-            hint="Required when the business type is Other"
-          >
-            <Textarea
-              id="st-customerBusinessDescription"
-              value={form.customerBusinessDescription}
-              onChange={(e) => set("customerBusinessDescription", e.target.value)}
-            />
-          </Field>
+          {FIELDS.map((row) =>
+            Array.isArray(row) ? (
+              <div key={row[0]!.key} className="grid grid-cols-3 gap-x-3">
+                {row.map((spec) => (
+                  <FormField
+                    key={spec.key}
+                    spec={spec}
+                    value={form[spec.key]}
+                    onChange={(v) => set(spec.key, v)}
+                    error={errors[spec.name]}
+                  />
+                ))}
+              </div>
+            ) : (
+              <FormField key={row.key} spec={row} value={form[row.key]} onChange={(v) => set(row.key, v)} error={errors[row.name]} />
+            ),
+          )}
           <div className="flex flex-col gap-y-2">
             <Label size="xsmall" weight="plus">
               States where the exemption applies
             </Label>
             {errors.states ? (
-              <Text size="xsmall" className="text-ui-fg-error" data-testid="error-states">
+              <Note tone="error" testId="error-states">
                 {errors.states}
-              </Text>
+              </Note>
             ) : null}
             {form.states.map((row, i) => (
               <div
@@ -186,34 +171,22 @@ export function CreateCertificateDrawer({
                 style={{ gridTemplateColumns: "1fr 2fr auto" }}
                 data-testid={`state-row-${i}`}
               >
-                <Field label={`State ${i + 1}`} name={`states[${i}].abbreviation`} error={errors[`states[${i}].abbreviation`]}>
-                  {sel(
-                    `states[${i}].abbreviation`,
-                    row.abbreviation,
-                    (v) => setRow(i, { abbreviation: v }),
-                    US_STATES,
-                    "State",
-                    (s) => s,
-                  )}
-                </Field>
-                <Field
-                  label={
-                    REASONS_WITHOUT_ID_NUMBER.includes(form.reason as (typeof REASONS_WITHOUT_ID_NUMBER)[number])
-                      ? "Identification number (optional)"
-                      : "Identification number"
-                  }
-                  name={`states[${i}].identificationNumber`}
+                <FormField
+                  spec={{ name: `states[${i}].abbreviation`, label: `State ${i + 1}`, options: US_STATES, placeholder: "State" }}
+                  value={row.abbreviation}
+                  onChange={(v) => setRow(i, { abbreviation: v })}
+                  error={errors[`states[${i}].abbreviation`]}
+                />
+                <FormField
+                  spec={{
+                    name: `states[${i}].identificationNumber`,
+                    label: needsIdNumber(form.reason) ? "Identification number" : "Identification number (optional)",
+                  }}
+                  value={row.identificationNumber}
+                  onChange={(v) => setRow(i, { identificationNumber: v })}
                   error={errors[`states[${i}].identificationNumber`]}
-                >
-                  <Input
-                    id={`st-states[${i}].identificationNumber`}
-                    size="small"
-                    value={row.identificationNumber}
-                    onChange={(e) => setRow(i, { identificationNumber: e.target.value })}
-                  />
-                </Field>
-                <Button
-                  size="small"
+                />
+                <Btn
                   variant="transparent"
                   className="mt-5"
                   disabled={form.states.length === 1}
@@ -225,18 +198,13 @@ export function CreateCertificateDrawer({
                   }
                 >
                   Remove
-                </Button>
+                </Btn>
               </div>
             ))}
             <div>
-              <Button
-                size="small"
-                variant="secondary"
-                data-testid="state-add"
-                onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}
-              >
+              <Btn testId="state-add" onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}>
                 Add state
-              </Button>
+              </Btn>
             </div>
           </div>
           <div className="flex items-center gap-x-2">
@@ -257,9 +225,9 @@ export function CreateCertificateDrawer({
               Cancel
             </Button>
           </Drawer.Close>
-          <Button size="small" isLoading={submitting} onClick={submit} data-testid="certificate-save">
+          <Btn variant="primary" busy={submitting} onClick={submit} testId="certificate-save">
             Save certificate
-          </Button>
+          </Btn>
         </Drawer.Footer>
       </Drawer.Content>
     </Drawer>

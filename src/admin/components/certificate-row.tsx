@@ -1,44 +1,21 @@
-import { Badge, Button, Input, Table, Text, toast, usePrompt } from "@medusajs/ui"
-import type { ReactNode } from "react"
+// A row of the customer's certificates: states, reason, who made it, status; Approve or Reject
+// (with the reason the customer sees) for one awaiting review, Disable (after a prompt) for an active one.
+import { Input, Table, Text, toast, usePrompt } from "@medusajs/ui"
 import { useState } from "react"
 import { humanize } from "../lib/certificate-form"
-import { useBusy } from "./ui"
 import { AdminApiError, api } from "../lib/api"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../../http/types"
-
-type Decision = "approve" | "reject"
-
-/** Approve, or confirm a rejection: the review button, loading while its decision is being sent. */
-function ReviewButton({
-  decision,
-  variant,
-  busy,
-  onReview,
-  testId,
-  children,
-}: {
-  decision: Decision
-  variant: "secondary" | "danger"
-  busy: null | "disable" | Decision
-  onReview: (decision: Decision) => void
-  testId: string
-  children: ReactNode
-}) {
-  return (
-    <Button size="small" variant={variant} isLoading={busy === decision} onClick={() => onReview(decision)} data-testid={testId}>
-      {children}
-    </Button>
-  )
-}
+import { useBusy } from "../lib/hooks"
+import type { AdminCertificatesResponse } from "../../http/types"
+import { type BadgeColor, Btn, Note, Tag } from "./ui"
 
 export type ListedCertificate = AdminCertificatesResponse["certificates"][number]
 
-const STATUS_BADGES: Record<ListedCertificate["status"], { label: string; color: "green" | "orange" | "red" | "blue" | "grey" }> = {
-  active: { label: "Active", color: "green" },
-  pending: { label: "Awaiting review", color: "orange" },
-  rejected: { label: "Rejected", color: "red" },
-  used: { label: "Used", color: "blue" },
-  disabled: { label: "Disabled", color: "grey" },
+const STATUS_BADGES: Record<ListedCertificate["status"], [label: string, color: BadgeColor]> = {
+  active: ["Active", "green"],
+  pending: ["Awaiting review", "orange"],
+  rejected: ["Rejected", "red"],
+  used: ["Used", "blue"],
+  disabled: ["Disabled", "grey"],
 }
 
 export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; query: string; onChanged: () => void }) {
@@ -47,8 +24,9 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState("")
   const [reasonError, setReasonError] = useState<string | null>(null)
-  const status = c.status ?? (c.disabledAt ? "disabled" : "active")
-  const badge = STATUS_BADGES[status]
+  const path = `/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}`
+  const [label, color] = STATUS_BADGES[c.status]
+
   const disable = async () => {
     const ok = await prompt({
       title: "Disable this certificate?",
@@ -58,22 +36,18 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
     })
     if (!ok) return
     await run("disable", async () => {
-      await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}${query}`, {
-        method: "DELETE",
-      })
+      await api(`${path}${query}`, { method: "DELETE" })
       toast.success("Certificate disabled")
       onChanged()
     })
   }
+
   const review = async (decision: "approve" | "reject") => {
-    if (decision === "reject" && !reason.trim()) {
-      setReasonError("Say why: the customer sees this reason")
-      return
-    }
+    if (decision === "reject" && !reason.trim()) return setReasonError("Say why: the customer sees this reason")
     setReasonError(null)
     await run(decision, async () => {
       try {
-        await api<AdminCertificateResponse>(`/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}/review${query}`, {
+        await api(`${path}/review${query}`, {
           method: "POST",
           body: decision === "approve" ? { decision } : { decision, reason: reason.trim() },
         })
@@ -87,44 +61,51 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
       onChanged()
     })
   }
+
+  const reviewButton = (decision: "approve" | "reject", testId: string) => (
+    <Btn
+      variant={decision === "approve" ? "secondary" : "danger"}
+      busy={busy === decision}
+      onClick={() => review(decision)}
+      testId={testId}
+    >
+      {decision === "approve" ? "Approve" : "Reject"}
+    </Btn>
+  )
+
   return (
-    <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={status}>
+    <Table.Row data-testid={`certificate-${c.certificateId}`} data-status={c.status}>
       <Table.Cell>
         <Text size="small" weight="plus">
           {c.states.map((s) => (s.identificationNumber ? `${s.abbreviation} (${s.identificationNumber})` : s.abbreviation)).join(", ")}
         </Text>
-        <Text size="xsmall" className="text-ui-fg-subtle">
-          {c.customerName}
-          {c.singlePurchase ? " · single purchase" : ""}
-        </Text>
+        <Note tone="subtle">{`${c.customerName}${c.singlePurchase ? " · single purchase" : ""}`}</Note>
       </Table.Cell>
       <Table.Cell>
         <Text size="small">{humanize(c.reason)}</Text>
-        <Text size="xsmall" className="text-ui-fg-subtle">
-          {humanize(c.customerBusinessType)}
-        </Text>
+        <Note tone="subtle">{humanize(c.customerBusinessType)}</Note>
       </Table.Cell>
       <Table.Cell>
-        <Text size="xsmall">{new Date(c.createdDate).toLocaleDateString()}</Text>
+        <Note>{new Date(c.createdDate).toLocaleDateString()}</Note>
         {c.createdBy ? (
-          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-created-by">
+          <Note tone="subtle" testId="certificate-created-by">
             {c.createdBy === "customer" ? "by the customer" : "by staff"}
-          </Text>
+          </Note>
         ) : null}
       </Table.Cell>
       <Table.Cell>
-        <Badge size="2xsmall" color={badge.color} data-testid="certificate-status">
-          {badge.label}
-        </Badge>
-        {status === "used" && c.usedByOrderId ? (
-          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-used-by">
+        <Tag color={color} testId="certificate-status">
+          {label}
+        </Tag>
+        {c.status === "used" && c.usedByOrderId ? (
+          <Note tone="subtle" testId="certificate-used-by">
             by order {c.usedByOrderId}
-          </Text>
+          </Note>
         ) : null}
-        {status === "rejected" && c.review?.rejectionReason ? (
-          <Text size="xsmall" className="text-ui-fg-subtle" data-testid="certificate-rejection-reason">
+        {c.status === "rejected" && c.review?.rejectionReason ? (
+          <Note tone="subtle" testId="certificate-rejection-reason">
             {c.review.rejectionReason}
-          </Text>
+          </Note>
         ) : null}
         {rejecting ? (
           <div className="mt-2 flex flex-col gap-y-1" data-testid="certificate-reject-form">
@@ -137,36 +118,32 @@ export function CertificateRow({ c, query, onChanged }: { c: ListedCertificate; 
               data-testid="certificate-reject-reason"
             />
             {reasonError ? (
-              <Text size="xsmall" className="text-ui-fg-error" data-testid="certificate-reject-error">
+              <Note tone="error" testId="certificate-reject-error">
                 {reasonError}
-              </Text>
+              </Note>
             ) : null}
             <div className="flex gap-x-1">
-              <ReviewButton decision="reject" variant="danger" busy={busy} onReview={review} testId="certificate-reject-confirm">
-                Reject
-              </ReviewButton>
-              <Button size="small" variant="transparent" onClick={() => setRejecting(false)}>
+              {reviewButton("reject", "certificate-reject-confirm")}
+              <Btn variant="transparent" onClick={() => setRejecting(false)}>
                 Cancel
-              </Button>
+              </Btn>
             </div>
           </div>
         ) : null}
       </Table.Cell>
       <Table.Cell className="text-right">
-        {status === "pending" ? (
+        {c.status === "pending" ? (
           <>
-            <ReviewButton decision="approve" variant="secondary" busy={busy} onReview={review} testId="certificate-approve">
-              Approve
-            </ReviewButton>
-            <Button size="small" variant="transparent" onClick={() => setRejecting(true)} data-testid="certificate-reject">
+            {reviewButton("approve", "certificate-approve")}
+            <Btn variant="transparent" onClick={() => setRejecting(true)} testId="certificate-reject">
               Reject
-            </Button>
+            </Btn>
           </>
         ) : null}
-        {status === "active" ? (
-          <Button size="small" variant="transparent" isLoading={busy === "disable"} onClick={disable} data-testid="certificate-disable">
+        {c.status === "active" ? (
+          <Btn variant="transparent" busy={busy === "disable"} onClick={disable} testId="certificate-disable">
             Disable
-          </Button>
+          </Btn>
         ) : null}
       </Table.Cell>
     </Table.Row>

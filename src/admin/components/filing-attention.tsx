@@ -1,55 +1,17 @@
-import { Button, Input, Label, Text, toast } from "@medusajs/ui"
+// The fix of a needs_attention filing: its reason, and "re-quote with a corrected address, then
+// file" — the service quotes the order's lines for the state and ZIP given, and that tax is filed.
+// None was collected from the shopper: the merchant owes what is filed.
+import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { AdminApiError, api, errorMessage } from "../lib/api"
+import { api, errorMessage, fieldErrorsOf } from "../lib/api"
 import { hasFailedWork, money, type FilingView, type RequoteView } from "../lib/filing"
+import { Btn, LabeledInput, Note } from "./ui"
 
-/** One small labelled input of the re-quote form (its id is also its test id). */
-function AttentionInput({
-  id,
-  label,
-  width,
-  value,
-  placeholder,
-  onChange,
-  invalid,
-}: {
-  id: string
-  label: string
-  width: number
-  value: string
-  placeholder: string
-  onChange: (value: string) => void
-  invalid: boolean
-}) {
-  return (
-    <div className="flex min-w-0 flex-col gap-y-1" style={{ width }}>
-      <Label size="xsmall" htmlFor={id}>
-        {label}
-      </Label>
-      <Input
-        id={id}
-        size="small"
-        value={value}
-        placeholder={placeholder}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={invalid}
-        data-testid={id}
-      />
-    </div>
-  )
-}
-
-/**
- * The fix of a needs_attention filing: its reason, and "re-quote with a corrected
- * address, then file" — the service quotes the order's lines for the state and ZIP given, and that
- * tax is filed. None was collected from the shopper: the merchant owes what is filed.
- */
 export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
   const [state, setState] = useState(f.snapshot?.destination?.state ?? "")
   const [zip, setZip] = useState(f.snapshot?.destination?.zip ?? "")
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
-  const currency = /^currency [A-Z]{3}:/.test(f.last_error ?? "")
   const submit = async () => {
     setBusy(true)
     setErrors({})
@@ -59,7 +21,7 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
       else toast.success(`Filed for ${out.destination?.state} ${out.destination?.zip}: the merchant owes ${money(out.owed_tax)}`)
       await onDone()
     } catch (e) {
-      const fe = e instanceof AdminApiError ? e.fieldErrors() : {}
+      const fe = fieldErrorsOf(e)
       setErrors(fe)
       if (!Object.keys(fe).length) toast.error(errorMessage(e))
     } finally {
@@ -71,46 +33,44 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
       <Text size="small" weight="plus">
         Needs attention
       </Text>
-      <Text size="small" className="break-words text-ui-fg-error" data-testid="filing-attention-reason">
+      <Note tone="error" size="small" className="break-words" testId="filing-attention-reason">
         {f.last_error}
-      </Text>
-      {currency ? (
-        <Text size="xsmall" className="text-ui-fg-subtle">
-          The plugin files USD only: file this order at the service by hand.
-        </Text>
+      </Note>
+      {/^currency [A-Z]{3}:/.test(f.last_error ?? "") ? (
+        <Note tone="subtle">The plugin files USD only: file this order at the service by hand.</Note>
       ) : (
         <>
-          <Text size="xsmall" className="text-ui-fg-subtle">
+          <Note tone="subtle">
             Fix: re-quote with a corrected address, then file. No tax was collected from the customer: the tax the service computes for this
             address is filed, and the merchant owes it.
-          </Text>
+          </Note>
           <div className="flex flex-wrap items-end gap-2">
-            <AttentionInput
+            <LabeledInput
               id="filing-attention-state"
               label="State"
+              labelSize="xsmall"
               width={88}
               value={state}
               placeholder="TX"
               onChange={setState}
-              invalid={!!errors.state}
             />
-            <AttentionInput
+            <LabeledInput
               id="filing-attention-zip"
               label="ZIP"
+              labelSize="xsmall"
               width={120}
               value={zip}
               placeholder="78701"
               onChange={setZip}
-              invalid={!!errors.zip}
             />
-            <Button size="small" variant="secondary" isLoading={busy} onClick={submit} data-testid="filing-requote">
+            <Btn busy={busy} onClick={submit} testId="filing-requote">
               Re-quote and file
-            </Button>
+            </Btn>
           </div>
           {errors.state || errors.zip ? (
-            <Text size="xsmall" className="text-ui-fg-error" data-testid="filing-attention-errors">
+            <Note tone="error" testId="filing-attention-errors">
               {[errors.state, errors.zip].filter(Boolean).join("; ")}
-            </Text>
+            </Note>
           ) : null}
         </>
       )}

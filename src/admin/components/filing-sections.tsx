@@ -1,5 +1,7 @@
-/** The order filing widget's sections: the record's details, its refunds, related filings, refunds without a return. */
-import { Badge, Button, Copy, Text } from "@medusajs/ui"
+// The order filing widget's sections: the record's details, its refunds, related filings, refunds
+// without a return; lines named as the order names them.
+import { Copy, Text } from "@medusajs/ui"
+import type { ReactNode } from "react"
 import {
   KIND_LABEL,
   STATE_COLOR,
@@ -13,9 +15,66 @@ import {
   type NamedOrder,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Row } from "./ui"
+import { Btn, Note, Row, Tag } from "./ui"
 
-/** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error; lines named as the order names them. */
+/** A filing or refund state as a badge, in its colour. */
+export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix?: string; testId?: string }) => (
+  <Tag color={STATE_COLOR[state] ?? "grey"} testId={testId}>
+    {`${prefix}${stateLabel(state)}`}
+  </Tag>
+)
+
+const EDIT_MODE: Record<string, string> = { refile: "voided and filed again", supplement: "refunds + own order" }
+
+/** The record's rows under the service order id: label, value, test id; those that do not apply are left out. */
+function detailRows(f: FilingView, order: NamedOrder): [string, ReactNode, string?][] {
+  const requote = f.snapshot?.requote
+  const rows: ([string, ReactNode, string?] | false | undefined)[] = [
+    [
+      "Filed as",
+      f.filing_path === "cart"
+        ? "cart → order"
+        : f.filing_path === "direct"
+          ? `order with ${requote ? "the re-quoted" : "charged"} tax`
+          : "—",
+    ],
+    ["Tax charged / filed", `${money(f.charged_tax)} / ${money(f.filed_tax)}`],
+    ...ratePairs(f.snapshot?.lines ?? []).map((p): [string, string, string] => [
+      "Rate shown by Medusa / the service's",
+      `${p.medusa} / ${p.service}${p.itemIds.length ? ` · ${lineNames(order, p.itemIds)}` : p.lines > 1 ? ` (${p.lines} lines)` : ""}`,
+      "filing-rates",
+    ]),
+    !!requote && [
+      "Re-quoted (merchant owes)",
+      `${requote.state} ${requote.zip}: collected ${money(requote.collectedTax)}, filed ${money(requote.owedTax)}`,
+      "filing-requoted",
+    ],
+    f.tax_difference !== null && Number(f.tax_difference) !== 0 && ["Difference at filing", money(f.tax_difference)],
+    ["Filed at", when(f.filed_at)],
+    ["Completed date", when(f.completed_at), "filing-completed"],
+    [
+      `Completion (${f.completion_mode})`,
+      f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion",
+    ],
+    ["Attempts", `${f.attempts}${f.next_attempt_at ? ` · next ${when(f.next_attempt_at)}` : ""}`],
+    !!f.edits?.length && [
+      "Order edits",
+      f.edits.map((e) => `${e.id}: ${e.state}${e.mode ? ` (${EDIT_MODE[e.mode] ?? "no change"})` : ""}`).join("; "),
+      "filing-edits",
+    ],
+    !!f.last_error &&
+      f.state !== "needs_attention" && [
+        `Last error${f.last_step ? ` (${f.last_step})` : ""}`,
+        <Text size="small" className="text-ui-fg-error">
+          {f.last_error}
+        </Text>,
+        "filing-last-error",
+      ],
+  ]
+  return rows.filter((r) => !!r)
+}
+
+/** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error. */
 export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
     <div className="py-2">
@@ -27,90 +86,40 @@ export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }
           <Copy content={f.order_id} />
         </div>
       </Row>
-      <Row label="Filed as">
-        {f.filing_path === "cart"
-          ? "cart → order"
-          : f.filing_path === "direct"
-            ? f.snapshot?.requote
-              ? "order with the re-quoted tax"
-              : "order with charged tax"
-            : "—"}
-      </Row>
-      <Row label="Tax charged / filed">{`${money(f.charged_tax)} / ${money(f.filed_tax)}`}</Row>
-      {ratePairs(f.snapshot?.lines ?? []).map((p) => (
-        <Row key={`${p.medusa}|${p.service}`} label="Rate shown by Medusa / the service's" testId="filing-rates">
-          {`${p.medusa} / ${p.service}${p.itemIds.length ? ` · ${lineNames(order, p.itemIds)}` : p.lines > 1 ? ` (${p.lines} lines)` : ""}`}
+      {detailRows(f, order).map(([label, value, testId], i) => (
+        <Row key={i} label={label} testId={testId}>
+          {value}
         </Row>
       ))}
-      {f.snapshot?.requote ? (
-        <Row label="Re-quoted (merchant owes)" testId="filing-requoted">
-          {`${f.snapshot.requote.state} ${f.snapshot.requote.zip}: collected ${money(f.snapshot.requote.collectedTax)}, filed ${money(f.snapshot.requote.owedTax)}`}
-        </Row>
-      ) : null}
-      {f.tax_difference !== null && Number(f.tax_difference) !== 0 ? (
-        <Row label="Difference at filing">{money(f.tax_difference)}</Row>
-      ) : null}
-      <Row label="Filed at">{when(f.filed_at)}</Row>
-      <Row label="Completed date" testId="filing-completed">
-        {when(f.completed_at)}
-      </Row>
-      <Row label={`Completion (${f.completion_mode})`}>
-        {f.voided_at ? `voided ${when(f.voided_at)}` : f.completed_at ? "completed" : "awaiting completion"}
-      </Row>
-      <Row label="Attempts">{`${f.attempts}${f.next_attempt_at ? ` · next ${when(f.next_attempt_at)}` : ""}`}</Row>
-      {(f.edits ?? []).length ? (
-        <Row label="Order edits" testId="filing-edits">
-          {(f.edits ?? [])
-            .map(
-              (e) =>
-                `${e.id}: ${e.state}${e.mode ? ` (${e.mode === "refile" ? "voided and filed again" : e.mode === "supplement" ? "refunds + own order" : "no change"})` : ""}`,
-            )
-            .join("; ")}
-        </Row>
-      ) : null}
-      {f.last_error && f.state !== "needs_attention" ? (
-        <Row label={`Last error${f.last_step ? ` (${f.last_step})` : ""}`} testId="filing-last-error">
-          <Text size="small" className="text-ui-fg-error">
-            {f.last_error}
-          </Text>
-        </Row>
-      ) : null}
     </div>
   )
 }
 
-/** The record's refunds at the service (stacked: the widget's column is narrow), their lines by product title. */
+/** The record's refunds at the service, stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths. */
 export function FilingRefunds({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
     <div data-testid="filing-refunds">
       <Text size="small" weight="plus" className="px-6 pt-3">
         Refunds
       </Text>
-      {/* stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths */}
       <ul className="flex flex-col divide-y">
         {(f.refunds ?? []).map((r) => (
           <li key={r.id} className="flex min-w-0 flex-col gap-y-1 px-6 py-2" data-testid={`filing-refund-${r.idempotency_key}`}>
             <div className="flex min-w-0 flex-wrap items-center justify-between gap-x-2">
-              <Text size="xsmall" className="min-w-0 break-all font-mono">
-                {r.idempotency_key}
-              </Text>
-              <Badge size="2xsmall" color={STATE_COLOR[r.state] ?? "grey"}>
-                {stateLabel(r.state)}
-              </Badge>
+              <Note className="min-w-0 break-all font-mono">{r.idempotency_key}</Note>
+              <StateTag state={r.state} />
             </div>
             <div className="flex min-w-0 flex-wrap justify-between gap-x-2">
-              <Text size="xsmall" className="text-ui-fg-subtle">
-                {r.source_type}
-              </Text>
-              <Text size="xsmall">{`tax ${money(r.refunded_tax)}`}</Text>
+              <Note tone="subtle">{r.source_type}</Note>
+              <Note>{`tax ${money(r.refunded_tax)}`}</Note>
             </div>
-            <Text size="xsmall" className="min-w-0 break-all">
+            <Note className="min-w-0 break-all">
               {r.items.length ? r.items.map((i) => `${i.quantity} × ${lineName(order, i.itemId)}`).join(", ") : "whole order"}
-            </Text>
+            </Note>
             {r.last_error ? (
-              <Text size="xsmall" className="break-words text-ui-fg-error">
+              <Note tone="error" className="break-words">
                 {r.last_error}
-              </Text>
+              </Note>
             ) : null}
           </li>
         ))}
@@ -126,23 +135,17 @@ export function RelatedFilings({ life }: { life: LifecycleView }) {
       <Text size="small" weight="plus" className="px-6 pt-1">
         Related filings
       </Text>
-      {life.children.map((c) => (
-        <Row key={c.id} label={`${KIND_LABEL[c.kind] ?? c.kind} ${c.order_id}`} testId={`filing-child-${c.order_id}`}>
+      {life.children.map(({ id, kind, order_id, state, snapshot, last_error, charged_tax, filed_tax }) => (
+        <Row key={id} label={`${KIND_LABEL[kind] ?? kind} ${order_id}`} testId={`filing-child-${order_id}`}>
           <div className="flex flex-col items-end">
-            <Badge size="2xsmall" color={STATE_COLOR[c.state] ?? "grey"}>
-              {stateLabel(c.state)}
-            </Badge>
-            {c.snapshot?.claim ? (
-              <Text size="xsmall" className="text-ui-fg-subtle">
-                {`charged = replacement ${money(c.snapshot.claim.replacementTax)} − claimed ${money(c.snapshot.claim.claimedTax)} = ${money(c.snapshot.claim.chargedTax)}`}
-              </Text>
+            <StateTag state={state} />
+            {snapshot?.claim ? (
+              <Note tone="subtle">
+                {`charged = replacement ${money(snapshot.claim.replacementTax)} − claimed ${money(snapshot.claim.claimedTax)} = ${money(snapshot.claim.chargedTax)}`}
+              </Note>
             ) : null}
-            {c.state === "skipped" && c.last_error ? (
-              <Text size="xsmall" className="text-ui-fg-subtle">
-                {c.last_error}
-              </Text>
-            ) : null}
-            {c.state !== "skipped" ? <Text size="xsmall">{`charged ${money(c.charged_tax)} · filed ${money(c.filed_tax)}`}</Text> : null}
+            {state === "skipped" && last_error ? <Note tone="subtle">{last_error}</Note> : null}
+            {state !== "skipped" ? <Note>{`charged ${money(charged_tax)} · filed ${money(filed_tax)}`}</Note> : null}
           </div>
         </Row>
       ))}
@@ -150,14 +153,13 @@ export function RelatedFilings({ life }: { life: LifecycleView }) {
   )
 }
 
-/** Refunds without a return, each filed as a credit or with a button to file it. */
+/** Refunds without a return, each filed as a credit or with a button to file it (`crediting`: the one being filed). */
 export function ManualRefunds({
   life,
   crediting,
   onFileCredit,
 }: {
   life: LifecycleView
-  /** the refund being filed, if any */
   crediting: string | null
   onFileCredit: (refundId: string) => void
 }) {
@@ -169,23 +171,15 @@ export function ManualRefunds({
       {life.manual_refunds.map((r) => (
         <Row key={r.refundId} label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`} testId={`filing-manual-refund-${r.refundId}`}>
           <div className="flex items-center justify-end gap-x-2">
-            <Text size="xsmall">{`tax ${money(r.tax)}`}</Text>
+            <Note>{`tax ${money(r.tax)}`}</Note>
             {r.filing ? (
-              <Badge size="2xsmall" color={STATE_COLOR[r.filing] ?? "grey"}>{`credit ${stateLabel(r.filing)}`}</Badge>
+              <StateTag state={r.filing} prefix="credit " />
             ) : (
               <>
-                <Badge size="2xsmall" color="orange">
-                  not filed
-                </Badge>
-                <Button
-                  size="small"
-                  variant="secondary"
-                  isLoading={crediting === r.refundId}
-                  onClick={() => onFileCredit(r.refundId)}
-                  data-testid="filing-file-credit"
-                >
+                <Tag color="orange">not filed</Tag>
+                <Btn busy={crediting === r.refundId} onClick={() => onFileCredit(r.refundId)} testId="filing-file-credit">
                   File as credit
-                </Button>
+                </Btn>
               </>
             )}
           </div>

@@ -1,45 +1,40 @@
+// Settings → Sales Tax → Setup: what the store needs to quote US sales tax (GET
+// /admin/sales-tax/setup), each item done or with the one action that fixes it: a button where the
+// fix is unambiguous (POST /admin/sales-tax/setup/fix), else what to do and a link to where. The
+// same list as `medusa exec …/sales-tax-setup.js`.
 import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
-import { Badge, Button, Text, toast } from "@medusajs/ui"
+import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
-import { api, errorMessage } from "../lib/api"
+import { api } from "../lib/api"
+import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
-import { useLoad } from "../lib/use-load"
-import { SettingsSection } from "./ui"
+import { Btn, Note, Section, Tag } from "./ui"
 
-/**
- * Settings → Sales Tax → Setup: what the store needs to quote US sales tax (GET
- * /admin/sales-tax/setup), each item done or with the one action that fixes it: a button where
- * the fix is unambiguous (POST /admin/sales-tax/setup/fix), else what to do and a link to where.
- * The same list as `medusa exec …/sales-tax-setup.js`.
- */
 export function SetupChecklist() {
   const { data, error, reload } = useLoad(() => api<AdminSetupResponse>("/admin/sales-tax/setup"), [])
   const [items, setItems] = useState<SetupItemView[] | null>(null)
-  const [busy, setBusy] = useState<string | null>(null)
+  // a failed fix: its message, then the list as the store has it now
+  const { busy, run } = useBusy((m) => {
+    toast.error(m)
+    setItems(null)
+    void reload()
+  })
   const shown = items ?? data?.items ?? null
 
-  const fix = async (id: string) => {
-    setBusy(id)
-    try {
+  const fix = (id: string) =>
+    run(id, async () => {
       const out = await api<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { method: "POST", body: { fix: id } })
       setItems(out.items)
       toast.success(`Sales tax setup: ${out.applied}`)
-    } catch (e) {
-      toast.error(errorMessage(e))
-      setItems(null)
-      await reload()
-    } finally {
-      setBusy(null)
-    }
-  }
+    })
 
   const left = shown ? shown.filter((i) => !i.done).length : 0
   return (
-    <SettingsSection
+    <Section
       testId="settings-setup"
       title="Setup"
-      subtitle={shown ? (left ? `${left} of ${shown.length} left before US orders are taxed` : "Ready: US orders are taxed") : ""}
+      aside={shown ? (left ? `${left} of ${shown.length} left before US orders are taxed` : "Ready: US orders are taxed") : ""}
       error={error}
     >
       {shown ? (
@@ -63,40 +58,31 @@ export function SetupChecklist() {
                   <Text size="small" weight="plus">
                     {i.title}
                   </Text>
-                  <Badge size="2xsmall" color={i.done ? "green" : "orange"}>
-                    {i.done ? "done" : "to do"}
-                  </Badge>
+                  <Tag color={i.done ? "green" : "orange"}>{i.done ? "done" : "to do"}</Tag>
                 </div>
-                <Text size="xsmall" className="text-ui-fg-subtle break-words" data-testid={`setup-detail-${i.id}`}>
+                <Note tone="subtle" className="break-words" testId={`setup-detail-${i.id}`}>
                   {i.detail}
-                </Text>
+                </Note>
                 {!i.done && i.help ? (
-                  <Text size="xsmall" data-testid={`setup-help-${i.id}`}>
+                  <Note testId={`setup-help-${i.id}`}>
                     {i.help.text}{" "}
                     {i.help.href ? (
                       <Link to={i.help.href} className="text-ui-fg-interactive hover:underline">
                         Open
                       </Link>
                     ) : null}
-                  </Text>
+                  </Note>
                 ) : null}
               </div>
               {!i.done && i.fix ? (
-                <Button
-                  size="small"
-                  variant="secondary"
-                  isLoading={busy === i.fix.id}
-                  disabled={busy !== null}
-                  onClick={() => fix(i.fix!.id)}
-                  data-testid={`setup-fix-${i.fix.id}`}
-                >
+                <Btn busy={busy === i.fix.id} disabled={busy !== null} onClick={() => fix(i.fix!.id)} testId={`setup-fix-${i.fix.id}`}>
                   {i.fix.label}
-                </Button>
+                </Btn>
               ) : null}
             </li>
           ))}
         </ul>
       ) : null}
-    </SettingsSection>
+    </Section>
   )
 }

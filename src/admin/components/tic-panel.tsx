@@ -1,9 +1,11 @@
-import { Badge, Button, Container, Heading, Input, Text, toast } from "@medusajs/ui"
+// The TIC panel of the product, product type and category pages: what the target is taxed as and
+// why (every level considered), the service's TIC search, and Use / Clear.
+import { Badge, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
+import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../http/types"
-import { useLoad } from "../lib/use-load"
-import { ErrorText, useBusy } from "./ui"
+import { Btn, Note, Section } from "./ui"
 
 const SOURCE_TEXT: Record<TicSource, string> = {
   product: "set on this product",
@@ -23,33 +25,46 @@ export function ticText(t: TicInfo | null | undefined): string {
   return t.label ? `${t.ticId} · ${t.label}` : String(t.ticId)
 }
 
+/** Where the TIC comes from, in words: a type or category page speaks of itself, a product names the type or category. */
+function sourceText(type: TicTargetType, { resolved, chain }: AdminTicResponse): string {
+  if (type !== "product")
+    return resolved.source === "default" ? SOURCE_TEXT.default : `set on this ${type === "product-type" ? "type" : "category"}`
+  if (resolved.source === "product_type" && chain.productType?.name) return `${SOURCE_TEXT.product_type} “${chain.productType.name}”`
+  if (resolved.source === "product_category")
+    return `${SOURCE_TEXT.product_category} “${chain.categories?.find((c) => c.id === resolved.sourceId)?.name ?? resolved.sourceId}”`
+  return SOURCE_TEXT[resolved.source]
+}
+
+/** A product's levels, each with its TIC: the product, its type, its categories, the store default. */
+const chainRows = ({ product, productType: pt, categories, default: dflt }: AdminTicResponse["chain"]): [string, string][] => [
+  ["Product", ticText(product)],
+  ["Type", pt ? `${pt.name ?? pt.id}: ${ticText(pt.tic)}` : "no type"],
+  ["Categories", categories?.length ? categories.map((c) => `${c.name ?? c.id}: ${ticText(c.tic)}`).join("; ") : "none"],
+  ["Default", ticText(dflt)],
+]
+
 export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const path = `/admin/sales-tax/tics/${type}/${encodeURIComponent(id)}`
   const { data, error, loading, reload } = useLoad(() => api<AdminTicResponse>(path), [path])
   const [query, setQuery] = useState("")
-  const [searching, setSearching] = useState(false)
   const [search, setSearch] = useState<AdminTicSearchResponse | null>(null)
   const [searchError, setSearchError] = useState<string | null>(null)
-  const { busy, run } = useBusy<"save">()
+  const { busy, run } = useBusy<"save" | "search">()
 
   const runSearch = async (cursor?: string) => {
-    if (!query.trim()) {
-      setSearchError("Type what the product is, e.g. “cotton t-shirt”")
-      return
-    }
-    setSearching(true)
+    if (!query.trim()) return setSearchError("Type what the product is, e.g. “cotton t-shirt”")
     setSearchError(null)
-    try {
-      const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", {
-        method: "POST",
-        body: { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) },
-      })
-      setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
-    } catch (e) {
-      setSearchError(e instanceof AdminApiError && e.errors[0] ? e.errors[0].message : errorMessage(e))
-    } finally {
-      setSearching(false)
-    }
+    await run("search", async () => {
+      try {
+        const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", {
+          method: "POST",
+          body: { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) },
+        })
+        setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
+      } catch (e) {
+        setSearchError(e instanceof AdminApiError && e.errors[0] ? e.errors[0].message : errorMessage(e))
+      }
+    })
   }
 
   const save = (tic: number | null) =>
@@ -69,87 +84,52 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     })
 
   return (
-    <Container className="divide-y p-0" data-testid={`sales-tax-tic-${type}`}>
-      <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">{TITLES[type]}</Heading>
-        {data?.assigned ? (
-          <Button size="small" variant="secondary" isLoading={busy === "save"} onClick={() => save(null)} data-testid="tic-clear">
+    <Section
+      testId={`sales-tax-tic-${type}`}
+      title={TITLES[type]}
+      loading={loading && !data}
+      error={error}
+      actions={
+        data?.assigned ? (
+          <Btn busy={busy === "save"} onClick={() => save(null)} testId="tic-clear">
             Clear
-          </Button>
-        ) : null}
-      </div>
-      <div className="flex flex-col gap-y-2 px-6 py-4">
-        {loading && !data ? (
-          <Text size="small" className="text-ui-fg-subtle">
-            Loading…
-          </Text>
-        ) : null}
-        <ErrorText error={error} />
-        {data ? (
-          <>
-            <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
-              <Text size="small" weight="plus">
-                Taxed as
-              </Text>
-              <Badge size="2xsmall" color={data.resolved.source === "default" ? "orange" : "green"} data-testid="tic-resolved-code">
-                {data.resolved.tic.ticId}
-              </Badge>
-              <Text size="small">{data.resolved.tic.label ?? "unknown code"}</Text>
-            </div>
-            <Text size="small" className="text-ui-fg-subtle" data-testid="tic-source">
-              Source:{" "}
-              {type !== "product"
-                ? data.resolved.source === "default"
-                  ? SOURCE_TEXT.default
-                  : `set on this ${type === "product-type" ? "type" : "category"}`
-                : SOURCE_TEXT[data.resolved.source]}
-              {type === "product" && data.resolved.source === "product_type" && data.chain.productType?.name
-                ? ` “${data.chain.productType.name}”`
-                : ""}
-              {type === "product" && data.resolved.source === "product_category"
-                ? ` “${data.chain.categories?.find((c) => c.id === data.resolved.sourceId)?.name ?? data.resolved.sourceId}”`
-                : ""}
+          </Btn>
+        ) : null
+      }
+    >
+      {data ? (
+        <div className="flex flex-col gap-y-2 px-6 py-4">
+          <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
+            <Text size="small" weight="plus">
+              Taxed as
             </Text>
-            {type === "product" ? (
-              <div className="grid gap-x-3 gap-y-1 pt-1" style={{ gridTemplateColumns: "auto 1fr" }}>
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  Product
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-subtle" data-testid="tic-chain-product">
-                  {ticText(data.chain.product)}
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  Type
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {data.chain.productType
-                    ? `${data.chain.productType.name ?? data.chain.productType.id}: ${ticText(data.chain.productType.tic)}`
-                    : "no type"}
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  Categories
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {data.chain.categories && data.chain.categories.length
-                    ? data.chain.categories.map((c) => `${c.name ?? c.id}: ${ticText(c.tic)}`).join("; ")
-                    : "none"}
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  Default
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {ticText(data.chain.default)}
-                </Text>
-              </div>
-            ) : (
-              <Text size="xsmall" className="text-ui-fg-subtle">
-                Products without their own TIC use this code{type === "product-category" ? " (when their type has none)" : ""}. Store
-                default: {ticText(data.chain.default)}.
-              </Text>
-            )}
-          </>
-        ) : null}
-      </div>
+            <Badge size="2xsmall" color={data.resolved.source === "default" ? "orange" : "green"} data-testid="tic-resolved-code">
+              {data.resolved.tic.ticId}
+            </Badge>
+            <Text size="small">{data.resolved.tic.label ?? "unknown code"}</Text>
+          </div>
+          <Note tone="subtle" size="small" testId="tic-source">
+            Source: {sourceText(type, data)}
+          </Note>
+          {type === "product" ? (
+            <div className="grid gap-x-3 gap-y-1 pt-1" style={{ gridTemplateColumns: "auto 1fr" }}>
+              {chainRows(data.chain).flatMap(([level, text]) => [
+                <Note key={level} tone="muted">
+                  {level}
+                </Note>,
+                <Note key={`${level}-tic`} tone="subtle" testId={`tic-chain-${level.toLowerCase()}`}>
+                  {text}
+                </Note>,
+              ])}
+            </div>
+          ) : (
+            <Note tone="subtle">
+              Products without their own TIC use this code{type === "product-category" ? " (when their type has none)" : ""}. Store default:{" "}
+              {ticText(data.chain.default)}.
+            </Note>
+          )}
+        </div>
+      ) : null}
       <div className="flex flex-col gap-y-2 px-6 py-4">
         <form
           className="flex gap-x-2"
@@ -166,21 +146,21 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             data-testid="tic-search-input"
             aria-label="Search TICs"
           />
-          <Button size="small" variant="secondary" type="submit" isLoading={searching} data-testid="tic-search-button">
+          <Btn type="submit" busy={busy === "search"} testId="tic-search-button">
             Search
-          </Button>
+          </Btn>
         </form>
         {searchError ? (
-          <Text size="xsmall" className="text-ui-fg-error" data-testid="tic-search-error">
+          <Note tone="error" testId="tic-search-error">
             {searchError}
-          </Text>
+          </Note>
         ) : null}
         {search ? (
           <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
             {search.results.length === 0 ? (
-              <Text size="small" className="px-3 py-2 text-ui-fg-subtle">
+              <Note tone="subtle" size="small" className="px-3 py-2">
                 No TIC matches “{search.query}”.
-              </Text>
+              </Note>
             ) : null}
             {search.results.map((r) => (
               <div key={r.ticId} className="flex items-center justify-between gap-x-3 px-3 py-2" data-testid={`tic-result-${r.ticId}`}>
@@ -189,32 +169,30 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                     {r.ticId} · {r.label}
                   </Text>
                   {r.description && r.description !== r.label ? (
-                    <Text size="xsmall" className="line-clamp-2 text-ui-fg-subtle">
+                    <Note tone="subtle" className="line-clamp-2">
                       {r.description}
-                    </Text>
+                    </Note>
                   ) : null}
                 </div>
-                <Button
-                  size="small"
-                  variant="secondary"
+                <Btn
                   disabled={busy === "save" || data?.assigned?.ticId === r.ticId}
                   onClick={() => save(r.ticId)}
-                  data-testid={`tic-use-${r.ticId}`}
+                  testId={`tic-use-${r.ticId}`}
                 >
                   {data?.assigned?.ticId === r.ticId ? "Current" : "Use"}
-                </Button>
+                </Btn>
               </div>
             ))}
             {search.nextCursor ? (
               <div className="px-3 py-2">
-                <Button size="small" variant="transparent" isLoading={searching} onClick={() => runSearch(search.nextCursor ?? undefined)}>
+                <Btn variant="transparent" busy={busy === "search"} onClick={() => runSearch(search.nextCursor ?? undefined)}>
                   More results
-                </Button>
+                </Btn>
               </div>
             ) : null}
           </div>
         ) : null}
       </div>
-    </Container>
+    </Section>
   )
 }

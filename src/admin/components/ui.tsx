@@ -1,31 +1,46 @@
-// The shared pieces of the plugin's admin pages and widgets: page and section frames, links,
-// load and error lines, a plain table, a busy action and a polled import job's progress.
-import { Button, Container, Heading, Table, Text, toast } from "@medusajs/ui"
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
+// The shared pieces of the plugin's admin pages and widgets: page and section frames, toned text,
+// links, a data-driven table, labelled inputs and selects, state badges and a progress bar, so a
+// page or widget says only what it shows.
+import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text } from "@medusajs/ui"
+import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
-import { api, errorMessage } from "../lib/api"
 import type { TicImportJob } from "../../tics/medusa"
 
-export function ErrorText({ error, testId, className = "" }: { error?: string | null; testId?: string; className?: string }) {
-  return error ? (
-    <Text size="small" className={`text-ui-fg-error ${className}`} data-testid={testId}>
-      {error}
+type Tone = "subtle" | "muted" | "error"
+const TONE: Record<Tone, string> = { subtle: "text-ui-fg-subtle", muted: "text-ui-fg-muted", error: "text-ui-fg-error" }
+
+/** Text in one of the admin's tones (extra-small unless told). */
+export function Note(props: { children: ReactNode; tone?: Tone; size?: "xsmall" | "small"; testId?: string; className?: string }) {
+  const className = [props.tone ? TONE[props.tone] : "", props.className ?? ""].join(" ").trim() || undefined
+  return (
+    <Text size={props.size ?? "xsmall"} className={className} data-testid={props.testId}>
+      {props.children}
     </Text>
-  ) : null
+  )
 }
 
-/** A widget's "Loading…" line while nothing is loaded yet, and its load error. */
-export function LoadStatus({ loading, error }: { loading: boolean; error: string | undefined }) {
-  return (
-    <>
-      {loading ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-          Loading…
-        </Text>
-      ) : null}
-      <ErrorText error={error} className="px-6 py-4" />
-    </>
-  )
+export const ErrorText = ({ error, testId, className }: { error?: string | null; testId?: string; className?: string }) =>
+  error ? (
+    <Note tone="error" size="small" testId={testId} className={className}>
+      {error}
+    </Note>
+  ) : null
+
+/** A line that says a list is empty, or what a section shows instead of its content. */
+export const Empty = ({ children, testId }: { children: ReactNode; testId?: string }) => (
+  <Note tone="subtle" size="small" className="px-6 py-4" testId={testId}>
+    {children}
+  </Note>
+)
+
+/** The plugin's button: small, secondary unless told, its spinner while `busy`. */
+export function Btn({
+  busy,
+  testId,
+  variant = "secondary",
+  ...props
+}: Omit<ComponentProps<typeof Button>, "size"> & { busy?: boolean; testId?: string }) {
+  return <Button size="small" variant={variant} isLoading={busy} data-testid={testId} {...props} />
 }
 
 export function NavLink({ to, testId, children }: { to: string; testId?: string; children: ReactNode }) {
@@ -42,7 +57,7 @@ export function Page(props: {
   title: string
   subtitle: ReactNode
   actions?: ReactNode
-  error?: string
+  error?: string | null
   children?: ReactNode
 }) {
   return (
@@ -50,7 +65,13 @@ export function Page(props: {
       <Container className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
         <div>
           <Heading level="h1">{props.title}</Heading>
-          {props.subtitle}
+          {typeof props.subtitle === "string" ? (
+            <Note tone="subtle" size="small">
+              {props.subtitle}
+            </Note>
+          ) : (
+            props.subtitle
+          )}
         </div>
         <div className="flex flex-wrap items-end gap-2">{props.actions}</div>
       </Container>
@@ -64,34 +85,37 @@ export function Page(props: {
   )
 }
 
-export function Subtitle({ children }: { children: ReactNode }) {
-  return (
-    <Text size="small" className="text-ui-fg-subtle">
-      {children}
-    </Text>
-  )
-}
-
-/** A section of a page: its heading, a subtitle or action on the right, the load error if any, then its content. */
-export function SettingsSection(props: {
+/**
+ * A section of a page, or a widget: its heading with a line under it (`subtitle`) or beside it
+ * (`aside`), its actions on the right, "Loading…" and the load error, then its content.
+ */
+export function Section(props: {
   testId: string
-  title: string
-  subtitle?: string
-  action?: ReactNode
+  title: ReactNode
+  subtitle?: ReactNode
+  aside?: string
+  actions?: ReactNode
+  loading?: boolean
   error?: string | null
   children?: ReactNode
 }) {
   return (
     <Container className="divide-y p-0" data-testid={props.testId}>
       <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">{props.title}</Heading>
-        {props.subtitle ? (
-          <Text size="xsmall" className="text-ui-fg-subtle">
-            {props.subtitle}
-          </Text>
-        ) : null}
-        {props.action}
+        <div>
+          <Heading level="h2">{props.title}</Heading>
+          {typeof props.subtitle === "string" ? (
+            <Note tone="subtle" size="small">
+              {props.subtitle}
+            </Note>
+          ) : (
+            props.subtitle
+          )}
+        </div>
+        {props.aside ? <Note tone="subtle">{props.aside}</Note> : null}
+        {props.actions ? <div className="flex items-center gap-x-2">{props.actions}</div> : null}
       </div>
+      {props.loading ? <Empty>Loading…</Empty> : null}
       <ErrorText error={props.error} className="px-6 py-4" />
       {props.children}
     </Container>
@@ -102,10 +126,8 @@ export function SettingsSection(props: {
 export function Figure({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) {
   return (
     <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
-      <Text size="xsmall" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <Text size="large" weight="plus" className={tone === "error" ? "text-ui-fg-error" : undefined}>
+      <Note tone="subtle">{label}</Note>
+      <Text size="large" weight="plus" className={tone && TONE[tone]}>
         {value}
       </Text>
     </div>
@@ -126,7 +148,7 @@ export function Row({ label, children, testId }: { label: string; children: Reac
   )
 }
 
-/** A plain table: one header per column, one cell per column and row. */
+/** A table: one header per column, one cell per column and row; `right` lists the right-aligned columns. */
 export function DataTable<T>(props: {
   headers: ReactNode[]
   rows: readonly T[]
@@ -134,15 +156,19 @@ export function DataTable<T>(props: {
   cells: (row: T) => ReactNode[]
   testId?: string
   rowTestId?: (row: T) => string
+  rowStatus?: (row: T) => string
   onRowClick?: (row: T) => void
-  cellClassName?: string
+  right?: number[]
 }) {
+  const align = (i: number) => (props.right?.includes(i) ? "text-right" : undefined)
   return (
     <Table data-testid={props.testId}>
       <Table.Header>
         <Table.Row>
           {props.headers.map((h, i) => (
-            <Table.HeaderCell key={i}>{h}</Table.HeaderCell>
+            <Table.HeaderCell key={i} className={align(i)}>
+              {h}
+            </Table.HeaderCell>
           ))}
         </Table.Row>
       </Table.Header>
@@ -151,11 +177,12 @@ export function DataTable<T>(props: {
           <Table.Row
             key={props.rowKey(r)}
             data-testid={props.rowTestId?.(r)}
+            data-status={props.rowStatus?.(r)}
             className={props.onRowClick ? "cursor-pointer" : undefined}
             onClick={props.onRowClick && (() => props.onRowClick!(r))}
           >
             {props.cells(r).map((c, i) => (
-              <Table.Cell key={i} className={props.cellClassName ?? "whitespace-normal"}>
+              <Table.Cell key={i} className={align(i)}>
                 {c}
               </Table.Cell>
             ))}
@@ -175,21 +202,17 @@ export function Pager(props: {
   disabled?: boolean
   nextTestId?: string
 }) {
+  const { offset, page, count, go, disabled } = props
   return (
     <span className="flex gap-x-2">
-      <Button
-        size="small"
-        variant="secondary"
-        disabled={props.disabled || props.offset === 0}
-        onClick={() => props.go(Math.max(0, props.offset - props.page))}
-      >
+      <Button size="small" variant="secondary" disabled={disabled || offset === 0} onClick={() => go(Math.max(0, offset - page))}>
         Previous
       </Button>
       <Button
         size="small"
         variant="secondary"
-        disabled={props.disabled || props.offset + props.page >= props.count}
-        onClick={() => props.go(props.offset + props.page)}
+        disabled={disabled || offset + page >= count}
+        onClick={() => go(offset + page)}
         data-testid={props.nextTestId}
       >
         Next
@@ -198,66 +221,116 @@ export function Pager(props: {
   )
 }
 
-/**
- * `run(key, fn)`: `busy` is `key` while `fn` runs; a failure goes to `onError` (a toast by default).
- * One action at a time per hook.
- */
-export function useBusy<K extends string = string>(onError: (message: string) => void = (m) => toast.error(m)) {
-  const [busy, setBusy] = useState<K | null>(null)
-  const run = async (key: K, fn: () => Promise<unknown>): Promise<void> => {
-    setBusy(key)
-    try {
-      await fn()
-    } catch (e) {
-      onError(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
-  }
-  return { busy, run }
+/** A small input over its label (its id is also its test id), its message underneath. */
+export function LabeledInput(props: {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  type?: string
+  placeholder?: string
+  width?: number
+  labelSize?: "xsmall"
+  invalid?: boolean
+  error?: string
+  errorTestId?: string
+  onKeyDown?: (key: string) => void
+  onBlur?: () => void
+}) {
+  return (
+    <div className="flex min-w-0 flex-col gap-y-1" style={props.width ? { width: props.width } : undefined}>
+      <Label size={props.labelSize ?? "small"} htmlFor={props.id}>
+        {props.label}
+      </Label>
+      <Input
+        id={props.id}
+        size="small"
+        type={props.type}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+        onKeyDown={props.onKeyDown && ((e) => props.onKeyDown!(e.key))}
+        onBlur={props.onBlur}
+        aria-invalid={props.invalid || !!props.error}
+        data-testid={props.id}
+      />
+      {props.error ? (
+        <Note tone="error" testId={props.errorTestId}>
+          {props.error}
+        </Note>
+      ) : null}
+    </div>
+  )
 }
 
-/** The bulk TIC import job: `watch()` polls it every half second until it stops running, then calls `onDone`. */
-export function useImportJob(onDone?: () => unknown, onError?: (message: string) => void) {
-  const [job, setJob] = useState<TicImportJob | null>(null)
-  const timer = useRef<ReturnType<typeof setInterval> | null>(null)
-  const stop = () => {
-    if (timer.current) clearInterval(timer.current)
-    timer.current = null
-  }
-  useEffect(() => stop, [])
-  const watch = useCallback(() => {
-    stop()
-    timer.current = setInterval(async () => {
-      try {
-        const r = await api<{ job: TicImportJob | null }>("/admin/sales-tax/tics/import/apply")
-        setJob(r.job)
-        if (!r.job || r.job.status !== "running") {
-          stop()
-          await onDone?.()
-        }
-      } catch (e) {
-        if (!onError) {
-          setJob(null)
-          stop()
-          await onDone?.()
-        } else onError(errorMessage(e))
-      }
-    }, 500)
-  }, [onDone, onError])
-  return { job, setJob, watch }
+/** A select of `options` ([value, label] pairs, or values shown as they are). */
+export function Choice(props: {
+  value: string
+  onChange: (value: string) => void
+  options: readonly (string | readonly [string, string])[]
+  placeholder?: string
+  id?: string
+  testId?: string
+  invalid?: boolean
+  size?: "small"
+  label?: string
+}) {
+  return (
+    <Select size={props.size} value={props.value || undefined} onValueChange={props.onChange}>
+      <Select.Trigger id={props.id} data-testid={props.testId} aria-invalid={props.invalid} aria-label={props.label}>
+        <Select.Value placeholder={props.placeholder} />
+      </Select.Trigger>
+      <Select.Content>
+        {props.options.map((o) => {
+          const [value, label] = typeof o === "string" ? [o, o] : o
+          return (
+            <Select.Item key={value} value={value}>
+              {label}
+            </Select.Item>
+          )
+        })}
+      </Select.Content>
+    </Select>
+  )
 }
 
+export type BadgeColor = "green" | "blue" | "orange" | "red" | "grey" | "purple"
+
+/** A small badge. */
+export const Tag = ({ color, children, testId, title }: { color: BadgeColor; children: ReactNode; testId?: string; title?: string }) => (
+  <Badge size="2xsmall" color={color} data-testid={testId} title={title}>
+    {children}
+  </Badge>
+)
+
+/** A progress bar at `pct` percent, its line of text under it. */
+export function Progress({ pct, children }: { pct: number; children?: ReactNode }) {
+  return (
+    <>
+      <div
+        className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
+        role="progressbar"
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
+      </div>
+      {children}
+    </>
+  )
+}
+
+/** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
 export function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
   const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : job.status === "done" ? 100 : 0
   return (
     <div data-testid={testId} data-status={job.status}>
-      <div className="bg-ui-bg-subtle h-2 w-full overflow-hidden rounded">
-        <div className="bg-ui-fg-interactive h-2" style={{ width: `${pct}%` }} />
-      </div>
-      <Text size="xsmall" className={job.status === "failed" ? "text-ui-fg-error" : "text-ui-fg-subtle"}>
-        {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-      </Text>
+      <Progress pct={pct}>
+        <Note tone={job.status === "failed" ? "error" : "subtle"}>
+          {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
+        </Note>
+      </Progress>
       {children}
     </div>
   )

@@ -1,10 +1,7 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
 // field messages (from the same zod schema the service's contract uses). Pure, tested beside it.
 import { CreateCertificateRequest } from "../../service/contract"
-import { missingIdNumbers, REASONS_WITHOUT_ID_NUMBER } from "../../checkout/exemptions/certificate-rules"
-
-/** Reasons whose certificates need no identification number (the form says so beside the field). */
-export { REASONS_WITHOUT_ID_NUMBER }
+import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
 export function humanize(s: string): string {
@@ -20,36 +17,25 @@ export interface StateRow {
   identificationNumber: string
 }
 
-export interface FormState {
-  customerName: string
-  line1: string
-  line2: string
-  city: string
-  state: string
-  zip: string
-  reason: string
-  reasonDescription: string
-  customerBusinessType: string
-  customerBusinessDescription: string
-  states: StateRow[]
-  singlePurchase: boolean
-}
+/** The form's text fields and selects, each a string while edited (address fields flat). */
+const TEXT = [
+  "customerName",
+  "line1",
+  "line2",
+  "city",
+  "state",
+  "zip",
+  "reason",
+  "reasonDescription",
+  "customerBusinessType",
+  "customerBusinessDescription",
+] as const
+export type TextField = (typeof TEXT)[number]
+export type FormState = Record<TextField, string> & { states: StateRow[]; singlePurchase: boolean }
 
 export function emptyForm(name: string): FormState {
-  return {
-    customerName: name,
-    line1: "",
-    line2: "",
-    city: "",
-    state: "",
-    zip: "",
-    reason: "",
-    reasonDescription: "",
-    customerBusinessType: "",
-    customerBusinessDescription: "",
-    states: [{ abbreviation: "", identificationNumber: "" }],
-    singlePurchase: false,
-  }
+  const blank = Object.fromEntries(TEXT.map((k) => [k, ""])) as Record<TextField, string>
+  return { ...blank, customerName: name, states: [{ abbreviation: "", identificationNumber: "" }], singlePurchase: false }
 }
 
 /** The request body (without customerId) as the admin route takes it. */
@@ -89,9 +75,12 @@ export function validate(customerId: string, f: FormState): Record<string, strin
   const parsed = CreateCertificateRequest.safeParse({ ...toBody(f), customerId })
   const out: Record<string, string> = {}
   // the service's Address accepts empty strings; a certificate needs a real address
-  if (!f.customerName.trim()) out.customerName = REQUIRED_MESSAGES.customerName!
-  if (!f.line1.trim()) out["address.line1"] = REQUIRED_MESSAGES["address.line1"]!
-  if (!f.city.trim()) out["address.city"] = REQUIRED_MESSAGES["address.city"]!
+  const needed: [string, string][] = [
+    ["customerName", f.customerName],
+    ["address.line1", f.line1],
+    ["address.city", f.city],
+  ]
+  for (const [key, value] of needed) if (!value.trim()) out[key] = REQUIRED_MESSAGES[key]!
   // an identification number per state, except for the reasons that carry none (as the routes check)
   if (f.reason)
     for (const m of missingIdNumbers(toBody(f))) out[`states[${m.index}].identificationNumber`] = "Enter the state's identification number"

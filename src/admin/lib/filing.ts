@@ -1,68 +1,22 @@
 /** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
-import type { RateLine } from "./rates"
+import type { FilingRecordDTO, FilingRefundDTO } from "../../modules/sales-tax-filing/types"
 
-/** The filing record as GET /admin/sales-tax/filings/:orderId answers it (FILING's route). */
-export interface FilingRefundView {
-  id: string
-  source_type: string
-  source_id: string
-  idempotency_key: string
-  items: { itemId: string; quantity: number }[]
-  state: string
-  refunded_tax: number | string | null
-  returned_at: string | null
-  refunded_at: string | null
-  attempts: number
-  last_error: string | null
-}
-export interface FilingView {
-  id: string
-  order_id: string
-  kind: string
-  cart_id: string | null
-  state: string
-  filing_path: string | null
-  completion_mode: string
-  charged_tax: number | string | null
-  filed_tax: number | string | null
-  tax_difference: number | string | null
-  filed_at: string | null
-  completed_at: string | null
-  voided_at: string | null
-  attempts: number
-  next_attempt_at: string | null
-  last_error: string | null
-  last_step: string | null
-  revision?: number
-  edits?: { id: string; state: string; mode?: string; at: string }[] | null
-  snapshot?: {
-    claim?: { type: string; replacementTax: number; claimedTax: number; chargedTax: number } | null
-    destination?: { state: string; zip: string } | null
-    requote?: { at: string; collectedTax: number; owedTax: number; state: string; zip: string } | null
-    lines?: RateLine[] | null
-  } | null
-  refunds?: FilingRefundView[]
-}
+/** A value as JSON carries it: dates as ISO strings. */
+type Json<T> = T extends Date ? string : T extends readonly (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T
+
+/** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
+export type FilingRefundView = Json<FilingRefundDTO>
+export type FilingView = Json<FilingRecordDTO>
 
 /** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
 export interface LifecycleView {
   children: FilingView[]
-  manual_refunds: {
-    refundId: string
-    amount: number
-    unreturned: number
-    tax: number
-    creditId: string
-    createdAt: string
-    filing: string | null
-  }[]
+  manual_refunds: { refundId: string; unreturned: number; tax: number; createdAt: string; filing: string | null }[]
 }
 
 /** POST /admin/sales-tax/filings/:orderId/requote's answer. */
 export interface RequoteView {
-  requoted: boolean
   destination?: { state: string; zip: string }
-  collected_tax?: string
   owed_tax?: string
   filing: FilingView
 }

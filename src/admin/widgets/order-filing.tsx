@@ -1,94 +1,73 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
-import { Badge, Button, Container, Heading, Text, toast } from "@medusajs/ui"
-import { Link } from "react-router-dom"
+import { toast } from "@medusajs/ui"
 import { AttentionFix } from "../components/filing-attention"
-import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings } from "../components/filing-sections"
-import { LoadStatus, useBusy } from "../components/ui"
-import { AdminApiError, api } from "../lib/api"
-import { STATE_COLOR, hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
-import { useLoad } from "../lib/use-load"
+import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings, StateTag } from "../components/filing-sections"
+import { Btn, NavLink, Note, Section } from "../components/ui"
+import { api, orNone } from "../lib/api"
+import { hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
+import { useBusy, useLoad } from "../lib/hooks"
 
-/** Order page: the sales-tax filing record (state, service order id, completion, refunds, last error) and a retry button. */
+/** Order page: the sales-tax filing record (state, service order id, completion, refunds, last error), its lifecycle, and the fixes. */
 const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
   const path = `/admin/sales-tax/filings/${encodeURIComponent(data.id)}`
-  const {
-    data: res,
-    error,
-    loading,
-    reload,
-  } = useLoad(async () => {
-    try {
-      return await api<{ filing: FilingView }>(path)
-    } catch (e) {
-      if (e instanceof AdminApiError && e.status === 404) return { filing: null }
-      throw e
-    }
-  }, [path])
+  const { data: res, error, loading, reload } = useLoad(() => orNone<{ filing: FilingView }>(path), [path])
+  const { data: life, reload: reloadLife } = useLoad(() => api<LifecycleView>(`${path}/lifecycle`).catch(() => null), [path])
   const { busy, run } = useBusy()
   const f = res?.filing ?? null
-  const { data: life, reload: reloadLife } = useLoad(async () => {
-    try {
-      return await api<LifecycleView>(`${path}/lifecycle`)
-    } catch {
-      return null
-    }
-  }, [path])
 
+  /** POSTs a fix, says how it went, and reloads what it changed. */
+  const post = (
+    key: string,
+    url: string,
+    body: object | undefined,
+    failed: string,
+    ok: (f: FilingView) => string,
+    after: () => Promise<void>,
+  ) =>
+    run(key, async () => {
+      const out = await api<{ filing: FilingView }>(url, { method: "POST", body })
+      if (hasFailedWork(out.filing)) toast.error(`${failed}: ${out.filing.last_error ?? "see the record"}`)
+      else toast.success(ok(out.filing))
+      await after()
+    })
+  const retry = () => post("retry", `${path}/retry`, undefined, "Retry failed", (out) => `Filing ${stateLabel(out.state)}`, reload)
   const fileCredit = (refundId: string) =>
-    run(refundId, async () => {
-      const out = await api<{ filing: FilingView }>(`${path}/credits`, { method: "POST", body: { refund_id: refundId } })
-      if (hasFailedWork(out.filing)) toast.error(`Credit not filed yet: ${out.filing.last_error ?? "see the record"}`)
-      else toast.success("Refund filed as a credit")
-      await reloadLife()
-    })
-
-  const retry = () =>
-    run("retry", async () => {
-      const out = await api<{ filing: FilingView }>(`${path}/retry`, { method: "POST" })
-      if (hasFailedWork(out.filing)) toast.error(`Retry failed: ${out.filing.last_error ?? "see the record"}`)
-      else toast.success(`Filing ${stateLabel(out.filing.state)}`)
-      await reload()
-    })
+    post(refundId, `${path}/credits`, { refund_id: refundId }, "Credit not filed yet", () => "Refund filed as a credit", reloadLife)
 
   return (
-    <Container className="divide-y p-0" data-testid="sales-tax-filing">
-      <div className="flex items-center justify-between px-6 py-4">
-        <Heading level="h2">Sales tax filing</Heading>
-        <div className="flex items-center gap-x-2">
-          <Link
-            to={`/settings/sales-tax/activity?order_id=${encodeURIComponent(data.id)}`}
-            className="text-ui-fg-interactive txt-compact-small hover:underline"
-            data-testid="filing-activity-link"
-          >
+    <Section
+      testId="sales-tax-filing"
+      title="Sales tax filing"
+      loading={loading && res === undefined}
+      error={error}
+      actions={
+        <>
+          <NavLink to={`/settings/sales-tax/activity?order_id=${encodeURIComponent(data.id)}`} testId="filing-activity-link">
             Service calls
-          </Link>
-          {f ? (
-            <Badge size="2xsmall" color={STATE_COLOR[f.state] ?? "grey"} data-testid="filing-state">
-              {stateLabel(f.state)}
-            </Badge>
-          ) : null}
+          </NavLink>
+          {f ? <StateTag state={f.state} testId="filing-state" /> : null}
           {f && f.state !== "needs_attention" && (hasFailedWork(f) || f.last_error) ? (
-            <Button size="small" variant="secondary" isLoading={busy === "retry"} onClick={retry} data-testid="filing-retry">
+            <Btn busy={busy === "retry"} onClick={retry} testId="filing-retry">
               Retry
-            </Button>
+            </Btn>
           ) : null}
-        </div>
-      </div>
-      <LoadStatus loading={loading && !res} error={error} />
-      {res && !f ? (
-        <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="filing-none">
+        </>
+      }
+    >
+      {res === null ? (
+        <Note tone="subtle" size="small" className="px-6 py-4" testId="filing-none">
           No filing record for this order yet.
-        </Text>
+        </Note>
       ) : null}
-      {f && f.state === "needs_attention" ? <AttentionFix f={f} path={path} onDone={reload} /> : null}
+      {f?.state === "needs_attention" ? <AttentionFix f={f} path={path} onDone={reload} /> : null}
       {f ? <FilingDetails f={f} order={data} /> : null}
-      {f && (f.refunds ?? []).length > 0 ? <FilingRefunds f={f} order={data} /> : null}
-      {life && life.children.length > 0 ? <RelatedFilings life={life} /> : null}
-      {life && life.manual_refunds.length > 0 ? (
+      {f?.refunds?.length ? <FilingRefunds f={f} order={data} /> : null}
+      {life?.children.length ? <RelatedFilings life={life} /> : null}
+      {life?.manual_refunds.length ? (
         <ManualRefunds life={life} crediting={busy === "retry" ? null : busy} onFileCredit={fileCredit} />
       ) : null}
-    </Container>
+    </Section>
   )
 }
 

@@ -1,15 +1,14 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ReceiptPercent } from "@medusajs/icons"
-import { Badge, Button, Container, Text, toast } from "@medusajs/ui"
+import { Container, Text, toast } from "@medusajs/ui"
 import { Fragment } from "react"
 import { api } from "../../../lib/api"
+import { useBusy, useLoad } from "../../../lib/hooks"
 import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
-import { useLoad } from "../../../lib/use-load"
 import { ticText } from "../../../components/tic-panel"
-import { ConnectionsSection } from "../../../components/connections-section"
-import { LocationsSection } from "../../../components/locations-section"
+import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
 import { SetupChecklist } from "../../../components/setup-checklist"
-import { DataTable, Figure, NavLink, Page, SettingsSection as Section, Subtitle, useBusy } from "../../../components/ui"
+import { Btn, DataTable, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -18,78 +17,76 @@ const SOURCE_LABEL: Record<TicSource, string> = {
   default: "Falling back to the default",
 }
 
+const PAGES = [
+  ["activity", "Activity"],
+  ["reconciliation", "Reconciliation"],
+  ["nexus", "Nexus"],
+  ["tics", "TICs"],
+]
+
 function flatten(obj: Record<string, unknown>, prefix = ""): [string, string][] {
-  const out: [string, string][] = []
-  for (const [k, v] of Object.entries(obj)) {
+  return Object.entries(obj).flatMap(([k, v]): [string, string][] => {
     const key = prefix ? `${prefix}.${k}` : k
-    if (v && typeof v === "object" && !Array.isArray(v)) out.push(...flatten(v as Record<string, unknown>, key))
-    else out.push([key, v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v)])
-  }
-  return out
+    if (v && typeof v === "object" && !Array.isArray(v)) return flatten(v as Record<string, unknown>, key)
+    return [[key, v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v)]]
+  })
 }
 
-/** Settings → Sales Tax: connection health, options in force (key redacted), TIC coverage, recent failures. */
+/** Settings → Sales Tax: setup, connection health, connections and locations, options in force (key redacted), TIC coverage, recent failures. */
 const SalesTaxSettingsPage = () => {
   const { data, error, loading, reload } = useLoad(() => api<AdminSettingsResponse>("/admin/sales-tax/settings"), [])
   const { busy: retrying, run } = useBusy()
-
   const retry = (orderId: string) =>
     run(orderId, async () => {
-      const out = await api<{ filing: { state: string; last_error: string | null } }>(
+      const { filing } = await api<{ filing: { state: string; last_error: string | null } }>(
         `/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`,
         { method: "POST" },
       )
-      if (out.filing.state === "failed") toast.error(`Still failing: ${out.filing.last_error ?? ""}`)
-      else toast.success(`Order ${orderId}: ${out.filing.state.replace(/_/g, " ")}`)
+      if (filing.state === "failed") toast.error(`Still failing: ${filing.last_error ?? ""}`)
+      else toast.success(`Order ${orderId}: ${filing.state.replace(/_/g, " ")}`)
       await reload()
     })
+  const health = data?.connection.health
+  const ping = data?.connection.ping
+  const paused = data?.filingPaused
 
   return (
     <Page
       testId="sales-tax-settings"
       title="Sales Tax"
-      subtitle={<Subtitle>Connection to the Sales Tax Service, TIC coverage and filing failures.</Subtitle>}
+      subtitle="Connection to the Sales Tax Service, TIC coverage and filing failures."
       error={error}
       actions={
         <>
-          <NavLink to="/settings/sales-tax/activity" testId="settings-activity-link">
-            Activity
-          </NavLink>
-          <NavLink to="/settings/sales-tax/reconciliation" testId="settings-reconciliation-link">
-            Reconciliation
-          </NavLink>
-          <NavLink to="/settings/sales-tax/nexus" testId="settings-nexus-link">
-            Nexus
-          </NavLink>
-          <NavLink to="/settings/sales-tax/tics" testId="settings-tics-link">
-            TICs
-          </NavLink>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()} data-testid="settings-refresh">
+          {PAGES.map(([path, label]) => (
+            <NavLink key={path} to={`/settings/sales-tax/${path}`} testId={`settings-${path}-link`}>
+              {label}
+            </NavLink>
+          ))}
+          <Btn busy={loading} onClick={() => reload()} testId="settings-refresh">
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >
-      {data?.filingPaused ? (
+      {paused ? (
         <Container className="flex flex-col gap-y-1 px-6 py-4" data-testid="settings-filing-paused">
           <div className="flex items-center gap-x-2">
-            <Badge size="2xsmall" color="red">
-              {data.filingPaused.message}
-            </Badge>
+            <Tag color="red">{paused.message}</Tag>
             <Text size="small" weight="plus" data-testid="settings-filing-paused-orders">
-              {data.filingPaused.orders} {data.filingPaused.orders === 1 ? "order" : "orders"} waiting
+              {paused.orders} {paused.orders === 1 ? "order" : "orders"} waiting
             </Text>
           </div>
-          <Text size="xsmall" className="text-ui-fg-subtle">
+          <Note tone="subtle">
             The service answered 401/403 to filing calls. Fix the API key of the connection (plugin option apiKey or the connection&apos;s
             key) and restart; waiting orders are retried with back-off
-            {data.filingPaused.nextAttemptAt ? ` (next attempt ${new Date(data.filingPaused.nextAttemptAt).toLocaleString()})` : ""}, and
-            all of them as soon as one goes through.
-          </Text>
+            {paused.nextAttemptAt ? ` (next attempt ${new Date(paused.nextAttemptAt).toLocaleString()})` : ""}, and all of them as soon as
+            one goes through.
+          </Note>
         </Container>
       ) : null}
       <SetupChecklist />
-      {data ? (
+      {data && health && ping ? (
         <>
           <Section title="Connection" testId="settings-connection">
             <div className="grid items-center gap-x-4 gap-y-3 px-6 py-4" style={{ gridTemplateColumns: "180px 1fr" }}>
@@ -97,51 +94,29 @@ const SalesTaxSettingsPage = () => {
                 Health
               </Text>
               <div className="flex flex-wrap items-center gap-2" data-testid="settings-health">
-                <Badge
-                  size="2xsmall"
-                  color={
-                    data.connection.health.ok && data.connection.health.result?.status === "pass"
-                      ? "green"
-                      : data.connection.health.ok
-                        ? "orange"
-                        : "red"
-                  }
-                >
-                  {data.connection.health.ok ? (data.connection.health.result?.status ?? "ok") : "unreachable"}
-                </Badge>
-                {data.connection.health.result?.components.map((c) => (
-                  <Badge key={c.type} size="2xsmall" color={c.status === "pass" ? "green" : "orange"}>
+                <Tag color={health.ok && health.result?.status === "pass" ? "green" : health.ok ? "orange" : "red"}>
+                  {health.ok ? (health.result?.status ?? "ok") : "unreachable"}
+                </Tag>
+                {health.result?.components.map((c) => (
+                  <Tag key={c.type} color={c.status === "pass" ? "green" : "orange"}>
                     {c.type}: {c.status}
-                  </Badge>
+                  </Tag>
                 ))}
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  {data.connection.health.durationMs} ms
-                </Text>
-                {data.connection.health.error ? (
-                  <Text size="xsmall" className="text-ui-fg-error">
-                    {data.connection.health.error}
-                  </Text>
-                ) : null}
+                <Note tone="muted">{health.durationMs} ms</Note>
+                {health.error ? <Note tone="error">{health.error}</Note> : null}
               </div>
               <Text size="small" weight="plus">
                 Credentials (ping)
               </Text>
               <div className="flex flex-wrap items-center gap-2" data-testid="settings-ping">
-                <Badge size="2xsmall" color={data.connection.ping.ok ? "green" : "red"}>
-                  {data.connection.ping.ok ? "valid" : "failing"}
-                </Badge>
-                <Text size="xsmall" className="text-ui-fg-subtle">
-                  {data.connection.ping.ok ? data.connection.ping.result?.message : data.connection.ping.error}
-                </Text>
-                <Text size="xsmall" className="text-ui-fg-muted">
-                  {data.connection.ping.durationMs} ms
-                </Text>
+                <Tag color={ping.ok ? "green" : "red"}>{ping.ok ? "valid" : "failing"}</Tag>
+                <Note tone="subtle">{ping.ok ? ping.result?.message : ping.error}</Note>
+                <Note tone="muted">{ping.durationMs} ms</Note>
               </div>
             </div>
           </Section>
 
           <ConnectionsSection />
-
           <LocationsSection />
 
           <Section title="Options in force" testId="settings-options">
@@ -149,18 +124,18 @@ const SalesTaxSettingsPage = () => {
               {data.options ? (
                 flatten(data.options).map(([k, v]) => (
                   <Fragment key={k}>
-                    <Text size="xsmall" className="font-mono text-ui-fg-subtle">
+                    <Note tone="subtle" className="font-mono">
                       {k}
-                    </Text>
-                    <Text size="xsmall" className="font-mono break-all" data-testid={`option-${k}`}>
+                    </Note>
+                    <Note className="font-mono break-all" testId={`option-${k}`}>
                       {v}
-                    </Text>
+                    </Note>
                   </Fragment>
                 ))
               ) : (
-                <Text size="small" className="text-ui-fg-error">
+                <Note tone="error" size="small">
                   {data.optionsError}
-                </Text>
+                </Note>
               )}
             </div>
           </Section>
@@ -172,9 +147,9 @@ const SalesTaxSettingsPage = () => {
               ))}
             </div>
             <div className="px-6 py-4">
-              <Text size="small" className="text-ui-fg-subtle">
+              <Note tone="subtle" size="small">
                 {data.coverage.totalProducts} products. Default TIC: {ticText(data.coverage.defaultTic)}.
-              </Text>
+              </Note>
               {data.coverage.fallingBack.length ? (
                 <ul className="mt-2 flex flex-col gap-y-1" data-testid="coverage-falling-back">
                   {data.coverage.fallingBack.map((p) => (
@@ -182,11 +157,7 @@ const SalesTaxSettingsPage = () => {
                       <NavLink to={`/products/${p.id}`}>{p.title ?? p.id}</NavLink>
                     </li>
                   ))}
-                  {data.coverage.truncated ? (
-                    <Text size="xsmall" className="text-ui-fg-muted">
-                      …and more
-                    </Text>
-                  ) : null}
+                  {data.coverage.truncated ? <Note tone="muted">…and more</Note> : null}
                 </ul>
               ) : (
                 <Text size="small" className="mt-2">
@@ -197,42 +168,27 @@ const SalesTaxSettingsPage = () => {
           </Section>
 
           <Section title="Recent filing failures" testId="settings-failures">
-            {!data.failures.available ? (
-              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-                {data.failures.error ?? "Filing is not available."}
-              </Text>
-            ) : data.failures.items.length === 0 ? (
-              <Text size="small" className="px-6 py-4 text-ui-fg-subtle">
-                No failures.
-              </Text>
+            {!data.failures.available || data.failures.items.length === 0 ? (
+              <Note tone="subtle" size="small" className="px-6 py-4">
+                {data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}
+              </Note>
             ) : (
               <DataTable
                 headers={["Order", "State", "Last error", "When", ""]}
                 rows={data.failures.items}
                 rowKey={(f) => f.id}
                 rowTestId={(f) => `failure-${f.orderId}`}
-                cellClassName=""
                 cells={(f) => [
                   f.orderId ? <NavLink to={`/orders/${f.orderId}`}>{f.orderId}</NavLink> : "—",
-                  <Badge key="state" size="2xsmall" color="red">
-                    {f.state}
-                  </Badge>,
-                  <Text key="error" size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
+                  <Tag color="red">{f.state}</Tag>,
+                  <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
                     {f.lastError}
                   </Text>,
-                  <Text key="when" size="xsmall">
-                    {f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}
-                  </Text>,
+                  <Note>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Note>,
                   f.orderId ? (
-                    <Button
-                      key="retry"
-                      size="small"
-                      variant="transparent"
-                      isLoading={retrying === f.orderId}
-                      onClick={() => retry(f.orderId!)}
-                    >
+                    <Btn variant="transparent" busy={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
                       Retry
-                    </Button>
+                    </Btn>
                   ) : null,
                 ]}
               />

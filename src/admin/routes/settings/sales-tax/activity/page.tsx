@@ -1,59 +1,61 @@
-import { Badge, Button, Checkbox, Container, Drawer, Heading, Input, Label, Select, Text } from "@medusajs/ui"
-import { useState } from "react"
-import { Link, useSearchParams } from "react-router-dom"
+import { Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
+import { useState, type ReactNode } from "react"
+import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
+import { useLoad } from "../../../../lib/hooks"
 import type { ActivityEntryView as Entry } from "../../../../../http/types"
-import { useLoad } from "../../../../lib/use-load"
-import { DataTable, ErrorText, Page, Pager } from "../../../../components/ui"
+import { Btn, Choice, DataTable, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 const OPERATIONS = [
-  "calculateCarts",
-  "getCart",
-  "cartToOrder",
-  "createOrder",
-  "getOrder",
-  "updateOrder",
-  "voidOrder",
-  "refundOrder",
-  "createCertificate",
-  "getCertificate",
-  "disableCertificate",
-  "listCertificates",
-  "searchTics",
-  "verifyAddress",
-  "ping",
-  "health",
+  ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
+  ...["createCertificate", "getCertificate", "disableCertificate", "listCertificates", "searchTics", "verifyAddress", "ping", "health"],
+]
+/** The filters that are selects: the query parameter, its label, its options ("all" first: no filter). */
+const SELECTS: [param: string, label: string, options: [string, string][]][] = [
+  ["operation", "Operation", [["all", "All operations"], ...OPERATIONS.map((o): [string, string] => [o, o])]],
+  [
+    "status",
+    "Status",
+    [
+      ["all", "Any status"],
+      ["2xx", "2xx"],
+      ["4xx", "4xx"],
+      ["5xx", "5xx"],
+      ["none", "No answer"],
+    ],
+  ],
 ]
 const PAGE = 25
 
-function statusBadge(e: Entry) {
-  if (e.status === null)
-    return (
-      <Badge size="2xsmall" color="red">
-        {e.error_code ?? "no answer"}
-      </Badge>
-    )
-  const color = e.status < 300 ? "green" : e.status < 500 ? "orange" : "red"
-  return (
-    <Badge size="2xsmall" color={color}>
-      {e.status}
-    </Badge>
-  )
+function StatusTag({ e }: { e: Entry }) {
+  if (e.status === null) return <Tag color="red">{e.error_code ?? "no answer"}</Tag>
+  return <Tag color={e.status < 300 ? "green" : e.status < 500 ? "orange" : "red"}>{e.status}</Tag>
 }
 
+const json = (body: unknown, none: string) => (body ? JSON.stringify(body, null, 2) : none)
+
+/** One call's drawer: its figures and ids, then its request and response bodies when the log keeps them. */
 function Detail({ id, onClose }: { id: string; onClose: () => void }) {
   const { data, error } = useLoad(() => api<{ entry: Entry }>(`/admin/sales-tax/activity/${encodeURIComponent(id)}`), [id])
   const e = data?.entry
-  const row = (label: string, value: React.ReactNode) => (
-    <div className="flex justify-between gap-x-4 py-1">
-      <Text size="small" className="text-ui-fg-subtle">
-        {label}
-      </Text>
-      <Text size="small" className="text-right">
-        {value ?? "—"}
-      </Text>
-    </div>
-  )
+  const rows: [string, ReactNode][] = e
+    ? [
+        ["Time", new Date(e.at).toLocaleString()],
+        ["Status", <StatusTag e={e} />],
+        ["Latency", `${e.latency_ms} ms`],
+        ["Connection", e.connection_id],
+        ["Cart", e.cart_id],
+        ["Order", e.order_id ? <NavLink to={`/orders/${e.order_id}`}>{e.order_id}</NavLink> : null],
+        ["Refund key (return, edit or claim)", e.return_id],
+        ["Error", e.error_title ? `${e.error_title}${e.error_code ? ` (${e.error_code})` : ""}` : null],
+      ]
+    : []
+  const bodies: [string, string, string?][] = e
+    ? [
+        ["Request body", json(e.request_body, "Not kept (set the plugin option log.bodies to keep bodies)"), "activity-request-body"],
+        ["Response body", json(e.response_body, "Not kept")],
+      ]
+    : []
   return (
     <Drawer open onOpenChange={(open) => !open && onClose()}>
       <Drawer.Content data-testid="activity-detail">
@@ -62,44 +64,33 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-2 overflow-auto">
           <ErrorText error={error} />
-          {e ? (
-            <>
-              {row("Time", new Date(e.at).toLocaleString())}
-              {row("Status", statusBadge(e))}
-              {row("Latency", `${e.latency_ms} ms`)}
-              {row("Connection", e.connection_id)}
-              {row("Cart", e.cart_id)}
-              {row(
-                "Order",
-                e.order_id ? (
-                  <Link to={`/orders/${e.order_id}`} className="text-ui-fg-interactive hover:underline">
-                    {e.order_id}
-                  </Link>
-                ) : null,
-              )}
-              {row("Refund key (return, edit or claim)", e.return_id)}
-              {row("Error", e.error_title ? `${e.error_title}${e.error_code ? ` (${e.error_code})` : ""}` : null)}
+          {rows.map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-x-4 py-1">
+              <Note tone="subtle" size="small">
+                {label}
+              </Note>
+              <Note size="small" className="text-right">
+                {value ?? "—"}
+              </Note>
+            </div>
+          ))}
+          {bodies.map(([title, text, testId]) => (
+            <div key={title} className="contents">
               <Heading level="h3" className="pt-2">
-                Request body
+                {title}
               </Heading>
-              <pre className="txt-compact-xsmall bg-ui-bg-subtle overflow-auto rounded p-2" data-testid="activity-request-body">
-                {e.request_body ? JSON.stringify(e.request_body, null, 2) : "Not kept (set the plugin option log.bodies to keep bodies)"}
+              <pre className="txt-compact-xsmall bg-ui-bg-subtle overflow-auto rounded p-2" data-testid={testId}>
+                {text}
               </pre>
-              <Heading level="h3" className="pt-2">
-                Response body
-              </Heading>
-              <pre className="txt-compact-xsmall bg-ui-bg-subtle overflow-auto rounded p-2">
-                {e.response_body ? JSON.stringify(e.response_body, null, 2) : "Not kept"}
-              </pre>
-            </>
-          ) : null}
+            </div>
+          ))}
         </Drawer.Body>
       </Drawer.Content>
     </Drawer>
   )
 }
 
-/** Settings → Sales Tax → Activity: every call to the Sales Tax Service, newest first. */
+/** Settings → Sales Tax → Activity: every call to the Sales Tax Service, newest first, filtered through the page's URL. */
 const ActivityPage = () => {
   const [params, setParams] = useSearchParams()
   const [orderInput, setOrderInput] = useState(params.get("order_id") ?? "")
@@ -115,7 +106,7 @@ const ActivityPage = () => {
   const query = new URLSearchParams(params)
   query.set("limit", String(PAGE))
   const { data, error, loading, reload } = useLoad(
-    () => api<{ entries: Entry[]; count: number; limit: number; offset: number }>(`/admin/sales-tax/activity?${query.toString()}`),
+    () => api<{ entries: Entry[]; count: number }>(`/admin/sales-tax/activity?${query.toString()}`),
     [query.toString()],
   )
   return (
@@ -123,60 +114,30 @@ const ActivityPage = () => {
       testId="sales-tax-activity"
       title="Sales Tax activity"
       error={error}
-      subtitle={
-        <Text size="small" className="text-ui-fg-subtle">
-          Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's
-          retention period.
-        </Text>
-      }
+      subtitle="Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's retention period."
       actions={
         <>
-          <div className="flex flex-col gap-y-1">
-            <Label size="small">Operation</Label>
-            <Select size="small" value={params.get("operation") ?? "all"} onValueChange={(v) => set("operation", v === "all" ? null : v)}>
-              <Select.Trigger data-testid="activity-operation">
-                <Select.Value />
-              </Select.Trigger>
-              <Select.Content>
-                <Select.Item value="all">All operations</Select.Item>
-                {OPERATIONS.map((o) => (
-                  <Select.Item key={o} value={o}>
-                    {o}
-                  </Select.Item>
-                ))}
-              </Select.Content>
-            </Select>
-          </div>
-          <div className="flex flex-col gap-y-1">
-            <Label size="small">Status</Label>
-            <Select size="small" value={params.get("status") ?? "all"} onValueChange={(v) => set("status", v === "all" ? null : v)}>
-              <Select.Trigger data-testid="activity-status">
-                <Select.Value />
-              </Select.Trigger>
-              <Select.Content>
-                <Select.Item value="all">Any status</Select.Item>
-                <Select.Item value="2xx">2xx</Select.Item>
-                <Select.Item value="4xx">4xx</Select.Item>
-                <Select.Item value="5xx">5xx</Select.Item>
-                <Select.Item value="none">No answer</Select.Item>
-              </Select.Content>
-            </Select>
-          </div>
-          <div className="flex flex-col gap-y-1">
-            <Label size="small" htmlFor="activity-order">
-              Order id
-            </Label>
-            <Input
-              id="activity-order"
-              size="small"
-              placeholder="order_…"
-              value={orderInput}
-              data-testid="activity-order"
-              onChange={(e) => setOrderInput(e.target.value)}
-              onBlur={() => set("order_id", orderInput.trim() || null)}
-              onKeyDown={(e) => e.key === "Enter" && set("order_id", orderInput.trim() || null)}
-            />
-          </div>
+          {SELECTS.map(([param, label, options]) => (
+            <div key={param} className="flex flex-col gap-y-1">
+              <Label size="small">{label}</Label>
+              <Choice
+                size="small"
+                value={params.get(param) ?? "all"}
+                onChange={(v) => set(param, v === "all" ? null : v)}
+                options={options}
+                testId={`activity-${param}`}
+              />
+            </div>
+          ))}
+          <LabeledInput
+            id="activity-order"
+            label="Order id"
+            placeholder="order_…"
+            value={orderInput}
+            onChange={setOrderInput}
+            onBlur={() => set("order_id", orderInput.trim() || null)}
+            onKeyDown={(key) => key === "Enter" && set("order_id", orderInput.trim() || null)}
+          />
           <div className="flex items-center gap-x-2 pb-1">
             <Checkbox
               id="activity-errors"
@@ -188,18 +149,18 @@ const ActivityPage = () => {
               Errors only
             </Label>
           </div>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
+          <Btn busy={loading} onClick={() => reload()}>
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >
       {data ? (
         <Container className="divide-y p-0">
           {data.entries.length === 0 ? (
-            <Text size="small" className="px-6 py-4 text-ui-fg-subtle" data-testid="activity-none">
+            <Note tone="subtle" size="small" className="px-6 py-4" testId="activity-none">
               No call matches these filters.
-            </Text>
+            </Note>
           ) : (
             <DataTable
               headers={["Time", "Operation", "Status", "Latency", "Attempt", "Cart / order", "Error"]}
@@ -207,34 +168,23 @@ const ActivityPage = () => {
               rowKey={(e) => e.id}
               rowTestId={(e) => `activity-${e.id}`}
               onRowClick={(e) => setOpen(e.id)}
-              cellClassName=""
               cells={(e) => [
-                <Text key="at" size="xsmall">
-                  {new Date(e.at).toLocaleString()}
-                </Text>,
-                <Text key="op" size="small" weight="plus">
+                <Note>{new Date(e.at).toLocaleString()}</Note>,
+                <Text size="small" weight="plus">
                   {e.operation}
                 </Text>,
-                statusBadge(e),
-                <Text key="ms" size="xsmall">
-                  {e.latency_ms} ms
-                </Text>,
-                <Text key="attempt" size="xsmall">
-                  {e.attempt}
-                </Text>,
-                <Text key="ids" size="xsmall">
-                  {e.order_id ?? e.cart_id ?? "—"}
-                </Text>,
-                <Text key="error" size="xsmall" className="text-ui-fg-error">
-                  {e.error_title ?? ""}
-                </Text>,
+                <StatusTag e={e} />,
+                <Note>{e.latency_ms} ms</Note>,
+                <Note>{e.attempt}</Note>,
+                <Note>{e.order_id ?? e.cart_id ?? "—"}</Note>,
+                <Note tone="error">{e.error_title ?? ""}</Note>,
               ]}
             />
           )}
           <div className="flex items-center justify-between px-6 py-3">
-            <Text size="small" className="text-ui-fg-subtle" data-testid="activity-count">
+            <Note tone="subtle" size="small" testId="activity-count">
               {data.count === 0 ? "0 calls" : `${offset + 1}–${offset + data.entries.length} of ${data.count} calls`}
-            </Text>
+            </Note>
             <Pager offset={offset} page={PAGE} count={data.count} go={(o) => set("offset", String(o))} nextTestId="activity-next" />
           </div>
         </Container>

@@ -1,17 +1,17 @@
-import { Badge, Button, Container, Table, Text } from "@medusajs/ui"
+import { Container, Text } from "@medusajs/ui"
 import { useState } from "react"
 import { api } from "../../../../lib/api"
-import { useLoad } from "../../../../lib/use-load"
-import { NavLink, Page, useBusy } from "../../../../components/ui"
+import { useBusy, useLoad } from "../../../../lib/hooks"
+import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Tag } from "../../../../components/ui"
 import type { NexusReport } from "../../../../../nexus/medusa"
 import type { ExposureRow, ExposureStatus } from "../../../../../nexus/exposure"
 
-const STATUS: Record<ExposureStatus, { label: string; color: "red" | "orange" | "grey" | "green" }> = {
-  over: { label: "Past threshold — not registered", color: "red" },
-  near: { label: "Past 80 %", color: "orange" },
-  below: { label: "Below 80 %", color: "grey" },
-  registered: { label: "Registered", color: "green" },
-  no_sales_tax: { label: "No state sales tax", color: "grey" },
+const STATUS: Record<ExposureStatus, [label: string, color: BadgeColor]> = {
+  over: ["Past threshold — not registered", "red"],
+  near: ["Past 80 %", "orange"],
+  below: ["Below 80 %", "grey"],
+  registered: ["Registered", "green"],
+  no_sales_tax: ["No state sales tax", "grey"],
 }
 
 const PERIOD: Record<ExposureRow["threshold"]["period"], string> = {
@@ -24,17 +24,12 @@ const PERIOD: Record<ExposureRow["threshold"]["period"], string> = {
 
 const usd = (v: string | number) => `$${Number(v).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
 
-function threshold(r: ExposureRow): string {
-  const t = r.threshold
-  if (t.sales === null && t.transactions === null) return "—"
-  const parts = [
-    t.sales !== null ? usd(t.sales).replace(".00", "") : null,
-    t.transactions !== null ? `${t.transactions} orders` : null,
-  ].filter(Boolean)
-  return parts.join(t.combine === "and" ? " and " : " or ")
+function threshold({ threshold: t }: ExposureRow): string {
+  const parts = [t.sales !== null ? usd(t.sales).replace(".00", "") : null, t.transactions !== null ? `${t.transactions} orders` : null]
+  return parts.filter(Boolean).join(t.combine === "and" ? " and " : " or ") || "—"
 }
 
-/** Settings → Sales Tax → Nexus: where the store is about to owe sales tax (src/nexus). */
+/** Settings → Sales Tax → Nexus: where the store is about to owe sales tax (src/nexus), each state with Mark registered. */
 const NexusPage = () => {
   const { data, error, loading, reload } = useLoad(() => api<{ nexus: NexusReport }>("/admin/sales-tax/nexus"), [])
   const [saveError, setSaveError] = useState<string | null>(null)
@@ -48,109 +43,101 @@ const NexusPage = () => {
       await reload()
     })
 
+  // US orders counted in no state: their state could not be read, or they are not in USD
+  const apart: [testId: string, text: string][] = report
+    ? [
+        [
+          "nexus-unresolved",
+          report.unresolved.some((u) => u.transactions > 0)
+            ? `US orders whose state could not be read from the address, or shipped to a territory or APO/FPO ZIP (counted in no state): ${report.unresolved.map((u) => `${u.window.label}: ${u.transactions} orders, ${usd(u.sales)}`).join(" · ")}`
+            : "",
+        ],
+        [
+          "nexus-not-usd",
+          report.notUsd.some((u) => u.byCurrency.length > 0)
+            ? `US orders not in USD (not counted in the states above; convert them to check the thresholds): ${report.notUsd
+                .filter((u) => u.byCurrency.length > 0)
+                .map(
+                  (u) =>
+                    `${u.window.label}: ${u.byCurrency.map((c) => `${c.transactions} orders, ${c.currency} ${Number(c.sales).toFixed(2)}`).join(", ")}`,
+                )
+                .join(" · ")}`
+            : "",
+        ],
+      ]
+    : []
+
   return (
     <Page
       testId="nexus-page"
       title="Economic nexus"
-      error={error ?? saveError ?? undefined}
+      error={error ?? saveError}
       subtitle={
         <>
-          <Text size="small" className="text-ui-fg-subtle">
+          <Note tone="subtle" size="small">
             Your US sales into each state over that state's measurement period, against the threshold above which a remote seller must
             register and collect there. The service only taxes where you are registered.
-          </Text>
+          </Note>
           {report ? (
-            <Text size="xsmall" className="text-ui-fg-muted" data-testid="nexus-as-of">
+            <Note tone="muted" testId="nexus-as-of">
               Thresholds as of {report.asOf} (each row names its source; override them with the option nexus.thresholds). Computed{" "}
               {report.today}.
-            </Text>
+            </Note>
           ) : null}
         </>
       }
       actions={
         <>
           <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
-          <Button size="small" variant="secondary" isLoading={loading} onClick={() => reload()}>
+          <Btn busy={loading} onClick={() => reload()}>
             Refresh
-          </Button>
+          </Btn>
         </>
       }
     >
-      {report && report.unresolved.some((u) => u.transactions > 0) ? (
-        <Container className="px-6 py-4" data-testid="nexus-unresolved">
-          <Text size="small">
-            US orders whose state could not be read from the address, or shipped to a territory or APO/FPO ZIP (counted in no state):{" "}
-            {report.unresolved.map((u) => `${u.window.label}: ${u.transactions} orders, ${usd(u.sales)}`).join(" · ")}
-          </Text>
-        </Container>
-      ) : null}
-      {report && report.notUsd.some((u) => u.byCurrency.length > 0) ? (
-        <Container className="px-6 py-4" data-testid="nexus-not-usd">
-          <Text size="small">
-            US orders not in USD (not counted in the states above; convert them to check the thresholds):{" "}
-            {report.notUsd
-              .filter((u) => u.byCurrency.length > 0)
-              .map(
-                (u) =>
-                  `${u.window.label}: ${u.byCurrency.map((c) => `${c.transactions} orders, ${c.currency} ${Number(c.sales).toFixed(2)}`).join(", ")}`,
-              )
-              .join(" · ")}
-          </Text>
-        </Container>
-      ) : null}
+      {apart.map(([testId, text]) =>
+        text ? (
+          <Container key={testId} className="px-6 py-4" data-testid={testId}>
+            <Text size="small">{text}</Text>
+          </Container>
+        ) : null,
+      )}
       {report ? (
         <Container className="overflow-x-auto p-0">
-          <Table data-testid="nexus-table">
-            <Table.Header>
-              <Table.Row>
-                <Table.HeaderCell>State</Table.HeaderCell>
-                <Table.HeaderCell>Status</Table.HeaderCell>
-                <Table.HeaderCell className="text-right">Sales</Table.HeaderCell>
-                <Table.HeaderCell className="text-right">Orders</Table.HeaderCell>
-                <Table.HeaderCell>Threshold</Table.HeaderCell>
-                <Table.HeaderCell className="text-right">Reached</Table.HeaderCell>
-                <Table.HeaderCell>Registered</Table.HeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {report.rows.map((r) => (
-                <Table.Row key={r.state} data-testid={`nexus-row-${r.state}`} data-status={r.status}>
-                  <Table.Cell>
-                    <Text size="small" weight="plus">
-                      {r.name}
-                    </Text>
-                    <Text size="xsmall" className="text-ui-fg-muted" title={r.source}>
-                      {r.window.label === PERIOD[r.threshold.period] ? r.window.label : `${r.window.label} · ${PERIOD[r.threshold.period]}`}
-                    </Text>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge size="2xsmall" color={STATUS[r.status].color}>
-                      {STATUS[r.status].label}
-                    </Badge>
-                  </Table.Cell>
-                  <Table.Cell className="text-right">{usd(r.sales)}</Table.Cell>
-                  <Table.Cell className="text-right">{r.transactions}</Table.Cell>
-                  <Table.Cell>{threshold(r)}</Table.Cell>
-                  <Table.Cell className="text-right" data-testid={`nexus-share-${r.state}`}>
-                    {r.status === "no_sales_tax" ? "—" : `${Math.floor(r.share * 100)} %`}
-                  </Table.Cell>
-                  <Table.Cell>
-                    {r.status === "no_sales_tax" ? null : (
-                      <Button
-                        size="small"
-                        variant={r.registered ? "secondary" : "transparent"}
-                        isLoading={busy === r.state}
-                        onClick={() => mark(r.state, !r.registered)}
-                        data-testid={`nexus-register-${r.state}`}
-                      >
-                        {r.registered ? "Registered ✓" : "Mark registered"}
-                      </Button>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table>
+          <DataTable
+            testId="nexus-table"
+            headers={["State", "Status", "Sales", "Orders", "Threshold", "Reached", "Registered"]}
+            right={[2, 3, 5]}
+            rows={report.rows}
+            rowKey={(r) => r.state}
+            rowTestId={(r) => `nexus-row-${r.state}`}
+            rowStatus={(r) => r.status}
+            cells={(r) => [
+              <>
+                <Text size="small" weight="plus">
+                  {r.name}
+                </Text>
+                <Text size="xsmall" className="text-ui-fg-muted" title={r.source}>
+                  {r.window.label === PERIOD[r.threshold.period] ? r.window.label : `${r.window.label} · ${PERIOD[r.threshold.period]}`}
+                </Text>
+              </>,
+              <Tag color={STATUS[r.status][1]}>{STATUS[r.status][0]}</Tag>,
+              usd(r.sales),
+              r.transactions,
+              threshold(r),
+              <span data-testid={`nexus-share-${r.state}`}>{r.status === "no_sales_tax" ? "—" : `${Math.floor(r.share * 100)} %`}</span>,
+              r.status === "no_sales_tax" ? null : (
+                <Btn
+                  variant={r.registered ? "secondary" : "transparent"}
+                  busy={busy === r.state}
+                  onClick={() => mark(r.state, !r.registered)}
+                  testId={`nexus-register-${r.state}`}
+                >
+                  {r.registered ? "Registered ✓" : "Mark registered"}
+                </Btn>
+              ),
+            ]}
+          />
         </Container>
       ) : null}
     </Page>

@@ -1,22 +1,21 @@
-import { Badge, Button, Container, Text } from "@medusajs/ui"
+import { Badge, Container, Text } from "@medusajs/ui"
 import { useState } from "react"
-import { api } from "../../../../lib/api"
-import { downloadFile } from "../../../../lib/download"
+import { api, downloadFile } from "../../../../lib/api"
+import { useBusy, useJob } from "../../../../lib/hooks"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { TicImportJob } from "../../../../../tics/medusa"
 import { UnclassifiedSection } from "../../../../components/unclassified-section"
-import { DataTable, ErrorText, JobProgress, NavLink, Page, Subtitle, useBusy, useImportJob } from "../../../../components/ui"
+import { Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Page } from "../../../../components/ui"
 
 const SHOWN = 200
 
 /** Settings → Sales Tax → TICs: the catalogue's TICs as CSV, the unclassified products with suggestions, and a CSV import with a dry run (src/tics). */
 const TicsPage = () => {
-  const [csv, setCsv] = useState<string | null>(null)
-  const [fileName, setFileName] = useState<string>("")
+  const [csv, setCsv] = useState<{ text: string; name: string } | null>(null)
   const [plan, setPlan] = useState<ImportPlan | null>(null)
   const [error, setError] = useState<string | null>(null)
   const { busy, run } = useBusy<"export" | "preview" | "apply">(setError)
-  const { job, setJob, watch } = useImportJob(undefined, setError)
+  const { job, setJob, start } = useJob<TicImportJob>("/admin/sales-tax/tics/import/apply", "job", 500, undefined, setError)
   const act = (what: "export" | "preview" | "apply", fn: () => Promise<unknown>) => {
     setError(null)
     return run(what, fn)
@@ -27,47 +26,34 @@ const TicsPage = () => {
     setJob(null)
     if (!file) return
     const text = await file.text()
-    setCsv(text)
-    setFileName(file.name)
+    setCsv({ text, name: file.name })
     await act("preview", async () => {
-      const r = await api<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { method: "POST", body: { csv: text } })
-      setPlan(r.plan)
+      setPlan((await api<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { method: "POST", body: { csv: text } })).plan)
     })
   }
 
   const apply = (mode: "all" | "valid_rows") =>
     act("apply", async () => {
-      const r = await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", {
-        method: "POST",
-        body: { csv, mode, ...(plan ? { preview_hash: plan.hash } : {}) },
-      })
-      setJob(r.job)
-      watch()
+      const body = { csv: csv?.text, mode, ...(plan ? { preview_hash: plan.hash } : {}) }
+      start((await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", { method: "POST", body })).job)
     })
 
+  const running = job?.status === "running"
   return (
     <Page
       testId="tics-page"
       title="TICs for the whole catalogue"
-      subtitle={
-        <Subtitle>
-          Export every product with the TIC it has and the TIC it resolves to; import a CSV that sets TICs on products, product types or
-          categories by id or handle (columns target, id or handle, tic; an empty tic clears). The import is checked first and applied as
-          one change: nothing is half-applied.
-        </Subtitle>
-      }
+      subtitle="Export every product with the TIC it has and the TIC it resolves to; import a CSV that sets TICs on products, product types or categories by id or handle (columns target, id or handle, tic; an empty tic clears). The import is checked first and applied as one change: nothing is half-applied."
       actions={
         <>
           <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
-          <Button
-            size="small"
-            variant="secondary"
-            isLoading={busy === "export"}
+          <Btn
+            busy={busy === "export"}
             onClick={() => act("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
-            data-testid="tics-export"
+            testId="tics-export"
           >
             Export CSV
-          </Button>
+          </Btn>
         </>
       }
     >
@@ -77,7 +63,7 @@ const TicsPage = () => {
           <span>Import a CSV file</span>
           <input type="file" accept=".csv,text/csv" onChange={(e) => void onFile(e.target.files?.[0])} data-testid="tics-import-file" />
         </label>
-        {busy === "preview" ? <Text size="small">Checking {fileName}…</Text> : null}
+        {busy === "preview" ? <Text size="small">Checking {csv?.name}…</Text> : null}
         <ErrorText error={error} testId="tics-error" />
       </Container>
       {plan ? (
@@ -91,38 +77,32 @@ const TicsPage = () => {
               {plan.refused.length} refused
             </Badge>
             <div className="ml-auto flex gap-x-2">
-              <Button
-                size="small"
-                disabled={plan.refused.length > 0 || plan.changes.length === 0 || job?.status === "running"}
-                isLoading={busy === "apply"}
+              <Btn
+                variant="primary"
+                disabled={plan.refused.length > 0 || plan.changes.length === 0 || running}
+                busy={busy === "apply"}
                 onClick={() => void apply("all")}
-                data-testid="tics-apply"
+                testId="tics-apply"
               >
                 Apply {plan.changes.length} changes
-              </Button>
+              </Btn>
               {plan.refused.length > 0 && plan.changes.length > 0 ? (
-                <Button
-                  size="small"
-                  variant="secondary"
-                  disabled={job?.status === "running"}
-                  onClick={() => void apply("valid_rows")}
-                  data-testid="tics-apply-valid"
-                >
+                <Btn disabled={running} onClick={() => void apply("valid_rows")} testId="tics-apply-valid">
                   Apply the {plan.changes.length} valid lines only
-                </Button>
+                </Btn>
               ) : null}
             </div>
           </div>
           {job ? (
             <JobProgress job={job} testId="tics-progress">
               {job.changed?.length ? (
-                <Text size="xsmall" className="text-ui-fg-error" data-testid="tics-changed">
+                <Note tone="error" testId="tics-changed">
                   {`${job.changed.length} not written, their TIC changed after the check: `}
                   {job.changed
                     .slice(0, 20)
                     .map((c) => `line ${c.row}: ${c.reason}`)
                     .join("; ")}
-                </Text>
+                </Note>
               ) : null}
             </JobProgress>
           ) : null}
@@ -145,9 +125,7 @@ const TicsPage = () => {
             />
           ) : null}
           {plan.changes.length > SHOWN || plan.refused.length > SHOWN ? (
-            <Text size="xsmall" className="text-ui-fg-muted">
-              The first {SHOWN} lines of each list are shown.
-            </Text>
+            <Note tone="muted">The first {SHOWN} lines of each list are shown.</Note>
           ) : null}
         </Container>
       ) : null}

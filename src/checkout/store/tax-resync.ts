@@ -192,6 +192,9 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   })
   // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
+  // only POST /store/carts/:id changes the billing address
+  const before = cartBefore.get(req)
+  if (before?.id === cartId && !mayChangeDestination(req)) scope.billingBefore = { address: before.addresses.billing_address }
   cartRefreshStorage().run(scope, () => next())
 }
 
@@ -243,7 +246,7 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
  */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
   const before = cartBefore.get(req)
-  if (before?.id === cartId && !before.quotedLineIds) return before.hasPaymentCollection
+  if (before?.id === cartId && !before.quotedLines) return before.hasPaymentCollection
   const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
     entity: "cart",
     fields: ["id", "payment_collection.id"],

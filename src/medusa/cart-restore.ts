@@ -75,6 +75,12 @@ export interface CartState {
   items: LineRow[]
   shippingMethods: LineRow[]
   promotionIds: string[]
+  /**
+   * Set on a state taken from the last tax run, which does not read the promotion links: the cart's
+   * next change inside Medusa's refresh has them put back by Medusa's compensation (its promotions
+   * step), and a promotions route reads them before it changes them (withPromotionLinks).
+   */
+  promotionsUnread?: true
   hasPaymentCollection: boolean
   /**
    * Set on a state taken from the plugin's last tax run instead of a read (quotedCartState): the tax
@@ -177,6 +183,7 @@ export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping
     })
   return {
     ...state,
+    ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}),
     items: withLines(state.items, items, "item_id"),
     shippingMethods: withLines(state.shippingMethods, shipping, "shipping_method_id"),
     quotedLines,
@@ -251,16 +258,35 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   return out
 }
 
+/** `state` with its promotion links read when the tax run that made it did not read them (one query). */
+export async function withPromotionLinks(scope: MedusaContainer, state: CartState): Promise<CartState> {
+  if (!state.promotionsUnread) return state
+  const links = await graph<{ promotion_id: string }>(scope, {
+    entity: "cart_promotion",
+    fields: ["promotion_id"],
+    filters: { cart_id: state.id },
+  })
+  const { promotionsUnread: _, ...rest } = state
+  return { ...rest, promotionIds: links.map((l) => l.promotion_id).sort() }
+}
+
 /** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
 export const cartRestoreOn = (): boolean => switchOn("cartRestore")
 export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on)
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
-export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
+export async function restoreCartState(scope: MedusaContainer, state: CartState): Promise<string[]> {
   if (!cartRestoreOn()) return ["cart (the restore is turned off: see the start-up error)"]
   const locking = lockingOf(scope)
-  if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
-  else await restoreUnlocked(scope, before)
+  let before = state
+  const run = async () => {
+    const now = await readCartState(scope, state.id)
+    // links not read: as they are now (Medusa's compensation put them back)
+    if (now && state.promotionsUnread) before = { ...state, promotionIds: now.promotionIds }
+    if (now) await restoreUnlocked(scope, before, now)
+  }
+  if (locking) await locking.execute(state.id, run, { timeout: 5 })
+  else await run()
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
   const logger = scope.resolve(ContainerRegistrationKeys.LOGGER)
@@ -269,9 +295,7 @@ export async function restoreCartState(scope: MedusaContainer, before: CartState
   return left
 }
 
-async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promise<void> {
-  const now = await readCartState(scope, before.id)
-  if (!now) return
+async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: CartState): Promise<void> {
   // the last tax run's state, but the cart changed since elsewhere: not put back over that change
   if (!quotedStateHolds(before, now)) {
     scope

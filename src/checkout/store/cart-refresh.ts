@@ -116,13 +116,9 @@ async function finalCartOf(
   const itemIds = (read.items ?? []).map((i) => i.id)
   const methodIds = (read.shipping_methods ?? []).map((m) => m.id)
   const restore = cartRestoreOn()
-  const [itemAdjustments, methodAdjustments, links, [rest]] = await Promise.all([
+  const [itemAdjustments, methodAdjustments, [rest]] = await Promise.all([
     itemIds.length ? carts.listLineItemAdjustments({ item_id: itemIds }) : [],
     methodIds.length ? carts.listShippingMethodAdjustments({ shipping_method_id: methodIds }) : [],
-    // the promotion links as the promotions step left them: the link's own rows, no cart row
-    restore
-      ? graph<{ promotion_id: string }>(container, { entity: "cart_promotion", fields: ["promotion_id"], filters: { cart_id: read.id } })
-      : [],
     restore && !billing
       ? graph<Pick<CartRow, "id" | "billing_address">>(container, {
           entity: "cart",
@@ -142,12 +138,8 @@ async function finalCartOf(
       ...m,
       adjustments: methodAdjustments.filter((a) => a.shipping_method_id === m.id).map((a) => ({ ...a })),
     })),
-    ...(restore
-      ? {
-          billing_address: billing ? billing.address : (rest?.billing_address ?? null),
-          promotions: links.map((l) => ({ id: l.promotion_id })),
-        }
-      : {}),
+    // the promotion links not read: the restore point says so (promotionsUnread)
+    ...(restore ? { billing_address: billing ? billing.address : (rest?.billing_address ?? null), promotions: undefined } : {}),
   }
 }
 

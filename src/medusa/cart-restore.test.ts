@@ -56,6 +56,12 @@ describe("quotedCartState: the cart as the last tax run left it", () => {
     expect([quoted.usTaxed, quoted.promotionIds]).toEqual([true, ["promo_1"]])
   })
 
+  it("a run that did not read the promotion links says so (the restore takes them as they are, a promotions route reads them)", () => {
+    expect(quotedCartState(read, items, shipping).promotionsUnread).toBeUndefined()
+    const unread = quotedCartState({ ...read, promotions: undefined }, items, shipping)
+    expect([unread.promotionsUnread, unread.promotionIds]).toEqual([true, []])
+  })
+
   it("a line the run wrote no tax line for is recorded with none", () => {
     expect(quotedCartState(read, [items[0]!], []).quotedLines).toEqual({ item_1: [quotedLineKey(items[0]!)], item_2: [], sm_1: [] })
   })

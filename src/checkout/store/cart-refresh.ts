@@ -88,8 +88,9 @@ function directRunFields(): string[] {
 /**
  * The cart as it is now, from Medusa's read in this refresh (updateCartPromotionsWorkflow's, with
  * cartFieldsForRefreshSteps: its items, shipping methods, addresses, region, customer and groups
- * are final by then) and what the promotions step after it may have changed: the adjustments (and,
- * for the restore point, the promotion links), with the billing address that read lacks.
+ * are final by then) and what the promotions step after it may have changed: the adjustments. For
+ * the restore point, the billing address that read lacks, unless the route cannot change it (then
+ * as remembered before it); not the promotion links (the state says so: promotionsUnread).
  */
 /** What the direct run takes from Medusa's refresh read (finalCartOf reads the rest; `customer_id` is `customer.id`). */
 export function fieldsFromRefreshRead(): string[] {

@@ -1,5 +1,13 @@
 /** The restore point taken from the last tax run (quotedCartState) and its check (quotedStateHolds). */
-import { cartStateDiff, cartStateOf, quotedCartState, quotedStateHolds, type CartRow, type WrittenTaxLine } from "./cart-restore"
+import {
+  cartStateDiff,
+  cartStateOf,
+  quotedCartState,
+  quotedLineKey,
+  quotedStateHolds,
+  type CartRow,
+  type WrittenTaxLine,
+} from "./cart-restore"
 
 const line = (id: string, owner: Record<string, string>, rate = 9.025): WrittenTaxLine => ({
   id,
@@ -40,12 +48,22 @@ describe("quotedCartState: the cart as the last tax run left it", () => {
       shipping_methods: read.shipping_methods!.map((m) => ({ ...m, tax_lines: shipping.filter((l) => l.shipping_method_id === m.id) })),
     })
     expect(cartStateDiff(quoted, readAfter)).toEqual([])
-    expect(quoted.quotedLineIds).toEqual({ item_1: ["txl_1"], item_2: ["txl_2"], sm_1: ["txl_3"] })
+    expect(quoted.quotedLines).toEqual({
+      item_1: [quotedLineKey(items[0]!)],
+      item_2: [quotedLineKey(items[1]!)],
+      sm_1: [quotedLineKey(shipping[0]!)],
+    })
     expect([quoted.usTaxed, quoted.promotionIds]).toEqual([true, ["promo_1"]])
   })
 
+  it("a run that did not read the promotion links says so (the restore takes them as they are, a promotions route reads them)", () => {
+    expect(quotedCartState(read, items, shipping).promotionsUnread).toBeUndefined()
+    const unread = quotedCartState({ ...read, promotions: undefined }, items, shipping)
+    expect([unread.promotionsUnread, unread.promotionIds]).toEqual([true, []])
+  })
+
   it("a line the run wrote no tax line for is recorded with none", () => {
-    expect(quotedCartState(read, [items[0]], []).quotedLineIds).toEqual({ item_1: ["txl_1"], item_2: [], sm_1: [] })
+    expect(quotedCartState(read, [items[0]!], []).quotedLines).toEqual({ item_1: [quotedLineKey(items[0]!)], item_2: [], sm_1: [] })
   })
 })
 
@@ -77,6 +95,12 @@ describe("quotedStateHolds: the cart still carries the lines that run wrote", ()
     const other = now({})
     other.items = other.items.map((i) => (i.id === "item_2" ? { ...i, tax_lines: [{ ...items[1], id: "txl_other" }] } : i))
     expect(quotedStateHolds(quoted, other)).toBe(false)
+    // rewritten in its row (the same id) by a run of another quote
+    const inRow = now({})
+    inRow.items = inRow.items.map((i) =>
+      i.id === "item_1" ? { ...i, tax_lines: [{ ...items[0]!, tax_rate_id: 'sales_tax:{"amount":91}' }] } : i,
+    )
+    expect(quotedStateHolds(quoted, inRow)).toBe(false)
     const dropped = now({})
     dropped.shippingMethods = dropped.shippingMethods.map((m) => ({ ...m, tax_lines: [] }))
     expect(quotedStateHolds(quoted, dropped)).toBe(false)

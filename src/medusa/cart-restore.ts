@@ -75,13 +75,20 @@ export interface CartState {
   items: LineRow[]
   shippingMethods: LineRow[]
   promotionIds: string[]
+  /**
+   * Set on a state taken from the last tax run, which does not read the promotion links: the cart's
+   * next change inside Medusa's refresh has them put back by Medusa's compensation (its promotions
+   * step), and a promotions route reads them before it changes them (withPromotionLinks).
+   */
+  promotionsUnread?: true
   hasPaymentCollection: boolean
   /**
-   * Set on a state taken from the plugin's last tax run instead of a read (quotedCartState): the ids
-   * of the tax lines that run wrote, per item or shipping method. The restore puts such a state back
-   * only while the cart still carries exactly those lines (no other quoted change since).
+   * Set on a state taken from the plugin's last tax run instead of a read (quotedCartState): the tax
+   * lines that run left, per item or shipping method (quotedLineKey: a row's id and what it records).
+   * The restore puts such a state back only while the cart still carries exactly those lines (no
+   * other quoted change since).
    */
-  quotedLineIds?: Record<string, string[]>
+  quotedLines?: Record<string, string[]>
 }
 
 export const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
@@ -154,42 +161,49 @@ export function cartStateOf(c: CartRow): CartState {
 export type WrittenTaxLine = Row & { id: string; item_id?: string; shipping_method_id?: string }
 
 /**
+ * Pure: a tax line's row and what it records: the run writes a changed line into its row (same id),
+ * so a line another run rewrote since keeps its id and differs here (its record names the quote).
+ */
+export const quotedLineKey = (t: Row): string => JSON.stringify(["id", "code", "tax_rate_id", "provider_id"].map((k) => t[k] ?? null))
+
+/**
  * Pure: the cart's state after a tax run, as the restore point of its next store change instead of
  * a read before it: `read`, the run's own read of the cart (RESTORE_FIELDS, tax lines aside), with
- * the tax lines the run wrote (`items`, `shipping`), whose ids the restore checks (quotedStateHolds).
+ * the tax lines the run left (`items`, `shipping`), which the restore checks (quotedStateHolds).
  */
 export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping: WrittenTaxLine[]): CartState {
   const state = cartStateOf({ ...read, items: read.items ?? [], shipping_methods: read.shipping_methods ?? [] })
   const of = (lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id", id: string) => lines.filter((l) => l[key] === id)
-  const quotedLineIds: Record<string, string[]> = {}
+  const quotedLines: Record<string, string[]> = {}
   const withLines = (rows: LineRow[], lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id") =>
     rows.map((r) => {
       const mine = of(lines, key, r.id)
-      quotedLineIds[r.id] = mine.map((l) => l.id).sort()
+      quotedLines[r.id] = mine.map(quotedLineKey).sort()
       return { ...r, tax_lines: mine }
     })
   return {
     ...state,
+    ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}),
     items: withLines(state.items, items, "item_id"),
     shippingMethods: withLines(state.shippingMethods, shipping, "shipping_method_id"),
-    quotedLineIds,
+    quotedLines,
   }
 }
 
 /**
  * Pure: whether a state taken from the last tax run still describes the cart: every item or
  * shipping method it had that the cart still has carries the tax lines that run wrote (another
- * quoted change since would have replaced them). Older lines back beside them are the restore's
+ * quoted change since would have rewritten them). Older lines back beside them are the restore's
  * to clear. A state that was read always holds.
  */
 export function quotedStateHolds(before: CartState, now: CartState): boolean {
-  const ids = before.quotedLineIds
-  if (!ids) return true
+  const lines = before.quotedLines
+  if (!lines) return true
   return [...now.items, ...now.shippingMethods].every((r) => {
-    const was = ids[r.id]
+    const was = lines[r.id]
     if (!was) return true
-    const is = new Set((r.tax_lines ?? []).map((t) => String(t.id)))
-    return was.every((id) => is.has(id))
+    const is = new Set((r.tax_lines ?? []).map(quotedLineKey))
+    return was.every((k) => is.has(k))
   })
 }
 
@@ -244,16 +258,35 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   return out
 }
 
+/** `state` with its promotion links read when the tax run that made it did not read them (one query). */
+export async function withPromotionLinks(scope: MedusaContainer, state: CartState): Promise<CartState> {
+  if (!state.promotionsUnread) return state
+  const links = await graph<{ promotion_id: string }>(scope, {
+    entity: "cart_promotion",
+    fields: ["promotion_id"],
+    filters: { cart_id: state.id },
+  })
+  const { promotionsUnread: _, ...rest } = state
+  return { ...rest, promotionIds: links.map((l) => l.promotion_id).sort() }
+}
+
 /** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
 export const cartRestoreOn = (): boolean => switchOn("cartRestore")
 export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on)
 
 /** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
-export async function restoreCartState(scope: MedusaContainer, before: CartState): Promise<string[]> {
+export async function restoreCartState(scope: MedusaContainer, state: CartState): Promise<string[]> {
   if (!cartRestoreOn()) return ["cart (the restore is turned off: see the start-up error)"]
   const locking = lockingOf(scope)
-  if (locking) await locking.execute(before.id, () => restoreUnlocked(scope, before), { timeout: 5 })
-  else await restoreUnlocked(scope, before)
+  let before = state
+  const run = async () => {
+    const now = await readCartState(scope, state.id)
+    // links not read: as they are now (Medusa's compensation put them back)
+    if (now && state.promotionsUnread) before = { ...state, promotionIds: now.promotionIds }
+    if (now) await restoreUnlocked(scope, before, now)
+  }
+  if (locking) await locking.execute(state.id, run, { timeout: 5 })
+  else await run()
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
   const logger = scope.resolve(ContainerRegistrationKeys.LOGGER)
@@ -262,9 +295,7 @@ export async function restoreCartState(scope: MedusaContainer, before: CartState
   return left
 }
 
-async function restoreUnlocked(scope: MedusaContainer, before: CartState): Promise<void> {
-  const now = await readCartState(scope, before.id)
-  if (!now) return
+async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: CartState): Promise<void> {
   // the last tax run's state, but the cart changed since elsewhere: not put back over that change
   if (!quotedStateHolds(before, now)) {
     scope

@@ -5,6 +5,8 @@
 import { updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import { installedSource } from "./installed"
 import {
+  REFRESH_CART_ITEMS_SOURCE,
+  refreshTaxWritesGuarded,
   UPDATE_TAX_LINES_CART_FIELDS,
   UPDATE_TAX_LINES_SOURCE,
   updateTaxLinesDifferences,
@@ -52,5 +54,17 @@ describe("contract: Medusa's updateTaxLinesWorkflow is the one setCartTaxLines r
 
   it("the copied list holds no field twice", () => {
     expect(new Set(UPDATE_TAX_LINES_CART_FIELDS).size).toBe(UPDATE_TAX_LINES_CART_FIELDS.length)
+  })
+})
+
+describe("contract: Medusa's cart refresh writes tax lines after its read only when asked to", () => {
+  const refresh = installedSource("@medusajs/core-flows", REFRESH_CART_ITEMS_SOURCE)
+  it("the installed refreshCartItemsWorkflow runs each tax workflow once, under its force_refresh / new lines condition", () => {
+    expect(refreshTaxWritesGuarded(refresh)).toBe(true)
+  })
+  it("a tax workflow run without its condition, or a file gone: the tax lines of the read are not taken as current", () => {
+    expect(refreshTaxWritesGuarded(refresh!.replace('"force-refresh-update-tax-lines", ', ""))).toBe(false)
+    expect(refreshTaxWritesGuarded(`${refresh!}\nupdateTaxLinesWorkflow.runAsStep({})`)).toBe(false)
+    expect(refreshTaxWritesGuarded(undefined)).toBe(false)
   })
 })

@@ -1,6 +1,14 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { setCartTaxLines, taxContextOf, taxRunFields, UPDATE_TAX_LINES_CART_FIELDS, type TaxRunCart } from "./update-tax-lines"
+import {
+  inPlace,
+  refreshLeftTaxLines,
+  setCartTaxLines,
+  taxContextOf,
+  taxRunFields,
+  UPDATE_TAX_LINES_CART_FIELDS,
+  type TaxRunCart,
+} from "./update-tax-lines"
 import { TAXED_FIELDS } from "../checkout/hooks/tax-line-context-handler"
 import type { TaxLineContextHandler } from "./taxed-entity"
 
@@ -40,6 +48,10 @@ function fakeContainer() {
     },
   }
   const carts = {
+    async upsertLineItemTaxLines(...args: unknown[]) {
+      calls.push({ name: "upsertLineItemTaxLines", args })
+      return args[0] as unknown[]
+    },
     async setLineItemTaxLines(...args: unknown[]) {
       calls.push({ name: "setLineItemTaxLines", args })
       return []
@@ -118,6 +130,79 @@ describe("setCartTaxLines: updateTaxLinesWorkflow's work as module calls", () =>
       "Cart cart_1 is already completed.",
     )
     expect(calls).toEqual([])
+  })
+})
+
+describe("setCartTaxLines with the cart's current tax lines: only what changed is written, in its row", () => {
+  const was = {
+    id: "txl_1",
+    description: "Tax",
+    tax_rate_id: "txr_1",
+    code: "T",
+    rate: 7.5,
+    provider_id: "p",
+    data: { amount: 1.5 },
+    metadata: null,
+  }
+  const withLines = (tax_lines: Record<string, unknown>[]) =>
+    cart({ items: [{ id: "item_1", product_id: "prod_1", quantity: 2, unit_price: 10, tax_lines } as never] })
+
+  it("an unchanged line is not written at all, and is what the run returns", async () => {
+    const { container, calls } = fakeContainer()
+    const out = await setCartTaxLines(container, withLines([was]), handler, true)
+    expect(calls.map((x) => x.name)).toEqual(["getTaxLines"])
+    expect(out.items).toEqual([{ ...was, item_id: "item_1" }])
+  })
+
+  it("a changed line is written into its row (its id); not current: every line replaced as Medusa's step does", async () => {
+    const old = { ...was, data: { amount: 1.2 }, rate: 6 }
+    const { container, calls } = fakeContainer()
+    await setCartTaxLines(container, withLines([old]), handler, true)
+    expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "upsertLineItemTaxLines"])
+    expect(calls[1]!.args[0]).toEqual([
+      {
+        id: "txl_1",
+        description: "Tax",
+        tax_rate_id: "txr_1",
+        code: "T",
+        rate: 7.5,
+        provider_id: "p",
+        item_id: "item_1",
+        data: { amount: 1.5 },
+      },
+    ])
+    const other = fakeContainer()
+    await setCartTaxLines(other.container, withLines([old]), handler, false)
+    expect(other.calls.map((x) => x.name)).toEqual(["getTaxLines", "setLineItemTaxLines"])
+  })
+
+  it("a count that differs (a line without tax lines yet, two where one is written) or a row with metadata: replaced", async () => {
+    for (const lines of [[], [was, { ...was, id: "txl_2" }], [{ ...was, metadata: { k: 1 } }]]) {
+      const { container, calls } = fakeContainer()
+      await setCartTaxLines(container, withLines(lines), handler, true)
+      expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "setLineItemTaxLines"])
+    }
+  })
+})
+
+describe("inPlace", () => {
+  const line = { description: "Tax", tax_rate_id: "r", code: "T", rate: 7.5, provider_id: "p", data: { b: 1, a: { y: 2, x: 1 } } }
+  it("data compared as content (a jsonb column's key order), a rate as a number", () => {
+    const owners = [{ id: "i1", tax_lines: [{ ...line, id: "t1", rate: "7.5", data: { a: { x: 1, y: 2 }, b: 1 } }] }]
+    expect(inPlace(owners, [{ ...line, item_id: "i1" }], "item_id")?.update).toEqual([])
+  })
+  it("a line written for an owner the read did not have: replaced", () => {
+    expect(inPlace([], [{ ...line, item_id: "i9" }], "item_id")).toBeUndefined()
+  })
+})
+
+describe("refreshLeftTaxLines: the refresh wrote no tax line after its read", () => {
+  it("only without force_refresh, new items or new shipping methods", () => {
+    expect(refreshLeftTaxLines({})).toBe(true)
+    expect(refreshLeftTaxLines({ items: [] })).toBe(true)
+    expect(refreshLeftTaxLines({ force_refresh: true })).toBe(false)
+    expect(refreshLeftTaxLines({ items: [{}] })).toBe(false)
+    expect(refreshLeftTaxLines({ shipping_methods: [{}] })).toBe(false)
   })
 })
 

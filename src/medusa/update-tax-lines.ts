@@ -30,6 +30,7 @@ import {
 import type { WrittenTaxLine } from "./cart-restore"
 
 import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
+import { amountNumber } from "../money"
 import { setSwitch, switchOn } from "./switches"
 
 /** An item as the tax run reads it (TAXED_FIELDS and updateTaxLinesWorkflow's item fields). */
@@ -140,12 +141,15 @@ const isShippingLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ShippingTa
 
 /**
  * updateTaxLinesWorkflow's work for `cart`; `contextHandler` is the setTaxLineContext handler
- * registered on it. Throws what the workflow's steps throw; returns the tax lines written.
+ * registered on it. Throws what the workflow's steps throw; returns the cart's tax lines after it.
+ * `current`: the tax lines `cart` was read with are the cart's (nothing wrote any since): an
+ * unchanged line is not written again and a changed one is written into its row (inPlace).
  */
 export async function setCartTaxLines(
   container: MedusaContainer,
   cart: TaxRunCart,
   contextHandler: TaxLineContextHandler,
+  current = false,
 ): Promise<{ items: WrittenTaxLine[]; shipping: WrittenTaxLine[] }> {
   if (cart.completed_at) throw new MedusaError(MedusaError.Types.INVALID_DATA, `Cart ${cart.id} is already completed.`)
   const items = cart.items ?? []
@@ -168,7 +172,7 @@ export async function setCartTaxLines(
   }
   const carts = container.resolve<ICartModuleService>(Modules.CART)
   // a tax line as setTaxLinesForItemsStep writes it, less the line's own id (item or shipping method)
-  const written = (l: ItemTaxLineDTO | ShippingTaxLineDTO) => ({
+  const written = (l: ItemTaxLineDTO | ShippingTaxLineDTO): TaxLineWrite => ({
     description: l.name,
     tax_rate_id: l.rate_id,
     code: l.code ?? "",
@@ -176,21 +180,88 @@ export async function setCartTaxLines(
     provider_id: l.provider_id,
     data: l.data,
   })
+  const itemWrites = itemLines.map((l) => ({ ...written(l), item_id: l.line_item_id }))
+  const shippingWrites = shippingLines.map((l) => ({ ...written(l), shipping_method_id: l.shipping_line_id }))
+  const itemPlan = current ? inPlace(items, itemWrites, "item_id") : undefined
+  const shippingPlan = current ? inPlace(shipping, shippingWrites, "shipping_method_id") : undefined
   const [itemRows, shippingRows] = await Promise.all([
-    items.length
-      ? carts.setLineItemTaxLines(
-          cart.id,
-          itemLines.map((l) => ({ ...written(l), item_id: l.line_item_id })),
-        )
-      : [],
-    shipping.length
-      ? carts.setShippingMethodTaxLines(
-          cart.id,
-          shippingLines.map((l) => ({ ...written(l), shipping_method_id: l.shipping_line_id })),
-        )
-      : [],
+    !items.length
+      ? []
+      : itemPlan
+        ? withUpdated(itemPlan, itemPlan.update.length ? carts.upsertLineItemTaxLines(itemPlan.update) : undefined)
+        : carts.setLineItemTaxLines(cart.id, itemWrites),
+    !shipping.length
+      ? []
+      : shippingPlan
+        ? withUpdated(shippingPlan, shippingPlan.update.length ? carts.upsertShippingMethodTaxLines(shippingPlan.update) : undefined)
+        : carts.setShippingMethodTaxLines(cart.id, shippingWrites),
   ])
   return { items: itemRows as WrittenTaxLine[], shipping: shippingRows as WrittenTaxLine[] }
+}
+
+/** A tax line as the Cart Module's setters take it, less its owner's id. */
+interface TaxLineWrite {
+  description?: string
+  tax_rate_id?: string
+  code: string
+  rate: number
+  provider_id?: string
+  data?: Record<string, unknown> | null
+}
+type Owner = "item_id" | "shipping_method_id"
+/** What an in-place write keeps (rows as they are) and updates (by the ids of the rows they replace). */
+interface InPlace<K extends Owner> {
+  keep: WrittenTaxLine[]
+  update: (TaxLineWrite & Record<K, string> & { id: string })[]
+}
+
+/** Pure: a JSON value with its objects' keys sorted (a jsonb column gives them back in its own order). */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (!v || typeof v !== "object") return v
+  const o = v as Record<string, unknown>
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, canonical(o[k])]),
+  )
+}
+const sameLine = (was: WrittenTaxLine, is: TaxLineWrite): boolean =>
+  (was.description ?? null) === (is.description ?? null) &&
+  (was.tax_rate_id ?? null) === (is.tax_rate_id ?? null) &&
+  (was.code ?? null) === (is.code ?? null) &&
+  (was.provider_id ?? null) === (is.provider_id ?? null) &&
+  amountNumber(was.rate) === amountNumber(is.rate) &&
+  JSON.stringify(canonical(was.data ?? null)) === JSON.stringify(canonical(is.data ?? null))
+
+/**
+ * Pure: the tax lines `lines` written over the ones each owner carries now (`owners[].tax_lines`,
+ * current: no tax-line write since they were read): a line equal to the one it replaces is kept, a
+ * different one is written into that row. Undefined when a count differs or a row carries metadata
+ * (then the setter replaces them all, as Medusa's step does).
+ */
+export function inPlace<K extends Owner>(
+  owners: readonly { id: string; tax_lines?: readonly Record<string, unknown>[] | null }[],
+  lines: readonly (TaxLineWrite & Record<K, string>)[],
+  key: K,
+): InPlace<K> | undefined {
+  const plan: InPlace<K> = { keep: [], update: [] }
+  const byCode = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.code ?? "").localeCompare(String(b.code ?? ""))
+  for (const o of owners) {
+    const was = [...((o.tax_lines ?? []) as WrittenTaxLine[])].sort(byCode)
+    const is = lines.filter((l) => l[key] === o.id).sort((a, b) => a.code.localeCompare(b.code))
+    if (was.length !== is.length || was.some((w) => w.metadata !== null && w.metadata !== undefined)) return undefined
+    was.forEach((w, i) => {
+      if (sameLine(w, is[i]!)) plan.keep.push({ ...w, [key]: o.id })
+      else plan.update.push({ ...is[i]!, id: String(w.id) })
+    })
+  }
+  // every line written has an owner among them (no line for an item the read did not have)
+  return plan.keep.length + plan.update.length === lines.length ? plan : undefined
+}
+
+async function withUpdated<K extends Owner>(plan: InPlace<K>, updated: Promise<unknown[]> | undefined): Promise<WrittenTaxLine[]> {
+  return [...plan.keep, ...(((await updated) ?? []) as WrittenTaxLine[])]
 }
 
 /**
@@ -337,3 +408,31 @@ export function uncoveredFields(have: readonly string[], needed: readonly string
   const named = new Set(have)
   return needed.filter((f) => !named.has(f) && !named.has(`${f.slice(0, f.lastIndexOf(".") + 1)}*`))
 }
+
+/** The core-flows file of Medusa's cart refresh (refreshCartItemsWorkflow), whose hook runs the direct tax run. */
+export const REFRESH_CART_ITEMS_SOURCE = "cart/workflows/refresh-cart-items.js"
+
+/**
+ * Pure: whether the refresh in `source` writes tax lines after its cart read only when asked to
+ * (`force_refresh`, or new `items` / `shipping_methods`): its two tax workflows each once, each
+ * under its `when`. Otherwise the tax lines of that read may be stale by the hook.
+ */
+export function refreshTaxWritesGuarded(source: string | undefined): boolean {
+  if (!source) return false
+  const once = (s: string) => source.split(s).length === 2
+  return (
+    once("updateTaxLinesWorkflow.runAsStep") &&
+    once("upsertTaxLinesWorkflow.runAsStep") &&
+    source.indexOf('"force-refresh-update-tax-lines"') < source.indexOf("updateTaxLinesWorkflow.runAsStep") &&
+    source.indexOf('"force-refresh-upsert-tax-lines"') < source.indexOf("upsertTaxLinesWorkflow.runAsStep") &&
+    source.includes('"force-refresh-update-tax-lines"') &&
+    source.includes('"force-refresh-upsert-tax-lines"')
+  )
+}
+
+/**
+ * Pure: whether a refresh with this input wrote no tax line after its cart read (refreshTaxWritesGuarded
+ * holding): the tax lines of that read are the cart's when the hook runs.
+ */
+export const refreshLeftTaxLines = (input: { force_refresh?: unknown; items?: unknown[] | null; shipping_methods?: unknown[] | null }) =>
+  !input.force_refresh && !input.items?.length && !input.shipping_methods?.length

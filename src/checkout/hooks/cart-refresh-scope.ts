@@ -28,6 +28,12 @@ export interface CartRefreshScope {
   destination?: { usTaxed: boolean }
   /** Set with `destination` when that read is Medusa's full one (items, shipping methods, customer): the tax run starts from it. */
   refreshRead?: TaxRunCart & CartRow
+  /**
+   * The cart's billing address before this request's route, when that route cannot change it (all
+   * but `POST /store/carts/:id`) and the cart was remembered: the tax run's restore point takes it
+   * from there instead of reading it.
+   */
+  billingBefore?: { address: Record<string, unknown> | null }
   /** Set by the hook's direct tax run: the cart as that run left it, the restore point of its next change. */
   quoted?: CartState
   /** Set by the hook: it ran for this cart in this request (and whether it computed tax). */

@@ -19,6 +19,8 @@ import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines"
+import { REFRESH_CART_ITEMS_SOURCE, refreshLeftTaxLines, refreshTaxWritesGuarded } from "../../medusa/update-tax-lines"
+import { installedSource } from "../../medusa/installed"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
 
@@ -86,8 +88,9 @@ function directRunFields(): string[] {
 /**
  * The cart as it is now, from Medusa's read in this refresh (updateCartPromotionsWorkflow's, with
  * cartFieldsForRefreshSteps: its items, shipping methods, addresses, region, customer and groups
- * are final by then) and what the promotions step after it may have changed: the adjustments (and,
- * for the restore point, the promotion links), with the billing address that read lacks.
+ * are final by then) and what the promotions step after it may have changed: the adjustments. For
+ * the restore point, the billing address that read lacks, unless the route cannot change it (then
+ * as remembered before it); not the promotion links (the state says so: promotionsUnread).
  */
 /** What the direct run takes from Medusa's refresh read (finalCartOf reads the rest; `customer_id` is `customer.id`). */
 export function fieldsFromRefreshRead(): string[] {
@@ -105,17 +108,22 @@ const refreshReadUsable = runtimeSlot(
 /** An item or a shipping method as both the tax run and the restore read it. */
 type RunLine<K extends "items" | "shipping_methods"> = NonNullable<TaxRunCart[K]>[number] & NonNullable<CartRow[K]>[number]
 
-async function finalCartOf(container: MedusaContainer, read: TaxRunCart & CartRow): Promise<TaxRunCart & CartRow> {
+async function finalCartOf(
+  container: MedusaContainer,
+  read: TaxRunCart & CartRow,
+  billing: CartRefreshScope["billingBefore"],
+): Promise<TaxRunCart & CartRow> {
   const carts = container.resolve<ICartModuleService>(Modules.CART)
   const itemIds = (read.items ?? []).map((i) => i.id)
   const methodIds = (read.shipping_methods ?? []).map((m) => m.id)
+  const restore = cartRestoreOn()
   const [itemAdjustments, methodAdjustments, [rest]] = await Promise.all([
     itemIds.length ? carts.listLineItemAdjustments({ item_id: itemIds }) : [],
     methodIds.length ? carts.listShippingMethodAdjustments({ shipping_method_id: methodIds }) : [],
-    cartRestoreOn()
-      ? graph<Pick<CartRow, "id" | "billing_address" | "promotions">>(container, {
+    restore && !billing
+      ? graph<Pick<CartRow, "id" | "billing_address">>(container, {
           entity: "cart",
-          fields: ["id", "billing_address.*", "promotions.id"],
+          fields: ["id", "billing_address.*"],
           filters: { id: read.id },
         })
       : [undefined],
@@ -131,7 +139,8 @@ async function finalCartOf(container: MedusaContainer, read: TaxRunCart & CartRo
       ...m,
       adjustments: methodAdjustments.filter((a) => a.shipping_method_id === m.id).map((a) => ({ ...a })),
     })),
-    ...(rest ? { billing_address: rest.billing_address ?? null, promotions: rest.promotions ?? [] } : {}),
+    // the promotion links not read: the restore point says so (promotionsUnread)
+    ...(restore ? { billing_address: billing ? billing.address : (rest?.billing_address ?? null), promotions: undefined } : {}),
   }
 }
 
@@ -151,24 +160,33 @@ function unwrap(err: unknown): unknown {
  * `runAsStep` runs one: the sub-workflow does not take the lock again).
  */
 export async function salesTaxBeforeRefreshingPaymentCollection(
-  { input }: { input: { cart_id?: string } },
+  { input }: { input: RefreshInput },
   stepContext: StepExecutionContext,
 ): Promise<StepResponse<undefined>> {
   const scope = cartRefreshStorage().getStore()
   const cartId = input?.cart_id
   if (!scope || !cartId || scope.cartId !== cartId) return new StepResponse(undefined)
   const span: StoreCartSpan = { phase: "refresh-hook", cartId }
-  await storeCartSpan(span, () => taxInRefresh(scope, cartId, stepContext, span))
+  await storeCartSpan(span, () => taxInRefresh(scope, input, stepContext, span))
   return new StepResponse(undefined)
 }
 
+/** refreshCartItemsWorkflow's input, as its beforeRefreshingPaymentCollection hook receives it. */
+type RefreshInput = { cart_id?: string } & Parameters<typeof refreshLeftTaxLines>[0]
+
+// whether the installed refresh writes tax lines after its read only when asked to (refreshTaxWritesGuarded)
+const refreshTaxWritesKnown = runtimeSlot("refreshTaxWritesGuarded", () =>
+  refreshTaxWritesGuarded(installedSource("@medusajs/core-flows", REFRESH_CART_ITEMS_SOURCE)),
+)
+
 async function taxInRefresh(
   scope: CartRefreshScope,
-  cartId: string,
+  input: RefreshInput,
   stepContext: StepExecutionContext,
   span: StoreCartSpan,
 ): Promise<void> {
   const { container } = stepContext
+  const cartId = scope.cartId
   // as Medusa's refresh read the cart (salesTaxCartPromotionsValidate), else as the middleware
   // read it before a route that cannot change its destination (tax-resync.ts); else read now
   const taxed = scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId))))
@@ -185,16 +203,19 @@ async function taxInRefresh(
     // (quotedCartState: no read before that change), its tax lines being the ones written here
     // (the direct run on Medusa's own read in this refresh: only what changed since is read)
     const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
+    const fromRefresh = !!handler && scope.refreshRead?.id === cartId
     const [cart] =
-      handler && scope.refreshRead?.id === cartId
-        ? [await finalCartOf(container, scope.refreshRead)]
+      fromRefresh && scope.refreshRead
+        ? [await finalCartOf(container, scope.refreshRead, scope.billingBefore)]
         : fields
           ? await graph<TaxRunCart & CartRow>(container, { entity: "cart", fields, filters: { id: cartId } })
           : []
     if (cart) scope.taxCart = cart
     try {
       if (cart && handler) {
-        const written = await setCartTaxLines(container, cart, handler)
+        // Medusa's read carries the cart's tax lines, current when no tax workflow ran after it
+        const current = fromRefresh && refreshTaxWritesKnown() && refreshLeftTaxLines(input)
+        const written = await setCartTaxLines(container, cart, handler, current)
         if (cartRestoreOn()) scope.quoted = quotedCartState(cart, written.items, written.shipping)
       } else
         // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)

@@ -19,7 +19,7 @@ import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
 import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
-import { lockingOf, readCartState, restoreCartState, type CartState } from "../../medusa/cart-restore"
+import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
 import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
@@ -29,6 +29,8 @@ import { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
 const CART_ITSELF_MATCHER = "/store/carts/:id"
 
 const CART_RE = /^\/store\/carts\/([^/?#]+)/
+/** The promotions routes (POST, DELETE): they change the cart's promotion links before the plugin's refresh. */
+const PROMOTIONS_RE = /^\/store\/carts\/[^/?#]+\/promotions\/?$/
 
 function cartIdOf(req: MedusaRequest): string | undefined {
   const fromParams = (req.params as Record<string, string> | undefined)?.id
@@ -89,7 +91,8 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       quotedStates().delete(cartId)
       if (cartTaxability().get(cartId) === false && !entering) return
       if (quoted && !entering) {
-        cartBefore.set(req, quoted)
+        // a promotions route changes the links outside Medusa's refresh: read them first
+        cartBefore.set(req, PROMOTIONS_RE.test(pathOf(req)) ? await withPromotionLinks(req.scope, quoted) : quoted)
         return
       }
       span.read = true
@@ -192,6 +195,9 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   })
   // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
+  // only POST /store/carts/:id changes the billing address
+  const before = cartBefore.get(req)
+  if (before?.id === cartId && !mayChangeDestination(req)) scope.billingBefore = { address: before.addresses.billing_address }
   cartRefreshStorage().run(scope, () => next())
 }
 
@@ -243,7 +249,7 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
  */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
   const before = cartBefore.get(req)
-  if (before?.id === cartId && !before.quotedLineIds) return before.hasPaymentCollection
+  if (before?.id === cartId && !before.quotedLines) return before.hasPaymentCollection
   const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
     entity: "cart",
     fields: ["id", "payment_collection.id"],

@@ -18,14 +18,13 @@ const BY_COST = [
   "filing-edges.spec", // ~66 s (with needs-attention and reconciliation merged in, session 9)
   "hostile-input.spec", // ~55 s (the fuzz's random part 1,000 requests, session 9; was 78 s)
   "shopper-certificates.spec", // 52 s
-  "checkout-block.spec", // ~35 s (session 9; was 49 s)
+  "checkout-block.spec", // ~50 s (with store-overhead merged in: 35 s + 23 s on two boots)
   "money-edges.spec", // 35 s
   "filing-completion.spec", // ~32 s (with filing-fulfilled merged in)
   "filing-redis.spec", // 32 s
   "activity-log.spec", // 30 s
   "setup.spec", // 25 s
   "nexus.spec", // ~22 s (with tics-bulk merged in)
-  "store-overhead.spec", // 23 s
 ]
 
 const rank = (path) => BY_COST.findIndex((name) => path.endsWith(`/${name}.ts`))

@@ -50,7 +50,7 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
  * Tracing (like Node's own `http.client.request` channels; no subscriber, no work but a flag
  * check): the plugin's phases of a store cart request run in spans of the TracingChannel
  * STORE_CART_TRACE, whose context says what the phase did. A subscriber (an APM, bench/store.bench.ts,
- * integration-tests/http/store-overhead.spec.ts) binds a store to `start` to attribute what runs inside:
+ * integration-tests/http/checkout-block.spec.ts) binds a store to `start` to attribute what runs inside:
  *   address-step address-step.ts, before POST /store/carts/:id giving a US address: its refusal check
  *   remember     tax-resync.ts, before the route: the plugin's lock of the cart's change and, when
  *                the cart may be taxed, its read for the restore (`read`)

@@ -75,14 +75,23 @@ export interface LineRules {
   repeatedItemIds?: boolean
 }
 
-/** The last instant written (every request of a millisecond writes the same "now"). */
-const lastIso = { t: NaN, text: "" }
+/**
+ * An instant as ISO text. Every request of a second shares the text up to the milliseconds: it is
+ * written once per second ("2026-11-27T14:00:05."), the milliseconds appended.
+ */
+const lastSecond = { s: NaN, prefix: "" }
 function iso(d: Date | string): string {
   const date = typeof d === "string" ? new Date(d) : d
   const t = date.getTime()
-  if (t !== lastIso.t) lastIso.text = date.toISOString() // an invalid date (NaN) throws here, as always
-  lastIso.t = t
-  return lastIso.text
+  const s = Math.floor(t / 1000)
+  if (s !== lastSecond.s) {
+    const text = date.toISOString() // an invalid date (NaN) throws here, as always
+    lastSecond.s = s
+    lastSecond.prefix = text.slice(0, -4)
+    return text
+  }
+  const ms = t - s * 1000
+  return lastSecond.prefix + (ms < 10 ? "00" : ms < 100 ? "0" : "") + ms + "Z"
 }
 
 /**

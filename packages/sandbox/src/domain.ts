@@ -94,6 +94,9 @@ function iso(d: Date | string): string {
   return lastSecond.prefix + (ms < 10 ? "00" : ms < 100 ? "0" : "") + ms + "Z"
 }
 
+/** A cart or order without an exemption reference (records are immutable: one object serves them all). */
+const NO_EXEMPTION: { out: ExemptionOut } = { out: { exemptionId: null, isExempt: null, flag: null } }
+
 /**
  * The sandbox's business rules, independent of HTTP: carts, orders, refunds and certificates of
  * each connection, over a `SandboxStore` and a `SandboxClock`. Every method takes inputs already
@@ -591,8 +594,8 @@ export class SandboxDomain {
     loc: Loc,
     errors: ErrorDetail[],
   ): { out: ExemptionOut; exemptStates?: ReadonlySet<string> } | null {
-    const none = { out: { exemptionId: null, isExempt: exemption?.isExempt ?? null, flag: null } }
-    if (!exemption) return none
+    if (!exemption) return NO_EXEMPTION
+    const none = { out: { exemptionId: null, isExempt: exemption.isExempt ?? null, flag: null } }
     const state = destination.state
     if (exemption.exemptionId) {
       const cert = this.store.get<CertificateRecord>("certificates", connectionId, exemption.exemptionId)

@@ -10,7 +10,12 @@
  * printed with their median, so a burst of outside load hits both sides instead of one.
  *   BENCH_SECONDS (default 3 per round and server)  BENCH_ROUNDS (default 4)
  *   BENCH_CONNECTIONS (default 16)  BENCH_WARMUP_SECONDS (default 1)
+ * BENCH_CALLGRIND=sandbox|bare: instead, that server alone in a child process under valgrind's
+ * callgrind, which counts the instructions of its main thread per request (1,000 requests after
+ * 3,000; BENCH_CALLGRIND_REQUESTS, BENCH_CALLGRIND_WARMUP), GC apart: a measure that the machine's
+ * load does not move. V8's memory reducer is off (slowed down, the child looks idle to it).
  */
+import { execFileSync, spawn } from "node:child_process"
 import http from "node:http"
 import Fastify from "fastify"
 import { startSandbox, DEFAULT_API_KEY, DEFAULT_CONNECTION_ID } from "@medusa-sales-tax/sandbox"
@@ -48,7 +53,7 @@ interface Result {
   cpuMicros: number
 }
 
-async function load(port: number, path: string, headers: Record<string, string>, seconds: number): Promise<Result> {
+async function load(port: number, path: string, headers: Record<string, string>, seconds: number, count?: number): Promise<Result> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   const payload = Buffer.from(body)
   let requests = 0
@@ -84,7 +89,7 @@ async function load(port: number, path: string, headers: Record<string, string>,
   const cpu0 = process.cpuUsage()
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < end) await one()
+      while (count === undefined ? Date.now() < end : count-- > 0) await one()
     }),
   )
   const elapsed = (Date.now() - started) / 1000
@@ -93,14 +98,51 @@ async function load(port: number, path: string, headers: Record<string, string>,
   return { requests, errors, seconds: elapsed, cpuMicros: cpu.user + cpu.system }
 }
 
-async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: 0 })
+const cartPath = `/tax/connections/${DEFAULT_CONNECTION_ID}/carts`
+const auth = { "x-api-key": DEFAULT_API_KEY }
+
+async function startBare() {
   const bare = Fastify()
   bare.post("/json", async () => ({ ok: true }))
   await bare.listen({ port: 0, host: "127.0.0.1" })
-  const barePort = (bare.server.address() as { port: number }).port
-  const cartPath = `/tax/connections/${DEFAULT_CONNECTION_ID}/carts`
-  const auth = { "x-api-key": DEFAULT_API_KEY }
+  return { bare, port: (bare.server.address() as { port: number }).port }
+}
+
+async function callgrind(which: "sandbox" | "bare"): Promise<void> {
+  const n = Number(process.env.BENCH_CALLGRIND_REQUESTS ?? 1000)
+  const out = `/tmp/sandbox-bench-callgrind.${which}.${process.pid}`
+  const args = ["--tool=callgrind", "--separate-threads=yes", "--instr-atstart=no", `--callgrind-out-file=${out}`]
+  const child = spawn("valgrind", [...args, process.execPath, "--no-memory-reducer", ...process.execArgv, process.argv[1]!], {
+    env: { ...process.env, BENCH_CALLGRIND: "", BENCH_SERVE: which },
+    stdio: ["ignore", "pipe", "ignore"],
+  })
+  const port = await new Promise<number>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim()))))
+  const [path, headers] = which === "bare" ? ["/json", {}] : [cartPath, auth]
+  await load(port, path, headers, 0, Number(process.env.BENCH_CALLGRIND_WARMUP ?? 3000))
+  for (const c of [["-i", "on"], ["-z"]]) execFileSync("callgrind_control", [...c, String(child.pid)])
+  await load(port, path, headers, 0, n)
+  execFileSync("callgrind_control", ["-d", String(child.pid)])
+  child.kill()
+  const file = `${out}.1-01` // the dump of the main thread
+  const total = Number(/^summary: (\d+)/m.exec(execFileSync("cat", [file], { encoding: "utf8" }))![1])
+  const inclusive = execFileSync("callgrind_annotate", ["--inclusive=yes", "--threshold=100", file], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  })
+  let gc = 0
+  for (const m of inclusive.matchAll(/^\s*([\d,]+) .*Heap::CollectGarbage\(/gm)) gc += Number(m[1]!.replaceAll(",", ""))
+  const k = (x: number) => `${(x / n / 1000).toFixed(1)}k`
+  console.log(`${which}: instructions per request (main thread) ${k(total)}, GC ${k(gc)}, without GC ${k(total - gc)}   (${file})`)
+}
+
+async function main(): Promise<void> {
+  if (process.env.BENCH_SERVE) {
+    const port = process.env.BENCH_SERVE === "bare" ? (await startBare()).port : (await startSandbox({ port: 0 })).port
+    return void console.log(port)
+  }
+  if (process.env.BENCH_CALLGRIND) return callgrind(process.env.BENCH_CALLGRIND === "bare" ? "bare" : "sandbox")
+  const sandbox = await startSandbox({ port: 0 })
+  const { bare, port: barePort } = await startBare()
 
   await load(sandbox.port, cartPath, auth, WARMUP)
   await load(barePort, "/json", {}, WARMUP)

@@ -49,9 +49,9 @@ export function fromNumber(v: number): Decimal {
   const dot = text.indexOf(".")
   if (dot < 0 || text.includes("e")) return parseDecimal(text)
   // "-12.99" -> digits "-1299", scale 2; the digit string is parsed exactly while it is a safe integer
+  // (up to 15 digits they are; reading more of them as a number is slow)
   const digits = text.slice(0, dot) + text.slice(dot + 1)
-  const asNumber = Number(digits)
-  return { n: Math.abs(asNumber) <= Number.MAX_SAFE_INTEGER ? BigInt(asNumber) : BigInt(digits), s: text.length - dot - 1 }
+  return { n: text.length - (v < 0 ? 2 : 1) <= 15 ? BigInt(Number(digits)) : BigInt(digits), s: text.length - dot - 1 }
 }
 
 export function decimal(v: number | string | Decimal): Decimal {
@@ -146,8 +146,9 @@ function smallScaled(v: number): [number, number] | null {
   const text = String(v)
   const dot = text.indexOf(".")
   if (dot < 0 || text.includes("e")) return null
-  const n = Number(text.slice(0, dot) + text.slice(dot + 1))
-  return Math.abs(n) < SAFE ? [n, text.length - dot - 1] : null
+  // up to 15 digits they are a safe integer (reading more of them as a number is slow)
+  if (text.length - (v < 0 ? 2 : 1) > 15) return null
+  return [Number(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1]
 }
 
 /**

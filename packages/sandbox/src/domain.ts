@@ -75,15 +75,27 @@ export interface LineRules {
   repeatedItemIds?: boolean
 }
 
-/** The last instant written (every request of a millisecond writes the same "now"). */
-const lastIso = { t: NaN, text: "" }
+/**
+ * An instant as ISO text. Every request of a second shares the text up to the milliseconds: it is
+ * written once per second ("2026-11-27T14:00:05."), the milliseconds appended.
+ */
+const lastSecond = { s: NaN, prefix: "" }
 function iso(d: Date | string): string {
   const date = typeof d === "string" ? new Date(d) : d
   const t = date.getTime()
-  if (t !== lastIso.t) lastIso.text = date.toISOString() // an invalid date (NaN) throws here, as always
-  lastIso.t = t
-  return lastIso.text
+  const s = Math.floor(t / 1000)
+  if (s !== lastSecond.s) {
+    const text = date.toISOString() // an invalid date (NaN) throws here, as always
+    lastSecond.s = s
+    lastSecond.prefix = text.slice(0, -4)
+    return text
+  }
+  const ms = t - s * 1000
+  return lastSecond.prefix + (ms < 10 ? "00" : ms < 100 ? "0" : "") + ms + "Z"
 }
+
+/** A cart or order without an exemption reference (records are immutable: one object serves them all). */
+const NO_EXEMPTION: { out: ExemptionOut } = { out: { exemptionId: null, isExempt: null, flag: null } }
 
 /**
  * The sandbox's business rules, independent of HTTP: carts, orders, refunds and certificates of
@@ -582,8 +594,8 @@ export class SandboxDomain {
     loc: Loc,
     errors: ErrorDetail[],
   ): { out: ExemptionOut; exemptStates?: ReadonlySet<string> } | null {
-    const none = { out: { exemptionId: null, isExempt: exemption?.isExempt ?? null, flag: null } }
-    if (!exemption) return none
+    if (!exemption) return NO_EXEMPTION
+    const none = { out: { exemptionId: null, isExempt: exemption.isExempt ?? null, flag: null } }
     const state = destination.state
     if (exemption.exemptionId) {
       const cert = this.store.get<CertificateRecord>("certificates", connectionId, exemption.exemptionId)

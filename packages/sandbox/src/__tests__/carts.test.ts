@@ -34,6 +34,14 @@ describe("carts", () => {
     expect(g.body.items).toBeUndefined()
   })
 
+  it("writes transactionDate as the clock's ISO text, milliseconds included, within one second and across seconds", async () => {
+    for (const now of ["2026-03-05T15:00:00.007Z", "2026-03-05T15:00:00.070Z", "2026-03-05T15:00:00.700Z", "2026-03-05T15:00:01.000Z"]) {
+      await setClock(s, now)
+      expect((await post([cart()])).body.transactionDate).toBe(now)
+    }
+    await call(s, "DELETE", "/_sandbox/clock")
+  })
+
   it("upserts by cartId: the same cartId replaces the items", async () => {
     const first = await post([cart({ cartId: "cart-upsert" })])
     expect(first.body.items[0].cartId).toBe("cart-upsert")

@@ -24,6 +24,8 @@ describe("bad input never yields a 5xx", () => {
       await call(s, "POST", `${C()}/carts`, { rawBody: '{"__proto__": {"x": 1}}', headers: { "content-type": "application/json" } }),
       400,
     )
+    for (const rawBody of ['{"\\u005f_proto__": {"x": 1}}', '{"constructor": {"prototype": {"x": 1}}}'])
+      expectProblem(await call(s, "POST", `${C()}/carts`, { rawBody, headers: { "content-type": "application/json" } }), 400)
   })
 
   it("a JSON value of the wrong shape is 422", async () => {

@@ -104,8 +104,11 @@ function rate4(rate: Decimal): number {
   return r
 }
 
-/** Jurisdictions by state + ZIP prefix (a small, bounded set: 51 states x 1000 prefixes at most). */
-const JURISDICTIONS = new Map<string, Readonly<Jurisdiction>>()
+/**
+ * Jurisdictions by state + ZIP prefix (a small, bounded set: 51 states x 1000 prefixes at most),
+ * each with the whole-line rate of each category there, decided when first asked (see lineRate).
+ */
+const JURISDICTIONS = new Map<string, { j: Readonly<Jurisdiction>; rates: Map<Category, WholeLineRate | undefined> }>()
 
 /** True when the sandbox computes tax for this destination (US state/DC with a valid ZIP); else all lines get 0. */
 export function isTaxableDestination(addr: Address): boolean {
@@ -137,14 +140,16 @@ export interface Jurisdiction {
  * state's average local rate.
  */
 export function jurisdictionFor(addr: Address): Jurisdiction | null {
+  return placeFor(addr)?.j ?? null
+}
+
+function placeFor(addr: Address) {
   if (!isTaxableDestination(addr)) return null
   const state = addr.state.trim().toUpperCase()
   const key = state + addr.zip.trim().slice(0, 3)
-  const hit = JURISDICTIONS.get(key)
-  if (hit !== undefined) return hit
-  const j = Object.freeze(computeJurisdiction(state, addr))
-  JURISDICTIONS.set(key, j)
-  return j
+  let place = JURISDICTIONS.get(key)
+  if (!place) JURISDICTIONS.set(key, (place = { j: Object.freeze(computeJurisdiction(state, addr)), rates: new Map() }))
+  return place
 }
 
 function computeJurisdiction(state: string, addr: Address): Jurisdiction {
@@ -282,23 +287,33 @@ export function quoteLinesExact(input: QuoteInput): ExactLineTax[] {
 }
 
 /**
- * The rate of a rule that taxes the whole line (price × quantity) — as exactParts decides it —, null
- * when such a rule taxes nothing here, undefined for the other rules (exactParts handles them).
+ * How a rule that taxes the whole line (price × quantity) — as exactParts decides it — picks its
+ * rate: `under` when |unit price| < `below`, else `over` (null: nothing is taxed).
  */
-function wholeLineRate(rule: TaxRule, j: Jurisdiction, price: number): Decimal | null | undefined {
+interface WholeLineRate {
+  below: number
+  under: Decimal | null
+  over: Decimal | null
+}
+
+/** The whole-line rate of a rule in a jurisdiction, undefined for the other rules (exactParts handles them). */
+function wholeLineRate(rule: TaxRule, j: Jurisdiction): WholeLineRate | undefined {
+  const at = (over: Decimal | null): WholeLineRate => ({ below: 0, under: null, over })
   switch (rule.kind) {
     case "exempt":
-      return null
+      return at(null)
     case "taxable":
-      return pct(j.combinedRate)
+      return at(pct(j.combinedRate))
     case "reducedRate":
-      return rule.localApplies ? pctSum(rule.stateRate, j.localRate) : pct(rule.stateRate)
-    case "stateExemptBelow": {
+      return at(rule.localApplies ? pctSum(rule.stateRate, j.localRate) : pct(rule.stateRate))
+    case "stateExemptBelow":
       // thresholds are whole dollars, exact as doubles: comparing the price's double is exact
       if (!/^\d+$/.test(rule.amount)) return undefined
-      if (Math.abs(price) < Number(rule.amount)) return j.clothingLocalExempt || isZero(D(j.localRate)) ? null : pct(j.localRate)
-      return pct(j.combinedRate)
-    }
+      return {
+        below: Number(rule.amount),
+        under: j.clothingLocalExempt || isZero(D(j.localRate)) ? null : pct(j.localRate),
+        over: pct(j.combinedRate),
+      }
     default:
       return undefined
   }
@@ -310,13 +325,18 @@ function wholeLineRate(rule: TaxRule, j: Jurisdiction, price: number): Decimal |
  * tax.rate = the combined rate as a fraction rounded to 4 places (0.0903 for 9.025%).
  */
 export function quoteLines(input: QuoteInput): LineItemOut[] {
-  const j = jurisdictionFor(input.destination)
+  const place = placeFor(input.destination)
+  const j = place?.j ?? null
   const exempt = !j || j.noSalesTax || !!input.exemptStates?.has(j.state)
   return input.lineItems.map((l) => {
     if (!exempt) {
       // the common rules tax the whole line (price × quantity) at one rate: no decimals allocated
-      const rate = wholeLineRate(ruleFor(j!.state, categoryOfTic(l.tic)), j!, l.price)
-      if (rate !== undefined) {
+      const category = categoryOfTic(l.tic)
+      let whole = place!.rates.get(category)
+      if (whole === undefined && !place!.rates.has(category))
+        place!.rates.set(category, (whole = wholeLineRate(ruleFor(j!.state, category), j!)))
+      if (whole !== undefined) {
+        const rate = Math.abs(l.price) < whole.below ? whole.under : whole.over
         const tax =
           rate === null || isZero(rate) || l.price === 0
             ? { amount: 0, rate: 0 }

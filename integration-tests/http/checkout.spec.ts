@@ -88,7 +88,12 @@ medusaIntegrationTestRunner({
     let bootWarnings: string[] = []
     let cartsAtBoot = -1
     beforeAll(async () => {
-      bootWarnings = loggerWarn.mock.calls.map(([m]) => String(m)).filter((m) => FALLBACK_GAP.test(m))
+      // Medusa 2.15 starts the modules' onApplicationStart (the plugin's boot check) without awaiting
+      // it: its warning may come just after the runner's boot. Nothing here touches the provider or
+      // makes a cart meanwhile (hang guard only: on 2.16+ the warning is there already)
+      const gap = () => loggerWarn.mock.calls.map(([m]) => String(m)).filter((m) => FALLBACK_GAP.test(m))
+      for (const until = Date.now() + 60_000; !gap().length && Date.now() < until;) await new Promise((r) => setTimeout(r, 100))
+      bootWarnings = gap()
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
     })

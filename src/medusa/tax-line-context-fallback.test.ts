@@ -91,14 +91,35 @@ describe("the tax-line context without Medusa's hooks: the reader's assumptions,
 
 describe("linesOwner: the cart or order of the provider's lines, through Query", () => {
   it("cart lines: one Query of line_item by the line ids", async () => {
-    const q = fakeQuery({ line_item: [{ id: "cali_1", cart_id: "cart_1" }] })
-    await expect(linesOwner(q.scope, ["cali_1", "cali_2"], ["casm_1"])).resolves.toEqual({ entity: "cart", id: "cart_1" })
+    const q = fakeQuery({ line_item: [{ id: "cali_1", cart_id: "cart_1", is_giftcard: false }] })
+    await expect(linesOwner(q.scope, ["cali_1", "cali_2"], ["casm_1"])).resolves.toEqual({ entity: "cart", id: "cart_1", giftCards: [] })
     expect(q.asked).toEqual([{ entity: "line_item", filters: { id: ["cali_1", "cali_2"] } }])
+  })
+
+  it("the cart's gift cards among the lines (2.15's tax step hands them over), from the same Query", async () => {
+    const q = fakeQuery({
+      line_item: [
+        { id: "cali_1", cart_id: "cart_1", is_giftcard: false },
+        { id: "cali_gc", cart_id: "cart_1", is_giftcard: true },
+        { id: "cali_2", cart_id: "cart_1", is_giftcard: null },
+      ],
+    })
+    await expect(linesOwner(q.scope, ["cali_1", "cali_gc", "cali_2"], [])).resolves.toEqual({
+      entity: "cart",
+      id: "cart_1",
+      giftCards: ["cali_gc"],
+    })
+    expect(q.asked).toHaveLength(1)
+  })
+
+  it("the Cart Module's line item has `is_giftcard` (what the reader asks Query for)", () => {
+    expect(schemaKeys(cartModels.LineItem)).toEqual(expect.arrayContaining(["is_giftcard"]))
+    expect(FALLBACK_QUERY_ENTITIES.cart.line_item).toContain("is_giftcard")
   })
 
   it("shipping only (Medusa's second call): the shipping method's cart", async () => {
     const q = fakeQuery({ shipping_method: [{ id: "casm_1", cart_id: "cart_1" }] })
-    await expect(linesOwner(q.scope, [], ["casm_1"])).resolves.toEqual({ entity: "cart", id: "cart_1" })
+    await expect(linesOwner(q.scope, [], ["casm_1"])).resolves.toEqual({ entity: "cart", id: "cart_1", giftCards: [] })
     expect(q.asked).toEqual([{ entity: "shipping_method", filters: { id: ["casm_1"] } }])
   })
 

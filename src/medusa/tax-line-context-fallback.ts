@@ -2,10 +2,11 @@
  * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows 2.15): the
  * provider gets line and shipping-method ids only, so it finds their cart or order through Query (on
  * the request's container, else the app's) and builds the context the hooks would have.
- * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` and `shipping_method` carry
- * `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
- * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, one
- * service call per cart state on a Medusa without the hooks. Contract test: tax-line-context-fallback.test.ts.
+ * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` (`is_giftcard`) and `shipping_method`
+ * carry `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
+ * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, untaxed
+ * gift cards, one service call per cart state on a Medusa without the hooks.
+ * Contract test: tax-line-context-fallback.test.ts.
  * Boot check: boot-check.ts (the hooks, else this reader's entities).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -23,7 +24,7 @@ export const TAX_LINE_CONTEXT_WORKFLOWS = {
 
 /** The Query entities (and fields) the reader relies on, per module: checked by the contract test and at boot. */
 export const FALLBACK_QUERY_ENTITIES = {
-  cart: { line_item: ["id", "cart_id"], shipping_method: ["id", "cart_id"] },
+  cart: { line_item: ["id", "cart_id", "is_giftcard"], shipping_method: ["id", "cart_id"] },
   order: {
     order_item: ["item_id", "order_id"],
     order_line_item: ["id"],
@@ -68,10 +69,15 @@ export function appContainer(): MedusaContainer | undefined {
   }
 }
 
-/** What the provider's lines belong to; for an order's lines not on it yet, those lines and shipping methods as the hook gets them. */
+/**
+ * What the provider's lines belong to; for an order's lines not on it yet, those lines and shipping
+ * methods as the hook gets them. `giftCards`: the cart's lines among them that are gift cards
+ * (2.15's updateTaxLinesWorkflow reads no `items.is_giftcard`, so its tax step hands them over).
+ */
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string
+  giftCards?: string[]
   newItems?: TaxedItem[]
   newShipping?: TaxedShipping[]
 }
@@ -119,10 +125,17 @@ export async function linesOwner(
     return row?.[owner] ?? undefined
   }
   const { cart, order } = FALLBACK_QUERY_ENTITIES
+  // every line (one statement, as for one): which of them are gift cards, as Medusa's tax step tells them
+  const lines = itemIds.length
+    ? await graph<{ id: string; cart_id?: string | null; is_giftcard?: boolean | null }>(scope, {
+        entity: "line_item",
+        fields: [...cart.line_item],
+        filters: { id: [...itemIds] },
+      })
+    : []
   const cartId =
-    (await first(itemIds, "line_item", "id", cart.line_item, "cart_id")) ??
-    (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
-  if (cartId) return { entity: "cart", id: cartId }
+    lines.find((l) => l.cart_id)?.cart_id ?? (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
+  if (cartId) return { entity: "cart", id: cartId, giftCards: lines.filter((l) => l.is_giftcard).map((l) => l.id) }
   // lines on the order (a draft order's, an order's creation: the whole order is taxed)
   const ownerOrder = await first(itemIds, "order_item", "item_id", order.order_item, "order_id")
   if (ownerOrder) return { entity: "order", id: ownerOrder }

@@ -275,16 +275,23 @@ async function snapshotFromEntity(
  * What the setTaxLineContext hooks would have put in the context, for a provider call on a Medusa
  * without them: the cart (or order) of the lines, found and read through Query on the request's
  * container (the request-actor middleware keeps it), else the app's (src/medusa/tax-line-context-fallback.ts),
- * then built as the hook builds it (the same reads, the same request actor). Undefined when the
- * lines' owner is not found: the provider then quotes from the lines.
+ * then built as the hook builds it (the same reads, the same request actor); with the lines that are
+ * gift cards (the hooks' Medusa leaves them out before the provider). Undefined when the lines'
+ * owner is not found: the provider then quotes from the lines.
  */
-export async function snapshotOfLines(itemIds: readonly string[], shippingIds: readonly string[]): Promise<CartSnapshotInput | undefined> {
+export async function snapshotOfLines(
+  itemIds: readonly string[],
+  shippingIds: readonly string[],
+): Promise<{ snapshot: CartSnapshotInput; giftCards: readonly string[] } | undefined> {
   const container = requestContainer() ?? appContainer()
   if (!container) return undefined
   const owner = await linesOwner(container, itemIds, shippingIds, requestPath())
   if (!owner) return undefined
-  if (owner.entity === "cart") return buildCartSnapshot(container, owner.id, preparedTaxCart(owner.id, runtimeOf(container)))
-  return buildOrderSnapshot(container, owner.id, owner.newItems, owner.newShipping)
+  const snapshot =
+    owner.entity === "cart"
+      ? await buildCartSnapshot(container, owner.id, preparedTaxCart(owner.id, runtimeOf(container)))
+      : await buildOrderSnapshot(container, owner.id, owner.newItems, owner.newShipping)
+  return snapshot && { snapshot, giftCards: owner.giftCards ?? [] }
 }
 
 /**

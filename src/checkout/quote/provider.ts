@@ -229,11 +229,12 @@ export class SalesTaxProviderService implements ITaxProvider {
         this.logger.warn(`sales-tax: the destination could not be verified (${dest.detail}); the cart is untaxed for now`)
       return []
     }
-    // a Medusa without the tax-line context hooks: the provider reads the lines' cart or order itself
-    const ctx = taxLineContextFallbackOn()
+    // a Medusa without the tax-line context hooks: the provider reads the lines' cart or order itself (and its gift cards)
+    const { context: ctx, itemLines: lines } = taxLineContextFallbackOn()
       ? await contextWithLinesSnapshot(itemLines, shippingLines, context, snapshotOfLines, (m) => this.logger.warn(m))
-      : context
-    const snapshot = snapshotFor(itemLines, shippingLines, ctx, this.#onNoHook)
+      : { context, itemLines }
+    if (!lines.length && !shippingLines.length) return []
+    const snapshot = snapshotFor(lines, shippingLines, ctx, this.#onNoHook)
     refuseTaxInclusiveMix(snapshot)
 
     let quote: Quote
@@ -242,13 +243,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     } catch (err) {
       const connectionId = this.connectionFor(snapshot.sales_channel_id).connectionId
       return stampDestination(
-        await this.#failure.onFailure(err, connectionId, snapshot, dest.address, itemLines, shippingLines),
+        await this.#failure.onFailure(err, connectionId, snapshot, dest.address, lines, shippingLines),
         dest.destination,
       )
     } finally {
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
-    return stampDestination(taxLines(snapshot, itemLines, shippingLines, quote, this.#lineDeps), dest.destination)
+    return stampDestination(taxLines(snapshot, lines, shippingLines, quote, this.#lineDeps), dest.destination)
   }
 
   /** One quote per distinct cart state (quote-pipeline.ts), all within `deadline` (timeoutMs from now by default). */

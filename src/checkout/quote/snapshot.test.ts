@@ -84,17 +84,18 @@ describe("contextWithLinesSnapshot (a Medusa without the tax-line hooks: the pro
   it("no hook context: the read snapshot is put where the hook would have, and snapshotFor takes it (discounts, TICs)", async () => {
     const asked: [string[], string[]][] = []
     const warned: string[] = []
-    const ctx = await contextWithLinesSnapshot(
+    const { context: ctx, itemLines } = await contextWithLinesSnapshot(
       [item("a")],
       [ship("s1")],
       { address } as never,
       async (i, s) => {
         asked.push([i, s])
-        return hook
+        return { snapshot: hook, giftCards: [] }
       },
       (m) => warned.push(m),
     )
     expect(asked).toEqual([[["a"], ["s1"]]])
+    expect(itemLines).toEqual([item("a")])
     expect(warned).toEqual([])
     expect((ctx as { address?: unknown }).address).toEqual(address)
     const told: NoHook[] = []
@@ -108,21 +109,22 @@ describe("contextWithLinesSnapshot (a Medusa without the tax-line hooks: the pro
   it("the hooks' context is there: nothing is read", async () => {
     const read = jest.fn()
     const context = { address, additional_context: { [CONTEXT_KEY]: hook } } as never
-    expect(await contextWithLinesSnapshot([item("a")], [], context, read, () => undefined)).toBe(context)
+    expect((await contextWithLinesSnapshot([item("a")], [], context, read, () => undefined)).context).toBe(context)
     expect(read).not.toHaveBeenCalled()
   })
 
   it("nothing found (an order edit's new line): the context as it was, quoted from the lines", async () => {
     const context = { address } as never
+    const lines = [item("a")]
     expect(
       await contextWithLinesSnapshot(
-        [item("a")],
+        lines,
         [],
         context,
         async () => undefined,
         () => undefined,
       ),
-    ).toBe(context)
+    ).toEqual({ context, itemLines: lines })
     expect(snapshotFor([item("a")], [], context).source).toBe("lines")
   })
 
@@ -138,7 +140,15 @@ describe("contextWithLinesSnapshot (a Medusa without the tax-line hooks: the pro
       },
       (m) => warned.push(m),
     )
-    expect(out).toBe(context)
+    expect(out.context).toBe(context)
     expect(warned).toEqual(["sales-tax: the cart of the tax lines could not be read (db down); quoted from the lines"])
+  })
+
+  it("the cart's gift cards (Medusa 2.15's tax step hands them over): left out of the lines, so neither quoted nor given a tax line", async () => {
+    const read = async () => ({ snapshot: hook, giftCards: ["gc"] })
+    const out = await contextWithLinesSnapshot([item("a"), item("gc")], [ship("s1")], { address } as never, read, () => undefined)
+    expect(out.itemLines).toEqual([item("a")])
+    // the hook's snapshot has no gift card either: the quoted cart is the cart less its gift cards
+    expect(snapshotFor(out.itemLines, [ship("s1")], out.context).items.map((i) => i.id)).toEqual(["a"])
   })
 })

@@ -62,28 +62,35 @@ export function snapshotFor(
 
 /**
  * The context with the snapshot `read` finds (the lines' cart or order) when the hooks put none
- * there; else, or when nothing is found or the read fails (`warn` is told), the context as it is.
+ * there, and the item lines less the gift cards it names (as Medusa's tax step leaves them out
+ * where it reads `is_giftcard`); else, or when nothing is found or the read fails (`warn` is told),
+ * the context and lines as they are.
  */
 export async function contextWithLinesSnapshot(
-  itemLines: readonly ItemTaxCalculationLine[],
+  itemLines: ItemTaxCalculationLine[],
   shippingLines: readonly ShippingTaxCalculationLine[],
   context: TaxCalculationContext,
-  read: (itemIds: string[], shippingIds: string[]) => Promise<unknown>,
+  read: (itemIds: string[], shippingIds: string[]) => Promise<{ snapshot: unknown; giftCards?: readonly string[] } | undefined>,
   warn: (m: string) => void,
-): Promise<TaxCalculationContext> {
+): Promise<{ context: TaxCalculationContext; itemLines: ItemTaxCalculationLine[] }> {
   const extra = context.additional_context as Record<string, unknown> | undefined
-  if (extra?.[CONTEXT_KEY] !== undefined) return context
-  let snapshot: unknown
+  if (extra?.[CONTEXT_KEY] !== undefined) return { context, itemLines }
+  let found: Awaited<ReturnType<typeof read>>
   try {
-    snapshot = await read(
+    found = await read(
       itemLines.map((l) => l.line_item.id),
       shippingLines.map((l) => l.shipping_line.id),
     )
   } catch (e) {
     warn(`sales-tax: the cart of the tax lines could not be read (${(e as Error)?.message ?? e}); quoted from the lines`)
-    return context
+    return { context, itemLines }
   }
-  return snapshot === undefined ? context : { ...context, additional_context: { ...extra, [CONTEXT_KEY]: snapshot } }
+  if (!found) return { context, itemLines }
+  const giftCards = new Set(found.giftCards)
+  return {
+    context: { ...context, additional_context: { ...extra, [CONTEXT_KEY]: found.snapshot } },
+    itemLines: giftCards.size ? itemLines.filter((l) => !giftCards.has(l.line_item.id)) : itemLines,
+  }
 }
 
 /** The warning when the hook's context is missing (logged once per provider). */

@@ -47,7 +47,7 @@ function provider(over: Record<string, unknown> = {}) {
       apiKey: KEY,
       baseUrl: sb.url,
       origin: { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" },
-      timeoutMs: 1000,
+      timeoutMs: 10_000, // a loaded machine must not turn a quote into a timeout; the timeout tests set their own
       ...over,
     },
   )

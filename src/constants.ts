@@ -38,3 +38,5 @@ export const BLOCK_ERROR_CODE = "sales_tax_unavailable"
 export const BLOCK_ERROR_MESSAGE = "We could not calculate sales tax for your order right now. Please try again in a moment."
 /** Error code when a US cart has tax-inclusive prices (refused, see docs/provider.md). */
 export const TAX_INCLUSIVE_ERROR_CODE = "sales_tax_tax_inclusive_unsupported"
+/** The plugin's module, as Medusa's container names it (src/modules/sales-tax). */
+export const SALES_TAX_MODULE = "salesTax"

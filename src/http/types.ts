@@ -100,29 +100,6 @@ export interface AdminConnectionsResponse {
   connections: ConnectionView[]
 }
 
-/** A stock location as GET /admin/sales-tax/locations lists it: the origin its lines use and why. */
-export interface LocationView {
-  id: string
-  name: string | null
-  salesChannels: { id: string; name: string | null }[]
-  /** the address used as the origin (its own, or the `origin` option when `fallback`) */
-  origin: { line1: string; line2?: string | null; city: string; state: string; zip: string; countryCode?: string }
-  fallback: boolean
-  /** why it falls back (incomplete address, or refused by the service), or null */
-  reason: string | null
-  refusedAt: string | null
-  /**
-   * not in the US and no service zone of it covers the US: never the origin of a US order's line
-   * (listed as "not used for US orders", neutral, rather than as a fallback)
-   */
-  notForUs?: boolean
-}
-
-export interface AdminLocationsResponse {
-  locations: LocationView[]
-  fallbackOrigin: LocationView["origin"]
-}
-
 export interface AdminSettingsResponse {
   connection: {
     health: CheckResult<HealthResponse>

@@ -6,7 +6,8 @@ import {} from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
 import { useLoad } from "../lib/hooks"
-import type { AdminConnectionsResponse, AdminLocationsResponse, CheckResult, LocationView } from "../../http/types"
+import type { AdminConnectionsResponse, CheckResult } from "../../http/types"
+import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
 import { Btn, DataTable, Note, Section, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>

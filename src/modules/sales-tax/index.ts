@@ -1,9 +1,9 @@
 import { Module } from "@medusajs/framework/utils"
 import SalesTaxModuleService from "./service"
 import registerSalesTaxRuntime from "./loaders/runtime"
+import { SALES_TAX_MODULE } from "../../constants"
 
-export const SALES_TAX_MODULE = "salesTax"
-export { SalesTaxModuleService }
+export { SALES_TAX_MODULE, SalesTaxModuleService }
 export type { TicTargetType } from "./service"
 
 // the loader registers the plugin's runtime in the module's container (src/runtime.ts)

@@ -63,16 +63,7 @@ export function Page(props: {
   return (
     <div className="flex flex-col gap-y-3" data-testid={props.testId}>
       <Container className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
-        <div>
-          <Heading level="h1">{props.title}</Heading>
-          {typeof props.subtitle === "string" ? (
-            <Note tone="subtle" size="small">
-              {props.subtitle}
-            </Note>
-          ) : (
-            props.subtitle
-          )}
-        </div>
+        <Titled level="h1" title={props.title} subtitle={props.subtitle} />
         <div className="flex flex-wrap items-end gap-2">{props.actions}</div>
       </Container>
       {props.error ? (
@@ -81,6 +72,22 @@ export function Page(props: {
         </Container>
       ) : null}
       {props.children}
+    </div>
+  )
+}
+
+/** A heading with the line under it (a string is set as a subtle note). */
+function Titled(props: { level: "h1" | "h2"; title: ReactNode; subtitle?: ReactNode }) {
+  return (
+    <div>
+      <Heading level={props.level}>{props.title}</Heading>
+      {typeof props.subtitle === "string" ? (
+        <Note tone="subtle" size="small">
+          {props.subtitle}
+        </Note>
+      ) : (
+        props.subtitle
+      )}
     </div>
   )
 }
@@ -102,16 +109,7 @@ export function Section(props: {
   return (
     <Container className="divide-y p-0" data-testid={props.testId}>
       <div className="flex items-center justify-between px-6 py-4">
-        <div>
-          <Heading level="h2">{props.title}</Heading>
-          {typeof props.subtitle === "string" ? (
-            <Note tone="subtle" size="small">
-              {props.subtitle}
-            </Note>
-          ) : (
-            props.subtitle
-          )}
-        </div>
+        <Titled level="h2" title={props.title} subtitle={props.subtitle} />
         {props.aside ? <Note tone="subtle">{props.aside}</Note> : null}
         {props.actions ? <div className="flex items-center gap-x-2">{props.actions}</div> : null}
       </div>

@@ -8,8 +8,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { isSalesTaxError } from "../../service/client/errors"
 import { sanitizeError } from "../decisions-retry"
-import { PluginOptionsError } from "../../options"
-import { secretOf } from "../processor-factory"
+import { getPluginOptions, PluginOptionsError } from "../../options"
 import type { BackfillProgress } from "./core"
 import { runBackfill } from "./medusa"
 import { rangeOf, type BackfillRangeInput } from "./range"
@@ -63,7 +62,12 @@ export function startBackfill(
       logger.info(`sales-tax backfill ${job.from}..${job.to}: filed ${p.filed}, skipped ${p.skipped}, failed ${p.failed}`)
     },
     (e) => {
-      const secret = secretOf(container)
+      let secret: string | undefined
+      try {
+        secret = getPluginOptions(container).apiKey
+      } catch {
+        secret = undefined
+      }
       job.error = backfillFailureMessage(e, [secret])
       job.status = "failed"
       logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${sanitizeError(e, [secret])}`)

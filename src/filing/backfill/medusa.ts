@@ -5,15 +5,18 @@
  * paused by a refused key are made due. Used by the exec script and the admin action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { amountString, dec } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
-import type { CompletionMode } from "../../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../../modules/sales-tax-filing/types"
+import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
-import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
+import { refundsShipping } from "../refund-targets"
+import type { ReturnRow } from "../order-rows"
 import { readOrders } from "../order-reader"
 import { graph, graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
-import { filingProcessorDeps, filingStore } from "../processor-factory"
+import { filingProcessorDeps } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
 import {
   addBatch,
@@ -52,18 +55,26 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first. */
-export function pastReturns(returns: ReturnRow[] | null | undefined) {
-  return (returns ?? [])
-    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at)
-    .map((r) => ({
+/** A received plain return (not a claim's or an exchange's) as the refund it files; oldest first. */
+type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
+
+/** Pure: the received quantities of an order's plain returns (not a claim's or an exchange's, not canceled), oldest first. */
+export function pastReturns(returns: ReturnRow[] | null | undefined): PastReturn[] {
+  const out: PastReturn[] = []
+  for (const r of returns ?? []) {
+    if (r.claim_id || r.exchange_id || r.canceled_at) continue
+    const items: RefundItem[] = (r.items ?? [])
+      .map((i) => ({ itemId: i.item_id, quantity: dec(amountString(i.received_quantity)).toNumber() }))
+      .filter((i) => i.quantity > 0)
+    if (!items.length) continue
+    out.push({
       key: r.id,
-      items: refundItems(r.items, (i) => i.received_quantity),
+      items,
       returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
       refundShipping: refundsShipping(r.metadata),
-    }))
-    .filter((r) => r.items.length)
-    .sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
+    })
+  }
+  return out.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
 }
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
@@ -95,7 +106,9 @@ export async function loadBackfillPage(
     if (attention) {
       // a US order a person must look at: recorded as needs_attention when it has no record yet,
       // never filed here; only ensured, never run, so an existing record is left to its owner
-      await filingStore(container).ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
+      await container
+        .resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+        .ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
       notFiled.push({ orderId: o.id, reason: `needs attention: ${reason}` })
       continue
     }
@@ -121,7 +134,7 @@ export async function loadBackfillPage(
 
 /** The filing records as the backfill's ledger: an order that has one is skipped. */
 export function recordLedger(container: MedusaContainer): BackfillLedger {
-  const store = filingStore(container)
+  const store = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
   return {
     async filed(orderIds) {
       const rows = await store.listFilingRecords(
@@ -178,7 +191,7 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)
       resumed = true
-      await filingStore(container).resumePaused(KEY_REFUSED, new Date())
+      await container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE).resumePaused(KEY_REFUSED, new Date())
     }
     out.skipped += cur.notFiled.length
     out.failed.push(...cur.failed)

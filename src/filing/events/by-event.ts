@@ -6,7 +6,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { describeFailure } from "../decisions-retry"
-import { secretOf } from "../processor-factory"
+import { getPluginOptions } from "../../options"
 import { onOrderEdited, onPaymentCaptured, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { onPaymentRefunded } from "./credits"
@@ -38,9 +38,13 @@ export async function onFilingEvent(container: MedusaContainer, name: string, da
   try {
     await h.run(container, id)
   } catch (e) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .error(`sales-tax filing: ${name} failed: ${describeFailure(e, [secretOf(container)])}`)
+    let apiKey: string | undefined
+    try {
+      apiKey = getPluginOptions(container).apiKey
+    } catch {
+      apiKey = undefined
+    }
+    container.resolve(ContainerRegistrationKeys.LOGGER).error(`sales-tax filing: ${name} failed: ${describeFailure(e, [apiKey])}`)
     throw e
   }
 }

@@ -17,7 +17,11 @@ export const FILING_STATES = [
 export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
 export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
-/** What a record files; every kind but "order" has `parent_order_id` = the Medusa order. */
+/**
+ * What a record files: the order, an exchange's new items, an edit's changed lines after the
+ * cutoff, a replace claim's charge, or a credit for a refund without a return (orderId = the
+ * Medusa id of each; every kind but "order" has `parent_order_id` = the Medusa order).
+ */
 export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
 export type RefundState = "pending" | "refunded" | "superseded" | "failed"
@@ -28,7 +32,7 @@ export type DestinationSource = "typed" | "verified" | "order_address"
 /** One line of a Medusa order as charged: the unit price the tax was computed on and its tax. */
 export interface FilingLine {
   index: number
-  /** order line item id, or shipping method id */
+  /** Medusa order line item id, or shipping method id (kind "shipping"). */
   itemId: string
   kind: "item" | "shipping"
   /** unit price in dollars (after discounts), as sent to the service */
@@ -84,13 +88,13 @@ export interface RefundItem {
 
 /** An order edit as the filing record keeps it (on the Medusa order's own record). */
 export interface EditIntent {
-  /** the order change id (`ordch_…`) */
+  /** the order change id of the edit (`ordch_…`) */
   id: string
-  /** superseded: the order was canceled first */
+  /** pending → applied (or superseded when the order was canceled first) */
   state: "pending" | "applied" | "superseded"
-  /** the order voided and filed again whole, or refunds + an order of its own */
+  /** how it was filed: the order voided and filed again whole, or refunds + an order of its own */
   mode?: "refile" | "supplement" | "none"
-  /** when the edit was confirmed */
+  /** when the edit was confirmed (the supplement's transaction date) */
   at: string
   /** the order's lines as Medusa charges them after the edit */
   lines: FilingLine[]

@@ -5,14 +5,12 @@
  * paused by a refused key are made due. Used by the exec script and the admin action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
-import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type CompletionMode } from "../../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
-import { refundsShipping } from "../refund-targets"
-import type { ReturnRow } from "../order-rows"
+import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
 import { readOrders } from "../order-reader"
 import { graph, graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
@@ -55,26 +53,18 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/** A received plain return (not a claim's or an exchange's) as the refund it files; oldest first. */
-type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
-
-/** Pure: the received quantities of an order's plain returns (not a claim's or an exchange's, not canceled), oldest first. */
-export function pastReturns(returns: ReturnRow[] | null | undefined): PastReturn[] {
-  const out: PastReturn[] = []
-  for (const r of returns ?? []) {
-    if (r.claim_id || r.exchange_id || r.canceled_at) continue
-    const items: RefundItem[] = (r.items ?? [])
-      .map((i) => ({ itemId: i.item_id, quantity: dec(amountString(i.received_quantity)).toNumber() }))
-      .filter((i) => i.quantity > 0)
-    if (!items.length) continue
-    out.push({
+/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first. */
+export function pastReturns(returns: ReturnRow[] | null | undefined) {
+  return (returns ?? [])
+    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at)
+    .map((r) => ({
       key: r.id,
-      items,
+      items: refundItems(r.items, (i) => i.received_quantity),
       returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
       refundShipping: refundsShipping(r.metadata),
-    })
-  }
-  return out.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
+    }))
+    .filter((r) => r.items.length)
+    .sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
 }
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */

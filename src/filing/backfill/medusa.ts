@@ -6,15 +6,14 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions, type PluginOptions } from "../../options"
-import { SALES_TAX_FILING_MODULE, type CompletionMode } from "../../modules/sales-tax-filing/types"
-import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
+import type { CompletionMode } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
 import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
 import { readOrders } from "../order-reader"
 import { graph, graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
-import { filingProcessorDeps } from "../processor-factory"
+import { filingProcessorDeps, filingStore } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
 import {
   addBatch,
@@ -96,9 +95,7 @@ export async function loadBackfillPage(
     if (attention) {
       // a US order a person must look at: recorded as needs_attention when it has no record yet,
       // never filed here; only ensured, never run, so an existing record is left to its owner
-      await container
-        .resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
-        .ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
+      await filingStore(container).ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
       notFiled.push({ orderId: o.id, reason: `needs attention: ${reason}` })
       continue
     }
@@ -124,7 +121,7 @@ export async function loadBackfillPage(
 
 /** The filing records as the backfill's ledger: an order that has one is skipped. */
 export function recordLedger(container: MedusaContainer): BackfillLedger {
-  const store = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+  const store = filingStore(container)
   return {
     async filed(orderIds) {
       const rows = await store.listFilingRecords(
@@ -181,7 +178,7 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)
       resumed = true
-      await container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE).resumePaused(KEY_REFUSED, new Date())
+      await filingStore(container).resumePaused(KEY_REFUSED, new Date())
     }
     out.skipped += cur.notFiled.length
     out.failed.push(...cur.failed)

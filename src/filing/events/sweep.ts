@@ -11,8 +11,6 @@ import { getPluginOptions } from "../../options"
 import { childOrderId } from "../decisions-refunds"
 import { graph } from "../../query"
 import type { PluginOptions } from "../../options"
-import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
-import { SALES_TAX_FILING_MODULE } from "../../modules/sales-tax-filing/types"
 import { daysBefore } from "../../modules/sales-tax-filing/retention"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
 import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
@@ -31,9 +29,8 @@ export async function applyRetention(
   options: PluginOptions,
   now: Date,
 ): Promise<{ streets: number; calls: number }> {
-  const filing = container.resolve<Pick<SalesTaxFilingModuleService, "removeStreetLines">>(SALES_TAX_FILING_MODULE)
   const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
-  const streets = await filing.removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
+  const streets = await filingStore(container).removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
   const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))
   return { streets, calls }
 }

@@ -5,7 +5,8 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
-import { SALES_TAX_FILING_MODULE, type FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { filingStore } from "../processor-factory"
 import { chargedTotal } from "../decisions"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
@@ -132,7 +133,7 @@ function recordFacts(r: FilingRecordRow): RecordFacts {
 /** The filing records of `orderIds` and of their children (exchange, edit, claim, credit records). */
 export async function loadRecordFacts(container: MedusaContainer, orderIds: string[]): Promise<RecordFacts[]> {
   if (!orderIds.length) return []
-  const svc = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+  const svc = filingStore(container)
   const cfg = { relations: ["refunds"], take: null }
   const [own, children] = await Promise.all([
     svc.listFilingRecords({ order_id: orderIds }, cfg),

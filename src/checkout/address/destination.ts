@@ -14,7 +14,7 @@ import {
   planDestination,
   zipText,
   type ResolvedDestination,
-} from "./us-address"
+} from "../../service/address/us-address"
 import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"

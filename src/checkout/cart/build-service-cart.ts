@@ -11,7 +11,7 @@ import {
   zipText,
   type DestinationPlan,
   type ResolvedDestination,
-} from "../address/us-address"
+} from "../../service/address/us-address"
 
 /** The address part of Medusa's TaxCalculationContext. */
 export interface MedusaAddressLike {

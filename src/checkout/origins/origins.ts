@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Address } from "../../service/contract"
-import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
+import { normalizeUsState, normalizeUsZip, zipText } from "../../service/address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */

@@ -8,7 +8,7 @@ import { isSalesTaxError, type SalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { buildServiceCart } from "../cart/build-service-cart"
 import type { CartSnapshot } from "../cart/context"
-import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../origins/origins"
+import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../../service/origins/origins"
 import { isOutage } from "./outage"
 import type { ServiceCart } from "./quote-types"
 

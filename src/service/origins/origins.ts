@@ -6,8 +6,8 @@
  * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
  */
 import { createHash } from "node:crypto"
-import type { Address } from "../../service/contract"
-import { normalizeUsState, normalizeUsZip, zipText } from "../../service/address/us-address"
+import type { Address } from "../contract"
+import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */

@@ -2,7 +2,7 @@ import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
-import { claimedByOther } from "./certificate-claims"
+import { claimedByOther } from "../../service/exemptions/certificate-claims"
 
 /**
  * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
@@ -39,7 +39,7 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 
 // Review: only approved certificates exempt
 
-import type { CertificateStanding, ReviewStatus } from "./certificate-claims"
+import type { CertificateStanding, ReviewStatus } from "../../service/exemptions/certificate-claims"
 export type { CertificateStanding, ReviewStatus }
 
 /**

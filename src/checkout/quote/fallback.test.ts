@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
 import { isDegraded } from "./health"
 import { refusesCertificate } from "../exemptions/exemptions"
-import { checkoutExemption } from "../exemptions/exemption-snapshot"
+import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
 
 describe("fallbackGaps", () => {

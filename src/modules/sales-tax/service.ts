@@ -19,7 +19,7 @@ import {
   type ReviewStatus,
 } from "../../checkout/exemptions/exemptions"
 
-import { isPlaceholder, LOST_PREFIX, RESERVED_PREFIX, type PlaceholderRow } from "../../checkout/exemptions/certificate-claims"
+import { isPlaceholder, LOST_PREFIX, RESERVED_PREFIX, type PlaceholderRow } from "../../service/exemptions/certificate-claims"
 
 type OriginRow = InferTypeOf<typeof CertificateOrigin>
 

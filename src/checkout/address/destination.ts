@@ -6,7 +6,7 @@
  */
 import { isSalesTaxError, type SalesTaxClient } from "../../service/client"
 import type { Address } from "../../service/contract"
-import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
+import { serviceAddress, type MedusaAddressLike } from "../../service/cart/build-service-cart"
 import {
   ADDRESS_UNRESOLVED_CODE,
   CURRENCY_UNSUPPORTED_CODE,

@@ -7,8 +7,8 @@
  */
 import type { Address, CertificateRecord } from "../../service/contract"
 import type { PluginOptions } from "../../options"
-import { cartsRequest } from "../cart/build-service-cart"
-import type { CartSnapshot } from "../cart/context"
+import { cartsRequest } from "../../service/cart/build-service-cart"
+import type { CartSnapshot } from "../../service/cart/context"
 import { inclusiveLines } from "../inclusive/inclusive-cart"
 import type { InclusiveHints } from "../inclusive/inclusive-hints"
 import { refusedLocations, shareRefusal, type RefusalCache } from "../../service/origins/origins"

@@ -1,6 +1,6 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../../service/contract"
+import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
 import { dec } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import type { CartSnapshot } from "./context"
@@ -11,7 +11,7 @@ import {
   zipText,
   type DestinationPlan,
   type ResolvedDestination,
-} from "../../service/address/us-address"
+} from "../address/us-address"
 
 /** The address part of Medusa's TaxCalculationContext. */
 export interface MedusaAddressLike {

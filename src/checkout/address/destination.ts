@@ -18,7 +18,7 @@ import {
 import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"
-import { withDeadline } from "../quote/fallback"
+import { withDeadline } from "../../service/deadline"
 import { recordRateId } from "../../medusa/tax-line-record"
 
 const STATE_SET = new Set<string>(US_STATES)

@@ -1,6 +1,6 @@
-/** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
+/** The outage path's pure parts: fallback coverage, the outage flag, refused certificates, the checkout exemption. */
 import fc from "fast-check"
-import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
+import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES } from "./fallback"
 import { isDegraded } from "./health"
 import { refusesCertificate } from "../exemptions/exemptions"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
@@ -17,33 +17,6 @@ describe("fallbackGaps", () => {
       fallbackGaps({ failurePolicy: "fallback", fallbackRate: undefined, fallbackRates: undefined }, { all: true, states: [] }),
     ).toEqual([])
     expect(fallbackGaps({ failurePolicy: "block", fallbackRate: undefined, fallbackRates: undefined })).toEqual([])
-  })
-})
-
-describe("withDeadline", () => {
-  it("answers in time, or rejects with QuoteTimeoutError at the deadline (fake clock: exactly then, however busy the machine)", async () => {
-    expect(await withDeadline(async () => 1, 100)).toBe(1)
-    jest.useFakeTimers()
-    try {
-      let outcome: unknown = "pending"
-      void withDeadline(() => new Promise((r) => setTimeout(r, 1000)), 50).then(
-        (v) => (outcome = v),
-        (e) => (outcome = e),
-      )
-      await jest.advanceTimersByTimeAsync(49)
-      expect(outcome).toBe("pending")
-      await jest.advanceTimersByTimeAsync(1)
-      expect(outcome).toBeInstanceOf(QuoteTimeoutError)
-      // an answer before the deadline wins, and its timer is cleared
-      let early: unknown = "pending"
-      void withDeadline(() => new Promise((r) => setTimeout(() => r("quote"), 30)), 50).then((v) => (early = v))
-      await jest.advanceTimersByTimeAsync(30)
-      expect(early).toBe("quote")
-      expect(jest.getTimerCount()).toBe(1) // only the first call's 1000 ms work is left
-    } finally {
-      jest.useRealTimers()
-    }
-    expect(await withDeadline(async () => 1, 0).catch((e) => e)).toBeInstanceOf(QuoteTimeoutError)
   })
 })
 

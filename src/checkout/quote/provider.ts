@@ -33,7 +33,7 @@ import {
   type QuoteStore,
 } from "./result-cache"
 import type { CircuitBreaker } from "./circuit-breaker"
-import { withDeadline } from "./fallback"
+import { withDeadline } from "../../service/deadline"
 import { checkFallbackCoverage } from "./fallback-coverage"
 import { defaultRegionStates } from "../../medusa/tax-rate-service"
 import { FailurePolicy } from "./failure-policy"

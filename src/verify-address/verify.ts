@@ -22,7 +22,7 @@ import {
   verifyAddressGuard,
   type Limited,
   type Verdict,
-} from "../core/verify-address-limits"
+} from "../service/address/verify-address-limits"
 
 export const VerifyAddressBody = z.object({
   address_1: z.string().trim().max(100).default(""),

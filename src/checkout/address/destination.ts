@@ -17,7 +17,7 @@ import {
 } from "../../service/address/us-address"
 import { US_STATES } from "../../service/contract"
 import type { PluginOptions } from "../../options"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../service/address/verify-address-limits"
 import { withDeadline } from "../../service/deadline"
 import { recordRateId } from "../../medusa/tax-line-record"
 

@@ -28,7 +28,7 @@ import {
 import { filedItemTic } from "./gift-cards"
 import { ticsForProducts } from "./snapshot-tics"
 import { readOrder } from "./order-reader"
-import { quoteDestination, type QuoteDestination } from "../checkout/address/destination"
+import { quoteDestination, type QuoteDestination } from "../service/address/destination"
 import type { MedusaAddressLike } from "../service/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"
 

@@ -21,7 +21,7 @@ import { InclusiveHints } from "../inclusive/inclusive-hints"
 import type { RateMemory, WrittenRates } from "../../modules/sales-tax/last-known-rates"
 import type { RefusalCache } from "../../service/origins/origins"
 import { CachingCertificateStore, certificateCache, registerCertificateConnections } from "../exemptions/exemptions"
-import { plannedDestination, quoteDestination, stampDestination } from "../address/destination"
+import { plannedDestination, quoteDestination, stampDestination } from "../../service/address/destination"
 import { servesRequests } from "../../core/serving"
 import {
   MedusaCacheStore,

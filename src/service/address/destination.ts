@@ -4,9 +4,9 @@
  * The verdict is cached per normalized address (verify-limits.ts), so a checkout asks at most once per
  * address. The shopper's address is not rewritten: the resolved destination is quoted and filed.
  */
-import { isSalesTaxError, type SalesTaxClient } from "../../service/client"
-import type { Address } from "../../service/contract"
-import { serviceAddress, type MedusaAddressLike } from "../../service/cart/build-service-cart"
+import { isSalesTaxError, type SalesTaxClient } from "../client"
+import type { Address } from "../contract"
+import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
 import {
   ADDRESS_UNRESOLVED_CODE,
   CURRENCY_UNSUPPORTED_CODE,
@@ -14,11 +14,11 @@ import {
   planDestination,
   zipText,
   type ResolvedDestination,
-} from "../../service/address/us-address"
-import { US_STATES } from "../../service/contract"
+} from "./us-address"
+import { US_STATES } from "../contract"
 import type { PluginOptions } from "../../options"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../service/address/verify-address-limits"
-import { withDeadline } from "../../service/deadline"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-address-limits"
+import { withDeadline } from "../deadline"
 import { recordRateId } from "../../medusa/tax-line-record"
 
 const STATE_SET = new Set<string>(US_STATES)

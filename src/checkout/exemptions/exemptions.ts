@@ -240,10 +240,3 @@ export function pickExemption(
 export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
   return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
 }
-
-/** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */
-export function refusesCertificate(err: unknown): boolean {
-  const e = err as { status?: unknown; errors?: { location?: unknown }[] } | null
-  if (!e || (e.status !== 422 && e.status !== 400 && e.status !== 404)) return false
-  return (e.errors ?? []).some((x) => typeof x.location === "string" && /\.exemption(\.|$)/.test(x.location))
-}

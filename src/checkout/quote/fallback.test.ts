@@ -1,8 +1,7 @@
-/** The outage path's pure parts: fallback coverage, the outage flag, refused certificates, the checkout exemption. */
+/** The outage path's pure parts: fallback coverage, the outage flag, the checkout exemption. */
 import fc from "fast-check"
 import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES } from "./fallback"
 import { isDegraded } from "./health"
-import { refusesCertificate } from "../exemptions/exemptions"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
 
@@ -26,15 +25,6 @@ describe("isDegraded", () => {
     expect(isDegraded({ outageAt: 10, okAt: null })).toBe(true)
     expect(isDegraded({ outageAt: 10, okAt: 5 })).toBe(true)
     expect(isDegraded({ outageAt: 10, okAt: 11 })).toBe(false)
-  })
-})
-
-describe("refusesCertificate", () => {
-  it("a 4xx located at the cart's exemption", () => {
-    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(true)
-    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].destination.zip" }] })).toBe(false)
-    expect(refusesCertificate({ status: 503, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(false)
-    expect(refusesCertificate(new Error("x"))).toBe(false)
   })
 })
 

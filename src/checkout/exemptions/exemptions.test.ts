@@ -6,9 +6,9 @@ import {
   mayExempt,
   pickExemption,
   withApproval,
-  type CertificateReviews,
   type CertificateStanding,
 } from "./exemptions"
+import type { CertificateReviews } from "../../service/exemptions/registry"
 import { MemoryStore } from "../quote/result-cache"
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"

@@ -40,6 +40,7 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 // Review: only approved certificates exempt
 
 import type { CertificateStanding, ReviewStatus } from "../../service/exemptions/certificate-claims"
+import { registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 export type { CertificateStanding, ReviewStatus }
 
 /**
@@ -54,28 +55,6 @@ export type ListedCertificate = CertificateRecord & {
   approved?: boolean
   claimedCartId?: string | null
   claimedAt?: string | null
-}
-
-/** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
-export interface CertificateReviews {
-  /**
-   * The rows of `certificateIds`, and whether the customer has a submission in flight (a
-   * reserved row: a certificate at the service that has no row yet may be that submission).
-   */
-  certificateStandings(
-    customerId: string,
-    certificateIds: string[],
-  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
-}
-
-/** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
-const certificateReviews = runtimeSlot("certificateReviews", (): { reviews?: CertificateReviews } => ({}))
-export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  certificateReviews(rt).reviews = r
-}
-
-export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
-  return certificateReviews(rt).reviews
 }
 
 /**

@@ -12,14 +12,16 @@ import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
-import {
-  registerCertificateReviews,
-  type CertificateReviews,
-  type CertificateStanding,
-  type ReviewStatus,
-} from "../../checkout/exemptions/exemptions"
+import { registerCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
-import { isPlaceholder, LOST_PREFIX, RESERVED_PREFIX, type PlaceholderRow } from "../../service/exemptions/certificate-claims"
+import {
+  isPlaceholder,
+  LOST_PREFIX,
+  RESERVED_PREFIX,
+  type CertificateStanding,
+  type PlaceholderRow,
+  type ReviewStatus,
+} from "../../service/exemptions/certificate-claims"
 
 type OriginRow = InferTypeOf<typeof CertificateOrigin>
 

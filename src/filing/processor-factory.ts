@@ -12,7 +12,8 @@ import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/servic
 import { FilingProcessor } from "./processor"
 import type { FilingClient, FilingLogger, FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
+import { forgetCertificates } from "../service/exemptions/registry"
+import { runtimeOf } from "../runtime"
 
 interface CertificateUses {
   markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
@@ -49,7 +50,7 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
     certificateUsed: async (u) => {
       const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
       await uses?.markCertificateUsed(u)
-      if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
+      if (u.customerId) await forgetCertificates(runtimeOf(container))?.(u.customerId, container)
     },
   }
 }

@@ -40,7 +40,7 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 // Review: only approved certificates exempt
 
 import type { CertificateStanding, ReviewStatus } from "../../service/exemptions/certificate-claims"
-import { registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
+import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 export type { CertificateStanding, ReviewStatus }
 
 /**
@@ -141,6 +141,8 @@ export async function invalidateCustomerCertificates(
     return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
   }
 }
+// filing forgets the list of a customer whose single-purchase certificate was used (it imports no checkout)
+registerForgetCertificates(invalidateCustomerCertificates)
 
 /** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
 export class CachingCertificateStore extends MedusaCachingStore<ListedCertificate[]> {

@@ -1,7 +1,9 @@
 /**
- * What is registered in the plugin's runtime for checkout, so that the salesTax module need not
- * import it: the certificate-origin table, which checkout asks whether a certificate may exempt.
+ * What a wing registers in the plugin's runtime for another, so that neither imports the other:
+ * the salesTax module's certificate-origin table, which checkout asks whether a certificate may
+ * exempt, and checkout's forgetting of a customer's cached certificate list, which filing calls.
  */
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import type { CertificateStanding } from "./certificate-claims"
 
@@ -26,3 +28,12 @@ export function registerCertificateReviews(r: CertificateReviews | undefined, rt
 export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
   return certificateReviews(rt).reviews
 }
+
+/** Forgets a customer's cached certificate list (checkout's invalidateCustomerCertificates, registered as its file loads). */
+type ForgetCertificates = (customerId: string, scope: MedusaContainer) => Promise<unknown>
+const forgetting = runtimeSlot("forgetCertificates", (): { forget?: ForgetCertificates } => ({}))
+export function registerForgetCertificates(f: ForgetCertificates, rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  forgetting(rt).forget = f
+}
+
+export const forgetCertificates = (rt: SalesTaxRuntime): ForgetCertificates | undefined => forgetting(rt).forget

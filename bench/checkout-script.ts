@@ -8,7 +8,7 @@
  */
 import type { SalesTaxProviderService } from "../src/checkout/quote/provider"
 import { CONTEXT_KEY } from "../src/constants"
-import type { CartSnapshotInput } from "../src/checkout/cart/context"
+import type { CartSnapshotInput } from "../src/service/cart/context"
 import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/checkout/hooks/request-actor"
 
 export const CHECKOUT_ADDRESS = {

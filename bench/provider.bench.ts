@@ -14,8 +14,8 @@ import { loadavg } from "node:os"
 import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../src/service/client"
 import { SalesTaxProviderService } from "../src/checkout/quote/provider"
-import { buildServiceCart } from "../src/checkout/cart/build-service-cart"
-import { CartSnapshot } from "../src/checkout/cart/context"
+import { buildServiceCart } from "../src/service/cart/build-service-cart"
+import { CartSnapshot } from "../src/service/cart/context"
 import { benchSnapshot as snapshot, itemLines, scriptedCheckout, shipLines, taxContext as ctx } from "./checkout-script"
 
 const N = Number(process.env.BENCH_ITERATIONS ?? 300)

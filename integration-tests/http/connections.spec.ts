@@ -38,7 +38,7 @@ import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/li
 import { toCents, roundCents } from "../../src/money"
 import { checkConnectionChannels } from "../../src/medusa/boot-check"
 import { getPluginOptions } from "../../src/options"
-import { originServiceId } from "../../src/checkout/origins/origins"
+import { originServiceId } from "../../src/service/origins/origins"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"

@@ -27,7 +27,7 @@ import {
 } from "../helpers"
 import { adminAuth, adminOrder, waitForFiling } from "../filing-helpers/medusa"
 import { TAX_LINE_CODE } from "../../src/constants"
-import { ADDRESS_UNRESOLVED_CODE, ADDRESS_UNRESOLVED_MESSAGE, CURRENCY_UNSUPPORTED_CODE } from "../../src/checkout/address/us-address"
+import { ADDRESS_UNRESOLVED_CODE, ADDRESS_UNRESOLVED_MESSAGE, CURRENCY_UNSUPPORTED_CODE } from "../../src/service/address/us-address"
 import { SALES_TAX_MODULE } from "../../src/modules/sales-tax"
 import { SALES_TAX_FILING_MODULE, type FilingSnapshot, type FilingStore } from "../../src/modules/sales-tax-filing/types"
 import { callLog } from "../../src/service/call-log"

@@ -4,7 +4,7 @@
  */
 import type { Address } from "../service/contract"
 import { dec, roundCents, sum } from "../money"
-import { originServiceId, sameAddress } from "../checkout/origins/origins"
+import { originServiceId, sameAddress } from "../service/origins/origins"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 
 // Refunds

@@ -5,8 +5,8 @@
  */
 import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
 import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
-import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../checkout/address/us-address"
-import { plannedDestination, type QuoteDestination } from "../checkout/address/destination"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
+import { plannedDestination, type QuoteDestination } from "../service/address/destination"
 import type {
   DestinationSource,
   EditIntent,

@@ -8,7 +8,7 @@ import fc from "fast-check"
 import { dec, roundCents } from "../money"
 import type { Address } from "../service/contract"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import { originServiceId, sameAddress } from "../checkout/origins/origins"
+import { originServiceId, sameAddress } from "../service/origins/origins"
 import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions-refunds"
 import { itemLine } from "./__tests__/lines"
 

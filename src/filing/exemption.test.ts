@@ -1,63 +1,8 @@
-/**
- * The exemption of a filing snapshot: the customer's active certificate (the provider's lookup),
- * else the one recorded on the charged tax lines; and it reaches both filing requests.
- */
-import { chargedExemption, snapshotExemption } from "./snapshot"
+/** The exemption of a filing snapshot reaches both filing requests. */
 import { directOrderRequest, requoteRequest } from "./decisions"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"
 
 const CERT = "5f0c1a4e-0000-4000-8000-00000000000a"
-const exemptLines = [{ tax_lines: [{ data: { tic: 0, exemption_id: CERT } }] }, { tax_lines: [] }]
-const taxedLines = [{ tax_lines: [{ data: { tic: 0, exemption_id: null } }] }]
-
-describe("chargedExemption", () => {
-  it("reads the certificate the provider charged under, or null", () => {
-    expect(chargedExemption(exemptLines)).toBe(CERT)
-    expect(chargedExemption(taxedLines)).toBeNull()
-    expect(chargedExemption([{ tax_lines: null }, {}])).toBeNull()
-  })
-})
-
-describe("snapshotExemption", () => {
-  it("uses the lookup for the destination state", async () => {
-    const calls: [string, string][] = []
-    const id = await snapshotExemption(async (c, s) => (calls.push([c, s]), "looked-up"), "cus_1", "MN", taxedLines)
-    expect(id).toBe("looked-up")
-    expect(calls).toEqual([["cus_1", "MN"]])
-  })
-  it("no certificate found and none charged: null", async () => {
-    expect(await snapshotExemption(async () => null, "cus_1", "MN", taxedLines)).toBeNull()
-  })
-  it("the lookup fails or finds none: the certificate recorded on the charged lines", async () => {
-    expect(
-      await snapshotExemption(
-        async () => {
-          throw new Error("503")
-        },
-        "cus_1",
-        "MN",
-        exemptLines,
-      ),
-    ).toBe(CERT)
-    expect(await snapshotExemption(async () => null, "cus_1", "MN", exemptLines)).toBe(CERT)
-    expect(
-      await snapshotExemption(
-        async () => {
-          throw new Error("503")
-        },
-        "cus_1",
-        "MN",
-        taxedLines,
-      ),
-    ).toBeNull()
-  })
-  it("no lookup without a Medusa customer id", async () => {
-    const lookup = jest.fn(async () => "x")
-    expect(await snapshotExemption(lookup, null, "MN", taxedLines)).toBeNull()
-    expect(lookup).not.toHaveBeenCalled()
-  })
-})
-
 describe("the snapshot's exemption reaches the service", () => {
   const snap: FilingSnapshot = {
     orderId: "order_1",

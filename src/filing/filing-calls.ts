@@ -21,7 +21,7 @@ import {
 } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
 import { dec } from "../money"
-import { refusesCertificate } from "../checkout/exemptions/exemptions"
+import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
 import { newRecordFor, sortRefunds, statusOf, WaitError, type FilingClient, type FilingProcessorDeps } from "./processor-types"
 

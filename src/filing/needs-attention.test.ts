@@ -6,7 +6,7 @@
 import fc from "fast-check"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { US_STATES } from "../service/contract"
-import { zipPrefixState } from "../checkout/address/us-address"
+import { zipPrefixState } from "../service/address/us-address"
 import { SalesTaxClient } from "../service/client"
 import { roundCents, sum } from "../money"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"

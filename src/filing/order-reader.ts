@@ -135,20 +135,13 @@ export async function readOrder(container: MedusaContainer, orderId: string): Pr
   return (await readOrders(container, [orderId]))[0] ?? null
 }
 
-export async function readReturn(container: MedusaContainer, returnId: string): Promise<ReturnRow | null> {
-  const [r] = await graph<ReturnRow>(container, { entity: "return", fields: RETURN_FIELDS, filters: { id: returnId } })
-  return r ?? null
+async function readOne<T>(container: MedusaContainer, entity: string, fields: readonly string[], id: string): Promise<T | null> {
+  return (await graph<T>(container, { entity, fields, filters: { id } }))[0] ?? null
 }
 
-export async function readClaim(container: MedusaContainer, claimId: string): Promise<ClaimRow | null> {
-  const [c] = await graph<ClaimRow>(container, { entity: "order_claim", fields: CLAIM_FIELDS, filters: { id: claimId } })
-  return c ?? null
-}
-
-export async function readExchange(container: MedusaContainer, exchangeId: string): Promise<ExchangeRow | null> {
-  const [x] = await graph<ExchangeRow>(container, { entity: "order_exchange", fields: EXCHANGE_FIELDS, filters: { id: exchangeId } })
-  return x ?? null
-}
+export const readReturn = (c: MedusaContainer, id: string) => readOne<ReturnRow>(c, "return", RETURN_FIELDS, id)
+export const readClaim = (c: MedusaContainer, id: string) => readOne<ClaimRow>(c, "order_claim", CLAIM_FIELDS, id)
+export const readExchange = (c: MedusaContainer, id: string) => readOne<ExchangeRow>(c, "order_exchange", EXCHANGE_FIELDS, id)
 
 /** The order's shipping methods with the claim, exchange or return each belongs to (on its order detail). */
 export async function readShippingLinks(

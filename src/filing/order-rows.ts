@@ -1,8 +1,56 @@
 /**
- * The shapes of the Medusa rows filing reads through Query (`core/query.ts`: Query's rows are
- * `any[]` in a plugin, so each read names the fields it asked for). Amounts are `unknown`: Medusa
- * answers numbers, strings, BigNumber instances or raw `{ value }` (read with src/money's `amountString`).
+ * The shapes of the Medusa rows filing reads through Query (its rows are `any[]` in a plugin, so
+ * each read names the fields it asked for), and the pure readings of them that filing, backfill
+ * and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`.
  */
+import { amountString, dec } from "../money"
+import { SHIPPING_ITEM_PREFIX } from "../constants"
+import type { RefundItem } from "../modules/sales-tax-filing/types"
+
+/** A Medusa quantity as a number. */
+export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
+
+/** Pure: change items as refund items (positive quantities only). */
+export function refundItems(
+  list: ChangeItemRow[] | null | undefined,
+  qty: (i: ChangeItemRow) => unknown = (i) => i.quantity,
+): RefundItem[] {
+  return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: quantityOf(qty(i)) })).filter((i) => i.quantity > 0)
+}
+
+/** Pure: a claim's claimed units: its return's items, else its claim items. */
+export function claimedItems(c: Pick<ClaimRow, "return" | "claim_items">): RefundItem[] {
+  const returned = refundItems(c.return?.items)
+  return returned.length ? returned : refundItems(c.claim_items)
+}
+
+/** Pure: the claim, exchange or return a shipping method belongs to, else null. */
+export const shippingLink = (m: ShippingLinks & { detail?: ShippingLinks | null }, k: keyof ShippingLinks): string | null =>
+  m.detail?.[k] ?? m[k] ?? null
+
+/** Pure: a shipping method of the order itself (not a claim's, an exchange's or a return's). */
+export const ownShipping = (m: ShippingLinks & { detail?: ShippingLinks | null }): boolean =>
+  !shippingLink(m, "claim_id") && !shippingLink(m, "exchange_id") && !shippingLink(m, "return_id")
+
+/** Pure: a return refunds the order's shipping when its metadata says so (`refund_shipping: true`). */
+export function refundsShipping(metadata: unknown): boolean {
+  const m = metadata as Record<string, unknown> | null | undefined
+  return m?.refund_shipping === true || m?.refund_shipping === "true"
+}
+
+/** Pure: a received return's items, with the order's own shipping (`shippingIds`) when it refunds shipping. */
+export function returnedItems(r: Pick<ReturnRow, "items" | "metadata">, shippingIds: string[]): RefundItem[] {
+  const items = refundItems(r.items, (i) => i.received_quantity)
+  return refundsShipping(r.metadata) ? [...items, ...shippingIds.map((id) => ({ itemId: id, quantity: 1 }))] : items
+}
+
+/** Pure: the order has a payment refund (refunds without a return are looked for only then). */
+export const hasPaymentRefunds = (o: Pick<OrderRow, "payment_collections">): boolean =>
+  (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length))
+
+/** Pure: the line ids of the order's own shipping methods. */
+export const ownShippingIds = (methods: ShippingMethodRow[] | { id: string; detail?: ShippingLinks | null }[] | null | undefined) =>
+  (methods ?? []).filter(ownShipping).map((m) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
 
 /** A tax line as the provider wrote it (its `data`: amount, TIC, certificate, origin). */
 export interface TaxLineRow {

@@ -7,12 +7,13 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
 import { getSalesTaxClient } from "../service/client-factory"
 import { allApiKeys, optionsForConnection } from "../service/connections"
-import { SALES_TAX_FILING_MODULE, type FilingRecordDTO, type FilingStore } from "../modules/sales-tax-filing/types"
+import { SALES_TAX_FILING_MODULE, type FilingRecordDTO } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FilingProcessor } from "./processor"
 import type { FilingClient, FilingLogger, FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
+import { forgetCertificates } from "../service/exemptions/registry"
+import { runtimeOf } from "../runtime"
 
 interface CertificateUses {
   markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
@@ -29,7 +30,7 @@ export function filingProcessor(container: MedusaContainer, overrides: HandlerDe
 /** What the app's FilingProcessor is made of (the backfill makes its own with them: ./backfill/medusa.ts). */
 export function filingProcessorDeps(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessorDeps {
   const options = getPluginOptions(container)
-  const store = container.resolve<FilingStore>(SALES_TAX_FILING_MODULE)
+  const store = filingStore(container)
   const locking = container.resolve<Locking>(Modules.LOCKING)
   const logger = container.resolve<FilingLogger>(ContainerRegistrationKeys.LOGGER)
   return {
@@ -49,7 +50,7 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
     certificateUsed: async (u) => {
       const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
       await uses?.markCertificateUsed(u)
-      if (u.customerId) await invalidateCustomerCertificates(u.customerId, container)
+      if (u.customerId) await forgetCertificates(runtimeOf(container))?.(u.customerId, container)
     },
   }
 }
@@ -74,6 +75,15 @@ export const result = (orderId: string, rec: FilingRecordDTO | null): FilingResu
 /** The reason a record was skipped with, before needs_attention existed, for a US address whose state or ZIP did not resolve. */
 export const UNRESOLVED_SKIP = /^not filed: destination no_(state|zip)$/
 
-export function filingStore(container: MedusaContainer): FilingStore {
+export function filingStore(container: MedusaContainer): SalesTaxFilingModuleService {
   return container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+}
+
+/** The API key, never to be logged (none when the options do not parse: the failure being logged may be theirs). */
+export function secretOf(container: MedusaContainer): string | undefined {
+  try {
+    return getPluginOptions(container).apiKey
+  } catch {
+    return undefined
+  }
 }

@@ -4,22 +4,17 @@
  * by line to the service orders holding them.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec, roundCents, sum } from "../money"
-import { SHIPPING_ITEM_PREFIX } from "../constants"
+import { roundCents, sum } from "../money"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor-types"
 import { taxShare } from "./decisions-refunds"
 import { wholeItemCharge } from "./snapshot"
-import type { ChangeItemRow, ExchangeRow, OrderRow } from "./order-rows"
+import { claimedItems, ownShippingIds, quantityOf, refundItems, refundsShipping, returnedItems, type OrderRow } from "./order-rows"
 import { readClaim, readExchange, readReturn, readShippingLinks } from "./order-reader"
 
 export interface RefundTarget {
   orderId: string
   intent: RefundIntent
-}
-
-function items(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow) => unknown): RefundItem[] {
-  return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: dec(amountString(qty(i))).toNumber() })).filter((i) => i.quantity > 0)
 }
 
 /** A received return: its received quantities. A return that belongs to a claim or an exchange
@@ -29,49 +24,19 @@ export async function returnRefund(container: MedusaContainer, returnId: string)
   if (!r) return null
   if (r.claim_id) return claimRefund(container, r.claim_id)
   if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
-  const received = items(r.items, (i) => i.received_quantity)
-  // a return that refunds shipping (metadata refund_shipping: true) refunds the shipping lines' tax too
-  if (refundsShipping(r.metadata)) {
-    for (const sm of await readShippingLinks(container, r.order_id)) {
-      if (sm.detail?.return_id || sm.detail?.claim_id || sm.detail?.exchange_id) continue
-      received.push({ itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`, quantity: 1 })
-    }
-  }
-  return {
-    orderId: r.order_id,
-    intent: { source: "return", sourceId: r.id, items: received, returnedAt: r.received_at ? new Date(r.received_at) : new Date() },
-  }
+  // the shipping links are read only for a return that refunds shipping: Medusa 2.15's Order Module
+  // fails Query's read of shipping_methods.detail ("reading 'strategy'")
+  const shipping = refundsShipping(r.metadata) ? ownShippingIds(await readShippingLinks(container, r.order_id)) : []
+  const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
+  return { orderId: r.order_id, intent: { source: "return", sourceId: r.id, items: returnedItems(r, shipping), returnedAt } }
 }
 
-/** Pure: a return refunds the order's shipping when its metadata says so (`refund_shipping: true`). */
-export function refundsShipping(metadata: unknown): boolean {
-  const m = metadata as Record<string, unknown> | null | undefined
-  return m?.refund_shipping === true || m?.refund_shipping === "true"
-}
-
-export interface LoadedClaim {
-  id: string
-  order_id: string
-  type: "refund" | "replace"
-  created_at: string | Date
-  /** the claimed units: the claim's return items, else its claim items */
-  claimed: RefundItem[]
-  /** the replacement (outbound) items */
-  additionalItemIds: string[]
-}
-
-export async function loadClaim(container: MedusaContainer, claimId: string): Promise<LoadedClaim | null> {
+/** A claim not canceled, with its claimed units and its replacement (outbound) items. */
+export async function loadClaim(container: MedusaContainer, claimId: string) {
   const c = await readClaim(container, claimId)
   if (!c || c.canceled_at) return null
-  const returned = items(c.return?.items, (i) => i.quantity)
-  return {
-    id: c.id,
-    order_id: c.order_id,
-    type: c.type === "replace" ? "replace" : "refund",
-    created_at: c.created_at,
-    claimed: returned.length ? returned : items(c.claim_items, (i) => i.quantity),
-    additionalItemIds: (c.additional_items ?? []).map((i) => i.item_id),
-  }
+  const additionalItemIds = (c.additional_items ?? []).map((i) => i.item_id)
+  return { ...c, type: c.type === "replace" ? ("replace" as const) : ("refund" as const), claimed: claimedItems(c), additionalItemIds }
 }
 
 /** A refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
@@ -83,28 +48,26 @@ export async function claimRefund(container: MedusaContainer, claimId: string): 
 
 /** The tax of the claimed units as Medusa charged them (each line's whole-quantity tax's share, rounded half-up to the cent). */
 export function claimedTax(order: Pick<OrderRow, "items">, claimed: RefundItem[]): number {
-  return roundCents(
-    sum(
-      claimed.map((c) => {
-        const it = (order.items ?? []).find((i) => i.id === c.itemId)
-        return it ? taxShare(wholeItemCharge(it).tax, c.quantity, dec(amountString(it.quantity)).toNumber()) : 0
-      }),
-    ),
-  )
+  const share = (c: RefundItem) => {
+    const it = (order.items ?? []).find((i) => i.id === c.itemId)
+    return it ? taxShare(wholeItemCharge(it).tax, c.quantity, quantityOf(it.quantity)) : 0
+  }
+  return roundCents(sum(claimed.map(share)))
 }
 
 export async function exchangeRefund(container: MedusaContainer, exchangeId: string): Promise<RefundTarget | null> {
   const x = await loadExchange(container, exchangeId)
   if (!x) return null
-  return {
-    orderId: x.order_id,
-    intent: { source: "exchange", sourceId: x.id, items: items(x.return?.items, (i) => i.quantity), returnedAt: new Date(x.created_at) },
+  const intent: RefundIntent = {
+    source: "exchange",
+    sourceId: x.id,
+    items: refundItems(x.return?.items),
+    returnedAt: new Date(x.created_at),
   }
+  return { orderId: x.order_id, intent }
 }
 
-export type LoadedExchange = ExchangeRow
-
-export async function loadExchange(container: MedusaContainer, exchangeId: string): Promise<LoadedExchange | null> {
+export async function loadExchange(container: MedusaContainer, exchangeId: string) {
   const x = await readExchange(container, exchangeId)
   return x && !x.canceled_at ? x : null
 }

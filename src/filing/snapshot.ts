@@ -8,20 +8,28 @@ import { amountString, dec, roundCents, roundTo, sum } from "../money"
 import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
-import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../checkout/cart/build-service-cart"
-import { checkoutExemption } from "../checkout/exemptions/exemption-snapshot"
-import { groupByOrigin, originServiceId, type KnownLocations } from "../checkout/origins/origins"
+import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../service/cart/build-service-cart"
+import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
+import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../service/contract"
 import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { newRecordFor } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
-import type { LoadedOrder, OrderItemRow, OrderRow, ShippingMethodRow, TaxLineRow } from "./order-rows"
+import {
+  ownShipping,
+  shippingLink,
+  type LoadedOrder,
+  type OrderItemRow,
+  type OrderRow,
+  type ShippingMethodRow,
+  type TaxLineRow,
+} from "./order-rows"
 import { filedItemTic } from "./gift-cards"
 import { ticsForProducts } from "./snapshot-tics"
 import { readOrder } from "./order-reader"
-import { quoteDestination, type QuoteDestination } from "../checkout/address/destination"
-import type { MedusaAddressLike } from "../checkout/cart/build-service-cart"
+import { quoteDestination, type QuoteDestination } from "../service/address/destination"
+import type { MedusaAddressLike } from "../service/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"
 
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
@@ -70,36 +78,6 @@ function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
   const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
   return typeof t === "number" ? t : null
 }
-/** Pure: the certificate the provider charged the lines under (it keeps it in the tax lines' `data.exemption_id`). */
-export function chargedExemption(lines: { tax_lines?: { data?: { exemption_id?: unknown } | null }[] | null }[]): string | null {
-  for (const l of lines) {
-    for (const t of l.tax_lines ?? []) {
-      const id = t.data?.exemption_id
-      if (typeof id === "string" && id.length) return id
-    }
-  }
-  return null
-}
-
-/**
- * The certificate the order is filed under: the customer's active one for the destination state
- * (the provider's `findExemption`), else the one recorded on the charged tax lines. Guests have none.
- */
-export async function snapshotExemption(
-  lookup: (customerId: string, state: string) => Promise<string | null>,
-  customerId: string | null | undefined,
-  state: string,
-  chargedLines: Parameters<typeof chargedExemption>[0],
-): Promise<string | null> {
-  const charged = chargedExemption(chargedLines)
-  if (!customerId?.startsWith("cus_")) return charged
-  try {
-    return (await lookup(customerId, state)) ?? charged
-  } catch {
-    return charged
-  }
-}
-
 /** Where the provider quoted the line from (its tax lines' `data.origin_location_id` / `data.origin`), if recorded. */
 function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin {
   for (const t of taxLines ?? []) {
@@ -248,10 +226,10 @@ export async function buildSnapshot(
   }
   const shipping: ShippingMethodRow[] = (order.shipping_methods ?? []).filter((sm) =>
     scope.kind === "exchange"
-      ? (sm.detail?.exchange_id ?? sm.exchange_id) === scope.exchangeId
+      ? shippingLink(sm, "exchange_id") === scope.exchangeId
       : scope.kind === "claim"
-        ? (sm.detail?.claim_id ?? sm.claim_id) === scope.claimId
-        : !(sm.detail?.claim_id ?? sm.claim_id) && !(sm.detail?.exchange_id ?? sm.exchange_id) && !(sm.detail?.return_id ?? sm.return_id),
+        ? shippingLink(sm, "claim_id") === scope.claimId
+        : ownShipping(sm),
   )
   for (const sm of shipping) {
     lines.push({
@@ -272,7 +250,7 @@ export async function buildSnapshot(
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
   // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
-  const taxed = [...items.filter((i) => !(i as { is_giftcard?: boolean | null }).is_giftcard), ...shipping]
+  const taxed = [...items.filter((i) => !i.is_giftcard), ...shipping]
   const quoted = corrected ? null : quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? []))
   const province = a?.province_code || a?.province
   // nothing quoted: the destination rule on the address (the ZIP decides the state), never the typed state alone

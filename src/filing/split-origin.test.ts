@@ -1,5 +1,5 @@
 import { splitByOrigin } from "./snapshot"
-import { originServiceId } from "../checkout/origins/origins"
+import { originServiceId } from "../service/origins/origins"
 import type { FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
 
 const OPTION = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

@@ -1,7 +1,7 @@
 // Pure: the setup checklist, what a store needs before it quotes US sales tax through this plugin,
 // in the order a merchant does it. Each item is done or names the one action that fixes it: a fix
 // (fixes.ts: planFix) when unambiguous, else instructions.
-import { locationOrigin } from "../checkout/origins/origins"
+import { locationOrigin } from "../service/origins/origins"
 import {
   NO_SELLING_CHANNEL,
   US,

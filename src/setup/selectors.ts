@@ -1,6 +1,6 @@
 /** Pure selectors of the setup checks: which region, tax region, channels, locations and options count. */
 import type { Address } from "../service/contract"
-import { locationOrigin } from "../checkout/origins/origins"
+import { locationOrigin } from "../service/origins/origins"
 import type {
   SetupInput,
   SetupLocation,

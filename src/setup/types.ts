@@ -1,6 +1,6 @@
 /** What the setup checks read (Query's rows) and what they answer (src/setup/checks.ts). */
 import type { Address } from "../service/contract"
-import type { LocationAddressLike } from "../checkout/origins/origins"
+import type { LocationAddressLike } from "../service/origins/origins"
 
 export interface SetupRegion {
   id: string

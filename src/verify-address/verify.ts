@@ -11,7 +11,7 @@ import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
 import type { ErrorDetail } from "../service/contract"
 import { getPluginOptions, type PluginOptions } from "../options"
-import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../checkout/address/us-address"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { graph } from "../query"
 import { excerpt } from "../http/input-guard"
 import {
@@ -22,7 +22,7 @@ import {
   verifyAddressGuard,
   type Limited,
   type Verdict,
-} from "../core/verify-address-limits"
+} from "../service/address/verify-address-limits"
 
 export const VerifyAddressBody = z.object({
   address_1: z.string().trim().max(100).default(""),

@@ -3,12 +3,14 @@ import {
   CachingCertificateStore,
   activeCertificates,
   certificateCacheKey,
+  invalidateCustomerCertificates,
   mayExempt,
   pickExemption,
   withApproval,
-  type CertificateReviews,
   type CertificateStanding,
 } from "./exemptions"
+import { forgetCertificates, type CertificateReviews } from "../../service/exemptions/registry"
+import { salesTaxRuntime } from "../../runtime"
 import { MemoryStore } from "../quote/result-cache"
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
@@ -184,5 +186,11 @@ describe("the provider's certificate list carries each certificate's review", ()
     const { client } = clientWith([rec("a")])
     const list = await activeCertificates(client, "cus_3", 0, { reviews: reviews({}, true) })
     expect(pickExemption(list, "MN")).toBeNull()
+  })
+})
+
+describe("forgetting a customer's certificates", () => {
+  it("is registered for filing as this file loads (filing calls it once a single-purchase certificate is used)", () => {
+    expect(forgetCertificates(salesTaxRuntime())).toBe(invalidateCustomerCertificates)
   })
 })

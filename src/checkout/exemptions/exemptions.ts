@@ -2,7 +2,7 @@ import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
-import { claimedByOther } from "./certificate-claims"
+import { claimedByOther } from "../../service/exemptions/certificate-claims"
 
 /**
  * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
@@ -39,7 +39,8 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 
 // Review: only approved certificates exempt
 
-import type { CertificateStanding, ReviewStatus } from "./certificate-claims"
+import type { CertificateStanding, ReviewStatus } from "../../service/exemptions/certificate-claims"
+import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 export type { CertificateStanding, ReviewStatus }
 
 /**
@@ -54,28 +55,6 @@ export type ListedCertificate = CertificateRecord & {
   approved?: boolean
   claimedCartId?: string | null
   claimedAt?: string | null
-}
-
-/** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
-export interface CertificateReviews {
-  /**
-   * The rows of `certificateIds`, and whether the customer has a submission in flight (a
-   * reserved row: a certificate at the service that has no row yet may be that submission).
-   */
-  certificateStandings(
-    customerId: string,
-    certificateIds: string[],
-  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
-}
-
-/** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
-const certificateReviews = runtimeSlot("certificateReviews", (): { reviews?: CertificateReviews } => ({}))
-export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  certificateReviews(rt).reviews = r
-}
-
-export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
-  return certificateReviews(rt).reviews
 }
 
 /**
@@ -162,6 +141,8 @@ export async function invalidateCustomerCertificates(
     return { cachingCleared: false, error: (e as Error)?.message ?? String(e) }
   }
 }
+// filing forgets the list of a customer whose single-purchase certificate was used (it imports no checkout)
+registerForgetCertificates(invalidateCustomerCertificates)
 
 /** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
 export class CachingCertificateStore extends MedusaCachingStore<ListedCertificate[]> {
@@ -239,11 +220,4 @@ export function pickExemption(
 /** The id of the customer's active certificate covering `state`, or null. */
 export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
   return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
-}
-
-/** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */
-export function refusesCertificate(err: unknown): boolean {
-  const e = err as { status?: unknown; errors?: { location?: unknown }[] } | null
-  if (!e || (e.status !== 422 && e.status !== 400 && e.status !== 404)) return false
-  return (e.errors ?? []).some((x) => typeof x.location === "string" && /\.exemption(\.|$)/.test(x.location))
 }

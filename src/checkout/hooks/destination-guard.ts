@@ -16,10 +16,10 @@ import {
   ADDRESS_UNRESOLVED_MESSAGE,
   CURRENCY_UNSUPPORTED_CODE,
   currencyUnsupportedMessage,
-} from "../address/us-address"
+} from "../../service/address/us-address"
 import { getPluginOptions } from "../../options"
 import { MEDUSA_UNSUPPORTED_CODE, installedMedusaVersion, medusaBelowMinimum, unsupportedMedusaMessage } from "../../medusa/medusa-range"
-import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../address/destination"
+import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../../service/address/destination"
 
 /** What an order-to-be (a cart, a draft order) holds that the refusal reads. */
 export interface OrderToBe {

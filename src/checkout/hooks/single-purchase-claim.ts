@@ -14,7 +14,7 @@ import { externalCertificatesMode, getPluginOptions } from "../../options"
 import { connectionForChannel, optionsForChannel } from "../../service/connections"
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
-import { checkoutExemption, type ChargedTaxLine } from "../exemptions/exemption-snapshot"
+import { checkoutExemption, type ChargedTaxLine } from "../../service/exemptions/exemption-snapshot"
 import {
   activeCertificates,
   CachingCertificateStore,
@@ -23,7 +23,7 @@ import {
   type CertificateStanding,
 } from "../exemptions/exemptions"
 import type { CachingModuleLike } from "../quote/result-cache"
-import { claimDecision } from "../exemptions/certificate-claims"
+import { claimDecision } from "../../service/exemptions/certificate-claims"
 import { recordFields } from "../../medusa/tax-line-record"
 
 export const CERTIFICATE_USED_CODE = "sales_tax_certificate_used"

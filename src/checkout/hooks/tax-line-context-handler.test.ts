@@ -3,8 +3,8 @@ import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLin
 import type { TaxedEntity, TaxLineHookInput } from "../../medusa/taxed-entity"
 import { cartRefreshStorage } from "./cart-refresh-scope"
 import fc from "fast-check"
-import { buildServiceCart } from "../cart/build-service-cart"
-import { CartSnapshot } from "../cart/context"
+import { buildServiceCart } from "../../service/cart/build-service-cart"
+import { CartSnapshot } from "../../service/cart/context"
 
 const ADDR = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
 

@@ -1,9 +1,9 @@
 import type BigNumber from "bignumber.js"
 import type { CartIn } from "../../service/contract"
 import { dec } from "../../money"
-import { itemFigures, netUnitPrice, shippingFigures } from "../cart/build-service-cart"
+import { itemFigures, netUnitPrice, shippingFigures } from "../../service/cart/build-service-cart"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
-import type { CartSnapshot } from "../cart/context"
+import type { CartSnapshot } from "../../service/cart/context"
 import type { InclusiveLine } from "./inclusive"
 
 /** A line's tax-inclusive adjustments (older hooks sent only the flag: then all of them). */

@@ -10,7 +10,7 @@ import {
   type FulfillmentSetsLike,
   type LocationAddressLike,
   type RefusalCache,
-} from "./origins"
+} from "../../service/origins/origins"
 
 /** A stock location as GET /admin/sales-tax/locations lists it: the origin its lines use and why. */
 export interface LocationView {

@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
-import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike } from "./origins"
+import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike } from "../../service/origins/origins"
 import { graph } from "../../query"
 import { runtimeSlot } from "../../runtime"
 

@@ -4,10 +4,10 @@
  * and not offered again for a while.
  */
 import type { Address, CertificateRecord } from "../../service/contract"
-import { isSalesTaxError } from "../../service/client"
+import { isSalesTaxError, refusesCertificate } from "../../service/client"
 import { externalCertificatesMode, type PluginOptions } from "../../options"
-import { activeCertificates, invalidateCustomerCertificates, pickExemption, refusesCertificate } from "../exemptions/exemptions"
-import { withDeadline } from "./fallback"
+import { activeCertificates, invalidateCustomerCertificates, pickExemption } from "../exemptions/exemptions"
+import { withDeadline } from "../../service/deadline"
 import type { QuoteStore } from "./result-cache"
 import type { ProviderStats, Quote, QuoteLogger, QuoteRun } from "./quote-types"
 

@@ -1,9 +1,8 @@
-/** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
+/** The outage path's pure parts: fallback coverage, the outage flag, the checkout exemption. */
 import fc from "fast-check"
-import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
+import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES } from "./fallback"
 import { isDegraded } from "./health"
-import { refusesCertificate } from "../exemptions/exemptions"
-import { checkoutExemption } from "../exemptions/exemption-snapshot"
+import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
 
 describe("fallbackGaps", () => {
@@ -20,48 +19,12 @@ describe("fallbackGaps", () => {
   })
 })
 
-describe("withDeadline", () => {
-  it("answers in time, or rejects with QuoteTimeoutError at the deadline (fake clock: exactly then, however busy the machine)", async () => {
-    expect(await withDeadline(async () => 1, 100)).toBe(1)
-    jest.useFakeTimers()
-    try {
-      let outcome: unknown = "pending"
-      void withDeadline(() => new Promise((r) => setTimeout(r, 1000)), 50).then(
-        (v) => (outcome = v),
-        (e) => (outcome = e),
-      )
-      await jest.advanceTimersByTimeAsync(49)
-      expect(outcome).toBe("pending")
-      await jest.advanceTimersByTimeAsync(1)
-      expect(outcome).toBeInstanceOf(QuoteTimeoutError)
-      // an answer before the deadline wins, and its timer is cleared
-      let early: unknown = "pending"
-      void withDeadline(() => new Promise((r) => setTimeout(() => r("quote"), 30)), 50).then((v) => (early = v))
-      await jest.advanceTimersByTimeAsync(30)
-      expect(early).toBe("quote")
-      expect(jest.getTimerCount()).toBe(1) // only the first call's 1000 ms work is left
-    } finally {
-      jest.useRealTimers()
-    }
-    expect(await withDeadline(async () => 1, 0).catch((e) => e)).toBeInstanceOf(QuoteTimeoutError)
-  })
-})
-
 describe("isDegraded", () => {
   it("an outage not followed by a successful call", () => {
     expect(isDegraded({ outageAt: null, okAt: null })).toBe(false)
     expect(isDegraded({ outageAt: 10, okAt: null })).toBe(true)
     expect(isDegraded({ outageAt: 10, okAt: 5 })).toBe(true)
     expect(isDegraded({ outageAt: 10, okAt: 11 })).toBe(false)
-  })
-})
-
-describe("refusesCertificate", () => {
-  it("a 4xx located at the cart's exemption", () => {
-    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(true)
-    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].destination.zip" }] })).toBe(false)
-    expect(refusesCertificate({ status: 503, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(false)
-    expect(refusesCertificate(new Error("x"))).toBe(false)
   })
 })
 

@@ -1,5 +1,5 @@
 import { TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
-import { CartSnapshot } from "../cart/context"
+import { CartSnapshot } from "../../service/cart/context"
 import { inclusiveQuoteHash, refuseTaxInclusiveMix, withSplits } from "./inclusive-quote"
 
 const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

@@ -10,7 +10,7 @@ import {
 } from "../../constants"
 import { medusaInclusiveTax } from "../inclusive/inclusive"
 import { SalesTaxProviderService } from "./provider"
-import type { CartSnapshotInput } from "../cart/context"
+import type { CartSnapshotInput } from "../../service/cart/context"
 import { markServesRequests, servesRequests } from "../../core/serving"
 
 const KEY = "sk_unit_provider_key_0123456789"

@@ -1,5 +1,5 @@
 import { SalesTaxError } from "../../service/client"
-import { CartSnapshot } from "../cart/context"
+import { CartSnapshot } from "../../service/cart/context"
 import { originRefusals, serviceCarts } from "./service-carts"
 
 const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

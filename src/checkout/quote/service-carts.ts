@@ -6,9 +6,9 @@
 import type { Address } from "../../service/contract"
 import { isSalesTaxError, type SalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
-import { buildServiceCart } from "../cart/build-service-cart"
-import type { CartSnapshot } from "../cart/context"
-import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../origins/origins"
+import { buildServiceCart } from "../../service/cart/build-service-cart"
+import type { CartSnapshot } from "../../service/cart/context"
+import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../../service/origins/origins"
 import { isOutage } from "./outage"
 import type { ServiceCart } from "./quote-types"
 

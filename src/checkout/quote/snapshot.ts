@@ -5,8 +5,8 @@
  */
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine, TaxCalculationContext } from "@medusajs/framework/types"
 import { CONTEXT_KEY } from "../../constants"
-import { cartHash } from "../cart/build-service-cart"
-import { parseCartSnapshot, type CartSnapshot, type SnapshotItem, type SnapshotShipping } from "../cart/context"
+import { cartHash } from "../../service/cart/build-service-cart"
+import { parseCartSnapshot, type CartSnapshot, type SnapshotItem, type SnapshotShipping } from "../../service/cart/context"
 
 /** Why a snapshot was rebuilt from the lines: the context had none, or an invalid one. */
 export type NoHook = "absent" | "invalid"

@@ -8,7 +8,7 @@ import fc from "fast-check"
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
 import { taxLines } from "./tax-lines"
 import type { Quote } from "./quote-types"
-import { CartSnapshot } from "../cart/context"
+import { CartSnapshot } from "../../service/cart/context"
 import {
   SALES_TAX_PROVIDER_IDENTIFIER,
   SHIPPING_ITEM_PREFIX,
@@ -18,7 +18,7 @@ import {
   TAX_LINE_NAME_EXEMPT,
 } from "../../constants"
 import { dec } from "../../money"
-import { itemFigures, itemTaxable, shippingFigures } from "../cart/build-service-cart"
+import { itemFigures, itemTaxable, shippingFigures } from "../../service/cart/build-service-cart"
 import { solvedRate } from "../inclusive/back-solve"
 import { backSolveInclusiveRate } from "../inclusive/inclusive"
 

@@ -8,7 +8,8 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { isSalesTaxError } from "../../service/client/errors"
 import { sanitizeError } from "../decisions-retry"
-import { getPluginOptions, PluginOptionsError } from "../../options"
+import { PluginOptionsError } from "../../options"
+import { secretOf } from "../processor-factory"
 import type { BackfillProgress } from "./core"
 import { runBackfill } from "./medusa"
 import { rangeOf, type BackfillRangeInput } from "./range"
@@ -62,12 +63,7 @@ export function startBackfill(
       logger.info(`sales-tax backfill ${job.from}..${job.to}: filed ${p.filed}, skipped ${p.skipped}, failed ${p.failed}`)
     },
     (e) => {
-      let secret: string | undefined
-      try {
-        secret = getPluginOptions(container).apiKey
-      } catch {
-        secret = undefined
-      }
+      const secret = secretOf(container)
       job.error = backfillFailureMessage(e, [secret])
       job.status = "failed"
       logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${sanitizeError(e, [secret])}`)

@@ -5,18 +5,15 @@
  * paused by a refused key are made due. Used by the exec script and the admin action.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec } from "../../money"
 import { getPluginOptions, type PluginOptions } from "../../options"
-import { SALES_TAX_FILING_MODULE, type CompletionMode, type RefundItem } from "../../modules/sales-tax-filing/types"
-import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
+import type { CompletionMode } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
-import { refundsShipping } from "../refund-targets"
-import type { ReturnRow } from "../order-rows"
+import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
 import { readOrders } from "../order-reader"
 import { graph, graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
-import { filingProcessorDeps } from "../processor-factory"
+import { filingProcessorDeps, filingStore } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
 import {
   addBatch,
@@ -55,26 +52,18 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/** A received plain return (not a claim's or an exchange's) as the refund it files; oldest first. */
-type PastReturn = BackfillOrder["refunds"][number] & { refundShipping: boolean }
-
-/** Pure: the received quantities of an order's plain returns (not a claim's or an exchange's, not canceled), oldest first. */
-export function pastReturns(returns: ReturnRow[] | null | undefined): PastReturn[] {
-  const out: PastReturn[] = []
-  for (const r of returns ?? []) {
-    if (r.claim_id || r.exchange_id || r.canceled_at) continue
-    const items: RefundItem[] = (r.items ?? [])
-      .map((i) => ({ itemId: i.item_id, quantity: dec(amountString(i.received_quantity)).toNumber() }))
-      .filter((i) => i.quantity > 0)
-    if (!items.length) continue
-    out.push({
+/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first. */
+export function pastReturns(returns: ReturnRow[] | null | undefined) {
+  return (returns ?? [])
+    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at)
+    .map((r) => ({
       key: r.id,
-      items,
+      items: refundItems(r.items, (i) => i.received_quantity),
       returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
       refundShipping: refundsShipping(r.metadata),
-    })
-  }
-  return out.sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
+    }))
+    .filter((r) => r.items.length)
+    .sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
 }
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
@@ -106,9 +95,7 @@ export async function loadBackfillPage(
     if (attention) {
       // a US order a person must look at: recorded as needs_attention when it has no record yet,
       // never filed here; only ensured, never run, so an existing record is left to its owner
-      await container
-        .resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
-        .ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
+      await filingStore(container).ensureRecord(newRecordFor(o.id, snapshot, mode, new Date(), reason, true))
       notFiled.push({ orderId: o.id, reason: `needs attention: ${reason}` })
       continue
     }
@@ -134,7 +121,7 @@ export async function loadBackfillPage(
 
 /** The filing records as the backfill's ledger: an order that has one is skipped. */
 export function recordLedger(container: MedusaContainer): BackfillLedger {
-  const store = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+  const store = filingStore(container)
   return {
     async filed(orderIds) {
       const rows = await store.listFilingRecords(
@@ -191,7 +178,7 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)
       resumed = true
-      await container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE).resumePaused(KEY_REFUSED, new Date())
+      await filingStore(container).resumePaused(KEY_REFUSED, new Date())
     }
     out.skipped += cur.notFiled.length
     out.failed.push(...cur.failed)

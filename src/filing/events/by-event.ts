@@ -6,7 +6,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { describeFailure } from "../decisions-retry"
-import { getPluginOptions } from "../../options"
+import { secretOf } from "../processor-factory"
 import { onOrderEdited, onPaymentCaptured, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { onPaymentRefunded } from "./credits"
@@ -38,13 +38,9 @@ export async function onFilingEvent(container: MedusaContainer, name: string, da
   try {
     await h.run(container, id)
   } catch (e) {
-    let apiKey: string | undefined
-    try {
-      apiKey = getPluginOptions(container).apiKey
-    } catch {
-      apiKey = undefined
-    }
-    container.resolve(ContainerRegistrationKeys.LOGGER).error(`sales-tax filing: ${name} failed: ${describeFailure(e, [apiKey])}`)
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .error(`sales-tax filing: ${name} failed: ${describeFailure(e, [secretOf(container)])}`)
     throw e
   }
 }

@@ -10,30 +10,21 @@ import { getPluginOptions } from "../../options"
 import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
 
-/** An old "skipped" record for a US address whose state or ZIP did not resolve becomes needs_attention. */
-async function reassessSkipped(container: MedusaContainer, record: NewRecord): Promise<void> {
+/**
+ * `own`, a record that needs attention, shows the order as Medusa holds it now (its lines and why);
+ * without it, an old "skipped" record for a US address whose state or ZIP did not resolve becomes one.
+ */
+async function noteAttention(container: MedusaContainer, record: NewRecord, own?: FilingRecordDTO | null): Promise<void> {
   if (record.state !== "needs_attention") return
   const store = filingStore(container)
-  const rec = await store.findRecord(record.order_id)
-  if (!rec || rec.state !== "skipped" || rec.filed_at || !UNRESOLVED_SKIP.test(rec.last_error ?? "")) return
+  const rec = own ?? (await store.findRecord(record.order_id))
+  const reassessed = rec?.state === "skipped" && !rec.filed_at && UNRESOLVED_SKIP.test(rec.last_error ?? "")
+  if (!rec || (own ? rec.state !== "needs_attention" : !reassessed)) return
   await store.patchRecord(rec.id, {
-    state: record.state,
     snapshot: record.snapshot,
     charged_tax: record.charged_tax,
-    cart_id: record.cart_id,
-    customer_id: record.customer_id,
-    last_error: record.last_error ?? null,
-    next_attempt_at: null,
-  })
-}
-
-/** A record that needs attention shows the order as Medusa holds it now (its lines and why). */
-async function noteAttention(container: MedusaContainer, own: FilingRecordDTO, record: NewRecord): Promise<void> {
-  if (record.state !== "needs_attention") return
-  await filingStore(container).patchRecord(own.id, {
-    snapshot: record.snapshot,
-    charged_tax: record.charged_tax,
-    last_error: record.last_error ?? own.last_error,
+    last_error: record.last_error ?? rec.last_error,
+    ...(reassessed ? { state: record.state, cart_id: record.cart_id, customer_id: record.customer_id, next_attempt_at: null } : {}),
   })
 }
 
@@ -42,7 +33,7 @@ export async function syncOrder(container: MedusaContainer, orderId: string, dep
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
   const { record, order } = await orderRecordInput(container, orderId, options)
-  await reassessSkipped(container, record)
+  await noteAttention(container, record)
   let rec = await p.fileOrder(record)
   const mode = options.completionMode as CompletionMode
   if (mode !== "placed") {
@@ -74,7 +65,7 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
     origins = {}
   } else if (own?.state === "needs_attention") {
     // still waiting for a person: the record shows the order as edited (its re-quote files that)
-    await noteAttention(container, own, record)
+    await noteAttention(container, record, own)
     lines = record.snapshot?.lines ?? []
   } else if (!record.snapshot || record.state === "needs_attention") return result(orderId, await p.fileOrder(record))
   await p.fileOrder(record)

@@ -9,18 +9,16 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { type FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import { getPluginOptions } from "../../options"
 import { childOrderId } from "../decisions-refunds"
-import { amountString, dec } from "../../money"
 import { graph } from "../../query"
 import type { PluginOptions } from "../../options"
-import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
-import { SALES_TAX_FILING_MODULE } from "../../modules/sales-tax-filing/types"
 import { daysBefore } from "../../modules/sales-tax-filing/retention"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
 import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
 import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
-import { readOrderParts } from "../order-reader"
+import { readOrderParts, type OrderParts } from "../order-reader"
+import { hasPaymentRefunds, refundItems, type OrderRow } from "../order-rows"
 import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
@@ -31,9 +29,8 @@ export async function applyRetention(
   options: PluginOptions,
   now: Date,
 ): Promise<{ streets: number; calls: number }> {
-  const filing = container.resolve<Pick<SalesTaxFilingModuleService, "removeStreetLines">>(SALES_TAX_FILING_MODULE)
   const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
-  const streets = await filing.removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
+  const streets = await filingStore(container).removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
   const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))
   return { streets, calls }
 }
@@ -57,11 +54,6 @@ export async function sweepSlot(container: MedusaContainer): Promise<void> {
       logger.warn(`sales-tax retention: ${(e as Error)?.message ?? e} (tried again at the next sweep)`),
     )
   }
-}
-
-export interface SweepOutcome {
-  checked: number
-  broughtInLine: string[]
 }
 
 /** Pure: the Medusa facts that move an order's tax and that its filing records do not show yet. Empty: in line. */
@@ -102,18 +94,47 @@ export function missingFacts(
   return out
 }
 
+/** Pure: the facts of one order among the parts the order reader read (received plain returns, live claims and exchanges). */
+export function orderFacts(orderId: string, p: OrderParts) {
+  const exchanges = p.exchanges.filter((x) => x.order_id === orderId && !x.canceled_at)
+  return {
+    returns: p.returns
+      .filter((r) => r.order_id === orderId && r.received_at && !r.canceled_at && !r.claim_id && !r.exchange_id)
+      .map((r) => r.id),
+    claims: p.claims.filter((c) => c.order_id === orderId && !c.canceled_at).map((c) => c.id),
+    exchanges: exchanges.map((x) => x.id),
+    exchangeRefunds: exchanges.filter((x) => refundItems(x.return?.items).length).map((x) => x.id),
+    exchangeOrders: exchanges.filter((x) => (x.additional_items ?? []).length).map((x) => x.id),
+  }
+}
+
+/** Runs an order through the handler of each fact (all keyed by Medusa ids: what is filed already adds nothing). */
+export async function bringInLine(
+  container: MedusaContainer,
+  orderId: string,
+  facts: Pick<ReturnType<typeof orderFacts>, "returns" | "claims" | "exchanges"> & { edits: boolean },
+  creditRefundIds: string[],
+  deps: HandlerDeps = {},
+): Promise<void> {
+  await syncOrder(container, orderId, deps)
+  if (facts.edits) await onOrderEdited(container, orderId, deps)
+  for (const id of facts.returns) await onReturnReceived(container, id, deps)
+  for (const id of facts.claims) await onClaimCreated(container, id, deps)
+  for (const id of facts.exchanges) await onExchangeCreated(container, id, deps)
+  for (const id of creditRefundIds) await fileRefundAsCredit(container, orderId, id, deps)
+}
+
 /** Brings in line the orders of the last `days` days with no filing record or whose records miss a Medusa fact. */
 export async function sweepOrders(
   container: MedusaContainer,
   opts: { days?: number; now?: Date; batch?: number } = {},
   deps: HandlerDeps = {},
-): Promise<SweepOutcome> {
+): Promise<{ checked: number; broughtInLine: string[] }> {
   const options = getPluginOptions(container)
-  const days = opts.days ?? options.sweep.days
-  const since = new Date((opts.now ?? new Date()).getTime() - days * 86_400_000)
+  const since = daysBefore(opts.now ?? new Date(), opts.days ?? options.sweep.days)
   const store = filingStore(container)
   const batch = opts.batch ?? 200
-  const out: SweepOutcome = { checked: 0, broughtInLine: [] }
+  const out = { checked: 0, broughtInLine: [] as string[] }
   for (let skip = 0; ; skip += batch) {
     const orders = await graph<{ id: string; canceled_at?: string | Date | null; status?: string | null }>(container, {
       entity: "order",
@@ -123,9 +144,8 @@ export async function sweepOrders(
     })
     if (!orders.length) break
     const ids = orders.map((o) => o.id)
-    const credits = options.manualRefunds === "credit"
     // the orders' returns, claims and exchanges (the order reader), their confirmed edits and refunds
-    const [{ returns, claims, exchanges }, edits, paid] = await Promise.all([
+    const [parts, edits, paid] = await Promise.all([
       readOrderParts(container, ids),
       graph<{ id: string; order_id: string }>(container, {
         entity: "order_change",
@@ -133,31 +153,19 @@ export async function sweepOrders(
         filters: { order_id: ids, change_type: "edit", status: "confirmed" },
       }),
       // with manualRefunds "credit", a refund without a return whose payment.refunded was lost is filed too
-      credits
-        ? graph<{ id: string; payment_collections?: { payments?: { refunds?: { id: string }[] | null }[] | null }[] | null }>(container, {
+      options.manualRefunds === "credit"
+        ? graph<Pick<OrderRow, "id" | "payment_collections">>(container, {
             entity: "order",
             fields: ["id", "payment_collections.payments.refunds.id"],
             filters: { id: ids },
           })
         : Promise.resolve([]),
     ])
-    const refunded = new Set(
-      paid
-        .filter((o) => (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length)))
-        .map((o) => o.id),
-    )
+    const refunded = new Set(paid.filter(hasPaymentRefunds).map((o) => o.id))
     for (const o of orders) {
       out.checked++
       const facts = {
-        returns: returns.filter((r) => r.order_id === o.id && r.received_at && !r.claim_id && !r.exchange_id).map((r) => r.id),
-        claims: claims.filter((c) => c.order_id === o.id && !c.canceled_at).map((c) => c.id),
-        exchanges: exchanges.filter((x) => x.order_id === o.id && !x.canceled_at).map((x) => x.id),
-        exchangeRefunds: exchanges
-          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.return?.items ?? []).some((i) => dec(amountString(i.quantity)).gt(0)))
-          .map((x) => x.id),
-        exchangeOrders: exchanges
-          .filter((x) => x.order_id === o.id && !x.canceled_at && (x.additional_items ?? []).length > 0)
-          .map((x) => x.id),
+        ...orderFacts(o.id, parts),
         edits: edits.filter((e) => e.order_id === o.id).map((e) => e.id),
         canceled: Boolean(o.canceled_at) || o.status === "canceled",
       }
@@ -165,12 +173,8 @@ export async function sweepOrders(
       const missing = missingFacts(facts, rec, rec ? await store.listChildren(o.id) : [])
       const unfiledCredits = refunded.has(o.id) ? (await listManualRefunds(container, o.id)).filter((r) => !r.filing) : []
       if (!missing.length && !unfiledCredits.length) continue
-      await syncOrder(container, o.id, deps)
-      if (facts.edits.length) await onOrderEdited(container, o.id, deps)
-      for (const id of facts.returns) await onReturnReceived(container, id, deps)
-      for (const id of facts.claims) await onClaimCreated(container, id, deps)
-      for (const id of facts.exchanges) await onExchangeCreated(container, id, deps)
-      for (const r of unfiledCredits) await fileRefundAsCredit(container, o.id, r.refundId, deps)
+      const credits = unfiledCredits.map((r) => r.refundId)
+      await bringInLine(container, o.id, { ...facts, edits: facts.edits.length > 0 }, credits, deps)
       out.broughtInLine.push(o.id)
     }
     if (orders.length < batch) break

@@ -5,125 +5,85 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
-import { SALES_TAX_FILING_MODULE, type FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { filingStore } from "../processor-factory"
 import { chargedTotal } from "../decisions"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { graph } from "../../query"
-import { refundsShipping } from "../refund-targets"
-import { fileRefundAsCredit, listManualRefunds } from "../events/credits"
-import type { ChangeItemRow, ClaimRow, OrderItemRow, OrderRow, ShippingLinks, ShippingMethodRow } from "../order-rows"
+import { claimedTax } from "../refund-targets"
+import { wholeItemCharge } from "../snapshot"
+import { listManualRefunds } from "../events/credits"
+import { bringInLine, orderFacts } from "../events/sweep"
+import { retryFiling } from "../events/orders"
+import {
+  claimedItems,
+  hasPaymentRefunds,
+  ownShipping,
+  ownShippingIds,
+  quantityOf,
+  refundItems,
+  returnedItems,
+  shippingLink,
+  type OrderRow,
+} from "../order-rows"
 import { readOrderParts, readOrders } from "../order-reader"
-import { onOrderEdited, retryFiling, syncOrder } from "../events/orders"
-import { onClaimCreated, onExchangeCreated, onReturnReceived } from "../events/changes"
-import { cents, monthRange } from "./amounts"
-import { fullItemTax } from "../decisions"
+import { cents, monthRange, sumCents } from "./amounts"
 import { reconcileMonth, reconcileOrder, recordsByOrder } from "./compute"
 import type { CustomerRefund, MonthReport, OrderFacts, OrderRow as ReconciledRow, RecordFacts } from "./types"
 
 const PAGE = 500
 
-/** Query's rows, as the order reader reads them (../order-reader.ts). */
-type Day = Date | string
-type ItemRow = OrderItemRow
-type ShippingRow = ShippingMethodRow
 type FilingRecordRow = Awaited<ReturnType<SalesTaxFilingModuleService["listFilingRecords"]>>[number]
+const isoOf = (d: Date | string) => new Date(d).toISOString()
 
-const shippingLink = (m: ShippingRow, k: keyof ShippingLinks): string | null => m.detail?.[k] ?? m[k] ?? null
-
-const qty = (v: unknown) => dec(amountString(v)).toNumber()
-
-/** An order item's tax for its whole quantity (its tax_total is for what was not returned). */
-export function chargedItemTax(i: ItemRow): string {
-  return fullItemTax({
-    unitPrice: amountString(i.unit_price),
-    quantity: amountString(i.quantity),
-    adjustments: (i.adjustments ?? []).map((a) => amountString(a.amount)),
-    rates: (i.tax_lines ?? []).map((t) => amountString(t.rate)),
-    taxInclusive: !!i.is_tax_inclusive,
-  })
-}
-
-/** A claim's claimed units: its return's items, else its claim items (the live filing's reading, `loadClaim`). */
-const claimedItems = (c: ClaimRow): ChangeItemRow[] => (c.return?.items?.length ? c.return.items : c.claim_items) ?? []
-
-/** Medusa facts of `ids`: lines as charged and what was refunded to the customer. */
+/** Medusa facts of `ids`: lines as charged (each item's whole quantity) and what was refunded to the customer. */
 export async function loadOrderFacts(container: MedusaContainer, ids: string[]): Promise<OrderFacts[]> {
   if (!ids.length) return []
   const orders = await readOrders(container, ids)
   // refunds without a return, for the orders that have any payment refund (the filing's own reading)
   const manual = new Map<string, { refundId: string; taxCents: number }[]>()
-  for (const o of orders) {
-    const refunded = (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length))
-    if (!refunded) continue
-    const list = await listManualRefunds(container, o.id)
+  for (const o of orders.filter(hasPaymentRefunds)) {
     manual.set(
       o.id,
-      list.map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })),
+      (await listManualRefunds(container, o.id)).map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })),
     )
   }
   return orders.map((o): OrderFacts => {
-    const mine = <T extends { canceled_at?: Day | null }>(xs: T[] | null | undefined) => (xs ?? []).filter((x) => !x.canceled_at)
-    const { returns, claims, exchanges } = o
-    // a claim's replacement items are given, not sold: no tax charged to the customer for them
-    const replacement = new Set(mine(claims).flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)))
-    const itemTax = new Map<string, { cents: number; qty: number }>(
-      (o.items ?? []).map((i) => [i.id, { cents: cents(chargedItemTax(i)), qty: qty(i.quantity) }]),
-    )
-    // what the customer pays for a replace claim's replacement: its tax minus the claimed units' tax, never below 0
-    const claimLines = mine(claims)
+    const mine = <T extends { canceled_at?: Date | string | null }>(xs: T[] | null | undefined) => (xs ?? []).filter((x) => !x.canceled_at)
+    const claims = mine(o.claims)
+    // a claim's replacement items are given, not sold; a replace claim charges its replacement's tax less the claimed units'
+    const replacement = new Set(claims.flatMap((c) => (c.additional_items ?? []).map((i) => i.item_id)))
+    const itemCents = new Map((o.items ?? []).map((i) => [i.id, cents(wholeItemCharge(i).tax)]))
+    const claimLines = claims
       .filter((c) => c.type === "replace")
       .map((c) => {
-        const repl = (c.additional_items ?? []).reduce((t, i) => t + (itemTax.get(i.item_id)?.cents ?? 0), 0)
-        const claimed = claimedItems(c).reduce((t, i) => {
-          const l = itemTax.get(i.item_id)
-          return t + (l && l.qty > 0 ? cents(dec(l.cents).times(qty(i.quantity)).div(l.qty).div(100).toString()) : 0)
-        }, 0)
-        return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - claimed), quantity: 1 }
+        const repl = sumCents((c.additional_items ?? []).map((i) => itemCents.get(i.item_id) ?? 0))
+        return { id: `claim:${c.id}`, taxCents: Math.max(0, repl - cents(claimedTax(o, claimedItems(c)))), quantity: 1 }
       })
-    const orderShipping = (o.shipping_methods ?? [])
-      .filter((m) => !shippingLink(m, "claim_id") && !shippingLink(m, "return_id") && !shippingLink(m, "exchange_id"))
-      .map((m) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
     const lines = [
       ...(o.items ?? [])
         .filter((i) => !replacement.has(i.id))
-        .map((i) => ({ id: i.id, taxCents: itemTax.get(i.id)!.cents, quantity: qty(i.quantity) })),
+        .map((i) => ({ id: i.id, taxCents: itemCents.get(i.id)!, quantity: quantityOf(i.quantity) })),
       ...claimLines,
       ...(o.shipping_methods ?? [])
         .filter((s) => !shippingLink(s, "claim_id") && !shippingLink(s, "return_id"))
         .map((s) => ({ id: `${SHIPPING_ITEM_PREFIX}${s.id}`, taxCents: cents(amountString(s.tax_total)), quantity: 1 })),
     ]
+    const shipping = ownShippingIds(o.shipping_methods)
     const refunds: CustomerRefund[] = [
-      ...mine(returns)
+      ...mine(o.returns)
         .filter((r) => !r.claim_id && !r.exchange_id)
-        .map((r) => ({
-          key: r.id,
-          at: r.received_at ? new Date(r.received_at).toISOString() : null,
-          items: [
-            ...(r.items ?? []).map((i) => ({ itemId: i.item_id, quantity: qty(i.received_quantity) })),
-            // a return that refunds shipping (metadata refund_shipping) gives the shipping's tax back too
-            ...(refundsShipping(r.metadata) ? orderShipping.map((id) => ({ itemId: id, quantity: 1 })) : []),
-          ],
-        })),
-      ...mine(claims)
-        .filter((c) => c.type === "refund")
-        .map((c) => ({
-          key: c.id,
-          at: new Date(c.created_at).toISOString(),
-          items: claimedItems(c).map((i) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
-        })),
-      ...mine(exchanges).map((x) => ({
-        key: x.id,
-        at: new Date(x.created_at).toISOString(),
-        items: (x.return?.items ?? []).map((i) => ({ itemId: i.item_id, quantity: qty(i.quantity) })),
-      })),
+        .map((r) => ({ key: r.id, at: r.received_at ? isoOf(r.received_at) : null, items: returnedItems(r, shipping) })),
+      ...claims.filter((c) => c.type === "refund").map((c) => ({ key: c.id, at: isoOf(c.created_at), items: claimedItems(c) })),
+      ...mine(o.exchanges).map((x) => ({ key: x.id, at: isoOf(x.created_at), items: refundItems(x.return?.items) })),
     ]
     return {
       orderId: o.id,
       manualRefunds: manual.get(o.id) ?? [],
       ...attentionFacts(o),
       displayId: o.display_id ?? null,
-      createdAt: new Date(o.created_at).toISOString(),
+      createdAt: isoOf(o.created_at),
       canceled: Boolean(o.canceled_at) || o.status === "canceled",
       lines,
       refunds,
@@ -138,9 +98,7 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
 export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
   const minus = (xs: { amount?: unknown }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
   const items = (o.items ?? []).map((i) => dec(amountString(i.unit_price)).times(amountString(i.quantity)).minus(minus(i.adjustments)))
-  const shipping = (o.shipping_methods ?? [])
-    .filter((m) => !shippingLink(m, "claim_id") && !shippingLink(m, "return_id") && !shippingLink(m, "exchange_id"))
-    .map((m) => dec(amountString(m.amount ?? 0)).minus(minus(m.adjustments)))
+  const shipping = (o.shipping_methods ?? []).filter(ownShipping).map((m) => dec(amountString(m.amount ?? 0)).minus(minus(m.adjustments)))
   const lines = [...(o.items ?? []), ...(o.shipping_methods ?? [])]
   return {
     usAddress: (o.shipping_address?.country_code ?? "").toLowerCase() === "us",
@@ -175,7 +133,7 @@ function recordFacts(r: FilingRecordRow): RecordFacts {
 /** The filing records of `orderIds` and of their children (exchange, edit, claim, credit records). */
 export async function loadRecordFacts(container: MedusaContainer, orderIds: string[]): Promise<RecordFacts[]> {
   if (!orderIds.length) return []
-  const svc = container.resolve<SalesTaxFilingModuleService>(SALES_TAX_FILING_MODULE)
+  const svc = filingStore(container)
   const cfg = { relations: ["refunds"], take: null }
   const [own, children] = await Promise.all([
     svc.listFilingRecords({ order_id: orderIds }, cfg),
@@ -221,21 +179,9 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
  * without a return as credits, and a retry of every failed or pending record of the order.
  */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
-  await syncOrder(container, orderId)
-  // confirmed order edits the record does not list yet
-  await onOrderEdited(container, orderId)
-  const { returns, claims, exchanges } = await readOrderParts(container, [orderId])
-  for (const r of returns) {
-    if (!r.canceled_at && r.received_at && !r.claim_id && !r.exchange_id) {
-      await onReturnReceived(container, r.id)
-    }
-  }
-  for (const c of claims) if (!c.canceled_at) await onClaimCreated(container, c.id)
-  for (const x of exchanges) if (!x.canceled_at) await onExchangeCreated(container, x.id)
   // refunds without a return not filed yet: as standalone credits (the order widget's "File as credit")
-  for (const m of await listManualRefunds(container, orderId)) {
-    if (m.filing === null && m.tax > 0) await fileRefundAsCredit(container, orderId, m.refundId)
-  }
+  const credits = (await listManualRefunds(container, orderId)).filter((m) => m.filing === null && m.tax > 0).map((m) => m.refundId)
+  await bringInLine(container, orderId, { ...orderFacts(orderId, await readOrderParts(container, [orderId])), edits: true }, credits)
   for (const r of await loadRecordFacts(container, [orderId])) {
     // a needs_attention record waits for a person (the order widget's re-quote), not for a retry
     if (r.state === "failed" || (!r.filed && !r.voided && r.state !== "skipped" && r.state !== "needs_attention")) {

@@ -1,49 +1,39 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
 import { amountNumber } from "../../money"
+import { pruneInBatches } from "../../service/call-log"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
 import { withoutStreet } from "./retention"
-import type {
-  EditIntent,
-  FilingRecordDTO,
-  FilingRefundDTO,
-  FilingSnapshot,
-  FilingStore,
-  NewRecord,
-  NewRefund,
-  RecordPatch,
-  RefundItem,
-  RefundPatch,
-} from "./types"
+import type { FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch } from "./types"
 
-const RESUME_BATCH = 1000
-const STREET_BATCH = 500
-
-/** A row as the generated CRUD returns it. */
 type RecordRow = InferTypeOf<typeof FilingRecord>
 type RefundRow = InferTypeOf<typeof FilingRefund>
+/** Medusa types `model.json()` as a record, though it stores any JSON: the plugin's shapes go in and come out as such. */
+type Json = Record<string, unknown>
+const json = (v: object | null | undefined) => v as Json | null
 
 function isUniqueViolation(e: unknown): boolean {
   const err = e as { type?: string; code?: string; message?: string }
   return err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
 }
 
-/** A value for a json column: Medusa types `model.json()` as Record<string, unknown>, though it stores any JSON (arrays too). */
-function json(v: object): Record<string, unknown>
-function json(v: object | null): Record<string, unknown> | null
-function json(v: object | null): Record<string, unknown> | null {
-  return v as Record<string, unknown> | null
+/** Creation that is idempotent under a race: the row found, else created, else (a unique violation) found again. */
+async function ensure<T>(find: () => Promise<T | null>, create: () => Promise<unknown>): Promise<{ row: T; created: boolean }> {
+  const existing = await find()
+  if (existing) return { row: existing, created: false }
+  try {
+    await create()
+  } catch (e) {
+    const row = isUniqueViolation(e) ? await find() : null
+    if (row) return { row, created: false }
+    throw e
+  }
+  return { row: (await find())!, created: true }
 }
 
-/** A json column's value as the plugin wrote it (see `json`). */
-function fromJson<T extends object>(v: Record<string, unknown> | null): T | null {
-  return v as unknown as T | null
-}
-
-/** A record's columns with its json values typed as Medusa's CRUD takes them. */
-function recordColumns<T extends { snapshot?: FilingSnapshot | null; edits?: EditIntent[] | null }>(r: T) {
-  const { snapshot, edits, ...rest } = r
+/** A record's columns with its json values as Medusa's CRUD takes them. */
+function recordColumns<T extends Pick<RecordPatch, "snapshot" | "edits">>({ snapshot, edits, ...rest }: T) {
   return {
     ...rest,
     ...(snapshot !== undefined ? { snapshot: json(snapshot) } : {}),
@@ -51,21 +41,18 @@ function recordColumns<T extends { snapshot?: FilingSnapshot | null; edits?: Edi
   }
 }
 
-function toRefund(r: RefundRow): FilingRefundDTO {
-  const { refunded_tax, items, ...rest } = r
-  return {
-    ...rest,
-    refunded_tax: amountNumber(refunded_tax),
-    items: fromJson<RefundItem[]>(items) ?? [],
-  }
-}
+const toRefund = ({ refunded_tax, items, ...rest }: RefundRow): FilingRefundDTO => ({
+  ...rest,
+  refunded_tax: amountNumber(refunded_tax),
+  items: (items as unknown as FilingRefundDTO["items"] | null) ?? [],
+})
 
 function toRecord(r: RecordRow): FilingRecordDTO {
   const { refunds, snapshot, edits, charged_tax, filed_tax, requoted_tax, tax_difference, ...rest } = r
   return {
     ...rest,
-    snapshot: fromJson<FilingSnapshot>(snapshot),
-    edits: fromJson<EditIntent[]>(edits),
+    snapshot: snapshot as unknown as FilingRecordDTO["snapshot"],
+    edits: edits as unknown as FilingRecordDTO["edits"],
     charged_tax: amountNumber(charged_tax),
     filed_tax: amountNumber(filed_tax),
     requoted_tax: amountNumber(requoted_tax),
@@ -82,18 +69,11 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   }
 
   async ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
-    const existing = await this.findRecord(input.order_id)
-    if (existing) return { record: existing, created: false }
-    try {
-      await this.createFilingRecords(recordColumns(input))
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e
-      const rec = await this.findRecord(input.order_id)
-      if (rec) return { record: rec, created: false }
-      throw e
-    }
-    const rec = await this.findRecord(input.order_id)
-    return { record: rec!, created: true }
+    const { row, created } = await ensure(
+      () => this.findRecord(input.order_id),
+      () => this.createFilingRecords(recordColumns(input)),
+    )
+    return { record: row, created }
   }
 
   async patchRecord(id: string, patch: RecordPatch): Promise<void> {
@@ -105,71 +85,60 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
       const [r] = await this.listFilingRefunds({ idempotency_key: input.idempotency_key }, { take: 1 })
       return r ? toRefund(r) : null
     }
-    const existing = await find()
-    if (existing) return { refund: existing, created: false }
-    try {
-      // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
-      const row = { ...input, items: json(input.items), record_id: recordId }
-      await this.createFilingRefunds(row)
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e
-      const r = await find()
-      if (r) return { refund: r, created: false }
-      throw e
-    }
-    return { refund: (await find())!, created: true }
+    // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
+    const { row, created } = await ensure(find, () =>
+      this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId }),
+    )
+    return { refund: row, created }
   }
 
-  async patchRefund(id: string, patch: RefundPatch): Promise<void> {
-    const { items, ...rest } = patch
-    await this.updateFilingRefunds({ id, ...rest, ...(items !== undefined ? { items: json(items) } : {}) })
+  async patchRefund(id: string, { items, ...rest }: RefundPatch): Promise<void> {
+    await this.updateFilingRefunds({ id, ...rest, ...(items !== undefined ? { items: json(items)! } : {}) })
   }
 
   async listChildren(orderId: string): Promise<FilingRecordDTO[]> {
     const rows = await this.listFilingRecords({ parent_order_id: orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
-    return rows.map((r) => toRecord(r))
+    return rows.map(toRecord)
   }
 
+  /** In bounded batches: a long key outage may have paused many records. */
   async resumePaused(reason: string, now: Date): Promise<number> {
-    let n = 0
-    // in bounded batches: a long key outage may have paused many records
-    for (;;) {
-      const rows = await this.listFilingRecords(
-        { paused_reason: reason, next_attempt_at: { $gt: now } },
-        { select: ["id"], take: RESUME_BATCH, order: { id: "ASC" } },
-      )
-      if (!rows.length) return n
-      await this.updateFilingRecords(rows.map((r) => ({ id: r.id, next_attempt_at: now })))
-      n += rows.length
-      if (rows.length < RESUME_BATCH) return n
-    }
+    return pruneInBatches(
+      async (take) =>
+        (
+          await this.listFilingRecords(
+            { paused_reason: reason, next_attempt_at: { $gt: now } },
+            { select: ["id"], take, order: { id: "ASC" } },
+          )
+        ).map((r) => r.id),
+      (ids) => this.updateFilingRecords(ids.map((id) => ({ id, next_attempt_at: now }))).then(() => undefined),
+      1000,
+    )
   }
 
   /** Removes the street lines of every record created before `before`, in batches, oldest first; returns how many. */
   async removeStreetLines(before: Date, now: Date): Promise<number> {
-    let n = 0
-    for (;;) {
-      const rows = await this.listFilingRecords(
-        { created_at: { $lt: before }, address_removed_at: null },
-        { select: ["id", "snapshot"], take: STREET_BATCH, order: { created_at: "ASC" } },
-      )
-      if (!rows.length) return n
-      await this.updateFilingRecords(
-        rows.map((r) => ({ id: r.id, snapshot: json(withoutStreet(fromJson<FilingSnapshot>(r.snapshot))), address_removed_at: now })),
-      )
-      n += rows.length
-      if (rows.length < STREET_BATCH) return n
-    }
+    let rows: RecordRow[] = []
+    return pruneInBatches(
+      async (take) => {
+        rows = await this.listFilingRecords(
+          { created_at: { $lt: before }, address_removed_at: null },
+          { select: ["id", "snapshot"], take, order: { created_at: "ASC" } },
+        )
+        return rows.map((r) => r.id)
+      },
+      async () => {
+        const snapshot = (r: RecordRow) => json(withoutStreet(r.snapshot as unknown as FilingRecordDTO["snapshot"]))
+        await this.updateFilingRecords(rows.map((r) => ({ id: r.id, snapshot: snapshot(r), address_removed_at: now })))
+      },
+      500,
+    )
   }
 
   async listDue(now: Date, limit: number): Promise<string[]> {
     const rows = await this.listFilingRecords(
       { next_attempt_at: { $lte: now } },
-      {
-        select: ["order_id", "next_attempt_at"],
-        take: limit,
-        order: { next_attempt_at: "ASC" },
-      },
+      { select: ["order_id", "next_attempt_at"], take: limit, order: { next_attempt_at: "ASC" } },
     )
     return rows.map((r) => r.order_id)
   }

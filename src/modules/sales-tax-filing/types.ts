@@ -17,11 +17,7 @@ export const FILING_STATES = [
 export type FilingState = (typeof FILING_STATES)[number]
 export type CompletionMode = "placed" | "captured" | "fulfilled"
 export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
-/**
- * What a record files: the order, an exchange's new items, an edit's changed lines after the
- * cutoff, a replace claim's charge, or a credit for a refund without a return (orderId = the
- * Medusa id of each; every kind but "order" has `parent_order_id` = the Medusa order).
- */
+/** What a record files; every kind but "order" has `parent_order_id` = the Medusa order. */
 export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
 export type RefundState = "pending" | "refunded" | "superseded" | "failed"
@@ -32,7 +28,7 @@ export type DestinationSource = "typed" | "verified" | "order_address"
 /** One line of a Medusa order as charged: the unit price the tax was computed on and its tax. */
 export interface FilingLine {
   index: number
-  /** Medusa order line item id, or shipping method id (kind "shipping"). */
+  /** order line item id, or shipping method id */
   itemId: string
   kind: "item" | "shipping"
   /** unit price in dollars (after discounts), as sent to the service */
@@ -88,13 +84,13 @@ export interface RefundItem {
 
 /** An order edit as the filing record keeps it (on the Medusa order's own record). */
 export interface EditIntent {
-  /** the order change id of the edit (`ordch_…`) */
+  /** the order change id (`ordch_…`) */
   id: string
-  /** pending → applied (or superseded when the order was canceled first) */
+  /** superseded: the order was canceled first */
   state: "pending" | "applied" | "superseded"
-  /** how it was filed: the order voided and filed again whole, or refunds + an order of its own */
+  /** the order voided and filed again whole, or refunds + an order of its own */
   mode?: "refile" | "supplement" | "none"
-  /** when the edit was confirmed (the supplement's transaction date) */
+  /** when the edit was confirmed */
   at: string
   /** the order's lines as Medusa charges them after the edit */
   lines: FilingLine[]

@@ -1,4 +1,4 @@
-import type { Context } from "@medusajs/framework/types"
+import type { Context, InferTypeOf } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
@@ -12,44 +12,31 @@ import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
+import { registerCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
+
 import {
-  registerCertificateReviews,
-  type CertificateReviews,
+  isPlaceholder,
+  LOST_PREFIX,
+  RESERVED_PREFIX,
   type CertificateStanding,
+  type PlaceholderRow,
   type ReviewStatus,
-} from "../../checkout/exemptions/exemptions"
+} from "../../service/exemptions/certificate-claims"
 
-import { isPlaceholder, LOST_PREFIX, RESERVED_PREFIX, type PlaceholderRow } from "../../checkout/exemptions/certificate-claims"
+type OriginRow = InferTypeOf<typeof CertificateOrigin>
 
-type OriginRow = {
-  id: string
-  certificate_id: string
-  customer_id: string
-  created_by: string
-  review_status: string
-  rejection_reason: string | null
-  reviewed_at: Date | string | null
-  used_order_id: string | null
-  used_at: Date | string | null
-  claimed_cart_id?: string | null
-  claimed_at?: Date | string | null
-  created_at?: Date | string | null
-}
-
-function iso(d: Date | string | null): string | null {
-  return d === null ? null : new Date(d).toISOString()
-}
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null)
 
 function standingOf(r: OriginRow): CertificateStanding {
   return {
-    createdBy: r.created_by as CertificateCreator,
-    reviewStatus: r.review_status as ReviewStatus,
+    createdBy: r.created_by,
+    reviewStatus: r.review_status,
     rejectionReason: r.rejection_reason,
     reviewedAt: iso(r.reviewed_at),
     usedOrderId: r.used_order_id,
     usedAt: iso(r.used_at),
     claimedCartId: r.claimed_cart_id ?? null,
-    claimedAt: iso(r.claimed_at ?? null),
+    claimedAt: iso(r.claimed_at),
   }
 }
 
@@ -165,22 +152,9 @@ export class SalesTaxModuleService
     targetId: string,
     tic: number | null,
   ): Promise<{ target_type: TicTargetType; target_id: string; tic: number | null }> {
-    checkTarget(targetType)
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
-    // the tax-line hook's product TICs are read again at the next cart change (product-tic-cache.ts)
-    ticAssignmentsChanged(this.runtime)
-    const existing = await this.listTicAssignments({ target_type: targetType, target_id: targetId })
-    if (tic === null) {
-      if (existing.length) await this.deleteTicAssignments(existing.map((e) => e.id))
-      return { target_type: targetType, target_id: targetId, tic: null }
-    }
-    if (existing.length) {
-      await this.updateTicAssignments({ id: existing[0].id, tic })
-      if (existing.length > 1) await this.deleteTicAssignments(existing.slice(1).map((e) => e.id))
-    } else {
-      await this.createTicAssignments({ target_type: targetType, target_id: targetId, tic })
-    }
+    await this.applyTicChanges([{ target_type: targetType, target_id: targetId, tic }])
     return { target_type: targetType, target_id: targetId, tic }
   }
 
@@ -293,7 +267,7 @@ export class SalesTaxModuleService
 
   /** A customer's placeholders (submissions in flight or lost), oldest first. */
   async placeholders(customerId: string): Promise<PlaceholderRow[]> {
-    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
+    const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
     return rows
       .filter((r) => isPlaceholder(r.certificate_id))
       .map((r) => ({ id: r.id, certificateId: r.certificate_id, createdAt: new Date(r.created_at ?? 0) }))
@@ -305,29 +279,34 @@ export class SalesTaxModuleService
     await this.updateCertificateOrigins({ id: rowId, certificate_id: certificateId, review_status: "pending", reviewed_at: null })
   }
 
-  /**
-   * A single-purchase certificate claimed by `cartId` at completion (the caller holds the
-   * certificate's lock and decided with claimDecision). A certificate made elsewhere gets a row
-   * (created_by staff, approved) to carry the claim.
-   */
-  async claimCertificate(c: { certificateId: string; customerId: string; cartId: string }): Promise<void> {
-    const [row] = (await this.listCertificateOrigins({ certificate_id: c.certificateId }, { take: 1 })) as OriginRow[]
-    const claim = { claimed_cart_id: c.cartId, claimed_at: new Date() }
-    if (row) await this.updateCertificateOrigins({ id: row.id, ...claim })
+  /** The row of a certificate made through this store (or given one since), if any. */
+  async #origin(certificateId: string): Promise<OriginRow | undefined> {
+    return (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 }))[0]
+  }
+
+  /** Patches the certificate's row; a certificate made elsewhere gets one (created by staff, approved) to carry the patch. */
+  async #upsertOrigin(certificateId: string, customerId: string, patch: Partial<OriginRow>, row?: OriginRow): Promise<void> {
+    row ??= await this.#origin(certificateId)
+    if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
     else
       await this.createCertificateOrigins({
-        certificate_id: c.certificateId,
-        customer_id: c.customerId,
+        certificate_id: certificateId,
+        customer_id: customerId,
         created_by: "staff",
         actor_id: null,
         review_status: "approved",
-        ...claim,
+        ...patch,
       })
+  }
+
+  /** A single-purchase certificate claimed by `cartId` at completion (the caller holds the certificate's lock: claimDecision). */
+  async claimCertificate(c: { certificateId: string; customerId: string; cartId: string }): Promise<void> {
+    await this.#upsertOrigin(c.certificateId, c.customerId, { claimed_cart_id: c.cartId, claimed_at: new Date() })
   }
 
   /** The cart holding the claim became an order: the certificate is used (its order id is set when that order is filed). */
   async finalizeClaim(certificateId: string): Promise<void> {
-    const [row] = (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 })) as OriginRow[]
+    const row = await this.#origin(certificateId)
     if (row && !row.used_at) await this.updateCertificateOrigins({ id: row.id, used_at: new Date() })
   }
 
@@ -337,7 +316,7 @@ export class SalesTaxModuleService
     certificateIds: string[],
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
-    const rows = (await this.listCertificateOrigins({ customer_id: customerId }, { take: null })) as OriginRow[]
+    const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
     const byId: Record<string, CertificateStanding> = Object.create(null)
     let reserved = false
     for (const r of rows) {
@@ -353,7 +332,7 @@ export class SalesTaxModuleService
   async certificateOrigins(certificateIds: string[]): Promise<Record<string, CertificateStanding>> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
-    const rows = (await this.listCertificateOrigins({ certificate_id: ids }, { take: null })) as OriginRow[]
+    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null })
     const out: Record<string, CertificateStanding> = Object.create(null)
     for (const r of rows) out[r.certificate_id] = standingOf(r)
     return out
@@ -370,45 +349,21 @@ export class SalesTaxModuleService
     reason: string | null
     actorId: string | null
   }): Promise<CertificateStanding> {
-    const [row] = (await this.listCertificateOrigins({ certificate_id: r.certificateId }, { take: 1 })) as OriginRow[]
-    const patch = {
+    await this.#upsertOrigin(r.certificateId, r.customerId, {
       review_status: r.status,
       rejection_reason: r.status === "rejected" ? r.reason : null,
       reviewed_by: r.actorId,
       reviewed_at: new Date(),
-    }
-    if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
-    else
-      await this.createCertificateOrigins({
-        certificate_id: r.certificateId,
-        customer_id: r.customerId,
-        created_by: "staff",
-        actor_id: null,
-        ...patch,
-      })
+    })
     return (await this.certificateOrigins([r.certificateId]))[r.certificateId]!
   }
 
   /** A single-purchase certificate was used by `orderId` (filed); the first order stays its user. Made elsewhere: as claimCertificate. */
   async markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void> {
-    const [row] = (await this.listCertificateOrigins({ certificate_id: u.certificateId }, { take: 1 })) as OriginRow[]
-    if (row?.used_order_id) return
-    if (row)
-      await this.updateCertificateOrigins({
-        id: row.id,
-        used_order_id: u.orderId,
-        used_at: row.used_at ? new Date(row.used_at) : new Date(),
-      })
-    else if (u.customerId)
-      await this.createCertificateOrigins({
-        certificate_id: u.certificateId,
-        customer_id: u.customerId,
-        created_by: "staff",
-        actor_id: null,
-        review_status: "approved",
-        used_order_id: u.orderId,
-        used_at: new Date(),
-      })
+    const row = await this.#origin(u.certificateId)
+    if (row?.used_order_id || (!row && !u.customerId)) return
+    const used_at = row?.used_at ? new Date(row.used_at) : new Date()
+    await this.#upsertOrigin(u.certificateId, u.customerId!, { used_order_id: u.orderId, used_at }, row)
   }
 
   /** The service-call log: a batch of attempts (call-log.ts buffers them off the request path). */

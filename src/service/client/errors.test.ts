@@ -1,6 +1,6 @@
 import util from "node:util"
 import fc from "fast-check"
-import { makeRedactor, REDACTED, SalesTaxError } from "./errors"
+import { makeRedactor, REDACTED, refusesCertificate, SalesTaxError } from "./errors"
 
 describe("makeRedactor", () => {
   it("removes the secret from any string, however embedded, deeply", () => {
@@ -141,5 +141,14 @@ describe("SalesTaxError", () => {
     })
     expect(many.message).toContain("+4 more")
     expect(many.errors).toHaveLength(9)
+  })
+})
+
+describe("refusesCertificate", () => {
+  it("a 4xx located at the cart's exemption", () => {
+    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(true)
+    expect(refusesCertificate({ status: 422, errors: [{ location: "body.items[0].destination.zip" }] })).toBe(false)
+    expect(refusesCertificate({ status: 503, errors: [{ location: "body.items[0].exemption.exemptionId" }] })).toBe(false)
+    expect(refusesCertificate(new Error("x"))).toBe(false)
   })
 })

@@ -69,6 +69,13 @@ export function isSalesTaxError(e: unknown): e is SalesTaxError {
   return e instanceof SalesTaxError
 }
 
+/** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */
+export function refusesCertificate(err: unknown): boolean {
+  const e = err as { status?: unknown; errors?: { location?: unknown }[] } | null
+  if (!e || (e.status !== 422 && e.status !== 400 && e.status !== 404)) return false
+  return (e.errors ?? []).some((x) => typeof x.location === "string" && /\.exemption(\.|$)/.test(x.location))
+}
+
 export const REDACTED = "[REDACTED]"
 
 /**

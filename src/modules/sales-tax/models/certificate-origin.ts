@@ -1,21 +1,12 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * Who created an exemption certificate through this store (the customer, through the
- * storefront's certificate routes, authenticated as that customer; or staff, through the admin
- * routes, with the admin user's id), its review and its use. The certificate itself lives at the
- * service; certificates made elsewhere have no row.
- *
- * Review (issue 27): a certificate a customer submits is `pending` until staff approve it
- * (`approved`) or reject it (`rejected`, with `rejection_reason`, which the shopper sees; a
- * rejected certificate is also disabled at the service). Only approved certificates exempt; staff
- * certificates are approved when created. A row whose `certificate_id` starts with `reserved:` is
- * a customer's submission in flight (made before the service call, so that no instant exists in
- * which the customer has an unreviewed certificate without a row); `lost:`, one whose answer was
- * lost (adopted by the certificate when the customer's list shows one without a row).
- *
- * Use: a single-purchase certificate is claimed by one cart at completion (`claimed_cart_id`,
- * `claimed_at`); `used_at` is set when that cart is an order, `used_order_id` when it is filed.
+ * Who created an exemption certificate through this store (a customer through the storefront, or
+ * staff through the admin), its review and its use; the certificate itself lives at the service.
+ * A customer's certificate is `pending` until staff approve or reject it (the reason is shown to
+ * the shopper); only approved ones exempt. `certificate_id` `reserved:…` is a submission in flight,
+ * `lost:…` one whose answer was lost. A single-purchase certificate is claimed by one cart at
+ * completion (`claimed_*`), used once that cart is an order (`used_at`) and filed (`used_order_id`).
  */
 export const CertificateOrigin = model
   .define("sales_tax_certificate_origin", {

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { createHash } from "node:crypto"
-import { CalculateCartsRequest, CartIn } from "../../service/contract"
+import { CalculateCartsRequest, CartIn } from "../contract"
 import BigNumber from "bignumber.js"
 import {
   buildServiceCart,

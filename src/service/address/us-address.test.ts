@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import * as zipcodes from "zipcodes"
-import { US_STATES, US_TERRITORIES } from "../../service/contract"
+import { US_STATES, US_TERRITORIES } from "../contract"
 import {
   normalizeUsState,
   normalizeUsZip,

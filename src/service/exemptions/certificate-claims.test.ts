@@ -10,7 +10,7 @@ import {
   isPlaceholder,
   reconcilePlaceholders,
 } from "./certificate-claims"
-import { SalesTaxError } from "../../service/client"
+import { SalesTaxError } from "../client"
 
 const err = (code: "http" | "timeout" | "network" | "validation" | "response_validation", status: number | null = null) =>
   new SalesTaxError({ operation: "createCertificate", status, title: "t", retryable: false, code })

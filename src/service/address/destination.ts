@@ -4,8 +4,8 @@
  * The verdict is cached per normalized address (verify-limits.ts), so a checkout asks at most once per
  * address. The shopper's address is not rewritten: the resolved destination is quoted and filed.
  */
-import { isSalesTaxError, type SalesTaxClient } from "../../service/client"
-import type { Address } from "../../service/contract"
+import { isSalesTaxError, type SalesTaxClient } from "../client"
+import type { Address } from "../contract"
 import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
 import {
   ADDRESS_UNRESOLVED_CODE,
@@ -15,10 +15,10 @@ import {
   zipText,
   type ResolvedDestination,
 } from "./us-address"
-import { US_STATES } from "../../service/contract"
+import { US_STATES } from "../contract"
 import type { PluginOptions } from "../../options"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "../../core/verify-address-limits"
-import { withDeadline } from "../quote/fallback"
+import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-address-limits"
+import { withDeadline } from "../deadline"
 import { recordRateId } from "../../medusa/tax-line-record"
 
 const STATE_SET = new Set<string>(US_STATES)

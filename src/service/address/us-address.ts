@@ -5,7 +5,7 @@
  * reads a US state or ZIP (the provider's destination, origins, the store verify-address route, the
  * filing snapshot) goes through these functions, so one address is read the same everywhere.
  */
-import { US_STATES, US_TERRITORIES } from "../../service/contract"
+import { US_STATES, US_TERRITORIES } from "../contract"
 
 /** The states and DC the service taxes, by USPS name. */
 export const US_STATE_NAMES: Readonly<Record<(typeof US_STATES)[number], string>> = {

@@ -6,7 +6,7 @@
  * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
  */
 import { createHash } from "node:crypto"
-import type { Address } from "../../service/contract"
+import type { Address } from "../contract"
 import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 

@@ -1,5 +1,5 @@
-import { SalesTaxError } from "../../service/client"
-import type { Address } from "../../service/contract"
+import { SalesTaxError } from "../client"
+import type { Address } from "../contract"
 import { isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
 import { recordedData } from "../../medusa/tax-line-record"
 

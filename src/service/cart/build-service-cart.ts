@@ -1,6 +1,6 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../../service/contract"
+import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
 import { dec } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import type { CartSnapshot } from "./context"

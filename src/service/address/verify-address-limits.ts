@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
-import type { Address, ErrorDetail } from "../service/contract"
-import { runtimeSlot } from "../runtime"
+import type { Address, ErrorDetail } from "../contract"
+import { runtimeSlot } from "../../runtime"
 
 export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
 export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20

@@ -6,34 +6,50 @@
  */
 import type { Address, CalculateCartsResponse, CartOut, LineItemOut } from "@medusa-sales-tax/contract"
 
-/** A string as JSON: quoted as it is unless a character needs escaping (then JSON.stringify's text). */
-function str(s: string): string {
+/** True when JSON writes s as it is between quotes (no character needs escaping). */
+function plain(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s)
+    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return false
   }
-  return '"' + s + '"'
+  return true
 }
 
-const orNull = (s: string | null): string => (s === null ? "null" : str(s))
+/** The inside of a string's JSON text (without its quotes), for templates that write the quotes. */
+const inner = (s: string): string => (plain(s) ? s : JSON.stringify(s).slice(1, -1))
+const orNull = (s: string | null): string => (s === null ? "null" : `"${inner(s)}"`)
+
+/**
+ * A number's text, kept per value: prices, amounts and rates recur from answer to answer, and
+ * V8's own cache of number texts misses them (converting one is most of writing a line).
+ */
+const NUMBER_TEXT = new Map<number, string>()
+function num(x: number): string {
+  let t = NUMBER_TEXT.get(x)
+  if (t === undefined) {
+    if (NUMBER_TEXT.size >= 4096) NUMBER_TEXT.clear()
+    NUMBER_TEXT.set(x, (t = String(x)))
+  }
+  return t
+}
 
 function address(a: Address): string {
   return (
-    `{"line1":${str(a.line1)}${a.line2 === undefined ? "" : `,"line2":${orNull(a.line2)}`}` +
-    `,"city":${str(a.city)},"state":${str(a.state)},"zip":${str(a.zip)}` +
-    `${a.countryCode === undefined ? "" : `,"countryCode":${str(a.countryCode)}`}}`
+    `{"line1":"${inner(a.line1)}"${a.line2 === undefined ? "" : `,"line2":${orNull(a.line2)}`}` +
+    `,"city":"${inner(a.city)}","state":"${inner(a.state)}","zip":"${inner(a.zip)}"` +
+    `${a.countryCode === undefined ? "" : `,"countryCode":"${inner(a.countryCode)}"`}}`
   )
 }
 
 // numbers are finite (validated prices and quantities, computed taxes): their text is JSON's
 const line = (l: LineItemOut): string =>
-  `{"index":${l.index},"itemId":${str(l.itemId)},"price":${l.price},"quantity":${l.quantity},"tic":${l.tic}` +
-  `,"tax":{"amount":${l.tax.amount},"rate":${l.tax.rate}}}`
+  `{"index":${l.index},"itemId":"${inner(l.itemId)}","price":${num(l.price)},"quantity":${l.quantity},"tic":${l.tic}` +
+  `,"tax":{"amount":${num(l.tax.amount)},"rate":${num(l.tax.rate)}}}`
 
 function cart(c: CartOut): string {
   const e = c.exemption
   let out =
-    `{"cartId":${str(c.cartId)},"customerId":${str(c.customerId)},"currency":{"currencyCode":${str(c.currency.currencyCode)}}` +
+    `{"cartId":"${inner(c.cartId)}","customerId":"${inner(c.customerId)}","currency":{"currencyCode":"${inner(c.currency.currencyCode)}"}` +
     `,"deliveredBySeller":${c.deliveredBySeller},"origin":${address(c.origin)},"destination":${address(c.destination)}` +
     `,"exemption":{"exemptionId":${orNull(e.exemptionId)},"isExempt":${e.isExempt}${e.flag === undefined ? "" : `,"flag":${orNull(e.flag)}`}}` +
     `,"lineItems":[`
@@ -43,7 +59,7 @@ function cart(c: CartOut): string {
 
 /** JSON.stringify(answer), faster. */
 export function calculateCartsJson(r: CalculateCartsResponse): string {
-  let out = `{"connectionId":${str(r.connectionId)},"transactionDate":${str(r.transactionDate)},"items":[`
+  let out = `{"connectionId":"${inner(r.connectionId)}","transactionDate":"${inner(r.transactionDate)}","items":[`
   for (let i = 0; i < r.items.length; i++) out += (i === 0 ? "" : ",") + cart(r.items[i]!)
   return out + "]}"
 }

@@ -8,9 +8,28 @@ import {
   US_STATE_NAMES,
   US_TERRITORY_NAMES,
   usTerritory,
+  ZIP3_RANGES,
   zipPrefixState,
   zipText,
 } from "./us-address"
+
+/** The regular-expression readings the fast paths replaced: the fast paths must answer the same. */
+const reference = {
+  zip(input: string): { zip: string; zip4?: string } | null {
+    if (input.length > 30) return null
+    const m = /^(\d{5})(?:\s*[-–]\s*|\s+)?(\d{4})?$/.exec(input.trim())
+    if (!m || (!m[2] && input.trim().length !== 5)) return null
+    return m[2] ? { zip: m[1]!, zip4: m[2] } : { zip: m[1]! }
+  },
+  prefixState(zip5: string): string | null {
+    if (!/^\d{5}$/.test(zip5)) return null
+    const p = Number(zip5.slice(0, 3))
+    for (const [lo, hi, st] of ZIP3_RANGES) if (p >= lo && p <= hi) return st
+    return null
+  },
+}
+/** Strings of ZIP-like characters: digits mostly, a separator, a space, a letter, a full-width digit. */
+const zipLike = fc.string({ unit: fc.constantFrom(..."0123456789012345678901234567890123456789 -–\t\na９"), maxLength: 12 })
 
 /** Any casing of each letter, and any run of spaces around and between the words. */
 function anyCasingAndSpacing(name: string): fc.Arbitrary<string> {
@@ -45,6 +64,20 @@ describe("normalizeUsState", () => {
         { numRuns: 25 },
       )
     }
+  })
+
+  it("reads each input afresh when the one before it differs (the last one read is kept)", () => {
+    expect(["NY", "tx", "NY", "NY", "T3X", "Texas", "", "NY"].map(normalizeUsState)).toEqual([
+      "NY",
+      "TX",
+      "NY",
+      "NY",
+      null,
+      "TX",
+      null,
+      "NY",
+    ])
+    expect(["Puerto Rico", "pr", "Puerto Rico"].map(usTerritory)).toEqual(["PR", "PR", "PR"])
   })
 
   it("reads the common abbreviations with dots", () => {
@@ -114,6 +147,13 @@ describe("normalizeUsZip", () => {
     }
   })
 
+  it("reads what the regular expression read (property)", () => {
+    fc.assert(
+      fc.property(zipLike, (x) => expect(normalizeUsZip(x)).toEqual(reference.zip(x))),
+      { numRuns: 2000 },
+    )
+  })
+
   it("round-trips through the service's spelling (property)", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^\d{5}$/), fc.option(fc.stringMatching(/^\d{4}$/), { nil: undefined }), (zip, zip4) => {
@@ -149,6 +189,17 @@ describe("zipPrefixState", () => {
       "96951:MP/GU",
       "96952:MP/GU",
     ])
+  })
+
+  it("the prefix table answers as the scan of the ranges: every prefix, and any ZIP-like text (property)", () => {
+    for (let p = 0; p < 1000; p++) {
+      const zip = `${String(p).padStart(3, "0")}42`
+      expect(zipPrefixState(zip)).toBe(reference.prefixState(zip))
+    }
+    fc.assert(
+      fc.property(zipLike, (x) => expect(zipPrefixState(x)).toBe(reference.prefixState(x))),
+      { numRuns: 2000 },
+    )
   })
 
   it("knows the test and demo ZIPs", () => {

@@ -142,9 +142,17 @@ function table(codes: readonly string[], names: Readonly<Record<string, string>>
 const STATES = table(US_STATES, US_STATE_NAMES, STATE_ALIASES)
 const TERRITORIES = table(US_TERRITORIES, US_TERRITORY_NAMES, TERRITORY_ALIASES)
 
+/** The last input read and its key: a checkout reads the same province on every call. */
+let last: { input: string; key: string | null } = { input: "", key: null }
+
 /** The lookup key of an input, or null when it is blank or too long to be a state. */
 function inputKey(input: string | null | undefined): string | null {
   if (typeof input !== "string" || input.length > 60) return null
+  if (input !== last.input) last = { input, key: readKey(input) }
+  return last.key
+}
+
+function readKey(input: string): string | null {
   // letters, spaces and the punctuation of names and abbreviations only ("T3X" is not Texas)
   if (!/^[A-Za-z\s.,'’()–-]*$/.test(input)) return null
   // "US-TX", "us tx", "US.TX": an ISO 3166-2 prefix on a two-letter code
@@ -177,6 +185,7 @@ const MILITARY = new Set<string>(["AA", "AE", "AP"])
  */
 export function normalizeUsZip(input: string | null | undefined): { zip: string; zip4?: string } | null {
   if (typeof input !== "string" || input.length > 30) return null
+  if (input.length === 5 && digits(input)) return { zip: input }
   const m = /^(\d{5})(?:\s*[-–]\s*|\s+)?(\d{4})?$/.exec(input.trim())
   if (!m) return null
   // "78701 " + "" or "78701-" alone are not a ZIP+4: the separator needs the extension
@@ -194,7 +203,7 @@ export function zipText(z: { zip: string; zip4?: string }): string {
  * (AA/AE/AP: APO/FPO/DPO mail). Unassigned prefixes are absent. A handful of 5-digit ZIPs lie outside their prefix's state
  * (ZIP codes that cross a state line); the service has the last word (see planDestination).
  */
-const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
+export const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [5, 5, "NY"],
   [6, 7, "PR"],
   [8, 8, "VI"],
@@ -268,10 +277,20 @@ const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
 
 /** The state (or DC, territory, military AA/AE/AP) a 5-digit ZIP's prefix belongs to, or null (unassigned). */
 export function zipPrefixState(zip5: string): string | null {
-  if (!/^\d{5}$/.test(zip5)) return null
-  const p = Number(zip5.slice(0, 3))
-  for (const [lo, hi, st] of ZIP3_RANGES) if (p >= lo && p <= hi) return st
-  return null
+  if (zip5.length !== 5 || !digits(zip5)) return null
+  return ZIP3[(zip5.charCodeAt(0) - 48) * 100 + (zip5.charCodeAt(1) - 48) * 10 + zip5.charCodeAt(2) - 48] ?? null
+}
+/** ZIP3_RANGES by prefix (0-999). */
+const ZIP3: (string | undefined)[] = new Array(1000)
+for (const [lo, hi, st] of ZIP3_RANGES) ZIP3.fill(st, lo, hi + 1)
+
+/** True when every character of s is an ASCII digit. */
+function digits(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
 }
 
 /** APO/FPO/DPO "states": US addresses the service does not tax (like the territories). */

@@ -1,7 +1,3 @@
-const { MetadataStorage } = require("@medusajs/framework/mikro-orm/core")
-
-MetadataStorage.clear()
-
 // The property tests' seed (`npm test` sets FC_SEED from the commit: scripts/run-tests.mjs). A test
 // that passes its own seed keeps it; a failure prints the seed and path to replay it.
 if (process.env.FC_SEED && /^-?\d+$/.test(process.env.FC_SEED)) {

@@ -1,7 +1,8 @@
 // Per-spec cost, for the README's table of what each suite takes: each spec file appends one line
-// { spec, wallMs, cpuMs } to .tmp/spec-cpu.jsonl, where cpuMs is the jest worker's CPU while the spec
+// { spec, wallMs, cpuMs, restores } to .tmp/spec-cpu.jsonl, where cpuMs is the jest worker's CPU while the spec
 // ran plus that of the processes it started and waited for (the Medusa instances of the cluster and
-// browser specs: /proc/self/stat's cutime and cstime). PostgreSQL's own CPU is not in it.
+// browser specs: /proc/self/stat's cutime and cstime). PostgreSQL's own CPU is not in it; restores: the
+// database restores before its tests, done and skipped (setup.js).
 // scripts/run-tests.mjs prints the table at the end of the integration suite.
 /* global afterAll, expect */
 const { appendFileSync, mkdirSync, readFileSync } = require("node:fs")
@@ -26,7 +27,7 @@ function cpuMs() {
 const started = { wall: Date.now(), cpu: cpuMs() }
 afterAll(() => {
   const spec = relative(ROOT, expect.getState().testPath || "unknown")
-  const line = { spec, wallMs: Date.now() - started.wall, cpuMs: cpuMs() - started.cpu }
+  const line = { spec, wallMs: Date.now() - started.wall, cpuMs: cpuMs() - started.cpu, restores: globalThis.__mstRestores }
   mkdirSync(join(ROOT, ".tmp"), { recursive: true })
   appendFileSync(process.env.MST_SPEC_CPU_FILE || join(ROOT, ".tmp", "spec-cpu.jsonl"), JSON.stringify(line) + "\n")
 })

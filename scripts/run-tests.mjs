@@ -202,10 +202,11 @@ function printSpecTable(file) {
     .map((l) => JSON.parse(l))
     .sort((a, b) => b.cpuMs - a.cpuMs)
   const total = rows.reduce((n, r) => n + r.cpuMs, 0)
+  const restores = (k) => rows.reduce((n, r) => n + (r.restores?.[k] ?? 0), 0)
   console.log(`[tests] spec costs (wall s / CPU s of the worker and the processes it started; PostgreSQL not counted):`)
   for (const r of rows)
     console.log(`  ${String(Math.round(r.wallMs / 1000)).padStart(4)} / ${String(Math.round(r.cpuMs / 1000)).padStart(4)}  ${r.spec}`)
-  console.log(`  CPU in all: ${Math.round(total / 1000)} s`)
+  console.log(`  CPU in all: ${Math.round(total / 1000)} s; database restores ${restores("restored")}, skipped ${restores("skipped")}`)
 }
 
 async function main() {

@@ -82,3 +82,10 @@ export function runtimeFromDeps(deps: unknown): SalesTaxRuntime {
   }
   return isRuntime(rt) ? rt : salesTaxRuntime()
 }
+
+/** Stores `v` under `k` in a memo that is emptied when it holds `max` entries; returns `v`. */
+export function memoSet<K, V>(m: Map<K, V>, k: K, v: V, max = 20_000): V {
+  if (m.size >= max) m.clear()
+  m.set(k, v)
+  return v
+}

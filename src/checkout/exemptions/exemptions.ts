@@ -13,7 +13,7 @@ import { claimedByOther } from "./certificate-claims"
 // in the plugin's runtime: the provider and the admin routes share one map even if the plugin's
 // files are loaded twice (source and build)
 export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
-const flight = new SingleFlight<ListedCertificate[]>()
+const flight = runtimeSlot("certificateLookups", () => new SingleFlight<ListedCertificate[]>())
 
 /** Key of a customer's certificate list in the Caching Module (the same for every instance). */
 export function certificateCacheKey(customerId: string): string {
@@ -195,7 +195,7 @@ export async function activeCertificates(
   const hit = ttlSeconds > 0 ? await store.get(key) : undefined
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
-  return flight.do(key, async () => {
+  return flight().do(key, async () => {
     const got = await guard(async () => {
       const list: CertificateRecord[] = []
       for await (const c of client.certificates({ customerId, disabled: false })) {

@@ -1,5 +1,6 @@
 import BigNumber from "bignumber.js"
 import { dec, type DecLike } from "../../money"
+import { memoSet, runtimeSlot } from "../../runtime"
 
 /**
  * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE (percentage)
@@ -92,17 +93,14 @@ export function backSolveRate(input: BackSolveInput): BackSolveResult {
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
 export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
   const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
-  const memo = solvedMemo.get(key)
-  if (memo) return memo
+  const memo = solvedMemo()
+  const got = memo.get(key)
+  if (got) return got
   const { rate, exact } = backSolve(input, false)
-  const out = Object.freeze({ rate, exact })
-  if (solvedMemo.size >= SOLVED_MEMO_MAX) solvedMemo.clear()
-  solvedMemo.set(key, out)
-  return out
+  return memoSet(memo, key, Object.freeze({ rate, exact }))
 }
-/** Memo of solvedRate (a pure function of taxable, amount and display rate); cleared when full. */
-const solvedMemo = new Map<string, { readonly rate: number; readonly exact: boolean }>()
-const SOLVED_MEMO_MAX = 20_000
+/** Memo of solvedRate (a pure function of taxable, amount and display rate). */
+const solvedMemo = runtimeSlot("solvedRates", () => new Map<string, { readonly rate: number; readonly exact: boolean }>())
 
 function backSolve({ taxable, amount, displayRatePct = 0 }: BackSolveInput, withAmount: boolean): BackSolveResult {
   const t = dec(taxable)

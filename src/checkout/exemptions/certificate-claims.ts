@@ -1,20 +1,7 @@
 // Pure decisions on shopper submissions whose answer was lost, on certificates the plugin did not
 // make, and on single-purchase certificates claimed by one cart at completion.
 
-export type ReviewStatus = "pending" | "approved" | "rejected"
-
-/** What the store keeps about a certificate made through it (the certificate-origin row). */
-export interface CertificateStanding {
-  createdBy: "customer" | "staff"
-  reviewStatus: ReviewStatus
-  rejectionReason: string | null
-  reviewedAt: string | null
-  usedOrderId: string | null
-  usedAt: string | null
-  /** the cart that claimed this single-purchase certificate at completion (below) */
-  claimedCartId?: string | null
-  claimedAt?: string | null
-}
+import type { CertificateStanding } from "./exemptions"
 
 /** A customer's submission in flight: a placeholder row made before the service call. */
 export const RESERVED_PREFIX = "reserved:"

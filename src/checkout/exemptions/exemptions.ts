@@ -1,7 +1,7 @@
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
-import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther } from "./certificate-claims"
 
 /**
@@ -33,14 +33,24 @@ export function certificateListKey(customerId: string, connectionId?: string | n
 }
 
 /** Registers the non-default connections whose lists an invalidation must clear too. */
-export function registerCertificateConnections(connectionIds: readonly string[], rt: SalesTaxRuntime = salesTaxRuntime()): void {
+export function registerCertificateConnections(connectionIds: readonly string[], rt?: SalesTaxRuntime): void {
   for (const c of connectionIds) otherConnections(rt).add(c)
 }
 
-// Review: only approved certificates exempt
+export type ReviewStatus = "pending" | "approved" | "rejected"
 
-import type { CertificateStanding, ReviewStatus } from "./certificate-claims"
-export type { CertificateStanding, ReviewStatus }
+/** What the store keeps about a certificate made through it (the certificate-origin row). */
+export interface CertificateStanding {
+  createdBy: "customer" | "staff"
+  reviewStatus: ReviewStatus
+  rejectionReason: string | null
+  reviewedAt: string | null
+  usedOrderId: string | null
+  usedAt: string | null
+  /** the cart that claimed this single-purchase certificate at completion (certificate-claims.ts) */
+  claimedCartId?: string | null
+  claimedAt?: string | null
+}
 
 /**
  * Certificates at the service that the plugin did not make (no row: made in the service's
@@ -70,12 +80,8 @@ export interface CertificateReviews {
 
 /** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
 const certificateReviews = runtimeSlot("certificateReviews", (): { reviews?: CertificateReviews } => ({}))
-export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
+export function registerCertificateReviews(r: CertificateReviews | undefined, rt?: SalesTaxRuntime): void {
   certificateReviews(rt).reviews = r
-}
-
-export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
-  return certificateReviews(rt).reviews
 }
 
 /**
@@ -103,7 +109,7 @@ export function mayExempt(
 export async function withApproval(
   customerId: string,
   list: CertificateRecord[],
-  reviews: CertificateReviews | undefined = registeredCertificateReviews(),
+  reviews: CertificateReviews | undefined = certificateReviews().reviews,
   external: ExternalCertificates = "exempt",
 ): Promise<{ list: ListedCertificate[]; ok: boolean }> {
   if (!reviews || !list.length) return { list: list.map((c) => ({ ...c, approved: true })), ok: true }
@@ -129,11 +135,6 @@ export async function withApproval(
   }
 }
 
-/** Anything with an optional `resolve` (a Medusa container or request scope). */
-interface ScopeLike {
-  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
-}
-
 /**
  * Forgets a customer's cached certificate list (every customer's when no id), here and in the
  * Caching Module. Never throws: a cache that cannot be cleared expires; the error is returned.
@@ -148,13 +149,8 @@ export async function invalidateCustomerCertificates(
   if (customerId === undefined) cache.clear()
   else for (const k of listKeys(customerId)) cache.delete(k)
   if (!scope || customerId === undefined) return { cachingCleared: false }
-  let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
-  try {
-    caching = scope.resolve("caching", { allowUnregistered: true })
-  } catch {
-    caching = undefined
-  }
-  if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
+  const caching = tryResolve(scope, "caching") as { clear?: (a: { key: string }) => Promise<unknown> } | undefined
+  if (typeof caching?.clear !== "function") return { cachingCleared: false }
   try {
     for (const k of listKeys(customerId)) await caching.clear({ key: certificateCacheKey(k) })
     return { cachingCleared: true }
@@ -205,7 +201,7 @@ export async function activeCertificates(
       return list
     })
     // each with whether it may exempt (reviewed and approved): the cached list carries it
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), opts.external)
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? certificateReviews().reviews, opts.external)
     if (ok) await store.set(key, out, ttlSeconds)
     return out
   })
@@ -234,11 +230,6 @@ export function pickExemption(
     )
     .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
   return match?.certificateId ?? null
-}
-
-/** The id of the customer's active certificate covering `state`, or null. */
-export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
-  return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
 }
 
 /** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */

@@ -1,6 +1,7 @@
 /** The outage path's pure parts: fallback coverage, the quote deadline, the outage flag, refused certificates, the checkout exemption. */
 import fc from "fast-check"
-import { fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, US_STATES, withDeadline } from "./fallback"
+import { US_STATES } from "../../service/contract"
+import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer, QuoteTimeoutError, withDeadline } from "./fallback"
 import { isDegraded } from "./health"
 import { refusesCertificate } from "../exemptions/exemptions"
 import { checkoutExemption } from "../exemptions/exemption-snapshot"
@@ -150,5 +151,17 @@ describe("OncePer", () => {
     expect(o.take("conn_a", 60_000)).toBe(true)
     expect(o.take("conn_a", 60_001)).toBe(false)
     expect(o.take("conn_a", 10)).toBe(true)
+  })
+})
+
+describe("coverageWarning", () => {
+  it("names the states (or any US state) and the options; says when the region rates could not be read; none without gaps", () => {
+    expect(coverageWarning([], true)).toBeNull()
+    const some = coverageWarning(["AL", "AK"], true)!
+    expect(some).toMatch(/^sales-tax: failurePolicy "fallback" has no rate to fall back on for AL, AK: /)
+    expect(some).toContain("`fallbackRates`")
+    expect(some).not.toContain("could not be read")
+    const all = coverageWarning([...US_STATES], false)!
+    expect(all).toContain("for any US state (the tax regions' rates could not be read)")
   })
 })

@@ -14,8 +14,7 @@ import type { CartSnapshot } from "../cart/context"
 import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
 import { BrokenCircuitError } from "./circuit-breaker"
 import { fallbackRatesFor, OncePer } from "./fallback"
-import { markOutage } from "./health"
-import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS } from "./outage"
+import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
 import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
 
 type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">

@@ -9,7 +9,7 @@ import type { PluginOptions } from "../../options"
 import { buildServiceCart } from "../cart/build-service-cart"
 import type { CartSnapshot } from "../cart/context"
 import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../origins/origins"
-import { isOutage } from "./outage"
+import { isOutage } from "./health"
 import type { ServiceCart } from "./quote-types"
 
 /**

@@ -233,12 +233,17 @@ function scanCandidates(t: BigNumber, a: BigNumber, f0: number, tN: number, aN: 
 
 /** The reference: every candidate's Medusa tax in exact decimals. */
 export function exactCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
+  return closestCandidate(f0, a, (r) => medusaTax(t, r))
+}
+
+/** Among the float4 values f0-4 .. f0+4 (as shortest decimals), the rate whose `taxAt` rounds to `a` and lies closest (first on a tie), or null. */
+export function closestCandidate(f0: number, a: BigNumber, taxAt: (ratePct: number) => BigNumber): number | null {
   let best: { rate: number; err: BigNumber } | undefined
   for (let s = -4; s <= 4; s++) {
     const cand = Number(float32Shortest(float32Step(f0, s)))
-    const prod = medusaTax(t, cand)
-    const err = prod.minus(a).abs()
-    if (roundHalfUpCents(prod).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
+    const tax = taxAt(cand)
+    const err = tax.minus(a).abs()
+    if (roundHalfUpCents(tax).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
   }
   return best ? best.rate : null
 }

@@ -2,7 +2,7 @@
  * The Medusa tax module provider: Medusa's provider interface over the quote pipeline. The stages
  * live beside it: snapshot.ts (the cart as the hook described it), service-carts.ts (snapshot →
  * service carts, one per origin), quote-pipeline.ts (cache, single-flight, breaker, the one
- * deadline; exempt-quote.ts, inclusive-quote.ts, service-call.ts), failure-policy.ts (outage →
+ * deadline; exempt-quote.ts, inclusive-quote.ts), failure-policy.ts (outage →
  * block or fallback), tax-lines.ts (the service's answer → Medusa tax lines).
  */
 import type {

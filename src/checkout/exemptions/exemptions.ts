@@ -6,12 +6,11 @@ import { claimedByOther } from "./certificate-claims"
 
 /**
  * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
- * Tax Module has it (shared by every instance), else in process. The plugin's certificate routes
- * invalidate a customer's entry at once (`invalidateCustomerCertificates`); a certificate changed
- * at the service by other means is seen when the entry expires.
+ * Tax Module has it (shared by every instance), else in the plugin's runtime (the provider and the
+ * admin routes share it). The plugin's certificate routes invalidate a customer's entry at once
+ * (`invalidateCustomerCertificates`); a certificate changed at the service by other means is seen
+ * when the entry expires.
  */
-// in the plugin's runtime: the provider and the admin routes share one map even if the plugin's
-// files are loaded twice (source and build)
 export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
 const flight = runtimeSlot("certificateLookups", () => new SingleFlight<ListedCertificate[]>())
 
@@ -60,11 +59,7 @@ export interface CertificateStanding {
 export type ExternalCertificates = "exempt" | "review"
 
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
-export type ListedCertificate = CertificateRecord & {
-  approved?: boolean
-  claimedCartId?: string | null
-  claimedAt?: string | null
-}
+export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">
 
 /** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
 export interface CertificateReviews {

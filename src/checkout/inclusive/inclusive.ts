@@ -9,7 +9,7 @@ import { closestCandidate } from "./back-solve"
  * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N by quoting
  * at a hinted net (`hintedNet`) or the gross, then at G / (1 + rate), then one re-quote when the net
  * crossed a rule (a per-item threshold); a missed hint costs one call more. Where no net exists
- * (N + tax(N) jumps 2 cents where tax steps a cent) the split one cent short of G is kept: the
+ * (N + tax(N) jumps two cents where tax steps one) the split one cent short of G is kept: the
  * shopper still pays G and the order is filed with net G − T and tax T as charged.
  */
 

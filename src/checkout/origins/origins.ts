@@ -3,7 +3,7 @@
  * complete, in the US and not refused by the service, else the `origin` option. Lines are grouped by
  * origin: one service cart per group, all in ONE `POST carts`, and one service order per group at
  * filing. The group whose key sorts first keeps the Medusa id (the fallback group's key is ""); every
- * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
+ * other one's id is the Medusa id + "~" + a short hash of its location id, within the service's id limit.
  */
 import { createHash } from "node:crypto"
 import { z } from "zod"

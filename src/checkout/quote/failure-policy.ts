@@ -61,32 +61,26 @@ export function fallbackTaxLines(input: {
   why: string
 }): { lines: TaxLine[]; missing: string[] } {
   const { known, configured, options: o } = input
-  type Rate = { rate: number; code: string; name: string; source: string }
-  const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null =>
+  const reason = input.why.slice(0, 200)
+  const linesFor = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]) =>
     fallbackRatesFor(known.get(tic)?.rate, configured, rates)?.map((r) => ({
       rate: r.rate,
       code: TAX_LINE_CODE_FALLBACK,
       name: r.label ? `${TAX_LINE_NAME_FALLBACK}: ${r.label}` : TAX_LINE_NAME_FALLBACK,
-      source: r.source,
-    })) ?? null
+      provider_id: input.providerId,
+      data: { fallback: true, fallback_source: r.source, reason },
+    }))
   const out: TaxLine[] = []
   const missing: string[] = []
-  const line = (r: Rate) => ({
-    rate: r.rate,
-    code: r.code,
-    name: r.name,
-    provider_id: input.providerId,
-    data: { fallback: true, fallback_source: r.source, reason: input.why.slice(0, 200) },
-  })
   for (const l of input.itemLines) {
-    const rates = pick(input.ticOf.get(l.line_item.id) ?? o.defaultTic, l.rates)
-    if (!rates) missing.push(l.line_item.id)
-    else out.push(...rates.map((r) => ({ ...line(r), line_item_id: l.line_item.id })))
+    const lines = linesFor(input.ticOf.get(l.line_item.id) ?? o.defaultTic, l.rates)
+    if (!lines) missing.push(l.line_item.id)
+    else out.push(...lines.map((t) => ({ ...t, line_item_id: l.line_item.id })))
   }
   for (const l of input.shippingLines) {
-    const rates = pick(o.shippingTic, l.rates)
-    if (!rates) missing.push(l.shipping_line.id)
-    else out.push(...rates.map((r) => ({ ...line(r), shipping_line_id: l.shipping_line.id })))
+    const lines = linesFor(o.shippingTic, l.rates)
+    if (!lines) missing.push(l.shipping_line.id)
+    else out.push(...lines.map((t) => ({ ...t, shipping_line_id: l.shipping_line.id })))
   }
   return { lines: out, missing }
 }

@@ -105,17 +105,10 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.breaker = this.breakerFor(this.options.connectionId)
     this.#rates = new RateRecorder(this.logger)
     const providerId = this.getIdentifier()
-    this.#failure = new FailurePolicy({
-      options: this.options,
-      logger: this.logger,
-      stats: this.stats,
-      providerId,
-      rateMemory: () => this.rateMemory(),
-    })
+    const base = { options: this.options, logger: this.logger, stats: this.stats }
+    this.#failure = new FailurePolicy({ ...base, providerId, rateMemory: () => this.rateMemory() })
     this.#pipeline = new QuotePipeline({
-      options: this.options,
-      logger: this.logger,
-      stats: this.stats,
+      ...base,
       cache: this.cache,
       connections: this.#connections,
       certificateStore: this.certificateStore,

@@ -1,6 +1,8 @@
 import { asValue } from "@medusajs/framework/awilix"
 import { createMedusaContainer } from "@medusajs/framework/utils"
-import { resetRuntime, runtimeFromDeps, runtimeOf, SALES_TAX_RUNTIME, SalesTaxRuntime, salesTaxRuntime } from "./runtime"
+import { memoSet, resetRuntime, runtimeFromDeps, runtimeOf, SALES_TAX_RUNTIME, SalesTaxRuntime, salesTaxRuntime } from "./runtime"
+import { itemFigures, serviceCustomerId } from "./service/cart/build-service-cart"
+import { solvedRate } from "./checkout/inclusive/back-solve"
 import registerSalesTaxRuntime from "./modules/sales-tax/loaders/runtime"
 import { isDegraded, markOutage, quoteHealth } from "./checkout/quote/health"
 import { refusedLocations } from "./service/origins/origins"
@@ -47,6 +49,23 @@ describe("the plugin's runtime", () => {
     expect(quoteHealth()).toEqual({ outageAt: null, okAt: null })
     // the old one is left as it was (nothing shared between the two)
     expect([quoteHealth(first).outageAt, first.ticGeneration, refusedLocations(first).size]).toEqual([1, 1, 1])
+  })
+
+  it("checkout's memos are the runtime's (a reset forgets them); memoSet empties a memo when it is full", () => {
+    const first = salesTaxRuntime()
+    serviceCustomerId(null, "cart_1")
+    itemFigures({ unit_price: "10", quantity: "1", discount: "0" })
+    solvedRate({ taxable: "10", amount: "0.8" })
+    expect(["serviceCarts", "solvedRates"].filter((k) => first.slots.has(k))).toEqual(["serviceCarts", "solvedRates"])
+    expect(resetRuntime().slots.size).toBe(0)
+    const m = new Map([["a", 1]])
+    expect(memoSet(m, "b", 2, 2)).toBe(2)
+    expect([...m]).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ])
+    memoSet(m, "c", 3, 2)
+    expect([...m]).toEqual([["c", 3]])
   })
 
   it("an accessor given a runtime reads and writes that runtime, not the process's", () => {

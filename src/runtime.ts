@@ -40,11 +40,12 @@ export function runtimeSlot<T>(name: string, init: () => T): (rt?: SalesTaxRunti
 }
 
 /** Anything with `resolve` (a Medusa container, a request scope, a module's container). */
-interface ScopeLike {
+export interface ScopeLike {
   resolve(key: string, opts?: { allowUnregistered?: boolean }): unknown
 }
 
-function tryResolve(scope: ScopeLike, key: string): unknown {
+/** What `scope` holds under `key`, or undefined (unregistered, or a container that throws). */
+export function tryResolve(scope: ScopeLike, key: string): unknown {
   try {
     return scope.resolve(key, { allowUnregistered: true })
   } catch {
@@ -72,13 +73,24 @@ export function runtimeOf(scope?: ScopeLike | null): SalesTaxRuntime {
   return salesTaxRuntime()
 }
 
-/** The runtime among a module service's dependencies (the cradle Medusa constructs it with), else the process's. */
-export function runtimeFromDeps(deps: unknown): SalesTaxRuntime {
-  let rt: unknown
+/** A dependency in the cradle Medusa constructs a module service or provider with, or undefined. */
+export function fromCradle(deps: unknown, key: string): unknown {
   try {
-    rt = (deps as Record<string, unknown> | undefined)?.[SALES_TAX_RUNTIME]
+    return (deps as Record<string, unknown> | undefined)?.[key]
   } catch {
-    rt = undefined // a cradle throws on a key it does not hold
+    return undefined // a cradle throws on a key it does not hold
   }
+}
+
+/** The runtime among a module service's dependencies, else the process's. */
+export function runtimeFromDeps(deps: unknown): SalesTaxRuntime {
+  const rt = fromCradle(deps, SALES_TAX_RUNTIME)
   return isRuntime(rt) ? rt : salesTaxRuntime()
+}
+
+/** Stores `v` under `k` in a memo that is emptied when it holds `max` entries; returns `v`. */
+export function memoSet<K, V>(m: Map<K, V>, k: K, v: V, max = 20_000): V {
+  if (m.size >= max) m.clear()
+  m.set(k, v)
+  return v
 }

@@ -1,6 +1,7 @@
 // Rules on an exemption certificate's content that the service's request schema does not state,
 // shared by the admin and store routes' validation and the admin widget's form. Pure.
 import type { EXEMPTION_REASONS } from "../../service/contract"
+import type { CertificateStanding } from "./exemptions"
 
 type Reason = (typeof EXEMPTION_REASONS)[number]
 
@@ -40,11 +41,7 @@ export const SHOPPER_CERTIFICATE_CAP = 10
 export type CertificateStatus = "pending" | "active" | "rejected" | "used" | "disabled"
 
 /** What the store keeps about a certificate (the certificate-origin row), as far as its status goes. */
-export interface StandingLike {
-  reviewStatus: "pending" | "approved" | "rejected"
-  usedOrderId: string | null
-  usedAt?: string | null
-}
+type StandingLike = Pick<CertificateStanding, "reviewStatus" | "usedOrderId"> & { usedAt?: string | null }
 
 /**
  * Pure: a certificate's status. `used` (a single-purchase certificate whose order was placed or

@@ -1,19 +1,19 @@
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
-import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
-import { claimedByOther } from "../../service/exemptions/certificate-claims"
+import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
+import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
+import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
 /**
  * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
- * Tax Module has it (shared by every instance), else in process. The plugin's certificate routes
- * invalidate a customer's entry at once (`invalidateCustomerCertificates`); a certificate changed
- * at the service by other means is seen when the entry expires.
+ * Tax Module has it (shared by every instance), else in the plugin's runtime (the provider and the
+ * admin routes share it). The plugin's certificate routes invalidate a customer's entry at once
+ * (`invalidateCustomerCertificates`); a certificate changed at the service by other means is seen
+ * when the entry expires.
  */
-// in the plugin's runtime: the provider and the admin routes share one map even if the plugin's
-// files are loaded twice (source and build)
 export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
-const flight = new SingleFlight<ListedCertificate[]>()
+const flight = runtimeSlot("certificateLookups", () => new SingleFlight<ListedCertificate[]>())
 
 /** Key of a customer's certificate list in the Caching Module (the same for every instance). */
 export function certificateCacheKey(customerId: string): string {
@@ -33,14 +33,10 @@ export function certificateListKey(customerId: string, connectionId?: string | n
 }
 
 /** Registers the non-default connections whose lists an invalidation must clear too. */
-export function registerCertificateConnections(connectionIds: readonly string[], rt: SalesTaxRuntime = salesTaxRuntime()): void {
+export function registerCertificateConnections(connectionIds: readonly string[], rt?: SalesTaxRuntime): void {
   for (const c of connectionIds) otherConnections(rt).add(c)
 }
 
-// Review: only approved certificates exempt
-
-import type { CertificateStanding, ReviewStatus } from "../../service/exemptions/certificate-claims"
-import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 export type { CertificateStanding, ReviewStatus }
 
 /**
@@ -51,11 +47,7 @@ export type { CertificateStanding, ReviewStatus }
 export type ExternalCertificates = "exempt" | "review"
 
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
-export type ListedCertificate = CertificateRecord & {
-  approved?: boolean
-  claimedCartId?: string | null
-  claimedAt?: string | null
-}
+export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">
 
 /**
  * Pure: whether a certificate may exempt. Made through this store: only once approved (staff's
@@ -108,11 +100,6 @@ export async function withApproval(
   }
 }
 
-/** Anything with an optional `resolve` (a Medusa container or request scope). */
-interface ScopeLike {
-  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
-}
-
 /**
  * Forgets a customer's cached certificate list (every customer's when no id), here and in the
  * Caching Module. Never throws: a cache that cannot be cleared expires; the error is returned.
@@ -127,13 +114,8 @@ export async function invalidateCustomerCertificates(
   if (customerId === undefined) cache.clear()
   else for (const k of listKeys(customerId)) cache.delete(k)
   if (!scope || customerId === undefined) return { cachingCleared: false }
-  let caching: { clear?: (a: { key: string }) => Promise<unknown> } | undefined
-  try {
-    caching = scope.resolve("caching", { allowUnregistered: true })
-  } catch {
-    caching = undefined
-  }
-  if (!caching || typeof caching.clear !== "function") return { cachingCleared: false }
+  const caching = tryResolve(scope, "caching") as { clear?: (a: { key: string }) => Promise<unknown> } | undefined
+  if (typeof caching?.clear !== "function") return { cachingCleared: false }
   try {
     for (const k of listKeys(customerId)) await caching.clear({ key: certificateCacheKey(k) })
     return { cachingCleared: true }
@@ -176,7 +158,7 @@ export async function activeCertificates(
   const hit = ttlSeconds > 0 ? await store.get(key) : undefined
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
-  return flight.do(key, async () => {
+  return flight().do(key, async () => {
     const got = await guard(async () => {
       const list: CertificateRecord[] = []
       for await (const c of client.certificates({ customerId, disabled: false })) {
@@ -215,9 +197,4 @@ export function pickExemption(
     )
     .sort((a, b) => (a.createdDate < b.createdDate ? -1 : a.createdDate > b.createdDate ? 1 : 0))[0]
   return match?.certificateId ?? null
-}
-
-/** The id of the customer's active certificate covering `state`, or null. */
-export async function findExemption(client: SalesTaxClient, customerId: string, state: string, ttlSeconds: number): Promise<string | null> {
-  return pickExemption(await activeCertificates(client, customerId, ttlSeconds), state)
 }

@@ -1,5 +1,6 @@
 import BigNumber from "bignumber.js"
 import { dec, type DecLike } from "../../money"
+import { memoSet, runtimeSlot } from "../../runtime"
 
 /**
  * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE (percentage)
@@ -92,17 +93,14 @@ export function backSolveRate(input: BackSolveInput): BackSolveResult {
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
 export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
   const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
-  const memo = solvedMemo.get(key)
-  if (memo) return memo
+  const memo = solvedMemo()
+  const got = memo.get(key)
+  if (got) return got
   const { rate, exact } = backSolve(input, false)
-  const out = Object.freeze({ rate, exact })
-  if (solvedMemo.size >= SOLVED_MEMO_MAX) solvedMemo.clear()
-  solvedMemo.set(key, out)
-  return out
+  return memoSet(memo, key, Object.freeze({ rate, exact }))
 }
-/** Memo of solvedRate (a pure function of taxable, amount and display rate); cleared when full. */
-const solvedMemo = new Map<string, { readonly rate: number; readonly exact: boolean }>()
-const SOLVED_MEMO_MAX = 20_000
+/** Memo of solvedRate (a pure function of taxable, amount and display rate). */
+const solvedMemo = runtimeSlot("solvedRates", () => new Map<string, { readonly rate: number; readonly exact: boolean }>())
 
 function backSolve({ taxable, amount, displayRatePct = 0 }: BackSolveInput, withAmount: boolean): BackSolveResult {
   const t = dec(taxable)
@@ -235,12 +233,17 @@ function scanCandidates(t: BigNumber, a: BigNumber, f0: number, tN: number, aN: 
 
 /** The reference: every candidate's Medusa tax in exact decimals. */
 export function exactCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
+  return closestCandidate(f0, a, (r) => medusaTax(t, r))
+}
+
+/** Among the float4 values f0-4 .. f0+4 (as shortest decimals), the rate whose `taxAt` rounds to `a` and lies closest (first on a tie), or null. */
+export function closestCandidate(f0: number, a: BigNumber, taxAt: (ratePct: number) => BigNumber): number | null {
   let best: { rate: number; err: BigNumber } | undefined
   for (let s = -4; s <= 4; s++) {
     const cand = Number(float32Shortest(float32Step(f0, s)))
-    const prod = medusaTax(t, cand)
-    const err = prod.minus(a).abs()
-    if (roundHalfUpCents(prod).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
+    const tax = taxAt(cand)
+    const err = tax.minus(a).abs()
+    if (roundHalfUpCents(tax).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
   }
   return best ? best.rate : null
 }

@@ -45,13 +45,11 @@ export function inclusiveMixRefusal(s: CartSnapshot): string | null {
     }
     return null
   }
-  for (const l of s.items) {
-    const why = check(l)
-    if (why) return why
-  }
-  for (const l of s.shipping_methods) {
-    const why = check(l)
-    if (why) return why
+  for (const lines of [s.items, s.shipping_methods]) {
+    for (const l of lines) {
+      const why = check(l)
+      if (why) return why
+    }
   }
   return null
 }

@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
 import { MathBN } from "@medusajs/framework/utils"
 import { dec, type DecLike } from "../../money"
-import { float32Shortest, float32Step } from "./back-solve"
+import { closestCandidate } from "./back-solve"
 
 /**
  * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
@@ -9,7 +9,7 @@ import { float32Shortest, float32Step } from "./back-solve"
  * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N by quoting
  * at a hinted net (`hintedNet`) or the gross, then at G / (1 + rate), then one re-quote when the net
  * crossed a rule (a per-item threshold); a missed hint costs one call more. Where no net exists
- * (N + tax(N) jumps 2 cents where tax steps a cent) the split one cent short of G is kept: the
+ * (N + tax(N) jumps two cents where tax steps one) the split one cent short of G is kept: the
  * shopper still pays G and the order is filed with net G − T and tax T as charged.
  */
 
@@ -246,16 +246,10 @@ export function backSolveInclusiveRate(input: {
   if (a.isZero()) return { rate: 0, exact: true }
   const net = shown.minus(a)
   if (net.lte(0) || a.isNegative()) return { rate: 0, exact: false }
-  const f0 = Math.fround(a.times(100).div(net).toNumber())
-  let best: { rate: number; err: BigNumber } | undefined
-  for (let s = -4; s <= 4; s++) {
-    const cand = Number(float32Shortest(float32Step(f0, s)))
-    const tax = medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct: cand })
-    const err = tax.minus(a).abs()
-    if (toCents(tax).eq(a) && (!best || err.lt(best.err))) best = { rate: cand, err }
-  }
-  if (best) return { rate: best.rate, exact: true }
+  const taxAt = (ratePct: number) => medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct })
+  const best = closestCandidate(Math.fround(a.times(100).div(net).toNumber()), a, taxAt)
+  if (best !== null) return { rate: best, exact: true }
+  // beyond float4 resolution: the closest double
   const d = a.times(100).div(net).toNumber()
-  const tax = medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct: d })
-  return { rate: d, exact: toCents(tax).eq(a) }
+  return { rate: d, exact: toCents(taxAt(d)).eq(a) }
 }

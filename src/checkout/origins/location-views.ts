@@ -1,6 +1,6 @@
 import { graph, type QueryScope } from "../../query"
 import type { PluginOptions } from "../../options"
-import { runtimeOf } from "../../runtime"
+import { runtimeOf, tryResolve } from "../../runtime"
 import {
   knownRefusals,
   LOCATION_ADDRESS_FIELDS,
@@ -62,13 +62,7 @@ export async function locationViews(scope: QueryScope, options: Pick<PluginOptio
     pagination: { take: 500, skip: 0 },
   })
   // refusals found by this process and, through the Caching Module when the store has it, by every instance
-  let caching: RefusalCache | undefined
-  try {
-    caching = scope.resolve<RefusalCache | undefined>("caching", { allowUnregistered: true })
-  } catch {
-    caching = undefined
-  }
-  const refusals = await knownRefusals(caching, runtimeOf(scope))
+  const refusals = await knownRefusals(tryResolve(scope, "caching") as RefusalCache | undefined, runtimeOf(scope))
   const locations: LocationView[] = data.map((l) => {
     const own = locationOrigin(l.address)
     const refused = refusals.get(l.id)

@@ -26,19 +26,14 @@ export class CircuitBreaker {
   #consecutive = 0
   #openedAt = 0
   #probing = false
-  readonly #opts: Required<BreakerOptions>
+  readonly #now: () => number
 
-  constructor(opts: BreakerOptions) {
-    this.#opts = {
-      failures: opts.failures,
-      halfOpenAfterMs: opts.halfOpenAfterMs,
-      isFailure: opts.isFailure ?? (() => true),
-      now: opts.now ?? Date.now,
-    }
+  constructor(private readonly opts: BreakerOptions) {
+    this.#now = opts.now ?? Date.now
   }
 
   get state(): BreakerState {
-    if (this.#state === "open" && this.#opts.now() - this.#openedAt >= this.#opts.halfOpenAfterMs) return "half-open"
+    if (this.#state === "open" && this.#now() - this.#openedAt >= this.opts.halfOpenAfterMs) return "half-open"
     return this.#state
   }
 
@@ -56,11 +51,11 @@ export class CircuitBreaker {
       this.#state = "closed"
       return v
     } catch (err) {
-      if (this.#opts.isFailure(err)) {
+      if (this.opts.isFailure?.(err) ?? true) {
         this.#consecutive++
-        if (probe || this.#consecutive >= this.#opts.failures) {
+        if (probe || this.#consecutive >= this.opts.failures) {
           this.#state = "open"
-          this.#openedAt = this.#opts.now()
+          this.#openedAt = this.#now()
         }
       } else if (probe) {
         // the service answered (a 4xx): it is up

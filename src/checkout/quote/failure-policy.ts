@@ -14,8 +14,7 @@ import type { CartSnapshot } from "../../service/cart/context"
 import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
 import { BrokenCircuitError } from "./circuit-breaker"
 import { fallbackRatesFor, OncePer } from "./fallback"
-import { markOutage } from "./health"
-import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS } from "./outage"
+import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
 import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
 
 type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">
@@ -62,32 +61,26 @@ export function fallbackTaxLines(input: {
   why: string
 }): { lines: TaxLine[]; missing: string[] } {
   const { known, configured, options: o } = input
-  type Rate = { rate: number; code: string; name: string; source: string }
-  const pick = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]): Rate[] | null =>
+  const reason = input.why.slice(0, 200)
+  const linesFor = (tic: number, rates: { rate?: number | null; code?: string | null; name?: string }[]) =>
     fallbackRatesFor(known.get(tic)?.rate, configured, rates)?.map((r) => ({
       rate: r.rate,
       code: TAX_LINE_CODE_FALLBACK,
       name: r.label ? `${TAX_LINE_NAME_FALLBACK}: ${r.label}` : TAX_LINE_NAME_FALLBACK,
-      source: r.source,
-    })) ?? null
+      provider_id: input.providerId,
+      data: { fallback: true, fallback_source: r.source, reason },
+    }))
   const out: TaxLine[] = []
   const missing: string[] = []
-  const line = (r: Rate) => ({
-    rate: r.rate,
-    code: r.code,
-    name: r.name,
-    provider_id: input.providerId,
-    data: { fallback: true, fallback_source: r.source, reason: input.why.slice(0, 200) },
-  })
   for (const l of input.itemLines) {
-    const rates = pick(input.ticOf.get(l.line_item.id) ?? o.defaultTic, l.rates)
-    if (!rates) missing.push(l.line_item.id)
-    else out.push(...rates.map((r) => ({ ...line(r), line_item_id: l.line_item.id })))
+    const lines = linesFor(input.ticOf.get(l.line_item.id) ?? o.defaultTic, l.rates)
+    if (!lines) missing.push(l.line_item.id)
+    else out.push(...lines.map((t) => ({ ...t, line_item_id: l.line_item.id })))
   }
   for (const l of input.shippingLines) {
-    const rates = pick(o.shippingTic, l.rates)
-    if (!rates) missing.push(l.shipping_line.id)
-    else out.push(...rates.map((r) => ({ ...line(r), shipping_line_id: l.shipping_line.id })))
+    const lines = linesFor(o.shippingTic, l.rates)
+    if (!lines) missing.push(l.shipping_line.id)
+    else out.push(...lines.map((t) => ({ ...t, shipping_line_id: l.shipping_line.id })))
   }
   return { lines: out, missing }
 }

@@ -1,6 +1,7 @@
 /** The outage path's pure parts: fallback coverage, the outage flag, the checkout exemption. */
 import fc from "fast-check"
-import { fallbackGaps, fallbackRatesFor, OncePer, US_STATES } from "./fallback"
+import { US_STATES } from "../../service/contract"
+import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer } from "./fallback"
 import { isDegraded } from "./health"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
@@ -113,5 +114,17 @@ describe("OncePer", () => {
     expect(o.take("conn_a", 60_000)).toBe(true)
     expect(o.take("conn_a", 60_001)).toBe(false)
     expect(o.take("conn_a", 10)).toBe(true)
+  })
+})
+
+describe("coverageWarning", () => {
+  it("names the states (or any US state) and the options; says when the region rates could not be read; none without gaps", () => {
+    expect(coverageWarning([], true)).toBeNull()
+    const some = coverageWarning(["AL", "AK"], true)!
+    expect(some).toMatch(/^sales-tax: failurePolicy "fallback" has no rate to fall back on for AL, AK: /)
+    expect(some).toContain("`fallbackRates`")
+    expect(some).not.toContain("could not be read")
+    const all = coverageWarning([...US_STATES], false)!
+    expect(all).toContain("for any US state (the tax regions' rates could not be read)")
   })
 })

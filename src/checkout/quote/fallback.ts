@@ -1,9 +1,11 @@
-/** Pure helpers of the outage path: coverage of the fallback options, and one deadline per quote. */
+/**
+ * The outage path's helpers: coverage of the fallback options (under "fallback", ONE boot warning
+ * naming the states an outage would find nothing configured for) and the fallback rates of a line.
+ */
 import type { PluginOptions } from "../../options"
 import { US_STATES } from "../../service/contract"
-
-/** The 50 states and DC (the destinations the service taxes): the contract's list. */
-export { US_STATES }
+import type { RegionStates } from "../../medusa/tax-rate-service"
+import type { QuoteLogger } from "./quote-types"
 
 /**
  * Pure: the US states for which "fallback" has nothing configured: no `fallbackRates` entry, no
@@ -17,6 +19,23 @@ export function fallbackGaps(
   if (o.failurePolicy !== "fallback" || o.fallbackRate !== undefined || region?.all) return []
   const covered = new Set([...Object.keys(o.fallbackRates ?? {}), ...(region?.states ?? [])].map((s) => s.toUpperCase()))
   return US_STATES.filter((s) => !covered.has(s))
+}
+
+/** Pure: the boot warning for the states `gaps` lists (none: null); `regionsRead` false when the region rates could not be read. */
+export function coverageWarning(gaps: readonly string[], regionsRead: boolean): string | null {
+  if (!gaps.length) return null
+  return (
+    `sales-tax: failurePolicy "fallback" has no rate to fall back on for ${gaps.length === US_STATES.length ? "any US state" : gaps.join(", ")}` +
+    `${regionsRead ? "" : " (the tax regions' rates could not be read)"}: during an outage such carts get the last-known rate of their ZIP, ` +
+    `and a ZIP never quoted is refused as under "block". Set the option \`fallbackRates\` (per state, e.g. { TX: 8.25 }) or \`fallbackRate\`, or give the US tax region a default rate.`
+  )
+}
+
+/** The coverage check: its warning logged and returned (null: covered, or not under "fallback"). */
+export function checkFallbackCoverage(options: PluginOptions, logger: QuoteLogger, regionStates: RegionStates | undefined): string | null {
+  const msg = coverageWarning(fallbackGaps(options, regionStates), !!regionStates)
+  if (msg) logger.warn(msg)
+  return msg
 }
 
 /** One fallback rate of a line: a percentage and where it came from (recorded on the tax line as `fallback_source`). */

@@ -12,9 +12,9 @@ import type { CartSnapshot } from "../../service/cart/context"
 import { resolveInclusive, type InclusiveSplit, type LineAnswer } from "../inclusive/inclusive"
 import { inclusiveLines, inclusiveMixRefusal, withNets } from "../inclusive/inclusive-cart"
 import type { InclusiveHints } from "../inclusive/inclusive-hints"
-import type { RateMemory } from "../../modules/sales-tax/last-known-rates"
 import type { QuoteCache } from "./result-cache"
 import type { ProviderStats, Quote, QuoteRun, ServiceCart } from "./quote-types"
+import type { RateRecorder } from "./rate-recorder"
 
 /** Refuses a promotion whose kind differs from its line's price (inclusiveMixRefusal). */
 export function refuseTaxInclusiveMix(s: CartSnapshot): void {
@@ -41,9 +41,8 @@ export interface InclusiveQuoteDeps {
   cache: QuoteCache<Quote>
   stats: ProviderStats
   inclusiveHints: InclusiveHints
-  rateMemory(): RateMemory
   /** after a live, non-exempt answer, off the shopper's path: the rates to remember */
-  remember(carts: readonly ServiceCart[], quote: Quote, destination: Address): void
+  rates: Pick<RateRecorder, "rateMemory" | "rememberAll">
   /** one POST carts of `sent` (through the run's breaker and deadline) */
   call(
     sent: readonly ServiceCart[],
@@ -73,7 +72,7 @@ export async function quoteInclusive(
     // the rates already known for this ZIP and TIC: the first quote at the net they predict (one call)
     const start = exemptionId
       ? undefined
-      : await deps.inclusiveHints.start(carts, inclusive, destination.zip, conn.connectionId, () => deps.rateMemory())
+      : await deps.inclusiveHints.start(carts, inclusive, destination.zip, conn.connectionId, () => deps.rates.rateMemory())
     const r = await resolveInclusive(
       inclusive,
       async (nets: Map<string, BigNumber>) => {
@@ -97,7 +96,7 @@ export async function quoteInclusive(
     const remembered = lastQuote
     const sent = lastCarts
     deps.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
-    setImmediate(() => deps.remember(sent, remembered, destination))
+    setImmediate(() => deps.rates.rememberAll(sent, remembered, destination))
   }
   return value
 }

@@ -2,7 +2,7 @@
  * The Medusa tax module provider: Medusa's provider interface over the quote pipeline. The stages
  * live beside it: snapshot.ts (the cart as the hook described it), service-carts.ts (snapshot →
  * service carts, one per origin), quote-pipeline.ts (cache, single-flight, breaker, the one
- * deadline; exempt-quote.ts, inclusive-quote.ts, service-call.ts), failure-policy.ts (outage →
+ * deadline; exempt-quote.ts, inclusive-quote.ts), failure-policy.ts (outage →
  * block or fallback), tax-lines.ts (the service's answer → Medusa tax lines).
  */
 import type {
@@ -23,6 +23,7 @@ import type { RefusalCache } from "../../service/origins/origins"
 import { CachingCertificateStore, certificateCache, registerCertificateConnections } from "../exemptions/exemptions"
 import { plannedDestination, quoteDestination, stampDestination } from "../../service/address/destination"
 import { servesRequests } from "../../core/serving"
+import { fromCradle } from "../../runtime"
 import {
   MedusaCacheStore,
   MedusaCachingStore,
@@ -34,35 +35,23 @@ import {
 } from "./result-cache"
 import type { CircuitBreaker } from "./circuit-breaker"
 import { withDeadline } from "../../service/deadline"
-import { checkFallbackCoverage } from "./fallback-coverage"
+import { checkFallbackCoverage } from "./fallback"
 import { defaultRegionStates } from "../../medusa/tax-rate-service"
 import { FailurePolicy } from "./failure-policy"
-import { markOutage, markServiceOk, quoteHealth } from "./health"
+import { isOutage, markOutage, markServiceOk, quoteHealth } from "./health"
 import { refuseTaxInclusiveMix } from "./inclusive-quote"
-import { isOutage } from "./outage"
 import { QuoteConnections } from "./quote-connections"
 import { QuotePipeline } from "./quote-pipeline"
-import { newProviderStats, type ProviderStats, type Quote, type QuoteConnection, type TaxLine } from "./quote-types"
+import { newProviderStats, type ProviderStats, type Quote, type TaxLine } from "./quote-types"
 import { RateRecorder } from "./rate-recorder"
 import { contextWithLinesSnapshot, noHookWarning, snapshotFor, type NoHook } from "./snapshot"
 import { taxLineContextFallbackOn } from "../../medusa/tax-line-context-fallback"
 import { snapshotOfLines } from "../hooks/tax-line-context-handler"
 import { taxLines, type TaxLineDeps } from "./tax-lines"
 
-export type { ProviderStats, Quote } from "./quote-types"
-export { countsForBreaker, isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS } from "./outage"
-
 interface Deps {
   logger?: Logger
   [key: string]: unknown
-}
-
-function tryResolve<T>(cradle: Deps, key: string): T | undefined {
-  try {
-    return (cradle as Record<string, unknown>)[key] as T | undefined
-  } catch {
-    return undefined
-  }
 }
 
 /** Medusa calls getTaxLines twice per recalculation (items, then shipping): one POST carts serves both. */
@@ -103,37 +92,31 @@ export class SalesTaxProviderService implements ITaxProvider {
 
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
-    this.logger = tryResolve<Logger>(cradle, "logger") ?? console
+    this.logger = (fromCradle(cradle, "logger") as Logger | undefined) ?? console
     this.#connections = new QuoteConnections(this.options)
     this.client = this.#connections.client
     registerCertificateConnections(this.options.connections.map((c) => c.connectionId))
-    this.cache = new QuoteCache<Quote>(this.pickStore(cradle), this.options.cacheTtlSeconds)
+    // Medusa's Caching Module when the Tax Module reaches it, else the deprecated Cache Module, else in process
+    const caching = fromCradle(cradle, "caching") as CachingModuleLike | undefined
+    const cache = fromCradle(cradle, "cache") as CacheModuleLike | undefined
+    const usable = (c?: { get?: unknown; set?: unknown }) => typeof c?.get === "function" && typeof c.set === "function"
+    const store = usable(caching) ? new MedusaCachingStore<Quote>(caching!) : usable(cache) ? new MedusaCacheStore<Quote>(cache!) : null
+    this.cache = new QuoteCache<Quote>(store ?? new MemoryStore<Quote>(), this.options.cacheTtlSeconds)
+    this.certificateStore = usable(caching) ? new CachingCertificateStore(caching!) : certificateCache()
     this.breaker = this.breakerFor(this.options.connectionId)
-    const caching = tryResolve<CachingModuleLike>(cradle, "caching")
-    this.certificateStore =
-      caching && typeof caching.get === "function" && typeof caching.set === "function"
-        ? new CachingCertificateStore(caching)
-        : certificateCache()
     this.#rates = new RateRecorder(this.logger)
     const providerId = this.getIdentifier()
-    this.#failure = new FailurePolicy({
-      options: this.options,
-      logger: this.logger,
-      stats: this.stats,
-      providerId,
-      rateMemory: () => this.rateMemory(),
-    })
+    const base = { options: this.options, logger: this.logger, stats: this.stats }
+    this.#failure = new FailurePolicy({ ...base, providerId, rateMemory: () => this.rateMemory() })
     this.#pipeline = new QuotePipeline({
-      options: this.options,
-      logger: this.logger,
-      stats: this.stats,
+      ...base,
       cache: this.cache,
       connections: this.#connections,
       certificateStore: this.certificateStore,
       inclusiveHints: this.inclusiveHints,
       rates: this.#rates,
       failure: this.#failure,
-      refusalCache: () => tryResolve<RefusalCache>(cradle, "caching"),
+      refusalCache: () => fromCradle(cradle, "caching") as RefusalCache | undefined,
     })
     this.#lineDeps = { providerId, warn: (m) => this.logger.warn(m) }
     const health = quoteHealth()
@@ -185,22 +168,9 @@ export class SalesTaxProviderService implements ITaxProvider {
     return this.#connections.breakerFor(connectionId)
   }
 
-  /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
-  connectionFor(salesChannelId: string | null | undefined): QuoteConnection {
-    return this.#connections.connectionFor(salesChannelId)
-  }
-
   /** The database-backed rate memory (module salesTax), else an in-process one. */
   protected rateMemory(): RateMemory {
     return this.#rates.rateMemory()
-  }
-
-  protected pickStore(cradle: Deps): QuoteStore<Quote> {
-    const caching = tryResolve<CachingModuleLike>(cradle, "caching")
-    if (caching && typeof caching.get === "function" && typeof caching.set === "function") return new MedusaCachingStore<Quote>(caching)
-    const cache = tryResolve<CacheModuleLike>(cradle, "cache")
-    if (cache && typeof cache.get === "function" && typeof cache.set === "function") return new MedusaCacheStore<Quote>(cache)
-    return new MemoryStore<Quote>()
   }
 
   getIdentifier(): string {
@@ -241,7 +211,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     try {
       quote = await this.quote(snapshot, dest.address, deadline)
     } catch (err) {
-      const connectionId = this.connectionFor(snapshot.sales_channel_id).connectionId
+      const { connectionId } = this.#connections.connectionFor(snapshot.sales_channel_id)
       return stampDestination(
         await this.#failure.onFailure(err, connectionId, snapshot, dest.address, lines, shippingLines),
         dest.destination,
@@ -258,5 +228,4 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 }
 
-export { certificateCache }
 export default SalesTaxProviderService

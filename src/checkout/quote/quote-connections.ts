@@ -7,7 +7,7 @@ import { getSalesTaxClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
 import type { PluginOptions } from "../../options"
 import { CircuitBreaker } from "./circuit-breaker"
-import { countsForBreaker } from "./outage"
+import { countsForBreaker } from "./health"
 import type { QuoteConnection } from "./quote-types"
 
 export class QuoteConnections {

@@ -5,7 +5,7 @@
  * breaker. While the breaker is open, cached answers (certificate list, quote of the same cart
  * state) are still served; only calls fail fast.
  */
-import type { Address, CertificateRecord } from "../../service/contract"
+import type { Address, CalculateCartsRequest, CertificateRecord } from "../../service/contract"
 import type { PluginOptions } from "../../options"
 import { cartsRequest } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
@@ -14,13 +14,13 @@ import type { InclusiveHints } from "../inclusive/inclusive-hints"
 import { refusedLocations, shareRefusal, type RefusalCache } from "../../service/origins/origins"
 import { exemptCustomer, quoteExempt, RefusedCertificates, type ExemptQuoteDeps } from "./exempt-quote"
 import type { FailurePolicy } from "./failure-policy"
-import { quoteInclusive, type InclusiveQuoteDeps } from "./inclusive-quote"
+import { markServiceOk } from "./health"
+import { quoteInclusive } from "./inclusive-quote"
 import type { QuoteConnections } from "./quote-connections"
 import type { ProviderStats, Quote, QuoteLogger, QuoteRun, ServiceCart } from "./quote-types"
 import type { RateRecorder } from "./rate-recorder"
 import type { QuoteCache, QuoteStore } from "./result-cache"
-import { callService, type ServiceCallDeps } from "./service-call"
-import { originRefusals, serviceCarts } from "./service-carts"
+import { originRefusals, quoteOfAnswer, serviceCarts } from "./service-carts"
 
 export interface QuotePipelineDeps {
   options: PluginOptions
@@ -39,11 +39,9 @@ export interface QuotePipelineDeps {
 export class QuotePipeline {
   /** Certificates the service refused, not offered again until the TTL passes. */
   readonly refusedCertificates = new RefusedCertificates()
-  readonly #call: ServiceCallDeps
   readonly #exempt: ExemptQuoteDeps
 
   constructor(private readonly deps: QuotePipelineDeps) {
-    this.#call = { stats: deps.stats, answered: (client) => deps.failure.answered(client) }
     this.#exempt = { ...deps, refused: this.refusedCertificates }
   }
 
@@ -83,15 +81,16 @@ export class QuotePipeline {
     let got: { value: Quote; hit: boolean }
     try {
       if (inclusive.length)
-        return { ...(await quoteInclusive(this.inclusiveDeps(run), carts, inclusive, destination, exemptionId, run)), ...basis }
+        return {
+          ...(await quoteInclusive({ ...this.deps, call: this.send(run) }, carts, inclusive, destination, exemptionId, run)),
+          ...basis,
+        }
       // sent as hashed: buildServiceCart's carts are valid by construction, so the client does not check them again
       const request = cartsRequest(
         carts.map((c) => c.cart),
         conn.connectionId,
       )
-      got = await cache.getOrLoad(request.hash, () =>
-        run.breaker.execute(() => callService(this.#call, carts, request.hash, exemptionId, conn.client, run.deadline, request)),
-      )
+      got = await cache.getOrLoad(request.hash, () => this.send(run)(carts, request.hash, exemptionId, request))
     } catch (err) {
       // a refused origin falls back to the `origin` option and the cart is quoted again (each retry
       // drops one more location, so this ends)
@@ -110,17 +109,21 @@ export class QuotePipeline {
     return basis ? { ...value, ...basis } : value
   }
 
-  protected inclusiveDeps(run: QuoteRun): InclusiveQuoteDeps {
-    const { cache, stats, inclusiveHints, rates } = this.deps
-    return {
-      cache,
-      stats,
-      inclusiveHints,
-      rateMemory: () => rates.rateMemory(),
-      remember: (carts, quote, destination) => rates.rememberAll(carts, quote, destination),
-      call: (sent, hash, exemptionId, request) =>
-        run.breaker.execute(() => callService(this.#call, sent, hash, exemptionId, run.conn.client, run.deadline, request)),
-    }
+  /** One POST carts of `sent` (its body prepared) through the run's breaker, by its deadline. */
+  protected send(run: QuoteRun) {
+    return (
+      sent: readonly ServiceCart[],
+      hash: string,
+      exemptionId: string | null,
+      request: { body: CalculateCartsRequest; json: string },
+    ) =>
+      run.breaker.execute(async (): Promise<Quote> => {
+        this.deps.stats.serviceCalls++
+        const res = await run.conn.client.calculateCarts(request.body, { deadline: run.deadline, prepared: request })
+        markServiceOk()
+        this.deps.failure.answered(run.conn.client)
+        return quoteOfAnswer(sent, res, hash, exemptionId)
+      })
   }
 
   /**

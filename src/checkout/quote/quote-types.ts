@@ -64,31 +64,21 @@ export interface QuoteRun {
 }
 
 /** Stats for tests and the bench. */
-export interface ProviderStats {
-  getTaxLines: number
-  serviceCalls: number
-  cacheHits: number
-  fallbacks: number
-  skippedNoAddress: number
-  /** Certificates the service refused at quote time (dropped from the quote). */
-  refusedCertificates: number
-  /** Duration of the slowest quote (ms), certificate lookup included. */
-  slowestQuoteMs: number
-  /** Stock locations whose address the service refused as an origin (each counted once). */
-  refusedOrigins: number
-}
-
-export function newProviderStats(): ProviderStats {
+export function newProviderStats() {
   return {
     getTaxLines: 0,
     serviceCalls: 0,
     cacheHits: 0,
     fallbacks: 0,
     skippedNoAddress: 0,
+    /** Certificates the service refused at quote time (dropped from the quote). */
     refusedCertificates: 0,
+    /** Duration of the slowest quote (ms), certificate lookup included. */
     slowestQuoteMs: 0,
+    /** Stock locations whose address the service refused as an origin (each counted once). */
     refusedOrigins: 0,
   }
 }
+export type ProviderStats = ReturnType<typeof newProviderStats>
 
 export type QuoteLogger = Pick<Logger, "info" | "warn" | "error" | "debug">

@@ -15,18 +15,16 @@ import {
   type KnownRate,
   type RateMemory,
 } from "../../modules/sales-tax/last-known-rates"
+import { memoSet, runtimeSlot } from "../../runtime"
 import type { Quote, QuoteLogger } from "./quote-types"
 
-/** lineRateToRemember, memoized (the same lines come back across carts); cleared when full. */
-const ratePctMemo = new Map<string, string | null>()
+/** lineRateToRemember, memoized (the same lines come back across carts). */
+const ratePctMemo = runtimeSlot("lineRatePcts", () => new Map<string, string | null>())
 function lineRatePct(price: number, quantity: number, amount: number, serviceRate: number): string | null {
   const key = `${price}|${quantity}|${amount}|${serviceRate}`
-  const got = ratePctMemo.get(key)
-  if (got !== undefined) return got
-  const rate = lineRateToRemember(dec(price).times(quantity), amount, serviceRate)
-  if (ratePctMemo.size >= 20_000) ratePctMemo.clear()
-  ratePctMemo.set(key, rate)
-  return rate
+  const memo = ratePctMemo()
+  const got = memo.get(key)
+  return got !== undefined ? got : memoSet(memo, key, lineRateToRemember(dec(price).times(quantity), amount, serviceRate))
 }
 
 /**

@@ -1,16 +1,16 @@
 /**
  * Snapshot → service carts: one per origin (the stock location each line ships from; the `origin`
- * option for lines without a usable one), all sent in ONE POST carts (origins.ts); and the
- * stock locations whose address the service refused as an origin.
+ * option for lines without a usable one), all sent in ONE POST carts (origins.ts); the quote of the
+ * service's answer; and the stock locations whose address the service refused as an origin.
  */
-import type { Address } from "../../service/contract"
+import type { Address, CalculateCartsResponse, CartOut } from "../../service/contract"
 import { isSalesTaxError, type SalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { buildServiceCart } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
 import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } from "../../service/origins/origins"
-import { isOutage } from "./outage"
-import type { ServiceCart } from "./quote-types"
+import { isOutage } from "./health"
+import type { Quote, ServiceCart } from "./quote-types"
 
 /**
  * The service carts of a snapshot: one per origin, all sent in ONE POST carts. A snapshot that
@@ -61,6 +61,25 @@ export function serviceCarts(
     if (cart.lineItems.length) carts.push({ cart, key: g.key })
   }
   return carts
+}
+
+/**
+ * Pure: the quote of the service's answer: each line's tax, rate and TIC, and the origin its
+ * cart was quoted from (the answer's carts matched by cart id, else by position).
+ */
+export function quoteOfAnswer(
+  carts: readonly ServiceCart[],
+  answer: Pick<CalculateCartsResponse, "items">,
+  hash: string,
+  exemptionId: string | null,
+): Quote {
+  const lines: Quote["lines"] = {}
+  carts.forEach(({ cart, key }, k) => {
+    const out: CartOut | undefined = answer.items.find((x) => x.cartId === cart.cartId) ?? answer.items[k]
+    const origin = { locationId: key || null, address: cart.origin }
+    for (const li of out?.lineItems ?? []) lines[li.itemId] = { amount: li.tax.amount, rate: li.tax.rate, tic: li.tic, origin }
+  })
+  return { hash, exemptionId, lines }
 }
 
 /** One stock location newly refused as an origin, and the service's message for it. */

@@ -41,21 +41,13 @@ export function snapshotFor(
   }
   onNoHook?.(parsed && !parsed.success ? "invalid" : "absent")
   const ids = [...itemLines.map((l) => l.line_item.id), ...shippingLines.map((l) => l.shipping_line.id)].sort()
-  const shipping = (context.shipping_methods ?? []).map((m): SnapshotShipping => ({
-    id: m.id,
-    shipping_option_id: m.shipping_option_id,
-    amount: String(m.amount ?? 0),
-    discount: "0",
-    is_tax_inclusive: false,
-    has_tax_inclusive_discount: false,
-  }))
   return {
     v: 1,
     cart_id: `lines_${cartHash({ ids }, "").slice(0, 40)}`,
     customer_id: context.customer?.id ?? null,
     currency_code: itemLines[0]?.line_item.currency_code ?? shippingLines[0]?.shipping_line.currency_code ?? "usd",
     items: itemLines.map((l) => itemFromLine(l)),
-    shipping_methods: shipping,
+    shipping_methods: (context.shipping_methods ?? []).map((m) => plainShipping(m.id, m.shipping_option_id, m.amount)),
     source: "lines",
   }
 }
@@ -114,10 +106,14 @@ export function itemFromLine(l: ItemTaxCalculationLine): SnapshotItem {
 
 /** Pure: a snapshot shipping method from Medusa's shipping line (no discount, tax-exclusive). */
 export function shippingFromLine(l: ShippingTaxCalculationLine): SnapshotShipping {
+  return plainShipping(l.shipping_line.id, l.shipping_line.shipping_option_id, l.shipping_line.unit_price)
+}
+
+function plainShipping(id: string, optionId: string | null | undefined, amount: unknown): SnapshotShipping {
   return {
-    id: l.shipping_line.id,
-    shipping_option_id: l.shipping_line.shipping_option_id,
-    amount: String(l.shipping_line.unit_price ?? 0),
+    id,
+    shipping_option_id: optionId,
+    amount: String(amount ?? 0),
     discount: "0",
     is_tax_inclusive: false,
     has_tax_inclusive_discount: false,

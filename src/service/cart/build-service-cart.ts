@@ -3,15 +3,9 @@ import BigNumber from "bignumber.js"
 import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
 import { dec } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
+import { memoSet, runtimeSlot } from "../../runtime"
 import type { CartSnapshot } from "./context"
-import {
-  normalizeUsState,
-  normalizeUsZip,
-  planDestination,
-  zipText,
-  type DestinationPlan,
-  type ResolvedDestination,
-} from "../address/us-address"
+import { planDestination, zipText, type DestinationPlan, type ResolvedDestination } from "../address/us-address"
 
 /** The address part of Medusa's TaxCalculationContext. */
 export interface MedusaAddressLike {
@@ -29,16 +23,18 @@ export function sha256Hex(data: string): string {
   return oneShot ? oneShot("sha256", data, "hex") : nodeCrypto.createHash("sha256").update(data).digest("hex")
 }
 
-/** A US state or DC, as a person writes it ("CA", "ca", "US-CA", "California", "Calif.") → "CA"; else null (us-address.ts). */
-export function normalizeState(province: string | null | undefined): string | null {
-  return normalizeUsState(province)
-}
-
-/** "94107", "94107-1234", "941071234", "94107 1234", " 94107 " → "94107" / "94107-1234"; anything else → null. */
-export function normalizeZip(zip: string | null | undefined): string | null {
-  const z = normalizeUsZip(zip)
-  return z ? zipText(z) : null
-}
+/**
+ * What building service carts remembers, in the plugin's runtime: guest ids and line figures by key
+ * (the same recur at every recalculation), the carts built here and the addresses whose keys are
+ * sorted (hashed as they are), and each address's sorted copy.
+ */
+const memoOf = runtimeSlot("serviceCarts", () => ({
+  guestIds: new Map<string, string>(),
+  lines: new Map<string, LineFigures | null>(),
+  built: new WeakSet<CartIn>(),
+  sorted: new WeakSet<Address>(),
+  sortedCopies: new WeakMap<Address, Address>(),
+}))
 
 /** Why a US address has no destination to quote yet (planDestination says what to do next). */
 export type NoDestinationReason = "not_us" | "no_state" | "no_zip" | "territory"
@@ -69,7 +65,7 @@ export function serviceAddress(a: MedusaAddressLike, d: Pick<ResolvedDestination
     state: d.state,
     zip: zipText(d),
   }
-  sortedAddresses.add(address)
+  memoOf().sorted.add(address)
   return address
 }
 
@@ -77,19 +73,8 @@ export function serviceAddress(a: MedusaAddressLike, d: Pick<ResolvedDestination
 export function serviceCustomerId(customerId: string | null | undefined, cartId: string): string {
   if (customerId && !customerId.includes("@") && customerId.length <= 50) return customerId
   // a cart's recalculations ask again and again: one hash per cart
-  const got = guestIds.get(cartId)
-  if (got) return got
-  return memoSet(guestIds, cartId, `guest_${sha256Hex(cartId).slice(0, 32)}`)
-}
-const guestIds = new Map<string, string>()
-
-/** Memo of the decimal arithmetic per line (the same figures recur at every recalculation); cleared when full. */
-const lineMemo = new Map<string, LineFigures | null>()
-const LINE_MEMO_MAX = 20_000
-function memoSet<V>(m: Map<string, V>, k: string, v: V): V {
-  if (m.size >= LINE_MEMO_MAX) m.clear()
-  m.set(k, v)
-  return v
+  const { guestIds } = memoOf()
+  return guestIds.get(cartId) ?? memoSet(guestIds, cartId, `guest_${sha256Hex(cartId).slice(0, 32)}`)
 }
 
 /** Medusa's taxable amount of an item: unit_price × quantity − discounts (never below 0). */
@@ -111,11 +96,12 @@ export interface LineFigures {
 /** An item's taxable amount, quantity and net unit price (null when quantity ≤ 0), memoized. */
 export function itemFigures(it: { unit_price: string; quantity: string; discount: string }): LineFigures | null {
   const key = `i|${it.unit_price}|${it.quantity}|${it.discount}`
-  const got = lineMemo.get(key)
+  const memo = memoOf().lines
+  const got = memo.get(key)
   if (got !== undefined) return got
-  if (!dec(it.quantity).gt(0)) return memoSet(lineMemo, key, null)
+  if (!dec(it.quantity).gt(0)) return memoSet(memo, key, null)
   const taxable = itemTaxable(it)
-  return memoSet(lineMemo, key, {
+  return memoSet(memo, key, {
     taxable,
     taxableKey: String(taxable),
     quantity: dec(it.quantity).toNumber(),
@@ -126,11 +112,12 @@ export function itemFigures(it: { unit_price: string; quantity: string; discount
 /** A shipping method's taxable amount, memoized. */
 export function shippingFigures(sm: { amount: string; discount: string }): LineFigures {
   const key = `s|${sm.amount}|${sm.discount}`
-  const got = lineMemo.get(key)
+  const memo = memoOf().lines
+  const got = memo.get(key)
   if (got) return got
   const taxable = shippingTaxable(sm)
   const fig = { taxable, taxableKey: String(taxable), quantity: 1, price: taxable.toNumber() }
-  memoSet(lineMemo, key, fig)
+  memoSet(memo, key, fig)
   return fig
 }
 
@@ -149,12 +136,6 @@ export interface BuildCartInput {
   /** The service cart's id when it is not the Medusa cart's (a further origin's cart: origins.ts), as is. */
   serviceCartId?: string
 }
-
-/**
- * The carts buildServiceCart returned: plain data with keys in sorted order, so cartHash hashes
- * their JSON.stringify without checking. Never mutated afterwards (withNets builds a new one).
- */
-const builtCarts = new WeakSet<CartIn>()
 
 /**
  * One service cart for the whole Medusa cart: every item (net of discounts) and every shipping
@@ -198,24 +179,21 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   const cart: CartIn = input.exemptionId
     ? { cartId, currency, customerId, destination, exemption: { exemptionId: input.exemptionId }, lineItems, origin }
     : { cartId, currency, customerId, destination, lineItems, origin }
-  builtCarts.add(cart)
+  // plain data with keys in sorted order, never mutated (withNets builds a new one): hashed as it is
+  memoOf().built.add(cart)
   return cart
 }
 
-/** Addresses written with their keys in sorted order (taxableDestination's, sortedKeys' copies). */
-const sortedAddresses = new WeakSet<Address>()
-/** The sorted copy of each address copied (the `origin` option is the same object for every cart). */
-const sortedCopies = new WeakMap<Address, Address>()
-
-/** An address with its keys in sorted order: itself when written so, else one copy per address object. */
+/** An address with its keys in sorted order: itself when written so, else one copy per address object (the `origin` option is the same for every cart). */
 function sortedKeys(a: Address): Address {
-  if (sortedAddresses.has(a)) return a
+  const { sorted, sortedCopies } = memoOf()
+  if (sorted.has(a)) return a
   let out = sortedCopies.get(a)
   if (!out) {
     const copy = {} as Record<string, unknown>
     for (const k of Object.keys(a).sort()) copy[k] = (a as Record<string, unknown>)[k]
     out = copy as Address
-    sortedAddresses.add(out)
+    sorted.add(out)
     sortedCopies.set(a, out)
   }
   return out
@@ -327,15 +305,14 @@ export function canonicalCartJson(cart: unknown): string {
  * value a key is made of), plus the connection.
  */
 export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
-  const json = builtCarts.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
+  const json = memoOf().built.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
   return sha256Hex(`${connectionId}\0${json}`)
 }
 
 /** A POST carts body, its JSON as sent and that JSON's hash with the connection (the quote cache's key). */
 export function cartsRequest(carts: CartIn[], connectionId: string): { body: CalculateCartsRequest; json: string; hash: string } {
   const body = { items: carts }
-  let built = true
-  for (const c of carts) if (!builtCarts.has(c)) built = false
-  const json = built ? JSON.stringify(body) : `{"items":[${carts.map(canonicalCartJson).join(",")}]}`
+  const { built } = memoOf()
+  const json = carts.every((c) => built.has(c)) ? JSON.stringify(body) : `{"items":[${carts.map(canonicalCartJson).join(",")}]}`
   return { body, json, hash: sha256Hex(`${connectionId}\0${json}`) }
 }

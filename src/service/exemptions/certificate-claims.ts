@@ -89,8 +89,7 @@ export function claimDecision(
 ): "claim" | "refuse" | "ask" | "final" {
   if (st?.usedOrderId || st?.usedAt) return "refuse"
   if (!st?.claimedCartId || st.claimedCartId === cartId) return "claim"
-  const held = st.claimedAt ? now - Date.parse(st.claimedAt) < CLAIM_HOLD_MS : true
-  if (held) return "refuse"
+  if (claimedByOther(st, cartId, now)) return "refuse"
   if (otherCartCompleted === undefined) return "ask"
   return otherCartCompleted ? "final" : "claim"
 }

@@ -3,9 +3,10 @@
  * complete, in the US and not refused by the service, else the `origin` option. Lines are grouped by
  * origin: one service cart per group, all in ONE `POST carts`, and one service order per group at
  * filing. The group whose key sorts first keeps the Medusa id (the fallback group's key is ""); every
- * other one's id is the Medusa id + "~" + 8 hex digits of SHA-256(location id), within 50 characters.
+ * other one's id is the Medusa id + "~" + a short hash of its location id, within the service's id limit.
  */
 import { createHash } from "node:crypto"
+import { z } from "zod"
 import type { Address } from "../contract"
 import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
@@ -116,26 +117,17 @@ export const REFUSED_LOCATIONS_KEY = "medusa-sales-tax:refused-locations"
 /** kept 30 days (an address refused that long ago is worth trying again anyway) */
 const REFUSED_LOCATIONS_TTL_S = 30 * 24 * 3600
 
-function isAddress(v: unknown): v is Address {
-  const a = v as Partial<Address> | null
-  return (
-    !!a && typeof a === "object" && ["line1", "city", "state", "zip"].every((k) => typeof (a as Record<string, unknown>)[k] === "string")
-  )
-}
+const SharedRefusal = z.object({
+  locationId: z.string(),
+  name: z.string().nullable(),
+  address: z.object({ line1: z.string(), city: z.string(), state: z.string(), zip: z.string() }),
+  reason: z.string(),
+  at: z.string(),
+})
 
 /** Pure: the refusals in a cache entry; anything malformed is left out. */
 export function parseRefusals(v: unknown): RefusedLocation[] {
-  if (!Array.isArray(v)) return []
-  return v.filter(
-    (r): r is RefusedLocation =>
-      !!r &&
-      typeof r === "object" &&
-      typeof r.locationId === "string" &&
-      typeof r.reason === "string" &&
-      typeof r.at === "string" &&
-      (r.name === null || typeof r.name === "string") &&
-      isAddress(r.address),
-  )
+  return Array.isArray(v) ? v.filter((r): r is RefusedLocation => SharedRefusal.safeParse(r).success) : []
 }
 
 /** Adds a refusal to the shared entry (best effort: a failure only hides it from the other instances' settings page). */

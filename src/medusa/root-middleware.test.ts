@@ -59,7 +59,10 @@ describe("contract: a root middleware, first, seeing every answer", () => {
     const failed = await answer(matcher, "/store/sales-tax/fail")
     expect(failed).toEqual({
       status: 500,
-      body: { seen: "/store/sales-tax/fail", body: { code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." } },
+      body: {
+        seen: "/store/sales-tax/fail",
+        body: { code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." },
+      },
     })
   })
 

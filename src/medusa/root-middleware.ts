@@ -34,7 +34,10 @@ export function rootMiddleware(handler: (req: MedusaRequest, res: MedusaResponse
 }
 
 /** Every `res.json` call of this response goes through `answer` once (a second wrap is ignored). */
-export function throughEveryAnswer(res: MedusaResponse, answer: (body: unknown, json: (body: unknown) => MedusaResponse) => MedusaResponse): void {
+export function throughEveryAnswer(
+  res: MedusaResponse,
+  answer: (body: unknown, json: (body: unknown) => MedusaResponse) => MedusaResponse,
+): void {
   const flagged: MedusaResponse & { __salesTaxAnswers?: boolean } = res
   if (flagged.__salesTaxAnswers) return
   flagged.__salesTaxAnswers = true

@@ -1,11 +1,10 @@
 /**
  * BOUNDARY: the store's US sales per state and window, summed by PostgreSQL over the Order Module's
- * tables in ONE statement (no public path reads a year of orders aggregated).
- * Assumes: the tables and columns of ORDER_TABLE_COLUMNS. Buys: the nexus report over a
- * large store's year of orders. Contract: integration-tests/http/nexus.spec.ts (the real tables).
- * Boot check: `orderTablesDifferences`; when one is missing the report's sales are turned off. It
- * reads the tables through the connection a module's container holds (`pgConnectionOf`; boot check:
- * the modules SDK's registration of it; without it that one check is skipped).
+ * tables in ONE statement (no public path reads a year of orders aggregated). Assumes: the tables and
+ * columns of ORDER_TABLE_COLUMNS, read at start through the connection a module's container holds
+ * (`pgConnectionOf`). Buys: the nexus report over a large store's year of orders. Contract:
+ * integration-tests/http/nexus.spec.ts. Boot check: `orderTablesDifferences` (a missing one turns
+ * the report's sales off) and `pgConnectionDifferences` (without it that check is skipped).
  * Counted per order: items after discounts and shipping, before tax, of orders not canceled nor
  * drafts, shipped to a US address, per currency; `returned`: the received returns' share.
  */

@@ -6,6 +6,7 @@
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
+import { throughEveryAnswer } from "../medusa/root-middleware"
 
 export const INPUT_LIMITS = {
   /** Objects/arrays nested deeper than this in a JSON body are refused (the deepest valid body has 3). */
@@ -149,13 +150,9 @@ function apiKeyOf(req: MedusaRequest): string | undefined {
 
 /** Wraps `res.json` of one request: safe `errors[]` on error answers, and the API key replaced in any answer (a pasted key is not echoed). */
 export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
-  const flagged: MedusaResponse & { __salesTaxGuarded?: boolean } = res
-  if (flagged.__salesTaxGuarded) return
-  flagged.__salesTaxGuarded = true
-  const original = res.json.bind(res)
   const key = apiKeyOf(req)
   const redact = key ? makeRedactor([key]) : undefined
-  ;(res as { json: (b: unknown) => MedusaResponse }).json = (body: unknown) => {
+  throughEveryAnswer(res, (body, original) => {
     const out = res.statusCode >= 400 ? safeErrorBody(body) : body
     if (!redact) return original(out)
     let text: string | undefined
@@ -168,7 +165,7 @@ export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
     // serialized once: send the text as res.json would
     if (!res.get("Content-Type")) res.set("Content-Type", "application/json; charset=utf-8")
     return res.send(text)
-  }
+  })
 }
 
 /** The path prefixes of the plugin's own routes. */
@@ -180,8 +177,8 @@ export function isPluginPath(path: string): boolean {
 }
 
 /**
- * The middleware, at "/" (middlewares.ts): Medusa's own `/admin/*` middlewares would otherwise run
- * first and decode the path (a broken %-encoding is then a 500). Other paths pass untouched.
+ * The middleware of every request (src/medusa/root-middleware.ts): Medusa's own `/admin/*` middlewares
+ * would otherwise run first and decode the path (a broken %-encoding is then a 500). Other paths pass untouched.
  */
 export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""

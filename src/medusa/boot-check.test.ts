@@ -285,4 +285,14 @@ describe("the boot check of src/medusa's reach-ins (issue 28, one boundary)", ()
       "the store cart routes' one res.json answer with the cart (src/medusa/store-cart-routes.ts) is missing, so the refresh after a store cart route",
     )
   })
+
+  it("the root middleware and a module's database connection: each named, with what is lost, nothing turned off", () => {
+    const r = recorder()
+    const s = full()
+    s.files = { ...s.files, rootMiddleware: ["Medusa's router no longer registers a root middleware first"], pgConnection: ["gone"] }
+    const msg = checkMedusaAssumptions(r.log, s, "2.22.0")
+    expect(msg).toContain("(src/medusa/root-middleware.ts) is missing, so nothing is turned off, but the hostile-input guard")
+    expect(msg).toContain("(src/medusa/order-sales-by-state.ts) is missing, so the start-up check of the Order Module's tables is skipped")
+    expect([directTaxRunOn(), nestedRunOn(), cartRestoreOn(), orderSalesOn()]).toEqual([true, true, true, true])
+  })
 })

@@ -19,7 +19,8 @@ import { storeCartRouteDifferences } from "./store-cart-routes"
 import { medusaDistHas } from "./installed"
 import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
-import { orderTablesDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
+import { orderTablesDifferences, pgConnectionDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
+import { rootMiddlewareDifferences } from "./root-middleware"
 import { fallbackReaderDifferences } from "./tax-line-context-fallback"
 import { recordCarrierDifferences } from "./tax-line-record"
 import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
@@ -111,6 +112,8 @@ export type FileAssumption =
   | "storeCartRoutes"
   | "taxLineContextFallback"
   | "taxLineRecord"
+  | "rootMiddleware"
+  | "pgConnection"
 
 /** What the check reads of the app's Medusa; a part left out is not checked (tests give only what they test). */
 export interface MedusaSurface {
@@ -244,6 +247,16 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
     "nothing is turned off, but where Medusa drops tax-line data (before 2.18) an order is filed without the TIC, origin, destination and certificate it was charged under: check the Filings page",
   ),
   file(
+    "rootMiddleware",
+    "Medusa's router running a root middleware first, and answers through res.json (src/medusa/root-middleware.ts)",
+    "nothing is turned off, but the hostile-input guard of the plugin's routes may not run: deep or control-character input may answer 500, and an answer may echo the API key",
+  ),
+  file(
+    "pgConnection",
+    "a module's container holding the app's database connection (src/medusa/order-sales-by-state.ts)",
+    "the start-up check of the Order Module's tables is skipped (a changed table fails the nexus report when it runs, not at start)",
+  ),
+  file(
     "orderTables",
     "the Order Module's tables and columns the nexus sales statement reads (src/medusa/order-sales-by-state.ts)",
     "the nexus report's sales per state (economic nexus thresholds are not computed; the admin page says so)",
@@ -300,6 +313,8 @@ export function installedSurface(): MedusaSurface {
       storeCartRoutes: storeCartRouteDifferences(),
       taxLineContextFallback: fallbackReaderDifferences(),
       taxLineRecord: recordCarrierDifferences(),
+      rootMiddleware: rootMiddlewareDifferences(),
+      pgConnection: pgConnectionDifferences(),
     },
     routeFile: medusaDistHas,
   }

@@ -32,6 +32,7 @@ export type MedusaPackage =
   | "@medusajs/order"
   | "@medusajs/tax"
   | "@medusajs/cart"
+  | "@medusajs/modules-sdk"
 
 /** The text of `rel` inside the built `dist` of `pkg` (e.g. `cart/workflows/update-tax-lines.js`), or undefined. */
 export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
@@ -39,6 +40,17 @@ export function installedSource(pkg: MedusaPackage, rel: string): string | undef
   if (!dist) return undefined
   try {
     return readFileSync(join(dist, rel), "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/** The exports of `rel` inside the built `dist` of `pkg` (a file its package.json does not export), or undefined. */
+export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefined {
+  const dist = distOf(pkg)
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return dist ? (require(join(dist, rel)) as T) : undefined
   } catch {
     return undefined
   }

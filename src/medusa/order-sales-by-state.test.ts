@@ -9,6 +9,8 @@ import {
   orderSalesByProvince,
   orderSalesSql,
   orderTablesDifferences,
+  pgConnectionDifferences,
+  pgConnectionOf,
   setOrderSales,
   type PgLike,
 } from "./order-sales-by-state"
@@ -62,5 +64,30 @@ describe("the Order Module's tables, as the nexus statement reads them", () => {
     } finally {
       setOrderSales(true)
     }
+  })
+})
+
+describe("contract: a module's container holds the app's database connection", () => {
+  it("the installed modules SDK hands it to every module's container; a loader without it is named", () => {
+    expect(pgConnectionDifferences()).toEqual([])
+    expect(pgConnectionDifferences("dependencies.push(ContainerRegistrationKeys.LOGGER)")).toEqual([
+      "the modules SDK no longer hands a module's container the database connection",
+    ])
+  })
+
+  it("pgConnectionOf: the connection under __pg_connection__, else undefined (none, not a connection, or a cradle that throws)", () => {
+    const pg: PgLike = { raw: async () => ({ rows: [] }) }
+    expect(pgConnectionOf({ __pg_connection__: pg })).toBe(pg)
+    expect(pgConnectionOf({ __pg_connection__: {} })).toBeUndefined()
+    expect(pgConnectionOf(undefined)).toBeUndefined()
+    const awilix = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error("Could not resolve '__pg_connection__'")
+        },
+      },
+    )
+    expect(pgConnectionOf(awilix)).toBeUndefined()
   })
 })

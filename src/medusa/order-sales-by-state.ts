@@ -1,15 +1,17 @@
 /**
  * BOUNDARY: the store's US sales per state and window, summed by PostgreSQL over the Order Module's
- * tables in ONE statement (no public path reads a year of orders aggregated).
- * Assumes: the tables and columns of ORDER_TABLE_COLUMNS. Buys: the nexus report over a
- * large store's year of orders. Contract: integration-tests/http/nexus.spec.ts (the real tables).
- * Boot check: `orderTablesDifferences`; when one is missing the report's sales are turned off.
+ * tables in ONE statement (no public path reads a year of orders aggregated). Assumes: the tables and
+ * columns of ORDER_TABLE_COLUMNS, read at start through the connection a module's container holds
+ * (`pgConnectionOf`). Buys: the nexus report over a large store's year of orders. Contract:
+ * integration-tests/http/nexus.spec.ts. Boot check: `orderTablesDifferences` (a missing one turns
+ * the report's sales off) and `pgConnectionDifferences` (without it that check is skipped).
  * Counted per order: items after discounts and shipping, before tax, of orders not canceled nor
  * drafts, shipped to a US address, per currency; `returned`: the received returns' share.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { setSwitch, switchOn } from "./switches"
+import { installedSource } from "./installed"
 /** A half-open date range [from, to) of ISO dates, by its stable key (nexus/periods.ts makes them). */
 export interface Window {
   key: string
@@ -31,6 +33,26 @@ export interface PgLike {
   raw(sql: string, bindings: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
 }
 type Knex = PgLike
+
+/** The app's database connection in a module's container (`cradle`), if any; an awilix cradle throws for a key it does not hold. */
+export function pgConnectionOf(cradle: unknown): PgLike | undefined {
+  try {
+    const pg = (cradle as Record<string, PgLike | undefined> | undefined)?.[ContainerRegistrationKeys.PG_CONNECTION]
+    return typeof pg?.raw === "function" ? pg : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The modules SDK's line that gives every module's container the app's connection. */
+export const MODULE_GETS_PG = "ContainerRegistrationKeys.PG_CONNECTION"
+
+/** What differs from `pgConnectionOf`'s assumption in the installed modules SDK; empty: it holds. */
+export function pgConnectionDifferences(
+  loader: string | undefined = installedSource("@medusajs/modules-sdk", "loaders/utils/load-internal.js"),
+): string[] {
+  return loader?.includes(MODULE_GETS_PG) ? [] : ["the modules SDK no longer hands a module's container the database connection"]
+}
 
 /** Every table and column orderSalesSql reads (order-sales-by-state.test.ts: each is in the statement). */
 export const ORDER_TABLE_COLUMNS: Record<string, readonly string[]> = {

@@ -1,8 +1,16 @@
 /**
  * Contract test of src/medusa/store-cart-routes.ts against the installed @medusajs/medusa: each store
- * cart mutation the plugin refreshes exists and answers through one res.json with the cart.
+ * cart mutation the plugin refreshes exists and answers through one res.json with the cart, read with
+ * the route's query fields.
  */
-import { STORE_CART_MUTATIONS, answerKeys, interceptAnswer, storeCartRouteDifferences, unwrapWorkflowError } from "./store-cart-routes"
+import {
+  STORE_CART_MUTATIONS,
+  answerKeys,
+  interceptAnswer,
+  routeFields,
+  storeCartRouteDifferences,
+  unwrapWorkflowError,
+} from "./store-cart-routes"
 import { installedSource } from "./installed"
 
 describe("store cart routes (contract with the installed @medusajs/medusa)", () => {
@@ -15,12 +23,24 @@ describe("store cart routes (contract with the installed @medusajs/medusa)", () 
 
   it("a route gone, or answering another shape, is named", () => {
     const read = (rel: string) =>
-      rel.includes("promotions") ? undefined : rel.includes("customer") ? "res.status(200).json({ customer })" : "res.json({ cart })"
+      rel.includes("promotions")
+        ? undefined
+        : rel.includes("customer")
+          ? "res.status(200).json({ customer })"
+          : rel.includes("shipping")
+            ? "refetchCart(id, req.scope, defaultFields); res.json({ cart })"
+            : "refetchCart(id, req.scope, req.queryConfig.fields); res.json({ cart })"
     expect(storeCartRouteDifferences(read)).toEqual([
       "api/store/carts/[id]/line-items/[line_id]/route.js: no res.json answer with `parent`",
       "api/store/carts/[id]/promotions/route.js: missing",
+      "api/store/carts/[id]/shipping-methods/route.js: its answer is not read with req.queryConfig.fields",
       "api/store/carts/[id]/customer/route.js: no res.json answer with `cart`",
     ])
+  })
+
+  it("routeFields: the fields the route answers with, when its query config has them", () => {
+    expect(routeFields({ queryConfig: { fields: ["id", "*items"] } })).toEqual(["id", "*items"])
+    expect(routeFields({})).toBeUndefined()
   })
 })
 

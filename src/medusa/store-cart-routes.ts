@@ -1,6 +1,7 @@
 /**
  * BOUNDARY: Medusa's store cart routes answer through `res.json` once, with the cart (`parent` for a
- * deleted line), after their workflow ran; a workflow error carries the step's in `errors[].error`.
+ * deleted line) read with `req.queryConfig.fields`, after their workflow ran; a workflow error
+ * carries the step's in `errors[].error`.
  * Buys: never a 200 with stale tax lines: where Medusa does not recompute tax (the promotion routes),
  * the plugin refreshes after the route and answers the refreshed cart, or the refusal with the cart
  * put back (checkout-block.spec.ts, checkout.spec.ts). Contract test: store-cart-routes.test.ts.
@@ -57,6 +58,12 @@ export function answerKeys(source: string): ("cart" | "parent")[] {
   return [...keys]
 }
 
+/** How each route names the fields of the cart it answers with. */
+const ANSWER_FIELDS = "req.queryConfig.fields"
+
+/** The fields the route answers its cart with (its query config), when set. */
+export const routeFields = (req: { queryConfig?: { fields?: string[] } }): string[] | undefined => req.queryConfig?.fields
+
 /** What differs from the assumption in the installed @medusajs/medusa; empty: it holds. */
 export function storeCartRouteDifferences(
   read: (rel: string) => string | undefined = (rel) => installedSource("@medusajs/medusa", rel),
@@ -66,6 +73,7 @@ export function storeCartRouteDifferences(
     const src = read(r.file)
     if (src === undefined) out.push(`${r.file}: missing`)
     else if (!answerKeys(src).includes(r.answers)) out.push(`${r.file}: no res.json answer with \`${r.answers}\``)
+    else if (!src.includes(ANSWER_FIELDS)) out.push(`${r.file}: its answer is not read with ${ANSWER_FIELDS}`)
   }
   return out
 }

@@ -10,7 +10,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { STORE_CART_MUTATIONS, interceptAnswer, unwrapWorkflowError } from "../../medusa/store-cart-routes"
+import { STORE_CART_MUTATIONS, interceptAnswer, routeFields, unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { httpResponseFromError } from "../../medusa/http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
@@ -162,7 +162,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     const key = b?.cart?.id ? "cart" : b?.parent?.id ? "parent" : undefined
     if (!key) return original(body)
     const id = b![key]!.id!
-    const fields = req.queryConfig?.fields
+    const fields = routeFields(req)
     const ran = scope.cartId === id ? scope.ran : undefined
     if (ran) {
       // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final

@@ -1,5 +1,5 @@
 import type { Context, InferTypeOf } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import { InjectTransactionManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
 import { TicAssignment } from "./models/tic-assignment"
 import { LastKnownRate } from "./models/last-known-rate"
 import { CertificateOrigin } from "./models/certificate-origin"
@@ -7,7 +7,7 @@ import { CallLogEntry } from "./models/call-log"
 import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "../../service/call-log"
 import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
-import type { PgLike } from "../../medusa/order-sales-by-state"
+import { pgConnectionOf } from "../../medusa/order-sales-by-state"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
 import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
@@ -92,21 +92,11 @@ export class SalesTaxModuleService
         // the modules SDK, which nothing else here needs
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { runProviderBootChecks } = require("../../medusa/boot-check") as typeof import("../../medusa/boot-check")
-        await runProviderBootChecks(this.#logger, undefined, this.#pg())
+        await runProviderBootChecks(this.#logger, undefined, pgConnectionOf(this.#cradle))
       } catch (e) {
         this.#logger.warn(`sales-tax: the start-up checks could not run (${(e as Error)?.message ?? e})`)
       }
     },
-  }
-
-  /** The database connection the module container holds (for the boot check of the Order Module's tables), if any. */
-  #pg(): PgLike | undefined {
-    try {
-      const pg = this.#cradle?.[ContainerRegistrationKeys.PG_CONNECTION] as PgLike | undefined
-      return typeof pg?.raw === "function" ? pg : undefined
-    } catch {
-      return undefined // an awilix cradle throws for a key it does not hold
-    }
   }
 
   /** Keeps the highest rate per (zip, tic) in the window (mergeKnownRate). Best effort: a concurrent insert of the same key is skipped. */

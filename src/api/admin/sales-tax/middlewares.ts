@@ -5,6 +5,7 @@ import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { validateParams, type IdShape } from "../../../http/id-shapes"
 import { hostileInputGuard, INPUT_LIMITS } from "../../../http/input-guard"
 import { validateBodyLocated } from "../../../http/validate"
+import { rootMiddleware } from "../../../medusa/root-middleware"
 import { TicSearchRequest } from "../../../service/contract"
 import { AdminCreateCertificateBody } from "../../../certificates/body"
 import { AdminSetTicBody } from "../../../tics/targets"
@@ -34,8 +35,8 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   { matcher: "/admin/sales-tax/tics/import", bodyParser: { sizeLimit: "9mb" } },
   { matcher: "/admin/sales-tax/tics/import/apply", bodyParser: { sizeLimit: "9mb" } },
   { matcher: "/admin/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.adminBodySize } },
-  // at "/" to run before Medusa's own wildcard middlewares; it passes other paths through and covers /store/sales-tax too
-  { matcher: "/", middlewares: [hostileInputGuard] },
+  // before Medusa's own wildcard middlewares; it passes other paths through and covers /store/sales-tax too
+  rootMiddleware(hostileInputGuard),
   // method-bound, so routes added beside these are not caught
   ...Object.entries(TIC_TARGETS).map(([t, shape]) => ids(`/admin/sales-tax/tics/${t}/:id`, ["GET", "POST", "DELETE"], { id: shape })),
   ids("/admin/sales-tax/customers/:id/certificates", ["GET", "POST"], { id: "customer" }),

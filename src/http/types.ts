@@ -155,23 +155,3 @@ export interface ActivityEntryView {
   request_body?: unknown
   response_body?: unknown
 }
-
-/** One item of the setup checklist (GET /admin/sales-tax/setup; src/setup/checks.ts). */
-export interface SetupItemView {
-  id: string
-  title: string
-  done: boolean
-  detail: string
-  fix?: { id: string; label: string }
-  help?: { text: string; href?: string }
-}
-
-export interface AdminSetupResponse {
-  items: SetupItemView[]
-  done: boolean
-}
-
-export interface AdminSetupFixResponse extends AdminSetupResponse {
-  /** what the fix did */
-  applied: string
-}

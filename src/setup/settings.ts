@@ -18,7 +18,7 @@ const MAX_PRODUCTS = 10_000
 const LIST_FALLING_BACK = 50
 const RECENT_FAILURES = 10
 
-async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
+export async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
   const t0 = Date.now()
   try {
     const result = await fn()

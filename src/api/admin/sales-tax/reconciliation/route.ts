@@ -1,7 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { monthReport } from "../../../../filing/reconciliation/medusa"
 import { reportView } from "../../../../filing/reconciliation/views"
-import { MonthQuery, parseOr400 } from "./validators"
+import { MonthQuery } from "./validators"
+import { parseOr400 } from "../../../../http/answers"
 
 /**
  * GET /admin/sales-tax/reconciliation?month=YYYY-MM: the month's orders (placed in the month, UTC)

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { BackfillRangeInput } from "../../../../../filing/backfill/range"
 import { currentBackfill, startBackfill } from "../../../../../filing/backfill/jobs"
-import { parseOr400 } from "../validators"
+import { parseOr400 } from "../../../../../http/answers"
 
 /** GET /admin/sales-tax/reconciliation/backfill: the running (or last) backfill of this server and its progress. */
 export const GET = async (_req: MedusaRequest, res: MedusaResponse) => {

@@ -1,7 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { fixOrder, orderRow } from "../../../../../filing/reconciliation/medusa"
 import { rowView } from "../../../../../filing/reconciliation/views"
-import { FixBody, parseOr400 } from "../validators"
+import { FixBody } from "../validators"
+import { parseOr400 } from "../../../../../http/answers"
 
 /**
  * POST /admin/sales-tax/reconciliation/fix { order_id }: the one-click fix. Runs the filing

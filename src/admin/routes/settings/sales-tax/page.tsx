@@ -8,7 +8,7 @@ import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
 import { SetupChecklist } from "../../../components/setup-checklist"
-import { Btn, DataTable, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
+import { Btn, DataTable, Empty, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -169,9 +169,7 @@ const SalesTaxSettingsPage = () => {
 
           <Section title="Recent filing failures" testId="settings-failures">
             {!data.failures.available || data.failures.items.length === 0 ? (
-              <Note tone="subtle" size="small" className="px-6 py-4">
-                {data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}
-              </Note>
+              <Empty>{data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}</Empty>
             ) : (
               <DataTable
                 headers={["Order", "State", "Last error", "When", ""]}

@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/hooks"
 import type { ActivityEntryView as Entry } from "../../../../../http/types"
-import { Btn, Choice, DataTable, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
+import { Btn, Choice, DataTable, Empty, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 const OPERATIONS = [
   ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
@@ -158,9 +158,7 @@ const ActivityPage = () => {
       {data ? (
         <Container className="divide-y p-0">
           {data.entries.length === 0 ? (
-            <Note tone="subtle" size="small" className="px-6 py-4" testId="activity-none">
-              No call matches these filters.
-            </Note>
+            <Empty testId="activity-none">No call matches these filters.</Empty>
           ) : (
             <DataTable
               headers={["Time", "Operation", "Status", "Latency", "Attempt", "Cart / order", "Error"]}

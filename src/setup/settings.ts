@@ -4,8 +4,7 @@ import type { HealthResponse, PingResponse } from "../service/contract"
 import { SalesTaxError } from "../service/client"
 import { redactOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
-import { graph } from "../query"
-import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
+import { productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../http/types"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { pluginOptions, salesTaxClient, serviceText } from "../http/answers"
@@ -13,8 +12,6 @@ import { ticInfo } from "../tics/lookup"
 
 type Scope = MedusaRequest["scope"]
 
-const PAGE = 500
-const MAX_PRODUCTS = 10_000
 const LIST_FALLING_BACK = 50
 const RECENT_FAILURES = 10
 
@@ -35,21 +32,13 @@ export async function check<T>(fn: () => Promise<T>, scrub: (text: string) => st
 }
 
 async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettingsResponse["coverage"]> {
-  const products: (ProductTicFields & { title?: string | null })[] = []
-  let truncated = false
-  for (let skip = 0; ; skip += PAGE) {
-    const data = await graph<ProductTicFields & { title?: string | null }>(scope, {
-      entity: "product",
-      fields: ["id", "title", "type_id", "categories.id", "categories.mpath"],
-      pagination: { take: PAGE, skip },
-    })
-    products.push(...data)
-    if (data.length < PAGE) break
-    if (products.length >= MAX_PRODUCTS) {
-      truncated = true
-      break
-    }
-  }
+  const { rows: products, truncated } = await readProducts<ProductTicFields & { title?: string | null }>(scope, [
+    "id",
+    "title",
+    "type_id",
+    "categories.id",
+    "categories.mpath",
+  ])
   const tics = await resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
   const fallingBack: { id: string; title: string | null }[] = []

@@ -4,7 +4,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
 import { graph } from "../query"
-import { assignedTics, ticModule, type TicModule } from "./product-tics"
+import { assignedTics, requireTicModule } from "./product-tics"
 import { nearestWithTic, resolveProductTic } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
@@ -27,13 +27,6 @@ const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
 }
 
 type Scope = MedusaRequest["scope"]
-
-/** The salesTax module: the plugin registers it, so an admin route without it is a broken install. */
-function ticService(scope: Scope): TicModule {
-  const svc = ticModule(scope)
-  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
-  return svc
-}
 
 interface ProductRow {
   id: string
@@ -81,7 +74,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const product = type === "product" ? (target as ProductRow) : null
   const row = product ? { id: product.id, typeId: product.type?.id ?? null, categories: product.categories } : null
   const levels = row ? await assignedTics(scope, [row]) : null
-  const own = levels ? levels.product[id] : (await ticService(scope).getTics(MODEL_TARGET[type], [id]))[id]
+  const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(MODEL_TARGET[type], [id]))[id]
   // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
   // ticInfo never rejects: a label it cannot get is null)
   const infos = new Map<number, Promise<TicInfo>>()
@@ -153,7 +146,7 @@ export function ticRoutes(type: TicTargetType) {
         { location: "body.tic", message, value: body.tic },
       ])
     }
-    await ticService(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
+    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
     const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!
     if (lookup.status === "unverified") out.warning = TIC_UNVERIFIED_WARNING
     res.json(out)
@@ -161,7 +154,7 @@ export function ticRoutes(type: TicTargetType) {
   const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const id = req.params.id!
     if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
-    await ticService(req.scope).setTic(MODEL_TARGET[type], id, null)
+    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, null)
     res.json(await describeTic(req.scope, type, id))
   })
   return { GET, POST, DELETE }

@@ -3,7 +3,6 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../http/types"
 import { checkParam } from "../http/id-shapes"
 import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
@@ -17,6 +16,8 @@ import {
   origins,
   reconcileCustomer,
   recordOrigin,
+  type AdminCertificateResponse,
+  type AdminCertificatesResponse,
   underCustomerLock,
   withCreators,
   withStanding,

@@ -11,14 +11,33 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../service/contract"
 import type { SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import type { SalesTaxModuleService } from "../modules/sales-tax/service"
+import type { CertificateCreator, SalesTaxModuleService } from "../modules/sales-tax/service"
 import { pluginOptions, sendError } from "../http/answers"
 import type { CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
 import { reconcilePlaceholders } from "../checkout/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../options"
 import { runtimeSlot } from "../runtime"
-import type { CertificateWithStanding } from "../http/types"
+
+/** A certificate with what the store keeps about it (review, single-purchase use). */
+export type CertificateWithStanding = CertificateRecord & {
+  createdBy: CertificateCreator | null
+  /** pending (awaiting review), active, rejected, used (single purchase, its order filed), disabled */
+  status: "pending" | "active" | "rejected" | "used" | "disabled"
+  /** null when made elsewhere (no review: staff at the service) */
+  review: { status: "pending" | "approved" | "rejected"; rejectionReason: string | null; reviewedAt: string | null } | null
+  usedByOrderId: string | null
+  usedAt: string | null
+}
+
+export interface AdminCertificatesResponse {
+  customer: { id: string; name: string | null; email: string | null; companyName: string | null }
+  certificates: CertificateWithStanding[]
+}
+
+export interface AdminCertificateResponse {
+  certificate: CertificateRecord | CertificateWithStanding
+}
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20

@@ -6,12 +6,25 @@ import { z } from "zod"
 import { getBackgroundClient } from "../service/client-factory"
 import { allConnections, connectionById, optionsOn } from "../service/connections"
 import { graph } from "../query"
-import type { AdminConnectionsResponse } from "../http/types"
 import { bodyOf, parseOr400, pluginOptions, sendError, serviceText } from "../http/answers"
 import { notAField } from "../http/validate"
 import { applySetupFix, FixBusy, FixNotOffered, readChecklist } from "./medusa"
 import { check, settingsOverview } from "./settings"
 import { SETUP_FIX_IDS, type SetupItem } from "./types"
+
+/** One service connection as GET /admin/sales-tax/connections lists it (never its key). */
+export interface ConnectionView {
+  connectionId: string
+  /** always "****" */
+  apiKey: string
+  isDefault: boolean
+  /** the configured channels (the default: every channel no other connection names) */
+  salesChannels: { id: string; name: string | null; exists: boolean }[]
+}
+
+export interface AdminConnectionsResponse {
+  connections: ConnectionView[]
+}
 
 export const AdminSetupFixBody = z
   .object({ fix: z.enum(SETUP_FIX_IDS, { error: `must be one of ${SETUP_FIX_IDS.join(", ")}` }) })

@@ -5,10 +5,65 @@ import { SalesTaxError } from "../service/client"
 import { redactOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import { productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
-import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../http/types"
+import type { TicSource } from "../tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { pluginOptions, salesTaxClient, serviceText } from "../http/answers"
-import { ticInfo } from "../tics/lookup"
+import { ticInfo, type TicInfo } from "../tics/lookup"
+
+export interface CheckResult<T> {
+  ok: boolean
+  durationMs: number
+  result?: T
+  error?: string
+  status?: number | null
+}
+
+export interface FailureSummary {
+  id: string
+  orderId: string | null
+  state: string | null
+  lastError: string | null
+  attempts: number | null
+  updatedAt: string | null
+}
+
+export interface AdminSettingsResponse {
+  connection: {
+    health: CheckResult<HealthResponse>
+    ping: CheckResult<{ message: string }>
+  }
+  /** The options in force, the API key redacted. */
+  options: Record<string, unknown> | null
+  optionsError?: string
+  coverage: {
+    totalProducts: number
+    bySource: Record<TicSource, number>
+    defaultTic: TicInfo
+    /** Products whose TIC falls back to the default (at most `limit`). */
+    fallingBack: { id: string; title: string | null }[]
+    truncated: boolean
+  }
+  failures: {
+    available: boolean
+    items: FailureSummary[]
+    error?: string
+  }
+  /** Filing paused because the service refused the key (401/403), with the orders waiting; null: not paused. */
+  filingPaused?: FilingPausedSummary | null
+}
+
+/** Records paused by a refused key: retried with back-off until the service accepts the key (docs/filing.md). */
+export interface FilingPausedSummary {
+  reason: "key_refused"
+  /** "filing paused: the service refused the key" */
+  message: string
+  /** Medusa orders waiting (an order's several service orders count once) */
+  orders: number
+  /** filing records waiting */
+  records: number
+  /** the earliest next attempt (ISO) */
+  nextAttemptAt: string | null
+}
 
 type Scope = MedusaRequest["scope"]
 

@@ -2,13 +2,51 @@
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
 import { graph } from "../query"
 import { assignedTics, requireTicModule } from "./product-tics"
-import { nearestWithTic, resolveProductTic } from "./tic-resolution"
+import { nearestWithTic, resolveProductTic, type TicSource } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
-import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
+import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
+import type { TicResult } from "../service/contract"
+import type { TicTargetType as ModelTarget } from "../modules/sales-tax/service"
+
+export type TicTargetType = "product" | "product-type" | "product-category"
+
+export interface TicTargetRef {
+  id: string
+  name: string | null
+  tic: TicInfo | null
+  /** Category whose TIC this one inherits (nearest ancestor with a TIC), when not its own. */
+  inheritedFrom?: string
+}
+
+export interface AdminTicResponse {
+  target: { type: TicTargetType; id: string; name: string | null }
+  /** The TIC assigned to this target itself (null: none). */
+  assigned: TicInfo | null
+  /** What this target's items are taxed as, and which level it came from. */
+  resolved: { tic: TicInfo; source: TicSource; sourceId: string | null }
+  /** Every level that was considered (products only carry productType and categories). */
+  chain: {
+    product?: TicInfo | null
+    productType?: TicTargetRef | null
+    categories?: TicTargetRef[]
+    default: TicInfo
+  }
+}
+
+/** POST /admin/sales-tax/tics/{target}/:id: the new state, and a warning when the TIC is unverified. */
+export interface AdminTicSetResponse extends AdminTicResponse {
+  /** Set when the Sales Tax Service could not be asked whether it knows the TIC (saved anyway). */
+  warning?: string
+}
+
+export interface AdminTicSearchResponse {
+  query: string
+  results: TicResult[]
+  nextCursor: string | null
+}
 
 /** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
 export const AdminSetTicBody = z.object({
@@ -19,7 +57,6 @@ export const AdminSetTicBody = z.object({
 })
 export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
-type ModelTarget = "product" | "product_type" | "product_category"
 const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
   product: "product",
   "product-type": "product_type",

@@ -7,7 +7,7 @@ import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/cont
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificatesResponse } from "../../http/types"
+import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import { Btn, Choice, Note } from "./ui"
 
 interface FieldSpec {

@@ -8,7 +8,8 @@ import { Choice, Empty, Section } from "../components/ui"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
 import { useLoad } from "../lib/hooks"
-import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../http/types"
+import type { AdminCertificatesResponse } from "../../certificates/shopper"
+import type { AdminConnectionsResponse } from "../../setup/routes"
 
 /**
  * Customer page: exemption certificates at the Sales Tax Service, create and disable; review the

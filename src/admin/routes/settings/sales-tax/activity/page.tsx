@@ -3,7 +3,10 @@ import { useState, type ReactNode } from "react"
 import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/hooks"
-import type { ActivityEntryView as Entry } from "../../../../../http/types"
+import type { ActivityEntry } from "../../../../../service/activity"
+
+/** An entry as JSON: its date a string, its bodies only in the one-entry answer. */
+type Entry = Omit<ActivityEntry, "at" | "request_body" | "response_body"> & { at: string; request_body?: unknown; response_body?: unknown }
 import { Btn, Choice, DataTable, Empty, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 const OPERATIONS = [

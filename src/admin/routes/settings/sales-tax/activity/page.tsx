@@ -4,10 +4,10 @@ import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/hooks"
 import type { ActivityEntry } from "../../../../../service/activity"
+import { Btn, Choice, DataTable, Empty, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 /** An entry as JSON: its date a string, its bodies only in the one-entry answer. */
 type Entry = Omit<ActivityEntry, "at" | "request_body" | "response_body"> & { at: string; request_body?: unknown; response_body?: unknown }
-import { Btn, Choice, DataTable, Empty, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 
 const OPERATIONS = [
   ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
@@ -16,17 +16,7 @@ const OPERATIONS = [
 /** The filters that are selects: the query parameter, its label, its options ("all" first: no filter). */
 const SELECTS: [param: string, label: string, options: [string, string][]][] = [
   ["operation", "Operation", [["all", "All operations"], ...OPERATIONS.map((o): [string, string] => [o, o])]],
-  [
-    "status",
-    "Status",
-    [
-      ["all", "Any status"],
-      ["2xx", "2xx"],
-      ["4xx", "4xx"],
-      ["5xx", "5xx"],
-      ["none", "No answer"],
-    ],
-  ],
+  ["status", "Status", [["all", "Any status"], ...["2xx", "4xx", "5xx"].map((s): [string, string] => [s, s]), ["none", "No answer"]]],
 ]
 const PAGE = 25
 

@@ -1,10 +1,6 @@
-// Shared pieces of the shopper certificate routes (/store/sales-tax/certificates*): who is asking,
-// their per-customer budget, and who created each certificate.
-//
-// Identity: Medusa's `authenticate("customer", ["session", "bearer"])` runs first (middlewares.ts),
-// so `req.auth_context` is verified; the customer is its actor_id and nothing the body says. A
-// certificate is the caller's when the service's record names that customer id; any other id
-// answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
+// Shared pieces of the shopper certificate routes: who is asking (the verified actor of Medusa's
+// `authenticate`, never the body), their per-customer budget, and who created each certificate.
+// Another customer's certificate answers 404 exactly as an unknown one: nothing tells a stranger it exists.
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"

@@ -1,9 +1,6 @@
-// The storefront's address step (POST /store/sales-tax/verify-address): the address as the postal
-// service spells it, or why it cannot be verified. Public (anyone with the publishable key), so
-// rate-limited per client and per cart, with one shared budget for requests naming no cart of this
-// store; the client is the TCP peer unless `trustProxy` names proxy hops. The state asked about is
-// the destination rule's (planDestination); the service's verdict per address is cached
-// (src/core/verify-address-limits.ts), on the connection of the request's sales channel.
+// The storefront's address step: the address as the postal service spells it, or why it cannot be
+// verified. Public, so rate-limited per client, per cart, and in one budget for requests naming no
+// cart; the state asked about is the destination rule's, as at checkout.
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { z } from "zod"
 import { isSalesTaxError } from "../service/client"

@@ -3,8 +3,6 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import type { CertificateRecord } from "../service/contract"
-import type { AdminCertificateResponse, AdminCertificatesResponse } from "../http/types"
 import { checkParam } from "../http/id-shapes"
 import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
@@ -12,7 +10,18 @@ import { notAField } from "../http/validate"
 import { queryOf } from "../query"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { AdminCreateCertificateBody } from "./body"
-import { origins, reconcileCustomer, recordOrigin, underCustomerLock, withCreators, withStanding } from "./shopper"
+import {
+  listCertificates,
+  newestActiveFirst,
+  origins,
+  reconcileCustomer,
+  recordOrigin,
+  type AdminCertificateResponse,
+  type AdminCertificatesResponse,
+  underCustomerLock,
+  withCreators,
+  withStanding,
+} from "./shopper"
 
 type Scope = MedusaRequest["scope"]
 
@@ -29,14 +38,6 @@ async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificates
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
 }
 
-/** Most recent first; active before disabled. */
-function order(list: CertificateRecord[]): CertificateRecord[] {
-  return [...list].sort((a, b) => {
-    if (!a.disabledAt !== !b.disabledAt) return a.disabledAt ? 1 : -1
-    return b.createdDate.localeCompare(a.createdDate)
-  })
-}
-
 /**
  * GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's exemption
  * certificates at the service (customerId = the Medusa customer id), active and disabled, on the
@@ -50,14 +51,11 @@ export async function listForCustomer(req: MedusaRequest, res: MedusaResponse): 
   const customer = await loadCustomer(req.scope, id)
   if (!customer) return notFound(res, "Customer", id)
   const { client } = conn
-  const all: CertificateRecord[] = []
-  for (const disabled of [false, true]) {
-    for await (const c of client.certificates({ customerId: id, disabled, limit: 100 })) all.push(c)
-  }
+  const all = [...(await listCertificates(client, id, false)), ...(await listCertificates(client, id, true))]
   const store = origins(req.scope)
   if (store) await underCustomerLock(req.scope, id, () => reconcileCustomer(store, id, all))
   // with who created each one through this store ("customer" from the storefront, "staff" here)
-  const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, order(all)) }
+  const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, newestActiveFirst(all)) }
   res.json(out)
 }
 
@@ -149,5 +147,26 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
   // the customer's next cart refresh sees it (every instance)
   await invalidateCustomerCertificates(certificate.customerId, req.scope)
   const out: AdminCertificateResponse = { certificate: withStanding(certificate, standing) }
+  res.json(out)
+}
+
+/** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */
+export async function getOne(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const out: AdminCertificateResponse = { certificate: await conn.client.getCertificate(req.params.certId!) }
+  res.json(out)
+}
+
+/** DELETE /admin/sales-tax/certificates/:certId[?connection_id=]: disabled at the service (kept, with disabledAt), answered as it now is. */
+export async function disable(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const conn = adminConnection(req, res)
+  if (!conn) return
+  const id = req.params.certId!
+  await conn.client.disableCertificate(id)
+  const certificate = await conn.client.getCertificate(id)
+  // a disabled certificate stops exempting at the customer's next cart refresh (every instance)
+  await invalidateCustomerCertificates(certificate.customerId, req.scope)
+  const out: AdminCertificateResponse = { certificate }
   res.json(out)
 }

@@ -1,23 +1,39 @@
-// Shared pieces of the shopper certificate routes (/store/sales-tax/certificates*): who is asking,
-// their per-customer budget, and who created each certificate.
-//
-// Identity: Medusa's `authenticate("customer", ["session", "bearer"])` runs first (middlewares.ts),
-// so `req.auth_context` is verified; the customer is its actor_id and nothing the body says. A
-// certificate is the caller's when the service's record names that customer id; any other id
-// answers 404, exactly as an unknown one (nothing tells a stranger that a certificate exists).
-import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+// Shared pieces of the shopper certificate routes: who is asking (the verified actor of Medusa's
+// `authenticate`, never the body), their per-customer budget, and who created each certificate.
+// Another customer's certificate answers 404 exactly as an unknown one: nothing tells a stranger it exists.
+import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../service/contract"
+import type { SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import type { CertificateCreator } from "../modules/sales-tax/service"
+import type { CertificateCreator, SalesTaxModuleService } from "../modules/sales-tax/service"
 import { pluginOptions, sendError } from "../http/answers"
-import type { CertificateStanding, ReviewStatus } from "../checkout/exemptions/exemptions"
+import type { CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
 import { reconcilePlaceholders, type PlaceholderRow } from "../service/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../options"
 import { runtimeSlot } from "../runtime"
-import type { CertificateWithStanding } from "../http/types"
+
+/** A certificate with what the store keeps about it (review, single-purchase use). */
+export type CertificateWithStanding = CertificateRecord & {
+  createdBy: CertificateCreator | null
+  /** pending (awaiting review), active, rejected, used (single purchase, its order filed), disabled */
+  status: "pending" | "active" | "rejected" | "used" | "disabled"
+  /** null when made elsewhere (no review: staff at the service) */
+  review: { status: "pending" | "approved" | "rejected"; rejectionReason: string | null; reviewedAt: string | null } | null
+  usedByOrderId: string | null
+  usedAt: string | null
+}
+
+export interface AdminCertificatesResponse {
+  customer: { id: string; name: string | null; email: string | null; companyName: string | null }
+  certificates: CertificateWithStanding[]
+}
+
+export interface AdminCertificateResponse {
+  certificate: CertificateRecord | CertificateWithStanding
+}
 
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
@@ -61,30 +77,30 @@ export async function withinBudget(res: MedusaResponse, customerId: string, perM
   }
 }
 
-/** The plugin module's certificate-origin methods (modules/sales-tax/service.ts). */
-export interface OriginStore {
-  recordCertificateOrigin(o: {
-    certificateId: string
-    customerId: string
-    createdBy: CertificateCreator
-    actorId: string | null
-    reviewStatus?: ReviewStatus
-  }): Promise<void>
-  certificateOrigins(ids: string[]): Promise<Record<string, CertificateStanding>>
-  reserveCertificate(customerId: string, actorId: string | null): Promise<string>
-  settleReservation(rowId: string, certificateId: string, reviewStatus: ReviewStatus): Promise<void>
-  dropReservation(rowId: string): Promise<void>
-  markReservationLost(rowId: string): Promise<void>
-  placeholders(customerId: string): Promise<PlaceholderRow[]>
-  adoptPlaceholder(rowId: string, certificateId: string): Promise<void>
-  reviewCertificate(r: {
-    certificateId: string
-    customerId: string
-    status: "approved" | "rejected"
-    reason: string | null
-    actorId: string | null
-  }): Promise<CertificateStanding>
+/** The plugin module's certificate-origin methods. */
+export type OriginStore = Pick<
+  SalesTaxModuleService,
+  | "recordCertificateOrigin"
+  | "certificateOrigins"
+  | "reserveCertificate"
+  | "settleReservation"
+  | "dropReservation"
+  | "markReservationLost"
+  | "placeholders"
+  | "adoptPlaceholder"
+  | "reviewCertificate"
+>
+
+/** The customer's certificates at the service, active or disabled. */
+export async function listCertificates(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
+  const out: CertificateRecord[] = []
+  for await (const c of client.certificates({ customerId, disabled, limit: 100 })) out.push(c)
+  return out
 }
+
+/** Active before disabled, most recent first. */
+export const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
+  [...list].sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
 
 export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   try {
@@ -94,10 +110,7 @@ export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   }
 }
 
-export async function recordOrigin(
-  scope: MedusaRequest["scope"],
-  o: { certificateId: string; customerId: string; createdBy: CertificateCreator; actorId: string | null; reviewStatus?: ReviewStatus },
-): Promise<void> {
+export async function recordOrigin(scope: MedusaRequest["scope"], o: Parameters<OriginStore["recordCertificateOrigin"]>[0]): Promise<void> {
   await origins(scope)?.recordCertificateOrigin(o)
 }
 
@@ -142,6 +155,11 @@ export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse)
     "sales_tax_shopper_certificates_off",
   )
   return false
+}
+
+/** Middleware: the routes answer 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
+export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  if (shopperCertificatesOpen(req, res)) next()
 }
 
 /**

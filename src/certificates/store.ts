@@ -5,11 +5,13 @@ import type { CertificateRecord } from "../service/contract"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten } from "../service/exemptions/certificate-claims"
-import type { SalesTaxClient } from "../service/client"
-import { bodyOf, pluginOptions, sendError, storeClient } from "../http/answers"
+import { isSalesTaxError, type SalesTaxClient } from "../service/client"
+import { bodyOf, notFound, pluginOptions, sendError, storeClient } from "../http/answers"
 import { AdminCreateCertificateBody } from "./body"
 import {
   customerOf,
+  listCertificates,
+  newestActiveFirst,
   origins,
   reconcileCustomer,
   shopperCertificateCount,
@@ -19,12 +21,6 @@ import {
   withinBudget,
   withStanding,
 } from "./shopper"
-
-async function listAll(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
-  const out: CertificateRecord[] = []
-  for await (const c of client.certificates({ customerId, disabled, limit: 100 })) out.push(c)
-  return out
-}
 
 /**
  * GET /store/sales-tax/certificates: the logged-in customer's own exemption certificates at the
@@ -37,11 +33,10 @@ export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise
   if (!shopperCertificatesOpen(req, res)) return
   if (!(await withinBudget(res, customerId))) return
   const client = storeClient(req)
-  const active = await listAll(client, customerId, false)
+  const active = await listCertificates(client, customerId, false)
   const store = origins(req.scope)
   if (store) await underCustomerLock(req.scope, customerId, () => reconcileCustomer(store, customerId, active))
-  const all = [...active, ...(await listAll(client, customerId, true))]
-  all.sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
+  const all = newestActiveFirst([...active, ...(await listCertificates(client, customerId, true))])
   res.json({ certificates: await withCreators(req.scope, all) })
 }
 
@@ -79,7 +74,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   // pending row first: until it names the new certificate, none of this customer's certificates
   // without a row exempts (the provider sees the reservation)
   const held = await underCustomerLock(req.scope, customerId, async () => {
-    const active = await listAll(client, customerId, false)
+    const active = await listCertificates(client, customerId, false)
     const { by, inFlight } = await reconcileCustomer(store, customerId, active)
     const count = shopperCertificateCount(active, by, inFlight)
     return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
@@ -132,4 +127,32 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   await invalidateCustomerCertificates(customerId, req.scope)
   const standing = (await store.certificateOrigins([certificate.certificateId]))[certificate.certificateId]
   res.status(201).json({ certificate: withStanding(certificate, standing) })
+}
+
+/**
+ * DELETE /store/sales-tax/certificates/:certId: the customer withdraws one of their own (disabled
+ * at the service, kept); it stops exempting from the next cart refresh. Another customer's, or an
+ * unknown one, answers 404 alike. A sale already filed under it stays filed as charged.
+ */
+export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const customerId = customerOf(req)
+  if (!shopperCertificatesOpen(req, res)) return
+  if (!(await withinBudget(res, customerId))) return
+  const id = req.params.certId!
+  const client = storeClient(req)
+  let certificate
+  try {
+    certificate = await client.getCertificate(id)
+  } catch (e) {
+    if (isSalesTaxError(e) && e.status === 404) return notFound(res, "Certificate", id)
+    throw e
+  }
+  if (certificate.customerId !== customerId) return notFound(res, "Certificate", id)
+  if (!certificate.disabledAt) {
+    await client.disableCertificate(id)
+    certificate = await client.getCertificate(id)
+  }
+  await invalidateCustomerCertificates(customerId, req.scope)
+  const [out] = await withCreators(req.scope, [certificate])
+  res.json({ certificate: out })
 }

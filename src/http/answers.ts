@@ -76,6 +76,14 @@ export function sendError(res: MedusaResponse, status: number, type: string, mes
   res.status(status).json({ type, message, ...(code ? { code } : {}), ...(errors && errors.length ? { errors } : {}) })
 }
 
+/** Parses `schema` from the request's query or body; on failure answers 400 with located errors and returns undefined. */
+export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z.ZodType<T>, part: "query" | "body"): T | undefined {
+  const input = part === "query" ? (req.query ?? {}) : (req.body ?? {})
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return parsed.data
+  sendZodError(res, parsed.error, input, part)
+}
+
 /** Located zod errors in Medusa's invalid_data format (400). */
 export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
   // the offending value is echoed as a short excerpt only (a nested input is summarized)

@@ -1,10 +1,6 @@
-/**
- * The connection an admin request works on (option `connections`): `?connection_id=`,
- * one of the configured connections (zod-validated against them: a located 400
- * `query.connection_id` otherwise); absent, the default connection. The customer-certificate
- * routes use it: a customer's certificates live on the account of the channel they buy through,
- * which the staff member picks in the widget.
- */
+// The connection an admin request works on: `?connection_id=` (one of the configured connections,
+// else a located 400), the default without it. A customer's certificates live on the account of the
+// channel they buy through, which staff pick in the widget.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { SalesTaxClient } from "../service/client"

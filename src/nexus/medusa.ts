@@ -3,8 +3,9 @@
  * admin and in the options), the exposure (./exposure.ts), and the daily warnings, each given once
  * per state, level and period.
  */
+import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../service/address/us-address"
@@ -188,4 +189,14 @@ export async function logNexusWarnings(container: MedusaContainer, today = new D
     }
   }
   return due
+}
+
+/** The daily job: one instance (the slot lock) logs the day's warnings. */
+export async function dailyNexusWarnings(container: MedusaContainer): Promise<void> {
+  try {
+    await container.resolve(Modules.LOCKING).acquire("sales-tax-nexus-slot", { ownerId: `nexus-${randomUUID()}`, expire: 3600 })
+  } catch {
+    return // another instance runs today's check
+  }
+  await logNexusWarnings(container)
 }

@@ -41,6 +41,8 @@ export type FixPlan =
       }[]
     }
 
+const ok = (plan: FixPlan) => ({ ok: true as const, plan })
+
 /** Pure: the records a fix creates or changes, or why it does not apply (not offered on the list now). */
 export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: FixPlan } | { ok: false; reason: string } {
   const offered = setupChecklist(input).find((i) => i.fix?.id === fix)
@@ -48,59 +50,50 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
   switch (fix) {
     case "create_us_region": {
       const providers = [...new Set(input.regions.flatMap((r) => (r.payment_providers ?? []).map((p) => p.id)))].sort()
-      return {
-        ok: true,
-        plan: {
-          kind: fix,
-          region: {
-            name: "United States",
-            currency_code: "usd",
-            countries: ["us"],
-            automatic_taxes: true,
-            payment_providers: providers.length ? providers : ["pp_system_default"],
-          },
+      return ok({
+        kind: fix,
+        region: {
+          name: "United States",
+          currency_code: "usd",
+          countries: ["us"],
+          automatic_taxes: true,
+          payment_providers: providers.length ? providers : ["pp_system_default"],
         },
-      }
+      })
     }
     case "create_us_tax_region":
-      return { ok: true, plan: { kind: fix, taxRegion: { country_code: "us", provider_id: input.salesTaxProviderIds[0]! } } }
+      return ok({ kind: fix, taxRegion: { country_code: "us", provider_id: input.salesTaxProviderIds[0]! } })
     case "use_provider_for_us_tax_region":
-      return { ok: true, plan: { kind: fix, taxRegionId: usTaxRegion(input.taxRegions)!.id, providerId: input.salesTaxProviderIds[0]! } }
+      return ok({ kind: fix, taxRegionId: usTaxRegion(input.taxRegions)!.id, providerId: input.salesTaxProviderIds[0]! })
     case "create_us_location": {
       const o = input.origin
       const lacking = channelLocations(input).filter((r) => !r.us.length)
       const providers = [...new Set(input.locations.flatMap((l) => (l.fulfillment_providers ?? []).map((p) => p.id)))].sort()
-      return {
-        ok: true,
-        plan: {
-          kind: fix,
-          location: {
-            name: "US Warehouse",
-            address: {
-              address_1: o.line1,
-              ...(o.line2 ? { address_2: o.line2 } : {}),
-              city: o.city,
-              province: o.state,
-              postal_code: o.zip,
-              country_code: "us",
-            },
+      return ok({
+        kind: fix,
+        location: {
+          name: "US Warehouse",
+          address: {
+            address_1: o.line1,
+            ...(o.line2 ? { address_2: o.line2 } : {}),
+            city: o.city,
+            province: o.state,
+            postal_code: o.zip,
+            country_code: "us",
           },
-          salesChannelIds: lacking.map((r) => r.channel.id),
-          fulfillmentProviderIds: providers,
         },
-      }
+        salesChannelIds: lacking.map((r) => r.channel.id),
+        fulfillmentProviderIds: providers,
+      })
     }
     case "link_us_location":
-      return {
-        ok: true,
-        plan: {
-          kind: fix,
-          locationId: input.locations.filter(isUsOrigin)[0]!.id,
-          salesChannelIds: channelLocations(input)
-            .filter((r) => !r.us.length)
-            .map((r) => r.channel.id),
-        },
-      }
+      return ok({
+        kind: fix,
+        locationId: input.locations.filter(isUsOrigin)[0]!.id,
+        salesChannelIds: channelLocations(input)
+          .filter((r) => !r.us.length)
+          .map((r) => r.channel.id),
+      })
     case "add_us_shipping": {
       const templates = shippingTemplates(input.locations)
       const lacking = channelLocations(input).filter((r) => !r.us.some((l) => usShippingOptions(l).length))
@@ -114,28 +107,25 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
           linkProviderIds: [...new Set(templates.map((t) => t.provider_id!))].filter((p) => !linked.has(p)).sort(),
         }
       })
-      return {
-        ok: true,
-        plan: {
-          kind: fix,
-          targets,
-          options: templates.map((t) => ({
-            name: nameOf(t),
-            price_type: "flat",
-            provider_id: t.provider_id!,
-            shipping_profile_id: t.shipping_profile_id!,
-            type: {
-              label: t.type?.label ?? nameOf(t),
-              description: t.type?.description ?? "",
-              code: t.type?.code ?? nameOf(t).toLowerCase().replace(/\W+/g, "-"),
-            },
-            amount: usdPrice(t)!,
-            rules: (t.rules ?? [])
-              .filter((r) => r.attribute && r.operator)
-              .map((r) => ({ attribute: r.attribute!, operator: r.operator!, value: String(r.value) })),
-          })),
-        },
-      }
+      return ok({
+        kind: fix,
+        targets,
+        options: templates.map((t) => ({
+          name: nameOf(t),
+          price_type: "flat",
+          provider_id: t.provider_id!,
+          shipping_profile_id: t.shipping_profile_id!,
+          type: {
+            label: t.type?.label ?? nameOf(t),
+            description: t.type?.description ?? "",
+            code: t.type?.code ?? nameOf(t).toLowerCase().replace(/\W+/g, "-"),
+          },
+          amount: usdPrice(t)!,
+          rules: (t.rules ?? [])
+            .filter((r) => r.attribute && r.operator)
+            .map((r) => ({ attribute: r.attribute!, operator: r.operator!, value: String(r.value) })),
+        })),
+      })
     }
   }
 }

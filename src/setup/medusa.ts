@@ -23,7 +23,7 @@ import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../http/answers"
-import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
+import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
 import type {
@@ -93,9 +93,6 @@ async function pingConnection(scope: Scope): Promise<SetupInput["connection"]> {
   }
 }
 
-const PRODUCT_PAGE = 500
-const MAX_PRODUCTS = 10_000
-
 interface ProductRow extends ProductTicFields {
   title?: string | null
   sales_channels?: { id: string }[] | null
@@ -107,28 +104,21 @@ interface ProductRow extends ProductTicFields {
     | null
 }
 
-/** The published products (pages of 500, at most 10,000): channels, TIC on the default or not, stock levels. */
-async function readProducts(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
-  const rows: ProductRow[] = []
-  for (let skip = 0; ; skip += PRODUCT_PAGE) {
-    const page = await graph<ProductRow>(scope, {
-      entity: "product",
-      fields: [
-        ...PRODUCT_TIC_FIELDS,
-        "title",
-        "sales_channels.id",
-        "variants.manage_inventory",
-        "variants.inventory_items.inventory_item_id",
-        "variants.inventory_items.inventory.location_levels.location_id",
-      ],
-      filters: { status: "published" },
-      pagination: { skip, take: PRODUCT_PAGE, order: { created_at: "ASC" } },
-    })
-    rows.push(...page)
-    if (page.length < PRODUCT_PAGE) break
-    if (rows.length >= MAX_PRODUCTS) return { products: await toSetupProducts(scope, rows, defaultTic), truncated: true }
-  }
-  return { products: await toSetupProducts(scope, rows, defaultTic), truncated: false }
+/** The published products: channels, TIC on the default or not, stock levels. */
+async function readPublished(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
+  const { rows, truncated } = await readProducts<ProductRow>(
+    scope,
+    [
+      ...PRODUCT_TIC_FIELDS,
+      "title",
+      "sales_channels.id",
+      "variants.manage_inventory",
+      "variants.inventory_items.inventory_item_id",
+      "variants.inventory_items.inventory.location_levels.location_id",
+    ],
+    { status: "published" },
+  )
+  return { products: await toSetupProducts(scope, rows, defaultTic), truncated }
 }
 
 async function toSetupProducts(scope: Scope, rows: ProductRow[], defaultTic: number): Promise<SetupProduct[]> {
@@ -171,7 +161,7 @@ export async function readSetupInput(scope: Scope): Promise<SetupInput> {
     readLocations(scope),
     salesTaxProviderIds(scope),
     pingConnection(scope),
-    readProducts(scope, options.defaultTic),
+    readPublished(scope, options.defaultTic),
   ])
   return {
     regions,
@@ -254,6 +244,15 @@ async function usShippingSet(container: MedusaContainer, locationId: string, loc
   return set.id
 }
 
+async function linkProviders(container: MedusaContainer, locationId: string, providerIds: string[]): Promise<void> {
+  if (!providerIds.length) return
+  const create = providerIds.map((p) => ({
+    [Modules.STOCK_LOCATION]: { stock_location_id: locationId },
+    [Modules.FULFILLMENT]: { fulfillment_provider_id: p },
+  }))
+  await batchLinksWorkflow(container).run({ input: { create } })
+}
+
 /** Runs a plan through Medusa's workflows; returns a sentence of what was done. */
 export async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<string> {
   switch (plan.kind) {
@@ -275,15 +274,7 @@ export async function runPlan(container: MedusaContainer, plan: FixPlan): Promis
       const id = location!.id
       if (plan.salesChannelIds.length)
         await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id, add: plan.salesChannelIds } })
-      if (plan.fulfillmentProviderIds.length)
-        await batchLinksWorkflow(container).run({
-          input: {
-            create: plan.fulfillmentProviderIds.map((p) => ({
-              [Modules.STOCK_LOCATION]: { stock_location_id: id },
-              [Modules.FULFILLMENT]: { fulfillment_provider_id: p },
-            })),
-          },
-        })
+      await linkProviders(container, id, plan.fulfillmentProviderIds)
       return `created the stock location ${plan.location.name} (${id}) for ${plan.salesChannelIds.length} sales channel(s)`
     }
     case "link_us_location":
@@ -292,15 +283,7 @@ export async function runPlan(container: MedusaContainer, plan: FixPlan): Promis
     case "add_us_shipping": {
       let created = 0
       for (const t of plan.targets) {
-        if (t.linkProviderIds.length)
-          await batchLinksWorkflow(container).run({
-            input: {
-              create: t.linkProviderIds.map((p) => ({
-                [Modules.STOCK_LOCATION]: { stock_location_id: t.locationId },
-                [Modules.FULFILLMENT]: { fulfillment_provider_id: p },
-              })),
-            },
-          })
+        await linkProviders(container, t.locationId, t.linkProviderIds)
         let zoneId = t.serviceZoneId
         if (!zoneId) {
           const setId = await usShippingSet(container, t.locationId, t.locationName)

@@ -4,21 +4,73 @@ import type { HealthResponse, PingResponse } from "../service/contract"
 import { SalesTaxError } from "../service/client"
 import { redactOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
-import { graph } from "../query"
-import { productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
-import type { AdminSettingsResponse, CheckResult, FailureSummary, FilingPausedSummary, TicSource } from "../http/types"
+import { productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
+import type { TicSource } from "../tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { pluginOptions, salesTaxClient, serviceText } from "../http/answers"
-import { ticInfo } from "../tics/lookup"
+import { ticInfo, type TicInfo } from "../tics/lookup"
+
+export interface CheckResult<T> {
+  ok: boolean
+  durationMs: number
+  result?: T
+  error?: string
+  status?: number | null
+}
+
+export interface FailureSummary {
+  id: string
+  orderId: string | null
+  state: string | null
+  lastError: string | null
+  attempts: number | null
+  updatedAt: string | null
+}
+
+export interface AdminSettingsResponse {
+  connection: {
+    health: CheckResult<HealthResponse>
+    ping: CheckResult<{ message: string }>
+  }
+  /** The options in force, the API key redacted. */
+  options: Record<string, unknown> | null
+  optionsError?: string
+  coverage: {
+    totalProducts: number
+    bySource: Record<TicSource, number>
+    defaultTic: TicInfo
+    /** Products whose TIC falls back to the default (at most `limit`). */
+    fallingBack: { id: string; title: string | null }[]
+    truncated: boolean
+  }
+  failures: {
+    available: boolean
+    items: FailureSummary[]
+    error?: string
+  }
+  /** Filing paused because the service refused the key (401/403), with the orders waiting; null: not paused. */
+  filingPaused?: FilingPausedSummary | null
+}
+
+/** Records paused by a refused key: retried with back-off until the service accepts the key (docs/filing.md). */
+export interface FilingPausedSummary {
+  reason: "key_refused"
+  /** "filing paused: the service refused the key" */
+  message: string
+  /** Medusa orders waiting (an order's several service orders count once) */
+  orders: number
+  /** filing records waiting */
+  records: number
+  /** the earliest next attempt (ISO) */
+  nextAttemptAt: string | null
+}
 
 type Scope = MedusaRequest["scope"]
 
-const PAGE = 500
-const MAX_PRODUCTS = 10_000
 const LIST_FALLING_BACK = 50
 const RECENT_FAILURES = 10
 
-async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
+export async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): Promise<CheckResult<T>> {
   const t0 = Date.now()
   try {
     const result = await fn()
@@ -35,21 +87,13 @@ async function check<T>(fn: () => Promise<T>, scrub: (text: string) => string): 
 }
 
 async function coverage(scope: Scope, defaultTic: number): Promise<AdminSettingsResponse["coverage"]> {
-  const products: (ProductTicFields & { title?: string | null })[] = []
-  let truncated = false
-  for (let skip = 0; ; skip += PAGE) {
-    const data = await graph<ProductTicFields & { title?: string | null }>(scope, {
-      entity: "product",
-      fields: ["id", "title", "type_id", "categories.id", "categories.mpath"],
-      pagination: { take: PAGE, skip },
-    })
-    products.push(...data)
-    if (data.length < PAGE) break
-    if (products.length >= MAX_PRODUCTS) {
-      truncated = true
-      break
-    }
-  }
+  const { rows: products, truncated } = await readProducts<ProductTicFields & { title?: string | null }>(scope, [
+    "id",
+    "title",
+    "type_id",
+    "categories.id",
+    "categories.mpath",
+  ])
   const tics = await resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
   const fallingBack: { id: string; title: string | null }[] = []

@@ -8,8 +8,13 @@ import { SalesTaxError, type SalesTaxClient } from "../service/client"
 import { getCheckoutClient } from "../service/client-factory"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions, type PluginOptions } from "../options"
-import type { TicInfo } from "../http/types"
 import { runtimeSlot } from "../runtime"
+
+export interface TicInfo {
+  ticId: number
+  /** Label from the Sales Tax Service; null when it does not know the code or cannot be asked. */
+  label: string | null
+}
 
 /** known: the service has it (with its label); unknown: the service answered without it. */
 type Answer = { known: true; label: string } | { known: false }

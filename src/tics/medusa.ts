@@ -4,11 +4,11 @@
  * at a time across instances. The pure part is ./bulk.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import pLimit from "p-limit"
 import { randomUUID } from "node:crypto"
 import { graph, type QueryScope } from "../query"
-import { assignedTics, productTicRow, ticModule, type ProductTicFields } from "./product-tics"
+import { assignedTics, productTicRow, requireTicModule, type ProductTicFields } from "./product-tics"
 import { resolveProductTic } from "./tic-resolution"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
@@ -104,8 +104,7 @@ async function resolveTargets(
 
 /** The TIC set on each target id now. */
 async function currentTics(scope: QueryScope, ids: Map<BulkTarget, string[]>): Promise<Map<string, number>> {
-  const svc = ticModule(scope)
-  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  const svc = requireTicModule(scope)
   const out = new Map<string, number>()
   for (const [target, list] of ids) {
     for (const part of chunks(list, PAGE)) for (const [id, tic] of Object.entries(await svc.getTics(target, part))) out.set(id, tic)

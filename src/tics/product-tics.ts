@@ -2,6 +2,7 @@
  * Product → TIC, the one Medusa-side resolver: reads the products' type and categories through
  * Query and the assignments from the salesTax module, and resolves each with resolveProductTic.
  */
+import { MedusaError } from "@medusajs/framework/utils"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { graph, type QueryScope } from "../query"
@@ -19,8 +20,35 @@ export function ticModule(scope: QueryScope): TicModule | null {
   }
 }
 
+/** The salesTax module for a route: the plugin registers it, so its absence is a broken install. */
+export function requireTicModule(scope: QueryScope): TicModule {
+  const svc = ticModule(scope)
+  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  return svc
+}
+
 /** The Query fields a product's TIC depends on (ProductTicFields). */
 export const PRODUCT_TIC_FIELDS = ["id", "type_id", "categories.id", "categories.mpath"] as const
+
+/** Products through Query, oldest first, in pages of 500 up to 10,000 (`truncated`: there were more). */
+export async function readProducts<T>(
+  scope: QueryScope,
+  fields: readonly string[],
+  filters: Record<string, unknown> = {},
+): Promise<{ rows: T[]; truncated: boolean }> {
+  const rows: T[] = []
+  for (let skip = 0; ; skip += 500) {
+    const page = await graph<T>(scope, {
+      entity: "product",
+      fields,
+      filters,
+      pagination: { skip, take: 500, order: { created_at: "ASC" } },
+    })
+    rows.push(...page)
+    if (page.length < 500) return { rows, truncated: false }
+    if (rows.length >= 10_000) return { rows, truncated: true }
+  }
+}
 
 /** A product row read with PRODUCT_TIC_FIELDS. */
 export interface ProductTicFields {

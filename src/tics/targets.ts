@@ -2,13 +2,51 @@
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { AdminTicResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetRef, TicTargetType } from "../http/types"
 import { graph } from "../query"
-import { assignedTics, ticModule, type TicModule } from "./product-tics"
-import { nearestWithTic, resolveProductTic } from "./tic-resolution"
+import { assignedTics, requireTicModule } from "./product-tics"
+import { nearestWithTic, resolveProductTic, type TicSource } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
-import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo } from "./lookup"
+import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
+import type { TicResult } from "../service/contract"
+import type { TicTargetType as ModelTarget } from "../modules/sales-tax/service"
+
+export type TicTargetType = "product" | "product-type" | "product-category"
+
+export interface TicTargetRef {
+  id: string
+  name: string | null
+  tic: TicInfo | null
+  /** Category whose TIC this one inherits (nearest ancestor with a TIC), when not its own. */
+  inheritedFrom?: string
+}
+
+export interface AdminTicResponse {
+  target: { type: TicTargetType; id: string; name: string | null }
+  /** The TIC assigned to this target itself (null: none). */
+  assigned: TicInfo | null
+  /** What this target's items are taxed as, and which level it came from. */
+  resolved: { tic: TicInfo; source: TicSource; sourceId: string | null }
+  /** Every level that was considered (products only carry productType and categories). */
+  chain: {
+    product?: TicInfo | null
+    productType?: TicTargetRef | null
+    categories?: TicTargetRef[]
+    default: TicInfo
+  }
+}
+
+/** POST /admin/sales-tax/tics/{target}/:id: the new state, and a warning when the TIC is unverified. */
+export interface AdminTicSetResponse extends AdminTicResponse {
+  /** Set when the Sales Tax Service could not be asked whether it knows the TIC (saved anyway). */
+  warning?: string
+}
+
+export interface AdminTicSearchResponse {
+  query: string
+  results: TicResult[]
+  nextCursor: string | null
+}
 
 /** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
 export const AdminSetTicBody = z.object({
@@ -19,7 +57,6 @@ export const AdminSetTicBody = z.object({
 })
 export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
-type ModelTarget = "product" | "product_type" | "product_category"
 const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
   product: "product",
   "product-type": "product_type",
@@ -27,13 +64,6 @@ const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
 }
 
 type Scope = MedusaRequest["scope"]
-
-/** The salesTax module: the plugin registers it, so an admin route without it is a broken install. */
-function ticService(scope: Scope): TicModule {
-  const svc = ticModule(scope)
-  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
-  return svc
-}
 
 interface ProductRow {
   id: string
@@ -81,7 +111,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const product = type === "product" ? (target as ProductRow) : null
   const row = product ? { id: product.id, typeId: product.type?.id ?? null, categories: product.categories } : null
   const levels = row ? await assignedTics(scope, [row]) : null
-  const own = levels ? levels.product[id] : (await ticService(scope).getTics(MODEL_TARGET[type], [id]))[id]
+  const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(MODEL_TARGET[type], [id]))[id]
   // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
   // ticInfo never rejects: a label it cannot get is null)
   const infos = new Map<number, Promise<TicInfo>>()
@@ -153,7 +183,7 @@ export function ticRoutes(type: TicTargetType) {
         { location: "body.tic", message, value: body.tic },
       ])
     }
-    await ticService(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
+    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
     const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!
     if (lookup.status === "unverified") out.warning = TIC_UNVERIFIED_WARNING
     res.json(out)
@@ -161,7 +191,7 @@ export function ticRoutes(type: TicTargetType) {
   const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const id = req.params.id!
     if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
-    await ticService(req.scope).setTic(MODEL_TARGET[type], id, null)
+    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, null)
     res.json(await describeTic(req.scope, type, id))
   })
   return { GET, POST, DELETE }

@@ -1,9 +1,6 @@
-// The storefront's address step (POST /store/sales-tax/verify-address): the address as the postal
-// service spells it, or why it cannot be verified. Public (anyone with the publishable key), so
-// rate-limited per client and per cart, with one shared budget for requests naming no cart of this
-// store; the client is the TCP peer unless `trustProxy` names proxy hops. The state asked about is
-// the destination rule's (planDestination); the service's verdict per address is cached
-// (src/core/verify-address-limits.ts), on the connection of the request's sales channel.
+// The storefront's address step: the address as the postal service spells it, or why it cannot be
+// verified. Public, so rate-limited per client, per cart, and in one budget for requests naming no
+// cart; the state asked about is the destination rule's, as at checkout.
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { z } from "zod"
 import { isSalesTaxError } from "../service/client"
@@ -85,6 +82,9 @@ function rateLimitOf(options: PluginOptions): number {
 }
 
 class Refused extends Error {}
+
+const unverifiable = (res: MedusaResponse, errors: ReturnType<typeof located>[]) =>
+  void res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors })
 
 /**
  * The options of the request's connection: the sales channel of its publishable key, or of its
@@ -177,25 +177,14 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     ...(state ? [] : [located("province", "must be a US state: its two-letter code or its name (e.g. CA or California)", b.province)]),
     ...(zip ? [] : [located("postal_code", "must be a 5-digit ZIP, optionally with +4 (94105 or 94105-1234)", b.postal_code)]),
   ]
-  if (errors.length || !state || !zip) {
-    res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors })
-    return
-  }
+  if (errors.length || !state || !zip) return unverifiable(res, errors)
   const request = { line1: b.address_1, line2: b.address_2 ?? undefined, city: b.city, state, zip }
   let verdict: Verdict
   try {
     // the connection is resolved only when the service is asked (a cached verdict needs none)
     verdict = (await guard.verdict(addressKey(request), async () => askService(requestOptions(req, options, cart), request))).verdict
   } catch (e) {
-    if (e instanceof Refused) {
-      res.status(422).json({
-        valid: false,
-        type: "invalid_data",
-        message: "The address could not be verified",
-        errors: [located("address", "the service refused the address", undefined)],
-      })
-      return
-    }
+    if (e instanceof Refused) return unverifiable(res, [located("address", "the service refused the address", undefined)])
     res.status(503).json({
       type: "unavailable",
       code: "sales_tax_unavailable",
@@ -203,15 +192,11 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     })
     return
   }
-  if (verdict.kind === "invalid") {
-    res.status(422).json({
-      valid: false,
-      type: "invalid_data",
-      message: "The address could not be verified",
-      errors: verdict.errors.map((x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)),
-    })
-    return
-  }
+  if (verdict.kind === "invalid")
+    return unverifiable(
+      res,
+      verdict.errors.map((x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)),
+    )
   const out = verdict.address
   const address = {
     address_1: out.line1,

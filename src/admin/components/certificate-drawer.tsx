@@ -1,14 +1,14 @@
 // The customer page's "Add certificate" button and its drawer: the form (from the field list
 // below), validated with the contract's schema, then POSTed; the server's located errors are
 // shown under their fields the same way.
-import { Button, Checkbox, Drawer, Input, Label, Text, Textarea, toast } from "@medusajs/ui"
+import { Button, Checkbox, Drawer, Input, Label, Textarea, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
 import { AdminApiError, api, errorMessage } from "../lib/api"
-import type { AdminCertificatesResponse } from "../../http/types"
-import { Btn, Choice, Note } from "./ui"
+import type { AdminCertificatesResponse } from "../../certificates/shopper"
+import { Btn, Choice, ErrorText, Note } from "./ui"
 
 interface FieldSpec {
   /** the field's path in the request, as errors name it (its input's id is `st-<name>`) */
@@ -97,11 +97,8 @@ export function CreateCertificateDrawer({
   const [submitting, setSubmitting] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }))
-  const setRow = (i: number, patch: Partial<StateRow>) =>
-    set(
-      "states",
-      form.states.map((s, j) => (j === i ? { ...s, ...patch } : s)),
-    )
+  const setStates = (states: StateRow[]) => set("states", states)
+  const setRow = (i: number, patch: Partial<StateRow>) => setStates(form.states.map((s, j) => (j === i ? { ...s, ...patch } : s)))
 
   const submit = async () => {
     const v = validate(customer.id, form)
@@ -190,19 +187,14 @@ export function CreateCertificateDrawer({
                   variant="transparent"
                   className="mt-5"
                   disabled={form.states.length === 1}
-                  onClick={() =>
-                    set(
-                      "states",
-                      form.states.filter((_, j) => j !== i),
-                    )
-                  }
+                  onClick={() => setStates(form.states.filter((_, j) => j !== i))}
                 >
                   Remove
                 </Btn>
               </div>
             ))}
             <div>
-              <Btn testId="state-add" onClick={() => set("states", [...form.states, { abbreviation: "", identificationNumber: "" }])}>
+              <Btn testId="state-add" onClick={() => setStates([...form.states, { abbreviation: "", identificationNumber: "" }])}>
                 Add state
               </Btn>
             </div>
@@ -213,11 +205,7 @@ export function CreateCertificateDrawer({
               Single purchase only
             </Label>
           </div>
-          {formError ? (
-            <Text size="small" className="text-ui-fg-error" data-testid="certificate-form-error">
-              {formError}
-            </Text>
-          ) : null}
+          <ErrorText error={formError} testId="certificate-form-error" />
         </Drawer.Body>
         <Drawer.Footer>
           <Drawer.Close asChild>

@@ -5,7 +5,7 @@ import { useState } from "react"
 import { humanize } from "../lib/certificate-form"
 import { AdminApiError, api } from "../lib/api"
 import { useBusy } from "../lib/hooks"
-import type { AdminCertificatesResponse } from "../../http/types"
+import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import { type BadgeColor, Btn, Note, Tag } from "./ui"
 
 export type ListedCertificate = AdminCertificatesResponse["certificates"][number]

@@ -8,12 +8,13 @@ import { useState } from "react"
 import { Link } from "react-router-dom"
 import { api } from "../lib/api"
 import { useBusy, useLoad } from "../lib/hooks"
-import type { AdminSetupFixResponse, AdminSetupResponse, SetupItemView } from "../../http/types"
+import type { AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
+import type { SetupItem } from "../../setup/types"
 import { Btn, Note, Section, Tag } from "./ui"
 
 export function SetupChecklist() {
   const { data, error, reload } = useLoad(() => api<AdminSetupResponse>("/admin/sales-tax/setup"), [])
-  const [items, setItems] = useState<SetupItemView[] | null>(null)
+  const [items, setItems] = useState<SetupItem[] | null>(null)
   // a failed fix: its message, then the list as the store has it now
   const { busy, run } = useBusy((m) => {
     toast.error(m)

@@ -4,7 +4,9 @@ import { Badge, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { AdminApiError, api, errorMessage } from "../lib/api"
 import { useBusy, useLoad } from "../lib/hooks"
-import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicInfo, TicSource, TicTargetType } from "../../http/types"
+import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
+import type { TicInfo } from "../../tics/lookup"
+import type { TicSource } from "../../tics/tic-resolution"
 import { Btn, Note, Section } from "./ui"
 
 const SOURCE_TEXT: Record<TicSource, string> = {

@@ -203,18 +203,12 @@ export function Pager(props: {
   const { offset, page, count, go, disabled } = props
   return (
     <span className="flex gap-x-2">
-      <Button size="small" variant="secondary" disabled={disabled || offset === 0} onClick={() => go(Math.max(0, offset - page))}>
+      <Btn disabled={disabled || offset === 0} onClick={() => go(Math.max(0, offset - page))}>
         Previous
-      </Button>
-      <Button
-        size="small"
-        variant="secondary"
-        disabled={disabled || offset + page >= count}
-        onClick={() => go(offset + page)}
-        data-testid={props.nextTestId}
-      >
+      </Btn>
+      <Btn disabled={disabled || offset + page >= count} onClick={() => go(offset + page)} testId={props.nextTestId}>
         Next
-      </Button>
+      </Btn>
     </span>
   )
 }

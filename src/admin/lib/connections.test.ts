@@ -1,4 +1,4 @@
-import type { ConnectionView } from "../../http/types"
+import type { ConnectionView } from "../../setup/routes"
 import { connectionLabel, connectionQuery } from "./connections"
 
 const conn = (over: Partial<ConnectionView>): ConnectionView => ({

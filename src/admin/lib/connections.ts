@@ -1,5 +1,5 @@
 /** The customer certificates widget's pure helpers: the connection selector. */
-import type { ConnectionView } from "../../http/types"
+import type { ConnectionView } from "../../setup/routes"
 
 /** `?connection_id=<id>` for a chosen connection other than the default; "" for the default. */
 export function connectionQuery(connectionId: string | null): string {

@@ -4,11 +4,12 @@ import { Table } from "@medusajs/ui"
 import { useState } from "react"
 import { CertificateRow } from "../components/certificate-row"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { Choice, Note, Section } from "../components/ui"
+import { Choice, Empty, Section } from "../components/ui"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
 import { useLoad } from "../lib/hooks"
-import type { AdminCertificatesResponse, AdminConnectionsResponse } from "../../http/types"
+import type { AdminCertificatesResponse } from "../../certificates/shopper"
+import type { AdminConnectionsResponse } from "../../setup/routes"
 
 /**
  * Customer page: exemption certificates at the Sales Tax Service, create and disable; review the
@@ -53,11 +54,7 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
         </>
       }
     >
-      {res && res.certificates.length === 0 ? (
-        <Note tone="subtle" size="small" className="px-6 py-4">
-          This customer has no exemption certificate.
-        </Note>
-      ) : null}
+      {res && res.certificates.length === 0 ? <Empty>This customer has no exemption certificate.</Empty> : null}
       {res && res.certificates.length > 0 ? (
         <Table>
           <Table.Header>

@@ -3,7 +3,7 @@ import type { AdminOrder, DetailWidgetProps } from "@medusajs/framework/types"
 import { toast } from "@medusajs/ui"
 import { AttentionFix } from "../components/filing-attention"
 import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings, StateTag } from "../components/filing-sections"
-import { Btn, NavLink, Note, Section } from "../components/ui"
+import { Btn, Empty, NavLink, Section } from "../components/ui"
 import { api, orNone } from "../lib/api"
 import { hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
 import { useBusy, useLoad } from "../lib/hooks"
@@ -55,11 +55,7 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
         </>
       }
     >
-      {res === null ? (
-        <Note tone="subtle" size="small" className="px-6 py-4" testId="filing-none">
-          No filing record for this order yet.
-        </Note>
-      ) : null}
+      {res === null ? <Empty testId="filing-none">No filing record for this order yet.</Empty> : null}
       {f?.state === "needs_attention" ? <AttentionFix f={f} path={path} onDone={reload} /> : null}
       {f ? <FilingDetails f={f} order={data} /> : null}
       {f?.refunds?.length ? <FilingRefunds f={f} order={data} /> : null}

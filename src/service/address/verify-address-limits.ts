@@ -1,10 +1,5 @@
-/**
- * Rate limits and the answer cache of address verification (POST /store/sales-tax/verify-address is
- * public, and each miss is a call to the paid service): a fixed 60 s window per client address
- * (by the `trustProxy` option), per cart, and one shared budget for requests naming no cart; the
- * service's verdict per normalized address for 24 h, one call for concurrent requests of an address.
- * Per process (one budget per Medusa instance), in the plugin's runtime.
- */
+// Rate limits and the answer cache of address verification: the route is public and each miss is a
+// paid service call. Per process, in the plugin's runtime.
 import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"

@@ -8,16 +8,13 @@ import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
-import { PRODUCT_TIC_FIELDS, productTicRow, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
+import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
 import { ancestry } from "../tic-resolution"
 import { startTicImport, verdictsOf, type TicImportJob } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
 import { HITS, QueryCache, SEARCH_CEILING, runSearches, type SearchRun } from "./search"
-
-const PAGE = 500
-const MAX_PRODUCTS = 10_000
 
 export interface UnclassifiedProduct {
   id: string
@@ -28,23 +25,9 @@ export interface UnclassifiedProduct {
   note: string | null
 }
 
-/** The products on the default TIC, oldest first (pages of 500; at most 10,000 products read). */
+/** The products on the default TIC, oldest first. */
 export async function unclassifiedIds(scope: QueryScope, defaultTic: number): Promise<{ ids: string[]; truncated: boolean }> {
-  const rows: ProductTicFields[] = []
-  let truncated = false
-  for (let skip = 0; ; skip += PAGE) {
-    const page = await graph<ProductTicFields>(scope, {
-      entity: "product",
-      fields: PRODUCT_TIC_FIELDS,
-      pagination: { skip, take: PAGE, order: { created_at: "ASC" } },
-    })
-    rows.push(...page)
-    if (page.length < PAGE) break
-    if (rows.length >= MAX_PRODUCTS) {
-      truncated = true
-      break
-    }
-  }
+  const { rows, truncated } = await readProducts<ProductTicFields>(scope, PRODUCT_TIC_FIELDS)
   const tics = await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic)
   return { ids: rows.filter((r) => tics.get(r.id)?.source === "default").map((r) => r.id), truncated }
 }

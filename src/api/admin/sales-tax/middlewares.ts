@@ -9,9 +9,9 @@ import { rootMiddleware } from "../../../medusa/root-middleware"
 import { TicSearchRequest } from "../../../service/contract"
 import { AdminCreateCertificateBody } from "../../../certificates/body"
 import { AdminSetTicBody } from "../../../tics/targets"
-import { AdminNexusRegistrationBody } from "./nexus/validators"
-import { AdminTicApplyBody, AdminTicImportBody, AdminUnclassifiedApplyBody } from "./tics/validators"
-import { AdminSetupFixBody } from "./setup/validators"
+import { AdminNexusRegistrationBody } from "../../../nexus/routes"
+import { AdminTicApplyBody, AdminTicImportBody, AdminUnclassifiedApplyBody } from "../../../tics/routes"
+import { AdminSetupFixBody } from "../../../setup/routes"
 import type { z } from "zod"
 
 const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<

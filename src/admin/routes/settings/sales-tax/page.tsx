@@ -4,11 +4,12 @@ import { Container, Text, toast } from "@medusajs/ui"
 import { Fragment } from "react"
 import { api } from "../../../lib/api"
 import { useBusy, useLoad } from "../../../lib/hooks"
-import type { AdminSettingsResponse, TicSource } from "../../../../http/types"
+import type { AdminSettingsResponse } from "../../../../setup/settings"
+import type { TicSource } from "../../../../tics/tic-resolution"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
 import { SetupChecklist } from "../../../components/setup-checklist"
-import { Btn, DataTable, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
+import { Btn, DataTable, Empty, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -169,9 +170,7 @@ const SalesTaxSettingsPage = () => {
 
           <Section title="Recent filing failures" testId="settings-failures">
             {!data.failures.available || data.failures.items.length === 0 ? (
-              <Note tone="subtle" size="small" className="px-6 py-4">
-                {data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}
-              </Note>
+              <Empty>{data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}</Empty>
             ) : (
               <DataTable
                 headers={["Order", "State", "Last error", "When", ""]}

@@ -1,13 +1,10 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { monthReport } from "../../../../filing/reconciliation/medusa"
 import { reportView } from "../../../../filing/reconciliation/views"
-import { MonthQuery, parseOr400 } from "./validators"
+import { MonthQuery } from "./validators"
+import { parseOr400 } from "../../../../http/answers"
 
-/**
- * GET /admin/sales-tax/reconciliation?month=YYYY-MM: the month's orders (placed in the month, UTC)
- * — count, tax charged, filed, refunded to customers, refunded at the service — and each order
- * whose filed net differs from its charged net (or whose filing failed), with the reason.
- */
+/** GET ?month=YYYY-MM: the month's orders (UTC), tax charged, filed and refunded, and each order whose filing differs, with the reason. */
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const q = parseOr400(req, res, MonthQuery, "query")
   if (!q) return

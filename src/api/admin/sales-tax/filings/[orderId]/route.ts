@@ -6,9 +6,6 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const ctx = filingRouteContext(req, res)
   if (!ctx) return
   const filing = await readFilingView(ctx.svc, ctx.orderId, ctx.scrub)
-  if (!filing) {
-    filingNotFound(res, ctx.orderId)
-    return
-  }
+  if (!filing) return filingNotFound(res, ctx.orderId)
   res.json({ filing })
 }

@@ -1,18 +1,14 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { BackfillRangeInput } from "../../../../../filing/backfill/range"
 import { currentBackfill, startBackfill } from "../../../../../filing/backfill/jobs"
-import { parseOr400 } from "../validators"
+import { parseOr400 } from "../../../../../http/answers"
 
 /** GET /admin/sales-tax/reconciliation/backfill: the running (or last) backfill of this server and its progress. */
 export const GET = async (_req: MedusaRequest, res: MedusaResponse) => {
   res.json({ backfill: currentBackfill() })
 }
 
-/**
- * POST /admin/sales-tax/reconciliation/backfill { from, to, batch_size?, concurrency? } (days
- * YYYY-MM-DD, both included): starts filing the orders placed in the range that have no filing
- * record; answers 202 with the job; 409 while one is running. Progress: GET this route.
- */
+/** POST { from, to, batch_size?, concurrency? }: files the range's orders without a record (202 with the job; 409 while one runs). */
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = parseOr400(req, res, BackfillRangeInput, "body")
   if (!body) return

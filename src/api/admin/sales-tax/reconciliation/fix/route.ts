@@ -1,14 +1,10 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { fixOrder, orderRow } from "../../../../../filing/reconciliation/medusa"
 import { rowView } from "../../../../../filing/reconciliation/views"
-import { FixBody, parseOr400 } from "../validators"
+import { FixBody } from "../validators"
+import { parseOr400 } from "../../../../../http/answers"
 
-/**
- * POST /admin/sales-tax/reconciliation/fix { order_id }: the one-click fix. Runs the filing
- * workflows for the order (file if never filed, retry what failed, refund what was returned;
- * each keyed by Medusa ids, so a second click adds nothing) and answers the order's row as it is
- * afterwards (a service failure shows in `row.reason` / `row.detail`, not as an HTTP error).
- */
+/** POST { order_id }: the one-click fix through the filing handlers (keyed, so a second click adds nothing); answers the order's row after it. */
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = parseOr400(req, res, FixBody, "body")
   if (!body) return

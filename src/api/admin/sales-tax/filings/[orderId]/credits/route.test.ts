@@ -1,4 +1,4 @@
-import { FileCreditBody } from "./route"
+import { FileCreditBody } from "../../validators"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

@@ -3,11 +3,7 @@ import { listManualRefunds } from "../../../../../../filing/events/credits"
 import { filingRouteContext } from "../../helpers"
 import { filingView } from "../../validators"
 
-/**
- * GET /admin/sales-tax/filings/:orderId/lifecycle: what the order widget shows beside the order's
- * own record: the records of its edits, claims, exchanges and credits (`children`), and its
- * refunds without a return with their filing state (`manual_refunds`, `filing` null = not filed).
- */
+/** GET: the records of the order's edits, claims, exchanges and credits, and its refunds without a return with their filing. */
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const ctx = filingRouteContext(req, res)
   if (!ctx) return

@@ -1,4 +1,4 @@
-import { AdminNexusQuery, AdminNexusRegistrationBody } from "./validators"
+import { AdminNexusQuery, AdminNexusRegistrationBody } from "./routes"
 
 const paths = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   (r.error?.issues ?? []).map((i) => [i.path.join("."), i.message])

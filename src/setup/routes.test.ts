@@ -1,4 +1,4 @@
-import { AdminSetupFixBody } from "./validators"
+import { AdminSetupFixBody } from "./routes"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

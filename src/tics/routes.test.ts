@@ -1,4 +1,4 @@
-import { AdminTicApplyBody, AdminTicImportBody } from "./validators"
+import { AdminTicApplyBody, AdminTicImportBody } from "./routes"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

@@ -1,0 +1,115 @@
+// The routes of Settings → Sales Tax: the overview, the setup checklist and its fixes, the
+// connections (keys never returned) and a connection's ping.
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { getBackgroundClient } from "../service/client-factory"
+import { allConnections, connectionById, optionsOn } from "../service/connections"
+import { graph } from "../query"
+import { bodyOf, parseOr400, pluginOptions, sendError, serviceText } from "../http/answers"
+import { notAField } from "../http/validate"
+import { applySetupFix, FixBusy, FixNotOffered, readChecklist } from "./medusa"
+import { check, settingsOverview } from "./settings"
+import { SETUP_FIX_IDS, type SetupItem } from "./types"
+
+/** One service connection as GET /admin/sales-tax/connections lists it (never its key). */
+export interface ConnectionView {
+  connectionId: string
+  /** always "****" */
+  apiKey: string
+  isDefault: boolean
+  /** the configured channels (the default: every channel no other connection names) */
+  salesChannels: { id: string; name: string | null; exists: boolean }[]
+}
+
+export interface AdminConnectionsResponse {
+  connections: ConnectionView[]
+}
+
+export const AdminSetupFixBody = z
+  .object({ fix: z.enum(SETUP_FIX_IDS, { error: `must be one of ${SETUP_FIX_IDS.join(", ")}` }) })
+  .catchall(notAField)
+
+const PingConnectionBody = z
+  .object({ connection_id: z.string({ error: "connection_id is required" }).min(1, "connection_id is required").max(200) })
+  .catchall(notAField)
+
+export interface AdminSetupResponse {
+  items: SetupItem[]
+  done: boolean
+}
+/** `applied`: what the fix did. */
+export type AdminSetupFixResponse = AdminSetupResponse & { applied: string }
+
+const checklist = (items: SetupItem[]): AdminSetupResponse => ({ items, done: items.every((i) => i.done) })
+
+/** GET /admin/sales-tax/settings: health, options in force (key redacted), TIC coverage, filing failures and pause. */
+export async function getSettings(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  res.json(await settingsOverview(req.scope))
+}
+
+/** GET /admin/sales-tax/setup: what the store needs to quote US sales tax, each item done or with its fix or instructions. */
+export async function getSetup(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  res.json(checklist(await readChecklist(req.scope)))
+}
+
+/**
+ * POST /admin/sales-tax/setup/fix { fix }: one unambiguous fix through Medusa's workflows, then the
+ * checklist. 409 when the checklist does not offer that fix now, or another fix held the lock past the wait.
+ */
+export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const { fix } = bodyOf(req, AdminSetupFixBody)
+  try {
+    const { applied, items } = await applySetupFix(req.scope, fix)
+    const out: AdminSetupFixResponse = { applied, ...checklist(items) }
+    res.json(out)
+  } catch (e) {
+    if (e instanceof FixNotOffered) {
+      return sendError(res, 409, MedusaError.Types.NOT_ALLOWED, e.message, [{ location: "body.fix", message: e.message, value: fix }])
+    }
+    if (e instanceof FixBusy) return sendError(res, 409, MedusaError.Types.CONFLICT, e.message)
+    throw e
+  }
+}
+
+/** GET /admin/sales-tax/connections: each connection with its sales channels; the default lists the channels no other names. */
+export async function getConnections(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const options = pluginOptions(req.scope)
+  const channels = await graph<{ id: string; name?: string | null }>(req.scope, {
+    entity: "sales_channel",
+    fields: ["id", "name"],
+    pagination: { take: 1000, skip: 0 },
+  })
+  const names = new Map(channels.map((c) => [c.id, c.name ?? null]))
+  const configured = new Set(options.connections.flatMap((c) => c.salesChannelIds))
+  const out: AdminConnectionsResponse = {
+    connections: allConnections(options).map((c) => ({
+      connectionId: c.connectionId,
+      apiKey: "****",
+      isDefault: c.isDefault,
+      salesChannels: (c.isDefault ? channels.map((x) => x.id).filter((id) => !configured.has(id)) : c.salesChannelIds).map((id) => ({
+        id,
+        name: names.get(id) ?? null,
+        exists: names.has(id),
+      })),
+    })),
+  }
+  res.json(out)
+}
+
+/** POST /admin/sales-tax/connections/ping { connection_id }: the service's ping on that connection; 404 for one not configured. */
+export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const body = parseOr400(req, res, PingConnectionBody, "body")
+  if (!body) return
+  const options = pluginOptions(req.scope)
+  const conn = connectionById(options, body.connection_id)
+  if (!conn) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `No connection ${body.connection_id} in the plugin options`)
+  const client = getBackgroundClient(optionsOn(options, conn))
+  res.json({
+    connectionId: conn.connectionId,
+    ping: await check(
+      () => client.ping(),
+      (t) => serviceText(req.scope, t),
+    ),
+  })
+}

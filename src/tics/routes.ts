@@ -1,0 +1,176 @@
+// The admin's TIC routes beyond one target's TIC (targets.ts): search, bulk CSV export, dry run and
+// apply, and the unclassified products with their suggestions.
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
+import { TicSearchRequest } from "../service/contract"
+import type { AdminTicSearchResponse } from "./targets"
+import { bodyOf, parseOr400, pluginOptions, salesTaxClient, sendError } from "../http/answers"
+import { notAField } from "../http/validate"
+import { IMPORT_LIMITS, type PlannedChange } from "./bulk"
+import { MIN_ACCEPT_ALL } from "./classify/combine"
+import { acceptedSuggestions, applyChanges, listUnclassified, pickedChanges } from "./classify/medusa"
+import { currentTicImport, exportProductsCsv, previewImport, startTicImport } from "./medusa"
+import { rememberTics } from "./lookup"
+
+/** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
+export const AdminTicImportBody = z
+  .object({
+    csv: z
+      .string({ error: "csv is required: the file's text" })
+      .min(1, "csv must not be empty")
+      .max(IMPORT_LIMITS.bytes, `csv must be at most ${IMPORT_LIMITS.bytes / 1024 / 1024} MB`),
+  })
+  .catchall(notAField)
+
+/**
+ * POST /admin/sales-tax/tics/import/apply: the same file, checked again, then applied. mode "all"
+ * (default) applies nothing when any line is refused; "valid_rows" applies the valid lines only.
+ */
+export const AdminTicApplyBody = AdminTicImportBody.extend({
+  mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
+  /** the preview's `plan.hash`: the apply is refused when its own plan differs (a TIC changed since) */
+  preview_hash: z
+    .string({ error: "preview_hash must be the preview's plan.hash" })
+    .regex(/^[0-9a-f]{64}$/, "preview_hash must be the preview's plan.hash (64 hexadecimal characters)")
+    .optional(),
+}).catchall(notAField)
+
+/** GET /admin/sales-tax/tics/unclassified: a page of the list (limit 1-100, default 20). */
+export const AdminUnclassifiedQuery = z
+  .object({
+    limit: z.coerce
+      .number()
+      .int("limit must be an integer")
+      .min(1, "limit must be between 1 and 100")
+      .max(100, "limit must be between 1 and 100")
+      .default(20),
+    offset: z.coerce
+      .number()
+      .int("offset must be an integer")
+      .min(0, "offset must be 0 or more")
+      .max(1_000_000, "offset is too large")
+      .default(0),
+  })
+  .catchall(notAField)
+
+/**
+ * POST /admin/sales-tax/tics/unclassified/apply: either the products picked, each with its TIC
+ * (a suggestion, an alternative or one found with the search), or every suggestion at or above
+ * `min_confidence` (0.5-1).
+ */
+export const AdminUnclassifiedApplyBody = z
+  .object({
+    items: z
+      .array(
+        z
+          .object({
+            product_id: z.string().regex(/^prod_[A-Za-z0-9]{1,64}$/, "product_id must be a product id (prod_…)"),
+            tic: z.number().int("tic must be an integer").min(0, "tic must be 0 or more").max(99_999_999, "tic is too large"),
+          })
+          .catchall(notAField),
+      )
+      .min(1, "items must not be empty")
+      .max(10_000, "at most 10,000 items")
+      .optional(),
+    min_confidence: z
+      .number()
+      .min(MIN_ACCEPT_ALL, `min_confidence must be at least ${MIN_ACCEPT_ALL}: a lower suggestion is never accepted in bulk`)
+      .max(1, "min_confidence must be at most 1")
+      .optional(),
+  })
+  .catchall(notAField)
+  .refine((b) => (b.items === undefined) !== (b.min_confidence === undefined), {
+    error: "give either items or min_confidence",
+    path: ["items"],
+  })
+
+/** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */
+export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
+  rememberTics(pluginOptions(req.scope), r.results) // the admin sets TICs picked from these
+  const out: AdminTicSearchResponse = { query: r.query, results: r.results, nextCursor: r.nextCursor }
+  res.json(out)
+}
+
+/** GET /admin/sales-tax/tics/export: every product as CSV (its TIC, the one it resolves to and from where), formulas defused. */
+export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const csv = await exportProductsCsv(req.scope, pluginOptions(req.scope).defaultTic)
+  res.setHeader("content-type", "text/csv; charset=utf-8")
+  res.setHeader("content-disposition", 'attachment; filename="sales-tax-product-tics.csv"')
+  res.status(200).send(csv)
+}
+
+/** POST /admin/sales-tax/tics/import { csv }: the dry run: changes (from → to), unchanged, refused lines located. Writes nothing. */
+export async function previewTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  res.json({ plan: await previewImport(req.scope, pluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
+}
+
+/**
+ * POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a
+ * preview is never trusted), applied in the background in one transaction. 422 under mode "all"
+ * with refused lines; 409 when the plan differs from the preview's or another import runs; 202 with the job.
+ */
+export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const body = bodyOf(req, AdminTicApplyBody)
+  const plan = await previewImport(req.scope, pluginOptions(req.scope), body.csv)
+  if (body.preview_hash && body.preview_hash !== plan.hash) {
+    const message = "the plan differs from the preview's: a TIC of the file's targets changed since; preview the file again"
+    return sendError(res, 409, MedusaError.Types.CONFLICT, message, [{ location: "body.preview_hash", message }])
+  }
+  if (body.mode === "all" && plan.refused.length) {
+    return sendError(
+      res,
+      422,
+      MedusaError.Types.INVALID_DATA,
+      `${plan.refused.length} line(s) refused; nothing was applied (fix them, or apply the valid lines with mode "valid_rows")`,
+      plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason })),
+    )
+  }
+  const started = await startTicImport(req.scope, plan.changes)
+  if (!started.ok) return importRunning(res)
+  res
+    .status(202)
+    .json({ job: started.job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
+}
+
+/** GET /admin/sales-tax/tics/import/apply: the running (or last) import's progress. */
+export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): void {
+  res.json({ job: currentTicImport() })
+}
+
+const importRunning = (res: MedusaResponse) =>
+  sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
+
+/** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, a page with suggestions and its searches. */
+export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const q = parseOr400(req, res, AdminUnclassifiedQuery, "query")
+  if (q) res.json(await listUnclassified(req.scope, pluginOptions(req.scope), q.offset, q.limit))
+}
+
+/**
+ * POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: the TICs set through
+ * the bulk path (202 with the job). Picked items must be on the default TIC with a TIC the service
+ * knows (422 located otherwise); 409 while another TIC import runs.
+ */
+export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const body = bodyOf(req, AdminUnclassifiedApplyBody)
+  const options = pluginOptions(req.scope)
+  let changes: PlannedChange[]
+  let summary: Record<string, unknown> = {}
+  if (body.items) {
+    const picked = await pickedChanges(req.scope, options, body.items)
+    if ("errors" in picked) {
+      const message = `${picked.errors.length} item(s) refused; nothing was applied`
+      return sendError(res, 422, MedusaError.Types.INVALID_DATA, message, picked.errors.slice(0, 100))
+    }
+    changes = picked.changes
+  } else {
+    const accepted = await acceptedSuggestions(req.scope, options, body.min_confidence!)
+    changes = accepted.changes
+    summary = { below_threshold: accepted.below, without_suggestion: accepted.without, searches: accepted.searches }
+  }
+  const job = await applyChanges(req.scope, changes)
+  if (!job) return importRunning(res)
+  res.status(202).json({ job, changes: changes.length, ...summary })
+}

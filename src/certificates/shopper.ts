@@ -11,7 +11,7 @@ import type { CertificateCreator, SalesTaxModuleService } from "../modules/sales
 import { pluginOptions, sendError } from "../http/answers"
 import type { CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
-import { reconcilePlaceholders, type PlaceholderRow } from "../service/exemptions/certificate-claims"
+import { reconcilePlaceholders } from "../service/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../options"
 import { runtimeSlot } from "../runtime"
 

@@ -5,7 +5,7 @@ import type { CertificateRecord } from "../service/contract"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten } from "../service/exemptions/certificate-claims"
-import { isSalesTaxError, type SalesTaxClient } from "../service/client"
+import { isSalesTaxError } from "../service/client"
 import { bodyOf, notFound, pluginOptions, sendError, storeClient } from "../http/answers"
 import { AdminCreateCertificateBody } from "./body"
 import {

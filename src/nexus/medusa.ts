@@ -11,8 +11,8 @@ import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../checkout/address/us-address"
 import { orderSalesByProvince } from "../medusa/order-sales-by-state"
 import { dec } from "../money"
-import { computeExposure, dueWarnings, warningKey, type ExposureRow, type NexusWarning, type SalesByState } from "./exposure"
-import { distinctWindows, windowsFor, type Window } from "./periods"
+import { computeExposure, dueWarnings, warningKey, type NexusWarning, type SalesByState } from "./exposure"
+import { distinctWindows, windowsFor } from "./periods"
 import { nexusRules, THRESHOLDS_AS_OF } from "./thresholds"
 
 interface NexusStateRow {

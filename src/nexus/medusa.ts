@@ -11,8 +11,8 @@ import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../service/address/us-address"
 import { orderSalesByProvince } from "../medusa/order-sales-by-state"
 import { dec } from "../money"
-import { computeExposure, dueWarnings, warningKey, type ExposureRow, type NexusWarning, type SalesByState } from "./exposure"
-import { distinctWindows, windowsFor, type Window } from "./periods"
+import { computeExposure, dueWarnings, warningKey, type NexusWarning, type SalesByState } from "./exposure"
+import { distinctWindows, windowsFor } from "./periods"
 import { nexusRules, THRESHOLDS_AS_OF } from "./thresholds"
 
 interface NexusStateRow {
@@ -28,30 +28,11 @@ interface NexusStore {
 }
 const store = (c: MedusaContainer) => c.resolve<NexusStore>(SALES_TAX_MODULE)
 
-/** Orders whose state could not be read from the address (neither the typed state nor the ZIP). */
-export interface UnresolvedSales {
-  window: Window
-  sales: string
-  transactions: number
-}
-
-/** US orders in a currency other than USD, per currency: not summed with the dollars of any state. */
-export interface NotUsdSales {
-  window: Window
-  byCurrency: { currency: string; sales: string; transactions: number }[]
-}
-
-export interface NexusReport {
-  /** the thresholds table's date */
-  asOf: string
-  /** the day computed (UTC) */
-  today: string
-  rows: ExposureRow[]
-  /** US orders whose state could not be read, per calendar-year window */
-  unresolved: UnresolvedSales[]
-  /** US orders not in USD, per calendar-year window and currency (listed apart) */
-  notUsd: NotUsdSales[]
-}
+/**
+ * Exposure per state as of `today`, plus the US orders listed apart per calendar-year window: those
+ * whose state cannot be read (`unresolved`) and those not in USD (`notUsd`, never summed with dollars).
+ */
+export type NexusReport = Awaited<ReturnType<typeof nexusReport>>
 
 /**
  * The state an order is counted in (no service call): its ZIP's state, none for a territory or
@@ -70,7 +51,7 @@ export async function registeredStates(container: MedusaContainer): Promise<Set<
   return new Set([...opts.nexus.registered, ...rows.map((r) => r.state)])
 }
 
-export async function nexusReport(container: MedusaContainer, today = new Date()): Promise<NexusReport> {
+export async function nexusReport(container: MedusaContainer, today = new Date()) {
   const opts = getPluginOptions(container)
   const rules = nexusRules(opts.nexus.thresholds)
   const known = new Set(rules.map((r) => r.state))
@@ -80,13 +61,14 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
   const sales: SalesByState = new Map()
   const yearWindows = windowsFor("previous_or_current_year", today)
   const unresolved = new Map(yearWindows.map((w) => [w.key, { window: w, sales: dec(0), transactions: 0 }]))
-  const notUsd = new Map<string, Map<string, { sales: ReturnType<typeof dec>; transactions: number }>>()
+  type Sum = { sales: ReturnType<typeof dec>; transactions: number }
+  const notUsd = new Map<string, Map<string, Sum>>()
   for (const row of byProvince) {
     if (row.currency !== "usd") {
       for (const w of yearWindows) {
         const s = row.windows[w.key]
         if (!s?.transactions) continue
-        const per = notUsd.get(w.key) ?? new Map()
+        const per = notUsd.get(w.key) ?? new Map<string, Sum>()
         const got = per.get(row.currency) ?? { sales: dec(0), transactions: 0 }
         per.set(row.currency, { sales: got.sales.plus(s.sales), transactions: got.transactions + s.transactions })
         notUsd.set(w.key, per)
@@ -121,13 +103,13 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
     sales.set(state, per)
   }
   return {
-    asOf: THRESHOLDS_AS_OF,
+    asOf: THRESHOLDS_AS_OF, // the thresholds table's date
     today: today.toISOString().slice(0, 10),
     rows: computeExposure(rules, sales, registered, today),
     unresolved: [...unresolved.values()].map((u) => ({ window: u.window, sales: u.sales.toFixed(2), transactions: u.transactions })),
     notUsd: yearWindows.map((w) => ({
       window: w,
-      byCurrency: [...(notUsd.get(w.key) ?? new Map()).entries()]
+      byCurrency: [...(notUsd.get(w.key) ?? new Map<string, Sum>()).entries()]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([currency, v]) => ({
           currency: currency.toUpperCase() || "(none)",

@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../core/csv"
+import type { TicTargetType } from "../modules/sales-tax/service"
 
-export const TARGETS = ["product", "product_type", "product_category"] as const
-export type BulkTarget = (typeof TARGETS)[number]
+export type BulkTarget = TicTargetType
 
 /**
  * Limits of one import (a hostile or runaway file is refused whole, with the reason). `tics`: the

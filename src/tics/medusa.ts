@@ -11,7 +11,7 @@ import { graph, type QueryScope } from "../query"
 import { assignedTics, productTicRow, requireTicModule, type ProductTicFields } from "./product-tics"
 import { resolveProductTic } from "./tic-resolution"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
+import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
@@ -200,7 +200,7 @@ export async function startTicImport(
   imports().job = mine
   const svc = container.resolve<ApplyModule>(SALES_TAX_MODULE)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const rows = changes.map((c) => ({ target_type: c.target as TicTargetType, target_id: c.targetId, tic: c.to, from: c.from }))
+  const rows = changes.map((c) => ({ target_type: c.target, target_id: c.targetId, tic: c.to, from: c.from }))
   void svc
     .applyTicChanges(rows, (done) => void (mine.done = done))
     .then(

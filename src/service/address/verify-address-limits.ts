@@ -57,9 +57,7 @@ export function clientAddress(
 export class VerifyAddressGuard {
   readonly perMinute: number
   readonly anonymousPerMinute: number
-  readonly #client: RateLimiterMemory
-  readonly #cart: RateLimiterMemory
-  readonly #anonymous: RateLimiterMemory
+  readonly #limits: Record<LimitScope, RateLimiterMemory>
   readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
 
   constructor(
@@ -69,16 +67,16 @@ export class VerifyAddressGuard {
   ) {
     this.perMinute = perMinute
     this.anonymousPerMinute = anonymousPerMinute
-    this.#client = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:client" })
-    this.#cart = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "verify-address:cart" })
-    this.#anonymous = new RateLimiterMemory({ points: anonymousPerMinute, duration: 60, keyPrefix: "verify-address:anonymous" })
+    const limit = (points: number, scope: LimitScope) =>
+      new RateLimiterMemory({ points, duration: 60, keyPrefix: `verify-address:${scope}` })
+    this.#limits = { client: limit(perMinute, "client"), cart: limit(perMinute, "cart"), anonymous: limit(anonymousPerMinute, "anonymous") }
     this.#cache = cache
   }
 
   /** Takes one request from the budget of `key` (client, cart, or the anonymous one); refused with the seconds to wait. */
   async take(scope: LimitScope, key: string): Promise<Limited> {
     try {
-      await (scope === "client" ? this.#client : scope === "cart" ? this.#cart : this.#anonymous).consume(key, 1)
+      await this.#limits[scope].consume(key, 1)
       return { ok: true }
     } catch (e) {
       if (e instanceof RateLimiterRes) return { ok: false, scope, retryAfterSeconds: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) }

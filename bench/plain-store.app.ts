@@ -6,7 +6,7 @@
  * (Minneapolis, the plugin side's US destination) and a Canadian one at 13 %. It writes where it
  * serves to BENCH_PLAIN_OUT, then serves until the bench says stop; a small control server answers
  * how many SQL statements ran on Medusa's connection so far (knex's `query` event), as the bench
- * counts them in its own process.
+ * counts them in its own process, the process's CPU so far and its own view of the last mutation.
  * Imports nothing of the plugin's (its workflow hooks would register on Medusa's workflows).
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -18,6 +18,9 @@ import type { AddressInfo } from "node:net"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { PRODUCTS, seedStore } from "../dev-store/seed"
+import { serverTimings } from "./server-timing"
+
+const timings = serverTimings()
 
 jest.setTimeout(3_600_000)
 
@@ -66,7 +69,8 @@ medusaIntegrationTestRunner({
       const control = createServer((req, res) => {
         if (req.url === "/stop") stop()
         res.setHeader("content-type", "application/json")
-        res.end(JSON.stringify({ sql }))
+        const cpu = process.cpuUsage()
+        res.end(JSON.stringify({ sql, cpuMs: (cpu.user + cpu.system) / 1000, last: timings.last() }))
       })
       await new Promise<void>((r) => control.listen(0, "127.0.0.1", r))
       const out: PlainStore = {

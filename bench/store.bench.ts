@@ -26,7 +26,11 @@
  * and where the plugin US mutation's time and statements go, from the plugin's tracing channel
  * (STORE_CART_TRACE: its phases, remember and the tax run in Medusa's refresh) and Node's
  * `http.client.*` diagnostics channels (the round trips to the sandbox); the rest is Medusa's own.
- *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 6),
+ * CPU, which a loaded machine hardly moves: per mutation each app's process CPU (process.cpuUsage),
+ * each app's own view of the request (server-timing.ts), and the plugin app's request cut at its
+ * refresh hook (before / the hook / after): what the plugin adds outside its hook shows there as
+ * a US-over-CA difference in the same process.
+ *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 8),
  *   BENCH_STORE_SQL_LOG=<file>: every statement of the measured mutations, with its cart and phase
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -44,12 +48,14 @@ import { ADDRESSES, CART_FIELDS, resetCheckout, seedCheckoutStore, useSalesTaxSa
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../src/constants"
 import { STORE_CART_TRACE, type StoreCartSpan } from "../src/checkout/store/cart-refresh"
 import type { PlainStore } from "./plain-store.app"
+import { serverTimings, type ServerTiming } from "./server-timing"
 
 jest.setTimeout(1_800_000)
 
 const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 4)
-const PER_ROUND = Number(process.env.BENCH_STORE_PER_ROUND ?? 6)
+const PER_ROUND = Number(process.env.BENCH_STORE_PER_ROUND ?? 8)
 const st = useSalesTaxSandbox()
+const timings = serverTimings()
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -109,6 +115,14 @@ interface Side {
   qty: number
   times: number[]
   sql: number[]
+  /** CPU ms per mutation of the app serving it (the plugin side's: this whole process, driver and sandbox included) */
+  cpu: number[]
+  /** plain side: this process's CPU ms during the mutation (the driver's share) */
+  driverCpu: number[]
+  /** the app's own view of the mutation (server-timing.ts), and how long after its answer finished the driver had it */
+  server: (ServerTiming & { deliverMs: number })[]
+  /** plugin side: [before the refresh hook, the hook, after it] of the request, CPU and wall */
+  split: { cpu: number[]; wall: number[] }[]
   /** statements in the mutation's window that ran in one of the plugin's phases (of this request or an earlier one's work finishing late) */
   pluginPhaseSql: number[]
   lastCart?: { items: { tax_lines: { provider_id: string | null }[] }[] }
@@ -156,18 +170,29 @@ medusaIntegrationTestRunner({
       // SQL statements: the plugin app's, counted here, attributed to the plugin's phase they run in
       let pluginSql = 0
       let pluginPhaseSql = 0
+      const ownCpuMs = () => {
+        const u = process.cpuUsage()
+        return (u.user + u.system) / 1000
+      }
       const phaseOf = new AsyncLocalStorage<string>()
       const trace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
       trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
       let breakdown: Breakdown | undefined
       const began = new WeakMap<object, number>()
+      // the refresh hook of the mutation under way: CPU (this process) and wall at its start and end
+      let hook: { cartId: string; cpu0: number; t0: number; cpu1?: number; t1?: number } | undefined
       trace.subscribe({
-        start: (ctx) => began.set(ctx, performance.now()),
+        start: (ctx) => {
+          began.set(ctx, performance.now())
+          if (ctx.phase === "refresh-hook") hook = { cartId: ctx.cartId, cpu0: ownCpuMs(), t0: performance.timeOrigin + performance.now() }
+        },
         end: () => undefined,
         asyncStart: () => undefined,
         asyncEnd: (ctx) => {
           const t0 = began.get(ctx)
           if (breakdown && t0 !== undefined) breakdown.phaseMs[ctx.phase] = (breakdown.phaseMs[ctx.phase] ?? 0) + performance.now() - t0
+          if (ctx.phase === "refresh-hook" && hook?.cartId === ctx.cartId)
+            Object.assign(hook, { cpu1: ownCpuMs(), t1: performance.timeOrigin + performance.now() })
         },
         error: () => undefined,
       })
@@ -213,7 +238,23 @@ medusaIntegrationTestRunner({
         for (const v of [o.variants.general, o.variants.shirt, o.variants.coffee])
           cart = (await o.http.post(`/store/carts/${cartId}/line-items${q}`, { variant_id: v, quantity: 1 }, { headers })).data.cart
         const lineId = cart!.items.find((i) => i.variant_id === o.variants.general)!.id
-        return { name, app, us, http: o.http, headers, cartId, lineId, qty: 1, times: [], sql: [], pluginPhaseSql: [] }
+        return {
+          name,
+          app,
+          us,
+          http: o.http,
+          headers,
+          cartId,
+          lineId,
+          qty: 1,
+          times: [],
+          sql: [],
+          cpu: [],
+          driverCpu: [],
+          server: [],
+          split: [],
+          pluginPhaseSql: [],
+        }
       }
       const pluginStore = {
         http: pluginHttp,
@@ -231,14 +272,17 @@ medusaIntegrationTestRunner({
       const plainCa = await setUp("plain CA", "plain", false, { ...plainStore, regionId: p.canadaRegionId })
       const sides = [pluginUs, pluginCa, plainUs, plainCa]
 
-      const plainSql = async () => (await axios.get<{ sql: number }>(`${p.control}/sql`)).data.sql
+      const plainCounts = async () => (await axios.get<{ sql: number; cpuMs: number; last?: ServerTiming }>(`${p.control}/sql`)).data
+      const counters = async (side: Side) =>
+        side.app === "plugin" ? { sql: pluginSql, cpuMs: ownCpuMs(), last: timings.last() } : await plainCounts()
       const breakdowns: Breakdown[] = []
       const mutate = async (side: Side, measure: boolean) => {
         side.qty++
-        const s0 = side.app === "plugin" ? pluginSql : await plainSql()
+        const c0 = await counters(side)
         const p0 = pluginPhaseSql
         if (measure && side === pluginUs) breakdown = { phaseMs: {}, phaseSql: {}, serviceMs: 0, serviceCalls: 0 }
         tag = measure ? `${side.name} ${side.qty}` : ""
+        const d0 = ownCpuMs()
         const t = performance.now()
         const r = await side.http.post(
           `/store/carts/${side.cartId}/line-items/${side.lineId}?fields=${CART_FIELDS}`,
@@ -246,13 +290,26 @@ medusaIntegrationTestRunner({
           { headers: side.headers },
         )
         const took = performance.now() - t
+        const receivedAt = performance.timeOrigin + performance.now()
+        const driverCpu = ownCpuMs() - d0
         side.lastCart = r.data.cart
         if (breakdown) breakdowns.push({ ...breakdown, phaseMs: { ...breakdown.phaseMs, total: took } })
         breakdown = undefined
         tag = ""
         if (!measure) return
         side.times.push(took)
-        side.sql.push((side.app === "plugin" ? pluginSql : await plainSql()) - s0)
+        const c1 = await counters(side)
+        side.sql.push(c1.sql - c0.sql)
+        side.cpu.push(c1.cpuMs - c0.cpuMs)
+        if (side.app === "plain") side.driverCpu.push(driverCpu)
+        if (c1.last) side.server.push({ ...c1.last, deliverMs: receivedAt - c1.last.finishedAt })
+        const h = hook
+        if (side.app === "plugin" && c1.last && h?.cartId === side.cartId && h.cpu1 !== undefined && h.t1 !== undefined)
+          side.split.push({
+            cpu: [h.cpu0 - c1.last.startCpu, h.cpu1 - h.cpu0, c1.last.endCpu - h.cpu1],
+            wall: [h.t0 - c1.last.startedAt, h.t1 - h.t0, c1.last.finishedAt - h.t1],
+          })
+        hook = undefined
         side.pluginPhaseSql.push(pluginPhaseSql - p0)
       }
       // warm-up (JIT, connections, Medusa's own caches; the plugin's memory of the Canadian cart)
@@ -292,6 +349,52 @@ medusaIntegrationTestRunner({
         ...sides.map(
           (s) =>
             `    ${s.name.padEnd(10)} ${ms(pct(s.times, 50)).padStart(9)} / ${ms(pct(s.times, 90)).padStart(9)}   SQL statements per mutation p50 ${pct(s.sql, 50)}${s.app === "plugin" ? ` (in a plugin phase: ${pct(s.pluginPhaseSql, 50)}, mean ${mean(s.pluginPhaseSql).toFixed(1)})` : ""}`,
+        ),
+        `  CPU per mutation, p50 / mean (what the machine's load hardly moves): the app's process (the plugin side's also runs the driver and the sandbox; the driver's share: its CPU during a plain mutation):`,
+        ...sides.map(
+          (s) =>
+            `    ${s.name.padEnd(10)} ${ms(pct(s.cpu, 50)).padStart(9)} / ${ms(mean(s.cpu)).padStart(9)}${s.app === "plain" ? `   driver ${ms(pct(s.driverCpu, 50))} / ${ms(mean(s.driverCpu))}` : ""}`,
+        ),
+        `  the apps' own view (request arrived → answer finished), p50 wall / CPU, and finished → the driver had it:`,
+        ...sides.map(
+          (s) =>
+            `    ${s.name.padEnd(10)} ${ms(
+              pct(
+                s.server.map((x) => x.serverMs),
+                50,
+              ),
+            ).padStart(9)} / ${ms(
+              pct(
+                s.server.map((x) => x.serverCpuMs),
+                50,
+              ),
+            ).padStart(9)}   delivered ${ms(
+              pct(
+                s.server.map((x) => x.deliverMs),
+                50,
+              ),
+            )} (p90 ${ms(
+              pct(
+                s.server.map((x) => x.deliverMs),
+                90,
+              ),
+            )})`,
+        ),
+        `  the plugin app's request: before the refresh hook / the hook / after it to the answer's end (p50; the CA cart's hook finds it untaxed):`,
+        ...[pluginUs, pluginCa].flatMap((s) =>
+          (["cpu", "wall"] as const).map(
+            (k) =>
+              `    ${s.name.padEnd(10)} ${k.padEnd(4)} ${[0, 1, 2]
+                .map((i) =>
+                  ms(
+                    pct(
+                      s.split.map((x) => x[k][i]!),
+                      50,
+                    ),
+                  ).padStart(9),
+                )
+                .join(" /")}`,
+          ),
         ),
         `  US cart,  plugin ÷ plain Medusa (median of rounds): ${pct(roundRatio.us, 50).toFixed(2)}  (bar ≤ 1.15; rounds ${fmtRounds(roundRatio.us)})`,
         `  CA cart (tp_system), plugin ÷ plain Medusa:          ${pct(roundRatio.ca, 50).toFixed(2)}  (rounds ${fmtRounds(roundRatio.ca)}); SQL ${pct(pluginCa.sql, 50)} vs ${pct(plainCa.sql, 50)}`,

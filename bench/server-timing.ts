@@ -13,8 +13,8 @@ export interface ServerTiming {
   startedAt: number
 }
 
-const now = () => performance.timeOrigin + performance.now()
-const cpuMs = () => {
+export const wallMs = () => performance.timeOrigin + performance.now()
+export const cpuMs = () => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1000
 }
@@ -24,13 +24,13 @@ export function serverTimings(match = /\/line-items\//): { last(): ServerTiming 
   let last: ServerTiming | undefined
   subscribe("http.server.request.start", (m) => {
     const { request, response } = m as { request: { url?: string }; response: object }
-    if (match.test(request.url ?? "")) began.set(response, { t: now(), cpu: cpuMs() })
+    if (match.test(request.url ?? "")) began.set(response, { t: wallMs(), cpu: cpuMs() })
   })
   subscribe("http.server.response.finish", (m) => {
     const { response } = m as { response: object }
     const b = began.get(response)
     if (!b) return
-    const t = now()
+    const t = wallMs()
     const c = cpuMs()
     last = { serverMs: t - b.t, serverCpuMs: c - b.cpu, finishedAt: t, startCpu: b.cpu, endCpu: c, startedAt: b.t }
   })

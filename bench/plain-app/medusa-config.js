@@ -1,4 +1,4 @@
-// Medusa WITHOUT the plugin, for `npm run bench:store` (bench/plain-store.app.ts boots it with
+// Medusa WITHOUT the plugin, for `npm run bench:store` (bench/store.app.ts boots it with
 // medusaIntegrationTestRunner, cwd here): no plugin, no plugin module or provider, no src/ (so no
 // plugin middlewares, workflow hooks or subscribers). The Tax Module keeps Medusa's system provider
 // (tp_system), which the bench's US and Canadian tax regions use. Same project settings as the

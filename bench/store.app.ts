@@ -1,0 +1,167 @@
+/**
+ * One Medusa app of `npm run bench:store` (bench/store.bench.ts starts this jest file twice, each in
+ * its own child process; no test pattern matches it otherwise). BENCH_STORE_APP picks the app:
+ *   plugin  the repository as the Medusa app, its US tax region on the plugin's provider, which
+ *           calls the sandbox the bench runs in a process of its own (SALES_TAX_* in the env)
+ *   plain   bench/plain-app (no plugin at all, nothing of the plugin imported), its US tax region on
+ *           Medusa's system provider at 9.025 % (the plugin side's Minneapolis rate)
+ * Both: the same products, a Canadian region on tp_system at 13 %. It writes where it serves to
+ * BENCH_APP_OUT, then serves until the bench says stop; its control server answers running totals
+ * (SQL statements per phase, phase times, round trips to the service, CPU, its view of the last
+ * mutation and of the plugin's refresh hook) for the bench to difference around each mutation.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { createRegionsWorkflow, createTaxRegionsWorkflow } from "@medusajs/core-flows"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { asValue } from "@medusajs/framework/awilix"
+import { AsyncLocalStorage } from "node:async_hooks"
+import { subscribe, tracingChannel } from "node:diagnostics_channel"
+import { appendFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { PRODUCTS, seedStore } from "../dev-store/seed"
+import { cpuMs, serverTimings, wallMs, type ServerTiming } from "./server-timing"
+
+const PLUGIN = process.env.BENCH_STORE_APP === "plugin"
+const timings = serverTimings()
+
+jest.setTimeout(3_600_000)
+
+/** What the app tells the bench (BENCH_APP_OUT, JSON). */
+export interface StoreApp {
+  url: string
+  control: string
+  publishableKey: string
+  usRegionId: string
+  canadaRegionId: string
+  variants: { general: string; shirt: string; coffee: string }
+}
+
+/** The app's running totals (GET <control>/counters). */
+export interface AppCounters {
+  sql: number
+  /** statements by the plugin phase they ran in ("medusa": none) */
+  phaseSql: Record<string, number>
+  phaseMs: Record<string, number>
+  serviceMs: number
+  serviceCalls: number
+  cpuMs: number
+  last?: ServerTiming
+  /** the last refresh hook: its cart, CPU and wall at its start and end */
+  hook?: { cartId: string; cpu0: number; t0: number; cpu1?: number; t1?: number }
+}
+
+medusaIntegrationTestRunner({
+  cwd: PLUGIN ? join(__dirname, "..") : join(__dirname, "plain-app"),
+  testSuite: ({ api, getContainer }) => {
+    it("serves the store until the bench is done", async () => {
+      const container = getContainer()
+      const c: AppCounters = { sql: 0, phaseSql: {}, phaseMs: {}, serviceMs: 0, serviceCalls: 0, cpuMs: 0 }
+      let store
+      if (PLUGIN) {
+        // only in the plugin app: the plugin's code registers hooks on Medusa's workflows when loaded
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { seedCheckoutStore } = require("../integration-tests/helpers") as typeof import("../integration-tests/helpers")
+        store = await seedCheckoutStore(container)
+      } else {
+        // the dev store's seed assigns TICs through the plugin's module: a no-op here
+        container.register("salesTax", asValue({ setTic: async () => undefined }))
+        store = await seedStore(container, {
+          providerId: "tp_system",
+          channelName: "Webshop",
+          createdBy: "bench",
+          products: { general: PRODUCTS.lamp, shirt: PRODUCTS.tshirt, coffee: PRODUCTS.coffee },
+          shippingRegionPrice: true,
+          regionDefaultRate: 9.025,
+        })
+      }
+      const {
+        result: [canada],
+      } = await createRegionsWorkflow(container).run({
+        input: {
+          regions: [
+            { name: "Canada", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] },
+          ],
+        },
+      })
+      await createTaxRegionsWorkflow(container).run({
+        input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada" } }],
+      })
+
+      // the plugin's phases (its tracing channel), the statements run in each, the refresh hook
+      const phaseOf = new AsyncLocalStorage<string>()
+      if (PLUGIN) {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { STORE_CART_TRACE } = require("../src/checkout/store/cart-refresh") as typeof import("../src/checkout/store/cart-refresh")
+        const trace = tracingChannel<unknown, import("../src/checkout/store/cart-refresh").StoreCartSpan>(STORE_CART_TRACE)
+        trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
+        const began = new WeakMap<object, number>()
+        trace.subscribe({
+          start: (ctx) => {
+            began.set(ctx, performance.now())
+            if (ctx.phase === "refresh-hook") c.hook = { cartId: ctx.cartId, cpu0: cpuMs(), t0: wallMs() }
+          },
+          end: () => undefined,
+          asyncStart: () => undefined,
+          asyncEnd: (ctx) => {
+            const t0 = began.get(ctx)
+            if (t0 !== undefined) c.phaseMs[ctx.phase] = (c.phaseMs[ctx.phase] ?? 0) + performance.now() - t0
+            if (ctx.phase === "refresh-hook" && c.hook?.cartId === ctx.cartId) Object.assign(c.hook, { cpu1: cpuMs(), t1: wallMs() })
+          },
+          error: () => undefined,
+        })
+        // the round trips to the service (the provider's client: axios over node:http)
+        const serviceHost = new URL(process.env.SALES_TAX_BASE_URL!).host
+        const sent = new WeakMap<object, number>()
+        subscribe("http.client.request.start", (m) => {
+          const r = (m as { request: { getHeader(n: string): unknown } }).request
+          if (String(r.getHeader("host")) === serviceHost) sent.set(r, performance.now())
+        })
+        subscribe("http.client.response.finish", (m) => {
+          const t0 = sent.get((m as { request: object }).request)
+          if (t0 === undefined) return
+          c.serviceMs += performance.now() - t0
+          c.serviceCalls++
+        })
+      }
+      // BENCH_STORE_SQL_LOG: every statement while the bench has a tag set (its cart and quantity)
+      const sqlLog = process.env.BENCH_STORE_SQL_LOG ? `${process.env.BENCH_STORE_SQL_LOG}.${PLUGIN ? "plugin" : "plain"}` : undefined
+      let tag = ""
+      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(e: string, f: (q?: { sql?: string }) => void): void }
+      pg.on("query", (q) => {
+        c.sql++
+        const phase = phaseOf.getStore() ?? "medusa"
+        c.phaseSql[phase] = (c.phaseSql[phase] ?? 0) + 1
+        if (sqlLog && tag) appendFileSync(sqlLog, `${tag}\t${phase}\t${String(q?.sql ?? "").slice(0, 160)}\n`)
+      })
+
+      let stop!: () => void
+      const stopped = new Promise<void>((r) => (stop = r))
+      const control = createServer((req, res) => {
+        const u = new URL(req.url ?? "/", "http://control")
+        if (u.pathname === "/stop") stop()
+        tag = u.searchParams.get("tag") ?? ""
+        res.setHeader("content-type", "application/json")
+        res.end(JSON.stringify({ ...c, cpuMs: cpuMs(), last: timings.last() } satisfies AppCounters))
+      })
+      await new Promise<void>((r) => control.listen(0, "127.0.0.1", r))
+      const out: StoreApp = {
+        url: String(api.defaults.baseURL),
+        control: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
+        publishableKey: store.publishableKey,
+        usRegionId: store.regionId,
+        canadaRegionId: canada.id,
+        variants: {
+          general: store.products.general.variantId,
+          shirt: store.products.shirt.variantId,
+          coffee: store.products.coffee.variantId,
+        },
+      }
+      writeFileSync(process.env.BENCH_APP_OUT!, JSON.stringify(out))
+      await stopped
+      control.close()
+    })
+  },
+})

@@ -2,11 +2,13 @@
 // route validation: a broken or control-character path, dot segments, control characters in the
 // query, a body nested too deep or holding control characters (other than tab and line breaks) are
 // a located 400; every JSON answer gets `errors[].value` as a short excerpt (a nested echo cannot
-// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413).
+// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413, as
+// Medusa 2.21 answers it on every minor).
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
 import { throughEveryAnswer } from "../medusa/root-middleware"
+import { httpErrorResponse } from "../medusa/http-error"
 
 export const INPUT_LIMITS = {
   /** Objects/arrays nested deeper than this in a JSON body are refused (the deepest valid body has 3). */
@@ -192,13 +194,18 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   next()
 }
 
-/** The plugin's part of the app's error handler (src/medusa/error-handler.ts): an undecodable path of its routes is a located 400; anything else is Medusa's (false). */
-export function answerUndecodablePluginPath(_err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
+/**
+ * The plugin's part of the app's error handler (src/medusa/error-handler.ts), on its routes: an
+ * undecodable path is a located 400, a body the parser refused (too large, malformed) its 4xx as
+ * Medusa 2.21 answers it; anything else is Medusa's (false).
+ */
+export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
   if (!isPluginPath(path)) return false
   const problem = inspectPath(path)
-  if (!problem) return false
+  const refused = problem ? { statusCode: 400, body: problemBody(problem) } : httpErrorResponse(err)
+  if (!refused || refused.statusCode >= 500) return false
   guardAnswers(req, res)
-  res.status(400).json(problemBody(problem))
+  res.status(refused.statusCode).json(refused.body)
   return true
 }

@@ -12,9 +12,8 @@ import { markServesRequests } from "../core/serving"
 markServesRequests()
 
 export default defineMiddlewares({
-  // Medusa's own error handler, plus a 400 for undecodable paths of the plugin's routes and the body parser's
-  // refusals answered as Medusa 2.21 does (a reach-in:
-  // src/medusa/error-handler.ts says what it assumes and buys)
+  // Medusa's own error handler, plus, on the plugin's routes, a 400 for undecodable paths and the body
+  // parser's 4xx (a reach-in: src/medusa/error-handler.ts says what it assumes and buys)
   errorHandler: medusaErrorHandlerWith(answerPluginRouteError),
   routes: [
     ...adminSalesTaxMiddlewares,

@@ -2,8 +2,7 @@
 // route validation: a broken or control-character path, dot segments, control characters in the
 // query, a body nested too deep or holding control characters (other than tab and line breaks) are
 // a located 400; every JSON answer gets `errors[].value` as a short excerpt (a nested echo cannot
-// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413, as
-// Medusa 2.21 answers it on every minor).
+// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413).
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
@@ -196,8 +195,8 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
 
 /**
  * The plugin's part of the app's error handler (src/medusa/error-handler.ts), on its routes: an
- * undecodable path is a located 400, a body the parser refused (too large, malformed) its 4xx as
- * Medusa 2.21 answers it; anything else is Medusa's (false).
+ * undecodable path is a located 400, a body the parser refused (too large, malformed) its 4xx
+ * (src/medusa/http-error.ts); anything else is Medusa's (false).
  */
 export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""

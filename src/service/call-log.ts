@@ -111,8 +111,8 @@ export class CallLogBuffer {
 
   /**
    * At a module instance's shutdown, before its database connections close: the buffer written if it
-   * is the sink, then the instance let go, so no timer writes through its closed pool. (Medusa 2.15's
-   * test runner builds and shuts down a loader-only instance between tests: the app's goes on writing.)
+   * is the sink, then the instance let go, so no timer writes through its closed pool. (A test runner
+   * that builds and shuts down a loader-only instance between tests: the app's goes on writing.)
    */
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink === sink) await this.flush()

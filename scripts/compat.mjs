@@ -29,7 +29,7 @@
 // the later run's `npm install` only adds the plugin's tarballs). Logs: .tmp/compat/<version>/*.log;
 // results: .tmp/compat/results.json. COMPAT_TIMEOUT_SECONDS bounds each version's run (default 600).
 // --specs (or --spec <path>, repeatable): instead of the smoke, the repository's own checkout,
-// exemption and filing specs against a copy at the target's Medusa (default the lowest; runSpecs).
+// exemption, filing and hostile-input specs against a copy at the target's Medusa (default the lowest; runSpecs).
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import {
@@ -718,8 +718,8 @@ function prepare(targets, packDir) {
   return stores
 }
 
-/** The repository's own specs run by --specs: checkout, exemptions (shopper certificates) and filing. */
-export const SPECS = ["checkout", "shopper-certificates", "filing", "filing-completion", "filing-edges"].map(
+/** The repository's own specs run by --specs: checkout, exemptions (shopper certificates), filing and hostile input. */
+export const SPECS = ["checkout", "shopper-certificates", "filing", "filing-completion", "filing-edges", "hostile-input"].map(
   (s) => `integration-tests/http/${s}.spec.ts`,
 )
 

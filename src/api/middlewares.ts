@@ -1,6 +1,6 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
-import { answerUndecodablePluginPath } from "../http/input-guard"
+import { answerPluginRouteError } from "../http/input-guard"
 import { medusaErrorHandlerWith } from "../medusa/error-handler"
 import { storeSalesTaxMiddlewares } from "../checkout/store/tax-resync"
 import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
@@ -12,9 +12,9 @@ import { markServesRequests } from "../core/serving"
 markServesRequests()
 
 export default defineMiddlewares({
-  // Medusa's own error handler, plus a 400 for undecodable paths of the plugin's routes (a reach-in:
-  // src/medusa/error-handler.ts says what it assumes and buys)
-  errorHandler: medusaErrorHandlerWith(answerUndecodablePluginPath),
+  // Medusa's own error handler, plus, on the plugin's routes, a 400 for undecodable paths and the body
+  // parser's 4xx (a reach-in: src/medusa/error-handler.ts says what it assumes and buys)
+  errorHandler: medusaErrorHandlerWith(answerPluginRouteError),
   routes: [
     ...adminSalesTaxMiddlewares,
     ...storeSalesTaxGuardMiddlewares,

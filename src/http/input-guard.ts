@@ -7,6 +7,7 @@ import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
 import { throughEveryAnswer } from "../medusa/root-middleware"
+import { httpErrorResponse } from "../medusa/http-error"
 
 export const INPUT_LIMITS = {
   /** Objects/arrays nested deeper than this in a JSON body are refused (the deepest valid body has 3). */
@@ -192,13 +193,18 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   next()
 }
 
-/** The plugin's part of the app's error handler (src/medusa/error-handler.ts): an undecodable path of its routes is a located 400; anything else is Medusa's (false). */
-export function answerUndecodablePluginPath(_err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
+/**
+ * The plugin's part of the app's error handler (src/medusa/error-handler.ts), on its routes: an
+ * undecodable path is a located 400, a body the parser refused (too large, malformed) its 4xx
+ * (src/medusa/http-error.ts); anything else is Medusa's (false).
+ */
+export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
   if (!isPluginPath(path)) return false
   const problem = inspectPath(path)
-  if (!problem) return false
+  const refused = problem ? { statusCode: 400, body: problemBody(problem) } : httpErrorResponse(err)
+  if (!refused || refused.statusCode >= 500) return false
   guardAnswers(req, res)
-  res.status(400).json(problemBody(problem))
+  res.status(refused.statusCode).json(refused.body)
   return true
 }

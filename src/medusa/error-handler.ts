@@ -2,8 +2,9 @@
  * BOUNDARY: the app's error handler, replaced (`defineMiddlewares({ errorHandler })`).
  * Assumes: Medusa's router uses the last middlewares file's `errorHandler` (an app's own wins), and
  * Medusa's handler, `errorHandler()` of @medusajs/framework/http, answers a path that cannot be decoded
- * (Express's URIError) with 500. Buys: such a request to a plugin route answers 400 with a located
- * error (hostile-input.spec.ts); Express decodes the path before any route middleware runs.
+ * (Express's URIError) with 500, and (older minors) a body its parser refused with 500. Buys: such a
+ * request to a plugin route answers 400 with a located error, and a refused body 413 or 400 as Medusa
+ * 2.21 answers it (hostile-input.spec.ts); Express decodes the path before any route middleware runs.
  * Contract test: error-handler.test.ts. Boot check: `errorHandler` exported by @medusajs/framework/http.
  */
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"

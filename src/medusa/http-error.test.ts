@@ -1,3 +1,5 @@
+import { Readable } from "node:stream"
+import express from "express"
 import { getHttpResponseFromError } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { httpResponseFromError, medusaErrorResponse } from "./http-error"
@@ -13,9 +15,24 @@ const errors: [string, unknown][] = [
   ["a plain Error", new Error("boom")],
 ]
 
+/** The error Express's JSON body parser (Medusa's) passes on for `body` past a 1 kB limit. */
+function bodyParserError(body: string): Promise<unknown> {
+  const headers = { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
+  const req = Object.assign(Readable.from([Buffer.from(body)]), { headers })
+  return new Promise((resolve) => express.json({ limit: "1kb" })(req as never, {} as never, resolve))
+}
+
 describe("medusaErrorResponse (the fallback for Medusa 2.19, which lacks getHttpResponseFromError)", () => {
   it.each(errors)("answers %s as Medusa 2.21's error handler does", (_, err) => {
     expect(medusaErrorResponse(err)).toEqual(getHttpResponseFromError(err))
+  })
+
+  it("answers the body parser's refusals (too large, malformed) as Medusa 2.21's error handler does", async () => {
+    const [big, malformed] = await Promise.all([bodyParserError(JSON.stringify({ q: "x".repeat(2000) })), bodyParserError('{"q":')])
+    expect(medusaErrorResponse(big)).toEqual({ statusCode: 413, body: { type: "unknown_error", message: "request entity too large" } })
+    expect(medusaErrorResponse(big)).toEqual(getHttpResponseFromError(big))
+    expect(medusaErrorResponse(malformed).statusCode).toBe(400)
+    expect(medusaErrorResponse(malformed)).toEqual(getHttpResponseFromError(malformed))
   })
 
   it("the refusal is a 400 carrying its code and message", () => {

@@ -2,7 +2,8 @@
  * The status and body Medusa's error handler answers for an error, for the store cart middleware
  * that answers a failed after-route tax refresh itself. Medusa exports this mapping as
  * `getHttpResponseFromError` from 2.20 on; before, `medusaErrorResponse` below is the same mapping
- * for the errors that reach it (MedusaErrors), anything else an unknown 500.
+ * for the errors that reach it (MedusaErrors, and the body parser's refusals, which 2.15.5's handler
+ * answers 500: `httpErrorResponse`), anything else an unknown 500.
  */
 import * as medusaHttp from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -26,8 +27,28 @@ const STATUS: Record<string, number> = {
   [MedusaError.Types.INVALID_ARGUMENT]: 500,
 }
 
-/** Medusa 2.21's error-handler mapping for a (MedusaError-like) error. Pure. */
+/** What Medusa 2.21 calls each status of an http-errors error. */
+const HTTP_TYPE: Record<number, string> = {
+  400: MedusaError.Types.INVALID_DATA,
+  401: MedusaError.Types.UNAUTHORIZED,
+  403: MedusaError.Types.FORBIDDEN,
+  404: MedusaError.Types.NOT_FOUND,
+  409: MedusaError.Types.CONFLICT,
+}
+
+/** Medusa 2.21's answer to an http-errors error (Express's body parser: 413 too large, 400 malformed JSON…), or undefined. Pure. */
+export function httpErrorResponse(err: unknown): HttpErrorResponse | undefined {
+  const e = err as { expose?: unknown; status?: unknown; statusCode?: unknown; message: string }
+  if (!(err instanceof Error) || typeof e.expose !== "boolean" || typeof e.statusCode !== "number" || e.status !== e.statusCode)
+    return undefined
+  const message = e.statusCode < 500 ? e.message : "An unknown error occurred."
+  return { statusCode: e.statusCode, body: { message, type: HTTP_TYPE[e.statusCode] ?? "unknown_error" } }
+}
+
+/** Medusa 2.21's error-handler mapping for a (MedusaError-like or http-errors) error. Pure. */
 export function medusaErrorResponse(err: unknown): HttpErrorResponse {
+  const http = httpErrorResponse(err)
+  if (http) return http
   const e = (err ?? {}) as { type?: string; name?: string; code?: string; message?: string }
   const kind = e.type || e.name || ""
   const statusCode = STATUS[kind]

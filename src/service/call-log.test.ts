@@ -71,6 +71,18 @@ describe("the service-call log's buffer", () => {
     expect(log.pending).toBe(1)
   })
 
+  it("a later module instance let go (a loader-only instance between tests) hands the log back to the one before it", async () => {
+    const [app, loaderOnly] = [new MemorySink(), new MemorySink()]
+    const log = new CallLogBuffer({ flushMs: 5 })
+    log.attach(app)
+    log.attach(loaderOnly)
+    log.record("conn-1", attempt())
+    await log.close(loaderOnly)
+    log.record("conn-1", attempt({ attempt: 2 }))
+    await log.flush()
+    expect([loaderOnly.rows.map((r) => r.attempt), app.rows.map((r) => r.attempt)]).toEqual([[1], [2]])
+  })
+
   it("record() never waits on the sink: rows are written later, in one batch", async () => {
     const sink = new MemorySink()
     const buf = new CallLogBuffer({ flushMs: 5 })

@@ -1,6 +1,7 @@
 // The service-call log's writer: every attempt the client reports is buffered in memory and written
 // by a timer, off the request path, so a checkout never waits on the log. The `salesTax` module
-// registers itself as the sink; until then entries are dropped. A failed write drops its batch with
+// registers itself as the sink (the last instance attached writes: one let go hands back to the one
+// before it); until then entries are dropped. A failed write drops its batch with
 // ONE warning per failure streak; the buffer is bounded (when full, new entries are dropped and counted).
 import type { AttemptInfo } from "./client"
 
@@ -79,7 +80,7 @@ export class CallLogBuffer {
   readonly maxBuffered: number
   /** What record() keeps: the attempt as reported and when; its row is built at flush (off the request path). */
   #rows: { connectionId: string; info: AttemptInfo; at: number }[] = []
-  #sink: CallLogSink | null = null
+  #sinks: CallLogSink[] = []
   #warn: Warn = (m) => console.warn(m)
   #timer: NodeJS.Timeout | null = null
   #failing = false
@@ -95,21 +96,26 @@ export class CallLogBuffer {
     this.maxBuffered = o.maxBuffered ?? 5000
   }
 
+  get #sink(): CallLogSink | undefined {
+    return this.#sinks.at(-1)
+  }
+
   attach(sink: CallLogSink, warn?: Warn): void {
-    this.#sink = sink
+    this.#sinks = [...this.#sinks.filter((s) => s !== sink), sink]
     if (warn) this.#warn = warn
   }
 
   detach(sink: CallLogSink): void {
-    if (this.#sink === sink) this.#sink = null
+    this.#sinks = this.#sinks.filter((s) => s !== sink)
   }
 
-  /** At shutdown, before the database connections close: writes the buffer, then lets the sink go so no timer writes through a closed pool. */
+  /**
+   * At a module instance's shutdown, before its database connections close: the buffer written if it
+   * is the sink, then the instance let go, so no timer writes through its closed pool. (A test runner
+   * that builds and shuts down a loader-only instance between tests: the app's goes on writing.)
+   */
   async close(sink: CallLogSink): Promise<void> {
-    if (this.#sink !== sink) return
-    if (this.#timer) clearTimeout(this.#timer)
-    this.#timer = null
-    await this.flush()
+    if (this.#sink === sink) await this.flush()
     this.detach(sink)
   }
 

@@ -41,9 +41,18 @@ if (template && process.env.TEST_TYPE === "integration:http") {
 // changed nothing the database still is the seeded copy: that is skipped. What changed: the database's
 // counters of inserted, updated and deleted rows (pg_stat_database, catalogs included; a session hands
 // them in when it exits, so they are read once its sessions have ended, as the restore ends them) and
-// its sequences' values, each against their value when the database was last the copy.
-if (process.env.TEST_TYPE === "integration:http") {
-  const pgTemplate = require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template")
+// its sequences' values, each against their value when the database was last the copy. Not on the
+// compat copy of an older Medusa: its test-utils have no postgres-template (scripts/compat.mjs restores).
+const pgTemplate = (() => {
+  if (process.env.TEST_TYPE !== "integration:http") return null
+  try {
+    return require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template")
+  } catch (e) {
+    if (e.code === "MODULE_NOT_FOUND") return null
+    throw e
+  }
+})()
+if (pgTemplate) {
   const { Client } = require("@medusajs/framework/pg")
   const { createPostgresDatabaseTemplate: snapshot, restorePostgresDatabaseFromTemplate: restore } = pgTemplate
   const quote = (name) => `"${name.replace(/"/g, '""')}"`

@@ -6,7 +6,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
 import { withRecordedData } from "../medusa/tax-line-record"
-import type { ClaimRow, ExchangeRow, LoadedOrder, OrderRow, ReturnRow, ShippingLinks } from "./order-rows"
+import { ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
 
 /**
  * What is read of an order. Medusa computes line totals (tax_total) only when order totals are
@@ -143,15 +143,20 @@ export const readReturn = (c: MedusaContainer, id: string) => readOne<ReturnRow>
 export const readClaim = (c: MedusaContainer, id: string) => readOne<ClaimRow>(c, "order_claim", CLAIM_FIELDS, id)
 export const readExchange = (c: MedusaContainer, id: string) => readOne<ExchangeRow>(c, "order_exchange", EXCHANGE_FIELDS, id)
 
-/** The order's shipping methods with the claim, exchange or return each belongs to (on its order detail). */
-export async function readShippingLinks(
-  container: MedusaContainer,
-  orderId: string,
-): Promise<{ id: string; detail?: ShippingLinks | null }[]> {
-  const [o] = await graph<{ id: string; shipping_methods?: { id: string; detail?: ShippingLinks | null }[] | null }>(container, {
-    entity: "order",
-    fields: ["id", "shipping_methods.id", "shipping_methods.detail.*"],
-    filters: { id: orderId },
-  })
-  return o?.shipping_methods ?? []
+/**
+ * The line ids of the order's own shipping methods: the order's less those its returns, claims and
+ * exchanges hold. Read through each one's `shipping_methods`, as Medusa 2.15's Order Module cannot
+ * read the links on the order's (`shipping_methods.detail`: "reading 'strategy'").
+ */
+export async function readOwnShippingIds(container: MedusaContainer, orderId: string): Promise<string[]> {
+  type Held = { shipping_methods?: { id: string }[] | null }
+  const fields = ["id", "shipping_methods.id"]
+  const [orders, ...parts] = await Promise.all([
+    graph<Held>(container, { entity: "order", fields, filters: { id: orderId } }),
+    ...["return", "order_claim", "order_exchange"].map((entity) =>
+      graph<Held>(container, { entity, fields, filters: { order_id: orderId } }),
+    ),
+  ])
+  const held = new Set(parts.flat().flatMap((p) => (p.shipping_methods ?? []).map((m) => m.id)))
+  return ownShippingIds(orders[0]?.shipping_methods?.filter((m) => !held.has(m.id)))
 }

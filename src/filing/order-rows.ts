@@ -49,7 +49,7 @@ export const hasPaymentRefunds = (o: Pick<OrderRow, "payment_collections">): boo
   (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length))
 
 /** Pure: the line ids of the order's own shipping methods. */
-export const ownShippingIds = (methods: ShippingMethodRow[] | { id: string; detail?: ShippingLinks | null }[] | null | undefined) =>
+export const ownShippingIds = (methods: ShippingMethodRow[] | null | undefined) =>
   (methods ?? []).filter(ownShipping).map((m) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
 
 /** A tax line as the provider wrote it (its `data`: amount, TIC, certificate, origin). */

@@ -9,8 +9,8 @@ import type { RefundItem } from "../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor-types"
 import { taxShare } from "./decisions-refunds"
 import { wholeItemCharge } from "./snapshot"
-import { claimedItems, ownShippingIds, quantityOf, refundItems, refundsShipping, returnedItems, type OrderRow } from "./order-rows"
-import { readClaim, readExchange, readReturn, readShippingLinks } from "./order-reader"
+import { claimedItems, quantityOf, refundItems, refundsShipping, returnedItems, type OrderRow } from "./order-rows"
+import { readClaim, readExchange, readOwnShippingIds, readReturn } from "./order-reader"
 
 export interface RefundTarget {
   orderId: string
@@ -24,9 +24,7 @@ export async function returnRefund(container: MedusaContainer, returnId: string)
   if (!r) return null
   if (r.claim_id) return claimRefund(container, r.claim_id)
   if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
-  // the shipping links are read only for a return that refunds shipping: Medusa 2.15's Order Module
-  // fails Query's read of shipping_methods.detail ("reading 'strategy'")
-  const shipping = refundsShipping(r.metadata) ? ownShippingIds(await readShippingLinks(container, r.order_id)) : []
+  const shipping = refundsShipping(r.metadata) ? await readOwnShippingIds(container, r.order_id) : []
   const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
   return { orderId: r.order_id, intent: { source: "return", sourceId: r.id, items: returnedItems(r, shipping), returnedAt } }
 }

@@ -47,15 +47,16 @@ function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total
 }
 
 /** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
-const defaultTics = new WeakMap<object, number>()
+const defaultTics = runtimeSlot("defaultTics", () => new WeakMap<object, number>())
 function defaultTicOf(container: MedusaContainer): number {
   try {
     const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
-    const got = defaultTics.get(config)
+    const memo = defaultTics(runtimeOf(container))
+    const got = memo.get(config)
     if (got !== undefined) return got
     const raw = findRawPluginOptions(config)
     const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
-    defaultTics.set(config, tic)
+    memo.set(config, tic)
     return tic
   } catch {
     return DEFAULT_TIC

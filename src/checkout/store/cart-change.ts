@@ -7,6 +7,7 @@
 import { LRUCache } from "lru-cache"
 import type { CartState, LockingLike } from "../../medusa/cart-restore"
 import { runtimeSlot } from "../../runtime"
+import { CART_ITSELF_RE } from "../../medusa/store-cart-routes"
 
 /**
  * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
@@ -71,13 +72,6 @@ export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<s
  * left longer than half an hour, or pushed out by busier ones, is read again, as before.
  */
 export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
-
-/**
- * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
- * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
- * are as they were before it.
- */
-export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
 
 /**
  * Pure: whether a store request on `path` with `body` may move its cart into the provider's scope:

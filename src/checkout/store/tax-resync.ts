@@ -10,7 +10,15 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { STORE_CART_MUTATIONS, interceptAnswer, routeFields, unwrapWorkflowError } from "../../medusa/store-cart-routes"
+import {
+  CART_ITSELF_RE,
+  CART_RE,
+  PROMOTIONS_RE,
+  STORE_CART_MUTATIONS,
+  interceptAnswer,
+  routeFields,
+  unwrapWorkflowError,
+} from "../../medusa/store-cart-routes"
 import { httpResponseFromError } from "../../medusa/http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
@@ -18,19 +26,16 @@ import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
+import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
 import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
 import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
 import { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
+import { runtimeSlot } from "../../runtime"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
-
-const CART_RE = /^\/store\/carts\/([^/?#]+)/
-/** The promotions routes (POST, DELETE): they change the cart's promotion links before the plugin's refresh. */
-const PROMOTIONS_RE = /^\/store\/carts\/[^/?#]+\/promotions\/?$/
 
 function cartIdOf(req: MedusaRequest): string | undefined {
   const fromParams = (req.params as Record<string, string> | undefined)?.id
@@ -62,10 +67,12 @@ async function refetchCart(scope: MedusaContainer, cartId: string, fields: strin
   return cart
 }
 
-/** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
-const cartBefore = new WeakMap<object, CartState>()
-/** The id of the cart read before this request's route as not US-taxed, and not being given a US address by it. */
-const notUsBefore = new WeakMap<object, string>()
+/**
+ * Per request (weakly, by the request object), read before its route: the cart as it was (US-taxed
+ * carts only; put back when the request ends refused), or the id of a cart read as not US-taxed.
+ */
+const cartBefore = runtimeSlot("storeCartBefore", () => new WeakMap<object, CartState>())
+const notUsBefore = runtimeSlot("storeCartNotUsBefore", () => new WeakMap<object, string>())
 
 /** A store change of a cart waits at most this long (seconds) for another change of it; the hold lapses after RESTORE_LOCK_EXPIRE_S. */
 const RESTORE_LOCK_TIMEOUT_S = 15
@@ -92,15 +99,15 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       if (cartTaxability().get(cartId) === false && !entering) return
       if (quoted && !entering) {
         // a promotions route changes the links outside Medusa's refresh: read them first
-        cartBefore.set(req, PROMOTIONS_RE.test(pathOf(req)) ? await withPromotionLinks(req.scope, quoted) : quoted)
+        cartBefore().set(req, PROMOTIONS_RE.test(pathOf(req)) ? await withPromotionLinks(req.scope, quoted) : quoted)
         return
       }
       span.read = true
       const state = await readCartState(req.scope, cartId)
       if (!state) return
       if (!entering) cartTaxability().set(cartId, state.usTaxed)
-      if (state.usTaxed || entering) cartBefore.set(req, state)
-      else notUsBefore.set(req, state.id)
+      if (state.usTaxed || entering) cartBefore().set(req, state)
+      else notUsBefore().set(req, state.id)
     })
     next()
   } catch (e) {
@@ -131,9 +138,9 @@ async function lockCartChange(req: MedusaRequest, res: MedusaResponse, cartId: s
 
 /** Puts the cart back as it was before this request (when remembered); never throws. */
 async function putBack(req: MedusaRequest): Promise<void> {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (!before) return
-  cartBefore.delete(req)
+  cartBefore().delete(req)
   try {
     await storeCartSpan({ phase: "restore", cartId: before.id }, () => restoreCartState(req.scope, before))
   } catch (e) {
@@ -196,7 +203,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   // only POST /store/carts/:id changes the billing address
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (before?.id === cartId && !mayChangeDestination(req)) scope.billingBefore = { address: before.addresses.billing_address }
   cartRefreshStorage().run(scope, () => next())
 }
@@ -206,7 +213,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
  * after it (and were it not, the refresh would only set Medusa's own lines again).
  */
 function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   return before?.usTaxed === true && before.id === cartId && !mayChangeDestination(req)
 }
 
@@ -215,7 +222,7 @@ function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
  * US-taxed after it (Medusa's own tax lines stand; the provider does not quote it).
  */
 function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  return notUsBefore.get(req) === cartId && !mayChangeDestination(req)
+  return notUsBefore().get(req) === cartId && !mayChangeDestination(req)
 }
 
 /** The request's path without its query. */
@@ -248,7 +255,7 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
  * routes neither create nor remove one: POST /store/payment-collections does), else read now.
  */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (before?.id === cartId && !before.quotedLines) return before.hasPaymentCollection
   const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
     entity: "cart",

@@ -4,6 +4,9 @@
  * the route's query fields.
  */
 import {
+  CART_ITSELF_RE,
+  CART_RE,
+  PROMOTIONS_RE,
   STORE_CART_MUTATIONS,
   answerKeys,
   interceptAnswer,
@@ -41,6 +44,14 @@ describe("store cart routes (contract with the installed @medusajs/medusa)", () 
   it("routeFields: the fields the route answers with, when its query config has them", () => {
     expect(routeFields({ queryConfig: { fields: ["id", "*items"] } })).toEqual(["id", "*items"])
     expect(routeFields({})).toBeUndefined()
+  })
+
+  it("the path patterns: each route's cart id; the cart itself and the promotions routes alone", () => {
+    const paths = STORE_CART_MUTATIONS.map((r) => r.matcher.replace(":id", "cart_1").replace(":line_id", "li_1"))
+    expect(paths.map((p) => CART_RE.exec(p)?.[1])).toEqual(paths.map(() => "cart_1"))
+    expect(paths.filter((p) => CART_ITSELF_RE.test(p))).toEqual(["/store/carts/cart_1"])
+    expect(paths.filter((p) => PROMOTIONS_RE.test(p))).toEqual(["/store/carts/cart_1/promotions"])
+    expect(CART_ITSELF_RE.test("/store/carts/cart_1/")).toBe(true)
   })
 })
 

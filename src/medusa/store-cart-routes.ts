@@ -44,6 +44,13 @@ export const STORE_CART_MUTATIONS: readonly StoreCartRoute[] = [
   { matcher: "/store/carts/:id/customer", methods: ["POST"], file: "api/store/carts/[id]/customer/route.js", answers: "cart" },
 ]
 
+/** A store cart route's path, its cart id captured. */
+export const CART_RE = /^\/store\/carts\/([^/?#]+)/
+/** `POST /store/carts/:id`: the one route that may give a cart another shipping address or region. */
+export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
+/** The promotions routes (POST, DELETE): they change the cart's promotion links outside Medusa's refresh. */
+export const PROMOTIONS_RE = /^\/store\/carts\/[^/?#]+\/promotions\/?$/
+
 /** Pure: how a route's source answers — the keys of its `res.json(...)` / `res.status(…).json(...)` bodies that hold the cart. */
 export function answerKeys(source: string): ("cart" | "parent")[] {
   const keys = new Set<"cart" | "parent">()

@@ -47,15 +47,16 @@ function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total
 }
 
 /** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
-const defaultTics = new WeakMap<object, number>()
+const defaultTics = runtimeSlot("defaultTics", () => new WeakMap<object, number>())
 function defaultTicOf(container: MedusaContainer): number {
   try {
     const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
-    const got = defaultTics.get(config)
+    const memo = defaultTics(runtimeOf(container))
+    const got = memo.get(config)
     if (got !== undefined) return got
     const raw = findRawPluginOptions(config)
     const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
-    defaultTics.set(config, tic)
+    memo.set(config, tic)
     return tic
   } catch {
     return DEFAULT_TIC
@@ -77,12 +78,8 @@ export async function resolveProductTics(
 }
 
 /**
- * An order line's quantity. In Medusa it lives on `order_item` (the order's `items`
- * relation), not on `order_line_item`: query.graph maps `items.quantity` to the line item, where
- * there is none (Medusa's own updateOrderTaxLinesWorkflow reads it so and gets nothing), and
- * `items.detail.quantity` to `order_item.quantity`. Without it every line of a draft order would
- * be quoted as quantity 0 and get no tax line. Used when the workflow runs for the whole order
- * (see buildOrderSnapshot).
+ * An order line's quantity: it lives on `order_item`, not on `order_line_item` (where query.graph
+ * maps `items.quantity`, and finds none); without it a draft order's lines would get no tax line.
  */
 const ORDER_ITEM_QUANTITY = "items.detail.quantity"
 
@@ -124,10 +121,7 @@ const ORDER_FIELDS = [
   ORDER_ITEM_QUANTITY,
 ] as const
 
-/**
- * Reads a cart or an order with the fields the provider needs (lines, shipping methods, their
- * adjustments and tax-inclusive flags); undefined when there is none with that id.
- */
+/** Reads a cart or an order with the fields the provider needs; undefined when there is none with that id. */
 async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
   const rows = await graph<TaxedEntity>(container, {
     entity,
@@ -137,11 +131,7 @@ async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "ord
   return rows[0]
 }
 
-/**
- * The cart as the provider needs it, read fresh (adjustments, tax-inclusive flags, TICs); or, when
- * the plugin's cart-refresh hook has just read it for this tax run (`prepared`, the same cart
- * read with TAXED_FIELDS in the same lock: cart-refresh.ts), that read.
- */
+/** The cart as the provider needs it, read fresh, or as the cart-refresh hook read it for this tax run (`prepared`). */
 export async function buildCartSnapshot(
   container: MedusaContainer,
   cartId: string,
@@ -169,15 +159,9 @@ export function checkedOutExempt(order: {
 }
 
 /**
- * A line the order workflow passes that is not on the order yet. In Medusa the quantity of
- * an order line lives on `order_item`, not on `order_line_item`: `updateOrderTaxLinesWorkflow`
- * reads the new lines of an exchange (`orderExchangeAddNewItemWorkflow`) or an order edit
- * (`orderEditAddNewItemWorkflow`) from `order_line_item`, so they reach the hook WITHOUT a
- * quantity, and their `order_item` (with the quantity) is only written when the change is
- * confirmed, after the tax step. Without a quantity the line would be quoted as quantity 0, left
- * out of the service cart, and get no tax line: 0 tax. Such a line is quoted for ONE unit. Medusa
- * keeps only the rate of a tax line and applies it to the line's quantity itself, so the
- * per-unit rate is exactly what it needs (to the cent for one unit; see docs/provider.md).
+ * A line the order workflow passes that is not on the order yet (an exchange's or an edit's): it
+ * comes without a quantity (its `order_item` is written on confirmation, after the tax step), so it
+ * is quoted for one unit; Medusa keeps only the rate and applies it to the quantity itself.
  */
 export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T & { quantity: unknown } {
   const q = item.quantity
@@ -194,13 +178,9 @@ export async function buildOrderSnapshot(
 ): Promise<CartSnapshotInput | undefined> {
   const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
-  // a run for some lines only (item_ids: an edit's, an exchange's or a claim's new lines; Medusa
-  // sets tax lines for those alone) quotes those lines, as before: the order's other lines are left
-  // out (no quantity). A run for the whole order (a draft order's creation) quotes every line at
-  // its quantity (ORDER_ITEM_QUANTITY).
+  // a run for some lines only (an edit's, exchange's or claim's new lines) quotes those alone: the
+  // order's other lines are left out (no quantity); a run for the whole order quotes every line
   if (items?.length) order.items = (order.items ?? []).map((i) => ({ ...i, quantity: undefined, detail: undefined }))
-  // the workflow may pass items/shipping not yet on the order (an exchange's or an edit's new
-  // lines): include them, with a quantity (see newLineForSnapshot)
   const known = new Set((order.items ?? []).map((i) => i.id))
   for (const it of items ?? []) {
     if (it?.id && !known.has(it.id)) (order.items ??= []).push(newLineForSnapshot({ ...it, id: it.id }))
@@ -272,12 +252,9 @@ async function snapshotFromEntity(
 }
 
 /**
- * What the setTaxLineContext hooks would have put in the context, for a provider call on a Medusa
- * without them: the cart (or order) of the lines, found and read through Query on the request's
- * container (the request-actor middleware keeps it), else the app's (src/medusa/tax-line-context-fallback.ts),
- * then built as the hook builds it (the same reads, the same request actor); with the lines that are
- * gift cards (the hooks' Medusa leaves them out before the provider). Undefined when the lines'
- * owner is not found: the provider then quotes from the lines.
+ * What the setTaxLineContext hooks would have put in the context, for a Medusa without them: the
+ * lines' cart (or order) found on the request's container, else the app's, built as the hook builds
+ * it, with the lines that are gift cards. Undefined when the owner is not found (quoted from the lines).
  */
 export async function snapshotOfLines(
   itemIds: readonly string[],
@@ -310,7 +287,6 @@ export async function salesTaxTaxLineContext(
     else if (orderId) snapshot = await buildOrderSnapshot(container, orderId, input.items, input.shipping_methods)
   } catch (e) {
     // never break a cart or order flow over the context: the provider then quotes from the lines
-    // Medusa hands it (no discounts seen) and logs that it did
     try {
       const logger = container.resolve<{ warn(m: string): void }>(ContainerRegistrationKeys.LOGGER)
       logger.warn(`sales-tax: tax-line context could not be built (${(e as Error)?.message ?? e})`)

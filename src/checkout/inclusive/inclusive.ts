@@ -60,11 +60,21 @@ export function serviceTax(net: DecLike, rate: DecLike): BigNumber {
   return toCents(dec(net).times(rate))
 }
 
+/** The nets on the cent around G ÷ (1 + rate), nearest first, within [0, G]. */
+function netsAround(g: BigNumber, rate: BigNumber): BigNumber[] {
+  const x0 = toCents(g.div(rate.plus(1)))
+  return [0, -1, 1, -2, 2].map((k) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k)))))
+}
+
+/** Whether net `x` closes N + T = G for every rate in [lo, hi]. */
+function closesSurely(g: BigNumber, x: BigNumber, lo: DecLike, hi: DecLike): boolean {
+  const t = serviceTax(x, lo)
+  return t.eq(serviceTax(x, hi)) && x.plus(t).eq(g)
+}
+
 /**
- * The next net to quote for a line, from the last answer at `net` (null: none better, the line is
- * closed or no net on the cent can close it). For a line taxed whole at one rate, the net on the
- * cent nearest G ÷ (1 + rate) whose predicted tax closes (null when the prediction is certain that
- * none does: a gap); otherwise a Newton step with the reported rate as the slope.
+ * The next net to quote for a line, from the last answer at `net` (null: none better). Taxed whole
+ * at one rate: the net around G ÷ (1 + rate) whose predicted tax closes; else a Newton step.
  */
 export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber | null {
   const g = dec(gross)
@@ -72,18 +82,11 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
   const residual = g.minus(n).minus(a.amount)
   if (residual.isZero()) return null
   const est = rateEstimate(n, a)
-  const clamp = (x: BigNumber) => BigNumber.min(g, BigNumber.max(0, x))
   if (est.whole) {
-    const x0 = toCents(g.div(est.rate.plus(1)))
-    // candidates around G / (1 + rate): a net closes for sure when every rate still possible rounds its tax to G − net
-    const cands = [0, -1, 1, -2, 2].map((k) => clamp(x0.plus(CENT.times(k))))
-    for (const x of cands) {
-      const lo = serviceTax(x, est.lo)
-      const hi = serviceTax(x, est.hi)
-      if (lo.eq(hi) && x.plus(lo).eq(g)) return x.eq(n) ? null : x
-    }
-    // some candidate might close for a rate in the interval: quote the most likely one, once (the
-    // reported 4-place rate when the interval allows it: the service's rates mostly are whole to 4 places)
+    const cands = netsAround(g, est.rate)
+    const sure = cands.find((x) => closesSurely(g, x, est.lo, est.hi))
+    if (sure) return sure.eq(n) ? null : sure
+    // else the most likely rate: the reported one when the interval allows it (rates are mostly whole to 4 places)
     const reported = dec(a.rate)
     const likely = reported.gte(est.lo) && reported.lte(est.hi) ? reported : est.rate
     for (const x of cands) {
@@ -95,7 +98,7 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
     return short && !short.eq(n) ? short : null
   }
   // a rule taxing part of the line (threshold): Newton step with the reported rate as the slope
-  const x = clamp(toCents(n.plus(residual.div(est.rate.plus(1)))))
+  const x = BigNumber.min(g, BigNumber.max(0, toCents(n.plus(residual.div(est.rate.plus(1))))))
   return x.eq(n) ? null : x
 }
 
@@ -119,23 +122,15 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
 }
 
 /**
- * The net to quote first for a line of gross G when its rate is already known (a fraction): the
- * net on the cent around G ÷ (1 + rate) whose tax closes N + T = G for every rate still possible
- * (`bounds`: what the answers seen so far allow, see rateEstimate), else at `rate`; in a gap (no
- * net closes) the one with N + T = G − 0.01, which the resolution keeps (chooseSplit) after that
- * one call; else the nearest.
+ * The net to quote first for a line of gross G at a known rate (a fraction): the one that closes for
+ * every rate `bounds` still allows (rateEstimate), else at `rate`; in a gap the one cent short.
  */
 export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike; hi: DecLike }): BigNumber {
   const g = dec(gross)
   const r = dec(rate)
-  const x0 = toCents(g.div(r.plus(1)))
-  const cands = [0, -1, 1, -2, 2].map((k) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k)))))
-  if (bounds) {
-    for (const x of cands) {
-      const lo = serviceTax(x, bounds.lo)
-      if (lo.eq(serviceTax(x, bounds.hi)) && x.plus(lo).eq(g)) return x
-    }
-  }
+  const cands = netsAround(g, r)
+  const sure = bounds && cands.find((x) => closesSurely(g, x, bounds.lo, bounds.hi))
+  if (sure) return sure
   for (const x of cands) if (x.plus(serviceTax(x, r)).eq(g)) return x
   // a gap (no net on the cent closes at this rate): the net one cent short, the split chooseSplit keeps
   return cands.find((x) => x.plus(serviceTax(x, r)).eq(g.minus(CENT))) ?? cands[0]

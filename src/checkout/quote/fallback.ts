@@ -47,16 +47,9 @@ export interface FallbackRate {
 }
 
 /**
- * Pure: the fallback rates of one line (its ZIP and TIC) during an outage, or null when nothing
- * applies (the cart is then refused as under "block": never a silent 0 %). In order:
- * - the last-known rate of the ZIP and TIC (the highest the service charged in the window:
- *   last-known-rates.ts) when it is above 0 %;
- * - the merchant's `fallbackRates[state]` / `fallbackRate`: it wins over a learned 0 %, which
- *   may only say that a cheaper item sat under a price threshold (Massachusetts clothing up to
- *   $175) and is no evidence about this one;
- * - the region's own rates (Medusa's tax region of the destination), which also win over a learned 0 %;
- * - a learned 0 % last: the service charged nothing for this ZIP and TIC at any price seen in
- *   the window, and the merchant configured nothing else (e.g. groceries where they are exempt).
+ * Pure: the fallback rates of one line during an outage, or null (refused as under "block": never a
+ * silent 0 %). In order: the ZIP and TIC's last-known rate above 0 %; the configured rate; the
+ * region's rates; a learned 0 % last (it may only say a cheaper item sat under a price threshold).
  */
 export function fallbackRatesFor(
   learnedPct: string | undefined,
@@ -72,10 +65,7 @@ export function fallbackRatesFor(
   return null
 }
 
-/**
- * Pure of the clock (given `now`): at most one `take(key)` is true per key per `everyMs`, so a
- * refused API key is logged once a minute per connection, not per shopper request.
- */
+/** At most one `take(key)` is true per key per `everyMs` (a refused key logged once a minute, not per request). */
 export class OncePer {
   readonly #last = new Map<string, number>()
   constructor(readonly everyMs: number) {}

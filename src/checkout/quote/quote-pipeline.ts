@@ -1,9 +1,7 @@
 /**
  * The quote pipeline of a cart state: (certificates →) cache → single-flight → breaker → POST
- * carts. `timeoutMs` bounds the whole quote, the certificate lookup included (the cart call gets
- * what is left as its deadline), and both service calls go through the connection's circuit
- * breaker. While the breaker is open, cached answers (certificate list, quote of the same cart
- * state) are still served; only calls fail fast.
+ * carts. `timeoutMs` bounds the whole quote, certificate lookup included; while the breaker is
+ * open, cached answers are still served and only calls fail fast.
  */
 import type { Address, CalculateCartsRequest, CertificateRecord } from "../../service/contract"
 import type { PluginOptions } from "../../options"

@@ -7,22 +7,16 @@
 import { LRUCache } from "lru-cache"
 import type { CartState, LockingLike } from "../../medusa/cart-restore"
 import { runtimeSlot } from "../../runtime"
+import { CART_ITSELF_RE } from "../../medusa/store-cart-routes"
 
 /**
- * The plugin's own lock of a cart's store change, taken BEFORE the cart is read for its restore
- * (readCartState) and held until the request has answered (its restore, when refused, included):
- * two store requests changing one cart run one after the other through the plugin's middleware,
- * so the state a refused request puts back is never read before another request's change (which
- * the restore would then write over). Not Medusa's key (the cart id): the route's own workflows
- * take that one inside the request.
+ * The plugin's lock of a cart's store change, taken before the cart is read for its restore and held
+ * until the request answered: a refused request never puts back a state read before another's
+ * change. Not Medusa's key (the cart id): the route's own workflows take that one.
  */
 export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
 
-/**
- * Takes `key` and holds it until `released` settles (the job of Locking's `execute` waits for it).
- * Resolves true once the lock is held; false when it could not be taken within `timeout` seconds
- * (the caller goes on without it). `expire` (seconds) bounds the hold where the provider supports it.
- */
+/** Takes `key` and holds it until `released` settles; false when not taken within `timeout` seconds. */
 export function holdLock(
   locking: LockingLike,
   key: string,
@@ -49,41 +43,24 @@ export function holdLock(
 }
 
 /**
- * Whether the provider quotes a cart (automatic taxes, a US shipping address), as this process
- * last saw it at the end of a store change of that cart (Medusa's refresh, the after-route check,
- * or the read before the route): `false` spares the next change of that cart the read for its
- * restore (tax-resync.ts, rememberCartState). In memory, per process, never shared: a cart another
- * instance moved into the provider's scope since is still `false` here; its next change here is
- * not read before the route, and should exactly that change discover an outage, Medusa's own
- * compensation is what puts it back (its tax itself is computed as the cart is: the refresh learns
- * the destination from Medusa's read, never from this). Not seen here: read, as before.
+ * Whether the provider quotes a cart, as this process last saw it after a store change of it: `false`
+ * spares the next change the read for its restore (rememberCartState). Per process: a cart another
+ * instance moved into scope since is still `false` here; should that change discover an outage,
+ * Medusa's compensation puts it back (its tax is computed from Medusa's read, never from this).
  */
 export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
 
 /**
- * The state each cart was left in by its last store change through this process whose tax the
- * refresh hook computed (the run's own read with the lines it wrote: quotedCartState): the restore
- * point of the cart's next store change here, instead of a read before it (tax-resync.ts,
- * rememberCartState). Taken (removed) by that change, whatever its end: a change that does not end
- * in such a run leaves none, and the next one reads. A cart changed since elsewhere (another
- * instance's quoted change) no longer carries the lines written: the restore then leaves it
- * (quotedStateHolds). Bounded (a state is a few kilobytes: the lines and their tax lines): a cart
- * left longer than half an hour, or pushed out by busier ones, is read again, as before.
+ * The state each cart's last quoted store change here left it in (quotedCartState): the restore
+ * point of its next change instead of a read, taken by that change whatever its end. A cart changed
+ * elsewhere since no longer carries the lines written, and the restore leaves it (quotedStateHolds).
  */
 export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
 
 /**
- * Routes whose change can move a cart INTO the provider's scope (a new shipping address or
- * region): only `POST /store/carts/:id`. After any other route the cart's destination and region
- * are as they were before it.
- */
-export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
-
-/**
- * Pure: whether a store request on `path` with `body` may move its cart into the provider's scope:
- * `POST /store/carts/:id` naming a region (Medusa gives a new single-country region's country to
- * the address) or a shipping address that is, or may be, in the US (no country named, or an address
- * given by id). Such a cart is read before the route, whatever this process last saw of it.
+ * Pure: whether a store request may move its cart into the provider's scope: `POST /store/carts/:id`
+ * naming a region (its country may become the address's) or a shipping address that is, or may be
+ * (no country, or by id), in the US. Such a cart is read before the route, whatever was last seen.
  */
 export function mayEnterScope(path: string, body: unknown): boolean {
   if (!CART_ITSELF_RE.test(path)) return false

@@ -1,12 +1,10 @@
 /**
- * One tax computation per store cart mutation, inside Medusa's own cart refresh: its
- * `beforeRefreshingPaymentCollection` hook runs after the promotions (the cart's final state), in
- * the refresh's lock, before the payment collection is refreshed and the route reads its answer.
- * Medusa's refresh computes tax lines only when told to, not after a quantity change, while the
- * service's amounts depend on quantities and discounts. Acts only inside a store cart request's
- * scope (tax-resync.ts) for a cart the provider quotes, learnt from Medusa's own read in the same
- * refresh (updateCartPromotionsWorkflow's `validate` hook). A refusal thrown here fails Medusa's
- * workflow; the middleware puts the cart back. Registered by src/workflows/hooks/cart-refresh-tax.ts.
+ * One tax computation per store cart mutation, in Medusa's cart refresh (its
+ * `beforeRefreshingPaymentCollection` hook: the cart's final state, in the refresh's lock, before the
+ * payment collection and the route's answer): Medusa's refresh does not recompute tax after a
+ * quantity change, while the service's amounts depend on it. Acts only in a store cart request's
+ * scope (tax-resync.ts) for a cart the provider quotes; a refusal fails Medusa's workflow and the
+ * middleware puts the cart back. Registered by src/workflows/hooks/cart-refresh-tax.ts.
  */
 import { tracingChannel } from "node:diagnostics_channel"
 import type { ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
@@ -21,6 +19,7 @@ import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFi
 import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines"
 import { REFRESH_CART_ITEMS_SOURCE, refreshLeftTaxLines, refreshTaxWritesGuarded } from "../../medusa/update-tax-lines"
 import { installedSource } from "../../medusa/installed"
+import { unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
 
@@ -47,10 +46,9 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
 }
 
 /**
- * Tracing (like Node's own `http.client.request` channels; no subscriber, no work but a flag
- * check): the plugin's phases of a store cart request run in spans of the TracingChannel
- * STORE_CART_TRACE, whose context says what the phase did. A subscriber (an APM, bench/store.bench.ts,
- * integration-tests/http/checkout-block.spec.ts) binds a store to `start` to attribute what runs inside:
+ * The plugin's phases of a store cart request run in spans of the TracingChannel STORE_CART_TRACE
+ * (free without a subscriber); a subscriber (an APM, bench/store.bench.ts, checkout-block.spec.ts)
+ * binds a store to `start` to attribute what runs inside:
  *   address-step address-step.ts, before POST /store/carts/:id giving a US address: its refusal check
  *   remember     tax-resync.ts, before the route: the plugin's lock of the cart's change and, when
  *                the cart may be taxed, its read for the restore (`read`)
@@ -85,13 +83,6 @@ function directRunFields(): string[] {
   return [...new Set<string>([...own, ...RESTORE_FIELDS.filter((f) => !f.includes("tax_lines") && !f.startsWith("payment_collection"))])]
 }
 
-/**
- * The cart as it is now, from Medusa's read in this refresh (updateCartPromotionsWorkflow's, with
- * cartFieldsForRefreshSteps: its items, shipping methods, addresses, region, customer and groups
- * are final by then) and what the promotions step after it may have changed: the adjustments. For
- * the restore point, the billing address that read lacks, unless the route cannot change it (then
- * as remembered before it); not the promotion links (the state says so: promotionsUnread).
- */
 /** What the direct run takes from Medusa's refresh read (finalCartOf reads the rest; `customer_id` is `customer.id`). */
 export function fieldsFromRefreshRead(): string[] {
   return [...taxRunFields(true, TAXED_FIELDS), ...RESTORE_FIELDS].filter(
@@ -108,6 +99,11 @@ const refreshReadUsable = runtimeSlot(
 /** An item or a shipping method as both the tax run and the restore read it. */
 type RunLine<K extends "items" | "shipping_methods"> = NonNullable<TaxRunCart[K]>[number] & NonNullable<CartRow[K]>[number]
 
+/**
+ * The cart as it is now: Medusa's read in this refresh (final by then) with the adjustments the
+ * promotions step after it may have changed, and for the restore point the billing address that read
+ * lacks (as remembered when the route cannot change it); not the promotion links (promotionsUnread).
+ */
 async function finalCartOf(
   container: MedusaContainer,
   read: TaxRunCart & CartRow,
@@ -144,20 +140,10 @@ async function finalCartOf(
   }
 }
 
-/** A workflow's thrown error may carry the step's error inside `errors[].error`. */
-function unwrap(err: unknown): unknown {
-  const e = err as { errors?: { error?: unknown }[] } | null
-  const inner = Array.isArray(e?.errors) ? e!.errors.find((x) => x?.error)?.error : undefined
-  return inner ?? err
-}
-
 /**
- * The handler: when the request's scope names this cart and the cart is US-taxed, the cart's tax
- * lines are computed on its final state, in the refresh's lock (the refresh holds it). When the
- * plugin's handler is the one on updateTaxLinesWorkflow's setTaxLineContext hook, that workflow's
- * work is done as module calls here (src/medusa/update-tax-lines.ts: no workflow run of its own); otherwise
- * (a host's handler is on it) `updateTaxLinesWorkflow` runs as a sub-workflow of the refresh (as
- * `runAsStep` runs one: the sub-workflow does not take the lock again).
+ * The hook: for the request's cart, when US-taxed, its tax lines computed on its final state. With
+ * the plugin's handler on updateTaxLinesWorkflow's hook, that workflow's work is done as module calls
+ * (src/medusa/update-tax-lines.ts); with a host's, the workflow runs nested in the refresh.
  */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: RefreshInput },
@@ -196,12 +182,8 @@ async function taxInRefresh(
   const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
   if (taxed && !handler && !nestedRunOn()) return
   if (taxed) {
-    // one read serves the tax run (its cart) and the context handler (scope.taxCart: no read of
-    // its own), in the refresh's lock, on the cart's final state
-    // (when the boot check found Medusa's field list changed, the workflow reads the cart itself)
-    // the direct run's read is also the restore point of the cart's next store change
-    // (quotedCartState: no read before that change), its tax lines being the ones written here
-    // (the direct run on Medusa's own read in this refresh: only what changed since is read)
+    // one read serves the tax run, the context handler (scope.taxCart) and the next change's
+    // restore point (quotedCartState); none when the boot check found Medusa's field list changed
     const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
     const fromRefresh = !!handler && scope.refreshRead?.id === cartId
     const [cart] =
@@ -221,7 +203,7 @@ async function taxInRefresh(
         // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)
         await runNested(updateTaxLinesWorkflow, stepContext, cart ? { cart_id: cartId, cart } : { cart_id: cartId })
     } catch (e) {
-      throw unwrap(e)
+      throw unwrapWorkflowError(e)
     } finally {
       delete scope.taxCart
     }
@@ -230,12 +212,9 @@ async function taxInRefresh(
 }
 
 /**
- * The plugin's handler of updateCartPromotionsWorkflow's `validate` hook: that workflow runs in
- * every cart refresh of Medusa's (after the route's change, before beforeRefreshingPaymentCollection)
- * and in the promotions routes, and reads the cart with its region and shipping address. Inside a
- * store cart request's scope, for its cart, this notes whether the provider quotes the cart as
- * read there, so that neither the hook nor the after-route refresh reads it again to find out (a
- * cart the plugin does not tax then costs no statement of the plugin's). Reads nothing, never throws.
+ * The handler of updateCartPromotionsWorkflow's `validate` hook (run in every Medusa cart refresh and
+ * the promotions routes, on the cart with its region and address): notes, for the request's cart,
+ * whether the provider quotes it, so nothing reads it again to find out. Reads nothing, never throws.
  * An app with its own handler of this hook calls this one from it (or the plugin reads the cart).
  */
 export function salesTaxCartPromotionsValidate(data: { cart?: Partial<DestinationCart> | null }): StepResponse<undefined> {

@@ -1,16 +1,22 @@
 /**
- * Keeps Medusa's tax lines on the service's amounts after each store cart change: inside Medusa's
- * cart refresh (cart-refresh.ts) where the route runs one, else by a run after the route, answered
- * with the refreshed cart and its payment collection refreshed; and before completion. Block means
- * block: a refusal answers 400, never stale lines; during an outage every cart request refreshes (or
- * probes) first, and the request that discovers it puts the cart back as it was, from the state
- * remembered before its route (`rememberCartState`, cart-restore.ts). A cart the plugin does not tax
- * costs nothing: no read before a route that cannot move it into the provider's scope, none after.
+ * Keeps Medusa's tax lines on the service's amounts after each store cart change (in Medusa's cart
+ * refresh, cart-refresh.ts, else by a run after the route, answered with the refreshed cart) and
+ * before completion. A refusal answers 400, never stale lines: the request that discovers an outage
+ * puts the cart back as remembered before its route (cart-restore.ts). A cart the plugin does not
+ * tax costs no read before a route that cannot move it into the provider's scope, none after.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { STORE_CART_MUTATIONS, interceptAnswer, routeFields, unwrapWorkflowError } from "../../medusa/store-cart-routes"
+import {
+  CART_ITSELF_RE,
+  CART_RE,
+  PROMOTIONS_RE,
+  STORE_CART_MUTATIONS,
+  interceptAnswer,
+  routeFields,
+  unwrapWorkflowError,
+} from "../../medusa/store-cart-routes"
 import { httpResponseFromError } from "../../medusa/http-error"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
@@ -18,19 +24,16 @@ import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
 import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, CART_ITSELF_RE, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
+import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
 import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
 import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
 import { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
+import { runtimeSlot } from "../../runtime"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
-
-const CART_RE = /^\/store\/carts\/([^/?#]+)/
-/** The promotions routes (POST, DELETE): they change the cart's promotion links before the plugin's refresh. */
-const PROMOTIONS_RE = /^\/store\/carts\/[^/?#]+\/promotions\/?$/
 
 function cartIdOf(req: MedusaRequest): string | undefined {
   const fromParams = (req.params as Record<string, string> | undefined)?.id
@@ -39,11 +42,7 @@ function cartIdOf(req: MedusaRequest): string | undefined {
   return m?.[1]
 }
 
-/**
- * updateTaxLinesWorkflow on the cart read with the fields its 2.16+ form reads: 2.15's own read
- * lacks `items.is_giftcard`, so its run by id alone would tax a gift card (and, before completion,
- * change the total after the payment session, which Medusa then drops).
- */
+/** updateTaxLinesWorkflow on the cart read with its 2.16+ fields: 2.15's read lacks `items.is_giftcard` and would tax a gift card. */
 async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promise<void> {
   const [cart] = await graph<CartWorkflowDTO>(scope, { entity: "cart", fields: [...UPDATE_TAX_LINES_CART_FIELDS], filters: { id: cartId } })
   await updateTaxLinesWorkflow(scope).run({ input: cart ? { cart_id: cartId, cart } : { cart_id: cartId } })
@@ -62,21 +61,21 @@ async function refetchCart(scope: MedusaContainer, cartId: string, fields: strin
   return cart
 }
 
-/** The cart as it was before this request's route ran (US-taxed carts only): put back when the request ends refused. */
-const cartBefore = new WeakMap<object, CartState>()
-/** The id of the cart read before this request's route as not US-taxed, and not being given a US address by it. */
-const notUsBefore = new WeakMap<object, string>()
+/**
+ * Per request (weakly, by the request object), read before its route: the cart as it was (US-taxed
+ * carts only; put back when the request ends refused), or the id of a cart read as not US-taxed.
+ */
+const cartBefore = runtimeSlot("storeCartBefore", () => new WeakMap<object, CartState>())
+const notUsBefore = runtimeSlot("storeCartNotUsBefore", () => new WeakMap<object, string>())
 
-/** A store change of a cart waits at most this long (seconds) for another change of it; the hold lapses after RESTORE_LOCK_EXPIRE_S. */
+/** Seconds a store change of a cart waits for another change of it, and after which a hold lapses. */
 const RESTORE_LOCK_TIMEOUT_S = 15
 const RESTORE_LOCK_EXPIRE_S = 120
 
 /**
- * Before a route that changes the cart: take the plugin's lock of the cart's change (held until the
- * request has answered, its restore included), then remember the cart: as this process's last quoted
- * change left it (`quotedStates`), else read. Not read: a cart last seen here outside the provider's
- * scope (`cartTaxability`) on a route that cannot move it in (`mayEnterScope`): the provider does not
- * quote it, so nothing can fail mid-request. A cart not seen here yet is read.
+ * Before a route that changes the cart: the plugin's lock of the cart's change, then the cart
+ * remembered (its last quoted state here, else read). Not read: a cart last seen outside the
+ * provider's scope on a route that cannot move it in (nothing can fail mid-request).
  */
 export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
@@ -92,15 +91,15 @@ export async function rememberCartState(req: MedusaRequest, res: MedusaResponse,
       if (cartTaxability().get(cartId) === false && !entering) return
       if (quoted && !entering) {
         // a promotions route changes the links outside Medusa's refresh: read them first
-        cartBefore.set(req, PROMOTIONS_RE.test(pathOf(req)) ? await withPromotionLinks(req.scope, quoted) : quoted)
+        cartBefore().set(req, PROMOTIONS_RE.test(pathOf(req)) ? await withPromotionLinks(req.scope, quoted) : quoted)
         return
       }
       span.read = true
       const state = await readCartState(req.scope, cartId)
       if (!state) return
       if (!entering) cartTaxability().set(cartId, state.usTaxed)
-      if (state.usTaxed || entering) cartBefore.set(req, state)
-      else notUsBefore.set(req, state.id)
+      if (state.usTaxed || entering) cartBefore().set(req, state)
+      else notUsBefore().set(req, state.id)
     })
     next()
   } catch (e) {
@@ -131,9 +130,9 @@ async function lockCartChange(req: MedusaRequest, res: MedusaResponse, cartId: s
 
 /** Puts the cart back as it was before this request (when remembered); never throws. */
 async function putBack(req: MedusaRequest): Promise<void> {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (!before) return
-  cartBefore.delete(req)
+  cartBefore().delete(req)
   try {
     await storeCartSpan({ phase: "restore", cartId: before.id }, () => restoreCartState(req.scope, before))
   } catch (e) {
@@ -143,14 +142,12 @@ async function putBack(req: MedusaRequest): Promise<void> {
 }
 
 /**
- * After the route answered `{ cart }` (`{ parent }` for a deleted line): refresh the tax lines
- * and answer with the refreshed cart. A refusal, by the route (`sales_tax_unavailable` from
- * Medusa's own tax step) or by the refresh, puts the cart back as it was before answering.
+ * After the route answered `{ cart }` (`{ parent }`): the tax lines refreshed, answered with the
+ * refreshed cart. A refusal, by the route's tax step or by the refresh, puts the cart back first.
  */
 export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
-  // the route's one answer (src/medusa/store-cart-routes.ts: each answers `{ cart }` / `{ parent }` once)
   interceptAnswer(res as { json: (body: unknown) => MedusaResponse }, (body, original) => {
     const b = body as { cart?: { id?: string }; parent?: { id?: string }; code?: unknown } | undefined
     if (res.statusCode >= 400) {
@@ -196,41 +193,31 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
   // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   // only POST /store/carts/:id changes the billing address
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (before?.id === cartId && !mayChangeDestination(req)) scope.billingBefore = { address: before.addresses.billing_address }
   cartRefreshStorage().run(scope, () => next())
 }
 
-/**
- * Read as US-taxed before a route that cannot change the destination or region: still US-taxed
- * after it (and were it not, the refresh would only set Medusa's own lines again).
- */
+/** Read as US-taxed before a route that cannot change the destination or region: still so after it. */
 function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   return before?.usTaxed === true && before.id === cartId && !mayChangeDestination(req)
 }
 
-/**
- * Read as not US-taxed before a route that cannot change the destination or region: still not
- * US-taxed after it (Medusa's own tax lines stand; the provider does not quote it).
- */
+/** Read as not US-taxed before a route that cannot change the destination or region: still so after it. */
 function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  return notUsBefore.get(req) === cartId && !mayChangeDestination(req)
+  return notUsBefore().get(req) === cartId && !mayChangeDestination(req)
 }
 
 /** The request's path without its query. */
 const pathOf = (req: MedusaRequest): string => (req.originalUrl ?? req.path ?? "").split("?")[0]
 
-/** Whether the request's route may give the cart another shipping address or region (CART_ITSELF_RE). */
-function mayChangeDestination(req: MedusaRequest): boolean {
-  return CART_ITSELF_RE.test(pathOf(req))
-}
+/** Whether the request's route may give the cart another shipping address or region. */
+const mayChangeDestination = (req: MedusaRequest): boolean => CART_ITSELF_RE.test(pathOf(req))
 
 /** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
 async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, cartId: string): Promise<boolean> {
-  // as the promotions workflow read the cart in the route (salesTaxCartPromotionsValidate), else
-  // known US-taxed or not (knownUsAfterRoute, knownNotUsAfterRoute), or else (not read, or the
-  // route may have changed the address) the cart is read as it is now
+  // as the promotions workflow read it in the route, else as known before it, else read now
   const us =
     (scope.cartId === cartId ? scope.destination?.usTaxed : undefined) ??
     (knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId))))
@@ -243,12 +230,9 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
   return true
 }
 
-/**
- * Whether the cart has a payment collection: as read before the route when it was (the cart
- * routes neither create nor remove one: POST /store/payment-collections does), else read now.
- */
+/** Whether the cart has a payment collection: as read before the route (cart routes make none), else read now. */
 async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise<boolean> {
-  const before = cartBefore.get(req)
+  const before = cartBefore().get(req)
   if (before?.id === cartId && !before.quotedLines) return before.hasPaymentCollection
   const [cart] = await graph<{ id: string; payment_collection: { id: string } | null }>(req.scope, {
     entity: "cart",
@@ -259,14 +243,10 @@ async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise
 }
 
 /**
- * Before a store cart request while the provider is in an outage (a quote failed, no service call
- * has succeeded since):
- * - a read (GET) refreshes the cart's tax lines as the cart is now: a fresh cached quote of the
- *   same state serves it; refused → 400, never the stale or missing lines;
- * - a change under "block": one probe of the service first (`probe`, through the breaker: no call
- *   while the circuit is open); the service still down → 400 `sales_tax_unavailable` before the
- *   route changes anything, so the cart is left as it was. Under "fallback" the change goes on
- *   and gets fallback lines (or, with nothing to fall back on, the refusal after the route).
+ * Before a store cart request during an outage: a read (GET) refreshes the cart's tax lines first
+ * (refused → 400, never stale lines); a change under "block" probes the service first (through the
+ * breaker) and, still down, is refused before the route changes anything. Under "fallback" the
+ * change goes on and gets fallback lines.
  */
 export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
@@ -296,12 +276,10 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
 }
 
 /**
- * Before completion: the tax lines are made to match the cart as it is now, and so is the payment
- * collection. Medusa's completion authorizes the payment session's own amount, set when the
- * payment collection was last refreshed, and does not compare it with the cart's total: when this
- * refresh changed the tax (a certificate, a TIC, a rate changed since the payment started), Medusa's
- * payment refresh sets the new amount and drops the sessions started for the old one, so the
- * completion asks for the payment again instead of authorizing the old total.
+ * Before completion: the tax lines and the payment collection made to match the cart as it is.
+ * Medusa authorizes the payment session's own amount without comparing it with the total: when the
+ * tax changed, its payment refresh sets the new amount and drops the old sessions, so the shopper
+ * pays again instead of the old total being authorized.
  */
 export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)

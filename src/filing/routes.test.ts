@@ -1,5 +1,4 @@
-import { FileCreditBody, MonthQuery } from "./routes"
-import { RequoteBody } from "./requote"
+import { FileCreditBody, MonthQuery, RequoteBody } from "./routes"
 
 const paths = (r: { error?: { issues: { path: PropertyKey[] }[] } }) => (r.error?.issues ?? []).map((i) => i.path.join("."))
 

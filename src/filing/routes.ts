@@ -10,6 +10,7 @@ import { ID_SHAPES } from "../http/id-shapes"
 import { notAField } from "../http/validate"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FILING_STATES, SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
+import { normalizeUsState, normalizeUsZip } from "../service/address/us-address"
 import { issuesToErrors } from "../service/contract"
 import { FIRST_YEAR, inYears, LAST_YEAR } from "./backfill/range"
 import { MONTH_RE } from "./reconciliation/amounts"
@@ -28,6 +29,28 @@ export const FileCreditBody = z
       .string({ error: "refund_id must be the refund's id (ref_…)" })
       .min(1, "refund_id is required: the refund's id (ref_…)")
       .max(100, "refund_id must be at most 100 characters"),
+  })
+  .catchall(notAField)
+
+/** The corrected destination: a state (code, "US-TX" or name) and a ZIP (5 or 9 digits), normalized. */
+export const RequoteBody = z
+  .object({
+    state: z
+      .string({ error: "state is required (a US state code or name, e.g. TX)" })
+      .max(40, "state must be at most 40 characters")
+      .transform((s, ctx) => {
+        const code = normalizeUsState(s)
+        if (!code) ctx.addIssue({ code: "custom", message: "state must be a US state or DC (code like TX, or name like Texas)" })
+        return code ?? ""
+      }),
+    zip: z
+      .string({ error: "zip is required (5 digits, or ZIP+4)" })
+      .max(20, "zip must be at most 20 characters")
+      .transform((s, ctx) => {
+        const z5 = normalizeUsZip(s)
+        if (!z5) ctx.addIssue({ code: "custom", message: "zip must be a US ZIP: 5 digits, or ZIP+4 (78701-1234)" })
+        return z5 ? (z5.zip4 ? `${z5.zip}-${z5.zip4}` : z5.zip) : ""
+      }),
   })
   .catchall(notAField)
 

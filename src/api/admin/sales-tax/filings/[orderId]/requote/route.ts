@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { filingBody, filingRouteContext, readFilingView } from "../../../../../../filing/routes"
+import { filingBody, filingRouteContext, readFilingView, RequoteBody } from "../../../../../../filing/routes"
 import { MedusaError } from "@medusajs/framework/utils"
-import { RequoteBody, RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
+import { RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
 import { handle, sendError } from "../../../../../../http/answers"
 
 const REFUSED = {

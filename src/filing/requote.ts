@@ -5,10 +5,8 @@
  * second call files nothing.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { z } from "zod"
 import type { DestinationSource, FilingRecordDTO } from "../modules/sales-tax-filing/types"
 import type { ErrorDetail } from "../service/contract"
-import { normalizeUsState, normalizeUsZip } from "../service/address/us-address"
 import { dec } from "../money"
 import { filingStore, filingProcessor } from "./processor-factory"
 import { type PluginOptions, getPluginOptions } from "../options"
@@ -17,31 +15,6 @@ import { buildSnapshot, ruledDestination } from "./snapshot"
 import { readOrder } from "./order-reader"
 import { currencyReason } from "./decisions"
 import type { FilingClient } from "./processor-types"
-
-/** Any other field: refused at its own location (`body.<field>`), not as an unknown key of the whole body. */
-export const notAField = z.unknown().refine(() => false, { error: "not a field of this request" })
-
-/** The corrected destination: a state (code, "US-TX" or name) and a ZIP (5 or 9 digits), normalized. */
-export const RequoteBody = z
-  .object({
-    state: z
-      .string({ error: "state is required (a US state code or name, e.g. TX)" })
-      .max(40, "state must be at most 40 characters")
-      .transform((s, ctx) => {
-        const code = normalizeUsState(s)
-        if (!code) ctx.addIssue({ code: "custom", message: "state must be a US state or DC (code like TX, or name like Texas)" })
-        return code ?? ""
-      }),
-    zip: z
-      .string({ error: "zip is required (5 digits, or ZIP+4)" })
-      .max(20, "zip must be at most 20 characters")
-      .transform((s, ctx) => {
-        const z5 = normalizeUsZip(s)
-        if (!z5) ctx.addIssue({ code: "custom", message: "zip must be a US ZIP: 5 digits, or ZIP+4 (78701-1234)" })
-        return z5 ? (z5.zip4 ? `${z5.zip}-${z5.zip4}` : z5.zip) : ""
-      }),
-  })
-  .catchall(notAField)
 
 /** Why a re-quote cannot be done (the admin route answers `status`, with `errors` located in its body). */
 export class RequoteRefused extends Error {

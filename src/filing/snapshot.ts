@@ -207,7 +207,6 @@ export async function buildSnapshot(
   const tics = await ticsForProducts(container, [...new Set(unresolved)], options.defaultTic)
   const lines: FilingLine[] = []
   for (const it of items) {
-    // the whole quantity as charged (returns are refunds of their own): not Medusa's kept-units totals
     const { taxable, tax } = wholeItemCharge(it)
     lines.push({
       index: lines.length,
@@ -270,13 +269,11 @@ export async function buildSnapshot(
       })
   if (decision.outcome === "skip") return { snapshot: null, reason: decision.reason }
   const destination = decision.state && decision.zip ? destinationAddress(a, decision.state, decision.zip) : null
-  // the certificate applied at checkout (recorded on the charged lines), never a new lookup
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
   // the sales channel's connection, kept only when not the default
   const conn = connectionForChannel(options, order.sales_channel_id)
-  // the origin each line was quoted from (origin per stock location), by line id
   const origins = new Map<string, ChargedOrigin>()
   for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
   for (const sm of shipping) origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))

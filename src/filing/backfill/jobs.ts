@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto"
 import { isSalesTaxError } from "../../service/client/errors"
 import { sanitizeError } from "../decisions-retry"
 import { PluginOptionsError } from "../../options"
+import { runtimeSlot } from "../../runtime"
 import { secretOf } from "../processor-factory"
 import type { BackfillProgress } from "./core"
 import { runBackfill } from "./medusa"
@@ -23,7 +24,7 @@ export interface BackfillJob {
   error: string | null
 }
 
-let current: BackfillJob | null = null
+const backfills = runtimeSlot("backfill", (): { job: BackfillJob | null } => ({ job: null }))
 
 /** What a failed job shows the admin when the failure is not the service's nor the options'. */
 export const INTERNAL_FAILURE =
@@ -40,16 +41,18 @@ export function backfillFailureMessage(e: unknown, secrets: (string | undefined 
 }
 
 export function currentBackfill(): BackfillJob | null {
-  return current ? { ...current } : null
+  const { job } = backfills()
+  return job ? { ...job } : null
 }
 
 export function startBackfill(
   container: MedusaContainer,
   input: BackfillRangeInput,
 ): { ok: true; job: BackfillJob } | { ok: false; job: BackfillJob } {
-  if (current?.status === "running") return { ok: false, job: { ...current } }
+  const slot = backfills()
+  if (slot.job?.status === "running") return { ok: false, job: { ...slot.job } }
   const job: BackfillJob = { id: `stbf_${randomUUID()}`, from: input.from, to: input.to, status: "running", progress: null, error: null }
-  current = job
+  slot.job = job
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   void runBackfill(container, {
     ...rangeOf(input),

@@ -6,6 +6,7 @@
  * filing snapshot) goes through these functions, so one address is read the same everywhere.
  */
 import { US_STATES, US_TERRITORIES } from "../contract"
+import { runtimeSlot } from "../../runtime"
 
 /** The states and DC the service taxes, by USPS name. */
 export const US_STATE_NAMES: Readonly<Record<(typeof US_STATES)[number], string>> = {
@@ -143,12 +144,13 @@ const STATES = table(US_STATES, US_STATE_NAMES, STATE_ALIASES)
 const TERRITORIES = table(US_TERRITORIES, US_TERRITORY_NAMES, TERRITORY_ALIASES)
 
 /** The last input read and its key: a checkout reads the same province on every call. */
-let last: { input: string; key: string | null } = { input: "", key: null }
+const lastRead = runtimeSlot("usAddressLastKey", (): { input: string; key: string | null } => ({ input: "", key: null }))
 
 /** The lookup key of an input, or null when it is blank or too long to be a state. */
 function inputKey(input: string | null | undefined): string | null {
   if (typeof input !== "string" || input.length > 60) return null
-  if (input !== last.input) last = { input, key: readKey(input) }
+  const last = lastRead()
+  if (input !== last.input) [last.input, last.key] = [input, readKey(input)]
   return last.key
 }
 

@@ -118,7 +118,7 @@ const ticValue = (tic: unknown): number | null | undefined => {
 
 function fastItem(v: unknown): SnapshotItem {
   if (!isPlain(v)) throw NOT_FAST
-  const out = {
+  const item: SnapshotItem = {
     id: str(v.id),
     quantity: decimal(v.quantity),
     unit_price: decimal(v.unit_price),
@@ -126,7 +126,6 @@ function fastItem(v: unknown): SnapshotItem {
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  const item: SnapshotItem = out
   // the optional keys present in `v`, in the schema's order (zod's output has a key exactly when the input has it)
   if ("product_id" in v) item.product_id = optStr(v.product_id)
   if ("variant_id" in v) item.variant_id = optStr(v.variant_id)
@@ -138,14 +137,13 @@ function fastItem(v: unknown): SnapshotItem {
 }
 function fastShipping(v: unknown): SnapshotShipping {
   if (!isPlain(v)) throw NOT_FAST
-  const out = {
+  const ship: SnapshotShipping = {
     id: str(v.id),
     amount: decimal(v.amount),
     discount: decimal(v.discount, "0"),
     is_tax_inclusive: bool(v.is_tax_inclusive),
     has_tax_inclusive_discount: bool(v.has_tax_inclusive_discount),
   }
-  const ship: SnapshotShipping = out
   if ("shipping_option_id" in v) ship.shipping_option_id = optStr(v.shipping_option_id)
   if ("inclusive_discount" in v) ship.inclusive_discount = optDecimal(v.inclusive_discount)
   if ("origin_location_id" in v) ship.origin_location_id = optStr(v.origin_location_id)

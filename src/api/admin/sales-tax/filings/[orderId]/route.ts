@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { filingNotFound, filingRouteContext, readFilingView } from "../helpers"
+import { filingNotFound, filingRouteContext, readFilingView } from "../../../../../filing/routes"
 
 /** GET /admin/sales-tax/filings/:orderId: the filing record of one order (or exchange) with its refunds. */
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {

@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MonthQuery } from "../../../../../filing/routes"
 import { monthCsv } from "../../../../../filing/reconciliation/csv"
 import { monthReport } from "../../../../../filing/reconciliation/medusa"
-import { MonthQuery } from "../validators"
 import { parseOr400 } from "../../../../../http/answers"
 
 /** GET /admin/sales-tax/reconciliation/csv?month=YYYY-MM: every order of the month and a total line, as CSV. */

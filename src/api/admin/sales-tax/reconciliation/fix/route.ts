@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { FixBody } from "../../../../../filing/routes"
 import { fixOrder, orderRow } from "../../../../../filing/reconciliation/medusa"
 import { rowView } from "../../../../../filing/reconciliation/views"
-import { FixBody } from "../validators"
 import { parseOr400 } from "../../../../../http/answers"
 
 /** POST { order_id }: the one-click fix through the filing handlers (keyed, so a second click adds nothing); answers the order's row after it. */

@@ -1,8 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { FileCreditBody, filingBody, filingRouteContext, readFilingView } from "../../../../../../filing/routes"
 import { sendError } from "../../../../../../http/answers"
 import { fileRefundAsCredit, listManualRefunds } from "../../../../../../filing/events/credits"
-import { filingBody, filingRouteContext, readFilingView } from "../../helpers"
-import { FileCreditBody } from "../../validators"
 
 /** POST { refund_id }: files a refund without a return as a standalone credit; answers its filing record (404: no such refund). */
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {

@@ -1,7 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { filingRouteContext, filingView } from "../../../../../../filing/routes"
 import { listManualRefunds } from "../../../../../../filing/events/credits"
-import { filingRouteContext } from "../../helpers"
-import { filingView } from "../../validators"
 
 /** GET: the records of the order's edits, claims, exchanges and credits, and its refunds without a return with their filing. */
 export const GET = async (req: MedusaRequest, res: MedusaResponse) => {

@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { filingBody, filingRouteContext, readFilingView, RequoteBody } from "../../../../../../filing/routes"
 import { MedusaError } from "@medusajs/framework/utils"
-import { RequoteBody, RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
+import { RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
 import { handle, sendError } from "../../../../../../http/answers"
-import { filingBody, filingRouteContext, readFilingView } from "../../helpers"
 
 const REFUSED = {
   404: MedusaError.Types.NOT_FOUND,

@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { filingNotFound, filingRouteContext, readFilingView } from "../../../../../../filing/routes"
 import { retryFiling } from "../../../../../../filing/events/orders"
-import { filingNotFound, filingRouteContext, readFilingView } from "../../helpers"
 
 /** POST: forgets the attempt count and runs the record's pending work now; a service failure shows in `filing.state`, not as an HTTP error. */
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {

@@ -10,7 +10,6 @@ import type { PeriodKind } from "../options"
 /** The date the table was last checked against the states' guidance (shown on the admin page). */
 export const THRESHOLDS_AS_OF = "2026-01-01"
 
-
 export interface NexusRule {
   /** two-letter code */
   state: string

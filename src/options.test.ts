@@ -6,6 +6,7 @@ import {
   redactOptions,
   resolvePluginOptions,
 } from "./options"
+import { resetRuntime } from "./runtime"
 
 const valid = {
   connectionId: "00000000-0000-4000-8000-000000000000",
@@ -116,7 +117,13 @@ describe("plugin options", () => {
     expect(findRawPluginOptions({ plugins: [] })).toBeUndefined()
     const config = { plugins: [{ resolve: "medusa-sales-tax", options: valid }] }
     const container = { resolve: () => config as never }
-    expect(getPluginOptions(container).shippingTic).toBe(11010)
+    const first = getPluginOptions(container)
+    expect(first.shippingTic).toBe(11010)
+    // resolved once per config and runtime: a fresh runtime resolves again
+    expect(getPluginOptions(container)).toBe(first)
+    resetRuntime()
+    expect(getPluginOptions(container)).not.toBe(first)
+    expect(getPluginOptions(container)).toEqual(first)
     expect(() => getPluginOptions({ resolve: () => ({}) as never })).toThrow(/no options found/)
   })
 })

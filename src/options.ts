@@ -1,7 +1,54 @@
 import { z } from "zod"
-import { Address } from "./service/contract"
+import { Address } from "../packages/contract/src/index"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./constants"
-import { NexusOptionsSchema } from "./nexus/options"
+import { runtimeSlot } from "./runtime"
+
+/**
+ * How a state measures its period (all dates UTC):
+ * - `previous_or_current_year`: the previous or the current calendar year (either one crossing counts)
+ * - `previous_year`: the previous calendar year only
+ * - `trailing_12_months`: the twelve months up to today
+ * - `four_quarters`: the four completed calendar quarters before the current one
+ * - `twelve_months_to_sept_30`: the twelve months ending on the last September 30 (Connecticut)
+ */
+export const PERIOD_KINDS = [
+  "previous_or_current_year",
+  "previous_year",
+  "trailing_12_months",
+  "four_quarters",
+  "twelve_months_to_sept_30",
+] as const
+export type PeriodKind = (typeof PERIOD_KINDS)[number]
+
+const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
+
+/** Option `nexus`: registered states (besides the admin's), threshold overrides, and whether crossings are logged. */
+export const NexusOptionsSchema = z
+  .object({
+    registered: z.array(StateCode).default([]),
+    thresholds: z
+      .record(
+        StateCode,
+        z
+          .object({
+            sales: z.number().positive("nexus.thresholds.*.sales is a positive dollar amount").nullable().optional(),
+            transactions: z.number().int().positive("nexus.thresholds.*.transactions is a positive integer").nullable().optional(),
+            combine: z.enum(["or", "and"]).optional(),
+            period: z.enum(PERIOD_KINDS).optional(),
+            netsReturns: z.boolean().optional(),
+            source: z.string().max(200).optional(),
+          })
+          .strict(),
+      )
+      .default({}),
+    warnings: z.boolean({ error: "nexus.warnings must be true or false" }).default(true),
+  })
+  .default({ registered: [], thresholds: {}, warnings: true })
+
+const ConnectionId = z
+  .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
+  .min(36, "connectionId must be at least 36 characters")
+const ApiKey = z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty")
 
 /**
  * A further connection: the sales channels whose carts and orders are quoted, filed,
@@ -11,10 +58,8 @@ export const ConnectionOptionSchema = z.object({
   salesChannelIds: z
     .array(z.string().min(1, "a sales channel id must not be empty"), { error: "salesChannelIds must be a list of sales channel ids" })
     .min(1, "salesChannelIds must name at least one sales channel"),
-  connectionId: z
-    .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
-    .min(36, "connectionId must be at least 36 characters"),
-  apiKey: z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty"),
+  connectionId: ConnectionId,
+  apiKey: ApiKey,
 })
 
 /**
@@ -23,10 +68,8 @@ export const ConnectionOptionSchema = z.object({
  */
 export const PluginOptionsSchema = z
   .object({
-    connectionId: z
-      .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
-      .min(36, "connectionId must be at least 36 characters"),
-    apiKey: z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty"),
+    connectionId: ConnectionId,
+    apiKey: ApiKey,
     baseUrl: z
       .url({ error: "baseUrl must be an absolute http(s) URL such as https://api.example.com" })
       .refine((u) => /^https?:\/\//i.test(u), { error: "baseUrl must start with http:// or https://" })
@@ -256,12 +299,13 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   return undefined
 }
 
-const resolvedCache = new WeakMap<object, PluginOptions>()
+// per runtime, not module-level: Medusa loads this file as several module instances
+const resolvedCache = runtimeSlot("options", () => new WeakMap<object, PluginOptions>())
 
 /** Plugin options from the app's `configModule` (resolved and validated once per config). */
 export function getPluginOptions(container: ContainerLike): PluginOptions {
   const config = container.resolve<ConfigModuleLike>("configModule")
-  const hit = resolvedCache.get(config)
+  const hit = resolvedCache().get(config)
   if (hit) return hit
   const raw = findRawPluginOptions(config)
   if (raw === undefined) {
@@ -270,7 +314,7 @@ export function getPluginOptions(container: ContainerLike): PluginOptions {
     ])
   }
   const opts = resolvePluginOptions(raw)
-  resolvedCache.set(config, opts)
+  resolvedCache().set(config, opts)
   return opts
 }
 

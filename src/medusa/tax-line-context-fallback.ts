@@ -6,8 +6,7 @@
  * carry `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
  * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, untaxed
  * gift cards, one service call per cart state on a Medusa without the hooks.
- * Contract test: tax-line-context-fallback.test.ts.
- * Boot check: boot-check.ts (the hooks, else this reader's entities).
+ * Contract test: tax-line-context-fallback.test.ts; boot check: boot-check.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"

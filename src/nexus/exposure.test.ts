@@ -1,7 +1,8 @@
 import fc from "fast-check"
 import { computeExposure, dueWarnings, warningKey, windowShare, type SalesByState, type WindowSales } from "./exposure"
 import { distinctWindows, windowsFor } from "./periods"
-import { NEXUS_RULES, nexusRules, PERIOD_KINDS, type NexusRule } from "./thresholds"
+import { PERIOD_KINDS } from "../options"
+import { NEXUS_RULES, nexusRules, type NexusRule } from "./thresholds"
 
 const today = new Date("2026-11-26T10:00:00Z")
 const rule = (state: string) => NEXUS_RULES.find((r) => r.state === state)!

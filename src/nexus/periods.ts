@@ -2,7 +2,7 @@
  * The measurement windows of economic nexus periods (./thresholds.ts), in UTC: which date ranges a
  * state's sales are summed over on a given day. Pure; the SQL reader sums every window once per state.
  */
-import type { PeriodKind } from "./thresholds"
+import type { PeriodKind } from "../options"
 
 /** A half-open date range [from, to), ISO dates (YYYY-MM-DD), UTC. */
 export interface Window {

@@ -5,25 +5,10 @@
  * registered, so this table tells a merchant where to register next.
  */
 
+import type { PeriodKind } from "../options"
+
 /** The date the table was last checked against the states' guidance (shown on the admin page). */
 export const THRESHOLDS_AS_OF = "2026-01-01"
-
-/**
- * How a state measures its period (all dates UTC):
- * - `previous_or_current_year`: the previous or the current calendar year (either one crossing counts)
- * - `previous_year`: the previous calendar year only
- * - `trailing_12_months`: the twelve months up to today
- * - `four_quarters`: the four completed calendar quarters before the current one
- * - `twelve_months_to_sept_30`: the twelve months ending on the last September 30 (Connecticut)
- */
-export const PERIOD_KINDS = [
-  "previous_or_current_year",
-  "previous_year",
-  "trailing_12_months",
-  "four_quarters",
-  "twelve_months_to_sept_30",
-] as const
-export type PeriodKind = (typeof PERIOD_KINDS)[number]
 
 export interface NexusRule {
   /** two-letter code */

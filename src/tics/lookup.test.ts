@@ -1,7 +1,7 @@
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { clearSalesTaxClients } from "../service/client-factory"
 import { resolvePluginOptions, type PluginOptions } from "../options"
-import { clearTicCache, lookupTic, rememberTics, ticLabel } from "./lookup"
+import { clearTicCache, lookupTic, rememberTics, ticInfo } from "./lookup"
 
 // TIC lookups ask the service (here the sandbox over HTTP): known, unknown, unverified when the
 // service is down, one call per TIC while cached.
@@ -10,6 +10,8 @@ const CONN = "44444444-5555-4666-8777-888888888888"
 const ORIGIN = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 let sb: RunningSandbox
 let options: PluginOptions
+let raw: Record<string, unknown>
+const scope = () => ({ resolve: () => ({ plugins: [{ resolve: "medusa-sales-tax", options: raw }] }) }) as never
 
 async function ctl(method: string, path: string, body?: unknown) {
   const r = await fetch(`${sb.url}${path}`, {
@@ -23,7 +25,8 @@ const searches = async () => ((await ctl("GET", "/_sandbox/counts")) as { counts
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, apiKey: KEY, connectionId: CONN })
-  options = resolvePluginOptions({ apiKey: KEY, connectionId: CONN, baseUrl: sb.url, timeoutMs: 2000, origin: ORIGIN })
+  raw = { apiKey: KEY, connectionId: CONN, baseUrl: sb.url, timeoutMs: 2000, origin: ORIGIN }
+  options = resolvePluginOptions(raw)
 })
 afterAll(async () => {
   await sb.close()
@@ -51,7 +54,7 @@ describe("lookupTic: the service is the judge of TICs", () => {
   it("refuses a TIC the service does not return", async () => {
     expect(await lookupTic(options, 424242)).toEqual({ status: "unknown", ticId: 424242 })
     expect(await searches()).toBe(1)
-    expect(await ticLabel(options, 424242)).toBeNull()
+    expect((await ticInfo(scope(), 424242)).label).toBeNull()
     expect(await searches()).toBe(1) // the unknown verdict is cached too
   })
 
@@ -65,7 +68,7 @@ describe("lookupTic: the service is the judge of TICs", () => {
     await ctl("POST", "/_sandbox/faults", { operation: "searchTics", status: 503 })
     const down = await lookupTic(options, 20010)
     expect(down).toEqual({ status: "unverified", ticId: 20010, reason: "status 503" })
-    expect(await ticLabel(options, 20010)).toBeNull()
+    expect((await ticInfo(scope(), 20010)).label).toBeNull()
     await ctl("DELETE", "/_sandbox/faults")
     expect((await lookupTic(options, 20010)).status).toBe("known")
   })

@@ -82,19 +82,10 @@ export function rememberTics(options: PluginOptions, results: readonly TicResult
   for (const r of results) cacheOf().set(keyOf(options, r.ticId), { known: true, label: r.label })
 }
 
-/** The label of a TIC for display, null when the service does not know it or cannot be asked. */
-export async function ticLabel(options: PluginOptions, ticId: number): Promise<string | null> {
-  try {
-    const r = await lookupTic(options, ticId)
-    return r.status === "known" ? r.label : null
-  } catch {
-    return null // a display label never fails a page
-  }
-}
-
 /** A TIC with the service's label (null when the service does not know it or cannot be asked). */
 export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<TicInfo> {
-  return { ticId, label: await ticLabel(getPluginOptions(scope), ticId) }
+  const r = await lookupTic(getPluginOptions(scope), ticId).catch(() => null) // a display label never fails a page
+  return { ticId, label: r?.status === "known" ? r.label : null }
 }
 
 /** For tests: forgets every cached answer. */

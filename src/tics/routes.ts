@@ -13,7 +13,6 @@ import { acceptedSuggestions, applyChanges, listUnclassified, pickedChanges } fr
 import { currentTicImport, exportProductsCsv, previewImport, startTicImport } from "./medusa"
 import { rememberTics } from "./lookup"
 
-/** POST /admin/sales-tax/tics/import: the CSV file's text (a dry run). */
 export const AdminTicImportBody = z
   .object({
     csv: z
@@ -23,10 +22,7 @@ export const AdminTicImportBody = z
   })
   .catchall(notAField)
 
-/**
- * POST /admin/sales-tax/tics/import/apply: the same file, checked again, then applied. mode "all"
- * (default) applies nothing when any line is refused; "valid_rows" applies the valid lines only.
- */
+// mode "all" applies nothing when any line is refused; "valid_rows" applies the valid lines only
 export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
   /** the preview's `plan.hash`: the apply is refused when its own plan differs (a TIC changed since) */
@@ -36,7 +32,6 @@ export const AdminTicApplyBody = AdminTicImportBody.extend({
     .optional(),
 }).catchall(notAField)
 
-/** GET /admin/sales-tax/tics/unclassified: a page of the list (limit 1-100, default 20). */
 export const AdminUnclassifiedQuery = z
   .object({
     limit: z.coerce
@@ -54,11 +49,8 @@ export const AdminUnclassifiedQuery = z
   })
   .catchall(notAField)
 
-/**
- * POST /admin/sales-tax/tics/unclassified/apply: either the products picked, each with its TIC
- * (a suggestion, an alternative or one found with the search), or every suggestion at or above
- * `min_confidence` (0.5-1).
- */
+// the products picked, each with its TIC (a suggestion, an alternative or a searched one), or
+// every suggestion at or above `min_confidence`
 export const AdminUnclassifiedApplyBody = z
   .object({
     items: z

@@ -61,11 +61,8 @@ export function freshestByTic(rows: readonly KnownRate[], now: Date, maxAgeMs = 
 export function mergeKnownRate(existing: KnownRate | undefined, incoming: KnownRate, maxAgeMs = LAST_KNOWN_MAX_AGE_MS): KnownRate | null {
   if (!existing) return incoming
   if (incoming.quotedAt.getTime() - existing.quotedAt.getTime() > maxAgeMs) return incoming
-  if (new BigNumber(incoming.rate).gte(existing.rate)) {
-    // the same rate seen again: renew it (one write an hour at most: WrittenRates)
-    return incoming
-  }
-  return null
+  // the same rate seen again is renewed (one write an hour at most: WrittenRates)
+  return new BigNumber(incoming.rate).gte(existing.rate) ? incoming : null
 }
 
 /** In-process memory (tests; hosts without the salesTax module). */

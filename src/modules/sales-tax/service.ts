@@ -109,7 +109,6 @@ export class SalesTaxModuleService
     const creates = [] as { zip: string; tic: number; rate: string; quoted_at: Date }[]
     for (const r of rows) {
       const e = byKey.get(`${r.zip}|${r.tic}`)
-      // the highest rate in the window is kept (mergeKnownRate: price thresholds)
       const kept = mergeKnownRate(e ? { zip: e.zip, tic: e.tic, rate: e.rate, quotedAt: new Date(e.quoted_at) } : undefined, r)
       if (!kept) continue
       if (e) updates.push({ id: e.id, rate: kept.rate, quoted_at: kept.quotedAt })

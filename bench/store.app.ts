@@ -11,7 +11,6 @@
  * mutation and of the plugin's refresh hook) for the bench to difference around each mutation.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { createRegionsWorkflow, createTaxRegionsWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { asValue } from "@medusajs/framework/awilix"
 import { AsyncLocalStorage } from "node:async_hooks"
@@ -21,7 +20,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import { PRODUCTS, seedStore } from "../dev-store/seed"
+import { PRODUCTS, seedCanadaRegion, seedStore } from "../dev-store/seed"
 import { cpuMs, serverTimings, wallMs, type ServerTiming } from "./server-timing"
 
 const PLUGIN = process.env.BENCH_STORE_APP === "plugin"
@@ -77,18 +76,7 @@ medusaIntegrationTestRunner({
           regionDefaultRate: 9.025,
         })
       }
-      const {
-        result: [canada],
-      } = await createRegionsWorkflow(container).run({
-        input: {
-          regions: [
-            { name: "Canada", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] },
-          ],
-        },
-      })
-      await createTaxRegionsWorkflow(container).run({
-        input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada" } }],
-      })
+      const canadaId = await seedCanadaRegion(container)
 
       // the plugin's phases (its tracing channel), the statements run in each, the refresh hook
       const phaseOf = new AsyncLocalStorage<string>()
@@ -152,7 +140,7 @@ medusaIntegrationTestRunner({
         control: `http://127.0.0.1:${(control.address() as AddressInfo).port}`,
         publishableKey: store.publishableKey,
         usRegionId: store.regionId,
-        canadaRegionId: canada.id,
+        canadaRegionId: canadaId,
         variants: {
           general: store.products.general.variantId,
           shirt: store.products.shirt.variantId,

@@ -375,3 +375,20 @@ export async function setTaxInclusiveRegionPrices(
     }),
   )
 }
+
+/** Canada on Medusa's system tax provider at 13 %: the control region the plugin must not tax (its id). */
+export async function seedCanadaRegion(container: MedusaContainer): Promise<string> {
+  const {
+    result: [canada],
+  } = await createRegionsWorkflow(container).run({
+    input: {
+      regions: [
+        { name: "Canada", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] },
+      ],
+    },
+  })
+  await createTaxRegionsWorkflow(container).run({
+    input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada" } }],
+  })
+  return canada.id
+}

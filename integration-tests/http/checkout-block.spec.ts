@@ -6,7 +6,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { createPromotionsWorkflow, createRegionsWorkflow, createTaxRegionsWorkflow, updateRegionsWorkflow } from "@medusajs/core-flows"
+import { createPromotionsWorkflow, updateRegionsWorkflow } from "@medusajs/core-flows"
 import { AsyncLocalStorage } from "node:async_hooks"
 import { tracingChannel } from "node:diagnostics_channel"
 import {
@@ -22,6 +22,7 @@ import {
 } from "../helpers"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE } from "../../src/constants"
 import { STORE_CART_TRACE, type StoreCartSpan } from "../../src/checkout/store/cart-refresh"
+import { seedCanadaRegion } from "../../dev-store/seed"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -61,19 +62,7 @@ medusaIntegrationTestRunner({
     beforeAll(async () => {
       const container = getContainer()
       store = await seedCheckoutStore(container)
-      const {
-        result: [canada],
-      } = await createRegionsWorkflow(container).run({
-        input: {
-          regions: [
-            { name: "Canada", currency_code: "usd", countries: ["ca"], automatic_taxes: true, payment_providers: ["pp_system_default"] },
-          ],
-        },
-      })
-      canadaId = canada.id
-      await createTaxRegionsWorkflow(container).run({
-        input: [{ country_code: "ca", provider_id: "tp_system", default_tax_rate: { rate: 13, code: "CA-DEFAULT", name: "Canada" } }],
-      })
+      canadaId = await seedCanadaRegion(container)
       const trace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
       trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
       trace.subscribe({

@@ -21,23 +21,7 @@ export type SalesByState = Map<string, Map<string, WindowSales>>
 
 export type ExposureStatus = "registered" | "over" | "near" | "below" | "no_sales_tax"
 
-export interface ExposureRow {
-  state: string
-  name: string
-  threshold: { sales: number | null; transactions: number | null; combine: "or" | "and"; period: NexusRule["period"]; netsReturns: boolean }
-  source: string
-  /** the window whose share is highest (the one that decides), with its figures */
-  window: Window
-  /** sales counted (net of returns where the state nets them), 2 decimals */
-  sales: string
-  transactions: number
-  /** share of the threshold reached, 0..n (1 = crossed), 4 decimals */
-  share: number
-  registered: boolean
-  status: ExposureStatus
-  /** the period a crossing warning is given once in (./periods.ts) */
-  warningPeriod: string
-}
+export type ExposureRow = ReturnType<typeof computeExposure>[number]
 
 const NONE: WindowSales = { sales: "0", returned: "0", transactions: 0 }
 
@@ -65,40 +49,33 @@ const RANK: Record<ExposureStatus, number> = { over: 0, near: 1, below: 2, regis
  * One row per rule, ordered: past a threshold and not registered first, then past 80 %, then the
  * rest by share (highest first), registered states and states without a sales tax last.
  */
-export function computeExposure(
-  rules: readonly NexusRule[],
-  sales: SalesByState,
-  registered: ReadonlySet<string>,
-  today: Date,
-): ExposureRow[] {
-  const rows = rules.map((rule): ExposureRow => {
-    const perWindow = sales.get(rule.state)
+export function computeExposure(rules: readonly NexusRule[], sales: SalesByState, registered: ReadonlySet<string>, today: Date) {
+  const rows = rules.map((rule) => {
+    const { state, name, source, ...threshold } = rule
+    // the window whose share is highest decides, with its figures
     let best: { window: Window; share: number; sales: string; transactions: number } | null = null
     for (const w of windowsFor(rule.period, today)) {
-      const s = perWindow?.get(w.key) ?? NONE
+      const s = sales.get(state)?.get(w.key) ?? NONE
       const { share, sales: counted } = windowShare(rule, s)
       if (!best || share > best.share) best = { window: w, share, sales: counted, transactions: s.transactions }
     }
-    const b = best!
-    const isRegistered = registered.has(rule.state)
+    const { window, share, sales: counted, transactions } = best!
+    const isRegistered = registered.has(state)
     return {
-      state: rule.state,
-      name: rule.name,
-      threshold: {
-        sales: rule.sales,
-        transactions: rule.transactions,
-        combine: rule.combine,
-        period: rule.period,
-        netsReturns: rule.netsReturns,
-      },
-      source: rule.source,
-      window: b.window,
-      sales: b.sales,
-      transactions: b.transactions,
-      share: b.share,
+      state,
+      name,
+      threshold,
+      source,
+      window,
+      /** sales counted (net of returns where the state nets them), 2 decimals */
+      sales: counted,
+      transactions,
+      /** share of the threshold reached, 0..n (1 = crossed), 4 decimals */
+      share,
       registered: isRegistered,
-      status: status(rule, b.share, isRegistered),
-      warningPeriod: warningPeriod(b.window, today),
+      status: status(rule, share, isRegistered),
+      /** the period a crossing warning is given once in (./periods.ts) */
+      warningPeriod: warningPeriod(window, today),
     }
   })
   return rows.sort((a, b) => RANK[a.status] - RANK[b.status] || b.share - a.share || a.state.localeCompare(b.state))

@@ -1,8 +1,6 @@
-/**
- * Economic nexus, Medusa side: the store's US sales per state, the registrations (marked in the
- * admin and in the options), the exposure (./exposure.ts), and the daily warnings, each given once
- * per state, level and period.
- */
+// Economic nexus, Medusa side: the store's US sales per state, the registrations (marked in the
+// admin and in the options), the exposure (./exposure.ts), and the daily warnings, each given once
+// per state, level and period.
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -11,7 +9,7 @@ import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../service/address/us-address"
 import { orderSalesByProvince } from "../medusa/order-sales-by-state"
 import { dec } from "../money"
-import { computeExposure, dueWarnings, warningKey, type NexusWarning, type SalesByState } from "./exposure"
+import { computeExposure, dueWarnings, warningKey, type NexusWarning, type SalesByState, type WindowSales } from "./exposure"
 import { distinctWindows, windowsFor } from "./periods"
 import { nexusRules, THRESHOLDS_AS_OF } from "./thresholds"
 
@@ -57,67 +55,48 @@ export async function nexusReport(container: MedusaContainer, today = new Date()
   const known = new Set(rules.map((r) => r.state))
   const windows = distinctWindows(new Set(rules.map((r) => r.period)), today)
   const [byProvince, registered] = await Promise.all([orderSalesByProvince(container, windows), registeredStates(container)])
-
   const sales: SalesByState = new Map()
-  const yearWindows = windowsFor("previous_or_current_year", today)
-  const unresolved = new Map(yearWindows.map((w) => [w.key, { window: w, sales: dec(0), transactions: 0 }]))
-  type Sum = { sales: ReturnType<typeof dec>; transactions: number }
+  const years = windowsFor("previous_or_current_year", today)
+  // US orders counted in no state, per year window: their state is unknown, or they are not in USD
+  const unresolved = new Map<string, Sum>()
   const notUsd = new Map<string, Map<string, Sum>>()
   for (const row of byProvince) {
-    if (row.currency !== "usd") {
-      for (const w of yearWindows) {
-        const s = row.windows[w.key]
-        if (!s?.transactions) continue
-        const per = notUsd.get(w.key) ?? new Map<string, Sum>()
-        const got = per.get(row.currency) ?? { sales: dec(0), transactions: 0 }
-        per.set(row.currency, { sales: got.sales.plus(s.sales), transactions: got.transactions + s.transactions })
-        notUsd.set(w.key, per)
+    const state = row.currency === "usd" ? stateOf(row.province, row.zip3, known) : null
+    if (state) {
+      const per = sales.get(state) ?? new Map<string, WindowSales>()
+      for (const [key, s] of Object.entries(row.windows)) {
+        const p = per.get(key) ?? { sales: "0", returned: "0", transactions: 0 }
+        const [sold, returned] = [dec(p.sales).plus(s.sales).toString(), dec(p.returned).plus(s.returned).toString()]
+        per.set(key, { sales: sold, returned, transactions: p.transactions + s.transactions })
       }
+      sales.set(state, per)
       continue
     }
-    const state = stateOf(row.province, row.zip3, known)
-    if (!state) {
-      for (const u of unresolved.values()) {
-        const s = row.windows[u.window.key]
-        if (s) {
-          u.sales = u.sales.plus(s.sales)
-          u.transactions += s.transactions
-        }
-      }
-      continue
+    for (const w of years) {
+      const s = row.windows[w.key]
+      if (s && row.currency === "usd") add(unresolved, w.key, s)
+      else if (s?.transactions) add(notUsd.get(w.key) ?? notUsd.set(w.key, new Map()).get(w.key)!, row.currency, s)
     }
-    const per = sales.get(state) ?? new Map()
-    for (const [key, s] of Object.entries(row.windows)) {
-      const prev = per.get(key)
-      per.set(
-        key,
-        prev
-          ? {
-              sales: dec(prev.sales).plus(s.sales).toString(),
-              returned: dec(prev.returned).plus(s.returned).toString(),
-              transactions: prev.transactions + s.transactions,
-            }
-          : s,
-      )
-    }
-    sales.set(state, per)
   }
+  const total = (s: Sum | undefined) => ({ sales: (s?.sales ?? dec(0)).toFixed(2), transactions: s?.transactions ?? 0 })
   return {
-    asOf: THRESHOLDS_AS_OF, // the thresholds table's date
+    asOf: THRESHOLDS_AS_OF,
     today: today.toISOString().slice(0, 10),
     rows: computeExposure(rules, sales, registered, today),
-    unresolved: [...unresolved.values()].map((u) => ({ window: u.window, sales: u.sales.toFixed(2), transactions: u.transactions })),
-    notUsd: yearWindows.map((w) => ({
+    unresolved: years.map((w) => ({ window: w, ...total(unresolved.get(w.key)) })),
+    notUsd: years.map((w) => ({
       window: w,
-      byCurrency: [...(notUsd.get(w.key) ?? new Map<string, Sum>()).entries()]
+      byCurrency: [...(notUsd.get(w.key) ?? [])]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([currency, v]) => ({
-          currency: currency.toUpperCase() || "(none)",
-          sales: v.sales.toFixed(2),
-          transactions: v.transactions,
-        })),
+        .map(([currency, v]) => ({ currency: currency.toUpperCase() || "(none)", ...total(v) })),
     })),
   }
+}
+
+type Sum = { sales: ReturnType<typeof dec>; transactions: number }
+function add(sums: Map<string, Sum>, key: string, s: { sales: string; transactions: number }) {
+  const got = sums.get(key)
+  sums.set(key, { sales: (got?.sales ?? dec(0)).plus(s.sales), transactions: (got?.transactions ?? 0) + s.transactions })
 }
 
 export async function setRegistered(container: MedusaContainer, state: string, registered: boolean): Promise<void> {

@@ -1,7 +1,5 @@
-/**
- * The measurement windows of economic nexus periods (./thresholds.ts), in UTC: which date ranges a
- * state's sales are summed over on a given day. Pure; the SQL reader sums every window once per state.
- */
+// The measurement windows of economic nexus periods (./thresholds.ts), in UTC: which date ranges a
+// state's sales are summed over on a given day. Pure; the SQL reader sums every window once per state.
 import type { PeriodKind } from "../options"
 
 /** A half-open date range [from, to), ISO dates (YYYY-MM-DD), UTC. */

@@ -1,17 +1,13 @@
-/**
- * Economic nexus thresholds per state: the sales (and, where counted, transactions) above which a
- * remote seller must register there, and the period measured. Every row names its source and can
- * be overridden (option `nexus.thresholds`). The service only taxes where the merchant is
- * registered, so this table tells a merchant where to register next.
- */
-
+// Economic nexus thresholds per state: the sales (and, where counted, transactions) above which a
+// remote seller must register there, and the period measured. Every row names its source and can
+// be overridden (option `nexus.thresholds`). The service only taxes where the merchant is
+// registered, so this table tells a merchant where to register next.
 import type { PeriodKind } from "../options"
 
 /** The date the table was last checked against the states' guidance (shown on the admin page). */
 export const THRESHOLDS_AS_OF = "2026-01-01"
 
 export interface NexusRule {
-  /** two-letter code */
   state: string
   name: string
   /** dollars; null: the state has no state-level sales tax (no threshold to reach) */
@@ -23,7 +19,6 @@ export interface NexusRule {
   period: PeriodKind
   /** whether returns are netted from the sales counted (gross sales when false) */
   netsReturns: boolean
-  /** where the row comes from */
   source: string
 }
 
@@ -85,15 +80,13 @@ const ROWS: Row[] = [
   ["WY", "Wyoming", 100_000, null, P, "Wyo. Stat. § 39-15-501; 200 transactions dropped 2024-07-01"],
 ]
 
-const AND_STATES = new Set(["CT", "NY"])
-
 /** The table as shipped (51 rows: the 50 states and DC). */
 export const NEXUS_RULES: readonly NexusRule[] = ROWS.map(([state, name, sales, transactions, period, source]) => ({
   state,
   name,
   sales,
   transactions,
-  combine: AND_STATES.has(state) ? "and" : "or",
+  combine: state === "CT" || state === "NY" ? "and" : "or",
   period,
   netsReturns: false,
   source,

@@ -9,6 +9,7 @@ import {
   channelLocations,
   isReturnOption,
   isUsOrigin,
+  item,
   lc,
   list,
   nameOf,
@@ -21,220 +22,140 @@ import { stockItem, ticItem } from "./catalogue"
 import type { SetupFixId, SetupInput, SetupItem } from "./types"
 
 export function setupChecklist(input: SetupInput): SetupItem[] {
-  return [
-    regionItem(input),
-    taxRegionItem(input),
-    locationItem(input),
-    shippingItem(input),
-    stockItem(input),
-    ticItem(input),
-    connectionItem(input),
-  ]
+  return [regionItem, taxRegionItem, locationItem, shippingItem, stockItem, ticItem, connectionItem].map((check) => check(input))
 }
 
 function regionItem({ regions }: SetupInput): SetupItem {
-  const title = "A region for the United States in USD"
+  const say = item("us_region", "A region for the United States in USD")
   const r = usRegion(regions)
   if (!r)
-    return {
-      id: "us_region",
-      title,
-      done: false,
-      detail: "No region holds the United States: a US address cannot check out.",
+    return say(false, "No region holds the United States: a US address cannot check out.", {
       fix: { id: "create_us_region", label: "Create the United States region (USD)" },
-    }
+    })
   if (lc(r.currency_code) !== "usd")
-    return {
-      id: "us_region",
-      title,
-      done: false,
-      detail: `The United States is in the region ${nameOf(r)}, whose currency is ${String(r.currency_code ?? "?").toUpperCase()}: US sales tax is quoted in USD only.`,
-      help: {
-        text: `Move the United States out of ${nameOf(r)} into a region in USD (Settings → Regions).`,
-        href: `/settings/regions/${r.id}`,
+    return say(
+      false,
+      `The United States is in the region ${nameOf(r)}, whose currency is ${String(r.currency_code ?? "?").toUpperCase()}: US sales tax is quoted in USD only.`,
+      {
+        help: {
+          text: `Move the United States out of ${nameOf(r)} into a region in USD (Settings → Regions).`,
+          href: `/settings/regions/${r.id}`,
+        },
       },
-    }
-  return { id: "us_region", title, done: true, detail: `Region ${nameOf(r)} (USD).` }
+    )
+  return say(true, `Region ${nameOf(r)} (USD).`)
 }
 
-function taxRegionItem({ taxRegions, salesTaxProviderIds }: SetupInput): SetupItem {
-  const title = "The US tax region on this plugin's provider"
+function taxRegionItem({ taxRegions, salesTaxProviderIds: ids }: SetupInput): SetupItem {
+  const say = item("us_tax_region", "The US tax region on this plugin's provider")
   const t = usTaxRegion(taxRegions)
-  if (t && t.provider_id && salesTaxProviderIds.includes(t.provider_id))
-    return { id: "us_tax_region", title, done: true, detail: `Tax region United States on ${t.provider_id}.` }
-  if (salesTaxProviderIds.length !== 1)
-    return {
-      id: "us_tax_region",
-      title,
-      done: false,
-      detail: salesTaxProviderIds.length
-        ? `Several providers of this plugin are registered (${list(salesTaxProviderIds)}): which one the US uses is your choice.`
-        : "The Tax Module has no provider of this plugin: it is not in medusa-config's tax providers.",
-      help: salesTaxProviderIds.length
-        ? {
-            text: "Choose the provider in Settings → Tax Regions → United States.",
-            href: t ? `/settings/tax-regions/${t.id}` : "/settings/tax-regions",
-          }
-        : {
-            text: 'Add { resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options } to the providers of @medusajs/medusa/tax in medusa-config, then restart.',
-          },
-    }
-  const provider = salesTaxProviderIds[0]!
+  if (t?.provider_id && ids.includes(t.provider_id)) return say(true, `Tax region United States on ${t.provider_id}.`)
+  if (ids.length > 1)
+    return say(false, `Several providers of this plugin are registered (${list(ids)}): which one the US uses is your choice.`, {
+      help: {
+        text: "Choose the provider in Settings → Tax Regions → United States.",
+        href: t ? `/settings/tax-regions/${t.id}` : "/settings/tax-regions",
+      },
+    })
+  if (!ids.length)
+    return say(false, "The Tax Module has no provider of this plugin: it is not in medusa-config's tax providers.", {
+      help: {
+        text: 'Add { resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options } to the providers of @medusajs/medusa/tax in medusa-config, then restart.',
+      },
+    })
   if (!t)
-    return {
-      id: "us_tax_region",
-      title,
-      done: false,
-      detail: "No tax region for the United States: US carts get no tax.",
-      fix: { id: "create_us_tax_region", label: `Create the US tax region on this provider (${provider})` },
-    }
-  return {
-    id: "us_tax_region",
-    title,
-    done: false,
-    detail: `The US tax region uses ${t.provider_id ?? "no provider"}, not this plugin.`,
-    fix: { id: "use_provider_for_us_tax_region", label: `Use this provider (${provider}) for the US tax region` },
-  }
+    return say(false, "No tax region for the United States: US carts get no tax.", {
+      fix: { id: "create_us_tax_region", label: `Create the US tax region on this provider (${ids[0]})` },
+    })
+  return say(false, `The US tax region uses ${t.provider_id ?? "no provider"}, not this plugin.`, {
+    fix: { id: "use_provider_for_us_tax_region", label: `Use this provider (${ids[0]}) for the US tax region` },
+  })
 }
 
 function locationItem(input: SetupInput): SetupItem {
-  const title = "A US stock location with a complete address for each sales channel"
+  const say = item("us_location", "A US stock location with a complete address for each sales channel")
   const rows = channelLocations(input)
   if (!rows.length)
-    return {
-      id: "us_location",
-      title,
-      done: false,
-      detail: NO_SELLING_CHANNEL,
+    return say(false, NO_SELLING_CHANNEL, {
       help: { text: "Publish your products to a sales channel (Products → the product → Sales channels).", href: "/products" },
-    }
+    })
   const lacking = rows.filter((r) => !r.us.length)
-  if (!lacking.length)
-    return {
-      id: "us_location",
-      title,
-      done: true,
-      detail: rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.map(nameOf))}`).join("; "),
-    }
-  const names = lacking.map((r) => nameOf(r.channel))
+  if (!lacking.length) return say(true, rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.map(nameOf))}`).join("; "))
+  const names = list(lacking.map((r) => nameOf(r.channel)))
   // a US location whose address is incomplete: only its owner can complete it
-  const incomplete = lacking.flatMap((r) => r.all).filter((l) => lc(l.address?.country_code) === US)
-  if (incomplete.length) {
-    const l = incomplete[0]!
-    return {
-      id: "us_location",
-      title,
-      done: false,
-      detail: `${nameOf(l)} is in the US but its address is incomplete (${locationOrigin(l.address).reason}); its lines are taxed from the origin option.`,
-      help: { text: `Complete the address of ${nameOf(l)} (Settings → Locations & Shipping).`, href: `/settings/locations/${l.id}` },
-    }
-  }
+  const l = lacking.flatMap((r) => r.all).find((x) => lc(x.address?.country_code) === US)
+  if (l)
+    return say(
+      false,
+      `${nameOf(l)} is in the US but its address is incomplete (${locationOrigin(l.address).reason}); its lines are taxed from the origin option.`,
+      { help: { text: `Complete the address of ${nameOf(l)} (Settings → Locations & Shipping).`, href: `/settings/locations/${l.id}` } },
+    )
   const usLocations = input.locations.filter(isUsOrigin)
   if (usLocations.length === 1)
-    return {
-      id: "us_location",
-      title,
-      done: false,
-      detail: `No US stock location for ${list(names)}.`,
-      fix: { id: "link_us_location", label: `Make ${nameOf(usLocations[0]!)} a location of ${list(names)}` },
-    }
+    return say(false, `No US stock location for ${names}.`, {
+      fix: { id: "link_us_location", label: `Make ${nameOf(usLocations[0]!)} a location of ${names}` },
+    })
   if (usLocations.length > 1)
-    return {
-      id: "us_location",
-      title,
-      done: false,
-      detail: `No US stock location for ${list(names)}; the store has several (${list(usLocations.map(nameOf))}).`,
+    return say(false, `No US stock location for ${names}; the store has several (${list(usLocations.map(nameOf))}).`, {
       help: {
-        text: `Add one of them to ${list(names)} (Settings → Locations & Shipping → the location → Sales channels).`,
+        text: `Add one of them to ${names} (Settings → Locations & Shipping → the location → Sales channels).`,
         href: "/settings/locations",
       },
-    }
-  return {
-    id: "us_location",
-    title,
-    done: false,
-    detail: `No US stock location for ${list(names)}: US orders would ship from ${
-      rows.flatMap((r) => r.all).length ? list([...new Set(rows.flatMap((r) => r.all).map(nameOf))]) : "nowhere"
-    }.`,
+    })
+  const from = [...new Set(rows.flatMap((r) => r.all).map(nameOf))]
+  return say(false, `No US stock location for ${names}: US orders would ship from ${from.length ? list(from) : "nowhere"}.`, {
     fix: { id: "create_us_location", label: `Create a US stock location at the origin address (${addressLine(input.origin)})` },
-  }
+  })
 }
 
 function shippingItem(input: SetupInput): SetupItem {
-  const title = "A shipping option for US addresses, from a US location, in each sales channel"
+  const say = item("us_shipping", "A shipping option for US addresses, from a US location, in each sales channel")
   const rows = channelLocations(input)
+  if (!rows.length) return say(false, NO_SELLING_CHANNEL)
   const lacking = rows.filter((r) => !r.us.some((l) => usShippingOptions(l).length))
-  if (!rows.length || !lacking.length)
-    return {
-      id: "us_shipping",
-      title,
-      done: rows.length > 0,
-      detail: rows.length
-        ? rows
-            .map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map((o) => nameOf(o)))].sort())}`)
-            .join("; ")
-        : NO_SELLING_CHANNEL,
-    }
-  const names = lacking.map((r) => nameOf(r.channel))
+  if (!lacking.length)
+    return say(
+      true,
+      rows.map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map(nameOf))].sort())}`).join("; "),
+    )
+  const names = list(lacking.map((r) => nameOf(r.channel)))
   const fromAbroad = lacking.flatMap((r) => r.all.filter((l) => !isUsOrigin(l) && usShippingOptions(l).length))
   const detail = fromAbroad.length
-    ? `${list(names)}: US addresses are shipped from ${list([...new Set(fromAbroad.map(nameOf))])}, not a US location (taxed from the origin option).`
-    : `${list(names)}: no shipping option for US addresses; a US cart cannot check out.`
+    ? `${names}: US addresses are shipped from ${list([...new Set(fromAbroad.map(nameOf))])}, not a US location (taxed from the origin option).`
+    : `${names}: no shipping option for US addresses; a US cart cannot check out.`
   if (lacking.some((r) => !r.us.length))
-    return {
-      id: "us_shipping",
-      title,
-      done: false,
-      detail,
-      help: { text: "First give each sales channel a US stock location (the item above)." },
-    }
+    return say(false, detail, { help: { text: "First give each sales channel a US stock location (the item above)." } })
+  const at = list([...new Set(lacking.map((r) => nameOf(r.us[0]!)))])
   const templates = shippingTemplates(input.locations)
   if (!templates.some((t) => !isReturnOption(t)))
-    return {
-      id: "us_shipping",
-      title,
-      done: false,
-      detail,
+    return say(false, detail, {
       help: {
-        text: `Create a shipping option with a USD price for the United States at ${list([...new Set(lacking.map((r) => nameOf(r.us[0]!)))])} (Settings → Locations & Shipping).`,
+        text: `Create a shipping option with a USD price for the United States at ${at} (Settings → Locations & Shipping).`,
         href: "/settings/locations",
       },
-    }
-  return {
-    id: "us_shipping",
-    title,
-    done: false,
-    detail,
-    fix: {
-      id: "add_us_shipping",
-      label: `Offer ${list(templates.map((t) => nameOf(t)))} to US addresses from ${list([...new Set(lacking.map((r) => nameOf(r.us[0]!)))])}`,
-    },
-  }
+    })
+  return say(false, detail, { fix: { id: "add_us_shipping", label: `Offer ${list(templates.map(nameOf))} to US addresses from ${at}` } })
 }
 
 function connectionItem({ connection }: SetupInput): SetupItem {
-  const title = "The Sales Tax Service answers with the configured key and connection"
-  if (connection.ok) return { id: "connection", title, done: true, detail: "Ping answered." }
-  return {
-    id: "connection",
-    title,
-    done: false,
-    detail: `Ping failed: ${connection.error ?? "no answer"}.`,
+  const say = item("connection", "The Sales Tax Service answers with the configured key and connection")
+  if (connection.ok) return say(true, "Ping answered.")
+  return say(false, `Ping failed: ${connection.error ?? "no answer"}.`, {
     help: {
       text: "Check the options baseUrl, apiKey and connectionId (for the sandbox: `npx sales-tax-sandbox` listens on http://127.0.0.1:8787 with its default key and connection; see the README's install section).",
     },
-  }
+  })
 }
 
 /** Pure: the checklist as the setup script prints it (one line per item, its action indented below). */
 export function formatChecklist(items: readonly SetupItem[]): string {
-  const out: string[] = []
-  for (const i of items) {
-    out.push(`${i.done ? "[x]" : "[ ]"} ${i.title}: ${i.detail}`)
-    if (i.fix) out.push(`    fix (--fix): ${i.fix.label}`)
-    if (i.help) out.push(`    to do: ${i.help.text}${i.help.href ? ` (admin: /app${i.help.href})` : ""}`)
-  }
-  return out.join("\n")
+  return items
+    .flatMap((i) => [
+      `${i.done ? "[x]" : "[ ]"} ${i.title}: ${i.detail}`,
+      ...(i.fix ? [`    fix (--fix): ${i.fix.label}`] : []),
+      ...(i.help ? [`    to do: ${i.help.text}${i.help.href ? ` (admin: /app${i.help.href})` : ""}`] : []),
+    ])
+    .join("\n")
 }
 
 /** Pure: the next fix `--fix` applies: the first offered, unless it was just applied (no progress: stop). */

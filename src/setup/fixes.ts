@@ -1,56 +1,24 @@
-/** Pure: a fix id of the setup checklist turned into the exact records to create or change (src/setup/checks.ts). */
+/** Pure: a fix id of the setup checklist turned into the exact records to create or change (./checklist.ts). */
 import { setupChecklist } from "./checklist"
 import { channelLocations, coversUs, isUsOrigin, nameOf, shippingTemplates, usShippingOptions, usTaxRegion, usdPrice } from "./selectors"
 import type { SetupFixId, SetupInput } from "./types"
 
-export type FixPlan =
-  | {
-      kind: "create_us_region"
-      region: { name: string; currency_code: "usd"; countries: ["us"]; automatic_taxes: true; payment_providers: string[] }
-    }
-  | { kind: "create_us_tax_region"; taxRegion: { country_code: "us"; provider_id: string } }
-  | { kind: "use_provider_for_us_tax_region"; taxRegionId: string; providerId: string }
-  | {
-      kind: "create_us_location"
-      location: {
-        name: string
-        address: { address_1: string; address_2?: string; city: string; province: string; postal_code: string; country_code: "us" }
-      }
-      salesChannelIds: string[]
-      fulfillmentProviderIds: string[]
-    }
-  | { kind: "link_us_location"; locationId: string; salesChannelIds: string[] }
-  | {
-      kind: "add_us_shipping"
-      targets: {
-        locationId: string
-        locationName: string
-        /** an existing service zone covering the US, or null: a fulfillment set with one is created */
-        serviceZoneId: string | null
-        /** fulfillment providers of the templates not yet linked to the location */
-        linkProviderIds: string[]
-      }[]
-      options: {
-        name: string
-        price_type: "flat"
-        provider_id: string
-        shipping_profile_id: string
-        type: { label: string; description: string; code: string }
-        amount: number
-        rules: { attribute: string; operator: string; value: string }[]
-      }[]
-    }
-
-const ok = (plan: FixPlan) => ({ ok: true as const, plan })
+/** The records a fix creates or changes, by kind. */
+export type FixPlan = NonNullable<ReturnType<typeof plan>>
+const ok = <P extends FixPlan>(p: P) => ({ ok: true as const, plan: p })
 
 /** Pure: the records a fix creates or changes, or why it does not apply (not offered on the list now). */
-export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: FixPlan } | { ok: false; reason: string } {
-  const offered = setupChecklist(input).find((i) => i.fix?.id === fix)
-  if (!offered) return { ok: false, reason: `the fix ${fix} is not offered now: its item is done or needs a choice (see the checklist)` }
+export function planFix(input: SetupInput, fix: SetupFixId) {
+  if (!setupChecklist(input).some((i) => i.fix?.id === fix))
+    return { ok: false as const, reason: `the fix ${fix} is not offered now: its item is done or needs a choice (see the checklist)` }
+  return ok(plan(input, fix))
+}
+
+function plan(input: SetupInput, fix: SetupFixId) {
   switch (fix) {
     case "create_us_region": {
       const providers = [...new Set(input.regions.flatMap((r) => (r.payment_providers ?? []).map((p) => p.id)))].sort()
-      return ok({
+      return {
         kind: fix,
         region: {
           name: "United States",
@@ -59,17 +27,17 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
           automatic_taxes: true,
           payment_providers: providers.length ? providers : ["pp_system_default"],
         },
-      })
+      }
     }
     case "create_us_tax_region":
-      return ok({ kind: fix, taxRegion: { country_code: "us", provider_id: input.salesTaxProviderIds[0]! } })
+      return { kind: fix, taxRegion: { country_code: "us", provider_id: input.salesTaxProviderIds[0]! } }
     case "use_provider_for_us_tax_region":
-      return ok({ kind: fix, taxRegionId: usTaxRegion(input.taxRegions)!.id, providerId: input.salesTaxProviderIds[0]! })
+      return { kind: fix, taxRegionId: usTaxRegion(input.taxRegions)!.id, providerId: input.salesTaxProviderIds[0]! }
     case "create_us_location": {
       const o = input.origin
       const lacking = channelLocations(input).filter((r) => !r.us.length)
       const providers = [...new Set(input.locations.flatMap((l) => (l.fulfillment_providers ?? []).map((p) => p.id)))].sort()
-      return ok({
+      return {
         kind: fix,
         location: {
           name: "US Warehouse",
@@ -84,16 +52,16 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
         },
         salesChannelIds: lacking.map((r) => r.channel.id),
         fulfillmentProviderIds: providers,
-      })
+      }
     }
     case "link_us_location":
-      return ok({
+      return {
         kind: fix,
         locationId: input.locations.filter(isUsOrigin)[0]!.id,
         salesChannelIds: channelLocations(input)
           .filter((r) => !r.us.length)
           .map((r) => r.channel.id),
-      })
+      }
     case "add_us_shipping": {
       const templates = shippingTemplates(input.locations)
       const lacking = channelLocations(input).filter((r) => !r.us.some((l) => usShippingOptions(l).length))
@@ -107,12 +75,12 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
           linkProviderIds: [...new Set(templates.map((t) => t.provider_id!))].filter((p) => !linked.has(p)).sort(),
         }
       })
-      return ok({
+      return {
         kind: fix,
         targets,
         options: templates.map((t) => ({
           name: nameOf(t),
-          price_type: "flat",
+          price_type: "flat" as const,
           provider_id: t.provider_id!,
           shipping_profile_id: t.shipping_profile_id!,
           type: {
@@ -125,7 +93,7 @@ export function planFix(input: SetupInput, fix: SetupFixId): { ok: true; plan: F
             .filter((r) => r.attribute && r.operator)
             .map((r) => ({ attribute: r.attribute!, operator: r.operator!, value: String(r.value) })),
         })),
-      })
+      }
     }
   }
 }

@@ -1,8 +1,6 @@
-/**
- * The setup checklist against a running Medusa: reads what the checks need through Query (the
- * pure part is ./checks.ts) and applies a fix through Medusa's workflows. Shared by the admin
- * routes and the setup script.
- */
+// The setup checklist against a running Medusa: reads what the checks need through Query (the pure
+// part is ./checklist.ts) and applies a fix through Medusa's workflows. Shared by the admin routes
+// and the setup script.
 import {
   batchLinksWorkflow,
   createLocationFulfillmentSetWorkflow,
@@ -41,36 +39,18 @@ type Scope = Pick<MedusaContainer, "resolve">
 
 const ALL = { take: 1000, skip: 0 }
 
-export const LOCATION_FIELDS = [
+const OPTION = "fulfillment_sets.service_zones.shipping_options"
+const LOCATION_FIELDS = [
   ...LOCATION_ADDRESS_FIELDS,
-  "sales_channels.id",
-  "fulfillment_providers.id",
-  "fulfillment_sets.id",
-  "fulfillment_sets.name",
-  "fulfillment_sets.type",
-  "fulfillment_sets.service_zones.id",
-  "fulfillment_sets.service_zones.name",
-  "fulfillment_sets.service_zones.geo_zones.type",
-  "fulfillment_sets.service_zones.geo_zones.country_code",
-  "fulfillment_sets.service_zones.shipping_options.id",
-  "fulfillment_sets.service_zones.shipping_options.name",
-  "fulfillment_sets.service_zones.shipping_options.price_type",
-  "fulfillment_sets.service_zones.shipping_options.provider_id",
-  "fulfillment_sets.service_zones.shipping_options.shipping_profile_id",
-  "fulfillment_sets.service_zones.shipping_options.type.label",
-  "fulfillment_sets.service_zones.shipping_options.type.description",
-  "fulfillment_sets.service_zones.shipping_options.type.code",
-  "fulfillment_sets.service_zones.shipping_options.rules.attribute",
-  "fulfillment_sets.service_zones.shipping_options.rules.operator",
-  "fulfillment_sets.service_zones.shipping_options.rules.value",
-  "fulfillment_sets.service_zones.shipping_options.prices.currency_code",
-  "fulfillment_sets.service_zones.shipping_options.prices.amount",
-  "fulfillment_sets.service_zones.shipping_options.prices.price_rules.id",
-] as const
-
-export async function readLocations(scope: Scope): Promise<SetupLocation[]> {
-  return graph<SetupLocation>(scope, { entity: "stock_location", fields: LOCATION_FIELDS, pagination: ALL })
-}
+  ...["sales_channels.id", "fulfillment_providers.id", "fulfillment_sets.id", "fulfillment_sets.name", "fulfillment_sets.type"],
+  ...["id", "name", "geo_zones.type", "geo_zones.country_code"].map((f) => `fulfillment_sets.service_zones.${f}`),
+  ...["id", "name", "price_type", "provider_id", "shipping_profile_id", "type.label", "type.description", "type.code"].map(
+    (f) => `${OPTION}.${f}`,
+  ),
+  ...["rules.attribute", "rules.operator", "rules.value", "prices.currency_code", "prices.amount", "prices.price_rules.id"].map(
+    (f) => `${OPTION}.${f}`,
+  ),
+]
 
 /** The Tax Module's enabled providers of this plugin. */
 async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
@@ -104,46 +84,34 @@ interface ProductRow extends ProductTicFields {
     | null
 }
 
-/** The published products: channels, TIC on the default or not, stock levels. */
+/** The published products: channels, TIC on the default or not, the locations holding each managed inventory item. */
 async function readPublished(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
+  const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
   const { rows, truncated } = await readProducts<ProductRow>(
     scope,
-    [
-      ...PRODUCT_TIC_FIELDS,
-      "title",
-      "sales_channels.id",
-      "variants.manage_inventory",
-      "variants.inventory_items.inventory_item_id",
-      "variants.inventory_items.inventory.location_levels.location_id",
-    ],
+    [...PRODUCT_TIC_FIELDS, "title", "sales_channels.id", ...stock, "variants.inventory_items.inventory.location_levels.location_id"],
     { status: "published" },
   )
-  return { products: await toSetupProducts(scope, rows, defaultTic), truncated }
-}
-
-async function toSetupProducts(scope: Scope, rows: ProductRow[], defaultTic: number): Promise<SetupProduct[]> {
   const tics = await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic)
-  return rows.map((p) => ({
-    id: p.id,
-    title: p.title || p.id,
-    sales_channel_ids: (p.sales_channels ?? []).map((c) => c.id),
-    on_default_tic: (tics.get(p.id)?.source ?? "default") === "default",
-    inventory: [
-      ...new Map(
-        (p.variants ?? [])
-          .filter((v) => v.manage_inventory)
-          .flatMap((v) => v.inventory_items ?? [])
-          .map((i) => [
-            i.inventory_item_id,
-            { id: i.inventory_item_id, location_ids: (i.inventory?.location_levels ?? []).map((l) => l.location_id) },
-          ]),
-      ).values(),
-    ],
-  }))
+  const products = rows.map((p) => {
+    const items = (p.variants ?? []).filter((v) => v.manage_inventory).flatMap((v) => v.inventory_items ?? [])
+    const inventory = items.map((i) => ({
+      id: i.inventory_item_id,
+      location_ids: (i.inventory?.location_levels ?? []).map((l) => l.location_id),
+    }))
+    return {
+      id: p.id,
+      title: p.title || p.id,
+      sales_channel_ids: (p.sales_channels ?? []).map((c) => c.id),
+      on_default_tic: (tics.get(p.id)?.source ?? "default") === "default",
+      inventory: [...new Map(inventory.map((i) => [i.id, i])).values()],
+    }
+  })
+  return { products, truncated }
 }
 
 /** What the checks read, from Query, the Tax Module, the options and a ping. */
-export async function readSetupInput(scope: Scope): Promise<SetupInput> {
+async function readSetupInput(scope: Scope): Promise<SetupInput> {
   const options = getPluginOptions(scope)
   const [regions, taxRegions, salesChannels, locations, providers, connection, products] = await Promise.all([
     graph<SetupRegion>(scope, {
@@ -158,7 +126,7 @@ export async function readSetupInput(scope: Scope): Promise<SetupInput> {
       pagination: ALL,
     }),
     graph<SetupSalesChannel>(scope, { entity: "sales_channel", fields: ["id", "name", "is_disabled"], pagination: ALL }),
-    readLocations(scope),
+    graph<SetupLocation>(scope, { entity: "stock_location", fields: LOCATION_FIELDS, pagination: ALL }),
     salesTaxProviderIds(scope),
     pingConnection(scope),
     readPublished(scope, options.defaultTic),
@@ -186,7 +154,7 @@ export class FixNotOffered extends Error {}
 export class FixBusy extends Error {}
 
 /** The one lock of every setup fix (Medusa's Locking Module: across instances with a shared provider). */
-export const SETUP_FIX_LOCK = "sales-tax:setup-fix"
+const SETUP_FIX_LOCK = "sales-tax:setup-fix"
 const FIX_LOCK_WAIT_SECONDS = 120
 
 interface Locking {
@@ -254,7 +222,7 @@ async function linkProviders(container: MedusaContainer, locationId: string, pro
 }
 
 /** Runs a plan through Medusa's workflows; returns a sentence of what was done. */
-export async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<string> {
+async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<string> {
   switch (plan.kind) {
     case "create_us_region": {
       const { result } = await createRegionsWorkflow(container).run({ input: { regions: [plan.region] } })

@@ -12,19 +12,8 @@ import { applySetupFix, FixBusy, FixNotOffered, readChecklist } from "./medusa"
 import { check, settingsOverview } from "./settings"
 import { SETUP_FIX_IDS, type SetupItem } from "./types"
 
-/** One service connection as GET /admin/sales-tax/connections lists it (never its key). */
-export interface ConnectionView {
-  connectionId: string
-  /** always "****" */
-  apiKey: string
-  isDefault: boolean
-  /** the configured channels (the default: every channel no other connection names) */
-  salesChannels: { id: string; name: string | null; exists: boolean }[]
-}
-
-export interface AdminConnectionsResponse {
-  connections: ConnectionView[]
-}
+export type AdminConnectionsResponse = Awaited<ReturnType<typeof connectionViews>>
+export type ConnectionView = AdminConnectionsResponse["connections"][number]
 
 export const AdminSetupFixBody = z
   .object({ fix: z.enum(SETUP_FIX_IDS, { error: `must be one of ${SETUP_FIX_IDS.join(", ")}` }) })
@@ -34,14 +23,10 @@ const PingConnectionBody = z
   .object({ connection_id: z.string({ error: "connection_id is required" }).min(1, "connection_id is required").max(200) })
   .catchall(notAField)
 
-export interface AdminSetupResponse {
-  items: SetupItem[]
-  done: boolean
-}
+const checklist = (items: SetupItem[]) => ({ items, done: items.every((i) => i.done) })
+export type AdminSetupResponse = ReturnType<typeof checklist>
 /** `applied`: what the fix did. */
 export type AdminSetupFixResponse = AdminSetupResponse & { applied: string }
-
-const checklist = (items: SetupItem[]): AdminSetupResponse => ({ items, done: items.every((i) => i.done) })
 
 /** GET /admin/sales-tax/settings: health, options in force (key redacted), TIC coverage, filing failures and pause. */
 export async function getSettings(req: MedusaRequest, res: MedusaResponse): Promise<void> {
@@ -61,8 +46,7 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
   const { fix } = bodyOf(req, AdminSetupFixBody)
   try {
     const { applied, items } = await applySetupFix(req.scope, fix)
-    const out: AdminSetupFixResponse = { applied, ...checklist(items) }
-    res.json(out)
+    res.json({ applied, ...checklist(items) } satisfies AdminSetupFixResponse)
   } catch (e) {
     if (e instanceof FixNotOffered) {
       return sendError(res, 409, MedusaError.Types.NOT_ALLOWED, e.message, [{ location: "body.fix", message: e.message, value: fix }])
@@ -72,20 +56,20 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
   }
 }
 
-/** GET /admin/sales-tax/connections: each connection with its sales channels; the default lists the channels no other names. */
-export async function getConnections(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  const options = pluginOptions(req.scope)
-  const channels = await graph<{ id: string; name?: string | null }>(req.scope, {
+/** Each connection with its sales channels (the default: those no other names), its key never shown. */
+async function connectionViews(scope: MedusaRequest["scope"]) {
+  const options = pluginOptions(scope)
+  const channels = await graph<{ id: string; name?: string | null }>(scope, {
     entity: "sales_channel",
     fields: ["id", "name"],
     pagination: { take: 1000, skip: 0 },
   })
   const names = new Map(channels.map((c) => [c.id, c.name ?? null]))
   const configured = new Set(options.connections.flatMap((c) => c.salesChannelIds))
-  const out: AdminConnectionsResponse = {
+  return {
     connections: allConnections(options).map((c) => ({
       connectionId: c.connectionId,
-      apiKey: "****",
+      apiKey: "****" as const,
       isDefault: c.isDefault,
       salesChannels: (c.isDefault ? channels.map((x) => x.id).filter((id) => !configured.has(id)) : c.salesChannelIds).map((id) => ({
         id,
@@ -94,7 +78,11 @@ export async function getConnections(req: MedusaRequest, res: MedusaResponse): P
       })),
     })),
   }
-  res.json(out)
+}
+
+/** GET /admin/sales-tax/connections */
+export async function getConnections(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  res.json(await connectionViews(req.scope))
 }
 
 /** POST /admin/sales-tax/connections/ping { connection_id }: the service's ping on that connection; 404 for one not configured. */

@@ -2,10 +2,11 @@
 import type { Address } from "../service/contract"
 import { locationOrigin } from "../service/origins/origins"
 import type {
+  SetupCheckId,
   SetupInput,
+  SetupItem,
   SetupLocation,
   SetupRegion,
-  SetupSalesChannel,
   SetupServiceZone,
   SetupShippingOption,
   SetupTaxRegion,
@@ -16,6 +17,10 @@ export const lc = (s: string | null | undefined) => String(s ?? "").toLowerCase(
 export const nameOf = (x: { id: string; name?: string | null }) => x.name?.trim() || x.id
 export const list = (names: string[]) => names.join(", ")
 export const NO_SELLING_CHANNEL = "No enabled sales channel has a published product."
+/** An item of the checklist: `item(id, title)(done, detail, { fix | help })`. */
+export const item =
+  (id: SetupCheckId, title: string) =>
+  (done: boolean, detail: string, action?: Pick<SetupItem, "fix" | "help">): SetupItem => ({ id, title, done, detail, ...action })
 export const addressLine = (a: Address) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
 export function usRegion(regions: readonly SetupRegion[]): SetupRegion | undefined {
@@ -27,17 +32,6 @@ export function usTaxRegion(taxRegions: readonly SetupTaxRegion[]): SetupTaxRegi
   return taxRegions.find((t) => lc(t.country_code) === US && !t.province_code && !t.parent_id)
 }
 
-/**
- * Pure: the sales channels a storefront sells through: enabled, with a published product (every
- * enabled one when not all products were read). An empty channel, such as Medusa's automatic
- * "Default Sales Channel", needs no US location, shipping or stock.
- */
-export function sellingChannels(input: Pick<SetupInput, "salesChannels" | "products" | "productsTruncated">): SetupSalesChannel[] {
-  const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
-  return input.salesChannels.filter((c) => !c.is_disabled && (input.productsTruncated || stocked.has(c.id)))
-}
-
-export const servesChannel = (l: SetupLocation, channelId: string) => (l.sales_channels ?? []).some((c) => c.id === channelId)
 /** Pure: a location whose address is a complete US address (an origin of its own). */
 export const isUsOrigin = (l: SetupLocation) => !!locationOrigin(l.address).origin
 export const coversUs = (z: SetupServiceZone) => (z.geo_zones ?? []).some((g) => lc(g.country_code) === US)
@@ -59,12 +53,19 @@ export function servesUsOrders(l: SetupLocation): boolean {
   return (l.fulfillment_sets ?? []).some((f) => (f.service_zones ?? []).some(coversUs))
 }
 
-/** Pure: for each selling channel, the locations it has and which of them are US origins. */
+/**
+ * Pure: for each selling channel (enabled, with a published product; every enabled one when not all
+ * products were read), its locations and which of them are US origins. An empty channel, such as
+ * Medusa's automatic "Default Sales Channel", needs no US location, shipping or stock.
+ */
 export function channelLocations(input: SetupInput) {
-  return sellingChannels(input).map((c) => {
-    const all = input.locations.filter((l) => servesChannel(l, c.id))
-    return { channel: c, all, us: all.filter(isUsOrigin) }
-  })
+  const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
+  return input.salesChannels
+    .filter((c) => !c.is_disabled && (input.productsTruncated || stocked.has(c.id)))
+    .map((c) => {
+      const all = input.locations.filter((l) => (l.sales_channels ?? []).some((x) => x.id === c.id))
+      return { channel: c, all, us: all.filter(isUsOrigin) }
+    })
 }
 
 /** Pure: the store's shipping options with a USD currency price, to be offered to US addresses (one per name). */

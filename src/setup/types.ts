@@ -1,4 +1,4 @@
-/** What the setup checks read (Query's rows) and what they answer (src/setup/checks.ts). */
+/** What the setup checks read (Query's rows) and what they answer (./checklist.ts). */
 import type { Address } from "../service/contract"
 import type { LocationAddressLike } from "../service/origins/origins"
 
@@ -18,11 +18,7 @@ export interface SetupTaxRegion {
   provider_id?: string | null
 }
 
-export interface SetupSalesChannel {
-  id: string
-  name?: string | null
-  is_disabled?: boolean | null
-}
+export type SetupSalesChannel = { id: string; name?: string | null; is_disabled?: boolean | null }
 
 /** A published product: its channels, whether its TIC is the default, its stock per inventory item. */
 export interface SetupProduct {
@@ -62,26 +58,23 @@ export interface SetupLocation {
   fulfillment_sets?: { id: string; name?: string | null; type?: string | null; service_zones?: SetupServiceZone[] | null }[] | null
 }
 
-/** What the checks read (Query's rows, the registered providers, the options' origin, a ping). */
+/** What the checks read: Query's rows, the Tax Module's providers of this plugin, the options, a ping. */
 export interface SetupInput {
   regions: SetupRegion[]
   taxRegions: SetupTaxRegion[]
-  /** the Tax Module's providers of this plugin (`tp_sales-tax_<id>`) */
   salesTaxProviderIds: string[]
   salesChannels: SetupSalesChannel[]
   locations: SetupLocation[]
   /** the published products (up to a bound: `productsTruncated` when there were more) */
   products: SetupProduct[]
   productsTruncated: boolean
-  /** the `defaultTic` option */
   defaultTic: number
-  /** the `origin` option: the fallback ship-from address */
+  /** the fallback ship-from address */
   origin: Address
   connection: { ok: boolean; error?: string | null }
 }
 
-export const SETUP_CHECK_IDS = ["us_region", "us_tax_region", "us_location", "us_shipping", "us_stock", "us_tics", "connection"] as const
-export type SetupCheckId = (typeof SETUP_CHECK_IDS)[number]
+export type SetupCheckId = "us_region" | "us_tax_region" | "us_location" | "us_shipping" | "us_stock" | "us_tics" | "connection"
 export const SETUP_FIX_IDS = [
   "create_us_region",
   "create_us_tax_region",

@@ -1,28 +1,21 @@
 // The customer page's "Add certificate" button and its drawer: the form (from the field list
 // below), validated with the contract's schema, then POSTed; the server's located errors are
 // shown under their fields the same way.
-import { Button, Checkbox, Drawer, Input, Label, Textarea, toast } from "@medusajs/ui"
+import { Button, Checkbox, Drawer, Label, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
-import { AdminApiError, api, errorMessage } from "../lib/api"
+import { api, errorMessage } from "../lib/api"
+import { useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
-import { Btn, Choice, ErrorText, Note } from "./ui"
+import { Btn, ErrorText, Field, Note } from "./ui"
 
-interface FieldSpec {
-  /** the field's path in the request, as errors name it (its input's id is `st-<name>`) */
-  name: string
-  label: string
-  options?: readonly (string | readonly [string, string])[]
-  placeholder?: string
-  hint?: string
-  multiline?: true
-}
+type Spec = Omit<Parameters<typeof Field>[0], "id" | "value" | "onChange"> & { name: string }
 
 const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
 const ADDRESS: TextField[] = ["line1", "line2", "city", "state", "zip"]
-const f = (key: TextField, label: string, more: Partial<FieldSpec> = {}) => ({
+const f = (key: TextField, label: string, more: Partial<Spec> = {}) => ({
   key,
   label,
   name: ADDRESS.includes(key) ? `address.${key}` : key,
@@ -41,88 +34,61 @@ const FIELDS = [
   f("customerBusinessDescription", "Business description", { multiline: true, hint: "Required when the business type is Other" }),
 ]
 
-/** A labelled field (text, select or text area by its spec) with its hint, or its validation message, underneath. */
-function FormField({ spec, value, onChange, error }: { spec: FieldSpec; value: string; onChange: (v: string) => void; error?: string }) {
-  const id = `st-${spec.name}`
-  return (
-    <div className="flex flex-col gap-y-1" data-field={spec.name}>
-      <Label size="xsmall" weight="plus" htmlFor={id}>
-        {spec.label}
-      </Label>
-      {spec.options ? (
-        <Choice
-          id={id}
-          testId={`select-${spec.name}`}
-          value={value}
-          onChange={onChange}
-          options={spec.options}
-          placeholder={spec.placeholder}
-          invalid={!!error}
-        />
-      ) : spec.multiline ? (
-        <Textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} />
-      ) : (
-        <Input
-          id={id}
-          size="small"
-          placeholder={spec.placeholder}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          aria-invalid={!!error}
-        />
-      )}
-      {spec.hint && !error ? <Note tone="muted">{spec.hint}</Note> : null}
-      {error ? (
-        <Note tone="error" testId={`error-${spec.name}`}>
-          {error}
-        </Note>
-      ) : null}
-    </div>
-  )
-}
-
-export function CreateCertificateDrawer({
-  customer,
-  query,
-  onCreated,
+/** A field of the form: its input's id is `st-<name>`, its select's test id `select-<name>`, its message's `error-<name>`. */
+const FormField = ({
+  spec,
+  errors,
+  ...props
 }: {
-  customer: AdminCertificatesResponse["customer"]
-  query: string
-  onCreated: () => void
-}) {
+  spec: Spec
+  value: string
+  onChange: (v: string) => void
+  errors: Record<string, string>
+}) => (
+  <Field
+    {...spec}
+    {...props}
+    id={`st-${spec.name}`}
+    small
+    testId={spec.options ? `select-${spec.name}` : undefined}
+    error={errors[spec.name]}
+    errorTestId={`error-${spec.name}`}
+  />
+)
+
+export function CreateCertificateDrawer(props: { customer: AdminCertificatesResponse["customer"]; query: string; onCreated: () => void }) {
+  const { customer } = props
   const [open, setOpen] = useState(false)
   const defaultName = customer.companyName || customer.name || ""
   const [form, setForm] = useState<FormState>(() => emptyForm(defaultName))
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const [submitting, setSubmitting] = useState(false)
   const [formError, setFormError] = useState<string | null>(null)
+  const { busy, errors, setErrors, submit } = useSubmit(setFormError)
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }))
   const setStates = (states: StateRow[]) => set("states", states)
   const setRow = (i: number, patch: Partial<StateRow>) => setStates(form.states.map((s, j) => (j === i ? { ...s, ...patch } : s)))
 
-  const submit = async () => {
+  const save = () => {
     const v = validate(customer.id, form)
-    setErrors(v)
     setFormError(null)
-    if (Object.keys(v).length) return
-    setSubmitting(true)
-    try {
-      await api(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${query}`, {
+    if (Object.keys(v).length) return setErrors(v)
+    return submit(async () => {
+      await api(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, {
         method: "POST",
         body: toBody(form),
+      }).catch((e: unknown) => {
+        setFormError(errorMessage(e))
+        throw e
       })
       toast.success("Exemption certificate created")
       setOpen(false)
       setForm(emptyForm(defaultName))
-      onCreated()
-    } catch (e) {
-      if (e instanceof AdminApiError && e.errors.length) setErrors(e.fieldErrors())
-      setFormError(errorMessage(e))
-    } finally {
-      setSubmitting(false)
-    }
+      props.onCreated()
+    })
   }
 
+  const field = (spec: Spec & { key: TextField }) => (
+    <FormField key={spec.key} spec={spec} value={form[spec.key]} onChange={(v) => set(spec.key, v)} errors={errors} />
+  )
   return (
     <Drawer open={open} onOpenChange={setOpen}>
       <Drawer.Trigger asChild>
@@ -138,18 +104,10 @@ export function CreateCertificateDrawer({
           {FIELDS.map((row) =>
             Array.isArray(row) ? (
               <div key={row[0]!.key} className="grid grid-cols-3 gap-x-3">
-                {row.map((spec) => (
-                  <FormField
-                    key={spec.key}
-                    spec={spec}
-                    value={form[spec.key]}
-                    onChange={(v) => set(spec.key, v)}
-                    error={errors[spec.name]}
-                  />
-                ))}
+                {row.map(field)}
               </div>
             ) : (
-              <FormField key={row.key} spec={row} value={form[row.key]} onChange={(v) => set(row.key, v)} error={errors[row.name]} />
+              field(row)
             ),
           )}
           <div className="flex flex-col gap-y-2">
@@ -172,7 +130,7 @@ export function CreateCertificateDrawer({
                   spec={{ name: `states[${i}].abbreviation`, label: `State ${i + 1}`, options: US_STATES, placeholder: "State" }}
                   value={row.abbreviation}
                   onChange={(v) => setRow(i, { abbreviation: v })}
-                  error={errors[`states[${i}].abbreviation`]}
+                  errors={errors}
                 />
                 <FormField
                   spec={{
@@ -181,7 +139,7 @@ export function CreateCertificateDrawer({
                   }}
                   value={row.identificationNumber}
                   onChange={(v) => setRow(i, { identificationNumber: v })}
-                  error={errors[`states[${i}].identificationNumber`]}
+                  errors={errors}
                 />
                 <Btn
                   variant="transparent"
@@ -213,7 +171,7 @@ export function CreateCertificateDrawer({
               Cancel
             </Button>
           </Drawer.Close>
-          <Btn variant="primary" busy={submitting} onClick={submit} testId="certificate-save">
+          <Btn variant="primary" busy={busy} onClick={save} testId="certificate-save">
             Save certificate
           </Btn>
         </Drawer.Footer>

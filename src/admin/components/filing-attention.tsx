@@ -3,31 +3,21 @@
 // None was collected from the shopper: the merchant owes what is filed.
 import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { api, errorMessage, fieldErrorsOf } from "../lib/api"
+import { api } from "../lib/api"
 import { hasFailedWork, money, type FilingView, type RequoteView } from "../lib/filing"
-import { Btn, LabeledInput, Note } from "./ui"
+import { useSubmit } from "../lib/hooks"
+import { Btn, Field, Note } from "./ui"
 
 export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
-  const [state, setState] = useState(f.snapshot?.destination?.state ?? "")
-  const [zip, setZip] = useState(f.snapshot?.destination?.zip ?? "")
-  const [errors, setErrors] = useState<Record<string, string>>({})
-  const [busy, setBusy] = useState(false)
-  const submit = async () => {
-    setBusy(true)
-    setErrors({})
-    try {
-      const out = await api<RequoteView>(`${path}/requote`, { method: "POST", body: { state, zip } })
+  const [to, setTo] = useState({ state: f.snapshot?.destination?.state ?? "", zip: f.snapshot?.destination?.zip ?? "" })
+  const { busy, errors, submit } = useSubmit()
+  const requote = () =>
+    submit(async () => {
+      const out = await api<RequoteView>(`${path}/requote`, { method: "POST", body: to })
       if (hasFailedWork(out.filing)) toast.error(`Re-quoted, not filed yet: ${out.filing.last_error ?? "see the record"}`)
       else toast.success(`Filed for ${out.destination?.state} ${out.destination?.zip}: the merchant owes ${money(out.owed_tax)}`)
       await onDone()
-    } catch (e) {
-      const fe = fieldErrorsOf(e)
-      setErrors(fe)
-      if (!Object.keys(fe).length) toast.error(errorMessage(e))
-    } finally {
-      setBusy(false)
-    }
-  }
+    })
   return (
     <div className="flex flex-col gap-y-2 px-6 py-3" data-testid="filing-attention">
       <Text size="small" weight="plus">
@@ -45,25 +35,22 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
             address is filed, and the merchant owes it.
           </Note>
           <div className="flex flex-wrap items-end gap-2">
-            <LabeledInput
-              id="filing-attention-state"
-              label="State"
-              labelSize="xsmall"
-              width={88}
-              value={state}
-              placeholder="TX"
-              onChange={setState}
-            />
-            <LabeledInput
-              id="filing-attention-zip"
-              label="ZIP"
-              labelSize="xsmall"
-              width={120}
-              value={zip}
-              placeholder="78701"
-              onChange={setZip}
-            />
-            <Btn busy={busy} onClick={submit} testId="filing-requote">
+            {(
+              [
+                ["state", "State", 88, "TX"],
+                ["zip", "ZIP", 120, "78701"],
+              ] as const
+            ).map(([k, label, width, placeholder]) => (
+              <Field
+                key={k}
+                id={`filing-attention-${k}`}
+                {...{ label, width, placeholder }}
+                small
+                value={to[k]}
+                onChange={(v) => setTo((t) => ({ ...t, [k]: v }))}
+              />
+            ))}
+            <Btn busy={busy} onClick={requote} testId="filing-requote">
               Re-quote and file
             </Btn>
           </div>

@@ -1,7 +1,7 @@
 // The shared pieces of the plugin's admin pages and widgets: page and section frames, toned text,
-// links, a data-driven table, labelled inputs and selects, state badges and a progress bar, so a
-// page or widget says only what it shows.
-import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text } from "@medusajs/ui"
+// links, a data-driven table, labelled fields, badges and a progress bar, so a page or widget says
+// only what it shows.
+import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea } from "@medusajs/ui"
 import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
 import type { TicImportJob } from "../../tics/medusa"
@@ -43,13 +43,25 @@ export function Btn({
   return <Button size="small" variant={variant} isLoading={busy} data-testid={testId} {...props} />
 }
 
-export function NavLink({ to, testId, children }: { to: string; testId?: string; children: ReactNode }) {
-  return (
-    <Link to={to} className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid={testId}>
-      {children}
-    </Link>
-  )
-}
+export const NavLink = ({ to, testId, children }: { to: string; testId?: string; children: ReactNode }) => (
+  <Link to={to} className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid={testId}>
+    {children}
+  </Link>
+)
+
+/** A heading with the line under it (a string is set as a subtle note). */
+const Titled = (props: { level: "h1" | "h2"; title: ReactNode; subtitle?: ReactNode }) => (
+  <div>
+    <Heading level={props.level}>{props.title}</Heading>
+    {typeof props.subtitle === "string" ? (
+      <Note tone="subtle" size="small">
+        {props.subtitle}
+      </Note>
+    ) : (
+      props.subtitle
+    )}
+  </div>
+)
 
 /** A settings page: its header (title, subtitle, actions), its load error, then its content. */
 export function Page(props: {
@@ -76,28 +88,12 @@ export function Page(props: {
   )
 }
 
-/** A heading with the line under it (a string is set as a subtle note). */
-function Titled(props: { level: "h1" | "h2"; title: ReactNode; subtitle?: ReactNode }) {
-  return (
-    <div>
-      <Heading level={props.level}>{props.title}</Heading>
-      {typeof props.subtitle === "string" ? (
-        <Note tone="subtle" size="small">
-          {props.subtitle}
-        </Note>
-      ) : (
-        props.subtitle
-      )}
-    </div>
-  )
-}
-
 /**
  * A section of a page, or a widget: its heading with a line under it (`subtitle`) or beside it
  * (`aside`), its actions on the right, "Loading…" and the load error, then its content.
  */
 export function Section(props: {
-  testId: string
+  testId?: string
   title: ReactNode
   subtitle?: ReactNode
   aside?: string
@@ -121,30 +117,26 @@ export function Section(props: {
 }
 
 /** A figure in a box: its label over its value. */
-export function Figure({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) {
-  return (
-    <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
-      <Note tone="subtle">{label}</Note>
-      <Text size="large" weight="plus" className={tone && TONE[tone]}>
-        {value}
-      </Text>
-    </div>
-  )
-}
+export const Figure = ({ label, value, testId, tone }: { label: string; value: string | number; testId: string; tone?: "error" }) => (
+  <div className="flex flex-col rounded-md border px-3 py-2" style={{ minWidth: 150 }} data-testid={testId}>
+    <Note tone="subtle">{label}</Note>
+    <Text size="large" weight="plus" className={tone && TONE[tone]}>
+      {value}
+    </Text>
+  </div>
+)
 
 /** A label and its value, side by side. */
-export function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
-      <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">
-        {label}
-      </Text>
-      <div className="min-w-0 break-words text-right" data-testid={testId}>
-        {typeof children === "string" ? <Text size="small">{children}</Text> : children}
-      </div>
+export const Row = ({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) => (
+  <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
+    <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">
+      {label}
+    </Text>
+    <div className="min-w-0 break-words text-right" data-testid={testId}>
+      {typeof children === "string" ? <Text size="small">{children}</Text> : children}
     </div>
-  )
-}
+  </div>
+)
 
 /** A table: one header per column, one cell per column and row; `right` lists the right-aligned columns. */
 export function DataTable<T>(props: {
@@ -213,42 +205,57 @@ export function Pager(props: {
   )
 }
 
-/** A small input over its label (its id is also its test id), its message underneath. */
-export function LabeledInput(props: {
+type Options = readonly (string | readonly [string, string])[]
+
+/**
+ * A labelled field: a select of `options`, a text area when `multiline`, else an input (its id is
+ * also its test id unless told); its error, or its hint, underneath.
+ */
+export function Field(props: {
   id: string
   label: string
   value: string
   onChange: (value: string) => void
+  options?: Options
+  multiline?: boolean
   type?: string
   placeholder?: string
-  width?: number
-  labelSize?: "xsmall"
-  invalid?: boolean
+  hint?: string
   error?: string
   errorTestId?: string
+  testId?: string
+  small?: boolean
+  width?: number
   onKeyDown?: (key: string) => void
   onBlur?: () => void
 }) {
+  const { id, value, onChange, error, placeholder } = props
   return (
     <div className="flex min-w-0 flex-col gap-y-1" style={props.width ? { width: props.width } : undefined}>
-      <Label size={props.labelSize ?? "small"} htmlFor={props.id}>
+      <Label size={props.small ? "xsmall" : "small"} htmlFor={id}>
         {props.label}
       </Label>
-      <Input
-        id={props.id}
-        size="small"
-        type={props.type}
-        value={props.value}
-        placeholder={props.placeholder}
-        onChange={(e) => props.onChange(e.target.value)}
-        onKeyDown={props.onKeyDown && ((e) => props.onKeyDown!(e.key))}
-        onBlur={props.onBlur}
-        aria-invalid={props.invalid || !!props.error}
-        data-testid={props.id}
-      />
-      {props.error ? (
-        <Note tone="error" testId={props.errorTestId}>
-          {props.error}
+      {props.options ? (
+        <Choice id={id} testId={props.testId ?? id} {...{ value, onChange, placeholder }} options={props.options} invalid={!!error} />
+      ) : props.multiline ? (
+        <Textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <Input
+          id={id}
+          size="small"
+          type={props.type}
+          value={value}
+          placeholder={placeholder}
+          onChange={(e) => onChange(e.target.value)}
+          onKeyDown={props.onKeyDown && ((e) => props.onKeyDown!(e.key))}
+          onBlur={props.onBlur}
+          aria-invalid={!!error}
+          data-testid={props.testId ?? id}
+        />
+      )}
+      {error || props.hint ? (
+        <Note tone={error ? "error" : "muted"} testId={error ? props.errorTestId : undefined}>
+          {error || props.hint}
         </Note>
       ) : null}
     </div>
@@ -259,16 +266,15 @@ export function LabeledInput(props: {
 export function Choice(props: {
   value: string
   onChange: (value: string) => void
-  options: readonly (string | readonly [string, string])[]
+  options: Options
   placeholder?: string
   id?: string
   testId?: string
   invalid?: boolean
-  size?: "small"
   label?: string
 }) {
   return (
-    <Select size={props.size} value={props.value || undefined} onValueChange={props.onChange}>
+    <Select size="small" value={props.value || undefined} onValueChange={props.onChange}>
       <Select.Trigger id={props.id} data-testid={props.testId} aria-invalid={props.invalid} aria-label={props.label}>
         <Select.Value placeholder={props.placeholder} />
       </Select.Trigger>
@@ -295,34 +301,28 @@ export const Tag = ({ color, children, testId, title }: { color: BadgeColor; chi
   </Badge>
 )
 
-/** A progress bar at `pct` percent, its line of text under it. */
-export function Progress({ pct, children }: { pct: number; children?: ReactNode }) {
-  return (
-    <>
-      <div
-        className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
-        role="progressbar"
-        aria-valuenow={pct}
-        aria-valuemin={0}
-        aria-valuemax={100}
-      >
-        <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
-      </div>
-      {children}
-    </>
-  )
-}
+/** A progress bar at `pct` percent. */
+export const Progress = ({ pct }: { pct: number }) => (
+  <div
+    className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
+    role="progressbar"
+    aria-valuenow={pct}
+    aria-valuemin={0}
+    aria-valuemax={100}
+  >
+    <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
+  </div>
+)
 
 /** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
 export function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
   const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : job.status === "done" ? 100 : 0
   return (
     <div data-testid={testId} data-status={job.status}>
-      <Progress pct={pct}>
-        <Note tone={job.status === "failed" ? "error" : "subtle"}>
-          {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-        </Note>
-      </Progress>
+      <Progress pct={pct} />
+      <Note tone={job.status === "failed" ? "error" : "subtle"}>
+        {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
+      </Note>
       {children}
     </div>
   )

@@ -1,7 +1,7 @@
 // The hooks every page and widget shares: a load with its error, a busy action, a polled job.
 import { toast } from "@medusajs/ui"
 import { useCallback, useEffect, useRef, useState } from "react"
-import { api, errorMessage } from "./api"
+import { api, errorMessage, fieldErrorsOf } from "./api"
 
 /** Loads data on mount and on `reload()`; keeps the last good data while reloading. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -48,6 +48,24 @@ export function useBusy<K extends string = string>(onError: (message: string) =>
     }
   }
   return { busy, run }
+}
+
+/** A form's submit: `busy` while it runs; a failure's located messages in `errors`, any other to `onError`. */
+export function useSubmit(onError?: (message: string) => void) {
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const { busy, run } = useBusy(onError)
+  const submit = (fn: () => Promise<unknown>) =>
+    run("submit", async () => {
+      setErrors({})
+      try {
+        await fn()
+      } catch (e) {
+        const located = fieldErrorsOf(e)
+        if (!Object.keys(located).length) throw e
+        setErrors(located)
+      }
+    })
+  return { busy: busy !== null, errors, setErrors, submit }
 }
 
 /**

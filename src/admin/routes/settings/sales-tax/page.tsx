@@ -18,22 +18,17 @@ const SOURCE_LABEL: Record<TicSource, string> = {
   default: "Falling back to the default",
 }
 
-const PAGES = [
-  ["activity", "Activity"],
-  ["reconciliation", "Reconciliation"],
-  ["nexus", "Nexus"],
-  ["tics", "TICs"],
-]
+const PAGES = { activity: "Activity", reconciliation: "Reconciliation", nexus: "Nexus", tics: "TICs" }
 
-function flatten(obj: Record<string, unknown>, prefix = ""): [string, string][] {
+function flatten(obj: object, prefix = ""): [string, string][] {
   return Object.entries(obj).flatMap(([k, v]): [string, string][] => {
     const key = prefix ? `${prefix}.${k}` : k
-    if (v && typeof v === "object" && !Array.isArray(v)) return flatten(v as Record<string, unknown>, key)
+    if (v && typeof v === "object" && !Array.isArray(v)) return flatten(v, key)
     return [[key, v === undefined ? "" : typeof v === "string" ? v : JSON.stringify(v)]]
   })
 }
 
-/** Settings → Sales Tax: setup, connection health, connections and locations, options in force (key redacted), TIC coverage, recent failures. */
+/** Settings → Sales Tax: setup, connection health, connections and locations, options in force (key redacted), TIC coverage, failures. */
 const SalesTaxSettingsPage = () => {
   const { data, error, loading, reload } = useLoad(() => api<AdminSettingsResponse>("/admin/sales-tax/settings"), [])
   const { busy: retrying, run } = useBusy()
@@ -47,8 +42,7 @@ const SalesTaxSettingsPage = () => {
       else toast.success(`Order ${orderId}: ${filing.state.replace(/_/g, " ")}`)
       await reload()
     })
-  const health = data?.connection.health
-  const ping = data?.connection.ping
+  const { health, ping } = data?.connection ?? {}
   const paused = data?.filingPaused
 
   return (
@@ -59,7 +53,7 @@ const SalesTaxSettingsPage = () => {
       error={error}
       actions={
         <>
-          {PAGES.map(([path, label]) => (
+          {Object.entries(PAGES).map(([path, label]) => (
             <NavLink key={path} to={`/settings/sales-tax/${path}`} testId={`settings-${path}-link`}>
               {label}
             </NavLink>
@@ -122,22 +116,16 @@ const SalesTaxSettingsPage = () => {
 
           <Section title="Options in force" testId="settings-options">
             <div className="grid gap-x-4 gap-y-1 px-6 py-4" style={{ gridTemplateColumns: "240px 1fr" }}>
-              {data.options ? (
-                flatten(data.options).map(([k, v]) => (
-                  <Fragment key={k}>
-                    <Note tone="subtle" className="font-mono">
-                      {k}
-                    </Note>
-                    <Note className="font-mono break-all" testId={`option-${k}`}>
-                      {v}
-                    </Note>
-                  </Fragment>
-                ))
-              ) : (
-                <Note tone="error" size="small">
-                  {data.optionsError}
-                </Note>
-              )}
+              {flatten(data.options).map(([k, v]) => (
+                <Fragment key={k}>
+                  <Note tone="subtle" className="font-mono">
+                    {k}
+                  </Note>
+                  <Note className="font-mono break-all" testId={`option-${k}`}>
+                    {v}
+                  </Note>
+                </Fragment>
+              ))}
             </div>
           </Section>
 

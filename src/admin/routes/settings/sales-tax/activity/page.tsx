@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router-dom"
 import { api } from "../../../../lib/api"
 import { useLoad } from "../../../../lib/hooks"
 import type { ActivityEntry } from "../../../../../service/activity"
-import { Btn, Choice, DataTable, Empty, ErrorText, LabeledInput, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
+import { Btn, DataTable, Empty, ErrorText, Field, NavLink, Note, Page, Pager, Row, Tag } from "../../../../components/ui"
 
 /** An entry as JSON: its date a string, its bodies only in the one-entry answer. */
 type Entry = Omit<ActivityEntry, "at" | "request_body" | "response_body"> & { at: string; request_body?: unknown; response_body?: unknown }
@@ -58,14 +58,9 @@ function Detail({ id, onClose }: { id: string; onClose: () => void }) {
         <Drawer.Body className="flex flex-col gap-y-2 overflow-auto">
           <ErrorText error={error} />
           {rows.map(([label, value]) => (
-            <div key={label} className="flex justify-between gap-x-4 py-1">
-              <Note tone="subtle" size="small">
-                {label}
-              </Note>
-              <Note size="small" className="text-right">
-                {value ?? "—"}
-              </Note>
-            </div>
+            <Row key={label} label={label}>
+              {value ?? "—"}
+            </Row>
           ))}
           {bodies.map(([title, text, testId]) => (
             <div key={title} className="contents">
@@ -111,18 +106,16 @@ const ActivityPage = () => {
       actions={
         <>
           {SELECTS.map(([param, label, options]) => (
-            <div key={param} className="flex flex-col gap-y-1">
-              <Label size="small">{label}</Label>
-              <Choice
-                size="small"
-                value={params.get(param) ?? "all"}
-                onChange={(v) => set(param, v === "all" ? null : v)}
-                options={options}
-                testId={`activity-${param}`}
-              />
-            </div>
+            <Field
+              key={param}
+              id={`activity-${param}`}
+              label={label}
+              value={params.get(param) ?? "all"}
+              onChange={(v) => set(param, v === "all" ? null : v)}
+              options={options}
+            />
           ))}
-          <LabeledInput
+          <Field
             id="activity-order"
             label="Order id"
             placeholder="order_…"

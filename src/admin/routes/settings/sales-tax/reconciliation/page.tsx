@@ -1,12 +1,12 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Container, Text, toast } from "@medusajs/ui"
 import { useEffect, useState } from "react"
-import { api, downloadFile, errorMessage, fieldErrorsOf } from "../../../../lib/api"
-import { useBusy, useJob, useLoad } from "../../../../lib/hooks"
+import { api, downloadFile } from "../../../../lib/api"
+import { useBusy, useJob, useLoad, useSubmit } from "../../../../lib/hooks"
 import type { DifferenceReason } from "../../../../../filing/reconciliation/types"
 import type { reportView, rowView } from "../../../../../filing/reconciliation/views"
 import type { BackfillJob } from "../../../../../filing/backfill/jobs"
-import { Btn, DataTable, ErrorText, Figure, LabeledInput, NavLink, Note, Page, Progress, Section, Tag } from "../../../../components/ui"
+import { Btn, DataTable, ErrorText, Figure, Field, NavLink, Note, Page, Progress, Section, Tag } from "../../../../components/ui"
 
 type MonthView = ReturnType<typeof reportView>
 type RowView = ReturnType<typeof rowView>
@@ -66,10 +66,9 @@ const eta = (s: number | null) => (s === null ? "—" : s < 60 ? `${s} s` : `${M
 function BackfillPanel({ onDone }: { onDone: () => void }) {
   const today = new Date().toISOString().slice(0, 10)
   const [range, setRange] = useState({ from: today, to: today })
-  const [errors, setErrors] = useState<Record<string, string>>({})
   const path = "/admin/sales-tax/reconciliation/backfill"
   const { job, setJob, start } = useJob<BackfillJob>(path, "backfill", 1000, onDone)
-  const { busy, run } = useBusy()
+  const { busy, errors, submit } = useSubmit()
 
   useEffect(() => {
     api<{ backfill: BackfillJob | null }>(path).then(
@@ -78,17 +77,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
     )
   }, [])
 
-  const begin = () =>
-    run("start", async () => {
-      setErrors({})
-      try {
-        start((await api<{ backfill: BackfillJob }>(path, { method: "POST", body: range })).backfill)
-      } catch (e) {
-        const fe = fieldErrorsOf(e)
-        setErrors(fe)
-        if (!Object.keys(fe).length) toast.error(errorMessage(e))
-      }
-    })
+  const begin = () => submit(async () => start((await api<{ backfill: BackfillJob }>(path, { method: "POST", body: range })).backfill))
 
   const p = job?.progress
   return (
@@ -99,7 +88,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
     >
       <div className="flex flex-wrap items-end gap-4 px-6 py-4">
         {(["from", "to"] as const).map((k) => (
-          <LabeledInput
+          <Field
             key={k}
             id={`backfill-${k}`}
             label={k === "from" ? "From" : "To (included)"}
@@ -110,7 +99,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
             errorTestId={`backfill-${k}-error`}
           />
         ))}
-        <Btn busy={busy === "start"} disabled={job?.status === "running"} onClick={begin} testId="backfill-start">
+        <Btn busy={busy} disabled={job?.status === "running"} onClick={begin} testId="backfill-start">
           Start backfill
         </Btn>
       </div>
@@ -122,7 +111,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
               {job.from} → {job.to}
             </Text>
           </div>
-          <Progress pct={p && p.total ? Math.round((p.processed / p.total) * 100) : job.status === "done" ? 100 : 0} />
+          <Progress pct={p?.total ? Math.round((p.processed / p.total) * 100) : job.status === "done" ? 100 : 0} />
           {p ? (
             <Text size="small" data-testid="backfill-figures">
               {p.processed} / {p.total} orders · {p.ordersPerSecond} orders/s · ETA {eta(p.etaSeconds)} · filed {p.filed}
@@ -175,7 +164,7 @@ const ReconciliationPage = () => {
       subtitle="Orders placed in the month (UTC): tax charged and refunded in Medusa against tax filed and refunded at the Sales Tax Service."
       actions={
         <>
-          <LabeledInput id="recon-month" label="Month" type="month" value={month} onChange={(v) => v && setMonth(v)} />
+          <Field id="recon-month" label="Month" type="month" value={month} onChange={(v) => v && setMonth(v)} />
           <Btn busy={loading} onClick={() => reload()} testId="recon-refresh">
             Refresh
           </Btn>

@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
 import { MathBN } from "@medusajs/framework/utils"
 import { dec, type DecLike } from "../../money"
-import { closestCandidate } from "./back-solve"
+import { closestCandidate, closestDouble, roundHalfUpCents as toCents } from "./back-solve"
 
 /**
  * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
@@ -37,7 +37,6 @@ export interface InclusiveSplit {
 }
 
 const CENT = new BigNumber("0.01")
-const toCents = (v: BigNumber) => v.decimalPlaces(2, BigNumber.ROUND_HALF_UP)
 
 /**
  * The line's rate as a fraction, as precisely as one answer tells it: the reported rate is rounded
@@ -217,9 +216,7 @@ export function backSolveInclusiveRate(input: {
   const net = shown.minus(a)
   if (net.lte(0) || a.isNegative()) return { rate: 0, exact: false }
   const taxAt = (ratePct: number) => medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct })
-  const best = closestCandidate(Math.fround(a.times(100).div(net).toNumber()), a, taxAt)
-  if (best !== null) return { rate: best, exact: true }
-  // beyond float4 resolution: the closest double
-  const d = a.times(100).div(net).toNumber()
-  return { rate: d, exact: toCents(taxAt(d)).eq(a) }
+  const q = a.times(100).div(net)
+  const best = closestCandidate(Math.fround(q.toNumber()), a, taxAt)
+  return best !== null ? { rate: best, exact: true } : closestDouble(q, a, taxAt)
 }

@@ -15,7 +15,6 @@ import {
   newestActiveFirst,
   origins,
   reconcileCustomer,
-  recordOrigin,
   type AdminCertificateResponse,
   type AdminCertificatesResponse,
   underCustomerLock,
@@ -71,7 +70,12 @@ export async function createForCustomer(req: AuthenticatedMedusaRequest, res: Me
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await conn.client.createCertificate({ ...body, customerId: id })
   const staff = req.auth_context?.actor_id ?? null
-  await recordOrigin(req.scope, { certificateId: certificate.certificateId, customerId: id, createdBy: "staff", actorId: staff })
+  await origins(req.scope)?.recordCertificateOrigin({
+    certificateId: certificate.certificateId,
+    customerId: id,
+    createdBy: "staff",
+    actorId: staff,
+  })
   // the new certificate applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)
   const out: AdminCertificateResponse = { certificate }

@@ -7,7 +7,7 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../service/contract"
 import type { SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import type { CertificateCreator, SalesTaxModuleService } from "../modules/sales-tax/service"
+import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import { pluginOptions, sendError } from "../http/answers"
 import type { CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
@@ -15,16 +15,8 @@ import { reconcilePlaceholders } from "../service/exemptions/certificate-claims"
 import { externalCertificatesMode } from "../options"
 import { runtimeSlot } from "../runtime"
 
-/** A certificate with what the store keeps about it (review, single-purchase use). */
-export type CertificateWithStanding = CertificateRecord & {
-  createdBy: CertificateCreator | null
-  /** pending (awaiting review), active, rejected, used (single purchase, its order filed), disabled */
-  status: "pending" | "active" | "rejected" | "used" | "disabled"
-  /** null when made elsewhere (no review: staff at the service) */
-  review: { status: "pending" | "approved" | "rejected"; rejectionReason: string | null; reviewedAt: string | null } | null
-  usedByOrderId: string | null
-  usedAt: string | null
-}
+/** A certificate with what the store keeps about it (review, single-purchase use): withStanding. */
+export type CertificateWithStanding = ReturnType<typeof withStanding<CertificateRecord>>
 
 export interface AdminCertificatesResponse {
   customer: { id: string; name: string | null; email: string | null; companyName: string | null }
@@ -48,19 +40,22 @@ export function customerOf(req: MedusaRequest): string {
   return a.actor_id
 }
 
-const limitersOf = runtimeSlot("shopperCertificateLimiters", () => new Map<number, RateLimiterMemory>())
+const perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT
+const limiterOf = runtimeSlot(
+  "shopperCertificateLimiter",
+  () => new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" }),
+)
 
-/** Takes one request from the customer's budget; false (and a 429 with Retry-After sent) past it. */
-export async function withinBudget(res: MedusaResponse, customerId: string, perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT): Promise<boolean> {
-  const limiters = limitersOf()
-  let limiter = limiters.get(perMinute)
-  if (!limiter) {
-    limiter = new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" })
-    limiters.set(perMinute, limiter)
-  }
+/**
+ * The logged-in customer (401 otherwise) when the routes are open (403 sent otherwise) and the
+ * request within their budget (429 with Retry-After sent past it); else null.
+ */
+export async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
+  const customerId = customerOf(req)
+  if (!shopperCertificatesOpen(req, res)) return null
   try {
-    await limiter.consume(customerId, 1)
-    return true
+    await limiterOf().consume(customerId, 1)
+    return customerId
   } catch (e) {
     if (!(e instanceof RateLimiterRes)) throw e
     const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
@@ -73,7 +68,7 @@ export async function withinBudget(res: MedusaResponse, customerId: string, perM
       undefined,
       "sales_tax_rate_limited",
     )
-    return false
+    return null
   }
 }
 
@@ -110,26 +105,22 @@ export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   }
 }
 
-export async function recordOrigin(scope: MedusaRequest["scope"], o: Parameters<OriginStore["recordCertificateOrigin"]>[0]): Promise<void> {
-  await origins(scope)?.recordCertificateOrigin(o)
-}
-
-/** Each certificate with who created it, its review, its single-purchase use and its status (CertificateWithStanding). */
-export async function withCreators<C extends CertificateRecord>(
-  scope: MedusaRequest["scope"],
-  list: C[],
-): Promise<(C & Omit<CertificateWithStanding, keyof CertificateRecord>)[]> {
+/** Each certificate with who created it, its review, its single-purchase use and its status (withStanding). */
+export async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]) {
   const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
   const external = externalCertificatesMode(pluginOptions(scope))
   return list.map((c) => withStanding(c, by[c.certificateId], external))
 }
 
-/** Pure: a certificate with its standing (absent: made elsewhere, active or pending by `external`). */
+/**
+ * Pure: a certificate with its standing (absent: made elsewhere, active or pending by `external`):
+ * its status (certificateStatus) and review (null when made elsewhere: no review).
+ */
 export function withStanding<C extends CertificateRecord>(
   c: C,
   st: CertificateStanding | undefined,
   external: "exempt" | "review" = "exempt",
-): C & Omit<CertificateWithStanding, keyof CertificateRecord> {
+) {
   return {
     ...c,
     createdBy: st?.createdBy ?? null,

@@ -9,16 +9,14 @@ import { isSalesTaxError } from "../service/client"
 import { bodyOf, notFound, pluginOptions, sendError, storeClient } from "../http/answers"
 import { AdminCreateCertificateBody } from "./body"
 import {
-  customerOf,
   listCertificates,
   newestActiveFirst,
   origins,
   reconcileCustomer,
   shopperCertificateCount,
-  shopperCertificatesOpen,
   underCustomerLock,
   withCreators,
-  withinBudget,
+  shopperOf,
   withStanding,
 } from "./shopper"
 
@@ -29,9 +27,8 @@ import {
  * disabled). A submission whose answer was lost is adopted here when the service shows it (pending).
  */
 export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  const customerId = customerOf(req)
-  if (!shopperCertificatesOpen(req, res)) return
-  if (!(await withinBudget(res, customerId))) return
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
   const client = storeClient(req)
   const active = await listCertificates(client, customerId, false)
   const store = origins(req.scope)
@@ -52,9 +49,8 @@ export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise
  * placeholder kept, adopted when the certificate is seen): 503 `sales_tax_certificate_unconfirmed`.
  */
 export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  const customerId = customerOf(req)
-  if (!shopperCertificatesOpen(req, res)) return
-  if (!(await withinBudget(res, customerId))) return
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
   const mode = pluginOptions(req.scope).shopperCertificates
   const store = origins(req.scope)
@@ -135,9 +131,8 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
  * unknown one, answers 404 alike. A sale already filed under it stays filed as charged.
  */
 export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  const customerId = customerOf(req)
-  if (!shopperCertificatesOpen(req, res)) return
-  if (!(await withinBudget(res, customerId))) return
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
   const id = req.params.certId!
   const client = storeClient(req)
   let certificate

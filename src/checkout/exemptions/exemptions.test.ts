@@ -1,6 +1,6 @@
 /** pickExemption: the certificate choice shared by the provider (checkout) and filing; the certificate lists' Caching Module store. */
 import {
-  CachingCertificateStore,
+  certificateStoreOn,
   activeCertificates,
   certificateCacheKey,
   invalidateCustomerCertificates,
@@ -52,10 +52,10 @@ describe("pickExemption", () => {
   })
 })
 
-describe("CachingCertificateStore", () => {
+describe("certificateStoreOn", () => {
   it("keeps a customer's list in the Caching Module under certificateCacheKey, with the TTL; the cache's errors are misses", async () => {
     const kv = new Map<string, { data: unknown; ttl?: number }>()
-    const store = new CachingCertificateStore({
+    const store = certificateStoreOn({
       get: async ({ key }) => kv.get(key)?.data ?? null,
       set: async ({ key, data, ttl }) => void kv.set(key, { data, ttl }),
     })
@@ -64,7 +64,7 @@ describe("CachingCertificateStore", () => {
     expect([...kv.entries()]).toEqual([[certificateCacheKey("cus_1"), { data: list, ttl: 120 }]])
     expect(await store.get("cus_1")).toEqual(list)
     expect(await store.get("cus_2")).toBeUndefined()
-    const down = new CachingCertificateStore({
+    const down = certificateStoreOn({
       get: async () => {
         throw new Error("redis down")
       },

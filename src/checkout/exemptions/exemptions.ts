@@ -1,6 +1,6 @@
 import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
-import { MedusaCachingStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
+import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
@@ -126,11 +126,9 @@ export async function invalidateCustomerCertificates(
 // filing forgets the list of a customer whose single-purchase certificate was used (it imports no checkout)
 registerForgetCertificates(invalidateCustomerCertificates)
 
-/** The Caching Module as a certificate-list store (keys from certificateCacheKey). */
-export class CachingCertificateStore extends MedusaCachingStore<ListedCertificate[]> {
-  constructor(caching: CachingModuleLike) {
-    super(caching, certificateCacheKey)
-  }
+/** Where certificate lists are kept: the Caching Module when usable (keys from certificateCacheKey), else in process. */
+export function certificateStoreOn(caching: CachingModuleLike | undefined): QuoteStore<ListedCertificate[]> {
+  return medusaStore<ListedCertificate[]>(caching, undefined, certificateCacheKey) ?? certificateCache()
 }
 
 /**

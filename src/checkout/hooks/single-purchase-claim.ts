@@ -15,13 +15,7 @@ import { connectionForChannel, optionsForChannel } from "../../service/connectio
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
 import { checkoutExemption, type ChargedTaxLine } from "../../service/exemptions/exemption-snapshot"
-import {
-  activeCertificates,
-  CachingCertificateStore,
-  certificateCache,
-  invalidateCustomerCertificates,
-  type CertificateStanding,
-} from "../exemptions/exemptions"
+import { activeCertificates, certificateStoreOn, invalidateCustomerCertificates, type CertificateStanding } from "../exemptions/exemptions"
 import type { CachingModuleLike } from "../quote/result-cache"
 import { claimDecision } from "../../service/exemptions/certificate-claims"
 import { recordFields } from "../../medusa/tax-line-record"
@@ -58,7 +52,7 @@ async function isSinglePurchase(container: MedusaContainer, cart: ClaimCart, cus
   try {
     const listed = (
       await activeCertificates(client, customerId, options.cacheTtlSeconds, {
-        store: caching && typeof caching.get === "function" ? new CachingCertificateStore(caching) : certificateCache(),
+        store: certificateStoreOn(caching),
         connectionId: conn.isDefault ? null : conn.connectionId,
         external: externalCertificatesMode(options),
       })

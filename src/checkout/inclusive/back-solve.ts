@@ -61,7 +61,8 @@ export function medusaTax(taxable: DecLike, ratePct: DecLike): BigNumber {
   return dec(taxable).times(dec(ratePct).shiftedBy(-2))
 }
 
-function roundHalfUpCents(v: BigNumber): BigNumber {
+/** Half-up to the cent (the service's rounding and Medusa's display). */
+export function roundHalfUpCents(v: BigNumber): BigNumber {
   return v.decimalPlaces(2, BigNumber.ROUND_HALF_UP)
 }
 
@@ -74,55 +75,38 @@ export interface BackSolveInput {
   displayRatePct?: number
 }
 
-export interface BackSolveResult {
-  rate: number
-  /** Medusa's unrounded tax with that rate. */
-  medusaAmount: string
-  /** true when Medusa's tax rounded half-up to the cent equals the service's amount. */
-  exact: boolean
-}
-
 /**
- * The float4 rate whose product with `taxable` is closest to `amount`, and whether it rounds to
- * it (beyond float4 resolution: the closest double, which only numeric columns keep exactly).
+ * The float4 rate whose product with `taxable` is closest to `amount`, Medusa's unrounded tax with
+ * it, and whether that rounds to the amount (beyond float4 resolution: the closest double, which
+ * only numeric columns keep exactly).
  */
-export function backSolveRate(input: BackSolveInput): BackSolveResult {
-  return backSolve(input, true)
+export function backSolveRate(input: BackSolveInput): { rate: number; medusaAmount: string; exact: boolean } {
+  const { rate, exact } = backSolve(input)
+  return { rate, medusaAmount: medusaTax(input.taxable, rate).toString(), exact }
 }
 
 /** backSolveRate without Medusa's amount (the provider reads only rate and exact), memoized. */
 export function solvedRate(input: BackSolveInput, taxableKey?: string): { rate: number; exact: boolean } {
   const key = `${taxableKey ?? String(input.taxable)}|${String(input.amount)}|${input.displayRatePct ?? 0}`
   const memo = solvedMemo()
-  const got = memo.get(key)
-  if (got) return got
-  const { rate, exact } = backSolve(input, false)
-  return memoSet(memo, key, Object.freeze({ rate, exact }))
+  return memo.get(key) ?? memoSet(memo, key, Object.freeze(backSolve(input)))
 }
 /** Memo of solvedRate (a pure function of taxable, amount and display rate). */
 const solvedMemo = runtimeSlot("solvedRates", () => new Map<string, { readonly rate: number; readonly exact: boolean }>())
 
-function backSolve({ taxable, amount, displayRatePct = 0 }: BackSolveInput, withAmount: boolean): BackSolveResult {
+function backSolve({ taxable, amount, displayRatePct = 0 }: BackSolveInput): { rate: number; exact: boolean } {
   const t = dec(taxable)
   const a = dec(amount)
-  if (t.lte(0)) {
-    return { rate: t.isZero() ? displayRatePct : 0, medusaAmount: "0", exact: a.isZero() }
-  }
-  if (a.isZero()) return { rate: 0, medusaAmount: "0", exact: true }
-  if (a.isNegative()) {
-    const r = a.times(100).div(t).toNumber()
-    const prod = medusaTax(t, r)
-    return { rate: r, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
-  }
+  if (t.lte(0)) return { rate: t.isZero() ? displayRatePct : 0, exact: a.isZero() }
+  if (a.isZero()) return { rate: 0, exact: true }
+  const best = a.isNegative() ? null : bestCandidate(t, a, startingFloat4(t, a))
+  return best !== null ? { rate: best, exact: true } : closestDouble(a.times(100).div(t), a, (r) => medusaTax(t, r))
+}
 
-  const f0 = startingFloat4(t, a)
-  const best = bestCandidate(t, a, f0)
-  if (best !== null) return { rate: best, medusaAmount: withAmount ? medusaTax(t, best).toString() : "", exact: true }
-
-  // beyond float4 resolution: the closest double (exact where the rate is kept in a numeric column)
-  const d = a.times(100).div(t).toNumber()
-  const prod = medusaTax(t, d)
-  return { rate: d, medusaAmount: prod.toString(), exact: roundHalfUpCents(prod).eq(a) }
+/** Beyond float4 resolution: the closest double (exact where the rate is kept in a numeric column). */
+export function closestDouble(ratePct: BigNumber, a: BigNumber, taxAt: (ratePct: number) => BigNumber): { rate: number; exact: boolean } {
+  const d = ratePct.toNumber()
+  return { rate: d, exact: roundHalfUpCents(taxAt(d)).eq(a) }
 }
 
 /**

@@ -4,73 +4,29 @@
  * connection, ZIP and TIC, kept in process; else the fallback's rate memory. A hint only picks the
  * first net to quote: the service's answer decides, and a wrong hint costs one re-quote.
  */
-import BigNumber from "bignumber.js"
+import type BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
 import type { CartIn } from "../../service/contract"
-import { dec, type DecLike } from "../../money"
+import { dec } from "../../money"
 import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../modules/sales-tax/last-known-rates"
-import { hintedNet, rateEstimate, type InclusiveLine } from "./inclusive"
+import { hintedNet, narrowKnown, type InclusiveLine } from "./inclusive"
 
+type Known = ReturnType<typeof narrowKnown>
 /** A quoted line as the hints read it. */
-interface QuotedLine {
-  amount: number
-  rate: number
-  net?: string
-}
-
-/** What is known of one ZIP and TIC's rate. */
-interface Known {
-  rate: string
-  lo: string
-  hi: string
-}
-
-/**
- * Pure: what one answer adds to what is known of a rate. The answers' intervals (rateEstimate) are
- * intersected; an answer outside the interval (the rate changed) replaces it. The rate to predict
- * with is the reported one while the interval allows it, else the interval's middle.
- */
-export function narrowKnown(prev: Known | undefined, net: DecLike, answer: { amount: number; rate: number }): Known {
-  const est = rateEstimate(net, answer)
-  let lo = est.lo
-  let hi = est.hi
-  if (prev) {
-    const l = BigNumber.max(lo, prev.lo)
-    const h = BigNumber.min(hi, prev.hi)
-    if (l.lte(h)) [lo, hi] = [l, h]
-  }
-  const reported = dec(answer.rate)
-  const rate = reported.gte(lo) && reported.lte(hi) ? reported : lo.plus(hi).div(2)
-  return { rate: rate.toString(), lo: lo.toString(), hi: hi.toString() }
-}
+type QuotedLine = { amount: number; rate: number; net?: string }
+type Lines = Readonly<Record<string, QuotedLine | undefined>>
+/** One live quote's answer as recorded. */
+type Answer = { carts: readonly { cart: CartIn }[]; lines: Lines; destinationZip: string; connectionId: string }
+/** An answer not yet folded into what is known (folded when a tax-inclusive cart asks: start). */
+type Seen = { net: string | undefined; price: number; quantity: number; amount: number; rate: number }
+/** Answers seen per ZIP and TIC since it was last folded */
+const PENDING = 16
 
 const key = (connectionId: string, zip: string, tic: number) => `${connectionId}|${zip}|${tic}`
 
-/** An answer not yet folded into what is known (folded when a tax-inclusive cart asks: start). */
-interface Seen {
-  net: string | undefined
-  price: number
-  quantity: number
-  amount: number
-  rate: number
-}
-/** What is known of one ZIP and TIC, and the answers seen since it was last folded (at most PENDING). */
-interface Entry {
-  known: Known | undefined
-  pending: Seen[]
-}
-const PENDING = 16
-/** One live quote's answer as recorded. */
-interface Answer {
-  carts: readonly { cart: CartIn }[]
-  lines: Readonly<Record<string, QuotedLine | undefined>>
-  destinationZip: string
-  connectionId: string
-}
-
 export class InclusiveHints {
   /** per connection, ZIP and TIC: the rate to predict with and the interval the answers allow */
-  readonly #rates = new LRUCache<string, Entry>({ max: 10_000, ttl: 3_600_000 })
+  readonly #rates = new LRUCache<string, { known: Known | undefined; pending: Seen[] }>({ max: 10_000, ttl: 3_600_000 })
   /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
   readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
   /** answers recorded and not yet filed by ZIP and TIC */
@@ -81,12 +37,7 @@ export class InclusiveHints {
    * so the answer is only kept here: filed after the shopper's answer (#file), narrowed when a
    * tax-inclusive cart reads the ZIP and TIC (known).
    */
-  record(
-    carts: readonly { cart: CartIn }[],
-    lines: Readonly<Record<string, QuotedLine | undefined>>,
-    destinationZip: string,
-    connectionId: string,
-  ): void {
+  record(carts: readonly { cart: CartIn }[], lines: Lines, destinationZip: string, connectionId: string): void {
     // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes
     // first (or at once past 1,000: each answer follows a service call, so the immediate runs between)
     const n = this.#answers.push({ carts, lines, destinationZip, connectionId })
@@ -105,9 +56,9 @@ export class InclusiveHints {
           const got = lines[li.itemId]
           if (!got || li.tic === undefined || li.tic === null) continue
           const k = key(connectionId, zip, li.tic)
-          const seen: Seen = { net: got.net, price: li.price, quantity: li.quantity, amount: got.amount, rate: got.rate }
           const e = this.#rates.get(k) ?? { known: undefined, pending: [] }
-          if (e.pending.push(seen) > PENDING) e.pending.shift()
+          if (e.pending.push({ net: got.net, price: li.price, quantity: li.quantity, amount: got.amount, rate: got.rate }) > PENDING)
+            e.pending.shift()
           this.#rates.set(k, e) // the hour runs from the latest answer
         }
       }
@@ -157,7 +108,7 @@ export class InclusiveHints {
         for (const k of await memory().knownRates(zip, [...missing], since)) {
           // the memory keeps percentages; the newest row per TIC wins
           if (!rates.has(k.tic)) {
-            const r = dec(k.rate).div(100).toString()
+            const r = dec(k.rate).div(100)
             rates.set(k.tic, { rate: r, lo: r, hi: r })
             this.stats.fromMemory++
           }

@@ -1,7 +1,7 @@
 import BigNumber from "bignumber.js"
 import { MathBN } from "@medusajs/framework/utils"
 import { dec, type DecLike } from "../../money"
-import { closestCandidate } from "./back-solve"
+import { closestCandidate, closestDouble, roundHalfUpCents as toCents } from "./back-solve"
 
 /**
  * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
@@ -37,7 +37,6 @@ export interface InclusiveSplit {
 }
 
 const CENT = new BigNumber("0.01")
-const toCents = (v: BigNumber) => v.decimalPlaces(2, BigNumber.ROUND_HALF_UP)
 
 /**
  * The line's rate as a fraction, as precisely as one answer tells it: the reported rate is rounded
@@ -60,21 +59,42 @@ export function serviceTax(net: DecLike, rate: DecLike): BigNumber {
   return toCents(dec(net).times(rate))
 }
 
-/** The nets on the cent around G ÷ (1 + rate), nearest first, within [0, G]. */
-function netsAround(g: BigNumber, rate: BigNumber): BigNumber[] {
-  const x0 = toCents(g.div(rate.plus(1)))
-  return [0, -1, 1, -2, 2].map((k) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(k)))))
+/**
+ * What one answer (at `net`) tells of a line's rate, narrowed by what `prev` knew: the intervals
+ * are intersected (one outside: the rate changed, it replaces them); the rate to predict with is
+ * the reported one while the interval allows it (rates are mostly whole to 4 places), else its middle.
+ */
+export function narrowKnown(
+  prev: { lo: DecLike; hi: DecLike } | undefined,
+  net: DecLike,
+  a: LineAnswer,
+): { rate: BigNumber; lo: BigNumber; hi: BigNumber } {
+  let { lo, hi } = rateEstimate(net, a)
+  if (prev) {
+    const l = BigNumber.max(lo, prev.lo)
+    const h = BigNumber.min(hi, prev.hi)
+    if (l.lte(h)) [lo, hi] = [l, h]
+  }
+  const reported = dec(a.rate)
+  return { rate: reported.gte(lo) && reported.lte(hi) ? reported : lo.plus(hi).div(2), lo, hi }
 }
 
-/** Whether net `x` closes N + T = G for every rate in [lo, hi]. */
-function closesSurely(g: BigNumber, x: BigNumber, lo: DecLike, hi: DecLike): boolean {
-  const t = serviceTax(x, lo)
-  return t.eq(serviceTax(x, hi)) && x.plus(t).eq(g)
+/**
+ * The net on the cent around G ÷ (1 + rate) that closes N + T = G for every rate in [lo, hi], else
+ * at `rate`, else (a gap: no net closes) the one cent short, the split chooseSplit keeps; `except`
+ * is not offered at `rate`.
+ */
+function closingNet(g: BigNumber, k: { rate: DecLike; lo: DecLike; hi: DecLike }, except?: BigNumber): BigNumber | undefined {
+  const x0 = toCents(g.div(dec(k.rate).plus(1)))
+  const cands = [0, -1, 1, -2, 2].map((i) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(i)))))
+  const sure = cands.find((x) => serviceTax(x, k.lo).eq(serviceTax(x, k.hi)) && x.plus(serviceTax(x, k.lo)).eq(g))
+  const at = (target: BigNumber) => cands.find((x) => !(except && x.eq(except)) && x.plus(serviceTax(x, k.rate)).eq(target))
+  return sure ?? at(g) ?? at(g.minus(CENT))
 }
 
 /**
  * The next net to quote for a line, from the last answer at `net` (null: none better). Taxed whole
- * at one rate: the net around G ÷ (1 + rate) whose predicted tax closes; else a Newton step.
+ * at one rate: the closing net (closingNet); else a Newton step with the reported rate as the slope.
  */
 export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber | null {
   const g = dec(gross)
@@ -82,24 +102,10 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
   const residual = g.minus(n).minus(a.amount)
   if (residual.isZero()) return null
   const est = rateEstimate(n, a)
-  if (est.whole) {
-    const cands = netsAround(g, est.rate)
-    const sure = cands.find((x) => closesSurely(g, x, est.lo, est.hi))
-    if (sure) return sure.eq(n) ? null : sure
-    // else the most likely rate: the reported one when the interval allows it (rates are mostly whole to 4 places)
-    const reported = dec(a.rate)
-    const likely = reported.gte(est.lo) && reported.lte(est.hi) ? reported : est.rate
-    for (const x of cands) {
-      const t = serviceTax(x, likely)
-      if (x.plus(t).eq(g) && !x.eq(n)) return x
-    }
-    // a gap: no net closes. Ask for the net one cent short (N + T = G − 0.01), the split charged then
-    const short = cands.find((x) => x.plus(serviceTax(x, likely)).eq(g.minus(CENT)))
-    return short && !short.eq(n) ? short : null
-  }
-  // a rule taxing part of the line (threshold): Newton step with the reported rate as the slope
-  const x = BigNumber.min(g, BigNumber.max(0, toCents(n.plus(residual.div(est.rate.plus(1))))))
-  return x.eq(n) ? null : x
+  const x = est.whole
+    ? closingNet(g, narrowKnown(undefined, n, a), n)
+    : BigNumber.min(g, BigNumber.max(0, toCents(n.plus(residual.div(est.rate.plus(1))))))
+  return x && !x.eq(n) ? x : null
 }
 
 /**
@@ -111,29 +117,15 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
   if (!tried.length) throw new Error("chooseSplit: no answer")
   const g = dec(gross)
   const scored = tried.map((t) => ({ ...t, residual: g.minus(t.net).minus(t.answer.amount) }))
-  const rank = (r: BigNumber): [number, number] => [r.isNegative() ? 1 : 0, r.abs().toNumber()]
-  scored.sort((a, b) => {
-    const [ax, ay] = rank(a.residual)
-    const [bx, by] = rank(b.residual)
-    return ax - bx || ay - by
-  })
-  const best = scored[0]
+  scored.sort((a, b) => Number(a.residual.isNegative()) - Number(b.residual.isNegative()) || a.residual.abs().comparedTo(b.residual.abs())!)
+  const best = scored[0]!
   return { net: best.net.toString(), amount: best.answer.amount, rate: best.answer.rate, residual: best.residual.toString(), calls }
 }
 
-/**
- * The net to quote first for a line of gross G at a known rate (a fraction): the one that closes for
- * every rate `bounds` still allows (rateEstimate), else at `rate`; in a gap the one cent short.
- */
-export function hintedNet(gross: DecLike, rate: DecLike, bounds?: { lo: DecLike; hi: DecLike }): BigNumber {
+/** The net to quote first for a line of gross G at a known rate (a fraction), within `bounds` if known (closingNet). */
+export function hintedNet(gross: DecLike, rate: DecLike, bounds: { lo: DecLike; hi: DecLike } = { lo: rate, hi: rate }): BigNumber {
   const g = dec(gross)
-  const r = dec(rate)
-  const cands = netsAround(g, r)
-  const sure = bounds && cands.find((x) => closesSurely(g, x, bounds.lo, bounds.hi))
-  if (sure) return sure
-  for (const x of cands) if (x.plus(serviceTax(x, r)).eq(g)) return x
-  // a gap (no net on the cent closes at this rate): the net one cent short, the split chooseSplit keeps
-  return cands.find((x) => x.plus(serviceTax(x, r)).eq(g.minus(CENT))) ?? cands[0]
+  return closingNet(g, { rate, ...bounds }) ?? BigNumber.min(g, BigNumber.max(0, toCents(g.div(dec(rate).plus(1)))))
 }
 
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */
@@ -141,13 +133,12 @@ export const MAX_INCLUSIVE_CALLS = 3
 
 /**
  * Resolves the net of every inclusive line with `quote` (one call = the whole service cart with the
- * given nets for the inclusive lines; it answers per itemId). Returns the split of each line and
- * the last answer (exclusive lines are the same in every call).
+ * given nets for the inclusive lines; it answers per itemId), the first call at `start`'s net
+ * (hintedNet) or the gross. Returns the split of each line and the last answer and nets.
  */
 export async function resolveInclusive(
   lines: InclusiveLine[],
   quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
-  /** the first net to quote per itemId (hintedNet); a line without one is quoted first at its gross */
   start?: ReadonlyMap<string, BigNumber>,
 ): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; lastNets: Map<string, BigNumber>; calls: number }> {
   const gross = new Map(lines.map((l) => [l.itemId, dec(l.gross)]))
@@ -156,19 +147,13 @@ export async function resolveInclusive(
   let last = new Map<string, LineAnswer>()
   let lastNets = nets
   let calls = 0
-  // a hint that missed (its first answer did not close the line) costs at most one call more than
-  // quoting the gross first: the steps after it are the gross-first path's, from a nearer net
+  // a hint that missed costs at most one call more than quoting the gross first: the steps after it
+  // are the gross-first path's, from a nearer net
   let limit = MAX_INCLUSIVE_CALLS
   while (calls < limit) {
     last = await quote(nets)
     lastNets = nets
     calls++
-    if (calls === 1 && start?.size) {
-      for (const [id, g] of gross) {
-        const a = last.get(id)
-        if (a && start.has(id) && !g.minus(nets.get(id)!).minus(a.amount).isZero()) limit = MAX_INCLUSIVE_CALLS + 1
-      }
-    }
     let moved = false
     const next = new Map(nets)
     for (const [id, g] of gross) {
@@ -178,20 +163,15 @@ export async function resolveInclusive(
       const list = tried.get(id)!
       if (!list.some((t) => t.net.eq(n))) list.push({ net: n, answer: a })
       if (g.minus(n).minus(a.amount).isZero()) continue
+      if (calls === 1 && start?.has(id)) limit = MAX_INCLUSIVE_CALLS + 1
       const x = nextNet(g, n, a)
-      if (x && !list.some((t) => t.net.eq(x))) {
-        next.set(id, x)
-        moved = true
-      }
+      if (x && !list.some((t) => t.net.eq(x))) moved = !!next.set(id, x)
     }
     if (!moved) break
     nets = next
   }
   const splits = new Map<string, InclusiveSplit>()
-  for (const [id, g] of gross) {
-    const list = tried.get(id)!
-    if (list.length) splits.set(id, chooseSplit(g, list, calls))
-  }
+  for (const [id, list] of tried) if (list.length) splits.set(id, chooseSplit(gross.get(id)!, list, calls))
   return { splits, last, lastNets, calls }
 }
 
@@ -214,17 +194,11 @@ export function medusaInclusiveTax(input: {
   return new BigNumber(MathBN.mult(MathBN.sub(subtotal, adj), r).toString())
 }
 
-export interface InclusiveRate {
-  rate: number
-  /** true when Medusa's inclusive tax at `rate`, rounded half-up to the cent, is the amount. */
-  exact: boolean
-}
-
 /**
  * The rate (percentage, a float4 as the `real` column keeps it) whose Medusa inclusive tax rounds to
  * `amount`: around amount × 100 ÷ (shown − amount), the candidate closest to the amount. `price` is
  * unit_price × quantity and `inclusiveDiscount` the line's tax-inclusive adjustments (shown = price −
- * discount).
+ * discount); `exact`: Medusa's tax at the rate rounds to the amount.
  */
 export function backSolveInclusiveRate(input: {
   price: DecLike
@@ -232,7 +206,7 @@ export function backSolveInclusiveRate(input: {
   quantity?: DecLike
   amount: DecLike
   displayRatePct?: number
-}): InclusiveRate {
+}): { rate: number; exact: boolean } {
   const price = dec(input.price)
   const disc = dec(input.inclusiveDiscount ?? 0)
   const shown = price.minus(disc)
@@ -242,9 +216,7 @@ export function backSolveInclusiveRate(input: {
   const net = shown.minus(a)
   if (net.lte(0) || a.isNegative()) return { rate: 0, exact: false }
   const taxAt = (ratePct: number) => medusaInclusiveTax({ gross: price, inclusiveDiscount: disc, quantity: input.quantity, ratePct })
-  const best = closestCandidate(Math.fround(a.times(100).div(net).toNumber()), a, taxAt)
-  if (best !== null) return { rate: best, exact: true }
-  // beyond float4 resolution: the closest double
-  const d = a.times(100).div(net).toNumber()
-  return { rate: d, exact: toCents(taxAt(d)).eq(a) }
+  const q = a.times(100).div(net)
+  const best = closestCandidate(Math.fround(q.toNumber()), a, taxAt)
+  return best !== null ? { rate: best, exact: true } : closestDouble(q, a, taxAt)
 }

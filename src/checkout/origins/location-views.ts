@@ -13,27 +13,8 @@ import {
 } from "../../service/origins/origins"
 
 /** A stock location as GET /admin/sales-tax/locations lists it: the origin its lines use and why. */
-export interface LocationView {
-  id: string
-  name: string | null
-  salesChannels: { id: string; name: string | null }[]
-  /** the address used as the origin (its own, or the `origin` option when `fallback`) */
-  origin: { line1: string; line2?: string | null; city: string; state: string; zip: string; countryCode?: string }
-  fallback: boolean
-  /** why it falls back (incomplete address, or refused by the service), or null */
-  reason: string | null
-  refusedAt: string | null
-  /**
-   * not in the US and no service zone of it covers the US: never the origin of a US order's line
-   * (listed as "not used for US orders", neutral, rather than as a fallback)
-   */
-  notForUs?: boolean
-}
-
-export interface AdminLocationsResponse {
-  locations: LocationView[]
-  fallbackOrigin: LocationView["origin"]
-}
+export type LocationView = AdminLocationsResponse["locations"][number]
+export type AdminLocationsResponse = Awaited<ReturnType<typeof locationViews>>
 
 /** A stock location as the view reads it. */
 interface LocationRow {
@@ -46,11 +27,12 @@ interface LocationRow {
 
 /**
  * Each stock location with the origin its lines are quoted and filed from: its own address when it
- * is a complete US address the service accepted, else the `origin` option and why (incomplete
- * address, or refused by the service), and the sales channels it serves. A location outside the US
- * none of whose service zones covers the US is `notForUs` (never the origin of a US order).
+ * is a complete US address the service accepted, else the `origin` option (`fallback`) and why
+ * (`reason`: incomplete address, or refused by the service), and the sales channels it serves. A
+ * location outside the US none of whose service zones covers the US is `notForUs` (never the origin
+ * of a US order: listed as "not used for US orders", not as a fallback).
  */
-export async function locationViews(scope: QueryScope, options: Pick<PluginOptions, "origin">): Promise<AdminLocationsResponse> {
+export async function locationViews(scope: QueryScope, options: Pick<PluginOptions, "origin">) {
   const data = await graph<LocationRow>(scope, {
     entity: "stock_location",
     fields: [
@@ -63,7 +45,7 @@ export async function locationViews(scope: QueryScope, options: Pick<PluginOptio
   })
   // refusals found by this process and, through the Caching Module when the store has it, by every instance
   const refusals = await knownRefusals(tryResolve(scope, "caching") as RefusalCache | undefined, runtimeOf(scope))
-  const locations: LocationView[] = data.map((l) => {
+  const locations = data.map((l) => {
     const own = locationOrigin(l.address)
     const refused = refusals.get(l.id)
     const usable = own.origin && !(refused && sameAddress(refused.address, own.origin))

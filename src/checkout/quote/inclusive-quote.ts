@@ -1,20 +1,15 @@
 /**
  * The tax-inclusive path of a quote: the net each shown price contains is found by quoting (the
- * shown price, the derived net, at most one re-quote: src/checkout/inclusive/inclusive.ts), each
- * call through the breaker within the quote's one deadline.
+ * shown price or a hinted net, the derived net, at most one re-quote: src/checkout/inclusive/).
  */
 import type BigNumber from "bignumber.js"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { Address, CalculateCartsRequest } from "../../service/contract"
 import { TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
-import { cartHash, cartsRequest } from "../../service/cart/build-service-cart"
+import { cartHash } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
-import { resolveInclusive, type InclusiveSplit, type LineAnswer } from "../inclusive/inclusive"
-import { inclusiveLines, inclusiveMixRefusal, withNets } from "../inclusive/inclusive-cart"
-import type { InclusiveHints } from "../inclusive/inclusive-hints"
-import type { QuoteCache } from "./result-cache"
-import type { ProviderStats, Quote, QuoteRun, ServiceCart } from "./quote-types"
-import type { RateRecorder } from "./rate-recorder"
+import { resolveInclusive, type InclusiveLine, type InclusiveSplit } from "../inclusive/inclusive"
+import { inclusiveMixRefusal, withNets } from "../inclusive/inclusive-cart"
+import type { Quote, ServiceCart } from "./quote-types"
 
 /** Refuses a promotion whose kind differs from its line's price (inclusiveMixRefusal). */
 export function refuseTaxInclusiveMix(s: CartSnapshot): void {
@@ -37,66 +32,23 @@ export function withSplits(lines: Quote["lines"], splits: ReadonlyMap<string, In
   return out
 }
 
-export interface InclusiveQuoteDeps {
-  cache: QuoteCache<Quote>
-  stats: ProviderStats
-  inclusiveHints: InclusiveHints
-  /** after a live, non-exempt answer, off the shopper's path: the rates to remember */
-  rates: Pick<RateRecorder, "rateMemory" | "rememberAll">
-  /** one POST carts of `sent` (through the run's breaker and deadline) */
-  call(
-    sent: readonly ServiceCart[],
-    hash: string,
-    exemptionId: string | null,
-    request: { body: CalculateCartsRequest; json: string },
-  ): Promise<Quote>
-}
-
 /**
- * A cart with tax-inclusive lines: `carts` (one per origin) carry their shown prices. Cached under
- * the cart as first built (the shown prices), so an unchanged cart makes no call.
+ * The quote of a cart with tax-inclusive lines (`carts`, one per origin, carry their shown prices):
+ * each line's net found by calling `call` with the carts at the nets resolveInclusive asks for.
  */
 export async function quoteInclusive(
-  deps: InclusiveQuoteDeps,
-  carts: ServiceCart[],
-  inclusive: ReturnType<typeof inclusiveLines>,
-  destination: Address,
+  carts: readonly ServiceCart[],
+  inclusive: InclusiveLine[],
+  start: ReadonlyMap<string, BigNumber> | undefined,
+  call: (sent: readonly ServiceCart[]) => Promise<Quote>,
+  hash: string,
   exemptionId: string | null,
-  run: Pick<QuoteRun, "conn">,
 ): Promise<Quote> {
-  const { conn } = run
-  const hash = inclusiveQuoteHash(carts, conn.connectionId)
-  let lastCarts = carts
-  let lastQuote: Quote | undefined
-  const { value, hit } = await deps.cache.getOrLoad(hash, async () => {
-    // the rates already known for this ZIP and TIC: the first quote at the net they predict (one call)
-    const start = exemptionId
-      ? undefined
-      : await deps.inclusiveHints.start(carts, inclusive, destination.zip, conn.connectionId, () => deps.rates.rateMemory())
-    const r = await resolveInclusive(
-      inclusive,
-      async (nets: Map<string, BigNumber>) => {
-        lastCarts = carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) }))
-        const sent = lastCarts
-        const request = cartsRequest(
-          sent.map((c) => c.cart),
-          conn.connectionId,
-        )
-        lastQuote = await deps.call(sent, hash, exemptionId, request)
-        const out = new Map<string, LineAnswer>()
-        for (const [id, l] of Object.entries(lastQuote.lines)) out.set(id, { amount: l.amount, rate: l.rate })
-        return out
-      },
-      start,
-    )
-    return { hash, exemptionId, lines: withSplits(lastQuote!.lines, r.splits), inclusiveCalls: r.calls }
-  })
-  if (hit) deps.stats.cacheHits++
-  else if (!exemptionId && lastQuote) {
-    const remembered = lastQuote
-    const sent = lastCarts
-    deps.inclusiveHints.record(carts, value.lines, destination.zip, conn.connectionId)
-    setImmediate(() => deps.rates.rememberAll(sent, remembered, destination))
-  }
-  return value
+  let last: Quote | undefined
+  const r = await resolveInclusive(
+    inclusive,
+    async (nets) => new Map(Object.entries((last = await call(carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) })))).lines)),
+    start,
+  )
+  return { hash, exemptionId, lines: withSplits(last!.lines, r.splits), inclusiveCalls: r.calls }
 }

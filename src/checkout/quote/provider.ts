@@ -1,9 +1,9 @@
 /**
- * The Medusa tax module provider: Medusa's provider interface over the quote pipeline. The stages
- * live beside it: snapshot.ts (the cart as the hook described it), service-carts.ts (snapshot →
- * service carts, one per origin), quote-pipeline.ts (cache, single-flight, breaker, the one
- * deadline; exempt-quote.ts, inclusive-quote.ts), failure-policy.ts (outage →
- * block or fallback), tax-lines.ts (the service's answer → Medusa tax lines).
+ * The Medusa tax module provider and its quote pipeline: one quote per cart state, (certificates
+ * →) cache → single-flight → breaker → POST carts, `timeoutMs` bounding the whole quote; while the
+ * breaker is open cached answers are still served. The stages live beside it: snapshot.ts,
+ * service-carts.ts (one service cart per origin), exempt-quote.ts, inclusive-quote.ts,
+ * failure-policy.ts (outage → block or fallback), tax-lines.ts (the answer → Medusa tax lines).
  */
 import type {
   ItemTaxCalculationLine,
@@ -12,38 +12,33 @@ import type {
   ShippingTaxCalculationLine,
   TaxCalculationContext,
 } from "@medusajs/framework/types"
-import type { Address, CartIn, CertificateRecord } from "../../service/contract"
+import type { Address, CalculateCartsRequest, CartIn, CertificateRecord } from "../../service/contract"
 import type { SalesTaxClient } from "../../service/client"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
+import { cartsRequest } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
+import { inclusiveLines } from "../inclusive/inclusive-cart"
 import { InclusiveHints } from "../inclusive/inclusive-hints"
 import type { RateMemory, WrittenRates } from "../../modules/sales-tax/last-known-rates"
-import type { RefusalCache } from "../../service/origins/origins"
-import { CachingCertificateStore, certificateCache, registerCertificateConnections } from "../exemptions/exemptions"
+import { refusedLocations, shareRefusal, type RefusalCache } from "../../service/origins/origins"
+import { certificateStoreOn, registerCertificateConnections } from "../exemptions/exemptions"
 import { plannedDestination, quoteDestination, stampDestination } from "../../service/address/destination"
 import { servesRequests } from "../../core/serving"
 import { fromCradle } from "../../runtime"
-import {
-  MedusaCacheStore,
-  MedusaCachingStore,
-  MemoryStore,
-  QuoteCache,
-  type CacheModuleLike,
-  type CachingModuleLike,
-  type QuoteStore,
-} from "./result-cache"
+import { medusaStore, MemoryStore, QuoteCache, type CacheModuleLike, type CachingModuleLike, type QuoteStore } from "./result-cache"
 import type { CircuitBreaker } from "./circuit-breaker"
 import { withDeadline } from "../../service/deadline"
+import { exemptCustomer, quoteExempt, RefusedCertificates } from "./exempt-quote"
 import { checkFallbackCoverage } from "./fallback"
 import { defaultRegionStates } from "../../medusa/tax-rate-service"
 import { FailurePolicy } from "./failure-policy"
 import { isOutage, markOutage, markServiceOk, quoteHealth } from "./health"
-import { refuseTaxInclusiveMix } from "./inclusive-quote"
+import { inclusiveQuoteHash, quoteInclusive, refuseTaxInclusiveMix } from "./inclusive-quote"
 import { QuoteConnections } from "./quote-connections"
-import { QuotePipeline } from "./quote-pipeline"
-import { newProviderStats, type ProviderStats, type Quote, type TaxLine } from "./quote-types"
+import { newProviderStats, type ProviderStats, type Quote, type QuoteRun, type ServiceCart, type TaxLine } from "./quote-types"
 import { RateRecorder } from "./rate-recorder"
+import { originRefusals, quoteOfAnswer, serviceCarts } from "./service-carts"
 import { contextWithLinesSnapshot, noHookWarning, snapshotFor, type NoHook } from "./snapshot"
 import { taxLineContextFallbackOn } from "../../medusa/tax-line-context-fallback"
 import { snapshotOfLines } from "../hooks/tax-line-context-handler"
@@ -74,13 +69,14 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly certificateStore: QuoteStore<CertificateRecord[]>
   /** the rates already known per ZIP and TIC, for a tax-inclusive state's first quote */
   readonly inclusiveHints = new InclusiveHints()
+  /** Certificates the service refused, not offered again until the TTL passes. */
+  readonly refusedCertificates = new RefusedCertificates()
   /** The boot check of fallback coverage: its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
   readonly #connections: QuoteConnections
   readonly #rates: RateRecorder
   readonly #failure: FailurePolicy
-  readonly #pipeline: QuotePipeline
   readonly #lineDeps: TaxLineDeps
   #warnedNoHook = false
   /** the cart context is missing: said once */
@@ -93,36 +89,29 @@ export class SalesTaxProviderService implements ITaxProvider {
   constructor(cradle: Deps, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
     this.logger = (fromCradle(cradle, "logger") as Logger | undefined) ?? console
+    this.#cradle = cradle
     this.#connections = new QuoteConnections(this.options)
     this.client = this.#connections.client
     registerCertificateConnections(this.options.connections.map((c) => c.connectionId))
     // Medusa's Caching Module when the Tax Module reaches it, else the deprecated Cache Module, else in process
     const caching = fromCradle(cradle, "caching") as CachingModuleLike | undefined
     const cache = fromCradle(cradle, "cache") as CacheModuleLike | undefined
-    const usable = (c?: { get?: unknown; set?: unknown }) => typeof c?.get === "function" && typeof c.set === "function"
-    const store = usable(caching) ? new MedusaCachingStore<Quote>(caching!) : usable(cache) ? new MedusaCacheStore<Quote>(cache!) : null
-    this.cache = new QuoteCache<Quote>(store ?? new MemoryStore<Quote>(), this.options.cacheTtlSeconds)
-    this.certificateStore = usable(caching) ? new CachingCertificateStore(caching!) : certificateCache()
+    this.cache = new QuoteCache<Quote>(medusaStore(caching, cache) ?? new MemoryStore<Quote>(), this.options.cacheTtlSeconds)
+    this.certificateStore = certificateStoreOn(caching)
     this.breaker = this.breakerFor(this.options.connectionId)
     this.#rates = new RateRecorder(this.logger)
     const providerId = this.getIdentifier()
-    const base = { options: this.options, logger: this.logger, stats: this.stats }
-    this.#failure = new FailurePolicy({ ...base, providerId, rateMemory: () => this.rateMemory() })
-    this.#pipeline = new QuotePipeline({
-      ...base,
-      cache: this.cache,
-      connections: this.#connections,
-      certificateStore: this.certificateStore,
-      inclusiveHints: this.inclusiveHints,
-      rates: this.#rates,
-      failure: this.#failure,
-      refusalCache: () => fromCradle(cradle, "caching") as RefusalCache | undefined,
+    this.#failure = new FailurePolicy({
+      options: this.options,
+      logger: this.logger,
+      stats: this.stats,
+      providerId,
+      rateMemory: () => this.rateMemory(),
     })
     this.#lineDeps = { providerId, warn: (m) => this.logger.warn(m) }
     const health = quoteHealth()
     health.policy = this.options.failurePolicy
     health.probe = () => this.probe()
-    this.#cradle = cradle
     // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
     this.bootCheck = servesRequests()
       ? new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))
@@ -222,9 +211,119 @@ export class SalesTaxProviderService implements ITaxProvider {
     return stampDestination(taxLines(snapshot, lines, shippingLines, quote, this.#lineDeps), dest.destination)
   }
 
-  /** One quote per distinct cart state (quote-pipeline.ts), all within `deadline` (timeoutMs from now by default). */
+  /** One quote per distinct cart state, on the connection of the cart's sales channel (its certificates, cache key and breaker), by `deadline`. */
   quote(snapshot: CartSnapshot, destination: Address, deadline = Date.now() + this.options.timeoutMs): Promise<Quote> {
-    return this.#pipeline.quote(snapshot, destination, deadline)
+    const conn = this.#connections.connectionFor(snapshot.sales_channel_id)
+    const run: QuoteRun = { conn, breaker: this.breakerFor(conn.connectionId), deadline }
+    // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
+    const exemptFor = exemptCustomer(snapshot)
+    if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
+    const deps = {
+      options: this.options,
+      logger: this.logger,
+      stats: this.stats,
+      certificateStore: this.certificateStore,
+      refused: this.refusedCertificates,
+    }
+    const quoteWith = (exemptionId: string | null) => this.quoteWith(snapshot, destination, exemptionId, exemptFor, run)
+    return quoteExempt(deps, destination, exemptFor, run, quoteWith, snapshot.cart_id)
+  }
+
+  /** The quote of the cart with `exemptionId` (or none): cached per cart state; an origin the service refuses is retried without. */
+  protected async quoteWith(
+    snapshot: CartSnapshot,
+    destination: Address,
+    exemptionId: string | null,
+    exemptFor: string | null,
+    run: QuoteRun,
+    retries = 0,
+  ): Promise<Quote> {
+    const { connectionId } = run.conn
+    const carts = serviceCarts(snapshot, destination, exemptionId, this.options)
+    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : null
+    if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
+    const inclusive = inclusiveLines(snapshot)
+    // the last call's carts and answer (a tax-inclusive quote's last nets): the rates to remember
+    let last: { sent: readonly ServiceCart[]; quote: Quote } | undefined
+    const call = async (
+      sent: readonly ServiceCart[],
+      hash: string,
+      request = cartsRequest(
+        sent.map((c) => c.cart),
+        connectionId,
+      ),
+    ) => (last = { sent, quote: await this.send(run, sent, hash, exemptionId, request) }).quote
+    let got: { value: Quote; hit: boolean }
+    try {
+      if (inclusive.length) {
+        // cached under the carts as first built (the shown prices): an unchanged cart makes no call
+        const hash = inclusiveQuoteHash(carts, connectionId)
+        got = await this.cache.getOrLoad(hash, async () => {
+          // the rates already known for this ZIP and TIC: the first quote at the net they predict (one call)
+          const start = exemptionId
+            ? undefined
+            : await this.inclusiveHints.start(carts, inclusive, destination.zip, connectionId, () => this.rateMemory())
+          return quoteInclusive(carts, inclusive, start, (sent) => call(sent, hash), hash, exemptionId)
+        })
+      } else {
+        // sent as hashed: buildServiceCart's carts are valid by construction, so the client does not check them again
+        const request = cartsRequest(
+          carts.map((c) => c.cart),
+          connectionId,
+        )
+        got = await this.cache.getOrLoad(request.hash, () => call(carts, request.hash, request))
+      }
+    } catch (err) {
+      // a refused origin falls back to the `origin` option and the cart is quoted again (each retry
+      // drops one more location, so this ends)
+      if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
+    }
+    const { value, hit } = got
+    if (hit) this.stats.cacheHits++
+    // after the shopper's answer: the rate memory is best effort and never on the checkout path
+    else if (!exemptionId && last) {
+      const { sent, quote } = last
+      // the known rates at once (in process, a few map writes): the cart's next state starts from them
+      this.inclusiveHints.record(carts, value.lines, destination.zip, connectionId)
+      setImmediate(() => this.#rates.rememberAll(sent, quote, destination))
+    }
+    // a quote is never changed once made (cached as it is): a copy only to add the exemption's basis
+    return basis ? { ...value, ...basis } : value
+  }
+
+  /** One POST carts of `sent` (its body prepared) through the run's breaker, by its deadline. */
+  protected send(
+    run: QuoteRun,
+    sent: readonly ServiceCart[],
+    hash: string,
+    exemptionId: string | null,
+    request: { body: CalculateCartsRequest; json: string },
+  ): Promise<Quote> {
+    return run.breaker.execute(async () => {
+      this.stats.serviceCalls++
+      const res = await run.conn.client.calculateCarts(request.body, { deadline: run.deadline, prepared: request })
+      markServiceOk()
+      this.#failure.answered(run.conn.client)
+      return quoteOfAnswer(sent, res, hash, exemptionId)
+    })
+  }
+
+  /**
+   * Marks the stock locations whose address the service refused as an origin (originRefusals),
+   * each logged once and shared with the other instances; true when at least one was newly marked.
+   */
+  protected refuseOrigins(err: unknown, carts: ServiceCart[], snapshot: CartSnapshot): boolean {
+    const found = originRefusals(err, carts, snapshot, refusedLocations(), new Date())
+    for (const { refusal: r, message } of found) {
+      refusedLocations().set(r.locationId, r)
+      void shareRefusal(fromCradle(this.#cradle, "caching") as RefusalCache | undefined, r)
+      this.stats.refusedOrigins++
+      this.logger.warn(
+        `sales-tax: the service refused the address of stock location ${r.locationId}${r.name ? ` (${r.name})` : ""} as an origin (${message}); its lines use the \`origin\` option until the address is fixed (Settings → Sales Tax → Ship-from locations)`,
+      )
+    }
+    return found.length > 0
   }
 }
 

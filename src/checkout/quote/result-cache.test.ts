@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { MedusaCacheStore, MedusaCachingStore, MemoryStore, QuoteCache, SingleFlight, type QuoteStore } from "./result-cache"
+import { medusaStore, MemoryStore, QuoteCache, SingleFlight, type QuoteStore } from "./result-cache"
 
 /** SingleFlight and QuoteCache as they were before issue 15's miss-path work: async wrappers. */
 class AsyncSingleFlight<V> {
@@ -163,27 +163,27 @@ describe("result cache", () => {
       get: async ({ key }: { key: string }) => kv.get(key)?.data ?? null,
       set: async ({ key, data, ttl }: { key: string; data: unknown; ttl?: number }) => void kv.set(key, { data, ttl }),
     }
-    const store = new MedusaCachingStore<{ a: number }>(caching)
+    const store = medusaStore<{ a: number }>(caching)!
     await store.set("h1", { a: 1 }, 300)
     expect(kv.get("sales-tax:quote:h1")).toEqual({ data: { a: 1 }, ttl: 300 })
     expect(await store.get("h1")).toEqual({ a: 1 })
     expect(await store.get("nope")).toBeUndefined()
-    const broken = new MedusaCachingStore({
+    const broken = medusaStore({
       get: async () => {
         throw new Error("redis down")
       },
       set: async () => {
         throw new Error("redis down")
       },
-    })
+    })!
     await expect(broken.get("x")).resolves.toBeUndefined()
     await expect(broken.set("x", 1, 10)).resolves.toBeUndefined()
 
     const legacy = new Map<string, unknown>()
-    const cache = new MedusaCacheStore<number>({
+    const cache = medusaStore<number>(undefined, {
       get: async <T>(k: string) => (legacy.get(k) as T) ?? null,
       set: async (k: string, d: unknown) => void legacy.set(k, d),
-    })
+    })!
     await cache.set("h2", 5, 60)
     expect(await cache.get("h2")).toBe(5)
     expect([...legacy.keys()]).toEqual(["sales-tax:quote:h2"])

@@ -52,7 +52,7 @@ export class MemoryStore<V> implements QuoteStore<V> {
   }
 }
 
-/** Medusa Caching Module (`caching`, 2.11+) as a store. Errors of the cache never fail a quote. */
+/** Medusa Caching Module (`caching`, 2.11+). */
 export interface CachingModuleLike {
   get(args: { key: string }): Promise<unknown>
   set(args: { key: string; data: unknown; ttl?: number }): Promise<unknown>
@@ -63,34 +63,37 @@ export interface CacheModuleLike {
   set(key: string, data: unknown, ttl?: number): Promise<void>
 }
 
-/** A Medusa cache as a store (`keyOf` names an entry). A cache's error is a miss; a failed write costs a later call. */
-export class MedusaCachingStore<V> implements QuoteStore<V> {
-  constructor(
-    private readonly caching: CachingModuleLike,
-    private readonly keyOf: (key: string) => string = (key) => `sales-tax:quote:${key}`,
-  ) {}
-  async get(key: string): Promise<V | undefined> {
-    try {
-      const v = await this.caching.get({ key: this.keyOf(key) })
-      return (v ?? undefined) as V | undefined
-    } catch {
-      return undefined
-    }
-  }
-  async set(key: string, value: V, ttlSeconds: number): Promise<void> {
-    if (ttlSeconds <= 0) return
-    try {
-      await this.caching.set({ key: this.keyOf(key), data: value as unknown, ttl: ttlSeconds })
-    } catch {
-      /* a cache write failure only costs a later call */
-    }
-  }
-}
-
-/** The deprecated Cache Module (`cache`) as a store: the same store over its (key, data, ttl) calls. */
-export class MedusaCacheStore<V> extends MedusaCachingStore<V> {
-  constructor(cache: CacheModuleLike, keyOf?: (key: string) => string) {
-    super({ get: ({ key }) => cache.get(key), set: ({ key, data, ttl }) => cache.set(key, data, ttl) }, keyOf)
+/**
+ * A Medusa cache as a store: the Caching Module, else the deprecated Cache Module, else undefined
+ * (`keyOf` names an entry). A cache's error is a miss; a failed write costs a later call.
+ */
+export function medusaStore<V>(
+  caching: CachingModuleLike | undefined,
+  cache?: CacheModuleLike,
+  keyOf = (key: string) => `sales-tax:quote:${key}`,
+): QuoteStore<V> | undefined {
+  const usable = (c?: { get?: unknown; set?: unknown }) => typeof c?.get === "function" && typeof c.set === "function"
+  const m: CachingModuleLike | undefined = usable(caching)
+    ? caching
+    : usable(cache)
+      ? { get: ({ key }) => cache!.get(key), set: ({ key, data, ttl }) => cache!.set(key, data, ttl) }
+      : undefined
+  if (!m) return undefined
+  return {
+    async get(key) {
+      try {
+        return ((await m.get({ key: keyOf(key) })) ?? undefined) as V | undefined
+      } catch {
+        return undefined
+      }
+    },
+    async set(key, value, ttlSeconds) {
+      try {
+        if (ttlSeconds > 0) await m.set({ key: keyOf(key), data: value, ttl: ttlSeconds })
+      } catch {
+        /* a cache write failure only costs a later call */
+      }
+    },
   }
 }
 

@@ -3,7 +3,7 @@
  * request (re-quote, comparison, direct filing, completion) and the record's state. Refund math:
  * decisions-refunds.ts; retries and error text: decisions-retry.ts.
  */
-import type { CalculateCartsRequest, CartIn, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
+import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
 import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../service/address/destination"
@@ -138,18 +138,18 @@ export function serviceLineItem(l: FilingLine) {
   }
 }
 
+/** What a re-quote's cart and a direct order share: customer, currency, addresses, certificate. */
+const orderParties = (s: FilingSnapshot) => ({
+  customerId: s.customerId,
+  currency: { currencyCode: s.currencyCode.toUpperCase() },
+  origin: s.origin,
+  destination: s.destination,
+  ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),
+})
+
 /** The service cart that re-quotes an order's lines as charged (cartId = Medusa cart id). */
 export function requoteRequest(s: FilingSnapshot): CalculateCartsRequest {
-  const cart: CartIn = {
-    cartId: s.cartId ?? undefined,
-    customerId: s.customerId,
-    currency: { currencyCode: s.currencyCode.toUpperCase() },
-    origin: s.origin,
-    destination: s.destination,
-    lineItems: s.lines.map(serviceLineItem),
-    ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),
-  }
-  return { items: [cart] }
+  return { items: [{ cartId: s.cartId ?? undefined, ...orderParties(s), lineItems: s.lines.map(serviceLineItem) }] }
 }
 
 export interface LineComparison {
@@ -273,18 +273,14 @@ export function directOrderRequest(s: FilingSnapshot, completion: Completion, tr
   return {
     orderId: s.orderId,
     ...(s.cartId ? { cartId: s.cartId } : {}),
-    customerId: s.customerId,
+    ...orderParties(s),
     transactionDate,
     completed: completion.completed,
     completedDate: completion.completed ? (completion.completedDate ?? null) : null,
-    currency: { currencyCode: s.currencyCode.toUpperCase() },
-    origin: s.origin,
-    destination: s.destination,
     lineItems: s.lines.map((l) => ({
       ...serviceLineItem(l),
       tax: { amount: roundCents(l.chargedTax), rate: roundTo(l.chargedRate, 4) },
     })),
-    ...(s.exemptionId ? { exemption: { exemptionId: s.exemptionId } } : {}),
     // a refund without a return is a standalone credit (the service stores its amounts negative)
     ...(s.kind === "credit" ? { kind: "credit" as const } : {}),
   }

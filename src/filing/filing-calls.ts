@@ -23,7 +23,7 @@ import { sanitizeError, toIso } from "./decisions-retry"
 import { dec } from "../money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
-import { newRecordFor, sortRefunds, statusOf, WaitError, type FilingClient, type FilingProcessorDeps } from "./processor-types"
+import { newRecordFor, sortRefunds, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
 
 export class FilingCalls {
   constructor(
@@ -39,12 +39,15 @@ export class FilingCalls {
   }
 
   async getOrderOrNull(orderId: string, client: FilingClient): Promise<OrderRecord | null> {
-    try {
-      return await client.getOrder(orderId)
-    } catch (e) {
-      if (statusOf(e) === 404) return null
-      throw e
-    }
+    return client.getOrder(orderId).catch((e: unknown) => byStatus(e, { 404: null }))
+  }
+
+  /** Voids the order at the service: true when it is void (or was never there), false past the void cutoff (422). */
+  async voided(orderId: string, client: FilingClient): Promise<boolean> {
+    return client.voidOrder(orderId).then(
+      () => true,
+      (e: unknown) => byStatus(e, { 404: true, 422: false }),
+    )
   }
 
   /** Files a snapshot; a certificate the service refuses files it directly without the reference, as charged. */
@@ -66,13 +69,8 @@ export class FilingCalls {
   /** Whether the snapshot's certificate can still be referenced (none, or a client that cannot read them: yes). */
   async certificateUsable(s: FilingSnapshot, client: FilingClient): Promise<boolean> {
     if (!s.exemptionId || !client.getCertificate) return true
-    try {
-      const cert = await client.getCertificate(s.exemptionId)
-      return !cert.disabledAt
-    } catch (e) {
-      if (statusOf(e) === 404) return false
-      throw e
-    }
+    const cert = await client.getCertificate(s.exemptionId).catch((e: unknown) => byStatus(e, { 404: null }))
+    return !!cert && !cert.disabledAt
   }
 
   /** An order filed under a single-purchase certificate: disabled at the service and recorded as used (best effort). */
@@ -217,15 +215,7 @@ export class FilingCalls {
         )
       } else if (plan.refileLines) {
         // before the void cutoff: void and file the order again, whole, with what Medusa charges now
-        let voided = false
-        try {
-          await client.voidOrder(rec.order_id)
-          voided = true
-        } catch (e) {
-          if (statusOf(e) === 404) voided = true
-          else if (statusOf(e) !== 422) throw e
-        }
-        if (voided) {
+        if (await this.voided(rec.order_id, client)) {
           const lines = plan.refileLines
           const requote = rq ? requoteFigures(rq, lines, edit.requote?.collected) : rq
           const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines, ...(requote ? { requote } : {}) }

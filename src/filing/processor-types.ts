@@ -126,9 +126,11 @@ export class WaitError extends Error {
   readonly retryable = true
 }
 
-export function statusOf(err: unknown): number | null {
-  const s = (err as { status?: unknown })?.status
-  return typeof s === "number" ? s : null
+/** What `answers` gives for the service's status of `err`; any other error rethrown. */
+export function byStatus<T>(err: unknown, answers: Record<number, T>): T {
+  const s = (err as { status?: unknown } | null)?.status
+  if (typeof s === "number" && s in answers) return answers[s]!
+  throw err
 }
 
 export function rootOf(record: Pick<NewRecord, "order_id" | "parent_order_id">): string {

@@ -14,7 +14,6 @@ import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
 import {
   rootOf,
-  statusOf,
   type EditInput,
   type FileOrderOptions,
   type FilingProcessorDeps,
@@ -270,27 +269,21 @@ export class FilingProcessor {
       step = "cancel"
       let refunds = (await this.w.reload(orderId)).refunds ?? []
       if (rec.filed_at && rec.cancel_requested_at && !rec.voided_at && !refunds.some((r) => r.source_type === "cancel")) {
-        try {
-          await client.voidOrder(orderId)
+        if (await this.calls.voided(orderId, client)) {
           rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
-        } catch (e) {
-          const st = statusOf(e)
-          if (st === 404) {
-            rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
-          } else if (st === 422) {
-            const items = remainingItems(s.lines, refunds)
-            if (items.length) {
-              await store.ensureRefund(rec.id, {
-                order_id: orderId,
-                source_type: "cancel",
-                source_id: orderId,
-                idempotency_key: refundKey("cancel", orderId),
-                items,
-                returned_at: rec.cancel_requested_at,
-              })
-            }
-            refunds = (await this.w.reload(orderId)).refunds ?? []
-          } else throw e
+        } else {
+          const items = remainingItems(s.lines, refunds)
+          if (items.length) {
+            await store.ensureRefund(rec.id, {
+              order_id: orderId,
+              source_type: "cancel",
+              source_id: orderId,
+              idempotency_key: refundKey("cancel", orderId),
+              items,
+              returned_at: rec.cancel_requested_at,
+            })
+          }
+          refunds = (await this.w.reload(orderId)).refunds ?? []
         }
       }
 

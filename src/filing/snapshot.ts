@@ -26,7 +26,7 @@ import {
   type TaxLineRow,
 } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
-import { ticsForProducts } from "./snapshot-tics"
+import { resolveProductTics } from "../tics/product-tics"
 import { readOrder } from "./order-reader"
 import { quoteDestination, type QuoteDestination } from "../service/address/destination"
 import type { MedusaAddressLike } from "../service/cart/build-service-cart"
@@ -200,11 +200,10 @@ export async function buildSnapshot(
   const items: OrderItemRow[] = (order.items ?? [])
     .filter((it) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
     .filter((it) => dec(amountString(it.quantity)).gt(0))
-  const unresolved = items
-    .filter((i) => !i.is_giftcard && chargedTic(i.tax_lines) === null)
-    .map((i) => i.product_id)
-    .filter((p): p is string => !!p)
-  const tics = await ticsForProducts(container, [...new Set(unresolved)], options.defaultTic)
+  // a line without a charged TIC: its product's as the checkout resolves it now
+  const unresolved = items.filter((i) => !i.is_giftcard && chargedTic(i.tax_lines) === null).map((i) => i.product_id ?? "")
+  const resolved = await resolveProductTics(container, unresolved, options.defaultTic)
+  const tics = new Map([...resolved].map(([id, t]) => [id, t.tic]))
   const lines: FilingLine[] = []
   for (const it of items) {
     const { taxable, tax } = wholeItemCharge(it)

@@ -113,87 +113,52 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
   if (records.length - 1 > IMPORT_LIMITS.rows)
     return { rows: [], refused: [{ row: 1, column: "file", reason: `more than ${IMPORT_LIMITS.rows} lines: split the file` }] }
   const header = records[0]!.record.map((h) => h.toLowerCase())
-  const col = (name: string) => header.indexOf(name)
-  const [ticAt, idAt, handleAt, targetAt] = [col("tic"), col("id"), col("handle"), col("target")]
   const missing: Refusal[] = []
-  if (ticAt < 0) missing.push({ row: 1, column: "tic", reason: "the header has no tic column" })
-  if (idAt < 0 && handleAt < 0) missing.push({ row: 1, column: "id", reason: "the header has neither an id nor a handle column" })
+  if (!header.includes("tic")) missing.push({ row: 1, column: "tic", reason: "the header has no tic column" })
+  if (!header.includes("id") && !header.includes("handle"))
+    missing.push({ row: 1, column: "id", reason: "the header has neither an id nor a handle column" })
   if (missing.length) return { rows: [], refused: missing }
 
   const rows: ImportRow[] = []
   const refused: Refusal[] = []
   const seen = new Map<string, number>()
   const tics = new Set<number>()
-  for (const { record: rec, info } of records.slice(1)) {
-    const row = info.lines
-    const cell = (at: number) => (at >= 0 ? undefuse(rec[at] ?? "") : "")
-    const bad = rec.findIndex((c) => CONTROL.test(c) || c.length > IMPORT_LIMITS.cell)
-    if (bad >= 0) {
-      const c = rec[bad]!
-      refused.push({
-        row,
-        column: header[bad] ?? `column ${bad + 1}`,
-        reason: CONTROL.test(c) ? "contains control characters" : `longer than ${IMPORT_LIMITS.cell} characters`,
-      })
-      continue
-    }
-    const rawTarget = cell(targetAt).toLowerCase()
-    const target = rawTarget === "" ? "product" : TARGET_ALIASES.get(rawTarget)
-    if (!target) {
-      refused.push({ row, column: "target", reason: `"${rawTarget}" is not product, product_type or product_category` })
-      continue
-    }
-    const id = cell(idAt)
-    const handle = cell(handleAt)
-    let ref: string
-    let by: "id" | "handle"
-    if (id) {
-      if (!id.startsWith(ID_PREFIX[target]) || !/^[A-Za-z0-9_]+$/.test(id)) {
-        refused.push({ row, column: "id", reason: `"${id}" is not a ${target.replace("_", " ")} id (${ID_PREFIX[target]}…)` })
-        continue
-      }
-      ref = id
-      by = "id"
-    } else if (handle) {
-      ref = handle
-      by = "handle"
+  for (const { record, info } of records.slice(1)) {
+    const r = importLine(record, info.lines, header)
+    const first = "ref" in r ? seen.get(`${r.target}|${r.by}|${r.ref}`) : undefined
+    if (!("ref" in r)) refused.push(r)
+    else if (first !== undefined)
+      refused.push({ row: r.row, column: r.by, reason: `the same ${r.target.replace("_", " ")} as line ${first}` })
+    else if (r.tic !== null && !tics.has(r.tic) && tics.size === IMPORT_LIMITS.tics) {
+      const reason = `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`
+      return { rows: [], refused: [{ row: r.row, column: "tic", reason }] }
     } else {
-      refused.push({ row, column: idAt >= 0 ? "id" : "handle", reason: "neither an id nor a handle" })
-      continue
+      seen.set(`${r.target}|${r.by}|${r.ref}`, r.row)
+      if (r.tic !== null) tics.add(r.tic)
+      rows.push(r)
     }
-    const rawTic = cell(ticAt)
-    let tic: number | null = null
-    if (rawTic !== "") {
-      if (!/^\d{1,9}$/.test(rawTic)) {
-        refused.push({ row, column: "tic", reason: `"${rawTic}" is not a TIC (a whole number, or empty to clear)` })
-        continue
-      }
-      tic = Number(rawTic)
-    }
-    const key = `${target}|${by}|${ref}`
-    const first = seen.get(key)
-    if (first !== undefined) {
-      refused.push({ row, column: by, reason: `the same ${target.replace("_", " ")} as line ${first}` })
-      continue
-    }
-    seen.set(key, row)
-    if (tic !== null && !tics.has(tic)) {
-      if (tics.size === IMPORT_LIMITS.tics)
-        return {
-          rows: [],
-          refused: [
-            {
-              row,
-              column: "tic",
-              reason: `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`,
-            },
-          ],
-        }
-      tics.add(tic)
-    }
-    rows.push({ row, target, ref, by, tic })
   }
   return { rows, refused }
+}
+
+/** One line of an import file read on its own: the row, or why it is refused. */
+function importLine(rec: string[], row: number, header: string[]): ImportRow | Refusal {
+  const cell = (name: string) => (header.includes(name) ? undefuse(rec[header.indexOf(name)] ?? "") : "")
+  const bad = rec.findIndex((c) => CONTROL.test(c) || c.length > IMPORT_LIMITS.cell)
+  if (bad >= 0) {
+    const reason = CONTROL.test(rec[bad]!) ? "contains control characters" : `longer than ${IMPORT_LIMITS.cell} characters`
+    return { row, column: header[bad] ?? `column ${bad + 1}`, reason }
+  }
+  const rawTarget = cell("target").toLowerCase()
+  const target = rawTarget === "" ? "product" : TARGET_ALIASES.get(rawTarget)
+  if (!target) return { row, column: "target", reason: `"${rawTarget}" is not product, product_type or product_category` }
+  const [id, handle, rawTic] = [cell("id"), cell("handle"), cell("tic")]
+  if (id && (!id.startsWith(ID_PREFIX[target]) || !/^[A-Za-z0-9_]+$/.test(id)))
+    return { row, column: "id", reason: `"${id}" is not a ${target.replace("_", " ")} id (${ID_PREFIX[target]}…)` }
+  if (!id && !handle) return { row, column: header.includes("id") ? "id" : "handle", reason: "neither an id nor a handle" }
+  if (rawTic !== "" && !/^\d{1,9}$/.test(rawTic))
+    return { row, column: "tic", reason: `"${rawTic}" is not a TIC (a whole number, or empty to clear)` }
+  return { row, target, ref: id || handle, by: id ? "id" : "handle", tic: rawTic === "" ? null : Number(rawTic) }
 }
 
 /** What a line changes once its target is found: the target's id, its TIC now and the TIC asked. */

@@ -38,8 +38,8 @@ interface ExportFields extends ProductTicFields {
   categories?: { id: string; mpath?: string | null; handle?: string | null }[] | null
 }
 
-/** Every product as the export's rows (pages of 1,000 through Query). */
-export async function exportProducts(scope: QueryScope, defaultTic: number): Promise<ExportProduct[]> {
+/** Every product as the export's CSV (pages of 1,000 through Query). */
+export async function exportProductsCsv(scope: QueryScope, defaultTic: number): Promise<string> {
   const out: ExportProduct[] = []
   for (let skip = 0; ; skip += PAGE) {
     const page = await graph<ExportFields>(scope, {
@@ -62,12 +62,8 @@ export async function exportProducts(scope: QueryScope, defaultTic: number): Pro
         resolvedFrom: r.source,
       })
     })
-    if (page.length < PAGE) return out
+    if (page.length < PAGE) return exportCsv(out)
   }
-}
-
-export async function exportProductsCsv(scope: QueryScope, defaultTic: number): Promise<string> {
-  return exportCsv(await exportProducts(scope, defaultTic))
 }
 
 const ENTITY: Record<BulkTarget, { entity: string; handle: string }> = {

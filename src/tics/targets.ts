@@ -3,7 +3,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { graph } from "../query"
-import { assignedTics, requireTicModule } from "./product-tics"
+import { assignedTics, productTicRow, requireTicModule } from "./product-tics"
 import { nearestWithTic, resolveProductTic, type TicSource } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
@@ -67,13 +67,6 @@ type Scope = MedusaRequest["scope"]
 
 interface ProductRow {
   id: string
-  title: string | null
-  type: { id: string; value: string | null } | null
-  categories: { id: string; name: string | null; mpath: string | null }[]
-}
-
-interface ProductFields {
-  id: string
   title?: string | null
   type?: { id: string; value?: string | null } | null
   categories?: { id: string; name?: string | null; mpath?: string | null }[] | null
@@ -81,18 +74,8 @@ interface ProductFields {
 
 async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promise<ProductRow | { id: string; name: string | null } | null> {
   if (type === "product") {
-    const [p] = await graph<ProductFields>(scope, {
-      entity: "product",
-      fields: ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"],
-      filters: { id },
-    })
-    if (!p) return null
-    return {
-      id: p.id,
-      title: p.title ?? null,
-      type: p.type ? { id: p.type.id, value: p.type.value ?? null } : null,
-      categories: (p.categories ?? []).map((c) => ({ id: c.id, name: c.name ?? null, mpath: c.mpath ?? null })),
-    }
+    const fields = ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"]
+    return (await graph<ProductRow>(scope, { entity: "product", fields, filters: { id } }))[0] ?? null
   }
   const [row] =
     type === "product-type"
@@ -109,7 +92,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const defaultTic = pluginOptions(scope).defaultTic
   // a product's TIC depends on its type's and categories' too: all read at once
   const product = type === "product" ? (target as ProductRow) : null
-  const row = product ? { id: product.id, typeId: product.type?.id ?? null, categories: product.categories } : null
+  const row = product ? productTicRow({ ...product, type_id: product.type?.id }) : null
   const levels = row ? await assignedTics(scope, [row]) : null
   const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(MODEL_TARGET[type], [id]))[id]
   // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
@@ -142,7 +125,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
     ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? await info(typeTics[p.type.id]!) : null }
     : null
   const categories: TicTargetRef[] = await Promise.all(
-    p.categories.map(async (c) => {
+    (p.categories ?? []).map(async (c) => {
       const from = nearestWithTic(c, catTics)
       return {
         id: c.id,
@@ -155,7 +138,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const r = resolveProductTic(row, levels, defaultTic)
   await Promise.all(infos.values()) // no lookup outlives the answer
   return {
-    target: { type, id, name: p.title },
+    target: { type, id, name: p.title ?? null },
     assigned,
     resolved: { tic: await info(r.tic), source: r.source, sourceId: r.sourceId },
     chain: { product: assigned, productType, categories, default: await info(defaultTic) },

@@ -15,7 +15,7 @@ export function attentionOf(o: OrderFacts): AttentionKind | null {
 }
 
 /** Pure: the rows listed apart, by kind, in the rows' order. */
-export function attentionLines(rows: OrderRow[]): Pick<MonthReport, "usWithoutTax" | "nonUsd"> {
+export function attentionLines(rows: OrderRow[]) {
   const untaxed = rows.filter((r) => r.attention === "us_without_tax")
   const foreign = rows.filter((r) => r.attention === "currency_not_usd")
   const byCurrency = new Map<string, { currency: string; orders: number; salesCents: number }>()

@@ -6,7 +6,7 @@
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
-import type { DifferenceReason, MonthReport, OrderFacts, OrderRow, RecordFacts } from "./types"
+import type { DifferenceReason, OrderFacts, OrderRow, RecordFacts } from "./types"
 
 // Per order
 
@@ -76,7 +76,7 @@ export function recordMismatch(r: RecordFacts): string | null {
 }
 
 /** One order against its filing records (its own and its children's). */
-export function reconcileOrder(o: OrderFacts, records: RecordFacts[]): OrderRow {
+export function reconcileOrder(o: OrderFacts, records: RecordFacts[]) {
   const charged = sumCents(o.lines.map((l) => l.taxCents))
   const refundedToCustomer = customerRefundedCents(o)
   const live = records.filter((r) => !r.voided)
@@ -144,7 +144,7 @@ export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[
   return m
 }
 
-export function reconcileMonth(month: string, orders: OrderFacts[], records: RecordFacts[]): MonthReport {
+export function reconcileMonth(month: string, orders: OrderFacts[], records: RecordFacts[]) {
   const byOrder = recordsByOrder(records)
   const rows = orders
     .filter((o) => monthOf(o.createdAt) === month)

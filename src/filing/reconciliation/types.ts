@@ -1,4 +1,5 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
+import type { reconcileMonth, reconcileOrder } from "./compute"
 
 // Inputs
 
@@ -63,41 +64,6 @@ export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_
 /** Why a US order is listed apart: no tax charged at checkout, or a currency other than USD (canceled: not listed). */
 export type AttentionKind = "us_without_tax" | "currency_not_usd"
 
-export interface OrderRow {
-  orderId: string
-  displayId: number | null
-  createdAt: string
-  state: string
-  chargedCents: number
-  filedCents: number
-  customerRefundedCents: number
-  serviceRefundedCents: number
-  /** (charged − refunded to the customer) − (filed − refunded at the service) */
-  differenceCents: number
-  reason: DifferenceReason | null
-  detail: string | null
-  /** listed apart: a US order without tax, or in a currency other than USD */
-  attention: AttentionKind | null
-  /** the order's currency, upper case */
-  currencyCode: string
-  salesCents: number
-  /** the reason its filing record gives (a needs_attention record's) */
-  recordDetail: string | null
-}
-
-export interface MonthReport {
-  month: string
-  orders: number
-  chargedCents: number
-  filedCents: number
-  customerRefundedCents: number
-  serviceRefundedCents: number
-  differenceCents: number
-  rows: OrderRow[]
-  /** rows with a reason, largest difference first */
-  differences: OrderRow[]
-  /** US orders without tax: how many, what they sold (USD), and the rows */
-  usWithoutTax: { orders: number; salesCents: number; rows: OrderRow[] }
-  /** US orders in a currency other than USD: how many, what they sold per currency, and the rows */
-  nonUsd: { orders: number; byCurrency: { currency: string; orders: number; salesCents: number }[]; rows: OrderRow[] }
-}
+/** An order's row and a month's report: what reconcileOrder and reconcileMonth answer. */
+export type OrderRow = ReturnType<typeof reconcileOrder>
+export type MonthReport = ReturnType<typeof reconcileMonth>

@@ -1,4 +1,7 @@
+import type { InferTypeOf } from "@medusajs/framework/types"
 import type { Address } from "../../service/contract"
+import type { FilingRecord } from "./models/filing-record"
+import type { FilingRefund } from "./models/filing-refund"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 
@@ -15,12 +18,15 @@ export const FILING_STATES = [
   "needs_attention",
 ] as const
 export type FilingState = (typeof FILING_STATES)[number]
-export type CompletionMode = "placed" | "captured" | "fulfilled"
-export type RefundSource = "return" | "claim" | "exchange" | "cancel" | "edit"
+export const COMPLETION_MODES = ["placed", "captured", "fulfilled"] as const
+export type CompletionMode = (typeof COMPLETION_MODES)[number]
+export const REFUND_SOURCES = ["return", "claim", "exchange", "cancel", "edit"] as const
+export type RefundSource = (typeof REFUND_SOURCES)[number]
 /** What a record files; every kind but "order" has `parent_order_id` = the Medusa order. */
 export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
-export type RefundState = "pending" | "refunded" | "superseded" | "failed"
+export const REFUND_STATES = ["pending", "refunded", "superseded", "failed"] as const
+export type RefundState = (typeof REFUND_STATES)[number]
 
 /** Where a filed destination came from: the provider's quote as typed or as verified, or the order's shipping address. */
 export type DestinationSource = "typed" | "verified" | "order_address"
@@ -100,87 +106,46 @@ export interface EditIntent {
   requote?: { quoted: boolean; collected: Record<string, number> } | null
 }
 
-export interface FilingRefundDTO {
-  id: string
-  order_id: string
-  source_type: RefundSource
-  source_id: string
-  idempotency_key: string
+type RecordRow = InferTypeOf<typeof FilingRecord>
+type RefundRow = InferTypeOf<typeof FilingRefund>
+
+/** A refund row as the store answers it: the model's columns, its json items typed. */
+export type FilingRefundDTO = Omit<
+  RefundRow,
+  "items" | "record" | "record_id" | `raw_${string}` | `${"created" | "updated" | "deleted"}_at`
+> & {
   items: RefundItem[]
-  state: RefundState
-  refunded_tax: number | null
-  returned_at: Date | null
-  refunded_at: Date | null
-  attempts: number
-  last_error: string | null
   record_id?: string
   created_at?: Date
 }
 
-export interface FilingRecordDTO {
-  id: string
-  order_id: string
-  kind: FilingKind
-  parent_order_id: string | null
-  cart_id: string | null
-  customer_id: string | null
-  state: FilingState
-  filing_path: "cart" | "direct" | null
-  completion_mode: CompletionMode
-  snapshot: FilingSnapshot | null
-  charged_tax: number | null
-  filed_tax: number | null
-  requoted_tax: number | null
-  tax_difference: number | null
-  filed_at: Date | null
-  completion_requested_at: Date | null
-  completed_at: Date | null
-  cancel_requested_at: Date | null
-  voided_at: Date | null
-  attempts: number
-  next_attempt_at: Date | null
-  last_error: string | null
-  last_step: string | null
-  /** "key_refused": the service refused the key (401/403); retried with back-off until it accepts it (key-refused.ts) */
-  paused_reason?: string | null
-  /** times the order was voided and filed again whole for an edit */
-  revision?: number
-  /** order edits of this order (kind "order" only) */
-  edits?: EditIntent[] | null
-  /** when the snapshot's street lines were removed (retention.ts) */
-  address_removed_at?: Date | null
-  refunds?: FilingRefundDTO[]
-  created_at?: Date
-  updated_at?: Date
-}
+/** A record as the store answers it: the model's columns, its json typed, and the columns added later optional. */
+export type FilingRecordDTO = Omit<
+  RecordRow,
+  "snapshot" | "edits" | "refunds" | Later | `raw_${string}` | `${"created" | "updated" | "deleted"}_at`
+> &
+  Partial<Pick<RecordRow, Later | "created_at" | "updated_at">> & {
+    snapshot: FilingSnapshot | null
+    /** order edits of this order (kind "order" only) */
+    edits?: EditIntent[] | null
+    refunds?: FilingRefundDTO[]
+  }
+/** paused_reason "key_refused": retried with back-off until the service accepts the key (key-refused.ts) */
+type Later = "paused_reason" | "revision" | "address_removed_at"
 
 export type RecordPatch = Partial<Omit<FilingRecordDTO, "id" | "refunds" | "created_at" | "updated_at">>
 export type RefundPatch = Partial<Pick<FilingRefundDTO, "state" | "refunded_tax" | "refunded_at" | "attempts" | "last_error" | "items">>
 
-export interface NewRecord {
-  order_id: string
-  kind: FilingKind
-  parent_order_id?: string | null
-  cart_id: string | null
-  customer_id: string | null
-  completion_mode: CompletionMode
-  snapshot: FilingSnapshot | null
-  charged_tax: number | null
-  state?: FilingState
-  last_error?: string | null
-  next_attempt_at: Date | null
-  /** not stored: the records of the order's other origins (one service order per origin), ensured with it */
-  origin_siblings?: NewRecord[]
-}
+export type NewRecord = Pick<
+  FilingRecordDTO,
+  "order_id" | "kind" | "cart_id" | "customer_id" | "completion_mode" | "snapshot" | "charged_tax" | "next_attempt_at"
+> &
+  Partial<Pick<FilingRecordDTO, "parent_order_id" | "state" | "last_error">> & {
+    /** not stored: the records of the order's other origins (one service order per origin), ensured with it */
+    origin_siblings?: NewRecord[]
+  }
 
-export interface NewRefund {
-  order_id: string
-  source_type: RefundSource
-  source_id: string
-  idempotency_key: string
-  items: RefundItem[]
-  returned_at: Date | null
-}
+export type NewRefund = Pick<FilingRefundDTO, "order_id" | "source_type" | "source_id" | "idempotency_key" | "items" | "returned_at">
 
 /** Persistence the filing processor needs (the module service; tests: in memory). Creation is idempotent. */
 export interface FilingStore {

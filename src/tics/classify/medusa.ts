@@ -14,7 +14,7 @@ import { startTicImport, verdictsOf, type TicImportJob } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
-import { HITS, QueryCache, SEARCH_CEILING, runSearches, type SearchRun } from "./search"
+import { HITS, queryCache, SEARCH_CEILING, runSearches, type QueryCache, type SearchRun } from "./search"
 
 export interface UnclassifiedProduct {
   id: string
@@ -102,7 +102,7 @@ function cacheFor(options: PluginOptions): QueryCache {
   const key = `${options.baseUrl}|${options.connectionId}`
   const caches = cachesOf()
   let c = caches.get(key)
-  if (!c) caches.set(key, (c = new QueryCache()))
+  if (!c) caches.set(key, (c = queryCache()))
   return c
 }
 

@@ -1,4 +1,4 @@
-import { QueryCache, runSearches } from "./search"
+import { queryCache, runSearches } from "./search"
 
 const hit = (ticId: number) => [{ ticId, label: `TIC ${ticId}`, score: 1 }]
 
@@ -6,7 +6,7 @@ describe("runSearches", () => {
   it("one search per distinct query, the cache answers the next run, and the ceiling leaves the rest for later", async () => {
     const asked: string[] = []
     const search = async (q: string) => (asked.push(q), hit(q.length))
-    const cache = new QueryCache()
+    const cache = queryCache()
     const first = await runSearches(["pants", "shirts", "pants", "mugs"], search, cache, 2)
     expect(asked).toEqual(["pants", "shirts"])
     expect(first.run).toEqual({ ceiling: 2, searched: 2, cached: 0, notSearched: 1, failed: 0 })
@@ -18,7 +18,7 @@ describe("runSearches", () => {
 
   it("a failed search is counted and not cached: the next run asks again", async () => {
     let fail = true
-    const cache = new QueryCache()
+    const cache = queryCache()
     const search = async (q: string) => {
       if (fail) throw new Error("503")
       return hit(q.length)
@@ -30,8 +30,8 @@ describe("runSearches", () => {
     expect(again.hits.get("pants")).toEqual(hit(5))
   })
 
-  it("the cache is bounded: the oldest query leaves first", () => {
-    const cache = new QueryCache(2)
+  it("the cache is bounded: the least recently used query leaves first", () => {
+    const cache = queryCache(2)
     cache.set("a", hit(1))
     cache.set("b", hit(2))
     cache.set("c", hit(3))

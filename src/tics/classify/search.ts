@@ -4,6 +4,7 @@
  * the ceiling are left unsearched (their products get no suggestion this run, and say so). A failed
  * search is not cached. The cache is the caller's (one per service connection, kept by the process).
  */
+import { LRUCache } from "lru-cache"
 import pLimit from "p-limit"
 import type { SearchHit } from "./combine"
 
@@ -13,19 +14,9 @@ const CONCURRENCY = 4
 /** Hits asked per search (the suggestion and two alternatives). */
 export const HITS = 3
 
-/** A bounded cache of search hits by normalized query (the oldest entry leaves first). */
-export class QueryCache {
-  private readonly map = new Map<string, SearchHit[]>()
-  constructor(private readonly max = 5000) {}
-  get(query: string): SearchHit[] | undefined {
-    return this.map.get(query)
-  }
-  set(query: string, hits: SearchHit[]): void {
-    this.map.delete(query)
-    this.map.set(query, hits)
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
-  }
-}
+/** A bounded cache of search hits by normalized query (the least recently used leaves first). */
+export type QueryCache = LRUCache<string, SearchHit[]>
+export const queryCache = (max = 5000): QueryCache => new LRUCache({ max })
 
 export interface SearchRun {
   ceiling: number

@@ -1,5 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { FilingRefund } from "./filing-refund"
+import { COMPLETION_MODES, FILING_KINDS, FILING_STATES } from "../types"
 
 /**
  * One row per filed Medusa order (kind "order") or per exchange whose new items are filed as an
@@ -9,16 +10,14 @@ export const FilingRecord = model
   .define("sales_tax_filing_record", {
     id: model.id({ prefix: "stfil" }).primaryKey(),
     order_id: model.text(),
-    kind: model.enum(["order", "exchange", "edit", "claim", "credit"]).default("order"),
+    kind: model.enum([...FILING_KINDS]).default("order"),
     parent_order_id: model.text().nullable(),
     cart_id: model.text().nullable(),
     customer_id: model.text().nullable(),
-    state: model
-      .enum(["pending", "filed", "completed", "partially_refunded", "refunded", "voided", "failed", "skipped", "needs_attention"])
-      .default("pending"),
+    state: model.enum([...FILING_STATES]).default("pending"),
     /** "cart" (carts/orders after an equal re-quote) or "direct" (orders with the charged tax). */
     filing_path: model.enum(["cart", "direct"]).nullable(),
-    completion_mode: model.enum(["placed", "captured", "fulfilled"]).default("placed"),
+    completion_mode: model.enum([...COMPLETION_MODES]).default("placed"),
     /** Snapshot of what is filed: lines as charged, addresses, currency (see FilingSnapshot). */
     snapshot: model.json().nullable(),
     charged_tax: model.bigNumber().nullable(),

@@ -1,5 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { FilingRecord } from "./filing-record"
+import { REFUND_SOURCES, REFUND_STATES } from "../types"
 
 /**
  * One refund sent (or to be sent) to the service for a filed order. idempotency_key is derived
@@ -9,12 +10,12 @@ export const FilingRefund = model
   .define("sales_tax_filing_refund", {
     id: model.id({ prefix: "stref" }).primaryKey(),
     order_id: model.text(),
-    source_type: model.enum(["return", "claim", "exchange", "cancel", "edit"]),
+    source_type: model.enum([...REFUND_SOURCES]),
     source_id: model.text(),
     idempotency_key: model.text(),
     /** [{ itemId, quantity }] */
     items: model.json(),
-    state: model.enum(["pending", "refunded", "superseded", "failed"]).default("pending"),
+    state: model.enum([...REFUND_STATES]).default("pending"),
     refunded_tax: model.bigNumber().nullable(),
     returned_at: model.dateTime().nullable(),
     refunded_at: model.dateTime().nullable(),

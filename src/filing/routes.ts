@@ -11,7 +11,6 @@ import { notAField } from "../http/validate"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FILING_STATES, SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import { normalizeUsState, normalizeUsZip } from "../service/address/us-address"
-import { issuesToErrors } from "../service/contract"
 import { FIRST_YEAR, inYears, LAST_YEAR } from "./backfill/range"
 import { MONTH_RE } from "./reconciliation/amounts"
 
@@ -106,10 +105,3 @@ export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: 
   return rec ? filingView(rec, scrub) : undefined
 }
 
-/** The body, or a 400 whose message lists each located error (undefined then). */
-export function filingBody<T>(req: MedusaRequest, res: MedusaResponse, schema: z.ZodType<T>): T | undefined {
-  const body = schema.safeParse(req.body ?? {})
-  if (body.success) return body.data
-  const errors = issuesToErrors("body", body.error, req.body)
-  sendError(res, 400, "invalid_data", errors.map((e) => `${e.location}: ${e.message}`).join("; "), errors)
-}

@@ -102,18 +102,20 @@ export interface WorkflowLike {
 }
 
 /** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
-export type FileAssumption =
-  | "updateTaxLines"
-  | "nestedWorkflow"
-  | "errorHandlerRouting"
-  | "taxRateService"
-  | "refundBookkeeping"
-  | "orderTables"
-  | "storeCartRoutes"
-  | "taxLineContextFallback"
-  | "taxLineRecord"
-  | "rootMiddleware"
-  | "pgConnection"
+const installedFiles = () => ({
+  updateTaxLines: updateTaxLinesMatchesInstalled(),
+  nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
+  errorHandlerRouting: errorHandlerRoutingDifferences(),
+  taxRateService: taxRateServiceDifferences(),
+  refundBookkeeping: refundBookkeepingDifferences(),
+  storeCartRoutes: storeCartRouteDifferences(),
+  taxLineContextFallback: fallbackReaderDifferences(),
+  taxLineRecord: recordCarrierDifferences(),
+  rootMiddleware: rootMiddlewareDifferences(),
+  pgConnection: pgConnectionDifferences(),
+})
+/** `orderTables` is read from the database at start (runProviderBootChecks). */
+export type FileAssumption = keyof ReturnType<typeof installedFiles> | "orderTables"
 
 /** What the check reads of the app's Medusa; a part left out is not checked (tests give only what they test). */
 export interface MedusaSurface {
@@ -304,18 +306,7 @@ export function installedSurface(): MedusaSurface {
     http,
     // the app's Cart Module when loaded (its models are checked by the contract test)
     cart: cartService ? { service: cartService, models: undefined } : undefined,
-    files: {
-      updateTaxLines: updateTaxLinesMatchesInstalled(),
-      nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
-      errorHandlerRouting: errorHandlerRoutingDifferences(),
-      taxRateService: taxRateServiceDifferences(),
-      refundBookkeeping: refundBookkeepingDifferences(),
-      storeCartRoutes: storeCartRouteDifferences(),
-      taxLineContextFallback: fallbackReaderDifferences(),
-      taxLineRecord: recordCarrierDifferences(),
-      rootMiddleware: rootMiddlewareDifferences(),
-      pgConnection: pgConnectionDifferences(),
-    },
+    files: installedFiles(),
     routeFile: medusaDistHas,
   }
 }

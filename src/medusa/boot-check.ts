@@ -17,6 +17,7 @@ import { refundBookkeepingDifferences } from "./refund-credit-lines"
 import { DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
 import { storeCartRouteDifferences } from "./store-cart-routes"
 import { medusaDistHas } from "./installed"
+import { hasHook } from "./workflow-hooks"
 import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
 import { orderTablesDifferences, pgConnectionDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
@@ -145,7 +146,7 @@ const NO_CART_CONTEXT =
 function hook(workflow: string, name: string, without: string): MedusaAssumption {
   return {
     name: `${workflow}.hooks.${name}`,
-    present: (s) => typeof s.workflows[workflow]?.hooks?.[name] === "function",
+    present: (s) => hasHook(s.workflows[workflow], name),
     without,
   }
 }

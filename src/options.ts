@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { Address } from "../packages/contract/src/index"
+import { Address, locate } from "../packages/contract/src/index"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./constants"
 import { runtimeSlot } from "./runtime"
 
@@ -251,13 +251,7 @@ export class PluginOptionsError extends Error {
 export function resolvePluginOptions(raw: unknown): PluginOptions {
   const parsed = PluginOptionsSchema.safeParse(raw ?? {})
   if (parsed.success) return parsed.data
-  const problems = parsed.error.issues.map((iss) => {
-    const path = iss.path
-      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
-      .join(".")
-      .replace(/\.\[/g, "[")
-    return `${path || "(options)"}: ${iss.message}`
-  })
+  const problems = parsed.error.issues.map((iss) => `${locate("body", iss.path).slice(5) || "(options)"}: ${iss.message}`)
   throw new PluginOptionsError(problems)
 }
 
@@ -336,13 +330,11 @@ export function unknownSalesChannels(
   o: Pick<PluginOptions, "connections">,
   existing: ReadonlySet<string>,
 ): { connectionId: string; salesChannelId: string; at: string }[] {
-  const out: { connectionId: string; salesChannelId: string; at: string }[] = []
-  ;(o.connections ?? []).forEach((c, i) =>
-    c.salesChannelIds.forEach((sc, j) => {
-      if (!existing.has(sc)) out.push({ connectionId: c.connectionId, salesChannelId: sc, at: `connections[${i}].salesChannelIds[${j}]` })
-    }),
+  return (o.connections ?? []).flatMap((c, i) =>
+    c.salesChannelIds.flatMap((sc, j) =>
+      existing.has(sc) ? [] : [{ connectionId: c.connectionId, salesChannelId: sc, at: `connections[${i}].salesChannelIds[${j}]` }],
+    ),
   )
-  return out
 }
 
 /** The boot warning for unknown sales channels, or null. */

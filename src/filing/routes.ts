@@ -105,5 +105,3 @@ export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: 
   return rec ? filingView(rec, scrub) : undefined
 }
 
-/** The body, or a 400 with each located error (undefined then). */
-export const filingBody = <T>(req: MedusaRequest, res: MedusaResponse, schema: z.ZodType<T>) => parseOr400(req, res, schema, "body")

@@ -8,7 +8,7 @@ import { SalesTaxError, type SalesTaxClient } from "../service/client"
 import { getBackgroundClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
 import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../options"
-import { excerpt } from "./input-guard"
+import { excerpt, invalidData } from "./input-guard"
 
 type Scope = MedusaRequest["scope"]
 
@@ -84,20 +84,9 @@ export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z
   sendZodError(res, parsed.error, input, part)
 }
 
-/** Located zod errors in Medusa's invalid_data format (400). */
+/** Located zod errors as the located 400 (invalidData). */
 export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
-  // the offending value is echoed as a short excerpt only (a nested input is summarized)
-  const errors = issuesToErrors(part, error, input).map((e) => ({ ...e, value: excerpt(e.value) }))
-  sendError(
-    res,
-    400,
-    MedusaError.Types.INVALID_DATA,
-    `Invalid request: ${errors
-      .slice(0, 3)
-      .map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`)
-      .join("; ")}`,
-    errors,
-  )
+  res.status(400).json(invalidData(issuesToErrors(part, error, input)))
 }
 
 /**

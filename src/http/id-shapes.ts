@@ -3,7 +3,7 @@
 // be a 500; `..` reaching the client would be a path traversal at the service).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { excerpt } from "./input-guard"
+import { excerpt, invalidData } from "./input-guard"
 
 /** A Medusa id: `<prefix>_` then letters, digits and underscores (ULIDs in practice), 1-64 of them. */
 function medusaId(prefixes: readonly string[], what: string, suffix = "") {
@@ -49,10 +49,7 @@ export function validateParams(shapes: Record<string, IdShape>) {
   return (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void => {
     for (const [name, shape] of Object.entries(shapes)) {
       const problem = checkParam(name, req.params?.[name], shape)
-      if (problem) {
-        res.status(400).json({ type: "invalid_data", message: `Invalid request: ${problem.message}`, errors: [problem] })
-        return
-      }
+      if (problem) return void res.status(400).json(invalidData([problem]))
     }
     next()
   }

@@ -1,4 +1,4 @@
-import { excerpt, inspectPath, inspectRequest, inspectTree, problemBody, safeErrorBody, INPUT_LIMITS } from "./input-guard"
+import { excerpt, inspectPath, inspectRequest, inspectTree, invalidData, safeErrorBody, INPUT_LIMITS } from "./input-guard"
 
 function nested(depth: number, leaf: unknown = 1): unknown {
   let v: unknown = leaf
@@ -72,12 +72,15 @@ describe("inspectPath: the raw path before Express decodes it", () => {
 })
 
 describe("error bodies", () => {
-  it("problemBody is Medusa's invalid_data with one located error", () => {
-    expect(problemBody({ location: "body.a", message: "is nested deeper than 10 levels", value: { x: 1 } })).toEqual({
+  it("invalidData is Medusa's invalid_data with located errors, values as excerpts, the first three named", () => {
+    expect(invalidData([{ location: "body.a", message: "is nested deeper than 10 levels", value: { x: 1 } }])).toEqual({
       type: "invalid_data",
-      message: "Invalid request: a is nested deeper than 10 levels",
+      message: "Invalid request: a: is nested deeper than 10 levels",
       errors: [{ location: "body.a", message: "is nested deeper than 10 levels", value: "{object with 1 key}" }],
     })
+    const four = ["a", "b", "c", "d"].map((f) => ({ location: `query.${f}`, message: "bad" }))
+    expect(invalidData(four).message).toBe("Invalid request: query.a: bad; query.b: bad; query.c: bad")
+    expect(invalidData(four).errors).toEqual(four)
   })
   it("safeErrorBody turns every errors[].value into an excerpt, so a deep echo serializes", () => {
     const deep = nested(50_001)

@@ -118,10 +118,17 @@ export function inspectRequest(req: { originalUrl?: string; url?: string; query?
   )
 }
 
-/** The 400 answer of an input problem, in Medusa's error format with a located error. */
-export function problemBody(p: InputProblem): { type: string; message: string; errors: InputProblem[] } {
-  const where = p.location.replace(/^(body|query)\.?/, "") || p.location
-  return { type: "invalid_data", message: `Invalid request: ${where} ${p.message}`, errors: [{ ...p, value: excerpt(p.value) }] }
+/**
+ * THE located 400 of the plugin's routes, in Medusa's error format (`invalid_data`): each error's
+ * value as an excerpt, the message naming the first three (`body.` left out).
+ */
+export function invalidData(errors: readonly InputProblem[]): { type: "invalid_data"; message: string; errors: InputProblem[] } {
+  const named = errors.slice(0, 3).map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`)
+  return {
+    type: "invalid_data",
+    message: `Invalid request: ${named.join("; ")}`,
+    errors: errors.map((e) => ("value" in e ? { ...e, value: excerpt(e.value) } : e)),
+  }
 }
 
 /** An error answer safe to serialize and show: each `errors[].value` an excerpt, nested lists not followed. */
@@ -187,7 +194,7 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   guardAnswers(req, res)
   const problem = inspectRequest(req)
   if (problem) {
-    res.status(400).json(problemBody(problem))
+    res.status(400).json(invalidData([problem]))
     return
   }
   next()
@@ -202,7 +209,7 @@ export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: Me
   const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
   if (!isPluginPath(path)) return false
   const problem = inspectPath(path)
-  const refused = problem ? { statusCode: 400, body: problemBody(problem) } : httpErrorResponse(err)
+  const refused = problem ? { statusCode: 400, body: invalidData([problem]) } : httpErrorResponse(err)
   if (!refused || refused.statusCode >= 500) return false
   guardAnswers(req, res)
   res.status(refused.statusCode).json(refused.body)

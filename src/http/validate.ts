@@ -5,8 +5,8 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { validateAndTransformBody } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { sendError, sendZodError } from "./answers"
-import { excerpt } from "./input-guard"
+import { sendZodError } from "./answers"
+import { invalidData } from "./input-guard"
 
 export function validateBodyLocated(schema: z.ZodType) {
   const medusa = validateAndTransformBody(schema)
@@ -19,16 +19,9 @@ export function validateBodyLocated(schema: z.ZodType) {
         const parsed = schema.safeParse(req.body)
         if (!parsed.success) return sendZodError(res, parsed.error, req.body)
         const unknown = unknownFields(schema, req.body)
-        if (unknown.length) {
-          const body = (req.body ?? {}) as Record<string, unknown>
-          return sendError(
-            res,
-            400,
-            MedusaError.Types.INVALID_DATA,
-            `Invalid request: ${unknown.map((f) => `${f}: not a field of this request`).join("; ")}`,
-            unknown.map((f) => ({ location: `body.${f}`, message: "not a field of this request", value: excerpt(body[f]) })),
-          )
-        }
+        const body = (req.body ?? {}) as Record<string, unknown>
+        const errors = unknown.map((f) => ({ location: `body.${f}`, message: "not a field of this request", value: body[f] }))
+        if (errors.length) return void res.status(400).json(invalidData(errors))
       }
       return next(err)
     }

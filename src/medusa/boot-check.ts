@@ -17,6 +17,7 @@ import { refundBookkeepingDifferences } from "./refund-credit-lines"
 import { DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
 import { storeCartRouteDifferences } from "./store-cart-routes"
 import { medusaDistHas } from "./installed"
+import { hasHook } from "./workflow-hooks"
 import { setCartRestore } from "./cart-restore"
 import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
 import { orderTablesDifferences, pgConnectionDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
@@ -102,18 +103,20 @@ export interface WorkflowLike {
 }
 
 /** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
-export type FileAssumption =
-  | "updateTaxLines"
-  | "nestedWorkflow"
-  | "errorHandlerRouting"
-  | "taxRateService"
-  | "refundBookkeeping"
-  | "orderTables"
-  | "storeCartRoutes"
-  | "taxLineContextFallback"
-  | "taxLineRecord"
-  | "rootMiddleware"
-  | "pgConnection"
+const installedFiles = () => ({
+  updateTaxLines: updateTaxLinesMatchesInstalled(),
+  nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
+  errorHandlerRouting: errorHandlerRoutingDifferences(),
+  taxRateService: taxRateServiceDifferences(),
+  refundBookkeeping: refundBookkeepingDifferences(),
+  storeCartRoutes: storeCartRouteDifferences(),
+  taxLineContextFallback: fallbackReaderDifferences(),
+  taxLineRecord: recordCarrierDifferences(),
+  rootMiddleware: rootMiddlewareDifferences(),
+  pgConnection: pgConnectionDifferences(),
+})
+/** `orderTables` is read from the database at start (runProviderBootChecks). */
+export type FileAssumption = keyof ReturnType<typeof installedFiles> | "orderTables"
 
 /** What the check reads of the app's Medusa; a part left out is not checked (tests give only what they test). */
 export interface MedusaSurface {
@@ -143,7 +146,7 @@ const NO_CART_CONTEXT =
 function hook(workflow: string, name: string, without: string): MedusaAssumption {
   return {
     name: `${workflow}.hooks.${name}`,
-    present: (s) => typeof s.workflows[workflow]?.hooks?.[name] === "function",
+    present: (s) => hasHook(s.workflows[workflow], name),
     without,
   }
 }
@@ -304,18 +307,7 @@ export function installedSurface(): MedusaSurface {
     http,
     // the app's Cart Module when loaded (its models are checked by the contract test)
     cart: cartService ? { service: cartService, models: undefined } : undefined,
-    files: {
-      updateTaxLines: updateTaxLinesMatchesInstalled(),
-      nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
-      errorHandlerRouting: errorHandlerRoutingDifferences(),
-      taxRateService: taxRateServiceDifferences(),
-      refundBookkeeping: refundBookkeepingDifferences(),
-      storeCartRoutes: storeCartRouteDifferences(),
-      taxLineContextFallback: fallbackReaderDifferences(),
-      taxLineRecord: recordCarrierDifferences(),
-      rootMiddleware: rootMiddlewareDifferences(),
-      pgConnection: pgConnectionDifferences(),
-    },
+    files: installedFiles(),
     routeFile: medusaDistHas,
   }
 }

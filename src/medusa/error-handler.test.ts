@@ -61,7 +61,7 @@ describe("contract: the app's error handler, replaced", () => {
     expect(ours.status).toBe(400)
     expect(ours.body).toEqual({
       type: "invalid_data",
-      message: "Invalid request: path is not valid percent-encoding",
+      message: "Invalid request: path: is not valid percent-encoding",
       errors: [{ location: "path", message: "is not valid percent-encoding", value: "%E0%A4%A" }],
     })
     const theirs = await answer(handler, "/admin/orders/%E0%A4%A")

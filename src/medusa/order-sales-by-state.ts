@@ -12,6 +12,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { setSwitch, switchOn } from "./switches"
 import { installedSource } from "./installed"
+import { fromCradle } from "../runtime"
+
 /** A half-open date range [from, to) of ISO dates, by its stable key (nexus/periods.ts makes them). */
 export interface Window {
   key: string
@@ -32,16 +34,11 @@ export interface ProvinceWindowSales {
 export interface PgLike {
   raw(sql: string, bindings: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
 }
-type Knex = PgLike
 
-/** The app's database connection in a module's container (`cradle`), if any; an awilix cradle throws for a key it does not hold. */
+/** The app's database connection in a module's container (`cradle`), if any. */
 export function pgConnectionOf(cradle: unknown): PgLike | undefined {
-  try {
-    const pg = (cradle as Record<string, PgLike | undefined> | undefined)?.[ContainerRegistrationKeys.PG_CONNECTION]
-    return typeof pg?.raw === "function" ? pg : undefined
-  } catch {
-    return undefined
-  }
+  const pg = fromCradle(cradle, ContainerRegistrationKeys.PG_CONNECTION) as PgLike | undefined
+  return typeof pg?.raw === "function" ? pg : undefined
 }
 
 /** The modules SDK's line that gives every module's container the app's connection. */
@@ -189,7 +186,7 @@ export async function orderSalesByProvince(container: MedusaContainer, windows: 
       MedusaError.Types.NOT_ALLOWED,
       "The nexus report's sales per state are turned off: this Medusa's order tables are not the ones the plugin reads (see the start-up error in the server log).",
     )
-  const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Knex
+  const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as PgLike
   const { sql, bindings } = orderSalesSql(windows)
   const { rows } = await pg.raw(sql, bindings)
   return rows.map((row) => ({

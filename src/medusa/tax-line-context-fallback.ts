@@ -14,6 +14,7 @@ import { Modules } from "@medusajs/framework/utils"
 import { graph, type QueryScope } from "../query"
 import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
 import type { TaxedItem, TaxedShipping } from "./taxed-entity"
+import { hasHook } from "./workflow-hooks"
 
 /** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
 export const TAX_LINE_CONTEXT_WORKFLOWS = {
@@ -36,10 +37,7 @@ export const FALLBACK_QUERY_ENTITIES = {
 
 /** Pure: whether the installed core-flows `workflows` lack the cart (or order) tax-line context hook. */
 export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind: "cart" | "order"): boolean {
-  return TAX_LINE_CONTEXT_WORKFLOWS[kind].some((name) => {
-    const hooks = (workflows[name] as { hooks?: Record<string, unknown> } | undefined)?.hooks
-    return typeof hooks?.setTaxLineContext !== "function"
-  })
+  return TAX_LINE_CONTEXT_WORKFLOWS[kind].some((name) => !hasHook(workflows[name], "setTaxLineContext"))
 }
 
 /**

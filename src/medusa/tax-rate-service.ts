@@ -6,6 +6,7 @@
  * (checkout.spec.ts); without it the warning names every state not in the options.
  * Contract test: tax-rate-service.test.ts. Boot check: `taxRateServiceDifferences`.
  */
+import { fromCradle } from "../runtime"
 import { installedSource } from "./installed"
 
 /** The key of the Tax Module's TaxRate service in its container. */
@@ -48,12 +49,7 @@ export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
  * a provider's `cradle`; undefined when it cannot be read (no such service, or the read failed).
  */
 export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<RegionStates | undefined> {
-  let rates: TaxRateServiceLike | undefined
-  try {
-    rates = cradle[TAX_RATE_SERVICE_KEY] as TaxRateServiceLike | undefined
-  } catch {
-    rates = undefined // an awilix cradle throws for a key it does not hold
-  }
+  const rates = fromCradle(cradle, TAX_RATE_SERVICE_KEY) as TaxRateServiceLike | undefined
   if (typeof rates?.list !== "function") return undefined
   try {
     return regionStatesOf(await rates.list({ is_default: true }, { relations: ["tax_region"] }))

@@ -34,13 +34,8 @@ export function allConnections(o: ConnOptions): ResolvedConnection[] {
 
 /** Pure: the connection of a sales channel (the default for none, or a channel no connection names). */
 export function connectionForChannel(o: ConnOptions, salesChannelId: string | null | undefined): ResolvedConnection {
-  if (salesChannelId) {
-    for (const c of o.connections ?? []) {
-      if (c.salesChannelIds.includes(salesChannelId))
-        return { connectionId: c.connectionId, apiKey: c.apiKey, isDefault: false, salesChannelIds: [...c.salesChannelIds] }
-    }
-  }
-  return allConnections(o)[0]
+  const all = allConnections(o)
+  return (salesChannelId && all.find((c) => !c.isDefault && c.salesChannelIds.includes(salesChannelId))) || all[0]!
 }
 
 /** Pure: a configured connection by id (undefined / null: the default), or undefined when none has that id. */

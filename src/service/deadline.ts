@@ -10,25 +10,8 @@ export class QuoteTimeoutError extends Error {
 export function withDeadline<T>(fn: () => Promise<T>, ms: number): Promise<T> {
   const budget = Math.floor(ms)
   if (budget <= 0) return Promise.reject(new QuoteTimeoutError(0))
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new QuoteTimeoutError(budget)), budget)
-    let p: Promise<T>
-    try {
-      p = fn()
-    } catch (e) {
-      clearTimeout(timer)
-      reject(e)
-      return
-    }
-    p.then(
-      (v) => {
-        clearTimeout(timer)
-        resolve(v)
-      },
-      (e) => {
-        clearTimeout(timer)
-        reject(e)
-      },
-    )
-  })
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new QuoteTimeoutError(budget)), budget)))
+  // fn runs now; a throw becomes the rejection
+  return Promise.race([new Promise<T>((resolve) => resolve(fn())), expired]).finally(() => clearTimeout(timer))
 }

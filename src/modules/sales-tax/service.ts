@@ -10,7 +10,7 @@ import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } f
 import { pgConnectionOf } from "../../medusa/order-sales-by-state"
 import { servesRequests } from "../../core/serving"
 import { ticAssignmentsChanged } from "./tic-generation"
-import { runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
+import { fromCradle, runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
 import { registerCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
@@ -49,9 +49,9 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
   }
 }
 
-/** TIC assignments, last-known rates and who created each certificate (module `salesTax`). */
 export type CertificateCreator = "customer" | "staff"
 
+/** TIC assignments, last-known rates, who created each certificate, the call log and nexus states (module `salesTax`). */
 export class SalesTaxModuleService
   extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry, NexusState })
   implements RateMemory, CallLogSink, CertificateReviews
@@ -68,13 +68,7 @@ export class SalesTaxModuleService
     registerRateMemory(this, this.runtime)
     // the provider reads which certificates are approved through this registration (checkout/exemptions/exemptions.ts)
     registerCertificateReviews(this, this.runtime)
-    let logger: { warn(m: string): void } | undefined
-    try {
-      logger = (args[0] as { logger?: { warn(m: string): void } } | undefined)?.logger
-    } catch {
-      logger = undefined // a container without a logger
-    }
-    this.#logger = logger ?? console
+    this.#logger = (fromCradle(args[0], "logger") as { warn(m: string): void } | undefined) ?? console
     this.#cradle = args[0] as Record<string, unknown> | undefined
     // the service-call log's buffer writes through this module (call-log.ts)
     callLog.attach(this, (m) => this.#logger.warn(m))
@@ -126,12 +120,7 @@ export class SalesTaxModuleService
 
   async knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]> {
     if (!tics.length) return []
-    const rows = await this.listLastKnownRates(
-      { zip, tic: [...new Set(tics)], quoted_at: { $gte: since } },
-      {
-        take: null,
-      },
-    )
+    const rows = await this.listLastKnownRates({ zip, tic: [...new Set(tics)], quoted_at: { $gte: since } }, { take: null })
     return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at) }))
   }
 

@@ -8,7 +8,7 @@ import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
 import { buildPath } from "./path"
 import { callIds } from "./call-ids"
-import { flatHeaders, headerOf, httpError, parseResponse, send } from "./transport"
+import { flatHeaders, headerOf, httpError, parseResponse, send, type Outcome } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, OperationResponses, SalesTaxClientOptions } from "./types"
 
 /** What a client hands its calls: its http instance, settings, redactor and attempt hook. */
@@ -112,22 +112,10 @@ export async function callOperation<Op extends OperationId>(
     let err: SalesTaxError
     let retryAfterMs: number | undefined
     if (outcome.ok && outcome.res.status >= 200 && outcome.res.status < 300) {
-      const res = outcome.res
-      const parsed = parseResponse(operation, op.response, res, ctx.redact)
+      const parsed = parseResponse(operation, op.response, outcome.res, ctx.redact)
       if (parsed.ok) {
-        if (ctx.observed) {
-          const ok: AttemptInfo = {
-            operation,
-            attempt,
-            status: res.status,
-            durationMs,
-            willRetry: false,
-            ids: callIds(params, input.body),
-          }
-          if (ctx.options.attemptBodies) Object.assign(ok, { requestBody: input.body, responseBody: res.data })
-          ctx.emit(ok)
-        }
-        return { data: parsed.data as OperationResponses[Op], status: res.status, headers: flatHeaders(res.headers) }
+        if (ctx.observed) ctx.emit(attemptInfo(ctx, operation, attempt, outcome.res.status, durationMs, params, input.body, outcome))
+        return { data: parsed.data as OperationResponses[Op], status: outcome.res.status, headers: flatHeaders(outcome.res.headers) }
       }
       err = parsed.error
     } else if (outcome.ok) {
@@ -147,42 +135,33 @@ export async function callOperation<Op extends OperationId>(
     }
 
     let willRetry = err.retryable && attempt < ctx.policy.maxAttempts
-    let delayMs: number | undefined
-    if (willRetry) {
-      delayMs = nextDelay(attempt, ctx.policy, retryAfterMs)
-      // no point in waiting past the budget: give up now instead
-      if (Date.now() + delayMs >= deadline) willRetry = false
-    }
-    const info: AttemptInfo = {
-      operation,
-      attempt,
-      status: err.status,
-      durationMs,
-      error: err.message,
-      willRetry,
-      errorTitle: err.title,
-      errorCode: err.code,
-    }
+    const delayMs = willRetry ? nextDelay(attempt, ctx.policy, retryAfterMs) : undefined
+    // no point in waiting past the budget: give up now instead
+    if (delayMs !== undefined && Date.now() + delayMs >= deadline) willRetry = false
     if (ctx.observed) {
-      info.ids = callIds(params, input.body)
-      if (ctx.options.attemptBodies)
-        Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
+      const info = attemptInfo(ctx, operation, attempt, err.status, durationMs, params, input.body, outcome)
+      Object.assign(info, { error: err.message, willRetry, errorTitle: err.title, errorCode: err.code })
+      if (willRetry) info.delayMs = delayMs
+      if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
+      ctx.emit(info)
     }
-    if (willRetry) info.delayMs = delayMs
-    if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
-    ctx.emit(info)
-    if (!willRetry) {
-      throw new SalesTaxError({
-        operation,
-        status: err.status,
-        title: err.title,
-        detail: err.detail,
-        errors: err.errors,
-        retryable: err.retryable,
-        code: err.code,
-        attempts: attempt,
-      })
-    }
+    if (!willRetry) throw new SalesTaxError({ ...err, attempts: attempt })
     await sleep(delayMs!)
   }
+}
+
+/** What `onAttempt` hears of one attempt (the failure's fields are added by the caller). */
+function attemptInfo(
+  ctx: CallContext,
+  operation: OperationId,
+  attempt: number,
+  status: number | null,
+  durationMs: number,
+  params: Record<string, string>,
+  body: unknown,
+  outcome: Outcome,
+): AttemptInfo {
+  const info: AttemptInfo = { operation, attempt, status, durationMs, willRetry: false, ids: callIds(params, body) }
+  if (ctx.options.attemptBodies) Object.assign(info, { requestBody: body, responseBody: outcome.ok ? outcome.res.data : undefined })
+  return info
 }

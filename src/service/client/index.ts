@@ -9,6 +9,7 @@ import {
   type CertificateList,
   type CertificateRecord,
   type CreateCertificateRequest,
+  type ErrorDetail,
   type CreateOrderRequest,
   type HealthResponse,
   type OperationId,
@@ -145,22 +146,9 @@ export class SalesTaxClient {
    * is fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
    */
   async cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
-    try {
-      const order = (await this.call("cartToOrder", { body })).data
-      return { order, alreadyExisted: false }
-    } catch (err) {
-      if (!isDuplicateOrder(err)) throw err
-      const existing = await this.#existingOrder("cartToOrder", body.orderId, err)
-      let cart: CartOut | undefined
-      try {
-        cart = await this.getCart(body.cartId)
-      } catch (e) {
-        if (!(e instanceof SalesTaxError && e.status === 404)) throw e
-      }
-      const diff = diffCartToOrder(body, existing, cart)
-      if (diff.length) throw conflict("cartToOrder", body.orderId, diff, this.#redact)
-      return { order: existing, alreadyExisted: true }
-    }
+    return this.#created("cartToOrder", body, {}, async (existing) =>
+      diffCartToOrder(body, existing, await this.getCart(body.cartId).catch(unless404)),
+    )
   }
 
   /** Records an order. Same "already created" reconciliation as cartToOrder, comparing the lines sent. */
@@ -168,16 +156,8 @@ export class SalesTaxClient {
     body: CreateOrderRequest,
     query?: { addressAutocomplete?: "none" | "origin" | "destination" | "all" },
   ): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
-    try {
-      const order = (await this.call("createOrder", { body, query: { addressAutocomplete: query?.addressAutocomplete } })).data
-      return { order, alreadyExisted: false }
-    } catch (err) {
-      if (!isDuplicateOrder(err)) throw err
-      const existing = await this.#existingOrder("createOrder", body.orderId, err)
-      const diff = diffCreateOrder(body, existing)
-      if (diff.length) throw conflict("createOrder", body.orderId, diff, this.#redact)
-      return { order: existing, alreadyExisted: true }
-    }
+    const autocomplete = { addressAutocomplete: query?.addressAutocomplete }
+    return this.#created("createOrder", body, autocomplete, async (existing) => diffCreateOrder(body, existing))
   }
 
   async getOrder(orderId: string, opts?: { expandRefunds?: boolean }): Promise<OrderRecord> {
@@ -232,17 +212,11 @@ export class SalesTaxClient {
   }
 
   /** Every certificate matching the filters, page after page (follows nextCursor). */
-  async *certificates(query: Partial<ListCertificatesInput> = {}): AsyncIterable<CertificateRecord> {
-    let cursor = query.cursor
-    const seen = new Set<string>()
-    for (;;) {
+  certificates(query: Partial<ListCertificatesInput> = {}): AsyncIterable<CertificateRecord> {
+    return pages("listCertificates", query.cursor, async (cursor) => {
       const page = await this.listCertificates({ ...query, cursor })
-      yield* page.items
-      if (!page.nextCursor) return
-      if (seen.has(page.nextCursor)) throw cursorLoop("listCertificates")
-      seen.add(page.nextCursor)
-      cursor = page.nextCursor
-    }
+      return { items: page.items, nextCursor: page.nextCursor }
+    })
   }
 
   async searchTics(body: { query: string; limit?: number; cursor?: string }): Promise<TicSearchResponse> {
@@ -250,17 +224,11 @@ export class SalesTaxClient {
   }
 
   /** Every TIC result for a query, most relevant first, fetched pageSize at a time. */
-  async *tics(query: string, pageSize = 25): AsyncIterable<TicResult> {
-    let cursor: string | undefined
-    const seen = new Set<string>()
-    for (;;) {
+  tics(query: string, pageSize = 25): AsyncIterable<TicResult> {
+    return pages("searchTics", undefined, async (cursor) => {
       const page = await this.searchTics({ query, limit: pageSize, cursor })
-      yield* page.results
-      if (!page.nextCursor) return
-      if (seen.has(page.nextCursor)) throw cursorLoop("searchTics")
-      seen.add(page.nextCursor)
-      cursor = page.nextCursor
-    }
+      return { items: page.results, nextCursor: page.nextCursor }
+    })
   }
 
   /** The address as the service normalizes it; an address it cannot verify is a 422 SalesTaxError with located errors. */
@@ -276,13 +244,25 @@ export class SalesTaxClient {
     return callOperation(this.#call, operation, input)
   }
 
-  async #existingOrder(operation: OperationId, orderId: string, original: SalesTaxError): Promise<OrderRecord> {
+  /**
+   * A creation call; when the service says its orderId exists (a lost answer), that order is read
+   * and `diff` compares it with the request: the same → `alreadyExisted`, else a conflict.
+   */
+  async #created(
+    operation: "cartToOrder" | "createOrder",
+    body: { orderId: string },
+    query: CallInput["query"],
+    diff: (existing: OrderRecord) => Promise<ErrorDetail[]>,
+  ): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
     try {
-      return await this.getOrder(orderId)
-    } catch (e) {
-      // the 400 was not "orderId exists" after all (no such order): report the original error
-      if (e instanceof SalesTaxError && e.status === 404) throw original
-      throw e
+      return { order: (await this.call(operation, { body, query })).data, alreadyExisted: false }
+    } catch (err) {
+      if (!isDuplicateOrder(err)) throw err
+      // a 404: the 400 was not "orderId exists" after all (no such order): the original error
+      const existing = await this.getOrder(body.orderId).catch((e: unknown) => Promise.reject(unless404(e) ?? err))
+      const differences = await diff(existing)
+      if (differences.length) throw conflict(operation, body.orderId, differences, this.#redact)
+      return { order: existing, alreadyExisted: true }
     }
   }
 
@@ -307,13 +287,33 @@ export class SalesTaxClient {
   }
 }
 
-function cursorLoop(operation: OperationId): SalesTaxError {
-  return new SalesTaxError({
-    operation,
-    status: null,
-    code: "response_validation",
-    retryable: false,
-    title: "Invalid response",
-    detail: "the service returned a cursor it had already returned",
-  })
+/** undefined for a 404 SalesTaxError; any other error is thrown again. */
+function unless404(e: unknown): undefined {
+  if (e instanceof SalesTaxError && e.status === 404) return undefined
+  throw e
+}
+
+/** Every item of a paged list, following nextCursor; a cursor returned twice is an invalid answer. */
+async function* pages<T>(
+  operation: OperationId,
+  first: string | undefined,
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | null }>,
+): AsyncIterable<T> {
+  const seen = new Set<string>()
+  for (let cursor = first; ;) {
+    const { items, nextCursor } = await page(cursor)
+    yield* items
+    if (!nextCursor) return
+    if (seen.has(nextCursor)) {
+      throw new SalesTaxError({
+        operation,
+        status: null,
+        code: "response_validation",
+        retryable: false,
+        title: "Invalid response",
+        detail: "the service returned a cursor it had already returned",
+      })
+    }
+    seen.add((cursor = nextCursor))
+  }
 }

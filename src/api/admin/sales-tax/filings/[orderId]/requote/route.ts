@@ -1,8 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { filingBody, filingRouteContext, readFilingView, RequoteBody } from "../../../../../../filing/routes"
+import { filingRouteContext, readFilingView, RequoteBody } from "../../../../../../filing/routes"
 import { MedusaError } from "@medusajs/framework/utils"
 import { RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
-import { handle, sendError } from "../../../../../../http/answers"
+import { handle, parseOr400, sendError } from "../../../../../../http/answers"
 
 const REFUSED = {
   404: MedusaError.Types.NOT_FOUND,
@@ -15,7 +15,7 @@ const REFUSED = {
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const ctx = filingRouteContext(req, res)
   if (!ctx) return
-  const body = filingBody(req, res, RequoteBody)
+  const body = parseOr400(req, res, RequoteBody, "body")
   if (!body) return
   try {
     const out = await requoteFiling(req.scope, ctx.orderId, body)

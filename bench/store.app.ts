@@ -17,6 +17,7 @@ import { AsyncLocalStorage } from "node:async_hooks"
 import { subscribe, tracingChannel } from "node:diagnostics_channel"
 import { appendFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { Session } from "node:inspector"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -78,6 +79,20 @@ medusaIntegrationTestRunner({
       }
       const canadaId = await seedCanadaRegion(container)
 
+      // while profiling: when each measured request and refresh hook began and ended (the profile's clock, µs)
+      let marks: { at: number; what: string; id: string }[] | undefined
+      const mark = (what: string, id: string) => marks?.push({ at: Number(process.hrtime.bigint() / 1000n), what, id })
+      const measured = new WeakSet<object>()
+      subscribe("http.server.request.start", (m) => {
+        const { request, response } = m as { request: { url?: string }; response: object }
+        const cart = /\/carts\/([^/]+)\/line-items\//.exec(request.url ?? "")?.[1]
+        if (cart === undefined || !marks) return
+        measured.add(response)
+        mark("request", cart)
+      })
+      subscribe("http.server.response.finish", (m) => {
+        if (measured.has((m as { response: object }).response)) mark("answered", "")
+      })
       // the plugin's phases (its tracing channel), the statements run in each, the refresh hook
       const phaseOf = new AsyncLocalStorage<string>()
       if (PLUGIN) {
@@ -90,12 +105,14 @@ medusaIntegrationTestRunner({
           start: (ctx) => {
             began.set(ctx, performance.now())
             if (ctx.phase === "refresh-hook") c.hook = { cartId: ctx.cartId, cpu0: cpuMs(), t0: wallMs() }
+            mark(`${ctx.phase}:start`, ctx.cartId)
           },
           end: () => undefined,
           asyncStart: () => undefined,
           asyncEnd: (ctx) => {
             const t0 = began.get(ctx)
             if (t0 !== undefined) c.phaseMs[ctx.phase] = (c.phaseMs[ctx.phase] ?? 0) + performance.now() - t0
+            mark(`${ctx.phase}:end`, ctx.cartId)
             if (ctx.phase === "refresh-hook" && c.hook?.cartId === ctx.cartId) Object.assign(c.hook, { cpu1: cpuMs(), t1: wallMs() })
           },
           error: () => undefined,
@@ -127,9 +144,25 @@ medusaIntegrationTestRunner({
 
       let stop!: () => void
       const stopped = new Promise<void>((r) => (stop = r))
-      const control = createServer((req, res) => {
+      // /prof/start, /prof/stop?out=<file>: a CPU profile of this process (BENCH_STORE_PROF)
+      const prof = new Session()
+      const post = (m: string, p?: object) => new Promise<unknown>((r, j) => prof.post(m, p ?? {}, (e, v) => (e ? j(e) : r(v))))
+      const control = createServer(async (req, res) => {
         const u = new URL(req.url ?? "/", "http://control")
         if (u.pathname === "/stop") stop()
+        if (u.pathname === "/prof/start") {
+          prof.connect()
+          await post("Profiler.enable")
+          await post("Profiler.setSamplingInterval", { interval: 100 })
+          await post("Profiler.start")
+          marks = []
+        }
+        if (u.pathname === "/prof/stop") {
+          const { profile } = (await post("Profiler.stop")) as { profile: unknown }
+          writeFileSync(u.searchParams.get("out")!, JSON.stringify({ ...(profile as object), marks }))
+          marks = undefined
+          prof.disconnect()
+        }
         tag = u.searchParams.get("tag") ?? ""
         res.setHeader("content-type", "application/json")
         res.end(JSON.stringify({ ...c, cpuMs: cpuMs(), last: timings.last() } satisfies AppCounters))

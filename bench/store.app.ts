@@ -13,7 +13,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { asValue } from "@medusajs/framework/awilix"
-import { AsyncLocalStorage } from "node:async_hooks"
 import { subscribe, tracingChannel } from "node:diagnostics_channel"
 import { appendFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -93,17 +92,18 @@ medusaIntegrationTestRunner({
       subscribe("http.server.response.finish", (m) => {
         if (measured.has((m as { response: object }).response)) mark("answered", "")
       })
-      // the plugin's phases (its tracing channel), the statements run in each, the refresh hook
-      const phaseOf = new AsyncLocalStorage<string>()
+      // the plugin's phases (its tracing channel), the statements run while one is open (no store bound
+      // to the channel: an AsyncLocalStorage would cost every promise of the app), the refresh hook
+      let openPhase: string | undefined
       if (PLUGIN) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { STORE_CART_TRACE } = require("../src/checkout/store/cart-refresh") as typeof import("../src/checkout/store/cart-refresh")
         const trace = tracingChannel<unknown, import("../src/checkout/store/cart-refresh").StoreCartSpan>(STORE_CART_TRACE)
-        trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
         const began = new WeakMap<object, number>()
         trace.subscribe({
           start: (ctx) => {
             began.set(ctx, performance.now())
+            openPhase = ctx.phase
             if (ctx.phase === "refresh-hook") c.hook = { cartId: ctx.cartId, cpu0: cpuMs(), t0: wallMs() }
             mark(`${ctx.phase}:start`, ctx.cartId)
           },
@@ -112,10 +112,13 @@ medusaIntegrationTestRunner({
           asyncEnd: (ctx) => {
             const t0 = began.get(ctx)
             if (t0 !== undefined) c.phaseMs[ctx.phase] = (c.phaseMs[ctx.phase] ?? 0) + performance.now() - t0
+            if (openPhase === ctx.phase) openPhase = undefined
             mark(`${ctx.phase}:end`, ctx.cartId)
             if (ctx.phase === "refresh-hook" && c.hook?.cartId === ctx.cartId) Object.assign(c.hook, { cpu1: cpuMs(), t1: wallMs() })
           },
-          error: () => undefined,
+          error: (ctx) => {
+            if (openPhase === ctx.phase) openPhase = undefined
+          },
         })
         // the round trips to the service (the provider's client: axios over node:http)
         const serviceHost = new URL(process.env.SALES_TAX_BASE_URL!).host
@@ -137,7 +140,7 @@ medusaIntegrationTestRunner({
       const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(e: string, f: (q?: { sql?: string }) => void): void }
       pg.on("query", (q) => {
         c.sql++
-        const phase = phaseOf.getStore() ?? "medusa"
+        const phase = openPhase ?? "medusa"
         c.phaseSql[phase] = (c.phaseSql[phase] ?? 0) + 1
         if (sqlLog && tag) appendFileSync(sqlLog, `${tag}\t${phase}\t${String(q?.sql ?? "").slice(0, 160)}\n`)
       })

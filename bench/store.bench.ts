@@ -124,7 +124,7 @@ interface Side {
   server: (ServerTiming & { deliverMs: number })[]
   /** plugin side: [before the refresh hook, the hook, after it] of the request, CPU and wall */
   split: { cpu: number[]; wall: number[] }[]
-  /** statements in the mutation's window that ran in one of the plugin's phases (of this request or an earlier one's work finishing late) */
+  /** statements in the mutation's window run while one of the plugin's phases was open (its own, or other work of the app meanwhile) */
   pluginPhaseSql: number[]
   lastCart?: { items: { tax_lines: { provider_id: string | null }[] }[] }
 }

@@ -13,10 +13,10 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { asValue } from "@medusajs/framework/awilix"
-import { AsyncLocalStorage } from "node:async_hooks"
 import { subscribe, tracingChannel } from "node:diagnostics_channel"
 import { appendFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { Session } from "node:inspector"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -78,27 +78,47 @@ medusaIntegrationTestRunner({
       }
       const canadaId = await seedCanadaRegion(container)
 
-      // the plugin's phases (its tracing channel), the statements run in each, the refresh hook
-      const phaseOf = new AsyncLocalStorage<string>()
+      // while profiling: when each measured request and refresh hook began and ended (the profile's clock, µs)
+      let marks: { at: number; what: string; id: string }[] | undefined
+      const mark = (what: string, id: string) => marks?.push({ at: Number(process.hrtime.bigint() / 1000n), what, id })
+      const measured = new WeakSet<object>()
+      subscribe("http.server.request.start", (m) => {
+        const { request, response } = m as { request: { url?: string }; response: object }
+        const cart = /\/carts\/([^/]+)\/line-items\//.exec(request.url ?? "")?.[1]
+        if (cart === undefined || !marks) return
+        measured.add(response)
+        mark("request", cart)
+      })
+      subscribe("http.server.response.finish", (m) => {
+        if (measured.has((m as { response: object }).response)) mark("answered", "")
+      })
+      // the plugin's phases (its tracing channel), the statements run while one is open (no store bound
+      // to the channel: an AsyncLocalStorage would cost every promise of the app), the refresh hook
+      let openPhase: string | undefined
       if (PLUGIN) {
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { STORE_CART_TRACE } = require("../src/checkout/store/cart-refresh") as typeof import("../src/checkout/store/cart-refresh")
         const trace = tracingChannel<unknown, import("../src/checkout/store/cart-refresh").StoreCartSpan>(STORE_CART_TRACE)
-        trace.start.bindStore(phaseOf, (ctx) => ctx.phase)
         const began = new WeakMap<object, number>()
         trace.subscribe({
           start: (ctx) => {
             began.set(ctx, performance.now())
+            openPhase = ctx.phase
             if (ctx.phase === "refresh-hook") c.hook = { cartId: ctx.cartId, cpu0: cpuMs(), t0: wallMs() }
+            mark(`${ctx.phase}:start`, ctx.cartId)
           },
           end: () => undefined,
           asyncStart: () => undefined,
           asyncEnd: (ctx) => {
             const t0 = began.get(ctx)
             if (t0 !== undefined) c.phaseMs[ctx.phase] = (c.phaseMs[ctx.phase] ?? 0) + performance.now() - t0
+            if (openPhase === ctx.phase) openPhase = undefined
+            mark(`${ctx.phase}:end`, ctx.cartId)
             if (ctx.phase === "refresh-hook" && c.hook?.cartId === ctx.cartId) Object.assign(c.hook, { cpu1: cpuMs(), t1: wallMs() })
           },
-          error: () => undefined,
+          error: (ctx) => {
+            if (openPhase === ctx.phase) openPhase = undefined
+          },
         })
         // the round trips to the service (the provider's client: axios over node:http)
         const serviceHost = new URL(process.env.SALES_TAX_BASE_URL!).host
@@ -120,16 +140,32 @@ medusaIntegrationTestRunner({
       const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as { on(e: string, f: (q?: { sql?: string }) => void): void }
       pg.on("query", (q) => {
         c.sql++
-        const phase = phaseOf.getStore() ?? "medusa"
+        const phase = openPhase ?? "medusa"
         c.phaseSql[phase] = (c.phaseSql[phase] ?? 0) + 1
         if (sqlLog && tag) appendFileSync(sqlLog, `${tag}\t${phase}\t${String(q?.sql ?? "").slice(0, 160)}\n`)
       })
 
       let stop!: () => void
       const stopped = new Promise<void>((r) => (stop = r))
-      const control = createServer((req, res) => {
+      // /prof/start, /prof/stop?out=<file>: a CPU profile of this process (BENCH_STORE_PROF)
+      const prof = new Session()
+      const post = (m: string, p?: object) => new Promise<unknown>((r, j) => prof.post(m, p ?? {}, (e, v) => (e ? j(e) : r(v))))
+      const control = createServer(async (req, res) => {
         const u = new URL(req.url ?? "/", "http://control")
         if (u.pathname === "/stop") stop()
+        if (u.pathname === "/prof/start") {
+          prof.connect()
+          await post("Profiler.enable")
+          await post("Profiler.setSamplingInterval", { interval: 100 })
+          await post("Profiler.start")
+          marks = []
+        }
+        if (u.pathname === "/prof/stop") {
+          const { profile } = (await post("Profiler.stop")) as { profile: unknown }
+          writeFileSync(u.searchParams.get("out")!, JSON.stringify({ ...(profile as object), marks }))
+          marks = undefined
+          prof.disconnect()
+        }
         tag = u.searchParams.get("tag") ?? ""
         res.setHeader("content-type", "application/json")
         res.end(JSON.stringify({ ...c, cpuMs: cpuMs(), last: timings.last() } satisfies AppCounters))

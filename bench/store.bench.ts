@@ -27,6 +27,7 @@
  * app's request cut at its refresh hook (before / the hook / after).
  *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 8),
  *   BENCH_STORE_SQL_LOG=<file>: every statement of the measured mutations (<file>.plugin, .plain)
+ *   BENCH_STORE_PROF=<file>: a CPU profile of each app over the rounds (<file>.plugin.cpuprofile, .plain.cpuprofile)
  */
 import axios, { type AxiosInstance } from "axios"
 import { spawn, type ChildProcess } from "node:child_process"
@@ -123,7 +124,7 @@ interface Side {
   server: (ServerTiming & { deliverMs: number })[]
   /** plugin side: [before the refresh hook, the hook, after it] of the request, CPU and wall */
   split: { cpu: number[]; wall: number[] }[]
-  /** statements in the mutation's window that ran in one of the plugin's phases (of this request or an earlier one's work finishing late) */
+  /** statements in the mutation's window run while one of the plugin's phases was open (its own, or other work of the app meanwhile) */
   pluginPhaseSql: number[]
   lastCart?: { items: { tax_lines: { provider_id: string | null }[] }[] }
 }
@@ -258,6 +259,8 @@ describe("store bench", () => {
     // warm-up (JIT, connections, Medusa's own caches; the plugin's memory of the Canadian cart)
     for (let i = 0; i < 3; i++) for (const side of sides) await mutate(side, false)
     await service("DELETE", "/_sandbox/counts")
+    const prof = process.env.BENCH_STORE_PROF
+    if (prof) for (const s of [pluginUs, plainUs]) await axios.get(`${s.control}/prof/start`)
 
     const roundRatio = { us: [] as number[], ca: [] as number[] }
     for (let r = 0; r < ROUNDS; r++) {
@@ -270,6 +273,8 @@ describe("store bench", () => {
       roundRatio.us.push(med(pluginUs) / med(plainUs))
       roundRatio.ca.push(med(pluginCa) / med(plainCa))
     }
+    if (prof)
+      for (const s of [pluginUs, plainUs]) await axios.get(`${s.control}/prof/stop`, { params: { out: `${prof}.${s.app}.cpuprofile` } })
     const counts = ((await service("GET", "/_sandbox/counts")) as { counts: Record<string, number> }).counts
     const n = ROUNDS * PER_ROUND
 

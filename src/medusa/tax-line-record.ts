@@ -9,6 +9,7 @@
  * btree index: RECORD_MAX bounds the value). Contract test: tax-line-record.test.ts. Boot check: boot-check.ts.
  */
 import { installedSource } from "./installed"
+import { runtimeSlot } from "../runtime"
 
 /** The prefix that marks a `tax_rate_id` as this plugin's record (never a Tax Module rate id). */
 export const RECORD_PREFIX = "sales_tax:"
@@ -19,12 +20,13 @@ export const RECORD_MAX = 2000
 type Data = Record<string, unknown>
 
 /** `"key":` of each key written (a handful: the record's own keys). */
-const keyJsons = new Map<string, string>()
+const keyJsons = runtimeSlot("recordKeyJsons", () => new Map<string, string>())
 function keyJson(k: string): string {
-  let j = keyJsons.get(k)
+  const memo = keyJsons()
+  let j = memo.get(k)
   if (j === undefined) {
     j = `${JSON.stringify(k)}:`
-    if (keyJsons.size < 256) keyJsons.set(k, j)
+    if (memo.size < 256) memo.set(k, j)
   }
   return j
 }

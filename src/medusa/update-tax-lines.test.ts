@@ -94,13 +94,20 @@ describe("setCartTaxLines: updateTaxLinesWorkflow's work as module calls", () =>
     ])
   })
 
-  it("a cart with shipping methods: they are quoted on their own and their tax lines set", async () => {
+  it("a cart with shipping methods: quoted with the items in one Tax Module call, each kind's tax lines set", async () => {
     const { container, calls } = fakeContainer()
     const c = cart({ shipping_methods: [{ id: "sm_1", shipping_option_id: "so_1", amount: 8, name: "Standard" }] })
     await setCartTaxLines(container, c, handler)
-    expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "getTaxLines", "setLineItemTaxLines", "setShippingMethodTaxLines"])
-    expect(calls[1]!.args[0]).toEqual([{ id: "sm_1", shipping_option_id: "so_1", unit_price: 8, currency_code: "usd" }])
-    expect(calls[3]!.args).toEqual([
+    expect(calls.map((x) => x.name)).toEqual(["getTaxLines", "setLineItemTaxLines", "setShippingMethodTaxLines"])
+    expect(calls[0]!.args[0]).toEqual([
+      { id: "item_1", product_id: "prod_1", product_type_id: "ptyp_1", quantity: 2, unit_price: 10, currency_code: "usd" },
+      { id: "sm_1", shipping_option_id: "so_1", unit_price: 8, currency_code: "usd" },
+    ])
+    expect(calls[1]!.args).toEqual([
+      "cart_1",
+      [{ description: "Tax", tax_rate_id: "txr_1", code: "T", rate: 7.5, provider_id: "p", item_id: "item_1", data: { amount: 1.5 } }],
+    ])
+    expect(calls[2]!.args).toEqual([
       "cart_1",
       [
         {

@@ -158,10 +158,13 @@ export async function setCartTaxLines(
   const context = taxContextOf(cart, additional)
   let itemLines: ItemTaxLineDTO[] = []
   let shippingLines: ShippingTaxLineDTO[] = []
-  if (context) {
-    const tax = container.resolve<ITaxModuleService>(Modules.TAX)
-    if (items.length) itemLines = (await tax.getTaxLines(taxableItems(cart), context)).filter(isItemLine)
-    if (shipping.length) shippingLines = (await tax.getTaxLines(taxableShipping(cart), context)).filter(isShippingLine)
+  // one Tax Module call for the items and the shipping methods (its one tax-region read, one
+  // provider call: getTaxLines sorts them by kind); Medusa's step makes one for each
+  const taxable = context ? [...taxableItems(cart), ...taxableShipping(cart)] : []
+  if (context && taxable.length) {
+    const lines = await container.resolve<ITaxModuleService>(Modules.TAX).getTaxLines(taxable, context)
+    itemLines = lines.filter(isItemLine)
+    shippingLines = lines.filter(isShippingLine)
   }
   if (FeatureFlag.isFeatureEnabled("translation")) {
     const locale = cart.locale ?? undefined

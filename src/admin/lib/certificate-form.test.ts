@@ -3,8 +3,6 @@ import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "..
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { emptyForm, humanize, toBody, validate, type FormState } from "./certificate-form"
 
-const CUSTOMER = "cus_01TEST"
-
 const validForm: FormState = {
   ...emptyForm("Acme Wholesale LLC"),
   line1: "500 Pine St",

@@ -68,7 +68,7 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
   const setRow = (i: number, patch: Partial<StateRow>) => setStates(form.states.map((s, j) => (j === i ? { ...s, ...patch } : s)))
 
   const save = () => {
-    const v = validate(customer.id, form)
+    const v = validate(form)
     setFormError(null)
     if (Object.keys(v).length) return setErrors(v)
     return submit(async () => {

@@ -2,10 +2,9 @@
 // channels, the key as ****, and a "Test connection" button: the service's ping on it) and the
 // ship-from locations (each with the origin its lines are quoted and filed from, or the fallback
 // origin and why; one outside the US that ships to no US address is "not used for US orders").
-import {} from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage } from "../lib/api"
-import { useLoad } from "../lib/hooks"
+import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminConnectionsResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
@@ -16,20 +15,18 @@ type Ping = CheckResult<{ message: string }>
 export function ConnectionsSection() {
   const { data, error } = useLoad(() => api<AdminConnectionsResponse>("/admin/sales-tax/connections"), [])
   const [pings, setPings] = useState<Record<string, Ping>>({})
-  const [busy, setBusy] = useState<string | null>(null)
-
-  const test = async (connectionId: string) => {
-    setBusy(connectionId)
-    const ping = await api<{ ping: Ping }>("/admin/sales-tax/connections/ping", {
-      method: "POST",
-      body: { connection_id: connectionId },
-    }).then(
-      (out) => out.ping,
-      (e: unknown): Ping => ({ ok: false, durationMs: 0, error: errorMessage(e) }),
-    )
-    setPings((p) => ({ ...p, [connectionId]: ping }))
-    setBusy(null)
-  }
+  const { busy, run } = useBusy()
+  const test = (connectionId: string) =>
+    run(connectionId, async () => {
+      const ping = await api<{ ping: Ping }>("/admin/sales-tax/connections/ping", {
+        method: "POST",
+        body: { connection_id: connectionId },
+      }).then(
+        (out) => out.ping,
+        (e: unknown): Ping => ({ ok: false, durationMs: 0, error: errorMessage(e) }),
+      )
+      setPings((p) => ({ ...p, [connectionId]: ping }))
+    })
 
   return (
     <Section

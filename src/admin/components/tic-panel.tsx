@@ -1,20 +1,12 @@
 // The TIC panel of the product, product type and category pages: what the target is taxed as and
 // why (every level considered), the service's TIC search, and Use / Clear.
-import { Badge, Input, Text, toast } from "@medusajs/ui"
+import { Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { AdminApiError, api, errorMessage } from "../lib/api"
+import { api, errorMessage, fieldErrorsOf } from "../lib/api"
 import { useBusy, useLoad } from "../lib/hooks"
 import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
 import type { TicInfo } from "../../tics/lookup"
-import type { TicSource } from "../../tics/tic-resolution"
-import { Btn, Note, Section } from "./ui"
-
-const SOURCE_TEXT: Record<TicSource, string> = {
-  product: "set on this product",
-  product_type: "from the product type",
-  product_category: "from a category",
-  default: "the store default",
-}
+import { Btn, Note, Section, Tag } from "./ui"
 
 const TITLES: Record<TicTargetType, string> = {
   product: "Sales tax code (TIC)",
@@ -22,19 +14,16 @@ const TITLES: Record<TicTargetType, string> = {
   "product-category": "Default TIC for this category",
 }
 
-export function ticText(t: TicInfo | null | undefined): string {
-  if (!t) return "none"
-  return t.label ? `${t.ticId} · ${t.label}` : String(t.ticId)
-}
+export const ticText = (t: TicInfo | null | undefined) => (!t ? "none" : t.label ? `${t.ticId} · ${t.label}` : String(t.ticId))
 
 /** Where the TIC comes from, in words: a type or category page speaks of itself, a product names the type or category. */
 function sourceText(type: TicTargetType, { resolved, chain }: AdminTicResponse): string {
-  if (type !== "product")
-    return resolved.source === "default" ? SOURCE_TEXT.default : `set on this ${type === "product-type" ? "type" : "category"}`
-  if (resolved.source === "product_type" && chain.productType?.name) return `${SOURCE_TEXT.product_type} “${chain.productType.name}”`
+  if (resolved.source === "default") return "the store default"
+  if (type !== "product") return `set on this ${type === "product-type" ? "type" : "category"}`
+  if (resolved.source === "product_type") return `from the product type${chain.productType?.name ? ` “${chain.productType.name}”` : ""}`
   if (resolved.source === "product_category")
-    return `${SOURCE_TEXT.product_category} “${chain.categories?.find((c) => c.id === resolved.sourceId)?.name ?? resolved.sourceId}”`
-  return SOURCE_TEXT[resolved.source]
+    return `from a category “${chain.categories?.find((c) => c.id === resolved.sourceId)?.name ?? resolved.sourceId}”`
+  return "set on this product"
 }
 
 /** A product's levels, each with its TIC: the product, its type, its categories, the store default. */
@@ -58,13 +47,11 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     setSearchError(null)
     await run("search", async () => {
       try {
-        const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", {
-          method: "POST",
-          body: { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) },
-        })
+        const body = { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) }
+        const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", { method: "POST", body })
         setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
       } catch (e) {
-        setSearchError(e instanceof AdminApiError && e.errors[0] ? e.errors[0].message : errorMessage(e))
+        setSearchError(Object.values(fieldErrorsOf(e))[0] ?? errorMessage(e))
       }
     })
   }
@@ -85,6 +72,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
       await reload()
     })
 
+  const current = data?.assigned?.ticId
   return (
     <Section
       testId={`sales-tax-tic-${type}`}
@@ -92,7 +80,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
       loading={loading && !data}
       error={error}
       actions={
-        data?.assigned ? (
+        current !== undefined ? (
           <Btn busy={busy === "save"} onClick={() => save(null)} testId="tic-clear">
             Clear
           </Btn>
@@ -105,9 +93,9 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             <Text size="small" weight="plus">
               Taxed as
             </Text>
-            <Badge size="2xsmall" color={data.resolved.source === "default" ? "orange" : "green"} data-testid="tic-resolved-code">
+            <Tag color={data.resolved.source === "default" ? "orange" : "green"} testId="tic-resolved-code">
               {data.resolved.tic.ticId}
-            </Badge>
+            </Tag>
             <Text size="small">{data.resolved.tic.label ?? "unknown code"}</Text>
           </div>
           <Note tone="subtle" size="small" testId="tic-source">
@@ -160,9 +148,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
         {search ? (
           <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
             {search.results.length === 0 ? (
-              <Note tone="subtle" size="small" className="px-3 py-2">
-                No TIC matches “{search.query}”.
-              </Note>
+              <Note className="px-3 py-2" tone="subtle" size="small">{`No TIC matches “${search.query}”.`}</Note>
             ) : null}
             {search.results.map((r) => (
               <div key={r.ticId} className="flex items-center justify-between gap-x-3 px-3 py-2" data-testid={`tic-result-${r.ticId}`}>
@@ -176,21 +162,15 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
                     </Note>
                   ) : null}
                 </div>
-                <Btn
-                  disabled={busy === "save" || data?.assigned?.ticId === r.ticId}
-                  onClick={() => save(r.ticId)}
-                  testId={`tic-use-${r.ticId}`}
-                >
-                  {data?.assigned?.ticId === r.ticId ? "Current" : "Use"}
+                <Btn disabled={busy === "save" || current === r.ticId} onClick={() => save(r.ticId)} testId={`tic-use-${r.ticId}`}>
+                  {current === r.ticId ? "Current" : "Use"}
                 </Btn>
               </div>
             ))}
             {search.nextCursor ? (
-              <div className="px-3 py-2">
-                <Btn variant="transparent" busy={busy === "search"} onClick={() => runSearch(search.nextCursor ?? undefined)}>
-                  More results
-                </Btn>
-              </div>
+              <Btn variant="transparent" className="m-2 self-start" busy={busy === "search"} onClick={() => runSearch(search.nextCursor!)}>
+                More results
+              </Btn>
             ) : null}
           </div>
         ) : null}

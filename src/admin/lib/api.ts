@@ -3,11 +3,7 @@
 // so): both are sent.
 declare const __BACKEND_URL__: string | undefined
 
-export interface LocatedError {
-  location: string
-  message: string
-  value?: unknown
-}
+type LocatedError = { location: string; message: string; value?: unknown }
 
 export class AdminApiError extends Error {
   constructor(
@@ -28,11 +24,11 @@ export class AdminApiError extends Error {
 /** The located messages of a failed call ({} for any other failure). */
 export const fieldErrorsOf = (e: unknown): Record<string, string> => (e instanceof AdminApiError ? e.fieldErrors() : {})
 
-export function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
+export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-function request(path: string, accept: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+type Init = { method?: string; body?: unknown }
+
+function request(path: string, accept: string, { method = "GET", body }: Init = {}): Promise<Response> {
   const base = typeof __BACKEND_URL__ !== "undefined" && __BACKEND_URL__ ? __BACKEND_URL__ : "/"
   let token: string | null = null
   try {
@@ -40,35 +36,34 @@ function request(path: string, accept: string, init: { method?: string; body?: u
   } catch {
     // storage unavailable: the session cookie alone
   }
+  const headers = {
+    accept,
+    ...(body !== undefined && { "content-type": "application/json" }),
+    ...(token && { authorization: `Bearer ${token}` }),
+  }
   return fetch(`${base.replace(/\/$/, "")}${path}`, {
-    method: init.method ?? "GET",
+    method,
     credentials: "include",
-    headers: {
-      accept,
-      ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    headers,
+    body: body !== undefined ? JSON.stringify(body) : undefined,
   })
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init?: Init): Promise<T> {
   const res = await request(path, "application/json", init)
   const text = await res.text()
-  let json: unknown = undefined
+  let json: { message?: string; errors?: LocatedError[] } | undefined
   try {
     json = text ? JSON.parse(text) : undefined
   } catch {
     // not JSON: the status speaks
   }
-  if (!res.ok) {
-    const body = (json ?? {}) as { message?: string; errors?: LocatedError[] }
+  if (!res.ok)
     throw new AdminApiError(
-      body.message || `Request failed with status ${res.status}`,
+      json?.message || `Request failed with status ${res.status}`,
       res.status,
-      Array.isArray(body.errors) ? body.errors : [],
+      Array.isArray(json?.errors) ? json.errors : [],
     )
-  }
   return json as T
 }
 
@@ -83,9 +78,7 @@ export const orNone = <T>(path: string): Promise<T | null> =>
 export async function downloadFile(path: string, filename: string): Promise<void> {
   const res = await request(path, "text/csv")
   if (!res.ok) throw new AdminApiError(`Download failed with status ${res.status}`, res.status)
-  const a = document.createElement("a")
-  a.href = URL.createObjectURL(await res.blob())
-  a.download = filename
+  const a = Object.assign(document.createElement("a"), { href: URL.createObjectURL(await res.blob()), download: filename })
   document.body.appendChild(a)
   a.click()
   a.remove()

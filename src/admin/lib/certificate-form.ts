@@ -1,6 +1,7 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
-// field messages (from the same zod schema the service's contract uses). Pure, tested beside it.
-import { CreateCertificateRequest } from "../../service/contract"
+// field messages (from the admin route's own schema). Pure, tested beside it.
+import { issuesToErrors } from "../../service/contract"
+import { AdminCreateCertificateBody } from "../../certificates/body"
 import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
@@ -61,7 +62,8 @@ export function toBody(f: FormState) {
   }
 }
 
-const REQUIRED_MESSAGES: Record<string, string> = {
+/** The words shown for a field left blank (the schema's own message otherwise). */
+const BLANK: Record<string, string> = {
   customerName: "Enter the name on the certificate",
   "address.line1": "Enter the street address",
   "address.city": "Enter the city",
@@ -70,34 +72,19 @@ const REQUIRED_MESSAGES: Record<string, string> = {
   customerBusinessType: "Pick the business type",
 }
 
-/** Field messages keyed like `address.zip`, `states[0].abbreviation`, from the same schema the service uses. */
-export function validate(customerId: string, f: FormState): Record<string, string> {
-  const parsed = CreateCertificateRequest.safeParse({ ...toBody(f), customerId })
+/** Field messages keyed like `address.zip`, `states[0].abbreviation`: the admin route's own schema, in the merchant's words. */
+export function validate(f: FormState): Record<string, string> {
+  const body = toBody(f)
+  const parsed = AdminCreateCertificateBody.safeParse(body)
   const out: Record<string, string> = {}
-  // the service's Address accepts empty strings; a certificate needs a real address
-  const needed: [string, string][] = [
-    ["customerName", f.customerName],
-    ["address.line1", f.line1],
-    ["address.city", f.city],
-  ]
-  for (const [key, value] of needed) if (!value.trim()) out[key] = REQUIRED_MESSAGES[key]!
-  // an identification number per state, except for the reasons that carry none (as the routes check)
+  // the route's cross-field checks run once every field parses: the widget shows them at once
+  for (const k of ["line1", "city"] as const) if (!f[k].trim()) out[`address.${k}`] = BLANK[`address.${k}`]!
   if (f.reason)
-    for (const m of missingIdNumbers(toBody(f))) out[`states[${m.index}].identificationNumber`] = "Enter the state's identification number"
-  if (parsed.success) return out
-  for (const iss of parsed.error.issues) {
-    const key = iss.path
-      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-      .join("")
-      .replace(/^\./, "")
-    if (out[key]) continue
-    const blank = (iss as { input?: unknown }).input === "" || (iss as { input?: unknown }).input === undefined
-    out[key] =
-      blank && REQUIRED_MESSAGES[key]
-        ? REQUIRED_MESSAGES[key]!
-        : key.startsWith("states[") && key.endsWith("abbreviation") && blank
-          ? "Pick a state"
-          : iss.message
+    for (const m of missingIdNumbers(body)) out[`states[${m.index}].identificationNumber`] = "Enter the state's identification number"
+  for (const e of parsed.success ? [] : issuesToErrors("body", parsed.error, body)) {
+    const key = e.location.replace(/^body\./, "")
+    const blank = e.value === "" || e.value === undefined
+    out[key] ??= (blank && (BLANK[key] ?? (/^states\[\d+\]\.abbreviation$/.test(key) ? "Pick a state" : undefined))) || e.message
   }
   return out
 }

@@ -1,51 +1,36 @@
-// The hooks every page and widget shares: a load with its error, a busy action, a polled job.
+// The hooks every page and widget shares: a load with its error, a busy action, a form's submit,
+// a polled job.
 import { toast } from "@medusajs/ui"
 import { useCallback, useEffect, useRef, useState } from "react"
 import { api, errorMessage, fieldErrorsOf } from "./api"
 
-/** Loads data on mount and on `reload()`; keeps the last good data while reloading. */
+const toastError = (m: string) => void toast.error(m)
+
+/** Loads data on mount and on `reload()`; keeps the last good data while reloading; a stale answer is dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [data, setData] = useState<T | undefined>(undefined)
-  const [error, setError] = useState<string | undefined>(undefined)
-  const [loading, setLoading] = useState(true)
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true })
   const seq = useRef(0)
-  const run = useCallback(async () => {
+  // the caller's deps decide when to load again (as useEffect's own list)
+  const reload = useCallback(async () => {
     const mine = ++seq.current
-    setLoading(true)
-    try {
-      const d = await load()
-      if (mine === seq.current) {
-        setData(d)
-        setError(undefined)
-      }
-    } catch (e) {
-      if (mine === seq.current) setError(errorMessage(e))
-    } finally {
-      if (mine === seq.current) setLoading(false)
-    }
-    // the caller's deps decide when to load again (as useEffect's own list)
+    setState((s) => ({ ...s, loading: true }))
+    const next = await load().then(
+      (data) => ({ data, error: undefined }),
+      (e: unknown) => ({ error: errorMessage(e) }),
+    )
+    if (mine === seq.current) setState((s) => ({ ...s, ...next, loading: false }))
   }, deps)
-  useEffect(() => {
-    void run()
-  }, [run])
-  return { data, error, loading, reload: run }
+  useEffect(() => void reload(), [reload])
+  return { ...state, reload }
 }
 
-/**
- * `run(key, fn)`: `busy` is `key` while `fn` runs; a failure goes to `onError` (a toast by default).
- * One action at a time per hook.
- */
-export function useBusy<K extends string = string>(onError: (message: string) => void = (m) => toast.error(m)) {
+/** `run(key, fn)`: `busy` is `key` while `fn` runs; a failure goes to `onError` (a toast by default). One action at a time. */
+export function useBusy<K extends string = string>(onError: (message: string) => void = toastError) {
   const [busy, setBusy] = useState<K | null>(null)
   const run = async (key: K, fn: () => Promise<unknown>): Promise<void> => {
     setBusy(key)
-    try {
-      await fn()
-    } catch (e) {
-      onError(errorMessage(e))
-    } finally {
-      setBusy(null)
-    }
+    await fn().catch((e: unknown) => onError(errorMessage(e)))
+    setBusy(null)
   }
   return { busy, run }
 }
@@ -57,13 +42,11 @@ export function useSubmit(onError?: (message: string) => void) {
   const submit = (fn: () => Promise<unknown>) =>
     run("submit", async () => {
       setErrors({})
-      try {
-        await fn()
-      } catch (e) {
+      await fn().catch((e: unknown) => {
         const located = fieldErrorsOf(e)
         if (!Object.keys(located).length) throw e
         setErrors(located)
-      }
+      })
     })
   return { busy: busy !== null, errors, setErrors, submit }
 }
@@ -78,7 +61,7 @@ export function useJob<J extends { status: string }>(
   field: string,
   interval: number,
   onDone?: () => unknown,
-  onError: (m: string) => void = (m) => toast.error(m),
+  onError: (m: string) => void = toastError,
 ) {
   const [job, setJob] = useState<J | null>(null)
   const done = useRef(onDone)
@@ -86,12 +69,10 @@ export function useJob<J extends { status: string }>(
   useEffect(() => {
     if (job?.status !== "running") return
     const t = setTimeout(async () => {
-      let next: J | null = null
-      try {
-        next = (await api<Record<string, J | null>>(path))[field] ?? null
-      } catch (e) {
-        onError(errorMessage(e))
-      }
+      const next = await api<Record<string, J | null>>(path).then(
+        (r) => r[field] ?? null,
+        (e: unknown) => (onError(errorMessage(e)), null),
+      )
       setJob(next)
       if (next?.status !== "running") await done.current?.()
     }, interval)

@@ -35,7 +35,6 @@ const NexusPage = () => {
   const [saveError, setSaveError] = useState<string | null>(null)
   const { busy, run } = useBusy(setSaveError)
   const report = data?.nexus
-
   const mark = (state: string, registered: boolean) =>
     run(state, async () => {
       setSaveError(null)
@@ -44,25 +43,25 @@ const NexusPage = () => {
     })
 
   // US orders counted in no state: their state could not be read, or they are not in USD
-  const apart: [testId: string, text: string][] = report
+  const orders = (n: number, sales: string) => `${n} orders, ${sales}`
+  const apart: [testId: string, lead: string, parts: string[]][] = report
     ? [
         [
           "nexus-unresolved",
+          "US orders whose state could not be read from the address, or shipped to a territory or APO/FPO ZIP (counted in no state)",
           report.unresolved.some((u) => u.transactions > 0)
-            ? `US orders whose state could not be read from the address, or shipped to a territory or APO/FPO ZIP (counted in no state): ${report.unresolved.map((u) => `${u.window.label}: ${u.transactions} orders, ${usd(u.sales)}`).join(" · ")}`
-            : "",
+            ? report.unresolved.map((u) => `${u.window.label}: ${orders(u.transactions, usd(u.sales))}`)
+            : [],
         ],
         [
           "nexus-not-usd",
-          report.notUsd.some((u) => u.byCurrency.length > 0)
-            ? `US orders not in USD (not counted in the states above; convert them to check the thresholds): ${report.notUsd
-                .filter((u) => u.byCurrency.length > 0)
-                .map(
-                  (u) =>
-                    `${u.window.label}: ${u.byCurrency.map((c) => `${c.transactions} orders, ${c.currency} ${Number(c.sales).toFixed(2)}`).join(", ")}`,
-                )
-                .join(" · ")}`
-            : "",
+          "US orders not in USD (not counted in the states above; convert them to check the thresholds)",
+          report.notUsd
+            .filter((u) => u.byCurrency.length > 0)
+            .map(
+              (u) =>
+                `${u.window.label}: ${u.byCurrency.map((c) => orders(c.transactions, `${c.currency} ${Number(c.sales).toFixed(2)}`)).join(", ")}`,
+            ),
         ],
       ]
     : []
@@ -95,10 +94,10 @@ const NexusPage = () => {
         </>
       }
     >
-      {apart.map(([testId, text]) =>
-        text ? (
+      {apart.map(([testId, lead, parts]) =>
+        parts.length ? (
           <Container key={testId} className="px-6 py-4" data-testid={testId}>
-            <Text size="small">{text}</Text>
+            <Text size="small">{`${lead}: ${parts.join(" · ")}`}</Text>
           </Container>
         ) : null,
       )}

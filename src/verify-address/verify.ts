@@ -6,7 +6,7 @@ import { z } from "zod"
 import { isSalesTaxError } from "../service/client"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import type { ErrorDetail } from "../service/contract"
+import { issuesToErrors, type ErrorDetail } from "../service/contract"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { graph } from "../query"
@@ -15,7 +15,6 @@ import {
   addressKey,
   ANONYMOUS_KEY,
   clientAddress,
-  DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
   verifyAddressGuard,
   type Limited,
   type Verdict,
@@ -36,13 +35,8 @@ export const VerifyAddressBody = z.object({
 })
 export type VerifyAddressBody = z.infer<typeof VerifyAddressBody>
 
-const FIELD = new Map([
-  ["line1", "address_1"],
-  ["line2", "address_2"],
-  ["city", "city"],
-  ["state", "province"],
-  ["zip", "postal_code"],
-])
+/** The service's address fields as the storefront names them. */
+const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
 
 function fieldOf(location: string): string {
   const last =
@@ -50,20 +44,11 @@ function fieldOf(location: string): string {
       .replace(/^body\.?/, "")
       .split(".")
       .pop() ?? ""
-  return FIELD.get(last) ?? (last || "address")
+  return (Object.hasOwn(FIELD, last) ? FIELD[last] : undefined) ?? (last || "address")
 }
 
 function located(field: string, message: string, value: unknown) {
   return { field, location: `body.${field}`, message, value: excerpt(value) }
-}
-
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = body
-  for (const k of path) {
-    if (cur === null || typeof cur !== "object") return undefined
-    cur = (cur as Record<PropertyKey, unknown>)[k]
-  }
-  return cur
 }
 
 function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
@@ -74,11 +59,6 @@ function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinu
     code: "sales_tax_rate_limited",
     message: `Too many address verifications for ${who} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`,
   })
-}
-
-function rateLimitOf(options: PluginOptions): number {
-  const v: unknown = options.verifyAddressRateLimit
-  return typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : DEFAULT_VERIFY_ADDRESS_RATE_LIMIT
 }
 
 class Refused extends Error {}
@@ -130,7 +110,7 @@ async function askService(
 
 export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse): Promise<void> {
   const options = getPluginOptions(req.scope)
-  const perMinute = rateLimitOf(options)
+  const perMinute = options.verifyAddressRateLimit
   const anonymousPerMinute = options.verifyAddressAnonymousRateLimit ?? perMinute
   const guard = verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute, anonymousPerMinute)
 
@@ -143,13 +123,14 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
 
   const parsed = VerifyAddressBody.safeParse(req.body ?? {})
   if (!parsed.success) {
+    const values = issuesToErrors("body", parsed.error, req.body).map((e) => e.value)
     res.status(400).json({
       type: "invalid_data",
       message: `Invalid address: ${parsed.error.issues
         .slice(0, 3)
         .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
         .join("; ")}`,
-      errors: parsed.error.issues.map((i) => located(i.path.join(".") || "body", i.message, valueAt(req.body, i.path))),
+      errors: parsed.error.issues.map((i, k) => located(i.path.join(".") || "body", i.message, values[k])),
     })
     return
   }

@@ -3,6 +3,7 @@
  * fixed, so the record is paused (`paused_reason` "key_refused") and retried with back-off without
  * counting towards `filing.maxAttempts`. The first paused record that goes through makes the others due.
  */
+import { isKeyRefused } from "../service/client"
 import { isRetryable } from "./decisions-retry"
 
 export const KEY_REFUSED = "key_refused" as const
@@ -11,11 +12,7 @@ export type PausedReason = typeof KEY_REFUSED
 /** What the admin shows while records are paused this way. */
 export const KEY_REFUSED_MESSAGE = "filing paused: the service refused the key"
 
-/** Pure: the service refused the key (HTTP 401 or 403). */
-export function isKeyRefused(err: unknown): boolean {
-  const s = (err as { status?: unknown } | null | undefined)?.status
-  return s === 401 || s === 403
-}
+export { isKeyRefused }
 
 export interface FailurePlan {
   /** the record's attempt count after this failure (the back-off's exponent) */

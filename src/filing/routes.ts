@@ -104,4 +104,3 @@ export async function readFilingView(svc: SalesTaxFilingModuleService, orderId: 
   const [rec] = await svc.listFilingRecords({ order_id: orderId }, { relations: ["refunds"], take: 1 })
   return rec ? filingView(rec, scrub) : undefined
 }
-

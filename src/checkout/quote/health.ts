@@ -50,10 +50,7 @@ export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
 }
 
-/** Whether the service refused the connection's API key (401 or 403 from the service). */
-export function isKeyRefused(err: unknown): boolean {
-  return isSalesTaxError(err) && err.code === "http" && (err.status === 401 || err.status === 403)
-}
+export { isKeyRefused } from "../../service/client"
 
 /** A refused API key is logged at most once per this many ms per connection. */
 export const KEY_REFUSED_LOG_EVERY_MS = 60_000

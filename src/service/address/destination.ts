@@ -12,6 +12,7 @@ import {
   CURRENCY_UNSUPPORTED_CODE,
   normalizeUsZip,
   planDestination,
+  serviceLines,
   zipText,
   type ResolvedDestination,
 } from "./us-address"
@@ -104,13 +105,7 @@ export async function quoteDestination(
   if (planned || !a) return planned ?? { address: null, reason: "not_us" }
   const plan = planDestination(a.province_code, a.postal_code)
   if (plan.kind !== "verify") return { address: null, reason: "not_us" }
-  const request: Address = {
-    line1: (a.address_1 ?? "").trim().slice(0, 100),
-    ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),
-    city: (a.city ?? "").trim().slice(0, 100),
-    state: plan.state,
-    zip: zipText(plan.zip),
-  }
+  const request = serviceLines(a, plan.state, zipText(plan.zip))
   let verdict: Verdict
   try {
     const ask = () => verdictCache(deps.options).verdict(addressKey(request), () => askVerdict(deps.client(), request))

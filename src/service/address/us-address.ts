@@ -5,7 +5,7 @@
  * reads a US state or ZIP (the provider's destination, origins, the store verify-address route, the
  * filing snapshot) goes through these functions, so one address is read the same everywhere.
  */
-import { US_STATES, US_TERRITORIES } from "../contract"
+import { US_STATES, US_TERRITORIES, type Address } from "../contract"
 import { runtimeSlot } from "../../runtime"
 
 /** The states and DC the service taxes, by USPS name. */
@@ -193,6 +193,22 @@ export function normalizeUsZip(input: string | null | undefined): { zip: string;
   // "78701 " + "" or "78701-" alone are not a ZIP+4: the separator needs the extension
   if (!m[2] && input.trim().length !== 5) return null
   return m[2] ? { zip: m[1]!, zip4: m[2] } : { zip: m[1]! }
+}
+
+/** The service's address from Medusa's street lines and city (trimmed, 100 characters at most) and a resolved state and ZIP. */
+export function serviceLines(
+  a: { address_1?: string | null; address_2?: string | null; city?: string | null },
+  state: string,
+  zip: string,
+): Address {
+  const line2 = a.address_2?.trim()
+  return {
+    line1: (a.address_1 ?? "").trim().slice(0, 100),
+    ...(line2 ? { line2: line2.slice(0, 100) } : {}),
+    city: (a.city ?? "").trim().slice(0, 100),
+    state,
+    zip,
+  }
 }
 
 /** The service's spelling of a normalized ZIP: NNNNN or NNNNN-NNNN. */

@@ -42,31 +42,27 @@ export class SalesTaxError extends Error {
     this.operation = init.operation
     this.status = init.status
     this.title = init.title
-    if (init.detail !== undefined) this.detail = init.detail
+    this.detail = init.detail
     this.errors = init.errors ?? []
     this.retryable = init.retryable
     this.code = init.code
     this.attempts = init.attempts ?? 1
   }
 
+  /** The safe fields (all of them: none holds the key). */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      operation: this.operation,
-      status: this.status,
-      title: this.title,
-      detail: this.detail,
-      errors: this.errors,
-      retryable: this.retryable,
-      code: this.code,
-      attempts: this.attempts,
-    }
+    return { name: this.name, message: this.message, ...(this as object) }
   }
 }
 
 export function isSalesTaxError(e: unknown): e is SalesTaxError {
   return e instanceof SalesTaxError
+}
+
+/** Pure: the service refused the connection's API key (HTTP 401 or 403): the checkout's breaker and filing's pause. */
+export function isKeyRefused(err: unknown): boolean {
+  const s = (err as { status?: unknown } | null | undefined)?.status
+  return s === 401 || s === 403
 }
 
 /** Pure: whether a service error refuses the cart's certificate (422 located at the exemption). */

@@ -29,7 +29,7 @@ import { conflict, isDuplicateOrder } from "./idempotency"
 import { createHttp } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
 
-export { SalesTaxError, isSalesTaxError, refusesCertificate, REDACTED, type SalesTaxErrorCode } from "./errors"
+export { SalesTaxError, isKeyRefused, isSalesTaxError, refusesCertificate, REDACTED, type SalesTaxErrorCode } from "./errors"
 export { buildPath, segmentProblem } from "./path"
 export {
   DEFAULT_RETRY_POLICY,

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto"
 import { z } from "zod"
 import type { Address } from "../contract"
-import { normalizeUsState, normalizeUsZip, zipText } from "../address/us-address"
+import { normalizeUsState, normalizeUsZip, serviceLines, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
 /** A stock location's address as Medusa keeps it. */
@@ -55,16 +55,8 @@ export function locationOrigin(
   const z = normalizeUsZip(a.postal_code)
   const zip = z ? zipText(z) : null
   if (!zip) return { origin: null, reason: a.postal_code ? `postal code "${a.postal_code}" is not a US ZIP` : "no postal code (ZIP)" }
-  return {
-    // no countryCode: the service's default (US), and the same shape as the `origin` option
-    origin: {
-      line1: a.address_1.trim().slice(0, 100),
-      ...(a.address_2?.trim() ? { line2: a.address_2.trim().slice(0, 100) } : {}),
-      city: a.city.trim().slice(0, 100),
-      state,
-      zip,
-    },
-  }
+  // no countryCode: the service's default (US), and the same shape as the `origin` option
+  return { origin: serviceLines(a, state, zip) }
 }
 
 /** A stock location's fulfillment sets as far as the US matters (their service zones' countries). */

@@ -27,7 +27,7 @@
  * app's request cut at its refresh hook (before / the hook / after).
  *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 8),
  *   BENCH_STORE_SQL_LOG=<file>: every statement of the measured mutations (<file>.plugin, .plain)
- *   BENCH_STORE_PROF=<file>: a CPU profile of each app over the rounds (<file>.plugin.cpuprofile, .plain.cpuprofile)
+ *   BENCH_STORE_PROF=<file>: a CPU profile of each app over the rounds (<file>.plugin.cpuprofile, .plain.cpuprofile; read them with bench/store-profile.ts)
  */
 import axios, { type AxiosInstance } from "axios"
 import { spawn, type ChildProcess } from "node:child_process"

@@ -21,8 +21,7 @@ type Data = Record<string, unknown>
 
 /** `"key":` of each key written (a handful: the record's own keys). */
 const keyJsons = runtimeSlot("recordKeyJsons", () => new Map<string, string>())
-function keyJson(k: string): string {
-  const memo = keyJsons()
+function keyJson(memo: Map<string, string>, k: string): string {
   let j = memo.get(k)
   if (j === undefined) {
     j = `${JSON.stringify(k)}:`
@@ -39,6 +38,7 @@ function keyJson(k: string): string {
  */
 export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
+  const keys = keyJsons()
   let body = ""
   for (const k of Object.keys(data)) {
     const v = data[k]
@@ -50,7 +50,7 @@ export function recordRateId(data: Data | null | undefined, written?: Map<unknow
       written?.set(v, json)
     }
     // a function or symbol: JSON.stringify leaves the key out
-    if (json !== undefined) body += `${body ? "," : "{"}${keyJson(k)}${json}`
+    if (json !== undefined) body += `${body ? "," : "{"}${keyJson(keys, k)}${json}`
   }
   const id = `${RECORD_PREFIX}${body || "{"}}`
   return id.length <= RECORD_MAX ? id : undefined

@@ -3,7 +3,9 @@
 //
 // Per Medusa version (each supported minor's latest patch, SUPPORTED below), and the pnpm leg (PNPM):
 //   1. the plugin built once (`medusa plugin:build`, as `npm run build`, in a copy of the package's
-//      files) and packed (`npm pack`: the one tarball npm would publish; the contract is compiled in)
+//      files; its type-check is `npm run typecheck`'s) and packed (`npm pack`: the one tarball npm
+//      would publish; the contract is compiled in); its admin bundle imports only the plugin's
+//      dependencies and peers
 //   2. a scratch store $TMPDIR/medusa-sales-tax-compat-<version>-<hash of the checkout's path>: what the
 //      default app starter lists (@medusajs/medusa, framework, cli, admin-sdk at that version) plus
 //      the tarball, `npm install` (npm's cache first; peers such as @medusajs/ui and react as npm
@@ -234,7 +236,14 @@ function buildAndPack(dir) {
   const work = join(dir, "build")
   rmSync(work, { recursive: true, force: true })
   mkdirSync(work, { recursive: true })
-  for (const f of ["package.json", "tsconfig.json", "README.md"]) copyFileSync(join(ROOT, f), join(work, f))
+  for (const f of ["package.json", "README.md"]) copyFileSync(join(ROOT, f), join(work, f))
+  // noCheck: the same emit (compared file by file) without type-checking the project a second
+  // time (`npm run typecheck` does; CI runs both)
+  const tsconfig = JSON.parse(readFileSync(join(ROOT, "tsconfig.json"), "utf8"))
+  writeFileSync(
+    join(work, "tsconfig.json"),
+    JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, noCheck: true } }),
+  )
   cpSync(join(ROOT, "src"), join(work, "src"), { recursive: true, filter: notTest })
   cpSync(join(ROOT, "docs"), join(work, "docs"), { recursive: true })
   cpSync(join(ROOT, "packages/contract/src"), join(work, "packages/contract/src"), { recursive: true, filter: notTest })
@@ -249,7 +258,26 @@ function buildAndPack(dir) {
   })
   const [plugin] = packed(sh("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], { cwd: work, env }))
   console.log(`compat: plugin built and packed: ${seconds(Date.now() - t)}`)
-  return { plugin: join(dir, plugin.filename) }
+  return { plugin: join(dir, plugin.filename), checks: [adminBundleCheck(work)] }
+}
+
+/** The admin bundle plugin:build wrote imports only the plugin's dependencies and peers (each of its two formats). */
+function adminBundleCheck(work) {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"))
+  const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})])
+  const expected = ["@medusajs/admin-sdk", "@medusajs/icons", "@medusajs/ui", "react", "react-router-dom"]
+  const problems = ["index.mjs", "index.js"].flatMap((f) => {
+    const imports = bareImports(readFileSync(join(work, ".medusa/server/src/admin", f), "utf8"))
+    return [
+      ...imports.filter((n) => !declared.has(n)).map((n) => `${f} imports ${n}, neither a dependency nor a peer`),
+      ...expected.filter((n) => !imports.includes(n)).map((n) => `${f} does not import ${n}`),
+    ]
+  })
+  return {
+    what: "the built admin bundle imports only the plugin's dependencies and peers",
+    ok: !problems.length,
+    detail: problems.join("; "),
+  }
 }
 
 /** The scratch store of `version` (its node_modules kept from run to run). */
@@ -708,7 +736,8 @@ function prepare(targets, packDir) {
     mkdirSync(logDir, { recursive: true })
     const t0 = Date.now()
     try {
-      stores[t.key] = install(t, tarballs, logDir)
+      const store = install(t, tarballs, logDir)
+      stores[t.key] = { ...store, installChecks: [...tarballs.checks, ...store.installChecks] }
       console.log(`compat: ${labelOf(t)} installed: ${seconds(Date.now() - t0)}`)
     } catch (e) {
       stores[t.key] = { error: String(e?.message ?? e).slice(0, 2000) }

@@ -19,7 +19,7 @@ console.log(`[lifecycle-soak] ${orders} orders, seed ${seed}`)
 // for that, so the verdict is the property's own line in jest's report ("✓ property: …"), with no failure
 const child = spawn(
   process.execPath,
-  ["scripts/run-tests.mjs", "integration:http", "integration-tests/http/lifecycle.spec.ts", "-t", "property"],
+  ["scripts/run-tests.mjs", "integration:http", "integration-tests/http/filing.spec.ts", "-t", "lifecycle property"],
   { stdio: ["inherit", "pipe", "pipe"], env: { ...process.env, LIFECYCLE_ORDERS: orders, LIFECYCLE_SEED: seed } },
 )
 let passedLine = false

@@ -7,20 +7,15 @@
 const Sequencer = require("@jest/test-sequencer").default
 
 const BY_COST = [
+  "filing.spec", // ~250 s (with lifecycle 107 s, filing-edges 66 s and filing-completion 32 s merged in: one boot)
+  "checkout.spec", // ~240 s (with shopper-certificates 52 s and typed-addresses ~100 s merged in: one boot)
   "admin-browser.spec", // 152 s
   "cluster.spec", // 142 s
-  "lifecycle.spec", // 107 s
-  "filing.spec", // 103 s
-  "typed-addresses.spec", // ~100 s (with admin, then activity-log merged in: 73 s + 16 s + 30 s on three boots)
-  "checkout.spec", // 91 s
   "tax-inclusive.spec", // ~85 s (with inclusive-lookups merged in: 64 s + 33 s on two boots)
   "connections.spec", // 74 s
-  "filing-edges.spec", // ~66 s (with needs-attention and reconciliation merged in, session 9)
   "hostile-input.spec", // ~55 s (the fuzz's random part 1,000 requests, session 9; was 78 s)
-  "shopper-certificates.spec", // 52 s
   "checkout-block.spec", // ~50 s (with store-overhead merged in: 35 s + 23 s on two boots)
   "money-edges.spec", // 35 s
-  "filing-completion.spec", // ~32 s (with filing-fulfilled merged in)
   "filing-redis.spec", // 32 s
   "setup.spec", // 25 s
   "nexus.spec", // ~22 s (with tics-bulk merged in)

@@ -5,8 +5,12 @@
 import type { Address, OperationId } from "../../src/service/contract"
 import type { SalesTaxClient } from "../../src/service/client"
 import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
-import { sandboxCaller } from "../helpers/sandbox"
-import { getPluginOptions } from "../../src/options"
+import type { MedusaSuiteOptions } from "@medusajs/test-utils"
+import { sandboxCaller, type TestSandbox } from "../helpers/sandbox"
+import type { SeededStore } from "../helpers/seed"
+import { Modules } from "@medusajs/framework/utils"
+import { getPluginOptions, type PluginOptions } from "../../src/options"
+import { SALES_TAX_PROVIDER_ID } from "../../src/constants"
 
 export const API_KEY = "sk_test_filing_0123456789-SECRET"
 export const CONNECTION_ID = "22222222-3333-4444-8555-666666666666"
@@ -100,29 +104,47 @@ export async function chargedSnapshot(
 }
 
 /**
- * Sets the running app's `manualRefunds` option (the resolved options object Medusa's container
- * hands every handler) and returns a function that puts the previous value back. Lets one Medusa
- * boot test both modes: "credit" (payment.refunded files the credit) and "ignore" (the button).
+ * Sets options of the running app (top-level keys of the resolved options objects every handler and
+ * the tax provider read when an event or request arrives; a client is made per timeout) and returns
+ * a function that puts the previous values back. Lets one Medusa boot test several option sets:
+ * manualRefunds "credit" and "ignore", each completion mode, filing's attempts, external certificates.
  */
-export function setManualRefunds(container: { resolve(key: string): unknown }, mode: "ignore" | "credit"): () => void {
-  const opts = getPluginOptions(container as Parameters<typeof getPluginOptions>[0])
-  const before = opts.manualRefunds
-  opts.manualRefunds = mode
-  return () => {
-    opts.manualRefunds = before
-  }
+export function setOptions(container: { resolve(key: string): unknown }, patch: Partial<PluginOptions>): () => void {
+  const tax = container.resolve(Modules.TAX) as { getProvider(id: string): { options: PluginOptions } }
+  const targets = [getPluginOptions(container as Parameters<typeof getPluginOptions>[0]), tax.getProvider(SALES_TAX_PROVIDER_ID).options]
+  const befores = targets.map((o) => Object.fromEntries(Object.keys(patch).map((k) => [k, o[k as keyof PluginOptions]])))
+  for (const o of targets) Object.assign(o, patch)
+  return () => targets.forEach((o, i) => Object.assign(o, befores[i]))
 }
 
-/**
- * Sets the running app's `completionMode` option (as setManualRefunds: the resolved options object every
- * handler reads when an event arrives) and returns a function that puts the previous value back. Lets one
- * Medusa boot test the modes "captured" and "fulfilled".
- */
-export function setCompletionMode(container: { resolve(key: string): unknown }, mode: "placed" | "captured" | "fulfilled"): () => void {
-  const opts = getPluginOptions(container as Parameters<typeof getPluginOptions>[0])
-  const before = opts.completionMode
-  opts.completionMode = mode
-  return () => {
-    opts.completionMode = before
-  }
+/** setOptions of `manualRefunds`: "credit" (payment.refunded files the credit) or "ignore" (the button). */
+export const setManualRefunds = (container: { resolve(key: string): unknown }, mode: "ignore" | "credit") =>
+  setOptions(container, { manualRefunds: mode })
+
+/** setOptions of `completionMode`. */
+export const setCompletionMode = (container: { resolve(key: string): unknown }, mode: "placed" | "captured" | "fulfilled") =>
+  setOptions(container, { completionMode: mode })
+
+/** setOptions for the tests of the enclosing `describe` (set in its beforeAll, put back in its afterAll); `patch` may be made from the options. */
+export function useOptions(
+  getContainer: () => { resolve(key: string): unknown },
+  patch: Partial<PluginOptions> | ((options: PluginOptions) => Partial<PluginOptions>),
+): void {
+  let restore = () => {}
+  beforeAll(() => {
+    const container = getContainer()
+    const opts = getPluginOptions(container as Parameters<typeof getPluginOptions>[0])
+    restore = setOptions(container, typeof patch === "function" ? patch(opts) : patch)
+  })
+  afterAll(() => restore())
 }
+
+/** What a spec that boots Medusa once hands each group of tests it runs: `seeded` is filled by its beforeAll. */
+export interface Boot<Seeded> {
+  api: MedusaSuiteOptions["api"]
+  getContainer: MedusaSuiteOptions["getContainer"]
+  dbConnection?: MedusaSuiteOptions["dbConnection"]
+  env: { sandbox: TestSandbox }
+  seeded: Seeded
+}
+export type FilingBoot = Boot<{ store: SeededStore; auth: { headers: Record<string, string> } }>

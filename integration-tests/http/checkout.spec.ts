@@ -1,3 +1,9 @@
+/**
+ * The checkout through the store API on one Medusa boot (failurePolicy "fallback"): per-line tax as
+ * the service computes it, fallbacks, exemptions, the refresh hook; and, with external certificates
+ * under review (set on the running app), the shopper certificate routes (checkout/shopper-certificates.ts);
+ * with fallbackRate 5, the admin routes, typed addresses and the service-call log (checkout/typed-addresses.ts).
+ */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { createPromotionsWorkflow, updateTaxLinesWorkflow } from "@medusajs/core-flows"
 import BigNumber from "bignumber.js"
@@ -20,6 +26,8 @@ import { adminAuth, adminOrder, WAIT_GUARD_MS, waitForFiling } from "../filing-h
 import { BLOCK_ERROR_CODE, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
 import { logger } from "@medusajs/framework/logger"
 import { recordedData } from "../../src/medusa/tax-line-record"
+import { shopperCertificateTests } from "./checkout/shopper-certificates"
+import { typedAddressKeys, typedAddressTests } from "./checkout/typed-addresses"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes
 // that slower (under two busy loops and four other runs, checkout-block's outage test took over 120 s)
@@ -81,7 +89,7 @@ async function expectLinesMatchService(cart: any) {
 
 medusaIntegrationTestRunner({
   env: st.env,
-  testSuite: ({ api, getContainer }) => {
+  testSuite: ({ api, getContainer, dbConnection }) => {
     let store: SeededStore
     const provider = () => salesTaxProvider(getContainer())
     /** The fallback warnings logged while Medusa booted (the runner's beforeAll), before any test, seed or cart. */
@@ -97,8 +105,10 @@ medusaIntegrationTestRunner({
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       cartsAtBoot = (await query.graph({ entity: "cart", fields: ["id"] })).data.length
     })
+    const seeded = {} as Parameters<typeof typedAddressTests>[0]["seeded"]
     beforeAll(async () => {
-      store = await seedCheckoutStore(getContainer())
+      store = seeded.store = await seedCheckoutStore(getContainer())
+      seeded.keys = await typedAddressKeys(getContainer())
     })
     beforeEach(() => resetCheckout(getContainer(), st.sandbox))
 
@@ -708,5 +718,8 @@ medusaIntegrationTestRunner({
       expect(noKey.status).toBeGreaterThanOrEqual(400)
       expect(noKey.status).toBeLessThan(500)
     })
+    const boot = { api, getContainer, dbConnection, env: st, seeded }
+    describe("shopper certificates", () => shopperCertificateTests(boot))
+    describe("typed addresses and admin routes", () => typedAddressTests(boot))
   },
 })

@@ -5,7 +5,7 @@
  */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { parseOr400, sendError, sendZodError, serviceText } from "../http/answers"
+import { sendError, sendZodError, serviceText } from "../http/answers"
 import { ID_SHAPES } from "../http/id-shapes"
 import { notAField } from "../http/validate"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"

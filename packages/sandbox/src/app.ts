@@ -400,7 +400,7 @@ export async function buildSandboxApp(options: SandboxOptions = {}, extras: Buil
         }
         if (fault && fault.phase === "after" && (await applyFault(fault, req, reply))) return reply
         if (failure) return sendProblem(reply, failure)
-        if (out!.headers) for (const [k, v] of Object.entries(out!.headers)) reply.header(k, v)
+        if (out!.headers) for (const k in out!.headers) reply.header(k, out!.headers[k])
         reply.code(out!.status)
         return out!.body === undefined ? reply.send() : reply.send(out!.body)
       },

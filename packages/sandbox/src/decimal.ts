@@ -154,12 +154,12 @@ function smallScaled(v: number): [number, number] | null {
 /**
  * x × y × z rounded half away from zero to `places`, as a number — the same value as
  * `roundToNumber(mul(mul(fromNumber(x), fromNumber(y)), z), places)`, computed on doubles holding
- * exact integers when everything fits (the common case), else through BigInt.
+ * exact integers when everything fits (the common case), else through BigInt. `zn` is Number(z.n),
+ * for a caller that keeps it.
  */
-export function productRoundedToNumber(x: number, y: number, z: Decimal, places: number): number {
+export function productRoundedToNumber(x: number, y: number, z: Decimal, places: number, zn = Number(z.n)): number {
   const a = smallScaled(x)
   const b = a && smallScaled(y)
-  const zn = Number(z.n)
   if (a && b && Number.isSafeInteger(zn)) {
     const ab = a[0] * b[0]
     if (Math.abs(ab) < SAFE && Math.abs(ab * zn) < SAFE) {

@@ -292,13 +292,21 @@ export function quoteLinesExact(input: QuoteInput): ExactLineTax[] {
  */
 interface WholeLineRate {
   below: number
-  under: Decimal | null
-  over: Decimal | null
+  under: KeptRate | null
+  over: KeptRate | null
 }
+
+/** A rate kept for whole lines (null when zero): the fraction, its digits as a number, its 4-place answer. */
+interface KeptRate {
+  d: Decimal
+  n: number
+  r4: number
+}
+const keep = (d: Decimal | null): KeptRate | null => (d === null || isZero(d) ? null : { d, n: Number(d.n), r4: rate4(d) })
 
 /** The whole-line rate of a rule in a jurisdiction, undefined for the other rules (exactParts handles them). */
 function wholeLineRate(rule: TaxRule, j: Jurisdiction): WholeLineRate | undefined {
-  const at = (over: Decimal | null): WholeLineRate => ({ below: 0, under: null, over })
+  const at = (over: Decimal | null): WholeLineRate => ({ below: 0, under: null, over: keep(over) })
   switch (rule.kind) {
     case "exempt":
       return at(null)
@@ -311,8 +319,8 @@ function wholeLineRate(rule: TaxRule, j: Jurisdiction): WholeLineRate | undefine
       if (!/^\d+$/.test(rule.amount)) return undefined
       return {
         below: Number(rule.amount),
-        under: j.clothingLocalExempt || isZero(D(j.localRate)) ? null : pct(j.localRate),
-        over: pct(j.combinedRate),
+        under: j.clothingLocalExempt || isZero(D(j.localRate)) ? null : keep(pct(j.localRate)),
+        over: keep(pct(j.combinedRate)),
       }
     default:
       return undefined
@@ -338,9 +346,9 @@ export function quoteLines(input: QuoteInput): LineItemOut[] {
       if (whole !== undefined) {
         const rate = Math.abs(l.price) < whole.below ? whole.under : whole.over
         const tax =
-          rate === null || isZero(rate) || l.price === 0
+          rate === null || l.price === 0
             ? { amount: 0, rate: 0 }
-            : { amount: productRoundedToNumber(l.price, l.quantity, rate, 2), rate: rate4(rate) }
+            : { amount: productRoundedToNumber(l.price, l.quantity, rate.d, 2, rate.n), rate: rate.r4 }
         return { index: l.index, itemId: l.itemId, price: l.price, quantity: l.quantity, tic: l.tic ?? null, tax }
       }
     }

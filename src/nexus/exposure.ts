@@ -1,21 +1,12 @@
-/**
- * Economic nexus exposure: for every state, the store's sales into it over the state's measurement
- * period against the state's threshold (./thresholds.ts), the share reached, and whether the
- * merchant is registered there. Pure: the sums come from the SQL reader (src/medusa/order-sales-by-state.ts).
- */
+// Economic nexus exposure: for every state, the store's sales into it over the state's measurement
+// period against the state's threshold (./thresholds.ts), the share reached, and whether the
+// merchant is registered there. Pure: the sums come from the SQL reader (src/medusa/order-sales-by-state.ts).
 import { dec } from "../money"
 import { warningPeriod, windowsFor, type Window } from "./periods"
 import type { NexusRule } from "./thresholds"
 
-/** What the store sold into one state in one window (decimal strings in the store's currency, USD). */
-export interface WindowSales {
-  /** sales before tax: items after discounts, plus shipping */
-  sales: string
-  /** the part of `sales` returned (received returns) */
-  returned: string
-  /** orders */
-  transactions: number
-}
+/** What the store sold into one state in one window (decimal strings, USD): sales before tax (items after discounts, plus shipping), the part returned, orders. */
+export type WindowSales = { sales: string; returned: string; transactions: number }
 
 export type SalesByState = Map<string, Map<string, WindowSales>>
 

@@ -1,7 +1,7 @@
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
-import { servesUsOrders, usdPrice } from "./selectors"
-import type { SetupCheckId, SetupInput, SetupItem, SetupLocation, SetupShippingOption } from "./types"
+import { usdPrice } from "./selectors"
+import type { SetupCheckId, SetupInput, SetupItem, SetupShippingOption } from "./types"
 
 const PROVIDER = "tp_sales-tax_sales-tax"
 const ORIGIN = { line1: "1 Market St", city: "San Francisco", state: "CA", zip: "94105" }
@@ -383,12 +383,7 @@ describe("setup checklist (issue 30)", () => {
     expect(c.help!.text).toMatch(/127\.0\.0\.1:8787/)
   })
 
-  it("servesUsOrders and usdPrice", () => {
-    const eu: SetupLocation = starter().locations[0]!
-    expect(servesUsOrders(eu)).toBe(false)
-    eu.fulfillment_sets![0]!.service_zones![0]!.geo_zones!.push({ type: "zip", country_code: "US" })
-    expect(servesUsOrders(eu)).toBe(true)
-    expect(servesUsOrders({ id: "x" })).toBe(false)
+  it("usdPrice", () => {
     expect(usdPrice(option("a", "A"))).toBe(10)
     expect(usdPrice(option("a", "A", { prices: [{ currency_code: "USD", amount: "4.5" }] }))).toBe(4.5)
     expect(usdPrice(option("a", "A", { prices: [{ currency_code: "usd", amount: 3, price_rules: [{ id: "r" }] }] }))).toBeNull()

@@ -157,18 +157,14 @@ export class FixBusy extends Error {}
 const SETUP_FIX_LOCK = "sales-tax:setup-fix"
 const FIX_LOCK_WAIT_SECONDS = 120
 
-interface Locking {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
-}
-
 /**
  * Applies one fix and returns the checklist after it. Each is planned inside the lock from what the
  * store holds then, so concurrent clicks make one of each record (the later one: FixNotOffered).
  */
 export async function applySetupFix(container: MedusaContainer, fix: SetupFixId): Promise<{ applied: string; items: SetupItem[] }> {
-  const locking = container.resolve<Locking>(Modules.LOCKING)
   let held = false
-  const applied = await locking
+  const applied = await container
+    .resolve(Modules.LOCKING)
     .execute(
       SETUP_FIX_LOCK,
       async () => {

@@ -48,11 +48,6 @@ export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
     .filter((o) => !isReturnOption(o))
 }
 
-/** Pure: whether a location serves US orders: linked to a sales channel, with a service zone covering (part of) the US. */
-export function servesUsOrders(l: SetupLocation): boolean {
-  return (l.fulfillment_sets ?? []).some((f) => (f.service_zones ?? []).some(coversUs))
-}
-
 /**
  * Pure: for each selling channel (enabled, with a published product; every enabled one when not all
  * products were read), its locations and which of them are US origins. An empty channel, such as

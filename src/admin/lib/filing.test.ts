@@ -1,9 +1,9 @@
-import { hasFailedWork, lineName, lineNames, money, stateLabel, type FilingRefundView, type FilingView } from "./filing"
+import { hasFailedWork, lineName, lineNames, money, stateLabel, type FilingView } from "./filing"
 
 const filing = (state: string, refundStates: string[] = []): FilingView =>
   ({
     state,
-    refunds: refundStates.map((s, i) => ({ id: `r${i}`, state: s }) as FilingRefundView),
+    refunds: refundStates.map((s, i) => ({ id: `r${i}`, state: s }) as NonNullable<FilingView["refunds"]>[number]),
   }) as FilingView
 
 describe("the order filing widget's formatting", () => {

@@ -1,25 +1,19 @@
 /** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
-import type { FilingRecordDTO, FilingRefundDTO } from "../../modules/sales-tax-filing/types"
+import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
+import type { ManualRefund } from "../../filing/events/credits"
+import type { requoteAnswer } from "../../filing/requote"
 
 /** A value as JSON carries it: dates as ISO strings. */
 type Json<T> = T extends Date ? string : T extends readonly (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T
 
 /** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
-export type FilingRefundView = Json<FilingRefundDTO>
 export type FilingView = Json<FilingRecordDTO>
 
 /** GET /admin/sales-tax/filings/:orderId/lifecycle: the order's other records and its refunds without a return. */
-export interface LifecycleView {
-  children: FilingView[]
-  manual_refunds: { refundId: string; unreturned: number; tax: number; createdAt: string; filing: string | null }[]
-}
+export type LifecycleView = { children: FilingView[]; manual_refunds: ManualRefund[] }
 
 /** POST /admin/sales-tax/filings/:orderId/requote's answer. */
-export interface RequoteView {
-  destination?: { state: string; zip: string }
-  owed_tax?: string
-  filing: FilingView
-}
+export type RequoteView = ReturnType<typeof requoteAnswer> & { filing: FilingView }
 
 export const KIND_LABEL: Record<string, string> = {
   exchange: "Exchange",

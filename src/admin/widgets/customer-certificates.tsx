@@ -1,10 +1,9 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
-import { Table } from "@medusajs/ui"
 import { useState } from "react"
-import { CertificateRow } from "../components/certificate-row"
+import { certificateCells } from "../components/certificate-row"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { Choice, Empty, Section } from "../components/ui"
+import { Choice, DataTable, Empty, Section } from "../components/ui"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
 import { useLoad } from "../lib/hooks"
@@ -56,20 +55,15 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
     >
       {res && res.certificates.length === 0 ? <Empty>This customer has no exemption certificate.</Empty> : null}
       {res && res.certificates.length > 0 ? (
-        <Table>
-          <Table.Header>
-            <Table.Row>
-              {["States", "Reason / business", "Created", "Status", ""].map((h) => (
-                <Table.HeaderCell key={h}>{h}</Table.HeaderCell>
-              ))}
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {res.certificates.map((c) => (
-              <CertificateRow key={c.certificateId} c={c} query={query} onChanged={reload} />
-            ))}
-          </Table.Body>
-        </Table>
+        <DataTable
+          headers={["States", "Reason / business", "Created", "Status", ""]}
+          right={[4]}
+          rows={res.certificates}
+          rowKey={(c) => c.certificateId}
+          rowTestId={(c) => `certificate-${c.certificateId}`}
+          rowStatus={(c) => c.status}
+          cells={(c) => certificateCells(c, query, reload)}
+        />
       ) : null}
     </Section>
   )

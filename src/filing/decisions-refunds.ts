@@ -14,7 +14,6 @@ export function addTo(m: Map<string, number>, key: string, q: number | ReturnTyp
   m.set(key, sum.toNumber())
 }
 
-/** Quantities refunded so far per item (refunds in state refunded only). */
 export function refundedQuantities(refunds: Pick<FilingRefundDTO, "state" | "items">[]): Map<string, number> {
   const m = new Map<string, number>()
   for (const r of refunds) if (r.state === "refunded") for (const i of r.items) addTo(m, i.itemId, i.quantity)

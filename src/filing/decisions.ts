@@ -28,7 +28,6 @@ export function refundKey(source: RefundSource, sourceId: string): string {
   return source === "cancel" ? `cancel:${sourceId}` : sourceId
 }
 
-/** The lock key that serializes all work on one filed order. */
 export function lockKey(orderId: string): string {
   return `sales-tax-filing:${orderId}`
 }
@@ -126,7 +125,6 @@ export function decideDestination(f: DestinationFacts): DestinationDecision {
 
 // Re-quote and comparison
 
-/** A filing line as a service line item (no tax). */
 export function serviceLineItem(l: FilingLine) {
   return {
     index: l.index,

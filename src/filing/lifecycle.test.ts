@@ -216,7 +216,15 @@ describe("ids, credits, sweep", () => {
     ]).toEqual([true, true, false, false])
   })
   it("the sweep's missing facts: no record, a return, an edit, a cancellation; nothing once recorded", () => {
-    const facts = { returns: ["ret_1"], claims: [], exchanges: ["exc_1"], edits: ["ordch_1"], canceled: false }
+    const facts = {
+      returns: ["ret_1"],
+      claims: [],
+      exchanges: ["exc_1"],
+      exchangeRefunds: [],
+      exchangeOrders: ["exc_1"],
+      edits: ["ordch_1"],
+      canceled: false,
+    }
     expect(missingFacts(facts, null, [])).toEqual(["no filing record"])
     const r = { state: "completed", refunds: [], edits: [], cancel_requested_at: null } as unknown as FilingRecordDTO
     expect(missingFacts(facts, r, [])).toEqual(["ret_1", "exc_1", "ordch_1"])

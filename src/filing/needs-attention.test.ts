@@ -195,7 +195,15 @@ describe("the needs_attention record", () => {
 })
 
 describe("the sweep and a record left for a person", () => {
-  const none = { returns: ["ret_1"], claims: [], exchanges: [], edits: ["ordch_1"], canceled: false }
+  const none = {
+    returns: ["ret_1"],
+    claims: [],
+    exchanges: [],
+    exchangeRefunds: [],
+    exchangeOrders: [],
+    edits: ["ordch_1"],
+    canceled: false,
+  }
   const rec = (over: Partial<FilingRecordDTO>) => ({ state: "needs_attention", last_error: "x", refunds: [], ...over }) as FilingRecordDTO
 
   it("needs_attention waits for the person (only a lost cancellation is brought in); a record skipped before issue 26 for an unresolved state or ZIP is looked at again", () => {

@@ -7,10 +7,8 @@ import { amountString, dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 
-/** A Medusa quantity as a number. */
 export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
 
-/** Pure: change items as refund items (positive quantities only). */
 export function refundItems(
   list: ChangeItemRow[] | null | undefined,
   qty: (i: ChangeItemRow) => unknown = (i) => i.quantity,
@@ -44,11 +42,9 @@ export function returnedItems(r: Pick<ReturnRow, "items" | "metadata">, shipping
   return refundsShipping(r.metadata) ? [...items, ...shippingIds.map((id) => ({ itemId: id, quantity: 1 }))] : items
 }
 
-/** Pure: the order has a payment refund (refunds without a return are looked for only then). */
 export const hasPaymentRefunds = (o: Pick<OrderRow, "payment_collections">): boolean =>
   (o.payment_collections ?? []).some((pc) => (pc.payments ?? []).some((p) => (p.refunds ?? []).length))
 
-/** Pure: the line ids of the order's own shipping methods. */
 export const ownShippingIds = (methods: ShippingMethodRow[] | null | undefined) =>
   (methods ?? []).filter(ownShipping).map((m) => `${SHIPPING_ITEM_PREFIX}${m.id}`)
 
@@ -108,7 +104,6 @@ export interface AddressRow {
   postal_code?: string | null
 }
 
-/** A claim's or an exchange's new items (their order item ids). */
 export interface AddedItemsRow {
   id: string
   canceled_at?: string | Date | null
@@ -142,7 +137,6 @@ export interface LoadedOrder extends OrderRow {
   returns?: ReturnRow[] | null
 }
 
-/** An item of a return, a claim or an exchange (its order item and quantities). */
 export interface ChangeItemRow {
   item_id: string
   quantity?: unknown

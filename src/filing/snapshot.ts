@@ -73,7 +73,6 @@ export function serviceRateOf(taxLines: TaxLineRow[] | null | undefined): number
   const rates = (taxLines ?? []).map((t) => t.data?.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
   return rates.length ? roundTo(sum(rates), 6) : null
 }
-/** The TIC the provider charged the line under (it keeps it in the tax line's data). */
 function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
   const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
   return typeof t === "number" ? t : null

@@ -158,7 +158,6 @@ export async function fileRefundAsCredit(
     parentOrderId: orderId,
     cartId: null,
     placedAt: refund.createdAt,
-    exemptionId: base.exemptionId ?? null,
     lines: [
       {
         index: 0,
@@ -175,11 +174,7 @@ export async function fileRefundAsCredit(
     ],
     credit: { refundId: refund.refundId, amount: refund.unreturned },
   }
-  const rec = await filingProcessor(container, deps).fileOrder({
-    ...newRecordFor(refund.creditId, snapshot, "placed", new Date()),
-    kind: "credit",
-    parent_order_id: orderId,
-  })
+  const rec = await filingProcessor(container, deps).fileOrder(newRecordFor(refund.creditId, snapshot, "placed", new Date()))
   return result(refund.creditId, rec)
 }
 

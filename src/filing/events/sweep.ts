@@ -65,8 +65,8 @@ export function missingFacts(
     edits: string[]
     canceled: boolean
     /** exchanges with returned items and with new items, each checked on its own (a handler may die between the two) */
-    exchangeRefunds?: string[]
-    exchangeOrders?: string[]
+    exchangeRefunds: string[]
+    exchangeOrders: string[]
   },
   rec: FilingRecordDTO | null,
   children: FilingRecordDTO[],
@@ -84,11 +84,7 @@ export function missingFacts(
   for (const r of facts.returns) if (!keys.has(r)) out.push(r)
   for (const c of facts.claims) if (!keys.has(c) && !kids.has(childOrderId(c))) out.push(c)
   for (const x of facts.exchanges) {
-    const known = facts.exchangeRefunds !== undefined && facts.exchangeOrders !== undefined
-    const missing = known
-      ? (facts.exchangeRefunds!.includes(x) && !keys.has(x)) || (facts.exchangeOrders!.includes(x) && !kids.has(x))
-      : !keys.has(x) && !kids.has(x)
-    if (missing) out.push(x)
+    if ((facts.exchangeRefunds.includes(x) && !keys.has(x)) || (facts.exchangeOrders.includes(x) && !kids.has(x))) out.push(x)
   }
   for (const e of facts.edits) if (!edits.has(e)) out.push(e)
   return out

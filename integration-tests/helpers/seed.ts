@@ -2,13 +2,11 @@
  * The specs' store: the development store's one seed (dev-store/seed.ts, which the demo runs too)
  * with the tests' own names for the products (general, shirt, jacket, coffee), a shipping option
  * with a region price (tax-inclusive once a spec turns the region's prices inclusive) and a default
- * rate on the US tax region (charged only by failurePolicy "fallback"). Seeded once per content
- * (seed-template.ts): a later spec's seed is a clone of the database an earlier one left.
+ * rate on the US tax region (charged only by failurePolicy "fallback").
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PRODUCTS, seedStore as seedDevStore, setTaxInclusiveRegionPrices, type SeededStore as DevStore } from "../../dev-store/seed"
 import { SALES_TAX_PROVIDER_ID } from "../../src/constants"
-import { seedOnce } from "./seed-template"
 
 export { TICS, type SeededProduct } from "../../dev-store/seed"
 
@@ -30,16 +28,14 @@ export interface SeededStore extends DevStore<keyof typeof TEST_PRODUCTS> {
 
 export async function seedStore(container: MedusaContainer): Promise<SeededStore> {
   const regionDefaultRate = 5
-  const store = await seedOnce(container, "store", () =>
-    seedDevStore(container, {
-      providerId: SALES_TAX_PROVIDER_ID,
-      channelName: "Webshop",
-      createdBy: "test",
-      products: TEST_PRODUCTS,
-      shippingRegionPrice: true,
-      regionDefaultRate,
-    }),
-  )
+  const store = await seedDevStore(container, {
+    providerId: SALES_TAX_PROVIDER_ID,
+    channelName: "Webshop",
+    createdBy: "test",
+    products: TEST_PRODUCTS,
+    shippingRegionPrice: true,
+    regionDefaultRate,
+  })
   return { ...store, regionDefaultRate }
 }
 

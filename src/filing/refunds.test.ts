@@ -93,7 +93,7 @@ describe("refunds without a return: Medusa's credit line of each refund", () => 
     expect([...refundCreditParts(b.refunds, b.lines).entries()]).toEqual([["ref_1", 5]])
   })
 
-  it("Medusa 2.21's own books (lifecycle.spec): credit lines copied into every version, matched by the version they were created in", () => {
+  it("Medusa 2.21's own books (filing.spec, lifecycle): credit lines copied into every version, matched by the version they were created in", () => {
     // as read from a real order: $9 refunded in version 3 (credit line created in 4), a lamp returned (versions 5, 6),
     // $54.99 refunded in version 6 of which $52.99 paid the return back (credit line of 2.00000012 created in 7)
     const refunds: RefundFact[] = [

@@ -2,7 +2,7 @@
  * BOUNDARY: POST /admin/draft-orders/:id/convert-to-order runs convertDraftOrderWorkflow, which has
  * no hook: a middleware on the route is the one place to refuse before the order exists.
  * Buys: no admin-created US order untaxed for want of a destination, nor in another currency
- * (typed-addresses.spec.ts). When Medusa gives the workflow a hook, the contract test fails: move the
+ * (checkout.spec.ts, typed addresses). When Medusa gives the workflow a hook, the contract test fails: move the
  * guard there. Contract test: draft-order-convert-route.test.ts. Boot check: the route file.
  */
 import { medusaDistHas } from "./installed"

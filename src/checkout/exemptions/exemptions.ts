@@ -3,6 +3,7 @@ import type { CertificateRecord } from "../../service/contract"
 import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
+import type { externalCertificatesMode } from "../../options"
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
 /**
@@ -39,12 +40,8 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 
 export type { CertificateStanding, ReviewStatus }
 
-/**
- * Certificates at the service that the plugin did not make (no row: made in the service's
- * dashboard or by another app): "exempt" trusts them, "review" exempts them only once staff
- * approve them (option `externalCertificates`, resolved by `externalCertificatesMode`).
- */
-export type ExternalCertificates = "exempt" | "review"
+/** Whether certificates the plugin did not make exempt, or only once staff approve them (option `externalCertificates`). */
+export type ExternalCertificates = ReturnType<typeof externalCertificatesMode>
 
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
 export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">

@@ -31,6 +31,7 @@ import { callLog } from "../../../src/service/call-log"
 import { applyRetention } from "../../../src/filing/events/sweep"
 import { getPluginOptions } from "../../../src/options"
 import { useOptions, type Boot } from "../../filing-helpers/kit"
+import { recordFields, recordedData } from "../../../src/medusa/tax-line-record"
 
 const ok = { validateStatus: () => true }
 
@@ -443,17 +444,17 @@ export function typedAddressTests({
       ...(cart.shipping_methods ?? []).flatMap((s: any) => s.tax_lines ?? []),
     ]
 
-    /** The tax lines' data as stored on the cart (items, then shipping). */
+    /** The tax lines' record as stored on the cart (items, then shipping), read as the plugin reads it on every minor. */
     async function storedLineData(cartId: string): Promise<any[]> {
       const query = getContainer().resolve(ContainerRegistrationKeys.QUERY) as any
       const {
         data: [c],
       } = await query.graph({
         entity: "cart",
-        fields: ["items.tax_lines.data", "shipping_methods.tax_lines.data"],
+        fields: [...recordFields("items"), ...recordFields("shipping_methods")],
         filters: { id: cartId },
       })
-      return [...c.items.flatMap((i: any) => i.tax_lines), ...c.shipping_methods.flatMap((s: any) => s.tax_lines)].map((l: any) => l.data)
+      return taxLines(c).map(recordedData)
     }
 
     it('"Texas", "texas", " Texas ", "US-TX" and "TX" to 78701 are taxed and filed exactly like "TX": charged = filed per line', async () => {

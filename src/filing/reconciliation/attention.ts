@@ -1,6 +1,6 @@
 /** Pure: the US orders listed apart: without tax, or not in USD. */
 import { money, sumCents } from "./amounts"
-import type { AttentionKind, MonthReport, OrderFacts, OrderRow } from "./types"
+import type { AttentionKind, OrderFacts } from "./types"
 
 export const ATTENTION_TEXT: Record<AttentionKind, string> = {
   us_without_tax: "US order without tax: no tax was charged at checkout",
@@ -15,7 +15,7 @@ export function attentionOf(o: OrderFacts): AttentionKind | null {
 }
 
 /** Pure: the rows listed apart, by kind, in the rows' order. */
-export function attentionLines(rows: OrderRow[]) {
+export function attentionLines<R extends { attention: AttentionKind | null; currencyCode: string; salesCents: number }>(rows: R[]) {
   const untaxed = rows.filter((r) => r.attention === "us_without_tax")
   const foreign = rows.filter((r) => r.attention === "currency_not_usd")
   const byCurrency = new Map<string, { currency: string; orders: number; salesCents: number }>()
@@ -36,7 +36,7 @@ export function attentionLines(rows: OrderRow[]) {
 }
 
 /** The separate lines' text: "US orders without tax: 2, sales $240.00"; "US orders not in USD: 1 (EUR 100.00)". */
-export function attentionSummary(r: Pick<MonthReport, "usWithoutTax" | "nonUsd">): { usWithoutTax: string; nonUsd: string } {
+export function attentionSummary(r: ReturnType<typeof attentionLines>): { usWithoutTax: string; nonUsd: string } {
   const per = r.nonUsd.byCurrency.map((c) => `${c.currency} ${money(c.salesCents)}`).join(", ")
   return {
     usWithoutTax: `US orders without tax: ${r.usWithoutTax.orders}, sales $${money(r.usWithoutTax.salesCents)}`,

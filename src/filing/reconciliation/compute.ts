@@ -6,7 +6,11 @@
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
-import type { DifferenceReason, OrderFacts, OrderRow, RecordFacts } from "./types"
+import type { DifferenceReason, OrderFacts, RecordFacts } from "./types"
+
+/** An order's row and a month's report: what reconcileOrder and reconcileMonth answer. */
+export type OrderRow = ReturnType<typeof reconcileOrder>
+export type MonthReport = ReturnType<typeof reconcileMonth>
 
 // Per order
 

@@ -29,8 +29,8 @@ import {
 } from "../order-rows"
 import { readOrderParts, readOrders } from "../order-reader"
 import { cents, monthRange, sumCents } from "./amounts"
-import { reconcileMonth, reconcileOrder, recordsByOrder } from "./compute"
-import type { CustomerRefund, MonthReport, OrderFacts, OrderRow as ReconciledRow, RecordFacts } from "./types"
+import { reconcileMonth, reconcileOrder, recordsByOrder, type MonthReport, type OrderRow as ReconciledRow } from "./compute"
+import type { CustomerRefund, OrderFacts, RecordFacts } from "./types"
 
 const PAGE = 500
 

@@ -1,5 +1,4 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
-import type { reconcileMonth, reconcileOrder } from "./compute"
 
 // Inputs
 
@@ -63,7 +62,3 @@ export type DifferenceReason = "not_filed" | "failed" | "pending" | "refund_not_
 
 /** Why a US order is listed apart: no tax charged at checkout, or a currency other than USD (canceled: not listed). */
 export type AttentionKind = "us_without_tax" | "currency_not_usd"
-
-/** An order's row and a month's report: what reconcileOrder and reconcileMonth answer. */
-export type OrderRow = ReturnType<typeof reconcileOrder>
-export type MonthReport = ReturnType<typeof reconcileMonth>

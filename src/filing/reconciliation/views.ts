@@ -1,7 +1,7 @@
 /** The reconciliation report and rows as the admin API answers them: amounts in dollars, exact ("12.34"). */
 import { attentionSummary } from "./attention"
 import { money } from "./amounts"
-import type { MonthReport, OrderRow } from "./types"
+import type { MonthReport, OrderRow } from "./compute"
 
 /** An order's row as the admin sees it. */
 export function rowView(r: OrderRow) {

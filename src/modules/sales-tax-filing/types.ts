@@ -2,30 +2,15 @@ import type { InferTypeOf } from "@medusajs/framework/types"
 import type { Address } from "../../service/contract"
 import type { FilingRecord } from "./models/filing-record"
 import type { FilingRefund } from "./models/filing-refund"
+import type { COMPLETION_MODES, FILING_KINDS, FILING_STATES, REFUND_SOURCES, REFUND_STATES } from "./states"
 
 export const SALES_TAX_FILING_MODULE = "salesTaxFiling"
 
-/** "skipped": nothing to file; "needs_attention": a US order a person must look at (reason in last_error). */
-export const FILING_STATES = [
-  "pending",
-  "filed",
-  "completed",
-  "partially_refunded",
-  "refunded",
-  "voided",
-  "failed",
-  "skipped",
-  "needs_attention",
-] as const
+export { COMPLETION_MODES, FILING_KINDS, FILING_STATES, REFUND_SOURCES, REFUND_STATES } from "./states"
 export type FilingState = (typeof FILING_STATES)[number]
-export const COMPLETION_MODES = ["placed", "captured", "fulfilled"] as const
 export type CompletionMode = (typeof COMPLETION_MODES)[number]
-export const REFUND_SOURCES = ["return", "claim", "exchange", "cancel", "edit"] as const
 export type RefundSource = (typeof REFUND_SOURCES)[number]
-/** What a record files; every kind but "order" has `parent_order_id` = the Medusa order. */
-export const FILING_KINDS = ["order", "exchange", "edit", "claim", "credit"] as const
 export type FilingKind = (typeof FILING_KINDS)[number]
-export const REFUND_STATES = ["pending", "refunded", "superseded", "failed"] as const
 export type RefundState = (typeof REFUND_STATES)[number]
 
 /** Where a filed destination came from: the provider's quote as typed or as verified, or the order's shipping address. */

@@ -1,6 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { FilingRefund } from "./filing-refund"
-import { COMPLETION_MODES, FILING_KINDS, FILING_STATES } from "../types"
+import { COMPLETION_MODES, FILING_KINDS, FILING_STATES } from "../states"
 
 /**
  * One row per filed Medusa order (kind "order") or per exchange whose new items are filed as an

@@ -1,6 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { FilingRecord } from "./filing-record"
-import { REFUND_SOURCES, REFUND_STATES } from "../types"
+import { REFUND_SOURCES, REFUND_STATES } from "../states"
 
 /**
  * One refund sent (or to be sent) to the service for a filed order. idempotency_key is derived

@@ -6,7 +6,7 @@ import { useState } from "react"
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
 import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
-import { api, errorMessage } from "../lib/api"
+import { errorMessage, post } from "../lib/api"
 import { useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import { Btn, ErrorText, Field, Note } from "./ui"
@@ -72,13 +72,12 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
     setFormError(null)
     if (Object.keys(v).length) return setErrors(v)
     return submit(async () => {
-      await api(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, {
-        method: "POST",
-        body: toBody(form),
-      }).catch((e: unknown) => {
-        setFormError(errorMessage(e))
-        throw e
-      })
+      await post(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, toBody(form)).catch(
+        (e: unknown) => {
+          setFormError(errorMessage(e))
+          throw e
+        },
+      )
       toast.success("Exemption certificate created")
       setOpen(false)
       setForm(emptyForm(defaultName))

@@ -3,7 +3,7 @@
 import { Input, Text, toast, usePrompt } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { humanize } from "../lib/certificate-form"
-import { api } from "../lib/api"
+import { api, post } from "../lib/api"
 import { useBusy, useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import { type BadgeColor, Btn, Note, Tag } from "./ui"
@@ -82,7 +82,7 @@ function CertificateActions({ c, query, onChanged }: { c: ListedCertificate; que
     })
   }
   const review = (body: { decision: "approve" } | { decision: "reject"; reason: string }) =>
-    api(`${path}/review${query}`, { method: "POST", body }).then(() => {
+    post(`${path}/review${query}`, body).then(() => {
       toast.success(body.decision === "approve" ? "Certificate approved: it exempts from the customer's next cart" : "Certificate rejected")
       onChanged()
     })

@@ -67,6 +67,9 @@ export async function api<T>(path: string, init?: Init): Promise<T> {
   return json as T
 }
 
+/** A POST of `body` as JSON (none without one). */
+export const post = <T>(path: string, body?: unknown): Promise<T> => api<T>(path, { method: "POST", body })
+
 /** A GET whose 404 means "none yet": null instead of an error. */
 export const orNone = <T>(path: string): Promise<T | null> =>
   api<T>(path).catch((e: unknown) => {

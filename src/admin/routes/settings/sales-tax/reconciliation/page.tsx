@@ -120,17 +120,11 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
             </Text>
           ) : null}
           <ErrorText error={job.error} />
-          {p?.errors.length ? (
-            <ul className="flex flex-col gap-y-1">
-              {p.errors.map((e) => (
-                <li key={e.orderId}>
-                  <Note tone="error">
-                    {e.orderId}: {e.error}
-                  </Note>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {p?.errors.map((e) => (
+            <Note key={e.orderId} tone="error">
+              {e.orderId}: {e.error}
+            </Note>
+          ))}
         </div>
       ) : null}
     </Section>

@@ -3,6 +3,15 @@
 // so): both are sent.
 declare const __BACKEND_URL__: string | undefined
 
+/** A value as JSON carries it: dates as ISO strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T
+
 type LocatedError = { location: string; message: string; value?: unknown }
 
 export class AdminApiError extends Error {

@@ -2,11 +2,12 @@ import { Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { useSearchParams } from "react-router-dom"
 import { useApi } from "../../../../lib/hooks"
+import type { Json } from "../../../../lib/api"
 import type { ActivityEntry } from "../../../../../service/activity"
 import { DataTable, ErrorText, Field, NavLink, Note, Page, Pager, Row, Tag } from "../../../../components/ui"
 
-/** An entry as JSON: its date a string, its bodies only in the one-entry answer. */
-type Entry = Omit<ActivityEntry, "at" | "request_body" | "response_body"> & { at: string; request_body?: unknown; response_body?: unknown }
+/** An entry as JSON (its bodies only in the one-entry answer). */
+type Entry = Json<ActivityEntry>
 
 const OPERATIONS = [
   ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],

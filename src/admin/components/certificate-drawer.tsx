@@ -3,58 +3,15 @@
 // shown under their fields the same way.
 import { Button, Checkbox, Drawer, Label, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES } from "../../service/contract"
+import { US_STATES } from "../../service/contract"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
-import { emptyForm, humanize, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
-import { api, errorMessage } from "../lib/api"
+import { emptyForm, FIELDS, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
+import { errorMessage, post } from "../lib/api"
 import { useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import { Btn, ErrorText, Field, Note } from "./ui"
 
 type Spec = Omit<Parameters<typeof Field>[0], "id" | "value" | "onChange"> & { name: string }
-
-const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
-const ADDRESS: TextField[] = ["line1", "line2", "city", "state", "zip"]
-const f = (key: TextField, label: string, more: Partial<Spec> = {}) => ({
-  key,
-  label,
-  name: ADDRESS.includes(key) ? `address.${key}` : key,
-  ...more,
-})
-
-/** The form's text fields and selects in order; a nested list is one row. */
-const FIELDS = [
-  f("customerName", "Name on the certificate"),
-  f("line1", "Address line 1"),
-  f("line2", "Address line 2 (optional)"),
-  [f("city", "City"), f("state", "State", { options: US_STATES, placeholder: "State" }), f("zip", "ZIP", { placeholder: "94105" })],
-  f("reason", "Reason for exemption", { options: humanized(EXEMPTION_REASONS), placeholder: "Choose a reason" }),
-  f("reasonDescription", "Reason description", { multiline: true, hint: "Required when the reason is Other" }),
-  f("customerBusinessType", "Business type", { options: humanized(BUSINESS_TYPES), placeholder: "Choose a business type" }),
-  f("customerBusinessDescription", "Business description", { multiline: true, hint: "Required when the business type is Other" }),
-]
-
-/** A field of the form: its input's id is `st-<name>`, its select's test id `select-<name>`, its message's `error-<name>`. */
-const FormField = ({
-  spec,
-  errors,
-  ...props
-}: {
-  spec: Spec
-  value: string
-  onChange: (v: string) => void
-  errors: Record<string, string>
-}) => (
-  <Field
-    {...spec}
-    {...props}
-    id={`st-${spec.name}`}
-    small
-    testId={spec.options ? `select-${spec.name}` : undefined}
-    error={errors[spec.name]}
-    errorTestId={`error-${spec.name}`}
-  />
-)
 
 export function CreateCertificateDrawer(props: { customer: AdminCertificatesResponse["customer"]; query: string; onCreated: () => void }) {
   const { customer } = props
@@ -72,13 +29,12 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
     setFormError(null)
     if (Object.keys(v).length) return setErrors(v)
     return submit(async () => {
-      await api(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, {
-        method: "POST",
-        body: toBody(form),
-      }).catch((e: unknown) => {
-        setFormError(errorMessage(e))
-        throw e
-      })
+      await post(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, toBody(form)).catch(
+        (e: unknown) => {
+          setFormError(errorMessage(e))
+          throw e
+        },
+      )
       toast.success("Exemption certificate created")
       setOpen(false)
       setForm(emptyForm(defaultName))
@@ -86,9 +42,21 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
     })
   }
 
-  const field = (spec: Spec & { key: TextField }) => (
-    <FormField key={spec.key} spec={spec} value={form[spec.key]} onChange={(v) => set(spec.key, v)} errors={errors} />
+  /** A field of the form: its input's id is `st-<name>`, its select's test id `select-<name>`, its message's `error-<name>`. */
+  const formField = (spec: Spec, value: string, onChange: (v: string) => void) => (
+    <Field
+      key={spec.name}
+      {...spec}
+      id={`st-${spec.name}`}
+      small
+      value={value}
+      onChange={onChange}
+      testId={spec.options ? `select-${spec.name}` : undefined}
+      error={errors[spec.name]}
+      errorTestId={`error-${spec.name}`}
+    />
   )
+  const field = (spec: Spec & { key: TextField }) => formField(spec, form[spec.key], (v) => set(spec.key, v))
   return (
     <Drawer open={open} onOpenChange={setOpen}>
       <Drawer.Trigger asChild>
@@ -102,12 +70,12 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
         </Drawer.Header>
         <Drawer.Body className="flex flex-col gap-y-4 overflow-y-auto">
           {FIELDS.map((row) =>
-            Array.isArray(row) ? (
-              <div key={row[0]!.key} className="grid grid-cols-3 gap-x-3">
+            "key" in row ? (
+              field(row)
+            ) : (
+              <div key={row[0].key} className="grid grid-cols-3 gap-x-3">
                 {row.map(field)}
               </div>
-            ) : (
-              field(row)
             ),
           )}
           <div className="flex flex-col gap-y-2">
@@ -126,21 +94,19 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
                 style={{ gridTemplateColumns: "1fr 2fr auto" }}
                 data-testid={`state-row-${i}`}
               >
-                <FormField
-                  spec={{ name: `states[${i}].abbreviation`, label: `State ${i + 1}`, options: US_STATES, placeholder: "State" }}
-                  value={row.abbreviation}
-                  onChange={(v) => setRow(i, { abbreviation: v })}
-                  errors={errors}
-                />
-                <FormField
-                  spec={{
+                {formField(
+                  { name: `states[${i}].abbreviation`, label: `State ${i + 1}`, options: US_STATES, placeholder: "State" },
+                  row.abbreviation,
+                  (v) => setRow(i, { abbreviation: v }),
+                )}
+                {formField(
+                  {
                     name: `states[${i}].identificationNumber`,
                     label: needsIdNumber(form.reason) ? "Identification number" : "Identification number (optional)",
-                  }}
-                  value={row.identificationNumber}
-                  onChange={(v) => setRow(i, { identificationNumber: v })}
-                  errors={errors}
-                />
+                  },
+                  row.identificationNumber,
+                  (v) => setRow(i, { identificationNumber: v }),
+                )}
                 <Btn
                   variant="transparent"
                   className="mt-5"

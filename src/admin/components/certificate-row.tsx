@@ -1,12 +1,12 @@
 // A row of the customer's certificates: states, reason, who made it, status; Approve or Reject
 // (with the reason the customer sees) for one awaiting review, Disable (after a prompt) for an active one.
-import { Input, Text, toast, usePrompt } from "@medusajs/ui"
+import { Text, toast, usePrompt } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { humanize } from "../lib/certificate-form"
-import { api } from "../lib/api"
+import { api, post } from "../lib/api"
 import { useBusy, useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
-import { type BadgeColor, Btn, Note, Tag } from "./ui"
+import { type BadgeColor, Btn, Field, Note, Tag } from "./ui"
 
 type ListedCertificate = AdminCertificatesResponse["certificates"][number]
 
@@ -82,7 +82,7 @@ function CertificateActions({ c, query, onChanged }: { c: ListedCertificate; que
     })
   }
   const review = (body: { decision: "approve" } | { decision: "reject"; reason: string }) =>
-    api(`${path}/review${query}`, { method: "POST", body }).then(() => {
+    post(`${path}/review${query}`, body).then(() => {
       toast.success(body.decision === "approve" ? "Certificate approved: it exempts from the customer's next cart" : "Certificate rejected")
       onChanged()
     })
@@ -106,19 +106,15 @@ function CertificateActions({ c, query, onChanged }: { c: ListedCertificate; que
       ) : null}
       {rejecting ? (
         <div className="flex flex-col gap-y-1" data-testid="certificate-reject-form">
-          <Input
-            size="small"
-            placeholder="Reason the customer sees"
+          <Field
+            id="certificate-reject-reason"
+            label="Reason the customer sees"
+            small
             value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={!!reasonError}
-            data-testid="certificate-reject-reason"
+            onChange={setReason}
+            error={reasonError}
+            errorTestId="certificate-reject-error"
           />
-          {reasonError ? (
-            <Note tone="error" testId="certificate-reject-error">
-              {reasonError}
-            </Note>
-          ) : null}
           <div className="flex gap-x-1">
             <Btn variant="danger" busy={reject.busy} onClick={confirmReject} testId="certificate-reject-confirm">
               Reject

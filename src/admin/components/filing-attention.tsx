@@ -3,7 +3,7 @@
 // None was collected from the shopper: the merchant owes what is filed.
 import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { api } from "../lib/api"
+import { post } from "../lib/api"
 import { hasFailedWork, money, type FilingView, type RequoteView } from "../lib/filing"
 import { useSubmit } from "../lib/hooks"
 import { Btn, Field, Note } from "./ui"
@@ -13,7 +13,7 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
   const { busy, errors, submit } = useSubmit()
   const requote = () =>
     submit(async () => {
-      const out = await api<RequoteView>(`${path}/requote`, { method: "POST", body: to })
+      const out = await post<RequoteView>(`${path}/requote`, to)
       if (hasFailedWork(out.filing)) toast.error(`Re-quoted, not filed yet: ${out.filing.last_error ?? "see the record"}`)
       else toast.success(`Filed for ${out.destination?.state} ${out.destination?.zip}: the merchant owes ${money(out.owed_tax)}`)
       await onDone()

@@ -95,35 +95,25 @@ export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }
   )
 }
 
-/** The record's refunds at the service, stacked, not a table: the widget's column is ~440 px wide at Medusa's admin widths. */
+/** The record's refunds at the service: each keyed by its idempotency key, with its state, source, tax, lines and error. */
 export function FilingRefunds({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
-    <div data-testid="filing-refunds">
-      <Text size="small" weight="plus" className="px-6 pt-3">
+    <div data-testid="filing-refunds" className="py-2">
+      <Text size="small" weight="plus" className="px-6 pt-1">
         Refunds
       </Text>
-      <ul className="flex flex-col divide-y">
-        {(f.refunds ?? []).map((r) => (
-          <li key={r.id} className="flex min-w-0 flex-col gap-y-1 px-6 py-2" data-testid={`filing-refund-${r.idempotency_key}`}>
-            <div className="flex min-w-0 flex-wrap items-center justify-between gap-x-2">
-              <Note className="min-w-0 break-all font-mono">{r.idempotency_key}</Note>
-              <StateTag state={r.state} />
-            </div>
-            <div className="flex min-w-0 flex-wrap justify-between gap-x-2">
-              <Note tone="subtle">{r.source_type}</Note>
-              <Note>{`tax ${money(r.refunded_tax)}`}</Note>
-            </div>
-            <Note className="min-w-0 break-all">
+      {(f.refunds ?? []).map((r) => (
+        <Row key={r.id} label={r.idempotency_key} testId={`filing-refund-${r.idempotency_key}`}>
+          <div className="flex flex-col items-end">
+            <StateTag state={r.state} />
+            <Note tone="subtle">{`${r.source_type} · tax ${money(r.refunded_tax)}`}</Note>
+            <Note className="break-all">
               {r.items.length ? r.items.map((i) => `${i.quantity} × ${lineName(order, i.itemId)}`).join(", ") : "whole order"}
             </Note>
-            {r.last_error ? (
-              <Note tone="error" className="break-words">
-                {r.last_error}
-              </Note>
-            ) : null}
-          </li>
-        ))}
-      </ul>
+            {r.last_error ? <Note tone="error">{r.last_error}</Note> : null}
+          </div>
+        </Row>
+      ))}
     </div>
   )
 }

@@ -3,8 +3,8 @@
 // ship-from locations (each with the origin its lines are quoted and filed from, or the fallback
 // origin and why; one outside the US that ships to no US address is "not used for US orders").
 import { useState } from "react"
-import { api, errorMessage } from "../lib/api"
-import { useBusy, useLoad } from "../lib/hooks"
+import { errorMessage, post } from "../lib/api"
+import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
@@ -13,15 +13,12 @@ import { Btn, DataTable, Note, Section, Tag } from "./ui"
 type Ping = CheckResult<{ message: string }>
 
 export function ConnectionsSection() {
-  const { data, error } = useLoad(() => api<AdminConnectionsResponse>("/admin/sales-tax/connections"), [])
+  const load = useApi<AdminConnectionsResponse>("/admin/sales-tax/connections")
   const [pings, setPings] = useState<Record<string, Ping>>({})
   const { busy, run } = useBusy()
   const test = (connectionId: string) =>
     run(connectionId, async () => {
-      const ping = await api<{ ping: Ping }>("/admin/sales-tax/connections/ping", {
-        method: "POST",
-        body: { connection_id: connectionId },
-      }).then(
+      const ping = await post<{ ping: Ping }>("/admin/sales-tax/connections/ping", { connection_id: connectionId }).then(
         (out) => out.ping,
         (e: unknown): Ping => ({ ok: false, durationMs: 0, error: errorMessage(e) }),
       )
@@ -33,12 +30,12 @@ export function ConnectionsSection() {
       testId="settings-connections"
       title="Connections"
       aside="Each sales channel's carts and orders are quoted, filed and refunded on its connection."
-      error={error}
+      load={load}
     >
-      {data ? (
+      {load.data ? (
         <DataTable
           headers={["Connection", "API key", "Sales channels", "Test"]}
-          rows={data.connections}
+          rows={load.data.connections}
           rowKey={(c) => c.connectionId}
           rowTestId={(c) => `connection-${c.connectionId}`}
           cells={(c) => {
@@ -79,18 +76,18 @@ export function ConnectionsSection() {
 const addressText = (a: LocationView["origin"]) => [a.line1, a.line2, a.city, `${a.state} ${a.zip}`].filter(Boolean).join(", ")
 
 export function LocationsSection() {
-  const { data, error } = useLoad(() => api<AdminLocationsResponse>("/admin/sales-tax/locations"), [])
+  const load = useApi<AdminLocationsResponse>("/admin/sales-tax/locations")
   return (
     <Section
       testId="settings-locations"
       title="Ship-from locations"
       aside="Each line is taxed from the stock location that fulfils it."
-      error={error}
+      load={load}
     >
-      {data ? (
+      {load.data ? (
         <DataTable
           headers={["Location", "Origin used", "Sales channels"]}
-          rows={data.locations}
+          rows={load.data.locations}
           rowKey={(l) => l.id}
           rowTestId={(l) => `location-${l.id}`}
           cells={(l) => [

@@ -6,26 +6,26 @@ import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
 import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
-import { api } from "../lib/api"
-import { useBusy, useLoad } from "../lib/hooks"
+import { post } from "../lib/api"
+import { useApi, useBusy } from "../lib/hooks"
 import type { AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { SetupItem } from "../../setup/types"
 import { Btn, Note, Section, Tag } from "./ui"
 
 export function SetupChecklist() {
-  const { data, error, reload } = useLoad(() => api<AdminSetupResponse>("/admin/sales-tax/setup"), [])
+  const load = useApi<AdminSetupResponse>("/admin/sales-tax/setup")
   const [items, setItems] = useState<SetupItem[] | null>(null)
   // a failed fix: its message, then the list as the store has it now
   const { busy, run } = useBusy((m) => {
     toast.error(m)
     setItems(null)
-    void reload()
+    void load.reload()
   })
-  const shown = items ?? data?.items ?? null
+  const shown = items ?? load.data?.items ?? null
 
   const fix = (id: string) =>
     run(id, async () => {
-      const out = await api<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { method: "POST", body: { fix: id } })
+      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id })
       setItems(out.items)
       toast.success(`Sales tax setup: ${out.applied}`)
     })
@@ -36,7 +36,7 @@ export function SetupChecklist() {
       testId="settings-setup"
       title="Setup"
       aside={shown ? (left ? `${left} of ${shown.length} left before US orders are taxed` : "Ready: US orders are taxed") : ""}
-      error={error}
+      load={load}
     >
       {shown ? (
         <ul className="flex flex-col divide-y" data-testid="setup-items" data-done={left === 0 ? "true" : "false"}>

@@ -2,8 +2,8 @@
 // why (every level considered), the service's TIC search, and Use / Clear.
 import { Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { api, errorMessage, fieldErrorsOf } from "../lib/api"
-import { useBusy, useLoad } from "../lib/hooks"
+import { api, errorMessage, fieldErrorsOf, post } from "../lib/api"
+import { useApi, useBusy } from "../lib/hooks"
 import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
 import type { TicInfo } from "../../tics/lookup"
 import { Btn, Note, Section, Tag } from "./ui"
@@ -36,7 +36,8 @@ const chainRows = ({ product, productType: pt, categories, default: dflt }: Admi
 
 export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const path = `/admin/sales-tax/tics/${type}/${encodeURIComponent(id)}`
-  const { data, error, loading, reload } = useLoad(() => api<AdminTicResponse>(path), [path])
+  const load = useApi<AdminTicResponse>(path)
+  const { data, reload } = load
   const [query, setQuery] = useState("")
   const [search, setSearch] = useState<AdminTicSearchResponse | null>(null)
   const [searchError, setSearchError] = useState<string | null>(null)
@@ -48,7 +49,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     await run("search", async () => {
       try {
         const body = { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) }
-        const res = await api<AdminTicSearchResponse>("/admin/sales-tax/tics/search", { method: "POST", body })
+        const res = await post<AdminTicSearchResponse>("/admin/sales-tax/tics/search", body)
         setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
       } catch (e) {
         setSearchError(Object.values(fieldErrorsOf(e))[0] ?? errorMessage(e))
@@ -62,7 +63,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
         await api(path, { method: "DELETE" })
         toast.success("TIC cleared")
       } else {
-        const saved = await api<AdminTicSetResponse>(path, { method: "POST", body: { tic } })
+        const saved = await post<AdminTicSetResponse>(path, { tic })
         // the service could not check the TIC: saved unverified, the admin is told
         if (saved.warning) toast.warning(`TIC ${tic} saved unverified`, { description: saved.warning })
         else toast.success(`TIC ${tic} saved`)
@@ -77,8 +78,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     <Section
       testId={`sales-tax-tic-${type}`}
       title={TITLES[type]}
-      loading={loading && !data}
-      error={error}
+      load={load}
       actions={
         current !== undefined ? (
           <Btn busy={busy === "save"} onClick={() => save(null)} testId="tic-clear">

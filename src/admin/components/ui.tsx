@@ -63,24 +63,38 @@ const Titled = (props: { level: "h1" | "h2"; title: ReactNode; subtitle?: ReactN
   </div>
 )
 
-/** A settings page: its header (title, subtitle, actions), its load error, then its content. */
+/** What a page or section shows of its load (useLoad's answer): its error, "Loading…" until its first data. */
+type Load = { data?: unknown; loading: boolean; error?: string; reload: () => unknown }
+
+/** A settings page: its header (title, subtitle, actions, Refresh when it has a load), its error, then its content. */
 export function Page(props: {
   testId: string
   title: string
   subtitle: ReactNode
   actions?: ReactNode
+  load?: Load
+  refreshTestId?: string
   error?: string | null
   children?: ReactNode
 }) {
+  const { load } = props
+  const error = load?.error ?? props.error
   return (
     <div className="flex flex-col gap-y-3" data-testid={props.testId}>
       <Container className="flex flex-wrap items-center justify-between gap-4 px-6 py-4">
         <Titled level="h1" title={props.title} subtitle={props.subtitle} />
-        <div className="flex flex-wrap items-end gap-2">{props.actions}</div>
+        <div className="flex flex-wrap items-end gap-2">
+          {props.actions}
+          {load ? (
+            <Btn busy={load.loading} onClick={() => load.reload()} testId={props.refreshTestId}>
+              Refresh
+            </Btn>
+          ) : null}
+        </div>
       </Container>
-      {props.error ? (
+      {error ? (
         <Container className="px-6 py-4">
-          <ErrorText error={props.error} />
+          <ErrorText error={error} />
         </Container>
       ) : null}
       {props.children}
@@ -90,7 +104,7 @@ export function Page(props: {
 
 /**
  * A section of a page, or a widget: its heading with a line under it (`subtitle`) or beside it
- * (`aside`), its actions on the right, "Loading…" and the load error, then its content.
+ * (`aside`), its actions on the right, its load's "Loading…" and error, then its content.
  */
 export function Section(props: {
   testId?: string
@@ -98,10 +112,10 @@ export function Section(props: {
   subtitle?: ReactNode
   aside?: string
   actions?: ReactNode
-  loading?: boolean
-  error?: string | null
+  load?: Omit<Load, "reload">
   children?: ReactNode
 }) {
+  const { load } = props
   return (
     <Container className="divide-y p-0" data-testid={props.testId}>
       <div className="flex items-center justify-between px-6 py-4">
@@ -109,8 +123,8 @@ export function Section(props: {
         {props.aside ? <Note tone="subtle">{props.aside}</Note> : null}
         {props.actions ? <div className="flex items-center gap-x-2">{props.actions}</div> : null}
       </div>
-      {props.loading ? <Empty>Loading…</Empty> : null}
-      <ErrorText error={props.error} className="px-6 py-4" />
+      {load?.loading && load.data === undefined ? <Empty>Loading…</Empty> : null}
+      <ErrorText error={load?.error} className="px-6 py-4" />
       {props.children}
     </Container>
   )
@@ -138,10 +152,15 @@ export const Row = ({ label, children, testId }: { label: ReactNode; children: R
   </div>
 )
 
-/** A table: one header per column, one cell per column and row; `right` lists the right-aligned columns. */
+/**
+ * A table: one header per column, one cell per column and row; `right` lists the right-aligned
+ * columns. Without rows, its `empty` line instead (when it has one).
+ */
 export function DataTable<T>(props: {
   headers: ReactNode[]
   rows: readonly T[]
+  empty?: ReactNode
+  emptyTestId?: string
   rowKey: (row: T) => string | number
   cells: (row: T) => ReactNode[]
   testId?: string
@@ -151,6 +170,7 @@ export function DataTable<T>(props: {
   right?: number[]
 }) {
   const align = (i: number) => (props.right?.includes(i) ? "text-right" : undefined)
+  if (!props.rows.length && props.empty) return <Empty testId={props.emptyTestId}>{props.empty}</Empty>
   return (
     <Table data-testid={props.testId}>
       <Table.Header>

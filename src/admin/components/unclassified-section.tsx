@@ -4,10 +4,10 @@
 // product to choose another with the TIC search.
 import { Container, Heading, Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { api } from "../lib/api"
-import { useBusy, useJob, useLoad } from "../lib/hooks"
+import { post } from "../lib/api"
+import { useApi, useBusy, useJob } from "../lib/hooks"
 import { type BadgeColor, Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Pager, Tag } from "./ui"
-import type { UnclassifiedProduct } from "../../tics/classify/medusa"
+import type { listUnclassified } from "../../tics/classify/medusa"
 import type { SearchRun } from "../../tics/classify/search"
 import type { TicImportJob } from "../../tics/medusa"
 
@@ -19,12 +19,8 @@ const band = (c: number): [BadgeColor, string] => (c >= 0.7 ? ["green", "high"] 
 export function UnclassifiedSection() {
   const [offset, setOffset] = useState(0)
   const [min, setMin] = useState("0.7")
-  const { data, error, loading, reload } = useLoad(
-    () =>
-      api<{ count: number; truncated: boolean; products: UnclassifiedProduct[]; searches: SearchRun }>(
-        `/admin/sales-tax/tics/unclassified?limit=${PAGE}&offset=${offset}`,
-      ),
-    [offset],
+  const { data, error, loading, reload } = useApi<Awaited<ReturnType<typeof listUnclassified>>>(
+    `/admin/sales-tax/tics/unclassified?limit=${PAGE}&offset=${offset}`,
   )
   const { job, start } = useJob<TicImportJob>("/admin/sales-tax/tics/import/apply", "job", 500, reload)
   const { run } = useBusy()
@@ -32,7 +28,7 @@ export function UnclassifiedSection() {
   const apply = (body: object) =>
     run("apply", async () => {
       const path = "/admin/sales-tax/tics/unclassified/apply"
-      const r = await api<{ job: TicImportJob; changes: number; searches?: SearchRun }>(path, { method: "POST", body })
+      const r = await post<{ job: TicImportJob; changes: number; searches?: SearchRun }>(path, body)
       const later = r.searches?.notSearched ?? 0
       toast.success(
         `${r.changes} TIC(s) being set${later ? `; ${later} queries were past this run's ceiling of ${r.searches!.ceiling} searches: accept all again for the rest` : ""}`,

@@ -3,6 +3,15 @@
 // so): both are sent.
 declare const __BACKEND_URL__: string | undefined
 
+/** A value as JSON carries it: dates as ISO strings. */
+export type Json<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Json<U>[]
+    : T extends object
+      ? { [K in keyof T]: Json<T[K]> }
+      : T
+
 type LocatedError = { location: string; message: string; value?: unknown }
 
 export class AdminApiError extends Error {
@@ -66,6 +75,9 @@ export async function api<T>(path: string, init?: Init): Promise<T> {
     )
   return json as T
 }
+
+/** A POST of `body` as JSON (none without one). */
+export const post = <T>(path: string, body?: unknown): Promise<T> => api<T>(path, { method: "POST", body })
 
 /** A GET whose 404 means "none yet": null instead of an error. */
 export const orNone = <T>(path: string): Promise<T | null> =>

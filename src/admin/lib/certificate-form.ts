@@ -1,6 +1,6 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
 // field messages (from the admin route's own schema). Pure, tested beside it.
-import { issuesToErrors } from "../../service/contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
 
@@ -18,46 +18,52 @@ export interface StateRow {
   identificationNumber: string
 }
 
-/** The form's text fields and selects, each a string while edited (address fields flat). */
-const TEXT = [
-  "customerName",
-  "line1",
-  "line2",
-  "city",
-  "state",
-  "zip",
-  "reason",
-  "reasonDescription",
-  "customerBusinessType",
-  "customerBusinessDescription",
+type Options = readonly (string | readonly [string, string])[]
+const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
+/** A field of the form: its key in the form's state, its name in the request body (and its messages). */
+const field = <K extends string>(
+  key: K,
+  label: string,
+  more: { options?: Options; placeholder?: string; multiline?: boolean; hint?: string } = {},
+) => ({ key, label, name: ["line1", "line2", "city", "state", "zip"].includes(key) ? `address.${key}` : key, ...more })
+
+/** The form's text fields and selects in order, each a string while edited (address fields flat); a nested list is one row. */
+export const FIELDS = [
+  field("customerName", "Name on the certificate"),
+  field("line1", "Address line 1"),
+  field("line2", "Address line 2 (optional)"),
+  [
+    field("city", "City"),
+    field("state", "State", { options: US_STATES, placeholder: "State" }),
+    field("zip", "ZIP", { placeholder: "94105" }),
+  ],
+  field("reason", "Reason for exemption", { options: humanized(EXEMPTION_REASONS), placeholder: "Choose a reason" }),
+  field("reasonDescription", "Reason description", { multiline: true, hint: "Required when the reason is Other" }),
+  field("customerBusinessType", "Business type", { options: humanized(BUSINESS_TYPES), placeholder: "Choose a business type" }),
+  field("customerBusinessDescription", "Business description", { multiline: true, hint: "Required when the business type is Other" }),
 ] as const
-export type TextField = (typeof TEXT)[number]
+type Flat<T> = T extends readonly (infer U)[] ? U : T
+export type TextField = Flat<(typeof FIELDS)[number]>["key"]
 export type FormState = Record<TextField, string> & { states: StateRow[]; singlePurchase: boolean }
 
 export function emptyForm(name: string): FormState {
-  const blank = Object.fromEntries(TEXT.map((k) => [k, ""])) as Record<TextField, string>
+  const blank = Object.fromEntries(FIELDS.flat().map((f) => [f.key, ""])) as Record<TextField, string>
   return { ...blank, customerName: name, states: [{ abbreviation: "", identificationNumber: "" }], singlePurchase: false }
 }
+
+/** A trimmed text, or nothing when blank (an optional field). */
+const optional = (v: string) => v.trim() || undefined
 
 /** The request body (without customerId) as the admin route takes it. */
 export function toBody(f: FormState) {
   return {
     customerName: f.customerName.trim(),
-    address: {
-      line1: f.line1.trim(),
-      ...(f.line2.trim() ? { line2: f.line2.trim() } : {}),
-      city: f.city.trim(),
-      state: f.state,
-      zip: f.zip.trim(),
-    },
+    address: { line1: f.line1.trim(), line2: optional(f.line2), city: f.city.trim(), state: f.state, zip: f.zip.trim() },
     reason: f.reason,
-    ...(f.reasonDescription.trim() ? { reasonDescription: f.reasonDescription.trim() } : {}),
+    reasonDescription: optional(f.reasonDescription),
     customerBusinessType: f.customerBusinessType,
-    ...(f.customerBusinessDescription.trim() ? { customerBusinessDescription: f.customerBusinessDescription.trim() } : {}),
-    states: f.states.map((s) => ({
-      abbreviation: s.abbreviation,
-      ...(s.identificationNumber.trim() ? { identificationNumber: s.identificationNumber.trim() } : {}),
-    })),
+    customerBusinessDescription: optional(f.customerBusinessDescription),
+    states: f.states.map((s) => ({ abbreviation: s.abbreviation, identificationNumber: optional(s.identificationNumber) })),
     singlePurchase: f.singlePurchase,
   }
 }

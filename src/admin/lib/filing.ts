@@ -2,9 +2,7 @@
 import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import type { ManualRefund } from "../../filing/events/credits"
 import type { requoteAnswer } from "../../filing/requote"
-
-/** A value as JSON carries it: dates as ISO strings. */
-type Json<T> = T extends Date ? string : T extends readonly (infer U)[] ? Json<U>[] : T extends object ? { [K in keyof T]: Json<T[K]> } : T
+import type { Json } from "./api"
 
 /** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
 export type FilingView = Json<FilingRecordDTO>

@@ -24,6 +24,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   return { ...state, reload }
 }
 
+/** GETs an admin route's JSON as `useLoad` does, again whenever the path changes. */
+export const useApi = <T>(path: string) => useLoad(() => api<T>(path), [path])
+
 /** `run(key, fn)`: `busy` is `key` while `fn` runs; a failure goes to `onError` (a toast by default). One action at a time. */
 export function useBusy<K extends string = string>(onError: (message: string) => void = toastError) {
   const [busy, setBusy] = useState<K | null>(null)

@@ -3,10 +3,10 @@ import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types
 import { useState } from "react"
 import { certificateCells } from "../components/certificate-row"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { Choice, DataTable, Empty, Section } from "../components/ui"
+import { Choice, DataTable, Section } from "../components/ui"
 import { api } from "../lib/api"
 import { connectionLabel, connectionQuery } from "../lib/connections"
-import { useLoad } from "../lib/hooks"
+import { useApi, useLoad } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import type { AdminConnectionsResponse } from "../../setup/routes"
 
@@ -24,7 +24,8 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
   const connections = conns?.connections ?? []
   const query = connectionQuery(connections.find((c) => c.connectionId === connectionId && !c.isDefault)?.connectionId ?? null)
   const path = `/admin/sales-tax/customers/${encodeURIComponent(data.id)}/certificates${query}`
-  const { data: res, error, loading, reload } = useLoad(() => api<AdminCertificatesResponse>(path), [path])
+  const load = useApi<AdminCertificatesResponse>(path)
+  const { data: res, reload } = load
   const count = (status: string) => res?.certificates.filter((c) => c.status === status).length ?? 0
   const [active, pending] = [count("active"), count("pending")]
   return (
@@ -36,8 +37,7 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
           ? `${active} active${pending ? `, ${pending} awaiting review` : ""}, ${res.certificates.length - active - pending} disabled, rejected or used`
           : "Certificates held at the Sales Tax Service"
       }
-      loading={loading && !res}
-      error={error}
+      load={load}
       actions={
         <>
           {connections.length > 1 ? (
@@ -53,9 +53,9 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
         </>
       }
     >
-      {res && res.certificates.length === 0 ? <Empty>This customer has no exemption certificate.</Empty> : null}
-      {res && res.certificates.length > 0 ? (
+      {res ? (
         <DataTable
+          empty="This customer has no exemption certificate."
           headers={["States", "Reason / business", "Created", "Status", ""]}
           right={[4]}
           rows={res.certificates}

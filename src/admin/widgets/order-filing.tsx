@@ -4,20 +4,21 @@ import { toast } from "@medusajs/ui"
 import { AttentionFix } from "../components/filing-attention"
 import { FilingDetails, FilingRefunds, ManualRefunds, RelatedFilings, StateTag } from "../components/filing-sections"
 import { Btn, Empty, NavLink, Section } from "../components/ui"
-import { api, orNone } from "../lib/api"
+import { api, orNone, post } from "../lib/api"
 import { hasFailedWork, stateLabel, type FilingView, type LifecycleView } from "../lib/filing"
 import { useBusy, useLoad } from "../lib/hooks"
 
 /** Order page: the sales-tax filing record (state, service order id, completion, refunds, last error), its lifecycle, and the fixes. */
 const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
   const path = `/admin/sales-tax/filings/${encodeURIComponent(data.id)}`
-  const { data: res, error, loading, reload } = useLoad(() => orNone<{ filing: FilingView }>(path), [path])
+  const load = useLoad(() => orNone<{ filing: FilingView }>(path), [path])
+  const { data: res, reload } = load
   const { data: life, reload: reloadLife } = useLoad(() => api<LifecycleView>(`${path}/lifecycle`).catch(() => null), [path])
   const { busy, run } = useBusy()
   const f = res?.filing ?? null
 
   /** POSTs a fix, says how it went, and reloads what it changed. */
-  const post = (
+  const act = (
     key: string,
     url: string,
     body: object | undefined,
@@ -26,21 +27,20 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
     after: () => Promise<void>,
   ) =>
     run(key, async () => {
-      const out = await api<{ filing: FilingView }>(url, { method: "POST", body })
+      const out = await post<{ filing: FilingView }>(url, body)
       if (hasFailedWork(out.filing)) toast.error(`${failed}: ${out.filing.last_error ?? "see the record"}`)
       else toast.success(ok(out.filing))
       await after()
     })
-  const retry = () => post("retry", `${path}/retry`, undefined, "Retry failed", (out) => `Filing ${stateLabel(out.state)}`, reload)
+  const retry = () => act("retry", `${path}/retry`, undefined, "Retry failed", (out) => `Filing ${stateLabel(out.state)}`, reload)
   const fileCredit = (refundId: string) =>
-    post(refundId, `${path}/credits`, { refund_id: refundId }, "Credit not filed yet", () => "Refund filed as a credit", reloadLife)
+    act(refundId, `${path}/credits`, { refund_id: refundId }, "Credit not filed yet", () => "Refund filed as a credit", reloadLife)
 
   return (
     <Section
       testId="sales-tax-filing"
       title="Sales tax filing"
-      loading={loading && res === undefined}
-      error={error}
+      load={load}
       actions={
         <>
           <NavLink to={`/settings/sales-tax/activity?order_id=${encodeURIComponent(data.id)}`} testId="filing-activity-link">

@@ -1,15 +1,15 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ReceiptPercent } from "@medusajs/icons"
 import { Container, Text, toast } from "@medusajs/ui"
-import { Fragment } from "react"
-import { api } from "../../../lib/api"
-import { useBusy, useLoad } from "../../../lib/hooks"
+import { post } from "../../../lib/api"
+import { useApi, useBusy } from "../../../lib/hooks"
+import { stateLabel, type FilingView } from "../../../lib/filing"
 import type { AdminSettingsResponse } from "../../../../setup/settings"
 import type { TicSource } from "../../../../tics/tic-resolution"
 import { ticText } from "../../../components/tic-panel"
 import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
 import { SetupChecklist } from "../../../components/setup-checklist"
-import { Btn, DataTable, Empty, Figure, NavLink, Note, Page, Section, Tag } from "../../../components/ui"
+import { Btn, DataTable, Figure, NavLink, Note, Page, Row, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {
   product: "Own TIC",
@@ -30,16 +30,14 @@ function flatten(obj: object, prefix = ""): [string, string][] {
 
 /** Settings → Sales Tax: setup, connection health, connections and locations, options in force (key redacted), TIC coverage, failures. */
 const SalesTaxSettingsPage = () => {
-  const { data, error, loading, reload } = useLoad(() => api<AdminSettingsResponse>("/admin/sales-tax/settings"), [])
+  const load = useApi<AdminSettingsResponse>("/admin/sales-tax/settings")
+  const { data, reload } = load
   const { busy: retrying, run } = useBusy()
   const retry = (orderId: string) =>
     run(orderId, async () => {
-      const { filing } = await api<{ filing: { state: string; last_error: string | null } }>(
-        `/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`,
-        { method: "POST" },
-      )
+      const { filing } = await post<{ filing: FilingView }>(`/admin/sales-tax/filings/${encodeURIComponent(orderId)}/retry`)
       if (filing.state === "failed") toast.error(`Still failing: ${filing.last_error ?? ""}`)
-      else toast.success(`Order ${orderId}: ${filing.state.replace(/_/g, " ")}`)
+      else toast.success(`Order ${orderId}: ${stateLabel(filing.state)}`)
       await reload()
     })
   const { health, ping } = data?.connection ?? {}
@@ -50,19 +48,13 @@ const SalesTaxSettingsPage = () => {
       testId="sales-tax-settings"
       title="Sales Tax"
       subtitle="Connection to the Sales Tax Service, TIC coverage and filing failures."
-      error={error}
-      actions={
-        <>
-          {Object.entries(PAGES).map(([path, label]) => (
-            <NavLink key={path} to={`/settings/sales-tax/${path}`} testId={`settings-${path}-link`}>
-              {label}
-            </NavLink>
-          ))}
-          <Btn busy={loading} onClick={() => reload()} testId="settings-refresh">
-            Refresh
-          </Btn>
-        </>
-      }
+      load={load}
+      refreshTestId="settings-refresh"
+      actions={Object.entries(PAGES).map(([path, label]) => (
+        <NavLink key={path} to={`/settings/sales-tax/${path}`} testId={`settings-${path}-link`}>
+          {label}
+        </NavLink>
+      ))}
     >
       {paused ? (
         <Container className="flex flex-col gap-y-1 px-6 py-4" data-testid="settings-filing-paused">
@@ -84,11 +76,8 @@ const SalesTaxSettingsPage = () => {
       {data && health && ping ? (
         <>
           <Section title="Connection" testId="settings-connection">
-            <div className="grid items-center gap-x-4 gap-y-3 px-6 py-4" style={{ gridTemplateColumns: "180px 1fr" }}>
-              <Text size="small" weight="plus">
-                Health
-              </Text>
-              <div className="flex flex-wrap items-center gap-2" data-testid="settings-health">
+            <Row label="Health" testId="settings-health">
+              <div className="flex flex-wrap items-center justify-end gap-2">
                 <Tag color={health.ok && health.result?.status === "pass" ? "green" : health.ok ? "orange" : "red"}>
                   {health.ok ? (health.result?.status ?? "ok") : "unreachable"}
                 </Tag>
@@ -100,33 +89,25 @@ const SalesTaxSettingsPage = () => {
                 <Note tone="muted">{health.durationMs} ms</Note>
                 {health.error ? <Note tone="error">{health.error}</Note> : null}
               </div>
-              <Text size="small" weight="plus">
-                Credentials (ping)
-              </Text>
-              <div className="flex flex-wrap items-center gap-2" data-testid="settings-ping">
+            </Row>
+            <Row label="Credentials (ping)" testId="settings-ping">
+              <div className="flex flex-wrap items-center justify-end gap-2">
                 <Tag color={ping.ok ? "green" : "red"}>{ping.ok ? "valid" : "failing"}</Tag>
                 <Note tone="subtle">{ping.ok ? ping.result?.message : ping.error}</Note>
                 <Note tone="muted">{ping.durationMs} ms</Note>
               </div>
-            </div>
+            </Row>
           </Section>
 
           <ConnectionsSection />
           <LocationsSection />
 
           <Section title="Options in force" testId="settings-options">
-            <div className="grid gap-x-4 gap-y-1 px-6 py-4" style={{ gridTemplateColumns: "240px 1fr" }}>
-              {flatten(data.options).map(([k, v]) => (
-                <Fragment key={k}>
-                  <Note tone="subtle" className="font-mono">
-                    {k}
-                  </Note>
-                  <Note className="font-mono break-all" testId={`option-${k}`}>
-                    {v}
-                  </Note>
-                </Fragment>
-              ))}
-            </div>
+            {flatten(data.options).map(([k, v]) => (
+              <Row key={k} label={k} testId={`option-${k}`}>
+                {v}
+              </Row>
+            ))}
           </Section>
 
           <Section title="TIC coverage" testId="settings-coverage">
@@ -157,29 +138,26 @@ const SalesTaxSettingsPage = () => {
           </Section>
 
           <Section title="Recent filing failures" testId="settings-failures">
-            {!data.failures.available || data.failures.items.length === 0 ? (
-              <Empty>{data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}</Empty>
-            ) : (
-              <DataTable
-                headers={["Order", "State", "Last error", "When", ""]}
-                rows={data.failures.items}
-                rowKey={(f) => f.id}
-                rowTestId={(f) => `failure-${f.orderId}`}
-                cells={(f) => [
-                  f.orderId ? <NavLink to={`/orders/${f.orderId}`}>{f.orderId}</NavLink> : "—",
-                  <Tag color="red">{f.state}</Tag>,
-                  <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
-                    {f.lastError}
-                  </Text>,
-                  <Note>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Note>,
-                  f.orderId ? (
-                    <Btn variant="transparent" busy={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
-                      Retry
-                    </Btn>
-                  ) : null,
-                ]}
-              />
-            )}
+            <DataTable
+              headers={["Order", "State", "Last error", "When", ""]}
+              rows={data.failures.available ? data.failures.items : []}
+              empty={data.failures.available ? "No failures." : (data.failures.error ?? "Filing is not available.")}
+              rowKey={(f) => f.id}
+              rowTestId={(f) => `failure-${f.orderId}`}
+              cells={(f) => [
+                f.orderId ? <NavLink to={`/orders/${f.orderId}`}>{f.orderId}</NavLink> : "—",
+                <Tag color="red">{f.state}</Tag>,
+                <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
+                  {f.lastError}
+                </Text>,
+                <Note>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Note>,
+                f.orderId ? (
+                  <Btn variant="transparent" busy={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
+                    Retry
+                  </Btn>
+                ) : null,
+              ]}
+            />
           </Section>
         </>
       ) : null}

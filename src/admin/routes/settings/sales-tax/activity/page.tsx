@@ -1,13 +1,13 @@
 import { Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { useSearchParams } from "react-router-dom"
-import { api } from "../../../../lib/api"
-import { useLoad } from "../../../../lib/hooks"
+import { useApi } from "../../../../lib/hooks"
+import type { Json } from "../../../../lib/api"
 import type { ActivityEntry } from "../../../../../service/activity"
-import { Btn, DataTable, Empty, ErrorText, Field, NavLink, Note, Page, Pager, Row, Tag } from "../../../../components/ui"
+import { DataTable, ErrorText, Field, NavLink, Note, Page, Pager, Row, Tag } from "../../../../components/ui"
 
-/** An entry as JSON: its date a string, its bodies only in the one-entry answer. */
-type Entry = Omit<ActivityEntry, "at" | "request_body" | "response_body"> & { at: string; request_body?: unknown; response_body?: unknown }
+/** An entry as JSON (its bodies only in the one-entry answer). */
+type Entry = Json<ActivityEntry>
 
 const OPERATIONS = [
   ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
@@ -29,7 +29,7 @@ const json = (body: unknown, none: string) => (body ? JSON.stringify(body, null,
 
 /** One call's drawer: its figures and ids, then its request and response bodies when the log keeps them. */
 function Detail({ id, onClose }: { id: string; onClose: () => void }) {
-  const { data, error } = useLoad(() => api<{ entry: Entry }>(`/admin/sales-tax/activity/${encodeURIComponent(id)}`), [id])
+  const { data, error } = useApi<{ entry: Entry }>(`/admin/sales-tax/activity/${encodeURIComponent(id)}`)
   const e = data?.entry
   const rows: [string, ReactNode][] = e
     ? [
@@ -93,15 +93,13 @@ const ActivityPage = () => {
   }
   const query = new URLSearchParams(params)
   query.set("limit", String(PAGE))
-  const { data, error, loading, reload } = useLoad(
-    () => api<{ entries: Entry[]; count: number }>(`/admin/sales-tax/activity?${query.toString()}`),
-    [query.toString()],
-  )
+  const load = useApi<{ entries: Entry[]; count: number }>(`/admin/sales-tax/activity?${query.toString()}`)
+  const { data } = load
   return (
     <Page
       testId="sales-tax-activity"
       title="Sales Tax activity"
-      error={error}
+      load={load}
       subtitle="Every call to the Sales Tax Service: operation, status, latency, attempt and the Medusa ids it concerned. Kept for the log's retention period."
       actions={
         <>
@@ -135,36 +133,31 @@ const ActivityPage = () => {
               Errors only
             </Label>
           </div>
-          <Btn busy={loading} onClick={() => reload()}>
-            Refresh
-          </Btn>
         </>
       }
     >
       {data ? (
         <Container className="divide-y p-0">
-          {data.entries.length === 0 ? (
-            <Empty testId="activity-none">No call matches these filters.</Empty>
-          ) : (
-            <DataTable
-              headers={["Time", "Operation", "Status", "Latency", "Attempt", "Cart / order", "Error"]}
-              rows={data.entries}
-              rowKey={(e) => e.id}
-              rowTestId={(e) => `activity-${e.id}`}
-              onRowClick={(e) => setOpen(e.id)}
-              cells={(e) => [
-                <Note>{new Date(e.at).toLocaleString()}</Note>,
-                <Text size="small" weight="plus">
-                  {e.operation}
-                </Text>,
-                <StatusTag e={e} />,
-                <Note>{e.latency_ms} ms</Note>,
-                <Note>{e.attempt}</Note>,
-                <Note>{e.order_id ?? e.cart_id ?? "—"}</Note>,
-                <Note tone="error">{e.error_title ?? ""}</Note>,
-              ]}
-            />
-          )}
+          <DataTable
+            empty="No call matches these filters."
+            emptyTestId="activity-none"
+            headers={["Time", "Operation", "Status", "Latency", "Attempt", "Cart / order", "Error"]}
+            rows={data.entries}
+            rowKey={(e) => e.id}
+            rowTestId={(e) => `activity-${e.id}`}
+            onRowClick={(e) => setOpen(e.id)}
+            cells={(e) => [
+              <Note>{new Date(e.at).toLocaleString()}</Note>,
+              <Text size="small" weight="plus">
+                {e.operation}
+              </Text>,
+              <StatusTag e={e} />,
+              <Note>{e.latency_ms} ms</Note>,
+              <Note>{e.attempt}</Note>,
+              <Note>{e.order_id ?? e.cart_id ?? "—"}</Note>,
+              <Note tone="error">{e.error_title ?? ""}</Note>,
+            ]}
+          />
           <div className="flex items-center justify-between px-6 py-3">
             <Note tone="subtle" size="small" testId="activity-count">
               {data.count === 0 ? "0 calls" : `${offset + 1}–${offset + data.entries.length} of ${data.count} calls`}

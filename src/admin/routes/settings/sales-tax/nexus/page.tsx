@@ -1,7 +1,7 @@
 import { Container, Text } from "@medusajs/ui"
 import { useState } from "react"
-import { api } from "../../../../lib/api"
-import { useBusy, useLoad } from "../../../../lib/hooks"
+import { post } from "../../../../lib/api"
+import { useApi, useBusy } from "../../../../lib/hooks"
 import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Tag } from "../../../../components/ui"
 import type { NexusReport } from "../../../../../nexus/medusa"
 import type { ExposureRow, ExposureStatus } from "../../../../../nexus/exposure"
@@ -31,15 +31,15 @@ function threshold({ threshold: t }: ExposureRow): string {
 
 /** Settings → Sales Tax → Nexus: where the store is about to owe sales tax (src/nexus), each state with Mark registered. */
 const NexusPage = () => {
-  const { data, error, loading, reload } = useLoad(() => api<{ nexus: NexusReport }>("/admin/sales-tax/nexus"), [])
+  const load = useApi<{ nexus: NexusReport }>("/admin/sales-tax/nexus")
   const [saveError, setSaveError] = useState<string | null>(null)
   const { busy, run } = useBusy(setSaveError)
-  const report = data?.nexus
+  const report = load.data?.nexus
   const mark = (state: string, registered: boolean) =>
     run(state, async () => {
       setSaveError(null)
-      await api("/admin/sales-tax/nexus/registrations", { method: "POST", body: { state, registered } })
-      await reload()
+      await post("/admin/sales-tax/nexus/registrations", { state, registered })
+      await load.reload()
     })
 
   // US orders counted in no state: their state could not be read, or they are not in USD
@@ -70,7 +70,8 @@ const NexusPage = () => {
     <Page
       testId="nexus-page"
       title="Economic nexus"
-      error={error ?? saveError}
+      load={load}
+      error={saveError}
       subtitle={
         <>
           <Note tone="subtle" size="small">
@@ -85,14 +86,7 @@ const NexusPage = () => {
           ) : null}
         </>
       }
-      actions={
-        <>
-          <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
-          <Btn busy={loading} onClick={() => reload()}>
-            Refresh
-          </Btn>
-        </>
-      }
+      actions={<NavLink to="/settings/sales-tax">Sales Tax</NavLink>}
     >
       {apart.map(([testId, lead, parts]) =>
         parts.length ? (

@@ -1,8 +1,8 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Container, Text, toast } from "@medusajs/ui"
 import { useEffect, useState } from "react"
-import { api, downloadFile } from "../../../../lib/api"
-import { useBusy, useJob, useLoad, useSubmit } from "../../../../lib/hooks"
+import { api, downloadFile, post } from "../../../../lib/api"
+import { useApi, useBusy, useJob, useSubmit } from "../../../../lib/hooks"
 import type { DifferenceReason } from "../../../../../filing/reconciliation/types"
 import type { reportView, rowView } from "../../../../../filing/reconciliation/views"
 import type { BackfillJob } from "../../../../../filing/backfill/jobs"
@@ -77,7 +77,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
     )
   }, [])
 
-  const begin = () => submit(async () => start((await api<{ backfill: BackfillJob }>(path, { method: "POST", body: range })).backfill))
+  const begin = () => submit(async () => start((await post<{ backfill: BackfillJob }>(path, range)).backfill))
 
   const p = job?.progress
   return (
@@ -120,17 +120,11 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
             </Text>
           ) : null}
           <ErrorText error={job.error} />
-          {p?.errors.length ? (
-            <ul className="flex flex-col gap-y-1">
-              {p.errors.map((e) => (
-                <li key={e.orderId}>
-                  <Note tone="error">
-                    {e.orderId}: {e.error}
-                  </Note>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {p?.errors.map((e) => (
+            <Note key={e.orderId} tone="error">
+              {e.orderId}: {e.error}
+            </Note>
+          ))}
         </div>
       ) : null}
     </Section>
@@ -140,15 +134,13 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
 /** Settings → Sales Tax → Reconciliation: a month's tax charged against tax filed, each difference with a fix; CSV; backfill. */
 const ReconciliationPage = () => {
   const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7))
-  const { data, error, loading, reload } = useLoad(
-    () => api<MonthView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`),
-    [month],
-  )
+  const load = useApi<MonthView>(`/admin/sales-tax/reconciliation?month=${encodeURIComponent(month)}`)
+  const { data, reload } = load
   const { busy, run } = useBusy()
 
   const fix = (r: RowView) =>
     run(r.order_id, async () => {
-      const out = await api<{ row: RowView }>("/admin/sales-tax/reconciliation/fix", { method: "POST", body: { order_id: r.order_id } })
+      const out = await post<{ row: RowView }>("/admin/sales-tax/reconciliation/fix", { order_id: r.order_id })
       if (out.row.reason) toast.error(`Order #${r.display_id ?? r.order_id}: ${out.row.detail ?? out.row.reason}`)
       else toast.success(`Order #${r.display_id ?? r.order_id} is in line: filed ${out.row.filed}`)
       await reload()
@@ -160,14 +152,12 @@ const ReconciliationPage = () => {
     <Page
       testId="sales-tax-reconciliation"
       title="Sales Tax reconciliation"
-      error={error}
+      load={load}
+      refreshTestId="recon-refresh"
       subtitle="Orders placed in the month (UTC): tax charged and refunded in Medusa against tax filed and refunded at the Sales Tax Service."
       actions={
         <>
           <Field id="recon-month" label="Month" type="month" value={month} onChange={(v) => v && setMonth(v)} />
-          <Btn busy={loading} onClick={() => reload()} testId="recon-refresh">
-            Refresh
-          </Btn>
           <Btn busy={busy === "csv"} onClick={() => run("csv", csv)} testId="recon-csv">
             Export CSV
           </Btn>
@@ -192,37 +182,33 @@ const ReconciliationPage = () => {
             <AttentionLine testId="recon-not-usd" text={data.not_usd.text} rows={data.not_usd.rows} />
           </Container>
           <Section testId="recon-differences" title={`Differences (${data.differences_count})`}>
-            {data.differences.length === 0 ? (
-              <Note tone="subtle" size="small" className="px-6 py-4" testId="recon-none">
-                Every order of the month is filed as charged.
-              </Note>
-            ) : (
-              <DataTable
-                headers={["Order", "Placed", "Charged", "Filed", "Refunded (customer / service)", "Difference", "Reason", ""]}
-                rows={data.differences}
-                rowKey={(r) => r.order_id}
-                rowTestId={(r) => `recon-row-${r.order_id}`}
-                cells={(r) => [
-                  <NavLink to={`/orders/${r.order_id}`}>{orderName(r)}</NavLink>,
-                  <Note>{new Date(r.created_at).toLocaleString()}</Note>,
-                  r.charged,
-                  r.filed,
-                  `${r.refunded_to_customer} / ${r.refunded_at_service}`,
-                  <Text size="small" weight="plus">
-                    {r.difference}
-                  </Text>,
-                  <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
-                    {r.reason ? <Tag color={REASON[r.reason][1]}>{REASON[r.reason][0]}</Tag> : null}
-                    <Note tone="subtle" className="break-words">
-                      {r.detail}
-                    </Note>
-                  </div>,
-                  <Btn busy={busy === r.order_id} onClick={() => fix(r)} testId={`recon-fix-${r.order_id}`}>
-                    Fix
-                  </Btn>,
-                ]}
-              />
-            )}
+            <DataTable
+              empty="Every order of the month is filed as charged."
+              emptyTestId="recon-none"
+              headers={["Order", "Placed", "Charged", "Filed", "Refunded (customer / service)", "Difference", "Reason", ""]}
+              rows={data.differences}
+              rowKey={(r) => r.order_id}
+              rowTestId={(r) => `recon-row-${r.order_id}`}
+              cells={(r) => [
+                <NavLink to={`/orders/${r.order_id}`}>{orderName(r)}</NavLink>,
+                <Note>{new Date(r.created_at).toLocaleString()}</Note>,
+                r.charged,
+                r.filed,
+                `${r.refunded_to_customer} / ${r.refunded_at_service}`,
+                <Text size="small" weight="plus">
+                  {r.difference}
+                </Text>,
+                <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
+                  {r.reason ? <Tag color={REASON[r.reason][1]}>{REASON[r.reason][0]}</Tag> : null}
+                  <Note tone="subtle" className="break-words">
+                    {r.detail}
+                  </Note>
+                </div>,
+                <Btn busy={busy === r.order_id} onClick={() => fix(r)} testId={`recon-fix-${r.order_id}`}>
+                  Fix
+                </Btn>,
+              ]}
+            />
             {data.truncated ? (
               <Note tone="muted" className="px-6 py-2">
                 Showing the largest {data.differences.length}; the CSV has every order.

@@ -1,6 +1,6 @@
 import { Badge, Container, Text } from "@medusajs/ui"
 import { useState } from "react"
-import { api, downloadFile } from "../../../../lib/api"
+import { downloadFile, post } from "../../../../lib/api"
 import { useBusy, useJob } from "../../../../lib/hooks"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { TicImportJob } from "../../../../../tics/medusa"
@@ -28,14 +28,14 @@ const TicsPage = () => {
     const text = await file.text()
     setCsv({ text, name: file.name })
     await act("preview", async () => {
-      setPlan((await api<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { method: "POST", body: { csv: text } })).plan)
+      setPlan((await post<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { csv: text })).plan)
     })
   }
 
   const apply = (mode: "all" | "valid_rows") =>
     act("apply", async () => {
       const body = { csv: csv?.text, mode, ...(plan ? { preview_hash: plan.hash } : {}) }
-      start((await api<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", { method: "POST", body })).job)
+      start((await post<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", body)).job)
     })
 
   const running = job?.status === "running"

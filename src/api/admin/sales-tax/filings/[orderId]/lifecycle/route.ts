@@ -7,9 +7,5 @@ export const GET = async (req: MedusaRequest, res: MedusaResponse) => {
   const ctx = filingRouteContext(req, res)
   if (!ctx) return
   const rows = await ctx.svc.listFilingRecords({ parent_order_id: ctx.orderId }, { relations: ["refunds"], order: { created_at: "ASC" } })
-  const manual = await listManualRefunds(req.scope, ctx.orderId)
-  res.json({
-    children: rows.map((r) => filingView(r)),
-    manual_refunds: manual,
-  })
+  res.json({ children: rows.map((r) => filingView(r)), manual_refunds: await listManualRefunds(req.scope, ctx.orderId) })
 }

@@ -1,7 +1,7 @@
 // Rules on an exemption certificate's content that the service's request schema does not state,
 // shared by the admin and store routes' validation and the admin widget's form. Pure.
 import type { EXEMPTION_REASONS } from "../../service/contract"
-import type { CertificateStanding } from "./exemptions"
+import type { CertificateStanding, ExternalCertificates } from "./exemptions"
 
 type Reason = (typeof EXEMPTION_REASONS)[number]
 
@@ -53,7 +53,7 @@ type StandingLike = Pick<CertificateStanding, "reviewStatus" | "usedOrderId"> & 
 export function certificateStatus(
   cert: { disabledAt: string | null },
   standing: StandingLike | null | undefined,
-  external: "exempt" | "review" = "exempt",
+  external: ExternalCertificates = "exempt",
 ): CertificateStatus {
   if (standing?.usedOrderId || standing?.usedAt) return "used"
   if (standing?.reviewStatus === "rejected") return "rejected"

@@ -4,6 +4,7 @@ import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type Qu
 import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
 import type { externalCertificatesMode } from "../../options"
+import { certificateStatus } from "./certificate-rules"
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
 /**
@@ -58,8 +59,8 @@ export function mayExempt(
   reserved: boolean,
   external: ExternalCertificates = "exempt",
 ): boolean {
-  if (!standing) return external === "exempt" && !reserved
-  return standing.reviewStatus === "approved" && !standing.usedOrderId && !standing.usedAt
+  // what the widgets show as active (certificateStatus), less a certificate that may be a submission in flight
+  return (!!standing || !reserved) && certificateStatus({ disabledAt: null }, standing, external) === "active"
 }
 
 /**

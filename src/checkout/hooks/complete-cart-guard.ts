@@ -29,32 +29,19 @@ interface FingerprintCart {
   shipping_methods?: (Row & { adjustments?: Row[] | null; tax_lines?: Row[] | null })[] | null
 }
 
-export const FINGERPRINT_FIELDS = [
+/** The shipping address fields that move tax, in the fingerprint's order. */
+const ADDRESS = ["address_1", "city", "province", "postal_code", "country_code"] as const
+const under = (relation: string, fields: readonly string[]) => fields.map((f) => `${relation}.${f}`)
+/** What cartFingerprint reads; the shipping methods' adjustments have no promotion_id. */
+const FINGERPRINT_FIELDS = [
   "id",
   "customer_id",
   "currency_code",
-  "shipping_address.address_1",
-  "shipping_address.city",
-  "shipping_address.province",
-  "shipping_address.postal_code",
-  "shipping_address.country_code",
   "promotions.id",
-  "items.id",
-  "items.quantity",
-  "items.unit_price",
-  "items.is_tax_inclusive",
-  "items.adjustments.code",
-  "items.adjustments.amount",
-  "items.adjustments.promotion_id",
-  "items.tax_lines.code",
-  "items.tax_lines.rate",
-  "shipping_methods.id",
-  "shipping_methods.amount",
-  "shipping_methods.shipping_option_id",
-  "shipping_methods.adjustments.code",
-  "shipping_methods.adjustments.amount",
-  "shipping_methods.tax_lines.code",
-  "shipping_methods.tax_lines.rate",
+  ...under("shipping_address", ADDRESS),
+  ...under("items", ["id", "quantity", "unit_price", "is_tax_inclusive", "adjustments.promotion_id"]),
+  ...under("shipping_methods", ["id", "amount", "shipping_option_id"]),
+  ...["items", "shipping_methods"].flatMap((r) => under(r, ["adjustments.code", "adjustments.amount", "tax_lines.code", "tax_lines.rate"])),
 ]
 
 const num = (v: unknown) => {
@@ -78,8 +65,8 @@ export function cartFingerprint(c: FingerprintCart): { state: string; tax: strin
   const state = JSON.stringify({
     customer: c.customer_id ?? null,
     currency: c.currency_code ?? null,
-    address: [a.address_1, a.city, a.province, a.postal_code, a.country_code].map((v) =>
-      String(v ?? "")
+    address: ADDRESS.map((k) =>
+      String(a[k] ?? "")
         .trim()
         .toLowerCase(),
     ),

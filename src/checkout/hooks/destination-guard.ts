@@ -8,6 +8,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "zod"
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
 import { graph } from "../../query"
@@ -21,19 +22,25 @@ import { getPluginOptions } from "../../options"
 import { MEDUSA_UNSUPPORTED_CODE, installedMedusaVersion, medusaBelowMinimum, unsupportedMedusaMessage } from "../../medusa/medusa-range"
 import { quoteDestination, type QuoteDestination, type VerifyDeps } from "../../service/address/destination"
 
+const text = z.string().nullish()
+/** A shipping address as the refusal reads it (the address step parses its body's address with it). */
+export const OrderAddress = z.object({
+  country_code: text,
+  province: text,
+  postal_code: text,
+  address_1: text,
+  address_2: text,
+  city: text,
+})
+
 /** What an order-to-be (a cart, a draft order) holds that the refusal reads. */
 export interface OrderToBe {
   currency_code?: string | null
   region?: { automatic_taxes?: boolean | null } | null
-  shipping_address?: {
-    country_code?: string | null
-    province?: string | null
-    postal_code?: string | null
-    address_1?: string | null
-    address_2?: string | null
-    city?: string | null
-  } | null
+  shipping_address?: z.infer<typeof OrderAddress> | null
 }
+
+export const isUs = (country: string | null | undefined): boolean => (country ?? "").trim().toLowerCase() === "us"
 
 /** The error for a destination that cannot be quoted, or null when it can (or is not the plugin's to quote). */
 export function refusalOf(d: QuoteDestination, currency: string | null | undefined): MedusaError | null {
@@ -63,7 +70,7 @@ export function belowMinimumRefusal(below: boolean, version: string): MedusaErro
 export async function destinationRefusal(o: OrderToBe, deps: VerifyDeps, at: RefusalAt = "order"): Promise<MedusaError | null> {
   if (o.region?.automatic_taxes === false) return null
   const a = o.shipping_address
-  if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return null
+  if (!a || !isUs(a.country_code)) return null
   const d = await quoteDestination({ ...a, province_code: a.province }, o.currency_code ?? "", deps)
   if (at === "address-step" && !d.address && d.reason === "unavailable") return null
   return refusalOf(d, o.currency_code)
@@ -88,7 +95,7 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
 
 /** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`; `sales_tax_medusa_unsupported` below the oldest supported Medusa) for an order-to-be. */
 export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe, at: RefusalAt = "order"): Promise<void> {
-  if ((o.shipping_address?.country_code ?? "").trim().toLowerCase() !== "us" || o.region?.automatic_taxes === false) return
+  if (!isUs(o.shipping_address?.country_code) || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
   // a Medusa older than the plugin supports: its tax may lack what the plugin needs (the boot check said so)
   const old = belowMinimumRefusal(medusaBelowMinimum(), installedMedusaVersion())

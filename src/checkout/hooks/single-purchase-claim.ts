@@ -14,8 +14,10 @@ import { externalCertificatesMode, getPluginOptions } from "../../options"
 import { connectionForChannel, optionsForChannel } from "../../service/connections"
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_MODULE } from "../../modules/sales-tax"
+import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
+import type { LockingLike } from "../../medusa/cart-restore"
 import { checkoutExemption, type ChargedTaxLine } from "../../service/exemptions/exemption-snapshot"
-import { activeCertificates, certificateStoreOn, invalidateCustomerCertificates, type CertificateStanding } from "../exemptions/exemptions"
+import { activeCertificates, certificateStoreOn, invalidateCustomerCertificates } from "../exemptions/exemptions"
 import type { CachingModuleLike } from "../quote/result-cache"
 import { claimDecision } from "../../service/exemptions/certificate-claims"
 import { recordFields } from "../../medusa/tax-line-record"
@@ -25,15 +27,7 @@ export const CERTIFICATE_USED_MESSAGE =
   "The exemption certificate on this cart covers a single purchase and another order has used it. The cart's tax is recomputed without it: review the cart and place the order again."
 export const CERTIFICATE_UNVERIFIED_CODE = "sales_tax_certificate_unverified"
 
-interface Claims {
-  certificateOrigins(ids: string[]): Promise<Record<string, CertificateStanding>>
-  claimCertificate(c: { certificateId: string; customerId: string; cartId: string }): Promise<void>
-  finalizeClaim(certificateId: string): Promise<void>
-}
-
-interface Locking {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
-}
+type Claims = Pick<SalesTaxModuleService, "certificateOrigins" | "claimCertificate" | "finalizeClaim">
 
 interface ClaimCart {
   id: string
@@ -95,7 +89,7 @@ export async function claimSinglePurchase(
   if (!cart || !exemption || !customerId) return
   const id = exemption.exemptionId
   if (!(await isSinglePurchase(container, cart, customerId, id))) return
-  const locking = container.resolve<Locking>(Modules.LOCKING)
+  const locking = container.resolve<LockingLike>(Modules.LOCKING)
   const claimed = await locking.execute(
     `sales-tax:certificate:${id}`,
     async () => {

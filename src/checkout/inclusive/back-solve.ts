@@ -129,15 +129,13 @@ function startingFloat4(t: BigNumber, a: BigNumber): number {
 /**
  * The candidate rate (float4 values f0-4 .. f0+4, as shortest decimals) whose Medusa tax rounds to
  * `a` and lies closest to it (first on a tie), or null: decided in doubles where they are
- * conclusive, in exact decimals otherwise, giving exactCandidate's answer at a fraction of the cost.
+ * conclusive (nearCandidate), in exact decimals otherwise (exactCandidate).
  */
 function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   const tN = t.toNumber()
   const aN = a.toNumber()
-  if (!Number.isFinite(tN) || !Number.isFinite(aN)) return exactCandidate(t, a, f0)
-  const near = nearCandidate(tN, aN, f0)
-  if (near !== undefined) return near
-  return scanCandidates(t, a, f0, tN, aN)
+  const near = Number.isFinite(tN) && Number.isFinite(aN) ? nearCandidate(tN, aN, f0) : undefined
+  return near !== undefined ? near : exactCandidate(t, a, f0)
 }
 
 /**
@@ -183,36 +181,6 @@ function candidate(f0: number, s: number): number {
 /** d(s): Medusa's product with c(s) minus the amount, in doubles. */
 function gap(tN: number, aN: number, f0: number, s: number): number {
   return (tN * candidate(f0, s)) / 100 - aN
-}
-
-/** Every candidate in doubles, in decimals where a double cannot tell (see bestCandidate). */
-function scanCandidates(t: BigNumber, a: BigNumber, f0: number, tN: number, aN: number): number | null {
-  const cands: number[] = []
-  const errs: number[] = []
-  let exactNeeded = false
-  for (let s = -4; s <= 4 && !exactNeeded; s++) {
-    const cand = Number(float32Shortest(float32Step(f0, s)))
-    const pN = (tN * cand) / 100
-    // bound on the double's error here: a few ulps of the product (and of the inputs' conversion)
-    const tol = 1e-12 * Math.max(1, Math.abs(pN), Math.abs(aN))
-    const d = pN - aN
-    if (d < -0.005 - tol || d >= 0.005 + tol) continue // certainly rounds to another cent
-    if (d < -0.005 + tol || d >= 0.005 - tol) {
-      exactNeeded = true // too close to a half cent for a double to tell
-      break
-    }
-    cands.push(cand)
-    errs.push(Math.abs(d))
-  }
-  if (!exactNeeded) {
-    if (!cands.length) return null
-    let bi = 0
-    for (let i = 1; i < cands.length; i++) if (errs[i] < errs[bi]) bi = i
-    const tol = 1e-12 * Math.max(1, Math.abs(aN))
-    // a near tie (within the double's error) is settled in decimals
-    if (!errs.some((e, i) => i !== bi && Math.abs(e - errs[bi]) <= tol)) return cands[bi]
-  }
-  return exactCandidate(t, a, f0)
 }
 
 /** The reference: every candidate's Medusa tax in exact decimals. */

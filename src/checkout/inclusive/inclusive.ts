@@ -134,25 +134,23 @@ export const MAX_INCLUSIVE_CALLS = 3
 /**
  * Resolves the net of every inclusive line with `quote` (one call = the whole service cart with the
  * given nets for the inclusive lines; it answers per itemId), the first call at `start`'s net
- * (hintedNet) or the gross. Returns the split of each line and the last answer and nets.
+ * (hintedNet) or the gross. Returns the split of each line and the last answer.
  */
 export async function resolveInclusive(
   lines: InclusiveLine[],
   quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
   start?: ReadonlyMap<string, BigNumber>,
-): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; lastNets: Map<string, BigNumber>; calls: number }> {
+): Promise<{ splits: Map<string, InclusiveSplit>; last: Map<string, LineAnswer>; calls: number }> {
   const gross = new Map(lines.map((l) => [l.itemId, dec(l.gross)]))
   const tried = new Map<string, { net: BigNumber; answer: LineAnswer }[]>(lines.map((l) => [l.itemId, []]))
   let nets = new Map([...gross].map(([id, g]) => [id, start?.get(id) ?? g]))
   let last = new Map<string, LineAnswer>()
-  let lastNets = nets
   let calls = 0
   // a hint that missed costs at most one call more than quoting the gross first: the steps after it
   // are the gross-first path's, from a nearer net
   let limit = MAX_INCLUSIVE_CALLS
   while (calls < limit) {
     last = await quote(nets)
-    lastNets = nets
     calls++
     let moved = false
     const next = new Map(nets)
@@ -172,7 +170,7 @@ export async function resolveInclusive(
   }
   const splits = new Map<string, InclusiveSplit>()
   for (const [id, list] of tried) if (list.length) splits.set(id, chooseSplit(gross.get(id)!, list, calls))
-  return { splits, last, lastNets, calls }
+  return { splits, last, calls }
 }
 
 /**

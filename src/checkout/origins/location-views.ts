@@ -8,19 +8,16 @@ import {
   locationOrigin,
   sameAddress,
   type FulfillmentSetsLike,
-  type LocationAddressLike,
   type RefusalCache,
 } from "../../service/origins/origins"
+import type { LocationRow } from "./origin-locations"
 
 /** A stock location as GET /admin/sales-tax/locations lists it: the origin its lines use and why. */
 export type LocationView = AdminLocationsResponse["locations"][number]
 export type AdminLocationsResponse = Awaited<ReturnType<typeof locationViews>>
 
 /** A stock location as the view reads it. */
-interface LocationRow {
-  id: string
-  name?: string | null
-  address?: LocationAddressLike | null
+interface LocationViewRow extends LocationRow {
   sales_channels?: { id: string; name?: string | null }[] | null
   fulfillment_sets?: FulfillmentSetsLike
 }
@@ -33,7 +30,7 @@ interface LocationRow {
  * of a US order: listed as "not used for US orders", not as a fallback).
  */
 export async function locationViews(scope: QueryScope, options: Pick<PluginOptions, "origin">) {
-  const data = await graph<LocationRow>(scope, {
+  const data = await graph<LocationViewRow>(scope, {
     entity: "stock_location",
     fields: [
       ...LOCATION_ADDRESS_FIELDS,

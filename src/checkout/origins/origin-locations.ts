@@ -34,7 +34,7 @@ export interface LineLocations {
 }
 
 /** A stock location read with LOCATION_ADDRESS_FIELDS. */
-interface LocationRow {
+export interface LocationRow {
   id: string
   name?: string | null
   address?: LocationAddressLike | null

@@ -7,14 +7,14 @@
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Address } from "../../service/contract"
-import { isSalesTaxError } from "../../service/client"
+import { isKeyRefused, isSalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
 import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
 import { BrokenCircuitError } from "./circuit-breaker"
 import { fallbackRatesFor, OncePer } from "./fallback"
-import { isKeyRefused, isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
+import { isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
 import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
 
 type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">

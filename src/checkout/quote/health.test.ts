@@ -1,6 +1,6 @@
-import { SalesTaxError, type SalesTaxErrorCode } from "../../service/client"
+import { isKeyRefused, SalesTaxError, type SalesTaxErrorCode } from "../../service/client"
 import { BrokenCircuitError } from "./circuit-breaker"
-import { countsForBreaker, isKeyRefused, isOutage } from "./health"
+import { countsForBreaker, isOutage } from "./health"
 
 const err = (code: SalesTaxErrorCode, status: number | null) =>
   new SalesTaxError({ operation: "calculateCarts", status, title: "t", retryable: false, code })

@@ -50,7 +50,5 @@ export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
 }
 
-export { isKeyRefused } from "../../service/client"
-
 /** A refused API key is logged at most once per this many ms per connection. */
 export const KEY_REFUSED_LOG_EVERY_MS = 60_000

@@ -7,7 +7,7 @@ import type { ItemTaxCalculationLine, ItemTaxLineDTO, ShippingTaxCalculationLine
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_NAME, TAX_LINE_NAME_EXEMPT } from "../../constants"
 import { dec } from "../../money"
 import { itemFigures, itemTaxable, shippingFigures } from "../../service/cart/build-service-cart"
-import type { CartSnapshot, SnapshotItem, SnapshotShipping } from "../../service/cart/context"
+import type { CartSnapshot } from "../../service/cart/context"
 import { solvedRate } from "../inclusive/back-solve"
 import { backSolveInclusiveRate } from "../inclusive/inclusive"
 import type { Quote, QuoteLine, TaxLine, TaxLineOut } from "./quote-types"
@@ -32,14 +32,11 @@ export function taxLines(
   deps: TaxLineDeps,
 ): TaxLine[] {
   const out: TaxLine[] = []
-  const items = snapshot.items
-  let itemsById: Map<string, SnapshotItem> | undefined
+  const itemAt = inOrder(snapshot.items)
   for (let k = 0; k < itemLines.length; k++) {
     const id = itemLines[k]!.line_item.id
     const q = quote.lines[id]
-    if (!q) continue
-    let it: SnapshotItem | undefined = items[k]
-    if (it?.id !== id) it = (itemsById ??= new Map(items.map((i) => [i.id, i]))).get(id)
+    const it = q && itemAt(id, k)
     if (!it) continue
     const line = it.is_tax_inclusive
       ? inclusiveLine(dec(it.unit_price).times(it.quantity), it.quantity, it.discount, q, quote, deps)
@@ -47,14 +44,11 @@ export function taxLines(
     line.line_item_id = id
     out.push(line as ItemTaxLineDTO)
   }
-  const ships = snapshot.shipping_methods
-  let shipsById: Map<string, SnapshotShipping> | undefined
+  const shipAt = inOrder(snapshot.shipping_methods)
   for (let k = 0; k < shippingLines.length; k++) {
     const id = shippingLines[k]!.shipping_line.id
     const q = quote.lines[`${SHIPPING_ITEM_PREFIX}${id}`]
-    if (!q) continue
-    let sm: SnapshotShipping | undefined = ships[k]
-    if (sm?.id !== id) sm = (shipsById ??= new Map(ships.map((m) => [m.id, m]))).get(id)
+    const sm = q && shipAt(id, k)
     if (!sm) continue
     const line = sm.is_tax_inclusive
       ? inclusiveLine(dec(sm.amount), "1", sm.discount, q, quote, deps)
@@ -63,6 +57,12 @@ export function taxLines(
     out.push(line as ShippingTaxLineDTO)
   }
   return out
+}
+
+/** The snapshot's entry of the k-th line: its k-th entry when that is the line's (Medusa's order), else by id. */
+function inOrder<T extends { id: string }>(entries: readonly T[]): (id: string, k: number) => T | undefined {
+  let byId: Map<string, T> | undefined
+  return (id, k) => (entries[k]?.id === id ? entries[k] : (byId ??= new Map(entries.map((e) => [e.id, e]))).get(id))
 }
 
 /** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net (inclusive.ts). */

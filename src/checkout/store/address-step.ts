@@ -10,23 +10,12 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { graph } from "../../query"
-import { refuseUnquotableDestination, type OrderToBe } from "../hooks/destination-guard"
+import { isUs, OrderAddress, refuseUnquotableDestination, type OrderToBe } from "../hooks/destination-guard"
 import { storeCartSpan } from "./cart-refresh"
 
-const text = z.string().nullish()
 const AddressStepBody = z.object({
   region_id: z.string().optional(),
-  shipping_address: z
-    .object({
-      id: z.string().optional(),
-      country_code: text,
-      province: text,
-      postal_code: text,
-      address_1: text,
-      address_2: text,
-      city: text,
-    })
-    .optional(),
+  shipping_address: OrderAddress.extend({ id: z.string().optional() }).optional(),
 })
 type AddressStepBody = z.infer<typeof AddressStepBody>
 
@@ -49,10 +38,8 @@ const CART_FIELDS = [
   "id",
   "currency_code",
   ...REGION_FIELDS.map((f) => `region.${f}`),
-  ...["id", "country_code", "province", "postal_code", "address_1", "address_2", "city"].map((f) => `shipping_address.${f}`),
+  ...["id", ...Object.keys(OrderAddress.shape)].map((f) => `shipping_address.${f}`),
 ]
-
-const isUs = (country: string | null | undefined) => (country ?? "").trim().toLowerCase() === "us"
 
 /** Pure: the request's body as the address step reads it, or null when it gives no shipping address (Medusa validates the rest). */
 export function addressStepBody(body: unknown): AddressStepBody | null {

@@ -48,12 +48,6 @@ async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promis
   await updateTaxLinesWorkflow(scope).run({ input: cart ? { cart_id: cartId, cart } : { cart_id: cartId } })
 }
 
-async function refreshTaxLines(scope: MedusaContainer, cartId: string): Promise<boolean> {
-  if (!(await isUsTaxedCart(scope, cartId))) return false
-  await runUpdateTaxLines(scope, cartId)
-  return true
-}
-
 async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
   if (!fields?.length) return undefined
   // the route's own fields, answered as Medusa's route would: the shape is the caller's
@@ -221,13 +215,16 @@ async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, ca
   const us =
     (scope.cartId === cartId ? scope.destination?.usTaxed : undefined) ??
     (knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId))))
-  if (!us) return false
+  if (us) await retaxWithPayment(req, cartId)
+  return us
+}
+
+/** The tax lines rewritten, and the payment collection (if any) refreshed after them: its amount follows the new tax. */
+async function retaxWithPayment(req: MedusaRequest, cartId: string): Promise<void> {
   await runUpdateTaxLines(req.scope, cartId)
-  // Medusa refreshed the payment collection (if any) before this: its amount follows the new tax
   if (await hasPaymentCollection(req, cartId)) {
     await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
   }
-  return true
 }
 
 /** Whether the cart has a payment collection: as read before the route (cart routes make none), else read now. */
@@ -255,7 +252,7 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
     if (req.method === "GET") {
       // its tax lines rewritten: the last quoted state no longer holds (quotedStateHolds)
       quotedStates().delete(cartId)
-      await refreshTaxLines(req.scope, cartId)
+      if (await isUsTaxedCart(req.scope, cartId)) await runUpdateTaxLines(req.scope, cartId)
       return next()
     }
     const health = quoteHealth()
@@ -289,11 +286,8 @@ export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: Me
     // promotion) is refused below rather than completed on tax for the state the refresh saw
     quotedStates().delete(cartId)
     const before = await readCartFingerprint(req.scope, cartId)
-    const taxed = await refreshTaxLines(req.scope, cartId)
-    if (taxed && (await hasPaymentCollection(req, cartId))) {
-      await refreshPaymentCollectionForCartWorkflow(req.scope).run({ input: { cart_id: cartId } })
-    }
-    if (!taxed) return next()
+    if (!(await isUsTaxedCart(req.scope, cartId))) return next()
+    await retaxWithPayment(req, cartId)
     const after = await readCartFingerprint(req.scope, cartId)
     if (!before || !after || before.state !== after.state) throw cartChangedError()
     // completeCartWorkflow's validate hook (in the completion's lock) compares the cart with this

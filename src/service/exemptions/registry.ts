@@ -19,21 +19,19 @@ export interface CertificateReviews {
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
 }
 
-/** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
-const certificateReviews = runtimeSlot("certificateReviews", (): { reviews?: CertificateReviews } => ({}))
-export function registerCertificateReviews(r: CertificateReviews | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  certificateReviews(rt).reviews = r
+/** A value one wing registers in the plugin's runtime and another reads: its setter and its getter. */
+function registration<T>(name: string) {
+  const slot = runtimeSlot(name, (): { value?: T } => ({}))
+  const set = (value: T | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void => {
+    slot(rt).value = value
+  }
+  const get = (rt: SalesTaxRuntime = salesTaxRuntime()): T | undefined => slot(rt).value
+  return [set, get] as const
 }
 
-export function registeredCertificateReviews(rt: SalesTaxRuntime = salesTaxRuntime()): CertificateReviews | undefined {
-  return certificateReviews(rt).reviews
-}
+/** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */
+export const [registerCertificateReviews, registeredCertificateReviews] = registration<CertificateReviews>("certificateReviews")
 
 /** Forgets a customer's cached certificate list (checkout's invalidateCustomerCertificates, registered as its file loads). */
 type ForgetCertificates = (customerId: string, scope: MedusaContainer) => Promise<unknown>
-const forgetting = runtimeSlot("forgetCertificates", (): { forget?: ForgetCertificates } => ({}))
-export function registerForgetCertificates(f: ForgetCertificates, rt: SalesTaxRuntime = salesTaxRuntime()): void {
-  forgetting(rt).forget = f
-}
-
-export const forgetCertificates = (rt: SalesTaxRuntime): ForgetCertificates | undefined => forgetting(rt).forget
+export const [registerForgetCertificates, forgetCertificates] = registration<ForgetCertificates>("forgetCertificates")

@@ -94,8 +94,20 @@ export async function listCertificates(client: SalesTaxClient, customerId: strin
 }
 
 /** Active before disabled, most recent first. */
-export const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
+const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
   [...list].sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
+
+/**
+ * A customer's certificates at the service, active then disabled, most recent first, each with its
+ * standing (withCreators); a submission whose answer was lost is adopted first when the service
+ * shows it (pending, the customer's).
+ */
+export async function customerCertificates(scope: MedusaRequest["scope"], client: SalesTaxClient, customerId: string) {
+  const all = [...(await listCertificates(client, customerId, false)), ...(await listCertificates(client, customerId, true))]
+  const store = origins(scope)
+  if (store) await underCustomerLock(scope, customerId, () => reconcileCustomer(store, customerId, all))
+  return withCreators(scope, newestActiveFirst(all))
+}
 
 export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   try {

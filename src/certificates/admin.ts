@@ -8,7 +8,7 @@ import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
 import { invalidData } from "../http/input-guard"
 import { notAField } from "../http/validate"
-import { queryOf } from "../query"
+import { graph } from "../query"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { AdminCreateCertificateBody } from "./body"
 import { customerCertificates, origins, type AdminCertificateResponse, type AdminCertificatesResponse, withStanding } from "./shopper"
@@ -16,13 +16,12 @@ import { customerCertificates, origins, type AdminCertificateResponse, type Admi
 type Scope = MedusaRequest["scope"]
 
 async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
-  const { data } = await queryOf(scope).graph({
+  type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
+  const [c] = await graph<Row>(scope, {
     entity: "customer",
     fields: ["id", "email", "first_name", "last_name", "company_name"],
     filters: { id },
   })
-  const c = data[0] as
-    { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
   if (!c) return null
   const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }

@@ -3,7 +3,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../query"
 import { assignedTics, productTicRow, requireTicModule } from "./product-tics"
-import { nearestWithTic, resolveProductTic, type TicSource } from "./tic-resolution"
+import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions } from "../http/answers"
 import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
@@ -87,52 +87,34 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const row = type === "product" ? productTicRow({ ...target, type_id: target.type?.id }) : null
   const levels = row ? await assignedTics(scope, [row]) : null
   const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(TARGETS[type].entity, [id]))[id]
-  // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
-  // ticInfo never rejects: a label it cannot get is null)
-  const infos = new Map<number, Promise<TicInfo>>()
-  const info = (tic: number) => {
-    let p = infos.get(tic)
-    if (!p) infos.set(tic, (p = ticInfo(scope, tic)))
-    return p
-  }
-  void info(defaultTic)
-  const assigned = own === undefined || own === null ? null : await info(own)
-
-  if (!row || !levels) {
-    const source: TicSource = assigned ? TARGETS[type].entity : "default"
-    return {
-      target: { type, id, name },
-      assigned,
-      resolved: { tic: assigned ?? (await info(defaultTic)), source, sourceId: assigned ? id : null },
-      chain: { default: await info(defaultTic) },
-    }
-  }
-
+  const r: ProductTic =
+    row && levels
+      ? resolveProductTic(row, levels, defaultTic)
+      : own === undefined || own === null
+        ? { tic: defaultTic, source: "default", sourceId: null }
+        : { tic: own, source: TARGETS[type].entity, sourceId: id }
+  // one service lookup per distinct TIC of this answer, all at once (cached, see lookup.ts; ticInfo
+  // never rejects: a label it cannot get is null)
+  const levelTics = levels ? [...Object.values(levels.productType), ...Object.values(levels.productCategory)] : []
+  const tics = new Set([defaultTic, r.tic, own ?? defaultTic, ...levelTics])
+  const labels = new Map(await Promise.all([...tics].map(async (t) => [t, await ticInfo(scope, t)] as const)))
+  const info = (tic: number | null | undefined): TicInfo | null => (tic === undefined || tic === null ? null : labels.get(tic)!)
+  const assigned = info(own)
+  const answer = { target: { type, id, name }, assigned, resolved: { tic: info(r.tic)!, source: r.source, sourceId: r.sourceId } }
+  if (!levels) return { ...answer, chain: { default: info(defaultTic)! } }
   const { productType: typeTics, productCategory: catTics } = levels
-  for (const t of [...Object.values(typeTics), ...Object.values(catTics)]) void info(t)
   const pt = target.type
-  const productType: TicTargetRef | null = pt
-    ? { id: pt.id, name: pt.value ?? null, tic: typeTics[pt.id] !== undefined ? await info(typeTics[pt.id]!) : null }
-    : null
-  const categories: TicTargetRef[] = await Promise.all(
-    (target.categories ?? []).map(async (c) => {
-      const from = nearestWithTic(c, catTics)
-      return {
-        id: c.id,
-        name: c.name ?? null,
-        tic: from ? await info(catTics[from]!) : null,
-        ...(from && from !== c.id ? { inheritedFrom: from } : {}),
-      }
-    }),
-  )
-  const r = resolveProductTic(row, levels, defaultTic)
-  await Promise.all(infos.values()) // no lookup outlives the answer
-  return {
-    target: { type, id, name },
-    assigned,
-    resolved: { tic: await info(r.tic), source: r.source, sourceId: r.sourceId },
-    chain: { product: assigned, productType, categories, default: await info(defaultTic) },
-  }
+  const categories = (target.categories ?? []).map((c) => {
+    const from = nearestWithTic(c, catTics)
+    return {
+      id: c.id,
+      name: c.name ?? null,
+      tic: from ? info(catTics[from]) : null,
+      ...(from && from !== c.id ? { inheritedFrom: from } : {}),
+    }
+  })
+  const productType = pt ? { id: pt.id, name: pt.value ?? null, tic: info(typeTics[pt.id]) } : null
+  return { ...answer, chain: { product: assigned, productType, categories, default: info(defaultTic)! } }
 }
 
 const LABEL: Record<TicTargetType, string> = { product: "Product", "product-type": "Product type", "product-category": "Product category" }

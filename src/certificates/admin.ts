@@ -6,32 +6,22 @@ import { z } from "zod"
 import { checkParam } from "../http/id-shapes"
 import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
+import { invalidData } from "../http/input-guard"
 import { notAField } from "../http/validate"
-import { queryOf } from "../query"
+import { graph } from "../query"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { AdminCreateCertificateBody } from "./body"
-import {
-  listCertificates,
-  newestActiveFirst,
-  origins,
-  reconcileCustomer,
-  type AdminCertificateResponse,
-  type AdminCertificatesResponse,
-  underCustomerLock,
-  withCreators,
-  withStanding,
-} from "./shopper"
+import { customerCertificates, origins, type AdminCertificateResponse, type AdminCertificatesResponse, withStanding } from "./shopper"
 
 type Scope = MedusaRequest["scope"]
 
 async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
-  const { data } = await queryOf(scope).graph({
+  type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
+  const [c] = await graph<Row>(scope, {
     entity: "customer",
     fields: ["id", "email", "first_name", "last_name", "company_name"],
     filters: { id },
   })
-  const c = data[0] as
-    { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null } | undefined
   if (!c) return null
   const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
@@ -49,12 +39,8 @@ export async function listForCustomer(req: MedusaRequest, res: MedusaResponse): 
   if (!conn) return
   const customer = await loadCustomer(req.scope, id)
   if (!customer) return notFound(res, "Customer", id)
-  const { client } = conn
-  const all = [...(await listCertificates(client, id, false)), ...(await listCertificates(client, id, true))]
-  const store = origins(req.scope)
-  if (store) await underCustomerLock(req.scope, id, () => reconcileCustomer(store, id, all))
   // with who created each one through this store ("customer" from the storefront, "staff" here)
-  const out: AdminCertificatesResponse = { customer, certificates: await withCreators(req.scope, newestActiveFirst(all)) }
+  const out: AdminCertificatesResponse = { customer, certificates: await customerCertificates(req.scope, conn.client, id) }
   res.json(out)
 }
 
@@ -111,7 +97,7 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
 export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.certId!
   const bad = checkParam("certId", id, "certificate")
-  if (bad) return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: ${bad.message}`, [bad])
+  if (bad) return void res.status(400).json(invalidData([bad]))
   const parsed = AdminReviewCertificateBody.safeParse(req.body ?? {})
   if (!parsed.success) return sendZodError(res, parsed.error, req.body)
   const conn = adminConnection(req, res)

@@ -2,6 +2,7 @@
 // `authenticate`, never the body), their per-customer budget, and who created each certificate.
 // Another customer's certificate answers 404 exactly as an unknown one: nothing tells a stranger it exists.
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { ILockingModule } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../service/contract"
@@ -94,8 +95,20 @@ export async function listCertificates(client: SalesTaxClient, customerId: strin
 }
 
 /** Active before disabled, most recent first. */
-export const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
+const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
   [...list].sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
+
+/**
+ * A customer's certificates at the service, active then disabled, most recent first, each with its
+ * standing (withCreators); a submission whose answer was lost is adopted first when the service
+ * shows it (pending, the customer's).
+ */
+export async function customerCertificates(scope: MedusaRequest["scope"], client: SalesTaxClient, customerId: string) {
+  const all = [...(await listCertificates(client, customerId, false)), ...(await listCertificates(client, customerId, true))]
+  const store = origins(scope)
+  if (store) await underCustomerLock(scope, customerId, () => reconcileCustomer(store, customerId, all))
+  return withCreators(scope, newestActiveFirst(all))
+}
 
 export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
   try {
@@ -171,16 +184,12 @@ export function shopperCertificateCount(
   return mine.length + inFlight
 }
 
-interface Locking {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
-}
-
 /**
  * Runs `fn` holding the customer's certificate lock (Medusa's Locking Module: every instance):
  * the cap's count and the reservation, and the adoption of lost submissions, never interleave.
  */
 export async function underCustomerLock<T>(scope: MedusaRequest["scope"], customerId: string, fn: () => Promise<T>): Promise<T> {
-  const locking = scope.resolve<Locking | undefined>(Modules.LOCKING, { allowUnregistered: true })
+  const locking = scope.resolve<ILockingModule | undefined>(Modules.LOCKING, { allowUnregistered: true })
   if (!locking) return fn()
   return locking.execute(`sales-tax:certificates:customer:${customerId}`, fn, { timeout: 30 })
 }

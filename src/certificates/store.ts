@@ -9,8 +9,8 @@ import { isSalesTaxError } from "../service/client"
 import { bodyOf, notFound, pluginOptions, sendError, storeClient } from "../http/answers"
 import { AdminCreateCertificateBody } from "./body"
 import {
+  customerCertificates,
   listCertificates,
-  newestActiveFirst,
   origins,
   reconcileCustomer,
   shopperCertificateCount,
@@ -29,12 +29,7 @@ import {
 export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
-  const client = storeClient(req)
-  const active = await listCertificates(client, customerId, false)
-  const store = origins(req.scope)
-  if (store) await underCustomerLock(req.scope, customerId, () => reconcileCustomer(store, customerId, active))
-  const all = newestActiveFirst([...active, ...(await listCertificates(client, customerId, true))])
-  res.json({ certificates: await withCreators(req.scope, all) })
+  res.json({ certificates: await customerCertificates(req.scope, storeClient(req), customerId) })
 }
 
 /**

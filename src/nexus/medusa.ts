@@ -102,26 +102,32 @@ function add(sums: Map<string, Sum>, key: string, s: { sales: string; transactio
 export async function setRegistered(container: MedusaContainer, state: string, registered: boolean): Promise<void> {
   const s = store(container)
   const [row] = await s.listNexusStates({ state }, { take: 1 })
-  if (row) await s.updateNexusStates({ id: row.id, registered })
-  else await createOrUpdate(s, { state, registered, warnings_given: [] }, () => ({ registered }))
+  await saveState(s, state, () => ({ registered }), row)
 }
 
-/** Creates the state's row; when a concurrent request created it first (the unique index refuses this one), updates that row instead. */
-async function createOrUpdate(
+/**
+ * `patch` written on the state's row (`known`, else a new row with it); when a concurrent request
+ * created the row first (the unique index refuses this one), on that row.
+ */
+async function saveState(
   s: NexusStore,
-  row: Partial<NexusStateRow> & { state: string },
-  patch: (existing: NexusStateRow) => Partial<NexusStateRow>,
+  state: string,
+  patch: (existing: NexusStateRow | undefined) => Partial<NexusStateRow>,
+  known: NexusStateRow | undefined,
 ): Promise<NexusStateRow> {
-  try {
-    const [created] = await s.createNexusStates([row])
-    return created
-  } catch (e) {
-    // Medusa answers the unique index's refusal as INVALID_DATA "… already exists." (its
-    // dbErrorMapper); not matched on its wording: the create failed and the row is there now
-    const [existing] = await s.listNexusStates({ state: row.state }, { take: 1 })
-    if (!existing) throw e
-    return s.updateNexusStates({ id: existing.id, ...patch(existing) })
+  let row = known
+  if (!row) {
+    try {
+      const [created] = await s.createNexusStates([{ state, registered: false, warnings_given: [], ...patch(undefined) }])
+      return created
+    } catch (e) {
+      // Medusa answers the unique index's refusal as INVALID_DATA "… already exists." (its
+      // dbErrorMapper); not matched on its wording: the create failed and the row is there now
+      ;[row] = await s.listNexusStates({ state }, { take: 1 })
+      if (!row) throw e
+    }
   }
+  return s.updateNexusStates({ id: row.id, ...patch(row) })
 }
 
 /** Logs and records each crossing warning not given before; returns the warnings logged. */
@@ -138,16 +144,8 @@ export async function logNexusWarnings(container: MedusaContainer, today = new D
   for (const w of due) {
     logger.warn(w.message)
     const key = warningKey(w.state, w.level, w.period)
-    const row = byState.get(w.state)
-    if (row) {
-      row.warnings_given = [...(row.warnings_given ?? []), key]
-      await s.updateNexusStates({ id: row.id, warnings_given: row.warnings_given })
-    } else {
-      const created = await createOrUpdate(s, { state: w.state, registered: false, warnings_given: [key] }, (existing) => ({
-        warnings_given: [...new Set([...(existing.warnings_given ?? []), key])],
-      }))
-      if (created) byState.set(w.state, created)
-    }
+    const withKey = (row?: NexusStateRow) => ({ warnings_given: [...new Set([...(row?.warnings_given ?? []), key])] })
+    byState.set(w.state, await saveState(s, w.state, withKey, byState.get(w.state)))
   }
   return due
 }

@@ -54,8 +54,7 @@ const LOCATION_FIELDS = [
 
 /** The Tax Module's enabled providers of this plugin. */
 async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
-  const tax = scope.resolve<{ listTaxProviders(f?: unknown, c?: unknown): Promise<{ id: string; is_enabled?: boolean }[]> }>(Modules.TAX)
-  return (await tax.listTaxProviders({}, { take: null }))
+  return (await scope.resolve(Modules.TAX).listTaxProviders({}, { take: null }))
     .filter((p) => p.is_enabled !== false && isSalesTaxProviderId(p.id))
     .map((p) => p.id)
     .sort()

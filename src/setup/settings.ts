@@ -5,7 +5,7 @@ import { SalesTaxError } from "../service/client"
 import { redactOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
-import { productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
+import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import type { TicSource } from "../tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { pluginOptions, salesTaxClient, serviceText } from "../http/answers"
@@ -33,7 +33,7 @@ export async function check<T>(fn: () => Promise<T>, scrub: Scrub): Promise<Chec
 
 /** Products per TIC source, and the first of those on the default TIC. */
 async function coverage(scope: Scope, defaultTic: number) {
-  const fields = ["id", "title", "type_id", "categories.id", "categories.mpath"]
+  const fields = [...PRODUCT_TIC_FIELDS, "title"]
   const { rows: products, truncated } = await readProducts<ProductTicFields & { title?: string | null }>(scope, fields)
   const tics = await resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }

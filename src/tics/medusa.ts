@@ -160,11 +160,6 @@ export const TIC_IMPORT_LOCK = "sales-tax:tic-import"
 /** How long a crashed instance's import can hold the lock. */
 const TIC_IMPORT_LOCK_EXPIRE_S = 60 * 60
 
-interface Locking {
-  acquire(keys: string | string[], args?: { ownerId?: string | null; expire?: number }): Promise<void>
-  release(keys: string | string[], args?: { ownerId?: string | null }): Promise<boolean>
-}
-
 const imports = runtimeSlot("ticImport", (): { job: TicImportJob | null } => ({ job: null }))
 
 /** This instance's running (or last) import. */
@@ -185,7 +180,7 @@ export async function startTicImport(
 ): Promise<{ ok: true; job: TicImportJob } | { ok: false; job: TicImportJob | null }> {
   const running = imports().job
   if (running?.status === "running") return { ok: false, job: { ...running } }
-  const locking = container.resolve<Locking>(Modules.LOCKING)
+  const locking = container.resolve(Modules.LOCKING)
   const ownerId = `tic-import-${randomUUID()}`
   try {
     await locking.acquire(TIC_IMPORT_LOCK, { ownerId, expire: TIC_IMPORT_LOCK_EXPIRE_S })

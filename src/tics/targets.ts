@@ -1,14 +1,14 @@
 // The TIC of a product, product type or category: GET the resolved TIC with every level considered,
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
 import { graph } from "../query"
 import { assignedTics, productTicRow, requireTicModule } from "./product-tics"
-import { nearestWithTic, resolveProductTic, type TicSource } from "./tic-resolution"
-import { bodyOf, handle, notFound, pluginOptions, sendError } from "../http/answers"
+import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "./tic-resolution"
+import { bodyOf, handle, notFound, pluginOptions } from "../http/answers"
+import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
-import type { TicResult } from "../service/contract"
+import type { TicSearchResponse } from "../service/contract"
 import type { TicTargetType as ModelTarget } from "../modules/sales-tax/service"
 
 export type TicTargetType = "product" | "product-type" | "product-category"
@@ -42,11 +42,8 @@ export interface AdminTicSetResponse extends AdminTicResponse {
   warning?: string
 }
 
-export interface AdminTicSearchResponse {
-  query: string
-  results: TicResult[]
-  nextCursor: string | null
-}
+/** POST /admin/sales-tax/tics/search: the service's answer, its fields only. */
+export type AdminTicSearchResponse = TicSearchResponse
 
 /** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
 export const AdminSetTicBody = z.object({
@@ -57,32 +54,27 @@ export const AdminSetTicBody = z.object({
 })
 export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
-const MODEL_TARGET: Record<TicTargetType, ModelTarget> = {
-  product: "product",
-  "product-type": "product_type",
-  "product-category": "product_category",
+/** Each target type's model name (the entity Query reads) and the fields read. */
+const TARGETS: Record<TicTargetType, { entity: ModelTarget; fields: string[] }> = {
+  product: { entity: "product", fields: ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"] },
+  "product-type": { entity: "product_type", fields: ["id", "value"] },
+  "product-category": { entity: "product_category", fields: ["id", "name"] },
 }
 
 type Scope = MedusaRequest["scope"]
 
-interface ProductRow {
+/** A target as read: a product with its type and categories, a type's value, a category's name. */
+interface TargetRow {
   id: string
   title?: string | null
+  value?: string | null
+  name?: string | null
   type?: { id: string; value?: string | null } | null
   categories?: { id: string; name?: string | null; mpath?: string | null }[] | null
 }
 
-async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promise<ProductRow | { id: string; name: string | null } | null> {
-  if (type === "product") {
-    const fields = ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"]
-    return (await graph<ProductRow>(scope, { entity: "product", fields, filters: { id } }))[0] ?? null
-  }
-  const [row] =
-    type === "product-type"
-      ? await graph<{ id: string; value?: string | null }>(scope, { entity: "product_type", fields: ["id", "value"], filters: { id } })
-      : await graph<{ id: string; name?: string | null }>(scope, { entity: "product_category", fields: ["id", "name"], filters: { id } })
-  if (!row) return null
-  return { id: row.id, name: ("value" in row ? row.value : "name" in row ? row.name : null) ?? null }
+async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promise<TargetRow | null> {
+  return (await graph<TargetRow>(scope, { ...TARGETS[type], filters: { id } }))[0] ?? null
 }
 
 /** The resolved TIC of one target and every level considered. */
@@ -90,59 +82,39 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const target = await loadTarget(scope, type, id)
   if (!target) return null
   const defaultTic = pluginOptions(scope).defaultTic
+  const name = target.title ?? target.value ?? target.name ?? null
   // a product's TIC depends on its type's and categories' too: all read at once
-  const product = type === "product" ? (target as ProductRow) : null
-  const row = product ? productTicRow({ ...product, type_id: product.type?.id }) : null
+  const row = type === "product" ? productTicRow({ ...target, type_id: target.type?.id }) : null
   const levels = row ? await assignedTics(scope, [row]) : null
-  const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(MODEL_TARGET[type], [id]))[id]
-  // one service lookup per distinct TIC of this answer, started together (cached, see tic-lookup.ts;
-  // ticInfo never rejects: a label it cannot get is null)
-  const infos = new Map<number, Promise<TicInfo>>()
-  const info = (tic: number) => {
-    let p = infos.get(tic)
-    if (!p) infos.set(tic, (p = ticInfo(scope, tic)))
-    return p
-  }
-  void info(defaultTic)
-  const assigned = own === undefined || own === null ? null : await info(own)
-
-  if (!product || !row || !levels) {
-    const t = target as { id: string; name: string | null }
-    const source: TicSource = assigned ? MODEL_TARGET[type] : "default"
+  const own = levels ? levels.product[id] : (await requireTicModule(scope).getTics(TARGETS[type].entity, [id]))[id]
+  const r: ProductTic =
+    row && levels
+      ? resolveProductTic(row, levels, defaultTic)
+      : own === undefined || own === null
+        ? { tic: defaultTic, source: "default", sourceId: null }
+        : { tic: own, source: TARGETS[type].entity, sourceId: id }
+  // one service lookup per distinct TIC of this answer, all at once (cached, see lookup.ts; ticInfo
+  // never rejects: a label it cannot get is null)
+  const levelTics = levels ? [...Object.values(levels.productType), ...Object.values(levels.productCategory)] : []
+  const tics = new Set([defaultTic, r.tic, own ?? defaultTic, ...levelTics])
+  const labels = new Map(await Promise.all([...tics].map(async (t) => [t, await ticInfo(scope, t)] as const)))
+  const info = (tic: number | null | undefined): TicInfo | null => (tic === undefined || tic === null ? null : labels.get(tic)!)
+  const assigned = info(own)
+  const answer = { target: { type, id, name }, assigned, resolved: { tic: info(r.tic)!, source: r.source, sourceId: r.sourceId } }
+  if (!levels) return { ...answer, chain: { default: info(defaultTic)! } }
+  const { productType: typeTics, productCategory: catTics } = levels
+  const pt = target.type
+  const categories = (target.categories ?? []).map((c) => {
+    const from = nearestWithTic(c, catTics)
     return {
-      target: { type, id, name: t.name },
-      assigned,
-      resolved: { tic: assigned ?? (await info(defaultTic)), source, sourceId: assigned ? id : null },
-      chain: { default: await info(defaultTic) },
+      id: c.id,
+      name: c.name ?? null,
+      tic: from ? info(catTics[from]) : null,
+      ...(from && from !== c.id ? { inheritedFrom: from } : {}),
     }
-  }
-
-  const p = product
-  const typeTics = levels.productType
-  const catTics = levels.productCategory
-  for (const t of [...Object.values(typeTics), ...Object.values(catTics)]) void info(t)
-  const productType: TicTargetRef | null = p.type
-    ? { id: p.type.id, name: p.type.value ?? null, tic: typeTics[p.type.id] !== undefined ? await info(typeTics[p.type.id]!) : null }
-    : null
-  const categories: TicTargetRef[] = await Promise.all(
-    (p.categories ?? []).map(async (c) => {
-      const from = nearestWithTic(c, catTics)
-      return {
-        id: c.id,
-        name: c.name ?? null,
-        tic: from ? await info(catTics[from]!) : null,
-        ...(from && from !== c.id ? { inheritedFrom: from } : {}),
-      }
-    }),
-  )
-  const r = resolveProductTic(row, levels, defaultTic)
-  await Promise.all(infos.values()) // no lookup outlives the answer
-  return {
-    target: { type, id, name: p.title ?? null },
-    assigned,
-    resolved: { tic: await info(r.tic), source: r.source, sourceId: r.sourceId },
-    chain: { product: assigned, productType, categories, default: await info(defaultTic) },
-  }
+  })
+  const productType = pt ? { id: pt.id, name: pt.value ?? null, tic: info(typeTics[pt.id]) } : null
+  return { ...answer, chain: { product: assigned, productType, categories, default: info(defaultTic)! } }
 }
 
 const LABEL: Record<TicTargetType, string> = { product: "Product", "product-type": "Product type", "product-category": "Product category" }
@@ -162,11 +134,9 @@ export function ticRoutes(type: TicTargetType) {
     const lookup = await lookupTic(pluginOptions(req.scope), body.tic)
     if (lookup.status === "unknown") {
       const message = `${body.tic} is not a known TIC at the Sales Tax Service: pick one from the search`
-      return sendError(res, 400, MedusaError.Types.INVALID_DATA, `Invalid request: tic: ${message}`, [
-        { location: "body.tic", message, value: body.tic },
-      ])
+      return void res.status(400).json(invalidData([{ location: "body.tic", message, value: body.tic }]))
     }
-    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, body.tic)
+    await requireTicModule(req.scope).setTic(TARGETS[type].entity, id, body.tic)
     const out: AdminTicSetResponse = (await describeTic(req.scope, type, id))!
     if (lookup.status === "unverified") out.warning = TIC_UNVERIFIED_WARNING
     res.json(out)
@@ -174,7 +144,7 @@ export function ticRoutes(type: TicTargetType) {
   const DELETE = handle(async (req: MedusaRequest, res: MedusaResponse) => {
     const id = req.params.id!
     if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
-    await requireTicModule(req.scope).setTic(MODEL_TARGET[type], id, null)
+    await requireTicModule(req.scope).setTic(TARGETS[type].entity, id, null)
     res.json(await describeTic(req.scope, type, id))
   })
   return { GET, POST, DELETE }

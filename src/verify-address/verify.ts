@@ -3,12 +3,12 @@
 // cart; the state asked about is the destination rule's, as at checkout.
 import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { z } from "zod"
-import { isSalesTaxError } from "../service/client"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import { issuesToErrors, type ErrorDetail } from "../service/contract"
+import { issuesToErrors, type Address, type ErrorDetail } from "../service/contract"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
+import { askVerdict } from "../service/address/destination"
 import { graph } from "../query"
 import { excerpt } from "../http/input-guard"
 import {
@@ -92,20 +92,11 @@ async function knownCart(req: MedusaStoreRequest, cartId: string | undefined): P
 }
 
 /** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
-async function askService(
-  options: PluginOptions,
-  address: { line1: string; line2?: string; city: string; state: string; zip: string },
-): Promise<Verdict> {
-  try {
-    return { kind: "verified", address: await getCheckoutClient(options).verifyAddress(address) }
-  } catch (e) {
-    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422)) {
-      if (e.errors.length) return { kind: "invalid", errors: e.errors }
-      // refused without saying where: answered, but not kept (it is not a verdict about the address)
-      throw new Refused(e.detail || e.title)
-    }
-    throw e
-  }
+function askService(options: PluginOptions, address: Address): Promise<Verdict> {
+  // refused without saying where: answered, but not kept (it is not a verdict about the address)
+  return askVerdict(getCheckoutClient(options), address, (e) => {
+    throw new Refused(e.detail || e.title)
+  })
 }
 
 export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse): Promise<void> {

@@ -4,8 +4,8 @@
  * The verdict is cached per normalized address (verify-limits.ts), so a checkout asks at most once per
  * address. The shopper's address is not rewritten: the resolved destination is quoted and filed.
  */
-import { isSalesTaxError, type SalesTaxClient } from "../client"
-import type { Address } from "../contract"
+import { isSalesTaxError, type SalesTaxClient, type SalesTaxError } from "../client"
+import type { Address, ErrorDetail } from "../contract"
 import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
 import {
   ADDRESS_UNRESOLVED_CODE,
@@ -56,14 +56,20 @@ function verdictCache(options: VerifyDeps["options"]) {
   return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
 }
 
-/** verify-address's verdict on an address: 400/422 with located errors is "invalid" (cached); anything else throws (not cached). */
-async function askVerdict(client: Pick<SalesTaxClient, "verifyAddress">, request: Address): Promise<Verdict> {
+/**
+ * verify-address's verdict on an address: 400/422 is "invalid" (cached), its located errors, else
+ * `unlocated`'s (the checkout: one error at the body); anything else throws (not cached).
+ */
+export async function askVerdict(
+  client: Pick<SalesTaxClient, "verifyAddress">,
+  request: Address,
+  unlocated = (e: SalesTaxError): ErrorDetail[] => [{ location: "body", message: e.detail || e.title, value: null }],
+): Promise<Verdict> {
   try {
     return { kind: "verified", address: await client.verifyAddress(request) }
   } catch (e) {
-    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422)) {
-      return { kind: "invalid", errors: e.errors.length ? e.errors : [{ location: "body", message: e.detail || e.title, value: null }] }
-    }
+    if (isSalesTaxError(e) && (e.status === 400 || e.status === 422))
+      return { kind: "invalid", errors: e.errors.length ? e.errors : unlocated(e) }
     throw e
   }
 }

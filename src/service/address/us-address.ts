@@ -179,7 +179,6 @@ export function usTerritory(input: string | null | undefined): string | null {
   if (!k) return null
   return TERRITORIES.get(k) ?? (MILITARY.has(k.toUpperCase()) ? k.toUpperCase() : null)
 }
-const MILITARY = new Set<string>(["AA", "AE", "AP"])
 
 /**
  * A US ZIP: "78701", "78701-1234", "787011234", "78701 1234", " 78701 " → { zip, zip4? }; anything
@@ -312,8 +311,8 @@ function digits(s: string): boolean {
 }
 
 /** APO/FPO/DPO "states": US addresses the service does not tax (like the territories). */
-export const US_MILITARY = ["AA", "AE", "AP"] as const
-const UNTAXED_SET = new Set<string>([...US_TERRITORIES, ...US_MILITARY])
+const MILITARY = new Set<string>(["AA", "AE", "AP"])
+const UNTAXED_SET = new Set<string>([...US_TERRITORIES, ...MILITARY])
 
 /** A destination the plugin can quote: the state and ZIP sent to the service, and where they came from. */
 export interface ResolvedDestination {

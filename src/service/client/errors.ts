@@ -20,14 +20,14 @@ export interface SalesTaxErrorInit {
  */
 export class SalesTaxError extends Error {
   override name = "SalesTaxError"
-  readonly operation: OperationId
-  readonly status: number | null
-  readonly title: string
+  readonly operation!: OperationId
+  readonly status!: number | null
+  readonly title!: string
   readonly detail?: string
-  readonly errors: ErrorDetail[]
-  readonly retryable: boolean
-  readonly code: SalesTaxErrorCode
-  readonly attempts: number
+  readonly errors!: ErrorDetail[]
+  readonly retryable!: boolean
+  readonly code!: SalesTaxErrorCode
+  readonly attempts!: number
 
   constructor(init: SalesTaxErrorInit) {
     const msg = `${init.operation}: ${init.status !== null ? `${init.status} ` : ""}${init.title}${init.detail ? ` - ${init.detail}` : ""}${
@@ -39,14 +39,9 @@ export class SalesTaxError extends Error {
         : ""
     }`
     super(msg)
-    this.operation = init.operation
-    this.status = init.status
-    this.title = init.title
-    this.detail = init.detail
-    this.errors = init.errors ?? []
-    this.retryable = init.retryable
-    this.code = init.code
-    this.attempts = init.attempts ?? 1
+    const { operation, status, title, detail, retryable, code } = init
+    // every field set, in the order declared (toJSON lists them so)
+    Object.assign(this, { operation, status, title, detail, errors: init.errors ?? [], retryable, code, attempts: init.attempts ?? 1 })
   }
 
   /** The safe fields (all of them: none holds the key). */

@@ -63,12 +63,8 @@ const BACKGROUND = Symbol("background")
  */
 export class SalesTaxClient {
   readonly #options: SalesTaxClientOptions
-  readonly #connectionId: string
-  readonly #timeoutMs: number
-  readonly #policy: RetryPolicy
   readonly #background: boolean
-  readonly #redact: <T>(v: T) => T
-  readonly #onAttempt: ((info: AttemptInfo) => void) | undefined
+  /** what every call reads: the connection, timeout, policy and redactor live here only */
   readonly #call: CallContext
   #backgroundClient: SalesTaxClient | undefined
 
@@ -82,21 +78,16 @@ export class SalesTaxClient {
     }
     this.#options = options
     this.#background = mode === BACKGROUND
-    this.#connectionId = options.connectionId
-    this.#timeoutMs = this.#background
-      ? (options.backgroundTimeoutMs ?? DEFAULT_BACKGROUND_TIMEOUT_MS)
-      : (options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
-    this.#policy = resolvePolicy(options.retry, this.#background)
-    this.#redact = makeRedactor([options.apiKey])
-    this.#onAttempt = options.onAttempt
     this.#call = {
       http: createHttp(options.baseUrl),
       options,
-      connectionId: this.#connectionId,
-      timeoutMs: this.#timeoutMs,
-      policy: this.#policy,
-      redact: this.#redact,
-      observed: !!this.#onAttempt,
+      connectionId: options.connectionId,
+      timeoutMs: this.#background
+        ? (options.backgroundTimeoutMs ?? DEFAULT_BACKGROUND_TIMEOUT_MS)
+        : (options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      policy: resolvePolicy(options.retry, this.#background),
+      redact: makeRedactor([options.apiKey]),
+      observed: !!options.onAttempt,
       emit: (info) => this.#emit(info),
     }
   }
@@ -109,13 +100,8 @@ export class SalesTaxClient {
 
   /** The effective settings (no key). */
   get settings(): { baseUrl: string; connectionId: string; timeoutMs: number; retry: RetryPolicy; background: boolean } {
-    return {
-      baseUrl: this.#redact(this.#options.baseUrl),
-      connectionId: this.#connectionId,
-      timeoutMs: this.#timeoutMs,
-      retry: { ...this.#policy },
-      background: this.#background,
-    }
+    const { redact, connectionId, timeoutMs, policy } = this.#call
+    return { baseUrl: redact(this.#options.baseUrl), connectionId, timeoutMs, retry: { ...policy }, background: this.#background }
   }
 
   async health(): Promise<HealthResponse> {
@@ -195,20 +181,8 @@ export class SalesTaxClient {
   }
 
   async listCertificates(query: Partial<ListCertificatesInput> = {}): Promise<CertificateList> {
-    const connectionId = query.connectionId === undefined ? this.#connectionId : (query.connectionId ?? undefined)
-    return (
-      await this.call("listCertificates", {
-        query: {
-          limit: query.limit,
-          cursor: query.cursor,
-          ascending: query.ascending,
-          sortBy: query.sortBy,
-          customerId: query.customerId,
-          disabled: query.disabled,
-          connectionId,
-        },
-      })
-    ).data
+    const connectionId = query.connectionId === undefined ? this.#call.connectionId : (query.connectionId ?? undefined)
+    return (await this.call("listCertificates", { query: { ...query, connectionId } })).data
   }
 
   /** Every certificate matching the filters, page after page (follows nextCursor). */
@@ -261,15 +235,16 @@ export class SalesTaxClient {
       // a 404: the 400 was not "orderId exists" after all (no such order): the original error
       const existing = await this.getOrder(body.orderId).catch((e: unknown) => Promise.reject(unless404(e) ?? err))
       const differences = await diff(existing)
-      if (differences.length) throw conflict(operation, body.orderId, differences, this.#redact)
+      if (differences.length) throw conflict(operation, body.orderId, differences, this.#call.redact)
       return { order: existing, alreadyExisted: true }
     }
   }
 
   #emit(info: AttemptInfo): void {
-    if (!this.#onAttempt) return
+    const hook = this.#options.onAttempt
+    if (!hook) return
     try {
-      const r: unknown = this.#onAttempt(this.#redact(info))
+      const r: unknown = hook(this.#call.redact(info))
       // an async hook that rejects must not become an unhandled rejection
       if (r && typeof (r as Promise<unknown>).then === "function") (r as Promise<unknown>).then(undefined, () => undefined)
     } catch {
@@ -279,7 +254,7 @@ export class SalesTaxClient {
 
   /** util.inspect / console.log of the client show no key. */
   [Symbol.for("nodejs.util.inspect.custom")](): string {
-    return `SalesTaxClient { baseUrl: ${JSON.stringify(this.settings.baseUrl)}, connectionId: ${JSON.stringify(this.#connectionId)}, background: ${this.#background} }`
+    return `SalesTaxClient { baseUrl: ${JSON.stringify(this.settings.baseUrl)}, connectionId: ${JSON.stringify(this.#call.connectionId)}, background: ${this.#background} }`
   }
 
   toJSON(): Record<string, unknown> {

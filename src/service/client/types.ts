@@ -5,6 +5,7 @@ import type {
   CertificateList,
   CertificateRecord,
   HealthResponse,
+  ListCertificatesQuery,
   OperationId,
   OrderRecord,
   PingResponse,
@@ -63,17 +64,11 @@ export interface SalesTaxClientOptions {
   attemptBodies?: boolean
 }
 
-/** List-certificates filters in their natural types (the client writes the query string). */
-export interface ListCertificatesInput {
-  limit: number
-  cursor: string
-  ascending: boolean
-  sortBy: "id" | "createdDate"
-  customerId: string
-  disabled: boolean
-  /** Defaults to the client's connectionId; null lists every connection the key may see. */
-  connectionId: string | null
-}
+/**
+ * List-certificates filters in their natural types, the query schema's output (the client writes
+ * the query string); connectionId defaults to the client's, null lists every connection the key may see.
+ */
+export type ListCertificatesInput = Omit<ListCertificatesQuery, "connectionId"> & { connectionId: string | null }
 
 /** Response type of each operation after validation. */
 export interface OperationResponses {

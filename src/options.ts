@@ -20,6 +20,14 @@ export const PERIOD_KINDS = [
 ] as const
 export type PeriodKind = (typeof PERIOD_KINDS)[number]
 
+/** A whole number (of `unit`) from `min` (to `max`), each refusal naming the option. */
+function wholeNumber(name: string, min: number, max?: number, unit = "") {
+  const n = z.number().int(`${name} must be a whole number${unit}`).min(min, `${name} must be at least ${min}`)
+  return max === undefined ? n : n.max(max, `${name} must be at most ${max}`)
+}
+/** A percentage between 0 and 100. */
+const percentage = (error: string) => z.number().min(0, error).max(100, error)
+
 const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
 
 /** Option `nexus`: registered states (besides the admin's), threshold overrides, and whether crossings are logged. */
@@ -43,7 +51,7 @@ export const NexusOptionsSchema = z
       .default({}),
     warnings: z.boolean({ error: "nexus.warnings must be true or false" }).default(true),
   })
-  .default({ registered: [], thresholds: {}, warnings: true })
+  .prefault({})
 
 const ConnectionId = z
   .string({ error: "connectionId is required (the service connection id, at least 36 characters)" })
@@ -79,19 +87,12 @@ export const PluginOptionsSchema = z
     shippingTic: z.number().int().nonnegative("shippingTic must be a non-negative integer TIC").default(DEFAULT_SHIPPING_TIC),
     failurePolicy: z.enum(["block", "fallback"], { error: 'failurePolicy must be "block" or "fallback"' }).default("fallback"),
     /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
-    fallbackRate: z
-      .number()
-      .min(0, "fallbackRate is a percentage between 0 and 100")
-      .max(100, "fallbackRate is a percentage between 0 and 100")
-      .optional(),
+    fallbackRate: percentage("fallbackRate is a percentage between 0 and 100").optional(),
     /** Per-state percentages ({ TX: 8.25 }) used under "fallback" when no last-known rate exists; before `fallbackRate`. */
     fallbackRates: z
       .record(
         z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)"),
-        z
-          .number()
-          .min(0, "fallbackRates values are percentages between 0 and 100")
-          .max(100, "fallbackRates values are percentages between 0 and 100"),
+        percentage("fallbackRates values are percentages between 0 and 100"),
       )
       .optional(),
     timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
@@ -102,46 +103,28 @@ export const PluginOptionsSchema = z
       .default("placed"),
     filing: z
       .object({
-        maxAttempts: z.number().int().min(1, "filing.maxAttempts must be at least 1").default(8),
+        maxAttempts: wholeNumber("filing.maxAttempts", 1).default(8),
         /** Days a filing record keeps the destination's street lines (then city, state and ZIP only):
          *  a quarter's filing period and its return's due date (120); at least `sweep.days`. */
-        addressRetentionDays: z
-          .number()
-          .int("filing.addressRetentionDays must be a whole number of days")
-          .min(1, "filing.addressRetentionDays must be at least 1")
-          .max(3650, "filing.addressRetentionDays must be at most 3650")
-          .default(120),
+        addressRetentionDays: wholeNumber("filing.addressRetentionDays", 1, 3650, " of days").default(120),
       })
       .loose()
-      .default({ maxAttempts: 8, addressRetentionDays: 120 }),
+      .prefault({}),
     /** Refunds without a return (payment.refunded, admin refunds): "ignore" shows them as not filed in
      *  the admin (a button files one as a credit); "credit" files each as a standalone credit at once. */
     manualRefunds: z.enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' }).default("ignore"),
     /** The lost-event sweep: how often it runs (minutes, across all instances) and how far back it looks (days). */
     sweep: z
       .object({
-        everyMinutes: z
-          .number()
-          .int()
-          .min(1, "sweep.everyMinutes must be at least 1")
-          .max(1440, "sweep.everyMinutes must be at most 1440")
-          .default(15),
-        days: z.number().int().min(1, "sweep.days must be at least 1").max(366, "sweep.days must be at most 366").default(35),
+        everyMinutes: wholeNumber("sweep.everyMinutes", 1, 1440).default(15),
+        days: wholeNumber("sweep.days", 1, 366).default(35),
       })
-      .default({ everyMinutes: 15, days: 35 }),
+      .prefault({}),
     /** POST /store/sales-tax/verify-address: requests a minute per client and per cart (429 beyond). */
-    verifyAddressRateLimit: z
-      .number()
-      .int("verifyAddressRateLimit must be an integer (requests a minute)")
-      .min(1, "verifyAddressRateLimit must be at least 1")
-      .default(20),
+    verifyAddressRateLimit: wholeNumber("verifyAddressRateLimit", 1, undefined, " of requests a minute").default(20),
     /** POST /store/sales-tax/verify-address without a `cart_id`: requests a minute for ALL such
      *  requests together (per instance), a stricter shared budget; default `verifyAddressRateLimit`. */
-    verifyAddressAnonymousRateLimit: z
-      .number()
-      .int("verifyAddressAnonymousRateLimit must be an integer (requests a minute)")
-      .min(1, "verifyAddressAnonymousRateLimit must be at least 1")
-      .optional(),
+    verifyAddressAnonymousRateLimit: wholeNumber("verifyAddressAnonymousRateLimit", 1, undefined, " of requests a minute").optional(),
     /** How many proxy hops in front of Medusa to trust for the client address of the plugin's
      *  public routes' rate limits: false (default) = the TCP peer (req.socket.remoteAddress),
      *  X-Forwarded-For ignored; n = the address the n-th proxy from Medusa saw. Medusa sets
@@ -157,14 +140,9 @@ export const PluginOptionsSchema = z
       .object({
         enabled: z.boolean({ error: "log.enabled must be true or false" }).default(true),
         bodies: z.boolean({ error: "log.bodies must be true or false" }).default(false),
-        retentionDays: z
-          .number()
-          .int("log.retentionDays must be a whole number of days")
-          .min(1, "log.retentionDays must be at least 1")
-          .max(3650, "log.retentionDays must be at most 3650")
-          .default(14),
+        retentionDays: wholeNumber("log.retentionDays", 1, 3650, " of days").default(14),
       })
-      .default({ enabled: true, bodies: false, retentionDays: 14 }),
+      .prefault({}),
     /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
      *  calling the service for `halfOpenAfterMs`, then lets one probe through. */
     circuitBreaker: z
@@ -172,7 +150,7 @@ export const PluginOptionsSchema = z
         failures: z.number().int().min(1).default(5),
         halfOpenAfterMs: z.number().int().min(100).default(30000),
       })
-      .default({ failures: 5, halfOpenAfterMs: 30000 }),
+      .prefault({}),
     /**
      * Exemption certificates customers submit from the storefront (/store/sales-tax/certificates):
      * "review" (default) keeps each one pending until staff approve it in the customer widget (only

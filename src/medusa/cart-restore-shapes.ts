@@ -4,30 +4,22 @@
  * (cart-restore-shapes.test.ts, against the installed @medusajs/cart and link-modules) and by the
  * boot check (against the app's Cart Module), which turns the restore off when one is missing.
  */
-import { ADDRESS_COLUMNS, ADJUSTMENT_COLUMNS, CART_COLUMNS, SHIPPING_ADJUSTMENT_COLUMNS, TAX_LINE_COLUMNS } from "./cart-restore"
-
-/** The Cart Module methods the restore calls. */
-export const CART_RESTORE_METHODS = [
-  "deleteLineItems",
-  "restoreLineItems",
-  "updateLineItems",
-  "deleteShippingMethods",
-  "restoreShippingMethods",
-  "updateShippingMethods",
-  "setLineItemAdjustments",
-  "setShippingMethodAdjustments",
-  "setLineItemTaxLines",
-  "setShippingMethodTaxLines",
-  "updateAddresses",
-  "updateCarts",
-] as const
+import {
+  ADDRESS_COLUMNS,
+  ADJUSTMENT_COLUMNS,
+  CART_COLUMNS,
+  CART_RESTORE_METHODS,
+  LINE_KINDS,
+  SHIPPING_ADJUSTMENT_COLUMNS,
+  TAX_LINE_COLUMNS,
+} from "./cart-restore"
 
 /** Per Cart Module model (as @medusajs/cart/dist/models names it): the columns the restore reads and writes. */
 export const CART_RESTORE_COLUMNS: Record<string, readonly string[]> = {
   Cart: [...CART_COLUMNS, "shipping_address", "billing_address", "items", "shipping_methods"],
   Address: ADDRESS_COLUMNS,
-  LineItem: ["quantity", "unit_price", "is_custom_price", "tax_lines", "adjustments"],
-  ShippingMethod: ["amount", "tax_lines", "adjustments"],
+  LineItem: [...Object.keys(LINE_KINDS.items.values), "tax_lines", "adjustments"],
+  ShippingMethod: [...Object.keys(LINE_KINDS.shipping_methods.values), "tax_lines", "adjustments"],
   LineItemTaxLine: [...TAX_LINE_COLUMNS, "item"],
   ShippingMethodTaxLine: [...TAX_LINE_COLUMNS, "shipping_method"],
   LineItemAdjustment: [...ADJUSTMENT_COLUMNS, "item"],

@@ -102,7 +102,7 @@ describe("quotedStateHolds: the cart still carries the lines that run wrote", ()
     )
     expect(quotedStateHolds(quoted, inRow)).toBe(false)
     const dropped = now({})
-    dropped.shippingMethods = dropped.shippingMethods.map((m) => ({ ...m, tax_lines: [] }))
+    dropped.shipping_methods = dropped.shipping_methods.map((m) => ({ ...m, tax_lines: [] }))
     expect(quotedStateHolds(quoted, dropped)).toBe(false)
   })
 

@@ -8,7 +8,7 @@
  * Buys: the cart left exactly as it was (checkout-block.spec.ts). Contract test:
  * cart-restore-shapes.test.ts. Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
  */
-import type { BigNumberValue, ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../query"
@@ -42,17 +42,10 @@ interface LineRow {
   adjustments?: Row[] | null
 }
 /**
- * The Cart Module's writes of content read back by Query: Medusa's input DTOs type nullable
- * columns as non-null, so the rows as read are written through this view.
+ * The Cart Module's writes (CART_RESTORE_METHODS) of content read back by Query: Medusa's input DTOs
+ * type nullable columns as non-null, so the rows as read are written through this view.
  */
-interface ContentWrites {
-  updateLineItems(rows: { id: string; quantity: number | null; unit_price: number | null; is_custom_price: boolean }[]): Promise<unknown>
-  updateShippingMethods(rows: { id: string; amount: number | null }[]): Promise<unknown>
-  setShippingMethodAdjustments(cartId: string, rows: Row[]): Promise<unknown>
-  setLineItemTaxLines(cartId: string, rows: Row[]): Promise<unknown>
-  setShippingMethodTaxLines(cartId: string, rows: Row[]): Promise<unknown>
-  updateAddresses(rows: Row[]): Promise<unknown>
-}
+type CartWrites = Record<CartMethod, (...args: unknown[]) => Promise<unknown>>
 /** The cart as RESTORE_FIELDS reads it. */
 export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
   id: string
@@ -61,19 +54,15 @@ export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & 
   billing_address?: Row | null
   payment_collection?: { id: string } | null
   promotions?: ({ id: string } | null)[] | null
-  items?: LineRow[] | null
-  shipping_methods?: LineRow[] | null
-}
+} & Partial<Record<LineKind, LineRow[] | null>>
 
-export interface CartState {
+export interface CartState extends Record<LineKind, LineRow[]> {
   id: string
   /** Whether the provider quotes this cart (automatic taxes, a US shipping address). */
   usTaxed: boolean
   fields: Record<(typeof CART_COLUMNS)[number], unknown>
   /** The addresses as content (Medusa may replace an address row: the content is what must come back). */
   addresses: Record<(typeof ADDRESSES)[number], Row | null>
-  items: LineRow[]
-  shippingMethods: LineRow[]
   promotionIds: string[]
   /**
    * Set on a state taken from the last tax run, which does not read the promotion links: the cart's
@@ -111,6 +100,52 @@ export const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "
 export const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
 /** A shipping method's adjustment has no is_tax_inclusive (cart-restore-shapes.test.ts). */
 export const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
+
+/**
+ * Per kind of line: the column that names it in its tax lines and adjustments, its columns the
+ * restore sets back (as written), and the Cart Module's methods it writes through.
+ */
+export const LINE_KINDS = {
+  items: {
+    owner: "item_id",
+    values: { quantity: amountNumber, unit_price: amountNumber, is_custom_price: Boolean },
+    remove: "deleteLineItems",
+    restore: "restoreLineItems",
+    update: "updateLineItems",
+    derived: {
+      tax_lines: { columns: TAX_LINE_COLUMNS, set: "setLineItemTaxLines" },
+      adjustments: { columns: ADJUSTMENT_COLUMNS, set: "setLineItemAdjustments" },
+    },
+  },
+  shipping_methods: {
+    owner: "shipping_method_id",
+    values: { amount: amountNumber },
+    remove: "deleteShippingMethods",
+    restore: "restoreShippingMethods",
+    update: "updateShippingMethods",
+    derived: {
+      tax_lines: { columns: TAX_LINE_COLUMNS, set: "setShippingMethodTaxLines" },
+      adjustments: { columns: SHIPPING_ADJUSTMENT_COLUMNS, set: "setShippingMethodAdjustments" },
+    },
+  },
+} as const
+type LineKind = keyof typeof LINE_KINDS
+const KINDS = Object.keys(LINE_KINDS) as LineKind[]
+const DERIVED = ["tax_lines", "adjustments"] as const
+/** The Cart Module methods the restore calls (cart-restore-shapes.ts checks them). */
+export const CART_RESTORE_METHODS = [
+  ...KINDS.flatMap((kind) => {
+    const k = LINE_KINDS[kind]
+    return [k.remove, k.restore, k.update, ...DERIVED.map((d) => k.derived[d].set)]
+  }),
+  "updateAddresses",
+  "updateCarts",
+] as const
+type CartMethod = (typeof CART_RESTORE_METHODS)[number]
+
+/** A state's tax lines (or adjustments) of one kind of line, each naming its line. */
+const derivedRows = (s: CartState, kind: LineKind, derived: (typeof DERIVED)[number]): Row[] =>
+  s[kind].flatMap((l) => (l[derived] ?? []).map((r) => ({ ...r, [LINE_KINDS[kind].owner]: l.id })))
 
 /** What the restore reads of a cart (readCartState; the refresh hook's tax run reads them too: quotedCartState). */
 export const RESTORE_FIELDS = [
@@ -151,7 +186,7 @@ export function cartStateOf(c: CartRow): CartState {
       billing_address: c.billing_address ? pick(c.billing_address, ["id", ...ADDRESS_COLUMNS]) : null,
     },
     items: c.items ?? [],
-    shippingMethods: c.shipping_methods ?? [],
+    shipping_methods: c.shipping_methods ?? [],
     promotionIds: (c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : [])).sort(),
     hasPaymentCollection: !!c.payment_collection?.id,
   }
@@ -172,22 +207,16 @@ export const quotedLineKey = (t: Row): string => JSON.stringify(["id", "code", "
  * the tax lines the run left (`items`, `shipping`), which the restore checks (quotedStateHolds).
  */
 export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping: WrittenTaxLine[]): CartState {
-  const state = cartStateOf({ ...read, items: read.items ?? [], shipping_methods: read.shipping_methods ?? [] })
-  const of = (lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id", id: string) => lines.filter((l) => l[key] === id)
+  const state = cartStateOf(read)
+  const written = { items, shipping_methods: shipping }
   const quotedLines: Record<string, string[]> = {}
-  const withLines = (rows: LineRow[], lines: WrittenTaxLine[], key: "item_id" | "shipping_method_id") =>
-    rows.map((r) => {
-      const mine = of(lines, key, r.id)
+  for (const kind of KINDS)
+    state[kind] = state[kind].map((r) => {
+      const mine = written[kind].filter((l) => l[LINE_KINDS[kind].owner] === r.id)
       quotedLines[r.id] = mine.map(quotedLineKey).sort()
       return { ...r, tax_lines: mine }
     })
-  return {
-    ...state,
-    ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}),
-    items: withLines(state.items, items, "item_id"),
-    shippingMethods: withLines(state.shippingMethods, shipping, "shipping_method_id"),
-    quotedLines,
-  }
+  return { ...state, ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}), quotedLines }
 }
 
 /**
@@ -199,7 +228,7 @@ export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping
 export function quotedStateHolds(before: CartState, now: CartState): boolean {
   const lines = before.quotedLines
   if (!lines) return true
-  return [...now.items, ...now.shippingMethods].every((r) => {
+  return [...now.items, ...now.shipping_methods].every((r) => {
     const was = lines[r.id]
     if (!was) return true
     const is = new Set((r.tax_lines ?? []).map(quotedLineKey))
@@ -235,25 +264,14 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   const addr = (a: Row | null) => (a ? JSON.stringify(pick(a, ADDRESS_COLUMNS)) : null)
   for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
   const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
-  if (!sameSet(ids(before.items), ids(now.items))) out.push("items")
-  if (!sameSet(ids(before.shippingMethods), ids(now.shippingMethods))) out.push("shipping_methods")
+  for (const kind of KINDS) if (!sameSet(ids(before[kind]), ids(now[kind]))) out.push(kind)
   // derived rows as content, per item or shipping method
-  const rows = (s: CartState, lines: "items" | "shippingMethods", kind: "tax_lines" | "adjustments", cols: readonly string[]) => {
-    const owner = lines === "items" ? "item_id" : "shipping_method_id"
-    return contentSet(
-      s[lines].flatMap((l) => (l[kind] ?? []).map((r) => ({ ...r, [owner]: l.id }))),
-      cols,
-      owner,
-    )
-  }
-  const derived = [
-    ["items.tax_lines", "items", "tax_lines", TAX_LINE_COLUMNS],
-    ["shipping_methods.tax_lines", "shippingMethods", "tax_lines", TAX_LINE_COLUMNS],
-    ["items.adjustments", "items", "adjustments", ADJUSTMENT_COLUMNS],
-    ["shipping_methods.adjustments", "shippingMethods", "adjustments", SHIPPING_ADJUSTMENT_COLUMNS],
-  ] as const
-  for (const [name, lines, kind, cols] of derived)
-    if (!sameSet(rows(before, lines, kind, cols), rows(now, lines, kind, cols))) out.push(name)
+  for (const derived of DERIVED)
+    for (const kind of KINDS) {
+      const { owner, derived: columns } = LINE_KINDS[kind]
+      const rows = (s: CartState) => contentSet(derivedRows(s, kind, derived), columns[derived].columns, owner)
+      if (!sameSet(rows(before), rows(now))) out.push(`${kind}.${derived}`)
+    }
   if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")
   return out
 }
@@ -305,68 +323,30 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
   }
   const diff = cartStateDiff(before, now)
   if (!diff.length) return
-  const cart = scope.resolve<ICartModuleService>(Modules.CART)
-  const writes = scope.resolve<ContentWrites>(Modules.CART)
+  const cart = scope.resolve<CartWrites>(Modules.CART)
   const cartId = before.id
 
-  // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what changed
-  const byId = (rows: LineRow[]) => new Map(rows.map((r) => [r.id, r]))
-  const [bi, ni, bs, ns] = [byId(before.items), byId(now.items), byId(before.shippingMethods), byId(now.shippingMethods)]
-  const addedItems = [...ni.keys()].filter((id) => !bi.has(id))
-  const removedItems = [...bi.keys()].filter((id) => !ni.has(id))
-  const changedItems = [...bi.values()].filter((b) => {
-    const n = ni.get(b.id)
-    return (
-      n &&
-      (amountNumber(n.quantity) !== amountNumber(b.quantity) ||
-        amountNumber(n.unit_price) !== amountNumber(b.unit_price) ||
-        !!n.is_custom_price !== !!b.is_custom_price)
-    )
-  })
-  if (addedItems.length) await cart.deleteLineItems(addedItems)
-  if (removedItems.length) await cart.restoreLineItems(removedItems)
-  if (changedItems.length)
-    await writes.updateLineItems(
-      changedItems.map((b) => ({
-        id: b.id,
-        quantity: amountNumber(b.quantity),
-        unit_price: amountNumber(b.unit_price),
-        is_custom_price: !!b.is_custom_price,
-      })),
-    )
-  const addedShip = [...ns.keys()].filter((id) => !bs.has(id))
-  const removedShip = [...bs.keys()].filter((id) => !ns.has(id))
-  const changedShip = [...bs.values()].filter((b) => ns.has(b.id) && amountNumber(ns.get(b.id)!.amount) !== amountNumber(b.amount))
-  if (addedShip.length) await cart.deleteShippingMethods(addedShip)
-  if (removedShip.length) await cart.restoreShippingMethods(removedShip)
-  if (changedShip.length) await writes.updateShippingMethods(changedShip.map((b) => ({ id: b.id, amount: amountNumber(b.amount) })))
-
-  // derived rows, set back as content (new row ids)
-  if (diff.includes("items.adjustments") || removedItems.length) {
-    await cart.setLineItemAdjustments(
-      cartId,
-      before.items.flatMap((i) => (i.adjustments ?? []).map((a) => ({ ...pick(a, ADJUSTMENT_COLUMNS), item_id: i.id }))),
-    )
-  }
-  if (diff.includes("shipping_methods.adjustments") || removedShip.length) {
-    await writes.setShippingMethodAdjustments(
-      cartId,
-      before.shippingMethods.flatMap((m) =>
-        (m.adjustments ?? []).map((a) => ({ ...pick(a, SHIPPING_ADJUSTMENT_COLUMNS), shipping_method_id: m.id })),
-      ),
-    )
-  }
-  if (diff.includes("items.tax_lines") || removedItems.length) {
-    await writes.setLineItemTaxLines(
-      cartId,
-      before.items.flatMap((i) => (i.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), item_id: i.id }))),
-    )
-  }
-  if (diff.includes("shipping_methods.tax_lines") || removedShip.length) {
-    await writes.setShippingMethodTaxLines(
-      cartId,
-      before.shippingMethods.flatMap((m) => (m.tax_lines ?? []).map((t) => ({ ...pick(t, TAX_LINE_COLUMNS), shipping_method_id: m.id }))),
-    )
+  // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what
+  // changed; then their derived rows as content (new row ids)
+  for (const kind of KINDS) {
+    const k = LINE_KINDS[kind]
+    const values = (r: LineRow) => Object.fromEntries(Object.entries(k.values).map(([c, as]) => [c, as(r[c as keyof LineRow])]))
+    const was = new Map(before[kind].map((r) => [r.id, r]))
+    const is = new Map(now[kind].map((r) => [r.id, r]))
+    const added = [...is.keys()].filter((id) => !was.has(id))
+    const removed = [...was.keys()].filter((id) => !is.has(id))
+    const changed = [...was.values()].filter((b) => is.has(b.id) && JSON.stringify(values(is.get(b.id)!)) !== JSON.stringify(values(b)))
+    if (added.length) await cart[k.remove](added)
+    if (removed.length) await cart[k.restore](removed)
+    if (changed.length) await cart[k.update](changed.map((b) => ({ id: b.id, ...values(b) })))
+    for (const derived of DERIVED) {
+      const { columns, set } = k.derived[derived]
+      if (diff.includes(`${kind}.${derived}`) || removed.length)
+        await cart[set](
+          cartId,
+          derivedRows(before, kind, derived).map((r) => pick(r, [...columns, k.owner])),
+        )
+    }
   }
 
   // promotion links (cart ↔ promotion)
@@ -392,7 +372,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
     else if (!is) update[k] = pick(was, ADDRESS_COLUMNS)
     else addressRows.push({ id: is.id, ...pick(was, ADDRESS_COLUMNS) })
   }
-  if (addressRows.length) await writes.updateAddresses(addressRows)
+  if (addressRows.length) await cart.updateAddresses(addressRows)
   if (Object.keys(update).length) await cart.updateCarts([{ id: cartId, ...update }])
 
   if (before.hasPaymentCollection || now.hasPaymentCollection) {

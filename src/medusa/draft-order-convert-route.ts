@@ -5,12 +5,12 @@
  * (checkout.spec.ts, typed addresses). When Medusa gives the workflow a hook, the contract test fails: move the
  * guard there. Contract test: draft-order-convert-route.test.ts. Boot check: the route file.
  */
-import { medusaDistHas } from "./installed"
+import { medusaDistHas, medusaRouteFile } from "./installed"
 
 /** The route the guard is mounted on (src/api/admin/sales-tax/draft-order-guard.ts). */
 export const DRAFT_ORDER_CONVERT_ROUTE = "/admin/draft-orders/:id/convert-to-order"
 /** Its file in @medusajs/medusa's dist. */
-export const DRAFT_ORDER_CONVERT_ROUTE_FILE = "api/admin/draft-orders/[id]/convert-to-order/route.js"
+export const DRAFT_ORDER_CONVERT_ROUTE_FILE = medusaRouteFile(DRAFT_ORDER_CONVERT_ROUTE)
 
 /** Whether the installed @medusajs/medusa serves the route. */
 export function draftOrderConvertRouteExists(): boolean {

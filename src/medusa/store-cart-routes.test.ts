@@ -14,13 +14,14 @@ import {
   storeCartRouteDifferences,
   unwrapWorkflowError,
 } from "./store-cart-routes"
-import { installedSource } from "./installed"
+import { installedSource, medusaRouteFile } from "./installed"
 
 describe("store cart routes (contract with the installed @medusajs/medusa)", () => {
   it("every route file exists and answers with the cart under the key the plugin reads", () => {
     expect(storeCartRouteDifferences()).toEqual([])
     for (const r of STORE_CART_MUTATIONS) {
-      expect([r.file, answerKeys(installedSource("@medusajs/medusa", r.file)!)]).toEqual([r.file, expect.arrayContaining([r.answers])])
+      const file = medusaRouteFile(r.matcher)
+      expect([file, answerKeys(installedSource("@medusajs/medusa", file)!)]).toEqual([file, expect.arrayContaining([r.answers])])
     }
   })
 

@@ -7,41 +7,24 @@
  * put back (checkout-block.spec.ts, checkout.spec.ts). Contract test: store-cart-routes.test.ts.
  * Boot check: the route files; a missing one passes through (the answer is Medusa's).
  */
-import { installedSource } from "./installed"
+import { installedSource, medusaRouteFile } from "./installed"
 
 export interface StoreCartRoute {
   /** the route as a middleware matcher */
   matcher: string
   methods: readonly ("POST" | "DELETE")[]
-  /** its file in @medusajs/medusa's dist */
-  file: string
   /** the key of the answer that holds the cart */
   answers: "cart" | "parent"
 }
 
 /** The store cart mutations whose answers the plugin refreshes (src/checkout/store/tax-resync.ts). */
 export const STORE_CART_MUTATIONS: readonly StoreCartRoute[] = [
-  { matcher: "/store/carts/:id", methods: ["POST"], file: "api/store/carts/[id]/route.js", answers: "cart" },
-  { matcher: "/store/carts/:id/line-items", methods: ["POST"], file: "api/store/carts/[id]/line-items/route.js", answers: "cart" },
-  {
-    matcher: "/store/carts/:id/line-items/:line_id",
-    methods: ["POST", "DELETE"],
-    file: "api/store/carts/[id]/line-items/[line_id]/route.js",
-    answers: "parent",
-  },
-  {
-    matcher: "/store/carts/:id/promotions",
-    methods: ["POST", "DELETE"],
-    file: "api/store/carts/[id]/promotions/route.js",
-    answers: "cart",
-  },
-  {
-    matcher: "/store/carts/:id/shipping-methods",
-    methods: ["POST"],
-    file: "api/store/carts/[id]/shipping-methods/route.js",
-    answers: "cart",
-  },
-  { matcher: "/store/carts/:id/customer", methods: ["POST"], file: "api/store/carts/[id]/customer/route.js", answers: "cart" },
+  { matcher: "/store/carts/:id", methods: ["POST"], answers: "cart" },
+  { matcher: "/store/carts/:id/line-items", methods: ["POST"], answers: "cart" },
+  { matcher: "/store/carts/:id/line-items/:line_id", methods: ["POST", "DELETE"], answers: "parent" },
+  { matcher: "/store/carts/:id/promotions", methods: ["POST", "DELETE"], answers: "cart" },
+  { matcher: "/store/carts/:id/shipping-methods", methods: ["POST"], answers: "cart" },
+  { matcher: "/store/carts/:id/customer", methods: ["POST"], answers: "cart" },
 ]
 
 /** A store cart route's path, its cart id captured. */
@@ -77,10 +60,11 @@ export function storeCartRouteDifferences(
 ): string[] {
   const out: string[] = []
   for (const r of STORE_CART_MUTATIONS) {
-    const src = read(r.file)
-    if (src === undefined) out.push(`${r.file}: missing`)
-    else if (!answerKeys(src).includes(r.answers)) out.push(`${r.file}: no res.json answer with \`${r.answers}\``)
-    else if (!src.includes(ANSWER_FIELDS)) out.push(`${r.file}: its answer is not read with ${ANSWER_FIELDS}`)
+    const file = medusaRouteFile(r.matcher)
+    const src = read(file)
+    if (src === undefined) out.push(`${file}: missing`)
+    else if (!answerKeys(src).includes(r.answers)) out.push(`${file}: no res.json answer with \`${r.answers}\``)
+    else if (!src.includes(ANSWER_FIELDS)) out.push(`${file}: its answer is not read with ${ANSWER_FIELDS}`)
   }
   return out
 }

@@ -27,15 +27,23 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
 /** GETs an admin route's JSON as `useLoad` does, again whenever the path changes. */
 export const useApi = <T>(path: string) => useLoad(() => api<T>(path), [path])
 
-/** `run(key, fn)`: `busy` is `key` while `fn` runs; a failure goes to `onError` (a toast by default). One action at a time. */
-export function useBusy<K extends string = string>(onError: (message: string) => void = toastError) {
+/**
+ * `run(key, fn)`: `busy` is `key` while `fn` runs; a failure's message is `error` until the next run,
+ * and goes to `onError` (a toast by default, nowhere else with null). One action at a time.
+ */
+export function useBusy<K extends string = string>(onError: ((message: string) => void) | null = toastError) {
   const [busy, setBusy] = useState<K | null>(null)
+  const [error, setError] = useState<string | null>(null)
   const run = async (key: K, fn: () => Promise<unknown>): Promise<void> => {
     setBusy(key)
-    await fn().catch((e: unknown) => onError(errorMessage(e)))
+    setError(null)
+    await fn().catch((e: unknown) => {
+      setError(errorMessage(e))
+      onError?.(errorMessage(e))
+    })
     setBusy(null)
   }
-  return { busy, run }
+  return { busy, run, error, setError }
 }
 
 /** A form's submit: `busy` while it runs; a failure's located messages in `errors`, any other to `onError`. */

@@ -1,14 +1,144 @@
 import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types"
-import { useState } from "react"
-import { certificateCells } from "../components/certificate-row"
+import { Text, toast, usePrompt } from "@medusajs/ui"
+import { useState, type ReactNode } from "react"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { Choice, DataTable, Section } from "../components/ui"
-import { api } from "../lib/api"
+import { type BadgeColor, Btn, Choice, DataTable, Field, Note, Section, Tag } from "../components/ui"
+import { api, post } from "../lib/api"
+import { humanize } from "../lib/certificate-form"
 import { connectionLabel, connectionQuery } from "../lib/connections"
-import { useApi, useLoad } from "../lib/hooks"
+import { useApi, useBusy, useLoad, useSubmit } from "../lib/hooks"
 import type { AdminCertificatesResponse } from "../../certificates/shopper"
 import type { AdminConnectionsResponse } from "../../setup/routes"
+
+type ListedCertificate = AdminCertificatesResponse["certificates"][number]
+
+const STATUS_BADGES: Record<ListedCertificate["status"], [label: string, color: BadgeColor]> = {
+  active: ["Active", "green"],
+  pending: ["Awaiting review", "orange"],
+  rejected: ["Rejected", "red"],
+  used: ["Used", "blue"],
+  disabled: ["Disabled", "grey"],
+}
+
+/**
+ * The cells of a certificate's row: states, reason, who made it, status, then its actions: Approve
+ * or Reject (with the reason the customer sees) for one awaiting review, Disable (after a prompt) for an active one.
+ */
+function certificateCells(c: ListedCertificate, query: string, onChanged: () => void): ReactNode[] {
+  const [label, color] = STATUS_BADGES[c.status]
+  return [
+    <>
+      <Text size="small" weight="plus">
+        {c.states.map((s) => (s.identificationNumber ? `${s.abbreviation} (${s.identificationNumber})` : s.abbreviation)).join(", ")}
+      </Text>
+      <Note tone="subtle">{`${c.customerName}${c.singlePurchase ? " · single purchase" : ""}`}</Note>
+    </>,
+    <>
+      <Text size="small">{humanize(c.reason)}</Text>
+      <Note tone="subtle">{humanize(c.customerBusinessType)}</Note>
+    </>,
+    <>
+      <Note>{new Date(c.createdDate).toLocaleDateString()}</Note>
+      {c.createdBy ? (
+        <Note tone="subtle" testId="certificate-created-by">
+          {c.createdBy === "customer" ? "by the customer" : "by staff"}
+        </Note>
+      ) : null}
+    </>,
+    <>
+      <Tag color={color} testId="certificate-status">
+        {label}
+      </Tag>
+      {c.status === "used" && c.usedByOrderId ? (
+        <Note tone="subtle" testId="certificate-used-by">
+          by order {c.usedByOrderId}
+        </Note>
+      ) : null}
+      {c.status === "rejected" && c.review?.rejectionReason ? (
+        <Note tone="subtle" testId="certificate-rejection-reason">
+          {c.review.rejectionReason}
+        </Note>
+      ) : null}
+    </>,
+    <CertificateActions c={c} query={query} onChanged={onChanged} />,
+  ]
+}
+
+function CertificateActions({ c, query, onChanged }: { c: ListedCertificate; query: string; onChanged: () => void }) {
+  const prompt = usePrompt()
+  const { busy, run } = useBusy<"disable" | "approve">()
+  const reject = useSubmit()
+  const [rejecting, setRejecting] = useState(false)
+  const [reason, setReason] = useState("")
+  const path = `/admin/sales-tax/certificates/${encodeURIComponent(c.certificateId)}`
+
+  const disable = async () => {
+    const ok = await prompt({
+      title: "Disable this certificate?",
+      description: `Orders will be taxed in ${c.states.map((s) => s.abbreviation).join(", ")} again. The certificate stays on record as disabled. Orders already filed under it stay filed as they were charged.`,
+      confirmText: "Disable",
+      cancelText: "Cancel",
+    })
+    if (!ok) return
+    await run("disable", async () => {
+      await api(`${path}${query}`, { method: "DELETE" })
+      toast.success("Certificate disabled")
+      onChanged()
+    })
+  }
+  const review = (body: { decision: "approve" } | { decision: "reject"; reason: string }) =>
+    post(`${path}/review${query}`, body).then(() => {
+      toast.success(body.decision === "approve" ? "Certificate approved: it exempts from the customer's next cart" : "Certificate rejected")
+      onChanged()
+    })
+  const confirmReject = () =>
+    reason.trim()
+      ? reject.submit(() => review({ decision: "reject", reason: reason.trim() }).then(() => (setRejecting(false), setReason(""))))
+      : reject.setErrors({ reason: "Say why: the customer sees this reason" })
+  const reasonError = reject.errors.reason ?? Object.values(reject.errors)[0]
+
+  return (
+    <div className="flex flex-col items-end gap-y-1">
+      {c.status === "pending" ? (
+        <div className="flex gap-x-1">
+          <Btn busy={busy === "approve"} onClick={() => run("approve", () => review({ decision: "approve" }))} testId="certificate-approve">
+            Approve
+          </Btn>
+          <Btn variant="transparent" onClick={() => setRejecting(true)} testId="certificate-reject">
+            Reject
+          </Btn>
+        </div>
+      ) : null}
+      {rejecting ? (
+        <div className="flex flex-col gap-y-1" data-testid="certificate-reject-form">
+          <Field
+            id="certificate-reject-reason"
+            label="Reason the customer sees"
+            small
+            value={reason}
+            onChange={setReason}
+            error={reasonError}
+            errorTestId="certificate-reject-error"
+          />
+          <div className="flex gap-x-1">
+            <Btn variant="danger" busy={reject.busy} onClick={confirmReject} testId="certificate-reject-confirm">
+              Reject
+            </Btn>
+            <Btn variant="transparent" onClick={() => setRejecting(false)}>
+              Cancel
+            </Btn>
+          </div>
+        </div>
+      ) : null}
+      {c.status === "active" ? (
+        <Btn variant="transparent" busy={busy === "disable"} onClick={disable} testId="certificate-disable">
+          Disable
+        </Btn>
+      ) : null}
+    </div>
+  )
+}
 
 /**
  * Customer page: exemption certificates at the Sales Tax Service, create and disable; review the

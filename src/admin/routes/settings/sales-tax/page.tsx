@@ -103,11 +103,13 @@ const SalesTaxSettingsPage = () => {
           <LocationsSection />
 
           <Section title="Options in force" testId="settings-options">
-            {flatten(data.options).map(([k, v]) => (
-              <Row key={k} label={k} testId={`option-${k}`}>
-                {v}
-              </Row>
-            ))}
+            <div className="py-2">
+              {flatten(data.options).map(([k, v]) => (
+                <Row key={k} label={k} testId={`option-${k}`}>
+                  {v}
+                </Row>
+              ))}
+            </div>
           </Section>
 
           <Section title="TIC coverage" testId="settings-coverage">

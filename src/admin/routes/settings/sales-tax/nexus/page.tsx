@@ -1,5 +1,4 @@
 import { Container, Text } from "@medusajs/ui"
-import { useState } from "react"
 import { post } from "../../../../lib/api"
 import { useApi, useBusy } from "../../../../lib/hooks"
 import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Tag } from "../../../../components/ui"
@@ -32,12 +31,10 @@ function threshold({ threshold: t }: ExposureRow): string {
 /** Settings → Sales Tax → Nexus: where the store is about to owe sales tax (src/nexus), each state with Mark registered. */
 const NexusPage = () => {
   const load = useApi<{ nexus: NexusReport }>("/admin/sales-tax/nexus")
-  const [saveError, setSaveError] = useState<string | null>(null)
-  const { busy, run } = useBusy(setSaveError)
+  const { busy, run, error: saveError } = useBusy(null)
   const report = load.data?.nexus
   const mark = (state: string, registered: boolean) =>
     run(state, async () => {
-      setSaveError(null)
       await post("/admin/sales-tax/nexus/registrations", { state, registered })
       await load.reload()
     })

@@ -13,13 +13,9 @@ const SHOWN = 200
 const TicsPage = () => {
   const [csv, setCsv] = useState<{ text: string; name: string } | null>(null)
   const [plan, setPlan] = useState<ImportPlan | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const { busy, run } = useBusy<"export" | "preview" | "apply">(setError)
+  // an action's failure, or the import's progress read failing, shown under the file input
+  const { busy, run, error, setError } = useBusy<"export" | "preview" | "apply">(null)
   const { job, setJob, start } = useJob<TicImportJob>("/admin/sales-tax/tics/import/apply", "job", 500, undefined, setError)
-  const act = (what: "export" | "preview" | "apply", fn: () => Promise<unknown>) => {
-    setError(null)
-    return run(what, fn)
-  }
 
   const onFile = async (file: File | undefined) => {
     setPlan(null)
@@ -27,13 +23,13 @@ const TicsPage = () => {
     if (!file) return
     const text = await file.text()
     setCsv({ text, name: file.name })
-    await act("preview", async () => {
+    await run("preview", async () => {
       setPlan((await post<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { csv: text })).plan)
     })
   }
 
   const apply = (mode: "all" | "valid_rows") =>
-    act("apply", async () => {
+    run("apply", async () => {
       const body = { csv: csv?.text, mode, ...(plan ? { preview_hash: plan.hash } : {}) }
       start((await post<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", body)).job)
     })
@@ -49,7 +45,7 @@ const TicsPage = () => {
           <NavLink to="/settings/sales-tax">Sales Tax</NavLink>
           <Btn
             busy={busy === "export"}
-            onClick={() => act("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
+            onClick={() => run("export", () => downloadFile("/admin/sales-tax/tics/export", "sales-tax-product-tics.csv"))}
             testId="tics-export"
           >
             Export CSV

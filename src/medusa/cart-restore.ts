@@ -130,8 +130,9 @@ export const LINE_KINDS = {
   },
 } as const
 type LineKind = keyof typeof LINE_KINDS
-const KINDS = Object.keys(LINE_KINDS) as LineKind[]
-const DERIVED = ["tax_lines", "adjustments"] as const
+export const KINDS = Object.keys(LINE_KINDS) as LineKind[]
+/** What each line carries that the restore sets back as content. */
+export const DERIVED = ["tax_lines", "adjustments"] as const
 /** The Cart Module methods the restore calls (cart-restore-shapes.ts checks them). */
 export const CART_RESTORE_METHODS = [
   ...KINDS.flatMap((kind) => {

@@ -3,7 +3,7 @@
 // be a 500; `..` reaching the client would be a path traversal at the service).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { excerpt, invalidData } from "./input-guard"
+import { excerpt, invalidData, type InputProblem } from "./input-guard"
 
 /** A Medusa id: `<prefix>_` then letters, digits and underscores (ULIDs in practice), 1-64 of them. */
 function medusaId(prefixes: readonly string[], what: string, suffix = "") {
@@ -31,11 +31,7 @@ export const ID_SHAPES = {
 export type IdShape = keyof typeof ID_SHAPES
 
 /** Checks one path parameter against a shape; the located error or undefined. */
-export function checkParam(
-  name: string,
-  value: unknown,
-  shape: IdShape,
-): { location: string; message: string; value: unknown } | undefined {
+export function checkParam(name: string, value: unknown, shape: IdShape): InputProblem | undefined {
   const r = ID_SHAPES[shape].safeParse(value)
   if (r.success) return undefined
   return { location: `path.${name}`, message: `${name} ${r.error.issues[0]?.message ?? "is not valid"}`, value: excerpt(value) }

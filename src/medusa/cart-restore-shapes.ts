@@ -5,10 +5,13 @@
  * boot check (against the app's Cart Module), which turns the restore off when one is missing.
  */
 import {
+  ADDRESSES,
   ADDRESS_COLUMNS,
   ADJUSTMENT_COLUMNS,
   CART_COLUMNS,
   CART_RESTORE_METHODS,
+  DERIVED,
+  KINDS,
   LINE_KINDS,
   SHIPPING_ADJUSTMENT_COLUMNS,
   TAX_LINE_COLUMNS,
@@ -16,10 +19,10 @@ import {
 
 /** Per Cart Module model (as @medusajs/cart/dist/models names it): the columns the restore reads and writes. */
 export const CART_RESTORE_COLUMNS: Record<string, readonly string[]> = {
-  Cart: [...CART_COLUMNS, "shipping_address", "billing_address", "items", "shipping_methods"],
+  Cart: [...CART_COLUMNS, ...ADDRESSES, ...KINDS],
   Address: ADDRESS_COLUMNS,
-  LineItem: [...Object.keys(LINE_KINDS.items.values), "tax_lines", "adjustments"],
-  ShippingMethod: [...Object.keys(LINE_KINDS.shipping_methods.values), "tax_lines", "adjustments"],
+  LineItem: [...Object.keys(LINE_KINDS.items.values), ...DERIVED],
+  ShippingMethod: [...Object.keys(LINE_KINDS.shipping_methods.values), ...DERIVED],
   LineItemTaxLine: [...TAX_LINE_COLUMNS, "item"],
   ShippingMethodTaxLine: [...TAX_LINE_COLUMNS, "shipping_method"],
   LineItemAdjustment: [...ADJUSTMENT_COLUMNS, "item"],

@@ -130,8 +130,9 @@ export const LINE_KINDS = {
   },
 } as const
 type LineKind = keyof typeof LINE_KINDS
-const KINDS = Object.keys(LINE_KINDS) as LineKind[]
-const DERIVED = ["tax_lines", "adjustments"] as const
+export const KINDS = Object.keys(LINE_KINDS) as LineKind[]
+/** What each line carries that the restore sets back as content. */
+export const DERIVED = ["tax_lines", "adjustments"] as const
 /** The Cart Module methods the restore calls (cart-restore-shapes.ts checks them). */
 export const CART_RESTORE_METHODS = [
   ...KINDS.flatMap((kind) => {
@@ -151,21 +152,11 @@ const derivedRows = (s: CartState, kind: LineKind, derived: (typeof DERIVED)[num
 export const RESTORE_FIELDS = [
   "id",
   ...CART_COLUMNS,
-  "shipping_address.*",
-  "billing_address.*",
+  ...ADDRESSES.map((a) => `${a}.*`),
   "region.automatic_taxes",
   "payment_collection.id",
   "promotions.id",
-  "items.id",
-  "items.quantity",
-  "items.unit_price",
-  "items.is_custom_price",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "shipping_methods.id",
-  "shipping_methods.amount",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
+  ...KINDS.flatMap((k) => [`${k}.id`, ...Object.keys(LINE_KINDS[k].values).map((c) => `${k}.${c}`), ...DERIVED.map((d) => `${k}.${d}.*`)]),
 ]
 
 /** The cart as it is now, or undefined when there is no such cart. */

@@ -40,8 +40,12 @@ function standingOf(r: OriginRow): CertificateStanding {
   }
 }
 
-export type TicTargetType = "product" | "product_type" | "product_category"
-export const TIC_TARGET_TYPES: readonly TicTargetType[] = ["product", "product_type", "product_category"]
+export const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
+export type TicTargetType = (typeof TIC_TARGET_TYPES)[number]
+/** A target's TIC (null: none). */
+type TargetTic = { target_type: TicTargetType; target_id: string; tic: number | null }
+/** A target whose TIC was not what a change expected: the TIC it has `now`. */
+type MovedTic = Omit<TargetTic, "tic"> & { now: number | null }
 
 function checkTarget(targetType: string): asserts targetType is TicTargetType {
   if (!TIC_TARGET_TYPES.includes(targetType as TicTargetType)) {
@@ -125,11 +129,7 @@ export class SalesTaxModuleService
   }
 
   /** Sets (or with null clears) the TIC of one target. */
-  async setTic(
-    targetType: TicTargetType,
-    targetId: string,
-    tic: number | null,
-  ): Promise<{ target_type: TicTargetType; target_id: string; tic: number | null }> {
+  async setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<TargetTic> {
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
     await this.applyTicChanges([{ target_type: targetType, target_id: targetId, tic }])
@@ -143,11 +143,11 @@ export class SalesTaxModuleService
    */
   @InjectTransactionManager()
   async applyTicChanges(
-    changes: { target_type: TicTargetType; target_id: string; tic: number | null; from?: number | null }[],
+    changes: (TargetTic & { from?: number | null })[],
     onProgress?: (done: number) => void,
     @MedusaContext() sharedContext: Context = {},
-  ): Promise<{ target_type: TicTargetType; target_id: string; now: number | null }[]> {
-    const moved: { target_type: TicTargetType; target_id: string; now: number | null }[] = []
+  ): Promise<MovedTic[]> {
+    const moved: MovedTic[] = []
     const BATCH = 500
     for (const c of changes) checkTarget(c.target_type)
     let done = 0

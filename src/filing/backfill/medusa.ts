@@ -10,8 +10,8 @@ import type { CompletionMode } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
 import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
-import { readOrders } from "../order-reader"
-import { graph, graphPage } from "../../query"
+import { orderPages, readOrders } from "../order-reader"
+import { graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
 import { filingProcessorDeps, filingStore } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
@@ -72,7 +72,6 @@ export async function loadBackfillPage(
   options: PluginOptions,
   ids: string[],
 ): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
-  if (!ids.length) return { orders: [], notFiled: [], failed: [] }
   const orders = await readOrders(container, ids)
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []
@@ -150,30 +149,19 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     ledger: recordLedger(container),
     concurrency: opts.concurrency ?? 8,
   })
-  const page = async (skip: number) => {
-    const data = await graph<{ id: string }>(container, {
-      entity: "order",
-      fields: ["id"],
-      filters: rangeFilter(opts),
-      pagination: { skip, take: batchSize, order: { created_at: "ASC", id: "ASC" } },
-    })
-    const ids = data.map((o) => o.id)
-    return { ids, ...(await loadBackfillPage(container, options, ids)) }
+  const pages = orderPages(container, rangeFilter(opts), batchSize)
+  const page = async () => {
+    const next = await pages.next()
+    const ids = next.done ? [] : next.value.map((o) => o.id)
+    return ids.length ? loadBackfillPage(container, options, ids) : null
   }
   // the next page is read while the current one is at the service; its failure surfaces at its
   // `await` below (the handler only keeps Node from calling it unhandled in the meantime)
   const prefetch = <T>(p: Promise<T>) => (p.catch(() => undefined), p)
-  let skip = 0
   let resumed = false
-  let next = prefetch(page(skip))
-  for (;;) {
-    const cur = await next
-    if (!cur.ids.length) break
-    skip += cur.ids.length
-    next =
-      cur.ids.length < batchSize || opts.shouldStop?.()
-        ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] })
-        : prefetch(page(skip))
+  let next = prefetch(page())
+  for (let cur = await next; cur; cur = await next) {
+    next = opts.shouldStop?.() ? Promise.resolve(null) : prefetch(page())
     const out = await runner.runBatch(cur.orders)
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)

@@ -23,7 +23,7 @@ import { sanitizeError, toIso } from "./decisions-retry"
 import { dec } from "../money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
-import { newRecordFor, sortRefunds, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
+import { newRecordFor, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
 
 export class FilingCalls {
   constructor(
@@ -145,7 +145,7 @@ export class FilingCalls {
   ): Promise<FilingRecordDTO> {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
-    for (const r of sortRefunds(refunds)) {
+    for (const r of [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))) {
       if (r.state === "refunded" || r.state === "superseded") continue
       if (rec.voided_at) {
         await store.patchRefund(r.id, { state: "superseded" })

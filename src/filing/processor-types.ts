@@ -4,7 +4,6 @@ import type { SalesTaxClient } from "../service/client"
 import type {
   CompletionMode,
   EditIntent,
-  FilingRefundDTO,
   FilingSnapshot,
   FilingStore,
   NewRecord,
@@ -107,8 +106,4 @@ export function byStatus<T>(err: unknown, answers: Record<number, T>): T {
 
 export function rootOf(record: Pick<NewRecord, "order_id" | "parent_order_id">): string {
   return record.parent_order_id ?? record.order_id
-}
-
-export function sortRefunds(refunds: FilingRefundDTO[]): FilingRefundDTO[] {
-  return [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))
 }

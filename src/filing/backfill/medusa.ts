@@ -9,7 +9,7 @@ import { getPluginOptions, type PluginOptions } from "../../options"
 import type { CompletionMode } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
-import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
+import { refundItems, returnedItems, type ReturnRow } from "../order-rows"
 import { orderPages, readOrders } from "../order-reader"
 import { graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
@@ -23,6 +23,7 @@ import {
   newProgress,
   type BackfillLedger,
   type BackfillOrder,
+  type BackfillRefund,
   type BackfillProgress,
 } from "./core"
 
@@ -52,17 +53,19 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first. */
-export function pastReturns(returns: ReturnRow[] | null | undefined) {
+/**
+ * Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds,
+ * oldest first; one that refunds shipping (metadata refund_shipping, as the live filing reads it)
+ * refunds the order's own shipping lines (`shippingIds`) too.
+ */
+export function pastReturns(returns: ReturnRow[] | null | undefined, shippingIds: string[]): BackfillRefund[] {
   return (returns ?? [])
-    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at)
+    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at && refundItems(r.items, (i) => i.received_quantity).length)
     .map((r) => ({
       key: r.id,
-      items: refundItems(r.items, (i) => i.received_quantity),
+      items: returnedItems(r, shippingIds),
       returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
-      refundShipping: refundsShipping(r.metadata),
     }))
-    .filter((r) => r.items.length)
     .sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
 }
 
@@ -105,13 +108,8 @@ export async function loadBackfillPage(
     // the snapshot's item lines are the whole quantity as charged (buildSnapshot: wholeItemCharge,
     // tax-inclusive prices at their net); the returns are filed as refunds of their own
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(o, mode)
-    const parts = [snapshot, ...(siblings ?? [])]
-    // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
-    const shipping = parts.flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 })))
-    const refunds = pastReturns(o.returns).map(({ refundShipping, ...r }) => ({
-      ...r,
-      items: refundShipping ? [...r.items, ...shipping] : r.items,
-    }))
+    const shipping = [snapshot, ...(siblings ?? [])].flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => l.itemId))
+    const refunds = pastReturns(o.returns, shipping)
     // shipped from several locations: one service order per origin; the processor routes each return's lines to its own
     out.push({ snapshot, ...(siblings?.length ? { siblings } : {}), completedAt: completed ? completed.toISOString() : null, refunds })
   }

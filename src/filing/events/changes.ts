@@ -48,7 +48,7 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
 export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)
   if (!c) return null
-  if (c.type === "refund") return claimRefund(container, claimId).then((t) => refundTarget(container, t, deps))
+  if (c.type === "refund") return refundTarget(container, claimRefund(c), deps)
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
   const { record, order } = await orderRecordInput(container, c.order_id, options)
@@ -95,10 +95,9 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
 
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
 export async function onExchangeCreated(container: MedusaContainer, exchangeId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
-  const out: FilingResult[] = []
-  const refunded = await refundTarget(container, await exchangeRefund(container, exchangeId), deps)
-  if (refunded) out.push(refunded)
   const x = await loadExchange(container, exchangeId)
+  const refunded = await refundTarget(container, exchangeRefund(x), deps)
+  const out: FilingResult[] = refunded ? [refunded] : []
   if (!x) return out
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out

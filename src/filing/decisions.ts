@@ -150,30 +150,17 @@ export function requoteRequest(s: FilingSnapshot): CalculateCartsRequest {
   return { items: [{ cartId: s.cartId ?? undefined, ...orderParties(s), lineItems: s.lines.map(serviceLineItem) }] }
 }
 
-export interface LineComparison {
-  itemId: string
-  charged: number
-  quoted: number | null
-}
-export interface Comparison {
-  equal: boolean
-  lines: LineComparison[]
-  chargedTotal: number
-  quotedTotal: number
-  /** quoted - charged */
-  difference: number
-  /** why the order takes the direct path even when amounts agree */
-  reason?: "fallback" | "no_cart" | "line_mismatch" | "amount"
-}
-
 export function chargedTotal(lines: FilingLine[]): number {
   return roundCents(sum(lines.map((l) => l.chargedTax)))
 }
 
-/** Per-line comparison of the tax charged with the re-quote: equal only when the same lines match to the cent. */
-export function compareLines(lines: FilingLine[], quoted: LineItemOut[]): Comparison {
+/**
+ * Per-line comparison of the tax charged with the re-quote: equal only when the same lines match to
+ * the cent; `difference` = quoted − charged, `reason` why it is not equal.
+ */
+export function compareLines(lines: FilingLine[], quoted: LineItemOut[]) {
   const byId = new Map(quoted.map((q) => [q.itemId, q]))
-  const out: LineComparison[] = lines.map((l) => ({
+  const out = lines.map((l) => ({
     itemId: l.itemId,
     charged: roundCents(l.chargedTax),
     quoted: byId.has(l.itemId) ? roundCents(byId.get(l.itemId)!.tax.amount) : null,

@@ -4,7 +4,7 @@
  */
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
-import { addTo, childRefundKey, editSupplements, planEdit } from "./decisions-refunds"
+import { addTo, editSupplements, planEdit } from "./decisions-refunds"
 import {
   chargedTotal,
   compareLines,
@@ -23,7 +23,7 @@ import { sanitizeError, toIso } from "./decisions-retry"
 import { dec } from "../money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
-import { newRecordFor, sortRefunds, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
+import { newRecordFor, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
 
 export class FilingCalls {
   constructor(
@@ -145,7 +145,7 @@ export class FilingCalls {
   ): Promise<FilingRecordDTO> {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
-    for (const r of sortRefunds(refunds)) {
+    for (const r of [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))) {
       if (r.state === "refunded" || r.state === "superseded") continue
       if (rec.voided_at) {
         await store.patchRefund(r.id, { state: "superseded" })
@@ -241,14 +241,7 @@ export class FilingCalls {
       // after the cutoff (or with refunds on the order): move the changed lines whole
       for (const part of plan.refunds) {
         const home = part.orderId === rec.order_id ? rec : children.find((c) => c.order_id === part.orderId)!
-        await store.ensureRefund(home.id, {
-          order_id: home.order_id,
-          source_type: "edit",
-          source_id: edit.id,
-          idempotency_key: childRefundKey(edit.id, home.order_id, rec.order_id),
-          items: part.items,
-          returned_at: new Date(edit.at),
-        })
+        await this.w.ensureRefund(home, rec.order_id, "edit", edit.id, part.items, new Date(edit.at))
       }
       // the changed and added lines as the edit's own orders, one per origin they ship from
       const supplements = editSupplements(edit.id, rec.snapshot!.origin, plan.supplement, edit.origins)

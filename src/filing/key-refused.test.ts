@@ -9,7 +9,8 @@ import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integra
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
 import { FilingProcessor } from "./processor"
 import { newRecordFor } from "./processor-types"
-import { KEY_REFUSED, isKeyRefused, pausedOrderCount, planFailure } from "./key-refused"
+import { isKeyRefused } from "../service/client"
+import { KEY_REFUSED, pausedOrderCount, planFailure } from "./key-refused"
 
 describe("the rule", () => {
   it("401 and 403 are a refused key; other answers and network errors are not", () => {

@@ -7,27 +7,17 @@ import { isKeyRefused } from "../service/client"
 import { isRetryable } from "./decisions-retry"
 
 export const KEY_REFUSED = "key_refused" as const
-export type PausedReason = typeof KEY_REFUSED
 
 /** What the admin shows while records are paused this way. */
 export const KEY_REFUSED_MESSAGE = "filing paused: the service refused the key"
 
-export { isKeyRefused }
-
-export interface FailurePlan {
-  /** the record's attempt count after this failure (the back-off's exponent) */
-  attempts: number
-  /** a next attempt is scheduled (with back-off) */
-  retry: boolean
-  paused: PausedReason | null
-}
-
 /**
- * Pure: what a failed run leaves on the record. A refused key: paused, always retried (attempts
+ * Pure: what a failed run leaves on the record: its attempt count (the back-off's exponent), whether
+ * a next attempt is scheduled, and why it is paused. A refused key: paused, always retried (attempts
  * count for the back-off only). Any other error: retryable until `maxAttempts`, counted afresh
  * after a pause.
  */
-export function planFailure(err: unknown, prev: { attempts: number; paused_reason?: string | null }, maxAttempts: number): FailurePlan {
+export function planFailure(err: unknown, prev: { attempts: number; paused_reason?: string | null }, maxAttempts: number) {
   const wasPaused = prev.paused_reason === KEY_REFUSED
   if (isKeyRefused(err)) return { attempts: (wasPaused ? prev.attempts : 0) + 1, retry: true, paused: KEY_REFUSED }
   const attempts = (wasPaused ? 0 : prev.attempts) + 1

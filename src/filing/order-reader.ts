@@ -160,3 +160,18 @@ export async function readOwnShippingIds(container: MedusaContainer, orderId: st
   const held = new Set(parts.flat().flatMap((p) => (p.shipping_methods ?? []).map((m) => m.id)))
   return ownShippingIds(orders[0]?.shipping_methods?.filter((m) => !held.has(m.id)))
 }
+
+/** The orders `filters` match (placed at or after a date, in a range), oldest first, `take` at a time; `fields` read of each. */
+export async function* orderPages<T extends { id: string }>(
+  container: MedusaContainer,
+  filters: Record<string, unknown>,
+  take: number,
+  fields: readonly (keyof T & string)[] = ["id"],
+): AsyncGenerator<T[]> {
+  for (let skip = 0; ; skip += take) {
+    const order = { created_at: "ASC", id: "ASC" } as const
+    const page = await graph<T>(container, { entity: "order", fields, filters, pagination: { skip, take, order } })
+    if (page.length) yield page
+    if (page.length < take) return
+  }
+}

@@ -10,17 +10,13 @@ import { allApiKeys, optionsForConnection } from "../service/connections"
 import { SALES_TAX_FILING_MODULE, type FilingRecordDTO } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FilingProcessor } from "./processor"
-import type { FilingClient, FilingLogger, FilingProcessorDeps } from "./processor-types"
+import type { FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../modules/sales-tax"
 import { forgetCertificates } from "../service/exemptions/registry"
 import { runtimeOf } from "../runtime"
 
 interface CertificateUses {
   markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
-}
-
-interface Locking {
-  execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number }): Promise<T>
 }
 
 export function filingProcessor(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessor {
@@ -31,8 +27,7 @@ export function filingProcessor(container: MedusaContainer, overrides: HandlerDe
 export function filingProcessorDeps(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessorDeps {
   const options = getPluginOptions(container)
   const store = filingStore(container)
-  const locking = container.resolve<Locking>(Modules.LOCKING)
-  const logger = container.resolve<FilingLogger>(ContainerRegistrationKeys.LOGGER)
+  const locking = container.resolve(Modules.LOCKING)
   return {
     store,
     client: overrides.client ?? getSalesTaxClient(options).background(),
@@ -44,7 +39,7 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
     now: overrides.now,
     maxAttempts: options.filing.maxAttempts,
     secrets: allApiKeys(options),
-    logger,
+    logger: container.resolve(ContainerRegistrationKeys.LOGGER),
     // a single-purchase certificate's order was filed: recorded as used (shown in the widgets), and
     // the customer's certificate list forgotten (it no longer exempts)
     certificateUsed: async (u) => {
@@ -55,10 +50,8 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
   }
 }
 
-export interface HandlerDeps {
-  client?: FilingClient
-  now?: () => Date
-}
+/** What a handler's caller may put in place of the app's (a test's client and clock). */
+export type HandlerDeps = Partial<Pick<FilingProcessorDeps, "client" | "now">>
 
 export interface FilingResult {
   orderId: string

@@ -1,20 +1,9 @@
 /** The filing processor's public input and output and the small helpers its parts share. */
-import type {
-  Address,
-  CalculateCartsRequest,
-  CertificateRecord,
-  CalculateCartsResponse,
-  CartToOrderRequest,
-  CreateOrderRequest,
-  OrderRecord,
-  RefundRecord,
-  RefundRequest,
-  UpdateOrderRequest,
-} from "../service/contract"
+import type { Logger } from "@medusajs/framework/types"
+import type { SalesTaxClient } from "../service/client"
 import type {
   CompletionMode,
-  FilingLine,
-  FilingRefundDTO,
+  EditIntent,
   FilingSnapshot,
   FilingStore,
   NewRecord,
@@ -24,26 +13,15 @@ import type {
 import { BackoffPolicy } from "./decisions-retry"
 import { chargedTotal } from "./decisions"
 
-/** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client). */
-export interface FilingClient {
-  calculateCarts(body: CalculateCartsRequest): Promise<CalculateCartsResponse>
-  cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }>
-  createOrder(body: CreateOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }>
-  getOrder(orderId: string, opts?: { expandRefunds?: boolean }): Promise<OrderRecord>
-  updateOrder(orderId: string, body: UpdateOrderRequest): Promise<OrderRecord>
-  voidOrder(orderId: string): Promise<void>
-  refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }>
-  /** the certificate as the service holds it (an exempt order's refile checks it first; single-purchase use) */
-  getCertificate?(id: string): Promise<Pick<CertificateRecord, "certificateId" | "disabledAt" | "singlePurchase" | "customerId">>
-  /** disables a certificate (a single-purchase certificate once its order is filed) */
-  disableCertificate?(id: string): Promise<void>
-}
+/** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client); certificates: an
+ * exempt order's refile checks its certificate first, and a single-purchase one is disabled once its order is filed. */
+export type FilingClient = Pick<
+  SalesTaxClient,
+  "calculateCarts" | "cartToOrder" | "createOrder" | "getOrder" | "updateOrder" | "voidOrder" | "refundOrder"
+> &
+  Partial<Pick<SalesTaxClient, "getCertificate" | "disableCertificate">>
 
-export interface FilingLogger {
-  info(msg: string): void
-  warn(msg: string): void
-  error(msg: string): void
-}
+export type FilingLogger = Pick<Logger, "info" | "warn" | "error">
 
 export interface FilingProcessorDeps {
   store: FilingStore
@@ -73,26 +51,8 @@ export interface RefundIntent {
   returnedAt?: Date | null
 }
 
-/** How an order is filed (FilingProcessor.fileOrder). */
-export interface FileOrderOptions {
-  /** when the order became complete, if it was before it is filed (a historical order) */
-  completedAt?: Date | null
-}
-
-export interface ProcessOutcome {
-  orderId: string
-  state: string
-  error?: string
-}
-
-/** An order edit to file: the order change id, when it was confirmed, the order's lines after it (every origin's). */
-export interface EditInput {
-  id: string
-  at: Date
-  lines: FilingLine[]
-  /** where each line ships from after the edit, by item id (the origins recorded on its tax lines) */
-  origins?: Record<string, Address>
-}
+/** An order edit to file: the order change id, when it was confirmed, the order's lines after it (every origin's) and where each ships from. */
+export type EditInput = Pick<EditIntent, "id" | "lines" | "origins"> & { at: Date }
 
 /**
  * Builds the row for a new record: a null snapshot makes a "skipped" record; `attention` a
@@ -121,6 +81,17 @@ export function newRecordFor(
   }
 }
 
+/** Pure: the record of a built snapshot (`newRecordFor`), with its other origins' records (`siblings`) to ensure with it. */
+export function recordOf(
+  orderId: string,
+  built: { snapshot: FilingSnapshot | null; siblings?: FilingSnapshot[]; reason?: string; attention?: boolean },
+  mode: CompletionMode,
+  now: Date,
+): NewRecord {
+  const record = newRecordFor(orderId, built.snapshot, mode, now, built.reason, built.attention)
+  return built.siblings?.length ? { ...record, origin_siblings: built.siblings.map((s) => newRecordFor(s.orderId, s, mode, now)) } : record
+}
+
 /** A retryable "not yet": work that waits for other work of the same order (a pending refund). */
 export class WaitError extends Error {
   readonly retryable = true
@@ -135,8 +106,4 @@ export function byStatus<T>(err: unknown, answers: Record<number, T>): T {
 
 export function rootOf(record: Pick<NewRecord, "order_id" | "parent_order_id">): string {
   return record.parent_order_id ?? record.order_id
-}
-
-export function sortRefunds(refunds: FilingRefundDTO[]): FilingRefundDTO[] {
-  return [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))
 }

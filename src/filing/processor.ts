@@ -12,14 +12,7 @@ import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
-import {
-  rootOf,
-  type EditInput,
-  type FileOrderOptions,
-  type FilingProcessorDeps,
-  type ProcessOutcome,
-  type RefundIntent,
-} from "./processor-types"
+import { rootOf, type EditInput, type FilingProcessorDeps, type RefundIntent } from "./processor-types"
 
 export class FilingProcessor {
   private readonly w: RecordWriter
@@ -36,7 +29,7 @@ export class FilingProcessor {
   }
 
   /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
-  fileOrder(record: NewRecord, opts: FileOrderOptions = {}): Promise<FilingRecordDTO | null> {
+  fileOrder(record: NewRecord, opts: { completedAt?: Date | null } = {}): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
       if (opts.completedAt) await this.noteCompletion(rec, opts.completedAt)
@@ -71,15 +64,21 @@ export class FilingProcessor {
 
   /** Notes the completion on the record and its other origins' records; returns those others' order ids. */
   private async noteCompletion(rec: FilingRecordDTO, at: Date): Promise<string[]> {
-    if (!rec.completion_requested_at && rec.state !== "skipped") {
-      await this.deps.store.patchRecord(rec.id, { completion_requested_at: at, next_attempt_at: this.w.now() })
-    }
-    const noted: string[] = []
-    for (const sib of rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []) {
-      if (sib.kind !== "order" || sib.completion_requested_at || sib.state === "skipped") continue
-      await this.deps.store.patchRecord(sib.id, { completion_requested_at: at, next_attempt_at: this.w.now() })
-      noted.push(sib.order_id)
-    }
+    await this.request([rec], "completion_requested_at", at)
+    const siblings = rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []
+    return (
+      await this.request(
+        siblings.filter((s) => s.kind === "order"),
+        "completion_requested_at",
+        at,
+      )
+    ).map((s) => s.order_id)
+  }
+
+  /** Notes an intent on each record that has none yet and is not skipped, due now; returns those noted. */
+  private async request(recs: FilingRecordDTO[], intent: "completion_requested_at" | "cancel_requested_at", at: Date) {
+    const noted = recs.filter((r) => !r[intent] && r.state !== "skipped")
+    for (const r of noted) await this.deps.store.patchRecord(r.id, { [intent]: at, next_attempt_at: this.w.now() })
     return noted
   }
 
@@ -94,11 +93,7 @@ export class FilingProcessor {
           ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" || c.kind === "order")
           : []),
       ]
-      for (const r of family) {
-        if (!r.cancel_requested_at && r.state !== "skipped") {
-          await this.deps.store.patchRecord(r.id, { cancel_requested_at: at, next_attempt_at: this.w.now() })
-        }
-      }
+      await this.request(family, "cancel_requested_at", at)
       for (const r of family.slice(1)) await this.run(r.order_id)
       return this.run(record.order_id)
     })
@@ -148,14 +143,7 @@ export class FilingProcessor {
       const already = family.length !== pending.length
       for (const part of already ? [] : routeRefund(intent.items, pending)) {
         const home = family.find((r) => r.order_id === part.orderId)!
-        const { created } = await this.deps.store.ensureRefund(home.id, {
-          order_id: home.order_id,
-          source_type: intent.source,
-          source_id: intent.sourceId,
-          idempotency_key: childRefundKey(key, home.order_id, root),
-          items: part.items,
-          returned_at: intent.returnedAt ?? null,
-        })
+        const created = await this.w.ensureRefund(home, root, intent.source, intent.sourceId, part.items, intent.returnedAt ?? null)
         if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.w.now() })
         touched.push(home.order_id)
       }
@@ -211,9 +199,9 @@ export class FilingProcessor {
   }
 
   /** The scheduled job: every record whose next attempt is due. */
-  async processDue(limit = 100): Promise<ProcessOutcome[]> {
+  async processDue(limit = 100) {
     const ids = await this.deps.store.listDue(this.w.now(), limit)
-    const out: ProcessOutcome[] = []
+    const out: { orderId: string; state: string; error?: string }[] = []
     for (const id of ids) {
       try {
         const rec = await this.process(id)
@@ -231,7 +219,6 @@ export class FilingProcessor {
     if (rec.state === "needs_attention") return this.w.parked(rec)
     if (rec.state === "skipped" || !rec.snapshot) return rec
     const s = rec.snapshot
-    const { store } = this.deps
     const client = this.calls.clientOf(s)
     const wasPaused = rec.paused_reason === KEY_REFUSED
     let step = "file"
@@ -273,16 +260,7 @@ export class FilingProcessor {
           rec = await this.w.patch(rec, { voided_at: this.w.now(), last_step: "void" })
         } else {
           const items = remainingItems(s.lines, refunds)
-          if (items.length) {
-            await store.ensureRefund(rec.id, {
-              order_id: orderId,
-              source_type: "cancel",
-              source_id: orderId,
-              idempotency_key: refundKey("cancel", orderId),
-              items,
-              returned_at: rec.cancel_requested_at,
-            })
-          }
+          if (items.length) await this.w.ensureRefund(rec, orderId, "cancel", orderId, items, rec.cancel_requested_at)
           refunds = (await this.w.reload(orderId)).refunds ?? []
         }
       }
@@ -305,16 +283,10 @@ export class FilingProcessor {
 
       const fresh = await this.w.reload(orderId)
       const state = deriveState(fresh, fresh.refunds ?? [], false)
-      await store.patchRecord(fresh.id, {
-        state,
-        attempts: 0,
-        next_attempt_at: null,
-        last_error: null,
-        last_step: fresh.last_step,
-        ...(wasPaused ? { paused_reason: null } : {}),
-      })
+      const done = { state, attempts: 0, next_attempt_at: null, last_error: null, last_step: fresh.last_step }
+      const out = await this.w.patch(fresh, { ...done, ...(wasPaused ? { paused_reason: null } : {}) })
       if (wasPaused) await this.w.resumePaused(orderId)
-      return { ...fresh, state, attempts: 0, next_attempt_at: null, last_error: null, ...(wasPaused ? { paused_reason: null } : {}) }
+      return out
     } catch (err) {
       return this.w.fail(orderId, step, err, refundInFlight)
     }

@@ -2,7 +2,9 @@
  * The filing processor's writer: record reads and writes, and what a failed step leaves on the
  * record (back-off, or a pause while the service refuses the key).
  */
-import type { FilingRecordDTO, FilingRefundDTO, RecordPatch } from "../modules/sales-tax-filing/types"
+import type { FilingRecordDTO, FilingRefundDTO, RecordPatch, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
+import { childRefundKey } from "./decisions-refunds"
+import { refundKey } from "./decisions"
 import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
 import type { FilingProcessorDeps } from "./processor-types"
@@ -30,6 +32,20 @@ export class RecordWriter {
   async patch(rec: FilingRecordDTO, patch: RecordPatch): Promise<FilingRecordDTO> {
     await this.deps.store.patchRecord(rec.id, patch)
     return { ...rec, ...patch }
+  }
+
+  /** Records a refund row on `home` (its key: `refundKey`, with `:<home's order id>` off the root's record); true when new. */
+  async ensureRefund(
+    home: Pick<FilingRecordDTO, "id" | "order_id">,
+    rootOrderId: string,
+    source: RefundSource,
+    sourceId: string,
+    items: RefundItem[],
+    at: Date | null,
+  ): Promise<boolean> {
+    const key = childRefundKey(refundKey(source, sourceId), home.order_id, rootOrderId)
+    const row = { order_id: home.order_id, source_type: source, source_id: sourceId, idempotency_key: key, items, returned_at: at }
+    return (await this.deps.store.ensureRefund(home.id, row)).created
   }
 
   /** A needs_attention record waits for a person: its intents schedule nothing; canceled before it was filed, skipped. */

@@ -9,7 +9,7 @@ import type { RefundItem } from "../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor-types"
 import { taxShare } from "./decisions-refunds"
 import { wholeItemCharge } from "./snapshot"
-import { claimedItems, quantityOf, refundItems, refundsShipping, returnedItems, type OrderRow } from "./order-rows"
+import { claimedItems, quantityOf, refundItems, refundsShipping, returnedItems, type ExchangeRow, type OrderRow } from "./order-rows"
 import { readClaim, readExchange, readOwnShippingIds, readReturn } from "./order-reader"
 
 export interface RefundTarget {
@@ -22,8 +22,8 @@ export interface RefundTarget {
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
   const r = await readReturn(container, returnId)
   if (!r) return null
-  if (r.claim_id) return claimRefund(container, r.claim_id)
-  if (r.exchange_id) return exchangeRefund(container, r.exchange_id)
+  if (r.claim_id) return claimRefund(await loadClaim(container, r.claim_id))
+  if (r.exchange_id) return exchangeRefund(await loadExchange(container, r.exchange_id))
   const shipping = refundsShipping(r.metadata) ? await readOwnShippingIds(container, r.order_id) : []
   const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
   return { orderId: r.order_id, intent: { source: "return", sourceId: r.id, items: returnedItems(r, shipping), returnedAt } }
@@ -37,9 +37,8 @@ export async function loadClaim(container: MedusaContainer, claimId: string) {
   return { ...c, type: c.type === "replace" ? ("replace" as const) : ("refund" as const), claimed: claimedItems(c), additionalItemIds }
 }
 
-/** A refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
-export async function claimRefund(container: MedusaContainer, claimId: string): Promise<RefundTarget | null> {
-  const c = await loadClaim(container, claimId)
+/** Pure: a refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
+export function claimRefund(c: Awaited<ReturnType<typeof loadClaim>>): RefundTarget | null {
   if (!c || c.type === "replace") return null
   return { orderId: c.order_id, intent: { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) } }
 }
@@ -53,16 +52,13 @@ export function claimedTax(order: Pick<OrderRow, "items">, claimed: RefundItem[]
   return roundCents(sum(claimed.map(share)))
 }
 
-export async function exchangeRefund(container: MedusaContainer, exchangeId: string): Promise<RefundTarget | null> {
-  const x = await loadExchange(container, exchangeId)
+/** Pure: an exchange refunds its returned items (key = exchange id). */
+export function exchangeRefund(x: ExchangeRow | null): RefundTarget | null {
   if (!x) return null
-  const intent: RefundIntent = {
-    source: "exchange",
-    sourceId: x.id,
-    items: refundItems(x.return?.items),
-    returnedAt: new Date(x.created_at),
+  return {
+    orderId: x.order_id,
+    intent: { source: "exchange", sourceId: x.id, items: refundItems(x.return?.items), returnedAt: new Date(x.created_at) },
   }
-  return { orderId: x.order_id, intent }
 }
 
 export async function loadExchange(container: MedusaContainer, exchangeId: string) {

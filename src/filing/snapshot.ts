@@ -13,7 +13,7 @@ import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../service/contract"
 import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
-import { newRecordFor } from "./processor-types"
+import { recordOf } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
 import {
@@ -65,17 +65,21 @@ export function wholeItemCharge(it: {
   return { taxable: it.is_tax_inclusive ? inclusiveNet(gross.toString(), tax) : gross, tax }
 }
 
-function rateOf(taxLines: TaxLineRow[] | null | undefined): number {
-  return roundTo(sum((taxLines ?? []).map((t) => dec(amountString(t.rate)))).div(100), 4)
-}
-/** Pure: the service's own rate of a line (a fraction), as the provider kept it in its tax line's data; null when none did. */
-export function serviceRateOf(taxLines: TaxLineRow[] | null | undefined): number | null {
-  const rates = (taxLines ?? []).map((t) => t.data?.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
-  return rates.length ? roundTo(sum(rates), 6) : null
-}
-function chargedTic(taxLines: TaxLineRow[] | null | undefined): number | null {
-  const t = (taxLines ?? []).map((l) => l.data?.tic).find((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
-  return typeof t === "number" ? t : null
+/**
+ * Pure: what a line's tax lines record: the combined rate charged (a fraction), the service's own
+ * rate as the provider kept it in their data (null when none did), whether one carries the
+ * provider's fallback code, and the TIC the line was charged under (null when none recorded).
+ */
+export function taxLineFacts(taxLines: TaxLineRow[] | null | undefined) {
+  const data = (taxLines ?? []).map((t) => t.data ?? {})
+  const serviceRates = data.map((d) => d.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
+  const tic = data.map((d) => d.tic).find((x): x is number => typeof x === "number" && Number.isInteger(x) && x >= 0)
+  return {
+    chargedRate: roundTo(sum((taxLines ?? []).map((t) => dec(amountString(t.rate)))).div(100), 4),
+    serviceRate: serviceRates.length ? roundTo(sum(serviceRates), 6) : null,
+    fallback: (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK),
+    tic: tic ?? null,
+  }
 }
 /** Where the provider quoted the line from (its tax lines' `data.origin_location_id` / `data.origin`), if recorded. */
 function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin {
@@ -126,10 +130,6 @@ export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => C
     origin: g.origin,
     lines: g.lines.map((k, index) => ({ ...k.line, index })),
   }))
-}
-
-function hasFallback(taxLines: TaxLineRow[] | null | undefined): boolean {
-  return (taxLines ?? []).some((t) => t.code === TAX_LINE_CODE_FALLBACK)
 }
 
 /** The Medusa order itself, or the new items of one of its exchanges or claims (filed as orders of their own). */
@@ -200,12 +200,13 @@ export async function buildSnapshot(
     .filter((it) => (scope.kind === "order" ? !added.has(it.id) : scope.itemIds.includes(it.id)))
     .filter((it) => dec(amountString(it.quantity)).gt(0))
   // a line without a charged TIC: its product's as the checkout resolves it now
-  const unresolved = items.filter((i) => !i.is_giftcard && chargedTic(i.tax_lines) === null).map((i) => i.product_id ?? "")
+  const unresolved = items.filter((i) => !i.is_giftcard && taxLineFacts(i.tax_lines).tic === null).map((i) => i.product_id ?? "")
   const resolved = await resolveProductTics(container, unresolved, options.defaultTic)
   const tics = new Map([...resolved].map(([id, t]) => [id, t.tic]))
   const lines: FilingLine[] = []
   for (const it of items) {
     const { taxable, tax } = wholeItemCharge(it)
+    const { tic, ...charged } = taxLineFacts(it.tax_lines)
     lines.push({
       index: lines.length,
       itemId: it.id,
@@ -213,12 +214,10 @@ export async function buildSnapshot(
       price: netUnitPrice(taxable, amountString(it.quantity)),
       quantity: dec(amountString(it.quantity)).toNumber(),
       // a gift card line is filed under TIC 10005 (gift-cards.ts): Medusa never quoted it
-      tic: filedItemTic(it, chargedTic(it.tax_lines), tics, options.defaultTic),
+      tic: filedItemTic(it, tic, tics, options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: tax,
-      chargedRate: rateOf(it.tax_lines),
-      serviceRate: serviceRateOf(it.tax_lines),
-      fallback: hasFallback(it.tax_lines),
+      ...charged,
     })
   }
   const shipping: ShippingMethodRow[] = (order.shipping_methods ?? []).filter((sm) =>
@@ -238,11 +237,9 @@ export async function buildSnapshot(
         : shippingTaxable({ amount: amountString(sm.amount), discount: amountString(sm.discount_subtotal) })
       ).toNumber(),
       quantity: 1,
-      tic: options.shippingTic,
       chargedTax: roundCents(amountString(sm.tax_total)),
-      chargedRate: rateOf(sm.tax_lines),
-      serviceRate: serviceRateOf(sm.tax_lines),
-      fallback: hasFallback(sm.tax_lines),
+      ...taxLineFacts(sm.tax_lines),
+      tic: options.shippingTic,
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
@@ -307,10 +304,9 @@ export async function orderRecordInput(
 ): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
   const order = await readOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
-  const { snapshot, reason, siblings, originOf, attention } = await buildSnapshot(container, order, options, { kind: "order" })
-  const mode = options.completionMode as CompletionMode
-  const record = newRecordFor(orderId, snapshot, mode, new Date(), reason, attention)
-  if (siblings?.length) record.origin_siblings = siblings.map((s) => newRecordFor(s.orderId, s, mode, new Date()))
+  const built = await buildSnapshot(container, order, options, { kind: "order" })
+  const { snapshot, siblings, originOf, attention } = built
+  const record = recordOf(orderId, built, options.completionMode as CompletionMode, new Date())
   const parts = snapshot && !attention ? [snapshot, ...(siblings ?? [])] : []
   // every origin's lines as Medusa charges them now, and where each ships from (an edit files them all)
   return { record, order, lines: parts.flatMap((p) => p.lines), origins: originOf ? lineOrigins(parts, originOf) : {} }

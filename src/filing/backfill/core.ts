@@ -9,7 +9,7 @@ import pLimit from "p-limit"
 import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { FilingProcessor } from "../processor"
-import { newRecordFor, type FilingProcessorDeps } from "../processor-types"
+import { recordOf, type FilingProcessorDeps } from "../processor-types"
 
 export interface BackfillRefund {
   /** the Medusa return id (the refund's idempotency key) */
@@ -53,9 +53,8 @@ export interface BatchOutcome {
 
 /** Pure: a historical order's records, marked `backfill` (filed directly as charged), the other origins as siblings. */
 export function backfillRecord(o: Pick<BackfillOrder, "snapshot" | "siblings">, mode: CompletionMode, now: Date): NewRecord {
-  const record = newRecordFor(o.snapshot.orderId, { ...o.snapshot, backfill: true }, mode, now)
-  const siblings = (o.siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, backfill: true }, mode, now))
-  return siblings.length ? { ...record, origin_siblings: siblings } : record
+  const backfill = (s: FilingSnapshot) => ({ ...s, backfill: true })
+  return recordOf(o.snapshot.orderId, { snapshot: backfill(o.snapshot), siblings: o.siblings?.map(backfill) }, mode, now)
 }
 
 /** Pure: what a historical order's records say after the processor ran: filed, the refunds sent, or the first failure. */
@@ -144,24 +143,13 @@ export function backfillRunner(deps: {
 
 // Progress (the command line bar and the admin both show it)
 
-export interface BackfillProgress {
-  total: number
-  processed: number
-  filed: number
-  alreadyAtService: number
-  skipped: number
-  refunds: number
-  failed: number
-  /** the last few failures (order id and message) */
-  errors: { orderId: string; error: string }[]
-  startedAt: string
-  finishedAt: string | null
-  ordersPerSecond: number
-  /** seconds left at the current rate; null before the first batch or when done */
-  etaSeconds: number | null
-}
+/**
+ * A backfill's progress: `errors` keeps the last few failures (order id and message), `etaSeconds`
+ * the seconds left at the current rate (null before the first batch or when done).
+ */
+export type BackfillProgress = ReturnType<typeof newProgress>
 
-export function newProgress(total: number, now: Date): BackfillProgress {
+export function newProgress(total: number, now: Date) {
   return {
     total,
     processed: 0,
@@ -170,11 +158,11 @@ export function newProgress(total: number, now: Date): BackfillProgress {
     skipped: 0,
     refunds: 0,
     failed: 0,
-    errors: [],
+    errors: [] as { orderId: string; error: string }[],
     startedAt: now.toISOString(),
-    finishedAt: null,
+    finishedAt: null as string | null,
     ordersPerSecond: 0,
-    etaSeconds: null,
+    etaSeconds: null as number | null,
   }
 }
 

@@ -9,9 +9,9 @@ import { getPluginOptions, type PluginOptions } from "../../options"
 import type { CompletionMode } from "../../modules/sales-tax-filing/types"
 import { sanitizeError } from "../decisions-retry"
 import { buildSnapshot, completionInstant } from "../snapshot"
-import { refundItems, refundsShipping, type ReturnRow } from "../order-rows"
-import { readOrders } from "../order-reader"
-import { graph, graphPage } from "../../query"
+import { refundItems, returnedItems, type ReturnRow } from "../order-rows"
+import { orderPages, readOrders } from "../order-reader"
+import { graphPage } from "../../query"
 import { newRecordFor } from "../processor-types"
 import { filingProcessorDeps, filingStore } from "../processor-factory"
 import { KEY_REFUSED } from "../key-refused"
@@ -23,6 +23,7 @@ import {
   newProgress,
   type BackfillLedger,
   type BackfillOrder,
+  type BackfillRefund,
   type BackfillProgress,
 } from "./core"
 
@@ -52,17 +53,19 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first. */
-export function pastReturns(returns: ReturnRow[] | null | undefined) {
+/**
+ * Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds,
+ * oldest first; one that refunds shipping (metadata refund_shipping, as the live filing reads it)
+ * refunds the order's own shipping lines (`shippingIds`) too.
+ */
+export function pastReturns(returns: ReturnRow[] | null | undefined, shippingIds: string[]): BackfillRefund[] {
   return (returns ?? [])
-    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at)
+    .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at && refundItems(r.items, (i) => i.received_quantity).length)
     .map((r) => ({
       key: r.id,
-      items: refundItems(r.items, (i) => i.received_quantity),
+      items: returnedItems(r, shippingIds),
       returnedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
-      refundShipping: refundsShipping(r.metadata),
     }))
-    .filter((r) => r.items.length)
     .sort((a, b) => (a.returnedAt ?? "").localeCompare(b.returnedAt ?? ""))
 }
 
@@ -72,7 +75,6 @@ export async function loadBackfillPage(
   options: PluginOptions,
   ids: string[],
 ): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
-  if (!ids.length) return { orders: [], notFiled: [], failed: [] }
   const orders = await readOrders(container, ids)
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []
@@ -106,13 +108,8 @@ export async function loadBackfillPage(
     // the snapshot's item lines are the whole quantity as charged (buildSnapshot: wholeItemCharge,
     // tax-inclusive prices at their net); the returns are filed as refunds of their own
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(o, mode)
-    const parts = [snapshot, ...(siblings ?? [])]
-    // a return that refunds shipping (metadata refund_shipping, as the live filing reads it) refunds the shipping lines too
-    const shipping = parts.flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => ({ itemId: l.itemId, quantity: 1 })))
-    const refunds = pastReturns(o.returns).map(({ refundShipping, ...r }) => ({
-      ...r,
-      items: refundShipping ? [...r.items, ...shipping] : r.items,
-    }))
+    const shipping = [snapshot, ...(siblings ?? [])].flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => l.itemId))
+    const refunds = pastReturns(o.returns, shipping)
     // shipped from several locations: one service order per origin; the processor routes each return's lines to its own
     out.push({ snapshot, ...(siblings?.length ? { siblings } : {}), completedAt: completed ? completed.toISOString() : null, refunds })
   }
@@ -150,30 +147,19 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
     ledger: recordLedger(container),
     concurrency: opts.concurrency ?? 8,
   })
-  const page = async (skip: number) => {
-    const data = await graph<{ id: string }>(container, {
-      entity: "order",
-      fields: ["id"],
-      filters: rangeFilter(opts),
-      pagination: { skip, take: batchSize, order: { created_at: "ASC", id: "ASC" } },
-    })
-    const ids = data.map((o) => o.id)
-    return { ids, ...(await loadBackfillPage(container, options, ids)) }
+  const pages = orderPages(container, rangeFilter(opts), batchSize)
+  const page = async () => {
+    const next = await pages.next()
+    const ids = next.done ? [] : next.value.map((o) => o.id)
+    return ids.length ? loadBackfillPage(container, options, ids) : null
   }
   // the next page is read while the current one is at the service; its failure surfaces at its
   // `await` below (the handler only keeps Node from calling it unhandled in the meantime)
   const prefetch = <T>(p: Promise<T>) => (p.catch(() => undefined), p)
-  let skip = 0
   let resumed = false
-  let next = prefetch(page(skip))
-  for (;;) {
-    const cur = await next
-    if (!cur.ids.length) break
-    skip += cur.ids.length
-    next =
-      cur.ids.length < batchSize || opts.shouldStop?.()
-        ? Promise.resolve({ ids: [], orders: [], notFiled: [], failed: [] })
-        : prefetch(page(skip))
+  let next = prefetch(page())
+  for (let cur = await next; cur; cur = await next) {
+    next = opts.shouldStop?.() ? Promise.resolve(null) : prefetch(page())
     const out = await runner.runBatch(cur.orders)
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)

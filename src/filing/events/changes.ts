@@ -9,7 +9,7 @@ import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, retur
 import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { readOrder } from "../order-reader"
-import { newRecordFor } from "../processor-types"
+import { recordOf } from "../processor-types"
 import { chargedTotal } from "../decisions"
 import { childOrderId, replacementCharge } from "../decisions-refunds"
 import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
@@ -48,7 +48,7 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
 export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)
   if (!c) return null
-  if (c.type === "refund") return claimRefund(container, claimId).then((t) => refundTarget(container, t, deps))
+  if (c.type === "refund") return refundTarget(container, claimRefund(c), deps)
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
   const { record, order } = await orderRecordInput(container, c.order_id, options)
@@ -88,40 +88,28 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
       others = rest.map((r) => ({ ...r, claim: claimOf(r.lines) }))
     }
   }
-  const rec = await p.fileOrder({
-    ...newRecordFor(id, snap, "placed", new Date(), why, attn),
-    kind: "claim",
-    parent_order_id: c.order_id,
-    ...(others.length ? { origin_siblings: others.map((o) => newRecordFor(o.orderId, o, "placed", new Date())) } : {}),
-  })
+  const claim = recordOf(id, { snapshot: snap, siblings: others, reason: why, attention: attn }, "placed", new Date())
+  const rec = await p.fileOrder({ ...claim, kind: "claim", parent_order_id: c.order_id })
   return result(id, rec)
 }
 
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
 export async function onExchangeCreated(container: MedusaContainer, exchangeId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
-  const out: FilingResult[] = []
-  const refunded = await refundTarget(container, await exchangeRefund(container, exchangeId), deps)
-  if (refunded) out.push(refunded)
   const x = await loadExchange(container, exchangeId)
+  const refunded = await refundTarget(container, exchangeRefund(x), deps)
+  const out: FilingResult[] = refunded ? [refunded] : []
   if (!x) return out
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out
   const options = getPluginOptions(container)
   const order = await readOrder(container, x.order_id)
   if (!order) throw new Error(`order ${x.order_id} of exchange ${exchangeId} not found`)
-  const { snapshot, reason, siblings, attention } = await buildSnapshot(container, order, options, {
-    kind: "exchange",
-    exchangeId,
-    itemIds,
-  })
-  const placedAt = new Date(x.created_at).toISOString()
-  if (snapshot) snapshot.placedAt = placedAt
+  const built = await buildSnapshot(container, order, options, { kind: "exchange", exchangeId, itemIds })
+  const placed = (s: FilingSnapshot) => ({ ...s, placedAt: new Date(x.created_at).toISOString() })
   // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
-  const others = (siblings ?? []).map((s) => newRecordFor(s.orderId, { ...s, placedAt }, "placed", new Date()))
-  const rec = await filingProcessor(container, deps).fileOrder({
-    ...newRecordFor(exchangeId, snapshot, "placed", new Date(), reason, attention),
-    ...(others.length ? { origin_siblings: others } : {}),
-  })
+  const siblings = built.siblings?.map(placed)
+  const record = recordOf(exchangeId, { ...built, snapshot: built.snapshot && placed(built.snapshot), siblings }, "placed", new Date())
+  const rec = await filingProcessor(container, deps).fileOrder(record)
   out.push(result(exchangeId, rec))
   return out
 }

@@ -7,7 +7,6 @@ import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../..
 import { buildSnapshot, completionInstant, orderRecordInput } from "../snapshot"
 import { filingProcessor, filingStore, result, UNRESOLVED_SKIP, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
-import type { ProcessOutcome } from "../processor-types"
 import { graph } from "../../query"
 
 /**
@@ -105,6 +104,6 @@ export async function retryFiling(container: MedusaContainer, orderId: string, d
   return result(orderId, await filingProcessor(container, deps).retry(orderId))
 }
 
-export async function processDueFilings(container: MedusaContainer, limit = 100, deps: HandlerDeps = {}): Promise<ProcessOutcome[]> {
+export async function processDueFilings(container: MedusaContainer, limit = 100, deps: HandlerDeps = {}) {
   return filingProcessor(container, deps).processDue(limit)
 }

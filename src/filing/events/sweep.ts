@@ -17,7 +17,7 @@ import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
 import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
-import { readOrderParts, type OrderParts } from "../order-reader"
+import { orderPages, readOrderParts, type OrderParts } from "../order-reader"
 import { hasPaymentRefunds, refundItems, type OrderRow } from "../order-rows"
 import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
 
@@ -129,16 +129,13 @@ export async function sweepOrders(
   const options = getPluginOptions(container)
   const since = daysBefore(opts.now ?? new Date(), opts.days ?? options.sweep.days)
   const store = filingStore(container)
-  const batch = opts.batch ?? 200
   const out = { checked: 0, broughtInLine: [] as string[] }
-  for (let skip = 0; ; skip += batch) {
-    const orders = await graph<{ id: string; canceled_at?: string | Date | null; status?: string | null }>(container, {
-      entity: "order",
-      fields: ["id", "canceled_at", "status"],
-      filters: { created_at: { $gte: since } },
-      pagination: { skip, take: batch, order: { created_at: "ASC" } },
-    })
-    if (!orders.length) break
+  type Row = Pick<OrderRow, "id" | "canceled_at" | "status">
+  for await (const orders of orderPages<Row>(container, { created_at: { $gte: since } }, opts.batch ?? 200, [
+    "id",
+    "canceled_at",
+    "status",
+  ])) {
     const ids = orders.map((o) => o.id)
     // the orders' returns, claims and exchanges (the order reader), their confirmed edits and refunds
     const [parts, edits, paid] = await Promise.all([
@@ -173,7 +170,6 @@ export async function sweepOrders(
       await bringInLine(container, o.id, { ...facts, edits: facts.edits.length > 0 }, credits, deps)
       out.broughtInLine.push(o.id)
     }
-    if (orders.length < batch) break
   }
   return out
 }

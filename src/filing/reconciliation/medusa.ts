@@ -10,7 +10,6 @@ import { filingStore } from "../processor-factory"
 import { chargedTotal } from "../decisions"
 import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
-import { graph } from "../../query"
 import { claimedTax } from "../refund-targets"
 import { wholeItemCharge } from "../snapshot"
 import { listManualRefunds } from "../events/credits"
@@ -27,7 +26,7 @@ import {
   shippingLink,
   type OrderRow,
 } from "../order-rows"
-import { readOrderParts, readOrders } from "../order-reader"
+import { orderPages, readOrderParts, readOrders } from "../order-reader"
 import { cents, monthRange, sumCents } from "./amounts"
 import { reconcileMonth, reconcileOrder, recordsByOrder, type MonthReport, type OrderRow as ReconciledRow } from "./compute"
 import type { CustomerRefund, OrderFacts, RecordFacts } from "./types"
@@ -148,19 +147,11 @@ export async function monthReport(container: MedusaContainer, month: string): Pr
   const { from, to } = monthRange(month)
   const orders: OrderFacts[] = []
   const records: RecordFacts[] = []
-  for (let skip = 0; ; skip += PAGE) {
-    const data = await graph<{ id: string }>(container, {
-      entity: "order",
-      fields: ["id"],
-      filters: { created_at: { $gte: from.toISOString(), $lt: to.toISOString() } },
-      pagination: { skip, take: PAGE, order: { created_at: "ASC", id: "ASC" } },
-    })
-    const ids = data.map((o) => o.id)
-    if (!ids.length) break
+  for await (const page of orderPages(container, { created_at: { $gte: from.toISOString(), $lt: to.toISOString() } }, PAGE)) {
+    const ids = page.map((o) => o.id)
     const [o, r] = await Promise.all([loadOrderFacts(container, ids), loadRecordFacts(container, ids)])
     orders.push(...o)
     records.push(...r)
-    if (ids.length < PAGE) break
   }
   return reconcileMonth(month, orders, records)
 }

@@ -24,6 +24,15 @@ import { PRODUCTS, seedCanadaRegion, seedStore } from "../dev-store/seed"
 import { cpuMs, serverTimings, wallMs, type ServerTiming } from "./server-timing"
 
 const PLUGIN = process.env.BENCH_STORE_APP === "plugin"
+
+/** Pure: what a statement does, as its verb and first table ("select tax_region", "BEGIN"). */
+function sqlShape(sql: string): string {
+  const s = sql.trim()
+  const verb =
+    /^(select|insert into|update|delete from|begin|commit|rollback|savepoint|release savepoint)\b/i.exec(s)?.[1] ?? s.slice(0, 20)
+  const table = (verb.toLowerCase() === "select" ? /\bfrom\s+"?(\w+)"?/i.exec(s) : /^\S+(?:\s+(?:into|from))?\s+"?(\w+)"?/i.exec(s))?.[1]
+  return /^(begin|commit|rollback)$/i.test(verb) ? verb.toUpperCase() : `${verb.toLowerCase()} ${table ?? "?"}`
+}
 const timings = serverTimings()
 
 jest.setTimeout(3_600_000)
@@ -43,6 +52,8 @@ export interface AppCounters {
   sql: number
   /** statements by the plugin phase they ran in ("medusa": none) */
   phaseSql: Record<string, number>
+  /** statements run in a plugin phase by "<phase>\t<what>" (sqlShape: the verb and the table) */
+  phaseStatements: Record<string, number>
   phaseMs: Record<string, number>
   serviceMs: number
   serviceCalls: number
@@ -57,7 +68,7 @@ medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     it("serves the store until the bench is done", async () => {
       const container = getContainer()
-      const c: AppCounters = { sql: 0, phaseSql: {}, phaseMs: {}, serviceMs: 0, serviceCalls: 0, cpuMs: 0 }
+      const c: AppCounters = { sql: 0, phaseSql: {}, phaseStatements: {}, phaseMs: {}, serviceMs: 0, serviceCalls: 0, cpuMs: 0 }
       let store
       if (PLUGIN) {
         // only in the plugin app: the plugin's code registers hooks on Medusa's workflows when loaded
@@ -142,7 +153,11 @@ medusaIntegrationTestRunner({
         c.sql++
         const phase = openPhase ?? "medusa"
         c.phaseSql[phase] = (c.phaseSql[phase] ?? 0) + 1
-        if (sqlLog && tag) appendFileSync(sqlLog, `${tag}\t${phase}\t${String(q?.sql ?? "").slice(0, 160)}\n`)
+        if (openPhase) {
+          const k = `${phase}\t${sqlShape(String(q?.sql ?? ""))}`
+          c.phaseStatements[k] = (c.phaseStatements[k] ?? 0) + 1
+        }
+        if (sqlLog && tag) appendFileSync(sqlLog, `${tag}\t${phase}\t${String(q?.sql ?? "").replace(/\s+/g, " ")}\n`)
       })
 
       let stop!: () => void

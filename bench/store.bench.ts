@@ -22,11 +22,12 @@
  * the Canadian cart (what the plugin costs where it does not tax), each the median of the per-round
  * ratios of medians; SQL statements per mutation (knex's `query` event in each app); where the
  * plugin US mutation's time and statements go (the app's totals around each mutation: the plugin's
- * tracing channel STORE_CART_TRACE, its round trips to the sandbox); CPU per mutation of each app's
+ * tracing channel STORE_CART_TRACE, its round trips to the sandbox), with what each phase's
+ * statements are (verb and table, mean count per mutation); CPU per mutation of each app's
  * process and of the driver, each app's own view of the request (server-timing.ts), and the plugin
  * app's request cut at its refresh hook (before / the hook / after).
  *   BENCH_STORE_ROUNDS (default 4), BENCH_STORE_PER_ROUND (default 8),
- *   BENCH_STORE_SQL_LOG=<file>: every statement of the measured mutations (<file>.plugin, .plain)
+ *   BENCH_STORE_SQL_LOG=<file>: every statement of the measured mutations, whole (<file>.plugin, .plain)
  *   BENCH_STORE_PROF=<file>: a CPU profile of each app over the rounds (<file>.plugin.cpuprofile, .plain.cpuprofile; read them with bench/store-profile.ts)
  */
 import axios, { type AxiosInstance } from "axios"
@@ -133,6 +134,8 @@ interface Side {
 interface Breakdown {
   phaseMs: Record<string, number>
   phaseSql: Record<string, number>
+  /** the statements of the plugin's phases, by "<phase>\t<verb table>" */
+  phaseStatements: Record<string, number>
   serviceMs: number
   serviceCalls: number
 }
@@ -252,6 +255,7 @@ describe("store bench", () => {
         breakdowns.push({
           phaseMs: { ...diff(c0.phaseMs, c1.phaseMs), total: took },
           phaseSql,
+          phaseStatements: diff(c0.phaseStatements, c1.phaseStatements),
           serviceMs: c1.serviceMs - c0.serviceMs,
           serviceCalls: c1.serviceCalls - c0.serviceCalls,
         })
@@ -291,6 +295,15 @@ describe("store bench", () => {
         50,
       )
     const bdSql = (k: string) => mean(breakdowns.map((b) => b.phaseSql[k] ?? 0))
+    /** a phase's statements, "verb table" with their mean count per mutation, most first */
+    const bdStatements = (phase: string) =>
+      [...new Set(breakdowns.flatMap((b) => Object.keys(b.phaseStatements)))]
+        .filter((k) => k.startsWith(`${phase}\t`))
+        .map((k) => [k.slice(phase.length + 1), mean(breakdowns.map((b) => b.phaseStatements[k] ?? 0))] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1])
+        .map(([what, n]) => `${what} ${n.toFixed(2)}`)
+        .join(", ")
     const lines = [
       `store bench, ${started} UTC (${ROUNDS} interleaved rounds × ${PER_ROUND} mutations per cart; load average at start ${load.map((l) => l.toFixed(2)).join(", ")} on ${cpus().length} cores)`,
       `  POST /store/carts/:id/line-items/:line (a line's quantity), p50 / p90 per cart:`,
@@ -351,7 +364,10 @@ describe("store bench", () => {
       `    whole request ${ms(bdMs("total"))}, ${mean(pluginUs.sql).toFixed(1)} statements (plain US: ${ms(pct(plainUs.times, 50))}, ${mean(plainUs.sql).toFixed(1)})`,
       ...phaseNames
         .filter((k) => breakdowns.some((b) => b.phaseMs[k] !== undefined || b.phaseSql[k] !== undefined))
-        .map((k) => `    plugin phase ${k.padEnd(13)} ${ms(bdMs(k)).padStart(9)}, ${bdSql(k).toFixed(1)} statements`),
+        .flatMap((k) => [
+          `    plugin phase ${k.padEnd(13)} ${ms(bdMs(k)).padStart(9)}, ${bdSql(k).toFixed(1)} statements`,
+          ...(bdSql(k) > 0 ? [`      ${bdStatements(k)}`] : []),
+        ]),
       `    of which the sandbox round trips ${ms(
         pct(
           breakdowns.map((b) => b.serviceMs),

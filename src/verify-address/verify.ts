@@ -115,15 +115,9 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
   const parsed = VerifyAddressBody.safeParse(req.body ?? {})
   if (!parsed.success) {
     const values = issuesToErrors("body", parsed.error, req.body).map((e) => e.value)
-    res.status(400).json({
-      type: "invalid_data",
-      message: `Invalid address: ${parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join(".") || "body"}: ${i.message}`)
-        .join("; ")}`,
-      errors: parsed.error.issues.map((i, k) => located(i.path.join(".") || "body", i.message, values[k])),
-    })
-    return
+    const errors = parsed.error.issues.map((i, k) => located(i.path.join(".") || "body", i.message, values[k]))
+    const named = errors.slice(0, 3).map((e) => `${e.field}: ${e.message}`)
+    return void res.status(400).json({ type: "invalid_data", message: `Invalid address: ${named.join("; ")}`, errors })
   }
   const b = parsed.data
   // per cart always: a request that names no cart Medusa has (none, or a made-up id: each would be
@@ -132,12 +126,8 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
   const byCart = cart ? await guard.take("cart", cart.id) : await guard.take("anonymous", ANONYMOUS_KEY)
   if (!byCart.ok) return tooMany(res, byCart, cart ? perMinute : anonymousPerMinute)
   if (b.country_code !== "us") {
-    res.status(400).json({
-      type: "invalid_data",
-      message: "Only US addresses can be verified",
-      errors: [located("country_code", "must be us", b.country_code)],
-    })
-    return
+    const errors = [located("country_code", "must be us", b.country_code)]
+    return void res.status(400).json({ type: "invalid_data", message: "Only US addresses can be verified", errors })
   }
   // the destination rule (us-address.ts: planDestination): the ZIP decides the state asked about, as at checkout
   const plan = planDestination(b.province, b.postal_code)
@@ -157,12 +147,11 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     verdict = (await guard.verdict(addressKey(request), async () => askService(requestOptions(req, options, cart), request))).verdict
   } catch (e) {
     if (e instanceof Refused) return unverifiable(res, [located("address", "the service refused the address", undefined)])
-    res.status(503).json({
+    return void res.status(503).json({
       type: "unavailable",
       code: "sales_tax_unavailable",
       message: "Address verification is unavailable right now; you can continue with the address as entered.",
     })
-    return
   }
   if (verdict.kind === "invalid")
     return unverifiable(

@@ -1,6 +1,6 @@
 import { SalesTaxError } from "../client"
 import type { Address } from "../contract"
-import { isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
+import { askVerdict, isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
 import { recordedData } from "../../medusa/tax-line-record"
 
 let n = 0
@@ -76,6 +76,30 @@ describe("quoteDestination", () => {
     expect(d.calls).toHaveLength(1)
     expect(await quoteDestination(addr("TX", "7870"), "usd", d)).toMatchObject({ address: null, reason: "unresolved" })
     expect(d.calls).toHaveLength(1)
+  })
+
+  it("a refusal that names no field: the checkout's one error at the body (its detail), or the caller's handling", async () => {
+    const bare = new SalesTaxError({
+      operation: "verifyAddress",
+      status: 400,
+      title: "Bad Request",
+      detail: "no such street",
+      retryable: false,
+      code: "http",
+    })
+    const client = { verifyAddress: async () => Promise.reject(bare) }
+    const request = { line1: "1 Nowhere", city: "Austin", state: "TX", zip: "78701" }
+    expect(await askVerdict(client, request)).toEqual({
+      kind: "invalid",
+      errors: [{ location: "body", message: "no such street", value: null }],
+    })
+    const own = await askVerdict(client, request, (e) => [{ location: "address", message: e.title }])
+    expect(own).toEqual({ kind: "invalid", errors: [{ location: "address", message: "Bad Request" }] })
+    const d = deps(() => bare)
+    expect(await quoteDestination(addr("", "78701"), "usd", d)).toMatchObject({
+      reason: "unresolved",
+      detail: "verify-address: no such street",
+    })
   })
 
   it("does not keep an outage: the next ask calls again", async () => {

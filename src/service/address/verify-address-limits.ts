@@ -55,18 +55,14 @@ export function clientAddress(
 }
 
 export class VerifyAddressGuard {
-  readonly perMinute: number
-  readonly anonymousPerMinute: number
   readonly #limits: Record<LimitScope, RateLimiterMemory>
   readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
 
   constructor(
-    perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
-    anonymousPerMinute: number = perMinute,
+    readonly perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+    readonly anonymousPerMinute: number = perMinute,
     cache: LRUCache<string, Verdict, () => Promise<Verdict>> = newVerdictCache(),
   ) {
-    this.perMinute = perMinute
-    this.anonymousPerMinute = anonymousPerMinute
     const limit = (points: number, scope: LimitScope) =>
       new RateLimiterMemory({ points, duration: 60, keyPrefix: `verify-address:${scope}` })
     this.#limits = { client: limit(perMinute, "client"), cart: limit(perMinute, "cart"), anonymous: limit(anonymousPerMinute, "anonymous") }

@@ -11,27 +11,14 @@ import type { Address } from "../contract"
 import { normalizeUsState, normalizeUsZip, serviceLines, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 
+/** The fields of a stock location's address an origin is made of. */
+const ADDRESS_KEYS = ["address_1", "address_2", "city", "country_code", "province", "postal_code"] as const
+
 /** A stock location's address as Medusa keeps it. */
-export interface LocationAddressLike {
-  address_1?: string | null
-  address_2?: string | null
-  city?: string | null
-  country_code?: string | null
-  province?: string | null
-  postal_code?: string | null
-}
+export type LocationAddressLike = Partial<Record<(typeof ADDRESS_KEYS)[number], string | null>>
 
 /** A stock location's id, name and address as Query reads them (the locations route and the setup checks read these and more). */
-export const LOCATION_ADDRESS_FIELDS = [
-  "id",
-  "name",
-  "address.address_1",
-  "address.address_2",
-  "address.city",
-  "address.country_code",
-  "address.province",
-  "address.postal_code",
-] as const
+export const LOCATION_ADDRESS_FIELDS: readonly string[] = ["id", "name", ...ADDRESS_KEYS.map((k) => `address.${k}`)]
 
 /** The service's id limit (cartId in a path, orderId). */
 export const SERVICE_ID_MAX = 50

@@ -16,8 +16,6 @@ export interface ProductListing {
   tags?: string[]
 }
 
-export type EvidenceSource = "title" | "subtitle" | "description" | "type" | "category" | "collection" | "tags"
-
 export interface Evidence {
   query: string
   weight: number
@@ -25,7 +23,7 @@ export interface Evidence {
 }
 
 /** How much each field counts: what the product is named and filed under outweighs the rest. */
-export const WEIGHTS: Readonly<Record<EvidenceSource, number>> = {
+export const WEIGHTS = {
   title: 3,
   type: 2,
   category: 3,
@@ -33,7 +31,8 @@ export const WEIGHTS: Readonly<Record<EvidenceSource, number>> = {
   description: 1,
   collection: 1,
   tags: 1,
-}
+} as const
+export type EvidenceSource = keyof typeof WEIGHTS
 
 const MAX_WORDS = 12
 const MAX_CHARS = 200

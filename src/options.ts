@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { Address, locate } from "../packages/contract/src/index"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./constants"
-import { runtimeSlot } from "./runtime"
+import { runtimeSlot, type ScopeLike } from "./runtime"
 
 /**
  * How a state measures its period (all dates UTC):
@@ -236,9 +236,6 @@ export function resolvePluginOptions(raw: unknown): PluginOptions {
 /** Marker: the package name as listed in `plugins` of medusa-config. */
 export const PLUGIN_NAME = "medusa-sales-tax"
 
-interface ContainerLike {
-  resolve<T = unknown>(key: string, opts?: { allowUnregistered?: boolean }): T
-}
 interface ConfigModuleLike {
   plugins?: Array<string | { resolve: string; options?: Record<string, unknown> }>
   modules?: Record<string, unknown>
@@ -275,8 +272,8 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
 const resolvedCache = runtimeSlot("options", () => new WeakMap<object, PluginOptions>())
 
 /** Plugin options from the app's `configModule` (resolved and validated once per config). */
-export function getPluginOptions(container: ContainerLike): PluginOptions {
-  const config = container.resolve<ConfigModuleLike>("configModule")
+export function getPluginOptions(container: ScopeLike): PluginOptions {
+  const config = container.resolve("configModule") as ConfigModuleLike
   const hit = resolvedCache().get(config)
   if (hit) return hit
   const raw = findRawPluginOptions(config)

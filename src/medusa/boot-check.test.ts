@@ -6,11 +6,11 @@ import { directTaxRunOn, setDirectTaxRun } from "./update-tax-lines"
 import { nestedRunOn, setNestedRun } from "./nested-workflow"
 import { cartRestoreOn, setCartRestore } from "./cart-restore"
 import { orderSalesOn, setOrderSales } from "./order-sales-by-state"
+import { installedMedusaVersion } from "./medusa-range"
 import {
   MEDUSA_ASSUMPTIONS,
   checkMedusaAssumptions,
   installedSurface,
-  installedMedusaVersion,
   medusaAssumptionsError,
   missingMedusaAssumptions,
   runProviderBootChecks,

@@ -26,8 +26,6 @@ import { fallbackReaderDifferences } from "./tax-line-context-fallback"
 import { recordCarrierDifferences } from "./tax-line-record"
 import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
 
-export { installedMedusaVersion } from "./medusa-range"
-
 interface TaxModuleLike {
   listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
   getProvider(id: string): unknown

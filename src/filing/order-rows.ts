@@ -63,7 +63,6 @@ export interface AdjustmentRow {
 export interface OrderItemRow {
   id: string
   product_id?: string | null
-  variant_id?: string | null
   unit_price?: unknown
   quantity?: unknown
   is_tax_inclusive?: boolean | null

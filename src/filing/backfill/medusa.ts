@@ -26,11 +26,9 @@ import {
   type BackfillRefund,
   type BackfillProgress,
 } from "./core"
+import type { rangeOf } from "./range"
 
-export interface BackfillRange {
-  from: Date
-  to: Date
-}
+type BackfillRange = ReturnType<typeof rangeOf>
 
 export interface BackfillRunOptions extends BackfillRange {
   batchSize?: number

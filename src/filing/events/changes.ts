@@ -12,7 +12,7 @@ import { readOrder } from "../order-reader"
 import { recordOf } from "../processor-types"
 import { chargedTotal } from "../decisions"
 import { childOrderId, replacementCharge } from "../decisions-refunds"
-import type { FilingLine, FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 
 async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
   if (!target) return null
@@ -54,42 +54,29 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
   const { record, order } = await orderRecordInput(container, c.order_id, options)
   await p.fileOrder(record)
   if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
-  const { snapshot, reason, originOf, attention } = await buildSnapshot(container, order, options, {
-    kind: "claim",
-    claimId,
-    itemIds: c.additionalItemIds,
-  })
+  const built = await buildSnapshot(container, order, options, { kind: "claim", claimId, itemIds: c.additionalItemIds })
+  const { snapshot, originOf } = built
   const id = childOrderId(claimId)
-  let snap: FilingSnapshot | null = snapshot
-  let why = reason
-  let attn = !!attention
-  let others: FilingSnapshot[] = []
+  let filed: Parameters<typeof recordOf>[1] = built
   if (snapshot) {
     const items = snapshot.lines.filter((l) => l.kind === "item")
     const shipping = snapshot.lines.filter((l) => l.kind === "shipping")
     const credit = claimedTax(order, c.claimed)
     const paid = [...replacementCharge(items, credit), ...shipping].map((l, index) => ({ ...l, index }))
     const replacementTax = chargedTotal(items)
-    snap = {
-      ...snapshot,
-      placedAt: new Date(c.created_at).toISOString(),
-      lines: paid,
-      claim: { type: "replace", replacementTax, claimedTax: credit, chargedTax: chargedTotal(paid) },
-    }
+    const claim = { type: "replace" as const, replacementTax, claimedTax: credit }
+    // the replacement's lines as paid (those of each origin when they ship from several: `<claim order id>~<8 hex>`)
+    const paidFor = (s: FilingSnapshot): FilingSnapshot => ({ ...s, claim: { ...claim, chargedTax: chargedTotal(s.lines) } })
+    const snap = paidFor({ ...snapshot, placedAt: new Date(c.created_at).toISOString(), lines: paid })
     if (!paid.length || chargedTotal(paid) === 0) {
-      snap = null
-      attn = false
-      why = `not filed: the replacement costs the customer no tax (replacement ${replacementTax.toFixed(2)}, claimed items ${credit.toFixed(2)})`
-    } else if (originOf && !attn) {
-      // replacements shipping from several locations: one service order per origin (`<claim order id>~<8 hex>`)
-      const claimOf = (lines: FilingLine[]) => ({ ...snap!.claim!, chargedTax: chargedTotal(lines) })
-      const [primary, ...rest] = splitByOrigin(snap, originOf)
-      snap = { ...primary!, claim: claimOf(primary!.lines) }
-      others = rest.map((r) => ({ ...r, claim: claimOf(r.lines) }))
-    }
+      const why = `not filed: the replacement costs the customer no tax (replacement ${replacementTax.toFixed(2)}, claimed items ${credit.toFixed(2)})`
+      filed = { snapshot: null, reason: why }
+    } else if (originOf && !built.attention) {
+      const [primary, ...others] = splitByOrigin(snap, originOf)
+      filed = { snapshot: paidFor(primary!), siblings: others.map(paidFor) }
+    } else filed = { ...built, snapshot: snap }
   }
-  const claim = recordOf(id, { snapshot: snap, siblings: others, reason: why, attention: attn }, "placed", new Date())
-  const rec = await p.fileOrder({ ...claim, kind: "claim", parent_order_id: c.order_id })
+  const rec = await p.fileOrder({ ...recordOf(id, filed, "placed", new Date()), kind: "claim", parent_order_id: c.order_id })
   return result(id, rec)
 }
 

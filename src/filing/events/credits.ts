@@ -12,21 +12,8 @@ import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
 
-export interface ManualRefund {
-  refundId: string
-  paymentId: string
-  createdAt: string
-  /** the refund's whole amount */
-  amount: number
-  /** the part of it Medusa booked as a credit line when it was made (what the customer got back without returning anything) */
-  unreturned: number
-  /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent; once filed, the tax filed */
-  tax: number
-  /** the credit's orderId at the service */
-  creditId: string
-  /** state of the credit's filing record, null when not filed */
-  filing: string | null
-}
+/** A refund without a return (in part), as listManualRefunds reads it. */
+export type ManualRefund = Awaited<ReturnType<typeof listManualRefunds>>[number]
 
 export function creditOrderId(refundId: string): string {
   return childOrderId(`credit_${refundId}`)
@@ -56,7 +43,7 @@ interface RefundedOrderRow {
 }
 
 /** The order's refunds without a return (in part): the part Medusa booked as a credit line (../refunds.ts). */
-export async function listManualRefunds(container: MedusaContainer, orderId: string): Promise<ManualRefund[]> {
+export async function listManualRefunds(container: MedusaContainer, orderId: string) {
   const [order] = await graph<RefundedOrderRow>(container, {
     entity: "order",
     fields: [
@@ -116,7 +103,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
   // is taken of the total before credit lines, so it does not depend on the refunds made so far
   const total = dec(amountString(order.total)).plus(amountString(order.credit_line_total)).toNumber()
   const store = filingStore(container)
-  const out: ManualRefund[] = []
+  const out = []
   for (const r of refunds) {
     const unreturned = parts.get(r.id) ?? 0
     if (!(unreturned > 0)) continue
@@ -128,10 +115,15 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
       refundId: r.id,
       paymentId: r.paymentId,
       createdAt: r.createdAt,
+      /** the refund's whole amount */
       amount: r.amount,
+      /** the part of it Medusa booked as a credit line when it was made (what the customer got back without returning anything) */
       unreturned,
+      /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent; once filed, the tax filed */
       tax: creditTax(unreturned, tax, total, rec && typeof filedTax === "number" ? Math.abs(filedTax) : null),
+      /** the credit's orderId at the service */
       creditId,
+      /** state of the credit's filing record, null when not filed */
       filing: rec?.state ?? null,
     })
   }

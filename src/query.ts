@@ -5,7 +5,14 @@
  * those fields, or a `Pick` of Medusa's DTO), and this file is the one place `any[]` becomes it.
  */
 import type { MedusaContainer, Query, RemoteQueryFunctionReturnPagination } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+
+/**
+ * Medusa's container key of Query, typed as its declared literal: a renamed key fails the typecheck,
+ * and query.test.ts compares it with the installed one (importing the value would load Medusa's
+ * utils, the whole package, into every file that reads an entity).
+ */
+export const QUERY_KEY: (typeof ContainerRegistrationKeys)["QUERY"] = "query"
 
 /** What resolves Medusa's Query: the container, a request's `req.scope`. */
 export type QueryScope = Pick<MedusaContainer, "resolve">
@@ -29,7 +36,7 @@ export interface GraphPage<T> {
 
 /** Medusa's Query from a container or request scope. */
 export function queryOf(scope: QueryScope): Query {
-  return scope.resolve<Query>(ContainerRegistrationKeys.QUERY)
+  return scope.resolve<Query>(QUERY_KEY)
 }
 
 /**

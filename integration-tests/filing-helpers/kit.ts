@@ -8,7 +8,7 @@ import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-fil
 import type { MedusaSuiteOptions } from "@medusajs/test-utils"
 import { sandboxCaller, type TestSandbox } from "../helpers/sandbox"
 import type { SeededStore } from "../helpers/seed"
-import { Modules } from "@medusajs/framework/utils"
+import { Modules } from "../../src/medusa/keys"
 import { getPluginOptions, type PluginOptions } from "../../src/options"
 import { SALES_TAX_PROVIDER_ID } from "../../src/constants"
 

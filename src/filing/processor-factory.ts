@@ -2,7 +2,7 @@
  * The app's filing wiring: the FilingProcessor over the filing module (its store), the shared
  * clients (one per connection), the Locking Module and the plugin options; what handlers return.
  */
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
 import { getSalesTaxClient } from "../service/client-factory"
@@ -11,7 +11,7 @@ import { SALES_TAX_FILING_MODULE, type FilingRecordDTO } from "../modules/sales-
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FilingProcessor } from "./processor"
 import type { FilingProcessorDeps } from "./processor-types"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { SALES_TAX_MODULE } from "../constants"
 import { forgetCertificates } from "../service/exemptions/registry"
 import { runtimeOf } from "../runtime"
 

@@ -3,8 +3,8 @@
 // per state, level and period.
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
+import { SALES_TAX_MODULE } from "../constants"
 import { getPluginOptions } from "../options"
 import { normalizeUsState, zipPrefixState } from "../service/address/us-address"
 import { orderSalesByProvince } from "../medusa/order-sales-by-state"

@@ -4,13 +4,14 @@
  * at a time across instances. The pure part is ./bulk.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
 import pLimit from "p-limit"
 import { randomUUID } from "node:crypto"
 import { graph, type QueryScope } from "../query"
-import { assignedTics, productTicRow, requireTicModule, type ProductTicFields } from "./product-tics"
+import { assignedTics, productTicRow, ticModule, type ProductTicFields, type TicModule } from "./product-tics"
 import { resolveProductTic } from "./tic-resolution"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
@@ -96,6 +97,13 @@ async function resolveTargets(
     }
   }
   return found
+}
+
+/** The salesTax module for a route: the plugin registers it, so its absence is a broken install. */
+export function requireTicModule(scope: QueryScope): TicModule {
+  const svc = ticModule(scope)
+  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
+  return svc
 }
 
 /** The TIC set on each target id now. */

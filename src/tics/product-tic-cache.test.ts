@@ -1,8 +1,7 @@
 import fc from "fast-check"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { SALES_TAX_MODULE } from "../constants"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
-import type { QueryScope } from "../query"
+import { QUERY_KEY, type QueryScope } from "../query"
 import { resolveProductTics } from "./product-tics"
 import { cachedProductTics, clearProductTicCache } from "./product-tic-cache"
 
@@ -32,7 +31,7 @@ function storeOf(products: { id: string; type_id: string | null; categories: { i
   }
   const scope = {
     resolve: (key: string) => {
-      if (key === ContainerRegistrationKeys.QUERY) return query
+      if (key === QUERY_KEY) return query
       if (key === SALES_TAX_MODULE) return svc
       throw new Error(`unexpected ${key}`)
     },

@@ -1,6 +1,5 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
-import type { QueryScope } from "../query"
+import { SALES_TAX_MODULE } from "../constants"
+import { QUERY_KEY, type QueryScope } from "../query"
 import { resolveProductTics } from "./product-tics"
 
 type Target = "product" | "product_type" | "product_category"
@@ -21,7 +20,7 @@ function scopeOf(products: unknown[], tics: Record<Target, Record<string, number
   }
   const scope = {
     resolve: (key: string) => {
-      if (key === ContainerRegistrationKeys.QUERY) return query
+      if (key === QUERY_KEY) return query
       if (key === SALES_TAX_MODULE) return module ? svc : undefined
       throw new Error(`unexpected ${key}`)
     },

@@ -2,9 +2,8 @@
  * Product → TIC, the one Medusa-side resolver: reads the products' type and categories through
  * Query and the assignments from the salesTax module, and resolves each with resolveProductTic.
  */
-import { MedusaError } from "@medusajs/framework/utils"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { SALES_TAX_MODULE } from "../modules/sales-tax"
+import { SALES_TAX_MODULE } from "../constants"
 import { graph, type QueryScope } from "../query"
 import { ancestry, resolveProductTic, type AssignedTics, type ProductTic, type ProductTicRow } from "./tic-resolution"
 
@@ -18,13 +17,6 @@ export function ticModule(scope: QueryScope): TicModule | null {
   } catch {
     return null
   }
-}
-
-/** The salesTax module for a route: the plugin registers it, so its absence is a broken install. */
-export function requireTicModule(scope: QueryScope): TicModule {
-  const svc = ticModule(scope)
-  if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
-  return svc
 }
 
 /** The Query fields a product's TIC depends on (ProductTicFields). */

@@ -2,7 +2,8 @@
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../query"
-import { assignedTics, productTicRow, requireTicModule } from "./product-tics"
+import { assignedTics, productTicRow } from "./product-tics"
+import { requireTicModule } from "./medusa"
 import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "./tic-resolution"
 import { bodyOf, handle, notFound, pluginOptions } from "../http/answers"
 import { invalidData } from "../http/input-guard"

@@ -4,7 +4,7 @@
  * records are the ledger, so starting it again continues where it stopped.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "../../medusa/keys"
 import { randomUUID } from "node:crypto"
 import { isSalesTaxError } from "../../service/client/errors"
 import { sanitizeError } from "../decisions-retry"

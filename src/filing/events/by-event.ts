@@ -4,7 +4,7 @@
  * retry job, and an event that never arrives is made up for by the sweep.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "../../medusa/keys"
 import { describeFailure } from "../decisions-retry"
 import { secretOf } from "../processor-factory"
 import { onOrderEdited, onPaymentCaptured, syncOrder } from "./orders"

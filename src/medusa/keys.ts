@@ -1,0 +1,28 @@
+/**
+ * The container and module keys of Medusa's that the plugin resolves, owned here so that a file
+ * which only resolves a service does not load Medusa's utils (the whole package, at import) for
+ * a string. Each key is typed as Medusa's declared literal: a renamed key fails the typecheck, and
+ * `keys.test.ts` compares them with the installed values.
+ */
+import type { ContainerRegistrationKeys as MedusaKeys, Modules as MedusaModules } from "@medusajs/framework/utils"
+
+export const ContainerRegistrationKeys: Pick<typeof MedusaKeys, "CONFIG_MODULE" | "LINK" | "LOGGER" | "PG_CONNECTION"> = {
+  CONFIG_MODULE: "configModule",
+  LINK: "link",
+  LOGGER: "logger",
+  PG_CONNECTION: "__pg_connection__",
+}
+
+export const Modules: Pick<
+  typeof MedusaModules,
+  "CART" | "FULFILLMENT" | "LOCKING" | "ORDER" | "PROMOTION" | "SALES_CHANNEL" | "STOCK_LOCATION" | "TAX"
+> = {
+  CART: "cart",
+  FULFILLMENT: "fulfillment",
+  LOCKING: "locking",
+  ORDER: "order",
+  PROMOTION: "promotion",
+  SALES_CHANNEL: "sales_channel",
+  STOCK_LOCATION: "stock_location",
+  TAX: "tax",
+}

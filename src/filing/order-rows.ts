@@ -103,10 +103,14 @@ export interface AddressRow {
   postal_code?: string | null
 }
 
-export interface AddedItemsRow {
+/** A claim or an exchange: its new items and its returned items. */
+interface OrderChangeRow {
   id: string
+  order_id: string
+  created_at: string | Date
   canceled_at?: string | Date | null
   additional_items?: { item_id: string }[] | null
+  return?: { items?: ChangeItemRow[] | null } | null
 }
 
 /** An order as filing reads it (order-reader.ts: ORDER_FIELDS). */
@@ -143,20 +147,13 @@ export interface ChangeItemRow {
 }
 
 /** A claim as filing reads it (CLAIM_FIELDS): its new items, its claimed units (claim items, or its return's items). */
-export interface ClaimRow extends AddedItemsRow {
-  order_id: string
+export interface ClaimRow extends OrderChangeRow {
   type?: string | null
-  created_at: string | Date
   claim_items?: ChangeItemRow[] | null
-  return?: { items?: ChangeItemRow[] | null } | null
 }
 
 /** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
-export interface ExchangeRow extends AddedItemsRow {
-  order_id: string
-  created_at: string | Date
-  return?: { items?: ChangeItemRow[] | null } | null
-}
+export type ExchangeRow = OrderChangeRow
 
 /** A return as filing, backfill and reconciliation read it (RETURN_FIELDS). */
 export interface ReturnRow {

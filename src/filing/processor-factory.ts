@@ -12,12 +12,9 @@ import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/servic
 import { FilingProcessor } from "./processor"
 import type { FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../constants"
+import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import { forgetCertificates } from "../service/exemptions/registry"
 import { runtimeOf } from "../runtime"
-
-interface CertificateUses {
-  markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
-}
 
 export function filingProcessor(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessor {
   return new FilingProcessor(filingProcessorDeps(container, overrides))
@@ -43,7 +40,9 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
     // a single-purchase certificate's order was filed: recorded as used (shown in the widgets), and
     // the customer's certificate list forgotten (it no longer exempts)
     certificateUsed: async (u) => {
-      const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, { allowUnregistered: true })
+      const uses = container.resolve<Pick<SalesTaxModuleService, "markCertificateUsed"> | undefined>(SALES_TAX_MODULE, {
+        allowUnregistered: true,
+      })
       await uses?.markCertificateUsed(u)
       if (u.customerId) await forgetCertificates(runtimeOf(container))?.(u.customerId, container)
     },
@@ -53,13 +52,10 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
 /** What a handler's caller may put in place of the app's (a test's client and clock). */
 export type HandlerDeps = Partial<Pick<FilingProcessorDeps, "client" | "now">>
 
-export interface FilingResult {
-  orderId: string
-  state: string | null
-  lastError?: string | null
-}
+/** What a handler answers: the record's state and last error after it ran. */
+export type FilingResult = ReturnType<typeof result>
 
-export const result = (orderId: string, rec: FilingRecordDTO | null): FilingResult => ({
+export const result = (orderId: string, rec: FilingRecordDTO | null) => ({
   orderId,
   state: rec?.state ?? null,
   lastError: rec?.last_error ?? null,

@@ -130,7 +130,7 @@ export class FilingProcessor {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
-      const root = rec.parent_order_id ?? rec.order_id
+      const root = rootOf(rec)
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)
       const family = [...(rootRec ? [rootRec] : []), ...(await this.deps.store.listChildren(root))].filter(
         (r) => r.snapshot && r.state !== "skipped" && r.kind !== "credit",
@@ -138,10 +138,9 @@ export class FilingProcessor {
       const key = refundKey(intent.source, intent.sourceId)
       // a refund already recorded under this key (redelivery) is not routed again
       const known = new Set(family.flatMap((r) => (r.refunds ?? []).map((x) => x.idempotency_key)))
+      const already = family.some((r) => known.has(childRefundKey(key, r.order_id, root)))
       const touched: string[] = []
-      const pending = family.filter((r) => !known.has(childRefundKey(key, r.order_id, root)))
-      const already = family.length !== pending.length
-      for (const part of already ? [] : routeRefund(intent.items, pending)) {
+      for (const part of already ? [] : routeRefund(intent.items, family)) {
         const home = family.find((r) => r.order_id === part.orderId)!
         const created = await this.w.ensureRefund(home, root, intent.source, intent.sourceId, part.items, intent.returnedAt ?? null)
         if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.w.now() })

@@ -58,16 +58,7 @@ export async function sweepSlot(container: MedusaContainer): Promise<void> {
 
 /** Pure: the Medusa facts that move an order's tax and that its filing records do not show yet. Empty: in line. */
 export function missingFacts(
-  facts: {
-    returns: string[]
-    claims: string[]
-    exchanges: string[]
-    edits: string[]
-    canceled: boolean
-    /** exchanges with returned items and with new items, each checked on its own (a handler may die between the two) */
-    exchangeRefunds: string[]
-    exchangeOrders: string[]
-  },
+  facts: ReturnType<typeof orderFacts> & { edits: string[]; canceled: boolean },
   rec: FilingRecordDTO | null,
   children: FilingRecordDTO[],
 ): string[] {
@@ -90,7 +81,11 @@ export function missingFacts(
   return out
 }
 
-/** Pure: the facts of one order among the parts the order reader read (received plain returns, live claims and exchanges). */
+/**
+ * Pure: the facts of one order among the parts the order reader read (received plain returns, live
+ * claims and exchanges; those with returned items and with new items, each checked on its own: a
+ * handler may die between the two).
+ */
 export function orderFacts(orderId: string, p: OrderParts) {
   const exchanges = p.exchanges.filter((x) => x.order_id === orderId && !x.canceled_at)
   return {

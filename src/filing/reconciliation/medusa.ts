@@ -138,8 +138,7 @@ export async function loadRecordFacts(container: MedusaContainer, orderIds: stri
     svc.listFilingRecords({ order_id: orderIds }, cfg),
     svc.listFilingRecords({ parent_order_id: orderIds }, cfg),
   ])
-  const seen = new Set<string>()
-  return [...own, ...children].filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true))).map(recordFacts)
+  return [...new Map([...own, ...children].map((r) => [r.id, r])).values()].map(recordFacts)
 }
 
 /** The month's report (orders placed in the month, UTC). */

@@ -82,28 +82,29 @@ function createDatabaseSql(name, template = process.env.MEDUSA_SPEC_DB_TEMPLATE)
   return template ? `CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}` : `CREATE DATABASE ${quote(name)}`
 }
 
+/** A client of `database` on the specs' server (DB_HOST, DB_PORT, DB_USERNAME, DB_PASSWORD), connected. */
+async function connect(database = "postgres") {
+  const { Client } = require("@medusajs/framework/pg")
+  const c = new Client({
+    host: process.env.DB_HOST ?? "localhost",
+    user: process.env.DB_USERNAME ?? "postgres",
+    password: process.env.DB_PASSWORD || undefined,
+    port: Number(process.env.DB_PORT ?? 5432),
+    database,
+  })
+  await c.connect()
+  return c
+}
+
 /** The name prefix of the spec databases put away (integration-tests/setup.js): renamed, to be dropped. */
 const TRASH_PREFIX = "mst_trash_"
 
 /**
  * Drops every database put away (by any run on this server: all closed and unused), all at once: each
  * DROP DATABASE waits for a checkpoint of the whole server, and drops under way together share one.
- * Connects as the specs do (DB_HOST, DB_PORT, DB_USERNAME, DB_PASSWORD). Resolves to the failures'
- * messages (a database another process dropped first is no failure).
+ * Resolves to the failures' messages (a database another process dropped first is no failure).
  */
 async function dropTrash() {
-  const { Client } = require("@medusajs/framework/pg")
-  const connect = async () => {
-    const c = new Client({
-      host: process.env.DB_HOST ?? "localhost",
-      user: process.env.DB_USERNAME ?? "postgres",
-      password: process.env.DB_PASSWORD || undefined,
-      port: Number(process.env.DB_PORT ?? 5432),
-      database: "postgres",
-    })
-    await c.connect()
-    return c
-  }
   const list = await connect()
   let names
   try {
@@ -125,4 +126,4 @@ async function dropTrash() {
   return results.filter((r) => r.status === "rejected").map((r) => r.reason.message)
 }
 
-module.exports = { templateName, modulesFingerprint, createDatabaseSql, dropTrash, TEMPLATE_PREFIX: PREFIX, TRASH_PREFIX }
+module.exports = { templateName, modulesFingerprint, createDatabaseSql, connect, dropTrash, TEMPLATE_PREFIX: PREFIX, TRASH_PREFIX }

@@ -58,21 +58,9 @@ const pgTemplate = (() => {
   }
 })()
 if (pgTemplate) {
-  const { Client } = require("@medusajs/framework/pg")
   const { createPostgresDatabaseTemplate: snapshot } = pgTemplate
-  const { TRASH_PREFIX, dropTrash } = require("./db-template.js")
+  const { TRASH_PREFIX, connect, dropTrash } = require("./db-template.js")
   const quote = (name) => `"${name.replace(/"/g, '""')}"`
-  const connect = async (database) => {
-    const c = new Client({
-      host: process.env.DB_HOST ?? "localhost",
-      user: process.env.DB_USERNAME ?? "postgres",
-      password: process.env.DB_PASSWORD || undefined,
-      port: Number(process.env.DB_PORT ?? 5432),
-      database,
-    })
-    await c.connect()
-    return c
-  }
   /** database → the copy it is and its state then; copy → its sequences */
   const was = new Map()
   const sequencesOf = new Map()
@@ -100,7 +88,7 @@ if (pgTemplate) {
     }
   }
   const withAdmin = async (fn) => {
-    const admin = await connect("postgres")
+    const admin = await connect()
     try {
       return await fn(admin)
     } finally {

@@ -82,4 +82,48 @@ function createDatabaseSql(name, template = process.env.MEDUSA_SPEC_DB_TEMPLATE)
   return template ? `CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}` : `CREATE DATABASE ${quote(name)}`
 }
 
-module.exports = { templateName, modulesFingerprint, createDatabaseSql, TEMPLATE_PREFIX: PREFIX }
+/** A client of `database` on the specs' server (DB_HOST, DB_PORT, DB_USERNAME, DB_PASSWORD), connected. */
+async function connect(database = "postgres") {
+  const { Client } = require("@medusajs/framework/pg")
+  const c = new Client({
+    host: process.env.DB_HOST ?? "localhost",
+    user: process.env.DB_USERNAME ?? "postgres",
+    password: process.env.DB_PASSWORD || undefined,
+    port: Number(process.env.DB_PORT ?? 5432),
+    database,
+  })
+  await c.connect()
+  return c
+}
+
+/** The name prefix of the spec databases put away (integration-tests/setup.js): renamed, to be dropped. */
+const TRASH_PREFIX = "mst_trash_"
+
+/**
+ * Drops every database put away (by any run on this server: all closed and unused), all at once: each
+ * DROP DATABASE waits for a checkpoint of the whole server, and drops under way together share one.
+ * Resolves to the failures' messages (a database another process dropped first is no failure).
+ */
+async function dropTrash() {
+  const list = await connect()
+  let names
+  try {
+    const { rows } = await list.query("SELECT datname FROM pg_database WHERE starts_with(datname, $1)", [TRASH_PREFIX])
+    names = rows.map((r) => r.datname)
+  } finally {
+    await list.end()
+  }
+  const results = await Promise.allSettled(
+    names.map(async (name) => {
+      const c = await connect()
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}"`)
+      } finally {
+        await c.end()
+      }
+    }),
+  )
+  return results.filter((r) => r.status === "rejected").map((r) => r.reason.message)
+}
+
+module.exports = { templateName, modulesFingerprint, createDatabaseSql, connect, dropTrash, TEMPLATE_PREFIX: PREFIX, TRASH_PREFIX }

@@ -25,6 +25,8 @@ function cpuMs() {
 
 // taken when the spec file is set up, before its imports load Medusa (part of what a spec costs)
 const started = { wall: Date.now(), cpu: cpuMs() }
+// the background drops of the databases the spec put away (integration-tests/setup.js) settled first
+afterAll(() => globalThis.__mstSettleTrash?.())
 afterAll(() => {
   const spec = relative(ROOT, expect.getState().testPath || "unknown")
   const line = { spec, wallMs: Date.now() - started.wall, cpuMs: cpuMs() - started.cpu, restores: globalThis.__mstRestores }

@@ -206,7 +206,9 @@ function printSpecTable(file) {
   console.log(`[tests] spec costs (wall s / CPU s of the worker and the processes it started; PostgreSQL not counted):`)
   for (const r of rows)
     console.log(`  ${String(Math.round(r.wallMs / 1000)).padStart(4)} / ${String(Math.round(r.cpuMs / 1000)).padStart(4)}  ${r.spec}`)
-  console.log(`  CPU in all: ${Math.round(total / 1000)} s; database restores ${restores("restored")}, skipped ${restores("skipped")}`)
+  console.log(
+    `  CPU in all: ${Math.round(total / 1000)} s; database restores ${restores("restored")} (${Math.round(restores("ms") / 1000)} s of the workers' wall), skipped ${restores("skipped")}`,
+  )
 }
 
 async function main() {

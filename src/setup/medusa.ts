@@ -213,7 +213,9 @@ async function linkProviders(container: MedusaContainer, locationId: string, pro
     [Modules.STOCK_LOCATION]: { stock_location_id: locationId },
     [Modules.FULFILLMENT]: { fulfillment_provider_id: p },
   }))
-  await batchLinksWorkflow(container).run({ input: { create } })
+  // `delete` given, as Medusa's own fulfillment-providers route does: before 2.16 the workflow passes
+  // a missing `delete` on to its dismiss step as one undefined link, which throws
+  await batchLinksWorkflow(container).run({ input: { create, delete: [] } })
 }
 
 /** Runs a plan through Medusa's workflows; returns a sentence of what was done. */

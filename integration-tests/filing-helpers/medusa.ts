@@ -56,6 +56,7 @@ export async function adminOrder(api: Api, auth: { headers: Record<string, strin
   const fields = [
     "id",
     "status",
+    "created_at",
     "tax_total",
     // every item column: Medusa 2.15 computes no item totals from `items.quantity` alone (its quantity is the order item's)
     "*items",

@@ -455,14 +455,14 @@ export function edgesTests({ api, getContainer, env, seeded }: FilingBoot): void
       if (alsoAtService) await env.sandbox.client.voidOrder(orderId)
     }
 
-    const month = monthOf(new Date())
-    const today = new Date().toISOString().slice(0, 10)
-    const report = async () => (await api.get(`/admin/sales-tax/reconciliation?month=${month}`, auth)).data
-
     it("the month: charged and filed; a never-filed order is a difference the one-click fix files once; bad input located; backfill files what has no record once (returns as refunds) and a rerun nothing", async () => {
       const filed = await order()
       const lost = await order()
       const [a, b] = await Promise.all([adminOrder(api, auth, filed), adminOrder(api, auth, lost)])
+      // the day and month the orders were placed, not the file's load time: a run may cross midnight UTC
+      const today = new Date(a.created_at).toISOString().slice(0, 10)
+      const month = monthOf(a.created_at)
+      const report = async () => (await api.get(`/admin/sales-tax/reconciliation?month=${month}`, auth)).data
       // charged = the tax of each line (items and shipping) to the cent, summed
       const lineCents = (v: unknown) => toCents(roundCents(taxOf(v)))
       const cents = (o: any) => [...o.items, ...o.shipping_methods].reduce((s: number, l: any) => s + lineCents(l.tax_total), 0)

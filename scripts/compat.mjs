@@ -747,8 +747,8 @@ function prepare(targets, packDir) {
   return stores
 }
 
-/** The repository's own specs run by --specs: checkout, exemptions (shopper certificates), filing and hostile input. */
-export const SPECS = ["checkout", "filing", "hostile-input"].map((s) => `integration-tests/http/${s}.spec.ts`)
+/** The repository's own specs run by --specs: checkout (with shopper certificates), checkout-block, filing, hostile input and setup. */
+export const SPECS = ["checkout", "checkout-block", "filing", "hostile-input", "setup"].map((s) => `integration-tests/http/${s}.spec.ts`)
 
 /**
  * --specs: the repository's own specs (SPECS) against a scratch copy of the checkout whose

@@ -9,7 +9,7 @@
 import type { SalesTaxProviderService } from "../src/checkout/quote/provider"
 import { CONTEXT_KEY } from "../src/constants"
 import type { CartSnapshotInput } from "../src/service/cart/context"
-import { currentActor, exemptionIdentity, runAsActor, type RequestActor } from "../src/checkout/hooks/request-actor"
+import { exemptionIdentity, requestScope, runAsActor, type RequestActor } from "../src/checkout/hooks/request-actor"
 
 export const CHECKOUT_ADDRESS = {
   country_code: "us",
@@ -63,7 +63,7 @@ export const taxContext = (s: CartSnapshotInput) => ({ address: CHECKOUT_ADDRESS
 
 /** What the hook adds for the request's actor (cart rule of exemptionIdentity). */
 function asHookBuildsIt(s: CartSnapshotInput): CartSnapshotInput {
-  const id = exemptionIdentity("cart", { customer_id: s.customer_id }, currentActor())
+  const id = exemptionIdentity("cart", { customer_id: s.customer_id }, requestScope()?.actor())
   return id ? { ...s, exemption_customer_id: id.customerId, exemption_basis: id.basis } : s
 }
 

@@ -211,7 +211,7 @@ export const PluginOptionsSchema = z
   })
 
 /** Pure: whether certificates the plugin did not make exempt (option `externalCertificates`, its default by `shopperCertificates`). */
-export function externalCertificatesMode(o: Pick<PluginOptions, "shopperCertificates" | "externalCertificates">): "exempt" | "review" {
+export function externalCertificatesMode(o: Partial<PluginOptions>): "exempt" | "review" {
   return o.externalCertificates ?? (o.shopperCertificates === "off" ? "exempt" : "review")
 }
 

@@ -7,7 +7,7 @@ import registerSalesTaxRuntime from "./modules/sales-tax/loaders/runtime"
 import { isDegraded, markOutage, quoteHealth } from "./checkout/quote/health"
 import { refusedLocations } from "./service/origins/origins"
 import { completionGuardStats } from "./checkout/hooks/complete-cart-guard"
-import { currentActor, runAsActor } from "./checkout/hooks/request-actor"
+import { requestScope, runAsActor } from "./checkout/hooks/request-actor"
 import { ticAssignmentsChanged, ticGeneration } from "./modules/sales-tax/tic-generation"
 import { markServesRequests, servesRequests } from "./core/serving"
 
@@ -75,7 +75,7 @@ describe("the plugin's runtime", () => {
     expect([ticGeneration(other), servesRequests(other)]).toEqual([1, true])
     expect([ticGeneration(), servesRequests()]).toEqual([0, false])
     const actor = { actorType: "customer", actorId: "cus_1" }
-    expect(runAsActor(actor, () => [currentActor(), currentActor(other)], salesTaxRuntime())).toEqual([actor, null])
+    expect(runAsActor(actor, () => [requestScope()?.actor(), requestScope(other)], salesTaxRuntime())).toEqual([actor, undefined])
   })
 
   it("the salesTax module's loader registers the process's runtime in the module's container, where the service finds it among its dependencies", async () => {

@@ -9,11 +9,11 @@ import type { CertificateRecord } from "../service/contract"
 import type { SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { pluginOptions, sendError } from "../http/answers"
+import { sendError } from "../http/answers"
 import type { CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus } from "../checkout/exemptions/certificate-rules"
 import { reconcilePlaceholders } from "../service/exemptions/certificate-claims"
-import { externalCertificatesMode } from "../options"
+import { externalCertificatesMode, getPluginOptions } from "../options"
 import { runtimeSlot } from "../runtime"
 
 /** A certificate with what the store keeps about it (review, single-purchase use): withStanding. */
@@ -121,7 +121,7 @@ export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
 /** Each certificate with who created it, its review, its single-purchase use and its status (withStanding). */
 export async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]) {
   const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
-  const external = externalCertificatesMode(pluginOptions(scope))
+  const external = externalCertificatesMode(getPluginOptions(scope))
   return list.map((c) => withStanding(c, by[c.certificateId], external))
 }
 
@@ -149,7 +149,7 @@ export function withStanding<C extends CertificateRecord>(
  * answers 403 when they are not.
  */
 export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
-  if (pluginOptions(req.scope).shopperCertificates !== "off") return true
+  if (getPluginOptions(req.scope).shopperCertificates !== "off") return true
   sendError(
     res,
     403,

@@ -6,7 +6,8 @@ import { invalidateCustomerCertificates } from "../checkout/exemptions/exemption
 import { SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten } from "../service/exemptions/certificate-claims"
 import { isSalesTaxError } from "../service/client"
-import { bodyOf, notFound, pluginOptions, sendError, storeClient } from "../http/answers"
+import { getPluginOptions } from "../options"
+import { bodyOf, notFound, sendError, storeClient } from "../http/answers"
 import { AdminCreateCertificateBody } from "./body"
 import {
   customerCertificates,
@@ -47,7 +48,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
-  const mode = pluginOptions(req.scope).shopperCertificates
+  const mode = getPluginOptions(req.scope).shopperCertificates
   const store = origins(req.scope)
   if (!store) {
     // without the plugin's module no review can be kept: a submission could never be told from staff's

@@ -12,16 +12,12 @@ import { excerpt, invalidData } from "./input-guard"
 
 type Scope = MedusaRequest["scope"]
 
-export function pluginOptions(scope: Scope): PluginOptions {
-  return getPluginOptions(scope)
-}
-
 /**
  * The client of the admin routes: admin work is background work, so each attempt may take
  * `backgroundTimeoutMs` (default 20 s; the checkout's `timeoutMs` is for shoppers).
  */
 export function salesTaxClient(scope: Scope): SalesTaxClient {
-  return getBackgroundClient(pluginOptions(scope))
+  return getBackgroundClient(getPluginOptions(scope))
 }
 
 /**
@@ -33,7 +29,7 @@ export function storeClient(req: MedusaRequest): SalesTaxClient {
   // a store request carries it when it has a publishable key (Medusa's MedusaStoreRequest)
   const channels = (req as MedusaRequest & Partial<Pick<MedusaStoreRequest, "publishable_key_context">>).publishable_key_context
     ?.sales_channel_ids
-  return getBackgroundClient(optionsForChannel(pluginOptions(req.scope), channels?.[0]))
+  return getBackgroundClient(optionsForChannel(getPluginOptions(req.scope), channels?.[0]))
 }
 
 /**
@@ -65,7 +61,7 @@ export function scrubServiceText(
 /** The admin-facing copy of a service error's text (scrubbed), safe when options are unreadable. */
 export function serviceText(scope: Scope, text: string): string {
   try {
-    return scrubServiceText(text, pluginOptions(scope))
+    return scrubServiceText(text, getPluginOptions(scope))
   } catch {
     return text.replace(/\/(?:tax|_sandbox|1\.0)\/\S*/g, "[service path]")
   }

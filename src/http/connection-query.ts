@@ -6,7 +6,8 @@ import { z } from "zod"
 import type { SalesTaxClient } from "../service/client"
 import { getBackgroundClient } from "../service/client-factory"
 import { connectionById, optionsOn, type ResolvedConnection } from "../service/connections"
-import { pluginOptions, sendZodError } from "./answers"
+import { getPluginOptions } from "../options"
+import { sendZodError } from "./answers"
 
 /** Pure: the query schema for the configured connection ids. */
 export function connectionQuerySchema(ids: readonly string[]) {
@@ -31,7 +32,7 @@ export function adminConnection(
   req: MedusaRequest,
   res: MedusaResponse,
 ): { connection: ResolvedConnection; client: SalesTaxClient } | null {
-  const options = pluginOptions(req.scope)
+  const options = getPluginOptions(req.scope)
   const ids = [options.connectionId, ...options.connections.map((c) => c.connectionId)]
   const query = { connection_id: (req.query as Record<string, unknown> | undefined)?.connection_id }
   const parsed = connectionQuerySchema(ids).safeParse(query)

@@ -3,7 +3,7 @@
 // be overridden (option `nexus.thresholds`). The service only taxes where the merchant is
 // registered, so this table tells a merchant where to register next.
 import type { PeriodKind } from "../options"
-import { US_STATE_NAMES } from "../service/address/us-address"
+import { US_STATE_NAMES } from "../service/contract"
 
 /** The date the table was last checked against the states' guidance (shown on the admin page). */
 export const THRESHOLDS_AS_OF = "2026-01-01"

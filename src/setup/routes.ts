@@ -6,7 +6,8 @@ import { z } from "zod"
 import { getBackgroundClient } from "../service/client-factory"
 import { allConnections, connectionById, optionsOn } from "../service/connections"
 import { graph } from "../query"
-import { bodyOf, parseOr400, pluginOptions, sendError, serviceText } from "../http/answers"
+import { getPluginOptions } from "../options"
+import { bodyOf, parseOr400, sendError, serviceText } from "../http/answers"
 import { notAField } from "../http/validate"
 import { applySetupFix, FixBusy, FixNotOffered, readChecklist } from "./medusa"
 import { check, settingsOverview } from "./settings"
@@ -58,7 +59,7 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
 
 /** Each connection with its sales channels (the default: those no other names), its key never shown. */
 async function connectionViews(scope: MedusaRequest["scope"]) {
-  const options = pluginOptions(scope)
+  const options = getPluginOptions(scope)
   const channels = await graph<{ id: string; name?: string | null }>(scope, {
     entity: "sales_channel",
     fields: ["id", "name"],
@@ -89,7 +90,7 @@ export async function getConnections(req: MedusaRequest, res: MedusaResponse): P
 export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = parseOr400(req, res, PingConnectionBody, "body")
   if (!body) return
-  const options = pluginOptions(req.scope)
+  const options = getPluginOptions(req.scope)
   const conn = connectionById(options, body.connection_id)
   if (!conn) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `No connection ${body.connection_id} in the plugin options`)
   const client = getBackgroundClient(optionsOn(options, conn))

@@ -2,13 +2,13 @@
 import type { MedusaRequest } from "@medusajs/framework/http"
 import type { HealthResponse, PingResponse } from "../service/contract"
 import { SalesTaxError } from "../service/client"
-import { redactOptions } from "../options"
+import { redactOptions, getPluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
 import type { TicSource } from "../tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
-import { pluginOptions, salesTaxClient, serviceText } from "../http/answers"
+import { salesTaxClient, serviceText } from "../http/answers"
 import { ticInfo } from "../tics/lookup"
 
 export type CheckResult<T> = { ok: boolean; durationMs: number; result?: T; error?: string; status?: number | null }
@@ -99,7 +99,7 @@ export async function filingPaused(scope: Scope) {
 
 /** The overview: connection health, the options in force (redacted), TIC coverage, recent failures, a refused key's pause. */
 export async function settingsOverview(scope: Scope) {
-  const options = pluginOptions(scope)
+  const options = getPluginOptions(scope)
   const client = salesTaxClient(scope)
   const scrub = (t: string) => serviceText(scope, t)
   const [health, ping, coverageNow, failuresNow, paused] = await Promise.all([

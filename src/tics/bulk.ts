@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../core/csv"
-import type { TicTargetType } from "../modules/sales-tax/service"
+import type { MovedTic, TicTargetType } from "../modules/sales-tax/service"
 
 export type BulkTarget = TicTargetType
 
@@ -236,10 +236,7 @@ export function planImport(
 }
 
 /** Pure: the lines whose target the write found with another TIC than planned, with what it has now. */
-export function changedSincePlan(
-  changes: readonly PlannedChange[],
-  moved: { target_type: string; target_id: string; now: number | null }[],
-): Refusal[] {
+export function changedSincePlan(changes: readonly PlannedChange[], moved: readonly MovedTic[]): Refusal[] {
   const now = new Map(moved.map((m) => [`${m.target_type}|${m.target_id}`, m.now]))
   return changes.flatMap((c) => {
     const key = `${c.target}|${c.targetId}`

@@ -5,7 +5,8 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { TicSearchRequest } from "../service/contract"
 import type { AdminTicSearchResponse } from "./targets"
-import { bodyOf, parseOr400, pluginOptions, salesTaxClient, sendError } from "../http/answers"
+import { getPluginOptions } from "../options"
+import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"
 import { notAField } from "../http/validate"
 import { IMPORT_LIMITS, type PlannedChange } from "./bulk"
 import { MIN_ACCEPT_ALL } from "./classify/combine"
@@ -80,14 +81,14 @@ export const AdminUnclassifiedApplyBody = z
 /** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */
 export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
-  rememberTics(pluginOptions(req.scope), r.results) // the admin sets TICs picked from these
+  rememberTics(getPluginOptions(req.scope), r.results) // the admin sets TICs picked from these
   const out: AdminTicSearchResponse = { query: r.query, results: r.results, nextCursor: r.nextCursor }
   res.json(out)
 }
 
 /** GET /admin/sales-tax/tics/export: every product as CSV (its TIC, the one it resolves to and from where), formulas defused. */
 export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  const csv = await exportProductsCsv(req.scope, pluginOptions(req.scope).defaultTic)
+  const csv = await exportProductsCsv(req.scope, getPluginOptions(req.scope).defaultTic)
   res.setHeader("content-type", "text/csv; charset=utf-8")
   res.setHeader("content-disposition", 'attachment; filename="sales-tax-product-tics.csv"')
   res.status(200).send(csv)
@@ -95,7 +96,7 @@ export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promi
 
 /** POST /admin/sales-tax/tics/import { csv }: the dry run: changes (from → to), unchanged, refused lines located. Writes nothing. */
 export async function previewTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
-  res.json({ plan: await previewImport(req.scope, pluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
+  res.json({ plan: await previewImport(req.scope, getPluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
 }
 
 /**
@@ -105,7 +106,7 @@ export async function previewTicImport(req: MedusaRequest, res: MedusaResponse):
  */
 export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminTicApplyBody)
-  const plan = await previewImport(req.scope, pluginOptions(req.scope), body.csv)
+  const plan = await previewImport(req.scope, getPluginOptions(req.scope), body.csv)
   if (body.preview_hash && body.preview_hash !== plan.hash) {
     const message = "the plan differs from the preview's: a TIC of the file's targets changed since; preview the file again"
     return sendError(res, 409, MedusaError.Types.CONFLICT, message, [{ location: "body.preview_hash", message }])
@@ -137,7 +138,7 @@ const importRunning = (res: MedusaResponse) =>
 /** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, a page with suggestions and its searches. */
 export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminUnclassifiedQuery, "query")
-  if (q) res.json(await listUnclassified(req.scope, pluginOptions(req.scope), q.offset, q.limit))
+  if (q) res.json(await listUnclassified(req.scope, getPluginOptions(req.scope), q.offset, q.limit))
 }
 
 /**
@@ -147,7 +148,7 @@ export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): 
  */
 export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminUnclassifiedApplyBody)
-  const options = pluginOptions(req.scope)
+  const options = getPluginOptions(req.scope)
   let changes: PlannedChange[]
   let summary: Record<string, unknown> = {}
   if (body.items) {

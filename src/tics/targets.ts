@@ -5,7 +5,8 @@ import { graph } from "../query"
 import { assignedTics, productTicRow } from "./product-tics"
 import { requireTicModule } from "./medusa"
 import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "./tic-resolution"
-import { bodyOf, handle, notFound, pluginOptions } from "../http/answers"
+import { getPluginOptions } from "../options"
+import { bodyOf, handle, notFound } from "../http/answers"
 import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
@@ -82,7 +83,7 @@ async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promis
 export async function describeTic(scope: Scope, type: TicTargetType, id: string): Promise<AdminTicResponse | null> {
   const target = await loadTarget(scope, type, id)
   if (!target) return null
-  const defaultTic = pluginOptions(scope).defaultTic
+  const defaultTic = getPluginOptions(scope).defaultTic
   const name = target.title ?? target.value ?? target.name ?? null
   // a product's TIC depends on its type's and categories' too: all read at once
   const row = type === "product" ? productTicRow({ ...target, type_id: target.type?.id }) : null
@@ -132,7 +133,7 @@ export function ticRoutes(type: TicTargetType) {
     const body = bodyOf(req, AdminSetTicBody)
     if (!(await loadTarget(req.scope, type, id))) return notFound(res, LABEL[type], id)
     // the service is the judge of TICs; when it cannot be asked, any integer >= 0 is saved with a warning
-    const lookup = await lookupTic(pluginOptions(req.scope), body.tic)
+    const lookup = await lookupTic(getPluginOptions(req.scope), body.tic)
     if (lookup.status === "unknown") {
       const message = `${body.tic} is not a known TIC at the Sales Tax Service: pick one from the search`
       return void res.status(400).json(invalidData([{ location: "body.tic", message, value: body.tic }]))

@@ -40,7 +40,7 @@ export type OperationId = (typeof OPERATION_IDS)[number]
 
 const C = "/tax/connections/:connectionId"
 
-export const OPERATIONS: Record<OperationId, OperationDef> = {
+export const OPERATIONS = {
   health: { id: "health", method: "GET", path: "/tax/health", auth: false, response: v3.HealthResponse, status: 200 },
   calculateCarts: {
     id: "calculateCarts",
@@ -168,7 +168,7 @@ export const OPERATIONS: Record<OperationId, OperationDef> = {
     response: v3.VerifyAddressResponse,
     status: 200,
   },
-}
+} satisfies Record<OperationId, OperationDef>
 
 /** Header names. */
 export const API_KEY_HEADER = "x-api-key"

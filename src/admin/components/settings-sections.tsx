@@ -1,16 +1,99 @@
-// Sections of Settings → Sales Tax that load on their own: the connections (each with its sales
-// channels, the key as ****, and a "Test connection" button: the service's ping on it) and the
-// ship-from locations (each with the origin its lines are quoted and filed from, or the fallback
-// origin and why; one outside the US that ships to no US address is "not used for US orders").
+// Sections of Settings → Sales Tax that load on their own: the setup checklist (GET
+// /admin/sales-tax/setup: each item done or with the one action that fixes it, a button where the fix
+// is unambiguous, else what to do and a link; the same list as `medusa exec …/sales-tax-setup.js`),
+// the connections (each with its sales channels, the key as ****, and a "Test connection" button: the
+// service's ping on it) and the ship-from locations (each with the origin its lines are quoted and
+// filed from, or the fallback origin and why; one outside the US that ships to no US address is "not
+// used for US orders").
+import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
+import { Text, toast } from "@medusajs/ui"
 import { useState } from "react"
+import { Link } from "react-router-dom"
 import { errorMessage, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
-import type { AdminConnectionsResponse } from "../../setup/routes"
+import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
+import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
 import { Btn, DataTable, Note, Section, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>
+
+export function SetupChecklist() {
+  const load = useApi<AdminSetupResponse>("/admin/sales-tax/setup")
+  const [items, setItems] = useState<SetupItem[] | null>(null)
+  // a failed fix: its message, then the list as the store has it now
+  const { busy, run } = useBusy((m) => {
+    toast.error(m)
+    setItems(null)
+    void load.reload()
+  })
+  const shown = items ?? load.data?.items ?? null
+
+  const fix = (id: string) =>
+    run(id, async () => {
+      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id })
+      setItems(out.items)
+      toast.success(`Sales tax setup: ${out.applied}`)
+    })
+
+  const left = shown ? shown.filter((i) => !i.done).length : 0
+  return (
+    <Section
+      testId="settings-setup"
+      title="Setup"
+      aside={shown ? (left ? `${left} of ${shown.length} left before US orders are taxed` : "Ready: US orders are taxed") : ""}
+      load={load}
+    >
+      {shown ? (
+        <ul className="flex flex-col divide-y" data-testid="setup-items" data-done={left === 0 ? "true" : "false"}>
+          {shown.map((i) => (
+            <li
+              key={i.id}
+              className="flex items-start gap-x-3 px-6 py-3"
+              data-testid={`setup-${i.id}`}
+              data-state={i.done ? "done" : "todo"}
+            >
+              <span className="mt-0.5">
+                {i.done ? (
+                  <CheckCircleSolid className="text-ui-tag-green-icon" />
+                ) : (
+                  <ExclamationCircle className="text-ui-tag-orange-icon" />
+                )}
+              </span>
+              <div className="flex min-w-0 flex-1 flex-col gap-y-1">
+                <div className="flex items-center gap-x-2">
+                  <Text size="small" weight="plus">
+                    {i.title}
+                  </Text>
+                  <Tag color={i.done ? "green" : "orange"}>{i.done ? "done" : "to do"}</Tag>
+                </div>
+                <Note tone="subtle" className="break-words" testId={`setup-detail-${i.id}`}>
+                  {i.detail}
+                </Note>
+                {!i.done && i.help ? (
+                  <Note testId={`setup-help-${i.id}`}>
+                    {i.help.text}{" "}
+                    {i.help.href ? (
+                      <Link to={i.help.href} className="text-ui-fg-interactive hover:underline">
+                        Open
+                      </Link>
+                    ) : null}
+                  </Note>
+                ) : null}
+              </div>
+              {!i.done && i.fix ? (
+                <Btn busy={busy === i.fix.id} disabled={busy !== null} onClick={() => fix(i.fix!.id)} testId={`setup-fix-${i.fix.id}`}>
+                  {i.fix.label}
+                </Btn>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Section>
+  )
+}
 
 export function ConnectionsSection() {
   const load = useApi<AdminConnectionsResponse>("/admin/sales-tax/connections")

@@ -149,11 +149,13 @@ describe("the provider's certificate list carries each certificate's review", ()
     } as unknown as SalesTaxClient
     return { client, calls }
   }
+  const conn = (client: SalesTaxClient) => ({ connectionId: "conn_default", client, isDefault: true })
+  const exempting = (cacheTtlSeconds: number) => ({ cacheTtlSeconds, externalCertificates: "exempt" as const })
 
   it("a shopper's pending certificate is listed but never picked; approved, it is", async () => {
     const { client } = clientWith([rec("a"), rec("bb")])
     const store = new MemoryStore<CertificateRecord[]>(10)
-    const list = await activeCertificates(client, "cus_1", 60, {
+    const list = await activeCertificates(conn(client), "cus_1", exempting(60), {
       store,
       reviews: reviews({ a: standing({ reviewStatus: "pending" }), bb: standing({ createdBy: "staff" }) }),
     })
@@ -175,16 +177,25 @@ describe("the provider's certificate list carries each certificate's review", ()
     }
     const { client, calls } = clientWith([rec("a")])
     const store = new MemoryStore<CertificateRecord[]>(10)
-    const list = await activeCertificates(client, "cus_2", 60, { store, reviews: down })
+    const list = await activeCertificates(conn(client), "cus_2", exempting(60), { store, reviews: down })
     expect(list.map((c) => c.approved)).toEqual([false])
     expect(await store.get("cus_2")).toBeUndefined()
-    await activeCertificates(client, "cus_2", 60, { store, reviews: down })
+    await activeCertificates(conn(client), "cus_2", exempting(60), { store, reviews: down })
     expect(calls).toHaveLength(2)
+  })
+
+  it("a certificate made elsewhere (no row) is approved as the options say", async () => {
+    const { client } = clientWith([rec("a")])
+    const approved = async (options: Parameters<typeof activeCertificates>[2]) =>
+      (await activeCertificates(conn(client), "cus_4", options, { reviews: reviews({}) }))[0]!.approved
+    expect(await approved({ cacheTtlSeconds: 0, shopperCertificates: "off" })).toBe(true)
+    expect(await approved({ cacheTtlSeconds: 0 })).toBe(false)
+    expect(await approved({ cacheTtlSeconds: 0, shopperCertificates: "off", externalCertificates: "review" })).toBe(false)
   })
 
   it("a submission in flight: a certificate without a row is not trusted meanwhile", async () => {
     const { client } = clientWith([rec("a")])
-    const list = await activeCertificates(client, "cus_3", 0, { reviews: reviews({}, true) })
+    const list = await activeCertificates(conn(client), "cus_3", exempting(0), { reviews: reviews({}, true) })
     expect(pickExemption(list, "MN")).toBeNull()
   })
 })

@@ -1,9 +1,9 @@
-import type { SalesTaxClient } from "../../service/client"
 import type { CertificateRecord } from "../../service/contract"
 import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
-import type { externalCertificatesMode } from "../../options"
+import { externalCertificatesMode, type PluginOptions } from "../../options"
+import type { QuoteConnection } from "../quote/quote-types"
 import { certificateStatus } from "./certificate-rules"
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
@@ -130,42 +130,41 @@ export function certificateStoreOn(caching: CachingModuleLike | undefined): Quot
 }
 
 /**
- * The customer's active certificates. `guard` wraps the service call (the provider passes its
- * circuit breaker and the quote's deadline); a cached list makes no call.
+ * The customer's active certificates on the connection. `guard` wraps the service call (the provider
+ * passes its circuit breaker and the quote's deadline); a cached list makes no call.
  */
 export async function activeCertificates(
-  client: SalesTaxClient,
+  conn: QuoteConnection,
   customerId: string,
-  ttlSeconds: number,
+  options: Pick<PluginOptions, "cacheTtlSeconds"> & Partial<Pick<PluginOptions, "shopperCertificates" | "externalCertificates">>,
   opts: {
     store?: QuoteStore<ListedCertificate[]>
     guard?: <T>(fn: () => Promise<T>) => Promise<T>
-    /** the connection of the list when not the default one (the cache is keyed by connection) */
-    connectionId?: string | null
     /** the review store (default: the one the plugin's module registered) */
     reviews?: CertificateReviews
-    /** whether certificates the plugin did not make exempt (default "exempt") */
-    external?: ExternalCertificates
   } = {},
 ): Promise<ListedCertificate[]> {
   const store = opts.store ?? certificateCache()
-  const key = certificateListKey(customerId, opts.connectionId)
-  if (opts.connectionId) otherConnections().add(opts.connectionId)
-  const hit = ttlSeconds > 0 ? await store.get(key) : undefined
+  // the cache is keyed by connection when not the default one
+  const connectionId = conn.isDefault ? null : conn.connectionId
+  const key = certificateListKey(customerId, connectionId)
+  if (connectionId) otherConnections().add(connectionId)
+  const hit = options.cacheTtlSeconds > 0 ? await store.get(key) : undefined
   if (hit) return hit
   const guard = opts.guard ?? (<T>(fn: () => Promise<T>) => fn())
   return flight().do(key, async () => {
     const got = await guard(async () => {
       const list: CertificateRecord[] = []
-      for await (const c of client.certificates({ customerId, disabled: false })) {
+      for await (const c of conn.client.certificates({ customerId, disabled: false })) {
         if (!c.disabledAt) list.push(c)
         if (list.length >= 500) break
       }
       return list
     })
     // each with whether it may exempt (reviewed and approved): the cached list carries it
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), opts.external)
-    if (ok) await store.set(key, out, ttlSeconds)
+    const external = externalCertificatesMode(options)
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), external)
+    if (ok) await store.set(key, out, options.cacheTtlSeconds)
     return out
   })
 }

@@ -1,5 +1,5 @@
 /** Who may be exempt: the identity rule, and the request scope the hook reads it from. */
-import { actorOf, currentActor, exemptionIdentity, runAsActor } from "./request-actor"
+import { actorOf, exemptionIdentity, requestScope, runAsActor } from "./request-actor"
 import { checkedOutExempt } from "./tax-line-context-handler"
 
 const customer = (id: string) => ({ actorType: "customer", actorId: id })
@@ -34,13 +34,13 @@ describe("request scope", () => {
     expect(actorOf({ actor_type: "customer", actor_id: "cus_1" })).toEqual(customer("cus_1"))
     expect(actorOf({ actor_type: "customer", actor_id: "" })).toBeNull()
     expect(actorOf(undefined)).toBeNull()
-    expect(currentActor()).toBeNull()
+    expect(requestScope()).toBeUndefined()
     const seen = await runAsActor(customer("cus_9"), async () => {
       await new Promise((r) => setTimeout(r, 1))
-      return currentActor()
+      return requestScope()?.actor()
     })
     expect(seen).toEqual(customer("cus_9"))
-    expect(currentActor()).toBeNull()
+    expect(requestScope()).toBeUndefined()
   })
 })
 

@@ -33,19 +33,9 @@ export interface RequestScope {
 
 export const actorStorage = runtimeSlot("requestActor", () => new AsyncLocalStorage<RequestScope>())
 
-/** The authenticated actor of the request being served, or null (no request, or anonymous). */
-export function currentActor(rt?: SalesTaxRuntime): RequestActor | null {
-  return actorStorage(rt).getStore()?.actor() ?? null
-}
-
-/** The container of the request being served (its `req.scope`), or undefined outside a request. */
-export function requestContainer(rt?: SalesTaxRuntime): MedusaContainer | undefined {
-  return actorStorage(rt).getStore()?.container
-}
-
-/** The path of the request being served, or undefined outside a request. */
-export function requestPath(rt?: SalesTaxRuntime): string | undefined {
-  return actorStorage(rt).getStore()?.path
+/** The scope of the request being served (its actor, container and path), or undefined outside a request. */
+export function requestScope(rt?: SalesTaxRuntime): RequestScope | undefined {
+  return actorStorage(rt).getStore()
 }
 
 /** Runs `fn` as if inside a request authenticated as `actor` (tests and host code). */
@@ -98,7 +88,7 @@ export function exemptionIdentity(
     customer?: { has_account?: boolean | null } | null
     checkedOutExempt?: boolean
   },
-  actor: RequestActor | null,
+  actor: RequestActor | null | undefined,
 ): { customerId: string; basis: ExemptionBasis } | null {
   const customerId = entity.customer_id
   if (!customerId || !actor) return null

@@ -10,7 +10,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { graph } from "../../query"
-import { externalCertificatesMode, getPluginOptions } from "../../options"
+import { getPluginOptions } from "../../options"
 import { connectionForChannel, optionsForChannel } from "../../service/connections"
 import { getCheckoutClient } from "../../service/client-factory"
 import { SALES_TAX_MODULE } from "../../constants"
@@ -44,13 +44,9 @@ async function isSinglePurchase(container: MedusaContainer, cart: ClaimCart, cus
   const client = getCheckoutClient(optionsForChannel(options, cart.sales_channel_id))
   const caching = container.resolve<CachingModuleLike | undefined>("caching", { allowUnregistered: true })
   try {
-    const listed = (
-      await activeCertificates(client, customerId, options.cacheTtlSeconds, {
-        store: certificateStoreOn(caching),
-        connectionId: conn.isDefault ? null : conn.connectionId,
-        external: externalCertificatesMode(options),
-      })
-    ).find((c) => c.certificateId === certificateId)
+    const listed = (await activeCertificates({ ...conn, client }, customerId, options, { store: certificateStoreOn(caching) })).find(
+      (c) => c.certificateId === certificateId,
+    )
     return (listed ?? (await client.getCertificate(certificateId))).singlePurchase === true
   } catch {
     // never place an order under a certificate whose one use cannot be checked

@@ -14,7 +14,7 @@ import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "../../tics/product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
 import { DEFAULT_TIC } from "../../constants"
-import { currentActor, exemptionIdentity, requestContainer, requestPath } from "./request-actor"
+import { exemptionIdentity, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
 import {
@@ -141,7 +141,7 @@ export async function buildCartSnapshot(
   if (!cart) return undefined
   return {
     ...(await snapshotFromEntity(container, cart, cart.customer_id)),
-    ...exemptionFields(exemptionIdentity("cart", cart, currentActor(runtimeOf(container)))),
+    ...exemptionFields(exemptionIdentity("cart", cart, requestScope(runtimeOf(container))?.actor())),
   }
 }
 
@@ -187,7 +187,11 @@ export async function buildOrderSnapshot(
   }
   const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
-  const identity = exemptionIdentity("order", { ...order, checkedOutExempt: checkedOutExempt(order) }, currentActor(runtimeOf(container)))
+  const identity = exemptionIdentity(
+    "order",
+    { ...order, checkedOutExempt: checkedOutExempt(order) },
+    requestScope(runtimeOf(container))?.actor(),
+  )
   return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
 }
 
@@ -260,9 +264,10 @@ export async function snapshotOfLines(
   itemIds: readonly string[],
   shippingIds: readonly string[],
 ): Promise<{ snapshot: CartSnapshotInput; giftCards: readonly string[] } | undefined> {
-  const container = requestContainer() ?? appContainer()
+  const request = requestScope()
+  const container = request?.container ?? appContainer()
   if (!container) return undefined
-  const owner = await linesOwner(container, itemIds, shippingIds, requestPath())
+  const owner = await linesOwner(container, itemIds, shippingIds, request?.path)
   if (!owner) return undefined
   const snapshot =
     owner.entity === "cart"

@@ -5,7 +5,7 @@
  */
 import type { Address, CertificateRecord } from "../../service/contract"
 import { isSalesTaxError, refusesCertificate } from "../../service/client"
-import { externalCertificatesMode, type PluginOptions } from "../../options"
+import type { PluginOptions } from "../../options"
 import { activeCertificates, invalidateCustomerCertificates, pickExemption } from "../exemptions/exemptions"
 import { withDeadline } from "../../service/deadline"
 import type { QuoteStore } from "./result-cache"
@@ -58,14 +58,9 @@ export async function quoteExempt(
   cartId: string | null = null,
 ): Promise<Quote> {
   const { conn, breaker, deadline } = run
-  const certs = await activeCertificates(conn.client, exemptFor, deps.options.cacheTtlSeconds, {
+  const certs = await activeCertificates(conn, exemptFor, deps.options, {
     store: deps.certificateStore,
     guard: <T>(fn: () => Promise<T>): Promise<T> => breaker.execute(() => withDeadline(fn, deadline - Date.now())),
-    connectionId: conn.isDefault ? null : conn.connectionId,
-    external: externalCertificatesMode({
-      shopperCertificates: deps.options.shopperCertificates ?? "review",
-      externalCertificates: deps.options.externalCertificates,
-    }),
   })
   const exemptionId = pickExemption(certs, destination.state, deps.refused.at(), { cartId, now: Date.now() })
   try {

@@ -45,7 +45,7 @@ export type TicTargetType = (typeof TIC_TARGET_TYPES)[number]
 /** A target's TIC (null: none). */
 type TargetTic = { target_type: TicTargetType; target_id: string; tic: number | null }
 /** A target whose TIC was not what a change expected: the TIC it has `now`. */
-type MovedTic = Omit<TargetTic, "tic"> & { now: number | null }
+export type MovedTic = Omit<TargetTic, "tic"> & { now: number | null }
 
 function checkTarget(targetType: string): asserts targetType is TicTargetType {
   if (!TIC_TARGET_TYPES.includes(targetType as TicTargetType)) {

@@ -1,11 +1,10 @@
 import fc from "fast-check"
 import * as zipcodes from "zipcodes"
-import { US_STATES, US_TERRITORIES } from "../contract"
+import { US_STATE_NAMES, US_STATES, US_TERRITORIES } from "../contract"
 import {
   normalizeUsState,
   normalizeUsZip,
   planDestination,
-  US_STATE_NAMES,
   US_TERRITORY_NAMES,
   usTerritory,
   ZIP3_RANGES,

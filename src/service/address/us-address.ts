@@ -5,63 +5,8 @@
  * reads a US state or ZIP (the provider's destination, origins, the store verify-address route, the
  * filing snapshot) goes through these functions, so one address is read the same everywhere.
  */
-import { US_STATES, US_TERRITORIES, type Address } from "../contract"
+import { US_STATES, US_STATE_NAMES, US_TERRITORIES, type Address } from "../contract"
 import { runtimeSlot } from "../../runtime"
-
-/** The states and DC the service taxes, by USPS name. */
-export const US_STATE_NAMES: Readonly<Record<(typeof US_STATES)[number], string>> = {
-  AL: "Alabama",
-  AK: "Alaska",
-  AZ: "Arizona",
-  AR: "Arkansas",
-  CA: "California",
-  CO: "Colorado",
-  CT: "Connecticut",
-  DE: "Delaware",
-  DC: "District of Columbia",
-  FL: "Florida",
-  GA: "Georgia",
-  HI: "Hawaii",
-  ID: "Idaho",
-  IL: "Illinois",
-  IN: "Indiana",
-  IA: "Iowa",
-  KS: "Kansas",
-  KY: "Kentucky",
-  LA: "Louisiana",
-  ME: "Maine",
-  MD: "Maryland",
-  MA: "Massachusetts",
-  MI: "Michigan",
-  MN: "Minnesota",
-  MS: "Mississippi",
-  MO: "Missouri",
-  MT: "Montana",
-  NE: "Nebraska",
-  NV: "Nevada",
-  NH: "New Hampshire",
-  NJ: "New Jersey",
-  NM: "New Mexico",
-  NY: "New York",
-  NC: "North Carolina",
-  ND: "North Dakota",
-  OH: "Ohio",
-  OK: "Oklahoma",
-  OR: "Oregon",
-  PA: "Pennsylvania",
-  RI: "Rhode Island",
-  SC: "South Carolina",
-  SD: "South Dakota",
-  TN: "Tennessee",
-  TX: "Texas",
-  UT: "Utah",
-  VT: "Vermont",
-  VA: "Virginia",
-  WA: "Washington",
-  WV: "West Virginia",
-  WI: "Wisconsin",
-  WY: "Wyoming",
-}
 
 /** US territories with ZIP codes, by name (the service taxes none of them: US_TERRITORIES). */
 export const US_TERRITORY_NAMES: Readonly<Record<(typeof US_TERRITORIES)[number], string>> = {

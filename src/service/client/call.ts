@@ -3,7 +3,7 @@
  * attempts with retries per the policy within the time budget, each attempt reported to the hook.
  */
 import type { AxiosInstance } from "axios"
-import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationId } from "../contract"
+import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../contract"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
 import { buildPath } from "./path"
@@ -37,7 +37,7 @@ export async function callOperation<Op extends OperationId>(
   operation: Op,
   input: CallInput = {},
 ): Promise<CallResult<OperationResponses[Op]>> {
-  const op = OPERATIONS[operation]
+  const op: OperationDef = OPERATIONS[operation]
   const params: Record<string, string> = { ...(input.params ?? {}) }
   if (op.path.includes(":connectionId") && params.connectionId === undefined) params.connectionId = ctx.connectionId
   const query: Record<string, string> = {}

@@ -1,17 +1,5 @@
-import type {
-  Address,
-  CalculateCartsResponse,
-  CartOut,
-  CertificateList,
-  CertificateRecord,
-  HealthResponse,
-  ListCertificatesQuery,
-  OperationId,
-  OrderRecord,
-  PingResponse,
-  RefundRecord,
-  TicSearchResponse,
-} from "../contract"
+import type { z } from "zod"
+import type { ListCertificatesQuery, OPERATIONS, OperationId } from "../contract"
 import type { SalesTaxErrorCode } from "./errors"
 import type { RetryPolicy } from "./retry"
 
@@ -70,24 +58,9 @@ export interface SalesTaxClientOptions {
  */
 export type ListCertificatesInput = Omit<ListCertificatesQuery, "connectionId"> & { connectionId: string | null }
 
-/** Response type of each operation after validation. */
-export interface OperationResponses {
-  health: HealthResponse
-  calculateCarts: CalculateCartsResponse
-  cartToOrder: OrderRecord
-  getCart: CartOut
-  createCertificate: CertificateRecord
-  getCertificate: CertificateRecord
-  disableCertificate: void
-  listCertificates: CertificateList
-  createOrder: OrderRecord
-  getOrder: OrderRecord
-  voidOrder: void
-  updateOrder: OrderRecord
-  refundOrder: RefundRecord[]
-  ping: PingResponse
-  searchTics: TicSearchResponse
-  verifyAddress: Address
+/** Response type of each operation after validation: its response schema's output, void without one. */
+export type OperationResponses = {
+  [K in OperationId]: (typeof OPERATIONS)[K] extends { response: z.ZodType<infer R> } ? R : void
 }
 
 export interface CallInput {

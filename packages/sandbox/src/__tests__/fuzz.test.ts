@@ -110,7 +110,7 @@ const segment = (name: string) =>
     { weight: 3, arbitrary: weird.map((w) => (w === "%" || w === "%00" || w === "%2F" ? w : encodeURIComponent(w))) },
   )
 
-const defs = Object.values(OPERATIONS)
+const defs: OperationDef[] = Object.values(OPERATIONS)
 const request = fc
   .record({
     def: fc.constantFrom(...defs),

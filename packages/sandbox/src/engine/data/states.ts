@@ -19,7 +19,6 @@
 export interface StateRateRow {
   /** USPS abbreviation. */
   state: string
-  name: string
   /** State rate in percent, decimal string. */
   base: string
   /** Simplified (average) local rate in percent, decimal string. */
@@ -38,7 +37,6 @@ const NO_LOCAL = "no local sales taxes (state-administered rate only)"
 export const STATE_RATES: readonly StateRateRow[] = [
   {
     state: "AL",
-    name: "Alabama",
     base: "4",
     local: "5.29",
     source: "Alabama Department of Revenue, state sales tax rate 4%",
@@ -46,7 +44,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "AK",
-    name: "Alaska",
     base: "0",
     local: "1.82",
     source: "Alaska has no state sales tax (Alaska Department of Revenue)",
@@ -55,7 +52,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "AZ",
-    name: "Arizona",
     base: "5.6",
     local: "2.92",
     source: "Arizona Department of Revenue, transaction privilege tax (retail) 5.6%",
@@ -63,7 +59,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "AR",
-    name: "Arkansas",
     base: "6.5",
     local: "2.95",
     source: "Arkansas Department of Finance and Administration, 6.5%",
@@ -71,7 +66,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "CA",
-    name: "California",
     base: "7.25",
     local: "1.6",
     source: "California CDTFA, statewide base rate 7.25% (includes the uniform 1.25% local portion)",
@@ -79,7 +73,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "CO",
-    name: "Colorado",
     base: "2.9",
     local: "4.91",
     source: "Colorado Department of Revenue, state rate 2.9%",
@@ -87,7 +80,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "CT",
-    name: "Connecticut",
     base: "6.35",
     local: "0",
     source: "Connecticut Department of Revenue Services, 6.35%",
@@ -95,7 +87,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "DE",
-    name: "Delaware",
     base: "0",
     local: "0",
     noSalesTax: true,
@@ -104,7 +95,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "DC",
-    name: "District of Columbia",
     base: "6",
     local: "0",
     source: "DC Office of Tax and Revenue, 6% (rate as of 1 January 2025)",
@@ -112,16 +102,14 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "FL",
-    name: "Florida",
     base: "6",
     local: "1",
     source: "Florida Department of Revenue, state rate 6%",
     localSource: TF_2025 + " (discretionary sales surtax)",
   },
-  { state: "GA", name: "Georgia", base: "4", local: "3.38", source: "Georgia Department of Revenue, state rate 4%", localSource: TF_2025 },
+  { state: "GA", base: "4", local: "3.38", source: "Georgia Department of Revenue, state rate 4%", localSource: TF_2025 },
   {
     state: "HI",
-    name: "Hawaii",
     base: "4",
     local: "0.5",
     source: "Hawaii Department of Taxation, general excise tax 4%",
@@ -129,7 +117,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "ID",
-    name: "Idaho",
     base: "6",
     local: "0.03",
     source: "Idaho State Tax Commission, 6%",
@@ -137,16 +124,14 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "IL",
-    name: "Illinois",
     base: "6.25",
     local: "2.64",
     source: "Illinois Department of Revenue, general merchandise 6.25%",
     localSource: TF_2025,
   },
-  { state: "IN", name: "Indiana", base: "7", local: "0", source: "Indiana Department of Revenue, 7%", localSource: NO_LOCAL },
+  { state: "IN", base: "7", local: "0", source: "Indiana Department of Revenue, 7%", localSource: NO_LOCAL },
   {
     state: "IA",
-    name: "Iowa",
     base: "6",
     local: "0.94",
     source: "Iowa Department of Revenue, state rate 6%",
@@ -154,44 +139,39 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "KS",
-    name: "Kansas",
     base: "6.5",
     local: "2.19",
     source: "Kansas Department of Revenue, state rate 6.5%",
     localSource: TF_2025,
   },
-  { state: "KY", name: "Kentucky", base: "6", local: "0", source: "Kentucky Department of Revenue, 6%", localSource: NO_LOCAL },
+  { state: "KY", base: "6", local: "0", source: "Kentucky Department of Revenue, 6%", localSource: NO_LOCAL },
   {
     state: "LA",
-    name: "Louisiana",
     base: "5",
     local: "5.11",
     source: "Louisiana Department of Revenue, state rate 5% from 1 January 2025 (was 4.45%)",
     localSource: TF_2025,
   },
-  { state: "ME", name: "Maine", base: "5.5", local: "0", source: "Maine Revenue Services, general rate 5.5%", localSource: NO_LOCAL },
-  { state: "MD", name: "Maryland", base: "6", local: "0", source: "Comptroller of Maryland, 6%", localSource: NO_LOCAL },
+  { state: "ME", base: "5.5", local: "0", source: "Maine Revenue Services, general rate 5.5%", localSource: NO_LOCAL },
+  { state: "MD", base: "6", local: "0", source: "Comptroller of Maryland, 6%", localSource: NO_LOCAL },
   {
     state: "MA",
-    name: "Massachusetts",
     base: "6.25",
     local: "0",
     source: "Massachusetts Department of Revenue, 6.25%",
     localSource: NO_LOCAL,
   },
-  { state: "MI", name: "Michigan", base: "6", local: "0", source: "Michigan Department of Treasury, 6%", localSource: NO_LOCAL },
+  { state: "MI", base: "6", local: "0", source: "Michigan Department of Treasury, 6%", localSource: NO_LOCAL },
   {
     state: "MN",
-    name: "Minnesota",
     base: "6.875",
     local: "1.29",
     source: "Minnesota Department of Revenue, state rate 6.875%",
     localSource: TF_2025,
   },
-  { state: "MS", name: "Mississippi", base: "7", local: "0.06", source: "Mississippi Department of Revenue, 7%", localSource: TF_2025 },
+  { state: "MS", base: "7", local: "0.06", source: "Mississippi Department of Revenue, 7%", localSource: TF_2025 },
   {
     state: "MO",
-    name: "Missouri",
     base: "4.225",
     local: "4.19",
     source: "Missouri Department of Revenue, state rate 4.225%",
@@ -199,7 +179,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "MT",
-    name: "Montana",
     base: "0",
     local: "0",
     noSalesTax: true,
@@ -208,7 +187,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NE",
-    name: "Nebraska",
     base: "5.5",
     local: "1.47",
     source: "Nebraska Department of Revenue, state rate 5.5%",
@@ -216,7 +194,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NV",
-    name: "Nevada",
     base: "6.85",
     local: "1.39",
     source: "Nevada Department of Taxation, statewide minimum 6.85%",
@@ -224,7 +201,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NH",
-    name: "New Hampshire",
     base: "0",
     local: "0",
     noSalesTax: true,
@@ -233,7 +209,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NJ",
-    name: "New Jersey",
     base: "6.625",
     local: "0",
     source: "New Jersey Division of Taxation, 6.625%",
@@ -241,7 +216,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NM",
-    name: "New Mexico",
     base: "4.875",
     local: "2.74",
     source: "New Mexico Taxation and Revenue Department, gross receipts tax state rate 4.875% (from 1 July 2024)",
@@ -249,7 +223,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NY",
-    name: "New York",
     base: "4",
     local: "4.53",
     source: "New York State Department of Taxation and Finance, state rate 4%",
@@ -257,7 +230,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "NC",
-    name: "North Carolina",
     base: "4.75",
     local: "2.25",
     source: "North Carolina Department of Revenue, state rate 4.75%",
@@ -265,27 +237,24 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "ND",
-    name: "North Dakota",
     base: "5",
     local: "2.04",
     source: "North Dakota Office of State Tax Commissioner, 5%",
     localSource: TF_2025,
   },
-  { state: "OH", name: "Ohio", base: "5.75", local: "1.5", source: "Ohio Department of Taxation, state rate 5.75%", localSource: TF_2025 },
-  { state: "OK", name: "Oklahoma", base: "4.5", local: "4.56", source: "Oklahoma Tax Commission, state rate 4.5%", localSource: TF_2025 },
-  { state: "OR", name: "Oregon", base: "0", local: "0", noSalesTax: true, source: "Oregon levies no sales tax", localSource: NO_LOCAL },
+  { state: "OH", base: "5.75", local: "1.5", source: "Ohio Department of Taxation, state rate 5.75%", localSource: TF_2025 },
+  { state: "OK", base: "4.5", local: "4.56", source: "Oklahoma Tax Commission, state rate 4.5%", localSource: TF_2025 },
+  { state: "OR", base: "0", local: "0", noSalesTax: true, source: "Oregon levies no sales tax", localSource: NO_LOCAL },
   {
     state: "PA",
-    name: "Pennsylvania",
     base: "6",
     local: "0.34",
     source: "Pennsylvania Department of Revenue, 6%",
     localSource: TF_2025 + " (Allegheny County 1%, Philadelphia 2%)",
   },
-  { state: "RI", name: "Rhode Island", base: "7", local: "0", source: "Rhode Island Division of Taxation, 7%", localSource: NO_LOCAL },
+  { state: "RI", base: "7", local: "0", source: "Rhode Island Division of Taxation, 7%", localSource: NO_LOCAL },
   {
     state: "SC",
-    name: "South Carolina",
     base: "6",
     local: "1.5",
     source: "South Carolina Department of Revenue, state rate 6%",
@@ -293,7 +262,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "SD",
-    name: "South Dakota",
     base: "4.2",
     local: "1.91",
     source: "South Dakota Department of Revenue, state rate 4.2% (from 1 July 2023)",
@@ -301,7 +269,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "TN",
-    name: "Tennessee",
     base: "7",
     local: "2.55",
     source: "Tennessee Department of Revenue, state rate 7%",
@@ -309,7 +276,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "TX",
-    name: "Texas",
     base: "6.25",
     local: "1.95",
     source: "Texas Comptroller of Public Accounts, state rate 6.25%",
@@ -317,7 +283,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "UT",
-    name: "Utah",
     base: "4.85",
     local: "2.57",
     source: "Utah State Tax Commission, state rate 4.85%",
@@ -325,7 +290,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "VT",
-    name: "Vermont",
     base: "6",
     local: "0.36",
     source: "Vermont Department of Taxes, 6%",
@@ -333,7 +297,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "VA",
-    name: "Virginia",
     base: "4.3",
     local: "1.47",
     source: "Virginia Department of Taxation, state rate 4.3%",
@@ -341,7 +304,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "WA",
-    name: "Washington",
     base: "6.5",
     local: "2.98",
     source: "Washington Department of Revenue, state rate 6.5%",
@@ -349,7 +311,6 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "WV",
-    name: "West Virginia",
     base: "6",
     local: "0.57",
     source: "West Virginia Tax Division, state rate 6%",
@@ -357,11 +318,10 @@ export const STATE_RATES: readonly StateRateRow[] = [
   },
   {
     state: "WI",
-    name: "Wisconsin",
     base: "5",
     local: "0.72",
     source: "Wisconsin Department of Revenue, state rate 5%",
     localSource: TF_2025 + " (county and stadium taxes)",
   },
-  { state: "WY", name: "Wyoming", base: "4", local: "1.44", source: "Wyoming Department of Revenue, state rate 4%", localSource: TF_2025 },
+  { state: "WY", base: "4", local: "1.44", source: "Wyoming Department of Revenue, state rate 4%", localSource: TF_2025 },
 ]

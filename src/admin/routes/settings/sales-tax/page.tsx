@@ -7,8 +7,7 @@ import { stateLabel, type FilingView } from "../../../lib/filing"
 import type { AdminSettingsResponse } from "../../../../setup/settings"
 import type { TicSource } from "../../../../tics/tic-resolution"
 import { ticText } from "../../../components/tic-panel"
-import { ConnectionsSection, LocationsSection } from "../../../components/settings-sections"
-import { SetupChecklist } from "../../../components/setup-checklist"
+import { ConnectionsSection, LocationsSection, SetupChecklist } from "../../../components/settings-sections"
 import { Btn, DataTable, Figure, NavLink, Note, Page, Row, Section, Tag } from "../../../components/ui"
 
 const SOURCE_LABEL: Record<TicSource, string> = {

@@ -1,8 +1,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { locationViews } from "../../../../checkout/origins/location-views"
-import { handle, pluginOptions } from "../../../../http/answers"
+import { getPluginOptions } from "../../../../options"
+import { handle } from "../../../../http/answers"
 
 /** GET /admin/sales-tax/locations: each stock location with the origin its lines use and why (location-views.ts). */
 export const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {
-  res.json(await locationViews(req.scope, pluginOptions(req.scope)))
+  res.json(await locationViews(req.scope, getPluginOptions(req.scope)))
 })

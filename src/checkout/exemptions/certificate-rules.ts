@@ -1,9 +1,12 @@
 // Rules on an exemption certificate's content that the service's request schema does not state,
 // shared by the admin and store routes' validation and the admin widget's form. Pure.
 import type { EXEMPTION_REASONS } from "../../service/contract"
-import type { CertificateStanding, ExternalCertificates } from "./exemptions"
+import type { CertificateStanding } from "../../service/exemptions/certificate-claims"
+import type { externalCertificatesMode } from "../../options"
 
 type Reason = (typeof EXEMPTION_REASONS)[number]
+/** Whether certificates the plugin did not make exempt, or only once staff approve them (option `externalCertificates`). */
+export type ExternalCertificates = ReturnType<typeof externalCertificatesMode>
 
 /**
  * Exemption reasons whose certificates carry no state-issued identification number (federal and

@@ -4,7 +4,7 @@ import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLik
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
 import { externalCertificatesMode, type PluginOptions } from "../../options"
 import type { QuoteConnection } from "../quote/quote-types"
-import { certificateStatus } from "./certificate-rules"
+import { certificateStatus, type ExternalCertificates } from "./certificate-rules"
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
 /**
@@ -40,9 +40,6 @@ export function registerCertificateConnections(connectionIds: readonly string[],
 }
 
 export type { CertificateStanding, ReviewStatus }
-
-/** Whether certificates the plugin did not make exempt, or only once staff approve them (option `externalCertificates`). */
-export type ExternalCertificates = ReturnType<typeof externalCertificatesMode>
 
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
 export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">

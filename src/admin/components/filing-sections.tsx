@@ -19,7 +19,7 @@ import {
   type RequoteView,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Btn, Field, Note, Row, Tag } from "./ui"
+import { Btn, ErrorText, Field, Note, Row, Strong, Tag } from "./ui"
 
 /** A filing or refund state as a badge, in its colour. */
 export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix?: string; testId?: string }) => (
@@ -30,8 +30,8 @@ export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix
 
 const EDIT_MODE: Record<string, string> = { refile: "voided and filed again", supplement: "refunds + own order" }
 
-/** The record's rows under the service order id: label, value, test id; those that do not apply are left out. */
-function detailRows(f: FilingView, order: NamedOrder): [string, ReactNode, string?][] {
+/** The filing record: service order id, then label, value and test id of each row that applies. */
+export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
   const requote = f.snapshot?.requote
   const rows: ([string, ReactNode, string?] | false | undefined)[] = [
     [
@@ -69,17 +69,10 @@ function detailRows(f: FilingView, order: NamedOrder): [string, ReactNode, strin
     !!f.last_error &&
       f.state !== "needs_attention" && [
         `Last error${f.last_step ? ` (${f.last_step})` : ""}`,
-        <Text size="small" className="text-ui-fg-error">
-          {f.last_error}
-        </Text>,
+        <ErrorText error={f.last_error} />,
         "filing-last-error",
       ],
   ]
-  return rows.filter((r) => !!r)
-}
-
-/** The filing record: service order id, how it was filed, amounts, dates, attempts, edits, last error. */
-export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
   return (
     <div className="py-2">
       <Row label="Service order id" testId="filing-order-id">
@@ -90,98 +83,86 @@ export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }
           <Copy content={f.order_id} />
         </div>
       </Row>
-      {detailRows(f, order).map(([label, value, testId], i) => (
-        <Row key={i} label={label} testId={testId}>
-          {value}
-        </Row>
-      ))}
+      {rows
+        .filter((r) => !!r)
+        .map(([label, value, testId], i) => (
+          <Row key={i} label={label} testId={testId}>
+            {value}
+          </Row>
+        ))}
     </div>
   )
 }
+
+/** A titled list of rows under the record. */
+const Block = ({ title, testId, children }: { title: string; testId: string; children: ReactNode }) => (
+  <div data-testid={testId} className="py-2">
+    <Strong className="px-6 pt-1">{title}</Strong>
+    {children}
+  </div>
+)
+
+const Stack = ({ children }: { children: ReactNode }) => <div className="flex flex-col items-end">{children}</div>
 
 /** The record's refunds at the service: each keyed by its idempotency key, with its state, source, tax, lines and error. */
-export function FilingRefunds({ f, order }: { f: FilingView; order: NamedOrder }) {
-  return (
-    <div data-testid="filing-refunds" className="py-2">
-      <Text size="small" weight="plus" className="px-6 pt-1">
-        Refunds
-      </Text>
-      {(f.refunds ?? []).map((r) => (
-        <Row key={r.id} label={r.idempotency_key} testId={`filing-refund-${r.idempotency_key}`}>
-          <div className="flex flex-col items-end">
-            <StateTag state={r.state} />
-            <Note tone="subtle">{`${r.source_type} · tax ${money(r.refunded_tax)}`}</Note>
-            <Note className="break-all">
-              {r.items.length ? r.items.map((i) => `${i.quantity} × ${lineName(order, i.itemId)}`).join(", ") : "whole order"}
-            </Note>
-            {r.last_error ? <Note tone="error">{r.last_error}</Note> : null}
-          </div>
-        </Row>
-      ))}
-    </div>
-  )
-}
+export const FilingRefunds = ({ f, order }: { f: FilingView; order: NamedOrder }) => (
+  <Block title="Refunds" testId="filing-refunds">
+    {(f.refunds ?? []).map((r) => (
+      <Row key={r.id} label={r.idempotency_key} testId={`filing-refund-${r.idempotency_key}`}>
+        <Stack>
+          <StateTag state={r.state} />
+          <Note tone="subtle">{`${r.source_type} · tax ${money(r.refunded_tax)}`}</Note>
+          <Note className="break-all">
+            {r.items.length ? r.items.map((i) => `${i.quantity} × ${lineName(order, i.itemId)}`).join(", ") : "whole order"}
+          </Note>
+          <Note tone="error">{r.last_error}</Note>
+        </Stack>
+      </Row>
+    ))}
+  </Block>
+)
 
 /** The order's other filing records: exchanges, edits, claims, credits, further origins. */
-export function RelatedFilings({ life }: { life: LifecycleView }) {
-  return (
-    <div data-testid="filing-children" className="py-2">
-      <Text size="small" weight="plus" className="px-6 pt-1">
-        Related filings
-      </Text>
-      {life.children.map(({ id, kind, order_id, state, snapshot, last_error, charged_tax, filed_tax }) => (
-        <Row key={id} label={`${KIND_LABEL[kind] ?? kind} ${order_id}`} testId={`filing-child-${order_id}`}>
-          <div className="flex flex-col items-end">
-            <StateTag state={state} />
-            {snapshot?.claim ? (
-              <Note tone="subtle">
-                {`charged = replacement ${money(snapshot.claim.replacementTax)} − claimed ${money(snapshot.claim.claimedTax)} = ${money(snapshot.claim.chargedTax)}`}
-              </Note>
-            ) : null}
-            {state === "skipped" && last_error ? <Note tone="subtle">{last_error}</Note> : null}
-            {state !== "skipped" ? <Note>{`charged ${money(charged_tax)} · filed ${money(filed_tax)}`}</Note> : null}
-          </div>
-        </Row>
-      ))}
-    </div>
-  )
-}
+export const RelatedFilings = ({ life }: { life: LifecycleView }) => (
+  <Block title="Related filings" testId="filing-children">
+    {life.children.map(({ id, kind, order_id, state, snapshot, last_error, charged_tax, filed_tax }) => (
+      <Row key={id} label={`${KIND_LABEL[kind] ?? kind} ${order_id}`} testId={`filing-child-${order_id}`}>
+        <Stack>
+          <StateTag state={state} />
+          <Note tone="subtle">
+            {snapshot?.claim &&
+              `charged = replacement ${money(snapshot.claim.replacementTax)} − claimed ${money(snapshot.claim.claimedTax)} = ${money(snapshot.claim.chargedTax)}`}
+          </Note>
+          <Note tone="subtle">{state === "skipped" && last_error}</Note>
+          <Note>{state !== "skipped" && `charged ${money(charged_tax)} · filed ${money(filed_tax)}`}</Note>
+        </Stack>
+      </Row>
+    ))}
+  </Block>
+)
 
 /** Refunds without a return, each filed as a credit or with a button to file it (`crediting`: the one being filed). */
-export function ManualRefunds({
-  life,
-  crediting,
-  onFileCredit,
-}: {
-  life: LifecycleView
-  crediting: string | null
-  onFileCredit: (refundId: string) => void
-}) {
-  return (
-    <div data-testid="filing-manual-refunds" className="py-2">
-      <Text size="small" weight="plus" className="px-6 pt-1">
-        Refunds without a return
-      </Text>
-      {life.manual_refunds.map((r) => (
-        <Row key={r.refundId} label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`} testId={`filing-manual-refund-${r.refundId}`}>
-          <div className="flex items-center justify-end gap-x-2">
-            <Note>{`tax ${money(r.tax)}`}</Note>
-            {r.filing ? (
-              <StateTag state={r.filing} prefix="credit " />
-            ) : (
-              <>
-                <Tag color="orange">not filed</Tag>
-                <Btn busy={crediting === r.refundId} onClick={() => onFileCredit(r.refundId)} testId="filing-file-credit">
-                  File as credit
-                </Btn>
-              </>
-            )}
-          </div>
-        </Row>
-      ))}
-    </div>
-  )
-}
+export const ManualRefunds = (props: { life: LifecycleView; crediting: string | null; onFileCredit: (refundId: string) => void }) => (
+  <Block title="Refunds without a return" testId="filing-manual-refunds">
+    {props.life.manual_refunds.map((r) => (
+      <Row key={r.refundId} label={`${money(r.unreturned)} refunded ${when(r.createdAt)}`} testId={`filing-manual-refund-${r.refundId}`}>
+        <div className="flex items-center justify-end gap-x-2">
+          <Note>{`tax ${money(r.tax)}`}</Note>
+          {r.filing ? (
+            <StateTag state={r.filing} prefix="credit " />
+          ) : (
+            <>
+              <Tag color="orange">not filed</Tag>
+              <Btn busy={props.crediting === r.refundId} onClick={() => props.onFileCredit(r.refundId)} testId="filing-file-credit">
+                File as credit
+              </Btn>
+            </>
+          )}
+        </div>
+      </Row>
+    ))}
+  </Block>
+)
 
 /**
  * The fix of a needs_attention filing: its reason, and "re-quote with a corrected address, then
@@ -200,9 +181,7 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
     })
   return (
     <div className="flex flex-col gap-y-2 px-6 py-3" data-testid="filing-attention">
-      <Text size="small" weight="plus">
-        Needs attention
-      </Text>
+      <Strong>Needs attention</Strong>
       <Note tone="error" size="small" className="break-words" testId="filing-attention-reason">
         {f.last_error}
       </Note>
@@ -234,11 +213,9 @@ export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string;
               Re-quote and file
             </Btn>
           </div>
-          {errors.state || errors.zip ? (
-            <Note tone="error" testId="filing-attention-errors">
-              {[errors.state, errors.zip].filter(Boolean).join("; ")}
-            </Note>
-          ) : null}
+          <Note tone="error" testId="filing-attention-errors">
+            {[errors.state, errors.zip].filter(Boolean).join("; ")}
+          </Note>
         </>
       )}
     </div>

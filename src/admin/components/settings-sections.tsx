@@ -1,12 +1,8 @@
-// Sections of Settings → Sales Tax that load on their own: the setup checklist (GET
-// /admin/sales-tax/setup: each item done or with the one action that fixes it, a button where the fix
-// is unambiguous, else what to do and a link; the same list as `medusa exec …/sales-tax-setup.js`),
-// the connections (each with its sales channels, the key as ****, and a "Test connection" button: the
-// service's ping on it) and the ship-from locations (each with the origin its lines are quoted and
-// filed from, or the fallback origin and why; one outside the US that ships to no US address is "not
-// used for US orders").
+// Sections of Settings → Sales Tax that load on their own: the setup checklist (each item done, or
+// its fix: a button where it is unambiguous, else what to do and a link), the connections (each
+// with a "Test connection": the service's ping on it) and the ship-from locations with their origins.
 import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
-import { Text, toast } from "@medusajs/ui"
+import { toast } from "@medusajs/ui"
 import { useState } from "react"
 import { Link } from "react-router-dom"
 import { errorMessage, post } from "../lib/api"
@@ -15,7 +11,7 @@ import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupRespons
 import type { CheckResult } from "../../setup/settings"
 import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
-import { Btn, DataTable, Note, Section, Tag } from "./ui"
+import { Btn, DataTable, Note, Section, Strong, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>
 
@@ -63,9 +59,7 @@ export function SetupChecklist() {
               </span>
               <div className="flex min-w-0 flex-1 flex-col gap-y-1">
                 <div className="flex items-center gap-x-2">
-                  <Text size="small" weight="plus">
-                    {i.title}
-                  </Text>
+                  <Strong>{i.title}</Strong>
                   <Tag color={i.done ? "green" : "orange"}>{i.done ? "done" : "to do"}</Tag>
                 </div>
                 <Note tone="subtle" className="break-words" testId={`setup-detail-${i.id}`}>
@@ -182,11 +176,9 @@ export function LocationsSection() {
                 </Tag>
                 {l.notForUs ? null : <Note>{addressText(l.origin)}</Note>}
               </div>
-              {l.reason ? (
-                <Note tone="subtle" testId={`location-reason-${l.id}`}>
-                  {l.reason}
-                </Note>
-              ) : null}
+              <Note tone="subtle" testId={`location-reason-${l.id}`}>
+                {l.reason}
+              </Note>
             </div>,
             <div className="flex flex-wrap gap-1">
               {l.salesChannels.map((c) => (

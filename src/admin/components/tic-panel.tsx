@@ -6,7 +6,7 @@ import { api, errorMessage, fieldErrorsOf, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
 import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
 import type { TicInfo } from "../../tics/lookup"
-import { Btn, Note, Section, Tag } from "./ui"
+import { Btn, Note, Section, Strong, Tag } from "./ui"
 
 const TITLES: Record<TicTargetType, string> = {
   product: "Sales tax code (TIC)",
@@ -90,9 +90,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
       {data ? (
         <div className="flex flex-col gap-y-2 px-6 py-4">
           <div className="flex flex-wrap items-center gap-2" data-testid="tic-resolved">
-            <Text size="small" weight="plus">
-              Taxed as
-            </Text>
+            <Strong>Taxed as</Strong>
             <Tag color={data.resolved.source === "default" ? "orange" : "green"} testId="tic-resolved-code">
               {data.resolved.tic.ticId}
             </Tag>
@@ -140,27 +138,23 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             Search
           </Btn>
         </form>
-        {searchError ? (
-          <Note tone="error" testId="tic-search-error">
-            {searchError}
-          </Note>
-        ) : null}
+        <Note tone="error" testId="tic-search-error">
+          {searchError}
+        </Note>
         {search ? (
           <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
-            {search.results.length === 0 ? (
-              <Note className="px-3 py-2" tone="subtle" size="small">{`No TIC matches “${search.query}”.`}</Note>
-            ) : null}
+            <Note className="px-3 py-2" tone="subtle" size="small">
+              {!search.results.length && `No TIC matches “${search.query}”.`}
+            </Note>
             {search.results.map((r) => (
               <div key={r.ticId} className="flex items-center justify-between gap-x-3 px-3 py-2" data-testid={`tic-result-${r.ticId}`}>
                 <div className="min-w-0">
-                  <Text size="small" weight="plus" className="truncate">
+                  <Strong className="truncate">
                     {r.ticId} · {r.label}
-                  </Text>
-                  {r.description && r.description !== r.label ? (
-                    <Note tone="subtle" className="line-clamp-2">
-                      {r.description}
-                    </Note>
-                  ) : null}
+                  </Strong>
+                  <Note tone="subtle" className="line-clamp-2">
+                    {r.description !== r.label && r.description}
+                  </Note>
                 </div>
                 <Btn disabled={busy === "save" || current === r.ticId} onClick={() => save(r.ticId)} testId={`tic-use-${r.ticId}`}>
                   {current === r.ticId ? "Current" : "Use"}

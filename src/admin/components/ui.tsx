@@ -1,6 +1,4 @@
-// The shared pieces of the plugin's admin pages and widgets: page and section frames, toned text,
-// links, a data-driven table, labelled fields, badges and a progress bar, so a page or widget says
-// only what it shows.
+// The shared pieces of the admin pages and widgets, so that a page or widget says only what it shows.
 import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea } from "@medusajs/ui"
 import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
@@ -9,8 +7,9 @@ import type { TicImportJob } from "../../tics/medusa"
 type Tone = "subtle" | "muted" | "error"
 const TONE: Record<Tone, string> = { subtle: "text-ui-fg-subtle", muted: "text-ui-fg-muted", error: "text-ui-fg-error" }
 
-/** Text in one of the admin's tones (extra-small unless told). */
+/** Text in one of the admin's tones (extra-small unless told); nothing without content. */
 export function Note(props: { children: ReactNode; tone?: Tone; size?: "xsmall" | "small"; testId?: string; className?: string }) {
+  if (props.children == null || props.children === false || props.children === "") return null
   const className = [props.tone ? TONE[props.tone] : "", props.className ?? ""].join(" ").trim() || undefined
   return (
     <Text size={props.size ?? "xsmall"} className={className} data-testid={props.testId}>
@@ -19,12 +18,18 @@ export function Note(props: { children: ReactNode; tone?: Tone; size?: "xsmall" 
   )
 }
 
-export const ErrorText = ({ error, testId, className }: { error?: string | null; testId?: string; className?: string }) =>
-  error ? (
-    <Note tone="error" size="small" testId={testId} className={className}>
-      {error}
-    </Note>
-  ) : null
+export const ErrorText = ({ error, ...props }: { error?: string | null; testId?: string; className?: string }) => (
+  <Note tone="error" size="small" {...props}>
+    {error}
+  </Note>
+)
+
+/** Small emphasised text: a name, a sub-heading. */
+export const Strong = ({ children, className }: { children: ReactNode; className?: string }) => (
+  <Text size="small" weight="plus" className={className}>
+    {children}
+  </Text>
+)
 
 /** A line that says a list is empty, or what a section shows instead of its content. */
 export const Empty = ({ children, testId }: { children: ReactNode; testId?: string }) => (
@@ -65,18 +70,10 @@ const Titled = (props: { level: "h1" | "h2"; title: ReactNode; subtitle?: ReactN
 
 /** What a page or section shows of its load (useLoad's answer): its error, "Loading…" until its first data. */
 type Load = { data?: unknown; loading: boolean; error?: string; reload: () => unknown }
+type Frame = { testId?: string; title: ReactNode; subtitle?: ReactNode; actions?: ReactNode; children?: ReactNode }
 
 /** A settings page: its header (title, subtitle, actions, Refresh when it has a load), its error, then its content. */
-export function Page(props: {
-  testId: string
-  title: string
-  subtitle: ReactNode
-  actions?: ReactNode
-  load?: Load
-  refreshTestId?: string
-  error?: string | null
-  children?: ReactNode
-}) {
+export function Page(props: Frame & { load?: Load; refreshTestId?: string; error?: string | null }) {
   const { load } = props
   const error = load?.error ?? props.error
   return (
@@ -106,21 +103,13 @@ export function Page(props: {
  * A section of a page, or a widget: its heading with a line under it (`subtitle`) or beside it
  * (`aside`), its actions on the right, its load's "Loading…" and error, then its content.
  */
-export function Section(props: {
-  testId?: string
-  title: ReactNode
-  subtitle?: ReactNode
-  aside?: string
-  actions?: ReactNode
-  load?: Omit<Load, "reload">
-  children?: ReactNode
-}) {
+export function Section(props: Frame & { aside?: string; load?: Omit<Load, "reload"> }) {
   const { load } = props
   return (
     <Container className="divide-y p-0" data-testid={props.testId}>
       <div className="flex items-center justify-between px-6 py-4">
         <Titled level="h2" title={props.title} subtitle={props.subtitle} />
-        {props.aside ? <Note tone="subtle">{props.aside}</Note> : null}
+        <Note tone="subtle">{props.aside}</Note>
         {props.actions ? <div className="flex items-center gap-x-2">{props.actions}</div> : null}
       </div>
       {load?.loading && load.data === undefined ? <Empty>Loading…</Empty> : null}
@@ -143,19 +132,14 @@ export const Figure = ({ label, value, testId, tone }: { label: string; value: s
 /** A label and its value, side by side. */
 export const Row = ({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) => (
   <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
-    <Text size="small" weight="plus" className="min-w-0 break-words text-ui-fg-subtle">
-      {label}
-    </Text>
+    <Strong className="min-w-0 break-words text-ui-fg-subtle">{label}</Strong>
     <div className="min-w-0 break-words text-right" data-testid={testId}>
       {typeof children === "string" ? <Text size="small">{children}</Text> : children}
     </div>
   </div>
 )
 
-/**
- * A table: one header per column, one cell per column and row; `right` lists the right-aligned
- * columns. Without rows, its `empty` line instead (when it has one).
- */
+/** A table of `rows`, one cell per header; `right` lists the right-aligned columns; its `empty` line instead when it has no row. */
 export function DataTable<T>(props: {
   headers: ReactNode[]
   rows: readonly T[]
@@ -231,53 +215,44 @@ type Options = readonly (string | readonly [string, string])[]
  * A labelled field: a select of `options`, a text area when `multiline`, else an input (its id is
  * also its test id unless told); its error, or its hint, underneath.
  */
-export function Field(props: {
-  id: string
-  label: string
-  value: string
-  onChange: (value: string) => void
-  options?: Options
-  multiline?: boolean
-  type?: string
-  placeholder?: string
-  hint?: string
-  error?: string
-  errorTestId?: string
-  testId?: string
-  small?: boolean
-  width?: number
-  onKeyDown?: (key: string) => void
-  onBlur?: () => void
-}) {
-  const { id, value, onChange, error, placeholder } = props
+export function Field(
+  props: Pick<ComponentProps<typeof Input>, "type" | "placeholder" | "onBlur" | "onKeyDown"> & {
+    id: string
+    label: string
+    value: string
+    onChange: (value: string) => void
+    options?: Options
+    multiline?: boolean
+    hint?: string
+    error?: string
+    errorTestId?: string
+    testId?: string
+    small?: boolean
+    width?: number
+  },
+) {
+  const { id, value, onChange, error, placeholder, testId = id } = props
   return (
     <div className="flex min-w-0 flex-col gap-y-1" style={props.width ? { width: props.width } : undefined}>
       <Label size={props.small ? "xsmall" : "small"} htmlFor={id}>
         {props.label}
       </Label>
       {props.options ? (
-        <Choice id={id} testId={props.testId ?? id} {...{ value, onChange, placeholder }} options={props.options} invalid={!!error} />
+        <Choice {...{ id, testId, value, onChange, placeholder }} options={props.options} invalid={!!error} />
       ) : props.multiline ? (
         <Textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} />
       ) : (
         <Input
-          id={id}
+          {...{ id, value, placeholder, type: props.type, onBlur: props.onBlur, onKeyDown: props.onKeyDown }}
           size="small"
-          type={props.type}
-          value={value}
-          placeholder={placeholder}
           onChange={(e) => onChange(e.target.value)}
-          onKeyDown={props.onKeyDown && ((e) => props.onKeyDown!(e.key))}
-          onBlur={props.onBlur}
           aria-invalid={!!error}
-          data-testid={props.testId ?? id}
+          data-testid={testId}
         />
       )}
-      {error || props.hint ? (
-        <Note tone={error ? "error" : "muted"} testId={error ? props.errorTestId : undefined}>
-          {error || props.hint}
-        </Note>
-      ) : null}
+      <Note tone={error ? "error" : "muted"} testId={error ? props.errorTestId : undefined}>
+        {error || props.hint}
+      </Note>
     </div>
   )
 }
@@ -321,25 +296,27 @@ export const Tag = ({ color, children, testId, title }: { color: BadgeColor; chi
   </Badge>
 )
 
-/** A progress bar at `pct` percent. */
-export const Progress = ({ pct }: { pct: number }) => (
-  <div
-    className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
-    role="progressbar"
-    aria-valuenow={pct}
-    aria-valuemin={0}
-    aria-valuemax={100}
-  >
-    <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
-  </div>
-)
+/** A progress bar: `done` of `total` (a finished job without a total is full). */
+export function Progress({ done = 0, total = 0, finished }: { done?: number; total?: number; finished: boolean }) {
+  const pct = total > 0 ? Math.round((done / total) * 100) : finished ? 100 : 0
+  return (
+    <div
+      className="h-2 w-full overflow-hidden rounded-full bg-ui-bg-subtle"
+      role="progressbar"
+      aria-valuenow={pct}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
+      <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
+    </div>
+  )
+}
 
 /** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
 export function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
-  const pct = job.total > 0 ? Math.round((job.done / job.total) * 100) : job.status === "done" ? 100 : 0
   return (
     <div data-testid={testId} data-status={job.status}>
-      <Progress pct={pct} />
+      <Progress done={job.done} total={job.total} finished={job.status === "done"} />
       <Note tone={job.status === "failed" ? "error" : "subtle"}>
         {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
       </Note>

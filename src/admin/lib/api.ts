@@ -1,6 +1,5 @@
-// The fetch of the plugin's admin routes: JSON in and out, or a file saved. The dashboard
-// authenticates with a session cookie by default (or a JWT kept in localStorage when configured
-// so): both are sent.
+// The fetch of the plugin's admin routes: JSON in and out, or a file saved. The dashboard signs in
+// with a session cookie, or a JWT in localStorage when configured so: both are sent.
 declare const __BACKEND_URL__: string | undefined
 
 /** A value as JSON carries it: dates as ISO strings. */
@@ -22,16 +21,14 @@ export class AdminApiError extends Error {
   ) {
     super(message)
   }
-  /** Messages keyed by field path, without the "body." prefix: `address.zip`, `states[0].abbreviation`. */
-  fieldErrors(): Record<string, string> {
-    const out: Record<string, string> = {}
-    for (const e of this.errors) out[e.location.replace(/^body\./, "")] ??= e.message
-    return out
-  }
 }
 
-/** The located messages of a failed call ({} for any other failure). */
-export const fieldErrorsOf = (e: unknown): Record<string, string> => (e instanceof AdminApiError ? e.fieldErrors() : {})
+/** A failed call's messages keyed by field path without "body.": `address.zip`, `states[0].abbreviation` ({} for any other failure). */
+export function fieldErrorsOf(e: unknown): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (e instanceof AdminApiError) for (const x of e.errors) out[x.location.replace(/^body\./, "")] ??= x.message
+  return out
+}
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 

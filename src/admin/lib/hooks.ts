@@ -1,5 +1,4 @@
-// The hooks every page and widget shares: a load with its error, a busy action, a form's submit,
-// a polled job.
+// The hooks the pages and widgets share: a load, a busy action, a form's submit, a polled job.
 import { toast } from "@medusajs/ui"
 import { useCallback, useEffect, useRef, useState } from "react"
 import { api, errorMessage, fieldErrorsOf } from "./api"
@@ -10,7 +9,6 @@ const toastError = (m: string) => void toast.error(m)
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true })
   const seq = useRef(0)
-  // the caller's deps decide when to load again (as useEffect's own list)
   const reload = useCallback(async () => {
     const mine = ++seq.current
     setState((s) => ({ ...s, loading: true }))
@@ -27,10 +25,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
 /** GETs an admin route's JSON as `useLoad` does, again whenever the path changes. */
 export const useApi = <T>(path: string) => useLoad(() => api<T>(path), [path])
 
-/**
- * `run(key, fn)`: `busy` is `key` while `fn` runs; a failure's message is `error` until the next run,
- * and goes to `onError` (a toast by default, nowhere else with null). One action at a time.
- */
+/** `run(key, fn)`: `busy` is `key` while `fn` runs; a failure's message is `error` until the next run, and goes to `onError` (a toast by default). */
 export function useBusy<K extends string = string>(onError: ((message: string) => void) | null = toastError) {
   const [busy, setBusy] = useState<K | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -63,9 +58,8 @@ export function useSubmit(onError?: (message: string) => void) {
 }
 
 /**
- * A background job the server runs (`GET path` answers `{ [field]: job }`): a job given to `start`
- * is read again every `interval` ms while it runs, and `onDone` is called once it stops. A failed
- * read goes to `onError`, drops the job (its state is unknown) and calls `onDone`.
+ * A server's job (`GET path` answers `{ [field]: job }`): one given to `start` is read every `interval` ms while it runs, then
+ * `onDone` is called. A failed read goes to `onError`, drops the job (its state is unknown) and calls `onDone`.
  */
 export function useJob<J extends { status: string }>(
   path: string,

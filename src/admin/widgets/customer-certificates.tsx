@@ -3,7 +3,7 @@ import type { AdminCustomer, DetailWidgetProps } from "@medusajs/framework/types
 import { Text, toast, usePrompt } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { CreateCertificateDrawer } from "../components/certificate-drawer"
-import { type BadgeColor, Btn, Choice, DataTable, Field, Note, Section, Tag } from "../components/ui"
+import { type BadgeColor, Btn, Choice, DataTable, Field, Note, Section, Strong, Tag } from "../components/ui"
 import { api, post } from "../lib/api"
 import { humanize } from "../lib/certificate-form"
 import { connectionLabel, connectionQuery } from "../lib/connections"
@@ -21,17 +21,14 @@ const STATUS_BADGES: Record<ListedCertificate["status"], [label: string, color: 
   disabled: ["Disabled", "grey"],
 }
 
-/**
- * The cells of a certificate's row: states, reason, who made it, status, then its actions: Approve
- * or Reject (with the reason the customer sees) for one awaiting review, Disable (after a prompt) for an active one.
- */
+/** A certificate's row: states, reason, who made it, status, then its actions. */
 function certificateCells(c: ListedCertificate, query: string, onChanged: () => void): ReactNode[] {
   const [label, color] = STATUS_BADGES[c.status]
   return [
     <>
-      <Text size="small" weight="plus">
+      <Strong>
         {c.states.map((s) => (s.identificationNumber ? `${s.abbreviation} (${s.identificationNumber})` : s.abbreviation)).join(", ")}
-      </Text>
+      </Strong>
       <Note tone="subtle">{`${c.customerName}${c.singlePurchase ? " · single purchase" : ""}`}</Note>
     </>,
     <>
@@ -40,26 +37,20 @@ function certificateCells(c: ListedCertificate, query: string, onChanged: () => 
     </>,
     <>
       <Note>{new Date(c.createdDate).toLocaleDateString()}</Note>
-      {c.createdBy ? (
-        <Note tone="subtle" testId="certificate-created-by">
-          {c.createdBy === "customer" ? "by the customer" : "by staff"}
-        </Note>
-      ) : null}
+      <Note tone="subtle" testId="certificate-created-by">
+        {c.createdBy && (c.createdBy === "customer" ? "by the customer" : "by staff")}
+      </Note>
     </>,
     <>
       <Tag color={color} testId="certificate-status">
         {label}
       </Tag>
-      {c.status === "used" && c.usedByOrderId ? (
-        <Note tone="subtle" testId="certificate-used-by">
-          by order {c.usedByOrderId}
-        </Note>
-      ) : null}
-      {c.status === "rejected" && c.review?.rejectionReason ? (
-        <Note tone="subtle" testId="certificate-rejection-reason">
-          {c.review.rejectionReason}
-        </Note>
-      ) : null}
+      <Note tone="subtle" testId="certificate-used-by">
+        {c.status === "used" && c.usedByOrderId && `by order ${c.usedByOrderId}`}
+      </Note>
+      <Note tone="subtle" testId="certificate-rejection-reason">
+        {c.status === "rejected" && c.review?.rejectionReason}
+      </Note>
     </>,
     <CertificateActions c={c} query={query} onChanged={onChanged} />,
   ]
@@ -141,11 +132,8 @@ function CertificateActions({ c, query, onChanged }: { c: ListedCertificate; que
 }
 
 /**
- * Customer page: exemption certificates at the Sales Tax Service, create and disable; review the
- * ones the customer submitted from the storefront (approve, or reject with a reason the customer
- * sees); single-purchase certificates show the order that used them. With more than one
- * connection (option `connections`), a selector picks the account (each sales channel's
- * certificates live on its connection); the default connection first.
+ * Customer page: the customer's exemption certificates at the service, to create, review (a shopper's) and disable. With more
+ * than one connection, a selector picks the account holding them (each sales channel's live on its connection).
  */
 const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) => {
   const [connectionId, setConnectionId] = useState<string | null>(null)

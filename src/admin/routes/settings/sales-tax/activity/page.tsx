@@ -1,12 +1,12 @@
-import { Checkbox, Container, Drawer, Heading, Label, Text } from "@medusajs/ui"
+import { Checkbox, Container, Drawer, Heading, Label } from "@medusajs/ui"
 import { useState, type ReactNode } from "react"
 import { useSearchParams } from "react-router-dom"
 import { useApi } from "../../../../lib/hooks"
 import type { Json } from "../../../../lib/api"
 import type { ActivityEntry } from "../../../../../service/activity"
-import { DataTable, ErrorText, Field, NavLink, Note, Page, Pager, Row, Tag } from "../../../../components/ui"
+import { DataTable, ErrorText, Field, NavLink, Note, Page, Pager, Row, Strong, Tag } from "../../../../components/ui"
 
-/** An entry as JSON (its bodies only in the one-entry answer). */
+/** Its bodies only in the one-entry answer. */
 type Entry = Json<ActivityEntry>
 
 const OPERATIONS = [
@@ -120,7 +120,7 @@ const ActivityPage = () => {
             value={orderInput}
             onChange={setOrderInput}
             onBlur={() => set("order_id", orderInput.trim() || null)}
-            onKeyDown={(key) => key === "Enter" && set("order_id", orderInput.trim() || null)}
+            onKeyDown={(e) => e.key === "Enter" && set("order_id", orderInput.trim() || null)}
           />
           <div className="flex items-center gap-x-2 pb-1">
             <Checkbox
@@ -148,9 +148,7 @@ const ActivityPage = () => {
             onRowClick={(e) => setOpen(e.id)}
             cells={(e) => [
               <Note>{new Date(e.at).toLocaleString()}</Note>,
-              <Text size="small" weight="plus">
-                {e.operation}
-              </Text>,
+              <Strong>{e.operation}</Strong>,
               <StatusTag e={e} />,
               <Note>{e.latency_ms} ms</Note>,
               <Note>{e.attempt}</Note>,

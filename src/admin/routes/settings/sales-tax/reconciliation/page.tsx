@@ -6,7 +6,7 @@ import { useApi, useBusy, useJob, useSubmit } from "../../../../lib/hooks"
 import type { DifferenceReason } from "../../../../../filing/reconciliation/types"
 import type { reportView, rowView } from "../../../../../filing/reconciliation/views"
 import type { BackfillJob } from "../../../../../filing/backfill/jobs"
-import { Btn, DataTable, ErrorText, Figure, Field, NavLink, Note, Page, Progress, Section, Tag } from "../../../../components/ui"
+import { Btn, DataTable, ErrorText, Figure, Field, NavLink, Note, Page, Progress, Section, Strong, Tag } from "../../../../components/ui"
 
 type MonthView = ReturnType<typeof reportView>
 type RowView = ReturnType<typeof rowView>
@@ -47,11 +47,9 @@ function AttentionLine({ testId, text, rows }: { testId: string; text: string; r
               <NavLink to={`/orders/${r.order_id}`}>{orderName(r)}</NavLink>
               <Note>{`sales ${r.currency_code} ${r.sales}`}</Note>
               <Tag color={r.filing_state === "needs_attention" ? "red" : "grey"}>{r.filing_state}</Tag>
-              {r.detail ? (
-                <Note tone="subtle" className="break-words">
-                  {r.detail}
-                </Note>
-              ) : null}
+              <Note tone="subtle" className="break-words">
+                {r.detail}
+              </Note>
             </li>
           ))}
         </ul>
@@ -111,7 +109,7 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
               {job.from} → {job.to}
             </Text>
           </div>
-          <Progress pct={p?.total ? Math.round((p.processed / p.total) * 100) : job.status === "done" ? 100 : 0} />
+          <Progress done={p?.processed} total={p?.total} finished={job.status === "done"} />
           {p ? (
             <Text size="small" data-testid="backfill-figures">
               {p.processed} / {p.total} orders · {p.ordersPerSecond} orders/s · ETA {eta(p.etaSeconds)} · filed {p.filed}
@@ -195,9 +193,7 @@ const ReconciliationPage = () => {
                 r.charged,
                 r.filed,
                 `${r.refunded_to_customer} / ${r.refunded_at_service}`,
-                <Text size="small" weight="plus">
-                  {r.difference}
-                </Text>,
+                <Strong>{r.difference}</Strong>,
                 <div className="flex flex-col gap-y-1" style={{ maxWidth: 320 }}>
                   {r.reason ? <Tag color={REASON[r.reason][1]}>{REASON[r.reason][0]}</Tag> : null}
                   <Note tone="subtle" className="break-words">
@@ -209,11 +205,9 @@ const ReconciliationPage = () => {
                 </Btn>,
               ]}
             />
-            {data.truncated ? (
-              <Note tone="muted" className="px-6 py-2">
-                Showing the largest {data.differences.length}; the CSV has every order.
-              </Note>
-            ) : null}
+            <Note tone="muted" className="px-6 py-2">
+              {data.truncated && `Showing the largest ${data.differences.length}; the CSV has every order.`}
+            </Note>
           </Section>
         </>
       ) : null}

@@ -14,12 +14,7 @@ const PAGE = 20
 /** A confidence's colour and word: high (≥ 0.7, the default "accept all"), medium, low (< 0.5: never accepted in bulk). */
 const band = (c: number): [BadgeColor, string] => (c >= 0.7 ? ["green", "high"] : c >= 0.5 ? ["orange", "medium"] : ["red", "low"])
 
-/**
- * "Unclassified products": the products on the default TIC with a suggested TIC (GET
- * /admin/sales-tax/tics/unclassified); accept one, accept every suggestion at or above a confidence
- * (POST …/apply, the bulk path: progress from the import job), or open the product to choose another
- * with the TIC search.
- */
+/** The products on the default TIC, each with a suggestion to accept (one, or all above a confidence: the bulk import's path) or another to choose. */
 function UnclassifiedSection() {
   const [offset, setOffset] = useState(0)
   const [min, setMin] = useState("0.7")
@@ -188,15 +183,13 @@ const TicsPage = () => {
           </div>
           {job ? (
             <JobProgress job={job} testId="tics-progress">
-              {job.changed?.length ? (
-                <Note tone="error" testId="tics-changed">
-                  {`${job.changed.length} not written, their TIC changed after the check: `}
-                  {job.changed
+              <Note tone="error" testId="tics-changed">
+                {!!job.changed?.length &&
+                  `${job.changed.length} not written, their TIC changed after the check: ${job.changed
                     .slice(0, 20)
                     .map((c) => `line ${c.row}: ${c.reason}`)
-                    .join("; ")}
-                </Note>
-              ) : null}
+                    .join("; ")}`}
+              </Note>
             </JobProgress>
           ) : null}
           {plan.refused.length ? (
@@ -217,9 +210,9 @@ const TicsPage = () => {
               cells={(c) => [c.row, c.target.replace("_", " "), c.ref, c.from ?? "—", c.to ?? "cleared"]}
             />
           ) : null}
-          {plan.changes.length > SHOWN || plan.refused.length > SHOWN ? (
-            <Note tone="muted">The first {SHOWN} lines of each list are shown.</Note>
-          ) : null}
+          <Note tone="muted">
+            {(plan.changes.length > SHOWN || plan.refused.length > SHOWN) && `The first ${SHOWN} lines of each list are shown.`}
+          </Note>
         </Container>
       ) : null}
     </Page>

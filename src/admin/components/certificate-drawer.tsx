@@ -1,6 +1,5 @@
-// The customer page's "Add certificate" button and its drawer: the form (from the field list
-// below), validated with the contract's schema, then POSTed; the server's located errors are
-// shown under their fields the same way.
+// The customer page's "Add certificate" drawer: the form (lib/certificate-form's fields), checked with the
+// route's schema, then POSTed; the server's located errors are shown under their fields the same way.
 import { Button, Checkbox, Drawer, Label, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { US_STATES } from "../../service/contract"

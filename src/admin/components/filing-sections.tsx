@@ -21,7 +21,6 @@ import {
 import { ratePairs } from "../lib/rates"
 import { Btn, ErrorText, Field, Note, Row, Strong, Tag } from "./ui"
 
-/** A filing or refund state as a badge, in its colour. */
 export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix?: string; testId?: string }) => (
   <Tag color={STATE_COLOR[state] ?? "grey"} testId={testId}>
     {`${prefix}${stateLabel(state)}`}
@@ -94,7 +93,6 @@ export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }
   )
 }
 
-/** A titled list of rows under the record. */
 const Block = ({ title, testId, children }: { title: string; testId: string; children: ReactNode }) => (
   <div data-testid={testId} className="py-2">
     <Strong className="px-6 pt-1">{title}</Strong>
@@ -164,11 +162,7 @@ export const ManualRefunds = (props: { life: LifecycleView; crediting: string | 
   </Block>
 )
 
-/**
- * The fix of a needs_attention filing: its reason, and "re-quote with a corrected address, then
- * file": the service quotes the order's lines for the state and ZIP given, and that tax is filed.
- * None was collected from the shopper: the merchant owes what is filed.
- */
+/** A needs_attention filing's reason and fix: the service quotes the order's lines for the state and ZIP given, and that tax is filed. */
 export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
   const [to, setTo] = useState({ state: f.snapshot?.destination?.state ?? "", zip: f.snapshot?.destination?.zip ?? "" })
   const { busy, errors, submit } = useSubmit()

@@ -24,7 +24,6 @@ export const ErrorText = ({ error, ...props }: { error?: string | null; testId?:
   </Note>
 )
 
-/** Small emphasised text: a name, a sub-heading. */
 export const Strong = ({ children, className }: { children: ReactNode; className?: string }) => (
   <Text size="small" weight="plus" className={className}>
     {children}
@@ -99,10 +98,7 @@ export function Page(props: Frame & { load?: Load; refreshTestId?: string; error
   )
 }
 
-/**
- * A section of a page, or a widget: its heading with a line under it (`subtitle`) or beside it
- * (`aside`), its actions on the right, its load's "Loading…" and error, then its content.
- */
+/** A section of a page, or a widget: its heading, a line under it (`subtitle`) or beside it (`aside`), its actions, its load, its content. */
 export function Section(props: Frame & { aside?: string; load?: Omit<Load, "reload"> }) {
   const { load } = props
   return (
@@ -129,7 +125,6 @@ export const Figure = ({ label, value, testId, tone }: { label: string; value: s
   </div>
 )
 
-/** A label and its value, side by side. */
 export const Row = ({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) => (
   <div className="grid grid-cols-2 items-start gap-x-3 px-6 py-2">
     <Strong className="min-w-0 break-words text-ui-fg-subtle">{label}</Strong>
@@ -209,12 +204,9 @@ export function Pager(props: {
   )
 }
 
-type Options = readonly (string | readonly [string, string])[]
+export type Options = readonly (string | readonly [string, string])[]
 
-/**
- * A labelled field: a select of `options`, a text area when `multiline`, else an input (its id is
- * also its test id unless told); its error, or its hint, underneath.
- */
+/** A labelled select of `options`, text area when `multiline`, or input (its id its test id unless told); its error, or hint, under it. */
 export function Field(
   props: Pick<ComponentProps<typeof Input>, "type" | "placeholder" | "onBlur" | "onKeyDown"> & {
     id: string
@@ -289,7 +281,6 @@ export function Choice(props: {
 
 export type BadgeColor = "green" | "blue" | "orange" | "red" | "grey" | "purple"
 
-/** A small badge. */
 export const Tag = ({ color, children, testId, title }: { color: BadgeColor; children: ReactNode; testId?: string; title?: string }) => (
   <Badge size="2xsmall" color={color} data-testid={testId} title={title}>
     {children}

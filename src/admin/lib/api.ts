@@ -73,7 +73,6 @@ export async function api<T>(path: string, init?: Init): Promise<T> {
   return json as T
 }
 
-/** A POST of `body` as JSON (none without one). */
 export const post = <T>(path: string, body?: unknown): Promise<T> => api<T>(path, { method: "POST", body })
 
 /** A GET whose 404 means "none yet": null instead of an error. */

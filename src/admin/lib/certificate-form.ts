@@ -3,6 +3,7 @@
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
+import type { Options } from "../components/ui"
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
 export function humanize(s: string): string {
@@ -13,12 +14,8 @@ export function humanize(s: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
-export interface StateRow {
-  abbreviation: string
-  identificationNumber: string
-}
+export type StateRow = { abbreviation: string; identificationNumber: string }
 
-type Options = readonly (string | readonly [string, string])[]
 const humanized = (values: readonly string[]) => values.map((v) => [v, humanize(v)] as const)
 /** A field of the form: its key in the form's state, its name in the request body (and its messages). */
 const field = <K extends string>(
@@ -51,7 +48,6 @@ export function emptyForm(name: string): FormState {
   return { ...blank, customerName: name, states: [{ abbreviation: "", identificationNumber: "" }], singlePurchase: false }
 }
 
-/** A trimmed text, or nothing when blank (an optional field). */
 const optional = (v: string) => v.trim() || undefined
 
 /** The request body (without customerId) as the admin route takes it. */

@@ -3,6 +3,7 @@ import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import type { ManualRefund } from "../../filing/events/credits"
 import type { requoteAnswer } from "../../filing/requote"
 import type { Json } from "./api"
+import type { BadgeColor } from "../components/ui"
 
 /** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
 export type FilingView = Json<FilingRecordDTO>
@@ -22,7 +23,7 @@ export const KIND_LABEL: Record<string, string> = {
   order: "Shipped from another location:",
 }
 
-export const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "grey" | "purple"> = {
+export const STATE_COLOR: Record<string, BadgeColor> = {
   pending: "orange",
   filed: "blue",
   completed: "green",
@@ -35,9 +36,7 @@ export const STATE_COLOR: Record<string, "green" | "blue" | "orange" | "red" | "
   superseded: "grey",
 }
 
-export function stateLabel(s: string): string {
-  return s.replace(/_/g, " ")
-}
+export const stateLabel = (s: string) => s.replace(/_/g, " ")
 
 export function money(v: number | string | null | undefined): string {
   if (v === null || v === undefined || v === "") return "—"
@@ -45,31 +44,23 @@ export function money(v: number | string | null | undefined): string {
   return Number.isFinite(n) ? `${n < 0 ? "-" : ""}$${Math.abs(n).toFixed(2)}` : String(v)
 }
 
-export function when(v: string | null | undefined): string {
-  return v ? new Date(v).toLocaleString() : "—"
-}
+export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleString() : "—")
 
 /** Failed work a retry can restart: the record itself, or one of its refunds. */
-export function hasFailedWork(f: FilingView): boolean {
-  return f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
-}
+export const hasFailedWork = (f: FilingView) => f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
 
 /** What the order page's order holds to name its lines (AdminOrder's items). */
 export interface NamedOrder {
   items?: { id: string; product_title?: string | null; title?: string | null }[] | null
 }
 
-/**
- * Pure: a filed line's name in the merchant's words: "Shipping" for a shipping line, else the
- * product's title (the item's own title without one); the id only for a line the order no longer has.
- */
+/** A filed line's name in the merchant's words: "Shipping", the product's title (else the item's), the id of a line the order no longer has. */
 export function lineName(order: NamedOrder, itemId: string): string {
   if (itemId.startsWith("shipping:")) return "Shipping"
   const it = (order.items ?? []).find((i) => i.id === itemId)
   return it?.product_title?.trim() || it?.title?.trim() || itemId
 }
 
-/** Pure: the names of lines, each once, in order ("Medusa T-Shirt, Shipping"). */
-export function lineNames(order: NamedOrder, itemIds: readonly string[]): string {
-  return [...new Set(itemIds.map((id) => lineName(order, id)))].join(", ")
-}
+/** The names of lines, each once, in order ("Medusa T-Shirt, Shipping"). */
+export const lineNames = (order: NamedOrder, itemIds: readonly string[]) =>
+  [...new Set(itemIds.map((id) => lineName(order, id)))].join(", ")

@@ -16,24 +16,16 @@ const OrderFilingWidget = ({ data }: DetailWidgetProps<AdminOrder>) => {
   const { busy, run } = useBusy()
   const f = res?.filing ?? null
 
-  /** POSTs a fix, says how it went, and reloads what it changed. */
-  const act = (
-    key: string,
-    url: string,
-    body: object | undefined,
-    failed: string,
-    ok: (f: FilingView) => string,
-    after: () => Promise<void>,
-  ) =>
+  const act = (key: string, url: string, body: object | undefined, failed: string, ok: (f: FilingView) => string) =>
     run(key, async () => {
       const out = await post<{ filing: FilingView }>(url, body)
       if (hasFailedWork(out.filing)) toast.error(`${failed}: ${out.filing.last_error ?? "see the record"}`)
       else toast.success(ok(out.filing))
-      await after()
+      await Promise.all([reload(), reloadLife()])
     })
-  const retry = () => act("retry", `${path}/retry`, undefined, "Retry failed", (out) => `Filing ${stateLabel(out.state)}`, reload)
+  const retry = () => act("retry", `${path}/retry`, undefined, "Retry failed", (out) => `Filing ${stateLabel(out.state)}`)
   const fileCredit = (refundId: string) =>
-    act(refundId, `${path}/credits`, { refund_id: refundId }, "Credit not filed yet", () => "Refund filed as a credit", reloadLife)
+    act(refundId, `${path}/credits`, { refund_id: refundId }, "Credit not filed yet", () => "Refund filed as a credit")
 
   return (
     <Section

@@ -2,7 +2,6 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminProduct, DetailWidgetProps } from "@medusajs/framework/types"
 import { TicPanel } from "../components/tic-panel"
 
-/** Product page: the TIC the product resolves to, why, search, save and clear. */
 const ProductTicWidget = ({ data }: DetailWidgetProps<AdminProduct>) => <TicPanel type="product" id={data.id} />
 
 export const config = defineWidgetConfig({ zone: "product.details.side.after", id: "medusa-sales-tax:product-tic" })

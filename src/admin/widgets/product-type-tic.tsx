@@ -2,7 +2,6 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import type { AdminProductType, DetailWidgetProps } from "@medusajs/framework/types"
 import { TicPanel } from "../components/tic-panel"
 
-/** Product type page: the default TIC for products of this type. */
 const ProductTypeTicWidget = ({ data }: DetailWidgetProps<AdminProductType>) => <TicPanel type="product-type" id={data.id} />
 
 export const config = defineWidgetConfig({ zone: "product_type.details.after", id: "medusa-sales-tax:product-type-tic" })

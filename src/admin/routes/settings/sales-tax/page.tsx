@@ -86,7 +86,7 @@ const SalesTaxSettingsPage = () => {
                   </Tag>
                 ))}
                 <Note tone="muted">{health.durationMs} ms</Note>
-                {health.error ? <Note tone="error">{health.error}</Note> : null}
+                <Note tone="error">{health.error}</Note>
               </div>
             </Row>
             <Row label="Credentials (ping)" testId="settings-ping">

@@ -1,7 +1,7 @@
 import { Container, Text } from "@medusajs/ui"
 import { post } from "../../../../lib/api"
 import { useApi, useBusy } from "../../../../lib/hooks"
-import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Tag } from "../../../../components/ui"
+import { type BadgeColor, Btn, DataTable, NavLink, Note, Page, Strong, Tag } from "../../../../components/ui"
 import type { NexusReport } from "../../../../../nexus/medusa"
 import type { ExposureRow, ExposureStatus } from "../../../../../nexus/exposure"
 
@@ -75,12 +75,10 @@ const NexusPage = () => {
             Your US sales into each state over that state's measurement period, against the threshold above which a remote seller must
             register and collect there. The service only taxes where you are registered.
           </Note>
-          {report ? (
-            <Note tone="muted" testId="nexus-as-of">
-              Thresholds as of {report.asOf} (each row names its source; override them with the option nexus.thresholds). Computed{" "}
-              {report.today}.
-            </Note>
-          ) : null}
+          <Note tone="muted" testId="nexus-as-of">
+            {report &&
+              `Thresholds as of ${report.asOf} (each row names its source; override them with the option nexus.thresholds). Computed ${report.today}.`}
+          </Note>
         </>
       }
       actions={<NavLink to="/settings/sales-tax">Sales Tax</NavLink>}
@@ -104,9 +102,7 @@ const NexusPage = () => {
             rowStatus={(r) => r.status}
             cells={(r) => [
               <>
-                <Text size="small" weight="plus">
-                  {r.name}
-                </Text>
+                <Strong>{r.name}</Strong>
                 <Text size="xsmall" className="text-ui-fg-muted" title={r.source}>
                   {r.window.label === PERIOD[r.threshold.period] ? r.window.label : `${r.window.label} · ${PERIOD[r.threshold.period]}`}
                 </Text>

@@ -1,8 +1,8 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Container, Text, toast } from "@medusajs/ui"
-import { useEffect, useState } from "react"
+import { useState } from "react"
 import { api, downloadFile, post } from "../../../../lib/api"
-import { useApi, useBusy, useJob, useSubmit } from "../../../../lib/hooks"
+import { useApi, useBusy, useJob, useLoad, useSubmit } from "../../../../lib/hooks"
 import type { DifferenceReason } from "../../../../../filing/reconciliation/types"
 import type { reportView, rowView } from "../../../../../filing/reconciliation/views"
 import type { BackfillJob } from "../../../../../filing/backfill/jobs"
@@ -68,12 +68,8 @@ function BackfillPanel({ onDone }: { onDone: () => void }) {
   const { job, setJob, start } = useJob<BackfillJob>(path, "backfill", 1000, onDone)
   const { busy, errors, submit } = useSubmit()
 
-  useEffect(() => {
-    api<{ backfill: BackfillJob | null }>(path).then(
-      (r) => setJob(r.backfill),
-      () => undefined,
-    )
-  }, [])
+  // a backfill already running (or the last one) shows on arrival
+  useLoad(() => api<{ backfill: BackfillJob | null }>(path).then((r) => setJob(r.backfill)), [])
 
   const begin = () => submit(async () => start((await post<{ backfill: BackfillJob }>(path, range)).backfill))
 

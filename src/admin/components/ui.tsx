@@ -205,24 +205,23 @@ export function Pager(props: {
 }
 
 export type Options = readonly (string | readonly [string, string])[]
+type FieldProps = Pick<ComponentProps<typeof Input>, "type" | "placeholder" | "onBlur" | "onKeyDown"> & {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  options?: Options
+  multiline?: boolean
+  hint?: string
+  error?: string
+  errorTestId?: string
+  testId?: string
+  small?: boolean
+  width?: number
+}
 
 /** A labelled select of `options`, text area when `multiline`, or input (its id its test id unless told); its error, or hint, under it. */
-export function Field(
-  props: Pick<ComponentProps<typeof Input>, "type" | "placeholder" | "onBlur" | "onKeyDown"> & {
-    id: string
-    label: string
-    value: string
-    onChange: (value: string) => void
-    options?: Options
-    multiline?: boolean
-    hint?: string
-    error?: string
-    errorTestId?: string
-    testId?: string
-    small?: boolean
-    width?: number
-  },
-) {
+export function Field(props: FieldProps) {
   const { id, value, onChange, error, placeholder, testId = id } = props
   return (
     <div className="flex min-w-0 flex-col gap-y-1" style={props.width ? { width: props.width } : undefined}>
@@ -249,17 +248,15 @@ export function Field(
   )
 }
 
-/** A select of `options` ([value, label] pairs, or values shown as they are). */
-export function Choice(props: {
-  value: string
-  onChange: (value: string) => void
-  options: Options
-  placeholder?: string
-  id?: string
-  testId?: string
-  invalid?: boolean
-  label?: string
-}) {
+/** A select of `options` ([value, label] pairs, or values shown as they are); `label` names it to assistive technology. */
+export function Choice(
+  props: Pick<FieldProps, "value" | "onChange" | "placeholder" | "testId"> & {
+    options: Options
+    id?: string
+    invalid?: boolean
+    label?: string
+  },
+) {
   return (
     <Select size="small" value={props.value || undefined} onValueChange={props.onChange}>
       <Select.Trigger id={props.id} data-testid={props.testId} aria-invalid={props.invalid} aria-label={props.label}>

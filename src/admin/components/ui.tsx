@@ -24,17 +24,11 @@ export const ErrorText = ({ error, ...props }: { error?: string | null; testId?:
   </Note>
 )
 
-export const Strong = ({ children, className }: { children: ReactNode; className?: string }) => (
-  <Text size="small" weight="plus" className={className}>
-    {children}
-  </Text>
-)
+export const Strong = (props: { children: ReactNode; className?: string }) => <Text size="small" weight="plus" {...props} />
 
 /** A line that says a list is empty, or what a section shows instead of its content. */
-export const Empty = ({ children, testId }: { children: ReactNode; testId?: string }) => (
-  <Note tone="subtle" size="small" className="px-6 py-4" testId={testId}>
-    {children}
-  </Note>
+export const Empty = (props: { children: ReactNode; testId?: string }) => (
+  <Note tone="subtle" size="small" className="px-6 py-4" {...props} />
 )
 
 /** The plugin's button: small, secondary unless told, its spinner while `busy`. */
@@ -47,10 +41,8 @@ export function Btn({
   return <Button size="small" variant={variant} isLoading={busy} data-testid={testId} {...props} />
 }
 
-export const NavLink = ({ to, testId, children }: { to: string; testId?: string; children: ReactNode }) => (
-  <Link to={to} className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid={testId}>
-    {children}
-  </Link>
+export const NavLink = ({ testId, ...props }: { to: string; testId?: string; children: ReactNode }) => (
+  <Link className="text-ui-fg-interactive txt-compact-small hover:underline" data-testid={testId} {...props} />
 )
 
 /** A heading with the line under it (a string is set as a subtle note). */

@@ -41,6 +41,8 @@ const NexusPage = () => {
 
   // US orders counted in no state: their state could not be read, or they are not in USD
   const orders = (n: number, sales: string) => `${n} orders, ${sales}`
+  const inCurrency = (c: { currency: string; sales: string; transactions: number }) =>
+    orders(c.transactions, `${c.currency} ${Number(c.sales).toFixed(2)}`)
   const apart: [testId: string, lead: string, parts: string[]][] = report
     ? [
         [
@@ -53,12 +55,7 @@ const NexusPage = () => {
         [
           "nexus-not-usd",
           "US orders not in USD (not counted in the states above; convert them to check the thresholds)",
-          report.notUsd
-            .filter((u) => u.byCurrency.length > 0)
-            .map(
-              (u) =>
-                `${u.window.label}: ${u.byCurrency.map((c) => orders(c.transactions, `${c.currency} ${Number(c.sales).toFixed(2)}`)).join(", ")}`,
-            ),
+          report.notUsd.filter((u) => u.byCurrency.length > 0).map((u) => `${u.window.label}: ${u.byCurrency.map(inCurrency).join(", ")}`),
         ],
       ]
     : []

@@ -115,9 +115,7 @@ const TicsPage = () => {
     if (!file) return
     const text = await file.text()
     setCsv({ text, name: file.name })
-    await run("preview", async () => {
-      setPlan((await post<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { csv: text })).plan)
-    })
+    await run("preview", async () => setPlan((await post<{ plan: ImportPlan }>("/admin/sales-tax/tics/import", { csv: text })).plan))
   }
 
   const apply = (mode: "all" | "valid_rows") =>

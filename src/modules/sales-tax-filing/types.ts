@@ -115,7 +115,6 @@ export type FilingRecordDTO = Omit<
     edits?: EditIntent[] | null
     refunds?: FilingRefundDTO[]
   }
-/** paused_reason "key_refused": retried with back-off until the service accepts the key (key-refused.ts) */
 type Later = "paused_reason" | "revision" | "address_removed_at"
 
 export type RecordPatch = Partial<Omit<FilingRecordDTO, "id" | "refunds" | "created_at" | "updated_at">>

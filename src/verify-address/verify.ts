@@ -69,10 +69,8 @@ const unverifiable = (res: MedusaResponse, errors: ReturnType<typeof located>[])
 function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cart: KnownCart | null): PluginOptions {
   if (!options.connections.length) return options
   const channels = req.publishable_key_context?.sales_channel_ids ?? []
-  let channel = channels[0]
   const own = cart?.sales_channel_id
-  if (own && channels.length > 1 && channels.includes(own)) channel = own
-  return optionsForChannel(options, channel)
+  return optionsForChannel(options, own && channels.length > 1 && channels.includes(own) ? own : channels[0])
 }
 
 type KnownCart = { id: string; sales_channel_id?: string | null }
@@ -157,9 +155,6 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     postal_code: out.zip,
     country_code: "us",
   }
-  const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => {
-    const before = k === "province" ? b.province : b[k]
-    return String(before ?? "") !== String(address[k] ?? "")
-  })
+  const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => String(b[k] ?? "") !== String(address[k] ?? ""))
   res.status(200).json({ valid: true, address, changed: changes.length > 0, changes })
 }

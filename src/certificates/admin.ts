@@ -13,9 +13,7 @@ import { invalidateCustomerCertificates } from "../checkout/exemptions/exemption
 import { AdminCreateCertificateBody } from "./body"
 import { customerCertificates, origins, type AdminCertificateResponse, type AdminCertificatesResponse, withStanding } from "./shopper"
 
-type Scope = MedusaRequest["scope"]
-
-async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
+async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<AdminCertificatesResponse["customer"] | null> {
   type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
   const [c] = await graph<Row>(scope, {
     entity: "customer",

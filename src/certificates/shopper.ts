@@ -190,7 +190,6 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
-  const mode = getPluginOptions(req.scope).shopperCertificates
   const store = origins(req.scope)
   if (!store) {
     // without the plugin's module no review can be kept: a submission could never be told from staff's
@@ -248,7 +247,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
       "sales_tax_certificate_unconfirmed",
     )
   }
-  const status = mode === "immediate" ? "approved" : "pending"
+  const status = getPluginOptions(req.scope).shopperCertificates === "immediate" ? "approved" : "pending"
   try {
     await store.settleReservation(reservation, certificate.certificateId, status)
   } catch (e) {

@@ -27,17 +27,22 @@ type OriginRow = InferTypeOf<typeof CertificateOrigin>
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null)
 
-function standingOf(r: OriginRow): CertificateStanding {
-  return {
-    createdBy: r.created_by,
-    reviewStatus: r.review_status,
-    rejectionReason: r.rejection_reason,
-    reviewedAt: iso(r.reviewed_at),
-    usedOrderId: r.used_order_id,
-    usedAt: iso(r.used_at),
-    claimedCartId: r.claimed_cart_id ?? null,
-    claimedAt: iso(r.claimed_at),
+/** { [certificateId]: standing } of `rows`, with a null prototype (as getTics). */
+function standingsOf(rows: OriginRow[]): Record<string, CertificateStanding> {
+  const out: Record<string, CertificateStanding> = Object.create(null)
+  for (const r of rows) {
+    out[r.certificate_id] = {
+      createdBy: r.created_by,
+      reviewStatus: r.review_status,
+      rejectionReason: r.rejection_reason,
+      reviewedAt: iso(r.reviewed_at),
+      usedOrderId: r.used_order_id,
+      usedAt: iso(r.used_at),
+      claimedCartId: r.claimed_cart_id ?? null,
+      claimedAt: iso(r.claimed_at),
+    }
   }
+  return out
 }
 
 const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
@@ -269,26 +274,17 @@ export class SalesTaxModuleService
     customerId: string,
     certificateIds: string[],
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
-    const ids = [...new Set(certificateIds.filter(Boolean))]
-    const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
-    const byId: Record<string, CertificateStanding> = Object.create(null)
-    let reserved = false
-    for (const r of rows) {
-      if (isPlaceholder(r.certificate_id)) reserved = true
-      else if (ids.includes(r.certificate_id)) byId[r.certificate_id] = standingOf(r)
-    }
     // read by customer: another customer's row cannot make this customer's certificate exempt
-    return { byId, reserved }
+    const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
+    const byId = standingsOf(rows.filter((r) => r.certificate_id && certificateIds.includes(r.certificate_id)))
+    return { byId, reserved: rows.some((r) => isPlaceholder(r.certificate_id)) }
   }
 
   /** What the store keeps about each of `certificateIds` ({ [certificateId]: standing }; absent: made elsewhere). */
   async certificateOrigins(certificateIds: string[]): Promise<Record<string, CertificateStanding>> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
-    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null })
-    const out: Record<string, CertificateStanding> = Object.create(null)
-    for (const r of rows) out[r.certificate_id] = standingOf(r)
-    return out
+    return standingsOf(await this.listCertificateOrigins({ certificate_id: ids }, { take: null }))
   }
 
   /** Staff approve or reject a certificate (a rejection carries the reason the shopper sees); answers its standing. */

@@ -269,11 +269,7 @@ export class SalesTaxModuleService
     if (row && !row.used_at) await this.updateCertificateOrigins({ id: row.id, used_at: new Date() })
   }
 
-  /** The rows of `certificateIds` and whether the customer has a submission in flight (CertificateReviews). */
-  async certificateStandings(
-    customerId: string,
-    certificateIds: string[],
-  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
+  async certificateStandings(customerId: string, certificateIds: string[]): ReturnType<CertificateReviews["certificateStandings"]> {
     // read by customer: another customer's row cannot make this customer's certificate exempt
     const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
     const byId = standingsOf(rows.filter((r) => r.certificate_id && certificateIds.includes(r.certificate_id)))

@@ -69,7 +69,6 @@ async function listCertificates(client: SalesTaxClient, customerId: string, disa
   return out
 }
 
-/** Active before disabled, most recent first. */
 const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
   [...list].sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
 
@@ -111,7 +110,7 @@ export function withStanding<C extends CertificateRecord>(
   }
 }
 
-/** Whether the store's certificate routes are open (option `shopperCertificates` not "off"); answers 403 when not. */
+/** Answers 403 when the store's certificate routes are closed. */
 function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
   if (getPluginOptions(req.scope).shopperCertificates !== "off") return true
   sendError(

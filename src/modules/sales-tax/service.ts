@@ -126,7 +126,6 @@ export class SalesTaxModuleService
     return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at) }))
   }
 
-  /** Sets (or with null clears) the TIC of one target. */
   async setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<TargetTic> {
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")

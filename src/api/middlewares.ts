@@ -20,7 +20,6 @@ export default defineMiddlewares({
     ...storeSalesTaxGuardMiddlewares,
     ...storeCertificateMiddlewares,
     ...storeSalesTaxMiddlewares,
-    // no admin-created US order untaxed for want of a destination, nor in another currency
     ...draftOrderGuardMiddlewares,
   ],
 })

@@ -13,9 +13,7 @@ import { invalidateCustomerCertificates } from "../checkout/exemptions/exemption
 import { AdminCreateCertificateBody } from "./body"
 import { customerCertificates, origins, type AdminCertificateResponse, type AdminCertificatesResponse, withStanding } from "./shopper"
 
-type Scope = MedusaRequest["scope"]
-
-async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificatesResponse["customer"] | null> {
+async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<AdminCertificatesResponse["customer"] | null> {
   type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
   const [c] = await graph<Row>(scope, {
     entity: "customer",
@@ -27,27 +25,17 @@ async function loadCustomer(scope: Scope, id: string): Promise<AdminCertificates
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
 }
 
-/**
- * GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's exemption
- * certificates at the service (customerId = the Medusa customer id), active and disabled, on the
- * connection named (default: the default connection). A shopper's submission whose answer was
- * lost is adopted here when the service shows it (pending, the customer's).
- */
+/** GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's certificates, with their standing. */
 export async function listForCustomer(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.id!
   const conn = adminConnection(req, res)
   if (!conn) return
   const customer = await loadCustomer(req.scope, id)
   if (!customer) return notFound(res, "Customer", id)
-  // with who created each one through this store ("customer" from the storefront, "staff" here)
-  const out: AdminCertificatesResponse = { customer, certificates: await customerCertificates(req.scope, conn.client, id) }
-  res.json(out)
+  res.json({ customer, certificates: await customerCertificates(req.scope, conn.client, id) } satisfies AdminCertificatesResponse)
 }
 
-/**
- * POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the
- * customer on that connection (body = the service's request without customerId).
- */
+/** POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the customer on that connection. */
 export async function createForCustomer(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.id!
   const conn = adminConnection(req, res)
@@ -55,20 +43,13 @@ export async function createForCustomer(req: AuthenticatedMedusaRequest, res: Me
   const body = bodyOf(req, AdminCreateCertificateBody)
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await conn.client.createCertificate({ ...body, customerId: id })
-  const staff = req.auth_context?.actor_id ?? null
-  await origins(req.scope)?.recordCertificateOrigin({
-    certificateId: certificate.certificateId,
-    customerId: id,
-    createdBy: "staff",
-    actorId: staff,
-  })
-  // the new certificate applies from the customer's next cart refresh (every instance)
+  const actorId = req.auth_context?.actor_id ?? null
+  await origins(req.scope)?.recordCertificateOrigin({ certificateId: certificate.certificateId, customerId: id, actorId })
+  // it applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)
-  const out: AdminCertificateResponse = { certificate }
-  res.status(201).json(out)
+  res.status(201).json({ certificate } satisfies AdminCertificateResponse)
 }
 
-/** POST /admin/sales-tax/certificates/:certId/review: approve, or reject with the reason the shopper sees. */
 export const AdminReviewCertificateBody = z.discriminatedUnion(
   "decision",
   [
@@ -88,11 +69,8 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
 )
 
 /**
- * POST /admin/sales-tax/certificates/:certId/review[?connection_id=] { decision: "approve" } or
- * { decision: "reject", reason }: staff review a certificate. Approved, it exempts from
- * the customer's next cart refresh; rejected, it is disabled at the service too (it can never
- * exempt) and the customer sees the reason in their list. A disabled certificate cannot be
- * approved (422).
+ * POST /admin/sales-tax/certificates/:certId/review[?connection_id=]: approved, a certificate exempts from the next
+ * cart refresh; rejected, it is disabled at the service too and the customer sees the reason. A disabled one cannot be approved.
  */
 export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.certId!
@@ -134,18 +112,15 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
     reason: parsed.data.decision === "reject" ? parsed.data.reason : null,
     actorId: req.auth_context?.actor_id ?? null,
   })
-  // the customer's next cart refresh sees it (every instance)
   await invalidateCustomerCertificates(certificate.customerId, req.scope)
-  const out: AdminCertificateResponse = { certificate: withStanding(certificate, standing) }
-  res.json(out)
+  res.json({ certificate: withStanding(certificate, standing) } satisfies AdminCertificateResponse)
 }
 
 /** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */
 export async function getOne(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const conn = adminConnection(req, res)
   if (!conn) return
-  const out: AdminCertificateResponse = { certificate: await conn.client.getCertificate(req.params.certId!) }
-  res.json(out)
+  res.json({ certificate: await conn.client.getCertificate(req.params.certId!) } satisfies AdminCertificateResponse)
 }
 
 /** DELETE /admin/sales-tax/certificates/:certId[?connection_id=]: disabled at the service (kept, with disabledAt), answered as it now is. */
@@ -155,8 +130,6 @@ export async function disable(req: MedusaRequest, res: MedusaResponse): Promise<
   const id = req.params.certId!
   await conn.client.disableCertificate(id)
   const certificate = await conn.client.getCertificate(id)
-  // a disabled certificate stops exempting at the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(certificate.customerId, req.scope)
-  const out: AdminCertificateResponse = { certificate }
-  res.json(out)
+  res.json({ certificate } satisfies AdminCertificateResponse)
 }

@@ -4,10 +4,7 @@ import { z } from "zod"
 import { CreateCertificateRequest } from "../service/contract"
 import { missingIdNumbers } from "../checkout/exemptions/certificate-rules"
 
-/**
- * The request's cross-field rules (description for "Other",
- * states listed once) are checked by running the full schema.
- */
+/** The request's cross-field rules (description for "Other", states listed once) are checked by running the full schema. */
 export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ customerId: true }).superRefine((value, ctx) => {
   // the service's Address accepts empty strings: a certificate needs a real street and city
   for (const k of ["line1", "city"] as const) {
@@ -15,7 +12,7 @@ export const AdminCreateCertificateBody = CreateCertificateRequest.omit({ custom
       ctx.addIssue({ code: "custom", path: ["address", k], message: `address.${k} is required`, input: value.address[k] })
     }
   }
-  // an identification number per state, except for the reasons that carry none (core/certificate-rules.ts)
+  // an identification number per state, except for the reasons that carry none
   for (const m of missingIdNumbers(value)) {
     ctx.addIssue({
       code: "custom",

@@ -1,23 +1,22 @@
-// Shared pieces of the shopper certificate routes: who is asking (the verified actor of Medusa's
-// `authenticate`, never the body), their per-customer budget, and who created each certificate.
-// Another customer's certificate answers 404 exactly as an unknown one: nothing tells a stranger it exists.
+// The logged-in customer's own exemption certificates (/store/sales-tax/certificates), and what the admin's routes
+// share: who is asking (the verified actor of Medusa's `authenticate`, never the body), their budget, each one's standing.
 import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { ILockingModule } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { CertificateRecord } from "../service/contract"
-import type { SalesTaxClient } from "../service/client"
+import { isSalesTaxError, type SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { sendError } from "../http/answers"
-import type { CertificateStanding } from "../checkout/exemptions/exemptions"
-import { certificateStatus } from "../checkout/exemptions/certificate-rules"
-import { reconcilePlaceholders } from "../service/exemptions/certificate-claims"
+import { bodyOf, notFound, sendError, storeClient } from "../http/answers"
+import { invalidateCustomerCertificates, type CertificateStanding } from "../checkout/exemptions/exemptions"
+import { certificateStatus, SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
+import { createMayHaveWritten, reconcilePlaceholders } from "../service/exemptions/certificate-claims"
+import { AdminCreateCertificateBody } from "./body"
 import { externalCertificatesMode, getPluginOptions } from "../options"
 import { runtimeSlot } from "../runtime"
 
-/** A certificate with what the store keeps about it (review, single-purchase use): withStanding. */
-export type CertificateWithStanding = ReturnType<typeof withStanding<CertificateRecord>>
+type CertificateWithStanding = ReturnType<typeof withStanding<CertificateRecord>>
 
 export interface AdminCertificatesResponse {
   customer: { id: string; name: string | null; email: string | null; companyName: string | null }
@@ -31,28 +30,19 @@ export interface AdminCertificateResponse {
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
 
-/** The authenticated customer's id (the route's middleware guarantees one). */
-export function customerOf(req: MedusaRequest): string {
-  // set by Medusa's authenticate middleware on the route (AuthenticatedMedusaRequest)
+const limiterOf = runtimeSlot(
+  "shopperCertificateLimiter",
+  () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
+)
+
+/** The logged-in customer (401 thrown otherwise) when the routes are open (403) and within their budget (429); else null. */
+async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
+  // set by Medusa's authenticate middleware on the route
   const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context
   if (a?.actor_type !== "customer" || !a.actor_id) {
     throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
   }
-  return a.actor_id
-}
-
-const perMinute = SHOPPER_CERTIFICATE_RATE_LIMIT
-const limiterOf = runtimeSlot(
-  "shopperCertificateLimiter",
-  () => new RateLimiterMemory({ points: perMinute, duration: 60, keyPrefix: "shopper-certificates" }),
-)
-
-/**
- * The logged-in customer (401 otherwise) when the routes are open (403 sent otherwise) and the
- * request within their budget (429 with Retry-After sent past it); else null.
- */
-export async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
-  const customerId = customerOf(req)
+  const customerId = a.actor_id
   if (!shopperCertificatesOpen(req, res)) return null
   try {
     await limiterOf().consume(customerId, 1)
@@ -65,7 +55,7 @@ export async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promis
       res,
       429,
       "too_many_requests",
-      `Too many certificate requests (at most ${perMinute} a minute); try again in ${wait} s`,
+      `Too many certificate requests (at most ${SHOPPER_CERTIFICATE_RATE_LIMIT} a minute); try again in ${wait} s`,
       undefined,
       "sales_tax_rate_limited",
     )
@@ -73,36 +63,16 @@ export async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promis
   }
 }
 
-/** The plugin module's certificate-origin methods. */
-export type OriginStore = Pick<
-  SalesTaxModuleService,
-  | "recordCertificateOrigin"
-  | "certificateOrigins"
-  | "reserveCertificate"
-  | "settleReservation"
-  | "dropReservation"
-  | "markReservationLost"
-  | "placeholders"
-  | "adoptPlaceholder"
-  | "reviewCertificate"
->
-
-/** The customer's certificates at the service, active or disabled. */
-export async function listCertificates(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
+async function listCertificates(client: SalesTaxClient, customerId: string, disabled: boolean): Promise<CertificateRecord[]> {
   const out: CertificateRecord[] = []
   for await (const c of client.certificates({ customerId, disabled, limit: 100 })) out.push(c)
   return out
 }
 
-/** Active before disabled, most recent first. */
 const newestActiveFirst = (list: CertificateRecord[]): CertificateRecord[] =>
   [...list].sort((a, b) => (!a.disabledAt !== !b.disabledAt ? (a.disabledAt ? 1 : -1) : b.createdDate.localeCompare(a.createdDate)))
 
-/**
- * A customer's certificates at the service, active then disabled, most recent first, each with its
- * standing (withCreators); a submission whose answer was lost is adopted first when the service
- * shows it (pending, the customer's).
- */
+/** A customer's certificates, newest active first, with their standing; lost submissions the service shows are adopted first (pending). */
 export async function customerCertificates(scope: MedusaRequest["scope"], client: SalesTaxClient, customerId: string) {
   const all = [...(await listCertificates(client, customerId, false)), ...(await listCertificates(client, customerId, true))]
   const store = origins(scope)
@@ -110,25 +80,21 @@ export async function customerCertificates(scope: MedusaRequest["scope"], client
   return withCreators(scope, newestActiveFirst(all))
 }
 
-export function origins(scope: MedusaRequest["scope"]): OriginStore | null {
+export function origins(scope: MedusaRequest["scope"]): SalesTaxModuleService | null {
   try {
-    return scope.resolve<OriginStore>(SALES_TAX_MODULE)
+    return scope.resolve<SalesTaxModuleService>(SALES_TAX_MODULE)
   } catch {
     return null // the plugin's module is not loaded (plugin not in `plugins`): origins are not kept
   }
 }
 
-/** Each certificate with who created it, its review, its single-purchase use and its status (withStanding). */
-export async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]) {
+async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]) {
   const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
   const external = externalCertificatesMode(getPluginOptions(scope))
   return list.map((c) => withStanding(c, by[c.certificateId], external))
 }
 
-/**
- * Pure: a certificate with its standing (absent: made elsewhere, active or pending by `external`):
- * its status (certificateStatus) and review (null when made elsewhere: no review).
- */
+/** Pure: a certificate with who created it, its status, review (null: made elsewhere) and single-purchase use. */
 export function withStanding<C extends CertificateRecord>(
   c: C,
   st: CertificateStanding | undefined,
@@ -144,11 +110,8 @@ export function withStanding<C extends CertificateRecord>(
   }
 }
 
-/**
- * Whether the store's certificate routes are open (option `shopperCertificates` not "off");
- * answers 403 when they are not.
- */
-export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
+/** Answers 403 when the store's certificate routes are closed. */
+function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
   if (getPluginOptions(req.scope).shopperCertificates !== "off") return true
   sendError(
     res,
@@ -161,16 +124,12 @@ export function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse)
   return false
 }
 
-/** Middleware: the routes answer 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
+/** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
 export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   if (shopperCertificatesOpen(req, res)) next()
 }
 
-/**
- * Pure: how many certificates count against a customer's cap: those active at the service that
- * they submitted (pending or approved: not rejected, not used) or that the plugin did not make (no
- * row), plus submissions in flight or lost.
- */
+/** Pure: the count against the cap: active certificates they submitted (not rejected nor used) or made elsewhere, and placeholders. */
 export function shopperCertificateCount(
   active: readonly Pick<CertificateRecord, "certificateId" | "disabledAt">[],
   by: Record<string, CertificateStanding>,
@@ -178,30 +137,24 @@ export function shopperCertificateCount(
 ): number {
   const mine = active.filter((c) => {
     const st = by[c.certificateId]
-    if (c.disabledAt) return false
-    return !st || (st.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId && !st.usedAt)
+    return !c.disabledAt && (!st || (st.createdBy === "customer" && st.reviewStatus !== "rejected" && !st.usedOrderId && !st.usedAt))
   })
   return mine.length + inFlight
 }
 
-/**
- * Runs `fn` holding the customer's certificate lock (Medusa's Locking Module: every instance):
- * the cap's count and the reservation, and the adoption of lost submissions, never interleave.
- */
-export async function underCustomerLock<T>(scope: MedusaRequest["scope"], customerId: string, fn: () => Promise<T>): Promise<T> {
+/** Runs `fn` under the customer's certificate lock (every instance): the cap's count, reservations and adoptions never interleave. */
+async function underCustomerLock<T>(scope: MedusaRequest["scope"], customerId: string, fn: () => Promise<T>): Promise<T> {
   const locking = scope.resolve<ILockingModule | undefined>(Modules.LOCKING, { allowUnregistered: true })
   if (!locking) return fn()
   return locking.execute(`sales-tax:certificates:customer:${customerId}`, fn, { timeout: 30 })
 }
 
 /**
- * Adopts the customer's lost submissions (call under underCustomerLock): each lost placeholder
- * becomes the row of one of `certs` (active, at the service) that has none, pending review;
- * placeholders the service never wrote are dropped once stale (certificate-claims.ts). Returns the
- * rows of `certs` as they now are and the placeholders left (submissions in flight or lost).
+ * Under underCustomerLock: lost placeholders become rows of `certs` without one (pending), stale ones
+ * are dropped (certificate-claims.ts). Answers the rows of `certs` and how many placeholders are left.
  */
-export async function reconcileCustomer(
-  store: OriginStore,
+async function reconcileCustomer(
+  store: SalesTaxModuleService,
   customerId: string,
   certs: readonly CertificateRecord[],
 ): Promise<{ by: Record<string, CertificateStanding>; inFlight: number }> {
@@ -209,11 +162,8 @@ export async function reconcileCustomer(
   const ids = active.map((c) => c.certificateId)
   let by = await store.certificateOrigins(ids)
   let held = await store.placeholders(customerId)
-  const plan = reconcilePlaceholders(
-    held,
-    active.filter((c) => !by[c.certificateId]),
-    Date.now(),
-  )
+  const rowless = active.filter((c) => !by[c.certificateId])
+  const plan = reconcilePlaceholders(held, rowless, Date.now())
   if (plan.adopt.length || plan.drop.length) {
     for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
     for (const id of plan.drop) await store.dropReservation(id)
@@ -221,4 +171,113 @@ export async function reconcileCustomer(
     held = await store.placeholders(customerId)
   }
   return { by, inFlight: held.length }
+}
+
+/** GET /store/sales-tax/certificates: the logged-in customer's own certificates, each with its `status` (customerCertificates). */
+export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
+  res.json({ certificates: await customerCertificates(req.scope, storeClient(req), customerId) })
+}
+
+/**
+ * POST /store/sales-tax/certificates (the admin form's body): under `shopperCertificates: "review"` (the default) the
+ * certificate exempts nothing until staff approve it; under "immediate" from the next cart refresh. 422 past the cap;
+ * 503 when the service's answer is lost (the submission stays pending, adopted once the service shows it).
+ */
+export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
+  const body = bodyOf(req, AdminCreateCertificateBody)
+  const store = origins(req.scope)
+  if (!store) {
+    // without the plugin's module no review can be kept: a submission could never be told from staff's
+    return sendError(
+      res,
+      503,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
+      undefined,
+      "sales_tax_certificate_review_unavailable",
+    )
+  }
+  const client = storeClient(req)
+  // counted and reserved under the lock; while the pending row names no certificate, none of the
+  // customer's certificates without a row exempts (the provider sees the reservation)
+  const { count, reservation } = await underCustomerLock(req.scope, customerId, async () => {
+    const active = await listCertificates(client, customerId, false)
+    const { by, inFlight } = await reconcileCustomer(store, customerId, active)
+    const count = shopperCertificateCount(active, by, inFlight)
+    return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
+  })
+  if (reservation === null) {
+    return sendError(
+      res,
+      422,
+      MedusaError.Types.NOT_ALLOWED,
+      `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`,
+      [
+        {
+          location: "body",
+          message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
+          value: count,
+        },
+      ],
+      "sales_tax_certificate_limit",
+    )
+  }
+  let certificate: CertificateRecord
+  try {
+    certificate = await client.createCertificate({ ...body, customerId })
+  } catch (e) {
+    // refused: nothing was written, the reservation goes; answer lost: it stays, pending (never
+    // "made elsewhere"), until the customer's list shows the certificate (reconcileCustomer)
+    if (!createMayHaveWritten(e)) {
+      await store.dropReservation(reservation).catch(() => undefined)
+      throw e
+    }
+    await store.markReservationLost(reservation).catch(() => undefined)
+    return sendError(
+      res,
+      503,
+      MedusaError.Types.UNEXPECTED_STATE,
+      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again.",
+      undefined,
+      "sales_tax_certificate_unconfirmed",
+    )
+  }
+  const status = getPluginOptions(req.scope).shopperCertificates === "immediate" ? "approved" : "pending"
+  try {
+    await store.settleReservation(reservation, certificate.certificateId, status)
+  } catch (e) {
+    // the row could not name it: the certificate must not stay at the service unreviewed
+    await client.disableCertificate(certificate.certificateId).catch(() => undefined)
+    throw e
+  }
+  await invalidateCustomerCertificates(customerId, req.scope)
+  const standing = (await store.certificateOrigins([certificate.certificateId]))[certificate.certificateId]
+  res.status(201).json({ certificate: withStanding(certificate, standing) })
+}
+
+/** DELETE /store/sales-tax/certificates/:certId: withdraws (disables) one of their own; another's answers 404 as an unknown one. */
+export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const customerId = await shopperOf(req, res)
+  if (!customerId) return
+  const id = req.params.certId!
+  const client = storeClient(req)
+  let certificate
+  try {
+    certificate = await client.getCertificate(id)
+  } catch (e) {
+    if (isSalesTaxError(e) && e.status === 404) return notFound(res, "Certificate", id)
+    throw e
+  }
+  if (certificate.customerId !== customerId) return notFound(res, "Certificate", id)
+  if (!certificate.disabledAt) {
+    await client.disableCertificate(id)
+    certificate = await client.getCertificate(id)
+  }
+  await invalidateCustomerCertificates(customerId, req.scope)
+  const [out] = await withCreators(req.scope, [certificate])
+  res.json({ certificate: out })
 }

@@ -28,17 +28,14 @@ export default async function backfillSalesTax({ container, args }: ExecArgs) {
     },
     cliProgress.Presets.shades_classic,
   )
-  let started = false
   const final = await runBackfill(container, {
     ...rangeOf({ from, to }),
     batchSize: batch_size,
     concurrency,
     onProgress: (p) => {
       const payload = { rate: p.ordersPerSecond.toFixed(1), filed: p.filed, skipped: p.skipped, failed: p.failed }
-      if (!started) {
-        bar.start(p.total, p.processed, payload)
-        started = true
-      } else bar.update(p.processed, payload)
+      if (bar.isActive) bar.update(p.processed, payload)
+      else bar.start(p.total, p.processed, payload)
     },
   })
   bar.stop()

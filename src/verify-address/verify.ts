@@ -5,7 +5,7 @@ import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/htt
 import { z } from "zod"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import { issuesToErrors, type Address, type ErrorDetail } from "../service/contract"
+import { issuesToErrors, type ErrorDetail } from "../service/contract"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { askVerdict } from "../service/address/destination"
@@ -33,7 +33,6 @@ export const VerifyAddressBody = z.object({
     .regex(/^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/, "cart_id must be a cart id (cart_…)")
     .optional(),
 })
-export type VerifyAddressBody = z.infer<typeof VerifyAddressBody>
 
 /** The service's address fields as the storefront names them. */
 const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
@@ -66,37 +65,21 @@ class Refused extends Error {}
 const unverifiable = (res: MedusaResponse, errors: ReturnType<typeof located>[]) =>
   void res.status(422).json({ valid: false, type: "invalid_data", message: "The address could not be verified", errors })
 
-/**
- * The options of the request's connection: the sales channel of its publishable key, or of its
- * cart when the key has several (a cart's channel is one of its key's); the default without one.
- */
+/** The options of the sales channel of the request's key, or of its cart when the key has several. */
 function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cart: KnownCart | null): PluginOptions {
   if (!options.connections.length) return options
   const channels = req.publishable_key_context?.sales_channel_ids ?? []
-  let channel = channels[0]
   const own = cart?.sales_channel_id
-  if (own && channels.length > 1 && channels.includes(own)) channel = own
-  return optionsForChannel(options, channel)
+  return optionsForChannel(options, own && channels.length > 1 && channels.includes(own) ? own : channels[0])
 }
 
-interface KnownCart {
-  id: string
-  sales_channel_id?: string | null
-}
+type KnownCart = { id: string; sales_channel_id?: string | null }
 
 /** The cart a request names, when Medusa has it: a made-up `cart_…` id opens no budget of its own. */
 async function knownCart(req: MedusaStoreRequest, cartId: string | undefined): Promise<KnownCart | null> {
   if (!cartId) return null
   const [cart] = await graph<KnownCart>(req.scope, { entity: "cart", fields: ["id", "sales_channel_id"], filters: { id: cartId } })
   return cart?.id === cartId ? cart : null
-}
-
-/** The service's verdict: 400/422 with located errors is "cannot be verified"; anything else is unavailability. */
-function askService(options: PluginOptions, address: Address): Promise<Verdict> {
-  // refused without saying where: answered, but not kept (it is not a verdict about the address)
-  return askVerdict(getCheckoutClient(options), address, (e) => {
-    throw new Refused(e.detail || e.title)
-  })
 }
 
 export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse): Promise<void> {
@@ -143,8 +126,13 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
   const request = { line1: b.address_1, line2: b.address_2 ?? undefined, city: b.city, state, zip }
   let verdict: Verdict
   try {
-    // the connection is resolved only when the service is asked (a cached verdict needs none)
-    verdict = (await guard.verdict(addressKey(request), async () => askService(requestOptions(req, options, cart), request))).verdict
+    // the connection is resolved only when the service is asked (a cached verdict needs none); a refusal
+    // that names no field is answered, not kept (it is not a verdict about the address)
+    const ask = () =>
+      askVerdict(getCheckoutClient(requestOptions(req, options, cart)), request, (e) => {
+        throw new Refused(e.detail || e.title)
+      })
+    verdict = (await guard.verdict(addressKey(request), ask)).verdict
   } catch (e) {
     if (e instanceof Refused) return unverifiable(res, [located("address", "the service refused the address", undefined)])
     return void res.status(503).json({
@@ -167,9 +155,6 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     postal_code: out.zip,
     country_code: "us",
   }
-  const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => {
-    const before = k === "province" ? b.province : b[k]
-    return String(before ?? "") !== String(address[k] ?? "")
-  })
+  const changes = (["address_1", "city", "province", "postal_code"] as const).filter((k) => String(b[k] ?? "") !== String(address[k] ?? ""))
   res.status(200).json({ valid: true, address, changed: changes.length > 0, changes })
 }

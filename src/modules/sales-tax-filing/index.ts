@@ -2,7 +2,6 @@ import { Module } from "@medusajs/framework/utils"
 import SalesTaxFilingModuleService from "./service"
 import { SALES_TAX_FILING_MODULE } from "./types"
 
-export { SALES_TAX_FILING_MODULE }
 export * from "./types"
 export { SalesTaxFilingModuleService }
 

@@ -13,11 +13,6 @@ type RefundRow = InferTypeOf<typeof FilingRefund>
 type Json = Record<string, unknown>
 const json = (v: object | null | undefined) => v as Json | null
 
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { type?: string; code?: string; message?: string }
-  return err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
-}
-
 /** Creation that is idempotent under a race: the row found, else created, else (a unique violation) found again. */
 async function ensure<T>(find: () => Promise<T | null>, create: () => Promise<unknown>): Promise<{ row: T; created: boolean }> {
   const existing = await find()
@@ -25,7 +20,10 @@ async function ensure<T>(find: () => Promise<T | null>, create: () => Promise<un
   try {
     await create()
   } catch (e) {
-    const row = isUniqueViolation(e) ? await find() : null
+    const err = e as { type?: string; code?: string; message?: string }
+    const unique =
+      err?.type === "duplicate_error" || err?.code === "23505" || /already exists|duplicate key|unique/i.test(err?.message ?? "")
+    const row = unique ? await find() : null
     if (row) return { row, created: false }
     throw e
   }

@@ -94,28 +94,24 @@ export interface EditIntent {
 type RecordRow = InferTypeOf<typeof FilingRecord>
 type RefundRow = InferTypeOf<typeof FilingRefund>
 
+/** Columns the DTOs leave out (the raw bigNumber twins) or type optional. */
+type Hidden = `raw_${string}` | `${"created" | "updated" | "deleted"}_at`
+
 /** A refund row as the store answers it: the model's columns, its json items typed. */
-export type FilingRefundDTO = Omit<
-  RefundRow,
-  "items" | "record" | "record_id" | `raw_${string}` | `${"created" | "updated" | "deleted"}_at`
-> & {
+export type FilingRefundDTO = Omit<RefundRow, "items" | "record" | "record_id" | Hidden> & {
   items: RefundItem[]
   record_id?: string
   created_at?: Date
 }
 
 /** A record as the store answers it: the model's columns, its json typed, and the columns added later optional. */
-export type FilingRecordDTO = Omit<
-  RecordRow,
-  "snapshot" | "edits" | "refunds" | Later | `raw_${string}` | `${"created" | "updated" | "deleted"}_at`
-> &
+export type FilingRecordDTO = Omit<RecordRow, "snapshot" | "edits" | "refunds" | Later | Hidden> &
   Partial<Pick<RecordRow, Later | "created_at" | "updated_at">> & {
     snapshot: FilingSnapshot | null
     /** order edits of this order (kind "order" only) */
     edits?: EditIntent[] | null
     refunds?: FilingRefundDTO[]
   }
-/** paused_reason "key_refused": retried with back-off until the service accepts the key (key-refused.ts) */
 type Later = "paused_reason" | "revision" | "address_removed_at"
 
 export type RecordPatch = Partial<Omit<FilingRecordDTO, "id" | "refunds" | "created_at" | "updated_at">>

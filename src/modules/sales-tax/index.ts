@@ -6,5 +6,4 @@ import { SALES_TAX_MODULE } from "../../constants"
 export { SALES_TAX_MODULE, SalesTaxModuleService }
 export type { TicTargetType } from "./service"
 
-// the loader registers the plugin's runtime in the module's container (src/runtime.ts)
 export default Module(SALES_TAX_MODULE, { service: SalesTaxModuleService, loaders: [registerSalesTaxRuntime] })

@@ -1,11 +1,8 @@
 /**
  * Last-known rates: per destination ZIP and TIC, the HIGHEST rate the service charged within the
  * window, the first source of fallback rates during an outage (docs/provider.md). The highest, not
- * the latest: state price thresholds make one ZIP and TIC's rate depend on the price, so a cheap
- * item's 0 % says nothing about a dear one; an outage may over-charge, never under-charge.
- *
- * Stored by the plugin's `salesTax` module, which registers itself here when constructed (the
- * provider's container cannot resolve other modules); without it an in-process map is used.
+ * the latest: price thresholds make a cheap item's 0 % say nothing about a dear one; an outage may
+ * over-charge, never under-charge. Stored by the `salesTax` module, which registers itself here.
  */
 import BigNumber from "bignumber.js"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
@@ -21,9 +18,8 @@ export interface KnownRate {
 }
 
 export interface RateMemory {
-  /** Merges one row per (zip, tic) into what is kept (mergeKnownRate: the highest rate in the window). */
+  /** Merges one row per (zip, tic) into what is kept (mergeKnownRate). */
   rememberRates(rows: KnownRate[]): Promise<void>
-  /** The rows for `zip` and these TICs quoted at or after `since`. */
   knownRates(zip: string, tics: number[], since: Date): Promise<KnownRate[]>
 }
 
@@ -32,10 +28,7 @@ export function zipKey(zip: string): string {
   return zip.trim().slice(0, 5)
 }
 
-/**
- * Pure: the effective rate (percent, up to 6 places) of a quoted line: amount ÷ taxable; null
- * when nothing was taxable or the line was exempt (an exempt quote says nothing about the ZIP).
- */
+/** Pure: the effective rate (percent, up to 6 places) of a quoted line: amount ÷ taxable; null when nothing was taxable. */
 export function effectiveRatePct(taxable: BigNumber.Value, amount: BigNumber.Value): string | null {
   const t = new BigNumber(taxable)
   if (!t.isFinite() || t.lte(0)) return null
@@ -53,11 +46,7 @@ export function freshestByTic(rows: readonly KnownRate[], now: Date, maxAgeMs = 
   return out
 }
 
-/**
- * Pure: what is kept for one (zip, tic) when `incoming` is observed, or null to keep `existing`.
- * An incoming rate at least as high replaces it (renewing quotedAt); a lower one only once the
- * kept one has aged out of the window. Compared as decimals.
- */
+/** Pure: what is kept for one (zip, tic) (null: `existing`): a rate at least as high, or a lower one once `existing` aged out. */
 export function mergeKnownRate(existing: KnownRate | undefined, incoming: KnownRate, maxAgeMs = LAST_KNOWN_MAX_AGE_MS): KnownRate | null {
   if (!existing) return incoming
   if (incoming.quotedAt.getTime() - existing.quotedAt.getTime() > maxAgeMs) return incoming
@@ -80,13 +69,12 @@ export class InMemoryRateMemory implements RateMemory {
   }
 }
 
-/** Called by the salesTax module service when Medusa constructs it (kept in the plugin's runtime, src/runtime.ts). */
+/** The salesTax module's service registers itself when Medusa constructs it (the provider's container cannot resolve it). */
 const registered = runtimeSlot("rateMemory", (): { memory?: RateMemory } => ({}))
 export function registerRateMemory(m: RateMemory, rt?: SalesTaxRuntime): void {
   registered(rt).memory = m
 }
 
-/** The registered (database) memory, or undefined. */
 export function registeredRateMemory(rt?: SalesTaxRuntime): RateMemory | undefined {
   return registered(rt).memory
 }
@@ -96,21 +84,15 @@ export const REWRITE_AFTER_MS = 3_600_000
 const WRITTEN_MAX = 20_000
 
 /**
- * What this process last wrote per (zip, tic), so that a quote the stored rate already explains
- * writes nothing: cart changes quote the same ZIP and TICs again and again. "Unchanged" means the
- * rate last written gives this line's tax to the cent; it is rewritten after REWRITE_AFTER_MS all
- * the same, since its quoted_at is what the window reads.
+ * What this process last wrote per (zip, tic), so that a quote the stored rate already explains (to the
+ * cent) writes nothing; rewritten after REWRITE_AFTER_MS all the same, since its quoted_at is what the window reads.
  */
 export class WrittenRates {
   readonly #last = new Map<string, { rate: number; at: number }>()
   /** Per (zip, tic): the rates every line seen since the rate last moved allows (see narrowed). */
   readonly #intervals = new Map<string, { lo: number; hi: number }>()
 
-  /**
-   * Pure of the map: whether the rate last written for (zip, tic), less than REWRITE_AFTER_MS
-   * before `now`, gives `amount` on `taxable` when rounded half up to the cent (decided in doubles
-   * with a margin: a line on a half-cent edge is written).
-   */
+  /** Whether the rate written for (zip, tic) within REWRITE_AFTER_MS gives `amount` on `taxable` to the cent (a half-cent edge: no). */
   unchanged(zip: string, tic: number, taxable: number, amount: number, now: number): boolean {
     const l = this.#last.get(`${zip}|${tic}`)
     if (!l || now - l.at >= REWRITE_AFTER_MS || now < l.at) return false
@@ -119,11 +101,9 @@ export class WrittenRates {
   }
 
   /**
-   * A rate to remember for a line the stored rate does not explain (null: take lineRateToRemember).
-   * Each line's tax allows an interval of rates, [(amount - 0.005) ÷ taxable, (amount + 0.005) ÷
-   * taxable); intersecting them with earlier lines' narrows to the real rate, so the next lines
-   * need no write. The service's rate when it lies in the intersection, else its midpoint to 6
-   * places; null near an edge.
+   * A rate to remember for a line the stored rate does not explain (null: lineRateToRemember). Each line's
+   * tax allows rates in [(amount - 0.005) ÷ taxable, (amount + 0.005) ÷ taxable); intersecting with earlier
+   * lines' narrows to the real rate. The service's rate when inside, else the midpoint to 6 places; null near an edge.
    */
   narrowed(zip: string, tic: number, taxable: number, amount: number, serviceRate: number | null | undefined): string | null {
     if (!(taxable > 0) || !Number.isFinite(taxable) || !Number.isFinite(amount) || amount < 0) return null
@@ -149,7 +129,6 @@ export class WrittenRates {
     return inside(mid) && mid >= 0 ? String(mid) : null
   }
 
-  /** Records rows that were written at `now`. */
   written(rows: readonly KnownRate[], now: number): void {
     if (this.#last.size + rows.length > WRITTEN_MAX) this.#last.clear()
     for (const r of rows) this.#last.set(`${r.zip}|${r.tic}`, { rate: Number(r.rate), at: now })
@@ -162,9 +141,8 @@ export class WrittenRates {
 }
 
 /**
- * Pure: the rate to remember for a quoted line: the service's own rate when it gives the line's tax
- * to the cent (it is the same for every quantity, so the next quote writes nothing), else the
- * effective rate (a threshold, a cap or an exemption made the tax differ). Null when nothing was taxable.
+ * Pure: the service's own rate when it gives the line's tax to the cent (the same for every quantity, so
+ * the next quote writes nothing), else the effective rate (a threshold or cap made the tax differ).
  */
 export function lineRateToRemember(
   taxable: BigNumber.Value,

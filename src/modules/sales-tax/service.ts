@@ -27,22 +27,26 @@ type OriginRow = InferTypeOf<typeof CertificateOrigin>
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null)
 
-function standingOf(r: OriginRow): CertificateStanding {
-  return {
-    createdBy: r.created_by,
-    reviewStatus: r.review_status,
-    rejectionReason: r.rejection_reason,
-    reviewedAt: iso(r.reviewed_at),
-    usedOrderId: r.used_order_id,
-    usedAt: iso(r.used_at),
-    claimedCartId: r.claimed_cart_id ?? null,
-    claimedAt: iso(r.claimed_at),
+/** { [certificateId]: standing } of `rows`, with a null prototype (as getTics). */
+function standingsOf(rows: OriginRow[]): Record<string, CertificateStanding> {
+  const out: Record<string, CertificateStanding> = Object.create(null)
+  for (const r of rows) {
+    out[r.certificate_id] = {
+      createdBy: r.created_by,
+      reviewStatus: r.review_status,
+      rejectionReason: r.rejection_reason,
+      reviewedAt: iso(r.reviewed_at),
+      usedOrderId: r.used_order_id,
+      usedAt: iso(r.used_at),
+      claimedCartId: r.claimed_cart_id ?? null,
+      claimedAt: iso(r.claimed_at),
+    }
   }
+  return out
 }
 
-export const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
+const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
 export type TicTargetType = (typeof TIC_TARGET_TYPES)[number]
-/** A target's TIC (null: none). */
 type TargetTic = { target_type: TicTargetType; target_id: string; tic: number | null }
 /** A target whose TIC was not what a change expected: the TIC it has `now`. */
 export type MovedTic = Omit<TargetTic, "tic"> & { now: number | null }
@@ -52,8 +56,6 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
     throw new Error(`targetType must be one of ${TIC_TARGET_TYPES.join(", ")}`)
   }
 }
-
-export type CertificateCreator = "customer" | "staff"
 
 /** TIC assignments, last-known rates, who created each certificate, the call log and nexus states (module `salesTax`). */
 export class SalesTaxModuleService
@@ -68,26 +70,22 @@ export class SalesTaxModuleService
   constructor(...args: unknown[]) {
     super(...args)
     this.runtime = runtimeFromDeps(args[0])
-    // the tax provider (in the Tax Module's container) reaches the table through this registration
+    // the tax provider (in the Tax Module's container) reaches the rates and the reviews through these
     registerRateMemory(this, this.runtime)
-    // the provider reads which certificates are approved through this registration (checkout/exemptions/exemptions.ts)
     registerCertificateReviews(this, this.runtime)
     this.#logger = (fromCradle(args[0], "logger") as { warn(m: string): void } | undefined) ?? console
     this.#cradle = args[0] as Record<string, unknown> | undefined
-    // the service-call log's buffer writes through this module (call-log.ts)
     callLog.attach(this, (m) => this.#logger.warn(m))
   }
 
-  /** Medusa calls onApplicationStart once every module is loaded: the provider's boot checks run then (boot-check.ts). */
   __hooks = {
-    // Medusa runs it before it closes the database connections: the call log's buffer is written then
+    // before Medusa closes the database connections: the call log's buffer is written then
     onApplicationPrepareShutdown: async (): Promise<void> => callLog.close(this),
     onApplicationStart: async (): Promise<void> => {
       // the process that serves requests logs them; `medusa exec`, db:migrate, user… stay quiet
       if (!servesRequests(this.runtime)) return
       try {
-        // loaded at start, not with the module: the checks pull in core-flows, the HTTP layer and
-        // the modules SDK, which nothing else here needs
+        // required here, not at load: the checks pull in core-flows, the HTTP layer and the modules SDK
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { runProviderBootChecks } = require("../../medusa/boot-check") as typeof import("../../medusa/boot-check")
         await runProviderBootChecks(this.#logger, undefined, pgConnectionOf(this.#cradle))
@@ -128,7 +126,6 @@ export class SalesTaxModuleService
     return rows.map((r) => ({ zip: r.zip, tic: r.tic, rate: r.rate, quotedAt: new Date(r.quoted_at) }))
   }
 
-  /** Sets (or with null clears) the TIC of one target. */
   async setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<TargetTic> {
     if (!targetId) throw new Error("targetId is required")
     if (tic !== null && (!Number.isInteger(tic) || tic < 0)) throw new Error("tic must be a non-negative integer or null")
@@ -136,11 +133,7 @@ export class SalesTaxModuleService
     return { target_type: targetType, target_id: targetId, tic }
   }
 
-  /**
-   * A bulk TIC import: sets (or with null clears) every target's TIC in ONE transaction. A change
-   * naming `from` is written only while the target's TIC is still that; the others are returned
-   * with the TIC they have now.
-   */
+  /** Sets (null: clears) TICs in ONE transaction; a change naming `from` applies only while the TIC is still that, else it is returned. */
   @InjectTransactionManager()
   async applyTicChanges(
     changes: (TargetTic & { from?: number | null })[],
@@ -191,28 +184,12 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** Records who created a certificate made through this store (customer or staff, and their id), and its review. */
-  async recordCertificateOrigin(o: {
-    certificateId: string
-    customerId: string
-    createdBy: CertificateCreator
-    actorId: string | null
-    /** default approved (staff's); a customer's submission is pending under review */
-    reviewStatus?: ReviewStatus
-  }): Promise<void> {
-    await this.createCertificateOrigins({
-      certificate_id: o.certificateId,
-      customer_id: o.customerId,
-      created_by: o.createdBy,
-      actor_id: o.actorId,
-      review_status: o.reviewStatus ?? "approved",
-    })
+  /** A certificate staff created for a customer: approved. */
+  async recordCertificateOrigin(o: { certificateId: string; customerId: string; actorId: string | null }): Promise<void> {
+    await this.#staffRow(o.certificateId, o.customerId, { actor_id: o.actorId })
   }
 
-  /**
-   * A customer's submission in flight: a pending row reserved before the certificate exists at the
-   * service, so it never exempts without a row. Returns the row id for settle/dropReservation.
-   */
+  /** A submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
   async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
     const row = await this.createCertificateOrigins({
       certificate_id: `${RESERVED_PREFIX}${randomUUID()}`,
@@ -257,24 +234,27 @@ export class SalesTaxModuleService
     await this.updateCertificateOrigins({ id: rowId, certificate_id: certificateId, review_status: "pending", reviewed_at: null })
   }
 
-  /** The row of a certificate made through this store (or given one since), if any. */
   async #origin(certificateId: string): Promise<OriginRow | undefined> {
     return (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 }))[0]
   }
 
-  /** Patches the certificate's row; a certificate made elsewhere gets one (created by staff, approved) to carry the patch. */
+  /** A row as staff make one (approved); a certificate made elsewhere gets one too. */
+  async #staffRow(certificateId: string, customerId: string, patch: Partial<OriginRow>): Promise<void> {
+    await this.createCertificateOrigins({
+      certificate_id: certificateId,
+      customer_id: customerId,
+      created_by: "staff",
+      actor_id: null,
+      review_status: "approved",
+      ...patch,
+    })
+  }
+
+  /** Patches the certificate's row, or makes a staff row to carry the patch. */
   async #upsertOrigin(certificateId: string, customerId: string, patch: Partial<OriginRow>, row?: OriginRow): Promise<void> {
     row ??= await this.#origin(certificateId)
     if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
-    else
-      await this.createCertificateOrigins({
-        certificate_id: certificateId,
-        customer_id: customerId,
-        created_by: "staff",
-        actor_id: null,
-        review_status: "approved",
-        ...patch,
-      })
+    else await this.#staffRow(certificateId, customerId, patch)
   }
 
   /** A single-purchase certificate claimed by `cartId` at completion (the caller holds the certificate's lock: claimDecision). */
@@ -288,38 +268,21 @@ export class SalesTaxModuleService
     if (row && !row.used_at) await this.updateCertificateOrigins({ id: row.id, used_at: new Date() })
   }
 
-  /** The rows of `certificateIds` and whether the customer has a submission in flight (CertificateReviews). */
-  async certificateStandings(
-    customerId: string,
-    certificateIds: string[],
-  ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }> {
-    const ids = [...new Set(certificateIds.filter(Boolean))]
+  async certificateStandings(customerId: string, certificateIds: string[]): ReturnType<CertificateReviews["certificateStandings"]> {
+    // read by customer: another customer's row cannot make this customer's certificate exempt
     const rows = await this.listCertificateOrigins({ customer_id: customerId }, { take: null })
-    const byId: Record<string, CertificateStanding> = Object.create(null)
-    let reserved = false
-    for (const r of rows) {
-      if (isPlaceholder(r.certificate_id)) reserved = true
-      else if (ids.includes(r.certificate_id)) byId[r.certificate_id] = standingOf(r)
-    }
-    // a row of another customer's id cannot make this customer's certificate exempt, and a
-    // certificate id is unique: rows are read by customer, the ids matched here
-    return { byId, reserved }
+    const byId = standingsOf(rows.filter((r) => r.certificate_id && certificateIds.includes(r.certificate_id)))
+    return { byId, reserved: rows.some((r) => isPlaceholder(r.certificate_id)) }
   }
 
   /** What the store keeps about each of `certificateIds` ({ [certificateId]: standing }; absent: made elsewhere). */
   async certificateOrigins(certificateIds: string[]): Promise<Record<string, CertificateStanding>> {
     const ids = [...new Set(certificateIds.filter(Boolean))]
     if (!ids.length) return {}
-    const rows = await this.listCertificateOrigins({ certificate_id: ids }, { take: null })
-    const out: Record<string, CertificateStanding> = Object.create(null)
-    for (const r of rows) out[r.certificate_id] = standingOf(r)
-    return out
+    return standingsOf(await this.listCertificateOrigins({ certificate_id: ids }, { take: null }))
   }
 
-  /**
-   * Staff approve or reject a certificate (a rejection carries the reason the shopper sees). A
-   * certificate made elsewhere (no row) gets one. Returns the standing as it now is.
-   */
+  /** Staff approve or reject a certificate (a rejection carries the reason the shopper sees); answers its standing. */
   async reviewCertificate(r: {
     certificateId: string
     customerId: string

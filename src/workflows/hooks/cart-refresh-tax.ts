@@ -1,16 +1,11 @@
-/**
- * Registers the store cart refresh's tax run (src/checkout/store/cart-refresh.ts) on Medusa's
- * refreshCartItemsWorkflow and updateCartPromotionsWorkflow. Medusa allows ONE handler per hook: an
- * app that needs these hooks sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls
- * `salesTaxBeforeRefreshingPaymentCollection` and `salesTaxCartPromotionsValidate` from its handlers;
- * without them the plugin refreshes tax lines after each store cart route (one run and read more).
- */
+// Registers the cart refresh's tax run (src/checkout/store/cart-refresh.ts) on two of Medusa's hooks. Medusa allows
+// ONE handler per hook: an app with its own sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls these from it
+// (without them tax lines are refreshed after each store cart route: one run and read more).
 import { refreshCartItemsWorkflow, updateCartPromotionsWorkflow } from "@medusajs/medusa/core-flows"
 import { registerHook } from "../../medusa/workflow-hooks"
 import { salesTaxBeforeRefreshingPaymentCollection, salesTaxCartPromotionsValidate } from "../../checkout/store/cart-refresh"
 export { salesTaxBeforeRefreshingPaymentCollection, salesTaxCartPromotionsValidate }
 
-// a Medusa without the hook: the boot check logs it once, with what is turned off (src/medusa/boot-check.ts)
 if (process.env.MEDUSA_SALES_TAX_REGISTER_HOOKS !== "false") {
   registerHook(refreshCartItemsWorkflow, "beforeRefreshingPaymentCollection", salesTaxBeforeRefreshingPaymentCollection, (e) =>
     console.warn(

@@ -1,10 +1,6 @@
-/**
- * Registers the plugin's ONE handler of `completeCartWorkflow.hooks.validate` (Medusa allows one),
- * run in the completion's lock before the order exists: an unquotable US destination is refused
- * (destination-guard.ts), a cart changed after its tax refresh is refused (complete-cart-guard.ts),
- * and a single-purchase certificate is claimed (single-purchase-claim.ts). An app with its own
- * handler sets MEDUSA_SALES_TAX_REGISTER_HOOKS=false and calls `salesTaxValidateCompletion`.
- */
+// The plugin's handler of `completeCartWorkflow.hooks.validate`, in the completion's lock before the order
+// exists: refuses an unquotable US destination or a cart changed after its tax refresh, and claims a
+// single-purchase certificate. An app with its own handler calls `salesTaxValidateCompletion` from it.
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { registerHook } from "../../medusa/workflow-hooks"

@@ -1,7 +1,3 @@
-/**
- * Public path of the plugin's tax-line context handler (`medusa-sales-tax/workflows/hooks/tax-line-context-handler`),
- * kept for host apps; the handler lives in the checkout wing (src/checkout/hooks/tax-line-context-handler.ts).
- * Importing this file registers nothing.
- */
+// The handler's public path for host apps (it lives in src/checkout/hooks); importing it registers nothing.
 export * from "../../checkout/hooks/tax-line-context-handler"
 export * from "../../medusa/taxed-entity"

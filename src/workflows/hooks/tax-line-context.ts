@@ -1,19 +1,13 @@
-/**
- * Registers the plugin's tax-line context handler on Medusa's three setTaxLineContext hooks
- * (loaded by Medusa from the plugin's src/workflows). Medusa allows ONE handler per hook per app:
- * - to add your own context, call `addTaxLineContextHandler(fn)` (from
- *   "medusa-sales-tax/workflows/hooks/tax-line-context-handler") instead of registering the hook;
- * - or set MEDUSA_SALES_TAX_REGISTER_HOOKS=false and register
- *   `composeTaxLineContext(salesTaxTaxLineContext, yourHandler)` yourself.
- */
+// Registers the plugin's tax-line context handler on Medusa's three setTaxLineContext hooks. To add your
+// own context call `addTaxLineContextHandler(fn)` ("medusa-sales-tax/workflows/hooks/tax-line-context-handler"),
+// or set MEDUSA_SALES_TAX_REGISTER_HOOKS=false and register `composeTaxLineContext(salesTaxTaxLineContext, yours)`.
 import { updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { registeredTaxLineContext, rememberUpdateTaxLinesContextHandler } from "../../checkout/hooks/tax-line-context-handler"
 import { registerHook } from "../../medusa/workflow-hooks"
 import { noteTaxLineContextHooks } from "../../medusa/tax-line-context-fallback"
 
-// a Medusa without the hook (2.15: core-flows has no setTaxLineContext, nor an exported
-// upsertTaxLinesWorkflow): nothing is registered, and the provider reads the cart or order itself
-// (src/medusa/tax-line-context-fallback.ts); the boot check says which (src/medusa/boot-check.ts)
+// a Medusa without the hook: nothing is registered, the provider reads the cart or order itself
+// (src/medusa/tax-line-context-fallback.ts)
 function register(name: string, workflow: unknown): boolean {
   return (
     registerHook(workflow, "setTaxLineContext", registeredTaxLineContext, (e) =>

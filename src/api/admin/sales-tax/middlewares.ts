@@ -1,6 +1,5 @@
-// Route middlewares of the plugin's admin routes, after Medusa's admin authentication: the body
-// size limit (413), the hostile-input guard (400), each path id's shape (400), the zod body (400
-// with located errors).
+// The admin routes' middlewares, after Medusa's admin authentication: body size (413), hostile input,
+// each path id's shape and the zod body (400 with located errors).
 import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { validateParams, type IdShape } from "../../../http/id-shapes"
 import { hostileInputGuard, INPUT_LIMITS } from "../../../http/input-guard"
@@ -14,10 +13,7 @@ import { AdminTicApplyBody, AdminTicImportBody, AdminUnclassifiedApplyBody } fro
 import { AdminSetupFixBody } from "../../../setup/routes"
 import type { z } from "zod"
 
-const TIC_TARGETS = { product: "product", "product-type": "productType", "product-category": "productCategory" } as const satisfies Record<
-  string,
-  IdShape
->
+const TIC_TARGETS: Record<string, IdShape> = { product: "product", "product-type": "productType", "product-category": "productCategory" }
 
 const ids = (matcher: string, methods: MiddlewareRoute["methods"], shapes: Record<string, IdShape>): MiddlewareRoute => ({
   matcher,

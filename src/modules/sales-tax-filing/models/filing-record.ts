@@ -2,10 +2,7 @@ import { model } from "@medusajs/framework/utils"
 import { FilingRefund } from "./filing-refund"
 import { COMPLETION_MODES, FILING_KINDS, FILING_STATES } from "../states"
 
-/**
- * One row per filed Medusa order (kind "order") or per exchange whose new items are filed as an
- * order of their own (kind "exchange"). order_id is the orderId used at the service.
- */
+/** One row per order filed at the service (its kind: FILING_KINDS); order_id is the orderId used there. */
 export const FilingRecord = model
   .define("sales_tax_filing_record", {
     id: model.id({ prefix: "stfil" }).primaryKey(),
@@ -30,7 +27,6 @@ export const FilingRecord = model
     completion_requested_at: model.dateTime().nullable(),
     /** The completedDate the service holds (null while completed=false). */
     completed_at: model.dateTime().nullable(),
-    /** Intent: the order was canceled in Medusa. */
     cancel_requested_at: model.dateTime().nullable(),
     voided_at: model.dateTime().nullable(),
     attempts: model.number().default(0),

@@ -13,7 +13,6 @@ export const FilingRefund = model
     source_type: model.enum([...REFUND_SOURCES]),
     source_id: model.text(),
     idempotency_key: model.text(),
-    /** [{ itemId, quantity }] */
     items: model.json(),
     state: model.enum([...REFUND_STATES]).default("pending"),
     refunded_tax: model.bigNumber().nullable(),

@@ -1,9 +1,4 @@
-/**
- * The salesTax module's loader: registers the plugin's runtime (src/runtime.ts) in the module's
- * container under `salesTaxRuntime`, as a value. Module loaders are where Medusa documents that
- * a module registers its resources; the module's service takes the runtime from its
- * dependencies and exposes it to Medusa's container as `salesTax.runtime` (runtimeOf).
- */
+// Registers the plugin's runtime (src/runtime.ts) in the module's container; the service exposes it as `salesTax.runtime`.
 import { asValue } from "@medusajs/framework/awilix"
 import type { LoaderOptions } from "@medusajs/framework/types"
 import { SALES_TAX_RUNTIME, salesTaxRuntime } from "../../../runtime"

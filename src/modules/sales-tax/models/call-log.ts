@@ -1,10 +1,8 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * One attempt of one call to the Sales Tax Service (Settings → Sales Tax → Activity): when, which
- * operation on which connection, the HTTP status (null: no answer), latency, attempt number, the
- * Medusa ids it concerned, and the error's title and code. Never the API key; request and response
- * bodies only when the `log.bodies` option is on. Pruned after `log.retentionDays`.
+ * One attempt of one call to the Sales Tax Service (Settings → Sales Tax → Activity); status null: no
+ * answer. Never the API key; bodies only under the `log.bodies` option. Pruned after `log.retentionDays`.
  */
 export const CallLogEntry = model
   .define("sales_tax_call_log", {
@@ -24,5 +22,3 @@ export const CallLogEntry = model
     response_body: model.json().nullable(),
   })
   .indexes([{ on: ["at"] }, { on: ["order_id"] }, { on: ["operation", "at"] }])
-
-export default CallLogEntry

@@ -1,12 +1,10 @@
 import { model } from "@medusajs/framework/utils"
 
 /**
- * Who created an exemption certificate through this store (a customer through the storefront, or
- * staff through the admin), its review and its use; the certificate itself lives at the service.
- * A customer's certificate is `pending` until staff approve or reject it (the reason is shown to
- * the shopper); only approved ones exempt. `certificate_id` `reserved:…` is a submission in flight,
- * `lost:…` one whose answer was lost. A single-purchase certificate is claimed by one cart at
- * completion (`claimed_*`), used once that cart is an order (`used_at`) and filed (`used_order_id`).
+ * Who created an exemption certificate (a customer, or staff), its review and its use; the certificate
+ * lives at the service. Only approved ones exempt. `certificate_id` `reserved:…` is a submission in flight,
+ * `lost:…` one whose answer was lost. A single-purchase certificate is claimed by one cart at completion
+ * (`claimed_*`), used once that cart is an order (`used_at`) and filed (`used_order_id`).
  */
 export const CertificateOrigin = model
   .define("sales_tax_certificate_origin", {
@@ -28,5 +26,3 @@ export const CertificateOrigin = model
     { on: ["certificate_id"], unique: true, where: "deleted_at IS NULL" },
     { on: ["customer_id"], where: "deleted_at IS NULL" },
   ])
-
-export default CertificateOrigin

@@ -12,5 +12,3 @@ export const NexusState = model
     warnings_given: model.json().nullable(),
   })
   .indexes([{ on: ["state"], unique: true, where: "deleted_at IS NULL" }])
-
-export default NexusState

@@ -1,9 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 
-/**
- * A TIC assigned to a product, a product type or a product category (one per target).
- * target_id is the Medusa id (prod_..., ptyp_..., pcat_...).
- */
+/** A TIC assigned to a product, a product type or a product category (target_id: its Medusa id). */
 export const TicAssignment = model
   .define("tic_assignment", {
     id: model.id({ prefix: "stic" }).primaryKey(),
@@ -12,5 +9,3 @@ export const TicAssignment = model
     tic: model.number(),
   })
   .indexes([{ on: ["target_type", "target_id"], unique: true, where: "deleted_at IS NULL" }])
-
-export default TicAssignment

@@ -1,6 +1,5 @@
-// Middlewares of the shopper certificate routes, after Medusa's publishable-key check and the
-// plugin's body limit and hostile-input guard: a logged-in customer only (401; a guest cannot),
-// the routes closed under `shopperCertificates: "off"` (403), the id's shape and the body (400).
+// The shopper certificate routes: a logged-in customer only (401), closed under `shopperCertificates: "off"`
+// (403), the id's shape and the body (400).
 import { authenticate, type MiddlewareRoute } from "@medusajs/framework/http"
 import { validateBodyLocated } from "../../../../http/validate"
 import { validateParams } from "../../../../http/id-shapes"

@@ -1,7 +1,5 @@
-// Middlewares of the plugin's store routes (/store/sales-tax/*): src/api/middlewares.ts spreads
-// `storeSalesTaxGuardMiddlewares` into its routes. Medusa's publishable-key check runs first
-// (400 without a key); then the body size limit (413 past it) and the hostile-input guard (400;
-// registered once for the admin and store routes in ../../../admin/sales-tax/middlewares.ts).
+// The body size limit (413) of the plugin's store routes, after Medusa's publishable-key check (the
+// hostile-input guard is registered once for admin and store in ../../../admin/sales-tax/middlewares.ts).
 import type { MiddlewareRoute } from "@medusajs/framework/http"
 import { INPUT_LIMITS } from "../../../../http/input-guard"
 

@@ -4,12 +4,8 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { RequoteRefused, requoteAnswer, requoteFiling } from "../../../../../../filing/requote"
 import { handle, parseOr400, sendError } from "../../../../../../http/answers"
 
-const REFUSED = {
-  404: MedusaError.Types.NOT_FOUND,
-  409: MedusaError.Types.NOT_ALLOWED,
-  422: MedusaError.Types.NOT_ALLOWED,
-  503: MedusaError.Types.UNEXPECTED_STATE,
-}
+const { NOT_FOUND, NOT_ALLOWED, UNEXPECTED_STATE } = MedusaError.Types
+const REFUSED = { 404: NOT_FOUND, 409: NOT_ALLOWED, 422: NOT_ALLOWED, 503: UNEXPECTED_STATE }
 
 /** POST { state, zip }: files a needs_attention order for the corrected destination (docs/filing.md); a second call files nothing. */
 export const POST = handle(async (req: MedusaRequest, res: MedusaResponse) => {

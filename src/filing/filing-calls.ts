@@ -11,16 +11,14 @@ import {
   completionAtFiling,
   directOrderRequest,
   filedStep,
-  mustFileDirect,
   orderTaxTotal,
   owedSnapshot,
-  refundTaxTotal,
   requoteFigures,
   requotesAtFiling,
   requoteRequest,
 } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
-import { dec } from "../money"
+import { dec, roundCents, sum } from "../money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
 import { newRecordFor, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
@@ -91,7 +89,6 @@ export class FilingCalls {
 
   async fileAs(rec: FilingRecordDTO, s: FilingSnapshot, direct: boolean): Promise<FilingRecordDTO> {
     const client = this.clientOf(s)
-    const forced = direct || mustFileDirect(s)
     let cmp: ReturnType<typeof compareLines> | null = null
     if (requotesAtFiling(s, direct)) {
       const quote = await client.calculateCarts(requoteRequest(s))
@@ -99,7 +96,8 @@ export class FilingCalls {
       cmp = compareLines(s.lines, cart?.lineItems ?? [])
     }
     const completion = completionAtFiling(rec, s)
-    if (!forced && cmp?.equal) {
+    // lines carrying the provider's fallback tax take the direct path whatever the re-quote says
+    if (cmp?.equal && !s.lines.some((l) => l.fallback)) {
       const r = await client.cartToOrder({
         cartId: s.cartId!,
         orderId: s.orderId,
@@ -162,7 +160,7 @@ export class FilingCalls {
       for (const it of res.refunds.flatMap((x) => x.items)) addTo(taxOf, it.itemId, Math.abs(it.tax.amount))
       await store.patchRefund(r.id, {
         state: "refunded",
-        refunded_tax: refundTaxTotal(res.refunds),
+        refunded_tax: roundCents(sum(res.refunds.flatMap((x) => x.items.map((i) => i.tax.amount)))),
         refunded_at: this.w.now(),
         last_error: null,
         items: r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: taxOf.get(i.itemId) ?? 0 })),

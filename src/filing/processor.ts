@@ -7,7 +7,7 @@
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
-import { deriveState, lockKey, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
+import { deriveState, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
@@ -25,7 +25,7 @@ export class FilingProcessor {
 
   /** All records of one Medusa order (its own, its edits', exchanges', claims', credits') share one lock. */
   private locked<T>(rootOrderId: string, fn: () => Promise<T>): Promise<T> {
-    return this.deps.lock(lockKey(rootOrderId), fn)
+    return this.deps.lock(`sales-tax-filing:${rootOrderId}`, fn)
   }
 
   /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */

@@ -1,7 +1,5 @@
-/**
- * The filing processor's calls to the service: filing a snapshot (re-quote and convert, or direct
- * as charged), certificates, the refund rows, and the pending edits. Each outcome goes through the writer.
- */
+/** The processor's calls to the service: filing a snapshot (re-quote and convert, or direct as charged), certificates, the
+ * refund rows, the pending edits; each outcome through the writer. */
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
 import { addTo, editSupplements, planEdit } from "./decisions-refunds"
@@ -188,8 +186,7 @@ export class FilingCalls {
       if (!rec.filed_at) throw new WaitError(`edit ${edit.id}: the order is not filed yet`)
       const rq = rec.snapshot!.requote
       if (edit.requote && !edit.requote.quoted) {
-        // filed after a re-quote: Medusa's lines carry the tax collected (none); what is owed for the
-        // corrected destination is quoted at the service, the same way the re-quote did
+        // filed after a re-quote: Medusa's lines carry the tax collected; what the corrected destination owes is quoted
         const s: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: edit.lines }
         const quoted = await client.calculateCarts(requoteRequest(s))
         const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.w.now()).lines
@@ -204,9 +201,8 @@ export class FilingCalls {
         await setEdit({ state: "applied", mode: edit.mode ?? "none" })
         continue
       }
-      // an exempt order is voided and filed again only while its certificate is still usable at the
-      // service: a certificate disabled (or removed) after the sale never reopens the filed order,
-      // the edit's changed lines take the refund + supplement path instead (filed as charged)
+      // an exempt order is voided and filed again only while its certificate is usable: one disabled or removed after the
+      // sale never reopens the filed order, the changed lines take the refund + supplement path (filed as charged)
       if (plan.refileLines && !(await this.certificateUsable(rec.snapshot!, client))) {
         this.deps.logger?.info(
           `sales-tax filing: ${rec.order_id} edit ${edit.id}: exemption certificate ${rec.snapshot!.exemptionId} is no longer usable; the order stays filed and the changed lines are refunded and filed on their own`,
@@ -217,8 +213,8 @@ export class FilingCalls {
           const lines = plan.refileLines
           const requote = rq ? requoteFigures(rq, lines, edit.requote?.collected) : rq
           const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines, ...(requote ? { requote } : {}) }
-          // the edit stays pending (mode refile) until the new order is filed: a crash in between
-          // files it on the next run (step 1), and the edit then finds nothing left to change
+          // pending (mode refile) until the new order is filed: after a crash the next run files it (step 1), then the edit
+          // finds nothing left to change
           await setEdit(
             { mode: "refile" },
             {

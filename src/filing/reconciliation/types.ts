@@ -1,7 +1,5 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
 
-// Inputs
-
 /** One taxed line of a Medusa order (item or shipping method) as charged. */
 export interface ChargedLine {
   /** item id, or `shipping:<shipping method id>` */

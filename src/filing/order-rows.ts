@@ -1,8 +1,5 @@
-/**
- * The shapes of the Medusa rows filing reads through Query (its rows are `any[]` in a plugin, so
- * each read names the fields it asked for), and the pure readings of them that filing, backfill
- * and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`.
- */
+/** The Medusa rows filing reads through Query (`any[]` in a plugin: each read names its fields) and the pure readings filing,
+ * backfill and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`. */
 import { amountString, dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
@@ -103,8 +100,8 @@ export interface AddressRow {
   postal_code?: string | null
 }
 
-/** A claim or an exchange: its new items and its returned items. */
-interface OrderChangeRow {
+/** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
+export interface ExchangeRow {
   id: string
   order_id: string
   created_at: string | Date
@@ -147,13 +144,10 @@ export interface ChangeItemRow {
 }
 
 /** A claim as filing reads it (CLAIM_FIELDS): its new items, its claimed units (claim items, or its return's items). */
-export interface ClaimRow extends OrderChangeRow {
+export interface ClaimRow extends ExchangeRow {
   type?: string | null
   claim_items?: ChangeItemRow[] | null
 }
-
-/** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
-export type ExchangeRow = OrderChangeRow
 
 /** A return as filing, backfill and reconciliation read it (RETURN_FIELDS). */
 export interface ReturnRow {

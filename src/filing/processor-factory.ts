@@ -1,7 +1,5 @@
-/**
- * The app's filing wiring: the FilingProcessor over the filing module (its store), the shared
- * clients (one per connection), the Locking Module and the plugin options; what handlers return.
- */
+/** The app's filing wiring: the FilingProcessor over the filing module, the shared clients (one per connection), the Locking
+ * Module and the plugin options; what handlers return. */
 import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"

@@ -116,12 +116,7 @@ export class FilingCalls {
     return this.markFiled(rec, r.order, "direct", cmp)
   }
 
-  async markFiled(
-    rec: FilingRecordDTO,
-    order: OrderRecord,
-    path: "cart" | "direct",
-    cmp: ReturnType<typeof compareLines> | null,
-  ): Promise<FilingRecordDTO> {
+  async markFiled(rec: FilingRecordDTO, order: OrderRecord, path: "cart" | "direct", cmp: ReturnType<typeof compareLines> | null) {
     return this.w.patch(rec, {
       filed_at: this.w.now(),
       filing_path: path,
@@ -134,11 +129,7 @@ export class FilingCalls {
   }
 
   /** Sends every refund row not sent yet (in the order they were recorded); keeps each item's refunded tax. */
-  async sendRefunds(
-    rec: FilingRecordDTO,
-    refunds: FilingRefundDTO[],
-    inFlight: (r: FilingRefundDTO | null) => void,
-  ): Promise<FilingRecordDTO> {
+  async sendRefunds(rec: FilingRecordDTO, refunds: FilingRefundDTO[], inFlight: (r: FilingRefundDTO | null) => void) {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
     for (const r of [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))) {

@@ -6,10 +6,7 @@ import type { RefundItem } from "../modules/sales-tax-filing/types"
 
 export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
 
-export function refundItems(
-  list: ChangeItemRow[] | null | undefined,
-  qty: (i: ChangeItemRow) => unknown = (i) => i.quantity,
-): RefundItem[] {
+export function refundItems(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow) => unknown = (i) => i.quantity) {
   return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: quantityOf(qty(i)) })).filter((i) => i.quantity > 0)
 }
 

@@ -141,10 +141,7 @@ export class FilingProcessor {
   }
 
   /** Admin fix of a record still in needs_attention: `build`'s snapshot for the corrected destination, filed with the owed tax. */
-  async requote(
-    orderId: string,
-    build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>,
-  ): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
+  async requote(orderId: string, build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>) {
     return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
       if (!rec || rec.state !== "needs_attention") return { record: rec, requoted: false }

@@ -80,10 +80,7 @@ export function filingModuleOf(req: MedusaRequest) {
 }
 
 /** The `:orderId` of a filing route with the filing module; not an order id (order_…, oexc_…, claim_…): a located 400, undefined. */
-export function filingRouteContext(
-  req: MedusaRequest,
-  res: MedusaResponse,
-): { orderId: string; svc: SalesTaxFilingModuleService; scrub: (text: string) => string } | undefined {
+export function filingRouteContext(req: MedusaRequest, res: MedusaResponse) {
   const p = FilingParams.safeParse(req.params)
   if (p.success) return { orderId: p.data.orderId, ...filingModuleOf(req) }
   sendZodError(res, p.error, req.params, "path")

@@ -9,7 +9,7 @@ import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from ".
 import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../service/contract"
-import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
+import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { recordOf } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
@@ -265,11 +265,7 @@ export async function buildSnapshot(
   return { snapshot: primary!, originOf, ...(others.length ? { siblings: others } : {}) }
 }
 
-export async function orderRecordInput(
-  container: MedusaContainer,
-  orderId: string,
-  options: PluginOptions,
-): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
+export async function orderRecordInput(container: MedusaContainer, orderId: string, options: PluginOptions) {
   const order = await readOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
   const built = await buildSnapshot(container, order, options, { kind: "order" })

@@ -61,11 +61,7 @@ export function pastReturns(returns: ReturnRow[] | null | undefined, shippingIds
 }
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
-export async function loadBackfillPage(
-  container: MedusaContainer,
-  options: PluginOptions,
-  ids: string[],
-): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
+export async function loadBackfillPage(container: MedusaContainer, options: PluginOptions, ids: string[]) {
   const orders = await readOrders(container, ids)
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []

@@ -121,12 +121,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
 }
 
 /** Files one refund without a return as a standalone credit (orderId = `credit_<refund id>`). */
-export async function fileRefundAsCredit(
-  container: MedusaContainer,
-  orderId: string,
-  refundId: string,
-  deps: HandlerDeps = {},
-): Promise<FilingResult | null> {
+export async function fileRefundAsCredit(container: MedusaContainer, orderId: string, refundId: string, deps: HandlerDeps = {}) {
   const refund = (await listManualRefunds(container, orderId)).find((r) => r.refundId === refundId)
   if (!refund) return null
   const options = getPluginOptions(container)

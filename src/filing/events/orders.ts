@@ -73,11 +73,7 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   }
   return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))
 }
-export async function onPaymentCaptured(
-  container: MedusaContainer,
-  paymentId: string,
-  deps: HandlerDeps = {},
-): Promise<FilingResult | null> {
+export async function onPaymentCaptured(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}) {
   const orderId = await paymentOrderId(container, paymentId)
   return orderId ? syncOrder(container, orderId, deps) : null
 }

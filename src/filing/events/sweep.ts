@@ -21,11 +21,7 @@ import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-fac
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
 /** Retention: street lines of old filing records (filing.addressRetentionDays), old call-log entries (log.retentionDays). */
-export async function applyRetention(
-  container: MedusaContainer,
-  options: PluginOptions,
-  now: Date,
-): Promise<{ streets: number; calls: number }> {
+export async function applyRetention(container: MedusaContainer, options: PluginOptions, now: Date) {
   const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
   const streets = await filingStore(container).removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
   const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))

@@ -134,7 +134,6 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: Lin
   return { changed: true, blocked: false, refileLines, refunds, supplement }
 }
 
-/** Pure: an origin as a key (the address field by field; the same origin gives the same key). */
 export function originKey(a: Address): string {
   return [a.line1, a.line2 ?? "", a.city, a.state, a.zip].join("|")
 }

@@ -196,19 +196,16 @@ export function requoteFigures(
   return { ...rq, owedTax: chargedTotal(lines), collectedTax: got }
 }
 
-/** Pure: whether the cart is re-quoted before filing (not when filed directly, nor for a backfilled order). */
 export function requotesAtFiling(s: Pick<FilingSnapshot, "cartId" | "backfill">, direct: boolean): boolean {
   return !!s.cartId && !direct && !s.backfill
 }
 
-/** Pure: the record's last step once its order is at the service ("backfill" for a backfilled order). */
 export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined): "filed" | "backfill" {
   return s?.backfill ? "backfill" : "filed"
 }
 
 export type Completion = { completed: boolean; completedDate?: string }
 
-/** What to tell the service about completion when the order is filed. */
 export function completionAtFiling(
   rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">,
   s: FilingSnapshot,

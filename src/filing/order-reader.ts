@@ -3,7 +3,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
 import { withRecordedData } from "../medusa/tax-line-record"
-import { ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
+import { groupBy, ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
 
 /** What is read of an order: Medusa computes line totals only when the order's are asked for too, with tax lines and adjustments. */
 const ORDER_FIELDS = [
@@ -27,7 +27,6 @@ const ORDER_FIELDS = [
   "payment_collections.payments.refunds.id",
 ] as const
 
-/** What is read of a return. */
 const RETURN_FIELDS = [
   "id",
   "order_id",
@@ -75,14 +74,9 @@ export async function readOrderParts(container: MedusaContainer, orderIds: strin
 
 /** Pure: each order with its own returns, claims and exchanges (in the order of `orders`). */
 export function withParts(orders: OrderRow[], parts: OrderParts): LoadedOrder[] {
-  const byOrder = <T extends { order_id: string }>(xs: T[]) => {
-    const m = new Map<string, T[]>()
-    for (const x of xs) m.set(x.order_id, [...(m.get(x.order_id) ?? []), x])
-    return m
-  }
-  const returns = byOrder(parts.returns)
-  const claims = byOrder(parts.claims)
-  const exchanges = byOrder(parts.exchanges)
+  const returns = groupBy(parts.returns, (x) => x.order_id)
+  const claims = groupBy(parts.claims, (x) => x.order_id)
+  const exchanges = groupBy(parts.exchanges, (x) => x.order_id)
   return orders.map((o) => ({
     ...o,
     claims: claims.get(o.id) ?? [],
@@ -91,7 +85,6 @@ export function withParts(orders: OrderRow[], parts: OrderParts): LoadedOrder[] 
   }))
 }
 
-/** A page of orders (`ids`), each as charged with its returns, claims and exchanges. */
 export async function readOrders(container: MedusaContainer, ids: string[]): Promise<LoadedOrder[]> {
   if (!ids.length) return []
   const [orders, parts] = await Promise.all([
@@ -103,7 +96,6 @@ export async function readOrders(container: MedusaContainer, ids: string[]): Pro
   return withParts(orders, parts)
 }
 
-/** One order as charged with its returns, claims and exchanges; null when Medusa has none. */
 export async function readOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
   return (await readOrders(container, [orderId]))[0] ?? null
 }

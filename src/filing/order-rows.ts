@@ -6,6 +6,13 @@ import type { RefundItem } from "../modules/sales-tax-filing/types"
 
 export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
 
+/** Pure: `xs` grouped by `key`, each group in the order of `xs`. */
+export function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>()
+  for (const x of xs) m.set(key(x), [...(m.get(key(x)) ?? []), x])
+  return m
+}
+
 export function refundItems(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow) => unknown = (i) => i.quantity) {
   return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: quantityOf(qty(i)) })).filter((i) => i.quantity > 0)
 }

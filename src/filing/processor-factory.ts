@@ -50,7 +50,6 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
 /** What a handler's caller may put in place of the app's (a test's client and clock). */
 export type HandlerDeps = Partial<Pick<FilingProcessorDeps, "client" | "now">>
 
-/** What a handler answers: the record's state and last error after it ran. */
 export type FilingResult = ReturnType<typeof result>
 
 export const result = (orderId: string, rec: FilingRecordDTO | null) => ({

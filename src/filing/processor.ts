@@ -165,7 +165,6 @@ export class FilingProcessor {
     })
   }
 
-  /** Admin retry: forget the attempt count and process now. */
   async retry(orderId: string): Promise<FilingRecordDTO | null> {
     return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
@@ -175,7 +174,6 @@ export class FilingProcessor {
     })
   }
 
-  /** Processes one record (no new intent). */
   async process(orderId: string): Promise<FilingRecordDTO | null> {
     return this.locked(await this.w.rootId(orderId), () => this.run(orderId))
   }

@@ -79,7 +79,6 @@ function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin
   return null
 }
 
-/** Where a line was quoted from, as recorded on its tax lines (null: before origins, or not recorded). */
 export type ChargedOrigin = { locationId: string | null; address: Address } | null
 
 /** Pure: a snapshot split per recorded origin; the primary keeps the Medusa ids, the others derive theirs (origins.ts). */
@@ -212,7 +211,6 @@ export async function buildSnapshot(
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
-  // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
   const taxed = [...items.filter((i) => !i.is_giftcard), ...shipping]
   const quoted = corrected ? null : quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? []))
   const province = a?.province_code || a?.province

@@ -3,6 +3,7 @@
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
+import { groupBy } from "../order-rows"
 import type { DifferenceReason, OrderFacts, RecordFacts } from "./types"
 
 /** An order's row and a month's report: what reconcileOrder and reconcileMonth answer. */
@@ -124,14 +125,7 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]) {
 
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
 export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {
-  const m = new Map<string, RecordFacts[]>()
-  for (const r of records) {
-    const k = r.parentOrderId ?? r.orderId
-    const list = m.get(k)
-    if (list) list.push(r)
-    else m.set(k, [r])
-  }
-  return m
+  return groupBy(records, (r) => r.parentOrderId ?? r.orderId)
 }
 
 export function reconcileMonth(month: string, orders: OrderFacts[], records: RecordFacts[]) {

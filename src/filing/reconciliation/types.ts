@@ -25,7 +25,6 @@ export interface OrderFacts {
   refunds: CustomerRefund[]
   /** refunds without a return (payment refunds beyond what came back): the tax part of each */
   manualRefunds?: { refundId: string; taxCents: number }[]
-  /** the shipping address is in the US */
   usAddress?: boolean
   /** ISO 4217, lower or upper case (absent: USD) */
   currencyCode?: string

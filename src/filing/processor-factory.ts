@@ -21,10 +21,9 @@ export function filingProcessor(container: MedusaContainer, overrides: HandlerDe
 /** What the app's FilingProcessor is made of (the backfill makes its own with them: ./backfill/medusa.ts). */
 export function filingProcessorDeps(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessorDeps {
   const options = getPluginOptions(container)
-  const store = filingStore(container)
   const locking = container.resolve(Modules.LOCKING)
   return {
-    store,
+    store: filingStore(container),
     client: overrides.client ?? getSalesTaxClient(options).background(),
     // a test's client override stands for every connection
     clientFor: overrides.client

@@ -74,7 +74,7 @@ export function backfillRunner(deps: {
   const processor = new FilingProcessor({ ...deps.processor, onFiled: (f) => void (f.alreadyExisted && already.add(f.orderId)) })
   const now = () => deps.processor.now?.() ?? new Date()
 
-  async function fileOne(o: BackfillOrder): Promise<{ alreadyExisted: boolean; refunds: number; error: string | null }> {
+  async function fileOne(o: BackfillOrder) {
     const record = backfillRecord(o, deps.mode, now())
     // a completion mode other than "placed": filed complete as of when it was completed
     const completedAt = deps.mode !== "placed" && o.completedAt ? new Date(o.completedAt) : null
@@ -90,23 +90,19 @@ export function backfillRunner(deps: {
     }
     const ids = [o.snapshot.orderId, ...(o.siblings ?? []).map((s) => s.orderId)]
     const records = await Promise.all(ids.map((id) => deps.processor.store.findRecord(id)))
-    const out = orderOutcome(records)
     const alreadyExisted = already.has(o.snapshot.orderId)
     for (const id of ids) already.delete(id)
-    return { alreadyExisted, refunds: out.refunds, error: out.error }
+    return { alreadyExisted, ...orderOutcome(records) }
   }
 
   return {
     async runBatch(batch: BackfillOrder[]): Promise<BatchOutcome> {
-      const out: BatchOutcome = { filed: 0, alreadyAtService: 0, skipped: 0, refunds: 0, failed: [] }
       const done = await deps.ledger.filed(batch.map((o) => o.snapshot.orderId))
+      const todo = batch.filter((o) => !done.has(o.snapshot.orderId))
+      const out: BatchOutcome = { filed: 0, alreadyAtService: 0, skipped: batch.length - todo.length, refunds: 0, failed: [] }
       await Promise.all(
-        batch.map((o) => {
-          if (done.has(o.snapshot.orderId)) {
-            out.skipped++
-            return undefined
-          }
-          return limit(async () => {
+        todo.map((o) =>
+          limit(async () => {
             try {
               const r = await fileOne(o)
               if (r.error) {
@@ -119,8 +115,8 @@ export function backfillRunner(deps: {
             } catch (e) {
               out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.processor.secrets ?? []) })
             }
-          })
-        }),
+          }),
+        ),
       )
       return out
     },

@@ -40,10 +40,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
   // refunds without a return, for the orders that have any payment refund (the filing's own reading)
   const manual = new Map<string, { refundId: string; taxCents: number }[]>()
   for (const o of orders.filter(hasPaymentRefunds)) {
-    manual.set(
-      o.id,
-      (await listManualRefunds(container, o.id)).map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })),
-    )
+    const refunds = (await listManualRefunds(container, o.id)).map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) }))
+    manual.set(o.id, refunds)
   }
   return orders.map((o): OrderFacts => {
     const mine = <T extends { canceled_at?: Date | string | null }>(xs: T[] | null | undefined) => (xs ?? []).filter((x) => !x.canceled_at)

@@ -23,7 +23,6 @@ export function claimedItems(c: Pick<ClaimRow, "return" | "claim_items">): Refun
   return returned.length ? returned : refundItems(c.claim_items)
 }
 
-/** Pure: the claim, exchange or return a shipping method belongs to, else null. */
 export const shippingLink = (m: ShippingLinks & { detail?: ShippingLinks | null }, k: keyof ShippingLinks): string | null =>
   m.detail?.[k] ?? m[k] ?? null
 
@@ -67,7 +66,6 @@ export interface OrderItemRow {
   unit_price?: unknown
   quantity?: unknown
   is_tax_inclusive?: boolean | null
-  /** a Medusa gift card line (left out of the tax context at checkout) */
   is_giftcard?: boolean | null
   adjustments?: AdjustmentRow[] | null
   tax_lines?: TaxLineRow[] | null

@@ -28,9 +28,7 @@ export interface OrderFacts {
   usAddress?: boolean
   /** ISO 4217, lower or upper case (absent: USD) */
   currencyCode?: string
-  /** some line carries a tax line: the provider charged the order (even at 0) */
   taxed?: boolean
-  /** what the order sold, before tax: items (after discounts) and shipping, in cents of its currency */
   salesCents?: number
 }
 

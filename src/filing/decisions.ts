@@ -204,7 +204,10 @@ export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined
   return s?.backfill ? "backfill" : "filed"
 }
 
-export type Completion = { completed: boolean; completedDate?: string }
+export interface Completion {
+  completed: boolean
+  completedDate?: string
+}
 
 export function completionAtFiling(
   rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">,

@@ -68,7 +68,7 @@ export function backfillRunner(deps: {
   ledger: BackfillLedger
   concurrency?: number
 }) {
-  const limit = pLimit(deps.concurrency ?? 16) // orders in flight at once
+  const limit = pLimit(deps.concurrency ?? 16)
   // the orders the service already held, as the client's compare-on-duplicate answered
   const already = new Set<string>()
   const processor = new FilingProcessor({ ...deps.processor, onFiled: (f) => void (f.alreadyExisted && already.add(f.orderId)) })

@@ -234,7 +234,6 @@ export async function buildSnapshot(
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
-  // the sales channel's connection, kept only when not the default
   const conn = connectionForChannel(options, order.sales_channel_id)
   const origins = new Map<string, ChargedOrigin>()
   for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
@@ -258,7 +257,6 @@ export async function buildSnapshot(
   // left for a person: one record, unsplit (a re-quote files it whole), with its snapshot when the destination resolved
   if (decision.outcome === "attention") return { snapshot: destination ? whole : null, reason: decision.reason, attention: true }
   if (scope.kind === "claim") return { snapshot: whole, originOf }
-  // the order and an exchange's new items: one service order per origin
   const [primary, ...others] = splitByOrigin(whole, originOf)
   return { snapshot: primary!, originOf, ...(others.length ? { siblings: others } : {}) }
 }

@@ -68,7 +68,6 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   let rec: FilingRecordDTO | null = null
   const at = (ch: { confirmed_at?: string | Date | null }) => new Date(ch.confirmed_at ?? 0).getTime()
   for (const ch of [...changes].sort((a, b) => at(a) - at(b))) {
-    // every origin's lines (an order shipped from several is filed as one service order per origin)
     rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines, origins })
   }
   return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))

@@ -119,7 +119,6 @@ export async function sweepOrders(
   const pages = orderPages<Row>(container, { created_at: { $gte: since } }, opts.batch ?? 200, ["id", "canceled_at", "status"])
   for await (const orders of pages) {
     const ids = orders.map((o) => o.id)
-    // the orders' returns, claims and exchanges (the order reader), their confirmed edits and refunds
     const [parts, edits, paid] = await Promise.all([
       readOrderParts(container, ids),
       graph<{ id: string; order_id: string }>(container, {

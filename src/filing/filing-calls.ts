@@ -34,10 +34,6 @@ export class FilingCalls {
     return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
   }
 
-  async getOrderOrNull(orderId: string, client: FilingClient): Promise<OrderRecord | null> {
-    return client.getOrder(orderId).catch((e: unknown) => byStatus(e, { 404: null }))
-  }
-
   /** Voids the order at the service: true when it is void (or was never there), false past the void cutoff (422). */
   async voided(orderId: string, client: FilingClient): Promise<boolean> {
     return client.voidOrder(orderId).then(

@@ -10,7 +10,7 @@ import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
-import { rootOf, type EditInput, type FilingProcessorDeps, type RefundIntent } from "./processor-types"
+import { byStatus, rootOf, type EditInput, type FilingProcessorDeps, type RefundIntent } from "./processor-types"
 
 export class FilingProcessor {
   private readonly w: RecordWriter
@@ -208,7 +208,7 @@ export class FilingProcessor {
       // 1. File (reconciling a filing that reached the service before a crash)
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
-          const existing = await this.calls.getOrderOrNull(orderId, client)
+          const existing = await client.getOrder(orderId).catch((e: unknown) => byStatus(e, { 404: null }))
           if (existing) {
             rec = await this.calls.markFiled(rec, existing, rec.filing_path ?? "direct", null)
             if (s.exemptionId && existing.exemption?.exemptionId === s.exemptionId) await this.calls.useSinglePurchase(rec, s)

@@ -119,18 +119,16 @@ export function recordLedger(container: MedusaContainer): BackfillLedger {
 /** Files every order placed in [from, to) without a filing record; returns the final progress. */
 export async function runBackfill(container: MedusaContainer, opts: BackfillRunOptions): Promise<BackfillProgress> {
   const options = getPluginOptions(container)
-  const mode = options.completionMode as CompletionMode
-  const batchSize = opts.batchSize ?? 200
   const total = await countOrders(container, opts)
   let progress = newProgress(total, new Date())
   opts.onProgress?.(progress)
   const runner = backfillRunner({
     processor: filingProcessorDeps(container),
-    mode,
+    mode: options.completionMode as CompletionMode,
     ledger: recordLedger(container),
     concurrency: opts.concurrency ?? 8,
   })
-  const pages = orderPages(container, rangeFilter(opts), batchSize)
+  const pages = orderPages(container, rangeFilter(opts), opts.batchSize ?? 200)
   const page = async () => {
     const next = await pages.next()
     const ids = next.done ? [] : next.value.map((o) => o.id)

@@ -127,9 +127,8 @@ export async function fileRefundAsCredit(container: MedusaContainer, orderId: st
   const options = getPluginOptions(container)
   const { record } = await orderRecordInput(container, orderId, options)
   if (!record.snapshot) return result(refund.creditId, null)
-  const base = record.snapshot
   const snapshot: FilingSnapshot = {
-    ...base,
+    ...record.snapshot,
     orderId: refund.creditId,
     kind: "credit",
     parentOrderId: orderId,

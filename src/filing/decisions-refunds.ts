@@ -1,15 +1,11 @@
-/**
- * Pure refund math of filing: refunded and remaining quantities, the routing of a refund to the
- * service orders holding its lines, order edits' plans, replace claims' charge, credits' share.
- */
+/** Pure refund math of filing: refunded and remaining quantities, a refund's routing to the service orders holding its lines,
+ * order edits' plans, replace claims' charge, credits' share. */
 import type { Address } from "../service/contract"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum, type Dec } from "../money"
 import { originServiceId, sameAddress } from "../service/origins/origins"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 
-// Refunds
-
-export function addTo(m: Map<string, number>, key: string, q: number | ReturnType<typeof dec>): void {
+export function addTo(m: Map<string, number>, key: string, q: number | Dec): void {
   const sum = dec(m.get(key) ?? 0).plus(q)
   m.set(key, sum.toNumber())
 }
@@ -32,8 +28,6 @@ export function remainingItems(lines: FilingLine[], refunds: Pick<FilingRefundDT
     }))
     .filter((i) => i.quantity > 0)
 }
-
-// Order edits, replace claims, credits
 
 /** Refund sources that are the customer's refunds (an edit's and a cancellation's are not). */
 const CUSTOMER_REFUND_SOURCES = new Set<RefundSource>(["return", "claim", "exchange"])
@@ -76,28 +70,23 @@ export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orde
     .map((r) => ({ orderId: r.order_id, items: [...out.get(r.order_id)!.entries()].map(([itemId, quantity]) => ({ itemId, quantity })) }))
 }
 
+/** `blocked`: a refund row is still pending (plan again once sent); `refileLines`: what the order can be voided and filed again
+ * with (its own record only, no refunds); else, after the cutoff, `refunds` (per record, each changed line's whole remaining
+ * quantity) and `supplement` (the changed and added lines as Medusa charges them now, net of the customer's refunds). */
 export interface EditPlan {
-  /** false: what is filed already equals what Medusa charges after the edit */
   changed: boolean
-  /** a refund row is still pending: plan again once it is sent */
   blocked: boolean
-  /** lines the order can be voided and filed again with (only the order's own record, no refunds) */
   refileLines: FilingLine[] | null
-  /** after the cutoff: per record, the whole remaining quantity of each changed line, refunded */
   refunds: { orderId: string; items: RefundItem[] }[]
-  /** after the cutoff: the changed and added lines at what Medusa charges for them now, net of the customer's refunds */
   supplement: FilingLine[]
 }
 
 /** Where each line ships from after an edit, by item id; a line absent keeps its record's origin. */
 export type LineOrigins = Readonly<Record<string, Address>>
 
-/**
- * What an order edit files. `now` = the order's lines as Medusa charges them after the edit;
- * `family` = the order's own record first, then its edits' records. Per line, what is filed (net
- * of refunds) is compared with what is charged (net of the customer's refunds). Changed lines move
- * whole: their remaining quantity refunded where it lives, filed again at the new quantity and tax.
- */
+/** What an edit files: per line, what `family` (the order's record first, then its edits') filed net of refunds against `now`
+ * (Medusa's lines after the edit) net of the customer's refunds. A changed line moves whole: refunded where it lives, filed
+ * again at its new quantity and tax. */
 export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: LineOrigins = {}): EditPlan {
   const live = family.filter((r) => r.snapshot && !r.voided_at)
   const rows = live.flatMap((r) => (r.refunds ?? []).filter((x) => x.state !== "superseded"))
@@ -119,8 +108,7 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: Lin
     const n = now.find((l) => l.itemId === id)
     const wantQ = n ? dec(n.quantity).minus(sum(cust.map((i) => i.quantity))) : dec(0)
     const wantT = n ? dec(roundCents(n.chargedTax)).minus(sum(cust.map((i) => i.tax ?? 0))) : dec(0)
-    // a line that ships from another origin now than the records holding it (its location or its
-    // shipping method changed) moves whole, even at the same quantity and tax
+    // a line shipping from another origin than the records holding it moves whole, even at the same quantity and tax
     const at = n ? origins[id] : undefined
     const holders = live.filter((r) => remainingOn(r, id) > 0)
     const moved = !!at && holders.some((r) => !sameAddress(r.snapshot!.origin, at))
@@ -146,15 +134,11 @@ export function planEdit(now: FilingLine[], family: FamilyRecord[], origins: Lin
   return { changed: true, blocked: false, refileLines, refunds, supplement }
 }
 
-/** Pure: an origin as a key (the address field by field; the same origin gives the same key). */
 export function originKey(a: Address): string {
   return [a.line1, a.line2 ?? "", a.city, a.state, a.zip].join("|")
 }
 
-/**
- * Pure: an edit's supplement lines as service orders, one per origin: the order's own origin on
- * `childOrderId(edit id)`, each other on `<that id>~<8 hex of the origin>`; lines indexed from 0.
- */
+/** Pure: an edit's supplement as service orders, one per origin: the order's on `childOrderId(edit id)`, others on `<that>~<8 hex>`. */
 export function editSupplements(
   editId: string,
   orderOrigin: Address,

@@ -45,10 +45,8 @@ export function sanitizeError(err: unknown, secrets: (string | undefined | null)
   return text.slice(0, 1000)
 }
 
-/**
- * One log line for a failure the subscriber did not expect: message, code, HTTP status, Medusa
- * error type and cause, whatever its shape (a plain object too); secrets replaced, bounded.
- */
+/** One log line for a failure the subscriber did not expect, whatever its shape: message, code, HTTP status, Medusa error type,
+ * causes and stack; secrets replaced, bounded. */
 export function describeFailure(err: unknown, secrets: (string | undefined | null)[] = []): string {
   const parts: string[] = []
   const seen = new Set<unknown>()

@@ -1,9 +1,6 @@
-/**
- * Pure decisions of the filing lifecycle (no I/O, no clock): keys, the destination, the order
- * request (re-quote, comparison, direct filing, completion) and the record's state. Refund math:
- * decisions-refunds.ts; retries and error text: decisions-retry.ts.
- */
-import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord, RefundRecord } from "../service/contract"
+/** Pure decisions of filing (no I/O, no clock): keys, the destination, the order request (re-quote, comparison, direct filing,
+ * completion), the record's state. Refund math: decisions-refunds.ts; retries and error text: decisions-retry.ts. */
+import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord } from "../service/contract"
 import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../service/address/destination"
@@ -17,22 +14,13 @@ import type {
   FilingState,
   RefundSource,
 } from "../modules/sales-tax-filing/types"
-
 import { refundedQuantities } from "./decisions-refunds"
 import { toIso } from "./decisions-retry"
-
-// Keys
 
 /** The refund idempotency key: the Medusa id of what caused it (return, claim, exchange), or `cancel:<order id>`. */
 export function refundKey(source: RefundSource, sourceId: string): string {
   return source === "cancel" ? `cancel:${sourceId}` : sourceId
 }
-
-export function lockKey(orderId: string): string {
-  return `sales-tax-filing:${orderId}`
-}
-
-// Destination: file, skip, or a person must look
 
 /** The destination the provider quoted, as it records it on each tax line's `data.destination`. */
 export interface QuotedDestination {
@@ -56,17 +44,15 @@ export function quotedDestination(taxLines: ({ data?: Record<string, unknown> | 
   return null
 }
 
+/** `province`: the code, else the name, as typed; `charged`: some line carries a tax line (even at 0); `ruled`: the
+ * destination rule's answer when nothing was quoted (left out: the rule without the service). */
 export interface DestinationFacts {
   countryCode: string | null | undefined
-  /** the shipping address's province code, else its province, as typed */
   province: string | null | undefined
   postalCode: string | null | undefined
   currencyCode: string | null | undefined
-  /** the destination recorded on the order's tax lines (null: none recorded) */
   quoted: QuotedDestination | null
-  /** true when the provider charged the order at checkout (some line carries a tax line), even at 0 */
   charged: boolean
-  /** the destination rule's answer when nothing was quoted; left out, the rule without the service */
   ruled?: QuoteDestination
 }
 
@@ -83,11 +69,8 @@ export function currencyReason(currencyCode: string): string {
 
 const shown = (v: string | null | undefined) => (v && v.trim() ? `"${v.trim().slice(0, 40)}"` : "blank")
 
-/**
- * Pure: what filing does with an order's destination. Not the US, or a territory or APO/FPO ZIP
- * never charged: skipped. Filed for the quoted destination, else the destination rule's answer.
- * Needs a person: not USD, a state or ZIP that does not resolve or reconcile, or never charged.
- */
+/** Pure: skipped outside the US (or a territory / APO/FPO ZIP never charged); filed for the quoted destination, else the
+ * rule's; a person must look when not USD, the state or ZIP does not resolve or reconcile, or nothing was charged. */
 export function decideDestination(f: DestinationFacts): DestinationDecision {
   if ((f.countryCode ?? "").trim().toLowerCase() !== "us") return { outcome: "skip", reason: "not filed: destination not_us" }
   const currency = (f.currencyCode ?? "").trim().toUpperCase()
@@ -123,8 +106,6 @@ export function decideDestination(f: DestinationFacts): DestinationDecision {
   return { outcome: "file", state: resolved.state, zip: zip!, source: f.quoted ? f.quoted.source : "order_address" }
 }
 
-// Re-quote and comparison
-
 export function serviceLineItem(l: FilingLine) {
   return {
     index: l.index,
@@ -154,10 +135,7 @@ export function chargedTotal(lines: FilingLine[]): number {
   return roundCents(sum(lines.map((l) => l.chargedTax)))
 }
 
-/**
- * Per-line comparison of the tax charged with the re-quote: equal only when the same lines match to
- * the cent; `difference` = quoted − charged, `reason` why it is not equal.
- */
+/** The tax charged against the re-quote, per line: equal only when the same lines match to the cent; `difference` = quoted − charged. */
 export function compareLines(lines: FilingLine[], quoted: LineItemOut[]) {
   const byId = new Map(quoted.map((q) => [q.itemId, q]))
   const out = lines.map((l) => ({
@@ -218,32 +196,19 @@ export function requoteFigures(
   return { ...rq, owedTax: chargedTotal(lines), collectedTax: got }
 }
 
-/** Pure: whether the cart is re-quoted before filing (not when filed directly, nor for a backfilled order). */
 export function requotesAtFiling(s: Pick<FilingSnapshot, "cartId" | "backfill">, direct: boolean): boolean {
   return !!s.cartId && !direct && !s.backfill
 }
 
-/** Pure: the record's last step once its order is at the service ("backfill" for a backfilled order). */
 export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined): "filed" | "backfill" {
   return s?.backfill ? "backfill" : "filed"
 }
-
-/** Lines carrying the provider's fallback tax take the direct path whatever the re-quote says. */
-export function mustFileDirect(s: FilingSnapshot): "backfill" | "fallback" | "no_cart" | null {
-  if (s.backfill) return "backfill"
-  if (s.lines.some((l) => l.fallback)) return "fallback"
-  if (!s.cartId) return "no_cart"
-  return null
-}
-
-// Completion
 
 export interface Completion {
   completed: boolean
   completedDate?: string
 }
 
-/** What to tell the service about completion when the order is filed. */
 export function completionAtFiling(
   rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">,
   s: FilingSnapshot,
@@ -275,12 +240,6 @@ export function orderTaxTotal(order: Pick<OrderRecord, "lineItems">): number {
   return roundCents(sum(order.lineItems.map((l) => l.tax.amount)))
 }
 
-export function refundTaxTotal(records: RefundRecord[]): number {
-  return roundCents(sum(records.flatMap((r) => r.items.map((i) => i.tax.amount))))
-}
-
-// State
-
 /** The state shown for a record, from its facts (the processor never stores a state it did not derive here). */
 export function deriveState(
   rec: Pick<FilingRecordDTO, "state" | "filed_at" | "completed_at" | "voided_at" | "snapshot">,
@@ -301,21 +260,16 @@ export function deriveState(
   return rec.completed_at ? "completed" : "filed"
 }
 
-/**
- * The tax an order item was charged for its whole quantity: Σ rate % × (unit price × quantity −
- * adjustments). Medusa's `tax_total` counts only the units not returned.
- */
+/** The tax an item was charged for its whole quantity (Medusa's `tax_total` counts only the units not returned):
+ * Σ rate % × taxable, taxable = unit price × quantity − adjustments, ÷ (1 + Σ rates) when the price includes the tax. */
 export function fullItemTax(item: {
   unitPrice: DecLike
   quantity: DecLike
   adjustments: DecLike[]
   rates: DecLike[]
-  /** a tax-inclusive price (and adjustments): Medusa takes the tax out, taxable = (price − adjustments) ÷ (1 + Σ rates) */
   taxInclusive?: boolean
 }): string {
-  const discount = item.adjustments.reduce<ReturnType<typeof dec>>((s, a) => s.plus(a), dec(0))
-  const gross = dec(item.unitPrice).times(item.quantity).minus(discount)
-  const sumRate = item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(dec(r).div(100)), dec(0))
-  const taxable = item.taxInclusive ? gross.div(sumRate.plus(1)) : gross
-  return item.rates.reduce<ReturnType<typeof dec>>((s, r) => s.plus(taxable.times(dec(r).div(100))), dec(0)).toString()
+  const gross = dec(item.unitPrice).times(item.quantity).minus(sum(item.adjustments))
+  const taxable = item.taxInclusive ? gross.div(sum(item.rates.map((r) => dec(r).div(100))).plus(1)) : gross
+  return sum(item.rates.map((r) => taxable.times(dec(r).div(100)))).toString()
 }

@@ -1,7 +1,5 @@
-/**
- * The filing processor's calls to the service: filing a snapshot (re-quote and convert, or direct
- * as charged), certificates, the refund rows, and the pending edits. Each outcome goes through the writer.
- */
+/** The processor's calls to the service: filing a snapshot (re-quote and convert, or direct as charged), certificates, the
+ * refund rows, the pending edits; each outcome through the writer. */
 import type { OrderRecord } from "../service/contract"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
 import { addTo, editSupplements, planEdit } from "./decisions-refunds"
@@ -11,16 +9,14 @@ import {
   completionAtFiling,
   directOrderRequest,
   filedStep,
-  mustFileDirect,
   orderTaxTotal,
   owedSnapshot,
-  refundTaxTotal,
   requoteFigures,
   requotesAtFiling,
   requoteRequest,
 } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
-import { dec } from "../money"
+import { dec, roundCents, sum } from "../money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
 import { newRecordFor, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"
@@ -36,10 +32,6 @@ export class FilingCalls {
   clientOf(s: Pick<FilingSnapshot, "connectionId"> | null | undefined): FilingClient {
     const id = s?.connectionId
     return id && this.deps.clientFor ? this.deps.clientFor(id) : this.deps.client
-  }
-
-  async getOrderOrNull(orderId: string, client: FilingClient): Promise<OrderRecord | null> {
-    return client.getOrder(orderId).catch((e: unknown) => byStatus(e, { 404: null }))
   }
 
   /** Voids the order at the service: true when it is void (or was never there), false past the void cutoff (422). */
@@ -91,7 +83,6 @@ export class FilingCalls {
 
   async fileAs(rec: FilingRecordDTO, s: FilingSnapshot, direct: boolean): Promise<FilingRecordDTO> {
     const client = this.clientOf(s)
-    const forced = direct || mustFileDirect(s)
     let cmp: ReturnType<typeof compareLines> | null = null
     if (requotesAtFiling(s, direct)) {
       const quote = await client.calculateCarts(requoteRequest(s))
@@ -99,7 +90,8 @@ export class FilingCalls {
       cmp = compareLines(s.lines, cart?.lineItems ?? [])
     }
     const completion = completionAtFiling(rec, s)
-    if (!forced && cmp?.equal) {
+    // lines carrying the provider's fallback tax take the direct path whatever the re-quote says
+    if (cmp?.equal && !s.lines.some((l) => l.fallback)) {
       const r = await client.cartToOrder({
         cartId: s.cartId!,
         orderId: s.orderId,
@@ -120,12 +112,7 @@ export class FilingCalls {
     return this.markFiled(rec, r.order, "direct", cmp)
   }
 
-  async markFiled(
-    rec: FilingRecordDTO,
-    order: OrderRecord,
-    path: "cart" | "direct",
-    cmp: ReturnType<typeof compareLines> | null,
-  ): Promise<FilingRecordDTO> {
+  async markFiled(rec: FilingRecordDTO, order: OrderRecord, path: "cart" | "direct", cmp: ReturnType<typeof compareLines> | null) {
     return this.w.patch(rec, {
       filed_at: this.w.now(),
       filing_path: path,
@@ -138,11 +125,7 @@ export class FilingCalls {
   }
 
   /** Sends every refund row not sent yet (in the order they were recorded); keeps each item's refunded tax. */
-  async sendRefunds(
-    rec: FilingRecordDTO,
-    refunds: FilingRefundDTO[],
-    inFlight: (r: FilingRefundDTO | null) => void,
-  ): Promise<FilingRecordDTO> {
+  async sendRefunds(rec: FilingRecordDTO, refunds: FilingRefundDTO[], inFlight: (r: FilingRefundDTO | null) => void) {
     const { store } = this.deps
     const client = this.clientOf(rec.snapshot)
     for (const r of [...refunds].sort((a, b) => (a.created_at?.getTime?.() ?? 0) - (b.created_at?.getTime?.() ?? 0))) {
@@ -162,7 +145,7 @@ export class FilingCalls {
       for (const it of res.refunds.flatMap((x) => x.items)) addTo(taxOf, it.itemId, Math.abs(it.tax.amount))
       await store.patchRefund(r.id, {
         state: "refunded",
-        refunded_tax: refundTaxTotal(res.refunds),
+        refunded_tax: roundCents(sum(res.refunds.flatMap((x) => x.items.map((i) => i.tax.amount)))),
         refunded_at: this.w.now(),
         last_error: null,
         items: r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity, tax: taxOf.get(i.itemId) ?? 0 })),
@@ -190,8 +173,7 @@ export class FilingCalls {
       if (!rec.filed_at) throw new WaitError(`edit ${edit.id}: the order is not filed yet`)
       const rq = rec.snapshot!.requote
       if (edit.requote && !edit.requote.quoted) {
-        // filed after a re-quote: Medusa's lines carry the tax collected (none); what is owed for the
-        // corrected destination is quoted at the service, the same way the re-quote did
+        // filed after a re-quote: Medusa's lines carry the tax collected; what the corrected destination owes is quoted
         const s: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: edit.lines }
         const quoted = await client.calculateCarts(requoteRequest(s))
         const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.w.now()).lines
@@ -206,9 +188,8 @@ export class FilingCalls {
         await setEdit({ state: "applied", mode: edit.mode ?? "none" })
         continue
       }
-      // an exempt order is voided and filed again only while its certificate is still usable at the
-      // service: a certificate disabled (or removed) after the sale never reopens the filed order,
-      // the edit's changed lines take the refund + supplement path instead (filed as charged)
+      // an exempt order is voided and filed again only while its certificate is usable: one disabled or removed after the
+      // sale never reopens the filed order, the changed lines take the refund + supplement path (filed as charged)
       if (plan.refileLines && !(await this.certificateUsable(rec.snapshot!, client))) {
         this.deps.logger?.info(
           `sales-tax filing: ${rec.order_id} edit ${edit.id}: exemption certificate ${rec.snapshot!.exemptionId} is no longer usable; the order stays filed and the changed lines are refunded and filed on their own`,
@@ -219,8 +200,8 @@ export class FilingCalls {
           const lines = plan.refileLines
           const requote = rq ? requoteFigures(rq, lines, edit.requote?.collected) : rq
           const snapshot: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines, ...(requote ? { requote } : {}) }
-          // the edit stays pending (mode refile) until the new order is filed: a crash in between
-          // files it on the next run (step 1), and the edit then finds nothing left to change
+          // pending (mode refile) until the new order is filed: after a crash the next run files it (step 1), then the edit
+          // finds nothing left to change
           await setEdit(
             { mode: "refile" },
             {

@@ -1,8 +1,5 @@
-/**
- * A refused key in filing (HTTP 401/403): not the order's fault, and it heals once the key is
- * fixed, so the record is paused (`paused_reason` "key_refused") and retried with back-off without
- * counting towards `filing.maxAttempts`. The first paused record that goes through makes the others due.
- */
+/** A refused key (HTTP 401/403) is not the order's fault and heals once fixed: the record is paused (`paused_reason`) and
+ * retried with back-off outside `filing.maxAttempts`; the first that goes through makes the others due. */
 import { isKeyRefused } from "../service/client"
 import { isRetryable } from "./decisions-retry"
 
@@ -11,12 +8,8 @@ export const KEY_REFUSED = "key_refused" as const
 /** What the admin shows while records are paused this way. */
 export const KEY_REFUSED_MESSAGE = "filing paused: the service refused the key"
 
-/**
- * Pure: what a failed run leaves on the record: its attempt count (the back-off's exponent), whether
- * a next attempt is scheduled, and why it is paused. A refused key: paused, always retried (attempts
- * count for the back-off only). Any other error: retryable until `maxAttempts`, counted afresh
- * after a pause.
- */
+/** Pure: a failed run's attempt count (the back-off's exponent), whether it is retried, why it is paused. A refused key: always
+ * retried; any other error: until `maxAttempts`, counted afresh after a pause. */
 export function planFailure(err: unknown, prev: { attempts: number; paused_reason?: string | null }, maxAttempts: number) {
   const wasPaused = prev.paused_reason === KEY_REFUSED
   if (isKeyRefused(err)) return { attempts: (wasPaused ? prev.attempts : 0) + 1, retry: true, paused: KEY_REFUSED }

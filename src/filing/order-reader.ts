@@ -1,18 +1,12 @@
-/**
- * The one reader of a Medusa order for filing, backfill and reconciliation: what an order was
- * charged and its returns, claims and exchanges, for one order or a page, and one return, claim
- * or exchange by id. The rows are typed in `order-rows.ts`.
- */
+/** The one reader of Medusa orders for filing, backfill and reconciliation: an order (or a page) as charged with its returns,
+ * claims and exchanges, and one return, claim or exchange by id. The rows are typed in `order-rows.ts`. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
 import { withRecordedData } from "../medusa/tax-line-record"
-import { ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
+import { groupBy, ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
 
-/**
- * What is read of an order. Medusa computes line totals (tax_total) only when order totals are
- * asked for too, with the lines' tax lines and adjustments.
- */
-export const ORDER_FIELDS = [
+/** What is read of an order: Medusa computes line totals only when the order's are asked for too, with tax lines and adjustments. */
+const ORDER_FIELDS = [
   "id",
   "display_id",
   "created_at",
@@ -25,27 +19,15 @@ export const ORDER_FIELDS = [
   "total",
   "cart.id",
   "shipping_address.*",
-  "items.*",
-  "items.tax_lines.*",
-  "items.adjustments.*",
-  "items.subtotal",
-  "items.discount_subtotal",
-  "items.tax_total",
-  "items.total",
-  "shipping_methods.*",
-  "shipping_methods.tax_lines.*",
-  "shipping_methods.adjustments.*",
-  "shipping_methods.subtotal",
-  "shipping_methods.discount_subtotal",
-  "shipping_methods.tax_total",
-  "shipping_methods.total",
+  ...["items", "shipping_methods"].flatMap((l) =>
+    ["*", "tax_lines.*", "adjustments.*", "subtotal", "discount_subtotal", "tax_total", "total"].map((f) => `${l}.${f}`),
+  ),
   "fulfillments.created_at",
   "payment_collections.payments.captured_at",
   "payment_collections.payments.refunds.id",
 ] as const
 
-/** What is read of a return. */
-export const RETURN_FIELDS = [
+const RETURN_FIELDS = [
   "id",
   "order_id",
   "claim_id",
@@ -58,29 +40,19 @@ export const RETURN_FIELDS = [
   "items.received_quantity",
 ] as const
 
-/** What is read of a claim: its new items (`additional_items.*`: `additional_items.item_id` alone reads none) and its claimed units. */
-export const CLAIM_FIELDS = [
+/** What is read of an exchange: its new items (`additional_items.item_id` alone reads none) and its returned items. */
+const EXCHANGE_FIELDS = [
   "id",
   "order_id",
-  "type",
   "created_at",
   "canceled_at",
   "additional_items.*",
-  "claim_items.*",
   "return.items.item_id",
   "return.items.quantity",
-] as const
+]
 
-/** What is read of an exchange: its new items and its returned items. */
-export const EXCHANGE_FIELDS = [
-  "id",
-  "order_id",
-  "created_at",
-  "canceled_at",
-  "additional_items.*",
-  "return.items.item_id",
-  "return.items.quantity",
-] as const
+/** A claim: an exchange's fields, its type and its claimed units. */
+const CLAIM_FIELDS = [...EXCHANGE_FIELDS, "type", "claim_items.*"]
 
 /** The returns, claims and exchanges of `orderIds` (the order entity has no relation to them: queried apart). */
 export interface OrderParts {
@@ -102,14 +74,9 @@ export async function readOrderParts(container: MedusaContainer, orderIds: strin
 
 /** Pure: each order with its own returns, claims and exchanges (in the order of `orders`). */
 export function withParts(orders: OrderRow[], parts: OrderParts): LoadedOrder[] {
-  const byOrder = <T extends { order_id: string }>(xs: T[]) => {
-    const m = new Map<string, T[]>()
-    for (const x of xs) m.set(x.order_id, [...(m.get(x.order_id) ?? []), x])
-    return m
-  }
-  const returns = byOrder(parts.returns)
-  const claims = byOrder(parts.claims)
-  const exchanges = byOrder(parts.exchanges)
+  const returns = groupBy(parts.returns, (x) => x.order_id)
+  const claims = groupBy(parts.claims, (x) => x.order_id)
+  const exchanges = groupBy(parts.exchanges, (x) => x.order_id)
   return orders.map((o) => ({
     ...o,
     claims: claims.get(o.id) ?? [],
@@ -118,7 +85,6 @@ export function withParts(orders: OrderRow[], parts: OrderParts): LoadedOrder[] 
   }))
 }
 
-/** A page of orders (`ids`), each as charged with its returns, claims and exchanges. */
 export async function readOrders(container: MedusaContainer, ids: string[]): Promise<LoadedOrder[]> {
   if (!ids.length) return []
   const [orders, parts] = await Promise.all([
@@ -130,7 +96,6 @@ export async function readOrders(container: MedusaContainer, ids: string[]): Pro
   return withParts(orders, parts)
 }
 
-/** One order as charged with its returns, claims and exchanges; null when Medusa has none. */
 export async function readOrder(container: MedusaContainer, orderId: string): Promise<LoadedOrder | null> {
   return (await readOrders(container, [orderId]))[0] ?? null
 }
@@ -143,11 +108,8 @@ export const readReturn = (c: MedusaContainer, id: string) => readOne<ReturnRow>
 export const readClaim = (c: MedusaContainer, id: string) => readOne<ClaimRow>(c, "order_claim", CLAIM_FIELDS, id)
 export const readExchange = (c: MedusaContainer, id: string) => readOne<ExchangeRow>(c, "order_exchange", EXCHANGE_FIELDS, id)
 
-/**
- * The line ids of the order's own shipping methods: the order's less those its returns, claims and
- * exchanges hold. Read through each one's `shipping_methods`, as Medusa 2.15's Order Module cannot
- * read the links on the order's (`shipping_methods.detail`: "reading 'strategy'").
- */
+/** The line ids of the order's own shipping methods: the order's less those its returns, claims and exchanges hold, read on
+ * each of them (the Order Module fails reading the links on the order's: `shipping_methods.detail`, "reading 'strategy'"). */
 export async function readOwnShippingIds(container: MedusaContainer, orderId: string): Promise<string[]> {
   type Held = { shipping_methods?: { id: string }[] | null }
   const fields = ["id", "shipping_methods.id"]

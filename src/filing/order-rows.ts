@@ -1,18 +1,19 @@
-/**
- * The shapes of the Medusa rows filing reads through Query (its rows are `any[]` in a plugin, so
- * each read names the fields it asked for), and the pure readings of them that filing, backfill
- * and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`.
- */
+/** The Medusa rows filing reads through Query (`any[]` in a plugin: each read names its fields) and the pure readings filing,
+ * backfill and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`. */
 import { amountString, dec } from "../money"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 
 export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
 
-export function refundItems(
-  list: ChangeItemRow[] | null | undefined,
-  qty: (i: ChangeItemRow) => unknown = (i) => i.quantity,
-): RefundItem[] {
+/** Pure: `xs` grouped by `key`, each group in the order of `xs`. */
+export function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>()
+  for (const x of xs) m.set(key(x), [...(m.get(key(x)) ?? []), x])
+  return m
+}
+
+export function refundItems(list: ChangeItemRow[] | null | undefined, qty: (i: ChangeItemRow) => unknown = (i) => i.quantity) {
   return (list ?? []).map((i) => ({ itemId: i.item_id, quantity: quantityOf(qty(i)) })).filter((i) => i.quantity > 0)
 }
 
@@ -22,7 +23,6 @@ export function claimedItems(c: Pick<ClaimRow, "return" | "claim_items">): Refun
   return returned.length ? returned : refundItems(c.claim_items)
 }
 
-/** Pure: the claim, exchange or return a shipping method belongs to, else null. */
 export const shippingLink = (m: ShippingLinks & { detail?: ShippingLinks | null }, k: keyof ShippingLinks): string | null =>
   m.detail?.[k] ?? m[k] ?? null
 
@@ -66,7 +66,6 @@ export interface OrderItemRow {
   unit_price?: unknown
   quantity?: unknown
   is_tax_inclusive?: boolean | null
-  /** a Medusa gift card line (left out of the tax context at checkout) */
   is_giftcard?: boolean | null
   adjustments?: AdjustmentRow[] | null
   tax_lines?: TaxLineRow[] | null
@@ -103,8 +102,8 @@ export interface AddressRow {
   postal_code?: string | null
 }
 
-/** A claim or an exchange: its new items and its returned items. */
-interface OrderChangeRow {
+/** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
+export interface ExchangeRow {
   id: string
   order_id: string
   created_at: string | Date
@@ -147,13 +146,10 @@ export interface ChangeItemRow {
 }
 
 /** A claim as filing reads it (CLAIM_FIELDS): its new items, its claimed units (claim items, or its return's items). */
-export interface ClaimRow extends OrderChangeRow {
+export interface ClaimRow extends ExchangeRow {
   type?: string | null
   claim_items?: ChangeItemRow[] | null
 }
-
-/** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
-export type ExchangeRow = OrderChangeRow
 
 /** A return as filing, backfill and reconciliation read it (RETURN_FIELDS). */
 export interface ReturnRow {

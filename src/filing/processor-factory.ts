@@ -1,7 +1,5 @@
-/**
- * The app's filing wiring: the FilingProcessor over the filing module (its store), the shared
- * clients (one per connection), the Locking Module and the plugin options; what handlers return.
- */
+/** The app's filing wiring: the FilingProcessor over the filing module, the shared clients (one per connection), the Locking
+ * Module and the plugin options; what handlers return. */
 import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
@@ -23,10 +21,9 @@ export function filingProcessor(container: MedusaContainer, overrides: HandlerDe
 /** What the app's FilingProcessor is made of (the backfill makes its own with them: ./backfill/medusa.ts). */
 export function filingProcessorDeps(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessorDeps {
   const options = getPluginOptions(container)
-  const store = filingStore(container)
   const locking = container.resolve(Modules.LOCKING)
   return {
-    store,
+    store: filingStore(container),
     client: overrides.client ?? getSalesTaxClient(options).background(),
     // a test's client override stands for every connection
     clientFor: overrides.client
@@ -52,7 +49,6 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
 /** What a handler's caller may put in place of the app's (a test's client and clock). */
 export type HandlerDeps = Partial<Pick<FilingProcessorDeps, "client" | "now">>
 
-/** What a handler answers: the record's state and last error after it ran. */
 export type FilingResult = ReturnType<typeof result>
 
 export const result = (orderId: string, rec: FilingRecordDTO | null) => ({

@@ -13,31 +13,28 @@ import type {
 import { BackoffPolicy } from "./decisions-retry"
 import { chargedTotal } from "./decisions"
 
-/** The part of SalesTaxClient that filing uses (structural, so tests can wrap the real client); certificates: an
- * exempt order's refile checks its certificate first, and a single-purchase one is disabled once its order is filed. */
+/** The part of SalesTaxClient filing uses (tests wrap the real client); certificates: an exempt order's refile checks its
+ * certificate first, and a single-purchase one is disabled once its order is filed. */
 export type FilingClient = Pick<
   SalesTaxClient,
   "calculateCarts" | "cartToOrder" | "createOrder" | "getOrder" | "updateOrder" | "voidOrder" | "refundOrder"
 > &
   Partial<Pick<SalesTaxClient, "getCertificate" | "disableCertificate">>
 
-export type FilingLogger = Pick<Logger, "info" | "warn" | "error">
-
 export interface FilingProcessorDeps {
   store: FilingStore
-  /** the default connection's client */
+  /** the default connection's client; `clientFor`: a record's `snapshot.connectionId`'s */
   client: FilingClient
-  /** the client of a connection by id (a record's `snapshot.connectionId`); absent, `client` */
   clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */
   lock: <T>(key: string, fn: () => Promise<T>) => Promise<T>
   now?: () => Date
-  /** failed attempts before a record is left failed for a person (plugin option filing.maxAttempts) */
+  /** failed attempts before a record is left failed for a person (filing.maxAttempts) */
   maxAttempts: number
   backoff?: BackoffPolicy
-  /** strings never to be stored in last_error (the API key) */
+  /** strings never to be stored in last_error (the API keys) */
   secrets?: (string | undefined)[]
-  logger?: FilingLogger
+  logger?: Pick<Logger, "info" | "warn" | "error">
   /** a single-purchase certificate's order was filed and the certificate disabled: recorded as used */
   certificateUsed?: (use: { certificateId: string; orderId: string; customerId: string | null }) => Promise<void>
   /** an order reached the service (or was already there); the backfill counts them */
@@ -54,10 +51,8 @@ export interface RefundIntent {
 /** An order edit to file: the order change id, when it was confirmed, the order's lines after it (every origin's) and where each ships from. */
 export type EditInput = Pick<EditIntent, "id" | "lines" | "origins"> & { at: Date }
 
-/**
- * Builds the row for a new record: a null snapshot makes a "skipped" record; `attention` a
- * "needs_attention" one with the reason, never processed (its snapshot kept for the re-quote).
- */
+/** A new record's row: "skipped" without a snapshot; with `attention`, "needs_attention" with the reason, never processed
+ * (its snapshot kept for the re-quote). */
 export function newRecordFor(
   orderId: string,
   snapshot: FilingSnapshot | null,

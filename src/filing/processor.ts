@@ -1,18 +1,16 @@
 /**
- * The filing processor: drives a filing record towards what Medusa says happened, with service
- * calls keyed by Medusa ids (running a step twice is harmless). All work on one order runs under
- * one lock; every call is followed by a write of its outcome, and a write-ahead marker (last_step)
- * makes the step after a crash ask the service first. Composed of the writer (record-writer.ts),
- * the pure decisions (decisions*.ts) and the calls (filing-calls.ts); here the intents and `run`.
+ * The filing processor: drives a record towards what Medusa says happened, with service calls keyed by Medusa ids (a step run
+ * twice is harmless), all of one order under one lock. Each call's outcome is written after it, and a write-ahead marker
+ * (last_step) makes the step after a crash ask the service first. Parts: record-writer.ts, decisions*.ts, filing-calls.ts.
  */
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
-import { deriveState, lockKey, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
+import { deriveState, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
-import { rootOf, type EditInput, type FilingProcessorDeps, type RefundIntent } from "./processor-types"
+import { byStatus, rootOf, type EditInput, type FilingProcessorDeps, type RefundIntent } from "./processor-types"
 
 export class FilingProcessor {
   private readonly w: RecordWriter
@@ -25,7 +23,7 @@ export class FilingProcessor {
 
   /** All records of one Medusa order (its own, its edits', exchanges', claims', credits') share one lock. */
   private locked<T>(rootOrderId: string, fn: () => Promise<T>): Promise<T> {
-    return this.deps.lock(lockKey(rootOrderId), fn)
+    return this.deps.lock(`sales-tax-filing:${rootOrderId}`, fn)
   }
 
   /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
@@ -42,9 +40,8 @@ export class FilingProcessor {
   private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
     const { origin_siblings: siblings, ...own } = record
     const out = await this.deps.store.ensureRecord(own)
-    // the other origins' records are made with the order's: once it is filed (or edited), an
-    // origin that appears later is an edit's (its lines are filed as the edit's supplement), and a
-    // record made from the edited order's grouping would file its lines a second time
+    // other origins' records only with the order's: an origin that appears once it is filed (or edited) is an edit's
+    // supplement, and a record from the edited order's grouping would file its lines a second time
     const fresh = out.created || (!out.record.filed_at && !out.record.voided_at && !(out.record.edits ?? []).length)
     for (const sib of fresh ? (siblings ?? []) : []) {
       const { origin_siblings: _, ...sibOwn } = sib
@@ -66,13 +63,12 @@ export class FilingProcessor {
   private async noteCompletion(rec: FilingRecordDTO, at: Date): Promise<string[]> {
     await this.request([rec], "completion_requested_at", at)
     const siblings = rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []
-    return (
-      await this.request(
-        siblings.filter((s) => s.kind === "order"),
-        "completion_requested_at",
-        at,
-      )
-    ).map((s) => s.order_id)
+    const noted = await this.request(
+      siblings.filter((s) => s.kind === "order"),
+      "completion_requested_at",
+      at,
+    )
+    return noted.map((s) => s.order_id)
   }
 
   /** Notes an intent on each record that has none yet and is not skipped, due now; returns those noted. */
@@ -87,12 +83,8 @@ export class FilingProcessor {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
       // the order's edits' own orders and its other origins' orders go with it (voided, or refunded after the cutoff)
-      const family = [
-        rec,
-        ...(rec.kind === "order"
-          ? (await this.deps.store.listChildren(rec.order_id)).filter((c) => c.kind === "edit" || c.kind === "order")
-          : []),
-      ]
+      const children = rec.kind === "order" ? await this.deps.store.listChildren(rec.order_id) : []
+      const family = [rec, ...children.filter((c) => c.kind === "edit" || c.kind === "order")]
       await this.request(family, "cancel_requested_at", at)
       for (const r of family.slice(1)) await this.run(r.order_id)
       return this.run(record.order_id)
@@ -122,10 +114,7 @@ export class FilingProcessor {
     })
   }
 
-  /**
-   * A return's, claim's or exchange's returned items: refunded on the records holding them (key
-   * `<source key>:<record order id>` on a record other than the order's).
-   */
+  /** A return's, claim's or exchange's items, refunded on the records holding them (record-writer.ts: ensureRefund's key). */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { record: rec } = await this.ensure(record)
@@ -151,14 +140,8 @@ export class FilingProcessor {
     })
   }
 
-  /**
-   * Admin fix of a needs_attention record: the snapshot `build` gives for the corrected destination
-   * is quoted and filed with the owed tax. Only a record still in needs_attention is touched.
-   */
-  async requote(
-    orderId: string,
-    build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>,
-  ): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
+  /** Admin fix of a record still in needs_attention: `build`'s snapshot for the corrected destination, filed with the owed tax. */
+  async requote(orderId: string, build: (rec: FilingRecordDTO) => Promise<FilingSnapshot>) {
     return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
       if (!rec || rec.state !== "needs_attention") return { record: rec, requoted: false }
@@ -182,7 +165,6 @@ export class FilingProcessor {
     })
   }
 
-  /** Admin retry: forget the attempt count and process now. */
   async retry(orderId: string): Promise<FilingRecordDTO | null> {
     return this.locked(await this.w.rootId(orderId), async () => {
       const rec = await this.deps.store.findRecord(orderId)
@@ -192,7 +174,6 @@ export class FilingProcessor {
     })
   }
 
-  /** Processes one record (no new intent). */
   async process(orderId: string): Promise<FilingRecordDTO | null> {
     return this.locked(await this.w.rootId(orderId), () => this.run(orderId))
   }
@@ -222,11 +203,12 @@ export class FilingProcessor {
     const wasPaused = rec.paused_reason === KEY_REFUSED
     let step = "file"
     let refundInFlight: FilingRefundDTO | null = null
+    const inFlight = (r: FilingRefundDTO | null) => void (refundInFlight = r)
     try {
       // 1. File (reconciling a filing that reached the service before a crash)
       if (!rec.filed_at) {
         if (rec.last_step === "file" || rec.cancel_requested_at) {
-          const existing = await this.calls.getOrderOrNull(orderId, client)
+          const existing = await client.getOrder(orderId).catch((e: unknown) => byStatus(e, { 404: null }))
           if (existing) {
             rec = await this.calls.markFiled(rec, existing, rec.filing_path ?? "direct", null)
             if (s.exemptionId && existing.exemption?.exemptionId === s.exemptionId) await this.calls.useSinglePurchase(rec, s)
@@ -266,18 +248,12 @@ export class FilingProcessor {
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      rec = await this.calls.sendRefunds(rec, refunds, (r) => {
-        refundInFlight = r
-      })
-      refundInFlight = null
+      rec = await this.calls.sendRefunds(rec, refunds, inFlight)
 
       // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
       step = "edit"
       if (rec.kind === "order" && (rec.edits ?? []).some((e) => e.state === "pending")) {
-        rec = await this.calls.applyEdits(await this.w.reload(orderId), (r) => {
-          refundInFlight = r
-        })
-        refundInFlight = null
+        rec = await this.calls.applyEdits(await this.w.reload(orderId), inFlight)
       }
 
       const fresh = await this.w.reload(orderId)

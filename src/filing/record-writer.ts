@@ -1,7 +1,4 @@
-/**
- * The filing processor's writer: record reads and writes, and what a failed step leaves on the
- * record (back-off, or a pause while the service refuses the key).
- */
+/** The processor's record reads and writes, and what a failed step leaves (back-off, or a pause while the key is refused). */
 import type { FilingRecordDTO, FilingRefundDTO, RecordPatch, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 import { childRefundKey } from "./decisions-refunds"
 import { refundKey } from "./decisions"

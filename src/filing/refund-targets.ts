@@ -1,8 +1,5 @@
-/**
- * What a return, a claim or an exchange refunds, read from Medusa: the received (or claimed, or
- * returned-in-exchange) items of one Medusa order, as the refund intent the processor routes line
- * by line to the service orders holding them.
- */
+/** What a return, a claim or an exchange refunds, read from Medusa: its items as the refund intent the processor routes to the
+ * service orders holding them. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { roundCents, sum } from "../money"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
@@ -17,8 +14,7 @@ export interface RefundTarget {
   intent: RefundIntent
 }
 
-/** A received return: its received quantities. A return that belongs to a claim or an exchange
- *  maps to that claim's / exchange's refund (same key), so it is refunded once. */
+/** A received return: its received quantities; a claim's or an exchange's return is that one's refund (same key: once). */
 export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
   const r = await readReturn(container, returnId)
   if (!r) return null

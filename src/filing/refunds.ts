@@ -1,8 +1,5 @@
-/**
- * Refunds without a return, pure: the part of each Medusa payment refund the customer got back
- * without returning anything, i.e. the order credit line Medusa booked for it. Decided once per
- * refund, so a filed credit stays right. Details: docs/filing.md, "Refunds without a return".
- */
+/** Refunds without a return, pure: the part of each payment refund the customer got back without returning anything (the
+ * credit line Medusa booked for it), decided once per refund. Details: docs/filing.md, "Refunds without a return". */
 import { dec, roundCents } from "../money"
 import { refundCreditReference } from "../medusa/refund-credit-lines"
 

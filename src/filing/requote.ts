@@ -1,13 +1,10 @@
-/**
- * The fix of a needs_attention order: re-quote its lines at the service for a corrected
- * destination and file them. No tax was collected from the shopper, so what is filed is owed by
- * the merchant (snapshot `requote`). A record no longer in needs_attention is not touched, so a
- * second call files nothing.
- */
+/** The fix of a needs_attention order: its lines re-quoted for a corrected destination and filed, owed by the merchant (no tax
+ * was collected: snapshot `requote`). A record no longer in needs_attention is not touched: a second call files nothing. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { DestinationSource, FilingRecordDTO } from "../modules/sales-tax-filing/types"
 import type { ErrorDetail } from "../service/contract"
 import { dec } from "../money"
+import { zipText } from "../service/address/us-address"
 import { filingStore, filingProcessor } from "./processor-factory"
 import { type PluginOptions, getPluginOptions } from "../options"
 import type { AddressRow } from "./order-rows"
@@ -27,11 +24,8 @@ export class RequoteRefused extends Error {
   }
 }
 
-/**
- * The destination a re-quote files: the corrected state and ZIP through the destination rule
- * (the ZIP decides the state, verify-address cached), with the order's street and city. A pair it
- * cannot reconcile, or a ZIP of a territory the service does not tax: refused at `body.zip`.
- */
+/** The corrected state and ZIP through the destination rule, with the order's street and city; a pair it cannot reconcile,
+ * or a territory's ZIP, refused at `body.zip`. */
 export async function requoteDestination(
   options: PluginOptions,
   a: AddressRow | null | undefined,
@@ -45,10 +39,7 @@ export async function requoteDestination(
   }).catch((e: unknown) => {
     throw new RequoteRefused(503, `${e instanceof Error ? e.message : String(e)}: try again later`)
   })
-  if (ruled.address) {
-    const d = ruled.destination
-    return { state: d.state, zip: d.zip4 ? `${d.zip}-${d.zip4}` : d.zip, source: d.source }
-  }
+  if (ruled.address) return { state: ruled.destination.state, zip: zipText(ruled.destination), source: ruled.destination.source }
   const why =
     ruled.reason === "territory"
       ? `ZIP ${corrected.zip} is in a US territory or APO/FPO area the service does not tax`

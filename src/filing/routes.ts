@@ -1,8 +1,5 @@
-/**
- * What the admin's filing and reconciliation routes share: their inputs (zod, validated at the
- * edge), the `:orderId` context, and the record as the admin sees it (no raw_ amounts, service
- * texts scrubbed). The route files in src/api only register handlers built from these.
- */
+/** What the admin's filing and reconciliation routes (src/api) share: their zod inputs, the `:orderId` context, and the record
+ * as the admin sees it (no raw_ amounts, service texts scrubbed). */
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { sendError, sendZodError, serviceText } from "../http/answers"
@@ -10,7 +7,7 @@ import { ID_SHAPES } from "../http/id-shapes"
 import { notAField } from "../http/validate"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
 import { FILING_STATES, SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
-import { normalizeUsState, normalizeUsZip } from "../service/address/us-address"
+import { normalizeUsState, normalizeUsZip, zipText } from "../service/address/us-address"
 import { FIRST_YEAR, inYears, LAST_YEAR } from "./backfill/range"
 import { MONTH_RE } from "./reconciliation/amounts"
 
@@ -48,7 +45,7 @@ export const RequoteBody = z
       .transform((s, ctx) => {
         const z5 = normalizeUsZip(s)
         if (!z5) ctx.addIssue({ code: "custom", message: "zip must be a US ZIP: 5 digits, or ZIP+4 (78701-1234)" })
-        return z5 ? (z5.zip4 ? `${z5.zip}-${z5.zip4}` : z5.zip) : ""
+        return z5 ? zipText(z5) : ""
       }),
   })
   .catchall(notAField)
@@ -82,14 +79,8 @@ export function filingModuleOf(req: MedusaRequest) {
   }
 }
 
-/**
- * The `:orderId` of a filing route with the filing module: answers 400 with a located error (and
- * returns undefined) when it is not an order id (order_…, or oexc_… / claim_… for their own filings).
- */
-export function filingRouteContext(
-  req: MedusaRequest,
-  res: MedusaResponse,
-): { orderId: string; svc: SalesTaxFilingModuleService; scrub: (text: string) => string } | undefined {
+/** The `:orderId` of a filing route with the filing module; not an order id (order_…, oexc_…, claim_…): a located 400, undefined. */
+export function filingRouteContext(req: MedusaRequest, res: MedusaResponse) {
   const p = FilingParams.safeParse(req.params)
   if (p.success) return { orderId: p.data.orderId, ...filingModuleOf(req) }
   sendZodError(res, p.error, req.params, "path")

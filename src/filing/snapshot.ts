@@ -1,10 +1,7 @@
-/**
- * The order as charged, read from Medusa: an order (or an exchange's / a claim's new items) as a
- * FilingSnapshot per origin, with the whole quantity of each line at the tax charged, the TICs
- * and the certificate it was charged under, and when it became complete.
- */
+/** The order (or an exchange's / a claim's new items) as charged: a FilingSnapshot per origin, each line's whole quantity at
+ * the tax, TIC and certificate it was charged under; and when the order became complete. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec, roundCents, roundTo, sum } from "../money"
+import { amountString, dec, roundCents, roundTo, sum, type Dec } from "../money"
 import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
@@ -12,7 +9,7 @@ import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from ".
 import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../service/contract"
-import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
+import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { recordOf } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
@@ -33,22 +30,16 @@ import type { MedusaAddressLike } from "../service/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"
 
 /** Pure: the net of a tax-inclusive line, on the cent: its total (the shown price) less its tax, each as charged (to the cent). */
-export function inclusiveNet(total: unknown, taxTotal: unknown): ReturnType<typeof dec> {
+export function inclusiveNet(total: unknown, taxTotal: unknown): Dec {
   return dec(roundCents(amountString(total))).minus(roundCents(amountString(taxTotal)))
 }
 
-/**
- * Pure: an order item as charged for its WHOLE quantity: net and tax to the cent. Medusa's item
- * totals count only the units not returned; each return is a refund of its own, so those totals
- * would take a returned unit off twice. The tax is the reconciliation's `fullItemTax`.
- */
-export function wholeItemCharge(it: {
-  unit_price?: unknown
-  quantity?: unknown
-  is_tax_inclusive?: boolean | null
-  adjustments?: { amount?: unknown }[] | null
-  tax_lines?: { rate?: unknown }[] | null
-}): { taxable: ReturnType<typeof dec>; tax: number } {
+/** Pure: an order item's net and tax, to the cent, for its WHOLE quantity: Medusa's item totals leave out returned units,
+ * and each return is a refund of its own, so they would take a returned unit off twice. */
+export function wholeItemCharge(it: Pick<OrderItemRow, "unit_price" | "quantity" | "is_tax_inclusive" | "adjustments" | "tax_lines">): {
+  taxable: Dec
+  tax: number
+} {
   const adjustments = (it.adjustments ?? []).map((a) => amountString(a.amount))
   const tax = roundCents(
     fullItemTax({
@@ -61,15 +52,12 @@ export function wholeItemCharge(it: {
   )
   const discount = sum(adjustments.map((a) => dec(a))).toString()
   const gross = itemTaxable({ unit_price: amountString(it.unit_price), quantity: amountString(it.quantity), discount })
-  // a tax-inclusive line: the net is what the shopper paid for all units less the tax in it (docs/provider.md, tax-inclusive)
+  // a tax-inclusive line: the net is what the shopper paid for all units less the tax in it
   return { taxable: it.is_tax_inclusive ? inclusiveNet(gross.toString(), tax) : gross, tax }
 }
 
-/**
- * Pure: what a line's tax lines record: the combined rate charged (a fraction), the service's own
- * rate as the provider kept it in their data (null when none did), whether one carries the
- * provider's fallback code, and the TIC the line was charged under (null when none recorded).
- */
+/** Pure: a line's tax lines' combined rate (a fraction), the service's own rate the provider kept in their data, whether one
+ * carries the fallback code, and the TIC charged (null: none recorded). */
 export function taxLineFacts(taxLines: TaxLineRow[] | null | undefined) {
   const data = (taxLines ?? []).map((t) => t.data ?? {})
   const serviceRates = data.map((d) => d.service_rate).filter((r): r is number => typeof r === "number" && Number.isFinite(r))
@@ -91,13 +79,9 @@ function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin
   return null
 }
 
-/** Where a line was quoted from, as recorded on its tax lines (null: before origins, or not recorded). */
 export type ChargedOrigin = { locationId: string | null; address: Address } | null
 
-/**
- * Pure: a snapshot split per recorded origin. The primary keeps the Medusa ids; the others get ids
- * derived from them (origins.ts) and the Medusa order as parent.
- */
+/** Pure: a snapshot split per recorded origin; the primary keeps the Medusa ids, the others derive theirs (origins.ts). */
 export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => ChargedOrigin): FilingSnapshot[] {
   const locations: KnownLocations = {}
   const keyed = s.lines.map((l) => {
@@ -136,15 +120,13 @@ export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => C
 export type SnapshotScope =
   { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] } | { kind: "claim"; claimId: string; itemIds: string[] }
 
+/** `snapshot`: the primary origin's, `siblings` the others' (a claim splits once its charge is known, by `originOf`);
+ * `attention`: a US order a person must look at, `reason` says why, `snapshot` (unsplit) when the destination resolved. */
 export interface BuiltSnapshot {
-  /** the snapshot to file (the primary origin's when the lines ship from several) */
   snapshot: FilingSnapshot | null
   reason?: string
-  /** the other origins' snapshots (order and exchange scopes) */
   siblings?: FilingSnapshot[]
-  /** where each line was quoted from, by line id (claims split after the replacement's charge) */
   originOf?: (lineId: string) => ChargedOrigin
-  /** a US order a person must look at: `reason` says why; `snapshot` when the destination resolved (unsplit) */
   attention?: boolean
 }
 
@@ -160,11 +142,8 @@ export function destinationAddress(a: OrderRow["shipping_address"], state: strin
   }
 }
 
-/**
- * The destination rule on an address, for filing when nothing was quoted: the ZIP decides the
- * state (checkout's cached verdicts); an outage throws so the order is tried again, never filed
- * under the typed state.
- */
+/** The destination rule (the ZIP decides the state) when nothing was quoted; an outage throws so the order is tried again,
+ * never filed under the typed state. */
 export async function ruledDestination(options: PluginOptions, a: MedusaAddressLike): Promise<QuoteDestination> {
   const ruled = await quoteDestination(a, undefined, { options, client: () => getBackgroundClient(options) })
   if (!ruled.address && ruled.reason === "unavailable")
@@ -172,23 +151,13 @@ export async function ruledDestination(options: PluginOptions, a: MedusaAddressL
   return ruled
 }
 
-/** Pure: where each line of split snapshots is filed from, by line id (an edit moves a line whose origin changed). */
-export function lineOrigins(parts: FilingSnapshot[], originOf: (lineId: string) => ChargedOrigin): Record<string, Address> {
-  const out: Record<string, Address> = {}
-  for (const p of parts) for (const l of p.lines) if (originOf(l.itemId)) out[l.itemId] = p.origin
-  return out
-}
-
-/**
- * The snapshot of what the shopper was charged. `only` = item ids to keep (an exchange's new
- * items); otherwise items added by claims and exchanges are left out. Null without a US destination.
- */
+/** What the shopper was charged: the scope's items (the order's leave out those claims and exchanges added); `corrected`: an
+ * admin's destination for a re-quote, as the destination rule resolved it. Null without a US destination. */
 export async function buildSnapshot(
   container: MedusaContainer,
   order: LoadedOrder,
   options: PluginOptions,
   scope: SnapshotScope,
-  /** an admin's corrected destination as the destination rule resolved it (the re-quote of a needs_attention order): filed for it */
   corrected?: { state: string; zip: string; source?: DestinationSource },
 ): Promise<BuiltSnapshot> {
   const a = order.shipping_address
@@ -213,7 +182,6 @@ export async function buildSnapshot(
       kind: "item",
       price: netUnitPrice(taxable, amountString(it.quantity)),
       quantity: dec(amountString(it.quantity)).toNumber(),
-      // a gift card line is filed under TIC 10005 (gift-cards.ts): Medusa never quoted it
       tic: filedItemTic(it, tic, tics, options.defaultTic),
       productId: it.product_id ?? null,
       chargedTax: tax,
@@ -243,7 +211,6 @@ export async function buildSnapshot(
     })
   }
   if (!lines.length) return { snapshot: null, reason: "not filed: no lines" }
-  // the destination: quoted (tax lines' data.destination), else the address normalized; or a person must look
   const taxed = [...items.filter((i) => !i.is_giftcard), ...shipping]
   const quoted = corrected ? null : quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? []))
   const province = a?.province_code || a?.province
@@ -267,7 +234,6 @@ export async function buildSnapshot(
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
-  // the sales channel's connection, kept only when not the default
   const conn = connectionForChannel(options, order.sales_channel_id)
   const origins = new Map<string, ChargedOrigin>()
   for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
@@ -290,41 +256,32 @@ export async function buildSnapshot(
   const originOf = (id: string): ChargedOrigin => origins.get(id) ?? null
   // left for a person: one record, unsplit (a re-quote files it whole), with its snapshot when the destination resolved
   if (decision.outcome === "attention") return { snapshot: destination ? whole : null, reason: decision.reason, attention: true }
-  // a claim's replacement is split once its charge is known (handlers: onClaimCreated)
   if (scope.kind === "claim") return { snapshot: whole, originOf }
-  // the order and an exchange's new items: one service order per origin
   const [primary, ...others] = splitByOrigin(whole, originOf)
   return { snapshot: primary!, originOf, ...(others.length ? { siblings: others } : {}) }
 }
 
-export async function orderRecordInput(
-  container: MedusaContainer,
-  orderId: string,
-  options: PluginOptions,
-): Promise<{ record: NewRecord; order: LoadedOrder; lines: FilingLine[]; origins: Record<string, Address> }> {
+export async function orderRecordInput(container: MedusaContainer, orderId: string, options: PluginOptions) {
   const order = await readOrder(container, orderId)
   if (!order) throw new Error(`order ${orderId} not found`)
   const built = await buildSnapshot(container, order, options, { kind: "order" })
   const { snapshot, siblings, originOf, attention } = built
   const record = recordOf(orderId, built, options.completionMode as CompletionMode, new Date())
   const parts = snapshot && !attention ? [snapshot, ...(siblings ?? [])] : []
-  // every origin's lines as Medusa charges them now, and where each ships from (an edit files them all)
-  return { record, order, lines: parts.flatMap((p) => p.lines), origins: originOf ? lineOrigins(parts, originOf) : {} }
+  // every origin's lines as Medusa charges them now, and where each ships from (an edit moves a line whose origin changed)
+  const origins: Record<string, Address> = {}
+  for (const p of parts) for (const l of p.lines) if (originOf?.(l.itemId)) origins[l.itemId] = p.origin
+  return { record, order, lines: parts.flatMap((p) => p.lines), origins }
 }
 
 /** When the order became complete for the service under the configured mode (null: not yet). */
 export function completionInstant(order: Pick<OrderRow, "payment_collections" | "fulfillments">, mode: CompletionMode): Date | null {
-  // the earliest instant (13-digit epoch ms sort as text)
-  const first = (t: (string | Date)[]) => (t.length ? new Date(t.map((x) => new Date(x).getTime()).sort()[0]!) : null)
-  const given = (x: string | Date | null | undefined): x is string | Date => !!x
-  if (mode === "captured") {
-    return first(
-      (order.payment_collections ?? [])
-        .flatMap((pc) => pc.payments ?? [])
-        .map((p) => p.captured_at)
-        .filter(given),
-    )
-  }
-  if (mode === "fulfilled") return first((order.fulfillments ?? []).map((f) => f.created_at).filter(given))
-  return null
+  const at =
+    mode === "captured"
+      ? (order.payment_collections ?? []).flatMap((pc) => pc.payments ?? []).map((p) => p.captured_at)
+      : mode === "fulfilled"
+        ? (order.fulfillments ?? []).map((f) => f.created_at)
+        : []
+  const times = at.flatMap((x) => (x ? [new Date(x).getTime()] : []))
+  return times.length ? new Date(Math.min(...times)) : null
 }

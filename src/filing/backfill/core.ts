@@ -1,9 +1,7 @@
 /**
- * Backfill core: files batches of historical orders through the FilingProcessor, each directly as
- * charged and dated when placed, then each received return as a refund keyed by its return id.
- * Orders run concurrently up to `concurrency`; one order's work in sequence under its lock. Never
- * twice (ids and keys from Medusa ids) and resumable (the ledger skips orders with a record); a
- * failed order stays failed on its record for the retry job. No Medusa import: the bench drives it.
+ * Backfill core (no Medusa import: the bench drives it): files historical orders through the FilingProcessor, directly as
+ * charged and dated when placed, then each received return as a refund keyed by its id; `concurrency` orders at once. Never
+ * twice (Medusa ids) and resumable (the ledger skips orders with a record); a failed order stays failed for the retry job.
  */
 import pLimit from "p-limit"
 import type { CompletionMode, FilingRecordDTO, FilingSnapshot, NewRecord, RefundItem } from "../../modules/sales-tax-filing/types"
@@ -18,20 +16,17 @@ export interface BackfillRefund {
   returnedAt: string | null
 }
 
+/** `snapshot`: the first origin's service order, `siblings` the other origins'; `completedAt` null: filed not completed. */
 export interface BackfillOrder {
-  /** the order as charged (the first origin's service order when it shipped from several) */
   snapshot: FilingSnapshot
-  /** the other origins' service orders (one per stock location the lines shipped from) */
   siblings?: FilingSnapshot[]
-  /** when the order became complete (ISO); null: filed with completed=false */
   completedAt: string | null
   /** its received returns, oldest first */
   refunds: BackfillRefund[]
 }
 
-/** Where the backfill finds what has a record already: the filing records in Medusa, nothing in the bench. */
+/** What has a record already (the filing records in Medusa): of `orderIds`, those the backfill leaves alone (`leavesAlone`). */
 export interface BackfillLedger {
-  /** of `orderIds`, the ones whose record the backfill leaves alone (`leavesAlone`): skipped without a call */
   filed(orderIds: string[]): Promise<Set<string>>
 }
 
@@ -40,12 +35,10 @@ export function leavesAlone(r: { state: string; snapshot?: Pick<FilingSnapshot, 
   return !(r.state === "failed" && r.snapshot?.backfill)
 }
 
+/** `filed`: orders this batch sent to the service, `alreadyAtService` of them it held already; `skipped`: the ledger's. */
 export interface BatchOutcome {
-  /** orders sent to the service by this batch (new at the service or already there) */
   filed: number
-  /** of those, orders the service already held */
   alreadyAtService: number
-  /** orders the ledger said were filed: no call */
   skipped: number
   refunds: number
   failed: { orderId: string; error: string }[]
@@ -69,26 +62,19 @@ export function orderOutcome(records: (FilingRecordDTO | null)[]): { filed: bool
   return { filed: false, refunds, error: failed?.last_error ?? `not filed (${failed?.state ?? "no record"})` }
 }
 
-export interface BackfillRunner {
-  runBatch(batch: BackfillOrder[]): Promise<BatchOutcome>
-}
-
 export function backfillRunner(deps: {
-  /** the processor's store, clients, lock, attempts and secrets (its `onFiled` is the runner's) */
   processor: Omit<FilingProcessorDeps, "onFiled">
-  /** the records' completion mode (plugin option completionMode) */
   mode: CompletionMode
   ledger: BackfillLedger
-  /** orders in flight at once (default 16) */
   concurrency?: number
-}): BackfillRunner {
+}) {
   const limit = pLimit(deps.concurrency ?? 16)
   // the orders the service already held, as the client's compare-on-duplicate answered
   const already = new Set<string>()
   const processor = new FilingProcessor({ ...deps.processor, onFiled: (f) => void (f.alreadyExisted && already.add(f.orderId)) })
   const now = () => deps.processor.now?.() ?? new Date()
 
-  async function fileOne(o: BackfillOrder): Promise<{ alreadyExisted: boolean; refunds: number; error: string | null }> {
+  async function fileOne(o: BackfillOrder) {
     const record = backfillRecord(o, deps.mode, now())
     // a completion mode other than "placed": filed complete as of when it was completed
     const completedAt = deps.mode !== "placed" && o.completedAt ? new Date(o.completedAt) : null
@@ -104,23 +90,19 @@ export function backfillRunner(deps: {
     }
     const ids = [o.snapshot.orderId, ...(o.siblings ?? []).map((s) => s.orderId)]
     const records = await Promise.all(ids.map((id) => deps.processor.store.findRecord(id)))
-    const out = orderOutcome(records)
     const alreadyExisted = already.has(o.snapshot.orderId)
     for (const id of ids) already.delete(id)
-    return { alreadyExisted, refunds: out.refunds, error: out.error }
+    return { alreadyExisted, ...orderOutcome(records) }
   }
 
   return {
-    async runBatch(batch) {
-      const out: BatchOutcome = { filed: 0, alreadyAtService: 0, skipped: 0, refunds: 0, failed: [] }
+    async runBatch(batch: BackfillOrder[]): Promise<BatchOutcome> {
       const done = await deps.ledger.filed(batch.map((o) => o.snapshot.orderId))
+      const todo = batch.filter((o) => !done.has(o.snapshot.orderId))
+      const out: BatchOutcome = { filed: 0, alreadyAtService: 0, skipped: batch.length - todo.length, refunds: 0, failed: [] }
       await Promise.all(
-        batch.map((o) => {
-          if (done.has(o.snapshot.orderId)) {
-            out.skipped++
-            return undefined
-          }
-          return limit(async () => {
+        todo.map((o) =>
+          limit(async () => {
             try {
               const r = await fileOne(o)
               if (r.error) {
@@ -133,20 +115,15 @@ export function backfillRunner(deps: {
             } catch (e) {
               out.failed.push({ orderId: o.snapshot.orderId, error: sanitizeError(e, deps.processor.secrets ?? []) })
             }
-          })
-        }),
+          }),
+        ),
       )
       return out
     },
   }
 }
 
-// Progress (the command line bar and the admin both show it)
-
-/**
- * A backfill's progress: `errors` keeps the last few failures (order id and message), `etaSeconds`
- * the seconds left at the current rate (null before the first batch or when done).
- */
+/** A backfill's progress (the command line's bar, the admin's): the last few `errors`; `etaSeconds` null before a batch or done. */
 export type BackfillProgress = ReturnType<typeof newProgress>
 
 export function newProgress(total: number, now: Date) {
@@ -166,10 +143,7 @@ export function newProgress(total: number, now: Date) {
   }
 }
 
-/**
- * Pure: the batch reached the service with a key it accepts (an order filed, or found already
- * there): the live filing's records paused by a refused key (key-refused.ts) can go again now.
- */
+/** Pure: the batch reached the service with a key it accepts: the records paused by a refused key can go again. */
 export function keyAccepted(b: Pick<BatchOutcome, "filed">): boolean {
   return b.filed > 0
 }

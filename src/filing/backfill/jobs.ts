@@ -1,8 +1,5 @@
-/**
- * The admin's backfill: one at a time per server process, run in the background, its progress
- * kept in memory (the admin polls it). A restart loses the progress, not the work: the filing
- * records are the ledger, so starting it again continues where it stopped.
- */
+/** The admin's backfill: one at a time per process, in the background, its progress in memory (polled). A restart loses the
+ * progress, not the work: the filing records are the ledger, so starting again continues. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "../../medusa/keys"
 import { randomUUID } from "node:crypto"
@@ -30,11 +27,8 @@ const backfills = runtimeSlot("backfill", (): { job: BackfillJob | null } => ({ 
 export const INTERNAL_FAILURE =
   "The backfill stopped on an internal error (the server log has the details). Orders filed before it stopped keep their records: start it again to continue."
 
-/**
- * A failed job's `error`, for the admin: the service's answer or the options' problem as such
- * (secrets replaced); anything else (a database error carries its SQL statement and parameters, a
- * programming error its internals) as a plain sentence, its detail only in the server log.
- */
+/** A failed job's `error` for the admin: the service's answer or the options' problem (secrets replaced); anything else (SQL
+ * and its parameters, internals) as a plain sentence, its detail only in the server log. */
 export function backfillFailureMessage(e: unknown, secrets: (string | undefined | null)[]): string {
   if (isSalesTaxError(e) || e instanceof PluginOptionsError) return sanitizeError(e, secrets)
   return INTERNAL_FAILURE

@@ -1,9 +1,5 @@
-/**
- * Backfill, Medusa side: pages through the orders placed in a date range, turns each into a
- * BackfillOrder (the live filing's snapshot, its completion date, its received returns) and has
- * the core file them. The filing records are the ledger. Once a batch reaches the service, records
- * paused by a refused key are made due. Used by the exec script and the admin action.
- */
+/** Backfill, Medusa side (the exec script's and the admin's): the orders placed in a date range, page by page, as
+ * BackfillOrders (the live filing's snapshot, completion date, received returns) for the core; the filing records are the ledger. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { getPluginOptions, type PluginOptions } from "../../options"
 import type { CompletionMode } from "../../modules/sales-tax-filing/types"
@@ -51,11 +47,8 @@ export async function countOrders(container: MedusaContainer, r: BackfillRange):
   return metadata?.count ?? 0
 }
 
-/**
- * Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds,
- * oldest first; one that refunds shipping (metadata refund_shipping, as the live filing reads it)
- * refunds the order's own shipping lines (`shippingIds`) too.
- */
+/** Pure: an order's received plain returns (not a claim's or an exchange's, not canceled) as refunds, oldest first, with the
+ * order's own shipping (`shippingIds`) when one refunds shipping. */
 export function pastReturns(returns: ReturnRow[] | null | undefined, shippingIds: string[]): BackfillRefund[] {
   return (returns ?? [])
     .filter((r) => !r.claim_id && !r.exchange_id && !r.canceled_at && refundItems(r.items, (i) => i.received_quantity).length)
@@ -68,11 +61,7 @@ export function pastReturns(returns: ReturnRow[] | null | undefined, shippingIds
 }
 
 /** One page of orders as BackfillOrders; canceled orders and orders with nothing to file are left out (counted in `notFiled`). */
-export async function loadBackfillPage(
-  container: MedusaContainer,
-  options: PluginOptions,
-  ids: string[],
-): Promise<{ orders: BackfillOrder[]; notFiled: { orderId: string; reason: string }[]; failed: { orderId: string; error: string }[] }> {
+export async function loadBackfillPage(container: MedusaContainer, options: PluginOptions, ids: string[]) {
   const orders = await readOrders(container, ids)
   const mode = options.completionMode as CompletionMode
   const out: BackfillOrder[] = []
@@ -103,12 +92,11 @@ export async function loadBackfillPage(
       notFiled.push({ orderId: o.id, reason: reason ?? "nothing to file" })
       continue
     }
-    // the snapshot's item lines are the whole quantity as charged (buildSnapshot: wholeItemCharge,
-    // tax-inclusive prices at their net); the returns are filed as refunds of their own
+    // the snapshot's lines are the whole quantity as charged; the returns are filed as refunds of their own
     const completed = mode === "placed" ? new Date(o.created_at) : completionInstant(o, mode)
     const shipping = [snapshot, ...(siblings ?? [])].flatMap((p) => p.lines.filter((l) => l.kind === "shipping").map((l) => l.itemId))
     const refunds = pastReturns(o.returns, shipping)
-    // shipped from several locations: one service order per origin; the processor routes each return's lines to its own
+    // the processor routes each return's lines to the origin's service order holding them
     out.push({ snapshot, ...(siblings?.length ? { siblings } : {}), completedAt: completed ? completed.toISOString() : null, refunds })
   }
   return { orders: out, notFiled, failed }
@@ -128,24 +116,19 @@ export function recordLedger(container: MedusaContainer): BackfillLedger {
   }
 }
 
-/**
- * Files every order placed in [from, to) that has no filing record yet, page by page (the next
- * read while the current one is at the service). Returns the final progress.
- */
+/** Files every order placed in [from, to) without a filing record; returns the final progress. */
 export async function runBackfill(container: MedusaContainer, opts: BackfillRunOptions): Promise<BackfillProgress> {
   const options = getPluginOptions(container)
-  const mode = options.completionMode as CompletionMode
-  const batchSize = opts.batchSize ?? 200
   const total = await countOrders(container, opts)
   let progress = newProgress(total, new Date())
   opts.onProgress?.(progress)
   const runner = backfillRunner({
     processor: filingProcessorDeps(container),
-    mode,
+    mode: options.completionMode as CompletionMode,
     ledger: recordLedger(container),
     concurrency: opts.concurrency ?? 8,
   })
-  const pages = orderPages(container, rangeFilter(opts), batchSize)
+  const pages = orderPages(container, rangeFilter(opts), opts.batchSize ?? 200)
   const page = async () => {
     const next = await pages.next()
     const ids = next.done ? [] : next.value.map((o) => o.id)

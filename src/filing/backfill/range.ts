@@ -1,8 +1,4 @@
-/**
- * The backfill's date range, validated with zod at each edge (command line and admin route):
- * `from` and `to` as YYYY-MM-DD (UTC days, both included), `from` not after `to`, years
- * FIRST_YEAR..LAST_YEAR.
- */
+/** The backfill's date range, checked at each edge (command line, admin route): UTC days YYYY-MM-DD, both included. */
 import { parseArgs } from "node:util"
 import { z } from "zod"
 

@@ -1,8 +1,5 @@
-/**
- * Medusa's events → the filing handler each starts, called directly: every service write is keyed
- * by Medusa ids (a redelivery adds nothing), a failed call stays on the filing record for the
- * retry job, and an event that never arrives is made up for by the sweep.
- */
+/** Medusa's events → their filing handlers: writes keyed by Medusa ids (a redelivery adds nothing), a failed call stays on the
+ * record for the retry job, a lost event is made up for by the sweep. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "../../medusa/keys"
 import { describeFailure } from "../decisions-retry"

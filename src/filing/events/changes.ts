@@ -1,8 +1,4 @@
-/**
- * What a return, a claim or an exchange does to filing: the returned (claimed, exchanged) items
- * refunded on the records holding them, a replacement's or an exchange's new items filed as
- * orders of their own.
- */
+/** Returns, claims, exchanges: their items refunded on the records holding them, new items filed as orders of their own. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { buildSnapshot, orderRecordInput, splitByOrigin } from "../snapshot"
 import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, returnRefund, type RefundTarget } from "../refund-targets"
@@ -23,10 +19,8 @@ async function refundTarget(container: MedusaContainer, target: RefundTarget | n
   return result(target.orderId, await p.refund(record, target.intent))
 }
 
-/**
- * A received return: exactly the received items refunded on the records holding them (key = return
- * id); the exchanges and claims whose new items come back are filed first if they are not yet.
- */
+/** A received return: its received items refunded (key = return id), after filing the exchanges and claims whose new items
+ * come back, if they are not yet. */
 export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const target = await returnRefund(container, returnId)
   if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
@@ -41,10 +35,8 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
   return refundTarget(container, target, deps)
 }
 
-/**
- * A claim: `refund` refunds the claimed units (key = claim id); `replace` files the replacement as
- * an order of its own (orderId = claim id) for its tax minus the claimed units' tax, if above 0.
- */
+/** A claim: `refund` refunds the claimed units (key = claim id); `replace` files the replacement as an order of its own
+ * (orderId = claim id) for its tax less the claimed units', if above 0. */
 export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)
   if (!c) return null

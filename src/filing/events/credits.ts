@@ -19,6 +19,8 @@ export function creditOrderId(refundId: string): string {
   return childOrderId(`credit_${refundId}`)
 }
 
+type RefundRow = { id: string; amount?: unknown; created_at: string | Date; refund_reason?: { label?: string | null } | null }
+
 /** An order's refunds and credit lines as listManualRefunds reads them. */
 interface RefundedOrderRow {
   id: string
@@ -29,17 +31,7 @@ interface RefundedOrderRow {
     | { id: string; amount?: unknown; reference?: string | null; version?: unknown; metadata?: { created_in_version?: unknown } | null }[]
     | null
   transactions?: { reference?: string | null; reference_id?: string | null; version?: unknown }[] | null
-  payment_collections?:
-    | {
-        payments?:
-          | {
-              id: string
-              refunds?:
-                { id: string; amount?: unknown; created_at: string | Date; refund_reason?: { label?: string | null } | null }[] | null
-            }[]
-          | null
-      }[]
-    | null
+  payment_collections?: { payments?: { id: string; refunds?: RefundRow[] | null }[] | null }[] | null
 }
 
 /** The order's refunds without a return (in part): the part Medusa booked as a credit line (../refunds.ts). */
@@ -115,15 +107,13 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
       refundId: r.id,
       paymentId: r.paymentId,
       createdAt: r.createdAt,
-      /** the refund's whole amount */
       amount: r.amount,
       /** the part of it Medusa booked as a credit line when it was made (what the customer got back without returning anything) */
       unreturned,
       /** the tax in that part: unreturned × order tax ÷ order total before credit lines, to the cent; once filed, the tax filed */
       tax: creditTax(unreturned, tax, total, rec && typeof filedTax === "number" ? Math.abs(filedTax) : null),
-      /** the credit's orderId at the service */
       creditId,
-      /** state of the credit's filing record, null when not filed */
+      /** the credit's filing record's state, null when not filed */
       filing: rec?.state ?? null,
     })
   }
@@ -131,20 +121,14 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
 }
 
 /** Files one refund without a return as a standalone credit (orderId = `credit_<refund id>`). */
-export async function fileRefundAsCredit(
-  container: MedusaContainer,
-  orderId: string,
-  refundId: string,
-  deps: HandlerDeps = {},
-): Promise<FilingResult | null> {
+export async function fileRefundAsCredit(container: MedusaContainer, orderId: string, refundId: string, deps: HandlerDeps = {}) {
   const refund = (await listManualRefunds(container, orderId)).find((r) => r.refundId === refundId)
   if (!refund) return null
   const options = getPluginOptions(container)
   const { record } = await orderRecordInput(container, orderId, options)
   if (!record.snapshot) return result(refund.creditId, null)
-  const base = record.snapshot
   const snapshot: FilingSnapshot = {
-    ...base,
+    ...record.snapshot,
     orderId: refund.creditId,
     kind: "credit",
     parentOrderId: orderId,

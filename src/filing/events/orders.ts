@@ -1,7 +1,5 @@
-/**
- * The order's own events: placed / synced (file, complete, cancel as Medusa holds it), payment
- * captured, order edits confirmed, and the admin's and the job's retries.
- */
+/** The order's own events: placed / synced (filed, completed, canceled as Medusa holds it), payment captured, edits confirmed,
+ * and the admin's and the job's retries. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { type FilingRecordDTO, type CompletionMode, type NewRecord } from "../../modules/sales-tax-filing/types"
 import { buildSnapshot, completionInstant, orderRecordInput } from "../snapshot"
@@ -9,10 +7,8 @@ import { filingProcessor, filingStore, result, UNRESOLVED_SKIP, type FilingResul
 import { getPluginOptions } from "../../options"
 import { graph } from "../../query"
 
-/**
- * `own`, a record that needs attention, shows the order as Medusa holds it now (its lines and why);
- * without it, an old "skipped" record for a US address whose state or ZIP did not resolve becomes one.
- */
+/** `own`, a record that needs attention, shows the order as Medusa holds it now; without it, an old "skipped" record for a US
+ * address whose state or ZIP did not resolve becomes one. */
 async function noteAttention(container: MedusaContainer, record: NewRecord, own?: FilingRecordDTO | null): Promise<void> {
   if (record.state !== "needs_attention") return
   const store = filingStore(container)
@@ -44,10 +40,7 @@ export async function syncOrder(container: MedusaContainer, orderId: string, dep
   }
   return result(orderId, rec)
 }
-/**
- * order-edit.confirmed: every confirmed edit of the order not filed yet is filed against the
- * order's lines as Medusa charges them now (see FilingProcessor.editOrder).
- */
+/** order-edit.confirmed: every confirmed edit not filed yet, against the order's lines as Medusa charges them now. */
 export async function onOrderEdited(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
   const options = getPluginOptions(container)
   const p = filingProcessor(container, deps)
@@ -57,8 +50,7 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   const own = await filingStore(container).findRecord(orderId)
   const rq = own?.state !== "needs_attention" ? own?.snapshot?.requote : null
   if (rq) {
-    // filed after an admin's re-quote: the edited lines for the corrected destination (their tax
-    // lines, if any, are Medusa's; the processor quotes what is owed), whatever Medusa charged
+    // filed after an admin's re-quote: the edited lines for the corrected destination (the processor quotes what is owed)
     const built = await buildSnapshot(container, input.order, options, { kind: "order" }, { state: rq.state, zip: rq.zip })
     lines = [built.snapshot, ...(built.siblings ?? [])].flatMap((s) => s?.lines ?? [])
     origins = {}
@@ -76,16 +68,11 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   let rec: FilingRecordDTO | null = null
   const at = (ch: { confirmed_at?: string | Date | null }) => new Date(ch.confirmed_at ?? 0).getTime()
   for (const ch of [...changes].sort((a, b) => at(a) - at(b))) {
-    // every origin's lines (an order shipped from several is filed as one service order per origin)
     rec = await p.editOrder(record, { id: ch.id, at: new Date(ch.confirmed_at ?? Date.now()), lines, origins })
   }
   return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))
 }
-export async function onPaymentCaptured(
-  container: MedusaContainer,
-  paymentId: string,
-  deps: HandlerDeps = {},
-): Promise<FilingResult | null> {
+export async function onPaymentCaptured(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}) {
   const orderId = await paymentOrderId(container, paymentId)
   return orderId ? syncOrder(container, orderId, deps) : null
 }

@@ -1,8 +1,5 @@
-/**
- * The lost-event sweep: orders whose records miss a Medusa fact are brought in line through the
- * same handlers the events run. One sweep runs per `sweep.everyMinutes` across all instances (the
- * slot lock, left to expire), and the same slot applies the retention.
- */
+/** The lost-event sweep: orders whose records miss a Medusa fact go through the events' handlers. One sweep per
+ * `sweep.everyMinutes` across instances (a slot lock left to expire), which applies the retention too. */
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "../../medusa/keys"
@@ -24,11 +21,7 @@ import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-fac
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
 /** Retention: street lines of old filing records (filing.addressRetentionDays), old call-log entries (log.retentionDays). */
-export async function applyRetention(
-  container: MedusaContainer,
-  options: PluginOptions,
-  now: Date,
-): Promise<{ streets: number; calls: number }> {
+export async function applyRetention(container: MedusaContainer, options: PluginOptions, now: Date) {
   const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
   const streets = await filingStore(container).removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
   const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))
@@ -81,11 +74,8 @@ export function missingFacts(
   return out
 }
 
-/**
- * Pure: the facts of one order among the parts the order reader read (received plain returns, live
- * claims and exchanges; those with returned items and with new items, each checked on its own: a
- * handler may die between the two).
- */
+/** Pure: one order's facts among the parts read: received plain returns, live claims and exchanges; an exchange's refund and
+ * its new items apart (a handler may die between the two). */
 export function orderFacts(orderId: string, p: OrderParts) {
   const exchanges = p.exchanges.filter((x) => x.order_id === orderId && !x.canceled_at)
   return {
@@ -126,13 +116,9 @@ export async function sweepOrders(
   const store = filingStore(container)
   const out = { checked: 0, broughtInLine: [] as string[] }
   type Row = Pick<OrderRow, "id" | "canceled_at" | "status">
-  for await (const orders of orderPages<Row>(container, { created_at: { $gte: since } }, opts.batch ?? 200, [
-    "id",
-    "canceled_at",
-    "status",
-  ])) {
+  const pages = orderPages<Row>(container, { created_at: { $gte: since } }, opts.batch ?? 200, ["id", "canceled_at", "status"])
+  for await (const orders of pages) {
     const ids = orders.map((o) => o.id)
-    // the orders' returns, claims and exchanges (the order reader), their confirmed edits and refunds
     const [parts, edits, paid] = await Promise.all([
       readOrderParts(container, ids),
       graph<{ id: string; order_id: string }>(container, {

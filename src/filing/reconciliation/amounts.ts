@@ -1,7 +1,6 @@
 /** Pure: months (UTC) and amounts (integer cents) of reconciliation. */
 import { Dec, dec, type DecLike } from "../../money"
 
-/** `YYYY-MM`, months 01–12. */
 export const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/
 
 /** The UTC bounds of a month: [from, to). Throws on a malformed month (validate at the edge first). */

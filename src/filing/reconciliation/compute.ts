@@ -1,30 +1,23 @@
-/**
- * Reconciliation, pure: per month, what Medusa charged and refunded to customers against what the
- * filing records hold as filed and refunded at the service, in integer cents; no I/O, no clock.
- * Parts: types.ts, amounts.ts, attention.ts, csv.ts; Medusa reads in ./medusa.ts.
- */
+/** Reconciliation, pure (integer cents, no I/O): per month, what Medusa charged and refunded to customers against what the
+ * filing records filed and refunded at the service. Medusa reads: ./medusa.ts. */
 import { Dec, dec } from "../../money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
+import { groupBy } from "../order-rows"
 import type { DifferenceReason, OrderFacts, RecordFacts } from "./types"
 
 /** An order's row and a month's report: what reconcileOrder and reconcileMonth answer. */
 export type OrderRow = ReturnType<typeof reconcileOrder>
 export type MonthReport = ReturnType<typeof reconcileMonth>
 
-// Per order
-
-/**
- * Tax refunded to the customer for one line over successive refunds, rounded as the service
- * rounds them: each refund takes tax × quantity / original quantity to the cent (half up), and
- * the refund that brings the refunded quantity to the original quantity takes the exact rest.
- */
+/** Tax refunded to the customer for one line over successive refunds, as the service rounds them: each takes tax × quantity /
+ * original quantity, half up to the cent; the one that completes the line takes the exact rest. */
 export function lineRefundedCents(taxCents: number, quantity: number, refundedQuantities: number[]): number {
   let qty = dec(0)
   let total = 0
   for (const q of refundedQuantities) {
     if (!(q > 0) || !(quantity > 0)) continue
-    const next = BigNumberMin(dec(quantity), qty.plus(q))
+    const next = Dec.min(dec(quantity), qty.plus(q))
     const part = next.minus(qty)
     if (part.lte(0)) continue
     if (next.gte(quantity)) {
@@ -36,10 +29,6 @@ export function lineRefundedCents(taxCents: number, quantity: number, refundedQu
     qty = next
   }
   return total
-}
-
-function BigNumberMin(a: ReturnType<typeof dec>, b: ReturnType<typeof dec>) {
-  return a.lte(b) ? a : b
 }
 
 export function customerRefundedCents(o: OrderFacts): number {
@@ -134,18 +123,9 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]) {
   }
 }
 
-// Per month
-
 /** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
 export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {
-  const m = new Map<string, RecordFacts[]>()
-  for (const r of records) {
-    const k = r.parentOrderId ?? r.orderId
-    const list = m.get(k)
-    if (list) list.push(r)
-    else m.set(k, [r])
-  }
-  return m
+  return groupBy(records, (r) => r.parentOrderId ?? r.orderId)
 }
 
 export function reconcileMonth(month: string, orders: OrderFacts[], records: RecordFacts[]) {

@@ -21,7 +21,6 @@ export function monthCsv(r: MonthReport): string {
   lines.push(line(["TOTAL", r.orders, r.month, "", ...amounts(r), "", `${r.differences.length} differences`]))
   const text = attentionSummary(r)
   const apart = (label: string, n: number, detail: string) => line([label, n, r.month, "", "", "", "", "", "", "", detail])
-  // the lines apart, when the month has such orders (a month without any keeps the file as before)
   if (r.usWithoutTax.orders) lines.push(apart("US_WITHOUT_TAX", r.usWithoutTax.orders, text.usWithoutTax))
   if (r.nonUsd.orders) lines.push(apart("NOT_USD", r.nonUsd.orders, text.nonUsd))
   return lines.join("\r\n") + "\r\n"

@@ -1,8 +1,5 @@
-/**
- * Reconciliation, Medusa side: reads a month's orders (tax per line as charged, returns, claims,
- * exchanges) and the filing records that belong to them, hands both to the pure computation
- * (./compute.ts), and fixes one order through the filing handlers.
- */
+/** Reconciliation, Medusa side: a month's orders (tax per line as charged, returns, claims, exchanges) and their filing records
+ * for ./compute.ts; the fix of one order through the filing handlers. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { amountString, dec } from "../../money"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
@@ -43,10 +40,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
   // refunds without a return, for the orders that have any payment refund (the filing's own reading)
   const manual = new Map<string, { refundId: string; taxCents: number }[]>()
   for (const o of orders.filter(hasPaymentRefunds)) {
-    manual.set(
-      o.id,
-      (await listManualRefunds(container, o.id)).map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) })),
-    )
+    const refunds = (await listManualRefunds(container, o.id)).map((m) => ({ refundId: m.refundId, taxCents: cents(m.tax) }))
+    manual.set(o.id, refunds)
   }
   return orders.map((o): OrderFacts => {
     const mine = <T extends { canceled_at?: Date | string | null }>(xs: T[] | null | undefined) => (xs ?? []).filter((x) => !x.canceled_at)
@@ -90,10 +85,8 @@ export async function loadOrderFacts(container: MedusaContainer, ids: string[]):
   })
 }
 
-/**
- * Pure: what the separate lines read of an order: a US shipping address, its currency, whether the
- * provider charged it, and what it sold before tax (less adjustments; tax-inclusive prices as shown).
- */
+/** Pure: what the separate lines read of an order: a US address, its currency, whether the provider charged it, and what it
+ * sold before tax (less adjustments; tax-inclusive prices as shown). */
 export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_code" | "items" | "shipping_methods">) {
   const minus = (xs: { amount?: unknown }[] | null | undefined) => (xs ?? []).reduce((t, a) => t.plus(amountString(a.amount)), dec(0))
   const items = (o.items ?? []).map((i) => dec(amountString(i.unit_price)).times(amountString(i.quantity)).minus(minus(i.adjustments)))
@@ -163,11 +156,8 @@ export async function orderRow(container: MedusaContainer, orderId: string): Pro
   return reconcileOrder(o, recordsByOrder(records).get(orderId) ?? [])
 }
 
-/**
- * The one-click fix: runs the order's filing workflows again, each idempotent: sync, unfiled
- * confirmed edits, the refund of every received return, claim and exchange, unfiled refunds
- * without a return as credits, and a retry of every failed or pending record of the order.
- */
+/** The one-click fix: the order's filing handlers again, each idempotent (sync, edits, returns, claims, exchanges, refunds
+ * without a return as credits), then a retry of every failed or pending record of the order. */
 export async function fixOrder(container: MedusaContainer, orderId: string): Promise<void> {
   // refunds without a return not filed yet: as standalone credits (the order widget's "File as credit")
   const credits = (await listManualRefunds(container, orderId)).filter((m) => m.filing === null && m.tax > 0).map((m) => m.refundId)

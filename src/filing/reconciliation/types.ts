@@ -1,7 +1,5 @@
 /** The shapes reconciliation reads (a Medusa order's facts, its filing records) and answers (rows, a month). */
 
-// Inputs
-
 /** One taxed line of a Medusa order (item or shipping method) as charged. */
 export interface ChargedLine {
   /** item id, or `shipping:<shipping method id>` */
@@ -27,13 +25,10 @@ export interface OrderFacts {
   refunds: CustomerRefund[]
   /** refunds without a return (payment refunds beyond what came back): the tax part of each */
   manualRefunds?: { refundId: string; taxCents: number }[]
-  /** the shipping address is in the US */
   usAddress?: boolean
   /** ISO 4217, lower or upper case (absent: USD) */
   currencyCode?: string
-  /** some line carries a tax line: the provider charged the order (even at 0) */
   taxed?: boolean
-  /** what the order sold, before tax: items (after discounts) and shipping, in cents of its currency */
   salesCents?: number
 }
 

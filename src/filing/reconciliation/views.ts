@@ -3,13 +3,12 @@ import { attentionSummary } from "./attention"
 import { money } from "./amounts"
 import type { MonthReport, OrderRow } from "./compute"
 
+const head = (r: OrderRow) => ({ order_id: r.orderId, display_id: r.displayId, created_at: r.createdAt, filing_state: r.state })
+
 /** An order's row as the admin sees it. */
 export function rowView(r: OrderRow) {
   return {
-    order_id: r.orderId,
-    display_id: r.displayId,
-    created_at: r.createdAt,
-    filing_state: r.state,
+    ...head(r),
     charged: money(r.chargedCents),
     filed: money(r.filedCents),
     refunded_to_customer: money(r.customerRefundedCents),
@@ -25,10 +24,7 @@ export const MAX_DIFFERENCES = 500
 /** A US order listed apart (without tax, or not in USD), as the admin sees it: sales in its own currency. */
 export function attentionView(r: OrderRow) {
   return {
-    order_id: r.orderId,
-    display_id: r.displayId,
-    created_at: r.createdAt,
-    filing_state: r.state,
+    ...head(r),
     currency_code: r.currencyCode,
     sales: money(r.salesCents),
     filed: money(r.filedCents),

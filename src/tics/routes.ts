@@ -26,7 +26,6 @@ export const AdminTicImportBody = z
 // mode "all" applies nothing when any line is refused; "valid_rows" applies the valid lines only
 export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
-  /** the preview's `plan.hash`: the apply is refused when its own plan differs (a TIC changed since) */
   preview_hash: z
     .string({ error: "preview_hash must be the preview's plan.hash" })
     .regex(/^[0-9a-f]{64}$/, "preview_hash must be the preview's plan.hash (64 hexadecimal characters)")
@@ -50,8 +49,7 @@ export const AdminUnclassifiedQuery = z
   })
   .catchall(notAField)
 
-// the products picked, each with its TIC (a suggestion, an alternative or a searched one), or
-// every suggestion at or above `min_confidence`
+// the products picked, each with its TIC, or every suggestion at or above `min_confidence`
 export const AdminUnclassifiedApplyBody = z
   .object({
     items: z
@@ -78,15 +76,14 @@ export const AdminUnclassifiedApplyBody = z
     path: ["items"],
   })
 
-/** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */
+/** POST /admin/sales-tax/tics/search { query, limit?, cursor? } */
 export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
   rememberTics(getPluginOptions(req.scope), r.results) // the admin sets TICs picked from these
-  const out: AdminTicSearchResponse = { query: r.query, results: r.results, nextCursor: r.nextCursor }
-  res.json(out)
+  res.json({ query: r.query, results: r.results, nextCursor: r.nextCursor } satisfies AdminTicSearchResponse)
 }
 
-/** GET /admin/sales-tax/tics/export: every product as CSV (its TIC, the one it resolves to and from where), formulas defused. */
+/** GET /admin/sales-tax/tics/export */
 export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const csv = await exportProductsCsv(req.scope, getPluginOptions(req.scope).defaultTic)
   res.setHeader("content-type", "text/csv; charset=utf-8")
@@ -94,16 +91,12 @@ export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promi
   res.status(200).send(csv)
 }
 
-/** POST /admin/sales-tax/tics/import { csv }: the dry run: changes (from → to), unchanged, refused lines located. Writes nothing. */
+/** POST /admin/sales-tax/tics/import { csv }: the dry run; writes nothing. */
 export async function previewTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json({ plan: await previewImport(req.scope, getPluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
 }
 
-/**
- * POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a
- * preview is never trusted), applied in the background in one transaction. 422 under mode "all"
- * with refused lines; 409 when the plan differs from the preview's or another import runs; 202 with the job.
- */
+/** POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a preview is never trusted). */
 export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminTicApplyBody)
   const plan = await previewImport(req.scope, getPluginOptions(req.scope), body.csv)
@@ -127,7 +120,7 @@ export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): P
     .json({ job: started.job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
 }
 
-/** GET /admin/sales-tax/tics/import/apply: the running (or last) import's progress. */
+/** GET /admin/sales-tax/tics/import/apply: the running (or last) import. */
 export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): void {
   res.json({ job: currentTicImport() })
 }
@@ -135,17 +128,13 @@ export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): voi
 const importRunning = (res: MedusaResponse) =>
   sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
 
-/** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, a page with suggestions and its searches. */
+/** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, with suggestions. */
 export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminUnclassifiedQuery, "query")
   if (q) res.json(await listUnclassified(req.scope, getPluginOptions(req.scope), q.offset, q.limit))
 }
 
-/**
- * POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: the TICs set through
- * the bulk path (202 with the job). Picked items must be on the default TIC with a TIC the service
- * knows (422 located otherwise); 409 while another TIC import runs.
- */
+/** POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: through the bulk import's job. */
 export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminUnclassifiedApplyBody)
   const options = getPluginOptions(req.scope)

@@ -1,8 +1,5 @@
-/**
- * Unclassified products, Medusa side: the products on the default TIC, their listings, a suggested
- * TIC for each through the service's TIC search (./search.ts), and the apply through the bulk TIC
- * path (startTicImport).
- */
+// Unclassified products, Medusa side: those on the default TIC, their listings, a suggested TIC for
+// each through the service's search, and the apply through the bulk import's job.
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
@@ -21,7 +18,6 @@ export interface UnclassifiedProduct {
   title: string | null
   handle: string | null
   suggestion: Suggestion | null
-  /** why there is no suggestion */
   note: string | null
 }
 
@@ -44,7 +40,7 @@ interface ListingRow {
   tags?: { value?: string | null }[] | null
 }
 
-/** The listings of `ids` (in that order), each category as its path of names. */
+/** The listings of `ids` in that order, each category as its path of names. */
 async function readListings(scope: QueryScope, ids: readonly string[]): Promise<(ProductListing & { handle: string | null })[]> {
   if (!ids.length) return []
   const rows = await graph<ListingRow>(scope, {
@@ -97,7 +93,7 @@ async function readListings(scope: QueryScope, ids: readonly string[]): Promise<
 }
 
 const cachesOf = runtimeSlot("ticSearchCaches", () => new Map<string, QueryCache>())
-/** The process's cache of search hits for the connection of `options`. */
+/** One cache of search hits per service connection. */
 function cacheFor(options: PluginOptions): QueryCache {
   const key = `${options.baseUrl}|${options.connectionId}`
   const caches = cachesOf()
@@ -106,7 +102,7 @@ function cacheFor(options: PluginOptions): QueryCache {
   return c
 }
 
-/** Suggestions for the products `ids` (one run: at most `ceiling` paid searches). */
+/** Suggestions for the products `ids` (one run of searches). */
 export async function suggestFor(
   scope: QueryScope,
   options: PluginOptions,
@@ -118,20 +114,15 @@ export async function suggestFor(
   const client = getBackgroundClient(options)
   const search = async (query: string): Promise<SearchHit[]> =>
     (await client.searchTics({ query, limit: HITS })).results.map((r) => ({ ticId: r.ticId, label: r.label, score: r.score }))
-  const { hits, run } = await runSearches(
-    evidence.flatMap((e) => e.map((x) => x.query)),
-    search,
-    cacheFor(options),
-    ceiling,
-  )
+  const queries = evidence.flatMap((e) => e.map((x) => x.query))
+  const { hits, run } = await runSearches(queries, search, cacheFor(options), ceiling)
   const products = listings.map((l, i) => {
     const ev = evidence[i]!
-    const base = { id: l.id, title: l.title, handle: l.handle }
-    if (!ev.length) return { ...base, suggestion: null, note: "nothing to search: no title, type, category, collection or tags" }
+    const base = { id: l.id, title: l.title, handle: l.handle, suggestion: null }
+    if (!ev.length) return { ...base, note: "nothing to search: no title, type, category, collection or tags" }
     if (ev.some((e) => !hits.has(e.query)))
       return {
         ...base,
-        suggestion: null,
         note: `not searched yet: this run's ceiling of ${ceiling} searches was reached, or a search failed; open the list again`,
       }
     const suggestion = combineEvidence(ev, hits)
@@ -140,14 +131,14 @@ export async function suggestFor(
   return { products, searches: run }
 }
 
-/** The list's page: the unclassified products `offset`…`offset + limit` with their suggestions. */
+/** A page of the unclassified products with their suggestions. */
 export async function listUnclassified(scope: QueryScope, options: PluginOptions, offset: number, limit: number) {
   const { ids, truncated } = await unclassifiedIds(scope, options.defaultTic)
   const { products, searches } = await suggestFor(scope, options, ids.slice(offset, offset + limit))
   return { count: ids.length, truncated, offset, limit, products, searches }
 }
 
-/** Every suggestion at or above `minConfidence` (one run over all unclassified products) as the bulk path's changes. */
+/** Every suggestion at or above `minConfidence` as the bulk import's changes. */
 export async function acceptedSuggestions(
   scope: QueryScope,
   options: PluginOptions,
@@ -164,7 +155,7 @@ export async function acceptedSuggestions(
   }
 }
 
-/** The admin's picks as the bulk path's changes; or, when any is refused, why each is (none is applied). */
+/** The admin's picks as the bulk import's changes; or, when any is refused, why each is. */
 export async function pickedChanges(
   scope: QueryScope,
   options: PluginOptions,
@@ -175,28 +166,23 @@ export async function pickedChanges(
     options,
     items.map((i) => i.tic),
   )
-  const errors = items.flatMap((it, i): { location: string; message: string; value: unknown }[] =>
-    !open.has(it.product_id)
-      ? [
-          {
-            location: `body.items.${i}.product_id`,
-            message: "not a product on the default TIC (unknown, or already classified)",
-            value: it.product_id,
-          },
-        ]
-      : verdicts.get(it.tic) === "unknown"
-        ? [{ location: `body.items.${i}.tic`, message: "the service does not know this TIC", value: it.tic }]
-        : [],
-  )
+  const errors = items.flatMap((it, i): { location: string; message: string; value: unknown }[] => {
+    if (!open.has(it.product_id)) {
+      const message = "not a product on the default TIC (unknown, or already classified)"
+      return [{ location: `body.items.${i}.product_id`, message, value: it.product_id }]
+    }
+    if (verdicts.get(it.tic) !== "unknown") return []
+    return [{ location: `body.items.${i}.tic`, message: "the service does not know this TIC", value: it.tic }]
+  })
   return errors.length ? { errors } : { changes: items.map((it, i) => change(i, it.product_id, it.tic)) }
 }
 
-/** A product's TIC as the bulk path's change (from: none, the product was on the default). */
+/** A product's TIC as a change from none. */
 function change(i: number, productId: string, tic: number): PlannedChange {
   return { row: i + 1, target: "product", targetId: productId, ref: productId, from: null, to: tic }
 }
 
-/** Applies the changes through the bulk path (one transaction, in the background): the job, or null while another import runs. */
+/** Starts the bulk import's job; null while another import runs. */
 export async function applyChanges(container: MedusaContainer, changes: readonly PlannedChange[]): Promise<TicImportJob | null> {
   const started = await startTicImport(container, changes)
   return started.ok ? started.job : null

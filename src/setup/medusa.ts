@@ -221,10 +221,8 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
       await updateTaxRegionsWorkflow(container).run({ input: [{ id: plan.taxRegionId, provider_id: plan.providerId }] })
       return `the US tax region (${plan.taxRegionId}) now uses ${plan.providerId}`
     case "create_us_location": {
-      const {
-        result: [location],
-      } = await createStockLocationsWorkflow(container).run({ input: { locations: [plan.location] } })
-      const id = location!.id
+      const { result } = await createStockLocationsWorkflow(container).run({ input: { locations: [plan.location] } })
+      const id = result[0]!.id
       if (plan.salesChannelIds.length)
         await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id, add: plan.salesChannelIds } })
       await linkProviders(container, id, plan.fulfillmentProviderIds)
@@ -234,7 +232,6 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
       await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: plan.locationId, add: plan.salesChannelIds } })
       return `linked ${plan.salesChannelIds.length} sales channel(s) to ${plan.locationId}`
     case "add_us_shipping": {
-      let created = 0
       for (const t of plan.targets) {
         await linkProviders(container, t.locationId, t.linkProviderIds)
         let zoneId = t.serviceZoneId
@@ -246,20 +243,15 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
           zoneId = zones[0]!.id
         }
         await createShippingOptionsWorkflow(container).run({
-          input: plan.options.map((o) => ({
-            name: o.name,
-            price_type: o.price_type,
-            provider_id: o.provider_id,
+          input: plan.options.map(({ amount, rules, ...o }) => ({
+            ...o,
             service_zone_id: zoneId!,
-            shipping_profile_id: o.shipping_profile_id,
-            type: o.type,
-            prices: [{ currency_code: "usd", amount: o.amount }],
-            rules: o.rules.map((r) => ({ attribute: r.attribute, operator: r.operator as "eq", value: r.value })),
+            prices: [{ currency_code: "usd", amount }],
+            rules: rules.map((r) => ({ ...r, operator: r.operator as "eq" })),
           })),
         })
-        created += plan.options.length
       }
-      return `created ${created} shipping option(s) for US addresses at ${plan.targets.map((t) => t.locationName).join(", ")}`
+      return `created ${plan.targets.length * plan.options.length} shipping option(s) for US addresses at ${plan.targets.map((t) => t.locationName).join(", ")}`
     }
   }
 }

@@ -45,9 +45,8 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
     const { applied, items } = await applySetupFix(req.scope, fix)
     res.json({ applied, ...checklist(items) } satisfies AdminSetupFixResponse)
   } catch (e) {
-    if (e instanceof FixNotOffered) {
+    if (e instanceof FixNotOffered)
       return sendError(res, 409, MedusaError.Types.NOT_ALLOWED, e.message, [{ location: "body.fix", message: e.message, value: fix }])
-    }
     if (e instanceof FixBusy) return sendError(res, 409, MedusaError.Types.CONFLICT, e.message)
     throw e
   }

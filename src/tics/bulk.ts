@@ -22,7 +22,7 @@ export interface ExportProduct {
   resolvedFrom: string
 }
 
-/** The export: a header and one line per product, CRLF line ends, formula-looking cells defused. */
+/** CRLF line ends, formula-looking cells defused. */
 export function exportCsv(products: readonly ExportProduct[]): string {
   const lines = products.map((p) =>
     [p.id, p.handle, p.title, p.productType, p.categories.join("|"), p.tic, p.resolvedTic, p.resolvedFrom].map(csvField).join(","),

@@ -36,7 +36,6 @@ interface ExportFields extends ProductTicFields {
   categories?: { id: string; mpath?: string | null; handle?: string | null }[] | null
 }
 
-/** Every product as the export's CSV. */
 export async function exportProductsCsv(scope: QueryScope, defaultTic: number): Promise<string> {
   const out: ExportProduct[] = []
   for (let skip = 0; ; skip += PAGE) {
@@ -112,7 +111,6 @@ export async function verdictsOf(options: PluginOptions, tics: readonly number[]
   return new Map(await Promise.all([...new Set(tics)].map(async (t) => [t, await limit(verdict, t)] as const)))
 }
 
-/** The dry run of an import. */
 export async function previewImport(scope: QueryScope, options: PluginOptions, csv: string): Promise<ImportPlan> {
   const parsed = parseImport(csv)
   const tics = parsed.rows.flatMap((r) => (r.tic === null ? [] : [r.tic]))
@@ -142,19 +140,15 @@ export function currentTicImport(): TicImportJob | null {
   return job ? { ...job } : null
 }
 
-/** Starts applying `changes` in the background; one whose target's TIC is no longer its `from` is reported, not written. */
-export async function startTicImport(
-  container: MedusaContainer,
-  changes: readonly PlannedChange[],
-): Promise<{ ok: true; job: TicImportJob } | { ok: false; job: TicImportJob | null }> {
-  const running = imports().job
-  if (running?.status === "running") return { ok: false, job: { ...running } }
+/** Starts applying `changes` in the background (null while another import runs); one whose target moved is reported, not written. */
+export async function startTicImport(container: MedusaContainer, changes: readonly PlannedChange[]): Promise<TicImportJob | null> {
+  if (imports().job?.status === "running") return null
   const locking = container.resolve(Modules.LOCKING)
   const ownerId = `tic-import-${randomUUID()}`
   try {
     await locking.acquire(TIC_IMPORT_LOCK, { ownerId, expire: TIC_IMPORT_LOCK_EXPIRE_S })
   } catch {
-    return { ok: false, job: currentTicImport() } // another instance's import
+    return null // another instance's import
   }
   const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null, changed: [] }
   imports().job = mine
@@ -181,5 +175,5 @@ export async function startTicImport(
       },
     )
     .finally(() => locking.release(TIC_IMPORT_LOCK, { ownerId }).catch(() => undefined))
-  return { ok: true, job: { ...mine } }
+  return { ...mine }
 }

@@ -10,7 +10,7 @@ import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"
 import { notAField } from "../http/validate"
 import { IMPORT_LIMITS, type PlannedChange } from "./bulk"
 import { MIN_ACCEPT_ALL } from "./classify/combine"
-import { acceptedSuggestions, applyChanges, listUnclassified, pickedChanges } from "./classify/medusa"
+import { acceptedSuggestions, listUnclassified, pickedChanges } from "./classify/medusa"
 import { currentTicImport, exportProductsCsv, previewImport, startTicImport } from "./medusa"
 import { rememberTics } from "./lookup"
 
@@ -113,11 +113,9 @@ export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): P
       plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason })),
     )
   }
-  const started = await startTicImport(req.scope, plan.changes)
-  if (!started.ok) return importRunning(res)
-  res
-    .status(202)
-    .json({ job: started.job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
+  const job = await startTicImport(req.scope, plan.changes)
+  if (!job) return importRunning(res)
+  res.status(202).json({ job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
 }
 
 /** GET /admin/sales-tax/tics/import/apply: the running (or last) import. */
@@ -152,7 +150,7 @@ export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse)
     changes = accepted.changes
     summary = { below_threshold: accepted.below, without_suggestion: accepted.without, searches: accepted.searches }
   }
-  const job = await applyChanges(req.scope, changes)
+  const job = await startTicImport(req.scope, changes)
   if (!job) return importRunning(res)
   res.status(202).json({ job, changes: changes.length, ...summary })
 }

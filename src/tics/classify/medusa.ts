@@ -1,13 +1,12 @@
 // Unclassified products, Medusa side: those on the default TIC, their listings, a suggested TIC for
 // each through the service's search, and the apply through the bulk import's job.
-import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
 import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
 import { ancestry } from "../tic-resolution"
-import { startTicImport, verdictsOf, type TicImportJob } from "../medusa"
+import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
@@ -60,9 +59,8 @@ async function readListings(scope: QueryScope, ids: readonly string[]): Promise<
     ],
     filters: { id: [...ids] },
   })
-  const chains = rows.flatMap((r) => (r.categories ?? []).map((c) => ancestry({ id: c.id, mpath: c.mpath ?? null })))
   const names = new Map<string, string>()
-  const wanted = [...new Set(chains.flat())]
+  const wanted = [...new Set(rows.flatMap((r) => (r.categories ?? []).flatMap((c) => ancestry(c))))]
   if (wanted.length)
     for (const c of await graph<{ id: string; name?: string | null }>(scope, {
       entity: "product_category",
@@ -71,25 +69,19 @@ async function readListings(scope: QueryScope, ids: readonly string[]): Promise<
     }))
       names.set(c.id, c.name ?? "")
   const byId = new Map(rows.map((r) => [r.id, r]))
-  return ids.flatMap((id) => {
-    const r = byId.get(id)
-    if (!r) return []
-    return [
-      {
-        id: r.id,
-        title: r.title ?? null,
-        handle: r.handle ?? null,
-        subtitle: r.subtitle ?? null,
-        description: r.description ?? null,
-        type: r.type?.value ?? null,
-        categories: (r.categories ?? []).map((c) =>
-          ancestry({ id: c.id, mpath: c.mpath ?? null }).map((a) => names.get(a) ?? (a === c.id ? (c.name ?? "") : "")),
-        ),
-        collection: r.collection?.title ?? null,
-        tags: (r.tags ?? []).flatMap((t) => (t.value ? [t.value] : [])),
-      },
-    ]
-  })
+  return ids
+    .flatMap((id) => byId.get(id) ?? [])
+    .map((r) => ({
+      id: r.id,
+      title: r.title ?? null,
+      handle: r.handle ?? null,
+      subtitle: r.subtitle ?? null,
+      description: r.description ?? null,
+      type: r.type?.value ?? null,
+      categories: (r.categories ?? []).map((c) => ancestry(c).map((a) => names.get(a) ?? (a === c.id ? (c.name ?? "") : ""))),
+      collection: r.collection?.title ?? null,
+      tags: (r.tags ?? []).flatMap((t) => (t.value ? [t.value] : [])),
+    }))
 }
 
 const cachesOf = runtimeSlot("ticSearchCaches", () => new Map<string, QueryCache>())
@@ -131,7 +123,6 @@ export async function suggestFor(
   return { products, searches: run }
 }
 
-/** A page of the unclassified products with their suggestions. */
 export async function listUnclassified(scope: QueryScope, options: PluginOptions, offset: number, limit: number) {
   const { ids, truncated } = await unclassifiedIds(scope, options.defaultTic)
   const { products, searches } = await suggestFor(scope, options, ids.slice(offset, offset + limit))
@@ -177,13 +168,8 @@ export async function pickedChanges(
   return errors.length ? { errors } : { changes: items.map((it, i) => change(i, it.product_id, it.tic)) }
 }
 
-/** A product's TIC as a change from none. */
 function change(i: number, productId: string, tic: number): PlannedChange {
   return { row: i + 1, target: "product", targetId: productId, ref: productId, from: null, to: tic }
 }
 
-/** Starts the bulk import's job; null while another import runs. */
-export async function applyChanges(container: MedusaContainer, changes: readonly PlannedChange[]): Promise<TicImportJob | null> {
-  const started = await startTicImport(container, changes)
-  return started.ok ? started.job : null
-}
+export { startTicImport as applyChanges } from "../medusa"

@@ -98,12 +98,7 @@ export async function setRegistered(container: MedusaContainer, state: string, r
 }
 
 /** `patch` written on the state's row (`known`, else a new one, else the row a concurrent request created). */
-async function saveState(
-  s: NexusStore,
-  state: string,
-  patch: (existing: NexusStateRow | undefined) => Partial<NexusStateRow>,
-  known: NexusStateRow | undefined,
-): Promise<NexusStateRow> {
+async function saveState(s: NexusStore, state: string, patch: (row?: NexusStateRow) => Partial<NexusStateRow>, known?: NexusStateRow) {
   let row = known
   if (!row) {
     try {

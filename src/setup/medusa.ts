@@ -109,20 +109,12 @@ async function readPublished(scope: Scope, defaultTic: number): Promise<{ produc
 
 async function readSetupInput(scope: Scope): Promise<SetupInput> {
   const options = getPluginOptions(scope)
+  const all = <T>(entity: string, fields: string[], filters = {}) => graph<T>(scope, { entity, fields, filters, pagination: ALL })
   const [regions, taxRegions, salesChannels, locations, providers, connection, products] = await Promise.all([
-    graph<SetupRegion>(scope, {
-      entity: "region",
-      fields: ["id", "name", "currency_code", "countries.iso_2", "payment_providers.id"],
-      pagination: ALL,
-    }),
-    graph<SetupTaxRegion>(scope, {
-      entity: "tax_region",
-      fields: ["id", "country_code", "province_code", "parent_id", "provider_id"],
-      filters: { country_code: "us" },
-      pagination: ALL,
-    }),
-    graph<SetupSalesChannel>(scope, { entity: "sales_channel", fields: ["id", "name", "is_disabled"], pagination: ALL }),
-    graph<SetupLocation>(scope, { entity: "stock_location", fields: LOCATION_FIELDS, pagination: ALL }),
+    all<SetupRegion>("region", ["id", "name", "currency_code", "countries.iso_2", "payment_providers.id"]),
+    all<SetupTaxRegion>("tax_region", ["id", "country_code", "province_code", "parent_id", "provider_id"], { country_code: "us" }),
+    all<SetupSalesChannel>("sales_channel", ["id", "name", "is_disabled"]),
+    all<SetupLocation>("stock_location", LOCATION_FIELDS),
     salesTaxProviderIds(scope),
     pingConnection(scope),
     readPublished(scope, options.defaultTic),

@@ -67,7 +67,6 @@ export function rememberTics(options: PluginOptions, results: readonly TicResult
   for (const r of results) cacheOf().set(keyOf(options, r.ticId), { known: true, label: r.label })
 }
 
-/** A TIC with the service's label; never rejects. */
 export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<TicInfo> {
   const r = await lookupTic(getPluginOptions(scope), ticId).catch(() => null) // a display label never fails a page
   return { ticId, label: r?.status === "known" ? r.label : null }

@@ -10,15 +10,7 @@ import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
-import { HITS, queryCache, SEARCH_CEILING, runSearches, type QueryCache, type SearchRun } from "./search"
-
-export interface UnclassifiedProduct {
-  id: string
-  title: string | null
-  handle: string | null
-  suggestion: Suggestion | null
-  note: string | null
-}
+import { HITS, queryCache, SEARCH_CEILING, runSearches, type QueryCache } from "./search"
 
 /** The products on the default TIC, oldest first. */
 export async function unclassifiedIds(scope: QueryScope, defaultTic: number): Promise<{ ids: string[]; truncated: boolean }> {
@@ -95,12 +87,7 @@ function cacheFor(options: PluginOptions): QueryCache {
 }
 
 /** Suggestions for the products `ids` (one run of searches). */
-export async function suggestFor(
-  scope: QueryScope,
-  options: PluginOptions,
-  ids: readonly string[],
-  ceiling = SEARCH_CEILING,
-): Promise<{ products: UnclassifiedProduct[]; searches: SearchRun }> {
+export async function suggestFor(scope: QueryScope, options: PluginOptions, ids: readonly string[], ceiling = SEARCH_CEILING) {
   const listings = await readListings(scope, ids)
   const evidence = listings.map(productEvidence)
   const client = getBackgroundClient(options)
@@ -110,7 +97,7 @@ export async function suggestFor(
   const { hits, run } = await runSearches(queries, search, cacheFor(options), ceiling)
   const products = listings.map((l, i) => {
     const ev = evidence[i]!
-    const base = { id: l.id, title: l.title, handle: l.handle, suggestion: null }
+    const base = { id: l.id, title: l.title, handle: l.handle, suggestion: null as Suggestion | null }
     if (!ev.length) return { ...base, note: "nothing to search: no title, type, category, collection or tags" }
     if (ev.some((e) => !hits.has(e.query)))
       return {
@@ -130,11 +117,7 @@ export async function listUnclassified(scope: QueryScope, options: PluginOptions
 }
 
 /** Every suggestion at or above `minConfidence` as the bulk import's changes. */
-export async function acceptedSuggestions(
-  scope: QueryScope,
-  options: PluginOptions,
-  minConfidence: number,
-): Promise<{ changes: PlannedChange[]; below: number; without: number; searches: SearchRun }> {
+export async function acceptedSuggestions(scope: QueryScope, options: PluginOptions, minConfidence: number) {
   const { ids } = await unclassifiedIds(scope, options.defaultTic)
   const { products, searches } = await suggestFor(scope, options, ids)
   const accepted = products.filter((p) => p.suggestion && p.suggestion.confidence >= minConfidence)

@@ -1,6 +1,5 @@
-// Economic nexus thresholds per state: the sales (and transactions, where counted) above which a
-// remote seller must register, the period measured and the source; overridable (`nexus.thresholds`).
-// The service taxes only where the merchant is registered: this tells where to register next.
+// Economic nexus thresholds per state, overridable (`nexus.thresholds`): the service taxes only where
+// the merchant is registered, so this tells where to register next.
 import type { PeriodKind } from "../options"
 import { US_STATE_NAMES } from "../service/contract"
 

@@ -47,10 +47,7 @@ export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
     .filter((o) => !isReturnOption(o))
 }
 
-/**
- * Each selling channel (enabled, with a published product, or any enabled one when not all products
- * were read) with its locations and US origins. An empty channel (Medusa's default) needs nothing.
- */
+/** Each enabled channel with a published product (any, when not all were read; an empty one needs nothing), its locations and US ones. */
 export function channelLocations(input: SetupInput) {
   const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
   return input.salesChannels

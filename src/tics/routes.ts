@@ -105,13 +105,9 @@ export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): P
     return sendError(res, 409, MedusaError.Types.CONFLICT, message, [{ location: "body.preview_hash", message }])
   }
   if (body.mode === "all" && plan.refused.length) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.INVALID_DATA,
-      `${plan.refused.length} line(s) refused; nothing was applied (fix them, or apply the valid lines with mode "valid_rows")`,
-      plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason })),
-    )
+    const message = `${plan.refused.length} line(s) refused; nothing was applied (fix them, or apply the valid lines with mode "valid_rows")`
+    const errors = plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason }))
+    return sendError(res, 422, MedusaError.Types.INVALID_DATA, message, errors)
   }
   const job = await startTicImport(req.scope, plan.changes)
   if (!job) return importRunning(res)

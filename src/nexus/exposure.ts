@@ -1,7 +1,7 @@
 // Pure: economic nexus exposure: per state, the store's sales over its measurement period against
 // its threshold, the share reached, and whether the merchant is registered there.
 import { dec } from "../money"
-import { warningPeriod, windowsFor, type Window } from "./periods"
+import { warningPeriod, windowsFor } from "./periods"
 import type { NexusRule } from "./thresholds"
 
 /** One state's window, USD decimal strings: sales before tax (items after discounts, plus shipping), returned, orders. */
@@ -40,13 +40,13 @@ export function computeExposure(rules: readonly NexusRule[], sales: SalesByState
   const rows = rules.map((rule) => {
     const { state, name, source, ...threshold } = rule
     // the window with the highest share decides
-    let best: { window: Window; share: number; sales: string; transactions: number } | null = null
-    for (const w of windowsFor(rule.period, today)) {
-      const s = sales.get(state)?.get(w.key) ?? NONE
-      const { share, sales: counted } = windowShare(rule, s)
-      if (!best || share > best.share) best = { window: w, share, sales: counted, transactions: s.transactions }
-    }
-    const { window, share, sales: counted, transactions } = best!
+    const best = windowsFor(rule.period, today)
+      .map((window) => {
+        const s = sales.get(state)?.get(window.key) ?? NONE
+        return { window, ...windowShare(rule, s), transactions: s.transactions }
+      })
+      .reduce((a, b) => (b.share > a.share ? b : a))
+    const { window, share, sales: counted, transactions } = best
     const isRegistered = registered.has(state)
     return {
       state,
@@ -78,22 +78,19 @@ export interface NexusWarning {
 
 /** The warnings to log now, once per state, level and period; `given`: the warningKeys given before. */
 export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>): NexusWarning[] {
-  const out: NexusWarning[] = []
-  for (const r of rows) {
-    if (r.status !== "over" && r.status !== "near") continue
+  return rows.flatMap((r) => {
     const level: WarningLevel = r.status === "over" ? 100 : 80
-    if (given.has(warningKey(r.state, level, r.warningPeriod))) continue
+    if ((r.status !== "over" && r.status !== "near") || given.has(warningKey(r.state, level, r.warningPeriod))) return []
     const pct = Math.floor(r.share * 100)
     const what =
       level === 100 ? `has passed its economic nexus threshold (${pct} %)` : `has reached ${pct} % of its economic nexus threshold`
-    out.push({
+    return {
       state: r.state,
       level,
       period: r.warningPeriod,
       message: `sales-tax nexus: ${r.name} (${r.state}) ${what} in ${r.window.label}: sales $${r.sales}, ${r.transactions} order${r.transactions === 1 ? "" : "s"}; the store is not marked as registered there (Settings → Sales Tax → Nexus)`,
-    })
-  }
-  return out
+    }
+  })
 }
 
 export const warningKey = (state: string, level: WarningLevel, period: string) => `${state}:${level}:${period}`

@@ -69,15 +69,10 @@ export function computeExposure(rules: readonly NexusRule[], sales: SalesByState
 
 export type WarningLevel = 80 | 100
 
-export interface NexusWarning {
-  state: string
-  level: WarningLevel
-  period: string
-  message: string
-}
+export type NexusWarning = ReturnType<typeof dueWarnings>[number]
 
 /** The warnings to log now, once per state, level and period; `given`: the warningKeys given before. */
-export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>): NexusWarning[] {
+export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>) {
   return rows.flatMap((r) => {
     const level: WarningLevel = r.status === "over" ? 100 : 80
     if ((r.status !== "over" && r.status !== "near") || given.has(warningKey(r.state, level, r.warningPeriod))) return []

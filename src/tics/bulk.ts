@@ -143,13 +143,8 @@ export interface PlannedChange {
 
 export type TicVerdict = "known" | "unknown" | "unverified"
 
-export interface ImportPlan {
-  changes: PlannedChange[]
-  unchanged: number
-  refused: Refusal[]
-  /** an apply naming it is refused when its own plan differs */
-  hash: string
-}
+/** `hash`: an apply naming it is refused when its own plan differs. */
+export type ImportPlan = ReturnType<typeof planImport>
 
 /** `targets`: `${target}|${by}|${ref}` → id; `current`: each target's TIC; `verdicts`: the service's word per TIC. */
 export function planImport(
@@ -157,7 +152,7 @@ export function planImport(
   targets: ReadonlyMap<string, string>,
   current: ReadonlyMap<string, number>,
   verdicts: ReadonlyMap<number, TicVerdict>,
-): ImportPlan {
+) {
   const changes: PlannedChange[] = []
   const refused: Refusal[] = [...parsed.refused]
   const claimed = new Map<string, number>()

@@ -13,23 +13,17 @@ export const HITS = 3
 export type QueryCache = LRUCache<string, SearchHit[]>
 export const queryCache = (max = 5000): QueryCache => new LRUCache({ max })
 
-export interface SearchRun {
-  ceiling: number
-  searched: number
-  cached: number
-  /** past the ceiling */
-  notSearched: number
-  failed: number
-}
+/** `notSearched`: past the ceiling. */
+export type SearchRun = Awaited<ReturnType<typeof runSearches>>["run"]
 
 export async function runSearches(
   queries: readonly string[],
   search: (query: string) => Promise<SearchHit[]>,
   cache: QueryCache,
   ceiling = SEARCH_CEILING,
-): Promise<{ hits: Map<string, SearchHit[]>; run: SearchRun }> {
+) {
   const hits = new Map<string, SearchHit[]>()
-  const run: SearchRun = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
+  const run = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
   const toSearch: string[] = []
   for (const q of new Set(queries)) {
     const c = cache.get(q)

@@ -36,9 +36,8 @@ export function stateOf(province: string, zip3: string, known: ReadonlySet<strin
 }
 
 export async function registeredStates(container: MedusaContainer): Promise<Set<string>> {
-  const opts = getPluginOptions(container)
   const rows = await store(container).listNexusStates({ registered: true }, { select: ["state"], take: null })
-  return new Set([...opts.nexus.registered, ...rows.map((r) => r.state)])
+  return new Set([...getPluginOptions(container).nexus.registered, ...rows.map((r) => r.state)])
 }
 
 export async function nexusReport(container: MedusaContainer, today = new Date()) {
@@ -115,8 +114,7 @@ async function saveState(s: NexusStore, state: string, patch: (row?: NexusStateR
 
 /** Logs and records each warning not given before. */
 export async function logNexusWarnings(container: MedusaContainer, today = new Date()): Promise<NexusWarning[]> {
-  const opts = getPluginOptions(container)
-  if (!opts.nexus.warnings) return []
+  if (!getPluginOptions(container).nexus.warnings) return []
   const report = await nexusReport(container, today)
   const s = store(container)
   const rows = await s.listNexusStates({}, { take: null })

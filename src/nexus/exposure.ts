@@ -1,11 +1,10 @@
-// Economic nexus exposure: for every state, the store's sales into it over the state's measurement
-// period against the state's threshold (./thresholds.ts), the share reached, and whether the
-// merchant is registered there. Pure: the sums come from the SQL reader (src/medusa/order-sales-by-state.ts).
+// Pure: economic nexus exposure: per state, the store's sales over its measurement period against
+// its threshold, the share reached, and whether the merchant is registered there.
 import { dec } from "../money"
-import { warningPeriod, windowsFor, type Window } from "./periods"
+import { warningPeriod, windowsFor } from "./periods"
 import type { NexusRule } from "./thresholds"
 
-/** What the store sold into one state in one window (decimal strings, USD): sales before tax (items after discounts, plus shipping), the part returned, orders. */
+/** One state's window, USD decimal strings: sales before tax (items after discounts, plus shipping), returned, orders. */
 export type WindowSales = { sales: string; returned: string; transactions: number }
 
 export type SalesByState = Map<string, Map<string, WindowSales>>
@@ -36,21 +35,18 @@ function status(rule: NexusRule, share: number, registered: boolean): ExposureSt
 
 const RANK: Record<ExposureStatus, number> = { over: 0, near: 1, below: 2, registered: 3, no_sales_tax: 4 }
 
-/**
- * One row per rule, ordered: past a threshold and not registered first, then past 80 %, then the
- * rest by share (highest first), registered states and states without a sales tax last.
- */
+/** One row per rule: over, near (80 %), below by share, registered, no sales tax. */
 export function computeExposure(rules: readonly NexusRule[], sales: SalesByState, registered: ReadonlySet<string>, today: Date) {
   const rows = rules.map((rule) => {
     const { state, name, source, ...threshold } = rule
-    // the window whose share is highest decides, with its figures
-    let best: { window: Window; share: number; sales: string; transactions: number } | null = null
-    for (const w of windowsFor(rule.period, today)) {
-      const s = sales.get(state)?.get(w.key) ?? NONE
-      const { share, sales: counted } = windowShare(rule, s)
-      if (!best || share > best.share) best = { window: w, share, sales: counted, transactions: s.transactions }
-    }
-    const { window, share, sales: counted, transactions } = best!
+    // the window with the highest share decides
+    const best = windowsFor(rule.period, today)
+      .map((window) => {
+        const s = sales.get(state)?.get(window.key) ?? NONE
+        return { window, ...windowShare(rule, s), transactions: s.transactions }
+      })
+      .reduce((a, b) => (b.share > a.share ? b : a))
+    const { window, share, sales: counted, transactions } = best
     const isRegistered = registered.has(state)
     return {
       state,
@@ -58,51 +54,38 @@ export function computeExposure(rules: readonly NexusRule[], sales: SalesByState
       threshold,
       source,
       window,
-      /** sales counted (net of returns where the state nets them), 2 decimals */
+      /** net of returns where the state nets them */
       sales: counted,
       transactions,
-      /** share of the threshold reached, 0..n (1 = crossed), 4 decimals */
+      /** of the threshold: 1 = crossed */
       share,
       registered: isRegistered,
       status: status(rule, share, isRegistered),
-      /** the period a crossing warning is given once in (./periods.ts) */
       warningPeriod: warningPeriod(window, today),
     }
   })
   return rows.sort((a, b) => RANK[a.status] - RANK[b.status] || b.share - a.share || a.state.localeCompare(b.state))
 }
 
-/** A warning level a state has reached (not registered): 80 % or 100 % of its threshold. */
 export type WarningLevel = 80 | 100
 
-export interface NexusWarning {
-  state: string
-  level: WarningLevel
-  period: string
-  message: string
-}
+export type NexusWarning = ReturnType<typeof dueWarnings>[number]
 
-/**
- * The warnings to log now: each state past 80 % or 100 % that is not registered, once per state,
- * level and period. `given` holds the keys of warnings given before (`state:level:period`).
- */
-export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>): NexusWarning[] {
-  const out: NexusWarning[] = []
-  for (const r of rows) {
-    if (r.status !== "over" && r.status !== "near") continue
+/** The warnings to log now, once per state, level and period; `given`: the warningKeys given before. */
+export function dueWarnings(rows: readonly ExposureRow[], given: ReadonlySet<string>) {
+  return rows.flatMap((r) => {
     const level: WarningLevel = r.status === "over" ? 100 : 80
-    if (given.has(warningKey(r.state, level, r.warningPeriod))) continue
+    if ((r.status !== "over" && r.status !== "near") || given.has(warningKey(r.state, level, r.warningPeriod))) return []
     const pct = Math.floor(r.share * 100)
     const what =
       level === 100 ? `has passed its economic nexus threshold (${pct} %)` : `has reached ${pct} % of its economic nexus threshold`
-    out.push({
+    return {
       state: r.state,
       level,
       period: r.warningPeriod,
       message: `sales-tax nexus: ${r.name} (${r.state}) ${what} in ${r.window.label}: sales $${r.sales}, ${r.transactions} order${r.transactions === 1 ? "" : "s"}; the store is not marked as registered there (Settings → Sales Tax → Nexus)`,
-    })
-  }
-  return out
+    }
+  })
 }
 
 export const warningKey = (state: string, level: WarningLevel, period: string) => `${state}:${level}:${period}`

@@ -1,6 +1,5 @@
-// Economic nexus, Medusa side: the store's US sales per state, the registrations (marked in the
-// admin and in the options), the exposure (./exposure.ts), and the daily warnings, each given once
-// per state, level and period.
+// Economic nexus, Medusa side: the store's US sales per state, the registrations (admin and options),
+// the exposure, and the daily warnings.
 import { randomUUID } from "node:crypto"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
@@ -26,16 +25,9 @@ interface NexusStore {
 }
 const store = (c: MedusaContainer) => c.resolve<NexusStore>(SALES_TAX_MODULE)
 
-/**
- * Exposure per state as of `today`, plus the US orders listed apart per calendar-year window: those
- * whose state cannot be read (`unresolved`) and those not in USD (`notUsd`, never summed with dollars).
- */
 export type NexusReport = Awaited<ReturnType<typeof nexusReport>>
 
-/**
- * The state an order is counted in (no service call): its ZIP's state, none for a territory or
- * APO/FPO ZIP (shown with the unresolved), the typed state only when the ZIP names nothing.
- */
+/** An order's state: its ZIP's, none for a territory or APO/FPO ZIP, the typed state only when the ZIP names nothing. */
 export function stateOf(province: string, zip3: string, known: ReadonlySet<string>): string | null {
   const byZip = /^\d{3}$/.test(zip3) ? zipPrefixState(`${zip3}00`) : null
   if (byZip) return known.has(byZip) ? byZip : null
@@ -44,9 +36,8 @@ export function stateOf(province: string, zip3: string, known: ReadonlySet<strin
 }
 
 export async function registeredStates(container: MedusaContainer): Promise<Set<string>> {
-  const opts = getPluginOptions(container)
   const rows = await store(container).listNexusStates({ registered: true }, { select: ["state"], take: null })
-  return new Set([...opts.nexus.registered, ...rows.map((r) => r.state)])
+  return new Set([...getPluginOptions(container).nexus.registered, ...rows.map((r) => r.state)])
 }
 
 export async function nexusReport(container: MedusaContainer, today = new Date()) {
@@ -105,24 +96,15 @@ export async function setRegistered(container: MedusaContainer, state: string, r
   await saveState(s, state, () => ({ registered }), row)
 }
 
-/**
- * `patch` written on the state's row (`known`, else a new row with it); when a concurrent request
- * created the row first (the unique index refuses this one), on that row.
- */
-async function saveState(
-  s: NexusStore,
-  state: string,
-  patch: (existing: NexusStateRow | undefined) => Partial<NexusStateRow>,
-  known: NexusStateRow | undefined,
-): Promise<NexusStateRow> {
+/** `patch` written on the state's row (`known`, else a new one, else the row a concurrent request created). */
+async function saveState(s: NexusStore, state: string, patch: (row?: NexusStateRow) => Partial<NexusStateRow>, known?: NexusStateRow) {
   let row = known
   if (!row) {
     try {
       const [created] = await s.createNexusStates([{ state, registered: false, warnings_given: [], ...patch(undefined) }])
       return created
     } catch (e) {
-      // Medusa answers the unique index's refusal as INVALID_DATA "… already exists." (its
-      // dbErrorMapper); not matched on its wording: the create failed and the row is there now
+      // the unique index refused it (not matched on Medusa's wording): the row is there now
       ;[row] = await s.listNexusStates({ state }, { take: 1 })
       if (!row) throw e
     }
@@ -130,10 +112,9 @@ async function saveState(
   return s.updateNexusStates({ id: row.id, ...patch(row) })
 }
 
-/** Logs and records each crossing warning not given before; returns the warnings logged. */
+/** Logs and records each warning not given before. */
 export async function logNexusWarnings(container: MedusaContainer, today = new Date()): Promise<NexusWarning[]> {
-  const opts = getPluginOptions(container)
-  if (!opts.nexus.warnings) return []
+  if (!getPluginOptions(container).nexus.warnings) return []
   const report = await nexusReport(container, today)
   const s = store(container)
   const rows = await s.listNexusStates({}, { take: null })
@@ -150,7 +131,7 @@ export async function logNexusWarnings(container: MedusaContainer, today = new D
   return due
 }
 
-/** The daily job: one instance (the slot lock) logs the day's warnings. */
+/** The daily job: one instance (the slot lock) logs the warnings. */
 export async function dailyNexusWarnings(container: MedusaContainer): Promise<void> {
   try {
     await container.resolve(Modules.LOCKING).acquire("sales-tax-nexus-slot", { ownerId: `nexus-${randomUUID()}`, expire: 3600 })

@@ -1,14 +1,13 @@
-// The measurement windows of economic nexus periods (./thresholds.ts), in UTC: which date ranges a
-// state's sales are summed over on a given day. Pure; the SQL reader sums every window once per state.
+// Pure: the date ranges (UTC) a state's sales are summed over on a given day, per nexus period kind.
 import type { PeriodKind } from "../options"
 
-/** A half-open date range [from, to), ISO dates (YYYY-MM-DD), UTC. */
+/** [from, to), ISO dates. */
 export interface Window {
-  /** stable id of the window on that day, e.g. "year:2026", "t12:2025-11-27..2026-11-27" */
+  /** "year:2026", "t12:2025-11-27..2026-11-27" */
   key: string
   from: string
   to: string
-  /** the label the admin shows, e.g. "2025", "2026 to date", "last 12 months" */
+  /** "2025", "2026 to date", "last 12 months" */
   label: string
 }
 
@@ -22,7 +21,7 @@ function year(y: number, today: Date): Window {
   return { key: `year:${y}`, from: `${y}-01-01`, to, label: current ? `${y} to date` : String(y) }
 }
 
-/** The windows a period kind is measured over on `today` (one, or two for "previous or current year"). */
+/** One window, or two for "previous or current year". */
 export function windowsFor(kind: PeriodKind, today: Date): Window[] {
   const y = today.getUTCFullYear()
   const m = today.getUTCMonth()
@@ -53,15 +52,12 @@ export function windowsFor(kind: PeriodKind, today: Date): Window[] {
   }
 }
 
-/**
- * The period a warning is given once in: the window's calendar year for year windows, else the
- * calendar year of `today` (a trailing window moves daily; one warning per level per year).
- */
+/** The period a warning is given once in: a year window's year, else today's (a trailing window moves daily). */
 export function warningPeriod(window: Window, today: Date): string {
   return window.key.startsWith("year:") ? window.key.slice(5) : String(today.getUTCFullYear())
 }
 
-/** Every distinct window of the given kinds on `today` (the SQL reader sums each once). */
+/** Every distinct window of the kinds (the SQL reader sums each once). */
 export function distinctWindows(kinds: Iterable<PeriodKind>, today: Date): Window[] {
   const seen = new Map<string, Window>()
   for (const k of kinds) for (const w of windowsFor(k, today)) seen.set(w.key, w)

@@ -31,10 +31,7 @@ export const AdminNexusQuery = z
   })
   .catchall(notAParameter)
 
-/**
- * GET /admin/sales-tax/nexus[?date=YYYY-MM-DD]: exposure per state over its measurement period
- * (sales, orders, threshold, share, registered), states past a threshold and not registered first.
- */
+/** GET /admin/sales-tax/nexus[?date=YYYY-MM-DD] */
 export async function getNexus(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminNexusQuery, "query")
   if (!q) return

@@ -1,24 +1,21 @@
-// Economic nexus thresholds per state: the sales (and, where counted, transactions) above which a
-// remote seller must register there, and the period measured. Every row names its source and can
-// be overridden (option `nexus.thresholds`). The service only taxes where the merchant is
-// registered, so this table tells a merchant where to register next.
+// Economic nexus thresholds per state, overridable (`nexus.thresholds`): the service taxes only where
+// the merchant is registered, so this tells where to register next.
 import type { PeriodKind } from "../options"
 import { US_STATE_NAMES } from "../service/contract"
 
-/** The date the table was last checked against the states' guidance (shown on the admin page). */
+/** When the table was last checked against the states' guidance. */
 export const THRESHOLDS_AS_OF = "2026-01-01"
 
 export interface NexusRule {
   state: string
   name: string
-  /** dollars; null: the state has no state-level sales tax (no threshold to reach) */
+  /** dollars; null: no state-level sales tax */
   sales: number | null
-  /** transactions (orders); null: the state counts sales only */
+  /** orders; null: sales only */
   transactions: number | null
-  /** "or": either test crosses; "and": both must (New York, Connecticut) */
+  /** "and": both tests must cross */
   combine: "or" | "and"
   period: PeriodKind
-  /** whether returns are netted from the sales counted (gross sales when false) */
   netsReturns: boolean
   source: string
 }
@@ -26,7 +23,6 @@ export interface NexusRule {
 const P = "previous_or_current_year" as const
 type Row = [state: keyof typeof US_STATE_NAMES, sales: number | null, transactions: number | null, period: PeriodKind, source: string]
 
-/** States with a sales threshold of $100,000 or 200 transactions unless the row says otherwise. */
 const ROWS: Row[] = [
   ["AL", 250_000, null, "previous_year", "Ala. Admin. Code r. 810-6-2-.90.03"],
   ["AK", 100_000, null, P, "Alaska Remote Seller Sales Tax Code (ARSSTC), local sales tax; 200 transactions dropped 2025-01-01"],
@@ -81,7 +77,6 @@ const ROWS: Row[] = [
   ["WY", 100_000, null, P, "Wyo. Stat. § 39-15-501; 200 transactions dropped 2024-07-01"],
 ]
 
-/** The table as shipped (51 rows: the 50 states and DC). */
 export const NEXUS_RULES: readonly NexusRule[] = ROWS.map(([state, sales, transactions, period, source]) => ({
   state,
   name: US_STATE_NAMES[state],
@@ -93,11 +88,8 @@ export const NEXUS_RULES: readonly NexusRule[] = ROWS.map(([state, sales, transa
   source,
 }))
 
-/** What the option `nexus.thresholds` may change of a row. */
-export type NexusRuleOverride = Partial<Pick<NexusRule, "sales" | "transactions" | "combine" | "period" | "netsReturns" | "source">>
-
-/** The shipped table with the merchant's overrides applied (an override's source defaults to "store option"). */
-export function nexusRules(overrides: Record<string, NexusRuleOverride> = {}): NexusRule[] {
+/** The shipped table with the option `nexus.thresholds` applied. */
+export function nexusRules(overrides: Record<string, Partial<Omit<NexusRule, "state" | "name">>> = {}): NexusRule[] {
   return NEXUS_RULES.map((r) => {
     const o = overrides[r.state]
     return o ? { ...r, source: "store option (medusa-config)", ...o } : { ...r }

@@ -6,11 +6,7 @@ const EXAMPLES = 3
 const some = (titles: string[]) => list(titles.slice(0, EXAMPLES)) + (titles.length > EXAMPLES ? ", …" : "")
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`
 
-/**
- * Pure: every managed inventory item a selling channel sells has a level at one of its US locations;
- * without one, fulfilling a US order there fails in Medusa. The quantities are the merchant's:
- * instructions, never a button.
- */
+/** Every managed item a selling channel sells has a level at one of its US locations; quantities are the merchant's: no button. */
 export function stockItem(input: SetupInput): SetupItem {
   const say = item("us_stock", "The US location has stock of what each sales channel sells")
   const rows = channelLocations(input)
@@ -45,11 +41,7 @@ export function stockItem(input: SetupInput): SetupItem {
   )
 }
 
-/**
- * Pure: every published product of a selling channel has a TIC of its own, of its type or of a
- * category; one on the default is taxed as general goods whatever it is. A product meant to be
- * taxed as the default gets that TIC set on it.
- */
+/** Every published product of a selling channel has a TIC (its own, its type's or a category's). */
 export function ticItem(input: SetupInput): SetupItem {
   const say = item("us_tics", "Every product sold to the US has a TIC")
   const selling = new Set(channelLocations(input).map((r) => r.channel.id))

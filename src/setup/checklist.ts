@@ -1,6 +1,5 @@
-// Pure: the setup checklist, what a store needs before it quotes US sales tax through this plugin,
-// in the order a merchant does it. Each item is done or names the one action that fixes it: a fix
-// (fixes.ts: planFix) when unambiguous, else instructions.
+// Pure: the setup checklist, what a store needs to quote US sales tax, in the order a merchant does
+// it. Each item is done or names its action: a fix when unambiguous, else instructions.
 import { locationOrigin } from "../service/origins/origins"
 import {
   NO_SELLING_CHANNEL,
@@ -82,7 +81,6 @@ function locationItem(input: SetupInput): SetupItem {
   const lacking = rows.filter((r) => !r.us.length)
   if (!lacking.length) return say(true, rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.map(nameOf))}`).join("; "))
   const names = list(lacking.map((r) => nameOf(r.channel)))
-  // a US location whose address is incomplete: only its owner can complete it
   const l = lacking.flatMap((r) => r.all).find((x) => lc(x.address?.country_code) === US)
   if (l)
     return say(
@@ -147,7 +145,7 @@ function connectionItem({ connection }: SetupInput): SetupItem {
   })
 }
 
-/** Pure: the checklist as the setup script prints it (one line per item, its action indented below). */
+/** The checklist as the setup script prints it. */
 export function formatChecklist(items: readonly SetupItem[]): string {
   return items
     .flatMap((i) => [
@@ -158,7 +156,7 @@ export function formatChecklist(items: readonly SetupItem[]): string {
     .join("\n")
 }
 
-/** Pure: the next fix `--fix` applies: the first offered, unless it was just applied (no progress: stop). */
+/** The next fix `--fix` applies: the first offered, unless it was just applied (no progress: stop). */
 export function nextFix(items: readonly SetupItem[], applied: readonly SetupFixId[]): SetupFixId | null {
   const next = items.find((i) => i.fix)?.fix?.id ?? null
   return next && applied[applied.length - 1] !== next ? next : null

@@ -1,17 +1,15 @@
-/** Pure: a fix id of the setup checklist turned into the exact records to create or change (./checklist.ts). */
+// Pure: a fix of the setup checklist as the records to create or change.
 import { setupChecklist } from "./checklist"
 import { channelLocations, coversUs, isUsOrigin, nameOf, shippingTemplates, usShippingOptions, usTaxRegion, usdPrice } from "./selectors"
 import type { SetupFixId, SetupInput } from "./types"
 
-/** The records a fix creates or changes, by kind. */
-export type FixPlan = NonNullable<ReturnType<typeof plan>>
-const ok = <P extends FixPlan>(p: P) => ({ ok: true as const, plan: p })
+export type FixPlan = ReturnType<typeof plan>
 
-/** Pure: the records a fix creates or changes, or why it does not apply (not offered on the list now). */
+/** The plan, or why the fix does not apply (not offered now). */
 export function planFix(input: SetupInput, fix: SetupFixId) {
   if (!setupChecklist(input).some((i) => i.fix?.id === fix))
     return { ok: false as const, reason: `the fix ${fix} is not offered now: its item is done or needs a choice (see the checklist)` }
-  return ok(plan(input, fix))
+  return { ok: true as const, plan: plan(input, fix) }
 }
 
 function plan(input: SetupInput, fix: SetupFixId) {

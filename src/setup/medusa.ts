@@ -1,6 +1,5 @@
-// The setup checklist against a running Medusa: reads what the checks need through Query (the pure
-// part is ./checklist.ts) and applies a fix through Medusa's workflows. Shared by the admin routes
-// and the setup script.
+// The setup checklist against a running Medusa: what the checks need read through Query, a fix
+// applied through Medusa's workflows. Shared by the admin routes and the setup script.
 import {
   batchLinksWorkflow,
   createLocationFulfillmentSetWorkflow,
@@ -52,7 +51,6 @@ const LOCATION_FIELDS = [
   ),
 ]
 
-/** The Tax Module's enabled providers of this plugin. */
 async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
   return (await scope.resolve(Modules.TAX).listTaxProviders({}, { take: null }))
     .filter((p) => p.is_enabled !== false && isSalesTaxProviderId(p.id))
@@ -60,7 +58,7 @@ async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
     .sort()
 }
 
-/** Does the default connection answer? The error scrubbed of the key, connection and service URL. */
+/** Does the default connection answer? The error scrubbed of the key, connection and URL. */
 async function pingConnection(scope: Scope): Promise<SetupInput["connection"]> {
   const options = getPluginOptions(scope)
   try {
@@ -83,7 +81,7 @@ interface ProductRow extends ProductTicFields {
     | null
 }
 
-/** The published products: channels, TIC on the default or not, the locations holding each managed inventory item. */
+/** The published products with their channels, whether on the default TIC, and their managed stock's locations. */
 async function readPublished(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
   const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
   const { rows, truncated } = await readProducts<ProductRow>(
@@ -109,23 +107,14 @@ async function readPublished(scope: Scope, defaultTic: number): Promise<{ produc
   return { products, truncated }
 }
 
-/** What the checks read, from Query, the Tax Module, the options and a ping. */
 async function readSetupInput(scope: Scope): Promise<SetupInput> {
   const options = getPluginOptions(scope)
+  const all = <T>(entity: string, fields: string[], filters = {}) => graph<T>(scope, { entity, fields, filters, pagination: ALL })
   const [regions, taxRegions, salesChannels, locations, providers, connection, products] = await Promise.all([
-    graph<SetupRegion>(scope, {
-      entity: "region",
-      fields: ["id", "name", "currency_code", "countries.iso_2", "payment_providers.id"],
-      pagination: ALL,
-    }),
-    graph<SetupTaxRegion>(scope, {
-      entity: "tax_region",
-      fields: ["id", "country_code", "province_code", "parent_id", "provider_id"],
-      filters: { country_code: "us" },
-      pagination: ALL,
-    }),
-    graph<SetupSalesChannel>(scope, { entity: "sales_channel", fields: ["id", "name", "is_disabled"], pagination: ALL }),
-    graph<SetupLocation>(scope, { entity: "stock_location", fields: LOCATION_FIELDS, pagination: ALL }),
+    all<SetupRegion>("region", ["id", "name", "currency_code", "countries.iso_2", "payment_providers.id"]),
+    all<SetupTaxRegion>("tax_region", ["id", "country_code", "province_code", "parent_id", "provider_id"], { country_code: "us" }),
+    all<SetupSalesChannel>("sales_channel", ["id", "name", "is_disabled"]),
+    all<SetupLocation>("stock_location", LOCATION_FIELDS),
     salesTaxProviderIds(scope),
     pingConnection(scope),
     readPublished(scope, options.defaultTic),
@@ -149,17 +138,12 @@ export async function readChecklist(scope: Scope): Promise<SetupItem[]> {
 }
 
 export class FixNotOffered extends Error {}
-/** Another fix held the lock for longer than the wait. */
 export class FixBusy extends Error {}
 
-/** The one lock of every setup fix (Medusa's Locking Module: across instances with a shared provider). */
 const SETUP_FIX_LOCK = "sales-tax:setup-fix"
 const FIX_LOCK_WAIT_SECONDS = 120
 
-/**
- * Applies one fix and returns the checklist after it. Each is planned inside the lock from what the
- * store holds then, so concurrent clicks make one of each record (the later one: FixNotOffered).
- */
+/** Applies one fix, planned inside the lock so concurrent clicks make one of each record; then the checklist. */
 export async function applySetupFix(container: MedusaContainer, fix: SetupFixId): Promise<{ applied: string; items: SetupItem[] }> {
   let held = false
   const applied = await container
@@ -181,10 +165,7 @@ export async function applySetupFix(container: MedusaContainer, fix: SetupFixId)
   return { applied, items: await readChecklist(container) }
 }
 
-/**
- * The fulfillment set a location's US zone goes into: the one an interrupted earlier run made, else
- * a new one under a store-unique name (a second location of the same name gets its id in it).
- */
+/** The fulfillment set for a location's US zone: one an interrupted run made, else a new one with a store-unique name. */
 async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
   const base = `US shipping from ${locationName}`
   const setsOf = async () => {
@@ -213,12 +194,11 @@ async function linkProviders(container: MedusaContainer, locationId: string, pro
     [Modules.STOCK_LOCATION]: { stock_location_id: locationId },
     [Modules.FULFILLMENT]: { fulfillment_provider_id: p },
   }))
-  // `delete` given, as Medusa's own fulfillment-providers route does: before 2.16 the workflow passes
-  // a missing `delete` on to its dismiss step as one undefined link, which throws
+  // `delete` given, as Medusa's own route does: before 2.16 a missing one reaches the dismiss step as an undefined link, which throws
   await batchLinksWorkflow(container).run({ input: { create, delete: [] } })
 }
 
-/** Runs a plan through Medusa's workflows; returns a sentence of what was done. */
+/** Runs a plan through Medusa's workflows; a sentence of what was done. */
 async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<string> {
   switch (plan.kind) {
     case "create_us_region": {
@@ -233,10 +213,8 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
       await updateTaxRegionsWorkflow(container).run({ input: [{ id: plan.taxRegionId, provider_id: plan.providerId }] })
       return `the US tax region (${plan.taxRegionId}) now uses ${plan.providerId}`
     case "create_us_location": {
-      const {
-        result: [location],
-      } = await createStockLocationsWorkflow(container).run({ input: { locations: [plan.location] } })
-      const id = location!.id
+      const { result } = await createStockLocationsWorkflow(container).run({ input: { locations: [plan.location] } })
+      const id = result[0]!.id
       if (plan.salesChannelIds.length)
         await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id, add: plan.salesChannelIds } })
       await linkProviders(container, id, plan.fulfillmentProviderIds)
@@ -246,7 +224,6 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
       await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: plan.locationId, add: plan.salesChannelIds } })
       return `linked ${plan.salesChannelIds.length} sales channel(s) to ${plan.locationId}`
     case "add_us_shipping": {
-      let created = 0
       for (const t of plan.targets) {
         await linkProviders(container, t.locationId, t.linkProviderIds)
         let zoneId = t.serviceZoneId
@@ -258,20 +235,15 @@ async function runPlan(container: MedusaContainer, plan: FixPlan): Promise<strin
           zoneId = zones[0]!.id
         }
         await createShippingOptionsWorkflow(container).run({
-          input: plan.options.map((o) => ({
-            name: o.name,
-            price_type: o.price_type,
-            provider_id: o.provider_id,
+          input: plan.options.map(({ amount, rules, ...o }) => ({
+            ...o,
             service_zone_id: zoneId!,
-            shipping_profile_id: o.shipping_profile_id,
-            type: o.type,
-            prices: [{ currency_code: "usd", amount: o.amount }],
-            rules: o.rules.map((r) => ({ attribute: r.attribute, operator: r.operator as "eq", value: r.value })),
+            prices: [{ currency_code: "usd", amount }],
+            rules: rules.map((r) => ({ ...r, operator: r.operator as "eq" })),
           })),
         })
-        created += plan.options.length
       }
-      return `created ${created} shipping option(s) for US addresses at ${plan.targets.map((t) => t.locationName).join(", ")}`
+      return `created ${plan.targets.length * plan.options.length} shipping option(s) for US addresses at ${plan.targets.map((t) => t.locationName).join(", ")}`
     }
   }
 }

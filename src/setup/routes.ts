@@ -26,32 +26,27 @@ const PingConnectionBody = z
 
 const checklist = (items: SetupItem[]) => ({ items, done: items.every((i) => i.done) })
 export type AdminSetupResponse = ReturnType<typeof checklist>
-/** `applied`: what the fix did. */
 export type AdminSetupFixResponse = AdminSetupResponse & { applied: string }
 
-/** GET /admin/sales-tax/settings: health, options in force (key redacted), TIC coverage, filing failures and pause. */
+/** GET /admin/sales-tax/settings */
 export async function getSettings(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json(await settingsOverview(req.scope))
 }
 
-/** GET /admin/sales-tax/setup: what the store needs to quote US sales tax, each item done or with its fix or instructions. */
+/** GET /admin/sales-tax/setup */
 export async function getSetup(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json(checklist(await readChecklist(req.scope)))
 }
 
-/**
- * POST /admin/sales-tax/setup/fix { fix }: one unambiguous fix through Medusa's workflows, then the
- * checklist. 409 when the checklist does not offer that fix now, or another fix held the lock past the wait.
- */
+/** POST /admin/sales-tax/setup/fix { fix } */
 export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const { fix } = bodyOf(req, AdminSetupFixBody)
   try {
     const { applied, items } = await applySetupFix(req.scope, fix)
     res.json({ applied, ...checklist(items) } satisfies AdminSetupFixResponse)
   } catch (e) {
-    if (e instanceof FixNotOffered) {
+    if (e instanceof FixNotOffered)
       return sendError(res, 409, MedusaError.Types.NOT_ALLOWED, e.message, [{ location: "body.fix", message: e.message, value: fix }])
-    }
     if (e instanceof FixBusy) return sendError(res, 409, MedusaError.Types.CONFLICT, e.message)
     throw e
   }
@@ -86,7 +81,7 @@ export async function getConnections(req: MedusaRequest, res: MedusaResponse): P
   res.json(await connectionViews(req.scope))
 }
 
-/** POST /admin/sales-tax/connections/ping { connection_id }: the service's ping on that connection; 404 for one not configured. */
+/** POST /admin/sales-tax/connections/ping { connection_id } */
 export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = parseOr400(req, res, PingConnectionBody, "body")
   if (!body) return

@@ -1,4 +1,4 @@
-/** Pure selectors of the setup checks: which region, tax region, channels, locations and options count. */
+// Pure: which region, tax region, channels, locations and shipping options the setup checks count.
 import type { Address } from "../service/contract"
 import { locationOrigin } from "../service/origins/origins"
 import type {
@@ -27,19 +27,18 @@ export function usRegion(regions: readonly SetupRegion[]): SetupRegion | undefin
   return regions.find((r) => (r.countries ?? []).some((c) => lc(c.iso_2) === US))
 }
 
-/** Pure: the US country-level tax region (no province, no parent), if any. */
+/** The US country-level tax region. */
 export function usTaxRegion(taxRegions: readonly SetupTaxRegion[]): SetupTaxRegion | undefined {
   return taxRegions.find((t) => lc(t.country_code) === US && !t.province_code && !t.parent_id)
 }
 
-/** Pure: a location whose address is a complete US address (an origin of its own). */
+/** A location with a complete US address. */
 export const isUsOrigin = (l: SetupLocation) => !!locationOrigin(l.address).origin
 export const coversUs = (z: SetupServiceZone) => (z.geo_zones ?? []).some((g) => lc(g.country_code) === US)
-/** Pure: a shipping option is a return option (rule is_return = true). */
 export const isReturnOption = (o: SetupShippingOption) =>
   (o.rules ?? []).some((r) => r.attribute === "is_return" && String(r.value).toLowerCase() === "true")
 
-/** Pure: the shipping options (not returns) of a location for US addresses. */
+/** A location's shipping options (not returns) for US addresses. */
 export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
   return (l.fulfillment_sets ?? [])
     .flatMap((f) => f.service_zones ?? [])
@@ -48,11 +47,7 @@ export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
     .filter((o) => !isReturnOption(o))
 }
 
-/**
- * Pure: for each selling channel (enabled, with a published product; every enabled one when not all
- * products were read), its locations and which of them are US origins. An empty channel, such as
- * Medusa's automatic "Default Sales Channel", needs no US location, shipping or stock.
- */
+/** Each enabled channel with a published product (any, when not all were read; an empty one needs nothing), its locations and US ones. */
 export function channelLocations(input: SetupInput) {
   const stocked = new Set(input.products.flatMap((p) => p.sales_channel_ids))
   return input.salesChannels
@@ -63,7 +58,7 @@ export function channelLocations(input: SetupInput) {
     })
 }
 
-/** Pure: the store's shipping options with a USD currency price, to be offered to US addresses (one per name). */
+/** The store's shipping options with a USD price, one per name, to offer to US addresses. */
 export function shippingTemplates(locations: readonly SetupLocation[]): SetupShippingOption[] {
   const seen = new Set<string>()
   const out: SetupShippingOption[] = []
@@ -76,11 +71,11 @@ export function shippingTemplates(locations: readonly SetupLocation[]): SetupShi
           seen.add(key)
           out.push(o)
         }
-  // by name, then id: the same list (and button label) whatever order Query answered in
+  // the same list (and button label) whatever order Query answered in
   return out.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
 }
 
-/** Pure: a shipping option's USD currency price (not a region's or a rule's), or null. */
+/** A shipping option's USD currency price (not a region's or a rule's), or null. */
 export function usdPrice(o: SetupShippingOption): number | null {
   const p = (o.prices ?? []).find((x) => lc(x.currency_code) === "usd" && !(x.price_rules ?? []).length)
   const n = p?.amount === null || p?.amount === undefined ? NaN : Number(p.amount)

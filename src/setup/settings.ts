@@ -77,7 +77,7 @@ async function failures(scope: Scope, scrub: Scrub) {
   return { available: true, items: items.slice(0, RECENT_FAILURES), error: undefined as string | undefined }
 }
 
-/** Records paused by a refused key (key-refused.ts) and the orders behind them; null when none. */
+/** Records paused by a refused key and the orders behind them; null when none. */
 export async function filingPaused(scope: Scope) {
   const svc = filingModule(scope)
   if (!svc) return null
@@ -90,14 +90,14 @@ export async function filingPaused(scope: Scope) {
   return {
     reason: KEY_REFUSED,
     message: KEY_REFUSED_MESSAGE,
-    /** Medusa orders waiting (an order's several service orders count once) */
+    /** an order's several service orders count once */
     orders: pausedOrderCount(rows),
     records: rows.length,
     nextAttemptAt: next ? new Date(next).toISOString() : null,
   }
 }
 
-/** The overview: connection health, the options in force (redacted), TIC coverage, recent failures, a refused key's pause. */
+/** The overview: connection health, the options in force (redacted), TIC coverage, recent failures, a pause. */
 export async function settingsOverview(scope: Scope) {
   const options = getPluginOptions(scope)
   const client = salesTaxClient(scope)

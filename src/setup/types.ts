@@ -1,4 +1,4 @@
-/** What the setup checks read (Query's rows) and what they answer (./checklist.ts). */
+// What the setup checks read (Query's rows) and what they answer.
 import type { Address } from "../service/contract"
 import type { LocationAddressLike } from "../service/origins/origins"
 
@@ -20,14 +20,12 @@ export interface SetupTaxRegion {
 
 export type SetupSalesChannel = { id: string; name?: string | null; is_disabled?: boolean | null }
 
-/** A published product: its channels, whether its TIC is the default, its stock per inventory item. */
 export interface SetupProduct {
   id: string
   title: string
   sales_channel_ids: string[]
-  /** its effective TIC is the plugin's default: no TIC on the product, its type or a category */
   on_default_tic: boolean
-  /** the inventory items of its variants that manage inventory, each with the locations holding a level of it */
+  /** its variants' managed inventory items, each with the locations holding a level of it */
   inventory: { id: string; location_ids: string[] }[]
 }
 
@@ -58,18 +56,16 @@ export interface SetupLocation {
   fulfillment_sets?: { id: string; name?: string | null; type?: string | null; service_zones?: SetupServiceZone[] | null }[] | null
 }
 
-/** What the checks read: Query's rows, the Tax Module's providers of this plugin, the options, a ping. */
 export interface SetupInput {
   regions: SetupRegion[]
   taxRegions: SetupTaxRegion[]
   salesTaxProviderIds: string[]
   salesChannels: SetupSalesChannel[]
   locations: SetupLocation[]
-  /** the published products (up to a bound: `productsTruncated` when there were more) */
+  /** the published products, up to a bound */
   products: SetupProduct[]
   productsTruncated: boolean
   defaultTic: number
-  /** the fallback ship-from address */
   origin: Address
   connection: { ok: boolean; error?: string | null }
 }
@@ -89,10 +85,9 @@ export interface SetupItem {
   id: SetupCheckId
   title: string
   done: boolean
-  /** what is there, or what is missing */
   detail: string
   /** the unambiguous action (a button) */
   fix?: { id: SetupFixId; label: string }
-  /** the action when it needs a person's choice: what to do and where */
+  /** the action that needs a person's choice */
   help?: { text: string; href?: string }
 }

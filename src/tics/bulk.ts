@@ -1,21 +1,11 @@
-/**
- * TICs for a whole catalogue at once (Settings → Sales Tax → TICs): the products as CSV (what each
- * has set and what it resolves to), and a CSV that sets TICs on products, product types or
- * categories by id or handle. Pure: parsing, the plan (changes, unchanged, refused with row, column
- * and reason) and the export text. The Medusa side is ./medusa.ts.
- */
+// Bulk TICs, pure part: the products' export CSV, and an import CSV setting TICs on products, types
+// or categories by id or handle, planned as changes, unchanged and refused lines. Medusa side: ./medusa.ts.
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../core/csv"
 import type { MovedTic, TicTargetType } from "../modules/sales-tax/service"
 
-export type BulkTarget = TicTargetType
-
-/**
- * Limits of one import (a hostile or runaway file is refused whole, with the reason). `tics`: the
- * different TICs one file may name, each a paid search at the service; it stays within the TIC
- * lookup cache, so a preview then an apply asks the service once.
- */
+/** A file past a limit is refused whole. `tics`: each is a paid search, kept within the lookup cache. */
 export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, tics: 1_000 } as const
 
 export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
@@ -25,34 +15,26 @@ export interface ExportProduct {
   handle: string | null
   title: string | null
   productType: string | null
-  /** category handles, most specific first */
   categories: string[]
-  /** the TIC set on the product itself, or null */
+  /** set on the product itself */
   tic: number | null
   resolvedTic: number
-  /** product, product_type, product_category or default */
   resolvedFrom: string
 }
 
-/** The export: a header and one line per product, CRLF line ends, formula-looking cells defused. */
+/** CRLF line ends, formula-looking cells defused. */
 export function exportCsv(products: readonly ExportProduct[]): string {
-  const lines = [EXPORT_COLUMNS.join(",")]
-  for (const p of products) {
-    lines.push(
-      [p.id, p.handle, p.title, p.productType, p.categories.join("|"), p.tic, p.resolvedTic, p.resolvedFrom]
-        .map((v) => csvField(v === undefined ? null : v))
-        .join(","),
-    )
-  }
-  return lines.join("\r\n") + "\r\n"
+  const lines = products.map((p) =>
+    [p.id, p.handle, p.title, p.productType, p.categories.join("|"), p.tic, p.resolvedTic, p.resolvedFrom].map(csvField).join(","),
+  )
+  return [EXPORT_COLUMNS.join(","), ...lines].join("\r\n") + "\r\n"
 }
 
-/** One usable line of an import file. */
 export interface ImportRow {
-  /** the line number in the file (the header is line 1) */
+  /** the line in the file (the header is line 1) */
   row: number
-  target: BulkTarget
-  /** a Medusa id (prod_…, ptyp_…, pcat_…) or, when `by` is "handle", a handle (a type's value) */
+  target: TicTargetType
+  /** an id, or when `by` is "handle" a handle (a type's value) */
   ref: string
   by: "id" | "handle"
   /** null: clear the target's TIC */
@@ -65,31 +47,23 @@ export interface Refusal {
   reason: string
 }
 
-const ID_PREFIX: Record<BulkTarget, string> = { product: "prod_", product_type: "ptyp_", product_category: "pcat_" }
-// a Map: a cell such as `__proto__` or `constructor` is an unknown target, not an Object member
-const TARGET_ALIASES = new Map<string, BulkTarget>([
-  ["product", "product"],
-  ["product_type", "product_type"],
-  ["product-type", "product_type"],
-  ["type", "product_type"],
-  ["product_category", "product_category"],
-  ["product-category", "product_category"],
-  ["category", "product_category"],
-])
+const ID_PREFIX: Record<TicTargetType, string> = { product: "prod_", product_type: "ptyp_", product_category: "pcat_" }
+// each target by name, dashed and short; a Map: a cell such as `__proto__` is an unknown target, not an Object member
+const TARGET_ALIASES = new Map(
+  (Object.keys(ID_PREFIX) as TicTargetType[]).flatMap((t) =>
+    [t, t.replace("_", "-"), t.replace("product_", "")].map((a) => [a, t] as const),
+  ),
+)
 
 // A cell the export defused (a leading ') is read back as written before the quote
 const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
-/**
- * Reads an import file: a header naming `tic` and `id` or `handle` (`target` optional, default
- * product; other columns ignored), then one line per target; an empty `tic` clears it. Every
- * refused line says its line, column and reason; an unreadable file is one refusal at line 1.
- */
+/** Reads an import: a header with `tic` and `id` or `handle` (`target` optional, default product); an empty `tic` clears. */
 export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal[] } {
-  if (Buffer.byteLength(text, "utf8") > IMPORT_LIMITS.bytes)
-    return { rows: [], refused: [{ row: 1, column: "file", reason: `the file is larger than ${IMPORT_LIMITS.bytes / 1024 / 1024} MB` }] }
+  const whole = (reason: string, column = "file", row = 1) => ({ rows: [], refused: [{ row, column, reason }] })
+  if (Buffer.byteLength(text, "utf8") > IMPORT_LIMITS.bytes) return whole(`the file is larger than ${IMPORT_LIMITS.bytes / 1024 / 1024} MB`)
   let records: { record: string[]; info: { lines: number } }[]
   try {
     // info: each record's line in the file (blank lines are skipped but still counted)
@@ -103,15 +77,10 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
       record_delimiter: ["\r\n", "\n", "\r"],
     }) as unknown as typeof records
   } catch (e) {
-    const line = (e as { lines?: number }).lines
-    return {
-      rows: [],
-      refused: [{ row: line ?? 1, column: "file", reason: `not a readable CSV file: ${(e as Error).message.split("\n")[0]}` }],
-    }
+    return whole(`not a readable CSV file: ${(e as Error).message.split("\n")[0]}`, "file", (e as { lines?: number }).lines ?? 1)
   }
-  if (records.length === 0) return { rows: [], refused: [{ row: 1, column: "file", reason: "the file is empty" }] }
-  if (records.length - 1 > IMPORT_LIMITS.rows)
-    return { rows: [], refused: [{ row: 1, column: "file", reason: `more than ${IMPORT_LIMITS.rows} lines: split the file` }] }
+  if (records.length === 0) return whole("the file is empty")
+  if (records.length - 1 > IMPORT_LIMITS.rows) return whole(`more than ${IMPORT_LIMITS.rows} lines: split the file`)
   const header = records[0]!.record.map((h) => h.toLowerCase())
   const missing: Refusal[] = []
   if (!header.includes("tic")) missing.push({ row: 1, column: "tic", reason: "the header has no tic column" })
@@ -129,10 +98,13 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
     if (!("ref" in r)) refused.push(r)
     else if (first !== undefined)
       refused.push({ row: r.row, column: r.by, reason: `the same ${r.target.replace("_", " ")} as line ${first}` })
-    else if (r.tic !== null && !tics.has(r.tic) && tics.size === IMPORT_LIMITS.tics) {
-      const reason = `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`
-      return { rows: [], refused: [{ row: r.row, column: "tic", reason }] }
-    } else {
+    else if (r.tic !== null && !tics.has(r.tic) && tics.size === IMPORT_LIMITS.tics)
+      return whole(
+        `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`,
+        "tic",
+        r.row,
+      )
+    else {
       seen.set(`${r.target}|${r.by}|${r.ref}`, r.row)
       if (r.tic !== null) tics.add(r.tic)
       rows.push(r)
@@ -141,7 +113,6 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
   return { rows, refused }
 }
 
-/** One line of an import file read on its own: the row, or why it is refused. */
 function importLine(rec: string[], row: number, header: string[]): ImportRow | Refusal {
   const cell = (name: string) => (header.includes(name) ? undefuse(rec[header.indexOf(name)] ?? "") : "")
   const bad = rec.findIndex((c) => CONTROL.test(c) || c.length > IMPORT_LIMITS.cell)
@@ -161,39 +132,27 @@ function importLine(rec: string[], row: number, header: string[]): ImportRow | R
   return { row, target, ref: id || handle, by: id ? "id" : "handle", tic: rawTic === "" ? null : Number(rawTic) }
 }
 
-/** What a line changes once its target is found: the target's id, its TIC now and the TIC asked. */
 export interface PlannedChange {
   row: number
-  target: BulkTarget
+  target: TicTargetType
   targetId: string
-  /** the id or handle as the file gave it */
   ref: string
   from: number | null
   to: number | null
 }
 
-/** What the service says of a TIC: known, unknown, or not asked (down). */
 export type TicVerdict = "known" | "unknown" | "unverified"
 
-export interface ImportPlan {
-  changes: PlannedChange[]
-  unchanged: number
-  refused: Refusal[]
-  /** the plan's fingerprint: an apply naming it is refused when its own plan differs (a TIC changed since) */
-  hash: string
-}
+/** `hash`: an apply naming it is refused when its own plan differs. */
+export type ImportPlan = ReturnType<typeof planImport>
 
-/**
- * The plan of an import: each line whose target exists and whose TIC the service knows is a change
- * (or unchanged); the rest are refused with the reason. `targets` resolves `${target}|${by}|${ref}`
- * to an id; `current` holds each target's TIC; `verdicts` the service's answer per TIC.
- */
+/** `targets`: `${target}|${by}|${ref}` → id; `current`: each target's TIC; `verdicts`: the service's word per TIC. */
 export function planImport(
   parsed: { rows: readonly ImportRow[]; refused: readonly Refusal[] },
   targets: ReadonlyMap<string, string>,
   current: ReadonlyMap<string, number>,
   verdicts: ReadonlyMap<number, TicVerdict>,
-): ImportPlan {
+) {
   const changes: PlannedChange[] = []
   const refused: Refusal[] = [...parsed.refused]
   const claimed = new Map<string, number>()
@@ -210,19 +169,14 @@ export function planImport(
       continue
     }
     claimed.set(`${r.target}|${targetId}`, r.row)
-    if (r.tic !== null) {
-      const v = verdicts.get(r.tic)
-      if (v !== "known") {
-        refused.push({
-          row: r.row,
-          column: "tic",
-          reason:
-            v === "unknown"
-              ? `TIC ${r.tic} is not in the service's TIC list`
-              : `the service could not be asked about TIC ${r.tic}: try again when it answers`,
-        })
-        continue
-      }
+    const verdict = r.tic === null ? "known" : verdicts.get(r.tic)
+    if (verdict !== "known") {
+      const reason =
+        verdict === "unknown"
+          ? `TIC ${r.tic} is not in the service's TIC list`
+          : `the service could not be asked about TIC ${r.tic}: try again when it answers`
+      refused.push({ row: r.row, column: "tic", reason })
+      continue
     }
     const from = current.get(targetId) ?? null
     if (from === r.tic) unchanged++
@@ -235,7 +189,7 @@ export function planImport(
   return { changes, unchanged, refused, hash }
 }
 
-/** Pure: the lines whose target the write found with another TIC than planned, with what it has now. */
+/** The lines whose target the write found with another TIC than planned. */
 export function changedSincePlan(changes: readonly PlannedChange[], moved: readonly MovedTic[]): Refusal[] {
   const now = new Map(moved.map((m) => [`${m.target_type}|${m.target_id}`, m.now]))
   return changes.flatMap((c) => {

@@ -1,7 +1,6 @@
-// TIC lookups of the admin routes, answered by the Sales Tax Service's TIC search: a TIC is known
-// when the search for its number returns it, or when an admin search of this app returned it.
-// Answers are cached per (base URL, connection, TIC), concurrent lookups share one call, failures
-// are not cached; the checkout client's short timeout applies, since an admin waits on them.
+// TIC lookups of the admin routes: a TIC is known when the service's search for its number, or an
+// admin's search here, returned it. Cached per (base URL, connection, TIC), concurrent lookups share
+// one call, failures are not cached; the checkout client's short timeout, since an admin waits.
 import { LRUCache } from "lru-cache"
 import type { TicResult } from "../service/contract"
 import { SalesTaxError, type SalesTaxClient } from "../service/client"
@@ -12,17 +11,13 @@ import { runtimeSlot } from "../runtime"
 
 export interface TicInfo {
   ticId: number
-  /** Label from the Sales Tax Service; null when it does not know the code or cannot be asked. */
+  /** null when the service does not know the code or cannot be asked */
   label: string | null
 }
 
-/** known: the service has it (with its label); unknown: the service answered without it. */
 type Answer = { known: true; label: string } | { known: false }
 
-/**
- * The outcome of one lookup. `unverified`: the service could not be asked (down, slow, throttled);
- * the caller accepts the TIC and says so (`TIC_UNVERIFIED_WARNING`).
- */
+/** `unverified`: the service could not be asked; the caller accepts the TIC and says so (TIC_UNVERIFIED_WARNING). */
 export type TicLookup =
   | { status: "known"; ticId: number; label: string }
   | { status: "unknown"; ticId: number }
@@ -46,19 +41,7 @@ const cacheOf = runtimeSlot(
     }),
 )
 
-type Scope = Pick<PluginOptions, "baseUrl" | "connectionId">
-
-function keyOf(o: Scope, ticId: number): string {
-  return `${o.baseUrl}|${o.connectionId}|${ticId}`
-}
-
-/** The service could not answer (network, timeout, 429, 5xx): not a verdict on the TIC. */
-export function serviceUnavailable(e: unknown): e is SalesTaxError {
-  return (
-    e instanceof SalesTaxError &&
-    (e.code === "timeout" || e.code === "network" || e.status === 429 || (e.status !== null && e.status >= 500))
-  )
-}
+const keyOf = (o: PluginOptions, ticId: number) => `${o.baseUrl}|${o.connectionId}|${ticId}`
 
 /** Looks one TIC up at the service (cached); other service failures throw as SalesTaxError. */
 export async function lookupTic(options: PluginOptions, ticId: number): Promise<TicLookup> {
@@ -67,7 +50,9 @@ export async function lookupTic(options: PluginOptions, ticId: number): Promise<
   try {
     answer = await cacheOf().fetch(key, { context: getCheckoutClient(options) })
   } catch (e) {
-    if (serviceUnavailable(e)) return { status: "unverified", ticId, reason: e.code === "http" ? `status ${e.status}` : e.code }
+    // the service could not answer (network, timeout, 429, 5xx): not a verdict on the TIC
+    const down = e instanceof SalesTaxError && (e.code === "timeout" || e.code === "network" || e.status === 429 || (e.status ?? 0) >= 500)
+    if (down) return { status: "unverified", ticId, reason: e.code === "http" ? `status ${e.status}` : e.code }
     // a search remembered this TIC while the lookup was in flight: lru-cache aborts the fetch it
     // replaces (Error "replaced"); the search's answer stands
     answer = cacheOf().get(key)
@@ -82,7 +67,6 @@ export function rememberTics(options: PluginOptions, results: readonly TicResult
   for (const r of results) cacheOf().set(keyOf(options, r.ticId), { known: true, label: r.label })
 }
 
-/** A TIC with the service's label (null when the service does not know it or cannot be asked). */
 export async function ticInfo(scope: MedusaContainer, ticId: number): Promise<TicInfo> {
   const r = await lookupTic(getPluginOptions(scope), ticId).catch(() => null) // a display label never fails a page
   return { ticId, label: r?.status === "known" ? r.label : null }

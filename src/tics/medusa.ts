@@ -1,8 +1,5 @@
-/**
- * Bulk TICs, Medusa side: the export's products, an import's references and TICs checked, and the
- * apply: a background job writing the plan in ONE transaction (nothing half-applied), one import
- * at a time across instances. The pure part is ./bulk.ts.
- */
+// Bulk TICs, Medusa side: the export, an import's references and TICs checked, and the apply: a
+// background job writing the plan in ONE transaction, one import at a time across instances.
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
@@ -12,7 +9,7 @@ import { graph, type QueryScope } from "../query"
 import { assignedTics, productTicRow, ticModule, type ProductTicFields, type TicModule } from "./product-tics"
 import { resolveProductTic } from "./tic-resolution"
 import { SALES_TAX_MODULE } from "../constants"
-import type { SalesTaxModuleService } from "../modules/sales-tax/service"
+import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
 import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
@@ -22,9 +19,9 @@ import {
   exportCsv,
   parseImport,
   planImport,
-  type BulkTarget,
   type ExportProduct,
   type ImportPlan,
+  type ImportRow,
   type PlannedChange,
   type Refusal,
   type TicVerdict,
@@ -39,7 +36,6 @@ interface ExportFields extends ProductTicFields {
   categories?: { id: string; mpath?: string | null; handle?: string | null }[] | null
 }
 
-/** Every product as the export's CSV (pages of 1,000 through Query). */
 export async function exportProductsCsv(scope: QueryScope, defaultTic: number): Promise<string> {
   const out: ExportProduct[] = []
   for (let skip = 0; ; skip += PAGE) {
@@ -67,89 +63,58 @@ export async function exportProductsCsv(scope: QueryScope, defaultTic: number): 
   }
 }
 
-const ENTITY: Record<BulkTarget, { entity: string; handle: string }> = {
-  product: { entity: "product", handle: "handle" },
-  product_type: { entity: "product_type", handle: "value" },
-  product_category: { entity: "product_category", handle: "handle" },
-}
+/** The field a file's `handle` column names, per target. */
+const HANDLE: Record<TicTargetType, string> = { product: "handle", product_type: "value", product_category: "handle" }
 
 const chunks = <T>(xs: readonly T[], n: number): T[][] =>
   Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n))
 
-/** `${target}|${by}|${ref}` → the target's id, for every reference the file names that Medusa has. */
-async function resolveTargets(
-  scope: QueryScope,
-  refs: readonly { target: BulkTarget; by: "id" | "handle"; ref: string }[],
-): Promise<Map<string, string>> {
-  const found = new Map<string, string>()
-  for (const target of Object.keys(ENTITY) as BulkTarget[]) {
-    for (const by of ["id", "handle"] as const) {
-      const wanted = [...new Set(refs.filter((r) => r.target === target && r.by === by).map((r) => r.ref))]
-      const field = by === "id" ? "id" : ENTITY[target].handle
-      for (const part of chunks(wanted, PAGE)) {
-        const rows = await graph<Record<string, string>>(scope, {
-          entity: ENTITY[target].entity,
-          fields: ["id", field],
-          filters: { [field]: part },
-        })
-        for (const row of rows) found.set(`${target}|${by}|${row[field]}`, row.id!)
-      }
-    }
-  }
-  return found
-}
-
-/** The salesTax module for a route: the plugin registers it, so its absence is a broken install. */
+/** The salesTax module; the plugin registers it, so its absence is a broken install. */
 export function requireTicModule(scope: QueryScope): TicModule {
   const svc = ticModule(scope)
   if (!svc) throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "the salesTax module is not registered")
   return svc
 }
 
-/** The TIC set on each target id now. */
-async function currentTics(scope: QueryScope, ids: Map<BulkTarget, string[]>): Promise<Map<string, number>> {
+/** For each reference Medusa has, `${target}|${by}|${ref}` → its id (`targets`), and each such id's TIC now (`current`). */
+async function readTargets(scope: QueryScope, refs: readonly ImportRow[]) {
   const svc = requireTicModule(scope)
-  const out = new Map<string, number>()
-  for (const [target, list] of ids) {
-    for (const part of chunks(list, PAGE)) for (const [id, tic] of Object.entries(await svc.getTics(target, part))) out.set(id, tic)
+  const targets = new Map<string, string>()
+  const current = new Map<string, number>()
+  for (const target of Object.keys(HANDLE) as TicTargetType[]) {
+    for (const by of ["id", "handle"] as const) {
+      const wanted = [...new Set(refs.filter((r) => r.target === target && r.by === by).map((r) => r.ref))]
+      const field = by === "id" ? "id" : HANDLE[target]
+      for (const part of chunks(wanted, PAGE)) {
+        const rows = await graph<Record<string, string>>(scope, { entity: target, fields: ["id", field], filters: { [field]: part } })
+        for (const row of rows) targets.set(`${target}|${by}|${row[field]}`, row.id!)
+        const tics = await svc.getTics(
+          target,
+          rows.map((r) => r.id!),
+        )
+        for (const [id, tic] of Object.entries(tics)) current.set(id, tic)
+      }
+    }
   }
-  return out
+  return { targets, current }
 }
 
-/** The service's word on each TIC (one cached lookup per distinct TIC, four at a time). */
+/** The service's word on each distinct TIC (cached lookups, four at a time). */
 export async function verdictsOf(options: PluginOptions, tics: readonly number[]): Promise<Map<number, TicVerdict>> {
   const limit = pLimit(4)
-  const out = new Map<number, TicVerdict>()
-  await Promise.all(
-    [...new Set(tics)].map((t) =>
-      limit(async () => {
-        try {
-          out.set(t, (await lookupTic(options, t)).status)
-        } catch {
-          out.set(t, "unverified") // refused credentials and the like: the line cannot be checked now
-        }
-      }),
-    ),
-  )
-  return out
+  // a failure (refused credentials and the like): the line cannot be checked now
+  const verdict = (t: number) =>
+    lookupTic(options, t).then(
+      (r) => r.status,
+      (): TicVerdict => "unverified",
+    )
+  return new Map(await Promise.all([...new Set(tics)].map(async (t) => [t, await limit(verdict, t)] as const)))
 }
 
-/** The dry run of an import: what it would change, what is unchanged, and every refused line. */
 export async function previewImport(scope: QueryScope, options: PluginOptions, csv: string): Promise<ImportPlan> {
   const parsed = parseImport(csv)
-  const targets = await resolveTargets(scope, parsed.rows)
-  const ids = new Map<BulkTarget, string[]>()
-  for (const r of parsed.rows) {
-    const id = targets.get(`${r.target}|${r.by}|${r.ref}`)
-    if (id) ids.set(r.target, [...(ids.get(r.target) ?? []), id])
-  }
-  const [current, verdicts] = await Promise.all([
-    currentTics(scope, ids),
-    verdictsOf(
-      options,
-      parsed.rows.flatMap((r) => (r.tic === null ? [] : [r.tic])),
-    ),
-  ])
+  const tics = parsed.rows.flatMap((r) => (r.tic === null ? [] : [r.tic]))
+  const [{ targets, current }, verdicts] = await Promise.all([readTargets(scope, parsed.rows), verdictsOf(options, tics)])
   return planImport(parsed, targets, current, verdicts)
 }
 
@@ -159,11 +124,10 @@ export interface TicImportJob {
   total: number
   done: number
   error: string | null
-  /** lines not written: their target's TIC changed after the plan (another import or a single edit) */
+  /** lines not written: their target's TIC changed after the plan */
   changed: Refusal[]
 }
 
-/** The one lock of the imports (Medusa's Locking Module: across instances with a shared provider). */
 export const TIC_IMPORT_LOCK = "sales-tax:tic-import"
 /** How long a crashed instance's import can hold the lock. */
 const TIC_IMPORT_LOCK_EXPIRE_S = 60 * 60
@@ -176,35 +140,26 @@ export function currentTicImport(): TicImportJob | null {
   return job ? { ...job } : null
 }
 
-type ApplyModule = Pick<SalesTaxModuleService, "applyTicChanges">
-
-/**
- * Starts applying `changes` in the background under the imports' lock; a change whose target's
- * TIC is no longer its `from` is not written and is reported on the job.
- */
-export async function startTicImport(
-  container: MedusaContainer,
-  changes: readonly PlannedChange[],
-): Promise<{ ok: true; job: TicImportJob } | { ok: false; job: TicImportJob | null }> {
-  const running = imports().job
-  if (running?.status === "running") return { ok: false, job: { ...running } }
+/** Starts applying `changes` in the background (null while another import runs); one whose target moved is reported, not written. */
+export async function startTicImport(container: MedusaContainer, changes: readonly PlannedChange[]): Promise<TicImportJob | null> {
+  if (imports().job?.status === "running") return null
   const locking = container.resolve(Modules.LOCKING)
   const ownerId = `tic-import-${randomUUID()}`
   try {
     await locking.acquire(TIC_IMPORT_LOCK, { ownerId, expire: TIC_IMPORT_LOCK_EXPIRE_S })
   } catch {
-    return { ok: false, job: currentTicImport() } // another instance's import
+    return null // another instance's import
   }
   const mine: TicImportJob = { id: `stti_${randomUUID()}`, status: "running", total: changes.length, done: 0, error: null, changed: [] }
   imports().job = mine
-  const svc = container.resolve<ApplyModule>(SALES_TAX_MODULE)
+  const svc = container.resolve<Pick<SalesTaxModuleService, "applyTicChanges">>(SALES_TAX_MODULE)
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const rows = changes.map((c) => ({ target_type: c.target, target_id: c.targetId, tic: c.to, from: c.from }))
   void svc
     .applyTicChanges(rows, (done) => void (mine.done = done))
     .then(
       (moved) => {
-        // the checkout's product TICs are read again (after the commit, not only inside the transaction)
+        // after the commit, not only inside the transaction
         ticAssignmentsChanged(runtimeOf(container))
         mine.changed = changedSincePlan(changes, moved)
         mine.done = mine.total
@@ -220,5 +175,5 @@ export async function startTicImport(
       },
     )
     .finally(() => locking.release(TIC_IMPORT_LOCK, { ownerId }).catch(() => undefined))
-  return { ok: true, job: { ...mine } }
+  return { ...mine }
 }

@@ -1,6 +1,5 @@
-// The product → TIC answers of the tax-line context hook, kept across cart changes for a short
-// time. Dropped whole when a TIC is written in this process (tic-generation.ts); the time bound
-// covers another instance's change and a product moved to another type or category.
+// The tax-line hook's product → TIC answers, kept briefly across cart changes. Dropped when a TIC is
+// written in this process; the time bound covers another instance's change and a product moved.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../query"
@@ -10,20 +9,17 @@ import { runtimeOf, runtimeSlot } from "../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 
-/**
- * A product's TIC under one default TIC, read under one count of TIC assignment changes
- * (tic-generation.ts); `null`: Medusa has no such product (the caller uses the default).
- */
+/** Read under one default TIC and one count of TIC assignment changes; `null`: Medusa has no such product. */
 type Entry = { defaultTic: number; generation: number; value: ProductTic | null }
 
 const cacheOf = runtimeSlot("productTics", () => new LRUCache<string, Entry>({ max: 5000, ttl: PRODUCT_TIC_TTL_MS }))
 
-/** Forgets every product's TIC (tests; a TIC assignment change does it through ticAssignmentsChanged). */
+/** For tests. */
 export function clearProductTicCache(): void {
   cacheOf().clear()
 }
 
-/** resolveProductTics (src/tics/product-tics.ts) through the cache: only products not known are read. */
+/** resolveProductTics through the cache: only products not known are read. */
 export async function cachedProductTics(
   scope: QueryScope,
   productIds: readonly string[],

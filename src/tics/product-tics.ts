@@ -1,16 +1,13 @@
-/**
- * Product → TIC, the one Medusa-side resolver: reads the products' type and categories through
- * Query and the assignments from the salesTax module, and resolves each with resolveProductTic.
- */
+// Product → TIC, the one Medusa-side resolver: the products' type and categories through Query, the
+// assignments from the salesTax module, each resolved with resolveProductTic.
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import { SALES_TAX_MODULE } from "../constants"
 import { graph, type QueryScope } from "../query"
 import { ancestry, resolveProductTic, type AssignedTics, type ProductTic, type ProductTicRow } from "./tic-resolution"
 
-/** The part of the salesTax module that holds TIC assignments. */
 export type TicModule = Pick<SalesTaxModuleService, "getTics" | "setTic">
 
-/** The salesTax module (TIC assignments), or null when the app has not registered it. */
+/** The salesTax module, or null when the app has not registered it. */
 export function ticModule(scope: QueryScope): TicModule | null {
   try {
     return scope.resolve<TicModule | undefined>(SALES_TAX_MODULE, { allowUnregistered: true }) ?? null
@@ -19,7 +16,6 @@ export function ticModule(scope: QueryScope): TicModule | null {
   }
 }
 
-/** The Query fields a product's TIC depends on (ProductTicFields). */
 export const PRODUCT_TIC_FIELDS = ["id", "type_id", "categories.id", "categories.mpath"] as const
 
 /** Products through Query, oldest first, in pages of 500 up to 10,000 (`truncated`: there were more). */
@@ -42,14 +38,12 @@ export async function readProducts<T>(
   }
 }
 
-/** A product row read with PRODUCT_TIC_FIELDS. */
 export interface ProductTicFields {
   id: string
   type_id?: string | null
   categories?: { id: string; mpath?: string | null }[] | null
 }
 
-/** Pure: the row as resolveProductTic takes it. */
 export function productTicRow(p: ProductTicFields): ProductTicRow {
   return { id: p.id, typeId: p.type_id ?? null, categories: (p.categories ?? []).map((c) => ({ id: c.id, mpath: c.mpath ?? null })) }
 }
@@ -72,7 +66,7 @@ export async function assignedTics(scope: QueryScope, rows: readonly ProductTicR
   return { product, productType, productCategory }
 }
 
-/** The TIC of each product already read (with PRODUCT_TIC_FIELDS), by product id. */
+/** The TIC of each product already read, by product id. */
 export async function resolveLoadedProductTics(
   scope: QueryScope,
   rows: readonly ProductTicRow[],
@@ -82,10 +76,7 @@ export async function resolveLoadedProductTics(
   return new Map(rows.map((r) => [r.id, resolveProductTic(r, assigned, defaultTic)]))
 }
 
-/**
- * The TIC of each product, by product id. A product Medusa does not have (deleted) is absent: the
- * caller uses the default TIC for it. Without the salesTax module every product has the default.
- */
+/** The TIC of each product by id; a product Medusa does not have (deleted) is absent: the caller uses the default. */
 export async function resolveProductTics(
   scope: QueryScope,
   productIds: readonly string[],

@@ -10,7 +10,7 @@ import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"
 import { notAField } from "../http/validate"
 import { IMPORT_LIMITS, type PlannedChange } from "./bulk"
 import { MIN_ACCEPT_ALL } from "./classify/combine"
-import { acceptedSuggestions, applyChanges, listUnclassified, pickedChanges } from "./classify/medusa"
+import { acceptedSuggestions, listUnclassified, pickedChanges } from "./classify/medusa"
 import { currentTicImport, exportProductsCsv, previewImport, startTicImport } from "./medusa"
 import { rememberTics } from "./lookup"
 
@@ -26,7 +26,6 @@ export const AdminTicImportBody = z
 // mode "all" applies nothing when any line is refused; "valid_rows" applies the valid lines only
 export const AdminTicApplyBody = AdminTicImportBody.extend({
   mode: z.enum(["all", "valid_rows"], { error: 'mode must be "all" or "valid_rows"' }).default("all"),
-  /** the preview's `plan.hash`: the apply is refused when its own plan differs (a TIC changed since) */
   preview_hash: z
     .string({ error: "preview_hash must be the preview's plan.hash" })
     .regex(/^[0-9a-f]{64}$/, "preview_hash must be the preview's plan.hash (64 hexadecimal characters)")
@@ -50,8 +49,7 @@ export const AdminUnclassifiedQuery = z
   })
   .catchall(notAField)
 
-// the products picked, each with its TIC (a suggestion, an alternative or a searched one), or
-// every suggestion at or above `min_confidence`
+// the products picked, each with its TIC, or every suggestion at or above `min_confidence`
 export const AdminUnclassifiedApplyBody = z
   .object({
     items: z
@@ -78,15 +76,14 @@ export const AdminUnclassifiedApplyBody = z
     path: ["items"],
   })
 
-/** POST /admin/sales-tax/tics/search { query, limit?, cursor? }: natural-language TIC search at the service. */
+/** POST /admin/sales-tax/tics/search { query, limit?, cursor? } */
 export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
   rememberTics(getPluginOptions(req.scope), r.results) // the admin sets TICs picked from these
-  const out: AdminTicSearchResponse = { query: r.query, results: r.results, nextCursor: r.nextCursor }
-  res.json(out)
+  res.json({ query: r.query, results: r.results, nextCursor: r.nextCursor } satisfies AdminTicSearchResponse)
 }
 
-/** GET /admin/sales-tax/tics/export: every product as CSV (its TIC, the one it resolves to and from where), formulas defused. */
+/** GET /admin/sales-tax/tics/export */
 export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const csv = await exportProductsCsv(req.scope, getPluginOptions(req.scope).defaultTic)
   res.setHeader("content-type", "text/csv; charset=utf-8")
@@ -94,16 +91,12 @@ export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promi
   res.status(200).send(csv)
 }
 
-/** POST /admin/sales-tax/tics/import { csv }: the dry run: changes (from → to), unchanged, refused lines located. Writes nothing. */
+/** POST /admin/sales-tax/tics/import { csv }: the dry run; writes nothing. */
 export async function previewTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json({ plan: await previewImport(req.scope, getPluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
 }
 
-/**
- * POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a
- * preview is never trusted), applied in the background in one transaction. 422 under mode "all"
- * with refused lines; 409 when the plan differs from the preview's or another import runs; 202 with the job.
- */
+/** POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a preview is never trusted). */
 export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminTicApplyBody)
   const plan = await previewImport(req.scope, getPluginOptions(req.scope), body.csv)
@@ -112,22 +105,16 @@ export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): P
     return sendError(res, 409, MedusaError.Types.CONFLICT, message, [{ location: "body.preview_hash", message }])
   }
   if (body.mode === "all" && plan.refused.length) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.INVALID_DATA,
-      `${plan.refused.length} line(s) refused; nothing was applied (fix them, or apply the valid lines with mode "valid_rows")`,
-      plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason })),
-    )
+    const message = `${plan.refused.length} line(s) refused; nothing was applied (fix them, or apply the valid lines with mode "valid_rows")`
+    const errors = plan.refused.slice(0, 100).map((r) => ({ location: `csv.line ${r.row}.${r.column}`, message: r.reason }))
+    return sendError(res, 422, MedusaError.Types.INVALID_DATA, message, errors)
   }
-  const started = await startTicImport(req.scope, plan.changes)
-  if (!started.ok) return importRunning(res)
-  res
-    .status(202)
-    .json({ job: started.job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
+  const job = await startTicImport(req.scope, plan.changes)
+  if (!job) return importRunning(res)
+  res.status(202).json({ job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
 }
 
-/** GET /admin/sales-tax/tics/import/apply: the running (or last) import's progress. */
+/** GET /admin/sales-tax/tics/import/apply: the running (or last) import. */
 export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): void {
   res.json({ job: currentTicImport() })
 }
@@ -135,17 +122,13 @@ export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): voi
 const importRunning = (res: MedusaResponse) =>
   sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
 
-/** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, a page with suggestions and its searches. */
+/** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, with suggestions. */
 export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminUnclassifiedQuery, "query")
   if (q) res.json(await listUnclassified(req.scope, getPluginOptions(req.scope), q.offset, q.limit))
 }
 
-/**
- * POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: the TICs set through
- * the bulk path (202 with the job). Picked items must be on the default TIC with a TIC the service
- * knows (422 located otherwise); 409 while another TIC import runs.
- */
+/** POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: through the bulk import's job. */
 export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminUnclassifiedApplyBody)
   const options = getPluginOptions(req.scope)
@@ -163,7 +146,7 @@ export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse)
     changes = accepted.changes
     summary = { below_threshold: accepted.below, without_suggestion: accepted.without, searches: accepted.searches }
   }
-  const job = await applyChanges(req.scope, changes)
+  const job = await startTicImport(req.scope, changes)
   if (!job) return importRunning(res)
   res.status(202).json({ job, changes: changes.length, ...summary })
 }

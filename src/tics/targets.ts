@@ -19,17 +19,16 @@ export interface TicTargetRef {
   id: string
   name: string | null
   tic: TicInfo | null
-  /** Category whose TIC this one inherits (nearest ancestor with a TIC), when not its own. */
+  /** the nearest ancestor whose TIC this category inherits */
   inheritedFrom?: string
 }
 
 export interface AdminTicResponse {
   target: { type: TicTargetType; id: string; name: string | null }
-  /** The TIC assigned to this target itself (null: none). */
+  /** set on this target itself */
   assigned: TicInfo | null
-  /** What this target's items are taxed as, and which level it came from. */
   resolved: { tic: TicInfo; source: TicSource; sourceId: string | null }
-  /** Every level that was considered (products only carry productType and categories). */
+  /** every level considered (productType and categories: products only) */
   chain: {
     product?: TicInfo | null
     productType?: TicTargetRef | null
@@ -38,34 +37,27 @@ export interface AdminTicResponse {
   }
 }
 
-/** POST /admin/sales-tax/tics/{target}/:id: the new state, and a warning when the TIC is unverified. */
-export interface AdminTicSetResponse extends AdminTicResponse {
-  /** Set when the Sales Tax Service could not be asked whether it knows the TIC (saved anyway). */
-  warning?: string
-}
+/** `warning`: the service could not be asked whether it knows the TIC (saved anyway). */
+export type AdminTicSetResponse = AdminTicResponse & { warning?: string }
 
-/** POST /admin/sales-tax/tics/search: the service's answer, its fields only. */
 export type AdminTicSearchResponse = TicSearchResponse
 
-/** POST …/tics/{target}/:id; whether the service knows the TIC is checked by the route (lookup.ts). */
 export const AdminSetTicBody = z.object({
   tic: z
     .number({ error: "tic must be a number (a Taxability Information Code)" })
     .int("tic must be an integer")
     .min(0, "tic must be 0 or a positive TIC"),
 })
-export type AdminSetTicBody = z.infer<typeof AdminSetTicBody>
 
-/** Each target type's model name (the entity Query reads) and the fields read. */
 const TARGETS: Record<TicTargetType, { entity: ModelTarget; fields: string[] }> = {
   product: { entity: "product", fields: ["id", "title", "type.id", "type.value", "categories.id", "categories.name", "categories.mpath"] },
   "product-type": { entity: "product_type", fields: ["id", "value"] },
   "product-category": { entity: "product_category", fields: ["id", "name"] },
 }
+const LABEL: Record<TicTargetType, string> = { product: "Product", "product-type": "Product type", "product-category": "Product category" }
 
 type Scope = MedusaRequest["scope"]
 
-/** A target as read: a product with its type and categories, a type's value, a category's name. */
 interface TargetRow {
   id: string
   title?: string | null
@@ -79,7 +71,6 @@ async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promis
   return (await graph<TargetRow>(scope, { ...TARGETS[type], filters: { id } }))[0] ?? null
 }
 
-/** The resolved TIC of one target and every level considered. */
 export async function describeTic(scope: Scope, type: TicTargetType, id: string): Promise<AdminTicResponse | null> {
   const target = await loadTarget(scope, type, id)
   if (!target) return null
@@ -95,8 +86,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
       : own === undefined || own === null
         ? { tic: defaultTic, source: "default", sourceId: null }
         : { tic: own, source: TARGETS[type].entity, sourceId: id }
-  // one service lookup per distinct TIC of this answer, all at once (cached, see lookup.ts; ticInfo
-  // never rejects: a label it cannot get is null)
+  // one lookup per distinct TIC (ticInfo never rejects)
   const levelTics = levels ? [...Object.values(levels.productType), ...Object.values(levels.productCategory)] : []
   const tics = new Set([defaultTic, r.tic, own ?? defaultTic, ...levelTics])
   const labels = new Map(await Promise.all([...tics].map(async (t) => [t, await ticInfo(scope, t)] as const)))
@@ -118,8 +108,6 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const productType = pt ? { id: pt.id, name: pt.value ?? null, tic: info(typeTics[pt.id]) } : null
   return { ...answer, chain: { product: assigned, productType, categories, default: info(defaultTic)! } }
 }
-
-const LABEL: Record<TicTargetType, string> = { product: "Product", "product-type": "Product type", "product-category": "Product category" }
 
 export function ticRoutes(type: TicTargetType) {
   const GET = handle(async (req: MedusaRequest, res: MedusaResponse) => {

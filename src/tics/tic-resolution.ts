@@ -1,8 +1,5 @@
-/**
- * Which TIC a line carries: the product's own → its product type's → its categories' → the
- * plugin's default. `categories` is ordered by the caller, most specific first (the hook puts
- * deeper categories first, then by id, and maps each category to its nearest ancestor's TIC).
- */
+// Which TIC a line carries: the product's own → its product type's → its categories' (most
+// specific first, each its nearest ancestor's TIC: categoryTics) → the plugin's default.
 export type TicSource = "product" | "product_type" | "product_category" | "default"
 
 export interface TicResolutionInput {
@@ -27,7 +24,7 @@ function isTic(v: number | null | undefined): v is number {
 
 export interface CategoryLike {
   id: string
-  /** Materialized path of the category: "pcat_root.pcat_child.pcat_self" (Medusa's `mpath`). */
+  /** Medusa's materialized path: "pcat_root.pcat_child.pcat_self" */
   mpath?: string | null
 }
 
@@ -57,28 +54,26 @@ export function categoryTics(categories: ReadonlyArray<CategoryLike>, ticsById: 
   })
 }
 
-/** What the TIC of a product depends on: its id, its type and its categories. */
 export interface ProductTicRow {
   id: string
   typeId: string | null
   categories: ReadonlyArray<CategoryLike>
 }
 
-/** The TICs assigned in the salesTax module, per level: { [targetId]: tic }. */
+/** Per level: { [targetId]: tic }. */
 export interface AssignedTics {
   product: Readonly<Record<string, number>>
   productType: Readonly<Record<string, number>>
   productCategory: Readonly<Record<string, number>>
 }
 
-/** A product's TIC, the level it comes from and the id that carries it (null for the default). */
 export interface ProductTic {
   tic: number
   source: TicSource
   sourceId: string | null
 }
 
-/** Pure: a product's TIC from the assignments (resolveTic's order; categories as categoryTics orders them). */
+/** A product's TIC from the assignments, and the id that carries it (null for the default). */
 export function resolveProductTic(p: ProductTicRow, assigned: AssignedTics, defaultTic: number): ProductTic {
   const r = resolveTic({
     product: assigned.product[p.id],

@@ -3,7 +3,7 @@ import { MIN_ACCEPT_ALL } from "./combine"
 
 export type ClassifyArgs = { apply: false } | { apply: true; minConfidence: number }
 
-/** Pure: `[]` lists; `--apply --min-confidence X` (X from 0.5 to 1) applies; anything else is an error sentence. */
+/** `[]` lists; `--apply --min-confidence X` applies; anything else is an error sentence. */
 export function parseClassifyArgs(args: readonly string[]): ClassifyArgs | { error: string } {
   const rest = [...args]
   let apply = false

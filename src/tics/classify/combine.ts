@@ -1,10 +1,8 @@
-/**
- * Pure: a product's suggested TIC from the search results of its evidence (./evidence.ts). Each
- * query's top hits vote for their TIC, weight × relative score; the most voted wins, the next two
- * are alternatives. Confidence (0-1) is the evidence's agreement on it times its margin over the
- * first runner-up of another kind. Under LOW_CONFIDENCE it is never applied by "accept all".
- */
+// Pure: a product's suggested TIC: each query's top hits vote for their TIC (weight × score), the
+// most voted wins, the next two are alternatives. Confidence (0-1): the evidence's agreement on it
+// times its margin over the first runner-up of another kind.
 import type { Evidence } from "./evidence"
+import { HITS } from "./search"
 
 export interface SearchHit {
   ticId: number
@@ -17,18 +15,15 @@ export interface Suggestion {
   label: string
   confidence: number
   alternatives: { tic: number; label: string }[]
-  /** the queries whose best hit is the suggestion, and those whose best hit is another TIC */
+  /** the queries whose best hit is the suggestion, and the others */
   agreeing: string[]
   disagreeing: string[]
 }
 
-/** Hits per query taken into the vote. */
-export const HITS_PER_QUERY = 3
-/** A hit scoring under this says nothing (a search's fallback for words it does not know: a brand, a colour): no evidence. */
+/** A hit scoring under this is a search's fallback for words it does not know (a brand, a colour): no evidence. */
 export const MIN_HIT_SCORE = 0.1
 /** Under this a suggestion is low: shown, never applied by "accept all". */
 export const LOW_CONFIDENCE = 0.5
-/** The lowest "accept all" threshold: never under LOW_CONFIDENCE. */
 export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
 
 const round2 = (n: number) => Math.round(n * 100) / 100
@@ -45,23 +40,20 @@ const labelWords = (label: string) =>
 /** The last word of a label's first clause: "Clothing, except …" → clothing, "Clothing accessories or equipment" → accessories. */
 const headWord = (label: string) => [...labelWords(label.split(/,| or | - |\(/)[0] ?? "")].pop()
 
-/**
- * Pure: the same kind of product, named more broadly or narrowly: the same head word, and one
- * label's words hold the other's ("Clothing" and "Athletic clothing"; not "Clothing accessories").
- */
+/** The same kind, named more broadly or narrowly: the same head word, one label's words within the other's. */
 export function sameKind(a: string, b: string): boolean {
   const [x, y] = [labelWords(a), labelWords(b)]
   const within = (p: Set<string>, q: Set<string>) => p.size > 0 && [...p].every((w) => q.has(w))
   return headWord(a) !== undefined && headWord(a) === headWord(b) && (within(x, y) || within(y, x))
 }
 
-/** Pure: the suggestion from the evidence and each query's hits (a query missing from `hits` was not searched); null when nothing was found. */
+/** The suggestion, or null when nothing was found (a query missing from `hits` was not searched). */
 export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap<string, readonly SearchHit[]>): Suggestion | null {
   const votes = new Map<number, { label: string; votes: number }>()
   const found = (e: Evidence) => (hits.get(e.query) ?? []).filter((h) => h.score >= MIN_HIT_SCORE)
   const answered = evidence.filter((e) => found(e).length > 0)
   for (const e of answered)
-    for (const h of found(e).slice(0, HITS_PER_QUERY)) {
+    for (const h of found(e).slice(0, HITS)) {
       const v = votes.get(h.ticId) ?? { label: h.label, votes: 0 }
       v.votes += e.weight * Math.max(0, h.score)
       votes.set(h.ticId, v)
@@ -72,7 +64,6 @@ export function combineEvidence(evidence: readonly Evidence[], hits: ReadonlyMap
   const totalWeight = answered.reduce((s, e) => s + e.weight, 0)
   const scoreOf = (e: Evidence) => found(e).find((h) => h.ticId === top[0])?.score ?? 0
   const agreement = answered.reduce((s, e) => s + e.weight * Math.min(1, Math.max(0, scoreOf(e))), 0) / totalWeight
-  // a runner-up naming the same thing more broadly or narrowly ("Clothing" / "Athletic clothing") is no doubt
   const rival = ranked.slice(1).find(([, v]) => !sameKind(v.label, top[1].label))
   const margin = rival ? (top[1].votes - rival[1].votes) / top[1].votes : 1
   return {

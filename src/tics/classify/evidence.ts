@@ -1,9 +1,5 @@
-/**
- * Pure: what a product's listing says about its TIC, as search queries. Each field of the listing
- * (title, subtitle, description's first sentence, type, each category with its parents, collection,
- * tags) becomes one normalized query with a weight; the same query from two fields is one query
- * with their weights summed (one paid search per distinct normalized query).
- */
+// Pure: a product's listing as weighted search queries, one per field (a category with its parents,
+// the description's first sentence); the same query from two fields is one, their weights summed.
 export interface ProductListing {
   id: string
   title: string | null
@@ -22,23 +18,15 @@ export interface Evidence {
   sources: EvidenceSource[]
 }
 
-/** How much each field counts: what the product is named and filed under outweighs the rest. */
-export const WEIGHTS = {
-  title: 3,
-  type: 2,
-  category: 3,
-  subtitle: 1,
-  description: 1,
-  collection: 1,
-  tags: 1,
-} as const
-export type EvidenceSource = keyof typeof WEIGHTS
+/** What the product is named and filed under outweighs the rest. */
+const WEIGHTS = { title: 3, type: 2, category: 3, subtitle: 1, description: 1, collection: 1, tags: 1 } as const
+type EvidenceSource = keyof typeof WEIGHTS
 
 const MAX_WORDS = 12
 const MAX_CHARS = 200
 const MAX_TAGS = 6
 
-/** Pure: a query as searched and cached: lower case, letters and digits only, at most 12 words; null when nothing is left. */
+/** A query as searched and cached: lower case, letters and digits only, at most 12 words; null when nothing is left. */
 export function normalizeQuery(text: string | null | undefined): string | null {
   const words = String(text ?? "")
     .normalize("NFKD")
@@ -53,13 +41,13 @@ export function normalizeQuery(text: string | null | undefined): string | null {
   return q || null
 }
 
-/** Pure: the first sentence of a description (its HTML tags dropped). */
+/** The first sentence of a description, HTML tags dropped. */
 export function firstSentence(text: string | null | undefined): string {
   const plain = String(text ?? "").replace(/<[^>]*>/g, " ")
   return plain.split(/[.!?\n]/).find((s) => s.trim()) ?? ""
 }
 
-/** Pure: a listing's evidence, one entry per distinct normalized query, in the order of the fields above. */
+/** One entry per distinct normalized query, in the order of the fields. */
 export function productEvidence(p: ProductListing): Evidence[] {
   const raw: [EvidenceSource, string | null | undefined][] = [
     ["title", p.title],

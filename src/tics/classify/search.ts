@@ -1,9 +1,5 @@
-/**
- * The searches of one run: each distinct normalized query once, from the cache when it holds it,
- * else through `search` (four at a time), at most `ceiling` paid searches per run; the queries past
- * the ceiling are left unsearched (their products get no suggestion this run, and say so). A failed
- * search is not cached. The cache is the caller's (one per service connection, kept by the process).
- */
+// The searches of one run: each distinct query once, from the cache or through `search` (four at a
+// time), at most `ceiling` paid searches; the rest wait for a later run. A failure is not cached.
 import { LRUCache } from "lru-cache"
 import pLimit from "p-limit"
 import type { SearchHit } from "./combine"
@@ -14,30 +10,20 @@ const CONCURRENCY = 4
 /** Hits asked per search (the suggestion and two alternatives). */
 export const HITS = 3
 
-/** A bounded cache of search hits by normalized query (the least recently used leaves first). */
 export type QueryCache = LRUCache<string, SearchHit[]>
 export const queryCache = (max = 5000): QueryCache => new LRUCache({ max })
 
-export interface SearchRun {
-  ceiling: number
-  /** paid searches made */
-  searched: number
-  /** queries answered from the cache */
-  cached: number
-  /** queries left for a later run (past the ceiling) */
-  notSearched: number
-  /** searches that failed (not cached) */
-  failed: number
-}
+/** `notSearched`: past the ceiling. */
+export type SearchRun = Awaited<ReturnType<typeof runSearches>>["run"]
 
 export async function runSearches(
   queries: readonly string[],
   search: (query: string) => Promise<SearchHit[]>,
   cache: QueryCache,
   ceiling = SEARCH_CEILING,
-): Promise<{ hits: Map<string, SearchHit[]>; run: SearchRun }> {
+) {
   const hits = new Map<string, SearchHit[]>()
-  const run: SearchRun = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
+  const run = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
   const toSearch: string[] = []
   for (const q of new Set(queries)) {
     const c = cache.get(q)

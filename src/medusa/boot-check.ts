@@ -277,16 +277,14 @@ export function medusaAssumptionsError(version: string, missing: readonly Medusa
 
 /** The app's own Medusa: its core-flows workflows, framework utils and http, Cart Module, files and routes. */
 export function installedSurface(): MedusaSurface {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const workflows = require("@medusajs/medusa/core-flows") as Record<string, WorkflowLike | undefined>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const utils = require("@medusajs/framework/utils") as Record<string, unknown>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const http = require("@medusajs/framework/http") as Record<string, unknown>
+  const [workflows, utils, http] = ["@medusajs/medusa/core-flows", "@medusajs/framework/utils", "@medusajs/framework/http"].map(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (m) => require(m) as Record<string, unknown>,
+  )
   const carts = MedusaModule.getModuleInstance(Modules.CART) as Record<string, object> | undefined
   const cartService = Object.values(carts ?? {})[0]
   return {
-    workflows,
+    workflows: workflows as Record<string, WorkflowLike | undefined>,
     utils,
     http,
     // its models: the contract test's

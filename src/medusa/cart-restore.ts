@@ -148,10 +148,9 @@ export function cartStateOf(c: CartRow): CartState {
     id: c.id,
     usTaxed: c.region?.automatic_taxes !== false && String(c.shipping_address?.country_code ?? "").toLowerCase() === "us",
     fields,
-    addresses: {
-      shipping_address: c.shipping_address ? pick(c.shipping_address, ["id", ...ADDRESS_COLUMNS]) : null,
-      billing_address: c.billing_address ? pick(c.billing_address, ["id", ...ADDRESS_COLUMNS]) : null,
-    },
+    addresses: Object.fromEntries(
+      ADDRESSES.map((k) => [k, c[k] ? pick(c[k], ["id", ...ADDRESS_COLUMNS]) : null]),
+    ) as CartState["addresses"],
     items: c.items ?? [],
     shipping_methods: c.shipping_methods ?? [],
     promotionIds: (c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : [])).sort(),

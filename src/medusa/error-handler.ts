@@ -21,17 +21,15 @@ export function medusaErrorHandlerWith(first: ErrorAnswer) {
   }
 }
 
-/** The lines of http/router.js and http/middleware-file-loader.js that make a middlewares file's errorHandler the app's. */
-export const ROUTER_USES_FILE_ERROR_HANDLER = "use(sourceErrorHandler ?? (0, error_handler_1.errorHandler)())"
-export const LOADER_TAKES_ERROR_HANDLER = "const errorHandler = middlewareConfig.errorHandler;"
-
 /** What differs from the routing assumption in the installed framework; empty: it holds. */
 export function errorHandlerRoutingDifferences(
   router: string | undefined = installedSource("@medusajs/framework", "http/router.js"),
   loader: string | undefined = installedSource("@medusajs/framework", "http/middleware-file-loader.js"),
 ): string[] {
   const out: string[] = []
-  if (!router?.includes(ROUTER_USES_FILE_ERROR_HANDLER)) out.push("Medusa's router no longer uses a middlewares file's errorHandler")
-  if (!loader?.includes(LOADER_TAKES_ERROR_HANDLER)) out.push("Medusa's middleware loader no longer reads errorHandler")
+  if (!router?.includes("use(sourceErrorHandler ?? (0, error_handler_1.errorHandler)())"))
+    out.push("Medusa's router no longer uses a middlewares file's errorHandler")
+  if (!loader?.includes("const errorHandler = middlewareConfig.errorHandler;"))
+    out.push("Medusa's middleware loader no longer reads errorHandler")
   return out
 }

@@ -61,12 +61,10 @@ export function medusaErrorResponse(err: unknown): HttpErrorResponse {
   return { statusCode, body }
 }
 
-type FromError = (err: unknown) => HttpErrorResponse
-
 /** Medusa's own mapping when the app's Medusa exports it, else medusaErrorResponse. */
 export function httpResponseFromError(
   err: unknown,
-  medusa: { getHttpResponseFromError?: FromError } = medusaHttp as never,
+  medusa: { getHttpResponseFromError?: typeof medusaErrorResponse } = medusaHttp as never,
 ): HttpErrorResponse {
   return typeof medusa.getHttpResponseFromError === "function" ? medusa.getHttpResponseFromError(err) : medusaErrorResponse(err)
 }

@@ -8,12 +8,10 @@ import { installedSource } from "./installed"
 
 /** The order transaction's reference for a refund (reference_id = the refund's id). */
 export const REFUND_TRANSACTION_REFERENCE = "refund"
-/** A refund credit line's reference when the refund has no reason. */
-export const DEFAULT_CREDIT_LINE_REFERENCE = "payment_collection"
 
-/** Pure: a refund's credit line's reference. */
+/** Pure: a refund's credit line's reference (no reason: "payment_collection"). */
 export function refundCreditReference(reasonLabel: string | null | undefined): string {
-  return reasonLabel ?? DEFAULT_CREDIT_LINE_REFERENCE
+  return reasonLabel ?? "payment_collection"
 }
 
 /** Pure: the order version a credit line was made in (Medusa copies it into each new version). */

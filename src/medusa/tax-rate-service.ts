@@ -7,8 +7,6 @@
 import { fromCradle } from "../runtime"
 import { installedSource } from "./installed"
 
-export const TAX_RATE_SERVICE_KEY = "taxRateService"
-
 export type DefaultRateRow = {
   rate?: number | null
   tax_region?: { country_code?: string | null; province_code?: string | null } | null
@@ -43,7 +41,7 @@ export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
 
 /** The tax regions' US default rates as coverage, from a provider's `cradle`; undefined when unreadable. */
 export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<RegionStates | undefined> {
-  const rates = fromCradle(cradle, TAX_RATE_SERVICE_KEY) as TaxRateServiceLike | undefined
+  const rates = fromCradle(cradle, "taxRateService") as TaxRateServiceLike | undefined
   if (typeof rates?.list !== "function") return undefined
   try {
     return regionStatesOf(await rates.list({ is_default: true }, { relations: ["tax_region"] }))

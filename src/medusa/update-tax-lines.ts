@@ -52,15 +52,11 @@ export interface TaxRunCart extends TaxedEntity {
     groups?: { id: string }[] | null
     has_account?: boolean | null
   } | null
-  shipping_address?: {
-    country_code?: string | null
-    province?: string | null
-    address_1?: string | null
-    address_2?: string | null
-    city?: string | null
-    postal_code?: string | null
-    metadata?: Record<string, unknown> | null
-  } | null
+  shipping_address?:
+    | (Partial<Record<"country_code" | "province" | "address_1" | "address_2" | "city" | "postal_code", string | null>> & {
+        metadata?: Record<string, unknown> | null
+      })
+    | null
   items?: TaxRunItem[] | null
   shipping_methods?: TaxRunShipping[] | null
 }

@@ -103,15 +103,12 @@ export async function linesOwner(
     })
     return row?.[owner] ?? undefined
   }
+  const byId = <T>(entity: string, fields: readonly string[], ids: readonly string[]) =>
+    ids.length ? graph<T>(scope, { entity, fields: [...fields], filters: { id: [...ids] } }) : undefined
   const { cart, order } = FALLBACK_QUERY_ENTITIES
   // every line: which are gift cards
-  const lines = itemIds.length
-    ? await graph<{ id: string; cart_id?: string | null; is_giftcard?: boolean | null }>(scope, {
-        entity: "line_item",
-        fields: [...cart.line_item],
-        filters: { id: [...itemIds] },
-      })
-    : []
+  const lines =
+    (await byId<{ id: string; cart_id?: string | null; is_giftcard?: boolean | null }>("line_item", cart.line_item, itemIds)) ?? []
   const cartId =
     lines.find((l) => l.cart_id)?.cart_id ?? (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
   if (cartId) return { entity: "cart", id: cartId, giftCards: lines.filter((l) => l.is_giftcard).map((l) => l.id) }
@@ -127,20 +124,12 @@ export async function linesOwner(
   }
   if (!orderId) return undefined
   const [newItems, newShipping] = await Promise.all([
-    itemIds.length
-      ? graph<TaxedItem>(scope, {
-          entity: "order_line_item",
-          fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
-          filters: { id: [...itemIds] },
-        })
-      : undefined,
-    shippingIds.length
-      ? graph<TaxedShipping>(scope, {
-          entity: "order_shipping_method",
-          fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
-          filters: { id: [...shippingIds] },
-        })
-      : undefined,
+    byId<TaxedItem>(
+      "order_line_item",
+      ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
+      itemIds,
+    ),
+    byId<TaxedShipping>("order_shipping_method", ["id", "shipping_option_id", "amount", "is_tax_inclusive"], shippingIds),
   ])
   return { entity: "order", id: orderId, ...(newItems ? { newItems } : {}), ...(newShipping ? { newShipping } : {}) }
 }

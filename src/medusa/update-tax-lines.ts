@@ -237,7 +237,7 @@ async function withUpdated<K extends Owner>(plan: InPlace<K>, updated: Promise<u
 }
 
 /** The `cartFields` updateTaxLinesWorkflow reads: the refresh hook reads them (and TAXED_FIELDS) once for both. */
-export const UPDATE_TAX_LINES_CART_FIELDS = [
+export const UPDATE_TAX_LINES_CART_FIELDS: readonly string[] = [
   "id",
   "currency_code",
   "email",
@@ -261,16 +261,7 @@ export const UPDATE_TAX_LINES_CART_FIELDS = [
   "items.quantity",
   "items.unit_price",
   "items.is_giftcard",
-  "items.tax_lines.id",
-  "items.tax_lines.description",
-  "items.tax_lines.code",
-  "items.tax_lines.rate",
-  "items.tax_lines.provider_id",
-  "shipping_methods.tax_lines.id",
-  "shipping_methods.tax_lines.description",
-  "shipping_methods.tax_lines.code",
-  "shipping_methods.tax_lines.rate",
-  "shipping_methods.tax_lines.provider_id",
+  ...["items", "shipping_methods"].flatMap((r) => ["id", "description", "code", "rate", "provider_id"].map((c) => `${r}.tax_lines.${c}`)),
   "shipping_methods.shipping_option_id",
   "shipping_methods.amount",
   "shipping_methods.name",
@@ -288,7 +279,7 @@ export const UPDATE_TAX_LINES_CART_FIELDS = [
   "shipping_address.region_code",
   "shipping_address.province",
   "shipping_address.metadata",
-] as const
+]
 
 export const UPDATE_TAX_LINES_SOURCE = "cart/workflows/update-tax-lines.js"
 

@@ -251,7 +251,6 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   ),
 ]
 
-/** The assumptions `surface` does not meet. Pure. */
 export function missingMedusaAssumptions(
   surface: MedusaSurface,
   assumptions: readonly MedusaAssumption[] = MEDUSA_ASSUMPTIONS,

@@ -141,7 +141,6 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
   return c ? cartStateOf(c) : undefined
 }
 
-/** Pure: the state of a cart read with RESTORE_FIELDS. */
 export function cartStateOf(c: CartRow): CartState {
   const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
   return {
@@ -203,7 +202,6 @@ function content(r: Row, cols: readonly string[], owner: string): string {
 const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
 
-/** What differs between two states (empty when the cart is as it was). */
 export function cartStateDiff(before: CartState, now: CartState): string[] {
   const out: string[] = []
   for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)

@@ -21,7 +21,6 @@ export function medusaErrorHandlerWith(first: ErrorAnswer) {
   }
 }
 
-/** What differs from the routing assumption in the installed framework; empty: it holds. */
 export function errorHandlerRoutingDifferences(
   router: string | undefined = installedSource("@medusajs/framework", "http/router.js"),
   loader: string | undefined = installedSource("@medusajs/framework", "http/middleware-file-loader.js"),

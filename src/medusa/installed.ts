@@ -44,7 +44,6 @@ export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefin
 /** Pure: an API route's file in @medusajs/medusa's built `dist` (`/store/carts/:id` → `api/store/carts/[id]/route.js`). */
 export const medusaRouteFile = (matcher: string): string => `api${matcher.replace(/:(\w+)/g, "[$1]")}/route.js`
 
-/** Whether `rel` exists inside @medusajs/medusa's built `dist`. */
 export function medusaDistHas(rel: string): boolean {
   return installedSource("@medusajs/medusa", rel) !== undefined
 }

@@ -33,7 +33,6 @@ export const RUN_AS_STEP_CONTEXT_LINES = [
 /** What the workflow engine (workflow-export.js) takes from a run's context. */
 export const ENGINE_READS = ["parentStepIdempotencyKey", "preventReleaseEvents"] as const
 
-/** Pure: what differs from the assumption in the two workflows-sdk sources; empty: it holds. */
 export function nestedWorkflowContextDifferences(createWorkflow: string | undefined, workflowExport: string | undefined): string[] {
   if (!createWorkflow || !workflowExport) return ["@medusajs/workflows-sdk's create-workflow.js or workflow-export.js not found"]
   const out: string[] = []

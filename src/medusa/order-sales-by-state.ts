@@ -35,7 +35,6 @@ export function pgConnectionOf(cradle: unknown): PgLike | undefined {
   return typeof pg?.raw === "function" ? pg : undefined
 }
 
-/** What differs from `pgConnectionOf`'s assumption in the installed modules SDK; empty: it holds. */
 export function pgConnectionDifferences(
   loader: string | undefined = installedSource("@medusajs/modules-sdk", "loaders/utils/load-internal.js"),
 ): string[] {
@@ -88,7 +87,6 @@ export function missingOrderColumns(present: readonly (readonly [string, string]
 export const orderSalesOn = (): boolean => switchOn("orderSales")
 export const setOrderSales = (on: boolean): void => setSwitch("orderSales", on)
 
-/** The statement for these windows. */
 export function orderSalesSql(windows: readonly Window[]): { sql: string; bindings: unknown[] } {
   const bindings: unknown[] = []
   const cols = windows.map((w, i) => {

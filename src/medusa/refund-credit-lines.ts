@@ -33,7 +33,6 @@ export const REFUND_BOOKKEEPING = {
 
 const flat = (s: string | undefined) => (s ?? "").replace(/\s+/g, " ")
 
-/** What differs from the assumption in the sources (default: the installed ones); empty: it holds. */
 export function refundBookkeepingDifferences(
   refundPayment: string | undefined = installedSource("@medusajs/core-flows", "payment/workflows/refund-payment.js"),
   creditLines: string | undefined = installedSource("@medusajs/core-flows", "order/workflows/payments/create-order-refund-credit-lines.js"),

@@ -41,7 +41,6 @@ export function throughEveryAnswer(
   ;(res as { json: (b: unknown) => MedusaResponse }).json = (body: unknown) => answer(body, json)
 }
 
-/** What differs from the assumption in the installed framework; empty: it holds. */
 export function rootMiddlewareDifferences(
   sort: (m: string[]) => string[] | undefined = sortedMatchers,
   errorHandler: string | undefined = installedSource("@medusajs/framework", "http/middlewares/error-handler.js"),

@@ -49,7 +49,6 @@ const ANSWER_FIELDS = "req.queryConfig.fields"
 /** The fields the route answers its cart with, when set. */
 export const routeFields = (req: { queryConfig?: { fields?: string[] } }): string[] | undefined => req.queryConfig?.fields
 
-/** What differs from the assumption in the installed @medusajs/medusa; empty: it holds. */
 export function storeCartRouteDifferences(
   read: (rel: string) => string | undefined = (rel) => installedSource("@medusajs/medusa", rel),
 ): string[] {

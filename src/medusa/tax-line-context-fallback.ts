@@ -139,7 +139,6 @@ export interface JoinerLike {
   alias?: readonly { name?: string | readonly string[] }[] | { name?: string | readonly string[] }
 }
 
-/** Pure: the names a joiner config answers to. */
 export function joinerAliases(j: JoinerLike | undefined): string[] {
   const list = j?.alias === undefined ? [] : Array.isArray(j.alias) ? j.alias : [j.alias]
   return list.flatMap((a: { name?: string | readonly string[] }) =>
@@ -159,7 +158,6 @@ export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_EN
   return out
 }
 
-/** readerDifferences of the booted app. */
 export function fallbackReaderDifferences(): string[] {
   const joinerOf = (key: string): JoinerLike | undefined => {
     const inst = MedusaModule.getModuleInstance(key) as Record<string, { __joinerConfig?: () => JoinerLike }> | undefined

@@ -50,7 +50,6 @@ export async function defaultRegionStates(cradle: Record<string, unknown>): Prom
   }
 }
 
-/** Pure: what differs from the assumption in the two @medusajs/tax sources; empty: it holds. */
 export function taxRateServiceDifferences(
   service: string | undefined = installedSource("@medusajs/tax", "services/tax-module-service.js"),
   model: string | undefined = installedSource("@medusajs/tax", "models/tax-rate.js"),

@@ -6,6 +6,7 @@
  */
 import type {
   BigNumberInput,
+  CreateTaxLineDTO,
   ICartModuleService,
   ITaxModuleService,
   ItemTaxLineDTO,
@@ -174,14 +175,7 @@ export async function setCartTaxLines(
 }
 
 /** A tax line as the Cart Module's setters take it, less its owner's id. */
-interface TaxLineWrite {
-  description?: string
-  tax_rate_id?: string
-  code: string
-  rate: number
-  provider_id?: string
-  data?: Record<string, unknown> | null
-}
+type TaxLineWrite = Omit<CreateTaxLineDTO, "item_id" | "metadata">
 type Owner = "item_id" | "shipping_method_id"
 /** What an in-place write keeps as is and updates (by the replaced rows' ids). */
 interface InPlace<K extends Owner> {
@@ -201,10 +195,7 @@ export function canonical(v: unknown): unknown {
   )
 }
 const sameLine = (was: WrittenTaxLine, is: TaxLineWrite): boolean =>
-  (was.description ?? null) === (is.description ?? null) &&
-  (was.tax_rate_id ?? null) === (is.tax_rate_id ?? null) &&
-  (was.code ?? null) === (is.code ?? null) &&
-  (was.provider_id ?? null) === (is.provider_id ?? null) &&
+  (["description", "tax_rate_id", "code", "provider_id"] as const).every((k) => (was[k] ?? null) === (is[k] ?? null)) &&
   amountNumber(was.rate) === amountNumber(is.rate) &&
   JSON.stringify(canonical(was.data ?? null)) === JSON.stringify(canonical(is.data ?? null))
 

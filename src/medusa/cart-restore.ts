@@ -177,10 +177,7 @@ export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping
   return { ...state, ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}), quotedLines }
 }
 
-/**
- * Pure: whether a state from the last tax run still describes the cart: each of its items and shipping
- * methods still there carries that run's lines (older lines beside them are the restore's to clear).
- */
+/** Pure: whether each line of a last-tax-run state still there carries that run's tax lines (older ones beside: the restore's). */
 export function quotedStateHolds(before: CartState, now: CartState): boolean {
   const lines = before.quotedLines
   if (!lines) return true

@@ -57,10 +57,7 @@ export function appContainer(): MedusaContainer | undefined {
   }
 }
 
-/**
- * What the provider's lines belong to, with an order's lines not on it yet; `giftCards`: the cart's gift
- * card lines (a workflow that reads no `items.is_giftcard` hands them to the provider).
- */
+/** What the provider's lines belong to (with an order's new lines); `giftCards`: those a tax step handed over anyway. */
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string

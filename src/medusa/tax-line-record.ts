@@ -26,10 +26,7 @@ function keyJson(memo: Map<string, string>, k: string): string {
   return j
 }
 
-/**
- * Pure: the `rate_id` carrying `data` as JSON.stringify writes it, null and undefined values left out;
- * undefined when none or too long. `written`: the JSON of values already written, for one answer's lines.
- */
+/** Pure: `data` as a `rate_id` (JSON, nulls left out), undefined when none or too long; `written`: one answer's values' JSON. */
 export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
   const keys = keyJsons()

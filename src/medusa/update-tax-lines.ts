@@ -68,10 +68,7 @@ export function taxRunFields(withTaxLines: boolean, contextFields: readonly stri
   return [...new Set<string>([...medusa, ...contextFields, "completed_at"])]
 }
 
-/**
- * Pure: the Tax Module context as normalizeTaxModuleContext writes it (null: no tax), values as read so
- * any provider sees what Medusa's step hands it (the cast: Medusa types nullable columns as string).
- */
+/** Pure: normalizeTaxModuleContext's context, values as read (null: no tax; the cast: Medusa types nullable columns as string). */
 export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | undefined): TaxCalculationContext | null {
   const a = cart.shipping_address
   if (!cart.region?.automatic_taxes || !a?.country_code) return null
@@ -114,10 +111,7 @@ function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
 const isItemLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ItemTaxLineDTO => "line_item_id" in l
 const isShippingLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ShippingTaxLineDTO => "shipping_line_id" in l
 
-/**
- * updateTaxLinesWorkflow's work for `cart`, throwing what its steps throw; returns the tax lines written.
- * `current`: `cart`'s tax lines are the cart's (none written since its read): the write is inPlace.
- */
+/** The workflow's work, throwing what its steps throw; `current`: `cart`'s tax lines are the cart's, so the write is inPlace. */
 export async function setCartTaxLines(
   container: MedusaContainer,
   cart: TaxRunCart,
@@ -199,10 +193,7 @@ const sameLine = (was: WrittenTaxLine, is: TaxLineWrite): boolean =>
   amountNumber(was.rate) === amountNumber(is.rate) &&
   JSON.stringify(canonical(was.data ?? null)) === JSON.stringify(canonical(is.data ?? null))
 
-/**
- * Pure: `lines` over each owner's current `tax_lines`: an equal line is kept, a different one written into
- * its row; undefined (the setter replaces them all, as Medusa's step does) when a count differs or a row has metadata.
- */
+/** Pure: `lines` over each owner's current tax lines: an equal one kept, others written into its row; undefined: replace all. */
 export function inPlace<K extends Owner>(
   owners: readonly { id: string; tax_lines?: readonly Record<string, unknown>[] | null }[],
   lines: readonly (TaxLineWrite & Record<K, string>)[],
@@ -343,10 +334,7 @@ export function uncoveredFields(have: readonly string[], needed: readonly string
 
 export const REFRESH_CART_ITEMS_SOURCE = "cart/workflows/refresh-cart-items.js"
 
-/**
- * Pure: whether the refresh in `source` writes tax lines after its cart read only when asked to (its two
- * tax workflows each once, each under its `when`); else that read's tax lines may be stale by the hook.
- */
+/** Pure: whether the refresh in `source` writes tax lines after its read only when asked to (else they may be stale by the hook). */
 export function refreshTaxWritesGuarded(source: string | undefined): boolean {
   // `step` once, after its `when` step
   const guarded = (step: string, when: string) =>

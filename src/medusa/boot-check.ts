@@ -25,11 +25,6 @@ import { fallbackReaderDifferences } from "./tax-line-context-fallback"
 import { recordCarrierDifferences } from "./tax-line-record"
 import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
 
-interface TaxModuleLike {
-  listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
-  getProvider(id: string): unknown
-}
-
 /** The ids the Tax Module gives this plugin's providers: `tp_sales-tax` or `tp_sales-tax_<id>`. */
 export function isSalesTaxProviderId(id: string): boolean {
   const base = `tp_${SALES_TAX_PROVIDER_IDENTIFIER}`
@@ -53,7 +48,9 @@ export async function runProviderBootChecks(
   } catch (e) {
     log.warn(`sales-tax: the check of Medusa's workflows and hooks could not run (${(e as Error)?.message ?? e})`)
   }
-  const instances = MedusaModule.getModuleInstance(Modules.TAX) as Record<string, TaxModuleLike> | undefined
+  const instances = MedusaModule.getModuleInstance(Modules.TAX) as
+    | Record<string, { listTaxProviders(filters: unknown, config: unknown): Promise<{ id: string }[]>; getProvider(id: string): unknown }>
+    | undefined
   for (const tax of Object.values(instances ?? {})) {
     if (typeof tax?.listTaxProviders !== "function") continue
     const ids = (await tax.listTaxProviders({}, { take: null })).map((p) => p.id).filter(isSalesTaxProviderId)
@@ -72,10 +69,6 @@ export async function runProviderBootChecks(
   return out
 }
 
-interface SalesChannelModuleLike {
-  listSalesChannels(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
-}
-
 /** Option `connections` against the Sales Channel Module: ONE warning naming each unknown sales channel, or null. */
 export async function checkConnectionChannels(
   options: Pick<PluginOptions, "connectionId" | "apiKey" | "connections">,
@@ -83,7 +76,8 @@ export async function checkConnectionChannels(
 ): Promise<string | null> {
   const ids = [...new Set((options.connections ?? []).flatMap((c) => c.salesChannelIds))]
   if (!ids.length) return null
-  const instances = MedusaModule.getModuleInstance(Modules.SALES_CHANNEL) as Record<string, SalesChannelModuleLike> | undefined
+  const instances = MedusaModule.getModuleInstance(Modules.SALES_CHANNEL) as
+    Record<string, { listSalesChannels(filters: unknown, config: unknown): Promise<{ id: string }[]> }> | undefined
   const svc = Object.values(instances ?? {}).find((s) => typeof s?.listSalesChannels === "function")
   if (!svc) return null
   const found = new Set((await svc.listSalesChannels({ id: ids }, { select: ["id"], take: null })).map((c) => c.id))

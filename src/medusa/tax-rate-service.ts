@@ -12,10 +12,6 @@ export type DefaultRateRow = {
   tax_region?: { country_code?: string | null; province_code?: string | null } | null
 }
 
-interface TaxRateServiceLike {
-  list(filters: unknown, config: unknown): Promise<DefaultRateRow[]>
-}
-
 /** Whether a US-wide default rate exists, and the states with one. */
 export interface RegionStates {
   all: boolean
@@ -41,7 +37,7 @@ export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
 
 /** The tax regions' US default rates as coverage, from a provider's `cradle`; undefined when unreadable. */
 export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<RegionStates | undefined> {
-  const rates = fromCradle(cradle, "taxRateService") as TaxRateServiceLike | undefined
+  const rates = fromCradle(cradle, "taxRateService") as { list?(filters: unknown, config: unknown): Promise<DefaultRateRow[]> } | undefined
   if (typeof rates?.list !== "function") return undefined
   try {
     return regionStatesOf(await rates.list({ is_default: true }, { relations: ["tax_region"] }))

@@ -22,9 +22,8 @@ export type MedusaPackage =
 /** The text of `rel` inside the built `dist` of `pkg`, or undefined. */
 export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
   const dist = distOf(pkg)
-  if (!dist) return undefined
   try {
-    return readFileSync(join(dist, rel), "utf8")
+    return dist ? readFileSync(join(dist, rel), "utf8") : undefined
   } catch {
     return undefined
   }

@@ -1,7 +1,4 @@
-/**
- * Medusa's container and module keys, here so a file that only resolves a service does not load Medusa's
- * utils at import; typed as Medusa's literals (a renamed key fails the typecheck; keys.test.ts).
- */
+/** Medusa's container and module keys as its literals (keys.test.ts), so resolving a service does not load Medusa's utils. */
 import type { ContainerRegistrationKeys as MedusaKeys, Modules as MedusaModules } from "@medusajs/framework/utils"
 
 export const ContainerRegistrationKeys: Pick<typeof MedusaKeys, "CONFIG_MODULE" | "LINK" | "LOGGER" | "PG_CONNECTION"> = {

@@ -1,7 +1,6 @@
 /**
  * BOUNDARY: the oldest Medusa the plugin runs on and the installed version (@medusajs/medusa's package.json).
- * Below it: ONE boot error and US carts refused at completion, never a US order placed untaxed.
- * Contract test: medusa-range.test.ts.
+ * Below it: ONE boot error, US carts refused at completion (no US order untaxed). Test: medusa-range.test.ts.
  */
 import { runtimeSlot } from "../runtime"
 

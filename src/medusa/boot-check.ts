@@ -1,8 +1,7 @@
 /**
- * The start-up checks: what the plugin assumes of the app's Medusa (ONE error naming what is missing
- * and what is turned off), then each sales-tax provider's own check. Medusa constructs a tax provider
- * at its first calculation and runs no provider loader, so the plugin's module asks the Tax Module for
- * each provider from `onApplicationStart` and awaits its `bootCheck`, so warnings are logged at boot.
+ * The start-up checks: what the plugin assumes of the app's Medusa (ONE error naming what is missing and
+ * what is turned off), then each sales-tax provider's `bootCheck`, fetched from the Tax Module: Medusa
+ * builds a provider at its first calculation and runs no provider loader.
  */
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
@@ -26,11 +25,6 @@ import { fallbackReaderDifferences } from "./tax-line-context-fallback"
 import { recordCarrierDifferences } from "./tax-line-record"
 import { belowMinimumError, installedMedusaVersion, versionBelow } from "./medusa-range"
 
-interface TaxModuleLike {
-  listTaxProviders(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
-  getProvider(id: string): unknown
-}
-
 /** The ids the Tax Module gives this plugin's providers: `tp_sales-tax` or `tp_sales-tax_<id>`. */
 export function isSalesTaxProviderId(id: string): boolean {
   const base = `tp_${SALES_TAX_PROVIDER_IDENTIFIER}`
@@ -42,7 +36,7 @@ export async function runProviderBootChecks(
   log: { warn(m: string): void; error?(m: string): void },
   /** tests: a Medusa to check instead of the app's */
   surface?: MedusaSurface,
-  /** the database connection, for the check of the Order Module's tables (order-sales-by-state.ts) */
+  /** for the check of the Order Module's tables */
   pg?: PgLike,
 ): Promise<string[]> {
   const out: string[] = []
@@ -54,7 +48,9 @@ export async function runProviderBootChecks(
   } catch (e) {
     log.warn(`sales-tax: the check of Medusa's workflows and hooks could not run (${(e as Error)?.message ?? e})`)
   }
-  const instances = MedusaModule.getModuleInstance(Modules.TAX) as Record<string, TaxModuleLike> | undefined
+  const instances = MedusaModule.getModuleInstance(Modules.TAX) as
+    | Record<string, { listTaxProviders(filters: unknown, config: unknown): Promise<{ id: string }[]>; getProvider(id: string): unknown }>
+    | undefined
   for (const tax of Object.values(instances ?? {})) {
     if (typeof tax?.listTaxProviders !== "function") continue
     const ids = (await tax.listTaxProviders({}, { take: null })).map((p) => p.id).filter(isSalesTaxProviderId)
@@ -73,10 +69,6 @@ export async function runProviderBootChecks(
   return out
 }
 
-interface SalesChannelModuleLike {
-  listSalesChannels(filters?: unknown, config?: unknown): Promise<{ id: string }[]>
-}
-
 /** Option `connections` against the Sales Channel Module: ONE warning naming each unknown sales channel, or null. */
 export async function checkConnectionChannels(
   options: Pick<PluginOptions, "connectionId" | "apiKey" | "connections">,
@@ -84,7 +76,8 @@ export async function checkConnectionChannels(
 ): Promise<string | null> {
   const ids = [...new Set((options.connections ?? []).flatMap((c) => c.salesChannelIds))]
   if (!ids.length) return null
-  const instances = MedusaModule.getModuleInstance(Modules.SALES_CHANNEL) as Record<string, SalesChannelModuleLike> | undefined
+  const instances = MedusaModule.getModuleInstance(Modules.SALES_CHANNEL) as
+    Record<string, { listSalesChannels(filters: unknown, config: unknown): Promise<{ id: string }[]> }> | undefined
   const svc = Object.values(instances ?? {}).find((s) => typeof s?.listSalesChannels === "function")
   if (!svc) return null
   const found = new Set((await svc.listSalesChannels({ id: ids }, { select: ["id"], take: null })).map((c) => c.id))
@@ -93,14 +86,11 @@ export async function checkConnectionChannels(
   return msg
 }
 
-// What the plugin assumes of Medusa: checked at boot, ONE error when something is missing
-
-/** A Medusa workflow as far as the plugin uses it: the hooks it registers handlers on. */
 export interface WorkflowLike {
   hooks?: Record<string, unknown>
 }
 
-/** The file-level assumptions of src/medusa: per name, what differs in the installed Medusa (empty: it holds). */
+/** Per reach-in of src/medusa: what differs in the installed Medusa (empty: it holds). */
 const installedFiles = () => ({
   updateTaxLines: updateTaxLinesMatchesInstalled(),
   nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
@@ -113,7 +103,7 @@ const installedFiles = () => ({
   rootMiddleware: rootMiddlewareDifferences(),
   pgConnection: pgConnectionDifferences(),
 })
-/** `orderTables` is read from the database at start (runProviderBootChecks). */
+/** `orderTables`: read from the database (runProviderBootChecks). */
 export type FileAssumption = keyof ReturnType<typeof installedFiles> | "orderTables"
 
 /** What the check reads of the app's Medusa; a part left out is not checked (tests give only what they test). */
@@ -126,15 +116,12 @@ export interface MedusaSurface {
   routeFile?: (rel: string) => boolean
 }
 
-/** One thing the plugin relies on, and what it turns off (or does instead) without it. */
+/** One thing the plugin relies on, what it does `without` it, its switch, and what differs (added to the name). */
 export interface MedusaAssumption {
-  /** e.g. `updateTaxLinesWorkflow.hooks.setTaxLineContext` */
   name: string
   present(s: MedusaSurface): boolean
   without: string
-  /** what the plugin switches off when it is missing */
   turnOff?: () => void
-  /** what differs, when the surface says (added to the name in the error) */
   detail?: (s: MedusaSurface) => string[]
 }
 
@@ -149,10 +136,7 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
   }
 }
 
-/**
- * A setTaxLineContext hook: present, or (a Medusa before the hooks) replaced by the provider's own
- * read of the lines' cart or order (src/medusa/tax-line-context-fallback.ts), which must then hold.
- */
+/** A setTaxLineContext hook, or its replacement, the provider's own read (tax-line-context-fallback.ts). */
 function contextHook(workflow: string, without: string): MedusaAssumption {
   const h = hook(workflow, "setTaxLineContext", without)
   return {
@@ -167,11 +151,7 @@ function file(key: FileAssumption, name: string, without: string, turnOff?: () =
   return { name, present: (s) => !(s.files?.[key] ?? []).length, without, turnOff }
 }
 
-/**
- * What the plugin assumes of Medusa, each with what it turns off without it: the hooks it registers
- * handlers on, the framework helpers it calls, and each reach-in of src/medusa. Its own workflow
- * ids and the event names it subscribes to need no check (an older Medusa never emits them).
- */
+/** The hooks, helpers and reach-ins the plugin relies on (its own workflows' events need no check: never emitted). */
 export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   contextHook("updateTaxLinesWorkflow", `cart tax: ${NO_CART_CONTEXT}`),
   contextHook("upsertTaxLinesWorkflow", `cart tax on new lines: ${NO_CART_CONTEXT}`),
@@ -265,7 +245,6 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   ),
 ]
 
-/** The assumptions `surface` does not meet. Pure. */
 export function missingMedusaAssumptions(
   surface: MedusaSurface,
   assumptions: readonly MedusaAssumption[] = MEDUSA_ASSUMPTIONS,
@@ -279,7 +258,7 @@ export function missingMedusaAssumptions(
   })
 }
 
-/** ONE message naming Medusa's version, each missing piece and what is turned off; null when nothing is missing. Pure. */
+/** Pure: ONE message naming Medusa's version and each missing piece with what is turned off; null when none. */
 export function medusaAssumptionsError(version: string, missing: readonly MedusaAssumption[]): string | null {
   if (!missing.length) return null
   const list = missing.map((m) => `${m.name} is missing, so ${m.without}`).join("; ")
@@ -291,19 +270,17 @@ export function medusaAssumptionsError(version: string, missing: readonly Medusa
 
 /** The app's own Medusa: its core-flows workflows, framework utils and http, Cart Module, files and routes. */
 export function installedSurface(): MedusaSurface {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const workflows = require("@medusajs/medusa/core-flows") as Record<string, WorkflowLike | undefined>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const utils = require("@medusajs/framework/utils") as Record<string, unknown>
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const http = require("@medusajs/framework/http") as Record<string, unknown>
+  const [workflows, utils, http] = ["@medusajs/medusa/core-flows", "@medusajs/framework/utils", "@medusajs/framework/http"].map(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    (m) => require(m) as Record<string, unknown>,
+  )
   const carts = MedusaModule.getModuleInstance(Modules.CART) as Record<string, object> | undefined
   const cartService = Object.values(carts ?? {})[0]
   return {
-    workflows,
+    workflows: workflows as Record<string, WorkflowLike | undefined>,
     utils,
     http,
-    // the app's Cart Module when loaded (its models are checked by the contract test)
+    // its models: the contract test's
     cart: cartService ? { service: cartService, models: undefined } : undefined,
     files: installedFiles(),
     routeFile: medusaDistHas,
@@ -321,7 +298,6 @@ export function checkMedusaAssumptions(
     return d.length ? { ...m, name: `${m.name} [${d.join("; ")}]` } : m
   })
   for (const m of missing) m.turnOff?.()
-  // below the oldest supported Medusa: ONE error naming both versions, not a list of what is missing
   const msg = versionBelow(version) ? belowMinimumError(version) : medusaAssumptionsError(version, missing)
   if (msg) (log.error ?? log.warn).call(log, msg)
   return msg

@@ -1,9 +1,4 @@
-/**
- * What the cart restore (cart-restore.ts) assumes of the Cart Module, as a check: the methods it
- * calls, the columns it reads and writes back, the cart ↔ promotion link. Used by its contract test
- * (cart-restore-shapes.test.ts, against the installed @medusajs/cart and link-modules) and by the
- * boot check (against the app's Cart Module), which turns the restore off when one is missing.
- */
+/** What cart-restore.ts assumes of the Cart Module (methods, columns), for its contract test and the boot check. */
 import {
   ADDRESSES,
   ADDRESS_COLUMNS,
@@ -29,13 +24,12 @@ export const CART_RESTORE_COLUMNS: Record<string, readonly string[]> = {
   ShippingMethodAdjustment: [...SHIPPING_ADJUSTMENT_COLUMNS, "shipping_method"],
 }
 
-/** What the check reads: the Cart Module's service (an instance or its class's prototype), its models' schemas. */
+/** The Cart Module's service (an instance or its class's prototype) and its models' schemas. */
 export interface CartSurface {
   service: object | undefined
   models: Record<string, { schema?: Record<string, unknown> } | undefined> | undefined
 }
 
-/** Every method name on `o` and its prototypes. */
 function methodsOf(o: object): Set<string> {
   const names = new Set<string>()
   for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))

@@ -1,11 +1,8 @@
 /**
- * BOUNDARY: "block means block" for the store request that discovers an outage. Medusa's compensation
- * misses part of a failed cart change (a new address row stays linked) and the promotions routes have
- * committed before the plugin's refresh, so the cart's state before the change (`readCartState`, or
- * the last quote's) is put back on `sales_tax_unavailable` under Medusa's cart lock: fields, addresses
- * as content, items and shipping methods, their adjustments and tax lines, promotion links.
- * Assumes: the Cart Module's methods and columns (cart-restore-shapes.ts), the cart-promotion link.
- * Buys: the cart left exactly as it was (checkout-block.spec.ts). Contract test:
+ * BOUNDARY: "block means block": on `sales_tax_unavailable` the cart's state before the change is put
+ * back under Medusa's cart lock, as Medusa's compensation misses part of it (a new address row stays
+ * linked) and the promotions routes commit before the plugin's refresh.
+ * Assumes: the Cart Module's methods and columns, the cart-promotion link. Contract test:
  * cart-restore-shapes.test.ts. Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
  */
 import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
@@ -14,8 +11,8 @@ import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-f
 import { graph } from "../query"
 import { amountNumber } from "../money"
 import { setSwitch, switchOn } from "./switches"
+import { canonical } from "./update-tax-lines"
 
-/** The part of Medusa's Locking Module the plugin uses. */
 export interface LockingLike {
   execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>
 }
@@ -29,9 +26,8 @@ export function lockingOf(scope: MedusaContainer): LockingLike | undefined {
   }
 }
 
-/** A row's columns (an address, a tax line, an adjustment), compared and written back as content. */
+/** An address, a tax line or an adjustment: compared and written back as content. */
 type Row = Record<string, unknown>
-/** An item or a shipping method as RESTORE_FIELDS reads it. */
 interface LineRow {
   id: string
   quantity?: BigNumberValue | null
@@ -41,12 +37,8 @@ interface LineRow {
   tax_lines?: Row[] | null
   adjustments?: Row[] | null
 }
-/**
- * The Cart Module's writes (CART_RESTORE_METHODS) of content read back by Query: Medusa's input DTOs
- * type nullable columns as non-null, so the rows as read are written through this view.
- */
+/** The Cart Module's writes, untyped: its input DTOs type nullable columns as non-null, the rows as read are written. */
 type CartWrites = Record<CartMethod, (...args: unknown[]) => Promise<unknown>>
-/** The cart as RESTORE_FIELDS reads it. */
 export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
   id: string
   region?: { automatic_taxes?: boolean | null } | null
@@ -58,25 +50,16 @@ export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & 
 
 export interface CartState extends Record<LineKind, LineRow[]> {
   id: string
-  /** Whether the provider quotes this cart (automatic taxes, a US shipping address). */
+  /** automatic taxes, a US shipping address */
   usTaxed: boolean
   fields: Record<(typeof CART_COLUMNS)[number], unknown>
-  /** The addresses as content (Medusa may replace an address row: the content is what must come back). */
+  /** as content: Medusa may replace an address row */
   addresses: Record<(typeof ADDRESSES)[number], Row | null>
   promotionIds: string[]
-  /**
-   * Set on a state taken from the last tax run, which does not read the promotion links: the cart's
-   * next change inside Medusa's refresh has them put back by Medusa's compensation (its promotions
-   * step), and a promotions route reads them before it changes them (withPromotionLinks).
-   */
+  /** from the last tax run, which reads no links: Medusa's compensation puts them back, a promotions route reads them */
   promotionsUnread?: true
   hasPaymentCollection: boolean
-  /**
-   * Set on a state taken from the plugin's last tax run instead of a read (quotedCartState): the tax
-   * lines that run left, per item or shipping method (quotedLineKey: a row's id and what it records).
-   * The restore puts such a state back only while the cart still carries exactly those lines (no
-   * other quoted change since).
-   */
+  /** from the last tax run (quotedCartState): its lines per line id, put back only while the cart still has them */
   quotedLines?: Record<string, string[]>
 }
 
@@ -98,13 +81,9 @@ export const ADDRESS_COLUMNS = [
 ] as const
 export const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
 export const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
-/** A shipping method's adjustment has no is_tax_inclusive (cart-restore-shapes.test.ts). */
 export const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
 
-/**
- * Per kind of line: the column that names it in its tax lines and adjustments, its columns the
- * restore sets back (as written), and the Cart Module's methods it writes through.
- */
+/** Per kind of line: its owner column in derived rows, the columns set back, the Cart Module's methods. */
 export const LINE_KINDS = {
   items: {
     owner: "item_id",
@@ -131,9 +110,7 @@ export const LINE_KINDS = {
 } as const
 type LineKind = keyof typeof LINE_KINDS
 export const KINDS = Object.keys(LINE_KINDS) as LineKind[]
-/** What each line carries that the restore sets back as content. */
 export const DERIVED = ["tax_lines", "adjustments"] as const
-/** The Cart Module methods the restore calls (cart-restore-shapes.ts checks them). */
 export const CART_RESTORE_METHODS = [
   ...KINDS.flatMap((kind) => {
     const k = LINE_KINDS[kind]
@@ -148,7 +125,7 @@ type CartMethod = (typeof CART_RESTORE_METHODS)[number]
 const derivedRows = (s: CartState, kind: LineKind, derived: (typeof DERIVED)[number]): Row[] =>
   s[kind].flatMap((l) => (l[derived] ?? []).map((r) => ({ ...r, [LINE_KINDS[kind].owner]: l.id })))
 
-/** What the restore reads of a cart (readCartState; the refresh hook's tax run reads them too: quotedCartState). */
+/** What the restore reads of a cart (the refresh hook's tax run too: quotedCartState). */
 export const RESTORE_FIELDS = [
   "id",
   ...CART_COLUMNS,
@@ -159,23 +136,20 @@ export const RESTORE_FIELDS = [
   ...KINDS.flatMap((k) => [`${k}.id`, ...Object.keys(LINE_KINDS[k].values).map((c) => `${k}.${c}`), ...DERIVED.map((d) => `${k}.${d}.*`)]),
 ]
 
-/** The cart as it is now, or undefined when there is no such cart. */
 export async function readCartState(scope: MedusaContainer, cartId: string): Promise<CartState | undefined> {
   const [c] = await graph<CartRow>(scope, { entity: "cart", fields: RESTORE_FIELDS, filters: { id: cartId } })
   return c ? cartStateOf(c) : undefined
 }
 
-/** Pure: the state of a cart read with RESTORE_FIELDS. */
 export function cartStateOf(c: CartRow): CartState {
   const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
   return {
     id: c.id,
     usTaxed: c.region?.automatic_taxes !== false && String(c.shipping_address?.country_code ?? "").toLowerCase() === "us",
     fields,
-    addresses: {
-      shipping_address: c.shipping_address ? pick(c.shipping_address, ["id", ...ADDRESS_COLUMNS]) : null,
-      billing_address: c.billing_address ? pick(c.billing_address, ["id", ...ADDRESS_COLUMNS]) : null,
-    },
+    addresses: Object.fromEntries(
+      ADDRESSES.map((k) => [k, c[k] ? pick(c[k], ["id", ...ADDRESS_COLUMNS]) : null]),
+    ) as CartState["addresses"],
     items: c.items ?? [],
     shipping_methods: c.shipping_methods ?? [],
     promotionIds: (c.promotions ?? []).flatMap((p) => (p?.id ? [p.id] : [])).sort(),
@@ -186,17 +160,10 @@ export function cartStateOf(c: CartRow): CartState {
 /** A tax line as the Cart Module's setLineItemTaxLines / setShippingMethodTaxLines return it. */
 export type WrittenTaxLine = Row & { id: string; item_id?: string; shipping_method_id?: string }
 
-/**
- * Pure: a tax line's row and what it records: the run writes a changed line into its row (same id),
- * so a line another run rewrote since keeps its id and differs here (its record names the quote).
- */
+/** Pure: a tax line's id and record: a line rewritten in place since keeps its id but differs here. */
 export const quotedLineKey = (t: Row): string => JSON.stringify(["id", "code", "tax_rate_id", "provider_id"].map((k) => t[k] ?? null))
 
-/**
- * Pure: the cart's state after a tax run, as the restore point of its next store change instead of
- * a read before it: `read`, the run's own read of the cart (RESTORE_FIELDS, tax lines aside), with
- * the tax lines the run left (`items`, `shipping`), which the restore checks (quotedStateHolds).
- */
+/** Pure: the cart after a tax run (its `read` and the lines it wrote), the next change's restore point instead of a read. */
 export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping: WrittenTaxLine[]): CartState {
   const state = cartStateOf(read)
   const written = { items, shipping_methods: shipping }
@@ -210,12 +177,7 @@ export function quotedCartState(read: CartRow, items: WrittenTaxLine[], shipping
   return { ...state, ...(read.promotions === undefined ? { promotionsUnread: true as const } : {}), quotedLines }
 }
 
-/**
- * Pure: whether a state taken from the last tax run still describes the cart: every item or
- * shipping method it had that the cart still has carries the tax lines that run wrote (another
- * quoted change since would have rewritten them). Older lines back beside them are the restore's
- * to clear. A state that was read always holds.
- */
+/** Pure: whether each line of a last-tax-run state still there carries that run's tax lines (older ones beside: the restore's). */
 export function quotedStateHolds(before: CartState, now: CartState): boolean {
   const lines = before.quotedLines
   if (!lines) return true
@@ -228,18 +190,7 @@ export function quotedStateHolds(before: CartState, now: CartState): boolean {
 }
 
 const pick = (r: Row, cols: readonly string[]) => Object.fromEntries(cols.map((k) => [k, r[k] ?? null]))
-/** Pure: a value with its objects' keys sorted (a jsonb column gives them back in its own order). */
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical)
-  if (!v || typeof v !== "object") return v
-  const o = v as Row
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, canonical(o[k])]),
-  )
-}
-/** A row's content for comparison (numbers as numbers: query may give BigNumber-ish values; json keys in one order). */
+/** A row's content for comparison (amounts as numbers, json keys sorted). */
 function content(r: Row, cols: readonly string[], owner: string): string {
   const p = pick(r, cols)
   for (const k of ["rate", "amount"]) if (k in p) p[k] = amountNumber(p[k])
@@ -248,7 +199,6 @@ function content(r: Row, cols: readonly string[], owner: string): string {
 const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
 
-/** What differs between two states (empty when the cart is as it was): for the test of the restore and the log. */
 export function cartStateDiff(before: CartState, now: CartState): string[] {
   const out: string[] = []
   for (const k of CART_COLUMNS) if (JSON.stringify(before.fields[k]) !== JSON.stringify(now.fields[k])) out.push(k)
@@ -256,7 +206,6 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   for (const k of ADDRESSES) if (addr(before.addresses[k]) !== addr(now.addresses[k])) out.push(k)
   const ids = (rows: LineRow[]) => rows.map((r) => `${r.id}x${amountNumber(r.quantity ?? r.amount)}`).sort()
   for (const kind of KINDS) if (!sameSet(ids(before[kind]), ids(now[kind]))) out.push(kind)
-  // derived rows as content, per item or shipping method
   for (const derived of DERIVED)
     for (const kind of KINDS) {
       const { owner, derived: columns } = LINE_KINDS[kind]
@@ -267,7 +216,7 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   return out
 }
 
-/** `state` with its promotion links read when the tax run that made it did not read them (one query). */
+/** `state` with its promotion links read, when the tax run that made it did not. */
 export async function withPromotionLinks(scope: MedusaContainer, state: CartState): Promise<CartState> {
   if (!state.promotionsUnread) return state
   const links = await graph<{ promotion_id: string }>(scope, {
@@ -279,11 +228,10 @@ export async function withPromotionLinks(scope: MedusaContainer, state: CartStat
   return { ...rest, promotionIds: links.map((l) => l.promotion_id).sort() }
 }
 
-/** Whether the restore runs (false once the boot check found the Cart Module changed: cart-restore-shapes.ts). */
 export const cartRestoreOn = (): boolean => switchOn("cartRestore")
 export const setCartRestore = (on: boolean): void => setSwitch("cartRestore", on)
 
-/** Puts the cart back as `before` described it (see the file comment). Returns what still differs afterwards. */
+/** Puts the cart back as `state` describes it; returns what still differs. */
 export async function restoreCartState(scope: MedusaContainer, state: CartState): Promise<string[]> {
   if (!cartRestoreOn()) return ["cart (the restore is turned off: see the start-up error)"]
   const locking = lockingOf(scope)
@@ -298,9 +246,10 @@ export async function restoreCartState(scope: MedusaContainer, state: CartState)
   else await run()
   const after = await readCartState(scope, before.id)
   const left = after ? cartStateDiff(before, after) : ["cart"]
-  const logger = scope.resolve(ContainerRegistrationKeys.LOGGER)
   if (left.length)
-    logger.error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
+    scope
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .error(`sales-tax: cart ${before.id} could not be fully restored after a refused change (still different: ${left.join(", ")})`)
   return left
 }
 
@@ -317,8 +266,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
   const cart = scope.resolve<CartWrites>(Modules.CART)
   const cartId = before.id
 
-  // items and shipping methods: delete what was added, restore what was (soft-)deleted, set back what
-  // changed; then their derived rows as content (new row ids)
+  // derived rows are written back as content (new row ids)
   for (const kind of KINDS) {
     const k = LINE_KINDS[kind]
     const values = (r: LineRow) => Object.fromEntries(Object.entries(k.values).map(([c, as]) => [c, as(r[c as keyof LineRow])]))
@@ -340,7 +288,6 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
     }
   }
 
-  // promotion links (cart ↔ promotion)
   if (diff.includes("promotions")) {
     const link = scope.resolve(ContainerRegistrationKeys.LINK)
     const entry = (promotion_id: string) => ({ [Modules.CART]: { cart_id: cartId }, [Modules.PROMOTION]: { promotion_id } })
@@ -350,8 +297,7 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
     if (removed.length) await link.create(removed.map(entry))
   }
 
-  // the cart's own fields, and its addresses as content: Medusa's compensation leaves the cart on
-  // the new address row, so that row gets the old content back (or is unlinked when there was none)
+  // Medusa's compensation leaves the cart on the new address row: it gets the old content back
   const update: Row = {}
   for (const k of CART_COLUMNS) if (diff.includes(k)) update[k] = before.fields[k]
   const addressRows: Row[] = []
@@ -366,7 +312,6 @@ async function restoreUnlocked(scope: MedusaContainer, before: CartState, now: C
   if (addressRows.length) await cart.updateAddresses(addressRows)
   if (Object.keys(update).length) await cart.updateCarts([{ id: cartId, ...update }])
 
-  if (before.hasPaymentCollection || now.hasPaymentCollection) {
+  if (before.hasPaymentCollection || now.hasPaymentCollection)
     await refreshPaymentCollectionForCartWorkflow(scope).run({ input: { cart_id: cartId } })
-  }
 }

@@ -1,16 +1,13 @@
 /**
- * BOUNDARY: the app's error handler, replaced (`defineMiddlewares({ errorHandler })`).
- * Assumes: Medusa's router uses the last middlewares file's `errorHandler` (an app's own wins), and
- * Medusa's handler, `errorHandler()` of @medusajs/framework/http, answers a path that cannot be decoded
- * (Express's URIError) with 500, and (older minors) a body its parser refused with 500. Buys: such a
- * request to a plugin route answers 400 with a located error, and a refused body 413 or 400 as Medusa
- * 2.21 answers it (hostile-input.spec.ts); Express decodes the path before any route middleware runs.
+ * BOUNDARY: the app's error handler, replaced: Medusa's router uses the last middlewares file's
+ * `errorHandler` (an app's own wins). Express decodes the path before any middleware, and Medusa's
+ * handler answers an undecodable path (and, on older minors, a refused body) 500: ours answers 400/413.
  * Contract test: error-handler.test.ts. Boot check: `errorHandler` exported by @medusajs/framework/http.
  */
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { installedSource } from "./installed"
 
-/** Answers the error itself (true) or leaves it to Medusa's handler (false). */
+/** Answers the error (true) or leaves it to Medusa's handler. */
 export type ErrorAnswer = (err: unknown, req: MedusaRequest, res: MedusaResponse) => boolean
 
 /** Medusa's error handler with `first` tried before it. */
@@ -24,17 +21,14 @@ export function medusaErrorHandlerWith(first: ErrorAnswer) {
   }
 }
 
-/** The lines of http/router.js and http/middleware-file-loader.js that make a middlewares file's errorHandler the app's. */
-export const ROUTER_USES_FILE_ERROR_HANDLER = "use(sourceErrorHandler ?? (0, error_handler_1.errorHandler)())"
-export const LOADER_TAKES_ERROR_HANDLER = "const errorHandler = middlewareConfig.errorHandler;"
-
-/** What differs from assumption (1) in the installed framework; empty: it holds. */
 export function errorHandlerRoutingDifferences(
   router: string | undefined = installedSource("@medusajs/framework", "http/router.js"),
   loader: string | undefined = installedSource("@medusajs/framework", "http/middleware-file-loader.js"),
 ): string[] {
   const out: string[] = []
-  if (!router?.includes(ROUTER_USES_FILE_ERROR_HANDLER)) out.push("Medusa's router no longer uses a middlewares file's errorHandler")
-  if (!loader?.includes(LOADER_TAKES_ERROR_HANDLER)) out.push("Medusa's middleware loader no longer reads errorHandler")
+  if (!router?.includes("use(sourceErrorHandler ?? (0, error_handler_1.errorHandler)())"))
+    out.push("Medusa's router no longer uses a middlewares file's errorHandler")
+  if (!loader?.includes("const errorHandler = middlewareConfig.errorHandler;"))
+    out.push("Medusa's middleware loader no longer reads errorHandler")
   return out
 }

@@ -1,9 +1,7 @@
 /**
- * The status and body Medusa's error handler answers for an error, for the store cart middleware
- * that answers a failed after-route tax refresh itself. Medusa exports this mapping as
- * `getHttpResponseFromError` from 2.20 on; before, `medusaErrorResponse` below is the same mapping
- * for the errors that reach it (MedusaErrors, and the body parser's refusals, which 2.15.5's handler
- * answers 500: `httpErrorResponse`), anything else an unknown 500.
+ * The status and body Medusa's error handler answers for an error (the store cart middleware answers a
+ * failed refresh itself): Medusa's `getHttpResponseFromError` where exported, else the copy below, which
+ * also answers the body parser's refusals as the newest Medusa does (older ones answer them 500).
  */
 import * as medusaHttp from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -27,7 +25,7 @@ const STATUS: Record<string, number> = {
   [MedusaError.Types.INVALID_ARGUMENT]: 500,
 }
 
-/** What Medusa 2.21 calls each status of an http-errors error. */
+/** What Medusa calls each status of an http-errors error. */
 const HTTP_TYPE: Record<number, string> = {
   400: MedusaError.Types.INVALID_DATA,
   401: MedusaError.Types.UNAUTHORIZED,
@@ -36,7 +34,7 @@ const HTTP_TYPE: Record<number, string> = {
   409: MedusaError.Types.CONFLICT,
 }
 
-/** Medusa 2.21's answer to an http-errors error (Express's body parser: 413 too large, 400 malformed JSON…), or undefined. Pure. */
+/** Pure: Medusa's answer to an http-errors error (the body parser's 413, 400…), or undefined. */
 export function httpErrorResponse(err: unknown): HttpErrorResponse | undefined {
   const e = err as { expose?: unknown; status?: unknown; statusCode?: unknown; message: string }
   if (!(err instanceof Error) || typeof e.expose !== "boolean" || typeof e.statusCode !== "number" || e.status !== e.statusCode)
@@ -45,7 +43,7 @@ export function httpErrorResponse(err: unknown): HttpErrorResponse | undefined {
   return { statusCode: e.statusCode, body: { message, type: HTTP_TYPE[e.statusCode] ?? "unknown_error" } }
 }
 
-/** Medusa 2.21's error-handler mapping for a (MedusaError-like or http-errors) error. Pure. */
+/** Pure: Medusa's error-handler mapping for a MedusaError-like or http-errors error. */
 export function medusaErrorResponse(err: unknown): HttpErrorResponse {
   const http = httpErrorResponse(err)
   if (http) return http
@@ -63,12 +61,10 @@ export function medusaErrorResponse(err: unknown): HttpErrorResponse {
   return { statusCode, body }
 }
 
-type FromError = (err: unknown) => HttpErrorResponse
-
-/** Medusa's own mapping when the app's Medusa exports it (2.20+), else medusaErrorResponse. */
+/** Medusa's own mapping when the app's Medusa exports it, else medusaErrorResponse. */
 export function httpResponseFromError(
   err: unknown,
-  medusa: { getHttpResponseFromError?: FromError } = medusaHttp as never,
+  medusa: { getHttpResponseFromError?: typeof medusaErrorResponse } = medusaHttp as never,
 ): HttpErrorResponse {
   return typeof medusa.getHttpResponseFromError === "function" ? medusa.getHttpResponseFromError(err) : medusaErrorResponse(err)
 }

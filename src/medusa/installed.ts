@@ -1,16 +1,8 @@
-/**
- * The app's installed Medusa, read as files (the built JavaScript that runs), so the boundary's
- * contract tests and the boot check can see whether each reach-in's assumption still holds.
- * Every reader returns undefined (never throws) when the file or the construct is not there.
- */
+/** The app's installed Medusa read as files, for the contract tests and the boot check; readers never throw. */
 import { readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 
-/**
- * The directory of a package's main file (`@medusajs/core-flows` → …/core-flows/dist), as the app's
- * framework or @medusajs/medusa (whose dependencies the core-flows and modules are: with pnpm's
- * isolated node_modules only they see them) resolves it.
- */
+/** A package's main file's directory as the app's framework or @medusajs/medusa resolves it (pnpm: only they see it). */
 function distOf(pkg: string): string | undefined {
   try {
     const from = [dirname(require.resolve("@medusajs/framework")), dirname(require.resolve("@medusajs/medusa/package.json")), process.cwd()]
@@ -25,27 +17,19 @@ function distOf(pkg: string): string | undefined {
 }
 
 export type MedusaPackage =
-  | "@medusajs/core-flows"
-  | "@medusajs/framework"
-  | "@medusajs/medusa"
-  | "@medusajs/workflows-sdk"
-  | "@medusajs/order"
-  | "@medusajs/tax"
-  | "@medusajs/cart"
-  | "@medusajs/modules-sdk"
+  `@medusajs/${"core-flows" | "framework" | "medusa" | "workflows-sdk" | "order" | "tax" | "cart" | "modules-sdk"}`
 
-/** The text of `rel` inside the built `dist` of `pkg` (e.g. `cart/workflows/update-tax-lines.js`), or undefined. */
+/** The text of `rel` inside the built `dist` of `pkg`, or undefined. */
 export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
   const dist = distOf(pkg)
-  if (!dist) return undefined
   try {
-    return readFileSync(join(dist, rel), "utf8")
+    return dist ? readFileSync(join(dist, rel), "utf8") : undefined
   } catch {
     return undefined
   }
 }
 
-/** The exports of `rel` inside the built `dist` of `pkg` (a file its package.json does not export), or undefined. */
+/** The exports of `rel` inside the built `dist` of `pkg`, or undefined. */
 export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefined {
   const dist = distOf(pkg)
   try {
@@ -59,15 +43,11 @@ export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefin
 /** Pure: an API route's file in @medusajs/medusa's built `dist` (`/store/carts/:id` → `api/store/carts/[id]/route.js`). */
 export const medusaRouteFile = (matcher: string): string => `api${matcher.replace(/:(\w+)/g, "[$1]")}/route.js`
 
-/** Whether `rel` exists inside @medusajs/medusa's built `dist` (e.g. an API route file). */
 export function medusaDistHas(rel: string): boolean {
   return installedSource("@medusajs/medusa", rel) !== undefined
 }
 
-/**
- * The string items of the array literal `const <name> = [ "a", "b", … ]` in `source`, in order;
- * undefined when there is no such literal or it holds anything but string literals. Pure.
- */
+/** Pure: the items of `const <name> = [ "a", … ]` in `source`; undefined when none or not all string literals. */
 export function stringArrayLiteral(source: string | undefined, name: string): string[] | undefined {
   if (!source) return undefined
   const m = new RegExp(`(?:const|let|var)\\s+${name}\\s*=\\s*\\[([^\\]]*)\\]`).exec(source)

@@ -1,9 +1,4 @@
-/**
- * The container and module keys of Medusa's that the plugin resolves, owned here so that a file
- * which only resolves a service does not load Medusa's utils (the whole package, at import) for
- * a string. Each key is typed as Medusa's declared literal: a renamed key fails the typecheck, and
- * `keys.test.ts` compares them with the installed values.
- */
+/** Medusa's container and module keys as its literals (keys.test.ts), so resolving a service does not load Medusa's utils. */
 import type { ContainerRegistrationKeys as MedusaKeys, Modules as MedusaModules } from "@medusajs/framework/utils"
 
 export const ContainerRegistrationKeys: Pick<typeof MedusaKeys, "CONFIG_MODULE" | "LINK" | "LOGGER" | "PG_CONNECTION"> = {

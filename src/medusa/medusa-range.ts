@@ -1,19 +1,13 @@
 /**
- * The oldest Medusa the plugin runs on, and the app's installed version. Below it the plugin's
- * boot check logs ONE error naming both (boot-check.ts) and US carts are refused at completion
- * (src/checkout/hooks/destination-guard.ts): never a US order placed untaxed.
- * BOUNDARY. Assumes: @medusajs/medusa's package.json is resolvable and carries its version.
- * Contract test: medusa-range.test.ts.
+ * BOUNDARY: the oldest Medusa the plugin runs on and the installed version (@medusajs/medusa's package.json).
+ * Below it: ONE boot error, US carts refused at completion (no US order untaxed). Test: medusa-range.test.ts.
  */
 import { runtimeSlot } from "../runtime"
 
-/** The oldest Medusa the plugin is tested on (README, Compatibility). */
 export const MEDUSA_MINIMUM = "2.15.0"
 
-/** The completion refusal's code below the minimum. */
 export const MEDUSA_UNSUPPORTED_CODE = "sales_tax_medusa_unsupported"
 
-/** The version of @medusajs/medusa the app runs, or "(version unknown)". */
 export function installedMedusaVersion(): string {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,5 +40,4 @@ export function unsupportedMedusaMessage(version: string, minimum: string = MEDU
   return `Sales tax cannot be calculated for this order: this store runs Medusa ${version}, older than the sales tax plugin supports (${minimum}).`
 }
 
-/** Whether the app's Medusa is older than MEDUSA_MINIMUM (read once per runtime). */
 export const medusaBelowMinimum = runtimeSlot("medusaBelowMinimum", () => versionBelow(installedMedusaVersion()))

@@ -1,10 +1,7 @@
 /**
- * BOUNDARY: a workflow run as a child of the step that runs it, from inside a hook handler.
- * Assumes: `runAsStep` (workflows-sdk) builds the child's context as here (the parent's, its own
- * transaction id, `parentStepIdempotencyKey`, `preventReleaseEvents`, the parent's `runId`) and the
- * engine reads those keys; runAsStep itself only works while composing. Buys: with a host's own
- * setTaxLineContext handler, the cart refresh runs updateTaxLinesWorkflow in its lock and before the
- * payment refresh (else one run, one payment refresh and one read more per change, after the route).
+ * BOUNDARY: a workflow run from a hook handler as a child of its step (runAsStep only works while
+ * composing). Assumes: runAsStep builds the child's context as nestedRunContext and the engine reads
+ * ENGINE_READS. Buys: with a host's setTaxLineContext handler, tax inside the cart refresh's lock.
  * Contract test: nested-workflow.test.ts. Boot check: off (`nestedRunOn()`) when it differs.
  */
 import { randomUUID } from "node:crypto"
@@ -13,7 +10,7 @@ import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { installedSource } from "./installed"
 import { setSwitch, switchOn } from "./switches"
 
-/** The execution context of a nested run, as runAsStep builds it. Pure. */
+/** Pure: the execution context of a nested run, as runAsStep builds it. */
 export function nestedRunContext(step: Pick<StepExecutionContext, "context" | "transactionId" | "idempotencyKey" | "runId">) {
   return {
     ...(step.context ?? {}),
@@ -36,10 +33,6 @@ export const RUN_AS_STEP_CONTEXT_LINES = [
 /** What the workflow engine (workflow-export.js) takes from a run's context. */
 export const ENGINE_READS = ["parentStepIdempotencyKey", "preventReleaseEvents"] as const
 
-/**
- * What differs from the assumption in the installed workflows-sdk (create-workflow.js's runAsStep,
- * workflow-export.js's run); empty: it holds. Pure over the two sources.
- */
 export function nestedWorkflowContextDifferences(createWorkflow: string | undefined, workflowExport: string | undefined): string[] {
   if (!createWorkflow || !workflowExport) return ["@medusajs/workflows-sdk's create-workflow.js or workflow-export.js not found"]
   const out: string[] = []
@@ -53,7 +46,6 @@ export function nestedWorkflowContextDifferences(createWorkflow: string | undefi
   return out
 }
 
-/** nestedWorkflowContextDifferences of the app's installed workflows-sdk. */
 export function nestedWorkflowContextMatchesInstalled(): string[] {
   return nestedWorkflowContextDifferences(
     installedSource("@medusajs/workflows-sdk", "utils/composer/create-workflow.js"),
@@ -61,7 +53,6 @@ export function nestedWorkflowContextMatchesInstalled(): string[] {
   )
 }
 
-/** Whether the refresh hook may run a workflow nested in its step (false once the boot check found runAsStep changed). */
 export const nestedRunOn = (): boolean => switchOn("nestedRun")
 export const setNestedRun = (on: boolean): void => setSwitch("nestedRun", on)
 
@@ -69,7 +60,6 @@ interface RunnableWorkflow<I> {
   (container: MedusaContainer): { run(args: { input: I; container: MedusaContainer; context: Record<string, unknown> }): Promise<unknown> }
 }
 
-/** Runs `workflow` as a child of the hook's step (see the file's comment). */
 export async function runNested<I>(workflow: RunnableWorkflow<I>, step: StepExecutionContext, input: I): Promise<void> {
   await workflow(step.container).run({ input, container: step.container, context: nestedRunContext(step) })
 }

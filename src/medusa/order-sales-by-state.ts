@@ -1,12 +1,9 @@
 /**
- * BOUNDARY: the store's US sales per state and window, summed by PostgreSQL over the Order Module's
- * tables in ONE statement (no public path reads a year of orders aggregated). Assumes: the tables and
- * columns of ORDER_TABLE_COLUMNS, read at start through the connection a module's container holds
- * (`pgConnectionOf`). Buys: the nexus report over a large store's year of orders. Contract:
- * integration-tests/http/nexus.spec.ts. Boot check: `orderTablesDifferences` (a missing one turns
- * the report's sales off) and `pgConnectionDifferences` (without it that check is skipped).
- * Counted per order: items after discounts and shipping, before tax, of orders not canceled nor
- * drafts, shipped to a US address, per currency; `returned`: the received returns' share.
+ * BOUNDARY: US sales per state and window in ONE statement over the Order Module's tables (no public
+ * path reads a year of orders aggregated): items after discounts plus shipping, before tax, of orders
+ * neither canceled nor drafts, shipped to the US; `returned`: the received returns' share.
+ * Assumes: ORDER_TABLE_COLUMNS; a module's container holds the connection (`pgConnectionOf`).
+ * Contract: nexus.spec.ts. Boot check: `orderTablesDifferences` (off: the report's sales), `pgConnectionDifferences`.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
@@ -14,19 +11,17 @@ import { setSwitch, switchOn } from "./switches"
 import { installedSource } from "./installed"
 import { fromCradle } from "../runtime"
 
-/** A half-open date range [from, to) of ISO dates, by its stable key (nexus/periods.ts makes them). */
+/** A half-open date range [from, to) of ISO dates, by its stable key. */
 export interface Window {
   key: string
   from: string
   to: string
 }
 
+/** The province as typed (lower-cased, trimmed), the ZIP's first three characters, the currency (lower case). */
 export interface ProvinceWindowSales {
-  /** the province as typed, lower-cased and trimmed ("" when blank) */
   province: string
-  /** the first three characters of the postal code as typed */
   zip3: string
-  /** the order's currency, lower case (the report lists orders not in USD apart) */
   currency: string
   windows: Record<string, { sales: string; returned: string; transactions: number }>
 }
@@ -35,23 +30,20 @@ export interface PgLike {
   raw(sql: string, bindings: unknown[]): Promise<{ rows: Record<string, unknown>[] }>
 }
 
-/** The app's database connection in a module's container (`cradle`), if any. */
 export function pgConnectionOf(cradle: unknown): PgLike | undefined {
   const pg = fromCradle(cradle, ContainerRegistrationKeys.PG_CONNECTION) as PgLike | undefined
   return typeof pg?.raw === "function" ? pg : undefined
 }
 
-/** The modules SDK's line that gives every module's container the app's connection. */
-export const MODULE_GETS_PG = "ContainerRegistrationKeys.PG_CONNECTION"
-
-/** What differs from `pgConnectionOf`'s assumption in the installed modules SDK; empty: it holds. */
 export function pgConnectionDifferences(
   loader: string | undefined = installedSource("@medusajs/modules-sdk", "loaders/utils/load-internal.js"),
 ): string[] {
-  return loader?.includes(MODULE_GETS_PG) ? [] : ["the modules SDK no longer hands a module's container the database connection"]
+  return loader?.includes("ContainerRegistrationKeys.PG_CONNECTION")
+    ? []
+    : ["the modules SDK no longer hands a module's container the database connection"]
 }
 
-/** Every table and column orderSalesSql reads (order-sales-by-state.test.ts: each is in the statement). */
+/** Every table and column orderSalesSql reads. */
 export const ORDER_TABLE_COLUMNS: Record<string, readonly string[]> = {
   order: ["id", "version", "currency_code", "created_at", "canceled_at", "is_draft_order", "status", "deleted_at", "shipping_address_id"],
   order_address: ["id", "country_code", "province", "postal_code"],
@@ -64,7 +56,7 @@ export const ORDER_TABLE_COLUMNS: Record<string, readonly string[]> = {
   order_shipping_method_tax_line: ["shipping_method_id", "rate", "deleted_at", "created_at"],
 }
 
-/** The tables and columns of ORDER_TABLE_COLUMNS the database lacks (one information_schema query); empty: all there. */
+/** The tables and columns of ORDER_TABLE_COLUMNS the database lacks; empty: all there. */
 export async function orderTablesDifferences(pg: PgLike): Promise<string[]> {
   const tables = Object.keys(ORDER_TABLE_COLUMNS)
   let rows: Record<string, unknown>[]
@@ -92,11 +84,9 @@ export function missingOrderColumns(present: readonly (readonly [string, string]
   return out
 }
 
-/** Whether the nexus sales statement may run (false once the boot check found the Order Module's tables changed). */
 export const orderSalesOn = (): boolean => switchOn("orderSales")
 export const setOrderSales = (on: boolean): void => setSwitch("orderSales", on)
 
-/** The statement for these windows (exported for the contract test and the benchmark). */
 export function orderSalesSql(windows: readonly Window[]): { sql: string; bindings: unknown[] } {
   const bindings: unknown[] = []
   const cols = windows.map((w, i) => {
@@ -172,13 +162,12 @@ o as (
 select o.province, o.zip3, o.currency, ${cols.join(",\n  ")}
 from o
 group by o.province, o.zip3, o.currency`
-  // the CTE's range comes first in the statement text, the window columns' after it
-  // a line, tax line, adjustment or shipping row is created with or after its order: the same lower
-  // bound lets PostgreSQL read only the period's rows of each table
+  // the CTE's range first, the window columns' after it; a row is created with or after its order:
+  // the same lower bound lets PostgreSQL read only the period's rows of each table
   return { sql, bindings: [from, to, from, from, from, from, from, ...bindings] }
 }
 
-/** US sales per typed province, ZIP prefix, currency and window (one statement). */
+/** US sales per typed province, ZIP prefix, currency and window. */
 export async function orderSalesByProvince(container: MedusaContainer, windows: readonly Window[]): Promise<ProvinceWindowSales[]> {
   if (windows.length === 0) return []
   if (!orderSalesOn())

@@ -1,30 +1,25 @@
 /**
- * BOUNDARY: how Medusa books a refund, re-derived by the filing of refunds without a return.
- * Assumes: refundPaymentWorkflow adds a transaction `reference: "refund"`, `reference_id` = the refund
- * and books what exceeds the pending difference as a credit line (createOrderRefundCreditLinesWorkflow,
- * `reference` = the reason's label, else "payment_collection"); the Order Module copies credit lines
- * into each new version with `metadata.created_in_version`. Buys: a refund without a return filed as
- * exactly the credit it booked (no public link from a refund to its credit line).
+ * BOUNDARY: how Medusa books a refund (REFUND_BOOKKEEPING: a `refund` transaction, a credit line for what
+ * exceeds the pending difference, copied into each order version). Buys: a refund without a return filed
+ * as exactly the credit it booked (no public link from a refund to its credit line).
  * Contract test: refund-credit-lines.test.ts. Boot check: `refundBookkeepingDifferences`.
  */
 import { installedSource } from "./installed"
 
 /** The order transaction's reference for a refund (reference_id = the refund's id). */
 export const REFUND_TRANSACTION_REFERENCE = "refund"
-/** A refund credit line's reference when the refund has no reason. */
-export const DEFAULT_CREDIT_LINE_REFERENCE = "payment_collection"
 
-/** What a credit line made by a refund carries as its reference (refundPaymentWorkflow → createOrderRefundCreditLinesWorkflow). Pure. */
+/** Pure: a refund's credit line's reference (no reason: "payment_collection"). */
 export function refundCreditReference(reasonLabel: string | null | undefined): string {
-  return reasonLabel ?? DEFAULT_CREDIT_LINE_REFERENCE
+  return reasonLabel ?? "payment_collection"
 }
 
-/** The order version a credit line was made in: Medusa copies it into each new version and keeps `metadata.created_in_version`. Pure. */
+/** Pure: the order version a credit line was made in (Medusa copies it into each new version). */
 export function creditLineVersion(cl: { version?: unknown; metadata?: { created_in_version?: unknown } | null }): number {
   return Number(cl.metadata?.created_in_version ?? cl.version ?? 0)
 }
 
-/** The lines of the three files the assumption rests on (whitespace-insensitive; a list: any of its forms, e.g. 2.15's and 2.21's). */
+/** The lines of the three files the assumption rests on (whitespace-insensitive; a list: any of its forms). */
 export const REFUND_BOOKKEEPING = {
   refundPayment: [
     'reference_id: refund.id, reference: "refund",',
@@ -38,7 +33,6 @@ export const REFUND_BOOKKEEPING = {
 
 const flat = (s: string | undefined) => (s ?? "").replace(/\s+/g, " ")
 
-/** What differs from the assumption in the given sources (default: the installed Medusa's); empty: it holds. */
 export function refundBookkeepingDifferences(
   refundPayment: string | undefined = installedSource("@medusajs/core-flows", "payment/workflows/refund-payment.js"),
   creditLines: string | undefined = installedSource("@medusajs/core-flows", "order/workflows/payments/create-order-refund-credit-lines.js"),

@@ -1,10 +1,7 @@
 /**
- * BOUNDARY: a middleware of every request, run before Medusa's own `/admin*` and `/store*` route
- * middlewares: Medusa's router sorts a middlewares file's routes (its `RoutesSorter`) and registers a
- * global root matcher first; "/" where the sorter keeps it, "*" where it drops a matcher without
- * segments (older minors). Every answer, the error handler's included, goes through `res.json`.
- * Buys: the wing's guard of the plugin's routes sees each request before Medusa decodes it, and each
- * answer before it is sent (hostile-input.spec.ts). Contract test: root-middleware.test.ts.
+ * BOUNDARY: Medusa's router (its RoutesSorter) registers a root matcher before its own route middlewares,
+ * and every answer, the error handler's too, goes through `res.json`. Buys: a guard that sees each request
+ * before Medusa decodes it and each answer before it is sent. Contract test: root-middleware.test.ts.
  * Boot check: the installed sorter's order; nothing to turn off (named).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
@@ -12,7 +9,7 @@ import { installedModule, installedSource } from "./installed"
 
 type Sorter = new (routes: { matcher: string }[]) => { sort(): { matcher: string }[] }
 
-/** The matchers in the order Medusa's router registers them (the installed RoutesSorter), or undefined. */
+/** The matchers in the order Medusa's router registers them, or undefined. */
 export function sortedMatchers(
   matchers: string[],
   sorter = installedModule<{ RoutesSorter?: Sorter }>("@medusajs/framework", "http/routes-sorter.js")?.RoutesSorter,
@@ -23,12 +20,11 @@ export function sortedMatchers(
 /** Medusa's own kinds of middleware matchers the root one must come before. */
 const THEIRS = ["/admin/*", "/store/*", "/admin/sales-tax/filings/:id"]
 
-/** "/" when the router registers it first, else "*" (in Express both match every path; "*" decodes it). */
+/** "/" when the router registers it first (older sorters drop it), else "*" (in Express both match every path; "*" decodes it). */
 export function rootMatcher(sort: (m: string[]) => string[] | undefined = sortedMatchers): "/" | "*" {
   return sort([...THEIRS, "/"])?.[0] === "/" ? "/" : "*"
 }
 
-/** `handler` as a middleware of every request, registered before Medusa's own route middlewares. */
 export function rootMiddleware(handler: (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => void): MiddlewareRoute {
   return { matcher: rootMatcher(), middlewares: [handler] }
 }
@@ -45,7 +41,6 @@ export function throughEveryAnswer(
   ;(res as { json: (b: unknown) => MedusaResponse }).json = (body: unknown) => answer(body, json)
 }
 
-/** What differs from the assumption in the installed framework; empty: it holds. */
 export function rootMiddlewareDifferences(
   sort: (m: string[]) => string[] | undefined = sortedMatchers,
   errorHandler: string | undefined = installedSource("@medusajs/framework", "http/middlewares/error-handler.js"),

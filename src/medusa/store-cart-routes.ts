@@ -1,19 +1,15 @@
 /**
- * BOUNDARY: Medusa's store cart routes answer through `res.json` once, with the cart (`parent` for a
- * deleted line) read with `req.queryConfig.fields`, after their workflow ran; a workflow error
- * carries the step's in `errors[].error`.
- * Buys: never a 200 with stale tax lines: where Medusa does not recompute tax (the promotion routes),
- * the plugin refreshes after the route and answers the refreshed cart, or the refusal with the cart
- * put back (checkout-block.spec.ts, checkout.spec.ts). Contract test: store-cart-routes.test.ts.
- * Boot check: the route files; a missing one passes through (the answer is Medusa's).
+ * BOUNDARY: Medusa's store cart routes answer once through `res.json` with the cart (`parent` for a
+ * deleted line) read with `req.queryConfig.fields`; a workflow error carries the step's in `errors[].error`.
+ * Buys: never a 200 with stale tax lines. Contract test: store-cart-routes.test.ts. Boot check: the
+ * route files; a missing one passes through.
  */
 import { installedSource, medusaRouteFile } from "./installed"
 
 export interface StoreCartRoute {
-  /** the route as a middleware matcher */
   matcher: string
   methods: readonly ("POST" | "DELETE")[]
-  /** the key of the answer that holds the cart */
+  /** the answer's key that holds the cart */
   answers: "cart" | "parent"
 }
 
@@ -34,7 +30,7 @@ export const CART_ITSELF_RE = /^\/store\/carts\/[^/?#]+\/?$/
 /** The promotions routes (POST, DELETE): they change the cart's promotion links outside Medusa's refresh. */
 export const PROMOTIONS_RE = /^\/store\/carts\/[^/?#]+\/promotions\/?$/
 
-/** Pure: how a route's source answers — the keys of its `res.json(...)` / `res.status(…).json(...)` bodies that hold the cart. */
+/** Pure: the keys of a route source's `res.json({…})` / `res.status(…).json({…})` bodies that hold the cart. */
 export function answerKeys(source: string): ("cart" | "parent")[] {
   const keys = new Set<"cart" | "parent">()
   const re = /res(?:\.status\([^)]*\))?\.json\(\s*\{([^}]*)\}?/g
@@ -48,13 +44,11 @@ export function answerKeys(source: string): ("cart" | "parent")[] {
   return [...keys]
 }
 
-/** How each route names the fields of the cart it answers with. */
 const ANSWER_FIELDS = "req.queryConfig.fields"
 
-/** The fields the route answers its cart with (its query config), when set. */
+/** The fields the route answers its cart with, when set. */
 export const routeFields = (req: { queryConfig?: { fields?: string[] } }): string[] | undefined => req.queryConfig?.fields
 
-/** What differs from the assumption in the installed @medusajs/medusa; empty: it holds. */
 export function storeCartRouteDifferences(
   read: (rel: string) => string | undefined = (rel) => installedSource("@medusajs/medusa", rel),
 ): string[] {
@@ -69,11 +63,7 @@ export function storeCartRouteDifferences(
   return out
 }
 
-/**
- * Sees a route's one answer: `onAnswer(body, send)` is called with the body of the first `res.json`
- * call and the original `send`; it answers (now or later) through `send`. Later calls go straight
- * through.
- */
+/** `onAnswer(body, send)` gets the first `res.json` call's body and answers (now or later) through `send`; later calls pass. */
 export function interceptAnswer<R>(res: { json: (body: unknown) => R }, onAnswer: (body: unknown, send: (body: unknown) => R) => R): void {
   const original = res.json.bind(res)
   let handled = false

@@ -1,8 +1,4 @@
-/**
- * The boot check's switches: a reach-in whose assumption the installed Medusa breaks is turned off
- * at start (one error logged) and the plugin takes the documented way instead. Kept in the plugin's
- * runtime, all on until the boot check says otherwise (tests: set back on).
- */
+/** The boot check's switches: a reach-in whose assumption fails is turned off at start (the documented way instead). */
 import { runtimeSlot } from "../runtime"
 
 export type BoundarySwitch = "directTaxRun" | "nestedRun" | "cartRestore" | "orderSales"

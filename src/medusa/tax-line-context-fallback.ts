@@ -1,12 +1,8 @@
 /**
- * The tax-line context on a Medusa without the setTaxLineContext hooks (core-flows 2.15): the
- * provider gets line and shipping-method ids only, so it finds their cart or order through Query (on
- * the request's container, else the app's) and builds the context the hooks would have.
- * BOUNDARY. Assumes: the Cart Module's Query entities `line_item` (`is_giftcard`) and `shipping_method`
- * carry `cart_id`, the Order Module's `order_item` links `item_id` to `order_id`; outside a request,
- * @medusajs/framework's `container` is the app's. Buys: TICs, origins, discounts, exemptions, untaxed
- * gift cards, one service call per cart state on a Medusa without the hooks.
- * Contract test: tax-line-context-fallback.test.ts; boot check: boot-check.ts.
+ * BOUNDARY: on a Medusa without the setTaxLineContext hooks the provider gets line and shipping-method
+ * ids only: it finds their cart or order through Query and builds the context the hooks would have.
+ * Assumes: FALLBACK_QUERY_ENTITIES; outside a request, @medusajs/framework's `container` is the app's.
+ * Contract test: tax-line-context-fallback.test.ts. Boot check: boot-check.ts.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
@@ -16,13 +12,12 @@ import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
 import type { TaxedItem, TaxedShipping } from "./taxed-entity"
 import { hasHook } from "./workflow-hooks"
 
-/** The workflows whose setTaxLineContext hook carries the context, per what they tax. */
 export const TAX_LINE_CONTEXT_WORKFLOWS = {
   cart: ["updateTaxLinesWorkflow", "upsertTaxLinesWorkflow"],
   order: ["updateOrderTaxLinesWorkflow"],
 } as const
 
-/** The Query entities (and fields) the reader relies on, per module: checked by the contract test and at boot. */
+/** The Query entities (and fields) the reader relies on, per module. */
 export const FALLBACK_QUERY_ENTITIES = {
   cart: { line_item: ["id", "cart_id", "is_giftcard"], shipping_method: ["id", "cart_id"] },
   order: {
@@ -40,17 +35,13 @@ export function lacksTaxLineContextHook(workflows: Record<string, unknown>, kind
   return TAX_LINE_CONTEXT_WORKFLOWS[kind].some((name) => !hasHook(workflows[name], "setTaxLineContext"))
 }
 
-/**
- * Notes whether Medusa's core-flows lacks the hooks (the provider then reads the context itself).
- * Kept in the runtime: the provider and src/workflows are separate module instances.
- */
+/** Whether the provider reads the context itself; in the runtime: the provider and src/workflows are separate module instances. */
 const fallback = runtimeSlot("taxLineContextFallback", () => ({ on: false }))
 export function noteTaxLineContextHooks(workflows: Record<string, unknown>, rt?: SalesTaxRuntime): boolean {
   fallback(rt).on = lacksTaxLineContextHook(workflows, "cart") || lacksTaxLineContextHook(workflows, "order")
   return fallback(rt).on
 }
 
-/** Whether the provider reads the tax-line context itself (the app's Medusa lacks the hooks). */
 export function taxLineContextFallbackOn(rt?: SalesTaxRuntime): boolean {
   return fallback(rt).on
 }
@@ -66,11 +57,7 @@ export function appContainer(): MedusaContainer | undefined {
   }
 }
 
-/**
- * What the provider's lines belong to; for an order's lines not on it yet, those lines and shipping
- * methods as the hook gets them. `giftCards`: the cart's lines among them that are gift cards
- * (2.15's updateTaxLinesWorkflow reads no `items.is_giftcard`, so its tax step hands them over).
- */
+/** What the provider's lines belong to (with an order's new lines); `giftCards`: those a tax step handed over anyway. */
 export interface LinesOwner {
   entity: "cart" | "order"
   id: string
@@ -79,11 +66,7 @@ export interface LinesOwner {
   newShipping?: TaxedShipping[]
 }
 
-/**
- * The admin routes whose tax runs add lines not on the order yet (an edit's, an exchange's, a claim's
- * new items and shipping, a return's shipping): the path's id is the order's, or its exchange's,
- * claim's or return's (Query entity, whose `order_id` is the order).
- */
+/** The admin routes whose tax runs add lines not on the order yet: the Query entity the path's id names. */
 const ORDER_ROUTES: Record<string, "order" | "order_exchange" | "order_claim" | "return"> = {
   orders: "order",
   "order-edits": "order",
@@ -100,17 +83,13 @@ export function routeOrderRef(path: string | undefined): { entity: (typeof ORDER
   return entity && m ? { entity, id: decodeURIComponent(m[2]!) } : undefined
 }
 
-/**
- * The cart or order of the lines the provider was handed (cart lines, cart shipping methods,
- * order items, then the order the admin request's path names); undefined when none is found.
- */
+/** The cart or order of the lines the provider was handed (else the order the admin path names), or undefined. */
 export async function linesOwner(
   scope: QueryScope,
   itemIds: readonly string[],
   shippingIds: readonly string[],
   requestPath?: string,
 ): Promise<LinesOwner | undefined> {
-  // the first row of `entity` whose `key` is one of `ids`, its owner's id under `owner`
   const first = async (ids: readonly string[], entity: string, key: string, fields: readonly string[], owner: string) => {
     if (!ids.length) return undefined
     const [row] = await graph<Record<string, string | null | undefined>>(scope, {
@@ -121,15 +100,12 @@ export async function linesOwner(
     })
     return row?.[owner] ?? undefined
   }
+  const byId = <T>(entity: string, fields: readonly string[], ids: readonly string[]) =>
+    ids.length ? graph<T>(scope, { entity, fields: [...fields], filters: { id: [...ids] } }) : undefined
   const { cart, order } = FALLBACK_QUERY_ENTITIES
-  // every line (one statement, as for one): which of them are gift cards, as Medusa's tax step tells them
-  const lines = itemIds.length
-    ? await graph<{ id: string; cart_id?: string | null; is_giftcard?: boolean | null }>(scope, {
-        entity: "line_item",
-        fields: [...cart.line_item],
-        filters: { id: [...itemIds] },
-      })
-    : []
+  // every line: which are gift cards
+  const lines =
+    (await byId<{ id: string; cart_id?: string | null; is_giftcard?: boolean | null }>("line_item", cart.line_item, itemIds)) ?? []
   const cartId =
     lines.find((l) => l.cart_id)?.cart_id ?? (await first(shippingIds, "shipping_method", "id", cart.shipping_method, "cart_id"))
   if (cartId) return { entity: "cart", id: cartId, giftCards: lines.filter((l) => l.is_giftcard).map((l) => l.id) }
@@ -145,20 +121,12 @@ export async function linesOwner(
   }
   if (!orderId) return undefined
   const [newItems, newShipping] = await Promise.all([
-    itemIds.length
-      ? graph<TaxedItem>(scope, {
-          entity: "order_line_item",
-          fields: ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
-          filters: { id: [...itemIds] },
-        })
-      : undefined,
-    shippingIds.length
-      ? graph<TaxedShipping>(scope, {
-          entity: "order_shipping_method",
-          fields: ["id", "shipping_option_id", "amount", "is_tax_inclusive"],
-          filters: { id: [...shippingIds] },
-        })
-      : undefined,
+    byId<TaxedItem>(
+      "order_line_item",
+      ["id", "product_id", "variant_id", "quantity", "unit_price", "is_tax_inclusive", "is_giftcard"],
+      itemIds,
+    ),
+    byId<TaxedShipping>("order_shipping_method", ["id", "shipping_option_id", "amount", "is_tax_inclusive"], shippingIds),
   ])
   return { entity: "order", id: orderId, ...(newItems ? { newItems } : {}), ...(newShipping ? { newShipping } : {}) }
 }
@@ -168,7 +136,6 @@ export interface JoinerLike {
   alias?: readonly { name?: string | readonly string[] }[] | { name?: string | readonly string[] }
 }
 
-/** Pure: the names a joiner config answers to. */
 export function joinerAliases(j: JoinerLike | undefined): string[] {
   const list = j?.alias === undefined ? [] : Array.isArray(j.alias) ? j.alias : [j.alias]
   return list.flatMap((a: { name?: string | readonly string[] }) =>
@@ -188,7 +155,6 @@ export function readerDifferences(joiners: Record<keyof typeof FALLBACK_QUERY_EN
   return out
 }
 
-/** readerDifferences of the booted app (its Cart and Order Modules' joiner configs, its container). */
 export function fallbackReaderDifferences(): string[] {
   const joinerOf = (key: string): JoinerLike | undefined => {
     const inst = MedusaModule.getModuleInstance(key) as Record<string, { __joinerConfig?: () => JoinerLike }> | undefined

@@ -1,25 +1,21 @@
 /**
- * What the plugin records on a tax line (its `data`: TIC, service rate, certificate, origin,
- * destination, inclusive hints) also travels in the line's `rate_id`, which Medusa keeps as the
- * tax line's `tax_rate_id` from the provider's answer to the cart's tax lines and on to the
- * order's on every minor, where it drops `data` before 2.18. Every reader takes the record from
- * `tax_rate_id` first (one path on every minor), else from `data` (lines written before).
- * BOUNDARY. Assumes: core-flows' setTaxLinesForItemsStep (cart and order) writes `rate_id` as
- * `tax_rate_id`, prepareTaxLinesData copies it to the order, the column is text (the cart's has a
- * btree index: RECORD_MAX bounds the value). Contract test: tax-line-record.test.ts. Boot check: boot-check.ts.
+ * BOUNDARY: a tax line's record (its `data`) also travels in its `rate_id`, which Medusa keeps as
+ * `tax_rate_id` from cart to order on every minor, where it drops `data` on older ones; readers take
+ * `tax_rate_id` first, else `data`. Assumes: RECORD_CARRIERS; the column is text (the cart's is btree
+ * indexed: RECORD_MAX). Contract test: tax-line-record.test.ts. Boot check: boot-check.ts.
  */
 import { installedSource } from "./installed"
 import { runtimeSlot } from "../runtime"
 
-/** The prefix that marks a `tax_rate_id` as this plugin's record (never a Tax Module rate id). */
+/** Marks a `tax_rate_id` as this plugin's record (never a Tax Module rate id). */
 export const RECORD_PREFIX = "sales_tax:"
 
-/** The longest record kept in `tax_rate_id`: well under a btree index entry (2,704 bytes). */
+/** The longest record kept: well under a btree index entry. */
 export const RECORD_MAX = 2000
 
 type Data = Record<string, unknown>
 
-/** `"key":` of each key written (a handful: the record's own keys). */
+/** `"key":` of each key written (a handful). */
 const keyJsons = runtimeSlot("recordKeyJsons", () => new Map<string, string>())
 function keyJson(memo: Map<string, string>, k: string): string {
   let j = memo.get(k)
@@ -30,12 +26,7 @@ function keyJson(memo: Map<string, string>, k: string): string {
   return j
 }
 
-/**
- * Pure: the `rate_id` carrying `data` (its null and undefined values left out); undefined when none
- * or too long. Written as JSON.stringify writes the kept entries, without copying them; `written`
- * holds the JSON of values already written (the lines of one answer share their origin,
- * destination and cart hash), so it lives for one set of lines, never across changes to them.
- */
+/** Pure: `data` as a `rate_id` (JSON, nulls left out), undefined when none or too long; `written`: one answer's values' JSON. */
 export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
   const keys = keyJsons()
@@ -70,7 +61,7 @@ export function recordedData(t: { tax_rate_id?: unknown; data?: unknown } | null
   return t?.data && typeof t.data === "object" ? (t.data as Data) : null
 }
 
-/** The tax lines of an entity's lines with each line's `data` read as recorded (see recordedData), in place. */
+/** Sets each tax line's `data` to its recordedData, in place. */
 export function withRecordedData<L extends { tax_lines?: ({ tax_rate_id?: unknown; data?: unknown } | null)[] | null }>(
   lines: readonly L[] | null | undefined,
 ): void {
@@ -80,7 +71,7 @@ export function withRecordedData<L extends { tax_lines?: ({ tax_rate_id?: unknow
 /** The Query fields a reader of the record asks for, per relation (`items`, `shipping_methods`). */
 export const recordFields = (relation: string): string[] => [`${relation}.tax_lines.tax_rate_id`, `${relation}.tax_lines.data`]
 
-/** The installed core-flows files that carry `rate_id` to the cart's and the order's `tax_rate_id` (upsert: 2.16 on). */
+/** The core-flows files that carry `rate_id` to the cart's and the order's `tax_rate_id`. */
 export const RECORD_CARRIERS = [
   { file: "cart/steps/set-tax-lines-for-items.js", carries: "tax_rate_id: taxLine.rate_id" },
   { file: "cart/steps/upsert-tax-lines-for-items.js", carries: "tax_rate_id: taxLine.rate_id", optional: true },
@@ -88,7 +79,7 @@ export const RECORD_CARRIERS = [
   { file: "cart/utils/prepare-line-item-data.js", carries: "tax_rate_id: d.tax_rate_id" },
 ] as const
 
-/** What the installed core-flows does not carry (empty: the record reaches the order); `source` reads a file of it. */
+/** What the installed core-flows does not carry (empty: the record reaches the order). */
 export function recordCarrierDifferences(
   source: (rel: string) => string | undefined = (rel) => installedSource("@medusajs/core-flows", rel),
 ): string[] {

@@ -1,27 +1,18 @@
 /**
- * BOUNDARY: the Tax Module's private `taxRateService`, from a tax provider's container (a provider is
- * given no public Tax Module service). Assumes: the Tax Module registers it in the container it hands
- * its providers, with `list(filters, { relations })`, and TaxRate has `is_default` and a `tax_region`.
- * Buys: failurePolicy "fallback"'s boot warning counts a US tax region's default rate as a fallback
- * (checkout.spec.ts); without it the warning names every state not in the options.
+ * BOUNDARY: the Tax Module's private `taxRateService` in its providers' container (they get no public
+ * service), with `list(filters, { relations })`; TaxRate has `is_default` and `tax_region`. Buys: the
+ * fallback-coverage warning counts tax regions' default rates (else it names every state).
  * Contract test: tax-rate-service.test.ts. Boot check: `taxRateServiceDifferences`.
  */
 import { fromCradle } from "../runtime"
 import { installedSource } from "./installed"
-
-/** The key of the Tax Module's TaxRate service in its container. */
-export const TAX_RATE_SERVICE_KEY = "taxRateService"
 
 export type DefaultRateRow = {
   rate?: number | null
   tax_region?: { country_code?: string | null; province_code?: string | null } | null
 }
 
-interface TaxRateServiceLike {
-  list(filters: unknown, config: unknown): Promise<DefaultRateRow[]>
-}
-
-/** What the fallback-coverage check needs: whether a US-wide default rate exists, and the states with one. */
+/** Whether a US-wide default rate exists, and the states with one. */
 export interface RegionStates {
   all: boolean
   states: string[]
@@ -44,12 +35,9 @@ export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
   }
 }
 
-/**
- * The tax regions' US default rates as coverage, read through the Tax Module's taxRateService from
- * a provider's `cradle`; undefined when it cannot be read (no such service, or the read failed).
- */
+/** The tax regions' US default rates as coverage, from a provider's `cradle`; undefined when unreadable. */
 export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<RegionStates | undefined> {
-  const rates = fromCradle(cradle, TAX_RATE_SERVICE_KEY) as TaxRateServiceLike | undefined
+  const rates = fromCradle(cradle, "taxRateService") as { list?(filters: unknown, config: unknown): Promise<DefaultRateRow[]> } | undefined
   if (typeof rates?.list !== "function") return undefined
   try {
     return regionStatesOf(await rates.list({ is_default: true }, { relations: ["tax_region"] }))
@@ -58,7 +46,6 @@ export async function defaultRegionStates(cradle: Record<string, unknown>): Prom
   }
 }
 
-/** What differs from the assumption in the installed @medusajs/tax; empty: it holds. Pure over the two sources. */
 export function taxRateServiceDifferences(
   service: string | undefined = installedSource("@medusajs/tax", "services/tax-module-service.js"),
   model: string | undefined = installedSource("@medusajs/tax", "models/tax-rate.js"),

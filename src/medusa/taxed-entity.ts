@@ -1,8 +1,4 @@
-/**
- * Medusa's cart and order rows as the tax-line context reads them, and the shape of Medusa's
- * setTaxLineContext hooks (their input, a handler, its output): the boundary's types, which the
- * checkout's handler, the direct tax run and the fallback reader share.
- */
+/** Medusa's cart and order rows as the tax-line context reads them, and its setTaxLineContext hooks' shape. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 
@@ -12,7 +8,6 @@ export interface Adjustment {
   is_tax_inclusive?: boolean | null
 }
 
-/** A cart or order line as readTaxedEntity reads it. */
 export interface TaxedItem {
   id: string
   product_id?: string | null
@@ -35,7 +30,7 @@ export interface TaxedShipping {
   adjustments?: readonly Adjustment[] | null
 }
 
-/** A cart or an order with the fields the provider needs (TAXED_FIELDS; an order's too). */
+/** A cart or an order with the fields the provider needs (TAXED_FIELDS). */
 export interface TaxedEntity {
   id: string
   currency_code: string
@@ -52,10 +47,7 @@ export type TaxLineContext = Record<string, unknown>
 /** A line the order workflow passes (an edit's or an exchange's new line): at least its id. */
 export type NewLine = Partial<TaxedItem> & { id?: string | null }
 
-/**
- * What Medusa's three setTaxLineContext hooks pass: `{ cart, items, shipping_methods }` (cart
- * workflows) or `{ order, items, shipping_methods }` (updateOrderTaxLinesWorkflow).
- */
+/** What the setTaxLineContext hooks pass: a `cart` or an `order`, its `items` and `shipping_methods`. */
 export interface TaxLineHookInput {
   cart?: { id?: string | null } | null
   order?: { id?: string | null } | null
@@ -64,10 +56,9 @@ export interface TaxLineHookInput {
   [key: string]: unknown
 }
 
-/** A setTaxLineContext handler: what Medusa calls with the hook input and `{ container }`. */
 export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
 
-/** A setTaxLineContext handler's result as Medusa's hook hands it on: a StepResponse's output, or the value itself. */
+/** A handler's result as the hook hands it on: a StepResponse's output, or the value itself. */
 export function taxLineContextOutput(v: unknown): TaxLineContext {
   if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
   if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext

@@ -1,14 +1,12 @@
 /**
- * BOUNDARY: updateTaxLinesWorkflow's work for a cart, as module calls inside the refresh hook's step
- * (its completion check, the setTaxLineContext handler, the Tax Module's getTaxLines, translations,
- * the Cart Module's setters), so that the lines it writes are the restore point of the cart's next
- * change. Buys: fewer SQL statements per cart change (no workflow run, no second cart read).
- * Assumes: the installed workflow fetches UPDATE_TAX_LINES_CART_FIELDS and runs UPDATE_TAX_LINES_STEPS.
- * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`) when it
- * differs: the hook runs the workflow itself.
+ * BOUNDARY: updateTaxLinesWorkflow's work as module calls inside the refresh hook's step: no workflow
+ * run, no second cart read, and the lines it writes are the cart's next restore point.
+ * Assumes: the workflow reads UPDATE_TAX_LINES_CART_FIELDS and runs UPDATE_TAX_LINES_STEPS.
+ * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`): the workflow runs.
  */
 import type {
   BigNumberInput,
+  CreateTaxLineDTO,
   ICartModuleService,
   ITaxModuleService,
   ItemTaxLineDTO,
@@ -28,12 +26,10 @@ import {
   type TaxedShipping,
 } from "./taxed-entity"
 import type { WrittenTaxLine } from "./cart-restore"
-
 import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
 import { amountNumber } from "../money"
 import { setSwitch, switchOn } from "./switches"
 
-/** An item as the tax run reads it (TAXED_FIELDS and updateTaxLinesWorkflow's item fields). */
 export interface TaxRunItem extends TaxedItem {
   product_type_id?: string | null
   quantity?: BigNumberInput | null
@@ -45,7 +41,7 @@ export interface TaxRunShipping extends TaxedShipping {
   amount?: BigNumberInput | null
 }
 
-/** The cart as the tax run reads it: TAX_RUN_FIELDS. */
+/** The cart as the tax run reads it (taxRunFields). */
 export interface TaxRunCart extends TaxedEntity {
   locale?: string | null
   completed_at?: unknown
@@ -57,63 +53,39 @@ export interface TaxRunCart extends TaxedEntity {
     groups?: { id: string }[] | null
     has_account?: boolean | null
   } | null
-  shipping_address?: {
-    country_code?: string | null
-    province?: string | null
-    address_1?: string | null
-    address_2?: string | null
-    city?: string | null
-    postal_code?: string | null
-    metadata?: Record<string, unknown> | null
-  } | null
+  shipping_address?:
+    | (Partial<Record<"country_code" | "province" | "address_1" | "address_2" | "city" | "postal_code", string | null>> & {
+        metadata?: Record<string, unknown> | null
+      })
+    | null
   items?: TaxRunItem[] | null
   shipping_methods?: TaxRunShipping[] | null
 }
 
-/**
- * The cart's fields for a direct tax run: updateTaxLinesWorkflow's own less the existing tax lines
- * (only the step's compensation reads them), plus `contextFields` and `completed_at`.
- * `withTaxLines`: keep them for a host's handler (addTaxLineContextHandler) that may read them.
- */
+/** The workflow's cart fields and `contextFields`; its tax lines (only its compensation reads them) only for a host's handler. */
 export function taxRunFields(withTaxLines: boolean, contextFields: readonly string[]): string[] {
   const medusa = withTaxLines ? UPDATE_TAX_LINES_CART_FIELDS : UPDATE_TAX_LINES_CART_FIELDS.filter((f) => !f.includes(".tax_lines."))
   return [...new Set<string>([...medusa, ...contextFields, "completed_at"])]
 }
 
-/**
- * Pure: getItemTaxLinesStep's context for a cart, as Medusa's normalizeTaxModuleContext writes it
- * (null: no tax to compute). Values are handed on as read, so any provider sees what Medusa's own
- * step would hand it; the cast: Medusa's types say string where the columns are nullable.
- */
+/** Pure: normalizeTaxModuleContext's context, values as read (null: no tax; the cast: Medusa types nullable columns as string). */
 export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | undefined): TaxCalculationContext | null {
   const a = cart.shipping_address
   if (!cart.region?.automatic_taxes || !a?.country_code) return null
   const c = cart.customer
+  const { country_code, province, address_1, address_2, city, postal_code, metadata } = a
   return {
-    address: {
-      country_code: a.country_code,
-      province_code: a.province,
-      address_1: a.address_1,
-      address_2: a.address_2,
-      city: a.city,
-      postal_code: a.postal_code,
-      metadata: a.metadata,
-    },
+    address: { country_code, province_code: province, address_1, address_2, city, postal_code, metadata },
     customer: c && { id: c.id, email: c.email, customer_groups: c.groups?.map((g) => g.id) || [], metadata: c.metadata },
     is_return: false,
     locale: cart.locale,
-    shipping_methods: cart.shipping_methods?.map((m) => ({
-      id: m.id,
-      name: m.name,
-      shipping_option_id: m.shipping_option_id,
-      amount: m.amount,
-    })),
+    shipping_methods: cart.shipping_methods?.map(({ id, name, shipping_option_id, amount }) => ({ id, name, shipping_option_id, amount })),
     additional_context: additional,
   } as TaxCalculationContext
 }
 
 /** Pure: the items the Tax Module quotes, as normalizeLineItemsForTax writes them (no gift cards). */
-export function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
+function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
   return (cart.items ?? [])
     .filter((i) => !i.is_giftcard || !isDefined(i.is_giftcard))
     .map((i) => ({
@@ -127,7 +99,7 @@ export function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
 }
 
 /** Pure: the shipping methods the Tax Module quotes (normalizeLineItemsForShipping), as read. */
-export function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
+function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
   return (cart.shipping_methods ?? []).map((s) => ({
     id: s.id,
     shipping_option_id: s.shipping_option_id,
@@ -139,12 +111,7 @@ export function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
 const isItemLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ItemTaxLineDTO => "line_item_id" in l
 const isShippingLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ShippingTaxLineDTO => "shipping_line_id" in l
 
-/**
- * updateTaxLinesWorkflow's work for `cart`; `contextHandler` is the setTaxLineContext handler
- * registered on it. Throws what the workflow's steps throw; returns the cart's tax lines after it.
- * `current`: the tax lines `cart` was read with are the cart's (nothing wrote any since): an
- * unchanged line is not written again and a changed one is written into its row (inPlace).
- */
+/** The workflow's work, throwing what its steps throw; `current`: `cart`'s tax lines are the cart's, so the write is inPlace. */
 export async function setCartTaxLines(
   container: MedusaContainer,
   cart: TaxRunCart,
@@ -158,8 +125,7 @@ export async function setCartTaxLines(
   const context = taxContextOf(cart, additional)
   let itemLines: ItemTaxLineDTO[] = []
   let shippingLines: ShippingTaxLineDTO[] = []
-  // one Tax Module call for the items and the shipping methods (its one tax-region read, one
-  // provider call: getTaxLines sorts them by kind); Medusa's step makes one for each
+  // one Tax Module call for items and shipping (Medusa's step makes two)
   const taxable = context ? [...taxableItems(cart), ...taxableShipping(cart)] : []
   if (context && taxable.length) {
     const lines = await container.resolve<ITaxModuleService>(Modules.TAX).getTaxLines(taxable, context)
@@ -203,23 +169,16 @@ export async function setCartTaxLines(
 }
 
 /** A tax line as the Cart Module's setters take it, less its owner's id. */
-interface TaxLineWrite {
-  description?: string
-  tax_rate_id?: string
-  code: string
-  rate: number
-  provider_id?: string
-  data?: Record<string, unknown> | null
-}
+type TaxLineWrite = Omit<CreateTaxLineDTO, "item_id" | "metadata">
 type Owner = "item_id" | "shipping_method_id"
-/** What an in-place write keeps (rows as they are) and updates (by the ids of the rows they replace). */
+/** What an in-place write keeps as is and updates (by the replaced rows' ids). */
 interface InPlace<K extends Owner> {
   keep: WrittenTaxLine[]
   update: (TaxLineWrite & Record<K, string> & { id: string })[]
 }
 
 /** Pure: a JSON value with its objects' keys sorted (a jsonb column gives them back in its own order). */
-function canonical(v: unknown): unknown {
+export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical)
   if (!v || typeof v !== "object") return v
   const o = v as Record<string, unknown>
@@ -230,19 +189,11 @@ function canonical(v: unknown): unknown {
   )
 }
 const sameLine = (was: WrittenTaxLine, is: TaxLineWrite): boolean =>
-  (was.description ?? null) === (is.description ?? null) &&
-  (was.tax_rate_id ?? null) === (is.tax_rate_id ?? null) &&
-  (was.code ?? null) === (is.code ?? null) &&
-  (was.provider_id ?? null) === (is.provider_id ?? null) &&
+  (["description", "tax_rate_id", "code", "provider_id"] as const).every((k) => (was[k] ?? null) === (is[k] ?? null)) &&
   amountNumber(was.rate) === amountNumber(is.rate) &&
   JSON.stringify(canonical(was.data ?? null)) === JSON.stringify(canonical(is.data ?? null))
 
-/**
- * Pure: the tax lines `lines` written over the ones each owner carries now (`owners[].tax_lines`,
- * current: no tax-line write since they were read): a line equal to the one it replaces is kept, a
- * different one is written into that row. Undefined when a count differs or a row carries metadata
- * (then the setter replaces them all, as Medusa's step does).
- */
+/** Pure: `lines` over each owner's current tax lines: an equal one kept, others written into its row; undefined: replace all. */
 export function inPlace<K extends Owner>(
   owners: readonly { id: string; tax_lines?: readonly Record<string, unknown>[] | null }[],
   lines: readonly (TaxLineWrite & Record<K, string>)[],
@@ -259,7 +210,7 @@ export function inPlace<K extends Owner>(
       else plan.update.push({ ...is[i]!, id: String(w.id) })
     })
   }
-  // every line written has an owner among them (no line for an item the read did not have)
+  // no line for an owner the read did not have
   return plan.keep.length + plan.update.length === lines.length ? plan : undefined
 }
 
@@ -267,11 +218,8 @@ async function withUpdated<K extends Owner>(plan: InPlace<K>, updated: Promise<u
   return [...plan.keep, ...(((await updated) ?? []) as WrittenTaxLine[])]
 }
 
-/**
- * The `cartFields` updateTaxLinesWorkflow fetches the cart with: the refresh hook reads them with
- * the context handler's TAXED_FIELDS, so neither the tax run nor the handler reads the cart again.
- */
-export const UPDATE_TAX_LINES_CART_FIELDS = [
+/** The `cartFields` updateTaxLinesWorkflow reads: the refresh hook reads them (and TAXED_FIELDS) once for both. */
+export const UPDATE_TAX_LINES_CART_FIELDS: readonly string[] = [
   "id",
   "currency_code",
   "email",
@@ -295,16 +243,7 @@ export const UPDATE_TAX_LINES_CART_FIELDS = [
   "items.quantity",
   "items.unit_price",
   "items.is_giftcard",
-  "items.tax_lines.id",
-  "items.tax_lines.description",
-  "items.tax_lines.code",
-  "items.tax_lines.rate",
-  "items.tax_lines.provider_id",
-  "shipping_methods.tax_lines.id",
-  "shipping_methods.tax_lines.description",
-  "shipping_methods.tax_lines.code",
-  "shipping_methods.tax_lines.rate",
-  "shipping_methods.tax_lines.provider_id",
+  ...["items", "shipping_methods"].flatMap((r) => ["id", "description", "code", "rate", "provider_id"].map((c) => `${r}.tax_lines.${c}`)),
   "shipping_methods.shipping_option_id",
   "shipping_methods.amount",
   "shipping_methods.name",
@@ -322,15 +261,11 @@ export const UPDATE_TAX_LINES_CART_FIELDS = [
   "shipping_address.region_code",
   "shipping_address.province",
   "shipping_address.metadata",
-] as const
+]
 
-/** The file of @medusajs/core-flows' dist this module re-implements. */
 export const UPDATE_TAX_LINES_SOURCE = "cart/workflows/update-tax-lines.js"
 
-/**
- * What updateTaxLinesWorkflow runs, in this order (its hook among them): setCartTaxLines does the
- * same work (the lock steps excepted: the refresh that calls it already holds the cart's lock).
- */
+/** updateTaxLinesWorkflow's steps in order: setCartTaxLines does their work but the lock's (the refresh holds it). */
 export const UPDATE_TAX_LINES_STEPS = [
   "validateCartStep",
   "acquireLockStep",
@@ -341,10 +276,7 @@ export const UPDATE_TAX_LINES_STEPS = [
   "releaseLockStep",
 ] as const
 
-/**
- * The workflow before the setTaxLineContext hook: three fields fewer, no hook. The direct run never
- * runs there (it needs the hook), and the refresh hook's read is a superset, so it is accepted.
- */
+/** The workflow before its setTaxLineContext hook (three fields fewer): accepted, the direct run never runs there. */
 export const UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK: readonly string[] = UPDATE_TAX_LINES_CART_FIELDS.filter(
   (f) => !["items.is_giftcard", "shipping_methods.name", "shipping_methods.id"].includes(f),
 )
@@ -363,16 +295,13 @@ function differencesFrom(source: string, expectedFields: readonly string[], step
   let at = 0
   for (const step of steps) {
     const i = body.indexOf(step, at)
-    if (i < 0) {
-      out.push(`step ${step} not found in its place`)
-      continue
-    }
-    at = i + step.length
+    if (i < 0) out.push(`step ${step} not found in its place`)
+    else at = i + step.length
   }
   return out
 }
 
-/** Pure: what differs between `source` and the workflow this module re-implements (empty: it matches). */
+/** Pure: what differs between `source` and the workflow re-implemented here (empty: it matches). */
 export function updateTaxLinesDifferences(source: string | undefined): string[] {
   if (!source) return [`@medusajs/core-flows/dist/${UPDATE_TAX_LINES_SOURCE} not found`]
   const out = differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS, UPDATE_TAX_LINES_STEPS)
@@ -380,30 +309,21 @@ export function updateTaxLinesDifferences(source: string | undefined): string[] 
   return out.length && beforeHook && !differencesFrom(source, UPDATE_TAX_LINES_CART_FIELDS_BEFORE_HOOK, STEPS_BEFORE_HOOK).length ? [] : out
 }
 
-/** updateTaxLinesDifferences of the app's installed core-flows. */
 export function updateTaxLinesMatchesInstalled(): string[] {
   return updateTaxLinesDifferences(installedSource("@medusajs/core-flows", UPDATE_TAX_LINES_SOURCE))
 }
 
-/** Whether the refresh hook may do updateTaxLinesWorkflow's work as module calls (false once the boot check found it changed). */
 export const directTaxRunOn = (): boolean => switchOn("directTaxRun")
 export const setDirectTaxRun = (on: boolean): void => setSwitch("directTaxRun", on)
 
-/**
- * The core-flows file whose `cartFieldsForRefreshSteps` Medusa's cart refresh reads the cart with:
- * the direct run starts from that read only while it names every field the run takes from it.
- */
-export const REFRESH_FIELDS_SOURCE = "cart/utils/fields.js"
-
-/** Pure: `cartFieldsForRefreshSteps` as `source` (core-flows' cart/utils/fields.js) lists it; undefined when not found. */
+/** Pure: `cartFieldsForRefreshSteps` (the cart refresh's read, which the direct run reuses) as `source` lists it. */
 export function refreshFieldsOf(source: string | undefined): string[] | undefined {
   const named = source?.replace(/exports\.cartFieldsForRefreshSteps\s*=\s*\[/, "const cartFieldsForRefreshSteps = [")
   return stringArrayLiteral(named, "cartFieldsForRefreshSteps")
 }
 
-/** refreshFieldsOf the app's installed core-flows. */
 export function installedRefreshFields(): string[] | undefined {
-  return refreshFieldsOf(installedSource("@medusajs/core-flows", REFRESH_FIELDS_SOURCE))
+  return refreshFieldsOf(installedSource("@medusajs/core-flows", "cart/utils/fields.js"))
 }
 
 /** Pure: the fields of `needed` a Query field list `have` does not name ("x.*" names x's own columns). */
@@ -412,30 +332,19 @@ export function uncoveredFields(have: readonly string[], needed: readonly string
   return needed.filter((f) => !named.has(f) && !named.has(`${f.slice(0, f.lastIndexOf(".") + 1)}*`))
 }
 
-/** The core-flows file of Medusa's cart refresh (refreshCartItemsWorkflow), whose hook runs the direct tax run. */
 export const REFRESH_CART_ITEMS_SOURCE = "cart/workflows/refresh-cart-items.js"
 
-/**
- * Pure: whether the refresh in `source` writes tax lines after its cart read only when asked to
- * (`force_refresh`, or new `items` / `shipping_methods`): its two tax workflows each once, each
- * under its `when`. Otherwise the tax lines of that read may be stale by the hook.
- */
+/** Pure: whether the refresh in `source` writes tax lines after its read only when asked to (else they may be stale by the hook). */
 export function refreshTaxWritesGuarded(source: string | undefined): boolean {
-  if (!source) return false
-  const once = (s: string) => source.split(s).length === 2
+  // `step` once, after its `when` step
+  const guarded = (step: string, when: string) =>
+    source?.split(step).length === 2 && source.includes(when) && source.indexOf(when) < source.indexOf(step)
   return (
-    once("updateTaxLinesWorkflow.runAsStep") &&
-    once("upsertTaxLinesWorkflow.runAsStep") &&
-    source.indexOf('"force-refresh-update-tax-lines"') < source.indexOf("updateTaxLinesWorkflow.runAsStep") &&
-    source.indexOf('"force-refresh-upsert-tax-lines"') < source.indexOf("upsertTaxLinesWorkflow.runAsStep") &&
-    source.includes('"force-refresh-update-tax-lines"') &&
-    source.includes('"force-refresh-upsert-tax-lines"')
+    guarded("updateTaxLinesWorkflow.runAsStep", '"force-refresh-update-tax-lines"') &&
+    guarded("upsertTaxLinesWorkflow.runAsStep", '"force-refresh-upsert-tax-lines"')
   )
 }
 
-/**
- * Pure: whether a refresh with this input wrote no tax line after its cart read (refreshTaxWritesGuarded
- * holding): the tax lines of that read are the cart's when the hook runs.
- */
+/** Pure: whether a refresh with this input wrote no tax line after its read (given refreshTaxWritesGuarded). */
 export const refreshLeftTaxLines = (input: { force_refresh?: unknown; items?: unknown[] | null; shipping_methods?: unknown[] | null }) =>
   !input.force_refresh && !input.items?.length && !input.shipping_methods?.length

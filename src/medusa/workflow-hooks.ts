@@ -1,10 +1,7 @@
 /**
- * Registering a handler on a Medusa workflow hook without trusting that the workflow or the hook
- * exists: core-flows of older minors export fewer workflows (`upsertTaxLinesWorkflow` is not
- * exported in 2.15) and fewer hooks (`setTaxLineContext` ships in 2.16), and `X.hooks.Y` of
- * a missing one is a TypeError at import that stops Medusa's boot. Here a missing one is "absent"
- * (the boot check names it, and the plugin's fallback takes over); a refusal by Medusa (a host's
- * handler was there first) is "failed". Contract test: workflow-hooks.test.ts.
+ * Registering a workflow hook handler without trusting the workflow or hook exists (older core-flows lack
+ * some, and `X.hooks.Y` of a missing one is a TypeError at import): missing is "absent" (the boot check
+ * names it), refused by Medusa is "failed". Contract test: workflow-hooks.test.ts.
  */
 
 export type HookRegistration = "registered" | "absent" | "failed"
@@ -15,10 +12,7 @@ export function hasHook(workflow: unknown, hook: string): boolean {
   return typeof hooks === "object" && hooks !== null && typeof (hooks as Record<string, unknown>)[hook] === "function"
 }
 
-/**
- * Registers `handler` on `workflow.hooks[hook]` when both exist; never throws. `onFailed` hears
- * Medusa's error when it refused the handler.
- */
+/** Registers `handler` on `workflow.hooks[hook]` when both exist; never throws (`onFailed` hears a refusal). */
 export function registerHook(
   workflow: unknown,
   hook: string,

@@ -1,8 +1,6 @@
 /**
- * Where quotes are kept between Medusa's calls: an in-process TTL map by default (bounded, oldest
- * evicted first: a plain Map keeps insertion order, so no dependency is needed), or Medusa's
- * Caching Module when the host makes it reachable from the Tax Module (see docs/provider.md).
- * In front of either: single-flight, so concurrent misses for the same key share one call.
+ * Where quotes are kept between Medusa's calls: an in-process TTL map (bounded, oldest first out), or Medusa's Caching
+ * Module when the Tax Module reaches it; in front of either, single-flight: concurrent misses share one call.
  */
 export interface QuoteStore<V> {
   get(key: string): Promise<V | undefined>
@@ -97,10 +95,7 @@ export function medusaStore<V>(
   }
 }
 
-/**
- * Concurrent calls with the same key share one promise, forgotten once settled. Written with
- * `then`: every quote's miss path goes through it, and each async layer adds promise hops.
- */
+/** Concurrent calls with the same key share one promise, forgotten once settled (written with `then`: it is on every miss path). */
 export class SingleFlight<V> {
   readonly #inflight = new Map<string, Promise<V>>()
   do(key: string, fn: () => Promise<V>): Promise<V> {

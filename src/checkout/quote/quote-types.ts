@@ -6,7 +6,7 @@ import type { CircuitBreaker } from "./circuit-breaker"
 
 export type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
-/** A tax line before its line's id is set (taxLines sets line_item_id or shipping_line_id). */
+/** A tax line before its line's id is set. */
 export type TaxLineOut = {
   code: string
   name: string
@@ -17,13 +17,12 @@ export type TaxLineOut = {
   shipping_line_id?: string
 }
 
-/** A quote as cached: the service's cart answer, reduced to what the lines need. */
+/** A quote as cached: the service's answer, reduced to what the lines need. */
 export interface Quote {
   hash: string
   exemptionId: string | null
-  /** Why the certificate was applied (the snapshot's verified identity), or null. */
+  /** why the certificate was applied, and for whom */
   exemptionBasis?: string | null
-  /** The customer the certificate was applied for. */
   exemptCustomerId?: string | null
   lines: Record<
     string,

@@ -27,7 +27,6 @@ export function certificateListKey(customerId: string, connectionId?: string | n
   return connectionId ? `${customerId}@${connectionId}` : customerId
 }
 
-/** Registers the non-default connections whose lists an invalidation must clear too. */
 export function registerCertificateConnections(connectionIds: readonly string[], rt?: SalesTaxRuntime): void {
   for (const c of connectionIds) otherConnections(rt).add(c)
 }
@@ -146,10 +145,7 @@ export async function activeCertificates(
   })
 }
 
-/**
- * Pure: the oldest active, approved certificate covering `state` that is not `refused` nor claimed
- * by a cart other than `cartId`, or null. One without `approved` never exempts.
- */
+/** Pure: the oldest active, approved certificate for `state`, neither `refused` nor claimed by another cart, or null. */
 export function pickExemption(
   certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> &
     Pick<ListedCertificate, "approved" | "claimedCartId" | "claimedAt">)[],

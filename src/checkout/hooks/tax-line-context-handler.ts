@@ -2,13 +2,12 @@
 import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { CONTEXT_KEY } from "../../constants"
+import { CONTEXT_KEY, DEFAULT_TIC } from "../../constants"
 import type { CartSnapshotInput } from "../../service/cart/context"
 import { graph } from "../../query"
 import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "../../tics/product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
-import { DEFAULT_TIC } from "../../constants"
 import { exemptionIdentity, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
@@ -26,11 +25,12 @@ import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from ".
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 import { recordedData } from "../../medusa/tax-line-record"
 
-function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
+/** A line's snapshot fields of its price and discounts (all, and the tax-inclusive ones), and its stock location. */
+function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly Adjustment[] | null }, location: string | undefined) {
   let t = MathBN.convert(0)
   let it = MathBN.convert(0)
   let incl = false
-  for (const a of adjs ?? []) {
+  for (const a of l.adjustments ?? []) {
     if (a?.amount === null || a?.amount === undefined) continue
     t = t.plus(amountString(a.amount))
     if (a.is_tax_inclusive) {
@@ -38,7 +38,13 @@ function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total
       it = it.plus(amountString(a.amount))
     }
   }
-  return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
+  return {
+    discount: t.toString(),
+    is_tax_inclusive: !!l.is_tax_inclusive,
+    has_tax_inclusive_discount: incl,
+    inclusive_discount: it.toString(),
+    ...(location !== undefined ? { origin_location_id: location } : {}),
+  }
 }
 
 /** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
@@ -97,10 +103,7 @@ export const TAXED_FIELDS = [
   "shipping_methods.adjustments.is_tax_inclusive",
 ] as const
 
-/**
- * An order's fields besides TAXED_FIELDS: who may be exempt (request-actor.ts), and its lines' quantities, which live
- * on `order_item` (query.graph finds no `items.quantity`: a draft order's lines would get no tax line).
- */
+/** An order's fields besides TAXED_FIELDS: who may be exempt, and its lines' quantities (on `order_item`: `items.quantity` finds none). */
 const ORDER_FIELDS = [
   "is_draft_order",
   "customer.has_account",
@@ -201,38 +204,24 @@ async function snapshotFromEntity(
     ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i) => {
-      const adj = sumAdjustments(i.adjustments)
       const t = i.product_id ? tics[i.product_id] : undefined
-      const location = where?.items.get(i.id)
       return {
         id: i.id,
         product_id: i.product_id ?? null,
         variant_id: i.variant_id ?? null,
         quantity: amountString(lineQuantity(i)),
         unit_price: amountString(i.unit_price),
-        discount: adj.total,
-        is_tax_inclusive: !!i.is_tax_inclusive,
-        has_tax_inclusive_discount: adj.taxInclusive,
-        inclusive_discount: adj.inclusiveTotal,
+        ...pricing(i, where?.items.get(i.id)),
         tic: t?.tic ?? defaultTic,
         tic_source: t?.source ?? "default",
-        ...(location !== undefined ? { origin_location_id: location } : {}),
       }
     }),
-    shipping_methods: (e.shipping_methods ?? []).map((s) => {
-      const adj = sumAdjustments(s.adjustments)
-      const location = where?.shipping.get(s.id)
-      return {
-        id: s.id,
-        shipping_option_id: s.shipping_option_id ?? null,
-        amount: amountString(s.amount),
-        discount: adj.total,
-        is_tax_inclusive: !!s.is_tax_inclusive,
-        has_tax_inclusive_discount: adj.taxInclusive,
-        inclusive_discount: adj.inclusiveTotal,
-        ...(location !== undefined ? { origin_location_id: location } : {}),
-      }
-    }),
+    shipping_methods: (e.shipping_methods ?? []).map((s) => ({
+      id: s.id,
+      shipping_option_id: s.shipping_option_id ?? null,
+      amount: amountString(s.amount),
+      ...pricing(s, where?.shipping.get(s.id)),
+    })),
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
   }

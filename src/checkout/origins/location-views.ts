@@ -16,7 +16,6 @@ import type { LocationRow } from "./origin-locations"
 export type LocationView = AdminLocationsResponse["locations"][number]
 export type AdminLocationsResponse = Awaited<ReturnType<typeof locationViews>>
 
-/** A stock location as the view reads it. */
 interface LocationViewRow extends LocationRow {
   sales_channels?: { id: string; name?: string | null }[] | null
   fulfillment_sets?: FulfillmentSetsLike

@@ -66,7 +66,6 @@ export class CircuitBreaker {
     }
   }
 
-  /** Consecutive counted failures so far (for stats and tests). */
   get consecutiveFailures(): number {
     return this.#consecutive
   }

@@ -66,7 +66,6 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly certificateStore: QuoteStore<CertificateRecord[]>
   readonly inclusiveHints = new InclusiveHints()
   readonly refusedCertificates = new RefusedCertificates()
-  /** The boot check of fallback coverage: its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
   readonly #connections: QuoteConnections
@@ -103,9 +102,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       rateMemory: () => this.rateMemory(),
     })
     this.#lineDeps = { providerId, warn: (m) => this.logger.warn(m) }
-    const health = quoteHealth()
-    health.policy = this.options.failurePolicy
-    health.probe = () => this.probe()
+    Object.assign(quoteHealth(), { policy: this.options.failurePolicy, probe: () => this.probe() })
     // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
     this.bootCheck = servesRequests()
       ? new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))

@@ -70,11 +70,9 @@ export function newProviderStats() {
     cacheHits: 0,
     fallbacks: 0,
     skippedNoAddress: 0,
-    /** Certificates the service refused at quote time (dropped from the quote). */
     refusedCertificates: 0,
-    /** Duration of the slowest quote (ms), certificate lookup included. */
+    /** ms, certificate lookup included */
     slowestQuoteMs: 0,
-    /** Stock locations whose address the service refused as an origin (each counted once). */
     refusedOrigins: 0,
   }
 }

@@ -57,7 +57,6 @@ export interface StoreCartSpan {
   taxed?: boolean
 }
 const storeCartTrace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
-/** Runs `fn` in a span of STORE_CART_TRACE (directly when nothing subscribes). */
 export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Promise<T> {
   return storeCartTrace.hasSubscribers ? storeCartTrace.tracePromise(fn, ctx) : fn()
 }

@@ -5,7 +5,7 @@
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import {
   CART_ITSELF_RE,
   CART_RE,
@@ -20,7 +20,6 @@ import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from 
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
-import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
 import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
 import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
@@ -168,7 +167,6 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     )
     return res
   })
-  // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   // only POST /store/carts/:id changes the billing address
   const before = cartBefore().get(req)
@@ -187,7 +185,6 @@ function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
   return notUsBefore().get(req) === cartId && !mayChangeDestination(req)
 }
 
-/** The request's path without its query. */
 const pathOf = (req: MedusaRequest): string => (req.originalUrl ?? req.path ?? "").split("?")[0]
 
 /** Whether the request's route may give the cart another shipping address or region. */

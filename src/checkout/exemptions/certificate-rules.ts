@@ -22,16 +22,12 @@ export function missingIdNumbers(body: {
   states?: readonly { abbreviation?: string; identificationNumber?: string | null }[] | null
 }): { index: number; message: string }[] {
   if (!needsIdNumber(body.reason) || !Array.isArray(body.states)) return []
-  const out: { index: number; message: string }[] = []
-  body.states.forEach((s, index) => {
-    if (typeof s?.identificationNumber === "string" && s.identificationNumber.trim()) return
+  return body.states.flatMap((s, index) => {
+    if (typeof s?.identificationNumber === "string" && s.identificationNumber.trim()) return []
     const st = s?.abbreviation ? ` for ${s.abbreviation}` : ""
-    out.push({
-      index,
-      message: `an identification number is required${st} (every reason but ${REASONS_WITHOUT_ID_NUMBER.join(" and ")} carries one per state)`,
-    })
+    const message = `an identification number is required${st} (every reason but ${REASONS_WITHOUT_ID_NUMBER.join(" and ")} carries one per state)`
+    return [{ index, message }]
   })
-  return out
 }
 
 /** Certificates one customer may have active or pending that they submitted themselves (the store routes). */

@@ -1,7 +1,6 @@
 /**
  * The Medusa tax module provider: one quote per cart state, (certificates →) cache → single-flight → breaker → POST
- * carts, `timeoutMs` bounding the whole quote (cached answers are served while the breaker is open). The stages live
- * beside it.
+ * carts, `timeoutMs` bounding the whole quote; cached answers are served while the breaker is open.
  */
 import type {
   ItemTaxCalculationLine,

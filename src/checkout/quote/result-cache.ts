@@ -61,10 +61,7 @@ export interface CacheModuleLike {
   set(key: string, data: unknown, ttl?: number): Promise<void>
 }
 
-/**
- * A Medusa cache as a store: the Caching Module, else the deprecated Cache Module, else undefined
- * (`keyOf` names an entry). A cache's error is a miss; a failed write costs a later call.
- */
+/** A Medusa cache as a store (the Caching Module, else the Cache Module), or undefined; a cache's error is a miss. */
 export function medusaStore<V>(
   caching: CachingModuleLike | undefined,
   cache?: CacheModuleLike,
@@ -134,8 +131,7 @@ export class QuoteCache<V> {
   ) {}
 
   getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
-    // the in-process store answers synchronously: no await (a microtask) on the checkout path,
-    // and its miss is one promise chain (load → set) inside the single-flight
+    // the in-process store answers synchronously: no await on the checkout path, its miss one chain in the single-flight
     const memory = this.store instanceof MemoryStore ? this.store : null
     if (!memory) return this.#viaStore(key, load)
     if (this.ttlSeconds > 0) {

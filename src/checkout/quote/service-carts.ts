@@ -8,10 +8,7 @@ import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } f
 import { isOutage } from "./health"
 import type { Quote, ServiceCart } from "./quote-types"
 
-/**
- * The service carts of a snapshot, one per origin (the stock location each line ships from, else the `origin` option),
- * all sent in ONE POST carts; a cart without lines (all of quantity 0) is not sent.
- */
+/** The service carts of a snapshot, one per origin, all sent in ONE POST carts; a cart without lines (quantity 0) is not sent. */
 export function serviceCarts(
   snapshot: CartSnapshot,
   destination: Address,
@@ -79,10 +76,7 @@ export interface OriginRefusal {
   message: string
 }
 
-/**
- * Pure: the stock locations newly refused as an origin (a 422 at `body.items[k].origin`), each once; not the `origin`
- * option's own refusal (key ""): that is the shopper's error path.
- */
+/** Pure: the stock locations newly refused as an origin (a 422 at `body.items[k].origin`), each once; not the `origin` option's. */
 export function originRefusals(
   err: unknown,
   carts: readonly ServiceCart[],

@@ -44,10 +44,7 @@ export function snapshotFor(
   }
 }
 
-/**
- * The context with the snapshot `read` finds when the hooks put none there, and the item lines less its gift cards (as
- * Medusa's tax step leaves them out where it reads `is_giftcard`); else the context and lines as they are.
- */
+/** The context with the snapshot `read` finds when the hooks put none, and the item lines less its gift cards (as Medusa does). */
 export async function contextWithLinesSnapshot(
   itemLines: ItemTaxCalculationLine[],
   shippingLines: readonly ShippingTaxCalculationLine[],

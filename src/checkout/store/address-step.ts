@@ -49,10 +49,7 @@ export function mayGiveUsAddress(body: AddressStepBody): boolean {
   return !!a && (isUs(a.country_code) || (a.id !== undefined && a.country_code === undefined))
 }
 
-/**
- * Pure: the cart as the route would leave it, for the refusal to read; null when there is nothing
- * to check: no complete US address (no ZIP typed yet), or a region without the US (Medusa's own 400).
- */
+/** Pure: the cart as the route would leave it, for the refusal; null without a complete US address, or in a region without the US. */
 export function cartAfterAddressStep(cart: AddressStepCart, newRegion: AddressStepRegion | null, body: AddressStepBody): OrderToBe | null {
   const given = body.shipping_address
   if (!given) return null

@@ -49,10 +49,7 @@ export function mayExempt(
   return (!!standing || !reserved) && certificateStatus({ disabledAt: null }, standing, external) === "active"
 }
 
-/**
- * The list with `approved` set from the review store: all when none is registered (nothing submitted through this
- * store); none when it fails (never exempt on an unknown review), `ok` false so the list is not cached.
- */
+/** The list with `approved` from the review store: all without one; none if it fails (never exempt on an unknown review; not cached). */
 export async function withApproval(
   customerId: string,
   list: CertificateRecord[],

@@ -30,8 +30,7 @@ export class InclusiveHints {
 
   /** Records a live, non-exempt quote's answer: filed after the shopper's answer, narrowed only when an inclusive cart asks. */
   record(carts: readonly { cart: CartIn }[], lines: Lines, destinationZip: string, connectionId: string): void {
-    // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes
-    // first (or at once past 1,000: each answer follows a service call, so the immediate runs between)
+    // carts and lines never change: filed in an immediate, by start() if it comes first, or at once past 1,000 answers
     const n = this.#answers.push({ carts, lines, destinationZip, connectionId })
     if (n === 1) setImmediate(() => this.#file())
     else if (n > 1000) this.#file()

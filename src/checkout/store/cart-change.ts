@@ -45,10 +45,7 @@ export function holdLock(
  */
 export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
 
-/**
- * The state each cart's last quoted store change here left it in: the next change's restore point instead of a read
- * (a cart changed elsewhere since no longer carries the lines written: the restore leaves it).
- */
+/** The state each cart's last quoted store change here left it in: the next change's restore point instead of a read. */
 export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
 
 /** Pure: whether a request may move its cart into the provider's scope: `POST /store/carts/:id` naming a region or a maybe-US address. */

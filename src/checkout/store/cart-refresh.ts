@@ -64,10 +64,7 @@ export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Prom
 /** The one read of the cart for a workflow run: what updateTaxLinesWorkflow and the context handler read. */
 const WORKFLOW_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
 
-/**
- * The direct run's read: its own fields and, while the restore is on, the restore's but the tax lines (the run
- * writes them) and the payment collection (the next change reads it).
- */
+/** The direct run's read: its own and, with the restore on, the restore's but tax lines (it writes them) and payment collection. */
 function directRunFields(): string[] {
   const own = taxRunFields(hasAddedTaxLineContextHandlers(), TAXED_FIELDS)
   if (!cartRestoreOn()) return own
@@ -130,10 +127,7 @@ async function finalCartOf(
   }
 }
 
-/**
- * The hook: a US-taxed cart's tax lines computed on its final state, as module calls (src/medusa/update-tax-lines.ts)
- * with the plugin's handler on updateTaxLinesWorkflow's hook, else by that workflow nested in the refresh.
- */
+/** The hook: a US-taxed cart's tax lines on its final state, by module calls (the plugin's handler) or the workflow nested. */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: RefreshInput },
   stepContext: StepExecutionContext,
@@ -169,8 +163,7 @@ async function taxInRefresh(
   const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
   if (taxed && !handler && !nestedRunOn()) return
   if (taxed) {
-    // one read serves the tax run, the context handler and the next change's restore point (none when the boot
-    // check found Medusa's field list changed)
+    // one read serves the tax run, the context handler and the next restore point (none when Medusa's field list changed)
     const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
     const fromRefresh = !!handler && scope.refreshRead?.id === cartId
     const [cart] =
@@ -198,10 +191,7 @@ async function taxInRefresh(
   scope.ran = { taxed }
 }
 
-/**
- * updateCartPromotionsWorkflow's `validate` hook (in every cart refresh, on the cart with its region and address):
- * notes whether the provider quotes the request's cart, so nothing reads it again. Reads nothing, never throws.
- */
+/** updateCartPromotionsWorkflow's `validate` hook, in every refresh: notes whether the provider quotes the cart; never throws. */
 export function salesTaxCartPromotionsValidate(data: { cart?: Partial<DestinationCart> | null }): StepResponse<undefined> {
   const scope = cartRefreshStorage().getStore()
   const cart = data?.cart

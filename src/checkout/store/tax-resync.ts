@@ -220,10 +220,7 @@ async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise
   return !!cart?.payment_collection?.id
 }
 
-/**
- * During an outage: a GET refreshes the cart's tax lines first (refused → 400, never stale lines); a change under
- * "block" probes the service and, still down, is refused before the route changes anything.
- */
+/** During an outage: a GET refreshes the tax lines first (never stale lines); a change under "block" probes, refused if still down. */
 export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId || !isDegraded()) return next()

@@ -135,8 +135,7 @@ export async function activeCertificates(
       }
       return list
     })
-    const external = externalCertificatesMode(options)
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), external)
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews, externalCertificatesMode(options))
     if (ok) await store.set(key, out, options.cacheTtlSeconds)
     return out
   })

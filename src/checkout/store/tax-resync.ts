@@ -232,10 +232,8 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
       return next()
     }
     const health = quoteHealth()
-    const toUs =
-      String(
-        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
-      ).toLowerCase() === "us"
+    const body = req.body as { shipping_address?: { country_code?: unknown } } | undefined
+    const toUs = String(body?.shipping_address?.country_code ?? "").toLowerCase() === "us"
     if (health.policy !== "block" || !health.probe || !(toUs || (await isUsTaxedCart(req.scope, cartId)))) return next()
     try {
       await health.probe()

@@ -8,7 +8,6 @@ import { resolveInclusive, type InclusiveLine, type InclusiveSplit } from "../in
 import { inclusiveMixRefusal, withNets } from "../inclusive/inclusive-cart"
 import type { Quote, ServiceCart } from "./quote-types"
 
-/** Refuses a promotion whose kind differs from its line's price (inclusiveMixRefusal). */
 export function refuseTaxInclusiveMix(s: CartSnapshot): void {
   const why = inclusiveMixRefusal(s)
   if (why) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, why, TAX_INCLUSIVE_ERROR_CODE)

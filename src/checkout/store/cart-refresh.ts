@@ -32,7 +32,7 @@ export function usTaxedOf(c: DestinationCart): boolean {
   return c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
 
-/** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
+/** usTaxedOf in one query. */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
   const [c] = await graph<DestinationCart>(scope, {
     entity: "cart",

@@ -130,15 +130,7 @@ export async function buildCartSnapshot(
   prepared?: TaxedEntity | null,
 ): Promise<CartSnapshotInput | undefined> {
   const cart = prepared && prepared.id === cartId ? prepared : await readTaxedEntity(container, "cart", cartId)
-  if (!cart) return undefined
-  return {
-    ...(await snapshotFromEntity(container, cart, cart.customer_id)),
-    ...exemptionFields(exemptionIdentity("cart", cart, requestScope(runtimeOf(container))?.actor())),
-  }
-}
-
-function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSnapshotInput, "exemption_customer_id" | "exemption_basis"> {
-  return id ? { exemption_customer_id: id.customerId, exemption_basis: id.basis } : {}
+  return cart && snapshotFromEntity(container, cart, "cart")
 }
 
 /** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
@@ -174,19 +166,12 @@ export async function buildOrderSnapshot(
   }
   const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
-  const identity = exemptionIdentity(
-    "order",
-    { ...order, checkedOutExempt: checkedOutExempt(order) },
-    requestScope(runtimeOf(container))?.actor(),
-  )
-  return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
+  return snapshotFromEntity(container, order, "order")
 }
 
-async function snapshotFromEntity(
-  container: MedusaContainer,
-  e: TaxedEntity,
-  customerId: string | null | undefined,
-): Promise<CartSnapshotInput> {
+async function snapshotFromEntity(container: MedusaContainer, e: TaxedEntity, kind: "cart" | "order"): Promise<CartSnapshotInput> {
+  const actor = requestScope(runtimeOf(container))?.actor()
+  const identity = exemptionIdentity(kind, kind === "order" ? { ...e, checkedOutExempt: checkedOutExempt(e) } : e, actor)
   const items = (e.items ?? []).filter((i) => !i.is_giftcard)
   const [tics, where] = await Promise.all([
     resolveProductTics(
@@ -200,7 +185,7 @@ async function snapshotFromEntity(
   return {
     v: 1,
     cart_id: e.id,
-    customer_id: customerId ?? null,
+    customer_id: e.customer_id ?? null,
     ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i) => {
@@ -224,6 +209,7 @@ async function snapshotFromEntity(
     })),
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
+    ...(identity ? { exemption_customer_id: identity.customerId, exemption_basis: identity.basis } : {}),
   }
 }
 

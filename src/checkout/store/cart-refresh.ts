@@ -200,14 +200,8 @@ export function salesTaxCartPromotionsValidate(data: { cart?: Partial<Destinatio
     scope.destination = { usTaxed: usTaxedOf(cart as DestinationCart) }
     // Medusa's full read (cartFieldsForRefreshSteps): the tax run's cart, once the adjustments are read again
     const full = cart as Partial<TaxRunCart & CartRow>
-    if (
-      full.items !== undefined &&
-      full.shipping_methods !== undefined &&
-      full.customer !== undefined &&
-      full.completed_at !== undefined &&
-      refreshReadUsable()
-    )
-      scope.refreshRead = cart as TaxRunCart & CartRow
+    const read = (["items", "shipping_methods", "customer", "completed_at"] as const).every((k) => full[k] !== undefined)
+    if (read && refreshReadUsable()) scope.refreshRead = cart as TaxRunCart & CartRow
   }
   return new StepResponse(undefined)
 }

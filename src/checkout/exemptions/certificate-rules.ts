@@ -8,10 +8,7 @@ type Reason = (typeof EXEMPTION_REASONS)[number]
 /** Whether certificates the plugin did not make exempt, or only once staff approve them (option `externalCertificates`). */
 export type ExternalCertificates = ReturnType<typeof externalCertificatesMode>
 
-/**
- * Exemption reasons whose certificates carry no state-issued identification number (federal and
- * tribal governments are exempt under federal law). Every other reason needs one per state listed.
- */
+/** Reasons whose certificates carry no state-issued identification number (exempt under federal law). */
 export const REASONS_WITHOUT_ID_NUMBER: readonly Reason[] = ["FederalGovernment", "TribalGovernment"]
 
 /** Pure: whether a certificate for `reason` needs an identification number for each of its states. */
@@ -25,16 +22,12 @@ export function missingIdNumbers(body: {
   states?: readonly { abbreviation?: string; identificationNumber?: string | null }[] | null
 }): { index: number; message: string }[] {
   if (!needsIdNumber(body.reason) || !Array.isArray(body.states)) return []
-  const out: { index: number; message: string }[] = []
-  body.states.forEach((s, index) => {
-    if (typeof s?.identificationNumber === "string" && s.identificationNumber.trim()) return
+  return body.states.flatMap((s, index) => {
+    if (typeof s?.identificationNumber === "string" && s.identificationNumber.trim()) return []
     const st = s?.abbreviation ? ` for ${s.abbreviation}` : ""
-    out.push({
-      index,
-      message: `an identification number is required${st} (every reason but ${REASONS_WITHOUT_ID_NUMBER.join(" and ")} carries one per state)`,
-    })
+    const message = `an identification number is required${st} (every reason but ${REASONS_WITHOUT_ID_NUMBER.join(" and ")} carries one per state)`
+    return [{ index, message }]
   })
-  return out
 }
 
 /** Certificates one customer may have active or pending that they submitted themselves (the store routes). */
@@ -46,13 +39,7 @@ export type CertificateStatus = "pending" | "active" | "rejected" | "used" | "di
 /** What the store keeps about a certificate (the certificate-origin row), as far as its status goes. */
 type StandingLike = Pick<CertificateStanding, "reviewStatus" | "usedOrderId"> & { usedAt?: string | null }
 
-/**
- * Pure: a certificate's status. `used` (a single-purchase certificate whose order was placed or
- * filed) and `rejected` (staff refused it) before anything else; then `disabled` (withdrawn at the
- * service); `pending` (awaiting review); `active` (it exempts). No row (made elsewhere): disabled,
- * else active where the store trusts such certificates (`external` "exempt"), pending where it
- * reviews them.
- */
+/** Pure: a certificate's status, `used` and `rejected` first; with no row (made elsewhere), `external` decides active or pending. */
 export function certificateStatus(
   cert: { disabledAt: string | null },
   standing: StandingLike | null | undefined,

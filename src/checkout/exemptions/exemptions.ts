@@ -8,11 +8,8 @@ import { certificateStatus, type ExternalCertificates } from "./certificate-rule
 import { registerForgetCertificates, registeredCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
 
 /**
- * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the
- * Tax Module has it (shared by every instance), else in the plugin's runtime (the provider and the
- * admin routes share it). The plugin's certificate routes invalidate a customer's entry at once
- * (`invalidateCustomerCertificates`); a certificate changed at the service by other means is seen
- * when the entry expires.
+ * Active certificates per customer, cached with the quote TTL in Medusa's Caching Module when the Tax Module has it,
+ * else in the plugin's runtime. The plugin's routes invalidate an entry at once; a change made elsewhere shows on expiry.
  */
 export const certificateCache = runtimeSlot("certificateCache", () => new MemoryStore<ListedCertificate[]>(10_000))
 const flight = runtimeSlot("certificateLookups", () => new SingleFlight<ListedCertificate[]>())
@@ -22,11 +19,7 @@ export function certificateCacheKey(customerId: string): string {
   return `sales-tax:certificates:${customerId}`
 }
 
-/**
- * The connections (other than the default) whose certificate lists this process cached: a
- * certificate lives on one connection, so the lists are keyed by connection, and an
- * invalidation clears the customer's list on each of them.
- */
+/** The non-default connections whose lists this process keyed (a certificate lives on one): an invalidation clears each. */
 const otherConnections = runtimeSlot("certificateConnections", () => new Set<string>())
 
 /** Pure: the cache key of a customer's list on a connection (the default: the customer id alone). */
@@ -34,7 +27,6 @@ export function certificateListKey(customerId: string, connectionId?: string | n
   return connectionId ? `${customerId}@${connectionId}` : customerId
 }
 
-/** Registers the non-default connections whose lists an invalidation must clear too. */
 export function registerCertificateConnections(connectionIds: readonly string[], rt?: SalesTaxRuntime): void {
   for (const c of connectionIds) otherConnections(rt).add(c)
 }
@@ -45,11 +37,8 @@ export type { CertificateStanding, ReviewStatus }
 export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">
 
 /**
- * Pure: whether a certificate may exempt. Made through this store: only once approved (staff's
- * are approved when made; a customer's once staff approve it) and, single-purchase, not used by
- * an order yet. Made elsewhere (no row): only where the store trusts such certificates
- * (`external` "exempt"), and then not while the customer has a submission in flight or lost,
- * which that certificate may be.
+ * Pure: whether a certificate may exempt. Made through this store: once approved and, single-purchase, not used yet.
+ * Made elsewhere (no row): where `external` is "exempt", and not while the customer has a submission in flight or lost.
  */
 export function mayExempt(
   standing: CertificateStanding | undefined,
@@ -60,12 +49,7 @@ export function mayExempt(
   return (!!standing || !reserved) && certificateStatus({ disabledAt: null }, standing, external) === "active"
 }
 
-/**
- * The list with `approved` set on each certificate from the review store. No store registered
- * (the plugin's module is not loaded: no certificate can have been submitted through this store):
- * all approved. The store failing: none approved (taxed, never exempt on an unknown review) and
- * `ok` false (the caller does not cache the list).
- */
+/** The list with `approved` from the review store: all without one; none if it fails (never exempt on an unknown review; not cached). */
 export async function withApproval(
   customerId: string,
   list: CertificateRecord[],
@@ -95,10 +79,7 @@ export async function withApproval(
   }
 }
 
-/**
- * Forgets a customer's cached certificate list (every customer's when no id), here and in the
- * Caching Module. Never throws: a cache that cannot be cleared expires; the error is returned.
- */
+/** Forgets a customer's cached list (every customer's when no id), here and in the Caching Module; never throws. */
 export async function invalidateCustomerCertificates(
   customerId?: string,
   scope?: ScopeLike,
@@ -126,10 +107,7 @@ export function certificateStoreOn(caching: CachingModuleLike | undefined): Quot
   return medusaStore<ListedCertificate[]>(caching, undefined, certificateCacheKey) ?? certificateCache()
 }
 
-/**
- * The customer's active certificates on the connection. `guard` wraps the service call (the provider
- * passes its circuit breaker and the quote's deadline); a cached list makes no call.
- */
+/** The customer's active certificates on the connection: cached, else one service call wrapped by `guard`. */
 export async function activeCertificates(
   conn: QuoteConnection,
   customerId: string,
@@ -142,7 +120,6 @@ export async function activeCertificates(
   } = {},
 ): Promise<ListedCertificate[]> {
   const store = opts.store ?? certificateCache()
-  // the cache is keyed by connection when not the default one
   const connectionId = conn.isDefault ? null : conn.connectionId
   const key = certificateListKey(customerId, connectionId)
   if (connectionId) otherConnections().add(connectionId)
@@ -158,18 +135,13 @@ export async function activeCertificates(
       }
       return list
     })
-    // each with whether it may exempt (reviewed and approved): the cached list carries it
-    const external = externalCertificatesMode(options)
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews ?? registeredCertificateReviews(), external)
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews, externalCertificatesMode(options))
     if (ok) await store.set(key, out, options.cacheTtlSeconds)
     return out
   })
 }
 
-/**
- * Pure: the oldest active, approved certificate covering `state` that is not `refused` nor claimed
- * by a cart other than `cartId`, or null. One without `approved` never exempts.
- */
+/** Pure: the oldest active, approved certificate for `state`, neither `refused` nor claimed by another cart, or null. */
 export function pickExemption(
   certs: readonly (Pick<CertificateRecord, "certificateId" | "states" | "createdDate" | "disabledAt"> &
     Pick<ListedCertificate, "approved" | "claimedCartId" | "claimedAt">)[],

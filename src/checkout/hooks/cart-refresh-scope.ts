@@ -1,14 +1,10 @@
-/**
- * A store cart request's scope (AsyncLocalStorage), opened by the store middleware (tax-resync.ts),
- * read by the cart-refresh hook (cart-refresh.ts) and the tax-line context handler.
- */
+/** A store cart request's scope, opened by the store middleware (tax-resync.ts), read by the cart-refresh hook and the context handler. */
 import { AsyncLocalStorage } from "node:async_hooks"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 import type { TaxedEntity } from "../../medusa/taxed-entity"
 import type { CartRow, CartState } from "../../medusa/cart-restore"
 import type { TaxRunCart } from "../../medusa/update-tax-lines"
 
-/** What a store cart request's scope holds for the hook (set by the middleware, read and marked here). */
 export interface CartRefreshScope {
   cartId: string
   /** Known US-taxed (or not) after this route: read so before a route that cannot change its destination. */

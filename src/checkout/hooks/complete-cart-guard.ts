@@ -1,10 +1,7 @@
 /**
- * Completion never commits tax computed for another cart state. The middleware refreshes the tax
- * before POST /store/carts/:id/complete, outside Medusa's lock, and records the cart's fingerprint
- * (what moves tax, and the tax lines); completeCartWorkflow's `validate` hook, inside the lock, reads
- * it again and refuses a changed cart with 400 `sales_tax_cart_changed` (the retry re-quotes).
- * Refusing, not re-quoting in the lock: the payment was authorized for the old total.
- * Acts only in a completion scope the middleware opened (a US-taxed cart).
+ * Completion never commits tax computed for another cart state: the middleware refreshes the tax before completion,
+ * outside Medusa's lock, and records the cart's fingerprint; the `validate` hook, inside the lock, refuses a changed
+ * cart (not re-quoting: the payment was authorized for the old total).
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -50,11 +47,7 @@ const num = (v: unknown) => {
 }
 const sorted = (xs: string[]) => [...xs].sort()
 
-/**
- * Pure: what moves a cart's tax (`state`: the address, customer, promotions, items and shipping
- * methods with their adjustments) and the tax lines computed for it (`tax`), each a canonical
- * string (rows sorted, amounts as numbers): equal strings, the same cart.
- */
+/** Pure: what moves a cart's tax (`state`) and its tax lines (`tax`), each a canonical string (rows sorted, amounts as numbers). */
 export function cartFingerprint(c: FingerprintCart): { state: string; tax: string } {
   const a = c.shipping_address ?? {}
   const adj = (rows: Row[] | null | undefined) =>
@@ -93,18 +86,18 @@ export interface CompletionScope {
   fingerprint: { state: string; tax: string }
 }
 
-/** The completion scopes' storage, in the plugin's runtime (src/runtime.ts): the middleware that opens a scope and the `validate` handler may be different module instances. */
+/** In the plugin's runtime: the middleware and the `validate` handler may be different module instances. */
 export const completionStorage = runtimeSlot("completionScope", () => new AsyncLocalStorage<CompletionScope>())
 
 /** How many completions the `validate` handler compared, and refused (tests; one object per runtime). */
 export const completionGuardStats = runtimeSlot("completionGuardStats", () => ({ checked: 0, refused: 0 }))
 
-/** The refusal: 400 with `code: sales_tax_cart_changed` (Medusa's error handler keeps a NOT_ALLOWED error's code). */
+/** 400 with its code (Medusa's error handler keeps a NOT_ALLOWED error's code). */
 export function cartChangedError(): MedusaError {
   return new MedusaError(MedusaError.Types.NOT_ALLOWED, CART_CHANGED_MESSAGE, CART_CHANGED_ERROR_CODE)
 }
 
-/** The cart-changed half of the `validate` handler (complete-cart-validate.ts): inside the completion's lock, the cart must be as the middleware's refresh left it. */
+/** The cart-changed half of the `validate` handler: inside the completion's lock, the cart must be as the refresh left it. */
 export async function validateCompletionUnchanged(
   { input }: { input: { id?: string } },
   { container }: StepExecutionContext,

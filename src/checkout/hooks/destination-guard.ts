@@ -1,10 +1,7 @@
 /**
- * A US order is never placed untaxed because its destination cannot be read, nor in a currency the
- * plugin does not quote and file: refused at cart completion (`completeCartWorkflow.hooks.validate`,
- * under both failure policies) and at a draft order's conversion (a route middleware, the workflow
- * has no hook). The destination is resolved as the provider resolved it (the verdict is cached per
- * address, so the service is asked again only after an outage). Only for what the provider quotes:
- * automatic taxes, a US shipping address, the US tax region on the plugin's provider.
+ * A US order is never placed untaxed because its destination cannot be read, nor in a currency the plugin does not
+ * quote: refused at cart completion and at a draft order's conversion, the destination resolved as the provider
+ * resolved it (cached per address). Only for what the provider quotes.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -54,11 +51,7 @@ export function refusalOf(d: QuoteDestination, currency: string | null | undefin
   return null
 }
 
-/**
- * Where the refusal is asked: where an order is made (completion, draft-order conversion), or at the
- * address step (src/checkout/store/address-step.ts), which lets an outage of verify-address through:
- * the quote's failure policy answers it, and completion refuses what is still unresolved.
- */
+/** Where the refusal is asked: where an order is made, or at the address step, which lets a verify-address outage through. */
 export type RefusalAt = "order" | "address-step"
 
 /** The refusal of a US order on a Medusa older than the plugin supports (400, `sales_tax_medusa_unsupported`), or null. Pure. */
@@ -85,7 +78,6 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
       filters: { country_code: "us" },
     })
     const top = regions.find((r) => !r.parent_id)
-    // no US tax region: Medusa computes no tax for the cart at all; not the plugin's
     return !!top && String(top.provider_id ?? "").startsWith(`tp_${SALES_TAX_PROVIDER_IDENTIFIER}`)
   } catch {
     // the Tax Module is not queryable: assume the plugin's (it is installed for this)
@@ -93,7 +85,7 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
   }
 }
 
-/** Throws the refusal (400, `sales_tax_address_unresolved` or `sales_tax_currency_unsupported`; `sales_tax_medusa_unsupported` below the oldest supported Medusa) for an order-to-be. */
+/** Throws the refusal (400) for an order-to-be. */
 export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe, at: RefusalAt = "order"): Promise<void> {
   if (!isUs(o.shipping_address?.country_code) || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return

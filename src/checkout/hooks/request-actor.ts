@@ -1,8 +1,6 @@
 /**
- * Who the current HTTP request is authenticated as, for the tax-line hooks, which Medusa hands only
- * `{ cart }` / `{ order }`. A cart's `customer_id` proves nothing (Medusa attaches a customer by
- * e-mail alone), so `recordRequestActor` runs every store-cart and admin request in a scope holding
- * the `auth_context` Medusa's authentication set; nothing a client sends reaches it. Outside a
+ * Who the current HTTP request is authenticated as, for the tax-line hooks (Medusa hands them only `{ cart }` /
+ * `{ order }`, and a cart's `customer_id` proves nothing: Medusa attaches a customer by e-mail alone). Outside a
  * request there is no actor, and no exemption applies.
  */
 import { AsyncLocalStorage } from "node:async_hooks"
@@ -43,9 +41,8 @@ export function runAsActor<T>(actor: RequestActor | null, fn: () => T, rt?: Sale
   return actorStorage(rt).run({ actor: () => actor }, fn)
 }
 
-/** The middleware: the request runs in a scope holding its `auth_context` (Medusa's, set before any plugin middleware). */
+/** The middleware: the request runs in a scope holding its `auth_context`, read lazily (after every authentication step). */
 export function recordRequestActor(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
-  // read lazily: the hook runs later in this same request, after every authentication step
   actorStorage(runtimeOf(req.scope)).run(
     {
       actor: () => actorOf((req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context),
@@ -73,12 +70,9 @@ export function actorOf(authContext: unknown): RequestActor | null {
 export type ExemptionBasis = "authenticated_customer" | "admin_order" | "admin_draft_order"
 
 /**
- * Pure: the customer a certificate may be looked up for, and why; null when the cart must be
- * taxed as a guest's.
- * - cart: the request is authenticated as a customer AND that customer is the cart's customer.
- * - order (order edits, exchanges, claims, draft orders: admin routes): the request is an admin
- *   user's, the order's customer is a registered account, and the order is a draft order or was
- *   itself checked out under a verified exemption (its tax lines say so).
+ * Pure: the customer a certificate may be looked up for, and why (null: taxed as a guest's). A cart: the request is
+ * that customer's. An order (admin routes): the request is an admin's, the customer has an account, and the order is
+ * a draft or was itself checked out under a verified exemption.
  */
 export function exemptionIdentity(
   kind: "cart" | "order",

@@ -1,11 +1,7 @@
 /**
- * A single-purchase certificate exempts exactly one order: the completion of a cart priced under
- * it claims it, under the certificate's lock (Medusa's Locking Module), inside the completion's
- * `validate` hook (before the order is created). A second cart priced under the same certificate
- * is refused (400 `sales_tax_certificate_used`); its next refresh no longer offers the certificate
- * (pickExemption skips a certificate another cart holds), so it is placed taxed and filed as
- * charged. The claim is the cart's: its own retry passes; a claim by a cart that never became an
- * order is taken over after CLAIM_HOLD_MS (certificate-claims.ts).
+ * A single-purchase certificate exempts exactly one order: the completion of a cart priced under it claims it, under
+ * the certificate's lock, in the completion's `validate` hook. A second cart is refused; its next refresh no longer
+ * offers the certificate. A claim by a cart that never became an order is taken over later (certificate-claims.ts).
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"

@@ -1,19 +1,13 @@
-/**
- * The plugin's tax-line context handler, WITHOUT registering it (importing this file has no side
- * effect). `tax-line-context.ts` beside it registers the handler on Medusa's workflows; a host app
- * that needs its own context adds it with `addTaxLineContextHandler`, or (when it disabled our
- * registration) registers `composeTaxLineContext(salesTaxTaxLineContext, its own)` itself.
- */
+/** The plugin's tax-line context handler; importing this file registers nothing (src/workflows/hooks/tax-line-context.ts does). */
 import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { CONTEXT_KEY } from "../../constants"
+import { CONTEXT_KEY, DEFAULT_TIC } from "../../constants"
 import type { CartSnapshotInput } from "../../service/cart/context"
 import { graph } from "../../query"
 import { amountString, isAmount } from "../../money"
 import { cachedProductTics } from "../../tics/product-tic-cache"
 import { findRawPluginOptions, resolvePluginOptions } from "../../options"
-import { DEFAULT_TIC } from "../../constants"
 import { exemptionIdentity, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
@@ -31,11 +25,12 @@ import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from ".
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 import { recordedData } from "../../medusa/tax-line-record"
 
-function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total: string; taxInclusive: boolean; inclusiveTotal: string } {
+/** A line's snapshot fields of its price and discounts (all, and the tax-inclusive ones), and its stock location. */
+function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly Adjustment[] | null }, location: string | undefined) {
   let t = MathBN.convert(0)
   let it = MathBN.convert(0)
   let incl = false
-  for (const a of adjs ?? []) {
+  for (const a of l.adjustments ?? []) {
     if (a?.amount === null || a?.amount === undefined) continue
     t = t.plus(amountString(a.amount))
     if (a.is_tax_inclusive) {
@@ -43,7 +38,13 @@ function sumAdjustments(adjs: readonly Adjustment[] | null | undefined): { total
       it = it.plus(amountString(a.amount))
     }
   }
-  return { total: t.toString(), taxInclusive: incl, inclusiveTotal: it.toString() }
+  return {
+    discount: t.toString(),
+    is_tax_inclusive: !!l.is_tax_inclusive,
+    has_tax_inclusive_discount: incl,
+    inclusive_discount: it.toString(),
+    ...(location !== undefined ? { origin_location_id: location } : {}),
+  }
 }
 
 /** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
@@ -63,10 +64,7 @@ function defaultTicOf(container: MedusaContainer): number {
   }
 }
 
-/**
- * TIC per product id, resolved product → type → category (nearest ancestor) → default
- * (src/tics/product-tics.ts), kept across requests (product-tic-cache.ts).
- */
+/** TIC per product id (product → type → category → default), cached across requests. */
 export async function resolveProductTics(
   container: MedusaContainer,
   productIds: string[],
@@ -77,13 +75,7 @@ export async function resolveProductTics(
   return out
 }
 
-/**
- * An order line's quantity: it lives on `order_item`, not on `order_line_item` (where query.graph
- * maps `items.quantity`, and finds none); without it a draft order's lines would get no tax line.
- */
-const ORDER_ITEM_QUANTITY = "items.detail.quantity"
-
-/** Pure: a cart line's quantity, or an order line's (from its `detail`, see ORDER_ITEM_QUANTITY). */
+/** Pure: a cart line's quantity, or an order line's (from its `detail`: see ORDER_FIELDS). */
 export function lineQuantity(i: { quantity?: unknown; detail?: { quantity?: unknown } | null }): unknown {
   return i.quantity ?? i.detail?.quantity
 }
@@ -111,14 +103,14 @@ export const TAXED_FIELDS = [
   "shipping_methods.adjustments.is_tax_inclusive",
 ] as const
 
-/** An order's fields besides TAXED_FIELDS: who may be exempt (see request-actor.ts) and its lines' quantities. */
+/** An order's fields besides TAXED_FIELDS: who may be exempt, and its lines' quantities (on `order_item`: `items.quantity` finds none). */
 const ORDER_FIELDS = [
   "is_draft_order",
   "customer.has_account",
   "items.tax_lines.data",
   "items.tax_lines.tax_rate_id",
   "items.tax_lines.code",
-  ORDER_ITEM_QUANTITY,
+  "items.detail.quantity",
 ] as const
 
 /** Reads a cart or an order with the fields the provider needs; undefined when there is none with that id. */
@@ -138,15 +130,7 @@ export async function buildCartSnapshot(
   prepared?: TaxedEntity | null,
 ): Promise<CartSnapshotInput | undefined> {
   const cart = prepared && prepared.id === cartId ? prepared : await readTaxedEntity(container, "cart", cartId)
-  if (!cart) return undefined
-  return {
-    ...(await snapshotFromEntity(container, cart, cart.customer_id)),
-    ...exemptionFields(exemptionIdentity("cart", cart, requestScope(runtimeOf(container))?.actor())),
-  }
-}
-
-function exemptionFields(id: ReturnType<typeof exemptionIdentity>): Pick<CartSnapshotInput, "exemption_customer_id" | "exemption_basis"> {
-  return id ? { exemption_customer_id: id.customerId, exemption_basis: id.basis } : {}
+  return cart && snapshotFromEntity(container, cart, "cart")
 }
 
 /** Pure: whether an order's charged tax lines record a certificate applied under a verified identity. */
@@ -158,11 +142,7 @@ export function checkedOutExempt(order: {
   )
 }
 
-/**
- * A line the order workflow passes that is not on the order yet (an exchange's or an edit's): it
- * comes without a quantity (its `order_item` is written on confirmation, after the tax step), so it
- * is quoted for one unit; Medusa keeps only the rate and applies it to the quantity itself.
- */
+/** A new order line (an edit's, an exchange's) has no quantity before confirmation: quoted for one unit (Medusa keeps only the rate). */
 export function newLineForSnapshot<T extends { quantity?: unknown }>(item: T): T & { quantity: unknown } {
   const q = item.quantity
   const known = isAmount(q) && MathBN.convert(q).gt(0)
@@ -178,8 +158,7 @@ export async function buildOrderSnapshot(
 ): Promise<CartSnapshotInput | undefined> {
   const order = await readTaxedEntity(container, "order", orderId)
   if (!order) return undefined
-  // a run for some lines only (an edit's, exchange's or claim's new lines) quotes those alone: the
-  // order's other lines are left out (no quantity); a run for the whole order quotes every line
+  // a run for some lines only (an edit's, exchange's or claim's) quotes those alone: the others get no quantity
   if (items?.length) order.items = (order.items ?? []).map((i) => ({ ...i, quantity: undefined, detail: undefined }))
   const known = new Set((order.items ?? []).map((i) => i.id))
   for (const it of items ?? []) {
@@ -187,79 +166,54 @@ export async function buildOrderSnapshot(
   }
   const knownSm = new Set((order.shipping_methods ?? []).map((s) => s.id))
   for (const sm of shippingMethods ?? []) if (sm?.id && !knownSm.has(sm.id)) (order.shipping_methods ??= []).push(sm)
-  const identity = exemptionIdentity(
-    "order",
-    { ...order, checkedOutExempt: checkedOutExempt(order) },
-    requestScope(runtimeOf(container))?.actor(),
-  )
-  return { ...(await snapshotFromEntity(container, order, order.customer_id)), ...exemptionFields(identity) }
+  return snapshotFromEntity(container, order, "order")
 }
 
-async function snapshotFromEntity(
-  container: MedusaContainer,
-  e: TaxedEntity,
-  customerId: string | null | undefined,
-): Promise<CartSnapshotInput> {
+async function snapshotFromEntity(container: MedusaContainer, e: TaxedEntity, kind: "cart" | "order"): Promise<CartSnapshotInput> {
+  const actor = requestScope(runtimeOf(container))?.actor()
+  const identity = exemptionIdentity(kind, kind === "order" ? { ...e, checkedOutExempt: checkedOutExempt(e) } : e, actor)
   const items = (e.items ?? []).filter((i) => !i.is_giftcard)
   const [tics, where] = await Promise.all([
     resolveProductTics(
       container,
       items.flatMap((i) => (i.product_id ? [i.product_id] : [])),
     ),
-    // the stock location of each line (origin per stock location); never fails the snapshot
+    // never fails the snapshot
     resolveLineLocations(container, e).catch((): LineLocations | null => null),
   ])
   const defaultTic = defaultTicOf(container)
   return {
     v: 1,
     cart_id: e.id,
-    customer_id: customerId ?? null,
-    // only when set: a snapshot without it is the default connection's, as before
+    customer_id: e.customer_id ?? null,
     ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i) => {
-      const adj = sumAdjustments(i.adjustments)
       const t = i.product_id ? tics[i.product_id] : undefined
-      const location = where?.items.get(i.id)
       return {
         id: i.id,
         product_id: i.product_id ?? null,
         variant_id: i.variant_id ?? null,
         quantity: amountString(lineQuantity(i)),
         unit_price: amountString(i.unit_price),
-        discount: adj.total,
-        is_tax_inclusive: !!i.is_tax_inclusive,
-        has_tax_inclusive_discount: adj.taxInclusive,
-        inclusive_discount: adj.inclusiveTotal,
+        ...pricing(i, where?.items.get(i.id)),
         tic: t?.tic ?? defaultTic,
         tic_source: t?.source ?? "default",
-        ...(location !== undefined ? { origin_location_id: location } : {}),
       }
     }),
-    shipping_methods: (e.shipping_methods ?? []).map((s) => {
-      const adj = sumAdjustments(s.adjustments)
-      const location = where?.shipping.get(s.id)
-      return {
-        id: s.id,
-        shipping_option_id: s.shipping_option_id ?? null,
-        amount: amountString(s.amount),
-        discount: adj.total,
-        is_tax_inclusive: !!s.is_tax_inclusive,
-        has_tax_inclusive_discount: adj.taxInclusive,
-        inclusive_discount: adj.inclusiveTotal,
-        ...(location !== undefined ? { origin_location_id: location } : {}),
-      }
-    }),
+    shipping_methods: (e.shipping_methods ?? []).map((s) => ({
+      id: s.id,
+      shipping_option_id: s.shipping_option_id ?? null,
+      amount: amountString(s.amount),
+      ...pricing(s, where?.shipping.get(s.id)),
+    })),
     ...(where && Object.keys(where.locations).length ? { locations: where.locations } : {}),
     source: "hook",
+    ...(identity ? { exemption_customer_id: identity.customerId, exemption_basis: identity.basis } : {}),
   }
 }
 
-/**
- * What the setTaxLineContext hooks would have put in the context, for a Medusa without them: the
- * lines' cart (or order) found on the request's container, else the app's, built as the hook builds
- * it, with the lines that are gift cards. Undefined when the owner is not found (quoted from the lines).
- */
+/** For a Medusa without the setTaxLineContext hooks: the snapshot of the lines' cart or order, and its gift-card lines. */
 export async function snapshotOfLines(
   itemIds: readonly string[],
   shippingIds: readonly string[],
@@ -276,10 +230,7 @@ export async function snapshotOfLines(
   return snapshot && { snapshot, giftCards: owner.giftCards ?? [] }
 }
 
-/**
- * The plugin's setTaxLineContext handler for the cart workflows (input `{ cart }`) and the order
- * workflow (input `{ order, items, shipping_methods }`). Returns `{ sales_tax: snapshot }`.
- */
+/** The plugin's setTaxLineContext handler: cart workflows pass `{ cart }`, the order workflow `{ order, items, shipping_methods }`. */
 export async function salesTaxTaxLineContext(
   input: TaxLineHookInput,
   { container }: { container: MedusaContainer },
@@ -302,10 +253,7 @@ export async function salesTaxTaxLineContext(
   return new StepResponse(snapshot ? { [CONTEXT_KEY]: snapshot } : {})
 }
 
-/**
- * One handler out of several: each runs with the same input, their results are merged (later
- * handlers win on key clashes, except `sales_tax`, which stays the plugin's).
- */
+/** One handler out of several, their results merged (later ones win on clashes, but `sales_tax` stays the plugin's). */
 export function composeTaxLineContext(
   ...handlers: TaxLineContextHandler[]
 ): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
@@ -322,11 +270,7 @@ export function composeTaxLineContext(
   }
 }
 
-/**
- * The handlers a host app added (the plugin's registered handler runs them too), and the handler
- * Medusa accepted on updateTaxLinesWorkflow's hook when the plugin registered it (else the host's
- * handler is there, and the refresh hook runs the workflow).
- */
+/** The handlers a host app added, and the plugin's handler once Medusa accepted it on updateTaxLinesWorkflow's hook. */
 const handlers = runtimeSlot("taxLineContextHandlers", () => ({
   added: [] as TaxLineContextHandler[],
   onUpdateTaxLines: undefined as TaxLineContextHandler | undefined,
@@ -341,12 +285,11 @@ export function addTaxLineContextHandler(handler: TaxLineContextHandler): void {
 export const registeredTaxLineContext = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) =>
   composeTaxLineContext(salesTaxTaxLineContext, ...handlers().added)(input, ctx)
 
-/** Whether a host added handlers of its own (they may read more of the hook input than the plugin's). */
+/** Whether a host added handlers (they may read more of the hook input than the plugin's). */
 export function hasAddedTaxLineContextHandlers(): boolean {
   return handlers().added.length > 0
 }
 
-/** The handler the plugin registered on updateTaxLinesWorkflow's setTaxLineContext hook, if it did. */
 export function updateTaxLinesContextHandler(rt: SalesTaxRuntime = salesTaxRuntime()): TaxLineContextHandler | undefined {
   return handlers(rt).onUpdateTaxLines
 }

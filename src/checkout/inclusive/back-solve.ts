@@ -3,12 +3,9 @@ import { dec, type DecLike } from "../../money"
 import { memoSet, runtimeSlot } from "../../runtime"
 
 /**
- * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE (percentage)
- * and computes `taxable × rate / 100` itself, unrounded. We hand Medusa the rate whose product
- * rounds to the service's amount. The cart module keeps rates in a PostgreSQL `real` (float4) and
- * reads back the shortest decimal that round-trips it, so the rate is chosen among the float4
- * values around the exact quotient, written as that shortest decimal: what Medusa reads back is
- * exactly what we return.
+ * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE and computes `taxable × rate / 100`
+ * unrounded. The cart module keeps rates in a PostgreSQL `real` (float4), read back as the shortest round-tripping
+ * decimal: the rate is chosen among the float4 values around the quotient, written as that decimal.
  */
 
 const f32buf = new DataView(new ArrayBuffer(4))
@@ -22,9 +19,8 @@ export function float32Shortest(x: number): string {
   const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
   f32buf.setFloat32(0, f)
   if (f >= 1 && f < 4194304 && (f32buf.getUint32(0) & 0x7fffff) !== 0) {
-    // Bisection is sound here: for f in [1, 2^22), not a power of two, f's rounding interval is
-    // symmetric and no decimal of ≤ 9 digits sits on (or within a double ulp of) a float4
-    // midpoint, so "p digits read back" is monotonic in p.
+    // Bisection is sound here: for f in [1, 2^22), not a power of two, no decimal of ≤ 9 digits sits within a double
+    // ulp of a float4 midpoint, so "p digits read back" is monotonic in p.
     let lo = 1
     let hi = 9
     while (lo < hi) {
@@ -75,11 +71,7 @@ export interface BackSolveInput {
   displayRatePct?: number
 }
 
-/**
- * The float4 rate whose product with `taxable` is closest to `amount`, Medusa's unrounded tax with
- * it, and whether that rounds to the amount (beyond float4 resolution: the closest double, which
- * only numeric columns keep exactly).
- */
+/** The float4 rate whose product with `taxable` is closest to `amount`, Medusa's unrounded tax with it, and whether that rounds to it. */
 export function backSolveRate(input: BackSolveInput): { rate: number; medusaAmount: string; exact: boolean } {
   const { rate, exact } = backSolve(input)
   return { rate, medusaAmount: medusaTax(input.taxable, rate).toString(), exact }
@@ -109,11 +101,7 @@ export function closestDouble(ratePct: BigNumber, a: BigNumber, taxAt: (ratePct:
   return { rate: d, exact: roundHalfUpCents(taxAt(d)).eq(a) }
 }
 
-/**
- * The float4 nearest amount×100/taxable, as `Math.fround` of the decimal quotient gives it. The
- * quotient of the doubles (a few ulps off) rounds to the same float4 unless it lies next to the
- * midpoint between two float4 values: only then is the 40-place decimal division made.
- */
+/** The float4 nearest amount×100/taxable: the doubles' quotient unless it lies next to a float4 midpoint (then the decimals'). */
 function startingFloat4(t: BigNumber, a: BigNumber): number {
   const q = (a.toNumber() * 100) / t.toNumber()
   if (Number.isFinite(q) && q > 0) {
@@ -126,11 +114,7 @@ function startingFloat4(t: BigNumber, a: BigNumber): number {
   return Math.fround(a.times(100).div(t).toNumber())
 }
 
-/**
- * The candidate rate (float4 values f0-4 .. f0+4, as shortest decimals) whose Medusa tax rounds to
- * `a` and lies closest to it (first on a tie), or null: decided in doubles where they are
- * conclusive (nearCandidate), in exact decimals otherwise (exactCandidate).
- */
+/** closestCandidate for Medusa's tax on `t`: decided in doubles where they are conclusive, in exact decimals otherwise. */
 function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   const tN = t.toNumber()
   const aN = a.toNumber()
@@ -139,10 +123,9 @@ function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
 }
 
 /**
- * The fast path of bestCandidate, or undefined when it cannot decide. The candidates c(s) and
- * d(s) = t·c(s)/100 − a increase with s; when the products at the float4 midpoints outside
- * f0±4 lie a margin inside (a − 0.005, a + 0.005), every candidate rounds to `a`, and the closest
- * is c(k−1) or c(k), k the first s with d(s) ≥ 0. A near tie goes to the decimals.
+ * The fast path of bestCandidate (undefined: undecided). c(s) and d(s) = t·c(s)/100 − a increase with s; when the
+ * products at the midpoints outside f0±4 lie a margin inside a ± 0.005, every candidate rounds to `a` and the
+ * closest is c(k−1) or c(k), k the first s with d(s) ≥ 0. A near tie goes to the decimals.
  */
 export function nearCandidate(tN: number, aN: number, f0: number): number | null | undefined {
   // a margin far above the doubles' error here (a few ulps of numbers of a's size)

@@ -11,11 +11,7 @@ function inclusiveDiscount(l: { discount: string; has_tax_inclusive_discount: bo
   return l.inclusive_discount ?? (l.has_tax_inclusive_discount ? l.discount : "0")
 }
 
-/**
- * The tax-inclusive lines of a snapshot, by service itemId, with what the shopper pays for each
- * (unit price × quantity − its tax-inclusive adjustments; a shipping method's amount − its own).
- * Items with quantity 0 are left out, as in the service cart.
- */
+/** The tax-inclusive lines of a snapshot, by service itemId, with what the shopper pays for each (quantity 0: left out). */
 export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
   const out: InclusiveLine[] = []
   for (const it of s.items) {
@@ -29,10 +25,7 @@ export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
   return out
 }
 
-/**
- * Why the cart is refused, or null: a promotion whose kind differs from its line's price, since
- * Medusa then moves the discount's tax at the very rate being computed (the net is unknown).
- */
+/** Why the cart is refused, or null: a promotion whose kind differs from its line's price (Medusa's tax of it needs the unknown net). */
 export function inclusiveMixRefusal(s: CartSnapshot): string | null {
   // the checkout hot path: no decimal arithmetic for a line without promotions of the other kind
   const check = (l: CartSnapshot["items"][number] | CartSnapshot["shipping_methods"][number]): string | null => {

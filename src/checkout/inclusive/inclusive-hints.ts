@@ -1,8 +1,6 @@
 /**
- * What the provider already knows of a destination's rates, so that a tax-inclusive cart state
- * costs ONE paid lookup: the effective rate of every line of every live, non-exempt quote, per
- * connection, ZIP and TIC, kept in process; else the fallback's rate memory. A hint only picks the
- * first net to quote: the service's answer decides, and a wrong hint costs one re-quote.
+ * What the provider knows of a destination's rates (each live, non-exempt quote's, per connection, ZIP and TIC; else
+ * the rate memory), so a tax-inclusive cart state costs ONE call. A hint only picks the first net to quote.
  */
 import type BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
@@ -15,7 +13,6 @@ type Known = ReturnType<typeof narrowKnown>
 /** A quoted line as the hints read it. */
 type QuotedLine = { amount: number; rate: number; net?: string }
 type Lines = Readonly<Record<string, QuotedLine | undefined>>
-/** One live quote's answer as recorded. */
 type Answer = { carts: readonly { cart: CartIn }[]; lines: Lines; destinationZip: string; connectionId: string }
 /** An answer not yet folded into what is known (folded when a tax-inclusive cart asks: start). */
 type Seen = { net: string | undefined; price: number; quantity: number; amount: number; rate: number }
@@ -27,19 +24,13 @@ const key = (connectionId: string, zip: string, tic: number) => `${connectionId}
 export class InclusiveHints {
   /** per connection, ZIP and TIC: the rate to predict with and the interval the answers allow */
   readonly #rates = new LRUCache<string, { known: Known | undefined; pending: Seen[] }>({ max: 10_000, ttl: 3_600_000 })
-  /** how many first quotes were started from a hint, and how many re-quotes a hint still needed */
   readonly stats = { hinted: 0, fromMemory: 0, unhinted: 0 }
   /** answers recorded and not yet filed by ZIP and TIC */
   #answers: Answer[] = []
 
-  /**
-   * Records the effective rate of each line of a live, non-exempt quote. Most quotes are exclusive,
-   * so the answer is only kept here: filed after the shopper's answer (#file), narrowed when a
-   * tax-inclusive cart reads the ZIP and TIC (known).
-   */
+  /** Records a live, non-exempt quote's answer: filed after the shopper's answer, narrowed only when an inclusive cart asks. */
   record(carts: readonly { cart: CartIn }[], lines: Lines, destinationZip: string, connectionId: string): void {
-    // a quote's carts and lines are never changed: filed in an immediate, or by start() if it comes
-    // first (or at once past 1,000: each answer follows a service call, so the immediate runs between)
+    // carts and lines never change: filed in an immediate, by start() if it comes first, or at once past 1,000 answers
     const n = this.#answers.push({ carts, lines, destinationZip, connectionId })
     if (n === 1) setImmediate(() => this.#file())
     else if (n > 1000) this.#file()
@@ -78,10 +69,7 @@ export class InclusiveHints {
     return e.known
   }
 
-  /**
-   * The first net of each inclusive line whose ZIP and TIC has a known rate (in process, else the
-   * rate memory: one read for the TICs this process does not know).
-   */
+  /** The first net of each inclusive line whose ZIP and TIC has a known rate (in process, else one rate-memory read). */
   async start(
     carts: readonly { cart: CartIn }[],
     inclusive: readonly InclusiveLine[],

@@ -4,12 +4,10 @@ import { dec, type DecLike } from "../../money"
 import { closestCandidate, closestDouble, roundHalfUpCents as toCents } from "./back-solve"
 
 /**
- * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and
- * tax T with N + T = G and T = the service's tax on N; Medusa then gets the float4 rate whose
- * inclusive tax on G rounds to T (`backSolveInclusiveRate`). `resolveInclusive` finds N by quoting
- * at a hinted net (`hintedNet`) or the gross, then at G / (1 + rate), then one re-quote when the net
- * crossed a rule (a per-item threshold); a missed hint costs one call more. Where no net exists
- * (N + tax(N) jumps two cents where tax steps one) the split one cent short of G is kept: the
+ * Tax-inclusive prices. The service only taxes nets, so a line's gross G is split into a net N and tax T with N + T = G
+ * and T = the service's tax on N; Medusa then gets the float4 rate whose inclusive tax on G rounds to T. N is found by
+ * quoting at a hinted net or the gross, then at G / (1 + rate), then one re-quote when the net crossed a rule (a
+ * per-item threshold). Where no net exists (N + tax(N) jumps two cents) the split one cent short of G is kept: the
  * shopper still pays G and the order is filed with net G − T and tax T as charged.
  */
 
@@ -39,10 +37,8 @@ export interface InclusiveSplit {
 const CENT = new BigNumber("0.01")
 
 /**
- * The line's rate as a fraction, as precisely as one answer tells it: the reported rate is rounded
- * to 4 places (±0.00005); when the whole line is taxed at one rate, amount ÷ net pins it to
- * ±0.005 ÷ net as well. Returns the middle of what both allow and whether the line looks taxed
- * whole at one rate (`whole`), else the reported rate (a threshold rule taxes only part of the net).
+ * The line's rate (a fraction) as precisely as one answer tells it: the reported rate is ±0.00005 and, when the line is
+ * taxed whole at one rate (`whole`), amount ÷ net is ±0.005 ÷ net: the middle of both; else the reported rate.
  */
 export function rateEstimate(net: DecLike, a: LineAnswer): { rate: BigNumber; lo: BigNumber; hi: BigNumber; whole: boolean } {
   const n = dec(net)
@@ -60,9 +56,8 @@ export function serviceTax(net: DecLike, rate: DecLike): BigNumber {
 }
 
 /**
- * What one answer (at `net`) tells of a line's rate, narrowed by what `prev` knew: the intervals
- * are intersected (one outside: the rate changed, it replaces them); the rate to predict with is
- * the reported one while the interval allows it (rates are mostly whole to 4 places), else its middle.
+ * One answer's rate interval intersected with `prev`'s (disjoint: the rate changed, the new one wins); predicted with
+ * the reported rate while the interval allows it (rates are mostly whole to 4 places), else its middle.
  */
 export function narrowKnown(
   prev: { lo: DecLike; hi: DecLike } | undefined,
@@ -79,11 +74,7 @@ export function narrowKnown(
   return { rate: reported.gte(lo) && reported.lte(hi) ? reported : lo.plus(hi).div(2), lo, hi }
 }
 
-/**
- * The net on the cent around G ÷ (1 + rate) that closes N + T = G for every rate in [lo, hi], else
- * at `rate`, else (a gap: no net closes) the one cent short, the split chooseSplit keeps; `except`
- * is not offered at `rate`.
- */
+/** The net near G ÷ (1 + rate) closing N + T = G for every rate in [lo, hi], else at `rate` (not `except`), else one cent short. */
 function closingNet(g: BigNumber, k: { rate: DecLike; lo: DecLike; hi: DecLike }, except?: BigNumber): BigNumber | undefined {
   const x0 = toCents(g.div(dec(k.rate).plus(1)))
   const cands = [0, -1, 1, -2, 2].map((i) => BigNumber.min(g, BigNumber.max(0, x0.plus(CENT.times(i)))))
@@ -92,10 +83,7 @@ function closingNet(g: BigNumber, k: { rate: DecLike; lo: DecLike; hi: DecLike }
   return sure ?? at(g) ?? at(g.minus(CENT))
 }
 
-/**
- * The next net to quote for a line, from the last answer at `net` (null: none better). Taxed whole
- * at one rate: the closing net (closingNet); else a Newton step with the reported rate as the slope.
- */
+/** The next net to quote after the answer at `net` (null: none better): the closing net, else a Newton step at the reported rate. */
 export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber | null {
   const g = dec(gross)
   const n = dec(net)
@@ -108,11 +96,7 @@ export function nextNet(gross: DecLike, net: DecLike, a: LineAnswer): BigNumber 
   return x && !x.eq(n) ? x : null
 }
 
-/**
- * Among the answers a line got, the split to charge: an exact one; else the one with N + T closest
- * below G (the shopper is never charged more tax than the service computes on a net within the
- * price); else the closest.
- */
+/** The split to charge: an exact one, else N + T closest below G (never more tax than on a net within the price), else the closest. */
 export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: LineAnswer }[], calls: number): InclusiveSplit {
   if (!tried.length) throw new Error("chooseSplit: no answer")
   const g = dec(gross)
@@ -122,7 +106,7 @@ export function chooseSplit(gross: DecLike, tried: { net: BigNumber; answer: Lin
   return { net: best.net.toString(), amount: best.answer.amount, rate: best.answer.rate, residual: best.residual.toString(), calls }
 }
 
-/** The net to quote first for a line of gross G at a known rate (a fraction), within `bounds` if known (closingNet). */
+/** The net to quote first for a line of gross G at a known rate (a fraction), within `bounds` if known. */
 export function hintedNet(gross: DecLike, rate: DecLike, bounds: { lo: DecLike; hi: DecLike } = { lo: rate, hi: rate }): BigNumber {
   const g = dec(gross)
   return closingNet(g, { rate, ...bounds }) ?? BigNumber.min(g, BigNumber.max(0, toCents(g.div(dec(rate).plus(1)))))
@@ -131,11 +115,7 @@ export function hintedNet(gross: DecLike, rate: DecLike, bounds: { lo: DecLike; 
 /** The most service calls one inclusive cart state may take (the gross, the net, one re-quote). */
 export const MAX_INCLUSIVE_CALLS = 3
 
-/**
- * Resolves the net of every inclusive line with `quote` (one call = the whole service cart with the
- * given nets for the inclusive lines; it answers per itemId), the first call at `start`'s net
- * (hintedNet) or the gross. Returns the split of each line and the last answer.
- */
+/** Each inclusive line's split, by `quote` calls (the whole service cart at the given nets), the first at `start`'s nets or the gross. */
 export async function resolveInclusive(
   lines: InclusiveLine[],
   quote: (nets: Map<string, BigNumber>) => Promise<Map<string, LineAnswer>>,
@@ -146,8 +126,7 @@ export async function resolveInclusive(
   let nets = new Map([...gross].map(([id, g]) => [id, start?.get(id) ?? g]))
   let last = new Map<string, LineAnswer>()
   let calls = 0
-  // a hint that missed costs at most one call more than quoting the gross first: the steps after it
-  // are the gross-first path's, from a nearer net
+  // a missed hint costs at most one call more than quoting the gross first
   let limit = MAX_INCLUSIVE_CALLS
   while (calls < limit) {
     last = await quote(nets)
@@ -173,11 +152,7 @@ export async function resolveInclusive(
   return { splits, last, calls }
 }
 
-/**
- * Medusa's tax of a tax-inclusive line at `ratePct`, as utils/totals computes it (MathBN, unrounded):
- * subtotal = unit_price × quantity ÷ (1 + r); tax-inclusive adjustments ÷ (1 + r), per item × quantity;
- * tax = (subtotal − adjustments) × r. For a shipping method: quantity 1.
- */
+/** Medusa's tax of a tax-inclusive line at `ratePct`, as utils/totals computes it (MathBN, unrounded; shipping: quantity 1). */
 export function medusaInclusiveTax(input: {
   gross: DecLike
   inclusiveDiscount?: DecLike
@@ -193,10 +168,8 @@ export function medusaInclusiveTax(input: {
 }
 
 /**
- * The rate (percentage, a float4 as the `real` column keeps it) whose Medusa inclusive tax rounds to
- * `amount`: around amount × 100 ÷ (shown − amount), the candidate closest to the amount. `price` is
- * unit_price × quantity and `inclusiveDiscount` the line's tax-inclusive adjustments (shown = price −
- * discount); `exact`: Medusa's tax at the rate rounds to the amount.
+ * The float4 rate (percentage) near amount × 100 ÷ (shown − amount) whose Medusa inclusive tax rounds to `amount`
+ * (`exact`); `price` is unit_price × quantity, shown = price − `inclusiveDiscount`.
  */
 export function backSolveInclusiveRate(input: {
   price: DecLike

@@ -16,18 +16,14 @@ import type { LocationRow } from "./origin-locations"
 export type LocationView = AdminLocationsResponse["locations"][number]
 export type AdminLocationsResponse = Awaited<ReturnType<typeof locationViews>>
 
-/** A stock location as the view reads it. */
 interface LocationViewRow extends LocationRow {
   sales_channels?: { id: string; name?: string | null }[] | null
   fulfillment_sets?: FulfillmentSetsLike
 }
 
 /**
- * Each stock location with the origin its lines are quoted and filed from: its own address when it
- * is a complete US address the service accepted, else the `origin` option (`fallback`) and why
- * (`reason`: incomplete address, or refused by the service), and the sales channels it serves. A
- * location outside the US none of whose service zones covers the US is `notForUs` (never the origin
- * of a US order: listed as "not used for US orders", not as a fallback).
+ * Each stock location with the origin its lines are quoted and filed from: its own complete, accepted US address, else
+ * the `origin` option (`fallback`) and why; `notForUs` when outside the US with no service zone covering it.
  */
 export async function locationViews(scope: QueryScope, options: Pick<PluginOptions, "origin">) {
   const data = await graph<LocationViewRow>(scope, {
@@ -40,7 +36,6 @@ export async function locationViews(scope: QueryScope, options: Pick<PluginOptio
     ],
     pagination: { take: 500, skip: 0 },
   })
-  // refusals found by this process and, through the Caching Module when the store has it, by every instance
   const refusals = await knownRefusals(tryResolve(scope, "caching") as RefusalCache | undefined, runtimeOf(scope))
   const locations = data.map((l) => {
     const own = locationOrigin(l.address)

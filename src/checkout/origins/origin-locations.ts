@@ -1,8 +1,6 @@
 /**
- * Which stock location each line ships from: its shipping method's option → fulfillment set → stock
- * location (an item goes with its shipping profile's method); with no method yet, the sales channel's
- * first location. The addresses go into the snapshot (origins.ts decides whether one is usable); the
- * store configuration read is kept briefly in the plugin's runtime.
+ * Which stock location each line ships from: its shipping method's option → fulfillment set → stock location (an item
+ * goes with its shipping profile's method); with no method yet, the sales channel's first location.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
@@ -10,7 +8,7 @@ import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike 
 import { graph } from "../../query"
 import { runtimeSlot } from "../../runtime"
 
-/** The answers by key (`option:`, `channel:`, `locations:`), in an lru-cache as product-tic-cache.ts keeps the products' TICs. */
+/** The store configuration read, by key (`option:`, `channel:`, `locations:`), kept briefly. */
 const memoOf = runtimeSlot("originLocations", () => new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 }))
 async function remembered<T>(key: string, load: () => Promise<T>): Promise<T> {
   const memo = memoOf()
@@ -82,14 +80,12 @@ async function channelLocation(scope: MedusaContainer, salesChannelId: string): 
   })
 }
 
-/** The part of a cart or an order this file reads. */
 export interface LineLocationInput {
   sales_channel_id?: string | null
   items?: readonly { id?: string | null; product_id?: string | null }[] | null
   shipping_methods?: readonly { id?: string | null; shipping_option_id?: string | null }[] | null
 }
 
-/** Reads the stock location of each line (see the file's comment). */
 export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput): Promise<LineLocations> {
   const items = new Map<string, string>()
   const shipping = new Map<string, string>()

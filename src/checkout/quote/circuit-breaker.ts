@@ -1,8 +1,6 @@
 /**
- * A small consecutive-failure circuit breaker for the checkout path (cockatiel is ESM-only and
- * cannot be required by Medusa's CommonJS build). closed → (`failures` consecutive counted
- * failures) → open: calls fail at once with BrokenCircuitError → after `halfOpenAfterMs` →
- * half-open: ONE probe goes through; success closes, failure re-opens.
+ * A consecutive-failure circuit breaker (cockatiel is ESM-only: Medusa's CommonJS build cannot require it): open after
+ * `failures` counted failures, half-open after `halfOpenAfterMs`: ONE probe goes through.
  */
 export class BrokenCircuitError extends Error {
   override name = "BrokenCircuitError"
@@ -68,7 +66,6 @@ export class CircuitBreaker {
     }
   }
 
-  /** Consecutive counted failures so far (for stats and tests). */
   get consecutiveFailures(): number {
     return this.#consecutive
   }

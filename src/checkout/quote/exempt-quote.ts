@@ -1,8 +1,4 @@
-/**
- * Exemption at checkout: a verified customer's certificate for the destination's state, applied
- * to the quote; one the service refuses is dropped (the cart taxed without it, never an outage)
- * and not offered again for a while.
- */
+/** Exemption at checkout: a verified customer's certificate for the destination's state, applied to the quote. */
 import type { Address, CertificateRecord } from "../../service/contract"
 import { isSalesTaxError, refusesCertificate } from "../../service/client"
 import type { PluginOptions } from "../../options"
@@ -13,7 +9,6 @@ import type { ProviderStats, Quote, QuoteLogger, QuoteRun } from "./quote-types"
 
 /** Pure of the clock (given `now`): certificates the service refused, not offered again until their time passes. */
 export class RefusedCertificates {
-  /** certificate id → until (epoch ms) */
   readonly #until = new Map<string, number>()
 
   /** Refuses `id` for max(ttlSeconds, 60) s from `now`; true when it was not refused before (say so once). */
@@ -43,12 +38,7 @@ export interface ExemptQuoteDeps {
   refused: RefusedCertificates
 }
 
-/**
- * The quote of a verified customer's cart: their certificate for the destination's state, if any,
- * applied (`quoteWith`: the quote of the cart with that exemption, or none). The certificate list
- * comes from its cache, else one lookup through the connection's breaker within the quote's deadline.
- * A single-purchase certificate claimed at completion by another cart than `cartId` is not offered.
- */
+/** The quote of a verified customer's cart with their certificate for the destination's state, if any (looked up within the deadline). */
 export async function quoteExempt(
   deps: ExemptQuoteDeps,
   destination: Address,
@@ -67,8 +57,7 @@ export async function quoteExempt(
     return await quoteWith(exemptionId)
   } catch (err) {
     if (!exemptionId || !refusesCertificate(err)) throw err
-    // the service refused the certificate (disabled, wrong state, unknown): tax the cart
-    // normally, never an outage; say so once per certificate and forget the cached list
+    // the service refused the certificate (disabled, wrong state, unknown): tax the cart, never an outage
     deps.stats.refusedCertificates++
     if (deps.refused.refuse(exemptionId, deps.options.cacheTtlSeconds)) {
       const why = isSalesTaxError(err) ? err.errors.map((e) => e.message).join("; ") : String(err)

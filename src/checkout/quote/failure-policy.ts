@@ -1,8 +1,6 @@
 /**
- * The outage path of a quote: what a failed quote becomes. A destination the service refused is the
- * shopper's error (whatever the policy); otherwise the failure policy: "block" refuses the cart
- * update, "fallback" taxes it at the last-known / configured / region rates (fallback.ts), and a
- * refused API key logs one error a minute per connection instead of a warning per request.
+ * What a failed quote becomes: a refused destination is the shopper's error; else "block" refuses the cart update,
+ * "fallback" taxes it at the last-known / configured / region rates, and a refused API key logs one error a minute.
  */
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
@@ -44,10 +42,7 @@ export function fallbackTics(
   return { ticOf, tics }
 }
 
-/**
- * Pure: the fallback tax lines (fallbackRatesFor per line: the ZIP's last-known rate of its TIC,
- * the configured rate, the line's region rates), and the ids of the lines nothing applies to.
- */
+/** Pure: the fallback tax lines (fallbackRatesFor per line), and the ids of the lines nothing applies to. */
 export function fallbackTaxLines(input: {
   itemLines: readonly ItemTaxCalculationLine[]
   shippingLines: readonly ShippingTaxCalculationLine[]
@@ -95,7 +90,6 @@ export interface FailurePolicyDeps {
 
 /** The failure policy of one provider, with its memory of refused keys (per connection). */
 export class FailurePolicy {
-  /** One error a minute per connection for a refused API key. */
   readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
   /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
   readonly #keyRefused = new Set<string>()

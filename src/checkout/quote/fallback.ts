@@ -1,17 +1,10 @@
-/**
- * The outage path's helpers: coverage of the fallback options (under "fallback", ONE boot warning
- * naming the states an outage would find nothing configured for) and the fallback rates of a line.
- */
+/** The outage path's helpers: the boot warning naming the states "fallback" has nothing for, and a line's fallback rates. */
 import type { PluginOptions } from "../../options"
 import { US_STATES } from "../../service/contract"
 import type { RegionStates } from "../../medusa/tax-rate-service"
 import type { QuoteLogger } from "./quote-types"
 
-/**
- * Pure: the US states for which "fallback" has nothing configured: no `fallbackRates` entry, no
- * `fallbackRate`, and (when known) no default rate of a US tax region (country-wide: `all`, or
- * for the state). Empty under "block" or when everything is covered.
- */
+/** Pure: the US states "fallback" has no `fallbackRates` entry, `fallbackRate` nor (when known) US tax region rate for. */
 export function fallbackGaps(
   o: Pick<PluginOptions, "failurePolicy" | "fallbackRate" | "fallbackRates">,
   region?: { all: boolean; states: readonly string[] },
@@ -42,14 +35,12 @@ export function checkFallbackCoverage(options: PluginOptions, logger: QuoteLogge
 export interface FallbackRate {
   rate: number
   source: "last_known" | "option" | "region"
-  /** The region rate's name or code (region rates only). */
   label?: string
 }
 
 /**
- * Pure: the fallback rates of one line during an outage, or null (refused as under "block": never a
- * silent 0 %). In order: the ZIP and TIC's last-known rate above 0 %; the configured rate; the
- * region's rates; a learned 0 % last (it may only say a cheaper item sat under a price threshold).
+ * Pure: a line's fallback rates, or null (refused: never a silent 0 %): the last-known rate above 0 %, the configured
+ * rate, the region's rates, then a learned 0 % (it may only say a cheaper item sat under a price threshold).
  */
 export function fallbackRatesFor(
   learnedPct: string | undefined,

@@ -1,8 +1,6 @@
 /**
- * What a failed service call means for the checkout (an outage, the breaker, a refused key), and
- * whether the checkout path is in an outage as this process last saw it: set by the provider, read
- * by the store middlewares that refuse cart requests while tax cannot be computed. In the plugin's
- * runtime: the provider and the middlewares are loaded by different layers.
+ * What a failed service call means for the checkout, and whether it is in an outage as this process last saw it (in
+ * the plugin's runtime: the provider sets it, the store middlewares, loaded by another layer, read it).
  */
 import { isSalesTaxError } from "../../service/client"
 import { runtimeSlot } from "../../runtime"
@@ -11,9 +9,7 @@ import { BrokenCircuitError } from "./circuit-breaker"
 export interface QuoteHealth {
   outageAt: number | null
   okAt: number | null
-  /** The provider's failure policy (set when it is constructed). */
   policy?: "block" | "fallback"
-  /** One real POST carts of a tiny fixed cart through the provider's breaker and deadline; rejects when it fails. */
   probe?: () => Promise<void>
 }
 
@@ -41,11 +37,7 @@ export function isOutage(err: unknown): boolean {
   return err.status === null || err.status >= 500 || err.status === 429 || err.status === 401 || err.status === 403
 }
 
-/**
- * Whether a failure counts toward opening a circuit breaker: an outage but not a 429, which is
- * throttling: counting it would let anyone driving enough cart states open the breaker for every
- * shopper. A 429 still follows the failure policy.
- */
+/** Whether a failure counts toward the breaker: an outage but a 429 (counting throttling would let anyone open it for every shopper). */
 export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
 }

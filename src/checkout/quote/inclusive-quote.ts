@@ -1,7 +1,4 @@
-/**
- * The tax-inclusive path of a quote: the net each shown price contains is found by quoting (the
- * shown price or a hinted net, the derived net, at most one re-quote: src/checkout/inclusive/).
- */
+/** The tax-inclusive path of a quote: the net each shown price contains, found by quoting (src/checkout/inclusive/). */
 import type BigNumber from "bignumber.js"
 import { MedusaError } from "@medusajs/framework/utils"
 import { TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
@@ -11,7 +8,6 @@ import { resolveInclusive, type InclusiveLine, type InclusiveSplit } from "../in
 import { inclusiveMixRefusal, withNets } from "../inclusive/inclusive-cart"
 import type { Quote, ServiceCart } from "./quote-types"
 
-/** Refuses a promotion whose kind differs from its line's price (inclusiveMixRefusal). */
 export function refuseTaxInclusiveMix(s: CartSnapshot): void {
   const why = inclusiveMixRefusal(s)
   if (why) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, why, TAX_INCLUSIVE_ERROR_CODE)
@@ -32,10 +28,7 @@ export function withSplits(lines: Quote["lines"], splits: ReadonlyMap<string, In
   return out
 }
 
-/**
- * The quote of a cart with tax-inclusive lines (`carts`, one per origin, carry their shown prices):
- * each line's net found by calling `call` with the carts at the nets resolveInclusive asks for.
- */
+/** The quote of a cart with tax-inclusive lines (`carts` at their shown prices): `call` quotes them at resolveInclusive's nets. */
 export async function quoteInclusive(
   carts: readonly ServiceCart[],
   inclusive: InclusiveLine[],

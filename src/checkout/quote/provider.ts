@@ -1,9 +1,6 @@
 /**
- * The Medusa tax module provider and its quote pipeline: one quote per cart state, (certificates
- * →) cache → single-flight → breaker → POST carts, `timeoutMs` bounding the whole quote; while the
- * breaker is open cached answers are still served. The stages live beside it: snapshot.ts,
- * service-carts.ts (one service cart per origin), exempt-quote.ts, inclusive-quote.ts,
- * failure-policy.ts (outage → block or fallback), tax-lines.ts (the answer → Medusa tax lines).
+ * The Medusa tax module provider: one quote per cart state, (certificates →) cache → single-flight → breaker → POST
+ * carts, `timeoutMs` bounding the whole quote; cached answers are served while the breaker is open.
  */
 import type {
   ItemTaxCalculationLine,
@@ -59,7 +56,6 @@ export class SalesTaxProviderService implements ITaxProvider {
   }
 
   readonly options: PluginOptions
-  /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
   readonly cache: QuoteCache<Quote>
   /** the default connection's circuit breaker */
@@ -67,11 +63,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly stats: ProviderStats = newProviderStats()
   protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
   readonly certificateStore: QuoteStore<CertificateRecord[]>
-  /** the rates already known per ZIP and TIC, for a tax-inclusive state's first quote */
   readonly inclusiveHints = new InclusiveHints()
-  /** Certificates the service refused, not offered again until the TTL passes. */
   readonly refusedCertificates = new RefusedCertificates()
-  /** The boot check of fallback coverage: its warning, if any. */
   readonly bootCheck: Promise<string | null>
   readonly #cradle: Deps
   readonly #connections: QuoteConnections
@@ -79,7 +72,6 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly #failure: FailurePolicy
   readonly #lineDeps: TaxLineDeps
   #warnedNoHook = false
-  /** the cart context is missing: said once */
   readonly #onNoHook = (why: NoHook): void => {
     if (this.#warnedNoHook) return
     this.#warnedNoHook = true
@@ -109,9 +101,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       rateMemory: () => this.rateMemory(),
     })
     this.#lineDeps = { providerId, warn: (m) => this.logger.warn(m) }
-    const health = quoteHealth()
-    health.policy = this.options.failurePolicy
-    health.probe = () => this.probe()
+    Object.assign(quoteHealth(), { policy: this.options.failurePolicy, probe: () => this.probe() })
     // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
     this.bootCheck = servesRequests()
       ? new Promise<string | null>((resolve) => setImmediate(() => this.checkFallbackCoverage().then(resolve, () => resolve(null))))
@@ -129,10 +119,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     return checkFallbackCoverage(this.options, this.logger, await defaultRegionStates(this.#cradle as Record<string, unknown>))
   }
 
-  /**
-   * Is POST carts answering now? One tiny fixed cart through the breaker, within timeoutMs: the
-   * store middlewares ask under "block" before letting a cart change during an outage.
-   */
+  /** Is POST carts answering now? One tiny fixed cart through the breaker (asked under "block" during an outage). */
   async probe(): Promise<void> {
     const origin = this.options.origin
     const cart: CartIn = {
@@ -152,12 +139,10 @@ export class SalesTaxProviderService implements ITaxProvider {
     markServiceOk()
   }
 
-  /** The circuit breaker of a connection. */
   breakerFor(connectionId: string): CircuitBreaker {
     return this.#connections.breakerFor(connectionId)
   }
 
-  /** The database-backed rate memory (module salesTax), else an in-process one. */
   protected rateMemory(): RateMemory {
     return this.#rates.rateMemory()
   }
@@ -215,7 +200,6 @@ export class SalesTaxProviderService implements ITaxProvider {
   quote(snapshot: CartSnapshot, destination: Address, deadline = Date.now() + this.options.timeoutMs): Promise<Quote> {
     const conn = this.#connections.connectionFor(snapshot.sales_channel_id)
     const run: QuoteRun = { conn, breaker: this.breakerFor(conn.connectionId), deadline }
-    // only a verified identity (set by the hook) may carry a certificate: see request-actor.ts
     const exemptFor = exemptCustomer(snapshot)
     if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
     const deps = {
@@ -274,8 +258,7 @@ export class SalesTaxProviderService implements ITaxProvider {
         got = await this.cache.getOrLoad(request.hash, () => call(carts, request.hash, request))
       }
     } catch (err) {
-      // a refused origin falls back to the `origin` option and the cart is quoted again (each retry
-      // drops one more location, so this ends)
+      // a refused origin falls back to the `origin` option, quoted again (each retry drops one more location)
       if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
       return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
     }
@@ -309,10 +292,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     })
   }
 
-  /**
-   * Marks the stock locations whose address the service refused as an origin (originRefusals),
-   * each logged once and shared with the other instances; true when at least one was newly marked.
-   */
+  /** Marks the stock locations the service refused as an origin, each logged once and shared; true when one was new. */
   protected refuseOrigins(err: unknown, carts: ServiceCart[], snapshot: CartSnapshot): boolean {
     const found = originRefusals(err, carts, snapshot, refusedLocations(), new Date())
     for (const { refusal: r, message } of found) {

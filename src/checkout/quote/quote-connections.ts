@@ -1,7 +1,4 @@
-/**
- * The connections a provider quotes through (option `connections`): a checkout client and a
- * circuit breaker per connection, so one account's outage fails only its own channels' calls fast.
- */
+/** A checkout client and a circuit breaker per connection: one account's outage fails only its own channels' calls fast. */
 import type { SalesTaxClient } from "../../service/client"
 import { getSalesTaxClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
@@ -13,9 +10,8 @@ import type { QuoteConnection } from "./quote-types"
 export class QuoteConnections {
   /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
-  /** A client per connection, by connection id. */
   readonly #clients = new Map<string, SalesTaxClient>()
-  /** The connection of each sales channel seen ("" for none), as connectionFor answered it. */
+  /** by sales channel ("" for none): options do not change after boot */
   readonly #connectionOf = new Map<string, QuoteConnection>()
   readonly #breakers = new Map<string, CircuitBreaker>()
 
@@ -33,7 +29,6 @@ export class QuoteConnections {
 
   /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
   connectionFor(salesChannelId: string | null | undefined): QuoteConnection {
-    // options do not change after boot: one answer per sales channel
     const k = salesChannelId ?? ""
     let got = this.#connectionOf.get(k)
     if (!got) {
@@ -45,7 +40,6 @@ export class QuoteConnections {
     return got
   }
 
-  /** The circuit breaker of a connection. */
   breakerFor(connectionId: string): CircuitBreaker {
     let b = this.#breakers.get(connectionId)
     if (!b) {

@@ -6,7 +6,7 @@ import type { CircuitBreaker } from "./circuit-breaker"
 
 export type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
-/** A tax line before its line's id is set (taxLines sets line_item_id or shipping_line_id). */
+/** A tax line before its line's id is set. */
 export type TaxLineOut = {
   code: string
   name: string
@@ -17,13 +17,12 @@ export type TaxLineOut = {
   shipping_line_id?: string
 }
 
-/** A quote as cached: the service's cart answer, reduced to what the lines need. */
+/** A quote as cached: the service's answer, reduced to what the lines need. */
 export interface Quote {
   hash: string
   exemptionId: string | null
-  /** Why the certificate was applied (the snapshot's verified identity), or null. */
+  /** why the certificate was applied, and for whom */
   exemptionBasis?: string | null
-  /** The customer the certificate was applied for. */
   exemptCustomerId?: string | null
   lines: Record<
     string,
@@ -71,11 +70,9 @@ export function newProviderStats() {
     cacheHits: 0,
     fallbacks: 0,
     skippedNoAddress: 0,
-    /** Certificates the service refused at quote time (dropped from the quote). */
     refusedCertificates: 0,
-    /** Duration of the slowest quote (ms), certificate lookup included. */
+    /** ms, certificate lookup included */
     slowestQuoteMs: 0,
-    /** Stock locations whose address the service refused as an origin (each counted once). */
     refusedOrigins: 0,
   }
 }

@@ -1,9 +1,4 @@
-/**
- * After a live, non-exempt quote: the effective rate per ZIP and TIC, remembered for the outage
- * path (last-known rates, src/modules/sales-tax/last-known-rates.ts). Best effort, never awaited
- * by the shopper; a rate this process wrote already (and which explains the line to the cent,
- * within the hour: WrittenRates) is not written again.
- */
+/** After a live, non-exempt quote: the effective rate per ZIP and TIC, remembered for the outage path (best effort, never awaited). */
 import type { Address, CartIn } from "../../service/contract"
 import { dec } from "../../money"
 import {
@@ -27,11 +22,7 @@ function lineRatePct(price: number, quantity: number, amount: number, serviceRat
   return got !== undefined ? got : memoSet(memo, key, lineRateToRemember(dec(price).times(quantity), amount, serviceRate))
 }
 
-/**
- * The rows to remember of one service cart's answer: one per TIC (the last line of a TIC wins:
- * same TIC, same ZIP, the same rate up to rounding); lines `written` says are unchanged are left
- * out. Pure but for `written`'s narrowing of its intervals (WrittenRates.narrowed).
- */
+/** The rows to remember of one service cart's answer: one per TIC (the last line wins), less the lines `written` says are unchanged. */
 export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: string, at: number, written: WrittenRates): KnownRate[] {
   const rows: KnownRate[] = []
   for (const li of cart.lineItems) {
@@ -48,7 +39,6 @@ export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: stri
 }
 
 export class RateRecorder {
-  /** Rates this provider wrote, so that an unchanged one is not written again (last-known-rates.ts). */
   readonly writtenRates = new WrittenRates()
   #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined

@@ -1,8 +1,6 @@
 /**
- * Where quotes are kept between Medusa's calls: an in-process TTL map by default (bounded, oldest
- * evicted first: a plain Map keeps insertion order, so no dependency is needed), or Medusa's
- * Caching Module when the host makes it reachable from the Tax Module (see docs/provider.md).
- * In front of either: single-flight, so concurrent misses for the same key share one call.
+ * Where quotes are kept between Medusa's calls: an in-process TTL map (bounded, oldest first out), or Medusa's Caching
+ * Module when the Tax Module reaches it; in front of either, single-flight: concurrent misses share one call.
  */
 export interface QuoteStore<V> {
   get(key: string): Promise<V | undefined>
@@ -63,10 +61,7 @@ export interface CacheModuleLike {
   set(key: string, data: unknown, ttl?: number): Promise<void>
 }
 
-/**
- * A Medusa cache as a store: the Caching Module, else the deprecated Cache Module, else undefined
- * (`keyOf` names an entry). A cache's error is a miss; a failed write costs a later call.
- */
+/** A Medusa cache as a store (the Caching Module, else the Cache Module), or undefined; a cache's error is a miss. */
 export function medusaStore<V>(
   caching: CachingModuleLike | undefined,
   cache?: CacheModuleLike,
@@ -97,10 +92,7 @@ export function medusaStore<V>(
   }
 }
 
-/**
- * Concurrent calls with the same key share one promise, forgotten once settled. Written with
- * `then`: every quote's miss path goes through it, and each async layer adds promise hops.
- */
+/** Concurrent calls with the same key share one promise, forgotten once settled (written with `then`: it is on every miss path). */
 export class SingleFlight<V> {
   readonly #inflight = new Map<string, Promise<V>>()
   do(key: string, fn: () => Promise<V>): Promise<V> {
@@ -139,8 +131,7 @@ export class QuoteCache<V> {
   ) {}
 
   getOrLoad(key: string, load: () => Promise<V>): Promise<{ value: V; hit: boolean }> {
-    // the in-process store answers synchronously: no await (a microtask) on the checkout path,
-    // and its miss is one promise chain (load → set) inside the single-flight
+    // the in-process store answers synchronously: no await on the checkout path, its miss one chain in the single-flight
     const memory = this.store instanceof MemoryStore ? this.store : null
     if (!memory) return this.#viaStore(key, load)
     if (this.ttlSeconds > 0) {

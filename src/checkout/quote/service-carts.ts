@@ -1,8 +1,4 @@
-/**
- * Snapshot → service carts: one per origin (the stock location each line ships from; the `origin`
- * option for lines without a usable one), all sent in ONE POST carts (origins.ts); the quote of the
- * service's answer; and the stock locations whose address the service refused as an origin.
- */
+/** Snapshot → service carts (one per origin), the quote of the service's answer, and the origins it refused. */
 import type { Address, CalculateCartsResponse, CartOut } from "../../service/contract"
 import { isSalesTaxError, type SalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
@@ -12,11 +8,7 @@ import { groupByOrigin, refusedLocations, stillRefused, type RefusedLocation } f
 import { isOutage } from "./health"
 import type { Quote, ServiceCart } from "./quote-types"
 
-/**
- * The service carts of a snapshot: one per origin, all sent in ONE POST carts. A snapshot that
- * names no stock location (a store without locations, or the lines' rebuild) is one cart from the
- * `origin` option. A cart left without lines (every line of quantity 0) is not sent.
- */
+/** The service carts of a snapshot, one per origin, all sent in ONE POST carts; a cart without lines (quantity 0) is not sent. */
 export function serviceCarts(
   snapshot: CartSnapshot,
   destination: Address,
@@ -63,10 +55,7 @@ export function serviceCarts(
   return carts
 }
 
-/**
- * Pure: the quote of the service's answer: each line's tax, rate and TIC, and the origin its
- * cart was quoted from (the answer's carts matched by cart id, else by position).
- */
+/** Pure: the quote of the service's answer: each line's tax, rate, TIC and origin (carts matched by id, else by position). */
 export function quoteOfAnswer(
   carts: readonly ServiceCart[],
   answer: Pick<CalculateCartsResponse, "items">,
@@ -82,17 +71,12 @@ export function quoteOfAnswer(
   return { hash, exemptionId, lines }
 }
 
-/** One stock location newly refused as an origin, and the service's message for it. */
 export interface OriginRefusal {
   refusal: RefusedLocation
   message: string
 }
 
-/**
- * Pure: the stock locations whose address the service refused as an origin (a 422 located at
- * `body.items[k].origin`), not already in `known`, each once. The fallback origin's own refusal
- * (key "") is not one: it is the shopper's error path as before. None for an outage.
- */
+/** Pure: the stock locations newly refused as an origin (a 422 at `body.items[k].origin`), each once; not the `origin` option's. */
 export function originRefusals(
   err: unknown,
   carts: readonly ServiceCart[],

@@ -1,8 +1,4 @@
-/**
- * The cart a quote is made of: the snapshot the tax-line hooks put in the context
- * (src/checkout/hooks/tax-line-context-handler.ts), completed with the lines it did not see, or
- * rebuilt from Medusa's lines when the hook is absent.
- */
+/** The cart a quote is made of: the snapshot the tax-line hooks put in the context, else rebuilt from Medusa's lines. */
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine, TaxCalculationContext } from "@medusajs/framework/types"
 import { CONTEXT_KEY } from "../../constants"
 import { cartHash } from "../../service/cart/build-service-cart"
@@ -11,10 +7,7 @@ import { parseCartSnapshot, type CartSnapshot, type SnapshotItem, type SnapshotS
 /** Why a snapshot was rebuilt from the lines: the context had none, or an invalid one. */
 export type NoHook = "absent" | "invalid"
 
-/**
- * Pure: the cart as the hook described it (plus the lines it did not see), else rebuilt from the
- * lines; `onNoHook` is told when it was rebuilt (the provider warns once).
- */
+/** Pure: the cart as the hook described it (plus the lines it did not see), else rebuilt from the lines (`onNoHook` told). */
 export function snapshotFor(
   itemLines: readonly ItemTaxCalculationLine[],
   shippingLines: readonly ShippingTaxCalculationLine[],
@@ -25,8 +18,7 @@ export function snapshotFor(
   const parsed = raw === undefined ? undefined : parseCartSnapshot(raw)
   if (parsed?.success) {
     const snap = parsed.data
-    // lines the hook did not see (a host calling the workflow with its own items): add them
-    // (Medusa passes the lines in the snapshot's order: the sets only when one is not in its place)
+    // lines the hook did not see (a host's own items); Medusa passes the snapshot's order: sets only when one is out of place
     const items = snap.items
     if (itemLines.some((l, k) => items[k]?.id !== l.line_item.id)) {
       const known = new Set(items.map((i) => i.id))
@@ -52,12 +44,7 @@ export function snapshotFor(
   }
 }
 
-/**
- * The context with the snapshot `read` finds (the lines' cart or order) when the hooks put none
- * there, and the item lines less the gift cards it names (as Medusa's tax step leaves them out
- * where it reads `is_giftcard`); else, or when nothing is found or the read fails (`warn` is told),
- * the context and lines as they are.
- */
+/** The context with the snapshot `read` finds when the hooks put none, and the item lines less its gift cards (as Medusa does). */
 export async function contextWithLinesSnapshot(
   itemLines: ItemTaxCalculationLine[],
   shippingLines: readonly ShippingTaxCalculationLine[],
@@ -85,7 +72,6 @@ export async function contextWithLinesSnapshot(
   }
 }
 
-/** The warning when the hook's context is missing (logged once per provider). */
 export function noHookWarning(why: NoHook): string {
   return `sales-tax: no cart context from the tax-line hooks${why === "invalid" ? " (invalid)" : ""}: discounts are not seen, items and shipping are quoted separately, and tax-inclusive prices are quoted as tax-exclusive (Medusa does not tell a tax provider which prices include tax). See docs/provider.md (hook composition).`
 }

@@ -1,8 +1,4 @@
-/**
- * Pure (but for the warning it reports): the tax lines of a service answer. Each line's rate is
- * the one whose Medusa tax on the line is the service's amount, to the cent (back-solve.ts; for a
- * tax-inclusive price, Medusa's inclusive tax on the shown price: inclusive.ts).
- */
+/** The tax lines of a service answer: each line's rate is the one whose Medusa tax on it is the service's amount, to the cent. */
 import type { ItemTaxCalculationLine, ItemTaxLineDTO, ShippingTaxCalculationLine, ShippingTaxLineDTO } from "@medusajs/framework/types"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_NAME, TAX_LINE_NAME_EXEMPT } from "../../constants"
 import { dec } from "../../money"
@@ -13,17 +9,11 @@ import { backSolveInclusiveRate } from "../inclusive/inclusive"
 import type { Quote, QuoteLine, TaxLine, TaxLineOut } from "./quote-types"
 
 export interface TaxLineDeps {
-  /** the provider's identifier (each line's provider_id) */
   providerId: string
-  /** told when a line's tax cannot be matched to the cent by a stored rate */
   warn(message: string): void
 }
 
-/**
- * The tax lines of a quote, in getTaxLines' order (items, then shipping), in one pass. A line the
- * snapshot does not hold, or that the quote has no answer for (quantity 0), gets none. Medusa
- * passes the lines in the cart's order, so the snapshot's k-th item is tried first, then by id.
- */
+/** The tax lines of a quote, items then shipping; a line the snapshot or the quote lacks (quantity 0) gets none. */
 export function taxLines(
   snapshot: CartSnapshot,
   itemLines: readonly ItemTaxCalculationLine[],
@@ -59,13 +49,13 @@ export function taxLines(
   return out
 }
 
-/** The snapshot's entry of the k-th line: its k-th entry when that is the line's (Medusa's order), else by id. */
+/** The snapshot's entry of the k-th line: its k-th entry when that is the line's (Medusa passes the cart's order), else by id. */
 function inOrder<T extends { id: string }>(entries: readonly T[]): (id: string, k: number) => T | undefined {
   let byId: Map<string, T> | undefined
   return (id, k) => (entries[k]?.id === id ? entries[k] : (byId ??= new Map(entries.map((e) => [e.id, e]))).get(id))
 }
 
-/** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net (inclusive.ts). */
+/** A tax-inclusive line: the rate whose Medusa inclusive tax on the shown price is the service's tax on the net. */
 export function inclusiveLine(
   price: ReturnType<typeof dec>,
   quantity: string,
@@ -91,7 +81,6 @@ export function inclusiveLine(
   return line
 }
 
-/** A tax-exclusive line: the rate whose Medusa tax on the taxable amount is the service's (back-solve.ts). */
 export function exclusiveLine(
   fig: { taxable: ReturnType<typeof dec>; taxableKey?: string },
   q: QuoteLine,
@@ -110,7 +99,7 @@ export function exclusiveLine(
   return lineOf(q, quote, solved.rate, deps.providerId)
 }
 
-/** A tax line but its id: code, name, provider, data (amount, rate, TIC, hash, origin, exemption) and rate. */
+/** A tax line but its id. */
 export function lineOf(q: QuoteLine, quote: Quote, rate: number, providerId: string): TaxLineOut {
   const exemptLine = !!quote.exemptionId && q.amount === 0
   const data: Record<string, unknown> = {

@@ -1,11 +1,7 @@
 /**
- * The address step refuses what completion would: `POST /store/carts/:id` giving a complete US
- * shipping address (a ZIP typed) whose state cannot be resolved, or giving a US address to a cart
- * in another currency, answers the completion's 400 (`sales_tax_address_unresolved`,
- * `sales_tax_currency_unsupported`: destination-guard.ts) before the route runs, so the address is
- * not saved and the storefront's address form shows the message. A half-typed address (no ZIP yet)
- * and an outage of verify-address pass: completion stays the backstop. The verdict is the one the
- * provider reads next (cached per address): no second verify-address call.
+ * The address step refuses what completion would (destination-guard.ts): `POST /store/carts/:id` giving a complete
+ * US address (a ZIP typed) that cannot be resolved, or in an unquoted currency, answers 400 before the route runs,
+ * so the storefront's form shows it. A half-typed address and a verify-address outage pass: completion is the backstop.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
@@ -53,10 +49,7 @@ export function mayGiveUsAddress(body: AddressStepBody): boolean {
   return !!a && (isUs(a.country_code) || (a.id !== undefined && a.country_code === undefined))
 }
 
-/**
- * Pure: the cart as the route would leave it, for the refusal to read; null when there is nothing
- * to check: no complete US address (no ZIP typed yet), or a region without the US (Medusa's own 400).
- */
+/** Pure: the cart as the route would leave it, for the refusal; null without a complete US address, or in a region without the US. */
 export function cartAfterAddressStep(cart: AddressStepCart, newRegion: AddressStepRegion | null, body: AddressStepBody): OrderToBe | null {
   const given = body.shipping_address
   if (!given) return null
@@ -73,7 +66,6 @@ export function cartAfterAddressStep(cart: AddressStepCart, newRegion: AddressSt
   }
 }
 
-/** Before `POST /store/carts/:id`: the completion's refusal of the address the request gives (see the header). */
 export async function refuseUnresolvedAddressStep(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   try {
     const body = addressStepBody(req.body)

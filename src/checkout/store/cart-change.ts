@@ -1,8 +1,6 @@
 /**
- * A store change of a cart, as the plugin's middleware sees it: the plugin's own lock of the change
- * (Medusa's Locking Module, a documented module: not a reach-in), the per-process memory of whether
- * the provider quotes a cart, and which routes may move a cart into the provider's scope. Used by
- * tax-resync.ts (before and after each store route) and by the restore (src/medusa/cart-restore.ts).
+ * A store change of a cart, as the plugin's middleware sees it: the plugin's own lock of the change, the per-process
+ * memory of whether the provider quotes a cart, and which routes may move a cart into the provider's scope.
  */
 import { LRUCache } from "lru-cache"
 import type { CartState, LockingLike } from "../../medusa/cart-restore"
@@ -10,9 +8,8 @@ import { runtimeSlot } from "../../runtime"
 import { CART_ITSELF_RE } from "../../medusa/store-cart-routes"
 
 /**
- * The plugin's lock of a cart's store change, taken before the cart is read for its restore and held
- * until the request answered: a refused request never puts back a state read before another's
- * change. Not Medusa's key (the cart id): the route's own workflows take that one.
+ * The lock of a cart's store change, held from the restore read until the request answered: a refused request never
+ * puts back a state read before another's change. Not Medusa's key (the cart id): the route's workflows take that one.
  */
 export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
 
@@ -43,25 +40,15 @@ export function holdLock(
 }
 
 /**
- * Whether the provider quotes a cart, as this process last saw it after a store change of it: `false`
- * spares the next change the read for its restore (rememberCartState). Per process: a cart another
- * instance moved into scope since is still `false` here; should that change discover an outage,
- * Medusa's compensation puts it back (its tax is computed from Medusa's read, never from this).
+ * Whether the provider quotes a cart, as this process last saw it: `false` spares the next change the restore read. A
+ * cart another instance moved into scope is still `false` here: Medusa's compensation puts it back after an outage.
  */
 export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
 
-/**
- * The state each cart's last quoted store change here left it in (quotedCartState): the restore
- * point of its next change instead of a read, taken by that change whatever its end. A cart changed
- * elsewhere since no longer carries the lines written, and the restore leaves it (quotedStateHolds).
- */
+/** The state each cart's last quoted store change here left it in: the next change's restore point instead of a read. */
 export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
 
-/**
- * Pure: whether a store request may move its cart into the provider's scope: `POST /store/carts/:id`
- * naming a region (its country may become the address's) or a shipping address that is, or may be
- * (no country, or by id), in the US. Such a cart is read before the route, whatever was last seen.
- */
+/** Pure: whether a request may move its cart into the provider's scope: `POST /store/carts/:id` naming a region or a maybe-US address. */
 export function mayEnterScope(path: string, body: unknown): boolean {
   if (!CART_ITSELF_RE.test(path)) return false
   const b = (body ?? {}) as { region_id?: unknown; shipping_address?: unknown }

@@ -1,10 +1,7 @@
 /**
- * One tax computation per store cart mutation, in Medusa's cart refresh (its
- * `beforeRefreshingPaymentCollection` hook: the cart's final state, in the refresh's lock, before the
- * payment collection and the route's answer): Medusa's refresh does not recompute tax after a
- * quantity change, while the service's amounts depend on it. Acts only in a store cart request's
- * scope (tax-resync.ts) for a cart the provider quotes; a refusal fails Medusa's workflow and the
- * middleware puts the cart back. Registered by src/workflows/hooks/cart-refresh-tax.ts.
+ * One tax computation per store cart mutation, in Medusa's cart refresh (`beforeRefreshingPaymentCollection`: the
+ * cart's final state, in the refresh's lock): Medusa's refresh does not recompute tax after a quantity change, while
+ * the service's amounts depend on it. Only in a store cart request's scope (tax-resync.ts), for a cart the provider quotes.
  */
 import { tracingChannel } from "node:diagnostics_channel"
 import type { ICartModuleService, MedusaContainer } from "@medusajs/framework/types"
@@ -35,7 +32,7 @@ export function usTaxedOf(c: DestinationCart): boolean {
   return c.region?.automatic_taxes !== false && (c.shipping_address?.country_code ?? "").toLowerCase() === "us"
 }
 
-/** Only carts the provider quotes: automatic taxes and a US shipping address (one query). */
+/** usTaxedOf in one query. */
 export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Promise<boolean> {
   const [c] = await graph<DestinationCart>(scope, {
     entity: "cart",
@@ -46,16 +43,9 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
 }
 
 /**
- * The plugin's phases of a store cart request run in spans of the TracingChannel STORE_CART_TRACE
- * (free without a subscriber); a subscriber (an APM, bench/store.bench.ts, checkout-block.spec.ts)
- * binds a store to `start` to attribute what runs inside:
- *   address-step address-step.ts, before POST /store/carts/:id giving a US address: its refusal check
- *   remember     tax-resync.ts, before the route: the plugin's lock of the cart's change and, when
- *                the cart may be taxed, its read for the restore (`read`)
- *   refresh-hook here, inside Medusa's cart refresh: whether the provider quotes the cart (`taxed`)
- *                and, when it does, the tax run
- *   after-route  tax-resync.ts, after a route without that refresh: the same, then the answer read again
- *   restore      cart-restore.ts's put-back of a refused change
+ * The TracingChannel whose spans are the plugin's phases of a store cart request (free without a subscriber): the
+ * address step's check, `remember` (the change's lock and restore read), `refresh-hook` (here), `after-route` (a
+ * route without that refresh) and `restore` (a refused change put back).
  */
 export const STORE_CART_TRACE = "medusa-sales-tax:store-cart"
 export interface StoreCartSpan {
@@ -67,7 +57,6 @@ export interface StoreCartSpan {
   taxed?: boolean
 }
 const storeCartTrace = tracingChannel<unknown, StoreCartSpan>(STORE_CART_TRACE)
-/** Runs `fn` in a span of STORE_CART_TRACE (directly when nothing subscribes). */
 export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Promise<T> {
   return storeCartTrace.hasSubscribers ? storeCartTrace.tracePromise(fn, ctx) : fn()
 }
@@ -75,11 +64,10 @@ export function storeCartSpan<T>(ctx: StoreCartSpan, fn: () => Promise<T>): Prom
 /** The one read of the cart for a workflow run: what updateTaxLinesWorkflow and the context handler read. */
 const WORKFLOW_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_FIELDS, ...TAXED_FIELDS])]
 
-/** The direct run's read: its own fields and, while the restore is on, the restore's (not its tax lines: the run writes them). */
+/** The direct run's read: its own and, with the restore on, the restore's but tax lines (it writes them) and payment collection. */
 function directRunFields(): string[] {
   const own = taxRunFields(hasAddedTaxLineContextHandlers(), TAXED_FIELDS)
   if (!cartRestoreOn()) return own
-  // nor its payment collection: one may be made before the next change (that one reads it)
   return [...new Set<string>([...own, ...RESTORE_FIELDS.filter((f) => !f.includes("tax_lines") && !f.startsWith("payment_collection"))])]
 }
 
@@ -100,9 +88,8 @@ const refreshReadUsable = runtimeSlot(
 type RunLine<K extends "items" | "shipping_methods"> = NonNullable<TaxRunCart[K]>[number] & NonNullable<CartRow[K]>[number]
 
 /**
- * The cart as it is now: Medusa's read in this refresh (final by then) with the adjustments the
- * promotions step after it may have changed, and for the restore point the billing address that read
- * lacks (as remembered when the route cannot change it); not the promotion links (promotionsUnread).
+ * The cart as it is now: Medusa's read in this refresh with the adjustments read again (the promotions step after it
+ * may change them) and, for the restore point, the billing address that read lacks; not the promotion links.
  */
 async function finalCartOf(
   container: MedusaContainer,
@@ -140,11 +127,7 @@ async function finalCartOf(
   }
 }
 
-/**
- * The hook: for the request's cart, when US-taxed, its tax lines computed on its final state. With
- * the plugin's handler on updateTaxLinesWorkflow's hook, that workflow's work is done as module calls
- * (src/medusa/update-tax-lines.ts); with a host's, the workflow runs nested in the refresh.
- */
+/** The hook: a US-taxed cart's tax lines on its final state, by module calls (the plugin's handler) or the workflow nested. */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: RefreshInput },
   stepContext: StepExecutionContext,
@@ -173,17 +156,14 @@ async function taxInRefresh(
 ): Promise<void> {
   const { container } = stepContext
   const cartId = scope.cartId
-  // as Medusa's refresh read the cart (salesTaxCartPromotionsValidate), else as the middleware
-  // read it before a route that cannot change its destination (tax-resync.ts); else read now
+  // as Medusa's refresh read the cart, else as read before a route that cannot change its destination, else read now
   const taxed = scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId))))
   span.taxed = taxed
-  // neither the direct run nor a nested run of the workflow (the boot check turned both off, one
-  // error logged): the after-route refresh does the work (scope.ran stays unset)
+  // the boot check turned both runs off: the after-route refresh does the work (scope.ran stays unset)
   const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
   if (taxed && !handler && !nestedRunOn()) return
   if (taxed) {
-    // one read serves the tax run, the context handler (scope.taxCart) and the next change's
-    // restore point (quotedCartState); none when the boot check found Medusa's field list changed
+    // one read serves the tax run, the context handler and the next restore point (none when Medusa's field list changed)
     const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
     const fromRefresh = !!handler && scope.refreshRead?.id === cartId
     const [cart] =
@@ -211,12 +191,7 @@ async function taxInRefresh(
   scope.ran = { taxed }
 }
 
-/**
- * The handler of updateCartPromotionsWorkflow's `validate` hook (run in every Medusa cart refresh and
- * the promotions routes, on the cart with its region and address): notes, for the request's cart,
- * whether the provider quotes it, so nothing reads it again to find out. Reads nothing, never throws.
- * An app with its own handler of this hook calls this one from it (or the plugin reads the cart).
- */
+/** updateCartPromotionsWorkflow's `validate` hook, in every refresh: notes whether the provider quotes the cart; never throws. */
 export function salesTaxCartPromotionsValidate(data: { cart?: Partial<DestinationCart> | null }): StepResponse<undefined> {
   const scope = cartRefreshStorage().getStore()
   const cart = data?.cart
@@ -225,14 +200,8 @@ export function salesTaxCartPromotionsValidate(data: { cart?: Partial<Destinatio
     scope.destination = { usTaxed: usTaxedOf(cart as DestinationCart) }
     // Medusa's full read (cartFieldsForRefreshSteps): the tax run's cart, once the adjustments are read again
     const full = cart as Partial<TaxRunCart & CartRow>
-    if (
-      full.items !== undefined &&
-      full.shipping_methods !== undefined &&
-      full.customer !== undefined &&
-      full.completed_at !== undefined &&
-      refreshReadUsable()
-    )
-      scope.refreshRead = cart as TaxRunCart & CartRow
+    const read = (["items", "shipping_methods", "customer", "completed_at"] as const).every((k) => full[k] !== undefined)
+    if (read && refreshReadUsable()) scope.refreshRead = cart as TaxRunCart & CartRow
   }
   return new StepResponse(undefined)
 }

@@ -1,13 +1,11 @@
 /**
- * Keeps Medusa's tax lines on the service's amounts after each store cart change (in Medusa's cart
- * refresh, cart-refresh.ts, else by a run after the route, answered with the refreshed cart) and
- * before completion. A refusal answers 400, never stale lines: the request that discovers an outage
- * puts the cart back as remembered before its route (cart-restore.ts). A cart the plugin does not
- * tax costs no read before a route that cannot move it into the provider's scope, none after.
+ * Keeps Medusa's tax lines on the service's amounts after each store cart change (in Medusa's refresh: cart-refresh.ts,
+ * else by a run after the route) and before completion. A refusal answers 400, never stale lines: the request that
+ * discovers an outage puts the cart back as remembered before its route (cart-restore.ts).
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import {
   CART_ITSELF_RE,
   CART_RE,
@@ -22,7 +20,6 @@ import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from 
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
-import { MedusaError } from "@medusajs/framework/utils"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
 import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
 import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
@@ -35,12 +32,8 @@ import { runtimeSlot } from "../../runtime"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
 
-function cartIdOf(req: MedusaRequest): string | undefined {
-  const fromParams = (req.params as Record<string, string> | undefined)?.id
-  if (fromParams) return fromParams
-  const m = CART_RE.exec(req.path ?? req.originalUrl ?? "")
-  return m?.[1]
-}
+const cartIdOf = (req: MedusaRequest): string | undefined =>
+  (req.params as Record<string, string> | undefined)?.id || CART_RE.exec(req.path ?? req.originalUrl ?? "")?.[1]
 
 /** updateTaxLinesWorkflow on the cart read with its 2.16+ fields: 2.15's read lacks `items.is_giftcard` and would tax a gift card. */
 async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promise<void> {
@@ -48,17 +41,12 @@ async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promis
   await updateTaxLinesWorkflow(scope).run({ input: cart ? { cart_id: cartId, cart } : { cart_id: cartId } })
 }
 
+/** The cart read with the route's own fields, as Medusa's route answers it. */
 async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
-  if (!fields?.length) return undefined
-  // the route's own fields, answered as Medusa's route would: the shape is the caller's
-  const [cart] = await graph<unknown>(scope, { entity: "cart", fields, filters: { id: cartId } })
-  return cart
+  return fields?.length ? (await graph<unknown>(scope, { entity: "cart", fields, filters: { id: cartId } }))[0] : undefined
 }
 
-/**
- * Per request (weakly, by the request object), read before its route: the cart as it was (US-taxed
- * carts only; put back when the request ends refused), or the id of a cart read as not US-taxed.
- */
+/** Per request, read before its route: the cart as it was (put back when refused), or the id of a cart read as not US-taxed. */
 const cartBefore = runtimeSlot("storeCartBefore", () => new WeakMap<object, CartState>())
 const notUsBefore = runtimeSlot("storeCartNotUsBefore", () => new WeakMap<object, string>())
 
@@ -67,9 +55,8 @@ const RESTORE_LOCK_TIMEOUT_S = 15
 const RESTORE_LOCK_EXPIRE_S = 120
 
 /**
- * Before a route that changes the cart: the plugin's lock of the cart's change, then the cart
- * remembered (its last quoted state here, else read). Not read: a cart last seen outside the
- * provider's scope on a route that cannot move it in (nothing can fail mid-request).
+ * Before a route that changes the cart: the plugin's lock of the cart's change, then the cart remembered (its last
+ * quoted state here, else read); not read when last seen outside the provider's scope and the route cannot move it in.
  */
 export async function rememberCartState(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
@@ -135,10 +122,7 @@ async function putBack(req: MedusaRequest): Promise<void> {
   }
 }
 
-/**
- * After the route answered `{ cart }` (`{ parent }`): the tax lines refreshed, answered with the
- * refreshed cart. A refusal, by the route's tax step or by the refresh, puts the cart back first.
- */
+/** After the route answered `{ cart }` (`{ parent }`): the tax lines refreshed, in the answer too; a refusal puts the cart back first. */
 export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
@@ -156,8 +140,7 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     const fields = routeFields(req)
     const ran = scope.cartId === id ? scope.ran : undefined
     if (ran) {
-      // Medusa's refresh ran the plugin's hook: the tax lines were computed on the cart's final
-      // state, before the payment collection's refresh and before the route read its answer
+      // Medusa's refresh ran the plugin's hook: the tax lines were computed before the route read its answer
       cartTaxability().set(id, ran.taxed)
       if (scope.quoted) quotedStates().set(id, scope.quoted)
       return original(body)
@@ -184,7 +167,6 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     )
     return res
   })
-  // the scope Medusa's cart refresh sees (cart-refresh.ts)
   const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
   // only POST /store/carts/:id changes the billing address
   const before = cartBefore().get(req)
@@ -203,7 +185,6 @@ function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
   return notUsBefore().get(req) === cartId && !mayChangeDestination(req)
 }
 
-/** The request's path without its query. */
 const pathOf = (req: MedusaRequest): string => (req.originalUrl ?? req.path ?? "").split("?")[0]
 
 /** Whether the request's route may give the cart another shipping address or region. */
@@ -239,12 +220,7 @@ async function hasPaymentCollection(req: MedusaRequest, cartId: string): Promise
   return !!cart?.payment_collection?.id
 }
 
-/**
- * Before a store cart request during an outage: a read (GET) refreshes the cart's tax lines first
- * (refused → 400, never stale lines); a change under "block" probes the service first (through the
- * breaker) and, still down, is refused before the route changes anything. Under "fallback" the
- * change goes on and gets fallback lines.
- */
+/** During an outage: a GET refreshes the tax lines first (never stale lines); a change under "block" probes, refused if still down. */
 export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId || !isDegraded()) return next()
@@ -256,10 +232,8 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
       return next()
     }
     const health = quoteHealth()
-    const toUs =
-      String(
-        (req.body as { shipping_address?: { country_code?: unknown } } | undefined)?.shipping_address?.country_code ?? "",
-      ).toLowerCase() === "us"
+    const body = req.body as { shipping_address?: { country_code?: unknown } } | undefined
+    const toUs = String(body?.shipping_address?.country_code ?? "").toLowerCase() === "us"
     if (health.policy !== "block" || !health.probe || !(toUs || (await isUsTaxedCart(req.scope, cartId)))) return next()
     try {
       await health.probe()
@@ -273,17 +247,14 @@ export async function refuseWhileTaxUnavailable(req: MedusaRequest, _res: Medusa
 }
 
 /**
- * Before completion: the tax lines and the payment collection made to match the cart as it is.
- * Medusa authorizes the payment session's own amount without comparing it with the total: when the
- * tax changed, its payment refresh sets the new amount and drops the old sessions, so the shopper
- * pays again instead of the old total being authorized.
+ * Before completion: the tax lines and the payment collection made to match the cart. Medusa authorizes the session's
+ * own amount without comparing it with the total: the payment refresh drops sessions made for the old total.
  */
 export async function refreshTaxLinesBeforeComplete(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const cartId = cartIdOf(req)
   if (!cartId) return next()
   try {
-    // what moves tax as it was before the refresh: a change during the refresh (another request's
-    // promotion) is refused below rather than completed on tax for the state the refresh saw
+    // a change during the refresh (another request's promotion) is refused below, not completed on stale tax
     quotedStates().delete(cartId)
     const before = await readCartFingerprint(req.scope, cartId)
     if (!(await isUsTaxedCart(req.scope, cartId))) return next()

@@ -7,7 +7,8 @@
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../core/csv"
-import type { MovedTic, TicTargetType } from "../modules/sales-tax/service"
+import type { MovedTic } from "../modules/sales-tax/service"
+import type { TicTargetType } from "../service/tics/product-tics"
 
 export type BulkTarget = TicTargetType
 

@@ -8,7 +8,7 @@
  * provider's container cannot resolve other modules); without it an in-process map is used.
  */
 import BigNumber from "bignumber.js"
-import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
+import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 

@@ -3,10 +3,10 @@
 // covers another instance's change and a product moved to another type or category.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
-import type { QueryScope } from "../query"
+import type { QueryScope } from "../../query"
 import type { ProductTic } from "./tic-resolution"
-import { ticGeneration } from "../modules/sales-tax/tic-generation"
-import { runtimeOf, runtimeSlot } from "../runtime"
+import { ticGeneration } from "./tic-generation"
+import { runtimeOf, runtimeSlot } from "../../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 

@@ -8,7 +8,13 @@ import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
-import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../../service/tics/product-tics"
+import {
+  PRODUCT_TIC_FIELDS,
+  productTicRow,
+  readProducts,
+  resolveLoadedProductTics,
+  type ProductTicFields,
+} from "../../service/tics/product-tics"
 import { ancestry } from "../../service/tics/tic-resolution"
 import { startTicImport, verdictsOf, type TicImportJob } from "../medusa"
 import type { PlannedChange } from "../bulk"

@@ -103,6 +103,18 @@ function importedPackages(dir: string): Map<string, string> {
   return out
 }
 
+/** The files of packages/contract that production code under `dir` imports by a relative path (from ROOT, no extension). */
+function contractReach(dir: string, out = new Set<string>()): Set<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) contractReach(p, out)
+    else if (/\.tsx?$/.test(e.name) && !/\.(test|spec)\.tsx?$/.test(e.name))
+      for (const m of readFileSync(p, "utf8").matchAll(/from\s+"(\.[^"]*packages\/contract\/src\/[^"]+)"/g))
+        out.add(relative(ROOT, join(p, "..", m[1]!)))
+  }
+  return out
+}
+
 /** Imports of production code not covered by the package's dependencies (or peers). */
 function undeclared(dir: string, m: Manifest): string[] {
   const declared = new Set([...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})])
@@ -187,15 +199,14 @@ describe("the plugin medusa-sales-tax", () => {
   it("carries the contract compiled in: its imports of packages/contract land in the packed .medusa/server, the sandbox's do not ship", () => {
     // src/ reaches the contract by a relative path into packages/contract/src, which plugin:build
     // (tsc, rootDir ./) compiles to .medusa/server/packages/contract/src beside .medusa/server/src
-    const reach = [...readFileSync(join(ROOT, "src/service/contract.ts"), "utf8").matchAll(/from "(\.[^"]+)"/g)]
-      .concat([...readFileSync(join(ROOT, "src/money/index.ts"), "utf8").matchAll(/from "(\.\.[^"]+)"/g)])
-      .map((m) => m[1]!)
-    expect(reach).toEqual(["../../packages/contract/src/index", "../../packages/contract/src/money"])
+    const reach = contractReach(join(ROOT, "src"))
+    expect([...reach].sort()).toEqual(["packages/contract/src/index", "packages/contract/src/money"])
+    const plugin = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, string> }
+    expect(plugin.exports["./contract"]).toBe("./.medusa/server/packages/contract/src/index.js")
     const copy = mkdtempSync(join(tmpdir(), "sales-tax-contract-files-"))
     try {
       writeFileSync(join(copy, "package.json"), readFileSync(join(ROOT, "package.json")))
       const built = [
-        "src/service/contract.js",
         "packages/contract/src/index.js",
         "packages/contract/src/money.js",
         "packages/contract/src/money.test.js",
@@ -207,13 +218,8 @@ describe("the plugin medusa-sales-tax", () => {
       }
       const [r] = packJson(npm(["pack", "--dry-run", "--json", "--ignore-scripts"], copy))
       const shipped = r!.files.map((f) => f.path).filter((p) => p.startsWith(".medusa/"))
-      expect(shipped.sort()).toEqual([
-        ".medusa/server/packages/contract/src/index.js",
-        ".medusa/server/packages/contract/src/money.js",
-        ".medusa/server/src/service/contract.js",
-      ])
-      const from = join(".medusa/server/src/service")
-      expect(reach.map((r) => `${join(from, r)}.js`).filter((f) => !shipped.includes(f))).toEqual([])
+      expect(shipped.sort()).toEqual([".medusa/server/packages/contract/src/index.js", ".medusa/server/packages/contract/src/money.js"])
+      expect([...reach].map((f) => `.medusa/server/${f}.js`).filter((f) => !shipped.includes(f))).toEqual([])
     } finally {
       rmSync(copy, { recursive: true, force: true })
     }

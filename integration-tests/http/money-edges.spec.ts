@@ -16,7 +16,7 @@ import { createPromotionsWorkflow, completeCartWorkflow } from "@medusajs/core-f
 import { Checkout, cents, resetCheckout, salesTaxProvider, storeHeaders, useSalesTaxSandbox, type ShopperAddress } from "../helpers"
 import { seedStore as seedDevStore, TICS, type SeededStore } from "../../dev-store/seed"
 import { SALES_TAX_PROVIDER_ID, TAX_LINE_CODE, TAX_LINE_CODE_FALLBACK } from "../../src/constants"
-import { registeredRateMemory } from "../../src/modules/sales-tax/last-known-rates"
+import { registeredRateMemory } from "../../src/service/last-known-rates"
 import { runtimeOf, SALES_TAX_RUNTIME, salesTaxRuntime } from "../../src/runtime"
 import {
   CART_CHANGED_ERROR_CODE,

@@ -23,7 +23,7 @@ import {
   type TaxLineRow,
 } from "./order-rows"
 import { filedItemTic } from "./gift-cards"
-import { resolveProductTics } from "../tics/product-tics"
+import { resolveProductTics } from "../service/tics/product-tics"
 import { readOrder } from "./order-reader"
 import { quoteDestination, type QuoteDestination } from "../service/address/destination"
 import type { MedusaAddressLike } from "../service/cart/build-service-cart"

@@ -20,7 +20,13 @@ import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../http/answers"
-import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
+import {
+  PRODUCT_TIC_FIELDS,
+  productTicRow,
+  readProducts,
+  resolveLoadedProductTics,
+  type ProductTicFields,
+} from "../service/tics/product-tics"
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
 import type {

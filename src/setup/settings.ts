@@ -5,8 +5,14 @@ import { SalesTaxError } from "../service/client"
 import { redactOptions, getPluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
-import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../tics/product-tics"
-import type { TicSource } from "../tics/tic-resolution"
+import {
+  PRODUCT_TIC_FIELDS,
+  productTicRow,
+  readProducts,
+  resolveLoadedProductTics,
+  type ProductTicFields,
+} from "../service/tics/product-tics"
+import type { TicSource } from "../service/tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { salesTaxClient, serviceText } from "../http/answers"
 import { ticInfo } from "../tics/lookup"

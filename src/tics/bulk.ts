@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto"
 import { parse } from "csv-parse/sync"
 import { csvField } from "../core/csv"
-import type { MovedTic, TicTargetType } from "../modules/sales-tax/service"
+import type { MovedTic } from "../modules/sales-tax/service"
+import type { TicTargetType } from "../service/tics/product-tics"
 
 /** A file past a limit is refused whole. `tics`: each is a paid search, kept within the lookup cache. */
 export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, tics: 1_000 } as const

@@ -6,13 +6,20 @@ import { ContainerRegistrationKeys, Modules } from "../medusa/keys"
 import pLimit from "p-limit"
 import { randomUUID } from "node:crypto"
 import { graph, type QueryScope } from "../query"
-import { assignedTics, productTicRow, ticModule, type ProductTicFields, type TicModule } from "./product-tics"
-import { resolveProductTic } from "./tic-resolution"
+import {
+  assignedTics,
+  productTicRow,
+  ticModule,
+  type ProductTicFields,
+  type TicModule,
+  type TicTargetType,
+} from "../service/tics/product-tics"
+import { resolveProductTic } from "../service/tics/tic-resolution"
 import { SALES_TAX_MODULE } from "../constants"
-import type { SalesTaxModuleService, TicTargetType } from "../modules/sales-tax/service"
+import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
-import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
+import { ticAssignmentsChanged } from "../service/tics/tic-generation"
 import { runtimeOf, runtimeSlot } from "../runtime"
 import {
   changedSincePlan,

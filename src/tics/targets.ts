@@ -2,16 +2,16 @@
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../query"
-import { assignedTics, productTicRow } from "./product-tics"
+import { assignedTics, productTicRow } from "../service/tics/product-tics"
 import { requireTicModule } from "./medusa"
-import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "./tic-resolution"
+import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "../service/tics/tic-resolution"
 import { getPluginOptions } from "../options"
 import { bodyOf, handle, notFound } from "../http/answers"
 import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
 import type { TicSearchResponse } from "../service/contract"
-import type { TicTargetType as ModelTarget } from "../modules/sales-tax/service"
+import type { TicTargetType as ModelTarget } from "../service/tics/product-tics"
 
 export type TicTargetType = "product" | "product-type" | "product-category"
 

@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
 import type { CartIn } from "../../service/contract"
-import { InMemoryRateMemory, type KnownRate, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import { InMemoryRateMemory, type KnownRate, type RateMemory } from "../../service/last-known-rates"
 import { hintedNet } from "./inclusive"
 import { InclusiveHints } from "./inclusive-hints"
 

@@ -6,7 +6,7 @@ import type BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
 import type { CartIn } from "../../service/contract"
 import { dec } from "../../money"
-import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../modules/sales-tax/last-known-rates"
+import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../service/last-known-rates"
 import { hintedNet, narrowKnown, type InclusiveLine } from "./inclusive"
 
 type Known = ReturnType<typeof narrowKnown>

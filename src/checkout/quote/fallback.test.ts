@@ -4,7 +4,7 @@ import { US_STATES } from "../../service/contract"
 import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer } from "./fallback"
 import { isDegraded } from "./health"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
-import { effectiveRatePct, freshestByTic, zipKey } from "../../modules/sales-tax/last-known-rates"
+import { effectiveRatePct, freshestByTic, zipKey } from "../../service/last-known-rates"
 
 describe("fallbackGaps", () => {
   it("lists the states with no option and no region rate; nothing under block, with fallbackRate or a country-wide rate", () => {

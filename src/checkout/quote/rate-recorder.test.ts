@@ -1,4 +1,4 @@
-import { WrittenRates } from "../../modules/sales-tax/last-known-rates"
+import { WrittenRates } from "../../service/last-known-rates"
 import { ratesToRemember } from "./rate-recorder"
 
 const li = (itemId: string, price: number, quantity: number, tic?: number) => ({

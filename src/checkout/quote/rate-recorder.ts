@@ -9,7 +9,7 @@ import {
   zipKey,
   type KnownRate,
   type RateMemory,
-} from "../../modules/sales-tax/last-known-rates"
+} from "../../service/last-known-rates"
 import { memoSet, runtimeSlot } from "../../runtime"
 import type { Quote, QuoteLogger } from "./quote-types"
 

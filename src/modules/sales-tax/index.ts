@@ -4,6 +4,6 @@ import registerSalesTaxRuntime from "./loaders/runtime"
 import { SALES_TAX_MODULE } from "../../constants"
 
 export { SALES_TAX_MODULE, SalesTaxModuleService }
-export type { TicTargetType } from "./service"
+export type { TicTargetType } from "../../service/tics/product-tics"
 
 export default Module(SALES_TAX_MODULE, { service: SalesTaxModuleService, loaders: [registerSalesTaxRuntime] })

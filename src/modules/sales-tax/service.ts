@@ -6,10 +6,11 @@ import { CertificateOrigin } from "./models/certificate-origin"
 import { CallLogEntry } from "./models/call-log"
 import { NexusState } from "./models/nexus-state"
 import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "../../service/call-log"
-import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "./last-known-rates"
+import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "../../service/last-known-rates"
 import { pgConnectionOf } from "../../medusa/order-sales-by-state"
 import { servesRequests } from "../../core/serving"
-import { ticAssignmentsChanged } from "./tic-generation"
+import { ticAssignmentsChanged } from "../../service/tics/tic-generation"
+import { TIC_TARGET_TYPES, type TargetTic, type TicModule, type TicTargetType } from "../../service/tics/product-tics"
 import { fromCradle, runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
 import { registerCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
@@ -45,9 +46,6 @@ function standingsOf(rows: OriginRow[]): Record<string, CertificateStanding> {
   return out
 }
 
-const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
-export type TicTargetType = (typeof TIC_TARGET_TYPES)[number]
-type TargetTic = { target_type: TicTargetType; target_id: string; tic: number | null }
 /** A target whose TIC was not what a change expected: the TIC it has `now`. */
 export type MovedTic = Omit<TargetTic, "tic"> & { now: number | null }
 
@@ -60,7 +58,7 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
 /** TIC assignments, last-known rates, who created each certificate, the call log and nexus states (module `salesTax`). */
 export class SalesTaxModuleService
   extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry, NexusState })
-  implements RateMemory, CallLogSink, CertificateReviews
+  implements RateMemory, CallLogSink, CertificateReviews, TicModule
 {
   readonly #logger: { warn(m: string): void }
   /** The plugin's runtime (src/runtime.ts), registered in this module's container by its loader; Medusa's container reaches it here (runtimeOf). */

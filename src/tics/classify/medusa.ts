@@ -4,8 +4,14 @@ import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
-import { PRODUCT_TIC_FIELDS, productTicRow, readProducts, resolveLoadedProductTics, type ProductTicFields } from "../product-tics"
-import { ancestry } from "../tic-resolution"
+import {
+  PRODUCT_TIC_FIELDS,
+  productTicRow,
+  readProducts,
+  resolveLoadedProductTics,
+  type ProductTicFields,
+} from "../../service/tics/product-tics"
+import { ancestry } from "../../service/tics/tic-resolution"
 import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"

@@ -1,11 +1,18 @@
 // Product → TIC, the one Medusa-side resolver: the products' type and categories through Query, the
 // assignments from the salesTax module, each resolved with resolveProductTic.
-import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { SALES_TAX_MODULE } from "../constants"
-import { graph, type QueryScope } from "../query"
+import { SALES_TAX_MODULE } from "../../constants"
+import { graph, type QueryScope } from "../../query"
 import { ancestry, resolveProductTic, type AssignedTics, type ProductTic, type ProductTicRow } from "./tic-resolution"
 
-export type TicModule = Pick<SalesTaxModuleService, "getTics" | "setTic">
+export const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
+export type TicTargetType = (typeof TIC_TARGET_TYPES)[number]
+export type TargetTic = { target_type: TicTargetType; target_id: string; tic: number | null }
+
+/** The salesTax module's TIC assignments (its service implements this). */
+export interface TicModule {
+  getTics(targetType: TicTargetType, ids: string[]): Promise<Record<string, number>>
+  setTic(targetType: TicTargetType, targetId: string, tic: number | null): Promise<TargetTic>
+}
 
 /** The salesTax module, or null when the app has not registered it. */
 export function ticModule(scope: QueryScope): TicModule | null {

@@ -2,10 +2,10 @@
 // written in this process; the time bound covers another instance's change and a product moved.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
-import type { QueryScope } from "../query"
+import type { QueryScope } from "../../query"
 import type { ProductTic } from "./tic-resolution"
-import { ticGeneration } from "../modules/sales-tax/tic-generation"
-import { runtimeOf, runtimeSlot } from "../runtime"
+import { ticGeneration } from "./tic-generation"
+import { runtimeOf, runtimeSlot } from "../../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 

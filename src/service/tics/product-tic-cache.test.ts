@@ -1,7 +1,7 @@
 import fc from "fast-check"
-import { SALES_TAX_MODULE } from "../constants"
-import { ticAssignmentsChanged } from "../modules/sales-tax/tic-generation"
-import { QUERY_KEY, type QueryScope } from "../query"
+import { SALES_TAX_MODULE } from "../../constants"
+import { ticAssignmentsChanged } from "./tic-generation"
+import { QUERY_KEY, type QueryScope } from "../../query"
 import { resolveProductTics } from "./product-tics"
 import { cachedProductTics, clearProductTicCache } from "./product-tic-cache"
 

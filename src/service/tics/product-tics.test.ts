@@ -1,5 +1,5 @@
-import { SALES_TAX_MODULE } from "../constants"
-import { QUERY_KEY, type QueryScope } from "../query"
+import { SALES_TAX_MODULE } from "../../constants"
+import { QUERY_KEY, type QueryScope } from "../../query"
 import { resolveProductTics } from "./product-tics"
 
 type Target = "product" | "product_type" | "product_category"

@@ -225,6 +225,18 @@ describe("the plugin medusa-sales-tax", () => {
     }
   })
 
+  it("every public path in exports names a source the build compiles (medusa-sales-tax/client, /contract, the hook handler)", () => {
+    const plugin = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+    const targets = Object.entries(plugin.exports).flatMap(([k, v]) =>
+      typeof v === "string" && !k.includes("*") && v.startsWith("./.medusa/server/") ? [v] : [],
+    )
+    expect(targets.length).toBeGreaterThanOrEqual(3)
+    const missing = targets.filter(
+      (t) => !["ts", "tsx"].some((ext) => existsSync(join(ROOT, t.slice("./.medusa/server/".length).replace(/\.js$/, `.${ext}`)))),
+    )
+    expect(missing).toEqual([])
+  })
+
   it("packs no sandbox, bin or workspace package", () => {
     const paths = rootPack().pack.files.map((f) => f.path)
     expect(paths).toContain("package.json")

@@ -345,6 +345,10 @@ export function refreshTaxWritesGuarded(source: string | undefined): boolean {
   )
 }
 
+/** Whether the installed refresh guards its tax writes (read once per runtime by the caller). */
+export const installedRefreshTaxWritesGuarded = (): boolean =>
+  refreshTaxWritesGuarded(installedSource("@medusajs/core-flows", REFRESH_CART_ITEMS_SOURCE))
+
 /** Pure: whether a refresh with this input wrote no tax line after its read (given refreshTaxWritesGuarded). */
 export const refreshLeftTaxLines = (input: { force_refresh?: unknown; items?: unknown[] | null; shipping_methods?: unknown[] | null }) =>
   !input.force_refresh && !input.items?.length && !input.shipping_methods?.length

@@ -1,4 +1,7 @@
-/** The plugin's tax-line context handler; importing this file registers nothing (src/workflows/hooks/tax-line-context.ts does). */
+/**
+ * The plugin's tax-line context handler, public as `medusa-sales-tax/workflows/hooks/tax-line-context-handler`
+ * (package.json exports) for host apps; importing it registers nothing (src/workflows/hooks/tax-line-context.ts does).
+ */
 import { ContainerRegistrationKeys, MathBN } from "@medusajs/framework/utils"
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -24,6 +27,8 @@ import {
 import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 import { recordedData } from "../../medusa/tax-line-record"
+
+export type { TaxLineContext, TaxLineContextHandler, TaxLineHookInput, TaxedEntity } from "../../medusa/taxed-entity"
 
 /** A line's snapshot fields of its price and discounts (all, and the tax-inclusive ones), and its stock location. */
 function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly Adjustment[] | null }, location: string | undefined) {

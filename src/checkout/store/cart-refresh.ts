@@ -14,8 +14,7 @@ import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines"
-import { REFRESH_CART_ITEMS_SOURCE, refreshLeftTaxLines, refreshTaxWritesGuarded } from "../../medusa/update-tax-lines"
-import { installedSource } from "../../medusa/installed"
+import { installedRefreshTaxWritesGuarded, refreshLeftTaxLines } from "../../medusa/update-tax-lines"
 import { unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
@@ -144,9 +143,7 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
 type RefreshInput = { cart_id?: string } & Parameters<typeof refreshLeftTaxLines>[0]
 
 // whether the installed refresh writes tax lines after its read only when asked to (refreshTaxWritesGuarded)
-const refreshTaxWritesKnown = runtimeSlot("refreshTaxWritesGuarded", () =>
-  refreshTaxWritesGuarded(installedSource("@medusajs/core-flows", REFRESH_CART_ITEMS_SOURCE)),
-)
+const refreshTaxWritesKnown = runtimeSlot("refreshTaxWritesGuarded", installedRefreshTaxWritesGuarded)
 
 async function taxInRefresh(
   scope: CartRefreshScope,

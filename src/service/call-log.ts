@@ -1,8 +1,6 @@
-// The service-call log's writer: every attempt the client reports is buffered in memory and written
-// by a timer, off the request path, so a checkout never waits on the log. The `salesTax` module
-// registers itself as the sink (the last instance attached writes: one let go hands back to the one
-// before it); until then entries are dropped. A failed write drops its batch with
-// ONE warning per failure streak; the buffer is bounded (when full, new entries are dropped and counted).
+// The service-call log's writer: attempts are buffered and written by a timer, off the request path.
+// The `salesTax` module attaches as the sink (the last attached writes). A failed write drops its batch
+// with ONE warning per failure streak; a full buffer drops new entries and counts them.
 import type { AttemptInfo } from "./client"
 
 export interface CallLogRow {
@@ -32,10 +30,7 @@ type Warn = (message: string) => void
 /** Ids deleted per statement when the log is pruned (a long retention or a busy store: many rows). */
 export const PRUNE_BATCH = 1000
 
-/**
- * Deletes expired entries in bounded batches (no unbounded id list, no giant IN (...) or lock)
- * until a batch comes back short or `maxBatches` is reached. Returns how many were deleted.
- */
+/** Deletes expired entries in bounded batches (no giant IN (...) or lock) until a short batch; returns how many. */
 export async function pruneInBatches(
   take: (limit: number) => Promise<string[]>,
   drop: (ids: string[]) => Promise<void>,
@@ -109,11 +104,8 @@ export class CallLogBuffer {
     this.#sinks = this.#sinks.filter((s) => s !== sink)
   }
 
-  /**
-   * At a module instance's shutdown, before its database connections close: the buffer written if it
-   * is the sink, then the instance let go, so no timer writes through its closed pool. (A test runner
-   * that builds and shuts down a loader-only instance between tests: the app's goes on writing.)
-   */
+  /** At a module instance's shutdown: its buffer written if it is the sink, then let go (no timer writes through a closed pool). */
+
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink === sink) await this.flush()
     this.detach(sink)

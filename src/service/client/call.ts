@@ -1,7 +1,4 @@
-/**
- * The one generic call of the client: request validation against the operation's schemas, then
- * attempts with retries per the policy within the time budget, each attempt reported to the hook.
- */
+// The one generic call of the client: validation, then attempts per the policy within the time budget.
 import type { AxiosInstance } from "axios"
 import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../contract"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
@@ -28,10 +25,7 @@ export interface CallContext {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/**
- * Validates the request with the operation's schemas (a bad request throws a "validation"
- * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
- */
+/** Validates the request (invalid: a "validation" SalesTaxError, nothing sent), sends it with retries, validates the answer. */
 export async function callOperation<Op extends OperationId>(
   ctx: CallContext,
   operation: Op,
@@ -43,7 +37,6 @@ export async function callOperation<Op extends OperationId>(
   const query: Record<string, string> = {}
   for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query[k] = String(v)
 
-  // ---- request validation: nothing leaves the client unless every part is valid
   const errors: ErrorDetail[] = []
   if (op.params) {
     const r = op.params.safeParse(params)

@@ -1,8 +1,5 @@
-/**
- * The HTTP layer of the client: one attempt of a request (axios, the client's own timer, the key
- * header), and the reading of an answer (contract validation, the service's problem details).
- * Nothing here retries; nothing here keeps or returns the key.
- */
+// One HTTP attempt and the reading of its answer; nothing here retries, keeps or returns the key.
+
 import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import type { z } from "zod"
 import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../contract"

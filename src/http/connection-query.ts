@@ -24,10 +24,8 @@ export function connectionQuerySchema(ids: readonly string[]) {
   })
 }
 
-/**
- * The request's connection and its background client; null when `connection_id` is invalid (the
- * 400 is sent).
- */
+/** The request's connection and its background client; null when `connection_id` is invalid (400 sent). */
+
 export function adminConnection(
   req: MedusaRequest,
   res: MedusaResponse,

@@ -14,11 +14,7 @@ export type Verdict = { kind: "verified"; address: Address } | { kind: "invalid"
 
 const tidy = (s: string | null | undefined) => (s ?? "").trim().replace(/\s+/g, " ")
 
-/**
- * The cache key of an address: lines and city trimmed with inner whitespace collapsed (their case
- * is kept: the service echoes the lines as given), the state and ZIP in the canonical form the
- * route already sends. Hashed, so the key holds no personal data in clear.
- */
+/** The cache key of an address, whitespace tidied (case kept: the service echoes the lines), hashed: no personal data in clear. */
 export function addressKey(a: Pick<Address, "line1" | "city" | "state" | "zip"> & { line2?: string | null }): string {
   const parts = [tidy(a.line1), tidy(a.line2), tidy(a.city), tidy(a.state).toUpperCase(), tidy(a.zip)]
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex")
@@ -31,10 +27,8 @@ export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; sco
 export const ANONYMOUS_KEY = "no-cart"
 
 /**
- * Pure: the client address a rate limit keys on. `trustProxy` false (or 0): the TCP peer, whatever
- * X-Forwarded-For says (anyone can send one). n: the address the n-th trusted proxy from Medusa
- * saw, i.e. the n-th entry of X-Forwarded-For from the right (each proxy appends its peer), or the
- * left-most when the chain is shorter. IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 address.
+ * Pure: the client address a rate limit keys on: the TCP peer (`trustProxy` false or 0: anyone can send
+ * X-Forwarded-For), else its n-th entry from the right (each proxy appends its peer), the left-most at most.
  */
 export function clientAddress(
   remoteAddress: string | undefined | null,
@@ -104,10 +98,8 @@ const guardsOf = runtimeSlot("verifyAddressGuards", () => ({
   caches: new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>(),
 }))
 
-/**
- * One guard per service connection and limits (an app has one; tests may boot several). The
- * verdict cache is per connection whatever the limits: the route, checkout and filing share it.
- */
+/** One guard per service connection and limits; the verdict cache is per connection (route, checkout and filing share it). */
+
 export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
   const { guards, caches } = guardsOf()
   const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`

@@ -1,9 +1,7 @@
 import type { ErrorDetail } from "../contract"
 
-/**
- * The service path of an operation with its parameters filled in, each one percent-encoded path
- * segment; a value a URL parser would drop or resolve (empty, `.`, `..`) is refused before sending.
- */
+/** The service path with its parameters as encoded segments; empty, `.` and `..` (dropped or resolved by URL parsers) refused. */
+
 export function buildPath(
   template: string,
   params: Readonly<Record<string, string | undefined>>,

@@ -1,10 +1,6 @@
-/**
- * The exemption an order is filed under: the one applied at checkout, as the provider recorded
- * it on the charged tax lines (`data.exemption_id`, with `data.exemption_basis` and
- * `data.exempt_customer_id` saying why). Never looked up again at filing time: a certificate
- * created or disabled after checkout, or a customer attached to the cart by e-mail, changes
- * nothing about what was charged.
- */
+// The exemption an order is filed under: the one recorded on its charged tax lines at checkout, never
+// looked up again (a certificate changed since changes nothing about what was charged).
+
 import { recordedData } from "../../medusa/tax-line-record"
 
 export interface ChargedTaxLine {

@@ -3,21 +3,7 @@
 // with ONE warning per failure streak; a full buffer drops new entries and counts them.
 import type { AttemptInfo } from "./client"
 
-export interface CallLogRow {
-  at: Date
-  operation: string
-  connection_id: string
-  status: number | null
-  latency_ms: number
-  attempt: number
-  cart_id: string | null
-  order_id: string | null
-  return_id: string | null
-  error_title: string | null
-  error_code: string | null
-  request_body: Record<string, unknown> | null
-  response_body: Record<string, unknown> | null
-}
+export type CallLogRow = ReturnType<typeof rowOf>
 
 export interface CallLogSink {
   writeCallLog(rows: CallLogRow[]): Promise<void>
@@ -52,7 +38,7 @@ const asRecord = (v: unknown): Record<string, unknown> | null =>
   v === undefined || v === null ? null : typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v }
 
 /** Pure: the row of one attempt. */
-export function rowOf(connectionId: string, info: AttemptInfo, at: Date): CallLogRow {
+export function rowOf(connectionId: string, info: AttemptInfo, at: Date) {
   return {
     at,
     operation: info.operation,

@@ -1,6 +1,7 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
+import type { z } from "zod"
+import { CartIn, type Address, type CalculateCartsRequest, type CartLineItemIn } from "../contract"
 import { dec } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { memoSet, runtimeSlot } from "../../runtime"
@@ -211,33 +212,22 @@ export function canonicalJson(v: unknown): string {
   return out + "}"
 }
 
+/** The property names of a schema's objects, nested ones included. */
+function keysOf(s: z.core.$ZodType, out = new Set<string>()): Set<string> {
+  const def = s._zod.def as {
+    type: string
+    shape?: Record<string, z.core.$ZodType>
+    innerType?: z.core.$ZodType
+    element?: z.core.$ZodType
+  }
+  if (def.type === "object") for (const [k, v] of Object.entries(def.shape!)) keysOf(v, out.add(k))
+  else if (def.innerType) keysOf(def.innerType, out)
+  else if (def.element) keysOf(def.element, out)
+  return out
+}
 /** Every property name of a service cart, sorted: as JSON.stringify's replacer it writes keys in sorted order. */
-const CART_KEYS = [
-  "cartId",
-  "city",
-  "countryCode",
-  "currency",
-  "currencyCode",
-  "customerId",
-  "deliveredBySeller",
-  "destination",
-  "exemption",
-  "exemptionId",
-  "index",
-  "isExempt",
-  "itemId",
-  "line1",
-  "line2",
-  "lineItems",
-  "origin",
-  "price",
-  "productId",
-  "quantity",
-  "state",
-  "tic",
-  "zip",
-].sort()
-const CART_KEY_SET = new Set(CART_KEYS)
+const CART_KEY_SET = keysOf(CartIn)
+const CART_KEYS = [...CART_KEY_SET].sort()
 
 /** Whether `v` is plain JSON data (no toJSON, function, symbol, bigint) whose object keys are all in CART_KEY_SET. */
 function plainCartData(v: unknown): boolean {

@@ -27,13 +27,11 @@ export const SnapshotItem = z.object({
   /** Sum of the line's adjustment amounts (promotions), tax-exclusive. */
   discount: Decimal.default("0"),
   is_tax_inclusive: z.boolean().default(false),
-  /** A tax-inclusive adjustment on the line. */
   has_tax_inclusive_discount: z.boolean().default(false),
   /** Sum of the line's tax-inclusive adjustments (part of `discount`); absent from older hooks. */
   inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
-  /** The stock location the line ships from. */
   origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>

@@ -2,17 +2,8 @@ import type { ErrorDetail, OperationId } from "../contract"
 
 export type SalesTaxErrorCode = "http" | "timeout" | "network" | "validation" | "response_validation"
 
-export interface SalesTaxErrorInit {
-  operation: OperationId
-  status: number | null
-  title: string
-  detail?: string
-  errors?: ErrorDetail[]
-  retryable: boolean
-  code: SalesTaxErrorCode
-  /** Attempts made before giving up (1 when not retried). */
-  attempts?: number
-}
+export type SalesTaxErrorInit = Pick<SalesTaxError, "operation" | "status" | "title" | "detail" | "retryable" | "code"> &
+  Partial<Pick<SalesTaxError, "errors" | "attempts">>
 
 /** Every failure of the client, built only from safe fields: no config, headers, axios error or cause (they carry the key). */
 export class SalesTaxError extends Error {
@@ -24,6 +15,7 @@ export class SalesTaxError extends Error {
   readonly errors!: ErrorDetail[]
   readonly retryable!: boolean
   readonly code!: SalesTaxErrorCode
+  /** Attempts made before giving up (1 when not retried). */
   readonly attempts!: number
 
   constructor(init: SalesTaxErrorInit) {

@@ -138,14 +138,6 @@ export function httpError(operation: OperationId, res: AxiosResponse<string>, re
   })
 }
 
-export function headerOf(headers: AxiosResponse["headers"], name: string): string | undefined {
-  const v = (headers as Record<string, unknown>)[name]
-  if (typeof v === "string") return v
-  if (Array.isArray(v) && typeof v[0] === "string") return v[0]
-  if (typeof v === "number") return String(v)
-  return undefined
-}
-
 export function flatHeaders(headers: AxiosResponse["headers"]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {

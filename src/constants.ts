@@ -8,7 +8,6 @@ export const SALES_TAX_PROVIDER_ID = `tp_${SALES_TAX_PROVIDER_IDENTIFIER}_${SALE
 /** `code` of a tax line whose rate was back-solved from the service's amount (normal case). */
 export const TAX_LINE_CODE = "sales-tax"
 /** `code` of a tax line computed under failurePolicy "fallback": the order is re-quoted at filing. */
-
 export const TAX_LINE_CODE_FALLBACK = "SALES_TAX_FALLBACK"
 /** `code` of a zero line for a customer with an active exemption certificate for the destination state. */
 export const TAX_LINE_CODE_EXEMPT = "sales-tax-exempt"

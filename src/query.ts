@@ -26,7 +26,6 @@ export interface GraphPage<T> {
   metadata?: RemoteQueryFunctionReturnPagination
 }
 
-/** Medusa's Query from a container or request scope. */
 export function queryOf(scope: QueryScope): Query {
   return scope.resolve<Query>(QUERY_KEY)
 }
@@ -38,7 +37,6 @@ export async function graphPage<T>(scope: QueryScope, input: GraphInput): Promis
   return { data: rows, metadata }
 }
 
-/** `query.graph`'s rows, typed as `T`. */
 export async function graph<T>(scope: QueryScope, input: GraphInput): Promise<T[]> {
   return (await graphPage<T>(scope, input)).data
 }

@@ -54,7 +54,6 @@ function isRuntime(v: unknown): v is SalesTaxRuntime {
 }
 
 /** The runtime `scope` holds (as `salesTaxRuntime`, or the salesTax module's `runtime`), else the process's. */
-
 export function runtimeOf(scope?: ScopeLike | null): SalesTaxRuntime {
   if (scope && typeof scope.resolve === "function") {
     const own = tryResolve(scope, SALES_TAX_RUNTIME)

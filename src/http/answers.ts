@@ -68,13 +68,11 @@ export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z
   sendZodError(res, parsed.error, input, part)
 }
 
-/** Located zod errors as the located 400 (invalidData). */
 export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
   res.status(400).json(invalidData(issuesToErrors(part, error, input)))
 }
 
 /** A SalesTaxError as an admin answer: 400/422/validation → located 400; 404 → 404; 401/403 → 502; else 503. */
-
 export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (t: string) => string = (t) => t): void {
   const errors = (e.errors ?? []).map((x) => ({
     location: scrub(x.location),

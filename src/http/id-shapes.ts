@@ -1,6 +1,5 @@
-// Shapes of the ids in the plugin's paths and queries. An id that cannot be one of ours is a 400
-// with a located error before any database query or service call (a NUL reaching PostgreSQL would
-// be a 500; `..` reaching the client would be a path traversal at the service).
+// Shapes of the ids in the plugin's paths and queries: any other id is a located 400 before any query
+// or service call (a NUL in PostgreSQL is a 500; `..` at the service a path traversal).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { excerpt, invalidData, type InputProblem } from "./input-guard"
@@ -18,7 +17,6 @@ export const ID_SHAPES = {
   productCategory: medusaId(["pcat"], "a product category id"),
   customer: medusaId(["cus"], "a customer id"),
   /** An order's, exchange's or claim's id, `~<8 hex>` for a further origin's record. */
-
   filingOrder: medusaId(["order", "oexc", "claim"], "an order id", "(?:~[0-9a-f]{8})?"),
   /** An entry of the service-call log (Settings → Sales Tax → Activity). */
   callLogEntry: medusaId(["stcl"], "an activity entry id"),

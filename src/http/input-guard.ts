@@ -193,7 +193,6 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
 export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
   const path = pluginPath(req)
   if (path === undefined) return false
-
   const problem = inspectPath(path)
   const refused = problem ? { statusCode: 400, body: invalidData([problem]) } : httpErrorResponse(err)
   if (!refused || refused.statusCode >= 500) return false

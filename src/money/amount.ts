@@ -6,7 +6,6 @@ import BigNumberJS from "bignumber.js"
  * as `MathBN.convert` reads it, without loading Medusa's utils: its BigNumber is known by its shape (an
  * `instanceof` would miss one from another copy of `@medusajs/utils`).
  */
-
 function big(v: unknown): BigNumberJS | undefined {
   if (typeof v === "number" || typeof v === "string") return new BigNumberJS(v)
   if (typeof v !== "object" || v === null) return undefined

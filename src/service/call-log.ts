@@ -37,7 +37,6 @@ export async function pruneInBatches(
 const asRecord = (v: unknown): Record<string, unknown> | null =>
   v === undefined || v === null ? null : typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v }
 
-/** Pure: the row of one attempt. */
 export function rowOf(connectionId: string, info: AttemptInfo, at: Date) {
   return {
     at,
@@ -91,7 +90,6 @@ export class CallLogBuffer {
   }
 
   /** At a module instance's shutdown: its buffer written if it is the sink, then let go (no timer writes through a closed pool). */
-
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink === sink) await this.flush()
     this.detach(sink)
@@ -151,7 +149,6 @@ export class CallLogBuffer {
     }
   }
 
-  /** Deletes entries older than `retentionDays`. */
   async prune(now = new Date()): Promise<number> {
     if (!this.#sink) return 0
     try {

@@ -1,6 +1,5 @@
 // Connections per sales channel: the options' own `connectionId` / `apiKey` by default, option
 // `connections` for some channels. A filed order keeps its connection: its refunds and voids follow it.
-
 import type { PluginOptions } from "../options"
 
 /** One connection as the plugin uses it: the options with this connection's id and key. */

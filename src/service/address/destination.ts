@@ -83,7 +83,6 @@ export function plannedDestination(a: MedusaAddressLike | null | undefined, curr
 }
 
 /** THE destination rule (checkout, completion, filing, re-quote): where the state and ZIP disagree, verify-address decides. */
-
 export async function quoteDestination(
   a: MedusaAddressLike | null | undefined,
   currency: string | null | undefined,

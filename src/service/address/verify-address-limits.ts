@@ -99,7 +99,6 @@ const guardsOf = runtimeSlot("verifyAddressGuards", () => ({
 }))
 
 /** One guard per service connection and limits; the verdict cache is per connection (route, checkout and filing share it). */
-
 export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
   const { guards, caches } = guardsOf()
   const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`

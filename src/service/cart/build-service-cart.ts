@@ -271,7 +271,6 @@ export function canonicalCartJson(cart: unknown): string {
 }
 
 /** Hash of everything that moves tax: the service cart(s) as sent, plus the connection. */
-
 export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
   const json = memoOf().built.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
   return sha256Hex(`${connectionId}\0${json}`)

@@ -176,7 +176,6 @@ function fastSnapshot(v: unknown): CartSnapshot {
 }
 
 /** CartSnapshot.safeParse, with a hand-written fast path to the same output for plain well-formed snapshots. */
-
 export function parseCartSnapshot(raw: unknown): ReturnType<typeof CartSnapshot.safeParse> {
   try {
     return { success: true, data: fastSnapshot(raw) } as ReturnType<typeof CartSnapshot.safeParse>

@@ -85,7 +85,6 @@ export async function callOperation<Op extends OperationId>(
       ctx.redact,
       op.method,
       built.path,
-
       query,
       op.body ? input.body : undefined,
       op.auth,

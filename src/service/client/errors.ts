@@ -71,7 +71,6 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(va
     let out = s
     for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
     // user:password@ in URLs (no "@", nothing to replace)
-
     if (out.includes("@")) out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
     return out
   }

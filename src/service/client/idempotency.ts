@@ -1,5 +1,4 @@
 // Creation calls repeated safely: "orderId exists" recognised, a differing existing order a conflict.
-
 import type { ErrorDetail, OperationId } from "../contract"
 import { SalesTaxError } from "./errors"
 

@@ -57,10 +57,7 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 20_000
 
 const BACKGROUND = Symbol("background")
 
-/**
- * Typed client of the Sales Tax Service, built from the contract's OPERATIONS table: requests and
- * answers are validated against their schemas. Failures are SalesTaxError, never an axios error.
- */
+/** Typed client of the Sales Tax Service (the contract's OPERATIONS, both ways validated); failures are SalesTaxError only. */
 export class SalesTaxClient {
   readonly #options: SalesTaxClientOptions
   readonly #background: boolean
@@ -207,7 +204,6 @@ export class SalesTaxClient {
   }
 
   /** A creation call; when its orderId exists (a lost answer), that order is read and `diff`ed: the same → `alreadyExisted`, else a conflict. */
-
   async #created(
     operation: "cartToOrder" | "createOrder",
     body: { orderId: string },

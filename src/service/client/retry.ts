@@ -70,7 +70,6 @@ export function parseRetryAfter(value: string | string[] | number | undefined | 
 }
 
 /** The wait before the next attempt: the backoff, or the server's Retry-After when longer. */
-
 export function nextDelay(
   retry: number,
   policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,

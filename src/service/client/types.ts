@@ -67,7 +67,6 @@ export interface CallInput {
   /** Epoch ms by which the whole call must end (cuts each attempt's timer; none left: a timeout, nothing sent). */
   deadline?: number
   /** `body` built valid and already serialized: sent as is, not validated again (the service's 422 would name the same errors). */
-
   prepared?: { json: string }
 }
 

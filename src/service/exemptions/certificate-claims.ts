@@ -73,7 +73,6 @@ export type ClaimState = Pick<CertificateStanding, "usedOrderId" | "usedAt" | "c
  * Pure: claiming a single-purchase certificate for `cartId` at completion: refused when used or held by
  * another cart; a claim held past CLAIM_HOLD_MS is taken over unless `otherCartCompleted` ("ask" first).
  */
-
 export function claimDecision(
   st: ClaimState | undefined,
   cartId: string,

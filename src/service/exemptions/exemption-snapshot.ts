@@ -1,6 +1,5 @@
 // The exemption an order is filed under: the one recorded on its charged tax lines at checkout, never
 // looked up again (a certificate changed since changes nothing about what was charged).
-
 import { recordedData } from "../../medusa/tax-line-record"
 
 export interface ChargedTaxLine {

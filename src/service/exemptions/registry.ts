@@ -6,7 +6,6 @@ import type { CertificateStanding } from "./certificate-claims"
 /** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
 export interface CertificateReviews {
   /** The rows of `certificateIds`, and whether a submission is in flight (a certificate with no row may be it). */
-
   certificateStandings(
     customerId: string,
     certificateIds: string[],

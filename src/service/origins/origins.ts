@@ -160,7 +160,6 @@ export interface OriginGroup<L> {
 export type KnownLocations = Record<string, { name?: string | null } & LocationAddressLike>
 
 /** Pure: lines grouped by origin key (a usable, unrefused location id, else "" for `fallback`), sorted, the first keeping `baseId`. */
-
 export function groupByOrigin<L>(
   lines: readonly L[],
   locationOf: (line: L) => string | null | undefined,

@@ -20,19 +20,12 @@ export interface GraphInput {
   withDeleted?: boolean
 }
 
-/** The rows and, when paginated, Medusa's count. */
-export interface GraphPage<T> {
-  data: T[]
-  metadata?: RemoteQueryFunctionReturnPagination
-}
-
-export function queryOf(scope: QueryScope): Query {
-  return scope.resolve<Query>(QUERY_KEY)
-}
-
-/** `query.graph` with the rows typed as `T` (the shape of `fields`) and the page metadata. */
-export async function graphPage<T>(scope: QueryScope, input: GraphInput): Promise<GraphPage<T>> {
-  const { data, metadata } = await queryOf(scope).graph({ ...input, fields: [...input.fields] })
+/** `query.graph` with the rows typed as `T` (the shape of `fields`) and, when paginated, Medusa's count. */
+export async function graphPage<T>(
+  scope: QueryScope,
+  input: GraphInput,
+): Promise<{ data: T[]; metadata?: RemoteQueryFunctionReturnPagination }> {
+  const { data, metadata } = await scope.resolve<Query>(QUERY_KEY).graph({ ...input, fields: [...input.fields] })
   const rows: T[] = data
   return { data: rows, metadata }
 }

@@ -1,11 +1,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import BigNumberJS from "bignumber.js"
 
-/**
- * A Medusa amount (number, decimal string, Medusa's BigNumber, bignumber.js, raw `{ value }` column) read
- * as `MathBN.convert` reads it, without loading Medusa's utils: its BigNumber is known by its shape (an
- * `instanceof` would miss one from another copy of `@medusajs/utils`).
- */
+/** A Medusa amount in any form, read as `MathBN.convert` reads it without loading Medusa's utils (BigNumber known by its shape). */
 function big(v: unknown): BigNumberJS | undefined {
   if (typeof v === "number" || typeof v === "string") return new BigNumberJS(v)
   if (typeof v !== "object" || v === null) return undefined

@@ -6,7 +6,6 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { Address, ErrorDetail } from "../contract"
 import { runtimeSlot } from "../../runtime"
 
-export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
 export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
 
 /** What the service said about one address: its normalized form, or why it cannot be verified. */
@@ -26,10 +25,7 @@ export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; sco
 /** The one key of the shared budget of requests that name no cart. */
 export const ANONYMOUS_KEY = "no-cart"
 
-/**
- * Pure: the client address a rate limit keys on: the TCP peer (`trustProxy` false or 0: anyone can send
- * X-Forwarded-For), else its n-th entry from the right (each proxy appends its peer), the left-most at most.
- */
+/** Pure: a rate limit's client address: the TCP peer, or with `trustProxy` n the n-th X-Forwarded-For entry from the right. */
 export function clientAddress(
   remoteAddress: string | undefined | null,
   forwardedFor: string | string[] | undefined,
@@ -86,8 +82,8 @@ export class VerifyAddressGuard {
 
 function newVerdictCache(): LRUCache<string, Verdict, () => Promise<Verdict>> {
   return new LRUCache<string, Verdict, () => Promise<Verdict>>({
-    max: VERIFY_ADDRESS_CACHE.max,
-    ttl: VERIFY_ADDRESS_CACHE.ttlMs,
+    max: 10_000,
+    ttl: 24 * 60 * 60 * 1000,
     // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
     fetchMethod: (_key, _stale, { context }) => context(),
   })

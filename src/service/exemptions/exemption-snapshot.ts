@@ -7,16 +7,8 @@ export interface ChargedTaxLine {
   data?: Record<string, unknown> | null
 }
 
-export interface CheckoutExemption {
-  exemptionId: string
-  basis: string | null
-  customerId: string | null
-}
-
 /** Pure: the certificate the charged lines were priced under, or null (taxed as a guest / not exempt). */
-export function checkoutExemption(
-  lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[],
-): CheckoutExemption | null {
+export function checkoutExemption(lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[]) {
   for (const l of lines) {
     for (const t of l.tax_lines ?? []) {
       // as recorded in its tax_rate_id on every minor (Medusa drops `data` before 2.18), else its data

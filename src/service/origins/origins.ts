@@ -18,7 +18,6 @@ export const LOCATION_ADDRESS_FIELDS: readonly string[] = ["id", "name", ...ADDR
 
 /** The service's id limit (cartId in a path, orderId). */
 export const SERVICE_ID_MAX = 50
-export const ORIGIN_ID_SEPARATOR = "~"
 
 /** Pure: a stock location's address as an origin, or why it cannot be one (the fallback is used then). */
 export function locationOrigin(
@@ -141,19 +140,9 @@ export function stillRefused(locations: KnownLocations | null | undefined, rt?: 
 /** Pure: the service id of a group (cart or order): the base for the primary group, else base~<8 hex of the key>. */
 export function originServiceId(baseId: string, key: string, primary: boolean): string {
   if (primary) return baseId.slice(0, SERVICE_ID_MAX)
-  const suffix = `${ORIGIN_ID_SEPARATOR}${sha256Hex(key).slice(0, 8)}`
+  const suffix = `~${sha256Hex(key).slice(0, 8)}`
   const base = baseId.length + suffix.length <= SERVICE_ID_MAX ? baseId : sha256Hex(baseId).slice(0, 32)
   return `${base}${suffix}`
-}
-
-export interface OriginGroup<L> {
-  /** the location id, or "" for the fallback origin */
-  key: string
-  origin: Address
-  /** the group that keeps the Medusa id */
-  primary: boolean
-  serviceId: string
-  lines: L[]
 }
 
 /** A location as the hook describes it (snapshot `locations`). */
@@ -167,7 +156,7 @@ export function groupByOrigin<L>(
   fallback: Address,
   baseId: string,
   refused: ReadonlySet<string> = new Set(),
-): OriginGroup<L>[] {
+) {
   const byKey = new Map<string, { origin: Address; lines: L[] }>()
   const originOf = new Map<string, Address | null>()
   for (const line of lines) {

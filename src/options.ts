@@ -18,7 +18,6 @@ function wholeNumber(name: string, min: number, max?: number, unit = "") {
   const n = z.number().int(`${name} must be a whole number${unit}`).min(min, `${name} must be at least ${min}`)
   return max === undefined ? n : n.max(max, `${name} must be at most ${max}`)
 }
-/** A percentage between 0 and 100. */
 const percentage = (error: string) => z.number().min(0, error).max(100, error)
 
 const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
@@ -231,7 +230,6 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   return undefined
 }
 
-// per runtime, not module-level: Medusa loads this file as several module instances
 const resolvedCache = runtimeSlot("options", () => new WeakMap<object, PluginOptions>())
 
 /** Plugin options from the app's `configModule` (resolved and validated once per config). */

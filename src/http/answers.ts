@@ -83,13 +83,10 @@ export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (
     sendError(res, 400, MedusaError.Types.INVALID_DATA, scrub(e.detail || e.title || "The Sales Tax Service rejected the request"), errors)
     return
   }
-  if (e.status === 404) {
-    // the service's 404 text names its own path (and so the connection): not shown
-    sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
-    return
-  }
-  if (e.status === 401 || e.status === 403) {
-    sendError(
+  // the service's 404 text names its own path (and so the connection): not shown
+  if (e.status === 404) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
+  if (e.status === 401 || e.status === 403)
+    return sendError(
       res,
       502,
       MedusaError.Types.UNEXPECTED_STATE,
@@ -97,8 +94,6 @@ export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (
       undefined,
       "sales_tax_credentials",
     )
-    return
-  }
   sendError(
     res,
     503,

@@ -182,10 +182,7 @@ export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next:
   if (pluginPath(req) === undefined) return next()
   guardAnswers(req, res)
   const problem = inspectRequest(req)
-  if (problem) {
-    res.status(400).json(invalidData([problem]))
-    return
-  }
+  if (problem) return void res.status(400).json(invalidData([problem]))
   next()
 }
 

@@ -85,14 +85,10 @@ export class CallLogBuffer {
     if (warn) this.#warn = warn
   }
 
-  detach(sink: CallLogSink): void {
-    this.#sinks = this.#sinks.filter((s) => s !== sink)
-  }
-
   /** At a module instance's shutdown: its buffer written if it is the sink, then let go (no timer writes through a closed pool). */
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink === sink) await this.flush()
-    this.detach(sink)
+    this.#sinks = this.#sinks.filter((s) => s !== sink)
   }
 
   get pending(): number {

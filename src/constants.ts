@@ -1,7 +1,4 @@
-/**
- * Identifiers that other parts of the plugin (filing, admin) and host apps rely on.
- * Changing any of them changes what is stored on Medusa tax lines: treat them as public API.
- */
+// Identifiers stored on Medusa tax lines and relied on by filing, the admin and host apps: public API.
 
 /** `static identifier` of the tax provider. Medusa stores providers as `tp_<identifier>_<id>`. */
 export const SALES_TAX_PROVIDER_IDENTIFIER = "sales-tax"
@@ -10,10 +7,7 @@ export const SALES_TAX_PROVIDER_ID = `tp_${SALES_TAX_PROVIDER_IDENTIFIER}_${SALE
 
 /** `code` of a tax line whose rate was back-solved from the service's amount (normal case). */
 export const TAX_LINE_CODE = "sales-tax"
-/**
- * `code` of a tax line computed under failurePolicy "fallback" while the service was unreachable:
- * the order must be re-quoted and filed from its charged lines (the filing engineer keys on it).
- */
+/** `code` of a tax line computed under failurePolicy "fallback": the order is re-quoted at filing. */
 export const TAX_LINE_CODE_FALLBACK = "SALES_TAX_FALLBACK"
 /** `code` of a zero line for a customer with an active exemption certificate for the destination state. */
 export const TAX_LINE_CODE_EXEMPT = "sales-tax-exempt"

@@ -3,14 +3,7 @@ import { Address, locate } from "../packages/contract/src/index"
 import { DEFAULT_SHIPPING_TIC, DEFAULT_TIC } from "./constants"
 import { runtimeSlot, type ScopeLike } from "./runtime"
 
-/**
- * How a state measures its period (all dates UTC):
- * - `previous_or_current_year`: the previous or the current calendar year (either one crossing counts)
- * - `previous_year`: the previous calendar year only
- * - `trailing_12_months`: the twelve months up to today
- * - `four_quarters`: the four completed calendar quarters before the current one
- * - `twelve_months_to_sept_30`: the twelve months ending on the last September 30 (Connecticut)
- */
+/** How a state measures its nexus period (UTC windows: src/nexus/periods.ts). */
 export const PERIOD_KINDS = [
   "previous_or_current_year",
   "previous_year",
@@ -25,7 +18,6 @@ function wholeNumber(name: string, min: number, max?: number, unit = "") {
   const n = z.number().int(`${name} must be a whole number${unit}`).min(min, `${name} must be at least ${min}`)
   return max === undefined ? n : n.max(max, `${name} must be at most ${max}`)
 }
-/** A percentage between 0 and 100. */
 const percentage = (error: string) => z.number().min(0, error).max(100, error)
 
 const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
@@ -58,10 +50,7 @@ const ConnectionId = z
   .min(36, "connectionId must be at least 36 characters")
 const ApiKey = z.string({ error: "apiKey is required" }).min(1, "apiKey must not be empty")
 
-/**
- * A further connection: the sales channels whose carts and orders are quoted, filed,
- * refunded and voided on it instead of the default connection (`connectionId` / `apiKey`).
- */
+/** A further connection: the sales channels quoted, filed, refunded and voided on it instead of the default one. */
 export const ConnectionOptionSchema = z.object({
   salesChannelIds: z
     .array(z.string().min(1, "a sales channel id must not be empty"), { error: "salesChannelIds must be a list of sales channel ids" })
@@ -70,10 +59,7 @@ export const ConnectionOptionSchema = z.object({
   apiKey: ApiKey,
 })
 
-/**
- * Options of the plugin AND of the tax provider (the same object is passed to both: see
- * docs/provider.md). Validated at boot: a bad option stops Medusa with a message that names it.
- */
+/** Options of the plugin AND the tax provider (docs/provider.md); a bad one stops Medusa at boot, named. */
 export const PluginOptionsSchema = z
   .object({
     connectionId: ConnectionId,
@@ -104,14 +90,12 @@ export const PluginOptionsSchema = z
     filing: z
       .object({
         maxAttempts: wholeNumber("filing.maxAttempts", 1).default(8),
-        /** Days a filing record keeps the destination's street lines (then city, state and ZIP only):
-         *  a quarter's filing period and its return's due date (120); at least `sweep.days`. */
+        /** Days a filing record keeps the destination's street lines (a quarter and its return's due date). */
         addressRetentionDays: wholeNumber("filing.addressRetentionDays", 1, 3650, " of days").default(120),
       })
       .loose()
       .prefault({}),
-    /** Refunds without a return (payment.refunded, admin refunds): "ignore" shows them as not filed in
-     *  the admin (a button files one as a credit); "credit" files each as a standalone credit at once. */
+    /** Refunds without a return: "ignore" lists them as not filed (a button files one); "credit" files each at once. */
     manualRefunds: z.enum(["ignore", "credit"], { error: 'manualRefunds must be "ignore" or "credit"' }).default("ignore"),
     /** The lost-event sweep: how often it runs (minutes, across all instances) and how far back it looks (days). */
     sweep: z
@@ -122,20 +106,15 @@ export const PluginOptionsSchema = z
       .prefault({}),
     /** POST /store/sales-tax/verify-address: requests a minute per client and per cart (429 beyond). */
     verifyAddressRateLimit: wholeNumber("verifyAddressRateLimit", 1, undefined, " of requests a minute").default(20),
-    /** POST /store/sales-tax/verify-address without a `cart_id`: requests a minute for ALL such
-     *  requests together (per instance), a stricter shared budget; default `verifyAddressRateLimit`. */
+    /** The same without a `cart_id`: one budget for ALL such requests (per instance); default `verifyAddressRateLimit`. */
     verifyAddressAnonymousRateLimit: wholeNumber("verifyAddressAnonymousRateLimit", 1, undefined, " of requests a minute").optional(),
-    /** How many proxy hops in front of Medusa to trust for the client address of the plugin's
-     *  public routes' rate limits: false (default) = the TCP peer (req.socket.remoteAddress),
-     *  X-Forwarded-For ignored; n = the address the n-th proxy from Medusa saw. Medusa sets
-     *  express's `trust proxy` to 1 unconditionally (no setting), so `req.ip` is not used. */
+    /** Proxy hops to trust for the rate limits' client address: false = the TCP peer (Medusa's `req.ip` always trusts one hop). */
     trustProxy: z
       .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {
         error: "trustProxy must be false or a whole number of proxy hops (0-16)",
       })
       .default(false),
-    /** The service-call log (Settings → Sales Tax → Activity): every call to the service, kept
-     *  `retentionDays`; request and response bodies (which hold customer addresses) only with `bodies`. */
+    /** The service-call log (Settings → Sales Tax → Activity); bodies (customer addresses) only with `bodies`. */
     log: z
       .object({
         enabled: z.boolean({ error: "log.enabled must be true or false" }).default(true),
@@ -143,30 +122,18 @@ export const PluginOptionsSchema = z
         retentionDays: wholeNumber("log.retentionDays", 1, 3650, " of days").default(14),
       })
       .prefault({}),
-    /** Circuit breaker of the checkout path: after `failures` consecutive failures the provider stops
-     *  calling the service for `halfOpenAfterMs`, then lets one probe through. */
+    /** Checkout circuit breaker: after `failures` failures in a row, no calls for `halfOpenAfterMs`, then one probe. */
     circuitBreaker: z
       .object({
         failures: z.number().int().min(1).default(5),
         halfOpenAfterMs: z.number().int().min(100).default(30000),
       })
       .prefault({}),
-    /**
-     * Exemption certificates customers submit from the storefront (/store/sales-tax/certificates):
-     * "review" (default) keeps each one pending until staff approve it in the customer widget (only
-     * approved ones exempt); "immediate" approves them as they are submitted; "off" closes the store
-     * routes (403).
-     */
+    /** Storefront certificates: "review" (pending until staff approve), "immediate" (approved as submitted), "off" (403). */
     shopperCertificates: z
       .enum(["review", "immediate", "off"], { error: 'shopperCertificates must be "review", "immediate" or "off"' })
       .default("review"),
-    /**
-     * Certificates at the service the plugin did not make (no record of who made them: the
-     * service's dashboard, another app, a submission whose answer was lost): "exempt" trusts them,
-     * "review" exempts them only once staff approve them in the customer widget. Default "review"
-     * while shopper certificates are on, "exempt" when `shopperCertificates` is "off"
-     * (externalCertificatesMode). They count toward a shopper's cap either way.
-     */
+    /** Certificates the plugin did not make: "exempt" trusts them, "review" waits for staff (default: externalCertificatesMode). */
     externalCertificates: z.enum(["exempt", "review"], { error: 'externalCertificates must be "exempt" or "review"' }).optional(),
     /** Further connections, each for its sales channels (src/service/connections.ts); the rest use the default one. */
     connections: z
@@ -233,7 +200,6 @@ export function resolvePluginOptions(raw: unknown): PluginOptions {
   throw new PluginOptionsError(problems)
 }
 
-/** Marker: the package name as listed in `plugins` of medusa-config. */
 export const PLUGIN_NAME = "medusa-sales-tax"
 
 interface ConfigModuleLike {
@@ -249,11 +215,7 @@ function isOurProvider(resolve: unknown): boolean {
   return typeof resolve === "string" && /(^|\/)(providers\/)?sales-tax\/?$|medusa-sales-tax\/providers\/sales-tax/.test(resolve)
 }
 
-/**
- * Finds the raw options in a config module: the `medusa-sales-tax` entry of `plugins`, else the
- * options of our tax provider in the Tax Module's `providers` (so an app, or the package's own test
- * config, that only registers the provider still works).
- */
+/** The raw options in a config module: the `medusa-sales-tax` plugin entry, else our tax provider's in the Tax Module. */
 export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   for (const p of config.plugins ?? []) {
     if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
@@ -268,7 +230,6 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   return undefined
 }
 
-// per runtime, not module-level: Medusa loads this file as several module instances
 const resolvedCache = runtimeSlot("options", () => new WeakMap<object, PluginOptions>())
 
 /** Plugin options from the app's `configModule` (resolved and validated once per config). */
@@ -296,11 +257,7 @@ export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> &
   return { ...own, apiKey: "****", connections: (o.connections ?? []).map((c) => ({ ...c, apiKey: "****" })) }
 }
 
-/**
- * Pure: the configured sales channel ids that do not exist (the boot check). A warning, not an
- * error: a channel may be configured before it is created, and stopping the store would keep the
- * admin that creates it down too; no cart can be on it meanwhile.
- */
+/** Pure: the configured sales channels that do not exist: a boot warning, not an error (the admin must stay up to create them). */
 export function unknownSalesChannels(
   o: Pick<PluginOptions, "connections">,
   existing: ReadonlySet<string>,

@@ -1,11 +1,7 @@
-/**
- * The plugin's process state, in one object. Medusa loads the plugin's API, modules, providers and
- * workflows as separate module instances, so module-level state would not be shared: the runtime is
- * registered in the salesTax module's container (its loader) and held on `globalThis` under one
- * registered symbol for code without that container (the tax provider, hooks, middlewares).
- * Each feature keeps its state in a slot of its own (`runtimeSlot`), so this file imports nothing
- * from the wings. Tests take a fresh runtime with `resetRuntime()`.
- */
+// The plugin's process state, in one object. Medusa loads the plugin's parts as separate module
+// instances, so module-level state would not be shared: the runtime is registered in the salesTax
+// module's container and held on `globalThis` (under a registered symbol) for code without it.
+// Each feature keeps its state in a slot of its own (`runtimeSlot`).
 /** The key of the runtime in the salesTax module's container (and the module service's `runtime`). */
 export const SALES_TAX_RUNTIME = "salesTaxRuntime"
 
@@ -16,7 +12,6 @@ export class SalesTaxRuntime {
   readonly slots = new Map<string, unknown>()
 }
 
-// the one process-wide instance (see the header for who needs it)
 const KEY = Symbol.for("medusa-sales-tax/runtime")
 type Holder = { [KEY]?: SalesTaxRuntime }
 
@@ -58,11 +53,7 @@ function isRuntime(v: unknown): v is SalesTaxRuntime {
   return typeof v === "object" && v !== null && (v as Partial<SalesTaxRuntime>).slots instanceof Map
 }
 
-/**
- * The runtime as `scope` holds it: registered under `salesTaxRuntime` (the salesTax module's
- * container) or as the salesTax module's `runtime` (Medusa's container, a request scope); the
- * process's instance when the scope has neither.
- */
+/** The runtime `scope` holds (as `salesTaxRuntime`, or the salesTax module's `runtime`), else the process's. */
 export function runtimeOf(scope?: ScopeLike | null): SalesTaxRuntime {
   if (scope && typeof scope.resolve === "function") {
     const own = tryResolve(scope, SALES_TAX_RUNTIME)

@@ -1,6 +1,5 @@
-// Whether this process serves requests: Medusa loads a plugin's API only there (never in `medusa
-// exec`, `db:migrate` nor a worker), so src/api/middlewares.ts marks it and the start-up checks
-// log their warnings once, from that process.
+// Whether this process serves requests (Medusa loads a plugin's API only there, never in `medusa exec`
+// nor a worker): src/api/middlewares.ts marks it, so the start-up checks warn once, from there.
 import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
 
 const serving = runtimeSlot("servesRequests", () => ({ on: false }))

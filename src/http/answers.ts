@@ -12,31 +12,19 @@ import { excerpt, invalidData } from "./input-guard"
 
 type Scope = MedusaRequest["scope"]
 
-/**
- * The client of the admin routes: admin work is background work, so each attempt may take
- * `backgroundTimeoutMs` (default 20 s; the checkout's `timeoutMs` is for shoppers).
- */
+/** The client of the admin routes: admin work is background work (`backgroundTimeoutMs`). */
 export function salesTaxClient(scope: Scope): SalesTaxClient {
   return getBackgroundClient(getPluginOptions(scope))
 }
 
-/**
- * The client of a store request: the connection of the sales channel of its publishable key
- * (option `connections`; the first channel of a key with several), so a shopper's certificate is
- * created where that storefront's carts are quoted. The default connection without one.
- */
+/** The client of a store request: the connection of its publishable key's (first) sales channel, where its carts are quoted. */
 export function storeClient(req: MedusaRequest): SalesTaxClient {
-  // a store request carries it when it has a publishable key (Medusa's MedusaStoreRequest)
   const channels = (req as MedusaRequest & Partial<Pick<MedusaStoreRequest, "publishable_key_context">>).publishable_key_context
     ?.sales_channel_ids
   return getBackgroundClient(optionsForChannel(getPluginOptions(req.scope), channels?.[0]))
 }
 
-/**
- * A service-side text as an admin may see it: the connection id, the service's base URL and its
- * paths (`/tax/...`) are replaced, the API key too. Service details such as "no route GET
- * /tax/connections/<id>/" become "no route GET [service path]".
- */
+/** A service-side text as an admin may see it: the API key, connection ids, base URL and service paths replaced. */
 export function scrubServiceText(
   text: string,
   o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey"> & { connections?: PluginOptions["connections"] },
@@ -80,17 +68,11 @@ export function parseOr400<T>(req: MedusaRequest, res: MedusaResponse, schema: z
   sendZodError(res, parsed.error, input, part)
 }
 
-/** Located zod errors as the located 400 (invalidData). */
 export function sendZodError(res: MedusaResponse, error: z.ZodError, input: unknown, part: "body" | "query" | "path" = "body"): void {
   res.status(400).json(invalidData(issuesToErrors(part, error, input)))
 }
 
-/**
- * Turns a failure of the Sales Tax Service (SalesTaxError from the client) into an admin answer:
- * the service's 400/422 (and the client's own validation) → 400 invalid_data with the service's
- * located errors; 404 → 404 not_found; bad credentials → 502; unavailable (429, 5xx, timeout,
- * network) → 503. The client's messages are already free of the API key.
- */
+/** A SalesTaxError as an admin answer: 400/422/validation → located 400; 404 → 404; 401/403 → 502; else 503. */
 export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (t: string) => string = (t) => t): void {
   const errors = (e.errors ?? []).map((x) => ({
     location: scrub(x.location),
@@ -101,13 +83,10 @@ export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (
     sendError(res, 400, MedusaError.Types.INVALID_DATA, scrub(e.detail || e.title || "The Sales Tax Service rejected the request"), errors)
     return
   }
-  if (e.status === 404) {
-    // the service's 404 text names its own path (and so the connection): not shown
-    sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
-    return
-  }
-  if (e.status === 401 || e.status === 403) {
-    sendError(
+  // the service's 404 text names its own path (and so the connection): not shown
+  if (e.status === 404) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `Not found at the Sales Tax Service (${e.operation})`)
+  if (e.status === 401 || e.status === 403)
+    return sendError(
       res,
       502,
       MedusaError.Types.UNEXPECTED_STATE,
@@ -115,8 +94,6 @@ export function sendServiceError(res: MedusaResponse, e: SalesTaxError, scrub: (
       undefined,
       "sales_tax_credentials",
     )
-    return
-  }
   sendError(
     res,
     503,

@@ -1,6 +1,5 @@
-// The connection an admin request works on: `?connection_id=` (one of the configured connections,
-// else a located 400), the default without it. A customer's certificates live on the account of the
-// channel they buy through, which staff pick in the widget.
+// The connection an admin request works on: `?connection_id=` (a configured one, else a located 400),
+// the default without it (a customer's certificates live on the connection of the channel they buy through).
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import type { SalesTaxClient } from "../service/client"
@@ -24,10 +23,7 @@ export function connectionQuerySchema(ids: readonly string[]) {
   })
 }
 
-/**
- * The request's connection and its background client; null when `connection_id` is invalid (the
- * 400 is sent).
- */
+/** The request's connection and its background client; null when `connection_id` is invalid (400 sent). */
 export function adminConnection(
   req: MedusaRequest,
   res: MedusaResponse,

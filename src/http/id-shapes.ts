@@ -1,6 +1,5 @@
-// Shapes of the ids in the plugin's paths and queries. An id that cannot be one of ours is a 400
-// with a located error before any database query or service call (a NUL reaching PostgreSQL would
-// be a 500; `..` reaching the client would be a path traversal at the service).
+// Shapes of the ids in the plugin's paths and queries: any other id is a located 400 before any query
+// or service call (a NUL in PostgreSQL is a 500; `..` at the service a path traversal).
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { excerpt, invalidData, type InputProblem } from "./input-guard"
@@ -17,8 +16,7 @@ export const ID_SHAPES = {
   productType: medusaId(["ptyp"], "a product type id"),
   productCategory: medusaId(["pcat"], "a product category id"),
   customer: medusaId(["cus"], "a customer id"),
-  /** A filing record is keyed by the order id, or the exchange's (or claim's) id for their own filings;
-   *  an order's further origins' records by `<order id>~<8 hex>` (origin per stock location). */
+  /** An order's, exchange's or claim's id, `~<8 hex>` for a further origin's record. */
   filingOrder: medusaId(["order", "oexc", "claim"], "an order id", "(?:~[0-9a-f]{8})?"),
   /** An entry of the service-call log (Settings → Sales Tax → Activity). */
   callLogEntry: medusaId(["stcl"], "an activity entry id"),
@@ -37,10 +35,7 @@ export function checkParam(name: string, value: unknown, shape: IdShape): InputP
   return { location: `path.${name}`, message: `${name} ${r.error.issues[0]?.message ?? "is not valid"}`, value: excerpt(value) }
 }
 
-/**
- * Route middleware: each named path parameter must have its shape, else 400 invalid_data with
- * the located error (nothing is looked up).
- */
+/** Route middleware: each named path parameter must have its shape, else the located 400 (nothing looked up). */
 export function validateParams(shapes: Record<string, IdShape>) {
   return (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void => {
     for (const [name, shape] of Object.entries(shapes)) {

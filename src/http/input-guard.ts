@@ -1,8 +1,6 @@
-// Hostile-input guard of the plugin's own routes (/admin/sales-tax/*, /store/sales-tax/*), before
-// route validation: a broken or control-character path, dot segments, control characters in the
-// query, a body nested too deep or holding control characters (other than tab and line breaks) are
-// a located 400; every JSON answer gets `errors[].value` as a short excerpt (a nested echo cannot
-// overflow the serializer) and never the API key. The body size limit is Medusa's parser (413).
+// Hostile-input guard of the plugin's own routes, before route validation: a broken path, dot segments,
+// control characters, a body nested too deep are a located 400; every JSON answer gets `errors[].value`
+// as a short excerpt (no nested echo) and never the API key. Body size is Medusa's parser's (413).
 import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
@@ -118,10 +116,7 @@ export function inspectRequest(req: { originalUrl?: string; url?: string; query?
   )
 }
 
-/**
- * THE located 400 of the plugin's routes, in Medusa's error format (`invalid_data`): each error's
- * value as an excerpt, the message naming the first three (`body.` left out).
- */
+/** THE located 400 of the plugin's routes (Medusa's `invalid_data`): values as excerpts, the first three named. */
 export function invalidData(errors: readonly InputProblem[]): { type: "invalid_data"; message: string; errors: InputProblem[] } {
   const named = errors.slice(0, 3).map((e) => `${e.location.replace(/^body\./, "")}: ${e.message}`)
   return {
@@ -176,38 +171,25 @@ export function guardAnswers(req: MedusaRequest, res: MedusaResponse): void {
   })
 }
 
-/** The path prefixes of the plugin's own routes. */
-export const PLUGIN_ROUTE_PREFIXES = ["/admin/sales-tax", "/store/sales-tax"] as const
-
-/** Whether a raw request path is one of the plugin's routes (`/admin/sales-tax`, `/admin/sales-tax/...`). */
-export function isPluginPath(path: string): boolean {
-  return PLUGIN_ROUTE_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))
+/** The raw path of a request to one of the plugin's routes, else undefined. */
+function pluginPath(req: MedusaRequest): string | undefined {
+  const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
+  return ["/admin/sales-tax", "/store/sales-tax"].some((p) => path === p || path.startsWith(`${p}/`)) ? path : undefined
 }
 
-/**
- * The middleware of every request (src/medusa/root-middleware.ts): Medusa's own `/admin/*` middlewares
- * would otherwise run first and decode the path (a broken %-encoding is then a 500). Other paths pass untouched.
- */
+/** Run on every request (root-middleware.ts), before Medusa's `/admin/*` middlewares decode the path (500 on bad %). */
 export function hostileInputGuard(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
-  const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
-  if (!isPluginPath(path)) return next()
+  if (pluginPath(req) === undefined) return next()
   guardAnswers(req, res)
   const problem = inspectRequest(req)
-  if (problem) {
-    res.status(400).json(invalidData([problem]))
-    return
-  }
+  if (problem) return void res.status(400).json(invalidData([problem]))
   next()
 }
 
-/**
- * The plugin's part of the app's error handler (src/medusa/error-handler.ts), on its routes: an
- * undecodable path is a located 400, a body the parser refused (too large, malformed) its 4xx
- * (src/medusa/http-error.ts); anything else is Medusa's (false).
- */
+/** The error handler's part on the plugin's routes: a bad path is a located 400, a refused body its 4xx; else Medusa's (false). */
 export function answerPluginRouteError(err: unknown, req: MedusaRequest, res: MedusaResponse): boolean {
-  const path = (req.originalUrl ?? req.url ?? "").split("?")[0] ?? ""
-  if (!isPluginPath(path)) return false
+  const path = pluginPath(req)
+  if (path === undefined) return false
   const problem = inspectPath(path)
   const refused = problem ? { statusCode: 400, body: invalidData([problem]) } : httpErrorResponse(err)
   if (!refused || refused.statusCode >= 500) return false

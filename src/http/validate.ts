@@ -1,8 +1,6 @@
-// Body validation of the plugin's routes: Medusa's validateAndTransformBody, whose 400 answer is
-// completed with located `errors` ({ location: "body.address.zip", message, value }) from the
-// plugin's own parse of the body (never from Medusa's message), so a widget can show each field's.
-import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { validateAndTransformBody } from "@medusajs/framework/http"
+// Body validation of the plugin's routes: Medusa's validateAndTransformBody, its 400 completed with
+// located `errors` from the plugin's own parse of the body, so a widget can show each field's.
+import { validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { sendZodError } from "./answers"

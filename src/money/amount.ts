@@ -1,17 +1,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import BigNumberJS from "bignumber.js"
 
-/**
- * Medusa's amounts as Query, the module CRUD and the workflow hooks hand them over: a number, a
- * decimal string, Medusa's BigNumber, a bignumber.js value, or a raw `{ value, precision }`
- * column. These are the plugin's only readers of such values; arithmetic on them then goes
- * through `dec` (./index).
- *
- * Read as Medusa's `MathBN.convert` reads them (amount.test.ts compares the two on every form),
- * without loading `@medusajs/framework/utils` for it: Medusa's BigNumber is known by its shape
- * (its `bigNumber` is a bignumber.js value), which also holds for one from another copy of
- * `@medusajs/utils`, where an `instanceof` would not.
- */
+/** A Medusa amount in any form, read as `MathBN.convert` reads it without loading Medusa's utils (BigNumber known by its shape). */
 function big(v: unknown): BigNumberJS | undefined {
   if (typeof v === "number" || typeof v === "string") return new BigNumberJS(v)
   if (typeof v !== "object" || v === null) return undefined

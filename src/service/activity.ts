@@ -42,7 +42,6 @@ export const ActivityQuery = z
   .catchall(z.unknown().refine(() => false, { error: "not a field of this request" }))
 export type ActivityQuery = z.infer<typeof ActivityQuery>
 
-/** Pure: the module filter of a query. */
 export function activityFilter(q: ActivityQuery): Record<string, unknown> {
   const and: Record<string, unknown>[] = []
   if (q.operation) and.push({ operation: q.operation })

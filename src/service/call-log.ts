@@ -1,25 +1,9 @@
-// The service-call log's writer: every attempt the client reports is buffered in memory and written
-// by a timer, off the request path, so a checkout never waits on the log. The `salesTax` module
-// registers itself as the sink (the last instance attached writes: one let go hands back to the one
-// before it); until then entries are dropped. A failed write drops its batch with
-// ONE warning per failure streak; the buffer is bounded (when full, new entries are dropped and counted).
+// The service-call log's writer: attempts are buffered and written by a timer, off the request path.
+// The `salesTax` module attaches as the sink (the last attached writes). A failed write drops its batch
+// with ONE warning per failure streak; a full buffer drops new entries and counts them.
 import type { AttemptInfo } from "./client"
 
-export interface CallLogRow {
-  at: Date
-  operation: string
-  connection_id: string
-  status: number | null
-  latency_ms: number
-  attempt: number
-  cart_id: string | null
-  order_id: string | null
-  return_id: string | null
-  error_title: string | null
-  error_code: string | null
-  request_body: Record<string, unknown> | null
-  response_body: Record<string, unknown> | null
-}
+export type CallLogRow = ReturnType<typeof rowOf>
 
 export interface CallLogSink {
   writeCallLog(rows: CallLogRow[]): Promise<void>
@@ -32,10 +16,7 @@ type Warn = (message: string) => void
 /** Ids deleted per statement when the log is pruned (a long retention or a busy store: many rows). */
 export const PRUNE_BATCH = 1000
 
-/**
- * Deletes expired entries in bounded batches (no unbounded id list, no giant IN (...) or lock)
- * until a batch comes back short or `maxBatches` is reached. Returns how many were deleted.
- */
+/** Deletes expired entries in bounded batches (no giant IN (...) or lock) until a short batch; returns how many. */
 export async function pruneInBatches(
   take: (limit: number) => Promise<string[]>,
   drop: (ids: string[]) => Promise<void>,
@@ -56,8 +37,7 @@ export async function pruneInBatches(
 const asRecord = (v: unknown): Record<string, unknown> | null =>
   v === undefined || v === null ? null : typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v }
 
-/** Pure: the row of one attempt. */
-export function rowOf(connectionId: string, info: AttemptInfo, at: Date): CallLogRow {
+export function rowOf(connectionId: string, info: AttemptInfo, at: Date) {
   return {
     at,
     operation: info.operation,
@@ -105,18 +85,10 @@ export class CallLogBuffer {
     if (warn) this.#warn = warn
   }
 
-  detach(sink: CallLogSink): void {
-    this.#sinks = this.#sinks.filter((s) => s !== sink)
-  }
-
-  /**
-   * At a module instance's shutdown, before its database connections close: the buffer written if it
-   * is the sink, then the instance let go, so no timer writes through its closed pool. (A test runner
-   * that builds and shuts down a loader-only instance between tests: the app's goes on writing.)
-   */
+  /** At a module instance's shutdown: its buffer written if it is the sink, then let go (no timer writes through a closed pool). */
   async close(sink: CallLogSink): Promise<void> {
     if (this.#sink === sink) await this.flush()
-    this.detach(sink)
+    this.#sinks = this.#sinks.filter((s) => s !== sink)
   }
 
   get pending(): number {
@@ -173,7 +145,6 @@ export class CallLogBuffer {
     }
   }
 
-  /** Deletes entries older than `retentionDays`. */
   async prune(now = new Date()): Promise<number> {
     if (!this.#sink) return 0
     try {

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto"
 import { SalesTaxClient, type SalesTaxClientOptions } from "./client"
-import type { RetryPolicy } from "./client/retry"
 import type { PluginOptions } from "../options"
+import { sha256Hex } from "./cart/build-service-cart"
 import { callLog } from "./call-log"
 import { runtimeSlot } from "../runtime"
 
@@ -13,19 +12,11 @@ type ClientOptionBits = Pick<PluginOptions, "baseUrl" | "apiKey" | "connectionId
 
 /** Key of an option set; the API key enters only hashed. */
 function keyOf(o: ClientOptionBits, extra?: Partial<SalesTaxClientOptions>): string {
-  const h = createHash("sha256")
-  h.update(
-    JSON.stringify([o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null, o.log ?? null]),
-  )
-  h.update("\0")
-  h.update(o.apiKey)
-  return h.digest("hex")
+  const settings = [o.baseUrl, o.connectionId, o.timeoutMs ?? null, o.backgroundTimeoutMs ?? null, extra?.retry ?? null, o.log ?? null]
+  return sha256Hex(`${JSON.stringify(settings)}\0${o.apiKey}`)
 }
 
-/**
- * The service-call log (option `log`, on by default): each attempt goes to the process's buffer,
- * written off the request path (service/call-log.ts); bodies only with `log.bodies`.
- */
+/** The service-call log (option `log`, on by default; bodies only with `log.bodies`). */
 function logHook(o: ClientOptionBits): Partial<SalesTaxClientOptions> {
   if (o.log && !o.log.enabled) return {}
   if (o.log) callLog.retentionDays = o.log.retentionDays
@@ -52,17 +43,9 @@ export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<Sal
   return c
 }
 
-/**
- * Retry policy of the checkout path: two attempts, short backoff, and the WHOLE call (attempts and
- * waits) within `timeoutMs`, so a shopper never waits longer than the option says.
- */
-export function checkoutRetryPolicy(timeoutMs: number): Partial<RetryPolicy> {
-  return { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: timeoutMs }
-}
-
-/** The client of the checkout path: `timeoutMs` per attempt and for the whole call. */
+/** The client of the checkout path: two attempts, short backoff, `timeoutMs` per attempt and for the WHOLE call. */
 export function getCheckoutClient(options: ClientOptionBits & Pick<PluginOptions, "timeoutMs">): SalesTaxClient {
-  return getSalesTaxClient(options, { retry: checkoutRetryPolicy(options.timeoutMs) })
+  return getSalesTaxClient(options, { retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: options.timeoutMs } })
 }
 
 /** The client of work no shopper waits on (filing, jobs, the admin): `backgroundTimeoutMs` per attempt. */

@@ -1,10 +1,5 @@
-/**
- * Connections per sales channel. The default connection is the options' own `connectionId` /
- * `apiKey`; option `connections` moves the carts and orders of some sales channels to a connection
- * of their own. Every service call for a cart or an order takes its client from here, by sales
- * channel; a filed order keeps the connection it was filed on, so its refunds and voids follow it
- * even if the configuration moves the channel later.
- */
+// Connections per sales channel: the options' own `connectionId` / `apiKey` by default, option
+// `connections` for some channels. A filed order keeps its connection: its refunds and voids follow it.
 import type { PluginOptions } from "../options"
 
 /** One connection as the plugin uses it: the options with this connection's id and key. */

@@ -1,9 +1,6 @@
-/**
- * The destination a cart is quoted for: the shipping address as typed (us-address.ts); when its
- * state is missing or disagrees with its ZIP, the state and ZIP verify-address answers (the ZIP wins).
- * The verdict is cached per normalized address (verify-limits.ts), so a checkout asks at most once per
- * address. The shopper's address is not rewritten: the resolved destination is quoted and filed.
- */
+// The destination a cart is quoted for: the shipping address as typed, or when its state is missing or
+// disagrees with its ZIP, what verify-address answers (cached per address). The shopper's address is not
+// rewritten: the resolved destination is quoted and filed.
 import { isSalesTaxError, type SalesTaxClient, type SalesTaxError } from "../client"
 import type { Address, ErrorDetail } from "../contract"
 import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
@@ -29,11 +26,7 @@ export type QuoteDestination =
   | { address: Address; destination: ResolvedDestination }
   | {
       address: null
-      /**
-       * not_us / territory: nothing to tax; currency: a US cart not in USD (refused at completion);
-       * unresolved: no state or ZIP the service can quote (refused at completion); unavailable:
-       * verify-address did not answer in time (the cart stays untaxed until it does; refused at completion).
-       */
+      /** not_us / territory: nothing to tax; the others (not USD, no state or ZIP, verify-address silent) refused at completion. */
       reason: "not_us" | "territory" | "currency" | "unresolved" | "unavailable"
       code?: typeof ADDRESS_UNRESOLVED_CODE | typeof CURRENCY_UNSUPPORTED_CODE
       detail?: string
@@ -56,10 +49,7 @@ function verdictCache(options: VerifyDeps["options"]) {
   return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
 }
 
-/**
- * verify-address's verdict on an address: 400/422 is "invalid" (cached), its located errors, else
- * `unlocated`'s (the checkout: one error at the body); anything else throws (not cached).
- */
+/** verify-address's verdict: 400/422 is "invalid" with its located errors (else `unlocated`'s); anything else throws. */
 export async function askVerdict(
   client: Pick<SalesTaxClient, "verifyAddress">,
   request: Address,
@@ -79,11 +69,7 @@ export function isUsd(currency: string | null | undefined): boolean {
   return (currency ?? "").trim().toLowerCase() === "usd"
 }
 
-/**
- * Pure: the destination rule's answer when it needs no service call, else null (the state is
- * missing or disagrees with the ZIP: verify-address decides, quoteDestination asks it).
- * `currency` undefined: not checked (filing checks it apart).
- */
+/** Pure: quoteDestination's answer when it needs no service call, else null; `currency` undefined is not checked. */
 export function plannedDestination(a: MedusaAddressLike | null | undefined, currency?: string | null): QuoteDestination | null {
   if (!a || (a.country_code ?? "").trim().toLowerCase() !== "us") return { address: null, reason: "not_us" }
   const plan = planDestination(a.province_code, a.postal_code)
@@ -96,12 +82,7 @@ export function plannedDestination(a: MedusaAddressLike | null | undefined, curr
   return null
 }
 
-/**
- * THE destination rule (checkout, completion, the address step, filing and its fallback, backfill,
- * re-quote): the destination to quote or file for an address (and the cart's currency). The ZIP
- * decides the state where they disagree, through verify-address (one call per normalized address,
- * cached; bounded by `deps.deadline`); a pair it cannot reconcile is unresolved.
- */
+/** THE destination rule (checkout, completion, filing, re-quote): where the state and ZIP disagree, verify-address decides. */
 export async function quoteDestination(
   a: MedusaAddressLike | null | undefined,
   currency: string | null | undefined,

@@ -1,10 +1,6 @@
-/**
- * US destinations as shoppers type them. Medusa stores `address.province` and
- * `postal_code` as typed in the storefront's free-text inputs ("Texas", " new york ", "N.Y.",
- * "US-TX", "78701 1234"); the service takes a two-letter state and NNNNN[-NNNN]. Everything that
- * reads a US state or ZIP (the provider's destination, origins, the store verify-address route, the
- * filing snapshot) goes through these functions, so one address is read the same everywhere.
- */
+// US states and ZIPs as shoppers type them ("Texas", "N.Y.", "US-TX", "78701 1234") → the service's
+// two-letter state and NNNNN[-NNNN]. Every reader of a US address goes through here, so one address
+// reads the same everywhere.
 import { US_STATES, US_STATE_NAMES, US_TERRITORIES, type Address } from "../contract"
 import { runtimeSlot } from "../../runtime"
 
@@ -17,10 +13,7 @@ export const US_TERRITORY_NAMES: Readonly<Record<(typeof US_TERRITORIES)[number]
   MP: "Northern Mariana Islands",
 }
 
-/**
- * Other spellings people write, keyed like `key()` reads input (lower case, letters only):
- * the traditional (GPO) abbreviations ("Calif.", "Mass.", "Tex.") and common variants.
- */
+/** Traditional abbreviations and variants ("Calif.", "Tex."), keyed like `key()` reads input. */
 const STATE_ALIASES: Readonly<Record<string, string>> = {
   ala: "AL",
   alas: "AK",
@@ -88,7 +81,7 @@ function table(codes: readonly string[], names: Readonly<Record<string, string>>
 const STATES = table(US_STATES, US_STATE_NAMES, STATE_ALIASES)
 const TERRITORIES = table(US_TERRITORIES, US_TERRITORY_NAMES, TERRITORY_ALIASES)
 
-/** The last input read and its key: a checkout reads the same province on every call. */
+/** A checkout reads the same province on every call: remember the last key. */
 const lastRead = runtimeSlot("usAddressLastKey", (): { input: string; key: string | null } => ({ input: "", key: null }))
 
 /** The lookup key of an input, or null when it is blank or too long to be a state. */
@@ -108,11 +101,7 @@ function readKey(input: string): string | null {
   return k || null
 }
 
-/**
- * A US state or DC as the service takes it (two upper-case letters), from how a person writes it:
- * codes in any case ("tx"), full names in any case and spacing (" new york "), abbreviations with
- * or without dots ("N.Y.", "Calif."), "US-TX". Territories and anything else → null.
- */
+/** A US state or DC as two upper-case letters from a code, name, abbreviation or "US-TX"; else null. */
 export function normalizeUsState(input: string | null | undefined): string | null {
   const k = inputKey(input)
   return k ? (STATES.get(k) ?? null) : null
@@ -125,13 +114,10 @@ export function usTerritory(input: string | null | undefined): string | null {
   return TERRITORIES.get(k) ?? (MILITARY.has(k.toUpperCase()) ? k.toUpperCase() : null)
 }
 
-/**
- * A US ZIP: "78701", "78701-1234", "787011234", "78701 1234", " 78701 " → { zip, zip4? }; anything
- * else (4 digits, letters, a Canadian postal code) → null.
- */
+/** "78701", "78701-1234", "787011234", "78701 1234", " 78701 " → { zip, zip4? }; anything else → null. */
 export function normalizeUsZip(input: string | null | undefined): { zip: string; zip4?: string } | null {
   if (typeof input !== "string" || input.length > 30) return null
-  if (input.length === 5 && digits(input)) return { zip: input }
+  if (/^\d{5}$/.test(input)) return { zip: input }
   const m = /^(\d{5})(?:\s*[-–]\s*|\s+)?(\d{4})?$/.exec(input.trim())
   if (!m) return null
   // "78701 " + "" or "78701-" alone are not a ZIP+4: the separator needs the extension
@@ -160,11 +146,7 @@ export function zipText(z: { zip: string; zip4?: string }): string {
   return z.zip4 ? `${z.zip}-${z.zip4}` : z.zip
 }
 
-/**
- * USPS three-digit ZIP prefixes (sectional centers) → state, DC, territory or military "state"
- * (AA/AE/AP: APO/FPO/DPO mail). Unassigned prefixes are absent. A handful of 5-digit ZIPs lie outside their prefix's state
- * (ZIP codes that cross a state line); the service has the last word (see planDestination).
- */
+/** USPS ZIP3 prefixes → state, DC, territory or AA/AE/AP (APO/FPO). A few ZIPs cross a state line: the service has the last word. */
 export const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
   [5, 5, "NY"],
   [6, 7, "PR"],
@@ -239,27 +221,17 @@ export const ZIP3_RANGES: ReadonlyArray<readonly [number, number, string]> = [
 
 /** The state (or DC, territory, military AA/AE/AP) a 5-digit ZIP's prefix belongs to, or null (unassigned). */
 export function zipPrefixState(zip5: string): string | null {
-  if (zip5.length !== 5 || !digits(zip5)) return null
+  if (!/^\d{5}$/.test(zip5)) return null
   return ZIP3[(zip5.charCodeAt(0) - 48) * 100 + (zip5.charCodeAt(1) - 48) * 10 + zip5.charCodeAt(2) - 48] ?? null
 }
-/** ZIP3_RANGES by prefix (0-999). */
 const ZIP3: (string | undefined)[] = new Array(1000)
 for (const [lo, hi, st] of ZIP3_RANGES) ZIP3.fill(st, lo, hi + 1)
-
-/** True when every character of s is an ASCII digit. */
-function digits(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 48 || c > 57) return false
-  }
-  return true
-}
 
 /** APO/FPO/DPO "states": US addresses the service does not tax (like the territories). */
 const MILITARY = new Set<string>(["AA", "AE", "AP"])
 const UNTAXED_SET = new Set<string>([...US_TERRITORIES, ...MILITARY])
 
-/** A destination the plugin can quote: the state and ZIP sent to the service, and where they came from. */
+/** The state and ZIP sent to the service, and where they came from. */
 export interface ResolvedDestination {
   state: string
   zip: string
@@ -268,13 +240,9 @@ export interface ResolvedDestination {
 }
 
 /**
- * What to do with a US shipping address before quoting (pure; the service is asked only for "verify"):
- * - typed: the typed state (normalized) is the ZIP's: quote it as is;
- * - verify: the state is missing or disagrees with the ZIP (a territory or APO/FPO ZIP included):
- *   ask verify-address with `state` (the ZIP's, which wins, as the service's own answer does; else
- *   the typed one) and use its answer;
- * - territory: a US territory or APO/FPO address (by its ZIP with no US state typed, or typed with no ZIP of a state): the service taxes none;
- * - unresolved: no usable ZIP, or neither a state nor a ZIP that names one.
+ * What to do with a US shipping address before quoting (pure): typed = the typed state is the ZIP's;
+ * verify = the state is missing or disagrees with the ZIP: ask verify-address with `state` (the ZIP's,
+ * else the typed one); territory = a territory or APO/FPO address, taxed by none; unresolved.
  */
 export type DestinationPlan =
   | { kind: "typed"; destination: ResolvedDestination }

@@ -6,7 +6,6 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { Address, ErrorDetail } from "../contract"
 import { runtimeSlot } from "../../runtime"
 
-export const VERIFY_ADDRESS_CACHE = { ttlMs: 24 * 60 * 60 * 1000, max: 10_000 } as const
 export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
 
 /** What the service said about one address: its normalized form, or why it cannot be verified. */
@@ -14,11 +13,7 @@ export type Verdict = { kind: "verified"; address: Address } | { kind: "invalid"
 
 const tidy = (s: string | null | undefined) => (s ?? "").trim().replace(/\s+/g, " ")
 
-/**
- * The cache key of an address: lines and city trimmed with inner whitespace collapsed (their case
- * is kept: the service echoes the lines as given), the state and ZIP in the canonical form the
- * route already sends. Hashed, so the key holds no personal data in clear.
- */
+/** The cache key of an address, whitespace tidied (case kept: the service echoes the lines), hashed: no personal data in clear. */
 export function addressKey(a: Pick<Address, "line1" | "city" | "state" | "zip"> & { line2?: string | null }): string {
   const parts = [tidy(a.line1), tidy(a.line2), tidy(a.city), tidy(a.state).toUpperCase(), tidy(a.zip)]
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex")
@@ -30,12 +25,7 @@ export type Limited = { ok: true } | { ok: false; retryAfterSeconds: number; sco
 /** The one key of the shared budget of requests that name no cart. */
 export const ANONYMOUS_KEY = "no-cart"
 
-/**
- * Pure: the client address a rate limit keys on. `trustProxy` false (or 0): the TCP peer, whatever
- * X-Forwarded-For says (anyone can send one). n: the address the n-th trusted proxy from Medusa
- * saw, i.e. the n-th entry of X-Forwarded-For from the right (each proxy appends its peer), or the
- * left-most when the chain is shorter. IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 address.
- */
+/** Pure: a rate limit's client address: the TCP peer, or with `trustProxy` n the n-th X-Forwarded-For entry from the right. */
 export function clientAddress(
   remoteAddress: string | undefined | null,
   forwardedFor: string | string[] | undefined,
@@ -92,8 +82,8 @@ export class VerifyAddressGuard {
 
 function newVerdictCache(): LRUCache<string, Verdict, () => Promise<Verdict>> {
   return new LRUCache<string, Verdict, () => Promise<Verdict>>({
-    max: VERIFY_ADDRESS_CACHE.max,
-    ttl: VERIFY_ADDRESS_CACHE.ttlMs,
+    max: 10_000,
+    ttl: 24 * 60 * 60 * 1000,
     // the miss runs the service call handed over as context; a rejection (service unavailable) is not cached
     fetchMethod: (_key, _stale, { context }) => context(),
   })
@@ -104,10 +94,7 @@ const guardsOf = runtimeSlot("verifyAddressGuards", () => ({
   caches: new Map<string, LRUCache<string, Verdict, () => Promise<Verdict>>>(),
 }))
 
-/**
- * One guard per service connection and limits (an app has one; tests may boot several). The
- * verdict cache is per connection whatever the limits: the route, checkout and filing share it.
- */
+/** One guard per service connection and limits; the verdict cache is per connection (route, checkout and filing share it). */
 export function verifyAddressGuard(scopeKey: string, perMinute: number, anonymousPerMinute: number = perMinute): VerifyAddressGuard {
   const { guards, caches } = guardsOf()
   const key = `${scopeKey}|${perMinute}|${anonymousPerMinute}`

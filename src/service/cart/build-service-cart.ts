@@ -1,6 +1,7 @@
 import * as nodeCrypto from "node:crypto"
 import BigNumber from "bignumber.js"
-import { type Address, type CalculateCartsRequest, type CartIn, type CartLineItemIn } from "../contract"
+import type { z } from "zod"
+import { CartIn, type Address, type CalculateCartsRequest, type CartLineItemIn } from "../contract"
 import { dec } from "../../money"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { memoSet, runtimeSlot } from "../../runtime"
@@ -23,11 +24,7 @@ export function sha256Hex(data: string): string {
   return oneShot ? oneShot("sha256", data, "hex") : nodeCrypto.createHash("sha256").update(data).digest("hex")
 }
 
-/**
- * What building service carts remembers, in the plugin's runtime: guest ids and line figures by key
- * (the same recur at every recalculation), the carts built here and the addresses whose keys are
- * sorted (hashed as they are), and each address's sorted copy.
- */
+/** Guest ids and line figures recur at every recalculation; built carts and sorted addresses hash as they are. */
 const memoOf = runtimeSlot("serviceCarts", () => ({
   guestIds: new Map<string, string>(),
   lines: new Map<string, LineFigures | null>(),
@@ -39,11 +36,7 @@ const memoOf = runtimeSlot("serviceCarts", () => ({
 /** Why a US address has no destination to quote yet (planDestination says what to do next). */
 export type NoDestinationReason = "not_us" | "no_state" | "no_zip" | "territory"
 
-/**
- * The destination when tax can be computed for it from the address as typed (US, a state or DC
- * that its ZIP agrees with, a ZIP), else null with why. No service call is made here: a missing or
- * mismatched state is the provider's to verify (`plan` says so: providers/sales-tax/destination.ts).
- */
+/** The destination when the typed US state agrees with its ZIP, else null with why and the `plan` to verify. */
 export function taxableDestination(
   a: MedusaAddressLike | null | undefined,
 ): { address: Address; destination: ResolvedDestination } | { address: null; reason: NoDestinationReason; plan?: DestinationPlan } {
@@ -116,9 +109,7 @@ export function shippingFigures(sm: { amount: string; discount: string }): LineF
   const got = memo.get(key)
   if (got) return got
   const taxable = shippingTaxable(sm)
-  const fig = { taxable, taxableKey: String(taxable), quantity: 1, price: taxable.toNumber() }
-  memoSet(memo, key, fig)
-  return fig
+  return memoSet(memo, key, { taxable, taxableKey: String(taxable), quantity: 1, price: taxable.toNumber() }) as LineFigures
 }
 
 /** Net unit price sent to the service: taxable ÷ quantity, to 6 decimals (exact whenever it divides). */
@@ -137,11 +128,7 @@ export interface BuildCartInput {
   serviceCartId?: string
 }
 
-/**
- * One service cart for the whole Medusa cart: every item (net of discounts) and every shipping
- * method as a line with the shipping TIC; cartId = the Medusa cart id. Items with quantity 0 are
- * left out (the service needs quantity > 0; Medusa taxes them 0 anyway).
- */
+/** One service cart per Medusa cart: items net of discounts (quantity 0 left out: the service needs > 0) and shipping lines. */
 export function buildServiceCart(input: BuildCartInput): CartIn {
   const { snapshot: s } = input
   const lineItems: CartLineItemIn[] = []
@@ -225,36 +212,22 @@ export function canonicalJson(v: unknown): string {
   return out + "}"
 }
 
-/**
- * Every property name of a service cart (CartIn, its addresses, currency, exemption, line items),
- * sorted: JSON.stringify with this list as replacer writes every object's keys in sorted order.
- */
-const CART_KEYS = [
-  "cartId",
-  "city",
-  "countryCode",
-  "currency",
-  "currencyCode",
-  "customerId",
-  "deliveredBySeller",
-  "destination",
-  "exemption",
-  "exemptionId",
-  "index",
-  "isExempt",
-  "itemId",
-  "line1",
-  "line2",
-  "lineItems",
-  "origin",
-  "price",
-  "productId",
-  "quantity",
-  "state",
-  "tic",
-  "zip",
-].sort()
-const CART_KEY_SET = new Set(CART_KEYS)
+/** The property names of a schema's objects, nested ones included. */
+function keysOf(s: z.core.$ZodType, out = new Set<string>()): Set<string> {
+  const def = s._zod.def as {
+    type: string
+    shape?: Record<string, z.core.$ZodType>
+    innerType?: z.core.$ZodType
+    element?: z.core.$ZodType
+  }
+  if (def.type === "object") for (const [k, v] of Object.entries(def.shape!)) keysOf(v, out.add(k))
+  else if (def.innerType) keysOf(def.innerType, out)
+  else if (def.element) keysOf(def.element, out)
+  return out
+}
+/** Every property name of a service cart, sorted: as JSON.stringify's replacer it writes keys in sorted order. */
+const CART_KEY_SET = keysOf(CartIn)
+const CART_KEYS = [...CART_KEY_SET].sort()
 
 /** Whether `v` is plain JSON data (no toJSON, function, symbol, bigint) whose object keys are all in CART_KEY_SET. */
 function plainCartData(v: unknown): boolean {
@@ -291,19 +264,13 @@ function sortedPlain(v: unknown): boolean {
   return true
 }
 
-/**
- * canonicalJson of a cart: plain cart data goes through the faster native JSON.stringify (with
- * the sorted key list unless already sorted), which writes the same string; anything else through canonicalJson.
- */
+/** canonicalJson of a cart, through the faster native JSON.stringify when it is plain cart data. */
 export function canonicalCartJson(cart: unknown): string {
   if (cart === undefined || !plainCartData(cart)) return canonicalJson(cart)
   return sortedPlain(cart) ? JSON.stringify(cart) : JSON.stringify(cart, CART_KEYS)
 }
 
-/**
- * Hash of everything that moves tax: the service cart as sent (or several carts, or any other plain
- * value a key is made of), plus the connection.
- */
+/** Hash of everything that moves tax: the service cart(s) as sent, plus the connection. */
 export function cartHash(cart: CartIn | { carts: CartIn[] } | { ids: readonly string[] }, connectionId: string): string {
   const json = memoOf().built.has(cart as CartIn) ? JSON.stringify(cart) : canonicalCartJson(cart)
   return sha256Hex(`${connectionId}\0${json}`)

@@ -1,13 +1,22 @@
 import { z } from "zod"
 
-/**
- * What the tax-line context hooks put under `additional_context.sales_tax`: the whole cart as far
- * as tax is concerned. Amounts are decimal strings (Medusa's BigNumber values, exactly).
- */
+// What the tax-line context hooks put under `additional_context.sales_tax`: the cart as far as tax is
+// concerned, amounts as decimal strings (Medusa's BigNumber values, exactly).
+const DECIMAL_RE = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i
 const Decimal = z
   .union([z.string(), z.number()])
   .transform((v) => String(v))
-  .pipe(z.string().regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, "must be a decimal number"))
+  .pipe(z.string().regex(DECIMAL_RE, "must be a decimal number"))
+const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
+const SnapshotLocation = z.object({
+  name: z.string().nullish(),
+  address_1: z.string().nullish(),
+  address_2: z.string().nullish(),
+  city: z.string().nullish(),
+  country_code: z.string().nullish(),
+  province: z.string().nullish(),
+  postal_code: z.string().nullish(),
+})
 
 export const SnapshotItem = z.object({
   id: z.string(),
@@ -18,13 +27,11 @@ export const SnapshotItem = z.object({
   /** Sum of the line's adjustment amounts (promotions), tax-exclusive. */
   discount: Decimal.default("0"),
   is_tax_inclusive: z.boolean().default(false),
-  /** A tax-inclusive adjustment on the line. */
   has_tax_inclusive_discount: z.boolean().default(false),
   /** Sum of the line's tax-inclusive adjustments (part of `discount`); absent from older hooks. */
   inclusive_discount: Decimal.nullish(),
   tic: z.number().int().nonnegative().nullish(),
   tic_source: z.string().nullish(),
-  /** The stock location the line ships from. */
   origin_location_id: z.string().nullish(),
 })
 export type SnapshotItem = z.infer<typeof SnapshotItem>
@@ -48,39 +55,21 @@ export const CartSnapshot = z.object({
   customer_id: z.string().nullish(),
   /** The cart's (order's) sales channel: picks its connection (option `connections`, src/service/connections.ts). */
   sales_channel_id: z.string().nullish(),
-  /**
-   * The customer whose exemption certificates may be applied, set by the hook ONLY when the
-   * request is authenticated as the cart's customer (or an admin works on the customer's draft
-   * order / exempt order): see src/checkout/hooks/request-actor.ts. Absent: taxed as a guest.
-   */
+  /** Whose certificates may apply: set ONLY for the authenticated cart customer or an admin's order (hooks/request-actor.ts). */
   exemption_customer_id: z.string().nullish(),
   /** Why `exemption_customer_id` was trusted (recorded on the tax lines). */
-  exemption_basis: z.enum(["authenticated_customer", "admin_order", "admin_draft_order"]).nullish(),
+  exemption_basis: z.enum(BASES).nullish(),
   currency_code: z.string().min(3),
   items: z.array(SnapshotItem),
   shipping_methods: z.array(SnapshotShipping).default([]),
   /** The stock locations the lines ship from, with their addresses (origins.ts decides which are usable). */
-  locations: z
-    .record(
-      z.string(),
-      z.object({
-        name: z.string().nullish(),
-        address_1: z.string().nullish(),
-        address_2: z.string().nullish(),
-        city: z.string().nullish(),
-        country_code: z.string().nullish(),
-        province: z.string().nullish(),
-        postal_code: z.string().nullish(),
-      }),
-    )
-    .nullish(),
+  locations: z.record(z.string(), SnapshotLocation).nullish(),
   /** "hook" when built by the plugin's hook, "lines" when rebuilt from getTaxLines' own input. */
   source: z.enum(["hook", "lines"]).default("hook"),
 })
 export type CartSnapshot = z.infer<typeof CartSnapshot>
 export type CartSnapshotInput = z.input<typeof CartSnapshot>
 
-const DECIMAL_RE = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i
 /** Thrown inside fastSnapshot when the input is not the plain common case: zod decides then. */
 const NOT_FAST = Symbol("not fast")
 const isPlain = (v: unknown): v is Record<string, unknown> => {
@@ -149,7 +138,7 @@ function fastShipping(v: unknown): SnapshotShipping {
   if ("origin_location_id" in v) ship.origin_location_id = optStr(v.origin_location_id)
   return ship
 }
-const LOCATION_KEYS = new Set(["name", "address_1", "address_2", "city", "country_code", "province", "postal_code"])
+const LOCATION_KEYS = new Set(Object.keys(SnapshotLocation.shape))
 function locationsValue(v: unknown): CartSnapshot["locations"] {
   if (v === undefined || v === null) return v
   if (!isPlain(v)) throw NOT_FAST
@@ -165,21 +154,19 @@ function locationsValue(v: unknown): CartSnapshot["locations"] {
   }
   return out
 }
-const BASES = ["authenticated_customer", "admin_order", "admin_draft_order"] as const
 function fastSnapshot(v: unknown): CartSnapshot {
   if (!isPlain(v) || v.v !== 1 || !Array.isArray(v.items)) throw NOT_FAST
   const ships = v.shipping_methods
   if (!(ships === undefined || Array.isArray(ships))) throw NOT_FAST
   if (!(v.source === undefined || v.source === "hook" || v.source === "lines")) throw NOT_FAST
-  const out = {
-    v: 1 as const,
+  const snap: CartSnapshot = {
+    v: 1,
     cart_id: str(v.cart_id, 1),
     currency_code: str(v.currency_code, 3),
     items: v.items.map(fastItem),
     shipping_methods: ships === undefined ? [] : ships.map(fastShipping),
     source: (v.source ?? "hook") as "hook" | "lines",
   }
-  const snap: CartSnapshot = out
   if ("customer_id" in v) snap.customer_id = optStr(v.customer_id)
   if ("sales_channel_id" in v) snap.sales_channel_id = optStr(v.sales_channel_id)
   if ("exemption_customer_id" in v) snap.exemption_customer_id = optStr(v.exemption_customer_id)
@@ -188,10 +175,7 @@ function fastSnapshot(v: unknown): CartSnapshot {
   return snap
 }
 
-/**
- * CartSnapshot.safeParse with a fast path: a plain, well-formed snapshot is checked and copied by
- * hand to the same output; anything else is left to zod (property-tested against zod).
- */
+/** CartSnapshot.safeParse, with a hand-written fast path to the same output for plain well-formed snapshots. */
 export function parseCartSnapshot(raw: unknown): ReturnType<typeof CartSnapshot.safeParse> {
   try {
     return { success: true, data: fastSnapshot(raw) } as ReturnType<typeof CartSnapshot.safeParse>

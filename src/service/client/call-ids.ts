@@ -11,6 +11,5 @@ export function callIds(params: Record<string, string>, body: unknown): CallIds 
     orderId: str(params.orderId) ?? str(b.orderId),
     refundKey: str(b.idempotencyKey),
   }
-  // only the ids found
   return Object.fromEntries(Object.entries(ids).filter(([, v]) => v !== undefined))
 }

@@ -1,14 +1,11 @@
-/**
- * The one generic call of the client: request validation against the operation's schemas, then
- * attempts with retries per the policy within the time budget, each attempt reported to the hook.
- */
+// The one generic call of the client: validation, then attempts per the policy within the time budget.
 import type { AxiosInstance } from "axios"
 import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../contract"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
 import { buildPath } from "./path"
 import { callIds } from "./call-ids"
-import { flatHeaders, headerOf, httpError, parseResponse, send, type Outcome } from "./transport"
+import { flatHeaders, httpError, parseResponse, send, type Outcome } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, OperationResponses, SalesTaxClientOptions } from "./types"
 
 /** What a client hands its calls: its http instance, settings, redactor and attempt hook. */
@@ -28,10 +25,7 @@ export interface CallContext {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/**
- * Validates the request with the operation's schemas (a bad request throws a "validation"
- * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
- */
+/** Validates the request (invalid: a "validation" SalesTaxError, nothing sent), sends it with retries, validates the answer. */
 export async function callOperation<Op extends OperationId>(
   ctx: CallContext,
   operation: Op,
@@ -43,21 +37,14 @@ export async function callOperation<Op extends OperationId>(
   const query: Record<string, string> = {}
   for (const [k, v] of Object.entries(input.query ?? {})) if (v !== undefined) query[k] = String(v)
 
-  // ---- request validation: nothing leaves the client unless every part is valid
   const errors: ErrorDetail[] = []
-  if (op.params) {
-    const r = op.params.safeParse(params)
-    if (!r.success) errors.push(...issuesToErrors("path", r.error, params))
+  const check = (schema: OperationDef["body"], part: "path" | "query" | "body", value: unknown) => {
+    const r = schema?.safeParse(value)
+    if (r && !r.success) errors.push(...issuesToErrors(part, r.error, value))
   }
-  if (op.query) {
-    const r = op.query.safeParse(query)
-    if (!r.success) errors.push(...issuesToErrors("query", r.error, query))
-  }
-  if (op.body && !input.prepared) {
-    const r = op.body.safeParse(input.body)
-    if (!r.success) errors.push(...issuesToErrors("body", r.error, input.body))
-  }
-  // every parameter is one encoded segment; empty and dot segments are refused (never resolved by the URL parser)
+  check(op.params, "path", params)
+  check(op.query, "query", query)
+  if (!input.prepared) check(op.body, "body", input.body)
   const built = buildPath(op.path, params)
   if ("errors" in built) {
     for (const e of built.errors) if (!errors.some((x) => x.location === e.location)) errors.push(e)
@@ -75,14 +62,11 @@ export async function callOperation<Op extends OperationId>(
     })
   }
 
-  const path = built.path
-  const started = Date.now()
-  const budget = started + ctx.policy.maxElapsedMs
+  const budget = Date.now() + ctx.policy.maxElapsedMs
   const deadline = input.deadline !== undefined && input.deadline < budget ? input.deadline : budget
   for (let attempt = 1; ; attempt++) {
     const remaining = deadline - Date.now()
     if (remaining <= 0 && attempt === 1) {
-      // the caller's time is up before anything was sent
       throw new SalesTaxError({
         operation,
         status: null,
@@ -100,7 +84,7 @@ export async function callOperation<Op extends OperationId>(
       ctx.options.apiKey,
       ctx.redact,
       op.method,
-      path,
+      built.path,
       query,
       op.body ? input.body : undefined,
       op.auth,
@@ -120,7 +104,7 @@ export async function callOperation<Op extends OperationId>(
       err = parsed.error
     } else if (outcome.ok) {
       const res = outcome.res
-      retryAfterMs = parseRetryAfter(headerOf(res.headers, "retry-after"))
+      retryAfterMs = parseRetryAfter(flatHeaders(res.headers)["retry-after"])
       err = httpError(operation, res, isRetryable(operation, { kind: "status", status: res.status }), ctx.redact)
     } else {
       const code: SalesTaxErrorCode = outcome.failure.kind === "timeout" ? "timeout" : "network"

@@ -1,11 +1,8 @@
 import { dec } from "../../money"
-import type { CartOut, CreateOrderRequest, ErrorDetail, LineItemOut, OrderRecord } from "../contract"
+import type { CartOut, CreateOrderRequest, ErrorDetail, OrderRecord } from "../contract"
 
-/**
- * Pure comparisons behind "already created": when the service answers that an orderId exists,
- * the client fetches that order and compares it with what it asked for. An empty list means the
- * existing order is the one this request would have created.
- */
+// Pure comparisons behind "already created": an existing order against what the request asked for
+// (an empty list: it is the order this request would have created).
 
 function sameNumber(a: number, b: number, absolute: boolean): boolean {
   const x = dec(a)
@@ -94,5 +91,3 @@ export function diffCartToOrder(req: { cartId: string; orderId: string }, existi
   }
   return out
 }
-
-export type { LineItemOut }

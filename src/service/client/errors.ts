@@ -2,22 +2,10 @@ import type { ErrorDetail, OperationId } from "../contract"
 
 export type SalesTaxErrorCode = "http" | "timeout" | "network" | "validation" | "response_validation"
 
-export interface SalesTaxErrorInit {
-  operation: OperationId
-  status: number | null
-  title: string
-  detail?: string
-  errors?: ErrorDetail[]
-  retryable: boolean
-  code: SalesTaxErrorCode
-  /** Attempts made before giving up (1 when not retried). */
-  attempts?: number
-}
+export type SalesTaxErrorInit = Pick<SalesTaxError, "operation" | "status" | "title" | "detail" | "retryable" | "code"> &
+  Partial<Pick<SalesTaxError, "errors" | "attempts">>
 
-/**
- * Every failure of the client is one of these, built only from safe fields: no request config,
- * no headers, no underlying axios error (those carry the API key), no cause chain.
- */
+/** Every failure of the client, built only from safe fields: no config, headers, axios error or cause (they carry the key). */
 export class SalesTaxError extends Error {
   override name = "SalesTaxError"
   readonly operation!: OperationId
@@ -27,6 +15,7 @@ export class SalesTaxError extends Error {
   readonly errors!: ErrorDetail[]
   readonly retryable!: boolean
   readonly code!: SalesTaxErrorCode
+  /** Attempts made before giving up (1 when not retried). */
   readonly attempts!: number
 
   constructor(init: SalesTaxErrorInit) {
@@ -69,26 +58,19 @@ export function refusesCertificate(err: unknown): boolean {
 
 export const REDACTED = "[REDACTED]"
 
-/**
- * Whether a key is header-like (x-api-key, apikey, api_key, authorization; any case). ASCII only,
- * so the length test is exact and the usual keys skip the regex.
- */
+/** x-api-key, apikey, api_key, authorization in any case (the length test lets the usual keys skip the regex). */
 function headerLikeKey(k: string): boolean {
   const n = k.length
   return (n === 6 || n === 7 || n === 9 || n === 13) && /^(x-api-key|apikey|api_key|authorization)$/i.test(k)
 }
 
-/**
- * A function that replaces the secrets in strings, deeply in arrays and plain objects: used on
- * everything that leaves the client in an error or a hook, since a server may echo input.
- */
+/** Replaces the secrets deeply in strings, arrays and plain objects: on all that leaves the client (a server may echo input). */
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): <T>(value: T) => T {
   const list = secrets.filter((s): s is string => typeof s === "string" && s.length > 0).sort((a, b) => b.length - a.length)
   const redactString = (s: string): string => {
     let out = s
     for (const secret of list) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-    // user:password@ in URLs (the pattern needs an "@": without one the replace changes nothing,
-    // so the usual string skips it; property-tested against the unconditional replace)
+    // user:password@ in URLs (no "@", nothing to replace)
     if (out.includes("@")) out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]*:[^/\s@]*@/gi, `$1${REDACTED}@`)
     return out
   }

@@ -1,7 +1,4 @@
-/**
- * Creation calls repeated safely: the service's "orderId exists" answer is recognised, and an
- * existing order that differs from the request becomes a conflict error.
- */
+// Creation calls repeated safely: "orderId exists" recognised, a differing existing order a conflict.
 import type { ErrorDetail, OperationId } from "../contract"
 import { SalesTaxError } from "./errors"
 

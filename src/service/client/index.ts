@@ -57,10 +57,7 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 20_000
 
 const BACKGROUND = Symbol("background")
 
-/**
- * Typed client of the Sales Tax Service, built from the contract's OPERATIONS table: requests and
- * answers are validated against their schemas. Failures are SalesTaxError, never an axios error.
- */
+/** Typed client of the Sales Tax Service (the contract's OPERATIONS, both ways validated); failures are SalesTaxError only. */
 export class SalesTaxClient {
   readonly #options: SalesTaxClientOptions
   readonly #background: boolean
@@ -112,10 +109,7 @@ export class SalesTaxClient {
     return (await this.call("ping", {})).data
   }
 
-  /**
-   * POST carts. `deadline` (epoch ms) ends the whole call earlier than the retry budget; `prepared`
-   * is a body built valid and serialized by the caller (both: CallInput).
-   */
+  /** POST carts, with CallInput's `deadline` and `prepared`. */
   async calculateCarts(
     body: CalculateCartsRequest,
     options: { deadline?: number; prepared?: { json: string } } = {},
@@ -127,17 +121,14 @@ export class SalesTaxClient {
     return (await this.call("getCart", { params: { cartId } })).data
   }
 
-  /**
-   * Converts a cart to an order, retried. When the orderId exists already (a lost answer), the order
-   * is fetched and compared with the cart: same → `alreadyExisted: true`, else a conflict error.
-   */
+  /** Converts a cart to an order, reconciled as #created says (compared with the cart). */
   async cartToOrder(body: CartToOrderRequest): Promise<{ order: OrderRecord; alreadyExisted: boolean }> {
     return this.#created("cartToOrder", body, {}, async (existing) =>
       diffCartToOrder(body, existing, await this.getCart(body.cartId).catch(unless404)),
     )
   }
 
-  /** Records an order. Same "already created" reconciliation as cartToOrder, comparing the lines sent. */
+  /** Records an order, reconciled as #created says (compared with the lines sent). */
   async createOrder(
     body: CreateOrderRequest,
     query?: { addressAutocomplete?: "none" | "origin" | "destination" | "all" },
@@ -158,10 +149,7 @@ export class SalesTaxClient {
     await this.call("voidOrder", { params: { orderId } })
   }
 
-  /**
-   * Refunds items of an order (no items: the whole order) under an idempotency key, the caller's or
-   * a generated one returned for storing. `replayed`: the service had already recorded the key.
-   */
+  /** Refunds items (none: the whole order) under the caller's or a generated idempotency key; `replayed`: the key was known. */
   async refundOrder(orderId: string, body: RefundRequest): Promise<{ refunds: RefundRecord[]; idempotencyKey: string; replayed: boolean }> {
     const idempotencyKey = body?.idempotencyKey ?? randomUUID()
     const res = await this.call("refundOrder", { params: { orderId }, body: { ...(body ?? {}), idempotencyKey } })
@@ -210,18 +198,12 @@ export class SalesTaxClient {
     return (await this.call("verifyAddress", { body: address })).data
   }
 
-  /**
-   * Validates the request with the operation's schemas (a bad request throws a "validation"
-   * SalesTaxError and sends nothing), sends it with retries per the policy, validates the answer.
-   */
+  /** Any operation, validated and retried (callOperation). */
   async call<Op extends OperationId>(operation: Op, input: CallInput = {}): Promise<CallResult<OperationResponses[Op]>> {
     return callOperation(this.#call, operation, input)
   }
 
-  /**
-   * A creation call; when the service says its orderId exists (a lost answer), that order is read
-   * and `diff` compares it with the request: the same → `alreadyExisted`, else a conflict.
-   */
+  /** A creation call; when its orderId exists (a lost answer), that order is read and `diff`ed: the same → `alreadyExisted`, else a conflict. */
   async #created(
     operation: "cartToOrder" | "createOrder",
     body: { orderId: string },

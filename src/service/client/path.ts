@@ -1,9 +1,6 @@
 import type { ErrorDetail } from "../contract"
 
-/**
- * The service path of an operation with its parameters filled in, each one percent-encoded path
- * segment; a value a URL parser would drop or resolve (empty, `.`, `..`) is refused before sending.
- */
+/** The service path with its parameters as encoded segments; empty, `.` and `..` (dropped or resolved by URL parsers) refused. */
 export function buildPath(
   template: string,
   params: Readonly<Record<string, string | undefined>>,
@@ -18,7 +15,6 @@ export function buildPath(
   return errors.length ? { errors } : { path }
 }
 
-/** Why a value cannot be a path segment, or undefined when it can. */
 export function segmentProblem(value: string): string | undefined {
   if (value === "") return "must not be empty"
   if (value === "." || value === "..") return `must not be "${value}" (a dot segment)`

@@ -24,18 +24,13 @@ export const DEFAULT_MAX_ELAPSED_MS = { foreground: 10_000, background: 60_000 }
 /** Statuses after which repeating the same request can help. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504])
 
-/**
- * Whether an operation may be repeated after a given failure.
- * - reads, voids, disables, the completedDate update, cart upserts, TIC search and address
- *   verification are idempotent: every retryable failure retries;
- * - createOrder / cartToOrder retry too: a repeat that meets "orderId already exists" is
- *   reconciled by the client (GET and compare), so an order is never filed twice;
- * - refundOrder always carries an idempotency key, so the service replays instead of refunding twice;
- * - createCertificate has no idempotency key and the service assigns the id: it is retried only
- *   when the service certainly did not process it (429, or the connection was refused).
- */
 export type FailureKind = { kind: "status"; status: number } | { kind: "timeout" } | { kind: "network"; connectRefused: boolean }
 
+/**
+ * Whether an operation may be repeated after a failure. Every operation is idempotent (order creations
+ * are reconciled by the client, refunds carry an idempotency key) except createCertificate: the service
+ * assigns its id, so it is retried only when certainly not processed (429, or the connection refused).
+ */
 export function isRetryable(operation: OperationId, failure: FailureKind): boolean {
   if (operation === "createCertificate") {
     if (failure.kind === "status") return failure.status === 429
@@ -45,10 +40,7 @@ export function isRetryable(operation: OperationId, failure: FailureKind): boole
   return true
 }
 
-/**
- * Exponential backoff with "equal jitter": the cap doubles per retry up to maxDelayMs and the wait
- * is drawn from [cap/2, cap], so a retry storm spreads and no wait is 0. `retry` counts from 1.
- */
+/** Exponential backoff with "equal jitter": a wait in [cap/2, cap], the cap doubling per retry (from 1) up to maxDelayMs. */
 export function backoffDelay(
   retry: number,
   policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
@@ -77,10 +69,7 @@ export function parseRetryAfter(value: string | string[] | number | undefined | 
   return Math.max(0, t - now)
 }
 
-/**
- * The wait before the next attempt: the jittered backoff, or the server's Retry-After when that
- * is longer (never earlier than the server asked).
- */
+/** The wait before the next attempt: the backoff, or the server's Retry-After when longer. */
 export function nextDelay(
   retry: number,
   policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,

@@ -1,8 +1,4 @@
-/**
- * The HTTP layer of the client: one attempt of a request (axios, the client's own timer, the key
- * header), and the reading of an answer (contract validation, the service's problem details).
- * Nothing here retries; nothing here keeps or returns the key.
- */
+// One HTTP attempt and the reading of its answer; nothing here retries, keeps or returns the key.
 import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import type { z } from "zod"
 import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../contract"
@@ -139,14 +135,6 @@ export function httpError(operation: OperationId, res: AxiosResponse<string>, re
     retryable,
     code: "http",
   })
-}
-
-export function headerOf(headers: AxiosResponse["headers"], name: string): string | undefined {
-  const v = (headers as Record<string, unknown>)[name]
-  if (typeof v === "string") return v
-  if (Array.isArray(v) && typeof v[0] === "string") return v[0]
-  if (typeof v === "number") return String(v)
-  return undefined
 }
 
 export function flatHeaders(headers: AxiosResponse["headers"]): Record<string, string> {

@@ -13,7 +13,6 @@ export interface AttemptInfo {
   durationMs: number
   /** Why the attempt failed (redacted), absent on success. */
   error?: string
-  /** Whether the client will make another attempt. */
   willRetry: boolean
   /** When willRetry: the wait before the next attempt (at least the server's Retry-After). */
   delayMs?: number
@@ -52,10 +51,7 @@ export interface SalesTaxClientOptions {
   attemptBodies?: boolean
 }
 
-/**
- * List-certificates filters in their natural types, the query schema's output (the client writes
- * the query string); connectionId defaults to the client's, null lists every connection the key may see.
- */
+/** List-certificates filters as the query schema's output; connectionId defaults to the client's, null = every connection. */
 export type ListCertificatesInput = Omit<ListCertificatesQuery, "connectionId"> & { connectionId: string | null }
 
 /** Response type of each operation after validation: its response schema's output, void without one. */
@@ -68,15 +64,9 @@ export interface CallInput {
   params?: Record<string, string>
   query?: Record<string, string | number | boolean | undefined>
   body?: unknown
-  /**
-   * Epoch ms by which the whole call must end, when earlier than the retry budget: each attempt's
-   * timer is cut to what is left; with no time left nothing is sent and the call fails as a timeout.
-   */
+  /** Epoch ms by which the whole call must end (cuts each attempt's timer; none left: a timeout, nothing sent). */
   deadline?: number
-  /**
-   * A body built valid by construction and already serialized (`json` = JSON.stringify of `body`):
-   * sent as is, not validated again; were it invalid, the service's 422 names the same errors.
-   */
+  /** `body` built valid and already serialized: sent as is, not validated again (the service's 422 would name the same errors). */
   prepared?: { json: string }
 }
 

@@ -30,11 +30,7 @@ export function isPlaceholder(certificateId: string): boolean {
   return certificateId.startsWith(RESERVED_PREFIX) || certificateId.startsWith(LOST_PREFIX)
 }
 
-/**
- * Pure: whether a failed create may have written the certificate at the service (its answer lost:
- * a 5xx, a timeout, a dropped connection, an unreadable 2xx). Only a refusal (4xx but 408) or a
- * request the client refused to send proves nothing was written.
- */
+/** Pure: whether a failed create may have written the certificate: only a 4xx (but 408) or an unsent request proves not. */
 export function createMayHaveWritten(e: unknown): boolean {
   const err = e as { name?: unknown; code?: unknown; status?: unknown } | null
   if (err?.name !== "SalesTaxError") return true
@@ -49,10 +45,8 @@ export interface PlaceholderRow {
 }
 
 /**
- * Pure: a customer's placeholders against their active certificates at the service. Each lost
- * placeholder (and each in-flight one older than PLACEHOLDER_STALE_MS) adopts one certificate the
- * store has no row for, oldest first, as a pending submission; such a placeholder left without one
- * after PLACEHOLDER_STALE_MS is dropped (the service never wrote it).
+ * Pure: each lost (or stale in-flight) placeholder adopts one certificate the store has no row for, oldest
+ * first, as a pending submission; a stale one left without is dropped (the service never wrote it).
  */
 export function reconcilePlaceholders(
   placeholders: readonly PlaceholderRow[],
@@ -76,10 +70,8 @@ export function reconcilePlaceholders(
 export type ClaimState = Pick<CertificateStanding, "usedOrderId" | "usedAt" | "claimedCartId" | "claimedAt">
 
 /**
- * Pure: claiming a single-purchase certificate for `cartId` at completion. `claim`: take it (free,
- * already this cart's, or a claim by a cart that never became an order, held past CLAIM_HOLD_MS);
- * `refuse`: used, or held by another cart (`otherCartCompleted` true: that cart is an order, the
- * claim is final). `otherCartCompleted` is asked only for a claim held past CLAIM_HOLD_MS.
+ * Pure: claiming a single-purchase certificate for `cartId` at completion: refused when used or held by
+ * another cart; a claim held past CLAIM_HOLD_MS is taken over unless `otherCartCompleted` ("ask" first).
  */
 export function claimDecision(
   st: ClaimState | undefined,

@@ -1,10 +1,5 @@
-/**
- * The exemption an order is filed under: the one applied at checkout, as the provider recorded
- * it on the charged tax lines (`data.exemption_id`, with `data.exemption_basis` and
- * `data.exempt_customer_id` saying why). Never looked up again at filing time: a certificate
- * created or disabled after checkout, or a customer attached to the cart by e-mail, changes
- * nothing about what was charged.
- */
+// The exemption an order is filed under: the one recorded on its charged tax lines at checkout, never
+// looked up again (a certificate changed since changes nothing about what was charged).
 import { recordedData } from "../../medusa/tax-line-record"
 
 export interface ChargedTaxLine {
@@ -12,16 +7,8 @@ export interface ChargedTaxLine {
   data?: Record<string, unknown> | null
 }
 
-export interface CheckoutExemption {
-  exemptionId: string
-  basis: string | null
-  customerId: string | null
-}
-
 /** Pure: the certificate the charged lines were priced under, or null (taxed as a guest / not exempt). */
-export function checkoutExemption(
-  lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[],
-): CheckoutExemption | null {
+export function checkoutExemption(lines: readonly { tax_lines?: readonly (ChargedTaxLine | null | undefined)[] | null }[]) {
   for (const l of lines) {
     for (const t of l.tax_lines ?? []) {
       // as recorded in its tax_rate_id on every minor (Medusa drops `data` before 2.18), else its data

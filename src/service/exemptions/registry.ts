@@ -1,18 +1,11 @@
-/**
- * What a wing registers in the plugin's runtime for another, so that neither imports the other:
- * the salesTax module's certificate-origin table, which checkout asks whether a certificate may
- * exempt, and checkout's forgetting of a customer's cached certificate list, which filing calls.
- */
+// What a wing registers in the plugin's runtime for another, so that neither imports the other.
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 import type { CertificateStanding } from "./certificate-claims"
 
 /** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
 export interface CertificateReviews {
-  /**
-   * The rows of `certificateIds`, and whether the customer has a submission in flight (a
-   * reserved row: a certificate at the service that has no row yet may be that submission).
-   */
+  /** The rows of `certificateIds`, and whether a submission is in flight (a certificate with no row may be it). */
   certificateStandings(
     customerId: string,
     certificateIds: string[],

@@ -1,15 +1,11 @@
-/**
- * Origin per stock location, the pure part. A line's origin is its stock location's address when
- * complete, in the US and not refused by the service, else the `origin` option. Lines are grouped by
- * origin: one service cart per group, all in ONE `POST carts`, and one service order per group at
- * filing. The group whose key sorts first keeps the Medusa id (the fallback group's key is ""); every
- * other one's id is the Medusa id + "~" + a short hash of its location id, within the service's id limit.
- */
-import { createHash } from "node:crypto"
+// Origin per stock location: a line's origin is its location's address when complete, in the US and not
+// refused by the service, else the `origin` option. One service cart (and order) per origin group, all in
+// ONE `POST carts`; the first group by key keeps the Medusa id, the others get "~" + a short hash.
 import { z } from "zod"
 import type { Address } from "../contract"
 import { normalizeUsState, normalizeUsZip, serviceLines, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
+import { sha256Hex } from "../cart/build-service-cart"
 
 /** The fields of a stock location's address an origin is made of. */
 const ADDRESS_KEYS = ["address_1", "address_2", "city", "country_code", "province", "postal_code"] as const
@@ -22,7 +18,6 @@ export const LOCATION_ADDRESS_FIELDS: readonly string[] = ["id", "name", ...ADDR
 
 /** The service's id limit (cartId in a path, orderId). */
 export const SERVICE_ID_MAX = 50
-export const ORIGIN_ID_SEPARATOR = "~"
 
 /** Pure: a stock location's address as an origin, or why it cannot be one (the fallback is used then). */
 export function locationOrigin(
@@ -58,10 +53,8 @@ export function servesUsAddresses(sets: FulfillmentSetsLike): boolean {
 }
 
 /**
- * Pure: how the settings page lists a location. "own": its address is the origin of
- * its lines; "not_for_us": it is outside the US and none of its service zones covers the US, so
- * it never ships a US order (nothing to fix: listed neutrally); "fallback": it may ship US orders
- * but its address cannot be an origin, so the `origin` option is used (the case to look at).
+ * Pure: how the settings page lists a location: "own" (its address is the origin), "not_for_us" (outside
+ * the US and serving no US zone: nothing to fix), "fallback" (may ship US orders from the `origin` option).
  */
 export function locationClass(a: LocationAddressLike | null | undefined, sets: FulfillmentSetsLike): "own" | "fallback" | "not_for_us" {
   if (locationOrigin(a).origin) return "own"
@@ -69,10 +62,7 @@ export function locationClass(a: LocationAddressLike | null | undefined, sets: F
   return country && country !== "us" && !servesUsAddresses(sets) ? "not_for_us" : "fallback"
 }
 
-/**
- * Locations whose address the service refused as an origin: reported once each; their lines use
- * the fallback origin until the address changes.
- */
+/** A location whose address the service refused as an origin: its lines use the fallback until the address changes. */
 export interface RefusedLocation {
   locationId: string
   name: string | null
@@ -83,11 +73,7 @@ export interface RefusedLocation {
 /** The refusals this process saw: the provider records them, the settings route lists them. */
 export const refusedLocations = runtimeSlot("refusedLocations", () => new Map<string, RefusedLocation>())
 
-/**
- * Refusals shared between instances through one entry of Medusa's Caching Module when the host has
- * it, so every instance's settings page lists them. It is not the quote path: an instance still
- * tries a refused address once itself.
- */
+/** Refusals shared between instances' settings pages through one Caching Module entry (not the quote path). */
 export interface RefusalCache {
   get(args: { key: string }): Promise<unknown>
   set(args: { key: string; data: unknown; ttl?: number }): Promise<unknown>
@@ -154,30 +140,15 @@ export function stillRefused(locations: KnownLocations | null | undefined, rt?: 
 /** Pure: the service id of a group (cart or order): the base for the primary group, else base~<8 hex of the key>. */
 export function originServiceId(baseId: string, key: string, primary: boolean): string {
   if (primary) return baseId.slice(0, SERVICE_ID_MAX)
-  const suffix = `${ORIGIN_ID_SEPARATOR}${createHash("sha256").update(key).digest("hex").slice(0, 8)}`
-  const base = baseId.length + suffix.length <= SERVICE_ID_MAX ? baseId : createHash("sha256").update(baseId).digest("hex").slice(0, 32)
+  const suffix = `~${sha256Hex(key).slice(0, 8)}`
+  const base = baseId.length + suffix.length <= SERVICE_ID_MAX ? baseId : sha256Hex(baseId).slice(0, 32)
   return `${base}${suffix}`
-}
-
-export interface OriginGroup<L> {
-  /** the location id, or "" for the fallback origin */
-  key: string
-  origin: Address
-  /** the group that keeps the Medusa id */
-  primary: boolean
-  /** service id (cart or order) of the group */
-  serviceId: string
-  lines: L[]
 }
 
 /** A location as the hook describes it (snapshot `locations`). */
 export type KnownLocations = Record<string, { name?: string | null } & LocationAddressLike>
 
-/**
- * Pure: lines grouped by their origin, groups sorted by key (the fallback "" first), the first
- * keeping `baseId`. A line's key is its location when that location's address is usable and not
- * refused, else "" (the `fallback` origin). A line without a location uses the fallback.
- */
+/** Pure: lines grouped by origin key (a usable, unrefused location id, else "" for `fallback`), sorted, the first keeping `baseId`. */
 export function groupByOrigin<L>(
   lines: readonly L[],
   locationOf: (line: L) => string | null | undefined,
@@ -185,7 +156,7 @@ export function groupByOrigin<L>(
   fallback: Address,
   baseId: string,
   refused: ReadonlySet<string> = new Set(),
-): OriginGroup<L>[] {
+) {
   const byKey = new Map<string, { origin: Address; lines: L[] }>()
   const originOf = new Map<string, Address | null>()
   for (const line of lines) {

@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks"
 import { SalesTaxClient } from "../src/service/client"
 import { SalesTaxProviderService } from "../src/checkout/quote/provider"
-import type { CalculateCartsRequest, CalculateCartsResponse } from "../src/service/contract"
+import type { CalculateCartsRequest, CalculateCartsResponse } from "../packages/contract/src/index"
 import { benchSnapshot as snapshot, itemLines, shipLines, taxContext as ctx } from "./checkout-script"
 
 const EARLY = 650

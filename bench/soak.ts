@@ -17,7 +17,7 @@
  */
 import { startSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient, type AttemptInfo } from "../src/service/client"
-import { dec, roundCents, sum } from "../src/money"
+import { dec, roundCents, sum } from "../packages/contract/src/money"
 import type { FilingSnapshot } from "../src/modules/sales-tax-filing/types"
 import { MemoryFilingStore, memoryLock } from "../src/filing/__tests__/memory-store"
 import { FilingProcessor } from "../src/filing/processor"

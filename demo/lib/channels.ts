@@ -6,7 +6,7 @@
  */
 import Medusa from "@medusajs/js-sdk"
 import { SalesTaxClient } from "../../src/service/client"
-import type { OrderRecord } from "../../src/service/contract"
+import type { OrderRecord } from "../../packages/contract/src/index"
 import type { Ctx, ShopperAddress } from "./scenario"
 import { DemoError } from "./ui"
 

@@ -1,5 +1,5 @@
 /** The per-order tables and the closing summary. */
-import type { OrderRecord } from "../../src/service/contract"
+import type { OrderRecord } from "../../packages/contract/src/index"
 import type { Comparison, FilingView, ReconciliationView } from "./scenario"
 import { bold, dim, green, line, red, table } from "./ui"
 

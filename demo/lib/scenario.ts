@@ -6,8 +6,8 @@
  */
 import Medusa, { FetchError } from "@medusajs/js-sdk"
 import { SalesTaxClient, SalesTaxError } from "../../src/service/client"
-import type { CertificateRecord, LineItemOut, OrderRecord } from "../../src/service/contract"
-import { dec, roundCents, sum } from "../../src/money"
+import type { CertificateRecord, LineItemOut, OrderRecord } from "../../packages/contract/src/index"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { DemoSeed, ProductKey } from "../app/seed"
 import { DemoError } from "./ui"
 

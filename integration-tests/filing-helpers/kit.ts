@@ -2,7 +2,7 @@
  * Test kit for filing: a sandbox control client and snapshots "as charged at checkout" (the charged
  * tax per line is what the service quoted for the cart, as the provider would have charged it).
  */
-import type { Address, OperationId } from "../../src/service/contract"
+import type { Address, OperationId } from "../../packages/contract/src/index"
 import type { SalesTaxClient } from "../../src/service/client"
 import type { FilingLine, FilingSnapshot } from "../../src/modules/sales-tax-filing/types"
 import type { MedusaSuiteOptions } from "@medusajs/test-utils"

@@ -4,7 +4,7 @@
  * what the service holds for the order (its own order, its edits', exchanges' and claims' orders,
  * lines minus refunds), per line, to the cent.
  */
-import { dec, roundCents, sum } from "../../src/money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { SalesTaxClient } from "../../src/service/client"
 
 /** One line's "home" basis: quantity and tax it is filed with, and what was refunded of it there. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../../src/service/client"
-import type { OperationId } from "../../src/service/contract"
+import type { OperationId } from "../../packages/contract/src/index"
 
 export const TEST_API_KEY = "sk_test_provider_0123456789-SECRET"
 export const TEST_CONNECTION_ID = "11111111-2222-4333-8444-555555555555"

@@ -35,7 +35,7 @@ import {
 } from "../helpers"
 import { adminOrder, editOrder, exchange, filingStore, fulfil, returnAndReceive, waitForFiling } from "../filing-helpers/medusa"
 import { LifecycleModel, lineDiffs, netFiled, total } from "../filing-helpers/lifecycle"
-import { toCents, roundCents } from "../../src/money"
+import { toCents, roundCents } from "../../packages/contract/src/money"
 import { checkConnectionChannels } from "../../src/medusa/boot-check"
 import { getPluginOptions } from "../../src/options"
 import { originServiceId } from "../../src/service/origins/origins"

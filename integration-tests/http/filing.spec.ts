@@ -7,7 +7,7 @@
  * (filing/edges.ts). Run one group with `-t`, e.g. `-t lifecycle`.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { dec, roundCents, sum } from "../../src/money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import {
   ADDRESSES,
   Checkout,

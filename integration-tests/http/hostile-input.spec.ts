@@ -48,7 +48,7 @@ import {
 import { SALES_TAX_FILING_MODULE } from "../../src/modules/sales-tax-filing/types"
 import { INPUT_LIMITS } from "../../src/http/input-guard"
 import { callLog } from "../../src/service/call-log"
-import { OPERATION_IDS } from "../../src/service/contract"
+import { OPERATION_IDS } from "../../packages/contract/src/index"
 import { clearTicCache } from "../../src/tics/lookup"
 
 // a hang guard only (issue 29): a test ends as soon as its work does, and a loaded machine only makes

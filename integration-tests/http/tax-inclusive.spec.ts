@@ -9,7 +9,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import { createShippingOptionsWorkflow } from "@medusajs/medusa/core-flows"
 import BigNumber from "bignumber.js"
-import { roundCents, sum } from "../../src/money"
+import { roundCents, sum } from "../../packages/contract/src/money"
 import {
   ADDRESSES,
   Checkout,

@@ -1,7 +1,7 @@
 // The body of a new exemption certificate, the admin form's and the shopper's alike: the service's
 // certificate request without customerId (the path's customer, or the logged-in one).
 import { z } from "zod"
-import { CreateCertificateRequest } from "../service/contract"
+import { CreateCertificateRequest } from "../../packages/contract/src/index"
 import { missingIdNumbers } from "../checkout/exemptions/certificate-rules"
 
 /** The request's cross-field rules (description for "Other", states listed once) are checked by running the full schema. */

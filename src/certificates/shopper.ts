@@ -4,7 +4,7 @@ import type { AuthenticatedMedusaRequest, MedusaNextFunction, MedusaRequest, Med
 import type { ILockingModule } from "@medusajs/framework/types"
 import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
-import type { CertificateRecord } from "../service/contract"
+import type { CertificateRecord } from "../../packages/contract/src/index"
 import { isSalesTaxError, type SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"

@@ -1,7 +1,7 @@
 /** Pure refund math of filing: refunded and remaining quantities, a refund's routing to the service orders holding its lines,
  * order edits' plans, replace claims' charge, credits' share. */
-import type { Address } from "../service/contract"
-import { dec, roundCents, sum, type Dec } from "../money"
+import type { Address } from "../../packages/contract/src/index"
+import { dec, roundCents, sum, type Dec } from "../../packages/contract/src/money"
 import { originServiceId, sameAddress } from "../service/origins/origins"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 

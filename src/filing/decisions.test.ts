@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { backoffDelayMs, describeFailure, isRetryable, sanitizeError } from "./decisions-retry"
 import { compareLines, completionAtFiling, deriveState, directOrderRequest, refundKey, filedStep, requotesAtFiling } from "./decisions"

@@ -1,7 +1,7 @@
 /** Pure decisions of filing (no I/O, no clock): keys, the destination, the order request (re-quote, comparison, direct filing,
  * completion), the record's state. Refund math: decisions-refunds.ts; retries and error text: decisions-retry.ts. */
-import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord } from "../service/contract"
-import { dec, roundCents, roundTo, sum, type DecLike } from "../money"
+import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord } from "../../packages/contract/src/index"
+import { dec, roundCents, roundTo, sum, type DecLike } from "../../packages/contract/src/money"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../service/address/destination"
 import type {

@@ -5,8 +5,8 @@
  * editSupplements (one supplement order per origin).
  */
 import fc from "fast-check"
-import { dec, roundCents } from "../money"
-import type { Address } from "../service/contract"
+import { dec, roundCents } from "../../packages/contract/src/money"
+import type { Address } from "../../packages/contract/src/index"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { originServiceId, sameAddress } from "../service/origins/origins"
 import { childOrderId, editSupplements, originKey, planEdit, remainingOn } from "./decisions-refunds"

@@ -1,6 +1,6 @@
 /** The processor's calls to the service: filing a snapshot (re-quote and convert, or direct as charged), certificates, the
  * refund rows, the pending edits; each outcome through the writer. */
-import type { OrderRecord } from "../service/contract"
+import type { OrderRecord } from "../../packages/contract/src/index"
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, RecordPatch } from "../modules/sales-tax-filing/types"
 import { addTo, editSupplements, planEdit } from "./decisions-refunds"
 import {
@@ -16,7 +16,7 @@ import {
   requoteRequest,
 } from "./decisions"
 import { sanitizeError, toIso } from "./decisions-retry"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
 import { newRecordFor, WaitError, byStatus, type FilingClient, type FilingProcessorDeps } from "./processor-types"

@@ -4,7 +4,7 @@
  */
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../service/client"
-import { roundCents, sum } from "../money"
+import { roundCents, sum } from "../../packages/contract/src/money"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
 import { FilingProcessor } from "./processor"

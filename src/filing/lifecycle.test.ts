@@ -9,7 +9,7 @@ import { API_KEY, CONNECTION_ID } from "../../integration-tests/filing-helpers/k
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"
 import { FilingProcessor } from "./processor"
 import { newRecordFor } from "./processor-types"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions-refunds"
 import { missingFacts } from "./events/sweep"

@@ -5,10 +5,10 @@
  */
 import fc from "fast-check"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import { US_STATES } from "../service/contract"
+import { US_STATES } from "../../packages/contract/src/index"
 import { zipPrefixState } from "../service/address/us-address"
 import { SalesTaxClient } from "../service/client"
-import { roundCents, sum } from "../money"
+import { roundCents, sum } from "../../packages/contract/src/money"
 import type { FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { API_KEY, CONNECTION_ID, DESTINATION, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"

@@ -1,6 +1,7 @@
 /** The Medusa rows filing reads through Query (`any[]` in a plugin: each read names its fields) and the pure readings filing,
  * backfill and reconciliation share. Amounts are `unknown`: read with src/money's `amountString`. */
-import { amountString, dec } from "../money"
+import { dec } from "../../packages/contract/src/money"
+import { amountString } from "../money/amount"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 

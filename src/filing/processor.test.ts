@@ -5,7 +5,7 @@
  */
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import { SalesTaxClient } from "../service/client"
-import { dec, roundCents, sum } from "../money"
+import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { CompletionMode, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { API_KEY, CONNECTION_ID, chargedSnapshot, controls } from "../../integration-tests/filing-helpers/kit"
 import { MemoryFilingStore, memoryLock } from "./__tests__/memory-store"

@@ -1,7 +1,7 @@
 /** What a return, a claim or an exchange refunds, read from Medusa: its items as the refund intent the processor routes to the
  * service orders holding them. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { roundCents, sum } from "../money"
+import { roundCents, sum } from "../../packages/contract/src/money"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
 import type { RefundIntent } from "./processor-types"
 import { taxShare } from "./decisions-refunds"

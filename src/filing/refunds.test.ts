@@ -3,7 +3,7 @@
  * any order with returns, claims, exchanges and edits, and the tax kept once a credit is filed.
  */
 import fc from "fast-check"
-import { dec, roundCents } from "../money"
+import { dec, roundCents } from "../../packages/contract/src/money"
 import { creditTax, refundCreditParts, type CreditLineFact, type RefundFact } from "./refunds"
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString()

@@ -1,6 +1,6 @@
 /** Refunds without a return, pure: the part of each payment refund the customer got back without returning anything (the
  * credit line Medusa booked for it), decided once per refund. Details: docs/filing.md, "Refunds without a return". */
-import { dec, roundCents } from "../money"
+import { dec, roundCents } from "../../packages/contract/src/money"
 import { refundCreditReference } from "../medusa/refund-credit-lines"
 
 export interface RefundFact {

@@ -2,8 +2,8 @@
  * was collected: snapshot `requote`). A record no longer in needs_attention is not touched: a second call files nothing. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { DestinationSource, FilingRecordDTO } from "../modules/sales-tax-filing/types"
-import type { ErrorDetail } from "../service/contract"
-import { dec } from "../money"
+import type { ErrorDetail } from "../../packages/contract/src/index"
+import { dec } from "../../packages/contract/src/money"
 import { zipText } from "../service/address/us-address"
 import { filingStore, filingProcessor } from "./processor-factory"
 import { type PluginOptions, getPluginOptions } from "../options"

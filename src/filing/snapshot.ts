@@ -1,14 +1,15 @@
 /** The order (or an exchange's / a claim's new items) as charged: a FilingSnapshot per origin, each line's whole quantity at
  * the tax, TIC and certificate it was charged under; and when the order became complete. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec, roundCents, roundTo, sum, type Dec } from "../money"
+import { dec, roundCents, roundTo, sum, type Dec } from "../../packages/contract/src/money"
+import { amountString } from "../money/amount"
 import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
 import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../service/cart/build-service-cart"
 import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
-import type { Address } from "../service/contract"
+import type { Address } from "../../packages/contract/src/index"
 import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
 import { recordOf } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"

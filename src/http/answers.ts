@@ -3,7 +3,7 @@
 import type { MedusaRequest, MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import type { z } from "zod"
-import { issuesToErrors, type ErrorDetail } from "../service/contract"
+import { issuesToErrors, type ErrorDetail } from "../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxClient } from "../service/client"
 import { getBackgroundClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"

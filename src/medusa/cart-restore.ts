@@ -9,7 +9,7 @@ import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../query"
-import { amountNumber } from "../money"
+import { amountNumber } from "../money/amount"
 import { setSwitch, switchOn } from "./switches"
 import { canonical } from "./update-tax-lines"
 

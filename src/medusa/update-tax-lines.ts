@@ -27,7 +27,7 @@ import {
 } from "./taxed-entity"
 import type { WrittenTaxLine } from "./cart-restore"
 import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
-import { amountNumber } from "../money"
+import { amountNumber } from "../money/amount"
 import { setSwitch, switchOn } from "./switches"
 
 export interface TaxRunItem extends TaxedItem {

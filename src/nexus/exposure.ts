@@ -1,6 +1,6 @@
 // Pure: economic nexus exposure: per state, the store's sales over its measurement period against
 // its threshold, the share reached, and whether the merchant is registered there.
-import { dec } from "../money"
+import { dec } from "../../packages/contract/src/money"
 import { warningPeriod, windowsFor } from "./periods"
 import type { NexusRule } from "./thresholds"
 

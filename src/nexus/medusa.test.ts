@@ -1,6 +1,6 @@
 /** The state a US order is counted in for nexus: the destination rule's ZIP, never a typed state against it. */
 import { stateOf } from "./medusa"
-import { US_STATES } from "../service/contract"
+import { US_STATES } from "../../packages/contract/src/index"
 
 const known = new Set<string>(US_STATES)
 

@@ -1,7 +1,7 @@
 // Economic nexus thresholds per state, overridable (`nexus.thresholds`): the service taxes only where
 // the merchant is registered, so this tells where to register next.
 import type { PeriodKind } from "../options"
-import { US_STATE_NAMES } from "../service/contract"
+import { US_STATE_NAMES } from "../../packages/contract/src/index"
 
 /** When the table was last checked against the states' guidance. */
 export const THRESHOLDS_AS_OF = "2026-01-01"

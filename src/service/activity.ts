@@ -2,7 +2,7 @@
 // and the filters it becomes. The entries are written by service/call-log.ts.
 import type { MedusaRequest } from "@medusajs/framework/http"
 import { z } from "zod"
-import { OPERATION_IDS } from "./contract"
+import { OPERATION_IDS } from "../../packages/contract/src/index"
 import { SALES_TAX_MODULE } from "../constants"
 import type { CallLogRow } from "./call-log"
 

@@ -1,5 +1,5 @@
 // Pure: which region, tax region, channels, locations and shipping options the setup checks count.
-import type { Address } from "../service/contract"
+import type { Address } from "../../packages/contract/src/index"
 import { locationOrigin } from "../service/origins/origins"
 import type {
   SetupCheckId,

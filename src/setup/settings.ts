@@ -1,6 +1,6 @@
 // The overview of Settings → Sales Tax (GET /admin/sales-tax/settings).
 import type { MedusaRequest } from "@medusajs/framework/http"
-import type { HealthResponse, PingResponse } from "../service/contract"
+import type { HealthResponse, PingResponse } from "../../packages/contract/src/index"
 import { SalesTaxError } from "../service/client"
 import { redactOptions, getPluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"

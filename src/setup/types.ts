@@ -1,5 +1,5 @@
 // What the setup checks read (Query's rows) and what they answer.
-import type { Address } from "../service/contract"
+import type { Address } from "../../packages/contract/src/index"
 import type { LocationAddressLike } from "../service/origins/origins"
 
 export interface SetupRegion {

@@ -2,7 +2,7 @@
 // admin's search here, returned it. Cached per (base URL, connection, TIC), concurrent lookups share
 // one call, failures are not cached; the checkout client's short timeout, since an admin waits.
 import { LRUCache } from "lru-cache"
-import type { TicResult } from "../service/contract"
+import type { TicResult } from "../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxClient } from "../service/client"
 import { getCheckoutClient } from "../service/client-factory"
 import type { MedusaContainer } from "@medusajs/framework/types"

@@ -3,7 +3,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { TicSearchRequest } from "../service/contract"
+import { TicSearchRequest } from "../../packages/contract/src/index"
 import type { AdminTicSearchResponse } from "./targets"
 import { getPluginOptions } from "../options"
 import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"

@@ -10,7 +10,7 @@ import { bodyOf, handle, notFound } from "../http/answers"
 import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
-import type { TicSearchResponse } from "../service/contract"
+import type { TicSearchResponse } from "../../packages/contract/src/index"
 import type { TicTargetType as ModelTarget } from "../service/tics/product-tics"
 
 export type TicTargetType = "product" | "product-type" | "product-category"

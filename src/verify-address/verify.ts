@@ -5,7 +5,7 @@ import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/htt
 import { z } from "zod"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import { issuesToErrors, type ErrorDetail } from "../service/contract"
+import { issuesToErrors, type ErrorDetail } from "../../packages/contract/src/index"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { askVerdict } from "../service/address/destination"

@@ -15,7 +15,7 @@ import { ADDRESSES, Checkout, cents, createShopper, storeHeaders, type SeededSto
 import { adminAuth, adminOrder, editOrder, filingStore, waitForFiling } from "../../filing-helpers/medusa"
 import { netFiled, total } from "../../filing-helpers/lifecycle"
 import { useOptions, type Boot } from "../../filing-helpers/kit"
-import { roundCents } from "../../../src/money"
+import { roundCents } from "../../../packages/contract/src/money"
 import { getPluginOptions } from "../../../src/options"
 import { SHOPPER_CERTIFICATE_CAP } from "../../../src/checkout/exemptions/certificate-rules"
 import { TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT } from "../../../src/constants"

@@ -10,7 +10,7 @@
 import type { FilingBoot } from "../../filing-helpers/kit"
 import { Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
-import { dec, roundCents } from "../../../src/money"
+import { dec, roundCents } from "../../../packages/contract/src/money"
 import { ADDRESSES, placeOrder, type SeededStore } from "../../helpers"
 import {
   adminOrder,

@@ -2,7 +2,7 @@
 // route's schema, then POSTed; the server's located errors are shown under their fields the same way.
 import { Button, Checkbox, Drawer, Label, toast } from "@medusajs/ui"
 import { useState } from "react"
-import { US_STATES } from "../../service/contract"
+import { US_STATES } from "../../../packages/contract/src/index"
 import { needsIdNumber } from "../../checkout/exemptions/certificate-rules"
 import { emptyForm, FIELDS, toBody, validate, type FormState, type StateRow, type TextField } from "../lib/certificate-form"
 import { errorMessage, post } from "../lib/api"

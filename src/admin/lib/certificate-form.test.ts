@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../../packages/contract/src/index"
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { emptyForm, humanize, toBody, validate, type FormState } from "./certificate-form"
 

@@ -1,6 +1,6 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
 // field messages (from the admin route's own schema). Pure, tested beside it.
-import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../service/contract"
+import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../../packages/contract/src/index"
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
 import type { Options } from "../components/ui"

@@ -1,5 +1,5 @@
 /** Certificate content rules and statuses (issue 27), and the shopper cap's count. */
-import { EXEMPTION_REASONS } from "../../service/contract"
+import { EXEMPTION_REASONS } from "../../../packages/contract/src/index"
 import { certificateStatus, missingIdNumbers, needsIdNumber, REASONS_WITHOUT_ID_NUMBER } from "./certificate-rules"
 import { shopperCertificateCount } from "../../certificates/shopper"
 import type { CertificateStanding } from "./exemptions"

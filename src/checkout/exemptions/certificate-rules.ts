@@ -1,6 +1,6 @@
 // Rules on an exemption certificate's content that the service's request schema does not state,
 // shared by the admin and store routes' validation and the admin widget's form. Pure.
-import type { EXEMPTION_REASONS } from "../../service/contract"
+import type { EXEMPTION_REASONS } from "../../../packages/contract/src/index"
 import type { CertificateStanding } from "../../service/exemptions/certificate-claims"
 import type { externalCertificatesMode } from "../../options"
 

@@ -13,7 +13,7 @@ import { forgetCertificates, type CertificateReviews } from "../../service/exemp
 import { salesTaxRuntime } from "../../runtime"
 import { MemoryStore } from "../quote/result-cache"
 import type { SalesTaxClient } from "../../service/client"
-import type { CertificateRecord } from "../../service/contract"
+import type { CertificateRecord } from "../../../packages/contract/src/index"
 
 const cert = (certificateId: string, states: string[], createdDate: string, disabledAt: string | null = null, approved = true) => ({
   certificateId,

@@ -1,4 +1,4 @@
-import type { CertificateRecord } from "../../service/contract"
+import type { CertificateRecord } from "../../../packages/contract/src/index"
 import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
 import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
 import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"

@@ -8,7 +8,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
 import { StepResponse, type StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { graph } from "../../query"
-import { amountNumber } from "../../money"
+import { amountNumber } from "../../money/amount"
 import { runtimeOf, runtimeSlot } from "../../runtime"
 
 export const CART_CHANGED_ERROR_CODE = "sales_tax_cart_changed"

@@ -1,4 +1,4 @@
-import type { Address } from "../../service/contract"
+import type { Address } from "../../../packages/contract/src/index"
 import { belowMinimumRefusal, destinationRefusal, refusalOf } from "./destination-guard"
 
 let n = 0

@@ -1,5 +1,5 @@
 import BigNumber from "bignumber.js"
-import { dec, type DecLike } from "../../money"
+import { dec, type DecLike } from "../../../packages/contract/src/money"
 import { memoSet, runtimeSlot } from "../../runtime"
 
 /**

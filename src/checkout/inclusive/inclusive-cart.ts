@@ -1,6 +1,6 @@
 import type BigNumber from "bignumber.js"
-import type { CartIn } from "../../service/contract"
-import { dec } from "../../money"
+import type { CartIn } from "../../../packages/contract/src/index"
+import { dec } from "../../../packages/contract/src/money"
 import { itemFigures, netUnitPrice, shippingFigures } from "../../service/cart/build-service-cart"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"

@@ -1,5 +1,5 @@
 import BigNumber from "bignumber.js"
-import type { CartIn } from "../../service/contract"
+import type { CartIn } from "../../../packages/contract/src/index"
 import { InMemoryRateMemory, type KnownRate, type RateMemory } from "../../service/last-known-rates"
 import { hintedNet } from "./inclusive"
 import { InclusiveHints } from "./inclusive-hints"

@@ -4,8 +4,8 @@
  */
 import type BigNumber from "bignumber.js"
 import { LRUCache } from "lru-cache"
-import type { CartIn } from "../../service/contract"
-import { dec } from "../../money"
+import type { CartIn } from "../../../packages/contract/src/index"
+import { dec } from "../../../packages/contract/src/money"
 import { LAST_KNOWN_MAX_AGE_MS, zipKey, type RateMemory } from "../../service/last-known-rates"
 import { hintedNet, narrowKnown, type InclusiveLine } from "./inclusive"
 

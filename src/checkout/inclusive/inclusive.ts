@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
 import { MathBN } from "@medusajs/framework/utils"
-import { dec, type DecLike } from "../../money"
+import { dec, type DecLike } from "../../../packages/contract/src/money"
 import { closestCandidate, closestDouble, roundHalfUpCents as toCents } from "./back-solve"
 
 /**

@@ -1,5 +1,5 @@
 /** Exemption at checkout: a verified customer's certificate for the destination's state, applied to the quote. */
-import type { Address, CertificateRecord } from "../../service/contract"
+import type { Address, CertificateRecord } from "../../../packages/contract/src/index"
 import { isSalesTaxError, refusesCertificate } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { activeCertificates, invalidateCustomerCertificates, pickExemption } from "../exemptions/exemptions"

@@ -4,7 +4,7 @@
  */
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { Address } from "../../service/contract"
+import type { Address } from "../../../packages/contract/src/index"
 import { isKeyRefused, isSalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"

@@ -1,6 +1,6 @@
 /** The outage path's pure parts: fallback coverage, the outage flag, the checkout exemption. */
 import fc from "fast-check"
-import { US_STATES } from "../../service/contract"
+import { US_STATES } from "../../../packages/contract/src/index"
 import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer } from "./fallback"
 import { isDegraded } from "./health"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"

@@ -1,6 +1,6 @@
 /** The outage path's helpers: the boot warning naming the states "fallback" has nothing for, and a line's fallback rates. */
 import type { PluginOptions } from "../../options"
-import { US_STATES } from "../../service/contract"
+import { US_STATES } from "../../../packages/contract/src/index"
 import type { RegionStates } from "../../medusa/tax-rate-service"
 import type { QuoteLogger } from "./quote-types"
 

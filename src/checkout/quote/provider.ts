@@ -9,7 +9,7 @@ import type {
   ShippingTaxCalculationLine,
   TaxCalculationContext,
 } from "@medusajs/framework/types"
-import type { Address, CalculateCartsRequest, CartIn, CertificateRecord } from "../../service/contract"
+import type { Address, CalculateCartsRequest, CartIn, CertificateRecord } from "../../../packages/contract/src/index"
 import type { SalesTaxClient } from "../../service/client"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"

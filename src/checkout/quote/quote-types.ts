@@ -1,6 +1,6 @@
 /** The shapes the quote pipeline passes between its stages (provider.ts is their face to Medusa). */
 import type { ItemTaxLineDTO, Logger, ShippingTaxLineDTO } from "@medusajs/framework/types"
-import type { Address, CartIn } from "../../service/contract"
+import type { Address, CartIn } from "../../../packages/contract/src/index"
 import type { SalesTaxClient } from "../../service/client"
 import type { CircuitBreaker } from "./circuit-breaker"
 

@@ -1,6 +1,6 @@
 /** After a live, non-exempt quote: the effective rate per ZIP and TIC, remembered for the outage path (best effort, never awaited). */
-import type { Address, CartIn } from "../../service/contract"
-import { dec } from "../../money"
+import type { Address, CartIn } from "../../../packages/contract/src/index"
+import { dec } from "../../../packages/contract/src/money"
 import {
   InMemoryRateMemory,
   lineRateToRemember,

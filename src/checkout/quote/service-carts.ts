@@ -1,5 +1,5 @@
 /** Snapshot → service carts (one per origin), the quote of the service's answer, and the origins it refused. */
-import type { Address, CalculateCartsResponse, CartOut } from "../../service/contract"
+import type { Address, CalculateCartsResponse, CartOut } from "../../../packages/contract/src/index"
 import { isSalesTaxError, type SalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { buildServiceCart } from "../../service/cart/build-service-cart"

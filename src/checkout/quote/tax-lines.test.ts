@@ -17,7 +17,7 @@ import {
   TAX_LINE_NAME,
   TAX_LINE_NAME_EXEMPT,
 } from "../../constants"
-import { dec } from "../../money"
+import { dec } from "../../../packages/contract/src/money"
 import { itemFigures, itemTaxable, shippingFigures } from "../../service/cart/build-service-cart"
 import { solvedRate } from "../inclusive/back-solve"
 import { backSolveInclusiveRate } from "../inclusive/inclusive"

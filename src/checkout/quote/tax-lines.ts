@@ -1,7 +1,7 @@
 /** The tax lines of a service answer: each line's rate is the one whose Medusa tax on it is the service's amount, to the cent. */
 import type { ItemTaxCalculationLine, ItemTaxLineDTO, ShippingTaxCalculationLine, ShippingTaxLineDTO } from "@medusajs/framework/types"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE, TAX_LINE_CODE_EXEMPT, TAX_LINE_NAME, TAX_LINE_NAME_EXEMPT } from "../../constants"
-import { dec } from "../../money"
+import { dec } from "../../../packages/contract/src/money"
 import { itemFigures, itemTaxable, shippingFigures } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
 import { solvedRate } from "../inclusive/back-solve"

@@ -1,5 +1,5 @@
 /** Pure: months (UTC) and amounts (integer cents) of reconciliation. */
-import { Dec, dec, type DecLike } from "../../money"
+import { Dec, dec, type DecLike } from "../../../packages/contract/src/money"
 
 export const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/
 

@@ -1,6 +1,6 @@
 /** Reconciliation, pure (integer cents, no I/O): per month, what Medusa charged and refunded to customers against what the
  * filing records filed and refunded at the service. Medusa reads: ./medusa.ts. */
-import { Dec, dec } from "../../money"
+import { Dec, dec } from "../../../packages/contract/src/money"
 import { money, monthOf, sumCents } from "./amounts"
 import { attentionLines, attentionOf } from "./attention"
 import { groupBy } from "../order-rows"

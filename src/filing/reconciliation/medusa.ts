@@ -1,7 +1,8 @@
 /** Reconciliation, Medusa side: a month's orders (tax per line as charged, returns, claims, exchanges) and their filing records
  * for ./compute.ts; the fix of one order through the filing handlers. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { amountString, dec } from "../../money"
+import { dec } from "../../../packages/contract/src/money"
+import { amountString } from "../../money/amount"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { filingStore } from "../processor-factory"
 import { chargedTotal } from "../decisions"

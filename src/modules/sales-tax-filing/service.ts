@@ -1,6 +1,6 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
-import { amountNumber } from "../../money"
+import { amountNumber } from "../../money/amount"
 import { pruneInBatches } from "../../service/call-log"
 import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"

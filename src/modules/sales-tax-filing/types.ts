@@ -1,5 +1,5 @@
 import type { InferTypeOf } from "@medusajs/framework/types"
-import type { Address } from "../../service/contract"
+import type { Address } from "../../../packages/contract/src/index"
 import type { FilingRecord } from "./models/filing-record"
 import type { FilingRefund } from "./models/filing-refund"
 import type { COMPLETION_MODES, FILING_KINDS, FILING_STATES, REFUND_SOURCES, REFUND_STATES } from "./states"

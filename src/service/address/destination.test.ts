@@ -1,5 +1,5 @@
 import { SalesTaxError } from "../client"
-import type { Address } from "../contract"
+import type { Address } from "../../../packages/contract/src/index"
 import { askVerdict, isUsd, quoteDestination, stampDestination, type VerifyDeps } from "./destination"
 import { recordedData } from "../../medusa/tax-line-record"
 

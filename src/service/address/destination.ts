@@ -2,7 +2,7 @@
 // disagrees with its ZIP, what verify-address answers (cached per address). The shopper's address is not
 // rewritten: the resolved destination is quoted and filed.
 import { isSalesTaxError, type SalesTaxClient, type SalesTaxError } from "../client"
-import type { Address, ErrorDetail } from "../contract"
+import type { Address, ErrorDetail } from "../../../packages/contract/src/index"
 import { serviceAddress, type MedusaAddressLike } from "../cart/build-service-cart"
 import {
   ADDRESS_UNRESOLVED_CODE,
@@ -13,7 +13,7 @@ import {
   zipText,
   type ResolvedDestination,
 } from "./us-address"
-import { US_STATES } from "../contract"
+import { US_STATES } from "../../../packages/contract/src/index"
 import type { PluginOptions } from "../../options"
 import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-address-limits"
 import { withDeadline } from "../deadline"

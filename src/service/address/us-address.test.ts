@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import * as zipcodes from "zipcodes"
-import { US_STATE_NAMES, US_STATES, US_TERRITORIES } from "../contract"
+import { US_STATE_NAMES, US_STATES, US_TERRITORIES } from "../../../packages/contract/src/index"
 import {
   normalizeUsState,
   normalizeUsZip,

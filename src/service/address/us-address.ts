@@ -1,7 +1,7 @@
 // US states and ZIPs as shoppers type them ("Texas", "N.Y.", "US-TX", "78701 1234") → the service's
 // two-letter state and NNNNN[-NNNN]. Every reader of a US address goes through here, so one address
 // reads the same everywhere.
-import { US_STATES, US_STATE_NAMES, US_TERRITORIES, type Address } from "../contract"
+import { US_STATES, US_STATE_NAMES, US_TERRITORIES, type Address } from "../../../packages/contract/src/index"
 import { runtimeSlot } from "../../runtime"
 
 /** US territories with ZIP codes, by name (the service taxes none of them: US_TERRITORIES). */

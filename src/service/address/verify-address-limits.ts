@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto"
 import { LRUCache } from "lru-cache"
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
-import type { Address, ErrorDetail } from "../contract"
+import type { Address, ErrorDetail } from "../../../packages/contract/src/index"
 import { runtimeSlot } from "../../runtime"
 
 export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { createHash } from "node:crypto"
-import { CalculateCartsRequest, CartIn } from "../contract"
+import { CalculateCartsRequest, CartIn } from "../../../packages/contract/src/index"
 import BigNumber from "bignumber.js"
 import {
   buildServiceCart,

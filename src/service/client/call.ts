@@ -1,6 +1,6 @@
 // The one generic call of the client: validation, then attempts per the policy within the time budget.
 import type { AxiosInstance } from "axios"
-import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../contract"
+import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
 import { buildPath } from "./path"

@@ -5,7 +5,13 @@
  */
 import util from "node:util"
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
-import type { Address, CalculateCartsRequest, CreateCertificateRequest, CreateOrderRequest, OperationId } from "../contract"
+import type {
+  Address,
+  CalculateCartsRequest,
+  CreateCertificateRequest,
+  CreateOrderRequest,
+  OperationId,
+} from "../../../packages/contract/src/index"
 import { SalesTaxClient, type AttemptInfo, type SalesTaxClientOptions } from "./index"
 import { failure } from "./__tests__/failure"
 

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import type { CreateOrderRequest, OrderRecord } from "../contract"
+import type { CreateOrderRequest, OrderRecord } from "../../../packages/contract/src/index"
 import { diffCartToOrder, diffCreateOrder, diffLines } from "./compare"
 
 const addr = { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }

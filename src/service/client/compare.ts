@@ -1,5 +1,5 @@
-import { dec } from "../../money"
-import type { CartOut, CreateOrderRequest, ErrorDetail, OrderRecord } from "../contract"
+import { dec } from "../../../packages/contract/src/money"
+import type { CartOut, CreateOrderRequest, ErrorDetail, OrderRecord } from "../../../packages/contract/src/index"
 
 // Pure comparisons behind "already created": an existing order against what the request asked for
 // (an empty list: it is the order this request would have created).

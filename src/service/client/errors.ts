@@ -1,4 +1,4 @@
-import type { ErrorDetail, OperationId } from "../contract"
+import type { ErrorDetail, OperationId } from "../../../packages/contract/src/index"
 
 export type SalesTaxErrorCode = "http" | "timeout" | "network" | "validation" | "response_validation"
 

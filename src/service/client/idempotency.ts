@@ -1,5 +1,5 @@
 // Creation calls repeated safely: "orderId exists" recognised, a differing existing order a conflict.
-import type { ErrorDetail, OperationId } from "../contract"
+import type { ErrorDetail, OperationId } from "../../../packages/contract/src/index"
 import { SalesTaxError } from "./errors"
 
 /** The service's answer to a duplicate orderId on creation: a 400 that names the orderId. */

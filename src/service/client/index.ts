@@ -20,7 +20,7 @@ import {
   type TicResult,
   type TicSearchResponse,
   type UpdateOrderRequest,
-} from "../contract"
+} from "../../../packages/contract/src/index"
 import { SalesTaxError, makeRedactor } from "./errors"
 import { resolvePolicy, type RetryPolicy } from "./retry"
 import { diffCartToOrder, diffCreateOrder } from "./compare"

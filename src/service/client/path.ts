@@ -1,4 +1,4 @@
-import type { ErrorDetail } from "../contract"
+import type { ErrorDetail } from "../../../packages/contract/src/index"
 
 /** The service path with its parameters as encoded segments; empty, `.` and `..` (dropped or resolved by URL parsers) refused. */
 export function buildPath(

@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { OPERATION_IDS } from "../contract"
+import { OPERATION_IDS } from "../../../packages/contract/src/index"
 import { backoffDelay, isRetryable, nextDelay, parseRetryAfter, resolvePolicy, RETRYABLE_STATUSES } from "./retry"
 
 describe("backoffDelay", () => {

@@ -1,4 +1,4 @@
-import type { OperationId } from "../contract"
+import type { OperationId } from "../../../packages/contract/src/index"
 
 /** How many times and for how long a call is retried. */
 export interface RetryPolicy {

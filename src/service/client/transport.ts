@@ -1,7 +1,7 @@
 // One HTTP attempt and the reading of its answer; nothing here retries, keeps or returns the key.
 import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import type { z } from "zod"
-import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../contract"
+import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../../../packages/contract/src/index"
 import { SalesTaxError } from "./errors"
 import type { FailureKind } from "./retry"
 

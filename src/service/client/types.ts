@@ -1,5 +1,5 @@
 import type { z } from "zod"
-import type { ListCertificatesQuery, OPERATIONS, OperationId } from "../contract"
+import type { ListCertificatesQuery, OPERATIONS, OperationId } from "../../../packages/contract/src/index"
 import type { SalesTaxErrorCode } from "./errors"
 import type { RetryPolicy } from "./retry"
 

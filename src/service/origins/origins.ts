@@ -2,7 +2,7 @@
 // refused by the service, else the `origin` option. One service cart (and order) per origin group, all in
 // ONE `POST carts`; the first group by key keeps the Medusa id, the others get "~" + a short hash.
 import { z } from "zod"
-import type { Address } from "../contract"
+import type { Address } from "../../../packages/contract/src/index"
 import { normalizeUsState, normalizeUsZip, serviceLines, zipText } from "../address/us-address"
 import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 import { sha256Hex } from "../cart/build-service-cart"

@@ -8,7 +8,7 @@
 import { searchTics } from "../packages/sandbox/src/tic"
 import { productEvidence } from "../src/tics/classify/evidence"
 import { combineEvidence, type SearchHit } from "../src/tics/classify/combine"
-import { HITS } from "../src/tics/classify/search"
+import { HITS } from "../src/tics/classify/combine"
 import { LISTINGS, type LabelledListing } from "./classify-listings"
 
 const ACCEPT_ALL = 0.7

@@ -11,7 +11,18 @@ import { refreshPaymentCollectionForCartWorkflow } from "@medusajs/medusa/core-f
 import { graph } from "../query"
 import { amountNumber } from "../money/amount"
 import { setSwitch, switchOn } from "./switches"
-import { canonical } from "./update-tax-lines"
+
+/** Pure: a JSON value with its objects' keys sorted (a jsonb column gives them back in its own order). */
+export function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical)
+  if (!v || typeof v !== "object") return v
+  const o = v as Record<string, unknown>
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, canonical(o[k])]),
+  )
+}
 
 export interface LockingLike {
   execute<T>(keys: string | string[], job: () => Promise<T>, args?: { timeout?: number; expire?: number }): Promise<T>

@@ -25,7 +25,7 @@ import {
   type TaxedItem,
   type TaxedShipping,
 } from "./taxed-entity"
-import type { WrittenTaxLine } from "./cart-restore"
+import { canonical, type WrittenTaxLine } from "./cart-restore"
 import { installedSource, sameStrings, stringArrayLiteral } from "./installed"
 import { amountNumber } from "../money/amount"
 import { setSwitch, switchOn } from "./switches"
@@ -177,17 +177,6 @@ interface InPlace<K extends Owner> {
   update: (TaxLineWrite & Record<K, string> & { id: string })[]
 }
 
-/** Pure: a JSON value with its objects' keys sorted (a jsonb column gives them back in its own order). */
-export function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical)
-  if (!v || typeof v !== "object") return v
-  const o = v as Record<string, unknown>
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, canonical(o[k])]),
-  )
-}
 const sameLine = (was: WrittenTaxLine, is: TaxLineWrite): boolean =>
   (["description", "tax_rate_id", "code", "provider_id"] as const).every((k) => (was[k] ?? null) === (is[k] ?? null)) &&
   amountNumber(was.rate) === amountNumber(is.rate) &&

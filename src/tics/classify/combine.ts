@@ -2,7 +2,9 @@
 // most voted wins, the next two are alternatives. Confidence (0-1): the evidence's agreement on it
 // times its margin over the first runner-up of another kind.
 import type { Evidence } from "./evidence"
-import { HITS } from "./search"
+
+/** Hits asked per search (the suggestion and two alternatives). */
+export const HITS = 3
 
 export interface SearchHit {
   ticId: number

@@ -16,7 +16,8 @@ import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
-import { HITS, queryCache, SEARCH_CEILING, runSearches, type QueryCache } from "./search"
+import { queryCache, SEARCH_CEILING, runSearches, type QueryCache } from "./search"
+import { HITS } from "./combine"
 
 /** The products on the default TIC, oldest first. */
 export async function unclassifiedIds(scope: QueryScope, defaultTic: number): Promise<{ ids: string[]; truncated: boolean }> {

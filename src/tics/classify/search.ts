@@ -2,13 +2,11 @@
 // time), at most `ceiling` paid searches; the rest wait for a later run. A failure is not cached.
 import { LRUCache } from "lru-cache"
 import pLimit from "p-limit"
-import type { SearchHit } from "./combine"
+import { HITS, type SearchHit } from "./combine"
 
 /** Paid searches per run (a page of the list, or one "accept all"). */
 export const SEARCH_CEILING = 100
 const CONCURRENCY = 4
-/** Hits asked per search (the suggestion and two alternatives). */
-export const HITS = 3
 
 export type QueryCache = LRUCache<string, SearchHit[]>
 export const queryCache = (max = 5000): QueryCache => new LRUCache({ max })

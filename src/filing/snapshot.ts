@@ -283,6 +283,6 @@ export function completionInstant(order: Pick<OrderRow, "payment_collections" | 
       : mode === "fulfilled"
         ? (order.fulfillments ?? []).map((f) => f.created_at)
         : []
-  const times = at.flatMap((x) => (x ? [new Date(x).getTime()] : []))
+  const times = at.map((x) => (x ? new Date(x).getTime() : NaN)).filter(Number.isFinite)
   return times.length ? new Date(Math.min(...times)) : null
 }

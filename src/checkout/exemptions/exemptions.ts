@@ -135,7 +135,12 @@ export async function activeCertificates(
       }
       return list
     })
-    const { list: out, ok } = await withApproval(customerId, got, opts.reviews, externalCertificatesMode(options))
+    const { list: out, ok } = await withApproval(
+      customerId,
+      got,
+      opts.reviews ?? registeredCertificateReviews(),
+      externalCertificatesMode(options),
+    )
     if (ok) await store.set(key, out, options.cacheTtlSeconds)
     return out
   })

@@ -28,7 +28,7 @@ import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from ".
 import { appContainer, linesOwner } from "../../medusa/tax-line-context-fallback"
 import { recordedData } from "../../medusa/tax-line-record"
 
-export type { TaxLineContext, TaxLineContextHandler, TaxLineHookInput, TaxedEntity } from "../../medusa/taxed-entity"
+export * from "../../medusa/taxed-entity"
 
 /** A line's snapshot fields of its price and discounts (all, and the tax-inclusive ones), and its stock location. */
 function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly Adjustment[] | null }, location: string | undefined) {

@@ -183,7 +183,7 @@ export class SalesTaxModuleService
   }
 
   /** A certificate staff created for a customer: approved. */
-  async recordCertificateOrigin(o: { certificateId: string; customerId: string; actorId: string | null }): Promise<void> {
+  async recordStaffCertificate(o: { certificateId: string; customerId: string; actorId: string | null }): Promise<void> {
     await this.#staffRow(o.certificateId, o.customerId, { actor_id: o.actorId })
   }
 

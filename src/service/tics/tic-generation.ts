@@ -1,5 +1,5 @@
 // A counter of TIC assignment changes: the salesTax module bumps it on every write, and caches of TICs
-// (src/tics/product-tic-cache.ts) drop what they read under an older count. In the runtime: the module
+// (src/service/tics/product-tic-cache.ts) drop what they read under an older count. In the runtime: the module
 // and the hooks may be different module instances.
 import { salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 

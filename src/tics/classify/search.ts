@@ -2,7 +2,7 @@
 // time), at most `ceiling` paid searches; the rest wait for a later run. A failure is not cached.
 import { LRUCache } from "lru-cache"
 import pLimit from "p-limit"
-import { HITS, type SearchHit } from "./combine"
+import type { SearchHit } from "./combine"
 
 /** Paid searches per run (a page of the list, or one "accept all"). */
 export const SEARCH_CEILING = 100

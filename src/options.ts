@@ -5,11 +5,11 @@ import { runtimeSlot, type ScopeLike } from "./runtime"
 
 /** How a state measures its nexus period (UTC windows: src/nexus/periods.ts). */
 export const PERIOD_KINDS = [
-  "previous_or_current_year",
-  "previous_year",
-  "trailing_12_months",
-  "four_quarters",
-  "twelve_months_to_sept_30",
+  "previous_or_current_year", // the previous or the current calendar year (either one crossing counts)
+  "previous_year", // the previous calendar year only
+  "trailing_12_months", // the twelve months up to today
+  "four_quarters", // the four completed calendar quarters before the current one
+  "twelve_months_to_sept_30", // the twelve months ending on the last September 30 (Connecticut)
 ] as const
 export type PeriodKind = (typeof PERIOD_KINDS)[number]
 
@@ -108,7 +108,10 @@ export const PluginOptionsSchema = z
     verifyAddressRateLimit: wholeNumber("verifyAddressRateLimit", 1, undefined, " of requests a minute").default(20),
     /** The same without a `cart_id`: one budget for ALL such requests (per instance); default `verifyAddressRateLimit`. */
     verifyAddressAnonymousRateLimit: wholeNumber("verifyAddressAnonymousRateLimit", 1, undefined, " of requests a minute").optional(),
-    /** Proxy hops to trust for the rate limits' client address: false = the TCP peer (Medusa's `req.ip` always trusts one hop). */
+    /**
+     * Proxy hops to trust for the rate limits' client address: false = the TCP peer, X-Forwarded-For ignored; n = the address
+     * the n-th proxy from Medusa saw (Medusa's `req.ip` always trusts one hop).
+     */
     trustProxy: z
       .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {
         error: "trustProxy must be false or a whole number of proxy hops (0-16)",
@@ -230,6 +233,7 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   return undefined
 }
 
+// per runtime, not module-level: Medusa loads this file as several module instances
 const resolvedCache = runtimeSlot("options", () => new WeakMap<object, PluginOptions>())
 
 /** Plugin options from the app's `configModule` (resolved and validated once per config). */

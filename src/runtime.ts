@@ -1,7 +1,7 @@
 // The plugin's process state, in one object. Medusa loads the plugin's parts as separate module
 // instances, so module-level state would not be shared: the runtime is registered in the salesTax
 // module's container and held on `globalThis` (under a registered symbol) for code without it.
-// Each feature keeps its state in a slot of its own (`runtimeSlot`).
+// Each feature keeps its state in a slot of its own (`runtimeSlot`), so this file imports nothing from the wings.
 /** The key of the runtime in the salesTax module's container (and the module service's `runtime`). */
 export const SALES_TAX_RUNTIME = "salesTaxRuntime"
 

@@ -70,7 +70,8 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
 
 /**
  * POST /admin/sales-tax/certificates/:certId/review[?connection_id=]: approved, a certificate exempts from the next
- * cart refresh; rejected, it is disabled at the service too and the customer sees the reason. A disabled one cannot be approved.
+ * cart refresh; rejected, it is disabled at the service too (it can never exempt) and the customer sees the reason. A
+ * disabled one cannot be approved.
  */
 export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.certId!

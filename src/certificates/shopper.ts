@@ -259,7 +259,10 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   res.status(201).json({ certificate: withStanding(certificate, standing) })
 }
 
-/** DELETE /store/sales-tax/certificates/:certId: withdraws (disables) one of their own; another's answers 404 as an unknown one. */
+/**
+ * DELETE /store/sales-tax/certificates/:certId: withdraws (disables) one of their own; another's answers 404 as an unknown one
+ * (nothing tells a stranger it exists). A sale already filed under it stays filed as charged.
+ */
 export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const customerId = await shopperOf(req, res)
   if (!customerId) return

@@ -74,6 +74,7 @@ export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orde
  * with (its own record only, no refunds); else, after the cutoff, `refunds` (per record, each changed line's whole remaining
  * quantity) and `supplement` (the changed and added lines as Medusa charges them now, net of the customer's refunds). */
 export interface EditPlan {
+  /** false: what is filed already equals what Medusa charges after the edit */
   changed: boolean
   blocked: boolean
   refileLines: FilingLine[] | null

@@ -44,8 +44,9 @@ export function quotedDestination(taxLines: ({ data?: Record<string, unknown> | 
   return null
 }
 
-/** `province`: the code, else the name, as typed; `charged`: some line carries a tax line (even at 0); `ruled`: the
- * destination rule's answer when nothing was quoted (left out: the rule without the service). */
+/** `province`: the code, else the name, as typed; `quoted`: the destination recorded on the order's tax lines (null: none);
+ * `charged`: some line carries a tax line (even at 0); `ruled`: the destination rule's answer when nothing was quoted
+ * (left out: the rule without the service). */
 export interface DestinationFacts {
   countryCode: string | null | undefined
   province: string | null | undefined

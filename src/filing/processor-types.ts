@@ -23,7 +23,7 @@ export type FilingClient = Pick<
 
 export interface FilingProcessorDeps {
   store: FilingStore
-  /** the default connection's client; `clientFor`: a record's `snapshot.connectionId`'s */
+  /** the default connection's client; `clientFor`: a record's `snapshot.connectionId`'s (absent: `client`) */
   client: FilingClient
   clientFor?: (connectionId: string) => FilingClient
   /** runs fn with exclusive access to key (Medusa's Locking Module in the app) */

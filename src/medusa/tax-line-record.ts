@@ -26,7 +26,10 @@ function keyJson(memo: Map<string, string>, k: string): string {
   return j
 }
 
-/** Pure: `data` as a `rate_id` (JSON, nulls left out), undefined when none or too long; `written`: one answer's values' JSON. */
+/**
+ * Pure: `data` as a `rate_id` (JSON, nulls left out), undefined when none or too long; `written`: one answer's values' JSON,
+ * so it lives for one set of lines, never across changes to them (it would write stale records).
+ */
 export function recordRateId(data: Data | null | undefined, written?: Map<unknown, string>): string | undefined {
   if (!data) return undefined
   const keys = keyJsons()

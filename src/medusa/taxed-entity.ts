@@ -17,7 +17,7 @@ export interface TaxedItem {
   is_tax_inclusive?: boolean | null
   is_giftcard?: boolean | null
   adjustments?: readonly Adjustment[] | null
-  /** an order line's order_item (`items.detail.quantity` in ORDER_FIELDS) */
+  /** an order line's order_item (`items.detail.quantity` in tax-line-context-handler.ts's ORDER_FIELDS) */
   detail?: { quantity?: unknown } | null
   tax_lines?: { data?: Record<string, unknown> | null; code?: string | null }[] | null
 }

@@ -166,7 +166,7 @@ export async function startTicImport(container: MedusaContainer, changes: readon
     .applyTicChanges(rows, (done) => void (mine.done = done))
     .then(
       (moved) => {
-        // after the commit, not only inside the transaction
+        // the checkout's cached product TICs are read again (after the commit, not only inside the transaction)
         ticAssignmentsChanged(runtimeOf(container))
         mine.changed = changedSincePlan(changes, moved)
         mine.done = mine.total

@@ -162,7 +162,10 @@ export const ManualRefunds = (props: { life: LifecycleView; crediting: string | 
   </Block>
 )
 
-/** A needs_attention filing's reason and fix: the service quotes the order's lines for the state and ZIP given, and that tax is filed. */
+/**
+ * A needs_attention filing's reason and fix: the service quotes the order's lines for the state and ZIP given, and that tax is filed.
+ * None was collected from the shopper: the merchant owes what is filed.
+ */
 export function AttentionFix({ f, path, onDone }: { f: FilingView; path: string; onDone: () => Promise<void> }) {
   const [to, setTo] = useState({ state: f.snapshot?.destination?.state ?? "", zip: f.snapshot?.destination?.zip ?? "" })
   const { busy, errors, submit } = useSubmit()

@@ -54,7 +54,10 @@ export interface NamedOrder {
   items?: { id: string; product_title?: string | null; title?: string | null }[] | null
 }
 
-/** A filed line's name in the merchant's words: "Shipping", the product's title (else the item's), the id of a line the order no longer has. */
+/**
+ * A filed line's name in the merchant's words: "Shipping", the product's title (else the item's), the id of a line the order
+ * no longer has.
+ */
 export function lineName(order: NamedOrder, itemId: string): string {
   if (itemId.startsWith("shipping:")) return "Shipping"
   const it = (order.items ?? []).find((i) => i.id === itemId)

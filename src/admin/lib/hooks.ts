@@ -25,7 +25,10 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
 /** GETs an admin route's JSON as `useLoad` does, again whenever the path changes. */
 export const useApi = <T>(path: string) => useLoad(() => api<T>(path), [path])
 
-/** `run(key, fn)`: `busy` is `key` while `fn` runs; a failure's message is `error` until the next run, and goes to `onError` (a toast by default). */
+/**
+ * `run(key, fn)`: `busy` is `key` while `fn` runs; a failure's message is `error` until the next run, and goes to `onError`
+ * (a toast by default).
+ */
 export function useBusy<K extends string = string>(onError: ((message: string) => void) | null = toastError) {
   const [busy, setBusy] = useState<K | null>(null)
   const [error, setError] = useState<string | null>(null)

@@ -49,7 +49,10 @@ export function mayExempt(
   return (!!standing || !reserved) && certificateStatus({ disabledAt: null }, standing, external) === "active"
 }
 
-/** The list with `approved` from the review store: all without one; none if it fails (never exempt on an unknown review; not cached). */
+/**
+ * The list with `approved` from the review store. None registered: all approved (no certificate can have been submitted
+ * through this store). It failing: none approved (never exempt on an unknown review) and `ok` false (not cached).
+ */
 export async function withApproval(
   customerId: string,
   list: CertificateRecord[],

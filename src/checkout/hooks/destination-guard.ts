@@ -78,6 +78,7 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
       filters: { country_code: "us" },
     })
     const top = regions.find((r) => !r.parent_id)
+    // no US tax region: Medusa computes no tax for the cart at all; not the plugin's
     return !!top && String(top.provider_id ?? "").startsWith(`tp_${SALES_TAX_PROVIDER_IDENTIFIER}`)
   } catch {
     // the Tax Module is not queryable: assume the plugin's (it is installed for this)

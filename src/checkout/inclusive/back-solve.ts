@@ -4,8 +4,9 @@ import { memoSet, runtimeSlot } from "../../runtime"
 
 /**
  * Rate back-solving: the service answers a tax AMOUNT per line; Medusa takes a RATE and computes `taxable × rate / 100`
- * unrounded. The cart module keeps rates in a PostgreSQL `real` (float4), read back as the shortest round-tripping
- * decimal: the rate is chosen among the float4 values around the quotient, written as that decimal.
+ * unrounded, so we return the rate whose product rounds to the service's amount. The cart module keeps rates in a
+ * PostgreSQL `real` (float4), read back as the shortest round-tripping decimal: the rate is chosen among the float4 values
+ * around the quotient, written as that decimal, so what Medusa reads back is exactly what we return.
  */
 
 const f32buf = new DataView(new ArrayBuffer(4))
@@ -19,8 +20,8 @@ export function float32Shortest(x: number): string {
   const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
   f32buf.setFloat32(0, f)
   if (f >= 1 && f < 4194304 && (f32buf.getUint32(0) & 0x7fffff) !== 0) {
-    // Bisection is sound here: for f in [1, 2^22), not a power of two, no decimal of ≤ 9 digits sits within a double
-    // ulp of a float4 midpoint, so "p digits read back" is monotonic in p.
+    // Bisection is sound here: for f in [1, 2^22), not a power of two, f's rounding interval is symmetric and no decimal
+    // of ≤ 9 digits sits within a double ulp of a float4 midpoint, so "p digits read back" is monotonic in p.
     let lo = 1
     let hi = 9
     while (lo < hi) {

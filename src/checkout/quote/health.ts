@@ -37,7 +37,7 @@ export function isOutage(err: unknown): boolean {
   return err.status === null || err.status >= 500 || err.status === 429 || err.status === 401 || err.status === 403
 }
 
-/** Whether a failure counts toward the breaker: an outage but a 429 (counting throttling would let anyone open it for every shopper). */
+/** Whether a failure counts toward the breaker: an outage except a 429 (counting throttling would let anyone open it for every shopper). */
 export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
 }

@@ -41,11 +41,15 @@ export function holdLock(
 
 /**
  * Whether the provider quotes a cart, as this process last saw it: `false` spares the next change the restore read. A
- * cart another instance moved into scope is still `false` here: Medusa's compensation puts it back after an outage.
+ * cart another instance moved into scope is still `false` here: Medusa's compensation puts it back after an outage, and
+ * its tax is computed from Medusa's read, never from this cache.
  */
 export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
 
-/** The state each cart's last quoted store change here left it in: the next change's restore point instead of a read. */
+/**
+ * The state each cart's last quoted store change here left it in: the next change's restore point instead of a read, taken
+ * by that change however it ends; a cart changed elsewhere since is left alone by the restore (quotedStateHolds).
+ */
 export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
 
 /** Pure: whether a request may move its cart into the provider's scope: `POST /store/carts/:id` naming a region or a maybe-US address. */

@@ -67,6 +67,7 @@ const WORKFLOW_RUN_CART_FIELDS = [...new Set<string>([...UPDATE_TAX_LINES_CART_F
 function directRunFields(): string[] {
   const own = taxRunFields(hasAddedTaxLineContextHandlers(), TAXED_FIELDS)
   if (!cartRestoreOn()) return own
+  // not the payment collection: one may be made before the next change (that one reads it)
   return [...new Set<string>([...own, ...RESTORE_FIELDS.filter((f) => !f.includes("tax_lines") && !f.startsWith("payment_collection"))])]
 }
 

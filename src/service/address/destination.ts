@@ -26,7 +26,10 @@ export type QuoteDestination =
   | { address: Address; destination: ResolvedDestination }
   | {
       address: null
-      /** not_us / territory: nothing to tax; the others (not USD, no state or ZIP, verify-address silent) refused at completion. */
+      /**
+       * not_us / territory: nothing to tax; the others (not USD, no state or ZIP, verify-address silent) refused at completion.
+       * An "unavailable" cart stays untaxed until verify-address answers.
+       */
       reason: "not_us" | "territory" | "currency" | "unresolved" | "unavailable"
       code?: typeof ADDRESS_UNRESOLVED_CODE | typeof CURRENCY_UNSUPPORTED_CODE
       detail?: string

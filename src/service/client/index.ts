@@ -203,7 +203,10 @@ export class SalesTaxClient {
     return callOperation(this.#call, operation, input)
   }
 
-  /** A creation call; when its orderId exists (a lost answer), that order is read and `diff`ed: the same → `alreadyExisted`, else a conflict. */
+  /**
+   * A creation call; when its orderId exists (a lost answer), that order is read and `diff`ed: the same → `alreadyExisted`,
+   * else a conflict.
+   */
   async #created(
     operation: "cartToOrder" | "createOrder",
     body: { orderId: string },

@@ -71,7 +71,8 @@ export type ClaimState = Pick<CertificateStanding, "usedOrderId" | "usedAt" | "c
 
 /**
  * Pure: claiming a single-purchase certificate for `cartId` at completion: refused when used or held by
- * another cart; a claim held past CLAIM_HOLD_MS is taken over unless `otherCartCompleted` ("ask" first).
+ * another cart; a claim held past CLAIM_HOLD_MS is taken over unless `otherCartCompleted` ("ask" first), then
+ * "final": that cart is an order, its claim is final and this one refused.
  */
 export function claimDecision(
   st: ClaimState | undefined,

@@ -1,5 +1,5 @@
-// Which TIC a line carries: the product's own → its product type's → its categories' (most
-// specific first, each its nearest ancestor's TIC: categoryTics) → the plugin's default.
+// Which TIC a line carries: the product's own → its product type's → its categories' (each its nearest ancestor's TIC:
+// categoryTics) → the plugin's default. resolveTic relies on the caller ordering `categories` most specific first.
 export type TicSource = "product" | "product_type" | "product_category" | "default"
 
 export interface TicResolutionInput {

@@ -14,7 +14,10 @@ const PAGE = 20
 /** A confidence's colour and word: high (≥ 0.7, the default "accept all"), medium, low (< 0.5: never accepted in bulk). */
 const band = (c: number): [BadgeColor, string] => (c >= 0.7 ? ["green", "high"] : c >= 0.5 ? ["orange", "medium"] : ["red", "low"])
 
-/** The products on the default TIC, each with a suggestion to accept (one, or all above a confidence: the bulk import's path) or another to choose. */
+/**
+ * The products on the default TIC, each with a suggestion to accept (one, or all above a confidence: the bulk import's path)
+ * or another to choose.
+ */
 function UnclassifiedSection() {
   const [offset, setOffset] = useState(0)
   const [min, setMin] = useState("0.7")

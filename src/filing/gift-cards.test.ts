@@ -1,7 +1,7 @@
 import { TIC_CATALOG } from "../../packages/sandbox/src/tic/data/tic-catalog"
 import { STATE_RATES } from "../../packages/sandbox/src/engine/data/states"
 import { categoryOfTic, ruleFor } from "../../packages/sandbox/src/engine"
-import { GIFT_CARD_TIC, filedItemTic } from "./gift-cards"
+import { GIFT_CARD_TIC, filedItemTic } from "./snapshot"
 
 describe("gift cards in filing", () => {
   const tics = new Map([

@@ -14,9 +14,8 @@ import type { FilingLine, FilingRecordDTO, FilingRefundDTO, FilingSnapshot } fro
 import { childOrderId, planEdit, remainingOn, replacementCharge, routeRefund, taxShare } from "./decisions-refunds"
 import { missingFacts } from "./events/sweep"
 import { refundsShipping } from "./order-rows"
-import { wholeItemCharge } from "./snapshot"
+import { GIFT_CARD_TIC, wholeItemCharge } from "./snapshot"
 import { itemLine } from "./__tests__/lines"
-import { GIFT_CARD_TIC } from "./gift-cards"
 import { RequoteRefused, requoteDestination } from "./requote"
 import { resolvePluginOptions } from "../options"
 

@@ -39,12 +39,10 @@ export function currentBackfill(): BackfillJob | null {
   return job ? { ...job } : null
 }
 
-export function startBackfill(
-  container: MedusaContainer,
-  input: BackfillRangeInput,
-): { ok: true; job: BackfillJob } | { ok: false; job: BackfillJob } {
+/** Starts the range's backfill in the background (null while one runs). */
+export function startBackfill(container: MedusaContainer, input: BackfillRangeInput): BackfillJob | null {
   const slot = backfills()
-  if (slot.job?.status === "running") return { ok: false, job: { ...slot.job } }
+  if (slot.job?.status === "running") return null
   const job: BackfillJob = { id: `stbf_${randomUUID()}`, from: input.from, to: input.to, status: "running", progress: null, error: null }
   slot.job = job
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -66,5 +64,5 @@ export function startBackfill(
       logger.error(`sales-tax backfill ${job.from}..${job.to} failed: ${sanitizeError(e, [secret])}`)
     },
   )
-  return { ok: true, job: { ...job } }
+  return { ...job }
 }

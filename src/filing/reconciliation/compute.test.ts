@@ -1,10 +1,9 @@
 import fc from "fast-check"
-import { attentionOf, attentionSummary } from "./attention"
 import { cents, money, monthOf, monthRange } from "./amounts"
 import { fullItemTax } from "../decisions"
 import { monthCsv } from "./csv"
 import { csvField } from "../../core/csv"
-import { customerRefundedCents, lineRefundedCents, reconcileMonth, reconcileOrder } from "./compute"
+import { attentionOf, attentionSummary, customerRefundedCents, lineRefundedCents, reconcileMonth, reconcileOrder } from "./compute"
 import type { OrderFacts, RecordFacts } from "./types"
 
 const order = (over: Partial<OrderFacts> = {}): OrderFacts => ({

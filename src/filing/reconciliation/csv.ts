@@ -1,7 +1,6 @@
 /** Pure: a month's reconciliation as CSV (RFC 4180, CRLF). */
 import { money } from "./amounts"
-import { ATTENTION_TEXT, attentionSummary } from "./attention"
-import type { MonthReport, OrderRow } from "./compute"
+import { ATTENTION_TEXT, attentionSummary, type MonthReport, type OrderRow } from "./compute"
 import { csvField } from "../../core/csv"
 
 type Totals = Pick<OrderRow, "chargedCents" | "filedCents" | "customerRefundedCents" | "serviceRefundedCents" | "differenceCents">

@@ -1,7 +1,6 @@
 /** The reconciliation report and rows as the admin API answers them: amounts in dollars, exact ("12.34"). */
-import { attentionSummary } from "./attention"
 import { money } from "./amounts"
-import type { MonthReport, OrderRow } from "./compute"
+import { attentionSummary, type MonthReport, type OrderRow } from "./compute"
 
 const head = (r: OrderRow) => ({ order_id: r.orderId, display_id: r.displayId, created_at: r.createdAt, filing_state: r.state })
 

@@ -12,10 +12,10 @@ export const GET = async (_req: MedusaRequest, res: MedusaResponse) => {
 export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = parseOr400(req, res, BackfillRangeInput, "body")
   if (!body) return
-  const started = startBackfill(req.scope, body)
-  if (!started.ok) {
-    res.status(409).json({ type: "conflict", message: "A backfill is already running on this server", backfill: started.job })
+  const job = startBackfill(req.scope, body)
+  if (!job) {
+    res.status(409).json({ type: "conflict", message: "A backfill is already running on this server", backfill: currentBackfill() })
     return
   }
-  res.status(202).json({ backfill: started.job })
+  res.status(202).json({ backfill: job })
 }

@@ -147,8 +147,7 @@ export function compareLines(lines: FilingLine[], quoted: LineItemOut[]) {
   const charged = chargedTotal(lines)
   const quotedTotal = roundCents(sum(quoted.map((q) => q.tax.amount)))
   const sameLines = quoted.length === lines.length && out.every((c) => c.quoted !== null)
-  const amountsEqual = out.every((c) => c.quoted !== null && dec(c.quoted).eq(c.charged))
-  const equal = sameLines && amountsEqual
+  const equal = sameLines && out.every((c) => dec(c.quoted!).eq(c.charged))
   return {
     equal,
     lines: out,
@@ -252,12 +251,9 @@ export function deriveState(
   if (rec.voided_at) return "voided"
   if (failed || refunds.some((r) => r.state === "failed")) return "failed"
   if (!rec.filed_at) return "pending"
-  const lines = rec.snapshot?.lines ?? []
   const done = refundedQuantities(refunds)
-  if (done.size > 0) {
-    const all = lines.every((l) => dec(done.get(l.itemId) ?? 0).gte(l.quantity))
-    return all ? "refunded" : "partially_refunded"
-  }
+  if (done.size > 0)
+    return (rec.snapshot?.lines ?? []).every((l) => dec(done.get(l.itemId) ?? 0).gte(l.quantity)) ? "refunded" : "partially_refunded"
   return rec.completed_at ? "completed" : "filed"
 }
 

@@ -35,9 +35,7 @@ export async function syncOrder(container: MedusaContainer, orderId: string, dep
     const at = completionInstant(order, mode)
     if (at) rec = await p.completeOrder(record, at)
   }
-  if (order.canceled_at || order.status === "canceled") {
-    rec = await p.cancelOrder(record, new Date(order.canceled_at ?? Date.now()))
-  }
+  if (order.canceled_at || order.status === "canceled") rec = await p.cancelOrder(record, new Date(order.canceled_at ?? Date.now()))
   return result(orderId, rec)
 }
 /** order-edit.confirmed: every confirmed edit not filed yet, against the order's lines as Medusa charges them now. */

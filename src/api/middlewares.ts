@@ -1,9 +1,8 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
-import { answerPluginRouteError } from "../http/input-guard"
+import { answerPluginRouteError, INPUT_LIMITS } from "../http/input-guard"
 import { medusaErrorHandlerWith } from "../medusa/error-handler"
 import { storeSalesTaxMiddlewares } from "../checkout/store/tax-resync"
-import { storeSalesTaxGuardMiddlewares } from "./store/sales-tax/verify-address/middlewares"
 import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
 import { draftOrderGuardMiddlewares } from "./admin/sales-tax/draft-order-guard"
 import { markServesRequests } from "../core/serving"
@@ -17,7 +16,8 @@ export default defineMiddlewares({
   errorHandler: medusaErrorHandlerWith(answerPluginRouteError),
   routes: [
     ...adminSalesTaxMiddlewares,
-    ...storeSalesTaxGuardMiddlewares,
+    // the store routes' body size limit (413); the hostile-input guard is registered once, in the admin's middlewares
+    { matcher: "/store/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.storeBodySize } },
     ...storeCertificateMiddlewares,
     ...storeSalesTaxMiddlewares,
     ...draftOrderGuardMiddlewares,

@@ -3,10 +3,8 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { checkParam } from "../http/id-shapes"
-import { bodyOf, notFound, sendError, sendZodError } from "../http/answers"
+import { bodyOf, notFound, sendError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
-import { invalidData } from "../http/input-guard"
 import { notAField } from "../http/validate"
 import { graph } from "../query"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
@@ -75,10 +73,7 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
  */
 export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.certId!
-  const bad = checkParam("certId", id, "certificate")
-  if (bad) return void res.status(400).json(invalidData([bad]))
-  const parsed = AdminReviewCertificateBody.safeParse(req.body ?? {})
-  if (!parsed.success) return sendZodError(res, parsed.error, req.body)
+  const body = bodyOf(req, AdminReviewCertificateBody)
   const conn = adminConnection(req, res)
   if (!conn) return
   const store = origins(req.scope)
@@ -92,7 +87,7 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
   }
   const { client } = conn
   let certificate = await client.getCertificate(id)
-  const approve = parsed.data.decision === "approve"
+  const approve = body.decision === "approve"
   if (approve && certificate.disabledAt) {
     return sendError(
       res,
@@ -110,7 +105,7 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
     certificateId: id,
     customerId: certificate.customerId,
     status: approve ? "approved" : "rejected",
-    reason: parsed.data.decision === "reject" ? parsed.data.reason : null,
+    reason: body.decision === "reject" ? body.reason : null,
     actorId: req.auth_context?.actor_id ?? null,
   })
   await invalidateCustomerCertificates(certificate.customerId, req.scope)

@@ -9,14 +9,14 @@ import { acceptedSuggestions, applyChanges, suggestFor, unclassifiedIds } from "
 import { currentTicImport } from "../tics/medusa"
 
 const out = (line: string) => void process.stdout.write(`${line}\n`)
+const fail = (message: string, code: number) => {
+  process.stderr.write(`sales-tax classify: ${message}\n`)
+  process.exitCode = code
+}
 
 export default async function classifyProducts({ container, args }: ExecArgs) {
   const parsed = parseClassifyArgs(args ?? [])
-  if ("error" in parsed) {
-    process.stderr.write(`sales-tax classify: ${parsed.error}\n`)
-    process.exitCode = 2
-    return
-  }
+  if ("error" in parsed) return fail(parsed.error, 2)
   const options = getPluginOptions(container)
   if (!parsed.apply) {
     const { ids, truncated } = await unclassifiedIds(container, options.defaultTic)
@@ -36,21 +36,13 @@ export default async function classifyProducts({ container, args }: ExecArgs) {
   }
   const accepted = await acceptedSuggestions(container, options, parsed.minConfidence)
   const job = await applyChanges(container, accepted.changes)
-  if (!job) {
-    process.stderr.write("sales-tax classify: another TIC import is running; try again when it is done\n")
-    process.exitCode = 1
-    return
-  }
+  if (!job) return fail("another TIC import is running; try again when it is done", 1)
   let now = currentTicImport()
   while (now?.id === job.id && now.status === "running") {
     await new Promise((r) => setTimeout(r, 250))
     now = currentTicImport()
   }
-  if (now?.status !== "done") {
-    process.stderr.write(`sales-tax classify: ${now?.error ?? "the import did not finish"}\n`)
-    process.exitCode = 1
-    return
-  }
+  if (now?.status !== "done") return fail(now?.error ?? "the import did not finish", 1)
   out(
     `sales-tax classify: ${accepted.changes.length} TIC(s) set (confidence ≥ ${parsed.minConfidence}); left: ${accepted.below} below it, ${accepted.without} without a suggestion`,
   )

@@ -3,8 +3,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { TicSearchRequest } from "../../packages/contract/src/index"
-import type { AdminTicSearchResponse } from "./targets"
+import { TicSearchRequest, type TicSearchResponse } from "../../packages/contract/src/index"
 import { getPluginOptions } from "../options"
 import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"
 import { notAField } from "../http/validate"
@@ -80,7 +79,7 @@ export const AdminUnclassifiedApplyBody = z
 export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
   rememberTics(getPluginOptions(req.scope), r.results) // the admin sets TICs picked from these
-  res.json({ query: r.query, results: r.results, nextCursor: r.nextCursor } satisfies AdminTicSearchResponse)
+  res.json({ query: r.query, results: r.results, nextCursor: r.nextCursor } satisfies TicSearchResponse)
 }
 
 /** GET /admin/sales-tax/tics/export */

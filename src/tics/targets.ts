@@ -2,7 +2,7 @@
 // POST { tic } sets it (checked at the service), DELETE clears it.
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../query"
-import { assignedTics, productTicRow } from "../service/tics/product-tics"
+import { assignedTics, productTicRow, type TicTargetType as ModelTarget } from "../service/tics/product-tics"
 import { requireTicModule } from "./medusa"
 import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "../service/tics/tic-resolution"
 import { getPluginOptions } from "../options"
@@ -10,8 +10,6 @@ import { bodyOf, handle, notFound } from "../http/answers"
 import { invalidData } from "../http/input-guard"
 import { lookupTic, TIC_UNVERIFIED_WARNING, ticInfo, type TicInfo } from "./lookup"
 import { z } from "zod"
-import type { TicSearchResponse } from "../../packages/contract/src/index"
-import type { TicTargetType as ModelTarget } from "../service/tics/product-tics"
 
 export type TicTargetType = "product" | "product-type" | "product-category"
 
@@ -39,8 +37,6 @@ export interface AdminTicResponse {
 
 /** `warning`: the service could not be asked whether it knows the TIC (saved anyway). */
 export type AdminTicSetResponse = AdminTicResponse & { warning?: string }
-
-export type AdminTicSearchResponse = TicSearchResponse
 
 export const AdminSetTicBody = z.object({
   tic: z

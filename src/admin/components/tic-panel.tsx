@@ -4,7 +4,8 @@ import { Input, Text, toast } from "@medusajs/ui"
 import { useState } from "react"
 import { api, errorMessage, fieldErrorsOf, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
-import type { AdminTicResponse, AdminTicSearchResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
+import type { AdminTicResponse, AdminTicSetResponse, TicTargetType } from "../../tics/targets"
+import type { TicSearchResponse } from "../../../packages/contract/src/index"
 import type { TicInfo } from "../../tics/lookup"
 import { Btn, Note, Section, Strong, Tag } from "./ui"
 
@@ -39,7 +40,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const load = useApi<AdminTicResponse>(path)
   const { data, reload } = load
   const [query, setQuery] = useState("")
-  const [search, setSearch] = useState<AdminTicSearchResponse | null>(null)
+  const [search, setSearch] = useState<TicSearchResponse | null>(null)
   const [searchError, setSearchError] = useState<string | null>(null)
   const { busy, run } = useBusy<"save" | "search">()
 
@@ -49,7 +50,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     await run("search", async () => {
       try {
         const body = { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) }
-        const res = await post<AdminTicSearchResponse>("/admin/sales-tax/tics/search", body)
+        const res = await post<TicSearchResponse>("/admin/sales-tax/tics/search", body)
         setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
       } catch (e) {
         setSearchError(Object.values(fieldErrorsOf(e))[0] ?? errorMessage(e))

@@ -7,6 +7,7 @@ import { validateBodyLocated } from "../../../http/validate"
 import { rootMiddleware } from "../../../medusa/root-middleware"
 import { TicSearchRequest } from "../../../../packages/contract/src/index"
 import { AdminCreateCertificateBody } from "../../../certificates/body"
+import { AdminReviewCertificateBody } from "../../../certificates/admin"
 import { AdminSetTicBody } from "../../../tics/targets"
 import { AdminNexusRegistrationBody } from "../../../nexus/routes"
 import { AdminTicApplyBody, AdminTicImportBody, AdminUnclassifiedApplyBody } from "../../../tics/routes"
@@ -37,6 +38,7 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   ...Object.entries(TIC_TARGETS).map(([t, shape]) => ids(`/admin/sales-tax/tics/${t}/:id`, ["GET", "POST", "DELETE"], { id: shape })),
   ids("/admin/sales-tax/customers/:id/certificates", ["GET", "POST"], { id: "customer" }),
   ids("/admin/sales-tax/certificates/:certId", ["GET", "DELETE"], { certId: "certificate" }),
+  ids("/admin/sales-tax/certificates/:certId/review", ["POST"], { certId: "certificate" }),
   ids("/admin/sales-tax/filings/:orderId", ["GET"], { orderId: "filingOrder" }),
   ids("/admin/sales-tax/activity/:id", ["GET"], { id: "callLogEntry" }),
   ids("/admin/sales-tax/filings/:orderId/retry", ["POST"], { orderId: "filingOrder" }),
@@ -44,6 +46,7 @@ export const adminSalesTaxMiddlewares: MiddlewareRoute[] = [
   ...Object.keys(TIC_TARGETS).map((t) => body(`/admin/sales-tax/tics/${t}/:id`, AdminSetTicBody)),
   body("/admin/sales-tax/tics/search", TicSearchRequest),
   body("/admin/sales-tax/customers/:id/certificates", AdminCreateCertificateBody),
+  body("/admin/sales-tax/certificates/:certId/review", AdminReviewCertificateBody),
   body("/admin/sales-tax/nexus/registrations", AdminNexusRegistrationBody),
   body("/admin/sales-tax/tics/import", AdminTicImportBody),
   body("/admin/sales-tax/tics/import/apply", AdminTicApplyBody),

@@ -3,8 +3,7 @@ import type { SalesTaxClient } from "../../service/client"
 import { getSalesTaxClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
 import type { PluginOptions } from "../../options"
-import { CircuitBreaker } from "./circuit-breaker"
-import { countsForBreaker } from "./health"
+import { CircuitBreaker, countsForBreaker } from "./health"
 import type { QuoteConnection } from "./quote-types"
 
 export class QuoteConnections {

@@ -75,9 +75,7 @@ export async function resolveProductTics(
   productIds: string[],
 ): Promise<Record<string, { tic: number; source: string }>> {
   const got = await cachedProductTics(container, productIds, defaultTicOf(container))
-  const out: Record<string, { tic: number; source: string }> = {}
-  for (const [id, t] of got) out[id] = { tic: t.tic, source: t.source }
-  return out
+  return Object.fromEntries([...got].map(([id, t]) => [id, { tic: t.tic, source: t.source }]))
 }
 
 /** Pure: a cart line's quantity, or an order line's (from its `detail`: see ORDER_FIELDS). */

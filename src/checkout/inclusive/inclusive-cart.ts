@@ -1,10 +1,13 @@
+/** A cart's tax-inclusive path: its tax-inclusive lines, the refused promotion mixes, and its quote at the nets each shown price contains. */
 import type BigNumber from "bignumber.js"
+import { MedusaError } from "@medusajs/framework/utils"
 import type { CartIn } from "../../../packages/contract/src/index"
 import { dec } from "../../../packages/contract/src/money"
-import { itemFigures, netUnitPrice, shippingFigures } from "../../service/cart/build-service-cart"
-import { SHIPPING_ITEM_PREFIX } from "../../constants"
+import { cartHash, itemFigures, netUnitPrice, shippingFigures } from "../../service/cart/build-service-cart"
+import { SHIPPING_ITEM_PREFIX, TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
-import type { InclusiveLine } from "./inclusive"
+import type { Quote, ServiceCart } from "../quote/quote-types"
+import { resolveInclusive, type InclusiveLine, type InclusiveSplit } from "./inclusive"
 
 /** A line's tax-inclusive adjustments (older hooks sent only the flag: then all of them). */
 function inclusiveDiscount(l: { discount: string; has_tax_inclusive_discount: boolean; inclusive_discount?: string | null }): string {
@@ -56,4 +59,42 @@ export function withNets(cart: CartIn, nets: Map<string, BigNumber>): CartIn {
       return net === undefined ? li : { ...li, price: netUnitPrice(net, li.quantity) }
     }),
   }
+}
+
+export function refuseTaxInclusiveMix(s: CartSnapshot): void {
+  const why = inclusiveMixRefusal(s)
+  if (why) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, why, TAX_INCLUSIVE_ERROR_CODE)
+}
+
+/** Pure: the cache key of a tax-inclusive quote: the carts as first built (the shown prices), under the connection. */
+export function inclusiveQuoteHash(carts: readonly ServiceCart[], connectionId: string): string {
+  const basis = `${connectionId}\0tax-inclusive`
+  return carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) }, basis)
+}
+
+/** Pure: the last answer's lines with each tax-inclusive line's split (its net, tax, rate and residual). */
+export function withSplits(lines: Quote["lines"], splits: ReadonlyMap<string, InclusiveSplit>): Quote["lines"] {
+  const out: Quote["lines"] = { ...lines }
+  for (const [id, s] of splits) {
+    out[id] = { ...out[id], amount: s.amount, rate: s.rate, net: s.net, residual: s.residual }
+  }
+  return out
+}
+
+/** The quote of a cart with tax-inclusive lines (`carts` at their shown prices): `call` quotes them at resolveInclusive's nets. */
+export async function quoteInclusive(
+  carts: readonly ServiceCart[],
+  inclusive: InclusiveLine[],
+  start: ReadonlyMap<string, BigNumber> | undefined,
+  call: (sent: readonly ServiceCart[]) => Promise<Quote>,
+  hash: string,
+  exemptionId: string | null,
+): Promise<Quote> {
+  let last: Quote | undefined
+  const r = await resolveInclusive(
+    inclusive,
+    async (nets) => new Map(Object.entries((last = await call(carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) })))).lines)),
+    start,
+  )
+  return { hash, exemptionId, lines: withSplits(last!.lines, r.splits), inclusiveCalls: r.calls }
 }

@@ -1,4 +1,4 @@
-import { BrokenCircuitError, CircuitBreaker } from "./circuit-breaker"
+import { BrokenCircuitError, CircuitBreaker } from "./health"
 
 describe("CircuitBreaker", () => {
   it("opens after N consecutive failures, fails fast, probes once after the pause, closes on success", async () => {

@@ -1,7 +1,7 @@
 /** The outage path's pure parts: fallback coverage, the outage flag, the checkout exemption. */
 import fc from "fast-check"
 import { US_STATES } from "../../../packages/contract/src/index"
-import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer } from "./fallback"
+import { coverageWarning, fallbackGaps, fallbackRatesFor, OncePer } from "./failure-policy"
 import { isDegraded } from "./health"
 import { checkoutExemption } from "../../service/exemptions/exemption-snapshot"
 import { effectiveRatePct, freshestByTic, zipKey } from "../../service/last-known-rates"

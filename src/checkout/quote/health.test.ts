@@ -1,6 +1,5 @@
 import { isKeyRefused, SalesTaxError, type SalesTaxErrorCode } from "../../service/client"
-import { BrokenCircuitError } from "./circuit-breaker"
-import { countsForBreaker, isOutage } from "./health"
+import { BrokenCircuitError, countsForBreaker, isOutage } from "./health"
 
 const err = (code: SalesTaxErrorCode, status: number | null) =>
   new SalesTaxError({ operation: "calculateCarts", status, title: "t", retryable: false, code })

@@ -3,8 +3,7 @@ import type { SalesTaxClient } from "../../service/client"
 import { getSalesTaxClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
 import type { PluginOptions } from "../../options"
-import { CircuitBreaker } from "./circuit-breaker"
-import { countsForBreaker } from "./health"
+import { CircuitBreaker, countsForBreaker } from "./health"
 import type { QuoteConnection } from "./quote-types"
 
 export class QuoteConnections {
@@ -42,14 +41,8 @@ export class QuoteConnections {
 
   breakerFor(connectionId: string): CircuitBreaker {
     let b = this.#breakers.get(connectionId)
-    if (!b) {
-      b = new CircuitBreaker({
-        failures: this.options.circuitBreaker.failures,
-        halfOpenAfterMs: this.options.circuitBreaker.halfOpenAfterMs,
-        isFailure: countsForBreaker,
-      })
-      this.#breakers.set(connectionId, b)
-    }
+    // options.circuitBreaker is exactly { failures, halfOpenAfterMs } (zod strips other keys)
+    if (!b) this.#breakers.set(connectionId, (b = new CircuitBreaker({ ...this.options.circuitBreaker, isFailure: countsForBreaker })))
     return b
   }
 }

@@ -2,7 +2,7 @@
 import type { ItemTaxLineDTO, Logger, ShippingTaxLineDTO } from "@medusajs/framework/types"
 import type { Address, CartIn } from "../../../packages/contract/src/index"
 import type { SalesTaxClient } from "../../service/client"
-import type { CircuitBreaker } from "./circuit-breaker"
+import type { CircuitBreaker } from "./health"
 
 export type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 

@@ -1,6 +1,6 @@
 /** Snapshot → service carts (one per origin), the quote of the service's answer, and the origins it refused. */
 import type { Address, CalculateCartsResponse, CartOut } from "../../../packages/contract/src/index"
-import { isSalesTaxError, type SalesTaxError } from "../../service/client"
+import { isSalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
 import { buildServiceCart } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
@@ -87,7 +87,7 @@ export function originRefusals(
   if (!isSalesTaxError(err) || isOutage(err)) return []
   const out: OriginRefusal[] = []
   const seen = new Set<string>()
-  for (const e of (err as SalesTaxError).errors) {
+  for (const e of err.errors) {
     const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)
     const c = m ? carts[Number(m[1])] : undefined
     if (!c || !c.key || known.has(c.key) || seen.has(c.key)) continue

@@ -223,8 +223,7 @@ export function findRawPluginOptions(config: ConfigModuleLike): unknown {
   for (const p of config.plugins ?? []) {
     if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
   }
-  const modules = config.modules ?? {}
-  for (const mod of Object.values(modules)) {
+  for (const mod of Object.values(config.modules ?? {})) {
     const m = mod as { resolve?: string; options?: { providers?: Array<{ resolve?: unknown; options?: unknown }> } }
     for (const prov of m?.options?.providers ?? []) {
       if (isOurProvider(prov.resolve)) return prov.options ?? {}

@@ -26,8 +26,7 @@ export async function graphPage<T>(
   input: GraphInput,
 ): Promise<{ data: T[]; metadata?: RemoteQueryFunctionReturnPagination }> {
   const { data, metadata } = await scope.resolve<Query>(QUERY_KEY).graph({ ...input, fields: [...input.fields] })
-  const rows: T[] = data
-  return { data: rows, metadata }
+  return { data: data as T[], metadata }
 }
 
 export async function graph<T>(scope: QueryScope, input: GraphInput): Promise<T[]> {

@@ -17,8 +17,7 @@ type Holder = { [KEY]?: SalesTaxRuntime }
 
 /** The process's runtime (created on first use). */
 export function salesTaxRuntime(): SalesTaxRuntime {
-  const g = globalThis as Holder
-  return (g[KEY] ??= new SalesTaxRuntime())
+  return ((globalThis as Holder)[KEY] ??= new SalesTaxRuntime())
 }
 
 /** Tests: a fresh runtime for this process (every slot empty), returned. */

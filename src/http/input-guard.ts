@@ -37,8 +37,7 @@ export function excerpt(value: unknown, max: number = INPUT_LIMITS.excerptLength
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
   if (typeof value === "boolean") return value
   if (typeof value === "string") {
-    // eslint-disable-next-line no-control-regex -- control characters are replaced in echoed values
-    const clean = value.replace(/[\u0000-\u001f\u007f]/g, "\ufffd")
+    const clean = value.replace(new RegExp(CONTROL, "g"), "\ufffd")
     return clean.length > max ? `${clean.slice(0, max)}…` : clean
   }
   if (Array.isArray(value)) return `[array of ${value.length}]`
@@ -91,9 +90,7 @@ export function inspectTree(
 
 /** The raw path (before Express decodes it): every segment decodes, holds no control character, is no dot segment. */
 export function inspectPath(originalUrl: string): InputProblem | undefined {
-  const raw = originalUrl.split("?")[0] ?? ""
-  const segments = raw.split("/").slice(1)
-  for (const seg of segments) {
+  for (const seg of (originalUrl.split("?")[0] ?? "").split("/").slice(1)) {
     let decoded: string
     try {
       decoded = decodeURIComponent(seg)

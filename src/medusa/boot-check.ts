@@ -139,16 +139,17 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
 /** A setTaxLineContext hook, or its replacement, the provider's own read (tax-line-context-fallback.ts). */
 function contextHook(workflow: string, without: string): MedusaAssumption {
   const h = hook(workflow, "setTaxLineContext", without)
+  const detail = (s: MedusaSurface) => s.files?.taxLineContextFallback ?? []
   return {
     name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
-    present: (s) => h.present(s) || !(s.files?.taxLineContextFallback ?? []).length,
+    present: (s) => h.present(s) || !detail(s).length,
     without,
-    detail: (s) => s.files?.taxLineContextFallback ?? [],
+    detail,
   }
 }
 
 function file(key: FileAssumption, name: string, without: string, turnOff?: () => void): MedusaAssumption {
-  return { name, present: (s) => !(s.files?.[key] ?? []).length, without, turnOff }
+  return { name, present: (s) => !s.files?.[key]?.length, without, turnOff }
 }
 
 /** The hooks, helpers and reach-ins the plugin relies on (its own workflows' events need no check: never emitted). */
@@ -191,7 +192,7 @@ export const MEDUSA_ASSUMPTIONS: readonly MedusaAssumption[] = [
   ),
   {
     name: "@medusajs/framework/http errorHandler, used in place of a middlewares file's errorHandler (src/medusa/error-handler.ts)",
-    present: (s) => (!s.http || typeof s.http.errorHandler === "function") && !(s.files?.errorHandlerRouting ?? []).length,
+    present: (s) => (!s.http || typeof s.http.errorHandler === "function") && !s.files?.errorHandlerRouting?.length,
     without: "the 400 for an undecodable path of the plugin's routes (Medusa answers 500)",
   },
   file(

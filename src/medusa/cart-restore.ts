@@ -153,11 +153,10 @@ export async function readCartState(scope: MedusaContainer, cartId: string): Pro
 }
 
 export function cartStateOf(c: CartRow): CartState {
-  const fields = Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"]
   return {
     id: c.id,
     usTaxed: c.region?.automatic_taxes !== false && String(c.shipping_address?.country_code ?? "").toLowerCase() === "us",
-    fields,
+    fields: Object.fromEntries(CART_COLUMNS.map((k) => [k, c[k] ?? null])) as CartState["fields"],
     addresses: Object.fromEntries(
       ADDRESSES.map((k) => [k, c[k] ? pick(c[k], ["id", ...ADDRESS_COLUMNS]) : null]),
     ) as CartState["addresses"],

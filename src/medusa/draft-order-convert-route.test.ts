@@ -1,12 +1,11 @@
 /** Contract: Medusa converts a draft order on the route the plugin guards, through a workflow with no hook. */
 import { convertDraftOrderWorkflow } from "@medusajs/core-flows"
 import { installedSource } from "./installed"
-import { DRAFT_ORDER_CONVERT_ROUTE, DRAFT_ORDER_CONVERT_ROUTE_FILE, draftOrderConvertRouteExists } from "./draft-order-convert-route"
+import { DRAFT_ORDER_CONVERT_ROUTE, DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
 import { draftOrderGuardMiddlewares } from "../api/admin/sales-tax/draft-order-guard"
 
 describe("contract: POST /admin/draft-orders/:id/convert-to-order", () => {
   it("the installed @medusajs/medusa serves it with convertDraftOrderWorkflow, and the guard is mounted on it", () => {
-    expect(draftOrderConvertRouteExists()).toBe(true)
     const route = installedSource("@medusajs/medusa", DRAFT_ORDER_CONVERT_ROUTE_FILE)!
     expect(route).toMatch(/exports\.POST = POST/)
     expect(route).toMatch(/convertDraftOrderWorkflow\)\(req\.scope\)\.run\(/)

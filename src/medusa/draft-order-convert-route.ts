@@ -3,11 +3,7 @@
  * destination or in another currency; when it gets one, the contract test fails: move the guard there.
  * Contract test: draft-order-convert-route.test.ts. Boot check: the route file.
  */
-import { medusaDistHas, medusaRouteFile } from "./installed"
+import { medusaRouteFile } from "./installed"
 
 export const DRAFT_ORDER_CONVERT_ROUTE = "/admin/draft-orders/:id/convert-to-order"
 export const DRAFT_ORDER_CONVERT_ROUTE_FILE = medusaRouteFile(DRAFT_ORDER_CONVERT_ROUTE)
-
-export function draftOrderConvertRouteExists(): boolean {
-  return medusaDistHas(DRAFT_ORDER_CONVERT_ROUTE_FILE)
-}

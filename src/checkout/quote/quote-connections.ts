@@ -41,8 +41,11 @@ export class QuoteConnections {
 
   breakerFor(connectionId: string): CircuitBreaker {
     let b = this.#breakers.get(connectionId)
-    // options.circuitBreaker is exactly { failures, halfOpenAfterMs } (zod strips other keys)
-    if (!b) this.#breakers.set(connectionId, (b = new CircuitBreaker({ ...this.options.circuitBreaker, isFailure: countsForBreaker })))
+    if (!b) {
+      // options.circuitBreaker is exactly { failures, halfOpenAfterMs } (zod strips other keys)
+      b = new CircuitBreaker({ ...this.options.circuitBreaker, isFailure: countsForBreaker })
+      this.#breakers.set(connectionId, b)
+    }
     return b
   }
 }

@@ -9,7 +9,14 @@ import { notAField } from "../http/validate"
 import { graph } from "../query"
 import { invalidateCustomerCertificates } from "../checkout/exemptions/exemptions"
 import { AdminCreateCertificateBody } from "./body"
-import { customerCertificates, origins, type AdminCertificateResponse, type AdminCertificatesResponse, withStanding } from "./shopper"
+import {
+  customerCertificates,
+  origins,
+  originsOr503,
+  type AdminCertificateResponse,
+  type AdminCertificatesResponse,
+  withStanding,
+} from "./shopper"
 
 async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<AdminCertificatesResponse["customer"] | null> {
   type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
@@ -76,15 +83,8 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
   const body = bodyOf(req, AdminReviewCertificateBody)
   const conn = adminConnection(req, res)
   if (!conn) return
-  const store = origins(req.scope)
-  if (!store) {
-    return sendError(
-      res,
-      503,
-      MedusaError.Types.UNEXPECTED_STATE,
-      "Certificate review needs the sales-tax plugin's module, which is not loaded",
-    )
-  }
+  const store = originsOr503(req, res, "Certificate review needs the sales-tax plugin's module, which is not loaded")
+  if (!store) return
   const { client } = conn
   let certificate = await client.getCertificate(id)
   const approve = body.decision === "approve"

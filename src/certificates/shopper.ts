@@ -88,6 +88,13 @@ export function origins(scope: MedusaRequest["scope"]): SalesTaxModuleService | 
   }
 }
 
+/** The salesTax module, or null once answered 503 with `message`: without it no review can be kept. */
+export function originsOr503(req: MedusaRequest, res: MedusaResponse, message: string, code?: string): SalesTaxModuleService | null {
+  const store = origins(req.scope)
+  if (!store) sendError(res, 503, MedusaError.Types.UNEXPECTED_STATE, message, undefined, code)
+  return store
+}
+
 async function withCreators<C extends CertificateRecord>(scope: MedusaRequest["scope"], list: C[]) {
   const by = (await origins(scope)?.certificateOrigins(list.map((c) => c.certificateId))) ?? {}
   const external = externalCertificatesMode(getPluginOptions(scope))
@@ -189,18 +196,14 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
-  const store = origins(req.scope)
-  if (!store) {
-    // without the plugin's module no review can be kept: a submission could never be told from staff's
-    return sendError(
-      res,
-      503,
-      MedusaError.Types.UNEXPECTED_STATE,
-      "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
-      undefined,
-      "sales_tax_certificate_review_unavailable",
-    )
-  }
+  // without the plugin's module a submission could never be told from staff's
+  const store = originsOr503(
+    req,
+    res,
+    "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
+    "sales_tax_certificate_review_unavailable",
+  )
+  if (!store) return
   const client = storeClient(req)
   // counted and reserved under the lock; while the pending row names no certificate, none of the
   // customer's certificates without a row exempts (the provider sees the reservation)

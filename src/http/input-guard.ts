@@ -21,6 +21,7 @@ export const INPUT_LIMITS = {
 /** C0 controls and DEL: never in a path or query value. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/
+const CONTROL_ALL = new RegExp(CONTROL, "g")
 /** In body strings, tab, line feed and carriage return are text; the other controls are not. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const BODY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
@@ -37,7 +38,7 @@ export function excerpt(value: unknown, max: number = INPUT_LIMITS.excerptLength
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value)
   if (typeof value === "boolean") return value
   if (typeof value === "string") {
-    const clean = value.replace(new RegExp(CONTROL, "g"), "\ufffd")
+    const clean = value.replace(CONTROL_ALL, "\ufffd")
     return clean.length > max ? `${clean.slice(0, max)}…` : clean
   }
   if (Array.isArray(value)) return `[array of ${value.length}]`

@@ -20,13 +20,7 @@ import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../http/answers"
-import {
-  PRODUCT_TIC_FIELDS,
-  productTicRow,
-  readProducts,
-  resolveLoadedProductTics,
-  type ProductTicFields,
-} from "../service/tics/product-tics"
+import { readProductTics, type ProductTicFields } from "../service/tics/product-tics"
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
 import type {
@@ -90,12 +84,12 @@ interface ProductRow extends ProductTicFields {
 /** The published products with their channels, whether on the default TIC, and their managed stock's locations. */
 async function readPublished(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
   const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
-  const { rows, truncated } = await readProducts<ProductRow>(
+  const { rows, truncated, tics } = await readProductTics<ProductRow>(
     scope,
-    [...PRODUCT_TIC_FIELDS, "title", "sales_channels.id", ...stock, "variants.inventory_items.inventory.location_levels.location_id"],
+    defaultTic,
+    ["title", "sales_channels.id", ...stock, "variants.inventory_items.inventory.location_levels.location_id"],
     { status: "published" },
   )
-  const tics = await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic)
   const products = rows.map((p) => {
     const items = (p.variants ?? []).filter((v) => v.manage_inventory).flatMap((v) => v.inventory_items ?? [])
     const inventory = items.map((i) => ({

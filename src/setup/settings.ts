@@ -5,13 +5,7 @@ import { SalesTaxError } from "../service/client"
 import { redactOptions, getPluginOptions } from "../options"
 import { SALES_TAX_FILING_MODULE } from "../modules/sales-tax-filing/types"
 import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/service"
-import {
-  PRODUCT_TIC_FIELDS,
-  productTicRow,
-  readProducts,
-  resolveLoadedProductTics,
-  type ProductTicFields,
-} from "../service/tics/product-tics"
+import { readProductTics, type ProductTicFields } from "../service/tics/product-tics"
 import type { TicSource } from "../service/tics/tic-resolution"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, pausedOrderCount } from "../filing/key-refused"
 import { salesTaxClient, serviceText } from "../http/answers"
@@ -39,9 +33,11 @@ export async function check<T>(fn: () => Promise<T>, scrub: Scrub): Promise<Chec
 
 /** Products per TIC source, and the first of those on the default TIC. */
 async function coverage(scope: Scope, defaultTic: number) {
-  const fields = [...PRODUCT_TIC_FIELDS, "title"]
-  const { rows: products, truncated } = await readProducts<ProductTicFields & { title?: string | null }>(scope, fields)
-  const tics = await resolveLoadedProductTics(scope, products.map(productTicRow), defaultTic)
+  const {
+    rows: products,
+    truncated,
+    tics,
+  } = await readProductTics<ProductTicFields & { title?: string | null }>(scope, defaultTic, ["title"])
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
   const fallingBack: { id: string; title: string | null }[] = []
   for (const p of products) {

@@ -74,6 +74,17 @@ export async function assignedTics(scope: QueryScope, rows: readonly ProductTicR
 }
 
 /** The TIC of each product already read, by product id. */
+/** Products through Query with what their TIC depends on (and `fields`), and each one's resolved TIC. */
+export async function readProductTics<T extends ProductTicFields>(
+  scope: QueryScope,
+  defaultTic: number,
+  fields: readonly string[] = [],
+  filters: Record<string, unknown> = {},
+): Promise<{ rows: T[]; truncated: boolean; tics: Map<string, ProductTic> }> {
+  const { rows, truncated } = await readProducts<T>(scope, [...PRODUCT_TIC_FIELDS, ...fields], filters)
+  return { rows, truncated, tics: await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic) }
+}
+
 export async function resolveLoadedProductTics(
   scope: QueryScope,
   rows: readonly ProductTicRow[],

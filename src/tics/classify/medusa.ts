@@ -4,25 +4,17 @@ import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
 import { runtimeSlot } from "../../runtime"
-import {
-  PRODUCT_TIC_FIELDS,
-  productTicRow,
-  readProducts,
-  resolveLoadedProductTics,
-  type ProductTicFields,
-} from "../../service/tics/product-tics"
+import { readProductTics, type ProductTicFields } from "../../service/tics/product-tics"
 import { ancestry } from "../../service/tics/tic-resolution"
 import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
-import { combineEvidence, type SearchHit, type Suggestion } from "./combine"
+import { combineEvidence, HITS, type SearchHit, type Suggestion } from "./combine"
 import { queryCache, SEARCH_CEILING, runSearches, type QueryCache } from "./search"
-import { HITS } from "./combine"
 
 /** The products on the default TIC, oldest first. */
 export async function unclassifiedIds(scope: QueryScope, defaultTic: number): Promise<{ ids: string[]; truncated: boolean }> {
-  const { rows, truncated } = await readProducts<ProductTicFields>(scope, PRODUCT_TIC_FIELDS)
-  const tics = await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic)
+  const { rows, truncated, tics } = await readProductTics<ProductTicFields>(scope, defaultTic)
   return { ids: rows.filter((r) => tics.get(r.id)?.source === "default").map((r) => r.id), truncated }
 }
 

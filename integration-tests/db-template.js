@@ -99,6 +99,29 @@ async function connect(database = "postgres") {
 /** The name prefix of the spec databases put away (integration-tests/setup.js): renamed, to be dropped. */
 const TRASH_PREFIX = "mst_trash_"
 
+const quote = (name) => `"${name.replace(/"/g, '""')}"`
+let putAwayCount = 0
+/** `db` closed, its sessions ended and renamed into the trash (dropped by dropTrash); nothing when it does not exist */
+async function putAway(admin, db) {
+  const name = `${TRASH_PREFIX}${process.pid}_${Date.now().toString(36)}_${++putAwayCount}`
+  try {
+    await admin.query(`ALTER DATABASE ${quote(db)} WITH ALLOW_CONNECTIONS false`)
+  } catch (e) {
+    if (e.code === "3D000") return
+    throw e
+  }
+  for (let attempt = 1; ; attempt++) {
+    await admin.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [db])
+    try {
+      return await admin.query(`ALTER DATABASE ${quote(db)} RENAME TO ${quote(name)}`)
+    } catch (e) {
+      // 55006: a session that was ending still holds it
+      if (e.code !== "55006" || attempt === 10) throw e
+      await new Promise((r) => setTimeout(r, 50 * attempt))
+    }
+  }
+}
+
 /**
  * Drops every database put away (by any run on this server: all closed and unused), all at once: each
  * DROP DATABASE waits for a checkpoint of the whole server, and drops under way together share one.
@@ -126,4 +149,14 @@ async function dropTrash() {
   return results.filter((r) => r.status === "rejected").map((r) => r.reason.message)
 }
 
-module.exports = { templateName, modulesFingerprint, createDatabaseSql, connect, dropTrash, TEMPLATE_PREFIX: PREFIX, TRASH_PREFIX }
+module.exports = {
+  templateName,
+  modulesFingerprint,
+  createDatabaseSql,
+  connect,
+  dropTrash,
+  putAway,
+  quote,
+  TEMPLATE_PREFIX: PREFIX,
+  TRASH_PREFIX,
+}

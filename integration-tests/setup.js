@@ -16,7 +16,7 @@ if (template && process.env.TEST_TYPE === "integration:http") {
   const pgTemplate = require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template")
   const { Client } = require("@medusajs/framework/pg")
   const original = pgTemplate.createDatabase
-  const quote = (name) => `"${name.replace(/"/g, '""')}"`
+  const { quote } = require("./db-template.js")
   pgTemplate.createDatabase = async function createDatabaseFromTemplate(options, credentials = {}) {
     const client = new Client({ user: "postgres", database: "postgres", password: "", port: 5432, host: "localhost", ...credentials })
     await client.connect()
@@ -59,8 +59,7 @@ const pgTemplate = (() => {
 })()
 if (pgTemplate) {
   const { createPostgresDatabaseTemplate: snapshot } = pgTemplate
-  const { TRASH_PREFIX, connect, dropTrash } = require("./db-template.js")
-  const quote = (name) => `"${name.replace(/"/g, '""')}"`
+  const { connect, dropTrash, putAway, quote } = require("./db-template.js")
   /** database → the copy it is and its state then; copy → its sequences */
   const was = new Map()
   const sequencesOf = new Map()
@@ -93,29 +92,6 @@ if (pgTemplate) {
       return await fn(admin)
     } finally {
       await admin.end()
-    }
-  }
-  let putAwayCount = 0
-  /** `db` closed, its sessions ended and renamed into the trash (dropped later); nothing when it does not exist */
-  const putAway = async (admin, db) => {
-    const name = `${TRASH_PREFIX}${process.pid}_${Date.now().toString(36)}_${++putAwayCount}`
-    try {
-      await admin.query(`ALTER DATABASE ${quote(db)} WITH ALLOW_CONNECTIONS false`)
-    } catch (e) {
-      if (e.code === "3D000") return
-      throw e
-    }
-    for (let attempt = 1; ; attempt++) {
-      await admin.query("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [
-        db,
-      ])
-      try {
-        return await admin.query(`ALTER DATABASE ${quote(db)} RENAME TO ${quote(name)}`)
-      } catch (e) {
-        // 55006: a session that was ending still holds it
-        if (e.code !== "55006" || attempt === 10) throw e
-        await new Promise((r) => setTimeout(r, 50 * attempt))
-      }
     }
   }
   /** the background drop under way (one at a time; a restore meanwhile asks for one more), and whether the spec has ended */

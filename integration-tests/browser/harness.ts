@@ -42,7 +42,10 @@ import { compileScript } from "../../demo/lib/compile-script"
 import { installPlugin } from "../../demo/lib/plugin-install"
 import { PROCESS_BOUND, watchProcess } from "../../scripts/stall"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
+const { createDatabaseSql, putAway } = require("../db-template.js") as {
+  createDatabaseSql(name: string): string
+  putAway(admin: Client, db: string): Promise<unknown>
+}
 import { startSandbox, type RunningSandbox } from "@medusa-sales-tax/sandbox"
 import type { StarterStore } from "./app/src/scripts/seed-starter"
 
@@ -285,7 +288,7 @@ export async function startBrowserApp(): Promise<BrowserApp> {
       if (child.exitCode === null) child.kill("SIGKILL")
     }
     await sandbox.close().catch(() => undefined)
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`)).catch(() => undefined)
+    await admin((c) => putAway(c, db)).catch((e) => console.warn(`[browser] database ${db} not put away: ${(e as Error).message}`))
   }
   try {
     await run("db-migrate", [CLI, "db:migrate"], APP_DIR, appEnv)

@@ -42,7 +42,10 @@ import { SalesTaxError } from "../../src/service/client"
 import { startTestSandbox, type TestSandbox } from "../helpers/sandbox"
 import { startStall, stallVerdict } from "../../scripts/stall"
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createDatabaseSql } = require("../db-template.js") as { createDatabaseSql(name: string): string }
+const { createDatabaseSql, putAway } = require("../db-template.js") as {
+  createDatabaseSql(name: string): string
+  putAway(admin: Client, db: string): Promise<unknown>
+}
 
 export interface ClusterOptions {
   orders: number
@@ -81,11 +84,11 @@ function databaseUrl(db: string): string {
   return `postgres://${auth}@${host === "localhost" ? "127.0.0.1" : host}:${port}/${db}`
 }
 
-async function adminSql(sql: string): Promise<void> {
+async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: databaseUrl("postgres") })
   await c.connect()
   try {
-    await c.query(sql)
+    return await fn(c)
   } finally {
     await c.end()
   }
@@ -157,7 +160,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
   const db = `medusa_sales_tax_cluster_${process.pid}_${Date.now().toString(36)}`
   const sandbox = await startTestSandbox()
   try {
-    await adminSql(createDatabaseSql(db))
+    await admin((c) => c.query(createDatabaseSql(db)))
     const env: AppEnv = {
       databaseUrl: databaseUrl(db),
       salesTaxBaseUrl: sandbox.url,
@@ -308,7 +311,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterReport> {
   } finally {
     await shutdown()
     await sandbox.close().catch(() => undefined)
-    await adminSql(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`).catch(() => undefined)
+    await admin((c) => putAway(c, db)).catch((e) => console.warn(`[cluster] database ${db} not put away: ${(e as Error).message}`))
   }
 }
 

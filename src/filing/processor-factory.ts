@@ -10,8 +10,7 @@ import type SalesTaxFilingModuleService from "../modules/sales-tax-filing/servic
 import { FilingProcessor } from "./processor"
 import type { FilingProcessorDeps } from "./processor-types"
 import { SALES_TAX_MODULE } from "../constants"
-import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { forgetCertificates } from "../service/exemptions/registry"
+import { forgetCertificates, type CertificateUses } from "../service/exemptions/registry"
 import { runtimeOf } from "../runtime"
 
 export function filingProcessor(container: MedusaContainer, overrides: HandlerDeps = {}): FilingProcessor {
@@ -37,7 +36,7 @@ export function filingProcessorDeps(container: MedusaContainer, overrides: Handl
     // a single-purchase certificate's order was filed: recorded as used (shown in the widgets), and
     // the customer's certificate list forgotten (it no longer exempts)
     certificateUsed: async (u) => {
-      const uses = container.resolve<Pick<SalesTaxModuleService, "markCertificateUsed"> | undefined>(SALES_TAX_MODULE, {
+      const uses = container.resolve<CertificateUses | undefined>(SALES_TAX_MODULE, {
         allowUnregistered: true,
       })
       await uses?.markCertificateUsed(u)

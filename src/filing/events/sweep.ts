@@ -10,7 +10,7 @@ import { graph } from "../../query"
 import type { PluginOptions } from "../../options"
 import { daysBefore } from "../../modules/sales-tax-filing/retention"
 import { SALES_TAX_MODULE } from "../../constants"
-import type { SalesTaxModuleService } from "../../modules/sales-tax/service"
+import type { CallLogSink } from "../../service/call-log"
 import { onOrderEdited, syncOrder } from "./orders"
 import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
@@ -22,7 +22,7 @@ export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
 /** Retention: street lines of old filing records (filing.addressRetentionDays), old call-log entries (log.retentionDays). */
 export async function applyRetention(container: MedusaContainer, options: PluginOptions, now: Date) {
-  const salesTax = container.resolve<Pick<SalesTaxModuleService, "pruneCallLog">>(SALES_TAX_MODULE)
+  const salesTax = container.resolve<Pick<CallLogSink, "pruneCallLog">>(SALES_TAX_MODULE)
   const streets = await filingStore(container).removeStreetLines(daysBefore(now, options.filing.addressRetentionDays), now)
   const calls = await salesTax.pruneCallLog(daysBefore(now, options.log.retentionDays))
   return { streets, calls }

@@ -13,7 +13,7 @@ import { ticAssignmentsChanged } from "../../service/tics/tic-generation"
 import { TIC_TARGET_TYPES, type TargetTic, type TicModule, type TicTargetType } from "../../service/tics/product-tics"
 import { fromCradle, runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"
-import { registerCertificateReviews, type CertificateReviews } from "../../service/exemptions/registry"
+import { registerCertificateReviews, type CertificateReviews, type CertificateUses } from "../../service/exemptions/registry"
 
 import {
   isPlaceholder,
@@ -58,7 +58,7 @@ function checkTarget(targetType: string): asserts targetType is TicTargetType {
 /** TIC assignments, last-known rates, who created each certificate, the call log and nexus states (module `salesTax`). */
 export class SalesTaxModuleService
   extends MedusaService({ TicAssignment, LastKnownRate, CertificateOrigin, CallLogEntry, NexusState })
-  implements RateMemory, CallLogSink, CertificateReviews, TicModule
+  implements RateMemory, CallLogSink, CertificateReviews, CertificateUses, TicModule
 {
   readonly #logger: { warn(m: string): void }
   /** The plugin's runtime (src/runtime.ts), registered in this module's container by its loader; Medusa's container reaches it here (runtimeOf). */

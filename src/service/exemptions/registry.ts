@@ -12,6 +12,11 @@ export interface CertificateReviews {
   ): Promise<{ byId: Record<string, CertificateStanding>; reserved: boolean }>
 }
 
+/** The same table, as filing records a single-purchase certificate used by a filed order. */
+export interface CertificateUses {
+  markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
+}
+
 /** A value one wing registers in the plugin's runtime and another reads: its setter and its getter. */
 function registration<T>(name: string) {
   const slot = runtimeSlot(name, (): { value?: T } => ({}))

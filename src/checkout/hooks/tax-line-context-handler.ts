@@ -10,7 +10,7 @@ import type { CartSnapshotInput } from "../../service/cart/context"
 import { graph } from "../../query"
 import { amountString, isAmount } from "../../money/amount"
 import { cachedProductTics } from "../../service/tics/product-tic-cache"
-import { findRawPluginOptions, resolvePluginOptions } from "../../options"
+import { getPluginOptions } from "../../options"
 import { exemptionIdentity, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
@@ -44,18 +44,10 @@ function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly 
   }
 }
 
-/** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
-const defaultTics = runtimeSlot("defaultTics", () => new WeakMap<object, number>())
+/** The plugin's default TIC (options are parsed once per configuration, not per cart change). */
 function defaultTicOf(container: MedusaContainer): number {
   try {
-    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
-    const memo = defaultTics(runtimeOf(container))
-    const got = memo.get(config)
-    if (got !== undefined) return got
-    const raw = findRawPluginOptions(config)
-    const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
-    memo.set(config, tic)
-    return tic
+    return getPluginOptions(container).defaultTic
   } catch {
     return DEFAULT_TIC
   }
@@ -232,13 +224,9 @@ export function composeTaxLineContext(
 ): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
   return async (input, ctx) => {
     const results = await Promise.all(handlers.map(async (h) => taxLineContextOutput(await h(input, ctx))))
-    const merged: TaxLineContext = {}
-    let ours: unknown
-    for (const r of results) {
-      Object.assign(merged, r)
-      if (r && CONTEXT_KEY in r && ours === undefined) ours = r[CONTEXT_KEY]
-    }
-    if (ours !== undefined) merged[CONTEXT_KEY] = ours
+    const merged: TaxLineContext = Object.assign({}, ...results)
+    const ours = results.filter((r) => r && CONTEXT_KEY in r).find((r) => r[CONTEXT_KEY] !== undefined)
+    if (ours) merged[CONTEXT_KEY] = ours[CONTEXT_KEY]
     return new StepResponse(merged)
   }
 }

@@ -71,22 +71,19 @@ export const TAXED_FIELDS: readonly string[] = [
   ...["id", "shipping_option_id", "amount", ...PRICING_FIELDS].map((f) => `shipping_methods.${f}`),
 ]
 
-/** An order's fields besides TAXED_FIELDS: who may be exempt, and its lines' quantities (on `order_item`: `items.quantity` finds none). */
+/** An order's fields: who may be exempt, its lines' quantities (on `order_item`: `items.quantity` finds none), and TAXED_FIELDS. */
 const ORDER_FIELDS = [
   "is_draft_order",
   "customer.has_account",
   ...["data", "tax_rate_id", "code"].map((f) => `items.tax_lines.${f}`),
   "items.detail.quantity",
+  ...TAXED_FIELDS,
 ]
 
 /** Reads a cart or an order with the fields the provider needs; undefined when there is none with that id. */
 async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
-  const rows = await graph<TaxedEntity>(container, {
-    entity,
-    fields: entity === "order" ? [...ORDER_FIELDS, ...TAXED_FIELDS] : TAXED_FIELDS,
-    filters: { id },
-  })
-  return rows[0]
+  const [row] = await graph<TaxedEntity>(container, { entity, fields: entity === "order" ? ORDER_FIELDS : TAXED_FIELDS, filters: { id } })
+  return row
 }
 
 /** The cart as the provider needs it, read fresh, or as the cart-refresh hook read it for this tax run (`prepared`). */

@@ -16,6 +16,7 @@ export const CART_CHANGED_MESSAGE =
   "The cart changed while it was being completed (a promotion, an item or the address), after its sales tax was computed. Review the cart and place the order again."
 
 type Row = Record<string, unknown>
+type Fingerprint = { state: string; tax: string }
 interface FingerprintCart {
   id: string
   customer_id?: string | null
@@ -48,7 +49,7 @@ const num = (v: unknown) => {
 const sorted = (xs: string[]) => [...xs].sort()
 
 /** Pure: what moves a cart's tax (`state`) and its tax lines (`tax`), each a canonical string (rows sorted, amounts as numbers). */
-export function cartFingerprint(c: FingerprintCart): { state: string; tax: string } {
+export function cartFingerprint(c: FingerprintCart): Fingerprint {
   const a = c.shipping_address ?? {}
   const adj = (rows: Row[] | null | undefined) =>
     sorted((rows ?? []).map((r) => JSON.stringify([r.code ?? null, num(r.amount), r.promotion_id ?? null])))
@@ -75,19 +76,16 @@ export function cartFingerprint(c: FingerprintCart): { state: string; tax: strin
 }
 
 /** The cart's fingerprint as it is now (one query), or undefined when there is no such cart. */
-export async function readCartFingerprint(scope: MedusaContainer, cartId: string): Promise<{ state: string; tax: string } | undefined> {
+export async function readCartFingerprint(scope: MedusaContainer, cartId: string): Promise<Fingerprint | undefined> {
   const [c] = await graph<FingerprintCart>(scope, { entity: "cart", fields: FINGERPRINT_FIELDS, filters: { id: cartId } })
   return c ? cartFingerprint(c) : undefined
 }
 
-/** A completion request's scope: the cart and its fingerprint right after the pre-completion tax refresh. */
-export interface CompletionScope {
-  cartId: string
-  fingerprint: { state: string; tax: string }
-}
-
-/** In the plugin's runtime: the middleware and the `validate` handler may be different module instances. */
-export const completionStorage = runtimeSlot("completionScope", () => new AsyncLocalStorage<CompletionScope>())
+/**
+ * A completion request's scope: the cart and its fingerprint right after the pre-completion tax refresh. In the
+ * plugin's runtime: the middleware and the `validate` handler may be different module instances.
+ */
+export const completionStorage = runtimeSlot("completionScope", () => new AsyncLocalStorage<{ cartId: string; fingerprint: Fingerprint }>())
 
 /** How many completions the `validate` handler compared, and refused (tests; one object per runtime). */
 export const completionGuardStats = runtimeSlot("completionGuardStats", () => ({ checked: 0, refused: 0 }))

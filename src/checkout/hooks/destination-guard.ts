@@ -86,7 +86,7 @@ export async function usTaxedBySalesTax(container: MedusaContainer): Promise<boo
   }
 }
 
-/** Throws the refusal (400) for an order-to-be. */
+/** Throws the refusal (400) for an order-to-be: at completion (complete-cart-validate.ts), a draft order's conversion, the address step. */
 export async function refuseUnquotableDestination(container: MedusaContainer, o: OrderToBe, at: RefusalAt = "order"): Promise<void> {
   if (!isUs(o.shipping_address?.country_code) || o.region?.automatic_taxes === false) return
   if (!(await usTaxedBySalesTax(container))) return
@@ -94,22 +94,7 @@ export async function refuseUnquotableDestination(container: MedusaContainer, o:
   const old = belowMinimumRefusal(medusaBelowMinimum(), installedMedusaVersion())
   if (old) throw old
   const options = getPluginOptions(container)
-  const err = await destinationRefusal(
-    o,
-    {
-      options,
-      client: () => getCheckoutClient(options),
-      deadline: Date.now() + options.timeoutMs,
-    },
-    at,
-  )
+  const deps: VerifyDeps = { options, client: () => getCheckoutClient(options), deadline: Date.now() + options.timeoutMs }
+  const err = await destinationRefusal(o, deps, at)
   if (err) throw err
-}
-
-/** The destination half of the plugin's `completeCartWorkflow.hooks.validate` handler (complete-cart-validate.ts). */
-export async function validateCompletionDestination(
-  { cart }: { cart: OrderToBe },
-  { container }: { container: MedusaContainer },
-): Promise<void> {
-  await refuseUnquotableDestination(container, cart)
 }

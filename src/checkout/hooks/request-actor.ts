@@ -13,6 +13,7 @@ import type {
   MiddlewareRoute,
 } from "@medusajs/framework/http"
 import { runtimeOf, runtimeSlot, type SalesTaxRuntime } from "../../runtime"
+import type { TaxedEntity } from "../../medusa/taxed-entity"
 
 export interface RequestActor {
   /** "customer" (store), "user" (admin), or another Medusa actor type. */
@@ -76,12 +77,7 @@ export type ExemptionBasis = "authenticated_customer" | "admin_order" | "admin_d
  */
 export function exemptionIdentity(
   kind: "cart" | "order",
-  entity: {
-    customer_id?: string | null
-    is_draft_order?: boolean | null
-    customer?: { has_account?: boolean | null } | null
-    checkedOutExempt?: boolean
-  },
+  entity: Pick<TaxedEntity, "customer_id" | "is_draft_order" | "customer"> & { checkedOutExempt?: boolean },
   actor: RequestActor | null | undefined,
 ): { customerId: string; basis: ExemptionBasis } | null {
   const customerId = entity.customer_id

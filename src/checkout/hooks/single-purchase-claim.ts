@@ -17,6 +17,7 @@ import { activeCertificates, certificateStoreOn, invalidateCustomerCertificates 
 import type { CachingModuleLike } from "../quote/result-cache"
 import { claimDecision } from "../../service/exemptions/certificate-claims"
 import { recordFields } from "../../medusa/tax-line-record"
+import type { TaxedEntity } from "../../medusa/taxed-entity"
 
 export const CERTIFICATE_USED_CODE = "sales_tax_certificate_used"
 export const CERTIFICATE_USED_MESSAGE =
@@ -25,10 +26,7 @@ export const CERTIFICATE_UNVERIFIED_CODE = "sales_tax_certificate_unverified"
 
 type Claims = Pick<SalesTaxModuleService, "certificateOrigins" | "claimCertificate" | "finalizeClaim">
 
-interface ClaimCart {
-  id: string
-  customer_id?: string | null
-  sales_channel_id?: string | null
+interface ClaimCart extends Pick<TaxedEntity, "id" | "customer_id" | "sales_channel_id"> {
   items?: { tax_lines?: ChargedTaxLine[] | null }[] | null
   shipping_methods?: { tax_lines?: ChargedTaxLine[] | null }[] | null
 }

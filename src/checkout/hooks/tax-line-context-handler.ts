@@ -10,7 +10,7 @@ import type { CartSnapshotInput } from "../../service/cart/context"
 import { graph } from "../../query"
 import { amountString, isAmount } from "../../money/amount"
 import { cachedProductTics } from "../../service/tics/product-tic-cache"
-import { findRawPluginOptions, resolvePluginOptions } from "../../options"
+import { getPluginOptions } from "../../options"
 import { exemptionIdentity, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
 import { preparedTaxCart } from "./cart-refresh-scope"
@@ -32,50 +32,25 @@ export * from "../../medusa/taxed-entity"
 
 /** A line's snapshot fields of its price and discounts (all, and the tax-inclusive ones), and its stock location. */
 function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly Adjustment[] | null }, location: string | undefined) {
-  let t = MathBN.convert(0)
-  let it = MathBN.convert(0)
-  let incl = false
-  for (const a of l.adjustments ?? []) {
-    if (a?.amount === null || a?.amount === undefined) continue
-    t = t.plus(amountString(a.amount))
-    if (a.is_tax_inclusive) {
-      incl = true
-      it = it.plus(amountString(a.amount))
-    }
-  }
+  const all = (l.adjustments ?? []).filter((a) => a?.amount !== null && a?.amount !== undefined)
+  const inclusive = all.filter((a) => a.is_tax_inclusive)
+  const sum = (xs: readonly Adjustment[]) => xs.reduce((t, a) => t.plus(amountString(a.amount)), MathBN.convert(0)).toString()
   return {
-    discount: t.toString(),
+    discount: sum(all),
     is_tax_inclusive: !!l.is_tax_inclusive,
-    has_tax_inclusive_discount: incl,
-    inclusive_discount: it.toString(),
+    has_tax_inclusive_discount: inclusive.length > 0,
+    inclusive_discount: sum(inclusive),
     ...(location !== undefined ? { origin_location_id: location } : {}),
   }
 }
 
-/** The plugin's default TIC per app configuration (options are parsed once per configuration, not per cart change). */
-const defaultTics = runtimeSlot("defaultTics", () => new WeakMap<object, number>())
+/** The plugin's default TIC (options are parsed once per configuration, not per cart change). */
 function defaultTicOf(container: MedusaContainer): number {
   try {
-    const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE)
-    const memo = defaultTics(runtimeOf(container))
-    const got = memo.get(config)
-    if (got !== undefined) return got
-    const raw = findRawPluginOptions(config)
-    const tic = raw === undefined ? DEFAULT_TIC : resolvePluginOptions(raw).defaultTic
-    memo.set(config, tic)
-    return tic
+    return getPluginOptions(container).defaultTic
   } catch {
     return DEFAULT_TIC
   }
-}
-
-/** TIC per product id (product → type → category → default), cached across requests. */
-export async function resolveProductTics(
-  container: MedusaContainer,
-  productIds: string[],
-): Promise<Record<string, { tic: number; source: string }>> {
-  const got = await cachedProductTics(container, productIds, defaultTicOf(container))
-  return Object.fromEntries([...got].map(([id, t]) => [id, { tic: t.tic, source: t.source }]))
 }
 
 /** Pure: a cart line's quantity, or an order line's (from its `detail`: see ORDER_FIELDS). */
@@ -83,47 +58,32 @@ export function lineQuantity(i: { quantity?: unknown; detail?: { quantity?: unkn
   return i.quantity ?? i.detail?.quantity
 }
 
+/** What pricing() reads of a line (an item or a shipping method). */
+const PRICING_FIELDS = ["is_tax_inclusive", "adjustments.amount", "adjustments.is_tax_inclusive"]
+
 /** The fields of a cart (or an order) the snapshot is built from. */
-export const TAXED_FIELDS = [
+export const TAXED_FIELDS: readonly string[] = [
   "id",
   "currency_code",
   "customer_id",
   "sales_channel_id",
-  "items.id",
-  "items.product_id",
-  "items.variant_id",
-  "items.quantity",
-  "items.unit_price",
-  "items.is_tax_inclusive",
-  "items.is_giftcard",
-  "items.adjustments.amount",
-  "items.adjustments.is_tax_inclusive",
-  "shipping_methods.id",
-  "shipping_methods.shipping_option_id",
-  "shipping_methods.amount",
-  "shipping_methods.is_tax_inclusive",
-  "shipping_methods.adjustments.amount",
-  "shipping_methods.adjustments.is_tax_inclusive",
-] as const
+  ...["id", "product_id", "variant_id", "quantity", "unit_price", "is_giftcard", ...PRICING_FIELDS].map((f) => `items.${f}`),
+  ...["id", "shipping_option_id", "amount", ...PRICING_FIELDS].map((f) => `shipping_methods.${f}`),
+]
 
-/** An order's fields besides TAXED_FIELDS: who may be exempt, and its lines' quantities (on `order_item`: `items.quantity` finds none). */
+/** An order's fields: who may be exempt, its lines' quantities (on `order_item`: `items.quantity` finds none), and TAXED_FIELDS. */
 const ORDER_FIELDS = [
   "is_draft_order",
   "customer.has_account",
-  "items.tax_lines.data",
-  "items.tax_lines.tax_rate_id",
-  "items.tax_lines.code",
+  ...["data", "tax_rate_id", "code"].map((f) => `items.tax_lines.${f}`),
   "items.detail.quantity",
-] as const
+  ...TAXED_FIELDS,
+]
 
 /** Reads a cart or an order with the fields the provider needs; undefined when there is none with that id. */
 async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
-  const rows = await graph<TaxedEntity>(container, {
-    entity,
-    fields: entity === "order" ? [...ORDER_FIELDS, ...TAXED_FIELDS] : TAXED_FIELDS,
-    filters: { id },
-  })
-  return rows[0]
+  const [row] = await graph<TaxedEntity>(container, { entity, fields: entity === "order" ? ORDER_FIELDS : TAXED_FIELDS, filters: { id } })
+  return row
 }
 
 /** The cart as the provider needs it, read fresh, or as the cart-refresh hook read it for this tax run (`prepared`). */
@@ -176,15 +136,14 @@ async function snapshotFromEntity(container: MedusaContainer, e: TaxedEntity, ki
   const actor = requestScope(runtimeOf(container))?.actor()
   const identity = exemptionIdentity(kind, kind === "order" ? { ...e, checkedOutExempt: checkedOutExempt(e) } : e, actor)
   const items = (e.items ?? []).filter((i) => !i.is_giftcard)
+  const defaultTic = defaultTicOf(container)
+  const productIds = items.flatMap((i) => (i.product_id ? [i.product_id] : []))
   const [tics, where] = await Promise.all([
-    resolveProductTics(
-      container,
-      items.flatMap((i) => (i.product_id ? [i.product_id] : [])),
-    ),
+    // TIC per product id (product → type → category → default), cached across requests
+    cachedProductTics(container, productIds, defaultTic),
     // never fails the snapshot
     resolveLineLocations(container, e).catch((): LineLocations | null => null),
   ])
-  const defaultTic = defaultTicOf(container)
   return {
     v: 1,
     cart_id: e.id,
@@ -192,7 +151,7 @@ async function snapshotFromEntity(container: MedusaContainer, e: TaxedEntity, ki
     ...(e.sales_channel_id ? { sales_channel_id: e.sales_channel_id } : {}),
     currency_code: e.currency_code,
     items: items.map((i) => {
-      const t = i.product_id ? tics[i.product_id] : undefined
+      const t = i.product_id ? tics.get(i.product_id) : undefined
       return {
         id: i.id,
         product_id: i.product_id ?? null,
@@ -262,13 +221,9 @@ export function composeTaxLineContext(
 ): (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<StepResponse<TaxLineContext>> {
   return async (input, ctx) => {
     const results = await Promise.all(handlers.map(async (h) => taxLineContextOutput(await h(input, ctx))))
-    const merged: TaxLineContext = {}
-    let ours: unknown
-    for (const r of results) {
-      Object.assign(merged, r)
-      if (r && CONTEXT_KEY in r && ours === undefined) ours = r[CONTEXT_KEY]
-    }
-    if (ours !== undefined) merged[CONTEXT_KEY] = ours
+    const merged: TaxLineContext = Object.assign({}, ...results)
+    const ours = results.filter((r) => r && CONTEXT_KEY in r).find((r) => r[CONTEXT_KEY] !== undefined)
+    if (ours) merged[CONTEXT_KEY] = ours[CONTEXT_KEY]
     return new StepResponse(merged)
   }
 }

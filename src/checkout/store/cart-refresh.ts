@@ -18,13 +18,10 @@ import { installedRefreshTaxWritesGuarded, refreshLeftTaxLines } from "../../med
 import { unwrapWorkflowError } from "../../medusa/store-cart-routes"
 import { nestedRunOn, runNested } from "../../medusa/nested-workflow"
 import { RESTORE_FIELDS, cartRestoreOn, quotedCartState, type CartRow } from "../../medusa/cart-restore"
+import type { OrderToBe } from "../hooks/destination-guard"
 
 /** The part of a cart that says whether the provider quotes it. */
-export interface DestinationCart {
-  id: string
-  region?: { automatic_taxes?: boolean | null } | null
-  shipping_address?: { country_code?: string | null } | null
-}
+type DestinationCart = { id: string } & Pick<OrderToBe, "region" | "shipping_address">
 
 /** Pure: the provider quotes the cart (automatic taxes, a US shipping address). */
 export function usTaxedOf(c: DestinationCart): boolean {
@@ -39,6 +36,11 @@ export async function isUsTaxedCart(scope: MedusaContainer, cartId: string): Pro
     filters: { id: cartId },
   })
   return !!c && usTaxedOf(c)
+}
+
+/** Whether the provider quotes the scope's cart: as Medusa's refresh read it, else as read before a route that cannot change its destination, else read now. */
+export async function usTaxedInScope(scope: CartRefreshScope, container: MedusaContainer): Promise<boolean> {
+  return scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, scope.cartId))))
 }
 
 /**
@@ -127,6 +129,12 @@ async function finalCartOf(
   }
 }
 
+/** refreshCartItemsWorkflow's input, as its beforeRefreshingPaymentCollection hook receives it. */
+type RefreshInput = { cart_id?: string } & Parameters<typeof refreshLeftTaxLines>[0]
+
+// whether the installed refresh writes tax lines after its read only when asked to (refreshTaxWritesGuarded)
+const refreshTaxWritesKnown = runtimeSlot("refreshTaxWritesGuarded", installedRefreshTaxWritesGuarded)
+
 /** The hook: a US-taxed cart's tax lines on its final state, by module calls (the plugin's handler) or the workflow nested. */
 export async function salesTaxBeforeRefreshingPaymentCollection(
   { input }: { input: RefreshInput },
@@ -135,58 +143,42 @@ export async function salesTaxBeforeRefreshingPaymentCollection(
   const scope = cartRefreshStorage().getStore()
   const cartId = input?.cart_id
   if (!scope || !cartId || scope.cartId !== cartId) return new StepResponse(undefined)
-  const span: StoreCartSpan = { phase: "refresh-hook", cartId }
-  await storeCartSpan(span, () => taxInRefresh(scope, input, stepContext, span))
-  return new StepResponse(undefined)
-}
-
-/** refreshCartItemsWorkflow's input, as its beforeRefreshingPaymentCollection hook receives it. */
-type RefreshInput = { cart_id?: string } & Parameters<typeof refreshLeftTaxLines>[0]
-
-// whether the installed refresh writes tax lines after its read only when asked to (refreshTaxWritesGuarded)
-const refreshTaxWritesKnown = runtimeSlot("refreshTaxWritesGuarded", installedRefreshTaxWritesGuarded)
-
-async function taxInRefresh(
-  scope: CartRefreshScope,
-  input: RefreshInput,
-  stepContext: StepExecutionContext,
-  span: StoreCartSpan,
-): Promise<void> {
   const { container } = stepContext
-  const cartId = scope.cartId
-  // as Medusa's refresh read the cart, else as read before a route that cannot change its destination, else read now
-  const taxed = scope.destination?.usTaxed ?? (scope.knownUs || (!scope.knownNotUs && (await isUsTaxedCart(container, cartId))))
-  span.taxed = taxed
-  // the boot check turned both runs off: the after-route refresh does the work (scope.ran stays unset)
-  const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
-  if (taxed && !handler && !nestedRunOn()) return
-  if (taxed) {
-    // one read serves the tax run, the context handler and the next restore point (none when Medusa's field list changed)
-    const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
-    const fromRefresh = !!handler && scope.refreshRead?.id === cartId
-    const [cart] =
-      fromRefresh && scope.refreshRead
-        ? [await finalCartOf(container, scope.refreshRead, scope.billingBefore)]
+  const span: StoreCartSpan = { phase: "refresh-hook", cartId }
+  await storeCartSpan(span, async () => {
+    const taxed = await usTaxedInScope(scope, container)
+    span.taxed = taxed
+    // the boot check turned both runs off: the after-route refresh does the work (scope.ran stays unset)
+    const handler = directTaxRunOn() ? updateTaxLinesContextHandler() : undefined
+    if (taxed && !handler && !nestedRunOn()) return
+    if (taxed) {
+      // one read serves the tax run, the context handler and the next restore point (none when Medusa's field list changed)
+      const fields = handler ? directRunFields() : directTaxRunOn() ? WORKFLOW_RUN_CART_FIELDS : null
+      const refreshRead = handler && scope.refreshRead?.id === cartId ? scope.refreshRead : undefined
+      const [cart] = refreshRead
+        ? [await finalCartOf(container, refreshRead, scope.billingBefore)]
         : fields
           ? await graph<TaxRunCart & CartRow>(container, { entity: "cart", fields, filters: { id: cartId } })
           : []
-    if (cart) scope.taxCart = cart
-    try {
-      if (cart && handler) {
-        // Medusa's read carries the cart's tax lines, current when no tax workflow ran after it
-        const current = fromRefresh && refreshTaxWritesKnown() && refreshLeftTaxLines(input)
-        const written = await setCartTaxLines(container, cart, handler, current)
-        if (cartRestoreOn()) scope.quoted = quotedCartState(cart, written.items, written.shipping)
-      } else
-        // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)
-        await runNested(updateTaxLinesWorkflow, stepContext, cart ? { cart_id: cartId, cart } : { cart_id: cartId })
-    } catch (e) {
-      throw unwrapWorkflowError(e)
-    } finally {
-      delete scope.taxCart
+      if (cart) scope.taxCart = cart
+      try {
+        if (cart && handler) {
+          // Medusa's read carries the cart's tax lines, current when no tax workflow ran after it
+          const current = !!refreshRead && refreshTaxWritesKnown() && refreshLeftTaxLines(input)
+          const written = await setCartTaxLines(container, cart, handler, current)
+          if (cartRestoreOn()) scope.quoted = quotedCartState(cart, written.items, written.shipping)
+        } else
+          // as runAsStep runs it: the nested run does not take the cart's lock again (src/medusa/nested-workflow.ts)
+          await runNested(updateTaxLinesWorkflow, stepContext, cart ? { cart_id: cartId, cart } : { cart_id: cartId })
+      } catch (e) {
+        throw unwrapWorkflowError(e)
+      } finally {
+        delete scope.taxCart
+      }
     }
-  }
-  scope.ran = { taxed }
+    scope.ran = { taxed }
+  })
+  return new StepResponse(undefined)
 }
 
 /** updateCartPromotionsWorkflow's `validate` hook, in every refresh: notes whether the provider quotes the cart; never throws. */

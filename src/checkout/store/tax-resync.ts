@@ -23,7 +23,7 @@ import { isDegraded, quoteHealth } from "../quote/health"
 import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
 import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
 import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
-import { isUsTaxedCart, storeCartSpan, type StoreCartSpan } from "./cart-refresh"
+import { isUsTaxedCart, storeCartSpan, usTaxedInScope, type StoreCartSpan } from "./cart-refresh"
 import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
@@ -41,18 +41,12 @@ async function runUpdateTaxLines(scope: MedusaContainer, cartId: string): Promis
   await updateTaxLinesWorkflow(scope).run({ input: cart ? { cart_id: cartId, cart } : { cart_id: cartId } })
 }
 
-/** The cart read with the route's own fields, as Medusa's route answers it. */
-async function refetchCart(scope: MedusaContainer, cartId: string, fields: string[] | undefined): Promise<unknown | undefined> {
-  return fields?.length ? (await graph<unknown>(scope, { entity: "cart", fields, filters: { id: cartId } }))[0] : undefined
-}
-
 /** Per request, read before its route: the cart as it was (put back when refused), or the id of a cart read as not US-taxed. */
 const cartBefore = runtimeSlot("storeCartBefore", () => new WeakMap<object, CartState>())
 const notUsBefore = runtimeSlot("storeCartNotUsBefore", () => new WeakMap<object, string>())
 
 /** Seconds a store change of a cart waits for another change of it, and after which a hold lapses. */
-const RESTORE_LOCK_TIMEOUT_S = 15
-const RESTORE_LOCK_EXPIRE_S = 120
+const RESTORE_LOCK_S = { timeout: 15, expire: 120 }
 
 /**
  * Before a route that changes the cart: the plugin's lock of the cart's change, then the cart remembered (its last
@@ -96,15 +90,12 @@ async function lockCartChange(req: MedusaRequest, res: MedusaResponse, cartId: s
     res.once("finish", () => r())
     res.once("close", () => r())
   })
-  const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, {
-    timeout: RESTORE_LOCK_TIMEOUT_S,
-    expire: RESTORE_LOCK_EXPIRE_S,
-  })
+  const held = await holdLock(locking, `${CART_CHANGE_LOCK_PREFIX}${cartId}`, answered, RESTORE_LOCK_S)
   if (!held) {
     req.scope
       .resolve(ContainerRegistrationKeys.LOGGER)
       .warn(
-        `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_TIMEOUT_S} s; this change goes on without the restore lock`,
+        `sales-tax: cart ${cartId}: another change held it for ${RESTORE_LOCK_S.timeout} s; this change goes on without the restore lock`,
       )
   }
 }
@@ -147,9 +138,13 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     }
     const span: StoreCartSpan = { phase: "after-route", cartId: id }
     storeCartSpan(span, async () => {
-      span.taxed = await refreshAfterRoute(req, scope, id)
-      cartTaxability().set(id, span.taxed)
-      return span.taxed ? refetchCart(req.scope, id, fields) : undefined
+      // the tax lines refreshed when the provider quotes the cart: the request's cart as its scope knows it, another read now
+      const taxed = scope.cartId === id ? await usTaxedInScope(scope, req.scope) : await isUsTaxedCart(req.scope, id)
+      if (taxed) await retaxWithPayment(req, id)
+      span.taxed = taxed
+      cartTaxability().set(id, taxed)
+      // read with the route's own fields, as Medusa's route answers it
+      return taxed && fields?.length ? (await graph<unknown>(req.scope, { entity: "cart", fields, filters: { id } }))[0] : undefined
     }).then(
       (cart) => original(cart ? { ...b, [key]: cart } : body),
       async (err: unknown) => {
@@ -167,38 +162,20 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
     )
     return res
   })
-  const scope: CartRefreshScope = { cartId, knownUs: knownUsAfterRoute(req, cartId), knownNotUs: knownNotUsAfterRoute(req, cartId) }
-  // only POST /store/carts/:id changes the billing address
+  // read as US-taxed (or not) before a route that cannot give the cart another shipping address or region: still so after it
   const before = cartBefore().get(req)
-  if (before?.id === cartId && !mayChangeDestination(req)) scope.billingBefore = { address: before.addresses.billing_address }
+  const stays = !CART_ITSELF_RE.test(pathOf(req))
+  const scope: CartRefreshScope = {
+    cartId,
+    knownUs: stays && before?.usTaxed === true && before.id === cartId,
+    knownNotUs: stays && notUsBefore().get(req) === cartId,
+  }
+  // only POST /store/carts/:id changes the billing address
+  if (before?.id === cartId && stays) scope.billingBefore = { address: before.addresses.billing_address }
   cartRefreshStorage().run(scope, () => next())
 }
 
-/** Read as US-taxed before a route that cannot change the destination or region: still so after it. */
-function knownUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  const before = cartBefore().get(req)
-  return before?.usTaxed === true && before.id === cartId && !mayChangeDestination(req)
-}
-
-/** Read as not US-taxed before a route that cannot change the destination or region: still so after it. */
-function knownNotUsAfterRoute(req: MedusaRequest, cartId: string): boolean {
-  return notUsBefore().get(req) === cartId && !mayChangeDestination(req)
-}
-
 const pathOf = (req: MedusaRequest): string => (req.originalUrl ?? req.path ?? "").split("?")[0]
-
-/** Whether the request's route may give the cart another shipping address or region. */
-const mayChangeDestination = (req: MedusaRequest): boolean => CART_ITSELF_RE.test(pathOf(req))
-
-/** After a route: the tax lines refreshed when the provider quotes the cart (false: not a US-taxed cart). */
-async function refreshAfterRoute(req: MedusaRequest, scope: CartRefreshScope, cartId: string): Promise<boolean> {
-  // as the promotions workflow read it in the route, else as known before it, else read now
-  const us =
-    (scope.cartId === cartId ? scope.destination?.usTaxed : undefined) ??
-    (knownUsAfterRoute(req, cartId) || (!knownNotUsAfterRoute(req, cartId) && (await isUsTaxedCart(req.scope, cartId))))
-  if (us) await retaxWithPayment(req, cartId)
-  return us
-}
 
 /** The tax lines rewritten, and the payment collection (if any) refreshed after them: its amount follows the new tax. */
 async function retaxWithPayment(req: MedusaRequest, cartId: string): Promise<void> {

@@ -5,11 +5,11 @@ import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { registerHook } from "../../medusa/workflow-hooks"
 import { validateCompletionUnchanged } from "../../checkout/hooks/complete-cart-guard"
-import { validateCompletionDestination, type OrderToBe } from "../../checkout/hooks/destination-guard"
+import { refuseUnquotableDestination, type OrderToBe } from "../../checkout/hooks/destination-guard"
 import { claimSinglePurchase } from "../../checkout/hooks/single-purchase-claim"
 
 export async function salesTaxValidateCompletion(data: { input: { id?: string }; cart: OrderToBe }, ctx: StepExecutionContext) {
-  await validateCompletionDestination({ cart: data.cart }, { container: ctx.container })
+  await refuseUnquotableDestination(ctx.container, data.cart)
   const out = await validateCompletionUnchanged({ input: data.input }, ctx)
   await claimSinglePurchase({ input: data.input }, { container: ctx.container })
   return out

@@ -1,7 +1,7 @@
 import type { CertificateRecord } from "../../../packages/contract/src/index"
 import { medusaStore, SingleFlight, type CachingModuleLike, MemoryStore, type QuoteStore } from "../quote/result-cache"
-import { runtimeOf, runtimeSlot, tryResolve, type SalesTaxRuntime, type ScopeLike } from "../../runtime"
-import { claimedByOther, type CertificateStanding, type ReviewStatus } from "../../service/exemptions/certificate-claims"
+import { runtimeOf, runtimeSlot, tryResolve, type ScopeLike } from "../../runtime"
+import { claimedByOther, type CertificateStanding } from "../../service/exemptions/certificate-claims"
 import { externalCertificatesMode, type PluginOptions } from "../../options"
 import type { QuoteConnection } from "../quote/quote-types"
 import { certificateStatus, type ExternalCertificates } from "./certificate-rules"
@@ -27,11 +27,11 @@ export function certificateListKey(customerId: string, connectionId?: string | n
   return connectionId ? `${customerId}@${connectionId}` : customerId
 }
 
-export function registerCertificateConnections(connectionIds: readonly string[], rt?: SalesTaxRuntime): void {
-  for (const c of connectionIds) otherConnections(rt).add(c)
+export function registerCertificateConnections(connectionIds: readonly string[]): void {
+  for (const c of connectionIds) otherConnections().add(c)
 }
 
-export type { CertificateStanding, ReviewStatus }
+export type { CertificateStanding }
 
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
 export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">

@@ -16,7 +16,6 @@ export function float32Shortest(x: number): string {
   const f = Math.fround(x)
   if (f === 0) return "0"
   if (!Number.isFinite(f)) throw new RangeError(`not a finite float4: ${x}`)
-  let out = String(f)
   const ok = (p: number) => Math.fround(Number(f.toPrecision(p))) === f
   f32buf.setFloat32(0, f)
   if (f >= 1 && f < 4194304 && (f32buf.getUint32(0) & 0x7fffff) !== 0) {
@@ -29,16 +28,10 @@ export function float32Shortest(x: number): string {
       if (ok(mid)) hi = mid
       else lo = mid + 1
     }
-    out = String(Number(f.toPrecision(hi)))
-  } else {
-    for (let p = 1; p <= 9; p++) {
-      if (ok(p)) {
-        out = String(Number(f.toPrecision(p)))
-        break
-      }
-    }
+    return String(Number(f.toPrecision(hi)))
   }
-  return out
+  for (let p = 1; p <= 9; p++) if (ok(p)) return String(Number(f.toPrecision(p)))
+  return String(f)
 }
 
 /** The float4 `steps` representable values away from `x` (x must be a float4). */

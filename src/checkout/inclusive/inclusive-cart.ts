@@ -31,20 +31,13 @@ export function inclusiveLines(s: CartSnapshot): InclusiveLine[] {
 /** Why the cart is refused, or null: a promotion whose kind differs from its line's price (Medusa's tax of it needs the unknown net). */
 export function inclusiveMixRefusal(s: CartSnapshot): string | null {
   // the checkout hot path: no decimal arithmetic for a line without promotions of the other kind
-  const check = (l: CartSnapshot["items"][number] | CartSnapshot["shipping_methods"][number]): string | null => {
+  for (const l of [...s.items, ...s.shipping_methods]) {
     if (l.is_tax_inclusive) {
       if (l.discount !== "0" && !dec(l.discount).eq(inclusiveDiscount(l))) {
         return "A tax-exclusive promotion on a tax-inclusive price is not supported for US sales tax: make the promotion tax-inclusive, like the prices it applies to."
       }
     } else if (l.has_tax_inclusive_discount && !dec(inclusiveDiscount(l)).isZero()) {
       return "A tax-inclusive promotion on a tax-exclusive price is not supported for US sales tax: make the promotion tax-exclusive, like the prices it applies to."
-    }
-    return null
-  }
-  for (const lines of [s.items, s.shipping_methods]) {
-    for (const l of lines) {
-      const why = check(l)
-      if (why) return why
     }
   }
   return null

@@ -38,10 +38,10 @@ export interface LocationRow {
   address?: LocationAddressLike | null
 }
 
-function addressOf(l: LocationRow | undefined): KnownLocations[string] {
-  const a = l?.address ?? {}
+function addressOf(l: LocationRow): KnownLocations[string] {
+  const a = l.address ?? {}
   return {
-    name: l?.name ?? null,
+    name: l.name ?? null,
     address_1: a.address_1 ?? null,
     address_2: a.address_2 ?? null,
     city: a.city ?? null,
@@ -98,26 +98,21 @@ export async function resolveLineLocations(container: MedusaContainer, e: LineLo
   })
   const lineItems = (e.items ?? []).flatMap((i) => (i?.id ? [{ id: i.id, productId: i.product_id ?? null }] : []))
   const home = e.sales_channel_id ? await channelLocation(container, e.sales_channel_id) : null
-  if (methods.length > 1) {
-    // several methods: an item ships with the method of its product's shipping profile
-    const productIds = [...new Set(lineItems.flatMap((i) => (i.productId ? [i.productId] : [])))]
-    const data = productIds.length
-      ? await graph<{ id: string; shipping_profile?: { id?: string | null } | null }>(container, {
-          entity: "product",
-          fields: ["id", "shipping_profile.id"],
-          filters: { id: productIds },
-        })
-      : []
-    const profileOf = new Map(data.map((p) => [p.id, p.shipping_profile?.id ?? null]))
-    for (const it of lineItems) {
-      const profile = it.productId ? profileOf.get(it.productId) : undefined
-      const k = infos.findIndex((x) => x.profileId && x.profileId === profile)
-      const loc = (k >= 0 ? infos[k]!.locationId : infos[0]!.locationId) ?? home
-      if (loc) items.set(it.id, loc)
-    }
-  } else {
-    const loc = infos[0]?.locationId ?? home
-    if (loc) for (const it of lineItems) items.set(it.id, loc)
+  // several methods: an item ships with the method of its product's shipping profile (else, and with one, the first's)
+  const productIds = methods.length > 1 ? [...new Set(lineItems.flatMap((i) => (i.productId ? [i.productId] : [])))] : []
+  const data = productIds.length
+    ? await graph<{ id: string; shipping_profile?: { id?: string | null } | null }>(container, {
+        entity: "product",
+        fields: ["id", "shipping_profile.id"],
+        filters: { id: productIds },
+      })
+    : []
+  const profileOf = new Map(data.map((p) => [p.id, p.shipping_profile?.id ?? null]))
+  for (const it of lineItems) {
+    const profile = it.productId ? profileOf.get(it.productId) : undefined
+    const k = infos.findIndex((x) => x.profileId && x.profileId === profile)
+    const loc = infos[Math.max(k, 0)]?.locationId ?? home
+    if (loc) items.set(it.id, loc)
   }
   const ids = [...new Set([...items.values(), ...shipping.values()])].sort()
   const locations: KnownLocations = {}

@@ -1,7 +1,6 @@
 /** Exemption at checkout: a verified customer's certificate for the destination's state, applied to the quote. */
 import type { Address, CertificateRecord } from "../../../packages/contract/src/index"
 import { isSalesTaxError, refusesCertificate } from "../../service/client"
-import type { PluginOptions } from "../../options"
 import { activeCertificates, invalidateCustomerCertificates, pickExemption } from "../exemptions/exemptions"
 import { withDeadline } from "../../service/deadline"
 import type { QuoteStore } from "./result-cache"
@@ -31,7 +30,7 @@ export function exemptCustomer(snapshot: { exemption_customer_id?: string | null
 }
 
 export interface ExemptQuoteDeps {
-  options: Pick<PluginOptions, "cacheTtlSeconds"> & Partial<Pick<PluginOptions, "shopperCertificates" | "externalCertificates">>
+  options: Parameters<typeof activeCertificates>[2]
   logger: QuoteLogger
   stats: ProviderStats
   certificateStore: QuoteStore<CertificateRecord[]>

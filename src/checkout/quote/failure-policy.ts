@@ -8,7 +8,6 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { US_STATES, type Address } from "../../../packages/contract/src/index"
 import { isKeyRefused, isSalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
-import type { RegionStates } from "../../medusa/tax-rate-service"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
 import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../service/last-known-rates"
@@ -35,13 +34,6 @@ export function coverageWarning(gaps: readonly string[], regionsRead: boolean): 
     `${regionsRead ? "" : " (the tax regions' rates could not be read)"}: during an outage such carts get the last-known rate of their ZIP, ` +
     `and a ZIP never quoted is refused as under "block". Set the option \`fallbackRates\` (per state, e.g. { TX: 8.25 }) or \`fallbackRate\`, or give the US tax region a default rate.`
   )
-}
-
-/** The coverage check: its warning logged and returned (null: covered, or not under "fallback"). */
-export function checkFallbackCoverage(options: PluginOptions, logger: QuoteLogger, regionStates: RegionStates | undefined): string | null {
-  const msg = coverageWarning(fallbackGaps(options, regionStates), !!regionStates)
-  if (msg) logger.warn(msg)
-  return msg
 }
 
 /** One fallback rate of a line: a percentage and where it came from (recorded on the tax line as `fallback_source`). */

@@ -27,7 +27,7 @@ import { medusaStore, MemoryStore, QuoteCache, type CacheModuleLike, type Cachin
 import { withDeadline } from "../../service/deadline"
 import { exemptCustomer, quoteExempt, RefusedCertificates } from "./exempt-quote"
 import { defaultRegionStates } from "../../medusa/tax-rate-service"
-import { checkFallbackCoverage, FailurePolicy } from "./failure-policy"
+import { coverageWarning, fallbackGaps, FailurePolicy } from "./failure-policy"
 import { isOutage, markOutage, markServiceOk, quoteHealth, type CircuitBreaker } from "./health"
 import { QuoteConnections } from "./quote-connections"
 import { newProviderStats, type ProviderStats, type Quote, type QuoteRun, type ServiceCart, type TaxLine } from "./quote-types"
@@ -113,7 +113,10 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** The boot warning of fallback coverage, in the process that serves requests only; callable again. */
   async checkFallbackCoverage(): Promise<string | null> {
     if (this.options.failurePolicy !== "fallback") return null
-    return checkFallbackCoverage(this.options, this.logger, await defaultRegionStates(this.#cradle as Record<string, unknown>))
+    const regionStates = await defaultRegionStates(this.#cradle as Record<string, unknown>)
+    const msg = coverageWarning(fallbackGaps(this.options, regionStates), !!regionStates)
+    if (msg) this.logger.warn(msg)
+    return msg
   }
 
   /** Is POST carts answering now? One tiny fixed cart through the breaker (asked under "block" during an outage). */
@@ -226,14 +229,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     const inclusive = inclusiveLines(snapshot)
     // the last call's carts and answer (a tax-inclusive quote's last nets): the rates to remember
     let last: { sent: readonly ServiceCart[]; quote: Quote } | undefined
-    const call = async (
-      sent: readonly ServiceCart[],
-      hash: string,
-      request = cartsRequest(
+    const requestOf = (sent: readonly ServiceCart[]) =>
+      cartsRequest(
         sent.map((c) => c.cart),
         connectionId,
-      ),
-    ) => (last = { sent, quote: await this.send(run, sent, hash, exemptionId, request) }).quote
+      )
+    const call = async (sent: readonly ServiceCart[], hash: string, request = requestOf(sent)) =>
+      (last = { sent, quote: await this.send(run, sent, hash, exemptionId, request) }).quote
     let got: { value: Quote; hit: boolean }
     try {
       if (inclusive.length) {
@@ -248,10 +250,7 @@ export class SalesTaxProviderService implements ITaxProvider {
         })
       } else {
         // sent as hashed: buildServiceCart's carts are valid by construction, so the client does not check them again
-        const request = cartsRequest(
-          carts.map((c) => c.cart),
-          connectionId,
-        )
+        const request = requestOf(carts)
         got = await this.cache.getOrLoad(request.hash, () => call(carts, request.hash, request))
       }
     } catch (err) {

@@ -1,52 +1,41 @@
 /**
- * Where quotes are kept between Medusa's calls: an in-process TTL map (bounded, oldest first out), or Medusa's Caching
+ * Where quotes are kept between Medusa's calls: an in-process TTL map (bounded, least recently used out), or Medusa's Caching
  * Module when the Tax Module reaches it; in front of either, single-flight: concurrent misses share one call.
  */
+import { LRUCache } from "lru-cache"
+
 export interface QuoteStore<V> {
   get(key: string): Promise<V | undefined>
   set(key: string, value: V, ttlSeconds: number): Promise<void>
 }
 
+/** lru-cache's clock is `now` read at every call (ttlResolution 0), so a test's clock is seen at once. */
 export class MemoryStore<V> implements QuoteStore<V> {
-  readonly #map = new Map<string, { value: V; expires: number }>()
-  constructor(
-    private readonly maxEntries = 5000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  readonly #lru: LRUCache<string, { value: V }>
+  constructor(maxEntries = 5000, now: () => number = Date.now) {
+    this.#lru = new LRUCache<string, { value: V }>({ max: maxEntries, ttlResolution: 0, perf: { now } })
+  }
 
   async get(key: string): Promise<V | undefined> {
     return this.getSync(key)
   }
   getSync(key: string): V | undefined {
-    const e = this.#map.get(key)
-    if (!e) return undefined
-    if (e.expires <= this.now()) {
-      this.#map.delete(key)
-      return undefined
-    }
-    return e.value
+    return this.#lru.get(key)?.value
   }
   async set(key: string, value: V, ttlSeconds: number): Promise<void> {
     this.setSync(key, value, ttlSeconds)
   }
   setSync(key: string, value: V, ttlSeconds: number): void {
-    if (ttlSeconds <= 0) return
-    this.#map.delete(key)
-    this.#map.set(key, { value, expires: this.now() + ttlSeconds * 1000 })
-    while (this.#map.size > this.maxEntries) {
-      const oldest = this.#map.keys().next().value
-      if (oldest === undefined) break
-      this.#map.delete(oldest)
-    }
+    if (ttlSeconds > 0) this.#lru.set(key, { value }, { ttl: ttlSeconds * 1000 })
   }
   delete(key: string): void {
-    this.#map.delete(key)
+    this.#lru.delete(key)
   }
   get size(): number {
-    return this.#map.size
+    return this.#lru.size
   }
   clear(): void {
-    this.#map.clear()
+    this.#lru.clear()
   }
 }
 
@@ -98,13 +87,8 @@ export class SingleFlight<V> {
   do(key: string, fn: () => Promise<V>): Promise<V> {
     const existing = this.#inflight.get(key)
     if (existing) return existing
-    let started: Promise<V>
-    try {
-      started = Promise.resolve(fn())
-    } catch (e) {
-      started = Promise.reject(e)
-    }
-    const p = started.then(
+    // the executor runs fn now; a throw becomes the rejection
+    const p = new Promise<V>((resolve) => resolve(fn())).then(
       (v) => {
         this.#inflight.delete(key)
         return v

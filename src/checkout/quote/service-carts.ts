@@ -29,24 +29,19 @@ export function serviceCarts(
     const cart = build(snapshot, o.origin)
     return cart.lineItems.length ? [{ cart, key: "" }] : []
   }
-  type Line = { kind: "item"; id: string; loc?: string | null } | { kind: "shipping"; id: string; loc?: string | null }
-  const lines: Line[] = [
-    ...snapshot.items.map((i): Line => ({ kind: "item", id: i.id, loc: i.origin_location_id })),
-    ...snapshot.shipping_methods.map((sm): Line => ({ kind: "shipping", id: sm.id, loc: sm.origin_location_id })),
-  ]
+  const lines = [...snapshot.items, ...snapshot.shipping_methods]
   const refused = refusedLocations().size ? stillRefused(snapshot.locations) : new Set<string>()
-  const groups = groupByOrigin(lines, (l) => l.loc, snapshot.locations, o.origin, snapshot.cart_id, refused)
+  const groups = groupByOrigin(lines, (l) => l.origin_location_id, snapshot.locations, o.origin, snapshot.cart_id, refused)
   const carts: ServiceCart[] = []
   for (const g of groups) {
     // one origin (the usual cart): every line, the snapshot as it is
     let part = snapshot
     if (groups.length > 1) {
-      const items = new Set(g.lines.filter((l) => l.kind === "item").map((l) => l.id))
-      const ships = new Set(g.lines.filter((l) => l.kind === "shipping").map((l) => l.id))
+      const inGroup = new Set(g.lines)
       part = {
         ...snapshot,
-        items: snapshot.items.filter((i) => items.has(i.id)),
-        shipping_methods: snapshot.shipping_methods.filter((sm) => ships.has(sm.id)),
+        items: snapshot.items.filter((i) => inGroup.has(i)),
+        shipping_methods: snapshot.shipping_methods.filter((sm) => inGroup.has(sm)),
       }
     }
     const cart = build(part, g.origin, g.serviceId)

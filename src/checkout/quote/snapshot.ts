@@ -18,17 +18,9 @@ export function snapshotFor(
   const parsed = raw === undefined ? undefined : parseCartSnapshot(raw)
   if (parsed?.success) {
     const snap = parsed.data
-    // lines the hook did not see (a host's own items); Medusa passes the snapshot's order: sets only when one is out of place
-    const items = snap.items
-    if (itemLines.some((l, k) => items[k]?.id !== l.line_item.id)) {
-      const known = new Set(items.map((i) => i.id))
-      for (const l of itemLines) if (!known.has(l.line_item.id)) items.push(itemFromLine(l))
-    }
-    const ships = snap.shipping_methods
-    if (shippingLines.some((l, k) => ships[k]?.id !== l.shipping_line.id)) {
-      const knownShip = new Set(ships.map((s) => s.id))
-      for (const l of shippingLines) if (!knownShip.has(l.shipping_line.id)) ships.push(shippingFromLine(l))
-    }
+    // lines the hook did not see (a host's own items)
+    addMissing(snap.items, itemLines, (l) => l.line_item.id, itemFromLine)
+    addMissing(snap.shipping_methods, shippingLines, (l) => l.shipping_line.id, shippingFromLine)
     return snap
   }
   onNoHook?.(parsed && !parsed.success ? "invalid" : "absent")
@@ -42,6 +34,13 @@ export function snapshotFor(
     shipping_methods: (context.shipping_methods ?? []).map((m) => plainShipping(m.id, m.shipping_option_id, m.amount)),
     source: "lines",
   }
+}
+
+/** Appends the lines `entries` lacks; Medusa passes the snapshot's order: sets only when one is out of place. */
+function addMissing<T extends { id: string }, L>(entries: T[], lines: readonly L[], idOf: (l: L) => string, make: (l: L) => T): void {
+  if (lines.every((l, k) => entries[k]?.id === idOf(l))) return
+  const known = new Set(entries.map((e) => e.id))
+  for (const l of lines) if (!known.has(idOf(l))) entries.push(make(l))
 }
 
 /** The context with the snapshot `read` finds when the hooks put none, and the item lines less its gift cards (as Medusa does). */

@@ -29,15 +29,8 @@ export function getSalesTaxClient(options: ClientOptionBits, extra?: Partial<Sal
   const key = keyOf(options, extra)
   let c = clients().get(key)
   if (!c) {
-    c = new SalesTaxClient({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      connectionId: options.connectionId,
-      timeoutMs: options.timeoutMs,
-      backgroundTimeoutMs: options.backgroundTimeoutMs,
-      ...logHook(options),
-      ...extra,
-    })
+    const { baseUrl, apiKey, connectionId, timeoutMs, backgroundTimeoutMs } = options
+    c = new SalesTaxClient({ baseUrl, apiKey, connectionId, timeoutMs, backgroundTimeoutMs, ...logHook(options), ...extra })
     clients().set(key, c)
   }
   return c

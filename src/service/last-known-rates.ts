@@ -5,7 +5,7 @@
  * over-charge, never under-charge. Stored by the `salesTax` module, which registers itself here.
  */
 import BigNumber from "bignumber.js"
-import { runtimeSlot, type SalesTaxRuntime } from "../runtime"
+import { registration } from "./exemptions/registry"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 
@@ -70,14 +70,7 @@ export class InMemoryRateMemory implements RateMemory {
 }
 
 /** The salesTax module's service registers itself when Medusa constructs it (the provider's container cannot resolve it). */
-const registered = runtimeSlot("rateMemory", (): { memory?: RateMemory } => ({}))
-export function registerRateMemory(m: RateMemory, rt?: SalesTaxRuntime): void {
-  registered(rt).memory = m
-}
-
-export function registeredRateMemory(rt?: SalesTaxRuntime): RateMemory | undefined {
-  return registered(rt).memory
-}
+export const [registerRateMemory, registeredRateMemory] = registration<RateMemory>("rateMemory")
 
 /** An unchanged rate is written again at least this often (its quoted_at stays within the hour). */
 export const REWRITE_AFTER_MS = 3_600_000

@@ -15,7 +15,7 @@ import {
 } from "./us-address"
 import { US_STATES } from "../../../packages/contract/src/index"
 import type { PluginOptions } from "../../options"
-import { addressKey, DEFAULT_VERIFY_ADDRESS_RATE_LIMIT, verifyAddressGuard, type Verdict } from "./verify-address-limits"
+import { addressKey, verifyAddressGuard, type Verdict } from "./verify-address-limits"
 import { withDeadline } from "../deadline"
 import { recordRateId } from "../../medusa/tax-line-record"
 
@@ -45,11 +45,7 @@ export interface VerifyDeps {
 
 /** The verdict cache shared with POST /store/sales-tax/verify-address (limits.ts): one per store connection. */
 function verdictCache(options: VerifyDeps["options"]) {
-  const perMinute =
-    typeof options.verifyAddressRateLimit === "number" && options.verifyAddressRateLimit >= 1
-      ? options.verifyAddressRateLimit
-      : DEFAULT_VERIFY_ADDRESS_RATE_LIMIT
-  return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, perMinute)
+  return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, options.verifyAddressRateLimit)
 }
 
 /** verify-address's verdict: 400/422 is "invalid" with its located errors (else `unlocated`'s); anything else throws. */

@@ -118,10 +118,9 @@ export function usTerritory(input: string | null | undefined): string | null {
 export function normalizeUsZip(input: string | null | undefined): { zip: string; zip4?: string } | null {
   if (typeof input !== "string" || input.length > 30) return null
   if (/^\d{5}$/.test(input)) return { zip: input }
-  const m = /^(\d{5})(?:\s*[-–]\s*|\s+)?(\d{4})?$/.exec(input.trim())
+  // a separator only with the extension: "78701-" alone is not a ZIP+4
+  const m = /^(\d{5})(?:(?:\s*[-–]\s*|\s+)?(\d{4}))?$/.exec(input.trim())
   if (!m) return null
-  // "78701 " + "" or "78701-" alone are not a ZIP+4: the separator needs the extension
-  if (!m[2] && input.trim().length !== 5) return null
   return m[2] ? { zip: m[1]!, zip4: m[2] } : { zip: m[1]! }
 }
 

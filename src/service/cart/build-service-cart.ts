@@ -136,18 +136,15 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   for (const it of s.items) {
     const fig = itemFigures(it)
     if (!fig) continue
-    lineItems.push(
-      it.product_id
-        ? {
-            index: lineItems.length,
-            itemId: it.id,
-            price: fig.price,
-            productId: it.product_id,
-            quantity: fig.quantity,
-            tic: it.tic ?? input.defaultTic,
-          }
-        : { index: lineItems.length, itemId: it.id, price: fig.price, quantity: fig.quantity, tic: it.tic ?? input.defaultTic },
-    )
+    const productId = it.product_id ? { productId: it.product_id } : {}
+    lineItems.push({
+      index: lineItems.length,
+      itemId: it.id,
+      price: fig.price,
+      ...productId,
+      quantity: fig.quantity,
+      tic: it.tic ?? input.defaultTic,
+    })
   }
   for (const sm of s.shipping_methods) {
     lineItems.push({
@@ -163,9 +160,8 @@ export function buildServiceCart(input: BuildCartInput): CartIn {
   const customerId = serviceCustomerId(s.customer_id, s.cart_id)
   const destination = sortedKeys(input.destination)
   const origin = sortedKeys(input.origin)
-  const cart: CartIn = input.exemptionId
-    ? { cartId, currency, customerId, destination, exemption: { exemptionId: input.exemptionId }, lineItems, origin }
-    : { cartId, currency, customerId, destination, lineItems, origin }
+  const exemption = input.exemptionId ? { exemption: { exemptionId: input.exemptionId } } : {}
+  const cart: CartIn = { cartId, currency, customerId, destination, ...exemption, lineItems, origin }
   // plain data with keys in sorted order, never mutated (withNets builds a new one): hashed as it is
   memoOf().built.add(cart)
   return cart

@@ -62,6 +62,13 @@ export async function callOperation<Op extends OperationId>(
     })
   }
 
+  /** What `onAttempt` hears of one attempt (a failure's fields are added below). */
+  const attemptInfo = (status: number | null, attempt: number, durationMs: number, outcome: Outcome): AttemptInfo => {
+    const info: AttemptInfo = { operation, attempt, status, durationMs, willRetry: false, ids: callIds(params, input.body) }
+    if (ctx.options.attemptBodies) Object.assign(info, { requestBody: input.body, responseBody: outcome.ok ? outcome.res.data : undefined })
+    return info
+  }
+
   const budget = Date.now() + ctx.policy.maxElapsedMs
   const deadline = input.deadline !== undefined && input.deadline < budget ? input.deadline : budget
   for (let attempt = 1; ; attempt++) {
@@ -79,18 +86,7 @@ export async function callOperation<Op extends OperationId>(
     }
     const timeout = Math.max(1, Math.min(ctx.timeoutMs, remaining))
     const t0 = Date.now()
-    const outcome = await send(
-      ctx.http,
-      ctx.options.apiKey,
-      ctx.redact,
-      op.method,
-      built.path,
-      query,
-      op.body ? input.body : undefined,
-      op.auth,
-      timeout,
-      input.prepared?.json,
-    )
+    const outcome = await send(ctx, op, built.path, query, input, timeout)
     const durationMs = Date.now() - t0
 
     let err: SalesTaxError
@@ -98,7 +94,7 @@ export async function callOperation<Op extends OperationId>(
     if (outcome.ok && outcome.res.status >= 200 && outcome.res.status < 300) {
       const parsed = parseResponse(operation, op.response, outcome.res, ctx.redact)
       if (parsed.ok) {
-        if (ctx.observed) ctx.emit(attemptInfo(ctx, operation, attempt, outcome.res.status, durationMs, params, input.body, outcome))
+        if (ctx.observed) ctx.emit(attemptInfo(outcome.res.status, attempt, durationMs, outcome))
         return { data: parsed.data as OperationResponses[Op], status: outcome.res.status, headers: flatHeaders(outcome.res.headers) }
       }
       err = parsed.error
@@ -123,7 +119,7 @@ export async function callOperation<Op extends OperationId>(
     // no point in waiting past the budget: give up now instead
     if (delayMs !== undefined && Date.now() + delayMs >= deadline) willRetry = false
     if (ctx.observed) {
-      const info = attemptInfo(ctx, operation, attempt, err.status, durationMs, params, input.body, outcome)
+      const info = attemptInfo(err.status, attempt, durationMs, outcome)
       Object.assign(info, { error: err.message, willRetry, errorTitle: err.title, errorCode: err.code })
       if (willRetry) info.delayMs = delayMs
       if (retryAfterMs !== undefined) info.retryAfterMs = retryAfterMs
@@ -132,20 +128,4 @@ export async function callOperation<Op extends OperationId>(
     if (!willRetry) throw new SalesTaxError({ ...err, attempts: attempt })
     await sleep(delayMs!)
   }
-}
-
-/** What `onAttempt` hears of one attempt (the failure's fields are added by the caller). */
-function attemptInfo(
-  ctx: CallContext,
-  operation: OperationId,
-  attempt: number,
-  status: number | null,
-  durationMs: number,
-  params: Record<string, string>,
-  body: unknown,
-  outcome: Outcome,
-): AttemptInfo {
-  const info: AttemptInfo = { operation, attempt, status, durationMs, willRetry: false, ids: callIds(params, body) }
-  if (ctx.options.attemptBodies) Object.assign(info, { requestBody: body, responseBody: outcome.ok ? outcome.res.data : undefined })
-  return info
 }

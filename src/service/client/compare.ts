@@ -1,5 +1,5 @@
 import { dec } from "../../../packages/contract/src/money"
-import type { CartOut, CreateOrderRequest, ErrorDetail, OrderRecord } from "../../../packages/contract/src/index"
+import type { CartOut, CreateOrderRequest, ErrorDetail, LineItemOut, OrderRecord } from "../../../packages/contract/src/index"
 
 // Pure comparisons behind "already created": an existing order against what the request asked for
 // (an empty list: it is the order this request would have created).
@@ -10,11 +10,7 @@ function sameNumber(a: number, b: number, absolute: boolean): boolean {
   return absolute ? x.abs().eq(y.abs()) : x.eq(y)
 }
 
-interface LineLike {
-  itemId: string
-  quantity: number
-  price: number
-}
+type LineLike = Pick<LineItemOut, "itemId" | "quantity" | "price">
 
 /** Compares lines pairwise by position (the service keeps the caller's order). */
 export function diffLines(

@@ -112,9 +112,9 @@ export class SalesTaxClient {
   /** POST carts, with CallInput's `deadline` and `prepared`. */
   async calculateCarts(
     body: CalculateCartsRequest,
-    options: { deadline?: number; prepared?: { json: string } } = {},
+    options: Pick<CallInput, "deadline" | "prepared"> = {},
   ): Promise<CalculateCartsResponse> {
-    return (await this.call("calculateCarts", { body, deadline: options.deadline, prepared: options.prepared })).data
+    return (await this.call("calculateCarts", { ...options, body })).data
   }
 
   async getCart(cartId: string): Promise<CartOut> {

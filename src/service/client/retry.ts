@@ -81,16 +81,11 @@ export function nextDelay(
 }
 
 export function resolvePolicy(retry: Partial<RetryPolicy> | false | undefined, background: boolean): RetryPolicy {
-  const maxElapsedDefault = background ? DEFAULT_MAX_ELAPSED_MS.background : DEFAULT_MAX_ELAPSED_MS.foreground
-  if (retry === false) return { ...DEFAULT_RETRY_POLICY, maxAttempts: 1, maxElapsedMs: maxElapsedDefault }
-  const p: RetryPolicy = {
-    maxAttempts: retry?.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
-    baseDelayMs: retry?.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-    maxDelayMs: retry?.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-    maxElapsedMs: retry?.maxElapsedMs ?? maxElapsedDefault,
-  }
-  for (const [k, v] of Object.entries(p)) {
-    if (!Number.isFinite(v) || v < 0) throw new TypeError(`retry.${k} must be a finite number >= 0`)
+  const given: Partial<RetryPolicy> = retry === false ? { maxAttempts: 1 } : (retry ?? {})
+  const p: RetryPolicy = { ...DEFAULT_RETRY_POLICY, maxElapsedMs: DEFAULT_MAX_ELAPSED_MS[background ? "background" : "foreground"] }
+  for (const k of Object.keys(p) as (keyof RetryPolicy)[]) {
+    p[k] = given[k] ?? p[k]
+    if (!Number.isFinite(p[k]) || p[k] < 0) throw new TypeError(`retry.${k} must be a finite number >= 0`)
   }
   if (p.maxAttempts < 1 || !Number.isInteger(p.maxAttempts)) throw new TypeError("retry.maxAttempts must be an integer >= 1")
   return p

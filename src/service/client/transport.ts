@@ -2,8 +2,11 @@
 import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import type { z } from "zod"
 import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../../../packages/contract/src/index"
+import type { OperationDef } from "../../../packages/contract/src/index"
 import { SalesTaxError } from "./errors"
 import type { FailureKind } from "./retry"
+import type { CallContext } from "./call"
+import type { CallInput } from "./types"
 
 export type Outcome = { ok: true; res: AxiosResponse<string> } | { ok: false; failure: FailureKind; message: string }
 
@@ -22,17 +25,14 @@ export function createHttp(baseUrl: string): AxiosInstance {
 
 /** One attempt: its answer, or why none came (timeout, network), the message redacted. */
 export async function send(
-  http: AxiosInstance,
-  apiKey: string,
-  redact: <T>(v: T) => T,
-  method: string,
+  { http, options, redact }: Pick<CallContext, "http" | "options" | "redact">,
+  op: OperationDef,
   url: string,
   query: Record<string, string>,
-  body: unknown,
-  auth: boolean,
+  input: CallInput,
   timeoutMs: number,
-  bodyJson?: string,
 ): Promise<Outcome> {
+  const body = op.body ? input.body : undefined
   const controller = new AbortController()
   let timedOut = false
   const timer = setTimeout(() => {
@@ -41,13 +41,13 @@ export async function send(
   }, timeoutMs)
   try {
     const res = await http.request<string>({
-      method,
+      method: op.method,
       url,
       params: Object.keys(query).length ? query : undefined,
-      data: body === undefined ? undefined : (bodyJson ?? JSON.stringify(body)),
+      data: body === undefined ? undefined : (input.prepared?.json ?? JSON.stringify(body)),
       headers: {
         ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(auth ? { "x-api-key": apiKey } : {}),
+        ...(op.auth ? { "x-api-key": options.apiKey } : {}),
       },
       signal: controller.signal,
     })

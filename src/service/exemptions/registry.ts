@@ -18,7 +18,7 @@ export interface CertificateUses {
 }
 
 /** A value one wing registers in the plugin's runtime and another reads: its setter and its getter. */
-function registration<T>(name: string) {
+export function registration<T>(name: string) {
   const slot = runtimeSlot(name, (): { value?: T } => ({}))
   const set = (value: T | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void => {
     slot(rt).value = value

@@ -34,11 +34,10 @@ export function locationOrigin(
       origin: null,
       reason: a.province ? `province "${a.province}" is not a US state (e.g. WA or Washington)` : "no province (state)",
     }
-  const z = normalizeUsZip(a.postal_code)
-  const zip = z ? zipText(z) : null
+  const zip = normalizeUsZip(a.postal_code)
   if (!zip) return { origin: null, reason: a.postal_code ? `postal code "${a.postal_code}" is not a US ZIP` : "no postal code (ZIP)" }
   // no countryCode: the service's default (US), and the same shape as the `origin` option
-  return { origin: serviceLines(a, state, zip) }
+  return { origin: serviceLines(a, state, zipText(zip)) }
 }
 
 /** A stock location's fulfillment sets as far as the US matters (their service zones' countries). */

@@ -73,7 +73,6 @@ export async function assignedTics(scope: QueryScope, rows: readonly ProductTicR
   return { product, productType, productCategory }
 }
 
-/** The TIC of each product already read, by product id. */
 /** Products through Query with what their TIC depends on (and `fields`), and each one's resolved TIC. */
 export async function readProductTics<T extends ProductTicFields>(
   scope: QueryScope,
@@ -85,6 +84,7 @@ export async function readProductTics<T extends ProductTicFields>(
   return { rows, truncated, tics: await resolveLoadedProductTics(scope, rows.map(productTicRow), defaultTic) }
 }
 
+/** The TIC of each product already read, by product id. */
 export async function resolveLoadedProductTics(
   scope: QueryScope,
   rows: readonly ProductTicRow[],

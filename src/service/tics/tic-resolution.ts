@@ -41,17 +41,16 @@ export function nearestWithTic(c: CategoryLike, ticsById: Readonly<Record<string
   return null
 }
 
-/** Most specific first: the deepest path, then by id. */
-function mostSpecificFirst(a: CategoryLike, b: CategoryLike): number {
-  return ancestry(b).length - ancestry(a).length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+/** Orders categories most specific first (the deepest path, then by id), each as the id of itself or its nearest ancestor with a TIC. */
+function categorySources(categories: ReadonlyArray<CategoryLike>, ticsById: Readonly<Record<string, number>>): Array<string | null> {
+  return [...categories]
+    .sort((a, b) => ancestry(b).length - ancestry(a).length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((c) => nearestWithTic(c, ticsById))
 }
 
 /** Orders a product's categories most specific first and gives each the TIC of itself or its nearest ancestor that has one. */
 export function categoryTics(categories: ReadonlyArray<CategoryLike>, ticsById: Readonly<Record<string, number>>): Array<number | null> {
-  return [...categories].sort(mostSpecificFirst).map((c) => {
-    const from = nearestWithTic(c, ticsById)
-    return from === null ? null : ticsById[from]!
-  })
+  return categorySources(categories, ticsById).map((from) => (from === null ? null : ticsById[from]!))
 }
 
 export interface ProductTicRow {
@@ -75,15 +74,13 @@ export interface ProductTic {
 
 /** A product's TIC from the assignments, and the id that carries it (null for the default). */
 export function resolveProductTic(p: ProductTicRow, assigned: AssignedTics, defaultTic: number): ProductTic {
+  const sources = categorySources(p.categories, assigned.productCategory)
   const r = resolveTic({
     product: assigned.product[p.id],
     productType: p.typeId === null ? undefined : assigned.productType[p.typeId],
-    categories: categoryTics(p.categories, assigned.productCategory),
+    categories: sources.map((from) => (from === null ? null : assigned.productCategory[from]!)),
     defaultTic,
   })
-  if (r.source === "product") return { ...r, sourceId: p.id }
-  if (r.source === "product_type") return { ...r, sourceId: p.typeId }
-  if (r.source === "default") return { ...r, sourceId: null }
-  const first = [...p.categories].sort(mostSpecificFirst).find((c) => nearestWithTic(c, assigned.productCategory) !== null)
-  return { ...r, sourceId: first ? nearestWithTic(first, assigned.productCategory) : null }
+  const sourceId = { product: p.id, product_type: p.typeId, product_category: sources.find((id) => id !== null) ?? null, default: null }
+  return { ...r, sourceId: sourceId[r.source] }
 }

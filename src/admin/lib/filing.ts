@@ -3,7 +3,6 @@ import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import type { ManualRefund } from "../../filing/events/credits"
 import type { requoteAnswer } from "../../filing/requote"
 import type { Json } from "./api"
-import type { BadgeColor } from "../components/ui"
 
 /** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
 export type FilingView = Json<FilingRecordDTO>
@@ -13,28 +12,6 @@ export type LifecycleView = { children: FilingView[]; manual_refunds: ManualRefu
 
 /** POST /admin/sales-tax/filings/:orderId/requote's answer. */
 export type RequoteView = ReturnType<typeof requoteAnswer> & { filing: FilingView }
-
-export const KIND_LABEL: Record<string, string> = {
-  exchange: "Exchange",
-  edit: "Order edit",
-  claim: "Replace claim",
-  credit: "Credit",
-  // an order shipped from several stock locations: one service order per further origin
-  order: "Shipped from another location:",
-}
-
-export const STATE_COLOR: Record<string, BadgeColor> = {
-  pending: "orange",
-  filed: "blue",
-  completed: "green",
-  partially_refunded: "purple",
-  refunded: "purple",
-  voided: "grey",
-  failed: "red",
-  skipped: "grey",
-  needs_attention: "red",
-  superseded: "grey",
-}
 
 export const stateLabel = (s: string) => s.replace(/_/g, " ")
 

@@ -1,4 +1,5 @@
 /** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
+import type { AdminOrderLineItem } from "@medusajs/framework/types"
 import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import type { ManualRefund } from "../../filing/events/credits"
 import type { requoteAnswer } from "../../filing/requote"
@@ -27,9 +28,7 @@ export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleS
 export const hasFailedWork = (f: FilingView) => f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
 
 /** What the order page's order holds to name its lines (AdminOrder's items). */
-export interface NamedOrder {
-  items?: { id: string; product_title?: string | null; title?: string | null }[] | null
-}
+export type NamedOrder = { items?: Pick<AdminOrderLineItem, "id" | "product_title" | "title">[] | null }
 
 /**
  * A filed line's name in the merchant's words: "Shipping", the product's title (else the item's), the id of a line the order

@@ -5,8 +5,6 @@ import { useState, type ReactNode } from "react"
 import { post } from "../lib/api"
 import { useSubmit } from "../lib/hooks"
 import {
-  KIND_LABEL,
-  STATE_COLOR,
   hasFailedWork,
   lineName,
   lineNames,
@@ -19,7 +17,29 @@ import {
   type RequoteView,
 } from "../lib/filing"
 import { ratePairs } from "../lib/rates"
-import { Btn, ErrorText, Field, Note, Row, Strong, Tag } from "./ui"
+import { type BadgeColor, Btn, ErrorText, Field, Note, Row, Strong, Tag } from "./ui"
+
+const KIND_LABEL: Record<string, string> = {
+  exchange: "Exchange",
+  edit: "Order edit",
+  claim: "Replace claim",
+  credit: "Credit",
+  // an order shipped from several stock locations: one service order per further origin
+  order: "Shipped from another location:",
+}
+
+const STATE_COLOR: Record<string, BadgeColor> = {
+  pending: "orange",
+  filed: "blue",
+  completed: "green",
+  partially_refunded: "purple",
+  refunded: "purple",
+  voided: "grey",
+  failed: "red",
+  skipped: "grey",
+  needs_attention: "red",
+  superseded: "grey",
+}
 
 export const StateTag = ({ state, prefix = "", testId }: { state: string; prefix?: string; testId?: string }) => (
   <Tag color={STATE_COLOR[state] ?? "grey"} testId={testId}>
@@ -32,15 +52,9 @@ const EDIT_MODE: Record<string, string> = { refile: "voided and filed again", su
 /** The filing record: service order id, then label, value and test id of each row that applies. */
 export function FilingDetails({ f, order }: { f: FilingView; order: NamedOrder }) {
   const requote = f.snapshot?.requote
+  const filedAs = { cart: "cart → order", direct: `order with ${requote ? "the re-quoted" : "charged"} tax` }
   const rows: ([string, ReactNode, string?] | false | undefined)[] = [
-    [
-      "Filed as",
-      f.filing_path === "cart"
-        ? "cart → order"
-        : f.filing_path === "direct"
-          ? `order with ${requote ? "the re-quoted" : "charged"} tax`
-          : "—",
-    ],
+    ["Filed as", f.filing_path ? filedAs[f.filing_path] : "—"],
     ["Tax charged / filed", `${money(f.charged_tax)} / ${money(f.filed_tax)}`],
     ...ratePairs(f.snapshot?.lines ?? []).map((p): [string, string, string] => [
       "Rate shown by Medusa / the service's",

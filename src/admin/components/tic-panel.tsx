@@ -49,7 +49,7 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
     setSearchError(null)
     await run("search", async () => {
       try {
-        const body = { query: query.trim(), limit: 8, ...(cursor ? { cursor } : {}) }
+        const body = { query: query.trim(), limit: 8, cursor }
         const res = await post<TicSearchResponse>("/admin/sales-tax/tics/search", body)
         setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
       } catch (e) {

@@ -1,5 +1,5 @@
 // The shared pieces of the admin pages and widgets, so that a page or widget says only what it shows.
-import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea } from "@medusajs/ui"
+import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea, clx } from "@medusajs/ui"
 import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
 import type { TicImportJob } from "../../tics/medusa"
@@ -10,9 +10,8 @@ const TONE: Record<Tone, string> = { subtle: "text-ui-fg-subtle", muted: "text-u
 /** Text in one of the admin's tones (extra-small unless told); nothing without content. */
 export function Note(props: { children: ReactNode; tone?: Tone; size?: "xsmall" | "small"; testId?: string; className?: string }) {
   if (props.children == null || props.children === false || props.children === "") return null
-  const className = [props.tone ? TONE[props.tone] : "", props.className ?? ""].join(" ").trim() || undefined
   return (
-    <Text size={props.size ?? "xsmall"} className={className} data-testid={props.testId}>
+    <Text size={props.size ?? "xsmall"} className={clx(props.tone && TONE[props.tone], props.className)} data-testid={props.testId}>
       {props.children}
     </Text>
   )

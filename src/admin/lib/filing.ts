@@ -1,9 +1,9 @@
 /** The order filing widget's data (GET /admin/sales-tax/filings/:orderId and its lifecycle) and its pure formatting. */
+import type { AdminOrderLineItem } from "@medusajs/framework/types"
 import type { FilingRecordDTO } from "../../modules/sales-tax-filing/types"
 import type { ManualRefund } from "../../filing/events/credits"
 import type { requoteAnswer } from "../../filing/requote"
 import type { Json } from "./api"
-import type { BadgeColor } from "../components/ui"
 
 /** The filing record and its refunds as GET /admin/sales-tax/filings/:orderId answers them. */
 export type FilingView = Json<FilingRecordDTO>
@@ -13,28 +13,6 @@ export type LifecycleView = { children: FilingView[]; manual_refunds: ManualRefu
 
 /** POST /admin/sales-tax/filings/:orderId/requote's answer. */
 export type RequoteView = ReturnType<typeof requoteAnswer> & { filing: FilingView }
-
-export const KIND_LABEL: Record<string, string> = {
-  exchange: "Exchange",
-  edit: "Order edit",
-  claim: "Replace claim",
-  credit: "Credit",
-  // an order shipped from several stock locations: one service order per further origin
-  order: "Shipped from another location:",
-}
-
-export const STATE_COLOR: Record<string, BadgeColor> = {
-  pending: "orange",
-  filed: "blue",
-  completed: "green",
-  partially_refunded: "purple",
-  refunded: "purple",
-  voided: "grey",
-  failed: "red",
-  skipped: "grey",
-  needs_attention: "red",
-  superseded: "grey",
-}
 
 export const stateLabel = (s: string) => s.replace(/_/g, " ")
 
@@ -50,9 +28,7 @@ export const when = (v: string | null | undefined) => (v ? new Date(v).toLocaleS
 export const hasFailedWork = (f: FilingView) => f.state === "failed" || (f.refunds ?? []).some((r) => r.state === "failed")
 
 /** What the order page's order holds to name its lines (AdminOrder's items). */
-export interface NamedOrder {
-  items?: { id: string; product_title?: string | null; title?: string | null }[] | null
-}
+export type NamedOrder = { items?: Pick<AdminOrderLineItem, "id" | "product_title" | "title">[] | null }
 
 /**
  * A filed line's name in the merchant's words: "Shipping", the product's title (else the item's), the id of a line the order

@@ -3,7 +3,7 @@ import { ReceiptPercent } from "@medusajs/icons"
 import { Container, Text, toast } from "@medusajs/ui"
 import { post } from "../../../lib/api"
 import { useApi, useBusy } from "../../../lib/hooks"
-import { stateLabel, type FilingView } from "../../../lib/filing"
+import { stateLabel, when, type FilingView } from "../../../lib/filing"
 import type { AdminSettingsResponse } from "../../../../setup/settings"
 import type { TicSource } from "../../../../service/tics/tic-resolution"
 import { ticText } from "../../../components/tic-panel"
@@ -151,7 +151,7 @@ const SalesTaxSettingsPage = () => {
                 <Text size="xsmall" className="break-words" style={{ maxWidth: 360 }}>
                   {f.lastError}
                 </Text>,
-                <Note>{f.updatedAt ? new Date(f.updatedAt).toLocaleString() : "—"}</Note>,
+                <Note>{when(f.updatedAt)}</Note>,
                 f.orderId ? (
                   <Btn variant="transparent" busy={retrying === f.orderId} onClick={() => retry(f.orderId!)}>
                     Retry

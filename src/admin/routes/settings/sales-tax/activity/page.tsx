@@ -4,7 +4,7 @@ import { useSearchParams } from "react-router-dom"
 import { useApi } from "../../../../lib/hooks"
 import type { Json } from "../../../../lib/api"
 import type { ActivityEntry } from "../../../../../service/activity"
-import { DataTable, ErrorText, Field, NavLink, Note, Page, Pager, Row, Strong, Tag } from "../../../../components/ui"
+import { DataTable, ErrorText, Field, NavLink, Note, type Options, Page, Pager, Row, Strong, Tag } from "../../../../components/ui"
 
 /** Its bodies only in the one-entry answer. */
 type Entry = Json<ActivityEntry>
@@ -14,9 +14,9 @@ const OPERATIONS = [
   ...["createCertificate", "getCertificate", "disableCertificate", "listCertificates", "searchTics", "verifyAddress", "ping", "health"],
 ]
 /** The filters that are selects: the query parameter, its label, its options ("all" first: no filter). */
-const SELECTS: [param: string, label: string, options: [string, string][]][] = [
-  ["operation", "Operation", [["all", "All operations"], ...OPERATIONS.map((o): [string, string] => [o, o])]],
-  ["status", "Status", [["all", "Any status"], ...["2xx", "4xx", "5xx"].map((s): [string, string] => [s, s]), ["none", "No answer"]]],
+const SELECTS: [param: string, label: string, options: Options][] = [
+  ["operation", "Operation", [["all", "All operations"], ...OPERATIONS]],
+  ["status", "Status", [["all", "Any status"], "2xx", "4xx", "5xx", ["none", "No answer"]]],
 ]
 const PAGE = 25
 

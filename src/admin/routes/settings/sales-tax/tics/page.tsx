@@ -123,7 +123,7 @@ const TicsPage = () => {
 
   const apply = (mode: "all" | "valid_rows") =>
     run("apply", async () => {
-      const body = { csv: csv?.text, mode, ...(plan ? { preview_hash: plan.hash } : {}) }
+      const body = { csv: csv?.text, mode, preview_hash: plan?.hash }
       start((await post<{ job: TicImportJob }>("/admin/sales-tax/tics/import/apply", body)).job)
     })
 

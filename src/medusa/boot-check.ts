@@ -15,10 +15,9 @@ import { taxRateServiceDifferences } from "./tax-rate-service"
 import { refundBookkeepingDifferences } from "./refund-credit-lines"
 import { DRAFT_ORDER_CONVERT_ROUTE_FILE } from "./draft-order-convert-route"
 import { storeCartRouteDifferences } from "./store-cart-routes"
-import { medusaDistHas } from "./installed"
+import { installedSource } from "./installed"
 import { hasHook } from "./workflow-hooks"
-import { setCartRestore } from "./cart-restore"
-import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
+import { cartRestoreDifferences, setCartRestore, type CartSurface } from "./cart-restore"
 import { orderTablesDifferences, pgConnectionDifferences, setOrderSales, type PgLike } from "./order-sales-by-state"
 import { rootMiddlewareDifferences } from "./root-middleware"
 import { fallbackReaderDifferences } from "./tax-line-context-fallback"
@@ -284,7 +283,7 @@ export function installedSurface(): MedusaSurface {
     // its models: the contract test's
     cart: cartService ? { service: cartService, models: undefined } : undefined,
     files: installedFiles(),
-    routeFile: medusaDistHas,
+    routeFile: (rel) => installedSource("@medusajs/medusa", rel) !== undefined,
   }
 }
 

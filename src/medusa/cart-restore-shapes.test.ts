@@ -3,8 +3,15 @@ import CartModule from "@medusajs/cart"
 import * as cartModels from "@medusajs/cart/dist/models"
 import { CartPromotion } from "@medusajs/link-modules/dist/definitions/cart-promotion"
 import { Modules } from "@medusajs/framework/utils"
-import { cartRestoreDifferences, type CartSurface } from "./cart-restore-shapes"
-import { CART_RESTORE_METHODS, cartRestoreOn, restoreCartState, setCartRestore, type CartState } from "./cart-restore"
+import {
+  CART_RESTORE_METHODS,
+  cartRestoreDifferences,
+  cartRestoreOn,
+  restoreCartState,
+  setCartRestore,
+  type CartState,
+  type CartSurface,
+} from "./cart-restore"
 
 const installed: CartSurface = {
   service: (CartModule as unknown as { service: { prototype: object } }).service.prototype,

@@ -3,7 +3,7 @@
  * back under Medusa's cart lock, as Medusa's compensation misses part of it (a new address row stays
  * linked) and the promotions routes commit before the plugin's refresh.
  * Assumes: the Cart Module's methods and columns, the cart-promotion link. Contract test:
- * cart-restore-shapes.test.ts. Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
+ * cart-restore-shapes.test.ts (`cartRestoreDifferences`). Boot check: off (`cartRestoreOn()`) when it differs; the 400 stands.
  */
 import type { BigNumberValue, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
@@ -74,9 +74,9 @@ export interface CartState extends Record<LineKind, LineRow[]> {
   quotedLines?: Record<string, string[]>
 }
 
-export const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
-export const ADDRESSES = ["shipping_address", "billing_address"] as const
-export const ADDRESS_COLUMNS = [
+const CART_COLUMNS = ["email", "customer_id", "region_id", "currency_code", "sales_channel_id", "locale", "metadata"] as const
+const ADDRESSES = ["shipping_address", "billing_address"] as const
+const ADDRESS_COLUMNS = [
   "customer_id",
   "company",
   "first_name",
@@ -90,12 +90,12 @@ export const ADDRESS_COLUMNS = [
   "phone",
   "metadata",
 ] as const
-export const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
-export const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
-export const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
+const TAX_LINE_COLUMNS = ["description", "tax_rate_id", "code", "rate", "provider_id", "data", "metadata"] as const
+const ADJUSTMENT_COLUMNS = ["code", "amount", "description", "promotion_id", "provider_id", "is_tax_inclusive", "metadata"] as const
+const SHIPPING_ADJUSTMENT_COLUMNS = ADJUSTMENT_COLUMNS.filter((c) => c !== "is_tax_inclusive")
 
 /** Per kind of line: its owner column in derived rows, the columns set back, the Cart Module's methods. */
-export const LINE_KINDS = {
+const LINE_KINDS = {
   items: {
     owner: "item_id",
     values: { quantity: amountNumber, unit_price: amountNumber, is_custom_price: Boolean },
@@ -120,8 +120,8 @@ export const LINE_KINDS = {
   },
 } as const
 type LineKind = keyof typeof LINE_KINDS
-export const KINDS = Object.keys(LINE_KINDS) as LineKind[]
-export const DERIVED = ["tax_lines", "adjustments"] as const
+const KINDS = Object.keys(LINE_KINDS) as LineKind[]
+const DERIVED = ["tax_lines", "adjustments"] as const
 export const CART_RESTORE_METHODS = [
   ...KINDS.flatMap((kind) => {
     const k = LINE_KINDS[kind]
@@ -131,6 +131,54 @@ export const CART_RESTORE_METHODS = [
   "updateCarts",
 ] as const
 type CartMethod = (typeof CART_RESTORE_METHODS)[number]
+
+/** Per Cart Module model (as @medusajs/cart/dist/models names it): the columns the restore reads and writes (its contract, the boot check's). */
+const CART_RESTORE_COLUMNS: Record<string, readonly string[]> = {
+  Cart: [...CART_COLUMNS, ...ADDRESSES, ...KINDS],
+  Address: ADDRESS_COLUMNS,
+  LineItem: [...Object.keys(LINE_KINDS.items.values), ...DERIVED],
+  ShippingMethod: [...Object.keys(LINE_KINDS.shipping_methods.values), ...DERIVED],
+  LineItemTaxLine: [...TAX_LINE_COLUMNS, "item"],
+  ShippingMethodTaxLine: [...TAX_LINE_COLUMNS, "shipping_method"],
+  LineItemAdjustment: [...ADJUSTMENT_COLUMNS, "item"],
+  ShippingMethodAdjustment: [...SHIPPING_ADJUSTMENT_COLUMNS, "shipping_method"],
+}
+
+/** The Cart Module's service (an instance or its class's prototype) and its models' schemas. */
+export interface CartSurface {
+  service: object | undefined
+  models: Record<string, { schema?: Record<string, unknown> } | undefined> | undefined
+}
+
+function methodsOf(o: object): Set<string> {
+  const names = new Set<string>()
+  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
+    for (const n of Object.getOwnPropertyNames(p)) names.add(n)
+  return names
+}
+
+/** What the Cart Module lacks of the restore's assumptions; empty: it holds. Pure over `s`. */
+export function cartRestoreDifferences(s: CartSurface): string[] {
+  const out: string[] = []
+  if (!s.service) out.push("no Cart Module")
+  else {
+    const has = methodsOf(s.service)
+    const missing = CART_RESTORE_METHODS.filter((m) => !has.has(m))
+    if (missing.length) out.push(`the Cart Module lacks ${missing.join(", ")}`)
+  }
+  if (s.models) {
+    for (const [model, cols] of Object.entries(CART_RESTORE_COLUMNS)) {
+      const schema = s.models[model]?.schema
+      if (!schema) {
+        out.push(`the Cart Module has no model ${model}`)
+        continue
+      }
+      const missing = cols.filter((c) => !(c in schema))
+      if (missing.length) out.push(`${model} lacks ${missing.join(", ")}`)
+    }
+  }
+  return out
+}
 
 /** A state's tax lines (or adjustments) of one kind of line, each naming its line. */
 const derivedRows = (s: CartState, kind: LineKind, derived: (typeof DERIVED)[number]): Row[] =>
@@ -206,7 +254,6 @@ function content(r: Row, cols: readonly string[], owner: string): string {
   for (const k of ["rate", "amount"]) if (k in p) p[k] = amountNumber(p[k])
   return JSON.stringify(canonical({ owner: r[owner], ...p }))
 }
-const contentSet = (rows: readonly Row[], cols: readonly string[], owner: string) => rows.map((r) => content(r, cols, owner)).sort()
 const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i])
 
 export function cartStateDiff(before: CartState, now: CartState): string[] {
@@ -219,7 +266,10 @@ export function cartStateDiff(before: CartState, now: CartState): string[] {
   for (const derived of DERIVED)
     for (const kind of KINDS) {
       const { owner, derived: columns } = LINE_KINDS[kind]
-      const rows = (s: CartState) => contentSet(derivedRows(s, kind, derived), columns[derived].columns, owner)
+      const rows = (s: CartState) =>
+        derivedRows(s, kind, derived)
+          .map((r) => content(r, columns[derived].columns, owner))
+          .sort()
       if (!sameSet(rows(before), rows(now))) out.push(`${kind}.${derived}`)
     }
   if (!sameSet(before.promotionIds, now.promotionIds)) out.push("promotions")

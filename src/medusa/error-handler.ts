@@ -7,11 +7,8 @@
 import { errorHandler, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
 import { installedSource } from "./installed"
 
-/** Answers the error (true) or leaves it to Medusa's handler. */
-export type ErrorAnswer = (err: unknown, req: MedusaRequest, res: MedusaResponse) => boolean
-
-/** Medusa's error handler with `first` tried before it. */
-export function medusaErrorHandlerWith(first: ErrorAnswer) {
+/** Medusa's error handler with `first` tried before it: `first` answers the error (true) or leaves it to Medusa's handler. */
+export function medusaErrorHandlerWith(first: (err: unknown, req: MedusaRequest, res: MedusaResponse) => boolean) {
   // a Medusa without the export: Express's own handler (the boot check logs it once)
   const medusa = typeof errorHandler === "function" ? errorHandler() : undefined
   return function salesTaxErrorHandler(err: unknown, req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {

@@ -43,10 +43,6 @@ export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefin
 /** Pure: an API route's file in @medusajs/medusa's built `dist` (`/store/carts/:id` → `api/store/carts/[id]/route.js`). */
 export const medusaRouteFile = (matcher: string): string => `api${matcher.replace(/:(\w+)/g, "[$1]")}/route.js`
 
-export function medusaDistHas(rel: string): boolean {
-  return installedSource("@medusajs/medusa", rel) !== undefined
-}
-
 /** Pure: the items of `const <name> = [ "a", … ]` in `source`; undefined when none or not all string literals. */
 export function stringArrayLiteral(source: string | undefined, name: string): string[] | undefined {
   if (!source) return undefined
@@ -56,11 +52,4 @@ export function stringArrayLiteral(source: string | undefined, name: string): st
   const items = [...body.matchAll(/"([^"\\]*)"|'([^'\\]*)'/g)].map((x) => x[1] ?? x[2]!)
   const rest = body.replace(/"[^"\\]*"|'[^'\\]*'/g, "").replace(/[\s,]/g, "")
   return rest ? undefined : items
-}
-
-/** Whether two lists hold the same strings (order and duplicates ignored). Pure. */
-export function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...new Set(a)].sort()
-  const y = [...new Set(b)].sort()
-  return x.length === y.length && x.every((v, i) => v === y[i])
 }

@@ -6,22 +6,15 @@
  */
 import { installedSource, medusaRouteFile } from "./installed"
 
-export interface StoreCartRoute {
-  matcher: string
-  methods: readonly ("POST" | "DELETE")[]
-  /** the answer's key that holds the cart */
-  answers: "cart" | "parent"
-}
-
-/** The store cart mutations whose answers the plugin refreshes (src/checkout/store/tax-resync.ts). */
-export const STORE_CART_MUTATIONS: readonly StoreCartRoute[] = [
+/** The store cart mutations whose answers the plugin refreshes (src/checkout/store/tax-resync.ts); `answers`: the cart's key. */
+export const STORE_CART_MUTATIONS = [
   { matcher: "/store/carts/:id", methods: ["POST"], answers: "cart" },
   { matcher: "/store/carts/:id/line-items", methods: ["POST"], answers: "cart" },
   { matcher: "/store/carts/:id/line-items/:line_id", methods: ["POST", "DELETE"], answers: "parent" },
   { matcher: "/store/carts/:id/promotions", methods: ["POST", "DELETE"], answers: "cart" },
   { matcher: "/store/carts/:id/shipping-methods", methods: ["POST"], answers: "cart" },
   { matcher: "/store/carts/:id/customer", methods: ["POST"], answers: "cart" },
-]
+] as const
 
 /** A store cart route's path, its cart id captured. */
 export const CART_RE = /^\/store\/carts\/([^/?#]+)/

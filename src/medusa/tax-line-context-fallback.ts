@@ -137,10 +137,7 @@ export interface JoinerLike {
 }
 
 export function joinerAliases(j: JoinerLike | undefined): string[] {
-  const list = j?.alias === undefined ? [] : Array.isArray(j.alias) ? j.alias : [j.alias]
-  return list.flatMap((a: { name?: string | readonly string[] }) =>
-    a.name === undefined ? [] : typeof a.name === "string" ? [a.name] : [...a.name],
-  )
+  return [j?.alias ?? []].flat().flatMap((a) => [a.name ?? []].flat())
 }
 
 /** Pure: what the reader needs and the app lacks (empty: it holds): the modules' Query entities. */

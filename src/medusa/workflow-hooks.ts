@@ -4,8 +4,6 @@
  * names it), refused by Medusa is "failed". Contract test: workflow-hooks.test.ts.
  */
 
-export type HookRegistration = "registered" | "absent" | "failed"
-
 /** Pure: whether `workflow` (anything an import of core-flows gave) has the hook `hook`. */
 export function hasHook(workflow: unknown, hook: string): boolean {
   const hooks = (workflow as { hooks?: unknown } | null | undefined)?.hooks
@@ -18,7 +16,7 @@ export function registerHook(
   hook: string,
   handler: (...args: never[]) => unknown,
   onFailed?: (e: Error) => void,
-): HookRegistration {
+): "registered" | "absent" | "failed" {
   if (!hasHook(workflow, hook)) return "absent"
   try {
     const hooks = (workflow as { hooks: Record<string, (h: unknown) => unknown> }).hooks

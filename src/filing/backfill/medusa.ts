@@ -30,8 +30,6 @@ export interface BackfillRunOptions extends BackfillRange {
   batchSize?: number
   concurrency?: number
   onProgress?: (p: BackfillProgress) => void
-  /** stop early (the admin's cancel); checked between batches */
-  shouldStop?: () => boolean
 }
 
 const rangeFilter = (r: BackfillRange) => ({ created_at: { $gte: r.from.toISOString(), $lt: r.to.toISOString() } })
@@ -72,14 +70,12 @@ export async function loadBackfillPage(container: MedusaContainer, options: Plug
       notFiled.push({ orderId: o.id, reason: "canceled: nothing to file" })
       continue
     }
-    let built: Awaited<ReturnType<typeof buildSnapshot>>
-    try {
-      built = await buildSnapshot(container, o, options, { kind: "order" })
-    } catch (e) {
+    const built = await buildSnapshot(container, o, options, { kind: "order" }).catch((e: unknown) => {
       // one order that cannot be read as charged does not stop the others; a rerun tries it again
       failed.push({ orderId: o.id, error: sanitizeError(e, [options.apiKey]) })
-      continue
-    }
+      return null
+    })
+    if (!built) continue
     const { snapshot, reason, siblings, attention } = built
     if (attention) {
       // a US order a person must look at: recorded as needs_attention when it has no record yet,
@@ -140,7 +136,7 @@ export async function runBackfill(container: MedusaContainer, opts: BackfillRunO
   let resumed = false
   let next = prefetch(page())
   for (let cur = await next; cur; cur = await next) {
-    next = opts.shouldStop?.() ? Promise.resolve(null) : prefetch(page())
+    next = prefetch(page())
     const out = await runner.runBatch(cur.orders)
     if (!resumed && keyAccepted(out)) {
       // the key works: the live filing's records paused by a refused key go again (the retry job)

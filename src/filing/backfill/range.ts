@@ -53,12 +53,8 @@ export function parseBackfillArgs(args: string[]): { ok: true; value: BackfillRa
   } catch (e) {
     return { ok: false, errors: [(e as Error).message, USAGE] }
   }
-  const parsed = BackfillRangeInput.safeParse({
-    from: values.from,
-    to: values.to,
-    batch_size: values["batch-size"],
-    concurrency: values.concurrency,
-  })
+  // the object strips the unknown "batch-size" key
+  const parsed = BackfillRangeInput.safeParse({ ...values, batch_size: values["batch-size"] })
   if (!parsed.success) {
     return {
       ok: false,

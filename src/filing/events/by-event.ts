@@ -10,10 +10,9 @@ import { onPaymentRefunded } from "./credits"
 
 export type FilingEventData = { id?: string; order_id?: string; return_id?: string; claim_id?: string; exchange_id?: string }
 
-type Handler = (c: MedusaContainer, id: string) => Promise<unknown>
-const on = (run: Handler, key: keyof FilingEventData) => ({ run, key })
+const on = (run: (c: MedusaContainer, id: string) => Promise<unknown>, key: keyof FilingEventData) => ({ run, key })
 
-const FILING_EVENTS: Record<string, { run: Handler; key: keyof FilingEventData }> = {
+const FILING_EVENTS: Record<string, ReturnType<typeof on>> = {
   "order.placed": on(syncOrder, "id"),
   "order.canceled": on(syncOrder, "id"),
   "order.fulfillment_created": on(syncOrder, "order_id"),

@@ -5,6 +5,7 @@ import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, retur
 import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { readOrder } from "../order-reader"
+import type { ExchangeRow } from "../order-rows"
 import { recordOf } from "../processor-types"
 import { chargedTotal } from "../decisions"
 import { childOrderId, replacementCharge } from "../decisions-refunds"
@@ -26,12 +27,9 @@ export async function onReturnReceived(container: MedusaContainer, returnId: str
   if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
   const order = await readOrder(container, target.orderId)
   const returned = new Set(target.intent.items.map((i) => i.itemId))
-  for (const x of order?.exchanges ?? []) {
-    if ((x.additional_items ?? []).some((i) => returned.has(i.item_id))) await onExchangeCreated(container, x.id, deps)
-  }
-  for (const c of order?.claims ?? []) {
-    if ((c.additional_items ?? []).some((i) => returned.has(i.item_id))) await onClaimCreated(container, c.id, deps)
-  }
+  const comesBack = (x: ExchangeRow) => (x.additional_items ?? []).some((i) => returned.has(i.item_id))
+  for (const x of (order?.exchanges ?? []).filter(comesBack)) await onExchangeCreated(container, x.id, deps)
+  for (const c of (order?.claims ?? []).filter(comesBack)) await onClaimCreated(container, c.id, deps)
   return refundTarget(container, target, deps)
 }
 

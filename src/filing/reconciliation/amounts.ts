@@ -14,7 +14,7 @@ export function monthRange(month: string): { from: Date; to: Date } {
 
 /** The `YYYY-MM` (UTC) of an instant. */
 export function monthOf(d: Date | string): string {
-  const x = d instanceof Date ? d : new Date(d)
+  const x = new Date(d)
   return `${x.getUTCFullYear()}-${String(x.getUTCMonth() + 1).padStart(2, "0")}`
 }
 

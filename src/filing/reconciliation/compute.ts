@@ -31,14 +31,9 @@ export function lineRefundedCents(taxCents: number, quantity: number, refundedQu
 }
 
 export function customerRefundedCents(o: OrderFacts): number {
-  const charged = sumCents(o.lines.map((l) => l.taxCents))
-  if (o.canceled) return charged
-  return returnedCents(o) + sumCents((o.manualRefunds ?? []).map((m) => m.taxCents))
-}
-
-function returnedCents(o: OrderFacts): number {
+  if (o.canceled) return sumCents(o.lines.map((l) => l.taxCents))
   const sorted = [...o.refunds].sort((a, b) => (a.at ?? "").localeCompare(b.at ?? ""))
-  let total = 0
+  let total = sumCents((o.manualRefunds ?? []).map((m) => m.taxCents))
   for (const l of o.lines) {
     const qs = sorted.map((r) => r.items.filter((i) => i.itemId === l.id).reduce((s, i) => dec(s).plus(i.quantity).toNumber(), 0))
     total += lineRefundedCents(l.taxCents, l.quantity, qs)
@@ -168,18 +163,16 @@ export function attentionOf(o: OrderFacts): AttentionKind | null {
 export function attentionLines(rows: OrderRow[]) {
   const untaxed = rows.filter((r) => r.attention === "us_without_tax")
   const foreign = rows.filter((r) => r.attention === "currency_not_usd")
-  const byCurrency = new Map<string, { currency: string; orders: number; salesCents: number }>()
-  for (const r of foreign) {
-    const c = byCurrency.get(r.currencyCode) ?? { currency: r.currencyCode, orders: 0, salesCents: 0 }
-    c.orders++
-    c.salesCents += r.salesCents
-    byCurrency.set(r.currencyCode, c)
-  }
+  const byCurrency = [...groupBy(foreign, (r) => r.currencyCode)].map(([currency, rs]) => ({
+    currency,
+    orders: rs.length,
+    salesCents: sumCents(rs.map((r) => r.salesCents)),
+  }))
   return {
     usWithoutTax: { orders: untaxed.length, salesCents: sumCents(untaxed.map((r) => r.salesCents)), rows: untaxed },
     nonUsd: {
       orders: foreign.length,
-      byCurrency: [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+      byCurrency: byCurrency.sort((a, b) => a.currency.localeCompare(b.currency)),
       rows: foreign,
     },
   }

@@ -49,17 +49,15 @@ export function remainingOn(rec: FamilyRecord, itemId: string): number {
 
 /** Splits a refund over the records holding its items, newest first; quantities nobody holds are dropped. */
 export function routeRefund(items: RefundItem[], family: FamilyRecord[]): { orderId: string; items: RefundItem[] }[] {
+  // what this refund takes of each record's items so far
   const out = new Map<string, Map<string, number>>()
-  const left = new Map(family.map((r) => [r.order_id, new Map<string, number>()]))
   for (const it of items) {
     let q = dec(it.quantity)
     for (const rec of [...family].reverse()) {
       if (q.lte(0)) break
-      const taken = left.get(rec.order_id)!.get(it.itemId) ?? 0
-      const avail = dec(remainingOn(rec, it.itemId)).minus(taken)
+      const avail = dec(remainingOn(rec, it.itemId)).minus(out.get(rec.order_id)?.get(it.itemId) ?? 0)
       if (avail.lte(0)) continue
       const take = q.gt(avail) ? avail : q
-      left.get(rec.order_id)!.set(it.itemId, dec(taken).plus(take).toNumber())
       if (!out.has(rec.order_id)) out.set(rec.order_id, new Map())
       addTo(out.get(rec.order_id)!, it.itemId, take)
       q = q.minus(take)

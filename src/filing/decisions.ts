@@ -2,7 +2,7 @@
  * completion), the record's state. Refund math: decisions-refunds.ts; retries and error text: decisions-retry.ts. */
 import type { CalculateCartsRequest, CreateOrderRequest, LineItemOut, OrderRecord } from "../../packages/contract/src/index"
 import { dec, roundCents, roundTo, sum, type DecLike } from "../../packages/contract/src/money"
-import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
+import { normalizeUsState, normalizeUsZip, planDestination, zipText, type ResolvedDestination } from "../service/address/us-address"
 import { plannedDestination, type QuoteDestination } from "../service/address/destination"
 import type {
   DestinationSource,
@@ -22,18 +22,10 @@ export function refundKey(source: RefundSource, sourceId: string): string {
   return source === "cancel" ? `cancel:${sourceId}` : sourceId
 }
 
-/** The destination the provider quoted, as it records it on each tax line's `data.destination`. */
-export interface QuotedDestination {
-  state: string
-  zip: string
-  zip4?: string
-  source: "typed" | "verified"
-}
-
-/** Pure: the quoted destination recorded on the first tax line that has a well-formed one. */
-export function quotedDestination(taxLines: ({ data?: Record<string, unknown> | null } | null | undefined)[]): QuotedDestination | null {
+/** Pure: the destination the provider quoted, as it records it on each tax line's `data.destination`: the first well-formed one. */
+export function quotedDestination(taxLines: ({ data?: Record<string, unknown> | null } | null | undefined)[]): ResolvedDestination | null {
   for (const t of taxLines) {
-    const d = t?.data?.destination as Partial<QuotedDestination> | undefined
+    const d = t?.data?.destination as Partial<ResolvedDestination> | undefined
     if (!d || typeof d !== "object") continue
     const state = normalizeUsState(typeof d.state === "string" ? d.state : null)
     const zip = normalizeUsZip(typeof d.zip === "string" ? d.zip : null)
@@ -52,7 +44,7 @@ export interface DestinationFacts {
   province: string | null | undefined
   postalCode: string | null | undefined
   currencyCode: string | null | undefined
-  quoted: QuotedDestination | null
+  quoted: ResolvedDestination | null
   charged: boolean
   ruled?: QuoteDestination
 }
@@ -204,22 +196,18 @@ export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined
   return s?.backfill ? "backfill" : "filed"
 }
 
-export interface Completion {
-  completed: boolean
-  completedDate?: string
-}
-
-export function completionAtFiling(
-  rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">,
-  s: FilingSnapshot,
-): Completion {
+export function completionAtFiling(rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">, s: FilingSnapshot) {
   if (rec.completion_mode === "placed") return { completed: true, completedDate: s.placedAt }
   if (rec.completion_requested_at) return { completed: true, completedDate: toIso(rec.completion_requested_at) }
   return { completed: false }
 }
 
 /** The order with the tax charged per line (the "different" path and the fallback path). */
-export function directOrderRequest(s: FilingSnapshot, completion: Completion, transactionDate: string): CreateOrderRequest {
+export function directOrderRequest(
+  s: FilingSnapshot,
+  completion: ReturnType<typeof completionAtFiling>,
+  transactionDate: string,
+): CreateOrderRequest {
   return {
     orderId: s.orderId,
     ...(s.cartId ? { cartId: s.cartId } : {}),

@@ -4,6 +4,8 @@ import { dec } from "../../packages/contract/src/money"
 import { amountString } from "../money/amount"
 import { SHIPPING_ITEM_PREFIX } from "../constants"
 import type { RefundItem } from "../modules/sales-tax-filing/types"
+import type { MedusaAddressLike } from "../service/cart/build-service-cart"
+import type { Adjustment } from "../medusa/taxed-entity"
 
 export const quantityOf = (v: unknown): number => dec(amountString(v)).toNumber()
 
@@ -56,11 +58,6 @@ export interface TaxLineRow {
   data?: Record<string, unknown> | null
 }
 
-export interface AdjustmentRow {
-  amount?: unknown
-  is_tax_inclusive?: boolean | null
-}
-
 export interface OrderItemRow {
   id: string
   product_id?: string | null
@@ -68,7 +65,7 @@ export interface OrderItemRow {
   quantity?: unknown
   is_tax_inclusive?: boolean | null
   is_giftcard?: boolean | null
-  adjustments?: AdjustmentRow[] | null
+  adjustments?: Adjustment[] | null
   tax_lines?: TaxLineRow[] | null
   tax_total?: unknown
   total?: unknown
@@ -89,19 +86,11 @@ export interface ShippingMethodRow extends ShippingLinks {
   tax_total?: unknown
   discount_subtotal?: unknown
   tax_lines?: TaxLineRow[] | null
-  adjustments?: AdjustmentRow[] | null
+  adjustments?: Adjustment[] | null
   detail?: ShippingLinks | null
 }
 
-export interface AddressRow {
-  country_code?: string | null
-  province?: string | null
-  province_code?: string | null
-  address_1?: string | null
-  address_2?: string | null
-  city?: string | null
-  postal_code?: string | null
-}
+export type AddressRow = MedusaAddressLike & { province?: string | null }
 
 /** An exchange as filing reads it (EXCHANGE_FIELDS): its new items and its returned items. */
 export interface ExchangeRow {

@@ -29,7 +29,7 @@ export class FilingProcessor {
   /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
   fileOrder(record: NewRecord, opts: { completedAt?: Date | null } = {}): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.ensure(record)
+      const rec = await this.ensure(record)
       if (opts.completedAt) await this.noteCompletion(rec, opts.completedAt)
       for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
       return this.run(record.order_id)
@@ -37,7 +37,7 @@ export class FilingProcessor {
   }
 
   /** Ensures the record and, for an order shipped from several origins, its other origins' records. */
-  private async ensure(record: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
+  private async ensure(record: NewRecord): Promise<FilingRecordDTO> {
     const { origin_siblings: siblings, ...own } = record
     const out = await this.deps.store.ensureRecord(own)
     // other origins' records only with the order's: an origin that appears once it is filed (or edited) is an edit's
@@ -47,13 +47,13 @@ export class FilingProcessor {
       const { origin_siblings: _, ...sibOwn } = sib
       await this.deps.store.ensureRecord(sibOwn)
     }
-    return out
+    return out.record
   }
 
   /** Payment captured / first fulfilment: complete the order at the service as of `at`. */
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.ensure(record)
+      const rec = await this.ensure(record)
       for (const sib of await this.noteCompletion(rec, at)) await this.run(sib)
       return this.run(record.order_id)
     })
@@ -62,13 +62,9 @@ export class FilingProcessor {
   /** Notes the completion on the record and its other origins' records; returns those others' order ids. */
   private async noteCompletion(rec: FilingRecordDTO, at: Date): Promise<string[]> {
     await this.request([rec], "completion_requested_at", at)
-    const siblings = rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []
-    const noted = await this.request(
-      siblings.filter((s) => s.kind === "order"),
-      "completion_requested_at",
-      at,
-    )
-    return noted.map((s) => s.order_id)
+    const children = rec.kind === "order" && !rec.parent_order_id ? await this.deps.store.listChildren(rec.order_id) : []
+    const siblings = children.filter((c) => c.kind === "order")
+    return (await this.request(siblings, "completion_requested_at", at)).map((s) => s.order_id)
   }
 
   /** Notes an intent on each record that has none yet and is not skipped, due now; returns those noted. */
@@ -81,7 +77,7 @@ export class FilingProcessor {
   /** order.canceled: void (before the cutoff / while not completed), else refund what is left. */
   cancelOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.ensure(record)
+      const rec = await this.ensure(record)
       // the order's edits' own orders and its other origins' orders go with it (voided, or refunded after the cutoff)
       const children = rec.kind === "order" ? await this.deps.store.listChildren(rec.order_id) : []
       const family = [rec, ...children.filter((c) => c.kind === "edit" || c.kind === "order")]
@@ -94,7 +90,7 @@ export class FilingProcessor {
   /** order-edit.confirmed: records the edit (once per edit id) and files it (FilingCalls.applyEdits). */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.ensure(record)
+      const rec = await this.ensure(record)
       // an order that needs attention keeps its edits too (shown; its re-quote files the order as edited)
       if (rec.state === "skipped" || (!rec.snapshot && rec.state !== "needs_attention")) return rec
       const edits = rec.edits ?? []
@@ -117,7 +113,7 @@ export class FilingProcessor {
   /** A return's, claim's or exchange's items, refunded on the records holding them (record-writer.ts: ensureRefund's key). */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
-      const { record: rec } = await this.ensure(record)
+      const rec = await this.ensure(record)
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const root = rootOf(rec)
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)

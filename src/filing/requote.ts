@@ -1,17 +1,16 @@
 /** The fix of a needs_attention order: its lines re-quoted for a corrected destination and filed, owed by the merchant (no tax
  * was collected: snapshot `requote`). A record no longer in needs_attention is not touched: a second call files nothing. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { DestinationSource, FilingRecordDTO } from "../modules/sales-tax-filing/types"
+import type { DestinationSource } from "../modules/sales-tax-filing/types"
 import type { ErrorDetail } from "../../packages/contract/src/index"
 import { dec } from "../../packages/contract/src/money"
 import { zipText } from "../service/address/us-address"
-import { filingStore, filingProcessor } from "./processor-factory"
+import { filingStore, filingProcessor, type HandlerDeps } from "./processor-factory"
 import { type PluginOptions, getPluginOptions } from "../options"
 import type { AddressRow } from "./order-rows"
 import { buildSnapshot, ruledDestination } from "./snapshot"
 import { readOrder } from "./order-reader"
 import { currencyReason } from "./decisions"
-import type { FilingClient } from "./processor-types"
 
 /** Why a re-quote cannot be done (the admin route answers `status`, with `errors` located in its body). */
 export class RequoteRefused extends Error {
@@ -51,8 +50,8 @@ export async function requoteFiling(
   container: MedusaContainer,
   orderId: string,
   corrected: { state: string; zip: string },
-  deps: { client?: FilingClient } = {},
-): Promise<{ record: FilingRecordDTO | null; requoted: boolean }> {
+  deps: HandlerDeps = {},
+) {
   const rec = await filingStore(container).findRecord(orderId)
   if (!rec) throw new RequoteRefused(404, `No filing record for ${orderId}`)
   if (rec.state !== "needs_attention" && !rec.snapshot?.requote)
@@ -73,7 +72,7 @@ export async function requoteFiling(
 }
 
 /** The re-quote's figures as the admin route answers them. */
-export function requoteAnswer(out: { record: FilingRecordDTO | null; requoted: boolean }) {
+export function requoteAnswer(out: Awaited<ReturnType<typeof requoteFiling>>) {
   const rq = out.record?.snapshot?.requote
   return {
     requoted: out.requoted,

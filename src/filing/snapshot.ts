@@ -6,7 +6,7 @@ import { amountString } from "../money/amount"
 import type { PluginOptions } from "../options"
 import { connectionForChannel } from "../service/connections"
 import { SHIPPING_ITEM_PREFIX, TAX_LINE_CODE_FALLBACK } from "../constants"
-import { itemTaxable, netUnitPrice, serviceCustomerId, shippingTaxable } from "../service/cart/build-service-cart"
+import { itemTaxable, netUnitPrice, serviceAddress, serviceCustomerId, shippingTaxable } from "../service/cart/build-service-cart"
 import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../../packages/contract/src/index"
@@ -147,18 +147,6 @@ export interface BuiltSnapshot {
   attention?: boolean
 }
 
-/** Pure: the destination Address filed for a shipping address with its resolved state and ZIP (keys in sorted order). */
-export function destinationAddress(a: OrderRow["shipping_address"], state: string, zip: string): Address {
-  return {
-    city: (a?.city ?? "").slice(0, 100),
-    countryCode: "US",
-    line1: (a?.address_1 ?? "").slice(0, 100),
-    line2: a?.address_2 ? a.address_2.slice(0, 100) : undefined,
-    state,
-    zip,
-  }
-}
-
 /** The destination rule (the ZIP decides the state) when nothing was quoted; an outage throws so the order is tried again,
  * never filed under the typed state. */
 export async function ruledDestination(options: PluginOptions, a: MedusaAddressLike): Promise<QuoteDestination> {
@@ -232,8 +220,7 @@ export async function buildSnapshot(
   const quoted = corrected ? null : quotedDestination([...items, ...shipping].flatMap((l) => l.tax_lines ?? []))
   const province = a?.province_code || a?.province
   // nothing quoted: the destination rule on the address (the ZIP decides the state), never the typed state alone
-  const ruled =
-    corrected || quoted || !a ? undefined : await ruledDestination(options, { ...a, province_code: province, country_code: a.country_code })
+  const ruled = corrected || quoted || !a ? undefined : await ruledDestination(options, { ...a, province_code: province })
   const decision: DestinationDecision = corrected
     ? { outcome: "file", state: corrected.state, zip: corrected.zip, source: corrected.source ?? "typed" }
     : decideDestination({
@@ -247,7 +234,7 @@ export async function buildSnapshot(
         ruled,
       })
   if (decision.outcome === "skip") return { snapshot: null, reason: decision.reason }
-  const destination = decision.state && decision.zip ? destinationAddress(a, decision.state, decision.zip) : null
+  const destination = decision.state && decision.zip ? serviceAddress(a ?? {}, { state: decision.state, zip: decision.zip }) : null
   const exemptionId = checkoutExemption([...items, ...shipping])?.exemptionId ?? null
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)

@@ -35,7 +35,7 @@ const limiterOf = runtimeSlot(
   () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
 )
 
-/** The logged-in customer (401 thrown otherwise) when the routes are open (403) and within their budget (429); else null. */
+/** The logged-in customer (401 thrown otherwise) within their budget (429); else null. Closed routes answered 403 before (shopperCertificatesGate). */
 async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
   // set by Medusa's authenticate middleware on the route
   const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context
@@ -43,7 +43,6 @@ async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<strin
     throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
   }
   const customerId = a.actor_id
-  if (!shopperCertificatesOpen(req, res)) return null
   try {
     await limiterOf().consume(customerId, 1)
     return customerId
@@ -117,9 +116,9 @@ export function withStanding<C extends CertificateRecord>(
   }
 }
 
-/** Answers 403 when the store's certificate routes are closed. */
-function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
-  if (getPluginOptions(req.scope).shopperCertificates !== "off") return true
+/** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
+export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  if (getPluginOptions(req.scope).shopperCertificates !== "off") return next()
   sendError(
     res,
     403,
@@ -128,12 +127,6 @@ function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boole
     undefined,
     "sales_tax_shopper_certificates_off",
   )
-  return false
-}
-
-/** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
-export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
-  if (shopperCertificatesOpen(req, res)) next()
 }
 
 /** Pure: the count against the cap: active certificates they submitted (not rejected nor used) or made elsewhere, and placeholders. */

@@ -15,7 +15,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { getBackgroundClient } from "../service/client-factory"
 import { SalesTaxError } from "../service/client"
-import { graph } from "../query"
+import { graph, type QueryScope as Scope } from "../query"
 import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
@@ -24,8 +24,6 @@ import { readProductTics, type ProductTicFields } from "../service/tics/product-
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
 import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupRegion, SetupSalesChannel, SetupTaxRegion } from "./types"
-
-type Scope = Pick<MedusaContainer, "resolve">
 
 const ALL = { take: 1000, skip: 0 }
 

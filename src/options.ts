@@ -22,25 +22,27 @@ const percentage = (error: string) => z.number().min(0, error).max(100, error)
 
 const StateCode = z.string().regex(/^[A-Z]{2}$/, "a two-letter US state code in capitals (TX)")
 
+/** A state's economic nexus threshold, as the shipped table holds it (src/nexus/thresholds.ts) and an override changes it. */
+const NexusThresholdSchema = z
+  .object({
+    /** dollars; null: no state-level sales tax */
+    sales: z.number().positive("nexus.thresholds.*.sales is a positive dollar amount").nullable().optional(),
+    /** orders; null: sales only */
+    transactions: z.number().int().positive("nexus.thresholds.*.transactions is a positive integer").nullable().optional(),
+    /** "and": both tests must cross */
+    combine: z.enum(["or", "and"]).optional(),
+    period: z.enum(PERIOD_KINDS).optional(),
+    netsReturns: z.boolean().optional(),
+    source: z.string().max(200).optional(),
+  })
+  .strict()
+export type NexusThreshold = z.infer<typeof NexusThresholdSchema>
+
 /** Option `nexus`: registered states (besides the admin's), threshold overrides, and whether crossings are logged. */
 export const NexusOptionsSchema = z
   .object({
     registered: z.array(StateCode).default([]),
-    thresholds: z
-      .record(
-        StateCode,
-        z
-          .object({
-            sales: z.number().positive("nexus.thresholds.*.sales is a positive dollar amount").nullable().optional(),
-            transactions: z.number().int().positive("nexus.thresholds.*.transactions is a positive integer").nullable().optional(),
-            combine: z.enum(["or", "and"]).optional(),
-            period: z.enum(PERIOD_KINDS).optional(),
-            netsReturns: z.boolean().optional(),
-            source: z.string().max(200).optional(),
-          })
-          .strict(),
-      )
-      .default({}),
+    thresholds: z.record(StateCode, NexusThresholdSchema).default({}),
     warnings: z.boolean({ error: "nexus.warnings must be true or false" }).default(true),
   })
   .prefault({})

@@ -8,7 +8,7 @@ import type { CertificateRecord } from "../../packages/contract/src/index"
 import { isSalesTaxError, type SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { bodyOf, notFound, sendError, storeClient } from "../http/answers"
+import { bodyOf, handle, notFound, sendError, storeClient } from "../http/answers"
 import { invalidateCustomerCertificates, type CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus, SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten, reconcilePlaceholders } from "../service/exemptions/certificate-claims"
@@ -35,7 +35,7 @@ const limiterOf = runtimeSlot(
   () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
 )
 
-/** The logged-in customer (401 thrown otherwise) when the routes are open (403) and within their budget (429); else null. */
+/** The logged-in customer (401 thrown otherwise) within their budget (429); else null. Closed routes answered 403 before (shopperCertificatesGate). */
 async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
   // set by Medusa's authenticate middleware on the route
   const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context
@@ -43,7 +43,6 @@ async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<strin
     throw new MedusaError(MedusaError.Types.UNAUTHORIZED, "Log in as a customer to manage exemption certificates")
   }
   const customerId = a.actor_id
-  if (!shopperCertificatesOpen(req, res)) return null
   try {
     await limiterOf().consume(customerId, 1)
     return customerId
@@ -117,9 +116,9 @@ export function withStanding<C extends CertificateRecord>(
   }
 }
 
-/** Answers 403 when the store's certificate routes are closed. */
-function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boolean {
-  if (getPluginOptions(req.scope).shopperCertificates !== "off") return true
+/** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
+export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
+  if (getPluginOptions(req.scope).shopperCertificates !== "off") return next()
   sendError(
     res,
     403,
@@ -128,12 +127,6 @@ function shopperCertificatesOpen(req: MedusaRequest, res: MedusaResponse): boole
     undefined,
     "sales_tax_shopper_certificates_off",
   )
-  return false
-}
-
-/** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
-export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
-  if (shopperCertificatesOpen(req, res)) next()
 }
 
 /** Pure: the count against the cap: active certificates they submitted (not rejected nor used) or made elsewhere, and placeholders. */
@@ -181,18 +174,18 @@ async function reconcileCustomer(
 }
 
 /** GET /store/sales-tax/certificates: the logged-in customer's own certificates, each with its `status` (customerCertificates). */
-export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+export const listMine = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   res.json({ certificates: await customerCertificates(req.scope, storeClient(req), customerId) })
-}
+})
 
 /**
  * POST /store/sales-tax/certificates (the admin form's body): under `shopperCertificates: "review"` (the default) the
  * certificate exempts nothing until staff approve it; under "immediate" from the next cart refresh. 422 past the cap;
  * 503 when the service's answer is lost (the submission stays pending, adopted once the service shows it).
  */
-export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+export const submit = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
@@ -260,13 +253,13 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   await invalidateCustomerCertificates(customerId, req.scope)
   const standing = (await store.certificateOrigins([certificate.certificateId]))[certificate.certificateId]
   res.status(201).json({ certificate: withStanding(certificate, standing) })
-}
+})
 
 /**
  * DELETE /store/sales-tax/certificates/:certId: withdraws (disables) one of their own; another's answers 404 as an unknown one
  * (nothing tells a stranger it exists). A sale already filed under it stays filed as charged.
  */
-export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+export const withdraw = handle(async (req: MedusaRequest, res: MedusaResponse) => {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const id = req.params.certId!
@@ -286,4 +279,4 @@ export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise
   await invalidateCustomerCertificates(customerId, req.scope)
   const [out] = await withCreators(req.scope, [certificate])
   res.json({ certificate: out })
-}
+})

@@ -43,8 +43,7 @@ export function excerpt(value: unknown, max: number = INPUT_LIMITS.excerptLength
   }
   if (Array.isArray(value)) return `[array of ${value.length}]`
   if (typeof value === "object") {
-    let n = 0
-    for (const k in value as object) if (Object.prototype.hasOwnProperty.call(value, k)) n++
+    const n = Object.keys(value).length
     return `{object with ${n} key${n === 1 ? "" : "s"}}`
   }
   return `[${typeof value}]`

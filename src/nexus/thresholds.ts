@@ -1,24 +1,13 @@
 // Economic nexus thresholds per state, overridable (`nexus.thresholds`): the service taxes only where
 // the merchant is registered, so this tells where to register next.
-import type { PeriodKind } from "../options"
+import type { NexusThreshold, PeriodKind } from "../options"
 import { US_STATE_NAMES } from "../../packages/contract/src/index"
 
 /** When the table was last checked against the states' guidance. */
 export const THRESHOLDS_AS_OF = "2026-01-01"
 
-export interface NexusRule {
-  state: string
-  name: string
-  /** dollars; null: no state-level sales tax */
-  sales: number | null
-  /** orders; null: sales only */
-  transactions: number | null
-  /** "and": both tests must cross */
-  combine: "or" | "and"
-  period: PeriodKind
-  netsReturns: boolean
-  source: string
-}
+/** A state's threshold (the fields an override may change: options.ts) with its name. */
+export type NexusRule = { state: string; name: string } & Required<NexusThreshold>
 
 const P = "previous_or_current_year" as const
 type Row = [state: keyof typeof US_STATE_NAMES, sales: number | null, transactions: number | null, period: PeriodKind, source: string]
@@ -89,7 +78,7 @@ export const NEXUS_RULES: readonly NexusRule[] = ROWS.map(([state, sales, transa
 }))
 
 /** The shipped table with the option `nexus.thresholds` applied. */
-export function nexusRules(overrides: Record<string, Partial<Omit<NexusRule, "state" | "name">>> = {}): NexusRule[] {
+export function nexusRules(overrides: Record<string, NexusThreshold> = {}): NexusRule[] {
   return NEXUS_RULES.map((r) => {
     const o = overrides[r.state]
     return o ? { ...r, source: "store option (medusa-config)", ...o } : { ...r }

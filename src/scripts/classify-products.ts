@@ -5,8 +5,8 @@
 import type { ExecArgs } from "@medusajs/framework/types"
 import { getPluginOptions } from "../options"
 import { parseClassifyArgs } from "../tics/classify/args"
-import { acceptedSuggestions, applyChanges, suggestFor, unclassifiedIds } from "../tics/classify/medusa"
-import { currentTicImport } from "../tics/medusa"
+import { acceptedSuggestions, suggestFor, unclassifiedIds } from "../tics/classify/medusa"
+import { currentTicImport, startTicImport } from "../tics/medusa"
 
 const out = (line: string) => void process.stdout.write(`${line}\n`)
 const fail = (message: string, code: number) => {
@@ -35,7 +35,7 @@ export default async function classifyProducts({ container, args }: ExecArgs) {
     return
   }
   const accepted = await acceptedSuggestions(container, options, parsed.minConfidence)
-  const job = await applyChanges(container, accepted.changes)
+  const job = await startTicImport(container, accepted.changes)
   if (!job) return fail("another TIC import is running; try again when it is done", 1)
   let now = currentTicImport()
   while (now?.id === job.id && now.status === "running") {

@@ -15,7 +15,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { getBackgroundClient } from "../service/client-factory"
 import { SalesTaxError } from "../service/client"
-import { graph } from "../query"
+import { graph, type QueryScope as Scope } from "../query"
 import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
 import { getPluginOptions } from "../options"
@@ -23,18 +23,7 @@ import { scrubServiceText } from "../http/answers"
 import { readProductTics, type ProductTicFields } from "../service/tics/product-tics"
 import { setupChecklist } from "./checklist"
 import { planFix, type FixPlan } from "./fixes"
-import type {
-  SetupFixId,
-  SetupInput,
-  SetupItem,
-  SetupLocation,
-  SetupProduct,
-  SetupRegion,
-  SetupSalesChannel,
-  SetupTaxRegion,
-} from "./types"
-
-type Scope = Pick<MedusaContainer, "resolve">
+import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupRegion, SetupSalesChannel, SetupTaxRegion } from "./types"
 
 const ALL = { take: 1000, skip: 0 }
 
@@ -82,7 +71,7 @@ interface ProductRow extends ProductTicFields {
 }
 
 /** The published products with their channels, whether on the default TIC, and their managed stock's locations. */
-async function readPublished(scope: Scope, defaultTic: number): Promise<{ products: SetupProduct[]; truncated: boolean }> {
+async function readPublished(scope: Scope, defaultTic: number): Promise<Pick<SetupInput, "products" | "productsTruncated">> {
   const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
   const { rows, truncated, tics } = await readProductTics<ProductRow>(
     scope,
@@ -104,7 +93,7 @@ async function readPublished(scope: Scope, defaultTic: number): Promise<{ produc
       inventory: [...new Map(inventory.map((i) => [i.id, i])).values()],
     }
   })
-  return { products, truncated }
+  return { products, productsTruncated: truncated }
 }
 
 async function readSetupInput(scope: Scope): Promise<SetupInput> {
@@ -125,8 +114,7 @@ async function readSetupInput(scope: Scope): Promise<SetupInput> {
     salesChannels,
     locations,
     salesTaxProviderIds: providers,
-    products: products.products,
-    productsTruncated: products.truncated,
+    ...products,
     defaultTic: options.defaultTic,
     origin: options.origin,
     connection,

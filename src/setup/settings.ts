@@ -33,20 +33,16 @@ export async function check<T>(fn: () => Promise<T>, scrub: Scrub): Promise<Chec
 
 /** Products per TIC source, and the first of those on the default TIC. */
 async function coverage(scope: Scope, defaultTic: number) {
-  const {
-    rows: products,
-    truncated,
-    tics,
-  } = await readProductTics<ProductTicFields & { title?: string | null }>(scope, defaultTic, ["title"])
+  const { rows, truncated, tics } = await readProductTics<ProductTicFields & { title?: string | null }>(scope, defaultTic, ["title"])
   const bySource: Record<TicSource, number> = { product: 0, product_type: 0, product_category: 0, default: 0 }
   const fallingBack: { id: string; title: string | null }[] = []
-  for (const p of products) {
+  for (const p of rows) {
     const source = tics.get(p.id)?.source ?? "default"
     bySource[source]++
     if (source === "default" && fallingBack.length < LIST_FALLING_BACK) fallingBack.push({ id: p.id, title: p.title ?? null })
   }
   return {
-    totalProducts: products.length,
+    totalProducts: rows.length,
     bySource,
     defaultTic: await ticInfo(scope, defaultTic),
     fallingBack,

@@ -4,7 +4,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { graph } from "../query"
 import { assignedTics, productTicRow, type TicTargetType as ModelTarget } from "../service/tics/product-tics"
 import { requireTicModule } from "./medusa"
-import { nearestWithTic, resolveProductTic, type ProductTic, type TicSource } from "../service/tics/tic-resolution"
+import { nearestWithTic, resolveProductTic, type ProductTic } from "../service/tics/tic-resolution"
 import { getPluginOptions } from "../options"
 import { bodyOf, handle, notFound } from "../http/answers"
 import { invalidData } from "../http/input-guard"
@@ -13,27 +13,8 @@ import { z } from "zod"
 
 export type TicTargetType = "product" | "product-type" | "product-category"
 
-export interface TicTargetRef {
-  id: string
-  name: string | null
-  tic: TicInfo | null
-  /** the nearest ancestor whose TIC this category inherits */
-  inheritedFrom?: string
-}
-
-export interface AdminTicResponse {
-  target: { type: TicTargetType; id: string; name: string | null }
-  /** set on this target itself */
-  assigned: TicInfo | null
-  resolved: { tic: TicInfo; source: TicSource; sourceId: string | null }
-  /** every level considered (productType and categories: products only) */
-  chain: {
-    product?: TicInfo | null
-    productType?: TicTargetRef | null
-    categories?: TicTargetRef[]
-    default: TicInfo
-  }
-}
+/** GET's answer: the target, its own TIC, the resolved one and (a product's) every level considered. */
+export type AdminTicResponse = NonNullable<Awaited<ReturnType<typeof describeTic>>>
 
 /** `warning`: the service could not be asked whether it knows the TIC (saved anyway). */
 export type AdminTicSetResponse = AdminTicResponse & { warning?: string }
@@ -67,7 +48,7 @@ async function loadTarget(scope: Scope, type: TicTargetType, id: string): Promis
   return (await graph<TargetRow>(scope, { ...TARGETS[type], filters: { id } }))[0] ?? null
 }
 
-export async function describeTic(scope: Scope, type: TicTargetType, id: string): Promise<AdminTicResponse | null> {
+export async function describeTic(scope: Scope, type: TicTargetType, id: string) {
   const target = await loadTarget(scope, type, id)
   if (!target) return null
   const defaultTic = getPluginOptions(scope).defaultTic
@@ -89,6 +70,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
   const info = (tic: number | null | undefined): TicInfo | null => (tic === undefined || tic === null ? null : labels.get(tic)!)
   const assigned = info(own)
   const answer = { target: { type, id, name }, assigned, resolved: { tic: info(r.tic)!, source: r.source, sourceId: r.sourceId } }
+  // every level considered: a type's or category's chain is the default only
   if (!levels) return { ...answer, chain: { default: info(defaultTic)! } }
   const { productType: typeTics, productCategory: catTics } = levels
   const pt = target.type
@@ -98,6 +80,7 @@ export async function describeTic(scope: Scope, type: TicTargetType, id: string)
       id: c.id,
       name: c.name ?? null,
       tic: from ? info(catTics[from]) : null,
+      // the nearest ancestor whose TIC this category inherits
       ...(from && from !== c.id ? { inheritedFrom: from } : {}),
     }
   })

@@ -1,16 +1,14 @@
 // Pure: a product's suggested TIC: each query's top hits vote for their TIC (weight × score), the
 // most voted wins, the next two are alternatives. Confidence (0-1): the evidence's agreement on it
 // times its margin over the first runner-up of another kind.
+import type { TicResult } from "../../../packages/contract/src/index"
 import type { Evidence } from "./evidence"
 
 /** Hits asked per search (the suggestion and two alternatives). */
 export const HITS = 3
 
-export interface SearchHit {
-  ticId: number
-  label: string
-  score: number
-}
+/** A search result as the classification keeps it (and caches it). */
+export type SearchHit = Pick<TicResult, "ticId" | "label" | "score">
 
 export interface Suggestion {
   tic: number

@@ -153,5 +153,3 @@ export async function pickedChanges(
 function change(i: number, productId: string, tic: number): PlannedChange {
   return { row: i + 1, target: "product", targetId: productId, ref: productId, from: null, to: tic }
 }
-
-export { startTicImport as applyChanges } from "../medusa"

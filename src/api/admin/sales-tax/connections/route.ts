@@ -1,5 +1,2 @@
-import { handle } from "../../../../http/answers"
-import { getConnections } from "../../../../setup/routes"
-
 /** GET: the connections with their sales channels (keys never returned). */
-export const GET = handle(getConnections)
+export { getConnections as GET } from "../../../../setup/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../http/answers"
-import { getNexus } from "../../../../nexus/routes"
-
-export const GET = handle(getNexus)
+export { getNexus as GET } from "../../../../nexus/routes"

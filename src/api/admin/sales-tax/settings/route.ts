@@ -1,4 +1,1 @@
-import { handle } from "../../../../http/answers"
-import { getSettings } from "../../../../setup/routes"
-
-export const GET = handle(getSettings)
+export { getSettings as GET } from "../../../../setup/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../http/answers"
-import { getSetup } from "../../../../setup/routes"
-
-export const GET = handle(getSetup)
+export { getSetup as GET } from "../../../../setup/routes"

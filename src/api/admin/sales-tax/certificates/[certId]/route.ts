@@ -1,5 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { disable, getOne } from "../../../../../certificates/admin"
-
-export const GET = handle(getOne)
-export const DELETE = handle(disable)
+export { getOne as GET, disable as DELETE } from "../../../../../certificates/admin"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { postPing } from "../../../../../setup/routes"
-
-export const POST = handle(postPing)
+export { postPing as POST } from "../../../../../setup/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { postRegistration } from "../../../../../nexus/routes"
-
-export const POST = handle(postRegistration)
+export { postRegistration as POST } from "../../../../../nexus/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { postSetupFix } from "../../../../../setup/routes"
-
-export const POST = handle(postSetupFix)
+export { postSetupFix as POST } from "../../../../../setup/routes"

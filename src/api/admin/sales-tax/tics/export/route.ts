@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { exportTics } from "../../../../../tics/routes"
-
-export const GET = handle(exportTics)
+export { exportTics as GET } from "../../../../../tics/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { previewTicImport } from "../../../../../tics/routes"
-
-export const POST = handle(previewTicImport)
+export { previewTicImport as POST } from "../../../../../tics/routes"

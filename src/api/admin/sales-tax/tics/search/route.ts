@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { searchTics } from "../../../../../tics/routes"
-
-export const POST = handle(searchTics)
+export { searchTics as POST } from "../../../../../tics/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { getUnclassified } from "../../../../../tics/routes"
-
-export const GET = handle(getUnclassified)
+export { getUnclassified as GET } from "../../../../../tics/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../http/answers"
-import { withdraw } from "../../../../../certificates/shopper"
-
-export const DELETE = handle(withdraw)
+export { withdraw as DELETE } from "../../../../../certificates/shopper"

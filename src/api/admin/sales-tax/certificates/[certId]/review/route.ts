@@ -1,4 +1,1 @@
-import { handle } from "../../../../../../http/answers"
-import { review } from "../../../../../../certificates/admin"
-
-export const POST = handle(review)
+export { review as POST } from "../../../../../../certificates/admin"

@@ -1,5 +1,1 @@
-import { handle } from "../../../../../../http/answers"
-import { applyTicImport, ticImportProgress } from "../../../../../../tics/routes"
-
-export const POST = handle(applyTicImport)
-export const GET = ticImportProgress
+export { applyTicImport as POST, ticImportProgress as GET } from "../../../../../../tics/routes"

@@ -1,4 +1,1 @@
-import { handle } from "../../../../../../http/answers"
-import { applyUnclassified } from "../../../../../../tics/routes"
-
-export const POST = handle(applyUnclassified)
+export { applyUnclassified as POST } from "../../../../../../tics/routes"

@@ -3,7 +3,7 @@
 import type { AuthenticatedMedusaRequest, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
-import { bodyOf, handle, notFound, sendError } from "../http/answers"
+import { bodyOf, notFound, sendError } from "../http/answers"
 import { adminConnection } from "../http/connection-query"
 import { notAField } from "../http/validate"
 import { graph } from "../query"
@@ -31,17 +31,17 @@ async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<
 }
 
 /** GET /admin/sales-tax/customers/:id/certificates[?connection_id=]: the customer's certificates, with their standing. */
-export const listForCustomer = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function listForCustomer(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.id!
   const conn = adminConnection(req, res)
   if (!conn) return
   const customer = await loadCustomer(req.scope, id)
   if (!customer) return notFound(res, "Customer", id)
   res.json({ customer, certificates: await customerCertificates(req.scope, conn.client, id) } satisfies AdminCertificatesResponse)
-})
+}
 
 /** POST /admin/sales-tax/customers/:id/certificates[?connection_id=]: creates a certificate for the customer on that connection. */
-export const createForCustomer = handle(async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+export async function createForCustomer(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.id!
   const conn = adminConnection(req, res)
   if (!conn) return
@@ -53,7 +53,7 @@ export const createForCustomer = handle(async (req: AuthenticatedMedusaRequest, 
   // it applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)
   res.status(201).json({ certificate } satisfies AdminCertificateResponse)
-})
+}
 
 export const AdminReviewCertificateBody = z.discriminatedUnion(
   "decision",
@@ -78,7 +78,7 @@ export const AdminReviewCertificateBody = z.discriminatedUnion(
  * cart refresh; rejected, it is disabled at the service too (it can never exempt) and the customer sees the reason. A
  * disabled one cannot be approved.
  */
-export const review = handle(async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
+export async function review(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
   const id = req.params.certId!
   const body = bodyOf(req, AdminReviewCertificateBody)
   const conn = adminConnection(req, res)
@@ -110,17 +110,17 @@ export const review = handle(async (req: AuthenticatedMedusaRequest, res: Medusa
   })
   await invalidateCustomerCertificates(certificate.customerId, req.scope)
   res.json({ certificate: withStanding(certificate, standing) } satisfies AdminCertificateResponse)
-})
+}
 
 /** GET /admin/sales-tax/certificates/:certId[?connection_id=]: one certificate from the service, on that connection. */
-export const getOne = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getOne(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const conn = adminConnection(req, res)
   if (!conn) return
   res.json({ certificate: await conn.client.getCertificate(req.params.certId!) } satisfies AdminCertificateResponse)
-})
+}
 
 /** DELETE /admin/sales-tax/certificates/:certId[?connection_id=]: disabled at the service (kept, with disabledAt), answered as it now is. */
-export const disable = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function disable(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const conn = adminConnection(req, res)
   if (!conn) return
   const id = req.params.certId!
@@ -128,4 +128,4 @@ export const disable = handle(async (req: MedusaRequest, res: MedusaResponse) =>
   const certificate = await conn.client.getCertificate(id)
   await invalidateCustomerCertificates(certificate.customerId, req.scope)
   res.json({ certificate } satisfies AdminCertificateResponse)
-})
+}

@@ -8,7 +8,7 @@ import type { CertificateRecord } from "../../packages/contract/src/index"
 import { isSalesTaxError, type SalesTaxClient } from "../service/client"
 import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
-import { bodyOf, handle, notFound, sendError, storeClient } from "../http/answers"
+import { bodyOf, notFound, sendError, storeClient } from "../http/answers"
 import { invalidateCustomerCertificates, type CertificateStanding } from "../checkout/exemptions/exemptions"
 import { certificateStatus, SHOPPER_CERTIFICATE_CAP } from "../checkout/exemptions/certificate-rules"
 import { createMayHaveWritten, reconcilePlaceholders } from "../service/exemptions/certificate-claims"
@@ -174,18 +174,18 @@ async function reconcileCustomer(
 }
 
 /** GET /store/sales-tax/certificates: the logged-in customer's own certificates, each with its `status` (customerCertificates). */
-export const listMine = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function listMine(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   res.json({ certificates: await customerCertificates(req.scope, storeClient(req), customerId) })
-})
+}
 
 /**
  * POST /store/sales-tax/certificates (the admin form's body): under `shopperCertificates: "review"` (the default) the
  * certificate exempts nothing until staff approve it; under "immediate" from the next cart refresh. 422 past the cap;
  * 503 when the service's answer is lost (the submission stays pending, adopted once the service shows it).
  */
-export const submit = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
@@ -253,13 +253,13 @@ export const submit = handle(async (req: MedusaRequest, res: MedusaResponse) => 
   await invalidateCustomerCertificates(customerId, req.scope)
   const standing = (await store.certificateOrigins([certificate.certificateId]))[certificate.certificateId]
   res.status(201).json({ certificate: withStanding(certificate, standing) })
-})
+}
 
 /**
  * DELETE /store/sales-tax/certificates/:certId: withdraws (disables) one of their own; another's answers 404 as an unknown one
  * (nothing tells a stranger it exists). A sale already filed under it stays filed as charged.
  */
-export const withdraw = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function withdraw(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const customerId = await shopperOf(req, res)
   if (!customerId) return
   const id = req.params.certId!
@@ -279,4 +279,4 @@ export const withdraw = handle(async (req: MedusaRequest, res: MedusaResponse) =
   await invalidateCustomerCertificates(customerId, req.scope)
   const [out] = await withCreators(req.scope, [certificate])
   res.json({ certificate: out })
-})
+}

@@ -1,7 +1,7 @@
 // The admin's nexus routes: the report as of a day, and a state marked registered (or not).
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
-import { bodyOf, handle, parseOr400 } from "../http/answers"
+import { bodyOf, parseOr400 } from "../http/answers"
 import { notAField } from "../http/validate"
 import { nexusReport, setRegistered } from "./medusa"
 import { NEXUS_RULES } from "./thresholds"
@@ -32,15 +32,15 @@ export const AdminNexusQuery = z
   .catchall(notAParameter)
 
 /** GET /admin/sales-tax/nexus[?date=YYYY-MM-DD] */
-export const getNexus = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getNexus(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminNexusQuery, "query")
   if (!q) return
   res.json({ nexus: await nexusReport(req.scope, q.date ? new Date(`${q.date}T12:00:00Z`) : new Date()) })
-})
+}
 
 /** POST /admin/sales-tax/nexus/registrations { state, registered }. */
-export const postRegistration = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function postRegistration(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminNexusRegistrationBody)
   await setRegistered(req.scope, body.state, body.registered)
   res.json({ state: body.state, registered: body.registered })
-})
+}

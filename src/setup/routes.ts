@@ -7,7 +7,7 @@ import { getBackgroundClient } from "../service/client-factory"
 import { allConnections, connectionById, optionsOn } from "../service/connections"
 import { graph } from "../query"
 import { getPluginOptions } from "../options"
-import { bodyOf, handle, parseOr400, sendError, serviceText } from "../http/answers"
+import { bodyOf, parseOr400, sendError, serviceText } from "../http/answers"
 import { notAField } from "../http/validate"
 import { applySetupFix, FixBusy, FixNotOffered, readChecklist } from "./medusa"
 import { check, settingsOverview } from "./settings"
@@ -29,17 +29,17 @@ export type AdminSetupResponse = ReturnType<typeof checklist>
 export type AdminSetupFixResponse = AdminSetupResponse & { applied: string }
 
 /** GET /admin/sales-tax/settings */
-export const getSettings = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getSettings(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json(await settingsOverview(req.scope))
-})
+}
 
 /** GET /admin/sales-tax/setup */
-export const getSetup = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getSetup(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json(checklist(await readChecklist(req.scope)))
-})
+}
 
 /** POST /admin/sales-tax/setup/fix { fix } */
-export const postSetupFix = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const { fix } = bodyOf(req, AdminSetupFixBody)
   try {
     const { applied, items } = await applySetupFix(req.scope, fix)
@@ -50,7 +50,7 @@ export const postSetupFix = handle(async (req: MedusaRequest, res: MedusaRespons
     if (e instanceof FixBusy) return sendError(res, 409, MedusaError.Types.CONFLICT, e.message)
     throw e
   }
-})
+}
 
 /** Each connection with its sales channels (the default: those no other names), its key never shown. */
 async function connectionViews(scope: MedusaRequest["scope"]) {
@@ -77,12 +77,12 @@ async function connectionViews(scope: MedusaRequest["scope"]) {
 }
 
 /** GET /admin/sales-tax/connections */
-export const getConnections = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getConnections(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json(await connectionViews(req.scope))
-})
+}
 
 /** POST /admin/sales-tax/connections/ping { connection_id } */
-export const postPing = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = parseOr400(req, res, PingConnectionBody, "body")
   if (!body) return
   const options = getPluginOptions(req.scope)
@@ -96,4 +96,4 @@ export const postPing = handle(async (req: MedusaRequest, res: MedusaResponse) =
       (t) => serviceText(req.scope, t),
     ),
   })
-})
+}

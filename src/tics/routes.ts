@@ -5,7 +5,7 @@ import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "zod"
 import { TicSearchRequest, type TicSearchResponse } from "../../packages/contract/src/index"
 import { getPluginOptions } from "../options"
-import { bodyOf, handle, parseOr400, salesTaxClient, sendError } from "../http/answers"
+import { bodyOf, parseOr400, salesTaxClient, sendError } from "../http/answers"
 import { notAField } from "../http/validate"
 import { IMPORT_LIMITS, type PlannedChange } from "./bulk"
 import { MIN_ACCEPT_ALL } from "./classify/combine"
@@ -76,27 +76,27 @@ export const AdminUnclassifiedApplyBody = z
   })
 
 /** POST /admin/sales-tax/tics/search { query, limit?, cursor? } */
-export const searchTics = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function searchTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const r = await salesTaxClient(req.scope).searchTics(bodyOf(req, TicSearchRequest))
   rememberTics(getPluginOptions(req.scope), r.results) // the admin sets TICs picked from these
   res.json({ query: r.query, results: r.results, nextCursor: r.nextCursor } satisfies TicSearchResponse)
-})
+}
 
 /** GET /admin/sales-tax/tics/export */
-export const exportTics = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function exportTics(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const csv = await exportProductsCsv(req.scope, getPluginOptions(req.scope).defaultTic)
   res.setHeader("content-type", "text/csv; charset=utf-8")
   res.setHeader("content-disposition", 'attachment; filename="sales-tax-product-tics.csv"')
   res.status(200).send(csv)
-})
+}
 
 /** POST /admin/sales-tax/tics/import { csv }: the dry run; writes nothing. */
-export const previewTicImport = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function previewTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   res.json({ plan: await previewImport(req.scope, getPluginOptions(req.scope), bodyOf(req, AdminTicImportBody).csv) })
-})
+}
 
 /** POST /admin/sales-tax/tics/import/apply { csv, mode, preview_hash? }: the file checked again (a preview is never trusted). */
-export const applyTicImport = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function applyTicImport(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminTicApplyBody)
   const plan = await previewImport(req.scope, getPluginOptions(req.scope), body.csv)
   if (body.preview_hash && body.preview_hash !== plan.hash) {
@@ -111,7 +111,7 @@ export const applyTicImport = handle(async (req: MedusaRequest, res: MedusaRespo
   const job = await startTicImport(req.scope, plan.changes)
   if (!job) return importRunning(res)
   res.status(202).json({ job, plan: { changes: plan.changes.length, unchanged: plan.unchanged, refused: plan.refused.length } })
-})
+}
 
 /** GET /admin/sales-tax/tics/import/apply: the running (or last) import. */
 export function ticImportProgress(_req: MedusaRequest, res: MedusaResponse): void {
@@ -122,13 +122,13 @@ const importRunning = (res: MedusaResponse) =>
   sendError(res, 409, MedusaError.Types.CONFLICT, "another TIC import is running; wait for it to finish")
 
 /** GET /admin/sales-tax/tics/unclassified?limit=&offset=: products on the default TIC, with suggestions. */
-export const getUnclassified = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function getUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const q = parseOr400(req, res, AdminUnclassifiedQuery, "query")
   if (q) res.json(await listUnclassified(req.scope, getPluginOptions(req.scope), q.offset, q.limit))
-})
+}
 
 /** POST /admin/sales-tax/tics/unclassified/apply { items } | { min_confidence }: through the bulk import's job. */
-export const applyUnclassified = handle(async (req: MedusaRequest, res: MedusaResponse) => {
+export async function applyUnclassified(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const body = bodyOf(req, AdminUnclassifiedApplyBody)
   const options = getPluginOptions(req.scope)
   let changes: PlannedChange[]
@@ -148,4 +148,4 @@ export const applyUnclassified = handle(async (req: MedusaRequest, res: MedusaRe
   const job = await startTicImport(req.scope, changes)
   if (!job) return importRunning(res)
   res.status(202).json({ job, changes: changes.length, ...summary })
-})
+}

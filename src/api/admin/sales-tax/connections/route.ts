@@ -1,2 +1,5 @@
+import { handle } from "../../../../http/answers"
+import { getConnections } from "../../../../setup/routes"
+
 /** GET: the connections with their sales channels (keys never returned). */
-export { getConnections as GET } from "../../../../setup/routes"
+export const GET = handle(getConnections)

@@ -1,1 +1,4 @@
-export { getNexus as GET } from "../../../../nexus/routes"
+import { handle } from "../../../../http/answers"
+import { getNexus } from "../../../../nexus/routes"
+
+export const GET = handle(getNexus)

@@ -1,1 +1,4 @@
-export { getSettings as GET } from "../../../../setup/routes"
+import { handle } from "../../../../http/answers"
+import { getSettings } from "../../../../setup/routes"
+
+export const GET = handle(getSettings)

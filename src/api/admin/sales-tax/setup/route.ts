@@ -1,1 +1,4 @@
-export { getSetup as GET } from "../../../../setup/routes"
+import { handle } from "../../../../http/answers"
+import { getSetup } from "../../../../setup/routes"
+
+export const GET = handle(getSetup)

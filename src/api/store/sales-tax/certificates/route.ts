@@ -1,1 +1,5 @@
-export { listMine as GET, submit as POST } from "../../../../certificates/shopper"
+import { handle } from "../../../../http/answers"
+import { listMine, submit } from "../../../../certificates/shopper"
+
+export const GET = handle(listMine)
+export const POST = handle(submit)

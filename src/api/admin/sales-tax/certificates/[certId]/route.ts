@@ -1,1 +1,5 @@
-export { getOne as GET, disable as DELETE } from "../../../../../certificates/admin"
+import { handle } from "../../../../../http/answers"
+import { disable, getOne } from "../../../../../certificates/admin"
+
+export const GET = handle(getOne)
+export const DELETE = handle(disable)

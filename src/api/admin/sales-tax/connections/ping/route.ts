@@ -1,1 +1,4 @@
-export { postPing as POST } from "../../../../../setup/routes"
+import { handle } from "../../../../../http/answers"
+import { postPing } from "../../../../../setup/routes"
+
+export const POST = handle(postPing)

@@ -1,1 +1,4 @@
-export { postRegistration as POST } from "../../../../../nexus/routes"
+import { handle } from "../../../../../http/answers"
+import { postRegistration } from "../../../../../nexus/routes"
+
+export const POST = handle(postRegistration)

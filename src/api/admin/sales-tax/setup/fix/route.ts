@@ -1,1 +1,4 @@
-export { postSetupFix as POST } from "../../../../../setup/routes"
+import { handle } from "../../../../../http/answers"
+import { postSetupFix } from "../../../../../setup/routes"
+
+export const POST = handle(postSetupFix)

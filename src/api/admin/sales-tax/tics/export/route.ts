@@ -1,1 +1,4 @@
-export { exportTics as GET } from "../../../../../tics/routes"
+import { handle } from "../../../../../http/answers"
+import { exportTics } from "../../../../../tics/routes"
+
+export const GET = handle(exportTics)

@@ -1,1 +1,4 @@
-export { previewTicImport as POST } from "../../../../../tics/routes"
+import { handle } from "../../../../../http/answers"
+import { previewTicImport } from "../../../../../tics/routes"
+
+export const POST = handle(previewTicImport)

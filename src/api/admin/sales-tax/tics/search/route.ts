@@ -1,1 +1,4 @@
-export { searchTics as POST } from "../../../../../tics/routes"
+import { handle } from "../../../../../http/answers"
+import { searchTics } from "../../../../../tics/routes"
+
+export const POST = handle(searchTics)

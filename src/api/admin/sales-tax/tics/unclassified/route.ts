@@ -1,1 +1,4 @@
-export { getUnclassified as GET } from "../../../../../tics/routes"
+import { handle } from "../../../../../http/answers"
+import { getUnclassified } from "../../../../../tics/routes"
+
+export const GET = handle(getUnclassified)

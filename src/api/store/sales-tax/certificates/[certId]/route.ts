@@ -1,1 +1,4 @@
-export { withdraw as DELETE } from "../../../../../certificates/shopper"
+import { handle } from "../../../../../http/answers"
+import { withdraw } from "../../../../../certificates/shopper"
+
+export const DELETE = handle(withdraw)

@@ -1,1 +1,4 @@
-export { review as POST } from "../../../../../../certificates/admin"
+import { handle } from "../../../../../../http/answers"
+import { review } from "../../../../../../certificates/admin"
+
+export const POST = handle(review)

@@ -1,1 +1,5 @@
-export { listForCustomer as GET, createForCustomer as POST } from "../../../../../../certificates/admin"
+import { handle } from "../../../../../../http/answers"
+import { createForCustomer, listForCustomer } from "../../../../../../certificates/admin"
+
+export const GET = handle(listForCustomer)
+export const POST = handle(createForCustomer)

@@ -1,1 +1,5 @@
-export { applyTicImport as POST, ticImportProgress as GET } from "../../../../../../tics/routes"
+import { handle } from "../../../../../../http/answers"
+import { applyTicImport, ticImportProgress } from "../../../../../../tics/routes"
+
+export const POST = handle(applyTicImport)
+export const GET = ticImportProgress

@@ -1,1 +1,4 @@
-export { applyUnclassified as POST } from "../../../../../../tics/routes"
+import { handle } from "../../../../../../http/answers"
+import { applyUnclassified } from "../../../../../../tics/routes"
+
+export const POST = handle(applyUnclassified)

@@ -12,7 +12,6 @@ import type {
 } from "../modules/sales-tax-filing/types"
 import { BackoffPolicy } from "./decisions-retry"
 import { chargedTotal } from "./decisions"
-import type { BuiltSnapshot } from "./snapshot"
 
 /** The part of SalesTaxClient filing uses (tests wrap the real client); certificates: an exempt order's refile checks its
  * certificate first, and a single-purchase one is disabled once its order is filed. */
@@ -78,7 +77,12 @@ export function newRecordFor(
 }
 
 /** Pure: the record of a built snapshot (`newRecordFor`), with its other origins' records (`siblings`) to ensure with it. */
-export function recordOf(orderId: string, built: BuiltSnapshot, mode: CompletionMode, now: Date): NewRecord {
+export function recordOf(
+  orderId: string,
+  built: { snapshot: FilingSnapshot | null; siblings?: FilingSnapshot[]; reason?: string; attention?: boolean },
+  mode: CompletionMode,
+  now: Date,
+): NewRecord {
   const record = newRecordFor(orderId, built.snapshot, mode, now, built.reason, built.attention)
   return built.siblings?.length ? { ...record, origin_siblings: built.siblings.map((s) => newRecordFor(s.orderId, s, mode, now)) } : record
 }

@@ -1,27 +1,11 @@
 // The one generic call of the client: validation, then attempts per the policy within the time budget.
-import type { AxiosInstance } from "axios"
 import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
-import { isRetryable, nextDelay, parseRetryAfter, type RetryPolicy } from "./retry"
+import { isRetryable, nextDelay, parseRetryAfter } from "./retry"
 import { buildPath } from "./path"
 import { callIds } from "./call-ids"
-import { flatHeaders, httpError, parseResponse, send, type Outcome } from "./transport"
-import type { AttemptInfo, CallInput, CallResult, OperationResponses, SalesTaxClientOptions } from "./types"
-
-/** What a client hands its calls: its http instance, settings, redactor and attempt hook. */
-export interface CallContext {
-  http: AxiosInstance
-  /** the client's options as given (the key and `attemptBodies` are read from them at each call) */
-  options: SalesTaxClientOptions
-  connectionId: string
-  timeoutMs: number
-  policy: RetryPolicy
-  redact: <T>(v: T) => T
-  /** whether an `onAttempt` hook listens (ids and bodies are gathered only then) */
-  observed: boolean
-  /** reports an attempt to the hook (never throws) */
-  emit: (info: AttemptInfo) => void
-}
+import { flatHeaders, httpError, parseResponse, send, type CallContext, type Outcome } from "./transport"
+import type { AttemptInfo, CallInput, CallResult, OperationResponses } from "./types"
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

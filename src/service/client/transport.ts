@@ -4,9 +4,23 @@ import type { z } from "zod"
 import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../../../packages/contract/src/index"
 import type { OperationDef } from "../../../packages/contract/src/index"
 import { SalesTaxError } from "./errors"
-import type { FailureKind } from "./retry"
-import type { CallContext } from "./call"
-import type { CallInput } from "./types"
+import type { FailureKind, RetryPolicy } from "./retry"
+import type { AttemptInfo, CallInput, SalesTaxClientOptions } from "./types"
+
+/** What a client hands its calls: its http instance, settings, redactor and attempt hook. */
+export interface CallContext {
+  http: AxiosInstance
+  /** the client's options as given (the key and `attemptBodies` are read from them at each call) */
+  options: SalesTaxClientOptions
+  connectionId: string
+  timeoutMs: number
+  policy: RetryPolicy
+  redact: <T>(v: T) => T
+  /** whether an `onAttempt` hook listens (ids and bodies are gathered only then) */
+  observed: boolean
+  /** reports an attempt to the hook (never throws) */
+  emit: (info: AttemptInfo) => void
+}
 
 export type Outcome = { ok: true; res: AxiosResponse<string> } | { ok: false; failure: FailureKind; message: string }
 

@@ -33,6 +33,16 @@ export function runtimeSlot<T>(name: string, init: () => T): (rt?: SalesTaxRunti
   }
 }
 
+/** A value one wing registers in the plugin's runtime and another reads: its setter and its getter. */
+export function registration<T>(name: string) {
+  const slot = runtimeSlot(name, (): { value?: T } => ({}))
+  const set = (value: T | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void => {
+    slot(rt).value = value
+  }
+  const get = (rt: SalesTaxRuntime = salesTaxRuntime()): T | undefined => slot(rt).value
+  return [set, get] as const
+}
+
 /** Anything with `resolve` (a Medusa container, a request scope, a module's container). */
 export interface ScopeLike {
   resolve(key: string, opts?: { allowUnregistered?: boolean }): unknown

@@ -35,7 +35,10 @@ const limiterOf = runtimeSlot(
   () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
 )
 
-/** The logged-in customer (401 thrown otherwise) within their budget (429); else null. Closed routes answered 403 before (shopperCertificatesGate). */
+/**
+ * The logged-in customer (401 thrown otherwise) within their budget (429); else null. Under `shopperCertificates: "off"`
+ * the route middleware answered 403 before (shopperCertificatesGate, the only place that enforces it).
+ */
 async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<string | null> {
   // set by Medusa's authenticate middleware on the route
   const a = (req as MedusaRequest & Partial<Pick<AuthenticatedMedusaRequest, "auth_context">>).auth_context

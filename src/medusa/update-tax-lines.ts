@@ -123,11 +123,15 @@ export async function setCartTaxLines(
   const shipping = cart.shipping_methods ?? []
   const additional = taxLineContextOutput(await contextHandler({ cart, items, shipping_methods: shipping }, { container }))
   const context = taxContextOf(cart, additional)
+  let itemLines: ItemTaxLineDTO[] = []
+  let shippingLines: ShippingTaxLineDTO[] = []
   // one Tax Module call for items and shipping (Medusa's step makes two)
   const taxable = context ? [...taxableItems(cart), ...taxableShipping(cart)] : []
-  const lines = context && taxable.length ? await container.resolve<ITaxModuleService>(Modules.TAX).getTaxLines(taxable, context) : []
-  let itemLines = lines.filter(isItemLine)
-  let shippingLines = lines.filter(isShippingLine)
+  if (context && taxable.length) {
+    const lines = await container.resolve<ITaxModuleService>(Modules.TAX).getTaxLines(taxable, context)
+    itemLines = lines.filter(isItemLine)
+    shippingLines = lines.filter(isShippingLine)
+  }
   if (FeatureFlag.isFeatureEnabled("translation")) {
     const locale = cart.locale ?? undefined
     ;[itemLines, shippingLines] = await Promise.all([

@@ -5,7 +5,7 @@
  * over-charge, never under-charge. Stored by the `salesTax` module, which registers itself here.
  */
 import BigNumber from "bignumber.js"
-import { registration } from "./exemptions/registry"
+import { registration } from "../runtime"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 

@@ -44,7 +44,7 @@ function pricing(l: { is_tax_inclusive?: boolean | null; adjustments?: readonly 
   }
 }
 
-/** The plugin's default TIC (options are parsed once per configuration, not per cart change). */
+/** The plugin's default TIC (options are parsed once per configuration, not per cart change; without the plugin's options, DEFAULT_TIC). */
 function defaultTicOf(container: MedusaContainer): number {
   try {
     return getPluginOptions(container).defaultTic
@@ -82,7 +82,8 @@ const ORDER_FIELDS = [
 
 /** Reads a cart or an order with the fields the provider needs; undefined when there is none with that id. */
 async function readTaxedEntity(container: MedusaContainer, entity: "cart" | "order", id: string): Promise<TaxedEntity | undefined> {
-  const [row] = await graph<TaxedEntity>(container, { entity, fields: entity === "order" ? ORDER_FIELDS : TAXED_FIELDS, filters: { id } })
+  const fields = entity === "order" ? ORDER_FIELDS : TAXED_FIELDS
+  const [row] = await graph<TaxedEntity>(container, { entity, fields, filters: { id } })
   return row
 }
 

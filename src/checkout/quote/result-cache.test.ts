@@ -43,7 +43,7 @@ class AsyncQuoteCache<V> {
 }
 
 describe("result cache", () => {
-  it("MemoryStore expires entries after their TTL and evicts the oldest past maxEntries", async () => {
+  it("MemoryStore expires entries after their TTL and evicts the least recently used past maxEntries", async () => {
     let now = 1000
     const s = new MemoryStore<number>(2, () => now)
     await s.set("a", 1, 10)

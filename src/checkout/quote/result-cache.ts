@@ -9,7 +9,10 @@ export interface QuoteStore<V> {
   set(key: string, value: V, ttlSeconds: number): Promise<void>
 }
 
-/** lru-cache's clock is `now` read at every call (ttlResolution 0), so a test's clock is seen at once. */
+/**
+ * lru-cache's clock is `now` read at every call (ttlResolution 0), so a test's clock is seen at once; an entry lives through
+ * the last millisecond of its TTL, and a clock must not start at 0 (lru-cache reads a start of 0 as no TTL).
+ */
 export class MemoryStore<V> implements QuoteStore<V> {
   readonly #lru: LRUCache<string, { value: V }>
   constructor(maxEntries = 5000, now: () => number = Date.now) {

@@ -143,8 +143,10 @@ export function resyncTaxLinesAfter(req: MedusaRequest, res: MedusaResponse, nex
       if (taxed) await retaxWithPayment(req, id)
       span.taxed = taxed
       cartTaxability().set(id, taxed)
+      if (!taxed || !fields?.length) return undefined
       // read with the route's own fields, as Medusa's route answers it
-      return taxed && fields?.length ? (await graph<unknown>(req.scope, { entity: "cart", fields, filters: { id } }))[0] : undefined
+      const [cart] = await graph<unknown>(req.scope, { entity: "cart", fields, filters: { id } })
+      return cart
     }).then(
       (cart) => original(cart ? { ...b, [key]: cart } : body),
       async (err: unknown) => {

@@ -1,8 +1,13 @@
 // One HTTP attempt and the reading of its answer; nothing here retries, keeps or returns the key.
 import axios, { type AxiosInstance, type AxiosResponse } from "axios"
 import type { z } from "zod"
-import { ErrorDetail as ErrorDetailSchema, locate, type ErrorDetail, type OperationId } from "../../../packages/contract/src/index"
-import type { OperationDef } from "../../../packages/contract/src/index"
+import {
+  ErrorDetail as ErrorDetailSchema,
+  locate,
+  type ErrorDetail,
+  type OperationDef,
+  type OperationId,
+} from "../../../packages/contract/src/index"
 import { SalesTaxError } from "./errors"
 import type { FailureKind, RetryPolicy } from "./retry"
 import type { AttemptInfo, CallInput, SalesTaxClientOptions } from "./types"

@@ -1,6 +1,6 @@
 // What a wing registers in the plugin's runtime for another, so that neither imports the other.
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
+import { registration } from "../../runtime"
 import type { CertificateStanding } from "./certificate-claims"
 
 /** The certificate-origin table (the plugin's module registers itself: the provider runs in the Tax Module's container). */
@@ -15,16 +15,6 @@ export interface CertificateReviews {
 /** The same table, as filing records a single-purchase certificate used by a filed order. */
 export interface CertificateUses {
   markCertificateUsed(u: { certificateId: string; orderId: string; customerId: string | null }): Promise<void>
-}
-
-/** A value one wing registers in the plugin's runtime and another reads: its setter and its getter. */
-export function registration<T>(name: string) {
-  const slot = runtimeSlot(name, (): { value?: T } => ({}))
-  const set = (value: T | undefined, rt: SalesTaxRuntime = salesTaxRuntime()): void => {
-    slot(rt).value = value
-  }
-  const get = (rt: SalesTaxRuntime = salesTaxRuntime()): T | undefined => slot(rt).value
-  return [set, get] as const
 }
 
 /** Called by the plugin's module service when Medusa constructs it (kept in the plugin's runtime). */

@@ -559,8 +559,17 @@ export function edgesTests({ api, getContainer, env, seeded }: FilingBoot): void
       expect((await report()).differences.map((d: any) => d.reason).sort()).toEqual(["not_filed", "not_filed"])
 
       await env.sandbox.resetCounts()
+      // its first service call held: a second start while it runs is refused (409) and shows the running job
+      await env.sandbox.fault({ operation: "*", delayMs: 1500, count: 1 })
       const started = await api.post(`/admin/sales-tax/reconciliation/backfill`, { from: today, to: today }, auth)
       expect(started.status).toBe(202)
+      const again = await api.post(`/admin/sales-tax/reconciliation/backfill`, { from: today, to: today }, any)
+      expect(again.status).toBe(409)
+      expect(again.data).toMatchObject({
+        type: "conflict",
+        message: "A backfill is already running on this server",
+        backfill: { id: started.data.backfill.id, status: "running" },
+      })
       let job = started.data.backfill
       const deadline = Date.now() + WAIT_GUARD_MS
       while (job.status === "running" && Date.now() < deadline) {

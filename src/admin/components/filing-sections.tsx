@@ -9,6 +9,7 @@ import {
   lineName,
   lineNames,
   money,
+  ratePairs,
   stateLabel,
   when,
   type FilingView,
@@ -16,7 +17,6 @@ import {
   type NamedOrder,
   type RequoteView,
 } from "../lib/filing"
-import { ratePairs } from "../lib/rates"
 import { type BadgeColor, Btn, ErrorText, Field, Note, Row, Strong, Tag } from "./ui"
 
 const KIND_LABEL: Record<string, string> = {

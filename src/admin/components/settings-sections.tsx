@@ -4,32 +4,24 @@
 import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
 import { toast } from "@medusajs/ui"
 import { useState } from "react"
-import { Link } from "react-router-dom"
 import { errorMessage, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
-import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
-import { Btn, DataTable, Note, Section, Strong, Tag } from "./ui"
+import { Btn, DataTable, NavLink, Note, Section, Strong, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>
 
 export function SetupChecklist() {
   const load = useApi<AdminSetupResponse>("/admin/sales-tax/setup")
-  const [items, setItems] = useState<SetupItem[] | null>(null)
-  // a failed fix: its message, then the list as the store has it now
-  const { busy, run } = useBusy((m) => {
-    toast.error(m)
-    setItems(null)
-    void load.reload()
-  })
-  const shown = items ?? load.data?.items ?? null
+  const { busy, run } = useBusy()
+  const shown = load.data?.items ?? null
 
+  // after a fix, or its failure (its message a toast), the list as the store has it now
   const fix = (id: string) =>
     run(id, async () => {
-      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id })
-      setItems(out.items)
+      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id }).finally(load.reload)
       toast.success(`Sales tax setup: ${out.applied}`)
     })
 
@@ -67,12 +59,7 @@ export function SetupChecklist() {
                 </Note>
                 {!i.done && i.help ? (
                   <Note testId={`setup-help-${i.id}`}>
-                    {i.help.text}{" "}
-                    {i.help.href ? (
-                      <Link to={i.help.href} className="text-ui-fg-interactive hover:underline">
-                        Open
-                      </Link>
-                    ) : null}
+                    {i.help.text} {i.help.href ? <NavLink to={i.help.href}>Open</NavLink> : null}
                   </Note>
                 ) : null}
               </div>

@@ -41,22 +41,19 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
   const { data, reload } = load
   const [query, setQuery] = useState("")
   const [search, setSearch] = useState<TicSearchResponse | null>(null)
-  const [searchError, setSearchError] = useState<string | null>(null)
-  const { busy, run } = useBusy<"save" | "search">()
+  const { busy, run } = useBusy<"save">()
+  // a search's failure stays under the search box (the field's own message when the route names one)
+  const searching = useBusy<"search">(null)
 
-  const runSearch = async (cursor?: string) => {
-    if (!query.trim()) return setSearchError("Type what the product is, e.g. “cotton t-shirt”")
-    setSearchError(null)
-    await run("search", async () => {
-      try {
-        const body = { query: query.trim(), limit: 8, cursor }
-        const res = await post<TicSearchResponse>("/admin/sales-tax/tics/search", body)
-        setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
-      } catch (e) {
-        setSearchError(Object.values(fieldErrorsOf(e))[0] ?? errorMessage(e))
-      }
+  const runSearch = (cursor?: string) =>
+    searching.run("search", async () => {
+      if (!query.trim()) throw new Error("Type what the product is, e.g. “cotton t-shirt”")
+      const body = { query: query.trim(), limit: 8, cursor }
+      const res = await post<TicSearchResponse>("/admin/sales-tax/tics/search", body).catch((e: unknown) => {
+        throw new Error(Object.values(fieldErrorsOf(e))[0] ?? errorMessage(e))
+      })
+      setSearch((prev) => (cursor && prev ? { ...res, results: [...prev.results, ...res.results] } : res))
     })
-  }
 
   const save = (tic: number | null) =>
     run("save", async () => {
@@ -135,12 +132,12 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
             data-testid="tic-search-input"
             aria-label="Search TICs"
           />
-          <Btn type="submit" busy={busy === "search"} testId="tic-search-button">
+          <Btn type="submit" busy={searching.busy === "search"} testId="tic-search-button">
             Search
           </Btn>
         </form>
         <Note tone="error" testId="tic-search-error">
-          {searchError}
+          {searching.error}
         </Note>
         {search ? (
           <div className="flex flex-col divide-y rounded-md border" data-testid="tic-search-results">
@@ -163,7 +160,12 @@ export function TicPanel({ type, id }: { type: TicTargetType; id: string }) {
               </div>
             ))}
             {search.nextCursor ? (
-              <Btn variant="transparent" className="m-2 self-start" busy={busy === "search"} onClick={() => runSearch(search.nextCursor!)}>
+              <Btn
+                variant="transparent"
+                className="m-2 self-start"
+                busy={searching.busy === "search"}
+                onClick={() => runSearch(search.nextCursor!)}
+              >
                 More results
               </Btn>
             ) : null}

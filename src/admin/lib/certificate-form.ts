@@ -1,9 +1,10 @@
 // The certificate form of the customer widget: its state, the request body it makes, and its
-// field messages (from the admin route's own schema). Pure, tested beside it.
+// field messages (from the admin route's own schema); and the widget's connection selector. Pure, tested beside it.
 import { BUSINESS_TYPES, EXEMPTION_REASONS, US_STATES, issuesToErrors } from "../../../packages/contract/src/index"
 import { AdminCreateCertificateBody } from "../../certificates/body"
 import { missingIdNumbers } from "../../checkout/exemptions/certificate-rules"
 import type { Options } from "../components/ui"
+import type { ConnectionView } from "../../setup/routes"
 
 /** "IndustrialProductionOrManufacturing" → "Industrial production or manufacturing" */
 export function humanize(s: string): string {
@@ -89,4 +90,15 @@ export function validate(f: FormState): Record<string, string> {
     out[key] ??= (blank && (BLANK[key] ?? (/^states\[\d+\]\.abbreviation$/.test(key) ? "Pick a state" : undefined))) || e.message
   }
   return out
+}
+
+/** `?connection_id=<id>` for a chosen connection other than the default; "" for the default. */
+export function connectionQuery(connectionId: string | null): string {
+  return connectionId ? `?connection_id=${encodeURIComponent(connectionId)}` : ""
+}
+
+/** A connection as the selector names it: its sales channels (the default says so). */
+export function connectionLabel(c: ConnectionView): string {
+  const names = c.salesChannels.map((s) => s.name ?? s.id).join(", ")
+  return c.isDefault ? `Default connection${names ? ` (${names})` : ""}` : names || c.connectionId
 }

@@ -1,5 +1,5 @@
 import type { ConnectionView } from "../../setup/routes"
-import { connectionLabel, connectionQuery } from "./connections"
+import { connectionLabel, connectionQuery } from "./certificate-form"
 
 const conn = (over: Partial<ConnectionView>): ConnectionView => ({
   connectionId: "11111111-2222-4333-8444-555555555555",

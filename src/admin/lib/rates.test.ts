@@ -1,4 +1,4 @@
-import { ratePairs } from "./rates"
+import { ratePairs } from "./filing"
 
 describe("ratePairs", () => {
   it("lists each rate Medusa shows beside the service's where they differ, once, with its lines", () => {

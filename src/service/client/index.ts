@@ -33,7 +33,7 @@ import { createHttp, type CallContext } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
 
 export { SalesTaxError, isKeyRefused, isSalesTaxError, refusesCertificate, REDACTED, type SalesTaxErrorCode } from "./errors"
-export { buildPath, segmentProblem } from "./path"
+export { buildPath, callIds, segmentProblem } from "./call"
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_MAX_ELAPSED_MS,
@@ -44,7 +44,6 @@ export {
   type RetryPolicy,
 } from "./retry"
 export type { AttemptInfo, CallIds, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
-export { callIds } from "./call-ids"
 
 const OptionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),

@@ -1,13 +1,11 @@
-// The one generic call of the client: validation, then attempts per the policy within the time budget.
+// The one generic call of the client: validation (the path built of safe segments), then attempts per the
+// policy within the time budget, each reported with the Medusa ids it concerns.
+import { setTimeout as sleep } from "node:timers/promises"
 import { OPERATIONS, issuesToErrors, type ErrorDetail, type OperationDef, type OperationId } from "../../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxErrorCode } from "./errors"
 import { isRetryable, nextDelay, parseRetryAfter } from "./retry"
-import { buildPath } from "./path"
-import { callIds } from "./call-ids"
 import { flatHeaders, httpError, parseResponse, send, type CallContext, type Outcome } from "./transport"
-import type { AttemptInfo, CallInput, CallResult, OperationResponses } from "./types"
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+import type { AttemptInfo, CallIds, CallInput, CallResult, OperationResponses } from "./types"
 
 /** Validates the request (invalid: a "validation" SalesTaxError, nothing sent), sends it with retries, validates the answer. */
 export async function callOperation<Op extends OperationId>(
@@ -112,4 +110,39 @@ export async function callOperation<Op extends OperationId>(
     if (!willRetry) throw new SalesTaxError({ ...err, attempts: attempt })
     await sleep(delayMs!)
   }
+}
+
+/** The service path with its parameters as encoded segments; empty, `.` and `..` (dropped or resolved by URL parsers) refused. */
+export function buildPath(
+  template: string,
+  params: Readonly<Record<string, string | undefined>>,
+): { path: string } | { errors: ErrorDetail[] } {
+  const errors: ErrorDetail[] = []
+  const path = template.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name] ?? ""
+    const problem = segmentProblem(value)
+    if (problem) errors.push({ location: `path.${name}`, message: `${name} ${problem}`, value })
+    return encodeURIComponent(value)
+  })
+  return errors.length ? { errors } : { path }
+}
+
+export function segmentProblem(value: string): string | undefined {
+  if (value === "") return "must not be empty"
+  if (value === "." || value === "..") return `must not be "${value}" (a dot segment)`
+  return undefined
+}
+
+/** Pure: the Medusa ids in a call's path parameters and body. */
+export function callIds(params: Record<string, string>, body: unknown): CallIds {
+  const b = (body && typeof body === "object" ? body : {}) as Partial<Record<"cartId" | "orderId" | "idempotencyKey" | "items", unknown>>
+  // POST carts: { items: [cart, …] } (a cart per origin of one Medusa cart: the first names it)
+  const firstCart = Array.isArray(b.items) ? (b.items[0] as { cartId?: unknown } | undefined)?.cartId : undefined
+  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined)
+  const ids = {
+    cartId: str(params.cartId) ?? str(b.cartId) ?? str(firstCart),
+    orderId: str(params.orderId) ?? str(b.orderId),
+    refundKey: str(b.idempotencyKey),
+  }
+  return Object.fromEntries(Object.entries(ids).filter(([, v]) => v !== undefined))
 }

@@ -1,4 +1,4 @@
-import { buildPath, segmentProblem } from "./path"
+import { buildPath, segmentProblem } from "./call"
 
 describe("buildPath", () => {
   it("percent-encodes every parameter as one segment", () => {

@@ -52,12 +52,7 @@ export async function send(
   timeoutMs: number,
 ): Promise<Outcome> {
   const body = op.body ? input.body : undefined
-  const controller = new AbortController()
-  let timedOut = false
-  const timer = setTimeout(() => {
-    timedOut = true
-    controller.abort()
-  }, timeoutMs)
+  const signal = AbortSignal.timeout(timeoutMs)
   try {
     const res = await http.request<string>({
       method: op.method,
@@ -68,14 +63,14 @@ export async function send(
         ...(body === undefined ? {} : { "content-type": "application/json" }),
         ...(op.auth ? { "x-api-key": options.apiKey } : {}),
       },
-      signal: controller.signal,
+      signal,
     })
     return { ok: true, res }
   } catch (e) {
     // the axios error holds config.headers (the key): keep only its code and a redacted message
     const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : undefined
     const message = e instanceof Error ? e.message : String(e)
-    if (timedOut || code === "ETIMEDOUT" || code === "ECONNABORTED") {
+    if (signal.aborted || code === "ETIMEDOUT" || code === "ECONNABORTED") {
       return { ok: false, failure: { kind: "timeout" }, message: `no answer within ${timeoutMs} ms` }
     }
     return {
@@ -83,8 +78,6 @@ export async function send(
       failure: { kind: "network", connectRefused: code === "ECONNREFUSED" || /ECONNREFUSED/.test(message) },
       message: redact(code && !message.includes(code) ? `${code}: ${message}` : message),
     }
-  } finally {
-    clearTimeout(timer)
   }
 }
 

@@ -62,11 +62,9 @@ export async function assignedTics(scope: QueryScope, rows: readonly ProductTicR
   const svc = ticModule(scope)
   if (!svc || !rows.length) return NONE
   const uniq = (xs: string[]) => [...new Set(xs)]
+  const productIds = rows.map((r) => r.id)
   const [product, productType, productCategory] = await Promise.all([
-    svc.getTics(
-      "product",
-      rows.map((r) => r.id),
-    ),
+    svc.getTics("product", productIds),
     svc.getTics("product_type", uniq(rows.flatMap((r) => (r.typeId ? [r.typeId] : [])))),
     svc.getTics("product_category", uniq(rows.flatMap((r) => r.categories.flatMap(ancestry)))),
   ])

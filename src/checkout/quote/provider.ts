@@ -22,7 +22,7 @@ import { resolvePluginOptions, type PluginOptions } from "../../options"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
 import { cartsRequest } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
-import { inclusiveLines, inclusiveQuoteHash, quoteInclusive, refuseTaxInclusiveMix } from "../inclusive/inclusive-cart"
+import { inclusiveLines, inclusiveQuoteHash, quoteInclusive, refuseTaxInclusiveMix } from "../inclusive/inclusive"
 import { InclusiveHints } from "../inclusive/inclusive-hints"
 import {
   freshestByTic,

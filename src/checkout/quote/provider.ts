@@ -124,11 +124,6 @@ export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: stri
   return [...new Map(rows.map((r) => [r.tic, r])).values()]
 }
 
-interface Deps {
-  logger?: Logger
-  [key: string]: unknown
-}
-
 /** Medusa calls getTaxLines twice per recalculation (items, then shipping): one POST carts serves both. */
 export class SalesTaxProviderService implements ITaxProvider {
   static identifier = SALES_TAX_PROVIDER_IDENTIFIER
@@ -151,7 +146,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly bootCheck: Promise<string | null>
   /** Rates this provider wrote, so an unchanged one is not written again; public so a test that restores the database can forget them. */
   readonly writtenRates = new WrittenRates()
-  readonly #cradle: Deps
+  readonly #cradle: Record<string, unknown>
   readonly #clients = new Map<string, SalesTaxClient>()
   /** by sales channel ("" for none): options do not change after boot */
   readonly #connectionOf = new Map<string, QuoteConnection>()
@@ -169,7 +164,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.logger.warn(noHookWarning(why))
   }
 
-  constructor(cradle: Deps, options: Record<string, unknown>) {
+  constructor(cradle: Record<string, unknown>, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
     this.logger = (fromCradle(cradle, "logger") as Logger | undefined) ?? console
     this.#cradle = cradle
@@ -194,7 +189,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** The boot warning of fallback coverage, in the process that serves requests only; callable again. */
   async checkFallbackCoverage(): Promise<string | null> {
     if (this.options.failurePolicy !== "fallback") return null
-    const regionStates = await defaultRegionStates(this.#cradle as Record<string, unknown>)
+    const regionStates = await defaultRegionStates(this.#cradle)
     const msg = coverageWarning(fallbackGaps(this.options, regionStates), !!regionStates)
     if (msg) this.logger.warn(msg)
     return msg

@@ -2,7 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
 import { mayEnterScope, rememberCartState, resyncTaxLinesAfter } from "./tax-resync"
 import { salesTaxBeforeRefreshingPaymentCollection, salesTaxCartPromotionsValidate } from "./cart-refresh"
-import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
+import { cartRefreshStorage, type CartRefreshScope } from "../hooks/request-actor"
 
 let carts = 0
 /** A new cart id (the middleware remembers what it saw of each cart). */

@@ -1,7 +1,7 @@
 import { StepResponse } from "@medusajs/framework/workflows-sdk"
 import { composeTaxLineContext, lineQuantity, newLineForSnapshot, salesTaxTaxLineContext } from "./tax-line-context-handler"
 import type { TaxedEntity, TaxLineHookInput } from "../../medusa/taxed-entity"
-import { cartRefreshStorage } from "./cart-refresh-scope"
+import { cartRefreshStorage } from "./request-actor"
 import fc from "fast-check"
 import { buildServiceCart } from "../../service/cart/build-service-cart"
 import { CartSnapshot } from "../../service/cart/context"

@@ -11,9 +11,8 @@ import { graph } from "../../query"
 import { amountString, isAmount } from "../../money/amount"
 import { cachedProductTics } from "../../service/tics/product-tic-cache"
 import { getPluginOptions } from "../../options"
-import { exemptionIdentity, requestScope } from "./request-actor"
+import { exemptionIdentity, preparedTaxCart, requestScope } from "./request-actor"
 import { resolveLineLocations, type LineLocations } from "../origins/origin-locations"
-import { preparedTaxCart } from "./cart-refresh-scope"
 import {
   taxLineContextOutput,
   type Adjustment,

@@ -1,5 +1,5 @@
 import { WrittenRates } from "../../service/last-known-rates"
-import { ratesToRemember } from "./rate-recorder"
+import { ratesToRemember } from "./provider"
 
 const li = (itemId: string, price: number, quantity: number, tic?: number) => ({
   index: 0,

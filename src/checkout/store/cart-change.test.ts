@@ -1,6 +1,6 @@
 /** The cart-change lock (holdLock) against Medusa's own in-memory locking provider. */
 import { InMemoryLockingProvider } from "@medusajs/locking/dist/providers/in-memory"
-import { CART_CHANGE_LOCK_PREFIX, holdLock } from "./cart-change"
+import { CART_CHANGE_LOCK_PREFIX, holdLock } from "./tax-resync"
 import type { LockingLike } from "../../medusa/cart-restore"
 
 const deferred = () => {

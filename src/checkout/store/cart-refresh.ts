@@ -10,7 +10,7 @@ import { StepResponse, type StepExecutionContext } from "@medusajs/framework/wor
 import { updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { graph } from "../../query"
 import { runtimeSlot } from "../../runtime"
-import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
+import { cartRefreshStorage, type CartRefreshScope } from "../hooks/request-actor"
 import { TAXED_FIELDS, hasAddedTaxLineContextHandlers, updateTaxLinesContextHandler } from "../hooks/tax-line-context-handler"
 import { UPDATE_TAX_LINES_CART_FIELDS, directTaxRunOn, setCartTaxLines, taxRunFields, type TaxRunCart } from "../../medusa/update-tax-lines"
 import { installedRefreshFields, uncoveredFields } from "../../medusa/update-tax-lines"

@@ -1,9 +1,8 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { StepExecutionContext } from "@medusajs/framework/workflows-sdk"
-import { rememberCartState, resyncTaxLinesAfter } from "./tax-resync"
+import { mayEnterScope, rememberCartState, resyncTaxLinesAfter } from "./tax-resync"
 import { salesTaxBeforeRefreshingPaymentCollection, salesTaxCartPromotionsValidate } from "./cart-refresh"
-import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
-import { mayEnterScope } from "./cart-change"
+import { cartRefreshStorage, type CartRefreshScope } from "../hooks/request-actor"
 
 let carts = 0
 /** A new cart id (the middleware remembers what it saw of each cart). */

@@ -1,11 +1,14 @@
 /**
  * Keeps Medusa's tax lines on the service's amounts after each store cart change (in Medusa's refresh: cart-refresh.ts,
  * else by a run after the route) and before completion. A refusal answers 400, never stale lines: the request that
- * discovers an outage puts the cart back as remembered before its route (cart-restore.ts).
+ * discovers an outage puts the cart back as remembered before its route (cart-restore.ts). A store change of a cart, as
+ * the middleware sees it: the plugin's own lock of the change, the per-process memory of whether the provider quotes a
+ * cart, and which routes may move a cart into the provider's scope.
  */
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse, MiddlewareRoute } from "@medusajs/framework/http"
 import type { CartWorkflowDTO, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { LRUCache } from "lru-cache"
 import {
   CART_ITSELF_RE,
   CART_RE,
@@ -20,17 +23,72 @@ import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from 
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"
 import { isDegraded, quoteHealth } from "../quote/health"
-import { recordRequestActor, requestActorMiddlewares } from "../hooks/request-actor"
-import { CART_CHANGE_LOCK_PREFIX, cartTaxability, holdLock, mayEnterScope, quotedStates } from "./cart-change"
-import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState } from "../../medusa/cart-restore"
+import { cartRefreshStorage, recordRequestActor, requestActorMiddlewares, type CartRefreshScope } from "../hooks/request-actor"
+import { lockingOf, readCartState, restoreCartState, withPromotionLinks, type CartState, type LockingLike } from "../../medusa/cart-restore"
 import { isUsTaxedCart, storeCartSpan, usTaxedInScope, type StoreCartSpan } from "./cart-refresh"
-import { cartRefreshStorage, type CartRefreshScope } from "../hooks/cart-refresh-scope"
 import { cartChangedError, completionStorage, readCartFingerprint } from "../hooks/complete-cart-guard"
 import { refuseUnresolvedAddressStep } from "./address-step"
 import { UPDATE_TAX_LINES_CART_FIELDS } from "../../medusa/update-tax-lines"
 import { runtimeSlot } from "../../runtime"
 
 const CART_ITSELF_MATCHER = "/store/carts/:id"
+
+/**
+ * The lock of a cart's store change, held from the restore read until the request answered: a refused request never
+ * puts back a state read before another's change. Not Medusa's key (the cart id): the route's workflows take that one.
+ */
+export const CART_CHANGE_LOCK_PREFIX = "sales-tax:cart-change:"
+
+/** Takes `key` and holds it until `released` settles; false when not taken within `timeout` seconds. */
+export function holdLock(
+  locking: LockingLike,
+  key: string,
+  released: Promise<unknown>,
+  o: { timeout: number; expire: number },
+): Promise<boolean> {
+  let taken!: () => void
+  const got = new Promise<boolean>((r) => (taken = () => r(true)))
+  const held = locking.execute(
+    key,
+    async () => {
+      taken()
+      await released.catch(() => undefined)
+    },
+    { timeout: o.timeout, expire: o.expire },
+  )
+  return Promise.race([
+    got,
+    held.then(
+      () => true,
+      () => false,
+    ),
+  ])
+}
+
+/**
+ * Whether the provider quotes a cart, as this process last saw it: `false` spares the next change the restore read. A
+ * cart another instance moved into scope is still `false` here: Medusa's compensation puts it back after an outage, and
+ * its tax is computed from Medusa's read, never from this cache.
+ */
+export const cartTaxability = runtimeSlot("cartTaxability", () => new LRUCache<string, boolean>({ max: 10_000 }))
+
+/**
+ * The state each cart's last quoted store change here left it in: the next change's restore point instead of a read, taken
+ * by that change however it ends; a cart changed elsewhere since is left alone by the restore (quotedStateHolds).
+ */
+export const quotedStates = runtimeSlot("quotedStates", () => new LRUCache<string, CartState>({ max: 5_000, ttl: 30 * 60_000 }))
+
+/** Pure: whether a request may move its cart into the provider's scope: `POST /store/carts/:id` naming a region or a maybe-US address. */
+export function mayEnterScope(path: string, body: unknown): boolean {
+  if (!CART_ITSELF_RE.test(path)) return false
+  const b = (body ?? {}) as { region_id?: unknown; shipping_address?: unknown }
+  if (b.region_id !== undefined && b.region_id !== null) return true
+  const a = b.shipping_address
+  if (a === undefined || a === null) return false
+  if (typeof a !== "object") return true
+  const country = (a as { country_code?: unknown }).country_code
+  return country === undefined || country === null || String(country).toLowerCase() === "us"
+}
 
 const cartIdOf = (req: MedusaRequest): string | undefined =>
   (req.params as Record<string, string> | undefined)?.id || CART_RE.exec(req.path ?? req.originalUrl ?? "")?.[1]

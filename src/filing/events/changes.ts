@@ -3,7 +3,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { roundCents, sum } from "../../../packages/contract/src/money"
 import { buildSnapshot, orderRecordInput, splitByOrigin, wholeItemCharge } from "../snapshot"
-import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { filingProcessor, filingStore, result, type FilingResult } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { readClaim, readExchange, readOrder, readOwnShippingIds, readReturn } from "../order-reader"
 import { claimedItems, quantityOf, refundItems, refundsShipping, returnedItems, type ExchangeRow, type OrderRow } from "../order-rows"
@@ -12,24 +12,18 @@ import { chargedTotal } from "../decisions"
 import { childOrderId, replacementCharge, taxShare } from "../decisions-refunds"
 import type { FilingSnapshot, RefundItem } from "../../modules/sales-tax-filing/types"
 
-export interface RefundTarget {
-  orderId: string
-  intent: RefundIntent
-}
-
-/** A received return: its received quantities; a claim's or an exchange's return is that one's refund (same key: once). */
-export async function returnRefund(container: MedusaContainer, returnId: string): Promise<RefundTarget | null> {
-  const r = await readReturn(container, returnId)
-  if (!r) return null
-  if (r.claim_id) return claimRefund(await loadClaim(container, r.claim_id))
-  if (r.exchange_id) return exchangeRefund(await loadExchange(container, r.exchange_id))
-  const shipping = refundsShipping(r.metadata) ? await readOwnShippingIds(container, r.order_id) : []
-  const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
-  return { orderId: r.order_id, intent: { source: "return", sourceId: r.id, items: returnedItems(r, shipping), returnedAt } }
+/** Files the Medusa order, then refunds `intent` on the records holding its items (none: nothing done). */
+async function refundOn(container: MedusaContainer, orderId: string, intent: RefundIntent | null): Promise<FilingResult | null> {
+  if (!intent) return null
+  const options = getPluginOptions(container)
+  const p = filingProcessor(container)
+  const { record } = await orderRecordInput(container, orderId, options)
+  await p.fileOrder(record)
+  return result(orderId, await p.refund(record, intent))
 }
 
 /** A claim not canceled, with its claimed units and its replacement (outbound) items. */
-export async function loadClaim(container: MedusaContainer, claimId: string) {
+async function loadClaim(container: MedusaContainer, claimId: string) {
   const c = await readClaim(container, claimId)
   if (!c || c.canceled_at) return null
   const additionalItemIds = (c.additional_items ?? []).map((i) => i.item_id)
@@ -37,9 +31,9 @@ export async function loadClaim(container: MedusaContainer, claimId: string) {
 }
 
 /** Pure: a refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
-export function claimRefund(c: Awaited<ReturnType<typeof loadClaim>>): RefundTarget | null {
-  if (!c || c.type === "replace") return null
-  return { orderId: c.order_id, intent: { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) } }
+function claimRefund(c: NonNullable<Awaited<ReturnType<typeof loadClaim>>>): RefundIntent | null {
+  if (c.type === "replace") return null
+  return { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) }
 }
 
 /** The tax of the claimed units as Medusa charged them (each line's whole-quantity tax's share, rounded half-up to the cent). */
@@ -52,49 +46,47 @@ export function claimedTax(order: Pick<OrderRow, "items">, claimed: RefundItem[]
 }
 
 /** Pure: an exchange refunds its returned items (key = exchange id). */
-export function exchangeRefund(x: ExchangeRow | null): RefundTarget | null {
-  if (!x) return null
-  return {
-    orderId: x.order_id,
-    intent: { source: "exchange", sourceId: x.id, items: refundItems(x.return?.items), returnedAt: new Date(x.created_at) },
-  }
+function exchangeRefund(x: ExchangeRow): RefundIntent {
+  return { source: "exchange", sourceId: x.id, items: refundItems(x.return?.items), returnedAt: new Date(x.created_at) }
 }
 
-export async function loadExchange(container: MedusaContainer, exchangeId: string) {
+async function loadExchange(container: MedusaContainer, exchangeId: string) {
   const x = await readExchange(container, exchangeId)
   return x && !x.canceled_at ? x : null
 }
 
-async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
-  if (!target) return null
-  const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
-  const { record } = await orderRecordInput(container, target.orderId, options)
-  await p.fileOrder(record)
-  return result(target.orderId, await p.refund(record, target.intent))
-}
-
 /** A received return: its received items refunded (key = return id), after filing the exchanges and claims whose new items
- * come back, if they are not yet. */
-export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
-  const target = await returnRefund(container, returnId)
-  if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
-  const order = await readOrder(container, target.orderId)
-  const returned = new Set(target.intent.items.map((i) => i.itemId))
+ * come back, if they are not yet; a claim's or an exchange's return is that one's refund (same key: once). */
+export async function onReturnReceived(container: MedusaContainer, returnId: string): Promise<FilingResult | null> {
+  const r = await readReturn(container, returnId)
+  if (!r) return null
+  if (r.claim_id) {
+    const c = await loadClaim(container, r.claim_id)
+    return c && refundOn(container, c.order_id, claimRefund(c))
+  }
+  if (r.exchange_id) {
+    const x = await loadExchange(container, r.exchange_id)
+    return x && refundOn(container, x.order_id, exchangeRefund(x))
+  }
+  const shipping = refundsShipping(r.metadata) ? await readOwnShippingIds(container, r.order_id) : []
+  const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
+  const items = returnedItems(r, shipping)
+  const order = await readOrder(container, r.order_id)
+  const returned = new Set(items.map((i) => i.itemId))
   const comesBack = (x: ExchangeRow) => (x.additional_items ?? []).some((i) => returned.has(i.item_id))
-  for (const x of (order?.exchanges ?? []).filter(comesBack)) await onExchangeCreated(container, x.id, deps)
-  for (const c of (order?.claims ?? []).filter(comesBack)) await onClaimCreated(container, c.id, deps)
-  return refundTarget(container, target, deps)
+  for (const x of (order?.exchanges ?? []).filter(comesBack)) await onExchangeCreated(container, x.id)
+  for (const c of (order?.claims ?? []).filter(comesBack)) await onClaimCreated(container, c.id)
+  return refundOn(container, r.order_id, { source: "return", sourceId: r.id, items, returnedAt })
 }
 
 /** A claim: `refund` refunds the claimed units (key = claim id); `replace` files the replacement as an order of its own
  * (orderId = claim id) for its tax less the claimed units', if above 0. */
-export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+export async function onClaimCreated(container: MedusaContainer, claimId: string): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)
   if (!c) return null
-  if (c.type === "refund") return refundTarget(container, claimRefund(c), deps)
+  if (c.type === "refund") return refundOn(container, c.order_id, claimRefund(c))
   const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
+  const p = filingProcessor(container)
   const { record, order } = await orderRecordInput(container, c.order_id, options)
   await p.fileOrder(record)
   if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
@@ -125,9 +117,9 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
 }
 
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
-export async function onExchangeCreated(container: MedusaContainer, exchangeId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
+export async function onExchangeCreated(container: MedusaContainer, exchangeId: string): Promise<FilingResult[]> {
   const x = await loadExchange(container, exchangeId)
-  const refunded = await refundTarget(container, exchangeRefund(x), deps)
+  const refunded = x && (await refundOn(container, x.order_id, exchangeRefund(x)))
   const out: FilingResult[] = refunded ? [refunded] : []
   if (!x) return out
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
@@ -140,7 +132,7 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
   const siblings = built.siblings?.map(placed)
   const record = recordOf(exchangeId, { ...built, snapshot: built.snapshot && placed(built.snapshot), siblings }, "placed", new Date())
-  const rec = await filingProcessor(container, deps).fileOrder(record)
+  const rec = await filingProcessor(container).fileOrder(record)
   out.push(result(exchangeId, rec))
   return out
 }

@@ -2,7 +2,7 @@
  * payment refund the customer got back without returning anything (the credit line Medusa booked for it), decided once per
  * refund. Details: docs/filing.md, "Refunds without a return". */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { filingProcessor, filingStore, result, type FilingResult } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { orderRecordInput } from "../snapshot"
 import { newRecordFor } from "../processor-types"
@@ -167,7 +167,7 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
 }
 
 /** Files one refund without a return as a standalone credit (orderId = `credit_<refund id>`). */
-export async function fileRefundAsCredit(container: MedusaContainer, orderId: string, refundId: string, deps: HandlerDeps = {}) {
+export async function fileRefundAsCredit(container: MedusaContainer, orderId: string, refundId: string) {
   const refund = (await listManualRefunds(container, orderId)).find((r) => r.refundId === refundId)
   if (!refund) return null
   const options = getPluginOptions(container)
@@ -196,12 +196,12 @@ export async function fileRefundAsCredit(container: MedusaContainer, orderId: st
     ],
     credit: { refundId: refund.refundId, amount: refund.unreturned },
   }
-  const rec = await filingProcessor(container, deps).fileOrder(newRecordFor(refund.creditId, snapshot, "placed", new Date()))
+  const rec = await filingProcessor(container).fileOrder(newRecordFor(refund.creditId, snapshot, "placed", new Date()))
   return result(refund.creditId, rec)
 }
 
 /** payment.refunded: with `manualRefunds: "credit"`, each refund without a return is filed as a credit at once. */
-export async function onPaymentRefunded(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
+export async function onPaymentRefunded(container: MedusaContainer, paymentId: string): Promise<FilingResult[]> {
   const options = getPluginOptions(container)
   if (options.manualRefunds !== "credit") return []
   const orderId = await paymentOrderId(container, paymentId)
@@ -209,7 +209,7 @@ export async function onPaymentRefunded(container: MedusaContainer, paymentId: s
   const out: FilingResult[] = []
   for (const r of await listManualRefunds(container, orderId)) {
     if (r.paymentId !== paymentId || r.filing) continue
-    const res = await fileRefundAsCredit(container, orderId, r.refundId, deps)
+    const res = await fileRefundAsCredit(container, orderId, r.refundId)
     if (res) out.push(res)
   }
   return out

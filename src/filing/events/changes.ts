@@ -119,9 +119,9 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
 export async function onExchangeCreated(container: MedusaContainer, exchangeId: string): Promise<FilingResult[]> {
   const x = await loadExchange(container, exchangeId)
-  const refunded = x && (await refundOn(container, x.order_id, exchangeRefund(x)))
+  if (!x) return []
+  const refunded = await refundOn(container, x.order_id, exchangeRefund(x))
   const out: FilingResult[] = refunded ? [refunded] : []
-  if (!x) return out
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out
   const options = getPluginOptions(container)

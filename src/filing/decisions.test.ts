@@ -142,7 +142,7 @@ describe("completion and direct orders", () => {
     })
   })
   it("the direct order states the charged tax per line, to the cent", () => {
-    const o = directOrderRequest(s, { completed: false }, s.placedAt)
+    const o = directOrderRequest(s, { completed: false })
     expect(o.lineItems[0]!.tax.amount).toBe(1.46)
     expect(o.completedDate).toBeNull()
     expect(o.currency.currencyCode).toBe("USD")

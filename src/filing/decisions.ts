@@ -99,15 +99,8 @@ export function decideDestination(f: DestinationFacts): DestinationDecision {
   return { outcome: "file", state: resolved.state, zip: zip!, source: f.quoted ? f.quoted.source : "order_address" }
 }
 
-export function serviceLineItem(l: FilingLine) {
-  return {
-    index: l.index,
-    itemId: l.itemId,
-    price: l.price,
-    quantity: l.quantity,
-    tic: l.tic,
-    ...(l.productId ? { productId: l.productId } : {}),
-  }
+export function serviceLineItem({ index, itemId, price, quantity, tic, productId }: FilingLine) {
+  return { index, itemId, price, quantity, tic, ...(productId ? { productId } : {}) }
 }
 
 /** What a re-quote's cart and a direct order share: customer, currency, addresses, certificate. */
@@ -202,17 +195,13 @@ export function completionAtFiling(rec: Pick<FilingRecordDTO, "completion_mode" 
   return { completed: false }
 }
 
-/** The order with the tax charged per line (the "different" path and the fallback path). */
-export function directOrderRequest(
-  s: FilingSnapshot,
-  completion: ReturnType<typeof completionAtFiling>,
-  transactionDate: string,
-): CreateOrderRequest {
+/** The order with the tax charged per line, dated when placed (the "different" path and the fallback path). */
+export function directOrderRequest(s: FilingSnapshot, completion: ReturnType<typeof completionAtFiling>): CreateOrderRequest {
   return {
     orderId: s.orderId,
     ...(s.cartId ? { cartId: s.cartId } : {}),
     ...orderParties(s),
-    transactionDate,
+    transactionDate: s.placedAt,
     completed: completion.completed,
     completedDate: completion.completed ? (completion.completedDate ?? null) : null,
     lineItems: s.lines.map((l) => ({

@@ -31,7 +31,7 @@ describe("the snapshot's exemption reaches the service", () => {
   }
   it("re-quote and direct order carry exemption.exemptionId; none without", () => {
     expect(requoteRequest(snap).items[0]!.exemption).toEqual({ exemptionId: CERT })
-    expect(directOrderRequest(snap, { completed: true, completedDate: snap.placedAt }, snap.placedAt).exemption).toEqual({
+    expect(directOrderRequest(snap, { completed: true, completedDate: snap.placedAt }).exemption).toEqual({
       exemptionId: CERT,
     })
     expect(requoteRequest({ ...snap, exemptionId: null }).items[0]!.exemption).toBeUndefined()

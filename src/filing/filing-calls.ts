@@ -107,7 +107,7 @@ export class FilingCalls {
         return this.markFiled(rec, r.order, "cart", cmp)
       }
     }
-    const r = await client.createOrder(directOrderRequest(s, completion, s.placedAt))
+    const r = await client.createOrder(directOrderRequest(s, completion))
     this.deps.onFiled?.({ orderId: s.orderId, path: "direct", alreadyExisted: r.alreadyExisted })
     return this.markFiled(rec, r.order, "direct", cmp)
   }

@@ -28,32 +28,32 @@ export class FilingProcessor {
 
   /** order.placed: files the order and its other origins' orders (`completedAt`: a historical order, filed complete). */
   fileOrder(record: NewRecord, opts: { completedAt?: Date | null } = {}): Promise<FilingRecordDTO | null> {
-    return this.locked(rootOf(record), async () => {
-      const rec = await this.ensure(record)
+    return this.ensured(record, async (rec) => {
       if (opts.completedAt) await this.noteCompletion(rec, opts.completedAt)
       for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
       return this.run(record.order_id)
     })
   }
 
-  /** Ensures the record and, for an order shipped from several origins, its other origins' records. */
-  private async ensure(record: NewRecord): Promise<FilingRecordDTO> {
-    const { origin_siblings: siblings, ...own } = record
-    const out = await this.deps.store.ensureRecord(own)
-    // other origins' records only with the order's: an origin that appears once it is filed (or edited) is an edit's
-    // supplement, and a record from the edited order's grouping would file its lines a second time
-    const fresh = out.created || (!out.record.filed_at && !out.record.voided_at && !(out.record.edits ?? []).length)
-    for (const sib of fresh ? (siblings ?? []) : []) {
-      const { origin_siblings: _, ...sibOwn } = sib
-      await this.deps.store.ensureRecord(sibOwn)
-    }
-    return out.record
+  /** Under the order's lock: ensures the record (and, shipped from several origins, its other origins' ones), then fn. */
+  private ensured<T>(record: NewRecord, fn: (rec: FilingRecordDTO) => Promise<T>): Promise<T> {
+    return this.locked(rootOf(record), async () => {
+      const { origin_siblings: siblings, ...own } = record
+      const out = await this.deps.store.ensureRecord(own)
+      // other origins' records only with the order's: an origin that appears once it is filed (or edited) is an edit's
+      // supplement, and a record from the edited order's grouping would file its lines a second time
+      const fresh = out.created || (!out.record.filed_at && !out.record.voided_at && !(out.record.edits ?? []).length)
+      for (const sib of fresh ? (siblings ?? []) : []) {
+        const { origin_siblings: _, ...sibOwn } = sib
+        await this.deps.store.ensureRecord(sibOwn)
+      }
+      return fn(out.record)
+    })
   }
 
   /** Payment captured / first fulfilment: complete the order at the service as of `at`. */
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
-    return this.locked(rootOf(record), async () => {
-      const rec = await this.ensure(record)
+    return this.ensured(record, async (rec) => {
       for (const sib of await this.noteCompletion(rec, at)) await this.run(sib)
       return this.run(record.order_id)
     })
@@ -76,8 +76,7 @@ export class FilingProcessor {
 
   /** order.canceled: void (before the cutoff / while not completed), else refund what is left. */
   cancelOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
-    return this.locked(rootOf(record), async () => {
-      const rec = await this.ensure(record)
+    return this.ensured(record, async (rec) => {
       // the order's edits' own orders and its other origins' orders go with it (voided, or refunded after the cutoff)
       const children = rec.kind === "order" ? await this.deps.store.listChildren(rec.order_id) : []
       const family = [rec, ...children.filter((c) => c.kind === "edit" || c.kind === "order")]
@@ -89,8 +88,7 @@ export class FilingProcessor {
 
   /** order-edit.confirmed: records the edit (once per edit id) and files it (FilingCalls.applyEdits). */
   editOrder(record: NewRecord, edit: EditInput): Promise<FilingRecordDTO | null> {
-    return this.locked(rootOf(record), async () => {
-      const rec = await this.ensure(record)
+    return this.ensured(record, async (rec) => {
       // an order that needs attention keeps its edits too (shown; its re-quote files the order as edited)
       if (rec.state === "skipped" || (!rec.snapshot && rec.state !== "needs_attention")) return rec
       const edits = rec.edits ?? []
@@ -112,8 +110,7 @@ export class FilingProcessor {
 
   /** A return's, claim's or exchange's items, refunded on the records holding them (record-writer.ts: ensureRefund's key). */
   refund(record: NewRecord, intent: RefundIntent): Promise<FilingRecordDTO | null> {
-    return this.locked(rootOf(record), async () => {
-      const rec = await this.ensure(record)
+    return this.ensured(record, async (rec) => {
       if (rec.state === "skipped" || !rec.snapshot) return rec
       const root = rootOf(rec)
       const rootRec = root === rec.order_id ? rec : await this.deps.store.findRecord(root)

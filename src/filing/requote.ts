@@ -5,7 +5,7 @@ import type { DestinationSource } from "../modules/sales-tax-filing/types"
 import type { ErrorDetail } from "../../packages/contract/src/index"
 import { dec } from "../../packages/contract/src/money"
 import { zipText } from "../service/address/us-address"
-import { filingStore, filingProcessor, type HandlerDeps } from "./processor-factory"
+import { filingStore, filingProcessor } from "./processor-factory"
 import { type PluginOptions, getPluginOptions } from "../options"
 import type { AddressRow } from "./order-rows"
 import { buildSnapshot, ruledDestination } from "./snapshot"
@@ -46,18 +46,13 @@ export async function requoteDestination(
   throw new RequoteRefused(422, why, [{ location: "body.zip", message: why, value: corrected.zip }])
 }
 
-export async function requoteFiling(
-  container: MedusaContainer,
-  orderId: string,
-  corrected: { state: string; zip: string },
-  deps: HandlerDeps = {},
-) {
+export async function requoteFiling(container: MedusaContainer, orderId: string, corrected: { state: string; zip: string }) {
   const rec = await filingStore(container).findRecord(orderId)
   if (!rec) throw new RequoteRefused(404, `No filing record for ${orderId}`)
   if (rec.state !== "needs_attention" && !rec.snapshot?.requote)
     throw new RequoteRefused(409, `The filing of ${orderId} does not need attention (state ${rec.state})`)
   const options = getPluginOptions(container)
-  return filingProcessor(container, deps).requote(orderId, async (rec) => {
+  return filingProcessor(container).requote(orderId, async (rec) => {
     if (rec.kind !== "order") throw new RequoteRefused(422, `only an order's own filing can be re-quoted (this one is ${rec.kind})`)
     const order = await readOrder(container, rec.order_id)
     if (!order) throw new RequoteRefused(404, `order ${rec.order_id} not found`)

@@ -178,7 +178,9 @@ export async function buildSnapshot(
   const resolved = await resolveProductTics(container, unresolved, options.defaultTic)
   const tics = new Map([...resolved].map(([id, t]) => [id, t.tic]))
   const lines: FilingLine[] = []
+  const origins = new Map<string, ChargedOrigin>()
   for (const it of items) {
+    origins.set(it.id, chargedOrigin(it.tax_lines))
     const { taxable, tax } = wholeItemCharge(it)
     const { tic, ...charged } = taxLineFacts(it.tax_lines)
     lines.push({
@@ -201,6 +203,7 @@ export async function buildSnapshot(
         : ownShipping(sm),
   )
   for (const sm of shipping) {
+    origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))
     lines.push({
       index: lines.length,
       itemId: `${SHIPPING_ITEM_PREFIX}${sm.id}`,
@@ -239,9 +242,6 @@ export async function buildSnapshot(
   const cartId: string | null = scope.kind === "order" ? (order.cart?.id ?? null) : null
   const orderId = scope.kind === "order" ? order.id : scope.kind === "exchange" ? scope.exchangeId : childOrderId(scope.claimId)
   const conn = connectionForChannel(options, order.sales_channel_id)
-  const origins = new Map<string, ChargedOrigin>()
-  for (const it of items) origins.set(it.id, chargedOrigin(it.tax_lines))
-  for (const sm of shipping) origins.set(`${SHIPPING_ITEM_PREFIX}${sm.id}`, chargedOrigin(sm.tax_lines))
   const whole: FilingSnapshot = {
     orderId,
     kind: scope.kind,

@@ -1,46 +1,92 @@
-/** Returns, claims, exchanges: their items refunded on the records holding them, new items filed as orders of their own. */
+/** Returns, claims, exchanges: what each refunds, read from Medusa (its items as the refund intent the processor routes to
+ * the service orders holding them), refunded on the records holding them; their new items filed as orders of their own. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { buildSnapshot, orderRecordInput, splitByOrigin } from "../snapshot"
-import { claimRefund, claimedTax, exchangeRefund, loadClaim, loadExchange, returnRefund, type RefundTarget } from "../refund-targets"
-import { filingProcessor, filingStore, result, type FilingResult, type HandlerDeps } from "../processor-factory"
+import { roundCents, sum } from "../../../packages/contract/src/money"
+import { buildSnapshot, orderRecordInput, splitByOrigin, wholeItemCharge } from "../snapshot"
+import { filingProcessor, filingStore, result, type FilingResult } from "../processor-factory"
 import { getPluginOptions } from "../../options"
-import { readOrder } from "../order-reader"
-import type { ExchangeRow } from "../order-rows"
-import { recordOf } from "../processor-types"
+import { readClaim, readExchange, readOrder, readOwnShippingIds, readReturn } from "../order-reader"
+import { claimedItems, quantityOf, refundItems, refundsShipping, returnedItems, type ExchangeRow, type OrderRow } from "../order-rows"
+import { recordOf, type RefundIntent } from "../processor-types"
 import { chargedTotal } from "../decisions"
-import { childOrderId, replacementCharge } from "../decisions-refunds"
-import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import { childOrderId, replacementCharge, taxShare } from "../decisions-refunds"
+import type { FilingSnapshot, RefundItem } from "../../modules/sales-tax-filing/types"
 
-async function refundTarget(container: MedusaContainer, target: RefundTarget | null, deps: HandlerDeps): Promise<FilingResult | null> {
-  if (!target) return null
+/** Files the Medusa order, then refunds `intent` on the records holding its items (none: nothing done). */
+async function refundOn(container: MedusaContainer, orderId: string, intent: RefundIntent | null): Promise<FilingResult | null> {
+  if (!intent) return null
   const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
-  const { record } = await orderRecordInput(container, target.orderId, options)
+  const p = filingProcessor(container)
+  const { record } = await orderRecordInput(container, orderId, options)
   await p.fileOrder(record)
-  return result(target.orderId, await p.refund(record, target.intent))
+  return result(orderId, await p.refund(record, intent))
+}
+
+/** A claim not canceled, with its claimed units and its replacement (outbound) items. */
+async function loadClaim(container: MedusaContainer, claimId: string) {
+  const c = await readClaim(container, claimId)
+  if (!c || c.canceled_at) return null
+  const additionalItemIds = (c.additional_items ?? []).map((i) => i.item_id)
+  return { ...c, type: c.type === "replace" ? ("replace" as const) : ("refund" as const), claimed: claimedItems(c), additionalItemIds }
+}
+
+/** Pure: a refund claim refunds the claimed units (key = claim id); a replace claim refunds nothing. */
+function claimRefund(c: NonNullable<Awaited<ReturnType<typeof loadClaim>>>): RefundIntent | null {
+  if (c.type === "replace") return null
+  return { source: "claim", sourceId: c.id, items: c.claimed, returnedAt: new Date(c.created_at) }
+}
+
+/** The tax of the claimed units as Medusa charged them (each line's whole-quantity tax's share, rounded half-up to the cent). */
+export function claimedTax(order: Pick<OrderRow, "items">, claimed: RefundItem[]): number {
+  const share = (c: RefundItem) => {
+    const it = (order.items ?? []).find((i) => i.id === c.itemId)
+    return it ? taxShare(wholeItemCharge(it).tax, c.quantity, quantityOf(it.quantity)) : 0
+  }
+  return roundCents(sum(claimed.map(share)))
+}
+
+/** Pure: an exchange refunds its returned items (key = exchange id). */
+function exchangeRefund(x: ExchangeRow): RefundIntent {
+  return { source: "exchange", sourceId: x.id, items: refundItems(x.return?.items), returnedAt: new Date(x.created_at) }
+}
+
+async function loadExchange(container: MedusaContainer, exchangeId: string) {
+  const x = await readExchange(container, exchangeId)
+  return x && !x.canceled_at ? x : null
 }
 
 /** A received return: its received items refunded (key = return id), after filing the exchanges and claims whose new items
- * come back, if they are not yet. */
-export async function onReturnReceived(container: MedusaContainer, returnId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
-  const target = await returnRefund(container, returnId)
-  if (!target || target.intent.source !== "return") return refundTarget(container, target, deps)
-  const order = await readOrder(container, target.orderId)
-  const returned = new Set(target.intent.items.map((i) => i.itemId))
+ * come back, if they are not yet; a claim's or an exchange's return is that one's refund (same key: once). */
+export async function onReturnReceived(container: MedusaContainer, returnId: string): Promise<FilingResult | null> {
+  const r = await readReturn(container, returnId)
+  if (!r) return null
+  if (r.claim_id) {
+    const c = await loadClaim(container, r.claim_id)
+    return c && refundOn(container, c.order_id, claimRefund(c))
+  }
+  if (r.exchange_id) {
+    const x = await loadExchange(container, r.exchange_id)
+    return x && refundOn(container, x.order_id, exchangeRefund(x))
+  }
+  const shipping = refundsShipping(r.metadata) ? await readOwnShippingIds(container, r.order_id) : []
+  const returnedAt = r.received_at ? new Date(r.received_at) : new Date()
+  const items = returnedItems(r, shipping)
+  const order = await readOrder(container, r.order_id)
+  const returned = new Set(items.map((i) => i.itemId))
   const comesBack = (x: ExchangeRow) => (x.additional_items ?? []).some((i) => returned.has(i.item_id))
-  for (const x of (order?.exchanges ?? []).filter(comesBack)) await onExchangeCreated(container, x.id, deps)
-  for (const c of (order?.claims ?? []).filter(comesBack)) await onClaimCreated(container, c.id, deps)
-  return refundTarget(container, target, deps)
+  for (const x of (order?.exchanges ?? []).filter(comesBack)) await onExchangeCreated(container, x.id)
+  for (const c of (order?.claims ?? []).filter(comesBack)) await onClaimCreated(container, c.id)
+  return refundOn(container, r.order_id, { source: "return", sourceId: r.id, items, returnedAt })
 }
 
 /** A claim: `refund` refunds the claimed units (key = claim id); `replace` files the replacement as an order of its own
  * (orderId = claim id) for its tax less the claimed units', if above 0. */
-export async function onClaimCreated(container: MedusaContainer, claimId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+export async function onClaimCreated(container: MedusaContainer, claimId: string): Promise<FilingResult | null> {
   const c = await loadClaim(container, claimId)
   if (!c) return null
-  if (c.type === "refund") return refundTarget(container, claimRefund(c), deps)
+  if (c.type === "refund") return refundOn(container, c.order_id, claimRefund(c))
   const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
+  const p = filingProcessor(container)
   const { record, order } = await orderRecordInput(container, c.order_id, options)
   await p.fileOrder(record)
   if (!c.additionalItemIds.length) return result(c.order_id, await filingStore(container).findRecord(c.order_id))
@@ -71,11 +117,11 @@ export async function onClaimCreated(container: MedusaContainer, claimId: string
 }
 
 /** An exchange: its returned items are refunded (key = exchange id), its new items filed as an order of their own (orderId = exchange id). */
-export async function onExchangeCreated(container: MedusaContainer, exchangeId: string, deps: HandlerDeps = {}): Promise<FilingResult[]> {
+export async function onExchangeCreated(container: MedusaContainer, exchangeId: string): Promise<FilingResult[]> {
   const x = await loadExchange(container, exchangeId)
-  const refunded = await refundTarget(container, exchangeRefund(x), deps)
+  if (!x) return []
+  const refunded = await refundOn(container, x.order_id, exchangeRefund(x))
   const out: FilingResult[] = refunded ? [refunded] : []
-  if (!x) return out
   const itemIds = (x.additional_items ?? []).map((i) => i.item_id)
   if (!itemIds.length) return out
   const options = getPluginOptions(container)
@@ -86,7 +132,7 @@ export async function onExchangeCreated(container: MedusaContainer, exchangeId: 
   // new items shipping from several locations: one service order per origin (`<exchange id>~<8 hex>`)
   const siblings = built.siblings?.map(placed)
   const record = recordOf(exchangeId, { ...built, snapshot: built.snapshot && placed(built.snapshot), siblings }, "placed", new Date())
-  const rec = await filingProcessor(container, deps).fileOrder(record)
+  const rec = await filingProcessor(container).fileOrder(record)
   out.push(result(exchangeId, rec))
   return out
 }

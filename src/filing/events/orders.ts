@@ -24,9 +24,9 @@ async function noteAttention(container: MedusaContainer, record: NewRecord, own?
 }
 
 /** Files the order and brings completion and cancellation in line with what Medusa holds. */
-export async function syncOrder(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
+export async function syncOrder(container: MedusaContainer, orderId: string): Promise<FilingResult> {
   const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
+  const p = filingProcessor(container)
   const { record, order } = await orderRecordInput(container, orderId, options)
   await noteAttention(container, record)
   let rec = await p.fileOrder(record)
@@ -39,9 +39,9 @@ export async function syncOrder(container: MedusaContainer, orderId: string, dep
   return result(orderId, rec)
 }
 /** order-edit.confirmed: every confirmed edit not filed yet, against the order's lines as Medusa charges them now. */
-export async function onOrderEdited(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult | null> {
+export async function onOrderEdited(container: MedusaContainer, orderId: string): Promise<FilingResult | null> {
   const options = getPluginOptions(container)
-  const p = filingProcessor(container, deps)
+  const p = filingProcessor(container)
   const input = await orderRecordInput(container, orderId, options)
   const { record } = input
   let { lines, origins } = input
@@ -70,9 +70,9 @@ export async function onOrderEdited(container: MedusaContainer, orderId: string,
   }
   return result(orderId, rec ?? (await filingStore(container).findRecord(orderId)))
 }
-export async function onPaymentCaptured(container: MedusaContainer, paymentId: string, deps: HandlerDeps = {}) {
+export async function onPaymentCaptured(container: MedusaContainer, paymentId: string) {
   const orderId = await paymentOrderId(container, paymentId)
-  return orderId ? syncOrder(container, orderId, deps) : null
+  return orderId ? syncOrder(container, orderId) : null
 }
 
 /** The order of a payment (its payment collection's). */
@@ -85,8 +85,8 @@ export async function paymentOrderId(container: MedusaContainer, paymentId: stri
   return payment?.payment_collection?.order?.id
 }
 
-export async function retryFiling(container: MedusaContainer, orderId: string, deps: HandlerDeps = {}): Promise<FilingResult> {
-  return result(orderId, await filingProcessor(container, deps).retry(orderId))
+export async function retryFiling(container: MedusaContainer, orderId: string): Promise<FilingResult> {
+  return result(orderId, await filingProcessor(container).retry(orderId))
 }
 
 export async function processDueFilings(container: MedusaContainer, limit = 100, deps: HandlerDeps = {}) {

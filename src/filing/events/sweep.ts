@@ -16,7 +16,7 @@ import { onClaimCreated, onExchangeCreated, onReturnReceived } from "./changes"
 import { fileRefundAsCredit, listManualRefunds } from "./credits"
 import { orderPages, readOrderParts, type OrderParts } from "../order-reader"
 import { hasPaymentRefunds, refundItems, type OrderRow } from "../order-rows"
-import { filingStore, UNRESOLVED_SKIP, type HandlerDeps } from "../processor-factory"
+import { filingStore, UNRESOLVED_SKIP } from "../processor-factory"
 
 export const SWEEP_SLOT_KEY = "sales-tax-filing-sweep-slot"
 
@@ -39,7 +39,7 @@ export async function sweepSlot(container: MedusaContainer): Promise<void> {
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   try {
-    const out = await sweepOrders(container, { days: options.sweep.days })
+    const out = await sweepOrders(container)
     if (out.broughtInLine.length)
       logger.info(`sales-tax filing sweep: ${out.checked} orders checked, ${out.broughtInLine.length} brought in line`)
   } finally {
@@ -95,28 +95,23 @@ export async function bringInLine(
   orderId: string,
   facts: Pick<ReturnType<typeof orderFacts>, "returns" | "claims" | "exchanges"> & { edits: boolean },
   creditRefundIds: string[],
-  deps: HandlerDeps = {},
 ): Promise<void> {
-  await syncOrder(container, orderId, deps)
-  if (facts.edits) await onOrderEdited(container, orderId, deps)
-  for (const id of facts.returns) await onReturnReceived(container, id, deps)
-  for (const id of facts.claims) await onClaimCreated(container, id, deps)
-  for (const id of facts.exchanges) await onExchangeCreated(container, id, deps)
-  for (const id of creditRefundIds) await fileRefundAsCredit(container, orderId, id, deps)
+  await syncOrder(container, orderId)
+  if (facts.edits) await onOrderEdited(container, orderId)
+  for (const id of facts.returns) await onReturnReceived(container, id)
+  for (const id of facts.claims) await onClaimCreated(container, id)
+  for (const id of facts.exchanges) await onExchangeCreated(container, id)
+  for (const id of creditRefundIds) await fileRefundAsCredit(container, orderId, id)
 }
 
-/** Brings in line the orders of the last `days` days with no filing record or whose records miss a Medusa fact. */
-export async function sweepOrders(
-  container: MedusaContainer,
-  opts: { days?: number; now?: Date; batch?: number } = {},
-  deps: HandlerDeps = {},
-): Promise<{ checked: number; broughtInLine: string[] }> {
+/** Brings in line the orders of the last `sweep.days` days with no filing record or whose records miss a Medusa fact. */
+export async function sweepOrders(container: MedusaContainer): Promise<{ checked: number; broughtInLine: string[] }> {
   const options = getPluginOptions(container)
-  const since = daysBefore(opts.now ?? new Date(), opts.days ?? options.sweep.days)
+  const since = daysBefore(new Date(), options.sweep.days)
   const store = filingStore(container)
   const out = { checked: 0, broughtInLine: [] as string[] }
   type Row = Pick<OrderRow, "id" | "canceled_at" | "status">
-  const pages = orderPages<Row>(container, { created_at: { $gte: since } }, opts.batch ?? 200, ["id", "canceled_at", "status"])
+  const pages = orderPages<Row>(container, { created_at: { $gte: since } }, 200, ["id", "canceled_at", "status"])
   for await (const orders of pages) {
     const ids = orders.map((o) => o.id)
     const [parts, edits, paid] = await Promise.all([
@@ -148,7 +143,7 @@ export async function sweepOrders(
       const unfiledCredits = refunded.has(o.id) ? (await listManualRefunds(container, o.id)).filter((r) => !r.filing) : []
       if (!missing.length && !unfiledCredits.length) continue
       const credits = unfiledCredits.map((r) => r.refundId)
-      await bringInLine(container, o.id, { ...facts, edits: facts.edits.length > 0 }, credits, deps)
+      await bringInLine(container, o.id, { ...facts, edits: facts.edits.length > 0 }, credits)
       out.broughtInLine.push(o.id)
     }
   }

@@ -89,11 +89,6 @@ export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise
   const conn = connectionById(options, body.connection_id)
   if (!conn) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `No connection ${body.connection_id} in the plugin options`)
   const client = getBackgroundClient(optionsOn(options, conn))
-  res.json({
-    connectionId: conn.connectionId,
-    ping: await check(
-      () => client.ping(),
-      (t) => serviceText(req.scope, t),
-    ),
-  })
+  const scrub = (t: string) => serviceText(req.scope, t)
+  res.json({ connectionId: conn.connectionId, ping: await check(() => client.ping(), scrub) })
 }

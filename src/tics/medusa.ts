@@ -95,10 +95,8 @@ async function readTargets(scope: QueryScope, refs: readonly ImportRow[]) {
       for (const part of chunks(wanted, PAGE)) {
         const rows = await graph<Record<string, string>>(scope, { entity: target, fields: ["id", field], filters: { [field]: part } })
         for (const row of rows) targets.set(`${target}|${by}|${row[field]}`, row.id!)
-        const tics = await svc.getTics(
-          target,
-          rows.map((r) => r.id!),
-        )
+        const found = rows.map((r) => r.id!)
+        const tics = await svc.getTics(target, found)
         for (const [id, tic] of Object.entries(tics)) current.set(id, tic)
       }
     }

@@ -89,13 +89,10 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
   let certificate = await client.getCertificate(id)
   const approve = body.decision === "approve"
   if (approve && certificate.disabledAt) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.NOT_ALLOWED,
-      `Certificate ${id} is disabled at the service (since ${certificate.disabledAt}): it cannot be approved`,
-      [{ location: "path.certId", message: "the certificate is disabled", value: id }],
-    )
+    const message = `Certificate ${id} is disabled at the service (since ${certificate.disabledAt}): it cannot be approved`
+    return sendError(res, 422, MedusaError.Types.NOT_ALLOWED, message, [
+      { location: "path.certId", message: "the certificate is disabled", value: id },
+    ])
   }
   if (!approve && !certificate.disabledAt) {
     await client.disableCertificate(id)

@@ -53,14 +53,8 @@ async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<strin
     if (!(e instanceof RateLimiterRes)) throw e
     const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
     res.setHeader("Retry-After", String(wait))
-    sendError(
-      res,
-      429,
-      "too_many_requests",
-      `Too many certificate requests (at most ${SHOPPER_CERTIFICATE_RATE_LIMIT} a minute); try again in ${wait} s`,
-      undefined,
-      "sales_tax_rate_limited",
-    )
+    const message = `Too many certificate requests (at most ${SHOPPER_CERTIFICATE_RATE_LIMIT} a minute); try again in ${wait} s`
+    sendError(res, 429, "too_many_requests", message, undefined, "sales_tax_rate_limited")
     return null
   }
 }
@@ -122,14 +116,8 @@ export function withStanding<C extends CertificateRecord>(
 /** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
 export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   if (getPluginOptions(req.scope).shopperCertificates !== "off") return next()
-  sendError(
-    res,
-    403,
-    MedusaError.Types.NOT_ALLOWED,
-    "This store does not take exemption certificates from the storefront; contact the store to have one added to your account",
-    undefined,
-    "sales_tax_shopper_certificates_off",
-  )
+  const message = "This store does not take exemption certificates from the storefront; contact the store to have one added to your account"
+  sendError(res, 403, MedusaError.Types.NOT_ALLOWED, message, undefined, "sales_tax_shopper_certificates_off")
 }
 
 /** Pure: the count against the cap: active certificates they submitted (not rejected nor used) or made elsewhere, and placeholders. */
@@ -212,20 +200,13 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
   })
   if (reservation === null) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.NOT_ALLOWED,
-      `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`,
-      [
-        {
-          location: "body",
-          message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
-          value: count,
-        },
-      ],
-      "sales_tax_certificate_limit",
-    )
+    const message = `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`
+    const error = {
+      location: "body",
+      message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
+      value: count,
+    }
+    return sendError(res, 422, MedusaError.Types.NOT_ALLOWED, message, [error], "sales_tax_certificate_limit")
   }
   let certificate: CertificateRecord
   try {
@@ -238,14 +219,9 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
       throw e
     }
     await store.markReservationLost(reservation).catch(() => undefined)
-    return sendError(
-      res,
-      503,
-      MedusaError.Types.UNEXPECTED_STATE,
-      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again.",
-      undefined,
-      "sales_tax_certificate_unconfirmed",
-    )
+    const message =
+      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again."
+    return sendError(res, 503, MedusaError.Types.UNEXPECTED_STATE, message, undefined, "sales_tax_certificate_unconfirmed")
   }
   const status = getPluginOptions(req.scope).shopperCertificates === "immediate" ? "approved" : "pending"
   try {

@@ -27,17 +27,14 @@ import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupRegion, Set
 
 const ALL = { take: 1000, skip: 0 }
 
+const under = (prefix: string, fields: string[]) => fields.map((f) => `${prefix}.${f}`)
 const OPTION = "fulfillment_sets.service_zones.shipping_options"
 const LOCATION_FIELDS = [
   ...LOCATION_ADDRESS_FIELDS,
   ...["sales_channels.id", "fulfillment_providers.id", "fulfillment_sets.id", "fulfillment_sets.name", "fulfillment_sets.type"],
-  ...["id", "name", "geo_zones.type", "geo_zones.country_code"].map((f) => `fulfillment_sets.service_zones.${f}`),
-  ...["id", "name", "price_type", "provider_id", "shipping_profile_id", "type.label", "type.description", "type.code"].map(
-    (f) => `${OPTION}.${f}`,
-  ),
-  ...["rules.attribute", "rules.operator", "rules.value", "prices.currency_code", "prices.amount", "prices.price_rules.id"].map(
-    (f) => `${OPTION}.${f}`,
-  ),
+  ...under("fulfillment_sets.service_zones", ["id", "name", "geo_zones.type", "geo_zones.country_code"]),
+  ...under(OPTION, ["id", "name", "price_type", "provider_id", "shipping_profile_id", "type.label", "type.description", "type.code"]),
+  ...under(OPTION, ["rules.attribute", "rules.operator", "rules.value", "prices.currency_code", "prices.amount", "prices.price_rules.id"]),
 ]
 
 async function salesTaxProviderIds(scope: Scope): Promise<string[]> {

@@ -5,7 +5,7 @@ import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/htt
 import { z } from "zod"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import { issuesToErrors, type ErrorDetail } from "../../packages/contract/src/index"
+import { issuesToErrors } from "../../packages/contract/src/index"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { askVerdict } from "../service/address/destination"
@@ -38,11 +38,8 @@ export const VerifyAddressBody = z.object({
 const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
 
 function fieldOf(location: string): string {
-  const last =
-    location
-      .replace(/^body\.?/, "")
-      .split(".")
-      .pop() ?? ""
+  // the last segment of the path
+  const last = location.replace(/^body\.?/, "").replace(/^.*\./, "")
   return (Object.hasOwn(FIELD, last) ? FIELD[last] : undefined) ?? (last || "address")
 }
 
@@ -144,7 +141,7 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
   if (verdict.kind === "invalid")
     return unverifiable(
       res,
-      verdict.errors.map((x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)),
+      verdict.errors.map((x) => located(fieldOf(x.location), x.message, x.value)),
     )
   const out = verdict.address
   const address = {

@@ -67,10 +67,8 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   }
 
   async ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
-    const { row, created } = await ensure(
-      () => this.findRecord(input.order_id),
-      () => this.createFilingRecords(recordColumns(input)),
-    )
+    const find = () => this.findRecord(input.order_id)
+    const { row, created } = await ensure(find, () => this.createFilingRecords(recordColumns(input)))
     return { record: row, created }
   }
 
@@ -101,14 +99,9 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
 
   /** In bounded batches: a long key outage may have paused many records. */
   async resumePaused(reason: string, now: Date): Promise<number> {
+    const paused = { paused_reason: reason, next_attempt_at: { $gt: now } }
     return pruneInBatches(
-      async (take) =>
-        (
-          await this.listFilingRecords(
-            { paused_reason: reason, next_attempt_at: { $gt: now } },
-            { select: ["id"], take, order: { id: "ASC" } },
-          )
-        ).map((r) => r.id),
+      async (take) => (await this.listFilingRecords(paused, { select: ["id"], take, order: { id: "ASC" } })).map((r) => r.id),
       (ids) => this.updateFilingRecords(ids.map((id) => ({ id, next_attempt_at: now }))).then(() => undefined),
       1000,
     )

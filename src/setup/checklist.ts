@@ -31,17 +31,11 @@ function regionItem({ regions }: SetupInput): SetupItem {
     return say(false, "No region holds the United States: a US address cannot check out.", {
       fix: { id: "create_us_region", label: "Create the United States region (USD)" },
     })
-  if (lc(r.currency_code) !== "usd")
-    return say(
-      false,
-      `The United States is in the region ${nameOf(r)}, whose currency is ${String(r.currency_code ?? "?").toUpperCase()}: US sales tax is quoted in USD only.`,
-      {
-        help: {
-          text: `Move the United States out of ${nameOf(r)} into a region in USD (Settings → Regions).`,
-          href: `/settings/regions/${r.id}`,
-        },
-      },
-    )
+  if (lc(r.currency_code) !== "usd") {
+    const detail = `The United States is in the region ${nameOf(r)}, whose currency is ${String(r.currency_code ?? "?").toUpperCase()}: US sales tax is quoted in USD only.`
+    const text = `Move the United States out of ${nameOf(r)} into a region in USD (Settings → Regions).`
+    return say(false, detail, { help: { text, href: `/settings/regions/${r.id}` } })
+  }
   return say(true, `Region ${nameOf(r)} (USD).`)
 }
 
@@ -82,12 +76,11 @@ function locationItem(input: SetupInput): SetupItem {
   if (!lacking.length) return say(true, rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.map(nameOf))}`).join("; "))
   const names = list(lacking.map((r) => nameOf(r.channel)))
   const l = lacking.flatMap((r) => r.all).find((x) => lc(x.address?.country_code) === US)
-  if (l)
-    return say(
-      false,
-      `${nameOf(l)} is in the US but its address is incomplete (${locationOrigin(l.address).reason}); its lines are taxed from the origin option.`,
-      { help: { text: `Complete the address of ${nameOf(l)} (Settings → Locations & Shipping).`, href: `/settings/locations/${l.id}` } },
-    )
+  if (l) {
+    const detail = `${nameOf(l)} is in the US but its address is incomplete (${locationOrigin(l.address).reason}); its lines are taxed from the origin option.`
+    const text = `Complete the address of ${nameOf(l)} (Settings → Locations & Shipping).`
+    return say(false, detail, { help: { text, href: `/settings/locations/${l.id}` } })
+  }
   const usLocations = input.locations.filter(isUsOrigin)
   if (usLocations.length === 1)
     return say(false, `No US stock location for ${names}.`, {
@@ -125,13 +118,10 @@ function shippingItem(input: SetupInput): SetupItem {
     return say(false, detail, { help: { text: "First give each sales channel a US stock location (the item above)." } })
   const at = list([...new Set(lacking.map((r) => nameOf(r.us[0]!)))])
   const templates = shippingTemplates(input.locations)
-  if (!templates.some((t) => !isReturnOption(t)))
-    return say(false, detail, {
-      help: {
-        text: `Create a shipping option with a USD price for the United States at ${at} (Settings → Locations & Shipping).`,
-        href: "/settings/locations",
-      },
-    })
+  if (!templates.some((t) => !isReturnOption(t))) {
+    const text = `Create a shipping option with a USD price for the United States at ${at} (Settings → Locations & Shipping).`
+    return say(false, detail, { help: { text, href: "/settings/locations" } })
+  }
   return say(false, detail, { fix: { id: "add_us_shipping", label: `Offer ${list(templates.map(nameOf))} to US addresses from ${at}` } })
 }
 
@@ -162,16 +152,9 @@ export function stockItem(input: SetupInput): SetupItem {
     (r) =>
       `${list(r.us.map(nameOf))} has no stock of ${plural(r.products.length, "product")} of ${nameOf(r.channel)} (${some(r.products.map((p) => p.title))})`,
   )
-  return say(
-    false,
-    `${missing.join("; ")}: a US order ships from there, and fulfilling it fails ("Inventory level for item … and location … not found").`,
-    {
-      help: {
-        text: `Add ${at} to each of these items with its quantity (Inventory → the item → Locations), or import the levels.`,
-        href: "/inventory",
-      },
-    },
-  )
+  const detail = `${missing.join("; ")}: a US order ships from there, and fulfilling it fails ("Inventory level for item … and location … not found").`
+  const text = `Add ${at} to each of these items with its quantity (Inventory → the item → Locations), or import the levels.`
+  return say(false, detail, { help: { text, href: "/inventory" } })
 }
 
 /** Every published product of a selling channel has a TIC (its own, its type's or a category's). */
@@ -181,37 +164,25 @@ export function ticItem(input: SetupInput): SetupItem {
   const sold = input.products.filter((p) => p.sales_channel_ids.some((c) => selling.has(c)))
   const unclassified = sold.filter((p) => p.on_default_tic)
   const tics = "/settings/sales-tax/tics"
-  if (!unclassified.length)
-    return input.productsTruncated
-      ? say(
-          false,
-          `The first ${plural(sold.length, "product")} read have a TIC; the rest were not read (see Settings → Sales Tax → TICs).`,
-          {
-            help: { text: "Open the unclassified products list.", href: tics },
-          },
-        )
-      : say(true, `${plural(sold.length, "product")} sold, each with a TIC (on the product, its type or a category).`)
+  if (!unclassified.length && !input.productsTruncated)
+    return say(true, `${plural(sold.length, "product")} sold, each with a TIC (on the product, its type or a category).`)
+  if (!unclassified.length) {
+    const detail = `The first ${plural(sold.length, "product")} read have a TIC; the rest were not read (see Settings → Sales Tax → TICs).`
+    return say(false, detail, { help: { text: "Open the unclassified products list.", href: tics } })
+  }
   const n = unclassified.length
-  return say(
-    false,
-    `${input.productsTruncated ? "at least " : ""}${n} of ${plural(sold.length, "product")} sold ${n === 1 ? "has" : "have"} no TIC (on the product, its type or a category): they are taxed as the default TIC ${input.defaultTic}${input.defaultTic === 0 ? " (general goods)" : ""}, clothing and food included (${some(unclassified.map((p) => p.title))}).`,
-    {
-      help: {
-        text: "Classify them: Settings → Sales Tax → TICs → Unclassified products suggests a TIC for each, to accept; or set a TIC on the product, its type or category.",
-        href: tics,
-      },
-    },
-  )
+  const detail = `${input.productsTruncated ? "at least " : ""}${n} of ${plural(sold.length, "product")} sold ${n === 1 ? "has" : "have"} no TIC (on the product, its type or a category): they are taxed as the default TIC ${input.defaultTic}${input.defaultTic === 0 ? " (general goods)" : ""}, clothing and food included (${some(unclassified.map((p) => p.title))}).`
+  const text =
+    "Classify them: Settings → Sales Tax → TICs → Unclassified products suggests a TIC for each, to accept; or set a TIC on the product, its type or category."
+  return say(false, detail, { help: { text, href: tics } })
 }
 
 function connectionItem({ connection }: SetupInput): SetupItem {
   const say = item("connection", "The Sales Tax Service answers with the configured key and connection")
   if (connection.ok) return say(true, "Ping answered.")
-  return say(false, `Ping failed: ${connection.error ?? "no answer"}.`, {
-    help: {
-      text: "Check the options baseUrl, apiKey and connectionId (for the sandbox: `npx sales-tax-sandbox` listens on http://127.0.0.1:8787 with its default key and connection; see the README's install section).",
-    },
-  })
+  const text =
+    "Check the options baseUrl, apiKey and connectionId (for the sandbox: `npx sales-tax-sandbox` listens on http://127.0.0.1:8787 with its default key and connection; see the README's install section)."
+  return say(false, `Ping failed: ${connection.error ?? "no answer"}.`, { help: { text } })
 }
 
 /** The checklist as the setup script prints it. */

@@ -150,33 +150,21 @@ export const PluginOptionsSchema = z
   // other parts of the plugin may read further keys (admin, filing): keep them
   .loose()
   .superRefine((o, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message })
     // the sweep may file a record again up to sweep.days after its order: with its street lines
     if (o.filing.addressRetentionDays < o.sweep.days)
-      ctx.addIssue({
-        code: "custom",
-        path: ["filing", "addressRetentionDays"],
-        message: `filing.addressRetentionDays must be at least sweep.days (${o.sweep.days})`,
-      })
+      issue(["filing", "addressRetentionDays"], `filing.addressRetentionDays must be at least sweep.days (${o.sweep.days})`)
     // a sales channel on two connections, or a connection named twice (or the default one again)
     const channelAt = new Map<string, number>()
     const connectionAt = new Map<string, string>([[o.connectionId, "connectionId"]])
     o.connections.forEach((c, i) => {
       const other = connectionAt.get(c.connectionId)
-      if (other !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: ["connections", i, "connectionId"],
-          message: `connection ${c.connectionId} is already configured at ${other}`,
-        })
+      if (other !== undefined) issue(["connections", i, "connectionId"], `connection ${c.connectionId} is already configured at ${other}`)
       else connectionAt.set(c.connectionId, `connections[${i}]`)
       c.salesChannelIds.forEach((sc, j) => {
         const at = channelAt.get(sc)
-        if (at !== undefined)
-          ctx.addIssue({
-            code: "custom",
-            path: ["connections", i, "salesChannelIds", j],
-            message: `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`,
-          })
+        const message = `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`
+        if (at !== undefined) issue(["connections", i, "salesChannelIds", j], message)
         else channelAt.set(sc, i)
       })
     })

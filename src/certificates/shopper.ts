@@ -183,12 +183,8 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
   // without the plugin's module a submission could never be told from staff's
-  const store = originsOr503(
-    req,
-    res,
-    "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
-    "sales_tax_certificate_review_unavailable",
-  )
+  const unavailable = "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)"
+  const store = originsOr503(req, res, unavailable, "sales_tax_certificate_review_unavailable")
   if (!store) return
   const client = storeClient(req)
   // counted and reserved under the lock; while the pending row names no certificate, none of the

@@ -31,14 +31,10 @@ export const AdminTicApplyBody = AdminTicImportBody.extend({
     .optional(),
 }).catchall(notAField)
 
+const limitRange = "limit must be between 1 and 100"
 export const AdminUnclassifiedQuery = z
   .object({
-    limit: z.coerce
-      .number()
-      .int("limit must be an integer")
-      .min(1, "limit must be between 1 and 100")
-      .max(100, "limit must be between 1 and 100")
-      .default(20),
+    limit: z.coerce.number().int("limit must be an integer").min(1, limitRange).max(100, limitRange).default(20),
     offset: z.coerce
       .number()
       .int("offset must be an integer")

@@ -20,11 +20,8 @@ import {
 
 async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<AdminCertificatesResponse["customer"] | null> {
   type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
-  const [c] = await graph<Row>(scope, {
-    entity: "customer",
-    fields: ["id", "email", "first_name", "last_name", "company_name"],
-    filters: { id },
-  })
+  const fields = ["id", "email", "first_name", "last_name", "company_name"]
+  const [c] = await graph<Row>(scope, { entity: "customer", fields, filters: { id } })
   if (!c) return null
   const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }

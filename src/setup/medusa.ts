@@ -154,11 +154,8 @@ export async function applySetupFix(container: MedusaContainer, fix: SetupFixId)
 async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
   const base = `US shipping from ${locationName}`
   const setsOf = async () => {
-    const [loc] = await graph<SetupLocation>(container, {
-      entity: "stock_location",
-      fields: ["id", "fulfillment_sets.id", "fulfillment_sets.name"],
-      filters: { id: locationId },
-    })
+    const fields = ["id", "fulfillment_sets.id", "fulfillment_sets.name"]
+    const [loc] = await graph<SetupLocation>(container, { entity: "stock_location", fields, filters: { id: locationId } })
     return loc?.fulfillment_sets ?? []
   }
   const own = (await setsOf()).find((f) => f.name === base)

@@ -61,6 +61,9 @@ export const ConnectionOptionSchema = z.object({
   apiKey: ApiKey,
 })
 
+const FallbackRateState = z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)")
+const ProxyHops = z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)
+
 /** Options of the plugin AND the tax provider (docs/provider.md); a bad one stops Medusa at boot, named. */
 export const PluginOptionsSchema = z
   .object({
@@ -77,12 +80,7 @@ export const PluginOptionsSchema = z
     /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
     fallbackRate: percentage("fallbackRate is a percentage between 0 and 100").optional(),
     /** Per-state percentages ({ TX: 8.25 }) used under "fallback" when no last-known rate exists; before `fallbackRate`. */
-    fallbackRates: z
-      .record(
-        z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)"),
-        percentage("fallbackRates values are percentages between 0 and 100"),
-      )
-      .optional(),
+    fallbackRates: z.record(FallbackRateState, percentage("fallbackRates values are percentages between 0 and 100")).optional(),
     timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
     backgroundTimeoutMs: z.number().int().positive("backgroundTimeoutMs must be a positive integer (milliseconds)").default(20000),
     cacheTtlSeconds: z.number().int().nonnegative("cacheTtlSeconds must be 0 (no cache) or more").default(300),
@@ -115,9 +113,7 @@ export const PluginOptionsSchema = z
      * the n-th proxy from Medusa saw (Medusa's `req.ip` always trusts one hop).
      */
     trustProxy: z
-      .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {
-        error: "trustProxy must be false or a whole number of proxy hops (0-16)",
-      })
+      .union([z.literal(false), ProxyHops], { error: "trustProxy must be false or a whole number of proxy hops (0-16)" })
       .default(false),
     /** The service-call log (Settings → Sales Tax → Activity); bodies (customer addresses) only with `bodies`. */
     log: z

@@ -184,9 +184,8 @@ export function planImport(
     else changes.push({ row: r.row, target: r.target, targetId, ref: r.ref, from, to: r.tic })
   }
   refused.sort((a, b) => a.row - b.row)
-  const hash = createHash("sha256")
-    .update(JSON.stringify([changes, unchanged, refused]))
-    .digest("hex")
+  const planned = JSON.stringify([changes, unchanged, refused])
+  const hash = createHash("sha256").update(planned).digest("hex")
   return { changes, unchanged, refused, hash }
 }
 

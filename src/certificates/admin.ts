@@ -52,20 +52,14 @@ export async function createForCustomer(req: AuthenticatedMedusaRequest, res: Me
   res.status(201).json({ certificate } satisfies AdminCertificateResponse)
 }
 
+const reasonRequired = "reason is required when rejecting (the customer sees it)"
+const RejectionReason = z.string({ error: reasonRequired }).trim().min(1, reasonRequired).max(500, "reason must be at most 500 characters")
+
 export const AdminReviewCertificateBody = z.discriminatedUnion(
   "decision",
   [
     z.object({ decision: z.literal("approve") }).catchall(notAField),
-    z
-      .object({
-        decision: z.literal("reject"),
-        reason: z
-          .string({ error: "reason is required when rejecting (the customer sees it)" })
-          .trim()
-          .min(1, "reason is required when rejecting (the customer sees it)")
-          .max(500, "reason must be at most 500 characters"),
-      })
-      .catchall(notAField),
+    z.object({ decision: z.literal("reject"), reason: RejectionReason }).catchall(notAField),
   ],
   { error: 'decision must be "approve" or "reject"' },
 )

@@ -43,19 +43,16 @@ function taxRegionItem({ taxRegions, salesTaxProviderIds: ids }: SetupInput): Se
   const say = item("us_tax_region", "The US tax region on this plugin's provider")
   const t = usTaxRegion(taxRegions)
   if (t?.provider_id && ids.includes(t.provider_id)) return say(true, `Tax region United States on ${t.provider_id}.`)
-  if (ids.length > 1)
-    return say(false, `Several providers of this plugin are registered (${list(ids)}): which one the US uses is your choice.`, {
-      help: {
-        text: "Choose the provider in Settings → Tax Regions → United States.",
-        href: t ? `/settings/tax-regions/${t.id}` : "/settings/tax-regions",
-      },
-    })
-  if (!ids.length)
-    return say(false, "The Tax Module has no provider of this plugin: it is not in medusa-config's tax providers.", {
-      help: {
-        text: 'Add { resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options } to the providers of @medusajs/medusa/tax in medusa-config, then restart.',
-      },
-    })
+  if (ids.length > 1) {
+    const detail = `Several providers of this plugin are registered (${list(ids)}): which one the US uses is your choice.`
+    const href = t ? `/settings/tax-regions/${t.id}` : "/settings/tax-regions"
+    return say(false, detail, { help: { text: "Choose the provider in Settings → Tax Regions → United States.", href } })
+  }
+  if (!ids.length) {
+    const text =
+      'Add { resolve: "medusa-sales-tax/providers/sales-tax", id: "sales-tax", options } to the providers of @medusajs/medusa/tax in medusa-config, then restart.'
+    return say(false, "The Tax Module has no provider of this plugin: it is not in medusa-config's tax providers.", { help: { text } })
+  }
   if (!t)
     return say(false, "No tax region for the United States: US carts get no tax.", {
       fix: { id: "create_us_tax_region", label: `Create the US tax region on this provider (${ids[0]})` },
@@ -86,13 +83,11 @@ function locationItem(input: SetupInput): SetupItem {
     return say(false, `No US stock location for ${names}.`, {
       fix: { id: "link_us_location", label: `Make ${nameOf(usLocations[0]!)} a location of ${names}` },
     })
-  if (usLocations.length > 1)
-    return say(false, `No US stock location for ${names}; the store has several (${list(usLocations.map(nameOf))}).`, {
-      help: {
-        text: `Add one of them to ${names} (Settings → Locations & Shipping → the location → Sales channels).`,
-        href: "/settings/locations",
-      },
-    })
+  if (usLocations.length > 1) {
+    const detail = `No US stock location for ${names}; the store has several (${list(usLocations.map(nameOf))}).`
+    const text = `Add one of them to ${names} (Settings → Locations & Shipping → the location → Sales channels).`
+    return say(false, detail, { help: { text, href: "/settings/locations" } })
+  }
   const from = [...new Set(rows.flatMap((r) => r.all).map(nameOf))]
   return say(false, `No US stock location for ${names}: US orders would ship from ${from.length ? list(from) : "nowhere"}.`, {
     fix: { id: "create_us_location", label: `Create a US stock location at the origin address (${addressLine(input.origin)})` },

@@ -30,10 +30,8 @@ export interface AdminCertificateResponse {
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
 
-const limiterOf = runtimeSlot(
-  "shopperCertificateLimiter",
-  () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
-)
+const limits = { points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }
+const limiterOf = runtimeSlot("shopperCertificateLimiter", () => new RateLimiterMemory(limits))
 
 /**
  * The logged-in customer (401 thrown otherwise) within their budget (429); else null. Under `shopperCertificates: "off"`

@@ -69,13 +69,9 @@ interface ProductRow extends ProductTicFields {
 
 /** The published products with their channels, whether on the default TIC, and their managed stock's locations. */
 async function readPublished(scope: Scope, defaultTic: number): Promise<Pick<SetupInput, "products" | "productsTruncated">> {
-  const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
-  const { rows, truncated, tics } = await readProductTics<ProductRow>(
-    scope,
-    defaultTic,
-    ["title", "sales_channels.id", ...stock, "variants.inventory_items.inventory.location_levels.location_id"],
-    { status: "published" },
-  )
+  const stock = under("variants.inventory_items", ["inventory_item_id", "inventory.location_levels.location_id"])
+  const fields = ["title", "sales_channels.id", "variants.manage_inventory", ...stock]
+  const { rows, truncated, tics } = await readProductTics<ProductRow>(scope, defaultTic, fields, { status: "published" })
   const products = rows.map((p) => {
     const items = (p.variants ?? []).filter((v) => v.manage_inventory).flatMap((v) => v.inventory_items ?? [])
     const inventory = items.map((i) => ({

@@ -79,15 +79,12 @@ export async function suggestFor(scope: QueryScope, options: PluginOptions, ids:
     (await client.searchTics({ query, limit: HITS })).results.map((r) => ({ ticId: r.ticId, label: r.label, score: r.score }))
   const queries = evidence.flatMap((e) => e.map((x) => x.query))
   const { hits, run } = await runSearches(queries, search, cacheFor(options), ceiling)
+  const unsearched = `not searched yet: this run's ceiling of ${ceiling} searches was reached, or a search failed; open the list again`
   const products = listings.map((l, i) => {
     const ev = evidence[i]!
     const base = { id: l.id, title: l.title, handle: l.handle, suggestion: null as Suggestion | null }
     if (!ev.length) return { ...base, note: "nothing to search: no title, type, category, collection or tags" }
-    if (ev.some((e) => !hits.has(e.query)))
-      return {
-        ...base,
-        note: `not searched yet: this run's ceiling of ${ceiling} searches was reached, or a search failed; open the list again`,
-      }
+    if (ev.some((e) => !hits.has(e.query))) return { ...base, note: unsearched }
     const suggestion = combineEvidence(ev, hits)
     return { ...base, suggestion, note: suggestion ? null : "the search found no TIC for its title, type or categories" }
   })

@@ -5,7 +5,7 @@ import type { MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/htt
 import { z } from "zod"
 import { getCheckoutClient } from "../service/client-factory"
 import { optionsForChannel } from "../service/connections"
-import { issuesToErrors } from "../../packages/contract/src/index"
+import { issuesToErrors, type ErrorDetail } from "../../packages/contract/src/index"
 import { getPluginOptions, type PluginOptions } from "../options"
 import { normalizeUsState, normalizeUsZip, planDestination, zipText } from "../service/address/us-address"
 import { askVerdict } from "../service/address/destination"
@@ -45,6 +45,8 @@ function fieldOf(location: string): string {
 function located(field: string, message: string, value: unknown) {
   return { field, location: `body.${field}`, message, value: excerpt(value) }
 }
+
+const locatedDetail = (x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)
 
 function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
   res.setHeader("Retry-After", String(l.retryAfterSeconds))
@@ -131,11 +133,7 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     const message = "Address verification is unavailable right now; you can continue with the address as entered."
     return void res.status(503).json({ type: "unavailable", code: "sales_tax_unavailable", message })
   }
-  if (verdict.kind === "invalid")
-    return unverifiable(
-      res,
-      verdict.errors.map((x) => located(fieldOf(x.location), x.message, x.value)),
-    )
+  if (verdict.kind === "invalid") return unverifiable(res, verdict.errors.map(locatedDetail))
   const out = verdict.address
   const address = {
     address_1: out.line1,

@@ -99,11 +99,10 @@ function shippingItem(input: SetupInput): SetupItem {
   const rows = channelLocations(input)
   if (!rows.length) return say(false, NO_SELLING_CHANNEL)
   const lacking = rows.filter((r) => !r.us.some((l) => usShippingOptions(l).length))
-  if (!lacking.length)
-    return say(
-      true,
-      rows.map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map(nameOf))].sort())}`).join("; "),
-    )
+  if (!lacking.length) {
+    const offered = rows.map((r) => `${nameOf(r.channel)}: ${list([...new Set(r.us.flatMap(usShippingOptions).map(nameOf))].sort())}`)
+    return say(true, offered.join("; "))
+  }
   const names = list(lacking.map((r) => nameOf(r.channel)))
   const fromAbroad = lacking.flatMap((r) => r.all.filter((l) => !isUsOrigin(l) && usShippingOptions(l).length))
   const detail = fromAbroad.length

@@ -55,11 +55,8 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
 /** Each connection with its sales channels (the default: those no other names), its key never shown. */
 async function connectionViews(scope: MedusaRequest["scope"]) {
   const options = getPluginOptions(scope)
-  const channels = await graph<{ id: string; name?: string | null }>(scope, {
-    entity: "sales_channel",
-    fields: ["id", "name"],
-    pagination: { take: 1000, skip: 0 },
-  })
+  const everyChannel = { entity: "sales_channel", fields: ["id", "name"], pagination: { take: 1000, skip: 0 } }
+  const channels = await graph<{ id: string; name?: string | null }>(scope, everyChannel)
   const names = new Map(channels.map((c) => [c.id, c.name ?? null]))
   const configured = new Set(options.connections.flatMap((c) => c.salesChannelIds))
   return {

@@ -82,9 +82,8 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
       return r ? toRefund(r) : null
     }
     // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
-    const { row, created } = await ensure(find, () =>
-      this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId }),
-    )
+    const create = () => this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId })
+    const { row, created } = await ensure(find, create)
     return { refund: row, created }
   }
 

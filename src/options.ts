@@ -61,6 +61,9 @@ export const ConnectionOptionSchema = z.object({
   apiKey: ApiKey,
 })
 
+const FallbackRateState = z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)")
+const ProxyHops = z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)
+
 /** Options of the plugin AND the tax provider (docs/provider.md); a bad one stops Medusa at boot, named. */
 export const PluginOptionsSchema = z
   .object({
@@ -77,12 +80,7 @@ export const PluginOptionsSchema = z
     /** Percentage (7.25 = 7.25 %) used under failurePolicy "fallback" instead of the region's rates. */
     fallbackRate: percentage("fallbackRate is a percentage between 0 and 100").optional(),
     /** Per-state percentages ({ TX: 8.25 }) used under "fallback" when no last-known rate exists; before `fallbackRate`. */
-    fallbackRates: z
-      .record(
-        z.string().regex(/^[A-Z]{2}$/, "fallbackRates keys are two-letter US state codes in capitals (TX)"),
-        percentage("fallbackRates values are percentages between 0 and 100"),
-      )
-      .optional(),
+    fallbackRates: z.record(FallbackRateState, percentage("fallbackRates values are percentages between 0 and 100")).optional(),
     timeoutMs: z.number().int().positive("timeoutMs must be a positive integer (milliseconds)").default(3000),
     backgroundTimeoutMs: z.number().int().positive("backgroundTimeoutMs must be a positive integer (milliseconds)").default(20000),
     cacheTtlSeconds: z.number().int().nonnegative("cacheTtlSeconds must be 0 (no cache) or more").default(300),
@@ -115,9 +113,7 @@ export const PluginOptionsSchema = z
      * the n-th proxy from Medusa saw (Medusa's `req.ip` always trusts one hop).
      */
     trustProxy: z
-      .union([z.literal(false), z.number().int("trustProxy must be false or a whole number of proxy hops").min(0).max(16)], {
-        error: "trustProxy must be false or a whole number of proxy hops (0-16)",
-      })
+      .union([z.literal(false), ProxyHops], { error: "trustProxy must be false or a whole number of proxy hops (0-16)" })
       .default(false),
     /** The service-call log (Settings → Sales Tax → Activity); bodies (customer addresses) only with `bodies`. */
     log: z
@@ -150,33 +146,21 @@ export const PluginOptionsSchema = z
   // other parts of the plugin may read further keys (admin, filing): keep them
   .loose()
   .superRefine((o, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message })
     // the sweep may file a record again up to sweep.days after its order: with its street lines
     if (o.filing.addressRetentionDays < o.sweep.days)
-      ctx.addIssue({
-        code: "custom",
-        path: ["filing", "addressRetentionDays"],
-        message: `filing.addressRetentionDays must be at least sweep.days (${o.sweep.days})`,
-      })
+      issue(["filing", "addressRetentionDays"], `filing.addressRetentionDays must be at least sweep.days (${o.sweep.days})`)
     // a sales channel on two connections, or a connection named twice (or the default one again)
     const channelAt = new Map<string, number>()
     const connectionAt = new Map<string, string>([[o.connectionId, "connectionId"]])
     o.connections.forEach((c, i) => {
       const other = connectionAt.get(c.connectionId)
-      if (other !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: ["connections", i, "connectionId"],
-          message: `connection ${c.connectionId} is already configured at ${other}`,
-        })
+      if (other !== undefined) issue(["connections", i, "connectionId"], `connection ${c.connectionId} is already configured at ${other}`)
       else connectionAt.set(c.connectionId, `connections[${i}]`)
       c.salesChannelIds.forEach((sc, j) => {
         const at = channelAt.get(sc)
-        if (at !== undefined)
-          ctx.addIssue({
-            code: "custom",
-            path: ["connections", i, "salesChannelIds", j],
-            message: `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`,
-          })
+        const message = `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`
+        if (at !== undefined) issue(["connections", i, "salesChannelIds", j], message)
         else channelAt.set(sc, i)
       })
     })
@@ -222,14 +206,10 @@ function isOurProvider(resolve: unknown): boolean {
 
 /** The raw options in a config module: the `medusa-sales-tax` plugin entry, else our tax provider's in the Tax Module. */
 export function findRawPluginOptions(config: ConfigModuleLike): unknown {
-  for (const p of config.plugins ?? []) {
-    if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
-  }
+  for (const p of config.plugins ?? []) if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
   for (const mod of Object.values(config.modules ?? {})) {
     const m = mod as { resolve?: string; options?: { providers?: Array<{ resolve?: unknown; options?: unknown }> } }
-    for (const prov of m?.options?.providers ?? []) {
-      if (isOurProvider(prov.resolve)) return prov.options ?? {}
-    }
+    for (const prov of m?.options?.providers ?? []) if (isOurProvider(prov.resolve)) return prov.options ?? {}
   }
   return undefined
 }

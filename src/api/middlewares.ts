@@ -1,9 +1,12 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { authenticate, defineMiddlewares } from "@medusajs/framework/http"
 import { adminSalesTaxMiddlewares } from "./admin/sales-tax/middlewares"
 import { answerPluginRouteError, INPUT_LIMITS } from "../http/input-guard"
 import { medusaErrorHandlerWith } from "../medusa/error-handler"
 import { storeSalesTaxMiddlewares } from "../checkout/store/tax-resync"
-import { storeCertificateMiddlewares } from "./store/sales-tax/certificates/middlewares"
+import { validateBodyLocated } from "../http/validate"
+import { validateParams } from "../http/id-shapes"
+import { AdminCreateCertificateBody } from "../certificates/body"
+import { shopperCertificatesGate } from "../certificates/shopper"
 import { draftOrderGuardMiddlewares } from "./admin/sales-tax/draft-order-guard"
 import { markServesRequests } from "../core/serving"
 
@@ -18,7 +21,11 @@ export default defineMiddlewares({
     ...adminSalesTaxMiddlewares,
     // the store routes' body size limit (413); the hostile-input guard is registered once, in the admin's middlewares
     { matcher: "/store/sales-tax/*", bodyParser: { sizeLimit: INPUT_LIMITS.storeBodySize } },
-    ...storeCertificateMiddlewares,
+    // the shopper certificate routes: a logged-in customer only (401), closed under
+    // `shopperCertificates: "off"` (403), the id's shape and the body (400)
+    { matcher: "/store/sales-tax/certificates*", middlewares: [authenticate("customer", ["session", "bearer"]), shopperCertificatesGate] },
+    { matcher: "/store/sales-tax/certificates/:certId", methods: ["DELETE"], middlewares: [validateParams({ certId: "certificate" })] },
+    { matcher: "/store/sales-tax/certificates", method: ["POST"], middlewares: [validateBodyLocated(AdminCreateCertificateBody)] },
     ...storeSalesTaxMiddlewares,
     ...draftOrderGuardMiddlewares,
   ],

@@ -20,11 +20,8 @@ import {
 
 async function loadCustomer(scope: MedusaRequest["scope"], id: string): Promise<AdminCertificatesResponse["customer"] | null> {
   type Row = { id: string; email?: string | null; first_name?: string | null; last_name?: string | null; company_name?: string | null }
-  const [c] = await graph<Row>(scope, {
-    entity: "customer",
-    fields: ["id", "email", "first_name", "last_name", "company_name"],
-    filters: { id },
-  })
+  const fields = ["id", "email", "first_name", "last_name", "company_name"]
+  const [c] = await graph<Row>(scope, { entity: "customer", fields, filters: { id } })
   if (!c) return null
   const name = [c.first_name, c.last_name].filter(Boolean).join(" ") || null
   return { id: c.id, name, email: c.email ?? null, companyName: c.company_name ?? null }
@@ -55,20 +52,14 @@ export async function createForCustomer(req: AuthenticatedMedusaRequest, res: Me
   res.status(201).json({ certificate } satisfies AdminCertificateResponse)
 }
 
+const reasonRequired = "reason is required when rejecting (the customer sees it)"
+const RejectionReason = z.string({ error: reasonRequired }).trim().min(1, reasonRequired).max(500, "reason must be at most 500 characters")
+
 export const AdminReviewCertificateBody = z.discriminatedUnion(
   "decision",
   [
     z.object({ decision: z.literal("approve") }).catchall(notAField),
-    z
-      .object({
-        decision: z.literal("reject"),
-        reason: z
-          .string({ error: "reason is required when rejecting (the customer sees it)" })
-          .trim()
-          .min(1, "reason is required when rejecting (the customer sees it)")
-          .max(500, "reason must be at most 500 characters"),
-      })
-      .catchall(notAField),
+    z.object({ decision: z.literal("reject"), reason: RejectionReason }).catchall(notAField),
   ],
   { error: 'decision must be "approve" or "reject"' },
 )
@@ -89,13 +80,10 @@ export async function review(req: AuthenticatedMedusaRequest, res: MedusaRespons
   let certificate = await client.getCertificate(id)
   const approve = body.decision === "approve"
   if (approve && certificate.disabledAt) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.NOT_ALLOWED,
-      `Certificate ${id} is disabled at the service (since ${certificate.disabledAt}): it cannot be approved`,
-      [{ location: "path.certId", message: "the certificate is disabled", value: id }],
-    )
+    const message = `Certificate ${id} is disabled at the service (since ${certificate.disabledAt}): it cannot be approved`
+    return sendError(res, 422, MedusaError.Types.NOT_ALLOWED, message, [
+      { location: "path.certId", message: "the certificate is disabled", value: id },
+    ])
   }
   if (!approve && !certificate.disabledAt) {
     await client.disableCertificate(id)

@@ -30,10 +30,8 @@ export interface AdminCertificateResponse {
 /** Requests a customer may make to the certificate routes per minute (all methods together). */
 export const SHOPPER_CERTIFICATE_RATE_LIMIT = 20
 
-const limiterOf = runtimeSlot(
-  "shopperCertificateLimiter",
-  () => new RateLimiterMemory({ points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }),
-)
+const limits = { points: SHOPPER_CERTIFICATE_RATE_LIMIT, duration: 60, keyPrefix: "shopper-certificates" }
+const limiterOf = runtimeSlot("shopperCertificateLimiter", () => new RateLimiterMemory(limits))
 
 /**
  * The logged-in customer (401 thrown otherwise) within their budget (429); else null. Under `shopperCertificates: "off"`
@@ -53,14 +51,8 @@ async function shopperOf(req: MedusaRequest, res: MedusaResponse): Promise<strin
     if (!(e instanceof RateLimiterRes)) throw e
     const wait = Math.max(1, Math.ceil(e.msBeforeNext / 1000))
     res.setHeader("Retry-After", String(wait))
-    sendError(
-      res,
-      429,
-      "too_many_requests",
-      `Too many certificate requests (at most ${SHOPPER_CERTIFICATE_RATE_LIMIT} a minute); try again in ${wait} s`,
-      undefined,
-      "sales_tax_rate_limited",
-    )
+    const message = `Too many certificate requests (at most ${SHOPPER_CERTIFICATE_RATE_LIMIT} a minute); try again in ${wait} s`
+    sendError(res, 429, "too_many_requests", message, undefined, "sales_tax_rate_limited")
     return null
   }
 }
@@ -122,14 +114,8 @@ export function withStanding<C extends CertificateRecord>(
 /** Middleware: 403 under `shopperCertificates: "off"` (after the login check, before any body check). */
 export function shopperCertificatesGate(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): void {
   if (getPluginOptions(req.scope).shopperCertificates !== "off") return next()
-  sendError(
-    res,
-    403,
-    MedusaError.Types.NOT_ALLOWED,
-    "This store does not take exemption certificates from the storefront; contact the store to have one added to your account",
-    undefined,
-    "sales_tax_shopper_certificates_off",
-  )
+  const message = "This store does not take exemption certificates from the storefront; contact the store to have one added to your account"
+  sendError(res, 403, MedusaError.Types.NOT_ALLOWED, message, undefined, "sales_tax_shopper_certificates_off")
 }
 
 /** Pure: the count against the cap: active certificates they submitted (not rejected nor used) or made elsewhere, and placeholders. */
@@ -168,8 +154,10 @@ async function reconcileCustomer(
   const rowless = active.filter((c) => !by[c.certificateId])
   const plan = reconcilePlaceholders(held, rowless, Date.now())
   if (plan.adopt.length || plan.drop.length) {
-    for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
-    for (const id of plan.drop) await store.dropReservation(id)
+    // a lost submission's placeholder becomes the certificate's row: the customer's, pending review
+    for (const a of plan.adopt)
+      await store.updateCertificateOrigins({ id: a.rowId, certificate_id: a.certificateId, review_status: "pending", reviewed_at: null })
+    if (plan.drop.length) await store.deleteCertificateOrigins(plan.drop)
     by = await store.certificateOrigins(ids)
     held = await store.placeholders(customerId)
   }
@@ -193,12 +181,8 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
   if (!customerId) return
   const body = bodyOf(req, AdminCreateCertificateBody)
   // without the plugin's module a submission could never be told from staff's
-  const store = originsOr503(
-    req,
-    res,
-    "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)",
-    "sales_tax_certificate_review_unavailable",
-  )
+  const unavailable = "Certificates cannot be submitted from the storefront right now (the sales-tax plugin's module is not loaded)"
+  const store = originsOr503(req, res, unavailable, "sales_tax_certificate_review_unavailable")
   if (!store) return
   const client = storeClient(req)
   // counted and reserved under the lock; while the pending row names no certificate, none of the
@@ -210,20 +194,13 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
   })
   if (reservation === null) {
-    return sendError(
-      res,
-      422,
-      MedusaError.Types.NOT_ALLOWED,
-      `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`,
-      [
-        {
-          location: "body",
-          message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
-          value: count,
-        },
-      ],
-      "sales_tax_certificate_limit",
-    )
+    const message = `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`
+    const error = {
+      location: "body",
+      message: `at most ${SHOPPER_CERTIFICATE_CAP} certificates active or awaiting review per customer`,
+      value: count,
+    }
+    return sendError(res, 422, MedusaError.Types.NOT_ALLOWED, message, [error], "sales_tax_certificate_limit")
   }
   let certificate: CertificateRecord
   try {
@@ -232,18 +209,13 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     // refused: nothing was written, the reservation goes; answer lost: it stays, pending (never
     // "made elsewhere"), until the customer's list shows the certificate (reconcileCustomer)
     if (!createMayHaveWritten(e)) {
-      await store.dropReservation(reservation).catch(() => undefined)
+      await store.deleteCertificateOrigins([reservation]).catch(() => undefined)
       throw e
     }
     await store.markReservationLost(reservation).catch(() => undefined)
-    return sendError(
-      res,
-      503,
-      MedusaError.Types.UNEXPECTED_STATE,
-      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again.",
-      undefined,
-      "sales_tax_certificate_unconfirmed",
-    )
+    const message =
+      "The certificate service did not confirm your submission. It may have been received: if so it shows in your certificates, awaiting review. Check them before submitting again."
+    return sendError(res, 503, MedusaError.Types.UNEXPECTED_STATE, message, undefined, "sales_tax_certificate_unconfirmed")
   }
   const status = getPluginOptions(req.scope).shopperCertificates === "immediate" ? "approved" : "pending"
   try {

@@ -27,17 +27,14 @@ import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupRegion, Set
 
 const ALL = { take: 1000, skip: 0 }
 
+const under = (prefix: string, fields: string[]) => fields.map((f) => `${prefix}.${f}`)
 const OPTION = "fulfillment_sets.service_zones.shipping_options"
 const LOCATION_FIELDS = [
   ...LOCATION_ADDRESS_FIELDS,
   ...["sales_channels.id", "fulfillment_providers.id", "fulfillment_sets.id", "fulfillment_sets.name", "fulfillment_sets.type"],
-  ...["id", "name", "geo_zones.type", "geo_zones.country_code"].map((f) => `fulfillment_sets.service_zones.${f}`),
-  ...["id", "name", "price_type", "provider_id", "shipping_profile_id", "type.label", "type.description", "type.code"].map(
-    (f) => `${OPTION}.${f}`,
-  ),
-  ...["rules.attribute", "rules.operator", "rules.value", "prices.currency_code", "prices.amount", "prices.price_rules.id"].map(
-    (f) => `${OPTION}.${f}`,
-  ),
+  ...under("fulfillment_sets.service_zones", ["id", "name", "geo_zones.type", "geo_zones.country_code"]),
+  ...under(OPTION, ["id", "name", "price_type", "provider_id", "shipping_profile_id", "type.label", "type.description", "type.code"]),
+  ...under(OPTION, ["rules.attribute", "rules.operator", "rules.value", "prices.currency_code", "prices.amount", "prices.price_rules.id"]),
 ]
 
 async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
@@ -72,13 +69,9 @@ interface ProductRow extends ProductTicFields {
 
 /** The published products with their channels, whether on the default TIC, and their managed stock's locations. */
 async function readPublished(scope: Scope, defaultTic: number): Promise<Pick<SetupInput, "products" | "productsTruncated">> {
-  const stock = ["variants.manage_inventory", "variants.inventory_items.inventory_item_id"]
-  const { rows, truncated, tics } = await readProductTics<ProductRow>(
-    scope,
-    defaultTic,
-    ["title", "sales_channels.id", ...stock, "variants.inventory_items.inventory.location_levels.location_id"],
-    { status: "published" },
-  )
+  const stock = under("variants.inventory_items", ["inventory_item_id", "inventory.location_levels.location_id"])
+  const fields = ["title", "sales_channels.id", "variants.manage_inventory", ...stock]
+  const { rows, truncated, tics } = await readProductTics<ProductRow>(scope, defaultTic, fields, { status: "published" })
   const products = rows.map((p) => {
     const items = (p.variants ?? []).filter((v) => v.manage_inventory).flatMap((v) => v.inventory_items ?? [])
     const inventory = items.map((i) => ({
@@ -157,11 +150,8 @@ export async function applySetupFix(container: MedusaContainer, fix: SetupFixId)
 async function usShippingSet(container: MedusaContainer, locationId: string, locationName: string): Promise<string> {
   const base = `US shipping from ${locationName}`
   const setsOf = async () => {
-    const [loc] = await graph<SetupLocation>(container, {
-      entity: "stock_location",
-      fields: ["id", "fulfillment_sets.id", "fulfillment_sets.name"],
-      filters: { id: locationId },
-    })
+    const fields = ["id", "fulfillment_sets.id", "fulfillment_sets.name"]
+    const [loc] = await graph<SetupLocation>(container, { entity: "stock_location", fields, filters: { id: locationId } })
     return loc?.fulfillment_sets ?? []
   }
   const own = (await setsOf()).find((f) => f.name === base)

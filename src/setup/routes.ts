@@ -55,11 +55,8 @@ export async function postSetupFix(req: MedusaRequest, res: MedusaResponse): Pro
 /** Each connection with its sales channels (the default: those no other names), its key never shown. */
 async function connectionViews(scope: MedusaRequest["scope"]) {
   const options = getPluginOptions(scope)
-  const channels = await graph<{ id: string; name?: string | null }>(scope, {
-    entity: "sales_channel",
-    fields: ["id", "name"],
-    pagination: { take: 1000, skip: 0 },
-  })
+  const everyChannel = { entity: "sales_channel", fields: ["id", "name"], pagination: { take: 1000, skip: 0 } }
+  const channels = await graph<{ id: string; name?: string | null }>(scope, everyChannel)
   const names = new Map(channels.map((c) => [c.id, c.name ?? null]))
   const configured = new Set(options.connections.flatMap((c) => c.salesChannelIds))
   return {
@@ -89,11 +86,6 @@ export async function postPing(req: MedusaRequest, res: MedusaResponse): Promise
   const conn = connectionById(options, body.connection_id)
   if (!conn) return sendError(res, 404, MedusaError.Types.NOT_FOUND, `No connection ${body.connection_id} in the plugin options`)
   const client = getBackgroundClient(optionsOn(options, conn))
-  res.json({
-    connectionId: conn.connectionId,
-    ping: await check(
-      () => client.ping(),
-      (t) => serviceText(req.scope, t),
-    ),
-  })
+  const scrub = (t: string) => serviceText(req.scope, t)
+  res.json({ connectionId: conn.connectionId, ping: await check(() => client.ping(), scrub) })
 }

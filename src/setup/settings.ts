@@ -79,10 +79,8 @@ async function failures(scope: Scope, scrub: Scrub) {
 export async function filingPaused(scope: Scope) {
   const svc = filingModule(scope)
   if (!svc) return null
-  const rows = await svc.listFilingRecords(
-    { paused_reason: KEY_REFUSED },
-    { select: ["order_id", "parent_order_id", "next_attempt_at"], take: null, order: { next_attempt_at: "ASC" } },
-  )
+  const select = ["order_id", "parent_order_id", "next_attempt_at"]
+  const rows = await svc.listFilingRecords({ paused_reason: KEY_REFUSED }, { select, take: null, order: { next_attempt_at: "ASC" } })
   if (!rows.length) return null
   const next = rows.find((r) => r.next_attempt_at)?.next_attempt_at
   return {

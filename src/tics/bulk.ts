@@ -61,6 +61,8 @@ const undefuse = (s: string) => (/^'[=+\-@\t\r]/.test(s) ? s.slice(1) : s)
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
+const TOO_MANY_TICS = `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`
+
 /** Reads an import: a header with `tic` and `id` or `handle` (`target` optional, default product); an empty `tic` clears. */
 export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal[] } {
   const whole = (reason: string, column = "file", row = 1) => ({ rows: [], refused: [{ row, column, reason }] })
@@ -99,12 +101,7 @@ export function parseImport(text: string): { rows: ImportRow[]; refused: Refusal
     if (!("ref" in r)) refused.push(r)
     else if (first !== undefined)
       refused.push({ row: r.row, column: r.by, reason: `the same ${r.target.replace("_", " ")} as line ${first}` })
-    else if (r.tic !== null && !tics.has(r.tic) && tics.size === IMPORT_LIMITS.tics)
-      return whole(
-        `more than ${IMPORT_LIMITS.tics} different TICs (the service is asked about each): split the file before this line`,
-        "tic",
-        r.row,
-      )
+    else if (r.tic !== null && !tics.has(r.tic) && tics.size === IMPORT_LIMITS.tics) return whole(TOO_MANY_TICS, "tic", r.row)
     else {
       seen.set(`${r.target}|${r.by}|${r.ref}`, r.row)
       if (r.tic !== null) tics.add(r.tic)
@@ -184,9 +181,8 @@ export function planImport(
     else changes.push({ row: r.row, target: r.target, targetId, ref: r.ref, from, to: r.tic })
   }
   refused.sort((a, b) => a.row - b.row)
-  const hash = createHash("sha256")
-    .update(JSON.stringify([changes, unchanged, refused]))
-    .digest("hex")
+  const planned = JSON.stringify([changes, unchanged, refused])
+  const hash = createHash("sha256").update(planned).digest("hex")
   return { changes, unchanged, refused, hash }
 }
 

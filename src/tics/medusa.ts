@@ -95,10 +95,8 @@ async function readTargets(scope: QueryScope, refs: readonly ImportRow[]) {
       for (const part of chunks(wanted, PAGE)) {
         const rows = await graph<Record<string, string>>(scope, { entity: target, fields: ["id", field], filters: { [field]: part } })
         for (const row of rows) targets.set(`${target}|${by}|${row[field]}`, row.id!)
-        const tics = await svc.getTics(
-          target,
-          rows.map((r) => r.id!),
-        )
+        const found = rows.map((r) => r.id!)
+        const tics = await svc.getTics(target, found)
         for (const [id, tic] of Object.entries(tics)) current.set(id, tic)
       }
     }
@@ -110,11 +108,8 @@ async function readTargets(scope: QueryScope, refs: readonly ImportRow[]) {
 export async function verdictsOf(options: PluginOptions, tics: readonly number[]): Promise<Map<number, TicVerdict>> {
   const limit = pLimit(4)
   // a failure (refused credentials and the like): the line cannot be checked now
-  const verdict = (t: number) =>
-    lookupTic(options, t).then(
-      (r) => r.status,
-      (): TicVerdict => "unverified",
-    )
+  const unverified = (): TicVerdict => "unverified"
+  const verdict = (t: number) => lookupTic(options, t).then((r) => r.status, unverified)
   return new Map(await Promise.all([...new Set(tics)].map(async (t) => [t, await limit(verdict, t)] as const)))
 }
 

@@ -31,14 +31,10 @@ export const AdminTicApplyBody = AdminTicImportBody.extend({
     .optional(),
 }).catchall(notAField)
 
+const limitRange = "limit must be between 1 and 100"
 export const AdminUnclassifiedQuery = z
   .object({
-    limit: z.coerce
-      .number()
-      .int("limit must be an integer")
-      .min(1, "limit must be between 1 and 100")
-      .max(100, "limit must be between 1 and 100")
-      .default(20),
+    limit: z.coerce.number().int("limit must be an integer").min(1, limitRange).max(100, limitRange).default(20),
     offset: z.coerce
       .number()
       .int("offset must be an integer")
@@ -48,21 +44,17 @@ export const AdminUnclassifiedQuery = z
   })
   .catchall(notAField)
 
+const PickedItem = z
+  .object({
+    product_id: z.string().regex(/^prod_[A-Za-z0-9]{1,64}$/, "product_id must be a product id (prod_…)"),
+    tic: z.number().int("tic must be an integer").min(0, "tic must be 0 or more").max(99_999_999, "tic is too large"),
+  })
+  .catchall(notAField)
+
 // the products picked, each with its TIC, or every suggestion at or above `min_confidence`
 export const AdminUnclassifiedApplyBody = z
   .object({
-    items: z
-      .array(
-        z
-          .object({
-            product_id: z.string().regex(/^prod_[A-Za-z0-9]{1,64}$/, "product_id must be a product id (prod_…)"),
-            tic: z.number().int("tic must be an integer").min(0, "tic must be 0 or more").max(99_999_999, "tic is too large"),
-          })
-          .catchall(notAField),
-      )
-      .min(1, "items must not be empty")
-      .max(10_000, "at most 10,000 items")
-      .optional(),
+    items: z.array(PickedItem).min(1, "items must not be empty").max(10_000, "at most 10,000 items").optional(),
     min_confidence: z
       .number()
       .min(MIN_ACCEPT_ALL, `min_confidence must be at least ${MIN_ACCEPT_ALL}: a lower suggestion is never accepted in bulk`)

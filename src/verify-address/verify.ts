@@ -20,6 +20,8 @@ import {
   type Verdict,
 } from "../service/address/verify-address-limits"
 
+const CART_ID = /^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/
+
 export const VerifyAddressBody = z.object({
   address_1: z.string().trim().max(100).default(""),
   address_2: z.string().trim().max(100).nullish(),
@@ -28,21 +30,15 @@ export const VerifyAddressBody = z.object({
   postal_code: z.string().trim().min(1, "postal_code is required").max(20),
   country_code: z.string().trim().toLowerCase().max(2, "country_code must be a two-letter code").default("us"),
   /** The storefront's cart: the rate limit then applies per cart as well. */
-  cart_id: z
-    .string()
-    .regex(/^cart_[0-9A-Za-z][0-9A-Za-z_]{0,63}$/, "cart_id must be a cart id (cart_…)")
-    .optional(),
+  cart_id: z.string().regex(CART_ID, "cart_id must be a cart id (cart_…)").optional(),
 })
 
 /** The service's address fields as the storefront names them. */
 const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
 
 function fieldOf(location: string): string {
-  const last =
-    location
-      .replace(/^body\.?/, "")
-      .split(".")
-      .pop() ?? ""
+  // the last segment of the path
+  const last = location.replace(/^body\.?/, "").replace(/^.*\./, "")
   return (Object.hasOwn(FIELD, last) ? FIELD[last] : undefined) ?? (last || "address")
 }
 
@@ -50,14 +46,13 @@ function located(field: string, message: string, value: unknown) {
   return { field, location: `body.${field}`, message, value: excerpt(value) }
 }
 
+const locatedDetail = (x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)
+
 function tooMany(res: MedusaResponse, l: Exclude<Limited, { ok: true }>, perMinute: number): void {
   res.setHeader("Retry-After", String(l.retryAfterSeconds))
   const who = l.scope === "cart" ? "this cart" : l.scope === "client" ? "this client" : "requests without a cart of this store"
-  res.status(429).json({
-    type: "too_many_requests",
-    code: "sales_tax_rate_limited",
-    message: `Too many address verifications for ${who} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`,
-  })
+  const message = `Too many address verifications for ${who} (at most ${perMinute} a minute); try again in ${l.retryAfterSeconds} s`
+  res.status(429).json({ type: "too_many_requests", code: "sales_tax_rate_limited", message })
 }
 
 class Refused extends Error {}
@@ -135,17 +130,10 @@ export async function verifyAddress(req: MedusaStoreRequest, res: MedusaResponse
     verdict = (await guard.verdict(addressKey(request), ask)).verdict
   } catch (e) {
     if (e instanceof Refused) return unverifiable(res, [located("address", "the service refused the address", undefined)])
-    return void res.status(503).json({
-      type: "unavailable",
-      code: "sales_tax_unavailable",
-      message: "Address verification is unavailable right now; you can continue with the address as entered.",
-    })
+    const message = "Address verification is unavailable right now; you can continue with the address as entered."
+    return void res.status(503).json({ type: "unavailable", code: "sales_tax_unavailable", message })
   }
-  if (verdict.kind === "invalid")
-    return unverifiable(
-      res,
-      verdict.errors.map((x: ErrorDetail) => located(fieldOf(x.location), x.message, x.value)),
-    )
+  if (verdict.kind === "invalid") return unverifiable(res, verdict.errors.map(locatedDetail))
   const out = verdict.address
   const address = {
     address_1: out.line1,

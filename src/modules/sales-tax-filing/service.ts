@@ -67,10 +67,8 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
   }
 
   async ensureRecord(input: NewRecord): Promise<{ record: FilingRecordDTO; created: boolean }> {
-    const { row, created } = await ensure(
-      () => this.findRecord(input.order_id),
-      () => this.createFilingRecords(recordColumns(input)),
-    )
+    const find = () => this.findRecord(input.order_id)
+    const { row, created } = await ensure(find, () => this.createFilingRecords(recordColumns(input)))
     return { record: row, created }
   }
 
@@ -84,9 +82,8 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
       return r ? toRefund(r) : null
     }
     // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
-    const { row, created } = await ensure(find, () =>
-      this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId }),
-    )
+    const create = () => this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId })
+    const { row, created } = await ensure(find, create)
     return { refund: row, created }
   }
 
@@ -101,14 +98,9 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
 
   /** In bounded batches: a long key outage may have paused many records. */
   async resumePaused(reason: string, now: Date): Promise<number> {
+    const paused = { paused_reason: reason, next_attempt_at: { $gt: now } }
     return pruneInBatches(
-      async (take) =>
-        (
-          await this.listFilingRecords(
-            { paused_reason: reason, next_attempt_at: { $gt: now } },
-            { select: ["id"], take, order: { id: "ASC" } },
-          )
-        ).map((r) => r.id),
+      async (take) => (await this.listFilingRecords(paused, { select: ["id"], take, order: { id: "ASC" } })).map((r) => r.id),
       (ids) => this.updateFilingRecords(ids.map((id) => ({ id, next_attempt_at: now }))).then(() => undefined),
       1000,
     )

@@ -29,13 +29,10 @@ export const MIN_ACCEPT_ALL = LOW_CONFIDENCE
 const round2 = (n: number) => Math.round(n * 100) / 100
 
 const MINOR_WORDS = new Set(["and", "or", "the", "for", "with", "except", "other", "than", "non", "all", "any"])
-const labelWords = (label: string) =>
-  new Set(
-    label
-      .toLowerCase()
-      .split(/[^a-z]+/)
-      .filter((w) => w.length > 2 && !MINOR_WORDS.has(w)),
-  )
+function labelWords(label: string): Set<string> {
+  const words = label.toLowerCase().match(/[a-z]{3,}/g) ?? []
+  return new Set(words.filter((w) => !MINOR_WORDS.has(w)))
+}
 
 /** The last word of a label's first clause: "Clothing, except …" → clothing, "Clothing accessories or equipment" → accessories. */
 const headWord = (label: string) => [...labelWords(label.split(/,| or | - |\(/)[0] ?? "")].pop()

@@ -28,15 +28,12 @@ const MAX_TAGS = 6
 
 /** A query as searched and cached: lower case, letters and digits only, at most 12 words; null when nothing is left. */
 export function normalizeQuery(text: string | null | undefined): string | null {
-  const words = String(text ?? "")
+  // accents dropped; the words are the runs of letters and digits
+  const folded = String(text ?? "")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, " ")
-    .trim()
-    .split(" ")
-    .filter(Boolean)
-    .slice(0, MAX_WORDS)
+  const words = (folded.match(/[a-z0-9]+/g) ?? []).slice(0, MAX_WORDS)
   const q = words.join(" ").slice(0, MAX_CHARS).trim()
   return q || null
 }

@@ -30,35 +30,20 @@ interface ListingRow {
   tags?: { value?: string | null }[] | null
 }
 
+const CATEGORY_FIELDS = ["categories.id", "categories.name", "categories.mpath"]
+
 /** The listings of `ids` in that order, each category as its path of names. */
 async function readListings(scope: QueryScope, ids: readonly string[]): Promise<(ProductListing & { handle: string | null })[]> {
   if (!ids.length) return []
   const rows = await graph<ListingRow>(scope, {
     entity: "product",
-    fields: [
-      "id",
-      "title",
-      "handle",
-      "subtitle",
-      "description",
-      "type.value",
-      "categories.id",
-      "categories.name",
-      "categories.mpath",
-      "collection.title",
-      "tags.value",
-    ],
+    fields: ["id", "title", "handle", "subtitle", "description", "type.value", "collection.title", "tags.value", ...CATEGORY_FIELDS],
     filters: { id: [...ids] },
   })
-  const names = new Map<string, string>()
   const wanted = [...new Set(rows.flatMap((r) => (r.categories ?? []).flatMap((c) => ancestry(c))))]
-  if (wanted.length)
-    for (const c of await graph<{ id: string; name?: string | null }>(scope, {
-      entity: "product_category",
-      fields: ["id", "name"],
-      filters: { id: wanted },
-    }))
-      names.set(c.id, c.name ?? "")
+  const ancestors = { entity: "product_category", fields: ["id", "name"], filters: { id: wanted } }
+  const found = wanted.length ? await graph<{ id: string; name?: string | null }>(scope, ancestors) : []
+  const names = new Map(found.map((c) => [c.id, c.name ?? ""]))
   const byId = new Map(rows.map((r) => [r.id, r]))
   return ids
     .flatMap((id) => byId.get(id) ?? [])
@@ -94,15 +79,12 @@ export async function suggestFor(scope: QueryScope, options: PluginOptions, ids:
     (await client.searchTics({ query, limit: HITS })).results.map((r) => ({ ticId: r.ticId, label: r.label, score: r.score }))
   const queries = evidence.flatMap((e) => e.map((x) => x.query))
   const { hits, run } = await runSearches(queries, search, cacheFor(options), ceiling)
+  const unsearched = `not searched yet: this run's ceiling of ${ceiling} searches was reached, or a search failed; open the list again`
   const products = listings.map((l, i) => {
     const ev = evidence[i]!
     const base = { id: l.id, title: l.title, handle: l.handle, suggestion: null as Suggestion | null }
     if (!ev.length) return { ...base, note: "nothing to search: no title, type, category, collection or tags" }
-    if (ev.some((e) => !hits.has(e.query)))
-      return {
-        ...base,
-        note: `not searched yet: this run's ceiling of ${ceiling} searches was reached, or a search failed; open the list again`,
-      }
+    if (ev.some((e) => !hits.has(e.query))) return { ...base, note: unsearched }
     const suggestion = combineEvidence(ev, hits)
     return { ...base, suggestion, note: suggestion ? null : "the search found no TIC for its title, type or categories" }
   })
@@ -135,10 +117,8 @@ export async function pickedChanges(
   items: readonly { product_id: string; tic: number }[],
 ): Promise<{ changes: PlannedChange[] } | { errors: { location: string; message: string; value: unknown }[] }> {
   const open = new Set((await unclassifiedIds(scope, options.defaultTic)).ids)
-  const verdicts = await verdictsOf(
-    options,
-    items.map((i) => i.tic),
-  )
+  const tics = items.map((i) => i.tic)
+  const verdicts = await verdictsOf(options, tics)
   const errors = items.flatMap((it, i): { location: string; message: string; value: unknown }[] => {
     if (!open.has(it.product_id)) {
       const message = "not a product on the default TIC (unknown, or already classified)"

@@ -9,14 +9,12 @@ import { noteTaxLineContextHooks } from "../../medusa/tax-line-context-fallback"
 // a Medusa without the hook: nothing is registered, the provider reads the cart or order itself
 // (src/medusa/tax-line-context-fallback.ts)
 function register(name: string, workflow: unknown): boolean {
-  return (
-    registerHook(workflow, "setTaxLineContext", registeredTaxLineContext, (e) =>
-      console.warn(
-        `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${e.message}). ` +
-          `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,
-      ),
-    ) === "registered"
-  )
+  const warn = (e: Error) =>
+    console.warn(
+      `[medusa-sales-tax] could not register the ${name} setTaxLineContext hook (${e.message}). ` +
+        `If your app registers it, compose with the plugin: composeTaxLineContext(salesTaxTaxLineContext, yours).`,
+    )
+  return registerHook(workflow, "setTaxLineContext", registeredTaxLineContext, warn) === "registered"
 }
 
 noteTaxLineContextHooks({ updateTaxLinesWorkflow, upsertTaxLinesWorkflow, updateOrderTaxLinesWorkflow })

@@ -13,9 +13,7 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = parseOr400(req, res, BackfillRangeInput, "body")
   if (!body) return
   const job = startBackfill(req.scope, body)
-  if (!job) {
-    res.status(409).json({ type: "conflict", message: "A backfill is already running on this server", backfill: currentBackfill() })
-    return
-  }
+  const message = "A backfill is already running on this server"
+  if (!job) return void res.status(409).json({ type: "conflict", message, backfill: currentBackfill() })
   res.status(202).json({ backfill: job })
 }

@@ -206,10 +206,14 @@ function isOurProvider(resolve: unknown): boolean {
 
 /** The raw options in a config module: the `medusa-sales-tax` plugin entry, else our tax provider's in the Tax Module. */
 export function findRawPluginOptions(config: ConfigModuleLike): unknown {
-  for (const p of config.plugins ?? []) if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
+  for (const p of config.plugins ?? []) {
+    if (typeof p !== "string" && isOurPlugin(p.resolve)) return p.options ?? {}
+  }
   for (const mod of Object.values(config.modules ?? {})) {
     const m = mod as { resolve?: string; options?: { providers?: Array<{ resolve?: unknown; options?: unknown }> } }
-    for (const prov of m?.options?.providers ?? []) if (isOurProvider(prov.resolve)) return prov.options ?? {}
+    for (const prov of m?.options?.providers ?? []) {
+      if (isOurProvider(prov.resolve)) return prov.options ?? {}
+    }
   }
   return undefined
 }

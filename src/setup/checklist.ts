@@ -32,8 +32,7 @@ function regionItem({ regions }: SetupInput): SetupItem {
       fix: { id: "create_us_region", label: "Create the United States region (USD)" },
     })
   if (lc(r.currency_code) !== "usd") {
-    const currency = String(r.currency_code ?? "?").toUpperCase()
-    const detail = `The United States is in the region ${nameOf(r)}, whose currency is ${currency}: US sales tax is quoted in USD only.`
+    const detail = `The United States is in the region ${nameOf(r)}, whose currency is ${String(r.currency_code ?? "?").toUpperCase()}: US sales tax is quoted in USD only.`
     const text = `Move the United States out of ${nameOf(r)} into a region in USD (Settings → Regions).`
     return say(false, detail, { help: { text, href: `/settings/regions/${r.id}` } })
   }

@@ -82,8 +82,9 @@ export default class SalesTaxFilingModuleService extends MedusaService({ FilingR
       return r ? toRefund(r) : null
     }
     // record_id: the foreign key the CRUD stores (Medusa's input type names only the relation, `record`)
-    const create = () => this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId })
-    const { row, created } = await ensure(find, create)
+    const { row, created } = await ensure(find, () =>
+      this.createFilingRefunds({ ...input, items: json(input.items)!, record_id: recordId }),
+    )
     return { refund: row, created }
   }
 

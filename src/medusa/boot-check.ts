@@ -85,9 +85,7 @@ export async function checkConnectionChannels(
   return msg
 }
 
-export interface WorkflowLike {
-  hooks?: Record<string, unknown>
-}
+export type WorkflowLike = { hooks?: Record<string, unknown> }
 
 /** Per reach-in of src/medusa: what differs in the installed Medusa (empty: it holds). */
 const installedFiles = () => ({

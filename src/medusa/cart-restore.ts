@@ -150,20 +150,14 @@ export interface CartSurface {
   models: Record<string, { schema?: Record<string, unknown> } | undefined> | undefined
 }
 
-function methodsOf(o: object): Set<string> {
-  const names = new Set<string>()
-  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
-    for (const n of Object.getOwnPropertyNames(p)) names.add(n)
-  return names
-}
-
 /** What the Cart Module lacks of the restore's assumptions; empty: it holds. Pure over `s`. */
 export function cartRestoreDifferences(s: CartSurface): string[] {
   const out: string[] = []
-  if (!s.service) out.push("no Cart Module")
+  const service = s.service
+  if (!service) out.push("no Cart Module")
   else {
-    const has = methodsOf(s.service)
-    const missing = CART_RESTORE_METHODS.filter((m) => !has.has(m))
+    // `in` reads the class chain too: an instance's methods are its classes'
+    const missing = CART_RESTORE_METHODS.filter((m) => !(m in service))
     if (missing.length) out.push(`the Cart Module lacks ${missing.join(", ")}`)
   }
   if (s.models) {

@@ -53,11 +53,9 @@ type CartWrites = Record<CartMethod, (...args: unknown[]) => Promise<unknown>>
 export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
   id: string
   region?: { automatic_taxes?: boolean | null } | null
-  shipping_address?: Row | null
-  billing_address?: Row | null
   payment_collection?: { id: string } | null
   promotions?: ({ id: string } | null)[] | null
-} & Partial<Record<LineKind, LineRow[] | null>>
+} & Partial<Record<LineKind, LineRow[] | null> & Record<(typeof ADDRESSES)[number], Row | null>>
 
 export interface CartState extends Record<LineKind, LineRow[]> {
   id: string

@@ -150,25 +150,18 @@ export interface CartSurface {
 
 /** What the Cart Module lacks of the restore's assumptions; empty: it holds. Pure over `s`. */
 export function cartRestoreDifferences(s: CartSurface): string[] {
-  const out: string[] = []
-  const service = s.service
-  if (!service) out.push("no Cart Module")
-  else {
-    // `in` reads the class chain too: an instance's methods are its classes'
-    const missing = CART_RESTORE_METHODS.filter((m) => !(m in service))
-    if (missing.length) out.push(`the Cart Module lacks ${missing.join(", ")}`)
+  // `in` reads the class chain too: an instance's methods are its classes'
+  const lacks = (what: string, o: object, names: readonly string[]) => {
+    const missing = names.filter((n) => !(n in o))
+    return missing.length ? [`${what} lacks ${missing.join(", ")}`] : []
   }
-  if (s.models) {
+  const out = s.service ? lacks("the Cart Module", s.service, CART_RESTORE_METHODS) : ["no Cart Module"]
+  const models = s.models
+  if (models)
     for (const [model, cols] of Object.entries(CART_RESTORE_COLUMNS)) {
-      const schema = s.models[model]?.schema
-      if (!schema) {
-        out.push(`the Cart Module has no model ${model}`)
-        continue
-      }
-      const missing = cols.filter((c) => !(c in schema))
-      if (missing.length) out.push(`${model} lacks ${missing.join(", ")}`)
+      const schema = models[model]?.schema
+      out.push(...(schema ? lacks(model, schema, cols) : [`the Cart Module has no model ${model}`]))
     }
-  }
   return out
 }
 

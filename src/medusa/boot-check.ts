@@ -9,7 +9,7 @@ import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
 import { unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
 import type { PluginOptions } from "../options"
 import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines"
-import { nestedWorkflowContextMatchesInstalled, setNestedRun } from "./nested-workflow"
+import { nestedWorkflowContextDifferences, setNestedRun } from "./nested-workflow"
 import { errorHandlerRoutingDifferences } from "./error-handler"
 import { taxRateServiceDifferences } from "./tax-rate-service"
 import { refundBookkeepingDifferences } from "./refund-credit-lines"
@@ -90,7 +90,7 @@ export type WorkflowLike = { hooks?: Record<string, unknown> }
 /** Per reach-in of src/medusa: what differs in the installed Medusa (empty: it holds). */
 const installedFiles = () => ({
   updateTaxLines: updateTaxLinesMatchesInstalled(),
-  nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
+  nestedWorkflow: nestedWorkflowContextDifferences(),
   errorHandlerRouting: errorHandlerRoutingDifferences(),
   taxRateService: taxRateServiceDifferences(),
   refundBookkeeping: refundBookkeepingDifferences(),

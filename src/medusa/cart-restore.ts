@@ -17,11 +17,8 @@ export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical)
   if (!v || typeof v !== "object") return v
   const o = v as Record<string, unknown>
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, canonical(o[k])]),
-  )
+  const keys = Object.keys(o).sort()
+  return Object.fromEntries(keys.map((k) => [k, canonical(o[k])]))
 }
 
 export interface LockingLike {

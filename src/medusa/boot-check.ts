@@ -135,11 +135,10 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
 
 /** A setTaxLineContext hook, or its replacement, the provider's own read (tax-line-context-fallback.ts). */
 function contextHook(workflow: string, without: string): MedusaAssumption {
-  const h = hook(workflow, "setTaxLineContext", without)
   const detail = (s: MedusaSurface) => s.files?.taxLineContextFallback ?? []
   return {
-    name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
-    present: (s) => h.present(s) || !detail(s).length,
+    name: `${workflow}.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query)`,
+    present: (s) => hasHook(s.workflows[workflow], "setTaxLineContext") || !detail(s).length,
     without,
     detail,
   }

@@ -9,7 +9,7 @@ import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
 import { unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
 import type { PluginOptions } from "../options"
 import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines"
-import { nestedWorkflowContextMatchesInstalled, setNestedRun } from "./nested-workflow"
+import { nestedWorkflowContextDifferences, setNestedRun } from "./nested-workflow"
 import { errorHandlerRoutingDifferences } from "./error-handler"
 import { taxRateServiceDifferences } from "./tax-rate-service"
 import { refundBookkeepingDifferences } from "./refund-credit-lines"
@@ -85,14 +85,12 @@ export async function checkConnectionChannels(
   return msg
 }
 
-export interface WorkflowLike {
-  hooks?: Record<string, unknown>
-}
+export type WorkflowLike = { hooks?: Record<string, unknown> }
 
 /** Per reach-in of src/medusa: what differs in the installed Medusa (empty: it holds). */
 const installedFiles = () => ({
   updateTaxLines: updateTaxLinesMatchesInstalled(),
-  nestedWorkflow: nestedWorkflowContextMatchesInstalled(),
+  nestedWorkflow: nestedWorkflowContextDifferences(),
   errorHandlerRouting: errorHandlerRoutingDifferences(),
   taxRateService: taxRateServiceDifferences(),
   refundBookkeeping: refundBookkeepingDifferences(),
@@ -137,11 +135,10 @@ function hook(workflow: string, name: string, without: string): MedusaAssumption
 
 /** A setTaxLineContext hook, or its replacement, the provider's own read (tax-line-context-fallback.ts). */
 function contextHook(workflow: string, without: string): MedusaAssumption {
-  const h = hook(workflow, "setTaxLineContext", without)
   const detail = (s: MedusaSurface) => s.files?.taxLineContextFallback ?? []
   return {
-    name: `${h.name} (and its replacement, the provider's read of the cart or order through Query)`,
-    present: (s) => h.present(s) || !detail(s).length,
+    name: `${workflow}.hooks.setTaxLineContext (and its replacement, the provider's read of the cart or order through Query)`,
+    present: (s) => hasHook(s.workflows[workflow], "setTaxLineContext") || !detail(s).length,
     without,
     detail,
   }

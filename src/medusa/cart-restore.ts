@@ -17,11 +17,8 @@ export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical)
   if (!v || typeof v !== "object") return v
   const o = v as Record<string, unknown>
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, canonical(o[k])]),
-  )
+  const keys = Object.keys(o).sort()
+  return Object.fromEntries(keys.map((k) => [k, canonical(o[k])]))
 }
 
 export interface LockingLike {
@@ -53,11 +50,9 @@ type CartWrites = Record<CartMethod, (...args: unknown[]) => Promise<unknown>>
 export type CartRow = Partial<Record<(typeof CART_COLUMNS)[number], unknown>> & {
   id: string
   region?: { automatic_taxes?: boolean | null } | null
-  shipping_address?: Row | null
-  billing_address?: Row | null
   payment_collection?: { id: string } | null
   promotions?: ({ id: string } | null)[] | null
-} & Partial<Record<LineKind, LineRow[] | null>>
+} & Partial<Record<LineKind, LineRow[] | null> & Record<(typeof ADDRESSES)[number], Row | null>>
 
 export interface CartState extends Record<LineKind, LineRow[]> {
   id: string
@@ -150,33 +145,20 @@ export interface CartSurface {
   models: Record<string, { schema?: Record<string, unknown> } | undefined> | undefined
 }
 
-function methodsOf(o: object): Set<string> {
-  const names = new Set<string>()
-  for (let p: object | null = o; p && p !== Object.prototype; p = Object.getPrototypeOf(p))
-    for (const n of Object.getOwnPropertyNames(p)) names.add(n)
-  return names
-}
-
 /** What the Cart Module lacks of the restore's assumptions; empty: it holds. Pure over `s`. */
 export function cartRestoreDifferences(s: CartSurface): string[] {
-  const out: string[] = []
-  if (!s.service) out.push("no Cart Module")
-  else {
-    const has = methodsOf(s.service)
-    const missing = CART_RESTORE_METHODS.filter((m) => !has.has(m))
-    if (missing.length) out.push(`the Cart Module lacks ${missing.join(", ")}`)
+  // `in` reads the class chain too: an instance's methods are its classes'
+  const lacks = (what: string, o: object, names: readonly string[]) => {
+    const missing = names.filter((n) => !(n in o))
+    return missing.length ? [`${what} lacks ${missing.join(", ")}`] : []
   }
-  if (s.models) {
+  const out = s.service ? lacks("the Cart Module", s.service, CART_RESTORE_METHODS) : ["no Cart Module"]
+  const models = s.models
+  if (models)
     for (const [model, cols] of Object.entries(CART_RESTORE_COLUMNS)) {
-      const schema = s.models[model]?.schema
-      if (!schema) {
-        out.push(`the Cart Module has no model ${model}`)
-        continue
-      }
-      const missing = cols.filter((c) => !(c in schema))
-      if (missing.length) out.push(`${model} lacks ${missing.join(", ")}`)
+      const schema = models[model]?.schema
+      out.push(...(schema ? lacks(model, schema, cols) : [`the Cart Module has no model ${model}`]))
     }
-  }
   return out
 }
 

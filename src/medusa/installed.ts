@@ -19,26 +19,22 @@ function distOf(pkg: string): string | undefined {
 export type MedusaPackage =
   `@medusajs/${"core-flows" | "framework" | "medusa" | "workflows-sdk" | "order" | "tax" | "cart" | "modules-sdk"}`
 
-/** The text of `rel` inside the built `dist` of `pkg`, or undefined. */
-export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
+/** `read` of the file `rel` inside the built `dist` of `pkg`, or undefined. */
+function inDist<T>(pkg: MedusaPackage, rel: string, read: (file: string) => T): T | undefined {
   const dist = distOf(pkg)
   try {
-    return dist ? readFileSync(join(dist, rel), "utf8") : undefined
+    return dist ? read(join(dist, rel)) : undefined
   } catch {
     return undefined
   }
 }
 
+/** The text of `rel` inside the built `dist` of `pkg`, or undefined. */
+export const installedSource = (pkg: MedusaPackage, rel: string): string | undefined => inDist(pkg, rel, (f) => readFileSync(f, "utf8"))
+
 /** The exports of `rel` inside the built `dist` of `pkg`, or undefined. */
-export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefined {
-  const dist = distOf(pkg)
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return dist ? (require(join(dist, rel)) as T) : undefined
-  } catch {
-    return undefined
-  }
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const installedModule = <T>(pkg: MedusaPackage, rel: string): T | undefined => inDist(pkg, rel, (f) => require(f) as T)
 
 /** Pure: an API route's file in @medusajs/medusa's built `dist` (`/store/carts/:id` → `api/store/carts/[id]/route.js`). */
 export const medusaRouteFile = (matcher: string): string => `api${matcher.replace(/:(\w+)/g, "[$1]")}/route.js`

@@ -33,7 +33,10 @@ export const RUN_AS_STEP_CONTEXT_LINES = [
 /** What the workflow engine (workflow-export.js) takes from a run's context. */
 export const ENGINE_READS = ["parentStepIdempotencyKey", "preventReleaseEvents"] as const
 
-export function nestedWorkflowContextDifferences(createWorkflow: string | undefined, workflowExport: string | undefined): string[] {
+export function nestedWorkflowContextDifferences(
+  createWorkflow: string | undefined = installedSource("@medusajs/workflows-sdk", "utils/composer/create-workflow.js"),
+  workflowExport: string | undefined = installedSource("@medusajs/workflows-sdk", "helper/workflow-export.js"),
+): string[] {
   if (!createWorkflow || !workflowExport) return ["@medusajs/workflows-sdk's create-workflow.js or workflow-export.js not found"]
   const out: string[] = []
   const asStep = createWorkflow.slice(createWorkflow.indexOf("runAsStep"))
@@ -44,13 +47,6 @@ export function nestedWorkflowContextDifferences(createWorkflow: string | undefi
   const reads = /const \{([^}]*)\} = context;/.exec(workflowExport)?.[1] ?? ""
   for (const k of ENGINE_READS) if (!reads.includes(k)) out.push(`the workflow engine no longer reads ${k}`)
   return out
-}
-
-export function nestedWorkflowContextMatchesInstalled(): string[] {
-  return nestedWorkflowContextDifferences(
-    installedSource("@medusajs/workflows-sdk", "utils/composer/create-workflow.js"),
-    installedSource("@medusajs/workflows-sdk", "helper/workflow-export.js"),
-  )
 }
 
 export const nestedRunOn = (): boolean => switchOn("nestedRun")

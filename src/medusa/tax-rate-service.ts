@@ -12,14 +12,8 @@ export type DefaultRateRow = {
   tax_region?: { country_code?: string | null; province_code?: string | null } | null
 }
 
-/** Whether a US-wide default rate exists, and the states with one. */
-export interface RegionStates {
-  all: boolean
-  states: string[]
-}
-
-/** Pure: the US default rates' coverage (a rate on the country region covers all states). */
-export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
+/** Pure: the US default rates' coverage: whether a US-wide one exists (on the country region), and the states with one. */
+export function regionStatesOf(rows: readonly DefaultRateRow[]): { all: boolean; states: string[] } {
   const us = rows.filter(
     (r) => r?.rate !== null && r?.rate !== undefined && String(r?.tax_region?.country_code ?? "").toLowerCase() === "us",
   )
@@ -36,7 +30,7 @@ export function regionStatesOf(rows: readonly DefaultRateRow[]): RegionStates {
 }
 
 /** The tax regions' US default rates as coverage, from a provider's `cradle`; undefined when unreadable. */
-export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<RegionStates | undefined> {
+export async function defaultRegionStates(cradle: Record<string, unknown>): Promise<ReturnType<typeof regionStatesOf> | undefined> {
   const rates = fromCradle(cradle, "taxRateService") as { list?(filters: unknown, config: unknown): Promise<DefaultRateRow[]> } | undefined
   if (typeof rates?.list !== "function") return undefined
   try {

@@ -1,6 +1,5 @@
 /** Medusa's cart and order rows as the tax-line context reads them, and its setTaxLineContext hooks' shape. */
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { StepResponse } from "@medusajs/framework/workflows-sdk"
 
 /** A promotion adjustment as read (amount: Medusa's BigNumber value, a number or a string). */
 export interface Adjustment {
@@ -58,9 +57,8 @@ export interface TaxLineHookInput {
 
 export type TaxLineContextHandler = (input: TaxLineHookInput, ctx: { container: MedusaContainer }) => Promise<unknown> | unknown
 
-/** A handler's result as the hook hands it on: a StepResponse's output, or the value itself. */
+/** A handler's result as the hook hands it on: a StepResponse's output (of any copy of the SDK), or the value itself. */
 export function taxLineContextOutput(v: unknown): TaxLineContext {
-  if (v instanceof StepResponse) return ((v.output as unknown) ?? {}) as TaxLineContext
   if (v && typeof v === "object" && "__type" in v && "output" in v) return ((v as { output?: unknown }).output ?? {}) as TaxLineContext
   return (v ?? {}) as TaxLineContext
 }

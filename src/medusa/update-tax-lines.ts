@@ -5,7 +5,6 @@
  * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`): the workflow runs.
  */
 import type {
-  BigNumberInput,
   CreateTaxLineDTO,
   ICartModuleService,
   ITaxModuleService,
@@ -30,17 +29,6 @@ import { installedSource, stringArrayLiteral } from "./installed"
 import { amountNumber } from "../money/amount"
 import { setSwitch, switchOn } from "./switches"
 
-export interface TaxRunItem extends TaxedItem {
-  product_type_id?: string | null
-  quantity?: BigNumberInput | null
-  unit_price?: BigNumberInput | null
-}
-
-export interface TaxRunShipping extends TaxedShipping {
-  name?: string | null
-  amount?: BigNumberInput | null
-}
-
 /** The cart as the tax run reads it (taxRunFields). */
 export interface TaxRunCart extends TaxedEntity {
   locale?: string | null
@@ -58,8 +46,8 @@ export interface TaxRunCart extends TaxedEntity {
         metadata?: Record<string, unknown> | null
       })
     | null
-  items?: TaxRunItem[] | null
-  shipping_methods?: TaxRunShipping[] | null
+  items?: (TaxedItem & { product_type_id?: string | null })[] | null
+  shipping_methods?: (TaxedShipping & { name?: string | null })[] | null
 }
 
 /** The workflow's cart fields and `contextFields`; its tax lines (only its compensation reads them) only for a host's handler. */
@@ -84,9 +72,9 @@ export function taxContextOf(cart: TaxRunCart, additional: TaxLineContext | unde
   } as TaxCalculationContext
 }
 
-/** Pure: the items the Tax Module quotes, as normalizeLineItemsForTax writes them (no gift cards). */
-function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
-  return (cart.items ?? [])
+/** Pure: the lines the Tax Module quotes, as normalizeLineItemsForTax (no gift cards) and normalizeLineItemsForShipping write them. */
+function taxableLines(cart: TaxRunCart): (TaxableItemDTO | TaxableShippingDTO)[] {
+  const items = (cart.items ?? [])
     .filter((i) => !i.is_giftcard || !isDefined(i.is_giftcard))
     .map((i) => ({
       id: i.id,
@@ -96,16 +84,13 @@ function taxableItems(cart: TaxRunCart): TaxableItemDTO[] {
       unit_price: i.unit_price,
       currency_code: cart.currency_code,
     })) as TaxableItemDTO[]
-}
-
-/** Pure: the shipping methods the Tax Module quotes (normalizeLineItemsForShipping), as read. */
-function taxableShipping(cart: TaxRunCart): TaxableShippingDTO[] {
-  return (cart.shipping_methods ?? []).map((s) => ({
+  const shipping = (cart.shipping_methods ?? []).map((s) => ({
     id: s.id,
     shipping_option_id: s.shipping_option_id,
     unit_price: s.amount,
     currency_code: cart.currency_code,
   })) as TaxableShippingDTO[]
+  return [...items, ...shipping]
 }
 
 const isItemLine = (l: ItemTaxLineDTO | ShippingTaxLineDTO): l is ItemTaxLineDTO => "line_item_id" in l
@@ -126,7 +111,7 @@ export async function setCartTaxLines(
   let itemLines: ItemTaxLineDTO[] = []
   let shippingLines: ShippingTaxLineDTO[] = []
   // one Tax Module call for items and shipping (Medusa's step makes two)
-  const taxable = context ? [...taxableItems(cart), ...taxableShipping(cart)] : []
+  const taxable = context ? taxableLines(cart) : []
   if (context && taxable.length) {
     const lines = await container.resolve<ITaxModuleService>(Modules.TAX).getTaxLines(taxable, context)
     itemLines = lines.filter(isItemLine)

@@ -6,6 +6,11 @@
 import * as medusaHttp from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
 
+export interface HttpErrorResponse {
+  statusCode: number
+  body: { code?: string; type?: string; message?: string }
+}
+
 const STATUS: Record<string, number> = {
   [MedusaError.Types.CONFLICT]: 409,
   [MedusaError.Types.UNAUTHORIZED]: 401,
@@ -30,7 +35,7 @@ const HTTP_TYPE: Record<number, string> = {
 }
 
 /** Pure: Medusa's answer to an http-errors error (the body parser's 413, 400…), or undefined. */
-export function httpErrorResponse(err: unknown): medusaHttp.ErrorHttpResponse | undefined {
+export function httpErrorResponse(err: unknown): HttpErrorResponse | undefined {
   const e = err as { expose?: unknown; status?: unknown; statusCode?: unknown; message: string }
   if (!(err instanceof Error) || typeof e.expose !== "boolean" || typeof e.statusCode !== "number" || e.status !== e.statusCode)
     return undefined
@@ -39,7 +44,7 @@ export function httpErrorResponse(err: unknown): medusaHttp.ErrorHttpResponse | 
 }
 
 /** Pure: Medusa's error-handler mapping for a MedusaError-like or http-errors error. */
-export function medusaErrorResponse(err: unknown): medusaHttp.ErrorHttpResponse {
+export function medusaErrorResponse(err: unknown): HttpErrorResponse {
   const http = httpErrorResponse(err)
   if (http) return http
   const e = (err ?? {}) as { type?: string; name?: string; code?: string; message?: string }
@@ -47,7 +52,7 @@ export function medusaErrorResponse(err: unknown): medusaHttp.ErrorHttpResponse 
   const statusCode = STATUS[kind]
   if (statusCode === undefined)
     return { statusCode: 500, body: { code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." } }
-  const body: medusaHttp.ErrorHttpResponse["body"] = { code: e.code, type: e.type, message: e.message }
+  const body: HttpErrorResponse["body"] = { code: e.code, type: e.type, message: e.message }
   if (kind === MedusaError.Types.CONFLICT) {
     body.code = "invalid_state_error"
     body.message = "The request conflicted with another request. You may retry the request with the provided Idempotency-Key."
@@ -59,7 +64,7 @@ export function medusaErrorResponse(err: unknown): medusaHttp.ErrorHttpResponse 
 /** Medusa's own mapping when the app's Medusa exports it, else medusaErrorResponse. */
 export function httpResponseFromError(
   err: unknown,
-  medusa: Partial<Pick<typeof medusaHttp, "getHttpResponseFromError">> = medusaHttp,
-): medusaHttp.ErrorHttpResponse {
+  medusa: { getHttpResponseFromError?: typeof medusaErrorResponse } = medusaHttp as never,
+): HttpErrorResponse {
   return typeof medusa.getHttpResponseFromError === "function" ? medusa.getHttpResponseFromError(err) : medusaErrorResponse(err)
 }

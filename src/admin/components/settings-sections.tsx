@@ -8,6 +8,7 @@ import { errorMessage, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
+import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
 import { Btn, DataTable, NavLink, Note, Section, Strong, Tag } from "./ui"
 
@@ -15,13 +16,19 @@ type Ping = CheckResult<{ message: string }>
 
 export function SetupChecklist() {
   const load = useApi<AdminSetupResponse>("/admin/sales-tax/setup")
-  const { busy, run } = useBusy()
-  const shown = load.data?.items ?? null
+  const [items, setItems] = useState<SetupItem[] | null>(null)
+  // a failed fix: its message, then the list as the store has it now
+  const { busy, run } = useBusy((m) => {
+    toast.error(m)
+    setItems(null)
+    void load.reload()
+  })
+  const shown = items ?? load.data?.items ?? null
 
-  // after a fix, or its failure (its message a toast), the list as the store has it now
   const fix = (id: string) =>
     run(id, async () => {
-      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id }).finally(load.reload)
+      const out = await post<AdminSetupFixResponse>("/admin/sales-tax/setup/fix", { fix: id })
+      setItems(out.items)
       toast.success(`Sales tax setup: ${out.applied}`)
     })
 

@@ -4,13 +4,14 @@
 import { CheckCircleSolid, ExclamationCircle } from "@medusajs/icons"
 import { toast } from "@medusajs/ui"
 import { useState } from "react"
+import { Link } from "react-router-dom"
 import { errorMessage, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
 import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
-import { Btn, DataTable, NavLink, Note, Section, Strong, Tag } from "./ui"
+import { Btn, DataTable, Note, Section, Strong, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>
 
@@ -66,7 +67,12 @@ export function SetupChecklist() {
                 </Note>
                 {!i.done && i.help ? (
                   <Note testId={`setup-help-${i.id}`}>
-                    {i.help.text} {i.help.href ? <NavLink to={i.help.href}>Open</NavLink> : null}
+                    {i.help.text}{" "}
+                    {i.help.href ? (
+                      <Link to={i.help.href} className="text-ui-fg-interactive hover:underline">
+                        Open
+                      </Link>
+                    ) : null}
                   </Note>
                 ) : null}
               </div>

@@ -65,8 +65,10 @@ function taxRegionItem({ taxRegions, salesTaxProviderIds: ids }: SetupInput): Se
 function locationItem(input: SetupInput): SetupItem {
   const say = item("us_location", "A US stock location with a complete address for each sales channel")
   const rows = channelLocations(input)
-  const publish = { text: "Publish your products to a sales channel (Products → the product → Sales channels).", href: "/products" }
-  if (!rows.length) return say(false, NO_SELLING_CHANNEL, { help: publish })
+  if (!rows.length)
+    return say(false, NO_SELLING_CHANNEL, {
+      help: { text: "Publish your products to a sales channel (Products → the product → Sales channels).", href: "/products" },
+    })
   const lacking = rows.filter((r) => !r.us.length)
   if (!lacking.length) return say(true, rows.map((r) => `${nameOf(r.channel)}: ${list(r.us.map(nameOf))}`).join("; "))
   const names = list(lacking.map((r) => nameOf(r.channel)))

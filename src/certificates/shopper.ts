@@ -154,10 +154,8 @@ async function reconcileCustomer(
   const rowless = active.filter((c) => !by[c.certificateId])
   const plan = reconcilePlaceholders(held, rowless, Date.now())
   if (plan.adopt.length || plan.drop.length) {
-    // a lost submission's placeholder becomes the certificate's row: the customer's, pending review
-    for (const a of plan.adopt)
-      await store.updateCertificateOrigins({ id: a.rowId, certificate_id: a.certificateId, review_status: "pending", reviewed_at: null })
-    if (plan.drop.length) await store.deleteCertificateOrigins(plan.drop)
+    for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
+    for (const id of plan.drop) await store.dropReservation(id)
     by = await store.certificateOrigins(ids)
     held = await store.placeholders(customerId)
   }
@@ -209,7 +207,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     // refused: nothing was written, the reservation goes; answer lost: it stays, pending (never
     // "made elsewhere"), until the customer's list shows the certificate (reconcileCustomer)
     if (!createMayHaveWritten(e)) {
-      await store.deleteCertificateOrigins([reservation]).catch(() => undefined)
+      await store.dropReservation(reservation).catch(() => undefined)
       throw e
     }
     await store.markReservationLost(reservation).catch(() => undefined)

@@ -209,6 +209,10 @@ export class SalesTaxModuleService
     })
   }
 
+  async dropReservation(rowId: string): Promise<void> {
+    await this.deleteCertificateOrigins([rowId])
+  }
+
   /** The submission's answer was lost: its placeholder stays (pending) until the certificate is seen and adopted. */
   async markReservationLost(rowId: string): Promise<void> {
     await this.updateCertificateOrigins({ id: rowId, certificate_id: `${LOST_PREFIX}${randomUUID()}` })
@@ -221,6 +225,11 @@ export class SalesTaxModuleService
       .filter((r) => isPlaceholder(r.certificate_id))
       .map((r) => ({ id: r.id, certificateId: r.certificate_id, createdAt: new Date(r.created_at ?? 0) }))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+  }
+
+  /** A lost submission's placeholder becomes the certificate's row: the customer's, pending review. */
+  async adoptPlaceholder(rowId: string, certificateId: string): Promise<void> {
+    await this.updateCertificateOrigins({ id: rowId, certificate_id: certificateId, review_status: "pending", reviewed_at: null })
   }
 
   async #origin(certificateId: string): Promise<OriginRow | undefined> {

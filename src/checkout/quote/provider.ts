@@ -60,7 +60,16 @@ import {
   markServiceOk,
   quoteHealth,
 } from "./health"
-import type { Quote, QuoteConnection, ServiceCart, TaxLine } from "./quote-types"
+import {
+  newProviderStats,
+  type ProviderStats,
+  type Quote,
+  type QuoteConnection,
+  type QuoteLogger,
+  type QuoteRun,
+  type ServiceCart,
+  type TaxLine,
+} from "./quote-types"
 import { originRefusals, quoteOfAnswer, serviceCarts } from "./service-carts"
 import { contextWithLinesSnapshot, noHookWarning, snapshotFor, type NoHook } from "./snapshot"
 import { taxLineContextFallbackOn } from "../../medusa/tax-line-context-fallback"
@@ -115,13 +124,6 @@ export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: stri
   return [...new Map(rows.map((r) => [r.tic, r])).values()]
 }
 
-/** One quote's connection, its circuit breaker, and when the quote must be done (epoch ms). */
-interface QuoteRun {
-  conn: QuoteConnection
-  breaker: CircuitBreaker
-  deadline: number
-}
-
 /** Medusa calls getTaxLines twice per recalculation (items, then shipping): one POST carts serves both. */
 export class SalesTaxProviderService implements ITaxProvider {
   static identifier = SALES_TAX_PROVIDER_IDENTIFIER
@@ -136,19 +138,8 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly cache: QuoteCache<Quote>
   /** the default connection's circuit breaker */
   readonly breaker: CircuitBreaker
-  /** Stats for tests and the bench. */
-  readonly stats = {
-    getTaxLines: 0,
-    serviceCalls: 0,
-    cacheHits: 0,
-    fallbacks: 0,
-    skippedNoAddress: 0,
-    refusedCertificates: 0,
-    /** ms, certificate lookup included */
-    slowestQuoteMs: 0,
-    refusedOrigins: 0,
-  }
-  protected readonly logger: Pick<Logger, "info" | "warn" | "error" | "debug">
+  readonly stats: ProviderStats = newProviderStats()
+  protected readonly logger: QuoteLogger
   readonly certificateStore: QuoteStore<CertificateRecord[]>
   readonly inclusiveHints = new InclusiveHints()
   readonly refusedCertificates = new RefusedCertificates()

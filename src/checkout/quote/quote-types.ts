@@ -1,7 +1,8 @@
 /** The shapes the quote pipeline passes between its stages (provider.ts is their face to Medusa). */
-import type { ItemTaxLineDTO, ShippingTaxLineDTO } from "@medusajs/framework/types"
+import type { ItemTaxLineDTO, Logger, ShippingTaxLineDTO } from "@medusajs/framework/types"
 import type { Address, CartIn } from "../../../packages/contract/src/index"
 import type { SalesTaxClient } from "../../service/client"
+import type { CircuitBreaker } from "./health"
 
 export type TaxLine = ItemTaxLineDTO | ShippingTaxLineDTO
 
@@ -51,3 +52,28 @@ export interface QuoteConnection {
   client: SalesTaxClient
   isDefault: boolean
 }
+
+/** One quote's connection, its circuit breaker, and when the quote must be done (epoch ms). */
+export interface QuoteRun {
+  conn: QuoteConnection
+  breaker: CircuitBreaker
+  deadline: number
+}
+
+/** Stats for tests and the bench. */
+export function newProviderStats() {
+  return {
+    getTaxLines: 0,
+    serviceCalls: 0,
+    cacheHits: 0,
+    fallbacks: 0,
+    skippedNoAddress: 0,
+    refusedCertificates: 0,
+    /** ms, certificate lookup included */
+    slowestQuoteMs: 0,
+    refusedOrigins: 0,
+  }
+}
+export type ProviderStats = ReturnType<typeof newProviderStats>
+
+export type QuoteLogger = Pick<Logger, "info" | "warn" | "error" | "debug">

@@ -156,7 +156,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
   /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
   readonly #keyRefused = new Set<string>()
-  readonly #lineDeps: TaxLineDeps = { providerId: this.getIdentifier(), warn: (m) => this.logger.warn(m) }
+  readonly #lineDeps: TaxLineDeps
   #warnedNoHook = false
   readonly #onNoHook = (why: NoHook): void => {
     if (this.#warnedNoHook) return
@@ -178,6 +178,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.cache = new QuoteCache<Quote>(medusaStore(caching, cache) ?? new MemoryStore<Quote>(), this.options.cacheTtlSeconds)
     this.certificateStore = certificateStoreOn(caching)
     this.breaker = this.breakerFor(this.options.connectionId)
+    this.#lineDeps = { providerId: this.getIdentifier(), warn: (m) => this.logger.warn(m) }
     Object.assign(quoteHealth(), { policy: this.options.failurePolicy, probe: () => this.probe() })
     // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
     this.bootCheck = servesRequests()
@@ -322,7 +323,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     const conn = this.connectionFor(snapshot.sales_channel_id)
     const run: QuoteRun = { conn, breaker: this.breakerFor(conn.connectionId), deadline }
     const exemptFor = exemptCustomer(snapshot)
-    if (!exemptFor) return this.quoteWith(snapshot, destination, null, run)
+    if (!exemptFor) return this.quoteWith(snapshot, destination, null, null, run)
     return this.quoteExempt(snapshot, destination, exemptFor, run)
   }
 
@@ -336,7 +337,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     const refused = this.refusedCertificates.at()
     const exemptionId = pickExemption(certs, destination.state, refused, { cartId: snapshot.cart_id, now: Date.now() })
     try {
-      return await this.quoteWith(snapshot, destination, exemptionId, run)
+      return await this.quoteWith(snapshot, destination, exemptionId, exemptFor, run)
     } catch (err) {
       if (!exemptionId || !refusesCertificate(err)) throw err
       // the service refused the certificate (disabled, wrong state, unknown): tax the cart, never an outage
@@ -349,7 +350,7 @@ export class SalesTaxProviderService implements ITaxProvider {
       }
       // forget the in-process list (a Caching Module entry expires with its TTL; the refused id is skipped meanwhile)
       await invalidateCustomerCertificates(exemptFor)
-      return this.quoteWith(snapshot, destination, null, run)
+      return this.quoteWith(snapshot, destination, null, exemptFor, run)
     }
   }
 
@@ -358,12 +359,13 @@ export class SalesTaxProviderService implements ITaxProvider {
     snapshot: CartSnapshot,
     destination: Address,
     exemptionId: string | null,
+    exemptFor: string | null,
     run: QuoteRun,
     retries = 0,
   ): Promise<Quote> {
     const { connectionId } = run.conn
     const carts = serviceCarts(snapshot, destination, exemptionId, this.options)
-    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptCustomer(snapshot) } : null
+    const basis = exemptionId ? { exemptionBasis: snapshot.exemption_basis ?? null, exemptCustomerId: exemptFor } : null
     if (!carts.length) return { hash: "", exemptionId, ...basis, lines: {} }
     const inclusive = inclusiveLines(snapshot)
     // the last call's carts and answer (a tax-inclusive quote's last nets): the rates to remember
@@ -395,7 +397,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     } catch (err) {
       // a refused origin falls back to the `origin` option, quoted again (each retry drops one more location)
       if (retries >= carts.length || !this.refuseOrigins(err, carts, snapshot)) throw err
-      return this.quoteWith(snapshot, destination, exemptionId, run, retries + 1)
+      return this.quoteWith(snapshot, destination, exemptionId, exemptFor, run, retries + 1)
     }
     const { value, hit } = got
     if (hit) this.stats.cacheHits++

@@ -1,18 +1,18 @@
 /**
- * What a failed quote becomes (the provider's onFailure): a refused destination is the shopper's error; else "block"
- * refuses the cart update, "fallback" taxes it at the last-known / configured / region rates (the boot warns of states
- * it has none for), and a refused API key logs one error a minute.
+ * What a failed quote becomes: a refused destination is the shopper's error; else "block" refuses the cart update,
+ * "fallback" taxes it at the last-known / configured / region rates (the boot warns of states it has none for), and a
+ * refused API key logs one error a minute.
  */
 import type { ItemTaxCalculationLine, ShippingTaxCalculationLine } from "@medusajs/framework/types"
 import { MedusaError } from "@medusajs/framework/utils"
-import { US_STATES } from "../../../packages/contract/src/index"
-import { isSalesTaxError } from "../../service/client"
+import { US_STATES, type Address } from "../../../packages/contract/src/index"
+import { isKeyRefused, isSalesTaxError } from "../../service/client"
 import type { PluginOptions } from "../../options"
-import { TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
+import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
-import type { KnownRate } from "../../service/last-known-rates"
-import { isOutage } from "./health"
-import type { TaxLine } from "./quote-types"
+import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../service/last-known-rates"
+import { BrokenCircuitError, isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
+import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
 
 type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">
 
@@ -134,4 +134,87 @@ export function fallbackTaxLines(input: {
     else out.push(...lines.map((t) => ({ ...t, shipping_line_id: l.shipping_line.id })))
   }
   return { lines: out, missing }
+}
+
+export interface FailurePolicyDeps {
+  options: PluginOptions
+  logger: QuoteLogger
+  stats: ProviderStats
+  providerId: string
+  rateMemory(): RateMemory
+}
+
+/** The failure policy of one provider, with its memory of refused keys (per connection). */
+export class FailurePolicy {
+  readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
+  /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
+  readonly #keyRefused = new Set<string>()
+
+  constructor(private readonly deps: FailurePolicyDeps) {}
+
+  /** A call of the client's connection was answered: a refused key of it is fixed. */
+  answered(client: { readonly settings: { connectionId: string } }): void {
+    if (this.#keyRefused.size) this.#keyRefused.delete(client.settings.connectionId)
+  }
+
+  /** The tax lines of a failed quote (fallback), or the error that refuses the cart update. */
+  async onFailure(
+    err: unknown,
+    connectionId: string,
+    snapshot: CartSnapshot,
+    destination: Address,
+    itemLines: ItemTaxCalculationLine[],
+    shippingLines: ShippingTaxCalculationLine[],
+  ): Promise<TaxLine[]> {
+    const { options, logger } = this.deps
+    const refused = addressRefusal(err)
+    if (refused) throw refused
+    const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
+    if (isOutage(err)) markOutage()
+    // a refused API key (or the circuit it opened): the policy as for an outage, logged as above
+    if (isKeyRefused(err)) this.#keyRefused.add(connectionId)
+    const keyRefused = isKeyRefused(err) || (err instanceof BrokenCircuitError && this.#keyRefused.has(connectionId))
+    if (keyRefused && this.#keyRefusedLog.take(connectionId)) {
+      const status = isSalesTaxError(err) ? `${err.status} ${err.title}` : "circuit open after refusals"
+      logger.error(
+        `sales-tax: the service refused the API key for connection ${connectionId} (${status}); checkout follows failurePolicy "${options.failurePolicy}" until the key is fixed (check the connection's apiKey; logged once a minute)`,
+      )
+    }
+    const block = (detail: string): never => {
+      if (!keyRefused) logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
+    }
+    if (options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
+
+    // fallback (fallbackRatesFor); a line nothing applies to refuses the cart as "block"
+    const zip = zipKey(destination.zip)
+    const { ticOf, tics } = fallbackTics(snapshot, itemLines, shippingLines, options)
+    let known = new Map<number, KnownRate>()
+    try {
+      const now = new Date()
+      known = freshestByTic(await this.deps.rateMemory().knownRates(zip, tics, new Date(now.getTime() - LAST_KNOWN_MAX_AGE_MS)), now)
+    } catch (e) {
+      logger.warn(`sales-tax: last-known rates could not be read (${(e as Error)?.message ?? e})`)
+    }
+    const configured = options.fallbackRates?.[destination.state.toUpperCase()] ?? options.fallbackRate
+    const { lines, missing } = fallbackTaxLines({
+      itemLines,
+      shippingLines,
+      ticOf,
+      options,
+      known,
+      configured,
+      providerId: this.deps.providerId,
+      why,
+    })
+    if (missing.length) {
+      return block(
+        `failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`,
+      )
+    }
+    this.deps.stats.fallbacks++
+    if (!keyRefused)
+      logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
+    return lines
+  }
 }

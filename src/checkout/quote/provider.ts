@@ -14,20 +14,17 @@ import type {
 } from "@medusajs/framework/types"
 import type { Address, CalculateCartsRequest, CartIn, CertificateRecord } from "../../../packages/contract/src/index"
 import { dec } from "../../../packages/contract/src/money"
-import { isKeyRefused, isSalesTaxError, refusesCertificate, type SalesTaxClient } from "../../service/client"
+import { isSalesTaxError, refusesCertificate, type SalesTaxClient } from "../../service/client"
 import { getSalesTaxClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
-import { MedusaError } from "@medusajs/framework/utils"
 import { resolvePluginOptions, type PluginOptions } from "../../options"
-import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
+import { SALES_TAX_PROVIDER_IDENTIFIER } from "../../constants"
 import { cartsRequest } from "../../service/cart/build-service-cart"
 import type { CartSnapshot } from "../../service/cart/context"
 import { inclusiveLines, inclusiveQuoteHash, quoteInclusive, refuseTaxInclusiveMix } from "../inclusive/inclusive"
 import { InclusiveHints } from "../inclusive/inclusive-hints"
 import {
-  freshestByTic,
   InMemoryRateMemory,
-  LAST_KNOWN_MAX_AGE_MS,
   lineRateToRemember,
   registeredRateMemory,
   WrittenRates,
@@ -49,17 +46,8 @@ import { fromCradle, memoSet, runtimeSlot } from "../../runtime"
 import { medusaStore, MemoryStore, QuoteCache, type CacheModuleLike, type CachingModuleLike, type QuoteStore } from "./result-cache"
 import { withDeadline } from "../../service/deadline"
 import { defaultRegionStates } from "../../medusa/tax-rate-service"
-import { addressRefusal, coverageWarning, fallbackGaps, fallbackTaxLines, fallbackTics, OncePer } from "./failure-policy"
-import {
-  BrokenCircuitError,
-  CircuitBreaker,
-  countsForBreaker,
-  isOutage,
-  KEY_REFUSED_LOG_EVERY_MS,
-  markOutage,
-  markServiceOk,
-  quoteHealth,
-} from "./health"
+import { coverageWarning, fallbackGaps, FailurePolicy } from "./failure-policy"
+import { CircuitBreaker, countsForBreaker, isOutage, markOutage, markServiceOk, quoteHealth } from "./health"
 import {
   newProviderStats,
   type ProviderStats,
@@ -153,9 +141,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly #breakers = new Map<string, CircuitBreaker>()
   #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined
-  readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
-  /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
-  readonly #keyRefused = new Set<string>()
+  readonly #failure: FailurePolicy
   readonly #lineDeps: TaxLineDeps
   #warnedNoHook = false
   readonly #onNoHook = (why: NoHook): void => {
@@ -178,7 +164,15 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.cache = new QuoteCache<Quote>(medusaStore(caching, cache) ?? new MemoryStore<Quote>(), this.options.cacheTtlSeconds)
     this.certificateStore = certificateStoreOn(caching)
     this.breaker = this.breakerFor(this.options.connectionId)
-    this.#lineDeps = { providerId: this.getIdentifier(), warn: (m) => this.logger.warn(m) }
+    const providerId = this.getIdentifier()
+    this.#failure = new FailurePolicy({
+      options: this.options,
+      logger: this.logger,
+      stats: this.stats,
+      providerId,
+      rateMemory: () => this.rateMemory(),
+    })
+    this.#lineDeps = { providerId, warn: (m) => this.logger.warn(m) }
     Object.assign(quoteHealth(), { policy: this.options.failurePolicy, probe: () => this.probe() })
     // logged by the process that serves requests only, not by every CLI command (src/core/serving.ts)
     this.bootCheck = servesRequests()
@@ -311,7 +305,10 @@ export class SalesTaxProviderService implements ITaxProvider {
       quote = await this.quote(snapshot, dest.address, deadline)
     } catch (err) {
       const { connectionId } = this.connectionFor(snapshot.sales_channel_id)
-      return stampDestination(await this.onFailure(err, connectionId, snapshot, dest.address, lines, shippingLines), dest.destination)
+      return stampDestination(
+        await this.#failure.onFailure(err, connectionId, snapshot, dest.address, lines, shippingLines),
+        dest.destination,
+      )
     } finally {
       this.stats.slowestQuoteMs = Math.max(this.stats.slowestQuoteMs, Date.now() - started)
     }
@@ -426,71 +423,9 @@ export class SalesTaxProviderService implements ITaxProvider {
       this.stats.serviceCalls++
       const res = await run.conn.client.calculateCarts(request.body, { deadline: run.deadline, prepared: request })
       markServiceOk()
-      // a refused key of the connection is fixed
-      if (this.#keyRefused.size) this.#keyRefused.delete(run.conn.connectionId)
+      this.#failure.answered(run.conn.client)
       return quoteOfAnswer(sent, res, hash, exemptionId)
     })
-  }
-
-  /** The tax lines of a failed quote (fallback), or the error that refuses the cart update. */
-  protected async onFailure(
-    err: unknown,
-    connectionId: string,
-    snapshot: CartSnapshot,
-    destination: Address,
-    itemLines: ItemTaxCalculationLine[],
-    shippingLines: ShippingTaxCalculationLine[],
-  ): Promise<TaxLine[]> {
-    const { options, logger } = this
-    const refused = addressRefusal(err)
-    if (refused) throw refused
-    const why = err instanceof BrokenCircuitError ? "circuit open" : err instanceof Error ? err.message : String(err)
-    if (isOutage(err)) markOutage()
-    // a refused API key (or the circuit it opened): the policy as for an outage, logged as above
-    if (isKeyRefused(err)) this.#keyRefused.add(connectionId)
-    const keyRefused = isKeyRefused(err) || (err instanceof BrokenCircuitError && this.#keyRefused.has(connectionId))
-    if (keyRefused && this.#keyRefusedLog.take(connectionId)) {
-      const status = isSalesTaxError(err) ? `${err.status} ${err.title}` : "circuit open after refusals"
-      logger.error(
-        `sales-tax: the service refused the API key for connection ${connectionId} (${status}); checkout follows failurePolicy "${options.failurePolicy}" until the key is fixed (check the connection's apiKey; logged once a minute)`,
-      )
-    }
-    const block = (detail: string): never => {
-      if (!keyRefused) logger.warn(`sales-tax: service unavailable (${why}); ${detail}`)
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, BLOCK_ERROR_MESSAGE, BLOCK_ERROR_CODE)
-    }
-    if (options.failurePolicy === "block") return block(`failurePolicy "block" refuses the cart update`)
-
-    // fallback (fallbackRatesFor); a line nothing applies to refuses the cart as "block"
-    const zip = zipKey(destination.zip)
-    const { ticOf, tics } = fallbackTics(snapshot, itemLines, shippingLines, options)
-    let known = new Map<number, KnownRate>()
-    try {
-      const now = new Date()
-      known = freshestByTic(await this.rateMemory().knownRates(zip, tics, new Date(now.getTime() - LAST_KNOWN_MAX_AGE_MS)), now)
-    } catch (e) {
-      logger.warn(`sales-tax: last-known rates could not be read (${(e as Error)?.message ?? e})`)
-    }
-    const configured = options.fallbackRates?.[destination.state.toUpperCase()] ?? options.fallbackRate
-    const { lines, missing } = fallbackTaxLines({
-      itemLines,
-      shippingLines,
-      ticOf,
-      options,
-      known,
-      configured,
-      providerId: this.getIdentifier(),
-      why,
-    })
-    if (missing.length) {
-      return block(
-        `failurePolicy "fallback" has no rate for ZIP ${zip} (no last-known rate, no fallbackRates.${destination.state.toUpperCase()} / fallbackRate, no region rate): the cart update is refused`,
-      )
-    }
-    this.stats.fallbacks++
-    if (!keyRefused)
-      logger.warn(`sales-tax: service unavailable (${why}); using fallback rates, the order will be filed with the tax charged`)
-    return lines
   }
 
   /** Marks the stock locations the service refused as an origin, each logged once and shared; true when one was new. */

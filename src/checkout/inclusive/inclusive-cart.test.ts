@@ -1,6 +1,6 @@
 import BigNumber from "bignumber.js"
 import { CartSnapshot, type CartSnapshotInput } from "../../service/cart/context"
-import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive"
+import { inclusiveLines, inclusiveMixRefusal, withNets } from "./inclusive-cart"
 import { buildServiceCart } from "../../service/cart/build-service-cart"
 
 const WA = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }

@@ -7,7 +7,6 @@ import { LRUCache } from "lru-cache"
 import { LOCATION_ADDRESS_FIELDS, type KnownLocations, type LocationAddressLike } from "../../service/origins/origins"
 import { graph } from "../../query"
 import { runtimeSlot } from "../../runtime"
-import type { TaxedEntity } from "../../medusa/taxed-entity"
 
 /** The store configuration read, by key (`option:`, `channel:`, `locations:`), kept briefly. */
 const memoOf = runtimeSlot("originLocations", () => new LRUCache<string, { value: unknown }>({ max: 5000, ttl: 60_000 }))
@@ -81,8 +80,13 @@ async function channelLocation(scope: MedusaContainer, salesChannelId: string): 
   })
 }
 
-/** Each line's stock location (by item id and shipping method id) and those locations' addresses. */
-export async function resolveLineLocations(container: MedusaContainer, e: TaxedEntity): Promise<LineLocations> {
+export interface LineLocationInput {
+  sales_channel_id?: string | null
+  items?: readonly { id?: string | null; product_id?: string | null }[] | null
+  shipping_methods?: readonly { id?: string | null; shipping_option_id?: string | null }[] | null
+}
+
+export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput): Promise<LineLocations> {
   const items = new Map<string, string>()
   const shipping = new Map<string, string>()
   const methods = (e.shipping_methods ?? []).flatMap((s) =>

@@ -1,4 +1,4 @@
-import { exemptCustomer, RefusedCertificates } from "./provider"
+import { exemptCustomer, RefusedCertificates } from "./exempt-quote"
 
 describe("RefusedCertificates", () => {
   it("a refused certificate is skipped for max(TTL, 60 s), and said once while it is remembered", () => {

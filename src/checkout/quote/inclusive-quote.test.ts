@@ -1,6 +1,6 @@
 import { TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
 import { CartSnapshot } from "../../service/cart/context"
-import { inclusiveQuoteHash, refuseTaxInclusiveMix, withSplits } from "../inclusive/inclusive"
+import { inclusiveQuoteHash, refuseTaxInclusiveMix, withSplits } from "../inclusive/inclusive-cart"
 
 const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const cart = (cartId: string, price: number) =>

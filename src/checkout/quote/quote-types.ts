@@ -37,6 +37,8 @@ export interface Quote {
       origin?: { locationId: string | null; address: Address }
     }
   >
+  /** Service calls the tax-inclusive split took (absent for an all-exclusive cart). */
+  inclusiveCalls?: number
 }
 export type QuoteLine = Quote["lines"][string]
 

@@ -1,5 +1,5 @@
 import { WrittenRates } from "../../service/last-known-rates"
-import { ratesToRemember } from "./provider"
+import { ratesToRemember } from "./rate-recorder"
 
 const li = (itemId: string, price: number, quantity: number, tic?: number) => ({
   index: 0,

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import type { CreateOrderRequest, OrderRecord } from "../../../packages/contract/src/index"
-import { diffCartToOrder, diffCreateOrder, diffLines } from "./index"
+import { diffCartToOrder, diffCreateOrder, diffLines } from "./compare"
 
 const addr = { line1: "1 Main St", city: "Seattle", state: "WA", zip: "98101" }
 

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check"
 import { dec, roundCents } from "../../packages/contract/src/money"
-import { creditTax, refundCreditParts, type CreditLineFact, type RefundFact } from "./events/credits"
+import { creditTax, refundCreditParts, type CreditLineFact, type RefundFact } from "./refunds"
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString()
 

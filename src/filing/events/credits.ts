@@ -1,71 +1,17 @@
-/** Refunds without a return (manual refunds): listed per order, filed as standalone credits; and, pure, the part of each
- * payment refund the customer got back without returning anything (the credit line Medusa booked for it), decided once per
- * refund. Details: docs/filing.md, "Refunds without a return". */
+/** Refunds without a return (manual refunds): listed per order, filed as standalone credits. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { filingProcessor, filingStore, result, type FilingResult } from "../processor-factory"
 import { getPluginOptions } from "../../options"
 import { orderRecordInput } from "../snapshot"
 import { newRecordFor } from "../processor-types"
 import { childOrderId } from "../decisions-refunds"
-import { REFUND_TRANSACTION_REFERENCE, creditLineVersion, refundCreditReference } from "../../medusa/refund-credit-lines"
+import { creditTax, refundCreditParts } from "../refunds"
+import { REFUND_TRANSACTION_REFERENCE, creditLineVersion } from "../../medusa/refund-credit-lines"
 import { roundCents, dec } from "../../../packages/contract/src/money"
 import { amountString } from "../../money/amount"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
-
-export interface RefundFact {
-  id: string
-  amount: number
-  /** ISO instant */
-  createdAt: string
-  /** the order version of the refund's transaction; null: none (made past Medusa's workflow: wholly without a return) */
-  version: number | null
-  /** the refund reason's label, when the admin chose one */
-  reasonLabel?: string | null
-}
-
-export interface CreditLineFact {
-  id: string
-  amount: number
-  /** the order version it was created in (`metadata.created_in_version`) */
-  version: number
-  reference?: string | null
-}
-
-/** Per refund id: the part booked as a credit line (0: it paid back what the order owed); other credit lines ignored. */
-export function refundCreditParts(refunds: RefundFact[], creditLines: CreditLineFact[]): Map<string, number> {
-  const t = (s: string) => new Date(s).getTime()
-  const booked = refunds.filter((r): r is RefundFact & { version: number } => r.version !== null)
-  const byTime = booked.sort((a, b) => a.version - b.version || t(a.createdAt) - t(b.createdAt) || a.id.localeCompare(b.id))
-  const out = new Map<string, number>(
-    [...refunds]
-      .sort((a, b) => t(a.createdAt) - t(b.createdAt) || a.id.localeCompare(b.id))
-      .map((r) => [r.id, r.version === null ? roundCents(r.amount) : 0]),
-  )
-  const taken = new Set<string>()
-  const lines = [...creditLines].sort((a, b) => a.version - b.version || a.id.localeCompare(b.id))
-  for (const cl of lines) {
-    const amount = dec(cl.amount)
-    if (!amount.gt(0)) continue
-    const match = byTime
-      .filter((r) => !taken.has(r.id) && r.version < cl.version)
-      .filter((r) => refundCreditReference(cl.reference) === refundCreditReference(r.reasonLabel))
-      .filter((r) => dec(r.amount).gte(roundCents(amount)))
-      .pop()
-    if (!match) continue
-    taken.add(match.id)
-    out.set(match.id, roundCents(amount))
-  }
-  return out
-}
-
-/** The tax of a refund without a return: once filed, the tax filed; before, `part × order tax ÷ total before credit lines`. */
-export function creditTax(part: number, orderTax: number, orderTotalBeforeCredits: number, filedTax: number | null): number {
-  if (filedTax !== null) return roundCents(filedTax)
-  if (!(orderTotalBeforeCredits > 0) || !(part > 0)) return 0
-  return roundCents(dec(part).times(orderTax).div(orderTotalBeforeCredits))
-}
 
 /** A refund without a return (in part), as listManualRefunds reads it. */
 export type ManualRefund = Awaited<ReturnType<typeof listManualRefunds>>[number]
@@ -89,7 +35,7 @@ interface RefundedOrderRow {
   payment_collections?: { payments?: { id: string; refunds?: RefundRow[] | null }[] | null }[] | null
 }
 
-/** The order's refunds without a return (in part): the part Medusa booked as a credit line (refundCreditParts). */
+/** The order's refunds without a return (in part): the part Medusa booked as a credit line (../refunds.ts). */
 export async function listManualRefunds(container: MedusaContainer, orderId: string) {
   const [order] = await graph<RefundedOrderRow>(container, {
     entity: "order",
@@ -98,10 +44,19 @@ export async function listManualRefunds(container: MedusaContainer, orderId: str
       "tax_total",
       "total",
       "credit_line_total",
-      ...["id", "amount", "reference", "version", "metadata"].map((f) => `credit_lines.${f}`),
-      ...["reference", "reference_id", "version"].map((f) => `transactions.${f}`),
+      "credit_lines.id",
+      "credit_lines.amount",
+      "credit_lines.reference",
+      "credit_lines.version",
+      "credit_lines.metadata",
+      "transactions.reference",
+      "transactions.reference_id",
+      "transactions.version",
       "payment_collections.payments.id",
-      ...["id", "amount", "created_at", "refund_reason.label"].map((f) => `payment_collections.payments.refunds.${f}`),
+      "payment_collections.payments.refunds.id",
+      "payment_collections.payments.refunds.amount",
+      "payment_collections.payments.refunds.created_at",
+      "payment_collections.payments.refunds.refund_reason.label",
     ],
     filters: { id: orderId },
   })

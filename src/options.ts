@@ -159,8 +159,11 @@ export const PluginOptionsSchema = z
       else connectionAt.set(c.connectionId, `connections[${i}]`)
       c.salesChannelIds.forEach((sc, j) => {
         const at = channelAt.get(sc)
-        const message = `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`
-        if (at !== undefined) issue(["connections", i, "salesChannelIds", j], message)
+        if (at !== undefined)
+          issue(
+            ["connections", i, "salesChannelIds", j],
+            `sales channel ${sc} is already on connections[${at}] (a sales channel uses one connection)`,
+          )
         else channelAt.set(sc, i)
       })
     })

@@ -37,8 +37,11 @@ export const VerifyAddressBody = z.object({
 const FIELD: Record<string, string> = { line1: "address_1", line2: "address_2", city: "city", state: "province", zip: "postal_code" }
 
 function fieldOf(location: string): string {
-  // the last segment of the path
-  const last = location.replace(/^body\.?/, "").replace(/^.*\./, "")
+  const last =
+    location
+      .replace(/^body\.?/, "")
+      .split(".")
+      .pop() ?? ""
   return (Object.hasOwn(FIELD, last) ? FIELD[last] : undefined) ?? (last || "address")
 }
 

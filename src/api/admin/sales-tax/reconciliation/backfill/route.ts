@@ -13,7 +13,9 @@ export const POST = async (req: MedusaRequest, res: MedusaResponse) => {
   const body = parseOr400(req, res, BackfillRangeInput, "body")
   if (!body) return
   const job = startBackfill(req.scope, body)
-  const message = "A backfill is already running on this server"
-  if (!job) return void res.status(409).json({ type: "conflict", message, backfill: currentBackfill() })
+  if (!job) {
+    res.status(409).json({ type: "conflict", message: "A backfill is already running on this server", backfill: currentBackfill() })
+    return
+  }
   res.status(202).json({ backfill: job })
 }

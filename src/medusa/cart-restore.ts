@@ -153,12 +153,11 @@ export function cartRestoreDifferences(s: CartSurface): string[] {
     return missing.length ? [`${what} lacks ${missing.join(", ")}`] : []
   }
   const out = s.service ? lacks("the Cart Module", s.service, CART_RESTORE_METHODS) : ["no Cart Module"]
-  const models = s.models
-  if (models)
-    for (const [model, cols] of Object.entries(CART_RESTORE_COLUMNS)) {
-      const schema = models[model]?.schema
-      out.push(...(schema ? lacks(model, schema, cols) : [`the Cart Module has no model ${model}`]))
-    }
+  for (const [model, cols] of Object.entries(s.models ? CART_RESTORE_COLUMNS : {})) {
+    const schema = s.models?.[model]?.schema
+    if (schema) out.push(...lacks(model, schema, cols))
+    else out.push(`the Cart Module has no model ${model}`)
+  }
   return out
 }
 

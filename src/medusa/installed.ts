@@ -30,11 +30,15 @@ function inDist<T>(pkg: MedusaPackage, rel: string, read: (file: string) => T): 
 }
 
 /** The text of `rel` inside the built `dist` of `pkg`, or undefined. */
-export const installedSource = (pkg: MedusaPackage, rel: string): string | undefined => inDist(pkg, rel, (f) => readFileSync(f, "utf8"))
+export function installedSource(pkg: MedusaPackage, rel: string): string | undefined {
+  return inDist(pkg, rel, (f) => readFileSync(f, "utf8"))
+}
 
 /** The exports of `rel` inside the built `dist` of `pkg`, or undefined. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const installedModule = <T>(pkg: MedusaPackage, rel: string): T | undefined => inDist(pkg, rel, (f) => require(f) as T)
+export function installedModule<T>(pkg: MedusaPackage, rel: string): T | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return inDist(pkg, rel, (f) => require(f) as T)
+}
 
 /** Pure: an API route's file in @medusajs/medusa's built `dist` (`/store/carts/:id` → `api/store/carts/[id]/route.js`). */
 export const medusaRouteFile = (matcher: string): string => `api${matcher.replace(/:(\w+)/g, "[$1]")}/route.js`

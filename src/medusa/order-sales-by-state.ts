@@ -59,16 +59,17 @@ export const ORDER_TABLE_COLUMNS: Record<string, readonly string[]> = {
 /** The tables and columns of ORDER_TABLE_COLUMNS the database lacks; empty: all there. */
 export async function orderTablesDifferences(pg: PgLike): Promise<string[]> {
   const tables = Object.keys(ORDER_TABLE_COLUMNS)
+  let rows: Record<string, unknown>[]
   try {
-    const { rows } = await pg.raw(
+    ;({ rows } = await pg.raw(
       `select table_name, column_name from information_schema.columns
        where table_schema = current_schema() and table_name in (${tables.map(() => "?").join(", ")})`,
       tables,
-    )
-    return missingOrderColumns(rows.map((r) => [String(r.table_name), String(r.column_name)]))
+    ))
   } catch (e) {
     return [`the Order Module's tables could not be read (${(e as Error)?.message ?? e})`]
   }
+  return missingOrderColumns(rows.map((r) => [String(r.table_name), String(r.column_name)]))
 }
 
 /** Pure: what ORDER_TABLE_COLUMNS names that `present` ([table, column] pairs) lacks. */

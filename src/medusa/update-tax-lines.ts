@@ -5,6 +5,7 @@
  * Contract test: update-tax-lines.contract.test.ts. Boot check: off (`directTaxRunOn()`): the workflow runs.
  */
 import type {
+  BigNumberInput,
   CreateTaxLineDTO,
   ICartModuleService,
   ITaxModuleService,
@@ -46,8 +47,8 @@ export interface TaxRunCart extends TaxedEntity {
         metadata?: Record<string, unknown> | null
       })
     | null
-  items?: (TaxedItem & { product_type_id?: string | null })[] | null
-  shipping_methods?: (TaxedShipping & { name?: string | null })[] | null
+  items?: (TaxedItem & { product_type_id?: string | null; quantity?: BigNumberInput | null; unit_price?: BigNumberInput | null })[] | null
+  shipping_methods?: (TaxedShipping & { name?: string | null; amount?: BigNumberInput | null })[] | null
 }
 
 /** The workflow's cart fields and `contextFields`; its tax lines (only its compensation reads them) only for a host's handler. */

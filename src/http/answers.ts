@@ -1,12 +1,14 @@
-// The answers of the plugin's routes: their clients, and errors in Medusa's format ({ type, message }
-// plus `errors` with located field messages), a service failure mapped to an admin answer.
+// The answers of the plugin's routes: their clients (an admin request's connection: `?connection_id=`, a
+// configured one, else a located 400; the default without it: a customer's certificates live on the
+// connection of the channel they buy through), and errors in Medusa's format ({ type, message } plus
+// `errors` with located field messages), a service failure mapped to an admin answer.
 import type { MedusaRequest, MedusaResponse, MedusaStoreRequest } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import type { z } from "zod"
+import { z } from "zod"
 import { issuesToErrors, type ErrorDetail } from "../../packages/contract/src/index"
 import { SalesTaxError, type SalesTaxClient } from "../service/client"
 import { getBackgroundClient } from "../service/client-factory"
-import { optionsForChannel } from "../service/connections"
+import { connectionById, optionsForChannel, optionsOn, type ResolvedConnection } from "../service/connections"
 import { getPluginOptions, PluginOptionsError, type PluginOptions } from "../options"
 import { excerpt, invalidData } from "./input-guard"
 
@@ -22,6 +24,38 @@ export function storeClient(req: MedusaRequest): SalesTaxClient {
   const channels = (req as MedusaRequest & Partial<Pick<MedusaStoreRequest, "publishable_key_context">>).publishable_key_context
     ?.sales_channel_ids
   return getBackgroundClient(optionsForChannel(getPluginOptions(req.scope), channels?.[0]))
+}
+
+/** Pure: the query schema for the configured connection ids. */
+function connectionQuerySchema(ids: readonly string[]) {
+  return z.object({
+    connection_id: z
+      .string({ error: "connection_id must be a string" })
+      .min(1, "connection_id must not be empty")
+      .max(200, "connection_id is at most 200 characters")
+      // one message per bad value: an empty or overlong id is told so above
+      .refine((id) => id.length === 0 || id.length > 200 || ids.includes(id), {
+        message: `connection_id must be a configured connection (${ids.length} configured)`,
+      })
+      .optional(),
+  })
+}
+
+/** The request's connection and its background client; null when `connection_id` is invalid (400 sent). */
+export function adminConnection(
+  req: MedusaRequest,
+  res: MedusaResponse,
+): { connection: ResolvedConnection; client: SalesTaxClient } | null {
+  const options = getPluginOptions(req.scope)
+  const ids = [options.connectionId, ...options.connections.map((c) => c.connectionId)]
+  const query = { connection_id: (req.query as Record<string, unknown> | undefined)?.connection_id }
+  const parsed = connectionQuerySchema(ids).safeParse(query)
+  if (!parsed.success) {
+    sendZodError(res, parsed.error, query, "query")
+    return null
+  }
+  const connection = connectionById(options, parsed.data.connection_id)!
+  return { connection, client: getBackgroundClient(optionsOn(options, connection)) }
 }
 
 /** A service-side text as an admin may see it: the API key, connection ids, base URL and service paths replaced. */

@@ -5,7 +5,7 @@ import { type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from
 import { makeRedactor } from "../service/client/errors"
 import { getPluginOptions } from "../options"
 import { throughEveryAnswer } from "../medusa/root-middleware"
-import { httpErrorResponse } from "../medusa/http-error"
+import { httpErrorResponse } from "../medusa/error-handler"
 
 export const INPUT_LIMITS = {
   /** Objects/arrays nested deeper than this in a JSON body are refused (the deepest valid body has 3). */

@@ -2,7 +2,7 @@ import { Readable } from "node:stream"
 import express from "express"
 import { getHttpResponseFromError } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { httpResponseFromError, medusaErrorResponse } from "./http-error"
+import { httpResponseFromError, medusaErrorResponse } from "./error-handler"
 
 const errors: [string, unknown][] = [
   ["the plugin's refusal", new MedusaError(MedusaError.Types.NOT_ALLOWED, "Sales tax is unavailable", "sales_tax_unavailable")],

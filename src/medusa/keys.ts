@@ -1,11 +1,8 @@
 /** Medusa's container and module keys as its literals (keys.test.ts), so resolving a service does not load Medusa's utils. */
 import type { ContainerRegistrationKeys as MedusaKeys, Modules as MedusaModules } from "@medusajs/framework/utils"
 
-export const ContainerRegistrationKeys: Pick<typeof MedusaKeys, "CONFIG_MODULE" | "LINK" | "LOGGER" | "PG_CONNECTION"> = {
-  CONFIG_MODULE: "configModule",
-  LINK: "link",
+export const ContainerRegistrationKeys: Pick<typeof MedusaKeys, "LOGGER"> = {
   LOGGER: "logger",
-  PG_CONNECTION: "__pg_connection__",
 }
 
 export const Modules: Pick<

@@ -18,7 +18,7 @@ import {
   routeFields,
   unwrapWorkflowError,
 } from "../../medusa/store-cart-routes"
-import { httpResponseFromError } from "../../medusa/http-error"
+import { httpResponseFromError } from "../../medusa/error-handler"
 import { refreshPaymentCollectionForCartWorkflow, updateTaxLinesWorkflow } from "@medusajs/medusa/core-flows"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE } from "../../constants"
 import { graph } from "../../query"

@@ -1,10 +1,10 @@
 import fc from "fast-check"
 import { cents, money, monthOf, monthRange } from "./amounts"
 import { fullItemTax } from "../decisions"
-import { monthCsv } from "./csv"
+import { monthCsv } from "./views"
 import { csvField } from "../../core/csv"
 import { attentionOf, attentionSummary, customerRefundedCents, lineRefundedCents, reconcileMonth, reconcileOrder } from "./compute"
-import type { OrderFacts, RecordFacts } from "./types"
+import type { OrderFacts, RecordFacts } from "./compute"
 
 const order = (over: Partial<OrderFacts> = {}): OrderFacts => ({
   orderId: "order_1",

@@ -27,7 +27,7 @@ import {
 import { orderPages, readOrderParts, readOrders } from "../order-reader"
 import { cents, monthRange, sumCents } from "./amounts"
 import { reconcileMonth, reconcileOrder, recordsByOrder, type MonthReport, type OrderRow as ReconciledRow } from "./compute"
-import type { CustomerRefund, OrderFacts, RecordFacts } from "./types"
+import type { CustomerRefund, OrderFacts, RecordFacts } from "./compute"
 
 const PAGE = 500
 

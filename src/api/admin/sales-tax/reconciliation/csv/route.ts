@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MonthQuery } from "../../../../../filing/routes"
-import { monthCsv } from "../../../../../filing/reconciliation/csv"
+import { monthCsv } from "../../../../../filing/reconciliation/views"
 import { monthReport } from "../../../../../filing/reconciliation/medusa"
 import { parseOr400 } from "../../../../../http/answers"
 

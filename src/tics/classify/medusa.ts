@@ -1,5 +1,9 @@
 // Unclassified products, Medusa side: those on the default TIC, their listings, a suggested TIC for
-// each through the service's search, and the apply through the bulk import's job.
+// each through the service's search, and the apply through the bulk import's job. The searches of
+// one run: each distinct query once, from the cache or through `search` (four at a time), at most
+// `ceiling` paid searches; the rest wait for a later run. A failure is not cached.
+import { LRUCache } from "lru-cache"
+import pLimit from "p-limit"
 import { graph, type QueryScope } from "../../query"
 import { getBackgroundClient } from "../../service/client-factory"
 import type { PluginOptions } from "../../options"
@@ -10,7 +14,6 @@ import { verdictsOf } from "../medusa"
 import type { PlannedChange } from "../bulk"
 import { productEvidence, type ProductListing } from "./evidence"
 import { combineEvidence, HITS, type SearchHit, type Suggestion } from "./combine"
-import { queryCache, SEARCH_CEILING, runSearches, type QueryCache } from "./search"
 
 /** The products on the default TIC, oldest first. */
 export async function unclassifiedIds(scope: QueryScope, defaultTic: number): Promise<{ ids: string[]; truncated: boolean }> {
@@ -58,6 +61,51 @@ async function readListings(scope: QueryScope, ids: readonly string[]): Promise<
       collection: r.collection?.title ?? null,
       tags: (r.tags ?? []).flatMap((t) => (t.value ? [t.value] : [])),
     }))
+}
+
+/** Paid searches per run (a page of the list, or one "accept all"). */
+export const SEARCH_CEILING = 100
+const CONCURRENCY = 4
+
+export type QueryCache = LRUCache<string, SearchHit[]>
+export const queryCache = (max = 5000): QueryCache => new LRUCache({ max })
+
+/** `notSearched`: past the ceiling. */
+export type SearchRun = Awaited<ReturnType<typeof runSearches>>["run"]
+
+export async function runSearches(
+  queries: readonly string[],
+  search: (query: string) => Promise<SearchHit[]>,
+  cache: QueryCache,
+  ceiling = SEARCH_CEILING,
+) {
+  const hits = new Map<string, SearchHit[]>()
+  const run = { ceiling, searched: 0, cached: 0, notSearched: 0, failed: 0 }
+  const toSearch: string[] = []
+  for (const q of new Set(queries)) {
+    const c = cache.get(q)
+    if (c) {
+      hits.set(q, c)
+      run.cached++
+    } else if (toSearch.length < ceiling) toSearch.push(q)
+    else run.notSearched++
+  }
+  const limit = pLimit(CONCURRENCY)
+  await Promise.all(
+    toSearch.map((q) =>
+      limit(async () => {
+        run.searched++
+        try {
+          const found = await search(q)
+          cache.set(q, found)
+          hits.set(q, found)
+        } catch {
+          run.failed++
+        }
+      }),
+    ),
+  )
+  return { hits, run }
 }
 
 const cachesOf = runtimeSlot("ticSearchCaches", () => new Map<string, QueryCache>())

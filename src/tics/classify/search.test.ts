@@ -1,4 +1,4 @@
-import { queryCache, runSearches } from "./search"
+import { queryCache, runSearches } from "./medusa"
 
 const hit = (ticId: number) => [{ ticId, label: `TIC ${ticId}`, score: 1 }]
 

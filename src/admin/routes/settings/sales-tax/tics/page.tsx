@@ -4,7 +4,7 @@ import { downloadFile, post } from "../../../../lib/api"
 import { useApi, useBusy, useJob } from "../../../../lib/hooks"
 import type { ImportPlan } from "../../../../../tics/bulk"
 import type { listUnclassified } from "../../../../../tics/classify/medusa"
-import type { SearchRun } from "../../../../../tics/classify/search"
+import type { SearchRun } from "../../../../../tics/classify/medusa"
 import type { TicImportJob } from "../../../../../tics/medusa"
 import { type BadgeColor, Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
 

@@ -10,7 +10,7 @@ import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
 import type { CheckResult } from "../../setup/settings"
 import type { SetupItem } from "../../setup/types"
-import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/location-views"
+import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/origin-locations"
 import { Btn, DataTable, Note, Section, Strong, Tag } from "./ui"
 
 type Ping = CheckResult<{ message: string }>

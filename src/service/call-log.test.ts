@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks"
 import fc from "fast-check"
 import type { AttemptInfo } from "./client"
 import { CallLogBuffer, pruneInBatches, rowOf, type CallLogRow, type CallLogSink } from "./call-log"
@@ -100,6 +101,21 @@ describe("the service-call log's buffer", () => {
     resolveWrite()
     await flushing
     expect(sink.rows.map((r) => r.attempt)).toEqual([1, 2])
+  })
+
+  it("a flush belongs to no request: the request that scheduled it is not its async context (its spans, its stores)", async () => {
+    const request = new AsyncLocalStorage<string>()
+    const sink = new MemorySink()
+    const buf = new CallLogBuffer({ flushMs: 5 })
+    buf.attach(sink, () => undefined)
+    const writtenIn: (string | undefined)[] = []
+    sink.writeCallLog = async (rows) => {
+      writtenIn.push(request.getStore())
+      sink.rows.push(...rows)
+    }
+    request.run("a store cart request", () => buf.record("c", attempt()))
+    while (!sink.rows.length) await new Promise((r) => setTimeout(r, 5))
+    expect(writtenIn).toEqual([undefined])
   })
 
   it("a failing sink: calls go on, the batch is dropped, ONE warning for the streak, writes resume by themselves", async () => {

@@ -1,6 +1,7 @@
 // The service-call log's writer: attempts are buffered and written by a timer, off the request path.
 // The `salesTax` module attaches as the sink (the last attached writes). A failed write drops its batch
 // with ONE warning per failure streak; a full buffer drops new entries and counts them.
+import { AsyncResource } from "node:async_hooks"
 import type { AttemptInfo } from "./client"
 
 export type CallLogRow = ReturnType<typeof rowOf>
@@ -66,6 +67,9 @@ export class CallLogBuffer {
   #failing = false
   #flushing: Promise<void> | null = null
   #lastPrune = 0
+  // the context the buffer was made in: a flush is no request's, so the request whose attempt scheduled it neither
+  // holds its write in its tracing spans (STORE_CART_TRACE) nor keeps its async stores alive until the timer fires
+  readonly #detached = new AsyncResource("medusa-sales-tax:call-log")
   retentionDays = 14
   /** entries dropped because the buffer was full or a write failed */
   dropped = 0
@@ -104,10 +108,12 @@ export class CallLogBuffer {
     }
     this.#rows.push({ connectionId, info, at: Date.now() })
     if (!this.#timer) {
-      this.#timer = setTimeout(() => {
-        this.#timer = null
-        void this.flush()
-      }, this.flushMs)
+      const flushLater = () =>
+        setTimeout(() => {
+          this.#timer = null
+          void this.flush()
+        }, this.flushMs)
+      this.#timer = this.#detached.runInAsyncScope(flushLater)
       this.#timer.unref?.()
     }
   }

@@ -70,8 +70,8 @@ export default defineMiddlewares({
     // the shopper certificate routes: a logged-in customer only (401), closed under
     // `shopperCertificates: "off"` (403), the id's shape and the body (400)
     { matcher: "/store/sales-tax/certificates*", middlewares: [authenticate("customer", ["session", "bearer"]), shopperCertificatesGate] },
-    { matcher: "/store/sales-tax/certificates/:certId", methods: ["DELETE"], middlewares: [validateParams({ certId: "certificate" })] },
-    { matcher: "/store/sales-tax/certificates", method: ["POST"], middlewares: [validateBodyLocated(AdminCreateCertificateBody)] },
+    ids("/store/sales-tax/certificates/:certId", ["DELETE"], { certId: "certificate" }),
+    body("/store/sales-tax/certificates", AdminCreateCertificateBody),
     ...storeSalesTaxMiddlewares,
     // convertDraftOrderWorkflow has no hook: its route refuses a US draft order as cart completion does
     { matcher: DRAFT_ORDER_CONVERT_ROUTE, method: ["POST"], middlewares: [guardDraftOrderConversion] },

@@ -1,7 +1,7 @@
 /**
  * Who the current HTTP request is authenticated as, for the tax-line hooks (Medusa hands them only `{ cart }` /
  * `{ order }`, and a cart's `customer_id` proves nothing: Medusa attaches a customer by e-mail alone). Outside a
- * request there is no actor, and no exemption applies. And a store cart request's scope, opened by the store
+ * request there is no actor, and no exemption applies. Also the store cart request's scope: opened by the store
  * middleware (tax-resync.ts), read by the cart-refresh hook and the context handler.
  */
 import { AsyncLocalStorage } from "node:async_hooks"

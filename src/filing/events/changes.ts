@@ -1,5 +1,5 @@
-/** Returns, claims, exchanges: what each refunds, read from Medusa (its items as the refund intent the processor routes to
- * the service orders holding them), refunded on the records holding them; their new items filed as orders of their own. */
+/** Returns, claims, exchanges: what each refunds, read from Medusa as a refund intent (its items), which the processor routes
+ * to the service orders that hold them; their new items filed as orders of their own. */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { roundCents, sum } from "../../../packages/contract/src/money"
 import { buildSnapshot, orderRecordInput, splitByOrigin, wholeItemCharge } from "../snapshot"

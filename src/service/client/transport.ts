@@ -52,7 +52,12 @@ export async function send(
   timeoutMs: number,
 ): Promise<Outcome> {
   const body = op.body ? input.body : undefined
-  const signal = AbortSignal.timeout(timeoutMs)
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, timeoutMs)
   try {
     const res = await http.request<string>({
       method: op.method,
@@ -63,14 +68,14 @@ export async function send(
         ...(body === undefined ? {} : { "content-type": "application/json" }),
         ...(op.auth ? { "x-api-key": options.apiKey } : {}),
       },
-      signal,
+      signal: controller.signal,
     })
     return { ok: true, res }
   } catch (e) {
     // the axios error holds config.headers (the key): keep only its code and a redacted message
     const code = typeof (e as { code?: unknown })?.code === "string" ? (e as { code: string }).code : undefined
     const message = e instanceof Error ? e.message : String(e)
-    if (signal.aborted || code === "ETIMEDOUT" || code === "ECONNABORTED") {
+    if (timedOut || code === "ETIMEDOUT" || code === "ECONNABORTED") {
       return { ok: false, failure: { kind: "timeout" }, message: `no answer within ${timeoutMs} ms` }
     }
     return {
@@ -78,6 +83,8 @@ export async function send(
       failure: { kind: "network", connectRefused: code === "ECONNREFUSED" || /ECONNREFUSED/.test(message) },
       message: redact(code && !message.includes(code) ? `${code}: ${message}` : message),
     }
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -36,12 +36,8 @@ export function leavesAlone(r: { state: string; snapshot?: Pick<FilingSnapshot, 
 }
 
 /** `filed`: orders this batch sent to the service, `alreadyAtService` of them it held already; `skipped`: the ledger's. */
-export interface BatchOutcome {
-  filed: number
-  alreadyAtService: number
-  skipped: number
-  refunds: number
-  failed: { orderId: string; error: string }[]
+export type BatchOutcome = Pick<BackfillProgress, "filed" | "alreadyAtService" | "skipped" | "refunds"> & {
+  failed: BackfillProgress["errors"]
 }
 
 /** Pure: a historical order's records, marked `backfill` (filed directly as charged), the other origins as siblings. */

@@ -12,6 +12,7 @@ import { amountString } from "../../money/amount"
 import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
 import { graph } from "../../query"
 import { paymentOrderId } from "./orders"
+import type { OrderRow } from "../order-rows"
 
 /** A refund without a return (in part), as listManualRefunds reads it. */
 export type ManualRefund = Awaited<ReturnType<typeof listManualRefunds>>[number]
@@ -23,10 +24,7 @@ export function creditOrderId(refundId: string): string {
 type RefundRow = { id: string; amount?: unknown; created_at: string | Date; refund_reason?: { label?: string | null } | null }
 
 /** An order's refunds and credit lines as listManualRefunds reads them. */
-interface RefundedOrderRow {
-  id: string
-  tax_total?: unknown
-  total?: unknown
+interface RefundedOrderRow extends Pick<OrderRow, "id" | "tax_total" | "total"> {
   credit_line_total?: unknown
   credit_lines?:
     | { id: string; amount?: unknown; reference?: string | null; version?: unknown; metadata?: { created_in_version?: unknown } | null }[]

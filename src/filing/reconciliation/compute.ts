@@ -175,13 +175,9 @@ export function reconcileOrder(o: OrderFacts, records: RecordFacts[]) {
   }
 }
 
-/** Groups records by the Medusa order they belong to (own id, or parent for exchange records). */
-export function recordsByOrder(records: RecordFacts[]): Map<string, RecordFacts[]> {
-  return groupBy(records, (r) => r.parentOrderId ?? r.orderId)
-}
-
 export function reconcileMonth(month: string, orders: OrderFacts[], records: RecordFacts[]) {
-  const byOrder = recordsByOrder(records)
+  // by the Medusa order they belong to (own id, or parent for its children's records)
+  const byOrder = groupBy(records, (r) => r.parentOrderId ?? r.orderId)
   const rows = orders
     .filter((o) => monthOf(o.createdAt) === month)
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.orderId.localeCompare(b.orderId))

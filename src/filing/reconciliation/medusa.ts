@@ -3,10 +3,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { dec } from "../../../packages/contract/src/money"
 import { amountString } from "../../money/amount"
-import type { FilingSnapshot } from "../../modules/sales-tax-filing/types"
+import type { FilingSnapshot, RecordRow } from "../../modules/sales-tax-filing/types"
 import { filingStore } from "../processor-factory"
 import { chargedTotal } from "../decisions"
-import type SalesTaxFilingModuleService from "../../modules/sales-tax-filing/service"
 import { SHIPPING_ITEM_PREFIX } from "../../constants"
 import { claimedTax } from "../events/changes"
 import { wholeItemCharge } from "../snapshot"
@@ -26,12 +25,11 @@ import {
 } from "../order-rows"
 import { orderPages, readOrderParts, readOrders } from "../order-reader"
 import { cents, monthRange, sumCents } from "./amounts"
-import { reconcileMonth, reconcileOrder, recordsByOrder, type MonthReport, type OrderRow as ReconciledRow } from "./compute"
+import { reconcileMonth, reconcileOrder, type MonthReport, type OrderRow as ReconciledRow } from "./compute"
 import type { CustomerRefund, OrderFacts, RecordFacts } from "./compute"
 
 const PAGE = 500
 
-type FilingRecordRow = Awaited<ReturnType<SalesTaxFilingModuleService["listFilingRecords"]>>[number]
 const isoOf = (d: Date | string) => new Date(d).toISOString()
 
 /** Medusa facts of `ids`: lines as charged (each item's whole quantity) and what was refunded to the customer. */
@@ -101,7 +99,7 @@ export function attentionFacts(o: Pick<OrderRow, "shipping_address" | "currency_
   }
 }
 
-function recordFacts(r: FilingRecordRow): RecordFacts {
+function recordFacts(r: RecordRow): RecordFacts {
   const snapshot = r.snapshot as FilingSnapshot | null
   return {
     orderId: r.order_id,
@@ -153,8 +151,8 @@ export async function monthReport(container: MedusaContainer, month: string): Pr
 export async function orderRow(container: MedusaContainer, orderId: string): Promise<ReconciledRow | null> {
   const [o] = await loadOrderFacts(container, [orderId])
   if (!o) return null
-  const records = await loadRecordFacts(container, [orderId])
-  return reconcileOrder(o, recordsByOrder(records).get(orderId) ?? [])
+  // its own record and its children's (parent_order_id): all of them the order's
+  return reconcileOrder(o, await loadRecordFacts(container, [orderId]))
 }
 
 /** The one-click fix: the order's filing handlers again, each idempotent (sync, edits, returns, claims, exchanges, refunds

@@ -1,4 +1,3 @@
-import type { InferTypeOf } from "@medusajs/framework/types"
 import { MedusaService } from "@medusajs/framework/utils"
 import { amountNumber } from "../../money/amount"
 import { pruneInBatches } from "../../service/call-log"
@@ -6,9 +5,8 @@ import { FilingRecord } from "./models/filing-record"
 import { FilingRefund } from "./models/filing-refund"
 import { withoutStreet } from "./retention"
 import type { FilingRecordDTO, FilingRefundDTO, FilingStore, NewRecord, NewRefund, RecordPatch, RefundPatch } from "./types"
+import type { RecordRow, RefundRow } from "./types"
 
-type RecordRow = InferTypeOf<typeof FilingRecord>
-type RefundRow = InferTypeOf<typeof FilingRefund>
 /** Medusa types `model.json()` as a record, though it stores any JSON: the plugin's shapes go in and come out as such. */
 type Json = Record<string, unknown>
 const json = (v: object | null | undefined) => v as Json | null

@@ -91,8 +91,8 @@ export interface EditIntent {
   requote?: { quoted: boolean; collected: Record<string, number> } | null
 }
 
-type RecordRow = InferTypeOf<typeof FilingRecord>
-type RefundRow = InferTypeOf<typeof FilingRefund>
+export type RecordRow = InferTypeOf<typeof FilingRecord>
+export type RefundRow = InferTypeOf<typeof FilingRefund>
 
 /** Columns the DTOs leave out (the raw bigNumber twins) or type optional. */
 type Hidden = `raw_${string}` | `${"created" | "updated" | "deleted"}_at`

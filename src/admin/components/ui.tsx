@@ -2,7 +2,6 @@
 import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea, clx } from "@medusajs/ui"
 import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
-import type { TicImportJob } from "../../tics/medusa"
 
 type Tone = "subtle" | "muted" | "error"
 const TONE: Record<Tone, string> = { subtle: "text-ui-fg-subtle", muted: "text-ui-fg-muted", error: "text-ui-fg-error" }
@@ -290,19 +289,6 @@ export function Progress({ done = 0, total = 0, finished }: { done?: number; tot
       aria-valuemax={100}
     >
       <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
-    </div>
-  )
-}
-
-/** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
-export function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
-  return (
-    <div data-testid={testId} data-status={job.status}>
-      <Progress done={job.done} total={job.total} finished={job.status === "done"} />
-      <Note tone={job.status === "failed" ? "error" : "subtle"}>
-        {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-      </Note>
-      {children}
     </div>
   )
 }

@@ -88,10 +88,7 @@ export function Page(props: Frame & { load?: Load; refreshTestId?: string; error
   )
 }
 
-/**
- * A section of a page, or a widget: its heading, a line under it (`subtitle`) or beside it (`aside`), its actions, its load,
- * its content.
- */
+/** A section of a page, or a widget; `subtitle` goes under its heading, `aside` beside it. */
 export function Section(props: Frame & { aside?: string; load?: Omit<Load, "reload"> }) {
   const { load } = props
   return (

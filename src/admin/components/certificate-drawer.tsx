@@ -12,7 +12,7 @@ import { Btn, ErrorText, Field, Note } from "./ui"
 
 type Spec = Omit<Parameters<typeof Field>[0], "id" | "value" | "onChange"> & { name: string }
 
-export function CreateCertificateDrawer(props: { customer: AdminCertificatesResponse["customer"]; query: string; onCreated: () => void }) {
+export function CreateCertificateDrawer(props: { customer: AdminCertificatesResponse["customer"]; path: string; onCreated: () => void }) {
   const { customer } = props
   const [open, setOpen] = useState(false)
   const defaultName = customer.companyName || customer.name || ""
@@ -28,12 +28,10 @@ export function CreateCertificateDrawer(props: { customer: AdminCertificatesResp
     setFormError(null)
     if (Object.keys(v).length) return setErrors(v)
     return submit(async () => {
-      await post(`/admin/sales-tax/customers/${encodeURIComponent(customer.id)}/certificates${props.query}`, toBody(form)).catch(
-        (e: unknown) => {
-          setFormError(errorMessage(e))
-          throw e
-        },
-      )
+      await post(props.path, toBody(form)).catch((e: unknown) => {
+        setFormError(errorMessage(e))
+        throw e
+      })
       toast.success("Exemption certificate created")
       setOpen(false)
       setForm(emptyForm(defaultName))

@@ -8,12 +8,12 @@ import { Link } from "react-router-dom"
 import { errorMessage, post } from "../lib/api"
 import { useApi, useBusy } from "../lib/hooks"
 import type { AdminConnectionsResponse, AdminSetupFixResponse, AdminSetupResponse } from "../../setup/routes"
-import type { CheckResult } from "../../setup/settings"
+import type { AdminSettingsResponse } from "../../setup/settings"
 import type { SetupItem } from "../../setup/types"
 import type { AdminLocationsResponse, LocationView } from "../../checkout/origins/origin-locations"
 import { Btn, DataTable, Note, Section, Strong, Tag } from "./ui"
 
-type Ping = CheckResult<{ message: string }>
+type Ping = AdminSettingsResponse["connection"]["ping"]
 
 export function SetupChecklist() {
   const load = useApi<AdminSetupResponse>("/admin/sales-tax/setup")

@@ -2,7 +2,6 @@
 import { Badge, Button, Container, Heading, Input, Label, Select, Table, Text, Textarea, clx } from "@medusajs/ui"
 import type { ComponentProps, ReactNode } from "react"
 import { Link } from "react-router-dom"
-import type { TicImportJob } from "../../tics/medusa"
 
 type Tone = "subtle" | "muted" | "error"
 const TONE: Record<Tone, string> = { subtle: "text-ui-fg-subtle", muted: "text-ui-fg-muted", error: "text-ui-fg-error" }
@@ -89,10 +88,7 @@ export function Page(props: Frame & { load?: Load; refreshTestId?: string; error
   )
 }
 
-/**
- * A section of a page, or a widget: its heading, a line under it (`subtitle`) or beside it (`aside`), its actions, its load,
- * its content.
- */
+/** A section of a page, or a widget; `subtitle` goes under its heading, `aside` beside it. */
 export function Section(props: Frame & { aside?: string; load?: Omit<Load, "reload"> }) {
   const { load } = props
   return (
@@ -290,19 +286,6 @@ export function Progress({ done = 0, total = 0, finished }: { done?: number; tot
       aria-valuemax={100}
     >
       <div className="h-2 rounded-full bg-ui-fg-interactive" style={{ width: `${pct}%` }} />
-    </div>
-  )
-}
-
-/** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
-export function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
-  return (
-    <div data-testid={testId} data-status={job.status}>
-      <Progress done={job.done} total={job.total} finished={job.status === "done"} />
-      <Note tone={job.status === "failed" ? "error" : "subtle"}>
-        {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
-      </Note>
-      {children}
     </div>
   )
 }

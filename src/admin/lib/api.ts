@@ -1,5 +1,7 @@
 // The fetch of the plugin's admin routes: JSON in and out, or a file saved. The dashboard signs in
 // with a session cookie, or a JWT in localStorage when configured so: both are sent.
+import type { ErrorDetail } from "../../../packages/contract/src/index"
+
 declare const __BACKEND_URL__: string | undefined
 
 /** A value as JSON carries it: dates as ISO strings. */
@@ -11,13 +13,11 @@ export type Json<T> = T extends Date
       ? { [K in keyof T]: Json<T[K]> }
       : T
 
-type LocatedError = { location: string; message: string; value?: unknown }
-
 export class AdminApiError extends Error {
   constructor(
     message: string,
     public status: number,
-    public errors: LocatedError[] = [],
+    public errors: ErrorDetail[] = [],
   ) {
     super(message)
   }
@@ -58,7 +58,7 @@ function request(path: string, accept: string, { method = "GET", body }: Init = 
 export async function api<T>(path: string, init?: Init): Promise<T> {
   const res = await request(path, "application/json", init)
   const text = await res.text()
-  let json: { message?: string; errors?: LocatedError[] } | undefined
+  let json: { message?: string; errors?: ErrorDetail[] } | undefined
   try {
     json = text ? JSON.parse(text) : undefined
   } catch {

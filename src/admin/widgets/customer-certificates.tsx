@@ -166,7 +166,7 @@ const CustomerCertificatesWidget = ({ data }: DetailWidgetProps<AdminCustomer>) 
               label="Sales Tax Service connection"
             />
           ) : null}
-          {res ? <CreateCertificateDrawer customer={res.customer} query={query} onCreated={reload} /> : null}
+          {res ? <CreateCertificateDrawer customer={res.customer} path={path} onCreated={reload} /> : null}
         </>
       }
     >

@@ -4,18 +4,15 @@ import { useSearchParams } from "react-router-dom"
 import { useApi } from "../../../../lib/hooks"
 import type { Json } from "../../../../lib/api"
 import type { ActivityEntry } from "../../../../../service/activity"
+import { OPERATION_IDS } from "../../../../../../packages/contract/src/index"
 import { DataTable, ErrorText, Field, NavLink, Note, type Options, Page, Pager, Row, Strong, Tag } from "../../../../components/ui"
 
 /** Its bodies only in the one-entry answer. */
 type Entry = Json<ActivityEntry>
 
-const OPERATIONS = [
-  ...["calculateCarts", "getCart", "cartToOrder", "createOrder", "getOrder", "updateOrder", "voidOrder", "refundOrder"],
-  ...["createCertificate", "getCertificate", "disableCertificate", "listCertificates", "searchTics", "verifyAddress", "ping", "health"],
-]
 /** The filters that are selects: the query parameter, its label, its options ("all" first: no filter). */
 const SELECTS: [param: string, label: string, options: Options][] = [
-  ["operation", "Operation", [["all", "All operations"], ...OPERATIONS]],
+  ["operation", "Operation", [["all", "All operations"], ...OPERATION_IDS]],
   ["status", "Status", [["all", "Any status"], "2xx", "4xx", "5xx", ["none", "No answer"]]],
 ]
 const PAGE = 25

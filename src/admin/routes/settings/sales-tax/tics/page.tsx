@@ -1,15 +1,27 @@
 import { Badge, Container, Heading, Input, Text, toast } from "@medusajs/ui"
-import { useState } from "react"
+import { useState, type ReactNode } from "react"
 import { downloadFile, post } from "../../../../lib/api"
 import { useApi, useBusy, useJob } from "../../../../lib/hooks"
 import type { ImportPlan } from "../../../../../tics/bulk"
-import type { listUnclassified } from "../../../../../tics/classify/medusa"
-import type { SearchRun } from "../../../../../tics/classify/medusa"
+import type { listUnclassified, SearchRun } from "../../../../../tics/classify/medusa"
 import type { TicImportJob } from "../../../../../tics/medusa"
-import { type BadgeColor, Btn, DataTable, ErrorText, JobProgress, NavLink, Note, Page, Pager, Tag } from "../../../../components/ui"
+import { type BadgeColor, Btn, DataTable, ErrorText, NavLink, Note, Page, Pager, Progress, Tag } from "../../../../components/ui"
 
 const SHOWN = 200
 const PAGE = 20
+
+/** A bulk TIC import job's progress: the bar, then "N of M applied" or its error. */
+function JobProgress({ job, testId, children }: { job: TicImportJob; testId: string; children?: ReactNode }) {
+  return (
+    <div data-testid={testId} data-status={job.status}>
+      <Progress done={job.done} total={job.total} finished={job.status === "done"} />
+      <Note tone={job.status === "failed" ? "error" : "subtle"}>
+        {job.status === "failed" ? job.error : `${job.done} of ${job.total} ${job.status === "done" ? "applied" : "applying…"}`}
+      </Note>
+      {children}
+    </div>
+  )
+}
 
 /** A confidence's colour and word: high (≥ 0.7, the default "accept all"), medium, low (< 0.5: never accepted in bulk). */
 const band = (c: number): [BadgeColor, string] => (c >= 0.7 ? ["green", "high"] : c >= 0.5 ? ["orange", "medium"] : ["red", "low"])

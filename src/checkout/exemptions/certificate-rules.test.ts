@@ -2,7 +2,7 @@
 import { EXEMPTION_REASONS } from "../../../packages/contract/src/index"
 import { certificateStatus, missingIdNumbers, needsIdNumber, REASONS_WITHOUT_ID_NUMBER } from "./certificate-rules"
 import { shopperCertificateCount } from "../../certificates/shopper"
-import type { CertificateStanding } from "./exemptions"
+import type { CertificateStanding } from "../../service/exemptions/certificate-claims"
 
 describe("identification numbers", () => {
   it("every reason but the federal and tribal governments needs one per state", () => {

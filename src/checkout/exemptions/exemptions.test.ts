@@ -7,8 +7,8 @@ import {
   mayExempt,
   pickExemption,
   withApproval,
-  type CertificateStanding,
 } from "./exemptions"
+import type { CertificateStanding } from "../../service/exemptions/certificate-claims"
 import { forgetCertificates, type CertificateReviews } from "../../service/exemptions/registry"
 import { salesTaxRuntime } from "../../runtime"
 import { MemoryStore } from "../quote/result-cache"

@@ -31,8 +31,6 @@ export function registerCertificateConnections(connectionIds: readonly string[])
   for (const c of connectionIds) otherConnections().add(c)
 }
 
-export type { CertificateStanding }
-
 /** A certificate as the provider lists it, with whether it may exempt (`mayExempt`) and its claim. */
 export type ListedCertificate = CertificateRecord & { approved?: boolean } & Pick<CertificateStanding, "claimedCartId" | "claimedAt">
 
@@ -138,12 +136,7 @@ export async function activeCertificates(
       }
       return list
     })
-    const { list: out, ok } = await withApproval(
-      customerId,
-      got,
-      opts.reviews ?? registeredCertificateReviews(),
-      externalCertificatesMode(options),
-    )
+    const { list: out, ok } = await withApproval(customerId, got, opts.reviews, externalCertificatesMode(options))
     if (ok) await store.set(key, out, options.cacheTtlSeconds)
     return out
   })

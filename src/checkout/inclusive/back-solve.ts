@@ -113,7 +113,8 @@ function bestCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
   const tN = t.toNumber()
   const aN = a.toNumber()
   const near = Number.isFinite(tN) && Number.isFinite(aN) ? nearCandidate(tN, aN, f0) : undefined
-  return near !== undefined ? near : exactCandidate(t, a, f0)
+  // the reference: every candidate's Medusa tax in exact decimals
+  return near !== undefined ? near : closestCandidate(f0, a, (r) => medusaTax(t, r))
 }
 
 /**
@@ -158,11 +159,6 @@ function candidate(f0: number, s: number): number {
 /** d(s): Medusa's product with c(s) minus the amount, in doubles. */
 function gap(tN: number, aN: number, f0: number, s: number): number {
   return (tN * candidate(f0, s)) / 100 - aN
-}
-
-/** The reference: every candidate's Medusa tax in exact decimals. */
-export function exactCandidate(t: BigNumber, a: BigNumber, f0: number): number | null {
-  return closestCandidate(f0, a, (r) => medusaTax(t, r))
 }
 
 /** Among the float4 values f0-4 .. f0+4 (as shortest decimals), the rate whose `taxAt` rounds to `a` and lies closest (first on a tie), or null. */

@@ -7,7 +7,7 @@ import { cartHash, itemFigures, netUnitPrice, shippingFigures } from "../../serv
 import { SHIPPING_ITEM_PREFIX, TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
 import type { Quote, ServiceCart } from "../quote/quote-types"
-import { resolveInclusive, type InclusiveLine, type InclusiveSplit } from "./inclusive"
+import { resolveInclusive, type InclusiveLine } from "./inclusive"
 
 /** A line's tax-inclusive adjustments (older hooks sent only the flag: then all of them). */
 function inclusiveDiscount(l: { discount: string; has_tax_inclusive_discount: boolean; inclusive_discount?: string | null }): string {
@@ -65,15 +65,6 @@ export function inclusiveQuoteHash(carts: readonly ServiceCart[], connectionId: 
   return carts.length === 1 ? cartHash(carts[0]!.cart, basis) : cartHash({ carts: carts.map((c) => c.cart) }, basis)
 }
 
-/** Pure: the last answer's lines with each tax-inclusive line's split (its net, tax, rate and residual). */
-export function withSplits(lines: Quote["lines"], splits: ReadonlyMap<string, InclusiveSplit>): Quote["lines"] {
-  const out: Quote["lines"] = { ...lines }
-  for (const [id, s] of splits) {
-    out[id] = { ...out[id], amount: s.amount, rate: s.rate, net: s.net, residual: s.residual }
-  }
-  return out
-}
-
 /** The quote of a cart with tax-inclusive lines (`carts` at their shown prices): `call` quotes them at resolveInclusive's nets. */
 export async function quoteInclusive(
   carts: readonly ServiceCart[],
@@ -89,5 +80,8 @@ export async function quoteInclusive(
     async (nets) => new Map(Object.entries((last = await call(carts.map((c) => ({ ...c, cart: withNets(c.cart, nets) })))).lines)),
     start,
   )
-  return { hash, exemptionId, lines: withSplits(last!.lines, r.splits), inclusiveCalls: r.calls }
+  // the last answer's lines (a copy: the answer is not changed), each tax-inclusive line with its split
+  const lines: Quote["lines"] = { ...last!.lines }
+  for (const [id, s] of r.splits) lines[id] = { ...lines[id], amount: s.amount, rate: s.rate, net: s.net, residual: s.residual }
+  return { hash, exemptionId, lines, inclusiveCalls: r.calls }
 }

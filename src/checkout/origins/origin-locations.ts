@@ -37,12 +37,6 @@ export function clearOriginLocationMemo(): void {
   memoOf().clear()
 }
 
-export interface LineLocations {
-  items: Map<string, string>
-  shipping: Map<string, string>
-  locations: KnownLocations
-}
-
 /** A stock location read with LOCATION_ADDRESS_FIELDS. */
 export interface LocationRow {
   id: string
@@ -98,7 +92,9 @@ export interface LineLocationInput {
   shipping_methods?: readonly { id?: string | null; shipping_option_id?: string | null }[] | null
 }
 
-export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput): Promise<LineLocations> {
+/** Each line's stock location (items, shipping methods, by line id) and the addresses of those locations. */
+export type LineLocations = Awaited<ReturnType<typeof resolveLineLocations>>
+export async function resolveLineLocations(container: MedusaContainer, e: LineLocationInput) {
   const items = new Map<string, string>()
   const shipping = new Map<string, string>()
   const methods = (e.shipping_methods ?? []).flatMap((s) =>

@@ -11,7 +11,7 @@ import type { PluginOptions } from "../../options"
 import { BLOCK_ERROR_CODE, BLOCK_ERROR_MESSAGE, TAX_LINE_CODE_FALLBACK, TAX_LINE_NAME_FALLBACK } from "../../constants"
 import type { CartSnapshot } from "../../service/cart/context"
 import { freshestByTic, LAST_KNOWN_MAX_AGE_MS, zipKey, type KnownRate, type RateMemory } from "../../service/last-known-rates"
-import { BrokenCircuitError, isOutage, KEY_REFUSED_LOG_EVERY_MS, markOutage } from "./health"
+import { BrokenCircuitError, isOutage, markOutage } from "./health"
 import type { ProviderStats, QuoteLogger, TaxLine } from "./quote-types"
 
 type FallbackOptions = Pick<PluginOptions, "defaultTic" | "shippingTic">
@@ -146,7 +146,8 @@ export interface FailurePolicyDeps {
 
 /** The failure policy of one provider, with its memory of refused keys (per connection). */
 export class FailurePolicy {
-  readonly #keyRefusedLog = new OncePer(KEY_REFUSED_LOG_EVERY_MS)
+  /** a refused API key is logged at most once a minute per connection */
+  readonly #keyRefusedLog = new OncePer(60_000)
   /** Connections whose last failed call was a refused key (cleared by their next answered call): an open circuit then is the key's. */
   readonly #keyRefused = new Set<string>()
 

@@ -43,9 +43,6 @@ export function countsForBreaker(err: unknown): boolean {
   return isOutage(err) && !(isSalesTaxError(err) && err.code === "http" && err.status === 429)
 }
 
-/** A refused API key is logged at most once per this many ms per connection. */
-export const KEY_REFUSED_LOG_EVERY_MS = 60_000
-
 export class BrokenCircuitError extends Error {
   override name = "BrokenCircuitError"
   constructor() {

@@ -1,6 +1,6 @@
 import { TAX_INCLUSIVE_ERROR_CODE } from "../../constants"
 import { CartSnapshot } from "../../service/cart/context"
-import { inclusiveQuoteHash, refuseTaxInclusiveMix, withSplits } from "../inclusive/inclusive-cart"
+import { inclusiveQuoteHash, quoteInclusive, refuseTaxInclusiveMix } from "../inclusive/inclusive-cart"
 
 const origin = { line1: "400 Broad St", city: "Seattle", state: "WA", zip: "98109" }
 const cart = (cartId: string, price: number) =>
@@ -13,18 +13,28 @@ const cart = (cartId: string, price: number) =>
     lineItems: [{ index: 0, itemId: "a", price, quantity: 1, tic: 0 }],
   }) as never
 
-describe("withSplits", () => {
-  it("each split line gets its net, tax, rate and residual; the others stay as answered; the answer is not changed", () => {
-    const lines = {
-      a: { amount: 1, rate: 0.1, tic: 0 },
-      shipping_s: { amount: 0.5, rate: 0.1, tic: 11010 },
+describe("quoteInclusive's lines", () => {
+  it("each split line gets its net, tax, rate and residual; the others stay as answered; the answer is not changed", async () => {
+    // 10 % on the net of "a" (its gross 10: 9.09 + 0.91); shipping as answered
+    const answers: { amount: number; rate: number; tic: number }[] = []
+    const call = async (sent: readonly { cart: { lineItems: { price: number }[] } }[]) => {
+      const a = { amount: Math.round(sent[0]!.cart.lineItems[0]!.price * 10) / 100, rate: 0.1, tic: 0 }
+      answers.push(a)
+      return { hash: "h", exemptionId: null, lines: { a, shipping_s: { amount: 0.5, rate: 0.1, tic: 11010 } } }
     }
-    const out = withSplits(lines, new Map([["a", { net: "9.09", amount: 0.91, rate: 0.1, residual: "0" } as never]]))
-    expect(out).toEqual({
+    const q = await quoteInclusive(
+      [{ cart: cart("cart_1", 10), key: "" }],
+      [{ itemId: "a", gross: "10" }],
+      undefined,
+      call as never,
+      "h",
+      null,
+    )
+    expect(q.lines).toEqual({
       a: { amount: 0.91, rate: 0.1, tic: 0, net: "9.09", residual: "0" },
       shipping_s: { amount: 0.5, rate: 0.1, tic: 11010 },
     })
-    expect(lines.a).toEqual({ amount: 1, rate: 0.1, tic: 0 })
+    expect(answers.at(-1)).toEqual({ amount: 0.91, rate: 0.1, tic: 0 })
   })
 })
 

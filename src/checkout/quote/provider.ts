@@ -38,11 +38,6 @@ import { taxLineContextFallbackOn } from "../../medusa/tax-line-context-fallback
 import { snapshotOfLines } from "../hooks/tax-line-context-handler"
 import { taxLines, type TaxLineDeps } from "./tax-lines"
 
-interface Deps {
-  logger?: Logger
-  [key: string]: unknown
-}
-
 /** Medusa calls getTaxLines twice per recalculation (items, then shipping): one POST carts serves both. */
 export class SalesTaxProviderService implements ITaxProvider {
   static identifier = SALES_TAX_PROVIDER_IDENTIFIER
@@ -63,7 +58,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   readonly inclusiveHints = new InclusiveHints()
   readonly refusedCertificates = new RefusedCertificates()
   readonly bootCheck: Promise<string | null>
-  readonly #cradle: Deps
+  readonly #cradle: Record<string, unknown>
   readonly #connections: QuoteConnections
   readonly #rates: RateRecorder
   readonly #failure: FailurePolicy
@@ -75,7 +70,7 @@ export class SalesTaxProviderService implements ITaxProvider {
     this.logger.warn(noHookWarning(why))
   }
 
-  constructor(cradle: Deps, options: Record<string, unknown>) {
+  constructor(cradle: Record<string, unknown>, options: Record<string, unknown>) {
     this.options = resolvePluginOptions(options)
     this.logger = (fromCradle(cradle, "logger") as Logger | undefined) ?? console
     this.#cradle = cradle
@@ -113,7 +108,7 @@ export class SalesTaxProviderService implements ITaxProvider {
   /** The boot warning of fallback coverage, in the process that serves requests only; callable again. */
   async checkFallbackCoverage(): Promise<string | null> {
     if (this.options.failurePolicy !== "fallback") return null
-    const regionStates = await defaultRegionStates(this.#cradle as Record<string, unknown>)
+    const regionStates = await defaultRegionStates(this.#cradle)
     const msg = coverageWarning(fallbackGaps(this.options, regionStates), !!regionStates)
     if (msg) this.logger.warn(msg)
     return msg

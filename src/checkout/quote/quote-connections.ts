@@ -1,6 +1,6 @@
 /** A checkout client and a circuit breaker per connection: one account's outage fails only its own channels' calls fast. */
 import type { SalesTaxClient } from "../../service/client"
-import { getSalesTaxClient } from "../../service/client-factory"
+import { getCheckoutClient } from "../../service/client-factory"
 import { connectionForChannel, optionsOn } from "../../service/connections"
 import type { PluginOptions } from "../../options"
 import { CircuitBreaker, countsForBreaker } from "./health"
@@ -9,21 +9,12 @@ import type { QuoteConnection } from "./quote-types"
 export class QuoteConnections {
   /** The default connection's client (the probe; carts of channels without a connection of their own). */
   readonly client: SalesTaxClient
-  readonly #clients = new Map<string, SalesTaxClient>()
   /** by sales channel ("" for none): options do not change after boot */
   readonly #connectionOf = new Map<string, QuoteConnection>()
   readonly #breakers = new Map<string, CircuitBreaker>()
 
   constructor(private readonly options: PluginOptions) {
-    this.client = this.clientOn(options)
-    this.#clients.set(options.connectionId, this.client)
-  }
-
-  /** A checkout-path client on a connection: the whole call, retries included, within timeoutMs. */
-  clientOn(o: Pick<PluginOptions, "connectionId" | "apiKey">): SalesTaxClient {
-    return getSalesTaxClient(optionsOn(this.options, o), {
-      retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 200, maxElapsedMs: this.options.timeoutMs },
-    })
+    this.client = getCheckoutClient(options)
   }
 
   /** The connection of a cart's sales channel and its client (option `connections`; else the default). */
@@ -32,8 +23,8 @@ export class QuoteConnections {
     let got = this.#connectionOf.get(k)
     if (!got) {
       const c = connectionForChannel(this.options, salesChannelId)
-      let client = this.#clients.get(c.connectionId)
-      if (!client) this.#clients.set(c.connectionId, (client = this.clientOn(c)))
+      // the checkout client of the connection (one per option set, shared with the hooks): the whole call within timeoutMs
+      const client = c.connectionId === this.options.connectionId ? this.client : getCheckoutClient(optionsOn(this.options, c))
       this.#connectionOf.set(k, (got = { connectionId: c.connectionId, client, isDefault: c.isDefault }))
     }
     return got

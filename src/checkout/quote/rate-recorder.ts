@@ -40,22 +40,21 @@ export function ratesToRemember(cart: CartIn, q: Pick<Quote, "lines">, zip: stri
 
 export class RateRecorder {
   readonly writtenRates = new WrittenRates()
-  #warnedNoRateMemory = false
   #localRates: InMemoryRateMemory | undefined
 
   constructor(private readonly logger: QuoteLogger) {}
 
-  /** The database-backed rate memory (module salesTax), else an in-process one. */
+  /** The database-backed rate memory (module salesTax), else an in-process one (said once, as it is made). */
   rateMemory(): RateMemory {
     const m = registeredRateMemory()
     if (m) return m
-    if (!this.#warnedNoRateMemory) {
-      this.#warnedNoRateMemory = true
+    if (!this.#localRates) {
       this.logger.warn(
         "sales-tax: the salesTax module is not loaded: last-known rates are kept in process only (add the plugin to `plugins`)",
       )
+      this.#localRates = new InMemoryRateMemory()
     }
-    return (this.#localRates ??= new InMemoryRateMemory())
+    return this.#localRates
   }
 
   /** Records the effective rate per TIC of each cart of a successful, non-exempt quote (not awaited). */

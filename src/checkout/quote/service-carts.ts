@@ -66,11 +66,6 @@ export function quoteOfAnswer(
   return { hash, exemptionId, lines }
 }
 
-export interface OriginRefusal {
-  refusal: RefusedLocation
-  message: string
-}
-
 /** Pure: the stock locations newly refused as an origin (a 422 at `body.items[k].origin`), each once; not the `origin` option's. */
 export function originRefusals(
   err: unknown,
@@ -78,9 +73,9 @@ export function originRefusals(
   snapshot: Pick<CartSnapshot, "locations">,
   known: ReadonlyMap<string, unknown>,
   now: Date,
-): OriginRefusal[] {
+): { refusal: RefusedLocation; message: string }[] {
   if (!isSalesTaxError(err) || isOutage(err)) return []
-  const out: OriginRefusal[] = []
+  const out: ReturnType<typeof originRefusals> = []
   const seen = new Set<string>()
   for (const e of err.errors) {
     const m = /^body\.items\[(\d+)\]\.origin(\.|$)/.exec(e.location)

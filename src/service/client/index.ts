@@ -23,9 +23,8 @@ import {
 } from "../../../packages/contract/src/index"
 import { SalesTaxError, makeRedactor } from "./errors"
 import { resolvePolicy, type RetryPolicy } from "./retry"
-import { diffCartToOrder, diffCreateOrder } from "./compare"
+import { conflict, diffCartToOrder, diffCreateOrder, isDuplicateOrder } from "./compare"
 import { callOperation } from "./call"
-import { conflict, isDuplicateOrder } from "./idempotency"
 import { createHttp, type CallContext } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
 
@@ -41,7 +40,7 @@ export {
   type RetryPolicy,
 } from "./retry"
 export type { AttemptInfo, CallIds, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
-export { isDuplicateOrder } from "./idempotency"
+export { isDuplicateOrder } from "./compare"
 
 const OptionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),

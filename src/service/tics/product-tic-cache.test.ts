@@ -1,9 +1,8 @@
 import fc from "fast-check"
 import { SALES_TAX_MODULE } from "../../constants"
-import { ticAssignmentsChanged } from "./tic-generation"
 import { QUERY_KEY, type QueryScope } from "../../query"
 import { resolveProductTics } from "./product-tics"
-import { cachedProductTics, clearProductTicCache } from "./product-tic-cache"
+import { cachedProductTics, clearProductTicCache, ticAssignmentsChanged } from "./product-tic-cache"
 
 type Target = "product" | "product_type" | "product_category"
 type Tics = Record<Target, Record<string, number>>

@@ -63,10 +63,6 @@ interface CallLogReader {
   listAndCountCallLogEntries(filter: unknown, config: unknown): Promise<[ActivityEntry[], number]>
 }
 
-function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
-  return scope.resolve<CallLogReader>(SALES_TAX_MODULE)
-}
-
 const LIST_FIELDS = [
   "id",
   "at",
@@ -84,7 +80,7 @@ const LIST_FIELDS = [
 
 /** The entries of a query (without bodies), newest first, and their count. */
 export async function listActivity(scope: MedusaRequest["scope"], q: ActivityQuery) {
-  const [entries, count] = await callLogReader(scope).listAndCountCallLogEntries(activityFilter(q), {
+  const [entries, count] = await scope.resolve<CallLogReader>(SALES_TAX_MODULE).listAndCountCallLogEntries(activityFilter(q), {
     select: [...LIST_FIELDS],
     order: { at: "DESC", id: "DESC" },
     skip: q.offset,
@@ -95,6 +91,6 @@ export async function listActivity(scope: MedusaRequest["scope"], q: ActivityQue
 
 /** One entry, with its bodies when `log.bodies` stored them; undefined when there is none. */
 export async function activityEntry(scope: MedusaRequest["scope"], id: string): Promise<ActivityEntry | undefined> {
-  const [entries] = await callLogReader(scope).listAndCountCallLogEntries({ id }, { take: 1 })
+  const [entries] = await scope.resolve<CallLogReader>(SALES_TAX_MODULE).listAndCountCallLogEntries({ id }, { take: 1 })
   return entries[0]
 }

@@ -22,11 +22,6 @@ export function ticAssignmentsChanged(rt: SalesTaxRuntime = salesTaxRuntime()): 
   rt.ticGeneration++
 }
 
-/** For tests. */
-export function clearProductTicCache(): void {
-  cacheOf().clear()
-}
-
 /** resolveProductTics through the cache: only products not known are read. */
 export async function cachedProductTics(
   scope: QueryScope,

@@ -102,7 +102,6 @@ export function conflict(operation: OperationId, orderId: string, errors: ErrorD
     operation,
     status: 409,
     code: "http",
-    retryable: false,
     title: "Conflict",
     detail: redact(`an order ${JSON.stringify(orderId)} already exists at the service and differs from this request`),
     errors: redact(errors),

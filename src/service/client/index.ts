@@ -173,10 +173,7 @@ export class SalesTaxClient {
 
   /** Every certificate matching the filters, page after page (follows nextCursor). */
   certificates(query: Partial<ListCertificatesInput> = {}): AsyncIterable<CertificateRecord> {
-    return pages("listCertificates", query.cursor, async (cursor) => {
-      const page = await this.listCertificates({ ...query, cursor })
-      return { items: page.items, nextCursor: page.nextCursor }
-    })
+    return pages("listCertificates", query.cursor, (cursor) => this.listCertificates({ ...query, cursor }))
   }
 
   async searchTics(body: { query: string; limit?: number; cursor?: string }): Promise<TicSearchResponse> {
@@ -265,9 +262,7 @@ async function* pages<T>(
     if (seen.has(nextCursor)) {
       throw new SalesTaxError({
         operation,
-        status: null,
         code: "response_validation",
-        retryable: false,
         title: "Invalid response",
         detail: "the service returned a cursor it had already returned",
       })

@@ -8,7 +8,7 @@ import { isDegraded, markOutage, quoteHealth } from "./checkout/quote/health"
 import { refusedLocations } from "./service/origins/origins"
 import { completionGuardStats } from "./checkout/hooks/complete-cart-guard"
 import { requestScope, runAsActor } from "./checkout/hooks/request-actor"
-import { ticAssignmentsChanged, ticGeneration } from "./service/tics/tic-generation"
+import { ticAssignmentsChanged, ticGeneration } from "./service/tics/product-tic-cache"
 import { markServesRequests, servesRequests } from "./core/serving"
 
 afterEach(() => resetRuntime())

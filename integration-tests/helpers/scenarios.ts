@@ -11,7 +11,7 @@ import { adminAuth } from "../filing-helpers/medusa"
 import type { TestSandbox } from "./sandbox"
 import { seedStore, type SeededStore } from "./seed"
 import { Checkout, createShopper, type ShopperAddress } from "./storefront"
-import { ticAssignmentsChanged } from "../../src/service/tics/tic-generation"
+import { ticAssignmentsChanged } from "../../src/service/tics/product-tic-cache"
 import { clearOriginLocationMemo } from "../../src/checkout/origins/origin-locations"
 
 type Api = ConstructorParameters<typeof Checkout>[0]

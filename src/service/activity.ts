@@ -16,6 +16,8 @@ const medusaId = (prefixes: string[], what: string) =>
       `must be ${what} (${prefixes.map((p) => `${p}_…`).join(", ")})`,
     )
 
+const integer = () => z.coerce.number({ error: "must be a number" }).int("must be an integer")
+
 export const ActivityQuery = z
   .object({
     operation: z.enum(OPERATION_IDS, { error: `must be one of ${OPERATION_IDS.join(", ")}` }).optional(),
@@ -25,18 +27,8 @@ export const ActivityQuery = z
     order_id: medusaId(["order", "oexc", "claim"], "an order id").optional(),
     cart_id: medusaId(["cart"], "a cart id").optional(),
     errors_only: boolish.optional(),
-    limit: z.coerce
-      .number({ error: "must be a number" })
-      .int("must be an integer")
-      .min(1, "must be between 1 and 100")
-      .max(100, "must be between 1 and 100")
-      .default(50),
-    offset: z.coerce
-      .number({ error: "must be a number" })
-      .int("must be an integer")
-      .min(0, "must be 0 or more")
-      .max(1_000_000, "must be at most 1000000")
-      .default(0),
+    limit: integer().min(1, "must be between 1 and 100").max(100, "must be between 1 and 100").default(50),
+    offset: integer().min(0, "must be 0 or more").max(1_000_000, "must be at most 1000000").default(0),
   })
   // each other field refused at its own location (as src/http/validate.ts notAField: not imported, http sits above service)
   .catchall(z.unknown().refine(() => false, { error: "not a field of this request" }))
@@ -63,10 +55,6 @@ interface CallLogReader {
   listAndCountCallLogEntries(filter: unknown, config: unknown): Promise<[ActivityEntry[], number]>
 }
 
-function callLogReader(scope: MedusaRequest["scope"]): CallLogReader {
-  return scope.resolve<CallLogReader>(SALES_TAX_MODULE)
-}
-
 const LIST_FIELDS = [
   "id",
   "at",
@@ -84,7 +72,7 @@ const LIST_FIELDS = [
 
 /** The entries of a query (without bodies), newest first, and their count. */
 export async function listActivity(scope: MedusaRequest["scope"], q: ActivityQuery) {
-  const [entries, count] = await callLogReader(scope).listAndCountCallLogEntries(activityFilter(q), {
+  const [entries, count] = await scope.resolve<CallLogReader>(SALES_TAX_MODULE).listAndCountCallLogEntries(activityFilter(q), {
     select: [...LIST_FIELDS],
     order: { at: "DESC", id: "DESC" },
     skip: q.offset,
@@ -95,6 +83,6 @@ export async function listActivity(scope: MedusaRequest["scope"], q: ActivityQue
 
 /** One entry, with its bodies when `log.bodies` stored them; undefined when there is none. */
 export async function activityEntry(scope: MedusaRequest["scope"], id: string): Promise<ActivityEntry | undefined> {
-  const [entries] = await callLogReader(scope).listAndCountCallLogEntries({ id }, { take: 1 })
+  const [entries] = await scope.resolve<CallLogReader>(SALES_TAX_MODULE).listAndCountCallLogEntries({ id }, { take: 1 })
   return entries[0]
 }

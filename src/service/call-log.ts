@@ -73,7 +73,6 @@ export class CallLogBuffer {
   retentionDays = 14
   /** entries dropped because the buffer was full or a write failed */
   dropped = 0
-  written = 0
 
   constructor(o: { flushMs?: number; maxBuffered?: number } = {}) {
     this.flushMs = o.flushMs ?? 2000
@@ -127,7 +126,6 @@ export class CallLogBuffer {
     this.#flushing = (async () => {
       try {
         await sink.writeCallLog(batch)
-        this.written += batch.length
         if (this.#failing) this.#warn(`sales-tax: the service-call log is written again`)
         this.#failing = false
         if (Date.now() - this.#lastPrune > 3_600_000) {

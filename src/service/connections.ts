@@ -35,8 +35,7 @@ export function connectionForChannel(o: ConnOptions, salesChannelId: string | nu
 
 /** Pure: a configured connection by id (undefined / null: the default), or undefined when none has that id. */
 export function connectionById(o: ConnOptions, connectionId: string | null | undefined): ResolvedConnection | undefined {
-  if (!connectionId) return allConnections(o)[0]
-  return allConnections(o).find((c) => c.connectionId === connectionId)
+  return allConnections(o).find((c) => (connectionId ? c.connectionId === connectionId : c.isDefault))
 }
 
 /** The options as a client of `connection` sees them: its id and key in place of the default's. */

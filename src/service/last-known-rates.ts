@@ -5,7 +5,7 @@
  * over-charge, never under-charge. Stored by the `salesTax` module, which registers itself here.
  */
 import BigNumber from "bignumber.js"
-import { registration } from "../runtime"
+import { memoSet, registration } from "../runtime"
 
 export const LAST_KNOWN_MAX_AGE_MS = 30 * 24 * 3600 * 1000
 
@@ -111,8 +111,7 @@ export class WrittenRates {
       L = Math.max(lo, prev.lo)
       H = Math.min(hi, prev.hi)
     }
-    if (this.#intervals.size >= WRITTEN_MAX) this.#intervals.clear()
-    this.#intervals.set(key, { lo: L, hi: H })
+    memoSet(this.#intervals, key, { lo: L, hi: H }, WRITTEN_MAX)
     const inside = (r: number) => r >= L + m && r < H - m
     if (typeof serviceRate === "number" && Number.isFinite(serviceRate)) {
       const pct = Number((serviceRate * 100).toPrecision(12))

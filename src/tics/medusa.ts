@@ -19,7 +19,7 @@ import { SALES_TAX_MODULE } from "../constants"
 import type { SalesTaxModuleService } from "../modules/sales-tax/service"
 import type { PluginOptions } from "../options"
 import { lookupTic } from "./lookup"
-import { ticAssignmentsChanged } from "../service/tics/tic-generation"
+import { ticAssignmentsChanged } from "../service/tics/product-tic-cache"
 import { runtimeOf, runtimeSlot } from "../runtime"
 import {
   changedSincePlan,

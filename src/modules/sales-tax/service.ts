@@ -9,7 +9,7 @@ import { callLog, pruneInBatches, type CallLogRow, type CallLogSink } from "../.
 import { mergeKnownRate, registerRateMemory, type KnownRate, type RateMemory } from "../../service/last-known-rates"
 import { pgConnectionOf } from "../../medusa/order-sales-by-state"
 import { servesRequests } from "../../core/serving"
-import { ticAssignmentsChanged } from "../../service/tics/tic-generation"
+import { ticAssignmentsChanged } from "../../service/tics/product-tic-cache"
 import { TIC_TARGET_TYPES, type TargetTic, type TicModule, type TicTargetType } from "../../service/tics/product-tics"
 import { fromCradle, runtimeFromDeps, type SalesTaxRuntime } from "../../runtime"
 import { randomUUID } from "node:crypto"

@@ -43,11 +43,6 @@ export interface VerifyDeps {
   deadline?: number
 }
 
-/** The verdict cache shared with POST /store/sales-tax/verify-address (limits.ts): one per store connection. */
-function verdictCache(options: VerifyDeps["options"]) {
-  return verifyAddressGuard(`${options.baseUrl}|${options.connectionId}`, options.verifyAddressRateLimit)
-}
-
 /** verify-address's verdict: 400/422 is "invalid" with its located errors (else `unlocated`'s); anything else throws. */
 export async function askVerdict(
   client: Pick<SalesTaxClient, "verifyAddress">,
@@ -94,7 +89,9 @@ export async function quoteDestination(
   const request = serviceLines(a, plan.state, zipText(plan.zip))
   let verdict: Verdict
   try {
-    const ask = () => verdictCache(deps.options).verdict(addressKey(request), () => askVerdict(deps.client(), request))
+    // the verdict cache shared with POST /store/sales-tax/verify-address (verify-address-limits.ts): one per store connection
+    const cache = verifyAddressGuard(`${deps.options.baseUrl}|${deps.options.connectionId}`, deps.options.verifyAddressRateLimit)
+    const ask = () => cache.verdict(addressKey(request), () => askVerdict(deps.client(), request))
     verdict = (deps.deadline === undefined ? await ask() : await withDeadline(ask, deps.deadline - Date.now())).verdict
   } catch (e) {
     const why = isSalesTaxError(e) ? `${e.status ?? e.code}: ${e.title}` : (e as Error)?.message || String(e)

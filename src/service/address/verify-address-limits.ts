@@ -6,8 +6,6 @@ import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible"
 import type { Address, ErrorDetail } from "../../../packages/contract/src/index"
 import { runtimeSlot } from "../../runtime"
 
-export const DEFAULT_VERIFY_ADDRESS_RATE_LIMIT = 20
-
 /** What the service said about one address: its normalized form, or why it cannot be verified. */
 export type Verdict = { kind: "verified"; address: Address } | { kind: "invalid"; errors: ErrorDetail[] }
 
@@ -49,7 +47,7 @@ export class VerifyAddressGuard {
   readonly #cache: LRUCache<string, Verdict, () => Promise<Verdict>>
 
   constructor(
-    readonly perMinute: number = DEFAULT_VERIFY_ADDRESS_RATE_LIMIT,
+    readonly perMinute: number,
     readonly anonymousPerMinute: number = perMinute,
     cache: LRUCache<string, Verdict, () => Promise<Verdict>> = newVerdictCache(),
   ) {

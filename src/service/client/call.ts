@@ -34,11 +34,9 @@ export async function callOperation<Op extends OperationId>(
   if (errors.length || !("path" in built)) {
     throw new SalesTaxError({
       operation,
-      status: null,
       title: "Invalid request",
       detail: "the request was not sent: it does not match the service's schema",
       errors: ctx.redact(errors),
-      retryable: false,
       code: "validation",
       attempts: 0,
     })
@@ -58,10 +56,8 @@ export async function callOperation<Op extends OperationId>(
     if (remaining <= 0 && attempt === 1) {
       throw new SalesTaxError({
         operation,
-        status: null,
         title: "Timeout",
         detail: "no time left for the call: its deadline had passed before it was sent",
-        retryable: false,
         code: "timeout",
         attempts: 0,
       })
@@ -88,7 +84,6 @@ export async function callOperation<Op extends OperationId>(
       const code: SalesTaxErrorCode = outcome.failure.kind === "timeout" ? "timeout" : "network"
       err = new SalesTaxError({
         operation,
-        status: null,
         code,
         retryable: isRetryable(operation, outcome.failure),
         title: code === "timeout" ? "Timeout" : "Network error",

@@ -1,8 +1,9 @@
 import { dec } from "../../../packages/contract/src/money"
-import type { CartOut, CreateOrderRequest, ErrorDetail, LineItemOut, OrderRecord } from "../../../packages/contract/src/index"
+import type { CartOut, CreateOrderRequest, ErrorDetail, LineItemOut, OperationId, OrderRecord } from "../../../packages/contract/src/index"
+import { SalesTaxError } from "./errors"
 
-// Pure comparisons behind "already created": an existing order against what the request asked for
-// (an empty list: it is the order this request would have created).
+// Creation calls repeated safely: "orderId exists" recognised, and the pure comparisons behind "already created":
+// an existing order against what the request asked for (an empty list: it is the order this request would have created).
 
 function sameNumber(a: number, b: number, absolute: boolean): boolean {
   const x = dec(a)
@@ -86,4 +87,23 @@ export function diffCartToOrder(req: { cartId: string; orderId: string }, existi
     )
   }
   return out
+}
+
+/** The service's answer to a duplicate orderId on creation: a 400 that names the orderId. */
+export function isDuplicateOrder(err: unknown): err is SalesTaxError {
+  if (!(err instanceof SalesTaxError) || err.code !== "http" || err.status !== 400) return false
+  if (err.errors.some((e) => /(^|\.)orderId$/.test(e.location))) return true
+  const text = `${err.title} ${err.detail ?? ""}`
+  return /orderId/i.test(text) && /(exist|duplicate|already|in use)/i.test(text)
+}
+
+export function conflict(operation: OperationId, orderId: string, errors: ErrorDetail[], redact: <T>(v: T) => T): SalesTaxError {
+  return new SalesTaxError({
+    operation,
+    status: 409,
+    code: "http",
+    title: "Conflict",
+    detail: redact(`an order ${JSON.stringify(orderId)} already exists at the service and differs from this request`),
+    errors: redact(errors),
+  })
 }

@@ -2,8 +2,9 @@ import type { ErrorDetail, OperationId } from "../../../packages/contract/src/in
 
 export type SalesTaxErrorCode = "http" | "timeout" | "network" | "validation" | "response_validation"
 
-export type SalesTaxErrorInit = Pick<SalesTaxError, "operation" | "status" | "title" | "detail" | "retryable" | "code"> &
-  Partial<Pick<SalesTaxError, "errors" | "attempts">>
+/** status: null (no answer) and retryable: false unless given. */
+export type SalesTaxErrorInit = Pick<SalesTaxError, "operation" | "title" | "detail" | "code"> &
+  Partial<Pick<SalesTaxError, "status" | "retryable" | "errors" | "attempts">>
 
 /** Every failure of the client, built only from safe fields: no config, headers, axios error or cause (they carry the key). */
 export class SalesTaxError extends Error {
@@ -19,7 +20,8 @@ export class SalesTaxError extends Error {
   readonly attempts!: number
 
   constructor(init: SalesTaxErrorInit) {
-    const msg = `${init.operation}: ${init.status !== null ? `${init.status} ` : ""}${init.title}${init.detail ? ` - ${init.detail}` : ""}${
+    const { operation, status = null, title, detail, retryable = false, code } = init
+    const msg = `${operation}: ${status !== null ? `${status} ` : ""}${title}${detail ? ` - ${detail}` : ""}${
       init.errors && init.errors.length
         ? ` (${init.errors
             .slice(0, 5)
@@ -28,7 +30,6 @@ export class SalesTaxError extends Error {
         : ""
     }`
     super(msg)
-    const { operation, status, title, detail, retryable, code } = init
     // every field set, in the order declared (toJSON lists them so)
     Object.assign(this, { operation, status, title, detail, errors: init.errors ?? [], retryable, code, attempts: init.attempts ?? 1 })
   }

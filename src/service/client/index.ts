@@ -23,9 +23,8 @@ import {
 } from "../../../packages/contract/src/index"
 import { SalesTaxError, makeRedactor } from "./errors"
 import { resolvePolicy, type RetryPolicy } from "./retry"
-import { diffCartToOrder, diffCreateOrder } from "./compare"
+import { conflict, diffCartToOrder, diffCreateOrder, isDuplicateOrder } from "./compare"
 import { callOperation } from "./call"
-import { conflict, isDuplicateOrder } from "./idempotency"
 import { createHttp, type CallContext } from "./transport"
 import type { AttemptInfo, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
 
@@ -41,7 +40,7 @@ export {
   type RetryPolicy,
 } from "./retry"
 export type { AttemptInfo, CallIds, CallInput, CallResult, ListCertificatesInput, OperationResponses, SalesTaxClientOptions } from "./types"
-export { isDuplicateOrder } from "./idempotency"
+export { isDuplicateOrder } from "./compare"
 
 const OptionsSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
@@ -174,10 +173,7 @@ export class SalesTaxClient {
 
   /** Every certificate matching the filters, page after page (follows nextCursor). */
   certificates(query: Partial<ListCertificatesInput> = {}): AsyncIterable<CertificateRecord> {
-    return pages("listCertificates", query.cursor, async (cursor) => {
-      const page = await this.listCertificates({ ...query, cursor })
-      return { items: page.items, nextCursor: page.nextCursor }
-    })
+    return pages("listCertificates", query.cursor, (cursor) => this.listCertificates({ ...query, cursor }))
   }
 
   async searchTics(body: { query: string; limit?: number; cursor?: string }): Promise<TicSearchResponse> {
@@ -266,9 +262,7 @@ async function* pages<T>(
     if (seen.has(nextCursor)) {
       throw new SalesTaxError({
         operation,
-        status: null,
         code: "response_validation",
-        retryable: false,
         title: "Invalid response",
         detail: "the service returned a cursor it had already returned",
       })

@@ -54,12 +54,10 @@ export function backoffDelay(
 
 /** Parses a Retry-After header (delta-seconds or an HTTP date) into ms to wait (0 for a past date); undefined when unparseable. */
 export function parseRetryAfter(value: string | string[] | number | undefined | null, now: number = Date.now()): number | undefined {
-  if (value === undefined || value === null) return undefined
   if (Array.isArray(value)) value = value[0]
-  if (value === undefined) return undefined
+  if (value === undefined || value === null) return undefined
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined
   const s = value.trim()
-  if (s === "") return undefined
   if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000)
   if (/^-/.test(s)) return undefined
   // an HTTP date must name a day or month: refuse bare numbers-with-garbage that Date.parse accepts

@@ -29,11 +29,7 @@ export interface AttemptInfo {
 }
 
 /** cartId / orderId of a call, and the idempotency key of a refund (the Medusa return, edit or claim id). */
-export interface CallIds {
-  cartId?: string
-  orderId?: string
-  refundKey?: string
-}
+export type CallIds = Partial<Record<"cartId" | "orderId" | "refundKey", string>>
 
 export interface SalesTaxClientOptions {
   baseUrl: string

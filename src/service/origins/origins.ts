@@ -61,14 +61,16 @@ export function locationClass(a: LocationAddressLike | null | undefined, sets: F
   return country && country !== "us" && !servesUsAddresses(sets) ? "not_for_us" : "fallback"
 }
 
+const SharedRefusal = z.object({
+  locationId: z.string(),
+  name: z.string().nullable(),
+  address: z.object({ line1: z.string(), city: z.string(), state: z.string(), zip: z.string() }),
+  reason: z.string(),
+  at: z.string(),
+})
+
 /** A location whose address the service refused as an origin: its lines use the fallback until the address changes. */
-export interface RefusedLocation {
-  locationId: string
-  name: string | null
-  address: Address
-  reason: string
-  at: string
-}
+export type RefusedLocation = z.infer<typeof SharedRefusal> & { address: Address }
 /** The refusals this process saw: the provider records them, the settings route lists them. */
 export const refusedLocations = runtimeSlot("refusedLocations", () => new Map<string, RefusedLocation>())
 
@@ -80,14 +82,6 @@ export interface RefusalCache {
 export const REFUSED_LOCATIONS_KEY = "medusa-sales-tax:refused-locations"
 /** kept 30 days (an address refused that long ago is worth trying again anyway) */
 const REFUSED_LOCATIONS_TTL_S = 30 * 24 * 3600
-
-const SharedRefusal = z.object({
-  locationId: z.string(),
-  name: z.string().nullable(),
-  address: z.object({ line1: z.string(), city: z.string(), state: z.string(), zip: z.string() }),
-  reason: z.string(),
-  at: z.string(),
-})
 
 /** Pure: the refusals in a cache entry; anything malformed is left out. */
 export function parseRefusals(v: unknown): RefusedLocation[] {

@@ -1,9 +1,9 @@
 import fc from "fast-check"
 import { SALES_TAX_MODULE } from "../../constants"
-import { ticAssignmentsChanged } from "./tic-generation"
 import { QUERY_KEY, type QueryScope } from "../../query"
 import { resolveProductTics } from "./product-tics"
-import { cachedProductTics, clearProductTicCache } from "./product-tic-cache"
+import { cachedProductTics, ticAssignmentsChanged } from "./product-tic-cache"
+import { resetRuntime } from "../../runtime"
 
 type Target = "product" | "product_type" | "product_category"
 type Tics = Record<Target, Record<string, number>>
@@ -46,7 +46,7 @@ const PRODUCTS = [
 ]
 
 describe("product TICs kept across cart changes", () => {
-  beforeEach(() => clearProductTicCache())
+  beforeEach(() => resetRuntime())
 
   it("against reading every time (the old behaviour): the same TIC and source for any sequence of cart changes and TIC assignment writes", async () => {
     const op = fc.oneof(
@@ -60,7 +60,7 @@ describe("product TICs kept across cart changes", () => {
     )
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 25 }), fc.constantFrom(0, 11099), async (ops, defaultTic) => {
-        clearProductTicCache()
+        resetRuntime()
         const { scope, reads, svc } = storeOf(PRODUCTS, { product: {}, product_type: {}, product_category: {} })
         let cartChanges = 0
         for (const o of ops) {

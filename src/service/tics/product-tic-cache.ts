@@ -1,11 +1,11 @@
 // The tax-line hook's product → TIC answers, kept briefly across cart changes. Dropped when a TIC is
-// written in this process; the time bound covers another instance's change and a product moved.
+// written in this process (a count of changes, in the runtime: the salesTax module and the hooks may be
+// different module instances); the time bound covers another instance's change and a product moved.
 import { LRUCache } from "lru-cache"
 import { resolveProductTics } from "./product-tics"
 import type { QueryScope } from "../../query"
 import type { ProductTic } from "./tic-resolution"
-import { ticGeneration } from "./tic-generation"
-import { runtimeOf, runtimeSlot } from "../../runtime"
+import { runtimeOf, runtimeSlot, salesTaxRuntime, type SalesTaxRuntime } from "../../runtime"
 
 export const PRODUCT_TIC_TTL_MS = 60_000
 
@@ -14,9 +14,12 @@ type Entry = { defaultTic: number; generation: number; value: ProductTic | null 
 
 const cacheOf = runtimeSlot("productTics", () => new LRUCache<string, Entry>({ max: 5000, ttl: PRODUCT_TIC_TTL_MS }))
 
-/** For tests. */
-export function clearProductTicCache(): void {
-  cacheOf().clear()
+export function ticGeneration(rt: SalesTaxRuntime = salesTaxRuntime()): number {
+  return rt.ticGeneration
+}
+
+export function ticAssignmentsChanged(rt: SalesTaxRuntime = salesTaxRuntime()): void {
+  rt.ticGeneration++
 }
 
 /** resolveProductTics through the cache: only products not known are read. */

@@ -2,6 +2,7 @@
 // assignments from the salesTax module, each resolved with resolveProductTic.
 import { SALES_TAX_MODULE } from "../../constants"
 import { graph, type QueryScope } from "../../query"
+import { tryResolve } from "../../runtime"
 import { ancestry, resolveProductTic, type AssignedTics, type ProductTic, type ProductTicRow } from "./tic-resolution"
 
 export const TIC_TARGET_TYPES = ["product", "product_type", "product_category"] as const
@@ -16,11 +17,7 @@ export interface TicModule {
 
 /** The salesTax module, or null when the app has not registered it. */
 export function ticModule(scope: QueryScope): TicModule | null {
-  try {
-    return scope.resolve<TicModule | undefined>(SALES_TAX_MODULE, { allowUnregistered: true }) ?? null
-  } catch {
-    return null
-  }
+  return (tryResolve(scope, SALES_TAX_MODULE) as TicModule | undefined) ?? null
 }
 
 export const PRODUCT_TIC_FIELDS = ["id", "type_id", "categories.id", "categories.mpath"] as const

@@ -6,7 +6,7 @@
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
 import { deriveState, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
-import { sanitizeError, toIso } from "./decisions-retry"
+import { sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
@@ -219,7 +219,7 @@ export class FilingProcessor {
       // 2. Completion (captured / fulfilled modes)
       step = "complete"
       if (rec.filed_at && !rec.voided_at && !rec.completed_at && rec.completion_requested_at) {
-        const o = await client.updateOrder(orderId, { completedDate: toIso(rec.completion_requested_at) })
+        const o = await client.updateOrder(orderId, { completedDate: new Date(rec.completion_requested_at).toISOString() })
         rec = await this.w.patch(rec, {
           completed_at: o.completedDate ? new Date(o.completedDate) : rec.completion_requested_at,
           last_step: step,
@@ -241,7 +241,7 @@ export class FilingProcessor {
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      rec = await this.calls.sendRefunds(rec, refunds, inFlight)
+      await this.calls.sendRefunds(rec, refunds, inFlight)
 
       // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
       step = "edit"

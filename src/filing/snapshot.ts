@@ -14,17 +14,9 @@ import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot } fr
 import { recordOf } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
-import {
-  ownShipping,
-  shippingLink,
-  type LoadedOrder,
-  type OrderItemRow,
-  type OrderRow,
-  type ShippingMethodRow,
-  type TaxLineRow,
-} from "./order-rows"
+import { ownShipping, shippingLink, type OrderItemRow, type OrderRow, type ShippingMethodRow, type TaxLineRow } from "./order-rows"
 import { resolveProductTics } from "../service/tics/product-tics"
-import { readOrder } from "./order-reader"
+import { readOrder, type LoadedOrder } from "./order-reader"
 import { quoteDestination, type QuoteDestination } from "../service/address/destination"
 import type { MedusaAddressLike } from "../service/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"

@@ -31,12 +31,11 @@ export class FilingProcessor {
     return this.ensured(record, async (rec) => {
       if (opts.completedAt) await this.noteCompletion(rec, opts.completedAt)
       for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
-      return this.run(record.order_id)
     })
   }
 
-  /** Under the order's lock: ensures the record (and, shipped from several origins, its other origins' ones), then fn. */
-  private ensured<T>(record: NewRecord, fn: (rec: FilingRecordDTO) => Promise<T>): Promise<T> {
+  /** Under the order's lock: ensures the record (and its other origins' ones, if any), fn, then its run (unless fn answered it). */
+  private ensured(record: NewRecord, fn: (rec: FilingRecordDTO) => Promise<FilingRecordDTO | void>): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { origin_siblings: siblings, ...own } = record
       const out = await this.deps.store.ensureRecord(own)
@@ -47,7 +46,7 @@ export class FilingProcessor {
         const { origin_siblings: _, ...sibOwn } = sib
         await this.deps.store.ensureRecord(sibOwn)
       }
-      return fn(out.record)
+      return (await fn(out.record)) ?? this.run(record.order_id)
     })
   }
 
@@ -55,7 +54,6 @@ export class FilingProcessor {
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.ensured(record, async (rec) => {
       for (const sib of await this.noteCompletion(rec, at)) await this.run(sib)
-      return this.run(record.order_id)
     })
   }
 
@@ -82,7 +80,6 @@ export class FilingProcessor {
       const family = [rec, ...children.filter((c) => c.kind === "edit" || c.kind === "order")]
       await this.request(family, "cancel_requested_at", at)
       for (const r of family.slice(1)) await this.run(r.order_id)
-      return this.run(record.order_id)
     })
   }
 
@@ -104,7 +101,6 @@ export class FilingProcessor {
         }
         await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.w.now() })
       }
-      return this.run(record.order_id)
     })
   }
 
@@ -129,7 +125,6 @@ export class FilingProcessor {
         touched.push(home.order_id)
       }
       for (const id of touched) if (id !== record.order_id) await this.run(id)
-      return this.run(record.order_id)
     })
   }
 

@@ -3,17 +3,15 @@ import type { FilingRecordDTO, FilingRefundDTO, RecordPatch, RefundItem, RefundS
 import { childRefundKey } from "./decisions-refunds"
 import { refundKey } from "./decisions"
 import { backoffDelay } from "../service/client"
-import { BackoffPolicy, DEFAULT_BACKOFF, sanitizeError } from "./decisions-retry"
+import { DEFAULT_BACKOFF, sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
 import type { FilingProcessorDeps } from "./processor-types"
 
 export class RecordWriter {
   readonly now: () => Date
-  private readonly backoff: BackoffPolicy
 
   constructor(private readonly deps: FilingProcessorDeps) {
     this.now = deps.now ?? (() => new Date())
-    this.backoff = deps.backoff ?? DEFAULT_BACKOFF
   }
 
   async rootId(orderId: string): Promise<string> {
@@ -76,7 +74,8 @@ export class RecordWriter {
     if (!rec) return null
     // a refused key (401/403) pauses the record: retried with back-off, never left for a person (key-refused.ts)
     const { attempts, retry: again, paused } = planFailure(err, rec, this.deps.maxAttempts)
-    const wait = backoffDelay(attempts, { baseDelayMs: this.backoff.baseMs, maxDelayMs: this.backoff.maxMs })
+    const { baseMs, maxMs } = this.deps.backoff ?? DEFAULT_BACKOFF
+    const wait = backoffDelay(attempts, { baseDelayMs: baseMs, maxDelayMs: maxMs })
     const next = again ? new Date(this.now().getTime() + wait) : null
     if (refund) await store.patchRefund(refund.id, { state: "failed", attempts: refund.attempts + 1, last_error: message })
     const patch: RecordPatch = {

@@ -117,14 +117,13 @@ export class FilingProcessor {
       // a refund already recorded under this key (redelivery) is not routed again
       const known = new Set(family.flatMap((r) => (r.refunds ?? []).map((x) => x.idempotency_key)))
       const already = family.some((r) => known.has(childRefundKey(key, r.order_id, root)))
-      const touched: string[] = []
-      for (const part of already ? [] : routeRefund(intent.items, family)) {
+      const parts = already ? [] : routeRefund(intent.items, family)
+      for (const part of parts) {
         const home = family.find((r) => r.order_id === part.orderId)!
         const created = await this.w.ensureRefund(home, root, intent.source, intent.sourceId, part.items, intent.returnedAt ?? null)
         if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.w.now() })
-        touched.push(home.order_id)
       }
-      for (const id of touched) if (id !== record.order_id) await this.run(id)
+      for (const part of parts) if (part.orderId !== record.order_id) await this.run(part.orderId)
     })
   }
 

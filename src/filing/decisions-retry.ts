@@ -1,25 +1,15 @@
 /** Pure decisions of the filing processor: retries, back-off, what a failure says (never a key). */
+import type { SalesTaxError } from "../service/client"
 
 export interface BackoffPolicy {
   baseMs: number
   maxMs: number
 }
+/** A failed record's wait: the client's backoff (`backoffDelay`, in [d/2, d]) from `baseMs`, doubling per attempt, capped at `maxMs`. */
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 30_000, maxMs: 3_600_000 }
 
-/** Exponential backoff with full jitter in [d/2, d]: attempt 1 → ~base, doubling, capped at max. */
-export function backoffDelayMs(attempts: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1))
-  return Math.round(exp / 2 + (exp / 2) * random())
-}
-
-export interface ErrorLike {
-  status?: number | null
-  retryable?: boolean
-  code?: string
-  message?: string
-  title?: string
-  detail?: string
-}
+/** A failure as filing reads it: the client's error's fields, each maybe absent, with any code. */
+type ErrorLike = Partial<Pick<SalesTaxError, "status" | "retryable" | "message" | "title" | "detail" | "errors">> & { code?: string }
 
 /** Errors worth retrying later: network, timeouts, 408, 429 and 5xx. */
 export function isRetryable(err: unknown): boolean {
@@ -32,7 +22,7 @@ export function isRetryable(err: unknown): boolean {
 
 /** Error text for the record: bounded, with every secret replaced. */
 export function sanitizeError(err: unknown, secrets: (string | undefined | null)[]): string {
-  const e = err as ErrorLike & { errors?: { location: string; message: string }[] }
+  const e = err as ErrorLike
   let text: string
   if (e && typeof e === "object" && ("status" in e || "title" in e)) {
     const parts = [e.status != null ? `HTTP ${e.status}` : (e.code ?? "error"), e.title, e.detail ?? e.message]
@@ -83,8 +73,4 @@ function safeJson(o: object): string {
   } catch {
     return `an object with keys ${Object.keys(o).join(", ") || "(none)"}`
   }
-}
-
-export function toIso(d: Date | string): string {
-  return (d instanceof Date ? d : new Date(d)).toISOString()
 }

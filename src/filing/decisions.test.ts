@@ -1,7 +1,8 @@
 import fc from "fast-check"
 import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import type { FilingLine, FilingRecordDTO, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import { backoffDelayMs, describeFailure, isRetryable, sanitizeError } from "./decisions-retry"
+import { describeFailure, isRetryable, sanitizeError } from "./decisions-retry"
+import { backoffDelay } from "../service/client"
 import { compareLines, completionAtFiling, deriveState, directOrderRequest, refundKey, filedStep, requotesAtFiling } from "./decisions"
 import { remainingItems } from "./decisions-refunds"
 
@@ -172,7 +173,8 @@ describe("keys, customers, errors, backoff", () => {
       fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true }), (n, r) => {
         const policy = { baseMs: 1000, maxMs: 60_000 }
         const d = Math.min(policy.maxMs, policy.baseMs * 2 ** (n - 1))
-        const v = backoffDelayMs(n, policy, () => r)
+        // the record writer's wait: the client's backoff over the filing policy
+        const v = backoffDelay(n, { baseDelayMs: policy.baseMs, maxDelayMs: policy.maxMs }, r)
         expect(v).toBeGreaterThanOrEqual(Math.floor(d / 2))
         expect(v).toBeLessThanOrEqual(d)
         expect(dec(v).isInteger()).toBe(true)

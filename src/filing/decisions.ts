@@ -15,7 +15,6 @@ import type {
   RefundSource,
 } from "../modules/sales-tax-filing/types"
 import { refundedQuantities } from "./decisions-refunds"
-import { toIso } from "./decisions-retry"
 
 /** The refund idempotency key: the Medusa id of what caused it (return, claim, exchange), or `cancel:<order id>`. */
 export function refundKey(source: RefundSource, sourceId: string): string {
@@ -121,26 +120,14 @@ export function chargedTotal(lines: FilingLine[]): number {
   return roundCents(sum(lines.map((l) => l.chargedTax)))
 }
 
-/** The tax charged against the re-quote, per line: equal only when the same lines match to the cent; `difference` = quoted − charged. */
+/** The tax charged against the re-quote: equal only when the same lines match, each to the cent; `difference` = quoted − charged. */
 export function compareLines(lines: FilingLine[], quoted: LineItemOut[]) {
-  const byId = new Map(quoted.map((q) => [q.itemId, q]))
-  const out = lines.map((l) => ({
-    itemId: l.itemId,
-    charged: roundCents(l.chargedTax),
-    quoted: byId.has(l.itemId) ? roundCents(byId.get(l.itemId)!.tax.amount) : null,
-  }))
+  const byId = new Map(quoted.map((q) => [q.itemId, roundCents(q.tax.amount)]))
   const charged = chargedTotal(lines)
   const quotedTotal = roundCents(sum(quoted.map((q) => q.tax.amount)))
-  const sameLines = quoted.length === lines.length && out.every((c) => c.quoted !== null)
-  const equal = sameLines && out.every((c) => dec(c.quoted!).eq(c.charged))
-  return {
-    equal,
-    lines: out,
-    chargedTotal: charged,
-    quotedTotal,
-    difference: roundCents(dec(quotedTotal).minus(charged)),
-    ...(equal ? {} : { reason: sameLines ? ("amount" as const) : ("line_mismatch" as const) }),
-  }
+  const equal =
+    quoted.length === lines.length && lines.every((l) => byId.has(l.itemId) && dec(byId.get(l.itemId)!).eq(roundCents(l.chargedTax)))
+  return { equal, chargedTotal: charged, quotedTotal, difference: roundCents(dec(quotedTotal).minus(charged)) }
 }
 
 /** Pure: a needs_attention order's snapshot after an admin's re-quote: each line carries the owed tax; throws on a missing line. */
@@ -191,7 +178,7 @@ export function filedStep(s: Pick<FilingSnapshot, "backfill"> | null | undefined
 
 export function completionAtFiling(rec: Pick<FilingRecordDTO, "completion_mode" | "completion_requested_at">, s: FilingSnapshot) {
   if (rec.completion_mode === "placed") return { completed: true, completedDate: s.placedAt }
-  if (rec.completion_requested_at) return { completed: true, completedDate: toIso(rec.completion_requested_at) }
+  if (rec.completion_requested_at) return { completed: true, completedDate: new Date(rec.completion_requested_at).toISOString() }
   return { completed: false }
 }
 

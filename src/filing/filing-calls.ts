@@ -15,7 +15,7 @@ import {
   requotesAtFiling,
   requoteRequest,
 } from "./decisions"
-import { sanitizeError, toIso } from "./decisions-retry"
+import { sanitizeError } from "./decisions-retry"
 import { dec, roundCents, sum } from "../../packages/contract/src/money"
 import { refusesCertificate } from "../service/client"
 import type { RecordWriter } from "./record-writer"
@@ -139,7 +139,7 @@ export class FilingCalls {
       const res = await client.refundOrder(rec.order_id, {
         items: r.items.map(({ itemId, quantity }) => ({ itemId, quantity })),
         idempotencyKey: r.idempotency_key,
-        ...(r.returned_at ? { returnedDate: toIso(r.returned_at) } : {}),
+        ...(r.returned_at ? { returnedDate: new Date(r.returned_at).toISOString() } : {}),
       })
       const taxOf = new Map<string, number>()
       for (const it of res.refunds.flatMap((x) => x.items)) addTo(taxOf, it.itemId, Math.abs(it.tax.amount))
@@ -152,7 +152,6 @@ export class FilingCalls {
       })
       inFlight(null)
     }
-    return rec
   }
 
   /** Files the pending edits of an order's own record, oldest first. */
@@ -177,8 +176,8 @@ export class FilingCalls {
         const s: FilingSnapshot = { ...rec.snapshot!, cartId: null, lines: edit.lines }
         const quoted = await client.calculateCarts(requoteRequest(s))
         const owed = owedSnapshot(s, quoted.items[0]?.lineItems ?? [], this.w.now()).lines
-        await setEdit({ lines: owed, requote: { ...edit.requote, quoted: true } })
         edit = { ...edit, lines: owed, requote: { ...edit.requote, quoted: true } }
+        await setEdit(edit)
       }
       // the order's service orders: its own, its other origins' (kind "order") and its edits'
       const children = (await store.listChildren(rec.order_id)).filter((c) => (c.kind === "edit" || c.kind === "order") && !c.voided_at)
@@ -242,7 +241,7 @@ export class FilingCalls {
         await store.ensureRecord(snapshot.requote ? { ...fresh, charged_tax: snapshot.requote.collectedTax } : fresh)
       }
       await setEdit({ state: "applied", mode: "supplement" })
-      rec = await this.sendRefunds(rec, (await this.w.reload(rec.order_id)).refunds ?? [], inFlight)
+      await this.sendRefunds(rec, (await this.w.reload(rec.order_id)).refunds ?? [], inFlight)
       for (const part of plan.refunds) if (part.orderId !== rec.order_id) await this.run(part.orderId)
       for (const sup of supplements) await this.run(sup.orderId)
     }

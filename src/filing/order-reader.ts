@@ -3,7 +3,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { graph } from "../query"
 import { withRecordedData } from "../medusa/tax-line-record"
-import { groupBy, ownShippingIds, type ClaimRow, type ExchangeRow, type LoadedOrder, type OrderRow, type ReturnRow } from "./order-rows"
+import { groupBy, ownShippingIds, type ClaimRow, type ExchangeRow, type OrderRow, type ReturnRow } from "./order-rows"
 
 /** What is read of an order: Medusa computes line totals only when the order's are asked for too, with tax lines and adjustments. */
 const ORDER_FIELDS = [
@@ -60,6 +60,9 @@ export interface OrderParts {
   claims: ClaimRow[]
   exchanges: ExchangeRow[]
 }
+
+/** The order with its claims, exchanges and returns. */
+export type LoadedOrder = OrderRow & Partial<OrderParts>
 
 export async function readOrderParts(container: MedusaContainer, orderIds: string[]): Promise<OrderParts> {
   if (!orderIds.length) return { returns: [], claims: [], exchanges: [] }

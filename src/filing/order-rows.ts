@@ -122,13 +122,6 @@ export interface OrderRow {
   payment_collections?: { payments?: { captured_at?: string | Date | null; refunds?: { id: string }[] | null }[] | null }[] | null
 }
 
-/** The order with its claims, exchanges and returns (queried apart: the order entity has no relation to them). */
-export interface LoadedOrder extends OrderRow {
-  claims?: ClaimRow[] | null
-  exchanges?: ExchangeRow[] | null
-  returns?: ReturnRow[] | null
-}
-
 export interface ChangeItemRow {
   item_id: string
   quantity?: unknown

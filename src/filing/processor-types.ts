@@ -1,5 +1,6 @@
 /** The filing processor's public input and output and the small helpers its parts share. */
 import type { Logger } from "@medusajs/framework/types"
+import type { Address } from "../../packages/contract/src/index"
 import type { SalesTaxClient } from "../service/client"
 import type {
   CompletionMode,
@@ -76,13 +77,20 @@ export function newRecordFor(
   }
 }
 
+export type ChargedOrigin = { locationId: string | null; address: Address } | null
+
+/** `snapshot`: the primary origin's, `siblings` the others' (a claim splits once its charge is known, by `originOf`);
+ * `attention`: a US order a person must look at, `reason` says why, `snapshot` (unsplit) when the destination resolved. */
+export interface BuiltSnapshot {
+  snapshot: FilingSnapshot | null
+  reason?: string
+  siblings?: FilingSnapshot[]
+  originOf?: (lineId: string) => ChargedOrigin
+  attention?: boolean
+}
+
 /** Pure: the record of a built snapshot (`newRecordFor`), with its other origins' records (`siblings`) to ensure with it. */
-export function recordOf(
-  orderId: string,
-  built: { snapshot: FilingSnapshot | null; siblings?: FilingSnapshot[]; reason?: string; attention?: boolean },
-  mode: CompletionMode,
-  now: Date,
-): NewRecord {
+export function recordOf(orderId: string, built: BuiltSnapshot, mode: CompletionMode, now: Date): NewRecord {
   const record = newRecordFor(orderId, built.snapshot, mode, now, built.reason, built.attention)
   return built.siblings?.length ? { ...record, origin_siblings: built.siblings.map((s) => newRecordFor(s.orderId, s, mode, now)) } : record
 }

@@ -6,7 +6,7 @@
 import type { EditIntent, FilingRecordDTO, FilingRefundDTO, FilingSnapshot, NewRecord } from "../modules/sales-tax-filing/types"
 import { childRefundKey, remainingItems, routeRefund } from "./decisions-refunds"
 import { deriveState, owedSnapshot, refundKey, requoteOfEdit, requoteRequest } from "./decisions"
-import { sanitizeError, toIso } from "./decisions-retry"
+import { sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED } from "./key-refused"
 import { FilingCalls } from "./filing-calls"
 import { RecordWriter } from "./record-writer"
@@ -31,12 +31,11 @@ export class FilingProcessor {
     return this.ensured(record, async (rec) => {
       if (opts.completedAt) await this.noteCompletion(rec, opts.completedAt)
       for (const sib of record.origin_siblings ?? []) await this.run(sib.order_id)
-      return this.run(record.order_id)
     })
   }
 
-  /** Under the order's lock: ensures the record (and, shipped from several origins, its other origins' ones), then fn. */
-  private ensured<T>(record: NewRecord, fn: (rec: FilingRecordDTO) => Promise<T>): Promise<T> {
+  /** Under the order's lock: ensures the record (and its other origins' ones, if any), fn, then its run (unless fn answered it). */
+  private ensured(record: NewRecord, fn: (rec: FilingRecordDTO) => Promise<FilingRecordDTO | void>): Promise<FilingRecordDTO | null> {
     return this.locked(rootOf(record), async () => {
       const { origin_siblings: siblings, ...own } = record
       const out = await this.deps.store.ensureRecord(own)
@@ -47,7 +46,7 @@ export class FilingProcessor {
         const { origin_siblings: _, ...sibOwn } = sib
         await this.deps.store.ensureRecord(sibOwn)
       }
-      return fn(out.record)
+      return (await fn(out.record)) ?? this.run(record.order_id)
     })
   }
 
@@ -55,7 +54,6 @@ export class FilingProcessor {
   completeOrder(record: NewRecord, at: Date): Promise<FilingRecordDTO | null> {
     return this.ensured(record, async (rec) => {
       for (const sib of await this.noteCompletion(rec, at)) await this.run(sib)
-      return this.run(record.order_id)
     })
   }
 
@@ -82,7 +80,6 @@ export class FilingProcessor {
       const family = [rec, ...children.filter((c) => c.kind === "edit" || c.kind === "order")]
       await this.request(family, "cancel_requested_at", at)
       for (const r of family.slice(1)) await this.run(r.order_id)
-      return this.run(record.order_id)
     })
   }
 
@@ -104,7 +101,6 @@ export class FilingProcessor {
         }
         await this.deps.store.patchRecord(rec.id, { edits: [...edits, intent], next_attempt_at: this.w.now() })
       }
-      return this.run(record.order_id)
     })
   }
 
@@ -121,15 +117,13 @@ export class FilingProcessor {
       // a refund already recorded under this key (redelivery) is not routed again
       const known = new Set(family.flatMap((r) => (r.refunds ?? []).map((x) => x.idempotency_key)))
       const already = family.some((r) => known.has(childRefundKey(key, r.order_id, root)))
-      const touched: string[] = []
-      for (const part of already ? [] : routeRefund(intent.items, family)) {
+      const parts = already ? [] : routeRefund(intent.items, family)
+      for (const part of parts) {
         const home = family.find((r) => r.order_id === part.orderId)!
         const created = await this.w.ensureRefund(home, root, intent.source, intent.sourceId, part.items, intent.returnedAt ?? null)
         if (created) await this.deps.store.patchRecord(home.id, { next_attempt_at: this.w.now() })
-        touched.push(home.order_id)
       }
-      for (const id of touched) if (id !== record.order_id) await this.run(id)
-      return this.run(record.order_id)
+      for (const part of parts) if (part.orderId !== record.order_id) await this.run(part.orderId)
     })
   }
 
@@ -219,7 +213,7 @@ export class FilingProcessor {
       // 2. Completion (captured / fulfilled modes)
       step = "complete"
       if (rec.filed_at && !rec.voided_at && !rec.completed_at && rec.completion_requested_at) {
-        const o = await client.updateOrder(orderId, { completedDate: toIso(rec.completion_requested_at) })
+        const o = await client.updateOrder(orderId, { completedDate: new Date(rec.completion_requested_at).toISOString() })
         rec = await this.w.patch(rec, {
           completed_at: o.completedDate ? new Date(o.completedDate) : rec.completion_requested_at,
           last_step: step,
@@ -241,7 +235,7 @@ export class FilingProcessor {
 
       // 4. Refunds (only once filed; a voided order supersedes them)
       step = "refund"
-      rec = await this.calls.sendRefunds(rec, refunds, inFlight)
+      await this.calls.sendRefunds(rec, refunds, inFlight)
 
       // 5. Order edits (the order's own record): void and refile whole, or refunds + an order of their own
       step = "edit"

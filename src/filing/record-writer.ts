@@ -2,17 +2,16 @@
 import type { FilingRecordDTO, FilingRefundDTO, RecordPatch, RefundItem, RefundSource } from "../modules/sales-tax-filing/types"
 import { childRefundKey } from "./decisions-refunds"
 import { refundKey } from "./decisions"
-import { BackoffPolicy, DEFAULT_BACKOFF, backoffDelayMs, sanitizeError } from "./decisions-retry"
+import { backoffDelay } from "../service/client"
+import { DEFAULT_BACKOFF, sanitizeError } from "./decisions-retry"
 import { KEY_REFUSED, KEY_REFUSED_MESSAGE, planFailure } from "./key-refused"
 import type { FilingProcessorDeps } from "./processor-types"
 
 export class RecordWriter {
   readonly now: () => Date
-  private readonly backoff: BackoffPolicy
 
   constructor(private readonly deps: FilingProcessorDeps) {
     this.now = deps.now ?? (() => new Date())
-    this.backoff = deps.backoff ?? DEFAULT_BACKOFF
   }
 
   async rootId(orderId: string): Promise<string> {
@@ -75,7 +74,9 @@ export class RecordWriter {
     if (!rec) return null
     // a refused key (401/403) pauses the record: retried with back-off, never left for a person (key-refused.ts)
     const { attempts, retry: again, paused } = planFailure(err, rec, this.deps.maxAttempts)
-    const next = again ? new Date(this.now().getTime() + backoffDelayMs(attempts, this.backoff)) : null
+    const { baseMs, maxMs } = this.deps.backoff ?? DEFAULT_BACKOFF
+    const wait = backoffDelay(attempts, { baseDelayMs: baseMs, maxDelayMs: maxMs })
+    const next = again ? new Date(this.now().getTime() + wait) : null
     if (refund) await store.patchRefund(refund.id, { state: "failed", attempts: refund.attempts + 1, last_error: message })
     const patch: RecordPatch = {
       state: "failed",

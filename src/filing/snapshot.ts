@@ -11,20 +11,12 @@ import { checkoutExemption } from "../service/exemptions/exemption-snapshot"
 import { groupByOrigin, originServiceId, type KnownLocations } from "../service/origins/origins"
 import type { Address } from "../../packages/contract/src/index"
 import type { CompletionMode, DestinationSource, FilingLine, FilingSnapshot } from "../modules/sales-tax-filing/types"
-import { recordOf } from "./processor-types"
+import { recordOf, type BuiltSnapshot, type ChargedOrigin } from "./processor-types"
 import { childOrderId } from "./decisions-refunds"
 import { decideDestination, fullItemTax, quotedDestination, type DestinationDecision } from "./decisions"
-import {
-  ownShipping,
-  shippingLink,
-  type LoadedOrder,
-  type OrderItemRow,
-  type OrderRow,
-  type ShippingMethodRow,
-  type TaxLineRow,
-} from "./order-rows"
+import { ownShipping, shippingLink, type OrderItemRow, type OrderRow, type ShippingMethodRow, type TaxLineRow } from "./order-rows"
 import { resolveProductTics } from "../service/tics/product-tics"
-import { readOrder } from "./order-reader"
+import { readOrder, type LoadedOrder } from "./order-reader"
 import { quoteDestination, type QuoteDestination } from "../service/address/destination"
 import type { MedusaAddressLike } from "../service/cart/build-service-cart"
 import { getBackgroundClient } from "../service/client-factory"
@@ -96,8 +88,6 @@ function chargedOrigin(taxLines: TaxLineRow[] | null | undefined): ChargedOrigin
   return null
 }
 
-export type ChargedOrigin = { locationId: string | null; address: Address } | null
-
 /** Pure: a snapshot split per recorded origin; the primary keeps the Medusa ids, the others derive theirs (origins.ts). */
 export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => ChargedOrigin): FilingSnapshot[] {
   const locations: KnownLocations = {}
@@ -136,16 +126,6 @@ export function splitByOrigin(s: FilingSnapshot, originOf: (itemId: string) => C
 /** The Medusa order itself, or the new items of one of its exchanges or claims (filed as orders of their own). */
 export type SnapshotScope =
   { kind: "order" } | { kind: "exchange"; exchangeId: string; itemIds: string[] } | { kind: "claim"; claimId: string; itemIds: string[] }
-
-/** `snapshot`: the primary origin's, `siblings` the others' (a claim splits once its charge is known, by `originOf`);
- * `attention`: a US order a person must look at, `reason` says why, `snapshot` (unsplit) when the destination resolved. */
-export interface BuiltSnapshot {
-  snapshot: FilingSnapshot | null
-  reason?: string
-  siblings?: FilingSnapshot[]
-  originOf?: (lineId: string) => ChargedOrigin
-  attention?: boolean
-}
 
 /** The destination rule (the ZIP decides the state) when nothing was quoted; an outage throws so the order is tried again,
  * never filed under the typed state. */

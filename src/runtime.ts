@@ -6,7 +6,7 @@
 export const SALES_TAX_RUNTIME = "salesTaxRuntime"
 
 export class SalesTaxRuntime {
-  /** TIC assignment changes seen by this process (src/service/tics/tic-generation.ts). */
+  /** TIC assignment changes seen by this process (src/service/tics/product-tic-cache.ts). */
   ticGeneration = 0
   /** Per-feature state, by slot name (runtimeSlot). */
   readonly slots = new Map<string, unknown>()

@@ -182,11 +182,6 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** A certificate staff created for a customer: approved. */
-  async recordStaffCertificate(o: { certificateId: string; customerId: string; actorId: string | null }): Promise<void> {
-    await this.#staffRow(o.certificateId, o.customerId, { actor_id: o.actorId })
-  }
-
   /** A submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
   async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
     const row = await this.createCertificateOrigins({
@@ -236,8 +231,8 @@ export class SalesTaxModuleService
     return (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 }))[0]
   }
 
-  /** A row as staff make one (approved); a certificate made elsewhere gets one too. */
-  async #staffRow(certificateId: string, customerId: string, patch: Partial<OriginRow>): Promise<void> {
+  /** A certificate staff created for a customer: approved (`patch`: who). A certificate made elsewhere gets such a row too. */
+  async recordStaffCertificate(certificateId: string, customerId: string, patch: Partial<OriginRow>): Promise<void> {
     await this.createCertificateOrigins({
       certificate_id: certificateId,
       customer_id: customerId,
@@ -252,7 +247,7 @@ export class SalesTaxModuleService
   async #upsertOrigin(certificateId: string, customerId: string, patch: Partial<OriginRow>, row?: OriginRow): Promise<void> {
     row ??= await this.#origin(certificateId)
     if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
-    else await this.#staffRow(certificateId, customerId, patch)
+    else await this.recordStaffCertificate(certificateId, customerId, patch)
   }
 
   /** A single-purchase certificate claimed by `cartId` at completion (the caller holds the certificate's lock: claimDecision). */

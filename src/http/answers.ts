@@ -155,7 +155,7 @@ export function handle<R extends MedusaRequest = MedusaRequest>(fn: Handler<R>):
   }
 }
 
-/** The validated body (set by validateAndTransformBody in the route's middleware). */
+/** The validated body (set by validateBodyLocated in the route's middleware). */
 export function bodyOf<T>(req: MedusaRequest, schema: z.ZodType<T>): T {
   const v: unknown = req.validatedBody
   if (v !== undefined) return v as T

@@ -182,13 +182,13 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** A submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
-  async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
+  /** A customer's submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
+  async reserveCertificate(customerId: string): Promise<string> {
     const row = await this.createCertificateOrigins({
       certificate_id: `${RESERVED_PREFIX}${randomUUID()}`,
       customer_id: customerId,
       created_by: "customer",
-      actor_id: actorId,
+      actor_id: customerId,
       review_status: "pending",
     })
     return row.id
@@ -202,10 +202,6 @@ export class SalesTaxModuleService
       review_status: reviewStatus,
       ...(reviewStatus === "approved" ? { reviewed_at: new Date(), reviewed_by: null } : {}),
     })
-  }
-
-  async dropReservation(rowId: string): Promise<void> {
-    await this.deleteCertificateOrigins([rowId])
   }
 
   /** The submission's answer was lost: its placeholder stays (pending) until the certificate is seen and adopted. */

@@ -59,11 +59,11 @@ export async function exportProductsCsv(scope: QueryScope, defaultTic: number): 
         id: p.id,
         handle: p.handle ?? null,
         title: p.title ?? null,
-        productType: p.type?.value ?? null,
-        categories: (p.categories ?? []).map((c) => c.handle ?? c.id),
+        product_type: p.type?.value ?? null,
+        categories: (p.categories ?? []).map((c) => c.handle ?? c.id).join("|"),
         tic: assigned.product[p.id] ?? null,
-        resolvedTic: r.tic,
-        resolvedFrom: r.source,
+        resolved_tic: r.tic,
+        resolved_from: r.source,
       })
     })
     if (page.length < PAGE) return exportCsv(out)

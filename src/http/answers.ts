@@ -31,12 +31,10 @@ function connectionQuerySchema(ids: readonly string[]) {
   return z.object({
     connection_id: z
       .string({ error: "connection_id must be a string" })
-      .min(1, "connection_id must not be empty")
-      .max(200, "connection_id is at most 200 characters")
-      // one message per bad value: an empty or overlong id is told so above
-      .refine((id) => id.length === 0 || id.length > 200 || ids.includes(id), {
-        message: `connection_id must be a configured connection (${ids.length} configured)`,
-      })
+      // one message per bad value: an empty or overlong id is told only that (abort)
+      .min(1, { error: "connection_id must not be empty", abort: true })
+      .max(200, { error: "connection_id is at most 200 characters", abort: true })
+      .refine((id) => ids.includes(id), { message: `connection_id must be a configured connection (${ids.length} configured)` })
       .optional(),
   })
 }

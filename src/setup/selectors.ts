@@ -66,10 +66,11 @@ export function shippingTemplates(locations: readonly SetupLocation[]): SetupShi
     .flatMap(zonesOf)
     .flatMap((z) => z.shipping_options ?? [])
     .filter((o) => usdPrice(o) !== null && o.provider_id && o.shipping_profile_id)
-  // the first of each name (a Map keeps the last: read from the end)
-  const byName = new Map(usable.reverse().map((o) => [`${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`, o]))
-  // the same list (and button label) whatever order Query answered in
-  return [...byName.values()].sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
+  const key = (o: SetupShippingOption) => `${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`
+  // the first of each name; the same list (and button label) whatever order Query answered in
+  return usable
+    .filter((o, i) => usable.findIndex((x) => key(x) === key(o)) === i)
+    .sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
 }
 
 /** A shipping option's USD currency price (not a region's or a rule's), or null. */

@@ -62,17 +62,14 @@ export function scrubServiceText(
   o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey"> & { connections?: PluginOptions["connections"] },
 ): string {
   let out = text
+  // a connection id as written and as a URL path holds it
+  const id = (c: string) => [[c, "[connection]"] as const, [encodeURIComponent(c), "[connection]"] as const]
   for (const [secret, mark] of [
-    [o.apiKey, "[redacted]"],
-    ...(o.connections ?? []).flatMap((c) => [
-      [c.apiKey, "[redacted]"] as const,
-      [c.connectionId, "[connection]"] as const,
-      [encodeURIComponent(c.connectionId), "[connection]"] as const,
-    ]),
-    [o.baseUrl, "[service]"],
-    [o.connectionId, "[connection]"],
-    [encodeURIComponent(o.connectionId), "[connection]"],
-  ] as const) {
+    [o.apiKey, "[redacted]"] as const,
+    ...(o.connections ?? []).flatMap((c) => [[c.apiKey, "[redacted]"] as const, ...id(c.connectionId)]),
+    [o.baseUrl, "[service]"] as const,
+    ...id(o.connectionId),
+  ]) {
     if (secret && out.includes(secret)) out = out.split(secret).join(mark)
   }
   return out.replace(/(^|[^\w.~%-])\/(?:tax|_sandbox|1\.0)\/[^\s"')]*/g, "$1[service path]")

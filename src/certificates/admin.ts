@@ -45,7 +45,7 @@ export async function createForCustomer(req: AuthenticatedMedusaRequest, res: Me
   if (!(await loadCustomer(req.scope, id))) return notFound(res, "Customer", id)
   const certificate = await conn.client.createCertificate({ ...body, customerId: id })
   const actorId = req.auth_context?.actor_id ?? null
-  await origins(req.scope)?.recordStaffCertificate({ certificateId: certificate.certificateId, customerId: id, actorId })
+  await origins(req.scope)?.recordStaffCertificate(certificate.certificateId, id, { actor_id: actorId })
   // it applies from the customer's next cart refresh (every instance)
   await invalidateCustomerCertificates(id, req.scope)
   res.status(201).json({ certificate } satisfies AdminCertificateResponse)

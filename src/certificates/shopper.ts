@@ -155,7 +155,7 @@ async function reconcileCustomer(
   const plan = reconcilePlaceholders(held, rowless, Date.now())
   if (plan.adopt.length || plan.drop.length) {
     for (const a of plan.adopt) await store.adoptPlaceholder(a.rowId, a.certificateId)
-    for (const id of plan.drop) await store.dropReservation(id)
+    for (const id of plan.drop) await store.deleteCertificateOrigins([id])
     by = await store.certificateOrigins(ids)
     held = await store.placeholders(customerId)
   }
@@ -189,7 +189,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     const active = await listCertificates(client, customerId, false)
     const { by, inFlight } = await reconcileCustomer(store, customerId, active)
     const count = shopperCertificateCount(active, by, inFlight)
-    return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId, customerId) }
+    return { count, reservation: count >= SHOPPER_CERTIFICATE_CAP ? null : await store.reserveCertificate(customerId) }
   })
   if (reservation === null) {
     const message = `You have ${count} exemption certificates active or awaiting review (at most ${SHOPPER_CERTIFICATE_CAP}); withdraw one before submitting another`
@@ -207,7 +207,7 @@ export async function submit(req: MedusaRequest, res: MedusaResponse): Promise<v
     // refused: nothing was written, the reservation goes; answer lost: it stays, pending (never
     // "made elsewhere"), until the customer's list shows the certificate (reconcileCustomer)
     if (!createMayHaveWritten(e)) {
-      await store.dropReservation(reservation).catch(() => undefined)
+      await store.deleteCertificateOrigins([reservation]).catch(() => undefined)
       throw e
     }
     await store.markReservationLost(reservation).catch(() => undefined)

@@ -31,12 +31,10 @@ function connectionQuerySchema(ids: readonly string[]) {
   return z.object({
     connection_id: z
       .string({ error: "connection_id must be a string" })
-      .min(1, "connection_id must not be empty")
-      .max(200, "connection_id is at most 200 characters")
-      // one message per bad value: an empty or overlong id is told so above
-      .refine((id) => id.length === 0 || id.length > 200 || ids.includes(id), {
-        message: `connection_id must be a configured connection (${ids.length} configured)`,
-      })
+      // one message per bad value: an empty or overlong id is told only that (abort)
+      .min(1, { error: "connection_id must not be empty", abort: true })
+      .max(200, { error: "connection_id is at most 200 characters", abort: true })
+      .refine((id) => ids.includes(id), { message: `connection_id must be a configured connection (${ids.length} configured)` })
       .optional(),
   })
 }
@@ -64,17 +62,14 @@ export function scrubServiceText(
   o: Pick<PluginOptions, "connectionId" | "baseUrl" | "apiKey"> & { connections?: PluginOptions["connections"] },
 ): string {
   let out = text
+  // a connection id as written and as a URL path holds it
+  const id = (c: string) => [[c, "[connection]"] as const, [encodeURIComponent(c), "[connection]"] as const]
   for (const [secret, mark] of [
-    [o.apiKey, "[redacted]"],
-    ...(o.connections ?? []).flatMap((c) => [
-      [c.apiKey, "[redacted]"] as const,
-      [c.connectionId, "[connection]"] as const,
-      [encodeURIComponent(c.connectionId), "[connection]"] as const,
-    ]),
-    [o.baseUrl, "[service]"],
-    [o.connectionId, "[connection]"],
-    [encodeURIComponent(o.connectionId), "[connection]"],
-  ] as const) {
+    [o.apiKey, "[redacted]"] as const,
+    ...(o.connections ?? []).flatMap((c) => [[c.apiKey, "[redacted]"] as const, ...id(c.connectionId)]),
+    [o.baseUrl, "[service]"] as const,
+    ...id(o.connectionId),
+  ]) {
     if (secret && out.includes(secret)) out = out.split(secret).join(mark)
   }
   return out.replace(/(^|[^\w.~%-])\/(?:tax|_sandbox|1\.0)\/[^\s"')]*/g, "$1[service path]")
@@ -155,7 +150,7 @@ export function handle<R extends MedusaRequest = MedusaRequest>(fn: Handler<R>):
   }
 }
 
-/** The validated body (set by validateAndTransformBody in the route's middleware). */
+/** The validated body (set by validateBodyLocated in the route's middleware). */
 export function bodyOf<T>(req: MedusaRequest, schema: z.ZodType<T>): T {
   const v: unknown = req.validatedBody
   if (v !== undefined) return v as T

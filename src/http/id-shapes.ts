@@ -20,10 +20,8 @@ export const ID_SHAPES = {
   filingOrder: medusaId(["order", "oexc", "claim"], "an order id", "(?:~[0-9a-f]{8})?"),
   /** An entry of the service-call log (Settings → Sales Tax → Activity). */
   callLogEntry: medusaId(["stcl"], "an activity entry id"),
-  /** Certificates are the service's: UUIDs. */
-  certificate: z
-    .string({ error: "must be a certificate id (a UUID)" })
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a certificate id (a UUID)"),
+  /** Certificates are the service's: UUIDs (any version: zod's guid). */
+  certificate: z.guid({ error: "must be a certificate id (a UUID)" }),
 } as const
 
 export type IdShape = keyof typeof ID_SHAPES

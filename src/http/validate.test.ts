@@ -1,6 +1,6 @@
 /**
- * validateBodyLocated on Medusa's own validateAndTransformBody: the fields a body carries that the
- * schema does not name are located from the plugin's own strict parse (no parsing of Medusa's message).
+ * validateBodyLocated, as Medusa's validateAndTransformBody takes a body (strict): the fields a body carries
+ * that the schema does not name are located from the plugin's own strict parse (no parsing of Medusa's message).
  */
 import { z } from "zod"
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"

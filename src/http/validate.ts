@@ -1,33 +1,25 @@
-// Body validation of the plugin's routes: Medusa's validateAndTransformBody, its 400 completed with
-// located `errors` from the plugin's own parse of the body, so a widget can show each field's.
-import { validateAndTransformBody, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+// Body validation of the plugin's routes: the body as Medusa's validateAndTransformBody would take it
+// (the schema, strict: no field it does not name), each refusal a located error, so a widget can show
+// each field's; a hostile value ({"toString": …} where a string belongs) is one as well.
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { z } from "zod"
 import { sendZodError } from "./answers"
 import { invalidData } from "./input-guard"
 
 export function validateBodyLocated(schema: z.ZodType) {
-  const medusa = validateAndTransformBody(schema)
   return async (req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) => {
-    const located = (err?: unknown) => {
-      // Medusa's INVALID_DATA, or its validator failing on a hostile value ({"toString": …} where a
-      // string belongs): both are bad input, answered with the located 400
-      const badInput = err instanceof MedusaError ? err.type === MedusaError.Types.INVALID_DATA : err !== undefined
-      if (badInput) {
-        const parsed = schema.safeParse(req.body)
-        if (!parsed.success) return sendZodError(res, parsed.error, req.body)
-        const unknown = unknownFields(schema, req.body)
-        const body = (req.body ?? {}) as Record<string, unknown>
-        const errors = unknown.map((f) => ({ location: `body.${f}`, message: "not a field of this request", value: body[f] }))
-        if (errors.length) return void res.status(400).json(invalidData(errors))
-      }
-      return next(err)
-    }
-    try {
-      await medusa(req, res, located)
-    } catch (e) {
-      located(e)
-    }
+    const parsed = await schema.safeParseAsync(req.body)
+    if (!parsed.success) return sendZodError(res, parsed.error, req.body)
+    const body = (req.body ?? {}) as Record<string, unknown>
+    const errors = unknownFields(schema, req.body).map((f) => ({
+      location: `body.${f}`,
+      message: "not a field of this request",
+      value: body[f],
+    }))
+    if (errors.length) return void res.status(400).json(invalidData(errors))
+    // what Medusa's validator sets (its strict parse's output: the same, no field being unknown)
+    req.validatedBody = parsed.data
+    next()
   }
 }
 

@@ -24,9 +24,8 @@ export const AdminNexusQuery = z
     date: z
       .string()
       .regex(/^(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: "date must be YYYY-MM-DD between 2000 and 2099", abort: true })
-      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), {
-        error: "date must be a real calendar day",
-      })
+      // zod's ISO date: a day the calendar has (leap years too)
+      .pipe(z.iso.date({ error: "date must be a real calendar day" }))
       .optional(),
   })
   .catchall(notAParameter)

@@ -38,10 +38,12 @@ export const coversUs = (z: SetupServiceZone) => (z.geo_zones ?? []).some((g) =>
 export const isReturnOption = (o: SetupShippingOption) =>
   (o.rules ?? []).some((r) => r.attribute === "is_return" && String(r.value).toLowerCase() === "true")
 
+/** A location's service zones, in every fulfillment set. */
+const zonesOf = (l: SetupLocation) => (l.fulfillment_sets ?? []).flatMap((f) => f.service_zones ?? [])
+
 /** A location's shipping options (not returns) for US addresses. */
 export function usShippingOptions(l: SetupLocation): SetupShippingOption[] {
-  return (l.fulfillment_sets ?? [])
-    .flatMap((f) => f.service_zones ?? [])
+  return zonesOf(l)
     .filter(coversUs)
     .flatMap((z) => z.shipping_options ?? [])
     .filter((o) => !isReturnOption(o))
@@ -60,19 +62,15 @@ export function channelLocations(input: SetupInput) {
 
 /** The store's shipping options with a USD price, one per name, to offer to US addresses. */
 export function shippingTemplates(locations: readonly SetupLocation[]): SetupShippingOption[] {
-  const seen = new Set<string>()
-  const out: SetupShippingOption[] = []
-  for (const l of locations)
-    for (const f of l.fulfillment_sets ?? [])
-      for (const z of f.service_zones ?? [])
-        for (const o of z.shipping_options ?? []) {
-          const key = `${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`
-          if (seen.has(key) || usdPrice(o) === null || !o.provider_id || !o.shipping_profile_id) continue
-          seen.add(key)
-          out.push(o)
-        }
-  // the same list (and button label) whatever order Query answered in
-  return out.sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
+  const usable = locations
+    .flatMap(zonesOf)
+    .flatMap((z) => z.shipping_options ?? [])
+    .filter((o) => usdPrice(o) !== null && o.provider_id && o.shipping_profile_id)
+  const key = (o: SetupShippingOption) => `${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`
+  // the first of each name; the same list (and button label) whatever order Query answered in
+  return usable
+    .filter((o, i) => usable.findIndex((x) => key(x) === key(o)) === i)
+    .sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
 }
 
 /** A shipping option's USD currency price (not a region's or a rule's), or null. */

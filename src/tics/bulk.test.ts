@@ -6,11 +6,11 @@ const product = (over: Partial<ExportProduct> = {}): ExportProduct => ({
   id: "prod_1",
   handle: "sweatpants",
   title: "Sweatpants",
-  productType: "Apparel",
-  categories: ["pants", "clothing"],
+  product_type: "Apparel",
+  categories: "pants|clothing",
   tic: null,
-  resolvedTic: 20010,
-  resolvedFrom: "product_category",
+  resolved_tic: 20010,
+  resolved_from: "product_category",
   ...over,
 })
 
@@ -18,7 +18,7 @@ describe("exportCsv", () => {
   it("writes the header and one line per product; lists categories with |", () => {
     const csv = exportCsv([
       product(),
-      product({ id: "prod_2", handle: "gift", title: "Gift card", tic: 10005, resolvedTic: 10005, resolvedFrom: "product" }),
+      product({ id: "prod_2", handle: "gift", title: "Gift card", tic: 10005, resolved_tic: 10005, resolved_from: "product" }),
     ])
     expect(csv.split("\r\n")).toEqual([
       "id,handle,title,product_type,categories,tic,resolved_tic,resolved_from",
@@ -29,7 +29,7 @@ describe("exportCsv", () => {
   })
   it("defuses formula-looking cells and quotes commas and quotes", () => {
     const csv = exportCsv([
-      product({ title: '=HYPERLINK("http://x","click")', handle: "+1", productType: "@SUM(A1)", categories: ["-2+3"] }),
+      product({ title: '=HYPERLINK("http://x","click")', handle: "+1", product_type: "@SUM(A1)", categories: "-2+3" }),
     ])
     const [, line] = parse(csv) as string[][]
     expect(line!.slice(1, 5)).toEqual(["'+1", `'=HYPERLINK("http://x","click")`, "'@SUM(A1)", "'-2+3"])

@@ -11,23 +11,12 @@ export const IMPORT_LIMITS = { bytes: 8 * 1024 * 1024, rows: 50_000, cell: 500, 
 
 export const EXPORT_COLUMNS = ["id", "handle", "title", "product_type", "categories", "tic", "resolved_tic", "resolved_from"] as const
 
-export interface ExportProduct {
-  id: string
-  handle: string | null
-  title: string | null
-  productType: string | null
-  categories: string[]
-  /** set on the product itself */
-  tic: number | null
-  resolvedTic: number
-  resolvedFrom: string
-}
+/** A product's line by column: `categories` their handles (else ids) joined with |, `tic` the one set on the product itself. */
+export type ExportProduct = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>
 
 /** CRLF line ends, formula-looking cells defused. */
 export function exportCsv(products: readonly ExportProduct[]): string {
-  const lines = products.map((p) =>
-    [p.id, p.handle, p.title, p.productType, p.categories.join("|"), p.tic, p.resolvedTic, p.resolvedFrom].map(csvField).join(","),
-  )
+  const lines = products.map((p) => EXPORT_COLUMNS.map((c) => csvField(p[c])).join(","))
   return [EXPORT_COLUMNS.join(","), ...lines].join("\r\n") + "\r\n"
 }
 

@@ -59,11 +59,11 @@ export async function exportProductsCsv(scope: QueryScope, defaultTic: number): 
         id: p.id,
         handle: p.handle ?? null,
         title: p.title ?? null,
-        productType: p.type?.value ?? null,
-        categories: (p.categories ?? []).map((c) => c.handle ?? c.id),
+        product_type: p.type?.value ?? null,
+        categories: (p.categories ?? []).map((c) => c.handle ?? c.id).join("|"),
         tic: assigned.product[p.id] ?? null,
-        resolvedTic: r.tic,
-        resolvedFrom: r.source,
+        resolved_tic: r.tic,
+        resolved_from: r.source,
       })
     })
     if (page.length < PAGE) return exportCsv(out)
@@ -72,9 +72,6 @@ export async function exportProductsCsv(scope: QueryScope, defaultTic: number): 
 
 /** The field a file's `handle` column names, per target. */
 const HANDLE: Record<TicTargetType, string> = { product: "handle", product_type: "value", product_category: "handle" }
-
-const chunks = <T>(xs: readonly T[], n: number): T[][] =>
-  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, i * n + n))
 
 /** The salesTax module; the plugin registers it, so its absence is a broken install. */
 export function requireTicModule(scope: QueryScope): TicModule {
@@ -92,7 +89,8 @@ async function readTargets(scope: QueryScope, refs: readonly ImportRow[]) {
     for (const by of ["id", "handle"] as const) {
       const wanted = [...new Set(refs.filter((r) => r.target === target && r.by === by).map((r) => r.ref))]
       const field = by === "id" ? "id" : HANDLE[target]
-      for (const part of chunks(wanted, PAGE)) {
+      for (let i = 0; i < wanted.length; i += PAGE) {
+        const part = wanted.slice(i, i + PAGE)
         const rows = await graph<Record<string, string>>(scope, { entity: target, fields: ["id", field], filters: { [field]: part } })
         for (const row of rows) targets.set(`${target}|${by}|${row[field]}`, row.id!)
         const found = rows.map((r) => r.id!)

@@ -65,7 +65,6 @@ const unverifiable = (res: MedusaResponse, errors: ReturnType<typeof located>[])
 
 /** The options of the sales channel of the request's key, or of its cart when the key has several. */
 function requestOptions(req: MedusaStoreRequest, options: PluginOptions, cart: KnownCart | null): PluginOptions {
-  if (!options.connections.length) return options
   const channels = req.publishable_key_context?.sales_channel_ids ?? []
   const own = cart?.sales_channel_id
   return optionsForChannel(options, own && channels.length > 1 && channels.includes(own) ? own : channels[0])

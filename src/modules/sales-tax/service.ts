@@ -182,18 +182,13 @@ export class SalesTaxModuleService
     return out
   }
 
-  /** A certificate staff created for a customer: approved. */
-  async recordStaffCertificate(o: { certificateId: string; customerId: string; actorId: string | null }): Promise<void> {
-    await this.#staffRow(o.certificateId, o.customerId, { actor_id: o.actorId })
-  }
-
-  /** A submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
-  async reserveCertificate(customerId: string, actorId: string | null): Promise<string> {
+  /** A customer's submission in flight: a pending row made before the certificate exists at the service, so it never exempts without one. */
+  async reserveCertificate(customerId: string): Promise<string> {
     const row = await this.createCertificateOrigins({
       certificate_id: `${RESERVED_PREFIX}${randomUUID()}`,
       customer_id: customerId,
       created_by: "customer",
-      actor_id: actorId,
+      actor_id: customerId,
       review_status: "pending",
     })
     return row.id
@@ -207,10 +202,6 @@ export class SalesTaxModuleService
       review_status: reviewStatus,
       ...(reviewStatus === "approved" ? { reviewed_at: new Date(), reviewed_by: null } : {}),
     })
-  }
-
-  async dropReservation(rowId: string): Promise<void> {
-    await this.deleteCertificateOrigins([rowId])
   }
 
   /** The submission's answer was lost: its placeholder stays (pending) until the certificate is seen and adopted. */
@@ -236,8 +227,8 @@ export class SalesTaxModuleService
     return (await this.listCertificateOrigins({ certificate_id: certificateId }, { take: 1 }))[0]
   }
 
-  /** A row as staff make one (approved); a certificate made elsewhere gets one too. */
-  async #staffRow(certificateId: string, customerId: string, patch: Partial<OriginRow>): Promise<void> {
+  /** A certificate staff created for a customer: approved (`patch`: who). A certificate made elsewhere gets such a row too. */
+  async recordStaffCertificate(certificateId: string, customerId: string, patch: Partial<OriginRow>): Promise<void> {
     await this.createCertificateOrigins({
       certificate_id: certificateId,
       customer_id: customerId,
@@ -252,7 +243,7 @@ export class SalesTaxModuleService
   async #upsertOrigin(certificateId: string, customerId: string, patch: Partial<OriginRow>, row?: OriginRow): Promise<void> {
     row ??= await this.#origin(certificateId)
     if (row) await this.updateCertificateOrigins({ id: row.id, ...patch })
-    else await this.#staffRow(certificateId, customerId, patch)
+    else await this.recordStaffCertificate(certificateId, customerId, patch)
   }
 
   /** A single-purchase certificate claimed by `cartId` at completion (the caller holds the certificate's lock: claimDecision). */

@@ -249,24 +249,15 @@ export function redactOptions(o: PluginOptions): Omit<PluginOptions, "apiKey"> &
   return { ...own, apiKey: "****", connections: (o.connections ?? []).map((c) => ({ ...c, apiKey: "****" })) }
 }
 
-/** Pure: the configured sales channels that do not exist: a boot warning, not an error (the admin must stay up to create them). */
-export function unknownSalesChannels(
-  o: Pick<PluginOptions, "connections">,
-  existing: ReadonlySet<string>,
-): { connectionId: string; salesChannelId: string; at: string }[] {
-  return (o.connections ?? []).flatMap((c, i) =>
-    c.salesChannelIds.flatMap((sc, j) =>
-      existing.has(sc) ? [] : [{ connectionId: c.connectionId, salesChannelId: sc, at: `connections[${i}].salesChannelIds[${j}]` }],
-    ),
+/** Pure: the configured sales channels not in `existing`: a boot warning, not an error (the admin must stay up to create them); null: none. */
+export function unknownSalesChannelsWarning(o: Pick<PluginOptions, "connections">, existing: ReadonlySet<string>): string | null {
+  const unknown = (o.connections ?? []).flatMap((c, i) =>
+    c.salesChannelIds.flatMap((sc, j) => (existing.has(sc) ? [] : [`connections[${i}].salesChannelIds[${j}] = ${sc}`])),
   )
-}
-
-/** The boot warning for unknown sales channels, or null. */
-export function unknownSalesChannelsWarning(unknown: ReturnType<typeof unknownSalesChannels>): string | null {
   if (!unknown.length) return null
   return (
     `sales-tax: option connections names sales channels that do not exist: ` +
-    unknown.map((u) => `${u.at} = ${u.salesChannelId}`).join(", ") +
+    unknown.join(", ") +
     ` (their carts would use that connection once the channel exists; fix the id or create the channel)`
   )
 }

@@ -6,7 +6,7 @@
 import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import { Modules } from "@medusajs/framework/utils"
 import { SALES_TAX_PROVIDER_IDENTIFIER } from "../constants"
-import { unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
+import { unknownSalesChannelsWarning } from "../options"
 import type { PluginOptions } from "../options"
 import { setDirectTaxRun, updateTaxLinesMatchesInstalled } from "./update-tax-lines"
 import { nestedWorkflowContextDifferences, setNestedRun } from "./nested-workflow"
@@ -80,7 +80,7 @@ export async function checkConnectionChannels(
   const svc = Object.values(instances ?? {}).find((s) => typeof s?.listSalesChannels === "function")
   if (!svc) return null
   const found = new Set((await svc.listSalesChannels({ id: ids }, { select: ["id"], take: null })).map((c) => c.id))
-  const msg = unknownSalesChannelsWarning(unknownSalesChannels(options, found))
+  const msg = unknownSalesChannelsWarning(options, found)
   if (msg) log.warn(msg)
   return msg
 }

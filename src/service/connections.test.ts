@@ -1,4 +1,4 @@
-import { resolvePluginOptions, unknownSalesChannels, unknownSalesChannelsWarning } from "../options"
+import { resolvePluginOptions, unknownSalesChannelsWarning } from "../options"
 import {
   allApiKeys,
   allConnections,
@@ -100,9 +100,8 @@ describe("option connections", () => {
   })
 
   it("names the configured sales channels that do not exist (the boot warning)", () => {
-    const unknown = unknownSalesChannels(o, new Set(["sc_b1", "sc_c"]))
-    expect(unknown).toEqual([{ connectionId: B, salesChannelId: "sc_b2", at: "connections[0].salesChannelIds[1]" }])
-    expect(unknownSalesChannelsWarning(unknown)).toMatch(/connections\[0\]\.salesChannelIds\[1\] = sc_b2/)
-    expect(unknownSalesChannelsWarning([])).toBeNull()
+    const warning = unknownSalesChannelsWarning(o, new Set(["sc_b1", "sc_c"]))
+    expect(warning).toMatch(/do not exist: connections\[0\]\.salesChannelIds\[1\] = sc_b2 \(their carts/)
+    expect(unknownSalesChannelsWarning(o, new Set(["sc_b1", "sc_b2", "sc_c"]))).toBeNull()
   })
 })

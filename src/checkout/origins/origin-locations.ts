@@ -7,6 +7,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { LRUCache } from "lru-cache"
 import {
   knownRefusals,
+  ADDRESS_KEYS,
   LOCATION_ADDRESS_FIELDS,
   locationClass,
   locationOrigin,
@@ -45,16 +46,7 @@ export interface LocationRow {
 }
 
 function addressOf(l: LocationRow): KnownLocations[string] {
-  const a = l.address ?? {}
-  return {
-    name: l.name ?? null,
-    address_1: a.address_1 ?? null,
-    address_2: a.address_2 ?? null,
-    city: a.city ?? null,
-    country_code: a.country_code ?? null,
-    province: a.province ?? null,
-    postal_code: a.postal_code ?? null,
-  }
+  return { name: l.name ?? null, ...Object.fromEntries(ADDRESS_KEYS.map((k) => [k, l.address?.[k] ?? null])) }
 }
 
 /** A shipping option's stock location and shipping profile. */

@@ -8,7 +8,7 @@ import { runtimeSlot, type SalesTaxRuntime } from "../../runtime"
 import { sha256Hex } from "../cart/build-service-cart"
 
 /** The fields of a stock location's address an origin is made of. */
-const ADDRESS_KEYS = ["address_1", "address_2", "city", "country_code", "province", "postal_code"] as const
+export const ADDRESS_KEYS = ["address_1", "address_2", "city", "country_code", "province", "postal_code"] as const
 
 /** A stock location's address as Medusa keeps it. */
 export type LocationAddressLike = Partial<Record<(typeof ADDRESS_KEYS)[number], string | null>>

@@ -14,6 +14,7 @@ import {
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { getBackgroundClient } from "../service/client-factory"
+import { SalesTaxError } from "../service/client"
 import { graph, type QueryScope as Scope } from "../query"
 import { LOCATION_ADDRESS_FIELDS } from "../service/origins/origins"
 import { isSalesTaxProviderId } from "../medusa/boot-check"
@@ -21,7 +22,6 @@ import { getPluginOptions } from "../options"
 import { scrubServiceText } from "../http/answers"
 import { readProductTics, type ProductTicFields } from "../service/tics/product-tics"
 import { setupChecklist } from "./checklist"
-import { check } from "./settings"
 import { planFix, type FixPlan } from "./fixes"
 import type { SetupFixId, SetupInput, SetupItem, SetupLocation, SetupRegion, SetupSalesChannel, SetupTaxRegion } from "./types"
 
@@ -42,6 +42,18 @@ async function salesTaxProviderIds(scope: Scope): Promise<string[]> {
     .filter((p) => p.is_enabled !== false && isSalesTaxProviderId(p.id))
     .map((p) => p.id)
     .sort()
+}
+
+/** Does the default connection answer? The error scrubbed of the key, connection and URL. */
+async function pingConnection(scope: Scope): Promise<SetupInput["connection"]> {
+  const options = getPluginOptions(scope)
+  try {
+    await getBackgroundClient(options).ping()
+    return { ok: true }
+  } catch (e) {
+    const text = e instanceof SalesTaxError ? e.message : (e as Error)?.message || "unexpected error"
+    return { ok: false, error: scrubServiceText(text, options) }
+  }
 }
 
 interface ProductRow extends ProductTicFields {
@@ -86,11 +98,7 @@ async function readSetupInput(scope: Scope): Promise<SetupInput> {
     all<SetupSalesChannel>("sales_channel", ["id", "name", "is_disabled"]),
     all<SetupLocation>("stock_location", LOCATION_FIELDS),
     salesTaxProviderIds(scope),
-    // does the default connection answer? The error scrubbed of the key, connection and URL
-    check(
-      () => getBackgroundClient(options).ping(),
-      (t) => scrubServiceText(t, options),
-    ),
+    pingConnection(scope),
     readPublished(scope, options.defaultTic),
   ])
   return {

@@ -74,9 +74,8 @@ export class RecordWriter {
     if (!rec) return null
     // a refused key (401/403) pauses the record: retried with back-off, never left for a person (key-refused.ts)
     const { attempts, retry: again, paused } = planFailure(err, rec, this.deps.maxAttempts)
-    const { baseMs, maxMs } = this.deps.backoff ?? DEFAULT_BACKOFF
-    const wait = backoffDelay(attempts, { baseDelayMs: baseMs, maxDelayMs: maxMs })
-    const next = again ? new Date(this.now().getTime() + wait) : null
+    const { baseMs: baseDelayMs, maxMs: maxDelayMs } = this.deps.backoff ?? DEFAULT_BACKOFF
+    const next = again ? new Date(this.now().getTime() + backoffDelay(attempts, { baseDelayMs, maxDelayMs })) : null
     if (refund) await store.patchRefund(refund.id, { state: "failed", attempts: refund.attempts + 1, last_error: message })
     const patch: RecordPatch = {
       state: "failed",

@@ -66,10 +66,11 @@ export function shippingTemplates(locations: readonly SetupLocation[]): SetupShi
     .flatMap(zonesOf)
     .flatMap((z) => z.shipping_options ?? [])
     .filter((o) => usdPrice(o) !== null && o.provider_id && o.shipping_profile_id)
-  const key = (o: SetupShippingOption) => `${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`
+  const seen = new Set<string>()
+  const first = (k: string) => !seen.has(k) && !!seen.add(k)
   // the first of each name; the same list (and button label) whatever order Query answered in
   return usable
-    .filter((o, i) => usable.findIndex((x) => key(x) === key(o)) === i)
+    .filter((o) => first(`${isReturnOption(o) ? "return" : "ship"}|${o.name ?? o.id}`))
     .sort((a, b) => nameOf(a).localeCompare(nameOf(b)) || a.id.localeCompare(b.id))
 }
 
